@@ -1,0 +1,375 @@
+"""A small, safe arithmetic language: the one parser behind formulas and answers.
+
+Text is parsed with Python's :mod:`ast` and then *checked against a whitelist*:
+numbers, names the caller allows, ``+ - * / ** ^`` and unary minus, and calls
+to a few named functions (``ceil``, ``floor``, ``min``, ``max``, ``sum``,
+``len``).  Nothing is ever evaluated by Python: the checked tree is rebuilt as
+our own immutable nodes and evaluated here, with bounds on length, nesting and
+magnitude, so ``9**9**9**9`` or a 100,000-character string is answered with a
+reason in microseconds.
+
+The same tree renders itself as unicode (``2 × (n − 1) / n × M``), with numbers
+substituted (the worked solution), and converts to a sympy expression on demand
+(sympy is imported only then).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from dataclasses import dataclass
+from typing import Mapping, Sequence, Union
+
+from .units import fmt_number
+
+MAX_TEXT = 200  # characters of a typed answer
+MAX_DEPTH = 24  # parentheses / operator nesting
+MAX_NODES = 200
+MAX_EXPONENT = 400.0  # |y| in x**y
+MAX_MAGNITUDE = 1e150  # results beyond this are not whiteboard numbers
+
+
+class ExprError(ValueError):
+    """Text that is not a readable expression; ``str(err)`` is the reason for people."""
+
+
+# --------------------------------------------------------------------------- #
+# Nodes
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    value: float
+    text: str  # the literal as written, for exact sympy rationals
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    operand: "Node"
+
+
+@dataclass(frozen=True, slots=True)
+class Bin:
+    op: str  # one of + - * / ^
+    left: "Node"
+    right: "Node"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    fn: str
+    args: tuple["Node", ...]
+
+
+Node = Union[Num, Var, Neg, Bin, Call]
+Value = Union[float, Sequence[float]]
+
+FUNCTIONS = frozenset({"ceil", "floor", "min", "max", "sum", "len"})
+
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "^"}
+_PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3, "^": 4}
+
+
+# --------------------------------------------------------------------------- #
+# Parsing
+
+_UNICODE_OPS = str.maketrans({"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "∕": "/",
+                              "−": "-", "–": "-", "—": "-", "（": "(", "）": ")", "＋": "+",
+                              "＊": "*", "／": "/", "－": "-", "＾": "^"})
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SUP_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+")
+_THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?![\d,])")
+
+
+def normalise(text: str) -> str:
+    """Whiteboard spellings to plain ASCII operators: ``×``, ``÷``, ``−``, ``^``, ``1,120``, ``10⁹``."""
+    t = text.translate(_UNICODE_OPS)
+    t = _SUP_RUN.sub(lambda m: "**" + m.group(0).translate(_SUPERSCRIPTS), t)
+    t = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), t)
+    return t.replace("^", "**").strip()
+
+
+_IMPLICIT = re.compile(r"(?<![A-Za-z_\u0370-\u03ff\d.])(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)\s*(?=[A-Za-z_\u0370-\u03ff(])")
+
+
+def insert_implicit_products(text: str) -> str:
+    """``2Phi`` -> ``2*Phi``, ``2(n-1)`` -> ``2*(n-1)``, ``)(`` -> ``)*(`` (symbolic answers only)."""
+    t = _IMPLICIT.sub(lambda m: m.group(1) + "*", text)
+    t = re.sub(r"\)\s*(?=[(A-Za-z_\u0370-\u03ff\d])", ")*", t)
+    return t
+
+
+def _depth(text: str) -> int:
+    depth = best = 0
+    for ch in text:
+        if ch == "(":
+            depth += 1
+            best = max(best, depth)
+        elif ch == ")":
+            depth -= 1
+    return best
+
+
+def parse(text: str, names: Mapping[str, str] | None = None, *, functions: frozenset[str] = frozenset(),
+          max_len: int = MAX_TEXT) -> Node:
+    """Parse ``text`` into a checked tree.
+
+    ``names`` maps every name the text may use to the canonical variable name
+    (aliases such as ``Phi``/``Φ``/``phi`` -> ``phi``); None allows no names.
+    Raises :class:`ExprError` with a reason a person can act on.
+    """
+    if not text or not text.strip():
+        raise ExprError("the answer is empty")
+    if len(text) > max_len:
+        raise ExprError(f"too long to be an answer ({len(text)} characters; at most {max_len})")
+    src = normalise(text)
+    if not src:
+        raise ExprError("the answer is empty")
+    if _depth(src) > MAX_DEPTH:
+        raise ExprError(f"too deeply nested (more than {MAX_DEPTH} levels of parentheses)")
+    if src.count("(") != src.count(")"):
+        raise ExprError("the parentheses do not match")
+    try:
+        tree = ast.parse(src, mode="eval")
+    except SyntaxError:
+        raise ExprError(f"not an arithmetic expression: {text.strip()!r}") from None
+    except (RecursionError, MemoryError, ValueError):
+        raise ExprError("too complicated to read") from None
+    count = [0]
+    return _convert(tree.body, names or {}, functions, count, 0)
+
+
+def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str], count: list[int],
+             depth: int) -> Node:
+    count[0] += 1
+    if count[0] > MAX_NODES or depth > MAX_DEPTH * 2:
+        raise ExprError("too complicated to read")
+    if isinstance(node, ast.Constant):
+        v = node.value
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ExprError(f"{v!r} is not a number")
+        try:
+            f = float(v)
+        except OverflowError:
+            raise ExprError("a number is too large") from None
+        if not math.isfinite(f):
+            raise ExprError("a number is too large")
+        text = repr(v) if isinstance(v, float) else str(v)
+        return Num(f, text)
+    if isinstance(node, ast.Name):
+        if node.id in names:
+            return Var(names[node.id])
+        if not names:
+            raise ExprError(f"unknown word {node.id!r}: expected a number")
+        raise ExprError(f"unknown name {node.id!r} (known: {', '.join(sorted(set(names)))})")
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _convert(node.operand, names, functions, count, depth + 1)
+        return Neg(inner) if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPS:
+        return Bin(_OPS[type(node.op)], _convert(node.left, names, functions, count, depth + 1),
+                   _convert(node.right, names, functions, count, depth + 1))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+        if node.keywords:
+            raise ExprError("keyword arguments are not allowed")
+        return Call(node.func.id, tuple(_convert(a, names, functions, count, depth + 1) for a in node.args))
+    if isinstance(node, ast.Call):
+        raise ExprError("function calls are not allowed")
+    what = {ast.Compare: "comparisons", ast.BoolOp: "logic", ast.Attribute: "attributes",
+            ast.Subscript: "indexing", ast.Tuple: "lists", ast.List: "lists"}.get(type(node), "that")
+    raise ExprError(f"{what} can't be used in an answer: only numbers and + - * / ^")
+
+
+# --------------------------------------------------------------------------- #
+# Evaluation
+
+
+def evaluate(node: Node, env: Mapping[str, Value] | None = None) -> float:
+    """The value of ``node``; raises :class:`ExprError` for 1/0, overflow, nan."""
+    v = _eval(node, env or {})
+    if isinstance(v, tuple):
+        raise ExprError("the expression is a list, not a number")
+    if not math.isfinite(v):
+        raise ExprError("the result is not a finite number")
+    return v
+
+
+def _check(x: float) -> float:
+    if x != x:
+        raise ExprError("the result is not a number (nan)")
+    if abs(x) > MAX_MAGNITUDE:
+        raise ExprError("the number is too large to be an answer")
+    return x
+
+
+def _eval(node: Node, env: Mapping[str, Value]):
+    if isinstance(node, Num):
+        return node.value
+    if isinstance(node, Var):
+        try:
+            v = env[node.name]
+        except KeyError:
+            raise ExprError(f"no value for {node.name!r}") from None
+        return tuple(float(x) for x in v) if isinstance(v, (list, tuple)) else float(v)
+    if isinstance(node, Neg):
+        return -_num(_eval(node.operand, env))
+    if isinstance(node, Bin):
+        a = _num(_eval(node.left, env))
+        b = _num(_eval(node.right, env))
+        op = node.op
+        if op == "+":
+            return _check(a + b)
+        if op == "-":
+            return _check(a - b)
+        if op == "*":
+            return _check(a * b)
+        if op == "/":
+            if b == 0:
+                raise ExprError("division by zero")
+            return _check(a / b)
+        if abs(b) > MAX_EXPONENT:
+            raise ExprError("the exponent is too large")
+        if a == 0 and b < 0:
+            raise ExprError("division by zero")
+        if a < 0 and b != int(b):
+            raise ExprError("a fractional power of a negative number")
+        try:
+            return _check(math.pow(a, b))
+        except OverflowError:
+            raise ExprError("the number is too large to be an answer") from None
+    if isinstance(node, Call):
+        args = [_eval(a, env) for a in node.args]
+        flat: list[float] = []
+        for a in args:
+            flat.extend(a if isinstance(a, tuple) else (a,))
+        fn = node.fn
+        if fn == "len":
+            return float(len(flat))
+        if not flat:
+            raise ExprError(f"{fn}() needs a value")
+        if fn == "sum":
+            return _check(math.fsum(flat))
+        if fn == "min":
+            return min(flat)
+        if fn == "max":
+            return max(flat)
+        if len(flat) != 1:
+            raise ExprError(f"{fn}() takes one value")
+        return float(math.ceil(flat[0]) if fn == "ceil" else math.floor(flat[0]))
+    raise ExprError("unreadable expression")  # pragma: no cover - nodes are closed
+
+
+def _num(v) -> float:
+    if isinstance(v, tuple):
+        raise ExprError("a list cannot be used in arithmetic")
+    return v
+
+
+def names_in(node: Node) -> set[str]:
+    """Every variable name used by ``node``."""
+    if isinstance(node, Var):
+        return {node.name}
+    if isinstance(node, Neg):
+        return names_in(node.operand)
+    if isinstance(node, Bin):
+        return names_in(node.left) | names_in(node.right)
+    if isinstance(node, Call):
+        return set().union(*(names_in(a) for a in node.args)) if node.args else set()
+    return set()
+
+
+# --------------------------------------------------------------------------- #
+# Rendering
+
+
+def render(node: Node, symbols: Mapping[str, str] | None = None, env: Mapping[str, Value] | None = None) -> str:
+    """Unicode text of ``node``.
+
+    ``symbols`` maps variable names to how they are written (``phi`` -> ``Φ``).
+    With ``env``, variables are replaced by their numbers (the substitution line
+    of a worked solution).
+    """
+    return _render(node, symbols or {}, env)[0]
+
+
+def _fmt_value(v: Value) -> tuple[str, int]:
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(fmt_number(float(x)) for x in v) + "]", 9
+    s = fmt_number(float(v))
+    if s.startswith("-"):
+        return s.replace("-", "−", 1), _PREC["neg"]
+    return s, (_PREC["*"] if "×" in s else 9)
+
+
+def _render(node: Node, symbols: Mapping[str, str], env) -> tuple[str, int]:
+    if isinstance(node, Num):
+        return _fmt_value(node.value)
+    if isinstance(node, Var):
+        if env is not None and node.name in env:
+            return _fmt_value(env[node.name])
+        return symbols.get(node.name, node.name), 9
+    if isinstance(node, Neg):
+        s, p = _render(node.operand, symbols, env)
+        return "−" + (f"({s})" if p <= _PREC["neg"] else s), _PREC["neg"]
+    if isinstance(node, Call):
+        return f"{node.fn}(" + ", ".join(_render(a, symbols, env)[0] for a in node.args) + ")", 9
+    prec = _PREC[node.op]
+    ls, lp = _render(node.left, symbols, env)
+    rs, rp = _render(node.right, symbols, env)
+    if node.op == "^":
+        if lp <= prec:
+            ls = f"({ls})"
+        if isinstance(node.right, Num) and node.right.value == int(node.right.value) and abs(node.right.value) < 100:
+            return ls + str(int(node.right.value)).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")), prec
+        if rp < prec:
+            rs = f"({rs})"
+        return f"{ls}^{rs}", prec
+    if lp < prec:
+        ls = f"({ls})"
+    if rp < prec or (rp == prec and node.op in "-/"):
+        rs = f"({rs})"
+    sym = {"+": " + ", "-": " − ", "*": " × ", "/": " / "}[node.op]
+    return ls + sym + rs, prec
+
+
+# --------------------------------------------------------------------------- #
+# Symbolic form (sympy imported lazily: it costs ~0.7 s)
+
+
+def to_sympy(node: Node, symbols: Mapping[str, object] | None = None):
+    """A sympy expression for ``node``; builds positive symbols on demand."""
+    import sympy
+
+    cache: dict[str, object] = dict(symbols or {})
+
+    def sym(name: str):
+        if name not in cache:
+            cache[name] = sympy.Symbol(name, positive=True)
+        return cache[name]
+
+    def go(n: Node):
+        if isinstance(n, Num):
+            try:
+                return sympy.Rational(n.text)
+            except (TypeError, ValueError):
+                return sympy.Float(n.value)
+        if isinstance(n, Var):
+            return sym(n.name)
+        if isinstance(n, Neg):
+            return -go(n.operand)
+        if isinstance(n, Call):
+            args = [go(a) for a in n.args]
+            fn = {"ceil": sympy.ceiling, "floor": sympy.floor, "min": sympy.Min, "max": sympy.Max}.get(n.fn)
+            if fn is None:
+                raise ExprError(f"{n.fn}() has no symbolic form")
+            return fn(*args)
+        a, b = go(n.left), go(n.right)
+        return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b,
+                "^": lambda: a**b}[n.op]()
+
+    return go(node)

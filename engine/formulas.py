@@ -1,0 +1,419 @@
+"""The formula catalogue: every formula of ``shared/spec/formulas.md``, defined once.
+
+A :class:`Formula` is a name, typed inputs, one expression in the safe language
+of :mod:`engine.expr`, and the wrong formulas people typically use instead.
+That single definition serves every use:
+
+* numeric evaluation (:meth:`Formula.evaluate`) - no sympy involved;
+* the worked solution (:meth:`Formula.solution`): the formula, the formula with
+  the numbers substituted, the result with its unit;
+* misconception values (:meth:`Formula.misconception_values`) for the grader;
+* a symbolic form (:meth:`Formula.symbolic`), built lazily with sympy.
+
+Adding a formula is one entry in :data:`CATALOGUE`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Mapping
+
+from . import expr as ex
+from .units import KINDS, fmt_number, fmt_quantity
+
+# How inputs are written in formulas shown to people.
+GREEK = {"phi": "Φ", "alpha": "α", "beta": "β"}
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    kind: str  # a key of engine.units.KINDS, or "list:time" for a list of times
+    meaning: str
+    symbol: str = ""
+
+    @property
+    def shown(self) -> str:
+        return self.symbol or GREEK.get(self.name, self.name)
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind.startswith("list:")
+
+    @property
+    def base_kind(self) -> str:
+        return self.kind.split(":", 1)[1] if self.is_list else self.kind
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A wrong formula people use instead; named when an answer matches it."""
+
+    key: str
+    label: str  # "forgot the factor 2"
+    expr: str  # may use names beyond the formula's inputs (given by the problem)
+
+    @cached_property
+    def node(self) -> ex.Node:
+        return _parse_trusted(self.expr)
+
+
+@dataclass(frozen=True)
+class Formula:
+    name: str
+    inputs: tuple[Input, ...]
+    expr: str
+    unit: str  # kind of the result (see engine.units.KINDS)
+    meaning: str
+    source: str
+    misconceptions: tuple[Misconception, ...] = field(default=())
+    result_symbol: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unit not in KINDS:
+            raise ValueError(f"{self.name}: unknown unit kind {self.unit!r}")
+        used = ex.names_in(self.node)
+        declared = {i.name for i in self.inputs}
+        if used != declared:
+            raise ValueError(f"{self.name}: expression uses {sorted(used)}, inputs are {sorted(declared)}")
+
+    @cached_property
+    def node(self) -> ex.Node:
+        return _parse_trusted(self.expr)
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        return tuple(i.name for i in self.inputs)
+
+    @property
+    def symbols(self) -> dict[str, str]:
+        return {i.name: i.shown for i in self.inputs}
+
+    def input(self, name: str) -> Input:
+        for i in self.inputs:
+            if i.name == name:
+                return i
+        raise KeyError(name)
+
+    def check_inputs(self, values: Mapping[str, object]) -> None:
+        missing = [n for n in self.input_names if n not in values]
+        if missing:
+            raise FormulaError(f"{self.name}: missing input{'s' if len(missing) > 1 else ''} "
+                               f"{', '.join(missing)} (needs {', '.join(self.input_names)})")
+
+    def evaluate(self, **values: ex.Value) -> float:
+        """The value in base units of :attr:`unit`. Extra keys are ignored."""
+        self.check_inputs(values)
+        try:
+            return ex.evaluate(self.node, values)
+        except ex.ExprError as e:
+            raise FormulaError(f"{self.name}: {e}") from None
+
+    def formula_text(self) -> str:
+        """``zero2_bytes = 2 × Φ + 14 × Φ / N_dp``"""
+        return f"{self.result_symbol or self.name} = {ex.render(self.node, self.symbols)}"
+
+    def solution(self, **values: ex.Value) -> list[str]:
+        """The worked solution: formula, substitution, result with its unit."""
+        v = self.evaluate(**values)
+        return [
+            self.formula_text(),
+            "  = " + ex.render(self.node, self.symbols, values),
+            "  = " + result_text(v, self.unit),
+        ]
+
+    def misconception_values(self, **values: ex.Value) -> list[tuple[Misconception, float]]:
+        """Each misconception that applies to these values, with the wrong answer it gives."""
+        out = []
+        for m in self.misconceptions:
+            if not ex.names_in(m.node) <= set(values):
+                continue  # needs a value this problem does not give (e.g. n_heads)
+            try:
+                out.append((m, ex.evaluate(m.node, values)))
+            except ex.ExprError:
+                continue
+        return out
+
+    def symbolic(self):
+        """The sympy form (imports sympy on first use)."""
+        return ex.to_sympy(self.node)
+
+
+class FormulaError(ValueError):
+    """A formula cannot be evaluated with the given inputs."""
+
+
+def result_text(value: float, kind: str) -> str:
+    """``1.12 × 10¹² B (1.12 TB)``: base units, then the unit a person would use."""
+    base = KINDS[kind]
+    if kind in ("ratio",):
+        return f"{fmt_number(value)} ({fmt_quantity(value, kind)})"
+    if kind == "count":
+        return fmt_number(value)
+    human = fmt_quantity(value, kind)
+    plain = f"{fmt_number(value)} {base}"
+    return plain if human == plain else f"{plain} ({human})"
+
+
+def _parse_trusted(text: str) -> ex.Node:
+    """Formulas are our own text, but they go through the same checked parser."""
+    import re
+
+    names = {n: n for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text) if n not in ex.FUNCTIONS}
+    return ex.parse(text, names, functions=ex.FUNCTIONS, max_len=1000)
+
+
+# --------------------------------------------------------------------------- #
+# Inputs used by several formulas
+
+PHI = Input("phi", "count", "parameter count (70B = 7e10)")
+N_DP = Input("n_dp", "count", "GPUs in the data-parallel group", "N_dp")
+S = Input("s", "count", "sequence length (tokens)")
+B = Input("b", "count", "micro-batch size (sequences)")
+H = Input("h", "count", "hidden size")
+A = Input("a", "count", "attention heads")
+M_BYTES = Input("m", "bytes", "message (tensor) size in bytes", "M")
+N_RANKS = Input("n", "count", "GPUs taking part", "N")
+ALPHA = Input("alpha", "time", "latency per message step (s)")
+BETA = Input("beta", "bandwidth", "link bandwidth (B/s)")
+PEAK = Input("peak_flops", "flop_rate", "peak dense FLOP/s of one GPU", "F_peak")
+BW = Input("bandwidth", "bandwidth", "memory bandwidth (B/s)", "BW")
+BPE = Input("bytes_per_elem", "bytes", "bytes per element (fp16 = 2)", "bytes")
+TPS = Input("tokens_per_s", "tok_rate", "measured training throughput (tok/s)", "tok/s")
+N_GPUS = Input("n_gpus", "count", "number of GPUs", "N")
+TOKENS = Input("tokens", "count", "number of tokens", "D")
+LAYERS = Input("layers", "count", "transformer layers", "L")
+N_KV = Input("n_kv_heads", "count", "key/value heads", "n_kv")
+D_HEAD = Input("d_head", "count", "head dimension", "d_head")
+P_STAGES = Input("p", "count", "pipeline stages", "P")
+M_MICRO = Input("m", "count", "micro-batches per step", "m")
+
+
+def _comm(name: str, expr: str, unit: str, meaning: str, inputs, miscon=()) -> Formula:
+    return Formula(name, inputs, expr, unit, meaning, "C§2", tuple(miscon))
+
+
+ONE_PASS_MISCON = (
+    Misconception("allreduce_factor", "used the AllReduce factor 2 for a one-pass collective", "2*(n-1)/n*m"),
+    Misconception("no_ring_factor", "forgot the (n-1)/n factor", "m"),
+)
+
+CATALOGUE: tuple[Formula, ...] = (
+    # ---------------------------------------------------------------- memory (C§1)
+    Formula("train_static_bytes", (PHI,), "16*phi", "bytes",
+            "static training memory: 2 params + 2 grads + 12 AdamW fp32 (master, m, v) bytes per parameter",
+            "C§1.1", (Misconception("weights_only", "counted only the fp16 weights (2Φ)", "2*phi"),
+                      Misconception("optimizer_only", "counted only the AdamW states (12Φ)", "12*phi"),
+                      Misconception("no_optimizer", "counted weights and gradients but not the optimizer (4Φ)", "4*phi")),
+            "M_static"),
+    Formula("zero1_bytes", (PHI, N_DP), "4*phi + 12*phi/n_dp", "bytes",
+            "per-GPU static memory with ZeRO-1 (optimizer states sharded)", "C§1.2",
+            (Misconception("zero2", "used the ZeRO-2 formula (2Φ + 14Φ/N)", "2*phi + 14*phi/n_dp"),
+             Misconception("zero3", "used the ZeRO-3 formula (16Φ/N)", "16*phi/n_dp"),
+             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi")), "M_ZeRO-1"),
+    Formula("zero2_bytes", (PHI, N_DP), "2*phi + 14*phi/n_dp", "bytes",
+            "per-GPU static memory with ZeRO-2 (optimizer states and gradients sharded)", "C§1.2",
+            (Misconception("zero1", "used the ZeRO-1 formula (4Φ + 12Φ/N)", "4*phi + 12*phi/n_dp"),
+             Misconception("zero3", "used the ZeRO-3 formula (16Φ/N)", "16*phi/n_dp"),
+             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi")), "M_ZeRO-2"),
+    Formula("zero3_bytes", (PHI, N_DP), "16*phi/n_dp", "bytes",
+            "per-GPU static memory with ZeRO-3 / FSDP (everything sharded)", "C§1.2",
+            (Misconception("zero1", "used the ZeRO-1 formula (4Φ + 12Φ/N)", "4*phi + 12*phi/n_dp"),
+             Misconception("zero2", "used the ZeRO-2 formula (2Φ + 14Φ/N)", "2*phi + 14*phi/n_dp"),
+             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi")), "M_ZeRO-3"),
+    Formula("weights_bytes", (PHI, Input("bytes_per_param", "bytes", "bytes per parameter (fp16 = 2)", "bytes")),
+            "phi*bytes_per_param", "bytes", "memory taken by the weights alone", "C§4.2", (), "M_weights"),
+    Formula("min_gpus", (Input("total_bytes", "bytes", "memory to hold", "M_total"),
+                         Input("gpu_bytes", "bytes", "memory of one GPU", "M_gpu")),
+            "ceil(total_bytes/gpu_bytes)", "count", "fewest GPUs whose memory holds it (rounded up)",
+            "C§1.1", (Misconception("rounded_down", "rounded down instead of up", "floor(total_bytes/gpu_bytes)"),),
+            "N_min"),
+    Formula("activation_bytes_layer", (S, B, H, A), "s*b*h*(34 + 5*a*s/h)", "bytes",
+            "activation memory of one transformer layer, no recomputation (fp16)", "C§1.3",
+            (Misconception("linear_only", "kept only the 34sbh term (dropped 5as²b)", "34*s*b*h"),
+             Misconception("quadratic_only", "kept only the 5as²b attention term", "5*a*s*s*b")),
+            "M_act"),
+    Formula("activation_bytes_selective", (S, B, H), "34*s*b*h", "bytes",
+            "activation memory per layer with selective recomputation (attention recomputed)", "C§1.3",
+            (Misconception("full_recompute", "used full recomputation (2sbh)", "2*s*b*h"),), "M_act_sel"),
+    Formula("activation_bytes_full_recompute", (S, B, H), "2*s*b*h", "bytes",
+            "activation memory per layer with full recomputation (only the layer input kept)", "C§1.3",
+            (Misconception("selective", "used selective recomputation (34sbh)", "34*s*b*h"),), "M_act_full"),
+    # ---------------------------------------------------------- communication (C§2)
+    _comm("allreduce_bytes", "2*(n-1)/n*m", "bytes", "bytes each GPU sends in a ring AllReduce",
+          (M_BYTES, N_RANKS),
+          (Misconception("no_factor_2", "dropped the factor 2: a ring AllReduce is ReduceScatter + AllGather",
+                         "(n-1)/n*m"),
+           Misconception("no_ring_factor", "dropped the (n-1)/n factor (2M is only the large-N limit)", "2*m"))),
+    _comm("reduce_scatter_bytes", "(n-1)/n*m", "bytes", "bytes each GPU sends in a ring ReduceScatter",
+          (M_BYTES, N_RANKS), ONE_PASS_MISCON),
+    _comm("allgather_bytes", "(n-1)/n*m", "bytes", "bytes each GPU sends in a ring AllGather",
+          (M_BYTES, N_RANKS), ONE_PASS_MISCON),
+    _comm("alltoall_bytes", "(n-1)/n*m", "bytes", "bytes each GPU sends in an All-to-All",
+          (M_BYTES, N_RANKS), ONE_PASS_MISCON),
+    _comm("p2p_bytes", "m", "bytes", "bytes sent by a point-to-point Send/Recv", (M_BYTES,)),
+    _comm("allreduce_time", "2*(n-1)*alpha + 2*(n-1)/n*m/beta", "time",
+          "ring AllReduce time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
+          (Misconception("no_latency", "left out the 2(N−1)α latency term", "2*(n-1)/n*m/beta"),
+           Misconception("no_factor_2", "dropped the factor 2 (one pass instead of two)",
+                         "(n-1)*alpha + (n-1)/n*m/beta"))),
+    _comm("reduce_scatter_time", "(n-1)*alpha + (n-1)/n*m/beta", "time",
+          "ring ReduceScatter time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
+          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta"),)),
+    _comm("allgather_time", "(n-1)*alpha + (n-1)/n*m/beta", "time",
+          "ring AllGather time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
+          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta"),)),
+    _comm("alltoall_time", "(n-1)*alpha + (n-1)/n*m/beta", "time",
+          "All-to-All time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
+          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta"),)),
+    _comm("p2p_time", "alpha + m/beta", "time", "point-to-point Send/Recv time in the alpha-beta model",
+          (M_BYTES, ALPHA, BETA), (Misconception("no_latency", "left out the latency α", "m/beta"),)),
+    # ----------------------------------------------------------------- MFU (C§3)
+    Formula("train_flops_per_token", (PHI, Input("l", "count", "transformer layers", "L"), A, S,
+                                      Input("h_head", "count", "head dimension", "h_head")),
+            "6*phi + 12*l*a*s*h_head", "flop", "training FLOPs per token, attention term included", "C§3.1",
+            (Misconception("no_attention", "dropped the attention term 12·L·a·s·h_head", "6*phi"),
+             Misconception("forward_only", "counted only the forward pass (2Φ + 4·L·a·s·h_head)",
+                           "2*phi + 4*l*a*s*h_head")), "FLOPs/token"),
+    Formula("forward_flops_per_token", (PHI,), "2*phi", "flop", "forward-pass FLOPs per token", "C§3.1",
+            (Misconception("training", "used the training figure 6Φ", "6*phi"),), "FLOPs/token"),
+    Formula("mfu", (TPS, PHI, N_GPUS, PEAK), "tokens_per_s*6*phi/(n_gpus*peak_flops)", "ratio",
+            "model FLOPs utilisation (6Φ per token, recomputation not counted)", "C§3.2",
+            (Misconception("forward_only", "used 2Φ (forward only) instead of 6Φ",
+                           "tokens_per_s*2*phi/(n_gpus*peak_flops)"),
+             Misconception("hfu", "counted recomputation (8Φ): that is HFU",
+                           "tokens_per_s*8*phi/(n_gpus*peak_flops)"),
+             Misconception("one_gpu", "forgot to divide by the number of GPUs",
+                           "tokens_per_s*6*phi/peak_flops")), "MFU"),
+    Formula("hfu", (TPS, PHI, N_GPUS, PEAK), "tokens_per_s*8*phi/(n_gpus*peak_flops)", "ratio",
+            "hardware FLOPs utilisation with full recomputation (8Φ per token)", "C§3.2",
+            (Misconception("mfu", "used 6Φ: that is MFU, recomputation not counted",
+                           "tokens_per_s*6*phi/(n_gpus*peak_flops)"),), "HFU"),
+    Formula("train_flops", (PHI, TOKENS), "6*phi*tokens", "flop", "total training FLOPs (6ΦD)", "C§3.1",
+            (Misconception("forward_only", "used 2ΦD (forward only)", "2*phi*tokens"),), "C"),
+    Formula("train_time", (PHI, TOKENS, N_GPUS, PEAK, Input("mfu", "ratio", "model FLOPs utilisation", "MFU")),
+            "6*phi*tokens/(n_gpus*peak_flops*mfu)", "time", "wall-clock training time at a given MFU", "C§3",
+            (Misconception("no_mfu", "assumed 100% utilisation (left out MFU)", "6*phi*tokens/(n_gpus*peak_flops)"),
+             Misconception("forward_only", "used 2ΦD instead of 6ΦD", "2*phi*tokens/(n_gpus*peak_flops*mfu)")),
+            "T"),
+    # ----------------------------------------------------------- inference (C§4)
+    Formula("kv_cache_bytes", (Input("batch", "count", "batch size (sequences)", "B"),
+                               Input("seq", "count", "sequence length (tokens)", "S"), LAYERS, N_KV, D_HEAD, BPE),
+            "2*bytes_per_elem*batch*seq*layers*n_kv_heads*d_head", "bytes", "KV cache for the whole batch",
+            "C§4.1", (Misconception("no_kv_factor", "forgot that both K and V are cached (factor 2)",
+                                    "bytes_per_elem*batch*seq*layers*n_kv_heads*d_head"),
+                      Misconception("used_n_heads", "used the query heads instead of the KV heads (GQA/MQA)",
+                                    "2*bytes_per_elem*batch*seq*layers*n_heads*d_head"),
+                      Misconception("elements", "counted elements, not bytes",
+                                    "2*batch*seq*layers*n_kv_heads*d_head")), "M_KV"),
+    Formula("kv_bytes_per_token", (LAYERS, N_KV, D_HEAD, BPE), "2*bytes_per_elem*layers*n_kv_heads*d_head",
+            "bytes", "KV cache bytes added per token (all layers)", "C§4.1",
+            (Misconception("no_kv_factor", "forgot that both K and V are cached (factor 2)",
+                           "bytes_per_elem*layers*n_kv_heads*d_head"),
+             Misconception("used_n_heads", "used the query heads instead of the KV heads (GQA/MQA)",
+                           "2*bytes_per_elem*layers*n_heads*d_head"),
+             Misconception("one_layer", "counted one layer, not all of them", "2*bytes_per_elem*n_kv_heads*d_head"),
+             Misconception("elements", "counted elements, not bytes", "2*layers*n_kv_heads*d_head")), "KV/token"),
+    Formula("decode_tokens_per_s", (BW, Input("weight_bytes", "bytes", "bytes of weights read per step", "W"),
+                                    Input("kv_bytes", "bytes", "KV cache bytes read per step", "KV")),
+            "bandwidth/(weight_bytes + kv_bytes)", "tok_rate",
+            "batch-1 decode upper bound: every token reads all weights and the KV cache", "C§4.2",
+            (Misconception("no_kv", "ignored the KV cache read", "bandwidth/weight_bytes"),), "tok/s"),
+    Formula("decode_tokens_per_s_batch",
+            (BW, Input("weight_bytes", "bytes", "bytes of weights read per step", "W"),
+             Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one sequence", "KV_seq"),
+             Input("batch", "count", "sequences decoded together", "B")),
+            "batch*bandwidth/(weight_bytes + batch*kv_bytes_per_seq)", "tok_rate",
+            "memory-bound decode throughput of a batch: one step reads the weights once and every sequence's KV",
+            "C§4.2, R§4.1",
+            (Misconception("per_sequence", "gave one sequence's rate, not the batch's",
+                           "bandwidth/(weight_bytes + batch*kv_bytes_per_seq)"),
+             Misconception("no_kv", "ignored the KV cache reads", "batch*bandwidth/weight_bytes"),
+             Misconception("weights_per_seq", "read the weights once per sequence",
+                           "batch*bandwidth/(batch*weight_bytes + batch*kv_bytes_per_seq)")), "tok/s"),
+    Formula("critical_batch", (PEAK, BW, BPE), "peak_flops/bandwidth*bytes_per_elem/2", "count",
+            "decode batch at which weight-streaming GEMMs become compute-bound (ridge × bytes / 2)",
+            "R§4.1, C§4.2",
+            (Misconception("ridge", "gave the ridge point itself (forgot bytes/2 FLOP per weight)",
+                           "peak_flops/bandwidth"),
+             Misconception("no_half", "forgot that a weight does 2 FLOPs per sequence",
+                           "peak_flops/bandwidth*bytes_per_elem")), "B*"),
+    Formula("prefill_time", (PHI, TOKENS, PEAK), "2*phi*tokens/peak_flops", "time",
+            "prefill lower bound: compute-bound forward pass over the prompt", "C§4.2",
+            (Misconception("training_flops", "used 6Φ per token (training) instead of 2Φ (forward)",
+                           "6*phi*tokens/peak_flops"),), "T_prefill"),
+    # -------------------------------------------------------------- roofline (R, C§5)
+    Formula("arithmetic_intensity", (Input("flops", "flop", "floating-point operations", "FLOPs"),
+                                     Input("bytes", "bytes", "bytes moved to/from memory", "Bytes")),
+            "flops/bytes", "intensity", "FLOPs per byte of memory traffic", "R§2.3, C§5.1",
+            (Misconception("inverted", "divided bytes by FLOPs", "bytes/flops"),), "I"),
+    Formula("ridge_point", (PEAK, BW), "peak_flops/bandwidth", "intensity",
+            "intensity where the roofline turns from memory-bound to compute-bound", "R§3.2, C§5.2",
+            (Misconception("sparse", "used the 2:4-sparse TFLOPS figure (twice the dense one)",
+                           "2*peak_flops/bandwidth"),
+             Misconception("units_1000", "mixed TFLOPS with GB/s (off by 1000)", "1000*peak_flops/bandwidth"),
+             Misconception("units_0001", "mixed GFLOPS with TB/s (off by 1000)", "peak_flops/bandwidth/1000"),
+             Misconception("inverted", "divided bandwidth by FLOPS", "bandwidth/peak_flops")), "I*"),
+    Formula("attainable_flops", (Input("intensity", "intensity", "arithmetic intensity of the kernel", "I"), PEAK, BW),
+            "min(peak_flops, intensity*bandwidth)", "flop_rate",
+            "the roofline: the most FLOP/s a kernel of this intensity can reach", "R§3.1",
+            (Misconception("peak", "quoted the peak: the kernel is under the slanted roof", "peak_flops"),
+             Misconception("slope", "used I × BW although that is above the flat roof", "intensity*bandwidth")),
+            "P"),
+    Formula("gemm_intensity", (Input("m", "count", "rows of A and C", "M"), Input("n", "count", "columns of B and C", "N"),
+                               Input("k", "count", "inner dimension", "K"), BPE),
+            "2*m*n*k/(bytes_per_elem*(m*k + k*n + m*n))", "intensity",
+            "arithmetic intensity of C = A·B (A: M×K, B: K×N), each matrix moved once", "R§4.1",
+            (Misconception("no_factor_2", "counted a multiply-add as 1 FLOP, not 2",
+                           "m*n*k/(bytes_per_elem*(m*k + k*n + m*n))"),
+             Misconception("elements", "divided by elements, not bytes", "2*m*n*k/(m*k + k*n + m*n)"),
+             Misconception("no_output", "left out writing C", "2*m*n*k/(bytes_per_elem*(m*k + k*n))")), "I_GEMM"),
+    Formula("param_count", (Input("layers", "count", "transformer layers", "L"),
+                            Input("d_model", "count", "hidden size", "d"),
+                            Input("n_heads", "count", "query heads", "n_h"), N_KV, D_HEAD,
+                            Input("ffn", "count", "FFN (MLP) inner size", "d_ffn"),
+                            Input("vocab", "count", "vocabulary size", "V")),
+            "layers*(d_model*n_heads*d_head + 2*d_model*n_kv_heads*d_head + n_heads*d_head*d_model"
+            " + 3*d_model*ffn) + 2*vocab*d_model", "count",
+            "parameters of a Llama-style decoder (gated MLP, untied embeddings, norms ignored)",
+            "beyond the seeds (standard warm-up)",
+            (Misconception("mha_kv", "gave K and V as many heads as Q (ignored GQA)",
+                           "layers*(4*d_model*n_heads*d_head + 3*d_model*ffn) + 2*vocab*d_model"),
+             Misconception("two_matrix_mlp", "used a 2-matrix MLP instead of the gated 3-matrix one",
+                           "layers*(d_model*n_heads*d_head + 2*d_model*n_kv_heads*d_head + n_heads*d_head*d_model"
+                           " + 2*d_model*ffn) + 2*vocab*d_model"),
+             Misconception("no_embeddings", "left out the embedding and output matrices",
+                           "layers*(d_model*n_heads*d_head + 2*d_model*n_kv_heads*d_head + n_heads*d_head*d_model"
+                           " + 3*d_model*ffn)")), "Φ"),
+    # -------------------------------------------------------------- pipeline (C§6)
+    Formula("bubble_1f1b", (P_STAGES, M_MICRO), "(p-1)/(m+p-1)", "ratio",
+            "1F1B pipeline bubble as a share of total time", "C§6.1",
+            (Misconception("ideal_time", "used (P−1)/m, the bubble relative to ideal time (Narayanan et al.)",
+                           "(p-1)/m"),), "bubble"),
+    Formula("bubble_interleaved", (P_STAGES, M_MICRO, Input("v", "count", "virtual stages per GPU", "v")),
+            "(p-1)/(v*m+p-1)", "ratio", "interleaved 1F1B bubble as a share of total time", "C§6.2",
+            (Misconception("no_v", "left out the virtual stages v (plain 1F1B)", "(p-1)/(m+p-1)"),
+             Misconception("ideal_time", "used (P−1)/(v·m), relative to ideal time", "(p-1)/(v*m)")), "bubble"),
+    Formula("bubble_asymmetric", (Input("stage_times", "list:time", "forward time of each stage", "t"), M_MICRO),
+            "1 - m*sum(stage_times)/(len(stage_times)*(sum(stage_times) + (m-1)*max(stage_times)))", "ratio",
+            "pipeline bubble when stages take different times (P = number of stages)", "C§6.3",
+            (Misconception("uniform", "used the uniform 1F1B formula (P−1)/(m+P−1)",
+                           "(len(stage_times)-1)/(m+len(stage_times)-1)"),
+             Misconception("limit", "gave the m → ∞ limit 1 − mean(t)/max(t)",
+                           "1 - sum(stage_times)/(len(stage_times)*max(stage_times))")), "bubble"),
+)
+
+FORMULAS: dict[str, Formula] = {f.name: f for f in CATALOGUE}
+
+
+def get(name: str) -> Formula:
+    try:
+        return FORMULAS[name]
+    except KeyError:
+        raise FormulaError(f"unknown formula {name!r} (see `drill calc --list`)") from None
+
+
+def classify_bound(intensity: float, ridge: float) -> str:
+    """``memory-bound`` if intensity < ridge point else ``compute-bound`` (R§3, C§5)."""
+    return "memory-bound" if intensity < ridge else "compute-bound"

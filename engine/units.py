@@ -1,0 +1,264 @@
+"""Units and kinds of quantity.
+
+Every value in the engine is a float in *base units* of one *kind*:
+
+=============  ===========  ==========================================
+kind           base unit    examples of accepted units
+=============  ===========  ==========================================
+``bytes``      B            B, kB, GB, TB, GiB, TiB, b, Gb, Gbit
+``bandwidth``  B/s          GB/s, TB/s, GiB/s, Gb/s, Gbps
+``flop``       FLOP         FLOP, FLOPs, GFLOP, TFLOPs, PFLOP
+``flop_rate``  FLOP/s       FLOPS, TFLOPS, TFLOP/s, PFLOPS
+``intensity``  FLOP/B       FLOP/B, FLOPs/Byte
+``time``       s            ns, us, µs, ms, s, min, h, day
+``tok_rate``   tok/s        tok/s, tokens/s, tps
+``ratio``      (none)       %, or a bare fraction such as 0.45
+``count``      (none)       GPUs, cards, tokens, params, sequences
+=============  ===========  ==========================================
+
+Conventions (``shared/spec/formulas.md``): GB = 1e9 B, GiB = 2^30 B, TFLOPS =
+1e12 FLOP/s, bandwidth is decimal bytes per second. A lower-case ``b`` is a bit,
+an upper-case ``B`` a byte.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+from dataclasses import dataclass
+
+KINDS: dict[str, str] = {
+    "bytes": "B",
+    "bandwidth": "B/s",
+    "flop": "FLOP",
+    "flop_rate": "FLOP/s",
+    "intensity": "FLOP/B",
+    "time": "s",
+    "tok_rate": "tok/s",
+    "ratio": "ratio",
+    "count": "count",
+}
+
+KIND_NAMES: dict[str, str] = {
+    "bytes": "a size in bytes",
+    "bandwidth": "a bandwidth (bytes per second)",
+    "flop": "a FLOP count",
+    "flop_rate": "a compute rate (FLOP/s)",
+    "intensity": "an arithmetic intensity (FLOP/B)",
+    "time": "a time",
+    "tok_rate": "a token rate (tok/s)",
+    "ratio": "a ratio or percentage",
+    "count": "a count",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """A unit a person may type: its kind, its factor to base units and a note."""
+
+    symbol: str
+    kind: str
+    factor: float
+    note: str = ""  # e.g. "bits" when a lower-case b was read as bits
+
+
+_DEC = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+_BIN = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+
+
+def _build_table() -> dict[str, tuple[Unit, ...]]:
+    """Unit symbol -> candidate readings (the first is the default reading).
+
+    A symbol has more than one reading when people use it for two things, e.g.
+    ``TFLOPs`` is written both for a count and for a rate; the expected kind of
+    the question chooses.
+    """
+    table: dict[str, list[Unit]] = {}
+
+    def add(symbol: str, kind: str, factor: float, note: str = "") -> None:
+        table.setdefault(symbol, [])
+        if all(u.kind != kind for u in table[symbol]):
+            table[symbol].append(Unit(symbol, kind, factor, note))
+
+    for p, f in _DEC.items():
+        if p != "K":
+            add(f"{p}B", "bytes", f)
+            add(f"{p}B/s", "bandwidth", f)
+            add(f"{p}Byte", "bytes", f)
+            add(f"{p}Bytes", "bytes", f)
+        if p:
+            add(f"{p}b", "bytes", f / 8, "bits")
+            add(f"{p}bit", "bytes", f / 8, "bits")
+            add(f"{p}bits", "bytes", f / 8, "bits")
+            add(f"{p}b/s", "bandwidth", f / 8, "bits")
+            add(f"{p}bit/s", "bandwidth", f / 8, "bits")
+            add(f"{p}bps", "bandwidth", f / 8, "bits")
+        add(f"{p}FLOP", "flop", f)
+        add(f"{p}FLOPs", "flop", f)
+        add(f"{p}FLOPS", "flop_rate", f)
+        add(f"{p}FLOP/s", "flop_rate", f)
+        add(f"{p}FLOPs/s", "flop_rate", f)
+        # "312 TFLOPs" is common shorthand for a rate: a second reading.
+        add(f"{p}FLOPs", "flop_rate", f, "read FLOPs as FLOP/s")
+        add(f"{p}FLOPS", "flop", f, "read FLOPS as a FLOP count")
+    add("KB", "bytes", 1e3)
+    add("KB/s", "bandwidth", 1e3)
+    for p, f in _BIN.items():
+        add(f"{p}B", "bytes", f)
+        add(f"{p}B/s", "bandwidth", f)
+        add(f"{p}b", "bytes", f / 8, "bits")
+        add(f"{p}bit", "bytes", f / 8, "bits")
+    add("bit", "bytes", 1 / 8, "bits")
+    add("bits", "bytes", 1 / 8, "bits")
+    add("b", "bytes", 1 / 8, "bits")
+    add("bytes", "bytes", 1.0)
+    add("byte", "bytes", 1.0)
+
+    for sym in ("FLOP/B", "FLOPs/B", "FLOPS/B", "FLOP/byte", "FLOPs/byte", "FLOP/Byte",
+                "FLOPs/Byte", "FLOPS/Byte", "flop/B", "flops/B", "flop/byte", "flops/byte"):
+        add(sym, "intensity", 1.0)
+
+    for sym, f in (("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("μs", 1e-6), ("ms", 1e-3),
+                   ("s", 1.0), ("sec", 1.0), ("secs", 1.0), ("second", 1.0), ("seconds", 1.0),
+                   ("min", 60.0), ("mins", 60.0), ("minute", 60.0), ("minutes", 60.0),
+                   ("h", 3600.0), ("hr", 3600.0), ("hrs", 3600.0), ("hour", 3600.0),
+                   ("hours", 3600.0), ("d", 86400.0), ("day", 86400.0), ("days", 86400.0)):
+        add(sym, "time", f)
+
+    for sym in ("tok/s", "tokens/s", "token/s", "tokens/sec", "tok/sec", "tps", "t/s"):
+        add(sym, "tok_rate", 1.0)
+
+    add("%", "ratio", 0.01)
+
+    for sym in ("GPU", "GPUs", "gpu", "gpus", "card", "cards", "token", "tokens", "tok",
+                "param", "params", "parameters", "seq", "seqs", "sequence", "sequences",
+                "micro-batches", "microbatches", "layers", "x", "×"):
+        add(sym, "count", 1.0)
+    return {k: tuple(v) for k, v in table.items()}
+
+
+UNITS: dict[str, tuple[Unit, ...]] = _build_table()
+# Longest symbols first, so "GB/s" is tried before "B/s" and "s".
+UNIT_SYMBOLS: tuple[str, ...] = tuple(sorted(UNITS, key=len, reverse=True))
+
+# Bare-number multipliers a person writes: 1.5k, 70B (billion, for counts), 2M.
+COUNT_SUFFIXES: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+
+
+def lookup(symbol: str, kind: str | None = None) -> Unit | None:
+    """The reading of ``symbol``; prefers one of ``kind`` when given."""
+    cands = UNITS.get(symbol)
+    if not cands:
+        return None
+    if kind is not None:
+        for u in cands:
+            if u.kind == kind:
+                return u
+    return cands[0]
+
+
+# --------------------------------------------------------------------------- #
+# Formatting numbers and quantities as a person writes them.
+
+_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def _round_sig(x: float, sig: int) -> tuple[str, int]:
+    """Digits and exponent of ``x`` rounded half-up to ``sig`` significant figures.
+
+    Half-up, as people round on paper: 281.25 -> 281.3 (Python's float
+    formatting would give 281.2).
+    """
+    d = Decimal(repr(abs(x)))
+    exp = d.adjusted()
+    q = d.scaleb(-exp).quantize(Decimal(1).scaleb(1 - sig), rounding=ROUND_HALF_UP)
+    if q >= 10:
+        q, exp = (q / 10).quantize(Decimal(1).scaleb(1 - sig), rounding=ROUND_HALF_UP), exp + 1
+    digits = format(q, "f").rstrip("0").rstrip(".")
+    return digits, exp
+
+
+def fmt_number(x: float, sig: int = 4) -> str:
+    """A number as a person writes it: ``1120``, ``0.4667``, ``7 × 10¹⁰``."""
+    if x != x:
+        return "nan"
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    mant, e = _round_sig(x, sig)
+    if -3 <= e < 6:
+        s = format(Decimal(mant).scaleb(e), "f")
+        if "." in s:
+            s = s.rstrip("0").rstrip(".")
+        return sign + s
+    if mant == "1":
+        return f"{sign}10{str(e).translate(_SUP)}"
+    return f"{sign}{mant} × 10{str(e).translate(_SUP)}"
+
+
+def fmt_plain(x: float, sig: int = 4) -> str:
+    """A number a parser can read back: ``1120``, ``0.4667``, ``7e10``."""
+    if x == 0 or not math.isfinite(x):
+        return fmt_number(x, sig)
+    sign = "-" if x < 0 else ""
+    mant, e = _round_sig(x, sig)
+    if -3 <= e < 6:
+        return fmt_number(x, sig)
+    return f"{sign}{mant}e{e}"
+
+
+_PREFIXED = {
+    "bytes": ("B", [("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3), ("B", 1.0)]),
+    "bandwidth": ("B/s", [("PB/s", 1e15), ("TB/s", 1e12), ("GB/s", 1e9), ("MB/s", 1e6),
+                          ("kB/s", 1e3), ("B/s", 1.0)]),
+    "flop": ("FLOP", [("EFLOP", 1e18), ("PFLOP", 1e15), ("TFLOP", 1e12), ("GFLOP", 1e9),
+                      ("MFLOP", 1e6), ("kFLOP", 1e3), ("FLOP", 1.0)]),
+    "flop_rate": ("FLOP/s", [("EFLOP/s", 1e18), ("PFLOP/s", 1e15), ("TFLOP/s", 1e12),
+                             ("GFLOP/s", 1e9), ("MFLOP/s", 1e6), ("FLOP/s", 1.0)]),
+    "time": ("s", [("day", 86400.0), ("h", 3600.0), ("min", 60.0), ("s", 1.0), ("ms", 1e-3),
+                   ("us", 1e-6), ("ns", 1e-9)]),
+}
+
+
+def best_unit(value: float, kind: str) -> tuple[str, float]:
+    """The unit a person would pick for ``value`` of ``kind``: (symbol, factor)."""
+    if kind in _PREFIXED:
+        _, steps = _PREFIXED[kind]
+        av = abs(value)
+        for sym, f in steps:
+            # minutes, hours and days only from two of them on ("90 s", not "1.5 min")
+            if av >= (2 * f if kind == "time" and f > 1 else f):
+                return sym, f
+        return steps[-1]
+    if kind == "ratio":
+        return "%", 0.01
+    return KINDS[kind] if kind not in ("count",) else "", 1.0
+
+
+def _rounded(x: float, sig: int) -> float:
+    if x == 0 or not math.isfinite(x):
+        return x
+    mant, e = _round_sig(x, sig)
+    return math.copysign(float(Decimal(mant).scaleb(e)), x)
+
+
+def fmt_quantity(value: float, kind: str, sig: int = 4, unit: str | None = None) -> str:
+    """A quantity for people: ``1.12 TB``, ``14.56 tok/s``, ``46.7 %``, ``14 GPUs``."""
+    if unit is not None:
+        u = lookup(unit, kind)
+        if u is None:
+            raise ValueError(f"unknown unit {unit!r}")
+        sym, f = unit, u.factor
+    else:
+        sym, f = best_unit(_rounded(value, sig), kind)
+    num = fmt_number(value / f, sig)
+    return f"{num} {sym}".rstrip() if sym else num
+
+
+def fmt_parseable(value: float, kind: str, sig: int = 4) -> str:
+    """Like :func:`fmt_quantity` but in plain ASCII the answer parser reads back."""
+    sym, f = best_unit(_rounded(value, sig), kind)
+    num = fmt_plain(value / f, sig)
+    return f"{num} {sym}".rstrip() if sym else num

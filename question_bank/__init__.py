@@ -1,0 +1,1 @@
+"""Parametric problem templates and the hardware / model catalogues, built on ``engine``."""
