@@ -417,3 +417,15 @@ def get(name: str) -> Formula:
 def classify_bound(intensity: float, ridge: float) -> str:
     """``memory-bound`` if intensity < ridge point else ``compute-bound`` (R§3, C§5)."""
     return "memory-bound" if intensity < ridge else "compute-bound"
+
+
+def bound_solution(intensity: float, ridge: float) -> list[str]:
+    """The worked solution of a classification: compare I with the ridge point I*."""
+    verdict = classify_bound(intensity, ridge)
+    rel = "<" if intensity < ridge else "≥"
+    limit = "memory bandwidth" if verdict == "memory-bound" else "peak compute"
+    return [
+        "bound = memory-bound if I < I* else compute-bound",
+        f"  I = {fmt_number(intensity)} FLOP/B {rel} I* = {fmt_number(ridge)} FLOP/B",
+        f"  = {verdict} (limited by {limit})",
+    ]

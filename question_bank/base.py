@@ -1,0 +1,332 @@
+"""What a template is, and how one becomes a problem.
+
+A template is a small function that draws a scenario from a seeded RNG and
+returns a :class:`Spec`: the givens, the prompt in English and Chinese, and one
+:class:`Ask` per step.  Everything else - the expected value, the worked
+solution, the misconceptions that apply - comes from the engine's formula
+catalogue, never from per-template code::
+
+    @template("roofline.ridge_point", topic="roofline", title="Ridge point of a GPU",
+              difficulty=1, target_seconds=60)
+    def ridge_point(rng):
+        gpu = rng.choice(hardware.GPUS)
+        return Spec(
+            givens=(given("peak_flops", "Peak dense bf16", "bf16 稠密峰值", gpu.bf16, "flop_rate", "TFLOPS"),
+                    given("bandwidth", "HBM bandwidth", "显存带宽", gpu.bandwidth, "bandwidth", "TB/s")),
+            asks=(Ask(formula="ridge_point", unit="FLOP/B",
+                      prompt_en=f"What is the ridge point of the {gpu.name}?",
+                      prompt_zh=f"{gpu.name} 的拐点算术强度是多少？"),),
+        )
+
+An :class:`Ask` whose ``inputs`` are not given takes the values of the givens
+with the formula's input names; a :class:`Ref` to an earlier step uses that
+step's *correct* value (a chain never builds on the learner's mistake).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Callable, Mapping
+
+from engine import formulas
+from engine.answers import Choice
+from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Expected, Miss, display_number
+from engine.units import fmt_quantity, lookup
+
+TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "pipeline", "concepts")
+TOPIC_NAMES: dict[str, tuple[str, str]] = {
+    "roofline": ("Roofline", "Roofline 模型"),
+    "memory": ("Training memory", "训练显存"),
+    "communication": ("Communication", "集合通信"),
+    "mfu": ("MFU / HFU", "MFU / HFU"),
+    "inference": ("Inference", "推理"),
+    "pipeline": ("Pipeline bubbles", "流水线气泡"),
+    "concepts": ("Concepts", "概念判断"),
+}
+
+
+@dataclass(frozen=True)
+class Ref:
+    """The correct value of an earlier step of the same chain (0-based)."""
+
+    step: int
+
+
+@dataclass(frozen=True)
+class Given:
+    """One given value, shown in the givens table: ``Peak dense bf16 | 989 TFLOPS``."""
+
+    name: str
+    label_en: str
+    label_zh: str
+    value: Any  # base units (float), a list of floats, or text
+    kind: str = "count"
+    unit: str | None = None  # unit to show it in (None: the unit a person would pick)
+
+    @property
+    def display(self) -> str:
+        if isinstance(self.value, str):
+            return self.value
+        if isinstance(self.value, (list, tuple)):
+            return ", ".join(fmt_quantity(float(v), self.kind, unit=self.unit) for v in self.value)
+        if self.kind == "count" and not self.unit:
+            v = float(self.value)
+            return f"{int(v):,}" if v == int(v) and v < 1e15 else fmt_quantity(v, "count")
+        return fmt_quantity(float(self.value), self.kind, unit=self.unit)
+
+    def label(self, lang: str = "en") -> str:
+        return self.label_zh if lang == "zh" else self.label_en
+
+
+def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "count", unit: str | None = None) -> Given:
+    return Given(name, label_en, label_zh, value, kind, unit)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question: a number from a formula, a choice, or a symbolic expression."""
+
+    prompt_en: str
+    prompt_zh: str
+    # number answers: an engine formula, its inputs (default: the givens), the unit asked for
+    formula: str | None = None
+    inputs: Mapping[str, Any] | None = None
+    unit: str = ""
+    integer: bool = False
+    tolerance: float = DEFAULT_TOLERANCE
+    close: float = DEFAULT_CLOSE
+    extras: Mapping[str, Any] = field(default_factory=dict)  # values misconceptions may use (n_heads)
+    # choice answers
+    choices: tuple[Choice, ...] = ()
+    answer: str = ""
+    # expression answers: canonical text (in canonical names) and accepted spellings
+    expression: str = ""
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    # for choice / expression answers: why the answer is right (engine-made when possible)
+    explanation: tuple[str, ...] = ()
+    explanation_zh: tuple[str, ...] = ()
+    target_seconds: int | None = None
+    roofline: Mapping[str, Any] | None = None  # {"peak_flops", "bandwidth", "intensity"} to draw
+
+    @property
+    def kind(self) -> str:
+        if self.formula:
+            return "number"
+        if self.choices:
+            return "choice"
+        if self.expression:
+            return "expression"
+        raise ValueError("an Ask needs a formula, choices or an expression")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a template function returns."""
+
+    asks: tuple[Ask, ...]
+    givens: tuple[Given, ...] = ()
+    scenario_en: str = ""  # shown once for a chain (and above a single question)
+    scenario_zh: str = ""
+    conventions_en: str = ""
+    conventions_zh: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One resolved question of a problem: everything needed to ask, grade and explain it."""
+
+    index: int
+    prompt_en: str
+    prompt_zh: str
+    expected: Expected
+    solution: tuple[str, ...]
+    target_seconds: int
+    formula: str | None = None
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    roofline: Mapping[str, Any] | None = None
+
+    def prompt(self, lang: str = "en") -> str:
+        return self.prompt_zh if lang == "zh" else self.prompt_en
+
+    @property
+    def value(self) -> Any:
+        return self.expected.value
+
+    def to_dict(self, lang: str = "en") -> dict:
+        e = self.expected
+        return {
+            "index": self.index + 1,
+            "prompt": self.prompt(lang),
+            "formula": self.formula,
+            "inputs": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in self.inputs.items()},
+            "answer": {
+                "kind": e.kind,
+                "value": e.value,
+                "unit": (e.unit or "") if e.kind == "number" else "",
+                "unit_kind": e.unit_kind if e.kind == "number" else "",
+                "display": e.display,
+                "tolerance": e.tolerance if e.kind == "number" else 0.0,
+                "close": e.close if e.kind == "number" else 0.0,
+                "choices": [c.key for c in e.choices],
+            },
+            "misconceptions": [{"key": m.key, "label": m.label, "value": m.value} for m in e.misses],
+            "solution": list(self.solution),
+            "target_seconds": self.target_seconds,
+        }
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A concrete problem: deterministic from (template, seed)."""
+
+    template: "Template"
+    seed: int
+    givens: tuple[Given, ...]
+    steps: tuple[Step, ...]
+    scenario_en: str = ""
+    scenario_zh: str = ""
+    conventions_en: str = ""
+    conventions_zh: str = ""
+
+    @property
+    def is_chain(self) -> bool:
+        return len(self.steps) > 1
+
+    def scenario(self, lang: str = "en") -> str:
+        return self.scenario_zh if lang == "zh" else self.scenario_en
+
+    def conventions(self, lang: str = "en") -> str:
+        return self.conventions_zh if lang == "zh" else self.conventions_en
+
+    def prompt(self, lang: str = "en") -> str:
+        """The whole problem as text: scenario, givens, conventions, then each step's question."""
+        lines = [self.scenario(lang)] if self.scenario(lang) else []
+        if self.givens:
+            lines += [f"  {g.label(lang)}: {g.display}" for g in self.givens]
+        if self.conventions(lang):
+            lines.append(self.conventions(lang))
+        for s in self.steps:
+            lines.append((f"{s.index + 1}. " if self.is_chain else "") + s.prompt(lang))
+        return "\n".join(lines)
+
+    def to_dict(self, lang: str = "en") -> dict:
+        t = self.template
+        d = {
+            "template": t.id,
+            "seed": self.seed,
+            "topic": t.topic,
+            "title": t.title,
+            "difficulty": t.difficulty,
+            "lang": lang,
+            "prompt": self.prompt(lang),
+            "scenario": self.scenario(lang),
+            "params": {g.name: (list(g.value) if isinstance(g.value, (list, tuple)) else g.value) for g in self.givens},
+            "givens": [{"name": g.name, "label": g.label(lang), "value": g.value, "display": g.display}
+                       for g in self.givens],
+            "target_seconds": sum(s.target_seconds for s in self.steps),
+        }
+        steps = [s.to_dict(lang) for s in self.steps]
+        d["answer"] = steps[0]["answer"] if len(steps) == 1 else steps[-1]["answer"]
+        d["solution"] = steps[0]["solution"] if len(steps) == 1 else [l for s in steps for l in s["solution"]]
+        d["steps"] = steps
+        return d
+
+
+TemplateFn = Callable[[random.Random], Spec]
+
+
+@dataclass(frozen=True)
+class Template:
+    id: str
+    topic: str
+    title: str
+    title_zh: str
+    difficulty: int  # 1 = given the formula, 2 = recall it, 3 = derive it
+    target_seconds: int  # for the whole problem
+    fn: TemplateFn = field(repr=False, compare=False)
+
+    def generate(self, seed: int) -> Problem:
+        rng = random.Random(f"{self.id}:{int(seed)}")
+        spec = self.fn(rng)
+        return build_problem(self, int(seed), spec)
+
+    @property
+    def is_chain(self) -> bool:
+        return self.chain_length > 1
+
+    @cached_property
+    def chain_length(self) -> int:
+        return len(self.generate(0).steps)
+
+    @cached_property
+    def answer_kind(self) -> str:
+        kinds = {s.expected.kind for s in self.generate(0).steps}
+        return kinds.pop() if len(kinds) == 1 else "chain"
+
+
+REGISTRY: dict[str, Template] = {}
+
+
+def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty: int = 1,
+             target_seconds: int = 90) -> Callable[[TemplateFn], TemplateFn]:
+    """Register a template function under ``id``."""
+    if topic not in TOPICS:
+        raise ValueError(f"{id}: unknown topic {topic!r}")
+
+    def deco(fn: TemplateFn) -> TemplateFn:
+        if id in REGISTRY:
+            raise ValueError(f"template {id!r} registered twice")
+        REGISTRY[id] = Template(id, topic, title, title_zh or title, difficulty, target_seconds, fn)
+        return fn
+
+    return deco
+
+
+# --------------------------------------------------------------------------- #
+# Resolving a Spec into a Problem
+
+
+def _resolve(value: Any, done: list[Step]) -> Any:
+    if isinstance(value, Ref):
+        return done[value.step].value
+    return value
+
+
+def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
+    given_values = {g.name: g.value for g in spec.givens}
+    steps: list[Step] = []
+    per_step = max(10, t.target_seconds // max(1, len(spec.asks)))
+    for i, ask in enumerate(spec.asks):
+        target = ask.target_seconds or per_step
+        if ask.kind == "number":
+            f = formulas.get(ask.formula)
+            raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names}
+            inputs = {k: _resolve(v, steps) for k, v in raw.items()}
+            value = f.evaluate(**inputs)
+            if ask.integer:
+                value = float(round(value))
+            env = {**{k: _resolve(v, steps) for k, v in ask.extras.items()}, **inputs}
+            misses = tuple(Miss(m.key, m.label, v) for m, v in f.misconception_values(**env))
+            unit = ask.unit
+            if unit and lookup(unit, f.unit) is None:
+                raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
+            exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer)
+            solution = tuple(f.solution(**inputs))
+            shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
+            if shown and shown not in solution[-1]:
+                solution += (f"  = {shown}",)
+            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, solution, target, f.name, inputs,
+                              ask.roofline))
+        elif ask.kind == "choice":
+            if ask.answer not in {c.key for c in ask.choices}:
+                raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")
+            exp = Expected("choice", ask.answer, choices=ask.choices)
+            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target,
+                              roofline=ask.roofline))
+        else:
+            exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
+            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target))
+    return Problem(t, seed, tuple(spec.givens), tuple(steps), spec.scenario_en, spec.scenario_zh,
+                   spec.conventions_en, spec.conventions_zh)

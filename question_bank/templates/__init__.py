@@ -1,0 +1,1 @@
+"""One module per topic; each registers its templates with ``@template``."""
