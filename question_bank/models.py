@@ -1,0 +1,125 @@
+"""Model catalogue: real configs (Hugging Face ``config.json`` or the paper), each with its source.
+
+``params`` is the published total parameter count (the model card's or the
+checkpoint's).  ``param_inputs()`` gives the inputs of the engine formula
+``param_count`` (Llama-style: gated MLP, untied embeddings, norms ignored),
+which reproduces ``params`` for the Llama-style dense models within a fraction
+of a percent; it does not describe GPT-3 or Falcon (2-matrix MLP, tied
+embeddings) or Mixtral (8 expert MLPs).
+
+Attention layout follows the real head counts, which sometimes differ from
+what cheat-sheets say: the seed (C§4.1) calls Falcon-40B "MQA", but its config
+has 128 query heads and 8 KV heads (``n_head_kv: 8``, grouped like GQA);
+Falcon-7B is the MQA one (``multi_query: true``, 1 KV head).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HF = "https://huggingface.co"
+
+
+@dataclass(frozen=True)
+class Model:
+    key: str
+    name: str
+    layers: int
+    d_model: int
+    n_heads: int  # query heads
+    n_kv_heads: int  # key/value heads (= n_heads: MHA, 1: MQA, else GQA)
+    d_head: int
+    ffn: int  # MLP inner size (per expert for MoE)
+    vocab: int
+    params: float  # published total parameter count
+    gated: bool  # gated (SwiGLU, 3-matrix) MLP
+    source: str
+    experts: int = 1
+    top_k: int = 1
+    tied_embeddings: bool = False
+    max_seq: int = 2048
+    active_params: float | None = None  # MoE: published parameters used per token
+    notes: str = ""
+
+    @property
+    def attention(self) -> str:
+        """MHA, GQA or MQA from the head counts."""
+        if self.n_kv_heads == self.n_heads:
+            return "MHA"
+        return "MQA" if self.n_kv_heads == 1 else "GQA"
+
+    @property
+    def is_moe(self) -> bool:
+        return self.experts > 1
+
+    @property
+    def llama_style(self) -> bool:
+        """The engine's param_count formula describes this model (gated, untied, dense)."""
+        return self.gated and not self.tied_embeddings and not self.is_moe
+
+    def param_inputs(self) -> dict[str, int]:
+        """Inputs of the engine formula ``param_count``."""
+        return {"layers": self.layers, "d_model": self.d_model, "n_heads": self.n_heads,
+                "n_kv_heads": self.n_kv_heads, "d_head": self.d_head, "ffn": self.ffn, "vocab": self.vocab}
+
+    def kv_inputs(self) -> dict[str, int]:
+        """The model's inputs of ``kv_bytes_per_token`` / ``kv_cache_bytes`` (without dtype and sizes)."""
+        return {"layers": self.layers, "n_kv_heads": self.n_kv_heads, "d_head": self.d_head}
+
+
+def _hf(repo: str) -> str:
+    return f"{HF}/{repo}/blob/main/config.json"
+
+
+LLAMA2_7B = Model("llama2_7b", "Llama-2-7B", 32, 4096, 32, 32, 128, 11008, 32000, 6_738_415_616, True,
+                  f"config {_hf('meta-llama/Llama-2-7b-hf')}; params: checkpoint total (Touvron et al. 2023, "
+                  "arXiv:2307.09288)", max_seq=4096)
+LLAMA2_13B = Model("llama2_13b", "Llama-2-13B", 40, 5120, 40, 40, 128, 13824, 32000, 13_015_864_320, True,
+                   f"config {_hf('meta-llama/Llama-2-13b-hf')}; params: checkpoint total (arXiv:2307.09288)",
+                   max_seq=4096)
+LLAMA2_70B = Model("llama2_70b", "Llama-2-70B", 80, 8192, 64, 8, 128, 28672, 32000, 68_976_648_192, True,
+                   f"config {_hf('meta-llama/Llama-2-70b-hf')}; params: checkpoint total (arXiv:2307.09288)",
+                   max_seq=4096)
+LLAMA3_8B = Model("llama3_8b", "Llama-3-8B", 32, 4096, 32, 8, 128, 14336, 128256, 8_030_261_248, True,
+                  f"config {_hf('meta-llama/Meta-Llama-3-8B')}; params: checkpoint total", max_seq=8192)
+LLAMA3_70B = Model("llama3_70b", "Llama-3-70B", 80, 8192, 64, 8, 128, 28672, 128256, 70_553_706_496, True,
+                   f"config {_hf('meta-llama/Meta-Llama-3-70B')}; params: checkpoint total", max_seq=8192)
+LLAMA3_405B = Model("llama3_405b", "Llama-3.1-405B", 126, 16384, 128, 8, 128, 53248, 128256, 405_853_388_800, True,
+                    f"config {_hf('meta-llama/Llama-3.1-405B')}; params: checkpoint total (Llama 3 Herd of "
+                    "Models, arXiv:2407.21783)", max_seq=131072,
+                    notes="The 405B model was released as Llama 3.1.")
+MISTRAL_7B = Model("mistral_7b", "Mistral-7B", 32, 4096, 32, 8, 128, 14336, 32000, 7_241_732_096, True,
+                   f"config {_hf('mistralai/Mistral-7B-v0.1')}; params: checkpoint total (Jiang et al. 2023, "
+                   "arXiv:2310.06825)", max_seq=32768, notes="Sliding-window attention (4096) in v0.1.")
+MIXTRAL_8X7B = Model("mixtral_8x7b", "Mixtral-8x7B", 32, 4096, 32, 8, 128, 14336, 32000, 46_702_792_704, True,
+                     f"config {_hf('mistralai/Mixtral-8x7B-v0.1')}; params: 46.7B total, 12.9B active "
+                     "(Jiang et al. 2024, arXiv:2401.04088)", experts=8, top_k=2, max_seq=32768,
+                     active_params=12.9e9)
+GPT3_175B = Model("gpt3_175b", "GPT-3 175B", 96, 12288, 96, 96, 128, 49152, 50257, 175e9, False,
+                  "Brown et al. 2020, Language Models are Few-Shot Learners, Table 2.1 "
+                  "(https://arxiv.org/abs/2005.14165): 96 layers, d_model 12288, 96 heads of 128, FFN 4 x d_model",
+                  tied_embeddings=True, max_seq=2048)
+FALCON_40B = Model("falcon_40b", "Falcon-40B", 60, 8192, 128, 8, 64, 32768, 65024, 40e9, False,
+                   f"config {_hf('tiiuae/falcon-40b')} (n_head 128, n_head_kv 8); params: model card (40B)",
+                   tied_embeddings=True, max_seq=2048,
+                   notes="The seed cheat-sheet calls Falcon-40B MQA; its config has 8 KV heads (grouped).")
+FALCON_7B = Model("falcon_7b", "Falcon-7B", 32, 4544, 71, 1, 64, 18176, 65024, 7e9, False,
+                  f"config {_hf('tiiuae/falcon-7b')} (n_head 71, multi_query true); params: model card (7B)",
+                  tied_embeddings=True, max_seq=2048, notes="Multi-query attention: one KV head.")
+
+MODELS: tuple[Model, ...] = (LLAMA2_7B, LLAMA2_13B, LLAMA2_70B, LLAMA3_8B, LLAMA3_70B, LLAMA3_405B, MISTRAL_7B,
+                             MIXTRAL_8X7B, GPT3_175B, FALCON_40B, FALCON_7B)
+BY_KEY: dict[str, Model] = {m.key: m for m in MODELS}
+DENSE: tuple[Model, ...] = tuple(m for m in MODELS if not m.is_moe)
+
+
+def get(key: str) -> Model:
+    try:
+        return BY_KEY[key]
+    except KeyError:
+        raise KeyError(f"unknown model {key!r} (one of {', '.join(BY_KEY)})") from None
+
+
+def by_attention(kind: str) -> tuple[Model, ...]:
+    """Models whose attention is ``MHA``, ``GQA`` or ``MQA``."""
+    return tuple(m for m in MODELS if m.attention == kind)

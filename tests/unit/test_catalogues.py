@@ -1,0 +1,97 @@
+"""The hardware and model catalogues: sane figures, citations, real configs."""
+
+import pytest
+
+from engine import formulas
+from engine.units import fmt_number
+from question_bank import hardware, models
+from question_bank.hardware import GPUS, SEED_TABLE, TFLOPS
+from question_bank.models import MODELS
+
+
+@pytest.mark.parametrize("gpu", GPUS, ids=lambda g: g.key)
+def test_gpu_figures_are_sane(gpu):
+    assert 16e9 <= gpu.memory <= 256e9
+    assert 0.5e12 <= gpu.bandwidth <= 10e12
+    assert 10 * TFLOPS <= gpu.fp32 < gpu.fp16 <= 3000 * TFLOPS
+    if gpu.bf16 is not None:
+        assert gpu.bf16 == gpu.fp16
+    if gpu.fp8 is not None:
+        assert gpu.fp8 == pytest.approx(2 * gpu.fp16, rel=0.02)  # dense fp8 is twice dense 16-bit
+    # ridge points of 16-bit tensor cores are in the hundreds of FLOP/B (R§6.4)
+    assert 100 <= gpu.ridge("fp16") <= 500
+
+
+@pytest.mark.parametrize("gpu", GPUS, ids=lambda g: g.key)
+def test_gpu_cites_a_datasheet(gpu):
+    assert "datasheet" in gpu.source.lower() or "data sheet" in gpu.source.lower()
+    assert "https://" in gpu.source
+
+
+def test_required_gpus_and_known_figures():
+    g = hardware.get
+    assert g("v100").fp16 == 125e12 and g("v100").bf16 is None and g("v100").fp32 == 15.7e12
+    assert g("a100_40").bandwidth == 1555e9 and g("a100_80").bandwidth == 2039e9
+    assert g("h100_sxm").peak("bf16") == 989e12 and g("h100_sxm").peak("fp8") == 1979e12
+    assert g("h100_pcie").peak("bf16") == 756e12 and g("h100_pcie").bandwidth == 2e12
+    assert g("h200").memory == 141e9 and g("h200").bandwidth == 4.8e12
+    assert g("b200").peak("bf16") == 2250e12 and g("b200").peak("fp8") == 4500e12
+    assert g("l40s").memory_type == "GDDR6" and g("l40s").bandwidth == 864e9
+    assert g("mi300x").memory == 192e9 and g("mi300x").peak("fp32") == 163.4e12
+
+
+def test_peak_rejects_unsupported_precision_with_a_message():
+    with pytest.raises(ValueError, match="no fp8"):
+        hardware.get("a100_80").peak("fp8")
+    with pytest.raises(ValueError, match="unknown precision"):
+        hardware.get("h100_sxm").peak("fp64")
+    assert hardware.get("v100").dtypes == ("fp16", "fp32")
+    assert hardware.V100 not in hardware.with_dtype("bf16")
+
+
+def test_seed_table_reproduces_the_cheat_sheet_ridges():
+    ridge = formulas.get("ridge_point")
+    for row in SEED_TABLE:
+        value = ridge.evaluate(peak_flops=row.peak, bandwidth=row.bandwidth)
+        assert float(fmt_number(value, 4)) == row.ridge, row.name  # rounded half-up, as on paper
+        assert row.gpu in hardware.BY_KEY
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.key)
+def test_model_configs_are_consistent(model):
+    assert model.n_heads % model.n_kv_heads == 0
+    assert model.layers > 0 and model.vocab > 30000 and model.params > 1e9
+    assert "arxiv" in model.source.lower() or "huggingface.co" in model.source
+    if model.key != "falcon_7b":  # 71 heads x 64 = 4544 holds too, but check the rest exactly
+        assert model.n_heads * model.d_head == model.d_model
+    else:
+        assert model.n_heads * model.d_head == model.d_model == 4544
+
+
+def test_attention_layouts_follow_real_head_counts():
+    assert models.get("llama2_7b").attention == "MHA"
+    assert models.get("llama2_70b").attention == "GQA"
+    assert models.get("falcon_40b").attention == "GQA"  # the seed says MQA; the config has 8 KV heads
+    assert models.get("falcon_7b").attention == "MQA"
+    assert models.get("gpt3_175b").attention == "MHA"
+    assert {m.key for m in models.by_attention("MQA")} == {"falcon_7b"}
+
+
+@pytest.mark.parametrize("model", [m for m in MODELS if m.llama_style], ids=lambda m: m.key)
+def test_param_count_formula_reproduces_published_counts(model):
+    estimate = formulas.get("param_count").evaluate(**model.param_inputs())
+    assert estimate == pytest.approx(model.params, rel=0.02)
+
+
+def test_llama_style_models_are_the_dense_gated_ones():
+    keys = {m.key for m in MODELS if m.llama_style}
+    assert keys == {"llama2_7b", "llama2_13b", "llama2_70b", "llama3_8b", "llama3_70b", "llama3_405b", "mistral_7b"}
+    mixtral = models.get("mixtral_8x7b")
+    assert mixtral.is_moe and mixtral.top_k == 2 and mixtral.active_params < mixtral.params
+
+
+def test_unknown_keys_name_the_choices():
+    with pytest.raises(KeyError, match="h100_sxm"):
+        hardware.get("h1000")
+    with pytest.raises(KeyError, match="llama2_7b"):
+        models.get("llama-9")
