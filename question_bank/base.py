@@ -25,6 +25,7 @@ step's *correct* value (a chain never builds on the learner's mistake).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,7 +33,7 @@ from typing import Any, Callable, Mapping
 
 from engine import formulas
 from engine.answers import Choice
-from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Expected, Miss, display_number
+from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Expected, Miss, display_number, distance
 from engine.units import fmt_quantity, lookup
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "pipeline", "concepts")
@@ -308,7 +309,9 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             if ask.integer:
                 value = float(round(value))
             env = {**{k: _resolve(v, steps) for k, v in ask.extras.items()}, **inputs}
-            misses = tuple(Miss(m.key, m.label, v) for m, v in f.misconception_values(**env))
+            # a misconception that gives (nearly) the right answer here could not be told apart: drop it
+            misses = tuple(Miss(m.key, m.label, v) for m, v in f.misconception_values(**env)
+                           if math.isfinite(v) and distance(v, value) > ask.tolerance)
             unit = ask.unit
             if unit and lookup(unit, f.unit) is None:
                 raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
