@@ -105,9 +105,10 @@ class Ask:
     # expression answers: canonical text (in canonical names) and accepted spellings
     expression: str = ""
     aliases: Mapping[str, str] = field(default_factory=dict)
-    # for choice / expression answers: why the answer is right (engine-made when possible)
+    # for choice / expression answers: why the answer is right (engine-made when possible);
+    # for number answers: lines shown before the formula's worked solution (e.g. "dense = sparse / 2")
     explanation: tuple[str, ...] = ()
-    explanation_zh: tuple[str, ...] = ()
+    explanation_zh: tuple[str, ...] = ()  # Chinese lines (default: the English ones)
     target_seconds: int | None = None
     roofline: Mapping[str, Any] | None = None  # {"peak_flops", "bandwidth", "intensity"} to draw
 
@@ -147,9 +148,14 @@ class Step:
     formula: str | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)
     roofline: Mapping[str, Any] | None = None
+    solution_zh: tuple[str, ...] = ()  # Chinese explanation lines, when they differ from ``solution``
 
     def prompt(self, lang: str = "en") -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en
+
+    def solution_lines(self, lang: str = "en") -> tuple[str, ...]:
+        """The worked solution in ``lang`` (formulas are the same in both languages)."""
+        return self.solution_zh if lang == "zh" and self.solution_zh else self.solution
 
     @property
     def value(self) -> Any:
@@ -173,7 +179,7 @@ class Step:
                 "choices": [c.key for c in e.choices],
             },
             "misconceptions": [{"key": m.key, "label": m.label, "value": m.value} for m in e.misses],
-            "solution": list(self.solution),
+            "solution": list(self.solution_lines(lang)),
             "target_seconds": self.target_seconds,
         }
 
@@ -316,20 +322,23 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             if unit and lookup(unit, f.unit) is None:
                 raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
             exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer)
-            solution = tuple(f.solution(**inputs))
+            solution = tuple(ask.explanation) + tuple(f.solution(**inputs))
+            solution_zh = (tuple(ask.explanation_zh) + solution[len(ask.explanation):]) if ask.explanation_zh else ()
             shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
             if shown and shown not in solution[-1]:
                 solution += (f"  = {shown}",)
+                solution_zh += (f"  = {shown}",) if solution_zh else ()
             steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, solution, target, f.name, inputs,
-                              ask.roofline))
+                              ask.roofline, solution_zh))
         elif ask.kind == "choice":
             if ask.answer not in {c.key for c in ask.choices}:
                 raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")
             exp = Expected("choice", ask.answer, choices=ask.choices)
             steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target,
-                              roofline=ask.roofline))
+                              roofline=ask.roofline, solution_zh=tuple(ask.explanation_zh)))
         else:
             exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
-            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target))
+            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target,
+                              solution_zh=tuple(ask.explanation_zh)))
     return Problem(t, seed, tuple(spec.givens), tuple(steps), spec.scenario_en, spec.scenario_zh,
                    spec.conventions_en, spec.conventions_zh)
