@@ -402,6 +402,16 @@ CATALOGUE: tuple[Formula, ...] = (
                            "(len(stage_times)-1)/(m+len(stage_times)-1)"),
              Misconception("limit", "gave the m → ∞ limit 1 − mean(t)/max(t)",
                            "1 - sum(stage_times)/(len(stage_times)*max(stage_times))")), "bubble"),
+    # ---------------------------------------------------- added by the question bank (C§4, R§5.4)
+    Formula("max_batch_fit", (Input("gpu_bytes", "bytes", "memory of the GPU(s)", "M_gpu"),
+                              Input("weight_bytes", "bytes", "bytes of the weights", "W"),
+                              Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one full sequence", "KV_seq")),
+            "floor((gpu_bytes - weight_bytes)/kv_bytes_per_seq)", "count",
+            "largest batch whose KV cache fits in memory next to the weights (activations ignored)", "R§5.4, C§4",
+            (Misconception("no_weights", "forgot that the weights take memory too",
+                           "floor(gpu_bytes/kv_bytes_per_seq)"),
+             Misconception("rounded_up", "rounded up: the last sequence would not fit",
+                           "ceil((gpu_bytes - weight_bytes)/kv_bytes_per_seq)")), "B_max"),
 )
 
 FORMULAS: dict[str, Formula] = {f.name: f for f in CATALOGUE}
