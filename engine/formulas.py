@@ -412,6 +412,25 @@ CATALOGUE: tuple[Formula, ...] = (
                            "floor(gpu_bytes/kv_bytes_per_seq)"),
              Misconception("rounded_up", "rounded up: the last sequence would not fit",
                            "ceil((gpu_bytes - weight_bytes)/kv_bytes_per_seq)")), "B_max"),
+    # ---------------------------------------------------- added by the question bank (C§1, C§2, C§6)
+    Formula("gradient_bytes", (PHI, Input("bytes_per_param", "bytes", "bytes per gradient value (bf16 = 2)", "bytes")),
+            "phi*bytes_per_param", "bytes", "size of the full gradient: one value per parameter", "C§1.1, C§2",
+            (Misconception("fp32_grads", "counted fp32 gradients (4 B per parameter)", "4*phi"),
+             Misconception("static_16", "used the whole static training state 16Φ", "16*phi")), "M_grad"),
+    Formula("activation_bytes_model", (LAYERS, S, B, H, A), "layers*s*b*h*(34 + 5*a*s/h)", "bytes",
+            "activation memory of all L transformer layers, no recomputation (fp16)", "C§1.3",
+            (Misconception("one_layer", "gave one layer, not all L layers", "s*b*h*(34 + 5*a*s/h)"),
+             Misconception("linear_only", "kept only the 34sbh term (dropped 5as²b)", "layers*34*s*b*h"),
+             Misconception("quadratic_only", "kept only the 5as²b attention term", "layers*5*a*s*s*b")),
+            "M_act_total"),
+    Formula("micro_batches_for_bubble", (P_STAGES, Input("target", "ratio", "largest acceptable bubble "
+                                                         "(share of total time)", "target")),
+            "ceil((p-1)*(1/target - 1))", "count",
+            "fewest micro-batches m with 1F1B bubble (P−1)/(m+P−1) ≤ target", "C§6.1",
+            (Misconception("ideal_time", "solved (P−1)/m ≤ target (bubble over ideal time, not total time)",
+                           "ceil((p-1)/target)"),
+             Misconception("rounded_down", "rounded down: the bubble would exceed the target",
+                           "floor((p-1)*(1/target - 1))")), "m_min"),
 )
 
 FORMULAS: dict[str, Formula] = {f.name: f for f in CATALOGUE}
