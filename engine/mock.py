@@ -1,0 +1,605 @@
+"""Mock interviews: plan a timed set of questions, run the clock, score the result.
+
+Pure domain code: no clock reads, no I/O, and no knowledge of the question
+bank.  The caller passes
+
+* the candidate templates as ``(template_id, topic, chain_length)`` tuples
+  (optionally a fourth element, the template's target seconds),
+* how weak the learner is on each template (:func:`weakness_figures` computes
+  it from review rows), and
+* the time: every method of :class:`MockRun` that depends on it takes ``now``,
+  a number of seconds from an injected clock (tests drive it by hand).
+
+A mock of *N* questions asks each step of a chain as its own slot; verdicts are
+computed only at the end (:func:`build_report`).  Mock answers never change the
+SM-2 schedule: :func:`review_rows` logs them with ``mode="mock"`` and
+``scheduled=False``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+from .answers import Unreadable, parse_choice, parse_expression, parse_quantity
+from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade, quality_for
+
+DEFAULT_MINUTES = 30
+MAX_MINUTES = 180
+MAX_QUESTIONS = 40
+STEP_SECONDS = 90  # target time of one step when the caller gives none
+ALLOWANCE = 2.0  # a mock allows twice a question's target time
+WARNING_FRACTION = 0.10  # the countdown warns in the last 10 % of the time
+UNSEEN_WEAKNESS = 0.5  # a template never answered counts as half-weak
+RECENT = 5  # weakness looks at the last five answers of a template
+UNANSWERED = "unanswered"
+VERDICTS = (CORRECT, CLOSE, WRONG, UNANSWERED)
+
+PENDING, ANSWERED, SKIPPED = "pending", "answered", "skipped"
+
+
+class MockError(ValueError):
+    """Bad mock settings, or an action the running mock does not allow."""
+
+
+# --------------------------------------------------------------------------- #
+# Settings and planning
+
+
+@dataclass(frozen=True)
+class MockSettings:
+    """What the learner chose.  With neither ``minutes`` nor ``questions`` the mock lasts 30 minutes."""
+
+    minutes: int | None = None
+    questions: int | None = None
+    topics: tuple[str, ...] = ()  # empty: every topic
+    chains: bool = True
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        for name, value, top in (("minutes", self.minutes, MAX_MINUTES), ("questions", self.questions, MAX_QUESTIONS)):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top):
+                raise MockError(f"{name} must be a whole number from 1 to {top} (got {value!r})")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise MockError(f"the seed must be a whole number >= 0 (got {self.seed!r})")
+        object.__setattr__(self, "topics", tuple(dict.fromkeys(self.topics)))
+
+    @property
+    def by_questions(self) -> bool:
+        return self.questions is not None
+
+    def to_dict(self) -> dict:
+        return {"minutes": self.minutes, "questions": self.questions, "topics": list(self.topics),
+                "chains": self.chains, "seed": self.seed}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "MockSettings":
+        return cls(d.get("minutes"), d.get("questions"), tuple(d.get("topics") or ()), bool(d.get("chains", True)),
+                   int(d.get("seed", 0)))
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A template the mock may ask."""
+
+    template_id: str
+    topic: str
+    chain_length: int = 1
+    target_seconds: float | None = None
+
+    @property
+    def allowance(self) -> float:
+        """Seconds a mock budgets for it: twice its target time."""
+        target = self.target_seconds if self.target_seconds else STEP_SECONDS * self.chain_length
+        return ALLOWANCE * target
+
+    @classmethod
+    def of(cls, c: "Candidate | Sequence") -> "Candidate":
+        return c if isinstance(c, Candidate) else cls(*c)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One question of a mock: a template with the seed that makes it concrete."""
+
+    template_id: str
+    topic: str
+    seed: int
+    steps: int
+
+    def to_dict(self) -> dict:
+        return {"template": self.template_id, "topic": self.topic, "seed": self.seed, "steps": self.steps}
+
+
+@dataclass(frozen=True)
+class MockPlan:
+    settings: MockSettings
+    questions: tuple[Planned, ...]
+    limit_seconds: int
+
+    def to_dict(self) -> dict:
+        return {"seed": self.settings.seed, "settings": self.settings.to_dict(),
+                "minutes": self.limit_seconds / 60, "limit_seconds": self.limit_seconds,
+                "questions": [dict(index=i + 1, **q.to_dict()) for i, q in enumerate(self.questions)]}
+
+
+def weakness_figures(reviews: Iterable[Mapping[str, Any]], recent: int = RECENT) -> dict[str, float]:
+    """Template id -> weakness in [0, 1] from review rows: 1 - mean quality / 5 of its last answers.
+
+    Every mode counts (a mock answer is evidence too); rows without a quality are ignored.
+    """
+    last: dict[str, list[int]] = {}
+    for row in reviews:
+        q = row.get("quality")
+        if q is None or not row.get("item"):
+            continue
+        last.setdefault(row["item"], []).append(int(q))
+    return {item: 1 - sum(qs[-recent:]) / (5 * len(qs[-recent:])) for item, qs in last.items()}
+
+
+def _weight(c: Candidate, weakness: Mapping[str, float]) -> float:
+    w = min(1.0, max(0.0, float(weakness.get(c.template_id, UNSEEN_WEAKNESS))))
+    return 1.0 + 3.0 * w  # the weakest template is four times as likely as a mastered one
+
+
+def _draw(rng: random.Random, pool: list[Candidate], weakness: Mapping[str, float]) -> Candidate:
+    return rng.choices(pool, weights=[_weight(c, weakness) for c in pool])[0]
+
+
+def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence],
+              weakness: Mapping[str, float] | None = None) -> MockPlan:
+    """The questions a mock asks: deterministic from the settings (seed included), candidates and weakness.
+
+    Topics are visited in turn (weaker topics earlier, so they are the ones kept
+    when the mock is too short for all of them); within a topic a template is
+    drawn with weight ``1 + 3 × weakness`` and not repeated until the topic runs
+    out.  Chains are left out when disabled; when enabled and available, a
+    mock of two or more questions asks at least one.  By minutes, questions are
+    added while their allowances fit the time; by questions, the time is the
+    total allowance (rounded up to a minute) unless minutes are also given.
+    """
+    weakness = dict(weakness or {})
+    pool = sorted({c.template_id: c for c in map(Candidate.of, candidates)}.values(), key=lambda c: c.template_id)
+    if not settings.chains:
+        pool = [c for c in pool if c.chain_length <= 1]
+    known = {c.topic for c in pool}
+    unknown = [t for t in settings.topics if t not in known]
+    if unknown:
+        what = "templates" if settings.chains else "single-step templates"
+        raise MockError(f"no {what} in topic {', '.join(unknown)}")
+    if settings.topics:
+        pool = [c for c in pool if c.topic in settings.topics]
+    if not pool:
+        raise MockError("no templates to ask")
+    rng = random.Random(f"mock:{settings.seed}")
+    by_topic: dict[str, list[Candidate]] = {}
+    for c in pool:
+        by_topic.setdefault(c.topic, []).append(c)
+    # topic order: weighted draw without replacement, weaker topics tending to come first
+    topics, order = sorted(by_topic), []
+    while topics:
+        t = rng.choices(topics, weights=[sum(_weight(c, weakness) for c in by_topic[t]) / len(by_topic[t])
+                                         for t in topics])[0]
+        order.append(t)
+        topics.remove(t)
+
+    limit = settings.minutes * 60 if settings.minutes else None
+    if limit is None and not settings.by_questions:
+        limit = DEFAULT_MINUTES * 60
+    left = {t: list(cs) for t, cs in by_topic.items()}
+    picks: list[Candidate] = []
+    budget = 0.0
+    while len(picks) < (settings.questions or MAX_QUESTIONS):
+        topic = order[len(picks) % len(order)]
+        if not left[topic]:
+            left[topic] = list(by_topic[topic])
+        c = _draw(rng, left[topic], weakness)
+        if not settings.by_questions and picks and budget + c.allowance > limit:
+            break
+        left[topic].remove(c)
+        picks.append(c)
+        budget += c.allowance
+
+    chains = [c for c in pool if c.chain_length > 1]
+    if chains and len(picks) >= 2 and not any(c.chain_length > 1 for c in picks):
+        chain_topics = {c.topic for c in chains}
+        i = next(i for i, c in enumerate(picks) if c.topic in chain_topics) \
+            if any(c.topic in chain_topics for c in picks) else len(picks) - 1
+        local = [c for c in chains if c.topic == picks[i].topic] or chains
+        picks[i] = _draw(rng, local, weakness)
+
+    used: dict[str, set[int]] = {}
+    questions = []
+    for c in picks:
+        seed = rng.randrange(1, 100_000)
+        while seed in used.setdefault(c.template_id, set()):
+            seed = rng.randrange(1, 100_000)
+        used[c.template_id].add(seed)
+        questions.append(Planned(c.template_id, c.topic, seed, c.chain_length))
+    if limit is None:
+        limit = max(60, math.ceil(sum(c.allowance for c in picks) / 60) * 60)
+    return MockPlan(settings, tuple(questions), int(limit))
+
+
+# --------------------------------------------------------------------------- #
+# The running mock
+
+
+def unreadable_reason(text: str, exp: Expected) -> str | None:
+    """Why ``text`` cannot be read as an answer to ``exp`` (None when it can): parsing only, no verdict."""
+    if exp.kind == "choice":
+        r = parse_choice(text, exp.choices)
+    elif exp.kind == "expression":
+        r = parse_expression(text, dict(exp.aliases))
+    else:
+        r = parse_quantity(text, exp.unit_kind, exp.unit or None)
+    return r.message if isinstance(r, Unreadable) else None
+
+
+@dataclass
+class Slot:
+    """One answer box of a mock: a single question, or one step of a chain."""
+
+    question: int  # 0-based index of the planned question
+    step: int  # 0-based step
+    steps: int
+    template_id: str
+    topic: str
+    seed: int
+    expected: Expected
+    target_seconds: float
+    status: str = PENDING
+    typed: str = ""  # the submitted answer
+    draft: str = ""  # text left in the box when moving away
+    flagged: bool = False
+    seconds: float = 0.0
+
+    @property
+    def label(self) -> str:
+        return f"{self.question + 1}" + (f".{self.step + 1}" if self.steps > 1 else "")
+
+
+@dataclass
+class MockRun:
+    """The clock and the answers of a mock in progress.
+
+    Moving on: after an answer or a skip, the next pending slot (in order,
+    wrapping round), else the next skipped one, else a flagged one.  The mock
+    ends by itself when every slot is answered and none is flagged, when the
+    time is up (:meth:`tick`/:meth:`expire`), or on :meth:`finish`.
+    """
+
+    plan: MockPlan
+    slots: list[Slot]
+    started: float
+    current: int = 0
+    entered: float = 0.0
+    finished: bool = False
+    ended: float | None = None
+    timed_out: bool = False
+
+    @classmethod
+    def begin(cls, plan: MockPlan, steps: Sequence[Sequence[tuple[Expected, float]]], now: float) -> "MockRun":
+        """Start the clock.  ``steps[i]`` lists ``(expected, target_seconds)`` for each step of question ``i``."""
+        if len(steps) != len(plan.questions):
+            raise MockError(f"{len(steps)} problems for {len(plan.questions)} planned questions")
+        slots = [Slot(i, j, len(st), q.template_id, q.topic, q.seed, exp, float(target))
+                 for i, (q, st) in enumerate(zip(plan.questions, steps)) for j, (exp, target) in enumerate(st)]
+        if not slots:
+            raise MockError("a mock needs at least one question")
+        return cls(plan, slots, float(now), 0, float(now))
+
+    # --- the clock -------------------------------------------------------- #
+
+    @property
+    def limit(self) -> int:
+        return self.plan.limit_seconds
+
+    @property
+    def deadline(self) -> float:
+        return self.started + self.limit
+
+    def remaining(self, now: float) -> float:
+        end = self.ended if self.finished else now
+        return max(0.0, self.deadline - end)
+
+    def warning(self, now: float) -> bool:
+        """True in the last 10 % of the time."""
+        return self.remaining(now) <= WARNING_FRACTION * self.limit
+
+    def seconds_used(self, now: float = 0.0) -> float:
+        """Seconds from the start to the end (or to ``now`` while running), at most the limit."""
+        end = self.ended if self.finished else min(float(now), self.deadline)
+        return max(0.0, end - self.started)
+
+    def question_seconds(self, now: float) -> float:
+        """Time spent on the current slot, this visit and earlier ones."""
+        slot = self.slots[self.current]
+        if self.finished:
+            return slot.seconds
+        return slot.seconds + max(0.0, min(now, self.deadline) - self.entered)
+
+    # --- where we are ----------------------------------------------------- #
+
+    @property
+    def slot(self) -> Slot:
+        return self.slots[self.current]
+
+    @property
+    def total_questions(self) -> int:
+        return len(self.plan.questions)
+
+    def counts(self) -> dict[str, int]:
+        return {s: sum(1 for x in self.slots if x.status == s) for s in (PENDING, ANSWERED, SKIPPED)} | {
+            "flagged": sum(1 for x in self.slots if x.flagged)}
+
+    def revisitable(self) -> list[int]:
+        """Slots one may go back to: skipped, flagged or not yet seen (the current one excluded)."""
+        return [i for i, s in enumerate(self.slots)
+                if i != self.current and (s.status != ANSWERED or s.flagged)]
+
+    # --- actions ---------------------------------------------------------- #
+
+    def _check_open(self, now: float, draft: str) -> bool:
+        """False (and the mock ended) when the time is up."""
+        if self.finished:
+            raise MockError("the mock is over")
+        if now >= self.deadline:
+            self.expire(now, draft)
+            return False
+        return True
+
+    def _leave(self, now: float, draft: str = "") -> None:
+        slot = self.slots[self.current]
+        slot.seconds += max(0.0, min(now, self.deadline) - self.entered)
+        slot.draft = draft
+        self.entered = min(now, self.deadline)
+
+    def _go(self, i: int, now: float, draft: str = "") -> None:
+        self._leave(now, draft)
+        self.current = i
+
+    def _next(self) -> int | None:
+        n = len(self.slots)
+        after = [(self.current + k) % n for k in range(1, n + 1)]  # the current slot last
+        for want in (lambda s: s.status == PENDING, lambda s: s.status == SKIPPED, lambda s: s.flagged):
+            for i in after:
+                if want(self.slots[i]):
+                    return i
+        return None
+
+    def answer(self, text: str, now: float) -> None:
+        """Submit ``text`` for the current slot (it must be readable) and move on."""
+        if not self._check_open(now, text):
+            return
+        slot = self.slots[self.current]
+        reason = unreadable_reason(text, slot.expected)
+        if reason is not None:
+            raise MockError(reason)
+        revisit = slot.status == ANSWERED
+        slot.status, slot.typed = ANSWERED, text.strip()
+        if revisit:
+            slot.flagged = False  # answering a flagged question again settles it
+        self._leave(now)
+        nxt = self._next()
+        if nxt is None:
+            self.finish(now)
+        else:
+            self.current = nxt
+
+    def skip(self, now: float, draft: str = "") -> None:
+        """Leave the current slot for later (an answered one keeps its answer)."""
+        if not self._check_open(now, draft):
+            return
+        slot = self.slots[self.current]
+        if slot.status == PENDING:
+            slot.status = SKIPPED
+        nxt = self._next()
+        self._go(self.current if nxt is None else nxt, now, draft)
+
+    def toggle_flag(self, now: float, draft: str = "") -> bool:
+        """Flag (or unflag) the current slot for review; returns the new flag."""
+        if not self._check_open(now, draft):
+            return False
+        self.slot.flagged = not self.slot.flagged
+        return self.slot.flagged
+
+    def goto(self, index: int, now: float, draft: str = "") -> None:
+        """Go back to a skipped or flagged slot (or one not yet seen)."""
+        if not self._check_open(now, draft):
+            return
+        if index == self.current:
+            return
+        if index not in self.revisitable():
+            raise MockError(f"question {self.slots[index].label} is answered and not flagged"
+                            if 0 <= index < len(self.slots) else f"no question {index + 1}")
+        self._go(index, now, draft)
+
+    def finish(self, now: float, draft: str = "") -> None:
+        """End the mock now (the current draft is not submitted: only a time-out submits it)."""
+        if self.finished:
+            return
+        self._leave(now, draft)
+        self.finished = True
+        self.ended = min(float(now), self.deadline)
+
+    def expire(self, now: float, draft: str = "") -> bool:
+        """The time is up: submit ``draft`` for the current slot if it is readable, then end.
+
+        Returns True when the draft was submitted.
+        """
+        if self.finished:
+            return False
+        slot = self.slots[self.current]
+        submitted = bool(draft.strip()) and unreadable_reason(draft, slot.expected) is None
+        if submitted:
+            slot.status, slot.typed = ANSWERED, draft.strip()
+        self.timed_out = True
+        self.finish(now, "" if submitted else draft)
+        return submitted
+
+    def tick(self, now: float, draft: str = "") -> bool:
+        """Call on every clock tick; ends the mock when the time is up.  True when it just ended."""
+        if self.finished or now < self.deadline:
+            return False
+        self.expire(now, draft)
+        return True
+
+
+# --------------------------------------------------------------------------- #
+# Scoring and the report
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    label: str  # "3" or "3.2" for step 2 of a chain
+    question: int  # 1-based
+    step: int | None  # 1-based step of a chain, None for a single question
+    template_id: str
+    topic: str
+    seed: int
+    typed: str
+    expected: str
+    verdict: str  # correct | close | wrong | unanswered
+    seconds: float
+    flagged: bool
+    misconception: str = ""
+    quality: int | None = None
+    value: float | str | None = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    earlier: int  # how many earlier mocks
+    previous: float  # percent of the last one
+    best: float
+    average: float
+
+    def delta(self, percent: float) -> float:
+        return percent - self.previous
+
+
+@dataclass(frozen=True)
+class Report:
+    results: tuple[QuestionResult, ...]
+    score: dict[str, int]
+    seconds_used: float
+    limit_seconds: int
+    timed_out: bool
+    misconceptions: tuple[tuple[str, int], ...]  # (label, times seen)
+    weakest_topics: tuple[tuple[str, float, int], ...]  # (topic, percent, answers), weakest first
+    comparison: Comparison | None
+    missed_templates: tuple[str, ...]  # not correct, in order, each once
+
+    @property
+    def total(self) -> int:
+        return len(self.results)
+
+    @property
+    def percent(self) -> float:
+        return score_percent(self.score)
+
+
+def score_percent(score: Mapping[str, int]) -> float:
+    """Correct counts one, close one half; out of every question (unanswered included)."""
+    total = sum(int(score.get(k, 0)) for k in VERDICTS)
+    if not total:
+        return 0.0
+    return 100.0 * (score.get(CORRECT, 0) + 0.5 * score.get(CLOSE, 0)) / total
+
+
+_POINTS = {CORRECT: 1.0, CLOSE: 0.5, WRONG: 0.0, UNANSWERED: 0.0}
+
+
+def _value(v: Verdict) -> float | str | None:
+    if v.parsed is not None:
+        return v.parsed.value
+    return v.given or None
+
+
+def results(run: MockRun) -> list[QuestionResult]:
+    out = []
+    for s in run.slots:
+        step = s.step + 1 if s.steps > 1 else None
+        if s.status != ANSWERED:
+            out.append(QuestionResult(s.label, s.question + 1, step, s.template_id, s.topic, s.seed, "",
+                                      s.expected.display, UNANSWERED, round(s.seconds, 1), s.flagged))
+            continue
+        v = grade(s.typed, s.expected, seconds=s.seconds, target_seconds=s.target_seconds)
+        status = v.status if v.status in (CORRECT, CLOSE, WRONG) else UNANSWERED
+        out.append(QuestionResult(s.label, s.question + 1, step, s.template_id, s.topic, s.seed, s.typed,
+                                  v.expected, status, round(s.seconds, 1), s.flagged, v.diagnosis, v.quality,
+                                  _value(v)))
+    return out
+
+
+def compare(percent: float, earlier: Sequence[Mapping[str, Any]]) -> Comparison | None:
+    """How this mock's percent sits against earlier saved mocks (oldest first)."""
+    scores = [score_percent(m.get("score") or {}) for m in earlier]
+    if not scores:
+        return None
+    return Comparison(len(scores), scores[-1], max(scores), sum(scores) / len(scores))
+
+
+def build_report(run: MockRun, earlier: Sequence[Mapping[str, Any]] = ()) -> Report:
+    """Score a finished mock; ``earlier`` are the saved mock results before it."""
+    if not run.finished:
+        raise MockError("the mock is still running")
+    rs = results(run)
+    score = {k: sum(1 for r in rs if r.verdict == k) for k in VERDICTS}
+    seen: dict[str, int] = {}
+    for r in rs:
+        if r.misconception:
+            seen[r.misconception] = seen.get(r.misconception, 0) + 1
+    per_topic: dict[str, list[float]] = {}
+    for r in rs:
+        per_topic.setdefault(r.topic, []).append(_POINTS[r.verdict])
+    weakest = sorted(((t, 100.0 * sum(p) / len(p), len(p)) for t, p in per_topic.items()),
+                     key=lambda x: (x[1], -x[2], x[0]))
+    missed = tuple(dict.fromkeys(r.template_id for r in rs if r.verdict != CORRECT))
+    return Report(tuple(rs), score, round(run.seconds_used(), 1), run.limit, run.timed_out,
+                  tuple(sorted(seen.items(), key=lambda x: (-x[1], x[0]))), tuple(weakest),
+                  compare(score_percent(score), earlier), missed)
+
+
+def mock_record(run: MockRun, report: Report, ts: str) -> dict:
+    """The saved mock result (``Profile.add_mock``): settings, seed, each answer with its verdict and time."""
+    return {
+        "ts": ts,
+        "seed": run.plan.settings.seed,
+        "settings": run.plan.settings.to_dict() | {"limit_seconds": run.limit},
+        "questions": [{"item": r.template_id, "topic": r.topic, "seed": r.seed, "step": r.step, "typed": r.typed,
+                       "verdict": r.verdict, "seconds": r.seconds, "expected": r.expected, "flagged": r.flagged,
+                       "misconception": r.misconception} for r in report.results],
+        "score": dict(report.score),
+        "seconds_used": report.seconds_used,
+        "timed_out": report.timed_out,
+    }
+
+
+def review_rows(report: Report, *, ts: str, date: str,
+                states: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict]:
+    """Review-log rows for the answered questions: mode ``mock``, never scheduled.
+
+    ``before`` and ``after`` are both the item's current state: a mock does not move it.
+    """
+    states = states or {}
+    rows = []
+    for r in report.results:
+        if r.verdict == UNANSWERED:
+            continue
+        state = states.get(r.template_id)
+        state = dict(state) if state is not None else None
+        rows.append({"ts": ts, "date": date, "item": r.template_id, "topic": r.topic, "seed": r.seed,
+                     "step": r.step, "typed": r.typed, "value": r.value, "verdict": r.verdict,
+                     "quality": r.quality if r.quality is not None else quality_for(r.verdict),
+                     "seconds": r.seconds, "mode": "mock", "scheduled": False, "before": state, "after": state})
+    return rows
+
+
+def queue_missed(queued: Sequence[str], report: Report) -> list[str]:
+    """The practice queue with this mock's missed templates added (each once, existing order kept)."""
+    return list(dict.fromkeys([*queued, *report.missed_templates]))
+

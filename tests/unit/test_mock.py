@@ -1,0 +1,315 @@
+"""engine.mock: planning from a seed, the injected-clock state machine, scoring and the report."""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.answers import Choice
+from engine.grading import Expected, Miss
+from engine.mock import (
+    ANSWERED, PENDING, SKIPPED, UNANSWERED, Candidate, MockError, MockPlan, MockRun, MockSettings, Planned,
+    build_report, compare, mock_record, plan_mock, queue_missed, review_rows, score_percent, unreadable_reason,
+    weakness_figures,
+)
+
+TOPICS = ("roofline", "memory", "communication", "inference")
+CANDIDATES = [(f"{t}.t{i}", t, 3 if i == 2 else 1, 60 * (1 + (i == 2))) for t in TOPICS for i in range(3)]
+
+GB = Expected("number", 140e9, "bytes", "GB", misses=(Miss("fp32", "used 4 bytes per parameter", 280e9),))
+BOUND = Expected("choice", "memory", choices=(Choice("memory", ("mem", "memory bound")), Choice("compute")))
+
+
+# --------------------------------------------------------------------------- #
+# Settings
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"minutes": 0}, "minutes must be a whole number from 1 to 180"),
+    ({"minutes": 500}, "minutes must be"),
+    ({"questions": 0}, "questions must be a whole number from 1 to 40"),
+    ({"questions": 2.5}, "questions must be"),
+    ({"seed": -1}, "the seed must be a whole number"),
+])
+def test_bad_settings_are_refused_with_a_clear_message(kwargs, message):
+    with pytest.raises(MockError, match=message):
+        MockSettings(**kwargs)
+
+
+def test_settings_round_trip():
+    s = MockSettings(minutes=20, topics=("memory", "roofline", "memory"), chains=False, seed=7)
+    assert s.topics == ("memory", "roofline")
+    assert MockSettings.from_dict(s.to_dict()) == s
+
+
+# --------------------------------------------------------------------------- #
+# Planning
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 20))
+def test_the_same_seed_plans_the_same_mock(seed, n):
+    s = MockSettings(questions=n, seed=seed)
+    a = plan_mock(s, CANDIDATES)
+    assert a == plan_mock(s, list(reversed(CANDIDATES)))  # candidate order does not matter
+    assert len(a.questions) == n
+
+
+def test_different_seeds_plan_different_mocks():
+    plans = {plan_mock(MockSettings(questions=6, seed=s), CANDIDATES).questions for s in range(10)}
+    assert len(plans) == 10
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10**6), n=st.integers(1, 24))
+def test_questions_spread_evenly_across_the_topics(seed, n):
+    plan = plan_mock(MockSettings(questions=n, seed=seed), CANDIDATES)
+    per_topic = Counter(q.topic for q in plan.questions)
+    counts = [per_topic[t] for t in TOPICS]
+    assert max(counts) - min(counts) <= 1  # shorter than one round: every question from another topic
+    # within a topic, no template repeats before the topic's templates run out
+    for t, k in per_topic.items():
+        ids = Counter(q.template_id for q in plan.questions if q.topic == t)
+        assert max(ids.values()) <= -(-k // 3)
+
+
+def test_chosen_topics_only():
+    plan = plan_mock(MockSettings(questions=8, topics=("memory", "inference"), seed=3), CANDIDATES)
+    assert {q.topic for q in plan.questions} == {"memory", "inference"}
+    assert Counter(q.topic for q in plan.questions) == {"memory": 4, "inference": 4}
+
+
+def test_an_unknown_topic_is_refused():
+    with pytest.raises(MockError, match="no templates in topic pipeline"):
+        plan_mock(MockSettings(topics=("pipeline",)), CANDIDATES)
+
+
+def test_chains_are_left_out_when_disabled_and_included_when_enabled():
+    off = [plan_mock(MockSettings(questions=6, chains=False, seed=s), CANDIDATES) for s in range(20)]
+    assert all(q.steps == 1 for p in off for q in p.questions)
+    on = [plan_mock(MockSettings(questions=2, seed=s), CANDIDATES) for s in range(20)]
+    assert all(any(q.steps == 3 for q in p.questions) for p in on)
+
+
+def test_weaker_templates_are_asked_more_often():
+    weak = {"memory.t0": 1.0, "memory.t1": 0.0, "memory.t2": 0.0}
+    counts = Counter(q.template_id for s in range(300)
+                     for q in plan_mock(MockSettings(questions=1, topics=("memory",), seed=s), CANDIDATES,
+                                        weak).questions)
+    assert counts["memory.t0"] > 2 * counts["memory.t1"]
+    assert counts["memory.t1"] > 0  # mastered templates still come up
+
+
+def test_weaker_topics_come_first_when_the_mock_is_short():
+    weak = {c[0]: 1.0 for c in CANDIDATES if c[1] == "inference"} | {c[0]: 0.0 for c in CANDIDATES
+                                                                       if c[1] != "inference"}
+    firsts = Counter(plan_mock(MockSettings(questions=1, seed=s), CANDIDATES, weak).questions[0].topic
+                     for s in range(200))
+    assert firsts["inference"] > max(firsts[t] for t in TOPICS if t != "inference")
+
+
+def test_a_mock_by_minutes_fills_the_time_with_allowances():
+    plan = plan_mock(MockSettings(minutes=30, chains=False, seed=1), CANDIDATES)
+    assert plan.limit_seconds == 1800
+    assert len(plan.questions) == 15  # single-step templates: 60 s target, 120 s allowed each
+    assert plan_mock(MockSettings(seed=1, chains=False), CANDIDATES).limit_seconds == 1800  # default 30 min
+    assert len(plan_mock(MockSettings(minutes=1, seed=1), CANDIDATES).questions) == 1  # at least one
+
+
+def test_a_mock_by_questions_gets_the_time_it_needs():
+    plan = plan_mock(MockSettings(questions=4, chains=False, seed=2), CANDIDATES)
+    assert plan.limit_seconds == 4 * 120
+    assert plan_mock(MockSettings(questions=4, minutes=5, seed=2), CANDIDATES).limit_seconds == 300
+
+
+def test_repeated_templates_get_different_seeds():
+    plan = plan_mock(MockSettings(questions=9, topics=("memory",), seed=5), CANDIDATES)
+    pairs = [(q.template_id, q.seed) for q in plan.questions]
+    assert len(set(pairs)) == 9
+
+
+def test_plan_as_json_lists_template_seed_and_steps():
+    d = plan_mock(MockSettings(questions=3, seed=4), CANDIDATES).to_dict()
+    assert d["seed"] == 4 and [q["index"] for q in d["questions"]] == [1, 2, 3]
+    assert set(d["questions"][0]) == {"index", "template", "topic", "seed", "steps"}
+
+
+def test_weakness_figures_from_review_rows():
+    rows = [{"item": "a", "quality": 5}, {"item": "a", "quality": 5}, {"item": "b", "quality": 1},
+            {"item": "b", "quality": None}, {"item": "c", "quality": 0}] + [{"item": "d", "quality": 0}] * 3 \
+        + [{"item": "d", "quality": 5}] * 5
+    w = weakness_figures(rows)
+    assert w == {"a": 0.0, "b": 0.8, "c": 1.0, "d": 0.0}  # only the last five answers count
+
+
+# --------------------------------------------------------------------------- #
+# The clock and the state machine
+
+
+def make_run(expected=(GB, BOUND, GB), limit=600, chain=None) -> MockRun:
+    qs = tuple(Planned(f"t{i}", "memory" if i % 2 == 0 else "roofline", 10 + i, 1) for i in range(len(expected)))
+    steps = [[(e, 60)] for e in expected]
+    if chain:
+        qs += (Planned("chain", "inference", 99, len(chain)),)
+        steps.append([(e, 60) for e in chain])
+    return MockRun.begin(MockPlan(MockSettings(questions=len(qs)), qs, limit), steps, now=1000.0)
+
+
+def test_the_countdown_and_its_warning():
+    run = make_run()
+    assert run.remaining(1000) == 600 and not run.warning(1000)
+    assert run.remaining(1539) == 61 and not run.warning(1539)
+    assert run.warning(1540) and run.remaining(2000) == 0
+
+
+def test_answering_moves_on_and_times_each_question():
+    run = make_run()
+    run.answer("140 GB", 1030)
+    assert run.current == 1 and run.slots[0].status == ANSWERED and run.slots[0].seconds == 30
+    assert run.question_seconds(1040) == 10
+    run.answer("mem", 1050)
+    run.answer("280", 1100)
+    assert run.finished and not run.timed_out and run.seconds_used() == 100
+
+
+def test_an_unreadable_answer_is_caught_and_changes_nothing():
+    run = make_run()
+    with pytest.raises(MockError, match="a size in bytes"):
+        run.answer("140 GB/s", 1010)
+    assert run.current == 0 and run.slots[0].status == PENDING
+    run.answer("140", 1010)
+    with pytest.raises(MockError, match="expected one of: memory, compute"):
+        run.answer("sideways", 1020)
+    assert run.current == 1 and run.slots[1].status == PENDING
+    assert unreadable_reason("", GB) == "the answer is empty"
+    assert unreadable_reason("1.4e11 B", GB) is None
+
+
+def test_skip_flag_and_go_back():
+    run = make_run()
+    run.skip(1010, draft="14")
+    assert run.slots[0].status == SKIPPED and run.slots[0].draft == "14" and run.current == 1
+    assert run.toggle_flag(1015) is True
+    run.answer("compute", 1020)  # answered and flagged: still open for review
+    assert run.current == 2 and run.revisitable() == [0, 1]
+    run.goto(0, 1025, draft="1")
+    assert run.slots[0].draft == "14" and run.slots[2].draft == "1"
+    run.answer("140", 1030)
+    assert run.current == 2  # the pending question comes before the flagged one
+    run.answer("140 GB", 1040)
+    assert run.current == 1 and not run.finished  # every answer in, but one is flagged
+    run.answer("memory", 1050)  # answering a flagged question again settles it
+    assert run.finished and run.slots[1].typed == "memory" and not run.slots[1].flagged
+    assert [s.seconds for s in run.slots] == [15, 20, 15]
+
+
+def test_an_answered_question_cannot_be_reopened_unless_flagged():
+    run = make_run()
+    run.answer("140", 1010)
+    with pytest.raises(MockError, match="question 1 is answered and not flagged"):
+        run.goto(0, 1020)
+
+
+def test_skipping_the_only_unanswered_question_stays_on_it():
+    run = make_run(expected=(GB,))
+    run.skip(1010)
+    assert run.current == 0 and run.slots[0].status == SKIPPED and not run.finished
+
+
+def test_running_out_of_time_submits_a_readable_draft():
+    run = make_run()
+    run.answer("140", 1100)
+    assert not run.tick(1599, draft="mem")
+    assert run.tick(1600, draft="mem")
+    assert run.finished and run.timed_out and run.slots[1].typed == "mem"
+    assert run.slots[2].status == PENDING and run.seconds_used() == 600
+
+
+def test_running_out_of_time_drops_an_unreadable_draft():
+    run = make_run()
+    assert run.expire(1700, draft="140 GB/") is False
+    assert run.slots[0].status == PENDING and run.seconds_used() == 600 and run.slots[0].seconds == 600
+
+
+def test_an_action_after_the_deadline_ends_the_mock():
+    run = make_run()
+    run.answer("140", 1700)  # pressed Enter after the time ran out: readable, so submitted
+    assert run.finished and run.timed_out and run.slots[0].typed == "140"
+    with pytest.raises(MockError, match="the mock is over"):
+        run.skip(1701)
+
+
+def test_chain_steps_are_slots_of_one_question():
+    run = make_run(expected=(GB,), chain=(GB, BOUND))
+    assert [s.label for s in run.slots] == ["1", "2.1", "2.2"] and run.total_questions == 2
+
+
+# --------------------------------------------------------------------------- #
+# Scoring and the report
+
+
+def finished_run() -> MockRun:
+    run = make_run(expected=(GB, BOUND, GB, GB), chain=(GB, BOUND))
+    run.answer("140 GB", 1020)  # correct
+    run.answer("compute", 1040)  # wrong
+    run.answer("280 GB", 1100)  # wrong, the fp32 misconception
+    run.answer("160", 1130)  # close (12.5 % off)
+    run.skip(1140)
+    run.answer("memory", 1150)  # chain step 2: correct
+    run.finish(1200)
+    return run
+
+
+def test_the_report_numbers():
+    rep = build_report(finished_run())
+    assert rep.score == {"correct": 2, "close": 1, "wrong": 2, "unanswered": 1}
+    assert rep.total == 6 and rep.percent == pytest.approx(100 * 2.5 / 6)
+    assert rep.seconds_used == 200 and not rep.timed_out
+    assert [r.verdict for r in rep.results] == ["correct", "wrong", "wrong", "close", "unanswered", "correct"]
+    # the skipped step was on screen again from 1150 until the mock was ended at 1200
+    assert [r.seconds for r in rep.results] == [20, 20, 60, 30, 60, 10]
+    assert [(r.label, r.step) for r in rep.results][-2:] == [("5.1", 1), ("5.2", 2)]
+    assert rep.misconceptions == (("used 4 bytes per parameter", 1),)
+    assert rep.weakest_topics == (("roofline", 25.0, 2), ("inference", 50.0, 2), ("memory", 50.0, 2))
+    assert rep.missed_templates == ("t1", "t2", "t3", "chain")
+    assert rep.results[1].expected == "memory" and rep.results[0].expected == "140 GB"
+
+
+def test_the_report_needs_a_finished_mock():
+    with pytest.raises(MockError, match="still running"):
+        build_report(make_run())
+
+
+def test_comparison_with_earlier_mocks():
+    earlier = [{"score": {"correct": 1, "close": 0, "wrong": 1, "unanswered": 0}},
+               {"score": {"correct": 3, "close": 1, "wrong": 0, "unanswered": 0}}]
+    c = compare(60.0, earlier)
+    assert (c.earlier, c.previous, c.best, c.average) == (2, 87.5, 87.5, 68.75)
+    assert c.delta(60.0) == -27.5
+    assert compare(50.0, []) is None
+    assert score_percent({}) == 0.0
+
+
+def test_the_saved_record_and_the_review_rows():
+    run = finished_run()
+    rep = build_report(run)
+    rec = mock_record(run, rep, ts="2026-11-29T15:42:01Z")
+    assert rec["seed"] == 0 and rec["score"] == rep.score and rec["seconds_used"] == 200
+    assert rec["settings"]["questions"] == 5 and rec["settings"]["limit_seconds"] == 600
+    q = rec["questions"][2]
+    assert (q["item"], q["seed"], q["step"], q["typed"], q["verdict"], q["seconds"], q["expected"], q["flagged"]) \
+        == ("t2", 12, None, "280 GB", "wrong", 60, "140 GB", False)
+    state = {"ef": 2.5, "interval": 1, "reps": 1, "due": "2026-11-30", "last": "2026-11-29"}
+    rows = review_rows(rep, ts="2026-11-29T15:42:01Z", date="2026-11-29", states={"t0": state})
+    assert len(rows) == 5  # the unanswered step is not a review
+    assert all(r["mode"] == "mock" and r["scheduled"] is False and r["before"] == r["after"] for r in rows)
+    assert rows[0]["before"] == state and rows[1]["before"] is None
+    assert rows[0]["value"] == 140e9 and rows[1]["value"] == "compute"
+    assert [r["quality"] for r in rows] == [5, 1, 2, 3, 5]
+    assert rows[-1]["step"] == 2 and rows[-1]["item"] == "chain"
+
+
+def test_queue_missed_keeps_order_and_adds_each_once():
+    rep = build_report(finished_run())
+    assert queue_missed(["t9", "t2"], rep) == ["t9", "t2", "t1", "t3", "chain"]
