@@ -13,6 +13,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from . import expr as ex
 from .units import COUNT_SUFFIXES, KIND_NAMES, KINDS, UNIT_SYMBOLS, Unit, fmt_quantity, lookup
@@ -54,6 +55,28 @@ ParseResult = Parsed | Unreadable
 _SUFFIX_NUM = re.compile(r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMBGT])(?![A-Za-z_\d])")
 
 
+_NOT_FINITE = re.compile(r"(?<![A-Za-z])(nan|inf|infinity)(?![A-Za-z])|∞", re.IGNORECASE)
+_NUMBER = re.compile(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
+_WORD = re.compile(r"[^\W\d][\w/%µ]*|%")
+
+
+def _unknown_word(word: str, kind: str) -> str:
+    """``unknown unit 'gb' (units are case-sensitive: GB is bytes, Gb is bits)``."""
+    same = sorted({s for s in UNIT_SYMBOLS if s.lower() == word.lower()})
+    if same:
+        kinds = "; ".join(f"{s} is {_reading(s, kind)}" for s in same)
+        return f"unknown unit {word!r} (units are case-sensitive: {kinds})"
+    return f"unknown unit or word {word!r}"
+
+
+def _reading(symbol: str, kind: str) -> str:
+    u = lookup(symbol, kind)
+    assert u is not None
+    if u.note == "bits":
+        return "bits"
+    return {"bytes": "bytes", "bandwidth": "bytes per second"}.get(u.kind, KIND_NAMES[u.kind])
+
+
 def clean(text: str) -> str:
     """NFKC (full-width digits, µ), trimmed; the operators are normalised by engine.expr."""
     t = unicodedata.normalize("NFKC", text)
@@ -91,9 +114,8 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     t = clean(text)
     if not t:
         return Unreadable(text, "the answer is empty")
-    low = t.lower()
-    if low in ("nan", "inf", "infinity", "-inf", "+inf", "∞") or "nan" in low.split():
-        return Unreadable(text, "not a finite number")
+    if _NOT_FINITE.search(t):
+        return Unreadable(text, "not a finite number (nan or infinity)")
     notes: list[str] = []
     head, unit, sym = split_unit(t, kind)
     multiplier = 1.0
@@ -115,9 +137,9 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         number = ex.evaluate(node) * multiplier
     except ex.ExprError as e:
         understood = f"unit {sym}" if unit is not None else ""
-        words = re.findall(r"[A-Za-z%µ][A-Za-z/%µ]*", re.sub(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?", " ", head))
+        words = _WORD.findall(_NUMBER.sub(" ", head))
         if unit is None and words:
-            return Unreadable(text, f"unknown unit or word {words[-1]!r}", understood)
+            return Unreadable(text, _unknown_word(words[-1], kind), understood)
         return Unreadable(text, str(e), understood)
     if not math.isfinite(number):
         return Unreadable(text, "not a finite number")
@@ -131,9 +153,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
             return Parsed(text, number * u.factor, kind, default_unit, tuple(notes), bare=True)
         return Parsed(text, number, kind, "", tuple(notes), bare=True)
     if unit.kind != kind:
-        shown = f"{fmt_quantity(number * unit.factor, unit.kind)}"
-        return Unreadable(text, f"{sym} is {KIND_NAMES[unit.kind]}, but the question asks for "
-                                f"{KIND_NAMES[kind]}", f"{shown}")
+        return Unreadable(text, f"{sym} is {KIND_NAMES[unit.kind]}, not {KIND_NAMES[kind]}")
     if unit.note:
         if unit.note == "bits":
             notes.append(f"{sym}: lower-case b read as bits (B is bytes)")
@@ -142,13 +162,47 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     return Parsed(text, number * unit.factor, kind, sym, tuple(notes))
 
 
+def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:
+    """Read a list of quantities: ``10ms,12ms,8ms``, ``[10,12,8]ms``, ``10, 12, 8 ms``.
+
+    A unit after the closing bracket, or on the last item only, applies to
+    every item; otherwise each item is read by :func:`parse_quantity` (a bare
+    number in base units).  Commas separate items, so no thousands separators.
+    """
+    if not isinstance(text, str):
+        return Unreadable(str(text), "the answer is not text")
+    if len(text) > ex.MAX_TEXT:
+        return Unreadable(text[:40] + "…", f"too long to be a list ({len(text)} characters; at most {ex.MAX_TEXT})")
+    t = clean(text)
+    shared = ""
+    m = re.fullmatch(r"\[(.*)\]\s*(.*)", t)
+    if m:
+        t, shared = m.group(1), m.group(2).strip()
+    items = [i.strip() for i in re.split(r"[,;，；]", t)]
+    if not t.strip() or not all(items):
+        return Unreadable(text, "expected a list of values separated by commas, such as 10ms,12ms,8ms")
+    if not shared:
+        last = split_unit(items[-1], kind)
+        if last[1] is not None and all(split_unit(i, kind)[1] is None for i in items[:-1]):
+            shared = last[2]
+            items[-1] = last[0]
+    values = []
+    for i, item in enumerate(items):
+        p = parse_quantity(f"{item} {shared}" if shared else item, kind)
+        if isinstance(p, Unreadable):
+            return Unreadable(text, f"item {i + 1} ({item!r}): {p.reason}")
+        values.append(p.value)
+    return tuple(values)
+
+
 # --------------------------------------------------------------------------- #
 # Choices: "memory bound", "mem", "带宽受限" ...
 
 
 def normalise_choice(text: str) -> str:
+    """Case, spaces, hyphens and punctuation do not matter: ``Memory-Bound.`` == ``memory bound``."""
     t = unicodedata.normalize("NFKC", text).strip().lower()
-    return re.sub(r"[\s\-_./·]+", "", t)
+    return re.sub(r"[\s\-_./·,;:!?。，；：！？、\"'“”‘’()（）]+", "", t)
 
 
 @dataclass(frozen=True)
@@ -177,18 +231,53 @@ def parse_choice(text: str, choices: tuple[Choice, ...]) -> Choice | Unreadable:
     return Unreadable(text, "expected one of: " + ", ".join(c.key for c in choices))
 
 
+MEMORY_BOUND = Choice(
+    "memory-bound",
+    ("memory bound", "memory", "mem", "mem bound", "memory-limited", "bandwidth-bound", "bandwidth bound",
+     "bandwidth", "bandwidth-limited", "bw", "bw-bound", "hbm-bound", "io-bound",
+     "访存受限", "访存密集", "访存密集型", "内存受限", "显存带宽受限", "带宽瓶颈", "访存瓶颈", "带宽"),
+    "带宽受限",
+)
+COMPUTE_BOUND = Choice(
+    "compute-bound",
+    ("compute bound", "compute", "comp", "compute-limited", "flops-bound", "flop-bound", "math-bound",
+     "math bound", "算力受限", "计算受限", "计算密集", "计算密集型", "算力瓶颈", "计算瓶颈", "算力"),
+    "算力受限",
+)
+# The two answers of every "which roof limits this kernel?" question (R§3, C§5).
+BOUND_CHOICES: tuple[Choice, ...] = (MEMORY_BOUND, COMPUTE_BOUND)
+
+
 # --------------------------------------------------------------------------- #
 # Symbolic answers: "2*Phi + 14*Phi/N"
 
 
-def parse_expression(text: str, aliases: dict[str, str]) -> ex.Node | Unreadable:
-    """Parse a symbolic answer; ``aliases`` maps spellings (``Φ``, ``phi``, ``Phi``) to names."""
-    if not text or not text.strip():
-        return Unreadable(text, "the answer is empty")
+# Spellings of the parameter count that always name ``phi``.
+PHI_ALIASES: dict[str, str] = {"Φ": "phi", "φ": "phi", "ϕ": "phi", "phi": "phi", "Phi": "phi", "PHI": "phi"}
+
+
+def expression_names(aliases: Mapping[str, str]) -> dict[str, str]:
+    """Every accepted spelling -> canonical name: ``aliases``, the canonical names themselves, Φ/phi/Phi."""
+    names = dict(PHI_ALIASES)
+    names.update({v: v for v in aliases.values()})
+    names.update(aliases)
+    return names
+
+
+def parse_expression(text: str, aliases: Mapping[str, str]) -> ex.Node | Unreadable:
+    """Parse a symbolic answer such as ``2Φ + 14Φ/N``.
+
+    ``aliases`` maps spellings (``N``, ``N_dp``) to canonical names; the
+    canonical names themselves and ``Φ``/``phi``/``Phi`` are always accepted.
+    Implicit products (``2Φ``, ``2 phi``, ``Φ N``, ``2(n-1)``) are read as
+    on a whiteboard.  No functions: only numbers, names and ``+ - * / ^``.
+    """
+    if not isinstance(text, str) or not text.strip():
+        return Unreadable(str(text or ""), "the answer is empty")
     if len(text) > ex.MAX_TEXT:
-        return Unreadable(text[:40] + "…", "too long to be an answer")
+        return Unreadable(text[:40] + "…", f"too long to be an answer ({len(text)} characters; at most {ex.MAX_TEXT})")
     t = ex.insert_implicit_products(ex.normalise(clean(text)))
     try:
-        return ex.parse(t, aliases)
+        return ex.parse(t, expression_names(aliases))
     except ex.ExprError as e:
         return Unreadable(text, str(e))

@@ -96,13 +96,18 @@ def normalise(text: str) -> str:
 
 
 _IMPLICIT = re.compile(r"(?<![A-Za-z_\u0370-\u03ff\d.])(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)\s*(?=[A-Za-z_\u0370-\u03ff(])")
+_NAME_SPACE_NAME = re.compile(r"(?<=[A-Za-z_\u0370-\u03ff\d])\s+(?=[A-Za-z_\u0370-\u03ff(])")
 
 
 def insert_implicit_products(text: str) -> str:
-    """``2Phi`` -> ``2*Phi``, ``2(n-1)`` -> ``2*(n-1)``, ``)(`` -> ``)*(`` (symbolic answers only)."""
+    """Whiteboard products for symbolic answers: ``2Phi``, ``2 Phi``, ``Phi N``, ``2(n-1)``, ``)(``."""
     t = _IMPLICIT.sub(lambda m: m.group(1) + "*", text)
+    t = _NAME_SPACE_NAME.sub("*", t)
     t = re.sub(r"\)\s*(?=[(A-Za-z_\u0370-\u03ff\d])", ")*", t)
     return t
+
+
+_NON_DECIMAL = re.compile(r"(?<![\w.])0[xXoObB]")
 
 
 def _depth(text: str) -> int:
@@ -135,6 +140,8 @@ def parse(text: str, names: Mapping[str, str] | None = None, *, functions: froze
         raise ExprError(f"too deeply nested (more than {MAX_DEPTH} levels of parentheses)")
     if src.count("(") != src.count(")"):
         raise ExprError("the parentheses do not match")
+    if _NON_DECIMAL.search(src):
+        raise ExprError("only decimal numbers can be read (no 0x, 0o or 0b)")
     try:
         tree = ast.parse(src, mode="eval")
     except SyntaxError:
@@ -180,6 +187,8 @@ def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str],
         return Call(node.func.id, tuple(_convert(a, names, functions, count, depth + 1) for a in node.args))
     if isinstance(node, ast.Call):
         raise ExprError("function calls are not allowed")
+    if isinstance(node, ast.Tuple) and not names:
+        raise ExprError("a comma that is not a thousands separator: write 1,120 or 1120, and a decimal point as '.'")
     what = {ast.Compare: "comparisons", ast.BoolOp: "logic", ast.Attribute: "attributes",
             ast.Subscript: "indexing", ast.Tuple: "lists", ast.List: "lists"}.get(type(node), "that")
     raise ExprError(f"{what} can't be used in an answer: only numbers and + - * / ^")
@@ -196,7 +205,7 @@ def evaluate(node: Node, env: Mapping[str, Value] | None = None) -> float:
         raise ExprError("the expression is a list, not a number")
     if not math.isfinite(v):
         raise ExprError("the result is not a finite number")
-    return v
+    return _check(v)
 
 
 def _check(x: float) -> float:

@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import Mapping
 
 from . import expr as ex
-from .units import KINDS, fmt_number, fmt_quantity
+from .units import DTYPE_BYTES, KINDS, fmt_number, fmt_quantity
 
 # How inputs are written in formulas shown to people.
 GREEK = {"phi": "Φ", "alpha": "α", "beta": "β"}
@@ -44,6 +44,36 @@ class Input:
     @property
     def base_kind(self) -> str:
         return self.kind.split(":", 1)[1] if self.is_list else self.kind
+
+    def read(self, text: str) -> tuple[ex.Value, tuple[str, ...]]:
+        """A value typed as text (``3.35TB/s``, ``70B``, ``fp16``, ``10ms,12ms,8ms``) in base units.
+
+        Returns the value and notes on how it was read; raises :class:`FormulaError`
+        naming this input.  A bare number is in base units; values are never negative.
+        """
+        from .answers import Unreadable, parse_list, parse_quantity
+
+        kind = self.base_kind
+        where = f"{self.name}={text}"
+        if self.is_list:
+            r = parse_list(text, kind)
+            if isinstance(r, Unreadable):
+                raise FormulaError(f"{where}: {r.message}")
+            if any(v < 0 for v in r):
+                raise FormulaError(f"{where}: {self.name} cannot be negative")
+            return r, ()
+        if kind == "bytes" and text.strip().lower() in DTYPE_BYTES:
+            size = DTYPE_BYTES[text.strip().lower()]
+            return size, (f"{self.name}: {text.strip()} = {fmt_number(size)} B per element",)
+        p = parse_quantity(text, kind)
+        if isinstance(p, Unreadable):
+            raise FormulaError(f"{where}: {p.message}")
+        if p.value < 0:
+            raise FormulaError(f"{where}: {self.name} cannot be negative")
+        notes = tuple(f"{self.name}: {n}" for n in p.notes)
+        if p.bare and kind not in ("count", "ratio") and p.value != 0:
+            notes += (f"{self.name}: a bare number is read in {KINDS[kind]}",)
+        return p.value, notes
 
 
 @dataclass(frozen=True)
@@ -101,6 +131,25 @@ class Formula:
         if missing:
             raise FormulaError(f"{self.name}: missing input{'s' if len(missing) > 1 else ''} "
                                f"{', '.join(missing)} (needs {', '.join(self.input_names)})")
+
+    def read_inputs(self, texts: Mapping[str, str]) -> tuple[dict[str, ex.Value], tuple[str, ...]]:
+        """Every input typed as text -> (values in base units, notes on how they were read).
+
+        Raises :class:`FormulaError` for an unknown, missing or unreadable input.
+        """
+        unknown = [k for k in texts if k not in self.input_names]
+        if unknown:
+            raise FormulaError(f"{self.name}: unknown input {unknown[0]!r} (inputs: {', '.join(self.input_names)})")
+        self.check_inputs(texts)
+        values: dict[str, ex.Value] = {}
+        notes: list[str] = []
+        for i in self.inputs:
+            try:
+                values[i.name], n = i.read(texts[i.name])
+            except FormulaError as e:
+                raise FormulaError(f"{self.name}: {e}") from None
+            notes += n
+        return values, tuple(notes)
 
     def evaluate(self, **values: ex.Value) -> float:
         """The value in base units of :attr:`unit`. Extra keys are ignored."""
@@ -440,7 +489,11 @@ def get(name: str) -> Formula:
     try:
         return FORMULAS[name]
     except KeyError:
-        raise FormulaError(f"unknown formula {name!r} (see `drill calc --list`)") from None
+        import difflib
+
+        near = difflib.get_close_matches(name, FORMULAS, n=3)
+        hint = f"did you mean {' or '.join(near)}? " if near else ""
+        raise FormulaError(f"unknown formula {name!r} ({hint}see `drill calc --list`)") from None
 
 
 def classify_bound(intensity: float, ridge: float) -> str:

@@ -129,14 +129,31 @@ def _band(exp: Expected) -> str:
     return f"±{exp.tolerance * 100:g} % correct, ±{exp.close * 100:g} % close"
 
 
-def bytes_misses(value: float) -> tuple[Miss, ...]:
-    """GB/GiB and bits/bytes slips, checked for every bytes answer."""
+_BINARY = {"KiB": 2.0**10, "MiB": 2.0**20, "GiB": 2.0**30, "TiB": 2.0**40, "PiB": 2.0**50}
+_DECIMAL_OF = {"KiB": ("kB", 1e3), "MiB": ("MB", 1e6), "GiB": ("GB", 1e9), "TiB": ("TB", 1e12), "PiB": ("PB", 1e15)}
+
+
+def bytes_misses(value: float, unit: str = "GB") -> tuple[Miss, ...]:
+    """The GB/GiB and bits/bytes slips, checked for every bytes answer.
+
+    ``unit`` is the unit the question asks for: a question in GB (or B) can be
+    answered with a GiB figure (x 0.931), a question in GiB with a GB figure.
+    """
+    if unit in _BINARY:
+        dec, f = _DECIMAL_OF[unit]
+        unit_slip = Miss("gb_for_gib", f"gave the {dec} figure where {unit} was asked "
+                                       f"(1 {unit} = {fmt_plain(_BINARY[unit] / f)} {dec})", value / f * _BINARY[unit])
+    else:
+        unit_slip = Miss("gib_for_gb", "gave a GiB figure where GB was asked (1 GiB = 1.074 GB; GB = 1e9 B)",
+                         value / 2**30 * 1e9)
     return (
-        Miss("gib_for_gb", "typed a GiB figure where GB was meant (1 GiB = 1.074 GB)", value / 2**30 * 1e9),
-        Miss("gb_for_gib", "typed a GB figure where GiB was meant", value / 1e9 * 2**30),
+        unit_slip,
         Miss("bits_for_bytes", "gave bits instead of bytes (× 8)", value * 8),
-        Miss("bytes_for_bits", "divided by 8 (bytes read as bits)", value / 8),
+        Miss("bytes_for_bits", "divided by 8 somewhere (bits and bytes mixed up)", value / 8),
     )
+
+
+LOWERCASE_B = Miss("lowercase_b", "wrote a lower-case b (bits) where B (bytes) was meant", 0.0)
 
 
 def grade(text: str, exp: Expected, *, seconds: float | None = None,
@@ -156,12 +173,13 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
     if isinstance(p, Unreadable):
         return Verdict(INVALID, None, f"Can't read this answer: {p.message}", shown_exp)
     x = p.value
-    if exp.unit_kind == "ratio" and p.bare and exp.unit == "%":
+    if exp.unit_kind == "ratio" and p.bare:
         # a bare ratio may be a fraction (0.45) or a percentage (45): take the reading nearer the answer
-        as_fraction = x * 100
-        if distance(as_fraction, e) < distance(x, e):
-            x = as_fraction
-            p = Parsed(p.text, x, p.kind, "", ("read as a fraction, not a percentage",), bare=True)
+        other, note = ((x * 100, "read as a fraction, not a percentage") if exp.unit == "%"
+                       else (x / 100, "read as a percentage"))
+        if distance(other, e) < distance(x, e):
+            x = other
+            p = Parsed(p.text, x, p.kind, "", (note,), bare=True)
     given = display_number(x, exp.unit_kind, exp.unit)
     rel = (x - e) / abs(e) if e else (0.0 if x == 0 else math.inf)
     d = distance(x, e)
@@ -174,11 +192,7 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
         status = CORRECT if d <= exp.tolerance else CLOSE if d <= exp.close else WRONG
     miss = None
     if status != CORRECT:
-        misses = exp.misses + (bytes_misses(e) if exp.unit_kind == "bytes" else ())
-        for m in misses:
-            if m.value and distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
-                miss = m
-                break
+        miss = _misconception(x, e, p, exp)
     q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
     msg = {CORRECT: "Correct.", CLOSE: "Close, but outside the correct band.", WRONG: "Wrong."}[status]
     msg += f" You: {given}; expected: {shown_exp}"
@@ -189,6 +203,20 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
         msg += f" Looks like you {miss.label}."
     return Verdict(status, q, msg, shown_exp, given, rel, miss.label if miss else "", miss.key if miss else "",
                    band, p, p.notes)
+
+
+def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
+    """The named mistake a wrong answer matches: the template's first, then unit slips."""
+    if exp.unit_kind in ("bytes", "bandwidth") and any("bits" in n for n in p.notes) \
+            and distance(x * 8, e) <= exp.tolerance:
+        return LOWERCASE_B
+    misses = exp.misses
+    if exp.unit_kind == "bytes":
+        misses += bytes_misses(e, exp.unit or "B")
+    for m in misses:
+        if m.value and distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
+            return m
+    return None
 
 
 def _grade_choice(text: str, exp: Expected, seconds, target) -> Verdict:
@@ -204,33 +232,75 @@ def _grade_choice(text: str, exp: Expected, seconds, target) -> Verdict:
 
 def _grade_expression(text: str, exp: Expected, seconds, target) -> Verdict:
     aliases = dict(exp.aliases)
+    want = parse_expression(str(exp.value), aliases)
+    if isinstance(want, Unreadable):  # a template bug, not the learner's
+        raise ValueError(f"expected expression {exp.value!r} does not parse: {want.reason}")
+    shown_names = {**{v: k for k, v in reversed(exp.aliases)}, "phi": "Φ"}
+    shown_exp = ex.render(want, shown_names)
     node = parse_expression(text, aliases)
     if isinstance(node, Unreadable):
-        return Verdict(INVALID, None, f"Can't read this answer: {node.message}", str(exp.value))
-    want = parse_expression(str(exp.value), aliases)
-    assert not isinstance(want, Unreadable), want
+        return Verdict(INVALID, None, f"Can't read this answer: {node.message}", shown_exp)
+    problem = _unevaluable(node)
+    if problem:
+        return Verdict(INVALID, None, f"Can't read this answer: {problem}", shown_exp)
+    shown = ex.render(node, shown_names)
     status = CORRECT if equivalent(node, want) else WRONG
     q = quality_for(status, seconds=seconds, target_seconds=target)
-    shown = ex.render(node)
-    msg = "Correct." if status == CORRECT else f"Wrong. You: {shown}; expected: {exp.value}."
-    return Verdict(status, q, msg, str(exp.value), shown, band="symbolically equivalent")
+    msg = "Correct." if status == CORRECT else f"Wrong. You: {shown}; expected: {shown_exp}."
+    return Verdict(status, q, msg, shown_exp, shown, band="symbolically equivalent")
 
 
-def equivalent(a: ex.Node, b: ex.Node, trials: int = 5) -> bool:
-    """Numeric spot checks at random positive points, then sympy for proof."""
-    names = sorted(ex.names_in(a) | ex.names_in(b))
+_SPOT_POINTS = 5
+_MAX_SYMBOLIC_POWER = 16  # beyond this sympy may expand for seconds: the spot checks decide
+
+
+def _points(names: set[str], n: int = _SPOT_POINTS) -> list[dict[str, float]]:
     rng = random.Random(1234)
-    for _ in range(trials):
-        env = {n: rng.uniform(1.5, 50.0) for n in names}
+    return [{name: rng.uniform(1.5, 50.0) for name in sorted(names)} for _ in range(n)]
+
+
+def _unevaluable(node: ex.Node) -> str:
+    """Why an expression has no value anywhere it is checked (``9**9**9**9``, ``Φ/0``), or ``""``."""
+    try:
+        for env in _points(ex.names_in(node), 2):
+            ex.evaluate(node, env)
+    except ex.ExprError as e:
+        return str(e)
+    return ""
+
+
+def _max_power(node: ex.Node) -> float:
+    if isinstance(node, ex.Bin):
+        own = abs(node.right.value) if node.op == "^" and isinstance(node.right, ex.Num) else 0.0
+        if node.op == "^" and not isinstance(node.right, ex.Num):
+            own = math.inf
+        return max(own, _max_power(node.left), _max_power(node.right))
+    if isinstance(node, ex.Neg):
+        return _max_power(node.operand)
+    return 0.0
+
+
+def equivalent(a: ex.Node, b: ex.Node, trials: int = _SPOT_POINTS) -> bool:
+    """Numeric spot checks at random positive points, then sympy for proof.
+
+    sympy is imported only here (about 0.7 s the first time).  Rational
+    expressions are decided exactly by ``cancel``; anything it cannot decide,
+    or with powers so large that sympy could expand for seconds, is decided by
+    the spot checks alone.
+    """
+    for env in _points(ex.names_in(a) | ex.names_in(b), trials):
         try:
             va, vb = ex.evaluate(a, env), ex.evaluate(b, env)
         except ex.ExprError:
             return False
         if distance(va, vb) > 1e-9:
             return False
-    try:
-        import sympy
-
-        return sympy.simplify(ex.to_sympy(a) - ex.to_sympy(b)) == 0
-    except Exception:  # pragma: no cover - sympy could not decide: trust the spot checks
+    if max(_max_power(a), _max_power(b)) > _MAX_SYMBOLIC_POWER:
         return True
+    import sympy
+
+    diff = ex.to_sympy(a) - ex.to_sympy(b)
+    if sympy.cancel(diff) == 0:
+        return True
+    verdict = sympy.simplify(diff).is_zero
+    return verdict is not False  # undecided: trust the spot checks

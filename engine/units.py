@@ -84,6 +84,8 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
         if p != "K":
             add(f"{p}B", "bytes", f)
             add(f"{p}B/s", "bandwidth", f)
+            add(f"{p}Bps", "bandwidth", f)
+            add(f"{p}B/sec", "bandwidth", f)
             add(f"{p}Byte", "bytes", f)
             add(f"{p}Bytes", "bytes", f)
         if p:
@@ -93,14 +95,17 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
             add(f"{p}b/s", "bandwidth", f / 8, "bits")
             add(f"{p}bit/s", "bandwidth", f / 8, "bits")
             add(f"{p}bps", "bandwidth", f / 8, "bits")
-        add(f"{p}FLOP", "flop", f)
+        for flop in ("FLOP", "Flop", "flop"):
+            add(f"{p}{flop}", "flop", f)
+            add(f"{p}{flop}/s", "flop_rate", f)
+            add(f"{p}{flop}s/s", "flop_rate", f)
+        # "FLOPS" is a rate and "FLOPs" a count, but people write each for the
+        # other ("312 TFLOPs"): a second reading, chosen by the question's kind.
+        for flops in ("FLOPS", "Flops", "flops"):
+            add(f"{p}{flops}", "flop_rate", f)
+            add(f"{p}{flops}", "flop", f, f"read {flops} as a FLOP count")
         add(f"{p}FLOPs", "flop", f)
-        add(f"{p}FLOPS", "flop_rate", f)
-        add(f"{p}FLOP/s", "flop_rate", f)
-        add(f"{p}FLOPs/s", "flop_rate", f)
-        # "312 TFLOPs" is common shorthand for a rate: a second reading.
         add(f"{p}FLOPs", "flop_rate", f, "read FLOPs as FLOP/s")
-        add(f"{p}FLOPS", "flop", f, "read FLOPS as a FLOP count")
     add("KB", "bytes", 1e3)
     add("KB/s", "bandwidth", 1e3)
     for p, f in _BIN.items():
@@ -113,26 +118,35 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
     add("b", "bytes", 1 / 8, "bits")
     add("bytes", "bytes", 1.0)
     add("byte", "bytes", 1.0)
+    add("Bytes", "bytes", 1.0)
+    add("bytes/s", "bandwidth", 1.0)
+    add("字节", "bytes", 1.0)
 
     for sym in ("FLOP/B", "FLOPs/B", "FLOPS/B", "FLOP/byte", "FLOPs/byte", "FLOP/Byte",
-                "FLOPs/Byte", "FLOPS/Byte", "flop/B", "flops/B", "flop/byte", "flops/byte"):
+                "FLOPs/Byte", "FLOPS/Byte", "flop/B", "flops/B", "flop/byte", "flops/byte",
+                "FLOP/Bytes", "FLOPs/Bytes", "Flop/B", "Flops/B", "Flops/Byte"):
         add(sym, "intensity", 1.0)
 
     for sym, f in (("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("μs", 1e-6), ("ms", 1e-3),
                    ("s", 1.0), ("sec", 1.0), ("secs", 1.0), ("second", 1.0), ("seconds", 1.0),
                    ("min", 60.0), ("mins", 60.0), ("minute", 60.0), ("minutes", 60.0),
                    ("h", 3600.0), ("hr", 3600.0), ("hrs", 3600.0), ("hour", 3600.0),
-                   ("hours", 3600.0), ("d", 86400.0), ("day", 86400.0), ("days", 86400.0)):
+                   ("hours", 3600.0), ("d", 86400.0), ("day", 86400.0), ("days", 86400.0),
+                   ("nsec", 1e-9), ("usec", 1e-6), ("msec", 1e-3),
+                   ("纳秒", 1e-9), ("微秒", 1e-6), ("毫秒", 1e-3), ("秒", 1.0), ("分钟", 60.0),
+                   ("小时", 3600.0), ("天", 86400.0)):
         add(sym, "time", f)
 
-    for sym in ("tok/s", "tokens/s", "token/s", "tokens/sec", "tok/sec", "tps", "t/s"):
+    for sym in ("tok/s", "tokens/s", "token/s", "tokens/sec", "tok/sec", "tps", "t/s", "Tokens/s",
+                "Token/s", "Tokens/sec", "tokens/second", "TPS", "tok/秒", "token/秒"):
         add(sym, "tok_rate", 1.0)
 
     add("%", "ratio", 0.01)
 
     for sym in ("GPU", "GPUs", "gpu", "gpus", "card", "cards", "token", "tokens", "tok",
                 "param", "params", "parameters", "seq", "seqs", "sequence", "sequences",
-                "micro-batches", "microbatches", "layers", "x", "×"):
+                "micro-batches", "microbatches", "layers", "x", "×",
+                "张", "张卡", "卡", "块", "块卡", "个", "台"):
         add(sym, "count", 1.0)
     return {k: tuple(v) for k, v in table.items()}
 
@@ -140,6 +154,11 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
 UNITS: dict[str, tuple[Unit, ...]] = _build_table()
 # Longest symbols first, so "GB/s" is tried before "B/s" and "s".
 UNIT_SYMBOLS: tuple[str, ...] = tuple(sorted(UNITS, key=len, reverse=True))
+
+# Bytes per element of the usual number formats (the spec's conventions).
+DTYPE_BYTES: dict[str, float] = {"fp32": 4.0, "float32": 4.0, "tf32": 4.0, "fp16": 2.0, "float16": 2.0,
+                                 "bf16": 2.0, "bfloat16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5,
+                                 "fp4": 0.5}
 
 # Bare-number multipliers a person writes: 1.5k, 70B (billion, for counts), 2M.
 COUNT_SUFFIXES: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
