@@ -23,8 +23,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from . import expr as ex
 from .answers import Unreadable, parse_choice, parse_expression, parse_quantity
-from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade, quality_for
+from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade
 
 DEFAULT_MINUTES = 30
 MAX_MINUTES = 180
@@ -57,6 +58,7 @@ class MockSettings:
     topics: tuple[str, ...] = ()  # empty: every topic
     chains: bool = True
     seed: int = 0
+    weighted: bool = True  # towards the learner's weaker templates; off for a shared seed (same mock for all)
 
     def __post_init__(self) -> None:
         for name, value, top in (("minutes", self.minutes, MAX_MINUTES), ("questions", self.questions, MAX_QUESTIONS)):
@@ -72,12 +74,12 @@ class MockSettings:
 
     def to_dict(self) -> dict:
         return {"minutes": self.minutes, "questions": self.questions, "topics": list(self.topics),
-                "chains": self.chains, "seed": self.seed}
+                "chains": self.chains, "seed": self.seed, "weighted": self.weighted}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "MockSettings":
         return cls(d.get("minutes"), d.get("questions"), tuple(d.get("topics") or ()), bool(d.get("chains", True)),
-                   int(d.get("seed", 0)))
+                   int(d.get("seed", 0)), bool(d.get("weighted", True)))
 
 
 @dataclass(frozen=True)
@@ -159,8 +161,10 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
     mock of two or more questions asks at least one.  By minutes, questions are
     added while their allowances fit the time; by questions, the time is the
     total allowance (rounded up to a minute) unless minutes are also given.
+    With ``settings.weighted`` off (a shared seed) the weakness figures are
+    ignored, so everyone with the seed sits the same mock.
     """
-    weakness = dict(weakness or {})
+    weakness = dict(weakness or {}) if settings.weighted else {}
     pool = sorted({c.template_id: c for c in map(Candidate.of, candidates)}.values(), key=lambda c: c.template_id)
     if not settings.chains:
         pool = [c for c in pool if c.chain_length <= 1]
@@ -227,15 +231,23 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
 # The running mock
 
 
-def unreadable_reason(text: str, exp: Expected) -> str | None:
-    """Why ``text`` cannot be read as an answer to ``exp`` (None when it can): parsing only, no verdict."""
+def reading(text: str, exp: Expected) -> tuple[bool, str]:
+    """How ``text`` reads as an answer to ``exp``, with no verdict: ``(True, "= 1.4 × 10¹¹ B")`` or
+    ``(False, reason)``.  Only the parsers of :mod:`engine.answers` see the text."""
     if exp.kind == "choice":
         r = parse_choice(text, exp.choices)
-    elif exp.kind == "expression":
+        return (False, r.message) if isinstance(r, Unreadable) else (True, f"= {r.key}")
+    if exp.kind == "expression":
         r = parse_expression(text, dict(exp.aliases))
-    else:
-        r = parse_quantity(text, exp.unit_kind, exp.unit or None)
-    return r.message if isinstance(r, Unreadable) else None
+        return (False, r.message) if isinstance(r, Unreadable) else (True, f"= {ex.render(r)}")
+    r = parse_quantity(text, exp.unit_kind, exp.unit or None)
+    return (False, r.message) if isinstance(r, Unreadable) else (True, r.understood)
+
+
+def unreadable_reason(text: str, exp: Expected) -> str | None:
+    """Why ``text`` cannot be read as an answer to ``exp`` (None when it can)."""
+    ok, message = reading(text, exp)
+    return None if ok else message
 
 
 @dataclass
@@ -454,7 +466,8 @@ class MockRun:
 
 @dataclass(frozen=True)
 class QuestionResult:
-    label: str  # "3" or "3.2" for step 2 of a chain
+    """One answer box of a finished mock, as the report and the saved record show it."""
+
     question: int  # 1-based
     step: int | None  # 1-based step of a chain, None for a single question
     template_id: str
@@ -464,10 +477,26 @@ class QuestionResult:
     expected: str
     verdict: str  # correct | close | wrong | unanswered
     seconds: float
-    flagged: bool
+    flagged: bool = False
     misconception: str = ""
-    quality: int | None = None
+    quality: int | None = None  # known while scoring; not kept in the saved record
     value: float | str | None = None
+
+    @property
+    def label(self) -> str:
+        """``3``, or ``3.2`` for step 2 of a chain."""
+        return f"{self.question}" + (f".{self.step}" if self.step else "")
+
+    def to_dict(self) -> dict:
+        return {"question": self.question, "item": self.template_id, "topic": self.topic, "seed": self.seed,
+                "step": self.step, "typed": self.typed, "verdict": self.verdict, "seconds": self.seconds,
+                "expected": self.expected, "flagged": self.flagged, "misconception": self.misconception}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any], question: int) -> "QuestionResult":
+        return cls(int(d.get("question", question)), d.get("step"), d["item"], d.get("topic", ""),
+                   int(d.get("seed", 0)), d.get("typed", ""), d.get("expected", ""), d["verdict"],
+                   float(d.get("seconds", 0.0)), bool(d.get("flagged", False)), d.get("misconception", ""))
 
 
 @dataclass(frozen=True)
@@ -520,18 +549,18 @@ def _value(v: Verdict) -> float | str | None:
 
 
 def results(run: MockRun) -> list[QuestionResult]:
+    """Grade every answer box of a finished run (an unanswered one is ``unanswered``, never wrong)."""
     out = []
     for s in run.slots:
         step = s.step + 1 if s.steps > 1 else None
+        base = dict(question=s.question + 1, step=step, template_id=s.template_id, topic=s.topic, seed=s.seed,
+                    seconds=round(s.seconds, 1), flagged=s.flagged)
         if s.status != ANSWERED:
-            out.append(QuestionResult(s.label, s.question + 1, step, s.template_id, s.topic, s.seed, "",
-                                      s.expected.display, UNANSWERED, round(s.seconds, 1), s.flagged))
+            out.append(QuestionResult(typed="", expected=s.expected.display, verdict=UNANSWERED, **base))
             continue
         v = grade(s.typed, s.expected, seconds=s.seconds, target_seconds=s.target_seconds)
-        status = v.status if v.status in (CORRECT, CLOSE, WRONG) else UNANSWERED
-        out.append(QuestionResult(s.label, s.question + 1, step, s.template_id, s.topic, s.seed, s.typed,
-                                  v.expected, status, round(s.seconds, 1), s.flagged, v.diagnosis, v.quality,
-                                  _value(v)))
+        out.append(QuestionResult(typed=s.typed, expected=v.expected, verdict=v.status, misconception=v.diagnosis,
+                                  quality=v.quality, value=_value(v), **base))
     return out
 
 
@@ -543,11 +572,9 @@ def compare(percent: float, earlier: Sequence[Mapping[str, Any]]) -> Comparison 
     return Comparison(len(scores), scores[-1], max(scores), sum(scores) / len(scores))
 
 
-def build_report(run: MockRun, earlier: Sequence[Mapping[str, Any]] = ()) -> Report:
-    """Score a finished mock; ``earlier`` are the saved mock results before it."""
-    if not run.finished:
-        raise MockError("the mock is still running")
-    rs = results(run)
+def summarize(rs: Sequence[QuestionResult], seconds_used: float, limit_seconds: int, timed_out: bool,
+              earlier: Sequence[Mapping[str, Any]] = ()) -> Report:
+    """Score, misconceptions, weakest topics, comparison and missed templates of a mock's answers."""
     score = {k: sum(1 for r in rs if r.verdict == k) for k in VERDICTS}
     seen: dict[str, int] = {}
     for r in rs:
@@ -555,13 +582,28 @@ def build_report(run: MockRun, earlier: Sequence[Mapping[str, Any]] = ()) -> Rep
             seen[r.misconception] = seen.get(r.misconception, 0) + 1
     per_topic: dict[str, list[float]] = {}
     for r in rs:
-        per_topic.setdefault(r.topic, []).append(_POINTS[r.verdict])
+        per_topic.setdefault(r.topic, []).append(_POINTS.get(r.verdict, 0.0))
     weakest = sorted(((t, 100.0 * sum(p) / len(p), len(p)) for t, p in per_topic.items()),
                      key=lambda x: (x[1], -x[2], x[0]))
     missed = tuple(dict.fromkeys(r.template_id for r in rs if r.verdict != CORRECT))
-    return Report(tuple(rs), score, round(run.seconds_used(), 1), run.limit, run.timed_out,
+    return Report(tuple(rs), score, round(seconds_used, 1), int(limit_seconds), timed_out,
                   tuple(sorted(seen.items(), key=lambda x: (-x[1], x[0]))), tuple(weakest),
                   compare(score_percent(score), earlier), missed)
+
+
+def build_report(run: MockRun, earlier: Sequence[Mapping[str, Any]] = ()) -> Report:
+    """Score a finished mock; ``earlier`` are the saved mock results before it (oldest first)."""
+    if not run.finished:
+        raise MockError("the mock is still running")
+    return summarize(results(run), run.seconds_used(), run.limit, run.timed_out, earlier)
+
+
+def report_from_record(record: Mapping[str, Any], earlier: Sequence[Mapping[str, Any]] = ()) -> Report:
+    """The report of a saved mock (:func:`mock_record`), e.g. to show an earlier one again."""
+    rs = [QuestionResult.from_dict(q, i + 1) for i, q in enumerate(record.get("questions") or ())]
+    settings = record.get("settings") or {}
+    return summarize(rs, float(record.get("seconds_used", 0.0)), int(settings.get("limit_seconds", 0)),
+                     bool(record.get("timed_out", False)), earlier)
 
 
 def mock_record(run: MockRun, report: Report, ts: str) -> dict:
@@ -570,9 +612,7 @@ def mock_record(run: MockRun, report: Report, ts: str) -> dict:
         "ts": ts,
         "seed": run.plan.settings.seed,
         "settings": run.plan.settings.to_dict() | {"limit_seconds": run.limit},
-        "questions": [{"item": r.template_id, "topic": r.topic, "seed": r.seed, "step": r.step, "typed": r.typed,
-                       "verdict": r.verdict, "seconds": r.seconds, "expected": r.expected, "flagged": r.flagged,
-                       "misconception": r.misconception} for r in report.results],
+        "questions": [r.to_dict() for r in report.results],
         "score": dict(report.score),
         "seconds_used": report.seconds_used,
         "timed_out": report.timed_out,
@@ -594,7 +634,7 @@ def review_rows(report: Report, *, ts: str, date: str,
         state = dict(state) if state is not None else None
         rows.append({"ts": ts, "date": date, "item": r.template_id, "topic": r.topic, "seed": r.seed,
                      "step": r.step, "typed": r.typed, "value": r.value, "verdict": r.verdict,
-                     "quality": r.quality if r.quality is not None else quality_for(r.verdict),
+                     "quality": r.quality,
                      "seconds": r.seconds, "mode": "mock", "scheduled": False, "before": state, "after": state})
     return rows
 

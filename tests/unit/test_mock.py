@@ -10,7 +10,8 @@ from engine.answers import Choice
 from engine.grading import Expected, Miss
 from engine.mock import (
     ANSWERED, PENDING, SKIPPED, UNANSWERED, Candidate, MockError, MockPlan, MockRun, MockSettings, Planned,
-    build_report, compare, mock_record, plan_mock, queue_missed, review_rows, score_percent, unreadable_reason,
+    build_report, compare, mock_record, plan_mock, queue_missed, reading, report_from_record, review_rows,
+    score_percent, unreadable_reason,
     weakness_figures,
 )
 
@@ -313,3 +314,28 @@ def test_the_saved_record_and_the_review_rows():
 def test_queue_missed_keeps_order_and_adds_each_once():
     rep = build_report(finished_run())
     assert queue_missed(["t9", "t2"], rep) == ["t9", "t2", "t1", "t3", "chain"]
+
+
+def test_a_shared_seed_ignores_the_learners_weakness():
+    weak = {"memory.t0": 1.0, "memory.t1": 0.0, "memory.t2": 0.0}
+    shared = MockSettings(questions=6, seed=11, weighted=False)
+    assert plan_mock(shared, CANDIDATES, weak) == plan_mock(shared, CANDIDATES, {})
+    assert MockSettings.from_dict(shared.to_dict()) == shared
+
+
+def test_reading_an_answer_without_a_verdict():
+    assert reading("1.4e11 B", GB) == (True, "= 140 GB")
+    assert reading("mem", BOUND) == (True, "= memory")
+    ok, why = reading("12 parsecs", GB)
+    assert not ok and "parsecs" in why
+
+
+def test_the_report_can_be_rebuilt_from_the_saved_record():
+    run = finished_run()
+    rep = build_report(run)
+    rec = mock_record(run, rep, ts="2026-11-29T15:42:01Z")
+    again = report_from_record(rec, earlier=[rec])
+    assert again.score == rep.score and again.misconceptions == rep.misconceptions
+    assert again.weakest_topics == rep.weakest_topics and again.missed_templates == rep.missed_templates
+    assert [r.label for r in again.results] == [r.label for r in rep.results]
+    assert again.limit_seconds == 600 and again.comparison.previous == pytest.approx(rep.percent)
