@@ -1,0 +1,126 @@
+"""SM-2 spaced repetition, as a pure function.
+
+The schedulable unit is a template (a skill) or a chain; each review draws a
+fresh seed, so what is remembered is the method, not one set of numbers.
+
+:func:`review` is the reading of Wozniak's 1990 description used by the
+``supermemo2`` package:
+
+* EF (easiness) starts at 2.5.  After every review, failures included,
+  ``EF += 0.1 - (5 - q) * (0.08 + (5 - q) * 0.02)``, then floored at 1.3
+  (there is no upper cap).
+* q < 3: repetitions = 0 and interval = 1 day.  Otherwise the interval is 1
+  after the first success (repetitions == 0), 6 after the second, then
+  ``ceil(interval * EF)`` with the EF from *before* this review's update;
+  then repetitions += 1.
+* Due date = review date + interval.
+
+The one addition: intervals stop growing at :data:`MAX_INTERVAL` (100 years),
+so that a long run of perfect answers cannot push the due date past the
+calendar (``date.max``).
+
+EF is updated in decimal arithmetic (``Decimal(repr(ef))``): every step is a
+multiple of 0.02, so EF stays exactly 2.36, 2.04, ... and ``ceil(6 * 2.5)``
+is 15, never 16 through a binary rounding error.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+from decimal import Decimal
+from typing import Any, Mapping
+
+EF_START = 2.5
+EF_FLOOR = 1.3
+MAX_INTERVAL = 36_500  # days
+_FLOOR = Decimal("1.3")
+
+
+@dataclass(frozen=True)
+class ItemState:
+    """The schedule of one item: easiness, interval (days), repetitions, due date, last review."""
+
+    ef: float = EF_START
+    interval: int = 0
+    reps: int = 0
+    due: date | None = None
+    last: date | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ef": self.ef,
+            "interval": self.interval,
+            "reps": self.reps,
+            "due": self.due.isoformat() if self.due else None,
+            "last": self.last.isoformat() if self.last else None,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "ItemState":
+        """Read a state written by :meth:`to_dict`; ``ValueError`` names the first bad field."""
+        if not isinstance(d, Mapping):
+            raise ValueError(f"an item state must be an object, not {type(d).__name__}")
+        unknown = set(d) - {"ef", "interval", "reps", "due", "last"}
+        if unknown:
+            raise ValueError(f"unknown field {sorted(unknown)[0]!r} in an item state")
+        ef = d.get("ef", EF_START)
+        if isinstance(ef, bool) or not isinstance(ef, (int, float)) or not math.isfinite(ef) or ef < EF_FLOOR:
+            raise ValueError(f"ef must be a number >= {EF_FLOOR}, not {ef!r}")
+        ints = {}
+        for key in ("interval", "reps"):
+            v = d.get(key, 0)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise ValueError(f"{key} must be a whole number >= 0, not {v!r}")
+            ints[key] = v
+        dates = {}
+        for key in ("due", "last"):
+            v = d.get(key)
+            if v is None:
+                dates[key] = None
+                continue
+            try:
+                dates[key] = date.fromisoformat(v) if isinstance(v, str) and len(v) == 10 else None
+            except ValueError:
+                dates[key] = None
+            if dates[key] is None:
+                raise ValueError(f"{key} must be a date YYYY-MM-DD or null, not {v!r}")
+        return cls(float(ef), ints["interval"], ints["reps"], dates["due"], dates["last"])
+
+
+def next_ef(ef: float, quality: int) -> float:
+    """The easiness after a review of quality ``quality``: the SM-2 update, floored at 1.3."""
+    miss = 5 - quality
+    new = Decimal(repr(float(ef))) + Decimal("0.1") - miss * (Decimal("0.08") + miss * Decimal("0.02"))
+    return float(max(new, _FLOOR))
+
+
+def review(state: ItemState, quality: int, on: date) -> ItemState:
+    """The state after reviewing an item in ``state`` with ``quality`` (0-5) on day ``on``.
+
+    Pure: ``state`` is frozen and returned unchanged; a new state is returned.
+    """
+    if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 5:
+        raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
+    if not isinstance(on, date):
+        raise TypeError(f"on must be a date, not {type(on).__name__}")
+    if quality < 3:
+        reps, interval = 0, 1
+    else:
+        if state.reps == 0:
+            interval = 1
+        elif state.reps == 1:
+            interval = 6
+        else:
+            interval = min(MAX_INTERVAL, math.ceil(state.interval * Decimal(repr(float(state.ef)))))
+        reps = state.reps + 1
+    return replace(state, ef=next_ef(state.ef, quality), interval=interval, reps=reps,
+                   due=on + timedelta(days=interval), last=on)
+
+
+def overdue_days(state: ItemState, today: date) -> int | None:
+    """Days past the due date (0 = due today); None when not due yet or never scheduled."""
+    if state.due is None or state.due > today:
+        return None
+    return (today - state.due).days

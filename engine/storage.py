@@ -1,0 +1,777 @@
+"""Save files: a learner's profile on disk, durable, exclusive and fast as it grows.
+
+A profile ``NAME`` under the saves folder ``ROOT`` is::
+
+    ROOT/NAME.lock                 flock()ed while a process uses the profile; holds its pid
+    ROOT/NAME/state.json           schema version, per-item SM-2 state, settings, next review id
+    ROOT/NAME/mocks.json           mock-interview results
+    ROOT/NAME/reviews/000001.json  the review log, SEGMENT_ROWS rows per file, oldest first
+    ROOT/NAME/*.json.bak           the previous good version of each file
+
+Every file is a TinyDB database written by :class:`DurableStorage`: the new
+contents go to a temporary file in the same folder, which is fsynced and then
+``os.replace``d over the old one (the folder is fsynced too), so a crash at
+any moment leaves either the old or the new file, never a truncated one.
+
+TinyDB rewrites a whole file per write, so the log is split into segments and
+recording an answer rewrites only the newest segment plus the small state
+file: its cost does not grow with the history.  The row is written first (it
+is durable when :meth:`Profile.record` returns); each scheduled row carries
+the item's state before and after, so a crash between the two writes is
+repaired on the next open by replaying the rows the state file has not seen.
+"""
+
+from __future__ import annotations
+
+import copy
+import errno
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from tinydb import TinyDB
+from tinydb.middlewares import CachingMiddleware
+from tinydb.storages import Storage
+from tinydb.table import Document
+
+from .session import DEFAULT_NEW_PER_DAY, MODES, VERDICTS
+from .sm2 import ItemState
+
+SCHEMA_VERSION = 1
+EXPORT_FORMAT = "infra-drill-profile"
+SEGMENT_ROWS = 250
+DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_SEGMENT = re.compile(r"(\d{6})\.json")
+_TS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "value", "verdict", "quality",
+              "seconds", "mode", "scheduled", "before", "after")
+
+
+class ProfileLocked(Exception):
+    """Another process holds the profile."""
+
+    def __init__(self, profile: str, pid: int | None, waited: float = 0.0):
+        self.profile, self.pid, self.waited = profile, pid, waited
+        who = f"process {pid}" if pid else "another process"
+        tail = f" (waited {waited:g} s)" if waited else ""
+        super().__init__(f"profile '{profile}' is in use by {who}{tail}; close that drill first")
+
+
+class DamagedSave(Exception):
+    """A save file that cannot be read: it is left untouched."""
+
+    def __init__(self, path: Path, reason: str, backup: Path | None = None):
+        self.path, self.reason = Path(path), reason
+        self.backup = backup if backup is not None and _readable(backup) else None
+        msg = f"save file {self.path} is damaged: {reason}. It has not been changed."
+        if self.backup is not None:
+            msg += (f" The previous good version is kept beside it; to restore it run:"
+                    f" cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}")
+        else:
+            msg += (f" There is no good copy of it; to start that file afresh (losing what it held) run:"
+                    f" mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}")
+        super().__init__(msg)
+
+
+class InvalidDocument(ValueError):
+    """An import document (or a row) that fails validation: names the first problem."""
+
+
+# --------------------------------------------------------------------------- #
+# Durable files
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - platforms that cannot open a folder
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some filesystems refuse fsync on folders
+        pass
+    finally:
+        os.close(fd)
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
+def atomic_write(path: Path, data: bytes, *, backup: bool = True) -> None:
+    """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole.
+
+    With ``backup`` the previous version is kept as ``path.bak`` (a hard link:
+    no copy, and the old contents are never rewritten).
+    """
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    if backup and path.exists():
+        bak, bak_tmp = backup_path(path), path.with_name(f".{path.name}.bak.{os.getpid()}.tmp")
+        try:
+            bak_tmp.unlink(missing_ok=True)
+            os.link(path, bak_tmp)
+        except OSError:  # no hard links here: copy instead
+            shutil.copyfile(path, bak_tmp)
+        os.replace(bak_tmp, bak)
+    os.replace(tmp, path)
+    _fsync_dir(path.parent)
+
+
+def _dumps(data: Any) -> bytes:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def read_tables(path: Path) -> dict | None:
+    """A TinyDB file's tables, or None if it does not exist; ``DamagedSave`` if unreadable."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise DamagedSave(path, f"cannot be read ({e.strerror})", backup_path(path)) from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        raise DamagedSave(path, f"not valid JSON ({e})", backup_path(path)) from None
+    if not isinstance(data, dict) or not all(
+            isinstance(t, dict) and all(isinstance(d, dict) for d in t.values()) for t in data.values()):
+        raise DamagedSave(path, "not a table file (wrong layout)", backup_path(path))
+    return data
+
+
+def _readable(path: Path) -> bool:
+    try:
+        return read_tables(path) is not None
+    except DamagedSave:
+        return False
+
+
+class DurableStorage(Storage):
+    """A TinyDB storage that never leaves a half-written file (see :func:`atomic_write`)."""
+
+    def __init__(self, path: Path, backup: bool = True):
+        self.path, self.backup = Path(path), backup
+
+    def read(self) -> dict | None:
+        return read_tables(self.path)
+
+    def write(self, data: dict) -> None:
+        atomic_write(self.path, _dumps(data), backup=self.backup)
+
+    def close(self) -> None:
+        pass
+
+
+class _Cached(CachingMiddleware):
+    """Writes only when flushed: one durable write per logical change."""
+
+    WRITE_CACHE_SIZE = 2**62
+
+
+def _open_db(path: Path, backup: bool = True) -> TinyDB:
+    db = TinyDB(path, backup=backup, storage=_Cached(DurableStorage))
+    db.storage.read()  # read now: a damaged file is reported at open, not at first use
+    return db
+
+
+def _flush(db: TinyDB) -> None:
+    db.storage.flush()
+
+
+# --------------------------------------------------------------------------- #
+# The lock
+
+
+class _Lock:
+    def __init__(self, path: Path, fd: int):
+        self.path, self.fd = path, fd
+
+    @classmethod
+    def acquire(cls, path: Path, profile: str, wait: float) -> "_Lock":
+        import fcntl
+
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + max(0.0, wait)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as e:
+                if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    os.close(fd)
+                    raise
+                if time.monotonic() >= deadline:
+                    pid = cls._holder(fd)
+                    os.close(fd)
+                    raise ProfileLocked(profile, pid, wait) from None
+                time.sleep(0.05)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        return cls(path, fd)
+
+    @staticmethod
+    def _holder(fd: int) -> int | None:
+        for _ in range(10):  # the holder writes its pid just after locking
+            text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            if text.isdigit():
+                return int(text)
+            time.sleep(0.01)
+        return None
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing the descriptor releases the flock
+            self.fd = -1
+
+
+# --------------------------------------------------------------------------- #
+# Validation
+
+
+def _json_safe(value: Any) -> bool:
+    try:
+        json.dumps(value, allow_nan=False)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def row_problem(row: Any, *, stored: bool = True) -> str | None:
+    """The first problem of a review row, or None when it is valid."""
+    if not isinstance(row, Mapping):
+        return f"must be an object, not {type(row).__name__}"
+    fields = ROW_FIELDS if stored else ROW_FIELDS[1:]
+    missing = [f for f in fields if f not in row]
+    if missing:
+        return f"missing field {missing[0]!r}"
+    extra = sorted(set(row) - set(ROW_FIELDS))
+    if extra:
+        return f"unknown field {extra[0]!r}"
+    if stored and (not _is_int(row["id"]) or row["id"] < 1):
+        return f"id must be a whole number >= 1, not {row['id']!r}"
+    if not isinstance(row["ts"], str) or not _TS.fullmatch(row["ts"]):
+        return f"ts must be a UTC time like 2026-11-29T15:42:01Z, not {row['ts']!r}"
+    try:
+        date.fromisoformat(row["date"]) if isinstance(row["date"], str) and len(row["date"]) == 10 else 1 / 0
+    except (ValueError, ZeroDivisionError):
+        return f"date must be a day YYYY-MM-DD, not {row['date']!r}"
+    for key in ("item", "topic"):
+        if not isinstance(row[key], str) or not row[key]:
+            return f"{key} must be a non-empty string, not {row[key]!r}"
+    if not _is_int(row["seed"]):
+        return f"seed must be a whole number, not {row['seed']!r}"
+    if row["step"] is not None and (not _is_int(row["step"]) or row["step"] < 1):
+        return f"step must be null or a whole number >= 1, not {row['step']!r}"
+    if not isinstance(row["typed"], str):
+        return f"typed must be a string, not {row['typed']!r}"
+    v = row["value"]
+    if not (v is None or isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                 and math.isfinite(v))):
+        return f"value must be a finite number, a string or null, not {v!r}"
+    if row["verdict"] not in VERDICTS:
+        return f"verdict must be one of {', '.join(VERDICTS)}, not {row['verdict']!r}"
+    if not _is_int(row["quality"]) or not 0 <= row["quality"] <= 5:
+        return f"quality must be a whole number 0-5, not {row['quality']!r}"
+    s = row["seconds"]
+    if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0:
+        return f"seconds must be a number >= 0, not {s!r}"
+    if row["mode"] not in MODES:
+        return f"mode must be one of {', '.join(MODES)}, not {row['mode']!r}"
+    if not isinstance(row["scheduled"], bool):
+        return f"scheduled must be true or false, not {row['scheduled']!r}"
+    if row["scheduled"] and row["after"] is None:
+        return "a scheduled review needs its state after"
+    for key in ("before", "after"):
+        if row[key] is not None:
+            try:
+                ItemState.from_dict(row[key])
+            except ValueError as e:
+                return f"{key}: {e}"
+    return None
+
+
+def mock_problem(mock: Any, *, stored: bool = True) -> str | None:
+    """The first problem of a mock-interview result, or None."""
+    if not isinstance(mock, Mapping):
+        return f"must be an object, not {type(mock).__name__}"
+    if stored and (not _is_int(mock.get("id")) or mock["id"] < 1):
+        return f"id must be a whole number >= 1, not {mock.get('id')!r}"
+    if not isinstance(mock.get("ts"), str) or not _TS.fullmatch(mock["ts"]):
+        return f"ts must be a UTC time like 2026-11-29T15:42:01Z, not {mock.get('ts')!r}"
+    if not isinstance(mock.get("questions"), list) or not all(isinstance(q, Mapping) for q in mock["questions"]):
+        return "questions must be a list of objects"
+    if not isinstance(mock.get("score"), Mapping):
+        return "score must be an object"
+    if not _json_safe(mock):
+        return "holds values that are not plain JSON"
+    return None
+
+
+def setting_problem(key: Any, value: Any) -> str | None:
+    if not isinstance(key, str) or not key:
+        return f"a setting name must be a non-empty string, not {key!r}"
+    if key == "new_per_day" and (not _is_int(value) or not 0 <= value <= 100):
+        return f"new_per_day must be a whole number 0-100, not {value!r}"
+    if not _json_safe(value):
+        return f"setting {key!r} must be plain JSON, not {value!r}"
+    return None
+
+
+def document_problem(doc: Any) -> str | None:
+    """The first problem of an export document, or None when all of it is valid."""
+    if not isinstance(doc, Mapping):
+        return "the document must be a JSON object"
+    if doc.get("format") != EXPORT_FORMAT:
+        return f"format must be {EXPORT_FORMAT!r}, not {doc.get('format')!r}"
+    if doc.get("schema") != SCHEMA_VERSION:
+        return f"schema must be {SCHEMA_VERSION}, not {doc.get('schema')!r}"
+    for key, kind in (("settings", dict), ("states", dict), ("reviews", list), ("mocks", list)):
+        if not isinstance(doc.get(key), kind):
+            return f"{key} must be a JSON {'object' if kind is dict else 'list'}"
+    for key, value in doc["settings"].items():
+        if (p := setting_problem(key, value)) is not None:
+            return f"settings.{key}: {p}"
+    for item, st in doc["states"].items():
+        try:
+            ItemState.from_dict(st)
+        except ValueError as e:
+            return f"states[{item!r}]: {e}"
+    last = 0
+    for i, row in enumerate(doc["reviews"]):
+        if (p := row_problem(row)) is not None:
+            return f"reviews[{i}]: {p}"
+        if row["id"] <= last:
+            return f"reviews[{i}]: ids must increase (id {row['id']} after {last})"
+        last = row["id"]
+    ids = set()
+    for i, m in enumerate(doc["mocks"]):
+        if (p := mock_problem(m)) is not None:
+            return f"mocks[{i}]: {p}"
+        if m["id"] in ids:
+            return f"mocks[{i}]: id {m['id']} appears twice"
+        ids.add(m["id"])
+    return None
+
+
+def _copy(row: Mapping) -> dict:
+    return copy.deepcopy(dict(row))
+
+
+# --------------------------------------------------------------------------- #
+# The profile
+
+
+class Profile:
+    """One learner's save files, held exclusively while open.
+
+    Opening reads only the state file, the mocks and the newest log segment,
+    so it stays fast however long the history; :meth:`reviews` reads older
+    segments on demand (and raises :class:`DamagedSave` if one is unreadable).
+    """
+
+    def __init__(self, root: Path, name: str, lock: _Lock):
+        self.root, self.name, self._lock = root, name, lock
+        self.path = root / name
+        self._segments: list[int] = []
+        self._seg_db: TinyDB | None = None
+        self._seg_n, self._seg_rows = 0, []
+
+    # -- opening and closing ------------------------------------------------ #
+
+    @classmethod
+    def open(cls, root: Path, name: str = "default", *, wait: float = 0.0) -> "Profile":
+        """Open (creating if needed) profile ``name`` under ``root``.
+
+        Raises :class:`ProfileLocked` if another process holds it after
+        ``wait`` seconds, :class:`DamagedSave` if a file cannot be read, and
+        ``ValueError`` for a bad profile name.
+        """
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise ValueError(f"profile name {name!r} must be 1-64 letters, digits, '_' or '-', "
+                             "starting with a letter or digit")
+        root = Path(root)
+        root.mkdir(parents=True, exist_ok=True)
+        lock = _Lock.acquire(root / f"{name}.lock", name, wait)
+        profile = cls(root, name, lock)
+        try:
+            profile._load()
+        except BaseException:
+            profile._close_dbs()
+            lock.release()
+            raise
+        return profile
+
+    def close(self) -> None:
+        self._close_dbs()
+        self._lock.release()
+
+    def __enter__(self) -> "Profile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _close_dbs(self) -> None:
+        for attr in ("_state_db", "_mock_db", "_seg_db"):
+            db = getattr(self, attr, None)
+            if db is not None:
+                db.storage.storage.close()  # never flush a half-made change: every change is flushed
+                setattr(self, attr, None)
+
+    @property
+    def closed(self) -> bool:
+        return self._lock.fd < 0
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ValueError(f"profile '{self.name}' is closed")
+
+    def _seg_path(self, n: int) -> Path:
+        return self.path / "reviews" / f"{n:06d}.json"
+
+    def _recover_import(self) -> None:
+        """Finish or roll back an import interrupted between its two renames."""
+        staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
+        if not self.path.exists() and old.exists():
+            os.replace(old, self.path)
+        if staging.exists():
+            shutil.rmtree(staging)
+        if old.exists():
+            shutil.rmtree(old)
+
+    def _load(self) -> None:
+        self._recover_import()
+        (self.path / "reviews").mkdir(parents=True, exist_ok=True)
+        for folder in (self.path, self.path / "reviews"):
+            for stale in folder.glob(".*.tmp"):  # temporaries of a write that never finished
+                stale.unlink()
+        self._segments = sorted(int(m.group(1)) for p in (self.path / "reviews").iterdir()
+                                if (m := _SEGMENT.fullmatch(p.name)))
+        self._state_db = _open_db(self.path / "state.json")
+        self._mock_db = _open_db(self.path / "mocks.json")
+        self._seg_db, self._seg_n, self._seg_rows = None, 0, []
+        fresh_state = not (self.path / "state.json").exists()
+        self._read_state()
+        self._read_mocks()
+        if self._segments:
+            self._open_segment(self._segments[-1])
+        self._reconcile(fresh_state)
+
+    def _damaged(self, path: Path, reason: str) -> DamagedSave:
+        return DamagedSave(path, reason, backup_path(path))
+
+    def _check_meta(self, db: TinyDB, path: Path, kind: str, empty_ok: bool) -> dict:
+        meta = db.table("meta").get(doc_id=1)
+        if meta is None:
+            if empty_ok and not db.tables():
+                return {}
+            raise self._damaged(path, "it has no schema version")
+        if meta.get("schema") != SCHEMA_VERSION:
+            newer = _is_int(meta.get("schema")) and meta["schema"] > SCHEMA_VERSION
+            raise self._damaged(path, f"schema version {meta.get('schema')!r} is not {SCHEMA_VERSION}"
+                                + (" (written by a newer infra-drill)" if newer else ""))
+        if meta.get("kind") != kind:
+            raise self._damaged(path, f"it holds {meta.get('kind')!r}, not {kind!r}")
+        return dict(meta)
+
+    def _read_state(self) -> None:
+        path = self.path / "state.json"
+        meta = self._check_meta(self._state_db, path, "state", empty_ok=True)
+        next_id, undo = meta.get("next_id", 1), meta.get("undo")
+        if not _is_int(next_id) or next_id < 1 or not (undo is None or _is_int(undo)):
+            raise self._damaged(path, "its review counter is not a whole number")
+        self._next_id, self._undo = next_id, undo
+        self._states: dict[str, ItemState] = {}
+        self._state_ids: dict[str, int] = {}
+        for doc in self._state_db.table("states").all():
+            try:
+                item = doc.get("item")
+                if not isinstance(item, str) or not item:
+                    raise ValueError("an item state without an item id")
+                self._states[item] = ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
+            except ValueError as e:
+                raise self._damaged(path, f"bad item state ({e})") from None
+            self._state_ids[item] = doc.doc_id
+        stored = self._state_db.table("settings").get(doc_id=1) or {}
+        for key, value in stored.items():
+            if (p := setting_problem(key, value)) is not None:
+                raise self._damaged(path, f"bad setting ({p})")
+        self._settings = dict(stored)
+
+    def _read_mocks(self) -> None:
+        path = self.path / "mocks.json"
+        self._check_meta(self._mock_db, path, "mocks", empty_ok=True)
+        for doc in self._mock_db.table("mocks").all():
+            if (p := mock_problem(doc)) is not None:
+                raise self._damaged(path, f"bad mock result ({p})")
+
+    def _segment_rows(self, db: TinyDB, path: Path) -> list[dict]:
+        self._check_meta(db, path, "reviews", empty_ok=False)
+        rows = []
+        for doc in db.table("reviews").all():
+            if (p := row_problem(doc)) is not None or doc["id"] != doc.doc_id:
+                raise self._damaged(path, f"bad review row {doc.doc_id} ({p or 'id does not match'})")
+            rows.append(dict(doc))
+        rows.sort(key=lambda r: r["id"])
+        return rows
+
+    def _open_segment(self, n: int) -> None:
+        if self._seg_db is not None:
+            self._seg_db.storage.storage.close()
+        path = self._seg_path(n)
+        self._seg_db = _open_db(path)
+        self._seg_n = n
+        self._seg_rows = self._segment_rows(self._seg_db, path)
+
+    def _reconcile(self, fresh_state: bool) -> None:
+        """Repair what a crash between two writes left behind."""
+        changed = False
+        if self._seg_db is not None and self._undo is not None and self._seg_rows \
+                and self._seg_rows[-1]["id"] == self._undo:
+            self._remove_last_row()  # the state was restored, the row not yet removed
+        if fresh_state and self._segments:  # the state file is gone: rebuild it from the whole log
+            rows: Iterator[dict] = self.reviews()
+        else:
+            rows = iter(r for r in self._seg_rows if r["id"] >= self._next_id)
+        for row in rows:
+            self._apply(row)
+            changed = True
+        if changed:
+            self._write_state()
+
+    def _apply(self, row: Mapping) -> None:
+        if row["scheduled"]:
+            self._states[row["item"]] = ItemState.from_dict(row["after"])
+        self._next_id = max(self._next_id, row["id"] + 1)
+
+    # -- writing ---------------------------------------------------------- #
+
+    def _write_state(self, undo: int | None = None) -> None:
+        db = self._state_db
+        db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "state", "next_id": self._next_id,
+                                          "undo": undo}, doc_id=1))
+        states = db.table("states")
+        stale = [self._state_ids.pop(i) for i in list(self._state_ids) if i not in self._states]
+        if stale:
+            states.remove(doc_ids=stale)
+        for item, st in self._states.items():
+            doc = {"item": item, **st.to_dict()}
+            did = self._state_ids.get(item)
+            if did is None:
+                self._state_ids[item] = states.insert(doc)
+            elif states.get(doc_id=did) != doc:
+                states.update(doc, doc_ids=[did])
+        db.table("settings").upsert(Document(self._settings, doc_id=1))
+        _flush(db)
+        self._undo = undo
+
+    def record(self, row: Mapping[str, Any]) -> dict:
+        """Append a review row (see :func:`engine.session.review_row`); durable when it returns.
+
+        A scheduled row sets the item's state to ``row["after"]``.  Returns the
+        stored row with its ``id``.  ``InvalidDocument`` names a bad field.
+        """
+        self._check_open()
+        if (p := row_problem(row, stored=False)) is not None:
+            raise InvalidDocument(f"review row: {p}")
+        stored = _copy({k: row[k] for k in ROW_FIELDS[1:]})
+        stored = {"id": self._next_id, **stored}
+        if self._seg_db is None or len(self._seg_rows) >= SEGMENT_ROWS:
+            n = self._segments[-1] + 1 if self._segments else 1
+            self._open_segment_new(n)
+        table = self._seg_db.table("reviews")
+        table.insert(Document(stored, doc_id=stored["id"]))
+        try:
+            _flush(self._seg_db)
+        except BaseException:
+            table.remove(doc_ids=[stored["id"]])  # keep the cache equal to the file
+            self._seg_db.storage._cache_modified_count = 0
+            raise
+        self._seg_rows.append(stored)
+        self._apply(stored)
+        self._write_state()
+        return _copy(stored)
+
+    def _open_segment_new(self, n: int) -> None:
+        if self._seg_db is not None:
+            self._seg_db.storage.storage.close()
+        self._seg_db = _open_db(self._seg_path(n))
+        self._seg_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "reviews"}, doc_id=1))
+        self._seg_n, self._seg_rows = n, []
+        self._segments.append(n)
+
+    def undo_last(self) -> dict | None:
+        """Remove the newest review row and restore the item's state before it; None if no row."""
+        self._check_open()
+        if not self._seg_rows:
+            return None
+        row = self._seg_rows[-1]
+        if row["scheduled"]:
+            before = row["before"]
+            if before is None:
+                self._states.pop(row["item"], None)
+            else:
+                self._states[row["item"]] = ItemState.from_dict(before)
+            self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
+        self._remove_last_row()
+        return _copy(row)
+
+    def _remove_last_row(self) -> None:
+        row = self._seg_rows.pop()
+        if self._seg_rows:
+            self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
+            _flush(self._seg_db)
+            return
+        path = self._seg_path(self._seg_n)
+        self._seg_db.storage.storage.close()
+        self._seg_db = None
+        path.unlink()
+        backup_path(path).unlink(missing_ok=True)
+        _fsync_dir(path.parent)
+        self._segments.pop()
+        if self._segments:
+            self._open_segment(self._segments[-1])
+
+    def set_setting(self, key: str, value: Any) -> None:
+        self._check_open()
+        if (p := setting_problem(key, value)) is not None:
+            raise InvalidDocument(p)
+        self._settings[key] = copy.deepcopy(value)
+        self._write_state(self._undo)
+
+    def add_mock(self, result: Mapping[str, Any]) -> dict:
+        """Store a mock-interview result; returns it with its ``id``."""
+        self._check_open()
+        if (p := mock_problem(result, stored=False)) is not None:
+            raise InvalidDocument(f"mock result: {p}")
+        table = self._mock_db.table("mocks")
+        if not self._mock_db.table("meta").contains(doc_id=1):
+            self._mock_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "mocks"}, doc_id=1))
+        mock_id = max((d.doc_id for d in table.all()), default=0) + 1
+        stored = {**_copy(result), "id": mock_id}
+        table.insert(Document(stored, doc_id=mock_id))
+        _flush(self._mock_db)
+        return _copy(stored)
+
+    # -- reading ---------------------------------------------------------- #
+
+    def states(self) -> dict[str, ItemState]:
+        self._check_open()
+        return dict(self._states)
+
+    def state(self, item: str) -> ItemState | None:
+        return self._states.get(item)
+
+    def settings(self) -> dict[str, Any]:
+        return {**DEFAULT_SETTINGS, **copy.deepcopy(self._settings)}
+
+    def mocks(self) -> list[dict]:
+        self._check_open()
+        return [_copy({**d, "id": d.doc_id}) for d in sorted(self._mock_db.table("mocks").all(),
+                                                             key=lambda d: d.doc_id)]
+
+    def last_review(self) -> dict | None:
+        return _copy(self._seg_rows[-1]) if self._seg_rows else None
+
+    def _rows_of(self, n: int) -> list[dict]:
+        """The rows of segment ``n``: the newest from memory, older ones read (read-only) from disk."""
+        if n == self._seg_n and self._seg_db is not None:
+            return self._seg_rows
+        path = self._seg_path(n)
+        db = _open_db(path, backup=False)
+        try:
+            return self._segment_rows(db, path)
+        finally:
+            db.storage.storage.close()
+
+    def reviews(self) -> Iterator[dict]:
+        """Every review row, oldest first (older segments are read from disk as needed)."""
+        self._check_open()
+        for n in list(self._segments):
+            for row in list(self._rows_of(n)):
+                yield _copy(row)
+
+    def reviews_today(self, today: date) -> list[dict]:
+        """The rows recorded on the learner's day ``today``, oldest first."""
+        self._check_open()
+        day, out = today.isoformat(), []
+        for n in reversed(self._segments):
+            rows = self._rows_of(n)
+            out[:0] = [r for r in rows if r["date"] == day]
+            if not any(r["date"] >= day for r in rows):
+                break
+        return [_copy(r) for r in out]
+
+    def is_empty(self) -> bool:
+        return not self._states and not self._seg_rows and not self._mock_db.table("mocks").all()
+
+    # -- export / import ---------------------------------------------------- #
+
+    def export(self) -> dict:
+        """The whole profile as one JSON-safe document (see README "Save files")."""
+        self._check_open()
+        return {
+            "format": EXPORT_FORMAT,
+            "schema": SCHEMA_VERSION,
+            "profile": self.name,
+            "settings": copy.deepcopy(self._settings),
+            "states": {item: st.to_dict() for item, st in sorted(self._states.items())},
+            "reviews": list(self.reviews()),
+            "mocks": self.mocks(),
+        }
+
+    def import_document(self, doc: Mapping[str, Any]) -> None:
+        """Replace the whole profile by ``doc``; validates all of it first and changes nothing if invalid.
+
+        The new files are built beside the profile and swapped in with two
+        renames; an interrupted import is finished or rolled back by the next open.
+        """
+        self._check_open()
+        if (p := document_problem(doc)) is not None:
+            raise InvalidDocument(p)
+        staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
+        if staging.exists():
+            shutil.rmtree(staging)
+        (staging / "reviews").mkdir(parents=True)
+        rows = [_copy(r) for r in doc["reviews"]]
+        for i in range(0, len(rows), SEGMENT_ROWS):
+            chunk = rows[i:i + SEGMENT_ROWS]
+            tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "reviews"}},
+                      "reviews": {str(r["id"]): r for r in chunk}}
+            atomic_write(staging / "reviews" / f"{i // SEGMENT_ROWS + 1:06d}.json", _dumps(tables), backup=False)
+        states = {str(k + 1): {"item": item, **ItemState.from_dict(st).to_dict()}
+                  for k, (item, st) in enumerate(sorted(doc["states"].items()))}
+        next_id = (rows[-1]["id"] + 1) if rows else 1
+        tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": next_id, "undo": None}},
+                  "states": states, "settings": {"1": copy.deepcopy(dict(doc["settings"]))}}
+        atomic_write(staging / "state.json", _dumps(tables), backup=False)
+        mocks = {str(m["id"]): _copy(m) for m in doc["mocks"]}
+        atomic_write(staging / "mocks.json", _dumps({"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "mocks"}},
+                                                     "mocks": mocks}), backup=False)
+        _fsync_dir(staging)
+        self._close_dbs()
+        if old.exists():
+            shutil.rmtree(old)
+        os.replace(self.path, old)
+        os.replace(staging, self.path)
+        _fsync_dir(self.root)
+        shutil.rmtree(old)
+        self._load()
