@@ -21,11 +21,13 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any, Iterable, Mapping, Sequence
 
 from . import expr as ex
 from .answers import Unreadable, parse_choice, parse_expression, parse_quantity
-from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade
+from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, display_number, grade
+from .session import review_row
 
 DEFAULT_MINUTES = 30
 MAX_MINUTES = 180
@@ -241,7 +243,14 @@ def reading(text: str, exp: Expected) -> tuple[bool, str]:
         r = parse_expression(text, dict(exp.aliases))
         return (False, r.message) if isinstance(r, Unreadable) else (True, f"= {ex.render(r)}")
     r = parse_quantity(text, exp.unit_kind, exp.unit or None)
-    return (False, r.message) if isinstance(r, Unreadable) else (True, r.understood)
+    if isinstance(r, Unreadable):
+        return False, r.message
+    shown = r.understood
+    if exp.unit and not r.bare:
+        in_unit = display_number(r.value, exp.unit_kind, exp.unit)
+        if in_unit not in shown:
+            shown += f" = {in_unit}"
+    return True, shown
 
 
 def unreadable_reason(text: str, exp: Expected) -> str | None:
@@ -619,24 +628,15 @@ def mock_record(run: MockRun, report: Report, ts: str) -> dict:
     }
 
 
-def review_rows(report: Report, *, ts: str, date: str,
-                states: Mapping[str, Mapping[str, Any]] | None = None) -> list[dict]:
-    """Review-log rows for the answered questions: mode ``mock``, never scheduled.
+def review_rows(report: Report, *, when: datetime, today: date) -> list[dict]:
+    """Review-log rows (:func:`engine.session.review_row`) for the answered questions of a mock.
 
-    ``before`` and ``after`` are both the item's current state: a mock does not move it.
+    Mode ``mock``, never scheduled: a mock leaves every SM-2 state as it was.
     """
-    states = states or {}
-    rows = []
-    for r in report.results:
-        if r.verdict == UNANSWERED:
-            continue
-        state = states.get(r.template_id)
-        state = dict(state) if state is not None else None
-        rows.append({"ts": ts, "date": date, "item": r.template_id, "topic": r.topic, "seed": r.seed,
-                     "step": r.step, "typed": r.typed, "value": r.value, "verdict": r.verdict,
-                     "quality": r.quality,
-                     "seconds": r.seconds, "mode": "mock", "scheduled": False, "before": state, "after": state})
-    return rows
+    return [review_row(item=r.template_id, topic=r.topic, seed=r.seed, quality=r.quality, verdict=r.verdict,
+                       when=when, today=today, state=None, schedule=False, mode="mock", typed=r.typed,
+                       value=r.value, seconds=r.seconds, step=r.step)
+            for r in report.results if r.verdict != UNANSWERED]
 
 
 def queue_missed(queued: Sequence[str], report: Report) -> list[str]:

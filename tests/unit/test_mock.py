@@ -1,6 +1,7 @@
 """engine.mock: planning from a seed, the injected-clock state machine, scoring and the report."""
 
 from collections import Counter
+from datetime import date, datetime, timezone
 
 import pytest
 from hypothesis import given, settings
@@ -8,6 +9,7 @@ from hypothesis import strategies as st
 
 from engine.answers import Choice
 from engine.grading import Expected, Miss
+from engine.storage import row_problem
 from engine.mock import (
     ANSWERED, PENDING, SKIPPED, UNANSWERED, Candidate, MockError, MockPlan, MockRun, MockSettings, Planned,
     build_report, compare, mock_record, plan_mock, queue_missed, reading, report_from_record, review_rows,
@@ -301,11 +303,13 @@ def test_the_saved_record_and_the_review_rows():
     q = rec["questions"][2]
     assert (q["item"], q["seed"], q["step"], q["typed"], q["verdict"], q["seconds"], q["expected"], q["flagged"]) \
         == ("t2", 12, None, "280 GB", "wrong", 60, "140 GB", False)
-    state = {"ef": 2.5, "interval": 1, "reps": 1, "due": "2026-11-30", "last": "2026-11-29"}
-    rows = review_rows(rep, ts="2026-11-29T15:42:01Z", date="2026-11-29", states={"t0": state})
+    when = datetime(2026, 11, 29, 15, 42, 1, tzinfo=timezone.utc)
+    rows = review_rows(rep, when=when, today=date(2026, 11, 29))
     assert len(rows) == 5  # the unanswered step is not a review
-    assert all(r["mode"] == "mock" and r["scheduled"] is False and r["before"] == r["after"] for r in rows)
-    assert rows[0]["before"] == state and rows[1]["before"] is None
+    assert all(r["mode"] == "mock" and r["scheduled"] is False and r["before"] is None and r["after"] is None
+               for r in rows)
+    assert all(row_problem(r, stored=False) is None for r in rows)  # the storage accepts them
+    assert rows[0]["ts"] == "2026-11-29T15:42:01Z" and rows[0]["date"] == "2026-11-29"
     assert rows[0]["value"] == 140e9 and rows[1]["value"] == "compute"
     assert [r["quality"] for r in rows] == [5, 1, 2, 3, 5]
     assert rows[-1]["step"] == 2 and rows[-1]["item"] == "chain"
@@ -324,7 +328,8 @@ def test_a_shared_seed_ignores_the_learners_weakness():
 
 
 def test_reading_an_answer_without_a_verdict():
-    assert reading("1.4e11 B", GB) == (True, "= 140 GB")
+    assert reading("140", GB) == (True, "= 140 GB  (read in GB, the unit the question asks for)")
+    assert reading("0.14 TB", GB) == (True, "= 140 GB")
     assert reading("mem", BOUND) == (True, "= memory")
     ok, why = reading("12 parsecs", GB)
     assert not ok and "parsecs" in why
