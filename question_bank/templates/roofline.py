@@ -1,23 +1,556 @@
-"""Roofline templates (R§2-4, C§5)."""
+"""Roofline templates (R§2-4, C§5): ridge points, arithmetic intensity, bound classification.
+
+Shared pieces used by the other topic modules live here too: the GPU givens,
+the conventions sentence, and the choice sets for memory-/compute-bound and
+for the optimisation direction (C§5.2's "低于拐点做融合，高于拐点打满 Tensor Core").
+"""
 
 from __future__ import annotations
 
-from ..base import Ask, Spec, given, template
+from engine import formulas
+from engine.answers import Choice
+from engine.formulas import bound_solution, classify_bound
+from engine.units import fmt_number, fmt_quantity
 
-# Seed figures (C§5.2 table); the hardware catalogue replaces these.
-_GPUS = (("V100", 125e12, 900e9), ("A100", 312e12, 2039e9), ("H100 SXM", 989e12, 3350e9), ("B200", 2250e12, 8000e9))
+from .. import hardware, models
+from ..base import Ask, Given, Ref, Spec, given, template
+from ..hardware import DTYPE_BYTES, GPU, SEED_TABLE, TFLOPS
+
+# --------------------------------------------------------------------------- #
+# Shared conventions, givens and choices
+
+CONV_EN = ("Conventions: GB = 1e9 B, TB/s = 1e12 B/s, TFLOPS = 1e12 FLOP/s; peaks are dense (no 2:4 sparsity); "
+           "fp32 = 4 B, bf16/fp16 = 2 B, fp8/int8 = 1 B, int4 = 0.5 B per element.")
+CONV_ZH = ("约定：GB = 1e9 B，TB/s = 1e12 B/s，TFLOPS = 1e12 FLOP/s；峰值为稠密算力（不含 2:4 稀疏）；"
+           "每个元素 fp32 = 4 B，bf16/fp16 = 2 B，fp8/int8 = 1 B，int4 = 0.5 B。")
+
+MEMORY_BOUND = Choice("memory-bound", ("memory bound", "memory", "mem", "bandwidth-bound", "bandwidth bound",
+                                       "bandwidth", "bw", "带宽受限", "访存受限", "访存密集", "带宽"), "访存受限")
+COMPUTE_BOUND = Choice("compute-bound", ("compute bound", "compute", "flops-bound", "math-bound", "算力受限",
+                                         "计算受限", "计算密集", "算力"), "算力受限")
+BOUND_CHOICES = (MEMORY_BOUND, COMPUTE_BOUND)
+BOUND_ZH = {"memory-bound": "访存受限（memory-bound）", "compute-bound": "算力受限（compute-bound）"}
+
+REDUCE_TRAFFIC = Choice("reduce memory traffic", ("reduce traffic", "traffic", "fewer bytes", "bytes", "fusion",
+                                                   "fuse", "kernel fusion", "减少访存", "算子融合", "融合"),
+                        "减少访存")
+USE_COMPUTE = Choice("improve compute efficiency", ("compute efficiency", "compute", "tiling", "tensor cores",
+                                                    "tensor-core tiling", "提升计算效率", "打满 tensor core",
+                                                    "分块"), "提升计算效率")
+DIRECTION_CHOICES = (REDUCE_TRAFFIC, USE_COMPUTE)
+DIRECTION_FOR = {"memory-bound": REDUCE_TRAFFIC.key, "compute-bound": USE_COMPUTE.key}
+
+BOUND_PROMPT_EN = "Answer memory-bound or compute-bound."
+BOUND_PROMPT_ZH = "请回答 memory-bound（访存受限）或 compute-bound（算力受限）。"
+DIRECTION_PROMPT_EN = ("Where should the optimisation effort go: 'reduce memory traffic' (fusion, quantisation, "
+                       "bigger batch) or 'improve compute efficiency' (tensor-core tiling, keeping the units busy)?")
+DIRECTION_PROMPT_ZH = ("优化重点应放在哪里：「减少访存」（reduce memory traffic：算子融合、量化、增大 batch）"
+                       "还是「提升计算效率」（improve compute efficiency：Tensor Core 分块、打满计算单元）？")
 
 
-@template("roofline.ridge_point", topic="roofline", title="Ridge point of a GPU", title_zh="GPU 的拐点算术强度",
-          difficulty=1, target_seconds=60)
+def bw_unit(bandwidth: float) -> str:
+    """TB/s when the datasheet figure is a tenth of a TB/s (3.35 TB/s stays 3350 GB/s)."""
+    return "TB/s" if abs(bandwidth / 1e11 - round(bandwidth / 1e11)) < 1e-9 else "GB/s"
+
+
+def peak_given(value: float, dtype: str) -> Given:
+    return given("peak_flops", f"Peak dense {dtype} FLOP/s", f"{dtype} 稠密峰值算力", value, "flop_rate", "TFLOPS")
+
+
+def bw_given(value: float) -> Given:
+    return given("bandwidth", "Memory bandwidth", "显存带宽", value, "bandwidth", bw_unit(value))
+
+
+def dtype_given(dtype: str) -> Given:
+    return given("dtype", "Precision", "精度", dtype)
+
+
+def gpu_given(gpu: GPU) -> Given:
+    return given("gpu", "GPU", "GPU", gpu.name)
+
+
+def card_givens(gpu: GPU, dtype: str) -> tuple[Given, ...]:
+    return (gpu_given(gpu), dtype_given(dtype), peak_given(gpu.peak(dtype), dtype), bw_given(gpu.bandwidth))
+
+
+def ridge(peak: float, bandwidth: float) -> float:
+    return formulas.get("ridge_point").evaluate(peak_flops=peak, bandwidth=bandwidth)
+
+
+def gemm_i(m: int, n: int, k: int, bpe: float) -> float:
+    return formulas.get("gemm_intensity").evaluate(m=m, n=n, k=k, bytes_per_elem=bpe)
+
+
+def bound_lines_zh(intensity: float, ridge_value: float) -> list[str]:
+    verdict = classify_bound(intensity, ridge_value)
+    rel = "<" if intensity < ridge_value else "≥"
+    limit = "显存带宽" if verdict == "memory-bound" else "峰值算力"
+    return ["判定：I < I* 为访存受限，否则为算力受限",
+            f"  I = {fmt_number(intensity)} FLOP/B {rel} I* = {fmt_number(ridge_value)} FLOP/B",
+            f"  = {BOUND_ZH[verdict]}（受限于{limit}）"]
+
+
+def bound_ask(intensity: float, ridge_value: float, prompt_en: str, prompt_zh: str, *, peak: float,
+              bandwidth: float, lead_en: tuple[str, ...] = (), lead_zh: tuple[str, ...] = ()) -> Ask:
+    """A memory-/compute-bound choice with the engine's worked comparison as its explanation."""
+    return Ask(prompt_en=f"{prompt_en} {BOUND_PROMPT_EN}", prompt_zh=f"{prompt_zh}{BOUND_PROMPT_ZH}",
+               choices=BOUND_CHOICES, answer=classify_bound(intensity, ridge_value),
+               explanation=lead_en + tuple(bound_solution(intensity, ridge_value)),
+               explanation_zh=lead_zh + tuple(bound_lines_zh(intensity, ridge_value)),
+               roofline={"peak_flops": peak, "bandwidth": bandwidth, "intensity": intensity})
+
+
+def direction_ask(intensity: float, ridge_value: float, what_en: str, what_zh: str) -> Ask:
+    verdict = classify_bound(intensity, ridge_value)
+    why_en = ("below the ridge: the op waits on HBM, so cut the bytes it moves (C§5.2)"
+              if verdict == "memory-bound" else
+              "above the ridge: the op is limited by the math units, so keep the tensor cores busy (C§5.2)")
+    why_zh = ("低于拐点：算子在等显存，应减少搬运的字节数（C§5.2）" if verdict == "memory-bound"
+              else "高于拐点：算子受限于计算单元，应打满 Tensor Core（C§5.2）")
+    return Ask(prompt_en=f"{what_en} {DIRECTION_PROMPT_EN}", prompt_zh=f"{what_zh}{DIRECTION_PROMPT_ZH}",
+               choices=DIRECTION_CHOICES, answer=DIRECTION_FOR[verdict],
+               explanation=tuple(bound_solution(intensity, ridge_value)) + (f"  {why_en}",),
+               explanation_zh=tuple(bound_lines_zh(intensity, ridge_value)) + (f"  {why_zh}",))
+
+
+def pick_card(rng, dtypes: tuple[str, ...] = ("bf16", "fp16", "fp8", "fp32")) -> tuple[GPU, str]:
+    """A catalogue GPU and one of its precisions among ``dtypes``."""
+    gpu = rng.choice([g for g in hardware.GPUS if any(g.supports(d) for d in dtypes)])
+    return gpu, rng.choice([d for d in dtypes if gpu.supports(d)])
+
+
+def tensor_dtype(gpu: GPU, rng) -> str:
+    """bf16 where the GPU has it (fp16 on V100), sometimes fp8."""
+    options = [d for d in ("bf16", "fp8") if gpu.supports(d)] or ["fp16"]
+    return rng.choice(options)
+
+
+POW2 = (256, 512, 1024, 2048, 4096, 8192, 16384)
+
+# --------------------------------------------------------------------------- #
+# Ridge point
+
+
+@template("roofline.ridge_point", topic="roofline", title="Ridge point of a GPU (formula given)",
+          title_zh="GPU 的拐点算术强度（给出公式）", difficulty=1, target_seconds=60)
 def ridge_point(rng):
-    name, peak, bw = rng.choice(_GPUS)
+    source = rng.random()
+    if source < 0.2:
+        row = rng.choice(SEED_TABLE)
+        name, peak, bw, dtype = f"{row.name} (cheat-sheet table)", row.peak, row.bandwidth, "bf16"
+    elif source < 0.6:
+        gpu, dtype = pick_card(rng)
+        name, peak, bw = gpu.name, gpu.peak(dtype), gpu.bandwidth
+    else:
+        name, dtype = "a hypothetical accelerator", rng.choice(("fp16", "bf16", "fp8"))
+        peak = rng.choice((100, 150, 200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)) * TFLOPS
+        bw = rng.choice((1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)) * 1e12
+    name_zh = name.replace("a hypothetical accelerator", "一张假想的加速卡").replace(" (cheat-sheet table)", "（速查表数据）")
     return Spec(
-        givens=(given("peak_flops", "Peak dense bf16", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
-                given("bandwidth", "HBM bandwidth", "HBM 显存带宽", bw, "bandwidth", "GB/s")),
+        givens=(given("card", "Card", "加速卡", name), dtype_given(dtype), peak_given(peak, dtype), bw_given(bw)),
         asks=(Ask(formula="ridge_point", unit="FLOP/B",
-                  prompt_en=f"What is the ridge point of the {name} at bf16, in FLOP/B?",
-                  prompt_zh=f"{name} 在 bf16 下的拐点算术强度是多少（FLOP/B）？"),),
-        conventions_en="TFLOPS = 1e12 FLOP/s (dense); GB/s = 1e9 B/s.",
-        conventions_zh="TFLOPS = 1e12 FLOP/s（稠密）；GB/s = 1e9 B/s。",
+                  prompt_en=f"The ridge point is I* = peak FLOP/s ÷ memory bandwidth. What is it for {name} at "
+                            f"{dtype}, in FLOP/B?",
+                  prompt_zh=f"拐点算术强度 I* = 峰值算力 ÷ 显存带宽。{name_zh} 在 {dtype} 下的拐点是多少（FLOP/B）？",
+                  roofline={"peak_flops": peak, "bandwidth": bw, "intensity": ridge(peak, bw)}),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+# (compute share of peak, bandwidth share) a sustained-figure problem uses; (1, 1) = datasheet
+SUSTAINED = ((1.0, 1.0), (1.0, 1.0), (0.8, 0.9), (0.7, 0.9), (0.75, 0.85), (0.8, 0.8))
+
+
+@template("roofline.ridge_named", topic="roofline", title="Ridge point of a named GPU at a precision",
+          title_zh="指定 GPU 与精度的拐点", difficulty=2, target_seconds=75)
+def ridge_named(rng):
+    gpu, dtype = pick_card(rng)
+    c, b = rng.choice(SUSTAINED)
+    peak, bw = gpu.peak(dtype) * c, gpu.bandwidth * b
+    givens = card_givens(gpu, dtype)
+    lead_en: tuple[str, ...] = ()
+    lead_zh: tuple[str, ...] = ()
+    if (c, b) == (1.0, 1.0):
+        extra_en, extra_zh = "Use the datasheet figures.", "使用规格书数据。"
+    else:
+        givens += (given("compute_share", "Sustained share of peak (GEMM)", "GEMM 可持续达到的峰值比例", c, "ratio", "%"),
+                   given("bandwidth_share", "Sustained share of bandwidth (copy)", "拷贝可持续达到的带宽比例", b,
+                         "ratio", "%"))
+        extra_en = (f"Use the sustained figures instead of the datasheet: large GEMMs reach {c:.0%} of peak, "
+                    f"streaming copies {b:.0%} of the bandwidth (R§3.3).")
+        extra_zh = f"不用规格书数据，而用可持续数据：大 GEMM 能达到峰值的 {c:.0%}，流式拷贝能达到带宽的 {b:.0%}（R§3.3）。"
+        lead_en = (f"sustained peak = {c:.0%} × {fmt_quantity(gpu.peak(dtype), 'flop_rate', unit='TFLOPS')}"
+                   f" = {fmt_quantity(peak, 'flop_rate', unit='TFLOPS')}; sustained bandwidth = {b:.0%} × "
+                   f"{fmt_quantity(gpu.bandwidth, 'bandwidth', unit='GB/s')} = {fmt_quantity(bw, 'bandwidth', unit='GB/s')}",)
+        lead_zh = (f"可持续峰值 = {c:.0%} × {fmt_quantity(gpu.peak(dtype), 'flop_rate', unit='TFLOPS')}"
+                   f" = {fmt_quantity(peak, 'flop_rate', unit='TFLOPS')}；可持续带宽 = {b:.0%} × "
+                   f"{fmt_quantity(gpu.bandwidth, 'bandwidth', unit='GB/s')} = {fmt_quantity(bw, 'bandwidth', unit='GB/s')}",)
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula="ridge_point", unit="FLOP/B", inputs={"peak_flops": peak, "bandwidth": bw},
+                  prompt_en=f"{extra_en} What is the ridge point of the {gpu.name} at {dtype}, in FLOP/B?",
+                  prompt_zh=f"{extra_zh}{gpu.name} 在 {dtype} 下的拐点算术强度是多少（FLOP/B）？",
+                  explanation=lead_en, explanation_zh=lead_zh,
+                  roofline={"peak_flops": peak, "bandwidth": bw, "intensity": ridge(peak, bw)}),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Arithmetic intensity
+
+
+@template("roofline.intensity_counts", topic="roofline", title="Arithmetic intensity from FLOPs and bytes",
+          title_zh="由 FLOPs 与字节数求算术强度", difficulty=1, target_seconds=45)
+def intensity_counts(rng):
+    kernel_en, kernel_zh = rng.choice((("a fused attention kernel", "一个融合后的 attention 算子"),
+                                       ("a GEMM kernel", "一个 GEMM 算子"), ("a LayerNorm kernel", "一个 LayerNorm 算子"),
+                                       ("a custom MoE routing kernel", "一个自定义 MoE 路由算子"),
+                                       ("a convolution kernel", "一个卷积算子")))
+    flops = rng.choice((1, 2, 4, 5, 8, 16, 25, 40, 64, 100, 128, 256, 500)) * 10 ** rng.choice((9, 10, 11, 12))
+    nbytes = rng.choice((1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100)) * 10 ** rng.choice((8, 9, 10))
+    return Spec(
+        givens=(given("flops", "FLOPs executed", "浮点运算次数", flops, "flop"),
+                given("bytes", "HBM traffic (bytes read + written)", "显存读写字节数", nbytes, "bytes")),
+        asks=(Ask(formula="arithmetic_intensity", unit="FLOP/B",
+                  prompt_en=f"A profiler reports these counts for {kernel_en}. Arithmetic intensity is "
+                            "I = FLOPs ÷ bytes moved to/from memory. What is I, in FLOP/B?",
+                  prompt_zh=f"性能分析工具给出了{kernel_zh}的上述计数。算术强度 I = 浮点运算次数 ÷ 显存读写字节数。"
+                            "I 是多少（FLOP/B）？"),),
+        conventions_en="GB = 1e9 B; GFLOP = 1e9 FLOP.", conventions_zh="GB = 1e9 B；GFLOP = 1e9 FLOP。",
+    )
+
+
+GEMM_CONV_EN = ("Count a multiply-add as 2 FLOPs; A, B and C each cross HBM exactly once (A and B read, C written); "
+                "all three in the given precision.")
+GEMM_CONV_ZH = "一次乘加计 2 FLOPs；A、B、C 各经过显存恰好一次（读 A、B，写 C），三者都用给定精度。"
+
+
+@template("roofline.gemm_intensity_square", topic="roofline", title="Intensity of a square GEMM (formula given)",
+          title_zh="方阵 GEMM 的算术强度（给出公式）", difficulty=1, target_seconds=60)
+def gemm_intensity_square(rng):
+    n = rng.choice((64, 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 8192, 12288, 16384, 32768))
+    dtype = rng.choice(("fp32", "bf16", "fp16", "fp8"))
+    return Spec(
+        givens=(given("n", "N", "N", n), dtype_given(dtype),
+                given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes")),
+        asks=(Ask(formula="gemm_intensity", unit="FLOP/B",
+                  inputs={"m": n, "n": n, "k": n, "bytes_per_elem": DTYPE_BYTES[dtype]},
+                  prompt_en=f"C = A·B with A, B, C all N×N in {dtype}. FLOPs = 2N³, bytes = 3N² × bytes per element. "
+                            "What is the arithmetic intensity, in FLOP/B?",
+                  prompt_zh=f"C = A·B，A、B、C 都是 N×N 的 {dtype} 矩阵。FLOPs = 2N³，字节数 = 3N² × 每元素字节数。"
+                            "算术强度是多少（FLOP/B）？"),),
+        conventions_en=GEMM_CONV_EN, conventions_zh=GEMM_CONV_ZH,
+    )
+
+
+@template("roofline.gemm_intensity", topic="roofline", title="Arithmetic intensity of a GEMM",
+          title_zh="GEMM 的算术强度", difficulty=2, target_seconds=90)
+def gemm_intensity(rng):
+    m, n, k = (rng.choice((1, 8, 16, 32, 64, 128) + POW2) for _ in range(3))
+    dtype = rng.choice(("fp32", "bf16", "fp16", "fp8"))
+    return Spec(
+        givens=(given("m", "M (rows of A and C)", "M（A、C 的行数）", m),
+                given("n", "N (columns of B and C)", "N（B、C 的列数）", n),
+                given("k", "K (inner dimension)", "K（内积维度）", k), dtype_given(dtype),
+                given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes")),
+        asks=(Ask(formula="gemm_intensity", unit="FLOP/B",
+                  prompt_en=f"C = A·B with A M×K and B K×N, all in {dtype}. What is the arithmetic intensity, in FLOP/B?",
+                  prompt_zh=f"C = A·B，A 为 M×K，B 为 K×N，全部为 {dtype}。算术强度是多少（FLOP/B）？"),),
+        conventions_en=GEMM_CONV_EN, conventions_zh=GEMM_CONV_ZH,
+    )
+
+
+# element-wise ops: (text en, text zh, FLOPs per element, tensors read, tensors written)
+ELEMENTWISE = (
+    ("y = x + 1", "y = x + 1", 1, 1, 1),
+    ("ReLU, y = max(x, 0) (1 FLOP per element)", "ReLU，y = max(x, 0)（每元素 1 FLOP）", 1, 1, 1),
+    ("residual add, z = x + y", "残差相加 z = x + y", 1, 2, 1),
+    ("axpy, z = a·x + y with a scalar a", "axpy：z = a·x + y（a 为标量）", 2, 2, 1),
+    ("dropout apply, y = x · mask (mask stored in the same precision)", "dropout 应用 y = x · mask（mask 同精度存储）",
+     1, 2, 1),
+    ("scale and shift, y = x · s + t with s and t full tensors", "缩放平移 y = x · s + t（s、t 都是完整张量）", 2, 3, 1),
+    ("GELU (tanh form; count it as 8 FLOPs per element)", "GELU（tanh 近似，按每元素 8 FLOPs 计）", 8, 1, 1),
+)
+
+
+@template("roofline.elementwise_intensity", topic="roofline", title="Arithmetic intensity of an element-wise op",
+          title_zh="逐元素算子的算术强度", difficulty=3, target_seconds=90)
+def elementwise_intensity(rng):
+    op_en, op_zh, f, reads, writes = rng.choice(ELEMENTWISE)
+    n = 2 ** rng.choice(range(20, 31))
+    dtype = rng.choice(("fp32", "bf16", "fp16"))
+    bpe = DTYPE_BYTES[dtype]
+    flops, nbytes = n * f, n * (reads + writes) * bpe
+    return Spec(
+        givens=(given("op", "Operation", "算子", op_en), given("n_elem", "Elements per tensor", "每个张量的元素数", n),
+                dtype_given(dtype)),
+        asks=(Ask(formula="arithmetic_intensity", unit="FLOP/B", inputs={"flops": flops, "bytes": nbytes},
+                  explanation=(f"FLOPs = {n:,} × {f} = {fmt_number(flops)}; bytes = {n:,} × ({reads} read + {writes} "
+                               f"written) × {bpe:g} B = {fmt_number(nbytes)} B",),
+                  explanation_zh=(f"FLOPs = {n:,} × {f} = {fmt_number(flops)}；字节数 = {n:,} × （读 {reads} 个 + 写 "
+                                  f"{writes} 个张量）× {bpe:g} B = {fmt_number(nbytes)} B",),
+                  prompt_en=f"A standalone kernel computes {op_en} over tensors of {n:,} {dtype} elements, reading "
+                            "its inputs from HBM and writing its output back once. What is its arithmetic intensity, "
+                            "in FLOP/B?",
+                  prompt_zh=f"一个独立 kernel 在 {n:,} 个 {dtype} 元素的张量上计算 {op_zh}，输入从显存读一次、输出写回一次。"
+                            "它的算术强度是多少（FLOP/B）？"),),
+        conventions_en="Each input tensor is read once and the output written once; scalars cost no traffic.",
+        conventions_zh="每个输入张量读一次、输出写一次；标量不计访存。",
+    )
+
+
+# row-wise normalisations: (name, FLOPs per element, what the count covers en / zh)
+NORMS = (
+    ("LayerNorm", 8, "mean 1 + variance 3 + normalise 2 + scale/shift 2", "均值 1 + 方差 3 + 归一化 2 + 缩放平移 2"),
+    ("Softmax", 5, "max 1 + subtract 1 + exp 1 + sum 1 + divide 1", "求最大值 1 + 相减 1 + exp 1 + 求和 1 + 相除 1"),
+    ("RMSNorm", 4, "square 1 + sum 1 + scale by 1/rms 1 + multiply by gain 1",
+     "平方 1 + 求和 1 + 乘 1/rms 1 + 乘增益 1"),
+)
+
+
+@template("roofline.norm_intensity", topic="roofline", title="Arithmetic intensity of LayerNorm / Softmax / RMSNorm",
+          title_zh="LayerNorm / Softmax / RMSNorm 的算术强度", difficulty=3, target_seconds=90)
+def norm_intensity(rng):
+    name, f, what_en, what_zh = rng.choice(NORMS)
+    tokens = rng.choice((512, 1024, 2048, 4096, 8192, 16384))
+    width = rng.choice((1024, 2048, 4096, 5120, 8192, 12288, 16384))
+    dtype = rng.choice(("fp32", "bf16", "fp16"))
+    bpe = DTYPE_BYTES[dtype]
+    n = tokens * width
+    what = "rows of the attention scores" if name == "Softmax" else "token vectors"
+    what_cn = "注意力分数的行" if name == "Softmax" else "token 向量"
+    return Spec(
+        givens=(given("op", "Operation", "算子", name), given("rows", "Rows", "行数", tokens),
+                given("width", "Row length", "每行长度", width), dtype_given(dtype),
+                given("flops_per_elem", "FLOPs per element", "每元素 FLOPs", f)),
+        asks=(Ask(formula="arithmetic_intensity", unit="FLOP/B", inputs={"flops": n * f, "bytes": 2 * n * bpe},
+                  explanation=(f"FLOPs = {tokens:,} × {width:,} × {f}; bytes = {tokens:,} × {width:,} × 2 (read x, "
+                               f"write y) × {bpe:g} B",),
+                  explanation_zh=(f"FLOPs = {tokens:,} × {width:,} × {f}；字节数 = {tokens:,} × {width:,} × 2（读 x、写 y）"
+                                  f" × {bpe:g} B",),
+                  prompt_en=f"A fused {name} kernel processes {tokens:,} {what} of length {width:,} in {dtype}. "
+                            f"Count {f} FLOPs per element ({what_en}); per-row work and the parameter vectors are "
+                            "negligible; the input is read from HBM once and the output written once. What is the "
+                            "arithmetic intensity, in FLOP/B?",
+                  prompt_zh=f"一个融合的 {name} kernel 处理 {tokens:,} 条长度为 {width:,} 的{what_cn}（{dtype}）。"
+                            f"每元素按 {f} FLOPs 计（{what_zh}）；每行的额外计算和参数向量忽略不计；输入从显存读一次、输出写一次。"
+                            "算术强度是多少（FLOP/B）？"),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# The roof itself
+
+
+@template("roofline.attainable", topic="roofline", title="Attainable FLOP/s under the roof",
+          title_zh="屋顶线下可达到的算力", difficulty=2, target_seconds=75)
+def attainable(rng):
+    gpu, dtype = pick_card(rng, ("bf16", "fp16", "fp8"))
+    intensity = rng.choice((1, 2, 4, 8, 16, 32, 64, 100, 128, 200, 256, 400, 512, 1000, 1024, 2048))
+    return Spec(
+        givens=card_givens(gpu, dtype) + (given("intensity", "Kernel arithmetic intensity", "算子的算术强度",
+                                                intensity, "intensity", "FLOP/B"),),
+        asks=(Ask(formula="attainable_flops", unit="TFLOPS",
+                  prompt_en=f"By the roofline model, what is the most a {dtype} kernel of this intensity can reach on "
+                            f"the {gpu.name}, in TFLOPS?",
+                  prompt_zh=f"按 Roofline 模型，这个算术强度的 {dtype} 算子在 {gpu.name} 上最多能达到多少 TFLOPS？",
+                  roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": intensity}),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+def _clear_gemm(rng, ridge_value: float, bpe: float) -> tuple[int, int, int, float]:
+    """A GEMM whose intensity is clearly (>15 %) on one side of the ridge."""
+    while True:
+        m, n, k = (rng.choice((1, 4, 16, 32, 64, 128) + POW2) for _ in range(3))
+        i = gemm_i(m, n, k, bpe)
+        if abs(i / ridge_value - 1) > 0.15:
+            return m, n, k, i
+
+
+@template("roofline.classify_kernel", topic="roofline", title="Memory- or compute-bound? (intensity given)",
+          title_zh="访存受限还是算力受限？（给出算术强度）", difficulty=1, target_seconds=45)
+def classify_kernel(rng):
+    gpu, dtype = pick_card(rng, ("bf16", "fp16", "fp8"))
+    peak, bw = gpu.peak(dtype), gpu.bandwidth
+    r = ridge(peak, bw)
+    while True:
+        intensity = rng.choice((0.25, 0.5, 1, 1.25, 2, 4, 8, 16, 32, 64, 100, 128, 200, 256, 400, 512, 1000, 2048))
+        if abs(intensity / r - 1) > 0.15:
+            break
+    return Spec(
+        givens=card_givens(gpu, dtype) + (given("intensity", "Kernel arithmetic intensity", "算子的算术强度",
+                                                intensity, "intensity", "FLOP/B"),),
+        asks=(bound_ask(intensity, r,
+                        f"A {dtype} kernel has this arithmetic intensity on the {gpu.name}. A kernel is memory-bound "
+                        "when I < I* = peak ÷ bandwidth. Is it memory-bound or compute-bound?",
+                        f"一个 {dtype} 算子在 {gpu.name} 上的算术强度如上。I < I* = 峰值 ÷ 带宽 时为访存受限。它是哪一种？",
+                        peak=peak, bandwidth=bw),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+@template("roofline.classify_gemm", topic="roofline", title="Is this GEMM memory- or compute-bound?",
+          title_zh="这个 GEMM 是访存受限还是算力受限？", difficulty=2, target_seconds=120)
+def classify_gemm(rng):
+    gpu = rng.choice(hardware.GPUS)
+    dtype = tensor_dtype(gpu, rng)
+    peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
+    r = ridge(peak, bw)
+    m, n, k, i = _clear_gemm(rng, r, bpe)
+    f = formulas.get("gemm_intensity")
+    lead = tuple(f.solution(m=m, n=n, k=k, bytes_per_elem=bpe)) + tuple(
+        formulas.get("ridge_point").solution(peak_flops=peak, bandwidth=bw))
+    return Spec(
+        givens=card_givens(gpu, dtype) + (given("m", "M", "M", m), given("n", "N", "N", n), given("k", "K", "K", k)),
+        asks=(bound_ask(i, r, f"On the {gpu.name}, C = A·B runs in {dtype} with A M×K and B K×N. Is it memory-bound "
+                              "or compute-bound?",
+                        f"在 {gpu.name} 上以 {dtype} 计算 C = A·B，A 为 M×K，B 为 K×N。它是访存受限还是算力受限？",
+                        peak=peak, bandwidth=bw, lead_en=lead, lead_zh=lead),),
+        conventions_en=f"{CONV_EN} {GEMM_CONV_EN}", conventions_zh=f"{CONV_ZH}{GEMM_CONV_ZH}",
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Decode GEMMs and batching (R§4.1)
+
+# weight matrices of a layer: (name en, name zh, rows (k), cols (n)) as functions of the model
+def _weight_matrix(rng, model: models.Model) -> tuple[str, str, int, int]:
+    return rng.choice((
+        ("FFN up-projection", "FFN 上投影", model.d_model, model.ffn),
+        ("FFN down-projection", "FFN 下投影", model.ffn, model.d_model),
+        ("attention output projection", "注意力输出投影", model.n_heads * model.d_head, model.d_model),
+        ("query projection", "Q 投影", model.d_model, model.n_heads * model.d_head),
+    ))
+
+
+@template("roofline.decode_gemm_intensity", topic="roofline", title="Intensity of a decode GEMM at batch B",
+          title_zh="Decode 阶段 batch 为 B 时 GEMM 的算术强度", difficulty=2, target_seconds=90)
+def decode_gemm_intensity(rng):
+    model = rng.choice(models.DENSE)
+    what_en, what_zh, k, n = _weight_matrix(rng, model)
+    batch = rng.choice((1, 2, 4, 8, 16, 32, 64, 128, 256))
+    dtype = rng.choice(("bf16", "fp16", "fp8"))
+    return Spec(
+        givens=(given("model", "Model", "模型", model.name), given("m", "Batch B (tokens per step)", "batch B（每步 token 数）", batch),
+                given("k", "Weight rows (input features)", "权重行数（输入维度）", k),
+                given("n", "Weight columns (output features)", "权重列数（输出维度）", n), dtype_given(dtype),
+                given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes")),
+        asks=(Ask(formula="gemm_intensity", unit="FLOP/B",
+                  prompt_en=f"During decode, {model.name}'s {what_en} multiplies the B×K activations of one step by "
+                            f"the K×N weight matrix, all in {dtype}. What is the arithmetic intensity of this GEMM, in "
+                            "FLOP/B?",
+                  prompt_zh=f"Decode 阶段，{model.name} 的{what_zh}把一步的 B×K 激活乘以 K×N 权重矩阵，全部为 {dtype}。"
+                            "这个 GEMM 的算术强度是多少（FLOP/B）？"),),
+        conventions_en=GEMM_CONV_EN, conventions_zh=GEMM_CONV_ZH,
+    )
+
+
+# (compute precision, weight storage, bytes per weight); "16" is bf16, or fp16 where the GPU has no bf16
+CRITICAL_CASES = (("16", "16", 2), ("16", "int8 (weight-only)", 1), ("16", "int4 (weight-only)", 0.5),
+                  ("fp8", "fp8", 1), ("fp32", "fp32", 4))
+
+
+@template("roofline.critical_batch", topic="roofline", title="Decode batch where weight GEMMs turn compute-bound",
+          title_zh="Decode 的 GEMM 转为算力受限的临界 batch", difficulty=2, target_seconds=90)
+def critical_batch(rng):
+    if rng.random() < 0.2:
+        row = rng.choice(SEED_TABLE)
+        name, compute, peak, bw = f"{row.name} (cheat-sheet table)", "bf16", row.peak, row.bandwidth
+        _, weights, bpe = rng.choice(CRITICAL_CASES[:3])
+        weights = weights.replace("16", "bf16", 1) if weights == "16" else weights
+    else:
+        gpu = rng.choice(hardware.GPUS)
+        sixteen = "bf16" if gpu.supports("bf16") else "fp16"
+        compute, weights, bpe = rng.choice([c for c in CRITICAL_CASES if c[0] == "16" or gpu.supports(c[0])])
+        compute, weights = (sixteen if compute == "16" else compute), (sixteen if weights == "16" else weights)
+        name, peak, bw = gpu.name, gpu.peak(compute), gpu.bandwidth
+    name_zh = name.replace(" (cheat-sheet table)", "（速查表数据）")
+    return Spec(
+        givens=(given("gpu", "GPU", "GPU", name), given("dtype", "Compute precision", "计算精度", compute),
+                peak_given(peak, compute), bw_given(bw), given("weights", "Weight storage", "权重存储格式", weights),
+                given("bytes_per_elem", "Bytes per weight", "每个权重的字节数", bpe, "bytes")),
+        asks=(Ask(formula="critical_batch", unit="",
+                  prompt_en=f"Decoding streams every weight from HBM once per step and does 2 FLOPs per weight per "
+                            f"sequence in the batch. On the {name}, from which batch size B do the weight GEMMs stop "
+                            "being memory-bound? (activations and KV reads ignored; B need not be an integer)",
+                  prompt_zh=f"Decode 每一步把每个权重从显存读一次，batch 中每条序列对每个权重做 2 FLOPs。在 {name_zh} 上，"
+                            "batch 大小 B 达到多少时权重 GEMM 不再访存受限？（忽略激活与 KV 读取；B 不必是整数）"),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Chains
+
+
+@template("roofline.chain_interview", topic="roofline", title="Interview chain: ridge → GEMM intensity → bound → fix",
+          title_zh="面试追问链：拐点 → GEMM 强度 → 瓶颈 → 优化方向", difficulty=2, target_seconds=240)
+def chain_interview(rng):
+    gpu = rng.choice(hardware.GPUS)
+    dtype = tensor_dtype(gpu, rng)
+    peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
+    r = ridge(peak, bw)
+    m, n, k, i = _clear_gemm(rng, r, bpe)
+    return Spec(
+        scenario_en=f"An interviewer hands you a {gpu.name} and a {dtype} GEMM C = A·B with A {m}×{k} and B {k}×{n} (R§5).",
+        scenario_zh=f"面试官给你一张 {gpu.name} 和一个 {dtype} GEMM：C = A·B，A 为 {m}×{k}，B 为 {k}×{n}（R§5）。",
+        givens=card_givens(gpu, dtype) + (given("m", "M", "M", m), given("n", "N", "N", n), given("k", "K", "K", k),
+                                          given("bytes_per_elem", "Bytes per element", "每元素字节数", bpe, "bytes")),
+        asks=(
+            Ask(formula="ridge_point", unit="FLOP/B", prompt_en=f"What is the ridge point of the {gpu.name} at {dtype}?",
+                prompt_zh=f"{gpu.name} 在 {dtype} 下的拐点算术强度是多少（FLOP/B）？"),
+            Ask(formula="gemm_intensity", unit="FLOP/B", prompt_en="What is the arithmetic intensity of this GEMM?",
+                prompt_zh="这个 GEMM 的算术强度是多少（FLOP/B）？"),
+            bound_ask(i, r, "So is the GEMM memory-bound or compute-bound?", "那么它是访存受限还是算力受限？",
+                      peak=peak, bandwidth=bw),
+            direction_ask(i, r, "What would you do about it?", "你会怎么优化？"),
+        ),
+        conventions_en=f"{CONV_EN} {GEMM_CONV_EN}", conventions_zh=f"{CONV_ZH}{GEMM_CONV_ZH}",
+    )
+
+
+@template("roofline.chain_batching", topic="roofline", title="Chain: decode GEMM intensity vs batch size",
+          title_zh="追问链：decode GEMM 强度随 batch 的变化", difficulty=2, target_seconds=300)
+def chain_batching(rng):
+    gpu = rng.choice(hardware.GPUS)
+    dtype = tensor_dtype(gpu, rng)
+    peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
+    model = rng.choice(models.DENSE)
+    what_en, what_zh, k, n = _weight_matrix(rng, model)
+    batch = rng.choice((16, 32, 64, 128, 256, 512, 1024))
+    crit = formulas.get("critical_batch").evaluate(peak_flops=peak, bandwidth=bw, bytes_per_elem=bpe)
+    r = ridge(peak, bw)
+    while abs(batch / crit - 1) < 0.2 or abs(gemm_i(batch, n, k, bpe) / r - 1) < 0.1:
+        batch *= 2
+    i_b = gemm_i(batch, n, k, bpe)
+    return Spec(
+        scenario_en=f"{model.name} is served on a {gpu.name} in {dtype}. Look at its {what_en}: a {k}×{n} weight "
+                    "matrix multiplied by the activations of the sequences decoded together (R§4.1).",
+        scenario_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理。看它的{what_zh}：{k}×{n} 的权重矩阵乘以同一步一起 "
+                    "decode 的各序列的激活（R§4.1）。",
+        givens=card_givens(gpu, dtype) + (given("k", "K (weight rows)", "K（权重行数）", k),
+                                          given("n", "N (weight columns)", "N（权重列数）", n),
+                                          given("bytes_per_elem", "Bytes per element", "每元素字节数", bpe, "bytes"),
+                                          given("batch", "Batch B in step 4", "第 4 问的 batch B", batch)),
+        asks=(
+            Ask(formula="gemm_intensity", unit="FLOP/B", inputs={"m": 1, "n": n, "k": k, "bytes_per_elem": bpe},
+                prompt_en="At batch 1 (a GEMV), what is the arithmetic intensity of this GEMM?",
+                prompt_zh="batch 为 1（即 GEMV）时，这个 GEMM 的算术强度是多少（FLOP/B）？"),
+            Ask(formula="attainable_flops", unit="TFLOPS",
+                inputs={"intensity": Ref(0), "peak_flops": peak, "bandwidth": bw},
+                prompt_en="What FLOP/s can it reach at most at batch 1, by the roofline?",
+                prompt_zh="按 Roofline，batch 为 1 时它最多能达到多少 TFLOPS？",
+                roofline={"peak_flops": peak, "bandwidth": bw, "intensity": gemm_i(1, n, k, bpe)}),
+            Ask(formula="critical_batch", unit="",
+                prompt_en="Roughly from which batch size do such weight GEMMs become compute-bound (ridge × bytes ÷ 2)?",
+                prompt_zh="大约从多大的 batch 起，这类权重 GEMM 变为算力受限（拐点 × 字节数 ÷ 2）？"),
+            bound_ask(i_b, r, f"At batch B = {batch}, is this GEMM memory-bound or compute-bound?",
+                      f"batch B = {batch} 时，这个 GEMM 是访存受限还是算力受限？", peak=peak, bandwidth=bw,
+                      lead_en=tuple(formulas.get("gemm_intensity").solution(m=batch, n=n, k=k, bytes_per_elem=bpe)),
+                      lead_zh=tuple(formulas.get("gemm_intensity").solution(m=batch, n=n, k=k, bytes_per_elem=bpe))),
+        ),
+        conventions_en=f"{CONV_EN} {GEMM_CONV_EN}", conventions_zh=f"{CONV_ZH}{GEMM_CONV_ZH}",
     )
