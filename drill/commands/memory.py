@@ -1,0 +1,190 @@
+"""``drill due``, ``drill export FILE``, ``drill import FILE``; and recording ``drill check --record``.
+
+Every command opens the profile chosen by ``--saves``/``--profile``; a busy
+profile is waited for briefly (:data:`drill.paths.SCRIPT_WAIT`), then the
+command gives up with the name of the process holding it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.grading import Verdict
+    from engine.storage import Profile
+    from question_bank.base import Problem
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("due", help="what is due today, and how many new items are available",
+                              description="List the items due today (most overdue first) and the new items "
+                                          "today's limit still allows.")
+    p.add_argument("--json", action="store_true", help="print it as JSON")
+    p.set_defaults(func=run_due)
+
+    p = subparsers.add_parser("export", help="write the whole profile to one JSON file",
+                              description="Write the profile (schedule, every review, mock results, settings) "
+                                          "as one JSON document; '-' writes to standard output.")
+    p.add_argument("file", metavar="FILE")
+    p.set_defaults(func=run_export)
+
+    p = subparsers.add_parser("import", help="replace the profile with an exported JSON file",
+                              description="Read a document written by `drill export`. The whole document is "
+                                          "checked first; if any part is invalid nothing changes.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--replace", action="store_true",
+                   help="allowed to replace a profile that already holds reviews (export it first to keep a copy)")
+    p.set_defaults(func=run_import)
+
+
+def _fail(message: str) -> int:
+    print(f"drill: {message}", file=sys.stderr)
+    return 1
+
+
+def _open(args: argparse.Namespace) -> "Profile":
+    from drill.paths import SCRIPT_WAIT, open_profile
+
+    return open_profile(args.saves, args.profile, wait=SCRIPT_WAIT)
+
+
+# --------------------------------------------------------------------------- #
+# drill due
+
+
+def due_report(profile: "Profile", today: date, lang: str = "en") -> dict[str, Any]:
+    """What is due on ``today`` and what new items are available, as plain data."""
+    from engine import session
+    from question_bank import registry
+
+    templates = registry.all_templates()
+    catalog = [(t.id, t.topic) for t in templates]
+    title = {t.id: (t.title_zh if lang == "zh" else t.title) for t in templates}
+    states = profile.states()
+    per_day = profile.settings()["new_per_day"]
+    available = session.new_available(per_day, len(session.introduced(profile.reviews_today(today))))
+    fresh = session.new_items(states, catalog, available)
+    nxt = session.next_due(states, today, catalog)
+    return {
+        "date": today.isoformat(),
+        "profile": profile.name,
+        "due": [{"item": i, "title": title[i], "topic": t, "due": states[i].due.isoformat(), "overdue_days": d}
+                for i, t, d in session.due_items(states, today, catalog)],
+        "new_per_day": per_day,
+        "new_available": len(fresh),
+        "new": [{"item": i, "title": title[i], "topic": t} for i, t in fresh],
+        "next_due": nxt.isoformat() if nxt else None,
+    }
+
+
+def _overdue(days: int) -> str:
+    return "due today" if days == 0 else f"{days} day{'s' if days != 1 else ''} overdue"
+
+
+def run_due(args: argparse.Namespace) -> int:
+    with _open(args) as profile:
+        report = due_report(profile, date.today(), args.lang or profile.settings().get("lang") or "en")
+    if args.json:
+        json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    lines = [f"Due today ({report['date']}, profile {report['profile']}): {len(report['due'])}"]
+    width = max((len(d["item"]) for d in report["due"] + report["new"]), default=0)
+    lines += [f"  {d['item']:<{width}}  {d['title']}  ({_overdue(d['overdue_days'])})" for d in report["due"]]
+    lines.append(f"New items available today: {report['new_available']} (limit {report['new_per_day']} a day)")
+    lines += [f"  {n['item']:<{width}}  {n['title']}" for n in report["new"]]
+    if not report["due"] and report["next_due"]:
+        lines.append(f"Next review due: {report['next_due']}")
+    print("\n".join(lines))
+    return 0
+
+
+# --------------------------------------------------------------------------- #
+# drill export / import
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from engine.storage import DamagedSave, atomic_write
+
+    with _open(args) as profile:
+        try:
+            doc = profile.export()
+        except DamagedSave as e:
+            return _fail(str(e))
+    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    if args.file == "-":
+        sys.stdout.write(text)
+        return 0
+    target = Path(args.file).expanduser()
+    try:
+        atomic_write(target, text.encode("utf-8"), backup=False)
+    except OSError as e:
+        return _fail(f"cannot write {target}: {e.strerror or e}")
+    print(f"Exported profile '{doc['profile']}' to {target}: {len(doc['states'])} items, "
+          f"{len(doc['reviews'])} reviews, {len(doc['mocks'])} mock interviews.")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from engine.storage import InvalidDocument
+
+    source = Path(args.file).expanduser()
+    try:
+        doc = json.loads(source.read_bytes().decode("utf-8"))
+    except OSError as e:
+        return _fail(f"cannot read {source}: {e.strerror or e}")
+    except (UnicodeDecodeError, ValueError) as e:
+        return _fail(f"{source} is not valid JSON ({e}); nothing was imported")
+    with _open(args) as profile:
+        if not profile.is_empty() and not args.replace:
+            return _fail(f"profile '{profile.name}' already holds a history; nothing was imported. "
+                         "Run `drill export FILE` to keep a copy, then `drill import --replace` to overwrite it")
+        try:
+            profile.import_document(doc)
+        except InvalidDocument as e:
+            return _fail(f"{source}: {e}; nothing was imported")
+        print(f"Imported {source} into profile '{profile.name}': {len(doc['states'])} items, "
+              f"{len(doc['reviews'])} reviews, {len(doc['mocks'])} mock interviews.")
+    return 0
+
+
+# --------------------------------------------------------------------------- #
+# drill check --record
+
+
+def record_check(args: argparse.Namespace, problem: "Problem", verdict: "Verdict", typed: str,
+                 step: int | None = None) -> int:
+    """Record a graded ``drill check`` answer as a paper review of its template (scheduled).
+
+    Returns the exit status; prints one line saying what was recorded.  An
+    invalid answer is never recorded (the caller does not call this for it).
+    ``step`` (1-based) marks one step of a chain: recorded, but only a whole
+    item (``step`` None) moves the schedule.
+    """
+    from engine.session import review_row
+    from engine.storage import InvalidDocument
+
+    value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
+    with _open(args) as profile:
+        today = date.today()
+        template = problem.template
+        row = review_row(item=template.id, topic=template.topic, seed=problem.seed, quality=verdict.quality,
+                         verdict=verdict.status, when=datetime.now(timezone.utc), today=today,
+                         state=profile.state(template.id), schedule=step is None, mode="paper", typed=typed,
+                         value=value, step=step)
+        try:
+            stored = profile.record(row)
+        except InvalidDocument as e:  # pragma: no cover - review_row builds valid rows
+            return _fail(f"not recorded: {e}")
+    if stored["scheduled"]:
+        after = stored["after"]
+        print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
+              f"next due {after['due']} (interval {after['interval']} d).")
+    else:
+        print(f"Recorded as review {stored['id']} of {template.id}, step {step} (the schedule is unchanged).")
+    return 0

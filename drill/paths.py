@@ -1,0 +1,47 @@
+"""Where save files live, and opening a profile from the command line.
+
+``saves_dir``: ``--saves DIR`` > ``$DRILL_SAVES`` > the user data folder
+(platformdirs, app name ``infra-drill``).  ``make run`` sets ``DRILL_SAVES`` to
+the repository's ``saves/``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.storage import Profile
+
+APP_NAME = "infra-drill"
+DEFAULT_PROFILE = "default"
+SCRIPT_WAIT = 3.0  # seconds a non-interactive command that writes waits for a busy profile
+
+
+def saves_dir(cli_value: str | None) -> Path:
+    """The folder holding every profile's save files."""
+    if cli_value:
+        return Path(cli_value).expanduser()
+    env = os.environ.get("DRILL_SAVES")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0) -> "Profile":
+    """Open a profile for a command: a busy, damaged or misnamed profile prints
+    ``drill: <why, and what to do>`` and exits with status 1 (nothing is touched)."""
+    from engine.storage import DamagedSave, Profile, ProfileLocked
+
+    try:
+        return Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait)
+    except (ProfileLocked, DamagedSave, ValueError) as e:
+        print(f"drill: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except OSError as e:
+        print(f"drill: cannot open the saves folder {saves_dir(saves)}: {e.strerror or e}", file=sys.stderr)
+        raise SystemExit(1) from None
