@@ -1,0 +1,342 @@
+"""Training-memory templates (C§1): static 16Φ, ZeRO-1/2/3, fewest GPUs, activations and recomputation."""
+
+from __future__ import annotations
+
+from engine import formulas
+from engine.units import best_unit, fmt_number
+
+from .. import hardware, models
+from ..base import Ask, Ref, Spec, given, template
+
+# Round parameter counts an interviewer uses for "a Φ-parameter model" (billions).
+ROUND_PHI_B = tuple(range(1, 31)) + (32, 34, 36, 40, 45, 50, 56, 60, 65, 70, 72, 80, 90, 100, 120, 130, 140, 150,
+                                     175, 180, 200, 235, 250, 300, 340, 400, 480, 500, 540, 600, 671, 1000)
+DP_SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+SEQ_LENS = (1024, 2048, 4096, 8192)
+MICRO_BATCHES = (1, 2, 4, 8)
+
+STATIC_GIVEN_EN = ("Mixed-precision training with AdamW: per parameter 2 B bf16 weights + 2 B bf16 gradients + "
+                   "12 B fp32 optimizer state (master weights 4 B, momentum 4 B, variance 4 B). GB = 10⁹ B. "
+                   "Activations and temporary buffers are not counted.")
+STATIC_GIVEN_ZH = ("混合精度训练 + AdamW：每个参数 2 B bf16 权重 + 2 B bf16 梯度 + 12 B fp32 优化器状态"
+                   "（主权重 4 B、一阶动量 4 B、二阶动量 4 B）。GB = 10⁹ B。不计激活值和临时缓冲区。")
+STATIC_EN = ("Standard bf16 mixed-precision training with AdamW (fp32 master weights, momentum and variance). "
+             "GB = 10⁹ B. Activations and temporary buffers are not counted.")
+STATIC_ZH = "标准 bf16 混合精度训练 + AdamW（fp32 主权重、一阶动量、二阶动量）。GB = 10⁹ B。不计激活值和临时缓冲区。"
+ACT_EN = ("bf16 activations (2 B), 1-byte dropout masks, a standard Transformer layer (attention + 4h MLP) "
+          "as in Megatron-LM; no tensor or sequence parallelism. MB = 10⁶ B, GB = 10⁹ B, TB = 10¹² B.")
+ACT_ZH = ("激活值为 bf16（2 B），dropout 掩码每元素 1 B，标准 Transformer 层（注意力 + 4h MLP，Megatron-LM 口径）；"
+          "不使用张量并行和序列并行。MB = 10⁶ B，GB = 10⁹ B，TB = 10¹² B。")
+
+ZERO_SHARDS_EN = {1: "ZeRO-1 (optimizer states sharded)", 2: "ZeRO-2 (optimizer states and gradients sharded)",
+                  3: "ZeRO-3 / FSDP (weights, gradients and optimizer states all sharded)"}
+ZERO_SHARDS_ZH = {1: "ZeRO-1（切分优化器状态）", 2: "ZeRO-2（切分优化器状态和梯度）",
+                  3: "ZeRO-3 / FSDP（权重、梯度、优化器状态全部切分）"}
+ZERO_FORMULA = {1: "4Φ + 12Φ/N_dp", 2: "2Φ + 14Φ/N_dp", 3: "16Φ/N_dp"}
+
+
+# --------------------------------------------------------------------------- #
+# Helpers shared by the memory, communication and MFU templates
+
+
+def nominal_phi(model: models.Model) -> float:
+    """The parameter count as people say it: 2 significant figures (3 from 100B on)."""
+    sig = 3 if model.params >= 1e11 else 2
+    return float(f"{model.params:.{sig - 1}e}")
+
+
+def phi_text(phi: float) -> str:
+    """``69B``, ``6.7B``, ``406B``."""
+    return f"{fmt_number(phi / 1e9)}B"
+
+
+def model_phi(rng, pool=models.MODELS) -> tuple[str, float]:
+    """A named model (its published Φ, rounded) or a round Φ: (name, Φ)."""
+    i = rng.randrange(len(pool) + len(ROUND_PHI_B))
+    if i < len(pool):
+        return pool[i].name, nominal_phi(pool[i])
+    phi = ROUND_PHI_B[i - len(pool)] * 1e9
+    return f"a {phi_text(phi)}-parameter model", phi
+
+
+def phi_given(phi: float):
+    return given("phi", "Parameters Φ", "参数量 Φ", phi)
+
+
+def unit_for(formula: str, **inputs) -> str:
+    """The unit a person would answer in (GB, MB, ms, µs ...) for this formula's value."""
+    f = formulas.get(formula)
+    sym = best_unit(f.evaluate(**inputs), f.unit)[0]
+    return "µs" if sym == "us" else sym
+
+
+def cap(text: str) -> str:
+    """Capitalised for the start of a sentence (model names keep their case)."""
+    return text[:1].upper() + text[1:]
+
+
+def zh_model(name: str) -> str:
+    return name.replace("a ", "一个 ", 1).replace("-parameter model", " 参数的模型") if name.startswith("a ") else name
+
+
+# --------------------------------------------------------------------------- #
+# Static memory and ZeRO
+
+
+@template("memory.static_given", topic="memory", title="Static training memory (16Φ given)",
+          title_zh="训练静态显存（给出 16Φ 构成）", difficulty=1, target_seconds=45)
+def static_given(rng):
+    name, phi = model_phi(rng)
+    return Spec(
+        givens=(phi_given(phi),),
+        asks=(Ask(formula="train_static_bytes", unit="GB",
+                  prompt_en=f"Training {name} (Φ = {phi_text(phi)}): how much memory do the weights, gradients "
+                            "and optimizer states take in total, in GB?",
+                  prompt_zh=f"训练 {zh_model(name)}（Φ = {phi_text(phi)}）：权重、梯度和优化器状态一共占多少显存（GB）？"),),
+        conventions_en=STATIC_GIVEN_EN, conventions_zh=STATIC_GIVEN_ZH,
+    )
+
+
+@template("memory.static", topic="memory", title="Static training memory", title_zh="训练静态显存",
+          difficulty=2, target_seconds=60)
+def static(rng):
+    name, phi = model_phi(rng)
+    return Spec(
+        givens=(phi_given(phi),),
+        asks=(Ask(formula="train_static_bytes", unit="GB",
+                  prompt_en=f"How much static memory (weights + gradients + optimizer states) does training "
+                            f"{name} (Φ = {phi_text(phi)}) need before any sharding, in GB?",
+                  prompt_zh=f"训练 {zh_model(name)}（Φ = {phi_text(phi)}）在不做任何切分时需要多少静态显存"
+                            "（权重 + 梯度 + 优化器状态），单位 GB？"),),
+        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+    )
+
+
+def _zero_spec(rng, formula_given: bool) -> Spec:
+    name, phi = model_phi(rng)
+    stage, n = rng.choice((1, 2, 3)), rng.choice(DP_SIZES)
+    hint_en = f" Per GPU it holds {ZERO_FORMULA[stage]}." if formula_given else ""
+    hint_zh = f"每卡显存为 {ZERO_FORMULA[stage]}。" if formula_given else ""
+    return Spec(
+        givens=(phi_given(phi), given("n_dp", "Data-parallel GPUs N_dp", "数据并行卡数 N_dp", n)),
+        asks=(Ask(formula=f"zero{stage}_bytes", unit="GB",
+                  prompt_en=f"{cap(name)} (Φ = {phi_text(phi)}) is trained with {ZERO_SHARDS_EN[stage]} over "
+                            f"N_dp = {n} data-parallel GPUs.{hint_en} How much static memory does each GPU "
+                            "hold, in GB?",
+                  prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N_dp = {n} 张数据并行卡上用 "
+                            f"{ZERO_SHARDS_ZH[stage]} 训练。{hint_zh}每张卡上的静态显存是多少（GB）？"),),
+        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+    )
+
+
+@template("memory.zero_given", topic="memory", title="ZeRO per-GPU memory (formula given)",
+          title_zh="ZeRO 每卡显存（给出公式）", difficulty=1, target_seconds=60)
+def zero_given(rng):
+    return _zero_spec(rng, formula_given=True)
+
+
+@template("memory.zero_per_gpu", topic="memory", title="ZeRO-1/2/3 per-GPU memory", title_zh="ZeRO-1/2/3 每卡显存",
+          difficulty=2, target_seconds=90)
+def zero_per_gpu(rng):
+    return _zero_spec(rng, formula_given=False)
+
+
+def _zero_expression(stage: int, w: int, g: int, k: int) -> str:
+    return {1: f"{w + g}*phi + {k}*phi/N", 2: f"{w}*phi + {g + k}*phi/N", 3: f"{w + g + k}*phi/N"}[stage]
+
+
+@template("memory.zero_expression", topic="memory", title="Derive the ZeRO per-GPU formula",
+          title_zh="推导 ZeRO 每卡显存公式", difficulty=3, target_seconds=120)
+def zero_expression(rng):
+    stage = rng.choice((1, 2, 3))
+    w, g, k = rng.choice((1, 2, 4)), rng.choice((2, 4)), rng.choice((4, 8, 12, 16))
+    expr = _zero_expression(stage, w, g, k)
+    kept = {1: ("weights and gradients", "权重和梯度"), 2: ("weights", "权重"), 3: ("nothing", "无")}[stage]
+    return Spec(
+        givens=(given("w", "Weight bytes per parameter", "每参数权重字节", w, "bytes", "B"),
+                given("g", "Gradient bytes per parameter", "每参数梯度字节", g, "bytes", "B"),
+                given("k", "Optimizer-state bytes per parameter", "每参数优化器状态字节", k, "bytes", "B")),
+        asks=(Ask(expression=expr,
+                  aliases={"Φ": "phi", "φ": "phi", "phi": "phi", "Phi": "phi", "N": "N", "N_dp": "N", "n": "N",
+                           "Ndp": "N", "n_dp": "N"},
+                  prompt_en=f"A training setup keeps, per parameter, {w} B of weights, {g} B of gradients and "
+                            f"{k} B of optimizer state. Write the static memory per GPU under "
+                            f"{ZERO_SHARDS_EN[stage]} as an expression in Φ (parameters) and N (data-parallel "
+                            "GPUs), e.g. 3*Φ + 5*Φ/N.",
+                  prompt_zh=f"某训练配置每个参数保存 {w} B 权重、{g} B 梯度和 {k} B 优化器状态。写出 "
+                            f"{ZERO_SHARDS_ZH[stage]} 下每卡静态显存关于 Φ（参数量）和 N（数据并行卡数）的表达式，"
+                            "例如 3*Φ + 5*Φ/N。",
+                  explanation=(f"Unsharded per GPU: ({w} + {g} + {k})Φ = {w + g + k}Φ.",
+                               f"{ZERO_SHARDS_EN[stage]} keeps {kept[0]} whole on every GPU and divides the rest by N.",
+                               f"  = {expr.replace('*', '·')}"),
+                  explanation_zh=(f"不切分时每卡：({w} + {g} + {k})Φ = {w + g + k}Φ。",
+                                  f"{ZERO_SHARDS_ZH[stage]} 每卡完整保留：{kept[1]}；其余部分除以 N。",
+                                  f"  = {expr.replace('*', '·')}")),),
+        conventions_en="Φ is the parameter count; bytes are per parameter.",
+        conventions_zh="Φ 为参数量；字节数按每个参数计。",
+    )
+
+
+@template("memory.zero_planning", topic="memory", title="ZeRO planning: 16Φ → sharding → fewest GPUs",
+          title_zh="ZeRO 规划：16Φ → 切分 → 最少卡数", difficulty=2, target_seconds=300)
+def zero_planning(rng):
+    model = rng.choice([m for m in models.MODELS if m.params >= 7e9])
+    phi, n = nominal_phi(model), rng.choice((8, 16, 32, 64, 128, 256))
+    gpu = rng.choice([g for g in hardware.GPUS if g.memory >= 40e9])
+    mem = f"{fmt_number(gpu.memory / 1e9)} GB"
+    return Spec(
+        scenario_en=f"You plan the training of {model.name} (Φ = {phi_text(phi)}) on {gpu.name} GPUs ({mem} each).",
+        scenario_zh=f"你要规划 {model.name}（Φ = {phi_text(phi)}）在 {gpu.name}（每卡 {mem}）上的训练。",
+        givens=(phi_given(phi), given("n_dp", "Data-parallel GPUs N_dp", "数据并行卡数 N_dp", n),
+                given("gpu_bytes", f"{gpu.name} memory", f"{gpu.name} 显存", gpu.memory, "bytes", "GB")),
+        asks=(Ask(formula="train_static_bytes", unit="GB",
+                  prompt_en="Without sharding, how much static memory (weights + gradients + AdamW states) "
+                            "does training need, in GB?",
+                  prompt_zh="不做切分时，训练需要多少静态显存（权重 + 梯度 + AdamW 状态），单位 GB？"),
+              Ask(formula="zero1_bytes", unit="GB",
+                  prompt_en=f"With ZeRO-1 over N_dp = {n} GPUs, how much does each GPU hold, in GB?",
+                  prompt_zh=f"用 ZeRO-1、N_dp = {n} 张卡时，每卡保存多少静态显存（GB）？"),
+              Ask(formula="zero3_bytes", unit="GB",
+                  prompt_en=f"With ZeRO-3 over the same {n} GPUs, how much does each GPU hold, in GB?",
+                  prompt_zh=f"改用 ZeRO-3，同样 {n} 张卡，每卡保存多少静态显存（GB）？"),
+              Ask(formula="min_gpus", inputs={"total_bytes": Ref(0), "gpu_bytes": gpu.memory}, integer=True,
+                  tolerance=0.001,
+                  prompt_en=f"With ZeRO-3 sharding everything evenly, what is the fewest {gpu.name} GPUs whose "
+                            "memory holds the static state (ignore activations)?",
+                  prompt_zh=f"ZeRO-3 把静态显存均匀切分，至少需要多少张 {gpu.name} 才能放下（忽略激活值）？")),
+        conventions_en=STATIC_EN + " A whole number of GPUs.",
+        conventions_zh=STATIC_ZH + "卡数为整数。",
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Activations and recomputation
+
+
+def _act_setup(rng):
+    model = rng.choice(models.DENSE)
+    s = rng.choice(SEQ_LENS)
+    b = rng.choice([b for b in MICRO_BATCHES if s * b <= 16384])
+    inputs = {"s": s, "b": b, "h": model.d_model, "a": model.n_heads}
+    givens = (given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
+              given("h", "Hidden size h", "隐藏维度 h", model.d_model),
+              given("a", "Attention heads a", "注意力头数 a", model.n_heads))
+    return model, inputs, givens
+
+
+def _act_text(model, inputs) -> tuple[str, str]:
+    s, b = inputs["s"], inputs["b"]
+    en = f"{model.name} (h = {model.d_model}, a = {model.n_heads} heads), sequence length s = {s}, micro-batch b = {b}"
+    zh = f"{model.name}（h = {model.d_model}，a = {model.n_heads} 个头），序列长度 s = {s}，微批次 b = {b}"
+    return en, zh
+
+
+@template("memory.activation_layer_given", topic="memory", title="Activation memory per layer (formula given)",
+          title_zh="每层激活值显存（给出公式）", difficulty=1, target_seconds=90)
+def activation_layer_given(rng):
+    model, inputs, givens = _act_setup(rng)
+    en, zh = _act_text(model, inputs)
+    unit = unit_for("activation_bytes_layer", **inputs)
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula="activation_bytes_layer", unit=unit,
+                  prompt_en=f"{en}. One layer stores s·b·h·(34 + 5·a·s/h) bytes of activations for the backward "
+                            f"pass. How much is that, in {unit}?",
+                  prompt_zh=f"{zh}。每层为反向传播暂存 s·b·h·(34 + 5·a·s/h) 字节激活值。合计多少（{unit}）？"),),
+        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+    )
+
+
+@template("memory.activation_layer", topic="memory", title="Activation memory per layer", title_zh="每层激活值显存",
+          difficulty=2, target_seconds=120)
+def activation_layer(rng):
+    model, inputs, givens = _act_setup(rng)
+    en, zh = _act_text(model, inputs)
+    unit = unit_for("activation_bytes_layer", **inputs)
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula="activation_bytes_layer", unit=unit,
+                  prompt_en=f"{en}, no recomputation. How much activation memory does ONE transformer layer keep "
+                            f"for the backward pass, in {unit}?",
+                  prompt_zh=f"{zh}，不做重计算。单个 Transformer 层为反向传播暂存多少激活值显存（{unit}）？"),),
+        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+    )
+
+
+@template("memory.activation_model", topic="memory", title="Activation memory of the whole model",
+          title_zh="全模型激活值显存", difficulty=2, target_seconds=120)
+def activation_model(rng):
+    model, inputs, givens = _act_setup(rng)
+    inputs = {**inputs, "layers": model.layers}
+    en, zh = _act_text(model, inputs)
+    unit = unit_for("activation_bytes_model", **inputs)
+    return Spec(
+        givens=givens + (given("layers", "Layers L", "层数 L", model.layers),),
+        asks=(Ask(formula="activation_bytes_model", unit=unit,
+                  prompt_en=f"{en}, L = {model.layers} layers, no recomputation, one pipeline stage holding every "
+                            f"layer. How much activation memory does the whole model keep, in {unit}?",
+                  prompt_zh=f"{zh}，L = {model.layers} 层，不做重计算，所有层在同一张卡上。全模型暂存多少激活值显存"
+                            f"（{unit}）？"),),
+        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+    )
+
+
+RECOMPUTE = {
+    "selective": ("activation_bytes_selective",
+                  "selective recomputation (the attention scores, softmax and dropout are recomputed in the "
+                  "backward pass; everything else is kept)",
+                  "选择性重计算（注意力得分、Softmax 与 Dropout 在反向时重算，其余保留）"),
+    "full": ("activation_bytes_full_recompute",
+             "full recomputation (only each layer's input is kept; the layer's forward is rerun in the backward "
+             "pass)",
+             "全量重计算（每层只保留该层输入，反向时重跑该层前向）"),
+}
+
+
+@template("memory.activation_recompute", topic="memory", title="Activation memory with recomputation",
+          title_zh="重计算下的激活值显存", difficulty=2, target_seconds=90)
+def activation_recompute(rng):
+    model, inputs, givens = _act_setup(rng)
+    formula, how_en, how_zh = RECOMPUTE[rng.choice(("selective", "full"))]
+    inputs = {k: inputs[k] for k in ("s", "b", "h")}
+    en, zh = _act_text(model, inputs)
+    unit = unit_for(formula, **inputs)
+    return Spec(
+        givens=givens[:3],
+        asks=(Ask(formula=formula, unit=unit,
+                  prompt_en=f"{en}, with {how_en}. How much activation memory does one layer keep, in {unit}?",
+                  prompt_zh=f"{zh}，采用{how_zh}。每层暂存多少激活值显存（{unit}）？"),),
+        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+    )
+
+
+@template("memory.activation_chain", topic="memory", title="Activations: per layer, whole model, recomputation",
+          title_zh="激活值：每层、全模型与重计算", difficulty=2, target_seconds=360)
+def activation_chain(rng):
+    model, inputs, givens = _act_setup(rng)
+    en, zh = _act_text(model, inputs)
+    layer = {**inputs, "layers": model.layers}
+    u1 = unit_for("activation_bytes_layer", **inputs)
+    u2 = unit_for("activation_bytes_model", **layer)
+    u3 = unit_for("activation_bytes_selective", **inputs)
+    u4 = unit_for("activation_bytes_full_recompute", **inputs)
+    return Spec(
+        scenario_en=f"Training {en}, L = {model.layers} layers.",
+        scenario_zh=f"训练 {zh}，L = {model.layers} 层。",
+        givens=givens + (given("layers", "Layers L", "层数 L", model.layers),),
+        asks=(Ask(formula="activation_bytes_layer", unit=u1,
+                  prompt_en=f"Without recomputation, how much activation memory does one layer keep, in {u1}?",
+                  prompt_zh=f"不做重计算时，每层暂存多少激活值显存（{u1}）？"),
+              Ask(formula="activation_bytes_model", inputs=layer, unit=u2,
+                  prompt_en=f"And all {model.layers} layers together, in {u2}?",
+                  prompt_zh=f"全部 {model.layers} 层合计多少（{u2}）？"),
+              Ask(formula="activation_bytes_selective", inputs={k: inputs[k] for k in ("s", "b", "h")}, unit=u3,
+                  prompt_en=f"With selective recomputation (attention scores, softmax and dropout recomputed), "
+                            f"how much does one layer keep, in {u3}?",
+                  prompt_zh=f"采用选择性重计算（重算注意力得分、Softmax 与 Dropout），每层暂存多少（{u3}）？"),
+              Ask(formula="activation_bytes_full_recompute", inputs={k: inputs[k] for k in ("s", "b", "h")},
+                  unit=u4,
+                  prompt_en=f"With full recomputation (only the layer input kept), how much per layer, in {u4}?",
+                  prompt_zh=f"采用全量重计算（只保留层输入），每层暂存多少（{u4}）？")),
+        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+    )
