@@ -56,7 +56,9 @@ def model_phi(rng, pool=models.MODELS) -> tuple[str, float]:
     if i < len(pool):
         return pool[i].name, nominal_phi(pool[i])
     phi = ROUND_PHI_B[i - len(pool)] * 1e9
-    return f"a {phi_text(phi)}-parameter model", phi
+    text = phi_text(phi)
+    article = "an" if text.startswith("8") or text[:3] in ("11B", "18B") else "a"  # an 8B, an 11B, an 18B
+    return f"{article} {text}-parameter model", phi
 
 
 def phi_given(phi: float):
@@ -76,7 +78,9 @@ def cap(text: str) -> str:
 
 
 def zh_model(name: str) -> str:
-    return name.replace("a ", "一个 ", 1).replace("-parameter model", " 参数的模型") if name.startswith("a ") else name
+    if not name.endswith("-parameter model"):
+        return name
+    return "一个 " + name.split(" ", 1)[1].replace("-parameter model", " 参数的模型")
 
 
 # --------------------------------------------------------------------------- #

@@ -1,0 +1,269 @@
+"""MFU / HFU templates (C§3): FLOPs per token, total training FLOPs, MFU, HFU and training time."""
+
+from __future__ import annotations
+
+from engine import formulas
+from engine.units import fmt_number, fmt_quantity
+
+from .. import hardware, models
+from ..base import Ask, Ref, Spec, given, template
+from .memory import cap, model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_model
+
+SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
+TOKENS = (300e9, 1e12, 1.4e12, 2e12, 3e12, 5e12, 10e12, 15e12)
+CLUSTERS = (256, 512, 1024, 2048, 4096, 8192, 16384)
+MFUS = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
+# Training accelerators: dense bf16 peak from the hardware catalogue (the L40S is an inference card).
+TRAIN_GPUS = tuple(g for g in hardware.with_dtype("bf16") if g.key != "l40s")
+DAY = 86400.0
+
+PEAK_EN = "Peak = dense bf16 tensor-core FLOP/s from the datasheet (no 2:4 sparsity); TFLOPS = 10¹² FLOP/s."
+PEAK_ZH = "峰值取数据手册中 bf16 Tensor Core 稠密算力（不含 2:4 稀疏）；TFLOPS = 10¹² FLOP/s。"
+MFU_EN = PEAK_EN + " MFU counts only the model's own FLOPs (no recomputation); ignore the attention term."
+MFU_ZH = PEAK_ZH + "MFU 只计模型本身的计算量（不含重计算）；忽略注意力项。"
+TIME_EN = MFU_EN + " 1 day = 86,400 s."
+TIME_ZH = MFU_ZH + "1 天 = 86,400 s。"
+
+
+def _tokens_text(d: float) -> str:
+    return f"{fmt_number(d / 1e12)}T" if d >= 1e12 else f"{fmt_number(d / 1e9)}B"
+
+
+def _peak_text(gpu) -> str:
+    return fmt_quantity(gpu.bf16, "flop_rate", unit="TFLOPS")
+
+
+def _cluster_givens(phi: float, gpu, n: int) -> tuple:
+    return (phi_given(phi), given("n_gpus", "GPUs N", "GPU 卡数 N", n),
+            given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16,
+                  "flop_rate", "TFLOPS"))
+
+
+def _two_sig(x: float) -> float:
+    return float(f"{x:.2g}")
+
+
+# --------------------------------------------------------------------------- #
+# FLOPs
+
+
+@template("mfu.forward_flops", topic="mfu", title="Forward FLOPs per token", title_zh="每 token 前向计算量",
+          difficulty=1, target_seconds=30)
+def forward_flops(rng):
+    name, phi = model_phi(rng)
+    return Spec(
+        givens=(phi_given(phi),),
+        asks=(Ask(formula="forward_flops_per_token", unit="GFLOP",
+                  prompt_en=f"{cap(name)} (Φ = {phi_text(phi)}): every parameter does one multiply-add (2 FLOPs) "
+                            "per token in the forward pass. How many FLOPs does the forward pass of one token "
+                            "take, in GFLOP?",
+                  prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）：前向传播中每个参数对每个 token 做一次乘加"
+                            "（2 FLOPs）。一个 token 的前向计算量是多少（GFLOP）？"),),
+        conventions_en="GFLOP = 10⁹ FLOP; the attention term is ignored.",
+        conventions_zh="GFLOP = 10⁹ FLOP；忽略注意力项。",
+    )
+
+
+@template("mfu.train_flops_per_token", topic="mfu", title="Training FLOPs per token with the attention term",
+          title_zh="每 token 训练计算量（含注意力项）", difficulty=2, target_seconds=120)
+def train_flops_per_token(rng):
+    model, s = rng.choice(models.DENSE), rng.choice(SEQ_LENS)
+    phi = nominal_phi(model)
+    inputs = {"phi": phi, "l": model.layers, "a": model.n_heads, "s": s, "h_head": model.d_head}
+    unit = unit_for("train_flops_per_token", **inputs)
+    return Spec(
+        givens=(phi_given(phi), given("l", "Layers L", "层数 L", model.layers),
+                given("a", "Attention heads a", "注意力头数 a", model.n_heads),
+                given("s", "Sequence length s", "序列长度 s", s),
+                given("h_head", "Head dimension h_head", "每头维度 h_head", model.d_head)),
+        asks=(Ask(formula="train_flops_per_token", unit=unit,
+                  prompt_en=f"Training {model.name} (Φ = {phi_text(phi)}, L = {model.layers}, a = {model.n_heads} "
+                            f"heads of {model.d_head}) at sequence length s = {s}: how many FLOPs per token does "
+                            f"one training step (forward + backward) cost, INCLUDING the attention term, in {unit}?",
+                  prompt_zh=f"以序列长度 s = {s} 训练 {model.name}（Φ = {phi_text(phi)}，L = {model.layers}，"
+                            f"a = {model.n_heads} 个头，每头 {model.d_head} 维）：一次训练（前向 + 反向）每个 token "
+                            f"的计算量是多少（含注意力项），单位 {unit}？"),),
+        conventions_en="Dense Transformer, no recomputation. GFLOP = 10⁹ FLOP, TFLOP = 10¹² FLOP.",
+        conventions_zh="稠密 Transformer，不做重计算。GFLOP = 10⁹ FLOP，TFLOP = 10¹² FLOP。",
+    )
+
+
+@template("mfu.train_flops", topic="mfu", title="Total training FLOPs (6ΦD)", title_zh="训练总计算量（6ΦD）",
+          difficulty=2, target_seconds=60)
+def train_flops(rng):
+    name, phi = model_phi(rng, models.DENSE)
+    d = rng.choice(TOKENS)
+    return Spec(
+        givens=(phi_given(phi), given("tokens", "Training tokens D", "训练 token 数 D", d)),
+        asks=(Ask(formula="train_flops", unit="FLOP",
+                  prompt_en=f"How many FLOPs does it take to train {name} (Φ = {phi_text(phi)}) on "
+                            f"D = {_tokens_text(d)} tokens (forward + backward, ignoring attention), in FLOP?",
+                  prompt_zh=f"在 D = {_tokens_text(d)} 个 token 上训练 {zh_model(name)}（Φ = {phi_text(phi)}）"
+                            "总共需要多少 FLOPs（前向 + 反向，忽略注意力项）？"),),
+        conventions_en="Dense Transformer, no recomputation. Answer in FLOP, e.g. 6.3e24.",
+        conventions_zh="稠密 Transformer，不做重计算。答案以 FLOP 为单位，例如 6.3e24。",
+    )
+
+
+# --------------------------------------------------------------------------- #
+# MFU and HFU from a measured throughput
+
+
+def _run(rng):
+    """A training run: model, GPU, N and a measured throughput giving an MFU of 25-60 %."""
+    model, gpu = rng.choice(models.DENSE), rng.choice(TRAIN_GPUS)
+    phi, n = nominal_phi(model), rng.choice((64, 128, 256, 512, 1024, 2048, 4096))
+    target = rng.randint(25, 60) / 100
+    tps = _two_sig(target * n * gpu.bf16 / formulas.get("train_flops").evaluate(phi=phi, tokens=1))
+    givens = _cluster_givens(phi, gpu, n) + (given("tokens_per_s", "Measured throughput (all GPUs)",
+                                                   "实测吞吐（全部 GPU）", tps, "tok_rate"),)
+    return model, gpu, phi, n, tps, givens
+
+
+def _run_text(model, gpu, phi, n, tps) -> tuple[str, str]:
+    rate = fmt_quantity(tps, "tok_rate")
+    return (f"{model.name} (Φ = {phi_text(phi)}) trains on {n} {gpu.name} GPUs ({_peak_text(gpu)} dense bf16 each) "
+            f"at {rate} in total",
+            f"{model.name}（Φ = {phi_text(phi)}）在 {n} 张 {gpu.name}（每卡 bf16 稠密峰值 {_peak_text(gpu)}）上训练，"
+            f"总吞吐 {rate}")
+
+
+@template("mfu.mfu_given", topic="mfu", title="MFU from throughput (formula given)", title_zh="由吞吐计算 MFU（给出公式）",
+          difficulty=1, target_seconds=60)
+def mfu_given(rng):
+    model, gpu, phi, n, tps, givens = _run(rng)
+    en, zh = _run_text(model, gpu, phi, n, tps)
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula="mfu", unit="%",
+                  prompt_en=f"{en}. With MFU = tokens/s × 6Φ / (N × peak), what is the MFU, in %?",
+                  prompt_zh=f"{zh}。按 MFU = tokens/s × 6Φ / (N × 峰值)，MFU 是多少（%）？"),),
+        conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+    )
+
+
+@template("mfu.mfu", topic="mfu", title="MFU from measured throughput", title_zh="由实测吞吐计算 MFU",
+          difficulty=2, target_seconds=90)
+def mfu(rng):
+    model, gpu, phi, n, tps, givens = _run(rng)
+    en, zh = _run_text(model, gpu, phi, n, tps)
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula="mfu", unit="%",
+                  prompt_en=f"{en}. What is the model FLOPs utilisation (MFU), in %?",
+                  prompt_zh=f"{zh}。模型算力利用率（MFU）是多少（%）？"),),
+        conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+    )
+
+
+HFU_EN = PEAK_EN + " Full activation recomputation: the forward pass runs twice; ignore the attention term."
+HFU_ZH = PEAK_ZH + "全量激活重计算：前向计算跑两遍；忽略注意力项。"
+
+
+@template("mfu.hfu", topic="mfu", title="HFU with full recomputation", title_zh="全量重计算下的 HFU",
+          difficulty=2, target_seconds=90)
+def hfu(rng):
+    model, gpu, phi, n, tps, givens = _run(rng)
+    en, zh = _run_text(model, gpu, phi, n, tps)
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula="hfu", unit="%",
+                  prompt_en=f"{en}, with full activation recomputation. What is the hardware FLOPs utilisation "
+                            "(HFU, recomputed FLOPs counted), in %?",
+                  prompt_zh=f"{zh}，开启全量激活重计算。硬件算力利用率（HFU，计入重计算的 FLOPs）是多少（%）？"),),
+        conventions_en=HFU_EN, conventions_zh=HFU_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Training time
+
+
+def _days(**inputs) -> float:
+    return formulas.get("train_time").evaluate(**inputs) / DAY
+
+
+def _time_setup(rng):
+    """Model, tokens, GPU, N and MFU such that training takes 3-200 days."""
+    while True:
+        model, gpu, d, u = rng.choice(models.DENSE), rng.choice(TRAIN_GPUS), rng.choice(TOKENS), rng.choice(MFUS)
+        phi = nominal_phi(model)
+        fits = [n for n in CLUSTERS if 3 <= _days(phi=phi, tokens=d, n_gpus=n, peak_flops=gpu.bf16, mfu=u) <= 200]
+        if fits:
+            return model, gpu, phi, d, rng.choice(fits), u
+
+
+@template("mfu.train_time", topic="mfu", title="Training time in days", title_zh="训练天数",
+          difficulty=2, target_seconds=120)
+def train_time(rng):
+    model, gpu, phi, d, n, u = _time_setup(rng)
+    return Spec(
+        givens=_cluster_givens(phi, gpu, n) + (given("tokens", "Training tokens D", "训练 token 数 D", d),
+                                               given("mfu", "MFU", "MFU", u, "ratio", "%")),
+        asks=(Ask(formula="train_time", unit="day",
+                  prompt_en=f"How many days does it take to train {model.name} (Φ = {phi_text(phi)}) on "
+                            f"{_tokens_text(d)} tokens with {n:,} {gpu.name} GPUs ({_peak_text(gpu)} dense bf16) "
+                            f"at {u * 100:g}% MFU?",
+                  prompt_zh=f"用 {n:,} 张 {gpu.name}（bf16 稠密峰值 {_peak_text(gpu)}），在 {u * 100:g}% MFU 下，"
+                            f"把 {model.name}（Φ = {phi_text(phi)}）训练 {_tokens_text(d)} 个 token 需要多少天？"),),
+        conventions_en=TIME_EN, conventions_zh=TIME_ZH,
+    )
+
+
+def _chain_setup(rng):
+    """A run whose measured throughput gives 25-60 % MFU and a 3-200 day schedule."""
+    model, gpu, phi, d, n, _ = _time_setup(rng)
+    target = rng.randint(25, 60) / 100
+    tps = _two_sig(target * n * gpu.bf16 / formulas.get("train_flops").evaluate(phi=phi, tokens=1))
+    givens = _cluster_givens(phi, gpu, n) + (
+        given("tokens_per_s", "Measured throughput (all GPUs)", "实测吞吐（全部 GPU）", tps, "tok_rate"),
+        given("tokens", "Training tokens D", "训练 token 数 D", d))
+    return model, gpu, phi, d, n, tps, givens
+
+
+def _train_time_ask(phi, d, n, gpu, mfu_ref: Ref) -> Ask:
+    return Ask(formula="train_time", inputs={"phi": phi, "tokens": d, "n_gpus": n, "peak_flops": gpu.bf16,
+                                             "mfu": mfu_ref}, unit="day",
+               prompt_en=f"At that MFU, how many days does training on all {_tokens_text(d)} tokens take?",
+               prompt_zh=f"按这个 MFU，训练完全部 {_tokens_text(d)} 个 token 需要多少天？")
+
+
+@template("mfu.budget_chain", topic="mfu", title="Compute budget: 6ΦD → MFU → days",
+          title_zh="算力预算：6ΦD → MFU → 天数", difficulty=2, target_seconds=300)
+def budget_chain(rng):
+    model, gpu, phi, d, n, tps, givens = _chain_setup(rng)
+    en, zh = _run_text(model, gpu, phi, n, tps)
+    return Spec(
+        scenario_en=f"{en}; the plan is {_tokens_text(d)} training tokens.",
+        scenario_zh=f"{zh}；计划训练 {_tokens_text(d)} 个 token。",
+        givens=givens,
+        asks=(Ask(formula="train_flops", inputs={"phi": phi, "tokens": d}, unit="FLOP",
+                  prompt_en="How many FLOPs does the whole training run take (6ΦD), in FLOP?",
+                  prompt_zh="整个训练需要多少 FLOPs（6ΦD）？"),
+              Ask(formula="mfu", unit="%",
+                  prompt_en="What MFU does the measured throughput correspond to, in %?",
+                  prompt_zh="实测吞吐对应的 MFU 是多少（%）？"),
+              _train_time_ask(phi, d, n, gpu, Ref(1))),
+        conventions_en=TIME_EN, conventions_zh=TIME_ZH,
+    )
+
+
+@template("mfu.utilisation_chain", topic="mfu", title="Utilisation: MFU → HFU → days",
+          title_zh="利用率：MFU → HFU → 天数", difficulty=2, target_seconds=300)
+def utilisation_chain(rng):
+    model, gpu, phi, d, n, tps, givens = _chain_setup(rng)
+    en, zh = _run_text(model, gpu, phi, n, tps)
+    return Spec(
+        scenario_en=f"{en}, with full activation recomputation; the plan is {_tokens_text(d)} tokens.",
+        scenario_zh=f"{zh}，开启全量激活重计算；计划训练 {_tokens_text(d)} 个 token。",
+        givens=givens,
+        asks=(Ask(formula="mfu", unit="%",
+                  prompt_en="What is the MFU (model FLOPs only), in %?",
+                  prompt_zh="MFU（只计模型 FLOPs）是多少（%）？"),
+              Ask(formula="hfu", unit="%",
+                  prompt_en="What is the HFU (recomputed FLOPs counted too), in %?",
+                  prompt_zh="HFU（计入重计算的 FLOPs）是多少（%）？"),
+              _train_time_ask(phi, d, n, gpu, Ref(0))),
+        conventions_en=PEAK_EN + " Ignore the attention term. 1 day = 86,400 s.",
+        conventions_zh=PEAK_ZH + "忽略注意力项。1 天 = 86,400 s。",
+    )
