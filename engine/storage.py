@@ -330,6 +330,8 @@ def setting_problem(key: Any, value: Any) -> str | None:
         return f"a setting name must be a non-empty string, not {key!r}"
     if key == "new_per_day" and (not _is_int(value) or not 0 <= value <= 100):
         return f"new_per_day must be a whole number 0-100, not {value!r}"
+    if key == "lang" and value not in ("en", "zh"):
+        return f"lang must be 'en' or 'zh', not {value!r}"
     if not _json_safe(value):
         return f"setting {key!r} must be plain JSON, not {value!r}"
     return None
