@@ -1,0 +1,89 @@
+"""Save-file speed as the history grows: recording one answer, opening a profile.
+
+Builds profiles with 1,000 and 100,000 reviews in a temporary folder (through
+``Profile.import_document``), then times ``Profile.record`` (median of many
+answers; each one is durable: two fsynced file replacements) and opening the
+profile plus finding today's due items.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+from engine import session
+from engine.sm2 import ItemState
+from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
+
+TODAY = date(2026, 11, 29)
+ITEMS = [(f"topic{t}.item{i}", f"topic{t}") for t in range(7) for i in range(30)]  # 210 items
+RECORDS = 200
+
+
+def history(n: int, rng: random.Random) -> dict:
+    """An export document with ``n`` scheduled reviews spread over the past years."""
+    states: dict[str, ItemState] = {}
+    rows = []
+    start = TODAY - timedelta(days=max(1, n // 40))
+    for i in range(n):
+        item, topic = ITEMS[rng.randrange(len(ITEMS))]
+        day = start + timedelta(days=i * (TODAY - start).days // n)
+        when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+        q = rng.choice((1, 3, 4, 4, 5, 5))
+        row = session.review_row(item=item, topic=topic, seed=rng.randrange(2**31), quality=q,
+                                 verdict="correct" if q >= 4 else "wrong", when=when, today=day,
+                                 state=states.get(item), schedule=True, typed="12.5 GB", value=12.5e9,
+                                 seconds=round(rng.uniform(5, 90), 1))
+        states[item] = ItemState.from_dict(row["after"])
+        rows.append({"id": i + 1, **row})
+    return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "settings": {},
+            "states": {k: v.to_dict() for k, v in states.items()}, "reviews": rows, "mocks": []}
+
+
+def time_records(p: Profile, rng: random.Random) -> float:
+    """Median seconds of one durable ``record`` call."""
+    states, times = p.states(), []
+    now = datetime(TODAY.year, TODAY.month, TODAY.day, 12, tzinfo=timezone.utc)
+    for _ in range(RECORDS):
+        item, topic = ITEMS[rng.randrange(len(ITEMS))]
+        row = session.review_row(item=item, topic=topic, seed=1, quality=4, verdict="correct", when=now,
+                                 today=TODAY, state=states.get(item), schedule=True, typed="1", value=1.0)
+        t = time.perf_counter()
+        stored = p.record(row)
+        times.append(time.perf_counter() - t)
+        states[item] = ItemState.from_dict(stored["after"])
+    return statistics.median(times)
+
+
+def time_open_due(root: Path) -> float:
+    t = time.perf_counter()
+    with Profile.open(root) as p:
+        session.due_items(p.states(), TODAY, ITEMS)
+        session.introduced(p.reviews_today(TODAY))
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory(prefix="bench-storage-") as tmp:
+        figures = {}
+        for n in (1_000, 100_000):
+            root = Path(tmp) / str(n)
+            with Profile.open(root) as p:
+                p.import_document(history(n, rng))
+            opens = [time_open_due(root) for _ in range(5)]
+            with Profile.open(root) as p:
+                figures[n] = (time_records(p, rng), statistics.median(opens))
+        r1, r100 = figures[1_000][0], figures[100_000][0]
+        print(f"storage: record one answer, median of {RECORDS}: {r1 * 1e3:.2f} ms at 1,000 reviews, "
+              f"{r100 * 1e3:.2f} ms at 100,000 ({r100 / r1:.2f}x)")
+        print(f"storage: open a profile of 100,000 reviews and find today's due items: "
+              f"{figures[100_000][1] * 1e3:.1f} ms (median of 5)")
+
+
+if __name__ == "__main__":
+    main()
