@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from . import expr as ex
-from .units import COUNT_SUFFIXES, KIND_NAMES, KINDS, UNIT_SYMBOLS, Unit, fmt_quantity, lookup
+from .units import COUNT_SUFFIXES, KIND_NAMES, KINDS, UNIT_SYMBOLS, UNITS, Unit, fmt_quantity, lookup
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _reading(symbol: str, kind: str) -> str:
 
 def clean(text: str) -> str:
     """NFKC (full-width digits, µ), trimmed; the operators are normalised by engine.expr."""
-    t = unicodedata.normalize("NFKC", text)
+    t = unicodedata.normalize("NFKC", ex.expand_superscripts(text))
     return t.replace("μ", "µ").strip()
 
 
@@ -138,7 +138,9 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     except ex.ExprError as e:
         understood = f"unit {sym}" if unit is not None else ""
         words = _WORD.findall(_NUMBER.sub(" ", head))
-        if unit is None and words:
+        if words and words[-1] in UNITS:
+            return Unreadable(text, f"one unit, at the end: {words[-1]!r} in the middle cannot be read", understood)
+        if words:
             return Unreadable(text, _unknown_word(words[-1], kind), understood)
         return Unreadable(text, str(e), understood)
     if not math.isfinite(number):
@@ -201,7 +203,7 @@ def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:
 
 def normalise_choice(text: str) -> str:
     """Case, spaces, hyphens and punctuation do not matter: ``Memory-Bound.`` == ``memory bound``."""
-    t = unicodedata.normalize("NFKC", text).strip().lower()
+    t = unicodedata.normalize("NFKC", ex.expand_superscripts(text)).strip().lower()
     return re.sub(r"[\s\-_./·,;:!?。，；：！？、\"'“”‘’()（）]+", "", t)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import math
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Mapping, Sequence, Union
 
@@ -79,18 +80,24 @@ _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3, "^": 4}
 # --------------------------------------------------------------------------- #
 # Parsing
 
-_UNICODE_OPS = str.maketrans({"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "∕": "/",
+_UNICODE_OPS = str.maketrans({"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷": "/", "∕": "/", "⁄": "/",
                               "−": "-", "–": "-", "—": "-", "（": "(", "）": ")", "＋": "+",
                               "＊": "*", "／": "/", "－": "-", "＾": "^"})
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 _SUP_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+")
+_TIMES_X = re.compile(r"(?<=[\d)])\s*[xX]\s*(?=[\d(.])")  # 16x70e9, (n-1) x 2
 _THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?![\d,])")
 
 
+def expand_superscripts(text: str) -> str:
+    """``10⁹`` -> ``10**9`` (before any NFKC normalisation, which would make it ``109``)."""
+    return _SUP_RUN.sub(lambda m: "**" + m.group(0).translate(_SUPERSCRIPTS), text)
+
+
 def normalise(text: str) -> str:
-    """Whiteboard spellings to plain ASCII operators: ``×``, ``÷``, ``−``, ``^``, ``1,120``, ``10⁹``."""
-    t = text.translate(_UNICODE_OPS)
-    t = _SUP_RUN.sub(lambda m: "**" + m.group(0).translate(_SUPERSCRIPTS), t)
+    """Whiteboard spellings to plain ASCII operators: ``×``, ``x``, ``÷``, ``−``, ``^``, ``1,120``, ``10⁹``."""
+    t = expand_superscripts(text.translate(_UNICODE_OPS))
+    t = _TIMES_X.sub("*", t)
     t = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), t)
     return t.replace("^", "**").strip()
 
@@ -100,9 +107,10 @@ _NAME_SPACE_NAME = re.compile(r"(?<=[A-Za-z_\u0370-\u03ff\d])\s+(?=[A-Za-z_\u037
 
 
 def insert_implicit_products(text: str) -> str:
-    """Whiteboard products for symbolic answers: ``2Phi``, ``2 Phi``, ``Phi N``, ``2(n-1)``, ``)(``."""
+    """Whiteboard products for symbolic answers: ``2Phi``, ``2 Phi``, ``Phi N``, ``2(n-1)``, ``Φ(1+x)``, ``)(``."""
     t = _IMPLICIT.sub(lambda m: m.group(1) + "*", text)
     t = _NAME_SPACE_NAME.sub("*", t)
+    t = re.sub(r"(?<=[A-Za-z_\u0370-\u03ff])\(", "*(", t)  # no functions in symbolic answers: Φ(2+x) is a product
     t = re.sub(r"\)\s*(?=[(A-Za-z_\u0370-\u03ff\d])", ")*", t)
     return t
 
@@ -143,7 +151,9 @@ def parse(text: str, names: Mapping[str, str] | None = None, *, functions: froze
     if _NON_DECIMAL.search(src):
         raise ExprError("only decimal numbers can be read (no 0x, 0o or 0b)")
     try:
-        tree = ast.parse(src, mode="eval")
+        with warnings.catch_warnings():  # "invalid decimal literal" and friends must not reach the terminal
+            warnings.simplefilter("ignore")
+            tree = ast.parse(src, mode="eval")
     except SyntaxError:
         raise ExprError(f"not an arithmetic expression: {text.strip()!r}") from None
     except (RecursionError, MemoryError, ValueError):

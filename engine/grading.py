@@ -187,15 +187,14 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
     if exp.integer:
         ok = abs(x - e) < 1e-9 * max(1.0, abs(e))
         status = CORRECT if ok else (CLOSE if d <= exp.close else WRONG)
-        band = "exact integer"
+        band = f"exact whole number correct, ±{exp.close * 100:g} % close"
     else:
         status = CORRECT if d <= exp.tolerance else CLOSE if d <= exp.close else WRONG
     miss = None
     if status != CORRECT:
         miss = _misconception(x, e, p, exp)
     q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
-    msg = {CORRECT: "Correct.", CLOSE: "Close, but outside the correct band.", WRONG: "Wrong."}[status]
-    msg += f" You: {given}; expected: {shown_exp}"
+    msg = _headline(status, exp) + f" You: {given}; expected: {shown_exp}"
     if math.isfinite(rel) and round(rel * 100, 1) != 0:
         msg += f" ({rel * 100:+.1f} %)"
     msg += "."
@@ -203,6 +202,17 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
         msg += f" Looks like you {miss.label}."
     return Verdict(status, q, msg, shown_exp, given, rel, miss.label if miss else "", miss.key if miss else "",
                    band, p, p.notes)
+
+
+def _headline(status: str, exp: Expected) -> str:
+    """The verdict with the band that applied."""
+    tol, close = f"±{exp.tolerance * 100:g} %", f"±{exp.close * 100:g} %"
+    if status == CORRECT:
+        return "Correct." if exp.integer else f"Correct (within {tol})."
+    if status == CLOSE:
+        need = "the exact whole number" if exp.integer else tol
+        return f"Close: within {close}, but correct needs {need}."
+    return f"Wrong: more than {close} off."
 
 
 def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
@@ -213,6 +223,8 @@ def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
     misses = exp.misses
     if exp.unit_kind == "bytes":
         misses += bytes_misses(e, exp.unit or "B")
+    elif exp.unit_kind == "bandwidth":
+        misses += bytes_misses(e, exp.unit or "B/s")[1:]
     for m in misses:
         if m.value and distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
             return m

@@ -1,0 +1,203 @@
+"""engine.grading: verdicts, bands, misconceptions, SM-2 quality."""
+
+import math
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from engine.answers import BOUND_CHOICES
+from engine.grading import (CLOSE, CORRECT, INVALID, WRONG, Expected, Miss, display_number, distance, grade,
+                            quality_for)
+from engine.units import KINDS, UNITS, lookup
+
+from .test_answers import HOSTILE
+
+BYTES_GB = Expected("number", 1.12e12, "bytes", "GB")
+
+
+@pytest.mark.parametrize("text, status", [
+    ("1120", CORRECT), ("1,120 GB", CORRECT), ("1.12 TB", CORRECT), ("1043 GiB", CORRECT), ("1.1e12 B", CORRECT),
+    ("16*70e9 B", CORRECT), ("1100", CORRECT), ("1000", CLOSE), ("1300", CLOSE), ("1500", WRONG), ("140", WRONG),
+    ("8960 Gb", CORRECT), ("140 tok/s", INVALID), ("abc", INVALID), ("", INVALID), ("1/0", INVALID),
+])
+def test_number_verdicts(text, status):
+    assert grade(text, BYTES_GB).status == status
+
+
+def test_feedback_states_the_band():
+    v = grade("1000", BYTES_GB)
+    assert v.band == "±5 % correct, ±20 % close"
+    assert "within ±20 %" in v.message and "±5 %" in v.message
+    assert "within ±5 %" in grade("1120", BYTES_GB).message
+    assert "more than ±20 % off" in grade("1500", BYTES_GB).message
+    tight = Expected("number", 100.0, "count", tolerance=0.01, close=0.02)
+    assert grade("97.5", tight).status == WRONG and grade("98.5", tight).status == CLOSE
+    assert grade("99.5", tight).status == CORRECT
+    assert grade("98.5", tight).band == "±1 % correct, ±2 % close"
+
+
+def test_a_verdict_shows_both_answers_in_the_question_unit():
+    v = grade("1.2 TB", BYTES_GB)
+    assert (v.given, v.expected) == ("1200 GB", "1120 GB")
+    assert v.relative_error == pytest.approx(80 / 1120)
+    assert "+7.1 %" in v.message
+
+
+@pytest.mark.parametrize("text", HOSTILE, ids=lambda t: repr(t[:20]))
+def test_unreadable_is_invalid_never_wrong(text):
+    for exp in (BYTES_GB, Expected("number", 0.45, "ratio", "%"), Expected("choice", "memory-bound", choices=BOUND_CHOICES),
+                Expected("expression", "2*phi", aliases=(("N", "n"),))):
+        v = grade(text, exp)
+        assert v.status == INVALID and v.quality is None and not v.graded
+        assert v.message.startswith("Can't read this answer: ")
+
+
+def test_wrong_kind_is_invalid_with_a_message():
+    v = grade("140 GB", Expected("number", 14.56, "tok_rate", "tok/s"))
+    assert v.status == INVALID and "not a token rate" in v.message
+
+
+def test_template_misconceptions_are_named():
+    exp = Expected("number", 1.12e12, "bytes", "GB",
+                   misses=(Miss("weights_only", "counted only the fp16 weights (2Φ)", 140e9),
+                           Miss("same", "a slip that gives the right answer", 1.11e12)))
+    v = grade("140 GB", exp)
+    assert (v.status, v.quality, v.diagnosis_key) == (WRONG, 2, "weights_only")
+    assert "Looks like you counted only the fp16 weights" in v.message
+    assert grade("1.11 TB", exp).diagnosis == ""  # a misconception equal to the answer is never named
+    assert grade("500 GB", exp).diagnosis == "" and grade("500 GB", exp).quality == 1
+
+
+@pytest.mark.parametrize("text, key", [
+    ("1043", "gib_for_gb"),  # computed in GiB, labelled GB
+    ("8960 GB", "bits_for_bytes"),
+    ("1120 Gb", "lowercase_b"),
+    ("140 GB", "bytes_for_bits"),
+])
+def test_every_bytes_answer_checks_unit_slips(text, key):
+    assert grade(text, BYTES_GB).diagnosis_key == key
+
+
+def test_gib_questions_catch_the_gb_figure():
+    exp = Expected("number", 100 * 2**30, "bytes", "GiB")
+    assert grade("100", exp).status == CORRECT
+    assert grade("107.4 GB", exp).status == CORRECT  # a GB figure labelled GB is right
+    v = grade("107.4", exp)  # a GB figure labelled GiB is not
+    assert v.status == CLOSE and v.diagnosis_key == "gb_for_gib"
+
+
+def test_bandwidth_answers_catch_bits():
+    exp = Expected("number", 50e9, "bandwidth", "GB/s")
+    assert grade("400 Gbps", exp).status == CORRECT
+    assert grade("50 Gb/s", exp).diagnosis_key == "lowercase_b"
+    assert grade("400", exp).diagnosis_key == "bits_for_bytes"
+
+
+@pytest.mark.parametrize("unit, text, status", [
+    ("%", "45", CORRECT), ("%", "45%", CORRECT), ("%", "0.45", CORRECT), ("%", "0.5", CLOSE), ("%", "30", WRONG),
+    ("", "0.45", CORRECT), ("", "45", CORRECT), ("", "45 %", CORRECT), ("", "4.5", WRONG),
+])
+def test_a_bare_ratio_may_be_a_fraction_or_a_percentage(unit, text, status):
+    assert grade(text, Expected("number", 0.45, "ratio", unit)).status == status
+
+
+def test_integer_answers_must_be_exact():
+    exp = Expected("number", 14.0, "count", "GPUs", integer=True)
+    assert [grade(t, exp).status for t in ("14", "14 GPUs", "14.0", "13", "7")] == [CORRECT, CORRECT, CORRECT, CLOSE, WRONG]
+    assert "whole number" in grade("13", exp).message
+
+
+def test_quality_mapping():
+    assert quality_for(CORRECT, seconds=30, target_seconds=60) == 5
+    assert quality_for(CORRECT, seconds=90, target_seconds=60) == 4
+    assert quality_for(CORRECT) == 4
+    assert quality_for(CLOSE) == 3
+    assert quality_for(WRONG, misconception=True) == 2
+    assert quality_for(WRONG) == 1
+    assert quality_for(WRONG, dont_know=True) == 0
+    assert quality_for(INVALID) is None
+    assert grade("1120", BYTES_GB, seconds=20, target_seconds=60).quality == 5
+    assert grade("1120", BYTES_GB, seconds=80, target_seconds=60).quality == 4
+
+
+def test_choice_grading():
+    exp = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
+    assert grade("带宽受限", exp).status == CORRECT
+    assert grade("mem", exp, seconds=5, target_seconds=30).quality == 5
+    v = grade("compute bound", exp)
+    assert (v.status, v.quality) == (WRONG, 1) and "expected: memory-bound" in v.message
+    assert grade("maybe", exp).status == INVALID
+
+
+EXPR = Expected("expression", "2*phi + 14*phi/n_dp", aliases=(("N", "n_dp"), ("N_dp", "n_dp")))
+
+
+@pytest.mark.parametrize("text, status", [
+    ("2*Phi + 14*Phi/N", CORRECT), ("2Φ+14Φ/N", CORRECT), ("phi*(2+14/N)", CORRECT), ("(2N + 14)Φ/N", CORRECT),
+    ("2 phi + 14 phi / N_dp", CORRECT), ("16Φ/N", WRONG), ("4Φ + 12Φ/N", WRONG), ("2Φ + 14Φ/N + 0.001", WRONG),
+    ("x + 1", INVALID), ("9**9**9**9", INVALID), ("Φ/0", INVALID), ("Φ/(N-N)", INVALID), ("", INVALID),
+])
+def test_expression_grading(text, status):
+    assert grade(text, EXPR).status == status
+
+
+def test_expression_feedback_uses_the_question_symbols():
+    v = grade("16Φ/N", EXPR)
+    assert "You: 16 × Φ / N; expected: 2 × Φ + 14 × Φ / N" in v.message
+
+
+def test_huge_powers_are_decided_by_spot_checks_without_sympy_expansion():
+    exp = Expected("expression", "(phi + n)^2", aliases=(("N", "n"),))
+    assert grade("(Φ + N)^2", exp).status == CORRECT
+    assert grade("(Φ + N)^40 / (Φ + N)^38", exp).status == CORRECT
+
+
+# --------------------------------------------------------------------------- properties
+
+positive = st.floats(min_value=1e-9, max_value=1e15, allow_nan=False, allow_infinity=False)
+
+
+@given(positive, positive, st.floats(min_value=1e-6, max_value=1e6))
+def test_distance_is_symmetric_and_scale_invariant(x, e, k):
+    assert distance(x, e) == distance(e, x)
+    assert math.isclose(distance(x * k, e * k), distance(x, e), rel_tol=1e-9, abs_tol=1e-12)
+    assert 0 <= distance(x, e) <= 1
+
+
+@given(positive, positive, st.sampled_from([1e-6, 1e-3, 1.0, 1e3, 1e9]))
+def test_tolerance_is_symmetric_and_scale_invariant(x, e, k):
+    d = distance(x, e)
+    assume(min(abs(d - 0.05), abs(d - 0.20)) > 1e-6)  # not on a band edge, where float rounding decides
+    status = grade(repr(x), Expected("number", e, "count")).status
+    assert grade(repr(e), Expected("number", x, "count")).status == status
+    assert grade(repr(x * k), Expected("number", e * k, "count")).status == status
+
+
+@given(st.floats(min_value=1e-6, max_value=1e18, allow_nan=False))
+def test_an_answer_rounded_to_two_significant_figures_is_correct(e):
+    rounded = float(f"{e:.1e}")
+    assert grade(repr(rounded), Expected("number", e, "count")).status == CORRECT
+
+
+def _units(kind):
+    return sorted(s for s, cands in UNITS.items() if any(u.kind == kind for u in cands))
+
+
+@given(st.floats(min_value=1e-6, max_value=1e20, allow_nan=False), st.data())
+def test_a_quantity_grades_correct_against_itself_in_any_other_unit(value, data):
+    kind = data.draw(st.sampled_from(sorted(KINDS)))
+    asked = data.draw(st.sampled_from(["", *_units(kind)]))
+    typed = data.draw(st.sampled_from(_units(kind)))
+    text = display_number(value, kind, typed)
+    v = grade(text, Expected("number", value, kind, asked))
+    assert v.status == CORRECT, (text, asked, v.message)
+
+
+@given(st.floats(min_value=1e-6, max_value=1e20, allow_nan=False), st.sampled_from(sorted(KINDS)), st.data())
+def test_display_number_reads_back(value, kind, data):
+    unit = data.draw(st.sampled_from(["", *_units(kind)]))
+    exp = Expected("number", value, kind, unit)
+    assert grade(exp.display, exp).status == CORRECT
+    if unit:
+        assert lookup(unit, kind) is not None
