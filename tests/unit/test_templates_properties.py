@@ -1,0 +1,168 @@
+"""Properties every registered template must have, over many seeds (issue #3, "Tests").
+
+For each template: the problem is well-formed in English and Chinese, its given
+values are finite and positive, the expected answer is what the engine formula
+gives for the step's inputs, the answer's own display text grades ``correct``,
+no misconception lies within tolerance of the right answer, the same seed gives
+the same problem, and there are at least 50 distinct problems.  Then the bank as
+a whole: at least 40 templates, at least 8 chains of 3-5 steps, every topic.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import formulas
+from engine.grading import CORRECT, display_number, distance, grade
+from question_bank import registry
+from question_bank.base import TOPICS
+from question_bank.templates import pipeline
+
+TEMPLATES = registry.all_templates()
+IDS = [t.id for t in TEMPLATES]
+SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
+EXAMPLES = settings(max_examples=25, deadline=None)
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _numbers(value) -> list[float]:
+    if isinstance(value, str):
+        return []
+    if isinstance(value, (list, tuple)):
+        return [float(v) for v in value]
+    return [float(value)]
+
+
+@pytest.mark.parametrize("tid", IDS)
+@EXAMPLES
+@given(seed=SEEDS)
+def test_problem_is_well_formed_in_both_languages(tid, seed):
+    t = registry.get(tid)
+    p = t.generate(seed)
+    assert p.steps, "a problem has at least one step"
+    assert t.target_seconds > 0 and all(s.target_seconds > 0 for s in p.steps)
+    for lang in ("en", "zh"):
+        assert p.prompt(lang).strip()
+        for s in p.steps:
+            assert s.prompt(lang).strip(), f"step {s.index + 1} has no {lang} prompt"
+    for s in p.steps:
+        assert CJK.search(s.prompt("zh")), f"step {s.index + 1}: the Chinese prompt has no Chinese: {s.prompt('zh')!r}"
+        assert not CJK.search(s.prompt("en")), f"step {s.index + 1}: Chinese in the English prompt"
+    assert CJK.search(p.prompt("zh")) and not CJK.search(p.prompt("en"))
+    assert bool(p.conventions("en").strip()) == bool(p.conventions("zh").strip()), "conventions in one language only"
+    assert bool(p.scenario("en").strip()) == bool(p.scenario("zh").strip()), "scenario in one language only"
+    for g in p.givens:
+        assert g.label("en").strip() and g.label("zh").strip() and g.display.strip()
+        for v in _numbers(g.value):
+            assert math.isfinite(v) and v > 0, f"given {g.name} = {g.value!r} is not finite and positive"
+
+
+@pytest.mark.parametrize("tid", IDS)
+@EXAMPLES
+@given(seed=SEEDS)
+def test_answers_come_from_the_engine_and_grade_their_own_display(tid, seed):
+    p = registry.get(tid).generate(seed)
+    for s in p.steps:
+        e = s.expected
+        verdict = grade(e.display, e)
+        assert verdict.status == CORRECT, f"step {s.index + 1}: {e.display!r} graded {verdict.status}: {verdict.message}"
+        if e.kind != "number":
+            continue
+        assert s.formula, "a number answer names its engine formula"
+        for v in s.inputs.values():
+            for x in _numbers(v):
+                assert math.isfinite(x) and x > 0, f"step {s.index + 1}: input {v!r} is not finite and positive"
+        value = formulas.get(s.formula).evaluate(**s.inputs)
+        if e.integer:
+            value = float(round(value))
+        assert math.isfinite(float(e.value)) and float(e.value) > 0
+        assert distance(value, float(e.value)) < 1e-12, f"step {s.index + 1}: {s.formula} gives {value}, expected {e.value}"
+        assert e.unit or e.integer or e.unit_kind == "count", f"step {s.index + 1} does not say its unit"
+        assert formulas.get(s.formula).formula_text() in s.solution, "the worked solution shows the engine formula"
+        for m in e.misses:
+            assert distance(m.value, float(e.value)) > e.tolerance, (
+                f"step {s.index + 1}: misconception {m.key} ({m.value}) is within tolerance of {e.value}")
+
+
+@pytest.mark.parametrize("tid", IDS)
+@EXAMPLES
+@given(seed=SEEDS)
+def test_typing_a_misconception_names_it(tid, seed):
+    p = registry.get(tid).generate(seed)
+    for s in p.steps:
+        e = s.expected
+        for m in e.misses:
+            if not m.value:
+                continue  # the grader never matches a zero
+            v = grade(display_number(m.value, e.unit_kind, e.unit), e)
+            assert v.status != CORRECT, f"step {s.index + 1}: misconception {m.key} grades correct"
+            same = {x.key for x in e.misses if distance(x.value, m.value) <= e.tolerance}
+            assert v.diagnosis_key in same, f"step {s.index + 1}: typing {m.key}'s value diagnosed {v.diagnosis_key!r}"
+
+
+@pytest.mark.parametrize("tid", IDS)
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS)
+def test_same_seed_same_problem(tid, seed):
+    t = registry.get(tid)
+    assert t.generate(seed).to_dict("en") == t.generate(seed).to_dict("en")
+    assert t.generate(seed).to_dict("zh") == t.generate(seed).to_dict("zh")
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_at_least_50_distinct_problems(tid):
+    t = registry.get(tid)
+    prompts = {t.generate(seed).prompt("en") for seed in range(200)}
+    assert len(prompts) >= 50, f"{tid}: only {len(prompts)} distinct problems over 200 seeds"
+
+
+# --------------------------------------------------------------------------- #
+# The bank as a whole
+
+
+def test_at_least_40_templates():
+    assert len(TEMPLATES) >= 40, f"only {len(TEMPLATES)} templates"
+
+
+def test_every_topic_is_represented():
+    assert {t.topic for t in TEMPLATES} == set(TOPICS)
+
+
+def test_chains_have_3_to_5_steps_and_there_are_at_least_8():
+    lengths = {t.id: t.chain_length for t in TEMPLATES}
+    odd = {tid: n for tid, n in lengths.items() if n != 1 and not 3 <= n <= 5}
+    assert not odd, f"chains must have 3-5 steps: {odd}"
+    assert sum(1 for n in lengths.values() if n > 1) >= 8
+
+
+def test_topics_have_more_than_one_difficulty():
+    for topic in TOPICS:
+        levels = {t.difficulty for t in TEMPLATES if t.topic == topic}
+        if levels:
+            assert len(levels) > 1, f"{topic}: every template is at difficulty {levels}"
+
+
+def test_template_ids_start_with_their_topic():
+    for t in TEMPLATES:
+        assert t.id.split(".")[0] == t.topic, t.id
+
+
+# --------------------------------------------------------------------------- #
+# Pipeline: the micro-batch count is exact for every combination a template draws
+
+
+@pytest.mark.parametrize("target", pipeline.TARGETS)
+def test_micro_batches_for_bubble_is_exact(target):
+    f = formulas.get("micro_batches_for_bubble")
+    t = Fraction(str(target))
+    for p in sorted(set(pipeline.STAGES) | {48, 64}):
+        exact = math.ceil((p - 1) * (1 - t) / t)
+        assert f.evaluate(p=p, target=target) == exact, (p, target)
+        # and it is the smallest m that meets the target (share of total time)
+        assert Fraction(p - 1, exact + p - 1) <= t < Fraction(p - 1, exact + p - 2)
