@@ -100,7 +100,8 @@ def bound_ask(intensity: float, ridge_value: float, prompt_en: str, prompt_zh: s
                roofline={"peak_flops": peak, "bandwidth": bandwidth, "intensity": intensity})
 
 
-def direction_ask(intensity: float, ridge_value: float, what_en: str, what_zh: str) -> Ask:
+def direction_ask(intensity: float, ridge_value: float, what_en: str, what_zh: str, *, lead: tuple[str, ...] = (),
+                  peak: float | None = None, bandwidth: float | None = None) -> Ask:
     verdict = classify_bound(intensity, ridge_value)
     why_en = ("below the ridge: the op waits on HBM, so cut the bytes it moves (C§5.2)"
               if verdict == "memory-bound" else
@@ -109,8 +110,9 @@ def direction_ask(intensity: float, ridge_value: float, what_en: str, what_zh: s
               else "高于拐点：算子受限于计算单元，应打满 Tensor Core（C§5.2）")
     return Ask(prompt_en=f"{what_en} {DIRECTION_PROMPT_EN}", prompt_zh=f"{what_zh}{DIRECTION_PROMPT_ZH}",
                choices=DIRECTION_CHOICES, answer=DIRECTION_FOR[verdict],
-               explanation=tuple(bound_solution(intensity, ridge_value)) + (f"  {why_en}",),
-               explanation_zh=tuple(bound_lines_zh(intensity, ridge_value)) + (f"  {why_zh}",))
+               explanation=lead + tuple(bound_solution(intensity, ridge_value)) + (f"  {why_en}",),
+               explanation_zh=lead + tuple(bound_lines_zh(intensity, ridge_value)) + (f"  {why_zh}",),
+               roofline=({"peak_flops": peak, "bandwidth": bandwidth, "intensity": intensity} if peak else None))
 
 
 def pick_card(rng, dtypes: tuple[str, ...] = ("bf16", "fp16", "fp8", "fp32")) -> tuple[GPU, str]:

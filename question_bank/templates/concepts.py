@@ -1,0 +1,326 @@
+"""Conceptual checks from the seeds (R§4-6, C§4.2, C§5.2): choice questions whose answer is computed.
+
+Each question puts concrete numbers in front of the learner (a GPU, a model, a
+size) and its explanation is the engine's worked comparison, in English and
+Chinese, so the choice is never a matter of taste.
+"""
+
+from __future__ import annotations
+
+from engine import formulas
+from engine.answers import Choice
+from engine.formulas import bound_solution, classify_bound
+
+from .. import hardware, models
+from ..base import Ask, Spec, given, template
+from ..hardware import DTYPE_BYTES
+from .roofline import CONV_EN, CONV_ZH, bound_lines_zh, card_givens, direction_ask, gemm_i, ridge, tensor_dtype
+
+FUSION = Choice("fusion", ("kernel fusion", "fuse", "fuse kernels", "operator fusion", "算子融合", "融合"), "算子融合")
+QUANT = Choice("quantisation", ("quantization", "quantise", "quantize", "int8", "int4", "量化"), "量化")
+BATCH = Choice("larger batch", ("batch", "bigger batch", "increase batch", "batching", "continuous batching",
+                                "增大 batch", "增大batch", "加大 batch"), "增大 batch")
+TILING = Choice("tensor-core tiling", ("tiling", "tensor cores", "tensor core", "tile", "分块", "tensor core 分块"),
+                "Tensor Core 分块")
+FIX_CHOICES = (FUSION, QUANT, BATCH, TILING)
+FIX_PROMPT_EN = "Choose one: fusion, quantisation, larger batch, tensor-core tiling."
+FIX_PROMPT_ZH = "四选一：fusion（算子融合）、quantisation（量化）、larger batch（增大 batch）、tensor-core tiling（Tensor Core 分块）。"
+
+
+# --------------------------------------------------------------------------- #
+# Which optimisation helps (R§5.2)
+
+
+def _fix_fusion(rng, gpu, dtype, model):
+    tokens = rng.choice((2048, 4096, 8192, 16384))
+    chain = rng.choice((("bias add", "GELU", "dropout"), ("residual add", "RMSNorm"), ("scale", "mask", "softmax"),
+                        ("bias add", "SiLU", "multiply")))
+    i = formulas.get("arithmetic_intensity").evaluate(flops=1.0, bytes=2.0 * DTYPE_BYTES[dtype])
+    text_en = (f"In {model.name}'s forward pass on a {gpu.name}, {' → '.join(chain)} run as {len(chain)} separate "
+               f"kernels over a {tokens:,} × {model.d_model} {dtype} tensor; each reads and writes the whole tensor in "
+               "HBM. The batch is fixed and the numerics must not change.")
+    text_zh = (f"{model.name} 在 {gpu.name} 上前向时，{' → '.join(chain)} 作为 {len(chain)} 个独立 kernel 作用在 "
+               f"{tokens:,} × {model.d_model} 的 {dtype} 张量上，每个都把整个张量从显存读一遍、写一遍。batch 固定，数值结果不能变。")
+    why_en = (f"each element-wise kernel does ~1 FLOP per element for {2 * DTYPE_BYTES[dtype]:g} B of traffic "
+              f"(I ≈ {i:g} FLOP/B, far below the ridge {ridge(gpu.peak(dtype), gpu.bandwidth):.0f}); fusing them "
+              "keeps the intermediates on chip, cutting HBM traffic about "
+              f"{len(chain)}× - quantisation would change numerics, the batch is fixed, tiling helps compute-bound ops")
+    why_zh = (f"逐元素 kernel 每元素约 1 FLOP、却要 {2 * DTYPE_BYTES[dtype]:g} B 访存（I ≈ {i:g} FLOP/B，远低于拐点 "
+              f"{ridge(gpu.peak(dtype), gpu.bandwidth):.0f}）；融合后中间结果留在片上，显存流量约减为 1/{len(chain)}。"
+              "量化会改变数值，batch 固定，分块只对算力受限的算子有用")
+    return "fusion", text_en, text_zh, why_en, why_zh, {"tokens": tokens}
+
+
+def _fix_batch(rng, gpu, dtype, model):
+    waiting = rng.choice((32, 64, 128, 256))
+    b = rng.choice((1, 2, 4))
+    text_en = (f"A {model.name} server on a {gpu.name} decodes {b} sequence{'s' if b > 1 else ''} per step while "
+               f"{waiting} requests wait in the queue; the weight GEMMs are memory-bound. Model quality must not "
+               "change and each layer already runs as one fused kernel.")
+    text_zh = (f"一台 {gpu.name} 上的 {model.name} 服务每步只 decode {b} 条序列，而队列里有 {waiting} 个请求在等待；"
+               "权重 GEMM 访存受限。模型精度不能变，每层已经是一个融合好的 kernel。")
+    i_now = gemm_i(b, model.ffn, model.d_model, DTYPE_BYTES[dtype])
+    i_more = gemm_i(b * 16, model.ffn, model.d_model, DTYPE_BYTES[dtype])
+    why_en = (f"the weights are read once per step whatever the batch: at batch {b} the FFN GEMM has I ≈ {i_now:.3g} "
+              f"FLOP/B, at batch {16 * b} about {i_more:.3g} - batching the waiting requests (continuous batching) "
+              "raises intensity and throughput without touching numerics")
+    why_zh = (f"无论 batch 多大，每步都只读一遍权重：batch {b} 时 FFN GEMM 的 I ≈ {i_now:.3g} FLOP/B，batch {16 * b} 时约 "
+              f"{i_more:.3g}——把排队请求合批（continuous batching）能提高算术强度与吞吐，且不改变数值")
+    return "larger batch", text_en, text_zh, why_en, why_zh, {"waiting": waiting, "batch": b}
+
+
+def _fix_quant(rng, gpu, dtype, model):
+    ctx = rng.choice((512, 1024, 2048))
+    text_en = (f"{model.name} runs on one {gpu.name} for a single interactive user: batch 1, {ctx:,} tokens of context, "
+               f"{dtype} weights, each layer already one fused kernel. A small accuracy loss is acceptable; latency "
+               "per token must drop.")
+    text_zh = (f"{model.name} 在一张 {gpu.name} 上为单个交互用户服务：batch 1，上下文 {ctx:,} token，权重 {dtype}，每层已是一个"
+               "融合 kernel。可以接受少量精度损失，但每个 token 的延迟必须下降。")
+    w = model.params * DTYPE_BYTES[dtype]
+    why_en = (f"batch-1 decode reads all {w / 1e9:.3g} GB of weights per token (memory-bound); there is nothing left "
+              "to fuse and no other request to batch with, so fewer bytes per weight (int8/int4) is what cuts the "
+              "time per token")
+    why_zh = (f"batch 1 的 decode 每个 token 都要读全部 {w / 1e9:.3g} GB 权重（访存受限）；已无可融合的算子，也没有别的请求可合批，"
+              "只有减少每个权重的字节数（int8/int4 量化）能缩短每 token 的时间")
+    return "quantisation", text_en, text_zh, why_en, why_zh, {"context": ctx}
+
+
+def _fix_tiling(rng, gpu, dtype, model):
+    tokens = rng.choice((4096, 8192, 16384))
+    i = gemm_i(tokens, model.ffn, model.d_model, DTYPE_BYTES[dtype])
+    r = ridge(gpu.peak(dtype), gpu.bandwidth)
+    text_en = (f"During prefill of {tokens:,} tokens, {model.name}'s FFN GEMM ({tokens:,}×{model.d_model} by "
+               f"{model.d_model}×{model.ffn}, {dtype}) reaches only 45% of the {gpu.name}'s peak.")
+    text_zh = (f"在 {tokens:,} token 的 prefill 中，{model.name} 的 FFN GEMM（{tokens:,}×{model.d_model} 乘 "
+               f"{model.d_model}×{model.ffn}，{dtype}）只跑到 {gpu.name} 峰值的 45%。")
+    why_en = (f"I ≈ {i:.0f} FLOP/B is far above the ridge {r:.0f}: the GEMM is compute-bound, so memory-side tricks "
+              "(fusion, quantising storage, bigger batch) do not help; better tiling keeps the tensor cores busy")
+    why_zh = (f"I ≈ {i:.0f} FLOP/B 远高于拐点 {r:.0f}：该 GEMM 算力受限，融合、量化存储、增大 batch 这些访存侧手段无效；"
+              "更好的分块才能打满 Tensor Core")
+    return "tensor-core tiling", text_en, text_zh, why_en, why_zh, {"tokens": tokens}
+
+
+EXTRA_LABELS = {"tokens": ("Tokens", "token 数"), "waiting": ("Waiting requests", "排队请求数"),
+                "batch": ("Decode batch", "decode batch"), "context": ("Context tokens", "上下文 token 数")}
+
+
+@template("concepts.memory_bound_fix", topic="concepts", title="Which optimisation helps here?",
+          title_zh="这里哪种优化有效？", difficulty=2, target_seconds=60)
+def memory_bound_fix(rng):
+    gpu = rng.choice(hardware.GPUS)
+    dtype = tensor_dtype(gpu, rng)
+    model = rng.choice(models.DENSE)
+    answer, text_en, text_zh, why_en, why_zh, extra = rng.choice((_fix_fusion, _fix_batch, _fix_quant,
+                                                                 _fix_tiling))(rng, gpu, dtype, model)
+    return Spec(
+        givens=(given("gpu", "GPU", "GPU", gpu.name), given("model", "Model", "模型", model.name),
+                given("dtype", "Precision", "精度", dtype))
+        + tuple(given(k, *EXTRA_LABELS[k], v) for k, v in extra.items()),
+        asks=(Ask(prompt_en=f"{text_en} Which optimisation helps most? {FIX_PROMPT_EN}",
+                  prompt_zh=f"{text_zh}哪种优化最有效？{FIX_PROMPT_ZH}",
+                  choices=FIX_CHOICES, answer=answer, explanation=(why_en,), explanation_zh=(why_zh,)),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Prefill vs decode (C§4.2)
+
+PREFILL = Choice("prefill", ("prefill only", "the prefill", "预填充", "prefill 阶段"), "prefill")
+DECODE = Choice("decode", ("decode only", "the decode", "decoding", "解码", "decode 阶段"), "decode")
+BOTH = Choice("both", ("both phases", "prefill and decode", "两者都是", "都是"), "两者都是")
+NEITHER = Choice("neither", ("none", "no phase", "都不是", "两者都不是"), "都不是")
+PHASE_CHOICES = (PREFILL, DECODE, BOTH, NEITHER)
+
+
+@template("concepts.phase_bound", topic="concepts", title="Which inference phase is compute-bound?",
+          title_zh="推理的哪个阶段是算力受限？", difficulty=2, target_seconds=120)
+def phase_bound(rng):
+    while True:
+        gpu = rng.choice(hardware.GPUS)
+        dtype = tensor_dtype(gpu, rng)
+        model = rng.choice(models.DENSE)
+        prompt = rng.choice((64, 128, 256, 1024, 2048, 4096, 8192))
+        batch = rng.choice((1, 4, 16, 64, 256, 512, 1024))
+        bpe, r = DTYPE_BYTES[dtype], ridge(gpu.peak(dtype), gpu.bandwidth)
+        i_pre = gemm_i(prompt, model.ffn, model.d_model, bpe)
+        i_dec = gemm_i(batch, model.ffn, model.d_model, bpe)
+        if abs(i_pre / r - 1) > 0.15 and abs(i_dec / r - 1) > 0.15:
+            break
+    pre, dec = classify_bound(i_pre, r) == "compute-bound", classify_bound(i_dec, r) == "compute-bound"
+    answer = "both" if pre and dec else "prefill" if pre else "decode" if dec else "neither"
+    f = formulas.get("gemm_intensity")
+    lines = (["prefill:"] + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+             + bound_solution(i_pre, r)[1:]
+             + ["decode:"] + f.solution(m=batch, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+             + bound_solution(i_dec, r)[1:])
+    lines_zh = (["prefill："] + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+                + bound_lines_zh(i_pre, r)[1:]
+                + ["decode："] + f.solution(m=batch, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+                + bound_lines_zh(i_dec, r)[1:])
+    return Spec(
+        givens=card_givens(gpu, dtype) + (given("model", "Model", "模型", model.name),
+                                          given("prompt", "Prompt length (one request)", "prompt 长度（单个请求）", prompt),
+                                          given("batch", "Decode batch", "decode batch", batch)),
+        asks=(Ask(prompt_en=f"{model.name} serves on a {gpu.name} in {dtype}: prefill processes one {prompt}-token "
+                            f"prompt at a time, decode advances {batch} sequences per step. Judge by the FFN "
+                            f"up-projection GEMM ({model.d_model}×{model.ffn} weights). Which phase is compute-bound? "
+                            "Answer prefill, decode, both or neither.",
+                  prompt_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理：prefill 每次处理一个 {prompt} token 的 prompt，"
+                            f"decode 每步推进 {batch} 条序列。以 FFN 上投影 GEMM（{model.d_model}×{model.ffn} 权重）为准，"
+                            "哪个阶段是算力受限？请回答 prefill、decode、both（两者都是）或 neither（都不是）。",
+                  choices=PHASE_CHOICES, answer=answer, explanation=tuple(lines), explanation_zh=tuple(lines_zh)),),
+        conventions_en=CONV_EN + " GEMM intensity: 2MNK FLOPs over (MK + KN + MN) elements moved once.",
+        conventions_zh=CONV_ZH + "GEMM 算术强度：2MNK FLOPs 除以一次搬运的 (MK + KN + MN) 个元素的字节数。",
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Where should the effort go (C§5.2)
+
+# (name en, name zh, FLOPs per element, tensor traversals) for row-wise ops
+LOW_INTENSITY_OPS = (("LayerNorm", "LayerNorm", 8), ("Softmax", "Softmax", 5), ("RMSNorm", "RMSNorm", 4),
+                     ("GELU", "GELU", 8), ("residual add", "残差相加", 1))
+
+
+def _op_case(rng, gpu, dtype, model):
+    """(text en, text zh, intensity, lines) for an op on the GPU."""
+    bpe = DTYPE_BYTES[dtype]
+    kind = rng.random()
+    tokens = rng.choice((1024, 2048, 4096, 8192))
+    if kind < 0.4:
+        name, name_zh, f = rng.choice(LOW_INTENSITY_OPS)
+        traffic = 3 if name == "residual add" else 2
+        flops, nbytes = tokens * model.d_model * f, tokens * model.d_model * traffic * bpe
+        lines = [f"FLOPs = {tokens:,} × {model.d_model} × {f}; bytes = {tokens:,} × {model.d_model} × {traffic} × {bpe:g}"]
+        lines += formulas.get("arithmetic_intensity").solution(flops=flops, bytes=nbytes)
+        i = flops / nbytes
+        return (f"a {name} over {tokens:,} × {model.d_model} {dtype} activations ({f} FLOPs per element; "
+                f"{traffic} tensor passes through HBM)",
+                f"对 {tokens:,} × {model.d_model} 的 {dtype} 激活做 {name_zh}（每元素 {f} FLOPs，经过显存 {traffic} 次）",
+                i, lines)
+    m = rng.choice((1, 2, 4, 8)) if kind < 0.7 else tokens
+    lines = formulas.get("gemm_intensity").solution(m=m, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+    what = "decode step" if m <= 8 else "prefill"
+    what_zh = "decode 步" if m <= 8 else "prefill"
+    return (f"the FFN GEMM of a {what} ({m}×{model.d_model} activations by {model.d_model}×{model.ffn} {dtype} weights)",
+            f"{what_zh}中的 FFN GEMM（{m}×{model.d_model} 激活乘 {model.d_model}×{model.ffn} 的 {dtype} 权重）",
+            gemm_i(m, model.ffn, model.d_model, bpe), lines)
+
+
+@template("concepts.optimisation_direction", topic="concepts", title="Fuse or tile? Where the effort should go",
+          title_zh="融合还是分块？优化方向判断", difficulty=2, target_seconds=90)
+def optimisation_direction(rng):
+    gpu = rng.choice(hardware.GPUS)
+    dtype = tensor_dtype(gpu, rng)
+    model = rng.choice(models.DENSE)
+    r = ridge(gpu.peak(dtype), gpu.bandwidth)
+    while True:
+        op_en, op_zh, i, lines = _op_case(rng, gpu, dtype, model)
+        if abs(i / r - 1) > 0.15:
+            break
+    ask = direction_ask(i, r, f"On a {gpu.name}, consider {op_en}.", f"在 {gpu.name} 上，考虑{op_zh}。",
+                        lead=tuple(lines), peak=gpu.peak(dtype), bandwidth=gpu.bandwidth)
+    return Spec(givens=card_givens(gpu, dtype) + (given("model", "Model", "模型", model.name),), asks=(ask,),
+                conventions_en=CONV_EN, conventions_zh=CONV_ZH)
+
+
+# --------------------------------------------------------------------------- #
+# Bandwidth or FLOPS: which card is faster (R§6.1)
+
+
+@template("concepts.faster_card", topic="concepts", title="Which card is faster for this phase?",
+          title_zh="这个阶段哪张卡更快？", difficulty=2, target_seconds=120)
+def faster_card(rng):
+    while True:
+        a, b = rng.sample(hardware.GPUS, 2)
+        model = rng.choice((models.LLAMA2_7B, models.LLAMA3_8B, models.MISTRAL_7B, models.LLAMA2_13B))
+        phase = rng.choice(("decode", "prefill"))
+        w = model.params * 2
+        if phase == "decode":
+            f = formulas.get("decode_tokens_per_s")
+            score = {g.key: f.evaluate(bandwidth=g.bandwidth, weight_bytes=w, kv_bytes=0.0) for g in (a, b)}
+            lines = {g.key: f.solution(bandwidth=g.bandwidth, weight_bytes=w, kv_bytes=0.0) for g in (a, b)}
+        else:
+            tokens = rng.choice((2048, 4096, 8192))
+            f = formulas.get("prefill_time")
+            score = {g.key: 1 / f.evaluate(phi=model.params, tokens=tokens, peak_flops=g.fp16) for g in (a, b)}
+            lines = {g.key: f.solution(phi=model.params, tokens=tokens, peak_flops=g.fp16) for g in (a, b)}
+        hi, lo = max(score.values()), min(score.values())
+        if w <= min(a.memory, b.memory) and hi > 1.1 * lo:
+            break
+    winner = a if score[a.key] > score[b.key] else b
+    task_en = ("generating tokens one at a time for a single user (batch-1 decode; KV cache negligible)"
+               if phase == "decode" else f"prefilling a batch of prompts totalling {tokens:,} tokens")
+    task_zh = ("为单个用户逐个生成 token（batch 1 decode，KV Cache 可忽略）" if phase == "decode"
+               else f"对总计 {tokens:,} 个 token 的一批 prompt 做 prefill")
+    def aliases(g, other, letter):
+        short = g.name.split()[0]
+        return (g.key, letter, f"card {letter}", f"卡 {letter}") + ((short,) if short != other.name.split()[0] else ())
+
+    choices = (Choice(a.name, aliases(a, b, "A"), a.name), Choice(b.name, aliases(b, a, "B"), b.name))
+    sol: list[str] = []
+    for g in (a, b):
+        sol += [f"{g.name}:"] + lines[g.key]
+    why_en = ("decode is memory-bound: the card with more bandwidth wins" if phase == "decode"
+              else "prefill is compute-bound: the card with more 16-bit FLOP/s wins")
+    why_zh = "decode 访存受限：带宽高的卡更快" if phase == "decode" else "prefill 算力受限：16 位算力高的卡更快"
+    return Spec(
+        givens=(given("model", "Model", "模型", f"{model.name} (16-bit weights)"),
+                given("gpu_a", "Card A", "卡 A", a.name), given("a_peak", "A: peak dense 16-bit", "A：16 位稠密峰值",
+                                                                a.fp16, "flop_rate", "TFLOPS"),
+                given("a_bw", "A: memory bandwidth", "A：显存带宽", a.bandwidth, "bandwidth", "GB/s"),
+                given("gpu_b", "Card B", "卡 B", b.name), given("b_peak", "B: peak dense 16-bit", "B：16 位稠密峰值",
+                                                                b.fp16, "flop_rate", "TFLOPS"),
+                given("b_bw", "B: memory bandwidth", "B：显存带宽", b.bandwidth, "bandwidth", "GB/s")),
+        asks=(Ask(prompt_en=f"{model.name} with 16-bit weights fits on both cards. For {task_en}, which card is "
+                            f"faster by the roofline bounds? Answer {a.name} or {b.name}.",
+                  prompt_zh=f"{model.name}（16 位权重）在两张卡上都放得下。对于{task_zh}，按 Roofline 上限哪张卡更快？"
+                            f"请回答 {a.name} 或 {b.name}。",
+                  choices=choices, answer=winner.name, explanation=tuple(sol) + (why_en,),
+                  explanation_zh=tuple(sol) + (why_zh,)),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Why is LayerNorm hard to optimise (R§4.2)
+
+LOW_I = Choice("low arithmetic intensity", ("low intensity", "memory-bound", "memory bound", "bandwidth",
+                                            "算术强度低", "访存受限", "带宽受限"), "算术强度低（访存受限）")
+TOO_MANY_FLOPS = Choice("too many FLOPs", ("flops", "compute-bound", "compute bound", "计算量太大"), "计算量太大")
+SERIAL = Choice("cannot be parallelised", ("serial", "not parallel", "sequential", "无法并行"), "无法并行")
+PRECISION = Choice("needs fp32", ("fp32", "precision", "needs fp32 precision", "需要 fp32", "精度"), "需要 fp32")
+WHY_CHOICES = (LOW_I, TOO_MANY_FLOPS, SERIAL, PRECISION)
+
+
+@template("concepts.why_norm_is_slow", topic="concepts", title="Why are LayerNorm-like ops hard to speed up?",
+          title_zh="为什么 LayerNorm 这类算子难优化？", difficulty=1, target_seconds=60)
+def why_norm_is_slow(rng):
+    gpu = rng.choice(hardware.GPUS)
+    dtype = tensor_dtype(gpu, rng)
+    name, name_zh, f = rng.choice(LOW_INTENSITY_OPS)
+    tokens, width = rng.choice((1024, 2048, 4096, 8192)), rng.choice((2048, 4096, 5120, 8192))
+    bpe = DTYPE_BYTES[dtype]
+    traffic = 3 if name == "residual add" else 2
+    i = formulas.get("arithmetic_intensity").evaluate(flops=tokens * width * f, bytes=tokens * width * traffic * bpe)
+    r = ridge(gpu.peak(dtype), gpu.bandwidth)
+    lines = [f"FLOPs = {tokens:,} × {width:,} × {f}; bytes = {tokens:,} × {width:,} × {traffic} × {bpe:g}"]
+    lines += formulas.get("arithmetic_intensity").solution(flops=tokens * width * f, bytes=tokens * width * traffic * bpe)
+    return Spec(
+        givens=card_givens(gpu, dtype) + (given("op", "Operation", "算子", name), given("rows", "Rows", "行数", tokens),
+                                          given("width", "Row length", "每行长度", width)),
+        asks=(Ask(prompt_en=f"A {name} over {tokens:,} × {width:,} {dtype} values ({f} FLOPs per element) barely "
+                            f"speeds up when its arithmetic is optimised on the {gpu.name}. Why? Answer: low arithmetic "
+                            "intensity, too many FLOPs, cannot be parallelised, or needs fp32.",
+                  prompt_zh=f"在 {gpu.name} 上，对 {tokens:,} × {width:,} 个 {dtype} 值做 {name_zh}（每元素 {f} FLOPs），"
+                            "优化其计算逻辑几乎没有加速。为什么？选项：low arithmetic intensity（算术强度低）、too many FLOPs"
+                            "（计算量太大）、cannot be parallelised（无法并行）、needs fp32（需要 fp32）。",
+                  choices=WHY_CHOICES, answer=LOW_I.key,
+                  explanation=tuple(lines) + tuple(bound_solution(i, r))
+                  + ("  the op waits on HBM: only moving fewer bytes (fusion, in-place, quantisation) helps (R§4.2)",),
+                  explanation_zh=tuple(lines) + tuple(bound_lines_zh(i, r))
+                  + ("  算子在等显存：只有减少搬运（融合、原地操作、量化）才有效（R§4.2）",),
+                  roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": i}),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
