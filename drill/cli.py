@@ -8,7 +8,7 @@ import sys
 from typing import Sequence
 
 # Each name is a module in drill/commands/ with register(subparsers).
-COMMAND_MODULES: tuple[str, ...] = ("calc", "memory")
+COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app")
 
 
 class UsageError(Exception):
@@ -33,9 +33,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
-    if func is None:
-        parser.print_help()
-        return 0
+    if func is None:  # no subcommand: the app's Home
+        func = importlib.import_module("drill.commands.app").run_app
     try:
         return int(func(args) or 0)
     except UsageError as e:

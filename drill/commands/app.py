@@ -1,0 +1,36 @@
+"""``drill`` (no subcommand) opens Home; ``drill practice`` opens straight into today's session.
+
+The profile is opened before the app starts: a busy or damaged profile prints
+why and exits with status 1, and nothing is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("practice", help="open the app straight into today's session",
+                              description="Open the app on today's practice session: due items first, "
+                                          "then today's new items.")
+    p.set_defaults(func=run_practice)
+
+
+def run_app(args: argparse.Namespace, start: str = "home") -> int:
+    from drill.paths import open_profile
+
+    profile = open_profile(args.saves, args.profile)
+    try:
+        from drill.app import DrillApp
+        from drill.context import AppContext
+
+        lang = args.lang or profile.settings().get("lang") or "en"
+        app = DrillApp(AppContext(profile, lang), start=start)
+        app.run()
+        return app.return_code or 0
+    finally:
+        profile.close()
+
+
+def run_practice(args: argparse.Namespace) -> int:
+    return run_app(args, start="practice")

@@ -1,0 +1,44 @@
+"""What every screen reads: the open profile, the language, the clock (``self.app.ctx``)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from engine.storage import Profile
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass
+class AppContext:
+    """The app's view of the world; tests inject the clock and the seed source."""
+
+    profile: "Profile"
+    lang: str = "en"
+    clock: Callable[[], datetime] = utc_now  # returns an aware UTC datetime
+    rng: random.Random = field(default_factory=random.Random)  # seeds of new problems
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    def today(self) -> date:
+        """The learner's local date (reviews are filed under it)."""
+        return self.clock().astimezone().date()
+
+    def timestamp(self) -> str:
+        """Now in UTC as stored in a review row: ``2026-11-29T15:42:01Z``."""
+        return self.clock().astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def new_seed(self) -> int:
+        return self.rng.randrange(1, 2**31)
+
+    def set_lang(self, lang: str) -> None:
+        """Switch the language and remember it in the profile's settings."""
+        self.lang = lang
+        self.profile.set_setting("lang", lang)

@@ -1,0 +1,345 @@
+"""A practice session as the app runs it: grade, record, override, undo, summarise.
+
+No Textual here: the Practice screen renders a :class:`PracticeRun`; tests can
+drive one directly.  The queue, re-drills and the review rows come from
+:class:`engine.session.Session`; grading from :func:`engine.grading.grade`.
+
+Recording rules (see the README, "Using the app"):
+
+* A single question: one row, ``step`` None, scheduled for due/new cards.
+* A chain (several steps): one row per step (``step`` 1, 2, ...; never
+  scheduled), then, when its last step is answered, one row for the whole item
+  (``step`` None, empty ``typed``) that carries the schedule.  The chain's
+  quality is the **minimum** of its step qualities (a chain is only as sound as
+  its weakest step) and its verdict is the worst step verdict.
+* Every row is saved (``Profile.record``) before its feedback is shown.
+* Overriding a grade re-records the answer with the chosen quality (the
+  verdict stays the engine's); undo takes back the last answer's rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from engine import expr as ex
+from engine.answers import Unreadable, parse_choice, parse_expression, parse_quantity
+from engine.grading import INVALID, Verdict, display_number, grade
+from engine.session import Card, Session, introduced, review_row
+from question_bank import registry
+from question_bank.base import Problem, Step
+
+if TYPE_CHECKING:
+    from drill.context import AppContext
+
+DONT_KNOW = "dont_know"
+VERDICT_ORDER = (DONT_KNOW, "wrong", "close", "correct")  # worst first
+DONT_KNOW_TYPED = ("?", "？")
+
+
+def catalog() -> list[tuple[str, str]]:
+    """The bank as ``(item, topic)`` pairs in bank order, for engine.session."""
+    return [(t.id, t.topic) for t in registry.all_templates()]
+
+
+def chain_quality(qualities: list[int]) -> int:
+    """A chain is scheduled as one unit: the lowest quality of its steps."""
+    return min(qualities)
+
+
+def worst_verdict(verdicts: list[str]) -> str:
+    return min(verdicts, key=VERDICT_ORDER.index)
+
+
+def today_session(ctx: "AppContext") -> Session:
+    """Today's queue: due items, then the day's new items (engine.session)."""
+    today = ctx.today()
+    done_today = introduced(ctx.profile.reviews_today(today))
+    return Session(ctx.profile.states(), catalog(), today, seed=ctx.new_seed(),
+                   new_per_day=ctx.profile.settings()["new_per_day"], introduced_today=len(done_today))
+
+
+def extra_session(ctx: "AppContext", n: int = 5) -> Session:
+    """Extra practice on the weakest items: recorded, never rescheduled."""
+    return Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), extra=n)
+
+
+def items_session(ctx: "AppContext", items: list[str]) -> Session:
+    """Practice of chosen templates on demand (Browse): extra cards, so the schedule and the
+    daily new-item limit are untouched."""
+    s = Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), new_per_day=0)
+    s.cards = [Card(i, registry.get(i).topic, ctx.new_seed(), "extra") for i in items]
+    s.planned = len(s.cards)
+    return s
+
+
+def understood(text: str, step: Step) -> tuple[bool | None, str]:
+    """What the engine reads in ``text`` for ``step``, without grading.
+
+    ``(True, "= 1.12 × 10¹² B")``, ``(False, reason)``, or ``(None, "")`` for
+    nothing typed yet.
+    """
+    if not text.strip():
+        return None, ""
+    if text.strip() in DONT_KNOW_TYPED:
+        return True, "?"
+    exp = step.expected
+    if exp.kind == "number":
+        p = parse_quantity(text, exp.unit_kind, exp.unit or None)
+        if isinstance(p, Unreadable):
+            return False, p.message
+        shown = p.understood
+        if exp.unit and not p.bare:
+            in_unit = display_number(p.value, exp.unit_kind, exp.unit)
+            if in_unit not in shown:
+                shown += f" = {in_unit}"
+        return True, shown
+    if exp.kind == "choice":
+        c = parse_choice(text, exp.choices)
+        return (False, c.message) if isinstance(c, Unreadable) else (True, f"= {c.key}")
+    node = parse_expression(text, dict(exp.aliases))
+    return (False, node.message) if isinstance(node, Unreadable) else (True, f"= {ex.render(node)}")
+
+
+@dataclass
+class Answer:
+    """One answered step, as recorded and as shown in the feedback."""
+
+    card: Card
+    problem: Problem
+    step: int  # 0-based index in problem.steps
+    typed: str
+    status: str  # correct | close | wrong | dont_know
+    auto_quality: int  # what the engine gave
+    quality: int  # after any override
+    seconds: float
+    when: datetime
+    verdict: Verdict | None  # None for "I don't know"
+    value: float | str | None
+    prior: list["Answer"] = field(default_factory=list)  # earlier steps of the same chain
+    rows: list[dict] = field(default_factory=list)  # stored rows, in the order recorded
+
+    @property
+    def last_step(self) -> bool:
+        return self.step == len(self.problem.steps) - 1
+
+    @property
+    def item_row(self) -> dict | None:
+        """The row that carries the item's schedule, once the card is finished."""
+        return next((r for r in self.rows if r.get("step") is None), None)
+
+    @property
+    def chain_quality(self) -> int | None:
+        row = self.item_row
+        return row["quality"] if row is not None and self.problem.is_chain else None
+
+
+@dataclass(frozen=True)
+class Summary:
+    answered: int
+    correct: int
+    close: int
+    wrong: int
+    dont_know: int
+    seconds: float
+    by_topic: dict[str, tuple[int, int]]  # topic -> (passed, answered), passed = quality >= 3
+    due_tomorrow: list[str]  # item ids due on or before tomorrow
+
+
+class PracticeRun:
+    """One sitting: a :class:`Session` plus the problem on screen and the answers given."""
+
+    def __init__(self, ctx: "AppContext", session: Session) -> None:
+        self.ctx = ctx
+        self.session = session
+        self.answers: list[Answer] = []
+        self.problem: Problem | None = None
+        self.card: Card | None = None
+        self.step = 0
+        self.prior: list[Answer] = []
+        self.started = ctx.now()
+        self.load()
+
+    # ---------------------------------------------------------------- position
+    def load(self) -> None:
+        """Show the session's current card from its first step."""
+        self.card = self.session.current
+        self.problem = registry.get(self.card.item).generate(self.card.seed) if self.card else None
+        self.step, self.prior, self.started = 0, [], self.ctx.now()
+
+    @property
+    def done(self) -> bool:
+        return self.card is None
+
+    @property
+    def current_step(self) -> Step:
+        return self.problem.steps[self.step]
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        """Cards finished and cards in the session (re-drills add to the total)."""
+        return self.session.answered, self.session.answered + len(self.session.cards)
+
+    @property
+    def finished_card(self) -> bool:
+        """The last answer finished its card (the session moved on)."""
+        return bool(self.answers) and self.answers[-1].item_row is not None
+
+    def elapsed(self) -> float:
+        return max(0.0, (self.ctx.now() - self.started).total_seconds())
+
+    def advance(self) -> bool:
+        """After feedback: the next step of the chain, or the next card. False when the session is over."""
+        last = self.answers[-1]
+        if last.item_row is None:
+            self.step, self.prior, self.started = last.step + 1, last.prior + [last], self.ctx.now()
+        else:
+            self.load()
+        return not self.done
+
+    # ---------------------------------------------------------------- answering
+    def submit(self, text: str) -> Answer | Verdict:
+        """Grade and record ``text``; an unreadable answer returns the invalid Verdict (nothing recorded)."""
+        if text.strip() in DONT_KNOW_TYPED:
+            return self.dont_know(text.strip())
+        seconds = self.elapsed()
+        step = self.current_step
+        v = grade(text, step.expected, seconds=seconds, target_seconds=step.target_seconds)
+        if v.status == INVALID:
+            return v
+        if step.expected.kind == "number":
+            value = v.parsed.value if v.parsed is not None else None
+        else:
+            value = v.given
+        return self._answer(text, v.status, v.quality, seconds, v, value)
+
+    def dont_know(self, typed: str = "") -> Answer:
+        return self._answer(typed, DONT_KNOW, 0, self.elapsed(), None, None)
+
+    def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
+        a = Answer(self.card, self.problem, self.step, typed, status, quality, quality, seconds, self.ctx.now(),
+                   verdict, value, list(self.prior))
+        self._record(a)
+        self.answers.append(a)
+        return a
+
+    def _record(self, a: Answer) -> None:
+        """Save the rows of answer ``a`` (durable before this returns)."""
+        card, today, chain = a.card, self.ctx.today(), a.problem.is_chain
+        if chain:
+            row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
+                             when=a.when, today=today, state=None, schedule=False, mode=card.mode, typed=a.typed,
+                             value=a.value, seconds=a.seconds, step=a.step + 1)
+            a.rows.append(self.ctx.profile.record(row))
+        if not chain or a.last_step:
+            steps = a.prior + [a]
+            if chain:
+                row = self.session.answer(chain_quality([s.quality for s in steps]),
+                                          worst_verdict([s.status for s in steps]), when=a.when, typed="",
+                                          value=None, seconds=sum(s.seconds for s in steps))
+            else:
+                row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
+                                          seconds=a.seconds)
+            a.rows.append(self.ctx.profile.record(row))
+
+    def _unrecord(self, a: Answer) -> None:
+        for stored in reversed(a.rows):
+            removed = self.ctx.profile.undo_last()
+            if removed is None or removed.get("id") != stored.get("id"):
+                raise RuntimeError(f"undo removed {removed!r}, expected the row {stored.get('id')}")
+            if stored.get("step") is None:
+                self.session.undo()
+        a.rows.clear()
+
+    def override(self, quality: int) -> Answer:
+        """Re-record the last answer with ``quality`` (0-5)."""
+        if not 0 <= quality <= 5:
+            raise ValueError(f"quality must be 0-5, not {quality}")
+        a = self.answers[-1]
+        self._unrecord(a)
+        a.quality = quality
+        self._record(a)
+        return a
+
+    def undo(self) -> Answer | None:
+        """Take back the last answer and go back to its step; returns it (for its typed text)."""
+        if not self.answers:
+            return None
+        a = self.answers.pop()
+        self._unrecord(a)
+        self.card, self.problem, self.step, self.prior = a.card, a.problem, a.step, list(a.prior)
+        self.started = self.ctx.now() - timedelta(seconds=a.seconds)
+        return a
+
+    # ---------------------------------------------------------------- the end
+    def summary(self) -> Summary:
+        count = {k: 0 for k in VERDICT_ORDER}
+        topics: dict[str, list[int]] = {}
+        for a in self.answers:
+            count[a.status] += 1
+            passed_answered = topics.setdefault(a.card.topic, [0, 0])
+            passed_answered[0] += a.quality >= 3
+            passed_answered[1] += 1
+        tomorrow = self.ctx.today() + timedelta(days=1)
+        bank = {i for i, _ in catalog()}
+        due = sorted(i for i, s in self.ctx.profile.states().items() if i in bank and s.due and s.due <= tomorrow)
+        return Summary(len(self.answers), count["correct"], count["close"], count["wrong"], count[DONT_KNOW],
+                       sum(a.seconds for a in self.answers), {k: (v[0], v[1]) for k, v in topics.items()}, due)
+
+
+@dataclass(frozen=True)
+class Today:
+    """Home's figures: what today's session holds and how the learner is doing."""
+
+    due: int
+    new: int
+    streak: int
+    reviews_today: int
+    next_due: date | None
+    weakest: int  # items available for extra practice
+    bank: int
+    topics: int
+
+
+def today_figures(ctx: "AppContext") -> Today:
+    from engine.stats import streaks
+
+    today = ctx.today()
+    session = today_session(ctx)
+    kinds = [c.kind for c in session.cards]
+    days = {date.fromisoformat(r["date"]) for r in ctx.profile.reviews()}
+    cat = catalog()
+    return Today(kinds.count("due"), kinds.count("new"), streaks(days, today)[0],
+                 sum(1 for _ in ctx.profile.reviews_today(today)), session.next_due(), len(session.weakest()),
+                 len(cat), len({topic for _, topic in cat}))
+
+
+@dataclass(frozen=True)
+class BankRow:
+    """One template in Browse: its schedule and its last result."""
+
+    item: str
+    topic: str
+    state: str  # new | learning | review
+    due: date | None
+    ef: float | None
+    last: str | None  # verdict of the last answer (whole item)
+    last_date: str | None
+
+
+def bank_rows(ctx: "AppContext") -> list[BankRow]:
+    """Every template in bank order with its state: new (never scheduled), learning (fewer than
+    two passed reviews in a row), review."""
+    states = ctx.profile.states()
+    last: dict[str, dict] = {}
+    for r in ctx.profile.reviews():
+        if r.get("step") is None:
+            last[r["item"]] = r
+    out = []
+    for t in registry.all_templates():
+        s, r = states.get(t.id), last.get(t.id)
+        state = "new" if s is None else "learning" if s.reps < 2 else "review"
+        out.append(BankRow(t.id, t.topic, state, s.due if s else None, s.ef if s else None,
+                           r["verdict"] if r else None, r["date"] if r else None))
+    return out

@@ -1,0 +1,204 @@
+"""Every string of the app's interface, in English and Chinese, in one table.
+
+Prompts, givens and solutions come from the question bank (``Step.prompt(lang)``
+and friends); this table holds the app's own words.  Key bindings name their
+description by ``Binding(id=...)``: :func:`localize_bindings` swaps it in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import date
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # key bindings (Binding ids)
+    "key.help": ("Help", "帮助"),
+    "key.lang": ("中文", "English"),
+    "key.practice": ("Practise", "练习"),
+    "key.mock": ("Mock interview", "模拟面试"),
+    "key.stats": ("Stats", "统计"),
+    "key.browse": ("Browse", "题库"),
+    "key.quit": ("Quit", "退出"),
+    "key.back": ("Back", "返回"),
+    "key.leave": ("Leave", "离开"),
+    "key.dont_know": ("Don't know", "不会"),
+    "key.undo": ("Undo", "撤销"),
+    "key.next": ("Next", "下一题"),
+    "key.again": ("Again", "重来"),
+    "key.hard": ("Hard", "困难"),
+    "key.good": ("Good", "良好"),
+    "key.easy": ("Easy", "简单"),
+    "key.quality": ("Grade 0-5", "评分 0-5"),
+    "key.extra": ("Extra practice", "加练"),
+    "key.home": ("Home", "主页"),
+    "key.practise_item": ("Practise this", "练这道"),
+    "key.practise_topic": ("Practise topic", "练本主题"),
+    "key.new_sample": ("Another sample", "换一个例子"),
+    "key.close": ("Close", "关闭"),
+    **{f"key.q{q}": (f"Grade {q}", f"评分 {q}") for q in range(6)},
+    "palette.key": ("key: {key}", "按键：{key}"),
+    "screen.unavailable": ("The {name} screen is not available in this build.", "此版本中没有“{name}”界面。"),
+    # home
+    "home.title": ("Today · {date}", "今天 · {date}"),
+    "home.profile": ("profile {name}", "档案 {name}"),
+    "home.due": ("Due now", "到期"),
+    "home.new": ("New today", "今日新题"),
+    "home.streak": ("Streak", "连续天数"),
+    "home.today": ("Reviews today", "今日已答"),
+    "home.days": ("{n} d", "{n} 天"),
+    "home.next_due": ("Next item due {when}.", "下一道题 {when} 到期。"),
+    "home.nothing_scheduled": ("Nothing scheduled yet: start with today's new items.", "还没有排期：先做今天的新题。"),
+    "home.ways": ("What next?", "接下来做什么？"),
+    "home.way.practice": ("today's session: {n} problems", "今日练习：{n} 道题"),
+    "home.way.practice_done": ("today's session is done; extra practice on your weakest items",
+                               "今日练习已完成；可加练最弱的题"),
+    "home.way.mock": ("a timed mock interview", "限时模拟面试"),
+    "home.way.stats": ("progress, accuracy by topic, what is due", "进度、各主题正确率、到期情况"),
+    "home.way.browse": ("every template, its schedule, practise any", "全部题型、排期，任选练习"),
+    "home.bank": ("{n} templates in {topics} topics", "共 {n} 个题型，{topics} 个主题"),
+    "today": ("today", "今天"),
+    "tomorrow": ("tomorrow", "明天"),
+    "in_days": ("in {n} days ({date})", "{n} 天后（{date}）"),
+    "overdue": ("now", "现在"),
+    # practice
+    "practice.title": ("Practice", "练习"),
+    "practice.extra_title": ("Extra practice", "加练"),
+    "practice.progress": ("{done}/{total}", "{done}/{total}"),
+    "practice.step": ("Step {n} of {total}", "第 {n} 步，共 {total} 步"),
+    "practice.redrill": ("again, new numbers", "再练一次，换了数字"),
+    "practice.extra": ("extra", "加练"),
+    "practice.placeholder": ("your answer, e.g. 1.12 TB or 2039/140  (? = don't know)",
+                             "你的答案，例如 1.12 TB 或 2039/140（? = 不会）"),
+    "practice.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
+    "practice.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
+    "practice.typing": ("Type your answer; Enter submits.", "输入答案，回车提交。"),
+    "practice.understood": ("understood: {what}", "识别为：{what}"),
+    "practice.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
+    "practice.not_graded": ("Not graded, not recorded: {why}", "未评分、未记录：{why}"),
+    "practice.choice_is": ("= {key}", "= {key}"),
+    "practice.expression_is": ("= {expr}", "= {expr}"),
+    "practice.givens": ("Given", "已知"),
+    "practice.quantity": ("Quantity", "量"),
+    "practice.value": ("Value", "数值"),
+    "practice.you": ("You", "你的答案"),
+    "practice.expected": ("Expected", "正确答案"),
+    "practice.error": ("error {err}", "误差 {err}"),
+    "practice.band": ("band: {band}", "判定区间：{band}"),
+    "practice.misconception": ("Looks like you {what}.", "看起来你{what}。"),
+    "practice.solution": ("Worked solution", "解题过程"),
+    "practice.roofline": ("Roofline", "Roofline 图"),
+    "practice.grade": ("Grade {q} ({name}).", "评分 {q}（{name}）。"),
+    "practice.grade_chain": ("Chain grade {q} ({name}): the lowest of its steps.",
+                             "整题评分 {q}（{name}）：取各步最低分。"),
+    "practice.grade_keys": ("Change the grade: 0-5, or a Again (1) · h Hard (3) · g Good (4) · e Easy (5).  "
+                            "Enter: next · u: undo",
+                            "修改评分：0-5，或 a 重来 (1) · h 困难 (3) · g 良好 (4) · e 简单 (5)。回车：下一题 · u：撤销"),
+    "practice.step_keys": ("Enter: next step · 0-5 to change this step's grade · u undo",
+                           "回车：下一步 · 0-5 修改本步评分 · u 撤销"),
+    "practice.overridden": ("Grade changed to {q} ({name}).", "评分改为 {q}（{name}）。"),
+    "practice.undone": ("Undone: answer it again.", "已撤销：请重新作答。"),
+    "practice.nothing_to_undo": ("Nothing to undo in this session.", "本次练习没有可撤销的答案。"),
+    "practice.saved": ("saved", "已保存"),
+    "practice.not_scheduled": ("practice only: the schedule is unchanged", "仅练习：不改变复习计划"),
+    "practice.next_review": ("next review {when}", "下次复习 {when}"),
+    "practice.comes_back": ("It comes back later in this session.", "本次练习稍后会再出现。"),
+    "practice.empty": ("Nothing is due and today's new items are done.", "没有到期的题，今天的新题也做完了。"),
+    "practice.empty_next": ("The next item is due {when}.", "下一道题 {when} 到期。"),
+    "practice.empty_none": ("Nothing is scheduled yet.", "还没有任何排期。"),
+    "practice.empty_offer": ("Press x for extra practice on your weakest templates:",
+                             "按 x 加练你最弱的题型："),
+    "practice.empty_back": ("or Escape to go back.", "或按 Esc 返回。"),
+    "verdict.correct": ("Correct", "正确"),
+    "verdict.close": ("Close", "接近"),
+    "verdict.wrong": ("Wrong", "错误"),
+    "verdict.dont_know": ("Don't know", "不会"),
+    "quality.0": ("blackout", "完全不会"),
+    "quality.1": ("again", "重来"),
+    "quality.2": ("wrong, but close in spirit", "错，但思路相近"),
+    "quality.3": ("hard", "困难"),
+    "quality.4": ("good", "良好"),
+    "quality.5": ("easy", "简单"),
+    # summary
+    "summary.title": ("Session summary", "练习小结"),
+    "summary.answered": ("Answered", "已答"),
+    "summary.correct": ("Correct", "正确"),
+    "summary.close": ("Close", "接近"),
+    "summary.wrong": ("Wrong", "错误"),
+    "summary.dont_know": ("Don't know", "不会"),
+    "summary.time": ("Time", "用时"),
+    "summary.by_topic": ("Accuracy by topic", "各主题正确率"),
+    "summary.topic": ("Topic", "主题"),
+    "summary.accuracy": ("Accuracy", "正确率"),
+    "summary.due_tomorrow": ("Due tomorrow: {n}", "明天到期：{n}"),
+    "summary.nothing": ("Nothing was answered.", "没有作答。"),
+    "summary.back": ("Press Enter to go back to Home.", "按回车返回主页。"),
+    # browse
+    "browse.title": ("Question bank", "题库"),
+    "browse.topic": ("Topic", "主题"),
+    "browse.template": ("Template", "题型"),
+    "browse.state": ("State", "状态"),
+    "browse.due": ("Due", "到期"),
+    "browse.ef": ("EF", "EF"),
+    "browse.last": ("Last", "上次"),
+    "browse.new": ("new", "新"),
+    "browse.learning": ("learning", "学习中"),
+    "browse.review": ("review", "复习"),
+    "browse.preview": ("Sample problem (seed {seed})", "示例题（种子 {seed}）"),
+    "browse.answer": ("Answer: {answer}", "答案：{answer}"),
+    # help
+    "help.title": ("Keys", "按键"),
+    "help.everywhere": ("Everywhere", "所有界面"),
+    "help.home": ("Home", "主页"),
+    "help.practice_answering": ("Practice: answering", "练习：作答时"),
+    "help.practice_feedback": ("Practice: after an answer", "练习：作答后"),
+    "help.browse": ("Browse", "题库"),
+    "help.answers": ("Answers: numbers with units (1.12 TB, 2039/140, 45%, 1.5k); a bare number is read in "
+                     "the unit the question asks for; type ? and Enter for \"I don't know\".",
+                     "答案：带单位的数（1.12 TB、2039/140、45%、1.5k）；不带单位的数按题目要求的单位读取；"
+                     "输入 ? 回车表示“不会”。"),
+    "help.grades": ("Grades (SM-2): 5 correct in time · 4 correct · 3 close · 2 wrong, a known slip · "
+                    "1 wrong · 0 don't know. A chain's grade is the lowest of its steps; below 4 it comes "
+                    "back later in the session with new numbers.",
+                    "评分（SM-2）：5 限时内正确 · 4 正确 · 3 接近 · 2 错误但属常见失误 · 1 错误 · 0 不会。"
+                    "多步题取各步最低分；低于 4 分的题会在本次练习稍后换数字再出现。"),
+    "help.submit": ("Submit the answer", "提交答案"),
+    "help.palette": ("Command palette: every action of this screen", "命令面板：本界面的全部操作"),
+    "help.quit": ("Quit", "退出"),
+    # roofline legend
+    "ridge": ("ridge point", "拐点"),
+    "kernel": ("this kernel", "本算子"),
+    "memory-bound": ("memory-bound", "带宽受限"),
+    "compute-bound": ("compute-bound", "算力受限"),
+}
+
+
+def t(key: str, lang: str = "en", **fmt) -> str:
+    """The string ``key`` in ``lang`` (``en`` or ``zh``), formatted with ``fmt``."""
+    en, zh = STRINGS[key]
+    s = zh if lang == "zh" else en
+    return s.format(**fmt) if fmt else s
+
+
+def localize_bindings(node, lang: str) -> None:
+    """Give ``node``'s bindings the description of their ``id`` in ``lang`` (footer, palette)."""
+    bindings = getattr(node, "_bindings", None)
+    if bindings is None:
+        return
+    for key, items in bindings.key_to_bindings.items():
+        bindings.key_to_bindings[key] = [
+            replace(b, description=t(b.id, lang)) if b.id in STRINGS else b for b in items
+        ]
+
+
+def when(day: date | None, today: date, lang: str = "en") -> str:
+    """``today``, ``tomorrow``, ``in 6 days (2026-12-05)``; ``now`` for an overdue date."""
+    if day is None:
+        return ""
+    n = (day - today).days
+    if n < 0:
+        return t("overdue", lang)
+    if n == 0:
+        return t("today", lang)
+    if n == 1:
+        return t("tomorrow", lang)
+    return t("in_days", lang, n=n, date=day.isoformat())

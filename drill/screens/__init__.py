@@ -1,0 +1,30 @@
+"""The app's screens; :class:`DrillScreen` gives each the context and its language."""
+
+from __future__ import annotations
+
+from textual.screen import Screen
+
+from drill.i18n import localize_bindings, t
+
+
+class DrillScreen(Screen):
+    """A screen that reads ``self.app.ctx`` and redraws its words when the language changes."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        localize_bindings(self, self.app.ctx.lang)
+
+    @property
+    def ctx(self):
+        return self.app.ctx
+
+    @property
+    def lang(self) -> str:
+        return self.app.ctx.lang
+
+    def tr(self, key: str, **fmt) -> str:
+        return t(key, self.lang, **fmt)
+
+    def apply_lang(self) -> None:
+        """Called after the language changed: by default, compose the screen again."""
+        self.refresh(recompose=True)

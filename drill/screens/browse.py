@@ -1,0 +1,107 @@
+"""Browse: every template by topic with its schedule; preview a sample, practise any on demand."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import DataTable, Footer, Static
+
+from drill import flow
+from drill.i18n import when
+from drill.screens import DrillScreen
+from question_bank import registry
+from question_bank.base import TOPIC_NAMES
+
+VERDICT_STYLE = {"correct": "green", "close": "yellow", "wrong": "red", "dont_know": "magenta"}
+
+
+class BrowseScreen(DrillScreen):
+    BINDINGS = [
+        Binding("p", "practise", "Practise this", id="key.practise_item"),
+        Binding("t", "practise_topic", "Practise topic", id="key.practise_topic"),
+        Binding("n", "another", "Another sample", id="key.new_sample"),
+        Binding("question_mark", "app.help", "Help", id="key.help", show=False),
+        Binding("escape", "app.pop_screen", "Back", id="key.back"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.seed = 1
+        self.rows: list[flow.BankRow] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="browse-columns"):
+            yield DataTable(id="bank", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="preview"):
+                yield Static(id="sample")
+        yield Footer()
+
+    def on_screen_resume(self) -> None:
+        self.fill()
+
+    def apply_lang(self) -> None:
+        self.fill()
+
+    def fill(self) -> None:
+        table = self.query_one("#bank", DataTable)
+        at = table.cursor_row
+        table.clear(columns=True)
+        for key in ("browse.topic", "browse.template", "browse.state", "browse.due", "browse.ef", "browse.last"):
+            table.add_column(self.tr(key), key=key)
+        today, zh = self.ctx.today(), self.lang == "zh"
+        self.rows = flow.bank_rows(self.ctx)
+        for r in self.rows:
+            tpl = registry.get(r.item)
+            due = Text(when(r.due, today, self.lang), "bold red" if r.due and r.due <= today else "")
+            last = Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_STYLE.get(r.last or "", ""))
+            table.add_row(Text(TOPIC_NAMES[r.topic][1 if zh else 0], "dim"), Text(tpl.title_zh if zh else tpl.title),
+                          Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""), due,
+                          Text(f"{r.ef:.2f}" if r.ef is not None else ""), last, key=r.item)
+        if self.rows:
+            table.move_cursor(row=min(at, len(self.rows) - 1))
+        table.focus()
+        self.preview()
+
+    @property
+    def selected(self) -> flow.BankRow | None:
+        table = self.query_one("#bank", DataTable)
+        return self.rows[table.cursor_row] if self.rows and 0 <= table.cursor_row < len(self.rows) else None
+
+    @on(DataTable.RowHighlighted, "#bank")
+    def _highlighted(self) -> None:
+        self.preview()
+
+    @on(DataTable.RowSelected, "#bank")
+    def _selected(self) -> None:
+        self.action_practise()
+
+    def preview(self) -> None:
+        row = self.selected
+        if row is None:
+            return
+        lang = self.lang
+        tpl = registry.get(row.item)
+        p = tpl.generate(self.seed)
+        text = Text(tpl.title_zh if lang == "zh" else tpl.title, "bold")
+        text.append(f"   {row.item} · d{tpl.difficulty}\n", "dim")
+        text.append(self.tr("browse.preview", seed=self.seed) + "\n\n", "dim italic")
+        text.append(p.prompt(lang) + "\n\n")
+        answers = " · ".join(s.expected.display for s in p.steps)
+        text.append(self.tr("browse.answer", answer=answers), "green")
+        self.query_one("#sample", Static).update(text)
+
+    def action_another(self) -> None:
+        self.seed = self.ctx.new_seed()
+        self.preview()
+
+    def action_practise(self) -> None:
+        if self.selected is not None:
+            self.app.open_screen("practice", items=[self.selected.item])
+
+    def action_practise_topic(self) -> None:
+        row = self.selected
+        if row is not None:
+            self.app.open_screen("practice", items=[r.item for r in self.rows if r.topic == row.topic])

@@ -1,0 +1,75 @@
+"""Help: every key of every screen, read from the screens' own bindings (one source of truth)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from drill.i18n import t
+from drill.screens import DrillScreen
+
+FEEDBACK_ACTIONS = ("next", "grade", "undo")
+
+
+def _action_name(action: str) -> str:
+    return action.split("(")[0].removeprefix("app.")
+
+
+class HelpScreen(DrillScreen):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Close", id="key.close"),
+        Binding("question_mark", "app.pop_screen", "Close", id="key.close", show=False),
+        Binding("q", "app.pop_screen", "Close", id="key.close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-body"):
+            yield Static(self.render_keys(), id="keys")
+        yield Footer()
+
+    def groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """(section title, [(keys, what)]) for every screen; the keys come from the BINDINGS."""
+        from drill.app import DrillApp, screen_class
+
+        lang = self.lang
+
+        def rows(bindings, keep=lambda action: True) -> list[tuple[str, str]]:
+            merged: dict[str, list[str]] = {}
+            for b in bindings:
+                if keep(_action_name(b.action)) and b.id:
+                    merged.setdefault(t(b.id, lang), []).append(self.app.get_key_display(b))
+            return [(", ".join(dict.fromkeys(keys)), what) for what, keys in merged.items()]
+
+        practice = screen_class("practice").BINDINGS
+        everywhere = rows(DrillApp.BINDINGS) + [("^p", t("help.palette", lang)), ("^q", t("help.quit", lang))]
+        return [
+            (t("help.everywhere", lang), everywhere),
+            (t("help.home", lang), rows(screen_class("home").BINDINGS)),
+            (t("help.practice_answering", lang),
+             [("enter", t("help.submit", lang))]
+             + rows(practice, lambda a: a not in FEEDBACK_ACTIONS + ("extra",) or a == "undo")),
+            (t("help.practice_feedback", lang), rows(practice, lambda a: a in FEEDBACK_ACTIONS + ("leave",))),
+            (t("help.browse", lang), rows(screen_class("browse").BINDINGS)),
+        ]
+
+    def render_keys(self) -> Table:
+        out = Table.grid(padding=(0, 1))
+        out.add_column()
+        out.add_row(Text(self.tr("help.title"), "bold underline"))
+        for title, keys in self.groups():
+            table = Table(box=None, show_header=False, padding=(0, 2), pad_edge=False)
+            table.add_column(style="bold cyan", min_width=12)
+            table.add_column()
+            for key, what in keys:
+                table.add_row(Text(key), Text(what))
+            out.add_row(Text(""))
+            out.add_row(Text(title, "bold"))
+            out.add_row(table)
+        out.add_row(Text(""))
+        out.add_row(Text(self.tr("help.answers"), "dim"))
+        out.add_row(Text(self.tr("help.grades"), "dim"))
+        return out

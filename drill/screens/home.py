@@ -1,0 +1,85 @@
+"""Home: today at a glance and the ways in (practice, mock, stats, browse), one key each."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from drill import flow
+from drill.i18n import when
+from drill.screens import DrillScreen
+
+WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", "s", "key.stats"),
+        ("browse", "b", "key.browse"))
+
+
+class HomeScreen(DrillScreen):
+    BINDINGS = [
+        Binding("p", "open('practice')", "Practise", id="key.practice"),
+        Binding("m", "open('mock')", "Mock interview", id="key.mock"),
+        Binding("s", "open('stats')", "Stats", id="key.stats"),
+        Binding("b", "open('browse')", "Browse", id="key.browse"),
+        Binding("question_mark", "app.help", "Help", id="key.help"),
+        Binding("q", "app.quit", "Quit", id="key.quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="home"):
+            yield Static(id="home-title")
+            with Horizontal(id="tiles"):
+                for key in ("due", "new", "streak", "today"):
+                    yield Static(id=f"tile-{key}", classes="tile")
+            yield Static(id="home-next")
+            yield OptionList(id="ways")
+            yield Static(id="home-bank")
+        yield Footer()
+
+    def on_screen_resume(self) -> None:
+        self.draw()
+
+    def apply_lang(self) -> None:
+        self.draw()
+
+    def draw(self) -> None:
+        f = flow.today_figures(self.ctx)
+        lang, today = self.lang, self.ctx.today()
+        profile = getattr(self.ctx.profile, "name", "default")
+        title = Text.assemble(("infra-drill", "bold"), "  ", self.tr("home.title", date=today.isoformat()),
+                              ("   " + self.tr("home.profile", name=profile), "dim"))
+        self.query_one("#home-title", Static).update(title)
+        tiles = {"due": f.due, "new": f.new, "streak": self.tr("home.days", n=f.streak), "today": f.reviews_today}
+        for key, value in tiles.items():
+            self.query_one(f"#tile-{key}", Static).update(
+                Text.assemble((str(value), "bold"), "\n", (self.tr(f"home.{key}"), "dim")))
+        nxt = (self.tr("home.next_due", when=when(f.next_due, today, lang)) if f.next_due
+               else self.tr("home.nothing_scheduled") if not f.due else "")
+        self.query_one("#home-next", Static).update(Text(nxt, "dim"))
+        n = f.due + f.new
+        details = {
+            "practice": self.tr("home.way.practice", n=n) if n else self.tr("home.way.practice_done"),
+            "mock": self.tr("home.way.mock"),
+            "stats": self.tr("home.way.stats"),
+            "browse": self.tr("home.way.browse"),
+        }
+        ways = self.query_one("#ways", OptionList)
+        highlighted = ways.highlighted
+        ways.clear_options()
+        for name, key, label in WAYS:
+            ways.add_option(Option(Text.assemble((f" {key} ", "bold reverse"), "  ", (self.tr(label), "bold"),
+                                                 ("  " + details[name], "dim")), id=name))
+        ways.highlighted = highlighted if highlighted is not None else 0
+        self.query_one("#home-bank", Static).update(
+            Text(self.tr("home.bank", n=f.bank, topics=f.topics), "dim"))
+        ways.focus()
+
+    @on(OptionList.OptionSelected, "#ways")
+    def _chosen(self, event: OptionList.OptionSelected) -> None:
+        self.action_open(event.option.id)
+
+    def action_open(self, name: str) -> None:
+        self.app.open_screen(name)

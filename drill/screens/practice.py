@@ -1,0 +1,385 @@
+"""Practice: one problem at a time, graded as you type, saved before the feedback shows.
+
+States: *asking* (the answer box has focus), *feedback* (the verdict, the
+worked solution, the grade keys), *empty* (nothing due: when the next item is
+due and an offer of extra practice).  The session logic lives in
+:class:`drill.flow.PracticeRun`; this screen only draws it.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Input, ProgressBar, Static
+
+from drill import flow
+from drill.i18n import t, when
+from drill.screens import DrillScreen
+from engine.units import fmt_number
+from question_bank import registry
+from question_bank.base import TOPIC_NAMES
+
+ASKING, FEEDBACK, EMPTY = "asking", "feedback", "empty"
+VERDICT_STYLE = {"correct": ("✓", "bold green"), "close": ("≈", "bold yellow"), "wrong": ("✗", "bold red"),
+                 flow.DONT_KNOW: ("?", "bold magenta")}
+
+
+def clock_text(seconds: float) -> str:
+    s = int(seconds)
+    return f"⏱ {s // 60}:{s % 60:02d}"
+
+
+def quality_name(q: int, lang: str) -> str:
+    return t(f"quality.{q}", lang)
+
+
+class PracticeScreen(DrillScreen):
+    """``PracticeScreen(mode="today")``; ``mode="extra"`` for the weakest items; ``items=[...]`` for chosen templates."""
+
+    BINDINGS = [
+        Binding("ctrl+g", "dont_know", "Don't know", id="key.dont_know"),
+        Binding("ctrl+z", "undo", "Undo", id="key.undo"),
+        Binding("enter", "next", "Next", id="key.next"),
+        Binding("u", "undo", "Undo", id="key.undo", show=False),
+        Binding("a", "grade(1)", "Again", id="key.again"),
+        Binding("h", "grade(3)", "Hard", id="key.hard"),
+        Binding("g", "grade(4)", "Good", id="key.good"),
+        Binding("e", "grade(5)", "Easy", id="key.easy"),
+        *[Binding(str(q), f"grade({q})", f"Grade {q}", id=f"key.q{q}", show=False) for q in range(6)],
+        Binding("x", "extra", "Extra practice", id="key.extra"),
+        Binding("escape", "leave", "Leave", id="key.leave"),
+    ]
+
+    def __init__(self, mode: str = "today", items: list[str] | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.mode = "items" if items else mode
+        self.items = list(items or [])
+        self.run: flow.PracticeRun | None = None
+        self.state = ASKING
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="topbar"):
+            yield Static(id="where")
+            yield ProgressBar(id="progress", show_eta=False, show_percentage=False)
+            yield Static(id="count")
+            yield Static(id="clock")
+        with Horizontal(id="columns"):
+            with Vertical(id="left"):
+                with VerticalScroll(id="problem", can_focus=False):
+                    yield Static(id="scenario")
+                    yield Static(id="givens")
+                    yield Static(id="conventions")
+                    yield Static(id="history")
+                    yield Static(id="prompt")
+                    yield Static(id="empty")
+                yield Input(id="answer")
+                yield Static(id="understood")
+            with VerticalScroll(id="feedback"):
+                yield Static(id="verdict")
+                yield Static(id="solution")
+                yield Static(id="plot-holder")
+                yield Static(id="next-keys")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.start_run()
+        self.set_interval(1.0, self.tick)
+
+    def start_run(self, mode: str | None = None) -> None:
+        mode = mode or self.mode
+        if mode == "items":
+            session = flow.items_session(self.ctx, self.items)
+        elif mode == "extra":
+            session = flow.extra_session(self.ctx)
+        else:
+            session = flow.today_session(self.ctx)
+        self.mode = mode
+        self.run = flow.PracticeRun(self.ctx, session)
+        if self.run.done:
+            self.show_empty()
+        else:
+            self.show_asking()
+
+    # ------------------------------------------------------------------ drawing
+    def set_state(self, state: str) -> None:
+        self.state = state
+        for s in (ASKING, FEEDBACK, EMPTY):
+            self.set_class(state == s, f"-{s}")
+        self.refresh_bindings()
+
+    def draw_topbar(self) -> None:
+        run = self.run
+        bar = self.query_one("#progress", ProgressBar)
+        if run is None or run.done:
+            self.query_one("#where", Static).update(Text(self.tr("practice.title")))
+            done, total = run.progress if run else (0, 0)
+        else:
+            t_ = run.problem.template
+            topic = TOPIC_NAMES[t_.topic][1 if self.lang == "zh" else 0]
+            title = t_.title_zh if self.lang == "zh" else t_.title
+            where = Text.assemble((topic, "bold"), " · ", title)
+            if run.card.kind == "redrill":
+                where.append(f" · {self.tr('practice.redrill')}", "italic yellow")
+            elif run.card.kind == "extra":
+                where.append(f" · {self.tr('practice.extra')}", "italic cyan")
+            self.query_one("#where", Static).update(where)
+            done, total = run.progress
+        bar.update(total=max(total, 1), progress=done)
+        self.query_one("#count", Static).update(self.tr("practice.progress", done=done, total=total))
+        self.tick()
+
+    def tick(self) -> None:
+        if self.run is None or self.run.done:
+            self.query_one("#clock", Static).update("")
+            return
+        if self.state == ASKING:
+            seconds = self.run.elapsed()
+        elif self.state == FEEDBACK and self.run.answers:
+            seconds = self.run.answers[-1].seconds
+        else:
+            return
+        self.query_one("#clock", Static).update(clock_text(seconds))
+
+    def draw_problem(self) -> None:
+        run, lang = self.run, self.lang
+        p, step = run.problem, run.current_step
+        self.query_one("#scenario", Static).update(Text(p.scenario(lang)))
+        self.query_one("#scenario").display = bool(p.scenario(lang))
+        if p.givens:
+            table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+            table.add_column(style="dim")
+            table.add_column(style="bold")
+            for g in p.givens:
+                table.add_row(Text(g.label(lang)), Text(g.display))
+            self.query_one("#givens", Static).update(table)
+        self.query_one("#givens").display = bool(p.givens)
+        self.query_one("#conventions", Static).update(Text(p.conventions(lang), style="dim italic"))
+        self.query_one("#conventions").display = bool(p.conventions(lang))
+        history = Text()
+        for a in run.prior:
+            mark, style = VERDICT_STYLE[a.status]
+            history.append(f"{a.step + 1}. ", "bold")
+            history.append(a.problem.steps[a.step].prompt(lang) + "\n", "dim")
+            history.append(f"   {mark} ", style)
+            history.append(f"{a.verdict.given if a.verdict else '?'}")
+            history.append(f"   ({self.tr('practice.expected')}: {a.problem.steps[a.step].expected.display})\n", "dim")
+        self.query_one("#history", Static).update(history)
+        self.query_one("#history").display = bool(run.prior)
+        prompt = Text()
+        if p.is_chain:
+            prompt.append(self.tr("practice.step", n=step.index + 1, total=len(p.steps)) + "  ", "bold cyan")
+        prompt.append(step.prompt(lang), "bold")
+        self.query_one("#prompt", Static).update(prompt)
+        answer = self.query_one("#answer", Input)
+        exp = step.expected
+        if exp.kind == "choice":
+            answer.placeholder = self.tr("practice.placeholder_choice", choices=" / ".join(c.key for c in exp.choices))
+        elif exp.kind == "expression":
+            answer.placeholder = self.tr("practice.placeholder_expr")
+        else:
+            answer.placeholder = self.tr("practice.placeholder")
+        self.draw_topbar()
+
+    def draw_understood(self) -> None:
+        if self.state != ASKING:
+            return
+        ok, what = flow.understood(self.query_one("#answer", Input).value, self.run.current_step)
+        line = self.query_one("#understood", Static)
+        if ok is None:
+            line.update(Text(self.tr("practice.typing"), style="dim"))
+        elif ok:
+            shown = self.tr("key.dont_know") if what == "?" else what
+            line.update(Text(self.tr("practice.understood", what=shown), style="green"))
+        else:
+            line.update(Text(self.tr("practice.cannot_read", why=what), style="yellow"))
+
+    def show_asking(self, typed: str = "") -> None:
+        self.set_state(ASKING)
+        self.query_one("#empty").display = False
+        self.draw_problem()
+        answer = self.query_one("#answer", Input)
+        answer.disabled = False
+        answer.value = typed
+        answer.cursor_position = len(typed)
+        answer.focus()
+        self.draw_understood()
+        self.query_one("#problem", VerticalScroll).scroll_end(animate=False)
+
+    def show_feedback(self, a: flow.Answer) -> None:
+        self.set_state(FEEDBACK)
+        lang, step = self.lang, a.problem.steps[a.step]
+        self.query_one("#answer", Input).disabled = True
+        mark, style = VERDICT_STYLE[a.status]
+        head = Text()
+        head.append(f"{mark} {self.tr('verdict.' + a.status)}", style)
+        head.append("   " + self.tr("practice.grade", q=a.quality, name=quality_name(a.quality, lang)))
+        if a.quality != a.auto_quality:
+            head.append(" *", "bold")
+        head.append("\n")
+        if a.chain_quality is not None:
+            q = a.chain_quality
+            head.append(self.tr("practice.grade_chain", q=q, name=quality_name(q, lang)) + "\n", "bold")
+        v = a.verdict
+        if v is not None:
+            head.append(f"{self.tr('practice.you')}: ", "dim")
+            head.append(v.given, "bold")
+            head.append(f"   {self.tr('practice.expected')}: ", "dim")
+            head.append(v.expected, "bold green")
+            if v.relative_error is not None and math.isfinite(v.relative_error) \
+                    and round(v.relative_error * 100, 1) != 0:
+                head.append("   " + self.tr("practice.error", err=f"{v.relative_error * 100:+.1f} %"), "dim")
+            head.append("\n")
+            if v.diagnosis:
+                head.append(self.tr("practice.misconception", what=v.diagnosis) + "\n", "bold magenta")
+            for note in v.notes:
+                head.append(f"({note})\n", "dim")
+            if v.band and step.expected.kind == "number":
+                head.append(self.tr("practice.band", band=v.band) + "\n", "dim")
+        else:
+            head.append(f"{self.tr('practice.expected')}: ", "dim")
+            head.append(step.expected.display + "\n", "bold green")
+        row = a.item_row
+        if row is not None:
+            if row.get("scheduled") and row.get("after"):
+                due = date.fromisoformat(row["after"]["due"])
+                head.append(self.tr("practice.next_review", when=when(due, self.ctx.today(), lang)), "dim")
+            else:
+                head.append(self.tr("practice.not_scheduled"), "dim")
+            if row["quality"] < 4 and a.card.kind != "extra":
+                head.append("  " + self.tr("practice.comes_back"), "yellow")
+        self.query_one("#verdict", Static).update(head)
+        solution = Text(self.tr("practice.solution") + "\n", "bold underline")
+        for line in step.solution_lines(lang):
+            solution.append(line + "\n")
+        self.query_one("#solution", Static).update(solution)
+        holder = self.query_one("#plot-holder", Static)
+        for old in self.query("RooflinePlot"):
+            old.remove()
+        if step.roofline:
+            from drill.widgets.roofline import RooflinePlot
+
+            self.query_one("#feedback", VerticalScroll).mount(RooflinePlot(step.roofline, lang), after=holder)
+        keys = self.tr("practice.grade_keys") if a.last_step else self.tr("practice.step_keys")
+        self.query_one("#next-keys", Static).update(Text(keys, style="dim italic"))
+        self.query_one("#understood", Static).update("")
+        fb = self.query_one("#feedback", VerticalScroll)
+        fb.scroll_home(animate=False)
+        fb.focus()
+        self.draw_topbar()
+
+    def show_empty(self) -> None:
+        self.set_state(EMPTY)
+        run, lang = self.run, self.lang
+        self.query_one("#answer", Input).disabled = True
+        today = self.ctx.today()
+        text = Text(self.tr("practice.empty") + "\n", "bold")
+        nxt = run.session.next_due()
+        text.append((self.tr("practice.empty_next", when=when(nxt, today, lang)) if nxt
+                     else self.tr("practice.empty_none")) + "\n\n")
+        weak = run.session.weakest()
+        if weak:
+            text.append(self.tr("practice.empty_offer") + "\n")
+            for item, _topic in weak:
+                tpl = registry.get(item)
+                text.append(f"  • {tpl.title_zh if lang == 'zh' else tpl.title}\n")
+        text.append(self.tr("practice.empty_back"), "dim")
+        empty = self.query_one("#empty", Static)
+        empty.update(text)
+        for wid in ("#scenario", "#givens", "#conventions", "#history", "#prompt"):
+            self.query_one(wid).display = False
+        empty.display = True
+        self.query_one("#understood", Static).update("")
+        self.draw_topbar()
+        self.query_one("#problem").focus()
+
+    def apply_lang(self) -> None:
+        if self.run is None:
+            return
+        if self.state == EMPTY:
+            self.show_empty()
+        elif self.state == FEEDBACK:
+            self.draw_problem()
+            self.show_feedback(self.run.answers[-1])
+        else:
+            self.draw_problem()
+            self.draw_understood()
+
+    # ------------------------------------------------------------------ input
+    @on(Input.Changed, "#answer")
+    def _typed(self) -> None:
+        self.draw_understood()
+
+    @on(Input.Submitted, "#answer")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if self.state != ASKING:
+            return
+        result = self.run.submit(event.value)
+        if isinstance(result, flow.Answer):
+            self.show_feedback(result)
+            return
+        reason = result.message.removeprefix("Can't read this answer: ")
+        self.query_one("#understood", Static).update(Text(self.tr("practice.not_graded", why=reason), style="bold red"))
+
+    # ------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "dont_know":
+            return self.state == ASKING
+        if action in ("next", "grade"):
+            return self.state == FEEDBACK
+        if action == "undo":
+            return self.state in (ASKING, FEEDBACK)
+        if action == "extra":
+            return self.state == EMPTY and bool(self.run and self.run.session.weakest())
+        return True
+
+    def action_dont_know(self) -> None:
+        if self.state == ASKING:
+            self.show_feedback(self.run.dont_know())
+
+    def action_grade(self, quality: int) -> None:
+        if self.state != FEEDBACK:
+            return
+        a = self.run.override(int(quality))
+        self.show_feedback(a)
+        self.notify(self.tr("practice.overridden", q=a.quality, name=quality_name(a.quality, self.lang)),
+                    timeout=2)
+
+    def action_next(self) -> None:
+        if self.state != FEEDBACK:
+            return
+        if self.run.advance():
+            self.show_asking()
+        else:
+            self.finish()
+
+    def action_undo(self) -> None:
+        a = self.run.undo() if self.run else None
+        if a is None:
+            self.notify(self.tr("practice.nothing_to_undo"), severity="warning", timeout=2)
+            return
+        self.show_asking(a.typed)
+        self.notify(self.tr("practice.undone"), timeout=2)
+
+    def action_extra(self) -> None:
+        if self.state == EMPTY:
+            self.start_run("extra")
+
+    def action_leave(self) -> None:
+        self.finish()
+
+    def finish(self) -> None:
+        """The summary if anything was answered, else straight back."""
+        if self.run is not None and self.run.answers:
+            from drill.app import screen_class
+
+            self.app.switch_screen(screen_class("summary")(summary=self.run.summary()))
+        else:
+            self.app.pop_screen()

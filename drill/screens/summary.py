@@ -1,0 +1,81 @@
+"""End of a session: what was answered, how well, by topic, and what is due tomorrow."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from drill.flow import Summary
+from drill.screens import DrillScreen
+from question_bank import registry
+from question_bank.base import TOPIC_NAMES, TOPICS
+
+
+def duration(seconds: float) -> str:
+    s = round(seconds)
+    return f"{s // 60} min {s % 60:02d} s" if s >= 60 else f"{s} s"
+
+
+class SummaryScreen(DrillScreen):
+    """``SummaryScreen(summary=...)``: Enter or Escape goes back to Home."""
+
+    BINDINGS = [
+        Binding("enter", "home", "Home", id="key.home"),
+        Binding("escape", "home", "Home", id="key.home", show=False),
+    ]
+
+    def __init__(self, summary: Summary | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.summary = summary
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="summary-body"):
+            yield Static(self.render_summary(), id="summary")
+        yield Footer()
+
+    def render_summary(self):
+        s, lang = self.summary, self.lang
+        out = Table.grid(padding=(0, 2))
+        out.add_column()
+        title = Text(self.tr("summary.title"), "bold underline")
+        if s is None or not s.answered:
+            out.add_row(title)
+            out.add_row(Text(self.tr("summary.nothing")))
+            out.add_row(Text(self.tr("summary.back"), "dim"))
+            return out
+        counts = Table.grid(padding=(0, 3))
+        for _ in range(6):
+            counts.add_column(justify="right")
+        counts.add_row(*[Text(self.tr(k), "dim") for k in ("summary.answered", "summary.correct", "summary.close",
+                                                           "summary.wrong", "summary.dont_know", "summary.time")])
+        counts.add_row(Text(str(s.answered), "bold"), Text(str(s.correct), "bold green"),
+                       Text(str(s.close), "bold yellow"), Text(str(s.wrong), "bold red"),
+                       Text(str(s.dont_know), "bold magenta"), Text(duration(s.seconds), "bold"))
+        topics = Table(box=None, padding=(0, 2), header_style="dim")
+        topics.add_column(self.tr("summary.topic"))
+        topics.add_column(self.tr("summary.accuracy"), justify="right")
+        topics.add_column("", justify="right")
+        for topic in TOPICS:
+            if topic in s.by_topic:
+                passed, answered = s.by_topic[topic]
+                pct = round(100 * passed / answered)
+                style = "green" if pct >= 80 else "yellow" if pct >= 50 else "red"
+                topics.add_row(Text(TOPIC_NAMES[topic][1 if lang == "zh" else 0]), Text(f"{pct} %", style),
+                               Text(f"{passed}/{answered}", "dim"))
+        due = Text(self.tr("summary.due_tomorrow", n=len(s.due_tomorrow)), "bold")
+        for item in s.due_tomorrow[:8]:
+            tpl = registry.get(item)
+            due.append(f"\n  • {tpl.title_zh if lang == 'zh' else tpl.title}", "")
+        if len(s.due_tomorrow) > 8:
+            due.append(f"\n  … +{len(s.due_tomorrow) - 8}", "dim")
+        for row in (title, counts, Text(""), Text(self.tr("summary.by_topic"), "bold"), topics, Text(""), due,
+                    Text(""), Text(self.tr("summary.back"), "dim")):
+            out.add_row(row)
+        return out
+
+    def action_home(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,140 @@
+"""A log-log roofline drawn with braille dots: the roof, the ridge point and the kernel.
+
+:func:`draw` is pure (testable without a terminal); :class:`RooflinePlot` colours
+it and redraws when its size changes.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widget import Widget
+
+from engine.formulas import classify_bound
+from engine.units import fmt_number
+
+RIDGE, POINT = "◆", "●"
+_DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # [row][col] of a 2x4 braille cell
+_SI = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, ""))
+
+
+def si(v: float) -> str:
+    """``1e14`` -> ``100T``: short tick labels."""
+    for f, p in _SI:
+        if v >= f:
+            return f"{fmt_number(v / f, 3)}{p}"
+    return fmt_number(v, 3)
+
+
+@dataclass(frozen=True)
+class Plot:
+    lines: list[str]
+    ridge: tuple[int, int]  # (row, column) of the ridge marker
+    point: tuple[int, int]  # (row, column) of the kernel marker
+    margin: int  # columns of y-axis labels
+
+
+def _decades(lo: float, hi: float) -> list[float]:
+    """The powers of ten between ``lo`` and ``hi``: where the ticks go."""
+    return [10.0 ** e for e in range(math.ceil(math.log10(lo) - 1e-9), math.floor(math.log10(hi) + 1e-9) + 1)]
+
+
+def draw(peak: float, bandwidth: float, intensity: float, width: int, height: int) -> Plot:
+    """The roofline min(peak, bandwidth·I) on log-log axes in ``width`` x ``height`` cells.
+
+    The last two rows are the x axis and its labels (intensity, FLOP/B); the
+    left margin holds the y labels (FLOP/s).
+    """
+    ridge = peak / bandwidth
+    x_lo, x_hi = min(intensity, ridge) / 4, max(intensity, ridge) * 4
+    y_lo, y_hi = bandwidth * x_lo / 1.5, peak * 1.5
+    y_ticks = _decades(y_lo, y_hi)
+    margin = max(len(si(v)) for v in y_ticks) + 1
+    cw, ch = max(8, width - margin), max(4, height - 2)
+    pw, ph = cw * 2, ch * 4
+    grid = [[0] * cw for _ in range(ch)]
+
+    def px(x: float) -> int:
+        return round((math.log10(x) - math.log10(x_lo)) / (math.log10(x_hi) - math.log10(x_lo)) * (pw - 1))
+
+    def py(y: float) -> int:  # 0 = top
+        f = (math.log10(y) - math.log10(y_lo)) / (math.log10(y_hi) - math.log10(y_lo))
+        return min(ph - 1, max(0, ph - 1 - round(f * (ph - 1))))
+
+    def dot(x: int, y: int) -> None:
+        grid[y // 4][x // 2] |= _DOTS[y % 4][x % 2]
+
+    prev = None
+    for i in range(pw):
+        x = x_lo * (x_hi / x_lo) ** (i / (pw - 1))
+        y = py(min(peak, bandwidth * x))
+        for yy in range(min(y, prev if prev is not None else y), max(y, prev if prev is not None else y) + 1):
+            dot(i, yy)
+        prev = y
+    rows = [[chr(0x2800 + b) if b else " " for b in r] for r in grid]
+
+    def cell(x: float, y: float) -> tuple[int, int]:
+        return py(y) // 4, px(x) // 2
+
+    rc, pc = cell(ridge, peak), cell(intensity, min(peak, bandwidth * intensity))
+    rows[rc[0]][rc[1]] = RIDGE
+    rows[pc[0]][pc[1]] = POINT
+    lines = []
+    labelled = {py(v) // 4: si(v) for v in y_ticks}
+    for r, row in enumerate(rows):
+        lines.append(labelled.get(r, "").rjust(margin - 1) + "│" + "".join(row))
+    lines.append(" " * (margin - 1) + "└" + "─" * cw)
+    axis = [" "] * (cw + margin + 4)
+    for v in _decades(x_lo, x_hi):
+        label, at = si(v), margin + px(v) // 2
+        start = min(max(margin, at - len(label) // 2), len(axis) - len(label))
+        if all(c == " " for c in axis[max(0, start - 1): start + len(label) + 1]):
+            axis[start: start + len(label)] = label
+    lines.append("".join(axis).rstrip())
+    return Plot(lines, (rc[0], rc[1] + margin), (pc[0], pc[1] + margin), margin)
+
+
+def legend(peak: float, bandwidth: float, intensity: float, lang: str = "en") -> str:
+    """One line naming the ridge point and the kernel's point, and the bound."""
+    from drill.i18n import t
+
+    ridge = peak / bandwidth
+    perf = min(peak, bandwidth * intensity)
+    bound = t(classify_bound(intensity, ridge), lang)
+    return (f"{RIDGE} {t('ridge', lang)} I* = {fmt_number(ridge)} FLOP/B   "
+            f"{POINT} {t('kernel', lang)} I = {fmt_number(intensity)} FLOP/B → {si(perf)}FLOP/s ({bound})")
+
+
+class RooflinePlot(Widget):
+    """The roofline of one problem step: ``Step.roofline`` = {peak_flops, bandwidth, intensity}."""
+
+    DEFAULT_CSS = """
+    RooflinePlot { height: auto; width: 1fr; }
+    """
+    ROWS = 12  # plot rows, axis included
+
+    def __init__(self, roofline: dict, lang: str = "en", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.data = dict(roofline)
+        self.lang = lang
+
+    def render(self) -> Text:
+        d = self.data
+        w = self.content_size.width or 60
+        plot = draw(d["peak_flops"], d["bandwidth"], d["intensity"], min(w, 100), self.ROWS)
+        text = Text()
+        for r, line in enumerate(plot.lines):
+            for c, ch in enumerate(line):
+                if (r, c) == plot.ridge:
+                    text.append(ch, style="bold yellow")
+                elif (r, c) == plot.point:
+                    text.append(ch, style="bold magenta")
+                elif "\u2800" <= ch <= "\u28ff":
+                    text.append(ch, style="cyan")
+                else:
+                    text.append(ch, style="dim")
+            text.append("\n")
+        text.append(legend(d["peak_flops"], d["bandwidth"], d["intensity"], self.lang))
+        return text
