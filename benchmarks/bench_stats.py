@@ -14,16 +14,21 @@ VERDICTS = ((5, "correct"), (4, "correct"), (3, "close"), (2, "wrong"), (1, "wro
 WEIGHTS = (35, 30, 15, 8, 7, 5)
 
 
-def synthetic_history(n_reviews: int, today: date, *, n_templates: int = 140, seed: int = 0):
+def synthetic_history(n_reviews: int, today: date, *, n_templates: int = 140, seed: int = 0,
+                      templates: list[tuple[str, str, str]] | None = None):
     """(templates, rows, states, mocks): a heavy learner's profile, oldest row first.
+
+    ``templates`` are ``(id, topic, title)``; by default ``n_templates`` made-up ones.
 
     About 90 reviews on nine days out of ten, ending today: each day the due
     items (and up to five new ones) are practised on schedule, the rest of the
     day's answers are extra practice, re-drills and mock questions.
     """
     rng = random.Random(seed)
-    templates = [(f"{TOPICS[i % len(TOPICS)]}.t{i:03d}", TOPICS[i % len(TOPICS)], f"Template {i}")
-                 for i in range(n_templates)]
+    templates = templates or [(f"{TOPICS[i % len(TOPICS)]}.t{i:03d}", TOPICS[i % len(TOPICS)], f"Template {i}")
+                              for i in range(n_templates)]
+    n_templates = len(templates)
+    topic_of = {t: topic for t, topic, _ in templates}
     per_day = 90
     days = []  # studied days, ending today
     d = today
@@ -50,7 +55,7 @@ def synthetic_history(n_reviews: int, today: date, *, n_templates: int = 140, se
                 states[tid] = after
             rows.append({
                 "id": len(rows) + 1, "ts": f"{day.isoformat()}T12:00:00Z", "date": day.isoformat(),
-                "item": tid, "topic": tid.split(".")[0], "seed": rng.randrange(1 << 30), "step": None,
+                "item": tid, "topic": topic_of[tid], "seed": rng.randrange(1 << 30), "step": None,
                 "typed": "1", "value": 1.0, "verdict": verdict, "quality": q,
                 "seconds": round(rng.uniform(5, 180), 1), "mode": mode, "scheduled": scheduled,
                 "before": before.to_dict() if before.last else None,

@@ -1,0 +1,400 @@
+"""The stats screen: what you know, what is slipping, what is coming due.
+
+Three tabs: Overview (figures, a 26-week heatmap, the 30-day forecast as a bar
+chart), Topics (a sortable table; highlight a topic to list its templates,
+highlight a template for its review history and accuracy trend) and Mock
+interviews (scores over time; Enter opens a mock's report).  Every figure
+comes from ``engine.stats.compute`` through ``drill.commands.stats.figures``;
+this module only lays them out.  textual-plotext is imported here, so only
+when the screen opens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual_plotext import PlotextPlot
+
+from drill.commands.stats import (
+    SHADES,
+    SORT_COLUMNS,
+    SORT_LABEL_KEYS,
+    STRINGS,
+    days,
+    duration,
+    figures,
+    num,
+    overview_lines,
+    pct,
+    shade,
+    topic_headers,
+    topic_name,
+    topic_row,
+    tr,
+)
+from engine.stats import TREND_WINDOW, Stats, sort_topics
+
+HEAT_COLOURS = ("grey35", "#0e6b38", "#1f9d4c", "#3fc25f", "#7ee787")
+
+
+class Heatmap(Widget):
+    """Reviews per day as shaded cells: a column per week (Monday on top), a row per weekday."""
+
+    DEFAULT_CSS = """
+    Heatmap { height: 10; width: 100%; }
+    """
+
+    def __init__(self, stats: Stats, lang: str = "en", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.stats, self.lang = stats, lang
+
+    def render(self) -> Text:
+        s = self.stats
+        counts, start = s.heatmap, s.heatmap_start
+        weeks = (len(counts) + 6) // 7
+        peak = max(counts, default=0)
+        names = "一二三四五六日" if self.lang == "zh" else "MTWTFSS"
+        label_w = 3
+        months = [" "] * (label_w + 2 * weeks + 4)
+        for w in range(weeks):
+            week = [start + timedelta(weeks=w, days=d) for d in range(7)]
+            first = week[0] if w == 0 else next((d for d in week if d.day == 1), None)
+            if first is None:
+                continue
+            label = f"{first.month}月" if self.lang == "zh" else first.strftime("%b")
+            col = label_w + 2 * w
+            if all(c == " " for c in months[max(0, col - 1):col + cell_len(label)]):
+                months[col:col + cell_len(label)] = [label] + [""] * (cell_len(label) - 1)
+        text = Text("".join(months).rstrip() + "\n")
+        for wd in range(7):
+            text.append(names[wd] + " " * (label_w - cell_len(names[wd])), style="dim")
+            for w in range(weeks):
+                i = 7 * w + wd
+                if i >= len(counts):
+                    text.append("  ")
+                    continue
+                level = shade(counts[i], peak)
+                cell = "· " if level == 0 else SHADES[level] * 2
+                text.append(cell, style=HEAT_COLOURS[level])
+            text.append("\n")
+        text.append(f"{tr('heatmap_less', self.lang)}  ", style="dim")
+        for level in range(5):
+            text.append("· " if level == 0 else SHADES[level] * 2, style=HEAT_COLOURS[level])
+        text.append(f"  {tr('heatmap_more', self.lang)}", style="dim")
+        text.append(f"   max {peak}/d" if self.lang != "zh" else f"   最多 {peak}/天", style="dim")
+        return text
+
+
+def _cell(value: str, right: bool = False) -> Text:
+    """A table cell as plain text: titles and ids never go through markup."""
+    return Text(value, justify="right" if right else "left")
+
+
+class StatsScreen(Screen):
+    """Progress figures of the open profile (``self.app.ctx``)."""
+
+    DEFAULT_CSS = """
+    StatsScreen #stats-title { padding: 0 1; text-style: bold; }
+    StatsScreen TabbedContent, StatsScreen ContentSwitcher, StatsScreen TabPane { height: 1fr; }
+    StatsScreen TabPane { padding: 0; }
+    StatsScreen #stats-empty { padding: 1 2; }
+    StatsScreen .stats-note { color: $text-muted; padding: 0 1; }
+    StatsScreen .stats-heading { padding: 1 1 0 1; text-style: bold; }
+    StatsScreen #overview-figures { padding: 0 1; height: auto; }
+    StatsScreen Heatmap { padding: 0 1; }
+    StatsScreen PlotextPlot { height: 14; }
+    StatsScreen #topics { height: auto; max-height: 10; }
+    StatsScreen #templates { height: auto; max-height: 14; }
+    StatsScreen #history { height: auto; max-height: 12; }
+    StatsScreen #trend { height: 12; }
+    StatsScreen #mocks { height: auto; max-height: 16; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", id="key.back"),
+        Binding("o", "sort_next", "Sort", id="key.sort"),
+        Binding("r", "sort_reverse", "Reverse", id="key.reverse"),
+    ]
+
+    def __init__(self, *, tab: str | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._tab = tab
+        self.stats: Stats | None = None
+        self.sort, self.reverse = "topic", False
+        self._topic: str | None = None
+        self._item: str | None = None
+
+    # -- figures ----------------------------------------------------------- #
+
+    @property
+    def lang(self) -> str:
+        return self.app.ctx.lang
+
+    def _load(self) -> Stats:
+        ctx = self.app.ctx
+        self.stats = figures(ctx.profile, ctx.today(), ctx.lang)
+        return self.stats
+
+    def _localize(self) -> None:
+        bindings = self._bindings
+        for key, items in bindings.key_to_bindings.items():
+            bindings.key_to_bindings[key] = [replace(b, description=tr(b.id, self.lang)) if b.id in STRINGS else b
+                                             for b in items]
+
+    def apply_lang(self) -> None:
+        self._localize()
+        self.refresh(recompose=True)
+
+    # -- layout ------------------------------------------------------------ #
+
+    def compose(self) -> ComposeResult:
+        self._localize()
+        s = self._load()
+        lang = self.lang
+        yield Static(Text(tr("title", lang, date=s.today.isoformat())), id="stats-title")
+        if s.empty:
+            yield Static(Text(tr("empty", lang)), id="stats-empty")
+            yield Footer()
+            return
+        with TabbedContent(initial=self._tab or "tab-overview"):
+            with TabPane(tr("tab.overview", lang), id="tab-overview"):
+                with VerticalScroll():
+                    yield Static(self._overview_text(s), id="overview-figures")
+                    yield Static(Text(tr("heatmap", lang)), classes="stats-heading")
+                    yield Heatmap(s, lang)
+                    yield PlotextPlot(id="forecast")
+            with TabPane(tr("tab.topics", lang), id="tab-topics"):
+                with VerticalScroll():
+                    yield Static(id="sort-note", classes="stats-note")
+                    yield DataTable(id="topics", cursor_type="row", zebra_stripes=True)
+                    yield Static(id="templates-title", classes="stats-heading")
+                    yield DataTable(id="templates", cursor_type="row", zebra_stripes=True)
+                    yield Static(id="history-title", classes="stats-heading")
+                    yield DataTable(id="history", cursor_type="row")
+                    yield PlotextPlot(id="trend")
+            with TabPane(tr("tab.mocks", lang), id="tab-mocks"):
+                with Vertical():
+                    if s.mocks:
+                        yield PlotextPlot(id="mock-plot")
+                        yield Static(Text(tr("mock_open", lang)), classes="stats-note")
+                        yield DataTable(id="mocks", cursor_type="row", zebra_stripes=True)
+                    else:
+                        yield Static(Text(tr("mocks_none", lang)), id="mocks-none", classes="stats-heading")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._fill()
+
+    async def recompose(self) -> None:
+        await super().recompose()
+        self._fill()
+
+    def _fill(self) -> None:
+        s = self.stats
+        if s is None or s.empty:
+            return
+        self._draw_forecast()
+        self._fill_topics()
+        if s.mocks:
+            self._fill_mocks()
+
+    def _overview_text(self, s: Stats) -> Text:
+        lang = self.lang
+        pairs = overview_lines(s, lang)
+        width = max(cell_len(label) for label, _ in pairs) + 2
+        text = Text()
+        for label, value in pairs:
+            text.append(label + " " * (width - cell_len(label)), style="bold")
+            text.append(value + "\n")
+        text.append(tr("streak_note", lang), style="dim italic")
+        return text
+
+    # -- overview ------------------------------------------------------------ #
+
+    def _draw_forecast(self) -> None:
+        s, lang = self.stats, self.lang
+        plt = self.query_one("#forecast", PlotextPlot).plt
+        plt.clear_figure()
+        days = list(range(len(s.forecast)))
+        plt.bar(days, list(s.forecast), marker="sd", width=0.6)
+        ticks = days[::7]
+        plt.xticks(ticks, [(s.today + timedelta(days=d)).strftime("%m-%d") for d in ticks])
+        plt.title(tr("forecast", lang))
+        top = max(s.forecast)
+        plt.ylim(0, max(top, 1) * 1.15)
+        plt.yticks(_int_ticks(top))
+
+    # -- topics -------------------------------------------------------------- #
+
+    def _fill_topics(self) -> None:
+        s, lang = self.stats, self.lang
+        table = self.query_one("#topics", DataTable)
+        keep = self._topic
+        table.clear(columns=True)
+        for i, h in enumerate(topic_headers(lang)):
+            table.add_column(_cell(h + (" ▼" if self.reverse else " ▲") * (SORT_COLUMNS[i:i + 1] == (self.sort,))),
+                             key=f"col-{i}")
+        for t in sort_topics(s.topics, self.sort, self.reverse):
+            cells = topic_row(t, lang)
+            table.add_row(*[_cell(c, right=0 < i < 6) for i, c in enumerate(cells)], key=t.topic)
+        label = tr(SORT_LABEL_KEYS[self.sort], lang)
+        self.query_one("#sort-note", Static).update(
+            Text(tr("sorted_by", lang, col=label, dir=tr("descending", lang) if self.reverse else "")))
+        topics = [t.topic for t in s.topics]
+        if keep in topics:
+            table.move_cursor(row=table.get_row_index(keep))
+        self._show_topic(keep if keep in topics else (s.topics[0].topic if s.topics else None))
+
+    def _show_topic(self, topic: str | None) -> None:
+        s, lang = self.stats, self.lang
+        if topic is None:
+            return
+        self._topic = topic
+        self.query_one("#templates-title", Static).update(Text(tr("templates_of", lang, topic=topic_name(topic, lang))))
+        table = self.query_one("#templates", DataTable)
+        table.clear(columns=True)
+        for key in ("template", "topic_reviews", "acc30", "recent", "mean_ef", "interval", "due_on"):
+            table.add_column(_cell(tr(key, lang) if key != "mean_ef" else "EF"), key=key)
+        items = [i for i in s.items.values() if i.topic == topic]
+        for i in items:
+            table.add_row(
+                _cell(i.title),
+                _cell(f"{i.reviews:,}", True),
+                _cell(pct(i.accuracy_30d, lang), True),
+                _cell(pct(i.recent_accuracy, lang), True),
+                _cell(num(i.ef, lang=lang), True),
+                _cell(days(i.interval, lang) if i.ef is not None else tr("none", lang), True),
+                _cell(i.due.isoformat() if i.due else tr("none", lang), True),
+                key=i.id,
+            )
+        self._show_item(items[0].id if items else None)
+
+    def _show_item(self, item: str | None) -> None:
+        s, lang = self.stats, self.lang
+        self._item = item
+        title = self.query_one("#history-title", Static)
+        table = self.query_one("#history", DataTable)
+        plot = self.query_one("#trend", PlotextPlot)
+        table.clear(columns=True)
+        plt = plot.plt
+        plt.clear_figure()
+        if item is None:
+            title.update(Text(tr("pick_template", lang)))
+            plot.display = False
+            return
+        info = s.items[item]
+        title.update(Text(tr("history_of", lang, title=f"{info.title} ({info.id})")))
+        history = s.history(item)
+        if not history:
+            table.add_column(_cell(tr("no_history", lang)))
+            plot.display = False
+            return
+        for key in ("date", "verdict", "seconds", "interval", "mode"):
+            table.add_column(_cell(tr(key, lang)), key=key)
+        for h in reversed(history):  # newest first
+            step = f" · {h['step']}" if h.get("step") else ""
+            table.add_row(
+                _cell(str(h["date"])),
+                _cell(tr(f"verdict.{h['verdict']}", lang) if f"verdict.{h['verdict']}" in STRINGS
+                      else str(h["verdict"])),
+                _cell(duration(h["seconds"], lang, compact=True), True),
+                _cell(days(h["interval"], lang) if h["interval"] is not None else tr("none", lang), True),
+                _cell((tr(f"mode.{h['mode']}", lang) if f"mode.{h['mode']}" in STRINGS else str(h["mode"])) + step),
+            )
+        trend = s.trend(item)
+        plot.display = True
+        xs = list(range(1, len(trend) + 1))
+        plt.plot(xs, [100 * v for v in trend], marker="braille")
+        plt.scatter(xs, [100 * v for v in trend], marker="dot")
+        plt.ylim(0, 105)
+        plt.yticks([0, 25, 50, 75, 100])
+        step = max(1, len(xs) // 6)
+        ticks = xs[::step]
+        plt.xticks(ticks, [str(history[x - 1]["date"])[5:] for x in ticks])
+        plt.title(tr("trend", lang, n=TREND_WINDOW))
+        plot.refresh()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        key = event.row_key.value if event.row_key is not None else None
+        if event.data_table.id == "topics" and key != self._topic:
+            self._show_topic(key)
+        elif event.data_table.id == "templates" and key != self._item:
+            self._show_item(key)
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        if event.data_table.id != "topics" or event.column_index >= len(SORT_COLUMNS):
+            return
+        col = SORT_COLUMNS[event.column_index]
+        self.reverse = not self.reverse if col == self.sort else False
+        self.sort = col
+        self._fill_topics()
+
+    def action_sort_next(self) -> None:
+        if self.stats is None or self.stats.empty:
+            return
+        self.sort = SORT_COLUMNS[(SORT_COLUMNS.index(self.sort) + 1) % len(SORT_COLUMNS)]
+        self._fill_topics()
+
+    def action_sort_reverse(self) -> None:
+        if self.stats is None or self.stats.empty:
+            return
+        self.reverse = not self.reverse
+        self._fill_topics()
+
+    # -- mocks --------------------------------------------------------------- #
+
+    def _fill_mocks(self) -> None:
+        s, lang = self.stats, self.lang
+        plt = self.query_one("#mock-plot", PlotextPlot).plt
+        plt.clear_figure()
+        scored = [(i + 1, m) for i, m in enumerate(s.mocks) if m.percent is not None]
+        if scored:
+            xs = [i for i, _ in scored]
+            ys = [m.percent for _, m in scored]
+            plt.plot(xs, ys, marker="braille")
+            plt.scatter(xs, ys, marker="dot")
+            step = max(1, len(xs) // 6)
+            plt.xticks(xs[::step], [m.date[5:] for _, m in scored][::step])
+        plt.ylim(0, 105)
+        plt.yticks([0, 25, 50, 75, 100])
+        plt.title(tr("mock_scores", lang))
+        table = self.query_one("#mocks", DataTable)
+        table.clear(columns=True)
+        for key in ("date", "mock_score", "mock_questions", "mock_counts", "mock_time"):
+            table.add_column(_cell(tr(key, lang)), key=key)
+        for m in reversed(s.mocks):  # newest first
+            table.add_row(
+                _cell(m.date),
+                _cell(num(m.percent, "{:.0f}%", lang), True),
+                _cell(str(m.questions), True),
+                _cell(f"{m.correct} / {m.close} / {m.wrong} / {m.unanswered}", True),
+                _cell(duration(m.seconds_used, lang), True),
+                key=str(m.id),
+            )
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id != "mocks" or event.row_key is None:
+            return
+        mock_id = event.row_key.value
+        record = next((m for m in self.app.ctx.profile.mocks() if str(m.get("id")) == mock_id), None)
+        if record is not None:
+            from drill.screens.mock import MockReportScreen  # the mock engineer's report, imported when used
+
+            self.app.push_screen(MockReportScreen(record=record))
+
+
+def _int_ticks(top: int) -> list[int]:
+    """A few whole-number ticks from 0 to ``top``."""
+    if top <= 0:
+        return [0, 1]
+    step = max(1, -(-top // 4))
+    return list(range(0, top + step, step))
