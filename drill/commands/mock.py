@@ -1,0 +1,247 @@
+"""``drill mock``: a timed mock interview.
+
+    drill mock [--seed N] [--minutes M | --questions N] [--topics a,b] [--no-chains]
+        opens the app on the mock setup screen, filled in with these choices
+    drill mock --questions N --seed S --plan [--json]
+        prints the questions the mock would ask (template, seed, steps) without starting a timer
+
+A mock without a seed draws one and leans towards the learner's weaker
+templates; with ``--seed`` it ignores the learner's history, so everyone who
+uses that seed sits the same mock.  Mock answers are logged (mode ``mock``) but
+never change the SM-2 schedule.
+
+This module also holds the glue the Mock screens use (planning from a profile,
+building and saving a run), so the TUI and the CLI share one code path.  The
+engine and the bank are imported inside functions so that ``drill`` starts fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from engine.mock import MockPlan, MockRun, MockSettings, Report
+    from engine.storage import Profile
+    from question_bank.base import Problem
+
+SETTINGS_KEY = "mock"  # the profile setting remembering the last setup (not the seed)
+QUEUE_KEY = "queued_items"  # templates the next practice session should ask first
+
+
+# --------------------------------------------------------------------------- #
+# Glue shared by the CLI and the screens
+
+
+def candidates() -> list:
+    """Every template of the bank as an engine.mock Candidate."""
+    from engine.mock import Candidate
+    from question_bank import registry
+
+    return [Candidate(t.id, t.topic, t.chain_length, t.target_seconds) for t in registry.all_templates()]
+
+
+def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterable[str] = (), chains: bool = True,
+                  seed: Any = None, new_seed=None) -> "MockSettings":
+    """Settings from what was typed; a blank seed draws one from ``new_seed()`` and weights by weakness.
+
+    Raises engine.mock.MockError with a one-line reason for anything unreadable.
+    """
+    from engine.mock import MockError, MockSettings
+    from question_bank.base import TOPICS
+
+    def whole(name: str, value: Any) -> int | None:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise MockError(f"{name} must be a whole number, not {str(value).strip()!r}") from None
+
+    topics = tuple(topics)
+    unknown = [t for t in topics if t not in TOPICS]
+    if unknown:
+        raise MockError(f"unknown topic {unknown[0]!r} (topics: {', '.join(TOPICS)})")
+    given_seed = whole("the seed", seed)
+    if given_seed is None:
+        if new_seed is None:
+            raise MockError("no seed given and no way to draw one")
+        return MockSettings(whole("minutes", minutes), whole("questions", questions), topics, chains,
+                            int(new_seed()), weighted=True)
+    return MockSettings(whole("minutes", minutes), whole("questions", questions), topics, chains, given_seed,
+                        weighted=False)
+
+
+def make_plan(settings: "MockSettings", reviews: Iterable[Mapping] = ()) -> "MockPlan":
+    """Plan the mock; the learner's review rows give the weakness figures (ignored for a shared seed)."""
+    from engine.mock import plan_mock, weakness_figures
+
+    weakness = weakness_figures(reviews) if settings.weighted else {}
+    return plan_mock(settings, candidates(), weakness)
+
+
+def problems_of(plan: "MockPlan") -> list["Problem"]:
+    from question_bank import registry
+
+    return [registry.get(q.template_id).generate(q.seed) for q in plan.questions]
+
+
+def begin_run(plan: "MockPlan", now: float) -> tuple["MockRun", list["Problem"]]:
+    """Generate the planned problems and start the clock at ``now`` (seconds)."""
+    from engine.mock import MockRun
+
+    problems = problems_of(plan)
+    return MockRun.begin(plan, [[(s.expected, s.target_seconds) for s in p.steps] for p in problems], now), problems
+
+
+def save_run(profile: "Profile", run: "MockRun", *, when: datetime, today: date) -> tuple[dict, "Report"]:
+    """Save a finished mock (Profile.add_mock) and log its answers as unscheduled ``mock`` reviews.
+
+    Returns the stored record (with its id) and the report.
+    """
+    from engine.mock import build_report, mock_record, review_rows
+    from engine.session import iso_utc
+
+    earlier = profile.mocks()
+    report = build_report(run, earlier)
+    stored = profile.add_mock(mock_record(run, report, iso_utc(when)))
+    for row in review_rows(report, when=when, today=today):
+        profile.record(row)
+    return stored, report
+
+
+def report_of(profile: "Profile", record: Mapping) -> "Report":
+    """The report of a saved mock, compared with the mocks saved before it."""
+    from engine.mock import report_from_record
+
+    earlier = [m for m in profile.mocks() if m["id"] < record.get("id", float("inf"))]
+    return report_from_record(record, earlier)
+
+
+def queue_missed(profile: "Profile", report: "Report") -> list[str]:
+    """Add the report's missed templates to the queue the next practice session asks first."""
+    from engine.mock import queue_missed as merged
+
+    queued = profile.settings().get(QUEUE_KEY) or []
+    new = merged([q for q in queued if isinstance(q, str)], report)
+    profile.set_setting(QUEUE_KEY, new)
+    return new
+
+
+# --------------------------------------------------------------------------- #
+# The command
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "mock",
+        help="a timed mock interview (--plan prints one without starting it)",
+        description="A timed mock interview: no feedback until the end, then a report. Mock answers are logged "
+                    "but do not change the review schedule. With --plan, print the questions instead.",
+    )
+    p.add_argument("--seed", metavar="N", help="the mock's seed: the same seed gives everyone the same mock")
+    p.add_argument("--minutes", metavar="M", help="length in minutes (default 30)")
+    p.add_argument("--questions", metavar="N", help="number of questions (instead of filling the minutes)")
+    p.add_argument("--topics", metavar="A,B", help="comma-separated topics (default: all)")
+    p.add_argument("--no-chains", action="store_true", help="leave out follow-up chains")
+    p.add_argument("--plan", action="store_true", help="print the planned questions; no timer starts")
+    p.add_argument("--json", action="store_true", help="with --plan: print JSON")
+    p.set_defaults(func=run)
+
+
+def _settings(args: argparse.Namespace, new_seed=None) -> "MockSettings":
+    from drill.cli import UsageError
+    from engine.mock import MockError
+
+    topics = [t.strip() for t in (args.topics or "").split(",") if t.strip()]
+    try:
+        return make_settings(minutes=args.minutes, questions=args.questions, topics=topics,
+                             chains=not args.no_chains, seed=args.seed, new_seed=new_seed)
+    except MockError as e:
+        raise UsageError(f"mock: {e}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    from drill.cli import UsageError
+
+    if args.json and not args.plan:
+        raise UsageError("mock: --json goes with --plan")
+    if args.plan:
+        return _print_plan(args)
+    _settings(args, new_seed=lambda: 0)  # refuse bad values before the app opens
+    topics = [t.strip() for t in (args.topics or "").split(",") if t.strip()]
+    return launch(args, seed=args.seed, minutes=args.minutes, questions=args.questions, topics=topics or None,
+                  chains=False if args.no_chains else None)
+
+
+def launch(args: argparse.Namespace, **setup) -> int:
+    """Open the app on the mock setup screen, filled in with ``setup``."""
+    from drill.paths import open_profile
+
+    profile = open_profile(args.saves, args.profile)
+    try:
+        from drill.app import DrillApp
+        from drill.context import AppContext
+
+        lang = args.lang or profile.settings().get("lang") or "en"
+        app = DrillApp(AppContext(profile, lang), start="mock", **setup)
+        app.run()
+        return app.return_code or 0
+    finally:
+        profile.close()
+
+
+def _print_plan(args: argparse.Namespace) -> int:
+    from drill.cli import UsageError
+    from engine.mock import MockError
+
+    if args.seed is None:
+        import random
+
+        settings = _settings(args, new_seed=lambda: random.SystemRandom().randrange(1, 2**31))
+        reviews = _profile_reviews(args)
+    else:
+        settings, reviews = _settings(args), []
+    try:
+        plan = make_plan(settings, reviews)
+    except MockError as e:
+        raise UsageError(f"mock: {e}") from None
+    if args.json:
+        print(json.dumps(plan.to_dict(), indent=2, ensure_ascii=False))
+        return 0
+    _print_table(plan)
+    return 0
+
+
+def _profile_reviews(args: argparse.Namespace) -> list[dict]:
+    """The learner's review rows, for a personal (unseeded) plan."""
+    from drill.paths import open_profile
+
+    with open_profile(args.saves, args.profile) as p:
+        return list(p.reviews())
+
+
+def _fmt_minutes(seconds: int) -> str:
+    return f"{seconds // 60} min" + (f" {seconds % 60} s" if seconds % 60 else "")
+
+
+def _print_table(plan: "MockPlan") -> None:
+    s = plan.settings
+    how = "weighted towards your weaker templates" if s.weighted else "shared seed: the same mock for everyone"
+    print(f"Mock plan · seed {s.seed} · {len(plan.questions)} questions · {_fmt_minutes(plan.limit_seconds)} "
+          f"({how})")
+    width = max(len(q.template_id) for q in plan.questions)
+    for i, q in enumerate(plan.questions, 1):
+        chain = f"  chain of {q.steps} steps" if q.steps > 1 else ""
+        print(f"{i:>3}  {q.template_id:<{width}}  {q.topic:<13} seed {q.seed:<6}{chain}".rstrip())
+    print("Mock answers are logged but do not change your review schedule.")
+
+
+def format_clock(seconds: float, *, up: bool = False) -> str:
+    """``24:13``, or ``1:02:03`` from an hour up; ``up`` rounds a countdown up to the whole second."""
+    s = max(0, int(-(-seconds // 1)) if up else int(seconds))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"

@@ -1,0 +1,817 @@
+"""The mock interview: setup, the timed run, and the report.
+
+* :class:`MockSetupScreen` (``open_screen("mock")``): length in minutes or a
+  number of questions, the topic mix, chains, a seed.  It says that mock
+  answers are logged but do not change the review schedule.
+* :class:`MockRunScreen`: a countdown always visible (warning colour in the
+  last 10 %), question n of N, the time on this question; answers are read as
+  typed (an unreadable one is refused before it is submitted) but no verdict
+  or solution is shown.  Skip, flag, go back; the mock ends by itself when the
+  time runs out, submitting the typed answer if it is readable.
+* :class:`MockReportScreen`: score, time, a per-question table, misconceptions,
+  weakest topics, the comparison with earlier mocks; Enter opens a question's
+  worked solution, ``p`` sends the missed templates to the next practice
+  session (profile setting ``queued_items``).
+
+The clock is ``ctx.clock`` (tests inject one); :mod:`engine.mock` does the work.
+Text from formulas or from the learner is shown as ``rich.text.Text``, never
+parsed as markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
+from textual.widgets.option_list import Option
+
+from drill import i18n
+from drill.commands import mock as glue
+from drill.commands.mock import format_clock
+from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading
+from question_bank import registry
+from question_bank.base import TOPIC_NAMES, TOPICS, Problem
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "key.mock_start": ("Start", "开始"),
+    "key.mock_submit": ("Submit", "提交"),
+    "key.mock_skip": ("Skip", "跳过"),
+    "key.mock_flag": ("Flag", "标记"),
+    "key.mock_goto": ("Go back", "回看"),
+    "key.mock_end": ("End mock", "结束"),
+    "key.mock_solution": ("Solution", "解答"),
+    "key.mock_queue": ("Practise missed", "错题加入练习"),
+    "key.mock_yes": ("Yes", "是"),
+    "key.mock_no": ("No", "否"),
+    "mock.title": ("Mock interview", "模拟面试"),
+    "mock.schedule_note": ("Mock answers are logged, but they do not change your review schedule (SM-2).",
+                           "模拟面试的作答会记录，但不会改变你的复习计划（SM-2）。"),
+    "mock.no_feedback": ("No verdicts or solutions until the end, as in a real whiteboard round.",
+                         "和真实白板面试一样：结束前不显示对错和解答。"),
+    "mock.minutes": ("Minutes", "时长（分钟）"),
+    "mock.questions": ("or questions", "或题目数"),
+    "mock.questions_ph": ("blank: fill the time", "留空：按时长出题"),
+    "mock.topics": ("Topics", "主题"),
+    "mock.chains": ("Include follow-up chains", "包含多步追问题"),
+    "mock.seed": ("Seed", "种子"),
+    "mock.seed_ph": ("blank: a new mock, weighted towards your weaker templates", "留空：新出一套，偏重你较弱的题型"),
+    "mock.preview": ("{n} questions ({chains} with follow-up steps) in {time}, seed {seed}",
+                     "{n} 道题（其中 {chains} 道多步题），限时 {time}，种子 {seed}"),
+    "mock.preview_weighted": ("weighted towards your weaker templates", "偏重你较弱的题型"),
+    "mock.preview_shared": ("shared seed: the same mock for everyone", "共享种子：人人同一套题"),
+    "mock.no_topics": ("Choose at least one topic.", "至少选择一个主题。"),
+    "mock.start_hint": ("Enter or the Start button begins the clock.", "按回车或“开始”按钮开始计时。"),
+    "mock.position": ("Question {n} / {total}", "第 {n} / {total} 题"),
+    "mock.step": (" · step {n} / {total}", " · 第 {n} / {total} 步"),
+    "mock.this_question": ("this question {time}", "本题 {time}"),
+    "mock.left": ("{time} left", "剩余 {time}"),
+    "mock.counts": ("answered {answered} · skipped {skipped} · flagged {flagged} · of {total}",
+                    "已答 {answered} · 跳过 {skipped} · 标记 {flagged} · 共 {total}"),
+    "mock.flagged": ("⚑ flagged for review", "⚑ 已标记待回看"),
+    "mock.answered_before": ("your answer so far: {typed}", "你之前的答案：{typed}"),
+    "mock.your_answer": ("your answer: {typed}", "你的答案：{typed}"),
+    "mock.placeholder": ("your answer, e.g. 1.12 TB or 2039/140", "你的答案，例如 1.12 TB 或 2039/140"),
+    "mock.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
+    "mock.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
+    "mock.keys": ("Enter submit · Ctrl+N skip · Ctrl+F flag · Ctrl+G go back · Esc end",
+                  "回车 提交 · Ctrl+N 跳过 · Ctrl+F 标记 · Ctrl+G 回看 · Esc 结束"),
+    "mock.understood": ("understood: {what}", "识别为：{what}"),
+    "mock.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
+    "mock.not_submitted": ("Not submitted: {why}", "未提交：{why}"),
+    "mock.nothing_to_revisit": ("Nothing to go back to: every other question is answered and not flagged.",
+                                "没有可回看的题：其余题目都已作答且未标记。"),
+    "mock.goto_title": ("Go back to…", "回看哪一题？"),
+    "mock.goto_skipped": ("skipped", "已跳过"),
+    "mock.goto_flagged": ("flagged", "已标记"),
+    "mock.goto_unseen": ("not seen yet", "未看过"),
+    "mock.goto_answered": ("answered", "已作答"),
+    "mock.end_title": ("End the mock now?", "现在结束模拟面试？"),
+    "mock.end_body": ("{n} of {total} answers are still missing; they count as unanswered.",
+                      "还有 {n} / {total} 题未作答，将计为未作答。"),
+    "mock.end_body_all": ("Every question has an answer.", "所有题目都已作答。"),
+    "mock.report": ("Mock report · {date} · seed {seed}", "模拟面试报告 · {date} · 种子 {seed}"),
+    "mock.score": ("Score {percent:.0f} %", "得分 {percent:.0f} %"),
+    "mock.tally": ("correct {correct} · close {close} · wrong {wrong} · unanswered {unanswered}",
+                   "正确 {correct} · 接近 {close} · 错误 {wrong} · 未作答 {unanswered}"),
+    "mock.time_used": ("time used {used} of {limit}", "用时 {used} / {limit}"),
+    "mock.timed_out": (" (time ran out)", "（时间用完）"),
+    "mock.first": ("Your first mock: the next ones will be compared with it.", "这是你的第一次模拟面试，之后会与它比较。"),
+    "mock.compare": ("Earlier mocks: {n} · last {previous:.0f} % ({delta:+.0f}) · best {best:.0f} % · "
+                     "average {average:.0f} %",
+                     "之前的模拟面试：{n} 次 · 上次 {previous:.0f} %（{delta:+.0f}）· 最好 {best:.0f} % · "
+                     "平均 {average:.0f} %"),
+    "mock.col.n": ("#", "#"),
+    "mock.col.topic": ("Topic", "主题"),
+    "mock.col.answer": ("Your answer", "你的答案"),
+    "mock.col.expected": ("Expected", "正确答案"),
+    "mock.col.verdict": ("Verdict", "结果"),
+    "mock.col.time": ("Time", "用时"),
+    "mock.misconceptions": ("Misconceptions seen", "出现的常见错误"),
+    "mock.no_misconceptions": ("none of the known slips", "没有出现已知的常见错误"),
+    "mock.weakest": ("Weakest topics", "最弱的主题"),
+    "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the {n} missed templates "
+                         "next session · Esc: home",
+                         "回车：查看所选题的解答 · p：把 {n} 个错题题型加入下次练习 · Esc：返回主页"),
+    "mock.queued": ("{n} templates will come first in your next practice session.",
+                    "{n} 个题型会排在下次练习的最前面。"),
+    "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),
+    "mock.no_mocks": ("No mock interview saved yet.", "还没有保存的模拟面试。"),
+    "mock.solution_title": ("Question {label} · {title} (seed {seed})", "第 {label} 题 · {title}（种子 {seed}）"),
+    "mock.solution": ("Worked solution", "解题过程"),
+    "mock.problem": ("The problem", "题目"),
+    "mock.close_hint": ("Esc or Enter to close", "按 Esc 或回车关闭"),
+    "mock.unknown_template": ("This template is no longer in the bank.", "题库中已没有这个题型。"),
+    "verdict.unanswered": ("Unanswered", "未作答"),
+}
+i18n.STRINGS.update(STRINGS)  # the app's table: t() and localize_bindings() know these keys too
+
+
+def _t(key: str, lang: str, **fmt) -> str:
+    return i18n.t(key, lang, **fmt)
+
+
+def topic_name(topic: str, lang: str) -> str:
+    en, zh = TOPIC_NAMES.get(topic, (topic, topic))
+    return zh if lang == "zh" else en
+
+
+def verdict_name(verdict: str, lang: str) -> str:
+    return _t(f"verdict.{verdict}", lang)
+
+
+VERDICT_STYLE = {"correct": "green", "close": "yellow", "wrong": "red", UNANSWERED: "dim"}
+
+
+class _MockScreen(Screen):
+    """Shared: the context, the clock in seconds, re-localising bindings."""
+
+    @property
+    def ctx(self):
+        return self.app.ctx
+
+    @property
+    def lang(self) -> str:
+        return self.ctx.lang
+
+    def now(self) -> float:
+        return self.ctx.clock().timestamp()
+
+    def on_mount(self) -> None:
+        i18n.localize_bindings(self, self.lang)
+        self.refresh_bindings()
+
+
+# --------------------------------------------------------------------------- #
+# Setup
+
+
+class MockSetupScreen(_MockScreen):
+    """Choose the mock: minutes or questions, topics, chains, seed."""
+
+    DEFAULT_CSS = """
+    MockSetupScreen { padding: 1 2; }
+    MockSetupScreen #mock-title { text-style: bold; }
+    MockSetupScreen #mock-note { color: $warning; margin-bottom: 1; }
+    MockSetupScreen .mock-row { height: auto; margin-bottom: 1; }
+    MockSetupScreen .mock-row Label { width: 16; padding-right: 1; }
+    MockSetupScreen #mock-minutes { width: 8; margin-right: 2; }
+    MockSetupScreen #mock-questions { width: 26; }
+    MockSetupScreen #mock-seed { width: 1fr; }
+    MockSetupScreen #mock-topics { height: auto; max-height: 9; width: 40; }
+    MockSetupScreen #mock-chains { width: auto; }
+    MockSetupScreen #mock-preview { margin-top: 1; }
+    MockSetupScreen #mock-preview.-error { color: $error; }
+    MockSetupScreen #mock-start { margin-top: 1; }
+    """
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="key.back"),
+        Binding("ctrl+s", "start", "Start", id="key.mock_start"),
+    ]
+
+    def __init__(self, seed: Any = None, minutes: Any = None, questions: Any = None, topics: Any = None,
+                 chains: bool | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.given = {"seed": seed, "minutes": minutes, "questions": questions, "topics": topics, "chains": chains}
+        self._auto_seed: int | None = None
+        self._reviews: list[dict] | None = None
+        self.plan: MockPlan | None = None
+
+    def compose(self) -> ComposeResult:
+        lang = self.app.ctx.lang
+        last = self.app.ctx.profile.settings().get(glue.SETTINGS_KEY) or {}
+        g = self.given
+        minutes = g["minutes"] if g["minutes"] is not None else (
+            None if g["questions"] is not None else last.get("minutes"))
+        questions = g["questions"] if g["questions"] is not None else (
+            None if g["minutes"] is not None else last.get("questions"))
+        if minutes is None and questions is None:
+            minutes = 30
+        topics = set(g["topics"] or last.get("topics") or TOPICS)
+        chains = g["chains"] if g["chains"] is not None else last.get("chains", True)
+        yield Static(id="mock-title")
+        yield Static(id="mock-note")
+        with Horizontal(classes="mock-row"):
+            yield Label(id="lbl-minutes")
+            yield Input(str(minutes or ""), id="mock-minutes", type="integer", compact=True)
+            yield Label(id="lbl-questions")
+            yield Input(str(questions or ""), id="mock-questions", type="integer", compact=True)
+        with Horizontal(classes="mock-row"):
+            yield Label(id="lbl-topics")
+            yield SelectionList[str](*[(topic_name(t, lang), t, t in topics) for t in TOPICS], id="mock-topics",
+                                     compact=True)
+        with Horizontal(classes="mock-row"):
+            yield Label("")
+            yield Checkbox(id="mock-chains", value=bool(chains), compact=True)
+        with Horizontal(classes="mock-row"):
+            yield Label(id="lbl-seed")
+            yield Input("" if g["seed"] is None else str(g["seed"]), id="mock-seed", type="integer", compact=True)
+        yield Static(id="mock-preview")
+        yield Button(id="mock-start", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.apply_lang()
+        self.query_one("#mock-minutes", Input).focus()
+
+    def apply_lang(self) -> None:
+        lang = self.lang
+        self.query_one("#mock-title", Static).update(Text(_t("mock.title", lang)))
+        self.query_one("#mock-note", Static).update(
+            Text(_t("mock.schedule_note", lang) + "\n" + _t("mock.no_feedback", lang)))
+        self.query_one("#lbl-minutes", Label).update(Text(_t("mock.minutes", lang)))
+        self.query_one("#lbl-questions", Label).update(Text(_t("mock.questions", lang)))
+        self.query_one("#mock-questions", Input).placeholder = _t("mock.questions_ph", lang)
+        self.query_one("#lbl-topics", Label).update(Text(_t("mock.topics", lang)))
+        self.query_one("#mock-chains", Checkbox).label = _t("mock.chains", lang)
+        self.query_one("#lbl-seed", Label).update(Text(_t("mock.seed", lang)))
+        self.query_one("#mock-seed", Input).placeholder = _t("mock.seed_ph", lang)
+        self.query_one("#mock-start", Button).label = _t("key.mock_start", lang)
+        self.refresh_preview()
+
+    # --- reading the form ------------------------------------------------- #
+
+    def _new_seed(self) -> int:
+        if self._auto_seed is None:
+            self._auto_seed = self.ctx.new_seed()
+        return self._auto_seed
+
+    def settings(self):
+        """The settings in the form (MockError with the reason when something is unreadable)."""
+        topics = self.query_one("#mock-topics", SelectionList).selected
+        if not topics:
+            raise MockError(_t("mock.no_topics", self.lang))
+        return glue.make_settings(
+            minutes=self.query_one("#mock-minutes", Input).value,
+            questions=self.query_one("#mock-questions", Input).value,
+            topics=() if set(topics) == set(TOPICS) else tuple(t for t in TOPICS if t in topics),
+            chains=self.query_one("#mock-chains", Checkbox).value,
+            seed=self.query_one("#mock-seed", Input).value, new_seed=self._new_seed)
+
+    def refresh_preview(self) -> None:
+        preview = self.query_one("#mock-preview", Static)
+        try:
+            settings = self.settings()
+            if settings.weighted and self._reviews is None:
+                self._reviews = list(self.ctx.profile.reviews())
+            self.plan = glue.make_plan(settings, self._reviews if settings.weighted else ())
+        except MockError as e:
+            self.plan = None
+            preview.set_class(True, "-error")
+            preview.update(Text(str(e)))
+            return
+        p, lang = self.plan, self.lang
+        chains = sum(1 for q in p.questions if q.steps > 1)
+        how = _t("mock.preview_weighted" if p.settings.weighted else "mock.preview_shared", lang)
+        preview.set_class(False, "-error")
+        preview.update(Text(_t("mock.preview", lang, n=len(p.questions), chains=chains,
+                               time=format_clock(p.limit_seconds), seed=p.settings.seed) + f" ({how})\n"
+                            + _t("mock.start_hint", lang)))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.refresh_preview()
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        self.refresh_preview()
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.refresh_preview()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "mock-start":
+            self.action_start()
+
+    def action_start(self) -> None:
+        self.refresh_preview()
+        if self.plan is None:
+            self.app.bell()
+            return
+        s = self.plan.settings
+        self.ctx.profile.set_setting(glue.SETTINGS_KEY, {"minutes": s.minutes, "questions": s.questions,
+                                                         "topics": list(s.topics), "chains": s.chains})
+        self.app.switch_screen(MockRunScreen(plan=self.plan))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+# --------------------------------------------------------------------------- #
+# The run
+
+
+class GoBackScreen(ModalScreen[int | None]):
+    """Pick a skipped, flagged or unseen question to go back to."""
+
+    DEFAULT_CSS = """
+    GoBackScreen { align: center middle; }
+    GoBackScreen > Vertical { width: 60; height: auto; max-height: 80%; border: thick $primary; background: $surface;
+                              padding: 0 1; }
+    GoBackScreen OptionList { height: auto; max-height: 16; }
+    """
+    BINDINGS = [Binding("escape", "close", "Back", id="key.back")]
+
+    def __init__(self, choices: list[tuple[int, str]] | None = None, title: str = "", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.choices = choices or []
+        self.title_text = title
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(self.title_text, style="bold"))
+            yield OptionList(*[Option(Text(label), id=str(i)) for i, label in self.choices], id="goto-list")
+
+    def on_mount(self) -> None:
+        i18n.localize_bindings(self, self.app.ctx.lang)
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id))
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmEndScreen(ModalScreen[bool]):
+    DEFAULT_CSS = """
+    ConfirmEndScreen { align: center middle; }
+    ConfirmEndScreen > Vertical { width: 60; height: auto; border: thick $warning; background: $surface;
+                                  padding: 1 2; }
+    ConfirmEndScreen Horizontal { height: auto; margin-top: 1; }
+    ConfirmEndScreen Button { margin-right: 2; }
+    """
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="key.mock_yes"),
+        Binding("n,escape", "answer(False)", "No", id="key.mock_no"),
+    ]
+
+    def __init__(self, body: str = "", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        lang = self.app.ctx.lang
+        with Vertical():
+            yield Static(Text(_t("mock.end_title", lang), style="bold"))
+            yield Static(Text(self.body))
+            with Horizontal():
+                yield Button(_t("key.mock_yes", lang) + " (y)", id="yes", variant="warning")
+                yield Button(_t("key.mock_no", lang) + " (n)", id="no")
+
+    def on_mount(self) -> None:
+        i18n.localize_bindings(self, self.app.ctx.lang)
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+def problem_context(problem: Problem, upto: int, lang: str, answers: Mapping[int, str] | None = None) -> Text:
+    """Scenario, givens (run together to save lines), conventions, and the steps before ``upto``
+    with the answers given to them (no verdicts)."""
+    answers = answers or {}
+    out = Text()
+    if problem.scenario(lang):
+        out.append(problem.scenario(lang) + "\n")
+    for i, g in enumerate(problem.givens):
+        out.append("  ·  " if i else "", style="dim")
+        out.append(f"{g.label(lang)}: ", style="dim")
+        out.append(g.display)
+    if problem.givens:
+        out.append("\n")
+    if problem.conventions(lang):
+        out.append(problem.conventions(lang) + "\n", style="dim italic")
+    for s in problem.steps[:upto]:
+        out.append(f"\n{s.index + 1}. {s.prompt(lang)}", style="dim")
+        if answers.get(s.index):
+            out.append("\n   " + _t("mock.your_answer", lang, typed=answers[s.index]), style="dim")
+    return out
+
+
+def step_prompt(problem: Problem, step: int, lang: str) -> Text:
+    s = problem.steps[step]
+    return Text((f"{s.index + 1}. " if problem.is_chain else "") + s.prompt(lang), style="bold")
+
+
+class MockRunScreen(_MockScreen):
+    """The timed mock: no verdicts until the end."""
+
+    DEFAULT_CSS = """
+    MockRunScreen { layout: vertical; }
+    MockRunScreen #mock-bar { height: 1; background: $boost; padding: 0 1; }
+    MockRunScreen #mock-position { width: 1fr; text-style: bold; }
+    MockRunScreen #mock-qtime { width: auto; margin-right: 3; }
+    MockRunScreen #mock-clock { width: auto; text-style: bold; padding: 0 1; }
+    MockRunScreen #mock-clock.-warning { background: $error; color: $text; }
+    MockRunScreen #mock-status { height: 1; padding: 0 1; color: $text-muted; }
+    MockRunScreen #mock-body { height: 1fr; padding: 1 2; }
+    MockRunScreen #mock-prompt { height: auto; max-height: 6; padding: 0 2; }
+    MockRunScreen #mock-answer { margin: 0 2; }
+    MockRunScreen #mock-reading { height: auto; padding: 0 3; color: $text-muted; }
+    MockRunScreen #mock-reading.-unreadable { color: $warning; }
+    MockRunScreen #mock-reading.-error { color: $error; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+n", "skip", "Skip", id="key.mock_skip"),
+        Binding("ctrl+f", "flag", "Flag", id="key.mock_flag"),
+        Binding("ctrl+g", "goto", "Go back", id="key.mock_goto"),
+        Binding("escape", "end", "End mock", id="key.mock_end"),
+    ]
+
+    TICK = 0.25  # seconds between clock refreshes (the time itself comes from ctx.clock)
+
+    def __init__(self, plan: MockPlan | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.plan = plan
+        self.run: MockRun | None = None
+        self.problems: list[Problem] = []
+        self.saved: dict | None = None
+        self._ending = False
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="mock-bar"):
+            yield Static(id="mock-position")
+            yield Static(id="mock-qtime")
+            yield Static(id="mock-clock")
+        yield Static(id="mock-status")
+        with VerticalScroll(id="mock-body"):
+            yield Static(id="mock-problem")
+        yield Static(id="mock-prompt")
+        yield Input(id="mock-answer")
+        yield Static(id="mock-reading")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.plan is None:  # opened by name: a default 30-minute mock
+            settings = glue.make_settings(new_seed=self.ctx.new_seed)
+            self.plan = glue.make_plan(settings, self.ctx.profile.reviews())
+        self.run, self.problems = glue.begin_run(self.plan, self.now())
+        self.show_slot()
+        self.set_interval(self.TICK, self.tick)
+
+    def apply_lang(self) -> None:
+        if self.run is not None and not self.run.finished:
+            self.show_slot(keep_text=True)
+
+    # --- drawing ---------------------------------------------------------- #
+
+    @property
+    def answer_box(self) -> Input:
+        return self.query_one("#mock-answer", Input)
+
+    def show_slot(self, keep_text: bool = False) -> None:
+        run, lang = self.run, self.lang
+        slot = run.slot
+        problem = self.problems[slot.question]
+        answers = {s.step: s.typed for s in run.slots if s.question == slot.question and s.status == ANSWERED}
+        self.query_one("#mock-problem", Static).update(problem_context(problem, slot.step, lang, answers))
+        prompt = step_prompt(problem, slot.step, lang)
+        if slot.status == ANSWERED:
+            prompt.append("\n" + _t("mock.answered_before", lang, typed=slot.typed), style="italic")
+        self.query_one("#mock-prompt", Static).update(prompt)
+        self.query_one("#mock-body", VerticalScroll).scroll_home(animate=False)
+        box = self.answer_box
+        exp = slot.expected
+        if exp.kind == "choice":
+            box.placeholder = _t("mock.placeholder_choice", lang, choices=", ".join(c.key for c in exp.choices))
+        elif exp.kind == "expression":
+            box.placeholder = _t("mock.placeholder_expr", lang)
+        else:
+            box.placeholder = _t("mock.placeholder", lang)
+        if not keep_text:
+            box.value = slot.draft or (slot.typed if slot.status == ANSWERED else "")
+        box.focus()
+        self.show_reading()
+        self.show_clock()
+
+    def show_status(self) -> None:
+        run, lang = self.run, self.lang
+        c = run.counts()
+        text = Text(_t("mock.counts", lang, answered=c[ANSWERED], skipped=c[SKIPPED], flagged=c["flagged"],
+                       total=len(run.slots)))
+        if run.slot.flagged:
+            text.append("   " + _t("mock.flagged", lang), style="bold yellow")
+        self.query_one("#mock-status", Static).update(text)
+
+    def show_clock(self) -> None:
+        run, lang, now = self.run, self.lang, self.now()
+        slot = run.slot
+        pos = _t("mock.position", lang, n=slot.question + 1, total=run.total_questions)
+        if slot.steps > 1:
+            pos += _t("mock.step", lang, n=slot.step + 1, total=slot.steps)
+        self.query_one("#mock-position", Static).update(Text(pos))
+        self.query_one("#mock-qtime", Static).update(
+            Text(_t("mock.this_question", lang, time=format_clock(run.question_seconds(now)))))
+        clock = self.query_one("#mock-clock", Static)
+        clock.update(Text(_t("mock.left", lang, time=format_clock(run.remaining(now), up=True))))
+        clock.set_class(run.warning(now), "-warning")
+        self.show_status()
+
+    def show_reading(self, error: str | None = None) -> None:
+        box, out, lang = self.answer_box, self.query_one("#mock-reading", Static), self.lang
+        out.set_class(False, "-unreadable")
+        out.set_class(error is not None, "-error")
+        if error is not None:
+            out.update(Text(_t("mock.not_submitted", lang, why=error)))
+            return
+        if not box.value.strip():
+            out.update(Text(_t("mock.keys", lang)))
+            return
+        ok, message = reading(box.value, self.run.slot.expected)
+        out.set_class(not ok, "-unreadable")
+        out.update(Text(_t("mock.understood" if ok else "mock.cannot_read", lang,
+                           **({"what": message} if ok else {"why": message}))))
+
+    # --- the clock -------------------------------------------------------- #
+
+    def tick(self) -> None:
+        """Refresh the countdown; end the mock when the time is up (submitting a readable answer)."""
+        if self.run is None or self._ending:
+            return
+        if self.run.tick(self.now(), draft=self.answer_box.value):
+            self.end_mock()
+        else:
+            self.show_clock()
+
+    # --- actions ---------------------------------------------------------- #
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if self.run is not None and not self.run.finished:
+            self.show_reading()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.run is None or self._ending:
+            return
+        try:
+            self.run.answer(event.value, self.now())
+        except MockError as e:
+            self.show_reading(error=str(e))
+            return
+        self._after_action()
+
+    def _after_action(self) -> None:
+        if self.run.finished:
+            self.end_mock()
+        else:
+            self.show_slot()
+
+    def action_skip(self) -> None:
+        if self.run is None or self._ending:
+            return
+        self.run.skip(self.now(), draft=self.answer_box.value)
+        self._after_action()
+
+    def action_flag(self) -> None:
+        if self.run is None or self._ending:
+            return
+        self.run.toggle_flag(self.now(), draft=self.answer_box.value)
+        if self.run.finished:
+            self.end_mock()
+        else:
+            self.show_status()
+
+    def action_goto(self) -> None:
+        if self.run is None or self._ending:
+            return
+        lang, run = self.lang, self.run
+        choices = []
+        for i in run.revisitable():
+            s = run.slots[i]
+            what = [_t("mock.goto_flagged", lang)] if s.flagged else []
+            what.append(_t({"pending": "mock.goto_unseen", SKIPPED: "mock.goto_skipped",
+                            ANSWERED: "mock.goto_answered"}[s.status], lang))
+            title = registry.get(s.template_id).title_zh if lang == "zh" else registry.get(s.template_id).title
+            choices.append((i, f"{s.label:>5}  {title}  ({', '.join(what)})"))
+        if not choices:
+            self.notify(_t("mock.nothing_to_revisit", lang))
+            return
+        draft = self.answer_box.value
+
+        def chosen(index: int | None) -> None:
+            if index is None or self._ending or run.finished:
+                return
+            try:
+                run.goto(index, self.now(), draft=draft)
+            except MockError as e:
+                self.notify(str(e), severity="warning")
+            self._after_action()
+
+        self.app.push_screen(GoBackScreen(choices, _t("mock.goto_title", self.lang)), chosen)
+
+    def action_end(self) -> None:
+        if self.run is None or self._ending:
+            return
+        lang, run = self.lang, self.run
+        missing = sum(1 for s in run.slots if s.status != ANSWERED)
+        body = _t("mock.end_body", lang, n=missing, total=len(run.slots)) if missing else _t("mock.end_body_all",
+                                                                                            lang)
+        draft = self.answer_box.value
+
+        def confirmed(yes: bool | None) -> None:
+            if yes and not self._ending and not run.finished:
+                run.finish(self.now(), draft=draft)
+                self.end_mock()
+
+        self.app.push_screen(ConfirmEndScreen(body), confirmed)
+
+    def end_mock(self) -> None:
+        """Save the finished mock (record + unscheduled reviews) and show the report."""
+        if self._ending:
+            return
+        self._ending = True
+        ctx = self.ctx
+        self.saved, _ = glue.save_run(ctx.profile, self.run, when=ctx.clock(), today=ctx.today())
+        self.app.call_later(self._show_report)
+
+    async def _show_report(self) -> None:
+        while self.app.screen is not self:  # a dialog open when the time ran out
+            await self.app.pop_screen()
+        await self.app.switch_screen(MockReportScreen(record=self.saved))
+
+
+# --------------------------------------------------------------------------- #
+# The report
+
+
+class SolutionScreen(ModalScreen[None]):
+    """One question of a mock with your answer, the expected one and the worked solution."""
+
+    DEFAULT_CSS = """
+    SolutionScreen { align: center middle; }
+    SolutionScreen > VerticalScroll { width: 90%; height: 90%; border: thick $primary; background: $surface;
+                                      padding: 1 2; }
+    """
+    BINDINGS = [Binding("escape,enter", "close", "Close", id="key.close")]
+
+    def __init__(self, question: Mapping | None = None, label: str = "", **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.question = dict(question or {})
+        self.label = label
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(self.render_text(), id="solution-text")
+
+    def render_text(self) -> Text:
+        lang, q = self.app.ctx.lang, self.question
+        try:
+            template = registry.get(q.get("item", ""))
+        except KeyError:
+            return Text(_t("mock.unknown_template", lang))
+        problem = template.generate(int(q.get("seed", 0)))
+        step_i = (q.get("step") or 1) - 1
+        step_i = min(max(step_i, 0), len(problem.steps) - 1)
+        step = problem.steps[step_i]
+        title = template.title_zh if lang == "zh" else template.title
+        out = Text(_t("mock.solution_title", lang, label=self.label, title=title, seed=problem.seed) + "\n\n",
+                   style="bold")
+        out.append_text(step_prompt(problem, step_i, lang))
+        verdict = q.get("verdict", UNANSWERED)
+        out.append("\n" + _t("mock.col.answer", lang) + ": ", style="dim")
+        out.append((q.get("typed") or "—") + "   ")
+        out.append(verdict_name(verdict, lang), style=VERDICT_STYLE.get(verdict, ""))
+        out.append("\n" + _t("mock.col.expected", lang) + ": ", style="dim")
+        out.append(step.expected.display + "\n")
+        if q.get("misconception"):
+            out.append(q["misconception"] + "\n", style="yellow")
+        out.append("\n" + _t("mock.solution", lang) + "\n", style="bold")
+        for line in step.solution_lines(lang):
+            out.append(line + "\n")
+        out.append("\n" + _t("mock.problem", lang) + "\n", style="bold")
+        out.append_text(problem_context(problem, step_i, lang))
+        out.append("\n\n" + _t("mock.close_hint", lang), style="dim")
+        return out
+
+    def on_mount(self) -> None:
+        i18n.localize_bindings(self, self.app.ctx.lang)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class MockReportScreen(_MockScreen):
+    """The report of a saved mock (the latest one when none is given)."""
+
+    DEFAULT_CSS = """
+    MockReportScreen { padding: 0 1; }
+    MockReportScreen #report-head { height: auto; margin-bottom: 1; }
+    MockReportScreen #report-table { height: 1fr; min-height: 5; }
+    MockReportScreen #report-notes { height: auto; max-height: 12; margin-top: 1; }
+    """
+    BINDINGS = [
+        Binding("p", "queue_missed", "Practise missed", id="key.mock_queue"),
+        Binding("escape", "back", "Home", id="key.home"),
+    ]
+
+    def __init__(self, record: Mapping | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.record = dict(record) if record is not None else None
+        self.report: Report | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="report-head")
+        table: DataTable = DataTable(id="report-table", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static(id="report-notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.record is None:
+            mocks = self.ctx.profile.mocks()
+            self.record = mocks[-1] if mocks else None
+        if self.record is not None:
+            self.report = glue.report_of(self.ctx.profile, self.record)
+        self.apply_lang()
+        self.query_one("#report-table", DataTable).focus()
+
+    def apply_lang(self) -> None:
+        lang, rep, rec = self.lang, self.report, self.record
+        head = self.query_one("#report-head", Static)
+        table = self.query_one("#report-table", DataTable)
+        notes = self.query_one("#report-notes", Static)
+        table.clear(columns=True)
+        if rep is None:
+            head.update(Text(_t("mock.no_mocks", lang)))
+            notes.update("")
+            return
+        text = Text(_t("mock.report", lang, date=str(rec.get("ts", ""))[:10], seed=rec.get("seed", "")) + "\n",
+                    style="bold")
+        text.append(_t("mock.score", lang, percent=rep.percent) + "  ", style="bold")
+        text.append(_t("mock.tally", lang, **rep.score) + "\n")
+        text.append(_t("mock.time_used", lang, used=format_clock(rep.seconds_used),
+                       limit=format_clock(rep.limit_seconds)) + (_t("mock.timed_out", lang) if rep.timed_out else "")
+                    + "\n")
+        c = rep.comparison
+        text.append(_t("mock.first", lang) if c is None else
+                    _t("mock.compare", lang, n=c.earlier, previous=c.previous, delta=c.delta(rep.percent),
+                       best=c.best, average=c.average), style="italic")
+        head.update(text)
+        cols = ["mock.col.n", "mock.col.topic", "mock.col.answer", "mock.col.expected", "mock.col.verdict",
+                "mock.col.time"]
+        table.add_columns(*[_t(k, lang) for k in cols], "⚑")
+        for i, r in enumerate(rep.results):
+            table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), Text(r.typed or "—"), Text(r.expected),
+                          Text(verdict_name(r.verdict, lang), style=VERDICT_STYLE.get(r.verdict, "")),
+                          Text(format_clock(r.seconds)), Text("⚑" if r.flagged else ""), key=str(i))
+        out = Text(_t("mock.misconceptions", lang) + ": ", style="bold")
+        if rep.misconceptions:
+            out.append("; ".join(f"{label} (×{n})" for label, n in rep.misconceptions))
+        else:
+            out.append(_t("mock.no_misconceptions", lang), style="dim")
+        out.append("\n" + _t("mock.weakest", lang) + ": ", style="bold")
+        out.append(" · ".join(f"{topic_name(t, lang)} {p:.0f} % ({n})" for t, p, n in rep.weakest_topics[:3]))
+        out.append("\n" + _t("mock.report_keys", lang, n=len(rep.missed_templates)), style="dim")
+        notes.update(out)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.open_solution(int(event.row_key.value))
+
+    def open_solution(self, index: int) -> None:
+        if self.record is None or self.report is None:
+            return
+        q = self.record["questions"][index]
+        self.app.push_screen(SolutionScreen(question=q, label=self.report.results[index].label))
+
+    def action_queue_missed(self) -> None:
+        if self.report is None:
+            return
+        if not self.report.missed_templates:
+            self.notify(_t("mock.nothing_missed", self.lang))
+            return
+        glue.queue_missed(self.ctx.profile, self.report)
+        self.notify(_t("mock.queued", self.lang, n=len(self.report.missed_templates)))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
