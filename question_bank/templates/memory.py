@@ -77,6 +77,12 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def zh_after(word: str, name: str) -> str:
+    """``训练 Llama-2-7B`` but ``训练一个 30B 参数的模型`` (a space only before a Latin name)."""
+    zh = zh_model(name)
+    return word + ("" if zh.startswith("一") else " ") + zh
+
+
 def zh_model(name: str) -> str:
     if not name.endswith("-parameter model"):
         return name
@@ -96,7 +102,7 @@ def static_given(rng):
         asks=(Ask(formula="train_static_bytes", unit="GB",
                   prompt_en=f"Training {name} (Φ = {phi_text(phi)}): how much memory do the weights, gradients "
                             "and optimizer states take in total, in GB?",
-                  prompt_zh=f"训练 {zh_model(name)}（Φ = {phi_text(phi)}）：权重、梯度和优化器状态一共占多少显存（GB）？"),),
+                  prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）：权重、梯度和优化器状态一共占多少显存（GB）？"),),
         conventions_en=STATIC_GIVEN_EN, conventions_zh=STATIC_GIVEN_ZH,
     )
 
@@ -110,7 +116,7 @@ def static(rng):
         asks=(Ask(formula="train_static_bytes", unit="GB",
                   prompt_en=f"How much static memory (weights + gradients + optimizer states) does training "
                             f"{name} (Φ = {phi_text(phi)}) need before any sharding, in GB?",
-                  prompt_zh=f"训练 {zh_model(name)}（Φ = {phi_text(phi)}）在不做任何切分时需要多少静态显存"
+                  prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）在不做任何切分时需要多少静态显存"
                             "（权重 + 梯度 + 优化器状态），单位 GB？"),),
         conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
     )
@@ -145,8 +151,18 @@ def zero_per_gpu(rng):
     return _zero_spec(rng, formula_given=False)
 
 
+def _shown(expr: str) -> str:
+    """``2*phi + 14*phi/N`` as people write it: ``2Φ + 14Φ/N``."""
+    return expr.replace("*phi", "Φ").replace("phi", "Φ")
+
+
+def _times_phi(c: int) -> str:
+    return "phi" if c == 1 else f"{c}*phi"
+
+
 def _zero_expression(stage: int, w: int, g: int, k: int) -> str:
-    return {1: f"{w + g}*phi + {k}*phi/N", 2: f"{w}*phi + {g + k}*phi/N", 3: f"{w + g + k}*phi/N"}[stage]
+    return {1: f"{_times_phi(w + g)} + {_times_phi(k)}/N", 2: f"{_times_phi(w)} + {_times_phi(g + k)}/N",
+            3: f"{_times_phi(w + g + k)}/N"}[stage]
 
 
 @template("memory.zero_expression", topic="memory", title="Derive the ZeRO per-GPU formula",
@@ -155,7 +171,11 @@ def zero_expression(rng):
     stage = rng.choice((1, 2, 3))
     w, g, k = rng.choice((1, 2, 4)), rng.choice((2, 4)), rng.choice((4, 8, 12, 16))
     expr = _zero_expression(stage, w, g, k)
-    kept = {1: ("weights and gradients", "权重和梯度"), 2: ("weights", "权重"), 3: ("nothing", "无")}[stage]
+    kept = {1: ("keeps the weights and gradients whole on every GPU and divides the optimizer states by N",
+                "每卡完整保留权重和梯度，优化器状态除以 N"),
+            2: ("keeps the weights whole on every GPU and divides gradients and optimizer states by N",
+                "每卡完整保留权重，梯度和优化器状态除以 N"),
+            3: ("divides weights, gradients and optimizer states by N", "权重、梯度和优化器状态全部除以 N")}[stage]
     return Spec(
         givens=(given("w", "Weight bytes per parameter", "每参数权重字节", w, "bytes", "B"),
                 given("g", "Gradient bytes per parameter", "每参数梯度字节", g, "bytes", "B"),
@@ -166,16 +186,16 @@ def zero_expression(rng):
                   prompt_en=f"A training setup keeps, per parameter, {w} B of weights, {g} B of gradients and "
                             f"{k} B of optimizer state. Write the static memory per GPU under "
                             f"{ZERO_SHARDS_EN[stage]} as an expression in Φ (parameters) and N (data-parallel "
-                            "GPUs), e.g. 3*Φ + 5*Φ/N.",
+                            "GPUs). Syntax example: 5*Φ/N + 3*Φ.",
                   prompt_zh=f"某训练配置每个参数保存 {w} B 权重、{g} B 梯度和 {k} B 优化器状态。写出 "
                             f"{ZERO_SHARDS_ZH[stage]} 下每卡静态显存关于 Φ（参数量）和 N（数据并行卡数）的表达式，"
-                            "例如 3*Φ + 5*Φ/N。",
+                            "书写示例：5*Φ/N + 3*Φ。",
                   explanation=(f"Unsharded per GPU: ({w} + {g} + {k})Φ = {w + g + k}Φ.",
-                               f"{ZERO_SHARDS_EN[stage]} keeps {kept[0]} whole on every GPU and divides the rest by N.",
-                               f"  = {expr.replace('*', '·')}"),
+                               f"{ZERO_SHARDS_EN[stage]} {kept[0]}.",
+                               f"  = {_shown(expr)}"),
                   explanation_zh=(f"不切分时每卡：({w} + {g} + {k})Φ = {w + g + k}Φ。",
-                                  f"{ZERO_SHARDS_ZH[stage]} 每卡完整保留：{kept[1]}；其余部分除以 N。",
-                                  f"  = {expr.replace('*', '·')}")),),
+                                  f"{ZERO_SHARDS_ZH[stage]}：{kept[1]}。",
+                                  f"  = {_shown(expr)}")),),
         conventions_en="Φ is the parameter count; bytes are per parameter.",
         conventions_zh="Φ 为参数量；字节数按每个参数计。",
     )

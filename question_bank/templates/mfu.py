@@ -7,7 +7,7 @@ from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
 from ..base import Ask, Ref, Spec, given, template
-from .memory import cap, model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_model
+from .memory import cap, model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_after, zh_model
 
 SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
 TOKENS = (300e9, 1e12, 1.4e12, 2e12, 3e12, 5e12, 10e12, 15e12)
@@ -98,7 +98,7 @@ def train_flops(rng):
         asks=(Ask(formula="train_flops", unit="FLOP",
                   prompt_en=f"How many FLOPs does it take to train {name} (Φ = {phi_text(phi)}) on "
                             f"D = {_tokens_text(d)} tokens (forward + backward, ignoring attention), in FLOP?",
-                  prompt_zh=f"在 D = {_tokens_text(d)} 个 token 上训练 {zh_model(name)}（Φ = {phi_text(phi)}）"
+                  prompt_zh=f"在 D = {_tokens_text(d)} 个 token 上{zh_after('训练', name)}（Φ = {phi_text(phi)}）"
                             "总共需要多少 FLOPs（前向 + 反向，忽略注意力项）？"),),
         conventions_en="Dense Transformer, no recomputation. Answer in FLOP, e.g. 6.3e24.",
         conventions_zh="稠密 Transformer，不做重计算。答案以 FLOP 为单位，例如 6.3e24。",
