@@ -17,7 +17,15 @@ if TYPE_CHECKING:
 
 APP_NAME = "infra-drill"
 DEFAULT_PROFILE = "default"
-SCRIPT_WAIT = 3.0  # seconds a non-interactive command that writes waits for a busy profile
+SCRIPT_WAIT = 3.0  # seconds a non-interactive command waits for a busy profile ($DRILL_LOCK_WAIT overrides)
+
+
+def script_wait() -> float:
+    """How long a non-interactive command waits for a profile another drill holds."""
+    try:
+        return max(0.0, float(os.environ.get("DRILL_LOCK_WAIT", SCRIPT_WAIT)))
+    except ValueError:
+        return SCRIPT_WAIT
 
 
 def saves_dir(cli_value: str | None) -> Path:

@@ -1,7 +1,7 @@
 """``drill due``, ``drill export FILE``, ``drill import FILE``; and recording ``drill check --record``.
 
 Every command opens the profile chosen by ``--saves``/``--profile``; a busy
-profile is waited for briefly (:data:`drill.paths.SCRIPT_WAIT`), then the
+profile is waited for briefly (3 s, or ``$DRILL_LOCK_WAIT``), then the
 command gives up with the name of the process holding it.
 """
 
@@ -48,9 +48,9 @@ def _fail(message: str) -> int:
 
 
 def _open(args: argparse.Namespace) -> "Profile":
-    from drill.paths import SCRIPT_WAIT, open_profile
+    from drill.paths import open_profile, script_wait
 
-    return open_profile(args.saves, args.profile, wait=SCRIPT_WAIT)
+    return open_profile(args.saves, args.profile, wait=script_wait())
 
 
 # --------------------------------------------------------------------------- #

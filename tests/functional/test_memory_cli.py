@@ -1,0 +1,133 @@
+"""`drill due`, `drill export`, `drill import` end to end, and the saves-folder rules."""
+
+import json
+import os
+import subprocess
+import sys
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+
+from drill.paths import saves_dir
+from engine.session import review_row
+from engine.storage import Profile
+from question_bank import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.functional
+
+
+def drill(*args, env=None, input=None):
+    e = {k: v for k, v in os.environ.items() if k != "DRILL_SAVES"}
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
+                          env=e, input=input, timeout=60)
+
+
+def review(p, item, day, q=4):
+    t = registry.get(item)
+    when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    return p.record(review_row(item=item, topic=t.topic, seed=1, quality=q, verdict="correct" if q >= 4 else "wrong",
+                               when=when, today=day, state=p.state(item), schedule=True))
+
+
+def test_saves_dir_rules(monkeypatch, tmp_path):
+    monkeypatch.setenv("DRILL_SAVES", str(tmp_path / "env"))
+    assert saves_dir(str(tmp_path / "cli")) == tmp_path / "cli"
+    assert saves_dir(None) == tmp_path / "env"
+    monkeypatch.delenv("DRILL_SAVES")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    assert saves_dir(None).name == "infra-drill"
+
+
+def test_due_lists_overdue_items_first_and_the_new_items_of_the_day(tmp_path):
+    today = date.today()
+    bank = [t.id for t in registry.all_templates()]
+    with Profile.open(tmp_path, "ann") as p:
+        review(p, bank[0], today - timedelta(days=4))  # due 3 days ago (interval 1)
+        review(p, bank[1], today - timedelta(days=1))  # due today
+        review(p, bank[2], today)  # introduced today, due tomorrow
+        p.set_setting("new_per_day", 3)
+    r = drill("--saves", str(tmp_path), "--profile", "ann", "due", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert [(d["item"], d["overdue_days"]) for d in out["due"]] == [(bank[0], 3), (bank[1], 0)]
+    assert out["due"][0]["title"] == registry.get(bank[0]).title
+    assert out["new_available"] == 2 and [n["item"] for n in out["new"]] == bank[3:5]
+    assert out["profile"] == "ann" and out["date"] == today.isoformat()
+    text = drill("--saves", str(tmp_path), "--profile", "ann", "due")
+    assert text.returncode == 0
+    assert "3 days overdue" in text.stdout and "due today" in text.stdout
+    assert "New items available today: 2 (limit 3 a day)" in text.stdout
+
+
+def test_due_uses_drill_saves_from_the_environment(tmp_path):
+    with Profile.open(tmp_path) as p:
+        review(p, registry.all_templates()[0].id, date.today())
+    r = drill("due", "--json", env={"DRILL_SAVES": str(tmp_path)})
+    out = json.loads(r.stdout)
+    assert out["due"] == [] and out["next_due"] == (date.today() + timedelta(days=1)).isoformat()
+
+
+def test_export_then_import_round_trips(tmp_path):
+    today = date.today()
+    bank = [t.id for t in registry.all_templates()]
+    with Profile.open(tmp_path, "ann") as p:
+        for i, item in enumerate(bank[:4]):
+            review(p, item, today - timedelta(days=i), q=3 + i % 3)
+        p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [], "score": {"correct": 0}})
+        original = p.export()
+    out = tmp_path / "ann.json"
+    r = drill("--saves", str(tmp_path), "--profile", "ann", "export", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "4 items, 4 reviews, 1 mock interviews" in r.stdout
+    r = drill("--saves", str(tmp_path), "--profile", "bob", "import", str(out))
+    assert r.returncode == 0, r.stderr
+    with Profile.open(tmp_path, "bob") as p:
+        assert p.export() == {**original, "profile": "bob"}
+    # a profile with a history is only replaced on request
+    r = drill("--saves", str(tmp_path), "--profile", "bob", "import", str(out))
+    assert r.returncode == 1 and "already holds a history" in r.stderr and "--replace" in r.stderr
+    assert drill("--saves", str(tmp_path), "--profile", "bob", "import", "--replace", str(out)).returncode == 0
+    r = drill("--saves", str(tmp_path), "--profile", "ann", "export", "-")
+    assert json.loads(r.stdout) == original
+
+
+def test_import_of_an_invalid_document_changes_nothing(tmp_path):
+    with Profile.open(tmp_path) as p:
+        review(p, registry.all_templates()[0].id, date.today())
+        doc = p.export()
+    before = {f: f.read_bytes() for f in (tmp_path / "default").rglob("*") if f.is_file()}
+    doc["reviews"][0]["verdict"] = "great"
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    r = drill("--saves", str(tmp_path), "import", "--replace", str(bad))
+    assert r.returncode == 1
+    assert "reviews[0]: verdict must be one of" in r.stderr and "nothing was imported" in r.stderr
+    bad.write_text("{not json")
+    r = drill("--saves", str(tmp_path), "import", "--replace", str(bad))
+    assert r.returncode == 1 and "is not valid JSON" in r.stderr
+    assert {f: f.read_bytes() for f in (tmp_path / "default").rglob("*") if f.is_file()} == before
+
+
+def test_a_damaged_save_file_stops_the_command_without_touching_it(tmp_path):
+    with Profile.open(tmp_path) as p:
+        review(p, registry.all_templates()[0].id, date.today())
+        review(p, registry.all_templates()[1].id, date.today())
+    state = tmp_path / "default" / "state.json"
+    state.write_bytes(b'{"meta": {"1": {"sch')
+    for args in (("due",), ("export", str(tmp_path / "x.json"))):
+        r = drill("--saves", str(tmp_path), *args)
+        assert r.returncode == 1
+        assert f"save file {state} is damaged" in r.stderr
+        assert f"cp {state}.bak {state}" in r.stderr
+        assert state.read_bytes() == b'{"meta": {"1": {"sch'
+    assert not (tmp_path / "x.json").exists()
+    os.replace(f"{state}.bak", state)  # the restore the message describes
+    assert drill("--saves", str(tmp_path), "due").returncode == 0
+
+
+def test_a_bad_profile_name_is_refused(tmp_path):
+    r = drill("--saves", str(tmp_path), "--profile", "../x", "due")
+    assert r.returncode == 1 and "profile name" in r.stderr
