@@ -8,7 +8,7 @@ import sys
 from typing import Sequence
 
 # Each name is a module in drill/commands/ with register(subparsers).
-COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock")
+COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock", "bank")
 
 
 class UsageError(Exception):

@@ -14,7 +14,7 @@ from engine.formulas import bound_solution, classify_bound
 from .. import hardware, models
 from ..base import Ask, Spec, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import CONV_EN, CONV_ZH, bound_lines_zh, card_givens, direction_ask, gemm_i, ridge, tensor_dtype
+from .roofline import CONV_EN, CONV_ZH, an, bound_lines_zh, card_givens, direction_ask, gemm_i, ridge, tensor_dtype
 
 FUSION = Choice("fusion", ("kernel fusion", "fuse", "fuse kernels", "operator fusion", "算子融合", "融合"), "算子融合")
 QUANT = Choice("quantisation", ("quantization", "quantise", "quantize", "int8", "int4", "量化"), "量化")
@@ -36,7 +36,7 @@ def _fix_fusion(rng, gpu, dtype, model):
     chain = rng.choice((("bias add", "GELU", "dropout"), ("residual add", "RMSNorm"), ("scale", "mask", "softmax"),
                         ("bias add", "SiLU", "multiply")))
     i = formulas.get("arithmetic_intensity").evaluate(flops=1.0, bytes=2.0 * DTYPE_BYTES[dtype])
-    text_en = (f"In {model.name}'s forward pass on a {gpu.name}, {' → '.join(chain)} run as {len(chain)} separate "
+    text_en = (f"In {model.name}'s forward pass on {an(gpu.name)}, {' → '.join(chain)} run as {len(chain)} separate "
                f"kernels over a {tokens:,} × {model.d_model} {dtype} tensor; each reads and writes the whole tensor in "
                "HBM. The batch is fixed and the numerics must not change.")
     text_zh = (f"{model.name} 在 {gpu.name} 上前向时，{' → '.join(chain)} 作为 {len(chain)} 个独立 kernel 作用在 "
@@ -54,7 +54,7 @@ def _fix_fusion(rng, gpu, dtype, model):
 def _fix_batch(rng, gpu, dtype, model):
     waiting = rng.choice((32, 64, 128, 256))
     b = rng.choice((1, 2, 4))
-    text_en = (f"A {model.name} server on a {gpu.name} decodes {b} sequence{'s' if b > 1 else ''} per step while "
+    text_en = (f"{an(model.name, cap=True)} server on {an(gpu.name)} decodes {b} sequence{'s' if b > 1 else ''} per step while "
                f"{waiting} requests wait in the queue; the weight GEMMs are memory-bound. Model quality must not "
                "change and each layer already runs as one fused kernel.")
     text_zh = (f"一台 {gpu.name} 上的 {model.name} 服务每步只 decode {b} 条序列，而队列里有 {waiting} 个请求在等待；"
@@ -162,7 +162,7 @@ def phase_bound(rng):
         givens=card_givens(gpu, dtype) + (given("model", "Model", "模型", model.name),
                                           given("prompt", "Prompt length (one request)", "prompt 长度（单个请求）", prompt),
                                           given("batch", "Decode batch", "decode batch", batch)),
-        asks=(Ask(prompt_en=f"{model.name} serves on a {gpu.name} in {dtype}: prefill processes one {prompt}-token "
+        asks=(Ask(prompt_en=f"{model.name} serves on {an(gpu.name)} in {dtype}: prefill processes one {prompt}-token "
                             f"prompt at a time, decode advances {batch} sequences per step. Judge by the FFN "
                             f"up-projection GEMM ({model.d_model}×{model.ffn} weights). Which phase is compute-bound? "
                             "Answer prefill, decode, both or neither.",
@@ -219,7 +219,7 @@ def optimisation_direction(rng):
         op_en, op_zh, i, lines = _op_case(rng, gpu, dtype, model)
         if abs(i / r - 1) > 0.15:
             break
-    ask = direction_ask(i, r, f"On a {gpu.name}, consider {op_en}.", f"在 {gpu.name} 上，考虑{op_zh}。",
+    ask = direction_ask(i, r, f"On {an(gpu.name)}, consider {op_en}.", f"在 {gpu.name} 上，考虑{op_zh}。",
                         lead=tuple(lines), peak=gpu.peak(dtype), bandwidth=gpu.bandwidth)
     return Spec(givens=card_givens(gpu, dtype) + (given("model", "Model", "模型", model.name),), asks=(ask,),
                 conventions_en=CONV_EN, conventions_zh=CONV_ZH)

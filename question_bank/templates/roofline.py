@@ -48,6 +48,13 @@ DIRECTION_PROMPT_ZH = ("优化重点应放在哪里：「减少访存」（reduc
                        "还是「提升计算效率」（improve compute efficiency：Tensor Core 分块、打满计算单元）？")
 
 
+def an(name: str, cap: bool = False) -> str:
+    """``a V100`` / ``an H100`` / ``an fp8`` / ``a Falcon``: by how the start is spoken."""
+    word = len(name) > 1 and name[0].isupper() and name[1].islower()  # "Falcon", "Llama": read as a word
+    art = "an" if name[:1].upper() in ("AEIOU" if word else "AEFHILMNORSX") else "a"
+    return f"{art.capitalize() if cap else art} {name}"
+
+
 def bw_unit(bandwidth: float) -> str:
     """TB/s when the datasheet figure is a tenth of a TB/s (3.35 TB/s stays 3350 GB/s)."""
     return "TB/s" if abs(bandwidth / 1e11 - round(bandwidth / 1e11)) < 1e-9 else "GB/s"
@@ -366,7 +373,8 @@ def attainable(rng):
 def _clear_gemm(rng, ridge_value: float, bpe: float) -> tuple[int, int, int, float]:
     """A GEMM whose intensity is clearly (>15 %) on one side of the ridge."""
     while True:
-        m, n, k = (rng.choice((1, 4, 16, 32, 64, 128) + POW2) for _ in range(3))
+        m = rng.choice((1, 4, 16, 32, 64, 128) + POW2)
+        n, k = rng.choice(POW2), rng.choice(POW2)
         i = gemm_i(m, n, k, bpe)
         if abs(i / ridge_value - 1) > 0.15:
             return m, n, k, i
@@ -497,7 +505,7 @@ def chain_interview(rng):
     r = ridge(peak, bw)
     m, n, k, i = _clear_gemm(rng, r, bpe)
     return Spec(
-        scenario_en=f"An interviewer hands you a {gpu.name} and a {dtype} GEMM C = A·B with A {m}×{k} and B {k}×{n} (R§5).",
+        scenario_en=f"An interviewer hands you {an(gpu.name)} and {an(dtype)} GEMM C = A·B with A {m}×{k} and B {k}×{n} (R§5).",
         scenario_zh=f"面试官给你一张 {gpu.name} 和一个 {dtype} GEMM：C = A·B，A 为 {m}×{k}，B 为 {k}×{n}（R§5）。",
         givens=card_givens(gpu, dtype) + (given("m", "M", "M", m), given("n", "N", "N", n), given("k", "K", "K", k),
                                           given("bytes_per_elem", "Bytes per element", "每元素字节数", bpe, "bytes")),
@@ -529,7 +537,7 @@ def chain_batching(rng):
         batch *= 2
     i_b = gemm_i(batch, n, k, bpe)
     return Spec(
-        scenario_en=f"{model.name} is served on a {gpu.name} in {dtype}. Look at its {what_en}: a {k}×{n} weight "
+        scenario_en=f"{model.name} is served on {an(gpu.name)} in {dtype}. Look at its {what_en}: a {k}×{n} weight "
                     "matrix multiplied by the activations of the sequences decoded together (R§4.1).",
         scenario_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理。看它的{what_zh}：{k}×{n} 的权重矩阵乘以同一步一起 "
                     "decode 的各序列的激活（R§4.1）。",

@@ -1,0 +1,264 @@
+"""``drill templates``, ``drill ask``, ``drill check``: the question bank from the command line.
+
+    drill templates [--topic T] [--json]
+    drill ask TEMPLATE [--seed N] [--lang en|zh] [--json]
+    drill check TEMPLATE --seed N ANSWER [--step K] [--json]
+
+A problem is deterministic from (template, seed), so ``ask`` then ``check``
+with the same seed grade the same instance.  ``check`` exits 0 whenever a
+verdict was produced (an unreadable answer is the verdict ``invalid``), 2 for
+usage errors.  The question bank is imported inside the handlers so that
+``drill`` starts fast.
+
+Grading is :func:`grade_check` (returns a :class:`Checked`), printing is
+:func:`print_check`: a caller that also records the answer (``--record``)
+sits between the two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.grading import Verdict
+    from question_bank.base import Problem, Step, Template
+
+MAX_SEED = 2**63 - 1
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("templates", help="list the problem templates",
+                              description="List every problem template: id, topic, difficulty, answer kind, "
+                                          "chain length and title.")
+    p.add_argument("--topic", help="only this topic (roofline, memory, communication, mfu, inference, pipeline, "
+                                   "concepts)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the titles")
+    p.set_defaults(func=run_templates)
+
+    p = subparsers.add_parser("ask", help="print one problem", description="Print one problem of a template. "
+                              "The same --seed always gives the same problem; without it a random seed is "
+                              "chosen and printed.")
+    p.add_argument("template", metavar="TEMPLATE", help="template id (see `drill templates`)")
+    p.add_argument("--seed", help="problem seed (a whole number, 0 or more)")
+    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the prompt")
+    p.add_argument("--json", action="store_true", help="print the problem, its answer and solution as JSON")
+    p.set_defaults(func=run_ask)
+
+    p = subparsers.add_parser("check", help="grade an answer to one problem",
+                              description="Grade ANSWER for the problem TEMPLATE --seed N. For a chain, --step K "
+                                          "(counted from 1) grades one step; without it the final step is graded. "
+                                          "Exit status 0 whenever a verdict is given (also 'invalid').")
+    p.add_argument("template", metavar="TEMPLATE", help="template id (see `drill templates`)")
+    p.add_argument("answer", metavar="ANSWER", help="the answer as you would write it, e.g. '295 FLOP/B' or "
+                                                    "'memory-bound' (quote it if it has spaces)")
+    p.add_argument("--seed", required=True, help="the seed of the problem (as printed by `drill ask`)")
+    p.add_argument("--step", help="step of a chain to grade, counted from 1")
+    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the output")
+    p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.set_defaults(func=run_check)
+
+
+def lang_of(args: argparse.Namespace) -> str:
+    """The subcommand's --lang, else the global --lang, else English."""
+    return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or "en"
+
+
+def _template(template_id: str) -> "Template":
+    from drill.cli import UsageError
+    from question_bank import registry
+
+    try:
+        return registry.get(template_id)
+    except registry.UnknownTemplate as e:
+        raise UsageError(str(e)) from None
+
+
+def _whole(text: str, what: str, low: int, high: int) -> int:
+    from drill.cli import UsageError
+
+    t = text.strip()
+    if not (t.isdigit() or (t.startswith("-") and t[1:].isdigit())):
+        raise UsageError(f"{what} must be a whole number, got {text!r}")
+    n = int(t)
+    if not low <= n <= high:
+        raise UsageError(f"{what} must be between {low} and {high}, got {n}")
+    return n
+
+
+def _print_json(doc: Any) -> None:
+    json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+# --------------------------------------------------------------------------- #
+# drill templates
+
+
+def run_templates(args: argparse.Namespace) -> int:
+    from drill.cli import UsageError
+    from question_bank import registry
+    from question_bank.base import TOPIC_NAMES, TOPICS
+
+    if args.topic is not None and args.topic not in TOPICS:
+        raise UsageError(f"unknown topic {args.topic!r} (one of {', '.join(TOPICS)})")
+    lang = lang_of(args)
+    rows = [t for t in registry.all_templates() if args.topic in (None, t.topic)]
+    if args.json:
+        _print_json([{"id": t.id, "topic": t.topic, "title": t.title, "title_zh": t.title_zh,
+                      "difficulty": t.difficulty, "answer_kind": t.answer_kind, "chain_length": t.chain_length,
+                      "target_seconds": t.target_seconds} for t in rows])
+        return 0
+    width = max((len(t.id) for t in rows), default=10)
+    head = ("模板", "主题", "难度", "答案", "步数", "标题") if lang == "zh" else \
+        ("TEMPLATE", "TOPIC", "DIFF", "ANSWER", "STEPS", "TITLE")
+    print(f"{head[0]:<{width}}  {head[1]:<13} {head[2]:<4} {head[3]:<10} {head[4]:<5} {head[5]}")
+    for t in rows:
+        title = t.title_zh if lang == "zh" else t.title
+        print(f"{t.id:<{width}}  {t.topic:<13} {t.difficulty:<4} {t.answer_kind:<10} {t.chain_length:<5} {title}")
+    topics = sorted({t.topic for t in rows}, key=TOPICS.index)
+    names = ", ".join(TOPIC_NAMES[x][1 if lang == "zh" else 0] for x in topics)
+    print(f"\n{len(rows)} templates ({names})" if lang == "en" else f"\n共 {len(rows)} 个模板（{names}）")
+    return 0
+
+
+# --------------------------------------------------------------------------- #
+# drill ask
+
+
+def _answer_hint(step: "Step", lang: str) -> str:
+    e = step.expected
+    if e.kind == "choice":
+        keys = " / ".join(c.key for c in e.choices)
+        return f"选项：{keys}" if lang == "zh" else f"Choices: {keys}"
+    if e.kind == "expression":
+        return "答案为表达式" if lang == "zh" else "Answer with an expression"
+    if e.integer:
+        return "答案为整数" if lang == "zh" else "Answer with a whole number"
+    if not e.unit:
+        return "答案为纯数字" if lang == "zh" else "Answer with a plain number"
+    return f"答案单位：{e.unit}" if lang == "zh" else f"Answer in: {e.unit}"
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    t = _template(args.template)
+    seed = _whole(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
+    lang = lang_of(args)
+    problem = t.generate(seed)
+    if args.json:
+        _print_json(problem.to_dict(lang))
+        return 0
+    zh = lang == "zh"
+    title = t.title_zh if zh else t.title
+    print(f"{t.id}  seed {seed}  ·  {title}  ·  " + (f"难度 {t.difficulty}  ·  目标 {t.target_seconds} 秒" if zh
+                                                      else f"difficulty {t.difficulty}  ·  target {t.target_seconds} s"))
+    print()
+    print(problem.prompt(lang))
+    print()
+    for s in problem.steps:
+        prefix = (f"{s.index + 1}. " if problem.is_chain else "")
+        print(prefix + _answer_hint(s, lang))
+    step_flag = " --step K" if problem.is_chain else ""
+    print(("\n检查答案：" if zh else "\nCheck with: ") + f"drill check {t.id} --seed {seed}{step_flag} \"ANSWER\"")
+    return 0
+
+
+# --------------------------------------------------------------------------- #
+# drill check
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One graded answer: what ``drill check`` prints, and what a recorder stores."""
+
+    problem: "Problem"
+    step_index: int  # 0-based index of the graded step
+    step: int | None  # 1-based step given with --step, None for a whole (single or final) answer
+    verdict: "Verdict"
+    typed: str
+
+    @property
+    def graded_step(self) -> "Step":
+        return self.problem.steps[self.step_index]
+
+
+def grade_check(args: argparse.Namespace) -> Checked:
+    """Grade ``args.answer`` for ``args.template`` / ``args.seed`` (/ ``args.step``); UsageError on bad input."""
+    from drill.cli import UsageError
+    from engine.grading import grade
+
+    t = _template(args.template)
+    seed = _whole(args.seed, "--seed", 0, MAX_SEED)
+    problem = t.generate(seed)
+    n = len(problem.steps)
+    if args.step is not None:
+        if n == 1:
+            step = _whole(args.step, "--step", 1, 1)
+        else:
+            step = _whole(args.step, "--step", 1, n)
+        index = step - 1
+    else:
+        step, index = None, n - 1
+    if len(args.answer) > 10_000:
+        raise UsageError("ANSWER is too long")
+    s = problem.steps[index]
+    verdict = grade(args.answer, s.expected, target_seconds=s.target_seconds)
+    return Checked(problem, index, step, verdict, args.answer)
+
+
+def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
+    v, s = c.verdict, c.graded_step
+    rel = v.relative_error if v.relative_error is not None and math.isfinite(v.relative_error) else None
+    return {
+        "template": c.problem.template.id,
+        "seed": c.problem.seed,
+        "step": c.step_index + 1,
+        "steps": len(c.problem.steps),
+        "answer": c.typed,
+        "status": v.status,
+        "quality": v.quality,
+        "expected": v.expected,
+        "expected_value": s.expected.value,
+        "given": v.given,
+        "relative_error": rel,
+        "diagnosis": v.diagnosis,
+        "diagnosis_key": v.diagnosis_key,
+        "band": v.band,
+        "notes": list(v.notes),
+        "message": v.message,
+        "solution": list(s.solution_lines(lang)),
+    }
+
+
+STATUS_ZH = {"correct": "正确", "close": "接近", "wrong": "错误", "invalid": "无法识别"}
+
+
+def print_check(c: Checked, lang: str, as_json: bool) -> None:
+    if as_json:
+        _print_json(check_dict(c, lang))
+        return
+    v = c.verdict
+    zh = lang == "zh"
+    if c.problem.is_chain:
+        print((f"第 {c.step_index + 1}/{len(c.problem.steps)} 步：" if zh
+               else f"Step {c.step_index + 1} of {len(c.problem.steps)}: ") + c.graded_step.prompt(lang))
+    print((f"[{STATUS_ZH[v.status]}] " if zh else "") + v.message)
+    if v.parsed is not None and v.parsed.notes:
+        print(("读取为：" if zh else "Read as: ") + "; ".join(v.parsed.notes))
+    if v.status == "invalid":
+        return  # nothing was graded: the solution stays hidden so the learner can try again
+    print("\n解答：" if zh else "\nSolution:")
+    for line in c.graded_step.solution_lines(lang):
+        print(f"  {line}")
+
+
+def run_check(args: argparse.Namespace) -> int:
+    c = grade_check(args)
+    print_check(c, lang_of(args), args.json)
+    return 0
