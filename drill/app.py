@@ -16,7 +16,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
 from drill.context import AppContext
-from drill.i18n import localize_bindings, t
+from drill.i18n import STRINGS, localize_bindings, t
 
 SCREEN_PATHS: dict[str, str] = {
     "home": "drill.screens.home:HomeScreen",
@@ -46,29 +46,29 @@ def screen_class(name: str) -> type[Screen]:
 
 
 class KeyCommands(Provider):
-    """The command palette offers exactly the keys of the current screen, by their names."""
+    """The command palette offers exactly the app's keys on the current screen, by their names."""
 
     def _commands(self):
-        seen = set()
-        for key, active in self.screen.active_bindings.items():
+        found: dict[str, tuple[list[str], object]] = {}
+        for active in self.screen.active_bindings.values():
             b = active.binding
-            if not active.enabled or not b.description or b.system or b.action in ("command_palette", "quit"):
+            if not active.enabled or b.id not in STRINGS:
                 continue
-            if (active.node, b.action) in seen:
-                continue
-            seen.add((active.node, b.action))
-            yield b.description, key, partial(active.node.run_action, b.action)
+            keys, _ = found.setdefault(b.description, ([], partial(active.node.run_action, b.action)))
+            keys.append(self.app.get_key_display(b))
+        for name, (keys, callback) in found.items():
+            yield name, ", ".join(dict.fromkeys(keys)), callback
 
     async def discover(self) -> Hits:
-        for name, key, callback in self._commands():
-            yield DiscoveryHit(name, callback, help=t("palette.key", self.app.ctx.lang, key=key))
+        for name, keys, callback in self._commands():
+            yield DiscoveryHit(name, callback, help=t("palette.key", self.app.ctx.lang, key=keys))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for name, key, callback in self._commands():
+        for name, keys, callback in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), callback, help=t("palette.key", self.app.ctx.lang, key=key))
+                yield Hit(score, matcher.highlight(name), callback, help=t("palette.key", self.app.ctx.lang, key=keys))
 
 
 class DrillApp(App):

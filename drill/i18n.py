@@ -28,7 +28,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.hard": ("Hard", "困难"),
     "key.good": ("Good", "良好"),
     "key.easy": ("Easy", "简单"),
-    "key.quality": ("Grade 0-5", "评分 0-5"),
+    "key.quality": ("Set the grade: 0 blackout … 5 easy", "设定评分：0 完全不会 … 5 简单"),
     "key.extra": ("Extra practice", "加练"),
     "key.home": ("Home", "主页"),
     "key.practise_item": ("Practise this", "练这道"),
@@ -50,6 +50,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.nothing_scheduled": ("Nothing scheduled yet: start with today's new items.", "还没有排期：先做今天的新题。"),
     "home.ways": ("What next?", "接下来做什么？"),
     "home.way.practice": ("today's session: {n} problems", "今日练习：{n} 道题"),
+    "home.way.practice_one": ("today's session: 1 problem", "今日练习：1 道题"),
     "home.way.practice_done": ("today's session is done; extra practice on your weakest items",
                                "今日练习已完成；可加练最弱的题"),
     "home.way.mock": ("a timed mock interview", "限时模拟面试"),
@@ -80,8 +81,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.givens": ("Given", "已知"),
     "practice.quantity": ("Quantity", "量"),
     "practice.value": ("Value", "数值"),
-    "practice.you": ("You", "你的答案"),
-    "practice.expected": ("Expected", "正确答案"),
+    "practice.you": ("You: ", "你的答案："),
+    "practice.expected": ("Expected: ", "正确答案："),
     "practice.error": ("error {err}", "误差 {err}"),
     "practice.band": ("band: {band}", "判定区间：{band}"),
     "practice.misconception": ("Looks like you {what}.", "看起来你{what}。"),
@@ -151,7 +152,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.home": ("Home", "主页"),
     "help.practice_answering": ("Practice: answering", "练习：作答时"),
     "help.practice_feedback": ("Practice: after an answer", "练习：作答后"),
-    "help.browse": ("Browse", "题库"),
+    "help.practice_empty": ("Practice: nothing left for today", "练习：今天没有题了"),
+    "help.browse": ("Browse (on a topic heading, p practises the whole topic)", "题库（在主题标题行上按 p 练习整个主题）"),
+    "help.lang": ("Switch English / 中文", "切换 English / 中文"),
+    "help.next": ("Next (accept the grade)", "下一题（接受评分）"),
+    "help.again": ("Again: grade 1", "重来：评分 1"),
+    "help.hard": ("Hard: grade 3", "困难：评分 3"),
+    "help.good": ("Good: grade 4", "良好：评分 4"),
+    "help.easy": ("Easy: grade 5", "简单：评分 5"),
     "help.answers": ("Answers: numbers with units (1.12 TB, 2039/140, 45%, 1.5k); a bare number is read in "
                      "the unit the question asks for; type ? and Enter for \"I don't know\".",
                      "答案：带单位的数（1.12 TB、2039/140、45%、1.5k）；不带单位的数按题目要求的单位读取；"
@@ -172,7 +180,7 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
-def t(key: str, lang: str = "en", **fmt) -> str:
+def t(key: str, lang: str = "en", /, **fmt) -> str:
     """The string ``key`` in ``lang`` (``en`` or ``zh``), formatted with ``fmt``."""
     en, zh = STRINGS[key]
     s = zh if lang == "zh" else en

@@ -42,6 +42,9 @@ class BrowseScreen(DrillScreen):
     def on_screen_resume(self) -> None:
         self.fill()
 
+    def on_resize(self) -> None:
+        self.fill()
+
     def apply_lang(self) -> None:
         self.fill()
 
@@ -49,24 +52,38 @@ class BrowseScreen(DrillScreen):
         table = self.query_one("#bank", DataTable)
         at = table.cursor_row
         table.clear(columns=True)
-        for key in ("browse.topic", "browse.template", "browse.state", "browse.due", "browse.ef", "browse.last"):
+        # the title column takes what the schedule columns leave (about 38 cells)
+        room = self.app.size.width * (3 / 5 if self.app.size.width >= 110 else 1)
+        table.add_column(self.tr("browse.template"), key="browse.template", width=max(20, int(room) - 43))
+        for key in ("browse.state", "browse.due", "browse.ef", "browse.last"):
             table.add_column(self.tr(key), key=key)
         today, zh = self.ctx.today(), self.lang == "zh"
-        self.rows = flow.bank_rows(self.ctx)
-        for r in self.rows:
+        self.rows = []
+        for r in flow.bank_rows(self.ctx):
+            if not self.rows or self.row_topic(self.rows[-1]) != r.topic:
+                self.rows.append(r.topic)  # a topic heading: practise the whole topic from here
+                count = sum(1 for t in registry.all_templates() if t.topic == r.topic)
+                table.add_row(Text(f"{TOPIC_NAMES[r.topic][1 if zh else 0]} ({count})", "bold underline"),
+                              "", "", "", "", key=f"topic:{r.topic}")
+            self.rows.append(r)
             tpl = registry.get(r.item)
             due = Text(when(r.due, today, self.lang), "bold red" if r.due and r.due <= today else "")
             last = Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_STYLE.get(r.last or "", ""))
-            table.add_row(Text(TOPIC_NAMES[r.topic][1 if zh else 0], "dim"), Text(tpl.title_zh if zh else tpl.title),
+            table.add_row(Text("  " + (tpl.title_zh if zh else tpl.title)),
                           Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""), due,
                           Text(f"{r.ef:.2f}" if r.ef is not None else ""), last, key=r.item)
         if self.rows:
-            table.move_cursor(row=min(at, len(self.rows) - 1))
+            table.move_cursor(row=min(max(at, 1), len(self.rows) - 1))
         table.focus()
         self.preview()
 
+    @staticmethod
+    def row_topic(row) -> str:
+        return row if isinstance(row, str) else row.topic
+
     @property
-    def selected(self) -> flow.BankRow | None:
+    def selected(self) -> "flow.BankRow | str | None":
+        """The highlighted template, or a topic name on a topic heading."""
         table = self.query_one("#bank", DataTable)
         return self.rows[table.cursor_row] if self.rows and 0 <= table.cursor_row < len(self.rows) else None
 
@@ -83,6 +100,15 @@ class BrowseScreen(DrillScreen):
         if row is None:
             return
         lang = self.lang
+        if isinstance(row, str):
+            text = Text(TOPIC_NAMES[row][1 if lang == "zh" else 0] + "\n\n", "bold")
+            for r in self.rows:
+                if not isinstance(r, str) and r.topic == row:
+                    tpl = registry.get(r.item)
+                    text.append(f"• {tpl.title_zh if lang == 'zh' else tpl.title}", "")
+                    text.append(f"  {r.item}\n", "dim")
+            self.query_one("#sample", Static).update(text)
+            return
         tpl = registry.get(row.item)
         p = tpl.generate(self.seed)
         text = Text(tpl.title_zh if lang == "zh" else tpl.title, "bold")
@@ -98,10 +124,15 @@ class BrowseScreen(DrillScreen):
         self.preview()
 
     def action_practise(self) -> None:
-        if self.selected is not None:
-            self.app.open_screen("practice", items=[self.selected.item])
+        row = self.selected
+        if isinstance(row, str):
+            self.action_practise_topic()
+        elif row is not None:
+            self.app.open_screen("practice", items=[row.item])
 
     def action_practise_topic(self) -> None:
         row = self.selected
         if row is not None:
-            self.app.open_screen("practice", items=[r.item for r in self.rows if r.topic == row.topic])
+            topic = self.row_topic(row)
+            self.app.open_screen("practice", items=[r.item for r in self.rows
+                                                    if not isinstance(r, str) and r.topic == topic])

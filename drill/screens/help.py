@@ -12,11 +12,26 @@ from textual.widgets import Footer, Static
 from drill.i18n import t
 from drill.screens import DrillScreen
 
-FEEDBACK_ACTIONS = ("next", "grade", "undo")
+FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave")
+# several bindings described by one line of help
+HELP_TEXT = {"key.lang": "help.lang", "key.next": "help.next", "key.again": "help.again", "key.hard": "help.hard",
+             "key.good": "help.good", "key.easy": "help.easy", **{f"key.q{q}": "key.quality" for q in range(6)}}
 
 
 def _action_name(action: str) -> str:
     return action.split("(")[0].removeprefix("app.")
+
+
+def _typing_safe(b: Binding) -> bool:
+    """Keys that still work while the answer box has focus (it takes every printable key)."""
+    return len(b.key) > 1 and b.key != "question_mark"
+
+
+def _keys(keys: list[str]) -> str:
+    keys = list(dict.fromkeys(keys))
+    if len(keys) > 2 and all(k.isdigit() for k in keys):
+        return f"{min(keys)}-{max(keys)}"
+    return ", ".join(keys)
 
 
 class HelpScreen(DrillScreen):
@@ -37,12 +52,12 @@ class HelpScreen(DrillScreen):
 
         lang = self.lang
 
-        def rows(bindings, keep=lambda action: True) -> list[tuple[str, str]]:
+        def rows(bindings, keep=lambda b: True) -> list[tuple[str, str]]:
             merged: dict[str, list[str]] = {}
             for b in bindings:
-                if keep(_action_name(b.action)) and b.id:
-                    merged.setdefault(t(b.id, lang), []).append(self.app.get_key_display(b))
-            return [(", ".join(dict.fromkeys(keys)), what) for what, keys in merged.items()]
+                if b.id and keep(b):
+                    merged.setdefault(t(HELP_TEXT.get(b.id, b.id), lang), []).append(self.app.get_key_display(b))
+            return [(_keys(keys), what) for what, keys in merged.items()]
 
         practice = screen_class("practice").BINDINGS
         everywhere = rows(DrillApp.BINDINGS) + [("^p", t("help.palette", lang)), ("^q", t("help.quit", lang))]
@@ -51,8 +66,9 @@ class HelpScreen(DrillScreen):
             (t("help.home", lang), rows(screen_class("home").BINDINGS)),
             (t("help.practice_answering", lang),
              [("enter", t("help.submit", lang))]
-             + rows(practice, lambda a: a not in FEEDBACK_ACTIONS + ("extra",) or a == "undo")),
-            (t("help.practice_feedback", lang), rows(practice, lambda a: a in FEEDBACK_ACTIONS + ("leave",))),
+             + rows(practice, lambda b: _typing_safe(b) and _action_name(b.action) not in ("next", "grade", "extra"))),
+            (t("help.practice_feedback", lang), rows(practice, lambda b: _action_name(b.action) in FEEDBACK_ACTIONS)),
+            (t("help.practice_empty", lang), rows(practice, lambda b: _action_name(b.action) in ("extra", "leave"))),
             (t("help.browse", lang), rows(screen_class("browse").BINDINGS)),
         ]
 

@@ -24,7 +24,7 @@ class HomeScreen(DrillScreen):
         Binding("m", "open('mock')", "Mock interview", id="key.mock"),
         Binding("s", "open('stats')", "Stats", id="key.stats"),
         Binding("b", "open('browse')", "Browse", id="key.browse"),
-        Binding("question_mark", "app.help", "Help", id="key.help"),
+        Binding("question_mark", "app.help", "Help", id="key.help", show=False),
         Binding("q", "app.quit", "Quit", id="key.quit"),
     ]
 
@@ -61,7 +61,8 @@ class HomeScreen(DrillScreen):
         self.query_one("#home-next", Static).update(Text(nxt, "dim"))
         n = f.due + f.new
         details = {
-            "practice": self.tr("home.way.practice", n=n) if n else self.tr("home.way.practice_done"),
+            "practice": (self.tr("home.way.practice_one") if n == 1 else self.tr("home.way.practice", n=n)) if n
+            else self.tr("home.way.practice_done"),
             "mock": self.tr("home.way.mock"),
             "stats": self.tr("home.way.stats"),
             "browse": self.tr("home.way.browse"),

@@ -26,13 +26,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from drill import i18n
 from drill.commands import mock as glue
 from drill.commands.mock import format_clock
+from drill.screens import DrillScreen
 from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading
 from question_bank import registry
 from question_bank.base import TOPIC_NAMES, TOPICS, Problem
@@ -147,23 +148,11 @@ def verdict_name(verdict: str, lang: str) -> str:
 VERDICT_STYLE = {"correct": "green", "close": "yellow", "wrong": "red", UNANSWERED: "dim"}
 
 
-class _MockScreen(Screen):
-    """Shared: the context, the clock in seconds, re-localising bindings."""
-
-    @property
-    def ctx(self):
-        return self.app.ctx
-
-    @property
-    def lang(self) -> str:
-        return self.ctx.lang
+class _MockScreen(DrillScreen):
+    """A mock screen: the context and language from DrillScreen, the clock in seconds."""
 
     def now(self) -> float:
         return self.ctx.clock().timestamp()
-
-    def on_mount(self) -> None:
-        i18n.localize_bindings(self, self.lang)
-        self.refresh_bindings()
 
 
 # --------------------------------------------------------------------------- #

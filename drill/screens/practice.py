@@ -170,7 +170,7 @@ class PracticeScreen(DrillScreen):
             history.append(a.problem.steps[a.step].prompt(lang) + "\n", "dim")
             history.append(f"   {mark} ", style)
             history.append(f"{a.verdict.given if a.verdict else '?'}")
-            history.append(f"   ({self.tr('practice.expected')}: {a.problem.steps[a.step].expected.display})\n", "dim")
+            history.append(f"   ({self.tr('practice.expected')}{a.problem.steps[a.step].expected.display})\n", "dim")
         self.query_one("#history", Static).update(history)
         self.query_one("#history").display = bool(run.prior)
         prompt = Text()
@@ -229,9 +229,9 @@ class PracticeScreen(DrillScreen):
             head.append(self.tr("practice.grade_chain", q=q, name=quality_name(q, lang)) + "\n", "bold")
         v = a.verdict
         if v is not None:
-            head.append(f"{self.tr('practice.you')}: ", "dim")
+            head.append(self.tr("practice.you"), "dim")
             head.append(v.given, "bold")
-            head.append(f"   {self.tr('practice.expected')}: ", "dim")
+            head.append("   " + self.tr("practice.expected"), "dim")
             head.append(v.expected, "bold green")
             if v.relative_error is not None and math.isfinite(v.relative_error) \
                     and round(v.relative_error * 100, 1) != 0:
@@ -244,7 +244,7 @@ class PracticeScreen(DrillScreen):
             if v.band and step.expected.kind == "number":
                 head.append(self.tr("practice.band", band=v.band) + "\n", "dim")
         else:
-            head.append(f"{self.tr('practice.expected')}: ", "dim")
+            head.append(self.tr("practice.expected"), "dim")
             head.append(step.expected.display + "\n", "bold green")
         row = a.item_row
         if row is not None:
