@@ -1,0 +1,153 @@
+"""`drill templates`, `drill ask`, `drill check` end to end (subprocess), JSON shapes and exit codes."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from question_bank import registry
+
+ROOT = Path(__file__).resolve().parents[2]
+CJK = re.compile(r"[\u4e00-\u9fff]")
+pytestmark = pytest.mark.functional
+
+
+def drill(*args):
+    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+
+
+def drill_json(*args):
+    r = drill(*args, "--json")
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+def test_templates_json_lists_every_template_with_its_shape():
+    rows = drill_json("templates")
+    assert len(rows) == len(registry.all_templates()) >= 40
+    by_id = {r["id"]: r for r in rows}
+    for r in rows:
+        assert set(r) >= {"id", "topic", "title", "answer_kind", "chain_length"}
+        assert r["chain_length"] == registry.get(r["id"]).chain_length
+    assert by_id["roofline.chain_interview"]["chain_length"] == 4
+    assert by_id["roofline.chain_interview"]["answer_kind"] == "chain"
+    assert by_id["inference.fits_on_card"]["answer_kind"] == "choice"
+    assert sum(r["chain_length"] >= 3 for r in rows) >= 4
+
+
+def test_templates_table_filters_by_topic_and_rejects_unknown_topics():
+    r = drill("templates", "--topic", "inference")
+    assert r.returncode == 0
+    lines = [l for l in r.stdout.splitlines()[1:] if l.strip() and not l.startswith(tuple("0123456789"))]
+    assert lines and all(l.startswith("inference.") for l in lines)
+    bad = drill("templates", "--topic", "cooking")
+    assert bad.returncode == 2 and "unknown topic 'cooking'" in bad.stderr
+
+
+def test_ask_json_has_the_contract_fields_and_is_deterministic():
+    doc = drill_json("ask", "roofline.ridge_named", "--seed", "12")
+    assert doc["template"] == "roofline.ridge_named" and doc["seed"] == 12
+    assert {"prompt", "params", "answer", "steps", "solution", "target_seconds"} <= set(doc)
+    a = doc["answer"]
+    assert a["kind"] == "number" and a["unit"] == "FLOP/B" and a["value"] > 0 and "FLOP/B" in a["display"]
+    assert doc["params"]["peak_flops"] > 1e12 and doc["params"]["bandwidth"] > 1e11
+    assert drill_json("ask", "roofline.ridge_named", "--seed", "12") == doc
+    expected = registry.get("roofline.ridge_named").generate(12).steps[0].expected.value
+    assert a["value"] == pytest.approx(expected)
+
+
+def test_ask_chain_json_has_one_entry_per_step():
+    doc = drill_json("ask", "inference.chain_capacity", "--seed", "3")
+    steps = doc["steps"]
+    assert [s["index"] for s in steps] == [1, 2, 3, 4]
+    for s in steps:
+        assert {"kind", "value", "unit", "display"} <= set(s["answer"]) and s["solution"]
+    assert steps[2]["answer"]["kind"] == "number" and float(steps[2]["answer"]["value"]).is_integer()
+    assert doc["answer"] == steps[-1]["answer"]
+
+
+def test_ask_without_seed_prints_the_seed_it_chose():
+    r = drill("ask", "concepts.phase_bound")
+    assert r.returncode == 0
+    seed = re.search(r"seed (\d+)", r.stdout).group(1)
+    assert f"drill check concepts.phase_bound --seed {seed} " in r.stdout
+
+
+def test_ask_in_chinese_with_either_lang_option():
+    local = drill("ask", "inference.kv_cache_size", "--seed", "5", "--lang", "zh")
+    global_ = drill("--lang", "zh", "ask", "inference.kv_cache_size", "--seed", "5")
+    assert local.returncode == global_.returncode == 0
+    assert local.stdout == global_.stdout
+    assert CJK.search(local.stdout) and "KV Cache" in local.stdout and "检查答案" in local.stdout
+    english = drill("ask", "inference.kv_cache_size", "--seed", "5")
+    assert not CJK.search(english.stdout)
+
+
+def test_check_grades_the_displayed_answer_correct_and_a_wrong_one_wrong():
+    p = registry.get("inference.decode_tps").generate(8)
+    right = drill_json("check", "inference.decode_tps", "--seed", "8", p.steps[0].expected.display)
+    assert right["status"] == "correct" and right["quality"] in (4, 5) and abs(right["relative_error"]) < 0.05
+    assert set(right) >= {"status", "quality", "expected", "relative_error", "diagnosis", "message", "solution"}
+    assert right["solution"][-1].endswith("tok/s")
+    wrong = drill_json("check", "inference.decode_tps", "--seed", "8", "1 tok/s")
+    assert wrong["status"] == "wrong" and wrong["quality"] in (1, 2) and wrong["relative_error"] < -0.5
+
+
+def test_check_names_the_misconception():
+    t = registry.get("inference.kv_cache_size")
+    seed = next(s for s in range(200) if any(m.key == "used_n_heads" for m in t.generate(s).steps[0].expected.misses))
+    miss = next(m for m in t.generate(seed).steps[0].expected.misses if m.key == "used_n_heads")
+    doc = drill_json("check", t.id, "--seed", str(seed), f"{miss.value / 1e9:.6g} GB")
+    assert doc["status"] == "wrong" and doc["diagnosis_key"] == "used_n_heads"
+    assert "query heads" in doc["diagnosis"] and doc["quality"] == 2
+
+
+def test_check_an_unreadable_answer_is_invalid_with_status_0():
+    r = drill("check", "roofline.ridge_point", "--seed", "1", "12 GB", "--json")
+    assert r.returncode == 0
+    doc = json.loads(r.stdout)
+    assert doc["status"] == "invalid" and doc["quality"] is None and "GB" in doc["message"]
+    text = drill("check", "roofline.ridge_point", "--seed", "1", "twelve")
+    assert text.returncode == 0 and "Can't read this answer" in text.stdout and "Solution" not in text.stdout
+
+
+def test_check_one_step_of_a_chain_and_chinese_output():
+    p = registry.get("roofline.chain_interview").generate(7)
+    bound = p.steps[2].expected.value
+    doc = drill_json("check", "roofline.chain_interview", "--seed", "7", "--step", "3", bound)
+    assert doc["status"] == "correct" and doc["step"] == 3 and doc["steps"] == 4
+    other = "compute-bound" if bound == "memory-bound" else "memory-bound"
+    zh = drill("--lang", "zh", "check", "roofline.chain_interview", "--seed", "7", "--step", "3", other)
+    assert zh.returncode == 0 and "第 3/4 步" in zh.stdout and "[错误]" in zh.stdout and "解答" in zh.stdout
+    # the Chinese label of a choice is accepted as an answer
+    label = {"memory-bound": "访存受限", "compute-bound": "算力受限"}[bound]
+    assert drill_json("check", "roofline.chain_interview", "--seed", "7", "--step", "3", label)["status"] == "correct"
+
+
+def test_check_without_step_grades_the_final_step_of_a_chain():
+    p = registry.get("inference.chain_decode").generate(2)
+    doc = drill_json("check", "inference.chain_decode", "--seed", "2", p.steps[-1].expected.display)
+    assert doc["status"] == "correct" and doc["step"] == 4
+
+
+@pytest.mark.parametrize("args, message", [
+    (("check", "roofline.nope", "--seed", "1", "3"), "unknown template 'roofline.nope'"),
+    (("check", "roofline.ridge_point", "--seed", "-1", "3"), "--seed must be between"),
+    (("check", "roofline.ridge_point", "--seed", "1.5", "3"), "--seed must be a whole number"),
+    (("check", "roofline.chain_interview", "--seed", "1", "--step", "5", "3"), "--step must be between 1 and 4"),
+    (("check", "roofline.chain_interview", "--seed", "1", "--step", "0", "3"), "--step must be between 1 and 4"),
+    (("ask", "nothing.here"), "unknown template"),
+])
+def test_usage_errors_exit_2_with_one_line(args, message):
+    r = drill(*args)
+    assert r.returncode == 2 and message in r.stderr and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_check_requires_a_seed():
+    r = drill("check", "roofline.ridge_point", "3")
+    assert r.returncode == 2 and "--seed" in r.stderr
