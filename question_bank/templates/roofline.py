@@ -8,7 +8,7 @@ for the optimisation direction (C§5.2's "低于拐点做融合，高于拐点�
 from __future__ import annotations
 
 from engine import formulas
-from engine.answers import Choice
+from engine.answers import BOUND_CHOICES, Choice
 from engine.formulas import bound_solution, classify_bound
 from engine.units import fmt_number, fmt_quantity
 
@@ -24,11 +24,6 @@ CONV_EN = ("Conventions: GB = 1e9 B, TB/s = 1e12 B/s, TFLOPS = 1e12 FLOP/s; peak
 CONV_ZH = ("约定：GB = 1e9 B，TB/s = 1e12 B/s，TFLOPS = 1e12 FLOP/s；峰值为稠密算力（不含 2:4 稀疏）；"
            "每个元素 fp32 = 4 B，bf16/fp16 = 2 B，fp8/int8 = 1 B，int4 = 0.5 B。")
 
-MEMORY_BOUND = Choice("memory-bound", ("memory bound", "memory", "mem", "bandwidth-bound", "bandwidth bound",
-                                       "bandwidth", "bw", "带宽受限", "访存受限", "访存密集", "带宽"), "访存受限")
-COMPUTE_BOUND = Choice("compute-bound", ("compute bound", "compute", "flops-bound", "math-bound", "算力受限",
-                                         "计算受限", "计算密集", "算力"), "算力受限")
-BOUND_CHOICES = (MEMORY_BOUND, COMPUTE_BOUND)
 BOUND_ZH = {"memory-bound": "访存受限（memory-bound）", "compute-bound": "算力受限（compute-bound）"}
 
 REDUCE_TRAFFIC = Choice("reduce memory traffic", ("reduce traffic", "traffic", "fewer bytes", "bytes", "fusion",
