@@ -1,0 +1,336 @@
+"""The mock interview in the app, driven by the Textual pilot with an injected clock.
+
+The clock only moves when a test moves it; the countdown is refreshed by
+calling the run screen's ``tick()`` (what its interval timer calls), so no test
+sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from drill.app import DrillApp
+from drill.context import AppContext
+from drill.screens.mock import GoBackScreen, MockReportScreen, MockRunScreen, MockSetupScreen, SolutionScreen
+from engine.grading import display_number
+from engine.session import review_row
+from engine.storage import Profile
+
+pytestmark = pytest.mark.functional
+
+
+def sync(test):
+    """Run an async pilot test in its own event loop (no pytest plugin needed)."""
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        asyncio.run(test(*args, **kwargs))
+    return run
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = datetime(2026, 11, 29, 15, 0, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def profile(tmp_path):
+    p = Profile.open(tmp_path)
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def app_for(profile, clock, lang="en", **setup) -> DrillApp:
+    return DrillApp(AppContext(profile, lang, clock, random.Random(3)), start="mock", **setup)
+
+
+def text_of(screen, selector: str) -> str:
+    return str(screen.query_one(selector).render())
+
+
+async def start(pilot) -> MockRunScreen:
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, MockSetupScreen)
+    await pilot.press("ctrl+s")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, MockRunScreen)
+    return screen
+
+
+def right(screen: MockRunScreen) -> str:
+    return screen.run.slot.expected.display
+
+
+def wrong(screen: MockRunScreen) -> str:
+    exp = screen.run.slot.expected
+    if exp.kind == "choice":
+        return next(c.key for c in exp.choices if c.key != exp.value)
+    if exp.kind == "expression":
+        return "1"
+    return display_number(float(exp.value) * 10, exp.unit_kind, exp.unit)
+
+
+async def submit(pilot, screen: MockRunScreen, text: str, seconds: float = 0.0) -> None:
+    pilot.app.ctx.clock.advance(seconds)
+    screen.answer_box.value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def end_now(pilot) -> MockReportScreen:
+    await pilot.press("escape")
+    await pilot.pause()
+    await pilot.press("y")
+    await pilot.pause()
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, MockReportScreen)
+    return pilot.app.screen
+
+
+# --------------------------------------------------------------------------- #
+
+
+@sync
+async def test_the_setup_screen_says_mock_answers_do_not_change_the_schedule(profile, clock):
+    app = app_for(profile, clock, questions=3, seed=42)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert "do not change your review schedule" in text_of(screen, "#mock-note")
+        preview = text_of(screen, "#mock-preview")
+        assert "3 questions" in preview and "seed 42" in preview and "same mock for everyone" in preview
+        screen.query_one("#mock-questions").value = "0"
+        await pilot.pause()
+        assert "questions must be a whole number from 1 to 40" in text_of(screen, "#mock-preview")
+        await pilot.press("ctrl+s")  # refused: the setup stays
+        await pilot.pause()
+        assert app.screen is screen
+
+
+@sync
+async def test_a_mock_answered_partly(profile, clock):
+    app = app_for(profile, clock, questions=4, seed=5)
+    async with app.run_test(size=(100, 30)) as pilot:
+        run = (screen := await start(pilot)).run
+        total = len(run.slots)
+        assert text_of(screen, "#mock-position").startswith("Question 1 / 4")
+        await submit(pilot, screen, right(screen), seconds=40)
+        shown = " ".join(text_of(screen, w) for w in ("#mock-problem", "#mock-prompt", "#mock-status",
+                                                        "#mock-reading"))
+        assert not any(v in shown for v in ("Correct", "Wrong", "Close", "Worked solution"))  # no feedback
+        await submit(pilot, screen, wrong(screen), seconds=25)
+        clock.advance(5)
+        screen.tick()
+        assert "this question 00:05" in text_of(screen, "#mock-qtime")
+        report = await end_now(pilot)
+        rep = report.report
+        assert rep.score == {"correct": 1, "close": 0, "wrong": 1, "unanswered": total - 2}
+        assert rep.seconds_used == 70 and not rep.timed_out
+        assert [r.seconds for r in rep.results[:3]] == [40, 25, 5]
+        head = text_of(report, "#report-head")
+        assert f"Score {100 / total:.0f} %" in head and "time used 01:10 of" in head
+        assert "Your first mock" in head
+        table = report.query_one("#report-table")
+        assert table.row_count == total
+        assert str(table.get_row_at(0)[4]) == "Correct" and str(table.get_row_at(1)[4]) == "Wrong"
+
+    saved = profile.mocks()
+    assert len(saved) == 1
+    rec = saved[0]
+    assert rec["seed"] == 5 and rec["settings"]["questions"] == 4 and rec["score"] == rep.score
+    assert [q["verdict"] for q in rec["questions"][:2]] == ["correct", "wrong"]
+    assert rec["questions"][0]["seconds"] == 40 and rec["questions"][0]["typed"]
+    rows = list(profile.reviews())
+    assert len(rows) == 2
+    assert all(r["mode"] == "mock" and r["scheduled"] is False for r in rows)
+    assert [r["verdict"] for r in rows] == ["correct", "wrong"]
+
+
+@sync
+async def test_running_out_of_time_submits_the_answer_being_typed(profile, clock):
+    app = app_for(profile, clock, questions=3, minutes=2, seed=8)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await submit(pilot, screen, right(screen), seconds=30)
+        screen.answer_box.value = typed = right(screen)  # typed, not submitted
+        await pilot.pause()
+        clock.advance(89)
+        screen.tick()
+        await pilot.pause()
+        assert app.screen is screen and text_of(screen, "#mock-clock") == "00:01 left"
+        clock.advance(1)
+        screen.tick()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, MockReportScreen)
+    rec = profile.mocks()[0]
+    assert rec["timed_out"] is True and rec["seconds_used"] == 120
+    assert rec["questions"][1]["typed"] == typed and rec["questions"][1]["verdict"] == "correct"
+    assert all(q["verdict"] == "unanswered" for q in rec["questions"][2:])
+
+
+@sync
+async def test_time_out_ends_the_mock_by_itself(profile, clock):
+    app = app_for(profile, clock, questions=2, minutes=1, seed=8)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        screen.answer_box.value = "12 parsecs"  # unreadable: not submitted when the time runs out
+        clock.advance(61)
+        screen.tick()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, MockReportScreen)
+        assert "(time ran out)" in text_of(app.screen, "#report-head")
+    rec = profile.mocks()[0]
+    assert rec["timed_out"] and all(q["verdict"] == "unanswered" for q in rec["questions"])
+    assert list(profile.reviews()) == []
+
+
+@sync
+async def test_the_countdown_turns_to_the_warning_colour_in_the_last_tenth(profile, clock):
+    app = app_for(profile, clock, questions=2, minutes=10, seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        clock_widget = screen.query_one("#mock-clock")
+        assert text_of(screen, "#mock-clock") == "10:00 left" and not clock_widget.has_class("-warning")
+        clock.advance(539)
+        screen.tick()
+        assert text_of(screen, "#mock-clock") == "01:01 left" and not clock_widget.has_class("-warning")
+        clock.advance(1)
+        screen.tick()
+        assert text_of(screen, "#mock-clock") == "01:00 left" and clock_widget.has_class("-warning")
+
+
+@sync
+async def test_skip_flag_and_go_back(profile, clock):
+    app = app_for(profile, clock, questions=3, seed=11, chains=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        run = screen.run
+        screen.answer_box.value = "12"
+        await pilot.press("ctrl+n")  # skip, keeping the draft
+        await pilot.pause()
+        assert run.current == 1 and "skipped 1" in text_of(screen, "#mock-status")
+        await pilot.press("ctrl+f")
+        await pilot.pause()
+        assert "flagged for review" in text_of(screen, "#mock-status")
+        await submit(pilot, screen, right(screen), seconds=10)
+        assert run.current == 2
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert isinstance(app.screen, GoBackScreen)
+        labels = [str(o.prompt) for o in app.screen.query_one("#goto-list").options]
+        assert len(labels) == 2 and "skipped" in labels[0] and "flagged" in labels[1]
+        await pilot.press("enter")  # the first: question 1
+        await pilot.pause()
+        assert app.screen is screen and run.current == 0 and screen.answer_box.value == "12"
+        await submit(pilot, screen, right(screen), seconds=10)
+        assert run.current == 2  # the unseen question before the flagged one
+        await submit(pilot, screen, wrong(screen), seconds=10)
+        assert run.current == 1 and not run.finished  # all answered, one flagged: review it
+        assert "your answer so far" in text_of(screen, "#mock-prompt")
+        await submit(pilot, screen, right(screen), seconds=5)
+        await pilot.pause()
+        assert isinstance(app.screen, MockReportScreen)
+    rec = profile.mocks()[0]
+    assert [q["verdict"] for q in rec["questions"]] == ["correct", "correct", "wrong"]
+    assert [q["flagged"] for q in rec["questions"]] == [False, False, False]  # settled by answering again
+
+
+@sync
+async def test_an_unreadable_answer_is_caught_before_it_is_submitted(profile, clock):
+    app = app_for(profile, clock, questions=2, seed=3, chains=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await pilot.press("[", "/", "]")  # markup-like text is shown as typed, never parsed as markup
+        await pilot.pause()
+        assert "can't read it yet" in text_of(screen, "#mock-reading")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Not submitted" in text_of(screen, "#mock-reading")
+        assert screen.run.current == 0 and screen.run.slot.status == "pending"
+        screen.answer_box.value = right(screen)
+        await pilot.pause()
+        assert "understood" in text_of(screen, "#mock-reading")
+
+
+@sync
+async def test_the_schedule_is_untouched(profile, clock):
+    app = app_for(profile, clock, questions=3, seed=21)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        item = screen.run.slot.template_id
+        profile.record(review_row(item=item, topic=screen.run.slot.topic, seed=1, quality=4, verdict="correct",
+                                  when=clock(), today=clock().date(), state=None, schedule=True))
+        before = profile.states()
+        await submit(pilot, screen, wrong(screen), seconds=20)
+        await submit(pilot, screen, right(screen), seconds=20)
+        await end_now(pilot)
+    assert profile.states() == before
+    mock_rows = [r for r in profile.reviews() if r["mode"] == "mock"]
+    assert len(mock_rows) == 2 and not any(r["scheduled"] for r in mock_rows)
+    assert all(r["before"] is None and r["after"] is None for r in mock_rows)
+
+
+@sync
+async def test_the_report_opens_solutions_queues_missed_templates_and_compares(profile, clock):
+    app = app_for(profile, clock, questions=2, seed=4, chains=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await submit(pilot, screen, right(screen), seconds=20)
+        report = await end_now(pilot)
+        await pilot.press("enter")  # the first row's worked solution
+        await pilot.pause()
+        assert isinstance(app.screen, SolutionScreen)
+        shown = text_of(app.screen, "#solution-text")
+        assert "Worked solution" in shown and "Correct" in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        missed = list(report.report.missed_templates)
+        assert profile.settings()["queued_items"] == missed and len(missed) == 1
+        await pilot.press("escape")  # back to Home
+        await pilot.pause()
+        assert app.screen.__class__.__name__ == "HomeScreen"
+        await pilot.press("m")  # a second mock from Home
+        await pilot.pause()
+        app.screen.query_one("#mock-seed").value = "4"
+        app.screen.query_one("#mock-questions").value = "2"
+        await pilot.pause()
+        second = await start(pilot)
+        await submit(pilot, second, right(second), seconds=10)
+        await submit(pilot, second, right(second), seconds=10)
+        await pilot.pause()
+        head = text_of(app.screen, "#report-head")
+        assert "Score 100 %" in head and "Earlier mocks: 1 · last 50 % (+50)" in head
+    assert len(profile.mocks()) == 2
+
+
+@sync
+async def test_chinese_mode(profile, clock):
+    app = app_for(profile, clock, lang="zh", questions=2, seed=6)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert "不会改变你的复习计划" in text_of(app.screen, "#mock-note")
+        screen = await start(pilot)
+        assert text_of(screen, "#mock-position").startswith("第 1 / 2 题")
+        assert "剩余" in text_of(screen, "#mock-clock")
+        report = await end_now(pilot)
+        assert "模拟面试报告" in text_of(report, "#report-head")

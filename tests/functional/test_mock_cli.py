@@ -1,0 +1,65 @@
+"""``drill mock --plan``: the questions a mock would ask, without starting it; bad input exits 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from question_bank import registry
+
+pytestmark = pytest.mark.functional
+
+
+def drill(*args: str, saves) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "drill", "--saves", str(saves), *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_plan_json_is_deterministic_from_the_seed(tmp_path):
+    a = drill("mock", "--questions", "6", "--seed", "7", "--plan", "--json", saves=tmp_path)
+    assert a.returncode == 0, a.stderr
+    b = drill("mock", "--questions", "6", "--seed", "7", "--plan", "--json", saves=tmp_path / "other")
+    assert a.stdout == b.stdout  # anyone with the seed sits the same mock, whatever their history
+    plan = json.loads(a.stdout)
+    assert plan["seed"] == 7 and plan["settings"]["weighted"] is False and len(plan["questions"]) == 6
+    for i, q in enumerate(plan["questions"], 1):
+        assert q["index"] == i and q["steps"] == registry.get(q["template"]).chain_length
+        assert len(registry.get(q["template"]).generate(q["seed"]).steps) == q["steps"]
+    assert len({q["topic"] for q in plan["questions"]}) == 6  # six topics, one question each
+    assert not (tmp_path / "other").exists()  # a seeded plan never touches a profile
+
+
+def test_plan_text_and_options(tmp_path):
+    r = drill("mock", "--minutes", "20", "--seed", "3", "--topics", "memory,roofline", "--no-chains", "--plan",
+              saves=tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("Mock plan · seed 3 · ") and "20 min" in lines[0]
+    asked = lines[1:-1]
+    assert asked and all(("memory." in l or "roofline." in l) and "chain" not in l for l in asked)
+    assert "do not change your review schedule" in lines[-1]
+
+
+def test_an_unseeded_plan_draws_a_seed_and_uses_the_profile(tmp_path):
+    r = drill("mock", "--questions", "3", "--plan", "--json", saves=tmp_path)
+    assert r.returncode == 0, r.stderr
+    plan = json.loads(r.stdout)
+    assert plan["settings"]["weighted"] is True and plan["seed"] > 0 and len(plan["questions"]) == 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--questions", "x", "--seed", "1", "--plan"), "drill: mock: questions must be a whole number, not 'x'"),
+    (("--questions", "99", "--seed", "1", "--plan"), "drill: mock: questions must be a whole number from 1 to 40"),
+    (("--minutes", "0", "--plan", "--seed", "1"), "drill: mock: minutes must be a whole number from 1 to 180"),
+    (("--seed", "-4", "--plan"), "drill: mock: the seed must be a whole number >= 0"),
+    (("--topics", "roofline,cooking", "--seed", "1", "--plan"), "drill: mock: unknown topic 'cooking'"),
+    (("--json",), "drill: mock: --json goes with --plan"),
+    (("--questions", "x"), "drill: mock: questions must be a whole number"),  # refused before the app opens
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
+    r = drill("mock", *args, saves=tmp_path)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
