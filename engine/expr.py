@@ -316,10 +316,15 @@ def render(node: Node, symbols: Mapping[str, str] | None = None, env: Mapping[st
     return _render(node, symbols or {}, env)[0]
 
 
+def _fmt_exact(x: float) -> str:
+    """Whole numbers exactly (a hidden size of 16384 is not "16380"); others to 4 significant figures."""
+    return fmt_number(x, 15) if x.is_integer() and abs(x) < 1e15 else fmt_number(x)
+
+
 def _fmt_value(v: Value) -> tuple[str, int]:
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(fmt_number(float(x)) for x in v) + "]", 9
-    s = fmt_number(float(v))
+        return "[" + ", ".join(_fmt_exact(float(x)) for x in v) + "]", 9
+    s = _fmt_exact(float(v))
     if s.startswith("-"):
         return s.replace("-", "−", 1), _PREC["neg"]
     return s, (_PREC["*"] if "×" in s else 9)
