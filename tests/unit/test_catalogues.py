@@ -62,10 +62,7 @@ def test_model_configs_are_consistent(model):
     assert model.n_heads % model.n_kv_heads == 0
     assert model.layers > 0 and model.vocab > 30000 and model.params > 1e9
     assert "arxiv" in model.source.lower() or "huggingface.co" in model.source
-    if model.key != "falcon_7b":  # 71 heads x 64 = 4544 holds too, but check the rest exactly
-        assert model.n_heads * model.d_head == model.d_model
-    else:
-        assert model.n_heads * model.d_head == model.d_model == 4544
+    assert model.n_heads * model.d_head == model.d_model  # Falcon-7B too: 71 heads x 64 = 4544
 
 
 def test_attention_layouts_follow_real_head_counts():
