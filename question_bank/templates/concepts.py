@@ -192,12 +192,13 @@ def _op_case(rng, gpu, dtype, model):
         name, name_zh, f = rng.choice(LOW_INTENSITY_OPS)
         traffic = 3 if name == "residual add" else 2
         flops, nbytes = tokens * model.d_model * f, tokens * model.d_model * traffic * bpe
-        lines = [f"FLOPs = {tokens:,} × {model.d_model} × {f}; bytes = {tokens:,} × {model.d_model} × {traffic} × {bpe:g}"]
+        lines = [f"FLOPs = {tokens:,} × {model.d_model:,} × {f}; bytes = {tokens:,} × {model.d_model:,} × {traffic} × "
+                 f"{bpe:g} B"]
         lines += formulas.get("arithmetic_intensity").solution(flops=flops, bytes=nbytes)
         i = flops / nbytes
-        return (f"a {name} over {tokens:,} × {model.d_model} {dtype} activations ({f} FLOPs per element; "
+        return (f"{an(name)} over {tokens:,} × {model.d_model:,} {dtype} activations ({f} FLOPs per element; "
                 f"{traffic} tensor passes through HBM)",
-                f"对 {tokens:,} × {model.d_model} 的 {dtype} 激活做 {name_zh}（每元素 {f} FLOPs，经过显存 {traffic} 次）",
+                f"对 {tokens:,} × {model.d_model:,} 的 {dtype} 激活做{name_zh}（每元素 {f} FLOPs，经过显存 {traffic} 次）",
                 i, lines)
     m = rng.choice((1, 2, 4, 8)) if kind < 0.7 else tokens
     lines = formulas.get("gemm_intensity").solution(m=m, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
