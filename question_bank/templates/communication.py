@@ -28,10 +28,11 @@ COLLECTIVES = {
 BYTES_EN = ("Ring algorithms. M is the full tensor size on each GPU; 'bytes per GPU' = bytes each GPU sends "
             "(it receives as many). MB = 10⁶ B, GB = 10⁹ B.")
 BYTES_ZH = "环形（Ring）算法。M 为每张卡上完整张量的大小；“每卡通信量”指每张卡发送的字节数（接收量相同）。MB = 10⁶ B，GB = 10⁹ B。"
-TIME_EN = ("α-β model of a ring: every step costs the latency α plus (bytes sent in the step) / β; β is the one-way "
-           "link bandwidth per GPU. No overlap with compute. MB = 10⁶ B, GB = 10⁹ B, GB/s = 10⁹ B/s.")
-TIME_ZH = ("环形算法的 α-β 模型：每一步耗时为延迟 α 加上（该步发送字节数）/ β；β 为每卡单向链路带宽。"
-           "不与计算重叠。MB = 10⁶ B，GB = 10⁹ B，GB/s = 10⁹ B/s。")
+TIME_EN = ("α-β model: each message step costs the latency α plus (bytes sent in that step) / β, and a ring "
+           "collective is a sequence of such steps; β is the one-way link bandwidth per GPU. No overlap with "
+           "compute. MB = 10⁶ B, GB = 10⁹ B, GB/s = 10⁹ B/s.")
+TIME_ZH = ("α-β 模型：每一步消息传输耗时为延迟 α 加上（该步发送字节数）/ β，环形集合通信由若干这样的步组成；"
+           "β 为每卡单向链路带宽。不与计算重叠。MB = 10⁶ B，GB = 10⁹ B，GB/s = 10⁹ B/s。")
 
 
 def _size_unit(m: float) -> str:
