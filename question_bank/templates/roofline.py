@@ -45,7 +45,8 @@ DIRECTION_PROMPT_ZH = ("优化重点应放在哪里：「减少访存」（reduc
 
 def an(name: str, cap: bool = False) -> str:
     """``a V100`` / ``an H100`` / ``an fp8`` / ``a Falcon``: by how the start is spoken."""
-    word = len(name) > 1 and name[0].isupper() and name[1].islower()  # "Falcon", "Llama": read as a word
+    token = name.split()[0].split("-")[0]
+    word = not (token[:2].isupper() or any(ch.isdigit() for ch in token))  # "Falcon", "residual": read as a word
     art = "an" if name[:1].upper() in ("AEIOU" if word else "AEFHILMNORSX") else "a"
     return f"{art.capitalize() if cap else art} {name}"
 
