@@ -44,19 +44,24 @@ def history(n: int, rng: random.Random) -> dict:
             "states": {k: v.to_dict() for k, v in states.items()}, "reviews": rows, "mocks": []}
 
 
-def time_records(p: Profile, rng: random.Random) -> float:
-    """Median seconds of one durable ``record`` call."""
-    states, times = p.states(), []
+def time_records(profiles: list[Profile], rng: random.Random) -> list[float]:
+    """Median seconds of one durable ``record`` call in each profile.
+
+    The profiles take turns, so a burst of load on the machine slows them alike.
+    """
+    states = [p.states() for p in profiles]
+    times: list[list[float]] = [[] for _ in profiles]
     now = datetime(TODAY.year, TODAY.month, TODAY.day, 12, tzinfo=timezone.utc)
     for _ in range(RECORDS):
         item, topic = ITEMS[rng.randrange(len(ITEMS))]
-        row = session.review_row(item=item, topic=topic, seed=1, quality=4, verdict="correct", when=now,
-                                 today=TODAY, state=states.get(item), schedule=True, typed="1", value=1.0)
-        t = time.perf_counter()
-        stored = p.record(row)
-        times.append(time.perf_counter() - t)
-        states[item] = ItemState.from_dict(stored["after"])
-    return statistics.median(times)
+        for p, st, ts in zip(profiles, states, times):
+            row = session.review_row(item=item, topic=topic, seed=1, quality=4, verdict="correct", when=now,
+                                     today=TODAY, state=st.get(item), schedule=True, typed="1", value=1.0)
+            t = time.perf_counter()
+            stored = p.record(row)
+            ts.append(time.perf_counter() - t)
+            st[item] = ItemState.from_dict(stored["after"])
+    return [statistics.median(ts) for ts in times]
 
 
 def time_open_due(root: Path) -> float:
@@ -69,20 +74,23 @@ def time_open_due(root: Path) -> float:
 
 def main() -> None:
     rng = random.Random(7)
+    sizes = (1_000, 100_000)
     with tempfile.TemporaryDirectory(prefix="bench-storage-") as tmp:
-        figures = {}
-        for n in (1_000, 100_000):
-            root = Path(tmp) / str(n)
+        roots = {n: Path(tmp) / str(n) for n in sizes}
+        for n, root in roots.items():
             with Profile.open(root) as p:
                 p.import_document(history(n, rng))
-            opens = [time_open_due(root) for _ in range(5)]
-            with Profile.open(root) as p:
-                figures[n] = (time_records(p, rng), statistics.median(opens))
-        r1, r100 = figures[1_000][0], figures[100_000][0]
-        print(f"storage: record one answer, median of {RECORDS}: {r1 * 1e3:.2f} ms at 1,000 reviews, "
-              f"{r100 * 1e3:.2f} ms at 100,000 ({r100 / r1:.2f}x)")
-        print(f"storage: open a profile of 100,000 reviews and find today's due items: "
-              f"{figures[100_000][1] * 1e3:.1f} ms (median of 5)")
+        opened = statistics.median(time_open_due(roots[100_000]) for _ in range(5))
+        profiles = [Profile.open(roots[n]) for n in sizes]
+        try:
+            r1, r100 = time_records(profiles, rng)
+        finally:
+            for p in profiles:
+                p.close()
+    print(f"storage: record one answer, median of {RECORDS}: {r1 * 1e3:.2f} ms at 1,000 reviews, "
+          f"{r100 * 1e3:.2f} ms at 100,000 ({r100 / r1:.2f}x)")
+    print(f"storage: open a profile of 100,000 reviews and find today's due items: {opened * 1e3:.1f} ms "
+          "(median of 5)")
 
 
 if __name__ == "__main__":

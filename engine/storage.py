@@ -14,11 +14,12 @@ contents go to a temporary file in the same folder, which is fsynced and then
 any moment leaves either the old or the new file, never a truncated one.
 
 TinyDB rewrites a whole file per write, so the log is split into segments and
-recording an answer rewrites only the newest segment plus the small state
-file: its cost does not grow with the history.  The row is written first (it
-is durable when :meth:`Profile.record` returns); each scheduled row carries
-the item's state before and after, so a crash between the two writes is
-repaired on the next open by replaying the rows the state file has not seen.
+recording an answer rewrites only the newest segment: its cost does not grow
+with the history.  The row is durable when :meth:`Profile.record` returns.
+The state file is the log's summary: each scheduled row carries the item's
+state before and after, so the state file is rewritten only every
+:data:`STATE_EVERY` rows (and on close, undo and settings), and opening the
+profile replays the rows it has not seen yet - after a crash too.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from .sm2 import ItemState
 SCHEMA_VERSION = 1
 EXPORT_FORMAT = "infra-drill-profile"
 SEGMENT_ROWS = 250
+STATE_EVERY = 25  # rows recorded between two rewrites of the state file
 DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _SEGMENT = re.compile(r"(\d{6})\.json")
@@ -395,6 +397,7 @@ class Profile:
         self._segments: list[int] = []
         self._seg_db: TinyDB | None = None
         self._seg_n, self._seg_rows = 0, []
+        self._unsaved = 0  # rows recorded since the state file was last written
 
     # -- opening and closing ------------------------------------------------ #
 
@@ -422,8 +425,14 @@ class Profile:
         return profile
 
     def close(self) -> None:
-        self._close_dbs()
-        self._lock.release()
+        if self.closed:
+            return
+        try:
+            if self._unsaved:
+                self._write_state(self._undo)
+        finally:
+            self._close_dbs()
+            self._lock.release()
 
     def __enter__(self) -> "Profile":
         return self
@@ -550,9 +559,14 @@ class Profile:
                 and self._seg_rows[-1]["id"] == self._undo:
             self._remove_last_row()  # the state was restored, the row not yet removed
         if fresh_state and self._segments:  # the state file is gone: rebuild it from the whole log
-            rows: Iterator[dict] = self.reviews()
-        else:
-            rows = iter(r for r in self._seg_rows if r["id"] >= self._next_id)
+            rows: Iterator[dict] | list[dict] = self.reviews()
+        else:  # the rows recorded after the state file was last written
+            rows = []
+            for n in reversed(self._segments):
+                seg = self._rows_of(n)
+                rows[:0] = [r for r in seg if r["id"] >= self._next_id]
+                if not seg or seg[0]["id"] < self._next_id:
+                    break
         for row in rows:
             self._apply(row)
             changed = True
@@ -583,7 +597,7 @@ class Profile:
                 states.update(doc, doc_ids=[did])
         db.table("settings").upsert(Document(self._settings, doc_id=1))
         _flush(db)
-        self._undo = undo
+        self._undo, self._unsaved = undo, 0
 
     def record(self, row: Mapping[str, Any]) -> dict:
         """Append a review row (see :func:`engine.session.review_row`); durable when it returns.
@@ -609,7 +623,9 @@ class Profile:
             raise
         self._seg_rows.append(stored)
         self._apply(stored)
-        self._write_state()
+        self._unsaved += 1
+        if self._unsaved >= STATE_EVERY:
+            self._write_state()
         return _copy(stored)
 
     def _open_segment_new(self, n: int) -> None:
@@ -632,7 +648,7 @@ class Profile:
                 self._states.pop(row["item"], None)
             else:
                 self._states[row["item"]] = ItemState.from_dict(before)
-            self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
+        self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
         self._remove_last_row()
         return _copy(row)
 

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.grading import Verdict
+    from drill.commands.bank import Checked
     from engine.storage import Profile
-    from question_bank.base import Problem
 
 
 def register(subparsers) -> None:
@@ -157,34 +156,34 @@ def run_import(args: argparse.Namespace) -> int:
 # drill check --record
 
 
-def record_check(args: argparse.Namespace, problem: "Problem", verdict: "Verdict", typed: str,
-                 step: int | None = None) -> int:
-    """Record a graded ``drill check`` answer as a paper review of its template (scheduled).
+def record_check(args: argparse.Namespace, checked: "Checked") -> int:
+    """``drill check ... --record``: store a graded answer as a paper review of its template.
 
-    Returns the exit status; prints one line saying what was recorded.  An
-    invalid answer is never recorded (the caller does not call this for it).
-    ``step`` (1-based) marks one step of a chain: recorded, but only a whole
-    item (``step`` None) moves the schedule.
+    The whole answer (a single question, or a chain's final answer without
+    ``--step``) moves the template's SM-2 schedule; a chain step given with
+    ``--step`` is recorded without rescheduling.  An invalid answer is not
+    recorded (exit status 1).  Says what was recorded, on stderr with --json.
     """
     from engine.session import review_row
-    from engine.storage import InvalidDocument
 
+    out = sys.stderr if getattr(args, "json", False) else sys.stdout
+    verdict, problem = checked.verdict, checked.problem
+    if not verdict.graded:
+        return _fail("not recorded: the answer could not be read")
+    step = checked.step if problem.is_chain else None
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
+    template = problem.template
     with _open(args) as profile:
-        today = date.today()
-        template = problem.template
         row = review_row(item=template.id, topic=template.topic, seed=problem.seed, quality=verdict.quality,
-                         verdict=verdict.status, when=datetime.now(timezone.utc), today=today,
-                         state=profile.state(template.id), schedule=step is None, mode="paper", typed=typed,
-                         value=value, step=step)
-        try:
-            stored = profile.record(row)
-        except InvalidDocument as e:  # pragma: no cover - review_row builds valid rows
-            return _fail(f"not recorded: {e}")
+                         verdict=verdict.status, when=datetime.now(timezone.utc), today=date.today(),
+                         state=profile.state(template.id), schedule=step is None, mode="paper",
+                         typed=checked.typed, value=value, step=step)
+        stored = profile.record(row)
     if stored["scheduled"]:
         after = stored["after"]
         print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
-              f"next due {after['due']} (interval {after['interval']} d).")
+              f"next due {after['due']} (in {after['interval']} d).", file=out)
     else:
-        print(f"Recorded as review {stored['id']} of {template.id}, step {step} (the schedule is unchanged).")
+        print(f"Recorded as review {stored['id']} of {template.id}, step {step}; "
+              "only the whole chain's answer (no --step) moves its schedule.", file=out)
     return 0

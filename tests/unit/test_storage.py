@@ -119,29 +119,48 @@ def test_the_log_is_split_into_bounded_segments(tmp_path, small_segments):
 def test_every_write_keeps_the_previous_version_as_bak(tmp_path):
     with Profile.open(tmp_path) as p:
         p.record(row(p))
+    with Profile.open(tmp_path) as p:
         p.record(row(p, item="m1"))
     state = tmp_path / "default" / "state.json"
     old = json.loads((tmp_path / "default" / "state.json.bak").read_text())
     assert len(old["states"]) == 1 and len(json.loads(state.read_text())["states"]) == 2
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    assert len(json.loads(seg.with_name("000001.json.bak").read_text())["reviews"]) == 1
+    assert len(json.loads(seg.read_text())["reviews"]) == 2
     assert not list((tmp_path / "default").rglob("*.tmp"))
+
+
+def test_the_state_file_is_written_every_few_rows_and_on_close(tmp_path, monkeypatch):
+    monkeypatch.setattr(storage, "STATE_EVERY", 3)
+    state = tmp_path / "default" / "state.json"
+    with Profile.open(tmp_path) as p:
+        p.record(row(p))
+        p.record(row(p))
+        assert not state.exists()
+        p.record(row(p))
+        assert len(json.loads(state.read_text())["states"]) == 1
+        p.record(row(p, item="m1"))
+        assert len(json.loads(state.read_text())["states"]) == 1
+    assert len(json.loads(state.read_text())["states"]) == 2
 
 
 # --------------------------------------------------------------------------- crash repair
 
 
-def test_a_row_written_before_a_crash_reaches_the_states_on_open(tmp_path):
-    """Crash between the segment write and the state write: the next open replays the row."""
+def test_rows_the_state_file_has_not_seen_are_replayed_on_open(tmp_path, small_segments):
+    """A crash after some records but before the state file was rewritten: the next open replays them."""
     with Profile.open(tmp_path) as p:
         p.record(row(p))
     state = tmp_path / "default" / "state.json"
     saved = state.read_bytes()
     with Profile.open(tmp_path) as p:
-        p.record(row(p, q=5))
+        for i in range(7):  # across three segments
+            p.record(row(p, item=f"i{i % 2}", q=i % 6))
         expected = p.states()
-    state.write_bytes(saved)  # the state file as it was before the second record
+    state.write_bytes(saved)  # the state file as it was before those records
     with Profile.open(tmp_path) as p:
         assert p.states() == expected
-        assert p.record(row(p))["id"] == 3
+        assert p.record(row(p))["id"] == 9
 
 
 def test_an_undo_interrupted_after_restoring_the_state_is_finished_on_open(tmp_path):
@@ -194,11 +213,10 @@ def test_leftover_temporary_files_are_removed_on_open(tmp_path):
      "bad review row"),
 ])
 def test_a_damaged_file_is_reported_with_its_path_and_left_untouched(tmp_path, name, content, reason):
-    with Profile.open(tmp_path) as p:
-        p.record(row(p))
-        p.record(row(p, item="m1"))
-        p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [], "score": {}})
-        p.add_mock({"ts": "2026-11-29T13:00:00Z", "questions": [], "score": {}})
+    for item in ("r1", "m1"):  # two sessions: every file has been written twice
+        with Profile.open(tmp_path) as p:
+            p.record(row(p, item=item))
+            p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [], "score": {}})
     target = tmp_path / "default" / name
     target.write_bytes(content)
     before = files(tmp_path / "default")
