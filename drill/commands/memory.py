@@ -24,6 +24,8 @@ def register(subparsers) -> None:
                               description="List the items due today (most overdue first) and the new items "
                                           "today's limit still allows.")
     p.add_argument("--json", action="store_true", help="print it as JSON")
+    p.add_argument("--new-per-day", metavar="N", type=int,
+                   help="change the daily limit of new items (saved in the profile; default 5)")
     p.set_defaults(func=run_due)
 
     p = subparsers.add_parser("export", help="write the whole profile to one JSON file",
@@ -86,7 +88,15 @@ def _overdue(days: int) -> str:
 
 
 def run_due(args: argparse.Namespace) -> int:
+    from engine.storage import setting_problem
+
+    if args.new_per_day is not None and (p := setting_problem("new_per_day", args.new_per_day)):
+        from drill.cli import UsageError
+
+        raise UsageError(f"--new-per-day: {p.replace('new_per_day ', '')}")
     with _open(args) as profile:
+        if args.new_per_day is not None:
+            profile.set_setting("new_per_day", args.new_per_day)
         report = due_report(profile, date.today(), args.lang or profile.settings().get("lang") or "en")
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)

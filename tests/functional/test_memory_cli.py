@@ -128,6 +128,14 @@ def test_a_damaged_save_file_stops_the_command_without_touching_it(tmp_path):
     assert drill("--saves", str(tmp_path), "due").returncode == 0
 
 
+def test_due_can_change_the_daily_new_item_limit(tmp_path):
+    r = drill("--saves", str(tmp_path), "due", "--json", "--new-per-day", "2")
+    assert json.loads(r.stdout)["new_available"] == 2
+    assert json.loads(drill("--saves", str(tmp_path), "due", "--json").stdout)["new_per_day"] == 2
+    r = drill("--saves", str(tmp_path), "due", "--new-per-day", "-1")
+    assert r.returncode == 2 and "--new-per-day: must be a whole number 0-100" in r.stderr
+
+
 def test_a_bad_profile_name_is_refused(tmp_path):
     r = drill("--saves", str(tmp_path), "--profile", "../x", "due")
     assert r.returncode == 1 and "profile name" in r.stderr
