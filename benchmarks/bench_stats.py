@@ -16,51 +16,66 @@ WEIGHTS = (35, 30, 15, 8, 7, 5)
 
 def synthetic_history(n_reviews: int, today: date, *, n_templates: int = 140, seed: int = 0,
                       templates: list[tuple[str, str, str]] | None = None):
-    """(templates, rows, states, mocks): a heavy learner's profile, oldest row first.
+    """(templates, rows, states, mocks): a heavy learner's profile of ``n_reviews`` rows, oldest first.
 
-    ``templates`` are ``(id, topic, title)``; by default ``n_templates`` made-up ones.
-
-    About 90 reviews on nine days out of ten, ending today: each day the due
+    About 90 rows on nine days out of ten, ending today: each day the due
     items (and up to five new ones) are practised on schedule, the rest of the
-    day's answers are extra practice, re-drills and mock questions.
+    day's answers are extra practice, re-drills and mock questions.  Every
+    fifth template is a three-step chain, recorded as the app records it: a
+    row per step, then (outside mocks) the whole-item row.  ``templates`` are
+    ``(id, topic, title)``; by default ``n_templates`` made-up ones.
     """
     rng = random.Random(seed)
     templates = templates or [(f"{TOPICS[i % len(TOPICS)]}.t{i:03d}", TOPICS[i % len(TOPICS)], f"Template {i}")
                               for i in range(n_templates)]
     n_templates = len(templates)
     topic_of = {t: topic for t, topic, _ in templates}
-    per_day = 90
+    chains = {t for i, (t, _, _) in enumerate(templates) if i % 5 == 0}
+    answers_per_day = 56  # about 90 rows: a fifth of the answers are chains of 4 rows
     days = []  # studied days, ending today
     d = today
-    while len(days) * per_day < n_reviews:
+    while len(days) * 90 < n_reviews * 1.1:
         if d == today or rng.random() > 0.1:
             days.append(d)
         d -= timedelta(days=1)
     days.reverse()
     states: dict[str, ItemState] = {}
     rows: list[dict] = []
+
+    def add(day: date, tid: str, mode: str, q: int, verdict: str, seed: int, step: int | None,
+            before: ItemState | None = None, after: ItemState | None = None) -> None:
+        rows.append({
+            "id": 0, "ts": f"{day.isoformat()}T12:00:00Z", "date": day.isoformat(), "item": tid,
+            "topic": topic_of[tid], "seed": seed, "step": step, "typed": "1", "value": 1.0, "verdict": verdict,
+            "quality": q, "seconds": round(rng.uniform(5, 180), 1), "mode": mode, "scheduled": after is not None,
+            "before": before.to_dict() if before is not None and before.last else None,
+            "after": after.to_dict() if after is not None else None,
+        })
+
     for day in days:
-        n_today = min(per_day, n_reviews - len(rows))
         due = [t for t, _, _ in templates if t in states and states[t].due <= day]
         new = [t for t, _, _ in templates if t not in states][:5]
-        planned = [(t, "practice") for t in (due + new)[:n_today]]
-        while len(planned) < n_today:
+        planned = [(t, "practice") for t in (due + new)[:answers_per_day]]
+        while len(planned) < answers_per_day:
             planned.append((templates[rng.randrange(n_templates)][0], rng.choice(("extra", "redrill", "mock"))))
         for tid, mode in planned:
             q, verdict = rng.choices(VERDICTS, WEIGHTS)[0]
+            s = rng.randrange(1 << 30)
+            if tid in chains:
+                steps = [rng.choices(VERDICTS, WEIGHTS)[0] for _ in range(2)] + [(q, verdict)]
+                q, verdict = min(steps)
+                for k, (sq, sv) in enumerate(steps):
+                    add(day, tid, mode, sq, sv, s, k + 1)
+                if mode == "mock":
+                    continue
             before = states.get(tid, ItemState())
-            scheduled = mode == "practice"
-            after = review(before, q, day) if scheduled else None
+            after = review(before, q, day) if mode == "practice" else None
             if after:
                 states[tid] = after
-            rows.append({
-                "id": len(rows) + 1, "ts": f"{day.isoformat()}T12:00:00Z", "date": day.isoformat(),
-                "item": tid, "topic": topic_of[tid], "seed": rng.randrange(1 << 30), "step": None,
-                "typed": "1", "value": 1.0, "verdict": verdict, "quality": q,
-                "seconds": round(rng.uniform(5, 180), 1), "mode": mode, "scheduled": scheduled,
-                "before": before.to_dict() if before.last else None,
-                "after": after.to_dict() if after else None,
-            })
+            add(day, tid, mode, q, verdict, s, None, before if after else None, after)
+    rows = rows[-n_reviews:]
+    for i, r in enumerate(rows):
+        r["id"] = i + 1
     n_mocks = min(30, len(days) // 7)
     mocks = [{"id": k + 1, "ts": f"{days[len(days) - 7 * (n_mocks - k)].isoformat()}T09:00:00Z", "seed": k,
               "settings": {}, "questions": [],

@@ -7,8 +7,11 @@ local date); :func:`compute` returns a :class:`Stats`.
 
 Definitions (the README's "Progress stats" repeats them):
 
-- A *review* is any recorded row, whatever its mode: mock answers, extra
-  practice and re-drills were practice too.
+- A *review* is one answer to an item, whatever its mode: mock answers,
+  extra practice and re-drills were practice too.  A chain answered in
+  practice counts once (its whole-item row; the per-step rows are detail);
+  a mock asks each step of a chain as its own question, so there each step
+  counts.
 - A day is *studied* when at least one review was done that day.  The current
   *streak* counts studied days back from today - or from yesterday while
   nothing has been done yet today, since the day is not over.
@@ -358,26 +361,30 @@ def compute(
     by_item: dict[str, list[Mapping]] = defaultdict(list)
     item_topic: dict[str, str] = {}
     seen_first: set[tuple[str, str]] = set()
-    total = seconds = 0
+    seconds = 0.0
     ret_n = ret_pass = 0
 
+    rows = rows if isinstance(rows, list) else list(rows)
+    covered = _covered_steps(rows)
     for r in rows:
-        total += 1
+        if covered and r["step"] is not None and (r["item"], r["seed"]) in covered:
+            continue  # a chain step whose whole-item row follows: the chain counts once
         day = r["date"]
         per_day[day] += 1
         item = r["item"]
-        by_item[item].append(r)
-        if item not in item_topic:
-            item_topic[item] = r.get("topic") or ""
-        seconds += r.get("seconds") or 0
-        if day >= since_s and r.get("scheduled"):
+        rs = by_item.get(item)
+        if rs is None:
+            rs = by_item[item] = []
+            item_topic[item] = r["topic"]
+        rs.append(r)
+        if r["scheduled"] and day >= since_s:
             key = (item, day)
             if key not in seen_first:
                 seen_first.add(key)
-                before = r.get("before")
-                if before and (before.get("interval") or 0) >= MATURE_DAYS:
+                before = r["before"]
+                if before and before["interval"] >= MATURE_DAYS:
                     ret_n += 1
-                    ret_pass += (r.get("quality") or 0) >= PASS_QUALITY
+                    ret_pass += r["quality"] >= PASS_QUALITY
 
     # per item
     items: dict[str, ItemStats] = {}
@@ -385,21 +392,18 @@ def compute(
     for item in [*bank, *(i for i in by_item if i not in bank)]:
         topic, title = bank.get(item, (item_topic.get(item, ""), item))
         rs = by_item.get(item, ())
-        passed = n30 = p30 = 0
-        for r in rs:
-            ok = (r.get("quality") or 0) >= PASS_QUALITY
-            passed += ok
-            if r["date"] >= since_s:
-                n30 += 1
-                p30 += ok
-        secs = topic_seconds[topic]
-        secs.extend(r.get("seconds") or 0.0 for r in rs)
-        recent = rs[-RECENT_REVIEWS:]
-        recent_acc = (sum((r.get("quality") or 0) >= PASS_QUALITY for r in recent) / len(recent)) if recent else None
+        ok = [r["quality"] >= PASS_QUALITY for r in rs]
+        recent30 = [o for r, o in zip(rs, ok) if r["date"] >= since_s]
+        secs = [r["seconds"] for r in rs]
+        topic_seconds[topic].extend(secs)
+        seconds += sum(secs)
+        recent = ok[-RECENT_REVIEWS:]
         st = states.get(item)
         ef, interval, reps, due, _last = _state_fields(st) if st is not None else (None, 0, 0, None, None)
-        items[item] = ItemStats(item, topic, title, len(rs), passed, n30, p30, recent_acc, ef, interval, reps,
+        items[item] = ItemStats(item, topic, title, len(rs), sum(ok), len(recent30), sum(recent30),
+                                sum(recent) / len(recent) if recent else None, ef, interval, reps,
                                 due, rs[-1]["date"] if rs else None)
+    total = sum(per_day.values())
 
     # forecast: items of the bank only (the session never asks for an unknown one)
     forecast = [0] * FORECAST_DAYS
@@ -467,6 +471,27 @@ def compute(
         mocks=tuple(_mock(m) for m in mocks),
         rows_by_item=by_item,
     )
+
+
+def _covered_steps(rows: list[Mapping]) -> set[tuple[str, Any]]:
+    """(item, seed) of chains recorded step by step *and* as a whole.
+
+    Practice records each step of a chain (unscheduled, ``step`` 1, 2, ...)
+    and then one whole-item row (``step`` None, the chain's grade and total
+    time) with the same seed: that row is the review.  A mock records only
+    the steps (it asks each as its own question), and an abandoned chain
+    leaves steps without a whole row: those steps count on their own.
+    """
+    steps: set[tuple[str, Any]] = set()
+    chains: set[str] = set()
+    covered: set[tuple[str, Any]] = set()
+    for r in rows:  # the steps come before their whole-item row
+        if r["step"] is not None:
+            steps.add((r["item"], r["seed"]))
+            chains.add(r["item"])
+        elif r["item"] in chains and (key := (r["item"], r["seed"])) in steps:
+            covered.add(key)
+    return covered
 
 
 def _mock(m: Mapping) -> MockStats:

@@ -28,6 +28,7 @@ STRINGS: dict[str, tuple[str, str]] = {
               "shows up here: streaks, accuracy by topic, what is coming due.",
               "还没有练习记录。先做几道题（主页按 p，或运行 `drill practice`），这里就会显示你的进度："
               "连续天数、各主题正确率、即将到期的题。"),
+    "loading": ("Reading your history…", "正在读取练习记录…"),
     "tab.overview": ("Overview", "概览"),
     "tab.topics": ("Topics", "主题"),
     "tab.mocks": ("Mock interviews", "模拟面试"),

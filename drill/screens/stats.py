@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
+from functools import partial
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -22,6 +23,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
 from textual_plotext import PlotextPlot
 
 from drill.commands.stats import (
@@ -121,6 +123,9 @@ class StatsScreen(Screen):
 
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="key.back"),
+        Binding("1", "show_tab('tab-overview')", "Overview", id="tab.overview"),
+        Binding("2", "show_tab('tab-topics')", "Topics", id="tab.topics"),
+        Binding("3", "show_tab('tab-mocks')", "Mock interviews", id="tab.mocks"),
         Binding("o", "sort_next", "Sort", id="key.sort"),
         Binding("r", "sort_reverse", "Reverse", id="key.reverse"),
     ]
@@ -139,28 +144,43 @@ class StatsScreen(Screen):
     def lang(self) -> str:
         return self.app.ctx.lang
 
-    def _load(self) -> Stats:
-        ctx = self.app.ctx
-        self.stats = figures(ctx.profile, ctx.today(), ctx.lang)
-        return self.stats
-
     def _localize(self) -> None:
         bindings = self._bindings
         for key, items in bindings.key_to_bindings.items():
             bindings.key_to_bindings[key] = [replace(b, description=tr(b.id, self.lang)) if b.id in STRINGS else b
                                              for b in items]
 
+    def _start_loading(self) -> None:
+        """Compute the figures in a thread: a long history must not freeze the app."""
+        ctx = self.app.ctx
+        self.run_worker(partial(figures, ctx.profile, ctx.today(), ctx.lang), name="stats-figures",
+                        group="stats", thread=True, exclusive=True)
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
+            self.stats = event.worker.result
+            await self.recompose()
+
     def apply_lang(self) -> None:
+        """Titles come from the bank in the new language: compute again and lay out again."""
         self._localize()
+        tabs = self.query(TabbedContent)
+        if tabs:
+            self._tab = tabs.first().active or self._tab
+        self.stats = None
         self.refresh(recompose=True)
+        self._start_loading()
 
     # -- layout ------------------------------------------------------------ #
 
     def compose(self) -> ComposeResult:
         self._localize()
-        s = self._load()
-        lang = self.lang
-        yield Static(Text(tr("title", lang, date=s.today.isoformat())), id="stats-title")
+        s, lang = self.stats, self.lang
+        yield Static(Text(tr("title", lang, date=self.app.ctx.today().isoformat())), id="stats-title")
+        if s is None:
+            yield Static(Text(tr("loading", lang)), id="stats-loading")
+            yield Footer()
+            return
         if s.empty:
             yield Static(Text(tr("empty", lang)), id="stats-empty")
             yield Footer()
@@ -192,7 +212,7 @@ class StatsScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._fill()
+        self._start_loading()
 
     async def recompose(self) -> None:
         await super().recompose()
@@ -337,6 +357,18 @@ class StatsScreen(Screen):
         self.reverse = not self.reverse if col == self.sort else False
         self.sort = col
         self._fill_topics()
+
+    def action_show_tab(self, tab: str) -> None:
+        tabs = self.query(TabbedContent)
+        if tabs:
+            tabs.first().active = tab
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """Arrow keys work in the tab just shown: focus its main table."""
+        table = {"tab-topics": "#topics", "tab-mocks": "#mocks"}.get(event.pane.id or "")
+        found = self.query(table) if table else None
+        if found:
+            found.first().focus()
 
     def action_sort_next(self) -> None:
         if self.stats is None or self.stats.empty:

@@ -74,6 +74,30 @@ def test_totals_days_and_time():
     assert s.seconds == pytest.approx(40.5)
 
 
+def chain_rows(item: str, seed: int, qualities: list[int], ago: int = 0, mode: str = "practice",
+               whole: bool = True) -> list[dict]:
+    """A chain as practice records it: one unscheduled row per step, then the whole item (lowest grade)."""
+    out = []
+    for k, q in enumerate(qualities):
+        r = row(item, ago=ago, q=q, seconds=10, mode=mode, scheduled=False)
+        out.append(r | {"step": k + 1, "seed": seed, "before": None})
+    if whole:
+        out.append(row(item, ago=ago, q=min(qualities), seconds=10 * len(qualities), mode=mode) | {"seed": seed})
+    return out
+
+
+def test_a_chain_counts_once_in_practice_and_per_step_in_a_mock():
+    practice = chain_rows("roofline.b", 7, [5, 5, 2])  # 3 step rows + the whole-item row
+    mock = chain_rows("roofline.b", 8, [5, 3], ago=1, mode="mock", whole=False)  # a mock asks each step
+    abandoned = chain_rows("memory.a", 9, [1], ago=2, whole=False)  # left mid-chain: the step is all there is
+    s = compute(abandoned + mock + practice)  # oldest first
+    assert s.reviews == 1 + 2 + 1
+    assert s.seconds == pytest.approx(30 + 20 + 10)
+    assert (s.reviews_30d, s.passed_30d) == (4, 2)  # the chain's grade is its lowest step: failed
+    assert [(h["step"], h["mode"]) for h in s.history("roofline.b")] == [(1, "mock"), (2, "mock"),
+                                                                           (None, "practice")]
+
+
 def test_streak_across_a_missed_day():
     # studied 10, 9, 8 days ago; missed 7; studied 6..2 days ago and today; missed yesterday
     rows = [row(ago=a) for a in (10, 9, 8, 6, 5, 4, 3, 2, 0)]
