@@ -62,6 +62,8 @@ def register(subparsers) -> None:
     p.add_argument("--step", help="step of a chain to grade, counted from 1")
     p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the output")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    p.add_argument("--record", action="store_true",
+                   help="also record the answer as a review of this template (practice done on paper)")
     p.set_defaults(func=run_check)
 
 
@@ -261,4 +263,8 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
 def run_check(args: argparse.Namespace) -> int:
     c = grade_check(args)
     print_check(c, lang_of(args), args.json)
+    if args.record:
+        from drill.commands.memory import record_check
+
+        return record_check(args, c)
     return 0
