@@ -480,6 +480,45 @@ CATALOGUE: tuple[Formula, ...] = (
                            "ceil((p-1)/target)"),
              Misconception("rounded_down", "rounded down: the bubble would exceed the target",
                            "floor((p-1)*(1/target - 1))")), "m_min"),
+    # ---------------------------------------------- added by the question bank (C§1.3, C§2, C§3)
+    Formula("whole_model_activation_bytes", (LAYERS, Input("layer_bytes", "bytes", "activation memory of one layer",
+                                                           "M_act")),
+            "layers*layer_bytes", "bytes", "activation memory of L identical layers from the per-layer figure",
+            "C§1.3", (Misconception("one_layer", "gave one layer, not all L layers", "layer_bytes"),), "M_act_total"),
+    Formula("tp_allreduce_bytes_layer", (S, B, H, BPE, Input("n_tp", "count", "tensor-parallel GPUs", "N_tp")),
+            "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem", "bytes",
+            "bytes each GPU sends per layer in the forward pass with Megatron tensor parallelism: two ring "
+            "AllReduces (after attention and after the MLP) of the s·b·h activation", "C§2",
+            (Misconception("one_allreduce", "counted one AllReduce per layer (or one ring pass); attention and MLP "
+                           "each end in an AllReduce of 2(N_tp−1)/N_tp × M",
+                           "2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem"),
+             Misconception("with_backward", "added the backward pass's two AllReduces; only the forward pass was asked",
+                           "4*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem")), "V_TP/layer"),
+    Formula("comm_bytes_zero3_step", (PHI, Input("bytes_per_param", "bytes", "bytes per weight / gradient value "
+                                                 "(bf16 = 2)", "bytes"), N_RANKS),
+            "3*(n-1)/n*bytes_per_param*phi", "bytes",
+            "bytes each GPU sends per ZeRO-3 step: AllGather weights (forward), AllGather again (backward), "
+            "ReduceScatter gradients; 1.5× DDP's AllReduce", "C§2",
+            (Misconception("one_allgather", "gathered the weights once (that is DDP's volume); ZeRO-3 frees them "
+                           "after the forward pass and gathers them again for the backward pass",
+                           "2*(n-1)/n*bytes_per_param*phi"),
+             Misconception("allreduce_each", "counted each collective as an AllReduce (factor 2)",
+                           "6*(n-1)/n*bytes_per_param*phi")), "V_ZeRO-3"),
+    Formula("mfu_from_step_time", (PHI, Input("global_batch", "count", "sequences per optimizer step (all GPUs)",
+                                              "B_global"), S,
+                                   Input("step_time", "time", "wall-clock time of one training step", "T_step"),
+                                   N_GPUS, PEAK),
+            "6*phi*global_batch*s/(step_time*n_gpus*peak_flops)", "ratio",
+            "MFU from a step time: tokens per step B_global·s over T_step gives tokens/s, times 6Φ over N × peak",
+            "C§3.2",
+            (Misconception("forward_only", "used 2Φ (forward only) instead of 6Φ",
+                           "2*phi*global_batch*s/(step_time*n_gpus*peak_flops)"),
+             Misconception("hfu", "counted recomputation (8Φ): that is HFU",
+                           "8*phi*global_batch*s/(step_time*n_gpus*peak_flops)"),
+             Misconception("sequences", "counted sequences, not tokens (forgot × s)",
+                           "6*phi*global_batch/(step_time*n_gpus*peak_flops)"),
+             Misconception("one_gpu", "forgot to divide by the number of GPUs",
+                           "6*phi*global_batch*s/(step_time*peak_flops)")), "MFU"),
 )
 
 FORMULAS: dict[str, Formula] = {f.name: f for f in CATALOGUE}
