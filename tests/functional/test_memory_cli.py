@@ -139,3 +139,34 @@ def test_due_can_change_the_daily_new_item_limit(tmp_path):
 def test_a_bad_profile_name_is_refused(tmp_path):
     r = drill("--saves", str(tmp_path), "--profile", "../x", "due")
     assert r.returncode == 1 and "profile name" in r.stderr
+
+
+def test_check_record_schedules_the_template_and_refuses_unreadable_answers(tmp_path):
+    t = next(t for t in registry.all_templates() if not t.is_chain and t.answer_kind == "number")
+    right = t.generate(11).steps[0].expected.display
+    r = drill("--saves", str(tmp_path), "check", t.id, "--seed", "11", right, "--record")
+    assert r.returncode == 0, r.stderr
+    assert f"Recorded as review 1 of {t.id}" in r.stdout
+    r = drill("--saves", str(tmp_path), "check", t.id, "--seed", "11", "banana", "--record")
+    assert r.returncode == 1 and "not recorded: the answer could not be read" in r.stderr
+    r = drill("--saves", str(tmp_path), "check", t.id, "--seed", "12", "1e30", "--record", "--json")
+    assert r.returncode == 0 and json.loads(r.stdout)["status"] == "wrong"  # stdout stays pure JSON
+    assert "Recorded as review 2" in r.stderr
+    with Profile.open(tmp_path) as p:
+        rows = list(p.reviews())
+        assert [(x["mode"], x["scheduled"], x["seed"], x["verdict"]) for x in rows] == [
+            ("paper", True, 11, "correct"), ("paper", True, 12, "wrong")]
+        assert rows[0]["typed"] == right and rows[0]["value"] == pytest.approx(t.generate(11).steps[0].value, rel=0.01)  # as typed
+        assert rows[1]["before"] == rows[0]["after"]
+        assert p.states()[t.id].reps == 0  # the wrong answer reset it
+
+
+def test_check_record_of_a_chain_step_leaves_the_schedule(tmp_path):
+    t = next(t for t in registry.all_templates() if t.is_chain)
+    first = t.generate(5).steps[0].expected.display
+    r = drill("--saves", str(tmp_path), "check", t.id, "--seed", "5", first, "--step", "1", "--record")
+    assert r.returncode == 0, r.stderr
+    assert "step 1" in r.stdout and "moves its schedule" in r.stdout
+    with Profile.open(tmp_path) as p:
+        (row,) = p.reviews()
+        assert (row["step"], row["scheduled"], row["mode"]) == (1, False, "paper") and p.states() == {}
