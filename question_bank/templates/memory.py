@@ -335,32 +335,38 @@ def activation_recompute(rng):
 
 
 @template("memory.activation_chain", topic="memory", title="Activations: per layer, whole model, recomputation",
-          title_zh="激活值：每层、全模型与重计算", difficulty=2, target_seconds=360)
+          title_zh="激活值：每层、全模型与重计算", difficulty=2, target_seconds=420)
 def activation_chain(rng):
     model, inputs, givens = _act_setup(rng)
     en, zh = _act_text(model, inputs)
-    layer = {**inputs, "layers": model.layers}
+    L = model.layers
+    linear = {k: inputs[k] for k in ("s", "b", "h")}
     u1 = unit_for("activation_bytes_layer", **inputs)
-    u2 = unit_for("activation_bytes_model", **layer)
-    u3 = unit_for("activation_bytes_selective", **inputs)
-    u4 = unit_for("activation_bytes_full_recompute", **inputs)
+    u2 = unit_for("activation_bytes_model", **inputs, layers=L)
+    u3 = unit_for("activation_bytes_selective", **linear)
+    u4 = unit_for("activation_bytes_full_recompute", **linear)
+    u5 = unit_for("whole_model_activation_bytes", layers=L,
+                  layer_bytes=formulas.get("activation_bytes_full_recompute").evaluate(**linear))
     return Spec(
-        scenario_en=f"Training {en}, L = {model.layers} layers.",
-        scenario_zh=f"训练 {zh}，L = {model.layers} 层。",
-        givens=givens + (given("layers", "Layers L", "层数 L", model.layers),),
+        scenario_en=f"Training {en}, L = {L} layers, all on one GPU (no pipeline split).",
+        scenario_zh=f"训练 {zh}，L = {L} 层，全部放在同一张卡上（不做流水线切分）。",
+        givens=givens + (given("layers", "Layers L", "层数 L", L),),
         asks=(Ask(formula="activation_bytes_layer", unit=u1,
                   prompt_en=f"Without recomputation, how much activation memory does one layer keep, in {u1}?",
                   prompt_zh=f"不做重计算时，每层暂存多少激活值显存（{u1}）？"),
-              Ask(formula="activation_bytes_model", inputs=layer, unit=u2,
-                  prompt_en=f"And all {model.layers} layers together, in {u2}?",
-                  prompt_zh=f"全部 {model.layers} 层合计多少（{u2}）？"),
-              Ask(formula="activation_bytes_selective", inputs={k: inputs[k] for k in ("s", "b", "h")}, unit=u3,
+              # later steps build on the correct per-layer figure, not on the learner's answer
+              Ask(formula="whole_model_activation_bytes", inputs={"layers": L, "layer_bytes": Ref(0)}, unit=u2,
+                  prompt_en=f"Using the per-layer figure, how much do all {L} layers keep together, in {u2}?",
+                  prompt_zh=f"按每层的结果，全部 {L} 层合计暂存多少（{u2}）？"),
+              Ask(formula="activation_bytes_selective", inputs=linear, unit=u3,
                   prompt_en=f"With selective recomputation (attention scores, softmax and dropout recomputed), "
                             f"how much does one layer keep, in {u3}?",
                   prompt_zh=f"采用选择性重计算（重算注意力得分、Softmax 与 Dropout），每层暂存多少（{u3}）？"),
-              Ask(formula="activation_bytes_full_recompute", inputs={k: inputs[k] for k in ("s", "b", "h")},
-                  unit=u4,
+              Ask(formula="activation_bytes_full_recompute", inputs=linear, unit=u4,
                   prompt_en=f"With full recomputation (only the layer input kept), how much per layer, in {u4}?",
-                  prompt_zh=f"采用全量重计算（只保留层输入），每层暂存多少（{u4}）？")),
+                  prompt_zh=f"采用全量重计算（只保留层输入），每层暂存多少（{u4}）？"),
+              Ask(formula="whole_model_activation_bytes", inputs={"layers": L, "layer_bytes": Ref(3)}, unit=u5,
+                  prompt_en=f"With full recomputation, how much do all {L} layers keep together, in {u5}?",
+                  prompt_zh=f"采用全量重计算时，全部 {L} 层合计暂存多少（{u5}）？")),
         conventions_en=ACT_EN, conventions_zh=ACT_ZH,
     )
