@@ -357,9 +357,8 @@ class MockRun:
             "flagged": sum(1 for x in self.slots if x.flagged)}
 
     def revisitable(self) -> list[int]:
-        """Slots one may go back to: skipped, flagged or not yet seen (the current one excluded)."""
-        return [i for i, s in enumerate(self.slots)
-                if i != self.current and (s.status != ANSWERED or s.flagged)]
+        """Slots one may go back to: skipped or flagged (the current one excluded)."""
+        return [i for i, s in enumerate(self.slots) if i != self.current and (s.status == SKIPPED or s.flagged)]
 
     # --- actions ---------------------------------------------------------- #
 
@@ -428,14 +427,19 @@ class MockRun:
         return self.slot.flagged
 
     def goto(self, index: int, now: float, draft: str = "") -> None:
-        """Go back to a skipped or flagged slot (or one not yet seen)."""
+        """Go back to a skipped or flagged slot; an unanswered current slot counts as skipped."""
         if not self._check_open(now, draft):
             return
         if index == self.current:
             return
+        if not 0 <= index < len(self.slots):
+            raise MockError(f"no question {index + 1}")
         if index not in self.revisitable():
-            raise MockError(f"question {self.slots[index].label} is answered and not flagged"
-                            if 0 <= index < len(self.slots) else f"no question {index + 1}")
+            s = self.slots[index]
+            raise MockError(f"question {s.label} is " + ("answered and not flagged" if s.status == ANSWERED
+                                                         else "not skipped or flagged"))
+        if self.slot.status == PENDING:
+            self.slot.status = SKIPPED
         self._go(index, now, draft)
 
     def finish(self, now: float, draft: str = "") -> None:

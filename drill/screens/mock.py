@@ -61,8 +61,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.chains": ("Include follow-up chains", "包含多步追问题"),
     "mock.seed": ("Seed", "种子"),
     "mock.seed_ph": ("blank: a new mock, weighted towards your weaker templates", "留空：新出一套，偏重你较弱的题型"),
-    "mock.preview": ("{n} questions ({chains} with follow-up steps) in {time}, seed {seed}",
-                     "{n} 道题（其中 {chains} 道多步题），限时 {time}，种子 {seed}"),
+    "mock.preview": ("questions: {n} ({chains} with follow-up steps) · time: {time} · seed {seed}",
+                     "题目：{n} 道（其中 {chains} 道多步题）· 限时：{time} · 种子 {seed}"),
     "mock.preview_weighted": ("weighted towards your weaker templates", "偏重你较弱的题型"),
     "mock.preview_shared": ("shared seed: the same mock for everyone", "共享种子：人人同一套题"),
     "mock.no_topics": ("Choose at least one topic.", "至少选择一个主题。"),
@@ -71,8 +71,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.step": (" · step {n} / {total}", " · 第 {n} / {total} 步"),
     "mock.this_question": ("this question {time}", "本题 {time}"),
     "mock.left": ("{time} left", "剩余 {time}"),
-    "mock.counts": ("answered {answered} · skipped {skipped} · flagged {flagged} · of {total}",
-                    "已答 {answered} · 跳过 {skipped} · 标记 {flagged} · 共 {total}"),
+    "mock.counts": ("answered {answered} / {total} · skipped {skipped} · flagged {flagged}",
+                    "已答 {answered} / {total} · 跳过 {skipped} · 标记 {flagged}"),
     "mock.flagged": ("⚑ flagged for review", "⚑ 已标记待回看"),
     "mock.answered_before": ("your answer so far: {typed}", "你之前的答案：{typed}"),
     "mock.your_answer": ("your answer: {typed}", "你的答案：{typed}"),
@@ -112,12 +112,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.col.expected": ("Expected", "正确答案"),
     "mock.col.verdict": ("Verdict", "结果"),
     "mock.col.time": ("Time", "用时"),
-    "mock.misconceptions": ("Misconceptions seen", "出现的常见错误"),
+    "mock.misconceptions": ("Misconceptions seen: ", "出现的常见错误："),
     "mock.no_misconceptions": ("none of the known slips", "没有出现已知的常见错误"),
-    "mock.weakest": ("Weakest topics", "最弱的主题"),
+    "mock.weakest": ("Weakest topics: ", "最弱的主题："),
     "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the {n} missed templates "
                          "next session · Esc: home",
                          "回车：查看所选题的解答 · p：把 {n} 个错题题型加入下次练习 · Esc：返回主页"),
+    "mock.report_keys_none": ("Enter: worked solution of the selected question · Esc: home",
+                              "回车：查看所选题的解答 · Esc：返回主页"),
     "mock.queued": ("{n} templates will come first in your next practice session.",
                     "{n} 个题型会排在下次练习的最前面。"),
     "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),
@@ -321,7 +323,7 @@ class GoBackScreen(ModalScreen[int | None]):
 
     DEFAULT_CSS = """
     GoBackScreen { align: center middle; }
-    GoBackScreen > Vertical { width: 60; height: auto; max-height: 80%; border: thick $primary; background: $surface;
+    GoBackScreen > Vertical { width: 80; height: auto; max-height: 80%; border: thick $primary; background: $surface;
                               padding: 0 1; }
     GoBackScreen OptionList { height: auto; max-height: 16; }
     """
@@ -774,14 +776,15 @@ class MockReportScreen(_MockScreen):
             table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), Text(r.typed or "—"), Text(r.expected),
                           Text(verdict_name(r.verdict, lang), style=VERDICT_STYLE.get(r.verdict, "")),
                           Text(format_clock(r.seconds)), Text("⚑" if r.flagged else ""), key=str(i))
-        out = Text(_t("mock.misconceptions", lang) + ": ", style="bold")
+        out = Text(_t("mock.misconceptions", lang), style="bold")
         if rep.misconceptions:
             out.append("; ".join(f"{label} (×{n})" for label, n in rep.misconceptions))
         else:
             out.append(_t("mock.no_misconceptions", lang), style="dim")
-        out.append("\n" + _t("mock.weakest", lang) + ": ", style="bold")
+        out.append("\n" + _t("mock.weakest", lang), style="bold")
         out.append(" · ".join(f"{topic_name(t, lang)} {p:.0f} % ({n})" for t, p, n in rep.weakest_topics[:3]))
-        out.append("\n" + _t("mock.report_keys", lang, n=len(rep.missed_templates)), style="dim")
+        out.append("\n" + (_t("mock.report_keys", lang, n=len(rep.missed_templates)) if rep.missed_templates
+                            else _t("mock.report_keys_none", lang)), style="dim")
         notes.update(out)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -114,7 +114,7 @@ async def test_the_setup_screen_says_mock_answers_do_not_change_the_schedule(pro
         screen = app.screen
         assert "do not change your review schedule" in text_of(screen, "#mock-note")
         preview = text_of(screen, "#mock-preview")
-        assert "3 questions" in preview and "seed 42" in preview and "same mock for everyone" in preview
+        assert "questions: 3" in preview and "seed 42" in preview and "same mock for everyone" in preview
         screen.query_one("#mock-questions").value = "0"
         await pilot.pause()
         assert "questions must be a whole number from 1 to 40" in text_of(screen, "#mock-preview")

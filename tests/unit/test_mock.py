@@ -212,6 +212,15 @@ def test_an_answered_question_cannot_be_reopened_unless_flagged():
     run.answer("140", 1010)
     with pytest.raises(MockError, match="question 1 is answered and not flagged"):
         run.goto(0, 1020)
+    with pytest.raises(MockError, match="question 3 is not skipped or flagged"):
+        run.goto(2, 1020)  # no jumping ahead: questions come in order
+
+
+def test_going_back_from_an_unanswered_question_skips_it():
+    run = make_run()
+    run.skip(1010)
+    run.goto(0, 1020, draft="1")
+    assert run.slots[1].status == SKIPPED and run.slots[1].draft == "1" and run.revisitable() == [1]
 
 
 def test_skipping_the_only_unanswered_question_stays_on_it():
