@@ -214,3 +214,80 @@ def zero3_chain(rng):
                             f"耗时多少（{unit}）？")),
         conventions_en=TIME_EN, conventions_zh=TIME_ZH,
     )
+
+
+# --------------------------------------------------------------------------- #
+# Derive it: the traffic of a parallelism scheme from the scenario alone
+
+TP_EN = ("Megatron-LM tensor parallelism, no sequence parallelism: in the forward pass the attention block "
+         "(column-parallel QKV, row-parallel output projection) and the MLP (column-parallel, then row-parallel) "
+         "each end with one ring AllReduce of the layer's full b × s × h activation; the backward pass has two more. "
+         "bf16 activations (2 B). 'Bytes per GPU' = bytes each GPU sends. MB = 10⁶ B, GB = 10⁹ B.")
+TP_ZH = ("Megatron-LM 张量并行，不使用序列并行：前向传播中，注意力块（QKV 列并行、输出投影行并行）和 MLP（先列并行、"
+         "再行并行）各以一次 Ring AllReduce 结束，对象是该层完整的 b × s × h 激活值；反向传播还有另外两次。激活值为 "
+         "bf16（2 B）。“每卡通信量”指每张卡发送的字节数。MB = 10⁶ B，GB = 10⁹ B。")
+
+
+@template("communication.tp_layer_bytes", topic="communication",
+          title="Tensor-parallel AllReduce bytes per layer (derive it)",
+          title_zh="张量并行每层 AllReduce 通信量（自行推导）", difficulty=3, target_seconds=150)
+def tp_layer_bytes(rng):
+    model, s = rng.choice(models.DENSE), rng.choice((1024, 2048, 4096, 8192))
+    b, n_tp = rng.choice([b for b in (1, 2, 4, 8) if s * b <= 16384]), rng.choice((2, 4, 8))
+    inputs = {"s": s, "b": b, "h": model.d_model, "bytes_per_elem": 2, "n_tp": n_tp}
+    unit = unit_for("tp_allreduce_bytes_layer", **inputs)
+    return Spec(
+        givens=(given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
+                given("h", "Hidden size h", "隐藏维度 h", model.d_model),
+                given("bytes_per_elem", "Bytes per activation element (bf16)", "每个激活值元素字节数（bf16）", 2,
+                      "bytes", "B"),
+                given("n_tp", "Tensor-parallel GPUs N_tp", "张量并行卡数 N_tp", n_tp)),
+        asks=(Ask(formula="tp_allreduce_bytes_layer", inputs=inputs, unit=unit,
+                  prompt_en=f"{model.name} (h = {model.d_model}) is trained with tensor parallelism over N_tp = "
+                            f"{n_tp} GPUs, sequence length s = {s}, micro-batch b = {b}. In the FORWARD pass, how "
+                            f"many bytes does each GPU send for the tensor-parallel communication of ONE transformer "
+                            f"layer, in {unit}?",
+                  prompt_zh=f"{model.name}（h = {model.d_model}）在 N_tp = {n_tp} 张卡上做张量并行训练，序列长度 "
+                            f"s = {s}，微批次 b = {b}。在前向传播中，单个 Transformer 层的张量并行通信每张卡发送多少"
+                            f"字节（{unit}）？",
+                  explanation=("One AllReduce moves the activation M = b × s × h × 2 B; a ring AllReduce sends "
+                               "2 × (N_tp − 1)/N_tp × M per GPU; the forward pass of a layer has 2 of them.",),
+                  explanation_zh=("一次 AllReduce 的对象是激活值 M = b × s × h × 2 B；Ring AllReduce 每卡发送 "
+                                  "2 × (N_tp − 1)/N_tp × M；每层前向有 2 次。",)),),
+        conventions_en=TP_EN, conventions_zh=TP_ZH,
+    )
+
+
+ZERO3_EN = ("ZeRO-3 / FSDP over the data-parallel group, bf16 weights and gradients (2 B each). Each layer's weights are "
+            "AllGathered before its forward pass and freed afterwards, AllGathered again before its backward pass, "
+            "and the gradients are ReduceScattered so each GPU keeps its 1/N shard; the optimizer step is local. "
+            "Ring collectives; 'bytes per GPU' = bytes each GPU sends. GB = 10⁹ B.")
+ZERO3_ZH = ("ZeRO-3 / FSDP 在数据并行组内切分，权重和梯度均为 bf16（各 2 B）。每层权重在前向前 AllGather、用完即释放，"
+            "反向前再 AllGather 一次；梯度做 ReduceScatter，每卡只保留自己的 1/N 分片；优化器更新在本地完成。"
+            "环形集合通信；“每卡通信量”指每张卡发送的字节数。GB = 10⁹ B。")
+
+
+@template("communication.zero3_step_bytes", topic="communication",
+          title="ZeRO-3 bytes per GPU per step (derive it)",
+          title_zh="ZeRO-3 每步每卡通信量（自行推导）", difficulty=3, target_seconds=150)
+def zero3_step_bytes(rng):
+    name, phi = model_phi(rng, models.DENSE)
+    n = rng.choice((8, 16, 32, 64, 128, 256, 512, 1024))
+    return Spec(
+        givens=(phi_given(phi), given("n", "Data-parallel GPUs N", "数据并行卡数 N", n),
+                given("bytes_per_param", "Bytes per bf16 weight / gradient", "每个 bf16 权重 / 梯度的字节数", 2,
+                      "bytes", "B")),
+        asks=(Ask(formula="comm_bytes_zero3_step", unit="GB",
+                  prompt_en=f"{cap(name)} (Φ = {phi_text(phi)}) is trained with ZeRO-3 over N = {n} GPUs. How many "
+                            "bytes does each GPU send per training step for its ZeRO-3 collectives (weights and "
+                            "gradients), in GB?",
+                  prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N = {n} 张卡上用 ZeRO-3 训练。每个训练步中，"
+                            "每张卡为 ZeRO-3 的集合通信（权重与梯度）发送多少字节（GB）？",
+                  explanation=("Forward AllGather of the weights: (N − 1)/N × 2Φ; backward AllGather again: "
+                               "(N − 1)/N × 2Φ; ReduceScatter of the gradients: (N − 1)/N × 2Φ.",
+                               "DDP's one gradient AllReduce sends 2 × (N − 1)/N × 2Φ, so ZeRO-3 sends 1.5× as much."),
+                  explanation_zh=("前向 AllGather 权重：(N − 1)/N × 2Φ；反向再 AllGather 一次：(N − 1)/N × 2Φ；"
+                                  "梯度 ReduceScatter：(N − 1)/N × 2Φ。",
+                                  "DDP 一次梯度 AllReduce 发送 2 × (N − 1)/N × 2Φ，所以 ZeRO-3 的通信量是它的 1.5 倍。")),),
+        conventions_en=ZERO3_EN, conventions_zh=ZERO3_ZH,
+    )
