@@ -111,8 +111,9 @@ class PracticeScreen(DrillScreen):
     # ------------------------------------------------------------------ drawing
     def set_state(self, state: str) -> None:
         self.state = state
+        columns = self.query_one("#columns")
         for s in (ASKING, FEEDBACK, EMPTY):
-            self.set_class(state == s, f"-{s}")
+            columns.set_class(state == s, f"-{s}")
         self.refresh_bindings()
 
     def draw_topbar(self) -> None:

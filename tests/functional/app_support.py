@@ -1,0 +1,65 @@
+"""Helpers of the app's pilot tests: an injected clock, a profile in a temp folder, reading widgets."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from rich.console import Console
+from rich.text import Text
+from textual.widgets import Input, Static
+
+from engine.storage import Profile
+
+
+def sync(test):
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        asyncio.run(test(*args, **kwargs))
+    return run
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = datetime(2026, 11, 29, 15, 0, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def profile(tmp_path):
+    p = Profile.open(tmp_path)
+    yield p
+    p.close()
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def text_of(screen, selector: str) -> str:
+    """The text a Static shows (rich tables rendered as plain text)."""
+    content = screen.query_one(selector, Static).content
+    if isinstance(content, (str, Text)):
+        return str(content)
+    console = Console(width=200, file=io.StringIO(), color_system=None)
+    console.print(content)
+    return console.file.getvalue()
+
+
+async def submit(pilot, text: str) -> None:
+    screen = pilot.app.screen
+    screen.query_one("#answer", Input).value = text
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+
+

@@ -1,0 +1,360 @@
+"""Practice sessions driven through the Textual pilot: what is shown and what the save files record.
+
+The clock is injected (it moves only when a test moves it) and problem seeds
+come from a seeded RNG, so every run sees the same problems.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timezone
+
+import pytest
+from textual.widgets import Input
+
+from drill.app import DrillApp
+from drill.context import AppContext
+from drill.screens.home import HomeScreen
+from drill.screens.practice import ASKING, EMPTY, FEEDBACK, PracticeScreen
+from drill.screens.summary import SummaryScreen
+from engine.grading import display_number
+from engine.session import review_row
+from question_bank import registry
+from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.functional
+SIZE = (100, 36)
+
+
+def make_app(profile, clock, lang="en", start="practice", **kwargs) -> DrillApp:
+    return DrillApp(AppContext(profile, lang, clock, random.Random(7)), start=start, **kwargs)
+
+
+def right(step) -> str:
+    return step.expected.display
+
+
+def wrong(step) -> str:
+    e = step.expected
+    if e.kind == "number":
+        return display_number(float(e.value) * 7, e.unit_kind, e.unit)
+    if e.kind == "choice":
+        return next(c.key for c in e.choices if c.key != e.value)
+    return "1"
+
+
+def rows(profile) -> list[dict]:
+    return list(profile.reviews())
+
+
+@sync
+async def test_a_correct_answer_is_saved_before_its_feedback_appears(profile, clock):
+    app = make_app(profile, clock)
+    seen_at_feedback = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, PracticeScreen) and screen.state == ASKING
+        original = screen.show_feedback
+
+        def spy(answer):
+            seen_at_feedback.append(rows(profile))
+            original(answer)
+
+        screen.show_feedback = spy
+        step, card = screen.run.current_step, screen.run.card
+        clock.advance(12)
+        await submit(pilot, right(step))
+        assert screen.state == FEEDBACK
+        assert "Correct" in text_of(screen, "#verdict")
+        assert step.solution_lines("en")[0] in text_of(screen, "#solution")
+    [saved] = seen_at_feedback
+    assert len(saved) == 1
+    row = saved[0]
+    assert (row["item"], row["seed"], row["verdict"], row["mode"], row["scheduled"]) == \
+        (card.item, card.seed, "correct", "practice", True)
+    assert row["quality"] == 5 and row["seconds"] == 12.0  # within the target time
+    assert row["before"] is None and row["after"]["due"] == "2026-11-30"
+    assert row["ts"] == "2026-11-29T15:00:12Z" and row["date"] == clock().astimezone().date().isoformat()
+    assert profile.states()[card.item].reps == 1
+
+
+@sync
+async def test_a_wrong_answer_is_recorded_and_comes_back_later_in_the_session(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        item = screen.run.card.item
+        done, total = screen.run.progress
+        await submit(pilot, wrong(screen.run.current_step))
+        assert screen.state == FEEDBACK
+        assert "Wrong" in text_of(screen, "#verdict")
+        assert "comes back later" in text_of(screen, "#verdict")
+        assert screen.run.progress == (done + 1, total + 1)
+        assert [c.kind for c in screen.run.session.cards].count("redrill") == 1
+        assert any(c.item == item and c.kind == "redrill" for c in screen.run.session.cards)
+    [row] = rows(profile)
+    assert row["verdict"] == "wrong" and row["quality"] in (1, 2) and row["scheduled"]
+    assert profile.states()[item].interval == 1 and profile.states()[item].reps == 0
+
+
+@sync
+async def test_an_unreadable_answer_is_neither_graded_nor_recorded_and_keeps_the_text(profile, clock):
+    app = make_app(profile, clock, items=["roofline.ridge_point"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await submit(pilot, "12 parsecs")
+        assert screen.state == ASKING
+        assert screen.query_one("#answer", Input).value == "12 parsecs"
+        line = text_of(screen, "#understood")
+        assert line.startswith("Not graded, not recorded:") and "parsecs" in line
+        assert app.focused is screen.query_one("#answer", Input)
+    assert rows(profile) == []
+
+
+@sync
+async def test_the_answer_box_shows_what_the_engine_understood_while_typing(profile, clock):
+    app = make_app(profile, clock, items=["roofline.ridge_point"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        await pilot.press(*"2000/4")
+        assert text_of(screen, "#understood") == "understood: = 500 FLOP/B"
+        await pilot.press(*" GB")
+        assert "can't read it yet" in text_of(screen, "#understood")
+        assert "GB is a size in bytes" in text_of(screen, "#understood")
+        await pilot.press("ctrl+u")
+        assert "Type your answer" in text_of(screen, "#understood")
+    assert rows(profile) == []
+
+
+@sync
+async def test_i_dont_know_shows_the_solution_and_records_quality_0(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        first = screen.run.current_step
+        await pilot.press("ctrl+g")
+        assert screen.state == FEEDBACK
+        assert "Don't know" in text_of(screen, "#verdict")
+        assert first.expected.display in text_of(screen, "#verdict")
+        assert first.solution_lines("en")[-1] in text_of(screen, "#solution")
+        await pilot.press("enter")
+        await submit(pilot, "?")  # typing ? is the same
+        assert screen.state == FEEDBACK
+    assert [(r["verdict"], r["quality"], r["typed"]) for r in rows(profile)] == [("dont_know", 0, ""),
+                                                                               ("dont_know", 0, "?")]
+
+
+@sync
+async def test_overriding_a_grade_re_records_the_answer_with_the_chosen_quality(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        item = screen.run.card.item
+        cards = len(screen.run.session.cards)
+        await submit(pilot, right(screen.run.current_step))
+        await pilot.press("a")  # Again: quality 1
+        assert "Grade 1" in text_of(screen, "#verdict")
+        assert len(screen.run.session.cards) == cards  # it now comes back: a re-drill replaced the answered card
+        await pilot.press("4")
+        assert "Grade 4" in text_of(screen, "#verdict")
+        assert len(screen.run.session.cards) == cards - 1
+    [row] = rows(profile)
+    assert (row["verdict"], row["quality"]) == ("correct", 4)  # the engine's verdict, the learner's grade
+    assert row["after"]["ef"] == 2.5 and profile.states()[item].ef == 2.5
+
+
+@sync
+async def test_undo_takes_back_the_last_answer_and_offers_its_text_again(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        item = screen.run.card.item
+        typed = wrong(screen.run.current_step)
+        await submit(pilot, typed)
+        await pilot.press("enter")  # on to the next problem
+        assert screen.run.card.item != item
+        await pilot.press("ctrl+z")
+        assert screen.state == ASKING and screen.run.card.item == item
+        assert screen.query_one("#answer", Input).value == typed
+        assert rows(profile) == [] and profile.states() == {}
+        await pilot.press("ctrl+z")  # nothing left to undo in this session
+        assert rows(profile) == []
+        await submit(pilot, right(screen.run.current_step))
+        await pilot.press("u")
+        assert screen.state == ASKING and rows(profile) == []
+
+
+@sync
+async def test_a_whole_session_ends_with_a_summary_then_home(profile, clock):
+    profile.set_setting("new_per_day", 3)
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.run.progress == (0, 3)
+        answers = 0
+        while isinstance(app.screen, PracticeScreen):
+            run = screen.run
+            clock.advance(30)
+            # the first card once wrong, then everything right (its re-drill included)
+            await submit(pilot, wrong(run.current_step) if answers == 0 else right(run.current_step))
+            answers += 1
+            await pilot.press("enter")
+        assert isinstance(app.screen, SummaryScreen)
+        summary = app.screen.summary
+        assert (summary.answered, summary.correct, summary.wrong) == (answers, answers - 1, 1)
+        shown = text_of(app.screen, "#summary")
+        assert "Session summary" in shown and "Roofline" in shown and "Due tomorrow: 3" in shown
+        await pilot.press("enter")
+        assert isinstance(app.screen, HomeScreen)
+    saved = rows(profile)
+    modes = [r["mode"] for r in saved]
+    assert modes.count("redrill") == 1 and modes.count("practice") == 3
+    assert all(not r["scheduled"] for r in saved if r["mode"] == "redrill")
+    assert summary.seconds == 30.0 * answers
+
+
+@sync
+async def test_escape_leaves_cleanly_and_keeps_what_was_answered(profile, clock):
+    app = make_app(profile, clock, start="home")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        screen = app.screen
+        assert isinstance(screen, PracticeScreen)
+        await submit(pilot, right(screen.run.current_step))
+        await pilot.press("enter")
+        await pilot.press(*"12")  # half-typed: not recorded
+        await pilot.press("escape")
+        assert isinstance(app.screen, SummaryScreen) and app.screen.summary.answered == 1
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+        await pilot.press("p")
+        await pilot.press("escape")  # nothing answered: straight back
+        assert isinstance(app.screen, HomeScreen)
+    assert len(rows(profile)) == 1
+
+
+def find_chain() -> str:
+    return next(t.id for t in registry.all_templates() if t.is_chain)
+
+
+@sync
+async def test_a_chain_walks_its_steps_and_is_graded_by_its_weakest_step(profile, clock):
+    chain = find_chain()
+    app = make_app(profile, clock, items=[chain])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        problem = screen.run.problem
+        n = len(problem.steps)
+        assert n > 1 and "Step 1 of" in text_of(screen, "#prompt")
+        scenario = text_of(screen, "#scenario")
+        for i, step in enumerate(problem.steps):
+            assert screen.run.step == i
+            assert text_of(screen, "#scenario") == scenario  # shown once, kept above the steps
+            await submit(pilot, wrong(step) if i == 1 else right(step))
+            if i < n - 1:
+                assert "Chain grade" not in text_of(screen, "#verdict")
+                await pilot.press("enter")
+                assert f"Step {i + 2} of {n}" in text_of(screen, "#prompt")
+        assert "Chain grade" in text_of(screen, "#verdict")
+    saved = rows(profile)
+    steps = [r for r in saved if r["step"] is not None]
+    assert [r["step"] for r in steps] == list(range(1, n + 1))
+    [whole] = [r for r in saved if r["step"] is None]
+    assert saved[-1] == whole  # recorded last
+    assert whole["quality"] == min(r["quality"] for r in steps) and whole["verdict"] == "wrong"
+    assert whole["mode"] == "extra" and not whole["scheduled"]  # practised on demand: schedule untouched
+    assert whole["typed"] == "" and whole["seconds"] == sum(r["seconds"] for r in steps)
+    assert profile.states() == {}
+
+
+@sync
+async def test_undo_on_a_chains_last_step_removes_the_step_and_the_item_row(profile, clock):
+    chain = find_chain()
+    app = make_app(profile, clock, items=[chain])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        steps = screen.run.problem.steps
+        for i, step in enumerate(steps):
+            await submit(pilot, right(step))
+            if i < len(steps) - 1:
+                await pilot.press("enter")
+        assert len(rows(profile)) == len(steps) + 1
+        await pilot.press("u")
+        assert screen.state == ASKING and screen.run.step == len(steps) - 1
+        assert len(rows(profile)) == len(steps) - 1
+
+
+@sync
+async def test_nothing_due_says_when_and_offers_extra_practice(profile, clock):
+    profile.set_setting("new_per_day", 0)
+    item = registry.all_templates()[0]
+    yesterday = date(2026, 11, 28)
+    profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=3, verdict="close",
+                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=yesterday,
+                              state=None, schedule=True))
+    profile.record(review_row(item=item.id, topic=item.topic, seed=2, quality=5, verdict="correct",
+                              when=datetime(2026, 11, 29, 9, tzinfo=timezone.utc), today=date(2026, 11, 29),
+                              state=profile.state(item.id), schedule=True))
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.state == EMPTY
+        shown = text_of(screen, "#empty")
+        assert "Nothing is due" in shown and "in 6 days (2026-12-05)" in shown and item.title in shown
+        await pilot.press("x")
+        assert screen.state == ASKING and screen.run.card.kind == "extra"
+        await submit(pilot, right(screen.run.current_step))
+        assert "schedule is unchanged" in text_of(screen, "#verdict")
+    extra = rows(profile)[-1]
+    assert extra["mode"] == "extra" and not extra["scheduled"] and extra["after"] is None
+    assert profile.states()[item.id].due == date(2026, 12, 5)
+
+
+@sync
+async def test_chinese_mode_renders_prompts_and_ui_and_the_toggle_switches_back(profile, clock):
+    app = make_app(profile, clock, lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        step = screen.run.current_step
+        assert step.prompt("zh") in text_of(screen, "#prompt")
+        assert "Roofline 模型" in text_of(screen, "#where")
+        assert "输入答案" in text_of(screen, "#understood")
+        await pilot.press("ctrl+g")
+        assert "不会" in text_of(screen, "#verdict") and "正确答案：" in text_of(screen, "#verdict")
+        await pilot.press("ctrl+t")
+        assert app.ctx.lang == "en" and profile.settings()["lang"] == "en"
+        assert "Don't know" in text_of(screen, "#verdict")
+        assert step.prompt("en") in text_of(screen, "#prompt")
+        footer = [b.binding.description for b in screen.active_bindings.values()]
+        assert "Next" in footer and "下一题" not in footer
+
+
+@sync
+async def test_roofline_steps_draw_the_roofline_after_the_answer(profile, clock):
+    item = next(t for t in registry.all_templates() if any(s.roofline for s in t.generate(1).steps)
+                and not t.is_chain)
+    app = make_app(profile, clock, items=[item.id])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert not screen.query("RooflinePlot")  # drawing it first would give the answer away
+        await submit(pilot, right(screen.run.current_step))
+        [plot] = screen.query("RooflinePlot")
+        drawn = str(plot.render())
+        assert "◆" in drawn and "●" in drawn and "ridge point" in drawn
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+@sync
+async def test_practice_lays_out_at_80x24_and_uses_a_wide_terminal(profile, clock, size):
+    app = make_app(profile, clock)
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        await submit(pilot, right(screen.run.current_step))
+        verdict = screen.query_one("#verdict")
+        answer_left = screen.query_one("#left").region
+        feedback = screen.query_one("#feedback").region
+        assert verdict.region.height > 0 and feedback.bottom <= size[1] - 1  # above the footer
+        if size[0] >= 110:
+            assert feedback.x >= answer_left.right  # side by side
+        else:
+            assert feedback.y >= answer_left.y and feedback.width >= size[0] - 2  # below

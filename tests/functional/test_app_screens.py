@@ -1,0 +1,148 @@
+"""Home, Browse, Help and the command palette, driven through the Textual pilot."""
+
+from __future__ import annotations
+
+import random
+from datetime import date, datetime, timezone
+
+import pytest
+
+from drill.app import SCREEN_PATHS, DrillApp, KeyCommands
+from drill.context import AppContext
+from drill.screens.browse import BrowseScreen
+from drill.screens.help import HelpScreen
+from drill.screens.home import HomeScreen
+from drill.screens.practice import PracticeScreen
+from engine.session import review_row
+from question_bank import registry
+from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.functional
+
+
+def make_app(profile, clock, lang="en") -> DrillApp:
+    return DrillApp(AppContext(profile, lang, clock, random.Random(5)))
+
+
+def tile(screen, key: str) -> str:
+    return text_of(screen, f"#tile-{key}").split("\n")[0]
+
+
+@sync
+async def test_home_shows_today_at_a_glance(profile, clock):
+    first, second = registry.all_templates()[:2]
+    for item, day in ((first, date(2026, 11, 27)), (second, date(2026, 11, 28))):
+        profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
+                                  when=datetime(day.year, day.month, day.day, 9, tzinfo=timezone.utc), today=day,
+                                  state=None, schedule=True))
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        # first was due on the 28th, second is due today; five new items a day
+        assert (tile(home, "due"), tile(home, "new"), tile(home, "streak"), tile(home, "today")) == \
+            ("2", "5", "2 d", "0")
+        options = [str(home.query_one("#ways").get_option_at_index(i).prompt) for i in range(4)]
+        assert "today's session: 7 problems" in options[0]
+        await pilot.press("p")
+        assert isinstance(app.screen, PracticeScreen)
+        assert app.screen.run.progress == (0, 7)
+        assert app.screen.run.card.item == first.id  # most overdue first
+        await submit(pilot, app.screen.run.current_step.expected.display)
+        await pilot.press("escape", "enter")
+        assert isinstance(app.screen, HomeScreen)
+        assert (tile(home, "due"), tile(home, "today")) == ("1", "1")  # redrawn on return
+
+
+@sync
+async def test_home_keys_open_stats_and_mock_or_say_they_are_missing(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for key, name in (("s", "stats"), ("m", "mock")):
+            module, _, cls = SCREEN_PATHS[name].partition(":")
+            try:
+                expected = getattr(__import__(module, fromlist=[cls]), cls)
+            except ImportError:
+                expected = None
+            await pilot.press(key)
+            await pilot.pause()
+            if expected is None:
+                assert isinstance(app.screen, HomeScreen)
+                assert any(name in n.message for n in app._notifications)
+            else:
+                assert isinstance(app.screen, expected)
+                app.pop_screen()
+                await pilot.pause()
+
+
+@sync
+async def test_browse_lists_every_template_by_topic_previews_and_practises_on_demand(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("b")
+        browse = app.screen
+        assert isinstance(browse, BrowseScreen)
+        templates = registry.all_templates()
+        topics = [r for r in browse.rows if isinstance(r, str)]
+        assert len(browse.rows) == len(templates) + len(topics)
+        assert [r.item for r in browse.rows if not isinstance(r, str)] == [t.id for t in templates]
+        assert browse.selected.item == templates[0].id
+        sample = templates[0].generate(1)
+        assert sample.steps[0].prompt("en") in text_of(browse, "#sample")
+        await pilot.press("n")
+        assert browse.seed != 1
+        await pilot.press("down", "p")
+        practice = app.screen
+        assert isinstance(practice, PracticeScreen) and practice.run.card.item == templates[1].id
+        assert practice.run.progress == (0, 1)
+        await submit(pilot, practice.run.current_step.expected.display)
+        await pilot.press("enter", "enter")  # feedback -> summary -> back to Browse
+        assert app.screen is browse
+        row = browse.rows[2]
+        assert row.item == templates[1].id and row.state == "new" and row.last == "correct"
+        await pilot.press("home", "t")  # on a topic heading: the whole topic
+        assert app.screen.run.progress[1] == sum(1 for t in templates if t.topic == topics[0])
+    assert [r["mode"] for r in profile.reviews()] == ["extra"]
+    assert profile.states() == {}  # on demand practice never counts as a new item
+
+
+@sync
+async def test_help_lists_the_keys_of_every_screen(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f1")
+        assert isinstance(app.screen, HelpScreen)
+        shown = text_of(app.screen, "#keys")
+        for fragment in ("Practise", "Browse", "Submit the answer", "^g", "Don't know", "Again: grade 1",
+                         "0-5", "Extra practice", "Practise topic", "^t", "^p"):
+            assert fragment in shown
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+
+
+@sync
+async def test_the_command_palette_offers_the_screens_own_actions(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        names = [h.text async for h in KeyCommands(app.screen).discover()]
+        assert names == ["Practise", "Mock interview", "Stats", "Browse", "Help", "Quit", "中文"]
+        hits = [h async for h in KeyCommands(app.screen).search("brow")]
+        assert len(hits) == 1
+        await pilot.press("b")
+        names = [h.text async for h in KeyCommands(app.screen).discover()]
+        assert "Practise this" in names and "Practise topic" in names
+        await pilot.press("escape", "p")
+        names = [h.text async for h in KeyCommands(app.screen).discover()]
+        assert "Don't know" in names and "Next" not in names  # only what works in this state
+
+
+@sync
+async def test_home_in_chinese(profile, clock):
+    app = make_app(profile, clock, lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        home = app.screen
+        assert "今天" in text_of(home, "#home-title") and "到期" in text_of(home, "#tile-due")
+        footer = [b.binding.description for b in home.active_bindings.values()]
+        assert "练习" in footer and "English" in footer
+        await pilot.press("ctrl+t")
+        assert "Today" in text_of(home, "#home-title")
