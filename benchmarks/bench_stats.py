@@ -1,13 +1,21 @@
-"""Stats speed: every figure of the stats screen from a 100,000-review history."""
+"""Stats speed: every figure of the stats screen from a 100,000-review history.
+
+Two figures: computing from rows already in memory (``engine.stats.compute``,
+the stats engineer's budget: under 0.3 s), and the whole path through
+``Profile`` (reading every row back from the save files, then computing).
+"""
 
 from __future__ import annotations
 
 import random
+import tempfile
 import time
 from datetime import date, timedelta
+from pathlib import Path
 
 from engine import stats
 from engine.sm2 import ItemState, review
+from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
 
 TOPICS = ("roofline", "memory", "communication", "mfu", "inference", "pipeline", "concepts")
 VERDICTS = ((5, "correct"), (4, "correct"), (3, "close"), (2, "wrong"), (1, "wrong"), (0, "dont_know"))
@@ -84,20 +92,40 @@ def synthetic_history(n_reviews: int, today: date, *, n_templates: int = 140, se
     return templates, rows, states, mocks
 
 
-def _best_of(fn, repeat: int = 5) -> float:
-    best = float("inf")
+def _best_of(fn, repeat: int = 5) -> tuple[float, float]:
+    """Best wall-clock and best CPU seconds of ``repeat`` calls (the machine may be shared)."""
+    wall = cpu = float("inf")
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+        wall, cpu = min(wall, time.perf_counter() - t0), min(cpu, time.process_time() - c0)
+    return wall, cpu
 
 
 def main() -> None:
     today = date(2026, 11, 29)
     templates, rows, states, mocks = synthetic_history(100_000, today)
-    t = _best_of(lambda: stats.compute(rows, states, mocks, templates, today, TOPICS))
-    print(f"stats: every figure from {len(rows):,} reviews (in memory): {t * 1000:.0f} ms (budget 300 ms)")
+    wall, cpu = _best_of(lambda: stats.compute(rows, states, mocks, templates, today, TOPICS))
+    print(f"stats: every figure from {len(rows):,} review rows in memory: {wall * 1000:.0f} ms "
+          f"(CPU {cpu * 1000:.0f} ms; budget 300 ms)")
+
+    with tempfile.TemporaryDirectory() as folder:
+        with Profile.open(Path(folder)) as p:
+            p.import_document({"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "settings": {},
+                               "states": {k: v.to_dict() for k, v in states.items()}, "reviews": rows,
+                               "mocks": mocks})
+        with Profile.open(Path(folder)) as p:
+            best = None
+            for _ in range(2):
+                t0, c0 = time.perf_counter(), time.process_time()
+                stored = list(p.reviews())
+                t1 = time.perf_counter()
+                stats.compute(stored, p.states(), p.mocks(), templates, today, TOPICS)
+                run = (time.perf_counter() - t0, t1 - t0, time.process_time() - c0)
+                best = run if best is None or run < best else best
+    total, reading, cpu = best
+    print(f"stats: through Profile (read {len(rows):,} rows back from the save files, then compute): "
+          f"{total * 1000:.0f} ms, of which reading {reading * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":
