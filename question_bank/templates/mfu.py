@@ -267,3 +267,40 @@ def utilisation_chain(rng):
         conventions_en=PEAK_EN + " Ignore the attention term. 1 day = 86,400 s.",
         conventions_zh=PEAK_ZH + "忽略注意力项。1 天 = 86,400 s。",
     )
+
+
+# --------------------------------------------------------------------------- #
+# Derive it: MFU from what a training log shows (global batch and step time)
+
+
+@template("mfu.mfu_from_step_time", topic="mfu", title="MFU from the step time (derive it)",
+          title_zh="由单步耗时推导 MFU", difficulty=3, target_seconds=150)
+def mfu_from_step_time(rng):
+    while True:
+        model, gpu = rng.choice(models.DENSE), rng.choice(TRAIN_GPUS)
+        phi, n = nominal_phi(model), rng.choice((64, 128, 256, 512, 1024, 2048, 4096))
+        s, batch = rng.choice((2048, 4096, 8192)), rng.choice((256, 512, 1024, 2048))
+        target = rng.randint(25, 60) / 100
+        step = _two_sig(6 * phi * batch * s / (n * gpu.bf16 * target))
+        if 0.5 <= step <= 60:
+            break
+    rate = _peak_text(gpu)
+    return Spec(
+        givens=_cluster_givens(phi, gpu, n) + (
+            given("global_batch", "Global batch B_global (sequences)", "全局批大小 B_global（序列数）", batch),
+            given("s", "Sequence length s", "序列长度 s", s),
+            given("step_time", "Step time T_step", "单步耗时 T_step", step, "time", "s")),
+        asks=(Ask(formula="mfu_from_step_time", unit="%",
+                  prompt_en=f"{model.name} (Φ = {phi_text(phi)}) trains on {n} {gpu.name} GPUs ({rate} dense bf16 "
+                            f"each). The training log shows that each optimizer step processes a global batch of "
+                            f"{batch} sequences of s = {s} tokens and takes {fmt_number(step)} s. What is the MFU, "
+                            "in %?",
+                  prompt_zh=f"{model.name}（Φ = {phi_text(phi)}）在 {n} 张 {gpu.name}（每卡 bf16 稠密峰值 {rate}）上"
+                            f"训练。训练日志显示：每个优化器步处理 {batch} 条、每条 s = {s} 个 token 的全局批，耗时 "
+                            f"{fmt_number(step)} s。MFU 是多少（%）？",
+                  explanation=("Tokens per step = B_global × s; tokens/s = B_global × s / T_step; "
+                               "MFU = tokens/s × 6Φ / (N × peak).",),
+                  explanation_zh=("每步 token 数 = B_global × s；tokens/s = B_global × s / T_step；"
+                                  "MFU = tokens/s × 6Φ / (N × 峰值)。",)),),
+        conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+    )
