@@ -86,7 +86,7 @@ def draw(peak: float, bandwidth: float, intensity: float, width: int, height: in
     for r, row in enumerate(rows):
         lines.append(labelled.get(r, "").rjust(margin - 1) + "│" + "".join(row))
     lines.append(" " * (margin - 1) + "└" + "─" * cw)
-    axis = [" "] * (cw + margin + 4)
+    axis = [" "] * (margin + cw)
     for v in _decades(x_lo, x_hi):
         label, at = si(v), margin + px(v) // 2
         start = min(max(margin, at - len(label) // 2), len(axis) - len(label))

@@ -1,0 +1,47 @@
+"""Launching the app: a busy or damaged profile stops `drill` / `drill practice` before any screen,
+with the reason, and touches nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from engine.storage import Profile
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.functional
+
+
+def drill(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("DRILL_SAVES", "DRILL_LOCK_WAIT")}
+    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
+                          env=env, timeout=60, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("args", [(), ("practice",)])
+def test_a_profile_open_elsewhere_stops_the_app_with_the_holder(tmp_path, args):
+    with Profile.open(tmp_path):
+        r = drill("--saves", str(tmp_path), *args)
+    assert r.returncode == 1
+    assert r.stderr.startswith("drill: ") and str(os.getpid()) in r.stderr
+    assert "\x1b[" not in r.stdout + r.stderr  # no screen was drawn
+
+
+def test_a_damaged_save_stops_the_app_and_is_left_as_it_is(tmp_path):
+    with Profile.open(tmp_path) as p:
+        p.set_setting("lang", "zh")
+    state = tmp_path / "default" / "state.json"
+    state.write_bytes(b'{"meta": {"1"')
+    before = {f: f.read_bytes() for f in tmp_path.rglob("*") if f.is_file() and f.suffix != ".lock"}
+    r = drill("--saves", str(tmp_path), "practice")
+    assert r.returncode == 1 and "damaged" in r.stderr and str(state) in r.stderr
+    assert {f: f.read_bytes() for f in tmp_path.rglob("*") if f.is_file() and f.suffix != ".lock"} == before
+
+
+def test_practice_is_a_subcommand_with_help():
+    r = drill("practice", "--help")
+    assert r.returncode == 0 and "today's practice session" in r.stdout

@@ -1,0 +1,98 @@
+"""The app's words and drawings without a terminal: the string table, key names, the roofline plot,
+the live "understood" line and the chain grading rule."""
+
+from __future__ import annotations
+
+import string
+from datetime import date
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from drill import flow
+from drill.i18n import STRINGS, t, when
+from drill.widgets.roofline import POINT, RIDGE, draw
+from question_bank import registry
+
+
+def _fields(s: str) -> set[str]:
+    return {f for _, f, _, _ in string.Formatter().parse(s) if f}
+
+
+def test_every_ui_string_exists_in_both_languages_with_the_same_fields():
+    for key, (en, zh) in STRINGS.items():
+        assert en.strip() and zh.strip(), key
+        assert _fields(en) == _fields(zh), key
+
+
+def test_every_key_binding_of_the_app_is_named_in_the_table():
+    from drill.app import DrillApp, screen_class
+
+    for cls in [DrillApp] + [screen_class(n) for n in ("home", "practice", "browse", "help", "summary")]:
+        for b in cls.BINDINGS:
+            assert b.id in STRINGS, (cls.__name__, b.key)
+
+
+def test_dates_are_said_as_people_say_them():
+    today = date(2026, 11, 29)
+    assert when(date(2026, 11, 29), today) == "today"
+    assert when(date(2026, 11, 30), today, "zh") == "明天"
+    assert when(date(2026, 12, 5), today) == "in 6 days (2026-12-05)"
+    assert when(date(2026, 11, 20), today) == "now"
+    assert t("practice.progress", "en", done=2, total=5) == "2/5"
+
+
+@given(peak=st.floats(1e12, 1e16), bw=st.floats(1e11, 1e13), intensity=st.floats(0.05, 1e5),
+       width=st.integers(30, 120), height=st.integers(6, 20))
+def test_the_roofline_marks_the_ridge_and_the_kernel_on_the_right_side(peak, bw, intensity, width, height):
+    plot = draw(peak, bw, intensity, width, height)
+    assert len(plot.lines) == height
+    assert all(len(line) <= width for line in plot.lines)
+    text = "\n".join(plot.lines)
+    ridge = peak / bw
+    (rr, rc), (pr, pc) = plot.ridge, plot.point
+    if (rr, rc) != (pr, pc):
+        assert RIDGE in text
+    assert POINT in text
+    if intensity < ridge / 1.5:  # memory-bound: left of the ridge and below the flat roof
+        assert pc <= rc and pr >= rr
+    if intensity > ridge * 1.5:  # compute-bound: right of the ridge, on the flat roof
+        assert pc >= rc and pr == rr
+
+
+def test_the_roof_rises_then_stays_flat():
+    plot = draw(989e12, 3.35e12, 40, 70, 12)
+    rows = plot.lines[:-2]
+    top_of = []
+    for c in range(plot.margin, 70):
+        filled = [r for r, line in enumerate(rows) if c < len(line) and line[c] not in " │"]
+        top_of.append(min(filled) if filled else None)
+    tops = [x for x in top_of if x is not None]
+    assert tops == sorted(tops, reverse=True)  # rows count down as the roof goes up
+    assert plot.lines[-2].lstrip().startswith("└") and "100" in plot.lines[-1]
+
+
+def _step(template_id: str, kind: str):
+    for seed in range(20):
+        for s in registry.get(template_id).generate(seed).steps:
+            if s.expected.kind == kind:
+                return s
+    raise AssertionError(f"no {kind} step in {template_id}")
+
+
+def test_the_understood_line_reads_without_grading():
+    step = _step("roofline.ridge_point", "number")
+    assert flow.understood("", step) == (None, "")
+    assert flow.understood("1000/2", step) == (True, "= 500 FLOP/B")
+    ok, why = flow.understood("3 GB", step)
+    assert ok is False and "GB" in why
+    assert flow.understood("?", step) == (True, "?")
+    choice = _step("roofline.classify_kernel", "choice")
+    assert flow.understood("mem", choice) == (True, "= memory-bound")
+    assert flow.understood("maybe", choice)[0] is False
+
+
+def test_a_chain_is_as_good_as_its_weakest_step():
+    assert flow.chain_quality([5, 2, 4]) == 2
+    assert flow.worst_verdict(["correct", "close", "correct"]) == "close"
+    assert flow.worst_verdict(["wrong", "dont_know"]) == "dont_know"
