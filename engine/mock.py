@@ -248,7 +248,7 @@ def reading(text: str, exp: Expected) -> tuple[bool, str]:
     shown = r.understood
     if exp.unit and not r.bare:
         in_unit = display_number(r.value, exp.unit_kind, exp.unit)
-        if in_unit not in shown:
+        if in_unit.replace(" ", "") not in shown.replace(" ", ""):
             shown += f" = {in_unit}"
     return True, shown
 

@@ -115,12 +115,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.misconceptions": ("Misconceptions seen: ", "出现的常见错误："),
     "mock.no_misconceptions": ("none of the known slips", "没有出现已知的常见错误"),
     "mock.weakest": ("Weakest topics: ", "最弱的主题："),
-    "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the {n} missed templates "
+    "mock.no_weak_topic": ("none: full marks in every topic", "没有：每个主题都满分"),
+    "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the missed templates ({n}) "
                          "next session · Esc: home",
                          "回车：查看所选题的解答 · p：把 {n} 个错题题型加入下次练习 · Esc：返回主页"),
     "mock.report_keys_none": ("Enter: worked solution of the selected question · Esc: home",
                               "回车：查看所选题的解答 · Esc：返回主页"),
-    "mock.queued": ("{n} templates will come first in your next practice session.",
+    "mock.queued": ("Missed templates ({n}) will come first in your next practice session.",
                     "{n} 个题型会排在下次练习的最前面。"),
     "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),
     "mock.no_mocks": ("No mock interview saved yet.", "还没有保存的模拟面试。"),
@@ -782,7 +783,11 @@ class MockReportScreen(_MockScreen):
         else:
             out.append(_t("mock.no_misconceptions", lang), style="dim")
         out.append("\n" + _t("mock.weakest", lang), style="bold")
-        out.append(" · ".join(f"{topic_name(t, lang)} {p:.0f} % ({n})" for t, p, n in rep.weakest_topics[:3]))
+        weak = [(t, p, n) for t, p, n in rep.weakest_topics if p < 100][:3]
+        if weak:
+            out.append(" · ".join(f"{topic_name(t, lang)} {p:.0f} % ({n})" for t, p, n in weak))
+        else:
+            out.append(_t("mock.no_weak_topic", lang), style="dim")
         out.append("\n" + (_t("mock.report_keys", lang, n=len(rep.missed_templates)) if rep.missed_templates
                             else _t("mock.report_keys_none", lang)), style="dim")
         notes.update(out)
