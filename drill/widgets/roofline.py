@@ -50,7 +50,7 @@ def draw(peak: float, bandwidth: float, intensity: float, width: int, height: in
     ridge = peak / bandwidth
     x_lo, x_hi = min(intensity, ridge) / 4, max(intensity, ridge) * 4
     y_lo, y_hi = bandwidth * x_lo / 1.5, peak * 1.5
-    y_ticks = _decades(y_lo, y_hi)
+    y_ticks = _decades(y_lo, y_hi) + [peak]  # the peak is labelled too (it wins a shared row)
     margin = max(len(si(v)) for v in y_ticks) + 1
     cw, ch = max(8, width - margin), max(4, height - 2)
     pw, ph = cw * 2, ch * 4
