@@ -45,6 +45,7 @@ from drill.commands.stats import (
 )
 from engine.stats import TREND_WINDOW, Stats, sort_topics
 
+NARROW_TITLE = 32
 HEAT_COLOURS = ("grey35", "#0e6b38", "#1f9d4c", "#3fc25f", "#7ee787")
 
 
@@ -282,9 +283,12 @@ class StatsScreen(Screen):
         self.query_one("#templates-title", Static).update(Text(tr("templates_of", lang, topic=topic_name(topic, lang))))
         table = self.query_one("#templates", DataTable)
         table.clear(columns=True)
-        for key in ("template", "topic_reviews", "acc30", "recent", "mean_ef", "interval", "due_on"):
-            table.add_column(_cell(tr(key, lang) if key != "mean_ef" else "EF"), key=key)
         items = [i for i in s.items.values() if i.topic == topic]
+        # on a narrow terminal long titles are cut so that the figures stay in view
+        narrow = self.app.size.width < 110 and any(cell_len(i.title) > NARROW_TITLE for i in items)
+        for key in ("template", "topic_reviews", "acc30", "recent", "mean_ef", "interval", "due_on"):
+            table.add_column(_cell(tr(key, lang) if key != "mean_ef" else "EF"), key=key,
+                             width=NARROW_TITLE if key == "template" and narrow else None)
         for i in items:
             table.add_row(
                 _cell(i.title),
