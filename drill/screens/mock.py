@@ -240,6 +240,9 @@ class MockSetupScreen(_MockScreen):
         self.query_one("#lbl-questions", Label).update(Text(_t("mock.questions", lang)))
         self.query_one("#mock-questions", Input).placeholder = _t("mock.questions_ph", lang)
         self.query_one("#lbl-topics", Label).update(Text(_t("mock.topics", lang)))
+        topics = self.query_one("#mock-topics", SelectionList)
+        for i, t in enumerate(TOPICS):
+            topics.replace_option_prompt_at_index(i, topic_name(t, lang))
         self.query_one("#mock-chains", Checkbox).label = _t("mock.chains", lang)
         self.query_one("#lbl-seed", Label).update(Text(_t("mock.seed", lang)))
         self.query_one("#mock-seed", Input).placeholder = _t("mock.seed_ph", lang)

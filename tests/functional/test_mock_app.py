@@ -334,3 +334,38 @@ async def test_chinese_mode(profile, clock):
         assert "剩余" in text_of(screen, "#mock-clock")
         report = await end_now(pilot)
         assert "模拟面试报告" in text_of(report, "#report-head")
+
+
+@sync
+async def test_time_runs_out_while_a_dialog_is_open(profile, clock):
+    app = app_for(profile, clock, questions=3, minutes=1, seed=2, chains=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await pilot.press("ctrl+n")
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert isinstance(app.screen, GoBackScreen)
+        clock.advance(60)
+        screen.tick()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, MockReportScreen)
+        assert [s.__class__.__name__ for s in app.screen_stack] == ["Screen", "HomeScreen", "MockReportScreen"]
+    assert len(profile.mocks()) == 1 and profile.mocks()[0]["timed_out"]
+
+
+@sync
+async def test_switching_language_mid_mock_keeps_the_answer_being_typed(profile, clock):
+    app = app_for(profile, clock, questions=2, seed=9)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert "主题" in text_of(app.screen, "#lbl-topics")
+        assert "训练显存" in str(app.screen.query_one("#mock-topics").get_option_at_index(1).prompt)
+        screen = await start(pilot)
+        screen.answer_box.value = "12"
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert text_of(screen, "#mock-position").startswith("Question 1 / 2")
+        assert screen.answer_box.value == "12"
