@@ -134,3 +134,22 @@ def test_bad_sort_is_a_usage_error(tmp_path):
 
 def test_cli_sort_columns_are_the_engines():
     assert SORT_COLUMNS == TOPIC_SORTS
+
+
+def test_json_and_text_never_load_textual_and_the_app_loads_plotext_only_for_stats(tmp_path):
+    code = (
+        "import sys, io, contextlib\n"
+        "from drill.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['--saves', {str(tmp_path)!r}, 'stats', '--json'])\n"
+        f"    main(['--saves', {str(tmp_path)!r}, 'stats'])\n"
+        "seen = lambda *names: sorted({m.split('.')[0] for m in sys.modules} & set(names))\n"
+        "print(seen('textual', 'textual_plotext', 'plotext'))\n"
+        "import drill.app, drill.screens.home\n"
+        "print(seen('textual_plotext', 'plotext'))\n"
+        "import drill.screens.stats\n"
+        "print(seen('textual_plotext'))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["[]", "[]", "['textual_plotext']"]
