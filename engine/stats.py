@@ -36,6 +36,7 @@ from statistics import median
 from typing import Any, Iterable, Mapping, Sequence
 
 from .mock import score_percent
+from .sm2 import EF_START as START_EF
 
 PASS_QUALITY = 3
 MATURE_DAYS = 21
@@ -44,7 +45,6 @@ FORECAST_DAYS = 30
 HEATMAP_WEEKS = 26
 RECENT_REVIEWS = 10  # reviews of an item that decide how weak it is now
 TREND_WINDOW = 5  # reviews averaged by each point of an item's accuracy trend
-START_EF = 2.5
 
 
 @dataclass(frozen=True)
@@ -332,10 +332,6 @@ def sort_topics(topics: Sequence[TopicStats], by: str = "topic", reverse: bool =
     return sorted(known, key=value, reverse=reverse) + unknown
 
 
-def _state_fields(s: Any) -> tuple[float, int, int, date | None, date | None]:
-    return s.ef, s.interval, s.reps, s.due, s.last
-
-
 def compute(
     rows: Iterable[Mapping],
     states: Mapping[str, Any],
@@ -346,8 +342,8 @@ def compute(
 ) -> Stats:
     """Every figure of the stats screen.
 
-    ``rows`` are review rows oldest first; ``states`` map item ids to SM-2 item
-    states (``ef``, ``interval``, ``reps``, ``due``, ``last``); ``templates``
+    ``rows`` are review rows oldest first; ``states`` map item ids to
+    ``engine.sm2.ItemState`` (``ef``, ``interval``, ``reps``, ``due``); ``templates``
     are ``(id, topic, title)`` of the bank; ``topics`` fixes the order (and
     lists topics that have no templates yet).
     """
@@ -399,7 +395,7 @@ def compute(
         seconds += sum(secs)
         recent = ok[-RECENT_REVIEWS:]
         st = states.get(item)
-        ef, interval, reps, due, _last = _state_fields(st) if st is not None else (None, 0, 0, None, None)
+        ef, interval, reps, due = (st.ef, st.interval, st.reps, st.due) if st is not None else (None, 0, 0, None)
         items[item] = ItemStats(item, topic, title, len(rs), sum(ok), len(recent30), sum(recent30),
                                 sum(recent) / len(recent) if recent else None, ef, interval, reps,
                                 due, rs[-1]["date"] if rs else None)

@@ -29,6 +29,7 @@ STRINGS: dict[str, tuple[str, str]] = {
               "还没有练习记录。先做几道题（主页按 p，或运行 `drill practice`），这里就会显示你的进度："
               "连续天数、各主题正确率、即将到期的题。"),
     "loading": ("Reading your history…", "正在读取练习记录…"),
+    "read_error": ("Could not read your history: {error}", "无法读取练习记录：{error}"),
     "tab.overview": ("Overview", "概览"),
     "tab.topics": ("Topics", "主题"),
     "tab.mocks": ("Mock interviews", "模拟面试"),
@@ -286,10 +287,16 @@ def run(args: argparse.Namespace) -> int:
     from drill.context import AppContext
     from drill.paths import open_profile, script_wait
 
+    from engine.storage import DamagedSave
+
     profile = open_profile(args.saves, args.profile, wait=script_wait())
     with profile:
         lang = args.lang or profile.settings().get("lang") or "en"
-        s = figures(profile, AppContext(profile).today(), lang)
+        try:
+            s = figures(profile, AppContext(profile).today(), lang)
+        except DamagedSave as e:  # an older log segment, read only now
+            print(f"drill: {e}", file=sys.stderr)
+            return 1
     if args.json:
         json.dump(s.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

@@ -43,6 +43,7 @@ from drill.commands.stats import (
     topic_row,
     tr,
 )
+from drill.i18n import localize_bindings
 from engine.stats import TREND_WINDOW, Stats, sort_topics
 
 NARROW_TITLE = 32
@@ -109,7 +110,8 @@ class StatsScreen(Screen):
     StatsScreen #stats-title { padding: 0 1; text-style: bold; }
     StatsScreen TabbedContent, StatsScreen ContentSwitcher, StatsScreen TabPane { height: 1fr; }
     StatsScreen TabPane { padding: 0; }
-    StatsScreen #stats-empty { padding: 1 2; }
+    StatsScreen #stats-empty, StatsScreen #stats-loading, StatsScreen #stats-error { padding: 1 2; }
+    StatsScreen #stats-error { color: $error; }
     StatsScreen .stats-note { color: $text-muted; padding: 0 1; }
     StatsScreen .stats-heading { padding: 1 1 0 1; text-style: bold; }
     StatsScreen #overview-figures { padding: 0 1; height: auto; }
@@ -135,6 +137,7 @@ class StatsScreen(Screen):
         super().__init__(**kwargs)
         self._tab = tab
         self.stats: Stats | None = None
+        self.error: str | None = None
         self.sort, self.reverse = "topic", False
         self._topic: str | None = None
         self._item: str | None = None
@@ -146,6 +149,7 @@ class StatsScreen(Screen):
         return self.app.ctx.lang
 
     def _localize(self) -> None:
+        localize_bindings(self, self.lang)  # the app's shared keys (Back)
         bindings = self._bindings
         for key, items in bindings.key_to_bindings.items():
             bindings.key_to_bindings[key] = [replace(b, description=tr(b.id, self.lang)) if b.id in STRINGS else b
@@ -154,12 +158,18 @@ class StatsScreen(Screen):
     def _start_loading(self) -> None:
         """Compute the figures in a thread: a long history must not freeze the app."""
         ctx = self.app.ctx
+        self.error = None
         self.run_worker(partial(figures, ctx.profile, ctx.today(), ctx.lang), name="stats-figures",
-                        group="stats", thread=True, exclusive=True)
+                        group="stats", thread=True, exclusive=True, exit_on_error=False)
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "stats" and event.state == WorkerState.SUCCESS:
+        if event.worker.group != "stats":
+            return
+        if event.state == WorkerState.SUCCESS:
             self.stats = event.worker.result
+            await self.recompose()
+        elif event.state == WorkerState.ERROR:  # a damaged save file: say which, change nothing
+            self.error = str(event.worker.error)
             await self.recompose()
 
     def apply_lang(self) -> None:
@@ -179,7 +189,10 @@ class StatsScreen(Screen):
         s, lang = self.stats, self.lang
         yield Static(Text(tr("title", lang, date=self.app.ctx.today().isoformat())), id="stats-title")
         if s is None:
-            yield Static(Text(tr("loading", lang)), id="stats-loading")
+            if self.error:
+                yield Static(Text(tr("read_error", lang, error=self.error)), id="stats-error")
+            else:
+                yield Static(Text(tr("loading", lang)), id="stats-loading")
             yield Footer()
             return
         if s.empty:

@@ -153,3 +153,16 @@ def test_json_and_text_never_load_textual_and_the_app_loads_plotext_only_for_sta
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == ["[]", "[]", "['textual_plotext']"]
+
+
+def test_a_damaged_old_log_segment_exits_with_a_message(tmp_path):
+    t = date.today()
+    item = ids("roofline")[0]
+    rows = [{"id": k + 1, **row(item, t - timedelta(days=k % 20), 4, schedule=False, mode="extra")}
+            for k in range(600)]
+    with Profile.open(tmp_path) as p:
+        p.import_document({"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "settings": {}, "states": {},
+                           "reviews": rows, "mocks": []})
+    (tmp_path / "default" / "reviews" / "000001.json").write_text("{ not json")
+    r = drill("--saves", str(tmp_path), "stats", "--json")
+    assert r.returncode == 1 and "000001.json" in r.stderr and "Traceback" not in r.stderr

@@ -7,6 +7,7 @@ import functools
 from datetime import datetime, timedelta, timezone
 
 import pytest
+from textual.app import App
 from textual.widgets import DataTable, Static, TabbedContent
 from textual_plotext import PlotextPlot
 
@@ -36,6 +37,17 @@ def profile(tmp_path):
     p = Profile.open(tmp_path)
     yield p
     p.close()
+
+
+class StatsOnly(App):
+    """The stats screen alone, on the context DrillApp would give it."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+
+    def on_mount(self) -> None:
+        self.push_screen(StatsScreen())
 
 
 def ctx_for(profile, lang="en") -> AppContext:
@@ -266,3 +278,18 @@ async def test_language_switch_relabels_and_keeps_the_tab(profile):
         zh_titles = {t.id: t.title_zh for t in registry.all_templates()}
         item = next(iter(screen.stats.items))
         assert screen.stats.items[item].title == zh_titles[item]
+
+
+@sync
+async def test_a_damaged_old_log_segment_is_a_message_not_a_crash(profile, tmp_path):
+    fill(profile, 600)  # three segments of the log
+    first = tmp_path / "default" / "reviews" / "000001.json"
+    first.write_text("{ not json")
+    app = StatsOnly(ctx_for(profile))  # Home itself reads the whole log: only the stats screen here
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, StatsScreen) and screen.stats is None
+        message = text_of(screen.query_one("#stats-error", Static))
+        assert "Could not read your history" in message and "000001.json" in message
+        assert first.read_text() == "{ not json"  # left as it was
