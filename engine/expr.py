@@ -279,7 +279,10 @@ def _eval(node: Node, env: Mapping[str, Value]):
             return max(flat)
         if len(flat) != 1:
             raise ExprError(f"{fn}() takes one value")
-        return float(math.ceil(flat[0]) if fn == "ceil" else math.floor(flat[0]))
+        x = flat[0]
+        if abs(x - round(x)) <= 1e-9 * max(1.0, abs(x)):  # 6.000000000000001 is 6: float noise must not add a GPU
+            return float(round(x))
+        return float(math.ceil(x) if fn == "ceil" else math.floor(x))
     raise ExprError("unreadable expression")  # pragma: no cover - nodes are closed
 
 

@@ -226,7 +226,12 @@ def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
     elif exp.unit_kind == "bandwidth":
         misses += bytes_misses(e, exp.unit or "B/s")[1:]
     for m in misses:
-        if m.value and distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
+        if not m.value:
+            continue
+        if exp.integer:  # whole numbers: 13 GPUs matches "rounded down" exactly, or not at all
+            if round(m.value) == m.value and x == m.value != e:
+                return m
+        elif distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
             return m
     return None
 
