@@ -142,6 +142,8 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
         add(sym, "tok_rate", 1.0)
 
     add("%", "ratio", 0.01)
+    add("percent", "ratio", 0.01)
+    add("pct", "ratio", 0.01)
 
     for sym in ("GPU", "GPUs", "gpu", "gpus", "card", "cards", "token", "tokens", "tok",
                 "param", "params", "parameters", "seq", "seqs", "sequence", "sequences",
