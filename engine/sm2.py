@@ -30,7 +30,8 @@ import math
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 EF_START = 2.5
 EF_FLOOR = 1.3

@@ -35,7 +35,8 @@ import shutil
 import time
 from datetime import date
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from collections.abc import Mapping
+from typing import Any, Iterator
 
 from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
@@ -256,6 +257,50 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+_STATE_KEYS = frozenset(("ef", "interval", "reps", "due", "last"))
+
+
+def _day_ok(v: Any) -> bool:
+    if v is None:
+        return True
+    if type(v) is not str or len(v) != 10:
+        return False
+    try:
+        date.fromisoformat(v)
+        return True
+    except ValueError:
+        return False
+
+
+def _state_ok(d: Any) -> bool:
+    """A quick yes for a well-formed state dict (ItemState.from_dict explains a no)."""
+    if type(d) is not dict or not d.keys() <= _STATE_KEYS:
+        return False
+    ef, iv, reps = d.get("ef", 2.5), d.get("interval", 0), d.get("reps", 0)
+    return (type(ef) in (float, int) and 1.3 <= ef < math.inf and type(iv) is int and iv >= 0
+            and type(reps) is int and reps >= 0 and _day_ok(d.get("due")) and _day_ok(d.get("last")))
+
+
+_ROW_KEYS = frozenset(ROW_FIELDS)
+_VERDICTS, _MODES = frozenset(VERDICTS), frozenset(MODES)
+
+
+def _row_ok(r: Any) -> bool:
+    """A quick yes for a well-formed stored row (:func:`row_problem` explains a no)."""
+    if type(r) is not dict or r.keys() != _ROW_KEYS:
+        return False
+    v, sec, step, b, a = r["value"], r["seconds"], r["step"], r["before"], r["after"]
+    return (type(r["id"]) is int and r["id"] >= 1 and type(r["ts"]) is str and _TS.fullmatch(r["ts"]) is not None
+            and type(r["date"]) is str and _day_ok(r["date"]) and type(r["item"]) is str and r["item"] != ""
+            and type(r["topic"]) is str and r["topic"] != "" and type(r["seed"]) is int
+            and (step is None or (type(step) is int and step >= 1)) and type(r["typed"]) is str
+            and (v is None or type(v) is str or (type(v) in (float, int) and math.isfinite(v)))
+            and r["verdict"] in _VERDICTS and type(r["quality"]) is int and 0 <= r["quality"] <= 5
+            and type(sec) in (float, int) and 0 <= sec < math.inf and r["mode"] in _MODES
+            and type(r["scheduled"]) is bool and (a is not None or not r["scheduled"])
+            and (b is None or _state_ok(b)) and (a is None or _state_ok(a)))
+
+
 def row_problem(row: Any, *, stored: bool = True) -> str | None:
     """The first problem of a review row, or None when it is valid."""
     if not isinstance(row, Mapping):
@@ -302,7 +347,7 @@ def row_problem(row: Any, *, stored: bool = True) -> str | None:
     if row["scheduled"] and row["after"] is None:
         return "a scheduled review needs its state after"
     for key in ("before", "after"):
-        if row[key] is not None:
+        if row[key] is not None and not _state_ok(row[key]):
             try:
                 ItemState.from_dict(row[key])
             except ValueError as e:
@@ -375,8 +420,14 @@ def document_problem(doc: Any) -> str | None:
     return None
 
 
-def _copy(row: Mapping) -> dict:
-    return copy.deepcopy(dict(row))
+def _copy(value: Mapping) -> dict:
+    return copy.deepcopy(dict(value))
+
+
+def _row_copy(row: Mapping) -> dict:
+    """A review row the caller may change freely (its only nested values are the two states)."""
+    b, a = row["before"], row["after"]
+    return {**row, "before": dict(b) if b is not None else None, "after": dict(a) if a is not None else None}
 
 
 # --------------------------------------------------------------------------- #
@@ -489,10 +540,10 @@ class Profile:
     def _damaged(self, path: Path, reason: str) -> DamagedSave:
         return DamagedSave(path, reason, backup_path(path))
 
-    def _check_meta(self, db: TinyDB, path: Path, kind: str, empty_ok: bool) -> dict:
-        meta = db.table("meta").get(doc_id=1)
+    def _check_meta(self, tables: dict | None, path: Path, kind: str, empty_ok: bool) -> dict:
+        meta = (tables or {}).get("meta", {}).get("1")
         if meta is None:
-            if empty_ok and not db.tables():
+            if empty_ok and not tables:
                 return {}
             raise self._damaged(path, "it has no schema version")
         if meta.get("schema") != SCHEMA_VERSION:
@@ -505,7 +556,7 @@ class Profile:
 
     def _read_state(self) -> None:
         path = self.path / "state.json"
-        meta = self._check_meta(self._state_db, path, "state", empty_ok=True)
+        meta = self._check_meta(self._state_db.storage.read(), path, "state", empty_ok=True)
         next_id, undo = meta.get("next_id", 1), meta.get("undo")
         if not _is_int(next_id) or next_id < 1 or not (undo is None or _is_int(undo)):
             raise self._damaged(path, "its review counter is not a whole number")
@@ -529,18 +580,20 @@ class Profile:
 
     def _read_mocks(self) -> None:
         path = self.path / "mocks.json"
-        self._check_meta(self._mock_db, path, "mocks", empty_ok=True)
+        self._check_meta(self._mock_db.storage.read(), path, "mocks", empty_ok=True)
         for doc in self._mock_db.table("mocks").all():
             if (p := mock_problem(doc)) is not None:
                 raise self._damaged(path, f"bad mock result ({p})")
 
-    def _segment_rows(self, db: TinyDB, path: Path) -> list[dict]:
-        self._check_meta(db, path, "reviews", empty_ok=False)
+    def _segment_rows(self, tables: dict | None, path: Path) -> list[dict]:
+        """The checked rows of a segment file's tables, by id (the row dicts are the tables' own)."""
+        self._check_meta(tables, path, "reviews", empty_ok=False)
         rows = []
-        for doc in db.table("reviews").all():
-            if (p := row_problem(doc)) is not None or doc["id"] != doc.doc_id:
-                raise self._damaged(path, f"bad review row {doc.doc_id} ({p or 'id does not match'})")
-            rows.append(dict(doc))
+        for doc_id, doc in tables.get("reviews", {}).items():
+            if not _row_ok(doc) or str(doc["id"]) != doc_id:
+                p = row_problem(doc) or "its id does not match"
+                raise self._damaged(path, f"bad review row {doc_id} ({p})")
+            rows.append(doc)
         rows.sort(key=lambda r: r["id"])
         return rows
 
@@ -550,7 +603,7 @@ class Profile:
         path = self._seg_path(n)
         self._seg_db = _open_db(path)
         self._seg_n = n
-        self._seg_rows = self._segment_rows(self._seg_db, path)
+        self._seg_rows = self._segment_rows(self._seg_db.storage.read(), path)
 
     def _reconcile(self, fresh_state: bool) -> None:
         """Repair what a crash between two writes left behind."""
@@ -707,25 +760,24 @@ class Profile:
                                                              key=lambda d: d.doc_id)]
 
     def last_review(self) -> dict | None:
-        return _copy(self._seg_rows[-1]) if self._seg_rows else None
+        return _row_copy(self._seg_rows[-1]) if self._seg_rows else None
 
     def _rows_of(self, n: int) -> list[dict]:
         """The rows of segment ``n``: the newest from memory, older ones read (read-only) from disk."""
         if n == self._seg_n and self._seg_db is not None:
             return self._seg_rows
         path = self._seg_path(n)
-        db = _open_db(path, backup=False)
-        try:
-            return self._segment_rows(db, path)
-        finally:
-            db.storage.storage.close()
+        return self._segment_rows(DurableStorage(path).read(), path)
 
     def reviews(self) -> Iterator[dict]:
         """Every review row, oldest first (older segments are read from disk as needed)."""
         self._check_open()
         for n in list(self._segments):
-            for row in list(self._rows_of(n)):
-                yield _copy(row)
+            rows = self._rows_of(n)
+            if rows is self._seg_rows:  # rows kept in memory: hand out copies
+                yield from [_row_copy(r) for r in rows]
+            else:  # just read from disk: nobody else holds them
+                yield from rows
 
     def reviews_today(self, today: date) -> list[dict]:
         """The rows recorded on the learner's day ``today``, oldest first."""
@@ -736,7 +788,7 @@ class Profile:
             out[:0] = [r for r in rows if r["date"] == day]
             if not any(r["date"] >= day for r in rows):
                 break
-        return [_copy(r) for r in out]
+        return [_row_copy(r) for r in out]
 
     def is_empty(self) -> bool:
         return not self._states and not self._seg_rows and not self._mock_db.table("mocks").all()
@@ -769,7 +821,7 @@ class Profile:
         if staging.exists():
             shutil.rmtree(staging)
         (staging / "reviews").mkdir(parents=True)
-        rows = [_copy(r) for r in doc["reviews"]]
+        rows = [_row_copy(r) for r in doc["reviews"]]
         for i in range(0, len(rows), SEGMENT_ROWS):
             chunk = rows[i:i + SEGMENT_ROWS]
             tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "reviews"}},
