@@ -354,7 +354,7 @@ def compute(
 
     bank = {tid: (topic, title) for tid, topic, title in templates}
     per_day: dict[str, int] = defaultdict(int)
-    by_item: dict[str, list[Mapping]] = defaultdict(list)
+    by_item: dict[str, list[Mapping]] = {}
     item_topic: dict[str, str] = {}
     seen_first: set[tuple[str, str]] = set()
     seconds = 0.0
