@@ -3,9 +3,13 @@
 import json
 import os
 import shutil
+import tempfile
 from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import storage
 from engine.session import review_row
@@ -245,11 +249,17 @@ def test_a_damaged_older_segment_is_reported_when_read(tmp_path, small_segments)
         for _ in range(5):
             p.record(row(p))
     seg = tmp_path / "default" / "reviews" / "000001.json"
-    seg.write_bytes(b"garbage")
+    tables = json.loads(seg.read_text())
+    tables["reviews"]["2"]["quality"] = "high"
+    seg.write_text(json.dumps(tables))
     with Profile.open(tmp_path) as p:  # opening reads only the newest segment
         with pytest.raises(DamagedSave) as e:
             list(p.reviews())
-        assert e.value.path == seg
+        assert e.value.path == seg and "bad review row 2 (quality must be a whole number 0-5" in e.value.reason
+    seg.write_bytes(b"garbage")
+    with Profile.open(tmp_path) as p:
+        with pytest.raises(DamagedSave, match="not valid JSON"):
+            p.export()
     assert seg.read_bytes() == b"garbage"
 
 
@@ -373,3 +383,41 @@ def test_an_import_interrupted_between_its_renames_is_rolled_back(tmp_path):
     with Profile.open(tmp_path) as p:
         assert len(list(p.reviews())) == 1
     assert not (tmp_path / ".default.old").exists() and not (tmp_path / ".default.import").exists()
+
+
+# --------------------------------------------------------------------------- property
+
+
+ops = st.lists(st.one_of(st.just(("undo",)), st.tuples(st.just("record"), st.sampled_from("abc"),
+                                                         st.integers(0, 5), st.booleans(), st.integers(0, 3))),
+               max_size=25)
+
+
+@settings(max_examples=25)
+@given(ops, st.integers(1, 4), st.integers(1, 5))
+def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows, state_every):
+    """The schedule always equals the log replayed, and both survive closing and reopening."""
+    saved = storage.SEGMENT_ROWS, storage.STATE_EVERY
+    storage.SEGMENT_ROWS, storage.STATE_EVERY = segment_rows, state_every
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            log: list[dict] = []
+            with Profile.open(Path(tmp)) as p:
+                for op in seq:
+                    if op[0] == "undo":
+                        assert p.undo_last() == (log.pop() if log else None)
+                    else:
+                        _, item, q, sched, days = op
+                        log.append(p.record(row(p, item=item, q=q, day=DAY + timedelta(days=days), schedule=sched,
+                                                mode="practice" if sched else "redrill")))
+                states = p.states()
+            with Profile.open(Path(tmp)) as p:
+                assert list(p.reviews()) == log
+                assert p.states() == states
+                replayed = {}
+                for r in log:
+                    if r["scheduled"]:
+                        replayed[r["item"]] = ItemState.from_dict(r["after"])
+                assert states == replayed
+    finally:
+        storage.SEGMENT_ROWS, storage.STATE_EVERY = saved
