@@ -5,10 +5,11 @@ Units are base units: bytes, bytes per second, FLOP/s.  Conventions as in
 Datasheets quote tensor-core figures "with sparsity" next to the dense ones;
 every figure here is the dense one (half the sparse figure).
 
-The seed cheat-sheet's own ridge table (C§5.2) uses slightly different figures
-(V100 "bf16" 125 TFLOPS, A100 at 2039 GB/s, H100 3350 GB/s, B200 2250 TFLOPS /
-8000 GB/s); it is kept as :data:`SEED_TABLE` so a problem that quotes the seed
-reproduces its 138.9 / 153.0 / 295.2 / 281.3 FLOP/B.
+The seed cheat-sheet's own ridge table (C§5.2) quotes its figures as "BF16 Tensor
+Core" peaks, which is wrong for the V100 (125 TFLOPS is fp16: Volta has no bf16), and
+calls the V100 "SXM3"; the numbers themselves (125, 312, 989, 2250 TFLOPS; 900, 2039,
+3350, 8000 GB/s) agree with the catalogue below.  It is kept as :data:`SEED_TABLE` so a
+problem that quotes the seed reproduces its 138.9 / 153.0 / 295.2 / 281.3 FLOP/B.
 """
 
 from __future__ import annotations
@@ -63,71 +64,132 @@ class GPU:
         return self.peak(dtype) / self.bandwidth
 
 
+# Each figure below is followed by the document it was checked against.  "(sparse N)" is the
+# datasheet's "with sparsity" figure; the catalogue keeps the dense one, N / 2.
+
+# NVIDIA Tesla V100 datasheet (r5, covers V100 SXM2 / PCIe / V100S): SXM2 column.
 V100 = GPU(
-    "v100", "V100 SXM2 32GB", 32 * GB, 900 * GB, fp16=125 * TFLOPS, bf16=None, fp8=None, fp32=15.7 * TFLOPS,
-    source="NVIDIA Tesla V100 datasheet (SXM2): 125 TFLOPS tensor (fp16), 15.7 TFLOPS fp32, 900 GB/s, 32 GB HBM2 - "
+    "v100", "V100 SXM2 32GB",
+    memory=32 * GB,  # "GPU Memory 32 GB / 16 GB HBM2"
+    bandwidth=900 * GB,  # "Memory Bandwidth 900 GB/sec"
+    fp16=125 * TFLOPS,  # "Tensor Performance 125 TFLOPS" (SXM2; PCIe 112); Volta has no 2:4 sparsity
+    bf16=None, fp8=None,  # Volta tensor cores: fp16 only
+    fp32=15.7 * TFLOPS,  # "Single-Precision Performance 15.7 TFLOPS" (SXM2; PCIe 14)
+    source="NVIDIA Tesla V100 GPU Accelerator datasheet, SXM2 column: 125 TFLOPS tensor (fp16), "
+           "15.7 TFLOPS fp32, 900 GB/s, 32 GB HBM2 - "
            "https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf",
     notes="Volta tensor cores do fp16 only: no bf16, no fp8.",
 )
+# NVIDIA A100 Tensor Core GPU datasheet (r4): columns A100 40GB SXM and A100 80GB SXM.
 A100_40 = GPU(
-    "a100_40", "A100 40GB SXM", 40 * GB, 1555 * GB, fp16=312 * TFLOPS, bf16=312 * TFLOPS, fp8=None,
-    fp32=19.5 * TFLOPS,
-    source="NVIDIA A100 Tensor Core GPU datasheet: bf16/fp16 312 TFLOPS dense (624 sparse), fp32 19.5 TFLOPS, "
-           "40 GB HBM2 at 1,555 GB/s - "
+    "a100_40", "A100 40GB SXM",
+    memory=40 * GB,  # "GPU Memory 40GB HBM2"
+    bandwidth=1555 * GB,  # "GPU Memory Bandwidth 1,555GB/s" (40GB PCIe and SXM alike)
+    fp16=312 * TFLOPS, bf16=312 * TFLOPS,  # "BFLOAT16 / FP16 Tensor Core 312 TFLOPS | 624 TFLOPS*"
+    fp8=None,  # Ampere has no fp8 tensor cores
+    fp32=19.5 * TFLOPS,  # "FP32 19.5 TFLOPS" (non-tensor; "TF32 Tensor Core 156 TFLOPS" is another row)
+    source="NVIDIA A100 Tensor Core GPU datasheet, A100 40GB SXM column: bf16/fp16 312 TFLOPS dense "
+           "(624 with sparsity), fp32 19.5 TFLOPS, 40 GB HBM2 at 1,555 GB/s - "
            "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
     notes="fp32 is the non-tensor figure (TF32 tensor: 156 TFLOPS).",
 )
 A100_80 = GPU(
-    "a100_80", "A100 80GB SXM", 80 * GB, 2039 * GB, fp16=312 * TFLOPS, bf16=312 * TFLOPS, fp8=None,
+    "a100_80", "A100 80GB SXM",
+    memory=80 * GB,  # "GPU Memory 80GB HBM2e"
+    bandwidth=2039 * GB,  # "GPU Memory Bandwidth 2,039GB/s" (SXM; the 80GB PCIe card: 1,935GB/s)
+    fp16=312 * TFLOPS, bf16=312 * TFLOPS,  # same tensor rows as the 40GB card
+    fp8=None,
     fp32=19.5 * TFLOPS,
-    source="NVIDIA A100 Tensor Core GPU datasheet: bf16/fp16 312 TFLOPS dense (624 sparse), fp32 19.5 TFLOPS, "
-           "80 GB HBM2e at 2,039 GB/s (SXM) - "
+    source="NVIDIA A100 Tensor Core GPU datasheet, A100 80GB SXM column: bf16/fp16 312 TFLOPS dense "
+           "(624 with sparsity), fp32 19.5 TFLOPS, 80 GB HBM2e at 2,039 GB/s - "
            "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
     notes="fp32 is the non-tensor figure (TF32 tensor: 156 TFLOPS).",
 )
+# NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column (the H100 whitepaper gives 989.4 dense).
 H100_SXM = GPU(
-    "h100_sxm", "H100 SXM", 80 * GB, 3.35 * TB, fp16=989 * TFLOPS, bf16=989 * TFLOPS, fp8=1979 * TFLOPS,
-    fp32=67 * TFLOPS,
-    source="NVIDIA H100 Tensor Core GPU datasheet (SXM): bf16/fp16 1,979 TFLOPS and fp8 3,958 TFLOPS with sparsity "
-           "(dense: half), fp32 67 TFLOPS, 80 GB HBM3 at 3.35 TB/s - "
+    "h100_sxm", "H100 SXM",
+    memory=80 * GB,  # "GPU memory 80GB" (HBM3)
+    bandwidth=3.35 * TB,  # "GPU memory bandwidth 3.35TB/s"
+    fp16=989 * TFLOPS, bf16=989 * TFLOPS,  # "BFLOAT16 / FP16 Tensor Core 1,979 teraFLOPS*" (sparse)
+    fp8=1979 * TFLOPS,  # "FP8 Tensor Core 3,958 teraFLOPS*" (sparse)
+    fp32=67 * TFLOPS,  # "FP32 67 teraFLOPS" (non-tensor)
+    source="NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column: bf16/fp16 1,979 TFLOPS and fp8 3,958 "
+           "TFLOPS with sparsity (dense: half), fp32 67 TFLOPS, 80 GB HBM3 at 3.35 TB/s - "
            "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
 )
+# The 2022 H100 datasheet had an "H100 PCIe" column next to SXM; later editions at the same URL
+# replace it with H100 NVL (94 GB, 3.9 TB/s), so the PCIe card's own product brief is cited too.
 H100_PCIE = GPU(
-    "h100_pcie", "H100 PCIe", 80 * GB, 2.0 * TB, fp16=756 * TFLOPS, bf16=756 * TFLOPS, fp8=1513 * TFLOPS,
-    fp32=51 * TFLOPS,
-    source="NVIDIA H100 Tensor Core GPU datasheet (PCIe): bf16/fp16 1,513 TFLOPS and fp8 3,026 TFLOPS with sparsity "
-           "(dense: half), fp32 51 TFLOPS, 80 GB HBM2e at 2 TB/s - "
-           "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
+    "h100_pcie", "H100 PCIe",
+    memory=80 * GB,  # 80 GB HBM2e (datasheet PCIe column; product brief)
+    bandwidth=2.0 * TB,  # "2,000 GB/sec" (datasheet PCIe column; product brief: "greater than 2,000 GBps")
+    fp16=756 * TFLOPS, bf16=756 * TFLOPS,  # "BFLOAT16 / FP16 Tensor Core 1,513 teraFLOPS*" (sparse)
+    fp8=1513 * TFLOPS,  # "FP8 Tensor Core 3,026 teraFLOPS*" (sparse)
+    fp32=51 * TFLOPS,  # "FP32 51 teraFLOPS" (non-tensor)
+    source="NVIDIA H100 Tensor Core GPU datasheet (2022 edition), H100 PCIe column: bf16/fp16 1,513 TFLOPS "
+           "and fp8 3,026 TFLOPS with sparsity (dense: half), fp32 51 TFLOPS, 80 GB HBM2e at 2,000 GB/s - "
+           "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet ; memory and "
+           "bandwidth also in the NVIDIA H100 PCIe GPU product brief PB-11133-001 - "
+           "https://www.nvidia.com/content/dam/en-zz/Solutions/gtcs22/data-center/h100/PB-11133-001_v01.pdf",
+    notes="Not the H100 NVL (94 GB, 3.9 TB/s) that later editions of the datasheet list instead.",
 )
+# NVIDIA H200 Tensor Core GPU datasheet (SC23), H200 SXM column: same GH100 compute as H100 SXM.
 H200 = GPU(
-    "h200", "H200 SXM", 141 * GB, 4.8 * TB, fp16=989 * TFLOPS, bf16=989 * TFLOPS, fp8=1979 * TFLOPS,
-    fp32=67 * TFLOPS,
-    source="NVIDIA H200 Tensor Core GPU datasheet (SXM): bf16/fp16 1,979 TFLOPS and fp8 3,958 TFLOPS with sparsity "
-           "(dense: half), fp32 67 TFLOPS, 141 GB HBM3e at 4.8 TB/s - https://www.nvidia.com/en-us/data-center/h200/",
+    "h200", "H200 SXM",
+    memory=141 * GB,  # "GPU memory 141GB" (HBM3e)
+    bandwidth=4.8 * TB,  # "GPU memory bandwidth 4.8TB/s"
+    fp16=989 * TFLOPS, bf16=989 * TFLOPS,  # "BFLOAT16 / FP16 Tensor Core 1,979 TFLOPS*" (sparse)
+    fp8=1979 * TFLOPS,  # "FP8 Tensor Core 3,958 TFLOPS*" (sparse)
+    fp32=67 * TFLOPS,  # "FP32 67 TFLOPS" (non-tensor), as H100 SXM
+    source="NVIDIA H200 Tensor Core GPU datasheet, H200 SXM column: bf16/fp16 1,979 TFLOPS and fp8 3,958 "
+           "TFLOPS with sparsity (dense: half), fp32 67 TFLOPS, 141 GB HBM3e at 4.8 TB/s - "
+           "https://nvdam.widen.net/s/nb5zzzsjdf/hpc-datasheet-sc23-h200-datasheet-3002446 "
+           "(product page: https://www.nvidia.com/en-us/data-center/h200/)",
 )
+# B200 as shipped in HGX / DGX B200 (1,000 W), not GB200 (1,200 W: 2.5 PFLOPS bf16 dense).
+# Per-GPU figures: "NVIDIA Blackwell Datasheet", table "Individual Blackwell GPU Specifications",
+# HGX B200 column (footnote: "All Tensor Core numbers except FP64 with sparsity").  No NVIDIA URL
+# for that PDF could be confirmed, so it is cited by title; the HGX page lists the same 8-GPU totals.
 B200 = GPU(
-    "b200", "B200", 180 * GB, 8.0 * TB, fp16=2250 * TFLOPS, bf16=2250 * TFLOPS, fp8=4500 * TFLOPS,
-    fp32=75 * TFLOPS,
-    source="NVIDIA HGX B200 datasheet, per GPU at 1,000 W: bf16/fp16 4.5 PFLOPS and fp8 9 PFLOPS with sparsity "
-           "(dense: 2.25 / 4.5 PFLOPS), fp32 75 TFLOPS, 180 GB HBM3e; bandwidth 8 TB/s per GPU as in the DGX B200 "
-           "datasheet (64 TB/s for 8 GPUs; a later HGX B200 sheet lists 7.7 TB/s) - "
-           "https://www.nvidia.com/en-us/data-center/hgx/",
-    notes="HGX B200 figures (1,000 W), not GB200 (1,200 W: 2.5 PFLOPS bf16 dense).",
+    "b200", "B200",
+    memory=180 * GB,  # datasheet: "180GB HBM3E"; DGX B200: "1,440GB total GPU memory" = 8 x 180 GB
+    bandwidth=8.0 * TB,  # DGX B200: "64TB/s HBM3e bandwidth" = 8 x 8 TB/s (the datasheet row says 7.7TB/s)
+    fp16=2250 * TFLOPS, bf16=2250 * TFLOPS,  # datasheet: "FP16/BF16 Tensor Core 4.5 PFLOPS" (sparse)
+    fp8=4500 * TFLOPS,  # datasheet: "FP8/FP6 Tensor Core 9 PFLOPS" (sparse)
+    fp32=75 * TFLOPS,  # datasheet: "FP32 75 TFLOPS" (not a tensor figure, so not halved)
+    source="NVIDIA Blackwell Datasheet, 'Individual Blackwell GPU Specifications', HGX B200 column: bf16/fp16 "
+           "4.5 PFLOPS and fp8 9 PFLOPS with sparsity (dense: 2.25 / 4.5 PFLOPS), fp32 75 TFLOPS, 180 GB HBM3e "
+           "(8-GPU totals on https://www.nvidia.com/en-us/data-center/hgx/); bandwidth 8 TB/s per GPU = "
+           "64 TB/s / 8 in the DGX B200 datasheet - https://www.nvidia.com/en-us/data-center/dgx-b200/ "
+           "(the Blackwell datasheet row lists 7.7 TB/s)",
+    notes="HGX/DGX B200 figures (1,000 W), not GB200 (1,200 W: 2.5 PFLOPS bf16 dense). "
+          "8 TB/s is the DGX B200 (and seed) figure; the newer per-GPU row says 7.7 TB/s.",
 )
+# NVIDIA L40S datasheet: dense and sparse figures side by side ("362.05 | 733*").
 L40S = GPU(
-    "l40s", "L40S", 48 * GB, 864 * GB, fp16=362.05 * TFLOPS, bf16=362.05 * TFLOPS, fp8=733 * TFLOPS,
-    fp32=91.6 * TFLOPS, memory_type="GDDR6",
+    "l40s", "L40S",
+    memory=48 * GB,  # "GPU Memory 48GB GDDR6 with ECC"
+    bandwidth=864 * GB,  # "Memory Bandwidth 864GB/s"
+    fp16=362.05 * TFLOPS, bf16=362.05 * TFLOPS,  # "BFLOAT16 / FP16 Tensor Core 362.05 | 733*"
+    fp8=733 * TFLOPS,  # "FP8 Tensor Core 733 | 1,466*"
+    fp32=91.6 * TFLOPS,  # "FP32 91.6 TFLOPS"
+    memory_type="GDDR6",
     source="NVIDIA L40S datasheet: bf16/fp16 362.05 TFLOPS dense (733 sparse), fp8 733 TFLOPS dense (1,466 sparse), "
            "fp32 91.6 TFLOPS, 48 GB GDDR6 at 864 GB/s - "
            "https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413",
 )
+# AMD Instinct MI300X data sheet: dense figures, with-sparsity ones listed separately.
 MI300X = GPU(
-    "mi300x", "MI300X", 192 * GB, 5.3 * TB, fp16=1307.4 * TFLOPS, bf16=1307.4 * TFLOPS, fp8=2614.9 * TFLOPS,
-    fp32=163.4 * TFLOPS,
+    "mi300x", "MI300X",
+    memory=192 * GB,  # "192 GB HBM3"
+    bandwidth=5.3 * TB,  # "Peak Theoretical Memory Bandwidth 5.3 TB/s"
+    fp16=1307.4 * TFLOPS, bf16=1307.4 * TFLOPS,  # "Peak FP16 / BF16 1307.4 TFLOPs" (2614.9 with sparsity)
+    fp8=2614.9 * TFLOPS,  # "Peak FP8 2614.9 TFLOPs" (5229.8 with sparsity)
+    fp32=163.4 * TFLOPS,  # "Peak FP32 Vector 163.4 TFLOPs" (FP32 Matrix is also 163.4)
     source="AMD Instinct MI300X data sheet: fp16/bf16 1,307.4 TFLOPS dense (2,614.9 with sparsity), fp8 2,614.9 "
-           "TFLOPS dense, fp32 matrix 163.4 TFLOPS, 192 GB HBM3 at 5.3 TB/s - "
+           "TFLOPS dense (5,229.8 with sparsity), fp32 vector and matrix 163.4 TFLOPS, 192 GB HBM3 at 5.3 TB/s - "
            "https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf",
-    notes="fp32 is the matrix-core figure.",
+    notes="fp32 vector (non-matrix) and fp32 matrix peaks are both 163.4 TFLOPS.",
 )
 
 GPUS: tuple[GPU, ...] = (V100, A100_40, A100_80, H100_SXM, H100_PCIE, H200, B200, L40S, MI300X)

@@ -9,8 +9,8 @@ embeddings) or Mixtral (8 expert MLPs).
 
 Attention layout follows the real head counts, which sometimes differ from
 what cheat-sheets say: the seed (C§4.1) calls Falcon-40B "MQA", but its config
-has 128 query heads and 8 KV heads (``n_head_kv: 8``, grouped like GQA);
-Falcon-7B is the MQA one (``multi_query: true``, 1 KV head).
+has 128 query heads and 8 KV heads (``num_kv_heads: 8``, ``n_head_kv`` in older
+revisions: grouped like GQA); Falcon-7B is the MQA one (``multi_query: true``, 1 KV head).
 """
 
 from __future__ import annotations
@@ -71,41 +71,64 @@ def _hf(repo: str) -> str:
     return f"{HF}/{repo}/blob/main/config.json"
 
 
+# Field order: layers, d_model, n_heads, n_kv_heads, d_head, ffn, vocab, params, gated.
+# Hugging Face configs: num_hidden_layers, hidden_size, num_attention_heads, num_key_value_heads,
+# hidden_size / num_attention_heads, intermediate_size, vocab_size; max_seq = max_position_embeddings.
+# "params: config total" = embeddings + unembedding + every layer's matrices and norms counted from
+# the config; it is the checkpoint's parameter count (the paper rounds it: 7B, 13B, 70B ...).
+
 LLAMA2_7B = Model("llama2_7b", "Llama-2-7B", 32, 4096, 32, 32, 128, 11008, 32000, 6_738_415_616, True,
-                  f"config {_hf('meta-llama/Llama-2-7b-hf')}; params: checkpoint total (Touvron et al. 2023, "
-                  "arXiv:2307.09288)", max_seq=4096)
+                  f"config {_hf('meta-llama/Llama-2-7b-hf')} (all fields, max_position_embeddings 4096); "
+                  "params: config total; Touvron et al. 2023, Llama 2, arXiv:2307.09288 (7B)", max_seq=4096)
 LLAMA2_13B = Model("llama2_13b", "Llama-2-13B", 40, 5120, 40, 40, 128, 13824, 32000, 13_015_864_320, True,
-                   f"config {_hf('meta-llama/Llama-2-13b-hf')}; params: checkpoint total (arXiv:2307.09288)",
-                   max_seq=4096)
+                   f"config {_hf('meta-llama/Llama-2-13b-hf')} (all fields); params: config total "
+                   "(arXiv:2307.09288: 13B)", max_seq=4096)
 LLAMA2_70B = Model("llama2_70b", "Llama-2-70B", 80, 8192, 64, 8, 128, 28672, 32000, 68_976_648_192, True,
-                   f"config {_hf('meta-llama/Llama-2-70b-hf')}; params: checkpoint total (arXiv:2307.09288)",
-                   max_seq=4096)
+                   f"config {_hf('meta-llama/Llama-2-70b-hf')} (all fields, num_key_value_heads 8); "
+                   "params: config total (arXiv:2307.09288: 70B)", max_seq=4096)
 LLAMA3_8B = Model("llama3_8b", "Llama-3-8B", 32, 4096, 32, 8, 128, 14336, 128256, 8_030_261_248, True,
-                  f"config {_hf('meta-llama/Meta-Llama-3-8B')}; params: checkpoint total", max_seq=8192)
+                  f"config {_hf('meta-llama/Meta-Llama-3-8B')} (all fields, max_position_embeddings 8192); "
+                  "params: config total", max_seq=8192)
 LLAMA3_70B = Model("llama3_70b", "Llama-3-70B", 80, 8192, 64, 8, 128, 28672, 128256, 70_553_706_496, True,
-                   f"config {_hf('meta-llama/Meta-Llama-3-70B')}; params: checkpoint total", max_seq=8192)
+                   f"config {_hf('meta-llama/Meta-Llama-3-70B')} (all fields, max_position_embeddings 8192); "
+                   "params: config total", max_seq=8192)
 LLAMA3_405B = Model("llama3_405b", "Llama-3.1-405B", 126, 16384, 128, 8, 128, 53248, 128256, 405_853_388_800, True,
-                    f"config {_hf('meta-llama/Llama-3.1-405B')}; params: checkpoint total (Llama 3 Herd of "
-                    "Models, arXiv:2407.21783)", max_seq=131072,
-                    notes="The 405B model was released as Llama 3.1.")
+                    f"config {_hf('meta-llama/Llama-3.1-405B')} (all fields, max_position_embeddings 131072); "
+                    "layers, width, FFN, 128 heads and 8 KV heads also in The Llama 3 Herd of Models, "
+                    "arXiv:2407.21783, Table 3; params: config total", max_seq=131072,
+                    notes="The 405B model was released as Llama 3.1. Some early copies of its config say "
+                          "num_key_value_heads 16; the paper and the current config say 8.")
 MISTRAL_7B = Model("mistral_7b", "Mistral-7B", 32, 4096, 32, 8, 128, 14336, 32000, 7_241_732_096, True,
-                   f"config {_hf('mistralai/Mistral-7B-v0.1')}; params: checkpoint total (Jiang et al. 2023, "
-                   "arXiv:2310.06825)", max_seq=32768, notes="Sliding-window attention (4096) in v0.1.")
+                   f"config {_hf('mistralai/Mistral-7B-v0.1')} (all fields, sliding_window 4096, "
+                   "max_position_embeddings 32768); params: config total (Jiang et al. 2023, Mistral 7B, "
+                   "arXiv:2310.06825; the release post https://mistral.ai/news/announcing-mistral-7b/ "
+                   "says 7.3B)", max_seq=32768,
+                   notes="Sliding-window attention (4096) in v0.1.")
 MIXTRAL_8X7B = Model("mixtral_8x7b", "Mixtral-8x7B", 32, 4096, 32, 8, 128, 14336, 32000, 46_702_792_704, True,
-                     f"config {_hf('mistralai/Mixtral-8x7B-v0.1')}; params: 46.7B total, 12.9B active "
-                     "(Jiang et al. 2024, arXiv:2401.04088)", experts=8, top_k=2, max_seq=32768,
+                     f"config {_hf('mistralai/Mixtral-8x7B-v0.1')} (all fields, num_local_experts 8, "
+                     "num_experts_per_tok 2); params: config total = the 46.7B total and 12.9B active of "
+                     "https://mistral.ai/news/mixtral-of-experts/ (Jiang et al. 2024, arXiv:2401.04088, "
+                     "rounds them to 47B and 13B)", experts=8, top_k=2, max_seq=32768,
                      active_params=12.9e9)
 GPT3_175B = Model("gpt3_175b", "GPT-3 175B", 96, 12288, 96, 96, 128, 49152, 50257, 175e9, False,
                   "Brown et al. 2020, Language Models are Few-Shot Learners, Table 2.1 "
-                  "(https://arxiv.org/abs/2005.14165): 96 layers, d_model 12288, 96 heads of 128, FFN 4 x d_model",
+                  "(https://arxiv.org/abs/2005.14165): 175.0B params, 96 layers, d_model 12288, 96 heads of 128, "
+                  "d_ff = 4 x d_model, n_ctx 2048; vocab 50257 is the GPT-2 BPE that GPT-3 reuses "
+                  "(Radford et al. 2019, Language Models are Unsupervised Multitask Learners)",
                   tied_embeddings=True, max_seq=2048)
 FALCON_40B = Model("falcon_40b", "Falcon-40B", 60, 8192, 128, 8, 64, 32768, 65024, 40e9, False,
-                   f"config {_hf('tiiuae/falcon-40b')} (n_head 128, n_head_kv 8); params: model card (40B)",
+                   f"config {_hf('tiiuae/falcon-40b')} (num_attention_heads 128, num_kv_heads 8, "
+                   "num_hidden_layers 60, hidden_size 8192, vocab_size 65024; older revisions name them "
+                   "n_head, n_head_kv, n_layer); MLP 4 x hidden_size and lm_head tied to the embeddings as in "
+                   "the transformers Falcon model; params: model card (40B)",
                    tied_embeddings=True, max_seq=2048,
-                   notes="The seed cheat-sheet calls Falcon-40B MQA; its config has 8 KV heads (grouped).")
+                   notes="The seed cheat-sheet calls Falcon-40B MQA; its config has 8 KV heads (grouped). "
+                         "Counted from the config the model has 41.3B parameters; the model card says 40B.")
 FALCON_7B = Model("falcon_7b", "Falcon-7B", 32, 4544, 71, 1, 64, 18176, 65024, 7e9, False,
-                  f"config {_hf('tiiuae/falcon-7b')} (n_head 71, multi_query true); params: model card (7B)",
-                  tied_embeddings=True, max_seq=2048, notes="Multi-query attention: one KV head.")
+                  f"config {_hf('tiiuae/falcon-7b')} (num_attention_heads / n_head 71, multi_query true, "
+                  "32 layers, hidden_size 4544, vocab_size 65024); MLP 4 x hidden_size; params: model card (7B)",
+                  tied_embeddings=True, max_seq=2048,
+                  notes="Multi-query attention: one KV head. Counted from the config: 6.9B parameters.")
 
 MODELS: tuple[Model, ...] = (LLAMA2_7B, LLAMA2_13B, LLAMA2_70B, LLAMA3_8B, LLAMA3_70B, LLAMA3_405B, MISTRAL_7B,
                              MIXTRAL_8X7B, GPT3_175B, FALCON_40B, FALCON_7B)

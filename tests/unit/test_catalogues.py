@@ -92,3 +92,71 @@ def test_unknown_keys_name_the_choices():
         hardware.get("h1000")
     with pytest.raises(KeyError, match="llama2_7b"):
         models.get("llama-9")
+
+
+# Figures checked against the cited datasheets (dense = half the "with sparsity" figure).
+DATASHEET = {
+    #            memory GB, bandwidth GB/s, bf16 TFLOPS, fp8 TFLOPS, fp32 TFLOPS
+    "v100": (32, 900, None, None, 15.7),
+    "a100_40": (40, 1555, 312, None, 19.5),
+    "a100_80": (80, 2039, 312, None, 19.5),
+    "h100_sxm": (80, 3350, 989, 1979, 67),
+    "h100_pcie": (80, 2000, 756, 1513, 51),
+    "h200": (141, 4800, 989, 1979, 67),
+    "b200": (180, 8000, 2250, 4500, 75),
+    "l40s": (48, 864, 362.05, 733, 91.6),
+    "mi300x": (192, 5300, 1307.4, 2614.9, 163.4),
+}
+
+
+@pytest.mark.parametrize("key", DATASHEET)
+def test_every_required_gpu_has_its_datasheet_figures(key):
+    memory, bandwidth, bf16, fp8, fp32 = DATASHEET[key]
+    gpu = hardware.get(key)
+    assert gpu.memory == pytest.approx(memory * 1e9)
+    assert gpu.bandwidth == pytest.approx(bandwidth * 1e9)
+    assert gpu.bf16 == (None if bf16 is None else pytest.approx(bf16 * TFLOPS))
+    assert gpu.fp8 == (None if fp8 is None else pytest.approx(fp8 * TFLOPS))
+    assert gpu.fp32 == pytest.approx(fp32 * TFLOPS)
+    assert set(DATASHEET) == set(hardware.BY_KEY)
+
+
+# Hugging Face config.json / paper values: layers, hidden, heads, KV heads, head dim, FFN, vocab.
+CONFIGS = {
+    "llama2_7b": (32, 4096, 32, 32, 128, 11008, 32000),
+    "llama2_13b": (40, 5120, 40, 40, 128, 13824, 32000),
+    "llama2_70b": (80, 8192, 64, 8, 128, 28672, 32000),
+    "llama3_8b": (32, 4096, 32, 8, 128, 14336, 128256),
+    "llama3_70b": (80, 8192, 64, 8, 128, 28672, 128256),
+    "llama3_405b": (126, 16384, 128, 8, 128, 53248, 128256),
+    "mistral_7b": (32, 4096, 32, 8, 128, 14336, 32000),
+    "mixtral_8x7b": (32, 4096, 32, 8, 128, 14336, 32000),
+    "gpt3_175b": (96, 12288, 96, 96, 128, 49152, 50257),
+    "falcon_40b": (60, 8192, 128, 8, 64, 32768, 65024),
+    "falcon_7b": (32, 4544, 71, 1, 64, 18176, 65024),
+}
+
+
+@pytest.mark.parametrize("key", CONFIGS)
+def test_every_required_model_has_its_real_config(key):
+    m = models.get(key)
+    assert (m.layers, m.d_model, m.n_heads, m.n_kv_heads, m.d_head, m.ffn, m.vocab) == CONFIGS[key]
+    assert set(CONFIGS) == set(models.BY_KEY)
+
+
+def _exact_params(m):
+    """Every matrix and RMSNorm of a gated, untied decoder (MoE: all experts plus the router)."""
+    attention = m.d_model * m.d_head * (2 * m.n_heads + 2 * m.n_kv_heads)
+    mlp = m.experts * 3 * m.d_model * m.ffn + (m.d_model * m.experts if m.is_moe else 0)
+    return m.layers * (attention + mlp + 2 * m.d_model) + 2 * m.vocab * m.d_model + m.d_model
+
+
+@pytest.mark.parametrize("model", [m for m in MODELS if m.gated], ids=lambda m: m.key)
+def test_gated_models_params_are_the_exact_config_totals(model):
+    assert _exact_params(model) == model.params
+
+
+def test_mixtral_active_params_match_top_2_routing():
+    m = models.get("mixtral_8x7b")
+    active = _exact_params(m) - (m.experts - m.top_k) * m.layers * 3 * m.d_model * m.ffn
+    assert active == pytest.approx(m.active_params, rel=0.005)  # 12.88e9 vs the published 12.9B
