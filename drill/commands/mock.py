@@ -74,11 +74,16 @@ def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterabl
                         weighted=False)
 
 
-def make_plan(settings: "MockSettings", reviews: Iterable[Mapping] = ()) -> "MockPlan":
-    """Plan the mock; the learner's review rows give the weakness figures (ignored for a shared seed)."""
+def make_plan(settings: "MockSettings", reviews: Iterable[Mapping] = (),
+              weakness: Mapping[str, float] | None = None) -> "MockPlan":
+    """Plan the mock; the weakness figures (or the review rows they come from) only count
+    when the mock is weighted, never for a shared seed."""
     from engine.mock import plan_mock, weakness_figures
 
-    weakness = weakness_figures(reviews) if settings.weighted else {}
+    if not settings.weighted:
+        weakness = {}
+    elif weakness is None:
+        weakness = weakness_figures(reviews)
     return plan_mock(settings, candidates(), weakness)
 
 

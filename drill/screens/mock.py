@@ -34,7 +34,7 @@ from drill import i18n
 from drill.commands import mock as glue
 from drill.commands.mock import format_clock
 from drill.screens import DrillScreen
-from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading
+from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, weakness_figures
 from question_bank import registry
 from question_bank.base import TOPIC_NAMES, TOPICS, Problem
 
@@ -191,7 +191,7 @@ class MockSetupScreen(_MockScreen):
         super().__init__(**kwargs)
         self.given = {"seed": seed, "minutes": minutes, "questions": questions, "topics": topics, "chains": chains}
         self._auto_seed: int | None = None
-        self._reviews: list[dict] | None = None
+        self._weakness: dict[str, float] | None = None
         self.plan: MockPlan | None = None
 
     def compose(self) -> ComposeResult:
@@ -272,9 +272,9 @@ class MockSetupScreen(_MockScreen):
         preview = self.query_one("#mock-preview", Static)
         try:
             settings = self.settings()
-            if settings.weighted and self._reviews is None:
-                self._reviews = list(self.ctx.profile.reviews())
-            self.plan = glue.make_plan(settings, self._reviews if settings.weighted else ())
+            if settings.weighted and self._weakness is None:  # read the history once, not per keystroke
+                self._weakness = weakness_figures(self.ctx.profile.reviews())
+            self.plan = glue.make_plan(settings, weakness=self._weakness)
         except MockError as e:
             self.plan = None
             preview.set_class(True, "-error")
