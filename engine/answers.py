@@ -152,7 +152,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
                 raise ValueError(f"unknown default unit {default_unit!r}")
             if u.factor != 1.0 or default_unit not in ("", KINDS[kind]):
                 notes.append(f"read in {default_unit}, the unit the question asks for")
-            return Parsed(text, number * u.factor, kind, default_unit, tuple(notes), bare=True)
+            return Parsed(text, u.to_base(number), kind, default_unit, tuple(notes), bare=True)
         return Parsed(text, number, kind, "", tuple(notes), bare=True)
     if unit.kind != kind:
         return Unreadable(text, f"{sym} is {KIND_NAMES[unit.kind]}, not {KIND_NAMES[kind]}")
@@ -161,7 +161,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
             notes.append(f"{sym}: lower-case b read as bits (B is bytes)")
         else:
             notes.append(f"{sym}: {unit.note}")
-    return Parsed(text, number * unit.factor, kind, sym, tuple(notes))
+    return Parsed(text, unit.to_base(number), kind, sym, tuple(notes))
 
 
 def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:

@@ -103,14 +103,18 @@ class Formula:
     def __post_init__(self) -> None:
         if self.unit not in KINDS:
             raise ValueError(f"{self.name}: unknown unit kind {self.unit!r}")
-        used = ex.names_in(self.node)
-        declared = {i.name for i in self.inputs}
-        if used != declared:
-            raise ValueError(f"{self.name}: expression uses {sorted(used)}, inputs are {sorted(declared)}")
 
     @cached_property
     def node(self) -> ex.Node:
-        return _parse_trusted(self.expr)
+        """The parsed expression, built on first use (keeps ``import engine.formulas`` fast).
+
+        Its names must be exactly the inputs (tests/unit/test_formulas.py checks every formula).
+        """
+        node = _parse_trusted(self.expr)
+        used, declared = ex.names_in(node), {i.name for i in self.inputs}
+        if used != declared:
+            raise ValueError(f"{self.name}: expression uses {sorted(used)}, inputs are {sorted(declared)}")
+        return node
 
     @property
     def input_names(self) -> tuple[str, ...]:

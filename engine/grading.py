@@ -15,7 +15,6 @@ within 5 % of the exact value.
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass, field
 
 from . import expr as ex
@@ -75,8 +74,8 @@ def display_number(value: float, kind: str, unit: str = "", integer: bool = Fals
     if u is None:
         raise ValueError(f"unknown unit {unit!r} for {kind}")
     if unit == "%":
-        return f"{fmt_plain(value / u.factor)}%"
-    return f"{fmt_plain(value / u.factor)} {unit}"
+        return f"{fmt_plain(u.from_base(value))}%"
+    return f"{fmt_plain(u.from_base(value))} {unit}"
 
 
 @dataclass(frozen=True)
@@ -272,6 +271,8 @@ _MAX_SYMBOLIC_POWER = 16  # beyond this sympy may expand for seconds: the spot c
 
 
 def _points(names: set[str], n: int = _SPOT_POINTS) -> list[dict[str, float]]:
+    import random  # only symbolic answers need it
+
     rng = random.Random(1234)
     return [{name: rng.uniform(1.5, 50.0) for name in sorted(names)} for _ in range(n)]
 

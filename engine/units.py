@@ -61,6 +61,23 @@ class Unit:
     factor: float
     note: str = ""  # e.g. "bits" when a lower-case b was read as bits
 
+    @property
+    def _divisor(self) -> float:
+        """1e6 for µs: dividing by it is exact where multiplying by 1e-6 is not (5 µs = 5e-6 s)."""
+        if self.factor < 1:
+            d = float(round(1 / self.factor))
+            if abs(d * self.factor - 1) < 1e-12:
+                return d
+        return 0.0
+
+    def to_base(self, x: float) -> float:
+        d = self._divisor
+        return x / d if d else x * self.factor
+
+    def from_base(self, x: float) -> float:
+        d = self._divisor
+        return x * d if d else x / self.factor
+
 
 _DEC = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 _BIN = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
@@ -271,10 +288,10 @@ def fmt_quantity(value: float, kind: str, sig: int = 4, unit: str | None = None)
         u = lookup(unit, kind)
         if u is None:
             raise ValueError(f"unknown unit {unit!r}")
-        sym, f = unit, u.factor
+        sym, num = unit, fmt_number(u.from_base(value), sig)
     else:
         sym, f = best_unit(_rounded(value, sig), kind)
-    num = fmt_number(value / f, sig)
+        num = fmt_number(value / f, sig)
     return f"{num} {sym}".rstrip() if sym else num
 
 

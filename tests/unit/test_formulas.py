@@ -201,6 +201,13 @@ def test_misconceptions_use_only_inputs_or_named_extras():
             assert m.label and m.label[0].islower(), (f.name, m.key)  # reads after "Looks like you"
 
 
+def test_every_expression_uses_exactly_its_inputs():
+    for f in CATALOGUE:
+        assert ex.names_in(f.node) == set(f.input_names), f.name  # f.node raises ValueError otherwise
+    with pytest.raises(ValueError, match="expression uses"):
+        _ = formulas.Formula("broken", (formulas.PHI,), "phi*n_dp", "bytes", "", "").node
+
+
 def test_names_are_unique_and_get_finds_them():
     assert len({f.name for f in CATALOGUE}) == len(CATALOGUE)
     assert get("ridge_point").name == "ridge_point"

@@ -1,0 +1,120 @@
+"""Answer parsing, grading and formula evaluation speed (one core).
+
+Issue 2's target: at least 5,000 parse+grade operations per second, and nothing
+on the number path may import sympy (about 0.7 s).  Prints:
+
+* the import time of ``engine.formulas`` + ``engine.grading`` in a fresh
+  interpreter, and whether sympy was loaded;
+* parse+grade throughput over a mix of realistic answers (right, close, wrong,
+  misconceptions, GiB/bits slips, wrong units, unreadable text);
+* parse-only throughput; formula evaluation and worked-solution throughput
+  over the whole catalogue;
+* the slowest hostile input (``9**9**9**9``, 100,000 characters, ...);
+* symbolic grading: the first answer (imports sympy) and the next ones.
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HOSTILE = ["9**9**9**9", "10^10^10", "1" * 100_000, "(" * 5000 + "1" + ")" * 5000, "(" * 90 + "1" + ")" * 90,
+           "-" * 150 + "1", "+".join(["1"] * 99), "nan", "inf", "1/0", "", "1e400", "9" * 199,
+           "__import__('os').system('true')", "2 ** ** 2"]
+
+
+def _import_cost(runs: int = 5) -> tuple[float, bool]:
+    code = ("import sys, time\nt = time.perf_counter()\nimport engine.formulas, engine.grading\n"
+            "print(time.perf_counter() - t, 'sympy' in sys.modules)")
+    times, sympy_loaded = [], False
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+        seconds, loaded = out.stdout.split()
+        times.append(float(seconds))
+        sympy_loaded |= loaded == "True"
+    return statistics.median(times), sympy_loaded
+
+
+def _rate(fn, items, min_seconds: float = 0.6) -> float:
+    """Calls per second of ``fn(item)`` cycling over ``items`` for at least ``min_seconds``."""
+    calls, start = 0, time.perf_counter()
+    while True:
+        for item in items:
+            fn(item)
+        calls += len(items)
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return calls / elapsed
+
+
+def _cases():
+    from engine.answers import BOUND_CHOICES
+    from engine.grading import Expected, Miss
+
+    gb = Expected("number", 1.12e12, "bytes", "GB", misses=(Miss("weights_only", "counted only the weights", 140e9),))
+    tok = Expected("number", 2039 / 140, "tok_rate", "tok/s")
+    ridge = Expected("number", 989 / 3.35, "intensity", "FLOP/B")
+    mfu = Expected("number", 0.45, "ratio", "%")
+    time_ms = Expected("number", 3.2e-3, "time", "ms")
+    gpus = Expected("number", 14, "count", "GPUs", integer=True)
+    bound = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
+    return [
+        ("1120", gb), ("1,120 GB", gb), ("1.12 TB", gb), ("1043 GiB", gb), ("1043", gb), ("140 GB", gb),
+        ("8960 Gb", gb), ("16*70e9 B", gb), ("1.12e12", gb), ("14.5", tok), ("2039/140", tok), ("14.5 tok/s", tok),
+        ("140 GB", tok), ("295", ridge), ("989/3.35", ridge), ("300 FLOP/B", ridge), ("45%", mfu), ("0.45", mfu),
+        ("45", mfu), ("3.2 ms", time_ms), ("3200 us", time_ms), ("14", gpus), ("13 GPUs", gpus), ("abc", gb),
+        ("1/0", tok), ("memory bound", bound), ("带宽受限", bound), ("compute", bound),
+    ]
+
+
+def _typical_inputs(f) -> dict:
+    return {i.name: (0.010, 0.012, 0.008) if i.is_list else 8.0 for i in f.inputs}
+
+
+def main() -> None:
+    seconds, sympy_loaded = _import_cost()
+    print(f"import engine.formulas + engine.grading: {seconds * 1000:.0f} ms (fresh interpreter, median of 5); "
+          f"sympy imported: {'YES - regression' if sympy_loaded else 'no'}")
+
+    from engine.answers import parse_quantity
+    from engine.formulas import CATALOGUE
+    from engine.grading import Expected, grade
+
+    cases = _cases()
+    rate = _rate(lambda c: grade(c[0], c[1]), cases)
+    verdict = "meets" if rate >= 5000 else "BELOW"
+    print(f"parse+grade, {len(cases)}-answer mix: {rate:,.0f} ops/s on one core ({verdict} the 5,000 ops/s target)")
+    texts = [(t, e.unit_kind if e.kind == "number" else "count") for t, e in cases]
+    print(f"parse only: {_rate(lambda c: parse_quantity(c[0], c[1]), texts):,.0f} ops/s")
+
+    formulas = [(f, _typical_inputs(f)) for f in CATALOGUE]
+    print(f"formula evaluation, all {len(formulas)} formulas: {_rate(lambda c: c[0].evaluate(**c[1]), formulas):,.0f} ops/s")
+    print(f"worked solution (3 lines): {_rate(lambda c: c[0].solution(**c[1]), formulas):,.0f} ops/s")
+
+    worst, worst_text = 0.0, ""
+    exp = Expected("number", 1.12e12, "bytes", "GB")
+    for text in HOSTILE:
+        best = min(_time(lambda: grade(text, exp)) for _ in range(5))
+        if best > worst:
+            worst, worst_text = best, text
+    print(f"hostile input, slowest of {len(HOSTILE)}: {worst * 1000:.3f} ms ({worst_text[:24]!r})")
+
+    expr = Expected("expression", "2*phi + 14*phi/n_dp", aliases=(("N", "n_dp"),))
+    first = _time(lambda: grade("2Φ + 14Φ/N", expr))
+    warm = _rate(lambda t: grade(t, expr), ["phi*(2 + 14/N)", "(2N + 14)Φ/N", "16Φ/N"], min_seconds=0.5)
+    print(f"symbolic answer: first {first * 1000:.0f} ms (imports sympy), then {warm:,.0f} ops/s")
+
+
+def _time(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    main()
