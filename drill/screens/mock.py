@@ -453,6 +453,7 @@ class MockRunScreen(_MockScreen):
         self.problems: list[Problem] = []
         self.saved: dict | None = None
         self._ending = False
+        self._box: Input | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="mock-bar"):
@@ -483,7 +484,9 @@ class MockRunScreen(_MockScreen):
 
     @property
     def answer_box(self) -> Input:
-        return self.query_one("#mock-answer", Input)
+        if self._box is None:
+            self._box = self.query_one("#mock-answer", Input)
+        return self._box  # kept: its text is still needed while the screen is being removed
 
     def show_slot(self, keep_text: bool = False) -> None:
         run, lang = self.run, self.lang
@@ -645,10 +648,19 @@ class MockRunScreen(_MockScreen):
         """Save the finished mock (record + unscheduled reviews) and show the report."""
         if self._ending:
             return
+        self._save()
+        self.app.call_later(self._show_report)
+
+    def _save(self) -> None:
         self._ending = True
         ctx = self.ctx
         self.saved, _ = glue.save_run(ctx.profile, self.run, when=ctx.clock(), today=ctx.today())
-        self.app.call_later(self._show_report)
+
+    def on_unmount(self) -> None:
+        """Leaving the app mid-mock (Ctrl+Q) ends the mock there: it is saved like any other."""
+        if self.run is not None and not self._ending:
+            self.run.finish(self.now(), draft=self.answer_box.value)
+            self._save()
 
     async def _show_report(self) -> None:
         while self.app.screen is not self:  # a dialog open when the time ran out

@@ -369,3 +369,16 @@ async def test_switching_language_mid_mock_keeps_the_answer_being_typed(profile,
         await pilot.pause()
         assert text_of(screen, "#mock-position").startswith("Question 1 / 2")
         assert screen.answer_box.value == "12"
+
+
+@sync
+async def test_quitting_the_app_mid_mock_still_saves_it(profile, clock):
+    app = app_for(profile, clock, questions=2, seed=12, chains=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await submit(pilot, screen, right(screen), seconds=15)
+        clock.advance(5)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    rec = profile.mocks()[0]
+    assert rec["score"] == {"correct": 1, "close": 0, "wrong": 0, "unanswered": 1} and rec["seconds_used"] == 20
