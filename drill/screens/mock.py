@@ -61,8 +61,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.chains": ("Include follow-up chains", "包含多步追问题"),
     "mock.seed": ("Seed", "种子"),
     "mock.seed_ph": ("blank: a new mock, weighted towards your weaker templates", "留空：新出一套，偏重你较弱的题型"),
-    "mock.preview": ("questions: {n} ({chains} with follow-up steps) · time: {time} · seed {seed}",
-                     "题目：{n} 道（其中 {chains} 道多步题）· 限时：{time} · 种子 {seed}"),
+    "mock.preview": ("questions: {n} ({chains} with follow-up steps) · time: {time} · seed {seed} ({how})",
+                     "题目：{n} 道（其中 {chains} 道多步题）· 限时：{time} · 种子 {seed}（{how}）"),
     "mock.preview_weighted": ("weighted towards your weaker templates", "偏重你较弱的题型"),
     "mock.preview_shared": ("shared seed: the same mock for everyone", "共享种子：人人同一套题"),
     "mock.no_topics": ("Choose at least one topic.", "至少选择一个主题。"),
@@ -285,7 +285,7 @@ class MockSetupScreen(_MockScreen):
         how = _t("mock.preview_weighted" if p.settings.weighted else "mock.preview_shared", lang)
         preview.set_class(False, "-error")
         preview.update(Text(_t("mock.preview", lang, n=len(p.questions), chains=chains,
-                               time=format_clock(p.limit_seconds), seed=p.settings.seed) + f" ({how})\n"
+                               time=format_clock(p.limit_seconds), seed=p.settings.seed, how=how) + "\n"
                             + _t("mock.start_hint", lang)))
 
     def on_input_changed(self, event: Input.Changed) -> None:
