@@ -11,7 +11,7 @@ from engine.answers import Choice
 from engine.grading import Expected, Miss
 from engine.storage import row_problem
 from engine.mock import (
-    ANSWERED, PENDING, SKIPPED, UNANSWERED, Candidate, MockError, MockPlan, MockRun, MockSettings, Planned,
+    ANSWERED, PENDING, SKIPPED, Candidate, MockError, MockPlan, MockRun, MockSettings, Planned,
     build_report, compare, mock_record, plan_mock, queue_missed, reading, report_from_record, review_rows,
     score_percent, unreadable_reason,
     weakness_figures,
@@ -130,6 +130,11 @@ def test_repeated_templates_get_different_seeds():
     plan = plan_mock(MockSettings(questions=9, topics=("memory",), seed=5), CANDIDATES)
     pairs = [(q.template_id, q.seed) for q in plan.questions]
     assert len(set(pairs)) == 9
+
+
+def test_a_question_is_allowed_twice_its_target_time():
+    assert Candidate.of(("m.a", "memory", 1, 60)).allowance == 120
+    assert Candidate.of(("m.b", "memory", 3)).allowance == 2 * 90 * 3  # no target given: 90 s a step
 
 
 def test_plan_as_json_lists_template_seed_and_steps():
