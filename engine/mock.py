@@ -215,6 +215,9 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
             if any(c.topic in chain_topics for c in picks) else len(picks) - 1
         local = [c for c in chains if c.topic == picks[i].topic] or chains
         picks[i] = _draw(rng, local, weakness)
+        while not settings.by_questions and len(picks) > 1 and sum(c.allowance for c in picks) > limit:
+            picks.pop(-1 if i != len(picks) - 1 else -2)  # a longer chain leaves less time: drop the last others
+            i = min(i, len(picks) - 1)
 
     used: dict[str, set[int]] = {}
     questions = []

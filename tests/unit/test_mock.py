@@ -120,6 +120,17 @@ def test_a_mock_by_minutes_fills_the_time_with_allowances():
     assert len(plan_mock(MockSettings(minutes=1, seed=1), CANDIDATES).questions) == 1  # at least one
 
 
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10**6), minutes=st.integers(1, 60), chains=st.booleans())
+def test_a_mock_by_minutes_never_plans_more_than_its_time(seed, minutes, chains):
+    plan = plan_mock(MockSettings(minutes=minutes, seed=seed, chains=chains), CANDIDATES)
+    allowance = {c[0]: Candidate.of(c).allowance for c in CANDIDATES}
+    assert plan.limit_seconds == minutes * 60
+    assert len(plan.questions) == 1 or sum(allowance[q.template_id] for q in plan.questions) <= minutes * 60
+    if chains and len(plan.questions) >= 2:
+        assert any(q.steps > 1 for q in plan.questions)
+
+
 def test_a_mock_by_questions_gets_the_time_it_needs():
     plan = plan_mock(MockSettings(questions=4, chains=False, seed=2), CANDIDATES)
     assert plan.limit_seconds == 4 * 120
