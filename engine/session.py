@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
-from .sm2 import ItemState, review
+from .sm2 import ItemState, overdue_days, review
 
 DEFAULT_NEW_PER_DAY = 5
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
@@ -58,9 +58,9 @@ def due_items(states: Mapping[str, ItemState], today: date, catalog: Catalog) ->
     """``(item, topic, days overdue)`` of the catalog's items due on ``today``, most overdue first."""
     out = []
     for pos, (item, topic) in enumerate(catalog):
-        s = states.get(item)
-        if s is not None and s.due is not None and s.due <= today:
-            out.append(((today - s.due).days, pos, item, topic))
+        days = overdue_days(states[item], today) if item in states else None
+        if days is not None:
+            out.append((days, pos, item, topic))
     out.sort(key=lambda t: (-t[0], t[1]))
     return [(item, topic, days) for days, _, item, topic in out]
 

@@ -399,6 +399,8 @@ def document_problem(doc: Any) -> str | None:
         if (p := setting_problem(key, value)) is not None:
             return f"settings.{key}: {p}"
     for item, st in doc["states"].items():
+        if not item:
+            return "states: an item id is empty"
         try:
             ItemState.from_dict(st)
         except ValueError as e:
