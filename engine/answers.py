@@ -9,6 +9,7 @@ parser of :mod:`engine.expr`, the unit part is looked up in
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -83,13 +84,54 @@ def clean(text: str) -> str:
     return t.replace("μ", "µ").strip()
 
 
+_APPROX = re.compile(r"^(?:[≈~∼≃=]|about|approx\.?|approximately|around|roughly|约|大约|大概|约为)\s*", re.IGNORECASE)
+
+
+def _tidy(t: str) -> str:
+    """``≈ 14.5``, ``about 1120 GB``, ``1120 GB.``: whiteboard decoration around the answer."""
+    t = _APPROX.sub("", t, count=1)
+    if len(t) > 1 and t[-1] in ".。!！" and not t[-2].isdigit():
+        t = t[:-1].rstrip()
+    return t
+
+
+@functools.cache
+def _unit_in_middle() -> re.Pattern:
+    syms = "|".join(re.escape(s) for s in UNIT_SYMBOLS if s not in ("x", "×", "%"))
+    return re.compile(rf"(?<=[\d.)])\s*({syms})(?=\s*[*/×÷·)])")
+
+
+def _unit_to_end(t: str) -> str:
+    """``80 GB × 14`` -> ``80 × 14 GB``: one unit on a factor of a pure product moves to the end.
+
+    Only when it is the only unit, there is no + or - (``1 GB + 1 GB``), and its number
+    is not a divisor (``1120 / 80 GB × 2`` would be GB⁻¹).
+    """
+    if "+" in t or re.search(r"(?<=[\w)])\s*[-−]", t):
+        return t
+    found = list(_unit_in_middle().finditer(t))
+    if len(found) != 1:
+        return t
+    m = found[0]
+    before = re.sub(r"[\d.,]+(?:[eE][+-]?\d+)?\s*$", "", t[:m.start()]).rstrip()
+    if before.endswith(("/", "÷")) or _WORD.search(_NUMBER.sub(" ", t[m.end():])):
+        return t
+    return f"{t[:m.start()]}{t[m.end():]} {m.group(1)}"
+
+
+# Unit symbols by their last character, longest first ("GB/s" before "B/s" before "s").
+_ENDING_WITH: dict[str, tuple[str, ...]] = {}
+for _sym in UNIT_SYMBOLS:
+    _ENDING_WITH[_sym[-1]] = _ENDING_WITH.get(_sym[-1], ()) + (_sym,)
+
+
 def split_unit(text: str, kind: str | None) -> tuple[str, Unit | None, str]:
     """Split ``"1120 GB"`` into (``"1120"``, GB, ``"GB"``).
 
     The unit is the longest known symbol at the end of the text that follows a
     digit, a space, ``)`` or ``.``.
     """
-    for sym in UNIT_SYMBOLS:
+    for sym in _ENDING_WITH.get(text[-1:], ()):
         if text.endswith(sym):
             head = text[: len(text) - len(sym)]
             if not head.strip():
@@ -117,6 +159,13 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     if _NOT_FINITE.search(t):
         return Unreadable(text, "not a finite number (nan or infinity)")
     notes: list[str] = []
+    t = _tidy(t)
+    if not t:
+        return Unreadable(text, "the answer has no number")
+    moved = _unit_to_end(t)
+    if moved != t:
+        notes.append(f"read as {moved}")
+        t = moved
     head, unit, sym = split_unit(t, kind)
     multiplier = 1.0
     if unit is not None and unit.kind != kind and sym in COUNT_SUFFIXES and kind in ("count", "ratio") \

@@ -175,3 +175,20 @@ def test_expression_spellings(text):
 def test_bad_expressions(text, reason):
     r = parse_expression(text, {"N": "n_dp"})
     assert isinstance(r, Unreadable) and reason in r.reason
+
+
+@pytest.mark.parametrize("text, kind, value", [
+    ("80 GB × 14", "bytes", 1.12e12), ("80GB*14", "bytes", 1.12e12), ("16 B × 70e9", "bytes", 1.12e12),
+    ("1120 GB / 80", "bytes", 14e9), ("3 ms × 2", "time", 6e-3),
+    ("≈ 14.5", "tok_rate", 14.5), ("~1120 GB", "bytes", 1.12e12), ("about 1120 GB", "bytes", 1.12e12),
+    ("约 14.5 tok/s", "tok_rate", 14.5), ("= 295", "intensity", 295), ("1120 GB.", "bytes", 1.12e12),
+])
+def test_whiteboard_decoration_and_a_unit_inside_a_product(text, kind, value):
+    p = parse_quantity(text, kind)
+    assert isinstance(p, Parsed), p
+    assert p.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["2 / 80 GB * 3", "1 GB + 1 GB", "2 GB × 3 ms", "(2039 GB/s)/(140 GB)", "≈"])
+def test_a_unit_that_cannot_move_is_unreadable(text):
+    assert isinstance(parse_quantity(text, "bytes"), Unreadable)
