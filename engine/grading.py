@@ -61,7 +61,16 @@ class Expected:
         """How a person would write the right answer (parseable back)."""
         if self.kind == "number":
             return display_number(float(self.value), self.unit_kind, self.unit, self.integer)
+        if self.kind == "expression":
+            node = parse_expression(str(self.value), dict(self.aliases))
+            if not isinstance(node, Unreadable):
+                return ex.render(node, _shown_names(self.aliases))
         return str(self.value)
+
+
+def _shown_names(aliases) -> dict[str, str]:
+    """How canonical names are written back: the question's first spelling (``n_dp`` -> ``N``), Φ for phi."""
+    return {**{v: k for k, v in reversed(tuple(aliases))}, "phi": "Φ"}
 
 
 def display_number(value: float, kind: str, unit: str = "", integer: bool = False) -> str:
@@ -251,7 +260,7 @@ def _grade_expression(text: str, exp: Expected, seconds, target) -> Verdict:
     want = parse_expression(str(exp.value), aliases)
     if isinstance(want, Unreadable):  # a template bug, not the learner's
         raise ValueError(f"expected expression {exp.value!r} does not parse: {want.reason}")
-    shown_names = {**{v: k for k, v in reversed(exp.aliases)}, "phi": "Φ"}
+    shown_names = _shown_names(exp.aliases)
     shown_exp = ex.render(want, shown_names)
     node = parse_expression(text, aliases)
     if isinstance(node, Unreadable):

@@ -201,3 +201,8 @@ def test_display_number_reads_back(value, kind, data):
     assert grade(exp.display, exp).status == CORRECT
     if unit:
         assert lookup(unit, kind) is not None
+
+
+def test_expected_expression_is_displayed_in_the_question_symbols_and_reads_back():
+    assert EXPR.display == "2 × Φ + 14 × Φ / N"
+    assert grade(EXPR.display, EXPR).status == CORRECT
