@@ -8,15 +8,14 @@ only optional keyword arguments and reads ``self.app.ctx``.
 from __future__ import annotations
 
 import importlib
-from functools import partial
+from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
 
 from drill.context import AppContext
-from drill.i18n import STRINGS, localize_bindings, t
+from drill.i18n import localize_bindings, t
 
 SCREEN_PATHS: dict[str, str] = {
     "home": "drill.screens.home:HomeScreen",
@@ -45,38 +44,24 @@ def screen_class(name: str) -> type[Screen]:
         raise ScreenUnavailable(f"{path}: {e}") from e
 
 
-class KeyCommands(Provider):
-    """The command palette offers exactly the app's keys on the current screen, by their names."""
+def _key_commands():
+    """The palette's provider, imported when the palette first opens (not on the way to the first problem)."""
+    from drill.palette import KeyCommands
 
-    def _commands(self):
-        found: dict[str, tuple[list[str], object]] = {}
-        for active in self.screen.active_bindings.values():
-            b = active.binding
-            if not active.enabled or b.id not in STRINGS:
-                continue
-            keys, _ = found.setdefault(b.description, ([], partial(active.node.run_action, b.action)))
-            keys.append(self.app.get_key_display(b))
-        for name, (keys, callback) in found.items():
-            yield name, ", ".join(dict.fromkeys(keys)), callback
-
-    async def discover(self) -> Hits:
-        for name, keys, callback in self._commands():
-            yield DiscoveryHit(name, callback, help=t("palette.key", self.app.ctx.lang, key=keys))
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, keys, callback in self._commands():
-            score = matcher.match(name)
-            if score > 0:
-                yield Hit(score, matcher.highlight(name), callback, help=t("palette.key", self.app.ctx.lang, key=keys))
+    return KeyCommands
 
 
 class DrillApp(App):
-    """``DrillApp(ctx, start="home")``: Home is always at the bottom of the stack."""
+    """``DrillApp(ctx, start="home")``: Home is at the bottom of the stack.
+
+    With another ``start`` screen (``drill practice``), Home is only built
+    when that screen is left: leaving the last screen shows Home, never an
+    empty screen.  Extra keyword arguments go to the start screen.
+    """
 
     TITLE = "infra-drill"
-    CSS_PATH = "app.tcss"
-    COMMANDS = App.COMMANDS | {KeyCommands}
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere find it too
+    COMMANDS = App.COMMANDS | {_key_commands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("f1", "help", "Help", id="key.help"),
@@ -90,10 +75,22 @@ class DrillApp(App):
         self.start_kwargs = start_kwargs
         localize_bindings(self, ctx.lang)
 
-    def on_mount(self) -> None:
-        self.push_screen(screen_class("home")())
-        if self.start != "home":
-            self.open_screen(self.start, **self.start_kwargs)
+    def get_default_screen(self) -> Screen:
+        """The start screen is the bottom of the stack itself: no blank screen under it (a faster start)."""
+        try:
+            screen = screen_class(self.start)(**self.start_kwargs)
+        except ScreenUnavailable:
+            self.call_later(self.notify, t("screen.unavailable", self.ctx.lang, name=self.start), severity="warning")
+            screen = screen_class("home")()
+        # as push_screen does: switching away from this screen pops a result callback
+        screen._push_result_callback(self, None)
+        return screen
+
+    def pop_screen(self):
+        """Back to the previous screen; from the first screen of a direct start, to Home."""
+        if len(self.screen_stack) == 1:
+            return self.switch_screen(screen_class("home")())
+        return super().pop_screen()
 
     def open_screen(self, name: str, **kwargs) -> bool:
         """Push the screen called ``name``; a missing module is a notification, not a crash."""

@@ -13,6 +13,12 @@ class DrillScreen(Screen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         localize_bindings(self, self.app.ctx.lang)
+        # the width class (-narrow / -wide) from the start: the first resize then restyles nothing
+        width = self.app.size.width
+        for least, name in sorted(self.app.HORIZONTAL_BREAKPOINTS or [], reverse=True):
+            if width >= least:
+                self.add_class(name)
+                break
 
     @property
     def ctx(self):

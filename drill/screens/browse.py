@@ -19,6 +19,18 @@ VERDICT_STYLE = {"correct": "green", "close": "yellow", "wrong": "red", "dont_kn
 
 
 class BrowseScreen(DrillScreen):
+    DEFAULT_CSS = """
+    BrowseScreen {
+        #browse-columns { height: 1fr; }
+        #bank { height: 1fr; }
+        #preview { height: 1fr; padding: 0 1; border-top: hkey $primary 40%; }
+        &.-narrow #browse-columns { layout: vertical; }
+        &.-narrow #preview { height: 40%; }
+        &.-wide #browse-columns { layout: horizontal; }
+        &.-wide #bank { width: 3fr; }
+        &.-wide #preview { width: 2fr; border-top: none; border-left: vkey $primary 40%; }
+    }
+    """
     BINDINGS = [
         Binding("p", "practise", "Practise this", id="key.practise_item"),
         Binding("t", "practise_topic", "Practise topic", id="key.practise_topic"),

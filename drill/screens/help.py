@@ -35,6 +35,9 @@ def _keys(keys: list[str]) -> str:
 
 
 class HelpScreen(DrillScreen):
+    DEFAULT_CSS = """
+    HelpScreen #help-body { padding: 1 2; }
+    """
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Close", id="key.close"),
         Binding("question_mark", "app.pop_screen", "Close", id="key.close", show=False),

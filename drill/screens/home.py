@@ -19,6 +19,18 @@ WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", 
 
 
 class HomeScreen(DrillScreen):
+    DEFAULT_CSS = """
+    HomeScreen {
+        #home { padding: 0 2; height: 1fr; }
+        #home-title { height: 1; margin: 1 0 1 0; }
+        #tiles { height: 4; }
+        .tile { width: 1fr; height: 4; border: round $primary 50%; content-align: center middle;
+                text-align: center; margin-right: 1; }
+        #home-next { height: auto; margin: 1 0 0 0; }
+        #ways { height: auto; max-height: 8; margin: 1 0 0 0; border: round $accent 40%; }
+        #home-bank { height: 1; margin-top: 1; }
+    }
+    """
     BINDINGS = [
         Binding("p", "open('practice')", "Practise", id="key.practice"),
         Binding("m", "open('mock')", "Mock interview", id="key.mock"),

@@ -11,13 +11,14 @@ from __future__ import annotations
 import math
 from datetime import date
 
-from rich.table import Table
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
 
 from drill import flow
 from drill.i18n import t, when
@@ -34,6 +35,35 @@ VERDICT_STYLE = {"correct": ("✓", "bold green"), "close": ("≈", "bold yellow
 def clock_text(seconds: float) -> str:
     s = int(seconds)
     return f"⏱ {s // 60}:{s % 60:02d}"
+
+
+def progress_bar(done: int, total: int, width: int = 16) -> Text:
+    """``━━━━━╺━━━━━━━━━━``: done in colour, the rest dim."""
+    filled = round(width * done / total) if total else 0
+    bar = Text("━" * filled, "bold magenta")
+    if filled < width:
+        bar.append("╺" + "━" * (width - filled - 1), "dim")
+    return bar
+
+
+class TopBar(Widget):
+    """One line: where we are on the left; progress and clock on the right, always visible."""
+
+    DEFAULT_CSS = "TopBar { height: 1; }"
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.where, self.right = Text(), Text()
+
+    def show(self, where: Text, right: Text) -> None:
+        self.where, self.right = where, right
+        self.refresh()
+
+    def render(self) -> Text:
+        room = max(0, self.content_size.width - self.right.cell_len - 1)
+        where = self.where.copy()
+        where.truncate(room, overflow="ellipsis", pad=True)
+        return Text.assemble(where, " ", self.right)
 
 
 def quality_name(q: int, lang: str) -> str:
@@ -63,35 +93,29 @@ class PracticeScreen(DrillScreen):
         self.items = list(items or [])
         self.run: flow.PracticeRun | None = None
         self.state = ASKING
+        self._understood_pending = False
+        self._not_graded: str | None = None  # the unreadable text whose reason is on show
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        with Horizontal(id="topbar"):
-            yield Static(id="where")
-            yield ProgressBar(id="progress", show_eta=False, show_percentage=False)
-            yield Static(id="count")
-            yield Static(id="clock")
-        with Horizontal(id="columns"):
+        # few widgets on purpose: the answer box must be live fast (benchmarks/bench_startup.py)
+        yield TopBar(id="topbar")
+        with Horizontal(id="columns", classes="-asking"):
             with Vertical(id="left"):
                 with VerticalScroll(id="problem", can_focus=False):
-                    yield Static(id="scenario")
-                    yield Static(id="givens")
-                    yield Static(id="conventions")
-                    yield Static(id="history")
-                    yield Static(id="prompt")
-                    yield Static(id="empty")
+                    yield Static(id="question")
                 yield Input(id="answer")
                 yield Static(id="understood")
             with VerticalScroll(id="feedback"):
                 yield Static(id="verdict")
                 yield Static(id="solution")
-                yield Static(id="plot-holder")
                 yield Static(id="next-keys")
-        yield Footer()
 
     def on_mount(self) -> None:
         self.start_run()
         self.set_interval(1.0, self.tick)
+        # the answer box first; the footer of keys one frame later
+        self.call_after_refresh(self.mount, Footer())
 
     def start_run(self, mode: str | None = None) -> None:
         mode = mode or self.mode
@@ -110,75 +134,63 @@ class PracticeScreen(DrillScreen):
 
     # ------------------------------------------------------------------ drawing
     def set_state(self, state: str) -> None:
+        if state == self.state:
+            return
         self.state = state
         columns = self.query_one("#columns")
         for s in (ASKING, FEEDBACK, EMPTY):
             columns.set_class(state == s, f"-{s}")
         self.refresh_bindings()
 
-    def draw_topbar(self) -> None:
-        run = self.run
-        bar = self.query_one("#progress", ProgressBar)
-        if run is None or run.done:
-            self.query_one("#where", Static).update(Text(self.tr("practice.title")))
-            done, total = run.progress if run else (0, 0)
+    def tick(self) -> None:
+        """Redraw the top bar: where we are, the progress bar, the clock of this problem."""
+        run, zh = self.run, self.lang == "zh"
+        if run is None:
+            return
+        if run.done:
+            where = Text(self.tr("practice.title"), "bold")
         else:
             t_ = run.problem.template
-            topic = TOPIC_NAMES[t_.topic][1 if self.lang == "zh" else 0]
-            title = t_.title_zh if self.lang == "zh" else t_.title
-            where = Text.assemble((topic, "bold"), " · ", title)
+            where = Text.assemble((TOPIC_NAMES[t_.topic][1 if zh else 0], "bold"), " · ", t_.title_zh if zh else t_.title)
             if run.card.kind == "redrill":
                 where.append(f" · {self.tr('practice.redrill')}", "italic yellow")
             elif run.card.kind == "extra":
                 where.append(f" · {self.tr('practice.extra')}", "italic cyan")
-            self.query_one("#where", Static).update(where)
-            done, total = run.progress
-        bar.update(total=max(total, 1), progress=done)
-        self.query_one("#count", Static).update(self.tr("practice.progress", done=done, total=total))
-        self.tick()
-
-    def tick(self) -> None:
-        if self.run is None or self.run.done:
-            self.query_one("#clock", Static).update("")
-            return
-        if self.state == ASKING:
-            seconds = self.run.elapsed()
-        elif self.state == FEEDBACK and self.run.answers:
-            seconds = self.run.answers[-1].seconds
-        else:
-            return
-        self.query_one("#clock", Static).update(clock_text(seconds))
+        done, total = run.progress
+        seconds = (run.elapsed() if self.state == ASKING else
+                   run.answers[-1].seconds if self.state == FEEDBACK and run.answers else None)
+        right = progress_bar(done, total) + Text(" " + self.tr("practice.progress", done=done, total=total))
+        right.append(f"  {clock_text(seconds)}" if seconds is not None and not run.done else "")
+        self.query_one("#topbar", TopBar).show(where, right)
 
     def draw_problem(self) -> None:
         run, lang = self.run, self.lang
         p, step = run.problem, run.current_step
-        self.query_one("#scenario", Static).update(Text(p.scenario(lang)))
-        self.query_one("#scenario").display = bool(p.scenario(lang))
+        text = Text()
+        if p.scenario(lang):
+            text.append(p.scenario(lang) + "\n\n")
         if p.givens:
-            table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
-            table.add_column(style="dim")
-            table.add_column(style="bold")
-            for g in p.givens:
-                table.add_row(Text(g.label(lang)), Text(g.display))
-            self.query_one("#givens", Static).update(table)
-        self.query_one("#givens").display = bool(p.givens)
-        self.query_one("#conventions", Static).update(Text(p.conventions(lang), style="dim italic"))
-        self.query_one("#conventions").display = bool(p.conventions(lang))
-        history = Text()
+            labels = [g.label(lang) for g in p.givens]
+            width = max(cell_len(label) for label in labels)
+            for label, g in zip(labels, p.givens):
+                text.append("▎ ", "blue")
+                text.append(label + " " * (width - cell_len(label) + 2), "dim")
+                text.append(g.display + "\n", "bold")
+            text.append("\n")
+        if p.conventions(lang):
+            text.append(p.conventions(lang) + "\n\n", "dim italic")
         for a in run.prior:
             mark, style = VERDICT_STYLE[a.status]
-            history.append(f"{a.step + 1}. ", "bold")
-            history.append(a.problem.steps[a.step].prompt(lang) + "\n", "dim")
-            history.append(f"   {mark} ", style)
-            history.append(f"{a.verdict.given if a.verdict else '?'}")
-            history.append(f"   ({self.tr('practice.expected')}{a.problem.steps[a.step].expected.display})\n", "dim")
-        self.query_one("#history", Static).update(history)
-        self.query_one("#history").display = bool(run.prior)
-        prompt = Text()
+            shown = a.problem.steps[a.step]
+            text.append(f"{a.step + 1}. ", "bold")
+            text.append(shown.prompt(lang) + "\n", "dim")
+            text.append(f"   {mark} ", style)
+            text.append(a.verdict.given if a.verdict else "?")
+            text.append(f"   ({self.tr('practice.expected')}{shown.expected.display})\n\n", "dim")
         if p.is_chain:
-            prompt.append(self.tr("practice.step", n=step.index + 1, total=len(p.steps)) + "  ", "bold cyan")
-        prompt.append(step.prompt(lang), "bold")
-        self.query_one("#prompt", Static).update(prompt)
+            text.append(self.tr("practice.step", n=step.index + 1, total=len(p.steps)) + "  ", "bold cyan")
+        text.append(step.prompt(lang), "bold")
+        self.query_one("#question", Static).update(text)
         answer = self.query_one("#answer", Input)
         exp = step.expected
         if exp.kind == "choice":
@@ -187,7 +199,7 @@ class PracticeScreen(DrillScreen):
             answer.placeholder = self.tr("practice.placeholder_expr")
         else:
             answer.placeholder = self.tr("practice.placeholder")
-        self.draw_topbar()
+        self.tick()
 
     def draw_understood(self) -> None:
         if self.state != ASKING:
@@ -204,7 +216,6 @@ class PracticeScreen(DrillScreen):
 
     def show_asking(self, typed: str = "") -> None:
         self.set_state(ASKING)
-        self.query_one("#empty").display = False
         self.draw_problem()
         answer = self.query_one("#answer", Input)
         answer.disabled = False
@@ -261,20 +272,19 @@ class PracticeScreen(DrillScreen):
         for line in step.solution_lines(lang):
             solution.append(line + "\n")
         self.query_one("#solution", Static).update(solution)
-        holder = self.query_one("#plot-holder", Static)
         for old in self.query("RooflinePlot"):
             old.remove()
         if step.roofline:
             from drill.widgets.roofline import RooflinePlot
 
-            self.query_one("#feedback", VerticalScroll).mount(RooflinePlot(step.roofline, lang), after=holder)
+            self.query_one("#feedback", VerticalScroll).mount(RooflinePlot(step.roofline, lang), after="#solution")
         keys = self.tr("practice.grade_keys") if a.last_step else self.tr("practice.step_keys")
         self.query_one("#next-keys", Static).update(Text(keys, style="dim italic"))
         self.query_one("#understood", Static).update("")
         fb = self.query_one("#feedback", VerticalScroll)
         fb.scroll_home(animate=False)
         fb.focus()
-        self.draw_topbar()
+        self.tick()
 
     def show_empty(self) -> None:
         self.set_state(EMPTY)
@@ -292,13 +302,9 @@ class PracticeScreen(DrillScreen):
                 tpl = registry.get(item)
                 text.append(f"  • {tpl.title_zh if lang == 'zh' else tpl.title}\n")
         text.append(self.tr("practice.empty_back"), "dim")
-        empty = self.query_one("#empty", Static)
-        empty.update(text)
-        for wid in ("#scenario", "#givens", "#conventions", "#history", "#prompt"):
-            self.query_one(wid).display = False
-        empty.display = True
+        self.query_one("#question", Static).update(text)
         self.query_one("#understood", Static).update("")
-        self.draw_topbar()
+        self.tick()
         self.query_one("#problem").focus()
 
     def apply_lang(self) -> None:
@@ -316,7 +322,15 @@ class PracticeScreen(DrillScreen):
     # ------------------------------------------------------------------ input
     @on(Input.Changed, "#answer")
     def _typed(self) -> None:
-        self.draw_understood()
+        # read the answer once per frame, however many keys arrived in it
+        if not self._understood_pending:
+            self._understood_pending = True
+            self.call_after_refresh(self._read_typed)
+
+    def _read_typed(self) -> None:
+        self._understood_pending = False
+        if self.query_one("#answer", Input).value != self._not_graded:  # keep "not graded: why" until edited
+            self.draw_understood()
 
     @on(Input.Submitted, "#answer")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -326,6 +340,7 @@ class PracticeScreen(DrillScreen):
         if isinstance(result, flow.Answer):
             self.show_feedback(result)
             return
+        self._not_graded = event.value
         reason = result.message.removeprefix("Can't read this answer: ")
         self.query_one("#understood", Static).update(Text(self.tr("practice.not_graded", why=reason), style="bold red"))
 

@@ -23,6 +23,10 @@ def duration(seconds: float) -> str:
 class SummaryScreen(DrillScreen):
     """``SummaryScreen(summary=...)``: Enter or Escape goes back to Home."""
 
+    DEFAULT_CSS = """
+    SummaryScreen #summary-body { padding: 1 2; }
+    """
+
     BINDINGS = [
         Binding("enter", "home", "Home", id="key.home"),
         Binding("escape", "home", "Home", id="key.home", show=False),

@@ -47,7 +47,10 @@ def clock():
 
 def text_of(screen, selector: str) -> str:
     """The text a Static shows (rich tables rendered as plain text)."""
-    content = screen.query_one(selector, Static).content
+    widget = screen.query_one(selector)
+    if not isinstance(widget, Static):
+        return str(widget.render())
+    content = widget.content
     if isinstance(content, (str, Text)):
         return str(content)
     console = Console(width=200, file=io.StringIO(), color_system=None)

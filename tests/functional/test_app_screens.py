@@ -7,7 +7,8 @@ from datetime import date, datetime, timezone
 
 import pytest
 
-from drill.app import SCREEN_PATHS, DrillApp, KeyCommands
+from drill.app import SCREEN_PATHS, DrillApp
+from drill.palette import KeyCommands
 from drill.context import AppContext
 from drill.screens.browse import BrowseScreen
 from drill.screens.help import HelpScreen
