@@ -4,7 +4,7 @@ Issue 2's target: at least 5,000 parse+grade operations per second, and nothing
 on the number path may import sympy (about 0.7 s).  Prints:
 
 * the import time of ``engine.formulas`` + ``engine.grading`` in a fresh
-  interpreter, and whether sympy was loaded;
+  interpreter, and whether sympy was loaded; a whole ``drill calc`` process;
 * parse+grade throughput over a mix of realistic answers (right, close, wrong,
   misconceptions, GiB/bits slips, wrong units, unreadable text);
 * parse-only throughput; formula evaluation and worked-solution throughput
@@ -80,6 +80,11 @@ def main() -> None:
     seconds, sympy_loaded = _import_cost()
     print(f"import engine.formulas + engine.grading: {seconds * 1000:.0f} ms (fresh interpreter, median of 5); "
           f"sympy imported: {'YES - regression' if sympy_loaded else 'no'}")
+
+    calc = [sys.executable, "-m", "drill", "calc", "ridge_point", "peak_flops=989TFLOPS", "bandwidth=3.35TB/s"]
+    wall = statistics.median(_time(lambda: subprocess.run(calc, cwd=ROOT, capture_output=True, check=True))
+                             for _ in range(5))
+    print(f"drill calc ridge_point ..., whole process: {wall * 1000:.0f} ms (median of 5)")
 
     from engine.answers import parse_quantity
     from engine.formulas import CATALOGUE
