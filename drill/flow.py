@@ -53,11 +53,26 @@ def worst_verdict(verdicts: list[str]) -> str:
 
 
 def today_session(ctx: "AppContext") -> Session:
-    """Today's queue: due items, then the day's new items (engine.session)."""
-    today = ctx.today()
+    """Today's queue: due items, then the day's new items (engine.session).
+
+    Templates queued from a mock report (profile setting ``queued_items``) come
+    first: in the schedule if they are due or new today, else as extra practice.
+    """
+    from drill.commands.mock import QUEUE_KEY
+
+    today, cat = ctx.today(), catalog()
+    settings = ctx.profile.settings()
     done_today = introduced(ctx.profile.reviews_today(today))
-    return Session(ctx.profile.states(), catalog(), today, seed=ctx.new_seed(),
-                   new_per_day=ctx.profile.settings()["new_per_day"], introduced_today=len(done_today))
+    s = Session(ctx.profile.states(), cat, today, seed=ctx.new_seed(), new_per_day=settings["new_per_day"],
+                introduced_today=len(done_today))
+    topic = dict(cat)
+    queued = [i for i in dict.fromkeys(settings.get(QUEUE_KEY) or []) if isinstance(i, str) and i in topic]
+    if queued:
+        planned = {c.item: c for c in s.cards}
+        first = [planned.get(i) or Card(i, topic[i], ctx.new_seed(), "extra") for i in queued]
+        s.cards = first + [c for c in s.cards if c.item not in queued]
+        s.planned = len(s.cards)
+    return s
 
 
 def extra_session(ctx: "AppContext", n: int = 5) -> Session:
@@ -225,7 +240,7 @@ class PracticeRun:
         return a
 
     def _record(self, a: Answer) -> None:
-        """Save the rows of answer ``a`` (durable before this returns)."""
+        """Save the rows of answer ``a`` (durable before this returns); a queued item leaves the queue."""
         card, today, chain = a.card, self.ctx.today(), a.problem.is_chain
         if chain:
             row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
@@ -242,6 +257,14 @@ class PracticeRun:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
                                           seconds=a.seconds)
             a.rows.append(self.ctx.profile.record(row))
+            self._unqueue(card.item)
+
+    def _unqueue(self, item: str) -> None:
+        from drill.commands.mock import QUEUE_KEY
+
+        queued = self.ctx.profile.settings().get(QUEUE_KEY) or []
+        if item in queued:
+            self.ctx.profile.set_setting(QUEUE_KEY, [i for i in queued if i != item])
 
     def _unrecord(self, a: Answer) -> None:
         for stored in reversed(a.rows):

@@ -45,3 +45,27 @@ def test_a_damaged_save_stops_the_app_and_is_left_as_it_is(tmp_path):
 def test_practice_is_a_subcommand_with_help():
     r = drill("practice", "--help")
     assert r.returncode == 0 and "today's practice session" in r.stdout
+
+
+def test_the_first_problem_and_a_graded_number_never_import_sympy(tmp_path):
+    script = f"""
+import asyncio, sys
+from engine.storage import Profile
+from drill.app import DrillApp
+from drill.context import AppContext
+
+async def main():
+    with Profile.open({str(tmp_path)!r}) as profile:
+        app = DrillApp(AppContext(profile, "en"), start="practice", items=["roofline.ridge_point"])
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            screen.query_one("#answer").value = screen.run.current_step.expected.display
+            await pilot.press("enter")
+            assert screen.state == "feedback", screen.state
+    print("sympy" in sys.modules)
+
+asyncio.run(main())
+"""
+    r = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "False"

@@ -359,3 +359,21 @@ async def test_practice_lays_out_at_80x24_and_uses_a_wide_terminal(profile, cloc
             assert feedback.x >= answer_left.right  # side by side
         else:
             assert feedback.y >= answer_left.y and feedback.width >= size[0] - 2  # below
+
+
+@sync
+async def test_templates_queued_from_a_mock_come_first_then_leave_the_queue(profile, clock):
+    templates = registry.all_templates()
+    later = templates[-1]  # not due, not among today's new items
+    profile.set_setting("queued_items", [later.id, "no.such.template"])
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert (screen.run.card.item, screen.run.card.kind) == (later.id, "extra")
+        assert screen.run.progress == (0, 6)
+        for step in screen.run.problem.steps:
+            await submit(pilot, right(step))
+            if screen.run.step < len(screen.run.problem.steps) - 1:
+                await pilot.press("enter")
+    assert profile.settings()["queued_items"] == ["no.such.template"]
+    assert rows(profile)[-1]["mode"] == "extra" and profile.states() == {}
