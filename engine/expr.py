@@ -320,8 +320,14 @@ def render(node: Node, symbols: Mapping[str, str] | None = None, env: Mapping[st
 
 
 def _fmt_exact(x: float) -> str:
-    """Whole numbers exactly (a hidden size of 16384 is not "16380"); others to 4 significant figures."""
-    return fmt_number(x, 15) if x.is_integer() and abs(x) < 1e15 else fmt_number(x)
+    """Short whole numbers exactly (a hidden size of 16384 is not "16380"); others to 4 significant figures.
+
+    "Short" is at most 7 significant digits: a 23,756,537,856-byte intermediate
+    reads better as 2.376 × 10¹⁰ on a whiteboard.
+    """
+    if x.is_integer() and abs(x) < 1e15 and len(str(int(abs(x))).rstrip("0")) <= 7:
+        return fmt_number(x, 15)
+    return fmt_number(x)
 
 
 def _fmt_value(v: Value) -> tuple[str, int]:

@@ -315,9 +315,15 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             if ask.integer:
                 value = float(round(value))
             env = {**{k: _resolve(v, steps) for k, v in ask.extras.items()}, **inputs}
-            # a misconception that gives (nearly) the right answer here could not be told apart: drop it
-            misses = tuple(Miss(m.key, m.label, v) for m, v in f.misconception_values(**env)
-                           if math.isfinite(v) and distance(v, value) > ask.tolerance)
+            # a misconception that gives (nearly) the right answer here could not be told apart: drop it.
+            # Whole-number answers are graded exactly, so only an exact coincidence is ambiguous there
+            # (29 GPUs "rounded down" vs 30 is a real, nameable mistake).
+            def distinct(v: float) -> bool:
+                if not math.isfinite(v):
+                    return False
+                return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
+
+            misses = tuple(Miss(m.key, m.label, v) for m, v in f.misconception_values(**env) if distinct(v))
             unit = ask.unit
             if unit and lookup(unit, f.unit) is None:
                 raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")

@@ -86,6 +86,9 @@ def test_answers_come_from_the_engine_and_grade_their_own_display(tid, seed):
         assert e.unit or e.integer or e.unit_kind == "count", f"step {s.index + 1} does not say its unit"
         assert formulas.get(s.formula).formula_text() in s.solution, "the worked solution shows the engine formula"
         for m in e.misses:
+            if e.integer:  # whole numbers are graded exactly: only an exact coincidence is ambiguous
+                assert round(m.value) != float(e.value), f"step {s.index + 1}: misconception {m.key} equals the answer"
+                continue
             assert distance(m.value, float(e.value)) > e.tolerance, (
                 f"step {s.index + 1}: misconception {m.key} ({m.value}) is within tolerance of {e.value}")
 
