@@ -334,8 +334,14 @@ def today_figures(ctx: "AppContext") -> Today:
     days = {date.fromisoformat(r["date"]) for r in ctx.profile.reviews()}
     cat = catalog()
     return Today(kinds.count("due"), kinds.count("new"), streaks(days, today)[0],
-                 sum(1 for _ in ctx.profile.reviews_today(today)), session.next_due(), len(session.weakest()),
+                 answers_count(ctx.profile.reviews_today(today)), session.next_due(), len(session.weakest()),
                  len(cat), len({topic for _, topic in cat}))
+
+
+def answers_count(rows) -> int:
+    """Answers given: every row but the schedule row that closes a chain (its steps were counted)."""
+    return sum(1 for r in rows if r.get("step") is not None or r["item"] not in registry.REGISTRY
+               or not registry.get(r["item"]).is_chain)
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ class BrowseScreen(DrillScreen):
         &.-narrow #browse-columns { layout: vertical; }
         &.-narrow #preview { height: 40%; }
         &.-wide #browse-columns { layout: horizontal; }
-        &.-wide #bank { width: 3fr; }
-        &.-wide #preview { width: 2fr; border-top: none; border-left: vkey $primary 40%; }
+        &.-wide #bank { width: 2fr; }
+        &.-wide #preview { width: 1fr; border-top: none; border-left: vkey $primary 40%; }
     }
     """
     BINDINGS = [
@@ -65,7 +65,7 @@ class BrowseScreen(DrillScreen):
         at = table.cursor_row
         table.clear(columns=True)
         # the title column takes what the schedule columns leave (about 38 cells)
-        room = self.app.size.width * (3 / 5 if self.app.size.width >= 110 else 1)
+        room = self.app.size.width * (2 / 3 if self.app.size.width >= 110 else 1)
         table.add_column(self.tr("browse.template"), key="browse.template", width=max(20, int(room) - 43))
         for key in ("browse.state", "browse.due", "browse.ef", "browse.last"):
             table.add_column(self.tr(key), key=key)
@@ -79,7 +79,9 @@ class BrowseScreen(DrillScreen):
                               "", "", "", "", key=f"topic:{r.topic}")
             self.rows.append(r)
             tpl = registry.get(r.item)
-            due = Text(when(r.due, today, self.lang), "bold red" if r.due and r.due <= today else "")
+            shown = when(r.due, today, self.lang) if r.due and (r.due - today).days <= 1 else \
+                (r.due.isoformat() if r.due else "")
+            due = Text(shown, "bold red" if r.due and r.due <= today else "")
             last = Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_STYLE.get(r.last or "", ""))
             table.add_row(Text("  " + (tpl.title_zh if zh else tpl.title)),
                           Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""), due,

@@ -115,7 +115,11 @@ class PracticeScreen(DrillScreen):
         self.start_run()
         self.set_interval(1.0, self.tick)
         # the answer box first; the footer of keys one frame later
-        self.call_after_refresh(self.mount, Footer())
+        self.call_after_refresh(self._add_footer)
+
+    async def _add_footer(self) -> None:
+        await self.mount(Footer())
+        self.refresh_bindings()  # a footer draws its keys when the bindings change
 
     def start_run(self, mode: str | None = None) -> None:
         mode = mode or self.mode
@@ -223,7 +227,7 @@ class PracticeScreen(DrillScreen):
         answer.cursor_position = len(typed)
         answer.focus()
         self.draw_understood()
-        self.query_one("#problem", VerticalScroll).scroll_end(animate=False)
+        self.call_after_refresh(self.query_one("#problem", VerticalScroll).scroll_end, animate=False)
 
     def show_feedback(self, a: flow.Answer) -> None:
         self.set_state(FEEDBACK)
@@ -253,8 +257,11 @@ class PracticeScreen(DrillScreen):
                 head.append(self.tr("practice.misconception", what=v.diagnosis) + "\n", "bold magenta")
             for note in v.notes:
                 head.append(f"({note})\n", "dim")
-            if v.band and step.expected.kind == "number":
-                head.append(self.tr("practice.band", band=v.band) + "\n", "dim")
+            e = step.expected
+            if e.kind == "number":
+                head.append((self.tr("practice.band_integer") if e.integer else
+                             self.tr("practice.band", tol=f"{e.tolerance * 100:g}", close=f"{e.close * 100:g}")) + "\n",
+                            "dim")
         else:
             head.append(self.tr("practice.expected"), "dim")
             head.append(step.expected.display + "\n", "bold green")
@@ -284,6 +291,8 @@ class PracticeScreen(DrillScreen):
         fb = self.query_one("#feedback", VerticalScroll)
         fb.scroll_home(animate=False)
         fb.focus()
+        # the question stays in view above the answer box, whatever the new width wraps
+        self.call_after_refresh(self.query_one("#problem", VerticalScroll).scroll_end, animate=False)
         self.tick()
 
     def show_empty(self) -> None:

@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from engine.formulas import classify_bound
-from engine.units import fmt_number
+from engine.units import fmt_number, fmt_quantity
 
 RIDGE, POINT = "◆", "●"
 _DOTS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))  # [row][col] of a 2x4 braille cell
@@ -51,7 +51,7 @@ def draw(peak: float, bandwidth: float, intensity: float, width: int, height: in
     x_lo, x_hi = min(intensity, ridge) / 4, max(intensity, ridge) * 4
     y_lo, y_hi = bandwidth * x_lo / 1.5, peak * 1.5
     y_ticks = _decades(y_lo, y_hi) + [peak]  # the peak is labelled too (it wins a shared row)
-    margin = max(len(si(v)) for v in y_ticks) + 1
+    margin = max(len(si(v)) for v in y_ticks + [y_lo]) + 1
     cw, ch = max(8, width - margin), max(4, height - 2)
     pw, ph = cw * 2, ch * 4
     grid = [[0] * cw for _ in range(ch)]
@@ -83,6 +83,8 @@ def draw(peak: float, bandwidth: float, intensity: float, width: int, height: in
     rows[pc[0]][pc[1]] = POINT
     lines = []
     labelled = {py(v) // 4: si(v) for v in y_ticks}
+    if len(labelled) < 2:  # no decade in range besides the peak: label the foot of the axis too
+        labelled.setdefault(ch - 1, si(y_lo))
     for r, row in enumerate(rows):
         lines.append(labelled.get(r, "").rjust(margin - 1) + "│" + "".join(row))
     lines.append(" " * (margin - 1) + "└" + "─" * cw)
@@ -104,7 +106,7 @@ def legend(peak: float, bandwidth: float, intensity: float, lang: str = "en") ->
     perf = min(peak, bandwidth * intensity)
     bound = t(classify_bound(intensity, ridge), lang)
     return (f"{RIDGE} {t('ridge', lang)} I* = {fmt_number(ridge)} FLOP/B   "
-            f"{POINT} {t('kernel', lang)} I = {fmt_number(intensity)} FLOP/B → {si(perf)}FLOP/s ({bound})")
+            f"{POINT} {t('kernel', lang)} I = {fmt_number(intensity)} FLOP/B → {fmt_quantity(perf, 'flop_rate')} ({bound})")
 
 
 class RooflinePlot(Widget):

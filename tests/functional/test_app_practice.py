@@ -350,6 +350,9 @@ async def test_practice_lays_out_at_80x24_and_uses_a_wide_terminal(profile, cloc
     app = make_app(profile, clock)
     async with app.run_test(size=size) as pilot:
         screen = app.screen
+        await pilot.pause()
+        footer = screen.query_one("Footer")
+        assert footer.region.y == size[1] - 1 and "ctrl+g" in [k.key for k in footer.children]
         await submit(pilot, right(screen.run.current_step))
         verdict = screen.query_one("#verdict")
         answer_left = screen.query_one("#left").region
