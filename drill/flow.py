@@ -339,9 +339,11 @@ def today_figures(ctx: "AppContext") -> Today:
 
 
 def answers_count(rows) -> int:
-    """Answers given: every row but the schedule row that closes a chain (its steps were counted)."""
-    return sum(1 for r in rows if r.get("step") is not None or r["item"] not in registry.REGISTRY
-               or not registry.get(r["item"]).is_chain)
+    """Answers, as the stats count them: a chain practised whole counts once (its whole-item row);
+    steps without a whole-item row (a mock, an abandoned chain) count one by one."""
+    rows = list(rows)
+    whole = {(r["item"], r["seed"]) for r in rows if r.get("step") is None}
+    return sum(1 for r in rows if r.get("step") is None or (r["item"], r["seed"]) not in whole)
 
 
 @dataclass(frozen=True)

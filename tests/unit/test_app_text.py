@@ -96,3 +96,10 @@ def test_a_chain_is_as_good_as_its_weakest_step():
     assert flow.chain_quality([5, 2, 4]) == 2
     assert flow.worst_verdict(["correct", "close", "correct"]) == "close"
     assert flow.worst_verdict(["wrong", "dont_know"]) == "dont_know"
+
+
+def test_answers_are_counted_as_the_stats_count_them():
+    chain = [{"item": "c", "seed": 1, "step": s} for s in (1, 2, 3)] + [{"item": "c", "seed": 1, "step": None}]
+    mock = [{"item": "c", "seed": 2, "step": s} for s in (1, 2)]
+    single = [{"item": "s", "seed": 3, "step": None}]
+    assert flow.answers_count(chain + mock + single) == 1 + 2 + 1
