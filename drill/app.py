@@ -7,6 +7,7 @@ only optional keyword arguments and reads ``self.app.ctx``.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from pathlib import Path
 
@@ -74,6 +75,15 @@ class DrillApp(App):
         self.start = start
         self.start_kwargs = start_kwargs
         localize_bindings(self, ctx.lang)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._started)
+
+    def _started(self) -> None:
+        """After the first frame: garbage collection back on (``drill`` starts with it off),
+        the objects of the start-up kept out of every later collection."""
+        gc.freeze()
+        gc.enable()
 
     def get_default_screen(self) -> Screen:
         """The start screen is the bottom of the stack itself: no blank screen under it (a faster start)."""

@@ -17,6 +17,11 @@ def register(subparsers) -> None:
 
 
 def run_app(args: argparse.Namespace, start: str = "home") -> int:
+    import gc
+
+    # Starting up creates many objects that live as long as the app: no garbage collection
+    # until the first screen is drawn (DrillApp turns it back on); a faster first problem.
+    gc.disable()
     from drill.paths import open_profile
 
     profile = open_profile(args.saves, args.profile)

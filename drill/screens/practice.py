@@ -16,7 +16,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
@@ -89,6 +89,7 @@ class PracticeScreen(DrillScreen):
 
     def __init__(self, mode: str = "today", items: list[str] | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
+        self.add_class(f"-{ASKING}")
         self.mode = "items" if items else mode
         self.items = list(items or [])
         self.run: flow.PracticeRun | None = None
@@ -99,17 +100,16 @@ class PracticeScreen(DrillScreen):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         # few widgets on purpose: the answer box must be live fast (benchmarks/bench_startup.py)
+        # laid out by app.tcss: one column, or in a wide terminal the feedback beside the problem
         yield TopBar(id="topbar")
-        with Horizontal(id="columns", classes="-asking"):
-            with Vertical(id="left"):
-                with VerticalScroll(id="problem", can_focus=False):
-                    yield Static(id="question")
-                yield Input(id="answer")
-                yield Static(id="understood")
-            with VerticalScroll(id="feedback"):
-                yield Static(id="verdict")
-                yield Static(id="solution")
-                yield Static(id="next-keys")
+        with VerticalScroll(id="problem", can_focus=False):
+            yield Static(id="question")
+        with VerticalScroll(id="feedback"):
+            yield Static(id="verdict")
+            yield Static(id="solution")
+            yield Static(id="next-keys")
+        yield Input(id="answer")
+        yield Static(id="understood")
 
     def on_mount(self) -> None:
         self.start_run()
@@ -141,9 +141,8 @@ class PracticeScreen(DrillScreen):
         if state == self.state:
             return
         self.state = state
-        columns = self.query_one("#columns")
         for s in (ASKING, FEEDBACK, EMPTY):
-            columns.set_class(state == s, f"-{s}")
+            self.set_class(state == s, f"-{s}")
         self.refresh_bindings()
 
     def tick(self) -> None:

@@ -69,3 +69,25 @@ asyncio.run(main())
     r = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "False"
+
+
+def test_garbage_collection_is_back_on_once_the_first_screen_is_drawn(tmp_path):
+    script = f"""
+import asyncio, gc
+from engine.storage import Profile
+from drill.app import DrillApp
+from drill.context import AppContext
+
+async def main():
+    gc.disable()  # as `drill` starts
+    with Profile.open({str(tmp_path)!r}) as profile:
+        app = DrillApp(AppContext(profile, "en"), start="practice")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            print(gc.isenabled())
+
+asyncio.run(main())
+"""
+    r = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "True"

@@ -355,13 +355,15 @@ async def test_practice_lays_out_at_80x24_and_uses_a_wide_terminal(profile, cloc
         assert footer.region.y == size[1] - 1 and "ctrl+g" in [k.key for k in footer.children]
         await submit(pilot, right(screen.run.current_step))
         verdict = screen.query_one("#verdict")
-        answer_left = screen.query_one("#left").region
+        problem = screen.query_one("#problem").region
         feedback = screen.query_one("#feedback").region
         assert verdict.region.height > 0 and feedback.bottom <= size[1] - 1  # above the footer
         if size[0] >= 110:
-            assert feedback.x >= answer_left.right  # side by side
+            answer = screen.query_one("#answer").region
+            assert feedback.x >= problem.right and feedback.x >= answer.right  # side by side
+            assert answer.y >= problem.bottom  # the answer box stays under the question
         else:
-            assert feedback.y >= answer_left.y and feedback.width >= size[0] - 2  # below
+            assert feedback.y >= problem.bottom and feedback.width >= size[0] - 2  # below
 
 
 @sync
