@@ -9,8 +9,10 @@ echoed by the kernel; keys that arrive before an input box has focus are lost,
 as they would be for a person.
 
 The baseline is a Textual app with one Label and one Input.  Runs alternate
-between the two programs; the medians are printed with their ratio (target:
-at most 1.3x).
+between the two programs; the best and median times are printed with their
+ratios (target: the ratio of the medians at most 1.3x).  Probe keys come every
+10 ms, so each figure is known to about 10 ms.  Both programs run with
+bytecode caching on, as on a learner's machine.
 """
 
 from __future__ import annotations
@@ -124,9 +126,9 @@ def main() -> None:
     for name, values in times.items():
         print(f"  {name:<38} {min(values):6.3f}s {statistics.median(values):7.3f}s")
     best, median = min(drill) / min(base), statistics.median(drill) / statistics.median(base)
-    verdict = "ok" if best <= TARGET else "over target"
-    print(f"  {'drill practice / minimal app':<38} {best:6.2f}x {median:7.2f}x   (target <= {TARGET}x on the best "
-          f"runs, the least disturbed by other load: {verdict})")
+    verdict = "ok" if median <= TARGET else "over target"
+    print(f"  {'drill practice / minimal app':<38} {best:6.2f}x {median:7.2f}x   (target: medians <= {TARGET}x: "
+          f"{verdict})")
 
 
 if __name__ == "__main__":
