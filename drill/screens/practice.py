@@ -23,7 +23,6 @@ from textual.widgets import Footer, Input, Static
 from drill import flow
 from drill.i18n import t, when
 from drill.screens import DrillScreen
-from engine.units import fmt_number
 from question_bank import registry
 from question_bank.base import TOPIC_NAMES
 
