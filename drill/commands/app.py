@@ -16,7 +16,8 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_practice)
 
 
-def run_app(args: argparse.Namespace, start: str = "home") -> int:
+def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> int:
+    """Open the profile, run the app on the ``start`` screen (built with ``screen_kwargs``), close the profile."""
     import gc
 
     # Starting up creates many objects that live as long as the app: no garbage collection
@@ -30,7 +31,7 @@ def run_app(args: argparse.Namespace, start: str = "home") -> int:
         from drill.context import AppContext
 
         lang = args.lang or profile.settings().get("lang") or "en"
-        app = DrillApp(AppContext(profile, lang), start=start)
+        app = DrillApp(AppContext(profile, lang), start=start, **screen_kwargs)
         app.run()
         return app.return_code or 0
     finally:

@@ -156,13 +156,16 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+def _topics(args: argparse.Namespace) -> list[str]:
+    return [t.strip() for t in (args.topics or "").split(",") if t.strip()]
+
+
 def _settings(args: argparse.Namespace, new_seed=None) -> "MockSettings":
     from drill.cli import UsageError
     from engine.mock import MockError
 
-    topics = [t.strip() for t in (args.topics or "").split(",") if t.strip()]
     try:
-        return make_settings(minutes=args.minutes, questions=args.questions, topics=topics,
+        return make_settings(minutes=args.minutes, questions=args.questions, topics=_topics(args),
                              chains=not args.no_chains, seed=args.seed, new_seed=new_seed)
     except MockError as e:
         raise UsageError(f"mock: {e}") from None
@@ -176,26 +179,10 @@ def run(args: argparse.Namespace) -> int:
     if args.plan:
         return _print_plan(args)
     _settings(args, new_seed=lambda: 0)  # refuse bad values before the app opens
-    topics = [t.strip() for t in (args.topics or "").split(",") if t.strip()]
-    return launch(args, seed=args.seed, minutes=args.minutes, questions=args.questions, topics=topics or None,
-                  chains=False if args.no_chains else None)
+    from drill.commands.app import run_app
 
-
-def launch(args: argparse.Namespace, **setup) -> int:
-    """Open the app on the mock setup screen, filled in with ``setup``."""
-    from drill.paths import open_profile
-
-    profile = open_profile(args.saves, args.profile)
-    try:
-        from drill.app import DrillApp
-        from drill.context import AppContext
-
-        lang = args.lang or profile.settings().get("lang") or "en"
-        app = DrillApp(AppContext(profile, lang), start="mock", **setup)
-        app.run()
-        return app.return_code or 0
-    finally:
-        profile.close()
+    return run_app(args, start="mock", seed=args.seed, minutes=args.minutes, questions=args.questions,
+                   topics=_topics(args) or None, chains=False if args.no_chains else None)
 
 
 def _print_plan(args: argparse.Namespace) -> int:

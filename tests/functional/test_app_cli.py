@@ -22,7 +22,7 @@ def drill(*args: str) -> subprocess.CompletedProcess:
                           env=env, timeout=60, stdin=subprocess.DEVNULL)
 
 
-@pytest.mark.parametrize("args", [(), ("practice",)])
+@pytest.mark.parametrize("args", [(), ("practice",), ("mock", "--questions", "2")])
 def test_a_profile_open_elsewhere_stops_the_app_with_the_holder(tmp_path, args):
     with Profile.open(tmp_path):
         r = drill("--saves", str(tmp_path), *args)
