@@ -36,6 +36,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.new_sample": ("Another sample", "换一个例子"),
     "key.close": ("Close", "关闭"),
     **{f"key.q{q}": (f"Grade {q}", f"评分 {q}") for q in range(6)},
+    "key.mock_start": ("Start", "开始"),
+    "key.mock_skip": ("Skip", "跳过"),
+    "key.mock_flag": ("Flag", "标记"),
+    "key.mock_goto": ("Go back", "回看"),
+    "key.mock_end": ("End mock", "结束"),
+    "key.mock_queue": ("Practise missed", "错题加入练习"),
+    "key.mock_yes": ("Yes", "是"),
+    "key.mock_no": ("No", "否"),
     "palette.key": ("key: {key}", "按键：{key}"),
     "screen.unavailable": ("The {name} screen is not available in this build.", "此版本中没有“{name}”界面。"),
     # home
@@ -68,8 +76,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.extra": ("extra", "加练"),
     "practice.placeholder": ("your answer, e.g. 1.12 TB or 2039/140  (? = don't know)",
                              "你的答案，例如 1.12 TB 或 2039/140（? = 不会）"),
-    "practice.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
-    "practice.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
+    "answer.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
+    "answer.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
     "practice.typing": ("Type your answer; Enter submits.", "输入答案，回车提交。"),
     "practice.understood": ("understood: {what}", "识别为：{what}"),
     "practice.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
@@ -80,7 +88,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.band": ("band: ±{tol} % correct, ±{close} % close", "判定区间：±{tol} % 正确，±{close} % 接近"),
     "practice.band_integer": ("band: the exact whole number", "判定区间：须为精确整数"),
     "practice.misconception": ("Looks like you {what}.", "看起来你{what}。"),
-    "practice.solution": ("Worked solution", "解题过程"),
+    "solution": ("Worked solution", "解题过程"),
     "practice.grade": ("Grade {q} ({name}).", "评分 {q}（{name}）。"),
     "practice.grade_chain": ("Chain grade {q} ({name}): the lowest of its steps.",
                              "整题评分 {q}（{name}）：取各步最低分。"),
@@ -162,6 +170,86 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.submit": ("Submit the answer", "提交答案"),
     "help.palette": ("Command palette: every action of this screen", "命令面板：本界面的全部操作"),
     "help.quit": ("Quit", "退出"),
+    # mock interview
+    "mock.title": ("Mock interview", "模拟面试"),
+    "mock.schedule_note": ("Mock answers are logged, but they do not change your review schedule (SM-2).",
+                           "模拟面试的作答会记录，但不会改变你的复习计划（SM-2）。"),
+    "mock.no_feedback": ("No verdicts or solutions until the end, as in a real whiteboard round.",
+                         "和真实白板面试一样：结束前不显示对错和解答。"),
+    "mock.minutes": ("Minutes", "时长（分钟）"),
+    "mock.questions": ("or questions", "或题目数"),
+    "mock.questions_ph": ("blank: fill the time", "留空：按时长出题"),
+    "mock.topics": ("Topics", "主题"),
+    "mock.chains": ("Include follow-up chains", "包含多步追问题"),
+    "mock.seed": ("Seed", "种子"),
+    "mock.seed_ph": ("blank: a new mock, weighted towards your weaker templates", "留空：新出一套，偏重你较弱的题型"),
+    "mock.preview": ("questions: {n} ({chains} with follow-up steps) · time: {time} · seed {seed} ({how})",
+                     "题目：{n} 道（其中 {chains} 道多步题）· 限时：{time} · 种子 {seed}（{how}）"),
+    "mock.preview_weighted": ("weighted towards your weaker templates", "偏重你较弱的题型"),
+    "mock.preview_shared": ("shared seed: the same mock for everyone", "共享种子：人人同一套题"),
+    "mock.no_topics": ("Choose at least one topic.", "至少选择一个主题。"),
+    "mock.start_hint": ("Enter or the Start button begins the clock.", "按回车或“开始”按钮开始计时。"),
+    "mock.position": ("Question {n} / {total}", "第 {n} / {total} 题"),
+    "mock.step": (" · step {n} / {total}", " · 第 {n} / {total} 步"),
+    "mock.this_question": ("this question {time}", "本题 {time}"),
+    "mock.left": ("{time} left", "剩余 {time}"),
+    "mock.counts": ("answered {answered} / {total} · skipped {skipped} · flagged {flagged}",
+                    "已答 {answered} / {total} · 跳过 {skipped} · 标记 {flagged}"),
+    "mock.flagged": ("⚑ flagged for review", "⚑ 已标记待回看"),
+    "mock.answered_before": ("your answer so far: {typed}", "你之前的答案：{typed}"),
+    "mock.your_answer": ("your answer: {typed}", "你的答案：{typed}"),
+    "mock.placeholder": ("your answer, e.g. 1.12 TB or 2039/140", "你的答案，例如 1.12 TB 或 2039/140"),
+    "mock.keys": ("Enter submit · Ctrl+N skip · Ctrl+F flag · Ctrl+G go back · Esc end",
+                  "回车 提交 · Ctrl+N 跳过 · Ctrl+F 标记 · Ctrl+G 回看 · Esc 结束"),
+    "mock.understood": ("understood: {what}", "识别为：{what}"),
+    "mock.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
+    "mock.not_submitted": ("Not submitted: {why}", "未提交：{why}"),
+    "mock.nothing_to_revisit": ("Nothing to go back to: every other question is answered and not flagged.",
+                                "没有可回看的题：其余题目都已作答且未标记。"),
+    "mock.goto_title": ("Go back to…", "回看哪一题？"),
+    "mock.goto_skipped": ("skipped", "已跳过"),
+    "mock.goto_flagged": ("flagged", "已标记"),
+    "mock.goto_unseen": ("not seen yet", "未看过"),
+    "mock.goto_answered": ("answered", "已作答"),
+    "mock.end_title": ("End the mock now?", "现在结束模拟面试？"),
+    "mock.end_body": ("{n} of {total} answers are still missing; they count as unanswered.",
+                      "还有 {n} / {total} 题未作答，将计为未作答。"),
+    "mock.end_body_all": ("Every question has an answer.", "所有题目都已作答。"),
+    "mock.report": ("Mock report · {date} · seed {seed}", "模拟面试报告 · {date} · 种子 {seed}"),
+    "mock.score": ("Score {percent:.0f} %", "得分 {percent:.0f} %"),
+    "mock.tally": ("correct {correct} · close {close} · wrong {wrong} · unanswered {unanswered}",
+                   "正确 {correct} · 接近 {close} · 错误 {wrong} · 未作答 {unanswered}"),
+    "mock.time_used": ("time used {used} of {limit}", "用时 {used} / {limit}"),
+    "mock.timed_out": (" (time ran out)", "（时间用完）"),
+    "mock.first": ("Your first mock: the next ones will be compared with it.", "这是你的第一次模拟面试，之后会与它比较。"),
+    "mock.compare": ("Earlier mocks: {n} · last {previous:.0f} % ({delta:+.0f}) · best {best:.0f} % · "
+                     "average {average:.0f} %",
+                     "之前的模拟面试：{n} 次 · 上次 {previous:.0f} %（{delta:+.0f}）· 最好 {best:.0f} % · "
+                     "平均 {average:.0f} %"),
+    "mock.col.n": ("#", "#"),
+    "mock.col.topic": ("Topic", "主题"),
+    "mock.col.answer": ("Your answer", "你的答案"),
+    "mock.col.expected": ("Expected", "正确答案"),
+    "mock.col.verdict": ("Verdict", "结果"),
+    "mock.col.time": ("Time", "用时"),
+    "mock.misconceptions": ("Misconceptions seen: ", "出现的常见错误："),
+    "mock.no_misconceptions": ("none of the known slips", "没有出现已知的常见错误"),
+    "mock.weakest": ("Weakest topics: ", "最弱的主题："),
+    "mock.no_weak_topic": ("none: full marks in every topic", "没有：每个主题都满分"),
+    "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the missed templates ({n}) "
+                         "next session · Esc: home",
+                         "回车：查看所选题的解答 · p：把 {n} 个错题题型加入下次练习 · Esc：返回主页"),
+    "mock.report_keys_none": ("Enter: worked solution of the selected question · Esc: home",
+                              "回车：查看所选题的解答 · Esc：返回主页"),
+    "mock.queued": ("Missed templates ({n}) will come first in your next practice session.",
+                    "{n} 个题型会排在下次练习的最前面。"),
+    "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),
+    "mock.no_mocks": ("No mock interview saved yet.", "还没有保存的模拟面试。"),
+    "mock.solution_title": ("Question {label} · {title} (seed {seed})", "第 {label} 题 · {title}（种子 {seed}）"),
+    "mock.problem": ("The problem", "题目"),
+    "mock.close_hint": ("Esc or Enter to close", "按 Esc 或回车关闭"),
+    "mock.unknown_template": ("This template is no longer in the bank.", "题库中已没有这个题型。"),
+    "verdict.unanswered": ("Unanswered", "未作答"),
     # roofline legend
     "ridge": ("ridge point", "拐点"),
     "kernel": ("this kernel", "本算子"),
@@ -175,6 +263,16 @@ def t(key: str, lang: str = "en", /, **fmt) -> str:
     en, zh = STRINGS[key]
     s = zh if lang == "zh" else en
     return s.format(**fmt) if fmt else s
+
+
+def placeholder(expected, lang: str, number: str) -> str:
+    """The answer box's hint for what ``expected`` (an engine.grading.Expected) takes: one of its
+    choices, a formula, or a number (the string ``number``)."""
+    if expected.kind == "choice":
+        return t("answer.placeholder_choice", lang, choices=" / ".join(c.key for c in expected.choices))
+    if expected.kind == "expression":
+        return t("answer.placeholder_expr", lang)
+    return t(number, lang)
 
 
 def localize_bindings(node, lang: str) -> None:

@@ -30,113 +30,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
-from drill import i18n
 from drill.commands import mock as glue
 from drill.commands.mock import format_clock
+from drill.i18n import localize_bindings, placeholder, t
 from drill.screens import DrillScreen
 from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, weakness_figures
 from question_bank import registry
 from question_bank.base import TOPIC_NAMES, TOPICS, Problem
 
-STRINGS: dict[str, tuple[str, str]] = {
-    "key.mock_start": ("Start", "开始"),
-    "key.mock_submit": ("Submit", "提交"),
-    "key.mock_skip": ("Skip", "跳过"),
-    "key.mock_flag": ("Flag", "标记"),
-    "key.mock_goto": ("Go back", "回看"),
-    "key.mock_end": ("End mock", "结束"),
-    "key.mock_solution": ("Solution", "解答"),
-    "key.mock_queue": ("Practise missed", "错题加入练习"),
-    "key.mock_yes": ("Yes", "是"),
-    "key.mock_no": ("No", "否"),
-    "mock.title": ("Mock interview", "模拟面试"),
-    "mock.schedule_note": ("Mock answers are logged, but they do not change your review schedule (SM-2).",
-                           "模拟面试的作答会记录，但不会改变你的复习计划（SM-2）。"),
-    "mock.no_feedback": ("No verdicts or solutions until the end, as in a real whiteboard round.",
-                         "和真实白板面试一样：结束前不显示对错和解答。"),
-    "mock.minutes": ("Minutes", "时长（分钟）"),
-    "mock.questions": ("or questions", "或题目数"),
-    "mock.questions_ph": ("blank: fill the time", "留空：按时长出题"),
-    "mock.topics": ("Topics", "主题"),
-    "mock.chains": ("Include follow-up chains", "包含多步追问题"),
-    "mock.seed": ("Seed", "种子"),
-    "mock.seed_ph": ("blank: a new mock, weighted towards your weaker templates", "留空：新出一套，偏重你较弱的题型"),
-    "mock.preview": ("questions: {n} ({chains} with follow-up steps) · time: {time} · seed {seed} ({how})",
-                     "题目：{n} 道（其中 {chains} 道多步题）· 限时：{time} · 种子 {seed}（{how}）"),
-    "mock.preview_weighted": ("weighted towards your weaker templates", "偏重你较弱的题型"),
-    "mock.preview_shared": ("shared seed: the same mock for everyone", "共享种子：人人同一套题"),
-    "mock.no_topics": ("Choose at least one topic.", "至少选择一个主题。"),
-    "mock.start_hint": ("Enter or the Start button begins the clock.", "按回车或“开始”按钮开始计时。"),
-    "mock.position": ("Question {n} / {total}", "第 {n} / {total} 题"),
-    "mock.step": (" · step {n} / {total}", " · 第 {n} / {total} 步"),
-    "mock.this_question": ("this question {time}", "本题 {time}"),
-    "mock.left": ("{time} left", "剩余 {time}"),
-    "mock.counts": ("answered {answered} / {total} · skipped {skipped} · flagged {flagged}",
-                    "已答 {answered} / {total} · 跳过 {skipped} · 标记 {flagged}"),
-    "mock.flagged": ("⚑ flagged for review", "⚑ 已标记待回看"),
-    "mock.answered_before": ("your answer so far: {typed}", "你之前的答案：{typed}"),
-    "mock.your_answer": ("your answer: {typed}", "你的答案：{typed}"),
-    "mock.placeholder": ("your answer, e.g. 1.12 TB or 2039/140", "你的答案，例如 1.12 TB 或 2039/140"),
-    "mock.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
-    "mock.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
-    "mock.keys": ("Enter submit · Ctrl+N skip · Ctrl+F flag · Ctrl+G go back · Esc end",
-                  "回车 提交 · Ctrl+N 跳过 · Ctrl+F 标记 · Ctrl+G 回看 · Esc 结束"),
-    "mock.understood": ("understood: {what}", "识别为：{what}"),
-    "mock.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
-    "mock.not_submitted": ("Not submitted: {why}", "未提交：{why}"),
-    "mock.nothing_to_revisit": ("Nothing to go back to: every other question is answered and not flagged.",
-                                "没有可回看的题：其余题目都已作答且未标记。"),
-    "mock.goto_title": ("Go back to…", "回看哪一题？"),
-    "mock.goto_skipped": ("skipped", "已跳过"),
-    "mock.goto_flagged": ("flagged", "已标记"),
-    "mock.goto_unseen": ("not seen yet", "未看过"),
-    "mock.goto_answered": ("answered", "已作答"),
-    "mock.end_title": ("End the mock now?", "现在结束模拟面试？"),
-    "mock.end_body": ("{n} of {total} answers are still missing; they count as unanswered.",
-                      "还有 {n} / {total} 题未作答，将计为未作答。"),
-    "mock.end_body_all": ("Every question has an answer.", "所有题目都已作答。"),
-    "mock.report": ("Mock report · {date} · seed {seed}", "模拟面试报告 · {date} · 种子 {seed}"),
-    "mock.score": ("Score {percent:.0f} %", "得分 {percent:.0f} %"),
-    "mock.tally": ("correct {correct} · close {close} · wrong {wrong} · unanswered {unanswered}",
-                   "正确 {correct} · 接近 {close} · 错误 {wrong} · 未作答 {unanswered}"),
-    "mock.time_used": ("time used {used} of {limit}", "用时 {used} / {limit}"),
-    "mock.timed_out": (" (time ran out)", "（时间用完）"),
-    "mock.first": ("Your first mock: the next ones will be compared with it.", "这是你的第一次模拟面试，之后会与它比较。"),
-    "mock.compare": ("Earlier mocks: {n} · last {previous:.0f} % ({delta:+.0f}) · best {best:.0f} % · "
-                     "average {average:.0f} %",
-                     "之前的模拟面试：{n} 次 · 上次 {previous:.0f} %（{delta:+.0f}）· 最好 {best:.0f} % · "
-                     "平均 {average:.0f} %"),
-    "mock.col.n": ("#", "#"),
-    "mock.col.topic": ("Topic", "主题"),
-    "mock.col.answer": ("Your answer", "你的答案"),
-    "mock.col.expected": ("Expected", "正确答案"),
-    "mock.col.verdict": ("Verdict", "结果"),
-    "mock.col.time": ("Time", "用时"),
-    "mock.misconceptions": ("Misconceptions seen: ", "出现的常见错误："),
-    "mock.no_misconceptions": ("none of the known slips", "没有出现已知的常见错误"),
-    "mock.weakest": ("Weakest topics: ", "最弱的主题："),
-    "mock.no_weak_topic": ("none: full marks in every topic", "没有：每个主题都满分"),
-    "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the missed templates ({n}) "
-                         "next session · Esc: home",
-                         "回车：查看所选题的解答 · p：把 {n} 个错题题型加入下次练习 · Esc：返回主页"),
-    "mock.report_keys_none": ("Enter: worked solution of the selected question · Esc: home",
-                              "回车：查看所选题的解答 · Esc：返回主页"),
-    "mock.queued": ("Missed templates ({n}) will come first in your next practice session.",
-                    "{n} 个题型会排在下次练习的最前面。"),
-    "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),
-    "mock.no_mocks": ("No mock interview saved yet.", "还没有保存的模拟面试。"),
-    "mock.solution_title": ("Question {label} · {title} (seed {seed})", "第 {label} 题 · {title}（种子 {seed}）"),
-    "mock.solution": ("Worked solution", "解题过程"),
-    "mock.problem": ("The problem", "题目"),
-    "mock.close_hint": ("Esc or Enter to close", "按 Esc 或回车关闭"),
-    "mock.unknown_template": ("This template is no longer in the bank.", "题库中已没有这个题型。"),
-    "verdict.unanswered": ("Unanswered", "未作答"),
-}
-i18n.STRINGS.update(STRINGS)  # the app's table: t() and localize_bindings() know these keys too
-
-
-def _t(key: str, lang: str, **fmt) -> str:
-    return i18n.t(key, lang, **fmt)
 
 
 def topic_name(topic: str, lang: str) -> str:
@@ -145,7 +46,7 @@ def topic_name(topic: str, lang: str) -> str:
 
 
 def verdict_name(verdict: str, lang: str) -> str:
-    return _t(f"verdict.{verdict}", lang)
+    return t(f"verdict.{verdict}", lang)
 
 
 VERDICT_STYLE = {"correct": "green", "close": "yellow", "wrong": "red", UNANSWERED: "dim"}
@@ -233,20 +134,20 @@ class MockSetupScreen(_MockScreen):
 
     def apply_lang(self) -> None:
         lang = self.lang
-        self.query_one("#mock-title", Static).update(Text(_t("mock.title", lang)))
+        self.query_one("#mock-title", Static).update(Text(t("mock.title", lang)))
         self.query_one("#mock-note", Static).update(
-            Text(_t("mock.schedule_note", lang) + "\n" + _t("mock.no_feedback", lang)))
-        self.query_one("#lbl-minutes", Label).update(Text(_t("mock.minutes", lang)))
-        self.query_one("#lbl-questions", Label).update(Text(_t("mock.questions", lang)))
-        self.query_one("#mock-questions", Input).placeholder = _t("mock.questions_ph", lang)
-        self.query_one("#lbl-topics", Label).update(Text(_t("mock.topics", lang)))
+            Text(t("mock.schedule_note", lang) + "\n" + t("mock.no_feedback", lang)))
+        self.query_one("#lbl-minutes", Label).update(Text(t("mock.minutes", lang)))
+        self.query_one("#lbl-questions", Label).update(Text(t("mock.questions", lang)))
+        self.query_one("#mock-questions", Input).placeholder = t("mock.questions_ph", lang)
+        self.query_one("#lbl-topics", Label).update(Text(t("mock.topics", lang)))
         topics = self.query_one("#mock-topics", SelectionList)
-        for i, t in enumerate(TOPICS):
-            topics.replace_option_prompt_at_index(i, topic_name(t, lang))
-        self.query_one("#mock-chains", Checkbox).label = _t("mock.chains", lang)
-        self.query_one("#lbl-seed", Label).update(Text(_t("mock.seed", lang)))
-        self.query_one("#mock-seed", Input).placeholder = _t("mock.seed_ph", lang)
-        self.query_one("#mock-start", Button).label = _t("key.mock_start", lang)
+        for i, topic in enumerate(TOPICS):
+            topics.replace_option_prompt_at_index(i, topic_name(topic, lang))
+        self.query_one("#mock-chains", Checkbox).label = t("mock.chains", lang)
+        self.query_one("#lbl-seed", Label).update(Text(t("mock.seed", lang)))
+        self.query_one("#mock-seed", Input).placeholder = t("mock.seed_ph", lang)
+        self.query_one("#mock-start", Button).label = t("key.mock_start", lang)
         self.refresh_preview()
 
     # --- reading the form ------------------------------------------------- #
@@ -260,7 +161,7 @@ class MockSetupScreen(_MockScreen):
         """The settings in the form (MockError with the reason when something is unreadable)."""
         topics = self.query_one("#mock-topics", SelectionList).selected
         if not topics:
-            raise MockError(_t("mock.no_topics", self.lang))
+            raise MockError(t("mock.no_topics", self.lang))
         return glue.make_settings(
             minutes=self.query_one("#mock-minutes", Input).value,
             questions=self.query_one("#mock-questions", Input).value,
@@ -282,11 +183,11 @@ class MockSetupScreen(_MockScreen):
             return
         p, lang = self.plan, self.lang
         chains = sum(1 for q in p.questions if q.steps > 1)
-        how = _t("mock.preview_weighted" if p.settings.weighted else "mock.preview_shared", lang)
+        how = t("mock.preview_weighted" if p.settings.weighted else "mock.preview_shared", lang)
         preview.set_class(False, "-error")
-        preview.update(Text(_t("mock.preview", lang, n=len(p.questions), chains=chains,
+        preview.update(Text(t("mock.preview", lang, n=len(p.questions), chains=chains,
                                time=format_clock(p.limit_seconds), seed=p.settings.seed, how=how) + "\n"
-                            + _t("mock.start_hint", lang)))
+                            + t("mock.start_hint", lang)))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.refresh_preview()
@@ -344,7 +245,7 @@ class GoBackScreen(ModalScreen[int | None]):
             yield OptionList(*[Option(Text(label), id=str(i)) for i, label in self.choices], id="goto-list")
 
     def on_mount(self) -> None:
-        i18n.localize_bindings(self, self.app.ctx.lang)
+        localize_bindings(self, self.app.ctx.lang)
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -374,14 +275,14 @@ class ConfirmEndScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         lang = self.app.ctx.lang
         with Vertical():
-            yield Static(Text(_t("mock.end_title", lang), style="bold"))
+            yield Static(Text(t("mock.end_title", lang), style="bold"))
             yield Static(Text(self.body))
             with Horizontal():
-                yield Button(_t("key.mock_yes", lang) + " (y)", id="yes", variant="warning")
-                yield Button(_t("key.mock_no", lang) + " (n)", id="no")
+                yield Button(t("key.mock_yes", lang) + " (y)", id="yes", variant="warning")
+                yield Button(t("key.mock_no", lang) + " (n)", id="no")
 
     def on_mount(self) -> None:
-        i18n.localize_bindings(self, self.app.ctx.lang)
+        localize_bindings(self, self.app.ctx.lang)
         self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -409,7 +310,7 @@ def problem_context(problem: Problem, upto: int, lang: str, answers: Mapping[int
     for s in problem.steps[:upto]:
         out.append(f"\n{s.index + 1}. {s.prompt(lang)}", style="dim")
         if answers.get(s.index):
-            out.append("\n   " + _t("mock.your_answer", lang, typed=answers[s.index]), style="dim")
+            out.append("\n   " + t("mock.your_answer", lang, typed=answers[s.index]), style="dim")
     return out
 
 
@@ -496,17 +397,11 @@ class MockRunScreen(_MockScreen):
         self.query_one("#mock-problem", Static).update(problem_context(problem, slot.step, lang, answers))
         prompt = step_prompt(problem, slot.step, lang)
         if slot.status == ANSWERED:
-            prompt.append("\n" + _t("mock.answered_before", lang, typed=slot.typed), style="italic")
+            prompt.append("\n" + t("mock.answered_before", lang, typed=slot.typed), style="italic")
         self.query_one("#mock-prompt", Static).update(prompt)
         self.query_one("#mock-body", VerticalScroll).scroll_home(animate=False)
         box = self.answer_box
-        exp = slot.expected
-        if exp.kind == "choice":
-            box.placeholder = _t("mock.placeholder_choice", lang, choices=", ".join(c.key for c in exp.choices))
-        elif exp.kind == "expression":
-            box.placeholder = _t("mock.placeholder_expr", lang)
-        else:
-            box.placeholder = _t("mock.placeholder", lang)
+        box.placeholder = placeholder(slot.expected, lang, "mock.placeholder")
         if not keep_text:
             box.value = slot.draft or (slot.typed if slot.status == ANSWERED else "")
         box.focus()
@@ -516,23 +411,23 @@ class MockRunScreen(_MockScreen):
     def show_status(self) -> None:
         run, lang = self.run, self.lang
         c = run.counts()
-        text = Text(_t("mock.counts", lang, answered=c[ANSWERED], skipped=c[SKIPPED], flagged=c["flagged"],
+        text = Text(t("mock.counts", lang, answered=c[ANSWERED], skipped=c[SKIPPED], flagged=c["flagged"],
                        total=len(run.slots)))
         if run.slot.flagged:
-            text.append("   " + _t("mock.flagged", lang), style="bold yellow")
+            text.append("   " + t("mock.flagged", lang), style="bold yellow")
         self.query_one("#mock-status", Static).update(text)
 
     def show_clock(self) -> None:
         run, lang, now = self.run, self.lang, self.now()
         slot = run.slot
-        pos = _t("mock.position", lang, n=slot.question + 1, total=run.total_questions)
+        pos = t("mock.position", lang, n=slot.question + 1, total=run.total_questions)
         if slot.steps > 1:
-            pos += _t("mock.step", lang, n=slot.step + 1, total=slot.steps)
+            pos += t("mock.step", lang, n=slot.step + 1, total=slot.steps)
         self.query_one("#mock-position", Static).update(Text(pos))
         self.query_one("#mock-qtime", Static).update(
-            Text(_t("mock.this_question", lang, time=format_clock(run.question_seconds(now)))))
+            Text(t("mock.this_question", lang, time=format_clock(run.question_seconds(now)))))
         clock = self.query_one("#mock-clock", Static)
-        clock.update(Text(_t("mock.left", lang, time=format_clock(run.remaining(now), up=True))))
+        clock.update(Text(t("mock.left", lang, time=format_clock(run.remaining(now), up=True))))
         clock.set_class(run.warning(now), "-warning")
         self.show_status()
 
@@ -541,14 +436,14 @@ class MockRunScreen(_MockScreen):
         out.set_class(False, "-unreadable")
         out.set_class(error is not None, "-error")
         if error is not None:
-            out.update(Text(_t("mock.not_submitted", lang, why=error)))
+            out.update(Text(t("mock.not_submitted", lang, why=error)))
             return
         if not box.value.strip():
-            out.update(Text(_t("mock.keys", lang)))
+            out.update(Text(t("mock.keys", lang)))
             return
         ok, message = reading(box.value, self.run.slot.expected)
         out.set_class(not ok, "-unreadable")
-        out.update(Text(_t("mock.understood" if ok else "mock.cannot_read", lang,
+        out.update(Text(t("mock.understood" if ok else "mock.cannot_read", lang,
                            **({"what": message} if ok else {"why": message}))))
 
     # --- the clock -------------------------------------------------------- #
@@ -607,13 +502,13 @@ class MockRunScreen(_MockScreen):
         choices = []
         for i in run.revisitable():
             s = run.slots[i]
-            what = [_t("mock.goto_flagged", lang)] if s.flagged else []
-            what.append(_t({"pending": "mock.goto_unseen", SKIPPED: "mock.goto_skipped",
+            what = [t("mock.goto_flagged", lang)] if s.flagged else []
+            what.append(t({"pending": "mock.goto_unseen", SKIPPED: "mock.goto_skipped",
                             ANSWERED: "mock.goto_answered"}[s.status], lang))
             title = registry.get(s.template_id).title_zh if lang == "zh" else registry.get(s.template_id).title
             choices.append((i, f"{s.label:>5}  {title}  ({', '.join(what)})"))
         if not choices:
-            self.notify(_t("mock.nothing_to_revisit", lang))
+            self.notify(t("mock.nothing_to_revisit", lang))
             return
         draft = self.answer_box.value
 
@@ -626,14 +521,14 @@ class MockRunScreen(_MockScreen):
                 self.notify(str(e), severity="warning")
             self._after_action()
 
-        self.app.push_screen(GoBackScreen(choices, _t("mock.goto_title", self.lang)), chosen)
+        self.app.push_screen(GoBackScreen(choices, t("mock.goto_title", self.lang)), chosen)
 
     def action_end(self) -> None:
         if self.run is None or self._ending:
             return
         lang, run = self.lang, self.run
         missing = sum(1 for s in run.slots if s.status != ANSWERED)
-        body = _t("mock.end_body", lang, n=missing, total=len(run.slots)) if missing else _t("mock.end_body_all",
+        body = t("mock.end_body", lang, n=missing, total=len(run.slots)) if missing else t("mock.end_body_all",
                                                                                             lang)
         draft = self.answer_box.value
 
@@ -696,33 +591,33 @@ class SolutionScreen(ModalScreen[None]):
         try:
             template = registry.get(q.get("item", ""))
         except KeyError:
-            return Text(_t("mock.unknown_template", lang))
+            return Text(t("mock.unknown_template", lang))
         problem = template.generate(int(q.get("seed", 0)))
         step_i = (q.get("step") or 1) - 1
         step_i = min(max(step_i, 0), len(problem.steps) - 1)
         step = problem.steps[step_i]
         title = template.title_zh if lang == "zh" else template.title
-        out = Text(_t("mock.solution_title", lang, label=self.label, title=title, seed=problem.seed) + "\n\n",
+        out = Text(t("mock.solution_title", lang, label=self.label, title=title, seed=problem.seed) + "\n\n",
                    style="bold")
         out.append_text(step_prompt(problem, step_i, lang))
         verdict = q.get("verdict", UNANSWERED)
-        out.append("\n" + _t("mock.col.answer", lang) + ": ", style="dim")
+        out.append("\n" + t("mock.col.answer", lang) + ": ", style="dim")
         out.append((q.get("typed") or "—") + "   ")
         out.append(verdict_name(verdict, lang), style=VERDICT_STYLE.get(verdict, ""))
-        out.append("\n" + _t("mock.col.expected", lang) + ": ", style="dim")
+        out.append("\n" + t("mock.col.expected", lang) + ": ", style="dim")
         out.append(step.expected.display + "\n")
         if q.get("misconception"):
             out.append(q["misconception"] + "\n", style="yellow")
-        out.append("\n" + _t("mock.solution", lang) + "\n", style="bold")
+        out.append("\n" + t("solution", lang) + "\n", style="bold")
         for line in step.solution_lines(lang):
             out.append(line + "\n")
-        out.append("\n" + _t("mock.problem", lang) + "\n", style="bold")
+        out.append("\n" + t("mock.problem", lang) + "\n", style="bold")
         out.append_text(problem_context(problem, step_i, lang))
-        out.append("\n\n" + _t("mock.close_hint", lang), style="dim")
+        out.append("\n\n" + t("mock.close_hint", lang), style="dim")
         return out
 
     def on_mount(self) -> None:
-        i18n.localize_bindings(self, self.app.ctx.lang)
+        localize_bindings(self, self.app.ctx.lang)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -770,41 +665,41 @@ class MockReportScreen(_MockScreen):
         notes = self.query_one("#report-notes", Static)
         table.clear(columns=True)
         if rep is None:
-            head.update(Text(_t("mock.no_mocks", lang)))
+            head.update(Text(t("mock.no_mocks", lang)))
             notes.update("")
             return
-        text = Text(_t("mock.report", lang, date=str(rec.get("ts", ""))[:10], seed=rec.get("seed", "")) + "\n",
+        text = Text(t("mock.report", lang, date=str(rec.get("ts", ""))[:10], seed=rec.get("seed", "")) + "\n",
                     style="bold")
-        text.append(_t("mock.score", lang, percent=rep.percent) + "  ", style="bold")
-        text.append(_t("mock.tally", lang, **rep.score) + "\n")
-        text.append(_t("mock.time_used", lang, used=format_clock(rep.seconds_used),
-                       limit=format_clock(rep.limit_seconds)) + (_t("mock.timed_out", lang) if rep.timed_out else "")
+        text.append(t("mock.score", lang, percent=rep.percent) + "  ", style="bold")
+        text.append(t("mock.tally", lang, **rep.score) + "\n")
+        text.append(t("mock.time_used", lang, used=format_clock(rep.seconds_used),
+                       limit=format_clock(rep.limit_seconds)) + (t("mock.timed_out", lang) if rep.timed_out else "")
                     + "\n")
         c = rep.comparison
-        text.append(_t("mock.first", lang) if c is None else
-                    _t("mock.compare", lang, n=c.earlier, previous=c.previous, delta=c.delta(rep.percent),
+        text.append(t("mock.first", lang) if c is None else
+                    t("mock.compare", lang, n=c.earlier, previous=c.previous, delta=c.delta(rep.percent),
                        best=c.best, average=c.average), style="italic")
         head.update(text)
         cols = ["mock.col.n", "mock.col.topic", "mock.col.answer", "mock.col.expected", "mock.col.verdict",
                 "mock.col.time"]
-        table.add_columns(*[_t(k, lang) for k in cols], "⚑")
+        table.add_columns(*[t(k, lang) for k in cols], "⚑")
         for i, r in enumerate(rep.results):
             table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), Text(r.typed or "—"), Text(r.expected),
                           Text(verdict_name(r.verdict, lang), style=VERDICT_STYLE.get(r.verdict, "")),
                           Text(format_clock(r.seconds)), Text("⚑" if r.flagged else ""), key=str(i))
-        out = Text(_t("mock.misconceptions", lang), style="bold")
+        out = Text(t("mock.misconceptions", lang), style="bold")
         if rep.misconceptions:
             out.append("; ".join(f"{label} (×{n})" for label, n in rep.misconceptions))
         else:
-            out.append(_t("mock.no_misconceptions", lang), style="dim")
-        out.append("\n" + _t("mock.weakest", lang), style="bold")
+            out.append(t("mock.no_misconceptions", lang), style="dim")
+        out.append("\n" + t("mock.weakest", lang), style="bold")
         weak = [(t, p, n) for t, p, n in rep.weakest_topics if p < 100][:3]
         if weak:
             out.append(" · ".join(f"{topic_name(t, lang)} {p:.0f} % ({n})" for t, p, n in weak))
         else:
-            out.append(_t("mock.no_weak_topic", lang), style="dim")
-        out.append("\n" + (_t("mock.report_keys", lang, n=len(rep.missed_templates)) if rep.missed_templates
-                            else _t("mock.report_keys_none", lang)), style="dim")
+            out.append(t("mock.no_weak_topic", lang), style="dim")
+        out.append("\n" + (t("mock.report_keys", lang, n=len(rep.missed_templates)) if rep.missed_templates
+                            else t("mock.report_keys_none", lang)), style="dim")
         notes.update(out)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
@@ -820,10 +715,10 @@ class MockReportScreen(_MockScreen):
         if self.report is None:
             return
         if not self.report.missed_templates:
-            self.notify(_t("mock.nothing_missed", self.lang))
+            self.notify(t("mock.nothing_missed", self.lang))
             return
         glue.queue_missed(self.ctx.profile, self.report)
-        self.notify(_t("mock.queued", self.lang, n=len(self.report.missed_templates)))
+        self.notify(t("mock.queued", self.lang, n=len(self.report.missed_templates)))
 
     def action_back(self) -> None:
         self.app.pop_screen()

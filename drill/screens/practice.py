@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from drill import flow
-from drill.i18n import t, when
+from drill.i18n import placeholder, t, when
 from drill.screens import DrillScreen
 from question_bank import registry
 from question_bank.base import TOPIC_NAMES
@@ -193,14 +193,7 @@ class PracticeScreen(DrillScreen):
             text.append(self.tr("practice.step", n=step.index + 1, total=len(p.steps)) + "  ", "bold cyan")
         text.append(step.prompt(lang), "bold")
         self.query_one("#question", Static).update(text)
-        answer = self.query_one("#answer", Input)
-        exp = step.expected
-        if exp.kind == "choice":
-            answer.placeholder = self.tr("practice.placeholder_choice", choices=" / ".join(c.key for c in exp.choices))
-        elif exp.kind == "expression":
-            answer.placeholder = self.tr("practice.placeholder_expr")
-        else:
-            answer.placeholder = self.tr("practice.placeholder")
+        self.query_one("#answer", Input).placeholder = placeholder(step.expected, lang, "practice.placeholder")
         self.tick()
 
     def draw_understood(self) -> None:
@@ -273,7 +266,7 @@ class PracticeScreen(DrillScreen):
             if row["quality"] < 4 and a.card.kind != "extra":
                 head.append("  " + self.tr("practice.comes_back"), "yellow")
         self.query_one("#verdict", Static).update(head)
-        solution = Text(self.tr("practice.solution") + "\n", "bold underline")
+        solution = Text(self.tr("solution") + "\n", "bold underline")
         for line in step.solution_lines(lang):
             solution.append(line + "\n")
         self.query_one("#solution", Static).update(solution)
