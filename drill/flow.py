@@ -23,9 +23,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from engine import expr as ex
-from engine.answers import Unreadable, parse_choice, parse_expression, parse_quantity
-from engine.grading import INVALID, Verdict, display_number, grade
+from engine.grading import INVALID, Verdict, grade
+from engine.grading import understood as engine_understood
 from engine.session import Card, Session, introduced, review_row
 from question_bank import registry
 from question_bank.base import Problem, Step
@@ -89,32 +88,17 @@ def items_session(ctx: "AppContext", items: list[str]) -> Session:
     return s
 
 
-def understood(text: str, step: Step) -> tuple[bool | None, str]:
-    """What the engine reads in ``text`` for ``step``, without grading.
+def understood(text: str, step: Step, lang: str = "en") -> tuple[bool | None, str]:
+    """What the engine reads in ``text`` for ``step``, without grading, in ``lang``.
 
     ``(True, "= 1.12 × 10¹² B")``, ``(False, reason)``, or ``(None, "")`` for
-    nothing typed yet.
+    nothing typed yet (:func:`engine.grading.understood`; ``?`` is "I don't know").
     """
     if not text.strip():
         return None, ""
     if text.strip() in DONT_KNOW_TYPED:
         return True, "?"
-    exp = step.expected
-    if exp.kind == "number":
-        p = parse_quantity(text, exp.unit_kind, exp.unit or None)
-        if isinstance(p, Unreadable):
-            return False, p.message
-        shown = p.understood
-        if exp.unit and not p.bare:
-            in_unit = display_number(p.value, exp.unit_kind, exp.unit)
-            if in_unit not in shown:
-                shown += f" = {in_unit}"
-        return True, shown
-    if exp.kind == "choice":
-        c = parse_choice(text, exp.choices)
-        return (False, c.message) if isinstance(c, Unreadable) else (True, f"= {c.key}")
-    node = parse_expression(text, dict(exp.aliases))
-    return (False, node.message) if isinstance(node, Unreadable) else (True, f"= {ex.render(node)}")
+    return engine_understood(text, step.expected, lang)
 
 
 @dataclass

@@ -17,38 +17,81 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from . import expr as ex
-from .units import COUNT_SUFFIXES, KIND_NAMES, KINDS, UNIT_SYMBOLS, UNITS, Unit, fmt_quantity, lookup
+from .messages import Msg, Said, Twin, join, kind_name, say
+from .units import COUNT_SUFFIXES, KINDS, UNIT_SYMBOLS, UNITS, Unit, fmt_quantity, lookup
 
 
 @dataclass(frozen=True)
 class Parsed:
-    """A readable answer: ``value`` in base units of ``kind``."""
+    """A readable answer: ``value`` in base units of ``kind``.
+
+    ``said`` are the notes on how it was read, in both languages
+    (:mod:`engine.messages`); :attr:`notes` is their English.
+    """
 
     text: str
     value: float
     kind: str
     unit: str  # the unit as understood ("" for a bare number)
-    notes: tuple[str, ...] = ()
+    said: tuple[Said, ...] = ()
     bare: bool = False  # no unit typed: read in the question's unit
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self.notes_in("en")
+
+    def notes_in(self, lang: str = "en") -> tuple[str, ...]:
+        return tuple(n.text(lang) for n in self.said)
 
     @property
     def understood(self) -> str:
         """``= 1.12 × 10¹² B`` plus notes such as ``(b read as bits)``."""
-        s = "= " + fmt_quantity(self.value, self.kind)
-        return s + (f"  ({'; '.join(self.notes)})" if self.notes else "")
+        return self.understood_in("en")
+
+    def understood_in(self, lang: str = "en", also: str = "") -> str:
+        """:attr:`understood` in ``lang``; ``also`` is the same value as the question writes it (``= 140 GB``)."""
+        quantity = fmt_quantity(self.value, self.kind)
+        if also and also.replace(" ", "") != quantity.replace(" ", ""):
+            quantity += f" = {also}"
+        if not self.said:
+            return f"= {quantity}"
+        return say("understood_notes", quantity=quantity, notes=join(self.said)).text(lang)
 
 
 @dataclass(frozen=True)
 class Unreadable:
-    """An answer that cannot be read: never graded, never recorded as wrong."""
+    """An answer that cannot be read: never graded, never recorded as wrong.
+
+    ``why`` is the reason and ``so_far`` what was read before the problem (if
+    anything), both as :mod:`engine.messages` data; :attr:`reason`,
+    :attr:`understood` and :attr:`message` are their English, ``*_in(lang)``
+    any language.
+    """
 
     text: str
-    reason: str
-    understood: str = ""  # what was read before the problem, if anything
+    why: Said
+    so_far: Said | None = None
+
+    @property
+    def reason(self) -> str:
+        return self.why.text()
+
+    @property
+    def understood(self) -> str:
+        return self.so_far.text() if self.so_far is not None else ""
 
     @property
     def message(self) -> str:
-        return self.reason + (f" (understood so far: {self.understood})" if self.understood else "")
+        return self.message_in("en")
+
+    def reason_in(self, lang: str = "en") -> str:
+        return self.why.text(lang)
+
+    def message_in(self, lang: str = "en") -> str:
+        """The reason and, when something was read before it, what that was."""
+        if self.so_far is None:
+            return self.why.text(lang)
+        return say("so_far", reason=self.why, so_far=self.so_far).text(lang)
 
 
 ParseResult = Parsed | Unreadable
@@ -61,21 +104,43 @@ _NUMBER = re.compile(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
 _WORD = re.compile(r"[^\W\d][\w/%µ]*|%")
 
 
-def _unknown_word(word: str, kind: str) -> str:
+def _unknown_word(word: str, kind: str) -> Msg:
     """``unknown unit 'gb' (units are case-sensitive: GB is bytes, Gb is bits)``."""
     same = sorted({s for s in UNIT_SYMBOLS if s.lower() == word.lower()})
     if same:
-        kinds = "; ".join(f"{s} is {_reading(s, kind)}" for s in same)
-        return f"unknown unit {word!r} (units are case-sensitive: {kinds})"
-    return f"unknown unit or word {word!r}"
+        readings = join(say("unit_reads_as", symbol=s, what=_reading(s, kind)) for s in same)
+        return say("unknown_unit_case", word=word, readings=readings)
+    return say("unknown_word", word=word)
 
 
-def _reading(symbol: str, kind: str) -> str:
+def _reading(symbol: str, kind: str) -> Said:
     u = lookup(symbol, kind)
     assert u is not None
     if u.note == "bits":
-        return "bits"
-    return {"bytes": "bytes", "bandwidth": "bytes per second"}.get(u.kind, KIND_NAMES[u.kind])
+        return say("bits")
+    if u.kind in ("bytes", "bandwidth"):
+        return say("bytes" if u.kind == "bytes" else "bytes_per_s")
+    return kind_name(u.kind)
+
+
+_FLOPS_COUNT = re.compile(r"read (\S+) as a FLOP count")
+
+
+def unit_note(symbol: str, note: str) -> Msg:
+    """The note of a unit reading (:attr:`engine.units.Unit.note`) as a message in both languages."""
+    if note == "bits":
+        return say("note.bits", symbol=symbol)
+    m = _FLOPS_COUNT.fullmatch(note)
+    if m:
+        return say("note.flops_count", symbol=symbol, flops=m.group(1))
+    if note == "read FLOPs as FLOP/s":
+        return say("note.flops_rate", symbol=symbol)
+    raise ValueError(f"unit note {note!r} has no message in engine.messages")  # tests check every unit
+
+
+def _factor(f: float) -> str:
+    """``1e9`` for ×10⁹ as the notes write it."""
+    return f"{f:.0e}".replace("e+0", "e").replace("e+", "e")
 
 
 def clean(text: str) -> str:
@@ -150,21 +215,21 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     for this question, with a message that names both kinds.
     """
     if not isinstance(text, str):
-        return Unreadable(str(text), "the answer is not text")
+        return Unreadable(str(text), say("not_text"))
     if len(text) > ex.MAX_TEXT:
-        return Unreadable(text[:40] + "…", f"too long to be an answer ({len(text)} characters; at most {ex.MAX_TEXT})")
+        return Unreadable(text[:40] + "…", say("too_long", n=len(text), most=ex.MAX_TEXT))
     t = clean(text)
     if not t:
-        return Unreadable(text, "the answer is empty")
+        return Unreadable(text, say("empty"))
     if _NOT_FINITE.search(t):
-        return Unreadable(text, "not a finite number (nan or infinity)")
-    notes: list[str] = []
+        return Unreadable(text, say("not_finite_typed"))
+    notes: list[Said] = []
     t = _tidy(t)
     if not t:
-        return Unreadable(text, "the answer has no number")
+        return Unreadable(text, say("no_number"))
     moved = _unit_to_end(t)
     if moved != t:
-        notes.append(f"read as {moved}")
+        notes.append(say("note.moved", text=moved))
         t = moved
     head, unit, sym = split_unit(t, kind)
     multiplier = 1.0
@@ -173,11 +238,11 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         # "70B" for a count means 70 billion, not 70 bytes
         unit = None
         multiplier = COUNT_SUFFIXES[sym]
-        notes.append(f"{sym} read as ×{COUNT_SUFFIXES[sym]:.0e}".replace("e+0", "e").replace("e+", "e"))
+        notes.append(say("note.suffix", symbol=sym, factor=_factor(COUNT_SUFFIXES[sym])))
     # 1.5k, 70B inside the number part: magnitude suffixes on bare numbers
     def _suffix(m: re.Match) -> str:
-        notes.append(f"{m.group(0)} read as {m.group(1)}×{COUNT_SUFFIXES[m.group(2)]:.0e}".replace("e+0", "e")
-                     .replace("e+", "e"))
+        notes.append(say("note.suffix_number", typed=m.group(0), number=m.group(1),
+                         factor=_factor(COUNT_SUFFIXES[m.group(2)])))
         return f"({m.group(1)}*{COUNT_SUFFIXES[m.group(2)]!r})"
 
     head2 = _SUFFIX_NUM.sub(_suffix, head)
@@ -185,31 +250,28 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         node = ex.parse(head2)
         number = ex.evaluate(node) * multiplier
     except ex.ExprError as e:
-        understood = f"unit {sym}" if unit is not None else ""
+        so_far = say("so_far_unit", symbol=sym) if unit is not None else None
         words = _WORD.findall(_NUMBER.sub(" ", head))
         if words and words[-1] in UNITS:
-            return Unreadable(text, f"one unit, at the end: {words[-1]!r} in the middle cannot be read", understood)
+            return Unreadable(text, say("unit_in_middle", word=words[-1]), so_far)
         if words:
-            return Unreadable(text, _unknown_word(words[-1], kind), understood)
-        return Unreadable(text, str(e), understood)
+            return Unreadable(text, _unknown_word(words[-1], kind), so_far)
+        return Unreadable(text, e.said, so_far)
     if not math.isfinite(number):
-        return Unreadable(text, "not a finite number")
+        return Unreadable(text, say("not_finite"))
     if unit is None:
         if default_unit:
             u = lookup(default_unit, kind)
             if u is None:  # a template bug, not the user's
                 raise ValueError(f"unknown default unit {default_unit!r}")
             if u.factor != 1.0 or default_unit not in ("", KINDS[kind]):
-                notes.append(f"read in {default_unit}, the unit the question asks for")
+                notes.append(say("note.default_unit", unit=default_unit))
             return Parsed(text, u.to_base(number), kind, default_unit, tuple(notes), bare=True)
         return Parsed(text, number, kind, "", tuple(notes), bare=True)
     if unit.kind != kind:
-        return Unreadable(text, f"{sym} is {KIND_NAMES[unit.kind]}, not {KIND_NAMES[kind]}")
+        return Unreadable(text, say("wrong_kind", symbol=sym, kind=kind_name(unit.kind), asked=kind_name(kind)))
     if unit.note:
-        if unit.note == "bits":
-            notes.append(f"{sym}: lower-case b read as bits (B is bytes)")
-        else:
-            notes.append(f"{sym}: {unit.note}")
+        notes.append(unit_note(sym, unit.note))
     return Parsed(text, unit.to_base(number), kind, sym, tuple(notes))
 
 
@@ -221,9 +283,9 @@ def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:
     number in base units).  Commas separate items, so no thousands separators.
     """
     if not isinstance(text, str):
-        return Unreadable(str(text), "the answer is not text")
+        return Unreadable(str(text), say("not_text"))
     if len(text) > ex.MAX_TEXT:
-        return Unreadable(text[:40] + "…", f"too long to be a list ({len(text)} characters; at most {ex.MAX_TEXT})")
+        return Unreadable(text[:40] + "…", say("too_long_list", n=len(text), most=ex.MAX_TEXT))
     t = clean(text)
     shared = ""
     m = re.fullmatch(r"\[(.*)\]\s*(.*)", t)
@@ -231,7 +293,7 @@ def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:
         t, shared = m.group(1), m.group(2).strip()
     items = [i.strip() for i in re.split(r"[,;，；]", t)]
     if not t.strip() or not all(items):
-        return Unreadable(text, "expected a list of values separated by commas, such as 10ms,12ms,8ms")
+        return Unreadable(text, say("list_expected"))
     if not shared:
         last = split_unit(items[-1], kind)
         if last[1] is not None and all(split_unit(i, kind)[1] is None for i in items[:-1]):
@@ -241,7 +303,7 @@ def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:
     for i, item in enumerate(items):
         p = parse_quantity(f"{item} {shared}" if shared else item, kind)
         if isinstance(p, Unreadable):
-            return Unreadable(text, f"item {i + 1} ({item!r}): {p.reason}")
+            return Unreadable(text, say("list_item", i=i + 1, item=item, reason=p.why))
         values.append(p.value)
     return tuple(values)
 
@@ -264,6 +326,10 @@ class Choice:
     aliases: tuple[str, ...] = field(default=())
     label_zh: str = ""
 
+    def shown(self, lang: str = "en") -> str:
+        """How the choice is written to people: the key, or its Chinese label in Chinese."""
+        return self.label_zh if lang == "zh" and self.label_zh else self.key
+
     def matches(self, text: str) -> bool:
         n = normalise_choice(text)
         return bool(n) and n in {normalise_choice(a) for a in (self.key, *self.aliases, self.label_zh) if a}
@@ -271,15 +337,16 @@ class Choice:
 
 def parse_choice(text: str, choices: tuple[Choice, ...]) -> Choice | Unreadable:
     if not text or not text.strip():
-        return Unreadable(text, "the answer is empty")
+        return Unreadable(text, say("empty"))
     if len(text) > ex.MAX_TEXT:
-        return Unreadable(text[:40] + "…", "too long to be an answer")
+        return Unreadable(text[:40] + "…", say("too_long_short"))
     for c in choices:
         if c.matches(text):
             return c
     if text.strip().isdigit() and 1 <= int(text.strip()) <= len(choices):
         return choices[int(text.strip()) - 1]  # numbered options
-    return Unreadable(text, "expected one of: " + ", ".join(c.key for c in choices))
+    names = Twin(", ".join(c.shown("en") for c in choices), "、".join(c.shown("zh") for c in choices))
+    return Unreadable(text, say("choice_expected", choices=names))
 
 
 MEMORY_BOUND = Choice(
@@ -324,11 +391,11 @@ def parse_expression(text: str, aliases: Mapping[str, str]) -> ex.Node | Unreada
     on a whiteboard.  No functions: only numbers, names and ``+ - * / ^``.
     """
     if not isinstance(text, str) or not text.strip():
-        return Unreadable(str(text or ""), "the answer is empty")
+        return Unreadable(str(text or ""), say("empty"))
     if len(text) > ex.MAX_TEXT:
-        return Unreadable(text[:40] + "…", f"too long to be an answer ({len(text)} characters; at most {ex.MAX_TEXT})")
+        return Unreadable(text[:40] + "…", say("too_long", n=len(text), most=ex.MAX_TEXT))
     t = ex.insert_implicit_products(ex.normalise(clean(text)))
     try:
         return ex.parse(t, expression_names(aliases))
     except ex.ExprError as e:
-        return Unreadable(text, str(e))
+        return Unreadable(text, e.said)

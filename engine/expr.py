@@ -22,6 +22,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Mapping, Sequence, Union
 
+from .messages import say
 from .units import fmt_number
 
 MAX_TEXT = 200  # characters of a typed answer
@@ -32,7 +33,15 @@ MAX_MAGNITUDE = 1e150  # results beyond this are not whiteboard numbers
 
 
 class ExprError(ValueError):
-    """Text that is not a readable expression; ``str(err)`` is the reason for people."""
+    """Text that is not a readable expression.
+
+    ``err.said`` is the reason as an :class:`engine.messages.Msg` (English or
+    Chinese with ``.text(lang)``); ``str(err)`` is the English.
+    """
+
+    def __init__(self, code: str, **params: object) -> None:
+        self.said = say(code, **params)
+        super().__init__(self.said.text())
 
 
 # --------------------------------------------------------------------------- #
@@ -138,26 +147,26 @@ def parse(text: str, names: Mapping[str, str] | None = None, *, functions: froze
     Raises :class:`ExprError` with a reason a person can act on.
     """
     if not text or not text.strip():
-        raise ExprError("the answer is empty")
+        raise ExprError("empty")
     if len(text) > max_len:
-        raise ExprError(f"too long to be an answer ({len(text)} characters; at most {max_len})")
+        raise ExprError("too_long", n=len(text), most=max_len)
     src = normalise(text)
     if not src:
-        raise ExprError("the answer is empty")
+        raise ExprError("empty")
     if _depth(src) > MAX_DEPTH:
-        raise ExprError(f"too deeply nested (more than {MAX_DEPTH} levels of parentheses)")
+        raise ExprError("expr.nested", most=MAX_DEPTH)
     if src.count("(") != src.count(")"):
-        raise ExprError("the parentheses do not match")
+        raise ExprError("expr.parentheses")
     if _NON_DECIMAL.search(src):
-        raise ExprError("only decimal numbers can be read (no 0x, 0o or 0b)")
+        raise ExprError("expr.decimal")
     try:
         with warnings.catch_warnings():  # "invalid decimal literal" and friends must not reach the terminal
             warnings.simplefilter("ignore")
             tree = ast.parse(src, mode="eval")
     except SyntaxError:
-        raise ExprError(f"not an arithmetic expression: {text.strip()!r}") from None
+        raise ExprError("expr.syntax", text=text.strip()) from None
     except (RecursionError, MemoryError, ValueError):
-        raise ExprError("too complicated to read") from None
+        raise ExprError("expr.complicated") from None
     count = [0]
     return _convert(tree.body, names or {}, functions, count, 0)
 
@@ -166,25 +175,25 @@ def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str],
              depth: int) -> Node:
     count[0] += 1
     if count[0] > MAX_NODES or depth > MAX_DEPTH * 2:
-        raise ExprError("too complicated to read")
+        raise ExprError("expr.complicated")
     if isinstance(node, ast.Constant):
         v = node.value
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise ExprError(f"{v!r} is not a number")
+            raise ExprError("expr.not_a_number", value=v)
         try:
             f = float(v)
         except OverflowError:
-            raise ExprError("a number is too large") from None
+            raise ExprError("expr.number_too_large") from None
         if not math.isfinite(f):
-            raise ExprError("a number is too large")
+            raise ExprError("expr.number_too_large")
         text = repr(v) if isinstance(v, float) else str(v)
         return Num(f, text)
     if isinstance(node, ast.Name):
         if node.id in names:
             return Var(names[node.id])
         if not names:
-            raise ExprError(f"unknown word {node.id!r}: expected a number")
-        raise ExprError(f"unknown name {node.id!r} (known: {', '.join(sorted(set(names)))})")
+            raise ExprError("expr.unknown_word", name=node.id)
+        raise ExprError("expr.unknown_name", name=node.id, known=", ".join(sorted(set(names))))
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _convert(node.operand, names, functions, count, depth + 1)
         return Neg(inner) if isinstance(node.op, ast.USub) else inner
@@ -193,15 +202,15 @@ def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str],
                    _convert(node.right, names, functions, count, depth + 1))
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
         if node.keywords:
-            raise ExprError("keyword arguments are not allowed")
+            raise ExprError("expr.keywords")
         return Call(node.func.id, tuple(_convert(a, names, functions, count, depth + 1) for a in node.args))
     if isinstance(node, ast.Call):
-        raise ExprError("function calls are not allowed")
+        raise ExprError("expr.calls")
     if isinstance(node, ast.Tuple) and not names:
-        raise ExprError("a comma that is not a thousands separator: write 1,120 or 1120, and a decimal point as '.'")
+        raise ExprError("expr.comma")
     what = {ast.Compare: "comparisons", ast.BoolOp: "logic", ast.Attribute: "attributes",
             ast.Subscript: "indexing", ast.Tuple: "lists", ast.List: "lists"}.get(type(node), "that")
-    raise ExprError(f"{what} can't be used in an answer: only numbers and + - * / ^")
+    raise ExprError("expr.not_allowed", what=say("expr.what." + what))
 
 
 # --------------------------------------------------------------------------- #
@@ -212,17 +221,17 @@ def evaluate(node: Node, env: Mapping[str, Value] | None = None) -> float:
     """The value of ``node``; raises :class:`ExprError` for 1/0, overflow, nan."""
     v = _eval(node, env or {})
     if isinstance(v, tuple):
-        raise ExprError("the expression is a list, not a number")
+        raise ExprError("expr.list_not_number")
     if not math.isfinite(v):
-        raise ExprError("the result is not a finite number")
+        raise ExprError("expr.result_not_finite")
     return _check(v)
 
 
 def _check(x: float) -> float:
     if x != x:
-        raise ExprError("the result is not a number (nan)")
+        raise ExprError("expr.nan")
     if abs(x) > MAX_MAGNITUDE:
-        raise ExprError("the number is too large to be an answer")
+        raise ExprError("expr.too_large")
     return x
 
 
@@ -233,7 +242,7 @@ def _eval(node: Node, env: Mapping[str, Value]):
         try:
             v = env[node.name]
         except KeyError:
-            raise ExprError(f"no value for {node.name!r}") from None
+            raise ExprError("expr.no_value", name=node.name) from None
         return tuple(float(x) for x in v) if isinstance(v, (list, tuple)) else float(v)
     if isinstance(node, Neg):
         return -_num(_eval(node.operand, env))
@@ -249,18 +258,18 @@ def _eval(node: Node, env: Mapping[str, Value]):
             return _check(a * b)
         if op == "/":
             if b == 0:
-                raise ExprError("division by zero")
+                raise ExprError("expr.division_by_zero")
             return _check(a / b)
         if abs(b) > MAX_EXPONENT:
-            raise ExprError("the exponent is too large")
+            raise ExprError("expr.exponent")
         if a == 0 and b < 0:
-            raise ExprError("division by zero")
+            raise ExprError("expr.division_by_zero")
         if a < 0 and b != int(b):
-            raise ExprError("a fractional power of a negative number")
+            raise ExprError("expr.negative_root")
         try:
             return _check(math.pow(a, b))
         except OverflowError:
-            raise ExprError("the number is too large to be an answer") from None
+            raise ExprError("expr.too_large") from None
     if isinstance(node, Call):
         args = [_eval(a, env) for a in node.args]
         flat: list[float] = []
@@ -270,7 +279,7 @@ def _eval(node: Node, env: Mapping[str, Value]):
         if fn == "len":
             return float(len(flat))
         if not flat:
-            raise ExprError(f"{fn}() needs a value")
+            raise ExprError("expr.needs_value", fn=fn)
         if fn == "sum":
             return _check(math.fsum(flat))
         if fn == "min":
@@ -278,17 +287,17 @@ def _eval(node: Node, env: Mapping[str, Value]):
         if fn == "max":
             return max(flat)
         if len(flat) != 1:
-            raise ExprError(f"{fn}() takes one value")
+            raise ExprError("expr.one_value", fn=fn)
         x = flat[0]
         if abs(x - round(x)) <= 1e-9 * max(1.0, abs(x)):  # 6.000000000000001 is 6: float noise must not add a GPU
             return float(round(x))
         return float(math.ceil(x) if fn == "ceil" else math.floor(x))
-    raise ExprError("unreadable expression")  # pragma: no cover - nodes are closed
+    raise ExprError("expr.unreadable")  # pragma: no cover - nodes are closed
 
 
 def _num(v) -> float:
     if isinstance(v, tuple):
-        raise ExprError("a list cannot be used in arithmetic")
+        raise ExprError("expr.list_in_arithmetic")
     return v
 
 
@@ -399,7 +408,7 @@ def to_sympy(node: Node, symbols: Mapping[str, object] | None = None):
             args = [go(a) for a in n.args]
             fn = {"ceil": sympy.ceiling, "floor": sympy.floor, "min": sympy.Min, "max": sympy.Max}.get(n.fn)
             if fn is None:
-                raise ExprError(f"{n.fn}() has no symbolic form")
+                raise ExprError("expr.no_symbolic", fn=n.fn)
             return fn(*args)
         a, b = go(n.left), go(n.right)
         return {"+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b, "/": lambda: a / b,

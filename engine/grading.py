@@ -14,11 +14,13 @@ within 5 % of the exact value.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
+from .messages import Msg, Said, Twin, say
 from .units import fmt_parseable, fmt_plain, lookup
 
 CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
@@ -28,11 +30,18 @@ DEFAULT_CLOSE = 0.20
 
 @dataclass(frozen=True)
 class Miss:
-    """A wrong answer people typically give, with the value it produces."""
+    """A wrong answer people typically give, with the value it produces.
+
+    ``label`` reads after "Looks like you ..."; ``label_zh`` after "看起来你…".
+    """
 
     key: str
     label: str
     value: float
+    label_zh: str = ""
+
+    def label_in(self, lang: str = "en") -> str:
+        return self.label_zh if lang == "zh" and self.label_zh else self.label
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,16 @@ class Expected:
                 return ex.render(node, _shown_names(self.aliases))
         return str(self.value)
 
+    def display_in(self, lang: str = "en") -> str:
+        """:attr:`display`, with a choice written as :meth:`Choice.shown` in ``lang``."""
+        if self.kind == "choice":
+            return _choice_shown(self.choices, str(self.value), lang)
+        return self.display
+
+
+def _choice_shown(choices: tuple[Choice, ...], key: str, lang: str) -> str:
+    return next((c.shown(lang) for c in choices if c.key == key), key)
+
 
 def _shown_names(aliases) -> dict[str, str]:
     """How canonical names are written back: the question's first spelling (``n_dp`` -> ``N``), Φ for phi."""
@@ -89,21 +108,70 @@ def display_number(value: float, kind: str, unit: str = "", integer: bool = Fals
 
 @dataclass(frozen=True)
 class Verdict:
+    """A graded (or unreadable) answer.
+
+    The words are kept as :mod:`engine.messages` data: :attr:`message`,
+    :attr:`diagnosis`, :attr:`band` and :attr:`notes` are the English, and
+    ``message_in(lang)`` & co. the same in ``"en"`` or ``"zh"``.
+    """
+
     status: str  # correct | close | wrong | invalid
     quality: int | None  # SM-2 quality 0-5; None when invalid (nothing to record)
-    message: str
+    said: Said  # the one-line message
     expected: str  # the right answer, shown in the unit the question asks for
     given: str = ""  # the user's value in that same unit
     relative_error: float | None = None  # signed (x - e) / e
-    diagnosis: str = ""  # the misconception matched, if any
-    diagnosis_key: str = ""
-    band: str = ""  # "±5 % correct, ±20 % close"
+    miss: Miss | None = None  # the misconception matched, if any
+    band_said: Said | None = None  # "±5 % correct, ±20 % close"
     parsed: Parsed | None = None
-    notes: tuple[str, ...] = field(default=())
+    why: Said | None = None  # invalid: why the answer can't be read
+    choices: tuple[Choice, ...] = field(default=())  # choice answers: how given/expected are written
 
     @property
     def graded(self) -> bool:
         return self.status != INVALID
+
+    @property
+    def message(self) -> str:
+        return self.said.text()
+
+    @property
+    def diagnosis(self) -> str:
+        return self.miss.label if self.miss else ""
+
+    @property
+    def diagnosis_key(self) -> str:
+        return self.miss.key if self.miss else ""
+
+    @property
+    def band(self) -> str:
+        return self.band_said.text() if self.band_said else ""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self.notes_in("en")
+
+    def message_in(self, lang: str = "en") -> str:
+        return self.said.text(lang)
+
+    def reason_in(self, lang: str = "en") -> str:
+        """Why an unreadable answer can't be read (``""`` when it was graded)."""
+        return self.why.text(lang) if self.why else ""
+
+    def diagnosis_in(self, lang: str = "en") -> str:
+        return self.miss.label_in(lang) if self.miss else ""
+
+    def band_in(self, lang: str = "en") -> str:
+        return self.band_said.text(lang) if self.band_said else ""
+
+    def notes_in(self, lang: str = "en") -> tuple[str, ...]:
+        return self.parsed.notes_in(lang) if self.parsed is not None else ()
+
+    def given_in(self, lang: str = "en") -> str:
+        return _choice_shown(self.choices, self.given, lang) if self.choices else self.given
+
+    def expected_in(self, lang: str = "en") -> str:
+        return _choice_shown(self.choices, self.expected, lang) if self.choices else self.expected
 
 
 def distance(x: float, e: float) -> float:
@@ -133,8 +201,8 @@ def quality_for(status: str, *, misconception: bool = False, seconds: float | No
     return None
 
 
-def _band(exp: Expected) -> str:
-    return f"±{exp.tolerance * 100:g} % correct, ±{exp.close * 100:g} % close"
+def _percent(x: float) -> str:
+    return f"{x * 100:g}"
 
 
 _BINARY = {"KiB": 2.0**10, "MiB": 2.0**20, "GiB": 2.0**30, "TiB": 2.0**40, "PiB": 2.0**50}
@@ -149,19 +217,19 @@ def bytes_misses(value: float, unit: str = "GB") -> tuple[Miss, ...]:
     """
     if unit in _BINARY:
         dec, f = _DECIMAL_OF[unit]
-        unit_slip = Miss("gb_for_gib", f"gave the {dec} figure where {unit} was asked "
-                                       f"(1 {unit} = {fmt_plain(_BINARY[unit] / f)} {dec})", value / f * _BINARY[unit])
+        unit_slip = _miss("gb_for_gib", value / f * _BINARY[unit], dec=dec, unit=unit,
+                          ratio=fmt_plain(_BINARY[unit] / f))
     else:
-        unit_slip = Miss("gib_for_gb", "gave a GiB figure where GB was asked (1 GiB = 1.074 GB; GB = 1e9 B)",
-                         value / 2**30 * 1e9)
-    return (
-        unit_slip,
-        Miss("bits_for_bytes", "gave bits instead of bytes (× 8)", value * 8),
-        Miss("bytes_for_bits", "divided by 8 somewhere (bits and bytes mixed up)", value / 8),
-    )
+        unit_slip = _miss("gib_for_gb", value / 2**30 * 1e9)
+    return unit_slip, _miss("bits_for_bytes", value * 8), _miss("bytes_for_bits", value / 8)
 
 
-LOWERCASE_B = Miss("lowercase_b", "wrote a lower-case b (bits) where B (bytes) was meant", 0.0)
+def _miss(key: str, value: float, **params: object) -> Miss:
+    label = say("miss." + key, **params)
+    return Miss(key, label.text("en"), value, label.text("zh"))
+
+
+LOWERCASE_B = _miss("lowercase_b", 0.0)
 
 
 def grade(text: str, exp: Expected, *, seconds: float | None = None,
@@ -174,58 +242,108 @@ def grade(text: str, exp: Expected, *, seconds: float | None = None,
     return _grade_number(text, exp, seconds, target_seconds)
 
 
+def understood(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+    """What the engine reads in ``text`` as an answer to ``exp``, without grading.
+
+    ``(True, "= 1.4 × 10¹¹ B = 140 GB")`` or ``(False, reason)``, in ``lang``:
+    the live line under an answer box (practice and mock).  True exactly when
+    :func:`grade` would grade the text rather than call it unreadable.
+    """
+    if exp.kind == "choice":
+        c = parse_choice(text, exp.choices)
+        return (False, c.message_in(lang)) if isinstance(c, Unreadable) else (True, f"= {c.shown(lang)}")
+    if exp.kind == "expression":
+        node = parse_expression(text, dict(exp.aliases))
+        if isinstance(node, Unreadable):
+            return False, node.message_in(lang)
+        problem = _unevaluable(node)
+        if problem is not None:
+            return False, problem.text(lang)
+        return True, "= " + ex.render(node, _shown_names(exp.aliases))
+    p = parse_quantity(text, exp.unit_kind, exp.unit or None)
+    if isinstance(p, Unreadable):
+        return False, p.message_in(lang)
+    in_unit = display_number(p.value, exp.unit_kind, exp.unit) if exp.unit and not p.bare else ""
+    return True, p.understood_in(lang, also=in_unit)
+
+
+def misconception_label(label: str, lang: str = "en") -> str:
+    """A misconception label kept in English (a saved mock's ``misconception``) in ``lang``.
+
+    Labels of the formula catalogue and of the unit slips have a Chinese twin;
+    any other label is shown as it is.
+    """
+    return _labels_zh().get(label, label) if lang == "zh" else label
+
+
+@functools.cache
+def _labels_zh() -> dict[str, str]:
+    from .formulas import CATALOGUE  # only when a stored label is shown in Chinese
+
+    table = {m.label: m.label_zh for f in CATALOGUE for m in f.misconceptions if m.label_zh}
+    for unit in ("GB", *_BINARY):
+        table.update((m.label, m.label_zh) for m in bytes_misses(1.0, unit))
+    table[LOWERCASE_B.label] = LOWERCASE_B.label_zh
+    return table
+
+
 def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
     e = float(exp.value)
     shown_exp = exp.display
     p = parse_quantity(text, exp.unit_kind, exp.unit or None)
     if isinstance(p, Unreadable):
-        return Verdict(INVALID, None, f"Can't read this answer: {p.message}", shown_exp)
+        return _unreadable(_why(p), shown_exp)
     x = p.value
     if exp.unit_kind == "ratio" and p.bare:
         # a bare ratio may be a fraction (0.45) or a percentage (45): take the reading nearer the answer
-        other, note = ((x * 100, "read as a fraction, not a percentage") if exp.unit == "%"
-                       else (x / 100, "read as a percentage"))
+        other, note = ((x * 100, "note.fraction") if exp.unit == "%" else (x / 100, "note.percentage"))
         if distance(other, e) < distance(x, e):
             x = other
-            p = Parsed(p.text, x, p.kind, "", (note,), bare=True)
+            p = Parsed(p.text, x, p.kind, "", (say(note),), bare=True)
     given = display_number(x, exp.unit_kind, exp.unit)
     rel = (x - e) / abs(e) if e else (0.0 if x == 0 else math.inf)
     d = distance(x, e)
-    band = _band(exp)
     if exp.integer:
         ok = abs(x - e) < 1e-9 * max(1.0, abs(e))
         status = CORRECT if ok else (CLOSE if d <= exp.close else WRONG)
-        band = f"exact whole number correct, ±{exp.close * 100:g} % close"
+        band = say("band.integer", close=_percent(exp.close))
     else:
         status = CORRECT if d <= exp.tolerance else CLOSE if d <= exp.close else WRONG
+        band = say("band.number", tol=_percent(exp.tolerance), close=_percent(exp.close))
     miss = None
     if status != CORRECT:
         miss = _misconception(x, e, p, exp)
     q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
-    msg = _headline(status, exp) + f" You: {given}; expected: {shown_exp}"
-    if math.isfinite(rel) and round(rel * 100, 1) != 0:
-        msg += f" ({rel * 100:+.1f} %)"
-    msg += "."
-    if miss is not None:
-        msg += f" Looks like you {miss.label}."
-    return Verdict(status, q, msg, shown_exp, given, rel, miss.label if miss else "", miss.key if miss else "",
-                   band, p, p.notes)
+    error = say("verdict.error", error=f"{rel * 100:+.1f}") if math.isfinite(rel) and round(rel * 100, 1) != 0 else ""
+    label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None else ""
+    msg = say("verdict.number", headline=_headline(status, exp), given=given, expected=shown_exp, error=error,
+              miss=label)
+    return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p)
 
 
-def _headline(status: str, exp: Expected) -> str:
+def _why(u: Unreadable) -> Said:
+    """The reason of an unreadable answer, with what was read before it."""
+    return u.why if u.so_far is None else say("so_far", reason=u.why, so_far=u.so_far)
+
+
+def _unreadable(why: Said, shown_exp: str, choices: tuple[Choice, ...] = ()) -> Verdict:
+    return Verdict(INVALID, None, say("verdict.unreadable", reason=why), shown_exp, why=why, choices=choices)
+
+
+def _headline(status: str, exp: Expected) -> Msg:
     """The verdict with the band that applied."""
-    tol, close = f"±{exp.tolerance * 100:g} %", f"±{exp.close * 100:g} %"
+    tol, close = f"±{_percent(exp.tolerance)} %", f"±{_percent(exp.close)} %"
     if status == CORRECT:
-        return "Correct." if exp.integer else f"Correct (within {tol})."
+        return say("verdict.correct") if exp.integer else say("verdict.correct_within", tol=tol)
     if status == CLOSE:
-        need = "the exact whole number" if exp.integer else tol
-        return f"Close: within {close}, but correct needs {need}."
-    return f"Wrong: more than {close} off."
+        return say("verdict.close_integer", close=close) if exp.integer else say("verdict.close", close=close, tol=tol)
+    return say("verdict.wrong_by", close=close)
 
 
 def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
     """The named mistake a wrong answer matches: the template's first, then unit slips."""
-    if exp.unit_kind in ("bytes", "bandwidth") and any("bits" in n for n in p.notes) \
+    typed = lookup(p.unit, exp.unit_kind) if p.unit and not p.bare else None
+    if exp.unit_kind in ("bytes", "bandwidth") and typed is not None and typed.note == "bits" \
             and distance(x * 8, e) <= exp.tolerance:
         return LOWERCASE_B
     misses = exp.misses
@@ -247,12 +365,14 @@ def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
 def _grade_choice(text: str, exp: Expected, seconds, target) -> Verdict:
     c = parse_choice(text, exp.choices)
     if isinstance(c, Unreadable):
-        return Verdict(INVALID, None, f"Can't read this answer: {c.message}", str(exp.value))
+        return _unreadable(_why(c), str(exp.value), exp.choices)
     ok = c.key == exp.value
     status = CORRECT if ok else WRONG
     q = quality_for(status, seconds=seconds, target_seconds=target)
-    msg = "Correct." if ok else f"Wrong. You: {c.key}; expected: {exp.value}."
-    return Verdict(status, q, msg, str(exp.value), c.key, band="exact choice")
+    right = next((x for x in exp.choices if x.key == exp.value), Choice(str(exp.value)))
+    msg = say("verdict.correct") if ok else say("verdict.wrong", given=Twin(c.key, c.shown("zh")),
+                                                  expected=Twin(right.key, right.shown("zh")))
+    return Verdict(status, q, msg, str(exp.value), c.key, band_said=say("band.choice"), choices=exp.choices)
 
 
 def _grade_expression(text: str, exp: Expected, seconds, target) -> Verdict:
@@ -264,15 +384,15 @@ def _grade_expression(text: str, exp: Expected, seconds, target) -> Verdict:
     shown_exp = ex.render(want, shown_names)
     node = parse_expression(text, aliases)
     if isinstance(node, Unreadable):
-        return Verdict(INVALID, None, f"Can't read this answer: {node.message}", shown_exp)
+        return _unreadable(_why(node), shown_exp)
     problem = _unevaluable(node)
-    if problem:
-        return Verdict(INVALID, None, f"Can't read this answer: {problem}", shown_exp)
+    if problem is not None:
+        return _unreadable(problem, shown_exp)
     shown = ex.render(node, shown_names)
     status = CORRECT if equivalent(node, want) else WRONG
     q = quality_for(status, seconds=seconds, target_seconds=target)
-    msg = "Correct." if status == CORRECT else f"Wrong. You: {shown}; expected: {shown_exp}."
-    return Verdict(status, q, msg, shown_exp, shown, band="symbolically equivalent")
+    msg = say("verdict.correct") if status == CORRECT else say("verdict.wrong", given=shown, expected=shown_exp)
+    return Verdict(status, q, msg, shown_exp, shown, band_said=say("band.expression"))
 
 
 _SPOT_POINTS = 5
@@ -286,14 +406,14 @@ def _points(names: set[str], n: int = _SPOT_POINTS) -> list[dict[str, float]]:
     return [{name: rng.uniform(1.5, 50.0) for name in sorted(names)} for _ in range(n)]
 
 
-def _unevaluable(node: ex.Node) -> str:
-    """Why an expression has no value anywhere it is checked (``9**9**9**9``, ``Φ/0``), or ``""``."""
+def _unevaluable(node: ex.Node) -> Msg | None:
+    """Why an expression has no value anywhere it is checked (``9**9**9**9``, ``Φ/0``), or None."""
     try:
         for env in _points(ex.names_in(node), 2):
             ex.evaluate(node, env)
     except ex.ExprError as e:
-        return str(e)
-    return ""
+        return e.said
+    return None
 
 
 def _max_power(node: ex.Node) -> float:

@@ -24,9 +24,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Iterable, Mapping, Sequence
 
-from . import expr as ex
-from .answers import Unreadable, parse_choice, parse_expression, parse_quantity
-from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, display_number, grade
+from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade, understood
 from .session import review_row
 
 DEFAULT_MINUTES = 30
@@ -236,24 +234,10 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
 # The running mock
 
 
-def reading(text: str, exp: Expected) -> tuple[bool, str]:
+def reading(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
     """How ``text`` reads as an answer to ``exp``, with no verdict: ``(True, "= 1.4 × 10¹¹ B")`` or
-    ``(False, reason)``.  Only the parsers of :mod:`engine.answers` see the text."""
-    if exp.kind == "choice":
-        r = parse_choice(text, exp.choices)
-        return (False, r.message) if isinstance(r, Unreadable) else (True, f"= {r.key}")
-    if exp.kind == "expression":
-        r = parse_expression(text, dict(exp.aliases))
-        return (False, r.message) if isinstance(r, Unreadable) else (True, f"= {ex.render(r)}")
-    r = parse_quantity(text, exp.unit_kind, exp.unit or None)
-    if isinstance(r, Unreadable):
-        return False, r.message
-    shown = r.understood
-    if exp.unit and not r.bare:
-        in_unit = display_number(r.value, exp.unit_kind, exp.unit)
-        if in_unit.replace(" ", "") not in shown.replace(" ", ""):
-            shown += f" = {in_unit}"
-    return True, shown
+    ``(False, reason)``, in ``lang`` (:func:`engine.grading.understood`)."""
+    return understood(text, exp, lang)
 
 
 def unreadable_reason(text: str, exp: Expected) -> str | None:

@@ -323,7 +323,7 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
                     return False
                 return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
 
-            misses = tuple(Miss(m.key, m.label, v) for m, v in f.misconception_values(**env) if distinct(v))
+            misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in f.misconception_values(**env) if distinct(v))
             unit = ask.unit
             if unit and lookup(unit, f.unit) is None:
                 raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")

@@ -1,0 +1,189 @@
+"""What the engine says, in English and Chinese.
+
+The engine keeps its words as data so a caller can show them in either
+language: a :class:`Msg` is a code of :data:`MESSAGES` with its parameters,
+a :class:`Twin` is a text written in both languages (a misconception label).
+Both render with ``.text(lang)`` (``"en"`` or ``"zh"``); ``str()`` is the
+English.  Parameters that are themselves a Msg or a Twin render in the same
+language.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Union
+
+from .units import KIND_NAMES
+
+# code -> (English, Chinese); str.format templates with the same fields.
+MESSAGES: dict[str, tuple[str, str]] = {
+    # ---------------------------------------------------------------- reading a typed answer
+    "empty": ("the answer is empty", "答案为空"),
+    "not_text": ("the answer is not text", "答案不是文本"),
+    "too_long": ("too long to be an answer ({n} characters; at most {most})",
+                 "太长了，不像一个答案（{n} 个字符，最多 {most} 个）"),
+    "too_long_short": ("too long to be an answer", "太长了，不像一个答案"),
+    "too_long_list": ("too long to be a list ({n} characters; at most {most})",
+                      "太长了，不像一个列表（{n} 个字符，最多 {most} 个）"),
+    "not_finite_typed": ("not a finite number (nan or infinity)", "不是有限数（nan 或无穷大）"),
+    "not_finite": ("not a finite number", "不是有限数"),
+    "no_number": ("the answer has no number", "答案里没有数字"),
+    "unit_in_middle": ("one unit, at the end: {word!r} in the middle cannot be read",
+                       "只能写一个单位，且放在末尾：中间的“{word}”无法识别"),
+    "unknown_unit_case": ("unknown unit {word!r} (units are case-sensitive: {readings})",
+                          "未知单位“{word}”（单位区分大小写：{readings}）"),
+    "unit_reads_as": ("{symbol} is {what}", "{symbol} 表示{what}"),
+    "unknown_word": ("unknown unit or word {word!r}", "未知的单位或词“{word}”"),
+    "wrong_kind": ("{symbol} is {kind}, not {asked}", "{symbol} 是{kind}，但题目问的是{asked}"),
+    "so_far": ("{reason} (understood so far: {so_far})", "{reason}（已识别：{so_far}）"),
+    "so_far_unit": ("unit {symbol}", "单位 {symbol}"),
+    "list_expected": ("expected a list of values separated by commas, such as 10ms,12ms,8ms",
+                      "应为用逗号分隔的一组数值，例如 10ms,12ms,8ms"),
+    "list_item": ("item {i} ({item!r}): {reason}", "第 {i} 项（“{item}”）：{reason}"),
+    "choice_expected": ("expected one of: {choices}", "应为以下之一：{choices}"),
+    "bits": ("bits", "比特数"),
+    "bytes": ("bytes", "字节数"),
+    "bytes_per_s": ("bytes per second", "每秒字节数"),
+    # ---------------------------------------------------------------- notes on how it was read
+    "note.moved": ("read as {text}", "按 {text} 读取"),
+    "note.suffix": ("{symbol} read as ×{factor}", "{symbol} 读作 ×{factor}"),
+    "note.suffix_number": ("{typed} read as {number}×{factor}", "{typed} 读作 {number}×{factor}"),
+    "note.default_unit": ("read in {unit}, the unit the question asks for", "按题目要求的单位 {unit} 读取"),
+    "note.bits": ("{symbol}: lower-case b read as bits (B is bytes)",
+                  "{symbol}：小写 b 按比特读取，大写 B 才是字节"),
+    "note.flops_count": ("{symbol}: read {flops} as a FLOP count", "{symbol}：把 {flops} 当作 FLOP 总数读取"),
+    "note.flops_rate": ("{symbol}: read FLOPs as FLOP/s", "{symbol}：把 FLOPs 当作 FLOP/s 读取"),
+    "note.fraction": ("read as a fraction, not a percentage", "按小数读取，不是百分数"),
+    "note.percentage": ("read as a percentage", "按百分数读取"),
+    "understood_notes": ("= {quantity}  ({notes})", "= {quantity}（{notes}）"),
+    # ---------------------------------------------------------------- the safe expression language
+    "expr.nested": ("too deeply nested (more than {most} levels of parentheses)", "嵌套太深（括号超过 {most} 层）"),
+    "expr.parentheses": ("the parentheses do not match", "括号不配对"),
+    "expr.decimal": ("only decimal numbers can be read (no 0x, 0o or 0b)", "只能识别十进制数（不支持 0x、0o、0b）"),
+    "expr.syntax": ("not an arithmetic expression: {text!r}", "不是一个算式：“{text}”"),
+    "expr.complicated": ("too complicated to read", "太复杂，无法识别"),
+    "expr.not_a_number": ("{value!r} is not a number", "“{value}”不是数字"),
+    "expr.number_too_large": ("a number is too large", "有个数字太大"),
+    "expr.unknown_word": ("unknown word {name!r}: expected a number", "未知的词“{name}”：这里应为数字"),
+    "expr.unknown_name": ("unknown name {name!r} (known: {known})", "未知的名称“{name}”（可用：{known}）"),
+    "expr.keywords": ("keyword arguments are not allowed", "不允许使用关键字参数"),
+    "expr.calls": ("function calls are not allowed", "不允许调用函数"),
+    "expr.comma": ("a comma that is not a thousands separator: write 1,120 or 1120, and a decimal point as '.'",
+                   "这个逗号不是千位分隔符：请写 1,120 或 1120，小数点用“.”"),
+    "expr.not_allowed": ("{what} can't be used in an answer: only numbers and + - * / ^",
+                         "答案里不能用{what}：只能用数字和 + - * / ^"),
+    "expr.what.comparisons": ("comparisons", "比较运算"),
+    "expr.what.logic": ("logic", "逻辑运算"),
+    "expr.what.attributes": ("attributes", "属性访问"),
+    "expr.what.indexing": ("indexing", "下标"),
+    "expr.what.lists": ("lists", "列表"),
+    "expr.what.that": ("that", "这种写法"),
+    "expr.list_not_number": ("the expression is a list, not a number", "这个表达式是列表，不是数"),
+    "expr.result_not_finite": ("the result is not a finite number", "结果不是有限数"),
+    "expr.nan": ("the result is not a number (nan)", "结果不是数（nan）"),
+    "expr.too_large": ("the number is too large to be an answer", "数值太大，不像一个答案"),
+    "expr.no_value": ("no value for {name!r}", "“{name}”没有给值"),
+    "expr.division_by_zero": ("division by zero", "除以零"),
+    "expr.exponent": ("the exponent is too large", "指数太大"),
+    "expr.negative_root": ("a fractional power of a negative number", "对负数取了分数次幂"),
+    "expr.list_in_arithmetic": ("a list cannot be used in arithmetic", "列表不能参与算术运算"),
+    "expr.needs_value": ("{fn}() needs a value", "{fn}() 需要一个值"),
+    "expr.one_value": ("{fn}() takes one value", "{fn}() 只接受一个值"),
+    "expr.unreadable": ("unreadable expression", "无法识别的表达式"),
+    "expr.no_symbolic": ("{fn}() has no symbolic form", "{fn}() 没有符号形式"),
+    # ---------------------------------------------------------------- verdicts
+    "verdict.unreadable": ("Can't read this answer: {reason}", "无法识别这个答案：{reason}"),
+    "verdict.correct": ("Correct.", "正确。"),
+    "verdict.correct_within": ("Correct (within {tol}).", "正确（误差在 {tol} 以内）。"),
+    "verdict.close": ("Close: within {close}, but correct needs {tol}.",
+                      "接近：误差在 {close} 以内，但要判为正确需在 {tol} 以内。"),
+    "verdict.close_integer": ("Close: within {close}, but correct needs the exact whole number.",
+                              "接近：误差在 {close} 以内，但要判为正确须是精确的整数。"),
+    "verdict.wrong_by": ("Wrong: more than {close} off.", "错误：偏差超过 {close}。"),
+    "verdict.number": ("{headline} You: {given}; expected: {expected}{error}.{miss}",
+                       "{headline}你的答案：{given}；正确答案：{expected}{error}。{miss}"),
+    "verdict.error": (" ({error} %)", "（{error} %）"),
+    "verdict.miss": (" Looks like you {label}.", "看起来你{label}。"),
+    "verdict.wrong": ("Wrong. You: {given}; expected: {expected}.", "错误。你的答案：{given}；正确答案：{expected}。"),
+    "band.number": ("±{tol} % correct, ±{close} % close", "±{tol} % 以内为正确，±{close} % 以内为接近"),
+    "band.integer": ("exact whole number correct, ±{close} % close", "精确整数为正确，±{close} % 以内为接近"),
+    "band.choice": ("exact choice", "须选对选项"),
+    "band.expression": ("symbolically equivalent", "须与正确答案符号等价"),
+    # ---------------------------------------------------------------- unit slips (engine.grading)
+    "miss.gb_for_gib": ("gave the {dec} figure where {unit} was asked (1 {unit} = {ratio} {dec})",
+                        "给出了 {dec} 的数值，而题目要的是 {unit}（1 {unit} = {ratio} {dec}）"),
+    "miss.gib_for_gb": ("gave a GiB figure where GB was asked (1 GiB = 1.074 GB; GB = 1e9 B)",
+                        "给出了 GiB 的数值，而题目要的是 GB（1 GiB = 1.074 GB；GB = 1e9 B）"),
+    "miss.bits_for_bytes": ("gave bits instead of bytes (× 8)", "给出的是比特数而不是字节数（× 8）"),
+    "miss.bytes_for_bits": ("divided by 8 somewhere (bits and bytes mixed up)", "在某处多除了 8（把比特和字节搞混了）"),
+    "miss.lowercase_b": ("wrote a lower-case b (bits) where B (bytes) was meant",
+                         "把表示字节的 B 写成了小写 b（比特）"),
+}
+
+# engine.units.KIND_NAMES in Chinese (same keys; tests/unit/test_messages.py checks).
+KIND_NAMES_ZH: dict[str, str] = {
+    "bytes": "字节数",
+    "bandwidth": "带宽（每秒字节数）",
+    "flop": "浮点运算量（FLOP）",
+    "flop_rate": "算力（FLOP/s）",
+    "intensity": "算术强度（FLOP/B）",
+    "time": "时间",
+    "tok_rate": "每秒 token 数（tok/s）",
+    "ratio": "比例或百分比",
+    "count": "个数",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Twin:
+    """A text written in both languages; without a Chinese twin the English is shown."""
+
+    en: str
+    zh: str = ""
+
+    def text(self, lang: str = "en") -> str:
+        return self.zh if lang == "zh" and self.zh else self.en
+
+    def __str__(self) -> str:
+        return self.en
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """A message of :data:`MESSAGES` with its parameters."""
+
+    code: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def text(self, lang: str = "en") -> str:
+        en, zh = MESSAGES[self.code]
+        return (zh if lang == "zh" else en).format(**{k: in_lang(v, lang) for k, v in self.params})
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+Said = Union[Msg, Twin]
+
+
+def say(code: str, **params: object) -> Msg:
+    """``say("wrong_kind", symbol="GB", ...)``; an unknown code is a bug (KeyError now, not when shown)."""
+    if code not in MESSAGES:
+        raise KeyError(f"no engine message {code!r}")
+    return Msg(code, tuple(params.items()))
+
+
+def in_lang(value: object, lang: str = "en") -> object:
+    """A Msg or Twin rendered in ``lang``; anything else as it is."""
+    return value.text(lang) if isinstance(value, (Msg, Twin)) else value
+
+
+def join(items: Iterable[object], en: str = "; ", zh: str = "；") -> Twin:
+    """Several texts joined with each language's separator."""
+    items = tuple(items)
+    return Twin(en.join(str(in_lang(i, "en")) for i in items), zh.join(str(in_lang(i, "zh")) for i in items))
+
+
+def kind_name(kind: str) -> Twin:
+    """``a size in bytes`` / ``字节数``."""
+    return Twin(KIND_NAMES[kind], KIND_NAMES_ZH[kind])
