@@ -269,7 +269,7 @@ def placeholder(expected, lang: str, number: str) -> str:
     """The answer box's hint for what ``expected`` (an engine.grading.Expected) takes: one of its
     choices, a formula, or a number (the string ``number``)."""
     if expected.kind == "choice":
-        return t("answer.placeholder_choice", lang, choices=" / ".join(c.key for c in expected.choices))
+        return t("answer.placeholder_choice", lang, choices=" / ".join(c.shown(lang) for c in expected.choices))
     if expected.kind == "expression":
         return t("answer.placeholder_expr", lang)
     return t(number, lang)

@@ -34,6 +34,7 @@ from drill.commands import mock as glue
 from drill.commands.mock import format_clock
 from drill.i18n import localize_bindings, placeholder, t
 from drill.screens import DrillScreen
+from engine.grading import misconception_label
 from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, weakness_figures
 from question_bank import registry
 from question_bank.base import TOPIC_NAMES, TOPICS, Problem
@@ -441,7 +442,7 @@ class MockRunScreen(_MockScreen):
         if not box.value.strip():
             out.update(Text(t("mock.keys", lang)))
             return
-        ok, message = reading(box.value, self.run.slot.expected)
+        ok, message = reading(box.value, self.run.slot.expected, lang)
         out.set_class(not ok, "-unreadable")
         out.update(Text(t("mock.understood" if ok else "mock.cannot_read", lang,
                            **({"what": message} if ok else {"why": message}))))
@@ -470,7 +471,8 @@ class MockRunScreen(_MockScreen):
         try:
             self.run.answer(event.value, self.now())
         except MockError as e:
-            self.show_reading(error=str(e))
+            ok, why = reading(event.value, self.run.slot.expected, self.lang)  # the reason in the UI language
+            self.show_reading(error=str(e) if ok else why)
             return
         self._after_action()
 
@@ -605,9 +607,9 @@ class SolutionScreen(ModalScreen[None]):
         out.append((q.get("typed") or "—") + "   ")
         out.append(verdict_name(verdict, lang), style=VERDICT_STYLE.get(verdict, ""))
         out.append("\n" + t("mock.col.expected", lang) + ": ", style="dim")
-        out.append(step.expected.display + "\n")
+        out.append(step.expected.display_in(lang) + "\n")
         if q.get("misconception"):
-            out.append(q["misconception"] + "\n", style="yellow")
+            out.append(misconception_label(q["misconception"], lang) + "\n", style="yellow")
         out.append("\n" + t("solution", lang) + "\n", style="bold")
         for line in step.solution_lines(lang):
             out.append(line + "\n")
@@ -689,7 +691,7 @@ class MockReportScreen(_MockScreen):
                           Text(format_clock(r.seconds)), Text("⚑" if r.flagged else ""), key=str(i))
         out = Text(t("mock.misconceptions", lang), style="bold")
         if rep.misconceptions:
-            out.append("; ".join(f"{label} (×{n})" for label, n in rep.misconceptions))
+            out.append("; ".join(f"{misconception_label(label, lang)} (×{n})" for label, n in rep.misconceptions))
         else:
             out.append(t("mock.no_misconceptions", lang), style="dim")
         out.append("\n" + t("mock.weakest", lang), style="bold")

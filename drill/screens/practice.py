@@ -187,8 +187,8 @@ class PracticeScreen(DrillScreen):
             text.append(f"{a.step + 1}. ", "bold")
             text.append(shown.prompt(lang) + "\n", "dim")
             text.append(f"   {mark} ", style)
-            text.append(a.verdict.given if a.verdict else "?")
-            text.append(f"   ({self.tr('practice.expected')}{shown.expected.display})\n\n", "dim")
+            text.append(a.verdict.given_in(lang) if a.verdict else "?")
+            text.append(f"   ({self.tr('practice.expected')}{shown.expected.display_in(lang)})\n\n", "dim")
         if p.is_chain:
             text.append(self.tr("practice.step", n=step.index + 1, total=len(p.steps)) + "  ", "bold cyan")
         text.append(step.prompt(lang), "bold")
@@ -199,7 +199,7 @@ class PracticeScreen(DrillScreen):
     def draw_understood(self) -> None:
         if self.state != ASKING:
             return
-        ok, what = flow.understood(self.query_one("#answer", Input).value, self.run.current_step)
+        ok, what = flow.understood(self.query_one("#answer", Input).value, self.run.current_step, self.lang)
         line = self.query_one("#understood", Static)
         if ok is None:
             line.update(Text(self.tr("practice.typing"), style="dim"))
@@ -237,16 +237,16 @@ class PracticeScreen(DrillScreen):
         v = a.verdict
         if v is not None:
             head.append(self.tr("practice.you"), "dim")
-            head.append(v.given, "bold")
+            head.append(v.given_in(lang), "bold")
             head.append("   " + self.tr("practice.expected"), "dim")
-            head.append(v.expected, "bold green")
+            head.append(v.expected_in(lang), "bold green")
             if v.relative_error is not None and math.isfinite(v.relative_error) \
                     and round(v.relative_error * 100, 1) != 0:
                 head.append("   " + self.tr("practice.error", err=f"{v.relative_error * 100:+.1f} %"), "dim")
             head.append("\n")
             if v.diagnosis:
-                head.append(self.tr("practice.misconception", what=v.diagnosis) + "\n", "bold magenta")
-            for note in v.notes:
+                head.append(self.tr("practice.misconception", what=v.diagnosis_in(lang)) + "\n", "bold magenta")
+            for note in v.notes_in(lang):
                 head.append(f"({note})\n", "dim")
             e = step.expected
             if e.kind == "number":
@@ -255,7 +255,7 @@ class PracticeScreen(DrillScreen):
                             "dim")
         else:
             head.append(self.tr("practice.expected"), "dim")
-            head.append(step.expected.display + "\n", "bold green")
+            head.append(step.expected.display_in(lang) + "\n", "bold green")
         row = a.item_row
         if row is not None:
             if row.get("scheduled") and row.get("after"):
@@ -341,7 +341,7 @@ class PracticeScreen(DrillScreen):
             self.show_feedback(result)
             return
         self._not_graded = event.value
-        reason = result.message.removeprefix("Can't read this answer: ")
+        reason = result.reason_in(self.lang)
         self.query_one("#understood", Static).update(Text(self.tr("practice.not_graded", why=reason), style="bold red"))
 
     # ------------------------------------------------------------------ actions
