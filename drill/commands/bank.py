@@ -229,11 +229,11 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "expected_value": s.expected.value,
         "given": v.given,
         "relative_error": rel,
-        "diagnosis": v.diagnosis,
+        "diagnosis": v.diagnosis_in(lang),
         "diagnosis_key": v.diagnosis_key,
-        "band": v.band,
-        "notes": list(v.notes),
-        "message": v.message,
+        "band": v.band_in(lang),
+        "notes": list(v.notes_in(lang)),
+        "message": v.message_in(lang),
         "solution": list(s.solution_lines(lang)),
     }
 
@@ -250,9 +250,9 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
     if c.problem.is_chain:
         print((f"第 {c.step_index + 1}/{len(c.problem.steps)} 步：" if zh
                else f"Step {c.step_index + 1} of {len(c.problem.steps)}: ") + c.graded_step.prompt(lang))
-    print((f"[{STATUS_ZH[v.status]}] " if zh else "") + v.message)
-    if v.parsed is not None and v.parsed.notes:
-        print(("读取为：" if zh else "Read as: ") + "; ".join(v.parsed.notes))
+    print((f"[{STATUS_ZH[v.status]}] " if zh else "") + v.message_in(lang))
+    if v.notes:
+        print(("读取为：" if zh else "Read as: ") + ("；" if zh else "; ").join(v.notes_in(lang)))
     if v.status == "invalid":
         return  # nothing was graded: the solution stays hidden so the learner can try again
     print("\n解答：" if zh else "\nSolution:")
