@@ -129,7 +129,7 @@ class BrowseScreen(DrillScreen):
         text.append(f"   {row.item} · d{tpl.difficulty}\n", "dim")
         text.append(self.tr("browse.preview", seed=self.seed) + "\n\n", "dim italic")
         text.append(p.prompt(lang) + "\n\n")
-        answers = " · ".join(s.expected.display for s in p.steps)
+        answers = " · ".join(s.expected.display_in(lang) for s in p.steps)
         text.append(self.tr("browse.answer", answer=answers), "green")
         self.query_one("#sample", Static).update(text)
 
