@@ -12,6 +12,7 @@ import importlib
 from pathlib import Path
 
 from textual.app import App
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
@@ -26,6 +27,8 @@ SCREEN_PATHS: dict[str, str] = {
     "summary": "drill.screens.summary:SummaryScreen",
     "stats": "drill.screens.stats:StatsScreen",
     "mock": "drill.screens.mock:MockSetupScreen",
+    "mock_run": "drill.screens.mock:MockRunScreen",
+    "mock_report": "drill.screens.mock:MockReportScreen",
 }
 
 
@@ -53,11 +56,10 @@ def _key_commands():
 
 
 class DrillApp(App):
-    """``DrillApp(ctx, start="home")``: Home is at the bottom of the stack.
+    """``DrillApp(ctx, start="home")``: the ``start`` screen first (extra keyword arguments go to it).
 
-    With another ``start`` screen (``drill practice``), Home is only built
-    when that screen is left: leaving the last screen shows Home, never an
-    empty screen.  Extra keyword arguments go to the start screen.
+    Leaving the first screen shows Home, never an empty screen: with another
+    ``start`` screen (``drill practice``), Home is only built then.
     """
 
     TITLE = "infra-drill"
@@ -77,6 +79,10 @@ class DrillApp(App):
         localize_bindings(self, ctx.lang)
 
     def on_mount(self) -> None:
+        # Textual's own blank default screen stays at the bottom: the first screen is pushed on it
+        # like any other, so it can be switched away from (a default screen cannot: no result callback).
+        if not self.open_screen(self.start, **self.start_kwargs):
+            self.open_screen("home")
         self.call_after_refresh(self._started)
 
     def _started(self) -> None:
@@ -85,32 +91,32 @@ class DrillApp(App):
         gc.freeze()
         gc.enable()
 
-    def get_default_screen(self) -> Screen:
-        """The start screen is the bottom of the stack itself: no blank screen under it (a faster start)."""
-        try:
-            screen = screen_class(self.start)(**self.start_kwargs)
-        except ScreenUnavailable:
-            self.call_later(self.notify, t("screen.unavailable", self.ctx.lang, name=self.start), severity="warning")
-            screen = screen_class("home")()
-        # as push_screen does: switching away from this screen pops a result callback
-        screen._push_result_callback(self, None)
-        return screen
-
     def pop_screen(self):
-        """Back to the previous screen; from the first screen of a direct start, to Home."""
-        if len(self.screen_stack) == 1:
+        """Back to the previous screen; from the first screen (above the blank default), to Home."""
+        if len(self.screen_stack) <= 2:
             return self.switch_screen(screen_class("home")())
         return super().pop_screen()
 
-    def open_screen(self, name: str, **kwargs) -> bool:
-        """Push the screen called ``name``; a missing module is a notification, not a crash."""
+    def _build(self, name: str, kwargs: dict) -> Screen | None:
         try:
-            cls = screen_class(name)
+            return screen_class(name)(**kwargs)
         except ScreenUnavailable:
             self.notify(t("screen.unavailable", self.ctx.lang, name=name), severity="warning")
-            return False
-        self.push_screen(cls(**kwargs))
-        return True
+            return None
+
+    def open_screen(self, name: str, **kwargs) -> bool:
+        """Push the screen called ``name``, built with ``kwargs``; a missing module is a notification,
+        not a crash (False)."""
+        screen = self._build(name, kwargs)
+        if screen is not None:
+            self.push_screen(screen)
+        return screen is not None
+
+    def switch_to(self, name: str, **kwargs) -> AwaitComplete:
+        """Put the screen called ``name`` in place of the current one (await it to have it mounted);
+        a missing module is a notification and the current screen stays."""
+        screen = self._build(name, kwargs)
+        return AwaitComplete.nothing() if screen is None else self.switch_screen(screen)
 
     def action_help(self) -> None:
         if not isinstance(self.screen, screen_class("help")):

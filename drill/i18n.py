@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import date
+from typing import TYPE_CHECKING, Callable, Mapping
+
+if TYPE_CHECKING:
+    from textual.binding import Binding
 
 STRINGS: dict[str, tuple[str, str]] = {
     # key bindings (Binding ids)
@@ -260,9 +264,12 @@ STRINGS: dict[str, tuple[str, str]] = {
 
 def t(key: str, lang: str = "en", /, **fmt) -> str:
     """The string ``key`` in ``lang`` (``en`` or ``zh``), formatted with ``fmt``."""
-    en, zh = STRINGS[key]
-    s = zh if lang == "zh" else en
+    s = _pick(STRINGS[key], lang)
     return s.format(**fmt) if fmt else s
+
+
+def _pick(pair: tuple[str, str], lang: str) -> str:
+    return pair[1] if lang == "zh" else pair[0]
 
 
 def placeholder(expected, lang: str, number: str) -> str:
@@ -275,15 +282,37 @@ def placeholder(expected, lang: str, number: str) -> str:
     return t(number, lang)
 
 
-def localize_bindings(node, lang: str) -> None:
-    """Give ``node``'s bindings the description of their ``id`` in ``lang`` (footer, palette)."""
-    bindings = getattr(node, "_bindings", None)
-    if bindings is None:
-        return
+def localize_bindings(node, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> None:
+    """Give ``node``'s key bindings the description of their ``id`` in ``lang`` (footer, palette).
+
+    Ids are looked up in :data:`STRINGS`, then in ``table`` (a screen's own words); other
+    bindings (Textual's own) keep their description.
+    """
+    tables = (STRINGS, table) if table else (STRINGS,)
+
+    def describe(b: Binding) -> str | None:
+        found = next((tb[b.id] for tb in tables if b.id in tb), None)
+        return None if found is None else _pick(found, lang)
+
+    _redescribe_bindings(node, describe)
+
+
+def _redescribe_bindings(node, describe: Callable[[Binding], str | None]) -> None:
+    """Replace the description of each of ``node``'s bindings by ``describe(binding)`` (unless None).
+
+    Textual (8.2.8) has no public way to change a binding's description after the node
+    is built: dynamic actions (``check_action``) can show, hide or disable a binding but
+    not rename it (Textualize/textual issues #1410 and #5733), and the language changes
+    while screens hold state.  So this reaches into the node's own ``BindingsMap``
+    (``node._bindings``, a per-instance copy of the class's, which the footer and
+    ``active_bindings`` read); the class's BINDINGS are untouched.
+    tests/functional/test_app_screens.py::test_textual_internals_the_app_relies_on fails
+    loudly if Textual changes this.
+    """
+    bindings = node._bindings
     for key, items in bindings.key_to_bindings.items():
-        bindings.key_to_bindings[key] = [
-            replace(b, description=t(b.id, lang)) if b.id in STRINGS else b for b in items
-        ]
+        bindings.key_to_bindings[key] = [b if (d := describe(b)) is None else replace(b, description=d)
+                                         for b in items]
 
 
 def when(day: date | None, today: date, lang: str = "en") -> str:

@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from drill.i18n import STRINGS, t
+from drill.i18n import t
 
 
 class KeyCommands(Provider):
@@ -16,7 +16,7 @@ class KeyCommands(Provider):
         found: dict[str, tuple[list[str], object]] = {}
         for active in self.screen.active_bindings.values():
             b = active.binding
-            if not active.enabled or b.id not in STRINGS:
+            if not active.enabled or not b.id:  # the app's keys all have an id; Textual's own have none
                 continue
             keys, _ = found.setdefault(b.description, ([], partial(active.node.run_action, b.action)))
             keys.append(self.app.get_key_display(b))

@@ -3,12 +3,12 @@
 * :class:`MockSetupScreen` (``open_screen("mock")``): length in minutes or a
   number of questions, the topic mix, chains, a seed.  It says that mock
   answers are logged but do not change the review schedule.
-* :class:`MockRunScreen`: a countdown always visible (warning colour in the
+* :class:`MockRunScreen` (``"mock_run"``): a countdown always visible (warning colour in the
   last 10 %), question n of N, the time on this question; answers are read as
   typed (an unreadable one is refused before it is submitted) but no verdict
   or solution is shown.  Skip, flag, go back; the mock ends by itself when the
   time runs out, submitting the typed answer if it is readable.
-* :class:`MockReportScreen`: score, time, a per-question table, misconceptions,
+* :class:`MockReportScreen` (``"mock_report"``): score, time, a per-question table, misconceptions,
   weakest topics, the comparison with earlier mocks; Enter opens a question's
   worked solution, ``p`` sends the missed templates to the next practice
   session (profile setting ``queued_items``).
@@ -214,7 +214,7 @@ class MockSetupScreen(_MockScreen):
         s = self.plan.settings
         self.ctx.profile.set_setting(glue.SETTINGS_KEY, {"minutes": s.minutes, "questions": s.questions,
                                                          "topics": list(s.topics), "chains": s.chains})
-        self.app.switch_screen(MockRunScreen(plan=self.plan))
+        self.app.switch_to("mock_run", plan=self.plan)
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -562,7 +562,7 @@ class MockRunScreen(_MockScreen):
     async def _show_report(self) -> None:
         while self.app.screen is not self:  # a dialog open when the time ran out
             await self.app.pop_screen()
-        await self.app.switch_screen(MockReportScreen(record=self.saved))
+        await self.app.switch_to("mock_report", record=self.saved)
 
 
 # --------------------------------------------------------------------------- #

@@ -394,8 +394,6 @@ class PracticeScreen(DrillScreen):
     def finish(self) -> None:
         """The summary if anything was answered, else straight back."""
         if self.run is not None and self.run.answers:
-            from drill.app import screen_class
-
-            self.app.switch_screen(screen_class("summary")(summary=self.run.summary()))
+            self.app.switch_to("summary", summary=self.run.summary())
         else:
             self.app.pop_screen()

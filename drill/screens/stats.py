@@ -11,7 +11,6 @@ when the screen opens.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
@@ -149,11 +148,7 @@ class StatsScreen(Screen):
         return self.app.ctx.lang
 
     def _localize(self) -> None:
-        localize_bindings(self, self.lang)  # the app's shared keys (Back)
-        bindings = self._bindings
-        for key, items in bindings.key_to_bindings.items():
-            bindings.key_to_bindings[key] = [replace(b, description=tr(b.id, self.lang)) if b.id in STRINGS else b
-                                             for b in items]
+        localize_bindings(self, self.lang, STRINGS)  # the app's shared keys (Back), then the stats' own
 
     def _start_loading(self) -> None:
         """Compute the figures in a thread: a long history must not freeze the app."""
@@ -436,9 +431,7 @@ class StatsScreen(Screen):
         mock_id = event.row_key.value
         record = next((m for m in self.app.ctx.profile.mocks() if str(m.get("id")) == mock_id), None)
         if record is not None:
-            from drill.screens.mock import MockReportScreen  # the mock engineer's report, imported when used
-
-            self.app.push_screen(MockReportScreen(record=record))
+            self.app.open_screen("mock_report", record=record)
 
 
 def _int_ticks(top: int) -> list[int]:

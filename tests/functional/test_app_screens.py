@@ -147,3 +147,52 @@ async def test_home_in_chinese(profile, clock):
         assert "练习" in footer and "English" in footer
         await pilot.press("ctrl+t")
         assert "Today" in text_of(home, "#home-title")
+
+
+@pytest.mark.parametrize("start", ["practice", "browse", "help", "stats", "mock"])
+@sync
+async def test_a_direct_start_opens_that_screen_and_leaving_it_shows_home(profile, clock, start):
+    app = DrillApp(AppContext(profile, "en", clock, random.Random(5)), start=start)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        from drill.app import screen_class
+
+        assert isinstance(app.screen, screen_class(start))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+
+
+@sync
+async def test_an_unknown_start_screen_says_so_and_opens_home(profile, clock):
+    app = DrillApp(AppContext(profile, "en", clock, random.Random(5)), start="cooking")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HomeScreen)
+        assert any("cooking" in n.message for n in app._notifications)
+
+
+@sync
+async def test_textual_internals_the_app_relies_on(profile, clock):
+    """No public Textual API renames a key binding once its node exists, so drill.i18n edits the
+    node's own BindingsMap (``node._bindings``).  If Textual changes that, this fails first."""
+    from textual.binding import Binding, BindingsMap
+    from textual.widget import Widget
+
+    from drill.i18n import localize_bindings
+
+    class Keys(Widget):
+        BINDINGS = [Binding("x", "noop", "Back", id="key.back"), Binding("y", "noop", "Mine", id="mine")]
+
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        node = Keys()
+        assert isinstance(node._bindings, BindingsMap), "Textual moved a node's bindings: see drill/i18n.py"
+        localize_bindings(node, "zh", {"mine": ("Mine", "我的")})
+        assert [b.description for _, b in node._bindings] == ["返回", "我的"]
+        assert [b.description for _, b in Keys._merged_bindings] == ["Back", "Mine"]  # the class is untouched
+        # what the footer draws comes from there: Ctrl+T relabels the keys on screen
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        shown = " ".join(str(k.render()) for k in app.screen.query("FooterKey"))
+        assert "练习" in shown and "English" in shown, shown
