@@ -192,3 +192,36 @@ def test_whiteboard_decoration_and_a_unit_inside_a_product(text, kind, value):
 @pytest.mark.parametrize("text", ["2 / 80 GB * 3", "1 GB + 1 GB", "2 GB × 3 ms", "(2039 GB/s)/(140 GB)", "≈"])
 def test_a_unit_that_cannot_move_is_unreadable(text):
     assert isinstance(parse_quantity(text, "bytes"), Unreadable)
+
+
+# --------------------------------------------------------------------------- in Chinese (engine/messages.py)
+
+@pytest.mark.parametrize("text, kind, zh", [
+    ("140 GB", "tok_rate", "GB 是字节数，但题目问的是每秒 token 数（tok/s）"),
+    ("", "bytes", "答案为空"),
+    ("1120 gb", "bytes", "未知单位“gb”（单位区分大小写：GB 表示字节数；Gb 表示比特数）"),
+    ("2 GB GB", "bytes", "只能写一个单位，且放在末尾：中间的“GB”无法识别"),
+    ("nan", "bytes", "不是有限数（nan 或无穷大）"),
+])
+def test_reasons_in_chinese(text, kind, zh):
+    p = parse_quantity(text, kind)
+    assert isinstance(p, Unreadable) and p.reason_in("zh") == zh and p.reason_in("en") == p.reason
+
+
+def test_how_an_answer_was_read_in_chinese():
+    p = parse_quantity("1120", "bytes", "GB")
+    assert p.understood_in("zh") == "= 1.12 TB（按题目要求的单位 GB 读取）"
+    assert p.understood == "= 1.12 TB  (read in GB, the unit the question asks for)"
+    assert parse_quantity("8960 Gb", "bytes").notes_in("zh") == ("Gb：小写 b 按比特读取，大写 B 才是字节",)
+    assert parse_quantity("70B", "count").notes_in("zh") == ("B 读作 ×1e9",)
+    assert parse_quantity("1.4e11 B", "bytes").understood_in("zh", also="140 GB") == "= 140 GB"
+    assert parse_quantity("1.4e11 B", "bytes", "GB").understood_in("zh", also="0.14 TB") == "= 140 GB = 0.14 TB"
+
+
+def test_choices_are_shown_and_listed_in_chinese():
+    assert [c.shown("zh") for c in BOUND_CHOICES] == ["带宽受限", "算力受限"]
+    assert [c.shown() for c in BOUND_CHOICES] == ["memory-bound", "compute-bound"]
+    r = parse_choice("maybe", BOUND_CHOICES)
+    assert r.reason_in("zh") == "应为以下之一：带宽受限、算力受限"
+    assert r.reason == "expected one of: memory-bound, compute-bound"
+    assert Choice("yes").shown("zh") == "yes"  # no Chinese label: the key

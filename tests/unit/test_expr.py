@@ -1,6 +1,7 @@
 """engine.expr: the whitelisted arithmetic language behind formulas and answers."""
 
 import math
+import re
 
 import pytest
 from hypothesis import given
@@ -128,3 +129,23 @@ def test_render_reads_back_to_the_same_value(text):
         return
     again = ex.parse(ex.normalise(ex.render(node)), NAMES)
     assert math.isclose(ex.evaluate(again, ENV), v, rel_tol=1e-9, abs_tol=1e-12)
+
+
+# --------------------------------------------------------------------------- reasons in Chinese
+
+@pytest.mark.parametrize("text", ["", "9**9**9**9", "1" * 300, "(" * 30 + "1" + ")" * 30, "1/0", "(-8)^(1/3)", "(1",
+                                  "1 2", "0o10", "1 < 2", "[1]", "1,2", "'a'", "x + 1", "ceil(2.5)", "1e400"])
+def test_every_reason_has_a_chinese_twin(text):
+    with pytest.raises(ex.ExprError) as e:
+        ex.evaluate(ex.parse(ex.normalise(text) if text.strip() else text))
+    zh = e.value.said.text("zh")
+    assert re.search(r"[\u4e00-\u9fff]", zh) and str(e.value) == e.value.said.text("en") != zh
+
+
+def test_chinese_reasons_name_what_was_typed():
+    with pytest.raises(ex.ExprError) as e:
+        ex.parse("x + 1", {"phi": "phi"})
+    assert e.value.said.text("zh") == "未知的名称“x”（可用：phi）"
+    with pytest.raises(ex.ExprError) as e:
+        ex.parse("1 < 2")
+    assert e.value.said.text("zh") == "答案里不能用比较运算：只能用数字和 + - * / ^"

@@ -326,3 +326,24 @@ def test_catalogue_matches_the_spec_names_and_inputs():
 
 def test_catalogue_is_defined_once():
     assert formulas.FORMULAS == {f.name: f for f in CATALOGUE}
+
+
+# --------------------------------------------------------------------------- Chinese labels
+
+def test_every_misconception_has_a_chinese_label():
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    for f in CATALOGUE:
+        for m in f.misconceptions:
+            assert cjk.search(m.label_zh), f"{f.name}.{m.key} has no Chinese label"
+            assert not cjk.search(m.label) and m.label_zh != m.label
+
+
+def test_a_misconception_has_one_chinese_label_wherever_it_appears():
+    from engine.grading import misconception_label
+
+    seen: dict[str, str] = {}
+    for f in CATALOGUE:
+        for m in f.misconceptions:
+            assert seen.setdefault(m.label, m.label_zh) == m.label_zh, m.label
+            assert misconception_label(m.label, "zh") == m.label_zh  # a saved (English) label shown in Chinese
+            assert misconception_label(m.label) == m.label

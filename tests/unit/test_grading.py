@@ -1,14 +1,15 @@
 """engine.grading: verdicts, bands, misconceptions, SM-2 quality."""
 
 import math
+import re
 
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from engine.answers import BOUND_CHOICES
-from engine.grading import (CLOSE, CORRECT, INVALID, WRONG, Expected, Miss, display_number, distance, grade,
-                            quality_for)
+from engine.grading import (CLOSE, CORRECT, INVALID, LOWERCASE_B, WRONG, Expected, Miss, bytes_misses, display_number,
+                            distance, grade, quality_for, understood)
 from engine.units import KINDS, UNITS, lookup
 
 from .test_answers import HOSTILE
@@ -206,3 +207,95 @@ def test_display_number_reads_back(value, kind, data):
 def test_expected_expression_is_displayed_in_the_question_symbols_and_reads_back():
     assert EXPR.display == "2 × Φ + 14 × Φ / N"
     assert grade(EXPR.display, EXPR).status == CORRECT
+
+
+# --------------------------------------------------------------------------- in Chinese (engine/messages.py)
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+WEIGHTS = Expected("number", 1.12e12, "bytes", "GB",
+                   misses=(Miss("weights_only", "counted only the fp16 weights (2Φ)", 140e9, "只算了 fp16 权重（2Φ）"),))
+
+
+def test_number_verdicts_in_chinese():
+    assert grade("1120", WEIGHTS).message_in("zh") == "正确（误差在 ±5 % 以内）。你的答案：1120 GB；正确答案：1120 GB。"
+    close = grade("1200 GB", WEIGHTS)
+    assert close.message_in("zh") == ("接近：误差在 ±20 % 以内，但要判为正确需在 ±5 % 以内。"
+                                      "你的答案：1200 GB；正确答案：1120 GB（+7.1 %）。")
+    wrong = grade("140 GB", WEIGHTS)
+    assert wrong.message_in("zh").endswith("看起来你只算了 fp16 权重（2Φ）。")
+    assert wrong.message == ("Wrong: more than ±20 % off. You: 140 GB; expected: 1120 GB (-87.5 %). "
+                             "Looks like you counted only the fp16 weights (2Φ).")
+    assert (wrong.diagnosis_in("zh"), wrong.diagnosis) == ("只算了 fp16 权重（2Φ）", "counted only the fp16 weights (2Φ)")
+    assert wrong.band_in("zh") == "±5 % 以内为正确，±20 % 以内为接近"
+    whole = Expected("number", 14, "count", integer=True)
+    assert grade("13", whole).message_in("zh").startswith("接近：误差在 ±20 % 以内，但要判为正确须是精确的整数。")
+    assert grade("13", whole).band_in("zh") == "精确整数为正确，±20 % 以内为接近"
+
+
+def test_an_unreadable_answer_says_why_in_chinese():
+    v = grade("140 tok/s", BYTES_GB)
+    assert v.message_in("zh") == "无法识别这个答案：tok/s 是每秒 token 数（tok/s），但题目问的是字节数"
+    assert v.reason_in("zh") == "tok/s 是每秒 token 数（tok/s），但题目问的是字节数"
+    assert v.reason_in() == "tok/s is a token rate (tok/s), not a size in bytes"
+    assert grade("2 foo GB", BYTES_GB).reason_in("zh") == "未知的单位或词“foo”（已识别：单位 GB）"
+    assert grade("Φ/0", EXPR).reason_in("zh") == "除以零"
+    assert grade("1120", BYTES_GB).reason_in("zh") == ""
+
+
+def test_unit_slips_are_named_in_chinese():
+    assert grade("8960 Gb", Expected("number", 8960e9, "bytes", "GB")).diagnosis_in("zh") == \
+        "把表示字节的 B 写成了小写 b（比特）"
+    assert grade("8960", BYTES_GB).diagnosis_in("zh") == "给出的是比特数而不是字节数（× 8）"
+    gib = Expected("number", 2**40, "bytes", "GiB")
+    assert grade("1100", gib).diagnosis_in("zh") == "给出了 GB 的数值，而题目要的是 GiB（1 GiB = 1.074 GB）"
+    assert all(CJK.search(m.label_zh) for m in bytes_misses(1e9, "GB") + bytes_misses(1e9, "TiB") + (LOWERCASE_B,))
+
+
+def test_choice_and_expression_verdicts_in_chinese():
+    exp = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
+    v = grade("compute bound", exp)
+    assert v.message_in("zh") == "错误。你的答案：算力受限；正确答案：带宽受限。"
+    assert (v.given_in("zh"), v.expected_in("zh"), v.given, v.expected) == \
+        ("算力受限", "带宽受限", "compute-bound", "memory-bound")
+    assert (grade("mem", exp).message_in("zh"), grade("mem", exp).band_in("zh")) == ("正确。", "须选对选项")
+    assert exp.display_in("zh") == "带宽受限" and exp.display_in() == exp.display == "memory-bound"
+    e = grade("16Φ/N", EXPR)
+    assert e.message_in("zh") == "错误。你的答案：16 × Φ / N；正确答案：2 × Φ + 14 × Φ / N。"
+    assert e.band_in("zh") == "须与正确答案符号等价"
+
+
+EXPECTATIONS = [BYTES_GB, WEIGHTS, Expected("number", 0.45, "ratio", "%"), Expected("number", 14, "count", integer=True),
+                Expected("number", 295.2, "intensity", "FLOP/B"), Expected("choice", "memory-bound", choices=BOUND_CHOICES)]
+
+
+@given(st.sampled_from(EXPECTATIONS), st.one_of(st.text(max_size=30), st.sampled_from(
+    ["1120", "140 GB", "1000", "8960 Gb", "45", "0.45", "13", "mem", "compute", "295", "2 foo GB", "1,12", "70B"])))
+def test_one_verdict_reads_in_both_languages(exp, text):
+    v = grade(text, exp)
+    assert v.message_in("en") == v.message
+    if not CJK.search(text):  # the English quotes nothing Chinese unless the answer was
+        assert not CJK.search(v.message)
+    assert CJK.search(v.message_in("zh"))
+    assert v.band_in("en") == v.band and (not v.band or CJK.search(v.band_in("zh")))
+    assert len(v.notes_in("zh")) == len(v.notes)
+    assert (v.reason_in("zh") != "") == (v.status == INVALID)
+
+
+def test_understood_reads_without_grading_in_either_language():
+    assert understood("1.4e11 B", Expected("number", 140e9, "bytes", "GB"), "zh") == (True, "= 140 GB")
+    assert understood("1.4e11 B", Expected("number", 140e9, "bytes", "TB"), "zh") == (True, "= 140 GB = 0.14 TB")
+    assert understood("140", Expected("number", 140e9, "bytes", "GB")) == \
+        (True, "= 140 GB  (read in GB, the unit the question asks for)")
+    assert understood("12 GB", Expected("number", 295.2, "intensity", "FLOP/B"), "zh") == \
+        (False, "GB 是字节数，但题目问的是算术强度（FLOP/B）")
+    choice = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
+    assert understood("mem", choice) == (True, "= memory-bound")
+    assert understood("mem", choice, "zh") == (True, "= 带宽受限")
+    assert understood("2 phi + 14 phi / N_dp", EXPR) == (True, "= 2 × Φ + 14 × Φ / N")  # the question's symbols
+    assert understood("Φ/0", EXPR, "zh") == (False, "除以零")  # exactly what grading would refuse
+
+
+@given(st.sampled_from(EXPECTATIONS + [EXPR]), st.text(max_size=30))
+def test_understood_agrees_with_grading(exp, text):
+    ok, line = understood(text, exp, "zh")
+    assert ok == (grade(text, exp).status != INVALID) and line
