@@ -1,9 +1,11 @@
 """Progress figures, computed from plain data.
 
 Pure: no clock, no files, no question bank.  The caller passes the review rows
-(oldest first), the item states, the mock results, the templates as
-``(id, topic, title)`` triples, the topic order and ``today`` (the learner's
-local date); :func:`compute` returns a :class:`Stats`.
+(oldest first) - or their :class:`Digest`, the columns of them the figures
+need, which ``engine.storage.Profile.digest`` reads quickly - the item states,
+the mock results, the templates as ``(id, topic, title)`` triples, the topic
+order and ``today`` (the learner's local date); :func:`compute` returns a
+:class:`Stats`.
 
 Definitions (the README's "Progress stats" repeats them):
 
@@ -12,7 +14,8 @@ Definitions (the README's "Progress stats" repeats them):
   practice counts once (its whole-item row; the per-step rows are detail);
   a mock asks each step of a chain as its own question, so there each step
   counts.
-- A day is *studied* when at least one review was done that day.  The current
+- A day is *studied* when at least one answer was recorded that day (a step of
+  a chain finished the next day counts too: it was study).  The current
   *streak* counts studied days back from today - or from yesterday while
   nothing has been done yet today, since the day is not over.
 - A review *passed* when its SM-2 quality is >= 3 (correct or close).
@@ -29,6 +32,7 @@ Definitions (the README's "Progress stats" repeats them):
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -36,6 +40,7 @@ from statistics import median
 from typing import Any, Iterable, Mapping, Sequence
 
 from .mock import score_percent
+from .session import MODES, VERDICTS
 from .sm2 import EF_START as START_EF
 
 PASS_QUALITY = 3
@@ -45,6 +50,125 @@ FORECAST_DAYS = 30
 HEATMAP_WEEKS = 26
 RECENT_REVIEWS = 10  # reviews of an item that decide how weak it is now
 TREND_WINDOW = 5  # reviews averaged by each point of an item's accuracy trend
+
+
+# --------------------------------------------------------------------------- #
+# The review log, reduced to what the figures read
+
+DIGEST_FIELDS = ("date", "item", "topic", "seed", "step", "verdict", "quality", "seconds", "mode", "before",
+                 "interval")
+
+
+def _iso_days(values: set) -> bool:
+    try:
+        return all(len(v) == 10 and date.fromisoformat(v) for v in values)
+    except ValueError:
+        return False
+
+
+def _counts(values: set) -> bool:
+    values.discard(None)
+    return not values or min(values) >= 0
+
+
+def _durations(values: set) -> bool:
+    try:
+        return not values or (min(values) >= 0 and math.isfinite(math.fsum(values)))
+    except OverflowError:
+        return False
+
+
+_NONE = type(None)
+# column: (the types its values may have, a check of its set of distinct values)
+_COLUMN_RULES: dict[str, tuple[set, Any]] = {
+    "date": ({str}, _iso_days),
+    "item": ({str}, lambda vs: "" not in vs),
+    "topic": ({str}, lambda vs: "" not in vs),
+    "seed": ({int}, None),  # any whole number: only its type is checked
+    "step": ({int, _NONE}, lambda vs: all(v is None or v >= 1 for v in vs)),
+    "verdict": ({str}, lambda vs: vs <= set(VERDICTS)),
+    "quality": ({int}, lambda vs: vs <= set(range(6))),
+    "seconds": ({int, float}, lambda vs: _durations(vs)),
+    "mode": ({str}, lambda vs: vs <= set(MODES)),
+    "before": ({int, _NONE}, _counts),
+    "interval": ({int, _NONE}, _counts),
+}
+
+
+class Digest:
+    """Review rows reduced to the columns the figures read: ``d.item[i]`` is row ``i``'s item.
+
+    ``date``, ``item``, ``topic``, ``seed``, ``step``, ``verdict``, ``quality``,
+    ``seconds`` and ``mode`` are the rows' fields; ``before`` is the item's
+    interval before the review (None without a state before it) and
+    ``interval`` the interval a scheduled review gave it (None: the review did
+    not move the schedule).  Plain lists of JSON values, so the save files can
+    keep one beside each closed log segment (``engine.storage``).
+    """
+
+    __slots__ = DIGEST_FIELDS
+
+    def __init__(self, columns: Mapping[str, list] | None = None) -> None:
+        for f in DIGEST_FIELDS:  # the lists are taken, not copied
+            setattr(self, f, columns[f] if columns is not None else [])
+
+    @classmethod
+    def of_rows(cls, rows: Iterable[Mapping]) -> "Digest":
+        rows = rows if isinstance(rows, list) else list(rows)
+        cols = {f: [r[f] for r in rows] for f in ("date", "item", "topic", "seed", "step", "verdict", "quality",
+                                                 "seconds", "mode")}
+        cols["before"] = [b.get("interval", 0) if (b := r["before"]) else None for r in rows]
+        cols["interval"] = [(r["after"] or {}).get("interval", 0) if r["scheduled"] else None for r in rows]
+        return cls(cols)
+
+    @classmethod
+    def from_columns(cls, columns: Any, *, check: bool = True) -> "Digest":
+        """A digest from plain columns as stored; ``ValueError`` names the first problem.
+
+        Without ``check`` only the layout is checked (the columns, of one length),
+        not the values: call :meth:`problem` later, on many digests joined.
+        """
+        if not isinstance(columns, dict) or columns.keys() != set(DIGEST_FIELDS):
+            raise ValueError("not the digest's columns")
+        if not all(type(columns[f]) is list for f in DIGEST_FIELDS):
+            raise ValueError("a column is not a list")
+        if len({len(columns[f]) for f in DIGEST_FIELDS}) != 1:
+            raise ValueError("the columns differ in length")
+        d = cls(columns)
+        if check and (p := d.problem()) is not None:
+            raise ValueError(p)
+        return d
+
+    def problem(self) -> str | None:
+        """The first column holding a value a review row cannot have (wrong type or out of range), or None."""
+        for f, (types, check) in _COLUMN_RULES.items():
+            col = getattr(self, f)
+            try:
+                values = set(col) if check is not None else col
+            except TypeError:  # a list or an object: unhashable
+                return f"column {f!r} holds a value of the wrong type"
+            if not set(map(type, values)) <= types:
+                return f"column {f!r} holds a value of the wrong type"
+            if check is not None and not check(values):
+                return f"column {f!r} holds a value out of range"
+        return None
+
+    @classmethod
+    def joined(cls, parts: Iterable["Digest"]) -> "Digest":
+        out = cls()
+        for part in parts:
+            for f in DIGEST_FIELDS:
+                getattr(out, f).extend(getattr(part, f))
+        return out
+
+    def columns(self) -> dict[str, list]:
+        return {f: getattr(self, f) for f in DIGEST_FIELDS}
+
+    def __len__(self) -> int:
+        return len(self.date)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Digest) and self.columns() == other.columns()
 
 
 @dataclass(frozen=True)
@@ -203,7 +327,8 @@ class Stats:
     topics: tuple[TopicStats, ...]
     items: Mapping[str, ItemStats]
     mocks: tuple[MockStats, ...]
-    rows_by_item: Mapping[str, Sequence[Mapping]] = field(repr=False, default_factory=dict)
+    digest: Digest = field(repr=False, default_factory=Digest)  # the reviews counted, for history and trend
+    item_rows: Mapping[str, Sequence[int]] = field(repr=False, default_factory=dict)  # item: its rows in digest
 
     @property
     def empty(self) -> bool:
@@ -224,23 +349,15 @@ class Stats:
 
     def history(self, item: str) -> list[dict]:
         """An item's reviews, oldest first: date, verdict, seconds, the interval it got."""
-        out = []
-        for r in self.rows_by_item.get(item, ()):
-            after = r.get("after") if r.get("scheduled") else None
-            out.append({
-                "date": r.get("date"),
-                "verdict": r.get("verdict"),
-                "quality": r.get("quality"),
-                "seconds": r.get("seconds"),
-                "mode": r.get("mode"),
-                "step": r.get("step"),
-                "interval": after.get("interval") if after else None,
-            })
-        return out
+        d = self.digest
+        return [{"date": d.date[i], "verdict": d.verdict[i], "quality": d.quality[i], "seconds": d.seconds[i],
+                 "mode": d.mode[i], "step": d.step[i], "interval": d.interval[i]}
+                for i in self.item_rows.get(item, ())]
 
     def trend(self, item: str) -> list[float]:
         """An item's accuracy after each review, over its last TREND_WINDOW reviews (0..1)."""
-        return accuracy_trend(self.rows_by_item.get(item, ()))
+        quality = self.digest.quality
+        return _trend([quality[i] >= PASS_QUALITY for i in self.item_rows.get(item, ())], TREND_WINDOW)
 
     def to_dict(self) -> dict:
         return {
@@ -293,7 +410,10 @@ def streaks(days: Iterable[date], today: date) -> tuple[int, int]:
 
 def accuracy_trend(rows: Iterable[Mapping], window: int = TREND_WINDOW) -> list[float]:
     """After each review, the share of the last ``window`` reviews that passed."""
-    passes: list[bool] = [r.get("quality", 0) >= PASS_QUALITY for r in rows]
+    return _trend([r.get("quality", 0) >= PASS_QUALITY for r in rows], window)
+
+
+def _trend(passes: list[bool], window: int) -> list[float]:
     out, total = [], 0
     for i, p in enumerate(passes):
         total += p
@@ -333,7 +453,7 @@ def sort_topics(topics: Sequence[TopicStats], by: str = "topic", reverse: bool =
 
 
 def compute(
-    rows: Iterable[Mapping],
+    rows: Iterable[Mapping] | Digest,
     states: Mapping[str, Any],
     mocks: Iterable[Mapping],
     templates: Iterable[tuple[str, str, str]],
@@ -342,11 +462,12 @@ def compute(
 ) -> Stats:
     """Every figure of the stats screen.
 
-    ``rows`` are review rows oldest first; ``states`` map item ids to
-    ``engine.sm2.ItemState`` (``ef``, ``interval``, ``reps``, ``due``); ``templates``
-    are ``(id, topic, title)`` of the bank; ``topics`` fixes the order (and
-    lists topics that have no templates yet).
+    ``rows`` are review rows oldest first, or their :class:`Digest`; ``states``
+    map item ids to ``engine.sm2.ItemState`` (``ef``, ``interval``, ``reps``,
+    ``due``); ``templates`` are ``(id, topic, title)`` of the bank; ``topics``
+    fixes the order (and lists topics that have no templates yet).
     """
+    d = rows if isinstance(rows, Digest) else Digest.of_rows(rows)
     today_s = today.isoformat()
     since_s = (today - timedelta(days=WINDOW_DAYS - 1)).isoformat()
     heat_start = today - timedelta(days=today.weekday(), weeks=HEATMAP_WEEKS - 1)
@@ -354,51 +475,49 @@ def compute(
 
     bank = {tid: (topic, title) for tid, topic, title in templates}
     per_day: dict[str, int] = defaultdict(int)
-    by_item: dict[str, list[Mapping]] = {}
+    by_item: dict[str, list[int]] = {}  # item: the indexes of its counted reviews in d
     item_topic: dict[str, str] = {}
     seen_first: set[tuple[str, str]] = set()
-    seconds = 0.0
     ret_n = ret_pass = 0
 
-    rows = rows if isinstance(rows, list) else list(rows)
-    covered = _covered_steps(rows)
-    for r in rows:
-        if covered and r["step"] is not None and (r["item"], r["seed"]) in covered:
+    covered = _covered_steps(d)
+    for i, (day, item, topic, seed, step, q, before, interval) in enumerate(
+            zip(d.date, d.item, d.topic, d.seed, d.step, d.quality, d.before, d.interval)):
+        if step is not None and covered and (item, seed) in covered:
             continue  # a chain step whose whole-item row follows: the chain counts once
-        day = r["date"]
         per_day[day] += 1
-        item = r["item"]
-        rs = by_item.get(item)
-        if rs is None:
-            rs = by_item[item] = []
-            item_topic[item] = r["topic"]
-        rs.append(r)
-        if r["scheduled"] and day >= since_s:
+        idx = by_item.get(item)
+        if idx is None:
+            idx = by_item[item] = []
+            item_topic[item] = topic
+        idx.append(i)
+        if interval is not None and day >= since_s:  # a scheduled review in the window
             key = (item, day)
             if key not in seen_first:
                 seen_first.add(key)
-                before = r["before"]
-                if before and before["interval"] >= MATURE_DAYS:
+                if before is not None and before >= MATURE_DAYS:
                     ret_n += 1
-                    ret_pass += r["quality"] >= PASS_QUALITY
+                    ret_pass += q >= PASS_QUALITY
 
     # per item
     items: dict[str, ItemStats] = {}
     topic_seconds: dict[str, list[float]] = defaultdict(list)
+    quality, seconds_of, date_of = d.quality, d.seconds, d.date
+    seconds = 0.0
     for item in [*bank, *(i for i in by_item if i not in bank)]:
         topic, title = bank.get(item, (item_topic.get(item, ""), item))
-        rs = by_item.get(item, ())
-        ok = [r["quality"] >= PASS_QUALITY for r in rs]
-        recent30 = [o for r, o in zip(rs, ok) if r["date"] >= since_s]
-        secs = [r["seconds"] for r in rs]
+        idx = by_item.get(item, ())
+        ok = [quality[i] >= PASS_QUALITY for i in idx]
+        recent30 = [o for i, o in zip(idx, ok) if date_of[i] >= since_s]
+        secs = [seconds_of[i] for i in idx]
         topic_seconds[topic].extend(secs)
         seconds += sum(secs)
         recent = ok[-RECENT_REVIEWS:]
         st = states.get(item)
         ef, interval, reps, due = (st.ef, st.interval, st.reps, st.due) if st is not None else (None, 0, 0, None)
-        items[item] = ItemStats(item, topic, title, len(rs), sum(ok), len(recent30), sum(recent30),
+        items[item] = ItemStats(item, topic, title, len(idx), sum(ok), len(recent30), sum(recent30),
                                 sum(recent) / len(recent) if recent else None, ef, interval, reps,
-                                due, rs[-1]["date"] if rs else None)
+                                due, date_of[idx[-1]] if idx else None)
     total = sum(per_day.values())
 
     # forecast: items of the bank only (the session never asks for an unknown one)
@@ -408,11 +527,11 @@ def compute(
         st = states.get(item)
         if st is None or st.due is None:
             continue
-        d = (st.due - today).days
-        if d < 0:
+        days_left = (st.due - today).days
+        if days_left < 0:
             overdue += 1
-        if d < FORECAST_DAYS:
-            forecast[max(d, 0)] += 1
+        if days_left < FORECAST_DAYS:
+            forecast[max(days_left, 0)] += 1
 
     # per topic
     order = list(dict.fromkeys([*topics, *(t for t, _ in bank.values()), *(i.topic for i in items.values())]))
@@ -438,20 +557,21 @@ def compute(
             weakest=tuple(i.id for i in weakest(its)),
         ))
 
-    days = sorted(date.fromisoformat(d) for d in per_day)
-    current, longest = streaks(days, today)
+    # days studied: any answer recorded that day, a chain step included
+    studied = {date.fromisoformat(day) for day in set(date_of)}
+    current, longest = streaks(studied, today)
     n_heat = (today - heat_start).days + 1
     heatmap = [0] * n_heat
-    for d, n in per_day.items():
-        if heat_start_s <= d <= today_s:
-            heatmap[(date.fromisoformat(d) - heat_start).days] = n
+    for day, n in per_day.items():
+        if heat_start_s <= day <= today_s:
+            heatmap[(date.fromisoformat(day) - heat_start).days] = n
 
     return Stats(
         today=today,
         reviews=total,
         reviews_today=per_day.get(today_s, 0),
         seconds=float(seconds),
-        days_studied=len(days),
+        days_studied=len(studied),
         streak=current,
         longest_streak=longest,
         retention_reviews_30d=ret_n,
@@ -465,11 +585,12 @@ def compute(
         topics=tuple(topic_stats),
         items=items,
         mocks=tuple(_mock(m) for m in mocks),
-        rows_by_item=by_item,
+        digest=d,
+        item_rows=by_item,
     )
 
 
-def _covered_steps(rows: list[Mapping]) -> set[tuple[str, Any]]:
+def _covered_steps(d: Digest) -> set[tuple[str, Any]]:
     """(item, seed) of chains recorded step by step *and* as a whole.
 
     Practice records each step of a chain (unscheduled, ``step`` 1, 2, ...)
@@ -481,11 +602,11 @@ def _covered_steps(rows: list[Mapping]) -> set[tuple[str, Any]]:
     steps: set[tuple[str, Any]] = set()
     chains: set[str] = set()
     covered: set[tuple[str, Any]] = set()
-    for r in rows:  # the steps come before their whole-item row
-        if r["step"] is not None:
-            steps.add((r["item"], r["seed"]))
-            chains.add(r["item"])
-        elif r["item"] in chains and (key := (r["item"], r["seed"])) in steps:
+    for item, seed, step in zip(d.item, d.seed, d.step):  # the steps come before their whole-item row
+        if step is not None:
+            steps.add((item, seed))
+            chains.add(item)
+        elif item in chains and (key := (item, seed)) in steps:
             covered.add(key)
     return covered
 
