@@ -19,7 +19,16 @@ with the history.  The row is durable when :meth:`Profile.record` returns.
 The state file is the log's summary: each scheduled row carries the item's
 state before and after, so the state file is rewritten only every
 :data:`STATE_EVERY` rows (and on close, undo and settings), and opening the
-profile replays the rows it has not seen yet - after a crash too.
+profile replays the rows it has not seen yet - after a crash too.  It also
+counts the rows of each day (:meth:`Profile.study_days`, Home's streak), so
+nothing but the statistics reads the whole log.
+
+The statistics read the log through digests (``engine.stats.Digest``: the few
+columns the figures need).  A segment that is full never changes again, so its
+digest is kept beside it (``reviews/000001.digest``, a cache that needs no
+backup or fsync) and trusted only while it matches the segment file's size,
+modification time and inode and its own checksum; otherwise it is rebuilt
+from the segment.
 """
 
 from __future__ import annotations
@@ -32,11 +41,14 @@ import os
 import re
 import shlex
 import shutil
+import threading
 import time
+import zlib
+from collections import Counter
 from datetime import date
 from pathlib import Path
 from collections.abc import Mapping
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
@@ -46,10 +58,14 @@ from tinydb.table import Document
 from .session import DEFAULT_NEW_PER_DAY, MODES, VERDICTS
 from .sm2 import ItemState
 
+if TYPE_CHECKING:
+    from .stats import Digest
+
 SCHEMA_VERSION = 1
 EXPORT_FORMAT = "infra-drill-profile"
 SEGMENT_ROWS = 250
 STATE_EVERY = 25  # rows recorded between two rewrites of the state file
+DIGEST_VERSION = 1
 DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _SEGMENT = re.compile(r"(\d{6})\.json")
@@ -109,18 +125,21 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
 
-def atomic_write(path: Path, data: bytes, *, backup: bool = True) -> None:
+def atomic_write(path: Path, data: bytes, *, backup: bool = True, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole.
 
     With ``backup`` the previous version is kept as ``path.bak`` (a hard link:
-    no copy, and the old contents are never rewritten).
+    no copy, and the old contents are never rewritten).  Without ``sync`` (for
+    a cache that is checked when read) nothing is fsynced: after a power cut
+    the file may be old, new, empty or partly written.
     """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     with open(tmp, "wb") as f:
         f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
+        if sync:
+            f.flush()
+            os.fsync(f.fileno())
     if backup and path.exists():
         bak, bak_tmp = backup_path(path), path.with_name(f".{path.name}.bak.{os.getpid()}.tmp")
         try:
@@ -130,7 +149,8 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = True) -> None:
             shutil.copyfile(path, bak_tmp)
         os.replace(bak_tmp, bak)
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    if sync:
+        _fsync_dir(path.parent)
 
 
 def _dumps(data: Any) -> bytes:
@@ -193,6 +213,63 @@ def _open_db(path: Path, backup: bool = True) -> TinyDB:
 
 def _flush(db: TinyDB) -> None:
     db.storage.flush()
+
+
+# --------------------------------------------------------------------------- #
+# Digests of closed log segments (a cache: never trusted unchecked, never needed)
+
+
+def digest_path(segment: Path) -> Path:
+    return segment.with_name(segment.stem + ".digest")
+
+
+def file_identity(path: Path) -> list[int] | None:
+    """Size, modification time and inode: what changes whenever a file is rewritten (None: no file)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _digest_header(body: bytes, identity: list[int]) -> dict:
+    from .stats import DIGEST_FIELDS
+
+    return {"kind": "review-digest", "version": DIGEST_VERSION, "fields": list(DIGEST_FIELDS),
+            "segment": identity, "crc32": zlib.crc32(body)}
+
+
+def write_digest(path: Path, digest: "Digest", identity: list[int]) -> None:
+    """Keep ``digest`` at ``path`` as made from the segment file with ``identity``: a header line, the columns.
+
+    Best effort: a digest that cannot be written is simply rebuilt next time.
+    """
+    body = _dumps(digest.columns())
+    try:
+        atomic_write(path, _dumps(_digest_header(body, identity)) + b"\n" + body, backup=False, sync=False)
+    except OSError:
+        pass
+
+
+def read_digest(path: Path, identity: list[int], *, check: bool = True) -> "Digest | None":
+    """The digest at ``path`` if it is whole and was made from the segment file that now has ``identity``.
+
+    Without ``check`` its values are not checked (its layout and checksum are):
+    the caller checks them, joined with others (``Digest.problem``).
+    """
+    from .stats import Digest
+
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    head, newline, body = raw.partition(b"\n")
+    try:
+        if not newline or json.loads(head) != _digest_header(body, identity):
+            return None  # stale (another segment file, an older format) or damaged
+        return Digest.from_columns(json.loads(body), check=check)
+    except ValueError:  # not JSON, not UTF-8, or columns that are not a digest's
+        return None
 
 
 # --------------------------------------------------------------------------- #
@@ -440,8 +517,9 @@ class Profile:
     """One learner's save files, held exclusively while open.
 
     Opening reads only the state file, the mocks and the newest log segment,
-    so it stays fast however long the history; :meth:`reviews` reads older
-    segments on demand (and raises :class:`DamagedSave` if one is unreadable).
+    so it stays fast however long the history; :meth:`reviews` and
+    :meth:`digest` read older segments on demand (and raise
+    :class:`DamagedSave` if one is unreadable).
     """
 
     def __init__(self, root: Path, name: str, lock: _Lock):
@@ -451,6 +529,8 @@ class Profile:
         self._seg_db: TinyDB | None = None
         self._seg_n, self._seg_rows = 0, []
         self._unsaved = 0  # rows recorded since the state file was last written
+        self._days: dict[str, int] | None = None  # rows per day; None: to be rebuilt from the log
+        self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
 
     # -- opening and closing ------------------------------------------------ #
 
@@ -579,6 +659,21 @@ class Profile:
             if (p := setting_problem(key, value)) is not None:
                 raise self._damaged(path, f"bad setting ({p})")
         self._settings = dict(stored)
+        self._days, self._days_whole = ({} if not meta else self._stored_days(next_id)), True
+
+    def _stored_days(self, next_id: int) -> dict[str, int] | None:
+        """The state file's rows per day, if they are whole and count the same rows as its ``next_id``.
+
+        None (rebuild from the log) when missing (a save from before the index) or
+        out of step with the file's review counter (written by a drill that did not keep it).
+        """
+        doc = self._state_db.table("days").get(doc_id=1)
+        counts = doc.get("counts") if doc is not None else None
+        if doc is None or doc.get("next_id") != next_id or type(counts) is not dict:
+            return None
+        if not all(type(d) is str and _day_ok(d) and type(n) is int and n >= 1 for d, n in counts.items()):
+            return None
+        return dict(counts)
 
     def _read_mocks(self) -> None:
         path = self.path / "mocks.json"
@@ -603,9 +698,17 @@ class Profile:
         if self._seg_db is not None:
             self._seg_db.storage.storage.close()
         path = self._seg_path(n)
+        self._forget_digest(path)  # the newest segment changes: it has no digest
         self._seg_db = _open_db(path)
         self._seg_n = n
         self._seg_rows = self._segment_rows(self._seg_db.storage.read(), path)
+
+    @staticmethod
+    def _forget_digest(segment: Path) -> None:
+        try:
+            digest_path(segment).unlink(missing_ok=True)
+        except OSError:  # pragma: no cover - a read-only folder: the digest is checked when read anyway
+            pass
 
     def _reconcile(self, fresh_state: bool) -> None:
         """Repair what a crash between two writes left behind."""
@@ -632,6 +735,15 @@ class Profile:
         if row["scheduled"]:
             self._states[row["item"]] = ItemState.from_dict(row["after"])
         self._next_id = max(self._next_id, row["id"] + 1)
+        self._count_day(row["date"], 1)
+
+    def _count_day(self, day: str, change: int) -> None:
+        if self._days is not None:
+            n = self._days.get(day, 0) + change
+            if n > 0:
+                self._days[day] = n
+            else:
+                self._days.pop(day, None)
 
     # -- writing ---------------------------------------------------------- #
 
@@ -651,6 +763,10 @@ class Profile:
             elif states.get(doc_id=did) != doc:
                 states.update(doc, doc_ids=[did])
         db.table("settings").upsert(Document(self._settings, doc_id=1))
+        if self._days is not None and self._days_whole:
+            db.table("days").upsert(Document({"next_id": self._next_id, "counts": dict(self._days)}, doc_id=1))
+        else:
+            db.drop_table("days")
         _flush(db)
         self._undo, self._unsaved = undo, 0
 
@@ -666,6 +782,12 @@ class Profile:
         stored = _copy({k: row[k] for k in ROW_FIELDS[1:]})
         stored = {"id": self._next_id, **stored}
         if self._seg_db is None or len(self._seg_rows) >= SEGMENT_ROWS:
+            if self._seg_db is not None:  # the full segment is closed: it never changes again
+                seg = self._seg_path(self._seg_n)
+                if (identity := file_identity(seg)) is not None:
+                    from .stats import Digest
+
+                    write_digest(digest_path(seg), Digest.of_rows(self._seg_rows), identity)
             n = self._segments[-1] + 1 if self._segments else 1
             self._open_segment_new(n)
         table = self._seg_db.table("reviews")
@@ -686,6 +808,7 @@ class Profile:
     def _open_segment_new(self, n: int) -> None:
         if self._seg_db is not None:
             self._seg_db.storage.storage.close()
+        self._forget_digest(self._seg_path(n))
         self._seg_db = _open_db(self._seg_path(n))
         self._seg_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "reviews"}, doc_id=1))
         self._seg_n, self._seg_rows = n, []
@@ -703,6 +826,7 @@ class Profile:
                 self._states.pop(row["item"], None)
             else:
                 self._states[row["item"]] = ItemState.from_dict(before)
+        self._count_day(row["date"], -1)
         self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
         self._remove_last_row()
         return _copy(row)
@@ -782,15 +906,84 @@ class Profile:
                 yield from rows
 
     def reviews_today(self, today: date) -> list[dict]:
-        """The rows recorded on the learner's day ``today``, oldest first."""
+        """The rows recorded on the learner's day ``today``, oldest first.
+
+        Reads back from the newest segment until it has as many rows as the day
+        index counts (or reaches a segment that ends before ``today``).
+        """
         self._check_open()
         day, out = today.isoformat(), []
+        want = self._days.get(day, 0) if self._days is not None and self._days_whole else None
         for n in reversed(self._segments):
+            if want is not None and len(out) >= want:
+                break
             rows = self._rows_of(n)
             out[:0] = [r for r in rows if r["date"] == day]
             if not any(r["date"] >= day for r in rows):
                 break
         return [_row_copy(r) for r in out]
+
+    def study_days(self) -> dict[date, int]:
+        """How many review rows (chain steps included) were recorded on each of the learner's days.
+
+        Kept in the state file as rows are recorded and undone, so this reads
+        no log.  A save made before the index has it rebuilt from the log once
+        (then saved); a damaged older segment is left out then (and the index
+        is not saved, so it is rebuilt whole once the segment is restored).
+        """
+        self._check_open()
+        if self._days is None:
+            self._rebuild_days()
+        return {date.fromisoformat(d): n for d, n in self._days.items()}
+
+    def _rebuild_days(self) -> None:
+        counts: Counter[str] = Counter()
+        whole = True
+        for n in list(self._segments):
+            try:
+                counts.update(self._digest_of(n).date)
+            except DamagedSave:
+                whole = False
+        self._days, self._days_whole = dict(counts), whole
+        if whole:
+            try:
+                self._write_state(self._undo)
+            except OSError:  # kept in memory; the next open rebuilds it again
+                pass
+
+    def digest(self) -> "Digest":
+        """The whole log, oldest first, as the columns the statistics read (``engine.stats.Digest``).
+
+        A closed segment's digest is read from beside it when it matches the
+        segment file (else rebuilt from the segment and kept); the newest one's
+        is made from memory.  ``DamagedSave`` if a segment needed is unreadable.
+        """
+        from .stats import Digest
+
+        self._check_open()
+        numbers = list(self._segments)
+        parts = [self._digest_of(n, check=False) for n in numbers]
+        whole = Digest.joined(parts)
+        if whole.problem() is None:  # the values of all of them checked at once
+            return whole
+        # a kept digest whose checksum matches but a value does not (edited by hand?): rebuild it
+        return Digest.joined(self._digest_of(n, rebuild=True) if part.problem() is not None else part
+                             for n, part in zip(numbers, parts))
+
+    def _digest_of(self, n: int, *, check: bool = True, rebuild: bool = False) -> "Digest":
+        """Segment ``n``'s digest: kept (if not ``rebuild``), else made from its rows and kept."""
+        from .stats import Digest
+
+        if n == self._seg_n and self._seg_db is not None:
+            return Digest.of_rows(self._seg_rows)
+        seg = self._seg_path(n)
+        identity = file_identity(seg)  # taken before reading: a change meanwhile makes the digest stale
+        d = None if identity is None or rebuild else read_digest(digest_path(seg), identity, check=check)
+        if d is None:
+            d = Digest.of_rows(self._rows_of(n))
+            if identity is not None:
+                write_digest(digest_path(seg), d, identity)
+        return d
 
     def is_empty(self) -> bool:
         return not self._states and not self._seg_rows and not self._mock_db.table("mocks").all()
@@ -823,17 +1016,23 @@ class Profile:
         if staging.exists():
             shutil.rmtree(staging)
         (staging / "reviews").mkdir(parents=True)
+        from .stats import Digest
+
         rows = [_row_copy(r) for r in doc["reviews"]]
         for i in range(0, len(rows), SEGMENT_ROWS):
             chunk = rows[i:i + SEGMENT_ROWS]
             tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "reviews"}},
                       "reviews": {str(r["id"]): r for r in chunk}}
-            atomic_write(staging / "reviews" / f"{i // SEGMENT_ROWS + 1:06d}.json", _dumps(tables), backup=False)
+            seg = staging / "reviews" / f"{i // SEGMENT_ROWS + 1:06d}.json"
+            atomic_write(seg, _dumps(tables), backup=False)
+            if i + SEGMENT_ROWS < len(rows) and (identity := file_identity(seg)) is not None:
+                write_digest(digest_path(seg), Digest.of_rows(chunk), identity)  # renames keep the identity
         states = {str(k + 1): {"item": item, **ItemState.from_dict(st).to_dict()}
                   for k, (item, st) in enumerate(sorted(doc["states"].items()))}
         next_id = (rows[-1]["id"] + 1) if rows else 1
         tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": next_id, "undo": None}},
-                  "states": states, "settings": {"1": copy.deepcopy(dict(doc["settings"]))}}
+                  "states": states, "settings": {"1": copy.deepcopy(dict(doc["settings"]))},
+                  "days": {"1": {"next_id": next_id, "counts": dict(Counter(r["date"] for r in rows))}}}
         atomic_write(staging / "state.json", _dumps(tables), backup=False)
         mocks = {str(m["id"]): _copy(m) for m in doc["mocks"]}
         atomic_write(staging / "mocks.json", _dumps({"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "mocks"}},

@@ -117,13 +117,16 @@ def tr(key: str, lang: str = "en", **fmt) -> str:
 
 
 def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
-    """Every figure of the profile: the one call both the screen and the CLI make."""
+    """Every figure of the profile: the one call both the screen and the CLI make.
+
+    The log is read as its digest (``Profile.digest``): the few columns the figures need,
+    kept beside each closed log segment, so a long history opens quickly."""
     from engine import stats
     from question_bank.base import TOPICS
     from question_bank.registry import all_templates
 
     bank = [(t.id, t.topic, t.title_zh if lang == "zh" else t.title) for t in all_templates()]
-    return stats.compute(profile.reviews(), profile.states(), profile.mocks(), bank, today, TOPICS)
+    return stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)
 
 
 def topic_name(topic: str, lang: str = "en") -> str:
