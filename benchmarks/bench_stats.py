@@ -1,8 +1,13 @@
 """Stats speed: every figure of the stats screen from a 100,000-review history.
 
-Two figures: computing from rows already in memory (``engine.stats.compute``,
-the stats engineer's budget: under 0.3 s), and the whole path through
-``Profile`` (reading every row back from the save files, then computing).
+Three figures, each the best of a few runs (the machine may be shared):
+
+- computing from rows already in memory (``engine.stats.compute``);
+- the whole path the app takes, from nothing open to every figure: open the
+  profile, read the log's digest (``Profile.digest``: the columns the figures
+  need, kept beside each closed segment), compute - budget 0.3 s on one core;
+- that path the first time on a save with no digests yet (one made before
+  them, or copied from another machine): every segment is read and digested.
 """
 
 from __future__ import annotations
@@ -107,25 +112,47 @@ def main() -> None:
     templates, rows, states, mocks = synthetic_history(100_000, today)
     wall, cpu = _best_of(lambda: stats.compute(rows, states, mocks, templates, today, TOPICS))
     print(f"stats: every figure from {len(rows):,} review rows in memory: {wall * 1000:.0f} ms "
-          f"(CPU {cpu * 1000:.0f} ms; budget 300 ms)")
+          f"(CPU {cpu * 1000:.0f} ms)")
 
     with tempfile.TemporaryDirectory() as folder:
-        with Profile.open(Path(folder)) as p:
+        root = Path(folder)
+        with Profile.open(root) as p:
             p.import_document({"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "settings": {},
                                "states": {k: v.to_dict() for k, v in states.items()}, "reviews": rows,
                                "mocks": mocks})
-        with Profile.open(Path(folder)) as p:
-            best = None
-            for _ in range(2):
-                t0, c0 = time.perf_counter(), time.process_time()
-                stored = list(p.reviews())
+        parts: dict[str, float] = {}
+
+        def whole_path() -> stats.Stats:
+            t0 = time.perf_counter()
+            with Profile.open(root) as p:
                 t1 = time.perf_counter()
-                stats.compute(stored, p.states(), p.mocks(), templates, today, TOPICS)
-                run = (time.perf_counter() - t0, t1 - t0, time.process_time() - c0)
-                best = run if best is None or run < best else best
-    total, reading, cpu = best
-    print(f"stats: through Profile (read {len(rows):,} rows back from the save files, then compute): "
-          f"{total * 1000:.0f} ms, of which reading {reading * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms)")
+                d = p.digest()
+                t2 = time.perf_counter()
+                s = stats.compute(d, p.states(), p.mocks(), templates, today, TOPICS)
+            parts.update(open=t1 - t0, read=t2 - t1, compute=time.perf_counter() - t2)
+            return s
+
+        best = None
+        for _ in range(5):
+            t0, c0 = time.perf_counter(), time.process_time()
+            s = whole_path()
+            run = (time.perf_counter() - t0, time.process_time() - c0, dict(parts))
+            best = run if best is None or run[0] < best[0] else best
+        assert s.reviews and len(s.digest) == len(rows)
+        total, cpu, p = best
+        verdict = "within" if cpu < 0.3 else "OVER"
+        print(f"stats: open a {len(rows):,}-review profile and compute every figure: {total * 1000:.0f} ms "
+              f"(CPU {cpu * 1000:.0f} ms, {verdict} the 300 ms budget): open {p['open'] * 1000:.0f} ms, "
+              f"read the digests {p['read'] * 1000:.0f} ms, compute {p['compute'] * 1000:.0f} ms")
+
+        for digest in (root / "default" / "reviews").glob("*.digest"):
+            digest.unlink()
+        t0, c0 = time.perf_counter(), time.process_time()
+        whole_path()
+        total, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(f"stats: the same, first time on a save without digests (builds all "
+              f"{len(list((root / 'default' / 'reviews').glob('*.digest')))}): {total * 1000:.0f} ms "
+              f"(CPU {cpu * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":

@@ -310,14 +310,14 @@ class Today:
 
 
 def today_figures(ctx: "AppContext") -> Today:
+    """Home's figures; the streak comes from the profile's day index, so the log is not read."""
     from engine.stats import streaks
 
     today = ctx.today()
     session = today_session(ctx)
     kinds = [c.kind for c in session.cards]
-    days = {date.fromisoformat(r["date"]) for r in ctx.profile.reviews()}
     cat = catalog()
-    return Today(kinds.count("due"), kinds.count("new"), streaks(days, today)[0],
+    return Today(kinds.count("due"), kinds.count("new"), streaks(ctx.profile.study_days(), today)[0],
                  answers_count(ctx.profile.reviews_today(today)), session.next_due(), len(session.weakest()),
                  len(cat), len({topic for _, topic in cat}))
 
