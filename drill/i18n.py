@@ -272,6 +272,18 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
     return pair[1] if lang == "zh" else pair[0]
 
 
+def topic_name(topic: str, lang: str = "en") -> str:
+    """A topic's name in ``lang`` (the bank's TOPIC_NAMES; an unknown topic as it is)."""
+    from question_bank.base import TOPIC_NAMES
+
+    return _pick(TOPIC_NAMES.get(topic, (topic, topic)), lang)
+
+
+def template_title(template, lang: str = "en") -> str:
+    """A question_bank Template's title in ``lang``."""
+    return template.title_zh if lang == "zh" else template.title
+
+
 def placeholder(expected, lang: str, number: str) -> str:
     """The answer box's hint for what ``expected`` (an engine.grading.Expected) takes: one of its
     choices, a formula, or a number (the string ``number``)."""

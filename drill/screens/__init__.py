@@ -1,10 +1,16 @@
-"""The app's screens; :class:`DrillScreen` gives each the context and its language."""
+"""The app's screens; :class:`DrillScreen` gives each the context and its language, :class:`DrillModal`
+gives a dialog its language."""
 
 from __future__ import annotations
 
-from textual.screen import Screen
+from typing import TypeVar
+
+from textual.screen import ModalScreen, Screen
 
 from drill.i18n import localize_bindings, t
+
+# one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)
+VERDICT_COLOUR = {"correct": "green", "close": "yellow", "wrong": "red", "dont_know": "magenta", "unanswered": "dim"}
 
 
 class DrillScreen(Screen):
@@ -34,3 +40,18 @@ class DrillScreen(Screen):
     def apply_lang(self) -> None:
         """Called after the language changed: by default, compose the screen again."""
         self.refresh(recompose=True)
+
+
+R = TypeVar("R")
+
+
+class DrillModal(ModalScreen[R]):
+    """A dialog: its keys named in the app's language."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        localize_bindings(self, self.app.ctx.lang)
+
+    @property
+    def lang(self) -> str:
+        return self.app.ctx.lang

@@ -10,12 +10,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
 from drill import flow
-from drill.i18n import when
-from drill.screens import DrillScreen
+from drill.i18n import template_title, topic_name, when
+from drill.screens import VERDICT_COLOUR, DrillScreen
 from question_bank import registry
-from question_bank.base import TOPIC_NAMES
-
-VERDICT_STYLE = {"correct": "green", "close": "yellow", "wrong": "red", "dont_know": "magenta"}
 
 
 class BrowseScreen(DrillScreen):
@@ -69,21 +66,21 @@ class BrowseScreen(DrillScreen):
         table.add_column(self.tr("browse.template"), key="browse.template", width=max(20, int(room) - 43))
         for key in ("browse.state", "browse.due", "browse.ef", "browse.last"):
             table.add_column(self.tr(key), key=key)
-        today, zh = self.ctx.today(), self.lang == "zh"
+        today = self.ctx.today()
         self.rows = []
         for r in flow.bank_rows(self.ctx):
             if not self.rows or self.row_topic(self.rows[-1]) != r.topic:
                 self.rows.append(r.topic)  # a topic heading: practise the whole topic from here
                 count = sum(1 for t in registry.all_templates() if t.topic == r.topic)
-                table.add_row(Text(f"{TOPIC_NAMES[r.topic][1 if zh else 0]} ({count})", "bold underline"),
+                table.add_row(Text(f"{topic_name(r.topic, self.lang)} ({count})", "bold underline"),
                               "", "", "", "", key=f"topic:{r.topic}")
             self.rows.append(r)
             tpl = registry.get(r.item)
             shown = when(r.due, today, self.lang) if r.due and (r.due - today).days <= 1 else \
                 (r.due.isoformat() if r.due else "")
             due = Text(shown, "bold red" if r.due and r.due <= today else "")
-            last = Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_STYLE.get(r.last or "", ""))
-            table.add_row(Text("  " + (tpl.title_zh if zh else tpl.title)),
+            last = Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_COLOUR.get(r.last or "", ""))
+            table.add_row(Text("  " + template_title(tpl, self.lang)),
                           Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""), due,
                           Text(f"{r.ef:.2f}" if r.ef is not None else ""), last, key=r.item)
         if self.rows:
@@ -115,17 +112,17 @@ class BrowseScreen(DrillScreen):
             return
         lang = self.lang
         if isinstance(row, str):
-            text = Text(TOPIC_NAMES[row][1 if lang == "zh" else 0] + "\n\n", "bold")
+            text = Text(topic_name(row, lang) + "\n\n", "bold")
             for r in self.rows:
                 if not isinstance(r, str) and r.topic == row:
                     tpl = registry.get(r.item)
-                    text.append(f"• {tpl.title_zh if lang == 'zh' else tpl.title}", "")
+                    text.append(f"• {template_title(tpl, lang)}", "")
                     text.append(f"  {r.item}\n", "dim")
             self.query_one("#sample", Static).update(text)
             return
         tpl = registry.get(row.item)
         p = tpl.generate(self.seed)
-        text = Text(tpl.title_zh if lang == "zh" else tpl.title, "bold")
+        text = Text(template_title(tpl, lang), "bold")
         text.append(f"   {row.item} · d{tpl.difficulty}\n", "dim")
         text.append(self.tr("browse.preview", seed=self.seed) + "\n\n", "dim italic")
         text.append(p.prompt(lang) + "\n\n")

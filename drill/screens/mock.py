@@ -26,31 +26,21 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from drill.commands import mock as glue
 from drill.commands.mock import format_clock
-from drill.i18n import localize_bindings, placeholder, t
-from drill.screens import DrillScreen
+from drill.i18n import placeholder, t, template_title, topic_name
+from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen
 from engine.grading import misconception_label
 from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, weakness_figures
 from question_bank import registry
-from question_bank.base import TOPIC_NAMES, TOPICS, Problem
-
-
-
-def topic_name(topic: str, lang: str) -> str:
-    en, zh = TOPIC_NAMES.get(topic, (topic, topic))
-    return zh if lang == "zh" else en
+from question_bank.base import TOPICS, Problem
 
 
 def verdict_name(verdict: str, lang: str) -> str:
     return t(f"verdict.{verdict}", lang)
-
-
-VERDICT_STYLE = {"correct": "green", "close": "yellow", "wrong": "red", UNANSWERED: "dim"}
 
 
 class _MockScreen(DrillScreen):
@@ -97,7 +87,7 @@ class MockSetupScreen(_MockScreen):
         self.plan: MockPlan | None = None
 
     def compose(self) -> ComposeResult:
-        lang = self.app.ctx.lang
+        lang = self.lang
         last = self.app.ctx.profile.settings().get(glue.SETTINGS_KEY) or {}
         g = self.given
         minutes = g["minutes"] if g["minutes"] is not None else (
@@ -224,7 +214,7 @@ class MockSetupScreen(_MockScreen):
 # The run
 
 
-class GoBackScreen(ModalScreen[int | None]):
+class GoBackScreen(DrillModal[int | None]):
     """Pick a skipped, flagged or unseen question to go back to."""
 
     DEFAULT_CSS = """
@@ -246,7 +236,6 @@ class GoBackScreen(ModalScreen[int | None]):
             yield OptionList(*[Option(Text(label), id=str(i)) for i, label in self.choices], id="goto-list")
 
     def on_mount(self) -> None:
-        localize_bindings(self, self.app.ctx.lang)
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -256,7 +245,7 @@ class GoBackScreen(ModalScreen[int | None]):
         self.dismiss(None)
 
 
-class ConfirmEndScreen(ModalScreen[bool]):
+class ConfirmEndScreen(DrillModal[bool]):
     DEFAULT_CSS = """
     ConfirmEndScreen { align: center middle; }
     ConfirmEndScreen > Vertical { width: 60; height: auto; border: thick $warning; background: $surface;
@@ -274,7 +263,7 @@ class ConfirmEndScreen(ModalScreen[bool]):
         self.body = body
 
     def compose(self) -> ComposeResult:
-        lang = self.app.ctx.lang
+        lang = self.lang
         with Vertical():
             yield Static(Text(t("mock.end_title", lang), style="bold"))
             yield Static(Text(self.body))
@@ -283,7 +272,6 @@ class ConfirmEndScreen(ModalScreen[bool]):
                 yield Button(t("key.mock_no", lang) + " (n)", id="no")
 
     def on_mount(self) -> None:
-        localize_bindings(self, self.app.ctx.lang)
         self.query_one("#no", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -507,7 +495,7 @@ class MockRunScreen(_MockScreen):
             what = [t("mock.goto_flagged", lang)] if s.flagged else []
             what.append(t({"pending": "mock.goto_unseen", SKIPPED: "mock.goto_skipped",
                             ANSWERED: "mock.goto_answered"}[s.status], lang))
-            title = registry.get(s.template_id).title_zh if lang == "zh" else registry.get(s.template_id).title
+            title = template_title(registry.get(s.template_id), lang)
             choices.append((i, f"{s.label:>5}  {title}  ({', '.join(what)})"))
         if not choices:
             self.notify(t("mock.nothing_to_revisit", lang))
@@ -569,7 +557,7 @@ class MockRunScreen(_MockScreen):
 # The report
 
 
-class SolutionScreen(ModalScreen[None]):
+class SolutionScreen(DrillModal[None]):
     """One question of a mock with your answer, the expected one and the worked solution."""
 
     DEFAULT_CSS = """
@@ -589,7 +577,7 @@ class SolutionScreen(ModalScreen[None]):
             yield Static(self.render_text(), id="solution-text")
 
     def render_text(self) -> Text:
-        lang, q = self.app.ctx.lang, self.question
+        lang, q = self.lang, self.question
         try:
             template = registry.get(q.get("item", ""))
         except KeyError:
@@ -598,14 +586,14 @@ class SolutionScreen(ModalScreen[None]):
         step_i = (q.get("step") or 1) - 1
         step_i = min(max(step_i, 0), len(problem.steps) - 1)
         step = problem.steps[step_i]
-        title = template.title_zh if lang == "zh" else template.title
+        title = template_title(template, lang)
         out = Text(t("mock.solution_title", lang, label=self.label, title=title, seed=problem.seed) + "\n\n",
                    style="bold")
         out.append_text(step_prompt(problem, step_i, lang))
         verdict = q.get("verdict", UNANSWERED)
         out.append("\n" + t("mock.col.answer", lang) + ": ", style="dim")
         out.append((q.get("typed") or "—") + "   ")
-        out.append(verdict_name(verdict, lang), style=VERDICT_STYLE.get(verdict, ""))
+        out.append(verdict_name(verdict, lang), style=VERDICT_COLOUR.get(verdict, ""))
         out.append("\n" + t("mock.col.expected", lang) + ": ", style="dim")
         out.append(step.expected.display_in(lang) + "\n")
         if q.get("misconception"):
@@ -617,9 +605,6 @@ class SolutionScreen(ModalScreen[None]):
         out.append_text(problem_context(problem, step_i, lang))
         out.append("\n\n" + t("mock.close_hint", lang), style="dim")
         return out
-
-    def on_mount(self) -> None:
-        localize_bindings(self, self.app.ctx.lang)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -687,7 +672,7 @@ class MockReportScreen(_MockScreen):
         table.add_columns(*[t(k, lang) for k in cols], "⚑")
         for i, r in enumerate(rep.results):
             table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), Text(r.typed or "—"), Text(r.expected),
-                          Text(verdict_name(r.verdict, lang), style=VERDICT_STYLE.get(r.verdict, "")),
+                          Text(verdict_name(r.verdict, lang), style=VERDICT_COLOUR.get(r.verdict, "")),
                           Text(format_clock(r.seconds)), Text("⚑" if r.flagged else ""), key=str(i))
         out = Text(t("mock.misconceptions", lang), style="bold")
         if rep.misconceptions:

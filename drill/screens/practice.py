@@ -21,19 +21,18 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
 from drill import flow
-from drill.i18n import placeholder, t, when
-from drill.screens import DrillScreen
+from drill.commands.mock import format_clock
+from drill.i18n import placeholder, t, template_title, topic_name, when
+from drill.screens import VERDICT_COLOUR, DrillScreen
 from question_bank import registry
-from question_bank.base import TOPIC_NAMES
 
 ASKING, FEEDBACK, EMPTY = "asking", "feedback", "empty"
-VERDICT_STYLE = {"correct": ("✓", "bold green"), "close": ("≈", "bold yellow"), "wrong": ("✗", "bold red"),
-                 flow.DONT_KNOW: ("?", "bold magenta")}
+VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
+                 for v, mark in (("correct", "✓"), ("close", "≈"), ("wrong", "✗"), (flow.DONT_KNOW, "?"))}
 
 
 def clock_text(seconds: float) -> str:
-    s = int(seconds)
-    return f"⏱ {s // 60}:{s % 60:02d}"
+    return f"⏱ {format_clock(seconds)}"
 
 
 def progress_bar(done: int, total: int, width: int = 16) -> Text:
@@ -146,14 +145,14 @@ class PracticeScreen(DrillScreen):
 
     def tick(self) -> None:
         """Redraw the top bar: where we are, the progress bar, the clock of this problem."""
-        run, zh = self.run, self.lang == "zh"
+        run = self.run
         if run is None:
             return
         if run.done:
             where = Text(self.tr("practice.title"), "bold")
         else:
             t_ = run.problem.template
-            where = Text.assemble((TOPIC_NAMES[t_.topic][1 if zh else 0], "bold"), " · ", t_.title_zh if zh else t_.title)
+            where = Text.assemble((topic_name(t_.topic, self.lang), "bold"), " · ", template_title(t_, self.lang))
             if run.card.kind == "redrill":
                 where.append(f" · {self.tr('practice.redrill')}", "italic yellow")
             elif run.card.kind == "extra":
@@ -300,7 +299,7 @@ class PracticeScreen(DrillScreen):
             text.append(self.tr("practice.empty_offer") + "\n")
             for item, _topic in weak:
                 tpl = registry.get(item)
-                text.append(f"  • {tpl.title_zh if lang == 'zh' else tpl.title}\n")
+                text.append(f"  • {template_title(tpl, lang)}\n")
         text.append(self.tr("practice.empty_back"), "dim")
         self.query_one("#question", Static).update(text)
         self.query_one("#understood", Static).update("")

@@ -9,15 +9,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from drill.commands.stats import duration
 from drill.flow import Summary
+from drill.i18n import template_title, topic_name
 from drill.screens import DrillScreen
 from question_bank import registry
-from question_bank.base import TOPIC_NAMES, TOPICS
-
-
-def duration(seconds: float) -> str:
-    s = round(seconds)
-    return f"{s // 60} min {s % 60:02d} s" if s >= 60 else f"{s} s"
+from question_bank.base import TOPICS
 
 
 class SummaryScreen(DrillScreen):
@@ -58,7 +55,7 @@ class SummaryScreen(DrillScreen):
                                                            "summary.wrong", "summary.dont_know", "summary.time")])
         counts.add_row(Text(str(s.answered), "bold"), Text(str(s.correct), "bold green"),
                        Text(str(s.close), "bold yellow"), Text(str(s.wrong), "bold red"),
-                       Text(str(s.dont_know), "bold magenta"), Text(duration(s.seconds), "bold"))
+                       Text(str(s.dont_know), "bold magenta"), Text(duration(s.seconds, lang), "bold"))
         topics = Table(box=None, padding=(0, 2), header_style="dim")
         topics.add_column(self.tr("summary.topic"))
         topics.add_column(self.tr("summary.accuracy"), justify="right")
@@ -68,12 +65,12 @@ class SummaryScreen(DrillScreen):
                 passed, answered = s.by_topic[topic]
                 pct = round(100 * passed / answered)
                 style = "green" if pct >= 80 else "yellow" if pct >= 50 else "red"
-                topics.add_row(Text(TOPIC_NAMES[topic][1 if lang == "zh" else 0]), Text(f"{pct} %", style),
+                topics.add_row(Text(topic_name(topic, lang)), Text(f"{pct} %", style),
                                Text(f"{passed}/{answered}", "dim"))
         due = Text(self.tr("summary.due_tomorrow", n=len(s.due_tomorrow)), "bold")
         for item in s.due_tomorrow[:8]:
             tpl = registry.get(item)
-            due.append(f"\n  • {tpl.title_zh if lang == 'zh' else tpl.title}", "")
+            due.append(f"\n  • {template_title(tpl, lang)}", "")
         if len(s.due_tomorrow) > 8:
             due.append(f"\n  … +{len(s.due_tomorrow) - 8}", "dim")
         for row in (title, counts, Text(""), Text(self.tr("summary.by_topic"), "bold"), topics, Text(""), due,
