@@ -19,7 +19,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
@@ -43,6 +42,7 @@ from drill.commands.stats import (
     tr,
 )
 from drill.i18n import localize_bindings
+from drill.screens import DrillScreen
 from engine.stats import TREND_WINDOW, Stats, sort_topics
 
 NARROW_TITLE = 32
@@ -102,7 +102,7 @@ def _cell(value: str, right: bool = False) -> Text:
     return Text(value, justify="right" if right else "left")
 
 
-class StatsScreen(Screen):
+class StatsScreen(DrillScreen):
     """Progress figures of the open profile (``self.app.ctx``)."""
 
     DEFAULT_CSS = """
@@ -142,10 +142,6 @@ class StatsScreen(Screen):
         self._item: str | None = None
 
     # -- figures ----------------------------------------------------------- #
-
-    @property
-    def lang(self) -> str:
-        return self.app.ctx.lang
 
     def _localize(self) -> None:
         localize_bindings(self, self.lang, STRINGS)  # the app's shared keys (Back), then the stats' own
