@@ -4,6 +4,8 @@ import json
 import os
 import shutil
 import tempfile
+import zlib
+from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from engine import storage
 from engine.session import review_row
 from engine.sm2 import ItemState
+from engine.stats import Digest
 from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked
 
 DAY = date(2026, 11, 29)
@@ -411,9 +414,13 @@ def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows,
                         log.append(p.record(row(p, item=item, q=q, day=DAY + timedelta(days=days), schedule=sched,
                                                 mode="practice" if sched else "redrill")))
                 states = p.states()
+                assert p.study_days() == days_of(log)
+                assert p.digest() == Digest.of_rows(log)
             with Profile.open(Path(tmp)) as p:
                 assert list(p.reviews()) == log
                 assert p.states() == states
+                assert p.study_days() == days_of(log)
+                assert p.digest() == Digest.of_rows(log)
                 replayed = {}
                 for r in log:
                     if r["scheduled"]:
@@ -421,3 +428,264 @@ def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows,
                 assert states == replayed
     finally:
         storage.SEGMENT_ROWS, storage.STATE_EVERY = saved
+
+
+def days_of(rows) -> dict:
+    return dict(Counter(date.fromisoformat(r["date"]) for r in rows))
+
+
+# --------------------------------------------------------------------------- the day index (Home's streak)
+
+
+def state_tables(tmp_path) -> dict:
+    return json.loads((tmp_path / "default" / "state.json").read_text())
+
+
+def record_days(p, days: dict[int, int]) -> list[dict]:
+    """Rows on DAY + k for each k: n items."""
+    return [p.record(row(p, item=f"i{k}{i}", day=DAY + timedelta(days=k))) for k, n in days.items()
+            for i in range(n)]
+
+
+def test_study_days_count_the_rows_of_each_day_and_follow_undo(tmp_path):
+    with Profile.open(tmp_path) as p:
+        assert p.study_days() == {}
+        record_days(p, {0: 2, 1: 1, 3: 3})
+        assert p.study_days() == {DAY: 2, DAY + timedelta(days=1): 1, DAY + timedelta(days=3): 3}
+        p.undo_last()
+        p.undo_last()
+        p.undo_last()
+        assert p.study_days() == {DAY: 2, DAY + timedelta(days=1): 1}  # a day without rows is gone
+    assert state_tables(tmp_path)["days"]["1"] == {"next_id": 7, "counts": {"2026-11-29": 2, "2026-11-30": 1}}
+    with Profile.open(tmp_path) as p:
+        assert p.study_days() == {DAY: 2, DAY + timedelta(days=1): 1}
+
+
+def test_rows_the_state_file_has_not_seen_are_counted_on_open(tmp_path, small_segments):
+    """The crash story of the schedule holds for the day index: it is saved with the state, replayed with it."""
+    with Profile.open(tmp_path) as p:
+        p.record(row(p))
+    state = tmp_path / "default" / "state.json"
+    saved = state.read_bytes()
+    with Profile.open(tmp_path) as p:
+        log = [*p.reviews(), *record_days(p, {0: 2, 1: 3, 2: 2})]  # across three segments
+    state.write_bytes(saved)  # a crash before the state file was rewritten
+    with Profile.open(tmp_path) as p:
+        assert p.study_days() == days_of(log)
+
+
+def test_an_undo_interrupted_after_saving_the_state_counts_the_row_once(tmp_path):
+    with Profile.open(tmp_path) as p:
+        record_days(p, {0: 1, 1: 1})
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    with_row = seg.read_bytes()
+    with Profile.open(tmp_path) as p:
+        p.undo_last()
+    seg.write_bytes(with_row)  # crash: the state (and the day index) saved, the row not yet removed
+    with Profile.open(tmp_path) as p:
+        assert p.study_days() == {DAY: 1}
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.pop("days"),  # a save from before the index
+    lambda t: t["days"]["1"].update(next_id=2),  # out of step: rewritten by a drill that did not keep it
+    lambda t: t["days"]["1"]["counts"].update({"2026-11-29": "two"}),  # not counts
+    lambda t: t["days"]["1"]["counts"].update({"someday": 1}),
+])
+def test_a_missing_or_untrustworthy_day_index_is_rebuilt_from_the_log_and_saved(tmp_path, small_segments, change):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 2, 2: 3, 5: 1})
+    tables = state_tables(tmp_path)
+    change(tables)
+    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
+    with Profile.open(tmp_path) as p:
+        assert p.states()  # the rest of the state file is read as ever
+        assert p.study_days() == days_of(log)
+        assert state_tables(tmp_path)["days"]["1"]["next_id"] == 7  # saved at once
+        log.append(p.record(row(p, day=DAY + timedelta(days=6))))
+    with Profile.open(tmp_path) as p:
+        assert p.study_days() == days_of(log)
+
+
+def test_a_damaged_old_segment_leaves_its_days_out_and_the_index_unsaved(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 3, 2: 2})
+    tables = state_tables(tmp_path)
+    del tables["days"]  # an older save: the index must come from the log
+    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    good = seg.read_bytes()
+    seg.write_text("{ not json")
+    with Profile.open(tmp_path) as p:
+        assert p.study_days() == {DAY + timedelta(days=1): 3, DAY + timedelta(days=2): 2}  # no error
+        assert p.reviews_today(DAY + timedelta(days=2)) == log[-2:]
+        p.record(row(p, day=DAY + timedelta(days=2)))
+    assert "days" not in state_tables(tmp_path)  # a partial index is never saved
+    assert seg.read_text() == "{ not json"
+    seg.write_bytes(good)  # restored as the message says
+    with Profile.open(tmp_path) as p:
+        assert p.study_days() == {DAY: 3, DAY + timedelta(days=1): 3, DAY + timedelta(days=2): 3}
+
+
+def test_todays_rows_are_found_without_reading_older_segments(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 3})  # segment 1: yesterday, segment 2: today
+    (tmp_path / "default" / "reviews" / "000001.json").write_text("{ not json")
+    with Profile.open(tmp_path) as p:  # the day index says segment 2 holds all 3 of today's rows
+        assert p.reviews_today(DAY + timedelta(days=1)) == log[3:]
+        assert p.reviews_today(DAY + timedelta(days=4)) == []
+        with pytest.raises(DamagedSave):
+            p.reviews_today(DAY)
+
+
+def test_import_writes_the_day_index(tmp_path, small_segments):
+    with Profile.open(tmp_path / "a") as p:
+        build(p)
+        doc = p.export()
+    with Profile.open(tmp_path / "b") as q:
+        q.import_document(doc)
+        assert q.study_days() == days_of(doc["reviews"])
+    assert json.loads((tmp_path / "b" / "default" / "state.json").read_text())["days"]["1"]["next_id"] == 9
+
+
+# --------------------------------------------------------------------------- digests of closed segments
+
+
+def digests(tmp_path) -> list[str]:
+    return sorted(f.name for f in (tmp_path / "default" / "reviews").glob("*.digest"))
+
+
+def test_a_segment_gets_its_digest_when_it_is_full(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        record_days(p, {0: 3})
+        assert digests(tmp_path) == []  # the newest segment changes: no digest
+        record_days(p, {1: 4})
+        assert digests(tmp_path) == ["000001.digest", "000002.digest"]
+        assert p.digest() == Digest.of_rows(p.reviews())
+        assert len(p.digest()) == 7
+    assert not list((tmp_path / "default").rglob("*.tmp"))
+
+
+def test_digests_are_read_instead_of_closed_segments(tmp_path, small_segments, monkeypatch):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 3, 2: 1})
+    with Profile.open(tmp_path) as p:
+        monkeypatch.setattr(Profile, "_rows_of", lambda self, n: pytest.fail(f"segment {n} was read"))
+        assert p.digest() == Digest.of_rows(log)
+
+
+def test_import_writes_the_digests_of_its_closed_segments(tmp_path, small_segments):
+    with Profile.open(tmp_path / "a") as p:
+        build(p)
+        doc = p.export()
+    with Profile.open(tmp_path / "b") as q:
+        q.import_document(doc)
+        assert digests(tmp_path / "b") == ["000001.digest", "000002.digest"]  # not the newest, 000003
+        for n in (1, 2):
+            seg = tmp_path / "b" / "default" / "reviews" / f"00000{n}.json"
+            kept = storage.read_digest(storage.digest_path(seg), storage.file_identity(seg))
+            assert kept == Digest.of_rows(doc["reviews"][3 * (n - 1):3 * n])
+        assert q.digest() == Digest.of_rows(doc["reviews"])
+
+
+def rewrite_body(path: Path, change) -> None:
+    """Change a digest's columns and give it a matching checksum: only the values can tell."""
+    head, _, body = path.read_bytes().partition(b"\n")
+    columns = json.loads(body)
+    change(columns)
+    body = json.dumps(columns).encode()
+    header = {**json.loads(head), "crc32": zlib.crc32(body)}
+    path.write_bytes(json.dumps(header).encode() + b"\n" + body)
+
+
+def touch_later(path: Path) -> None:
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+
+
+@pytest.mark.parametrize("spoil", [
+    pytest.param(lambda d, seg: d.unlink(), id="missing"),
+    pytest.param(lambda d, seg: d.write_bytes(b""), id="empty"),
+    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes()[:-7]), id="truncated"),
+    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes().replace(b'"correct"', b'"wrong"', 1)), id="bit-rot"),
+    pytest.param(lambda d, seg: d.write_bytes(b"\xff\xfe\n\x00"), id="not-utf8"),
+    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes().replace(b'"version":1', b'"version":0')), id="old-format"),
+    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes().replace(b'"interval"]', b'"interval","x"]', 1)),
+                 id="other-fields"),
+    pytest.param(lambda d, seg: touch_later(seg), id="segment-touched"),
+    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["quality"].__setitem__(0, 9)), id="out-of-range"),
+    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["item"].__setitem__(1, ["a"])), id="wrong-type"),
+    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["seconds"].__setitem__(2, "NaN")), id="not-a-number"),
+    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["date"].pop()), id="short-column"),
+    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c.pop("mode")), id="no-column"),
+])
+def test_a_stale_missing_or_damaged_digest_is_rebuilt_never_trusted(tmp_path, small_segments, spoil):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 3, 2: 1})
+        p.undo_last()
+        log[-1] = p.record(row(p, item="last", q=1, day=DAY + timedelta(days=2)))
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    spoil(storage.digest_path(seg), seg)
+    with Profile.open(tmp_path) as p:
+        assert p.digest() == Digest.of_rows(log)
+    kept = storage.read_digest(storage.digest_path(seg), storage.file_identity(seg))
+    assert kept == Digest.of_rows(log[:3])  # rebuilt and kept again
+    assert not list((tmp_path / "default").rglob("*.tmp"))
+
+
+def test_a_digest_follows_its_segment_when_the_segment_changes(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 3, 2: 1})
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    tables = json.loads(seg.read_text())
+    tables["reviews"]["2"].update(quality=0, verdict="dont_know")  # same length: only the times tell
+    seg.write_text(json.dumps(tables))
+    touch_later(seg)
+    log[1].update(quality=0, verdict="dont_know")
+    with Profile.open(tmp_path) as p:
+        assert p.digest() == Digest.of_rows(log)
+
+
+def test_the_digest_of_a_segment_that_reopens_is_dropped(tmp_path, small_segments):
+    """Undo can empty the newest segment and reopen the full one before it: that one changes again."""
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 1})
+        assert digests(tmp_path) == ["000001.digest"]
+        p.undo_last()  # segment 2 is gone, segment 1 is the newest again
+        p.undo_last()
+        assert digests(tmp_path) == []
+        log = log[:2] + [p.record(row(p, item="new", q=2, day=DAY)), p.record(row(p, item="z", q=0))]
+        assert p.digest() == Digest.of_rows(log)
+    with Profile.open(tmp_path) as p:
+        assert p.digest() == Digest.of_rows(log)
+
+
+def test_a_digest_that_cannot_be_kept_changes_nothing(tmp_path, small_segments, monkeypatch):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 3, 2: 1})
+    for d in (tmp_path / "default" / "reviews").glob("*.digest"):
+        d.unlink()
+    real = storage.atomic_write
+
+    def refuse_digests(path, data, **kw):
+        if Path(path).suffix == ".digest":
+            raise OSError(28, "No space left on device")
+        real(path, data, **kw)
+
+    monkeypatch.setattr(storage, "atomic_write", refuse_digests)
+    with Profile.open(tmp_path) as p:
+        assert p.digest() == Digest.of_rows(log)
+        log.append(p.record(row(p, day=DAY + timedelta(days=3))))
+    assert digests(tmp_path) == []
+
+
+def test_a_damaged_segment_is_reported_even_with_its_digest_gone_stale(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        record_days(p, {0: 3, 1: 3, 2: 1})
+    seg = tmp_path / "default" / "reviews" / "000002.json"
+    seg.write_text("{ not json")
+    with Profile.open(tmp_path) as p:
+        with pytest.raises(DamagedSave) as e:
+            p.digest()
+        assert e.value.path == seg
+    assert seg.read_text() == "{ not json"
