@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import date, timedelta
 
 import pytest
@@ -111,6 +112,14 @@ def test_streak_not_broken_before_the_day_is_over():
     rows = [row(ago=a) for a in (3, 2, 1)]
     assert compute(rows).streak == 3  # nothing yet today, but yesterday's run still counts
     assert compute([row(ago=a) for a in (4, 3, 2)]).streak == 0
+
+
+def test_a_day_with_only_the_steps_of_a_chain_finished_the_next_day_is_studied():
+    steps = chain_rows("roofline.b", 7, [5, 4], ago=1, whole=False)  # late in the evening
+    whole = chain_rows("roofline.b", 7, [5, 4])[-1:]  # the last answer just after midnight
+    s = compute(steps + whole)
+    assert s.reviews == 1 and s.heatmap[-1] == 1 and s.heatmap[-2] == 0  # the chain counts once, when finished
+    assert (s.days_studied, s.streak) == (2, 2)  # but both days were study
 
 
 def test_streak_counts_several_reviews_on_a_day_once():
@@ -320,3 +329,76 @@ def test_json_document_has_the_promised_keys():
     assert set(d["topics"]) == set(TOPICS)
     assert set(d["topics"]["roofline"]) >= {"learned", "total", "accuracy_30d", "mean_ef", "median_seconds",
                                             "weakest"}
+
+
+# --------------------------------------------------------------------------- #
+# the digest: the columns of the log the figures read
+
+
+def varied_rows() -> list[dict]:
+    return ([row("roofline.a", ago=40, q=5, before_interval=None), row("roofline.a", ago=9, q=1, before_interval=25),
+             row("memory.a", ago=3, q=3, mode="mock"), row("retired.x", ago=2, q=0, mode="extra", seconds=7.25)]
+            + chain_rows("roofline.b", 7, [5, 5, 2], ago=1) + chain_rows("roofline.b", 8, [4], mode="mock",
+                                                                         whole=False))
+
+
+def test_figures_from_a_digest_equal_those_from_the_rows():
+    rows = varied_rows()
+    states = {"roofline.a": ItemState(ef=2.2, interval=1, reps=0, due=TODAY)}
+    d = stats.Digest.of_rows(rows)
+    assert len(d) == len(rows)
+    assert compute(d, states).to_dict() == compute(rows, states).to_dict()
+    s = compute(d, states)
+    assert s.history("roofline.a") == [
+        {"date": day(40), "verdict": "correct", "quality": 5, "seconds": 30.0, "mode": "practice", "step": None,
+         "interval": 1},
+        {"date": day(9), "verdict": "wrong", "quality": 1, "seconds": 30.0, "mode": "practice", "step": None,
+         "interval": 1}]
+    assert s.retention_reviews_30d == 1 and s.retention_30d == 0  # a mature item (25 d) forgotten
+
+
+def test_a_digest_keeps_what_the_figures_need_of_each_row():
+    r = row("roofline.a", ago=2, q=4, before_interval=22, after_interval=50)
+    d = stats.Digest.of_rows([r, row("memory.a", ago=1, mode="extra", before_interval=None)])
+    assert d.columns() == {
+        "date": [day(2), day(1)], "item": ["roofline.a", "memory.a"], "topic": ["roofline", "memory"],
+        "seed": [1, 1], "step": [None, None], "verdict": ["correct", "correct"], "quality": [4, 5],
+        "seconds": [30.0, 30.0], "mode": ["practice", "extra"],
+        "before": [22, None],  # the interval before, None without a state before
+        "interval": [50, None],  # the interval a scheduled review gave, None when unscheduled
+    }
+
+
+def test_a_digest_survives_json_and_joins():
+    rows = varied_rows()
+    d = stats.Digest.of_rows(rows)
+    back = stats.Digest.from_columns(json.loads(json.dumps(d.columns())))
+    assert back == d and back.problem() is None
+    assert stats.Digest.joined([stats.Digest.of_rows(rows[:3]), stats.Digest(), stats.Digest.of_rows(rows[3:])]) == d
+
+
+@pytest.mark.parametrize("spoil, problem", [
+    (lambda c: c.pop("mode"), "not the digest's columns"),
+    (lambda c: c.update(extra=[]), "not the digest's columns"),
+    (lambda c: c.update(item="roofline.a"), "not a list"),
+    (lambda c: c["date"].pop(), "differ in length"),
+    (lambda c: c["date"].__setitem__(0, "2026-02-30"), "'date' holds a value out of range"),
+    (lambda c: c["item"].__setitem__(0, ""), "'item' holds a value out of range"),
+    (lambda c: c["item"].__setitem__(0, 3), "'item' holds a value of the wrong type"),
+    (lambda c: c["seed"].__setitem__(0, [1]), "'seed' holds a value of the wrong type"),
+    (lambda c: c["step"].__setitem__(0, 0), "'step' holds a value out of range"),
+    (lambda c: c["verdict"].__setitem__(0, "great"), "'verdict' holds a value out of range"),
+    (lambda c: c["quality"].__setitem__(0, 6), "'quality' holds a value out of range"),
+    (lambda c: c["quality"].__setitem__(0, 4.0), "'quality' holds a value of the wrong type"),
+    (lambda c: c["seconds"].__setitem__(0, float("nan")), "'seconds' holds a value out of range"),
+    (lambda c: c["seconds"].__setitem__(0, -1), "'seconds' holds a value out of range"),
+    (lambda c: c["seconds"].__setitem__(0, None), "'seconds' holds a value of the wrong type"),
+    (lambda c: c["mode"].__setitem__(0, "cram"), "'mode' holds a value out of range"),
+    (lambda c: c["before"].__setitem__(0, -3), "'before' holds a value out of range"),
+    (lambda c: c["interval"].__setitem__(0, {"interval": 1}), "'interval' holds a value of the wrong type"),
+])
+def test_a_digest_with_a_value_no_row_can_have_is_refused(spoil, problem):
+    columns = stats.Digest.of_rows(varied_rows()).columns()
+    spoil(columns)
+    with pytest.raises(ValueError, match=problem):
+        stats.Digest.from_columns(columns)
