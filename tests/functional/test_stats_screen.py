@@ -12,8 +12,11 @@ from textual.widgets import DataTable, Static, TabbedContent
 from textual_plotext import PlotextPlot
 
 from benchmarks.bench_stats import synthetic_history
+from drill import flow
 from drill.app import DrillApp
+from drill.commands.stats import figures
 from drill.context import AppContext
+from drill.screens.home import HomeScreen
 from drill.screens.stats import Heatmap, StatsScreen
 from engine.session import review_row
 from engine.stats import sort_topics
@@ -283,13 +286,34 @@ async def test_language_switch_relabels_and_keeps_the_tab(profile):
 @sync
 async def test_a_damaged_old_log_segment_is_a_message_not_a_crash(profile, tmp_path):
     fill(profile, 600)  # three segments of the log
+    streak = flow.today_figures(ctx_for(profile)).streak
     first = tmp_path / "default" / "reviews" / "000001.json"
     first.write_text("{ not json")
-    app = StatsOnly(ctx_for(profile))  # Home itself reads the whole log: only the stats screen here
+    app = DrillApp(ctx_for(profile))
     async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        home = app.screen  # Home does not read the old log: its figures are all there
+        assert isinstance(home, HomeScreen)
+        assert str(home.query_one("#tile-streak", Static).render()).startswith(f"{streak} d")
+        await pilot.press("s")
         await settle(app, pilot)
         screen = app.screen
         assert isinstance(screen, StatsScreen) and screen.stats is None
         message = text_of(screen.query_one("#stats-error", Static))
         assert "Could not read your history" in message and "000001.json" in message
-        assert first.read_text() == "{ not json"  # left as it was
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is home
+    assert first.read_text() == "{ not json"  # left as it was
+
+
+def test_home_streak_agrees_with_the_stats_and_reads_no_old_segment(profile, monkeypatch):
+    fill(profile, 2_000)
+    ctx = ctx_for(profile)
+    s = figures(profile, ctx.today())
+    assert s.streak > 1
+    newest = Profile._rows_of  # today's rows are all in the newest segment, kept in memory
+    monkeypatch.setattr(Profile, "_rows_of", lambda self, n: newest(self, n) if n == self._seg_n
+                        else pytest.fail(f"Home read log segment {n}"))
+    f = flow.today_figures(ctx)
+    assert f.streak == s.streak and f.reviews_today == s.reviews_today
