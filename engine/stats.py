@@ -483,7 +483,7 @@ def compute(
     covered = _covered_steps(d)
     for i, (day, item, topic, seed, step, q, before, interval) in enumerate(
             zip(d.date, d.item, d.topic, d.seed, d.step, d.quality, d.before, d.interval)):
-        if step is not None and covered and (item, seed) in covered:
+        if step is not None and (seeds := covered.get(item)) is not None and seed in seeds:
             continue  # a chain step whose whole-item row follows: the chain counts once
         per_day[day] += 1
         idx = by_item.get(item)
@@ -590,8 +590,8 @@ def compute(
     )
 
 
-def _covered_steps(d: Digest) -> set[tuple[str, Any]]:
-    """(item, seed) of chains recorded step by step *and* as a whole.
+def _covered_steps(d: Digest) -> dict[str, set]:
+    """Chains recorded step by step *and* as a whole: item -> the seeds of those runs.
 
     Practice records each step of a chain (unscheduled, ``step`` 1, 2, ...)
     and then one whole-item row (``step`` None, the chain's grade and total
@@ -599,15 +599,16 @@ def _covered_steps(d: Digest) -> set[tuple[str, Any]]:
     the steps (it asks each as its own question), and an abandoned chain
     leaves steps without a whole row: those steps count on their own.
     """
-    steps: set[tuple[str, Any]] = set()
-    chains: set[str] = set()
-    covered: set[tuple[str, Any]] = set()
+    steps: dict[str, set] = {}  # item: seeds of its step rows so far
+    covered: dict[str, set] = {}
     for item, seed, step in zip(d.item, d.seed, d.step):  # the steps come before their whole-item row
+        seeds = steps.get(item)
         if step is not None:
-            steps.add((item, seed))
-            chains.add(item)
-        elif item in chains and (key := (item, seed)) in steps:
-            covered.add(key)
+            if seeds is None:
+                seeds = steps[item] = set()
+            seeds.add(seed)
+        elif seeds is not None and seed in seeds:
+            covered.setdefault(item, set()).add(seed)
     return covered
 
 
