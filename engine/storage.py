@@ -975,7 +975,7 @@ class Profile:
         from .stats import Digest
 
         if n == self._seg_n and self._seg_db is not None:
-            return Digest.of_rows(self._seg_rows)
+            return Digest.of_rows(list(self._seg_rows))  # one snapshot, whatever another thread records
         seg = self._seg_path(n)
         identity = file_identity(seg)  # taken before reading: a change meanwhile makes the digest stale
         d = None if identity is None or rebuild else read_digest(digest_path(seg), identity, check=check)
@@ -1009,6 +1009,8 @@ class Profile:
         The new files are built beside the profile and swapped in with two
         renames; an interrupted import is finished or rolled back by the next open.
         """
+        from .stats import Digest
+
         self._check_open()
         if (p := document_problem(doc)) is not None:
             raise InvalidDocument(p)
@@ -1016,8 +1018,6 @@ class Profile:
         if staging.exists():
             shutil.rmtree(staging)
         (staging / "reviews").mkdir(parents=True)
-        from .stats import Digest
-
         rows = [_row_copy(r) for r in doc["reviews"]]
         for i in range(0, len(rows), SEGMENT_ROWS):
             chunk = rows[i:i + SEGMENT_ROWS]
