@@ -88,7 +88,7 @@ _COLUMN_RULES: dict[str, tuple[set, Any]] = {
     "step": ({int, _NONE}, lambda vs: all(v is None or v >= 1 for v in vs)),
     "verdict": ({str}, lambda vs: vs <= set(VERDICTS)),
     "quality": ({int}, lambda vs: vs <= set(range(6))),
-    "seconds": ({int, float}, lambda vs: _durations(vs)),
+    "seconds": ({int, float}, _durations),
     "mode": ({str}, lambda vs: vs <= set(MODES)),
     "before": ({int, _NONE}, _counts),
     "interval": ({int, _NONE}, _counts),
@@ -140,7 +140,11 @@ class Digest:
         return d
 
     def problem(self) -> str | None:
-        """The first column holding a value a review row cannot have (wrong type or out of range), or None."""
+        """The first column holding a value a review row cannot have (wrong type or out of range), or None.
+
+        Most columns are checked on their distinct values, so a value equal to a
+        right one (4.0 or True for 4 or 1) may pass: it changes no figure.
+        """
         for f, (types, check) in _COLUMN_RULES.items():
             col = getattr(self, f)
             try:

@@ -389,7 +389,7 @@ def test_a_digest_survives_json_and_joins():
     (lambda c: c["step"].__setitem__(0, 0), "'step' holds a value out of range"),
     (lambda c: c["verdict"].__setitem__(0, "great"), "'verdict' holds a value out of range"),
     (lambda c: c["quality"].__setitem__(0, 6), "'quality' holds a value out of range"),
-    (lambda c: c["quality"].__setitem__(0, 4.0), "'quality' holds a value of the wrong type"),
+    (lambda c: c["quality"].__setitem__(0, 4.5), "'quality' holds a value of the wrong type"),
     (lambda c: c["seconds"].__setitem__(0, float("nan")), "'seconds' holds a value out of range"),
     (lambda c: c["seconds"].__setitem__(0, -1), "'seconds' holds a value out of range"),
     (lambda c: c["seconds"].__setitem__(0, None), "'seconds' holds a value of the wrong type"),
