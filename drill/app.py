@@ -69,6 +69,8 @@ class DrillApp(App):
     BINDINGS = [
         Binding("f1", "help", "Help", id="key.help"),
         Binding("ctrl+t", "toggle_lang", "中文", id="key.lang"),
+        # Textual's own palette key, given an id so that its name follows the language
+        Binding("ctrl+p", "command_palette", "palette", id="key.palette", show=False, priority=True),
     ]
 
     def __init__(self, ctx: AppContext, start: str = "home", **start_kwargs) -> None:

@@ -18,6 +18,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # key bindings (Binding ids)
     "key.help": ("Help", "帮助"),
     "key.lang": ("中文", "English"),
+    "key.palette": ("palette", "命令面板"),
     "key.practice": ("Practise", "练习"),
     "key.mock": ("Mock interview", "模拟面试"),
     "key.stats": ("Stats", "统计"),
@@ -241,10 +242,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.weakest": ("Weakest topics: ", "最弱的主题："),
     "mock.no_weak_topic": ("none: full marks in every topic", "没有：每个主题都满分"),
     "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the missed templates ({n}) "
-                         "next session · Esc: home",
-                         "回车：查看所选题的解答 · p：把 {n} 个错题题型加入下次练习 · Esc：返回主页"),
-    "mock.report_keys_none": ("Enter: worked solution of the selected question · Esc: home",
-                              "回车：查看所选题的解答 · Esc：返回主页"),
+                         "next session · Esc: back",
+                         "回车：查看所选题的解答 · p：把 {n} 个错题题型加入下次练习 · Esc：返回"),
+    "mock.report_keys_none": ("Enter: worked solution of the selected question · Esc: back",
+                              "回车：查看所选题的解答 · Esc：返回"),
     "mock.queued": ("Missed templates ({n}) will come first in your next practice session.",
                     "{n} 个题型会排在下次练习的最前面。"),
     "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),

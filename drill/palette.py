@@ -16,7 +16,7 @@ class KeyCommands(Provider):
         found: dict[str, tuple[list[str], object]] = {}
         for active in self.screen.active_bindings.values():
             b = active.binding
-            if not active.enabled or not b.id:  # the app's keys all have an id; Textual's own have none
+            if not active.enabled or not b.id or b.action == "command_palette":  # the app's keys have an id
                 continue
             keys, _ = found.setdefault(b.description, ([], partial(active.node.run_action, b.action)))
             keys.append(self.app.get_key_display(b))

@@ -41,6 +41,10 @@ class DrillScreen(Screen):
         """Called after the language changed: by default, compose the screen again."""
         self.refresh(recompose=True)
 
+    async def recompose(self) -> None:
+        await super().recompose()
+        self.refresh_bindings()  # a new Footer draws its keys only once told that the bindings changed
+
 
 R = TypeVar("R")
 

@@ -80,7 +80,7 @@ class BrowseScreen(DrillScreen):
                 (r.due.isoformat() if r.due else "")
             due = Text(shown, "bold red" if r.due and r.due <= today else "")
             last = Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_COLOUR.get(r.last or "", ""))
-            table.add_row(Text("  " + template_title(tpl, self.lang)),
+            table.add_row(Text("  " + template_title(tpl, self.lang), overflow="ellipsis"),
                           Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""), due,
                           Text(f"{r.ef:.2f}" if r.ef is not None else ""), last, key=r.item)
         if self.rows:

@@ -14,8 +14,9 @@ from drill.screens import DrillScreen
 
 FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave")
 # several bindings described by one line of help
-HELP_TEXT = {"key.lang": "help.lang", "key.next": "help.next", "key.again": "help.again", "key.hard": "help.hard",
-             "key.good": "help.good", "key.easy": "help.easy", **{f"key.q{q}": "key.quality" for q in range(6)}}
+HELP_TEXT = {"key.lang": "help.lang", "key.palette": "help.palette", "key.next": "help.next",
+             "key.again": "help.again", "key.hard": "help.hard", "key.good": "help.good", "key.easy": "help.easy",
+             **{f"key.q{q}": "key.quality" for q in range(6)}}
 
 
 def _action_name(action: str) -> str:
@@ -63,7 +64,7 @@ class HelpScreen(DrillScreen):
             return [(_keys(keys), what) for what, keys in merged.items()]
 
         practice = screen_class("practice").BINDINGS
-        everywhere = rows(DrillApp.BINDINGS) + [("^p", t("help.palette", lang)), ("^q", t("help.quit", lang))]
+        everywhere = rows(DrillApp.BINDINGS) + [("^q", t("help.quit", lang))]
         return [
             (t("help.everywhere", lang), everywhere),
             (t("help.home", lang), rows(screen_class("home").BINDINGS)),

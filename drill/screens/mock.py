@@ -58,7 +58,8 @@ class MockSetupScreen(_MockScreen):
     """Choose the mock: minutes or questions, topics, chains, seed."""
 
     DEFAULT_CSS = """
-    MockSetupScreen { padding: 1 2; }
+    MockSetupScreen #mock-form { height: 1fr; padding: 1 2 0 2; }
+    MockSetupScreen #mock-foot { height: auto; padding: 0 2 1 2; }
     MockSetupScreen #mock-title { text-style: bold; }
     MockSetupScreen #mock-note { color: $warning; margin-bottom: 1; }
     MockSetupScreen .mock-row { height: auto; margin-bottom: 1; }
@@ -68,7 +69,6 @@ class MockSetupScreen(_MockScreen):
     MockSetupScreen #mock-seed { width: 1fr; }
     MockSetupScreen #mock-topics { height: auto; max-height: 9; width: 40; }
     MockSetupScreen #mock-chains { width: auto; }
-    MockSetupScreen #mock-preview { margin-top: 1; }
     MockSetupScreen #mock-preview.-error { color: $error; }
     MockSetupScreen #mock-start { margin-top: 1; }
     """
@@ -98,25 +98,28 @@ class MockSetupScreen(_MockScreen):
             minutes = 30
         topics = set(g["topics"] or last.get("topics") or TOPICS)
         chains = g["chains"] if g["chains"] is not None else last.get("chains", True)
-        yield Static(id="mock-title")
-        yield Static(id="mock-note")
-        with Horizontal(classes="mock-row"):
-            yield Label(id="lbl-minutes")
-            yield Input(str(minutes or ""), id="mock-minutes", type="integer", compact=True)
-            yield Label(id="lbl-questions")
-            yield Input(str(questions or ""), id="mock-questions", type="integer", compact=True)
-        with Horizontal(classes="mock-row"):
-            yield Label(id="lbl-topics")
-            yield SelectionList[str](*[(topic_name(t, lang), t, t in topics) for t in TOPICS], id="mock-topics",
-                                     compact=True)
-        with Horizontal(classes="mock-row"):
-            yield Label("")
-            yield Checkbox(id="mock-chains", value=bool(chains), compact=True)
-        with Horizontal(classes="mock-row"):
-            yield Label(id="lbl-seed")
-            yield Input("" if g["seed"] is None else str(g["seed"]), id="mock-seed", type="integer", compact=True)
-        yield Static(id="mock-preview")
-        yield Button(id="mock-start", variant="primary", compact=True)
+        with VerticalScroll(id="mock-form"):  # scrolls on a short terminal; the plan and Start stay in view
+            yield Static(id="mock-title")
+            yield Static(id="mock-note")
+            with Horizontal(classes="mock-row"):
+                yield Label(id="lbl-minutes")
+                yield Input(str(minutes or ""), id="mock-minutes", type="integer", compact=True)
+                yield Label(id="lbl-questions")
+                yield Input(str(questions or ""), id="mock-questions", type="integer", compact=True)
+            with Horizontal(classes="mock-row"):
+                yield Label(id="lbl-topics")
+                yield SelectionList[str](*[(topic_name(t, lang), t, t in topics) for t in TOPICS],
+                                         id="mock-topics", compact=True)
+            with Horizontal(classes="mock-row"):
+                yield Label("")
+                yield Checkbox(id="mock-chains", value=bool(chains), compact=True)
+            with Horizontal(classes="mock-row"):
+                yield Label(id="lbl-seed")
+                yield Input("" if g["seed"] is None else str(g["seed"]), id="mock-seed", type="integer",
+                            compact=True)
+        with Vertical(id="mock-foot"):
+            yield Static(id="mock-preview")
+            yield Button(id="mock-start", variant="primary", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -614,14 +617,13 @@ class MockReportScreen(_MockScreen):
     """The report of a saved mock (the latest one when none is given)."""
 
     DEFAULT_CSS = """
-    MockReportScreen { padding: 0 1; }
-    MockReportScreen #report-head { height: auto; margin-bottom: 1; }
-    MockReportScreen #report-table { height: 1fr; min-height: 5; }
-    MockReportScreen #report-notes { height: auto; max-height: 12; margin-top: 1; }
+    MockReportScreen #report-head { height: auto; margin: 0 1 1 1; }
+    MockReportScreen #report-table { height: 1fr; min-height: 5; margin: 0 1; }
+    MockReportScreen #report-notes { height: auto; max-height: 12; margin: 1 1 0 1; }
     """
     BINDINGS = [
         Binding("p", "queue_missed", "Practise missed", id="key.mock_queue"),
-        Binding("escape", "back", "Home", id="key.home"),
+        Binding("escape", "back", "Back", id="key.back"),
     ]
 
     def __init__(self, record: Mapping | None = None, **kwargs) -> None:

@@ -99,7 +99,7 @@ class Heatmap(Widget):
 
 def _cell(value: str, right: bool = False) -> Text:
     """A table cell as plain text: titles and ids never go through markup."""
-    return Text(value, justify="right" if right else "left")
+    return Text(value, justify="right" if right else "left", overflow="ellipsis")
 
 
 class StatsScreen(DrillScreen):
@@ -198,8 +198,8 @@ class StatsScreen(DrillScreen):
                     yield Heatmap(s, lang)
                     yield PlotextPlot(id="forecast")
             with TabPane(tr("tab.topics", lang), id="tab-topics"):
+                yield Static(id="sort-note", classes="stats-note")  # above the scroll: always in view
                 with VerticalScroll():
-                    yield Static(id="sort-note", classes="stats-note")
                     yield DataTable(id="topics", cursor_type="row", zebra_stripes=True)
                     yield Static(id="templates-title", classes="stats-heading")
                     yield DataTable(id="templates", cursor_type="row", zebra_stripes=True)
