@@ -157,12 +157,16 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
     Topics are visited in turn (weaker topics earlier, so they are the ones kept
     when the mock is too short for all of them); within a topic a template is
     drawn with weight ``1 + 3 × weakness`` and not repeated until the topic runs
-    out.  Chains are left out when disabled; when enabled and available, a
-    mock of two or more questions asks at least one.  By minutes, questions are
-    added while their allowances fit the time; by questions, the time is the
-    total allowance (rounded up to a minute) unless minutes are also given.
-    With ``settings.weighted`` off (a shared seed) the weakness figures are
-    ignored, so everyone with the seed sits the same mock.
+    out.  By minutes: each question takes at most half the time (when any is
+    that short, so a short mock is several short questions), each turn draws
+    among the templates that fit the time left, a topic with nothing that fits
+    is passed over (a template already asked comes again only when no unasked
+    one fits anywhere), and the plan ends when nothing fits; MockError when not
+    even one question fits.  Chains are left out when disabled; when enabled and
+    one is allowed, a mock of two or more questions asks at least one.  By
+    questions, the time is the total allowance (rounded up to a minute) unless
+    minutes are also given.  With ``settings.weighted`` off (a shared seed) the
+    weakness figures are ignored, so everyone with the seed sits the same mock.
     """
     weakness = dict(weakness or {}) if settings.weighted else {}
     pool = sorted({c.template_id: c for c in map(Candidate.of, candidates)}.values(), key=lambda c: c.template_id)
@@ -177,6 +181,20 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
         pool = [c for c in pool if c.topic in settings.topics]
     if not pool:
         raise MockError("no templates to ask")
+
+    limit = settings.minutes * 60 if settings.minutes else None
+    if limit is None and not settings.by_questions:
+        limit = DEFAULT_MINUTES * 60
+    timed = not settings.by_questions
+    if timed:
+        shortest = min(c.allowance for c in pool)
+        # at most half the time each, so a mock is several questions (unless none is that short)
+        pool = [c for c in pool if c.allowance <= limit / 2] or [c for c in pool if c.allowance <= limit]
+        if not pool:
+            where = f" in {', '.join(settings.topics)}" if settings.topics else ""
+            raise MockError(f"no question{where} fits in {_minutes(limit)}: the shortest needs "
+                            f"{_minutes(shortest)} (twice its target time)")
+
     rng = random.Random(f"mock:{settings.seed}")
     by_topic: dict[str, list[Candidate]] = {}
     for c in pool:
@@ -189,33 +207,58 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
         order.append(t)
         topics.remove(t)
 
-    limit = settings.minutes * 60 if settings.minutes else None
-    if limit is None and not settings.by_questions:
-        limit = DEFAULT_MINUTES * 60
-    left = {t: list(cs) for t, cs in by_topic.items()}
+    left = {t: list(cs) for t, cs in by_topic.items()}  # not yet asked, per topic
     picks: list[Candidate] = []
-    budget = 0.0
-    while len(picks) < (settings.questions or MAX_QUESTIONS):
-        topic = order[len(picks) % len(order)]
-        if not left[topic]:
-            left[topic] = list(by_topic[topic])
-        c = _draw(rng, left[topic], weakness)
-        if not settings.by_questions and picks and budget + c.allowance > limit:
-            break
-        left[topic].remove(c)
-        picks.append(c)
-        budget += c.allowance
+    turn = 0  # index in ``order`` of the topic whose turn it is
 
+    def room() -> float:
+        return limit - sum(c.allowance for c in picks) if timed else math.inf
+
+    def next_turn() -> tuple[int, list[Candidate]] | None:
+        """The next topic (from ``turn`` on) with a template that fits, and those templates: one not yet
+        asked if any topic has one, else one asked already (the topic starts a new round)."""
+        for fresh in (True, False):
+            for k in range(len(order)):
+                t = order[(turn + k) % len(order)]
+                if not left[t]:
+                    left[t] = list(by_topic[t])
+                fitting = [c for c in (left[t] if fresh else by_topic[t]) if c.allowance <= room()]
+                if fitting:
+                    if not fresh:
+                        left[t] = list(by_topic[t])
+                    return k, fitting
+        return None
+
+    def give_back(c: Candidate) -> None:
+        if c not in left[c.topic]:
+            left[c.topic].append(c)
+
+    def fill() -> None:
+        """Add questions, topic by topic, while one fits."""
+        nonlocal turn
+        while len(picks) < (settings.questions or MAX_QUESTIONS) and (found := next_turn()):
+            k, fitting = found
+            c = _draw(rng, fitting, weakness)
+            left[c.topic].remove(c)
+            picks.append(c)
+            turn = (turn + k + 1) % len(order)
+
+    fill()
     chains = [c for c in pool if c.chain_length > 1]
     if chains and len(picks) >= 2 and not any(c.chain_length > 1 for c in picks):
         chain_topics = {c.topic for c in chains}
-        i = next(i for i, c in enumerate(picks) if c.topic in chain_topics) \
-            if any(c.topic in chain_topics for c in picks) else len(picks) - 1
+        i = next((i for i, c in enumerate(picks) if c.topic in chain_topics), len(picks) - 1)
         local = [c for c in chains if c.topic == picks[i].topic] or chains
-        picks[i] = _draw(rng, local, weakness)
-        while not settings.by_questions and len(picks) > 1 and sum(c.allowance for c in picks) > limit:
-            picks.pop(-1 if i != len(picks) - 1 else -2)  # a longer chain leaves less time: drop the last others
-            i = min(i, len(picks) - 1)
+        chain = _draw(rng, local, weakness)
+        give_back(picks[i])
+        picks[i] = chain
+        if chain in left[chain.topic]:
+            left[chain.topic].remove(chain)
+        while room() < 0:  # a chain is longer: drop the last other questions, then fill what time is left
+            j = len(picks) - 1 if i != len(picks) - 1 else len(picks) - 2
+            give_back(picks.pop(j))
+            i -= j < i
+        fill()
 
     used: dict[str, set[int]] = {}
     questions = []
@@ -228,6 +271,10 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
     if limit is None:
         limit = max(60, math.ceil(sum(c.allowance for c in picks) / 60) * 60)
     return MockPlan(settings, tuple(questions), int(limit))
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:g} min"
 
 
 # --------------------------------------------------------------------------- #

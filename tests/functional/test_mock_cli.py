@@ -63,3 +63,26 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     r = drill("mock", *args, saves=tmp_path)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip().startswith(message) and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_five_minute_plan_is_several_short_questions_and_half_an_hour_has_a_chain(tmp_path, seed):
+    def planned(minutes: str) -> tuple[list[dict], float]:
+        r = drill("mock", "--minutes", minutes, "--seed", str(seed), "--plan", "--json", saves=tmp_path)
+        assert r.returncode == 0, r.stderr
+        qs = json.loads(r.stdout)["questions"]
+        return qs, sum(2 * registry.get(q["template"]).target_seconds for q in qs)
+
+    short, used = planned("5")
+    assert len(short) >= 2 and len({q["topic"] for q in short}) >= 2 and used <= 300
+    assert all(q["steps"] == 1 and 2 * registry.get(q["template"]).target_seconds <= 150 for q in short)
+    half_hour, used = planned("30")
+    assert len(half_hour) >= 5 and len({q["topic"] for q in half_hour}) >= 5 and used <= 1800
+    assert any(q["steps"] > 1 for q in half_hour)
+
+
+def test_a_mock_too_short_for_any_question_is_refused(tmp_path):
+    r = drill("mock", "--minutes", "1", "--topics", "concepts", "--seed", "1", "--plan", saves=tmp_path)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == ("drill: mock: no question in concepts fits in 1 min: the shortest needs 2 min "
+                                "(twice its target time)")

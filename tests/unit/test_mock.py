@@ -117,18 +117,53 @@ def test_a_mock_by_minutes_fills_the_time_with_allowances():
     assert plan.limit_seconds == 1800
     assert len(plan.questions) == 15  # single-step templates: 60 s target, 120 s allowed each
     assert plan_mock(MockSettings(seed=1, chains=False), CANDIDATES).limit_seconds == 1800  # default 30 min
-    assert len(plan_mock(MockSettings(minutes=1, seed=1), CANDIDATES).questions) == 1  # at least one
+    assert len(plan_mock(MockSettings(minutes=2, seed=1), CANDIDATES).questions) == 1  # one fits exactly
+
+
+def test_a_mock_too_short_for_any_question_says_so():
+    with pytest.raises(MockError, match=r"no question fits in 1 min: the shortest needs 2 min \(twice its target"):
+        plan_mock(MockSettings(minutes=1, seed=1), CANDIDATES)
+    with pytest.raises(MockError, match="no question in memory fits in 1 min"):
+        plan_mock(MockSettings(minutes=1, topics=("memory",), seed=1), CANDIDATES)
+
+
+# Short and long questions in every topic: 60, 120, 300 and 480 s allowed, and a 3-step chain of 600 s.
+MIXED = [(f"{t}.{s}", t, 1, s // 2) for t in TOPICS for s in (60, 120, 300, 480)] + \
+    [(f"{t}.chain", t, 3, 300) for t in TOPICS]
+MIXED_ALLOWANCE = {c[0]: Candidate.of(c).allowance for c in MIXED}
 
 
 @settings(max_examples=40)
 @given(seed=st.integers(0, 10**6), minutes=st.integers(1, 60), chains=st.booleans())
 def test_a_mock_by_minutes_never_plans_more_than_its_time(seed, minutes, chains):
-    plan = plan_mock(MockSettings(minutes=minutes, seed=seed, chains=chains), CANDIDATES)
-    allowance = {c[0]: Candidate.of(c).allowance for c in CANDIDATES}
-    assert plan.limit_seconds == minutes * 60
-    assert len(plan.questions) == 1 or sum(allowance[q.template_id] for q in plan.questions) <= minutes * 60
-    if chains and len(plan.questions) >= 2:
+    plan = plan_mock(MockSettings(minutes=minutes, seed=seed, chains=chains), MIXED)
+    used = sum(MIXED_ALLOWANCE[q.template_id] for q in plan.questions)
+    assert plan.limit_seconds == minutes * 60 and plan.questions
+    assert used <= minutes * 60  # never even the first question over the limit
+    if minutes >= 2:  # two of the shortest (60 s) fit: each question at most half the time
+        assert all(MIXED_ALLOWANCE[q.template_id] <= minutes * 30 for q in plan.questions)
+    # full: nothing left out would still fit in the time left
+    assert minutes * 60 - used < 60 or len(plan.questions) == 40
+    if chains and minutes >= 20:  # a chain fits in half the time
         assert any(q.steps > 1 for q in plan.questions)
+
+
+@pytest.mark.parametrize("seed", range(1, 21))
+def test_a_short_mock_is_several_short_questions_across_topics(seed):
+    plan = plan_mock(MockSettings(minutes=5, seed=seed), MIXED)
+    assert len(plan.questions) >= 3 and len({q.topic for q in plan.questions}) >= 3
+    assert all(q.steps == 1 and MIXED_ALLOWANCE[q.template_id] <= 150 for q in plan.questions)
+    assert sum(MIXED_ALLOWANCE[q.template_id] for q in plan.questions) <= 300
+
+
+@pytest.mark.parametrize("seed", range(1, 21))
+def test_a_half_hour_mock_is_a_spread_with_a_chain(seed):
+    plan = plan_mock(MockSettings(minutes=30, seed=seed), MIXED)
+    assert sum(1 for q in plan.questions if q.steps > 1) >= 1
+    assert len({q.topic for q in plan.questions}) == len(TOPICS) and len(plan.questions) >= 5
+    assert sum(MIXED_ALLOWANCE[q.template_id] for q in plan.questions) <= 1800
+    off = plan_mock(MockSettings(minutes=30, seed=seed, chains=False), MIXED)
+    assert all(q.steps == 1 for q in off.questions)
 
 
 def test_a_mock_by_questions_gets_the_time_it_needs():
