@@ -196,3 +196,55 @@ async def test_textual_internals_the_app_relies_on(profile, clock):
         await pilot.pause()
         shown = " ".join(str(k.render()) for k in app.screen.query("FooterKey"))
         assert "练习" in shown and "English" in shown, shown
+
+
+def keys_not_drawn(screen, width: int) -> set[str]:
+    """Names of the screen's shown keys that its footer does not draw inside ``width`` columns."""
+    shown = {a.binding.description for a in screen.active_bindings.values()
+             if a.binding.show and a.binding.action != "command_palette"}
+    drawn = {k.description for k in screen.query("FooterKey")
+             if k.display and k.region.width and k.region.right <= width}
+    return shown - drawn
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@sync
+async def test_every_footer_key_fits_in_80_columns(profile, clock, lang):
+    app = make_app(profile, clock, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        seen = []
+
+        async def check(*keys: str) -> None:
+            await pilot.press(*keys)
+            for _ in range(3):
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+            seen.append(type(app.screen).__name__)
+            assert keys_not_drawn(app.screen, 80) == set(), (lang, seen[-1])
+
+        await check()  # Home
+        await check("p")  # Practice, answering
+        await submit(pilot, app.screen.run.current_step.expected.display_in(lang))
+        await check()  # Practice, feedback: the grade keys too
+        await check("escape")  # Summary
+        await check("enter", "b")  # Browse
+        await check("escape", "s")  # Stats (its footer is composed again once the figures are in)
+        await check("escape", "m")  # Mock setup
+        await check("ctrl+s")  # Mock run
+        await check("escape", "y")  # Mock report
+        assert seen == ["HomeScreen", "PracticeScreen", "PracticeScreen", "SummaryScreen", "BrowseScreen",
+                        "StatsScreen", "MockSetupScreen", "MockRunScreen", "MockReportScreen"]
+
+
+@sync
+async def test_the_palette_key_is_named_in_the_ui_language_and_opens_the_palette(profile, clock):
+    from textual.command import CommandPalette
+
+    app = make_app(profile, clock, lang="zh")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        palette_key = app.screen.query_one("FooterKey.-command-palette")
+        assert palette_key.display and palette_key.description == "命令面板"
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)

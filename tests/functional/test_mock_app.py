@@ -7,10 +7,7 @@ sleeps.
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import random
-from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -19,40 +16,9 @@ from drill.context import AppContext
 from drill.screens.mock import GoBackScreen, MockReportScreen, MockRunScreen, MockSetupScreen, SolutionScreen
 from engine.grading import display_number
 from engine.session import review_row
-from engine.storage import Profile
+from tests.functional.app_support import clock, profile, sync  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.functional
-
-
-def sync(test):
-    """Run an async pilot test in its own event loop (no pytest plugin needed)."""
-    @functools.wraps(test)
-    def run(*args, **kwargs):
-        asyncio.run(test(*args, **kwargs))
-    return run
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = datetime(2026, 11, 29, 15, 0, 0, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        return self.t
-
-    def advance(self, seconds: float) -> None:
-        self.t += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def profile(tmp_path):
-    p = Profile.open(tmp_path)
-    yield p
-    p.close()
-
-
-@pytest.fixture
-def clock():
-    return Clock()
 
 
 def app_for(profile, clock, lang="en", **setup) -> DrillApp:
