@@ -227,6 +227,8 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     t = _tidy(t)
     if not t:
         return Unreadable(text, say("no_number"))
+    if t in UNITS:  # "GB", "h", "x": a unit alone
+        return Unreadable(text, say("number_missing", word=t))
     moved = _unit_to_end(t)
     if moved != t:
         notes.append(say("note.moved", text=moved))
@@ -251,6 +253,8 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         number = ex.evaluate(node) * multiplier
     except ex.ExprError as e:
         so_far = say("so_far_unit", symbol=sym) if unit is not None else None
+        if e.said.code in ("expr.decimal", "expr.number_too_small"):  # about the number itself, not a word in it
+            return Unreadable(text, e.said, so_far)
         words = _WORD.findall(_NUMBER.sub(" ", head))
         if words and words[-1] in UNITS:
             return Unreadable(text, say("unit_in_middle", word=words[-1]), so_far)

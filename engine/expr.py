@@ -111,7 +111,8 @@ def normalise(text: str) -> str:
     return t.replace("^", "**").strip()
 
 
-_IMPLICIT = re.compile(r"(?<![A-Za-z_\u0370-\u03ff\d.])(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?)\s*(?=[A-Za-z_\u0370-\u03ff(])")
+# The number is atomic (?>...): "2.0e1*Φ" must not backtrack to "2.0" and read "e1" as a name.
+_IMPLICIT = re.compile(r"(?<![A-Za-z_\u0370-\u03ff\d.])(?>(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?))\s*(?=[A-Za-z_\u0370-\u03ff(])")
 _NAME_SPACE_NAME = re.compile(r"(?<=[A-Za-z_\u0370-\u03ff\d])\s+(?=[A-Za-z_\u0370-\u03ff(])")
 
 
@@ -124,7 +125,9 @@ def insert_implicit_products(text: str) -> str:
     return t
 
 
-_NON_DECIMAL = re.compile(r"(?<![\w.])0[xXoObB]")
+_NON_DECIMAL = re.compile(r"(?<![\w.])0[xXoObB]\w")
+# A literal with an exponent; "1e-400" underflows to 0 and is refused (it is not zero).
+_EXPONENT_LITERAL = re.compile(r"(?<![\w.])(\d+(?:\.\d*)?|\.\d+)[eE][+-]?\d+")
 
 
 def _depth(text: str) -> int:
@@ -150,6 +153,8 @@ def parse(text: str, names: Mapping[str, str] | None = None, *, functions: froze
         raise ExprError("empty")
     if len(text) > max_len:
         raise ExprError("too_long", n=len(text), most=max_len)
+    if _NON_DECIMAL.search(text.translate(_UNICODE_OPS)):  # before "x" is read as ×: 0x10 is not 0 × 10
+        raise ExprError("expr.decimal")
     src = normalise(text)
     if not src:
         raise ExprError("empty")
@@ -159,6 +164,9 @@ def parse(text: str, names: Mapping[str, str] | None = None, *, functions: froze
         raise ExprError("expr.parentheses")
     if _NON_DECIMAL.search(src):
         raise ExprError("expr.decimal")
+    for m in _EXPONENT_LITERAL.finditer(src):
+        if float(m.group(0)) == 0.0 and re.search(r"[1-9]", m.group(1)):
+            raise ExprError("expr.number_too_small", text=m.group(0))
     try:
         with warnings.catch_warnings():  # "invalid decimal literal" and friends must not reach the terminal
             warnings.simplefilter("ignore")

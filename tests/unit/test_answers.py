@@ -97,6 +97,34 @@ def test_reasons_are_specific(text, reason):
     assert reason in parse_quantity(text, "bytes").reason
 
 
+@pytest.mark.parametrize("text, kind", [("h", "time"), ("x", "count"), ("GB", "bytes"), (" GB/s ", "bandwidth"),
+                                        ("GB", "count"), ("%", "ratio"), ("about GB", "bytes")])
+def test_a_unit_alone_says_the_number_is_missing(text, kind):
+    p = parse_quantity(text, kind)
+    assert isinstance(p, Unreadable)
+    assert p.reason == f"a number is missing before the unit {text.replace('about', '').strip()!r}"
+    assert "缺少数字" in p.reason_in("zh")
+
+
+@pytest.mark.parametrize("text", ["0x10", "0X1f GB", "0b101", "0o17 ms"])
+def test_hex_octal_binary_are_refused_not_read_as_a_product(text):
+    p = parse_quantity(text, "bytes" if "GB" in text else "time" if "ms" in text else "count")
+    assert isinstance(p, Unreadable) and "only decimal numbers" in p.reason, p
+
+
+def test_times_x_still_multiplies():
+    assert parse_quantity("16x70e9", "count").value == 1.12e12
+    assert parse_quantity("0.5x2", "count").value == 1.0
+    assert parse_quantity("10 x 0", "count").value == 0.0
+
+
+@pytest.mark.parametrize("text", ["1e-400", "2.5e-999 GB", "1E-330"])
+def test_a_nonzero_literal_that_underflows_is_refused(text):
+    p = parse_quantity(text, "bytes")
+    assert isinstance(p, Unreadable) and "too small" in p.reason and "会被当成 0" in p.reason_in("zh")
+    assert parse_quantity("0e-400", "bytes").value == 0.0  # zero written with an exponent is zero
+
+
 def test_unreadable_says_what_was_understood_so_far():
     p = parse_quantity("2 foo GB", "bytes")
     assert "GB" in p.understood and "understood so far" in p.message
@@ -162,7 +190,8 @@ def test_choices_are_declared_per_question():
 # --------------------------------------------------------------------------- expressions
 
 @pytest.mark.parametrize("text", ["2*Phi + 14*Phi/N", "2Φ+14Φ/N", "2 phi + 14 phi / N", "2φ + 14φ/N_dp",
-                                  "2Φ + 14Φ/n_dp", "Φ(2 + 14/N)"])
+                                  "2Φ + 14Φ/n_dp", "Φ(2 + 14/N)", "2.0e0*Φ + 1.4e1*Φ/N", "2e0Φ + 14e0 Φ/N",
+                                  "0.2e1 phi + 1.4E+1 phi/N"])
 def test_expression_spellings(text):
     node = parse_expression(text, {"N": "n_dp", "N_dp": "n_dp"})
     assert not isinstance(node, Unreadable), node

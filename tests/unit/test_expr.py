@@ -39,6 +39,25 @@ def test_names_and_functions_are_whitelisted():
         ex.parse("__import__('os').system('true')")
 
 
+@pytest.mark.parametrize("text, expected", [("2.0e1*Φ", "2.0e1*Φ"), ("2.0e1Φ", "2.0e1*Φ"), ("1e3Φ", "1e3*Φ"), ("2.5E-1 Φ", "2.5E-1*Φ"),
+                                            ("3e2(Φ+1)", "3e2*(Φ+1)"), ("2Φ", "2*Φ"), ("2.5Φ N", "2.5*Φ*N")])
+def test_implicit_products_keep_a_number_with_its_exponent_whole(text, expected):
+    assert ex.insert_implicit_products(text) == expected
+
+
+def test_an_exponent_literal_that_underflows_is_refused():
+    with pytest.raises(ex.ExprError, match="1e-400 is too small: it would be read as 0"):
+        ex.parse("1e-400")
+    assert ex.evaluate(ex.parse("0e-400 + 1e-300")) == 1e-300
+
+
+def test_hex_is_refused_before_x_is_read_as_times():
+    for text in ("0x10", "0xff", "2 + 0x10"):
+        with pytest.raises(ex.ExprError, match="only decimal numbers"):
+            ex.parse(text)
+    assert ex.evaluate(ex.parse("10x10")) == 100 and ex.evaluate(ex.parse("0 x 10")) == 0
+
+
 def test_aliases_map_to_canonical_names():
     node = ex.parse("2*Phi + Φ", {"Phi": "phi", "Φ": "phi"})
     assert ex.names_in(node) == {"phi"}
