@@ -2,12 +2,13 @@
 
     drill templates [--topic T] [--json]
     drill ask TEMPLATE [--seed N] [--lang en|zh] [--json]
-    drill check TEMPLATE --seed N ANSWER [--step K] [--json]
+    drill check TEMPLATE --seed N ANSWER [--step K] [--json] [--record]
 
 A problem is deterministic from (template, seed), so ``ask`` then ``check``
 with the same seed grade the same instance.  ``check`` exits 0 whenever a
 verdict was produced (an unreadable answer is the verdict ``invalid``), 2 for
-usage errors.  The question bank is imported inside the handlers so that
+usage errors (a chain without ``--step`` among them: its steps are graded one
+by one).  The question bank is imported inside the handlers so that
 ``drill`` starts fast.
 
 Grading is :func:`grade_check` (returns a :class:`Checked`), printing is
@@ -52,8 +53,8 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_ask)
 
     p = subparsers.add_parser("check", help="grade an answer to one problem",
-                              description="Grade ANSWER for the problem TEMPLATE --seed N. For a chain, --step K "
-                                          "(counted from 1) grades one step; without it the final step is graded. "
+                              description="Grade ANSWER for the problem TEMPLATE --seed N. A chain is graded step by "
+                                          "step: --step K (counted from 1) is required. "
                                           "Exit status 0 whenever a verdict is given (also 'invalid').")
     p.add_argument("template", metavar="TEMPLATE", help="template id (see `drill templates`)")
     p.add_argument("answer", metavar="ANSWER", help="the answer as you would write it, e.g. '295 FLOP/B' or "
@@ -63,7 +64,8 @@ def register(subparsers) -> None:
     p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the output")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.add_argument("--record", action="store_true",
-                   help="also record the answer as a review of this template (practice done on paper)")
+                   help="also record the answer as a review of this template (practice done on paper); a "
+                        "chain is rescheduled once every step is recorded")
     p.set_defaults(func=run_check)
 
 
@@ -181,7 +183,7 @@ class Checked:
 
     problem: "Problem"
     step_index: int  # 0-based index of the graded step
-    step: int | None  # 1-based step given with --step, None for a whole (single or final) answer
+    step: int | None  # 1-based step given with --step (always for a chain), None for a single question
     verdict: "Verdict"
     typed: str
 
@@ -200,13 +202,13 @@ def grade_check(args: argparse.Namespace) -> Checked:
     problem = t.generate(seed)
     n = len(problem.steps)
     if args.step is not None:
-        if n == 1:
-            step = _whole(args.step, "--step", 1, 1)
-        else:
-            step = _whole(args.step, "--step", 1, n)
+        step = _whole(args.step, "--step", 1, n)
         index = step - 1
+    elif n > 1:
+        raise UsageError(f"{t.id} is a chain of {n} steps (1 to {n}), graded one at a time: add --step K "
+                         f"(see `drill ask {t.id} --seed {seed}`)")
     else:
-        step, index = None, n - 1
+        step, index = None, 0
     if len(args.answer) > 10_000:
         raise UsageError("ANSWER is too long")
     s = problem.steps[index]

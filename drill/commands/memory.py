@@ -12,7 +12,7 @@ import json
 import sys
 from datetime import date, datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 if TYPE_CHECKING:
     from drill.commands.bank import Checked
@@ -166,13 +166,20 @@ def run_import(args: argparse.Namespace) -> int:
 # drill check --record
 
 
+PAPER_SECONDS = 0.0  # a paper answer has no measured time
+
+
 def record_check(args: argparse.Namespace, checked: "Checked") -> int:
     """``drill check ... --record``: store a graded answer as a paper review of its template.
 
-    The whole answer (a single question, or a chain's final answer without
-    ``--step``) moves the template's SM-2 schedule; a chain step given with
-    ``--step`` is recorded without rescheduling.  An invalid answer is not
-    recorded (exit status 1).  Says what was recorded, on stderr with --json.
+    A single question is one review that moves the template's SM-2 schedule.
+    A chain is practised and scheduled as one unit, as in the app
+    (:mod:`drill.flow`): each ``--step K`` is a step row that leaves the
+    schedule alone, and once every step of that (template, seed) has been
+    recorded today (since its last whole review) the whole chain is recorded
+    too, with the lowest step quality and the worst step verdict, and that row
+    moves the schedule.  An invalid answer is not recorded (exit status 1).
+    Says what was recorded and which steps remain, on stderr with --json.
     """
     from engine.session import review_row
 
@@ -180,20 +187,63 @@ def record_check(args: argparse.Namespace, checked: "Checked") -> int:
     verdict, problem = checked.verdict, checked.problem
     if not verdict.graded:
         return _fail("not recorded: the answer could not be read")
-    step = checked.step if problem.is_chain else None
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
-    template = problem.template
+    template, seed = problem.template, problem.seed
+    when, today = datetime.now(timezone.utc), date.today()
+
+    def row(quality: int, status: str, *, step: int | None, typed: str, value, schedule: bool) -> dict:
+        r = review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
+                       when=when, today=today, state=profile.state(template.id) if schedule else None,
+                       schedule=schedule, mode="paper", typed=typed, value=value, step=step)
+        return r | {"seconds": PAPER_SECONDS}
+
     with _open(args) as profile:
-        row = review_row(item=template.id, topic=template.topic, seed=problem.seed, quality=verdict.quality,
-                         verdict=verdict.status, when=datetime.now(timezone.utc), today=date.today(),
-                         state=profile.state(template.id), schedule=step is None, mode="paper",
-                         typed=checked.typed, value=value, step=step)
-        stored = profile.record(row)
-    if stored["scheduled"]:
-        after = stored["after"]
-        print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
-              f"next due {after['due']} (in {after['interval']} d).", file=out)
-    else:
-        print(f"Recorded as review {stored['id']} of {template.id}, step {step}; "
-              "only the whole chain's answer (no --step) moves its schedule.", file=out)
+        if not problem.is_chain:
+            stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=checked.typed,
+                                        value=value, schedule=True))
+            print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
+                  f"{_next_due(stored)}.", file=out)
+            return 0
+        n, step = len(problem.steps), checked.step
+        stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=checked.typed, value=value,
+                                    schedule=False))
+        steps = paper_steps(profile.reviews_today(today), template.id, seed)
+        print(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.", file=out)
+        remaining = [k for k in range(1, n + 1) if k not in steps]
+        if remaining:
+            print(f"The chain is scheduled as one unit once all its steps are recorded the same day: to record "
+                  f"step{'s' if len(remaining) > 1 else ''} {_listed(remaining)} "
+                  f"(drill check {template.id} --seed {seed} --step K ANSWER --record).", file=out)
+            return 0
+        from drill.flow import chain_quality, worst_verdict
+
+        rows = [steps[k] for k in range(1, n + 1)]
+        whole = profile.record(row(chain_quality([r["quality"] for r in rows]),
+                                   worst_verdict([r["verdict"] for r in rows]), step=None, typed="", value=None,
+                                   schedule=True))
+        print(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
+              f"(its weakest step) as review {whole['id']}; {_next_due(whole)}.", file=out)
     return 0
+
+
+def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int) -> dict[int, Mapping[str, Any]]:
+    """The paper step rows of one chain (``item``, ``seed``) since its last whole paper review, by step
+    (the latest row of each step)."""
+    steps: dict[int, Mapping[str, Any]] = {}
+    for r in rows:
+        if r["item"] != item or r["seed"] != seed or r["mode"] != "paper":
+            continue
+        if r["step"] is None:
+            steps.clear()  # a whole review closes the earlier attempt
+        else:
+            steps[r["step"]] = r
+    return steps
+
+
+def _next_due(stored: Mapping[str, Any]) -> str:
+    after = stored["after"]
+    return f"next due {after['due']} (in {after['interval']} d)"
+
+
+def _listed(steps: list[int]) -> str:
+    return ", ".join(map(str, steps[:-1])) + f" and {steps[-1]}" if len(steps) > 1 else str(steps[0])

@@ -128,10 +128,24 @@ def test_check_one_step_of_a_chain_and_chinese_output():
     assert drill_json("check", "roofline.chain_interview", "--seed", "7", "--step", "3", label)["status"] == "correct"
 
 
-def test_check_without_step_grades_the_final_step_of_a_chain():
+@pytest.mark.parametrize("extra", [(), ("--json",), ("--record",)])
+def test_check_of_a_chain_without_step_names_its_steps_and_exits_2(extra, tmp_path):
     p = registry.get("inference.chain_decode").generate(2)
-    doc = drill_json("check", "inference.chain_decode", "--seed", "2", p.steps[-1].expected.display)
-    assert doc["status"] == "correct" and doc["step"] == 4
+    r = drill("--saves", str(tmp_path), "check", "inference.chain_decode", "--seed", "2",
+              p.steps[-1].expected.display, *extra)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == ("drill: inference.chain_decode is a chain of 4 steps (1 to 4), graded one at a time: "
+                                "add --step K (see `drill ask inference.chain_decode --seed 2`)")
+    assert not any(tmp_path.iterdir())  # nothing recorded, no profile made
+
+
+def test_check_a_single_question_with_or_without_step_1():
+    p = registry.get("roofline.ridge_point").generate(3)
+    answer = p.steps[0].expected.display
+    assert drill_json("check", "roofline.ridge_point", "--seed", "3", answer)["step"] == 1
+    assert drill_json("check", "roofline.ridge_point", "--seed", "3", "--step", "1", answer)["status"] == "correct"
+    r = drill("check", "roofline.ridge_point", "--seed", "3", "--step", "2", answer)
+    assert r.returncode == 2 and "--step must be between 1 and 1" in r.stderr
 
 
 @pytest.mark.parametrize("args, message", [

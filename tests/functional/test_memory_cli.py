@@ -162,11 +162,54 @@ def test_check_record_schedules_the_template_and_refuses_unreadable_answers(tmp_
 
 
 def test_check_record_of_a_chain_step_leaves_the_schedule(tmp_path):
-    t = next(t for t in registry.all_templates() if t.is_chain)
+    t = registry.get("memory.activation_chain")
     first = t.generate(5).steps[0].expected.display
     r = drill("--saves", str(tmp_path), "check", t.id, "--seed", "5", first, "--step", "1", "--record")
     assert r.returncode == 0, r.stderr
-    assert "step 1" in r.stdout and "moves its schedule" in r.stdout
+    assert f"Recorded step 1 of 5 of {t.id} (seed 5) as review 1." in r.stdout
+    assert f"to record steps 2, 3, 4 and 5 (drill check {t.id} --seed 5 --step K ANSWER --record)" in r.stdout
     with Profile.open(tmp_path) as p:
         (row,) = p.reviews()
         assert (row["step"], row["scheduled"], row["mode"]) == (1, False, "paper") and p.states() == {}
+
+
+def _record_step(saves, t, seed, k, answer):
+    r = drill("--saves", str(saves), "check", t.id, "--seed", str(seed), "--step", str(k), answer, "--record")
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+def test_check_record_of_every_step_of_a_chain_reschedules_it_once_with_the_weakest_step(tmp_path):
+    t = registry.get("roofline.chain_interview")
+    p = t.generate(7)
+    right = [s.expected.display for s in p.steps]
+    assert p.steps[1].expected.kind == "number"
+    wrong2 = "1e30"
+    out = _record_step(tmp_path, t, 7, 3, right[2])  # any order
+    assert "to record steps 1, 2 and 4" in out
+    _record_step(tmp_path, t, 7, 2, right[1])
+    out = _record_step(tmp_path, t, 7, 2, wrong2)  # done again: the latest answer of a step counts
+    assert "to record steps 1 and 4" in out
+    out = _record_step(tmp_path, t, 7, 4, right[3])
+    assert "to record step 1 (" in out
+    _record_step(tmp_path, t, 9, 1, t.generate(9).steps[0].expected.display)
+    with Profile.open(tmp_path) as prof:
+        assert prof.states() == {}  # another seed's step does not complete this chain
+    out = _record_step(tmp_path, t, 7, 1, right[0])
+    assert "Every step recorded: the chain is reviewed as a whole with quality" in out
+    with Profile.open(tmp_path) as prof:
+        rows = list(prof.reviews())
+        steps, whole = rows[:-1], rows[-1]
+        assert all(r["mode"] == "paper" and not r["scheduled"] and r["after"] is None for r in steps)
+        assert [(r["seed"], r["step"]) for r in steps] == [(7, 3), (7, 2), (7, 2), (7, 4), (9, 1), (7, 1)]
+        assert (whole["step"], whole["seed"], whole["mode"], whole["scheduled"], whole["typed"]) == (
+            None, 7, "paper", True, "")
+        latest = [steps[0], steps[2], steps[3], steps[5]]  # steps 3, 2 (again), 4, 1 of seed 7
+        assert whole["verdict"] == "wrong" and whole["quality"] == min(r["quality"] for r in latest)
+        assert whole["quality"] == steps[2]["quality"] <= 2 < steps[1]["quality"]  # the wrong step 2 counts
+        assert prof.states()[t.id].reps == 0 and prof.state(t.id).due is not None
+    # a new attempt at the same chain starts over: one step does not reschedule it again
+    out = _record_step(tmp_path, t, 7, 1, right[0])
+    assert "to record steps 2, 3 and 4" in out
+    with Profile.open(tmp_path) as prof:
+        assert sum(r["scheduled"] for r in prof.reviews()) == 1
