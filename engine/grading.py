@@ -273,7 +273,9 @@ def misconception_label(label: str, lang: str = "en") -> str:
     Labels of the formula catalogue and of the unit slips have a Chinese twin;
     any other label is shown as it is.
     """
-    return _labels_zh().get(label, label) if lang == "zh" else label
+    if lang != "zh":
+        return label
+    return MERGED_ZH.join(_labels_zh().get(part, part) for part in label.split(MERGED_EN))
 
 
 @functools.cache
@@ -313,11 +315,14 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
     miss = None
     if status != CORRECT:
         miss = _misconception(x, e, p, exp)
+    if exp.integer and status == CLOSE and miss is not None:
+        status = WRONG  # 9 GPUs "rounded down" cannot hold the model: a named mistake, not a near miss
     q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
     error = say("verdict.error", error=f"{rel * 100:+.1f}") if math.isfinite(rel) and round(rel * 100, 1) != 0 else ""
     label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None else ""
-    msg = say("verdict.number", headline=_headline(status, exp), given=given, expected=shown_exp, error=error,
-              miss=label)
+    headline = say("verdict.wrong_miss") if status == WRONG and miss is not None and d <= exp.close \
+        else _headline(status, exp)
+    msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
     return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p)
 
 
@@ -340,26 +345,47 @@ def _headline(status: str, exp: Expected) -> Msg:
     return say("verdict.wrong_by", close=close)
 
 
+MERGED_EN, MERGED_ZH = " — or ", "，或者"
+
+
+def merged(found: list[Miss]) -> Miss | None:
+    """One :class:`Miss` naming every misconception an answer matches, in order.
+
+    For a bf16 KV cache "forgot K and V" (÷ 2) and "counted elements, not
+    bytes" (÷ 2 bytes) give the same number: the learner is told both.
+    """
+    unique = list({m.label: m for m in found}.values())
+    if len(unique) <= 1:
+        return unique[0] if unique else None
+    return Miss("+".join(m.key for m in unique), MERGED_EN.join(m.label for m in unique), unique[0].value,
+                MERGED_ZH.join(m.label_in("zh") for m in unique))
+
+
 def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
-    """The named mistake a wrong answer matches: the template's first, then unit slips."""
+    """The named mistakes a wrong answer matches, merged into one: the template's, else the unit slips."""
     typed = lookup(p.unit, exp.unit_kind) if p.unit and not p.bare else None
     if exp.unit_kind in ("bytes", "bandwidth") and typed is not None and typed.note == "bits" \
             and distance(x * 8, e) <= exp.tolerance:
         return LOWERCASE_B
-    misses = exp.misses
+    slips: tuple[Miss, ...] = ()
     if exp.unit_kind == "bytes":
-        misses += bytes_misses(e, exp.unit or "B")
+        slips = bytes_misses(e, exp.unit or "B")
     elif exp.unit_kind == "bandwidth":
-        misses += bytes_misses(e, exp.unit or "B/s")[1:]
+        slips = bytes_misses(e, exp.unit or "B/s")[1:]
+    return merged(_matching(x, e, exp.misses, exp)) or merged(_matching(x, e, slips, exp))
+
+
+def _matching(x: float, e: float, misses: tuple[Miss, ...], exp: Expected) -> list[Miss]:
+    found = []
     for m in misses:
         if not m.value:
             continue
         if exp.integer:  # whole numbers: 13 GPUs matches "rounded down" exactly, or not at all
             if round(m.value) == m.value and x == m.value != e:
-                return m
+                found.append(m)
         elif distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
-            return m
-    return None
+            found.append(m)
+    return found
 
 
 def _grade_choice(text: str, exp: Expected, seconds, target) -> Verdict:

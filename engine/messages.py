@@ -103,6 +103,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict.close_integer": ("Close: within {close}, but correct needs the exact whole number.",
                               "接近：误差在 {close} 以内，但要判为正确须是精确的整数。"),
     "verdict.wrong_by": ("Wrong: more than {close} off.", "错误：偏差超过 {close}。"),
+    "verdict.wrong_miss": ("Wrong: a known mistake, not a near miss.", "错误：这是一个典型错误，不算接近。"),
     "verdict.number": ("{headline} You: {given}; expected: {expected}{error}.{miss}",
                        "{headline}你的答案：{given}；正确答案：{expected}{error}。{miss}"),
     "verdict.error": (" ({error} %)", "（{error} %）"),

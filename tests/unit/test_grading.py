@@ -7,9 +7,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from engine.answers import BOUND_CHOICES
+from engine.answers import BOUND_CHOICES, clean
 from engine.grading import (CLOSE, CORRECT, INVALID, LOWERCASE_B, WRONG, Expected, Miss, bytes_misses, display_number,
-                            distance, grade, quality_for, understood)
+                            distance, grade, misconception_label, quality_for, understood)
 from engine.units import KINDS, UNITS, lookup
 
 from .test_answers import HOSTILE
@@ -67,6 +67,8 @@ def test_template_misconceptions_are_named():
     assert (v.status, v.quality, v.diagnosis_key) == (WRONG, 2, "weights_only")
     assert "Looks like you counted only the fp16 weights" in v.message
     assert grade("1.11 TB", exp).diagnosis == ""  # a misconception equal to the answer is never named
+    # 140 GB is also 1120 GB ÷ 8: the template's own misconception comes before the generic unit slips
+    assert grade("8960 GB", exp).diagnosis_key == "bits_for_bytes"
     assert grade("500 GB", exp).diagnosis == "" and grade("500 GB", exp).quality == 1
 
 
@@ -107,6 +109,57 @@ def test_integer_answers_must_be_exact():
     exp = Expected("number", 14.0, "count", "GPUs", integer=True)
     assert [grade(t, exp).status for t in ("14", "14 GPUs", "14.0", "13", "7")] == [CORRECT, CORRECT, CORRECT, CLOSE, WRONG]
     assert "whole number" in grade("13", exp).message
+
+
+def test_a_whole_number_that_is_a_named_mistake_is_wrong_not_close():
+    exp = Expected("number", 10.0, "count", "GPUs", integer=True,
+                   misses=(Miss("rounded_down", "rounded down instead of up", 9.0, "向下取整了，应向上取整"),))
+    v = grade("9", exp)  # within the 20 % band, but 9 GPUs cannot hold the model
+    assert (v.status, v.quality, v.diagnosis_key) == (WRONG, 2, "rounded_down")
+    assert v.message.startswith("Wrong: a known mistake, not a near miss.") and "rounded down" in v.message
+    assert v.message_in("zh").startswith("错误：这是一个典型错误") and "向下取整" in v.message_in("zh")
+    assert (grade("11", exp).status, grade("11", exp).quality) == (CLOSE, 3)  # no mistake named: a near miss
+    assert grade("5", exp).message.startswith("Wrong: more than")
+
+
+def test_the_real_zero_planning_case_is_wrong_with_quality_2():
+    from question_bank import registry
+
+    step = registry.get("memory.zero_planning").generate(3).steps[3]
+    below = float(step.expected.value) - 1
+    assert any(m.key == "rounded_down" and m.value == below for m in step.expected.misses)
+    v = grade(f"{below:g}", step.expected)
+    assert (v.status, v.quality, v.diagnosis_key) == (WRONG, 2, "rounded_down")
+
+
+def test_misconceptions_that_coincide_are_named_together():
+    exp = Expected("number", 2e9, "bytes", "GB",
+                   misses=(Miss("no_kv_factor", "forgot that both K and V are cached (factor 2)", 1e9,
+                                "忘了 K 和 V 都要缓存（因子 2）"),
+                           Miss("elements", "counted elements, not bytes", 1e9, "算的是元素个数，不是字节数"),
+                           Miss("one_layer", "counted one layer", 2e7, "只算了一层")))
+    v = grade("1 GB", exp)
+    assert v.status == WRONG and v.quality == 2 and v.diagnosis_key == "no_kv_factor+elements"
+    assert v.diagnosis == "forgot that both K and V are cached (factor 2) — or counted elements, not bytes"
+    assert v.diagnosis_in("zh") == "忘了 K 和 V 都要缓存（因子 2），或者算的是元素个数，不是字节数"
+    assert "Looks like you forgot that both K and V are cached (factor 2) — or counted elements" in v.message
+    assert grade("0.02 GB", exp).diagnosis_key == "one_layer"  # one match: named alone
+
+
+def test_a_bf16_kv_cache_names_both_halving_mistakes():
+    from question_bank import registry
+
+    t = registry.get("inference.kv_cache_size")
+    seed = next(s for s in range(200) if t.generate(s).givens[-2].value == "bf16")
+    exp = t.generate(seed).steps[0].expected
+    half = display_number(float(exp.value) / 2, exp.unit_kind, exp.unit)
+    assert set(grade(half, exp).diagnosis_key.split("+")) >= {"no_kv_factor", "elements"}
+
+
+def test_a_stored_merged_label_reads_in_chinese():
+    label = "forgot that both K and V are cached (factor 2) — or counted elements, not bytes"
+    assert misconception_label(label, "zh") == "忘了 K 和 V 都要缓存（因子 2），或者算的是元素个数，不是字节数"
+    assert misconception_label(label, "en") == label
 
 
 def test_quality_mapping():
@@ -273,7 +326,7 @@ EXPECTATIONS = [BYTES_GB, WEIGHTS, Expected("number", 0.45, "ratio", "%"), Expec
 def test_one_verdict_reads_in_both_languages(exp, text):
     v = grade(text, exp)
     assert v.message_in("en") == v.message
-    if not CJK.search(text):  # the English quotes nothing Chinese unless the answer was
+    if not CJK.search(clean(text)):  # the English quotes nothing Chinese unless the (NFKC) answer did
         assert not CJK.search(v.message)
     assert CJK.search(v.message_in("zh"))
     assert v.band_in("en") == v.band and (not v.band or CJK.search(v.band_in("zh")))
