@@ -148,19 +148,20 @@ class PracticeScreen(DrillScreen):
         run = self.run
         if run is None:
             return
+        right = Text()  # never cut: a re-drill or extra card says so here, whatever the title's length
         if run.done:
             where = Text(self.tr("practice.title"), "bold")
         else:
             t_ = run.problem.template
             where = Text.assemble((topic_name(t_.topic, self.lang), "bold"), " · ", template_title(t_, self.lang))
             if run.card.kind == "redrill":
-                where.append(f" · {self.tr('practice.redrill')}", "italic yellow")
+                right.append(self.tr("practice.redrill") + "  ", "italic yellow")
             elif run.card.kind == "extra":
-                where.append(f" · {self.tr('practice.extra')}", "italic cyan")
+                right.append(self.tr("practice.extra") + "  ", "italic cyan")
         done, total = run.progress
         seconds = (run.elapsed() if self.state == ASKING else
                    run.answers[-1].seconds if self.state == FEEDBACK and run.answers else None)
-        right = progress_bar(done, total) + Text(" " + self.tr("practice.progress", done=done, total=total))
+        right += progress_bar(done, total) + Text(" " + self.tr("practice.progress", done=done, total=total))
         right.append(f"  {clock_text(seconds)}" if seconds is not None and not run.done else "")
         self.query_one("#topbar", TopBar).show(where, right)
 
