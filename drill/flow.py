@@ -15,6 +15,10 @@ Recording rules (see the README, "Using the app"):
 * Every row is saved (``Profile.record``) before its feedback is shown.
 * Overriding a grade re-records the answer with the chosen quality (the
   verdict stays the engine's); undo takes back the last answer's rows.
+
+The session summary counts every answer (each step of a chain) by its final
+quality, after any override (:func:`summary_grade`), and a topic's accuracy is
+the share of its answers counted correct or close: one rule for both.
 """
 
 from __future__ import annotations
@@ -134,15 +138,27 @@ class Answer:
         return row["quality"] if row is not None and self.problem.is_chain else None
 
 
+def summary_grade(quality: int) -> str:
+    """How the session summary counts an answer: by its final quality, after any override.
+
+    The inverse of :func:`engine.grading.quality_for`, so an answer left as graded counts
+    as its verdict: 4-5 correct, 3 close, 1-2 wrong, 0 don't know.
+    """
+    return "correct" if quality >= 4 else "close" if quality == 3 else "wrong" if quality >= 1 else DONT_KNOW
+
+
 @dataclass(frozen=True)
 class Summary:
+    """Answers counted by final quality (:func:`summary_grade`); a topic's accuracy is the share of
+    its answers counted correct or close (quality >= 3)."""
+
     answered: int
     correct: int
     close: int
     wrong: int
     dont_know: int
     seconds: float
-    by_topic: dict[str, tuple[int, int]]  # topic -> (passed, answered), passed = quality >= 3
+    by_topic: dict[str, tuple[int, int]]  # topic -> (correct or close, answered)
     due_tomorrow: list[str]  # item ids due on or before tomorrow
 
 
@@ -284,9 +300,10 @@ class PracticeRun:
         count = {k: 0 for k in VERDICT_ORDER}
         topics: dict[str, list[int]] = {}
         for a in self.answers:
-            count[a.status] += 1
+            grade = summary_grade(a.quality)
+            count[grade] += 1
             passed_answered = topics.setdefault(a.card.topic, [0, 0])
-            passed_answered[0] += a.quality >= 3
+            passed_answered[0] += grade in ("correct", "close")
             passed_answered[1] += 1
         tomorrow = self.ctx.today() + timedelta(days=1)
         bank = {i for i, _ in catalog()}

@@ -382,3 +382,51 @@ async def test_templates_queued_from_a_mock_come_first_then_leave_the_queue(prof
                 await pilot.press("enter")
     assert profile.settings()["queued_items"] == ["no.such.template"]
     assert rows(profile)[-1]["mode"] == "extra" and profile.states() == {}
+
+
+@sync
+async def test_the_summary_counts_the_final_grade_after_an_override(profile, clock):
+    """Counts and topic accuracy follow one rule: the final quality (an override included)."""
+    profile.set_setting("new_per_day", 1)
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        topic = screen.run.card.topic
+        clock.advance(30)
+        await submit(pilot, wrong(screen.run.current_step))
+        await pilot.press("g")  # the learner overrides the engine's Wrong to Good
+        while isinstance(app.screen, PracticeScreen):  # any further steps of a chain: right
+            await pilot.press("enter")
+            if isinstance(app.screen, PracticeScreen):
+                await submit(pilot, right(screen.run.current_step))
+        summary = app.screen.summary
+        answered = summary.answered
+        assert (summary.correct, summary.close, summary.wrong, summary.dont_know) == (answered, 0, 0, 0)
+        assert summary.by_topic == {topic: (answered, answered)}
+        shown = text_of(app.screen, "#summary")
+        assert "100 %" in shown and f"{answered}/{answered}" in shown
+    assert rows(profile)[0]["verdict"] == "wrong"  # the log keeps the engine's verdict
+
+
+@sync
+async def test_the_summary_counts_close_and_dont_know_by_final_quality(profile, clock):
+    profile.set_setting("new_per_day", 2)
+    app = make_app(profile, clock)
+    first = [("?", None), ("right", "h")]  # "I don't know"; right but graded Hard by the learner
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        while isinstance(app.screen, PracticeScreen):
+            clock.advance(30)
+            how, key = first.pop(0) if first else ("right", None)
+            await submit(pilot, "?" if how == "?" else right(screen.run.current_step))
+            if key:
+                await pilot.press(key)
+            await pilot.press("enter")
+        summary = app.screen.summary
+    answers = screen.run.answers
+    assert summary.answered == len(answers) and summary.dont_know == 1 and summary.close == 1
+    assert summary.wrong == 0 and summary.correct == len(answers) - 2
+    assert [a.quality for a in answers[:2]] == [0, 3]
+    passed = sum(p for p, _ in summary.by_topic.values())
+    assert passed == summary.correct + summary.close  # topic accuracy: correct or close, the same counts
+    assert sum(n for _, n in summary.by_topic.values()) == summary.answered
