@@ -18,6 +18,8 @@ import sys
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+from drill.i18n import topic_name  # one name per topic, shared with the screens
+
 if TYPE_CHECKING:
     from engine.stats import Stats
     from engine.storage import Profile
@@ -127,13 +129,6 @@ def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
 
     bank = [(t.id, t.topic, t.title_zh if lang == "zh" else t.title) for t in all_templates()]
     return stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)
-
-
-def topic_name(topic: str, lang: str = "en") -> str:
-    from question_bank.base import TOPIC_NAMES
-
-    en, zh = TOPIC_NAMES.get(topic, (topic, topic))
-    return zh if lang == "zh" else en
 
 
 def pct(x: float | None, lang: str = "en") -> str:
