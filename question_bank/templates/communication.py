@@ -157,7 +157,7 @@ def _model_comm_setup(rng):
     name, phi = model_phi(rng, models.DENSE)
     n, alpha, beta = rng.choice((8, 16, 32, 64, 128, 256, 512)), rng.choice(ALPHAS), rng.choice(BETAS)
     givens = (phi_given(phi), _n_given(n)) + _alpha_beta_givens(alpha, beta)
-    full = formulas.get("gradient_bytes").evaluate(phi=phi, bytes_per_param=2)  # picks the time unit only
+    full = formulas.get("weights_bytes").evaluate(phi=phi, bytes_per_param=2)  # picks the time unit only
     return name, phi, n, alpha, beta, givens, full
 
 
@@ -172,7 +172,9 @@ def ddp_chain(rng):
         scenario_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N = {n} 张卡上用普通 DDP 训练；每次反向传播后用一次 Ring "
                     f"AllReduce 对 bf16 梯度求平均（{_ab_text(alpha, beta)}）。",
         givens=givens,
-        asks=(Ask(formula="gradient_bytes", inputs={"phi": phi, "bytes_per_param": 2}, unit="GB",
+        asks=(Ask(formula="weights_bytes", inputs={"phi": phi, "bytes_per_param": 2}, unit="GB",
+                  explanation=("The gradient holds one bf16 value (2 B) per parameter: the size of the bf16 weights.",),
+                  explanation_zh=("梯度每个参数一个 bf16 值（2 B）：和 bf16 权重一样大。",),
                   prompt_en="How large is the full bf16 gradient, in GB?",
                   prompt_zh="完整的 bf16 梯度有多大（GB）？"),
               Ask(formula="allreduce_bytes", inputs={"m": Ref(0), "n": n}, unit="GB",

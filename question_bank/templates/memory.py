@@ -291,12 +291,15 @@ def activation_layer(rng):
           title_zh="全模型激活值显存", difficulty=2, target_seconds=120)
 def activation_model(rng):
     model, inputs, givens = _act_setup(rng)
-    inputs = {**inputs, "layers": model.layers}
     en, zh = _act_text(model, inputs)
-    unit = unit_for("activation_bytes_model", **inputs)
+    per_layer = formulas.get("activation_bytes_layer")
+    whole = {"layers": model.layers, "layer_bytes": per_layer.evaluate(**inputs)}
+    unit = unit_for("whole_model_activation_bytes", **whole)
+    lead = tuple(per_layer.solution(**inputs))
     return Spec(
         givens=givens + (given("layers", "Layers L", "层数 L", model.layers),),
-        asks=(Ask(formula="activation_bytes_model", unit=unit,
+        asks=(Ask(formula="whole_model_activation_bytes", inputs=whole, extras=inputs, unit=unit,
+                  explanation=lead, explanation_zh=lead,
                   prompt_en=f"{en}, L = {model.layers} layers, no recomputation, one pipeline stage holding every "
                             f"layer. How much activation memory does the whole model keep, in {unit}?",
                   prompt_zh=f"{zh}，L = {model.layers} 层，不做重计算，所有层在同一张卡上。全模型暂存多少激活值显存"
@@ -342,7 +345,8 @@ def activation_chain(rng):
     L = model.layers
     linear = {k: inputs[k] for k in ("s", "b", "h")}
     u1 = unit_for("activation_bytes_layer", **inputs)
-    u2 = unit_for("activation_bytes_model", **inputs, layers=L)
+    u2 = unit_for("whole_model_activation_bytes", layers=L,
+                  layer_bytes=formulas.get("activation_bytes_layer").evaluate(**inputs))
     u3 = unit_for("activation_bytes_selective", **linear)
     u4 = unit_for("activation_bytes_full_recompute", **linear)
     u5 = unit_for("whole_model_activation_bytes", layers=L,
@@ -356,6 +360,7 @@ def activation_chain(rng):
                   prompt_zh=f"不做重计算时，每层暂存多少激活值显存（{u1}）？"),
               # later steps build on the correct per-layer figure, not on the learner's answer
               Ask(formula="whole_model_activation_bytes", inputs={"layers": L, "layer_bytes": Ref(0)}, unit=u2,
+                  extras=inputs,
                   prompt_en=f"Using the per-layer figure, how much do all {L} layers keep together, in {u2}?",
                   prompt_zh=f"按每层的结果，全部 {L} 层合计暂存多少（{u2}）？"),
               Ask(formula="activation_bytes_selective", inputs=linear, unit=u3,

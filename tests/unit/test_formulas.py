@@ -41,14 +41,14 @@ def typical(draw, f):
     if n.startswith("zero"):
         return {"phi": draw(fl(1e9, 1e12)), "n_dp": draw(ints(2, 4096))}
     if n == "weights_bytes":
-        return {"phi": draw(fl(1e9, 1e12)), "bytes_per_param": draw(st.sampled_from([0.5, 1, 2, 4, 16, 18]))}
+        return {"phi": draw(fl(1e9, 1e12)), "bytes_per_param": draw(st.sampled_from([0.5, 1, 2, 8, 18]))}
     if n == "min_gpus":  # not a whole number of GPUs, else rounding down is no mistake
         gpu = draw(st.sampled_from([24, 40, 80, 94, 141, 192])) * GB
         return {"total_bytes": gpu * (draw(ints(1, 60)) + draw(fl(0.05, 0.95))), "gpu_bytes": gpu}
-    if n == "activation_bytes_model":
+    if n == "whole_model_activation_bytes":  # with the per-layer inputs a problem gives as extras
         a, d_head = draw(st.sampled_from([16, 32, 64])), draw(st.sampled_from([64, 128]))
-        return {"layers": draw(ints(2, 96)), "s": draw(st.sampled_from([512, 1024, 2048, 4096])), "b": draw(ints(1, 16)),
-                "h": a * d_head, "a": a}
+        env = {"s": draw(st.sampled_from([512, 1024, 2048, 4096])), "b": draw(ints(1, 16)), "h": a * d_head, "a": a}
+        return env | {"layers": draw(ints(2, 96)), "layer_bytes": get("activation_bytes_layer").evaluate(**env)}
     if n.startswith("activation"):
         a, d_head = draw(st.sampled_from([16, 32, 64])), draw(st.sampled_from([64, 128]))
         env = {"s": draw(st.sampled_from([512, 1024, 2048, 4096])), "b": draw(ints(1, 16)), "h": a * d_head}
@@ -118,8 +118,6 @@ def typical(draw, f):
         gpu = draw(st.sampled_from([24, 80, 141, 192])) * GB * draw(ints(1, 8))
         w = gpu * draw(fl(0.2, 0.8))
         return {"gpu_bytes": gpu, "weight_bytes": w, "kv_bytes_per_seq": (gpu - w) / (draw(ints(8, 200)) + draw(fl(0.05, 0.95)))}
-    if n == "gradient_bytes":
-        return {"phi": draw(fl(1e9, 1e12)), "bytes_per_param": draw(st.sampled_from([1, 2]))}
     if n == "micro_batches_for_bubble":
         return {"p": draw(ints(2, 16)), "target": draw(fl(0.02, 0.3))}
     return {i.name: draw(FALLBACK.get(i.name, fl(2, 100))) if not i.is_list else tuple(draw(st.lists(fl(1e-3, 1), min_size=2, max_size=6)))
@@ -193,11 +191,15 @@ def test_critical_batch_ridge_misconception_coincides_at_two_bytes():
     assert distance(values["no_half"], f.evaluate(**env)) > DEFAULT_TOLERANCE
 
 
+# Values a problem gives beside the formula's inputs (Ask.extras), by formula.
+EXTRAS = {"kv_cache_bytes": {"n_heads"}, "kv_bytes_per_token": {"n_heads"},
+          "whole_model_activation_bytes": {"s", "b", "h", "a"}}
+
+
 def test_misconceptions_use_only_inputs_or_named_extras():
-    extras = {"n_heads"}  # given by a problem, not an input of the formula
     for f in CATALOGUE:
         for m in f.misconceptions:
-            assert ex.names_in(m.node) <= set(f.input_names) | extras, (f.name, m.key)
+            assert ex.names_in(m.node) <= set(f.input_names) | EXTRAS.get(f.name, set()), (f.name, m.key)
             assert m.label and m.label[0].islower(), (f.name, m.key)  # reads after "Looks like you"
 
 
@@ -326,6 +328,31 @@ def test_catalogue_matches_the_spec_names_and_inputs():
 
 def test_catalogue_is_defined_once():
     assert formulas.FORMULAS == {f.name: f for f in CATALOGUE}
+
+
+def _spec_names() -> set[str]:
+    return {name for name, _ in _spec_rows()} if SPEC.exists() else set()
+
+
+def test_formulas_beyond_the_spec_repeat_no_other_formula():
+    """One formula, one definition: a formula the question bank added is neither another formula under a
+    new name (gradient bytes = weights bytes) nor another one times one of its inputs (L × the per-layer
+    activations: compose whole_model_activation_bytes with activation_bytes_layer instead).  Spec formulas
+    may share an expression (ring ReduceScatter, AllGather and All-to-All cost the same)."""
+    import sympy
+
+    spec = _spec_names()
+    forms = {f.name: f.symbolic() for f in CATALOGUE if not any(i.is_list for i in f.inputs)}
+    for f in CATALOGUE:
+        if f.name in spec or f.name not in forms:
+            continue
+        mine = forms[f.name]
+        for other, theirs in forms.items():
+            if other == f.name:
+                continue
+            assert sympy.simplify(mine - theirs) != 0, f"{f.name} is {other} under another name"
+            for x in mine.free_symbols - theirs.free_symbols:
+                assert sympy.simplify(mine - x * theirs) != 0, f"{f.name} is {x} × {other}: compose them instead"
 
 
 # --------------------------------------------------------------------------- Chinese labels
