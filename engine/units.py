@@ -275,7 +275,8 @@ def best_unit(value: float, kind: str) -> tuple[str, float]:
     return KINDS[kind] if kind not in ("count",) else "", 1.0
 
 
-def _rounded(x: float, sig: int) -> float:
+def round_sig(x: float, sig: int) -> float:
+    """``x`` rounded half-up to ``sig`` significant figures, as it is written (``1.38e11`` for 137953296384)."""
     if x == 0 or not math.isfinite(x):
         return x
     mant, e = _round_sig(x, sig)
@@ -290,13 +291,13 @@ def fmt_quantity(value: float, kind: str, sig: int = 4, unit: str | None = None)
             raise ValueError(f"unknown unit {unit!r}")
         sym, num = unit, fmt_number(u.from_base(value), sig)
     else:
-        sym, f = best_unit(_rounded(value, sig), kind)
+        sym, f = best_unit(round_sig(value, sig), kind)
         num = fmt_number(value / f, sig)
     return f"{num} {sym}".rstrip() if sym else num
 
 
 def fmt_parseable(value: float, kind: str, sig: int = 4) -> str:
     """Like :func:`fmt_quantity` but in plain ASCII the answer parser reads back."""
-    sym, f = best_unit(_rounded(value, sig), kind)
+    sym, f = best_unit(round_sig(value, sig), kind)
     num = fmt_plain(value / f, sig)
     return f"{num} {sym}".rstrip() if sym else num

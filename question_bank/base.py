@@ -31,10 +31,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping
 
+from engine import expr as ex
 from engine import formulas
 from engine.answers import Choice
 from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Expected, Miss, display_number, distance
-from engine.units import fmt_quantity, lookup
+from engine.units import round_sig, fmt_quantity, lookup
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "pipeline", "concepts")
 TOPIC_NAMES: dict[str, tuple[str, str]] = {
@@ -55,9 +56,26 @@ class Ref:
     step: int
 
 
+# Significant figures a given is shown with: as few as show it exactly (4 at least), at most this many.
+MAX_GIVEN_SIG = 7
+
+
+def _exact(value: float, kind: str, unit: str | None) -> str:
+    """``value`` with the fewest significant figures (4 to 7) that show it exactly; 4 if none does."""
+    for sig in range(4, MAX_GIVEN_SIG + 1):
+        if abs(round_sig(value, sig) - value) <= 1e-12 * abs(value):
+            return fmt_quantity(value, kind, sig=sig, unit=unit)
+    return fmt_quantity(value, kind, unit=unit)
+
+
 @dataclass(frozen=True)
 class Given:
-    """One given value, shown in the givens table: ``Peak dense bf16 | 989 TFLOPS``."""
+    """One given value, shown in the givens table: ``Peak dense bf16 | 989 TFLOPS``.
+
+    Numbers are shown exactly (up to :data:`MAX_GIVEN_SIG` significant figures): a
+    problem is computed from the values the learner sees: round a raw figure first
+    (:func:`engine.units.round_sig`).  A text value has a Chinese twin ``value_zh``.
+    """
 
     name: str
     label_en: str
@@ -65,24 +83,55 @@ class Given:
     value: Any  # base units (float), a list of floats, or text
     kind: str = "count"
     unit: str | None = None  # unit to show it in (None: the unit a person would pick)
+    value_zh: str = ""  # a text value in Chinese (default: the text itself: names, dtypes)
 
     @property
     def display(self) -> str:
+        """The value as shown in English (numbers read the same in both languages)."""
         if isinstance(self.value, str):
             return self.value
         if isinstance(self.value, (list, tuple)):
-            return ", ".join(fmt_quantity(float(v), self.kind, unit=self.unit) for v in self.value)
+            return ", ".join(_exact(float(v), self.kind, self.unit) for v in self.value)
         if self.kind == "count" and not self.unit:
             v = float(self.value)
-            return f"{int(v):,}" if v == int(v) and v < 1e15 else fmt_quantity(v, "count")
-        return fmt_quantity(float(self.value), self.kind, unit=self.unit)
+            return f"{int(v):,}" if v == int(v) and v < 1e15 else _exact(v, "count", None)
+        return _exact(float(self.value), self.kind, self.unit)
+
+    def display_in(self, lang: str = "en") -> str:
+        """:attr:`display` in ``lang``: a text value in Chinese when it has a Chinese twin."""
+        return self.value_zh if lang == "zh" and self.value_zh else self.display
 
     def label(self, lang: str = "en") -> str:
         return self.label_zh if lang == "zh" else self.label_en
 
 
-def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "count", unit: str | None = None) -> Given:
-    return Given(name, label_en, label_zh, value, kind, unit)
+def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "count", unit: str | None = None,
+          *, value_zh: str = "") -> Given:
+    return Given(name, label_en, label_zh, value, kind, unit, value_zh)
+
+
+# A whole-number answer (GPUs, sequences, micro-batches) is graded exactly, so it must be settled by
+# whiteboard arithmetic: the quantity a formula rounds up or down is at least this far (relative) from a
+# whole number - 3-significant-figure arithmetic lands on the right side - unless every input is a round
+# number (at most 3 significant figures), where the arithmetic is exact.  README, "Grading".
+WHOLE_MARGIN = 0.005
+
+
+def rounding_margin(formula: str, inputs: Mapping[str, Any]) -> float:
+    """How far, relative to itself, the quantity a ceil/floor formula rounds is from a whole number (0: whole)."""
+    node = formulas.get(formula).node
+    if not (isinstance(node, ex.Call) and node.fn in ("ceil", "floor")):
+        raise ValueError(f"{formula} does not round to a whole number")
+    q = ex.evaluate(node.args[0], inputs)
+    return abs(q - round(q)) / abs(q) if q else 0.0
+
+
+def settled_by_hand(formula: str, inputs: Mapping[str, Any]) -> bool:
+    """True when a person computing ``formula`` at the whiteboard gets the exact whole number (see WHOLE_MARGIN)."""
+    values = [float(v) for v in inputs.values() if not isinstance(v, (list, tuple, str))]
+    if all(round_sig(v, 3) == v for v in values):
+        return True
+    return rounding_margin(formula, inputs) >= WHOLE_MARGIN
 
 
 @dataclass(frozen=True)
@@ -207,11 +256,15 @@ class Problem:
     def conventions(self, lang: str = "en") -> str:
         return self.conventions_zh if lang == "zh" else self.conventions_en
 
+    def given_rows(self, lang: str = "en") -> list[tuple[str, str]]:
+        """The givens table in ``lang``: (label, value as shown) per given."""
+        return [(g.label(lang), g.display_in(lang)) for g in self.givens]
+
     def prompt(self, lang: str = "en") -> str:
         """The whole problem as text: scenario, givens, conventions, then each step's question."""
         lines = [self.scenario(lang)] if self.scenario(lang) else []
         if self.givens:
-            lines += [f"  {g.label(lang)}: {g.display}" for g in self.givens]
+            lines += [f"  {label}: {shown}" for label, shown in self.given_rows(lang)]
         if self.conventions(lang):
             lines.append(self.conventions(lang))
         for s in self.steps:
@@ -230,7 +283,7 @@ class Problem:
             "prompt": self.prompt(lang),
             "scenario": self.scenario(lang),
             "params": {g.name: (list(g.value) if isinstance(g.value, (list, tuple)) else g.value) for g in self.givens},
-            "givens": [{"name": g.name, "label": g.label(lang), "value": g.value, "display": g.display}
+            "givens": [{"name": g.name, "label": g.label(lang), "value": g.value, "display": g.display_in(lang)}
                        for g in self.givens],
             "target_seconds": sum(s.target_seconds for s in self.steps),
         }

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from engine import formulas
 from engine.answers import Choice
-from engine.units import fmt_number, fmt_quantity
+from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, models
-from ..base import Ask, Given, Ref, Spec, given, template
+from ..base import Ask, Given, Ref, Spec, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
+from .memory import nominal_phi
 from .roofline import CONV_EN, CONV_ZH, bw_given, peak_given
 
 YES = Choice("yes", ("y", "fits", "it fits", "能", "可以", "是", "放得下", "装得下"), "能")
@@ -39,7 +40,13 @@ def model_given(m: Model) -> Given:
 
 
 def params_given(m: Model) -> Given:
-    return given("phi", "Parameters Φ", "参数量 Φ", m.params, "count", "params")
+    """Φ as people say it (69B for Llama-2-70B's 68.98B): every problem computes with this figure."""
+    return given("phi", "Parameters Φ", "参数量 Φ", nominal_phi(m), "count", "params")
+
+
+def weight_bytes(m: Model, dtype: str) -> float:
+    """W = Φ × bytes per parameter, from the Φ the givens show."""
+    return nominal_phi(m) * DTYPE_BYTES[dtype]
 
 
 def kv_givens(m: Model, *, with_d_head: bool = True) -> tuple[Given, ...]:
@@ -93,7 +100,7 @@ def _serving(rng, *, dense_only: bool = True, max_gpus: int = 8) -> tuple[Model,
         m = rng.choice(models.DENSE if dense_only else models.MODELS)
         dtype = rng.choice(WEIGHT_DTYPES)
         gpu = rng.choice(hardware.GPUS)
-        w = m.params * DTYPE_BYTES[dtype]
+        w = weight_bytes(m, dtype)
         n = devices(gpu, 1.25 * w)
         if n * gpu.memory >= 1.25 * w and n <= max_gpus:
             return m, dtype, gpu, n
@@ -125,11 +132,11 @@ def fits_on_card(rng):
     while True:
         m, gpu = rng.choice(models.MODELS), rng.choice(hardware.GPUS)
         dtype = rng.choice(("fp32", "bf16", "fp8", "int8", "int4"))
-        w = m.params * DTYPE_BYTES[dtype]
+        w = weight_bytes(m, dtype)
         if abs(w / gpu.memory - 1) > 0.08:
             break
     fits = w <= gpu.memory
-    lines = formulas.get("weights_bytes").solution(phi=m.params, bytes_per_param=DTYPE_BYTES[dtype])
+    lines = formulas.get("weights_bytes").solution(phi=nominal_phi(m), bytes_per_param=DTYPE_BYTES[dtype])
     cmp_en = f"  {gb(w)} {'≤' if fits else '>'} {gb(gpu.memory)} of {gpu.name}: {'fits' if fits else 'does not fit'}"
     cmp_zh = f"  {gb(w)} {'≤' if fits else '>'} {gpu.name} 的 {gb(gpu.memory)}：{'放得下' if fits else '放不下'}"
     return Spec(
@@ -265,7 +272,7 @@ def _decode_setup(rng, batch_choices=(1,)):
     while True:
         m, dtype, gpu, n = _serving(rng)
         batch, seq = rng.choice(batch_choices), _seq(rng, m)
-        w = m.params * DTYPE_BYTES[dtype]
+        w = weight_bytes(m, dtype)
         kv_seq = kv_per_token(m, 2) * seq
         if w + batch * kv_seq <= 0.9 * n * gpu.memory:
             return m, dtype, gpu, n, batch, seq, w, kv_seq
@@ -273,9 +280,9 @@ def _decode_setup(rng, batch_choices=(1,)):
 
 def _decode_lead(m: Model, dtype: str, seq: int, w: float, kv_seq: float) -> tuple[tuple[str, ...], tuple[str, ...]]:
     kvt = kv_per_token(m, 2)
-    en = (f"W = Φ × bytes = {fmt_number(m.params)} × {DTYPE_BYTES[dtype]:g} B = {gb(w)}",
+    en = (f"W = Φ × bytes = {fmt_number(nominal_phi(m))} × {DTYPE_BYTES[dtype]:g} B = {gb(w)}",
           f"KV per sequence = 2 × 2 B × {m.layers} × {m.n_kv_heads} × {m.d_head} × {seq:,} = {gb(kv_seq)}")
-    zh = (f"W = Φ × 字节数 = {fmt_number(m.params)} × {DTYPE_BYTES[dtype]:g} B = {gb(w)}",
+    zh = (f"W = Φ × 字节数 = {fmt_number(nominal_phi(m))} × {DTYPE_BYTES[dtype]:g} B = {gb(w)}",
           f"每条序列的 KV = 2 × 2 B × {m.layers} × {m.n_kv_heads} × {m.d_head} × {seq:,} = {gb(kv_seq)}"
           f"（每 token {fmt_quantity(kvt, 'bytes', unit='kB')}）")
     return en, zh
@@ -306,6 +313,7 @@ def decode_tps(rng):
           title_zh="一个 batch 的 decode 吞吐", difficulty=2, target_seconds=90)
 def decode_tps_batch(rng):
     m, dtype, gpu, n, batch, seq, w, kv_seq = _decode_setup(rng, (2, 4, 8, 16, 32, 64, 128))
+    kv_seq = round_sig(kv_seq, 4)  # given as a round figure: the answer uses that figure
     tp_en, tp_zh = tp_note(gpu, n)
     return Spec(
         givens=(model_given(m),) + node_givens(gpu, n)[:1] + (bw_given(n * gpu.bandwidth),
@@ -325,8 +333,8 @@ def decode_tps_batch(rng):
 def prefill_time(rng):
     while True:  # 16-bit weights on the fewest power-of-two GPUs (at most 8) that hold them
         m, gpu = rng.choice(models.DENSE), rng.choice(hardware.GPUS)
-        n = devices(gpu, 1.25 * m.params * 2)
-        if n * gpu.memory >= 1.25 * m.params * 2:
+        n = devices(gpu, 1.25 * weight_bytes(m, "bf16"))
+        if n * gpu.memory >= 1.25 * weight_bytes(m, "bf16"):
             break
     dtype = "bf16" if gpu.supports("bf16") else "fp16"
     batch, prompt = rng.choice((1, 2, 4, 8, 16)), rng.choice((512, 1024, 2048, 4096, 8192))
@@ -353,13 +361,14 @@ CAP_CONV_ZH = "显存只放权重和 KV Cache（忽略激活与框架开销）�
 
 
 def _capacity_setup(rng):
-    """A serving setup where at least two full sequences fit next to the weights."""
+    """A serving setup where 2 or more full sequences fit next to the weights, a count settled by hand."""
     while True:
         m, dtype, gpu, n = _serving(rng)
         seq = _seq(rng, m)
-        w, kv_seq = m.params * DTYPE_BYTES[dtype], kv_per_token(m, 2) * seq
+        w, kv_seq = weight_bytes(m, dtype), kv_per_token(m, 2) * seq
         free = n * gpu.memory - w
-        if 2 * kv_seq <= free <= 2000 * kv_seq and abs(free / kv_seq - round(free / kv_seq)) > 0.02:
+        if free >= 2 * kv_seq and settled_by_hand("max_batch_fit", {"gpu_bytes": n * gpu.memory, "weight_bytes": w,
+                                                                    "kv_bytes_per_seq": kv_seq}):
             return m, dtype, gpu, n, seq, w, kv_seq
 
 
@@ -390,12 +399,12 @@ def min_gpus_serving(rng):
         m, gpu = rng.choice(models.MODELS), rng.choice(hardware.GPUS)
         dtype = rng.choice(("bf16", "fp8", "int4"))
         batch, seq = rng.choice((1, 8, 16, 32, 64)), _seq(rng, m)
-        w = m.params * DTYPE_BYTES[dtype]
-        kv = _eval("kv_cache_bytes", batch=batch, seq=seq, layers=m.layers, n_kv_heads=m.n_kv_heads,
-                   d_head=m.d_head, bytes_per_elem=2)
+        w = weight_bytes(m, dtype)
+        kv = round_sig(_eval("kv_cache_bytes", batch=batch, seq=seq, layers=m.layers, n_kv_heads=m.n_kv_heads,
+                             d_head=m.d_head, bytes_per_elem=2), 4)  # given as a round figure: computed as given
         total = w + kv
-        ratio = total / gpu.memory
-        if 1.05 < ratio < 64 and abs(ratio - round(ratio)) > 0.03:
+        if 1.05 < total / gpu.memory < 64 and settled_by_hand("min_gpus", {"total_bytes": total,
+                                                                           "gpu_bytes": gpu.memory}):
             break
     lead = (f"total = W + KV = {gb(w)} + {gb(kv)} = {gb(total)}",)
     lead_zh = (f"总量 = 权重 + KV = {gb(w)} + {gb(kv)} = {gb(total)}",)

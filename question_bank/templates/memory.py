@@ -6,7 +6,7 @@ from engine import formulas
 from engine.units import best_unit, fmt_number
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, template
+from ..base import Ask, Ref, Spec, given, settled_by_hand, template
 
 # Round parameter counts an interviewer uses for "a Φ-parameter model" (billions).
 ROUND_PHI_B = tuple(range(1, 31)) + (32, 34, 36, 40, 45, 50, 56, 60, 65, 70, 72, 80, 90, 100, 120, 130, 140, 150,
@@ -204,9 +204,13 @@ def zero_expression(rng):
 @template("memory.zero_planning", topic="memory", title="ZeRO planning: 16Φ → sharding → fewest GPUs",
           title_zh="ZeRO 规划：16Φ → 切分 → 最少卡数", difficulty=2, target_seconds=300)
 def zero_planning(rng):
-    model = rng.choice([m for m in models.MODELS if m.params >= 7e9])
-    phi, n = nominal_phi(model), rng.choice((8, 16, 32, 64, 128, 256))
-    gpu = rng.choice([g for g in hardware.GPUS if g.memory >= 40e9])
+    while True:  # the fewest GPUs is a whole number settled by hand (base.WHOLE_MARGIN)
+        model = rng.choice([m for m in models.MODELS if m.params >= 7e9])
+        phi, n = nominal_phi(model), rng.choice((8, 16, 32, 64, 128, 256))
+        gpu = rng.choice([g for g in hardware.GPUS if g.memory >= 40e9])
+        static = formulas.get("train_static_bytes").evaluate(phi=phi)
+        if settled_by_hand("min_gpus", {"total_bytes": static, "gpu_bytes": gpu.memory}):
+            break
     mem = f"{fmt_number(gpu.memory / 1e9)} GB"
     return Spec(
         scenario_en=f"You plan the training of {model.name} (Φ = {phi_text(phi)}) on {gpu.name} GPUs ({mem} each).",

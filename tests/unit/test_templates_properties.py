@@ -18,10 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import expr as ex
 from engine import formulas
+from engine.answers import Unreadable, parse_list, parse_quantity
 from engine.grading import CORRECT, display_number, distance, grade
 from question_bank import registry
-from question_bank.base import TOPICS
+from question_bank.base import TOPICS, WHOLE_MARGIN, rounding_margin, settled_by_hand
 from question_bank.templates import pipeline
 
 TEMPLATES = registry.all_templates()
@@ -91,6 +93,94 @@ def test_answers_come_from_the_engine_and_grade_their_own_display(tid, seed):
                 continue
             assert distance(m.value, float(e.value)) > e.tolerance, (
                 f"step {s.index + 1}: misconception {m.key} ({m.value}) is within tolerance of {e.value}")
+
+
+_LIST = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _substitution_value(line: str) -> float:
+    """The worked solution's substitution line (``  = floor((3.2 × 10¹¹ − 1.38 × 10¹¹) / (1.678 × 10⁸))``)
+    read back with engine.expr, lists (``sum([25, 60])``) bound to names."""
+    text = line.strip()
+    assert text.startswith("= "), line
+    env: dict[str, tuple[float, ...]] = {}
+
+    def bind(m: re.Match) -> str:
+        name = f"list{len(env)}"
+        env[name] = tuple(ex.evaluate(ex.parse(ex.normalise(x))) for x in m.group(1).split(", "))
+        return name
+
+    text = _LIST.sub(bind, text[2:])
+    node = ex.parse(ex.normalise(text), {n: n for n in env}, functions=ex.FUNCTIONS, max_len=5000)
+    return ex.evaluate(node, env)
+
+
+SWEEP = range(200)  # seeds every template is checked at (about 2 s for the whole bank)
+
+
+def test_a_substitution_line_reads_back():
+    assert _substitution_value("  = floor((3.2 × 10¹¹ − 1.38 × 10¹¹) / (1.678 × 10⁸))") == 1084  # the old bug
+    assert _substitution_value("  = 1 − 4 × sum([25, 60]) / (len([25, 60]) × max([25, 60]))") == pytest.approx(
+        1 - 4 * 85 / (2 * 60))
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_the_worked_substitution_gives_the_stated_answer(tid):
+    """Line 2 of the formula's solution, with the numbers as printed (4 significant figures), evaluates to
+    the answer: exactly for whole numbers (it printed 1084 for an answer of 1085), within tolerance else."""
+    for seed in SWEEP:
+        _check_substitution(registry.get(tid).generate(seed))
+
+
+def _check_substitution(p) -> None:
+    for s in p.steps:
+        if s.expected.kind != "number":
+            continue
+        lines = list(s.solution)
+        i = lines.index(formulas.get(s.formula).formula_text())
+        got, want = _substitution_value(lines[i + 1]), float(s.expected.value)
+        if s.expected.integer:
+            assert got == want, f"seed {p.seed} step {s.index + 1}: {lines[i + 1].strip()} gives {got:g}, not {want:g}"
+        else:
+            assert distance(got, want) <= s.expected.tolerance / 10, (p.seed, s.index + 1, lines[i + 1], got, want)
+
+
+def _shown_value(g):
+    read = parse_list(g.display, g.kind) if isinstance(g.value, (list, tuple)) else parse_quantity(g.display, g.kind)
+    assert not isinstance(read, Unreadable), f"given {g.name} shown as {g.display!r} does not read back"
+    return read if isinstance(g.value, (list, tuple)) else (read.value,)
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_problems_are_computed_from_the_givens_as_shown(tid):
+    for seed in SWEEP:
+        _check_givens_as_shown(registry.get(tid).generate(seed))
+
+
+def _check_givens_as_shown(p) -> None:
+    """Every number in the givens table is shown exactly (the learner computes with what they see; a step
+    whose inputs are only the givens then computes from exactly those) and a whole-number answer is
+    settled by whiteboard arithmetic (base.WHOLE_MARGIN)."""
+    for g in p.givens:
+        if isinstance(g.value, str):
+            continue
+        values = [float(v) for v in g.value] if isinstance(g.value, (list, tuple)) else [float(g.value)]
+        for shown, v in zip(_shown_value(g), values):
+            assert distance(shown, v) < 1e-9, f"seed {p.seed}: given {g.name} = {v!r} is shown as {g.display!r}"
+    for s in p.steps:
+        if s.expected.kind == "number" and s.expected.integer:
+            assert settled_by_hand(s.formula, s.inputs), (
+                f"seed {p.seed} step {s.index + 1}: {s.formula}{dict(s.inputs)} is within {WHOLE_MARGIN:.1%} of a "
+                "whole number")
+
+
+def test_a_whole_number_is_settled_by_hand_or_its_inputs_are_round():
+    # Llama-2-70B's full Φ on 4 × H100: 1084.8 sequences, a whole number only 5-figure arithmetic decides
+    assert not settled_by_hand("max_batch_fit", {"gpu_bytes": 320e9, "weight_bytes": 137953296384,
+                                                 "kv_bytes_per_seq": 167772160})
+    assert settled_by_hand("max_batch_fit", {"gpu_bytes": 160e9, "weight_bytes": 138e9, "kv_bytes_per_seq": 1342177280})
+    assert settled_by_hand("micro_batches_for_bubble", {"p": 48, "target": 0.15})  # 266.33: exact fractions
+    assert rounding_margin("min_gpus", {"total_bytes": 1120e9, "gpu_bytes": 80e9}) == 0.0
 
 
 @pytest.mark.parametrize("tid", IDS)
