@@ -128,7 +128,7 @@ class DrillApp(App):
         self.ctx.set_lang("en" if self.ctx.lang == "zh" else "zh")
         localize_bindings(self, self.ctx.lang)
         for screen in self.screen_stack:
-            localize_bindings(screen, self.ctx.lang)
+            localize_bindings(screen, self.ctx.lang, getattr(screen, "WORDS", None))
             for node in screen.walk_children():
                 localize_bindings(node, self.ctx.lang)
             apply = getattr(screen, "apply_lang", None)

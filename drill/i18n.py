@@ -157,6 +157,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.practice_feedback": ("Practice: after an answer", "练习：作答后"),
     "help.practice_empty": ("Practice: nothing left for today", "练习：今天没有题了"),
     "help.browse": ("Browse (on a topic heading, p practises the whole topic)", "题库（在主题标题行上按 p 练习整个主题）"),
+    "help.stats": ("Stats", "统计"),
+    "help.mock_setup": ("Mock interview: setup", "模拟面试：设置"),
+    "help.mock_run": ("Mock interview: answering (no verdicts until the end)", "模拟面试：作答时（结束前不显示对错）"),
+    "help.mock_report": ("Mock interview: report", "模拟面试：报告"),
+    "help.mock_solution": ("Worked solution of the selected question", "查看所选题的解答"),
     "help.lang": ("Switch English / 中文", "切换 English / 中文"),
     "help.next": ("Next (accept the grade)", "下一题（接受评分）"),
     "help.again": ("Again: grade 1", "重来：评分 1"),
@@ -301,13 +306,15 @@ def localize_bindings(node, lang: str, table: Mapping[str, tuple[str, str]] | No
     Ids are looked up in :data:`STRINGS`, then in ``table`` (a screen's own words); other
     bindings (Textual's own) keep their description.
     """
-    tables = (STRINGS, table) if table else (STRINGS,)
+    _redescribe_bindings(node, lambda b: key_name(b.id, lang, table))
 
-    def describe(b: Binding) -> str | None:
-        found = next((tb[b.id] for tb in tables if b.id in tb), None)
-        return None if found is None else _pick(found, lang)
 
-    _redescribe_bindings(node, describe)
+def key_name(key: str | None, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> str | None:
+    """The words for ``key`` in ``lang``: from :data:`STRINGS`, else from ``table``; None if neither has it."""
+    for words in (STRINGS, table or {}):
+        if key in words:
+            return _pick(words[key], lang)
+    return None
 
 
 def _redescribe_bindings(node, describe: Callable[[Binding], str | None]) -> None:

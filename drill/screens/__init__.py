@@ -3,7 +3,7 @@ gives a dialog its language."""
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Mapping, TypeVar
 
 from textual.screen import ModalScreen, Screen
 
@@ -16,9 +16,11 @@ VERDICT_COLOUR = {"correct": "green", "close": "yellow", "wrong": "red", "dont_k
 class DrillScreen(Screen):
     """A screen that reads ``self.app.ctx`` and redraws its words when the language changes."""
 
+    WORDS: Mapping[str, tuple[str, str]] | None = None  # the screen's own words (key names), beside i18n's
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        localize_bindings(self, self.app.ctx.lang)
+        localize_bindings(self, self.app.ctx.lang, self.WORDS)
         # the width class (-narrow / -wide) from the start: the first resize then restyles nothing
         width = self.app.size.width
         for least, name in sorted(self.app.HORIZONTAL_BREAKPOINTS or [], reverse=True):

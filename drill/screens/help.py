@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from drill.i18n import t
+from drill.i18n import key_name, t
 from drill.screens import DrillScreen
 
 FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave")
@@ -56,24 +56,30 @@ class HelpScreen(DrillScreen):
 
         lang = self.lang
 
-        def rows(bindings, keep=lambda b: True) -> list[tuple[str, str]]:
-            merged: dict[str, list[str]] = {}
-            for b in bindings:
-                if b.id and keep(b):
-                    merged.setdefault(t(HELP_TEXT.get(b.id, b.id), lang), []).append(self.app.get_key_display(b))
+        def rows(cls, keep=lambda b: True, enter: str | None = None) -> list[tuple[str, str]]:
+            """The keys of screen ``cls`` (``keep`` chooses); ``enter``: what Enter does there besides."""
+            merged: dict[str, list[str]] = {enter: [self.app.get_key_display(Binding("enter", ""))]} if enter else {}
+            for b in cls.BINDINGS:
+                what = key_name(HELP_TEXT.get(b.id, b.id), lang, getattr(cls, "WORDS", None))
+                if what is not None and keep(b):
+                    merged.setdefault(what, []).append(self.app.get_key_display(b))
             return [(_keys(keys), what) for what, keys in merged.items()]
 
-        practice = screen_class("practice").BINDINGS
-        everywhere = rows(DrillApp.BINDINGS) + [("^q", t("help.quit", lang))]
+        practice = screen_class("practice")
+        everywhere = rows(DrillApp) + [("^q", t("help.quit", lang))]
         return [
             (t("help.everywhere", lang), everywhere),
-            (t("help.home", lang), rows(screen_class("home").BINDINGS)),
+            (t("help.home", lang), rows(screen_class("home"))),
             (t("help.practice_answering", lang),
-             [("enter", t("help.submit", lang))]
-             + rows(practice, lambda b: _typing_safe(b) and _action_name(b.action) not in ("next", "grade", "extra"))),
+             rows(practice, lambda b: _typing_safe(b) and _action_name(b.action) not in ("next", "grade", "extra"),
+                  enter=t("help.submit", lang))),
             (t("help.practice_feedback", lang), rows(practice, lambda b: _action_name(b.action) in FEEDBACK_ACTIONS)),
             (t("help.practice_empty", lang), rows(practice, lambda b: _action_name(b.action) in ("extra", "leave"))),
-            (t("help.browse", lang), rows(screen_class("browse").BINDINGS)),
+            (t("help.browse", lang), rows(screen_class("browse"))),
+            (t("help.stats", lang), rows(screen_class("stats"))),
+            (t("help.mock_setup", lang), rows(screen_class("mock"), enter=t("key.mock_start", lang))),
+            (t("help.mock_run", lang), rows(screen_class("mock_run"), enter=t("help.submit", lang))),
+            (t("help.mock_report", lang), rows(screen_class("mock_report"), enter=t("help.mock_solution", lang))),
         ]
 
     def render_keys(self) -> Table:

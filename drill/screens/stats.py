@@ -41,7 +41,6 @@ from drill.commands.stats import (
     topic_row,
     tr,
 )
-from drill.i18n import localize_bindings
 from drill.screens import DrillScreen
 from engine.stats import TREND_WINDOW, Stats, sort_topics
 
@@ -105,6 +104,8 @@ def _cell(value: str, right: bool = False) -> Text:
 class StatsScreen(DrillScreen):
     """Progress figures of the open profile (``self.app.ctx``)."""
 
+    WORDS = STRINGS  # the stats' own words (drill.commands.stats), key names included
+
     DEFAULT_CSS = """
     StatsScreen #stats-title { padding: 0 1; text-style: bold; }
     StatsScreen TabbedContent, StatsScreen ContentSwitcher, StatsScreen TabPane { height: 1fr; }
@@ -143,9 +144,6 @@ class StatsScreen(DrillScreen):
 
     # -- figures ----------------------------------------------------------- #
 
-    def _localize(self) -> None:
-        localize_bindings(self, self.lang, STRINGS)  # the app's shared keys (Back), then the stats' own
-
     def _start_loading(self) -> None:
         """Compute the figures in a thread: a long history must not freeze the app."""
         ctx = self.app.ctx
@@ -165,7 +163,6 @@ class StatsScreen(DrillScreen):
 
     def apply_lang(self) -> None:
         """Titles come from the bank in the new language: compute again and lay out again."""
-        self._localize()
         tabs = self.query(TabbedContent)
         if tabs:
             self._tab = tabs.first().active or self._tab
@@ -176,7 +173,6 @@ class StatsScreen(DrillScreen):
     # -- layout ------------------------------------------------------------ #
 
     def compose(self) -> ComposeResult:
-        self._localize()
         s, lang = self.stats, self.lang
         yield Static(Text(tr("title", lang, date=self.app.ctx.today().isoformat())), id="stats-title")
         if s is None:
