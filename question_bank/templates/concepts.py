@@ -267,7 +267,7 @@ def faster_card(rng):
               else "prefill is compute-bound: the card with more 16-bit FLOP/s wins")
     why_zh = "decode 访存受限：带宽高的卡更快" if phase == "decode" else "prefill 算力受限：16 位算力高的卡更快"
     return Spec(
-        givens=(given("model", "Model", "模型", f"{model.name} (16-bit weights)"),
+        givens=(given("model", "Model", "模型", f"{model.name} (16-bit weights)", value_zh=f"{model.name}（16 位权重）"),
                 given("gpu_a", "Card A", "卡 A", a.name), given("a_peak", "A: peak dense 16-bit", "A：16 位稠密峰值",
                                                                 a.fp16, "flop_rate", "TFLOPS"),
                 given("a_bw", "A: memory bandwidth", "A：显存带宽", a.bandwidth, "bandwidth", "GB/s"),
@@ -309,7 +309,8 @@ def why_norm_is_slow(rng):
     lines = [f"FLOPs = {tokens:,} × {width:,} × {f}; bytes = {tokens:,} × {width:,} × {traffic} × {bpe:g}"]
     lines += formulas.get("arithmetic_intensity").solution(flops=tokens * width * f, bytes=tokens * width * traffic * bpe)
     return Spec(
-        givens=card_givens(gpu, dtype) + (given("op", "Operation", "算子", name), given("rows", "Rows", "行数", tokens),
+        givens=card_givens(gpu, dtype) + (given("op", "Operation", "算子", name, value_zh=name_zh),
+                                          given("rows", "Rows", "行数", tokens),
                                           given("width", "Row length", "每行长度", width)),
         asks=(Ask(prompt_en=f"A {name} over {tokens:,} × {width:,} {dtype} values ({f} FLOPs per element) barely "
                             f"speeds up when its arithmetic is optimised on the {gpu.name}. Why? Answer: low arithmetic "

@@ -36,7 +36,11 @@ def _eval(name: str, **values) -> float:
 
 
 def model_given(m: Model) -> Given:
-    return given("model", "Model", "模型", f"{m.name} ({m.attention})")
+    return given("model", "Model", "模型", f"{m.name} ({m.attention})", value_zh=f"{model_zh(m)}（{m.attention}）")
+
+
+def model_zh(m: Model) -> str:
+    return m.name.replace("a hypothetical model", "一个假想模型")
 
 
 def params_given(m: Model) -> Given:
@@ -77,7 +81,8 @@ def devices(gpu: GPU, need: float) -> int:
 
 
 def node_givens(gpu: GPU, n: int, dtype: str | None = None) -> tuple[Given, ...]:
-    out = (given("gpu", "GPU", "GPU", gpu.name if n == 1 else f"{n} × {gpu.name} (tensor parallel)"),
+    out = (given("gpu", "GPU", "GPU", gpu.name if n == 1 else f"{n} × {gpu.name} (tensor parallel)",
+                 value_zh=gpu.name if n == 1 else f"{n} × {gpu.name}（张量并行）"),
            given("gpu_bytes", "Memory" + (" (all GPUs)" if n > 1 else ""), "显存" + ("（全部 GPU）" if n > 1 else ""),
                  n * gpu.memory, "bytes", "GB"),
            bw_given(n * gpu.bandwidth))
@@ -171,7 +176,7 @@ def _hypothetical_model(rng) -> Model:
 def kv_bytes_per_token(rng):
     m = rng.choice(models.MODELS) if rng.random() < 0.6 else _hypothetical_model(rng)
     dtype = rng.choice(("fp32", "bf16", "fp16", "fp8"))
-    name_zh = m.name.replace("a hypothetical model", "一个假想模型")
+    name_zh = model_zh(m)
     return Spec(
         givens=(model_given(m),) + kv_givens(m) + (
             given("dtype", "KV precision", "KV 精度", dtype),

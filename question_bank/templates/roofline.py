@@ -152,7 +152,8 @@ def ridge_point(rng):
         bw = rng.choice((1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)) * 1e12
     name_zh = name.replace("a hypothetical accelerator", "一张假想的加速卡").replace(" (cheat-sheet table)", "（速查表数据）")
     return Spec(
-        givens=(given("card", "Card", "加速卡", name), dtype_given(dtype), peak_given(peak, dtype), bw_given(bw)),
+        givens=(given("card", "Card", "加速卡", name, value_zh=name_zh), dtype_given(dtype), peak_given(peak, dtype),
+                bw_given(bw)),
         asks=(Ask(formula="ridge_point", unit="FLOP/B",
                   prompt_en=f"The ridge point is I* = peak FLOP/s ÷ memory bandwidth. What is it for {name} at "
                             f"{dtype}, in FLOP/B?",
@@ -288,7 +289,8 @@ def elementwise_intensity(rng):
     bpe = DTYPE_BYTES[dtype]
     flops, nbytes = n * f, n * (reads + writes) * bpe
     return Spec(
-        givens=(given("op", "Operation", "算子", op_en), given("n_elem", "Elements per tensor", "每个张量的元素数", n),
+        givens=(given("op", "Operation", "算子", op_en, value_zh=op_zh),
+                given("n_elem", "Elements per tensor", "每个张量的元素数", n),
                 dtype_given(dtype)),
         asks=(Ask(formula="arithmetic_intensity", unit="FLOP/B", inputs={"flops": flops, "bytes": nbytes},
                   explanation=(f"FLOPs = {n:,} × {f} = {fmt_number(flops)}; bytes = {n:,} × ({reads} read + {writes} "
@@ -475,8 +477,10 @@ def critical_batch(rng):
         name, peak, bw = gpu.name, gpu.peak(compute), gpu.bandwidth
     name_zh = name.replace(" (cheat-sheet table)", "（速查表数据）")
     return Spec(
-        givens=(given("gpu", "GPU", "GPU", name), given("dtype", "Compute precision", "计算精度", compute),
-                peak_given(peak, compute), bw_given(bw), given("weights", "Weight storage", "权重存储格式", weights),
+        givens=(given("gpu", "GPU", "GPU", name, value_zh=name_zh),
+                given("dtype", "Compute precision", "计算精度", compute), peak_given(peak, compute), bw_given(bw),
+                given("weights", "Weight storage", "权重存储格式", weights,
+                      value_zh=weights.replace(" (weight-only)", "（仅权重量化）")),
                 given("bytes_per_elem", "Bytes per weight", "每个权重的字节数", bpe, "bytes")),
         asks=(Ask(formula="critical_batch", unit="",
                   prompt_en=f"Decoding streams every weight from HBM once per step and does 2 FLOPs per weight per "

@@ -22,7 +22,8 @@ from engine import expr as ex
 from engine import formulas
 from engine.answers import Unreadable, parse_list, parse_quantity
 from engine.grading import CORRECT, display_number, distance, grade
-from question_bank import registry
+from engine.units import DTYPE_BYTES, UNIT_SYMBOLS
+from question_bank import hardware, models, registry
 from question_bank.base import TOPICS, WHOLE_MARGIN, rounding_margin, settled_by_hand
 from question_bank.templates import pipeline
 
@@ -63,6 +64,41 @@ def test_problem_is_well_formed_in_both_languages(tid, seed):
         assert g.label("en").strip() and g.label("zh").strip() and g.display.strip()
         for v in _numbers(g.value):
             assert math.isfinite(v) and v > 0, f"given {g.name} = {g.value!r} is not finite and positive"
+
+
+# English that may stand in Chinese text: model and GPU names, unit symbols, precisions, and the names
+# of operations and attention layouts that Chinese writing keeps in English.
+TECH_TERMS = {"MHA", "GQA", "MQA", "LayerNorm", "RMSNorm", "Softmax", "GELU", "ReLU", "SiLU", "tanh", "axpy",
+              "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core"}
+_NAMES = [m.name for m in models.MODELS] + [g.name for g in hardware.GPUS] + [r.name for r in hardware.SEED_TABLE] \
+    + list(UNIT_SYMBOLS) + list(DTYPE_BYTES)
+VOCABULARY = TECH_TERMS | {w for name in _NAMES for w in re.findall(r"[A-Za-z]+", name) + name.split()}
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+WORD = r"[A-Za-z][A-Za-z0-9'\-]*"
+ENGLISH_RUN = re.compile(rf"{WORD}(?:[ ]+{WORD}){{2,}}")
+
+
+def _choice_spellings(p) -> list[str]:
+    return [a.lower() for s in p.steps for c in s.expected.choices for a in (c.key, *c.aliases)]
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_chinese_givens_and_prompts_are_in_chinese(tid):
+    """In Chinese, a given's value has no English word (3+ letters) beyond names, units and technical
+    terms ("a hypothetical accelerator", "(tensor parallel)" must be translated), and a run of three or
+    more English words in a prompt is an answer one may type (``reduce memory traffic``, shown with its
+    Chinese)."""
+    for seed in range(60):
+        p = registry.get(tid).generate(seed)
+        for label, shown in p.given_rows("zh"):
+            english = [w for w in ENGLISH_WORD.findall(shown) if w not in VOCABULARY]
+            assert not english, f"seed {seed}: given {label!r} shows {shown!r} in Chinese"
+        spellings = _choice_spellings(p)
+        for text in [p.scenario("zh"), p.conventions("zh")] + [s.prompt("zh") for s in p.steps]:
+            for run in ENGLISH_RUN.findall(text):
+                if all(w in VOCABULARY for w in run.split()):
+                    continue
+                assert any(run.lower() in sp for sp in spellings), f"seed {seed}: English {run!r} in {text!r}"
 
 
 @pytest.mark.parametrize("tid", IDS)
