@@ -9,7 +9,8 @@ The seed cheat-sheet's own ridge table (C§5.2) quotes its figures as "BF16 Tens
 Core" peaks, which is wrong for the V100 (125 TFLOPS is fp16: Volta has no bf16), and
 calls the V100 "SXM3"; the numbers themselves (125, 312, 989, 2250 TFLOPS; 900, 2039,
 3350, 8000 GB/s) agree with the catalogue below.  It is kept as :data:`SEED_TABLE` so a
-problem that quotes the seed reproduces its 138.9 / 153.0 / 295.2 / 281.3 FLOP/B.
+problem that quotes the seed reproduces its 138.9 / 153.0 / 295.2 / 281.3 FLOP/B; each row
+carries the precision its figure really is (fp16 for the V100), and problems say so.
 """
 
 from __future__ import annotations
@@ -213,14 +214,15 @@ class SeedFigure:
     """One row of the cheat-sheet's ridge table (C§5.2), as the seed quotes it."""
 
     name: str
-    peak: float  # FLOP/s ("BF16 Tensor Core" in the seed)
+    peak: float  # FLOP/s ("BF16 Tensor Core" in the seed's header)
     bandwidth: float  # B/s
     ridge: float  # FLOP/B as quoted
     gpu: str  # key of the closest catalogue GPU
+    dtype: str = "bf16"  # what the peak really is: the V100's 125 TFLOPS is fp16 (Volta has no bf16)
 
 
 SEED_TABLE: tuple[SeedFigure, ...] = (
-    SeedFigure("V100", 125 * TFLOPS, 900 * GB, 138.9, "v100"),
+    SeedFigure("V100", 125 * TFLOPS, 900 * GB, 138.9, "v100", "fp16"),
     SeedFigure("A100", 312 * TFLOPS, 2039 * GB, 153.0, "a100_80"),
     SeedFigure("H100 SXM", 989 * TFLOPS, 3350 * GB, 295.2, "h100_sxm"),
     SeedFigure("B200", 2250 * TFLOPS, 8000 * GB, 281.3, "b200"),

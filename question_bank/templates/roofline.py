@@ -136,13 +136,24 @@ POW2 = (256, 512, 1024, 2048, 4096, 8192, 16384)
 # Ridge point
 
 
+def seed_row_note(row) -> tuple[str, str]:
+    """Why a cheat-sheet row is quoted at a precision other than the table's "BF16" header (the V100)."""
+    if row.dtype == "bf16":
+        return "", ""
+    return (f" (The cheat-sheet's table header says BF16 for every row, but the {row.name}'s figure is {row.dtype}: "
+            f"{row.name} has no bf16 tensor cores.)",
+            f"（速查表的表头对每一行都写 BF16，但 {row.name} 的数据是 {row.dtype}：{row.name} 没有 bf16 Tensor Core。）")
+
+
 @template("roofline.ridge_point", topic="roofline", title="Ridge point of a GPU (formula given)",
           title_zh="GPU 的拐点算术强度（给出公式）", difficulty=1, target_seconds=60)
 def ridge_point(rng):
     source = rng.random()
+    note_en = note_zh = ""
     if source < 0.2:
         row = rng.choice(SEED_TABLE)
-        name, peak, bw, dtype = f"{row.name} (cheat-sheet table)", row.peak, row.bandwidth, "bf16"
+        name, peak, bw, dtype = f"{row.name} (cheat-sheet table)", row.peak, row.bandwidth, row.dtype
+        note_en, note_zh = seed_row_note(row)
     elif source < 0.6:
         gpu, dtype = pick_card(rng)
         name, peak, bw = gpu.name, gpu.peak(dtype), gpu.bandwidth
@@ -156,8 +167,8 @@ def ridge_point(rng):
                 bw_given(bw)),
         asks=(Ask(formula="ridge_point", unit="FLOP/B",
                   prompt_en=f"The ridge point is I* = peak FLOP/s ÷ memory bandwidth. What is it for {name} at "
-                            f"{dtype}, in FLOP/B?",
-                  prompt_zh=f"拐点算术强度 I* = 峰值算力 ÷ 显存带宽。{name_zh} 在 {dtype} 下的拐点是多少（FLOP/B）？",
+                            f"{dtype}, in FLOP/B?{note_en}",
+                  prompt_zh=f"拐点算术强度 I* = 峰值算力 ÷ 显存带宽。{name_zh} 在 {dtype} 下的拐点是多少（FLOP/B）？{note_zh}",
                   roofline={"peak_flops": peak, "bandwidth": bw, "intensity": ridge(peak, bw)}),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
     )
@@ -464,11 +475,13 @@ CRITICAL_CASES = (("16", "16", 2), ("16", "int8 (weight-only)", 1), ("16", "int4
 @template("roofline.critical_batch", topic="roofline", title="Decode batch where weight GEMMs turn compute-bound",
           title_zh="Decode 的 GEMM 转为算力受限的临界 batch", difficulty=2, target_seconds=90)
 def critical_batch(rng):
+    note_en = note_zh = ""
     if rng.random() < 0.2:
         row = rng.choice(SEED_TABLE)
-        name, compute, peak, bw = f"{row.name} (cheat-sheet table)", "bf16", row.peak, row.bandwidth
+        name, compute, peak, bw = f"{row.name} (cheat-sheet table)", row.dtype, row.peak, row.bandwidth
         _, weights, bpe = rng.choice(CRITICAL_CASES[:3])
-        weights = weights.replace("16", "bf16", 1) if weights == "16" else weights
+        weights = row.dtype if weights == "16" else weights
+        note_en, note_zh = seed_row_note(row)
     else:
         gpu = rng.choice(hardware.GPUS)
         sixteen = "bf16" if gpu.supports("bf16") else "fp16"
@@ -485,9 +498,9 @@ def critical_batch(rng):
         asks=(Ask(formula="critical_batch", unit="",
                   prompt_en=f"Decoding streams every weight from HBM once per step and does 2 FLOPs per weight per "
                             f"sequence in the batch. On the {name}, from which batch size B do the weight GEMMs stop "
-                            "being memory-bound? (activations and KV reads ignored; B need not be an integer)",
+                            f"being memory-bound? (activations and KV reads ignored; B need not be an integer){note_en}",
                   prompt_zh=f"Decode 每一步把每个权重从显存读一次，batch 中每条序列对每个权重做 2 FLOPs。在 {name_zh} 上，"
-                            "batch 大小 B 达到多少时权重 GEMM 不再访存受限？（忽略激活与 KV 读取；B 不必是整数）"),),
+                            f"batch 大小 B 达到多少时权重 GEMM 不再访存受限？（忽略激活与 KV 读取；B 不必是整数）{note_zh}"),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
     )
 

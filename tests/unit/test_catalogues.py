@@ -57,6 +57,30 @@ def test_seed_table_reproduces_the_cheat_sheet_ridges():
         assert row.gpu in hardware.BY_KEY
 
 
+def test_each_seed_row_is_quoted_at_the_precision_its_gpu_has():
+    for row in SEED_TABLE:  # the seed's header says BF16 for every row; the V100's 125 TFLOPS is fp16
+        assert hardware.get(row.gpu).peak(row.dtype) == row.peak, row.name
+    assert next(r for r in SEED_TABLE if r.name == "V100").dtype == "fp16"
+
+
+@pytest.mark.parametrize("tid", ["roofline.ridge_point", "roofline.critical_batch"])
+def test_the_cheat_sheet_v100_is_never_taught_as_bf16(tid):
+    from question_bank import registry
+
+    seen = 0
+    for seed in range(400):
+        p = registry.get(tid).generate(seed)
+        shown = {g.name: g.display for g in p.givens}
+        if not next(iter(shown.values())).startswith("V100 (cheat-sheet table)"):
+            continue
+        seen += 1
+        assert shown["dtype"] == "fp16" and "bf16" not in shown.get("weights", "")
+        assert all("bf16" not in g.label("en") for g in p.givens)
+        assert "but the V100's figure is fp16" in p.steps[0].prompt("en")
+        assert "V100 的数据是 fp16" in p.steps[0].prompt("zh")
+    assert seen >= 3
+
+
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.key)
 def test_model_configs_are_consistent(model):
     assert model.n_heads % model.n_kv_heads == 0
