@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widget import Widget
 
-from engine.formulas import classify_bound
+from engine import formulas
 from engine.units import fmt_number, fmt_quantity
 
 RIDGE, POINT = "◆", "●"
@@ -41,15 +41,25 @@ def _decades(lo: float, hi: float) -> list[float]:
     return [10.0 ** e for e in range(math.ceil(math.log10(lo) - 1e-9), math.floor(math.log10(hi) + 1e-9) + 1)]
 
 
+def ridge_point(peak: float, bandwidth: float) -> float:
+    """I* from the catalogue's ``ridge_point`` (one definition, shared with the grader)."""
+    return formulas.get("ridge_point").evaluate(peak_flops=peak, bandwidth=bandwidth)
+
+
+def attainable(peak: float, bandwidth: float, intensity: float) -> float:
+    """The roof at ``intensity``: the catalogue's ``attainable_flops``."""
+    return formulas.get("attainable_flops").evaluate(intensity=intensity, peak_flops=peak, bandwidth=bandwidth)
+
+
 def draw(peak: float, bandwidth: float, intensity: float, width: int, height: int) -> Plot:
-    """The roofline min(peak, bandwidth·I) on log-log axes in ``width`` x ``height`` cells.
+    """The roofline (``attainable_flops``) on log-log axes in ``width`` x ``height`` cells.
 
     The last two rows are the x axis and its labels (intensity, FLOP/B); the
     left margin holds the y labels (FLOP/s).
     """
-    ridge = peak / bandwidth
+    ridge = ridge_point(peak, bandwidth)
     x_lo, x_hi = min(intensity, ridge) / 4, max(intensity, ridge) * 4
-    y_lo, y_hi = bandwidth * x_lo / 1.5, peak * 1.5
+    y_lo, y_hi = attainable(peak, bandwidth, x_lo) / 1.5, peak * 1.5
     y_ticks = _decades(y_lo, y_hi) + [peak]  # the peak is labelled too (it wins a shared row)
     margin = max(len(si(v)) for v in y_ticks + [y_lo]) + 1
     cw, ch = max(8, width - margin), max(4, height - 2)
@@ -69,7 +79,7 @@ def draw(peak: float, bandwidth: float, intensity: float, width: int, height: in
     prev = None
     for i in range(pw):
         x = x_lo * (x_hi / x_lo) ** (i / (pw - 1))
-        y = py(min(peak, bandwidth * x))
+        y = py(attainable(peak, bandwidth, x))
         for yy in range(min(y, prev if prev is not None else y), max(y, prev if prev is not None else y) + 1):
             dot(i, yy)
         prev = y
@@ -78,7 +88,7 @@ def draw(peak: float, bandwidth: float, intensity: float, width: int, height: in
     def cell(x: float, y: float) -> tuple[int, int]:
         return py(y) // 4, px(x) // 2
 
-    rc, pc = cell(ridge, peak), cell(intensity, min(peak, bandwidth * intensity))
+    rc, pc = cell(ridge, peak), cell(intensity, attainable(peak, bandwidth, intensity))
     rows[rc[0]][rc[1]] = RIDGE
     rows[pc[0]][pc[1]] = POINT
     lines = []
@@ -102,9 +112,9 @@ def legend(peak: float, bandwidth: float, intensity: float, lang: str = "en") ->
     """One line naming the ridge point and the kernel's point, and the bound."""
     from drill.i18n import t
 
-    ridge = peak / bandwidth
-    perf = min(peak, bandwidth * intensity)
-    bound = t(classify_bound(intensity, ridge), lang)
+    ridge = ridge_point(peak, bandwidth)
+    perf = attainable(peak, bandwidth, intensity)
+    bound = t(formulas.classify_bound(intensity, ridge), lang)
     return (f"{RIDGE} {t('ridge', lang)} I* = {fmt_number(ridge)} FLOP/B   "
             f"{POINT} {t('kernel', lang)} I = {fmt_number(intensity)} FLOP/B → {fmt_quantity(perf, 'flop_rate')} ({bound})")
 

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from drill import flow
 from drill.i18n import STRINGS, t, when
-from drill.widgets.roofline import POINT, RIDGE, draw
+from drill.widgets.roofline import POINT, RIDGE, draw, legend
+from engine import formulas
+from engine.units import fmt_number, fmt_quantity
 from question_bank import registry
 
 
@@ -72,6 +74,20 @@ def test_the_roof_rises_then_stays_flat():
     tops = [x for x in top_of if x is not None]
     assert tops == sorted(tops, reverse=True)  # rows count down as the roof goes up
     assert plot.lines[-2].lstrip().startswith("└") and "100" in plot.lines[-1]
+
+
+def test_the_roofline_takes_its_figures_from_the_formula_catalogue(monkeypatch):
+    peak, bw, intensity = 989e12, 3.35e12, 40.0
+    ridge = formulas.get("ridge_point").evaluate(peak_flops=peak, bandwidth=bw)
+    perf = formulas.get("attainable_flops").evaluate(intensity=intensity, peak_flops=peak, bandwidth=bw)
+    line = legend(peak, bw, intensity, "zh")
+    assert f"I* = {fmt_number(ridge)} FLOP/B" in line and fmt_quantity(perf, "flop_rate") in line
+    assert t(formulas.classify_bound(intensity, ridge), "zh") in line
+    calls = []
+    real = formulas.get
+    monkeypatch.setattr(formulas, "get", lambda name: calls.append(name) or real(name))
+    draw(peak, bw, intensity, 60, 12)
+    assert {"ridge_point", "attainable_flops"} <= set(calls)
 
 
 def _step(template_id: str, kind: str):
