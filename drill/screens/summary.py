@@ -73,7 +73,8 @@ class SummaryScreen(DrillScreen):
             due.append(f"\n  • {template_title(tpl, lang)}", "")
         if len(s.due_tomorrow) > 8:
             due.append(f"\n  … +{len(s.due_tomorrow) - 8}", "dim")
-        for row in (title, counts, Text(""), Text(self.tr("summary.by_topic"), "bold"), topics, Text(""), due,
+        for row in (title, counts, Text(self.tr("summary.counted_by"), "dim"), Text(""),
+                    Text(self.tr("summary.by_topic"), "bold"), topics, Text(""), due,
                     Text(""), Text(self.tr("summary.back"), "dim")):
             out.add_row(row)
         return out

@@ -405,6 +405,8 @@ async def test_the_summary_counts_the_final_grade_after_an_override(profile, clo
         assert summary.by_topic == {topic: (answered, answered)}
         shown = text_of(app.screen, "#summary")
         assert "100 %" in shown and f"{answered}/{answered}" in shown
+        assert "Counted by your final grade, after any override" in shown
+        assert "Accuracy by topic (correct or close)" in shown
     assert rows(profile)[0]["verdict"] == "wrong"  # the log keeps the engine's verdict
 
 

@@ -117,3 +117,17 @@ async def test_the_mock_refuses_an_unreadable_answer_in_chinese(profile, clock):
         refused = str(screen.query_one("#mock-reading").render())
         assert refused.startswith("未提交：") and "twelve" in refused and no_english(refused)
         assert screen.run.current == 0 and screen.run.slot.status == "pending"
+
+
+@sync
+async def test_the_summary_says_in_chinese_how_it_counts(profile, clock):
+    from drill.flow import Summary
+
+    summary = Summary(answered=3, correct=1, close=1, wrong=0, dont_know=1, seconds=90.0,
+                      by_topic={"roofline": (2, 3)}, due_tomorrow=[])
+    app = DrillApp(AppContext(profile, "zh", clock, random.Random(7)), start="summary", summary=summary)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = text_of(app.screen, "#summary")
+        assert "按最终评分计（含手动改分）" in shown and "各主题正确率（正确或接近）" in shown
+        assert "67 %" in shown and "2/3" in shown
