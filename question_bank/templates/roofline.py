@@ -217,15 +217,25 @@ def ridge_named(rng):
 # Arithmetic intensity
 
 
+# kernels a profiler might report, with the arithmetic intensities such kernels really have (FLOP/B)
+PROFILED_KERNELS = (("a fused attention kernel", "一个融合后的 attention 算子", 20, 1000),
+                    ("a GEMM kernel", "一个 GEMM 算子", 10, 2000),
+                    ("a LayerNorm kernel", "一个 LayerNorm 算子", 0.5, 5),
+                    ("a custom MoE routing kernel", "一个自定义 MoE 路由算子", 0.1, 10),
+                    ("a convolution kernel", "一个卷积算子", 5, 500))
+COUNT_UNITS_EN = "MB = 1e6 B, GB = 1e9 B, TB = 1e12 B; GFLOP = 1e9 FLOP, TFLOP = 1e12 FLOP, PFLOP = 1e15 FLOP."
+COUNT_UNITS_ZH = "MB = 1e6 B，GB = 1e9 B，TB = 1e12 B；GFLOP = 1e9 FLOP，TFLOP = 1e12 FLOP，PFLOP = 1e15 FLOP。"
+
+
 @template("roofline.intensity_counts", topic="roofline", title="Arithmetic intensity from FLOPs and bytes",
           title_zh="由 FLOPs 与字节数求算术强度", difficulty=1, target_seconds=45)
 def intensity_counts(rng):
-    kernel_en, kernel_zh = rng.choice((("a fused attention kernel", "一个融合后的 attention 算子"),
-                                       ("a GEMM kernel", "一个 GEMM 算子"), ("a LayerNorm kernel", "一个 LayerNorm 算子"),
-                                       ("a custom MoE routing kernel", "一个自定义 MoE 路由算子"),
-                                       ("a convolution kernel", "一个卷积算子")))
-    flops = rng.choice((1, 2, 4, 5, 8, 16, 25, 40, 64, 100, 128, 256, 500)) * 10 ** rng.choice((9, 10, 11, 12))
-    nbytes = rng.choice((1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100)) * 10 ** rng.choice((8, 9, 10))
+    kernel_en, kernel_zh, low, high = rng.choice(PROFILED_KERNELS)
+    while True:  # counts whose ratio is an intensity such a kernel really has
+        flops = rng.choice((1, 2, 4, 5, 8, 16, 25, 40, 64, 100, 128, 256, 500)) * 10 ** rng.choice((9, 10, 11, 12))
+        nbytes = rng.choice((1, 2, 4, 5, 8, 10, 16, 20, 32, 50, 64, 100)) * 10 ** rng.choice((8, 9, 10))
+        if low <= flops / nbytes <= high:
+            break
     return Spec(
         givens=(given("flops", "FLOPs executed", "浮点运算次数", flops, "flop"),
                 given("bytes", "HBM traffic (bytes read + written)", "显存读写字节数", nbytes, "bytes")),
@@ -234,7 +244,7 @@ def intensity_counts(rng):
                             "I = FLOPs ÷ bytes moved to/from memory. What is I, in FLOP/B?",
                   prompt_zh=f"性能分析工具给出了{kernel_zh}的上述计数。算术强度 I = 浮点运算次数 ÷ 显存读写字节数。"
                             "I 是多少（FLOP/B）？"),),
-        conventions_en="GB = 1e9 B; GFLOP = 1e9 FLOP.", conventions_zh="GB = 1e9 B；GFLOP = 1e9 FLOP。",
+        conventions_en=COUNT_UNITS_EN, conventions_zh=COUNT_UNITS_ZH,
     )
 
 

@@ -101,6 +101,29 @@ def test_chinese_givens_and_prompts_are_in_chinese(tid):
                 assert any(run.lower() in sp for sp in spellings), f"seed {seed}: English {run!r} in {text!r}"
 
 
+PREFIXED_UNIT = re.compile(r"(?<![\w/])([kMGTPE](?:B|FLOP)S?)(/s)?(?![\w/])")
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_every_prefixed_unit_in_the_givens_is_defined(tid):
+    """A given shown in MB, TB or TFLOP has that unit defined in the problem's text (GB = 1e9 B ...)."""
+    for seed in range(60):
+        p = registry.get(tid).generate(seed)
+        text = " ".join([p.conventions("en"), p.scenario("en")] + [s.prompt("en") for s in p.steps])
+        for g in p.givens:
+            if isinstance(g.value, str):
+                continue
+            for unit, rate in PREFIXED_UNIT.findall(g.display):
+                defined = (f"{unit} = ", f"{unit}{rate} = ", f"{unit.rstrip('S')} = ", f"{unit.rstrip('S')}S = ")
+                assert any(d in text for d in defined), f"seed {seed}: {g.display} but {unit} is not defined: {text!r}"
+
+
+def test_profiled_intensities_are_realistic():
+    t = registry.get("roofline.intensity_counts")
+    values = [float(t.generate(seed).steps[0].expected.value) for seed in range(300)]
+    assert 0.1 <= min(values) and max(values) <= 2000 and len(set(values)) > 50
+
+
 @pytest.mark.parametrize("tid", IDS)
 @EXAMPLES
 @given(seed=SEEDS)
