@@ -7,7 +7,8 @@
   last 10 %), question n of N, the time on this question; answers are read as
   typed (an unreadable one is refused before it is submitted) but no verdict
   or solution is shown.  Skip, flag, go back; the mock ends by itself when the
-  time runs out, submitting the typed answer if it is readable.
+  time runs out, or by hand (Esc, or quitting the app): either way a readable answer
+  typed but not submitted is submitted.
 * :class:`MockReportScreen` (``"mock_report"``): score, time, a per-question table, misconceptions,
   weakest topics, the comparison with earlier mocks; Enter opens a question's
   worked solution, ``p`` sends the missed templates to the next practice
@@ -34,7 +35,8 @@ from drill.commands.mock import format_clock
 from drill.i18n import placeholder, t, template_title, topic_name
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen
 from engine.grading import misconception_label
-from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, weakness_figures
+from engine.mock import (ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading,
+                         unreadable_reason, weakness_figures)
 from question_bank import registry
 from question_bank.base import TOPICS, Problem
 
@@ -520,17 +522,36 @@ class MockRunScreen(_MockScreen):
         if self.run is None or self._ending:
             return
         lang, run = self.lang, self.run
-        missing = sum(1 for s in run.slots if s.status != ANSWERED)
+        draft = self.answer_box.value
+        submits = self._submits(draft)
+        missing = sum(1 for s in run.slots if s.status != ANSWERED) - (submits and run.slot.status != ANSWERED)
         body = t("mock.end_body", lang, n=missing, total=len(run.slots)) if missing else t("mock.end_body_all",
                                                                                             lang)
-        draft = self.answer_box.value
+        if submits:
+            body += "\n" + t("mock.end_submits", lang, typed=draft.strip())
 
         def confirmed(yes: bool | None) -> None:
             if yes and not self._ending and not run.finished:
-                run.finish(self.now(), draft=draft)
+                self._finish_by_hand(draft)
                 self.end_mock()
 
         self.app.push_screen(ConfirmEndScreen(body), confirmed)
+
+    def _submits(self, draft: str) -> bool:
+        """Would ending now submit ``draft``: readable, and not the answer already given."""
+        slot, text = self.run.slot, draft.strip()
+        return (bool(text) and not (slot.status == ANSWERED and text == slot.typed)
+                and unreadable_reason(text, slot.expected) is None)
+
+    def _finish_by_hand(self, draft: str) -> None:
+        """End the mock now; a readable answer typed but not submitted is submitted, as at time-out
+        (unreadable text stays unanswered)."""
+        now = self.now()
+        if self._submits(draft):
+            self.run.answer(draft, now)
+            self.run.finish(now)  # answer() may have moved on to another question
+        else:
+            self.run.finish(now, draft=draft)
 
     def end_mock(self) -> None:
         """Save the finished mock (record + unscheduled reviews) and show the report."""
@@ -547,7 +568,8 @@ class MockRunScreen(_MockScreen):
     def on_unmount(self) -> None:
         """Leaving the app mid-mock (Ctrl+Q) ends the mock there: it is saved like any other."""
         if self.run is not None and not self._ending:
-            self.run.finish(self.now(), draft=self.answer_box.value)
+            if not self.run.finished:
+                self._finish_by_hand(self.answer_box.value)
             self._save()
 
     async def _show_report(self) -> None:

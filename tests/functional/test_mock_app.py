@@ -62,6 +62,11 @@ async def submit(pilot, screen: MockRunScreen, text: str, seconds: float = 0.0) 
 async def end_now(pilot) -> MockReportScreen:
     await pilot.press("escape")
     await pilot.pause()
+    return await end_now_confirm(pilot)
+
+
+async def end_now_confirm(pilot) -> MockReportScreen:
+    """Say yes to the end-early dialog already open."""
     await pilot.press("y")
     await pilot.pause()
     await pilot.pause()
@@ -149,6 +154,45 @@ async def test_running_out_of_time_submits_the_answer_being_typed(profile, clock
     assert rec["timed_out"] is True and rec["seconds_used"] == 120
     assert rec["questions"][1]["typed"] == typed and rec["questions"][1]["verdict"] == "correct"
     assert all(q["verdict"] == "unanswered" for q in rec["questions"][2:])
+
+
+@sync
+async def test_ending_by_hand_submits_a_readable_answer_being_typed(profile, clock):
+    app = app_for(profile, clock, questions=3, seed=8, chains=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await submit(pilot, screen, right(screen), seconds=30)
+        clock.advance(20)
+        screen.answer_box.value = typed = right(screen)  # typed, not submitted
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        body = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert f"The answer you typed here ({typed}) will be submitted." in body
+        assert "1 of 3 answers are still missing" in body
+        report = await end_now_confirm(pilot)
+        assert report.report.score == {"correct": 2, "close": 0, "wrong": 0, "unanswered": 1}
+    rec = profile.mocks()[0]
+    assert rec["timed_out"] is False and rec["seconds_used"] == 50
+    assert rec["questions"][1]["typed"] == typed and rec["questions"][1]["seconds"] == 20
+    assert [r["verdict"] for r in profile.reviews()] == ["correct", "correct"]
+
+
+@sync
+async def test_ending_by_hand_leaves_unreadable_text_unanswered(profile, clock):
+    app = app_for(profile, clock, questions=2, seed=8, chains=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        screen.answer_box.value = "12 parsecs"
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        body = " ".join(str(w.render()) for w in app.screen.query("Static"))
+        assert "will be submitted" not in body and "2 of 2 answers are still missing" in body
+        await end_now_confirm(pilot)
+    rec = profile.mocks()[0]
+    assert all(q["verdict"] == "unanswered" for q in rec["questions"]) and not rec["timed_out"]
+    assert list(profile.reviews()) == []
 
 
 @sync
@@ -344,7 +388,8 @@ async def test_quitting_the_app_mid_mock_still_saves_it(profile, clock):
         screen = await start(pilot)
         await submit(pilot, screen, right(screen), seconds=15)
         clock.advance(5)
+        screen.answer_box.value = right(screen)  # typed, not submitted: quitting submits it, like Esc
         await pilot.press("ctrl+q")
         await pilot.pause()
     rec = profile.mocks()[0]
-    assert rec["score"] == {"correct": 1, "close": 0, "wrong": 0, "unanswered": 1} and rec["seconds_used"] == 20
+    assert rec["score"] == {"correct": 2, "close": 0, "wrong": 0, "unanswered": 0} and rec["seconds_used"] == 20
