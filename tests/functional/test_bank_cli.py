@@ -106,6 +106,25 @@ def test_check_names_the_misconception():
     assert "query heads" in doc["diagnosis"] and doc["quality"] == 2
 
 
+def test_check_the_reviewed_cases():
+    # a whole number that is a named mistake: wrong with quality 2, not close (close would pass SM-2)
+    doc = drill_json("check", "memory.zero_planning", "--seed", "3", "--step", "4", "9")
+    assert (doc["status"], doc["quality"], doc["diagnosis_key"]) == ("wrong", 2, "rounded_down")
+    # scientific notation in a symbolic answer
+    assert drill_json("check", "memory.zero_expression", "--seed", "1", "2.0e1*Φ/N + Φ")["status"] == "correct"
+    # the worked solution's own numbers give the stated whole number
+    p = registry.get("inference.max_batch_fit").generate(23)
+    doc = drill_json("check", "inference.max_batch_fit", "--seed", "23", p.steps[0].expected.display)
+    assert doc["status"] == "correct" and doc["solution"][-1].strip() == f"= {p.steps[0].expected.display}"
+
+
+def test_ask_in_chinese_translates_text_givens():
+    seed = next(s for s in range(200) if registry.get("roofline.ridge_point").generate(s).givens[0].value
+                == "a hypothetical accelerator")
+    doc = drill_json("--lang", "zh", "ask", "roofline.ridge_point", "--seed", str(seed))
+    assert doc["givens"][0]["display"] == "一张假想的加速卡" and "hypothetical" not in doc["prompt"]
+
+
 def test_check_an_unreadable_answer_is_invalid_with_status_0():
     r = drill("check", "roofline.ridge_point", "--seed", "1", "12 GB", "--json")
     assert r.returncode == 0

@@ -1,11 +1,16 @@
 """Properties every registered template must have, over many seeds (issue #3, "Tests").
 
-For each template: the problem is well-formed in English and Chinese, its given
-values are finite and positive, the expected answer is what the engine formula
-gives for the step's inputs, the answer's own display text grades ``correct``,
-no misconception lies within tolerance of the right answer, the same seed gives
-the same problem, and there are at least 50 distinct problems.  Then the bank as
-a whole: at least 40 templates, at least 8 chains of 3-5 steps, every topic.
+For each template: the problem is well-formed in English and Chinese (and the
+Chinese givens and prompts are Chinese, not English with one CJK character), its
+given values are finite, positive and shown exactly, every prefixed unit is
+defined, the expected answer is what the engine formula gives for the step's
+inputs *and* what the worked solution's substitution line gives with the numbers
+as printed (the check that catches wrong inputs: exactly for whole numbers, which
+are settled by hand), the answer's own display text grades ``correct``, no
+misconception lies within tolerance of the right answer and typing one names it,
+the same seed gives the same problem, and there are at least 50 distinct
+problems.  Then the bank as a whole: at least 40 templates, at least 8 chains of
+3-5 steps, every topic.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from engine.answers import Unreadable, parse_list, parse_quantity
 from engine.grading import CORRECT, display_number, distance, grade
 from engine.units import DTYPE_BYTES, UNIT_SYMBOLS
 from question_bank import hardware, models, registry
-from question_bank.base import TOPICS, WHOLE_MARGIN, rounding_margin, settled_by_hand
+from question_bank.base import TOPICS, WHOLE_MARGIN, Given, rounding_margin, settled_by_hand
 from question_bank.templates import pipeline
 
 TEMPLATES = registry.all_templates()
@@ -231,6 +236,19 @@ def _check_givens_as_shown(p) -> None:
             assert settled_by_hand(s.formula, s.inputs), (
                 f"seed {p.seed} step {s.index + 1}: {s.formula}{dict(s.inputs)} is within {WHOLE_MARGIN:.1%} of a "
                 "whole number")
+
+
+def test_givens_are_shown_exactly_and_text_in_the_language_asked():
+    assert Given("p", "", "", 362.05e12, "flop_rate", "TFLOPS").display == "362.05 TFLOPS"  # not 362.1
+    assert Given("b", "", "", 16312e9, "bandwidth", "GB/s").display == "16312 GB/s"
+    assert Given("k", "", "", 134217728.0, "bytes", "GB").display == "0.1342 GB"  # 9 figures: 4 shown (round it)
+    g = Given("gpu", "GPU", "GPU", "2 × B200 (tensor parallel)", value_zh="2 × B200（张量并行）")
+    assert (g.display, g.display_in("en"), g.display_in("zh")) == (
+        "2 × B200 (tensor parallel)", "2 × B200 (tensor parallel)", "2 × B200（张量并行）")
+    assert Given("dtype", "Precision", "精度", "bf16").display_in("zh") == "bf16"  # no twin: as it is
+    p = registry.get("inference.decode_tps").generate(3)
+    assert p.given_rows("zh") == [(g.label("zh"), g.display_in("zh")) for g in p.givens]
+    assert [d["display"] for d in p.to_dict("zh")["givens"]] == [g.display_in("zh") for g in p.givens]
 
 
 def test_a_whole_number_is_settled_by_hand_or_its_inputs_are_round():
