@@ -68,8 +68,9 @@ class HomeScreen(DrillScreen):
         for key, value in tiles.items():
             self.query_one(f"#tile-{key}", Static).update(
                 Text.assemble((str(value), "bold"), "\n", (self.tr(f"home.{key}"), "dim")))
-        nxt = (self.tr("home.next_due", when=when(f.next_due, today, lang)) if f.next_due
-               else self.tr("home.nothing_scheduled") if not f.due else "")
+        # the next due date only when nothing is due now (answering today's items moves dates anyway)
+        nxt = ("" if f.due else self.tr("home.next_due", when=when(f.next_due, today, lang)) if f.next_due
+               else self.tr("home.nothing_scheduled"))
         self.query_one("#home-next", Static).update(Text(nxt, "dim"))
         n = f.due + f.new
         details = {

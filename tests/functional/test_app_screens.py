@@ -15,6 +15,7 @@ from drill.screens.help import HelpScreen
 from drill.screens.home import HomeScreen
 from drill.screens.practice import PracticeScreen
 from engine.session import review_row
+from engine.sm2 import ItemState
 from question_bank import registry
 from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
 
@@ -31,11 +32,14 @@ def tile(screen, key: str) -> str:
 
 @sync
 async def test_home_shows_today_at_a_glance(profile, clock):
-    first, second = registry.all_templates()[:2]
+    first, second, later = registry.all_templates()[:3]
     for item, day in ((first, date(2026, 11, 27)), (second, date(2026, 11, 28))):
         profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
                                   when=datetime(day.year, day.month, day.day, 9, tzinfo=timezone.utc), today=day,
                                   state=None, schedule=True))
+    profile.record(review_row(item=later.id, topic=later.topic, seed=1, quality=5, verdict="correct",
+                              when=datetime(2026, 11, 27, 9, tzinfo=timezone.utc), today=date(2026, 11, 27),
+                              state=ItemState(interval=6, reps=2, due=date(2026, 11, 27)), schedule=True))
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         home = app.screen
@@ -43,6 +47,7 @@ async def test_home_shows_today_at_a_glance(profile, clock):
         # first was due on the 28th, second is due today; five new items a day
         assert (tile(home, "due"), tile(home, "new"), tile(home, "streak"), tile(home, "today")) == \
             ("2", "5", "2 d", "0")
+        assert text_of(home, "#home-next") == ""  # no "next due in 13 days" beside "2 due now"
         options = [str(home.query_one("#ways").get_option_at_index(i).prompt) for i in range(4)]
         assert "today's session: 7 problems" in options[0]
         await pilot.press("p")
@@ -53,6 +58,19 @@ async def test_home_shows_today_at_a_glance(profile, clock):
         await pilot.press("escape", "enter")
         assert isinstance(app.screen, HomeScreen)
         assert (tile(home, "due"), tile(home, "today")) == ("1", "1")  # redrawn on return
+
+
+@sync
+async def test_home_names_the_next_due_date_only_when_nothing_is_due(profile, clock):
+    item = registry.all_templates()[0]
+    profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
+                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=date(2026, 11, 28),
+                              state=ItemState(interval=1, reps=1, due=date(2026, 11, 28)), schedule=True))
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)):
+        home = app.screen
+        assert tile(home, "due") == "0"
+        assert text_of(home, "#home-next") == "Next item due in 5 days (2026-12-04)."
 
 
 @sync
