@@ -240,9 +240,6 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
     }
 
 
-STATUS_ZH = {"correct": "正确", "close": "接近", "wrong": "错误", "invalid": "无法识别"}
-
-
 def print_check(c: Checked, lang: str, as_json: bool) -> None:
     if as_json:
         _print_json(check_dict(c, lang))
@@ -252,7 +249,7 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
     if c.problem.is_chain:
         print((f"第 {c.step_index + 1}/{len(c.problem.steps)} 步：" if zh
                else f"Step {c.step_index + 1} of {len(c.problem.steps)}: ") + c.graded_step.prompt(lang))
-    print((f"[{STATUS_ZH[v.status]}] " if zh else "") + v.message_in(lang))
+    print(v.message_in(lang))  # it opens with the status ("Wrong: ...", "错误：...")
     if v.notes:
         print(("读取为：" if zh else "Read as: ") + ("；" if zh else "; ").join(v.notes_in(lang)))
     if v.status == "invalid":

@@ -132,6 +132,8 @@ def test_check_an_unreadable_answer_is_invalid_with_status_0():
     assert doc["status"] == "invalid" and doc["quality"] is None and "GB" in doc["message"]
     text = drill("check", "roofline.ridge_point", "--seed", "1", "twelve")
     assert text.returncode == 0 and "Can't read this answer" in text.stdout and "Solution" not in text.stdout
+    zh = drill("--lang", "zh", "check", "roofline.ridge_point", "--seed", "1", "twelve")
+    assert zh.stdout.startswith("无法识别这个答案") and zh.stdout.count("无法识别") == 1 and "解答" not in zh.stdout
 
 
 def test_check_one_step_of_a_chain_and_chinese_output():
@@ -141,7 +143,13 @@ def test_check_one_step_of_a_chain_and_chinese_output():
     assert doc["status"] == "correct" and doc["step"] == 3 and doc["steps"] == 4
     other = "compute-bound" if bound == "memory-bound" else "memory-bound"
     zh = drill("--lang", "zh", "check", "roofline.chain_interview", "--seed", "7", "--step", "3", other)
-    assert zh.returncode == 0 and "第 3/4 步" in zh.stdout and "[错误]" in zh.stdout and "解答" in zh.stdout
+    assert zh.returncode == 0 and "第 3/4 步" in zh.stdout and "解答" in zh.stdout
+    # the status is said once, by the message itself: "错误。…", not "[错误] 错误。…"
+    status = zh.stdout.splitlines()[1]
+    assert status.startswith("错误") and status.count("错误") == 1 and "[" not in status
+    en = drill("check", "roofline.chain_interview", "--seed", "7", "--step", "3", other)
+    status = en.stdout.splitlines()[1]
+    assert status.startswith("Wrong") and status.lower().count("wrong") == 1 and "[" not in status
     # the Chinese label of a choice is accepted as an answer
     label = {"memory-bound": "访存受限", "compute-bound": "算力受限"}[bound]
     assert drill_json("check", "roofline.chain_interview", "--seed", "7", "--step", "3", label)["status"] == "correct"
