@@ -270,7 +270,12 @@ class TopicStats:
 
 @dataclass(frozen=True)
 class MockStats:
-    """One mock interview's score."""
+    """One mock interview's score.
+
+    The counts are of answers: a mock asks each step of a chain as its own
+    answer, so a chain of three steps adds three.  ``questions`` counts
+    questions (a chain is one).
+    """
 
     id: Any
     ts: str
@@ -279,19 +284,24 @@ class MockStats:
     wrong: int
     unanswered: int
     seconds_used: float
+    asked: int | None = None  # questions asked; None: the result does not list them (count its answers)
 
     @property
     def date(self) -> str:
         return self.ts[:10]
 
     @property
-    def questions(self) -> int:
+    def answers(self) -> int:
         return self.correct + self.close + self.wrong + self.unanswered
 
     @property
+    def questions(self) -> int:
+        return self.asked if self.asked is not None else self.answers
+
+    @property
     def percent(self) -> float | None:
-        """The mock's score (correct counts one, close one half), in percent; None without questions."""
-        if not self.questions:
+        """The mock's score (correct counts one, close one half, per answer), in percent; None without answers."""
+        if not self.answers:
             return None
         return score_percent({"correct": self.correct, "close": self.close, "wrong": self.wrong,
                               "unanswered": self.unanswered})
@@ -302,6 +312,7 @@ class MockStats:
             "ts": self.ts,
             "date": self.date,
             "questions": self.questions,
+            "answers": self.answers,
             "correct": self.correct,
             "close": self.close,
             "wrong": self.wrong,
@@ -619,4 +630,20 @@ def _covered_steps(d: Digest) -> dict[str, set]:
 def _mock(m: Mapping) -> MockStats:
     score = m.get("score") or {}
     return MockStats(m.get("id"), str(m.get("ts") or ""), int(score.get("correct", 0)), int(score.get("close", 0)),
-                     int(score.get("wrong", 0)), int(score.get("unanswered", 0)), float(m.get("seconds_used") or 0))
+                     int(score.get("wrong", 0)), int(score.get("unanswered", 0)), float(m.get("seconds_used") or 0),
+                     mock_questions(m.get("questions")))
+
+
+def mock_questions(answers: Any) -> int | None:
+    """How many questions a saved mock asked, from its list of answers (one per step of a chain).
+
+    Each answer names its ``question`` (1-based); a result without those numbers
+    counts the answers that start a question (``step`` null or 1).  None when
+    the result lists no answers.
+    """
+    if not isinstance(answers, list) or not answers or not all(isinstance(a, Mapping) for a in answers):
+        return None
+    numbers = [a.get("question") for a in answers]
+    if all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        return len(set(numbers))
+    return sum(1 for a in answers if a.get("step") in (None, 1))

@@ -223,6 +223,7 @@ def summary(s: "Stats", lang: str = "en", sort: str = "topic", reverse: bool = F
         out.append(tr("mock_scores", lang) + ":")
         for m in s.mocks:
             out.append(f"  {m.date}  {num(m.percent, '{:.0f}%', lang):>5}  "
+                       f"{tr('mock_questions', lang)} {m.questions}  "
                        f"{m.correct}/{m.close}/{m.wrong}/{m.unanswered}  {duration(m.seconds_used, lang)}")
     else:
         out.append(tr("mocks_none", lang))

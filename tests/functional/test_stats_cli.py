@@ -166,3 +166,21 @@ def test_a_damaged_old_log_segment_exits_with_a_message(tmp_path):
     (tmp_path / "default" / "reviews" / "000001.json").write_text("{ not json")
     r = drill("--saves", str(tmp_path), "stats", "--json")
     assert r.returncode == 1 and "000001.json" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_mock_with_a_chain_counts_its_questions_not_its_steps(tmp_path):
+    from engine.mock import QuestionResult
+
+    single, chain = ids("roofline")[0], "roofline.chain_interview"
+    results = [QuestionResult(1, None, single, "roofline", 3, "1", "1", "correct", 30.0)]
+    results += [QuestionResult(2, k, chain, "roofline", 5, "1", "1", v, 40.0)
+                for k, v in enumerate(("correct", "close", "wrong", "unanswered"), 1)]
+    with Profile.open(tmp_path) as p:
+        p.add_mock({"ts": f"{date.today().isoformat()}T09:00:00Z", "seed": 1, "settings": {},
+                    "questions": [r.to_dict() for r in results],
+                    "score": {"correct": 2, "close": 1, "wrong": 1, "unanswered": 1}, "seconds_used": 190.0})
+    m, = json.loads(drill("--saves", str(tmp_path), "stats", "--json").stdout)["mocks"]
+    assert (m["questions"], m["answers"], m["percent"]) == (2, 5, pytest.approx(50.0))
+    text = drill("--saves", str(tmp_path), "stats").stdout
+    assert "Questions 2  2/1/1/1" in text
+    assert "题数 2" in drill("--saves", str(tmp_path), "--lang", "zh", "stats").stdout

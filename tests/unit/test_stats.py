@@ -319,6 +319,29 @@ def test_mocks_scores_over_time():
     assert s.to_dict()["mocks"][0]["percent"] == pytest.approx(70.0)
 
 
+def mock_answer(question: int | None, item: str, step: int | None, verdict: str = "correct") -> dict:
+    a = {"item": item, "seed": 7, "step": step, "typed": "1", "verdict": verdict, "seconds": 20.0,
+         "expected": "1", "flagged": False}
+    return a if question is None else {"question": question, **a}
+
+
+def test_a_mock_counts_questions_and_a_chain_is_one():
+    answers = [mock_answer(1, "roofline.a", None), mock_answer(2, "roofline.b", 1),
+               mock_answer(2, "roofline.b", 2, "close"), mock_answer(2, "roofline.b", 3, "wrong"),
+               mock_answer(2, "roofline.b", 4, "unanswered")]
+    mock = {"id": 1, "ts": "2026-11-20T10:00:00Z", "seed": 3, "settings": {}, "questions": answers,
+            "score": {"correct": 2, "close": 1, "wrong": 1, "unanswered": 1}, "seconds_used": 600.0}
+    m, = compute(mocks=[mock]).mocks
+    assert (m.questions, m.answers) == (2, 5)  # one single question and one chain of four steps
+    assert m.percent == pytest.approx(50.0)  # the score is per answer: (2 + 0.5) / 5
+    assert compute(mocks=[mock]).to_dict()["mocks"][0]["questions"] == 2
+    # a result saved without question numbers: an answer with step null or 1 starts a question
+    old = {**mock, "questions": [{k: v for k, v in a.items() if k != "question"} for a in answers]}
+    assert compute(mocks=[old]).mocks[0].questions == 2
+    # a result that lists no answers counts its score
+    assert compute(mocks=[{**mock, "questions": []}]).mocks[0].questions == 5
+
+
 def test_json_document_has_the_promised_keys():
     states = {"roofline.a": ItemState(ef=2.5, interval=1, reps=1, due=TODAY)}
     d = compute([row(ago=0)], states).to_dict()
