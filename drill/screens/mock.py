@@ -293,11 +293,12 @@ def problem_context(problem: Problem, upto: int, lang: str, answers: Mapping[int
     out = Text()
     if problem.scenario(lang):
         out.append(problem.scenario(lang) + "\n")
-    for i, g in enumerate(problem.givens):
+    rows = problem.given_rows(lang)
+    for i, (label, shown) in enumerate(rows):
         out.append("  ·  " if i else "", style="dim")
-        out.append(f"{g.label(lang)}: ", style="dim")
-        out.append(g.display)
-    if problem.givens:
+        out.append(f"{label}: ", style="dim")
+        out.append(shown)
+    if rows:
         out.append("\n")
     if problem.conventions(lang):
         out.append(problem.conventions(lang) + "\n", style="dim italic")
@@ -311,6 +312,22 @@ def problem_context(problem: Problem, upto: int, lang: str, answers: Mapping[int
 def step_prompt(problem: Problem, step: int, lang: str) -> Text:
     s = problem.steps[step]
     return Text((f"{s.index + 1}. " if problem.is_chain else "") + s.prompt(lang), style="bold")
+
+
+def asked_step(item: str, seed: int, step: int | None) -> tuple[Problem, int] | None:
+    """The problem of a saved question and the 0-based index of its step (None: template unknown)."""
+    try:
+        problem = registry.get(item).generate(int(seed))
+    except KeyError:
+        return None
+    return problem, min(max((step or 1) - 1, 0), len(problem.steps) - 1)
+
+
+def expected_shown(item: str, seed: int, step: int | None, saved: str, lang: str) -> str:
+    """The expected answer in ``lang`` (a choice as its Chinese label in Chinese); ``saved`` when the
+    template is gone."""
+    asked = asked_step(item, seed, step)
+    return saved if asked is None else asked[0].steps[asked[1]].expected.display_in(lang)
 
 
 class MockRunScreen(_MockScreen):
@@ -603,15 +620,12 @@ class SolutionScreen(DrillModal[None]):
 
     def render_text(self) -> Text:
         lang, q = self.lang, self.question
-        try:
-            template = registry.get(q.get("item", ""))
-        except KeyError:
+        asked = asked_step(q.get("item", ""), q.get("seed", 0), q.get("step"))
+        if asked is None:
             return Text(t("mock.unknown_template", lang))
-        problem = template.generate(int(q.get("seed", 0)))
-        step_i = (q.get("step") or 1) - 1
-        step_i = min(max(step_i, 0), len(problem.steps) - 1)
+        problem, step_i = asked
         step = problem.steps[step_i]
-        title = template_title(template, lang)
+        title = template_title(problem.template, lang)
         out = Text(t("mock.solution_title", lang, label=self.label, title=title, seed=problem.seed) + "\n\n",
                    style="bold")
         out.append_text(step_prompt(problem, step_i, lang))
@@ -695,7 +709,8 @@ class MockReportScreen(_MockScreen):
                 "mock.col.time"]
         table.add_columns(*[t(k, lang) for k in cols], "⚑")
         for i, r in enumerate(rep.results):
-            table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), Text(r.typed or "—"), Text(r.expected),
+            expected = expected_shown(r.template_id, r.seed, r.step, r.expected, lang)
+            table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), Text(r.typed or "—"), Text(expected),
                           Text(verdict_name(r.verdict, lang), style=VERDICT_COLOUR.get(r.verdict, "")),
                           Text(format_clock(r.seconds)), Text("⚑" if r.flagged else ""), key=str(i))
         out = Text(t("mock.misconceptions", lang), style="bold")

@@ -171,13 +171,13 @@ class PracticeScreen(DrillScreen):
         text = Text()
         if p.scenario(lang):
             text.append(p.scenario(lang) + "\n\n")
-        if p.givens:
-            labels = [g.label(lang) for g in p.givens]
-            width = max(cell_len(label) for label in labels)
-            for label, g in zip(labels, p.givens):
+        rows = p.given_rows(lang)
+        if rows:
+            width = max(cell_len(label) for label, _ in rows)
+            for label, shown in rows:
                 text.append("▎ ", "blue")
                 text.append(label + " " * (width - cell_len(label) + 2), "dim")
-                text.append(g.display + "\n", "bold")
+                text.append(shown + "\n", "bold")
             text.append("\n")
         if p.conventions(lang):
             text.append(p.conventions(lang) + "\n\n", "dim italic")

@@ -131,3 +131,15 @@ async def test_the_summary_says_in_chinese_how_it_counts(profile, clock):
         shown = text_of(app.screen, "#summary")
         assert "按最终评分计（含手动改分）" in shown and "各主题正确率（正确或接近）" in shown
         assert "67 %" in shown and "2/3" in shown
+
+
+@sync
+async def test_givens_are_shown_in_chinese(profile, clock):
+    app = practice(profile, clock, "roofline.elementwise_intensity")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        problem = app.screen.run.problem
+        shown = text_of(app.screen, "#question")
+        for (label, value), g in zip(problem.given_rows("zh"), problem.givens):
+            assert label in shown and value in shown
+        assert any(g.display not in shown for g in problem.givens)  # a text given has its Chinese value

@@ -393,3 +393,24 @@ async def test_quitting_the_app_mid_mock_still_saves_it(profile, clock):
         await pilot.pause()
     rec = profile.mocks()[0]
     assert rec["score"] == {"correct": 2, "close": 0, "wrong": 0, "unanswered": 0} and rec["seconds_used"] == 20
+
+
+@sync
+async def test_the_report_shows_a_choice_answer_in_the_ui_language(profile, clock):
+    from question_bank import registry
+
+    exp = registry.get("roofline.classify_kernel").generate(4).steps[0].expected
+    label = next(c.label_zh for c in exp.choices if c.key == exp.value)
+    q = {"question": 1, "item": "roofline.classify_kernel", "topic": "roofline", "seed": 4, "step": None,
+         "typed": "", "verdict": "unanswered", "seconds": 0.0, "expected": exp.value, "flagged": False}
+    profile.add_mock({"ts": "2026-11-29T15:00:00Z", "seed": 1, "settings": {"limit_seconds": 600},
+                      "questions": [q], "score": {"correct": 0, "close": 0, "wrong": 0, "unanswered": 1},
+                      "seconds_used": 30.0, "timed_out": False})
+    app = DrillApp(AppContext(profile, "zh", clock, random.Random(3)), start="mock_report")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        table = app.screen.query_one("#report-table")
+        assert str(table.get_row_at(0)[3]) == label
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert str(table.get_row_at(0)[3]) == exp.value
