@@ -107,11 +107,13 @@ def iso_utc(when: datetime) -> str:
 
 def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
                state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
-               value: float | str | None = None, seconds: float = 0.0, step: int | None = None) -> dict:
+               value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
     With ``schedule`` the item's SM-2 state moves on (``before`` is None for a
     new item); without it ``before`` and ``after`` are None and nothing changes.
+    ``seconds`` None: the time was not measured (an answer checked on paper);
+    the statistics leave such a row out of every time figure.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -126,7 +128,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
     return {
         "ts": iso_utc(when), "date": today.isoformat(), "item": item, "topic": topic, "seed": int(seed),
         "step": step, "typed": typed, "value": value, "verdict": verdict, "quality": quality,
-        "seconds": round(float(seconds), 3), "mode": mode, "scheduled": bool(schedule),
+        "seconds": None if seconds is None else round(float(seconds), 3), "mode": mode, "scheduled": bool(schedule),
         "before": before, "after": after,
     }
 

@@ -24,6 +24,9 @@ Definitions (the README's "Progress stats" repeats them):
   item and day, the day's first scheduled review of an item that was *mature*
   before it (interval >= 21 days); the share of those that passed.  Mock,
   extra and re-drill answers never move the schedule, so they never count.
+- Time figures (the total time, a topic's median time per review) leave out
+  reviews whose time was not measured (``seconds`` None: an answer checked
+  on paper with ``drill check --record``); such a review counts everywhere else.
 - An item is *learned* when it passed its last scheduled review (SM-2 reps >=
   1) and *mature* when its interval is >= 21 days.
 - The *forecast* counts items of the bank due on each of the next 30 days;
@@ -72,6 +75,7 @@ def _counts(values: set) -> bool:
 
 
 def _durations(values: set) -> bool:
+    values.discard(None)  # not measured (a paper answer)
     try:
         return not values or (min(values) >= 0 and math.isfinite(math.fsum(values)))
     except OverflowError:
@@ -88,7 +92,7 @@ _COLUMN_RULES: dict[str, tuple[set, Any]] = {
     "step": ({int, _NONE}, lambda vs: all(v is None or v >= 1 for v in vs)),
     "verdict": ({str}, lambda vs: vs <= set(VERDICTS)),
     "quality": ({int}, lambda vs: vs <= set(range(6))),
-    "seconds": ({int, float}, _durations),
+    "seconds": ({int, float, _NONE}, _durations),
     "mode": ({str}, lambda vs: vs <= set(MODES)),
     "before": ({int, _NONE}, _counts),
     "interval": ({int, _NONE}, _counts),
@@ -363,7 +367,7 @@ class Stats:
         return self.passed_30d / self.reviews_30d if self.reviews_30d else None
 
     def history(self, item: str) -> list[dict]:
-        """An item's reviews, oldest first: date, verdict, seconds, the interval it got."""
+        """An item's reviews, oldest first: date, verdict, seconds (None: not measured), the interval it got."""
         d = self.digest
         return [{"date": d.date[i], "verdict": d.verdict[i], "quality": d.quality[i], "seconds": d.seconds[i],
                  "mode": d.mode[i], "step": d.step[i], "interval": d.interval[i]}
@@ -524,7 +528,7 @@ def compute(
         idx = by_item.get(item, ())
         ok = [quality[i] >= PASS_QUALITY for i in idx]
         recent30 = [o for i, o in zip(idx, ok) if date_of[i] >= since_s]
-        secs = [seconds_of[i] for i in idx]
+        secs = [s for i in idx if (s := seconds_of[i]) is not None]  # None: not measured
         topic_seconds[topic].extend(secs)
         seconds += sum(secs)
         recent = ok[-RECENT_REVIEWS:]

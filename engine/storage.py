@@ -373,7 +373,7 @@ def _row_ok(r: Any) -> bool:
             and (step is None or (type(step) is int and step >= 1)) and type(r["typed"]) is str
             and (v is None or type(v) is str or (type(v) in (float, int) and math.isfinite(v)))
             and r["verdict"] in _VERDICTS and type(r["quality"]) is int and 0 <= r["quality"] <= 5
-            and type(sec) in (float, int) and 0 <= sec < math.inf and r["mode"] in _MODES
+            and (sec is None or (type(sec) in (float, int) and 0 <= sec < math.inf)) and r["mode"] in _MODES
             and type(r["scheduled"]) is bool and (a is not None or not r["scheduled"])
             and (b is None or _state_ok(b)) and (a is None or _state_ok(a)))
 
@@ -415,8 +415,8 @@ def row_problem(row: Any, *, stored: bool = True) -> str | None:
     if not _is_int(row["quality"]) or not 0 <= row["quality"] <= 5:
         return f"quality must be a whole number 0-5, not {row['quality']!r}"
     s = row["seconds"]
-    if isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0:
-        return f"seconds must be a number >= 0, not {s!r}"
+    if s is not None and (isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0):
+        return f"seconds must be a number >= 0 or null (not measured), not {s!r}"
     if row["mode"] not in MODES:
         return f"mode must be one of {', '.join(MODES)}, not {row['mode']!r}"
     if not isinstance(row["scheduled"], bool):

@@ -166,7 +166,7 @@ def run_import(args: argparse.Namespace) -> int:
 # drill check --record
 
 
-PAPER_SECONDS = 0.0  # a paper answer has no measured time
+PAPER_SECONDS = None  # a paper answer has no measured time: the stats' time figures leave it out
 
 
 def record_check(args: argparse.Namespace, checked: "Checked") -> int:
@@ -192,10 +192,10 @@ def record_check(args: argparse.Namespace, checked: "Checked") -> int:
     when, today = datetime.now(timezone.utc), date.today()
 
     def row(quality: int, status: str, *, step: int | None, typed: str, value, schedule: bool) -> dict:
-        r = review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
-                       when=when, today=today, state=profile.state(template.id) if schedule else None,
-                       schedule=schedule, mode="paper", typed=typed, value=value, step=step)
-        return r | {"seconds": PAPER_SECONDS}
+        return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
+                          when=when, today=today, state=profile.state(template.id) if schedule else None,
+                          schedule=schedule, mode="paper", typed=typed, value=value, step=step,
+                          seconds=PAPER_SECONDS)
 
     with _open(args) as profile:
         if not problem.is_chain:

@@ -161,6 +161,23 @@ def test_check_record_schedules_the_template_and_refuses_unreadable_answers(tmp_
         assert p.states()[t.id].reps == 0  # the wrong answer reset it
 
 
+def test_a_paper_answer_has_no_time_and_stays_out_of_the_time_figures(tmp_path):
+    t = next(t for t in registry.all_templates() if not t.is_chain and t.answer_kind == "number")
+    with Profile.open(tmp_path) as p:  # one answer timed in the app: 40 s
+        p.record(review_row(item=t.id, topic=t.topic, seed=2, quality=5, verdict="correct",
+                            when=datetime.now(timezone.utc), today=date.today(), state=None, schedule=False,
+                            mode="extra", seconds=40))
+    for seed in (3, 4):
+        r = drill("--saves", str(tmp_path), "check", t.id, "--seed", str(seed),
+                  t.generate(seed).steps[0].expected.display, "--record")
+        assert r.returncode == 0, r.stderr
+    with Profile.open(tmp_path) as p:
+        assert [(r["mode"], r["seconds"]) for r in p.reviews()] == [("extra", 40), ("paper", None), ("paper", None)]
+    d = json.loads(drill("--saves", str(tmp_path), "stats", "--json").stdout)
+    assert d["reviews"] == 3 and d["seconds"] == 40  # two reviews more, no 0-second answers
+    assert d["topics"][t.topic]["median_seconds"] == 40
+
+
 def test_check_record_of_a_chain_step_leaves_the_schedule(tmp_path):
     t = registry.get("memory.activation_chain")
     first = t.generate(5).steps[0].expected.display

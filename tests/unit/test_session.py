@@ -140,6 +140,12 @@ def test_review_row_has_every_field_of_the_contract():
                    "after": {"ef": 2.6, "interval": 1, "reps": 1, "due": "2026-11-30", "last": "2026-11-29"}}
 
 
+def test_review_row_without_a_measured_time():
+    row = se.review_row(item="r1", topic="roofline", seed=7, quality=5, verdict="correct", when=WHEN, today=TODAY,
+                        state=None, schedule=True, mode="paper", seconds=None)
+    assert row["seconds"] is None and row["mode"] == "paper"
+
+
 def test_review_row_refuses_bad_values():
     kw = dict(item="r1", topic="roofline", seed=1, quality=4, verdict="correct", when=WHEN, today=TODAY, state=None,
               schedule=False)

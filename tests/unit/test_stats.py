@@ -75,6 +75,22 @@ def test_totals_days_and_time():
     assert s.seconds == pytest.approx(40.5)
 
 
+def test_an_answer_without_a_measured_time_counts_but_not_in_the_time_figures():
+    """A paper answer (``drill check --record``) has seconds None: a review, but no 0-second one."""
+    rows = [row("roofline.a", ago=2, seconds=10), row("roofline.a", ago=1, seconds=None, mode="paper"),
+            row("roofline.b", ago=1, seconds=None, mode="paper"), row("roofline.b", ago=0, seconds=40)]
+    for s in (compute(rows), compute(stats.Digest.of_rows(rows))):
+        assert (s.reviews, s.reviews_today, s.days_studied) == (4, 1, 3)
+        assert s.seconds == pytest.approx(50)
+        roof = s.topics[0]
+        assert roof.reviews == 4 and roof.median_seconds == pytest.approx(25)  # of 10 and 40; not of 0, 0, 10, 40
+        assert [h["seconds"] for h in s.history("roofline.a")] == [10, None]
+    only_paper = compute([row("memory.a", seconds=None, mode="paper")])
+    assert only_paper.reviews == 1 and only_paper.seconds == 0
+    assert only_paper.topics[1].median_seconds is None  # no measured time: no median
+    assert json.loads(json.dumps(only_paper.to_dict()))["topics"]["memory"]["median_seconds"] is None
+
+
 def chain_rows(item: str, seed: int, qualities: list[int], ago: int = 0, mode: str = "practice",
                whole: bool = True) -> list[dict]:
     """A chain as practice records it: one unscheduled row per step, then the whole item (lowest grade)."""
@@ -415,7 +431,7 @@ def test_a_digest_survives_json_and_joins():
     (lambda c: c["quality"].__setitem__(0, 4.5), "'quality' holds a value of the wrong type"),
     (lambda c: c["seconds"].__setitem__(0, float("nan")), "'seconds' holds a value out of range"),
     (lambda c: c["seconds"].__setitem__(0, -1), "'seconds' holds a value out of range"),
-    (lambda c: c["seconds"].__setitem__(0, None), "'seconds' holds a value of the wrong type"),
+    (lambda c: c["seconds"].__setitem__(0, "30"), "'seconds' holds a value of the wrong type"),
     (lambda c: c["mode"].__setitem__(0, "cram"), "'mode' holds a value out of range"),
     (lambda c: c["before"].__setitem__(0, -3), "'before' holds a value out of range"),
     (lambda c: c["interval"].__setitem__(0, {"interval": 1}), "'interval' holds a value of the wrong type"),

@@ -67,6 +67,19 @@ def test_returned_rows_are_copies(tmp_path):
         assert p.last_review()["after"]["ef"] == 2.5
 
 
+def test_a_row_without_a_measured_time_is_kept_as_null(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        log = [p.record(row(p, item=f"i{k}", mode="paper", seconds=None if k % 2 else 3.5)) for k in range(5)]
+        assert [r["seconds"] for r in log] == [3.5, None, 3.5, None, 3.5]
+        doc = p.export()
+    with Profile.open(tmp_path) as p:  # read back from the segments and from a kept digest
+        assert list(p.reviews()) == log
+        assert p.digest() == Digest.of_rows(log) and p.digest().seconds == [3.5, None, 3.5, None, 3.5]
+    with Profile.open(tmp_path / "b") as q:
+        q.import_document(doc)
+        assert list(q.reviews()) == log
+
+
 def test_an_unscheduled_row_leaves_the_schedule_alone(tmp_path):
     with Profile.open(tmp_path) as p:
         p.record(row(p, q=1))
@@ -83,6 +96,8 @@ def test_record_refuses_a_bad_row_and_stores_nothing(tmp_path):
                           ({**good, "value": float("inf")}, "value"), ({**good, "ts": "yesterday"}, "ts"),
                           ({k: v for k, v in good.items() if k != "seed"}, "seed"),
                           ({**good, "after": None}, "after"), ({**good, "colour": 1}, "colour"),
+                          ({**good, "seconds": -1}, "seconds"), ({**good, "seconds": True}, "seconds"),
+                          ({**good, "seconds": "12"}, "seconds"), ({**good, "seconds": float("nan")}, "seconds"),
                           ({**good, "after": {"ef": 1.0}}, "ef")):
             with pytest.raises(InvalidDocument, match=word):
                 p.record(bad)
