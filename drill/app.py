@@ -10,8 +10,9 @@ from __future__ import annotations
 import gc
 import importlib
 from pathlib import Path
+from typing import Iterable
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
@@ -119,6 +120,20 @@ class DrillApp(App):
         a missing module is a notification and the current screen stays."""
         screen = self._build(name, kwargs)
         return AwaitComplete.nothing() if screen is None else self.switch_screen(screen)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's own palette commands, named in the UI language."""
+        from drill.palette import localized
+
+        return localized(super().get_system_commands(screen), self.ctx.lang)
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, its search box in the UI language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            placeholder = t("palette.placeholder", self.ctx.lang)
+            self.push_screen(CommandPalette(id="--command-palette", placeholder=placeholder))
 
     def action_help(self) -> None:
         if not isinstance(self.screen, screen_class("help")):

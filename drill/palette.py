@@ -1,12 +1,35 @@
-"""The command palette's provider: the keys of the current screen, offered by name."""
+"""The command palette: the keys of the current screen offered by name (:class:`KeyCommands`), and
+Textual's own commands (Theme, Quit, Keys, Screenshot…) in the UI language (:func:`localized`)."""
 
 from __future__ import annotations
 
 from functools import partial
 
+from typing import Iterable
+
+from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from drill.i18n import t
+
+# Textual's system commands (textual 8.2.8 App.get_system_commands), known by their help text,
+# which tells Keys' show and hide apart: the ids of their title and help in drill.i18n.STRINGS
+SYSTEM_COMMANDS: dict[str, tuple[str, str]] = {
+    "Change the current theme": ("system.theme", "system.theme_help"),
+    "Quit the application as soon as possible": ("system.quit", "system.quit_help"),
+    "Show help for the focused widget and a summary of available keys": ("system.keys", "system.keys_show"),
+    "Hide the keys and widget help panel": ("system.keys", "system.keys_hide"),
+    "Maximize the focused widget": ("system.maximize", "system.maximize_help"),
+    "Minimize the widget and restore to normal size": ("system.minimize", "system.minimize_help"),
+    "Save an SVG 'screenshot' of the current screen": ("system.screenshot", "system.screenshot_help"),
+}
+
+
+def localized(commands: Iterable[SystemCommand], lang: str) -> Iterable[SystemCommand]:
+    """Textual's commands with their title and help in ``lang``; one this table does not know stays as it is."""
+    for c in commands:
+        ids = SYSTEM_COMMANDS.get(c.help)
+        yield c if ids is None else c._replace(title=t(ids[0], lang), help=t(ids[1], lang))
 
 
 class KeyCommands(Provider):

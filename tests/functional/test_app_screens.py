@@ -269,3 +269,36 @@ async def test_the_palette_key_is_named_in_the_ui_language_and_opens_the_palette
         await pilot.press("ctrl+p")
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
+
+
+@sync
+async def test_textuals_own_palette_commands_follow_the_ui_language(profile, clock):
+    from textual.command import CommandInput, CommandList
+
+    from drill.palette import SYSTEM_COMMANDS
+
+    app = make_app(profile, clock, lang="zh")
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        textual_own = list(super(DrillApp, app).get_system_commands(app.screen))
+        assert all(c.help in SYSTEM_COMMANDS for c in textual_own)  # every one of this Textual is known
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert app.screen.query_one(CommandInput).placeholder == "搜索命令…"
+        commands = app.screen.query_one(CommandList)
+
+        def shown() -> list[str]:
+            return [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
+
+        for _ in range(50):  # the palette gathers its commands in workers
+            if len(shown()) >= len(textual_own) + 7:  # and the seven keys of Home
+                break
+            await pilot.pause()
+        shown = shown()
+        for title in ("截图", "按键", "退出", "配色"):
+            assert any(line.startswith(title + "\n") for line in shown), title
+        assert not any(c.title in line for c in textual_own for line in shown)  # no English title left
+        await pilot.press("escape")
+        await pilot.press("ctrl+t")
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Theme" in titles and "Screenshot" in titles
