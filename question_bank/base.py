@@ -35,7 +35,7 @@ from engine import expr as ex
 from engine import formulas
 from engine.answers import Choice
 from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Expected, Miss, display_number, distance
-from engine.units import round_sig, fmt_quantity, lookup
+from engine.units import fmt_quantity, lookup, round_sig
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "pipeline", "concepts")
 TOPIC_NAMES: dict[str, tuple[str, str]] = {
