@@ -314,7 +314,12 @@ class PracticeRun:
 
 @dataclass(frozen=True)
 class Today:
-    """Home's figures: what today's session holds and how the learner is doing."""
+    """Home's figures: what today's session holds and how the learner is doing.
+
+    ``due + new + queued`` is what ``p`` asks: ``queued`` counts the templates
+    queued from a mock report that are neither due nor new today (a queued
+    template that is due or new counts there, once).
+    """
 
     due: int
     new: int
@@ -324,6 +329,12 @@ class Today:
     weakest: int  # items available for extra practice
     bank: int
     topics: int
+    queued: int = 0  # queued from a mock report, asked first, outside the schedule
+
+    @property
+    def session(self) -> int:
+        """Problems in today's session (0: it is done)."""
+        return self.due + self.new + self.queued
 
 
 def today_figures(ctx: "AppContext") -> Today:
@@ -336,7 +347,7 @@ def today_figures(ctx: "AppContext") -> Today:
     cat = catalog()
     return Today(kinds.count("due"), kinds.count("new"), streaks(ctx.profile.study_days(), today)[0],
                  answers_count(ctx.profile.reviews_today(today)), session.next_due(), len(session.weakest()),
-                 len(cat), len({topic for _, topic in cat}))
+                 len(cat), len({topic for _, topic in cat}), queued=kinds.count("extra"))
 
 
 def answers_count(rows) -> int:
@@ -362,16 +373,21 @@ class BankRow:
 
 def bank_rows(ctx: "AppContext") -> list[BankRow]:
     """Every template in bank order with its state: new (never scheduled), learning (fewer than
-    two passed reviews in a row), review."""
-    states = ctx.profile.states()
-    last: dict[str, dict] = {}
-    for r in ctx.profile.reviews():
-        if r.get("step") is None:
-            last[r["item"]] = r
+    two passed reviews in a row), review.  Reads the state file's figures (``Profile.recent``), not the log."""
+    states, recent = ctx.profile.states(), ctx.profile.recent()
     out = []
     for t in registry.all_templates():
-        s, r = states.get(t.id), last.get(t.id)
+        s, r = states.get(t.id), recent.get(t.id)
         state = "new" if s is None else "learning" if s.reps < 2 else "review"
         out.append(BankRow(t.id, t.topic, state, s.due if s else None, s.ef if s else None,
-                           r["verdict"] if r else None, r["date"] if r else None))
+                           r.verdict if r else None, r.date if r else None))
     return out
+
+
+def weakness(ctx: "AppContext") -> dict[str, float]:
+    """Template id -> weakness in [0, 1] for a weighted mock (:func:`engine.mock.weakness_figures`),
+    from the qualities of each template's latest answers kept in the state file: the log is not read."""
+    from engine.mock import weakness_figures
+
+    return weakness_figures({"item": item, "quality": q}
+                            for item, r in ctx.profile.recent().items() for q in r.qualities)

@@ -20,8 +20,10 @@ The state file is the log's summary: each scheduled row carries the item's
 state before and after, so the state file is rewritten only every
 :data:`STATE_EVERY` rows (and on close, undo and settings), and opening the
 profile replays the rows it has not seen yet - after a crash too.  It also
-counts the rows of each day (:meth:`Profile.study_days`, Home's streak), so
-nothing but the statistics reads the whole log.
+counts the rows of each day (:meth:`Profile.study_days`, Home's streak) and
+keeps each item's latest answers (:meth:`Profile.recent`: Browse's last
+result, a weighted mock's weakness figures), so nothing but the statistics
+reads the whole log.
 
 The statistics read the log through digests (``engine.stats.Digest``: the few
 columns the figures need).  A segment that is full never changes again, so its
@@ -45,10 +47,11 @@ import threading
 import time
 import zlib
 from collections import Counter
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
@@ -66,6 +69,7 @@ EXPORT_FORMAT = "infra-drill-profile"
 SEGMENT_ROWS = 250
 STATE_EVERY = 25  # rows recorded between two rewrites of the state file
 DIGEST_VERSION = 1
+RECENT_QUALITIES = 5  # qualities of an item's latest answers kept in the state file (engine.mock.RECENT reads 5)
 DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _SEGMENT = re.compile(r"(\d{6})\.json")
@@ -510,6 +514,68 @@ def _row_copy(row: Mapping) -> dict:
 
 
 # --------------------------------------------------------------------------- #
+# Each item's latest answers
+
+
+@dataclass(frozen=True)
+class ItemRecent:
+    """An item's latest answers, as the state file keeps them.
+
+    ``qualities``: the SM-2 qualities of its last :data:`RECENT_QUALITIES`
+    rows, oldest first (every mode, chain steps included); ``verdict`` and
+    ``date``: those of its last whole-item row (``step`` None), None while it
+    has none (only steps of a chain so far).
+    """
+
+    qualities: tuple[int, ...] = ()
+    verdict: str | None = None
+    date: str | None = None
+
+    def after(self, quality: int, step: int | None, verdict: str, day: str) -> "ItemRecent":
+        """These figures once a row with these values is recorded."""
+        qualities = (*self.qualities, quality)[-RECENT_QUALITIES:]
+        return ItemRecent(qualities, verdict, day) if step is None else ItemRecent(qualities, self.verdict, self.date)
+
+    def to_dict(self) -> dict:
+        return {"qualities": list(self.qualities), "verdict": self.verdict, "date": self.date}
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "ItemRecent | None":
+        """The figures stored as ``d``, or None when they are not well formed."""
+        if type(d) is not dict or d.keys() != {"qualities", "verdict", "date"}:
+            return None
+        qs, verdict, day = d["qualities"], d["verdict"], d["date"]
+        if (type(qs) is not list or not 1 <= len(qs) <= RECENT_QUALITIES
+                or not all(type(q) is int and 0 <= q <= 5 for q in qs)):
+            return None
+        if not (verdict is None or verdict in _VERDICTS) or (verdict is None) != (day is None) or not _day_ok(day):
+            return None
+        return cls(tuple(qs), verdict, day)
+
+
+_NO_RECENT = ItemRecent()
+
+
+def recent_of(columns: Iterable[tuple[str, int, int | None, str, str]]) -> dict[str, ItemRecent]:
+    """Each item's :class:`ItemRecent` from rows (oldest first) given as ``(item, quality, step, verdict, date)``."""
+    qualities: dict[str, list[int]] = {}
+    last: dict[str, tuple[str, str]] = {}
+    for item, quality, step, verdict, day in columns:
+        qs = qualities.get(item)
+        if qs is None:
+            qs = qualities[item] = []
+        qs.append(quality)
+        if step is None:
+            last[item] = (verdict, day)
+    return {item: ItemRecent(tuple(qs[-RECENT_QUALITIES:]), *last.get(item, (None, None)))
+            for item, qs in qualities.items()}
+
+
+def _recent_columns(rows: Iterable[Mapping]) -> Iterator[tuple]:
+    return ((r["item"], r["quality"], r["step"], r["verdict"], r["date"]) for r in rows)
+
+
+# --------------------------------------------------------------------------- #
 # The profile
 
 
@@ -531,6 +597,8 @@ class Profile:
         self._unsaved = 0  # rows recorded since the state file was last written
         self._days: dict[str, int] | None = None  # rows per day; None: to be rebuilt from the log
         self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
+        self._recent: dict[str, ItemRecent] | None = None  # each item's latest answers; None: to be rebuilt
+        self._recent_whole = True  # as _days_whole
 
     # -- opening and closing ------------------------------------------------ #
 
@@ -660,6 +728,7 @@ class Profile:
                 raise self._damaged(path, f"bad setting ({p})")
         self._settings = dict(stored)
         self._days, self._days_whole = ({} if not meta else self._stored_days(next_id)), True
+        self._recent, self._recent_whole = ({} if not meta else self._stored_recent(next_id)), True
 
     def _stored_days(self, next_id: int) -> dict[str, int] | None:
         """The state file's rows per day, if they are whole and count the same rows as its ``next_id``.
@@ -674,6 +743,20 @@ class Profile:
         if not all(type(d) is str and _day_ok(d) and type(n) is int and n >= 1 for d, n in counts.items()):
             return None
         return dict(counts)
+
+    def _stored_recent(self, next_id: int) -> dict[str, ItemRecent] | None:
+        """The state file's latest answers of each item, if whole and in step with its ``next_id`` (else None:
+        rebuild them from the log, as for the day index)."""
+        doc = self._state_db.table("recent").get(doc_id=1)
+        items = doc.get("items") if doc is not None else None
+        if doc is None or doc.get("next_id") != next_id or type(items) is not dict:
+            return None
+        out = {}
+        for item, d in items.items():
+            if (r := ItemRecent.from_dict(d)) is None or not item:
+                return None
+            out[item] = r
+        return out
 
     def _read_mocks(self) -> None:
         path = self.path / "mocks.json"
@@ -736,6 +819,10 @@ class Profile:
             self._states[row["item"]] = ItemState.from_dict(row["after"])
         self._next_id = max(self._next_id, row["id"] + 1)
         self._count_day(row["date"], 1)
+        if self._recent is not None:
+            item = row["item"]
+            self._recent[item] = self._recent.get(item, _NO_RECENT).after(row["quality"], row["step"],
+                                                                          row["verdict"], row["date"])
 
     def _count_day(self, day: str, change: int) -> None:
         if self._days is not None:
@@ -767,6 +854,11 @@ class Profile:
             db.table("days").upsert(Document({"next_id": self._next_id, "counts": dict(self._days)}, doc_id=1))
         else:
             db.drop_table("days")
+        if self._recent is not None and self._recent_whole:
+            items = {item: r.to_dict() for item, r in self._recent.items()}
+            db.table("recent").upsert(Document({"next_id": self._next_id, "items": items}, doc_id=1))
+        else:
+            db.drop_table("recent")
         _flush(db)
         self._undo, self._unsaved = undo, 0
 
@@ -827,6 +919,10 @@ class Profile:
             else:
                 self._states[row["item"]] = ItemState.from_dict(before)
         self._count_day(row["date"], -1)
+        if self._recent is not None:
+            self._recent.pop(row["item"], None)
+            if (r := self._recent_before_last(row["item"])) is not None:
+                self._recent[row["item"]] = r
         self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
         self._remove_last_row()
         return _copy(row)
@@ -933,23 +1029,72 @@ class Profile:
         """
         self._check_open()
         if self._days is None:
-            self._rebuild_days()
+            self._rebuild_indexes()
         return {date.fromisoformat(d): n for d, n in self._days.items()}
 
-    def _rebuild_days(self) -> None:
+    def recent(self) -> dict[str, ItemRecent]:
+        """Each item's latest answers (:class:`ItemRecent`): what Browse and a weighted mock read.
+
+        Kept in the state file as rows are recorded and undone, so this reads
+        no log (a save made before them has them rebuilt from the log once,
+        like :meth:`study_days`).
+        """
+        self._check_open()
+        if self._recent is None:
+            self._rebuild_indexes()
+        return dict(self._recent)
+
+    def _rebuild_indexes(self) -> None:
+        """The day index and the items' latest answers that are missing, from the log's digests; saved
+        unless a damaged segment had to be left out."""
+        days, recent = self._days is None, self._recent is None
         counts: Counter[str] = Counter()
-        whole = True
+        parts, whole = [], True
         for n in list(self._segments):
             try:
-                counts.update(self._digest_of(n).date)
+                parts.append(self._digest_of(n))
             except DamagedSave:
                 whole = False
-        self._days, self._days_whole = dict(counts), whole
+        for d in parts:
+            counts.update(d.date)
+        if days:
+            self._days, self._days_whole = dict(counts), whole
+        if recent:
+            self._recent = recent_of(row for d in parts for row in zip(d.item, d.quality, d.step, d.verdict, d.date))
+            self._recent_whole = whole
         if whole:
             try:
                 self._write_state(self._undo)
             except OSError:  # kept in memory; the next open rebuilds it again
                 pass
+
+    def _recent_before_last(self, item: str) -> ItemRecent | None:
+        """``item``'s latest answers before the newest row (the one being undone), read back from the log.
+
+        Usually found in the newest segment; older ones are read through their
+        digests.  A damaged one stops the search (and the figures are then not saved).
+        """
+        found: list[tuple] = []  # newest first
+        qualities = 0
+        whole_row = False
+        for n in reversed(self._segments):
+            if n == self._seg_n and self._seg_db is not None:
+                rows = reversed(list(_recent_columns(self._seg_rows[:-1])))
+            else:
+                try:
+                    d = self._digest_of(n)
+                except DamagedSave:
+                    self._recent_whole = False
+                    break
+                rows = reversed(list(zip(d.item, d.quality, d.step, d.verdict, d.date)))
+            for r in rows:
+                if r[0] == item:
+                    found.append(r)
+                    qualities += 1
+                    whole_row = whole_row or r[2] is None
+                    if qualities >= RECENT_QUALITIES and whole_row:
+                        return recent_of(reversed(found))[item]
+        return recent_of(reversed(found)).get(item)
 
     def digest(self) -> "Digest":
         """The whole log, oldest first, as the columns the statistics read (``engine.stats.Digest``).
@@ -1030,9 +1175,11 @@ class Profile:
         states = {str(k + 1): {"item": item, **ItemState.from_dict(st).to_dict()}
                   for k, (item, st) in enumerate(sorted(doc["states"].items()))}
         next_id = (rows[-1]["id"] + 1) if rows else 1
+        recent = {item: r.to_dict() for item, r in recent_of(_recent_columns(rows)).items()}
         tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": next_id, "undo": None}},
                   "states": states, "settings": {"1": copy.deepcopy(dict(doc["settings"]))},
-                  "days": {"1": {"next_id": next_id, "counts": dict(Counter(r["date"] for r in rows))}}}
+                  "days": {"1": {"next_id": next_id, "counts": dict(Counter(r["date"] for r in rows))}},
+                  "recent": {"1": {"next_id": next_id, "items": recent}}}
         atomic_write(staging / "state.json", _dumps(tables), backup=False)
         mocks = {str(m["id"]): _copy(m) for m in doc["mocks"]}
         atomic_write(staging / "mocks.json", _dumps({"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "mocks"}},

@@ -407,7 +407,8 @@ def test_an_import_interrupted_between_its_renames_is_rolled_back(tmp_path):
 
 
 ops = st.lists(st.one_of(st.just(("undo",)), st.tuples(st.just("record"), st.sampled_from("abc"),
-                                                         st.integers(0, 5), st.booleans(), st.integers(0, 3))),
+                                                         st.integers(0, 5), st.booleans(), st.integers(0, 3),
+                                                         st.sampled_from((None, 1, 2)))),
                max_size=25)
 
 
@@ -425,16 +426,19 @@ def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows,
                     if op[0] == "undo":
                         assert p.undo_last() == (log.pop() if log else None)
                     else:
-                        _, item, q, sched, days = op
+                        _, item, q, sched, days, step = op  # a step of a chain is never scheduled
                         log.append(p.record(row(p, item=item, q=q, day=DAY + timedelta(days=days), schedule=sched,
-                                                mode="practice" if sched else "redrill")))
+                                                mode="practice" if sched else "redrill",
+                                                step=None if sched else step)))
                 states = p.states()
                 assert p.study_days() == days_of(log)
+                assert p.recent() == recent_of(log)
                 assert p.digest() == Digest.of_rows(log)
             with Profile.open(Path(tmp)) as p:
                 assert list(p.reviews()) == log
                 assert p.states() == states
                 assert p.study_days() == days_of(log)
+                assert p.recent() == recent_of(log)
                 assert p.digest() == Digest.of_rows(log)
                 replayed = {}
                 for r in log:
@@ -447,6 +451,17 @@ def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows,
 
 def days_of(rows) -> dict:
     return dict(Counter(date.fromisoformat(r["date"]) for r in rows))
+
+
+def recent_of(rows) -> dict:
+    """Each item's latest answers, by their definition: read straight from the rows."""
+    out = {}
+    for item in dict.fromkeys(r["item"] for r in rows):
+        mine = [r for r in rows if r["item"] == item]
+        whole = [r for r in mine if r["step"] is None]
+        out[item] = storage.ItemRecent(tuple(r["quality"] for r in mine[-storage.RECENT_QUALITIES:]),
+                                       whole[-1]["verdict"] if whole else None, whole[-1]["date"] if whole else None)
+    return out
 
 
 # --------------------------------------------------------------------------- the day index (Home's streak)
@@ -551,6 +566,90 @@ def test_todays_rows_are_found_without_reading_older_segments(tmp_path, small_se
         assert p.reviews_today(DAY + timedelta(days=4)) == []
         with pytest.raises(DamagedSave):
             p.reviews_today(DAY)
+
+
+# --------------------------------------------------------------------------- each item's latest answers (Browse, mocks)
+
+
+def no_log_read(monkeypatch) -> None:
+    monkeypatch.setattr(Profile, "_rows_of", lambda self, n: pytest.fail(f"log segment {n} was read"))
+    monkeypatch.setattr(Profile, "_digest_of", lambda self, n, **kw: pytest.fail(f"digest {n} was read"))
+
+
+def test_recent_keeps_the_last_five_qualities_and_the_last_whole_answer(tmp_path, small_segments, monkeypatch):
+    with Profile.open(tmp_path) as p:
+        log = [p.record(row(p, item="a", q=q, day=DAY + timedelta(days=k))) for k, q in enumerate([5, 4, 1, 2])]
+        log += [p.record(row(p, item="a", q=q, schedule=False, mode="mock", step=k + 1)) for k, q in enumerate([0, 3])]
+        log.append(p.record(row(p, item="b", q=3, schedule=False, mode="mock", step=1)))
+        expected = {"a": storage.ItemRecent((4, 1, 2, 0, 3), "wrong", (DAY + timedelta(days=3)).isoformat()),
+                    "b": storage.ItemRecent((3,), None, None)}  # only a step of a chain: no whole answer yet
+        assert p.recent() == expected == recent_of(log)
+        p.undo_last()  # b's only row
+        p.undo_last()  # a's step 2: its 5 before come back from the log (older segments)
+        assert p.recent() == {"a": storage.ItemRecent((5, 4, 1, 2, 0), "wrong", expected["a"].date)}
+    with Profile.open(tmp_path) as p:
+        no_log_read(monkeypatch)  # kept in the state file
+        assert p.recent() == recent_of(log[:-2])
+
+
+def test_rows_the_state_file_has_not_seen_are_in_recent_on_open(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        p.record(row(p))
+    state = tmp_path / "default" / "state.json"
+    saved = state.read_bytes()
+    with Profile.open(tmp_path) as p:
+        log = [*p.reviews(), *record_days(p, {0: 2, 1: 3}), p.record(row(p, item="i00", q=1))]
+    state.write_bytes(saved)  # a crash before the state file was rewritten
+    with Profile.open(tmp_path) as p:
+        assert p.recent() == recent_of(log)
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.pop("recent"),  # a save from before them
+    lambda t: t["recent"]["1"].update(next_id=2),  # out of step
+    lambda t: t["recent"]["1"]["items"]["i00"].update(qualities=[9]),
+    lambda t: t["recent"]["1"]["items"]["i00"].update(verdict="great"),
+    lambda t: t["recent"]["1"]["items"]["i00"].update(date="yesterday"),
+    lambda t: t["recent"]["1"]["items"].update(i00=[4]),
+])
+def test_missing_or_untrustworthy_recent_figures_are_rebuilt_from_the_log_and_saved(tmp_path, small_segments,
+                                                                                    change, monkeypatch):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 2, 2: 3, 5: 1})
+    tables = state_tables(tmp_path)
+    change(tables)
+    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
+    with Profile.open(tmp_path) as p:
+        assert p.states() and p.study_days() == days_of(log)  # the rest is read as ever
+        assert p.recent() == recent_of(log)
+        assert state_tables(tmp_path)["recent"]["1"]["next_id"] == 7  # saved at once
+    with Profile.open(tmp_path) as p:
+        no_log_read(monkeypatch)
+        assert p.recent() == recent_of(log)
+
+
+def test_a_damaged_old_segment_leaves_its_rows_out_of_recent_unsaved(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        log = record_days(p, {0: 3, 1: 3, 2: 2})
+    tables = state_tables(tmp_path)
+    del tables["recent"]
+    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    seg.write_text("{ not json")
+    with Profile.open(tmp_path) as p:
+        assert p.recent() == recent_of(log[3:])  # no error
+        p.record(row(p, item="z"))
+    assert "recent" not in state_tables(tmp_path) and seg.read_text() == "{ not json"
+
+
+def test_import_writes_the_recent_figures(tmp_path, small_segments, monkeypatch):
+    with Profile.open(tmp_path / "a") as p:
+        build(p)
+        doc = p.export()
+    with Profile.open(tmp_path / "b") as q:
+        q.import_document(doc)
+        no_log_read(monkeypatch)
+        assert q.recent() == recent_of(doc["reviews"])
 
 
 def test_import_writes_the_day_index(tmp_path, small_segments):
