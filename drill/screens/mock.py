@@ -30,13 +30,14 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
+from drill import flow
 from drill.commands import mock as glue
 from drill.commands.mock import format_clock
 from drill.i18n import placeholder, t, template_title, topic_name
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen
 from engine.grading import misconception_label
 from engine.mock import (ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading,
-                         unreadable_reason, weakness_figures)
+                         unreadable_reason)
 from question_bank import registry
 from question_bank.base import TOPICS, Problem
 
@@ -170,7 +171,7 @@ class MockSetupScreen(_MockScreen):
         try:
             settings = self.settings()
             if settings.weighted and self._weakness is None:  # read the history once, not per keystroke
-                self._weakness = weakness_figures(self.ctx.profile.reviews())
+                self._weakness = flow.weakness(self.ctx)
             self.plan = glue.make_plan(settings, weakness=self._weakness)
         except MockError as e:
             self.plan = None
@@ -383,7 +384,7 @@ class MockRunScreen(_MockScreen):
     def on_mount(self) -> None:
         if self.plan is None:  # opened by name: a default 30-minute mock
             settings = glue.make_settings(new_seed=self.ctx.new_seed)
-            self.plan = glue.make_plan(settings, self.ctx.profile.reviews())
+            self.plan = glue.make_plan(settings, weakness=flow.weakness(self.ctx))
         self.run, self.problems = glue.begin_run(self.plan, self.now())
         self.show_slot()
         self.set_interval(self.TICK, self.tick)
