@@ -5,7 +5,9 @@ Builds profiles with 1,000 and 100,000 reviews in a temporary folder (through
 answers; each one is durable: two fsynced file replacements), opening the
 profile plus what Home needs (today's due items, today's answers, the streak
 from the day index), and rebuilding that index from the log once, as for a
-save made before it.
+save made before it; then what Browse and a weighted mock read (each item's
+latest answers, kept in the state file: ``flow.bank_rows``, ``flow.weakness``)
+against reading the whole log for them, as they did before.
 """
 
 from __future__ import annotations
@@ -18,12 +20,16 @@ import time
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
+from drill import flow
+from drill.context import AppContext
 from engine import session, stats
+from engine.mock import weakness_figures
 from engine.sm2 import ItemState
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
+from question_bank import registry
 
 TODAY = date(2026, 11, 29)
-ITEMS = [(f"topic{t}.item{i}", f"topic{t}") for t in range(7) for i in range(30)]  # 210 items
+ITEMS = [(t.id, t.topic) for t in registry.all_templates()]  # the bank's templates, as Browse lists them
 RECORDS = 200
 
 
@@ -90,6 +96,32 @@ def time_day_index_rebuild(root: Path) -> float:
         return time.perf_counter() - t
 
 
+def time_browse_and_mock(root: Path) -> dict[str, float]:
+    """Best of 5 (seconds): Browse's rows and a mock's weakness figures from the kept figures, and the same
+    from the whole log (as they were read before); the one-time rebuild of the figures for an older save."""
+    def best(fn, repeat: int = 5) -> float:
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    with Profile.open(root) as p:
+        ctx = AppContext(p)
+        out = {"browse": best(lambda: flow.bank_rows(ctx)), "weakness": best(lambda: flow.weakness(ctx)),
+               "weakness_log": best(lambda: weakness_figures(p.reviews()), 2)}
+    state = root / "default" / "state.json"
+    tables = json.loads(state.read_text())
+    del tables["recent"]  # a save made before the figures were kept
+    state.write_text(json.dumps(tables))
+    with Profile.open(root) as p:
+        t = time.perf_counter()
+        flow.bank_rows(AppContext(p))
+        out["rebuild"] = time.perf_counter() - t
+    return out
+
+
 def main() -> None:
     rng = random.Random(7)
     sizes = (1_000, 100_000)
@@ -99,6 +131,7 @@ def main() -> None:
             with Profile.open(root) as p:
                 p.import_document(history(n, rng))
         opened = statistics.median(time_open_due(roots[100_000]) for _ in range(5))
+        browse = time_browse_and_mock(roots[100_000])
         rebuilt = time_day_index_rebuild(roots[100_000])
         profiles = [Profile.open(roots[n]) for n in sizes]
         try:
@@ -112,6 +145,11 @@ def main() -> None:
           f"{opened * 1e3:.1f} ms (median of 5)")
     print(f"storage: Home's streak on an older save of 100,000 reviews (once: rebuilds the day index and "
           f"the segment digests from the log): {rebuilt * 1e3:.0f} ms")
+    print(f"storage: Browse's rows (flow.bank_rows) on a profile of 100,000 reviews: {browse['browse'] * 1e3:.2f} ms; "
+          f"a weighted mock's weakness figures (flow.weakness): {browse['weakness'] * 1e3:.2f} ms "
+          f"(from the whole log, as before: {browse['weakness_log'] * 1e3:.0f} ms)")
+    print(f"storage: the same on an older save, once (rebuilds the kept figures from the segment digests): "
+          f"{browse['rebuild'] * 1e3:.0f} ms")
 
 
 if __name__ == "__main__":
