@@ -89,19 +89,38 @@ class ProfileLocked(Exception):
 
 
 class DamagedSave(Exception):
-    """A save file that cannot be read: it is left untouched."""
+    """A save file that cannot be read: it is left untouched.
+
+    ``backup`` is the previous version kept beside it, offered only when it can
+    replace the file: whole, of this schema version and of the same kind of file.
+    """
 
     def __init__(self, path: Path, reason: str, backup: Path | None = None):
         self.path, self.reason = Path(path), reason
-        self.backup = backup if backup is not None and _readable(backup) else None
+        status = _backup_status(Path(backup), self.path) if backup is not None else None
+        self.backup = Path(backup) if status == "good" else None
         msg = f"save file {self.path} is damaged: {reason}. It has not been changed."
         if self.backup is not None:
             msg += (f" The previous good version is kept beside it; to restore it run:"
                     f" cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}")
+        elif status == "newer":
+            msg += (f" Its previous version beside it was written by a newer version of infra-drill: upgrade"
+                    f" infra-drill, then restore it with: cp {shlex.quote(str(backup))} {shlex.quote(str(self.path))}")
         else:
             msg += (f" There is no good copy of it; to start that file afresh (losing what it held) run:"
                     f" mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}")
-        super().__init__(msg)
+        Exception.__init__(self, msg)
+
+
+class NewerSave(DamagedSave):
+    """A save file written by a newer infra-drill (a higher schema version): left untouched, never replaced."""
+
+    def __init__(self, path: Path, schema: int):
+        self.path, self.schema, self.backup = Path(path), schema, None
+        self.reason = f"schema version {schema} is newer than this infra-drill's ({SCHEMA_VERSION})"
+        Exception.__init__(self, f"save file {self.path} was written by a newer version of infra-drill (schema "
+                                 f"version {schema}; this one reads {SCHEMA_VERSION}): upgrade infra-drill to "
+                                 f"open it. It has not been changed.")
 
 
 class InvalidDocument(ValueError):
@@ -180,11 +199,30 @@ def read_tables(path: Path) -> dict | None:
     return data
 
 
-def _readable(path: Path) -> bool:
+def _file_kind(path: Path) -> str | None:
+    """What a save file holds, from its name (the ``kind`` in its meta table)."""
+    if _SEGMENT.fullmatch(path.name):
+        return "reviews"
+    return {"state.json": "state", "mocks.json": "mocks"}.get(path.name)
+
+
+def _backup_status(backup: Path, path: Path) -> str | None:
+    """"good": ``backup`` can replace ``path`` (a whole table file of this schema and of ``path``'s kind);
+    "newer": it was written by a newer infra-drill; None: it cannot (missing, damaged, another file's)."""
     try:
-        return read_tables(path) is not None
-    except DamagedSave:
-        return False
+        tables = json.loads(backup.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    meta = tables.get("meta") if isinstance(tables, dict) else None
+    meta = meta.get("1") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or not all(isinstance(t, dict) and all(isinstance(d, dict) for d in t.values())
+                                             for t in tables.values()):
+        return None
+    schema = meta.get("schema")
+    if _is_int(schema) and schema > SCHEMA_VERSION:
+        return "newer"
+    kind = _file_kind(path)
+    return "good" if schema == SCHEMA_VERSION and (kind is None or meta.get("kind") == kind) else None
 
 
 class DurableStorage(Storage):
@@ -471,6 +509,9 @@ def document_problem(doc: Any) -> str | None:
         return "the document must be a JSON object"
     if doc.get("format") != EXPORT_FORMAT:
         return f"format must be {EXPORT_FORMAT!r}, not {doc.get('format')!r}"
+    if _is_int(doc.get("schema")) and doc["schema"] > SCHEMA_VERSION:
+        return (f"written by a newer version of infra-drill (schema {doc['schema']}; this one reads "
+                f"{SCHEMA_VERSION}): upgrade infra-drill to import it")
     if doc.get("schema") != SCHEMA_VERSION:
         return f"schema must be {SCHEMA_VERSION}, not {doc.get('schema')!r}"
     for key, kind in (("settings", dict), ("states", dict), ("reviews", list), ("mocks", list)):
@@ -696,10 +737,10 @@ class Profile:
             if empty_ok and not tables:
                 return {}
             raise self._damaged(path, "it has no schema version")
+        if _is_int(meta.get("schema")) and meta["schema"] > SCHEMA_VERSION:
+            raise NewerSave(path, meta["schema"])
         if meta.get("schema") != SCHEMA_VERSION:
-            newer = _is_int(meta.get("schema")) and meta["schema"] > SCHEMA_VERSION
-            raise self._damaged(path, f"schema version {meta.get('schema')!r} is not {SCHEMA_VERSION}"
-                                + (" (written by a newer infra-drill)" if newer else ""))
+            raise self._damaged(path, f"schema version {meta.get('schema')!r} is not {SCHEMA_VERSION}")
         if meta.get("kind") != kind:
             raise self._damaged(path, f"it holds {meta.get('kind')!r}, not {kind!r}")
         return dict(meta)

@@ -141,6 +141,24 @@ def test_a_bad_profile_name_is_refused(tmp_path):
     assert r.returncode == 1 and "profile name" in r.stderr
 
 
+def test_a_save_from_a_newer_drill_says_upgrade_and_is_left_alone(tmp_path):
+    with Profile.open(tmp_path) as p:
+        review(p, "roofline.ridge_point", date.today())
+    state = tmp_path / "default" / "state.json"
+    tables = json.loads(state.read_text())
+    tables["meta"]["1"]["schema"] = 9
+    state.write_text(json.dumps(tables))
+    before = {f: f.read_bytes() for f in (tmp_path / "default").rglob("*") if f.is_file()}
+    for command in (("due",), ("check", "roofline.ridge_point", "--seed", "1", "9.5", "--record"),
+                    ("export", str(tmp_path / "out.json"))):
+        r = drill("--saves", str(tmp_path), *command)
+        assert r.returncode == 1 and "Traceback" not in r.stderr
+        assert f"drill: save file {state} was written by a newer version of infra-drill" in r.stderr
+        assert "upgrade infra-drill" in r.stderr and ".bak" not in r.stderr
+    assert {f: f.read_bytes() for f in (tmp_path / "default").rglob("*") if f.is_file()} == before
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_check_record_schedules_the_template_and_refuses_unreadable_answers(tmp_path):
     t = next(t for t in registry.all_templates() if not t.is_chain and t.answer_kind == "number")
     right = t.generate(11).steps[0].expected.display

@@ -228,7 +228,8 @@ def test_leftover_temporary_files_are_removed_on_open(tmp_path):
     ("state.json", b'{"meta": {"1": {"schema": 1, "ki', "not valid JSON"),
     ("state.json", b"\xff\xfe", "not valid JSON"),
     ("state.json", b"[1, 2]", "wrong layout"),
-    ("state.json", b'{"meta": {"1": {"schema": 7, "kind": "state"}}}', "schema version 7"),
+    ("state.json", b'{"meta": {"1": {"schema": 0, "kind": "state"}}}', "schema version 0 is not 1"),
+    ("state.json", b'{"meta": {"1": {"schema": "2", "kind": "state"}}}', "schema version '2' is not 1"),
     ("state.json", b'{"states": {"1": {"item": "r1"}}}', "no schema version"),
     ("mocks.json", b'{"meta": {"1": {"schema": 1, "kind": "state"}}}', "holds 'state'"),
     ("reviews/000001.json", b'{"meta": {"1": {"schema": 1, "kind": "reviews"}}, "reviews": {"1": {"id": 1}}}',
@@ -252,6 +253,67 @@ def test_a_damaged_file_is_reported_with_its_path_and_left_untouched(tmp_path, n
     shutil.copyfile(e.value.backup, target)
     with Profile.open(tmp_path) as p:
         assert p.states()
+
+
+def two_sessions(tmp_path) -> None:
+    for item in ("r1", "m1"):  # every file has been written twice: each has a backup
+        with Profile.open(tmp_path) as p:
+            p.record(row(p, item=item))
+            p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [], "score": {}})
+
+
+def set_schema(path: Path, schema) -> None:
+    tables = json.loads(path.read_text())
+    tables["meta"]["1"]["schema"] = schema
+    path.write_text(json.dumps(tables))
+
+
+@pytest.mark.parametrize("name", ["state.json", "mocks.json", "reviews/000001.json"])
+def test_a_file_from_a_newer_drill_says_upgrade_and_offers_no_backup(tmp_path, name):
+    two_sessions(tmp_path)
+    target = tmp_path / "default" / name
+    set_schema(target, 2)
+    before = files(tmp_path / "default")
+    with pytest.raises(storage.NewerSave) as e:
+        Profile.open(tmp_path)
+    msg = str(e.value)
+    assert isinstance(e.value, DamagedSave) and e.value.path == target and e.value.backup is None
+    assert f"save file {target} was written by a newer version of infra-drill" in msg and "upgrade" in msg
+    assert "cp " not in msg and "mv " not in msg and "damaged" not in msg  # restoring the older backup loses data
+    assert files(tmp_path / "default") == before
+
+
+def test_an_older_segment_from_a_newer_drill_is_reported_when_read(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        record_days(p, {0: 3, 1: 2})
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    set_schema(seg, 3)
+    storage.digest_path(seg).unlink()
+    with Profile.open(tmp_path) as p:
+        with pytest.raises(storage.NewerSave, match="upgrade infra-drill"):
+            p.digest()
+    assert json.loads(seg.read_text())["meta"]["1"]["schema"] == 3
+
+
+@pytest.mark.parametrize("spoil_backup, says", [
+    (lambda bak: set_schema(bak, 2), "written by a newer version of infra-drill: upgrade infra-drill, then restore"),
+    (lambda bak: set_schema(bak, 0), "There is no good copy of it"),
+    (lambda bak: bak.write_text('{"meta": {"1": {"schema": 1, "kind": "mocks"}}}'), "There is no good copy of it"),
+    (lambda bak: bak.write_text('{"states": {}}'), "There is no good copy of it"),
+    (lambda bak: bak.write_text("{ not json"), "There is no good copy of it"),
+])
+def test_a_backup_is_offered_only_if_it_can_replace_the_file(tmp_path, spoil_backup, says):
+    two_sessions(tmp_path)
+    target = tmp_path / "default" / "state.json"
+    spoil_backup(storage.backup_path(target))
+    target.write_text("{ not json")
+    before = files(tmp_path / "default")
+    with pytest.raises(DamagedSave) as e:
+        Profile.open(tmp_path)
+    assert e.value.backup is None and "not valid JSON" in e.value.reason
+    assert says in str(e.value)
+    assert ("mv " in str(e.value)) == ("no good copy" in says)  # a newer backup is never to be thrown away
+    assert files(tmp_path / "default") == before
 
 
 def test_a_damaged_file_without_backup_says_how_to_start_afresh(tmp_path):
