@@ -35,6 +35,7 @@ from question_bank.base import Problem, Step
 
 if TYPE_CHECKING:
     from drill.context import AppContext
+    from engine.storage import Profile
 
 DONT_KNOW = "dont_know"
 VERDICT_ORDER = (DONT_KNOW, "wrong", "close", "correct")  # worst first
@@ -387,7 +388,11 @@ def bank_rows(ctx: "AppContext") -> list[BankRow]:
 def weakness(ctx: "AppContext") -> dict[str, float]:
     """Template id -> weakness in [0, 1] for a weighted mock (:func:`engine.mock.weakness_figures`),
     from the qualities of each template's latest answers kept in the state file: the log is not read."""
+    return weakness_of(ctx.profile)
+
+
+def weakness_of(profile: "Profile") -> dict[str, float]:
+    """:func:`weakness` of an open profile (for a command that has no app context)."""
     from engine.mock import weakness_figures
 
-    return weakness_figures({"item": item, "quality": q}
-                            for item, r in ctx.profile.recent().items() for q in r.qualities)
+    return weakness_figures({"item": item, "quality": q} for item, r in profile.recent().items() for q in r.qualities)

@@ -107,7 +107,7 @@ def test_browse_and_mock_figures_equal_those_read_from_the_log_through_undo_and_
                 last[r["item"]] = (r["verdict"], r["date"])
         with monkeypatch.context() as m:
             no_log(m)
-            assert flow.weakness(ctx_for(p)) == pytest.approx(expected_weakness)
+            assert flow.weakness(ctx_for(p)) == pytest.approx(expected_weakness) == flow.weakness_of(p)
             assert {r.item: (r.last, r.last_date) for r in flow.bank_rows(ctx_for(p)) if r.last} == last
     with Profile.open(tmp_path) as p:
         no_log(monkeypatch)
