@@ -229,7 +229,7 @@ class PracticeScreen(DrillScreen):
         head.append(f"{mark} {self.tr('verdict.' + a.status)}", style)
         head.append("   " + self.tr("practice.grade", q=a.quality, name=quality_name(a.quality, lang)))
         if a.quality != a.auto_quality:
-            head.append(" *", "bold")
+            head.append(self.tr("practice.set_by_you", q=a.auto_quality), "bold")
         head.append("\n")
         if a.chain_quality is not None:
             q = a.chain_quality

@@ -365,12 +365,15 @@ class StatsScreen(DrillScreen):
     def action_show_tab(self, tab: str) -> None:
         tabs = self.query(TabbedContent)
         if tabs:
+            # a table still focused in the pane being left would take its pane back (TabbedContent
+            # activates the pane of a focused descendant): let go of the focus first
+            self.set_focus(None)
             tabs.first().active = tab
 
     def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
         """Arrow keys work in the tab just shown: focus its main table."""
         table = {"tab-topics": "#topics", "tab-mocks": "#mocks"}.get(event.pane.id or "")
-        found = self.query(table) if table else None
+        found = self.query(table) if table else event.pane.query("VerticalScroll")  # the overview scrolls
         if found:
             found.first().focus()
 

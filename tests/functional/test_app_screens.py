@@ -302,3 +302,25 @@ async def test_textuals_own_palette_commands_follow_the_ui_language(profile, clo
         await pilot.press("ctrl+t")
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert "Theme" in titles and "Screenshot" in titles
+
+
+@sync
+async def test_stats_tabs_switch_by_number_from_any_tab(profile, clock):
+    from textual.widgets import TabbedContent
+
+    item = registry.all_templates()[0]
+    profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
+                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=date(2026, 11, 28),
+                              state=None, schedule=True))
+    app = DrillApp(AppContext(profile, "en", clock, random.Random(5)), start="stats")
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(3):
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+        seen = []
+        for key in "23212":  # from the topics tab too, where its table has the focus
+            await pilot.press(key)
+            await pilot.pause()
+            seen.append(app.screen.query_one(TabbedContent).active)
+        assert seen == ["tab-topics", "tab-mocks", "tab-topics", "tab-overview", "tab-topics"]
+        assert app.focused is app.screen.query_one("#topics")
