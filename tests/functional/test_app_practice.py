@@ -395,6 +395,8 @@ async def test_the_summary_counts_the_final_grade_after_an_override(profile, clo
         clock.advance(30)
         await submit(pilot, wrong(screen.run.current_step))
         await pilot.press("g")  # the learner overrides the engine's Wrong to Good
+        auto = screen.run.answers[-1].auto_quality
+        assert f"Grade 4 (good).  Set by you: the engine gave {auto}." in text_of(screen, "#verdict")
         while isinstance(app.screen, PracticeScreen):  # any further steps of a chain: right
             await pilot.press("enter")
             if isinstance(app.screen, PracticeScreen):
