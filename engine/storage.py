@@ -1115,8 +1115,7 @@ class Profile:
         Usually found in the newest segment; older ones are read through their
         digests.  A damaged one stops the search (and the figures are then not saved).
         """
-        found: list[tuple] = []  # newest first
-        qualities = 0
+        found: list[tuple] = []  # its rows, newest first
         whole_row = False
         for n in reversed(self._segments):
             if n == self._seg_n and self._seg_db is not None:
@@ -1131,9 +1130,8 @@ class Profile:
             for r in rows:
                 if r[0] == item:
                     found.append(r)
-                    qualities += 1
                     whole_row = whole_row or r[2] is None
-                    if qualities >= RECENT_QUALITIES and whole_row:
+                    if len(found) >= RECENT_QUALITIES and whole_row:
                         return recent_of(reversed(found))[item]
         return recent_of(reversed(found)).get(item)
 
