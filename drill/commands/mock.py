@@ -193,11 +193,11 @@ def _print_plan(args: argparse.Namespace) -> int:
         import random
 
         settings = _settings(args, new_seed=lambda: random.SystemRandom().randrange(1, 2**31))
-        reviews = _profile_reviews(args)
+        weakness = _profile_weakness(args)
     else:
-        settings, reviews = _settings(args), []
+        settings, weakness = _settings(args), {}
     try:
-        plan = make_plan(settings, reviews)
+        plan = make_plan(settings, weakness=weakness)
     except MockError as e:
         raise UsageError(f"mock: {e}") from None
     if args.json:
@@ -207,12 +207,13 @@ def _print_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-def _profile_reviews(args: argparse.Namespace) -> list[dict]:
-    """The learner's review rows, for a personal (unseeded) plan."""
+def _profile_weakness(args: argparse.Namespace) -> dict[str, float]:
+    """The learner's weakness figures, for a personal (unseeded) plan (no log read)."""
+    from drill.flow import weakness_of
     from drill.paths import open_profile
 
     with open_profile(args.saves, args.profile) as p:
-        return list(p.reviews())
+        return weakness_of(p)
 
 
 def _fmt_minutes(seconds: int) -> str:
