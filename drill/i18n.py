@@ -242,6 +242,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.end_body": ("{n} of {total} answers are still missing; they count as unanswered.",
                       "还有 {n} / {total} 题未作答，将计为未作答。"),
     "mock.end_body_all": ("Every question has an answer.", "所有题目都已作答。"),
+    "mock.given": ("{label}: ", "{label}："),
     "mock.end_submits": ("The answer you typed here ({typed}) will be submitted.", "本题已输入的答案（{typed}）将被提交。"),
     "mock.report": ("Mock report · {date} · seed {seed}", "模拟面试报告 · {date} · 种子 {seed}"),
     "mock.score": ("Score {percent:.0f} %", "得分 {percent:.0f} %"),
@@ -283,6 +284,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kernel": ("this kernel", "本算子"),
     "memory-bound": ("memory-bound", "带宽受限"),
     "compute-bound": ("compute-bound", "算力受限"),
+    "roofline.bound": ("({bound})", "（{bound}）"),
 }
 
 

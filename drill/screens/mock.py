@@ -297,7 +297,7 @@ def problem_context(problem: Problem, upto: int, lang: str, answers: Mapping[int
     rows = problem.given_rows(lang)
     for i, (label, shown) in enumerate(rows):
         out.append("  ·  " if i else "", style="dim")
-        out.append(f"{label}: ", style="dim")
+        out.append(t("mock.given", lang, label=label), style="dim")
         out.append(shown)
     if rows:
         out.append("\n")
@@ -658,6 +658,7 @@ class MockReportScreen(_MockScreen):
     MockReportScreen #report-table { height: 1fr; min-height: 5; margin: 0 1; }
     MockReportScreen #report-notes { height: auto; max-height: 12; margin: 1 1 0 1; }
     """
+    CELL_WIDTH = 20  # most cells of an answer in the table: the verdict stays in view at 80 columns
     BINDINGS = [
         Binding("p", "queue_missed", "Practise missed", id="key.mock_queue"),
         Binding("escape", "back", "Back", id="key.back"),
@@ -710,8 +711,11 @@ class MockReportScreen(_MockScreen):
                 "mock.col.time"]
         table.add_columns(*[t(k, lang) for k in cols], "⚑")
         for i, r in enumerate(rep.results):
-            expected = expected_shown(r.template_id, r.seed, r.step, r.expected, lang)
-            table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), Text(r.typed or "—"), Text(expected),
+            typed, expected = Text(r.typed or "—"), Text(expected_shown(r.template_id, r.seed, r.step, r.expected,
+                                                                         lang))
+            for cell in (typed, expected):  # in full on the question's solution (Enter)
+                cell.truncate(self.CELL_WIDTH, overflow="ellipsis")
+            table.add_row(Text(r.label), Text(topic_name(r.topic, lang)), typed, expected,
                           Text(verdict_name(r.verdict, lang), style=VERDICT_COLOUR.get(r.verdict, "")),
                           Text(format_clock(r.seconds)), Text("⚑" if r.flagged else ""), key=str(i))
         out = Text(t("mock.misconceptions", lang), style="bold")

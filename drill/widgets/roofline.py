@@ -114,9 +114,9 @@ def legend(peak: float, bandwidth: float, intensity: float, lang: str = "en") ->
 
     ridge = ridge_point(peak, bandwidth)
     perf = attainable(peak, bandwidth, intensity)
-    bound = t(formulas.classify_bound(intensity, ridge), lang)
+    bound = t("roofline.bound", lang, bound=t(formulas.classify_bound(intensity, ridge), lang))
     return (f"{RIDGE} {t('ridge', lang)} I* = {fmt_number(ridge)} FLOP/B   "
-            f"{POINT} {t('kernel', lang)} I = {fmt_number(intensity)} FLOP/B → {fmt_quantity(perf, 'flop_rate')} ({bound})")
+            f"{POINT} {t('kernel', lang)} I = {fmt_number(intensity)} FLOP/B → {fmt_quantity(perf, 'flop_rate')} {bound}")
 
 
 class RooflinePlot(Widget):

@@ -82,7 +82,7 @@ def test_the_roofline_takes_its_figures_from_the_formula_catalogue(monkeypatch):
     perf = formulas.get("attainable_flops").evaluate(intensity=intensity, peak_flops=peak, bandwidth=bw)
     line = legend(peak, bw, intensity, "zh")
     assert f"I* = {fmt_number(ridge)} FLOP/B" in line and fmt_quantity(perf, "flop_rate") in line
-    assert t(formulas.classify_bound(intensity, ridge), "zh") in line
+    assert f"（{t(formulas.classify_bound(intensity, ridge), 'zh')}）" in line
     calls = []
     real = formulas.get
     monkeypatch.setattr(formulas, "get", lambda name: calls.append(name) or real(name))
