@@ -79,6 +79,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "home.nothing_scheduled": ("Nothing scheduled yet: start with today's new items.", "还没有排期：先做今天的新题。"),
     "home.way.practice": ("today's session: {n} problems", "今日练习：{n} 道题"),
     "home.way.practice_one": ("today's session: 1 problem", "今日练习：1 道题"),
+    "home.way.queued": (" ({k} queued from your mock)", "（其中 {k} 道来自模拟面试）"),
     "home.way.practice_done": ("today is done: extra practice on your weakest items", "今日练习已完成；可加练最弱的题"),
     "home.way.mock": ("a timed mock interview", "限时模拟面试"),
     "home.way.stats": ("progress, accuracy by topic, what is due", "进度、各主题正确率、到期情况"),

@@ -72,10 +72,13 @@ class HomeScreen(DrillScreen):
         nxt = ("" if f.due else self.tr("home.next_due", when=when(f.next_due, today, lang)) if f.next_due
                else self.tr("home.nothing_scheduled"))
         self.query_one("#home-next", Static).update(Text(nxt, "dim"))
-        n = f.due + f.new
+        n = f.session
+        practice = (self.tr("home.way.practice_one") if n == 1 else self.tr("home.way.practice", n=n)) if n \
+            else self.tr("home.way.practice_done")
+        if f.queued:
+            practice += self.tr("home.way.queued", k=f.queued)
         details = {
-            "practice": (self.tr("home.way.practice_one") if n == 1 else self.tr("home.way.practice", n=n)) if n
-            else self.tr("home.way.practice_done"),
+            "practice": practice,
             "mock": self.tr("home.way.mock"),
             "stats": self.tr("home.way.stats"),
             "browse": self.tr("home.way.browse"),

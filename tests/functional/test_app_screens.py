@@ -61,6 +61,26 @@ async def test_home_shows_today_at_a_glance(profile, clock):
 
 
 @sync
+async def test_home_counts_templates_queued_from_a_mock_in_todays_session(profile, clock):
+    from drill.commands.mock import QUEUE_KEY
+
+    profile.set_setting("new_per_day", 0)
+    profile.set_setting(QUEUE_KEY, [t.id for t in registry.all_templates()[:2]])
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        home = app.screen
+        option = str(home.query_one("#ways").get_option_at_index(0).prompt)
+        assert "today's session: 2 problems (2 queued from your mock)" in option
+        assert "today is done" not in option
+        await pilot.press("ctrl+t")  # the UI language
+        await pilot.pause()
+        option = str(home.query_one("#ways").get_option_at_index(0).prompt)
+        assert "今日练习：2 道题（其中 2 道来自模拟面试）" in option
+        await pilot.press("p")
+        assert app.screen.run.progress == (0, 2)
+
+
+@sync
 async def test_home_names_the_next_due_date_only_when_nothing_is_due(profile, clock):
     item = registry.all_templates()[0]
     profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
