@@ -341,6 +341,8 @@ def test_formulas_beyond_the_spec_repeat_no_other_formula():
     may share an expression (ring ReduceScatter, AllGather and All-to-All cost the same)."""
     import sympy
 
+    if not SPEC.exists():
+        pytest.skip(f"the spec ({SPEC}) is not beside this checkout: the spec's own formulas can't be told apart")
     spec = _spec_names()
     forms = {f.name: f.symbolic() for f in CATALOGUE if not any(i.is_list for i in f.inputs)}
     for f in CATALOGUE:
