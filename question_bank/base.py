@@ -198,6 +198,9 @@ class Step:
     inputs: Mapping[str, Any] = field(default_factory=dict)
     roofline: Mapping[str, Any] | None = None
     solution_zh: tuple[str, ...] = ()  # Chinese explanation lines, when they differ from ``solution``
+    # misconceptions dropped because their value lands within tolerance of the answer without being it:
+    # a different method the grader cannot tell apart here (an exact coincidence is not listed)
+    too_close: tuple[str, ...] = ()
 
     def prompt(self, lang: str = "en") -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en
@@ -376,7 +379,10 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
                     return False
                 return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
 
-            misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in f.misconception_values(**env) if distinct(v))
+            values = f.misconception_values(**env)
+            misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in values if distinct(v))
+            too_close = tuple(m.key for m, v in values
+                              if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
             unit = ask.unit
             if unit and lookup(unit, f.unit) is None:
                 raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
@@ -388,7 +394,7 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
                 solution += (f"  = {shown}",)
                 solution_zh += (f"  = {shown}",) if solution_zh else ()
             steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, solution, target, f.name, inputs,
-                              ask.roofline, solution_zh))
+                              ask.roofline, solution_zh, too_close))
         elif ask.kind == "choice":
             if ask.answer not in {c.key for c in ask.choices}:
                 raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")

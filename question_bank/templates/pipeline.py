@@ -7,6 +7,9 @@ so every prompt says which one it asks for (formulas.md, "conventions that diffe
 
 from __future__ import annotations
 
+from engine import formulas
+from engine.grading import distance
+
 from ..base import Ask, Ref, Spec, given, template
 
 STAGES = (2, 4, 6, 8, 12, 16, 24, 32)
@@ -94,6 +97,16 @@ def _stage_times(rng) -> list[float]:
             return [t / 1000 for t in times]
 
 
+def _uneven(rng) -> tuple[list[float], int]:
+    """Stage times and m where the uniform 1F1B formula is clearly (>15 %) off: on nearly even
+    stages it would land within tolerance and grade the wrong formula correct."""
+    while True:
+        times, m = _stage_times(rng), rng.choice((4, 8, 12, 16, 32))
+        uniform = formulas.get("bubble_1f1b").evaluate(p=len(times), m=m)
+        if distance(formulas.get("bubble_asymmetric").evaluate(**_asym_inputs(times, m)), uniform) > 0.15:
+            return times, m
+
+
 def _asym_givens(times: list[float], m: int) -> tuple:
     return (given("stage_times", "Forward time per micro-batch, stage by stage", "各阶段单个微批次前向耗时",
                   times, "time", "ms"),
@@ -115,7 +128,7 @@ _ASYM_FORMULA = "1 − m·Σt / (P·(Σt + (m − 1)·max t))"
 @template("pipeline.bubble_asymmetric_given", topic="pipeline", title="Bubble with uneven stages (formula given)",
           title_zh="非均质流水线气泡率（给出公式）", difficulty=1, target_seconds=120)
 def bubble_asymmetric_given(rng):
-    times, m = _stage_times(rng), rng.choice((4, 8, 12, 16, 32))
+    times, m = _uneven(rng)
     p = len(times)
     return Spec(
         givens=_asym_givens(times, m),
@@ -133,7 +146,7 @@ def bubble_asymmetric_given(rng):
 @template("pipeline.bubble_asymmetric", topic="pipeline", title="Bubble with uneven stages",
           title_zh="非均质流水线气泡率", difficulty=3, target_seconds=180)
 def bubble_asymmetric(rng):
-    times, m = _stage_times(rng), rng.choice((4, 8, 12, 16, 32))
+    times, m = _uneven(rng)
     p = len(times)
     return Spec(
         givens=_asym_givens(times, m),

@@ -7,7 +7,8 @@ defined, the expected answer is what the engine formula gives for the step's
 inputs *and* what the worked solution's substitution line gives with the numbers
 as printed (the check that catches wrong inputs: exactly for whole numbers, which
 are settled by hand), the answer's own display text grades ``correct``, no
-misconception lies within tolerance of the right answer and typing one names it,
+misconception lies within tolerance of the right answer and typing one names it, no
+wrong method was dropped for landing within tolerance (only an approximation may),
 the same seed gives the same problem, and there are at least 50 distinct
 problems.  Then the bank as a whole: at least 40 templates, at least 8 chains of
 3-5 steps, every topic.
@@ -280,6 +281,34 @@ def test_typing_a_misconception_names_it(tid, seed):
                 f"step {s.index + 1}: typing {m.key}'s value diagnosed {v.diagnosis_key!r}")
             if e.integer:
                 assert (v.status, v.quality) == ("wrong", 2), f"step {s.index + 1}: a named mistake must be wrong"
+
+
+# Misconceptions that drop a negligible term or take a limit (the latency of a large message, the ring's
+# (n-1)/n at many ranks, the KV reads of a short context, writing C of a decode GEMM, (P-1)/m at many
+# micro-batches): when one lands within tolerance of the answer, the approximation is a fine answer.
+APPROXIMATIONS = {"no_latency", "no_ring_factor", "no_kv", "no_attention", "no_output", "ideal_time", "limit"}
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_no_wrong_method_lands_within_tolerance(tid):
+    """A misconception build_problem dropped as too close (``Step.too_close``) would grade a wrong method
+    correct: the template must not draw such a case (the peak quoted for a kernel just below the ridge)."""
+    for seed in SWEEP:
+        for s in registry.get(tid).generate(seed).steps:
+            wrong = set(s.too_close) - APPROXIMATIONS
+            assert not wrong, f"seed {seed}, step {s.index + 1}: {sorted(wrong)} within tolerance of the answer"
+
+
+def test_the_attainable_intensity_is_clear_of_the_ridge():
+    """Quoting the peak (memory-bound) or I × BW (compute-bound) is never graded correct."""
+    t = registry.get("roofline.attainable")
+    for seed in range(300):
+        s = t.generate(seed).steps[0]
+        e, i = s.expected, s.inputs["intensity"]
+        assert abs(i / (s.inputs["peak_flops"] / s.inputs["bandwidth"]) - 1) > 0.15, f"seed {seed}: I = {i}"
+        for wrong in (s.inputs["peak_flops"], i * s.inputs["bandwidth"]):
+            if wrong != e.value:
+                assert grade(display_number(wrong, e.unit_kind, e.unit), e).status != CORRECT, f"seed {seed}"
 
 
 @pytest.mark.parametrize("tid", IDS)
