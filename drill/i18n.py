@@ -283,7 +283,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # roofline legend
     "ridge": ("ridge point", "拐点"),
     "kernel": ("this kernel", "本算子"),
-    "memory-bound": ("memory-bound", "带宽受限"),
+    "memory-bound": ("memory-bound", "访存受限"),
     "compute-bound": ("compute-bound", "算力受限"),
     "roofline.bound": ("({bound})", "（{bound}）"),
 }

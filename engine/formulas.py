@@ -441,7 +441,7 @@ CATALOGUE: tuple[Formula, ...] = (
             "min(peak_flops, intensity*bandwidth)", "flop_rate",
             "the roofline: the most FLOP/s a kernel of this intensity can reach", "R§3.1",
             (Misconception("peak", "quoted the peak: the kernel is under the slanted roof", "peak_flops",
-                           "直接给了算力峰值：这个算子落在斜线（带宽受限）那一段"),
+                           "直接给了算力峰值：这个算子落在斜线（访存受限）那一段"),
              Misconception("slope", "used I × BW although that is above the flat roof", "intensity*bandwidth",
                            "用了 I × BW，但它已经超过了水平线（算力峰值）")),
             "P"),

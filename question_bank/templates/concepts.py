@@ -288,7 +288,7 @@ def faster_card(rng):
 # Why is LayerNorm hard to optimise (R§4.2)
 
 LOW_I = Choice("low arithmetic intensity", ("low intensity", "memory-bound", "memory bound", "bandwidth",
-                                            "算术强度低", "访存受限", "带宽受限"), "算术强度低（访存受限）")
+                                            "访存受限", "带宽受限"), "算术强度低")
 TOO_MANY_FLOPS = Choice("too many FLOPs", ("flops", "compute-bound", "compute bound", "计算量太大"), "计算量太大")
 SERIAL = Choice("cannot be parallelised", ("serial", "not parallel", "sequential", "无法并行"), "无法并行")
 PRECISION = Choice("needs fp32", ("fp32", "precision", "needs fp32 precision", "需要 fp32", "精度"), "需要 fp32")

@@ -80,10 +80,10 @@ async def test_a_choice_is_offered_read_and_judged_in_chinese(profile, clock):
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         box = screen.query_one("#answer", Input)
-        assert "带宽受限" in box.placeholder and "算力受限" in box.placeholder
+        assert "访存受限" in box.placeholder and "算力受限" in box.placeholder
         await pilot.press(*"maybe")
         await pilot.pause()
-        assert "应为以下之一：带宽受限、算力受限" in text_of(screen, "#understood")
+        assert "应为以下之一：访存受限、算力受限" in text_of(screen, "#understood")
         exp = screen.run.current_step.expected
         other = next(c for c in exp.choices if c.key != exp.value)
         right = next(c for c in exp.choices if c.key == exp.value)

@@ -248,9 +248,9 @@ def test_how_an_answer_was_read_in_chinese():
 
 
 def test_choices_are_shown_and_listed_in_chinese():
-    assert [c.shown("zh") for c in BOUND_CHOICES] == ["带宽受限", "算力受限"]
+    assert [c.shown("zh") for c in BOUND_CHOICES] == ["访存受限", "算力受限"]
     assert [c.shown() for c in BOUND_CHOICES] == ["memory-bound", "compute-bound"]
     r = parse_choice("maybe", BOUND_CHOICES)
-    assert r.reason_in("zh") == "应为以下之一：带宽受限、算力受限"
+    assert r.reason_in("zh") == "应为以下之一：访存受限、算力受限"
     assert r.reason == "expected one of: memory-bound, compute-bound"
     assert Choice("yes").shown("zh") == "yes"  # no Chinese label: the key

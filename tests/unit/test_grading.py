@@ -307,11 +307,11 @@ def test_unit_slips_are_named_in_chinese():
 def test_choice_and_expression_verdicts_in_chinese():
     exp = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
     v = grade("compute bound", exp)
-    assert v.message_in("zh") == "错误。你的答案：算力受限；正确答案：带宽受限。"
+    assert v.message_in("zh") == "错误。你的答案：算力受限；正确答案：访存受限。"
     assert (v.given_in("zh"), v.expected_in("zh"), v.given, v.expected) == \
-        ("算力受限", "带宽受限", "compute-bound", "memory-bound")
+        ("算力受限", "访存受限", "compute-bound", "memory-bound")
     assert (grade("mem", exp).message_in("zh"), grade("mem", exp).band_in("zh")) == ("正确。", "须选对选项")
-    assert exp.display_in("zh") == "带宽受限" and exp.display_in() == exp.display == "memory-bound"
+    assert exp.display_in("zh") == "访存受限" and exp.display_in() == exp.display == "memory-bound"
     e = grade("16Φ/N", EXPR)
     assert e.message_in("zh") == "错误。你的答案：16 × Φ / N；正确答案：2 × Φ + 14 × Φ / N。"
     assert e.band_in("zh") == "须与正确答案符号等价"
@@ -343,7 +343,7 @@ def test_understood_reads_without_grading_in_either_language():
         (False, "GB 是字节数，但题目问的是算术强度（FLOP/B）")
     choice = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
     assert understood("mem", choice) == (True, "= memory-bound")
-    assert understood("mem", choice, "zh") == (True, "= 带宽受限")
+    assert understood("mem", choice, "zh") == (True, "= 访存受限")
     assert understood("2 phi + 14 phi / N_dp", EXPR) == (True, "= 2 × Φ + 14 × Φ / N")  # the question's symbols
     assert understood("Φ/0", EXPR, "zh") == (False, "除以零")  # exactly what grading would refuse
 

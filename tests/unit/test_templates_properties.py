@@ -107,6 +107,37 @@ def test_chinese_givens_and_prompts_are_in_chinese(tid):
                 assert any(run.lower() in sp for sp in spellings), f"seed {seed}: English {run!r} in {text!r}"
 
 
+@pytest.mark.parametrize("tid", IDS)
+def test_every_choice_is_offered_as_it_is_shown(tid):
+    """A choice's answer is written (feedback, "expected: ...") as the prompt offers it, in both languages."""
+    for seed in range(40):
+        p = registry.get(tid).generate(seed)
+        for s in p.steps:
+            for c in s.expected.choices:
+                for lang in ("en", "zh"):
+                    assert c.shown(lang) in s.prompt(lang), f"seed {seed}: {c.shown(lang)!r} not offered"
+
+
+# the app's one Chinese term for memory-bound (the cheat-sheet's); the roofline article's 带宽受限 is only read
+MEMORY_BOUND_ZH, OTHER_ZH = "访存受限", "带宽受限"
+
+
+def test_memory_bound_has_one_chinese_name():
+    from drill.i18n import t
+    from engine.answers import MEMORY_BOUND
+
+    assert MEMORY_BOUND.shown("zh") == t("memory-bound", "zh") == MEMORY_BOUND_ZH
+    assert MEMORY_BOUND.matches(OTHER_ZH)
+    labels = [m.label_zh for f in formulas.CATALOGUE for m in f.misconceptions]
+    assert not [x for x in labels if OTHER_ZH in x]
+    for t_ in TEMPLATES:
+        for seed in range(20):
+            p = t_.generate(seed)
+            texts = [p.prompt("zh")] + [line for s in p.steps for line in s.solution_lines("zh")] + \
+                [c.shown("zh") for s in p.steps for c in s.expected.choices]
+            assert not [x for x in texts if OTHER_ZH in x], f"{t_.id} seed {seed} says {OTHER_ZH}"
+
+
 PREFIXED_UNIT = re.compile(r"(?<![\w/])([kMGTPE](?:B|FLOP)S?)(/s)?(?![\w/])")
 
 
