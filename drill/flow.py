@@ -368,20 +368,22 @@ class BankRow:
     state: str  # new | learning | review
     due: date | None
     ef: float | None
-    last: str | None  # verdict of the last answer (whole item)
+    last: str | None  # the last whole answer's final grade, counted as the summary counts it (summary_grade)
     last_date: str | None
 
 
 def bank_rows(ctx: "AppContext") -> list[BankRow]:
     """Every template in bank order with its state: new (never scheduled), learning (fewer than
-    two passed reviews in a row), review.  Reads the state file's figures (``Profile.recent``), not the log."""
+    two passed reviews in a row), review; the last whole answer by its final quality, after any override
+    (as the session summary counts it).  Reads the state file's figures (``Profile.recent``), not the log."""
     states, recent = ctx.profile.states(), ctx.profile.recent()
     out = []
     for t in registry.all_templates():
         s, r = states.get(t.id), recent.get(t.id)
         state = "new" if s is None else "learning" if s.reps < 2 else "review"
         out.append(BankRow(t.id, t.topic, state, s.due if s else None, s.ef if s else None,
-                           r.verdict if r else None, r.date if r else None))
+                           summary_grade(r.quality) if r and r.quality is not None else None,
+                           r.date if r else None))
     return out
 
 

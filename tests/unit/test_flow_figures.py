@@ -11,6 +11,7 @@ import pytest
 from drill import flow
 from drill.commands.mock import QUEUE_KEY
 from drill.context import AppContext
+from engine.grading import display_number
 from engine.mock import weakness_figures
 from engine.session import review_row
 from engine.storage import Profile
@@ -92,6 +93,22 @@ def test_browse_shows_each_templates_last_whole_answer(profile, monkeypatch):
     assert (rows[CHAIN.id].last, rows[CHAIN.id].last_date) == (None, None)
 
 
+def test_browse_shows_the_final_grade_of_an_overridden_answer(profile, monkeypatch):
+    """Browse's Last counts as the session summary does: by the final quality, after an override."""
+    t = next(x for x in SINGLE if x.answer_kind == "number")
+    run = flow.PracticeRun(ctx_for(profile), flow.items_session(ctx_for(profile), [t.id]))
+    e = run.current_step.expected
+    a = run.submit(display_number(float(e.value) * 10, e.unit_kind, e.unit))  # ten times the answer: wrong
+    assert a.status == "wrong"
+    for quality, shown in ((4, "correct"), (3, "close"), (0, "dont_know"), (2, "wrong")):
+        run.override(quality)
+        with monkeypatch.context() as m:
+            no_log(m)
+            row = next(r for r in flow.bank_rows(ctx_for(profile)) if r.item == t.id)
+        assert (row.last, flow.summary_grade(quality)) == (shown, shown)
+    assert profile.recent()[t.id].verdict == "wrong"  # the engine's verdict is kept as it was
+
+
 def test_browse_and_mock_figures_equal_those_read_from_the_log_through_undo_and_reopening(tmp_path,
                                                                                           monkeypatch):
     rng = random.Random(3)
@@ -104,7 +121,7 @@ def test_browse_and_mock_figures_equal_those_read_from_the_log_through_undo_and_
         last = {}
         for r in p.reviews():
             if r["step"] is None:
-                last[r["item"]] = (r["verdict"], r["date"])
+                last[r["item"]] = (flow.summary_grade(r["quality"]), r["date"])
         with monkeypatch.context() as m:
             no_log(m)
             assert flow.weakness(ctx_for(p)) == pytest.approx(expected_weakness) == flow.weakness_of(p)

@@ -522,7 +522,8 @@ def recent_of(rows) -> dict:
         mine = [r for r in rows if r["item"] == item]
         whole = [r for r in mine if r["step"] is None]
         out[item] = storage.ItemRecent(tuple(r["quality"] for r in mine[-storage.RECENT_QUALITIES:]),
-                                       whole[-1]["verdict"] if whole else None, whole[-1]["date"] if whole else None)
+                                       whole[-1]["verdict"] if whole else None, whole[-1]["date"] if whole else None,
+                                       whole[-1]["quality"] if whole else None)
     return out
 
 
@@ -643,12 +644,12 @@ def test_recent_keeps_the_last_five_qualities_and_the_last_whole_answer(tmp_path
         log = [p.record(row(p, item="a", q=q, day=DAY + timedelta(days=k))) for k, q in enumerate([5, 4, 1, 2])]
         log += [p.record(row(p, item="a", q=q, schedule=False, mode="mock", step=k + 1)) for k, q in enumerate([0, 3])]
         log.append(p.record(row(p, item="b", q=3, schedule=False, mode="mock", step=1)))
-        expected = {"a": storage.ItemRecent((4, 1, 2, 0, 3), "wrong", (DAY + timedelta(days=3)).isoformat()),
+        expected = {"a": storage.ItemRecent((4, 1, 2, 0, 3), "wrong", (DAY + timedelta(days=3)).isoformat(), 2),
                     "b": storage.ItemRecent((3,), None, None)}  # only a step of a chain: no whole answer yet
         assert p.recent() == expected == recent_of(log)
         p.undo_last()  # b's only row
         p.undo_last()  # a's step 2: its 5 before come back from the log (older segments)
-        assert p.recent() == {"a": storage.ItemRecent((5, 4, 1, 2, 0), "wrong", expected["a"].date)}
+        assert p.recent() == {"a": storage.ItemRecent((5, 4, 1, 2, 0), "wrong", expected["a"].date, 2)}
     with Profile.open(tmp_path) as p:
         no_log_read(monkeypatch)  # kept in the state file
         assert p.recent() == recent_of(log[:-2])
@@ -672,6 +673,8 @@ def test_rows_the_state_file_has_not_seen_are_in_recent_on_open(tmp_path, small_
     lambda t: t["recent"]["1"]["items"]["i00"].update(qualities=[9]),
     lambda t: t["recent"]["1"]["items"]["i00"].update(verdict="great"),
     lambda t: t["recent"]["1"]["items"]["i00"].update(date="yesterday"),
+    lambda t: t["recent"]["1"]["items"]["i00"].update(quality=7),
+    lambda t: t["recent"]["1"]["items"]["i00"].pop("quality"),  # a save from before it was kept
     lambda t: t["recent"]["1"]["items"].update(i00=[4]),
 ])
 def test_missing_or_untrustworthy_recent_figures_are_rebuilt_from_the_log_and_saved(tmp_path, small_segments,
