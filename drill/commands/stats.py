@@ -18,7 +18,7 @@ import sys
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from drill.i18n import topic_name  # one name per topic, shared with the screens
+from drill.i18n import template_title, topic_name  # one name per topic, shared with the screens
 
 if TYPE_CHECKING:
     from engine.stats import Stats
@@ -185,13 +185,32 @@ def overview_lines(s: "Stats", lang: str = "en") -> list[tuple[str, str]]:
 def topic_row(t, lang: str = "en") -> tuple[str, ...]:
     """One line of the topic table: name, learned, accuracy, mean EF, median time, reviews, weakest."""
     return (topic_name(t.topic, lang), learned(t, lang), pct(t.accuracy_30d, lang), num(t.mean_ef, lang=lang),
-            duration(t.median_seconds, lang, compact=True), f"{t.reviews:,}", weakest_names(t) or tr("none", lang))
+            duration(t.median_seconds, lang, compact=True), f"{t.reviews:,}", weakest_names(t, lang) or tr("none", lang))
 
 
-def weakest_names(t) -> str:
-    """The topic's weakest templates, without the topic prefix their ids share."""
+WEAK_TITLE = 28  # terminal columns of each title in the topic table's Weakest column
+
+
+def weakest_names(t, lang: str = "en") -> str:
+    """The topic's weakest templates by title in ``lang``, each cut to :data:`WEAK_TITLE` columns with "…";
+    a template no longer in the bank by its id, without the topic prefix."""
+    from question_bank.registry import REGISTRY
+
     prefix = t.topic + "."
-    return ", ".join(i[len(prefix):] if i.startswith(prefix) else i for i in t.weakest)
+    return ", ".join(_cut(template_title(REGISTRY[i], lang) if i in REGISTRY
+                          else i[len(prefix):] if i.startswith(prefix) else i, WEAK_TITLE) for i in t.weakest)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal columns, ending with "…" when cut."""
+    if _width(text) <= width:
+        return text
+    out = ""
+    for c in text:
+        if _width(out + c) > width - 1:
+            break
+        out += c
+    return out.rstrip() + "…"
 
 
 def topic_headers(lang: str = "en") -> tuple[str, ...]:
@@ -253,8 +272,10 @@ def _heatmap_text(s: "Stats", lang: str) -> str:
 
 
 def _width(text: str) -> int:
-    """Terminal columns: CJK characters take two."""
-    return sum(2 if ord(c) >= 0x1100 and not 0x2500 <= ord(c) <= 0x25FF else 1 for c in text)
+    """Terminal columns: CJK characters take two, "…" and the heatmap's shades one."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
 
 
 def _pad(text: str, width: int) -> str:

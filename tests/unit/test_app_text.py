@@ -121,3 +121,18 @@ def test_answers_are_counted_as_the_stats_count_them():
     mock = [{"item": "c", "seed": 2, "step": s} for s in (1, 2)]
     single = [{"item": "s", "seed": 3, "step": None}]
     assert flow.answers_count(chain + mock + single) == 1 + 2 + 1
+
+
+def test_the_stats_weakest_column_names_templates_by_title_cut_to_fit():
+    from types import SimpleNamespace
+
+    from drill.commands.stats import WEAK_TITLE, _cut, _width, weakest_names
+
+    square, ridge = registry.get("roofline.gemm_intensity_square"), registry.get("roofline.ridge_point")
+    topic = SimpleNamespace(topic="roofline", weakest=(square.id, ridge.id, "roofline.retired"))
+    assert weakest_names(topic) == "Intensity of a square GEMM…, Ridge point of a GPU (formu…, retired"
+    for lang in ("en", "zh"):
+        for name in weakest_names(topic, lang).split(", "):
+            assert _width(name) <= WEAK_TITLE
+    assert weakest_names(topic, "zh").startswith("方阵 GEMM 的算术强度（给出…, ")
+    assert _cut("短标题", 6) == "短标题" and _cut("一二三四", 6) == "一二…" and _width(_cut("一二三四", 5)) <= 5
