@@ -37,7 +37,7 @@ def _fix_fusion(rng, gpu, dtype, model):
                         ("bias add", "SiLU", "multiply")))
     i = formulas.get("arithmetic_intensity").evaluate(flops=1.0, bytes=2.0 * DTYPE_BYTES[dtype])
     text_en = (f"In {model.name}'s forward pass on {an(gpu.name)}, {' → '.join(chain)} run as {len(chain)} separate "
-               f"kernels over a {tokens:,} × {model.d_model} {dtype} tensor; each reads and writes the whole tensor in "
+               f"kernels over {an(f'{tokens:,}')} × {model.d_model} {dtype} tensor; each reads and writes the whole tensor in "
                "HBM. The batch is fixed and the numerics must not change.")
     text_zh = (f"{model.name} 在 {gpu.name} 上前向时，{' → '.join(chain)} 作为 {len(chain)} 个独立 kernel 作用在 "
                f"{tokens:,} × {model.d_model} 的 {dtype} 张量上，每个都把整个张量从显存读一遍、写一遍。batch 固定，数值结果不能变。")
@@ -312,7 +312,7 @@ def why_norm_is_slow(rng):
         givens=card_givens(gpu, dtype) + (given("op", "Operation", "算子", name, value_zh=name_zh),
                                           given("rows", "Rows", "行数", tokens),
                                           given("width", "Row length", "每行长度", width)),
-        asks=(Ask(prompt_en=f"A {name} over {tokens:,} × {width:,} {dtype} values ({f} FLOPs per element) barely "
+        asks=(Ask(prompt_en=f"{an(name, cap=True)} over {tokens:,} × {width:,} {dtype} values ({f} FLOPs per element) barely "
                             f"speeds up when its arithmetic is optimised on the {gpu.name}. Why? Answer: low arithmetic "
                             "intensity, too many FLOPs, cannot be parallelised, or needs fp32.",
                   prompt_zh=f"在 {gpu.name} 上，对 {tokens:,} × {width:,} 个 {dtype} 值做 {name_zh}（每元素 {f} FLOPs），"

@@ -18,7 +18,7 @@ from ..base import Ask, Given, Ref, Spec, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
 from .memory import nominal_phi
-from .roofline import CONV_EN, CONV_ZH, bw_given, peak_given
+from .roofline import CONV_EN, CONV_ZH, an, bw_given, peak_given
 
 YES = Choice("yes", ("y", "fits", "it fits", "能", "可以", "是", "放得下", "装得下"), "能")
 NO = Choice("no", ("n", "does not fit", "doesn't fit", "it does not fit", "不能", "不可以", "否", "放不下",
@@ -183,7 +183,7 @@ def kv_bytes_per_token(rng):
             given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes")),
         asks=(Ask(formula="kv_bytes_per_token", unit="kB", extras=heads_extra(m),
                   prompt_en=f"KV bytes per token = 2 × bytes × L × n_kv × d_head. How many bytes of KV cache does "
-                            f"{m.name} add per token with a {dtype} cache, in kB?",
+                            f"{m.name} add per token with {an(dtype)} cache, in kB?",
                   prompt_zh=f"每 token 的 KV 字节数 = 2 × 字节数 × L × n_kv × d_head。{name_zh} 使用 {dtype} KV Cache 时，"
                             "每个 token 增加多少 KV Cache（kB）？"),),
         conventions_en=f"{CONV_EN} kB = 1e3 B. {KV_CONV_EN}", conventions_zh=f"{CONV_ZH}kB = 1e3 B。{KV_CONV_ZH}",

@@ -7,6 +7,7 @@ from engine.units import best_unit, fmt_number
 
 from .. import hardware, models
 from ..base import Ask, Ref, Spec, given, settled_by_hand, template
+from .roofline import an
 
 # Round parameter counts an interviewer uses for "a Φ-parameter model" (billions).
 ROUND_PHI_B = tuple(range(1, 31)) + (32, 34, 36, 40, 45, 50, 56, 60, 65, 70, 72, 80, 90, 100, 120, 130, 140, 150,
@@ -57,8 +58,7 @@ def model_phi(rng, pool=models.MODELS) -> tuple[str, float]:
         return pool[i].name, nominal_phi(pool[i])
     phi = ROUND_PHI_B[i - len(pool)] * 1e9
     text = phi_text(phi)
-    article = "an" if text.startswith("8") or text[:3] in ("11B", "18B") else "a"  # an 8B, an 11B, an 18B
-    return f"{article} {text}-parameter model", phi
+    return f"{an(text)}-parameter model", phi
 
 
 def phi_given(phi: float):

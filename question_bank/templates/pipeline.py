@@ -11,6 +11,7 @@ from engine import formulas
 from engine.grading import distance
 
 from ..base import Ask, Ref, Spec, given, template
+from .roofline import an
 
 STAGES = (2, 4, 6, 8, 12, 16, 24, 32)
 MICRO = (4, 6, 8, 12, 16, 20, 24, 32, 40, 48, 64, 96, 128, 256)
@@ -151,7 +152,7 @@ def bubble_asymmetric(rng):
     return Spec(
         givens=_asym_givens(times, m),
         asks=(Ask(formula="bubble_asymmetric", unit="%", inputs=_asym_inputs(times, m),
-                  prompt_en=f"A {p}-stage pipeline is unbalanced: forward times per micro-batch are "
+                  prompt_en=f"{an(f'{p}-stage', cap=True)} pipeline is unbalanced: forward times per micro-batch are "
                             f"{_times_text(times)}. It runs m = {m} micro-batches per step. Derive the bubble "
                             "(idle share of all GPU time in a step, given that the slowest stage paces the "
                             "steady state), in %.",
@@ -192,7 +193,7 @@ def schedule_chain(rng):
     v = rng.choice((2, 4))
     target = rng.choice((0.04, 0.05, 0.1))
     return Spec(
-        scenario_en=f"You run a {p}-stage pipeline with {m} micro-batches per step and want to shrink the bubble.",
+        scenario_en=f"You run {an(f'{p}-stage')} pipeline with {m} micro-batches per step and want to shrink the bubble.",
         scenario_zh=f"你在训练一个 {p} 阶段的流水线，每步 {m} 个微批次，想要缩小气泡。",
         givens=_pm_givens(p, m) + (given("v", "Virtual stages per GPU v", "每卡虚拟阶段数 v", v),
                                    given("target", "Bubble target", "气泡率目标", target, "ratio", "%")),

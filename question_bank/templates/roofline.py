@@ -7,6 +7,8 @@ for the optimisation direction (C§5.2's "低于拐点做融合，高于拐点�
 
 from __future__ import annotations
 
+import re
+
 from engine import formulas
 from engine.answers import BOUND_CHOICES, Choice
 from engine.formulas import bound_solution, classify_bound
@@ -44,10 +46,19 @@ DIRECTION_PROMPT_ZH = ("优化重点应放在哪里：「减少访存」（reduc
 
 
 def an(name: str, cap: bool = False) -> str:
-    """``a V100`` / ``an H100`` / ``an fp8`` / ``a Falcon``: by how the start is spoken."""
+    """``a V100`` / ``an H100`` / ``an fp8`` / ``a Falcon`` / ``an 8-stage`` / ``a 16,384``: by how the start
+    is spoken.  A number by its leading group of thousands: eight…, eighty…, eight hundred…, eleven, eighteen."""
     token = name.split()[0].split("-")[0]
-    word = not (token[:2].isupper() or any(ch.isdigit() for ch in token))  # "Falcon", "residual": read as a word
-    art = "an" if name[:1].upper() in ("AEIOU" if word else "AEFHILMNORSX") else "a"
+    if token[:1].isdigit():
+        lead = int(re.match(r"[\d,]*", token).group().replace(",", ""))
+        while lead >= 1000:
+            lead //= 1000
+        vowel = str(lead)[0] == "8" or lead in (11, 18)
+    else:
+        word = not token[:2].isupper()  # "Falcon", "residual": read as a word; "H100", "fp8": letter by letter
+        word = word and not any(ch.isdigit() for ch in token)
+        vowel = name[:1].upper() in ("AEIOU" if word else "AEFHILMNORSX")
+    art = "an" if vowel else "a"
     return f"{art.capitalize() if cap else art} {name}"
 
 
@@ -383,7 +394,7 @@ def attainable(rng):
         givens=card_givens(gpu, dtype) + (given("intensity", "Kernel arithmetic intensity", "算子的算术强度",
                                                 intensity, "intensity", "FLOP/B"),),
         asks=(Ask(formula="attainable_flops", unit="TFLOPS",
-                  prompt_en=f"By the roofline model, what is the most a {dtype} kernel of this intensity can reach on "
+                  prompt_en=f"By the roofline model, what is the most {an(dtype)} kernel of this intensity can reach on "
                             f"the {gpu.name}, in TFLOPS?",
                   prompt_zh=f"按 Roofline 模型，这个算术强度的 {dtype} 算子在 {gpu.name} 上最多能达到多少 TFLOPS？",
                   roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": intensity}),),
@@ -425,7 +436,7 @@ def classify_kernel(rng):
         givens=card_givens(gpu, dtype) + (given("intensity", "Kernel arithmetic intensity", "算子的算术强度",
                                                 intensity, "intensity", "FLOP/B"),),
         asks=(bound_ask(intensity, r,
-                        f"A {dtype} kernel has this arithmetic intensity on the {gpu.name}. A kernel is memory-bound "
+                        f"{an(dtype, cap=True)} kernel has this arithmetic intensity on the {gpu.name}. A kernel is memory-bound "
                         "when I < I* = peak ÷ bandwidth. Is it memory-bound or compute-bound?",
                         f"一个 {dtype} 算子在 {gpu.name} 上的算术强度如上。I < I* = 峰值 ÷ 带宽 时为访存受限。它是哪一种？",
                         peak=peak, bandwidth=bw),),
@@ -572,7 +583,7 @@ def chain_batching(rng):
         batch *= 2
     i_b = gemm_i(batch, n, k, bpe)
     return Spec(
-        scenario_en=f"{model.name} is served on {an(gpu.name)} in {dtype}. Look at its {what_en}: a {k}×{n} weight "
+        scenario_en=f"{model.name} is served on {an(gpu.name)} in {dtype}. Look at its {what_en}: {an(f'{k}×{n}')} weight "
                     "matrix multiplied by the activations of the sequences decoded together (R§4.1).",
         scenario_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理。看它的{what_zh}：{k}×{n} 的权重矩阵乘以同一步一起 "
                     "decode 的各序列的激活（R§4.1）。",

@@ -138,6 +138,41 @@ def test_memory_bound_has_one_chinese_name():
             assert not [x for x in texts if OTHER_ZH in x], f"{t_.id} seed {seed} says {OTHER_ZH}"
 
 
+# "a"/"an" before a number or a precision (the matrix "A 8192×4096" is a name, not an article)
+ARTICLE = re.compile(r"\b(an?|An?) (\d[\d,]*|(?:fp|bf|int)\d+)")
+
+
+def _spoken_with_a_vowel(token: str) -> bool:
+    """``8``, ``80``-``89``, ``800``, ``8,192``, ``11``, ``18``, ``11008``: eight…, eleven…, eighteen…;
+    ``fp16``, ``int8``: ef…, in…; ``bf16``: bee…"""
+    if not token[0].isdigit():
+        return not token.startswith("bf")
+    digits = token.replace(",", "")
+    lead = int(digits[:len(digits) % 3 or 3])  # the leading group of thousands, as it is read
+    return str(lead).startswith("8") or lead in (11, 18)
+
+
+def test_spoken_articles():
+    assert [_spoken_with_a_vowel(x) for x in ("8", "86", "800", "8,192", "11008", "18", "110", "16384", "1", "int8",
+                                              "fp16", "bf16")] == [True] * 6 + [False] * 3 + [True, True, False]
+    assert [pipeline.an(x) for x in ("RMSNorm", "LayerNorm", "8-stage", "16-stage", "11008×4096", "fp8")] == [
+        "an RMSNorm", "a LayerNorm", "an 8-stage", "a 16-stage", "an 11008×4096", "an fp8"]
+
+
+@pytest.mark.parametrize("tid", IDS)
+def test_articles_before_numbers_and_precisions_are_spoken_right(tid):
+    """``an 8-stage pipeline``, ``an 8,192 × 4096 tensor``, ``an fp16 kernel``, ``a 16-stage``, ``a bf16``."""
+    for seed in range(60):
+        p = registry.get(tid).generate(seed)
+        texts = [p.prompt("en")] + [line for s in p.steps for line in s.solution_lines("en")]
+        for text in texts:
+            for m in ARTICLE.finditer(text):
+                article, token = m.group(1).lower(), m.group(2)
+                if m.group(1) == "A" and re.match(r"[\d,]+×", text[m.start(2):]):
+                    continue  # the matrix A
+                assert article == ("an" if _spoken_with_a_vowel(token) else "a"), f"seed {seed}: {m.group()!r}"
+
+
 PREFIXED_UNIT = re.compile(r"(?<![\w/])([kMGTPE](?:B|FLOP)S?)(/s)?(?![\w/])")
 
 
