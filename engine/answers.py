@@ -48,11 +48,10 @@ class Parsed:
         """``= 1.12 × 10¹² B`` plus notes such as ``(b read as bits)``."""
         return self.understood_in("en")
 
-    def understood_in(self, lang: str = "en", also: str = "") -> str:
-        """:attr:`understood` in ``lang``; ``also`` is the same value as the question writes it (``= 140 GB``)."""
-        quantity = fmt_quantity(self.value, self.kind)
-        if also and also.replace(" ", "") != quantity.replace(" ", ""):
-            quantity += f" = {also}"
+    def understood_in(self, lang: str = "en", shown: str = "") -> str:
+        """:attr:`understood` in ``lang``; ``shown`` is the value as the question writes it, in the unit it
+        asks for (``1357 TFLOPS``): shown instead of the unit the engine would pick (``1.357 PFLOP/s``)."""
+        quantity = shown or fmt_quantity(self.value, self.kind)
         if not self.said:
             return f"= {quantity}"
         return say("understood_notes", quantity=quantity, notes=join(self.said)).text(lang)

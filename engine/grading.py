@@ -245,9 +245,10 @@ def grade(text: str, exp: Expected, *, seconds: float | None = None,
 def understood(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
     """What the engine reads in ``text`` as an answer to ``exp``, without grading.
 
-    ``(True, "= 1.4 × 10¹¹ B = 140 GB")`` or ``(False, reason)``, in ``lang``:
-    the live line under an answer box (practice and mock).  True exactly when
-    :func:`grade` would grade the text rather than call it unreadable.
+    ``(True, "= 140 GB")`` or ``(False, reason)``, in ``lang``: the live line
+    under an answer box (practice and mock), a number in the unit the question
+    asks for when it names one.  True exactly when :func:`grade` would grade
+    the text rather than call it unreadable.
     """
     if exp.kind == "choice":
         c = parse_choice(text, exp.choices)
@@ -263,8 +264,7 @@ def understood(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
     p = parse_quantity(text, exp.unit_kind, exp.unit or None)
     if isinstance(p, Unreadable):
         return False, p.message_in(lang)
-    in_unit = display_number(p.value, exp.unit_kind, exp.unit) if exp.unit and not p.bare else ""
-    return True, p.understood_in(lang, also=in_unit)
+    return True, p.understood_in(lang, shown=display_number(p.value, exp.unit_kind, exp.unit) if exp.unit else "")
 
 
 def misconception_label(label: str, lang: str = "en") -> str:

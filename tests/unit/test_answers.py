@@ -243,8 +243,9 @@ def test_how_an_answer_was_read_in_chinese():
     assert p.understood == "= 1.12 TB  (read in GB, the unit the question asks for)"
     assert parse_quantity("8960 Gb", "bytes").notes_in("zh") == ("Gb：小写 b 按比特读取，大写 B 才是字节",)
     assert parse_quantity("70B", "count").notes_in("zh") == ("B 读作 ×1e9",)
-    assert parse_quantity("1.4e11 B", "bytes").understood_in("zh", also="140 GB") == "= 140 GB"
-    assert parse_quantity("1.4e11 B", "bytes", "GB").understood_in("zh", also="0.14 TB") == "= 140 GB = 0.14 TB"
+    assert parse_quantity("1.4e11 B", "bytes").understood_in("zh", shown="140 GB") == "= 140 GB"
+    assert parse_quantity("1.4e11 B", "bytes", "GB").understood_in("zh", shown="0.14 TB") == "= 0.14 TB"
+    assert parse_quantity("1120", "bytes", "GB").understood_in("zh", shown="1120 GB") == "= 1120 GB（按题目要求的单位 GB 读取）"
 
 
 def test_choices_are_shown_and_listed_in_chinese():

@@ -336,9 +336,16 @@ def test_one_verdict_reads_in_both_languages(exp, text):
 
 def test_understood_reads_without_grading_in_either_language():
     assert understood("1.4e11 B", Expected("number", 140e9, "bytes", "GB"), "zh") == (True, "= 140 GB")
-    assert understood("1.4e11 B", Expected("number", 140e9, "bytes", "TB"), "zh") == (True, "= 140 GB = 0.14 TB")
+    assert understood("1.4e11 B", Expected("number", 140e9, "bytes", "TB"), "zh") == (True, "= 0.14 TB")
     assert understood("140", Expected("number", 140e9, "bytes", "GB")) == \
         (True, "= 140 GB  (read in GB, the unit the question asks for)")
+    # in the unit the question asks for, not the one the engine would pick (1.357 PFLOP/s)
+    tflops = Expected("number", 1307e12, "flop_rate", "TFLOPS")
+    for typed in ("1357 TFLOPS", "1.357 PFLOP/s", "1.357e15 FLOP/s"):
+        assert understood(typed, tflops) == understood(typed, tflops, "zh") == (True, "= 1357 TFLOPS")
+    assert understood("1357", tflops) == (True, "= 1357 TFLOPS  (read in TFLOPS, the unit the question asks for)")
+    assert understood("1357", tflops, "zh") == (True, "= 1357 TFLOPS（按题目要求的单位 TFLOPS 读取）")
+    assert understood("1.357e15 FLOP/s", Expected("number", 1307e12, "flop_rate")) == (True, "= 1.357 PFLOP/s")  # none asked
     assert understood("12 GB", Expected("number", 295.2, "intensity", "FLOP/B"), "zh") == \
         (False, "GB 是字节数，但题目问的是算术强度（FLOP/B）")
     choice = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
