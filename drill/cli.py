@@ -10,28 +10,52 @@ from typing import Sequence
 
 # Each name is a module in drill/commands/ with register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock", "bank")
+# ``drill`` and ``drill practice`` open the app: its module alone parses them, so the first
+# problem does not wait for every other command's module and parser (benchmarks/bench_startup.py).
+APP_MODULE = "app"
+APP_COMMANDS = ("practice",)  # what APP_MODULE registers
+# The options every command takes, before the command; each takes one value.
+GLOBAL_OPTIONS: dict[str, dict] = {
+    "--saves": dict(metavar="DIR", help="folder for save files (default: $DRILL_SAVES or the user data folder)"),
+    "--profile": dict(metavar="NAME", default=None, help="learner profile (default: default)"),
+    "--lang": dict(choices=("en", "zh"), default=None, help="language of prompts and UI"),
+}
 
 
 class UsageError(Exception):
     """A bad command line: printed as one line, exit status 2."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
+    """The ``drill`` parser with the commands of ``modules`` (default: every command)."""
     parser = argparse.ArgumentParser(
         prog="drill",
         description="Practise AI-infrastructure whiteboard derivations in the terminal.",
     )
-    parser.add_argument("--saves", metavar="DIR", help="folder for save files (default: $DRILL_SAVES or the user data folder)")
-    parser.add_argument("--profile", metavar="NAME", default=None, help="learner profile (default: default)")
-    parser.add_argument("--lang", choices=("en", "zh"), default=None, help="language of prompts and UI")
+    for option, kwargs in GLOBAL_OPTIONS.items():
+        parser.add_argument(option, **kwargs)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name in modules:
         importlib.import_module(f"drill.commands.{name}").register(sub)
     return parser
 
 
+def command_modules(argv: Sequence[str]) -> tuple[str, ...]:
+    """The command modules needed to parse ``argv``: the app's alone for ``drill [options] [practice]``;
+    every one otherwise (help, a mistake or any other command sees the whole parser)."""
+    rest, args = [], iter(argv)
+    for arg in args:
+        if arg in GLOBAL_OPTIONS:
+            next(args, None)  # its value
+        elif arg.partition("=")[0] not in GLOBAL_OPTIONS:
+            rest.append(arg)
+    opens_app = not rest or (len(rest) == 1 and rest[0] in APP_COMMANDS)
+    return (APP_MODULE,) if opens_app else COMMAND_MODULES
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_modules(argv))
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:  # no subcommand: the app's Home

@@ -95,12 +95,14 @@ class Unreadable:
 
 ParseResult = Parsed | Unreadable
 
-_SUFFIX_NUM = re.compile(r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMBGT])(?![A-Za-z_\d])")
+# Patterns as text: the re module compiles (and caches) each on its first use, so importing the engine
+# compiles none of them before the app's first frame (benchmarks/bench_startup.py).
+_SUFFIX_NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMBGT])(?![A-Za-z_\d])"
 
 
-_NOT_FINITE = re.compile(r"(?<![A-Za-z])(nan|inf|infinity)(?![A-Za-z])|∞", re.IGNORECASE)
-_NUMBER = re.compile(r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?")
-_WORD = re.compile(r"[^\W\d][\w/%µ]*|%")
+_NOT_FINITE = r"(?i)(?<![A-Za-z])(nan|inf|infinity)(?![A-Za-z])|∞"
+_NUMBER = r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?"
+_WORD = r"[^\W\d][\w/%µ]*|%"
 
 
 def _unknown_word(word: str, kind: str) -> Msg:
@@ -122,14 +124,14 @@ def _reading(symbol: str, kind: str) -> Said:
     return kind_name(u.kind)
 
 
-_FLOPS_COUNT = re.compile(r"read (\S+) as a FLOP count")
+_FLOPS_COUNT = r"read (\S+) as a FLOP count"
 
 
 def unit_note(symbol: str, note: str) -> Msg:
     """The note of a unit reading (:attr:`engine.units.Unit.note`) as a message in both languages."""
     if note == "bits":
         return say("note.bits", symbol=symbol)
-    m = _FLOPS_COUNT.fullmatch(note)
+    m = re.fullmatch(_FLOPS_COUNT, note)
     if m:
         return say("note.flops_count", symbol=symbol, flops=m.group(1))
     if note == "read FLOPs as FLOP/s":
@@ -148,12 +150,12 @@ def clean(text: str) -> str:
     return t.replace("μ", "µ").strip()
 
 
-_APPROX = re.compile(r"^(?:[≈~∼≃=]|about|approx\.?|approximately|around|roughly|约|大约|大概|约为)\s*", re.IGNORECASE)
+_APPROX = r"(?i)^(?:[≈~∼≃=]|about|approx\.?|approximately|around|roughly|约|大约|大概|约为)\s*"
 
 
 def _tidy(t: str) -> str:
     """``≈ 14.5``, ``about 1120 GB``, ``1120 GB.``: whiteboard decoration around the answer."""
-    t = _APPROX.sub("", t, count=1)
+    t = re.sub(_APPROX, "", t, count=1)
     if len(t) > 1 and t[-1] in ".。!！" and not t[-2].isdigit():
         t = t[:-1].rstrip()
     return t
@@ -178,7 +180,7 @@ def _unit_to_end(t: str) -> str:
         return t
     m = found[0]
     before = re.sub(r"[\d.,]+(?:[eE][+-]?\d+)?\s*$", "", t[:m.start()]).rstrip()
-    if before.endswith(("/", "÷")) or _WORD.search(_NUMBER.sub(" ", t[m.end():])):
+    if before.endswith(("/", "÷")) or re.search(_WORD, re.sub(_NUMBER, " ", t[m.end():])):
         return t
     return f"{t[:m.start()]}{t[m.end():]} {m.group(1)}"
 
@@ -220,7 +222,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     t = clean(text)
     if not t:
         return Unreadable(text, say("empty"))
-    if _NOT_FINITE.search(t):
+    if re.search(_NOT_FINITE, t):
         return Unreadable(text, say("not_finite_typed"))
     notes: list[Said] = []
     t = _tidy(t)
@@ -246,7 +248,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
                          factor=_factor(COUNT_SUFFIXES[m.group(2)])))
         return f"({m.group(1)}*{COUNT_SUFFIXES[m.group(2)]!r})"
 
-    head2 = _SUFFIX_NUM.sub(_suffix, head)
+    head2 = re.sub(_SUFFIX_NUM, _suffix, head)
     try:
         node = ex.parse(head2)
         number = ex.evaluate(node) * multiplier
@@ -254,7 +256,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         so_far = say("so_far_unit", symbol=sym) if unit is not None else None
         if e.said.code in ("expr.decimal", "expr.number_too_small"):  # about the number itself, not a word in it
             return Unreadable(text, e.said, so_far)
-        words = _WORD.findall(_NUMBER.sub(" ", head))
+        words = re.findall(_WORD, re.sub(_NUMBER, " ", head))
         if words and words[-1] in UNITS:
             return Unreadable(text, say("unit_in_middle", word=words[-1]), so_far)
         if words:

@@ -112,14 +112,15 @@ def normalise(text: str) -> str:
 
 
 # The number is atomic (?>...): "2.0e1*Φ" must not backtrack to "2.0" and read "e1" as a name.
-_IMPLICIT = re.compile(r"(?<![A-Za-z_\u0370-\u03ff\d.])(?>(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?))\s*(?=[A-Za-z_\u0370-\u03ff(])")
-_NAME_SPACE_NAME = re.compile(r"(?<=[A-Za-z_\u0370-\u03ff\d])\s+(?=[A-Za-z_\u0370-\u03ff(])")
+# (As text: compiled on first use by the re module, not at import; symbolic answers only.)
+_IMPLICIT = r"(?<![A-Za-z_\u0370-\u03ff\d.])(?>(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?))\s*(?=[A-Za-z_\u0370-\u03ff(])"
+_NAME_SPACE_NAME = r"(?<=[A-Za-z_\u0370-\u03ff\d])\s+(?=[A-Za-z_\u0370-\u03ff(])"
 
 
 def insert_implicit_products(text: str) -> str:
     """Whiteboard products for symbolic answers: ``2Phi``, ``2 Phi``, ``Phi N``, ``2(n-1)``, ``Φ(1+x)``, ``)(``."""
-    t = _IMPLICIT.sub(lambda m: m.group(1) + "*", text)
-    t = _NAME_SPACE_NAME.sub("*", t)
+    t = re.sub(_IMPLICIT, lambda m: m.group(1) + "*", text)
+    t = re.sub(_NAME_SPACE_NAME, "*", t)
     t = re.sub(r"(?<=[A-Za-z_\u0370-\u03ff])\(", "*(", t)  # no functions in symbolic answers: Φ(2+x) is a product
     t = re.sub(r"\)\s*(?=[(A-Za-z_\u0370-\u03ff\d])", ")*", t)
     return t
