@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from . import expr as ex
 from .units import DTYPE_BYTES, KINDS, fmt_number, fmt_quantity
@@ -26,8 +26,7 @@ from .units import DTYPE_BYTES, KINDS, fmt_number, fmt_quantity
 GREEK = {"phi": "Φ", "alpha": "α", "beta": "β"}
 
 
-@dataclass(frozen=True)
-class Input:
+class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at import than a dataclass
     name: str
     kind: str  # a key of engine.units.KINDS, or "list:time" for a list of times
     meaning: str

@@ -19,9 +19,8 @@ question bank), and records the rows :class:`Session` hands back.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from .sm2 import ItemState, overdue_days, review
 
@@ -34,9 +33,9 @@ VERDICTS = ("correct", "close", "wrong", "dont_know")
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 
 
-@dataclass(frozen=True)
-class Card:
-    """One question of the session: which item, with which seed, and why it is asked."""
+class Card(NamedTuple):
+    """One question of the session: which item, with which seed, and why it is asked (immutable; a
+    NamedTuple is cheaper to define at import than a dataclass)."""
 
     item: str
     topic: str

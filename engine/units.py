@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal
-from dataclasses import dataclass
+from typing import NamedTuple
 
 KINDS: dict[str, str] = {
     "bytes": "B",
@@ -52,9 +52,11 @@ KIND_NAMES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
-    """A unit a person may type: its kind, its factor to base units and a note."""
+class Unit(NamedTuple):
+    """A unit a person may type: its kind, its factor to base units and a note.
+
+    (A NamedTuple: immutable, compared by value, and cheap to define at import, which the app's first
+    problem waits for.)"""
 
     symbol: str
     kind: str

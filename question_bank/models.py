@@ -15,13 +15,14 @@ revisions: grouped like GQA); Falcon-7B is the MQA one (``multi_query: true``, 1
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 HF = "https://huggingface.co"
 
 
-@dataclass(frozen=True)
-class Model:
+class Model(NamedTuple):
+    """One model architecture, as published (a NamedTuple: immutable, and cheap to define at import)."""
+
     key: str
     name: str
     layers: int
