@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import TYPE_CHECKING, Callable
 
@@ -15,14 +14,18 @@ def utc_now() -> datetime:
     return datetime.now(timezone.utc)
 
 
-@dataclass
 class AppContext:
-    """The app's view of the world; tests inject the clock and the seed source."""
+    """The app's view of the world; tests inject the clock and the seed source.
 
-    profile: "Profile"
-    lang: str = "en"
-    clock: Callable[[], datetime] = utc_now  # returns an aware UTC datetime
-    rng: random.Random = field(default_factory=random.Random)  # seeds of new problems
+    A plain class (a dataclass would add nothing that is used, and cost its definition before the first frame).
+    """
+
+    def __init__(self, profile: "Profile", lang: str = "en", clock: Callable[[], datetime] = utc_now,
+                 rng: random.Random | None = None) -> None:
+        self.profile = profile
+        self.lang = lang
+        self.clock = clock  # returns an aware UTC datetime
+        self.rng = rng if rng is not None else random.Random()  # seeds of new problems
 
     def now(self) -> datetime:
         return self.clock()

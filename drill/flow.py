@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from drill.context import AppContext
     from engine.storage import Profile
 
+# Summary, Today and BankRow are NamedTuples (immutable, compared by value): cheaper to define than frozen
+# dataclasses, and this module is imported before the first problem shows (benchmarks/bench_startup.py).
 DONT_KNOW = "dont_know"
 VERDICT_ORDER = (DONT_KNOW, "wrong", "close", "correct")  # worst first
 DONT_KNOW_TYPED = ("?", "？")
@@ -148,8 +150,7 @@ def summary_grade(quality: int) -> str:
     return "correct" if quality >= 4 else "close" if quality == 3 else "wrong" if quality >= 1 else DONT_KNOW
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     """Answers counted by final quality (:func:`summary_grade`); a topic's accuracy is the share of
     its answers counted correct or close (quality >= 3)."""
 
@@ -313,8 +314,7 @@ class PracticeRun:
                        sum(a.seconds for a in self.answers), {k: (v[0], v[1]) for k, v in topics.items()}, due)
 
 
-@dataclass(frozen=True)
-class Today:
+class Today(NamedTuple):
     """Home's figures: what today's session holds and how the learner is doing.
 
     ``due + new + queued`` is what ``p`` asks: ``queued`` counts the templates
@@ -359,8 +359,7 @@ def answers_count(rows) -> int:
     return sum(1 for r in rows if r.get("step") is None or (r["item"], r["seed"]) not in whole)
 
 
-@dataclass(frozen=True)
-class BankRow:
+class BankRow(NamedTuple):
     """One template in Browse: its schedule and its last result."""
 
     item: str
