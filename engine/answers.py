@@ -13,8 +13,8 @@ import functools
 import math
 import re
 import unicodedata
-from dataclasses import dataclass, field
-from typing import Mapping
+from dataclasses import dataclass
+from typing import Mapping, NamedTuple
 
 from . import expr as ex
 from .messages import Msg, Said, Twin, join, kind_name, say
@@ -323,12 +323,11 @@ def normalise_choice(text: str) -> str:
     return re.sub(r"[\s\-_./·,;:!?。，；：！？、\"'“”‘’()（）]+", "", t)
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
     """One accepted answer of a ``choice`` question, with the spellings people use."""
 
     key: str
-    aliases: tuple[str, ...] = field(default=())
+    aliases: tuple[str, ...] = ()
     label_zh: str = ""
 
     def shown(self, lang: str = "en") -> str:
@@ -348,7 +347,7 @@ def parse_choice(text: str, choices: tuple[Choice, ...]) -> Choice | Unreadable:
     for c in choices:
         if c.matches(text):
             return c
-    if text.strip().isdigit() and 1 <= int(text.strip()) <= len(choices):
+    if text.strip().isdecimal() and 1 <= int(text.strip()) <= len(choices):  # "¹" is a digit, not a number
         return choices[int(text.strip()) - 1]  # numbered options
     names = Twin(", ".join(c.shown("en") for c in choices), "、".join(c.shown("zh") for c in choices))
     return Unreadable(text, say("choice_expected", choices=names))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
@@ -28,8 +29,7 @@ DEFAULT_TOLERANCE = 0.05
 DEFAULT_CLOSE = 0.20
 
 
-@dataclass(frozen=True)
-class Miss:
+class Miss(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
     """A wrong answer people typically give, with the value it produces.
 
     ``label`` reads after "Looks like you ..."; ``label_zh`` after "看起来你…".
