@@ -29,7 +29,7 @@ import math
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from engine import expr as ex
 from engine import formulas
@@ -68,8 +68,7 @@ def _exact(value: float, kind: str, unit: str | None) -> str:
     return fmt_quantity(value, kind, unit=unit)
 
 
-@dataclass(frozen=True)
-class Given:
+class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
     """One given value, shown in the givens table: ``Peak dense bf16 | 989 TFLOPS``.
 
     Numbers are shown exactly (up to :data:`MAX_GIVEN_SIG` significant figures): a
@@ -172,8 +171,7 @@ class Ask:
         raise ValueError("an Ask needs a formula, choices or an expression")
 
 
-@dataclass(frozen=True)
-class Spec:
+class Spec(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
     """What a template function returns."""
 
     asks: tuple[Ask, ...]
