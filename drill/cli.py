@@ -14,7 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock", "b
 # problem does not wait for every other command's module and parser (benchmarks/bench_startup.py).
 APP_MODULE = "app"
 APP_COMMANDS = ("practice",)  # what APP_MODULE registers
-# The options every command takes, before the command; each takes one value.
+# The options every command takes, before or after the command; each takes one value.
 GLOBAL_OPTIONS: dict[str, dict] = {
     "--saves": dict(metavar="DIR", help="folder for save files (default: $DRILL_SAVES or the user data folder)"),
     "--profile": dict(metavar="NAME", default=None, help="learner profile (default: default)"),
@@ -37,6 +37,13 @@ def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentP
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in modules:
         importlib.import_module(f"drill.commands.{name}").register(sub)
+    # ... and after it too (`drill stats --lang zh`): a value given there wins, none leaves the one before
+    for command in sub.choices.values():
+        for option, kwargs in GLOBAL_OPTIONS.items():
+            try:
+                command.add_argument(option, **{**kwargs, "default": argparse.SUPPRESS})
+            except argparse.ArgumentError:
+                pass  # the command defines the option itself
     return parser
 
 

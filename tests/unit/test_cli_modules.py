@@ -56,3 +56,22 @@ def test_a_bad_global_option_is_refused_as_by_the_whole_parser(capsys):
         cli.build_parser().parse_args(["--lang", "fr"])
     assert short.value.code == whole.value.code == 2
     assert short_err == capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["practice", "--lang", "zh"], {"lang": "zh", "saves": None, "profile": None}),
+    (["--lang", "zh", "practice"], {"lang": "zh", "saves": None, "profile": None}),
+    (["--lang", "en", "practice", "--lang", "zh"], {"lang": "zh", "saves": None, "profile": None}),
+    (["stats", "--saves", "/tmp/s", "--profile", "ana"], {"lang": None, "saves": "/tmp/s", "profile": "ana"}),
+    (["--saves", "/tmp/s", "due", "--json"], {"lang": None, "saves": "/tmp/s", "profile": None}),
+    (["mock", "--plan", "--seed", "3", "--lang", "zh"], {"lang": "zh", "saves": None, "profile": None}),
+])
+def test_global_options_work_before_or_after_the_command(argv, expected):
+    args = cli.build_parser(cli.command_modules(argv)).parse_args(argv)
+    assert {k: getattr(args, k) for k in expected} == expected
+
+
+def test_a_global_option_after_the_command_is_still_checked():
+    with pytest.raises(SystemExit) as e:
+        cli.build_parser().parse_args(["stats", "--lang", "fr"])
+    assert e.value.code == 2
