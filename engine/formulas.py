@@ -64,6 +64,9 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
         if kind == "bytes" and text.strip().lower() in DTYPE_BYTES:
             size = DTYPE_BYTES[text.strip().lower()]
             return size, (f"{self.name}: {text.strip()} = {fmt_number(size)} B per element",)
+        if kind == "bits" and text.strip().lower() in DTYPE_BYTES:  # scale_bits=fp16
+            size = 8 * DTYPE_BYTES[text.strip().lower()]
+            return size, (f"{self.name}: {text.strip()} = {fmt_number(size)} bits",)
         p = parse_quantity(text, kind)
         if isinstance(p, Unreadable):
             raise FormulaError(f"{where}: {p.message}")
@@ -557,6 +560,241 @@ CATALOGUE: tuple[Formula, ...] = (
              Misconception("one_gpu", "forgot to divide by the number of GPUs",
                            "6*phi*global_batch*s/(step_time*peak_flops)", "忘了除以 GPU 数")), "MFU"),
 )
+
+# ------------------------------------------------------------------------------ #
+# Catalogue, part 2 (shared/spec/formulas.md "beyond the seeds"): the standard
+# interview formulas the two articles do not cover.  Sources are named in full.
+
+TP = Input("tp", "count", "tensor-parallel degree (GPUs one layer is split over)", "TP")
+PP = Input("pp", "count", "pipeline-parallel degree (stages)", "PP")
+PHI_DENSE = Input("phi_dense", "count", "parameters outside the experts (attention, embeddings, router, norms)",
+                  "Φ_dense")
+PHI_EXPERT = Input("phi_expert", "count", "parameters of one expert summed over all MoE layers", "Φ_expert")
+TOP_K = Input("top_k", "count", "experts each token is routed to", "k")
+T_TP = Input("t", "count", "tensor-parallel degree", "t")
+ACCEPT = Input("acceptance", "ratio", "probability the target model accepts a draft token (i.i.d.)", "α")
+DRAFT_K = Input("draft_tokens", "count", "tokens the draft model proposes per step", "γ")
+WEIGHT_BYTES = Input("weight_bytes", "bytes", "bytes of weights read per step", "W")
+KV_SEQ = Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one sequence", "KV_seq")
+BATCH = Input("batch", "count", "sequences decoded together", "B")
+
+NOT_SPLIT_TP_PP = ("did not divide by TP × PP (each GPU holds only its 1/(TP·PP) slice of the model)",
+                   "没有除以 TP × PP（每张卡只放模型的 1/(TP·PP)）")
+NO_MFU = ("assumed 100% utilisation (left out MFU)", "假设了 100% 利用率（漏了 MFU）")
+NO_KV = ("ignored the KV cache reads", "忽略了 KV Cache 的读取")
+LINEAR_SPEC = ("assumed each draft token is accepted independently (γ·α + 1); a rejection ends the run",
+               "把每个草稿 token 当成独立接受（γ·α + 1）；一旦被拒绝，后面的草稿全部作废")
+
+
+ZERO_EXPR = {1: "4*phi + 12*phi/n_dp", 2: "2*phi + 14*phi/n_dp", 3: "16*phi/n_dp"}
+ZERO_SHOWN = {1: "(4Φ + 12Φ/N_dp)", 2: "(2Φ + 14Φ/N_dp)", 3: "16Φ/N_dp"}
+
+
+def _zero_parallel(stage: int) -> Formula:
+    """ZeRO-``stage`` static bytes per GPU when the model is also split TP × PP ways."""
+    what = {1: "optimizer states", 2: "optimizer states and gradients", 3: "optimizer states, gradients and weights"}
+    miscon = [Misconception("no_model_split", NOT_SPLIT_TP_PP[0], ZERO_EXPR[stage], NOT_SPLIT_TP_PP[1])]
+    miscon += [Misconception(f"zero{k}", f"used the ZeRO-{k} formula {ZERO_SHOWN[k]} / (TP·PP)",
+                             f"({ZERO_EXPR[k]})/(tp*pp)", f"用成了 ZeRO-{k} 的公式 {ZERO_SHOWN[k]} / (TP·PP)")
+               for k in (1, 2, 3) if k != stage]
+    miscon.append(Misconception("unsharded_parallel", "sharded nothing over data parallel (16Φ / (TP·PP))",
+                                "16*phi/(tp*pp)", "没有在数据并行组里切分任何状态（16Φ / (TP·PP)）"))
+    return Formula(
+        f"zero{stage}_parallel_bytes", (PHI, TP, PP, N_DP), f"({ZERO_EXPR[stage]})/(tp*pp)", "bytes",
+        f"static training bytes per GPU under TP × PP × DP with ZeRO-{stage}: the model is split TP·PP ways and "
+        f"the {what[stage]} of each slice are sharded over the N_dp data-parallel replicas (activations excluded)",
+        f"ZeRO (Rajbhandari et al. 2020, 'ZeRO: Memory Optimizations Toward Training Trillion Parameter Models', "
+        f"§5) on top of Megatron-LM tensor and pipeline parallelism (Shoeybi et al. 2019; Narayanan et al. 2021)",
+        tuple(miscon), f"M_ZeRO-{stage}/GPU")
+
+
+PART2: tuple[Formula, ...] = (
+    # ----------------------------------------------------------- mixture of experts
+    Formula("moe_total_params", (PHI_DENSE, PHI_EXPERT, Input("n_experts", "count", "experts per MoE layer", "E")),
+            "phi_dense + n_experts*phi_expert", "count",
+            "total parameters of a mixture-of-experts model: what memory must hold (every expert is stored)",
+            "Shazeer et al. 2017, 'Outrageously Large Neural Networks: the Sparsely-Gated Mixture-of-Experts "
+            "Layer'; Jiang et al. 2024, 'Mixtral of Experts' (Mixtral-8x7B: 46.7B total)",
+            (Misconception("name_times_experts", "multiplied the whole model by the expert count (8x7B ≠ 56B: "
+                           "attention and embeddings are shared)", "n_experts*(phi_dense + phi_expert)",
+                           "把整个模型乘以专家数（8x7B ≠ 56B：注意力和 embedding 是共享的）"),
+             Misconception("experts_only", "counted only the experts (left out attention, embeddings and router)",
+                           "n_experts*phi_expert", "只算了专家（漏了注意力、embedding 和路由器）")), "Φ_total"),
+    Formula("moe_active_params", (PHI_DENSE, PHI_EXPERT, TOP_K), "phi_dense + top_k*phi_expert", "count",
+            "active parameters per token of a mixture-of-experts model: what FLOPs use (2·Φ_active per token "
+            "forward); memory still holds the total",
+            "Jiang et al. 2024, 'Mixtral of Experts' (Mixtral-8x7B: 12.9B active of 46.7B, top-2 of 8 experts)",
+            (Misconception("one_expert", "routed each token to one expert instead of top-k",
+                           "phi_dense + phi_expert", "让每个 token 只走一个专家，而不是 top-k 个"),
+             Misconception("experts_only_active", "counted only the active experts (left out the shared attention and "
+                           "embeddings)", "top_k*phi_expert", "只算了被激活的专家（漏了共享的注意力和 embedding）")),
+            "Φ_active"),
+    Formula("moe_alltoall_bytes", (Input("tokens", "count", "tokens on this GPU in the step (batch × sequence)", "T"),
+                                   TOP_K, Input("d_model", "count", "hidden size", "d"), BPE, N_RANKS),
+            "2*tokens*top_k*d_model*bytes_per_elem*(n-1)/n", "bytes",
+            "bytes each GPU sends per MoE layer in the forward pass with expert parallelism over N GPUs: one "
+            "All-to-All dispatches every token's k copies of its hidden vector, a second combines the results; "
+            "uniform routing, so (N−1)/N of them leave the GPU",
+            "Lepikhin et al. 2020, 'GShard' (All-to-All dispatch and combine); Rajbhandari et al. 2022, "
+            "'DeepSpeed-MoE'",
+            (Misconception("dispatch_only", "counted only the dispatch All-to-All; the combine sends the results back",
+                           "tokens*top_k*d_model*bytes_per_elem*(n-1)/n", "只算了分发（dispatch）的 All-to-All；"
+                           "合并（combine）还要把结果发回来"),
+             Misconception("no_top_k", "sent each token once instead of once per chosen expert (× k)",
+                           "2*tokens*d_model*bytes_per_elem*(n-1)/n", "每个 token 只发了一次，而不是每个被选中的专家各一次（× k）"),
+             Misconception("no_ring_factor_a2a", "forgot that 1/N of the tokens stay on their own GPU ((N−1)/N)",
+                           "2*tokens*top_k*d_model*bytes_per_elem", "忘了有 1/N 的 token 留在本卡（(N−1)/N）")),
+            "V_A2A/layer"),
+    # ------------------------------------------------ activation memory with TP and SP
+    Formula("activation_bytes_layer_tp", (S, B, H, A, T_TP), "s*b*h*(10 + 24/t + 5*a*s/(h*t))", "bytes",
+            "activation memory of one transformer layer per GPU with tensor parallelism t and no sequence "
+            "parallelism (fp16): attention and MLP internals are split t ways, the 10sbh of LayerNorm and dropout "
+            "inputs is replicated",
+            "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', Table 2",
+            (Misconception("all_split", "divided everything by t; the LayerNorm and dropout activations (10sbh) are "
+                           "only split with sequence parallelism", "s*b*h*(34 + 5*a*s/h)/t",
+                           "把所有项都除以了 t；LayerNorm 和 dropout 的激活（10sbh）只有开了序列并行才会被切分"),
+             Misconception("no_tp", "did not divide by t at all (one GPU's figure without TP)",
+                           "s*b*h*(34 + 5*a*s/h)", "完全没有除以 t（当成了不切分的单卡值）")), "M_act/GPU"),
+    Formula("activation_bytes_layer_tp_sp", (S, B, H, A, T_TP), "s*b*h*(34 + 5*a*s/h)/t", "bytes",
+            "activation memory of one transformer layer per GPU with tensor and sequence parallelism t (fp16): "
+            "sequence parallelism splits the LayerNorm and dropout activations along the sequence, so all of it "
+            "is divided by t",
+            "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', Table 2",
+            (Misconception("no_sp", "left the 10sbh of LayerNorm and dropout unsplit (that is TP without sequence "
+                           "parallelism)", "s*b*h*(10 + 24/t + 5*a*s/(h*t))",
+                           "没有切分 LayerNorm 和 dropout 的 10sbh（那是不开序列并行的 TP）"),
+             Misconception("no_tp", "did not divide by t at all (one GPU's figure without TP)",
+                           "s*b*h*(34 + 5*a*s/h)", "完全没有除以 t（当成了不切分的单卡值）")), "M_act/GPU"),
+    # ------------------------------------------------------- parallelism planning
+    _zero_parallel(1),
+    _zero_parallel(2),  # beyond the spec: the other two stages under TP × PP
+    _zero_parallel(3),
+    # --------------------------------------------------------------- nccl-tests
+    Formula("allreduce_busbw", (Input("algbw", "bandwidth", "algorithm bandwidth: message size / time", "algbw"),
+                                N_RANKS),
+            "algbw*2*(n-1)/n", "bandwidth",
+            "nccl-tests bus bandwidth of an AllReduce: algbw × 2(N−1)/N, the rate each link actually carries in a "
+            "ring, comparable with the hardware's link bandwidth whatever N is",
+            "NVIDIA nccl-tests, doc/PERFORMANCE.md ('Bus bandwidth': AllReduce factor 2(n−1)/n)",
+            (Misconception("algbw_is_busbw", "reported the algorithm bandwidth as the bus bandwidth", "algbw",
+                           "把算法带宽（algbw）当成了总线带宽（busbw）"),
+             Misconception("no_ring_factor_bus", "used the factor 2 without (N−1)/N", "2*algbw",
+                           "只乘了 2，漏了 (N−1)/N"),
+             Misconception("inverted_factor", "divided by 2(N−1)/N instead of multiplying", "algbw*n/(2*(n-1))",
+                           "除以了 2(N−1)/N，应该乘")), "busbw"),
+    # ----------------------------------------------------------- serving latency
+    Formula("decode_step_time", (BW, WEIGHT_BYTES, KV_SEQ, BATCH),
+            "(weight_bytes + batch*kv_bytes_per_seq)/bandwidth", "time",
+            "time of one memory-bound decode step (the TPOT lower bound): read the weights once and every "
+            "sequence's KV cache",
+            "kipply, 'Transformer Inference Arithmetic' (2022); Pope et al. 2022, 'Efficiently Scaling Transformer "
+            "Inference'",
+            (Misconception("no_kv_step", NO_KV[0], "weight_bytes/bandwidth", NO_KV[1]),
+             Misconception("weights_per_seq_step", "read the weights once per sequence",
+                           "batch*(weight_bytes + kv_bytes_per_seq)/bandwidth", "让每条序列各读了一遍权重"),
+             Misconception("one_seq_kv", "read one sequence's KV cache instead of the whole batch's",
+                           "(weight_bytes + kv_bytes_per_seq)/bandwidth", "只读了一条序列的 KV Cache，而不是整个 batch 的")),
+            "TPOT"),
+    Formula("ttft", (PHI, Input("prompt_tokens", "count", "tokens in the prompt", "S_prompt"), PEAK,
+                     Input("mfu", "ratio", "utilisation the prefill reaches", "MFU")),
+            "2*phi*prompt_tokens/(peak_flops*mfu)", "time",
+            "time to first token: a compute-bound prefill of the prompt (2Φ FLOPs per token) at a given "
+            "utilisation; queueing and the first decode step ignored",
+            "standard serving arithmetic (Pope et al. 2022, 'Efficiently Scaling Transformer Inference'; "
+            "kipply, 'Transformer Inference Arithmetic')",
+            (Misconception("training_flops_ttft", "used 6Φ per token (training) instead of 2Φ (forward)",
+                           "6*phi*prompt_tokens/(peak_flops*mfu)", "每个 token 用了 6Φ（训练），应为 2Φ（前向）"),
+             Misconception("no_mfu_ttft", NO_MFU[0], "2*phi*prompt_tokens/peak_flops", NO_MFU[1])), "TTFT"),
+    Formula("decode_attention_intensity", (Input("n_heads", "count", "query heads", "n_h"), N_KV, BPE),
+            "2*n_heads/(n_kv_heads*bytes_per_elem)", "intensity",
+            "FLOPs per byte of KV cache read by decode attention: each cached K/V element is used by the "
+            "n_h/n_kv query heads of its group (2 FLOPs each); GQA raises it by the group size",
+            "Austin et al., 'How to Scale Your Model' (JAX scaling book), inference chapter",
+            (Misconception("mha_intensity", "ignored GQA (one query head per KV head)", "2/bytes_per_elem",
+                           "忽略了 GQA（当成每个 KV 头只对应一个 Query 头）"),
+             Misconception("elements_intensity", "counted elements, not bytes", "2*n_heads/n_kv_heads",
+                           "算的是元素个数，不是字节数")), "I_attn"),
+    Formula("mla_kv_bytes_per_token", (LAYERS, Input("kv_lora_rank", "count", "dimension of the compressed KV latent",
+                                                     "d_c"),
+                                       Input("rope_dim", "count", "dimension of the shared decoupled RoPE key", "d_R"),
+                                       BPE),
+            "layers*(kv_lora_rank + rope_dim)*bytes_per_elem", "bytes",
+            "KV cache bytes per token with multi-head latent attention: each layer caches one compressed latent "
+            "and one RoPE key shared by all heads (no separate K and V)",
+            "DeepSeek-AI 2024, 'DeepSeek-V2', §2.1 (MLA: d_c = 512, d_R = 64); DeepSeek-V3 technical report",
+            (Misconception("k_and_v", "cached K and V separately (factor 2): MLA caches one latent for both",
+                           "2*layers*(kv_lora_rank + rope_dim)*bytes_per_elem",
+                           "把 K 和 V 分开缓存了（因子 2）：MLA 只为两者缓存一个潜向量"),
+             Misconception("no_rope_key", "left out the decoupled RoPE key", "layers*kv_lora_rank*bytes_per_elem",
+                           "漏了解耦的 RoPE key"),
+             Misconception("one_layer_mla", "counted one layer, not all of them",
+                           "(kv_lora_rank + rope_dim)*bytes_per_elem", "只算了一层，没有乘以层数")), "KV/token"),
+    # ------------------------------------------------------------- quantisation
+    Formula("quant_bits_per_weight", (Input("bits", "bits", "bits of each quantised weight", "b"),
+                                      Input("group_size", "count", "weights sharing one scale (and zero point)", "g"),
+                                      Input("scale_bits", "bits", "bits of each group's scale", "b_scale"),
+                                      Input("zero_bits", "bits", "bits of each group's zero point (0 if symmetric)",
+                                            "b_zero")),
+            "bits + (scale_bits + zero_bits)/group_size", "bits",
+            "effective bits per weight of group quantisation: the weight's own bits plus its share of the "
+            "group's scale and zero point",
+            "Frantar et al. 2023, 'GPTQ'; Lin et al. 2024, 'AWQ' (group size 128, fp16 scales)",
+            (Misconception("no_metadata", "ignored the group's scale and zero point", "bits",
+                           "忽略了每组的缩放因子（scale）和零点"),
+             Misconception("metadata_per_weight", "stored a scale for every weight instead of every group",
+                           "bits + scale_bits + zero_bits", "给每个权重都存了一个缩放因子，而不是每组一个")), "bits/weight"),
+    # ---------------------------------------------------------- PagedAttention
+    Formula("paged_kv_blocks", (Input("seq", "count", "tokens in the sequence", "S"),
+                                Input("block_size", "count", "tokens per KV block", "block")),
+            "ceil(seq/block_size)", "count",
+            "KV blocks one sequence holds with PagedAttention (the last block is partly empty: waste = "
+            "blocks × block_size − S slots)",
+            "Kwon et al. 2023, 'Efficient Memory Management for Large Language Model Serving with "
+            "PagedAttention' (vLLM)",
+            (Misconception("rounded_down_blocks", "rounded down: the last tokens need a block too",
+                           "floor(seq/block_size)", "向下取整了：最后几个 token 也要占一个块"),), "blocks"),
+    # ----------------------------------------------------- speculative decoding
+    Formula("spec_decode_tokens_per_step", (ACCEPT, DRAFT_K),
+            "(1 - acceptance^(draft_tokens + 1))/(1 - acceptance)", "count",
+            "expected tokens per target-model pass with speculative decoding: the accepted run of drafts plus "
+            "the one token the target pass always yields (i.i.d. acceptance α, γ drafts)",
+            "Leviathan et al. 2023, 'Fast Inference from Transformers via Speculative Decoding', Eq. 1",
+            (Misconception("no_bonus_token", "counted only the accepted drafts (forgot the token the target pass adds)",
+                           "(1 - acceptance^(draft_tokens + 1))/(1 - acceptance) - 1",
+                           "只算了被接受的草稿 token（漏了目标模型这一轮自己产出的那个 token）"),
+             Misconception("linear_acceptance", LINEAR_SPEC[0], "draft_tokens*acceptance + 1", LINEAR_SPEC[1])),
+            "E[tokens]"),
+    Formula("spec_decode_speedup", (ACCEPT, DRAFT_K, Input("cost_ratio", "ratio", "one draft pass / one target pass",
+                                                           "c")),
+            "(1 - acceptance^(draft_tokens + 1))/((1 - acceptance)*(draft_tokens*cost_ratio + 1))", "ratio",
+            "speed-up of speculative decoding over plain decoding: expected tokens per step over the cost of one "
+            "step (γ draft passes at c each + one target pass)",
+            "Leviathan et al. 2023, 'Fast Inference from Transformers via Speculative Decoding', Theorem 3.8",
+            (Misconception("free_draft", "ignored the draft model's cost", "(1 - acceptance^(draft_tokens + 1))"
+                           "/(1 - acceptance)", "忽略了草稿模型的开销"),
+             Misconception("linear_acceptance_speedup", LINEAR_SPEC[0],
+                           "(draft_tokens*acceptance + 1)/(draft_tokens*cost_ratio + 1)", LINEAR_SPEC[1])),
+            "speed-up"),
+    # --------------------------------------------------------------- Chinchilla
+    Formula("chinchilla_tokens", (PHI,), "20*phi", "count",
+            "compute-optimal training tokens for a model of Φ parameters (about 20 tokens per parameter)",
+            "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models' (Chinchilla), Table 3",
+            (Misconception("flops_per_token", "used 6 tokens per parameter (that is 6Φ, the FLOPs per token)",
+                           "6*phi", "每个参数用了 6 个 token（6Φ 是每个 token 的 FLOPs）"),), "D_opt"),
+    Formula("chinchilla_params", (Input("compute", "flop", "training compute budget", "C"),), "(compute/120)^0.5",
+            "count",
+            "compute-optimal parameter count for a budget C: C = 6·N·D with D = 20·N gives N = √(C/120)",
+            "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models' (Chinchilla)",
+            (Misconception("no_token_ratio", "used D = N (forgot the 20 tokens per parameter): √(C/6)",
+                           "(compute/6)^0.5", "用了 D = N（漏了每参数 20 个 token）：√(C/6)"),
+             Misconception("no_sqrt", "forgot the square root (C = 120·N², not 120·N)", "compute/120",
+                           "忘了开平方（C = 120·N²，不是 120·N）"),
+             Misconception("forward_only_chinchilla", "used C = 2·N·D (forward only): √(C/40)",
+                           "(compute/40)^0.5", "用了 C = 2·N·D（只算前向）：√(C/40)")), "N_opt"),
+)
+
+CATALOGUE = CATALOGUE + PART2
 
 FORMULAS: dict[str, Formula] = {f.name: f for f in CATALOGUE}
 

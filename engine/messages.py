@@ -135,6 +135,7 @@ KIND_NAMES_ZH: dict[str, str] = {
     "tok_rate": "每秒 token 数（tok/s）",
     "ratio": "比例或百分比",
     "count": "个数",
+    "bits": "比特数",
 }
 
 

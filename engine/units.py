@@ -13,7 +13,8 @@ kind           base unit    examples of accepted units
 ``time``       s            ns, us, µs, ms, s, min, h, day
 ``tok_rate``   tok/s        tok/s, tokens/s, tps
 ``ratio``      (none)       %, or a bare fraction such as 0.45
-``count``      (none)       GPUs, cards, tokens, params, sequences
+``count``      (none)       GPUs, cards, tokens, params, sequences, blocks
+``bits``       bit          bit, bits, bpw (bits per weight)
 =============  ===========  ==========================================
 
 Conventions (``shared/spec/formulas.md``): GB = 1e9 B, GiB = 2^30 B, TFLOPS =
@@ -37,6 +38,7 @@ KINDS: dict[str, str] = {
     "tok_rate": "tok/s",
     "ratio": "ratio",
     "count": "count",
+    "bits": "bit",
 }
 
 KIND_NAMES: dict[str, str] = {
@@ -49,6 +51,7 @@ KIND_NAMES: dict[str, str] = {
     "tok_rate": "a token rate (tok/s)",
     "ratio": "a ratio or percentage",
     "count": "a count",
+    "bits": "a number of bits",
 }
 
 
@@ -135,6 +138,9 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
     add("bit", "bytes", 1 / 8, "bits")
     add("bits", "bytes", 1 / 8, "bits")
     add("b", "bytes", 1 / 8, "bits")
+    # bits as a quantity of their own: bits per weight of a quantised model (4.125 bit)
+    for sym in ("bit", "bits", "b", "bpw", "比特", "位"):
+        add(sym, "bits", 1.0)
     add("bytes", "bytes", 1.0)
     add("byte", "bytes", 1.0)
     add("Bytes", "bytes", 1.0)
@@ -166,7 +172,7 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
 
     for sym in ("GPU", "GPUs", "gpu", "gpus", "card", "cards", "token", "tokens", "tok",
                 "param", "params", "parameters", "seq", "seqs", "sequence", "sequences",
-                "micro-batches", "microbatches", "layers", "x", "×",
+                "micro-batches", "microbatches", "layers", "block", "blocks", "x", "×",
                 "张", "张卡", "卡", "块", "块卡", "个", "台"):
         add(sym, "count", 1.0)
     return {k: tuple(v) for k, v in table.items()}

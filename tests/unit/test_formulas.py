@@ -34,8 +34,62 @@ def model(draw):
 
 
 @st.composite
+def _moe(draw, third):
+    e = draw(fl(0.5e9, 20e9))  # one expert over all MoE layers; shared part 0.5-4x that (Mixtral: 0.28x, n = 8)
+    return {"phi_dense": e * draw(fl(0.5, 4)), "phi_expert": e} | third(draw)
+
+
+def _zero_parallel(draw):
+    return {"phi": draw(fl(1e9, 1e12)), "tp": draw(st.sampled_from([2, 4, 8])), "pp": draw(st.sampled_from([1, 2, 4, 8])),
+            "n_dp": draw(ints(2, 512))}
+
+
+def _act_tp(draw):  # s / d_head and t large enough that the replicated 10sbh matters (Korthikanti Table 2)
+    a, d_head = draw(st.sampled_from([16, 32, 64])), draw(st.sampled_from([64, 128]))
+    return {"s": draw(st.sampled_from([512, 1024, 2048])), "b": draw(ints(1, 16)), "h": a * d_head, "a": a,
+            "t": draw(st.sampled_from([4, 8]))}
+
+
+# Catalogue part 2 (the spec's "beyond the seeds" table and the stages added beside it).
+PART2_TYPICAL = {
+    "moe_total_params": lambda d: d(_moe(lambda d: {"n_experts": 8})),
+    "moe_active_params": lambda d: d(_moe(lambda d: {"top_k": d(st.sampled_from([2, 4, 8]))})),
+    "moe_alltoall_bytes": lambda d: {"tokens": d(ints(1024, 65536)), "top_k": d(st.sampled_from([2, 8])),
+                                     "d_model": d(st.sampled_from([4096, 6144, 7168])),
+                                     "bytes_per_elem": d(st.sampled_from([1, 2])), "n": d(ints(2, 16))},
+    "activation_bytes_layer_tp": _act_tp,
+    "activation_bytes_layer_tp_sp": _act_tp,
+    "zero1_parallel_bytes": _zero_parallel,
+    "zero2_parallel_bytes": _zero_parallel,
+    "zero3_parallel_bytes": _zero_parallel,
+    "allreduce_busbw": lambda d: {"algbw": d(fl(1 * GB, 500 * GB)), "n": d(ints(3, 16))},  # n = 2: busbw = algbw
+    "decode_step_time": lambda d: (lambda w: {"bandwidth": d(fl(900 * GB, 8000 * GB)), "weight_bytes": w,
+                                              "kv_bytes_per_seq": w * d(fl(0.05, 0.5)), "batch": d(ints(4, 64))})(
+        d(fl(1 * GB, 800 * GB))),
+    "ttft": lambda d: {"phi": d(fl(1e9, 1e12)), "prompt_tokens": d(ints(128, 32768)),
+                       "peak_flops": d(st.sampled_from([312e12, 989e12])), "mfu": d(fl(0.3, 0.7))},
+    "decode_attention_intensity": lambda d: (lambda kv: {"n_kv_heads": kv, "n_heads": kv * d(st.sampled_from([2, 4, 8])),
+                                                         "bytes_per_elem": d(st.sampled_from([0.5, 2, 4]))})(
+        d(st.sampled_from([1, 4, 8]))),
+    "mla_kv_bytes_per_token": lambda d: {"layers": d(ints(27, 61)), "kv_lora_rank": 512, "rope_dim": 64,
+                                         "bytes_per_elem": d(st.sampled_from([1, 2]))},
+    # 4-bit g128 fp16 (4.125 bits) is within 5 % of 4: templates grade it with a tighter tolerance
+    "quant_bits_per_weight": lambda d: {"bits": d(st.sampled_from([2, 3, 4])), "group_size": d(st.sampled_from([32, 64])),
+                                        "scale_bits": 16, "zero_bits": d(st.sampled_from([0, 4, 16]))},
+    "paged_kv_blocks": lambda d: {"seq": d(ints(1, 32768)), "block_size": d(st.sampled_from([16, 32]))},
+    "spec_decode_tokens_per_step": lambda d: {"acceptance": d(fl(0.5, 0.85)), "draft_tokens": d(ints(3, 8))},
+    "spec_decode_speedup": lambda d: {"acceptance": d(fl(0.5, 0.85)), "draft_tokens": d(ints(3, 8)),
+                                      "cost_ratio": d(fl(0.02, 0.2))},
+    "chinchilla_tokens": lambda d: {"phi": d(fl(1e8, 1e12))},
+    "chinchilla_params": lambda d: {"compute": d(fl(1e20, 1e26))},
+}
+
+
+@st.composite
 def typical(draw, f):
     n = f.name
+    if n in PART2_TYPICAL:
+        return PART2_TYPICAL[n](draw)
     if n in ("train_static_bytes", "forward_flops_per_token"):
         return {"phi": draw(st.sampled_from([1e9, 7e9, 13e9, 70e9, 175e9, 405e9]))}
     if n.startswith("zero"):
