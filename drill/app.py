@@ -49,11 +49,29 @@ def screen_class(name: str) -> type[Screen]:
         raise ScreenUnavailable(f"{path}: {e}") from e
 
 
+def screen_name(screen: Screen) -> str | None:
+    """The name in :data:`SCREEN_PATHS` of ``screen``'s class (None: not one of the app's screens)."""
+    path = f"{type(screen).__module__}:{type(screen).__qualname__}"
+    return next((name for name, p in SCREEN_PATHS.items() if p == path), None)
+
+
+# The palette's providers, imported when the palette first opens (not on the way to the first problem)
 def _key_commands():
-    """The palette's provider, imported when the palette first opens (not on the way to the first problem)."""
     from drill.palette import KeyCommands
 
     return KeyCommands
+
+
+def _screen_commands():
+    from drill.palette import ScreenCommands
+
+    return ScreenCommands
+
+
+def _template_commands():
+    from drill.palette import TemplateCommands
+
+    return TemplateCommands
 
 
 class DrillApp(App):
@@ -65,7 +83,7 @@ class DrillApp(App):
 
     TITLE = "infra-drill"
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere find it too
-    COMMANDS = App.COMMANDS | {_key_commands}
+    COMMANDS = App.COMMANDS | {_key_commands, _screen_commands, _template_commands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         Binding("f1", "help", "Help", id="key.help"),
@@ -114,6 +132,19 @@ class DrillApp(App):
         if screen is not None:
             self.push_screen(screen)
         return screen is not None
+
+    def go(self, name: str, **kwargs) -> None:
+        """Show the screen called ``name`` (the palette's way between screens): back to Home when it is
+        in the stack (from the first screen, Home in its place), any other screen opened on top."""
+        if name != "home":
+            self.open_screen(name, **kwargs)
+            return
+        home = screen_class("home")
+        if not any(isinstance(s, home) for s in self.screen_stack):
+            self.switch_screen(home())  # started elsewhere (drill practice): Home in its place
+            return
+        while not isinstance(self.screen_stack[-1], home):
+            self.pop_screen()
 
     def switch_to(self, name: str, **kwargs) -> AwaitComplete:
         """Put the screen called ``name`` in place of the current one (await it to have it mounted);

@@ -1,16 +1,26 @@
-"""The command palette: the keys of the current screen offered by name (:class:`KeyCommands`), and
-Textual's own commands (Theme, Quit, Keys, Screenshot…) in the UI language (:func:`localized`)."""
+"""The command palette (Ctrl+P), the same on every screen:
+
+* :class:`KeyCommands`: the keys of the current screen, offered by name;
+* :class:`ScreenCommands`: every screen of the app (Home, Practice, Browse, Mock, Stats, Help, and
+  any other screen in :data:`PALETTE_SCREENS` that this build has);
+* :class:`TemplateCommands`: every template by its title (in the UI language, or the other one), its
+  id or its topic: practise it, or show its card when the app has a card screen;
+* Textual's own commands (Theme, Quit, Keys, Screenshot…) in the UI language (:func:`localized`).
+
+Quit is offered once: by Textual's own command (Home's ``q`` key is not offered again).
+"""
 
 from __future__ import annotations
 
 from functools import partial
-
 from typing import Iterable
 
 from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 
-from drill.i18n import t
+from drill import find
+from drill.i18n import t, template_title, topic_name
 
 # Textual's system commands (textual 8.2.8 App.get_system_commands), known by their help text,
 # which tells Keys' show and hide apart: the ids of their title and help in drill.i18n.STRINGS
@@ -23,6 +33,21 @@ SYSTEM_COMMANDS: dict[str, tuple[str, str]] = {
     "Minimize the widget and restore to normal size": ("system.minimize", "system.minimize_help"),
     "Save an SVG 'screenshot' of the current screen": ("system.screenshot", "system.screenshot_help"),
 }
+# actions a key may have that Textual's own commands already offer (offered once, by Textual's)
+SYSTEM_ACTIONS = frozenset({"app.quit", "quit", "command_palette"})
+
+# the screens the palette opens, in this order, with their name and what they are (drill.i18n ids);
+# a screen whose name is not in drill.app.SCREEN_PATHS (not in this build) is left out
+PALETTE_SCREENS: tuple[tuple[str, str, str], ...] = (
+    ("home", "key.home", "palette.screen.home"),
+    ("practice", "key.practice", "home.way.practice_short"),
+    ("browse", "key.browse", "home.way.browse"),
+    ("mock", "key.mock", "home.way.mock"),
+    ("stats", "key.stats", "home.way.stats"),
+    ("settings", "palette.screen.settings", "palette.screen.settings_help"),
+    ("help", "key.help", "palette.screen.help"),
+)
+MAX_TEMPLATE_HITS = 40  # per query: the best ones (the palette shows about ten at a time)
 
 
 def localized(commands: Iterable[SystemCommand], lang: str) -> Iterable[SystemCommand]:
@@ -33,18 +58,21 @@ def localized(commands: Iterable[SystemCommand], lang: str) -> Iterable[SystemCo
 
 
 class KeyCommands(Provider):
-    """The command palette offers exactly the app's keys on the current screen, by their names."""
+    """The app's keys on the current screen, by their names (only those that work in its present state)."""
 
     def _commands(self):
         found: dict[str, tuple[list[str], object]] = {}
         for active in self.screen.active_bindings.values():
             b = active.binding
-            if not active.enabled or not b.id or b.action == "command_palette":  # the app's keys have an id
+            if not active.enabled or not b.id or b.action in SYSTEM_ACTIONS:  # the app's keys have an id
                 continue
             keys, _ = found.setdefault(b.description, ([], partial(active.node.run_action, b.action)))
             keys.append(self.app.get_key_display(b))
         for name, (keys, callback) in found.items():
             yield name, ", ".join(dict.fromkeys(keys)), callback
+
+    def names(self) -> set[str]:
+        return {name for name, _, _ in self._commands()}
 
     async def discover(self) -> Hits:
         for name, keys, callback in self._commands():
@@ -56,3 +84,72 @@ class KeyCommands(Provider):
             score = matcher.match(name)
             if score > 0:
                 yield Hit(score, matcher.highlight(name), callback, help=t("palette.key", self.app.ctx.lang, key=keys))
+
+
+class ScreenCommands(Provider):
+    """Every screen, opened by name; not the one on show, nor one the screen's own keys already offer."""
+
+    def _commands(self):
+        from drill.app import SCREEN_PATHS, screen_name
+
+        lang, here = self.app.ctx.lang, screen_name(self.screen)
+        offered = KeyCommands(self.screen).names()
+        for name, title, what in PALETTE_SCREENS:
+            if name not in SCREEN_PATHS or name == here:
+                continue
+            label = t(title, lang)
+            if label in offered:
+                continue
+            yield label, t(what, lang), partial(self.app.go, name)
+
+    async def discover(self) -> Hits:
+        for label, what, callback in self._commands():
+            yield DiscoveryHit(label, callback, help=what)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for label, what, callback in self._commands():
+            score = max(matcher.match(label), matcher.match(what) / 2)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), callback, text=label, help=what)
+
+
+def template_commands(app, query: str) -> list[tuple[float, Content, str, str, object]]:
+    """(score, what is shown, its text, help, callback) for the templates ``query`` finds: practise each,
+    and show its card when this build has a card screen; the best :data:`MAX_TEMPLATE_HITS`."""
+    from drill.app import SCREEN_PATHS
+    from question_bank import registry
+
+    lang = app.ctx.lang
+    other = "en" if lang == "zh" else "zh"
+    found = []
+    for tpl in registry.all_templates():
+        title = template_title(tpl, lang)
+        hit = find.match(query, (title, tpl.id, topic_name(tpl.topic, lang), template_title(tpl, other),
+                                 topic_name(tpl.topic, other), tpl.topic))
+        if hit is not None:
+            found.append((hit, tpl, title))
+    found.sort(key=lambda f: -f[0].score)
+    out = []
+    for hit, tpl, title in found[:MAX_TEMPLATE_HITS]:
+        shown = Content(title)
+        for start, end in hit.spans:
+            if end <= len(title):
+                shown = shown.stylize("reverse", start, end)
+        about = f"{tpl.id} · {topic_name(tpl.topic, lang)}"
+        for verb, name, kwargs in (("palette.practise", "practice", {"items": [tpl.id]}),
+                                   ("palette.card", "card", {"template": tpl.id})):
+            if name not in SCREEN_PATHS:
+                continue
+            prefix = t(verb, lang)
+            out.append((hit.score, Content(prefix) + shown, prefix + title, about,
+                        partial(app.open_screen, name, **kwargs)))
+    return out
+
+
+class TemplateCommands(Provider):
+    """Every template, found by words of its title, id or topic (only when something is typed)."""
+
+    async def search(self, query: str) -> Hits:
+        for score, shown, text, about, callback in template_commands(self.app, query):
+            yield Hit(score, shown, callback, text=text, help=about)

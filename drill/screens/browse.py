@@ -1,23 +1,36 @@
-"""Browse: every template by topic with its schedule; preview a sample, practise any on demand."""
+"""Browse: every template by topic with its schedule; filter, sort, preview a sample, practise any on demand.
+
+The filter line reads words (``/`` to type them: title, id or topic, in English or Chinese, matched
+by :mod:`drill.find` as the palette matches them); ``o`` keeps only the highlighted template's topic,
+``s`` a status (:data:`drill.flow.STATUSES`), ``r`` sorts by due date or by last result (a sorted
+list has no topic headings).
+"""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer, Input, Static
 
-from drill import flow
+from drill import find, flow
 from drill.i18n import template_title, topic_name, when
 from drill.screens import VERDICT_COLOUR, DrillScreen
 from question_bank import registry
+
+SORTS = ("bank", "due", "last")
+PREVIEW_MIN = 32  # columns the preview keeps beside the table in a wide terminal
+CELL_PAD = 2  # a DataTable cell's padding (one column each side)
 
 
 class BrowseScreen(DrillScreen):
     DEFAULT_CSS = """
     BrowseScreen {
+        #browse-filter { margin: 0 1; }
+        #browse-criteria { height: 1; padding: 0 1; color: $text-muted; }
         #browse-columns { height: 1fr; }
         #bank { height: 1fr; }
         #preview { height: 1fr; padding: 0 1; border-top: hkey $primary 40%; }
@@ -25,28 +38,41 @@ class BrowseScreen(DrillScreen):
         &.-narrow #preview { height: 40%; }
         &.-wide #browse-columns { layout: horizontal; }
         &.-wide #bank { width: 2fr; }
-        &.-wide #preview { width: 1fr; border-top: none; border-left: vkey $primary 40%; }
+        &.-wide #preview { width: 1fr; min-width: 32; border-top: none; border-left: vkey $primary 40%; }
     }
     """
     BINDINGS = [
         Binding("p", "practise", "Practise this", id="key.practise_item"),
         Binding("t", "practise_topic", "Practise topic", id="key.practise_topic"),
         Binding("n", "another", "Another sample", id="key.new_sample"),
+        Binding("slash", "filter", "Filter", id="key.browse_filter", show=False),
+        Binding("o", "only_topic", "This topic only", id="key.browse_topic", show=False),
+        Binding("s", "status", "Status", id="key.browse_status", show=False),
+        Binding("r", "sort", "Sort", id="key.browse_sort", show=False),
         Binding("question_mark", "app.help", "Help", id="key.help", show=False),
-        Binding("escape", "app.pop_screen", "Back", id="key.back"),
+        Binding("escape", "back", "Back", id="key.back"),
     ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.seed = 1
-        self.rows: list[flow.BankRow] = []
+        self.rows: list[flow.BankRow | str] = []  # what the table shows: templates, and topic headings (str)
+        self.topic: str | None = None  # "o": only this topic
+        self.status: str | None = None  # "s": one of flow.STATUSES
+        self.sort = "bank"  # "r": one of SORTS
+        self._pending = False
 
     def compose(self) -> ComposeResult:
+        yield Input(id="browse-filter", compact=True)
+        yield Static(id="browse-criteria")
         with Horizontal(id="browse-columns"):
             yield DataTable(id="bank", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="preview"):
                 yield Static(id="sample")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#bank", DataTable).focus()
 
     def on_screen_resume(self) -> None:
         self.fill()
@@ -57,36 +83,104 @@ class BrowseScreen(DrillScreen):
     def apply_lang(self) -> None:
         self.fill()
 
+    # ------------------------------------------------------------------ what is shown
+    @property
+    def filter_text(self) -> str:
+        return self.query_one("#browse-filter", Input).value
+
+    def shown_rows(self) -> list[flow.BankRow]:
+        """The templates that pass the filter, the topic and the status, in the chosen order."""
+        lang, other = self.lang, ("en" if self.lang == "zh" else "zh")
+        today, query = self.ctx.today(), self.filter_text
+        out = []
+        for r in flow.bank_rows(self.ctx):
+            if self.topic is not None and r.topic != self.topic:
+                continue
+            if self.status is not None and self.status not in flow.statuses(r, today):
+                continue
+            if query.strip():
+                tpl = registry.get(r.item)
+                if find.match(query, (template_title(tpl, lang), r.item, topic_name(r.topic, lang),
+                                      template_title(tpl, other), topic_name(r.topic, other), r.topic)) is None:
+                    continue
+            out.append(r)
+        if self.sort == "due":  # soonest first; never scheduled last (in bank order: sorted() is stable)
+            out.sort(key=lambda r: (r.due is None, r.due or today))
+        elif self.sort == "last":  # the worst last result first; never answered last
+            out.sort(key=lambda r: flow.LAST_ORDER.get(r.last, len(flow.LAST_ORDER)))
+        return out
+
     def fill(self) -> None:
         table = self.query_one("#bank", DataTable)
-        at = table.cursor_row
-        table.clear(columns=True)
-        # the title column takes what the schedule columns leave (about 38 cells)
-        room = self.app.size.width * (2 / 3 if self.app.size.width >= 110 else 1)
-        table.add_column(self.tr("browse.template"), key="browse.template", width=max(20, int(room) - 43))
-        for key in ("browse.state", "browse.due", "browse.ef", "browse.last"):
-            table.add_column(self.tr(key), key=key)
-        today = self.ctx.today()
+        was = self.selected
+        was_key = was if isinstance(was, str) else was.item if was is not None else None
+        lang, today = self.lang, self.ctx.today()
+        shown = self.shown_rows()
+        cells = []  # (key, title, state, due, last) per row (the EF is in the preview)
         self.rows = []
-        for r in flow.bank_rows(self.ctx):
-            if not self.rows or self.row_topic(self.rows[-1]) != r.topic:
+        headings = self.sort == "bank"
+        for r in shown:
+            if headings and (not self.rows or self.row_topic(self.rows[-1]) != r.topic):
                 self.rows.append(r.topic)  # a topic heading: practise the whole topic from here
-                count = sum(1 for t in registry.all_templates() if t.topic == r.topic)
-                table.add_row(Text(f"{topic_name(r.topic, self.lang)} ({count})", "bold underline"),
-                              "", "", "", "", key=f"topic:{r.topic}")
+                total = sum(1 for t in registry.all_templates() if t.topic == r.topic)
+                count = sum(1 for x in shown if x.topic == r.topic)
+                cells.append((f"topic:{r.topic}", Text(f"{topic_name(r.topic, lang)} "
+                                                       f"({count if count == total else f'{count}/{total}'})",
+                                                       "bold underline"), Text(), Text(), Text()))
             self.rows.append(r)
             tpl = registry.get(r.item)
-            shown = when(r.due, today, self.lang) if r.due and (r.due - today).days <= 1 else \
+            due_text = when(r.due, today, lang) if r.due and (r.due - today).days <= 1 else \
                 (r.due.isoformat() if r.due else "")
-            due = Text(shown, "bold red" if r.due and r.due <= today else "")
-            last = Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_COLOUR.get(r.last or "", ""))
-            table.add_row(Text("  " + template_title(tpl, self.lang), overflow="ellipsis"),
-                          Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""), due,
-                          Text(f"{r.ef:.2f}" if r.ef is not None else ""), last, key=r.item)
+            cells.append((r.item, Text(("  " if headings else "") + template_title(tpl, lang)),
+                          Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""),
+                          Text(due_text, "bold red" if r.due and r.due <= today else ""),
+                          Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_COLOUR.get(r.last or "", ""))))
+        heads = [self.tr(k) for k in ("browse.template", "browse.state", "browse.due", "browse.last")]
+        # every column but the title as wide as its widest cell; the title takes the rest, and in a wide
+        # terminal the table takes what its titles need, leaving the preview at least PREVIEW_MIN columns
+        widths = [max([cell_len(h)] + [c[i + 1].cell_len for c in cells]) for i, h in enumerate(heads)]
+        others = sum(widths[1:]) + CELL_PAD * len(widths[1:])
+        width = self.app.size.width
+        wide = self.has_class("-wide")
+        need = widths[0] + CELL_PAD + others + 2  # + the scrollbar
+        room = width - PREVIEW_MIN - 1 if wide else width
+        bank = self.query_one("#bank", DataTable)
+        if wide:
+            bank.styles.width = max(min(need, room), 50)
+        else:
+            bank.styles.width = "1fr"
+        title_width = max(16, min(widths[0], (min(need, room) if wide else width) - others - CELL_PAD - 2))
+        for c in cells:
+            c[1].truncate(title_width, overflow="ellipsis")
+        table.clear(columns=True)
+        table.add_column(heads[0], key="browse.template", width=title_width)
+        for key, head in zip(("browse.state", "browse.due", "browse.last"), heads[1:]):
+            table.add_column(head, key=key)
+        for key, *row in cells:
+            table.add_row(*row, key=key)
+        at = next((i for i, r in enumerate(self.rows)
+                   if (r if isinstance(r, str) else r.item) == was_key), None)
+        if at is None:  # the first template (not its heading)
+            at = next((i for i, r in enumerate(self.rows) if not isinstance(r, str)), 0)
         if self.rows:
-            table.move_cursor(row=min(max(at, 1), len(self.rows) - 1))
-        table.focus()
+            table.move_cursor(row=at)
+        self.draw_criteria(len(shown))
         self.preview()
+
+    def draw_criteria(self, n: int) -> None:
+        """One line: how many templates are shown, and the keys that change which and in what order."""
+        lang = self.lang
+        topic = topic_name(self.topic, lang) if self.topic else self.tr("browse.all")
+        status = self.tr(f"browse.status.{self.status}") if self.status else self.tr("browse.all")
+        line = Text(self.tr("browse.count", n=n, total=len(registry.all_templates())), "bold")
+        for key, what in (("/", self.tr("browse.filter_key")), ("o", self.tr("browse.topic_key", topic=topic)),
+                          ("s", self.tr("browse.status_key", status=status)),
+                          ("r", self.tr("browse.sort_key", sort=self.tr(f"browse.sort.{self.sort}")))):
+            line.append("  ")
+            line.append(key, "bold")
+            line.append(" " + what)
+        self.query_one("#browse-criteria", Static).update(line)
+        self.query_one("#browse-filter", Input).placeholder = self.tr("browse.filter_placeholder")
 
     @staticmethod
     def row_topic(row) -> str:
@@ -108,7 +202,9 @@ class BrowseScreen(DrillScreen):
 
     def preview(self) -> None:
         row = self.selected
+        sample = self.query_one("#sample", Static)
         if row is None:
+            sample.update(Text(self.tr("browse.none"), "dim"))
             return
         lang = self.lang
         if isinstance(row, str):
@@ -118,17 +214,85 @@ class BrowseScreen(DrillScreen):
                     tpl = registry.get(r.item)
                     text.append(f"• {template_title(tpl, lang)}", "")
                     text.append(f"  {r.item}\n", "dim")
-            self.query_one("#sample", Static).update(text)
+            sample.update(text)
             return
         tpl = registry.get(row.item)
         p = tpl.generate(self.seed)
         text = Text(template_title(tpl, lang), "bold")
-        text.append(f"   {row.item} · d{tpl.difficulty}\n", "dim")
+        text.append(f"\n{row.item} · {topic_name(row.topic, lang)} · d{tpl.difficulty}\n", "dim")
+        text.append(self.schedule_line(row) + "\n", "cyan")
         text.append(self.tr("browse.preview", seed=self.seed) + "\n\n", "dim italic")
         text.append(p.prompt(lang) + "\n\n")
         answers = " · ".join(s.expected.display_in(lang) for s in p.steps)
         text.append(self.tr("browse.answer", answer=answers), "green")
-        self.query_one("#sample", Static).update(text)
+        sample.update(text)
+
+    def schedule_line(self, row: flow.BankRow) -> str:
+        """The template's schedule in words: new; or its state, due date, EF, interval and last result."""
+        if row.state == "new":
+            return self.tr("browse.schedule_new")
+        parts = [self.tr(f"browse.{row.state}"), self.tr("browse.schedule_due", when=when(row.due, self.ctx.today(),
+                                                                                           self.lang))]
+        if row.ef is not None:
+            parts.append(f"EF {row.ef:.2f}")
+        if row.interval:
+            parts.append(self.tr("browse.schedule_interval", n=row.interval))
+        if row.last:
+            parts.append(self.tr("browse.schedule_last", verdict=self.tr(f"verdict.{row.last}"),
+                                 date=row.last_date or ""))
+        return " · ".join(parts)
+
+    # ------------------------------------------------------------------ the filter line
+    @on(Input.Changed, "#browse-filter")
+    def _typed(self) -> None:
+        if not self._pending:  # once per frame, however many keys arrived in it
+            self._pending = True
+            self.call_after_refresh(self._refilter)
+
+    def _refilter(self) -> None:
+        self._pending = False
+        self.fill()
+
+    @on(Input.Submitted, "#browse-filter")
+    def _filter_done(self) -> None:
+        self.query_one("#bank", DataTable).focus()
+
+    def on_key(self, event) -> None:
+        """In the filter box, the arrow keys move in the table (and leave the box); Escape empties the box,
+        or leaves it when it is empty."""
+        if self.focused is not self.query_one("#browse-filter", Input):
+            return
+        if event.key in ("down", "up", "pagedown", "pageup", "escape"):
+            event.stop()
+            event.prevent_default()
+            box, table = self.query_one("#browse-filter", Input), self.query_one("#bank", DataTable)
+            if event.key == "escape" and box.value:
+                box.value = ""
+                return
+            table.focus()
+            if event.key != "escape":
+                table.run_action(f"cursor_{event.key.replace('page', 'page_')}")
+
+    # ------------------------------------------------------------------ actions
+    def action_filter(self) -> None:
+        self.query_one("#browse-filter", Input).focus()
+
+    def action_only_topic(self) -> None:
+        row = self.selected
+        self.topic = None if self.topic is not None or row is None else self.row_topic(row)
+        self.fill()
+
+    def action_status(self) -> None:
+        order = (None, *flow.STATUSES)
+        self.status = order[(order.index(self.status) + 1) % len(order)]
+        self.fill()
+
+    def action_sort(self) -> None:
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.fill()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
 
     def action_another(self) -> None:
         self.seed = self.ctx.new_seed()
