@@ -24,7 +24,7 @@ from pathlib import Path
 from engine import storage
 from engine.session import review_row
 
-storage.SEGMENT_ROWS = 5  # many segment files: roll-overs and deletions happen under the kill too
+storage.layout.SEGMENT_ROWS = 5  # many segment files: roll-overs and deletions happen under the kill too
 rng = random.Random(int(sys.argv[2]))
 
 

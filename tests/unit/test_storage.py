@@ -1,12 +1,10 @@
-"""engine.storage: records, undo, segments, crash repair, damaged files, locks, export/import."""
+"""engine.storage.Profile: records, undo, segments, crash repair, damaged files, locks, export/import."""
 
 import json
 import os
 import shutil
 import tempfile
-import zlib
-from collections import Counter
-from datetime import date, datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,29 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import storage
-from engine.session import review_row
 from engine.sm2 import ItemState
 from engine.stats import Digest
-from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked
-
-DAY = date(2026, 11, 29)
-
-
-def row(p, item="r1", q=4, day=DAY, schedule=True, mode="practice", **kw):
-    when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
-    return review_row(item=item, topic="roofline", seed=3, quality=q, verdict="correct" if q >= 4 else "wrong",
-                      when=when, today=day, state=p.state(item) if schedule else None, schedule=schedule,
-                      mode=mode, **kw)
-
-
-@pytest.fixture
-def small_segments(monkeypatch):
-    monkeypatch.setattr(storage, "SEGMENT_ROWS", 3)
-
-
-def files(path):
-    return {str(f.relative_to(path)): f.read_bytes() for f in sorted(path.rglob("*")) if f.is_file()}
-
+from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked, layout
+from tests.unit.storage_support import (DAY, build, days_of, files, recent_of, record_days, row,  # noqa: F401
+                                        small_segments)  # (a fixture)
 
 def test_a_fresh_profile_is_empty_with_default_settings(tmp_path):
     with Profile.open(tmp_path) as p:
@@ -153,7 +133,7 @@ def test_every_write_keeps_the_previous_version_as_bak(tmp_path):
 
 
 def test_the_state_file_is_written_every_few_rows_and_on_close(tmp_path, monkeypatch):
-    monkeypatch.setattr(storage, "STATE_EVERY", 3)
+    monkeypatch.setattr(layout, "STATE_EVERY", 3)
     state = tmp_path / "default" / "state.json"
     with Profile.open(tmp_path) as p:
         p.record(row(p))
@@ -403,14 +383,6 @@ def test_mock_results_get_ids_and_are_validated(tmp_path):
 # --------------------------------------------------------------------------- export / import
 
 
-def build(p):
-    p.set_setting("new_per_day", 3)
-    for i in range(7):
-        p.record(row(p, item=f"i{i % 3}", q=i % 6, day=DAY + timedelta(days=i), typed="新 12 GB", value=1.5))
-    p.record(row(p, item="i0", q=2, schedule=False, mode="redrill", step=2))
-    p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [{"item": "i1"}], "score": {"correct": 0}})
-
-
 def test_export_import_round_trip(tmp_path, small_segments):
     with Profile.open(tmp_path / "a") as p:
         build(p)
@@ -478,8 +450,8 @@ ops = st.lists(st.one_of(st.just(("undo",)), st.tuples(st.just("record"), st.sam
 @given(ops, st.integers(1, 4), st.integers(1, 5))
 def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows, state_every):
     """The schedule always equals the log replayed, and both survive closing and reopening."""
-    saved = storage.SEGMENT_ROWS, storage.STATE_EVERY
-    storage.SEGMENT_ROWS, storage.STATE_EVERY = segment_rows, state_every
+    saved = layout.SEGMENT_ROWS, layout.STATE_EVERY
+    layout.SEGMENT_ROWS, layout.STATE_EVERY = segment_rows, state_every
     try:
         with tempfile.TemporaryDirectory() as tmp:
             log: list[dict] = []
@@ -508,363 +480,4 @@ def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows,
                         replayed[r["item"]] = ItemState.from_dict(r["after"])
                 assert states == replayed
     finally:
-        storage.SEGMENT_ROWS, storage.STATE_EVERY = saved
-
-
-def days_of(rows) -> dict:
-    return dict(Counter(date.fromisoformat(r["date"]) for r in rows))
-
-
-def recent_of(rows) -> dict:
-    """Each item's latest answers, by their definition: read straight from the rows."""
-    out = {}
-    for item in dict.fromkeys(r["item"] for r in rows):
-        mine = [r for r in rows if r["item"] == item]
-        whole = [r for r in mine if r["step"] is None]
-        out[item] = storage.ItemRecent(tuple(r["quality"] for r in mine[-storage.RECENT_QUALITIES:]),
-                                       whole[-1]["verdict"] if whole else None, whole[-1]["date"] if whole else None,
-                                       whole[-1]["quality"] if whole else None)
-    return out
-
-
-# --------------------------------------------------------------------------- the day index (Home's streak)
-
-
-def state_tables(tmp_path) -> dict:
-    return json.loads((tmp_path / "default" / "state.json").read_text())
-
-
-def record_days(p, days: dict[int, int]) -> list[dict]:
-    """Rows on DAY + k for each k: n items."""
-    return [p.record(row(p, item=f"i{k}{i}", day=DAY + timedelta(days=k))) for k, n in days.items()
-            for i in range(n)]
-
-
-def test_study_days_count_the_rows_of_each_day_and_follow_undo(tmp_path):
-    with Profile.open(tmp_path) as p:
-        assert p.study_days() == {}
-        record_days(p, {0: 2, 1: 1, 3: 3})
-        assert p.study_days() == {DAY: 2, DAY + timedelta(days=1): 1, DAY + timedelta(days=3): 3}
-        p.undo_last()
-        p.undo_last()
-        p.undo_last()
-        assert p.study_days() == {DAY: 2, DAY + timedelta(days=1): 1}  # a day without rows is gone
-    assert state_tables(tmp_path)["days"]["1"] == {"next_id": 7, "counts": {"2026-11-29": 2, "2026-11-30": 1}}
-    with Profile.open(tmp_path) as p:
-        assert p.study_days() == {DAY: 2, DAY + timedelta(days=1): 1}
-
-
-def test_rows_the_state_file_has_not_seen_are_counted_on_open(tmp_path, small_segments):
-    """The crash story of the schedule holds for the day index: it is saved with the state, replayed with it."""
-    with Profile.open(tmp_path) as p:
-        p.record(row(p))
-    state = tmp_path / "default" / "state.json"
-    saved = state.read_bytes()
-    with Profile.open(tmp_path) as p:
-        log = [*p.reviews(), *record_days(p, {0: 2, 1: 3, 2: 2})]  # across three segments
-    state.write_bytes(saved)  # a crash before the state file was rewritten
-    with Profile.open(tmp_path) as p:
-        assert p.study_days() == days_of(log)
-
-
-def test_an_undo_interrupted_after_saving_the_state_counts_the_row_once(tmp_path):
-    with Profile.open(tmp_path) as p:
-        record_days(p, {0: 1, 1: 1})
-    seg = tmp_path / "default" / "reviews" / "000001.json"
-    with_row = seg.read_bytes()
-    with Profile.open(tmp_path) as p:
-        p.undo_last()
-    seg.write_bytes(with_row)  # crash: the state (and the day index) saved, the row not yet removed
-    with Profile.open(tmp_path) as p:
-        assert p.study_days() == {DAY: 1}
-
-
-@pytest.mark.parametrize("change", [
-    lambda t: t.pop("days"),  # a save from before the index
-    lambda t: t["days"]["1"].update(next_id=2),  # out of step: rewritten by a drill that did not keep it
-    lambda t: t["days"]["1"]["counts"].update({"2026-11-29": "two"}),  # not counts
-    lambda t: t["days"]["1"]["counts"].update({"someday": 1}),
-])
-def test_a_missing_or_untrustworthy_day_index_is_rebuilt_from_the_log_and_saved(tmp_path, small_segments, change):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 2, 2: 3, 5: 1})
-    tables = state_tables(tmp_path)
-    change(tables)
-    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
-    with Profile.open(tmp_path) as p:
-        assert p.states()  # the rest of the state file is read as ever
-        assert p.study_days() == days_of(log)
-        assert state_tables(tmp_path)["days"]["1"]["next_id"] == 7  # saved at once
-        log.append(p.record(row(p, day=DAY + timedelta(days=6))))
-    with Profile.open(tmp_path) as p:
-        assert p.study_days() == days_of(log)
-
-
-def test_a_damaged_old_segment_leaves_its_days_out_and_the_index_unsaved(tmp_path, small_segments):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 3, 2: 2})
-    tables = state_tables(tmp_path)
-    del tables["days"]  # an older save: the index must come from the log
-    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
-    seg = tmp_path / "default" / "reviews" / "000001.json"
-    good = seg.read_bytes()
-    seg.write_text("{ not json")
-    with Profile.open(tmp_path) as p:
-        assert p.study_days() == {DAY + timedelta(days=1): 3, DAY + timedelta(days=2): 2}  # no error
-        assert p.reviews_today(DAY + timedelta(days=2)) == log[-2:]
-        p.record(row(p, day=DAY + timedelta(days=2)))
-    assert "days" not in state_tables(tmp_path)  # a partial index is never saved
-    assert seg.read_text() == "{ not json"
-    seg.write_bytes(good)  # restored as the message says
-    with Profile.open(tmp_path) as p:
-        assert p.study_days() == {DAY: 3, DAY + timedelta(days=1): 3, DAY + timedelta(days=2): 3}
-
-
-def test_todays_rows_are_found_without_reading_older_segments(tmp_path, small_segments):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 3})  # segment 1: yesterday, segment 2: today
-    (tmp_path / "default" / "reviews" / "000001.json").write_text("{ not json")
-    with Profile.open(tmp_path) as p:  # the day index says segment 2 holds all 3 of today's rows
-        assert p.reviews_today(DAY + timedelta(days=1)) == log[3:]
-        assert p.reviews_today(DAY + timedelta(days=4)) == []
-        with pytest.raises(DamagedSave):
-            p.reviews_today(DAY)
-
-
-# --------------------------------------------------------------------------- each item's latest answers (Browse, mocks)
-
-
-def no_log_read(monkeypatch) -> None:
-    monkeypatch.setattr(Profile, "_rows_of", lambda self, n: pytest.fail(f"log segment {n} was read"))
-    monkeypatch.setattr(Profile, "_digest_of", lambda self, n, **kw: pytest.fail(f"digest {n} was read"))
-
-
-def test_recent_keeps_the_last_five_qualities_and_the_last_whole_answer(tmp_path, small_segments, monkeypatch):
-    with Profile.open(tmp_path) as p:
-        log = [p.record(row(p, item="a", q=q, day=DAY + timedelta(days=k))) for k, q in enumerate([5, 4, 1, 2])]
-        log += [p.record(row(p, item="a", q=q, schedule=False, mode="mock", step=k + 1)) for k, q in enumerate([0, 3])]
-        log.append(p.record(row(p, item="b", q=3, schedule=False, mode="mock", step=1)))
-        expected = {"a": storage.ItemRecent((4, 1, 2, 0, 3), "wrong", (DAY + timedelta(days=3)).isoformat(), 2),
-                    "b": storage.ItemRecent((3,), None, None)}  # only a step of a chain: no whole answer yet
-        assert p.recent() == expected == recent_of(log)
-        p.undo_last()  # b's only row
-        p.undo_last()  # a's step 2: its 5 before come back from the log (older segments)
-        assert p.recent() == {"a": storage.ItemRecent((5, 4, 1, 2, 0), "wrong", expected["a"].date, 2)}
-    with Profile.open(tmp_path) as p:
-        no_log_read(monkeypatch)  # kept in the state file
-        assert p.recent() == recent_of(log[:-2])
-
-
-def test_rows_the_state_file_has_not_seen_are_in_recent_on_open(tmp_path, small_segments):
-    with Profile.open(tmp_path) as p:
-        p.record(row(p))
-    state = tmp_path / "default" / "state.json"
-    saved = state.read_bytes()
-    with Profile.open(tmp_path) as p:
-        log = [*p.reviews(), *record_days(p, {0: 2, 1: 3}), p.record(row(p, item="i00", q=1))]
-    state.write_bytes(saved)  # a crash before the state file was rewritten
-    with Profile.open(tmp_path) as p:
-        assert p.recent() == recent_of(log)
-
-
-@pytest.mark.parametrize("change", [
-    lambda t: t.pop("recent"),  # a save from before them
-    lambda t: t["recent"]["1"].update(next_id=2),  # out of step
-    lambda t: t["recent"]["1"]["items"]["i00"].update(qualities=[9]),
-    lambda t: t["recent"]["1"]["items"]["i00"].update(verdict="great"),
-    lambda t: t["recent"]["1"]["items"]["i00"].update(date="yesterday"),
-    lambda t: t["recent"]["1"]["items"]["i00"].update(quality=7),
-    lambda t: t["recent"]["1"]["items"]["i00"].pop("quality"),  # a save from before it was kept
-    lambda t: t["recent"]["1"]["items"].update(i00=[4]),
-])
-def test_missing_or_untrustworthy_recent_figures_are_rebuilt_from_the_log_and_saved(tmp_path, small_segments,
-                                                                                    change, monkeypatch):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 2, 2: 3, 5: 1})
-    tables = state_tables(tmp_path)
-    change(tables)
-    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
-    with Profile.open(tmp_path) as p:
-        assert p.states() and p.study_days() == days_of(log)  # the rest is read as ever
-        assert p.recent() == recent_of(log)
-        assert state_tables(tmp_path)["recent"]["1"]["next_id"] == 7  # saved at once
-    with Profile.open(tmp_path) as p:
-        no_log_read(monkeypatch)
-        assert p.recent() == recent_of(log)
-
-
-def test_a_damaged_old_segment_leaves_its_rows_out_of_recent_unsaved(tmp_path, small_segments):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 3, 2: 2})
-    tables = state_tables(tmp_path)
-    del tables["recent"]
-    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
-    seg = tmp_path / "default" / "reviews" / "000001.json"
-    seg.write_text("{ not json")
-    with Profile.open(tmp_path) as p:
-        assert p.recent() == recent_of(log[3:])  # no error
-        p.record(row(p, item="z"))
-    assert "recent" not in state_tables(tmp_path) and seg.read_text() == "{ not json"
-
-
-def test_import_writes_the_recent_figures(tmp_path, small_segments, monkeypatch):
-    with Profile.open(tmp_path / "a") as p:
-        build(p)
-        doc = p.export()
-    with Profile.open(tmp_path / "b") as q:
-        q.import_document(doc)
-        no_log_read(monkeypatch)
-        assert q.recent() == recent_of(doc["reviews"])
-
-
-def test_import_writes_the_day_index(tmp_path, small_segments):
-    with Profile.open(tmp_path / "a") as p:
-        build(p)
-        doc = p.export()
-    with Profile.open(tmp_path / "b") as q:
-        q.import_document(doc)
-        assert q.study_days() == days_of(doc["reviews"])
-    assert json.loads((tmp_path / "b" / "default" / "state.json").read_text())["days"]["1"]["next_id"] == 9
-
-
-# --------------------------------------------------------------------------- digests of closed segments
-
-
-def digests(tmp_path) -> list[str]:
-    return sorted(f.name for f in (tmp_path / "default" / "reviews").glob("*.digest"))
-
-
-def test_a_segment_gets_its_digest_when_it_is_full(tmp_path, small_segments):
-    with Profile.open(tmp_path) as p:
-        record_days(p, {0: 3})
-        assert digests(tmp_path) == []  # the newest segment changes: no digest
-        record_days(p, {1: 4})
-        assert digests(tmp_path) == ["000001.digest", "000002.digest"]
-        assert p.digest() == Digest.of_rows(p.reviews())
-        assert len(p.digest()) == 7
-    assert not list((tmp_path / "default").rglob("*.tmp"))
-
-
-def test_digests_are_read_instead_of_closed_segments(tmp_path, small_segments, monkeypatch):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 3, 2: 1})
-    with Profile.open(tmp_path) as p:
-        monkeypatch.setattr(Profile, "_rows_of", lambda self, n: pytest.fail(f"segment {n} was read"))
-        assert p.digest() == Digest.of_rows(log)
-
-
-def test_import_writes_the_digests_of_its_closed_segments(tmp_path, small_segments):
-    with Profile.open(tmp_path / "a") as p:
-        build(p)
-        doc = p.export()
-    with Profile.open(tmp_path / "b") as q:
-        q.import_document(doc)
-        assert digests(tmp_path / "b") == ["000001.digest", "000002.digest"]  # not the newest, 000003
-        for n in (1, 2):
-            seg = tmp_path / "b" / "default" / "reviews" / f"00000{n}.json"
-            kept = storage.read_digest(storage.digest_path(seg), storage.file_identity(seg))
-            assert kept == Digest.of_rows(doc["reviews"][3 * (n - 1):3 * n])
-        assert q.digest() == Digest.of_rows(doc["reviews"])
-
-
-def rewrite_body(path: Path, change) -> None:
-    """Change a digest's columns and give it a matching checksum: only the values can tell."""
-    head, _, body = path.read_bytes().partition(b"\n")
-    columns = json.loads(body)
-    change(columns)
-    body = json.dumps(columns).encode()
-    header = {**json.loads(head), "crc32": zlib.crc32(body)}
-    path.write_bytes(json.dumps(header).encode() + b"\n" + body)
-
-
-def touch_later(path: Path) -> None:
-    st = os.stat(path)
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-
-
-@pytest.mark.parametrize("spoil", [
-    pytest.param(lambda d, seg: d.unlink(), id="missing"),
-    pytest.param(lambda d, seg: d.write_bytes(b""), id="empty"),
-    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes()[:-7]), id="truncated"),
-    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes().replace(b'"correct"', b'"wrong"', 1)), id="bit-rot"),
-    pytest.param(lambda d, seg: d.write_bytes(b"\xff\xfe\n\x00"), id="not-utf8"),
-    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes().replace(b'"version":1', b'"version":0')), id="old-format"),
-    pytest.param(lambda d, seg: d.write_bytes(d.read_bytes().replace(b'"interval"]', b'"interval","x"]', 1)),
-                 id="other-fields"),
-    pytest.param(lambda d, seg: touch_later(seg), id="segment-touched"),
-    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["quality"].__setitem__(0, 9)), id="out-of-range"),
-    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["item"].__setitem__(1, ["a"])), id="wrong-type"),
-    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["seconds"].__setitem__(2, "NaN")), id="not-a-number"),
-    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c["date"].pop()), id="short-column"),
-    pytest.param(lambda d, seg: rewrite_body(d, lambda c: c.pop("mode")), id="no-column"),
-])
-def test_a_stale_missing_or_damaged_digest_is_rebuilt_never_trusted(tmp_path, small_segments, spoil):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 3, 2: 1})
-        p.undo_last()
-        log[-1] = p.record(row(p, item="last", q=1, day=DAY + timedelta(days=2)))
-    seg = tmp_path / "default" / "reviews" / "000001.json"
-    spoil(storage.digest_path(seg), seg)
-    with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
-    kept = storage.read_digest(storage.digest_path(seg), storage.file_identity(seg))
-    assert kept == Digest.of_rows(log[:3])  # rebuilt and kept again
-    assert not list((tmp_path / "default").rglob("*.tmp"))
-
-
-def test_a_digest_follows_its_segment_when_the_segment_changes(tmp_path, small_segments):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 3, 2: 1})
-    seg = tmp_path / "default" / "reviews" / "000001.json"
-    tables = json.loads(seg.read_text())
-    tables["reviews"]["2"].update(quality=0, verdict="dont_know")  # same length: only the times tell
-    seg.write_text(json.dumps(tables))
-    touch_later(seg)
-    log[1].update(quality=0, verdict="dont_know")
-    with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
-
-
-def test_the_digest_of_a_segment_that_reopens_is_dropped(tmp_path, small_segments):
-    """Undo can empty the newest segment and reopen the full one before it: that one changes again."""
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 1})
-        assert digests(tmp_path) == ["000001.digest"]
-        p.undo_last()  # segment 2 is gone, segment 1 is the newest again
-        p.undo_last()
-        assert digests(tmp_path) == []
-        log = log[:2] + [p.record(row(p, item="new", q=2, day=DAY)), p.record(row(p, item="z", q=0))]
-        assert p.digest() == Digest.of_rows(log)
-    with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
-
-
-def test_a_digest_that_cannot_be_kept_changes_nothing(tmp_path, small_segments, monkeypatch):
-    with Profile.open(tmp_path) as p:
-        log = record_days(p, {0: 3, 1: 3, 2: 1})
-    for d in (tmp_path / "default" / "reviews").glob("*.digest"):
-        d.unlink()
-    real = storage.atomic_write
-
-    def refuse_digests(path, data, **kw):
-        if Path(path).suffix == ".digest":
-            raise OSError(28, "No space left on device")
-        real(path, data, **kw)
-
-    monkeypatch.setattr(storage, "atomic_write", refuse_digests)
-    with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
-        log.append(p.record(row(p, day=DAY + timedelta(days=3))))
-    assert digests(tmp_path) == []
-
-
-def test_a_damaged_segment_is_reported_even_with_its_digest_gone_stale(tmp_path, small_segments):
-    with Profile.open(tmp_path) as p:
-        record_days(p, {0: 3, 1: 3, 2: 1})
-    seg = tmp_path / "default" / "reviews" / "000002.json"
-    seg.write_text("{ not json")
-    with Profile.open(tmp_path) as p:
-        with pytest.raises(DamagedSave) as e:
-            p.digest()
-        assert e.value.path == seg
-    assert seg.read_text() == "{ not json"
+        layout.SEGMENT_ROWS, layout.STATE_EVERY = saved

@@ -1,0 +1,45 @@
+"""What the save files are called and what they hold: names, versions and sizes (see the package docstring).
+
+``SEGMENT_ROWS`` and ``STATE_EVERY`` are read from this module when used, so a
+test may set them here (``monkeypatch.setattr(layout, "SEGMENT_ROWS", 3)``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from ..session import DEFAULT_NEW_PER_DAY
+
+SCHEMA_VERSION = 1
+EXPORT_FORMAT = "infra-drill-profile"
+SEGMENT_ROWS = 250
+STATE_EVERY = 25  # rows recorded between two rewrites of the state file
+DIGEST_VERSION = 1
+RECENT_QUALITIES = 5  # qualities of an item's latest answers kept in the state file (engine.mock.RECENT reads 5)
+DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_SEGMENT = re.compile(r"(\d{6})\.json")
+_TS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
+ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "value", "verdict", "quality",
+              "seconds", "mode", "scheduled", "before", "after")
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".bak")
+
+
+def digest_path(segment: Path) -> Path:
+    return segment.with_name(segment.stem + ".digest")
+
+
+def segment_path(profile: Path, n: int) -> Path:
+    return profile / "reviews" / f"{n:06d}.json"
+
+
+def _file_kind(path: Path) -> str | None:
+    """What a save file holds, from its name (the ``kind`` in its meta table)."""
+    if _SEGMENT.fullmatch(path.name):
+        return "reviews"
+    return {"state.json": "state", "mocks.json": "mocks"}.get(path.name)

@@ -1,0 +1,595 @@
+"""The profile: one learner's save files, opened exclusively, recorded to and read (see the package docstring)."""
+
+from __future__ import annotations
+
+import copy
+import os
+import shutil
+from collections import Counter
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from tinydb import TinyDB
+from tinydb.table import Document
+
+from ..sm2 import ItemState
+from . import layout
+from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
+from .errors import DamagedSave, InvalidDocument
+from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
+                     backup_path, digest_path, segment_path)
+from .lock import ProfileLock
+from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
+from .segments import file_identity, read_digest, segment_rows, write_digest
+from .transfer import write_profile
+from .validation import (_copy, _day_ok, _is_int, _row_copy, document_problem, mock_problem, row_problem,
+                         setting_problem)
+
+if TYPE_CHECKING:
+    from ..stats import Digest
+
+
+class Profile:
+    """One learner's save files, held exclusively while open.
+
+    Opening reads only the state file, the mocks and the newest log segment,
+    so it stays fast however long the history; :meth:`reviews` and
+    :meth:`digest` read older segments on demand (and raise
+    :class:`DamagedSave` if one is unreadable).
+    """
+
+    def __init__(self, root: Path, name: str, lock: ProfileLock):
+        self.root, self.name, self._lock = root, name, lock
+        self.path = root / name
+        self._segments: list[int] = []
+        self._seg_db: TinyDB | None = None
+        self._seg_n, self._seg_rows = 0, []
+        self._unsaved = 0  # rows recorded since the state file was last written
+        self._days: dict[str, int] | None = None  # rows per day; None: to be rebuilt from the log
+        self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
+        self._recent: dict[str, ItemRecent] | None = None  # each item's latest answers; None: to be rebuilt
+        self._recent_whole = True  # as _days_whole
+
+    # -- opening and closing ------------------------------------------------ #
+
+    @classmethod
+    def open(cls, root: Path, name: str = "default", *, wait: float = 0.0) -> "Profile":
+        """Open (creating if needed) profile ``name`` under ``root``.
+
+        Raises :class:`ProfileLocked` if another process holds it after
+        ``wait`` seconds, :class:`DamagedSave` if a file cannot be read, and
+        ``ValueError`` for a bad profile name.
+        """
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise ValueError(f"profile name {name!r} must be 1-64 letters, digits, '_' or '-', "
+                             "starting with a letter or digit")
+        root = Path(root)
+        root.mkdir(parents=True, exist_ok=True)
+        lock = ProfileLock.acquire(root / f"{name}.lock", name, wait)
+        profile = cls(root, name, lock)
+        try:
+            profile._load()
+        except BaseException:
+            profile._close_dbs()
+            lock.release()
+            raise
+        return profile
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        try:
+            if self._unsaved:
+                self._write_state(self._undo)
+        finally:
+            self._close_dbs()
+            self._lock.release()
+
+    def __enter__(self) -> "Profile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _close_dbs(self) -> None:
+        for attr in ("_state_db", "_mock_db", "_seg_db"):
+            db = getattr(self, attr, None)
+            if db is not None:
+                db.storage.storage.close()  # never flush a half-made change: every change is flushed
+                setattr(self, attr, None)
+
+    @property
+    def closed(self) -> bool:
+        return self._lock.fd < 0
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ValueError(f"profile '{self.name}' is closed")
+
+    def _seg_path(self, n: int) -> Path:
+        return segment_path(self.path, n)
+
+    def _recover_import(self) -> None:
+        """Finish or roll back an import interrupted between its two renames."""
+        staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
+        if not self.path.exists() and old.exists():
+            os.replace(old, self.path)
+        if staging.exists():
+            shutil.rmtree(staging)
+        if old.exists():
+            shutil.rmtree(old)
+
+    def _load(self) -> None:
+        self._recover_import()
+        (self.path / "reviews").mkdir(parents=True, exist_ok=True)
+        for folder in (self.path, self.path / "reviews"):
+            for stale in folder.glob(".*.tmp"):  # temporaries of a write that never finished
+                stale.unlink()
+        self._segments = sorted(int(m.group(1)) for p in (self.path / "reviews").iterdir()
+                                if (m := _SEGMENT.fullmatch(p.name)))
+        self._state_db = _open_db(self.path / "state.json")
+        self._mock_db = _open_db(self.path / "mocks.json")
+        self._seg_db, self._seg_n, self._seg_rows = None, 0, []
+        fresh_state = not (self.path / "state.json").exists()
+        self._read_state()
+        self._read_mocks()
+        if self._segments:
+            self._open_segment(self._segments[-1])
+        self._reconcile(fresh_state)
+
+    def _damaged(self, path: Path, reason: str) -> DamagedSave:
+        return DamagedSave(path, reason, backup_path(path))
+
+    def _read_state(self) -> None:
+        path = self.path / "state.json"
+        meta = check_meta(self._state_db.storage.read(), path, "state", empty_ok=True)
+        next_id, undo = meta.get("next_id", 1), meta.get("undo")
+        if not _is_int(next_id) or next_id < 1 or not (undo is None or _is_int(undo)):
+            raise self._damaged(path, "its review counter is not a whole number")
+        self._next_id, self._undo = next_id, undo
+        self._states: dict[str, ItemState] = {}
+        self._state_ids: dict[str, int] = {}
+        for doc in self._state_db.table("states").all():
+            try:
+                item = doc.get("item")
+                if not isinstance(item, str) or not item:
+                    raise ValueError("an item state without an item id")
+                self._states[item] = ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
+            except ValueError as e:
+                raise self._damaged(path, f"bad item state ({e})") from None
+            self._state_ids[item] = doc.doc_id
+        stored = self._state_db.table("settings").get(doc_id=1) or {}
+        for key, value in stored.items():
+            if (p := setting_problem(key, value)) is not None:
+                raise self._damaged(path, f"bad setting ({p})")
+        self._settings = dict(stored)
+        self._days, self._days_whole = ({} if not meta else self._stored_days(next_id)), True
+        self._recent, self._recent_whole = ({} if not meta else self._stored_recent(next_id)), True
+
+    def _stored_days(self, next_id: int) -> dict[str, int] | None:
+        """The state file's rows per day, if they are whole and count the same rows as its ``next_id``.
+
+        None (rebuild from the log) when missing (a save from before the index) or
+        out of step with the file's review counter (written by a drill that did not keep it).
+        """
+        doc = self._state_db.table("days").get(doc_id=1)
+        counts = doc.get("counts") if doc is not None else None
+        if doc is None or doc.get("next_id") != next_id or type(counts) is not dict:
+            return None
+        if not all(type(d) is str and _day_ok(d) and type(n) is int and n >= 1 for d, n in counts.items()):
+            return None
+        return dict(counts)
+
+    def _stored_recent(self, next_id: int) -> dict[str, ItemRecent] | None:
+        """The state file's latest answers of each item, if whole and in step with its ``next_id`` (else None:
+        rebuild them from the log, as for the day index)."""
+        doc = self._state_db.table("recent").get(doc_id=1)
+        items = doc.get("items") if doc is not None else None
+        if doc is None or doc.get("next_id") != next_id or type(items) is not dict:
+            return None
+        out = {}
+        for item, d in items.items():
+            if (r := ItemRecent.from_dict(d)) is None or not item:
+                return None
+            out[item] = r
+        return out
+
+    def _read_mocks(self) -> None:
+        path = self.path / "mocks.json"
+        check_meta(self._mock_db.storage.read(), path, "mocks", empty_ok=True)
+        for doc in self._mock_db.table("mocks").all():
+            if (p := mock_problem(doc)) is not None:
+                raise self._damaged(path, f"bad mock result ({p})")
+
+    def _open_segment(self, n: int) -> None:
+        if self._seg_db is not None:
+            self._seg_db.storage.storage.close()
+        path = self._seg_path(n)
+        self._forget_digest(path)  # the newest segment changes: it has no digest
+        self._seg_db = _open_db(path)
+        self._seg_n = n
+        self._seg_rows = segment_rows(self._seg_db.storage.read(), path)
+
+    @staticmethod
+    def _forget_digest(segment: Path) -> None:
+        try:
+            digest_path(segment).unlink(missing_ok=True)
+        except OSError:  # pragma: no cover - a read-only folder: the digest is checked when read anyway
+            pass
+
+    def _reconcile(self, fresh_state: bool) -> None:
+        """Repair what a crash between two writes left behind."""
+        changed = False
+        if self._seg_db is not None and self._undo is not None and self._seg_rows \
+                and self._seg_rows[-1]["id"] == self._undo:
+            self._remove_last_row()  # the state was restored, the row not yet removed
+        if fresh_state and self._segments:  # the state file is gone: rebuild it from the whole log
+            rows: Iterator[dict] | list[dict] = self.reviews()
+        else:  # the rows recorded after the state file was last written
+            rows = []
+            for n in reversed(self._segments):
+                seg = self._rows_of(n)
+                rows[:0] = [r for r in seg if r["id"] >= self._next_id]
+                if not seg or seg[0]["id"] < self._next_id:
+                    break
+        for row in rows:
+            self._apply(row)
+            changed = True
+        if changed:
+            self._write_state()
+
+    def _apply(self, row: Mapping) -> None:
+        if row["scheduled"]:
+            self._states[row["item"]] = ItemState.from_dict(row["after"])
+        self._next_id = max(self._next_id, row["id"] + 1)
+        self._count_day(row["date"], 1)
+        if self._recent is not None:
+            item = row["item"]
+            self._recent[item] = self._recent.get(item, _NO_RECENT).after(row["quality"], row["step"],
+                                                                          row["verdict"], row["date"])
+
+    def _count_day(self, day: str, change: int) -> None:
+        if self._days is not None:
+            n = self._days.get(day, 0) + change
+            if n > 0:
+                self._days[day] = n
+            else:
+                self._days.pop(day, None)
+
+    # -- writing ---------------------------------------------------------- #
+
+    def _write_state(self, undo: int | None = None) -> None:
+        db = self._state_db
+        db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "state", "next_id": self._next_id,
+                                          "undo": undo}, doc_id=1))
+        states = db.table("states")
+        stale = [self._state_ids.pop(i) for i in list(self._state_ids) if i not in self._states]
+        if stale:
+            states.remove(doc_ids=stale)
+        for item, st in self._states.items():
+            doc = {"item": item, **st.to_dict()}
+            did = self._state_ids.get(item)
+            if did is None:
+                self._state_ids[item] = states.insert(doc)
+            elif states.get(doc_id=did) != doc:
+                states.update(doc, doc_ids=[did])
+        db.table("settings").upsert(Document(self._settings, doc_id=1))
+        if self._days is not None and self._days_whole:
+            db.table("days").upsert(Document({"next_id": self._next_id, "counts": dict(self._days)}, doc_id=1))
+        else:
+            db.drop_table("days")
+        if self._recent is not None and self._recent_whole:
+            items = {item: r.to_dict() for item, r in self._recent.items()}
+            db.table("recent").upsert(Document({"next_id": self._next_id, "items": items}, doc_id=1))
+        else:
+            db.drop_table("recent")
+        _flush(db)
+        self._undo, self._unsaved = undo, 0
+
+    def record(self, row: Mapping[str, Any]) -> dict:
+        """Append a review row (see :func:`engine.session.review_row`); durable when it returns.
+
+        A scheduled row sets the item's state to ``row["after"]``.  Returns the
+        stored row with its ``id``.  ``InvalidDocument`` names a bad field.
+        """
+        self._check_open()
+        if (p := row_problem(row, stored=False)) is not None:
+            raise InvalidDocument(f"review row: {p}")
+        stored = _copy({k: row[k] for k in ROW_FIELDS[1:]})
+        stored = {"id": self._next_id, **stored}
+        if self._seg_db is None or len(self._seg_rows) >= layout.SEGMENT_ROWS:
+            if self._seg_db is not None:  # the full segment is closed: it never changes again
+                seg = self._seg_path(self._seg_n)
+                if (identity := file_identity(seg)) is not None:
+                    from ..stats import Digest
+
+                    write_digest(digest_path(seg), Digest.of_rows(self._seg_rows), identity)
+            n = self._segments[-1] + 1 if self._segments else 1
+            self._open_segment_new(n)
+        table = self._seg_db.table("reviews")
+        table.insert(Document(stored, doc_id=stored["id"]))
+        try:
+            _flush(self._seg_db)
+        except BaseException:
+            table.remove(doc_ids=[stored["id"]])  # keep the cache equal to the file
+            self._seg_db.storage._cache_modified_count = 0
+            raise
+        self._seg_rows.append(stored)
+        self._apply(stored)
+        self._unsaved += 1
+        if self._unsaved >= layout.STATE_EVERY:
+            self._write_state()
+        return _copy(stored)
+
+    def _open_segment_new(self, n: int) -> None:
+        if self._seg_db is not None:
+            self._seg_db.storage.storage.close()
+        self._forget_digest(self._seg_path(n))
+        self._seg_db = _open_db(self._seg_path(n))
+        self._seg_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "reviews"}, doc_id=1))
+        self._seg_n, self._seg_rows = n, []
+        self._segments.append(n)
+
+    def undo_last(self) -> dict | None:
+        """Remove the newest review row and restore the item's state before it; None if no row."""
+        self._check_open()
+        if not self._seg_rows:
+            return None
+        row = self._seg_rows[-1]
+        if row["scheduled"]:
+            before = row["before"]
+            if before is None:
+                self._states.pop(row["item"], None)
+            else:
+                self._states[row["item"]] = ItemState.from_dict(before)
+        self._count_day(row["date"], -1)
+        if self._recent is not None:
+            self._recent.pop(row["item"], None)
+            if (r := self._recent_before_last(row["item"])) is not None:
+                self._recent[row["item"]] = r
+        self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
+        self._remove_last_row()
+        return _copy(row)
+
+    def _remove_last_row(self) -> None:
+        row = self._seg_rows.pop()
+        if self._seg_rows:
+            self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
+            _flush(self._seg_db)
+            return
+        path = self._seg_path(self._seg_n)
+        self._seg_db.storage.storage.close()
+        self._seg_db = None
+        path.unlink()
+        backup_path(path).unlink(missing_ok=True)
+        _fsync_dir(path.parent)
+        self._segments.pop()
+        if self._segments:
+            self._open_segment(self._segments[-1])
+
+    def set_setting(self, key: str, value: Any) -> None:
+        self._check_open()
+        if (p := setting_problem(key, value)) is not None:
+            raise InvalidDocument(p)
+        self._settings[key] = copy.deepcopy(value)
+        self._write_state(self._undo)
+
+    def add_mock(self, result: Mapping[str, Any]) -> dict:
+        """Store a mock-interview result; returns it with its ``id``."""
+        self._check_open()
+        if (p := mock_problem(result, stored=False)) is not None:
+            raise InvalidDocument(f"mock result: {p}")
+        table = self._mock_db.table("mocks")
+        if not self._mock_db.table("meta").contains(doc_id=1):
+            self._mock_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "mocks"}, doc_id=1))
+        mock_id = max((d.doc_id for d in table.all()), default=0) + 1
+        stored = {**_copy(result), "id": mock_id}
+        table.insert(Document(stored, doc_id=mock_id))
+        _flush(self._mock_db)
+        return _copy(stored)
+
+    # -- reading ---------------------------------------------------------- #
+
+    def states(self) -> dict[str, ItemState]:
+        self._check_open()
+        return dict(self._states)
+
+    def state(self, item: str) -> ItemState | None:
+        return self._states.get(item)
+
+    def settings(self) -> dict[str, Any]:
+        return {**DEFAULT_SETTINGS, **copy.deepcopy(self._settings)}
+
+    def mocks(self) -> list[dict]:
+        self._check_open()
+        return [_copy({**d, "id": d.doc_id}) for d in sorted(self._mock_db.table("mocks").all(),
+                                                             key=lambda d: d.doc_id)]
+
+    def last_review(self) -> dict | None:
+        return _row_copy(self._seg_rows[-1]) if self._seg_rows else None
+
+    def _rows_of(self, n: int) -> list[dict]:
+        """The rows of segment ``n``: the newest from memory, older ones read (read-only) from disk."""
+        if n == self._seg_n and self._seg_db is not None:
+            return self._seg_rows
+        path = self._seg_path(n)
+        return segment_rows(DurableStorage(path).read(), path)
+
+    def reviews(self) -> Iterator[dict]:
+        """Every review row, oldest first (older segments are read from disk as needed)."""
+        self._check_open()
+        for n in list(self._segments):
+            rows = self._rows_of(n)
+            if rows is self._seg_rows:  # rows kept in memory: hand out copies
+                yield from [_row_copy(r) for r in rows]
+            else:  # just read from disk: nobody else holds them
+                yield from rows
+
+    def reviews_today(self, today: date) -> list[dict]:
+        """The rows recorded on the learner's day ``today``, oldest first.
+
+        Reads back from the newest segment until it has as many rows as the day
+        index counts (or reaches a segment that ends before ``today``).
+        """
+        self._check_open()
+        day, out = today.isoformat(), []
+        want = self._days.get(day, 0) if self._days is not None and self._days_whole else None
+        for n in reversed(self._segments):
+            if want is not None and len(out) >= want:
+                break
+            rows = self._rows_of(n)
+            out[:0] = [r for r in rows if r["date"] == day]
+            if not any(r["date"] >= day for r in rows):
+                break
+        return [_row_copy(r) for r in out]
+
+    def study_days(self) -> dict[date, int]:
+        """How many review rows (chain steps included) were recorded on each of the learner's days.
+
+        Kept in the state file as rows are recorded and undone, so this reads
+        no log.  A save made before the index has it rebuilt from the log once
+        (then saved); a damaged older segment is left out then (and the index
+        is not saved, so it is rebuilt whole once the segment is restored).
+        """
+        self._check_open()
+        if self._days is None:
+            self._rebuild_indexes()
+        return {date.fromisoformat(d): n for d, n in self._days.items()}
+
+    def recent(self) -> dict[str, ItemRecent]:
+        """Each item's latest answers (:class:`ItemRecent`): what Browse and a weighted mock read.
+
+        Kept in the state file as rows are recorded and undone, so this reads
+        no log (a save made before them has them rebuilt from the log once,
+        like :meth:`study_days`).
+        """
+        self._check_open()
+        if self._recent is None:
+            self._rebuild_indexes()
+        return dict(self._recent)
+
+    def _rebuild_indexes(self) -> None:
+        """The day index and the items' latest answers that are missing, from the log's digests; saved
+        unless a damaged segment had to be left out."""
+        days, recent = self._days is None, self._recent is None
+        counts: Counter[str] = Counter()
+        parts, whole = [], True
+        for n in list(self._segments):
+            try:
+                parts.append(self._digest_of(n))
+            except DamagedSave:
+                whole = False
+        for d in parts:
+            counts.update(d.date)
+        if days:
+            self._days, self._days_whole = dict(counts), whole
+        if recent:
+            self._recent = recent_of(row for d in parts for row in zip(d.item, d.quality, d.step, d.verdict, d.date))
+            self._recent_whole = whole
+        if whole:
+            try:
+                self._write_state(self._undo)
+            except OSError:  # kept in memory; the next open rebuilds it again
+                pass
+
+    def _recent_before_last(self, item: str) -> ItemRecent | None:
+        """``item``'s latest answers before the newest row (the one being undone), read back from the log.
+
+        Usually found in the newest segment; older ones are read through their
+        digests.  A damaged one stops the search (and the figures are then not saved).
+        """
+        found: list[tuple] = []  # its rows, newest first
+        whole_row = False
+        for n in reversed(self._segments):
+            if n == self._seg_n and self._seg_db is not None:
+                rows = reversed(list(_recent_columns(self._seg_rows[:-1])))
+            else:
+                try:
+                    d = self._digest_of(n)
+                except DamagedSave:
+                    self._recent_whole = False
+                    break
+                rows = reversed(list(zip(d.item, d.quality, d.step, d.verdict, d.date)))
+            for r in rows:
+                if r[0] == item:
+                    found.append(r)
+                    whole_row = whole_row or r[2] is None
+                    if len(found) >= RECENT_QUALITIES and whole_row:
+                        return recent_of(reversed(found))[item]
+        return recent_of(reversed(found)).get(item)
+
+    def digest(self) -> "Digest":
+        """The whole log, oldest first, as the columns the statistics read (``engine.stats.Digest``).
+
+        A closed segment's digest is read from beside it when it matches the
+        segment file (else rebuilt from the segment and kept); the newest one's
+        is made from memory.  ``DamagedSave`` if a segment needed is unreadable.
+        """
+        from ..stats import Digest
+
+        self._check_open()
+        numbers = list(self._segments)
+        parts = [self._digest_of(n, check=False) for n in numbers]
+        whole = Digest.joined(parts)
+        if whole.problem() is None:  # the values of all of them checked at once
+            return whole
+        # a kept digest whose checksum matches but a value does not (edited by hand?): rebuild it
+        return Digest.joined(self._digest_of(n, rebuild=True) if part.problem() is not None else part
+                             for n, part in zip(numbers, parts))
+
+    def _digest_of(self, n: int, *, check: bool = True, rebuild: bool = False) -> "Digest":
+        """Segment ``n``'s digest: kept (if not ``rebuild``), else made from its rows and kept."""
+        from ..stats import Digest
+
+        if n == self._seg_n and self._seg_db is not None:
+            return Digest.of_rows(list(self._seg_rows))  # one snapshot, whatever another thread records
+        seg = self._seg_path(n)
+        identity = file_identity(seg)  # taken before reading: a change meanwhile makes the digest stale
+        d = None if identity is None or rebuild else read_digest(digest_path(seg), identity, check=check)
+        if d is None:
+            d = Digest.of_rows(self._rows_of(n))
+            if identity is not None:
+                write_digest(digest_path(seg), d, identity)
+        return d
+
+    def is_empty(self) -> bool:
+        return not self._states and not self._seg_rows and not self._mock_db.table("mocks").all()
+
+    # -- export / import ---------------------------------------------------- #
+
+    def export(self) -> dict:
+        """The whole profile as one JSON-safe document (see README "Save files")."""
+        self._check_open()
+        return {
+            "format": EXPORT_FORMAT,
+            "schema": SCHEMA_VERSION,
+            "profile": self.name,
+            "settings": copy.deepcopy(self._settings),
+            "states": {item: st.to_dict() for item, st in sorted(self._states.items())},
+            "reviews": list(self.reviews()),
+            "mocks": self.mocks(),
+        }
+
+    def import_document(self, doc: Mapping[str, Any]) -> None:
+        """Replace the whole profile by ``doc``; validates all of it first and changes nothing if invalid.
+
+        The new files are built beside the profile and swapped in with two
+        renames; an interrupted import is finished or rolled back by the next open.
+        """
+        self._check_open()
+        if (p := document_problem(doc)) is not None:
+            raise InvalidDocument(p)
+        staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
+        if staging.exists():
+            shutil.rmtree(staging)
+        write_profile(staging, doc)
+        self._close_dbs()
+        if old.exists():
+            shutil.rmtree(old)
+        os.replace(self.path, old)
+        os.replace(staging, self.path)
+        _fsync_dir(self.root)
+        shutil.rmtree(old)
+        self._load()
