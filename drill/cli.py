@@ -8,6 +8,8 @@ import os
 import sys
 from typing import Sequence
 
+from drill.commands import UsageError
+
 # Each name is a module in drill/commands/ with register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock", "bank")
 # ``drill`` and ``drill practice`` open the app: its module alone parses them, so the first
@@ -20,10 +22,6 @@ GLOBAL_OPTIONS: dict[str, dict] = {
     "--profile": dict(metavar="NAME", default=None, help="learner profile (default: default)"),
     "--lang": dict(choices=("en", "zh"), default=None, help="language of prompts and UI"),
 }
-
-
-class UsageError(Exception):
-    """A bad command line: printed as one line, exit status 2."""
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
-from engine.session import Card, Session, introduced, review_row
+from engine.session import QUEUE_KEY, Card, Session, introduced, review_row
 from question_bank import registry
 from question_bank.base import Problem, Step
 
@@ -64,8 +64,6 @@ def today_session(ctx: "AppContext") -> Session:
     Templates queued from a mock report (profile setting ``queued_items``) come
     first: in the schedule if they are due or new today, else as extra practice.
     """
-    from drill.commands.mock import QUEUE_KEY
-
     today, cat = ctx.today(), catalog()
     settings = ctx.profile.settings()
     done_today = introduced(ctx.profile.reviews_today(today))
@@ -262,8 +260,6 @@ class PracticeRun:
             self._unqueue(card.item)
 
     def _unqueue(self, item: str) -> None:
-        from drill.commands.mock import QUEUE_KEY
-
         queued = self.ctx.profile.settings().get(QUEUE_KEY) or []
         if item in queued:
             self.ctx.profile.set_setting(QUEUE_KEY, [i for i in queued if i != item])

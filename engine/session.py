@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 from .sm2 import ItemState, overdue_days, review
 
 DEFAULT_NEW_PER_DAY = 5
+QUEUE_KEY = "queued_items"  # the profile setting: templates the next practice session asks first (a mock's misses)
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
 MODES = ("practice", "mock", "extra", "redrill", "paper")

@@ -75,7 +75,7 @@ def lang_of(args: argparse.Namespace) -> str:
 
 
 def _template(template_id: str) -> "Template":
-    from drill.cli import UsageError
+    from drill.commands import UsageError
     from question_bank import registry
 
     try:
@@ -85,7 +85,7 @@ def _template(template_id: str) -> "Template":
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
-    from drill.cli import UsageError
+    from drill.commands import UsageError
 
     t = text.strip()
     if not (t.isdigit() or (t.startswith("-") and t[1:].isdigit())):
@@ -106,7 +106,7 @@ def _print_json(doc: Any) -> None:
 
 
 def run_templates(args: argparse.Namespace) -> int:
-    from drill.cli import UsageError
+    from drill.commands import UsageError
     from question_bank import registry
     from question_bank.base import TOPIC_NAMES, TOPICS
 
@@ -194,7 +194,7 @@ class Checked:
 
 def grade_check(args: argparse.Namespace) -> Checked:
     """Grade ``args.answer`` for ``args.template`` / ``args.seed`` (/ ``args.step``); UsageError on bad input."""
-    from drill.cli import UsageError
+    from drill.commands import UsageError
     from engine.grading import grade
 
     t = _template(args.template)
@@ -265,5 +265,5 @@ def run_check(args: argparse.Namespace) -> int:
     if args.record:
         from drill.commands.memory import record_check
 
-        return record_check(args, c)
+        return record_check(args, c.problem, c.step, c.verdict, c.typed)
     return 0

@@ -32,7 +32,7 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from drill.cli import UsageError
+    from drill.commands import UsageError
     from engine.formulas import FormulaError
 
     if args.list:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _assignments(items: list[str]) -> dict[str, str]:
-    from drill.cli import UsageError
+    from drill.commands import UsageError
 
     out: dict[str, str] = {}
     for item in items:

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 if TYPE_CHECKING:
-    from drill.commands.bank import Checked
+    from engine.grading import Verdict
     from engine.storage import Profile
+    from question_bank.base import Problem
 
 
 def register(subparsers) -> None:
@@ -91,7 +92,7 @@ def run_due(args: argparse.Namespace) -> int:
     from engine.storage import setting_problem
 
     if args.new_per_day is not None and (p := setting_problem("new_per_day", args.new_per_day)):
-        from drill.cli import UsageError
+        from drill.commands import UsageError
 
         raise UsageError(f"--new-per-day: {p.replace('new_per_day ', '')}")
     with _open(args) as profile:
@@ -169,8 +170,10 @@ def run_import(args: argparse.Namespace) -> int:
 PAPER_SECONDS = None  # a paper answer has no measured time: the stats' time figures leave it out
 
 
-def record_check(args: argparse.Namespace, checked: "Checked") -> int:
-    """``drill check ... --record``: store a graded answer as a paper review of its template.
+def record_check(args: argparse.Namespace, problem: "Problem", step: int | None, verdict: "Verdict",
+                 typed: str) -> int:
+    """``drill check ... --record``: store a graded answer (``typed`` for ``step`` of ``problem``, 1-based,
+    None for a single question) as a paper review of its template.
 
     A single question is one review that moves the template's SM-2 schedule.
     A chain is practised and scheduled as one unit, as in the app
@@ -184,7 +187,6 @@ def record_check(args: argparse.Namespace, checked: "Checked") -> int:
     from engine.session import review_row
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
-    verdict, problem = checked.verdict, checked.problem
     if not verdict.graded:
         return _fail("not recorded: the answer could not be read")
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
@@ -199,13 +201,13 @@ def record_check(args: argparse.Namespace, checked: "Checked") -> int:
 
     with _open(args) as profile:
         if not problem.is_chain:
-            stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=checked.typed,
+            stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=typed,
                                         value=value, schedule=True))
             print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
                   f"{_next_due(stored)}.", file=out)
             return 0
-        n, step = len(problem.steps), checked.step
-        stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=checked.typed, value=value,
+        n = len(problem.steps)
+        stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=typed, value=value,
                                     schedule=False))
         steps = paper_steps(profile.reviews_today(today), template.id, seed)
         print(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.", file=out)

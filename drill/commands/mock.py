@@ -22,13 +22,14 @@ import json
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from engine.session import QUEUE_KEY  # templates the next practice session asks first
+
 if TYPE_CHECKING:
     from engine.mock import MockPlan, MockRun, MockSettings, Report
     from engine.storage import Profile
     from question_bank.base import Problem
 
 SETTINGS_KEY = "mock"  # the profile setting remembering the last setup (not the seed)
-QUEUE_KEY = "queued_items"  # templates the next practice session should ask first
 
 
 # --------------------------------------------------------------------------- #
@@ -161,7 +162,7 @@ def _topics(args: argparse.Namespace) -> list[str]:
 
 
 def _settings(args: argparse.Namespace, new_seed=None) -> "MockSettings":
-    from drill.cli import UsageError
+    from drill.commands import UsageError
     from engine.mock import MockError
 
     try:
@@ -172,7 +173,7 @@ def _settings(args: argparse.Namespace, new_seed=None) -> "MockSettings":
 
 
 def run(args: argparse.Namespace) -> int:
-    from drill.cli import UsageError
+    from drill.commands import UsageError
 
     if args.json and not args.plan:
         raise UsageError("mock: --json goes with --plan")
@@ -186,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_plan(args: argparse.Namespace) -> int:
-    from drill.cli import UsageError
+    from drill.commands import UsageError
     from engine.mock import MockError
 
     if args.seed is None:
