@@ -11,6 +11,10 @@ reason in microseconds.
 The same tree renders itself as unicode (``2 × (n − 1) / n × M``), with numbers
 substituted (the worked solution), and converts to a sympy expression on demand
 (sympy is imported only then).
+
+Why not simpleeval (1.0.8): it evaluates Python's own tree, so ``10^10`` is
+XOR (``simple_eval("10^10") == 0``), and it keeps no tree of its own to render
+as a worked solution or hand to sympy.
 """
 
 from __future__ import annotations

@@ -22,6 +22,10 @@ calendar (``date.max``).
 EF is updated in decimal arithmetic (``Decimal(repr(ef))``): every step is a
 multiple of 0.02, so EF stays exactly 2.36, 2.04, ... and ``ceil(6 * 2.5)``
 is 15, never 16 through a binary rounding error.
+
+Why not the ``supermemo2`` package (3.0.1) itself: its EF is a float, so after
+qualities 5, 0, 5, 5, 3 its EF is 2.0000000000000004 and the fifth interval,
+``ceil(6 × EF)``, is 13 days instead of 12.
 """
 
 from __future__ import annotations

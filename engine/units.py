@@ -20,6 +20,12 @@ kind           base unit    examples of accepted units
 Conventions (``shared/spec/formulas.md``): GB = 1e9 B, GiB = 2^30 B, TFLOPS =
 1e12 FLOP/s, bandwidth is decimal bytes per second. A lower-case ``b`` is a bit,
 an upper-case ``B`` a byte.
+
+Why our own table, not a unit library (measured with Pint 0.25.3 and sympy
+1.14): Pint makes the byte dimensionless (``GB/s`` has the dimension of
+``1/s``), reads ``Gb/s`` as gilbert per second and ``kb`` as kilobarn, and
+knows no FLOP, TFLOPS or tok; ``sympy.physics.units`` has no GB or FLOP and
+takes 0.6-1 s to import.
 """
 
 from __future__ import annotations

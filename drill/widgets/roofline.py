@@ -2,6 +2,10 @@
 
 :func:`draw` is pure (testable without a terminal); :class:`RooflinePlot` colours
 it and redraws when its size changes.
+
+Why not plotext (5.3.2, which the stats screen uses): on log axes its tick
+labels are raw floats (``989000000000001.8``, ``341454398527363.2``), not
+decades such as ``1P`` and ``100T``.
 """
 
 from __future__ import annotations
