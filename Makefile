@@ -1,17 +1,22 @@
 # Two commands on a fresh machine with Python 3.11+:  make run   |   make test
+# Both install the exact versions in constraints.txt (the ones the suite last passed with) within the ranges
+# of pyproject.toml; `make constraints` resolves the ranges afresh, runs the suite and, if it passes,
+# rewrites constraints.txt.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CONSTRAINTS := constraints.txt
+FRESH := .venv-constraints
 
-.PHONY: run test bench clean
+.PHONY: run test bench constraints clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -23,5 +28,19 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
+# The newest versions pyproject.toml allows, in a throwaway venv: kept only if the whole suite passes there.
+constraints:
+	rm -rf $(FRESH)
+	$(PYTHON) -m venv $(FRESH)
+	$(FRESH)/bin/python -m pip install --quiet --upgrade pip
+	$(FRESH)/bin/python -m pip install --quiet -e '.[test]'
+	$(FRESH)/bin/python -m pytest -n 2 -q -p no:cacheprovider $(PYTEST_ARGS)
+	{ echo "# Exact versions the test suite last passed with (pip freeze, without infra-drill itself)."; \
+	  echo "# Used by make run / make test; refresh with: make constraints. The ranges live in pyproject.toml."; \
+	  $(FRESH)/bin/python -m pip freeze --exclude-editable | grep -iv '^infra[-_]drill'; } > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS)
+	rm -rf $(FRESH)
+	@echo "constraints.txt refreshed; run make test to install it here"
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) $(FRESH) .pytest_cache .hypothesis
