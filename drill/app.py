@@ -8,7 +8,6 @@ only optional keyword arguments and reads ``self.app.ctx``.
 from __future__ import annotations
 
 import gc
-import importlib
 from pathlib import Path
 from typing import Iterable
 
@@ -19,41 +18,7 @@ from textual.screen import Screen
 
 from drill.context import AppContext
 from drill.i18n import localize_bindings, t
-
-SCREEN_PATHS: dict[str, str] = {
-    "home": "drill.screens.home:HomeScreen",
-    "practice": "drill.screens.practice:PracticeScreen",
-    "browse": "drill.screens.browse:BrowseScreen",
-    "help": "drill.screens.help:HelpScreen",
-    "summary": "drill.screens.summary:SummaryScreen",
-    "stats": "drill.screens.stats:StatsScreen",
-    "mock": "drill.screens.mock:MockSetupScreen",
-    "mock_run": "drill.screens.mock:MockRunScreen",
-    "mock_report": "drill.screens.mock:MockReportScreen",
-}
-
-
-class ScreenUnavailable(Exception):
-    """A screen whose module cannot be imported (yet)."""
-
-
-def screen_class(name: str) -> type[Screen]:
-    try:
-        path = SCREEN_PATHS[name]
-    except KeyError:
-        raise ScreenUnavailable(f"unknown screen {name!r}") from None
-    module, _, attr = path.partition(":")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise ScreenUnavailable(f"{path}: {e}") from e
-
-
-def screen_name(screen: Screen) -> str | None:
-    """The name in :data:`SCREEN_PATHS` of ``screen``'s class (None: not one of the app's screens)."""
-    path = f"{type(screen).__module__}:{type(screen).__qualname__}"
-    return next((name for name, p in SCREEN_PATHS.items() if p == path), None)
-
+from drill.screens import SCREEN_PATHS, ScreenUnavailable, screen_class, screen_name  # noqa: F401 (re-exported)
 
 # The palette's providers, imported when the palette first opens (not on the way to the first problem)
 def _key_commands():

@@ -37,7 +37,7 @@ SYSTEM_COMMANDS: dict[str, tuple[str, str]] = {
 SYSTEM_ACTIONS = frozenset({"app.quit", "quit", "command_palette"})
 
 # the screens the palette opens, in this order, with their name and what they are (drill.i18n ids);
-# a screen whose name is not in drill.app.SCREEN_PATHS (not in this build) is left out
+# a screen whose name is not in drill.screens.SCREEN_PATHS (not in this build) is left out
 PALETTE_SCREENS: tuple[tuple[str, str, str], ...] = (
     ("home", "key.home", "palette.screen.home"),
     ("practice", "key.practice", "home.way.practice_short"),
@@ -90,7 +90,7 @@ class ScreenCommands(Provider):
     """Every screen, opened by name; not the one on show, nor one the screen's own keys already offer."""
 
     def _commands(self):
-        from drill.app import SCREEN_PATHS, screen_name
+        from drill.screens import SCREEN_PATHS, screen_name
 
         lang, here = self.app.ctx.lang, screen_name(self.screen)
         offered = KeyCommands(self.screen).names()
@@ -117,7 +117,7 @@ class ScreenCommands(Provider):
 def template_commands(app, query: str) -> list[tuple[float, Content, str, str, object]]:
     """(score, what is shown, its text, help, callback) for the templates ``query`` finds: practise each,
     and show its card when this build has a card screen; the best :data:`MAX_TEMPLATE_HITS`."""
-    from drill.app import SCREEN_PATHS
+    from drill.screens import SCREEN_PATHS
     from question_bank import registry
 
     lang = app.ctx.lang

@@ -3,11 +3,48 @@ gives a dialog its language."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Mapping, TypeVar
 
 from textual.screen import ModalScreen, Screen
 
 from drill.i18n import localize_bindings, t
+
+# Every screen of the app by name, imported lazily by dotted path (drill.app opens them; the palette lists them)
+SCREEN_PATHS: dict[str, str] = {
+    "home": "drill.screens.home:HomeScreen",
+    "practice": "drill.screens.practice:PracticeScreen",
+    "browse": "drill.screens.browse:BrowseScreen",
+    "help": "drill.screens.help:HelpScreen",
+    "summary": "drill.screens.summary:SummaryScreen",
+    "stats": "drill.screens.stats:StatsScreen",
+    "mock": "drill.screens.mock:MockSetupScreen",
+    "mock_run": "drill.screens.mock:MockRunScreen",
+    "mock_report": "drill.screens.mock:MockReportScreen",
+}
+
+
+class ScreenUnavailable(Exception):
+    """A screen whose module cannot be imported (yet)."""
+
+
+def screen_class(name: str) -> type[Screen]:
+    try:
+        path = SCREEN_PATHS[name]
+    except KeyError:
+        raise ScreenUnavailable(f"unknown screen {name!r}") from None
+    module, _, attr = path.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise ScreenUnavailable(f"{path}: {e}") from e
+
+
+def screen_name(screen: Screen) -> str | None:
+    """The name in :data:`SCREEN_PATHS` of ``screen``'s class (None: not one of the app's screens)."""
+    path = f"{type(screen).__module__}:{type(screen).__qualname__}"
+    return next((name for name, p in SCREEN_PATHS.items() if p == path), None)
+
 
 # one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)
 VERDICT_COLOUR = {"correct": "green", "close": "yellow", "wrong": "red", "dont_know": "magenta", "unanswered": "dim"}
