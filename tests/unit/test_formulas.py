@@ -174,6 +174,43 @@ def typical(draw, f):
         return {"gpu_bytes": gpu, "weight_bytes": w, "kv_bytes_per_seq": (gpu - w) / (draw(ints(8, 200)) + draw(fl(0.05, 0.95)))}
     if n == "micro_batches_for_bubble":
         return {"p": draw(ints(2, 16)), "target": draw(fl(0.02, 0.3))}
+    # serving, MoE, quantisation and attention IO (issue #15, bank part 2)
+    if n in ("attention_hbm_bytes", "attention_intensity"):  # N comparable with d or longer: the N² term matters
+        return {"n": draw(st.sampled_from([256, 512, 1024, 4096, 32768])), "d": draw(st.sampled_from([64, 128])),
+                "bytes_per_elem": draw(st.sampled_from([2, 4]))}
+    if n == "flash_attention_hbm_bytes":  # the Q block B = M / (2 d bytes) is 128-512 rows (B ≥ d), N a multiple of it
+        d, bpe = draw(st.sampled_from([64, 128])), 2
+        return {"n": draw(st.sampled_from([4096, 16384, 65536])), "d": d, "bytes_per_elem": bpe,
+                "sram_bytes": 2 * d * bpe * draw(st.sampled_from([128, 256, 512]))}
+    if n == "fusion_bytes_saved":
+        return {"n_elem": draw(fl(1e6, 1e9)), "kernels": draw(ints(2, 8)), "bytes_per_elem": draw(st.sampled_from([2, 4]))}
+    if n == "hbm_time":
+        return {"bytes": draw(fl(1e6, 1e11)), "bandwidth": draw(fl(900 * GB, 8000 * GB))}
+    if n == "max_batch_tpot":  # a target the weights alone meet, with 1-500 sequences' worth of KV to spare
+        bw, w = draw(fl(900 * GB, 8000 * GB)), draw(fl(1 * GB, 400 * GB))
+        kv = w * draw(fl(0.001, 0.2))  # the weights are worth 5 or more sequences' KV
+        return {"bandwidth": bw, "weight_bytes": w, "kv_bytes_per_seq": kv,
+                "tpot_target": (w + kv * (draw(ints(1, 500)) + draw(fl(0.05, 0.95)))) / bw}
+    if n == "quant_weights_bytes":  # the bare bit width is an extra; a small group's overhead is beyond 5 %
+        bits = draw(st.sampled_from([3, 4]))
+        return {"phi": draw(fl(1e9, 1e12)), "bits": bits,
+                "bits_per_weight": bits + draw(st.sampled_from([16, 32])) / draw(st.sampled_from([16, 32]))}
+    if n == "quant_decode_speedup":  # the KV read is a real share of the step
+        phi = draw(fl(1e9, 1e12))
+        return {"phi": phi, "bits_before": 16, "bits_after": draw(st.sampled_from([4.125, 4.25, 8.125])),
+                "kv_bytes": phi * draw(fl(0.2, 2))}
+    if n == "paged_kv_waste_tokens":  # a partly filled last block, not half full (filled part = empty part)
+        b = draw(st.sampled_from([8, 16, 32]))
+        return {"block_size": b, "seq": b * draw(ints(1, 500)) + draw(st.sampled_from([r for r in range(1, b) if 2 * r != b]))}
+    if n == "paged_max_seqs":  # a partly filled last block, a budget that is not a whole number of sequences
+        b = draw(st.sampled_from([16, 32]))
+        seq, kvt = b * draw(ints(4, 20)) + draw(ints(1, b // 2)), draw(fl(1e4, 4e5))  # waste >= 2.5 %
+        per = -(-seq // b) * b * kvt
+        return {"block_size": b, "seq": seq, "kv_bytes_per_token": kvt,
+                "kv_budget": per * (draw(ints(100, 400)) + draw(fl(0.05, 0.5)))}
+    if n == "moe_expert_capacity":
+        return {"tokens": draw(ints(1000, 100000)), "top_k": draw(st.sampled_from([2, 8])),
+                "n_experts": draw(st.sampled_from([8, 64, 128])), "capacity_factor": draw(fl(1.1, 2))}
     return {i.name: draw(FALLBACK.get(i.name, fl(2, 100))) if not i.is_list else tuple(draw(st.lists(fl(1e-3, 1), min_size=2, max_size=6)))
             for i in f.inputs}
 
@@ -247,7 +284,7 @@ def test_critical_batch_ridge_misconception_coincides_at_two_bytes():
 
 # Values a problem gives beside the formula's inputs (Ask.extras), by formula.
 EXTRAS = {"kv_cache_bytes": {"n_heads"}, "kv_bytes_per_token": {"n_heads"},
-          "whole_model_activation_bytes": {"s", "b", "h", "a"}}
+          "whole_model_activation_bytes": {"s", "b", "h", "a"}, "quant_weights_bytes": {"bits"}}
 
 
 def test_misconceptions_use_only_inputs_or_named_extras():
