@@ -181,6 +181,8 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
                 "micro-batches", "microbatches", "layers", "block", "blocks", "x", "×",
                 "张", "张卡", "卡", "块", "块卡", "个", "台"):
         add(sym, "count", 1.0)
+    for sym in ("x", "×", "times", "倍"):  # a speed-up "3.2x" is a ratio when the question asks for one
+        add(sym, "ratio", 1.0)
     return {k: tuple(v) for k, v in table.items()}
 
 

@@ -41,6 +41,13 @@ class Model(NamedTuple):
     max_seq: int = 2048
     active_params: float | None = None  # MoE: published parameters used per token
     notes: str = ""
+    # MoE layout (issue #15): layers whose MLP is routed experts (0: all of them when experts > 1), and
+    # experts every token always uses besides the routed top_k (DeepSeek's shared expert)
+    moe_layers: int = 0
+    shared_experts: int = 0
+    # multi-head latent attention (DeepSeek-V2/V3): the cached latent's rank and the shared RoPE key's size
+    kv_lora_rank: int = 0
+    rope_dim: int = 0
 
     @property
     def attention(self) -> str:
@@ -57,6 +64,22 @@ class Model(NamedTuple):
     def llama_style(self) -> bool:
         """The engine's param_count formula describes this model (gated, untied, dense)."""
         return self.gated and not self.tied_embeddings and not self.is_moe
+
+    @property
+    def is_mla(self) -> bool:
+        return self.kv_lora_rank > 0
+
+    @property
+    def expert_params(self) -> float:
+        """One routed expert's parameters summed over the MoE layers (gated MLP: 3 × d_model × ffn per layer):
+        the spec's ``phi_expert``."""
+        return (self.moe_layers or self.layers) * 3 * self.d_model * self.ffn if self.is_moe else 0.0
+
+    @property
+    def dense_params(self) -> float:
+        """Everything but the routed experts (attention, embeddings, dense MLPs, shared experts, routers):
+        the spec's ``phi_dense`` = published total − experts × ``expert_params``."""
+        return self.params - self.experts * self.expert_params
 
     def param_inputs(self) -> dict[str, int]:
         """Inputs of the engine formula ``param_count``."""
@@ -131,9 +154,44 @@ FALCON_7B = Model("falcon_7b", "Falcon-7B", 32, 4544, 71, 1, 64, 18176, 65024, 7
                   tied_embeddings=True, max_seq=2048,
                   notes="Multi-query attention: one KV head. Counted from the config: 6.9B parameters.")
 
+# --------------------------------------------------------------------------- #
+# Mixture-of-experts models beyond Mixtral-8x7B (issue #15).  They are kept out of MODELS, whose templates
+# assume what these break: d_head = d_model / n_heads (Qwen3 and DeepSeek-V3 set head_dim apart) and a
+# K/V cache of n_kv_heads × d_head (DeepSeek-V3 caches MLA's latent instead).  The MoE and serving templates
+# draw from MOE_MODELS.
+
+MIXTRAL_8X22B = Model("mixtral_8x22b", "Mixtral-8x22B", 56, 6144, 48, 8, 128, 16384, 32768, 140_630_071_296, True,
+                      f"config {_hf('mistralai/Mixtral-8x22B-v0.1')} (num_hidden_layers 56, hidden_size 6144, "
+                      "num_attention_heads 48, num_key_value_heads 8, intermediate_size 16384, vocab_size 32768, "
+                      "num_local_experts 8, num_experts_per_tok 2, max_position_embeddings 65536); params: config total "
+                      "(= the 141B total of https://mistral.ai/news/mixtral-8x22b/, which gives 39B active and a "
+                      "64K-token context window)", experts=8, top_k=2, max_seq=65536, active_params=39e9)
+QWEN3_235B = Model("qwen3_235b_a22b", "Qwen3-235B-A22B", 94, 4096, 64, 4, 128, 1536, 151936, 235_093_634_560, True,
+                   f"config {_hf('Qwen/Qwen3-235B-A22B')} (num_hidden_layers 94, hidden_size 4096, num_attention_heads "
+                   "64, num_key_value_heads 4, head_dim 128, moe_intermediate_size 1536, num_experts 128, "
+                   "num_experts_per_tok 8, vocab_size 151936, tie_word_embeddings false); params: config total, "
+                   "q/k RMSNorms included (the model card https://huggingface.co/Qwen/Qwen3-235B-A22B: 235B total, 22B "
+                   "activated, 32,768 tokens of context natively, 131,072 with YaRN); Qwen3 Technical Report, "
+                   "arXiv:2505.09388, Table 2", experts=128, top_k=8, max_seq=32768, active_params=22e9,
+                   notes="head_dim (128) is set apart from hidden_size / heads (64). Context: 32K native, the "
+                         "catalogue keeps that (131K needs YaRN).")
+DEEPSEEK_V3 = Model("deepseek_v3", "DeepSeek-V3", 61, 7168, 128, 128, 128, 2048, 129280, 671e9, True,
+                    f"config {_hf('deepseek-ai/DeepSeek-V3')} (num_hidden_layers 61, hidden_size 7168, "
+                    "num_attention_heads 128, kv_lora_rank 512, qk_rope_head_dim 64, qk_nope_head_dim 128, "
+                    "v_head_dim 128, moe_intermediate_size 2048, n_routed_experts 256, n_shared_experts 1, "
+                    "num_experts_per_tok 8, first_k_dense_replace 3, intermediate_size 18432, vocab_size 129280); "
+                    "DeepSeek-V3 Technical Report, arXiv:2412.19437, §4.2 (same figures; 671B total, 37B activated "
+                    "per token, context extended to 128K)", experts=256, top_k=8, max_seq=131072, active_params=37e9,
+                    moe_layers=58, shared_experts=1, kv_lora_rank=512, rope_dim=64,
+                    notes="Multi-head latent attention: the cache holds a 512-wide latent plus a 64-wide shared RoPE "
+                          "key per layer, not n_kv_heads × d_head keys and values. The first 3 of 61 layers have a "
+                          "dense MLP (18432). Counted from the config: 671.0B, 37.6B active (36.6B without the "
+                          "embedding). The released checkpoint adds a 14B multi-token-prediction module.")
+
 MODELS: tuple[Model, ...] = (LLAMA2_7B, LLAMA2_13B, LLAMA2_70B, LLAMA3_8B, LLAMA3_70B, LLAMA3_405B, MISTRAL_7B,
                              MIXTRAL_8X7B, GPT3_175B, FALCON_40B, FALCON_7B)
 BY_KEY: dict[str, Model] = {m.key: m for m in MODELS}
+MOE_MODELS: tuple[Model, ...] = (MIXTRAL_8X7B, MIXTRAL_8X22B, QWEN3_235B, DEEPSEEK_V3)
 DENSE: tuple[Model, ...] = tuple(m for m in MODELS if not m.is_moe)
 
 

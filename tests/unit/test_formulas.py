@@ -90,12 +90,16 @@ def typical(draw, f):
     n = f.name
     if n in PART2_TYPICAL:
         return PART2_TYPICAL[n](draw)
-    if n in ("train_static_bytes", "forward_flops_per_token"):
+    if n == "train_static_bytes":
         return {"phi": draw(st.sampled_from([1e9, 7e9, 13e9, 70e9, 175e9, 405e9]))}
+    if n == "forward_flops_per_token":  # with an MoE model's total parameters (an extra)
+        phi = draw(st.sampled_from([1e9, 7e9, 13e9, 70e9, 175e9, 405e9]))
+        return {"phi": phi, "phi_total": phi * draw(fl(3, 20))}
     if n.startswith("zero"):
         return {"phi": draw(fl(1e9, 1e12)), "n_dp": draw(ints(2, 4096))}
-    if n == "weights_bytes":
-        return {"phi": draw(fl(1e9, 1e12)), "bytes_per_param": draw(st.sampled_from([0.5, 1, 2, 8, 18]))}
+    if n == "weights_bytes":  # with an MoE model's active parameters (an extra)
+        phi = draw(fl(1e9, 1e12))
+        return {"phi": phi, "bytes_per_param": draw(st.sampled_from([0.5, 1, 2, 8, 18])), "phi_active": phi / draw(fl(3, 20))}
     if n == "min_gpus":  # not a whole number of GPUs, else rounding down is no mistake
         gpu = draw(st.sampled_from([24, 40, 80, 94, 141, 192])) * GB
         return {"total_bytes": gpu * (draw(ints(1, 60)) + draw(fl(0.05, 0.95))), "gpu_bytes": gpu}
@@ -284,7 +288,8 @@ def test_critical_batch_ridge_misconception_coincides_at_two_bytes():
 
 # Values a problem gives beside the formula's inputs (Ask.extras), by formula.
 EXTRAS = {"kv_cache_bytes": {"n_heads"}, "kv_bytes_per_token": {"n_heads"},
-          "whole_model_activation_bytes": {"s", "b", "h", "a"}, "quant_weights_bytes": {"bits"}}
+          "whole_model_activation_bytes": {"s", "b", "h", "a"}, "quant_weights_bytes": {"bits"},
+          "weights_bytes": {"phi_active"}, "forward_flops_per_token": {"phi_total"}}
 
 
 def test_misconceptions_use_only_inputs_or_named_extras():
