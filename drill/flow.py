@@ -214,13 +214,25 @@ class PracticeRun:
         return not self.done
 
     # ---------------------------------------------------------------- answering
-    def submit(self, text: str) -> Answer | Verdict:
-        """Grade and record ``text``; an unreadable answer returns the invalid Verdict (nothing recorded)."""
-        if text.strip() in DONT_KNOW_TYPED:
-            return self.dont_know(text.strip())
+    def judge(self, text: str) -> tuple[Verdict, float]:
+        """The verdict on ``text`` for the current step and the seconds it took, recording nothing.
+
+        Reads only, so it may run off the UI thread: a symbolic answer's proof can take seconds
+        (:mod:`engine.symbolic`); :meth:`submit` then records the result.
+        """
         seconds = self.elapsed()
         step = self.current_step
-        v = grade(text, step.expected, seconds=seconds, target_seconds=step.target_seconds)
+        return grade(text, step.expected, seconds=seconds, target_seconds=step.target_seconds), seconds
+
+    def submit(self, text: str, judged: tuple[Verdict, float] | None = None) -> Answer | Verdict:
+        """Grade (unless ``judged`` by :meth:`judge`) and record ``text``.
+
+        An unreadable answer returns the invalid Verdict (nothing recorded).
+        """
+        if text.strip() in DONT_KNOW_TYPED:
+            return self.dont_know(text.strip())
+        v, seconds = judged or self.judge(text)
+        step = self.current_step
         if v.status == INVALID:
             return v
         if step.expected.kind == "number":

@@ -114,6 +114,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.typing": ("Type your answer; Enter submits.", "输入答案，回车提交。"),
     "practice.understood": ("understood: {what}", "识别为：{what}"),
     "practice.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
+    "practice.checking": ("checking the expression symbolically…  (Ctrl+G: I don't know · Esc: leave)",
+                          "正在对表达式做符号核对……（Ctrl+G：不会 · Esc：离开）"),
     "practice.not_graded": ("Not graded, not recorded: {why}", "未评分、未记录：{why}"),
     "practice.you": ("You: ", "你的答案："),
     "practice.expected": ("Expected: ", "正确答案："),

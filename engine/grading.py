@@ -415,14 +415,18 @@ def _grade_expression(text: str, exp: Expected, seconds, target) -> Verdict:
     if problem is not None:
         return _unreadable(problem, shown_exp)
     shown = ex.render(node, shown_names)
-    status = CORRECT if equivalent(node, want) else WRONG
+    from .symbolic import Undecided
+
+    try:
+        status = CORRECT if equivalent(node, want) else WRONG
+    except Undecided as e:  # too complex, or a limit was reached: not graded, and said why
+        return Verdict(INVALID, None, say("verdict.not_graded", reason=e.said), shown_exp, why=e.said)
     q = quality_for(status, seconds=seconds, target_seconds=target)
     msg = say("verdict.correct") if status == CORRECT else say("verdict.wrong", given=shown, expected=shown_exp)
     return Verdict(status, q, msg, shown_exp, shown, band_said=say("band.expression"))
 
 
 _SPOT_POINTS = 5
-_MAX_SYMBOLIC_POWER = 16  # beyond this sympy may expand for seconds: the spot checks decide
 
 
 def _points(names: set[str], n: int = _SPOT_POINTS) -> list[dict[str, float]]:
@@ -442,25 +446,22 @@ def _unevaluable(node: ex.Node) -> Msg | None:
     return None
 
 
-def _max_power(node: ex.Node) -> float:
-    if isinstance(node, ex.Bin):
-        own = abs(node.right.value) if node.op == "^" and isinstance(node.right, ex.Num) else 0.0
-        if node.op == "^" and not isinstance(node.right, ex.Num):
-            own = math.inf
-        return max(own, _max_power(node.left), _max_power(node.right))
-    if isinstance(node, ex.Neg):
-        return _max_power(node.operand)
-    return 0.0
-
-
-def equivalent(a: ex.Node, b: ex.Node, trials: int = _SPOT_POINTS) -> bool:
+def equivalent(a: ex.Node, b: ex.Node, trials: int = _SPOT_POINTS, checker=None) -> bool:
     """Numeric spot checks at random positive points, then sympy for proof.
 
-    sympy is imported only here (about 0.7 s the first time).  Rational
-    expressions are decided exactly by ``cancel``; anything it cannot decide,
-    or with powers so large that sympy could expand for seconds, is decided by
-    the spot checks alone.
+    An answer beyond :func:`engine.symbolic.too_complex` raises
+    :class:`engine.symbolic.Undecided` before anything else runs.  The proof
+    runs in a worker process under a time and memory limit
+    (:class:`engine.symbolic.Checker`; ``checker`` defaults to the shared one):
+    past a limit, :class:`~engine.symbolic.Undecided`.  Rational expressions are
+    decided exactly by ``cancel``; what sympy cannot decide either way is decided
+    by the spot checks.
     """
+    from . import symbolic
+
+    problem = symbolic.too_complex(a, b)
+    if problem is not None:
+        raise symbolic.Undecided(problem)
     for env in _points(ex.names_in(a) | ex.names_in(b), trials):
         try:
             va, vb = ex.evaluate(a, env), ex.evaluate(b, env)
@@ -468,12 +469,5 @@ def equivalent(a: ex.Node, b: ex.Node, trials: int = _SPOT_POINTS) -> bool:
             return False
         if distance(va, vb) > 1e-9:
             return False
-    if max(_max_power(a), _max_power(b)) > _MAX_SYMBOLIC_POWER:
-        return True
-    import sympy
-
-    diff = ex.to_sympy(a) - ex.to_sympy(b)
-    if sympy.cancel(diff) == 0:
-        return True
-    verdict = sympy.simplify(diff).is_zero
-    return verdict is not False  # undecided: trust the spot checks
+    verdict = (checker or symbolic.checker()).equal(a, b)
+    return verdict is not False  # undecided by sympy: trust the spot checks

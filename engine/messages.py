@@ -94,8 +94,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "expr.one_value": ("{fn}() takes one value", "{fn}() 只接受一个值"),
     "expr.unreadable": ("unreadable expression", "无法识别的表达式"),
     "expr.no_symbolic": ("{fn}() has no symbolic form", "{fn}() 没有符号形式"),
+    # ---------------------------------------------------------------- proving a symbolic answer (engine.symbolic)
+    "symbolic.degree": ("too complex to check: of degree {degree} once expanded (at most {most}); "
+                        "simplify it to the formula you mean",
+                        "太复杂，无法核对：展开后次数为 {degree}（最多 {most}）；请化简成你想写的公式"),
+    "symbolic.terms": ("too complex to check: {terms} terms once expanded (at most {most}); "
+                       "simplify it to the formula you mean",
+                       "太复杂，无法核对：展开后有 {terms} 项（最多 {most} 项）；请化简成你想写的公式"),
+    "symbolic.timeout": ("checking it symbolically took longer than {seconds} s; "
+                         "simplify it and try again",
+                         "符号核对超过 {seconds} 秒；请化简后再试"),
+    "symbolic.memory": ("checking it symbolically needed more than {most} of memory; "
+                        "simplify it and try again",
+                        "符号核对所需内存超过 {most}；请化简后再试"),
+    "symbolic.failed": ("the symbolic check could not run; try again",
+                        "符号核对无法运行，请重试"),
+    "symbolic.stopped": ("the symbolic check was stopped", "符号核对已被中止"),
     # ---------------------------------------------------------------- verdicts
     "verdict.unreadable": ("Can't read this answer: {reason}", "无法识别这个答案：{reason}"),
+    "verdict.not_graded": ("Not graded: {reason}", "未评分：{reason}"),
     "verdict.correct": ("Correct.", "正确。"),
     "verdict.correct_within": ("Correct (within {tol}).", "正确（误差在 {tol} 以内）。"),
     "verdict.close": ("Close: within {close}, but correct needs {tol}.",

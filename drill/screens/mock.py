@@ -572,11 +572,27 @@ class MockRunScreen(_MockScreen):
             self.run.finish(now, draft=draft)
 
     def end_mock(self) -> None:
-        """Save the finished mock (record + unscheduled reviews) and show the report."""
+        """Save the finished mock (record + unscheduled reviews) and show the report.
+
+        Grading a symbolic answer may take seconds (:mod:`engine.symbolic`), so a mock with one is
+        graded and saved in a thread; the report shows when it is done.
+        """
         if self._ending:
             return
-        self._save()
-        self.app.call_later(self._show_report)
+        if not any(s.expected.kind == "expression" and s.status == ANSWERED for s in self.run.slots):
+            self._save()  # numbers and choices grade in microseconds
+            self.app.call_later(self._show_report)
+            return
+        self._ending = True
+
+        def work() -> None:
+            self._save()
+            try:
+                self.app.call_from_thread(self.app.call_later, self._show_report)
+            except RuntimeError:  # the app closed meanwhile: the mock is saved, nothing to show
+                pass
+
+        self.run_worker(work, thread=True, group="mock-save", exit_on_error=True)
 
     def _save(self) -> None:
         self._ending = True

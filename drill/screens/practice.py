@@ -94,6 +94,7 @@ class PracticeScreen(DrillScreen):
         self.state = ASKING
         self._understood_pending = False
         self._not_graded: str | None = None  # the unreadable text whose reason is on show
+        self._checking: tuple | None = None  # (run, answers, step) while a symbolic answer is judged off-thread
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -210,6 +211,7 @@ class PracticeScreen(DrillScreen):
             line.update(Text(self.tr("practice.cannot_read", why=what), style="yellow"))
 
     def show_asking(self, typed: str = "") -> None:
+        self._drop_check()
         self.set_state(ASKING)
         self.draw_problem()
         answer = self.query_one("#answer", Input)
@@ -334,13 +336,52 @@ class PracticeScreen(DrillScreen):
 
     @on(Input.Submitted, "#answer")
     def _submitted(self, event: Input.Submitted) -> None:
-        if self.state != ASKING:
+        if self.state != ASKING or self._checking is not None:
             return
-        result = self.run.submit(event.value)
+        if self.run.current_step.expected.kind == "expression" and event.value.strip() not in flow.DONT_KNOW_TYPED:
+            self._check(event.value)  # a proof may take seconds: never on the UI thread
+            return
+        self._submit(event.value)
+
+    def _check(self, text: str) -> None:
+        """Judge a symbolic answer in a thread; the screen stays live (Esc, Ctrl+Q, Ctrl+G) meanwhile."""
+        run = self.run
+        token = self._checking = (run, len(run.answers), run.step)
+        self.query_one("#answer", Input).disabled = True
+        self.query_one("#understood", Static).update(Text(self.tr("practice.checking"), style="italic"))
+
+        def work() -> None:
+            judged = run.judge(text)
+            self.app.call_from_thread(self._checked, token, text, judged)
+
+        self.run_worker(work, thread=True, group="symbolic", exit_on_error=False)
+
+    def _checked(self, token, text: str, judged) -> None:
+        if self._checking != token:  # the session moved on meanwhile (don't know, undo, left): drop it
+            return
+        self._checking = None
+        answer = self.query_one("#answer", Input)
+        answer.disabled = False
+        answer.focus()
+        self._submit(text, judged)
+
+    def _drop_check(self) -> None:
+        """Forget a proof still running (don't know, undo, leaving, quitting): stop its worker, do not wait."""
+        if self._checking is not None:
+            self._checking = None
+            from engine import symbolic
+
+            symbolic.shutdown()
+
+    def on_unmount(self) -> None:
+        self._drop_check()
+
+    def _submit(self, text: str, judged=None) -> None:
+        result = self.run.submit(text, judged)
         if isinstance(result, flow.Answer):
             self.show_feedback(result)
             return
-        self._not_graded = event.value
+        self._not_graded = text
         reason = result.reason_in(self.lang)
         self.query_one("#understood", Static).update(Text(self.tr("practice.not_graded", why=reason), style="bold red"))
 
@@ -358,6 +399,7 @@ class PracticeScreen(DrillScreen):
 
     def action_dont_know(self) -> None:
         if self.state == ASKING:
+            self._drop_check()
             self.show_feedback(self.run.dont_know())
 
     def action_grade(self, quality: int) -> None:

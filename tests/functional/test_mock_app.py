@@ -65,11 +65,18 @@ async def end_now(pilot) -> MockReportScreen:
     return await end_now_confirm(pilot)
 
 
+async def settle(pilot) -> None:
+    """Let a mock that is being graded and saved in a thread (it has a symbolic answer) finish."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+    await pilot.pause()
+
+
 async def end_now_confirm(pilot) -> MockReportScreen:
     """Say yes to the end-early dialog already open."""
     await pilot.press("y")
-    await pilot.pause()
-    await pilot.pause()
+    await settle(pilot)
     assert isinstance(pilot.app.screen, MockReportScreen)
     return pilot.app.screen
 
@@ -147,8 +154,7 @@ async def test_running_out_of_time_submits_the_answer_being_typed(profile, clock
         assert app.screen is screen and text_of(screen, "#mock-clock") == "00:01 left"
         clock.advance(1)
         screen.tick()
-        await pilot.pause()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, MockReportScreen)
     rec = profile.mocks()[0]
     assert rec["timed_out"] is True and rec["seconds_used"] == 120
@@ -203,8 +209,7 @@ async def test_time_out_ends_the_mock_by_itself(profile, clock):
         screen.answer_box.value = "12 parsecs"  # unreadable: not submitted when the time runs out
         clock.advance(61)
         screen.tick()
-        await pilot.pause()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, MockReportScreen)
         assert "(time ran out)" in text_of(app.screen, "#report-head")
     rec = profile.mocks()[0]
@@ -256,7 +261,7 @@ async def test_skip_flag_and_go_back(profile, clock):
         assert run.current == 1 and not run.finished  # all answered, one flagged: review it
         assert "your answer so far" in text_of(screen, "#mock-prompt")
         await submit(pilot, screen, right(screen), seconds=5)
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, MockReportScreen)
     rec = profile.mocks()[0]
     assert [q["verdict"] for q in rec["questions"]] == ["correct", "correct", "wrong"]
@@ -359,8 +364,7 @@ async def test_time_runs_out_while_a_dialog_is_open(profile, clock):
         assert isinstance(app.screen, GoBackScreen)
         clock.advance(60)
         screen.tick()
-        await pilot.pause()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, MockReportScreen)
         assert not any(isinstance(s, (GoBackScreen, MockRunScreen)) for s in app.screen_stack)  # dialog closed
     assert len(profile.mocks()) == 1 and profile.mocks()[0]["timed_out"]
