@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Sequence
 
-from drill.commands import UsageError
+from drill.commands import UsageError, visible
 
 # Each name is a module in drill/commands/ with register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock", "bank")
@@ -22,6 +22,53 @@ GLOBAL_OPTIONS: dict[str, dict] = {
     "--profile": dict(metavar="NAME", default=None, help="learner profile (default: default)"),
     "--lang": dict(choices=("en", "zh"), default=None, help="language of prompts and UI"),
 }
+
+
+class _Visible:
+    """A text stream that escapes control characters (:func:`visible`) in what is written through it."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        return self._stream.write(visible(text))
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _safe_streams() -> None:
+    """Whatever a command prints is valid in the terminal's encoding and cannot drive the terminal.
+
+    What the encoding cannot hold is written as a backslash escape (``PYTHONIOENCODING=ascii``
+    prints ``\\xa7`` for §) instead of ending in UnicodeEncodeError; control characters are escaped.
+    """
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if isinstance(stream, _Visible):
+            continue
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError, OSError):  # not a text file of ours (a test's capture): leave it
+            pass
+        setattr(sys, name, _Visible(stream))
+
+
+def _restore_streams() -> None:
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if isinstance(stream, _Visible):
+            setattr(sys, name, stream._stream)
+
+
+def _text_args(argv: Sequence[str]) -> list[str]:
+    """Arguments as text: bytes that are not UTF-8 (``$'12\\xff GB'``) become U+FFFD, so nothing
+    undecodable reaches an answer, a save file or JSON output."""
+    return [a.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if not a.isascii() else a for a in argv]
 
 
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
@@ -59,7 +106,15 @@ def command_modules(argv: Sequence[str]) -> tuple[str, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
+    argv = _text_args(sys.argv[1:] if argv is None else list(argv))
+    _safe_streams()
+    try:
+        return _main(argv)
+    finally:
+        _restore_streams()
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(command_modules(argv))
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)

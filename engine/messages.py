@@ -179,7 +179,10 @@ class Msg:
 
     def text(self, lang: str = "en") -> str:
         en, zh = MESSAGES[self.code]
-        return (zh if lang == "zh" else en).format(**{k: in_lang(v, lang) for k, v in self.params})
+        if lang != "zh":  # the English quotes typed text with !r, which escapes control characters
+            return en.format(**{k: in_lang(v, lang) for k, v in self.params})
+        # the Chinese quotes it in “…”: escape control characters (a terminal escape typed into an answer)
+        return zh.format(**{k: _visible(in_lang(v, lang)) for k, v in self.params})
 
     def __str__(self) -> str:
         return self.text("en")
@@ -193,6 +196,13 @@ def say(code: str, **params: object) -> Msg:
     if code not in MESSAGES:
         raise KeyError(f"no engine message {code!r}")
     return Msg(code, tuple(params.items()))
+
+
+def _visible(value: object) -> object:
+    """A text with its control characters escaped as Python writes them (``\\x1b``); anything else as it is."""
+    if not isinstance(value, str) or value.isprintable():
+        return value
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in value)
 
 
 def in_lang(value: object, lang: str = "en") -> object:

@@ -30,6 +30,7 @@ from .session import review_row
 DEFAULT_MINUTES = 30
 MAX_MINUTES = 180
 MAX_QUESTIONS = 40
+MAX_SEED = 2 ** 63 - 1  # as drill ask / check take it
 STEP_SECONDS = 90  # target time of one step when the caller gives none
 ALLOWANCE = 2.0  # a mock allows twice a question's target time
 WARNING_FRACTION = 0.10  # the countdown warns in the last 10 % of the time
@@ -64,8 +65,9 @@ class MockSettings:
         for name, value, top in (("minutes", self.minutes, MAX_MINUTES), ("questions", self.questions, MAX_QUESTIONS)):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top):
                 raise MockError(f"{name} must be a whole number from 1 to {top} (got {value!r})")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise MockError(f"the seed must be a whole number >= 0 (got {self.seed!r})")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED:
+            shown = repr(self.seed) if len(repr(self.seed)) <= 30 else repr(self.seed)[:20] + "…"
+            raise MockError(f"the seed must be a whole number from 0 to {MAX_SEED} (got {shown})")
         object.__setattr__(self, "topics", tuple(dict.fromkeys(self.topics)))
 
     @property

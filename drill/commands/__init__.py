@@ -10,3 +10,27 @@ class UsageError(Exception):
 
     It lives here, not in ``drill.cli``, so that no command imports the module that loads the commands.
     """
+
+
+def visible(text: str) -> str:
+    """``text`` with control characters (terminal escapes, NUL, DEL, C1) shown escaped, as ``\\x1b``.
+
+    Newlines and tabs stay: they lay out what a command prints.  Typed input echoed back (an
+    unreadable value, a word the parser did not know) can then never drive the terminal.
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c in "\n\t" or not _control(c) else repr(c)[1:-1] for c in text)
+
+
+def _control(c: str) -> bool:
+    o = ord(c)
+    return o < 0x20 or 0x7F <= o < 0xA0 or 0xD800 <= o < 0xE000  # C0, DEL, C1, lone surrogates
+
+
+def shown_arg(text: str, most: int = 40) -> str:
+    """A command-line value quoted back in an error: escaped, and cut when long (``'99999…' (5000 characters)``)."""
+    t = visible(text)
+    if len(t) <= most:
+        return repr(t) if "'" not in t else f'"{t}"'
+    return f"'{t[:most // 2]}…' ({len(text):,} characters)"

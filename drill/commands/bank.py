@@ -87,13 +87,16 @@ def _template(template_id: str) -> "Template":
 def _whole(text: str, what: str, low: int, high: int) -> int:
     from drill.commands import UsageError
 
+    from drill.commands import shown_arg
+
     t = text.strip()
-    if not (t.isdigit() or (t.startswith("-") and t[1:].isdigit())):
-        raise UsageError(f"{what} must be a whole number, got {text!r}")
-    n = int(t)
-    if not low <= n <= high:
-        raise UsageError(f"{what} must be between {low} and {high}, got {n}")
-    return n
+    digits = t[1:] if t.startswith("-") else t
+    if not digits.isdecimal():
+        raise UsageError(f"{what} must be a whole number, got {shown_arg(text)}")
+    # bounded before int(): a number of thousands of digits is out of range, not a ValueError
+    if len(digits.lstrip("0")) > len(str(max(abs(low), abs(high)))) or not low <= int(t) <= high:
+        raise UsageError(f"{what} must be between {low} and {high}, got {shown_arg(t)}")
+    return int(t)
 
 
 def _print_json(doc: Any) -> None:

@@ -56,10 +56,15 @@ def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterabl
     def whole(name: str, value: Any) -> int | None:
         if value is None or (isinstance(value, str) and not value.strip()):
             return None
-        try:
-            return int(str(value).strip())
-        except ValueError:
-            raise MockError(f"{name} must be a whole number, not {str(value).strip()!r}") from None
+        from drill.commands import shown_arg
+
+        t = str(value).strip()
+        digits = t[1:] if t.startswith("-") else t
+        if not digits.isdecimal():
+            raise MockError(f"{name} must be a whole number, not {shown_arg(t)}")
+        if len(digits.lstrip("0")) > 19:  # bounded before int(): thousands of digits are out of range, not a ValueError
+            raise MockError(f"{name} is too large: {shown_arg(t)}")
+        return int(t)
 
     topics = tuple(topics)
     unknown = [t for t in topics if t not in TOPICS]

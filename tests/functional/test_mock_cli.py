@@ -54,7 +54,7 @@ def test_an_unseeded_plan_draws_a_seed_and_uses_the_profile(tmp_path):
     (("--questions", "x", "--seed", "1", "--plan"), "drill: mock: questions must be a whole number, not 'x'"),
     (("--questions", "99", "--seed", "1", "--plan"), "drill: mock: questions must be a whole number from 1 to 40"),
     (("--minutes", "0", "--plan", "--seed", "1"), "drill: mock: minutes must be a whole number from 1 to 180"),
-    (("--seed", "-4", "--plan"), "drill: mock: the seed must be a whole number >= 0"),
+    (("--seed", "-4", "--plan"), "drill: mock: the seed must be a whole number from 0 to 9223372036854775807"),
     (("--topics", "roofline,cooking", "--seed", "1", "--plan"), "drill: mock: unknown topic 'cooking'"),
     (("--json",), "drill: mock: --json goes with --plan"),
     (("--questions", "x"), "drill: mock: questions must be a whole number"),  # refused before the app opens

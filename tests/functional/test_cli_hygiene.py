@@ -1,0 +1,83 @@
+"""Hostile command lines (issue #11 §5): no traceback, output valid in the terminal's encoding, no raw escapes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from drill.commands import shown_arg, visible
+from engine.grading import Expected, grade
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.functional
+HUGE = "9" * 5000
+
+
+def drill(*args, env=None, saves=None) -> subprocess.CompletedProcess:
+    """Run ``drill`` with byte-level arguments (bytes pass through as the shell would)."""
+    argv = [sys.executable, "-m", "drill", *(["--saves", str(saves)] if saves else []), *args]
+    return subprocess.run(argv, cwd=ROOT, capture_output=True, timeout=60, env={**os.environ, **(env or {})})
+
+
+def one_line_error(r: subprocess.CompletedProcess) -> str:
+    err = r.stderr.decode("utf-8")
+    assert r.returncode == 2, err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize("args", [
+    ("ask", "roofline.ridge_point", "--seed", HUGE),
+    ("check", "roofline.ridge_point", "--seed", HUGE, "1"),
+    ("check", "roofline.chain_batching", "--seed", "1", "--step", HUGE, "1"),
+    ("mock", "--seed", HUGE, "--questions", "3", "--plan"),
+    ("mock", "--seed", "1", "--questions", HUGE, "--plan"),
+])
+def test_numbers_of_thousands_of_digits_are_refused_in_one_line(args, tmp_path):
+    err = one_line_error(drill(*args, saves=tmp_path))
+    assert "(5,000 characters)" in err and len(err) < 200
+
+
+def test_a_seed_beyond_the_range_is_refused_for_a_mock_too(tmp_path):
+    err = one_line_error(drill("mock", "--seed", str(2 ** 63), "--questions", "3", "--plan", saves=tmp_path))
+    assert "the seed must be a whole number from 0 to 9223372036854775807" in err
+
+
+def test_bytes_that_are_not_utf8_never_reach_the_json(tmp_path):
+    r = drill("check", "roofline.ridge_point", "--seed", "1", b"12\xff GB", "--json", saves=tmp_path)
+    doc = json.loads(r.stdout.decode("utf-8"))  # strict UTF-8: valid
+    assert doc["answer"] == "12\ufffd GB" and doc["status"] == "invalid"
+
+
+def test_an_ascii_terminal_gets_escapes_not_a_traceback():
+    r = drill("calc", "ridge_point", "peak_flops=989TFLOPS", "bandwidth=3.35TB/s", env={"PYTHONIOENCODING": "ascii"})
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode("ascii")  # every byte is ASCII
+    assert "= 9.89 \\xd7 10" in out and "= 295.2 FLOP/B" in out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_terminal_escapes_typed_into_calc_are_shown_escaped(lang):
+    r = drill("calc", "ridge_point", "peak_flops=\x1b[31m989+", "bandwidth=3.35TB/s", "--lang", lang)
+    assert r.returncode == 2
+    assert b"\x1b" not in r.stderr + r.stdout
+    assert "peak_flops=\\x1b[31m989+" in r.stderr.decode("utf-8")
+
+
+def test_engine_messages_escape_control_characters_in_both_languages():
+    v = grade("12+\x1b", Expected("number", 295.2, "intensity", "FLOP/B"))
+    assert "\x1b" not in v.message and "\x1b" not in v.message_in("zh")
+    assert v.message_in("zh") == "无法识别这个答案：不是一个算式：“12+\\x1b”"
+
+
+def test_visible_and_shown_arg():
+    assert visible("a\tb\nc") == "a\tb\nc"
+    assert visible("\x1b[2J\x07\x9b\x7f") == "\\x1b[2J\\x07\\x9b\\x7f"
+    assert visible("中文 ok") == "中文 ok"
+    assert shown_arg("12") == "'12'"
+    assert shown_arg(HUGE) == "'99999999999999999999…' (5,000 characters)"
