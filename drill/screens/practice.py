@@ -198,7 +198,7 @@ class PracticeScreen(DrillScreen):
         self.tick()
 
     def draw_understood(self) -> None:
-        if self.state != ASKING:
+        if self.state != ASKING or self._checking is not None:  # keep "checking…" while a proof runs
             return
         ok, what = flow.understood(self.query_one("#answer", Input).value, self.run.current_step, self.lang)
         line = self.query_one("#understood", Static)
