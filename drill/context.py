@@ -34,6 +34,10 @@ class AppContext:
         """The learner's local date (reviews are filed under it)."""
         return self.clock().astimezone().date()
 
+    def local_date(self, when: datetime) -> date:
+        """The learner's local date at ``when`` (an answer is filed under the day it was given)."""
+        return when.astimezone().date()
+
     def timestamp(self) -> str:
         """Now in UTC as stored in a review row: ``2026-11-29T15:42:01Z``."""
         return self.clock().astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")

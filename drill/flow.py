@@ -29,7 +29,8 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
-from engine.session import QUEUE_KEY, Card, Session, introduced, review_row
+from engine.session import (DEFAULT_REVIEWS_PER_DAY, QUEUE_KEY, Card, Plan, Session, introduced, plan_for,
+                            review_row, reviewed)
 from question_bank import registry
 from question_bank.base import Problem, Step
 
@@ -49,6 +50,52 @@ def catalog() -> list[tuple[str, str]]:
     return [(t.id, t.topic) for t in registry.all_templates()]
 
 
+def is_chain(item: str) -> bool:
+    """Is the template ``item`` a chain (introduced after its topic's single questions)?"""
+    return registry.get(item).is_chain
+
+
+class Learning(NamedTuple):
+    """The profile's scheduling settings: new items a day, the review cap a day, the interview date."""
+
+    new_per_day: int
+    reviews_per_day: int
+    interview: date | None
+
+
+INTERVIEW_KEY = "interview"
+REVIEWS_KEY = "reviews_per_day"
+
+
+def interview_date(value: object) -> date | None:
+    """The interview date kept in the settings (``YYYY-MM-DD``), None when unset or unreadable."""
+    if isinstance(value, str) and len(value) == 10:
+        try:
+            return date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+def learning(profile: "Profile") -> Learning:
+    settings = profile.settings()
+    cap = settings.get(REVIEWS_KEY)
+    cap = cap if isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1 else DEFAULT_REVIEWS_PER_DAY
+    return Learning(settings["new_per_day"], cap, interview_date(settings.get(INTERVIEW_KEY)))
+
+
+def recent_qualities(profile: "Profile") -> dict[str, tuple[int, ...]]:
+    """Each template's latest qualities (every mode), for the weakest items."""
+    return {item: r.qualities for item, r in profile.recent().items()}
+
+
+def plan(ctx: "AppContext") -> Plan:
+    """What the interview date does to today's new items (days left, pace, warning)."""
+    today, settings = ctx.today(), learning(ctx.profile)
+    done = introduced(ctx.profile.reviews_today(today))
+    return plan_for(ctx.profile.states(), catalog(), today, settings.new_per_day, settings.interview, len(done))
+
+
 def chain_quality(qualities: list[int]) -> int:
     """A chain is scheduled as one unit: the lowest quality of its steps."""
     return min(qualities)
@@ -65,10 +112,12 @@ def today_session(ctx: "AppContext") -> Session:
     first: in the schedule if they are due or new today, else as extra practice.
     """
     today, cat = ctx.today(), catalog()
-    settings = ctx.profile.settings()
-    done_today = introduced(ctx.profile.reviews_today(today))
-    s = Session(ctx.profile.states(), cat, today, seed=ctx.new_seed(), new_per_day=settings["new_per_day"],
-                introduced_today=len(done_today))
+    settings, rules = ctx.profile.settings(), learning(ctx.profile)
+    rows_today = ctx.profile.reviews_today(today)
+    s = Session(ctx.profile.states(), cat, today, seed=ctx.new_seed(), new_per_day=rules.new_per_day,
+                introduced_today=len(introduced(rows_today)), reviews_per_day=rules.reviews_per_day,
+                reviewed_today=reviewed(rows_today), interview=rules.interview,
+                recent=recent_qualities(ctx.profile), is_chain=is_chain)
     topic = dict(cat)
     queued = [i for i in dict.fromkeys(settings.get(QUEUE_KEY) or []) if isinstance(i, str) and i in topic]
     if queued:
@@ -80,14 +129,18 @@ def today_session(ctx: "AppContext") -> Session:
 
 
 def extra_session(ctx: "AppContext", n: int = 5) -> Session:
-    """Extra practice on the weakest items: recorded, never rescheduled."""
-    return Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), extra=n)
+    """Extra practice on the weakest items of the whole bank (by recent quality and lapses): extra cards,
+    which move the schedule only by :func:`engine.session.moves_schedule`."""
+    return Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), extra=n,
+                   interview=learning(ctx.profile).interview, recent=recent_qualities(ctx.profile))
 
 
 def items_session(ctx: "AppContext", items: list[str]) -> Session:
-    """Practice of chosen templates on demand (Browse): extra cards, so the schedule and the
-    daily new-item limit are untouched."""
-    s = Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), new_per_day=0)
+    """Practice of chosen templates on demand (Browse): extra cards.  A template's first answer enters
+    the schedule, later ones move it only on a lapse (:func:`engine.session.moves_schedule`); the daily
+    new-item limit is untouched."""
+    s = Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), new_per_day=0,
+                interview=learning(ctx.profile).interview, recent=recent_qualities(ctx.profile))
     s.cards = [Card(i, registry.get(i).topic, ctx.new_seed(), "extra") for i in items]
     s.planned = len(s.cards)
     return s
@@ -253,7 +306,8 @@ class PracticeRun:
 
     def _record(self, a: Answer) -> None:
         """Save the rows of answer ``a`` (durable before this returns); a queued item leaves the queue."""
-        card, today, chain = a.card, self.ctx.today(), a.problem.is_chain
+        # every row of this answer (a chain's steps and its whole-item row) carries the local date of the answer
+        card, today, chain = a.card, self.ctx.local_date(a.when), a.problem.is_chain
         if chain:
             row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
                              when=a.when, today=today, state=None, schedule=False, mode=card.mode, typed=a.typed,
@@ -264,10 +318,10 @@ class PracticeRun:
             if chain:
                 row = self.session.answer(chain_quality([s.quality for s in steps]),
                                           worst_verdict([s.status for s in steps]), when=a.when, typed="",
-                                          value=None, seconds=sum(s.seconds for s in steps))
+                                          value=None, seconds=sum(s.seconds for s in steps), today=today)
             else:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
-                                          seconds=a.seconds)
+                                          seconds=a.seconds, today=today)
             a.rows.append(self.ctx.profile.record(row))
             self._unqueue(card.item)
 
@@ -339,6 +393,9 @@ class Today(NamedTuple):
     bank: int
     topics: int
     queued: int = 0  # queued from a mock report, asked first, outside the schedule
+    plan: Plan | None = None  # what the interview date does today (None: no session built)
+    readiness: dict[str, tuple[int, int]] = {}  # topic -> (ready, templates), shown with an interview date
+    held_back: int = 0  # due items left for another day by the daily review cap
 
     @property
     def session(self) -> int:
@@ -350,13 +407,20 @@ def today_figures(ctx: "AppContext") -> Today:
     """Home's figures; the streak comes from the profile's day index, so the log is not read."""
     from engine.stats import streaks
 
+    from engine.session import readiness
+
     today = ctx.today()
     session = today_session(ctx)
     kinds = [c.kind for c in session.cards]
     cat = catalog()
+    ready = {}
+    if session.plan.interview is not None:
+        last = {item: r.quality for item, r in ctx.profile.recent().items()}
+        ready = readiness(session.states, last, cat, today)
     return Today(kinds.count("due"), kinds.count("new"), streaks(ctx.profile.study_days(), today)[0],
                  answers_count(ctx.profile.reviews_today(today)), session.next_due(), len(session.weakest()),
-                 len(cat), len({topic for _, topic in cat}), queued=kinds.count("extra"))
+                 len(cat), len({topic for _, topic in cat}), queued=kinds.count("extra"), plan=session.plan,
+                 readiness=ready, held_back=session.held_back)
 
 
 def answers_count(rows) -> int:

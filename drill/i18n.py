@@ -136,7 +136,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.overridden": ("Grade changed to {q} ({name}).", "评分改为 {q}（{name}）。"),
     "practice.undone": ("Undone: answer it again.", "已撤销：请重新作答。"),
     "practice.nothing_to_undo": ("Nothing to undo in this session.", "本次练习没有可撤销的答案。"),
-    "practice.not_scheduled": ("practice only: the schedule is unchanged", "仅练习：不改变复习计划"),
+    "practice.not_scheduled": ("logged only: not due and not missed, so its due date stays (a miss would restart it)",
+                               "仅记录：未到期且未答错，到期日不变（答错会让它重新开始）"),
     "practice.next_review": ("next review {when}", "下次复习 {when}"),
     "practice.comes_back": ("It comes back later in this session.", "本次练习稍后会再出现。"),
     "practice.empty": ("Nothing is due and today's new items are done.", "没有到期的题，今天的新题也做完了。"),
@@ -236,8 +237,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.quit": ("Quit", "退出"),
     # mock interview
     "mock.title": ("Mock interview", "模拟面试"),
-    "mock.schedule_note": ("Mock answers are logged, but they do not change your review schedule (SM-2).",
-                           "模拟面试的作答会记录，但不会改变你的复习计划（SM-2）。"),
+    "mock.schedule_note": ("Every answer is logged. A template answered for the first time enters your review "
+                           "schedule (SM-2) with that grade; after that a miss restarts it (due tomorrow), a due "
+                           "one is reviewed, and any other answer leaves its due date as it is.",
+                           "每次作答都会记录。第一次作答的题型按这次的评分进入复习计划（SM-2）；此后答错会让它重新开始"
+                           "（明天到期），到期的题按复习处理，其余作答不改变到期日。"),
     "mock.no_feedback": ("No verdicts or solutions until the end, as in a real whiteboard round.",
                          "和真实白板面试一样：结束前不显示对错和解答。"),
     "mock.minutes": ("Minutes", "时长（分钟）"),

@@ -11,9 +11,11 @@ bank.  The caller passes
   a number of seconds from an injected clock (tests drive it by hand).
 
 A mock of *N* questions asks each step of a chain as its own slot; verdicts are
-computed only at the end (:func:`build_report`).  Mock answers never change the
-SM-2 schedule: :func:`review_rows` logs them with ``mode="mock"`` and
-``scheduled=False``.
+computed only at the end (:func:`build_report`).  :func:`review_rows` logs the
+answers with ``mode="mock"``; a question moves its template's SM-2 schedule by
+the rule for answers given off the schedule
+(:func:`engine.session.moves_schedule`: its first answer anywhere, a due
+template, or a lapse), a chain as one unit with its weakest step's quality.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from datetime import date, datetime
 from typing import Any, Iterable, Mapping, Sequence
 
 from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade, understood
-from .session import review_row
+from .session import moves_schedule, review_row
+from .sm2 import ItemState
 
 DEFAULT_MINUTES = 30
 MAX_MINUTES = 180
@@ -668,15 +671,55 @@ def mock_record(run: MockRun, report: Report, ts: str) -> dict:
     }
 
 
-def review_rows(report: Report, *, when: datetime, today: date) -> list[dict]:
+def review_rows(report: Report, *, when: datetime, today: date,
+                states: Mapping[str, ItemState] | None = None, interview: date | None = None) -> list[dict]:
     """Review-log rows (:func:`engine.session.review_row`) for the answered questions of a mock.
 
-    Mode ``mock``, never scheduled: a mock leaves every SM-2 state as it was.
+    Mode ``mock``.  ``states``: the learner's SM-2 states (None: the schedule
+    is left alone, every row unscheduled).  A single question's row moves its
+    template's state when :func:`engine.session.moves_schedule` says so (its
+    first answer anywhere, a due template, or a lapse: quality < 3).  A chain's
+    steps are logged unscheduled, then, when every step was answered or an
+    answered one is a lapse, one whole-chain row (``step`` None, ``typed``
+    empty) with the lowest step quality and the worst verdict, which moves the
+    schedule by the same rule.  Unanswered boxes are not reviews.
     """
-    return [review_row(item=r.template_id, topic=r.topic, seed=r.seed, quality=r.quality, verdict=r.verdict,
-                       when=when, today=today, state=None, schedule=False, mode="mock", typed=r.typed,
-                       value=r.value, seconds=r.seconds, step=r.step)
-            for r in report.results if r.verdict != UNANSWERED]
+    states = dict(states) if states is not None else None
+    rows: list[dict] = []
+    by_question: dict[int, list[QuestionResult]] = {}
+    for r in report.results:
+        by_question.setdefault(r.question, []).append(r)
+
+    def whole(r: QuestionResult, quality: int, verdict: str, seconds: float, step, typed, value) -> dict:
+        state = states.get(r.template_id) if states is not None else None
+        schedule = states is not None and moves_schedule(state, quality, today)
+        row = review_row(item=r.template_id, topic=r.topic, seed=r.seed, quality=quality, verdict=verdict,
+                         when=when, today=today, state=state, schedule=schedule, mode="mock", typed=typed,
+                         value=value, seconds=seconds, step=step, interview=interview)
+        if schedule:
+            states[r.template_id] = ItemState.from_dict(row["after"])
+        return row
+
+    for boxes in by_question.values():
+        answered = [r for r in boxes if r.verdict != UNANSWERED]
+        if not answered:
+            continue
+        first = boxes[0]
+        if first.step is None:
+            rows.append(whole(first, first.quality, first.verdict, first.seconds, None, first.typed, first.value))
+            continue
+        for r in answered:
+            rows.append(review_row(item=r.template_id, topic=r.topic, seed=r.seed, quality=r.quality,
+                                   verdict=r.verdict, when=when, today=today, state=None, schedule=False,
+                                   mode="mock", typed=r.typed, value=r.value, seconds=r.seconds, step=r.step))
+        lowest = min(r.quality for r in answered)
+        if len(answered) == len(boxes) or lowest < 3:
+            worst = min((r.verdict for r in answered), key=_WORST.index)
+            rows.append(whole(first, lowest, worst, sum(r.seconds for r in answered), None, "", None))
+    return rows
+
+
+_WORST = ("dont_know", WRONG, CLOSE, CORRECT)  # verdicts, worst first
 
 
 def queue_missed(queued: Sequence[str], report: Report) -> list[str]:

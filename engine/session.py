@@ -1,31 +1,46 @@
 """The day's practice: which items, in what order, and what each answer records.
 
 Pure: no I/O, no clock.  The caller passes the SM-2 states, the day, and the
-bank as ``(item_id, topic)`` pairs in bank order (the engine never imports the
-question bank), and records the rows :class:`Session` hands back.
+bank as ``(item_id, topic)`` pairs in bank order (topic by topic, easier
+templates first; the engine never imports the question bank), and records the
+rows :class:`Session` hands back.
 
-* Due items come first, most overdue first.
+* Due items come first, most overdue first, at most ``reviews_per_day`` a day
+  (counting the reviews already made today).
 * Then new items, at most ``new_per_day`` a day (default 5) counting those
-  already introduced today, taken in bank order, so one topic is introduced
-  before the next.
+  already introduced today, breadth-first (:func:`new_items`): the topic with
+  the fewest items introduced so far next, topics in bank order on a tie, and
+  within a topic the easiest first, chains last.  With an interview date
+  (:class:`Plan`) the daily number is raised so that every template is
+  introduced in time.
 * Same-day re-drill (SM-2 step 7): an item that scored below 4 comes back later
   in the session with a new seed until it scores at least 4.  Those repeats are
   recorded with mode ``redrill`` and do not reschedule the item.
+* An answer given off the schedule (extra practice, Browse, a mock, paper)
+  moves the schedule by :func:`moves_schedule`: the item's first answer
+  anywhere enters SM-2 with its quality; after that an item that is due is
+  reviewed as usual, and one that is not moves only on a lapse (quality < 3:
+  it restarts, as SM-2 says); otherwise the answer is logged and the due date
+  stays.
 * When nothing is due and the day's new items are used up: the next due date,
-  and the weakest items for extra practice (mode ``extra``: recorded, but they
-  never change the schedule, like cramming).
+  and the weakest items (by recent quality and lapses, whole bank) for extra
+  practice.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from datetime import date, datetime, timezone
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from .sm2 import ItemState, overdue_days, review
 
 DEFAULT_NEW_PER_DAY = 5
 QUEUE_KEY = "queued_items"  # the profile setting: templates the next practice session asks first (a mock's misses)
+DEFAULT_REVIEWS_PER_DAY = 200  # Anki's default review cap
+PACE_WARNING = 20  # new templates a day beyond which an interview pace is flagged as more than a person can do
+LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
 MODES = ("practice", "mock", "extra", "redrill", "paper")
@@ -50,8 +65,59 @@ class Card(NamedTuple):
 
     @property
     def scheduled(self) -> bool:
-        """Does answering this card change the item's SM-2 schedule?"""
+        """Is this card part of the schedule (due or new)?  Answering it always moves the item's SM-2
+        state; an extra card's answer does by :func:`moves_schedule`, a re-drill's never."""
         return self.kind in ("due", "new")
+
+
+def moves_schedule(state: ItemState | None, quality: int, today: date) -> bool:
+    """Does an answer given off the schedule (extra, Browse, mock, paper) move the item's SM-2 state?
+
+    Yes for its first answer anywhere (``state`` None: it enters SM-2 with this
+    quality), when the item is due (a review at its time), and on a lapse
+    (quality < 3: the item restarts); otherwise it is only logged.
+    """
+    return state is None or quality < LAPSE or (state.due is not None and state.due <= today)
+
+
+class Plan(NamedTuple):
+    """What an interview date does to today's new items (:func:`plan_for`).
+
+    ``pace``: new templates a day to introduce all of them in time (None without
+    an interview date or once it has passed); ``new_today``: today's limit,
+    the daily setting or the pace if higher; ``too_many``: the pace exceeds
+    :data:`PACE_WARNING`.
+    """
+
+    interview: date | None
+    days_left: int | None  # days before the interview, today included (0: it is today; negative: passed)
+    left: int  # templates never introduced
+    pace: int | None
+    new_today: int
+
+    @property
+    def active(self) -> bool:
+        """The interview date shapes the schedule (it is after today)."""
+        return self.days_left is not None and self.days_left > 0
+
+    @property
+    def too_many(self) -> bool:
+        return self.pace is not None and self.pace > PACE_WARNING
+
+
+def plan_for(states: Mapping[str, ItemState], catalog: "Catalog", today: date, new_per_day: int,
+             interview: date | None, introduced_today: int = 0) -> Plan:
+    """Today's new-item limit: ``new_per_day``; with an interview ahead at least the pace
+    ``ceil(left at the start of today / days left)``, so that every template is introduced before the day."""
+    bank = {i for i, _ in catalog}
+    left = sum(1 for i in bank if i not in states)
+    if interview is None:
+        return Plan(None, None, left, None, new_per_day)
+    days = (interview - today).days
+    if days <= 0:
+        return Plan(interview, days, left, None, new_per_day)
+    pace = math.ceil((left + introduced_today) / days)
+    return Plan(interview, days, left, pace, max(new_per_day, pace))
 
 
 def due_items(states: Mapping[str, ItemState], today: date, catalog: Catalog) -> list[tuple[str, str, int]]:
@@ -66,16 +132,55 @@ def due_items(states: Mapping[str, ItemState], today: date, catalog: Catalog) ->
 
 
 def introduced(rows: Iterable[Mapping[str, Any]]) -> set[str]:
-    """Items whose first scheduled review is among ``rows`` (pass the day's review rows)."""
-    return {r["item"] for r in rows if r.get("scheduled") and r.get("before") is None}
+    """Items introduced by today's session among ``rows`` (pass the day's review rows): their first
+    scheduled review, in mode ``practice``.  A first answer given elsewhere (Browse, a mock, paper) also
+    schedules the item, but does not use up the day's new items."""
+    return {r["item"] for r in rows if r.get("scheduled") and r.get("before") is None
+            and r.get("mode", "practice") == "practice"}
 
 
-def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int) -> list[tuple[str, str]]:
-    """The next ``limit`` never-reviewed items, in bank order (topic by topic)."""
+def reviewed(rows: Iterable[Mapping[str, Any]]) -> int:
+    """Reviews of items already scheduled among ``rows`` (the day's rows), for the daily review cap:
+    the whole-item rows of today's session that moved an existing state."""
+    return sum(1 for r in rows if r.get("scheduled") and r.get("before") is not None
+               and r.get("mode", "practice") == "practice")
+
+
+def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int,
+              is_chain: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
+    """The next ``limit`` never-reviewed items, breadth-first across topics.
+
+    Each pick takes the topic with the fewest items introduced so far (those
+    in ``states`` and those already picked), the earlier topic in ``catalog``
+    on a tie; within the topic its first item in ``catalog`` order (easier
+    first) that is not a chain, and its chains after every other item.
+    ``is_chain`` is asked only about the items it looks at.
+    """
     if limit <= 0:
         return []
-    out = [(item, topic) for item, topic in catalog if item not in states]
-    return out[:limit]
+    topics: dict[str, list[str]] = {}  # never-reviewed items of each topic, in catalog order
+    count: dict[str, int] = {}
+    for item, topic in catalog:
+        topics.setdefault(topic, [])
+        count.setdefault(topic, 0)
+        if item in states:
+            count[topic] += 1
+        else:
+            topics[topic].append(item)
+    rank = {t: k for k, t in enumerate(topics)}
+    chain = is_chain or (lambda _item: False)
+    out: list[tuple[str, str]] = []
+    while len(out) < limit:
+        open_ = [t for t, items in topics.items() if items]
+        if not open_:
+            break
+        topic = min(open_, key=lambda t: (count[t], rank[t]))
+        items = topics[topic]
+        pick = next((i for i in items if not chain(i)), items[0])
+        items.remove(pick)
+        count[topic] += 1
+        out.append((pick, topic))
+    return out
 
 
 def new_available(new_per_day: int, introduced_today: int) -> int:
@@ -89,13 +194,44 @@ def next_due(states: Mapping[str, ItemState], today: date, catalog: Catalog | No
     return min(dues, default=None)
 
 
-def weakest(states: Mapping[str, ItemState], catalog: Catalog, n: int = 5) -> list[tuple[str, str]]:
-    """The ``n`` weakest reviewed items: lowest easiness, then fewest repetitions, shortest interval."""
+def weakest(states: Mapping[str, ItemState], catalog: Catalog, n: int = 5,
+            recent: Mapping[str, Sequence[int]] | None = None) -> list[tuple[str, str]]:
+    """The ``n`` weakest items of the whole bank that have been answered anywhere.
+
+    ``recent``: each item's latest qualities (oldest first; every mode, chain
+    steps included).  Weakest first: the lowest mean of those qualities, then
+    the most lapses among them (quality < 3), then the lowest easiness, fewest
+    repetitions, shortest interval (an item without answers kept in ``recent``
+    is ranked by its state alone, after those with the same figures).
+    """
     order = {item: pos for pos, (item, _) in enumerate(catalog)}
     topic = dict(catalog)
-    seen = [i for i in states if i in order]
-    seen.sort(key=lambda i: (states[i].ef, states[i].reps, states[i].interval, order[i]))
+    recent = recent or {}
+    seen = [i for i in order if i in states or recent.get(i)]
+
+    def key(i: str):
+        qs = recent.get(i) or ()
+        mean = sum(qs) / len(qs) if qs else 5.0
+        s = states.get(i)
+        return (mean, -sum(1 for q in qs if q < LAPSE), s.ef if s else 2.5, s.reps if s else 0,
+                s.interval if s else 0, order[i])
+
+    seen.sort(key=key)
     return [(i, topic[i]) for i in seen[:n]]
+
+
+def readiness(states: Mapping[str, ItemState], last_quality: Mapping[str, int | None], catalog: Catalog,
+              today: date) -> dict[str, tuple[int, int]]:
+    """Per topic (in catalog order): ``(ready, templates)``, ready = introduced, its last whole answer
+    correct (quality >= 4) and not overdue (due today or later)."""
+    out: dict[str, list[int]] = {}
+    for item, topic in catalog:
+        counts = out.setdefault(topic, [0, 0])
+        counts[1] += 1
+        s, q = states.get(item), last_quality.get(item)
+        if s is not None and q is not None and q >= 4 and (s.due is None or s.due >= today):
+            counts[0] += 1
+    return {t: (r, n) for t, (r, n) in out.items()}
 
 
 def iso_utc(when: datetime) -> str:
@@ -107,11 +243,14 @@ def iso_utc(when: datetime) -> str:
 
 def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
                state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
-               value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None) -> dict:
+               value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
+               interview: date | None = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
-    With ``schedule`` the item's SM-2 state moves on (``before`` is None for a
-    new item); without it ``before`` and ``after`` are None and nothing changes.
+    ``today`` is the learner's local date of the answer.  With ``schedule`` the
+    item's SM-2 state moves on (``before`` is None for a new item; no due date
+    past ``interview``, see :func:`engine.sm2.review`); without it ``before``
+    and ``after`` are None and nothing changes.
     ``seconds`` None: the time was not measured (an answer checked on paper);
     the statistics leave such a row out of every time figure.
     """
@@ -121,7 +260,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
     before = after = None
     if schedule:
-        after = review(state or ItemState(), quality, today).to_dict()
+        after = review(state or ItemState(), quality, today, interview).to_dict()
         before = state.to_dict() if state is not None else None
     elif not (isinstance(quality, int) and not isinstance(quality, bool) and 0 <= quality <= 5):
         raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
@@ -137,26 +276,42 @@ class Session:
     """A practice session: a queue of cards, the answers given, re-drills and undo.
 
     ``introduced_today`` is how many new items were already introduced today
-    (``len(introduced(profile.reviews_today(today)))``); ``seed`` makes the
-    problem seeds reproducible.  ``extra`` builds an extra-practice session of
-    the weakest items instead (nothing is rescheduled).
+    (``len(introduced(profile.reviews_today(today)))``) and ``reviewed_today``
+    how many reviews were made (:func:`reviewed`); ``seed`` makes the problem
+    seeds reproducible.  ``interview``: the learner's interview date, if set
+    (new items paced by :func:`plan_for`, no due date past it).  ``recent``:
+    each item's latest qualities, for :func:`weakest`.  ``is_chain`` tells
+    which items are chains (introduced last in their topic).  ``extra`` builds
+    an extra-practice session of the weakest items instead.
     """
 
     def __init__(self, states: Mapping[str, ItemState], catalog: Catalog, today: date, *, seed: int,
                  new_per_day: int = DEFAULT_NEW_PER_DAY, introduced_today: int = 0, extra: int = 0,
-                 redrill_gap: int = REDRILL_GAP):
+                 redrill_gap: int = REDRILL_GAP, reviews_per_day: int | None = None, reviewed_today: int = 0,
+                 interview: date | None = None, recent: Mapping[str, Sequence[int]] | None = None,
+                 is_chain: Callable[[str], bool] | None = None):
         self.today = today
         self.catalog = list(catalog)
         self.states: dict[str, ItemState] = dict(states)
         self.redrill_gap = redrill_gap
+        self.interview = interview
+        self.recent = recent or {}
         self._rng = random.Random(seed)
         self._last_seed: dict[str, int] = {}
         self._history: list[tuple[list[Card], dict[str, ItemState], tuple, dict[str, int], Card]] = []
+        self.plan = plan_for(self.states, self.catalog, today, new_per_day, interview, introduced_today)
+        self.held_back = 0  # due items left for another day by the review cap
         if extra:
-            self.cards = [self._card(i, t, "extra") for i, t in weakest(self.states, self.catalog, extra)]
+            self.cards = [self._card(i, t, "extra") for i, t in self.weakest(extra)]
         else:
-            due = [self._card(i, t, "due", days) for i, t, days in due_items(self.states, today, self.catalog)]
-            fresh = new_items(self.states, self.catalog, new_available(new_per_day, introduced_today))
+            due_now = due_items(self.states, today, self.catalog)
+            if reviews_per_day is not None:
+                room = max(0, reviews_per_day - reviewed_today)
+                self.held_back = max(0, len(due_now) - room)
+                due_now = due_now[:room]
+            due = [self._card(i, t, "due", days) for i, t, days in due_now]
+            fresh = new_items(self.states, self.catalog, new_available(self.plan.new_today, introduced_today),
+                              is_chain)
             self.cards = due + [self._card(i, t, "new") for i, t in fresh]
         self.planned = len(self.cards)
 
@@ -184,21 +339,29 @@ class Session:
         return bool(self._history)
 
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
-               value: float | str | None = None, seconds: float = 0.0, step: int | None = None) -> dict:
+               value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
+               today: date | None = None) -> dict:
         """Answer the current card: returns the review row to record, moves to the next card.
 
-        A scheduled card (due/new) moves the item's SM-2 state on; any due, new or
-        re-drill card answered below 4 comes back ``redrill_gap`` cards later.
+        ``today``: the learner's local date of the answer (default: the
+        session's day); a session that runs past midnight files the answer under
+        the new day and schedules from it.  A due or new card moves the item's
+        SM-2 state on, an extra card by :func:`moves_schedule`, a re-drill never;
+        any due, new or re-drill card answered below 4 comes back
+        ``redrill_gap`` cards later.
         """
         card = self.current
         if card is None:
             raise IndexError("the session has no card left to answer")
+        day = today or self.today
+        state = self.states.get(card.item)
+        schedule = card.scheduled or (card.kind == "extra" and moves_schedule(state, quality, day))
         row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=quality, verdict=verdict,
-                         when=when, today=self.today, state=self.states.get(card.item), schedule=card.scheduled,
-                         mode=card.mode, typed=typed, value=value, seconds=seconds, step=step)
+                         when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
+                         value=value, seconds=seconds, step=step, interview=self.interview)
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card))
         rest = self.cards[1:]
-        if card.scheduled:
+        if schedule:
             self.states[card.item] = ItemState.from_dict(row["after"])
         if quality < PASS_QUALITY and card.kind != "extra":
             again = self._card(card.item, card.topic, "redrill")
@@ -218,4 +381,4 @@ class Session:
         return next_due(self.states, self.today, self.catalog)
 
     def weakest(self, n: int = 5) -> list[tuple[str, str]]:
-        return weakest(self.states, self.catalog, n)
+        return weakest(self.states, self.catalog, n, self.recent)

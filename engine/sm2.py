@@ -19,6 +19,21 @@ The one addition: intervals stop growing at :data:`MAX_INTERVAL` (100 years),
 so that a long run of perfect answers cannot push the due date past the
 calendar (``date.max``).
 
+An interview date (``review(..., interview=day)``) changes only the due date
+of a review made *before* that day, and only when SM-2's due date would be on
+or after it (:func:`interview_cap`):
+
+* reviewed before the final stretch (the :data:`FINAL_STRETCH` days before the
+  interview): due on a day of the final stretch instead, the
+  ``on.toordinal() % FINAL_STRETCH``-th of them (the items reviewed on one day
+  land together, those of successive days spread over the stretch), so every
+  started item is seen once more just before the interview;
+* reviewed in the final stretch: due on the interview day at the latest.
+
+The interval kept is the one actually scheduled (due - review day), so the next
+SM-2 step grows from it.  EF and repetitions are SM-2's.  Without a date, or on
+and after the day itself, this is plain SM-2.
+
 EF is updated in decimal arithmetic (``Decimal(repr(ef))``): every step is a
 multiple of 0.02, so EF stays exactly 2.36, 2.04, ... and ``ceil(6 * 2.5)``
 is 15, never 16 through a binary rounding error.
@@ -40,6 +55,7 @@ from typing import Any
 EF_START = 2.5
 EF_FLOOR = 1.3
 MAX_INTERVAL = 36_500  # days
+FINAL_STRETCH = 3  # days before an interview in which every started item is seen once more
 _FLOOR = Decimal("1.3")
 
 
@@ -91,7 +107,21 @@ class ItemState:
                 dates[key] = None
             if dates[key] is None:
                 raise ValueError(f"{key} must be a date YYYY-MM-DD or null, not {v!r}")
+        if ints["reps"] >= 1 and ints["interval"] < 1:
+            raise ValueError(f"interval must be at least 1 day once reps >= 1 (SM-2 never schedules less), "
+                             f"not {ints['interval']!r}")
+        if dates["due"] is not None and dates["last"] is not None and dates["due"] < dates["last"]:
+            raise ValueError(f"due {dates['due'].isoformat()} is before the last review {dates['last'].isoformat()}")
         return cls(float(ef), ints["interval"], ints["reps"], dates["due"], dates["last"])
+
+
+def state_problem(d: Mapping[str, Any]) -> str | None:
+    """Why ``d`` is not a state SM-2 can produce (the field named), or None."""
+    try:
+        ItemState.from_dict(d)
+    except ValueError as e:
+        return str(e)
+    return None
 
 
 def next_ef(ef: float, quality: int) -> float:
@@ -101,10 +131,23 @@ def next_ef(ef: float, quality: int) -> float:
     return float(max(new, _FLOOR))
 
 
-def review(state: ItemState, quality: int, on: date) -> ItemState:
+def interview_cap(on: date, due: date, interview: date | None) -> date:
+    """The due date of a review made on ``on`` that SM-2 would make due on ``due``, given an interview on
+    ``interview`` (None: no date).  See the module's docstring; unchanged without a date or from that day on."""
+    if interview is None or on >= interview or due < interview:
+        return due
+    stretch = interview - timedelta(days=FINAL_STRETCH)
+    if on < stretch:
+        return stretch + timedelta(days=on.toordinal() % FINAL_STRETCH)
+    return interview
+
+
+def review(state: ItemState, quality: int, on: date, interview: date | None = None) -> ItemState:
     """The state after reviewing an item in ``state`` with ``quality`` (0-5) on day ``on``.
 
-    Pure: ``state`` is frozen and returned unchanged; a new state is returned.
+    ``interview``: the day of the learner's interview, if set: no due date is
+    put past it (:func:`interview_cap`).  Pure: ``state`` is frozen and
+    returned unchanged; a new state is returned.
     """
     if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 5:
         raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
@@ -120,8 +163,8 @@ def review(state: ItemState, quality: int, on: date) -> ItemState:
         else:
             interval = min(MAX_INTERVAL, math.ceil(state.interval * Decimal(repr(float(state.ef)))))
         reps = state.reps + 1
-    return replace(state, ef=next_ef(state.ef, quality), interval=interval, reps=reps,
-                   due=on + timedelta(days=interval), last=on)
+    due = interview_cap(on, on + timedelta(days=interval), interview)
+    return replace(state, ef=next_ef(state.ef, quality), interval=(due - on).days, reps=reps, due=due, last=on)
 
 
 def overdue_days(state: ItemState, today: date) -> int | None:

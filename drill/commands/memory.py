@@ -59,29 +59,47 @@ def _open(args: argparse.Namespace) -> "Profile":
 # drill due
 
 
-def due_report(profile: "Profile", today: date, lang: str = "en") -> dict[str, Any]:
-    """What is due on ``today`` and what new items are available, as plain data."""
-    from engine import session
+def due_report(profile: "Profile", today: date | None = None, lang: str = "en") -> dict[str, Any]:
+    """What is due on ``today`` and what new items are available, as plain data: today's session as the app
+    builds it (:func:`drill.flow.today_session`: the review cap, the new items in their order, the pace an
+    interview date sets).  ``today`` None: the learner's local date now."""
+    from datetime import datetime, time as day_time
+
+    from drill import flow
+    from drill.context import AppContext
     from question_bank import registry
 
+    clock = None if today is None else (lambda: datetime.combine(today, day_time(12)).astimezone())
+    ctx = AppContext(profile, lang) if clock is None else AppContext(profile, lang, clock=clock)
+    today = ctx.today()
     templates = registry.all_templates()
-    catalog = [(t.id, t.topic) for t in templates]
     title = {t.id: (t.title_zh if lang == "zh" else t.title) for t in templates}
     states = profile.states()
-    per_day = profile.settings()["new_per_day"]
-    available = session.new_available(per_day, len(session.introduced(profile.reviews_today(today))))
-    fresh = session.new_items(states, catalog, available)
-    nxt = session.next_due(states, today, catalog)
+    s = flow.today_session(ctx)
+    rules, nxt = flow.learning(profile), s.next_due()
     return {
         "date": today.isoformat(),
         "profile": profile.name,
-        "due": [{"item": i, "title": title[i], "topic": t, "due": states[i].due.isoformat(), "overdue_days": d}
-                for i, t, d in session.due_items(states, today, catalog)],
-        "new_per_day": per_day,
-        "new_available": len(fresh),
-        "new": [{"item": i, "title": title[i], "topic": t} for i, t in fresh],
+        "due": [{"item": c.item, "title": title[c.item], "topic": c.topic, "due": states[c.item].due.isoformat(),
+                 "overdue_days": c.overdue} for c in s.cards if c.kind == "due"],
+        "held_back": s.held_back,
+        "new_per_day": rules.new_per_day,
+        "new_today": s.plan.new_today,
+        "reviews_per_day": rules.reviews_per_day,
+        "new_available": sum(1 for c in s.cards if c.kind == "new"),
+        "new": [{"item": c.item, "title": title[c.item], "topic": c.topic} for c in s.cards if c.kind == "new"],
+        "queued": [{"item": c.item, "title": title[c.item], "topic": c.topic} for c in s.cards if c.kind == "extra"],
         "next_due": nxt.isoformat() if nxt else None,
+        "interview": plan_dict(s.plan),
     }
+
+
+def plan_dict(plan) -> dict[str, Any] | None:
+    """The interview date's figures (:class:`engine.session.Plan`) as plain data; None without a date."""
+    if plan.interview is None:
+        return None
+    return {"date": plan.interview.isoformat(), "days_left": plan.days_left, "templates_left": plan.left,
+            "pace": plan.pace, "too_many": plan.too_many}
 
 
 def _overdue(days: int) -> str:
@@ -98,7 +116,7 @@ def run_due(args: argparse.Namespace) -> int:
     with _open(args) as profile:
         if args.new_per_day is not None:
             profile.set_setting("new_per_day", args.new_per_day)
-        report = due_report(profile, date.today(), args.lang or profile.settings().get("lang") or "en")
+        report = due_report(profile, None, args.lang or profile.settings().get("lang") or "en")
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -175,16 +193,21 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     """``drill check ... --record``: store a graded answer (``typed`` for ``step`` of ``problem``, 1-based,
     None for a single question) as a paper review of its template.
 
-    A single question is one review that moves the template's SM-2 schedule.
-    A chain is practised and scheduled as one unit, as in the app
-    (:mod:`drill.flow`): each ``--step K`` is a step row that leaves the
-    schedule alone, and once every step of that (template, seed) has been
-    recorded today (since its last whole review) the whole chain is recorded
-    too, with the lowest step quality and the worst step verdict, and that row
-    moves the schedule.  An invalid answer is not recorded (exit status 1).
+    A single question is one review; it moves the template's SM-2 schedule by
+    the rule for answers given off the schedule
+    (:func:`engine.session.moves_schedule`): the template's first answer
+    anywhere, a due template, or a lapse (quality < 3); any other answer is
+    logged and its due date stays.  A chain is practised and scheduled as one
+    unit, as in the app (:mod:`drill.flow`): each ``--step K`` is a step row
+    that leaves the schedule alone, and once every step of that (template,
+    seed) has been recorded today (since its last whole review) the whole
+    chain is recorded too, with the lowest step quality and the worst step
+    verdict, and that row moves the schedule by the same rule.  An invalid
+    answer is not recorded (exit status 1).
     Says what was recorded and which steps remain, on stderr with --json.
     """
-    from engine.session import review_row
+    from drill.flow import learning
+    from engine.session import moves_schedule, review_row
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
     if not verdict.graded:
@@ -193,22 +216,24 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     template, seed = problem.template, problem.seed
     when, today = datetime.now(timezone.utc), date.today()
 
-    def row(quality: int, status: str, *, step: int | None, typed: str, value, schedule: bool) -> dict:
+    def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool) -> dict:
+        state = profile.state(template.id)
+        schedule = whole and moves_schedule(state, quality, today)
         return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
-                          when=when, today=today, state=profile.state(template.id) if schedule else None,
-                          schedule=schedule, mode="paper", typed=typed, value=value, step=step,
-                          seconds=PAPER_SECONDS)
+                          when=when, today=today, state=state if schedule else None, schedule=schedule,
+                          mode="paper", typed=typed, value=value, step=step, seconds=PAPER_SECONDS,
+                          interview=learning(profile).interview)
 
     with _open(args) as profile:
         if not problem.is_chain:
             stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=typed,
-                                        value=value, schedule=True))
+                                        value=value, whole=True))
             print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
                   f"{_next_due(stored)}.", file=out)
             return 0
         n = len(problem.steps)
         stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=typed, value=value,
-                                    schedule=False))
+                                    whole=False))
         steps = paper_steps(profile.reviews_today(today), template.id, seed)
         print(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.", file=out)
         remaining = [k for k in range(1, n + 1) if k not in steps]
@@ -222,7 +247,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         rows = [steps[k] for k in range(1, n + 1)]
         whole = profile.record(row(chain_quality([r["quality"] for r in rows]),
                                    worst_verdict([r["verdict"] for r in rows]), step=None, typed="", value=None,
-                                   schedule=True))
+                                   whole=True))
         print(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
               f"(its weakest step) as review {whole['id']}; {_next_due(whole)}.", file=out)
     return 0
@@ -244,6 +269,8 @@ def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int) -> dict
 
 def _next_due(stored: Mapping[str, Any]) -> str:
     after = stored["after"]
+    if after is None:
+        return "not due and not missed, so its due date stays (a miss would restart it)"
     return f"next due {after['due']} (in {after['interval']} d)"
 
 

@@ -7,8 +7,10 @@
 
 A mock without a seed draws one and leans towards the learner's weaker
 templates; with ``--seed`` it ignores the learner's history, so everyone who
-uses that seed sits the same mock.  Mock answers are logged (mode ``mock``) but
-never change the SM-2 schedule.
+uses that seed sits the same mock.  Mock answers are logged (mode ``mock``); a
+template's first answer anywhere, a due template and a miss (quality < 3)
+move its SM-2 schedule (:func:`engine.mock.review_rows`), any other answer
+leaves it.
 
 This module also holds the glue the Mock screens use (planning from a profile,
 building and saving a run), so the TUI and the CLI share one code path.  The
@@ -108,17 +110,21 @@ def begin_run(plan: "MockPlan", now: float) -> tuple["MockRun", list["Problem"]]
 
 
 def save_run(profile: "Profile", run: "MockRun", *, when: datetime, today: date) -> tuple[dict, "Report"]:
-    """Save a finished mock (Profile.add_mock) and log its answers as unscheduled ``mock`` reviews.
+    """Save a finished mock (Profile.add_mock) and log its answers as ``mock`` reviews: a template's first
+    answer anywhere, a due template and a lapse (quality < 3) move its schedule
+    (:func:`engine.mock.review_rows`), so a missed question is due the next day.
 
     Returns the stored record (with its id) and the report.
     """
+    from drill.flow import learning
     from engine.mock import build_report, mock_record, review_rows
     from engine.session import iso_utc
 
     earlier = profile.mocks()
     report = build_report(run, earlier)
     stored = profile.add_mock(mock_record(run, report, iso_utc(when)))
-    for row in review_rows(report, when=when, today=today):
+    for row in review_rows(report, when=when, today=today, states=profile.states(),
+                           interview=learning(profile).interview):
         profile.record(row)
     return stored, report
 
@@ -149,8 +155,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "mock",
         help="a timed mock interview (--plan prints one without starting it)",
-        description="A timed mock interview: no feedback until the end, then a report. Mock answers are logged "
-                    "but do not change the review schedule. With --plan, print the questions instead.",
+        description="A timed mock interview: no feedback until the end, then a report. Mock answers are logged; "
+                    "a first answer or a miss moves the review schedule. With --plan, print the questions instead.",
     )
     p.add_argument("--seed", metavar="N", help="the mock's seed: the same seed gives everyone the same mock")
     p.add_argument("--minutes", metavar="M", help="length in minutes (default 30)")
@@ -235,7 +241,8 @@ def _print_table(plan: "MockPlan") -> None:
     for i, q in enumerate(plan.questions, 1):
         chain = f"  chain of {q.steps} steps" if q.steps > 1 else ""
         print(f"{i:>3}  {q.template_id:<{width}}  {q.topic:<13} seed {q.seed:<6}{chain}".rstrip())
-    print("Mock answers are logged but do not change your review schedule.")
+    print("Mock answers are logged; a template's first answer enters your review schedule, a miss restarts it "
+          "(due tomorrow), other answers leave its due date.")
 
 
 def format_clock(seconds: float, *, up: bool = False) -> str:

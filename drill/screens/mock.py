@@ -1,8 +1,8 @@
 """The mock interview: setup, the timed run, and the report.
 
 * :class:`MockSetupScreen` (``open_screen("mock")``): length in minutes or a
-  number of questions, the topic mix, chains, a seed.  It says that mock
-  answers are logged but do not change the review schedule.
+  number of questions, the topic mix, chains, a seed.  It says how mock
+  answers move the review schedule (a first answer, a due template, a miss).
 * :class:`MockRunScreen` (``"mock_run"``): a countdown always visible (warning colour in the
   last 10 %), question n of N, the time on this question; answers are read as
   typed (an unreadable one is refused before it is submitted) but no verdict

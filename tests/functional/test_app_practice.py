@@ -7,7 +7,7 @@ come from a seeded RNG, so every run sees the same problems.
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from textual.widgets import Input
@@ -263,9 +263,12 @@ async def test_a_chain_walks_its_steps_and_is_graded_by_its_weakest_step(profile
     [whole] = [r for r in saved if r["step"] is None]
     assert saved[-1] == whole  # recorded last
     assert whole["quality"] == min(r["quality"] for r in steps) and whole["verdict"] == "wrong"
-    assert whole["mode"] == "extra" and not whole["scheduled"]  # practised on demand: schedule untouched
+    # practised on demand from Browse: its first answer anywhere enters the schedule, with the chain's quality
+    assert whole["mode"] == "extra" and whole["scheduled"] and whole["before"] is None
     assert whole["typed"] == "" and whole["seconds"] == sum(r["seconds"] for r in steps)
-    assert profile.states() == {}
+    due = date.fromisoformat(whole["date"]) + timedelta(days=1)
+    assert profile.states()[chain].due == due and whole["after"]["due"] == due.isoformat()
+    assert all(r["date"] == whole["date"] for r in steps)
 
 
 @sync
@@ -305,7 +308,7 @@ async def test_nothing_due_says_when_and_offers_extra_practice(profile, clock):
         await pilot.press("x")
         assert screen.state == ASKING and screen.run.card.kind == "extra"
         await submit(pilot, right(screen.run.current_step))
-        assert "schedule is unchanged" in text_of(screen, "#verdict")
+        assert "its due date stays" in text_of(screen, "#verdict")
     extra = rows(profile)[-1]
     assert extra["mode"] == "extra" and not extra["scheduled"] and extra["after"] is None
     assert profile.states()[item.id].due == date(2026, 12, 5)
@@ -381,7 +384,8 @@ async def test_templates_queued_from_a_mock_come_first_then_leave_the_queue(prof
             if screen.run.step < len(screen.run.problem.steps) - 1:
                 await pilot.press("enter")
     assert profile.settings()["queued_items"] == ["no.such.template"]
-    assert rows(profile)[-1]["mode"] == "extra" and profile.states() == {}
+    # outside today's schedule, but its first answer enters SM-2
+    assert rows(profile)[-1]["mode"] == "extra" and list(profile.states()) == [later.id]
 
 
 @sync

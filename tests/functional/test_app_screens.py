@@ -15,6 +15,7 @@ from drill.screens.browse import BrowseScreen
 from drill.screens.help import HelpScreen
 from drill.screens.home import HomeScreen
 from drill.screens.practice import PracticeScreen
+from engine import session as flow
 from engine.session import review_row
 from engine.sm2 import ItemState
 from question_bank import registry
@@ -139,11 +140,13 @@ async def test_browse_lists_every_template_by_topic_previews_and_practises_on_de
         await pilot.press("enter", "enter")  # feedback -> summary -> back to Browse
         assert app.screen is browse
         row = browse.rows[2]
-        assert row.item == templates[1].id and row.state == "new" and row.last == "correct"
+        # its first answer anywhere (here from Browse) enters the schedule
+        assert row.item == templates[1].id and row.state == "learning" and row.last == "correct"
         await pilot.press("home", "t")  # on a topic heading: the whole topic
         assert app.screen.run.progress[1] == sum(1 for t in templates if t.topic == topics[0])
     assert [r["mode"] for r in profile.reviews()] == ["extra"]
-    assert profile.states() == {}  # on demand practice never counts as a new item
+    assert list(profile.states()) == [templates[1].id]  # scheduled by its first answer ...
+    assert flow.introduced(profile.reviews_today(clock().astimezone().date())) == set()  # ... not a new item of the day
 
 
 @sync

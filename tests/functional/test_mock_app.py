@@ -8,6 +8,7 @@ sleeps.
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import pytest
 
@@ -90,7 +91,8 @@ async def test_the_setup_screen_says_mock_answers_do_not_change_the_schedule(pro
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert "do not change your review schedule" in text_of(screen, "#mock-note")
+        assert "enters your review schedule" in text_of(screen, "#mock-note")
+        assert "a miss restarts it" in text_of(screen, "#mock-note")
         preview = text_of(screen, "#mock-preview")
         assert "questions: 3" in preview and "seed 42" in preview and "same mock for everyone" in preview
         screen.query_one("#mock-questions").value = "0"
@@ -135,9 +137,12 @@ async def test_a_mock_answered_partly(profile, clock):
     assert [q["verdict"] for q in rec["questions"][:2]] == ["correct", "wrong"]
     assert rec["questions"][0]["seconds"] == 40 and rec["questions"][0]["typed"]
     rows = list(profile.reviews())
-    assert len(rows) == 2
-    assert all(r["mode"] == "mock" and r["scheduled"] is False for r in rows)
-    assert [r["verdict"] for r in rows] == ["correct", "wrong"]
+    # two answer boxes; the second, a chain's first step, is a lapse: the chain is recorded whole too
+    assert [(r["verdict"], r["step"], r["scheduled"]) for r in rows] == [("correct", None, True),
+                                                                         ("wrong", 1, False), ("wrong", None, True)]
+    assert all(r["mode"] == "mock" and r["before"] is None for r in rows)  # first answers: they enter SM-2
+    tomorrow = (clock().date() + timedelta(days=1)).isoformat()
+    assert rows[2]["after"]["due"] == tomorrow and rows[2]["after"]["reps"] == 0  # the miss is due the next day
 
 
 @sync
@@ -286,7 +291,7 @@ async def test_an_unreadable_answer_is_caught_before_it_is_submitted(profile, cl
 
 
 @sync
-async def test_the_schedule_is_untouched(profile, clock):
+async def test_a_mock_moves_the_schedule_only_by_first_answers_and_lapses(profile, clock):
     app = app_for(profile, clock, questions=3, seed=21)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await start(pilot)
@@ -297,10 +302,14 @@ async def test_the_schedule_is_untouched(profile, clock):
         await submit(pilot, screen, wrong(screen), seconds=20)
         await submit(pilot, screen, right(screen), seconds=20)
         await end_now(pilot)
-    assert profile.states() == before
     mock_rows = [r for r in profile.reviews() if r["mode"] == "mock"]
-    assert len(mock_rows) == 2 and not any(r["scheduled"] for r in mock_rows)
-    assert all(r["before"] is None and r["after"] is None for r in mock_rows)
+    steps = [r for r in mock_rows if r["item"] == item and r["step"] is not None]
+    [whole] = [r for r in mock_rows if r["item"] == item and r["step"] is None]
+    assert steps and not any(r["scheduled"] for r in steps)
+    # reviewed earlier today and not due: only the lapse in the mock moves it, and it restarts (SM-2)
+    assert whole["scheduled"] and whole["before"] == before[item].to_dict() and whole["quality"] < 3
+    after = profile.states()[item]
+    assert (after.reps, after.due) == (0, clock().date() + timedelta(days=1))
 
 
 @sync

@@ -40,7 +40,7 @@ def test_plan_text_and_options(tmp_path):
     assert lines[0].startswith("Mock plan · seed 3 · ") and "20 min" in lines[0]
     asked = lines[1:-1]
     assert asked and all(("memory." in l or "roofline." in l) and "chain" not in l for l in asked)
-    assert "do not change your review schedule" in lines[-1]
+    assert "a miss restarts it" in lines[-1]
 
 
 def test_an_unseeded_plan_draws_a_seed_and_uses_the_profile(tmp_path):

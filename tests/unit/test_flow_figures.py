@@ -129,3 +129,24 @@ def test_browse_and_mock_figures_equal_those_read_from_the_log_through_undo_and_
     with Profile.open(tmp_path) as p:
         no_log(monkeypatch)
         assert flow.weakness(ctx_for(p)) == pytest.approx(expected_weakness)
+
+
+def test_a_session_started_before_midnight_files_each_answer_under_its_own_day(tmp_path):
+    """Every row (a chain's steps too) carries the local date of the answer; its due date counts from it."""
+    chain = next(t for t in registry.all_templates() if t.is_chain)
+    start = datetime(2026, 11, 29, 23, 58).astimezone()  # local time, whatever the machine's zone
+    now = [start]
+    with Profile.open(tmp_path) as p:
+        ctx = AppContext(p, "en", lambda: now[0], random.Random(3))
+        run = flow.PracticeRun(ctx, flow.items_session(ctx, [chain.id]))
+        for k, step in enumerate(run.problem.steps):
+            now[0] = start + timedelta(minutes=1 + 2 * k)  # the first step at 23:59, the rest after midnight
+            a = run.submit(step.expected.display)
+            if not a.last_step:
+                run.advance()
+        saved = list(p.reviews())
+        day1, day2 = start.date().isoformat(), (start.date() + timedelta(days=1)).isoformat()
+        assert [r["date"] for r in saved] == [day1] + [day2] * (len(saved) - 1)
+        whole = saved[-1]
+        assert whole["step"] is None and whole["after"]["last"] == day2
+        assert whole["after"]["due"] == (start.date() + timedelta(days=2)).isoformat()  # not due the day it was answered

@@ -156,3 +156,22 @@ def test_easiness_follows_the_formula_and_stays_on_a_two_hundredths_grid(qs):
         ef = max(1.3, ef + 0.1 - (5 - q) * (0.08 + (5 - q) * 0.02))
         assert s.ef == pytest.approx(ef)
         assert round(s.ef * 100) == pytest.approx(s.ef * 100, abs=1e-9)
+
+
+@pytest.mark.parametrize("state, field", [
+    ({"ef": 2.5, "interval": 0, "reps": 2, "due": "2026-01-02", "last": "2026-01-02"}, "interval"),
+    ({"ef": 1.2, "interval": 6, "reps": 2, "due": "2026-01-08", "last": "2026-01-02"}, "ef"),
+    ({"ef": 2.5, "interval": 6, "reps": 2, "due": "2026-01-01", "last": "2026-01-02"}, "due"),
+])
+def test_states_sm2_cannot_produce_are_rejected_naming_the_field(state, field):
+    from engine.sm2 import state_problem
+    from engine.storage import document_problem
+
+    with pytest.raises(ValueError, match=field):
+        ItemState.from_dict(state)
+    assert field in state_problem(state)
+    doc = {"format": "infra-drill-profile", "schema": 1, "profile": "p", "settings": {}, "reviews": [], "mocks": [],
+           "states": {"roofline.ridge_point": state}}
+    problem = document_problem(doc)
+    assert problem.startswith("states['roofline.ridge_point']: ") and field in problem
+    assert state_problem({"ef": 2.5, "interval": 1, "reps": 0, "due": "2026-01-03", "last": "2026-01-02"}) is None
