@@ -352,7 +352,7 @@ async def test_chinese_mode(profile, clock):
     app = app_for(profile, clock, lang="zh", questions=2, seed=6)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        assert "不会改变你的复习计划" in text_of(app.screen, "#mock-note")
+        assert "答错会让它重新开始" in text_of(app.screen, "#mock-note")
         screen = await start(pilot)
         assert text_of(screen, "#mock-position").startswith("第 1 / 2 题")
         assert "剩余" in text_of(screen, "#mock-clock")
