@@ -128,7 +128,7 @@ def attention_intensity(rng):
 
 
 @template("roofline.chain_flash_attention", topic="roofline",
-          title="Chain: standard attention traffic → intensity → bound → FlashAttention traffic",
+          title="Chain: standard vs FlashAttention traffic",
           title_zh="追问链：标准 attention 访存量 → 算术强度 → 瓶颈 → FlashAttention 访存量", difficulty=3,
           target_seconds=420)
 def chain_flash_attention(rng):
@@ -217,7 +217,7 @@ def fusion_bytes_saved(rng):
 
 
 @template("roofline.chain_fusion", topic="roofline",
-          title="Chain: traffic fusion saves → time saved → fused intensity → still memory-bound?",
+          title="Chain: fusion: bytes → time → intensity → bound",
           title_zh="追问链：融合省下的访存 → 省下的时间 → 融合后的强度 → 仍是访存受限？", difficulty=2,
           target_seconds=300)
 def chain_fusion(rng):
@@ -295,7 +295,7 @@ LAYER_ROWS = (("proj", "Q, K, V and output projections", "Q、K、V 与输出投
 
 
 @template("roofline.chain_layer_by_layer", topic="roofline",
-          title="Chain: a whole layer's intensity hides its memory-bound ops",
+          title="Chain: a layer's intensity, op group by op group",
           title_zh="追问链：整层的算术强度掩盖了访存受限的算子", difficulty=3, target_seconds=360)
 def chain_layer_by_layer(rng):
     m = rng.choice([x for x in models.DENSE if x.gated])

@@ -348,7 +348,7 @@ NORMS = (
 )
 
 
-@template("roofline.norm_intensity", topic="roofline", title="Arithmetic intensity of LayerNorm / Softmax / RMSNorm",
+@template("roofline.norm_intensity", topic="roofline", title="Intensity of LayerNorm / Softmax / RMSNorm",
           title_zh="LayerNorm / Softmax / RMSNorm 的算术强度", difficulty=3, target_seconds=90)
 def norm_intensity(rng):
     name, f, what_en, what_zh = rng.choice(NORMS)
@@ -542,7 +542,7 @@ def critical_batch(rng):
 # Chains
 
 
-@template("roofline.chain_interview", topic="roofline", title="Interview chain: ridge → GEMM intensity → bound → fix",
+@template("roofline.chain_interview", topic="roofline", title="Interview chain: ridge → GEMM → bound → fix",
           title_zh="面试追问链：拐点 → GEMM 强度 → 瓶颈 → 优化方向", difficulty=2, target_seconds=240)
 def chain_interview(rng):
     gpu = rng.choice(hardware.GPUS)
