@@ -6,7 +6,8 @@ on the number path may import sympy (about 0.7 s).  Prints:
 * the import time of ``engine.formulas`` + ``engine.grading`` in a fresh
   interpreter, and whether sympy was loaded; a whole ``drill calc`` process;
 * parse+grade throughput over a mix of realistic answers (right, close, wrong,
-  misconceptions, GiB/bits slips, wrong units, unreadable text);
+  misconceptions, GiB/bits slips, wrong units, unreadable text, unit expressions such
+  as ``989 TFLOPS / 3.35 TB/s``, suffixes, scale slips);
 * parse-only throughput; formula evaluation and worked-solution throughput
   over the whole catalogue;
 * the slowest hostile input (``9**9**9**9``, 100,000 characters, ...);
@@ -25,7 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 HOSTILE = ["9**9**9**9", "10^10^10", "1" * 100_000, "(" * 5000 + "1" + ")" * 5000, "(" * 90 + "1" + ")" * 90,
            "-" * 150 + "1", "+".join(["1"] * 99), "nan", "inf", "1/0", "", "1e400", "9" * 199,
-           "__import__('os').system('true')", "2 ** ** 2"]
+           "__import__('os').system('true')", "2 ** ** 2",
+           # unit expressions: many units to bind, readings to try, dimensions to refuse
+           " / ".join(["1 TFLOPs"] * 20), "(" * 20 + "1 GB" + ") GB" * 20, "1 GB + " * 24 + "1 s",
+           "2 ^ (1 GB)", "(1 GB)^400", "9**9**9 GB/s / 1 GB", "1.5k" * 40]
 
 
 def _import_cost(runs: int = 5) -> tuple[float, bool]:
@@ -69,6 +73,10 @@ def _cases():
         ("140 GB", tok), ("295", ridge), ("989/3.35", ridge), ("300 FLOP/B", ridge), ("45%", mfu), ("0.45", mfu),
         ("45", mfu), ("3.2 ms", time_ms), ("3200 us", time_ms), ("14", gpus), ("13 GPUs", gpus), ("abc", gb),
         ("1/0", tok), ("memory bound", bound), ("带宽受限", bound), ("compute", bound),
+        # unit expressions (issue 10): right, of the wrong dimension, suffixes, scale slips
+        ("989 TFLOPS / 3.35 TB/s", ridge), ("989 TFLOPS × 3.35 TB/s", ridge), ("2039 GB/s / 140 GB", tok),
+        ("8 GPUs × 140 GB", gb), ("6.2T", Expected("number", 6.2e12, "flop_rate", "TFLOPS")),
+        ("1.12e12", gb), ("3.2", Expected("number", 3.2e-3, "time", "s")),
     ]
 
 

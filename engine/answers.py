@@ -10,6 +10,7 @@ parser of :mod:`engine.expr`, the unit part is looked up in
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 import unicodedata
@@ -18,7 +19,7 @@ from typing import Mapping, NamedTuple
 
 from . import expr as ex
 from .messages import Msg, Said, Twin, join, kind_name, say
-from .units import COUNT_SUFFIXES, KINDS, UNIT_SYMBOLS, UNITS, Unit, fmt_quantity, lookup
+from .units import COUNT_SUFFIXES, KIND_DIMS, KINDS, UNIT_SYMBOLS, UNITS, Unit, dim_text, fmt_quantity, lookup
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class Parsed:
     unit: str  # the unit as understood ("" for a bare number)
     said: tuple[Said, ...] = ()
     bare: bool = False  # no unit typed: read in the question's unit
+    # a number with a suffix and no unit (6.2T) is a multiple of the base unit; ``alt`` is its other reading,
+    # the multiple of the question's unit (6.2T TFLOPS), shown when both are plausible (engine.grading)
+    alt: float | None = None
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -97,7 +101,9 @@ ParseResult = Parsed | Unreadable
 
 # Patterns as text: the re module compiles (and caches) each on its first use, so importing the engine
 # compiles none of them before the app's first frame (benchmarks/bench_startup.py).
-_SUFFIX_NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMBGT])(?![A-Za-z_\d])"
+_SUFFIX_NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMBGTP])(?![A-Za-z_\d])"
+# For a quantity that is not a count, B is a byte (70B is 70 bytes), not a billion.
+_SUFFIX_NUM_NOT_B = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMGTP])(?![A-Za-z_\d])"
 
 
 _NOT_FINITE = r"(?i)(?<![A-Za-z])(nan|inf|infinity)(?![A-Za-z])|∞"
@@ -161,30 +167,6 @@ def _tidy(t: str) -> str:
     return t
 
 
-@functools.cache
-def _unit_in_middle() -> re.Pattern:
-    syms = "|".join(re.escape(s) for s in UNIT_SYMBOLS if s not in ("x", "×", "%"))
-    return re.compile(rf"(?<=[\d.)])\s*({syms})(?=\s*[*/×÷·)])")
-
-
-def _unit_to_end(t: str) -> str:
-    """``80 GB × 14`` -> ``80 × 14 GB``: one unit on a factor of a pure product moves to the end.
-
-    Only when it is the only unit, there is no + or - (``1 GB + 1 GB``), and its number
-    is not a divisor (``1120 / 80 GB × 2`` would be GB⁻¹).
-    """
-    if "+" in t or re.search(r"(?<=[\w)])\s*[-−]", t):
-        return t
-    found = list(_unit_in_middle().finditer(t))
-    if len(found) != 1:
-        return t
-    m = found[0]
-    before = re.sub(r"[\d.,]+(?:[eE][+-]?\d+)?\s*$", "", t[:m.start()]).rstrip()
-    if before.endswith(("/", "÷")) or re.search(_WORD, re.sub(_NUMBER, " ", t[m.end():])):
-        return t
-    return f"{t[:m.start()]}{t[m.end():]} {m.group(1)}"
-
-
 # Unit symbols by their last character, longest first ("GB/s" before "B/s" before "s").
 _ENDING_WITH: dict[str, tuple[str, ...]] = {}
 for _sym in UNIT_SYMBOLS:
@@ -230,10 +212,10 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         return Unreadable(text, say("no_number"))
     if t in UNITS:  # "GB", "h", "x": a unit alone
         return Unreadable(text, say("number_missing", word=t))
-    moved = _unit_to_end(t)
-    if moved != t:
-        notes.append(say("note.moved", text=moved))
-        t = moved
+    found = list(_unit_after_number().finditer(t))
+    if (found and not (len(found) == 1 and found[0].end() == len(t))) \
+            or (not found and kind not in ("count", "ratio") and re.search(_SUFFIX_NUM_NOT_B, t)):
+        return _parse_dimensions(text, t, kind, default_unit, notes)
     head, unit, sym = split_unit(t, kind)
     multiplier = 1.0
     if unit is not None and unit.kind != kind and sym in COUNT_SUFFIXES and kind in ("count", "ratio") \
@@ -278,6 +260,169 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     if unit.note:
         notes.append(unit_note(sym, unit.note))
     return Parsed(text, unit.to_base(number), kind, sym, tuple(notes))
+
+
+# --------------------------------------------------------------------------- #
+# Expressions of quantities: 989 TFLOPS / 3.35 TB/s, 2039 GB/s / 140 GB, 6.2T
+
+
+@functools.cache
+def _unit_after_number() -> re.Pattern:
+    """A unit symbol right after a number or ``)`` (``3.35 TB/s``, ``(1 + 2) GB``); ``x``/``×`` multiply."""
+    syms = "|".join(re.escape(s) for s in UNIT_SYMBOLS if s not in ("x", "×"))
+    return re.compile(rf"(?<=[\d.)])\s*({syms})(?![A-Za-z0-9_µ])")
+
+
+_LAST_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$"
+_BASE = "_Z"  # placeholder names: identifiers no unit symbol or number can form
+_SLOT = "_Q"
+
+
+def _operand_start(src: str, end: str | int) -> int | None:
+    """Where the operand a unit follows begins: a number, a (...) group, or a power ``10**9``."""
+    j = int(end)
+    while j > 0 and src[j - 1] == " ":
+        j -= 1
+    if j == 0:
+        return None
+    if src[j - 1] == ")":
+        depth, i = 0, j - 1
+        while i >= 0:
+            depth += {")": 1, "(": -1}.get(src[i], 0)
+            if depth == 0:
+                break
+            i -= 1
+        if i < 0:
+            return None
+    else:
+        m = re.search(_LAST_NUMBER, src[:j])
+        if m is None:
+            return None
+        i = m.start()
+    k = i
+    if k > 0 and src[k - 1] == "-" and src[max(0, k - 3):k - 1] == "**":
+        k -= 1
+    if src[max(0, k - 2):k] == "**":  # 10**9 B, 2^30 B: the unit is on the power
+        base = _operand_start(src, k - 2)
+        return i if base is None else base
+    return i
+
+
+def _shown_typed(t: str) -> str:
+    s = t.replace("**", "^").replace("*", "×")
+    return s if len(s) <= 60 else s[:59] + "…"
+
+
+def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, notes: list[Said]) -> ParseResult:
+    """Read an expression whose numbers carry units; its result must have the question's dimension.
+
+    Each unit applies to the number (or parenthesised group, or power) right before it; a number
+    with a suffix and no unit (6.2T) is that multiple of the question's base unit.  A symbol with
+    two readings (TFLOPs: a count or a rate) takes the reading that gives the asked dimension.
+    """
+    counts = kind in ("count", "ratio")
+
+    pattern = _SUFFIX_NUM if counts else _SUFFIX_NUM_NOT_B
+    typed_suffixes: list[re.Match] = []
+
+    def suffix(m: re.Match) -> str:
+        typed_suffixes.append(m)
+        return f"({m.group(1)}*{COUNT_SUFFIXES[m.group(2)]!r}*{_BASE}{len(typed_suffixes) - 1})"
+
+    src = re.sub(pattern, suffix, ex.normalise(t))
+    slots: list[str] = []
+    for m in reversed(list(_unit_after_number().finditer(src))):
+        start = _operand_start(src, m.start())
+        if start is None:
+            return Unreadable(text, say("unit_in_middle", word=m.group(1)))
+        operand = src[start:m.start()].rstrip()
+        on_suffix = re.search(rf"\*{_BASE}\d+\)$", operand)
+        if on_suffix:  # 1.5k GB: the suffix multiplies the number before the unit
+            operand = operand[:on_suffix.start()] + ")"
+        slots.append(m.group(1))
+        src = f"{src[:start]}({operand}*{_SLOT}{len(slots) - 1}){src[m.end():]}"
+    based = [i for i in range(len(typed_suffixes)) if f"{_BASE}{i})" in src]
+    names = {f"{_SLOT}{i}": f"{_SLOT}{i}" for i in range(len(slots))}
+    names.update((f"{_BASE}{i}", f"{_BASE}{i}") for i in based)
+    try:
+        node = ex.parse(src, names, max_len=4 * ex.MAX_TEXT)
+    except ex.ExprError as e:
+        if e.said.code in ("expr.decimal", "expr.number_too_small", "expr.nested", "expr.complicated"):
+            return Unreadable(text, e.said)
+        words = re.findall(_WORD, re.sub(_NUMBER, " ", re.sub(rf"{_SLOT}\d+|{_BASE}\d+", " ", src)))
+        if words and words[-1] in UNITS:
+            return Unreadable(text, say("unit_in_middle", word=words[-1]))
+        if words:
+            return Unreadable(text, _unknown_word(words[-1], kind))
+        return Unreadable(text, e.said)
+    want = KIND_DIMS[kind]
+    base = (1.0, want)
+    readings = []
+    for sym in slots:
+        cands = UNITS[sym]
+        readings.append(sorted(cands, key=lambda u: u.kind != kind))
+    first: tuple | None = None
+    soft: tuple | None = None
+    error: ex.ExprError | None = None
+    for n, combo in enumerate(itertools.product(*readings)):
+        if n >= 16:
+            break
+        env = {f"{_SLOT}{i}": (u.factor, KIND_DIMS[u.kind]) for i, u in enumerate(combo)}
+        env.update((f"{_BASE}{i}", base) for i in based)
+        try:
+            value, dim = ex.evaluate_quantity(node, env)
+        except ex.ExprError as e:
+            error = error or e
+            continue
+        if dim == want:
+            first = soft = None
+            chosen = (value, dim, combo, False)
+            break
+        if soft is None and dim[1:] == want[1:] and abs(dim[0] - want[0]) == 1:
+            soft = (value, dim, combo, True)
+        first = first or (value, dim, combo, False)
+    else:
+        chosen = soft or first
+        if chosen is None:
+            assert error is not None
+            return Unreadable(text, error.said)
+        if not chosen[3]:
+            shown = dim_text(chosen[1])
+            return Unreadable(text, say("wrong_dims", typed=_shown_typed(t),
+                                        dims=Twin(shown, shown) if shown else say("dim.plain"),
+                                        asked=_asked_dims(kind)))
+    value, dim, combo, implied = chosen
+    if not math.isfinite(value):
+        return Unreadable(text, say("not_finite"))
+    for sym, u in zip(reversed(slots), reversed(combo)):
+        if u.note:
+            notes.append(unit_note(sym, u.note))
+    for i, m in enumerate(typed_suffixes):
+        factor = _factor(COUNT_SUFFIXES[m.group(2)])
+        if i in based and not counts:
+            notes.append(say("note.suffix_base", typed=m.group(0), number=m.group(1), factor=factor, unit=KINDS[kind]))
+        else:
+            notes.append(say("note.suffix_number", typed=m.group(0), number=m.group(1), factor=factor))
+    if implied:
+        notes.append(say("note.flop_implied"))
+    alt = None
+    if based and not slots and default_unit:
+        u = lookup(default_unit, kind)
+        if u is None:
+            raise ValueError(f"unknown default unit {default_unit!r}")
+        if u.factor != 1.0:
+            alt = u.to_base(value)
+    return Parsed(text, value, kind, "", tuple(notes), alt=alt)
+
+
+def _asked_dims(kind: str) -> Said:
+    """What the question asks for, as a dimension: ``FLOP/B``, ``tok/s (1/s)``, ``a count``."""
+    if kind == "tok_rate":
+        return Twin("tok/s (1/s)", "tok/s（1/s）")
+    if kind in ("count", "ratio"):
+        return kind_name(kind)
+    d = dim_text(KIND_DIMS[kind])
+    return Twin(d, f" {d}")
 
 
 def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:

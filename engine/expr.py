@@ -25,8 +25,8 @@ import re
 import warnings
 from typing import Mapping, NamedTuple, Sequence, Union
 
-from .messages import say
-from .units import fmt_number
+from .messages import Twin, say
+from .units import dim_text, fmt_number
 
 MAX_TEXT = 200  # characters of a typed answer
 MAX_DEPTH = 24  # parentheses / operator nesting
@@ -308,6 +308,66 @@ def _num(v) -> float:
     if isinstance(v, tuple):
         raise ExprError("expr.list_in_arithmetic")
     return v
+
+
+# --------------------------------------------------------------------------- #
+# Quantities: numbers that carry a dimension (engine.units.Dim) through + - * / ^
+
+MAX_UNIT_POWER = 4  # (2 GB)^2 is B²; a unit to the 5th is not a whiteboard quantity
+
+
+def evaluate_quantity(node: Node, env: Mapping[str, tuple[float, tuple[int, ...]]]) -> tuple[float, tuple[int, ...]]:
+    """The value and dimension of ``node``; names are units with their (factor, dimension).
+
+    ``+``/``-`` need the same dimension, ``*``/``/`` combine them, ``^`` takes a plain
+    exponent and raises a unit only to a whole power.  Raises :class:`ExprError`.
+    """
+    v, d = _evalq(node, env)
+    if not math.isfinite(v):
+        raise ExprError("expr.result_not_finite")
+    return _check(v), d
+
+
+def _evalq(node: Node, env) -> tuple[float, tuple[int, ...]]:
+    if isinstance(node, Num):
+        return node.value, _PLAIN
+    if isinstance(node, Var):
+        try:
+            return env[node.name]
+        except KeyError:
+            raise ExprError("expr.no_value", name=node.name) from None
+    if isinstance(node, Neg):
+        v, d = _evalq(node.operand, env)
+        return -v, d
+    if isinstance(node, Bin):
+        a, da = _evalq(node.left, env)
+        b, db = _evalq(node.right, env)
+        op = node.op
+        if op in "+-":
+            if da != db:
+                raise ExprError("expr.add_dims", left=_dim_said(da), right=_dim_said(db))
+            return _check(a + b if op == "+" else a - b), da
+        if op == "*":
+            return _check(a * b), tuple(x + y for x, y in zip(da, db))
+        if op == "/":
+            if b == 0:
+                raise ExprError("expr.division_by_zero")
+            return _check(a / b), tuple(x - y for x, y in zip(da, db))
+        if db != _PLAIN:
+            raise ExprError("expr.exponent_unit")
+        if da != _PLAIN and (b != int(b) or abs(b) > MAX_UNIT_POWER):
+            raise ExprError("expr.unit_power", most=MAX_UNIT_POWER)
+        v = _eval(Bin("^", Num(a, ""), Num(b, "")), {})
+        return v, tuple(x * int(b) for x in da)
+    raise ExprError("expr.calls")
+
+
+_PLAIN = (0, 0, 0)
+
+
+def _dim_said(d: tuple[int, ...]):
+    text = dim_text(d)  # type: ignore[arg-type]
+    return Twin(text, text) if text else say("dim.plain")
 
 
 def names_in(node: Node) -> set[str]:

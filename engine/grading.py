@@ -22,7 +22,7 @@ from typing import NamedTuple
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
 from .messages import Msg, Said, Twin, say
-from .units import fmt_parseable, fmt_plain, lookup
+from .units import KINDS, _BIN, _PREFIXED, fmt_parseable, fmt_plain, fmt_quantity, lookup
 
 CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
 DEFAULT_TOLERANCE = 0.05
@@ -120,7 +120,7 @@ class Verdict:
     said: Said  # the one-line message
     expected: str  # the right answer, shown in the unit the question asks for
     given: str = ""  # the user's value in that same unit
-    relative_error: float | None = None  # signed (x - e) / e
+    relative_error: float | None = None  # the judged error: distance(x, e), signed (+ when x > e)
     miss: Miss | None = None  # the misconception matched, if any
     band_said: Said | None = None  # "±5 % correct, ±20 % close"
     parsed: Parsed | None = None
@@ -264,6 +264,9 @@ def understood(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
     p = parse_quantity(text, exp.unit_kind, exp.unit or None)
     if isinstance(p, Unreadable):
         return False, p.message_in(lang)
+    two = _two_readings(p, exp)
+    if two is not None:
+        return False, two.text(lang)
     return True, p.understood_in(lang, shown=display_number(p.value, exp.unit_kind, exp.unit) if exp.unit else "")
 
 
@@ -295,6 +298,9 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
     p = parse_quantity(text, exp.unit_kind, exp.unit or None)
     if isinstance(p, Unreadable):
         return _unreadable(_why(p), shown_exp)
+    two = _two_readings(p, exp)
+    if two is not None:
+        return _unreadable(two, shown_exp)
     x = p.value
     if exp.unit_kind == "ratio" and p.bare:
         # a bare ratio may be a fraction (0.45) or a percentage (45): take the reading nearer the answer
@@ -303,8 +309,9 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
             x = other
             p = Parsed(p.text, x, p.kind, "", (say(note),), bare=True)
     given = display_number(x, exp.unit_kind, exp.unit)
-    rel = (x - e) / abs(e) if e else (0.0 if x == 0 else math.inf)
     d = distance(x, e)
+    # the error shown is the one judged: the symmetric distance, signed (+ when the answer is larger)
+    rel = math.copysign(d, x - e) if x != e else 0.0
     if exp.integer:
         ok = abs(x - e) < 1e-9 * max(1.0, abs(e))
         status = CORRECT if ok else (CLOSE if d <= exp.close else WRONG)
@@ -324,6 +331,28 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
         else _headline(status, exp)
     msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
     return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p)
+
+
+PLAUSIBLE = 0.9  # a reading within 10× of the answer is one a person may have meant
+
+
+def _two_readings(p: Parsed, exp: Expected) -> Msg | None:
+    """Why ``6.2k`` is refused when its two readings are both plausible and differ, else None.
+
+    A suffix on a number without a unit multiplies the base unit (1.5k on a question in ms is
+    1500 s); read in the question's unit instead it would be 1500 ms.  When both are within
+    10× of the answer, or the second reading is the answer, the grader cannot tell which was
+    meant: it says both and grades nothing.
+    """
+    if p.alt is None or distance(p.value, p.alt) <= exp.tolerance:
+        return None
+    e = float(exp.value)
+    near = distance(p.alt, e) <= exp.close  # read in the question's unit it is (nearly) right: it may be meant
+    if not near and (distance(p.value, e) > PLAUSIBLE or distance(p.alt, e) > PLAUSIBLE):
+        return None
+    one = f"{fmt_plain(p.value)} {KINDS[exp.unit_kind]}"
+    two = display_number(p.alt, exp.unit_kind, exp.unit)
+    return say("ambiguous", typed=p.text.strip(), one=one, two=two)
 
 
 def _why(u: Unreadable) -> Said:
@@ -372,7 +401,63 @@ def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
         slips = bytes_misses(e, exp.unit or "B")
     elif exp.unit_kind == "bandwidth":
         slips = bytes_misses(e, exp.unit or "B/s")[1:]
-    return merged(_matching(x, e, exp.misses, exp)) or merged(_matching(x, e, slips, exp))
+    return merged(_matching(x, e, exp.misses, exp)) or merged(_matching(x, e, slips, exp)) \
+        or _scale_slip(x, e, p, exp)
+
+
+def _scale_slip(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
+    """An answer that is the right one times an exact power of 1000 or 1024: the slip, named.
+
+    ``9.664e9`` typed for "in GB" is the figure in bytes; ``0.0045`` for 4.5 GB is the figure
+    in TB; 1500 for 1.5 s asked in s is milliseconds.  Not for ratios (45 vs 0.45 is read
+    either way) nor counts (no unit to slip).
+    """
+    kind = exp.unit_kind
+    if kind in ("ratio", "count") or not e or not x or (x > 0) != (e > 0):
+        return None
+    best: tuple[float, float, int] | None = None
+    for base in (1000.0, 1024.0):
+        k = round(math.log(abs(x / e), base))
+        if k == 0 or abs(k) > 6:
+            continue
+        d = distance(x, e * base**k)
+        if d <= exp.tolerance and (best is None or d < best[0]):
+            best = (d, base, k)
+    if best is None:
+        return None
+    _, base, k = best
+    asked = exp.unit or KINDS[kind]
+    u = lookup(asked, kind)
+    assert u is not None
+    right = fmt_plain(u.from_base(e))
+    typed = fmt_plain(u.from_base(x))
+    factor = u.to_base(1.0) / base**k  # the unit the typed number is right in
+    unit = _unit_with_factor(kind, factor, binary=base == 1024.0) if p.bare else None
+    if unit is not None:
+        return _miss("scale_unit", x, typed=typed, unit=unit, asked=asked, right=right)
+    power = str(abs(k)).translate(_SUPERSCRIPT) if abs(k) > 1 else ""
+    way = Twin("large", "大") if k > 0 else Twin("small", "小")
+    return _miss("scale", x, n=f"{fmt_plain(base)}{power}", way=way, asked=asked, right=right)
+
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _unit_with_factor(kind: str, factor: float, binary: bool) -> str | None:
+    """The unit of ``kind`` worth ``factor`` base units: 1e-3 s is ms, 2^30 B is GiB."""
+    if binary:
+        if kind not in ("bytes", "bandwidth"):
+            return None
+        steps = [(p + ("B" if kind == "bytes" else "B/s"), f) for p, f in _BIN.items()]
+        steps.append(("B" if kind == "bytes" else "B/s", 1.0))
+    else:
+        steps = list(_PREFIXED.get(kind, ("", []))[1])
+        if kind == "time":
+            steps = [(s, f) for s, f in steps if f <= 1] + [("µs", 1e-6)]
+    for sym, f in steps:
+        if abs(f - factor) <= 1e-9 * f:
+            return "µs" if sym == "us" else sym
+    return None
 
 
 def _matching(x: float, e: float, misses: tuple[Miss, ...], exp: Expected) -> list[Miss]:

@@ -34,6 +34,8 @@ import math
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
+_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
 KINDS: dict[str, str] = {
     "bytes": "B",
     "bandwidth": "B/s",
@@ -196,7 +198,46 @@ DTYPE_BYTES: dict[str, float] = {"fp32": 4.0, "float32": 4.0, "tf32": 4.0, "fp16
                                  "fp4": 0.5}
 
 # Bare-number multipliers a person writes: 1.5k, 70B (billion, for counts), 2M.
-COUNT_SUFFIXES: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12}
+COUNT_SUFFIXES: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G": 1e9, "T": 1e12, "P": 1e15}
+
+
+# --------------------------------------------------------------------------- #
+# Dimensions: what a product or quotient of quantities is (989 TFLOPS / 3.35 TB/s is FLOP/B).
+#
+# A dimension is the exponents of the three base units (FLOP, B, s).  Counts (tokens, parameters,
+# GPUs) and ratios are plain numbers: a token rate is 1/s, so GB/s ÷ GB (one pass over the weights
+# per token) answers a tok/s question.  Bits are bytes (b = B/8), so 400 Gb/s is a bandwidth.
+
+Dim = tuple[int, int, int]
+PLAIN: Dim = (0, 0, 0)
+KIND_DIMS: dict[str, Dim] = {
+    "bytes": (0, 1, 0),
+    "bandwidth": (0, 1, -1),
+    "flop": (1, 0, 0),
+    "flop_rate": (1, 0, -1),
+    "intensity": (1, -1, 0),
+    "time": (0, 0, 1),
+    "tok_rate": (0, 0, -1),
+    "ratio": PLAIN,
+    "count": PLAIN,
+}
+_DIM_NAMES = ("FLOP", "B", "s")
+
+
+def dim_text(d: Dim) -> str:
+    """``FLOP·B/s²``, ``FLOP/B``, ``1/s``; ``""`` for a plain number."""
+    def part(names: list[tuple[str, int]]) -> str:
+        return "·".join(n + (str(e).translate(_SUP) if e != 1 else "") for n, e in names)
+
+    num = [(n, e) for n, e in zip(_DIM_NAMES, d) if e > 0]
+    den = [(n, -e) for n, e in zip(_DIM_NAMES, d) if e < 0]
+    if not num and not den:
+        return ""
+    top = part(num) or "1"
+    if not den:
+        return top
+    bottom = part(den)
+    return f"{top}/({bottom})" if len(den) > 1 else f"{top}/{bottom}"
 
 
 def lookup(symbol: str, kind: str | None = None) -> Unit | None:
@@ -213,8 +254,6 @@ def lookup(symbol: str, kind: str | None = None) -> Unit | None:
 
 # --------------------------------------------------------------------------- #
 # Formatting numbers and quantities as a person writes them.
-
-_SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
 def _round_sig(x: float, sig: int) -> tuple[str, int]:

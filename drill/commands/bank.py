@@ -233,7 +233,8 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "expected": v.expected,
         "expected_value": s.expected.value,
         "given": v.given,
-        "relative_error": rel,
+        "relative_error": rel,  # the judged error (engine.grading.distance), signed: + when the answer is larger
+        "error_measure": "|x − e| / max(|x|, |e|)",
         "diagnosis": v.diagnosis_in(lang),
         "diagnosis_key": v.diagnosis_key,
         "band": v.band_in(lang),

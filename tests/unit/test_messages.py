@@ -46,7 +46,8 @@ def test_every_code_the_engine_says_is_in_the_table():
     assert {c for c in MESSAGES if c.startswith("expr.what.")} >= {
         f"expr.what.{w}" for w in ("comparisons", "logic", "attributes", "indexing", "lists", "that")}
     assert {c for c in MESSAGES if c.startswith("miss.")} == {
-        f"miss.{k}" for k in ("gb_for_gib", "gib_for_gb", "bits_for_bytes", "bytes_for_bits", "lowercase_b")}
+        f"miss.{k}" for k in ("gb_for_gib", "gib_for_gb", "bits_for_bytes", "bytes_for_bits", "lowercase_b", "scale",
+                                  "scale_unit")}
 
 
 def test_kind_names_have_chinese_twins():

@@ -1,0 +1,289 @@
+"""Answers written as expressions of quantities with units (issue 10, §1-§2).
+
+The property: for every numeric step of every template and many seeds, the expected
+value written on the whiteboard as the formula with the step's inputs *and their
+units* substituted (``(989 TFLOP/s) / (3.35 TB/s)``) is read and graded correct, and
+the same text with one unit swapped for a unit of another dimension is refused
+(invalid, never graded).  Then the examples of the issue, pinned in both languages.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from engine import expr as ex
+from engine import formulas
+from engine.answers import Parsed, Unreadable, parse_quantity
+from engine.expr import MAX_TEXT
+from engine.grading import CORRECT, INVALID, WRONG, Expected, grade, understood
+from engine.units import KINDS, best_unit, dim_text
+from question_bank import registry
+
+NUMERIC = [t.id for t in registry.all_templates()
+           if any(s.expected.kind == "number" for s in t.generate(0).steps)]
+SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
+
+# A unit of another dimension for each kind: it changes the B or s exponent of whatever it
+# multiplies (FLOP alone may be implied by a plain factor, so it is never the only change).
+WRONG_UNIT = {"bytes": "ms", "bandwidth": "GB", "flop": "GB", "flop_rate": "TB/s", "intensity": "ms",
+              "time": "GB", "tok_rate": "GB"}
+
+
+def _number(x: float) -> str:
+    return format(x, ".12g").replace("e+", "e")
+
+
+def _quantity(value: float, kind: str) -> tuple[str, str | None]:
+    """A given as a person writes it with its unit: ``989 TFLOP/s``, ``40 %``, ``70000000000``."""
+    if kind == "count":
+        return _number(value), None
+    if kind == "ratio":
+        return _number(value * 100), "%"
+    sym, f = best_unit(value, kind)
+    return _number(value / f), sym
+
+
+class NotWritable(Exception):
+    """A step whose answer is not a product/quotient of its givens (rounded to a whole number, a list)."""
+
+
+def _write(node: ex.Node, f: formulas.Formula, inputs: dict, value: float, units: dict[str, str | None],
+           swap: str | None = None) -> str:
+    if isinstance(node, ex.Num):
+        return node.text
+    if isinstance(node, ex.Var):
+        v = inputs[node.name]
+        if isinstance(v, (list, tuple)):
+            raise NotWritable
+        number, unit = _quantity(float(v), f.input(node.name).kind)
+        units[node.name] = unit
+        if node.name == swap:
+            unit = WRONG_UNIT[f.input(node.name).kind]
+        return f"({number} {unit})" if unit else number
+    if isinstance(node, ex.Neg):
+        return f"-({_write(node.operand, f, inputs, value, units, swap)})"
+    if isinstance(node, ex.Call):
+        if node.fn != "min":
+            raise NotWritable
+        # the roofline: the branch that is the answer
+        arg = min(node.args, key=lambda a: abs(ex.evaluate(a, inputs) - value))
+        return _write(arg, f, inputs, value, units, swap)
+    op = "**" if node.op == "^" else node.op
+    return f"({_write(node.left, f, inputs, value, units, swap)} {op} {_write(node.right, f, inputs, value, units, swap)})"
+
+
+def _occurrences(node: ex.Node, name: str) -> int:
+    if isinstance(node, ex.Var):
+        return node.name == name
+    if isinstance(node, ex.Neg):
+        return _occurrences(node.operand, name)
+    if isinstance(node, ex.Bin):
+        return _occurrences(node.left, name) + _occurrences(node.right, name)
+    if isinstance(node, ex.Call):
+        return sum(_occurrences(a, name) for a in node.args)
+    return 0
+
+
+@pytest.mark.parametrize("tid", NUMERIC)
+@settings(max_examples=12, deadline=None)
+@given(seed=SEEDS)
+def test_the_answer_written_with_the_givens_and_their_units_is_correct(tid, seed):
+    problem = registry.get(tid).generate(seed)
+    for step in problem.steps:
+        e = step.expected
+        if e.kind != "number" or e.integer or step.formula is None:
+            continue
+        f = formulas.get(step.formula)
+        units: dict[str, str | None] = {}
+        try:
+            text = _write(f.node, f, dict(step.inputs), float(e.value), units)
+        except NotWritable:
+            continue
+        if not any(units.values()) and e.unit_kind not in ("count", "ratio"):
+            # every given is a count (s·b·h·34 bytes): the whole product is in the base unit, written after it
+            text += " " + KINDS[e.unit_kind]
+        if len(text) > MAX_TEXT:
+            continue  # refused as too long, with a reason (test_answers)
+        v = grade(text, e)
+        assert v.status == CORRECT, (text, v.message)
+        ok, line = understood(text, e)
+        assert ok and line.startswith("= "), line
+        for name, unit in units.items():
+            if unit is None or unit == "%" or _occurrences(f.node, name) != 1:
+                continue
+            swapped = _write(f.node, f, dict(step.inputs), float(e.value), {}, swap=name)
+            if len(swapped) > MAX_TEXT:
+                continue
+            w = grade(swapped, e)
+            assert w.status == INVALID and w.quality is None, (swapped, w.message)
+
+
+def test_the_property_covers_the_formulas_with_units():
+    """The property above is not vacuous: most numeric templates have a step it writes with units."""
+    written = 0
+    for tid in NUMERIC:
+        for step in registry.get(tid).generate(1).steps:
+            if step.expected.kind != "number" or step.expected.integer or step.formula is None:
+                continue
+            f = formulas.get(step.formula)
+            units: dict[str, str | None] = {}
+            try:
+                _write(f.node, f, dict(step.inputs), float(step.expected.value), units)
+            except NotWritable:
+                continue
+            written += any(u for u in units.values())
+    assert written >= 20
+
+
+# --------------------------------------------------------------------------- the issue's examples
+
+RIDGE = Expected("number", 989e12 / 3.35e12, "intensity", "FLOP/B")
+ATTAINABLE = Expected("number", 4 * 1555e9, "flop_rate", "TFLOPS")
+DECODE = Expected("number", 2039e9 / 140e9, "tok_rate", "tok/s")
+
+
+@pytest.mark.parametrize("text, exp", [
+    ("989 TFLOPS / 3.35 TB/s", RIDGE), ("989 TFLOPS ÷ (3.35 TB/s)", RIDGE), ("989e12 FLOP/s / 3.35e12 B/s", RIDGE),
+    ("4 FLOP/B * 1555 GB/s", ATTAINABLE), ("4 FLOP/B × 1.555 TB/s", ATTAINABLE),
+    ("2039 GB/s / 140 GB", DECODE), ("2.039 TB/s ÷ 140 GB", DECODE),
+])
+def test_the_issue_expressions_are_read_and_graded(text, exp):
+    v = grade(text, exp)
+    assert v.status == CORRECT, v.message
+    for lang in ("en", "zh"):
+        assert grade(text, exp).message_in(lang)
+
+
+def test_the_understood_line_shows_the_combined_reading():
+    assert understood("989 TFLOPS / 3.35 TB/s", RIDGE) == (True, "= 295.2 FLOP/B")
+    assert understood("989 TFLOPS / 3.35 TB/s", RIDGE, "zh") == (True, "= 295.2 FLOP/B")
+    assert understood("2039 GB/s / 140 GB", DECODE) == (True, "= 14.56 tok/s")
+
+
+@pytest.mark.parametrize("text, kind, value, dim", [
+    ("1e21 FLOP / (989 TFLOPS)", "time", 1e21 / 989e12, "s"),  # FLOP ÷ FLOP/s is seconds
+    ("989 TFLOPS / (3.35 TB/s)", "intensity", 989 / 3.35, "FLOP/B"),
+    ("2039 GB/s / 140 GB", "tok_rate", 2039 / 140, "1/s"),  # one token per pass over the weights
+    ("8 GPUs × 80 GB", "bytes", 640e9, "B"), ("1 GB + 512 MB", "bytes", 1.512e9, "B"),
+    ("2^30 B / (1 GB/s)", "time", 2**30 / 1e9, "s"), ("400 Gb/s × 2 s", "bytes", 100e9, "B"),
+    ("(2 GB)^2 / (4 GB)", "bytes", 1e9, "B"),
+])
+def test_dimensions_combine(text, kind, value, dim):
+    p = parse_quantity(text, kind)
+    assert isinstance(p, Parsed), p
+    assert p.value == pytest.approx(value)
+
+
+def test_a_result_of_the_wrong_dimension_names_both_and_is_not_graded():
+    v = grade("989 TFLOPS × 3.35 TB/s", RIDGE)
+    assert v.status == INVALID and v.quality is None
+    assert v.reason_in("en") == "989 TFLOPS × 3.35 TB/s is FLOP·B/s², the question asks for FLOP/B"
+    assert v.reason_in("zh") == "989 TFLOPS × 3.35 TB/s 的量纲是 FLOP·B/s²，但题目问的是 FLOP/B"
+    assert understood("989 TFLOPS × 3.35 TB/s", RIDGE)[0] is False
+    inverted = grade("3.35 TB/s / 989 TFLOPS", RIDGE)
+    assert inverted.status == INVALID and "is B/FLOP" in inverted.reason_in("en")
+    plain = grade("1120 GB / 80 GB", Expected("number", 1.12e12, "bytes", "GB"))
+    assert plain.status == INVALID and "is a plain number, the question asks for B" in plain.reason_in("en")
+    assert "是纯数" not in plain.reason_in("zh") and "纯数" in plain.reason_in("zh")
+
+
+@pytest.mark.parametrize("text, reason, zh", [
+    ("1 GB + 1 s", "B and s cannot be added or subtracted", "B 和 s 量纲不同，不能相加减"),
+    ("2 ^ (1 GB)", "an exponent must be a plain number", "指数必须是不带单位的纯数"),
+    ("(1 GB)^9", "whole power up to 4", "不超过 4 的整数次幂"),
+    ("2 GB GB", "a unit follows its number: 'GB' follows none", "单位要紧跟在数字后面"),
+])
+def test_unit_arithmetic_refusals_say_why(text, reason, zh):
+    p = parse_quantity(text, "bytes")
+    assert isinstance(p, Unreadable)
+    assert reason in p.reason_in("en") and zh in p.reason_in("zh")
+
+
+def test_a_symbol_with_two_readings_takes_the_one_of_the_asked_dimension():
+    # "FLOPs" is a count here (FLOP ÷ FLOP/s = s), "FLOPS" a rate
+    p = parse_quantity("4.2e23 FLOPs / (1000 × 989 TFLOPS)", "time")
+    assert isinstance(p, Parsed) and p.value == pytest.approx(4.2e23 / (1000 * 989e12))
+
+
+def test_a_flop_count_may_be_a_plain_number_as_on_a_whiteboard():
+    # 6ΦD is a FLOP count written without the word FLOP: the time still comes out in seconds
+    p = parse_quantity("6 × 70e9 × 1.4e12 / (1024 × 989 TFLOPS × 40 %)", "time", "day")
+    assert isinstance(p, Parsed) and p.value == pytest.approx(6 * 70e9 * 1.4e12 / (1024 * 989e12 * 0.4))
+    assert any("FLOP" in n for n in p.notes) and any("FLOP" in n for n in p.notes_in("zh"))
+
+
+def test_dimension_text():
+    assert dim_text((1, 1, -2)) == "FLOP·B/s²" and dim_text((0, 0, -1)) == "1/s"
+    assert dim_text((0, -1, -1)) == "1/(B·s)" and dim_text((0, 0, 0)) == ""
+
+
+# --------------------------------------------------------------------------- §2 suffixes
+
+TFLOPS_Q = Expected("number", 6.2e12, "flop_rate", "TFLOPS")
+
+
+def test_a_suffix_multiplies_the_base_unit_not_the_asked_one():
+    v = grade("6.2T", TFLOPS_Q)
+    assert v.status == CORRECT and v.given == "6.2 TFLOPS"
+    assert "6.2T read as 6.2×1e12 FLOP/s" in v.notes_in("en")[0]
+    assert "不带单位的后缀乘的是基本单位" in v.notes_in("zh")[0]
+    assert grade("6200G", TFLOPS_Q).status == CORRECT
+    assert grade("80G", Expected("number", 80e9, "bytes", "GB")).status == CORRECT
+    assert grade("1.5k GB", Expected("number", 1.5e12, "bytes", "GB")).status == CORRECT  # with a unit: × the number
+
+
+def test_two_plausible_readings_are_refused_showing_both():
+    ms = Expected("number", 1.5, "time", "ms")  # 1500 ms: "1.5k" is 1500 s by the rule, 1500 ms as meant
+    v = grade("1.5k", ms)
+    assert v.status == INVALID and v.quality is None
+    assert v.reason_in("en") == "1.5k reads two ways: 1500 s or 1500 ms; write the unit"
+    assert v.reason_in("zh") == "“1.5k”有两种读法：1500 s，或 1500 ms；请写上单位"
+    assert understood("1.5k", ms)[0] is False
+    assert grade("1.5k ms", ms).status == CORRECT
+    # 6.2T on a TFLOPS question has one plausible reading: 6.2e12 TFLOPS is not one
+    assert grade("6.2T", TFLOPS_Q).status == CORRECT
+
+
+# --------------------------------------------------------------------------- §3 scale slips
+
+@pytest.mark.parametrize("text, exp, en, zh", [
+    ("9.664e9", Expected("number", 9.664e9, "bytes", "GB"),
+     "Looks like you wrote 9.664e9: that is the figure in B; in GB it is 9.664.",
+     "看起来你写的是 9.664e9：那是以 B 为单位的数值；换算成 GB 是 9.664。"),
+    ("0.0045", Expected("number", 4.5e9, "bytes", "GB"),
+     "Looks like you wrote 0.0045: that is the figure in TB; in GB it is 4.5.",
+     "看起来你写的是 0.0045：那是以 TB 为单位的数值；换算成 GB 是 4.5。"),
+    ("1500", Expected("number", 1.5, "time", "s"),
+     "Looks like you wrote 1500: that is the figure in ms; in s it is 1.5.",
+     "看起来你写的是 1500：那是以 ms 为单位的数值；换算成 s 是 1.5。"),
+    ("0.0032", Expected("number", 3.2e-3, "time", "ms"),
+     "Looks like you wrote 0.0032: that is the figure in s; in ms it is 3.2.",
+     "看起来你写的是 0.0032：那是以 s 为单位的数值；换算成 ms 是 3.2。"),
+    ("3200", Expected("number", 3.2e-3, "time", "ms"),
+     "Looks like you wrote 3200: that is the figure in µs; in ms it is 3.2.",
+     "看起来你写的是 3200：那是以 µs 为单位的数值；换算成 ms 是 3.2。"),
+    ("9.664 MB", Expected("number", 9.664e9, "bytes", "GB"),
+     "Looks like you are exactly 1000 times too small: a unit prefix slipped; in GB it is 9.664.",
+     "看起来你恰好小了 1000 倍：单位前缀错了；换算成 GB 是 9.664。"),
+])
+def test_a_scale_slip_is_named(text, exp, en, zh):
+    v = grade(text, exp)
+    assert v.status == WRONG and v.quality == 2
+    assert v.message_in("en").endswith(en) and v.message_in("zh").endswith(zh)
+
+
+def test_a_binary_scale_slip_is_named():
+    v = grade("128", Expected("number", 131072.0, "bytes", "B"))
+    assert v.status == WRONG and "that is the figure in KiB" in v.message
+
+
+# --------------------------------------------------------------------------- §4 one error measure
+
+def test_the_error_shown_is_the_one_judged():
+    v = grade("1076", Expected("number", 1024.0, "count"))
+    assert v.status == CORRECT
+    assert "(+4.8 %)" in v.message_in("en") and "（+4.8 %）" in v.message_in("zh")
+    assert v.relative_error == pytest.approx(52 / 1076)
+    assert "|x − e| / max(|x|, |e|)" in v.band_in("en") and "误差 = |x − e| / max(|x|, |e|)" in v.band_in("zh")
