@@ -19,7 +19,7 @@ from typing import Mapping, NamedTuple
 
 from . import expr as ex
 from .messages import Msg, Said, Twin, join, kind_name, say
-from .units import COUNT_SUFFIXES, KIND_DIMS, KINDS, UNIT_SYMBOLS, UNITS, Unit, dim_text, fmt_quantity, lookup
+from .units import COUNT_SUFFIXES, KIND_DIMS, KIND_IN_DIMS, KINDS, UNIT_SYMBOLS, UNITS, Unit, dim_text, fmt_quantity, lookup
 
 
 @dataclass(frozen=True)
@@ -356,7 +356,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             return Unreadable(text, _unknown_word(words[-1], kind))
         return Unreadable(text, e.said)
     want = KIND_DIMS[kind]
-    base = (1.0, want)
+    base = (KIND_IN_DIMS.get(kind, 1.0), want)
     readings = []
     for sym in slots:
         cands = UNITS[sym]
@@ -367,7 +367,8 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     for n, combo in enumerate(itertools.product(*readings)):
         if n >= 16:
             break
-        env = {f"{_SLOT}{i}": (u.factor, KIND_DIMS[u.kind]) for i, u in enumerate(combo)}
+        env = {f"{_SLOT}{i}": (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind])
+               for i, u in enumerate(combo)}
         env.update((f"{_BASE}{i}", base) for i in based)
         try:
             value, dim = ex.evaluate_quantity(node, env)
@@ -392,6 +393,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
                                         dims=Twin(shown, shown) if shown else say("dim.plain"),
                                         asked=_asked_dims(kind)))
     value, dim, combo, implied = chosen
+    value /= KIND_IN_DIMS.get(kind, 1.0)
     if not math.isfinite(value):
         return Unreadable(text, say("not_finite"))
     for sym, u in zip(reversed(slots), reversed(combo)):

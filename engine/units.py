@@ -220,7 +220,10 @@ KIND_DIMS: dict[str, Dim] = {
     "tok_rate": (0, 0, -1),
     "ratio": PLAIN,
     "count": PLAIN,
+    "bits": (0, 1, 0),  # a bit is B/8 (KIND_IN_DIMS)
 }
+# One base unit of a kind in the base units of its dimension: 1 bit = 1/8 B.
+KIND_IN_DIMS: dict[str, float] = {"bits": 1 / 8}
 _DIM_NAMES = ("FLOP", "B", "s")
 
 

@@ -28,7 +28,7 @@ SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
 # A unit of another dimension for each kind: it changes the B or s exponent of whatever it
 # multiplies (FLOP alone may be implied by a plain factor, so it is never the only change).
 WRONG_UNIT = {"bytes": "ms", "bandwidth": "GB", "flop": "GB", "flop_rate": "TB/s", "intensity": "ms",
-              "time": "GB", "tok_rate": "GB"}
+              "time": "GB", "tok_rate": "GB", "bits": "ms"}
 
 
 def _number(x: float) -> str:
