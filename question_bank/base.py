@@ -323,8 +323,10 @@ class Template:
 
     @cached_property
     def answer_kind(self) -> str:
-        kinds = {s.expected.kind for s in self.generate(0).steps}
-        return kinds.pop() if len(kinds) == 1 else "chain"
+        """What the answers are, one rule for single questions and chains: the kinds of its steps in the order
+        they first come (``number``, ``choice``, ``expression``; ``number+choice`` when they differ).  Whether
+        it is a chain is :attr:`chain_length`."""
+        return "+".join(dict.fromkeys(s.expected.kind for s in self.generate(0).steps))
 
 
 REGISTRY: dict[str, Template] = {}

@@ -125,10 +125,12 @@ def run_templates(args: argparse.Namespace) -> int:
     width = max((len(t.id) for t in rows), default=10)
     head = ("模板", "主题", "难度", "答案", "步数", "标题") if lang == "zh" else \
         ("TEMPLATE", "TOPIC", "DIFF", "ANSWER", "STEPS", "TITLE")
-    print(f"{head[0]:<{width}}  {head[1]:<13} {head[2]:<4} {head[3]:<10} {head[4]:<5} {head[5]}")
+    # ANSWER: the kinds of the steps' answers, one rule for single questions and chains (Template.answer_kind)
+    kind = max([len(head[3])] + [len(t.answer_kind) for t in rows])
+    print(f"{head[0]:<{width}}  {head[1]:<13} {head[2]:<4} {head[3]:<{kind}} {head[4]:<5} {head[5]}")
     for t in rows:
         title = t.title_zh if lang == "zh" else t.title
-        print(f"{t.id:<{width}}  {t.topic:<13} {t.difficulty:<4} {t.answer_kind:<10} {t.chain_length:<5} {title}")
+        print(f"{t.id:<{width}}  {t.topic:<13} {t.difficulty:<4} {t.answer_kind:<{kind}} {t.chain_length:<5} {title}")
     topics = sorted({t.topic for t in rows}, key=TOPICS.index)
     names = ", ".join(TOPIC_NAMES[x][1 if lang == "zh" else 0] for x in topics)
     print(f"\n{len(rows)} templates ({names})" if lang == "en" else f"\n共 {len(rows)} 个模板（{names}）")

@@ -34,7 +34,9 @@ def test_templates_json_lists_every_template_with_its_shape():
         assert set(r) >= {"id", "topic", "title", "answer_kind", "chain_length"}
         assert r["chain_length"] == registry.get(r["id"]).chain_length
     assert by_id["roofline.chain_interview"]["chain_length"] == 4
-    assert by_id["roofline.chain_interview"]["answer_kind"] == "chain"
+    # one rule for chains and single questions: the kinds of the steps' answers (a chain is its chain_length)
+    assert by_id["roofline.chain_interview"]["answer_kind"] == "number+choice"
+    assert by_id["memory.activation_chain"]["answer_kind"] == "number"
     assert by_id["inference.fits_on_card"]["answer_kind"] == "choice"
     assert sum(r["chain_length"] >= 3 for r in rows) >= 4
 
