@@ -170,7 +170,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "summary.accuracy": ("Accuracy", "正确率"),
     "summary.due_tomorrow": ("Due tomorrow: {n}", "明天到期：{n}"),
     "summary.nothing": ("Nothing was answered.", "没有作答。"),
-    "summary.back": ("Press Enter to go back to Home.", "按回车返回主页。"),
+    "summary.back": ("Press Enter to go back to {where}.", "按回车返回{where}。"),
     # browse
     "browse.template": ("Template", "题型"),
     "browse.state": ("State", "状态"),
@@ -282,6 +282,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.end_title": ("End the mock now?", "现在结束模拟面试？"),
     "mock.end_body": ("{n} of {total} answers are still missing; they count as unanswered.",
                       "还有 {n} / {total} 题未作答，将计为未作答。"),
+    "mock.end_body.one": ("1 of {total} answers is still missing; it counts as unanswered.",
+                          "还有 1 / {total} 题未作答，将计为未作答。"),
     "mock.end_body_all": ("Every question has an answer.", "所有题目都已作答。"),
     "mock.given": ("{label}: ", "{label}："),
     "mock.end_submits": ("The answer you typed here ({typed}) will be submitted.", "本题已输入的答案（{typed}）将被提交。"),
@@ -292,9 +294,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.time_used": ("time used {used} of {limit}", "用时 {used} / {limit}"),
     "mock.timed_out": (" (time ran out)", "（时间用完）"),
     "mock.first": ("Your first mock: the next ones will be compared with it.", "这是你的第一次模拟面试，之后会与它比较。"),
-    "mock.compare": ("Earlier mocks: {n} · last {previous:.0f} % ({delta:+.0f}) · best {best:.0f} % · "
+    "mock.compare": ("Earlier mocks: {n} · last {previous:.0f} % ({delta}) · best {best:.0f} % · "
                      "average {average:.0f} %",
-                     "之前的模拟面试：{n} 次 · 上次 {previous:.0f} %（{delta:+.0f}）· 最好 {best:.0f} % · "
+                     "之前的模拟面试：{n} 次 · 上次 {previous:.0f} %（{delta}）· 最好 {best:.0f} % · "
                      "平均 {average:.0f} %"),
     "mock.col.n": ("#", "#"),
     "mock.col.topic": ("Topic", "主题"),
@@ -326,13 +328,29 @@ STRINGS: dict[str, tuple[str, str]] = {
     "memory-bound": ("memory-bound", "访存受限"),
     "compute-bound": ("compute-bound", "算力受限"),
     "roofline.bound": ("({bound})", "（{bound}）"),
+    # a change of a percentage (drill.i18n.points)
+    "points": ("{shown} points", "{shown} 个百分点"),
+    "points.one": ("{shown} point", "{shown} 个百分点"),
 }
 
 
 def t(key: str, lang: str = "en", /, **fmt) -> str:
-    """The string ``key`` in ``lang`` (``en`` or ``zh``), formatted with ``fmt``."""
-    s = _pick(STRINGS[key], lang)
+    """The string ``key`` in ``lang`` (``en`` or ``zh``), formatted with ``fmt``; with ``n=1``, the
+    string ``key.one`` when there is one (the singular: "1 question", not "1 questions")."""
+    s = _pick(STRINGS[singular(STRINGS, key, fmt)], lang)
     return s.format(**fmt) if fmt else s
+
+
+def singular(table: Mapping[str, object], key: str, fmt: Mapping[str, object]) -> str:
+    """``key.one`` if ``fmt`` counts one (``n=1``) and ``table`` has it, else ``key``."""
+    return f"{key}.one" if fmt.get("n") == 1 and f"{key}.one" in table else key
+
+
+def points(delta: float, lang: str = "en") -> str:
+    """A change of a percentage, with its unit and a true minus sign: ``+5 points``, ``−100 points``."""
+    n = round(delta)
+    shown = f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "±0"
+    return t("points", lang, n=abs(n), shown=shown)
 
 
 def _pick(pair: tuple[str, str], lang: str) -> str:

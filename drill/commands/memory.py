@@ -153,9 +153,15 @@ def run_export(args: argparse.Namespace) -> int:
         atomic_write(target, text.encode("utf-8"), backup=False)
     except OSError as e:
         return _fail(f"cannot write {target}: {e.strerror or e}")
-    print(f"Exported profile '{doc['profile']}' to {target}: {len(doc['states'])} items, "
-          f"{len(doc['reviews'])} reviews, {len(doc['mocks'])} mock interviews.")
+    print(f"Exported profile '{doc['profile']}' to {target}: {_counts(doc)}.")
     return 0
+
+
+def _counts(doc: dict) -> str:
+    """``3 items, 1 review, 0 mock interviews``: the counts of an exported document, singular for one."""
+    return ", ".join(f"{n} {word if n == 1 else words}" for n, word, words in (
+        (len(doc["states"]), "item", "items"), (len(doc["reviews"]), "review", "reviews"),
+        (len(doc["mocks"]), "mock interview", "mock interviews")))
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -176,8 +182,7 @@ def run_import(args: argparse.Namespace) -> int:
             profile.import_document(doc)
         except InvalidDocument as e:
             return _fail(f"{source}: {e}; nothing was imported")
-        print(f"Imported {source} into profile '{profile.name}': {len(doc['states'])} items, "
-              f"{len(doc['reviews'])} reviews, {len(doc['mocks'])} mock interviews.")
+        print(f"Imported {source} into profile '{profile.name}': {_counts(doc)}.")
     return 0
 
 

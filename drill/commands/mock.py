@@ -235,7 +235,8 @@ def _fmt_minutes(seconds: int) -> str:
 def _print_table(plan: "MockPlan") -> None:
     s = plan.settings
     how = "weighted towards your weaker templates" if s.weighted else "shared seed: the same mock for everyone"
-    print(f"Mock plan · seed {s.seed} · {len(plan.questions)} questions · {_fmt_minutes(plan.limit_seconds)} "
+    n = len(plan.questions)
+    print(f"Mock plan · seed {s.seed} · {n} question{'' if n == 1 else 's'} · {_fmt_minutes(plan.limit_seconds)} "
           f"({how})")
     width = max(len(q.template_id) for q in plan.questions)
     for i, q in enumerate(plan.questions, 1):

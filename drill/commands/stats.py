@@ -18,7 +18,7 @@ import sys
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
-from drill.i18n import template_title, topic_name  # one name per topic, shared with the screens
+from drill.i18n import singular, template_title, topic_name  # one name per topic, shared with the screens
 
 if TYPE_CHECKING:
     from engine.stats import Stats
@@ -46,10 +46,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "retention": ("True retention, 30 d", "真实保持率（30 天）"),
     "retention_value": ("{pct} of {n} first reviews of mature items passed",
                         "成熟题当日首次复习 {n} 次，通过 {pct}"),
+    "retention_value.one": ("{pct} of 1 first review of a mature item passed", "成熟题当日首次复习 1 次，通过 {pct}"),
     "retention_none": ("— (no mature item, interval ≥ 21 d, reviewed in 30 d)",
                        "—（近 30 天没有复习过成熟题，即间隔 ≥ 21 天）"),
     "accuracy": ("Accuracy, 30 d", "正确率（30 天）"),
     "accuracy_value": ("{pct} of {n} answers correct or close", "{n} 次作答中 {pct} 正确或接近"),
+    "accuracy_value.one": ("{pct} of 1 answer correct or close", "1 次作答中 {pct} 正确或接近"),
     "due": ("Due", "到期"),
     "due_value": ("{today} today ({overdue} overdue) · {week} in 7 days · {month} in 30 days",
                   "今天 {today}（逾期 {overdue}）· 7 天内 {week} · 30 天内 {month}"),
@@ -109,7 +111,7 @@ SORT_LABEL_KEYS = {"topic": "topic", "learned": "learned", "accuracy": "acc30", 
 
 
 def tr(key: str, lang: str = "en", **fmt) -> str:
-    en, zh = STRINGS[key]
+    en, zh = STRINGS[singular(STRINGS, key, fmt)]  # "1 answer", not "1 answers"
     s = zh if lang == "zh" else en
     return s.format(**fmt) if fmt else s
 

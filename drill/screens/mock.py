@@ -33,7 +33,7 @@ from textual.widgets.option_list import Option
 from drill import flow
 from drill.commands import mock as glue
 from drill.commands.mock import format_clock
-from drill.i18n import placeholder, t, template_title, topic_name
+from drill.i18n import placeholder, points, t, template_title, topic_name
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen
 from engine.grading import misconception_label
 from engine.mock import (ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading,
@@ -720,7 +720,7 @@ class MockReportScreen(_MockScreen):
                     + "\n")
         c = rep.comparison
         text.append(t("mock.first", lang) if c is None else
-                    t("mock.compare", lang, n=c.earlier, previous=c.previous, delta=c.delta(rep.percent),
+                    t("mock.compare", lang, n=c.earlier, previous=c.previous, delta=points(c.delta(rep.percent), lang),
                        best=c.best, average=c.average), style="italic")
         head.update(text)
         cols = ["mock.col.n", "mock.col.topic", "mock.col.answer", "mock.col.expected", "mock.col.verdict",

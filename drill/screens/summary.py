@@ -17,8 +17,14 @@ from question_bank import registry
 from question_bank.base import TOPICS
 
 
+# what the summary names as the screen Enter goes back to (drill.app.SCREEN_PATHS name -> drill.i18n id)
+BACK_NAMES = {"home": "key.home", "browse": "key.browse", "practice": "practice.title", "stats": "key.stats",
+              "mock_report": "mock.title", "help": "key.help"}
+
+
 class SummaryScreen(DrillScreen):
-    """``SummaryScreen(summary=...)``: Enter or Escape goes back to Home."""
+    """``SummaryScreen(summary=...)``: Enter or Escape goes back to the screen the session was started from
+    (Home, Browse…), and says so."""
 
     DEFAULT_CSS = """
     SummaryScreen #summary-body { padding: 1 2; }
@@ -38,6 +44,15 @@ class SummaryScreen(DrillScreen):
             yield Static(self.render_summary(), id="summary")
         yield Footer()
 
+    def back_to(self) -> str:
+        """The name of the screen Enter goes back to: the one below this (Home when there is none)."""
+        from drill.app import screen_name
+
+        stack = self.app.screen_stack
+        below = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 1 else None
+        name = screen_name(below) if below is not None else "home"
+        return self.tr(BACK_NAMES.get(name or "", "key.home"))
+
     def render_summary(self):
         s, lang = self.summary, self.lang
         out = Table.grid(padding=(0, 2))
@@ -46,7 +61,7 @@ class SummaryScreen(DrillScreen):
         if s is None or not s.answered:
             out.add_row(title)
             out.add_row(Text(self.tr("summary.nothing")))
-            out.add_row(Text(self.tr("summary.back"), "dim"))
+            out.add_row(Text(self.tr("summary.back", where=self.back_to()), "dim"))
             return out
         counts = Table.grid(padding=(0, 3))
         for _ in range(6):
@@ -75,7 +90,7 @@ class SummaryScreen(DrillScreen):
             due.append(f"\n  … +{len(s.due_tomorrow) - 8}", "dim")
         for row in (title, counts, Text(self.tr("summary.counted_by"), "dim"), Text(""),
                     Text(self.tr("summary.by_topic"), "bold"), topics, Text(""), due,
-                    Text(""), Text(self.tr("summary.back"), "dim")):
+                    Text(""), Text(self.tr("summary.back", where=self.back_to()), "dim")):
             out.add_row(row)
         return out
 

@@ -86,7 +86,7 @@ def test_export_then_import_round_trips(tmp_path):
     out = tmp_path / "ann.json"
     r = drill("--saves", str(tmp_path), "--profile", "ann", "export", str(out))
     assert r.returncode == 0, r.stderr
-    assert "4 items, 4 reviews, 1 mock interviews" in r.stdout
+    assert "4 items, 4 reviews, 1 mock interview" in r.stdout
     r = drill("--saves", str(tmp_path), "--profile", "bob", "import", str(out))
     assert r.returncode == 0, r.stderr
     with Profile.open(tmp_path, "bob") as p:

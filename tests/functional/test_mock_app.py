@@ -180,7 +180,7 @@ async def test_ending_by_hand_submits_a_readable_answer_being_typed(profile, clo
         await pilot.pause()
         body = " ".join(str(w.render()) for w in app.screen.query("Static"))
         assert f"The answer you typed here ({typed}) will be submitted." in body
-        assert "1 of 3 answers are still missing" in body
+        assert "1 of 3 answers is still missing" in body
         report = await end_now_confirm(pilot)
         assert report.report.score == {"correct": 2, "close": 0, "wrong": 0, "unanswered": 1}
     rec = profile.mocks()[0]
@@ -343,7 +343,7 @@ async def test_the_report_opens_solutions_queues_missed_templates_and_compares(p
         await submit(pilot, second, right(second), seconds=10)
         await pilot.pause()
         head = text_of(app.screen, "#report-head")
-        assert "Score 100 %" in head and "Earlier mocks: 1 · last 50 % (+50)" in head
+        assert "Score 100 %" in head and "Earlier mocks: 1 · last 50 % (+50 points)" in head
     assert len(profile.mocks()) == 2
 
 

@@ -136,3 +136,19 @@ def test_the_stats_weakest_column_names_templates_by_title_cut_to_fit():
             assert _width(name) <= WEAK_TITLE
     assert weakest_names(topic, "zh").startswith("方阵 GEMM 的算术强度（给出…, ")
     assert _cut("短标题", 6) == "短标题" and _cut("一二三四", 6) == "一二…" and _width(_cut("一二三四", 5)) <= 5
+
+
+def test_counts_of_one_are_singular_and_changes_have_a_unit_in_both_languages():
+    from drill.commands.stats import tr
+    from drill.i18n import points
+
+    assert t("mock.end_body", "en", n=1, total=5).startswith("1 of 5 answers is still missing; it counts")
+    assert t("mock.end_body", "en", n=2, total=5).startswith("2 of 5 answers are still missing; they count")
+    assert tr("accuracy_value", "en", pct="100 %", n=1) == "100 % of 1 answer correct or close"
+    assert tr("accuracy_value", "en", pct="50 %", n=2) == "50 % of 2 answers correct or close"
+    assert (points(-100), points(1), points(12.4), points(0)) == \
+        ("\u2212100 points", "+1 point", "+12 points", "±0 points")
+    assert points(-100, "zh") == "\u2212100 个百分点"
+    for key in STRINGS:  # a singular has its plural beside it, with the same fields
+        if key.endswith(".one"):
+            assert _fields(STRINGS[key][0]) <= _fields(STRINGS[key.removesuffix(".one")][0]) | {"n"}, key
