@@ -250,6 +250,15 @@ class PracticeRun:
         return self.session.answered, self.session.answered + len(self.session.cards)
 
     @property
+    def step_progress(self) -> tuple[int, int]:
+        """Steps answered and steps in the session: a chain counts each of its steps (re-drills add theirs)."""
+        done = len(self.answers)
+        current = self.session.current
+        on_current = sum(1 for a in self.answers if a.card is current and a.item_row is None) if current else 0
+        left = sum(registry.get(c.item).chain_length for c in self.session.cards) - on_current
+        return done, done + left
+
+    @property
     def finished_card(self) -> bool:
         """The last answer finished its card (the session moved on)."""
         return bool(self.answers) and self.answers[-1].item_row is not None

@@ -285,7 +285,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.end_body.one": ("1 of {total} answers is still missing; it counts as unanswered.",
                           "还有 1 / {total} 题未作答，将计为未作答。"),
     "mock.end_body_all": ("Every question has an answer.", "所有题目都已作答。"),
-    "mock.given": ("{label}: ", "{label}："),
     "mock.end_submits": ("The answer you typed here ({typed}) will be submitted.", "本题已输入的答案（{typed}）将被提交。"),
     "mock.report": ("Mock report · {date} · seed {seed}", "模拟面试报告 · {date} · 种子 {seed}"),
     "mock.score": ("Score {percent:.0f} %", "得分 {percent:.0f} %"),

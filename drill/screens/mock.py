@@ -35,6 +35,7 @@ from drill.commands import mock as glue
 from drill.commands.mock import format_clock
 from drill.i18n import placeholder, points, t, template_title, topic_name
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen
+from drill.widgets.problem import givens_table
 from engine.grading import misconception_label
 from engine.mock import (ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading,
                          unreadable_reason)
@@ -109,17 +110,18 @@ class MockSetupScreen(_MockScreen):
                 yield Input(str(minutes or ""), id="mock-minutes", type="integer", compact=True)
                 yield Label(id="lbl-questions")
                 yield Input(str(questions or ""), id="mock-questions", type="integer", compact=True)
-            with Horizontal(classes="mock-row"):
-                yield Label(id="lbl-topics")
-                yield SelectionList[str](*[(topic_name(t, lang), t, t in topics) for t in TOPICS],
-                                         id="mock-topics", compact=True)
-            with Horizontal(classes="mock-row"):
-                yield Label("")
-                yield Checkbox(id="mock-chains", value=bool(chains), compact=True)
+            # the seed and chains before the topics: their list grows with the bank, and scrolls last
             with Horizontal(classes="mock-row"):
                 yield Label(id="lbl-seed")
                 yield Input("" if g["seed"] is None else str(g["seed"]), id="mock-seed", type="integer",
                             compact=True)
+            with Horizontal(classes="mock-row"):
+                yield Label("")
+                yield Checkbox(id="mock-chains", value=bool(chains), compact=True)
+            with Horizontal(classes="mock-row"):
+                yield Label(id="lbl-topics")
+                yield SelectionList[str](*[(topic_name(t, lang), t, t in topics) for t in TOPICS],
+                                         id="mock-topics", compact=True)
         with Vertical(id="mock-foot"):
             yield Static(id="mock-preview")
             yield Button(id="mock-start", variant="primary", compact=True)
@@ -288,25 +290,20 @@ class ConfirmEndScreen(DrillModal[bool]):
 
 
 def problem_context(problem: Problem, upto: int, lang: str, answers: Mapping[int, str] | None = None) -> Text:
-    """Scenario, givens (run together to save lines), conventions, and the steps before ``upto``
+    """Scenario, the givens table (as practice draws it), conventions, and the steps before ``upto``
     with the answers given to them (no verdicts)."""
     answers = answers or {}
     out = Text()
     if problem.scenario(lang):
-        out.append(problem.scenario(lang) + "\n")
-    rows = problem.given_rows(lang)
-    for i, (label, shown) in enumerate(rows):
-        out.append("  ·  " if i else "", style="dim")
-        out.append(t("mock.given", lang, label=label), style="dim")
-        out.append(shown)
-    if rows:
-        out.append("\n")
+        out.append(problem.scenario(lang) + "\n\n")
+    out.append_text(givens_table(problem, lang))
     if problem.conventions(lang):
-        out.append(problem.conventions(lang) + "\n", style="dim italic")
+        out.append(problem.conventions(lang) + "\n\n", style="dim italic")
     for s in problem.steps[:upto]:
-        out.append(f"\n{s.index + 1}. {s.prompt(lang)}", style="dim")
+        out.append(f"{s.index + 1}. {s.prompt(lang)}\n", style="dim")
         if answers.get(s.index):
-            out.append("\n   " + t("mock.your_answer", lang, typed=answers[s.index]), style="dim")
+            out.append("   " + t("mock.your_answer", lang, typed=answers[s.index]) + "\n", style="dim")
+        out.append("\n")
     return out
 
 
@@ -334,17 +331,20 @@ def expected_shown(item: str, seed: int, step: int | None, saved: str, lang: str
 class MockRunScreen(_MockScreen):
     """The timed mock: no verdicts until the end."""
 
+    # laid out as practice is: the problem (givens table, question) with the answer box right under it;
+    # the problem scrolls (to its question) when the terminal is too short for all of it
     DEFAULT_CSS = """
     MockRunScreen { layout: vertical; }
+    MockRunScreen #mock-head { dock: top; height: 2; }
     MockRunScreen #mock-bar { height: 1; background: $boost; padding: 0 1; }
     MockRunScreen #mock-position { width: 1fr; text-style: bold; }
     MockRunScreen #mock-qtime { width: auto; margin-right: 3; }
     MockRunScreen #mock-clock { width: auto; text-style: bold; padding: 0 1; }
     MockRunScreen #mock-clock.-warning { background: $error; color: $text; }
     MockRunScreen #mock-status { height: 1; padding: 0 1; color: $text-muted; }
-    MockRunScreen #mock-body { height: 1fr; padding: 1 2; }
-    MockRunScreen #mock-prompt { height: auto; max-height: 6; padding: 0 2; }
-    MockRunScreen #mock-answer { margin: 0 2; }
+    MockRunScreen #mock-body { height: auto; max-height: 76%; padding: 0 1; margin-top: 1; }
+    MockRunScreen #mock-prompt { margin-top: 1; }
+    MockRunScreen #mock-answer { margin: 0 1; }
     MockRunScreen #mock-reading { height: auto; padding: 0 3; color: $text-muted; }
     MockRunScreen #mock-reading.-unreadable { color: $warning; }
     MockRunScreen #mock-reading.-error { color: $error; }
@@ -369,14 +369,15 @@ class MockRunScreen(_MockScreen):
         self._box: Input | None = None
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="mock-bar"):
-            yield Static(id="mock-position")
-            yield Static(id="mock-qtime")
-            yield Static(id="mock-clock")
-        yield Static(id="mock-status")
-        with VerticalScroll(id="mock-body"):
+        with Vertical(id="mock-head"):
+            with Horizontal(id="mock-bar"):
+                yield Static(id="mock-position")
+                yield Static(id="mock-qtime")
+                yield Static(id="mock-clock")
+            yield Static(id="mock-status")
+        with VerticalScroll(id="mock-body", can_focus=False):
             yield Static(id="mock-problem")
-        yield Static(id="mock-prompt")
+            yield Static(id="mock-prompt")
         yield Input(id="mock-answer")
         yield Static(id="mock-reading")
         yield Footer()
@@ -406,12 +407,15 @@ class MockRunScreen(_MockScreen):
         slot = run.slot
         problem = self.problems[slot.question]
         answers = {s.step: s.typed for s in run.slots if s.question == slot.question and s.status == ANSWERED}
-        self.query_one("#mock-problem", Static).update(problem_context(problem, slot.step, lang, answers))
+        context = problem_context(problem, slot.step, lang, answers)
+        context.rstrip()
+        self.query_one("#mock-problem", Static).update(context)
         prompt = step_prompt(problem, slot.step, lang)
         if slot.status == ANSWERED:
             prompt.append("\n" + t("mock.answered_before", lang, typed=slot.typed), style="italic")
         self.query_one("#mock-prompt", Static).update(prompt)
-        self.query_one("#mock-body", VerticalScroll).scroll_home(animate=False)
+        # the question (at the end) in view, as in practice, whatever the width wraps
+        self.call_after_refresh(self.query_one("#mock-body", VerticalScroll).scroll_end, animate=False)
         box = self.answer_box
         box.placeholder = placeholder(slot.expected, lang, "mock.placeholder")
         if not keep_text:

@@ -24,9 +24,13 @@ from drill import flow
 from drill.commands.mock import format_clock
 from drill.i18n import placeholder, t, template_title, topic_name, when
 from drill.screens import VERDICT_COLOUR, DrillScreen
+from drill.widgets.formulas import Solution
+from drill.widgets.problem import givens_table
 from question_bank import registry
 
 ASKING, FEEDBACK, EMPTY = "asking", "feedback", "empty"
+PROBLEM_MIN = 44  # columns the problem keeps beside the feedback in a wide terminal
+FEEDBACK_FRAME = 4  # the feedback column's border, padding and scrollbar
 VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
                  for v, mark in (("correct", "✓"), ("close", "≈"), ("wrong", "✗"), (flow.DONT_KNOW, "?"))}
 
@@ -95,6 +99,7 @@ class PracticeScreen(DrillScreen):
         self._understood_pending = False
         self._not_graded: str | None = None  # the unreadable text whose reason is on show
         self._checking: tuple | None = None  # (run, answers, step) while a symbolic answer is judged off-thread
+        self._solution_width = 0  # cells of the longest line of the worked solution on show
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -159,7 +164,7 @@ class PracticeScreen(DrillScreen):
                 right.append(self.tr("practice.redrill") + "  ", "italic yellow")
             elif run.card.kind == "extra":
                 right.append(self.tr("practice.extra") + "  ", "italic cyan")
-        done, total = run.progress
+        done, total = run.step_progress  # a chain's steps each count
         seconds = (run.elapsed() if self.state == ASKING else
                    run.answers[-1].seconds if self.state == FEEDBACK and run.answers else None)
         right += progress_bar(done, total) + Text(" " + self.tr("practice.progress", done=done, total=total))
@@ -172,14 +177,7 @@ class PracticeScreen(DrillScreen):
         text = Text()
         if p.scenario(lang):
             text.append(p.scenario(lang) + "\n\n")
-        rows = p.given_rows(lang)
-        if rows:
-            width = max(cell_len(label) for label, _ in rows)
-            for label, shown in rows:
-                text.append("▎ ", "blue")
-                text.append(label + " " * (width - cell_len(label) + 2), "dim")
-                text.append(shown + "\n", "bold")
-            text.append("\n")
+        text.append_text(givens_table(p, lang))
         if p.conventions(lang):
             text.append(p.conventions(lang) + "\n\n", "dim italic")
         for a in run.prior:
@@ -268,10 +266,11 @@ class PracticeScreen(DrillScreen):
             if row["quality"] < 4 and a.card.kind != "extra":
                 head.append("  " + self.tr("practice.comes_back"), "yellow")
         self.query_one("#verdict", Static).update(head)
-        solution = Text(self.tr("solution") + "\n", "bold underline")
-        for line in step.solution_lines(lang):
-            solution.append(line + "\n")
-        self.query_one("#solution", Static).update(solution)
+        # each line whole where the column holds it, else broken between terms (drill.widgets.formulas)
+        self.query_one("#solution", Static).update(
+            Solution(Text(self.tr("solution"), "bold underline"), step.solution_lines(lang)))
+        self._solution_width = max((cell_len(line) for line in step.solution_lines(lang)), default=0)
+        self.fit_feedback()
         for old in self.query("RooflinePlot"):
             old.remove()
         if step.roofline:
@@ -287,6 +286,18 @@ class PracticeScreen(DrillScreen):
         # the question stays in view above the answer box, whatever the new width wraps
         self.call_after_refresh(self.query_one("#problem", VerticalScroll).scroll_end, animate=False)
         self.tick()
+
+    def fit_feedback(self) -> None:
+        """In a wide terminal, the feedback column as wide as the longest line of the worked solution needs
+        (a formula is not broken where a line can hold it), half the screen at least, and the problem
+        keeps :data:`PROBLEM_MIN` columns."""
+        width = self.app.size.width
+        need = self._solution_width + FEEDBACK_FRAME
+        self.styles.grid_columns = f"1fr {max(min(need, width - PROBLEM_MIN), width // 2)}"
+
+    def on_resize(self) -> None:
+        if self.state == FEEDBACK:
+            self.fit_feedback()
 
     def show_empty(self) -> None:
         self.set_state(EMPTY)

@@ -1,0 +1,89 @@
+"""Worked solutions drawn so that a formula is never broken where a line can hold it.
+
+A terminal wraps text at any space, so ``= 2 × 2048 × 2048 / (4 × (2048 × 2048 + …))`` used to
+break inside a product or inside brackets.  :func:`wrap_formula` keeps a line whole when the width
+holds it; a longer one is broken before an operator at the shallowest bracket depth that fits, and
+the rest is indented under it.  :class:`Solution` is a Rich renderable that does this at whatever
+width it is drawn (a Static's content: it redraws when the column changes width).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.text import Text
+
+# a line may be broken before one of these when a space comes before and after it: the loosest first
+# (a relation, then a sum, then a product), as one breaks a formula by hand
+RANK = {**dict.fromkeys("=≈<>≤≥→", 0), **dict.fromkeys("+−-", 1), **dict.fromkeys("×·/", 2)}
+OPERATORS = frozenset(RANK)
+OPENING, CLOSING = "([{（", ")]}）"
+CONTINUATION = 4  # extra indent of a broken line's continuation
+
+
+def _breaks(text: str, start: int) -> Iterable[tuple[tuple[int, int], int]]:
+    """((bracket depth, operator rank), index) of each place ``text`` may be broken, from index ``start``:
+    a space before an operator (the operator starts the next line) or before an opening bracket."""
+    depth = 0
+    for i, c in enumerate(text):
+        if c in OPENING:
+            depth += 1
+        elif c in CLOSING:
+            depth = max(0, depth - 1)
+        if c != " " or i < start or i + 1 >= len(text):
+            continue
+        nxt = text[i + 1]
+        if nxt in OPERATORS and (i + 2 >= len(text) or text[i + 2] == " "):
+            yield (depth, RANK[nxt]), i
+        elif nxt in OPENING and text[i - 1] not in OPERATORS:  # not between an operator and its operand
+            yield (depth, 2), i
+
+
+def wrap_formula(line: str, width: int) -> list[str]:
+    """``line`` in lines of at most ``width`` cells where it can be: whole if it fits; else broken before
+    the loosest operator of the shallowest bracket depth that fits (the last such one), the continuation
+    indented.
+    A piece with no place to break stays longer (the terminal then wraps it)."""
+    if width <= 0 or cell_len(line) <= width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + CONTINUATION)
+    out, text, start = [], line, 0
+    while cell_len(text) > width:
+        fits = [(d, i) for d, i in _breaks(text, start) if cell_len(text[:i]) <= width and i > start + 1]
+        if not fits:
+            break
+        depth = min(d for d, _ in fits)
+        cut = max(i for d, i in fits if d == depth)
+        out.append(text[:cut].rstrip())
+        text = indent + text[cut:].lstrip()
+        start = len(indent)
+        if cell_len(indent) >= width // 2:  # no room left to indent into
+            break
+    out.append(text)
+    return out
+
+
+class Solution:
+    """A title and the lines of a worked solution, each wrapped by :func:`wrap_formula` at the width it is
+    drawn in; ``str()`` is the lines as they are."""
+
+    def __init__(self, title: Text, lines: Sequence[str]) -> None:
+        self.title = title
+        self.lines = list(lines)
+
+    def __str__(self) -> str:
+        return "\n".join([self.title.plain, *self.lines])
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        yield self.title
+        for line in self.lines:
+            for part in wrap_formula(line, width):
+                yield Text(part)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max([self.title.cell_len, *map(cell_len, self.lines)])
+        return Measurement(min(widest, 20), widest)

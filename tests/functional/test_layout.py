@@ -1,0 +1,108 @@
+"""Practice and the mock fit their terminal: the givens, the question and the answer box in view at 80x24
+and 120x40 (read from what is drawn, not from a count of lines); in a wide terminal the worked solution
+gets the room it needs; a chain's progress counts its steps."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rich.cells import cell_len
+
+from drill.app import DrillApp
+from drill.context import AppContext
+from drill.screens.mock import MockRunScreen
+from drill.screens.practice import PracticeScreen
+from drill.widgets.formulas import wrap_formula
+from question_bank import registry
+from tests.functional.app_support import clock, profile, submit, sync  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.functional
+
+CHAIN = "communication.ddp_chain"  # a scenario, four givens, three lines of conventions, three steps
+
+
+def drawn(app) -> list[str]:
+    """The screen as drawn, line by line (Textual 8.2.8's compositor)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def line_of(lines: list[str], fragment: str) -> int:
+    found = [i for i, line in enumerate(lines) if fragment in line]
+    assert found, f"{fragment!r} is not drawn:\n" + "\n".join(lines)
+    return found[0]
+
+
+def assert_in_view(app, problem, step: int, box: str) -> None:
+    """Every given (label and value), the question's first words and the answer box are drawn, in that order."""
+    lines, lang = drawn(app), app.ctx.lang
+    rows = [line_of(lines, label) for label, _ in problem.given_rows(lang)]
+    for (label, value), row in zip(problem.given_rows(lang), rows):
+        assert value in lines[row], (label, value)
+    question = line_of(lines, problem.steps[step].prompt(lang)[:30])
+    answer = app.screen.query_one(box).region
+    assert max(rows) < question < answer.y
+    assert answer.bottom <= app.screen.region.bottom - 1  # above the footer
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@sync
+async def test_practice_keeps_givens_question_and_answer_box_in_view_and_counts_steps(profile, clock, size):
+    app = DrillApp(AppContext(profile, "en", clock, random.Random(1)), start="practice", items=[CHAIN])
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PracticeScreen)
+        problem = screen.run.problem
+        assert_in_view(app, problem, 0, "#answer")
+        assert screen.run.step_progress == (0, 3)  # a chain counts its steps
+        await submit(pilot, screen.run.current_step.expected.display)
+        assert screen.run.step_progress == (1, 3) and "1/3" in drawn(app)[0]
+        if size[0] < 110:
+            return
+        # wide: the worked solution beside the problem, as wide as its lines need; none broken that fits
+        feedback, question = screen.query_one("#feedback").region, screen.query_one("#problem").region
+        assert feedback.width >= question.width
+        lines = drawn(app)
+        room = screen.query_one("#solution").content_size.width
+        for line in problem.steps[0].solution_lines("en"):
+            for part in wrap_formula(line, room):
+                assert any(part.strip() in drawn_line for drawn_line in lines), part
+            if cell_len(line) <= room:
+                assert wrap_formula(line, room) == [line]
+        await pilot.press("enter")  # step 2: the first step's answer above it, still all in view
+        assert_in_view(app, problem, 1, "#answer")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@sync
+async def test_the_mock_question_is_laid_out_as_in_practice(profile, clock, size):
+    app = DrillApp(AppContext(profile, "en", clock, random.Random(3)), start="mock", questions=2, seed=3,
+                   topics=["communication"])
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        assert app.screen.query_one("#mock-seed").region.bottom <= size[1] - 1  # the seed field in view
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, MockRunScreen)
+        await pilot.pause()
+        assert_in_view(app, screen.problems[0], screen.run.slot.step, "#mock-answer")
+        lines = drawn(app)
+        # nothing between the question and the box: they are drawn together, not at opposite ends
+        question = line_of(lines, screen.problems[0].steps[screen.run.slot.step].prompt("en")[:30])
+        assert screen.query_one("#mock-answer").region.y - question <= 3
+
+
+def test_a_formula_is_broken_only_between_terms_and_only_when_it_must():
+    line = "  = 2 × 2048 × 2048 × 2048 / (4 × (2048 × 2048 + 2048 × 2048 + 2048 × 2048))"
+    assert wrap_formula(line, 100) == [line]
+    assert wrap_formula(line, 60) == ["  = 2 × 2048 × 2048 × 2048",
+                                      "      / (4 × (2048 × 2048 + 2048 × 2048 + 2048 × 2048))"]
+    for template in registry.all_templates()[::7]:
+        for step in template.generate(1).steps:
+            for text in step.solution_lines("en") + step.solution_lines("zh"):
+                for width in (30, 50, 72):
+                    parts = wrap_formula(text, width)
+                    assert " ".join(p.strip() for p in parts).split() == text.split()  # nothing lost
+                    assert all(cell_len(p) <= width for p in parts[:-1])  # only an unbreakable rest may not
