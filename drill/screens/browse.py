@@ -22,7 +22,7 @@ from drill.screens import VERDICT_COLOUR, DrillScreen
 from question_bank import registry
 
 SORTS = ("bank", "due", "last")
-PREVIEW_MIN = 32  # columns the preview keeps beside the table in a wide terminal
+PREVIEW_MIN = 28  # columns the preview keeps beside the table in a wide terminal
 CELL_PAD = 2  # a DataTable cell's padding (one column each side)
 
 
@@ -38,7 +38,7 @@ class BrowseScreen(DrillScreen):
         &.-narrow #preview { height: 40%; }
         &.-wide #browse-columns { layout: horizontal; }
         &.-wide #bank { width: 2fr; }
-        &.-wide #preview { width: 1fr; min-width: 32; border-top: none; border-left: vkey $primary 40%; }
+        &.-wide #preview { width: 1fr; min-width: 28; border-top: none; border-left: vkey $primary 40%; }
     }
     """
     BINDINGS = [
@@ -149,7 +149,8 @@ class BrowseScreen(DrillScreen):
             bank.styles.width = max(min(need, room), 50)
         else:
             bank.styles.width = "1fr"
-        title_width = max(16, min(widths[0], (min(need, room) if wide else width) - others - CELL_PAD - 2))
+        # narrow: the table is the screen's width less 2, and its scrollbar takes 2 more
+        title_width = max(16, min(widths[0], (min(need, room) - 2 if wide else width - 4) - others - CELL_PAD))
         for c in cells:
             c[1].truncate(title_width, overflow="ellipsis")
         table.clear(columns=True)

@@ -328,6 +328,9 @@ def expected_shown(item: str, seed: int, step: int | None, saved: str, lang: str
     return saved if asked is None else asked[0].steps[asked[1]].expected.display_in(lang)
 
 
+BODY_FRAME = 7  # rows around the mock's problem: the two bars, its top margin, the answer box, the footer
+
+
 class MockRunScreen(_MockScreen):
     """The timed mock: no verdicts until the end."""
 
@@ -342,7 +345,7 @@ class MockRunScreen(_MockScreen):
     MockRunScreen #mock-clock { width: auto; text-style: bold; padding: 0 1; }
     MockRunScreen #mock-clock.-warning { background: $error; color: $text; }
     MockRunScreen #mock-status { height: 1; padding: 0 1; color: $text-muted; }
-    MockRunScreen #mock-body { height: auto; max-height: 76%; padding: 0 1; margin-top: 1; }
+    MockRunScreen #mock-body { height: auto; max-height: 16; padding: 0 1; margin-top: 1; }
     MockRunScreen #mock-prompt { margin-top: 1; }
     MockRunScreen #mock-answer { margin: 0 1; }
     MockRunScreen #mock-reading { height: auto; padding: 0 3; color: $text-muted; }
@@ -389,6 +392,11 @@ class MockRunScreen(_MockScreen):
         self.run, self.problems = glue.begin_run(self.plan, self.now())
         self.show_slot()
         self.set_interval(self.TICK, self.tick)
+
+    def on_resize(self) -> None:
+        """The problem takes what the bars, the answer box and its line leave (that line wraps below 80 columns)."""
+        reading = 1 if self.size.width >= 80 else 2
+        self.query_one("#mock-body").styles.max_height = max(3, self.size.height - BODY_FRAME - reading)
 
     def apply_lang(self) -> None:
         if self.run is not None and not self.run.finished:
