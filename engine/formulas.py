@@ -246,6 +246,24 @@ P_STAGES = Input("p", "count", "pipeline stages", "P")
 M_MICRO = Input("m", "count", "micro-batches per step", "m")
 
 
+# The activation memory of a Llama-style layer, counted as Korthikanti et al. count a GPT layer (their §4.1:
+# 34sbh + 5as²b = attention 11sbh + 5as²b, MLP 19sbh, two LayerNorms 4sbh), bf16 (2 B per value), no
+# FlashAttention, no recomputation, no tensor/sequence parallelism.  h_kv = h·n_kv/a is the K/V width.
+#   attention: QKV input 2sbh + Q 2sbh + K 2sb·h_kv + V 2sb·h_kv + softmax output 2as²b (no dropout: the same
+#              tensor feeds the ·V matmul) + output-projection input 2sbh     = 6sbh + 4sb·h_kv + 2as²b
+#              (GPT: + dropout mask as²b + dropout output 2as²b + attention-dropout mask sbh)
+#   MLP:       gate/up input 2sbh + gate and up outputs 4sbf (SwiGLU's backward needs both)
+#              + down-projection input 2sbf                                     = 2sbh + 6sbf
+#              (GPT: 2sbh + GELU input 8sbh + GELU output 8sbh + dropout mask sbh = 19sbh)
+#   norms:     two RMSNorm inputs                                               = 4sbh
+#   total:     12sbh + 4sb·h·n_kv/a + 6sbf + 2as²b   (GPT-style: 34sbh + 5as²b)
+SWIGLU_LAYER_MEANING = (
+    "activation memory of one Llama-style layer (RMSNorm, SwiGLU MLP of inner size f, no dropout, no biases), bf16, "
+    "no recomputation: attention 6sbh + 4sb·h·n_kv/a (Q, K, V at their widths) + 2as²b (softmax output, no dropout "
+    "copy or masks); MLP 2sbh + 6sbf (gate and up outputs kept for SwiGLU's backward, down-projection input); "
+    "two norm inputs 4sbh. With a 4h GELU MLP and dropout the same count gives Korthikanti's 34sbh + 5as²b")
+
+
 def _comm(name: str, expr: str, unit: str, meaning: str, inputs, miscon=()) -> Formula:
     return Formula(name, inputs, expr, unit, meaning, "C§2", tuple(miscon))
 
@@ -307,6 +325,22 @@ CATALOGUE: tuple[Formula, ...] = (
             (Misconception("linear_only", "kept only the 34sbh term (dropped 5as²b)", "34*s*b*h",
                            "只保留了 34sbh 项（漏了 5as²b）"),
              Misconception("quadratic_only", "kept only the 5as²b attention term", "5*a*s*s*b", "只保留了注意力的 5as²b 项")),
+            "M_act"),
+    # Korthikanti et al.'s count redone for a Llama-style layer: the derivation is in SWIGLU_LAYER_MEANING.
+    Formula("activation_bytes_layer_swiglu",
+            (S, B, H, A, N_KV, Input("ffn", "count", "MLP inner size (SwiGLU: each of gate and up)", "f")),
+            "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn) + 2*a*s*s*b", "bytes", SWIGLU_LAYER_MEANING,
+            "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, §4.1 "
+            "(https://arxiv.org/abs/2205.05198), recounted for a Llama-style layer (Touvron et al. 2023, "
+            "arXiv:2302.13971: RMSNorm, SwiGLU, no dropout, no biases)",
+            (Misconception("gpt_layer", "used the GPT-layer formula 34sbh + 5as²b (4h GELU MLP with dropout): this "
+                           "layer has a SwiGLU MLP and no dropout", "s*b*h*(34 + 5*a*s/h)",
+                           "用了 GPT 层的公式 34sbh + 5as²b（4h GELU MLP、带 dropout）：这一层是 SwiGLU MLP、没有 dropout"),
+             Misconception("mha_kv", "stored K and V at the full width h; with grouped KV heads they are h·n_kv/a wide",
+                           "s*b*(16*h + 6*ffn) + 2*a*s*s*b",
+                           "把 K、V 按完整宽度 h 算了；分组 KV 头时它们只有 h·n_kv/a 宽"),
+             Misconception("linear_only", "left out the 2as²b attention-score term",
+                           "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn)", "漏了注意力分数的 2as²b 项")),
             "M_act"),
     Formula("activation_bytes_selective", (S, B, H), "34*s*b*h", "bytes",
             "activation memory per layer with selective recomputation (attention recomputed)", "C§1.3",

@@ -21,6 +21,41 @@ catalogue, never from per-template code::
 An :class:`Ask` whose ``inputs`` are not given takes the values of the givens
 with the formula's input names; a :class:`Ref` to an earlier step uses that
 step's *correct* value (a chain never builds on the learner's mistake).
+
+Realism (issue #14): the world a problem describes
+--------------------------------------------------
+A problem must describe a world that could exist.  A template says what that world
+is in ``Spec(world=World(...))`` (or a tuple of worlds when it compares two
+setups), and :func:`question_bank.realism.check` reads it; the property test runs
+every template over 200+ seeds through it (tests/unit/test_realism.py).  Fill in
+what the scenario states, nothing more::
+
+    World(model=m, gpu=gpu, precision="bf16",   # the model runs on this chip, math in bf16
+          weights="int4", kv="bf16",            # storage formats, when they differ from ``precision``
+          n_gpus=4, tp=4,                       # GPUs the model's copy is split over (TP × PP), as stated
+          seq=8192, batch=16,                   # longest sequence, sequences resident at once
+          holds=("weights", "kv"))              # what must fit in the GPUs' memory
+
+The rules (each a named check in :mod:`question_bank.realism`):
+
+* ``declared`` - every catalogue model or GPU the English text names is in a world;
+* ``fits`` - what ``holds`` lists (``"weights"``, ``"kv"``, ``"train"`` = unsharded 16Φ,
+  ``"zero1"``/``"zero2"``/``"zero3"`` over ``n_dp``) fits per GPU: in ``gpu``'s memory, or,
+  with no GPU named, in the largest catalogue GPU's ("could live on a real GPU").  A
+  problem that *asks* whether it fits sets ``fit_is_asked=True``;
+* ``precision`` - ``gpu`` computes in ``precision``, and stores ``weights`` / ``kv``
+  (int8 / int4 weight-only quantisation is storable anywhere; fp8 and bf16 are not);
+* ``context`` - ``seq`` is within the model's trained context, unless
+  ``extended_context=True`` and the problem says so;
+* ``architecture`` - Korthikanti's 34sbh + 5as²b (``activation_bytes_layer`` /
+  ``activation_bytes_selective``) only for a GPT-style model, the SwiGLU variant only for a
+  gated one; ``kernels`` shown for the model are kernels its layer runs (``Model.kernels``);
+* ``moe_active`` - for a mixture-of-experts model, FLOPs formulas use the active
+  parameters and the text says "active"; memory formulas use the total.
+
+``phi`` is the parameter count when the scenario names no catalogue model (a
+"30B-parameter model").  A hypothetical model is a :class:`~question_bank.models.Model`
+made up for the problem (``key="hypothetical"``).
 """
 
 from __future__ import annotations
@@ -171,6 +206,30 @@ class Ask:
         raise ValueError("an Ask needs a formula, choices or an expression")
 
 
+class World(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
+    """The structured facts of the world a problem describes, read by :func:`question_bank.realism.check`.
+
+    Every field is optional: state what the scenario states (see the module docstring).
+    """
+
+    model: Any = None  # models.Model the scenario runs (a catalogue model or a hypothetical one)
+    gpu: Any = None  # hardware.GPU it runs on
+    precision: str | None = None  # the format the math runs in on ``gpu``
+    weights: str | None = None  # weight storage format, when it differs from ``precision`` (int4 weight-only)
+    kv: str | None = None  # KV-cache format, when the KV cache is held
+    n_gpus: int = 1  # GPUs one copy of the model is split over (TP × PP)
+    tp: int = 1  # tensor parallelism, as the problem states it
+    pp: int = 1  # pipeline parallelism, as the problem states it
+    n_dp: int = 1  # data-parallel group ZeRO shards over
+    seq: int | None = None  # longest sequence the scenario runs (tokens)
+    batch: int = 1  # sequences whose KV cache is held at once
+    extended_context: bool = False  # the problem says the context is extended beyond the trained one
+    holds: tuple[str, ...] = ()  # what must fit: "weights", "kv", "train", "zero1", "zero2", "zero3"
+    fit_is_asked: bool = False  # the problem asks whether it fits: nothing is required to
+    kernels: tuple[str, ...] = ()  # kernels shown as the model's own layer
+    phi: float | None = None  # parameter count when no catalogue model is named
+
+
 class Spec(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
     """What a template function returns."""
 
@@ -180,6 +239,7 @@ class Spec(NamedTuple):  # immutable; cheaper to define at import than a frozen 
     scenario_zh: str = ""
     conventions_en: str = ""
     conventions_zh: str = ""
+    world: World | tuple[World, ...] | None = None  # the facts the realism check reads (module docstring)
 
 
 @dataclass(frozen=True)
@@ -246,6 +306,7 @@ class Problem:
     scenario_zh: str = ""
     conventions_en: str = ""
     conventions_zh: str = ""
+    worlds: tuple[World, ...] = ()  # the world(s) the template declared (question_bank.realism reads them)
 
     @property
     def is_chain(self) -> bool:
@@ -405,5 +466,6 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
             steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target,
                               solution_zh=tuple(ask.explanation_zh)))
+    worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
     return Problem(t, seed, tuple(spec.givens), tuple(steps), spec.scenario_en, spec.scenario_zh,
-                   spec.conventions_en, spec.conventions_zh)
+                   spec.conventions_en, spec.conventions_zh, worlds)

@@ -25,6 +25,12 @@ TFLOPS = 1e12
 DTYPE_BYTES: dict[str, float] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
 # Precisions a GPU's peak can be asked at, in the order they are usually quoted.
 PEAK_DTYPES: tuple[str, ...] = ("bf16", "fp16", "fp8", "fp32")
+# Every precision a GPU record may list in ``precisions`` (the formats its math runs in: fp32 on the
+# CUDA / vector cores, the rest as tensor-core / matrix-core formats).
+PRECISIONS: tuple[str, ...] = ("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
+# Weight-only quantised storage: int8 / int4 weights are dequantised to 16-bit on the fly by the GEMM
+# kernel (GPTQ / AWQ / bitsandbytes style), so any GPU with fp16 math can serve them; the math runs in 16-bit.
+WEIGHT_ONLY: tuple[str, ...] = ("int8", "int4")
 
 
 # The catalogue's records are NamedTuples: immutable and compared by value like frozen dataclasses, and
@@ -43,9 +49,17 @@ class GPU(NamedTuple):
     source: str  # datasheet name + URL
     memory_type: str = "HBM"
     notes: str = ""
+    # Formats the chip computes in, from its datasheet (see PRECISIONS): fp32 plus its tensor-core formats.
+    precisions: tuple[str, ...] = ()
 
     def supports(self, dtype: str) -> bool:
-        return dtype in PEAK_DTYPES and getattr(self, dtype) is not None
+        """The chip computes in ``dtype`` (its datasheet lists it: ``precisions``)."""
+        return dtype in self.precisions
+
+    def stores(self, dtype: str) -> bool:
+        """Weights or a KV cache can be kept in ``dtype`` on this chip: a format it computes in, or int8 / int4
+        weight-only quantisation (dequantised to fp16 by the kernel)."""
+        return self.supports(dtype) or (dtype in WEIGHT_ONLY and self.supports("fp16"))
 
     def peak(self, dtype: str) -> float:
         """Dense peak FLOP/s at ``dtype`` (bf16, fp16, fp8, fp32)."""
@@ -58,8 +72,13 @@ class GPU(NamedTuple):
 
     @property
     def dtypes(self) -> tuple[str, ...]:
-        """The precisions this GPU has a peak for."""
-        return tuple(d for d in PEAK_DTYPES if self.supports(d))
+        """The precisions this GPU has a peak figure for (in PEAK_DTYPES order)."""
+        return tuple(d for d in PEAK_DTYPES if d in self.precisions and getattr(self, d) is not None)
+
+    @property
+    def sixteen(self) -> str:
+        """The 16-bit format training and serving use on this chip: bf16, or fp16 where there is no bf16 (V100)."""
+        return "bf16" if self.supports("bf16") else "fp16"
 
     def ridge(self, dtype: str) -> float:
         """Ridge point (FLOP/B) at ``dtype``: peak / bandwidth."""
@@ -81,6 +100,9 @@ V100 = GPU(
            "15.7 TFLOPS fp32, 900 GB/s, 32 GB HBM2 - "
            "https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf",
     notes="Volta tensor cores do fp16 only: no bf16, no fp8.",
+    # datasheet rows: "Tensor Performance" (fp16 mixed precision), double/single precision; int8 only via
+    # DP4A on the CUDA cores (no tensor-core int8 before Turing), no tf32 (new in Ampere)
+    precisions=("fp32", "fp16"),
 )
 # NVIDIA A100 Tensor Core GPU datasheet (r4): columns A100 40GB SXM and A100 80GB SXM.
 A100_40 = GPU(
@@ -94,6 +116,8 @@ A100_40 = GPU(
            "(624 with sparsity), fp32 19.5 TFLOPS, 40 GB HBM2 at 1,555 GB/s - "
            "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
     notes="fp32 is the non-tensor figure (TF32 tensor: 156 TFLOPS).",
+    # datasheet rows: TF32, BFLOAT16, FP16, INT8 (624 TOPS) and INT4 (1,248 TOPS) Tensor Core; no FP8 row
+    precisions=("fp32", "tf32", "fp16", "bf16", "int8", "int4"),
 )
 A100_80 = GPU(
     "a100_80", "A100 80GB SXM",
@@ -106,6 +130,7 @@ A100_80 = GPU(
            "(624 with sparsity), fp32 19.5 TFLOPS, 80 GB HBM2e at 2,039 GB/s - "
            "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
     notes="fp32 is the non-tensor figure (TF32 tensor: 156 TFLOPS).",
+    precisions=("fp32", "tf32", "fp16", "bf16", "int8", "int4"),  # as the 40GB card (same datasheet rows)
 )
 # NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column (the H100 whitepaper gives 989.4 dense).
 H100_SXM = GPU(
@@ -118,6 +143,8 @@ H100_SXM = GPU(
     source="NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column: bf16/fp16 1,979 TFLOPS and fp8 3,958 "
            "TFLOPS with sparsity (dense: half), fp32 67 TFLOPS, 80 GB HBM3 at 3.35 TB/s - "
            "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
+    # datasheet rows: TF32, BFLOAT16, FP16, FP8 and INT8 (3,958 TOPS*) Tensor Core; Hopper lists no INT4 row
+    precisions=("fp32", "tf32", "fp16", "bf16", "fp8", "int8"),
 )
 # The 2022 H100 datasheet had an "H100 PCIe" column next to SXM; later editions at the same URL
 # replace it with H100 NVL (94 GB, 3.9 TB/s), so the PCIe card's own product brief is cited too.
@@ -134,6 +161,7 @@ H100_PCIE = GPU(
            "bandwidth also in the NVIDIA H100 PCIe GPU product brief PB-11133-001 - "
            "https://www.nvidia.com/content/dam/en-zz/Solutions/gtcs22/data-center/h100/PB-11133-001_v01.pdf",
     notes="Not the H100 NVL (94 GB, 3.9 TB/s) that later editions of the datasheet list instead.",
+    precisions=("fp32", "tf32", "fp16", "bf16", "fp8", "int8"),  # same rows as the SXM column (INT8 3,026 TOPS*)
 )
 # NVIDIA H200 Tensor Core GPU datasheet (SC23), H200 SXM column: same GH100 compute as H100 SXM.
 H200 = GPU(
@@ -147,6 +175,7 @@ H200 = GPU(
            "TFLOPS with sparsity (dense: half), fp32 67 TFLOPS, 141 GB HBM3e at 4.8 TB/s - "
            "https://nvdam.widen.net/s/nb5zzzsjdf/hpc-datasheet-sc23-h200-datasheet-3002446 "
            "(product page: https://www.nvidia.com/en-us/data-center/h200/)",
+    precisions=("fp32", "tf32", "fp16", "bf16", "fp8", "int8"),  # datasheet: TF32 ... INT8 Tensor Core 3,958 TOPS*
 )
 # B200 as shipped in HGX / DGX B200 (1,000 W), not GB200 (1,200 W: 2.5 PFLOPS bf16 dense).
 # Per-GPU figures: "NVIDIA Blackwell Datasheet", table "Individual Blackwell GPU Specifications",
@@ -166,6 +195,8 @@ B200 = GPU(
            "(the Blackwell datasheet row lists 7.7 TB/s)",
     notes="HGX/DGX B200 figures (1,000 W), not GB200 (1,200 W: 2.5 PFLOPS bf16 dense). "
           "8 TB/s is the DGX B200 (and seed) figure; the newer per-GPU row says 7.7 TB/s.",
+    # Blackwell datasheet rows: TF32, FP16/BF16, FP8/FP6, FP4 and INT8 Tensor Core (FP6 / FP4 not modelled here)
+    precisions=("fp32", "tf32", "fp16", "bf16", "fp8", "int8"),
 )
 # NVIDIA L40S datasheet: dense and sparse figures side by side ("362.05 | 733*").
 L40S = GPU(
@@ -179,6 +210,8 @@ L40S = GPU(
     source="NVIDIA L40S datasheet: bf16/fp16 362.05 TFLOPS dense (733 sparse), fp8 733 TFLOPS dense (1,466 sparse), "
            "fp32 91.6 TFLOPS, 48 GB GDDR6 at 864 GB/s - "
            "https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413",
+    # datasheet rows: TF32, BFLOAT16, FP16, FP8 (Ada), INT8 and INT4 Tensor (733 | 1,466* TOPS each)
+    precisions=("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4"),
 )
 # AMD Instinct MI300X data sheet: dense figures, with-sparsity ones listed separately.
 MI300X = GPU(
@@ -192,6 +225,8 @@ MI300X = GPU(
            "TFLOPS dense (5,229.8 with sparsity), fp32 vector and matrix 163.4 TFLOPS, 192 GB HBM3 at 5.3 TB/s - "
            "https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/data-sheets/amd-instinct-mi300x-data-sheet.pdf",
     notes="fp32 vector (non-matrix) and fp32 matrix peaks are both 163.4 TFLOPS.",
+    # data sheet rows: Peak TF32 653.7, FP16 / BF16 1,307.4, FP8 2,614.9 TFLOPs, INT8 2,614.9 TOPs; no INT4 row
+    precisions=("fp32", "tf32", "fp16", "bf16", "fp8", "int8"),
 )
 
 GPUS: tuple[GPU, ...] = (V100, A100_40, A100_80, H100_SXM, H100_PCIE, H200, B200, L40S, MI300X)

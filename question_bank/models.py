@@ -1,5 +1,12 @@
 """Model catalogue: real configs (Hugging Face ``config.json`` or the paper), each with its source.
 
+Each model records its context length (``max_seq``, also ``context``), its total parameters
+(``params``) and, for mixture-of-experts models, the parameters active per token
+(``active_params``: FLOPs use these, memory uses the total), and its layer as built (norm,
+biases, dropout, gated MLP) so a problem shows the kernels and formulas of that model
+(``kernels``, ``gpt_style``).  Falcon: LayerNorm, GELU 4h MLP, no biases (config ``bias: false``),
+no dropout (``hidden_dropout`` / ``attention_dropout`` 0.0), rotary positions.
+
 ``params`` is the published total parameter count (the model card's or the
 checkpoint's).  ``param_inputs()`` gives the inputs of the engine formula
 ``param_count`` (Llama-style: gated MLP, untied embeddings, norms ignored),
@@ -38,8 +45,8 @@ class Model(NamedTuple):
     experts: int = 1
     top_k: int = 1
     tied_embeddings: bool = False
-    max_seq: int = 2048
-    active_params: float | None = None  # MoE: published parameters used per token
+    max_seq: int = 2048  # context length it was trained for (max_position_embeddings / n_ctx)
+    active_params: float | None = None  # MoE: published parameters used per token (FLOPs count these)
     notes: str = ""
     # MoE layout (issue #15): layers whose MLP is routed experts (0: all of them when experts > 1), and
     # experts every token always uses besides the routed top_k (DeepSeek's shared expert)
@@ -48,6 +55,49 @@ class Model(NamedTuple):
     # multi-head latent attention (DeepSeek-V2/V3): the cached latent's rank and the shared RoPE key's size
     kv_lora_rank: int = 0
     rope_dim: int = 0
+    # The layer as built (what kernels a forward pass runs): the norm, linear-layer biases, and whether its
+    # published training recipe uses dropout.  Defaults are the modern (Llama-style) layer.
+    norm: str = "RMSNorm"  # or "LayerNorm"
+    bias: bool = False  # biases on the linear layers (GPT-3: yes; Llama, Mistral, Falcon: no)
+    dropout: bool = False  # dropout in training (GPT-3 / Megatron GPT: yes; Llama, Mistral, Falcon: 0)
+    positions: str = "RoPE"  # "RoPE" or "learned" position embeddings
+
+    @property
+    def context(self) -> int:
+        """The context length it was trained for (``max_seq``)."""
+        return self.max_seq
+
+    @property
+    def total_params(self) -> float:
+        """Every parameter (memory counts these; for MoE all experts)."""
+        return self.params
+
+    @property
+    def flop_params(self) -> float:
+        """The parameters one token multiplies through: ``active_params`` for MoE, else all of them."""
+        return self.active_params if self.is_moe and self.active_params else self.params
+
+    @property
+    def activation(self) -> str:
+        """The MLP's activation: SwiGLU (gated, 3 matrices) or GELU (2 matrices)."""
+        return "SwiGLU" if self.gated else "GELU"
+
+    @property
+    def gpt_style(self) -> bool:
+        """A GPT-style layer (4h non-gated GELU MLP), the layer Korthikanti et al.'s 34sbh + 5as²b counts."""
+        return not self.gated and not self.is_moe and self.ffn == 4 * self.d_model
+
+    @property
+    def kernels(self) -> frozenset[str]:
+        """Kernels a forward pass of one layer runs (names as the bank's prompts write them)."""
+        k = {"QKV GEMM", "scale", "mask", "softmax", "attention", "output projection", "residual add",
+             "FFN GEMM", self.norm}
+        k |= {"SiLU", "multiply"} if self.gated else {"GELU"}
+        k |= {"bias add"} if self.bias else set()
+        k |= {"dropout"} if self.dropout else set()
+        k |= {"rotary embedding"} if self.positions == "RoPE" else set()
+        k |= {"router", "top-k"} if self.is_moe else set()
+        return frozenset(k)
 
     @property
     def attention(self) -> str:
@@ -139,19 +189,22 @@ GPT3_175B = Model("gpt3_175b", "GPT-3 175B", 96, 12288, 96, 96, 128, 49152, 5025
                   "(https://arxiv.org/abs/2005.14165): 175.0B params, 96 layers, d_model 12288, 96 heads of 128, "
                   "d_ff = 4 x d_model, n_ctx 2048; vocab 50257 is the GPT-2 BPE that GPT-3 reuses "
                   "(Radford et al. 2019, Language Models are Unsupervised Multitask Learners)",
-                  tied_embeddings=True, max_seq=2048)
+                  tied_embeddings=True, max_seq=2048, norm="LayerNorm", bias=True, dropout=True,
+                  positions="learned",
+                  notes="GPT-2-style layer (paper: 'the same model and architecture as GPT-2'): LayerNorm, "
+                        "biases, GELU 4h MLP, learned positions; dropout as in GPT-2 / Megatron GPT.")
 FALCON_40B = Model("falcon_40b", "Falcon-40B", 60, 8192, 128, 8, 64, 32768, 65024, 40e9, False,
                    f"config {_hf('tiiuae/falcon-40b')} (num_attention_heads 128, num_kv_heads 8, "
                    "num_hidden_layers 60, hidden_size 8192, vocab_size 65024; older revisions name them "
                    "n_head, n_head_kv, n_layer); MLP 4 x hidden_size and lm_head tied to the embeddings as in "
                    "the transformers Falcon model; params: model card (40B)",
-                   tied_embeddings=True, max_seq=2048,
+                   tied_embeddings=True, max_seq=2048, norm="LayerNorm",
                    notes="The seed cheat-sheet calls Falcon-40B MQA; its config has 8 KV heads (grouped). "
                          "Counted from the config the model has 41.3B parameters; the model card says 40B.")
 FALCON_7B = Model("falcon_7b", "Falcon-7B", 32, 4544, 71, 1, 64, 18176, 65024, 7e9, False,
                   f"config {_hf('tiiuae/falcon-7b')} (num_attention_heads / n_head 71, multi_query true, "
                   "32 layers, hidden_size 4544, vocab_size 65024); MLP 4 x hidden_size; params: model card (7B)",
-                  tied_embeddings=True, max_seq=2048,
+                  tied_embeddings=True, max_seq=2048, norm="LayerNorm",
                   notes="Multi-query attention: one KV head. Counted from the config: 6.9B parameters.")
 
 # --------------------------------------------------------------------------- #

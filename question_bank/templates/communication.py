@@ -6,8 +6,8 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from .. import models
-from ..base import Ask, Ref, Spec, given, template
-from .memory import cap, model_phi, phi_given, phi_text, unit_for, zh_model
+from ..base import Ask, Ref, Spec, World, given, template
+from .memory import LARGEST_GPU_BYTES, cap, model_phi, model_world, phi_given, phi_text, unit_for, zh_model
 
 RANKS = (2, 4, 8, 16, 32, 64, 128, 256)
 BIG_MESSAGES = (64e6, 128e6, 256e6, 512e6, 1e9, 2e9, 4e9, 8e9, 16e9)
@@ -153,18 +153,26 @@ def p2p_time(rng):
 # Chains: DDP and ZeRO-3 traffic of a real model
 
 
-def _model_comm_setup(rng):
-    name, phi = model_phi(rng, models.DENSE)
-    n, alpha, beta = rng.choice((8, 16, 32, 64, 128, 256, 512)), rng.choice(ALPHAS), rng.choice(BETAS)
+def _model_comm_setup(rng, state: str):
+    """A model and N whose training ``state`` ("train": DDP's full 16Φ; "zero3": 16Φ/N) could live on a real GPU."""
+    while True:
+        name, phi = model_phi(rng, models.DENSE)
+        n, alpha, beta = rng.choice((8, 16, 32, 64, 128, 256, 512)), rng.choice(ALPHAS), rng.choice(BETAS)
+        if formulas.get("train_static_bytes").evaluate(phi=phi) / (n if state == "zero3" else 1) <= LARGEST_GPU_BYTES:
+            break
     givens = (phi_given(phi), _n_given(n)) + _alpha_beta_givens(alpha, beta)
     full = formulas.get("weights_bytes").evaluate(phi=phi, bytes_per_param=2)  # picks the time unit only
     return name, phi, n, alpha, beta, givens, full
 
 
+def _comm_world(name: str, phi: float, n: int, state: str) -> World:
+    return model_world(name, phi, holds=(state,), n_dp=n)
+
+
 @template("communication.ddp_chain", topic="communication", title="DDP: gradient bytes → AllReduce volume → AllReduce time",
           title_zh="DDP：梯度大小 → AllReduce 通信量 → AllReduce 耗时", difficulty=2, target_seconds=240)
 def ddp_chain(rng):
-    name, phi, n, alpha, beta, givens, full = _model_comm_setup(rng)
+    name, phi, n, alpha, beta, givens, full = _model_comm_setup(rng, "train")
     unit = unit_for("allreduce_time", m=full, n=n, alpha=alpha, beta=beta)
     return Spec(
         scenario_en=f"{cap(name)} (Φ = {phi_text(phi)}) is trained with plain DDP on N = {n} GPUs; after each backward "
@@ -183,14 +191,14 @@ def ddp_chain(rng):
               Ask(formula="allreduce_time", inputs={"m": Ref(0), "n": n, "alpha": alpha, "beta": beta}, unit=unit,
                   prompt_en=f"How long does the AllReduce take in the α-β model, in {unit}?",
                   prompt_zh=f"按 α-β 模型，这次 AllReduce 耗时多少（{unit}）？")),
-        conventions_en=TIME_EN, conventions_zh=TIME_ZH,
+        conventions_en=TIME_EN, conventions_zh=TIME_ZH, world=_comm_world(name, phi, n, "train"),
     )
 
 
 @template("communication.zero3_chain", topic="communication", title="ZeRO-3: weight bytes → AllGather → compare with DDP",
           title_zh="ZeRO-3：权重大小 → AllGather → 与 DDP 对比", difficulty=2, target_seconds=300)
 def zero3_chain(rng):
-    name, phi, n, alpha, beta, givens, full = _model_comm_setup(rng)
+    name, phi, n, alpha, beta, givens, full = _model_comm_setup(rng, "zero3")
     unit = unit_for("allgather_time", m=full, n=n, alpha=alpha, beta=beta)
     return Spec(
         scenario_en=f"{cap(name)} (Φ = {phi_text(phi)}) is trained with ZeRO-3 (FSDP) over N = {n} GPUs. Each step "
@@ -214,7 +222,7 @@ def zero3_chain(rng):
                             f"a plain-DDP ring AllReduce of them take, in {unit}?",
                   prompt_zh="bf16 梯度与权重大小相同。作为对比，若用普通 DDP 对梯度做 Ring AllReduce，"
                             f"耗时多少（{unit}）？")),
-        conventions_en=TIME_EN, conventions_zh=TIME_ZH,
+        conventions_en=TIME_EN, conventions_zh=TIME_ZH, world=_comm_world(name, phi, n, "zero3"),
     )
 
 
@@ -234,7 +242,8 @@ TP_ZH = ("Megatron-LM 张量并行，不使用序列并行：前向传播中，�
           title="Tensor-parallel AllReduce bytes per layer (derive it)",
           title_zh="张量并行每层 AllReduce 通信量（自行推导）", difficulty=3, target_seconds=150)
 def tp_layer_bytes(rng):
-    model, s = rng.choice(models.DENSE), rng.choice((1024, 2048, 4096, 8192))
+    model = rng.choice(models.DENSE)
+    s = rng.choice([s for s in (1024, 2048, 4096, 8192) if s <= model.context])
     b, n_tp = rng.choice([b for b in (1, 2, 4, 8) if s * b <= 16384]), rng.choice((2, 4, 8))
     inputs = {"s": s, "b": b, "h": model.d_model, "bytes_per_elem": 2, "n_tp": n_tp}
     unit = unit_for("tp_allreduce_bytes_layer", **inputs)
@@ -246,17 +255,19 @@ def tp_layer_bytes(rng):
                 given("n_tp", "Tensor-parallel GPUs N_tp", "张量并行卡数 N_tp", n_tp)),
         asks=(Ask(formula="tp_allreduce_bytes_layer", inputs=inputs, unit=unit,
                   prompt_en=f"{model.name} (h = {model.d_model}) is trained with tensor parallelism over N_tp = "
-                            f"{n_tp} GPUs, sequence length s = {s}, micro-batch b = {b}. In the FORWARD pass, how "
+                            f"{n_tp} GPUs (pipeline and data parallelism spread the rest of the job), sequence length "
+                            f"s = {s}, micro-batch b = {b}. In the FORWARD pass, how "
                             f"many bytes does each GPU send for the tensor-parallel communication of ONE transformer "
                             f"layer, in {unit}?",
-                  prompt_zh=f"{model.name}（h = {model.d_model}）在 N_tp = {n_tp} 张卡上做张量并行训练，序列长度 "
+                  prompt_zh=f"{model.name}（h = {model.d_model}）在 N_tp = {n_tp} 张卡上做张量并行训练（其余部分由流水线并行和"
+                            f"数据并行分担），序列长度 "
                             f"s = {s}，微批次 b = {b}。在前向传播中，单个 Transformer 层的张量并行通信每张卡发送多少"
                             f"字节（{unit}）？",
                   explanation=("One AllReduce moves the activation M = b × s × h × 2 B; a ring AllReduce sends "
                                "2 × (N_tp − 1)/N_tp × M per GPU; the forward pass of a layer has 2 of them.",),
                   explanation_zh=("一次 AllReduce 的对象是激活值 M = b × s × h × 2 B；Ring AllReduce 每卡发送 "
                                   "2 × (N_tp − 1)/N_tp × M；每层前向有 2 次。",)),),
-        conventions_en=TP_EN, conventions_zh=TP_ZH,
+        conventions_en=TP_EN, conventions_zh=TP_ZH, world=World(model=model, seq=s, tp=n_tp),
     )
 
 
@@ -273,8 +284,11 @@ ZERO3_ZH = ("ZeRO-3 / FSDP 在数据并行组内切分，权重和梯度均为 b
           title="ZeRO-3 bytes per GPU per step (derive it)",
           title_zh="ZeRO-3 每步每卡通信量（自行推导）", difficulty=3, target_seconds=150)
 def zero3_step_bytes(rng):
-    name, phi = model_phi(rng, models.DENSE)
-    n = rng.choice((8, 16, 32, 64, 128, 256, 512, 1024))
+    while True:  # 16Φ/N could live on a real GPU
+        name, phi = model_phi(rng, models.DENSE)
+        n = rng.choice((8, 16, 32, 64, 128, 256, 512, 1024))
+        if formulas.get("zero3_bytes").evaluate(phi=phi, n_dp=n) <= LARGEST_GPU_BYTES:
+            break
     return Spec(
         givens=(phi_given(phi), given("n", "Data-parallel GPUs N", "数据并行卡数 N", n),
                 given("bytes_per_param", "Bytes per bf16 weight / gradient", "每个 bf16 权重 / 梯度的字节数", 2,
@@ -291,5 +305,5 @@ def zero3_step_bytes(rng):
                   explanation_zh=("前向 AllGather 权重：(N − 1)/N × 2Φ；反向再 AllGather 一次：(N − 1)/N × 2Φ；"
                                   "梯度 ReduceScatter：(N − 1)/N × 2Φ。",
                                   "DDP 一次梯度 AllReduce 发送 2 × (N − 1)/N × 2Φ，所以 ZeRO-3 的通信量是它的 1.5 倍。")),),
-        conventions_en=ZERO3_EN, conventions_zh=ZERO3_ZH,
+        conventions_en=ZERO3_EN, conventions_zh=ZERO3_ZH, world=_comm_world(name, phi, n, "zero3"),
     )

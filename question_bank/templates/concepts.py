@@ -12,9 +12,10 @@ from engine.answers import Choice
 from engine.formulas import bound_solution, classify_bound
 
 from .. import hardware, models
-from ..base import Ask, Spec, given, template
+from ..base import Ask, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import CONV_EN, CONV_ZH, an, bound_lines_zh, card_givens, direction_ask, gemm_i, ridge, tensor_dtype
+from .roofline import (CONV_EN, CONV_ZH, FIT_SHARE, an, bound_lines_zh, card_givens, direction_ask, gemm_i, ridge,
+                       tensor_dtype)
 
 FUSION = Choice("fusion", ("kernel fusion", "fuse", "fuse kernels", "operator fusion", "算子融合", "融合"), "算子融合")
 QUANT = Choice("quantisation", ("quantization", "quantise", "quantize", "int8", "int4", "量化"), "量化")
@@ -31,10 +32,19 @@ FIX_PROMPT_ZH = "四选一：fusion（算子融合）、quantisation（量化）
 # Which optimisation helps (R§5.2)
 
 
+# Element-wise kernel chains a fusion question shows; each is offered only for a model whose layer runs them
+# (Llama: RMSNorm, SwiGLU, no biases, no dropout; Falcon: LayerNorm, GELU, no biases; GPT-3: biases, dropout).
+FUSION_CHAINS = (("bias add", "GELU", "dropout"), ("residual add", "RMSNorm"), ("residual add", "LayerNorm"),
+                 ("scale", "mask", "softmax"), ("SiLU", "multiply"), ("bias add", "GELU"))
+
+
+def model_chains(model) -> list[tuple[str, ...]]:
+    return [c for c in FUSION_CHAINS if set(c) <= model.kernels]
+
+
 def _fix_fusion(rng, gpu, dtype, model):
     tokens = rng.choice((2048, 4096, 8192, 16384))
-    chain = rng.choice((("bias add", "GELU", "dropout"), ("residual add", "RMSNorm"), ("scale", "mask", "softmax"),
-                        ("bias add", "SiLU", "multiply")))
+    chain = rng.choice(model_chains(model))
     i = formulas.get("arithmetic_intensity").evaluate(flops=1.0, bytes=2.0 * DTYPE_BYTES[dtype])
     text_en = (f"In {model.name}'s forward pass on {an(gpu.name)}, {' → '.join(chain)} run as {len(chain)} separate "
                f"kernels over {an(f'{tokens:,}')} × {model.d_model} {dtype} tensor; each reads and writes the whole tensor in "
@@ -48,7 +58,7 @@ def _fix_fusion(rng, gpu, dtype, model):
     why_zh = (f"逐元素 kernel 每元素约 1 FLOP、却要 {2 * DTYPE_BYTES[dtype]:g} B 访存（I ≈ {i:g} FLOP/B，远低于拐点 "
               f"{ridge(gpu.peak(dtype), gpu.bandwidth):.0f}）；融合后中间结果留在片上，显存流量约减为 1/{len(chain)}。"
               "量化会改变数值，batch 固定，分块只对算力受限的算子有用")
-    return "fusion", text_en, text_zh, why_en, why_zh, {"tokens": tokens}
+    return "fusion", text_en, text_zh, why_en, why_zh, {"tokens": tokens}, chain
 
 
 def _fix_batch(rng, gpu, dtype, model):
@@ -66,7 +76,7 @@ def _fix_batch(rng, gpu, dtype, model):
               "raises intensity and throughput without touching numerics")
     why_zh = (f"无论 batch 多大，每步都只读一遍权重：batch {b} 时 FFN GEMM 的 I ≈ {i_now:.3g} FLOP/B，batch {16 * b} 时约 "
               f"{i_more:.3g}——把排队请求合批（continuous batching）能提高算术强度与吞吐，且不改变数值")
-    return "larger batch", text_en, text_zh, why_en, why_zh, {"waiting": waiting, "batch": b}
+    return "larger batch", text_en, text_zh, why_en, why_zh, {"waiting": waiting, "batch": b}, ()
 
 
 def _fix_quant(rng, gpu, dtype, model):
@@ -82,7 +92,7 @@ def _fix_quant(rng, gpu, dtype, model):
               "time per token")
     why_zh = (f"batch 1 的 decode 每个 token 都要读全部 {w / 1e9:.3g} GB 权重（访存受限）；已无可融合的算子，也没有别的请求可合批，"
               "只有减少每个权重的字节数（int8/int4 量化）能缩短每 token 的时间")
-    return "quantisation", text_en, text_zh, why_en, why_zh, {"context": ctx}
+    return "quantisation", text_en, text_zh, why_en, why_zh, {"context": ctx}, ()
 
 
 def _fix_tiling(rng, gpu, dtype, model):
@@ -97,7 +107,18 @@ def _fix_tiling(rng, gpu, dtype, model):
               "(fusion, quantising storage, bigger batch) do not help; better tiling keeps the tensor cores busy")
     why_zh = (f"I ≈ {i:.0f} FLOP/B 远高于拐点 {r:.0f}：该 GEMM 算力受限，融合、量化存储、增大 batch 这些访存侧手段无效；"
               "更好的分块才能打满 Tensor Core")
-    return "tensor-core tiling", text_en, text_zh, why_en, why_zh, {"tokens": tokens}
+    return "tensor-core tiling", text_en, text_zh, why_en, why_zh, {"tokens": tokens}, ()
+
+
+def _served(rng, ok=lambda gpu, dtype, model: True):
+    """A GPU, a precision it computes in and a dense model whose weights fit on that one GPU (the scenarios
+    below run the model there), and ``ok``."""
+    while True:
+        gpu = rng.choice(hardware.GPUS)
+        dtype = tensor_dtype(gpu, rng)
+        model = rng.choice(models.DENSE)
+        if model.params * DTYPE_BYTES[dtype] <= FIT_SHARE * gpu.memory and ok(gpu, dtype, model):
+            return gpu, dtype, model
 
 
 EXTRA_LABELS = {"tokens": ("Tokens", "token 数"), "waiting": ("Waiting requests", "排队请求数"),
@@ -107,11 +128,9 @@ EXTRA_LABELS = {"tokens": ("Tokens", "token 数"), "waiting": ("Waiting requests
 @template("concepts.memory_bound_fix", topic="concepts", title="Which optimisation helps here?",
           title_zh="这里哪种优化有效？", difficulty=2, target_seconds=60)
 def memory_bound_fix(rng):
-    gpu = rng.choice(hardware.GPUS)
-    dtype = tensor_dtype(gpu, rng)
-    model = rng.choice(models.DENSE)
-    answer, text_en, text_zh, why_en, why_zh, extra = rng.choice((_fix_fusion, _fix_batch, _fix_quant,
-                                                                 _fix_tiling))(rng, gpu, dtype, model)
+    gpu, dtype, model = _served(rng)
+    answer, text_en, text_zh, why_en, why_zh, extra, chain = rng.choice((_fix_fusion, _fix_batch, _fix_quant,
+                                                                        _fix_tiling))(rng, gpu, dtype, model)
     return Spec(
         givens=(given("gpu", "GPU", "GPU", gpu.name), given("model", "Model", "模型", model.name),
                 given("dtype", "Precision", "精度", dtype))
@@ -120,6 +139,7 @@ def memory_bound_fix(rng):
                   prompt_zh=f"{text_zh}哪种优化最有效？{FIX_PROMPT_ZH}",
                   choices=FIX_CHOICES, answer=answer, explanation=(why_en,), explanation_zh=(why_zh,)),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=World(model=model, gpu=gpu, precision=dtype, holds=("weights",), kernels=chain),
     )
 
 
@@ -136,7 +156,7 @@ PHASE_CHOICES = (PREFILL, DECODE, BOTH, NEITHER)
 @template("concepts.phase_bound", topic="concepts", title="Which inference phase is compute-bound?",
           title_zh="推理的哪个阶段是算力受限？", difficulty=2, target_seconds=120)
 def phase_bound(rng):
-    while True:
+    while True:  # the model fits on the GPU it serves on, the prompt within its context
         gpu = rng.choice(hardware.GPUS)
         dtype = tensor_dtype(gpu, rng)
         model = rng.choice(models.DENSE)
@@ -145,7 +165,8 @@ def phase_bound(rng):
         bpe, r = DTYPE_BYTES[dtype], ridge(gpu.peak(dtype), gpu.bandwidth)
         i_pre = gemm_i(prompt, model.ffn, model.d_model, bpe)
         i_dec = gemm_i(batch, model.ffn, model.d_model, bpe)
-        if abs(i_pre / r - 1) > 0.15 and abs(i_dec / r - 1) > 0.15:
+        if (abs(i_pre / r - 1) > 0.15 and abs(i_dec / r - 1) > 0.15 and prompt <= model.context
+                and model.params * bpe <= FIT_SHARE * gpu.memory):
             break
     pre, dec = classify_bound(i_pre, r) == "compute-bound", classify_bound(i_dec, r) == "compute-bound"
     answer = "both" if pre and dec else "prefill" if pre else "decode" if dec else "neither"
@@ -172,6 +193,7 @@ def phase_bound(rng):
                   choices=PHASE_CHOICES, answer=answer, explanation=tuple(lines), explanation_zh=tuple(lines_zh)),),
         conventions_en=CONV_EN + " GEMM intensity: 2MNK FLOPs over (MK + KN + MN) elements moved once.",
         conventions_zh=CONV_ZH + "GEMM 算术强度：2MNK FLOPs 除以一次搬运的 (MK + KN + MN) 个元素的字节数。",
+        world=World(model=model, gpu=gpu, precision=dtype, seq=prompt, holds=("weights",)),
     )
 
 
@@ -183,13 +205,18 @@ LOW_INTENSITY_OPS = (("LayerNorm", "LayerNorm", 8), ("Softmax", "Softmax", 5), (
                      ("GELU", "GELU", 8), ("residual add", "残差相加", 1))
 
 
+def _runs(model, op: str) -> bool:
+    """The model's layer runs this op (its own norm and activation: no LayerNorm or GELU for Llama)."""
+    return op in model.kernels or op.lower() in model.kernels
+
+
 def _op_case(rng, gpu, dtype, model):
     """(text en, text zh, intensity, lines) for an op on the GPU."""
     bpe = DTYPE_BYTES[dtype]
     kind = rng.random()
     tokens = rng.choice((1024, 2048, 4096, 8192))
     if kind < 0.4:
-        name, name_zh, f = rng.choice(LOW_INTENSITY_OPS)
+        name, name_zh, f = rng.choice([op for op in LOW_INTENSITY_OPS if _runs(model, op[0])])
         traffic = 3 if name == "residual add" else 2
         flops, nbytes = tokens * model.d_model * f, tokens * model.d_model * traffic * bpe
         lines = [f"FLOPs = {tokens:,} × {model.d_model:,} × {f}; bytes = {tokens:,} × {model.d_model:,} × {traffic} × "
@@ -199,31 +226,30 @@ def _op_case(rng, gpu, dtype, model):
         return (f"{an(name)} over {tokens:,} × {model.d_model:,} {dtype} activations ({f} FLOPs per element; "
                 f"{traffic} tensor passes through HBM)",
                 f"对 {tokens:,} × {model.d_model:,} 的 {dtype} 激活做{name_zh}（每元素 {f} FLOPs，经过显存 {traffic} 次）",
-                i, lines)
+                i, lines, (name if name in model.kernels else name.lower(),))
     m = rng.choice((1, 2, 4, 8)) if kind < 0.7 else tokens
     lines = formulas.get("gemm_intensity").solution(m=m, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
     what = "decode step" if m <= 8 else "prefill"
     what_zh = "decode 步" if m <= 8 else "prefill"
     return (f"the FFN GEMM of a {what} ({m}×{model.d_model} activations by {model.d_model}×{model.ffn} {dtype} weights)",
             f"{what_zh}中的 FFN GEMM（{m}×{model.d_model} 激活乘 {model.d_model}×{model.ffn} 的 {dtype} 权重）",
-            gemm_i(m, model.ffn, model.d_model, bpe), lines)
+            gemm_i(m, model.ffn, model.d_model, bpe), lines, ("FFN GEMM",))
 
 
 @template("concepts.optimisation_direction", topic="concepts", title="Fuse or tile? Where the effort should go",
           title_zh="融合还是分块？优化方向判断", difficulty=2, target_seconds=90)
 def optimisation_direction(rng):
-    gpu = rng.choice(hardware.GPUS)
-    dtype = tensor_dtype(gpu, rng)
-    model = rng.choice(models.DENSE)
+    gpu, dtype, model = _served(rng)
     r = ridge(gpu.peak(dtype), gpu.bandwidth)
     while True:
-        op_en, op_zh, i, lines = _op_case(rng, gpu, dtype, model)
+        op_en, op_zh, i, lines, kernels = _op_case(rng, gpu, dtype, model)
         if abs(i / r - 1) > 0.15:
             break
     ask = direction_ask(i, r, f"On {an(gpu.name)}, consider {op_en}.", f"在 {gpu.name} 上，考虑{op_zh}。",
                         lead=tuple(lines), peak=gpu.peak(dtype), bandwidth=gpu.bandwidth)
     return Spec(givens=card_givens(gpu, dtype) + (given("model", "Model", "模型", model.name),), asks=(ask,),
-                conventions_en=CONV_EN, conventions_zh=CONV_ZH)
+                conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+                world=World(model=model, gpu=gpu, precision=dtype, holds=("weights",), kernels=kernels))
 
 
 # --------------------------------------------------------------------------- #
@@ -281,6 +307,7 @@ def faster_card(rng):
                   choices=choices, answer=winner.name, explanation=tuple(sol) + (why_en,),
                   explanation_zh=tuple(sol) + (why_zh,)),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=tuple(World(model=model, gpu=g, precision=g.sixteen, holds=("weights",)) for g in (a, b)),
     )
 
 
@@ -324,5 +351,5 @@ def why_norm_is_slow(rng):
                   explanation_zh=tuple(lines) + tuple(bound_lines_zh(i, r))
                   + ("  算子在等显存：只有减少搬运（融合、原地操作、量化）才有效（R§4.2）",),
                   roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": i}),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
     )

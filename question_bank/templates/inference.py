@@ -14,7 +14,7 @@ from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, models
-from ..base import Ask, Given, Ref, Spec, given, settled_by_hand, template
+from ..base import Ask, Given, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
 from .memory import nominal_phi
@@ -99,12 +99,34 @@ def tp_note(gpu: GPU, n: int) -> tuple[str, str]:
             f"模型用张量并行切到 {n} 张 GPU 上：把它们看成一个显存、带宽、算力都是 {n} 倍的设备（给出的数据已是总和）。")
 
 
+def storable(gpu: GPU, dtype: str) -> str | None:
+    """``dtype`` as this GPU keeps it: 16-bit is fp16 where there is no bf16 (V100); None when it cannot
+    (fp8 before Ada/Hopper). int8/int4 are weight-only quantisation, served anywhere."""
+    if dtype in ("bf16", "fp16"):
+        return gpu.sixteen if dtype == "bf16" else "fp16"
+    return dtype if gpu.stores(dtype) else None
+
+
+def compute_dtype(gpu: GPU, weights: str) -> str:
+    """The precision the math runs in: fp8 weights on fp8 tensor cores, else the chip's 16-bit format."""
+    return weights if weights in ("fp8", "fp32") else gpu.sixteen
+
+
+def serving_world(m: Model, gpu: GPU, dtype: str, n: int, seq: int, batch: int, **facts) -> World:
+    return World(model=m, gpu=gpu, precision=compute_dtype(gpu, dtype), weights=dtype, kv=gpu.sixteen, n_gpus=n,
+                 tp=n, seq=seq, batch=batch, holds=("weights", "kv"), **facts)
+
+
 def _serving(rng, *, dense_only: bool = True, max_gpus: int = 8) -> tuple[Model, str, GPU, int]:
-    """A model, a weight precision, a GPU type and the GPU count that holds the weights with room to spare."""
+    """A model, a weight precision the GPU can hold, a GPU type and the GPU count that holds the weights with
+    room to spare."""
     while True:
         m = rng.choice(models.DENSE if dense_only else models.MODELS)
         dtype = rng.choice(WEIGHT_DTYPES)
         gpu = rng.choice(hardware.GPUS)
+        dtype = storable(gpu, dtype)
+        if dtype is None:
+            continue
         w = weight_bytes(m, dtype)
         n = devices(gpu, 1.25 * w)
         if n * gpu.memory >= 1.25 * w and n <= max_gpus:
@@ -127,16 +149,18 @@ def weights_bytes(rng):
                   prompt_en=f"Weights take Φ × bytes per parameter. How much memory do {m.name}'s weights take in "
                             f"{dtype}, in GB?",
                   prompt_zh=f"权重显存 = Φ × 每参数字节数。{m.name} 的 {dtype} 权重占多少显存（GB）？"),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(model=m),
     )
 
 
 @template("inference.fits_on_card", topic="inference", title="Do the weights fit on one card?",
           title_zh="权重能否放进一张卡？", difficulty=2, target_seconds=60)
 def fits_on_card(rng):
-    while True:
+    while True:  # a format the chip can hold (no fp8 on V100 / A100; fp16 for 16-bit on V100)
         m, gpu = rng.choice(models.MODELS), rng.choice(hardware.GPUS)
-        dtype = rng.choice(("fp32", "bf16", "fp8", "int8", "int4"))
+        dtype = storable(gpu, rng.choice(("fp32", "bf16", "fp8", "int8", "int4")))
+        if dtype is None:
+            continue
         w = weight_bytes(m, dtype)
         if abs(w / gpu.memory - 1) > 0.08:
             break
@@ -155,6 +179,7 @@ def fits_on_card(rng):
                   choices=YES_NO, answer="yes" if fits else "no",
                   explanation=tuple(lines) + (cmp_en,), explanation_zh=tuple(lines) + (cmp_zh,)),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=World(model=m, gpu=gpu, weights=dtype, holds=("weights",), fit_is_asked=True),
     )
 
 
@@ -187,6 +212,7 @@ def kv_bytes_per_token(rng):
                   prompt_zh=f"每 token 的 KV 字节数 = 2 × 字节数 × L × n_kv × d_head。{name_zh} 使用 {dtype} KV Cache 时，"
                             "每个 token 增加多少 KV Cache（kB）？"),),
         conventions_en=f"{CONV_EN} kB = 1e3 B. {KV_CONV_EN}", conventions_zh=f"{CONV_ZH}kB = 1e3 B。{KV_CONV_ZH}",
+        world=World(model=m, kv=dtype),
     )
 
 
@@ -213,6 +239,7 @@ def kv_cache_size(rng):
                             f"{seq:,} tokens each, in GB?",
                   prompt_zh=f"{m.name} 在 batch 为 {batch}、每条序列 {seq:,} 个 token 时，{dtype} KV Cache 有多大（GB）？"),),
         conventions_en=f"{CONV_EN} {KV_CONV_EN}", conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}",
+        world=World(model=m, kv=dtype, seq=seq, batch=batch),
     )
 
 
@@ -242,6 +269,7 @@ def kv_cache_derive(rng):
                   prompt_zh=f"只根据这份配置，{m.name} 在 {batch} 条、每条 {seq:,} token 的序列上的 {dtype} KV Cache 有多大（GB）？"
                             "（d_head 需自行推出）"),),
         conventions_en=f"{CONV_EN} {KV_CONV_EN}", conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}",
+        world=World(model=m, kv=dtype, seq=seq, batch=batch),
     )
 
 
@@ -268,7 +296,7 @@ def decode_tps_given(rng):
                             f"bandwidth ÷ (W + KV). What is this upper bound on the {gpu.name}?",
                   prompt_zh=f"batch 为 1 时，每生成一个 token 都要把权重和 KV Cache 各读一遍：tokens/s ≤ 带宽 ÷ (W + KV)。"
                             f"在 {gpu.name} 上这个上限是多少（tok/s）？"),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu),
     )
 
 
@@ -306,11 +334,13 @@ def decode_tps(rng):
                                                                        "weight_bytes": w, "kv_bytes": kv_seq},
                   explanation=lead_en, explanation_zh=lead_zh,
                   prompt_en=f"{m.name} generates one sequence (batch 1) with {seq:,} tokens of context, weights in "
-                            f"{dtype} and a bf16 KV cache.{tp_en} What is the upper bound on tokens per second?",
-                  prompt_zh=f"{m.name} 生成单条序列（batch 1），上下文 {seq:,} 个 token，权重为 {dtype}，KV Cache 为 bf16。"
-                            f"{tp_zh}每秒最多生成多少 token？"),),
+                            f"{dtype} and {an(gpu.sixteen)} KV cache.{tp_en} What is the upper bound on tokens per "
+                            "second?",
+                  prompt_zh=f"{m.name} 生成单条序列（batch 1），上下文 {seq:,} 个 token，权重为 {dtype}，KV Cache 为 "
+                            f"{gpu.sixteen}。{tp_zh}每秒最多生成多少 token？"),),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {DECODE_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{DECODE_CONV_ZH}",
+        world=serving_world(m, gpu, dtype, n, seq, 1),
     )
 
 
@@ -330,6 +360,7 @@ def decode_tps_batch(rng):
                             "What is the upper bound on total generated tokens per second for the batch?",
                   prompt_zh=f"{batch} 条序列一起 decode，每条上下文 {seq:,} 个 token。{tp_zh}整个 batch 每秒最多生成多少 token？"),),
         conventions_en=f"{CONV_EN} {DECODE_CONV_EN}", conventions_zh=f"{CONV_ZH}{DECODE_CONV_ZH}",
+        world=serving_world(m, gpu, dtype, n, seq, batch),
     )
 
 
@@ -341,8 +372,8 @@ def prefill_time(rng):
         n = devices(gpu, 1.25 * weight_bytes(m, "bf16"))
         if n * gpu.memory >= 1.25 * weight_bytes(m, "bf16"):
             break
-    dtype = "bf16" if gpu.supports("bf16") else "fp16"
-    batch, prompt = rng.choice((1, 2, 4, 8, 16)), rng.choice((512, 1024, 2048, 4096, 8192))
+    dtype = gpu.sixteen
+    batch, prompt = rng.choice((1, 2, 4, 8, 16)), rng.choice([s for s in (512, 1024, 2048, 4096, 8192) if s <= m.context])
     tp_en, tp_zh = tp_note(gpu, n)
     return Spec(
         givens=(model_given(m), params_given(m)) + node_givens(gpu, n, dtype)[:1] + (
@@ -355,6 +386,7 @@ def prefill_time(rng):
                   prompt_zh=f"Prefill 阶段把 {batch} 条、每条 {prompt:,} token 的 prompt 送入 {m.name}（{dtype}）。{tp_zh}"
                             "Prefill 为算力受限，每 token 2Φ FLOPs；忽略注意力项并假设跑满峰值，其时间下限是多少（ms）？"),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=World(model=m, gpu=gpu, precision=dtype, n_gpus=n, tp=n, seq=prompt, holds=("weights",)),
     )
 
 
@@ -377,6 +409,10 @@ def _capacity_setup(rng):
             return m, dtype, gpu, n, seq, w, kv_seq
 
 
+def _fit_count(gpu: GPU, n: int, w: float, kv_seq: float) -> int:
+    return int(_eval("max_batch_fit", gpu_bytes=n * gpu.memory, weight_bytes=w, kv_bytes_per_seq=kv_seq))
+
+
 @template("inference.max_batch_fit", topic="inference", title="Largest batch whose KV cache fits",
           title_zh="KV Cache 能放下的最大 batch", difficulty=3, target_seconds=150)
 def max_batch_fit(rng):
@@ -389,11 +425,13 @@ def max_batch_fit(rng):
         asks=(Ask(formula="max_batch_fit", unit="", integer=True,
                   inputs={"gpu_bytes": n * gpu.memory, "weight_bytes": w, "kv_bytes_per_seq": kv_seq},
                   explanation=lead_en, explanation_zh=lead_zh,
-                  prompt_en=f"{m.name} is served with {dtype} weights and a bf16 KV cache; every sequence may grow to "
-                            f"{seq:,} tokens.{tp_en} How many sequences fit in memory at once (a whole number)?",
-                  prompt_zh=f"{m.name} 以 {dtype} 权重、bf16 KV Cache 提供服务；每条序列最长 {seq:,} 个 token。{tp_zh}"
-                            "显存里最多能同时放下多少条序列（整数）？"),),
+                  prompt_en=f"{m.name} is served with {dtype} weights and {an(gpu.sixteen)} KV cache; every sequence "
+                            f"may grow to {seq:,} tokens.{tp_en} How many sequences fit in memory at once (a whole "
+                            "number)?",
+                  prompt_zh=f"{m.name} 以 {dtype} 权重、{gpu.sixteen} KV Cache 提供服务；每条序列最长 {seq:,} 个 token。"
+                            f"{tp_zh}显存里最多能同时放下多少条序列（整数）？"),),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {CAP_CONV_EN}", conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{CAP_CONV_ZH}",
+        world=serving_world(m, gpu, dtype, n, seq, _fit_count(gpu, n, w, kv_seq)),
     )
 
 
@@ -402,8 +440,10 @@ def max_batch_fit(rng):
 def min_gpus_serving(rng):
     while True:
         m, gpu = rng.choice(models.MODELS), rng.choice(hardware.GPUS)
-        dtype = rng.choice(("bf16", "fp8", "int4"))
+        dtype = storable(gpu, rng.choice(("bf16", "fp8", "int4")))
         batch, seq = rng.choice((1, 8, 16, 32, 64)), _seq(rng, m)
+        if dtype is None:
+            continue
         w = weight_bytes(m, dtype)
         kv = round_sig(_eval("kv_cache_bytes", batch=batch, seq=seq, layers=m.layers, n_kv_heads=m.n_kv_heads,
                              d_head=m.d_head, bytes_per_elem=2), 4)  # given as a round figure: computed as given
@@ -415,8 +455,8 @@ def min_gpus_serving(rng):
     lead_zh = (f"总量 = 权重 + KV = {gb(w)} + {gb(kv)} = {gb(total)}",)
     return Spec(
         givens=(model_given(m), given("weight_bytes", f"Weights ({dtype})", f"权重（{dtype}）", w, "bytes", "GB"),
-                given("kv_bytes", f"KV cache (batch {batch} × {seq:,} tokens, bf16)",
-                      f"KV Cache（batch {batch} × {seq:,} token，bf16）", kv, "bytes", "GB"),
+                given("kv_bytes", f"KV cache (batch {batch} × {seq:,} tokens, {gpu.sixteen})",
+                      f"KV Cache（batch {batch} × {seq:,} token，{gpu.sixteen}）", kv, "bytes", "GB"),
                 given("gpu", "GPU", "GPU", gpu.name), given("gpu_bytes", "Memory per GPU", "单卡显存", gpu.memory,
                                                            "bytes", "GB")),
         asks=(Ask(formula="min_gpus", unit="GPUs", integer=True, inputs={"total_bytes": total, "gpu_bytes": gpu.memory},
@@ -425,6 +465,9 @@ def min_gpus_serving(rng):
                             "this KV cache (sharded evenly)?",
                   prompt_zh=f"要装下 {m.name} 的权重和这份 KV Cache（均匀切分），最少需要多少张 {gpu.name}？"),),
         conventions_en=f"{CONV_EN} {CAP_CONV_EN}", conventions_zh=f"{CONV_ZH}{CAP_CONV_ZH}",
+        # served on the answer's GPU count
+        world=serving_world(m, gpu, dtype, int(_eval("min_gpus", total_bytes=total, gpu_bytes=gpu.memory)), seq,
+                            batch),
     )
 
 
@@ -433,9 +476,10 @@ def min_gpus_serving(rng):
 
 
 def _chain_givens(m: Model, dtype: str, gpu: GPU, n: int, seq: int) -> tuple[Given, ...]:
+    kv = gpu.sixteen
     return ((model_given(m), params_given(m), given("dtype", "Weight precision", "权重精度", dtype),
              given("bytes_per_param", "Bytes per parameter", "每参数字节数", DTYPE_BYTES[dtype], "bytes"))
-            + kv_givens(m) + (given("bytes_per_elem", "KV bytes per element (bf16)", "KV 每元素字节数（bf16）", 2,
+            + kv_givens(m) + (given("bytes_per_elem", f"KV bytes per element ({kv})", f"KV 每元素字节数（{kv}）", 2,
                                     "bytes"),)
             + node_givens(gpu, n) + (given("seq", "Tokens per sequence", "每条序列的 token 数", seq),))
 
@@ -462,8 +506,8 @@ def chain_decode(rng):
     tp_en, tp_zh = tp_note(gpu, n)
     return Spec(
         scenario_en=f"You serve {m.name} on {gpu.name if n == 1 else f'{n} × {gpu.name}'} with {dtype} weights and "
-                    f"a bf16 KV cache, decoding {batch} sequences of {seq:,} tokens together.{tp_en}",
-        scenario_zh=f"你在 {gpu.name if n == 1 else f'{n} 张 {gpu.name}'} 上部署 {m.name}，权重 {dtype}，KV Cache bf16，"
+                    f"{an(gpu.sixteen)} KV cache, decoding {batch} sequences of {seq:,} tokens together.{tp_en}",
+        scenario_zh=f"你在 {gpu.name if n == 1 else f'{n} 张 {gpu.name}'} 上部署 {m.name}，权重 {dtype}，KV Cache {gpu.sixteen}，"
                     f"同时 decode {batch} 条、每条 {seq:,} token 的序列。{tp_zh}",
         givens=_chain_givens(m, dtype, gpu, n, seq) + (peak_given(n * gpu.peak(dtype), dtype),
                                                        given("batch", "Batch B", "batch 大小 B", batch)),
@@ -484,6 +528,7 @@ def chain_decode(rng):
         ),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {DECODE_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{DECODE_CONV_ZH}",
+        world=serving_world(m, gpu, dtype, n, seq, batch),
     )
 
 
@@ -494,9 +539,9 @@ def chain_capacity(rng):
     m, dtype, gpu, n, seq, w, kv_seq = _capacity_setup(rng)
     tp_en, tp_zh = tp_note(gpu, n)
     return Spec(
-        scenario_en=f"Capacity planning (R§5.4): {m.name} with {dtype} weights and a bf16 KV cache on "
+        scenario_en=f"Capacity planning (R§5.4): {m.name} with {dtype} weights and {an(gpu.sixteen)} KV cache on "
                     f"{gpu.name if n == 1 else f'{n} × {gpu.name}'}; every sequence may reach {seq:,} tokens.{tp_en}",
-        scenario_zh=f"容量规划（R§5.4）：{m.name}，权重 {dtype}，KV Cache bf16，部署在 "
+        scenario_zh=f"容量规划（R§5.4）：{m.name}，权重 {dtype}，KV Cache {gpu.sixteen}，部署在 "
                     f"{gpu.name if n == 1 else f'{n} 张 {gpu.name}'} 上；每条序列最长 {seq:,} 个 token。{tp_zh}",
         givens=_chain_givens(m, dtype, gpu, n, seq),
         asks=(
@@ -514,4 +559,5 @@ def chain_capacity(rng):
         ),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {CAP_CONV_EN} {DECODE_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{CAP_CONV_ZH}{DECODE_CONV_ZH}",
+        world=serving_world(m, gpu, dtype, n, seq, _fit_count(gpu, n, w, kv_seq)),
     )

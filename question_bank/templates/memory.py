@@ -6,7 +6,7 @@ from engine import formulas
 from engine.units import best_unit, fmt_number
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, settled_by_hand, template
+from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from .roofline import an
 
 # Round parameter counts an interviewer uses for "a Φ-parameter model" (billions).
@@ -24,10 +24,18 @@ STATIC_GIVEN_ZH = ("混合精度训练 + AdamW：每个参数 2 B bf16 权重 + 
 STATIC_EN = ("Standard bf16 mixed-precision training with AdamW (fp32 master weights, momentum and variance). "
              "GB = 10⁹ B. Activations and temporary buffers are not counted.")
 STATIC_ZH = "标准 bf16 混合精度训练 + AdamW（fp32 主权重、一阶动量、二阶动量）。GB = 10⁹ B。不计激活值和临时缓冲区。"
-ACT_EN = ("bf16 activations (2 B), 1-byte dropout masks, a standard Transformer layer (attention + 4h MLP) "
-          "as in Megatron-LM; no tensor or sequence parallelism. MB = 10⁶ B, GB = 10⁹ B, TB = 10¹² B.")
-ACT_ZH = ("激活值为 bf16（2 B），dropout 掩码每元素 1 B，标准 Transformer 层（注意力 + 4h MLP，Megatron-LM 口径）；"
+ACT_EN = ("bf16 activations (2 B), 1-byte dropout masks, a GPT-style Transformer layer (attention + 4h GELU MLP, "
+          "dropout) as in Megatron-LM (Korthikanti et al. 2022); attention scores materialised (no FlashAttention); "
+          "no tensor or sequence parallelism. MB = 10⁶ B, GB = 10⁹ B, TB = 10¹² B.")
+ACT_ZH = ("激活值为 bf16（2 B），dropout 掩码每元素 1 B，GPT 式 Transformer 层（注意力 + 4h 的 GELU MLP，带 dropout，"
+          "Megatron-LM 口径，Korthikanti 等 2022）；注意力分数完整存储（不用 FlashAttention）；"
           "不使用张量并行和序列并行。MB = 10⁶ B，GB = 10⁹ B，TB = 10¹² B。")
+ACT_SWIGLU_EN = ("bf16 activations (2 B), a Llama-style layer: RMSNorm, SwiGLU MLP of inner size f (gate and up "
+                 "projections), no dropout, no biases; attention scores materialised (no FlashAttention); no tensor or "
+                 "sequence parallelism. MB = 10⁶ B, GB = 10⁹ B, TB = 10¹² B.")
+ACT_SWIGLU_ZH = ("激活值为 bf16（2 B），Llama 式 Transformer 层：RMSNorm、内部维度为 f 的 SwiGLU MLP（gate 与 up 两个投影）、"
+                 "无 dropout、无偏置；注意力分数完整存储（不用 FlashAttention）；不使用张量并行和序列并行。"
+                 "MB = 10⁶ B，GB = 10⁹ B，TB = 10¹² B。")
 
 ZERO_SHARDS_EN = {1: "ZeRO-1 (optimizer states sharded)", 2: "ZeRO-2 (optimizer states and gradients sharded)",
                   3: "ZeRO-3 / FSDP (weights, gradients and optimizer states all sharded)"}
@@ -59,6 +67,16 @@ def model_phi(rng, pool=models.MODELS) -> tuple[str, float]:
     phi = ROUND_PHI_B[i - len(pool)] * 1e9
     text = phi_text(phi)
     return f"{an(text)}-parameter model", phi
+
+
+def model_world(name: str, phi: float, **facts) -> World:
+    """The world of a problem on ``name`` (a catalogue model, or "a 30B-parameter model" of Φ = ``phi``)."""
+    m = next((m for m in models.MODELS if m.name == name), None)
+    return World(model=m, phi=None if m else phi, **facts)
+
+
+# A figure "could live on a real GPU" when it fits the largest memory in the catalogue (question_bank.realism).
+LARGEST_GPU_BYTES = max(g.memory for g in hardware.GPUS)
 
 
 def phi_given(phi: float):
@@ -103,7 +121,7 @@ def static_given(rng):
                   prompt_en=f"Training {name} (Φ = {phi_text(phi)}): how much memory do the weights, gradients "
                             "and optimizer states take in total, in GB?",
                   prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）：权重、梯度和优化器状态一共占多少显存（GB）？"),),
-        conventions_en=STATIC_GIVEN_EN, conventions_zh=STATIC_GIVEN_ZH,
+        conventions_en=STATIC_GIVEN_EN, conventions_zh=STATIC_GIVEN_ZH, world=model_world(name, phi),
     )
 
 
@@ -118,13 +136,16 @@ def static(rng):
                             f"{name} (Φ = {phi_text(phi)}) need before any sharding, in GB?",
                   prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）在不做任何切分时需要多少静态显存"
                             "（权重 + 梯度 + 优化器状态），单位 GB？"),),
-        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH, world=model_world(name, phi),
     )
 
 
 def _zero_spec(rng, formula_given: bool) -> Spec:
-    name, phi = model_phi(rng)
-    stage, n = rng.choice((1, 2, 3)), rng.choice(DP_SIZES)
+    while True:  # a per-GPU figure that could live on a real GPU (question_bank.realism, "fits")
+        name, phi = model_phi(rng)
+        stage, n = rng.choice((1, 2, 3)), rng.choice(DP_SIZES)
+        if formulas.get(f"zero{stage}_bytes").evaluate(phi=phi, n_dp=n) <= LARGEST_GPU_BYTES:
+            break
     hint_en = f" Per GPU it holds {ZERO_FORMULA[stage]}." if formula_given else ""
     hint_zh = f"每卡显存为 {ZERO_FORMULA[stage]}。" if formula_given else ""
     return Spec(
@@ -136,6 +157,7 @@ def _zero_spec(rng, formula_given: bool) -> Spec:
                   prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N_dp = {n} 张数据并行卡上用 "
                             f"{ZERO_SHARDS_ZH[stage]} 训练。{hint_zh}每张卡上的静态显存是多少（GB）？"),),
         conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+        world=model_world(name, phi, holds=(f"zero{stage}",), n_dp=n),
     )
 
 
@@ -209,7 +231,7 @@ def zero_planning(rng):
         phi, n = nominal_phi(model), rng.choice((8, 16, 32, 64, 128, 256))
         gpu = rng.choice([g for g in hardware.GPUS if g.memory >= 40e9])
         static = formulas.get("train_static_bytes").evaluate(phi=phi)
-        if settled_by_hand("min_gpus", {"total_bytes": static, "gpu_bytes": gpu.memory}):
+        if static / n <= gpu.memory and settled_by_hand("min_gpus", {"total_bytes": static, "gpu_bytes": gpu.memory}):
             break
     mem = f"{fmt_number(gpu.memory / 1e9)} GB"
     return Spec(
@@ -222,11 +244,12 @@ def zero_planning(rng):
                             "does training need, in GB?",
                   prompt_zh="不做切分时，训练需要多少静态显存（权重 + 梯度 + AdamW 状态），单位 GB？"),
               Ask(formula="zero1_bytes", unit="GB",
-                  prompt_en=f"With ZeRO-1 over N_dp = {n} GPUs, how much does each GPU hold, in GB?",
-                  prompt_zh=f"用 ZeRO-1、N_dp = {n} 张卡时，每卡保存多少静态显存（GB）？"),
+                  prompt_en=f"Would ZeRO-1 over N_dp = {n} GPUs do? How much would each GPU hold, in GB (compare it "
+                            f"with the {mem})?",
+                  prompt_zh=f"用 ZeRO-1、N_dp = {n} 张卡行不行？每卡要保存多少静态显存（GB，与 {mem} 比较）？"),
               Ask(formula="zero3_bytes", unit="GB",
-                  prompt_en=f"With ZeRO-3 over the same {n} GPUs, how much does each GPU hold, in GB?",
-                  prompt_zh=f"改用 ZeRO-3，同样 {n} 张卡，每卡保存多少静态显存（GB）？"),
+                  prompt_en=f"The plan is ZeRO-3 over the same {n} GPUs: how much does each GPU hold, in GB?",
+                  prompt_zh=f"计划采用 ZeRO-3，同样 {n} 张卡：每卡保存多少静态显存（GB）？"),
               Ask(formula="min_gpus", inputs={"total_bytes": Ref(0), "gpu_bytes": gpu.memory}, integer=True,
                   tolerance=0.001,
                   prompt_en=f"With ZeRO-3 sharding everything evenly, what is the fewest {gpu.name} GPUs whose "
@@ -234,6 +257,7 @@ def zero_planning(rng):
                   prompt_zh=f"ZeRO-3 把静态显存均匀切分，至少需要多少张 {gpu.name} 才能放下（忽略激活值）？")),
         conventions_en=STATIC_EN + " A whole number of GPUs.",
         conventions_zh=STATIC_ZH + "卡数为整数。",
+        world=World(model=model, gpu=gpu, precision="bf16", holds=("zero3",), n_dp=n),
     )
 
 
@@ -241,22 +265,65 @@ def zero_planning(rng):
 # Activations and recomputation
 
 
-def _act_setup(rng):
+GPT_STYLE = tuple(m for m in models.DENSE if m.gpt_style)  # GPT-3, Falcon: the layer Korthikanti et al. count
+
+
+def _gpt_style_model(rng) -> models.Model:
+    """A GPT-style model: a catalogue one, or a hypothetical one (4h GELU MLP, LayerNorm, biases, dropout)."""
+    if rng.random() < 0.5:
+        return rng.choice(GPT_STYLE)
+    a = rng.choice((16, 32, 40, 64, 96))
+    h, layers = 128 * a, rng.choice((24, 32, 40, 48, 64, 80, 96))
+    return models.Model("hypothetical", "a hypothetical GPT-style model", layers, h, a, a, 128, 4 * h, 50257,
+                        12.0 * layers * h * h, False, "made up for the problem", max_seq=8192, norm="LayerNorm",
+                        bias=True, dropout=True, positions="learned")
+
+
+def _act_setup(rng, *, gated_ok: bool = True):
+    """A model and (s, b) within its context; a Llama-style (gated) model only when ``gated_ok``: its layer
+    has its own formula (activation_bytes_layer_swiglu), and the 34sbh of selective recomputation is GPT's."""
     model = rng.choice(models.DENSE)
-    s = rng.choice(SEQ_LENS)
+    if not (gated_ok or model.gpt_style):
+        model = _gpt_style_model(rng)
+    s = rng.choice([s for s in SEQ_LENS if s <= model.context])
     b = rng.choice([b for b in MICRO_BATCHES if s * b <= 16384])
     inputs = {"s": s, "b": b, "h": model.d_model, "a": model.n_heads}
     givens = (given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
               given("h", "Hidden size h", "隐藏维度 h", model.d_model),
               given("a", "Attention heads a", "注意力头数 a", model.n_heads))
+    if model.gated:
+        inputs |= {"n_kv_heads": model.n_kv_heads, "ffn": model.ffn}
+        givens += (given("n_kv_heads", "KV heads n_kv", "KV 头数 n_kv", model.n_kv_heads),
+                   given("ffn", "MLP inner size f", "MLP 内部维度 f", model.ffn))
     return model, inputs, givens
 
 
-def _act_text(model, inputs) -> tuple[str, str]:
+def _layer_formula(model) -> str:
+    return "activation_bytes_layer_swiglu" if model.gated else "activation_bytes_layer"
+
+
+def _act_conventions(model) -> dict:
+    return ({"conventions_en": ACT_SWIGLU_EN, "conventions_zh": ACT_SWIGLU_ZH} if model.gated
+            else {"conventions_en": ACT_EN, "conventions_zh": ACT_ZH})
+
+
+def _act_world(model, inputs) -> World:
+    return World(model=model, seq=inputs["s"], batch=inputs["b"])
+
+
+def _act_text(model, inputs, start: bool = True) -> tuple[str, str]:
     s, b = inputs["s"], inputs["b"]
-    en = f"{model.name} (h = {model.d_model}, a = {model.n_heads} heads), sequence length s = {s}, micro-batch b = {b}"
-    zh = f"{model.name}（h = {model.d_model}，a = {model.n_heads} 个头），序列长度 s = {s}，微批次 b = {b}"
+    name_zh = model.name.replace("a hypothetical GPT-style model", "一个假想的 GPT 式模型")
+    extra_en = f", n_kv = {model.n_kv_heads} KV heads, f = {model.ffn}" if model.gated else ""
+    extra_zh = f"，n_kv = {model.n_kv_heads} 个 KV 头，f = {model.ffn}" if model.gated else ""
+    en = (f"{cap(model.name) if start else model.name} (h = {model.d_model}, a = {model.n_heads} heads{extra_en}), sequence length s = {s}, "
+          f"micro-batch b = {b}")
+    zh = f"{name_zh}（h = {model.d_model}，a = {model.n_heads} 个头{extra_zh}），序列长度 s = {s}，微批次 b = {b}"
     return en, zh
+
+
+def _layer_expression(model) -> str:
+    return "s·b·(12h + 4h·n_kv/a + 6f) + 2·a·s²·b" if model.gated else "s·b·h·(34 + 5·a·s/h)"
 
 
 @template("memory.activation_layer_given", topic="memory", title="Activation memory per layer (formula given)",
@@ -264,14 +331,16 @@ def _act_text(model, inputs) -> tuple[str, str]:
 def activation_layer_given(rng):
     model, inputs, givens = _act_setup(rng)
     en, zh = _act_text(model, inputs)
-    unit = unit_for("activation_bytes_layer", **inputs)
+    formula = _layer_formula(model)
+    unit = unit_for(formula, **inputs)
+    expr = _layer_expression(model)
     return Spec(
         givens=givens,
-        asks=(Ask(formula="activation_bytes_layer", unit=unit,
-                  prompt_en=f"{en}. One layer stores s·b·h·(34 + 5·a·s/h) bytes of activations for the backward "
+        asks=(Ask(formula=formula, unit=unit,
+                  prompt_en=f"{en}. One layer stores {expr} bytes of activations for the backward "
                             f"pass. How much is that, in {unit}?",
-                  prompt_zh=f"{zh}。每层为反向传播暂存 s·b·h·(34 + 5·a·s/h) 字节激活值。合计多少（{unit}）？"),),
-        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+                  prompt_zh=f"{zh}。每层为反向传播暂存 {expr} 字节激活值。合计多少（{unit}）？"),),
+        world=_act_world(model, inputs), **_act_conventions(model),
     )
 
 
@@ -280,14 +349,15 @@ def activation_layer_given(rng):
 def activation_layer(rng):
     model, inputs, givens = _act_setup(rng)
     en, zh = _act_text(model, inputs)
-    unit = unit_for("activation_bytes_layer", **inputs)
+    formula = _layer_formula(model)
+    unit = unit_for(formula, **inputs)
     return Spec(
         givens=givens,
-        asks=(Ask(formula="activation_bytes_layer", unit=unit,
+        asks=(Ask(formula=formula, unit=unit,
                   prompt_en=f"{en}, no recomputation. How much activation memory does ONE transformer layer keep "
                             f"for the backward pass, in {unit}?",
                   prompt_zh=f"{zh}，不做重计算。单个 Transformer 层为反向传播暂存多少激活值显存（{unit}）？"),),
-        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+        world=_act_world(model, inputs), **_act_conventions(model),
     )
 
 
@@ -296,19 +366,21 @@ def activation_layer(rng):
 def activation_model(rng):
     model, inputs, givens = _act_setup(rng)
     en, zh = _act_text(model, inputs)
-    per_layer = formulas.get("activation_bytes_layer")
+    per_layer = formulas.get(_layer_formula(model))
     whole = {"layers": model.layers, "layer_bytes": per_layer.evaluate(**inputs)}
     unit = unit_for("whole_model_activation_bytes", **whole)
     lead = tuple(per_layer.solution(**inputs))
     return Spec(
         givens=givens + (given("layers", "Layers L", "层数 L", model.layers),),
-        asks=(Ask(formula="whole_model_activation_bytes", inputs=whole, extras=inputs, unit=unit,
-                  explanation=lead, explanation_zh=lead,
-                  prompt_en=f"{en}, L = {model.layers} layers, no recomputation, one pipeline stage holding every "
-                            f"layer. How much activation memory does the whole model keep, in {unit}?",
-                  prompt_zh=f"{zh}，L = {model.layers} 层，不做重计算，所有层在同一张卡上。全模型暂存多少激活值显存"
-                            f"（{unit}）？"),),
-        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+        # the per-layer slips of the GPT formula (extras s, b, h, a) name nothing for the gated layer
+        asks=(Ask(formula="whole_model_activation_bytes", inputs=whole, extras={} if model.gated else inputs,
+                  unit=unit, explanation=lead, explanation_zh=lead,
+                  prompt_en=f"{en}, L = {model.layers} layers, no recomputation. How much activation memory do all "
+                            f"{model.layers} layers keep together (summed over the pipeline stages that hold them), "
+                            f"in {unit}?",
+                  prompt_zh=f"{zh}，L = {model.layers} 层，不做重计算。全部 {model.layers} 层合计暂存多少激活值显存"
+                            f"（各流水线阶段加总），单位 {unit}？"),),
+        world=_act_world(model, inputs), **_act_conventions(model),
     )
 
 
@@ -327,7 +399,7 @@ RECOMPUTE = {
 @template("memory.activation_recompute", topic="memory", title="Activation memory with recomputation",
           title_zh="重计算下的激活值显存", difficulty=2, target_seconds=90)
 def activation_recompute(rng):
-    model, inputs, givens = _act_setup(rng)
+    model, inputs, givens = _act_setup(rng, gated_ok=False)
     formula, how_en, how_zh = RECOMPUTE[rng.choice(("selective", "full"))]
     inputs = {k: inputs[k] for k in ("s", "b", "h")}
     en, zh = _act_text(model, inputs)
@@ -337,15 +409,15 @@ def activation_recompute(rng):
         asks=(Ask(formula=formula, unit=unit,
                   prompt_en=f"{en}, with {how_en}. How much activation memory does one layer keep, in {unit}?",
                   prompt_zh=f"{zh}，采用{how_zh}。每层暂存多少激活值显存（{unit}）？"),),
-        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+        conventions_en=ACT_EN, conventions_zh=ACT_ZH, world=_act_world(model, inputs),
     )
 
 
 @template("memory.activation_chain", topic="memory", title="Activations: per layer, whole model, recomputation",
           title_zh="激活值：每层、全模型与重计算", difficulty=2, target_seconds=420)
 def activation_chain(rng):
-    model, inputs, givens = _act_setup(rng)
-    en, zh = _act_text(model, inputs)
+    model, inputs, givens = _act_setup(rng, gated_ok=False)
+    en, zh = _act_text(model, inputs, start=False)
     L = model.layers
     linear = {k: inputs[k] for k in ("s", "b", "h")}
     u1 = unit_for("activation_bytes_layer", **inputs)
@@ -356,8 +428,9 @@ def activation_chain(rng):
     u5 = unit_for("whole_model_activation_bytes", layers=L,
                   layer_bytes=formulas.get("activation_bytes_full_recompute").evaluate(**linear))
     return Spec(
-        scenario_en=f"Training {en}, L = {L} layers, all on one GPU (no pipeline split).",
-        scenario_zh=f"训练 {zh}，L = {L} 层，全部放在同一张卡上（不做流水线切分）。",
+        scenario_en=f"Training {en}, L = {L} layers; count the activations of all L layers together (whatever the "
+                    "pipeline split, the stages hold them between them).",
+        scenario_zh=f"训练 {zh}，L = {L} 层；把全部 L 层的激活值加在一起算（无论流水线如何切分，各阶段合起来要存这么多）。",
         givens=givens + (given("layers", "Layers L", "层数 L", L),),
         asks=(Ask(formula="activation_bytes_layer", unit=u1,
                   prompt_en=f"Without recomputation, how much activation memory does one layer keep, in {u1}?",
@@ -377,5 +450,5 @@ def activation_chain(rng):
               Ask(formula="whole_model_activation_bytes", inputs={"layers": L, "layer_bytes": Ref(3)}, unit=u5,
                   prompt_en=f"With full recomputation, how much do all {L} layers keep together, in {u5}?",
                   prompt_zh=f"采用全量重计算时，全部 {L} 层合计暂存多少（{u5}）？")),
-        conventions_en=ACT_EN, conventions_zh=ACT_ZH,
+        conventions_en=ACT_EN, conventions_zh=ACT_ZH, world=_act_world(model, inputs),
     )

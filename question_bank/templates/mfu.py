@@ -6,10 +6,10 @@ from engine import formulas
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, template
-from .memory import cap, model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_after, zh_model
+from ..base import Ask, Ref, Spec, World, given, template
+from .memory import cap, model_phi, model_world, nominal_phi, phi_given, phi_text, unit_for, zh_after, zh_model
 
-SEQ_LENS = (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536)
+SEQ_LENS = (256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768, 65536, 131072)
 TOKENS = (300e9, 1e12, 1.4e12, 2e12, 3e12, 5e12, 10e12, 15e12)
 CLUSTERS = (256, 512, 1024, 2048, 4096, 8192, 16384)
 MFUS = (0.3, 0.35, 0.4, 0.45, 0.5, 0.55)
@@ -23,6 +23,16 @@ MFU_EN = PEAK_EN + " MFU counts only the model's own FLOPs (no recomputation); i
 MFU_ZH = PEAK_ZH + "MFU 只计模型本身的计算量（不含重计算）；忽略注意力项。"
 TIME_EN = MFU_EN + " 1 day = 86,400 s."
 TIME_ZH = MFU_ZH + "1 天 = 86,400 s。"
+
+
+# One reading of "including the attention term": PaLM's (Chowdhery et al. 2022, appendix B), not Kaplan's
+# 6·L·s·d_model or the causal-halved count.
+TRAIN_ATTN_EN = ("Dense Transformer, no recomputation. Count the attention term as PaLM does (Chowdhery et al. 2022, "
+                 "appendix B): 6Φ + 12·L·a·h_head·s FLOPs per token, the score and value matmuls over the full s × s "
+                 "matrix (not halved for the causal mask). GFLOP = 10⁹ FLOP, TFLOP = 10¹² FLOP.")
+TRAIN_ATTN_ZH = ("稠密 Transformer，不做重计算。注意力项按 PaLM 的口径计（Chowdhery 等 2022，附录 B）：每 token "
+                 "6Φ + 12·L·a·h_head·s FLOPs，注意力分数与加权求和两个矩阵乘按完整的 s × s 矩阵计（不因因果掩码减半）。"
+                 "GFLOP = 10⁹ FLOP，TFLOP = 10¹² FLOP。")
 
 
 def _tokens_text(d: float) -> str:
@@ -51,6 +61,30 @@ def _two_sig(x: float) -> float:
           difficulty=1, target_seconds=30)
 def forward_flops(rng):
     name, phi = model_phi(rng)
+    world = model_world(name, phi)
+    m = world.model
+    if m is not None and m.is_moe:  # FLOPs count the parameters a token goes through: the active ones
+        phi, total = float(f"{m.flop_params:.3g}"), float(f"{m.total_params:.3g}")  # 12.9B of 46.7B
+        return Spec(
+            givens=(given("phi_total", "Total parameters (all experts)", "总参数量（全部专家）", total),
+                    given("phi", "Active parameters per token Φ_active", "每个 token 的激活参数量 Φ_active", phi)),
+            asks=(Ask(formula="forward_flops_per_token", unit="GFLOP", extras={"phi_total": total},
+                      explanation=(f"top-{m.top_k} routing: each token goes through {m.top_k} of the {m.experts} "
+                                   f"expert MLPs, so it multiplies through the {phi_text(phi)} active parameters, not "
+                                   f"all {phi_text(total)}",),
+                      explanation_zh=(f"top-{m.top_k} 路由：每个 token 只经过 {m.experts} 个专家 MLP 中的 {m.top_k} 个，"
+                                      f"所以只与 {phi_text(phi)} 个激活参数相乘，而不是全部 {phi_text(total)}",),
+                      prompt_en=f"{m.name} is a mixture of experts: {phi_text(total)} parameters in total, "
+                                f"{phi_text(phi)} active per token (top-{m.top_k} of {m.experts} experts). Every "
+                                "active parameter does one multiply-add (2 FLOPs) per token in the forward pass. How "
+                                "many FLOPs does the forward pass of one token take, in GFLOP?",
+                      prompt_zh=f"{m.name} 是混合专家模型：总参数 {phi_text(total)}，每个 token 激活 {phi_text(phi)}"
+                                f"（{m.experts} 个专家中选 top-{m.top_k}）。前向传播中每个激活参数对每个 token 做一次乘加"
+                                "（2 FLOPs）。一个 token 的前向计算量是多少（GFLOP）？"),),
+            conventions_en="GFLOP = 10⁹ FLOP; the attention term and the router are ignored.",
+            conventions_zh="GFLOP = 10⁹ FLOP；忽略注意力项和路由器。",
+            world=world,
+        )
     return Spec(
         givens=(phi_given(phi),),
         asks=(Ask(formula="forward_flops_per_token", unit="GFLOP",
@@ -61,13 +95,15 @@ def forward_flops(rng):
                             "（2 FLOPs）。一个 token 的前向计算量是多少（GFLOP）？"),),
         conventions_en="GFLOP = 10⁹ FLOP; the attention term is ignored.",
         conventions_zh="GFLOP = 10⁹ FLOP；忽略注意力项。",
+        world=world,
     )
 
 
 @template("mfu.train_flops_per_token", topic="mfu", title="Training FLOPs per token with the attention term",
           title_zh="每 token 训练计算量（含注意力项）", difficulty=2, target_seconds=120)
 def train_flops_per_token(rng):
-    model, s = rng.choice(models.DENSE), rng.choice(SEQ_LENS)
+    model = rng.choice(models.DENSE)
+    s = rng.choice([s for s in SEQ_LENS if s <= model.context])
     phi = nominal_phi(model)
     inputs = {"phi": phi, "l": model.layers, "a": model.n_heads, "s": s, "h_head": model.d_head}
     unit = unit_for("train_flops_per_token", **inputs)
@@ -83,8 +119,7 @@ def train_flops_per_token(rng):
                   prompt_zh=f"以序列长度 s = {s} 训练 {model.name}（Φ = {phi_text(phi)}，L = {model.layers}，"
                             f"a = {model.n_heads} 个头，每头 {model.d_head} 维）：一次训练（前向 + 反向）每个 token "
                             f"的计算量是多少（含注意力项），单位 {unit}？"),),
-        conventions_en="Dense Transformer, no recomputation. GFLOP = 10⁹ FLOP, TFLOP = 10¹² FLOP.",
-        conventions_zh="稠密 Transformer，不做重计算。GFLOP = 10⁹ FLOP，TFLOP = 10¹² FLOP。",
+        conventions_en=TRAIN_ATTN_EN, conventions_zh=TRAIN_ATTN_ZH, world=World(model=model, seq=s),
     )
 
 
@@ -102,6 +137,7 @@ def train_flops(rng):
                             "总共需要多少 FLOPs（前向 + 反向，忽略注意力项）？"),),
         conventions_en="Dense Transformer, no recomputation. Answer in FLOP, e.g. 6.3e24.",
         conventions_zh="稠密 Transformer，不做重计算。答案以 FLOP 为单位，例如 6.3e24。",
+        world=model_world(name, phi),
     )
 
 
@@ -109,10 +145,22 @@ def train_flops(rng):
 # MFU and HFU from a measured throughput
 
 
+def _fits_cluster(phi: float, gpu, n: int) -> bool:
+    """The training state, sharded over all N GPUs (16Φ/N), fits in each GPU's memory."""
+    return formulas.get("train_static_bytes").evaluate(phi=phi) / n <= gpu.memory
+
+
+def _run_world(model, gpu, n: int) -> World:
+    return World(model=model, gpu=gpu, precision="bf16", n_gpus=n, holds=("train",))
+
+
 def _run(rng):
     """A training run: model, GPU, N and a measured throughput giving an MFU of 25-60 %."""
-    model, gpu = rng.choice(models.DENSE), rng.choice(TRAIN_GPUS)
-    phi, n = nominal_phi(model), rng.choice((64, 128, 256, 512, 1024, 2048, 4096))
+    while True:
+        model, gpu = rng.choice(models.DENSE), rng.choice(TRAIN_GPUS)
+        phi, n = nominal_phi(model), rng.choice((64, 128, 256, 512, 1024, 2048, 4096))
+        if _fits_cluster(phi, gpu, n):
+            break
     target = rng.randint(25, 60) / 100
     tps = _two_sig(target * n * gpu.bf16 / formulas.get("train_flops").evaluate(phi=phi, tokens=1))
     givens = _cluster_givens(phi, gpu, n) + (given("tokens_per_s", "Measured throughput (all GPUs)",
@@ -139,6 +187,7 @@ def mfu_given(rng):
                   prompt_en=f"{en}. With MFU = tokens/s × 6Φ / (N × peak), what is the MFU, in %?",
                   prompt_zh=f"{zh}。按 MFU = tokens/s × 6Φ / (N × 峰值)，MFU 是多少（%）？"),),
         conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+        world=_run_world(model, gpu, n),
     )
 
 
@@ -153,6 +202,7 @@ def mfu(rng):
                   prompt_en=f"{en}. What is the model FLOPs utilisation (MFU), in %?",
                   prompt_zh=f"{zh}。模型算力利用率（MFU）是多少（%）？"),),
         conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+        world=_run_world(model, gpu, n),
     )
 
 
@@ -172,6 +222,7 @@ def hfu(rng):
                             "(HFU, recomputed FLOPs counted), in %?",
                   prompt_zh=f"{zh}，开启全量激活重计算。硬件算力利用率（HFU，计入重计算的 FLOPs）是多少（%）？"),),
         conventions_en=HFU_EN, conventions_zh=HFU_ZH,
+        world=_run_world(model, gpu, n),
     )
 
 
@@ -188,7 +239,8 @@ def _time_setup(rng):
     while True:
         model, gpu, d, u = rng.choice(models.DENSE), rng.choice(TRAIN_GPUS), rng.choice(TOKENS), rng.choice(MFUS)
         phi = nominal_phi(model)
-        fits = [n for n in CLUSTERS if 3 <= _days(phi=phi, tokens=d, n_gpus=n, peak_flops=gpu.bf16, mfu=u) <= 200]
+        fits = [n for n in CLUSTERS if 3 <= _days(phi=phi, tokens=d, n_gpus=n, peak_flops=gpu.bf16, mfu=u) <= 200
+                and _fits_cluster(phi, gpu, n)]
         if fits:
             return model, gpu, phi, d, rng.choice(fits), u
 
@@ -206,7 +258,7 @@ def train_time(rng):
                             f"at {u * 100:g}% MFU?",
                   prompt_zh=f"用 {n:,} 张 {gpu.name}（bf16 稠密峰值 {_peak_text(gpu)}），在 {u * 100:g}% MFU 下，"
                             f"把 {model.name}（Φ = {phi_text(phi)}）训练 {_tokens_text(d)} 个 token 需要多少天？"),),
-        conventions_en=TIME_EN, conventions_zh=TIME_ZH,
+        conventions_en=TIME_EN, conventions_zh=TIME_ZH, world=_run_world(model, gpu, n),
     )
 
 
@@ -244,7 +296,7 @@ def budget_chain(rng):
                   prompt_en="What MFU does the measured throughput correspond to, in %?",
                   prompt_zh="实测吞吐对应的 MFU 是多少（%）？"),
               _train_time_ask(phi, d, n, gpu, Ref(1))),
-        conventions_en=TIME_EN, conventions_zh=TIME_ZH,
+        conventions_en=TIME_EN, conventions_zh=TIME_ZH, world=_run_world(model, gpu, n),
     )
 
 
@@ -266,6 +318,7 @@ def utilisation_chain(rng):
               _train_time_ask(phi, d, n, gpu, Ref(0))),
         conventions_en=PEAK_EN + " Ignore the attention term. 1 day = 86,400 s.",
         conventions_zh=PEAK_ZH + "忽略注意力项。1 天 = 86,400 s。",
+        world=_run_world(model, gpu, n),
     )
 
 
@@ -282,7 +335,7 @@ def mfu_from_step_time(rng):
         s, batch = rng.choice((2048, 4096, 8192)), rng.choice((256, 512, 1024, 2048))
         target = rng.randint(25, 60) / 100
         step = _two_sig(6 * phi * batch * s / (n * gpu.bf16 * target))
-        if 0.5 <= step <= 60:
+        if 0.5 <= step <= 60 and s <= model.context and _fits_cluster(phi, gpu, n):
             break
     rate = _peak_text(gpu)
     return Spec(
@@ -303,4 +356,5 @@ def mfu_from_step_time(rng):
                   explanation_zh=("每步 token 数 = B_global × s；tokens/s = B_global × s / T_step；"
                                   "MFU = tokens/s × 6Φ / (N × 峰值)。",)),),
         conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+        world=World(model=model, gpu=gpu, precision="bf16", n_gpus=n, holds=("train",), seq=s),
     )

@@ -15,7 +15,7 @@ from engine.formulas import bound_solution, classify_bound
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
-from ..base import Ask, Given, Ref, Spec, given, template
+from ..base import Ask, Given, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES, GPU, SEED_TABLE, TFLOPS
 
 # --------------------------------------------------------------------------- #
@@ -142,6 +142,8 @@ def tensor_dtype(gpu: GPU, rng) -> str:
 
 
 POW2 = (256, 512, 1024, 2048, 4096, 8192, 16384)
+# A model served on one GPU leaves room for its KV cache and activations: its weights take at most this share.
+FIT_SHARE = 0.9
 
 # --------------------------------------------------------------------------- #
 # Ridge point
@@ -161,13 +163,16 @@ def seed_row_note(row) -> tuple[str, str]:
 def ridge_point(rng):
     source = rng.random()
     note_en = note_zh = ""
+    world = None
     if source < 0.2:
         row = rng.choice(SEED_TABLE)
         name, peak, bw, dtype = f"{row.name} (cheat-sheet table)", row.peak, row.bandwidth, row.dtype
         note_en, note_zh = seed_row_note(row)
+        world = World(gpu=hardware.get(row.gpu), precision=row.dtype)
     elif source < 0.6:
         gpu, dtype = pick_card(rng)
         name, peak, bw = gpu.name, gpu.peak(dtype), gpu.bandwidth
+        world = World(gpu=gpu, precision=dtype)
     else:
         name, dtype = "a hypothetical accelerator", rng.choice(("fp16", "bf16", "fp8"))
         peak = rng.choice((100, 150, 200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)) * TFLOPS
@@ -181,7 +186,7 @@ def ridge_point(rng):
                             f"{dtype}, in FLOP/B?{note_en}",
                   prompt_zh=f"拐点算术强度 I* = 峰值算力 ÷ 显存带宽。{name_zh} 在 {dtype} 下的拐点是多少（FLOP/B）？{note_zh}",
                   roofline={"peak_flops": peak, "bandwidth": bw, "intensity": ridge(peak, bw)}),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=world,
     )
 
 
@@ -220,7 +225,7 @@ def ridge_named(rng):
                   prompt_zh=f"{extra_zh}{gpu.name} 在 {dtype} 下的拐点算术强度是多少（FLOP/B）？",
                   explanation=lead_en, explanation_zh=lead_zh,
                   roofline={"peak_flops": peak, "bandwidth": bw, "intensity": ridge(peak, bw)}),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
     )
 
 
@@ -398,7 +403,7 @@ def attainable(rng):
                             f"the {gpu.name}, in TFLOPS?",
                   prompt_zh=f"按 Roofline 模型，这个算术强度的 {dtype} 算子在 {gpu.name} 上最多能达到多少 TFLOPS？",
                   roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": intensity}),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
     )
 
 
@@ -440,7 +445,7 @@ def classify_kernel(rng):
                         "when I < I* = peak ÷ bandwidth. Is it memory-bound or compute-bound?",
                         f"一个 {dtype} 算子在 {gpu.name} 上的算术强度如上。I < I* = 峰值 ÷ 带宽 时为访存受限。它是哪一种？",
                         peak=peak, bandwidth=bw),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
     )
 
 
@@ -462,6 +467,7 @@ def classify_gemm(rng):
                         f"在 {gpu.name} 上以 {dtype} 计算 C = A·B，A 为 M×K，B 为 K×N。它是访存受限还是算力受限？",
                         peak=peak, bandwidth=bw, lead_en=lead, lead_zh=lead),),
         conventions_en=f"{CONV_EN} {GEMM_CONV_EN}", conventions_zh=f"{CONV_ZH}{GEMM_CONV_ZH}",
+        world=World(gpu=gpu, precision=dtype),
     )
 
 
@@ -496,7 +502,7 @@ def decode_gemm_intensity(rng):
                             "FLOP/B?",
                   prompt_zh=f"Decode 阶段，{model.name} 的{what_zh}把一步的 B×K 激活乘以 K×N 权重矩阵，全部为 {dtype}。"
                             "这个 GEMM 的算术强度是多少（FLOP/B）？"),),
-        conventions_en=GEMM_CONV_EN, conventions_zh=GEMM_CONV_ZH,
+        conventions_en=GEMM_CONV_EN, conventions_zh=GEMM_CONV_ZH, world=World(model=model, precision=dtype),
     )
 
 
@@ -515,6 +521,7 @@ def critical_batch(rng):
         _, weights, bpe = rng.choice(CRITICAL_CASES[:3])
         weights = row.dtype if weights == "16" else weights
         note_en, note_zh = seed_row_note(row)
+        gpu = hardware.get(row.gpu)
     else:
         gpu = rng.choice(hardware.GPUS)
         sixteen = "bf16" if gpu.supports("bf16") else "fp16"
@@ -535,6 +542,7 @@ def critical_batch(rng):
                   prompt_zh=f"Decode 每一步把每个权重从显存读一次，batch 中每条序列对每个权重做 2 FLOPs。在 {name_zh} 上，"
                             f"batch 大小 B 达到多少时权重 GEMM 不再访存受限？（忽略激活与 KV 读取；B 不必是整数）{note_zh}"),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=World(gpu=gpu, precision=compute, weights=weights.split()[0]),
     )
 
 
@@ -565,16 +573,20 @@ def chain_interview(rng):
             direction_ask(i, r, "What would you do about it?", "你会怎么优化？"),
         ),
         conventions_en=f"{CONV_EN} {GEMM_CONV_EN}", conventions_zh=f"{CONV_ZH}{GEMM_CONV_ZH}",
+        world=World(gpu=gpu, precision=dtype),
     )
 
 
 @template("roofline.chain_batching", topic="roofline", title="Chain: decode GEMM intensity vs batch size",
           title_zh="追问链：decode GEMM 强度随 batch 的变化", difficulty=2, target_seconds=300)
 def chain_batching(rng):
-    gpu = rng.choice(hardware.GPUS)
-    dtype = tensor_dtype(gpu, rng)
-    peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
-    model = rng.choice(models.DENSE)
+    while True:  # served on one GPU: its weights fit there (question_bank.realism, "fits")
+        gpu = rng.choice(hardware.GPUS)
+        dtype = tensor_dtype(gpu, rng)
+        peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
+        model = rng.choice(models.DENSE)
+        if model.params * bpe <= FIT_SHARE * gpu.memory:
+            break
     what_en, what_zh, k, n = _weight_matrix(rng, model)
     batch = rng.choice((16, 32, 64, 128, 256, 512, 1024))
     crit = formulas.get("critical_batch").evaluate(peak_flops=peak, bandwidth=bw, bytes_per_elem=bpe)
@@ -609,4 +621,5 @@ def chain_batching(rng):
                       lead_zh=tuple(formulas.get("gemm_intensity").solution(m=batch, n=n, k=k, bytes_per_elem=bpe))),
         ),
         conventions_en=f"{CONV_EN} {GEMM_CONV_EN}", conventions_zh=f"{CONV_ZH}{GEMM_CONV_ZH}",
+        world=World(model=model, gpu=gpu, precision=dtype, holds=("weights",)),
     )

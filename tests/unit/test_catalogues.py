@@ -184,3 +184,45 @@ def test_mixtral_active_params_match_top_2_routing():
     m = models.get("mixtral_8x7b")
     active = _exact_params(m) - (m.experts - m.top_k) * m.layers * 3 * m.d_model * m.ffn
     assert active == pytest.approx(m.active_params, rel=0.005)  # 12.88e9 vs the published 12.9B
+
+
+# --------------------------------------------------------------------------- realism facts (issue #14)
+
+
+@pytest.mark.parametrize("gpu", GPUS, ids=lambda g: g.key)
+def test_every_gpu_lists_the_precisions_it_computes_in(gpu):
+    assert gpu.precisions and set(gpu.precisions) <= set(hardware.PRECISIONS) and "fp32" in gpu.precisions
+    assert "fp16" in gpu.precisions
+    # a peak figure exactly where the precision is listed
+    assert (gpu.bf16 is not None) == gpu.supports("bf16") and (gpu.fp8 is not None) == gpu.supports("fp8")
+    assert gpu.sixteen == ("bf16" if gpu.supports("bf16") else "fp16")
+
+
+def test_which_chip_has_which_precision():
+    has = {g.key: set(g.precisions) for g in GPUS}
+    assert has["v100"] == {"fp32", "fp16"}  # Volta: fp16 tensor cores only
+    for key in ("a100_40", "a100_80"):
+        assert {"tf32", "bf16", "int8"} <= has[key] and "fp8" not in has[key]  # Ampere: bf16, no fp8
+    for key in ("h100_sxm", "h100_pcie", "h200", "b200", "l40s", "mi300x"):
+        assert {"bf16", "fp8"} <= has[key], key  # fp8 from Ada / Hopper on; MI300X has both
+    v100 = hardware.get("v100")
+    assert v100.stores("int4") and not v100.stores("bf16") and not hardware.get("a100_80").stores("fp8")
+
+
+def test_models_record_context_and_moe_parameters():
+    assert models.get("llama2_7b").context == 4096 and models.get("falcon_40b").context == 2048
+    assert models.get("llama3_8b").context == 8192 and models.get("gpt3_175b").context == 2048
+    mixtral = models.get("mixtral_8x7b")
+    assert mixtral.total_params == mixtral.params == pytest.approx(46.7e9, rel=0.001)
+    assert mixtral.active_params == mixtral.flop_params == 12.9e9
+    dense = models.get("llama3_70b")
+    assert dense.flop_params == dense.total_params == dense.params
+
+
+def test_models_record_their_layer():
+    llama, falcon, gpt3 = models.get("llama2_7b"), models.get("falcon_40b"), models.get("gpt3_175b")
+    assert llama.kernels >= {"RMSNorm", "SiLU", "multiply"} and not llama.kernels & {"LayerNorm", "GELU", "bias add",
+                                                                                    "dropout"}
+    assert falcon.kernels >= {"LayerNorm", "GELU"} and not falcon.kernels & {"SiLU", "bias add", "dropout"}
+    assert gpt3.kernels >= {"LayerNorm", "GELU", "bias add", "dropout"}
+    assert {m.key for m in MODELS if m.gpt_style} == {"gpt3_175b", "falcon_40b", "falcon_7b"}

@@ -107,6 +107,11 @@ def typical(draw, f):
         a, d_head = draw(st.sampled_from([16, 32, 64])), draw(st.sampled_from([64, 128]))
         env = {"s": draw(st.sampled_from([512, 1024, 2048, 4096])), "b": draw(ints(1, 16)), "h": a * d_head, "a": a}
         return env | {"layers": draw(ints(2, 96)), "layer_bytes": get("activation_bytes_layer").evaluate(**env)}
+    if n == "activation_bytes_layer_swiglu":  # a GQA Llama-style layer; s small enough that K/V widths matter
+        a = draw(st.sampled_from([32, 64, 128]))
+        h = 128 * a
+        return {"s": draw(st.sampled_from([256, 512, 1024])), "b": draw(ints(1, 16)), "h": h, "a": a,
+                "n_kv_heads": a // draw(st.sampled_from([8, 16])), "ffn": 256 * round(h * 8 / 3 / 256)}
     if n.startswith("activation"):
         a, d_head = draw(st.sampled_from([16, 32, 64])), draw(st.sampled_from([64, 128]))
         env = {"s": draw(st.sampled_from([512, 1024, 2048, 4096])), "b": draw(ints(1, 16)), "h": a * d_head}

@@ -1,0 +1,245 @@
+"""Realism: a generated problem describes a world that could exist (issue #14).
+
+:func:`check` reads the :class:`~question_bank.base.World` a template declared
+(``Spec(world=...)``), the problem's steps (their formulas and inputs) and its English
+text, and returns one message per violation, each prefixed with the rule's name:
+
+* ``declared``     - a catalogue model or GPU named in the text is declared in a world;
+* ``fits``         - the model (and its KV cache / training state, where the problem
+                     counts them) fits in the stated GPUs' memory;
+* ``precision``    - the chip computes in the stated precision and can store the weights /
+                     KV cache in theirs (V100: no bf16, no fp8; A100: no fp8);
+* ``context``      - the sequence is within the model's trained context, unless the
+                     problem says the context is extended;
+* ``architecture`` - the activation-memory formula matches the layer (Korthikanti's
+                     34sbh + 5as²b for GPT-style layers only), and kernels shown for a named
+                     model are that model's;
+* ``moe_active``   - a mixture-of-experts model's FLOPs use the active parameters and the
+                     text says so; its memory uses the total.
+
+How a template declares its world is documented in :mod:`question_bank.base`.  Each
+message says what is unrealistic and what would make it realistic, e.g.
+``fits: Llama-3-70B: weights 141 GB (70.6B × 2 B bf16) need 141 GB per GPU, but one
+L40S holds 48 GB; state the tensor/pipeline parallelism (World.n_gpus) or pick a setup
+that fits``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable
+
+from engine import formulas
+
+from . import hardware, models
+from .base import Problem, World
+from .hardware import DTYPE_BYTES
+
+# Formulas whose phi is the parameters a token multiplies through (FLOPs): MoE uses the active ones.
+FLOP_FORMULAS = frozenset({"forward_flops_per_token", "train_flops", "train_flops_per_token", "mfu", "hfu",
+                           "train_time", "mfu_from_step_time", "prefill_time"})
+# Formulas whose phi is every parameter held in memory or moved (weights, gradients, optimizer state).
+MEMORY_FORMULAS = frozenset({"weights_bytes", "train_static_bytes", "zero1_bytes", "zero2_bytes", "zero3_bytes",
+                             "comm_bytes_zero3_step"})
+# Korthikanti et al. 2022 count a GPT-style layer (4h GELU MLP, dropout masks): 34sbh + 5as²b, and 34sbh.
+GPT_LAYER_FORMULAS = frozenset({"activation_bytes_layer", "activation_bytes_selective"})
+# The gated-MLP (SwiGLU), no-dropout variant: for Llama-style layers only.
+GATED_LAYER_FORMULAS = frozenset({"activation_bytes_layer_swiglu"})
+TRAINING_STATE = {"train": "train_static_bytes", "zero1": "zero1_bytes", "zero2": "zero2_bytes",
+                  "zero3": "zero3_bytes"}
+HOLDS = frozenset({"weights", "kv"}) | frozenset(TRAINING_STATE)
+# How close a problem's Φ must be to the count it stands for (the bank rounds Φ to 2-3 significant figures).
+PHI_TOLERANCE = 0.05
+
+
+def _gb(x: float) -> str:
+    return f"{x / 1e9:,.3g} GB" if x < 1e12 else f"{x / 1e12:,.3g} TB"
+
+
+def _b(x: float) -> str:
+    return f"{x / 1e9:.3g}B"
+
+
+def _names_pattern(names: Iterable[str]) -> re.Pattern:
+    """One pass finds every name (longest first, so "H100 SXM" is not read as a shorter name)."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.-])({alternatives})(?![\w-])")
+
+
+_MODEL_NAMES = _names_pattern(m.name for m in models.MODELS)
+_GPU_NAMES = _names_pattern(g.name for g in hardware.GPUS)
+
+
+def _text(p: Problem) -> str:
+    parts = [p.scenario("en"), p.conventions("en")] + [s.prompt("en") for s in p.steps]
+    parts += [g.display for g in p.givens if isinstance(g.value, str)]
+    return "\n".join(parts)
+
+
+def _largest_gpu() -> hardware.GPU:
+    return max(hardware.GPUS, key=lambda g: g.memory)
+
+
+# --------------------------------------------------------------------------- #
+# The rules: each takes the problem and yields messages (without the rule's name).
+
+
+def check_declared(p: Problem) -> Iterable[str]:
+    """Every catalogue model / GPU the English text names is declared in a world (so the rules can see it)."""
+    text = _text(p)
+    models_declared = {w.model.name for w in p.worlds if w.model is not None}
+    gpus_declared = {w.gpu.name for w in p.worlds if w.gpu is not None}
+    for name in sorted(set(_MODEL_NAMES.findall(text)) - models_declared):
+        yield (f"the text names the model {name} but no World declares it: add Spec(world=World(model=...)) "
+               "so the realism rules can check it")
+    for name in sorted(set(_GPU_NAMES.findall(text)) - gpus_declared):
+        yield (f"the text names the GPU {name} but no World declares it: add Spec(world=World(gpu=...)) "
+               "so the realism rules can check it")
+    for w in p.worlds:
+        unknown = [h for h in w.holds if h not in HOLDS]
+        if unknown:
+            yield f"World.holds has {unknown}: one of {sorted(HOLDS)}"
+
+
+def _kv_bytes_per_seq(m: models.Model, seq: int, dtype: str) -> float:
+    return formulas.get("kv_cache_bytes").evaluate(batch=1, seq=seq, layers=m.layers, n_kv_heads=m.n_kv_heads,
+                                                   d_head=m.d_head, bytes_per_elem=DTYPE_BYTES[dtype])
+
+
+def per_gpu_bytes(w: World) -> tuple[float, list[str]]:
+    """Bytes one GPU holds in this world, and how they add up (for the message)."""
+    m = w.model
+    phi = w.phi if w.phi is not None else (m.total_params if m is not None else None)
+    split = max(1, w.n_gpus)
+    need, parts = 0.0, []
+    who = m.name if m is not None else (f"a {_b(phi)}-parameter model" if phi else "the model")
+    if "weights" in w.holds:
+        dtype = w.weights or w.precision or "bf16"
+        if phi is None:
+            raise ValueError("World.holds has 'weights' but neither model nor phi is given")
+        b = phi * DTYPE_BYTES[dtype]
+        need += b / split
+        parts.append(f"weights {_gb(b)} ({_b(phi)} × {DTYPE_BYTES[dtype]:g} B {dtype})")
+    if "kv" in w.holds:
+        if m is None or w.seq is None:
+            raise ValueError("World.holds has 'kv' but model or seq is missing")
+        dtype = w.kv or "bf16"
+        b = w.batch * _kv_bytes_per_seq(m, w.seq, dtype)
+        need += b / split
+        parts.append(f"KV cache {_gb(b)} ({w.batch} × {w.seq:,} tokens, {dtype})")
+    for key, formula in TRAINING_STATE.items():
+        if key in w.holds:
+            if phi is None:
+                raise ValueError(f"World.holds has {key!r} but neither model nor phi is given")
+            f = formulas.get(formula)
+            inputs = {"phi": phi} | ({"n_dp": max(1, w.n_dp)} if "n_dp" in f.input_names else {})
+            b = f.evaluate(**inputs)
+            need += b / split
+            what = "unsharded training state 16Φ" if key == "train" else f"ZeRO-{key[-1]} state over N_dp = {w.n_dp}"
+            parts.append(f"{what} {_gb(b)} per data-parallel rank")
+    return need, [f"{who}: " + " + ".join(parts)] if parts else []
+
+
+def check_fits(p: Problem) -> Iterable[str]:
+    for w in p.worlds:
+        if not w.holds or w.fit_is_asked:
+            continue
+        need, how = per_gpu_bytes(w)
+        gpu = w.gpu or _largest_gpu()
+        if need <= gpu.memory:
+            continue
+        where = (f"one {gpu.name} holds {_gb(gpu.memory)}" if w.gpu is not None else
+                 f"no GPU is named and even the largest in the catalogue ({gpu.name}) holds {_gb(gpu.memory)}")
+        split = f" split over {w.n_gpus} GPUs" if w.n_gpus > 1 else ""
+        yield (f"{how[0]}{split} need {_gb(need)} per GPU, but {where}; state the tensor/pipeline parallelism or "
+               "number of GPUs that makes it fit (World.n_gpus), ask whether it fits (World.fit_is_asked), or pick "
+               "a setup that fits")
+
+
+def check_precision(p: Problem) -> Iterable[str]:
+    for w in p.worlds:
+        g = w.gpu
+        if g is None:
+            continue
+        if w.precision and not g.supports(w.precision):
+            yield (f"{g.name} has no {w.precision} math (it computes in {', '.join(g.precisions)}): "
+                   f"pick a precision the chip has (e.g. {g.sixteen}) or another GPU")
+        for what, dtype in (("weights", w.weights), ("KV cache", w.kv)):
+            if dtype and not g.stores(dtype):
+                yield (f"{g.name} cannot keep its {what} in {dtype} (it computes in {', '.join(g.precisions)}; "
+                       f"int8/int4 weight-only storage is fine on any GPU): pick {g.sixteen} or a GPU with {dtype}")
+
+
+def check_context(p: Problem) -> Iterable[str]:
+    for w in p.worlds:
+        m = w.model
+        if m is None or w.seq is None or w.extended_context:
+            continue
+        if w.seq > m.context:
+            yield (f"{m.name} was trained for a {m.context:,}-token context, but the problem runs {w.seq:,} tokens: "
+                   f"keep the sequence within {m.context:,} or say the context is extended "
+                   "(World.extended_context)")
+
+
+def check_architecture(p: Problem) -> Iterable[str]:
+    used = {s.formula for s in p.steps if s.formula}
+    model = next((w.model for w in p.worlds if w.model is not None), None)
+    for f in sorted(used & GPT_LAYER_FORMULAS):
+        if model is None:
+            yield (f"{f} (Korthikanti's 34sbh + 5as²b) counts a GPT-style layer, but no model is declared: "
+                   "declare the GPT-style model (World.model)")
+        elif not model.gpt_style:
+            yield (f"{f} (Korthikanti's 34sbh + 5as²b) assumes a GPT-style layer (4h GELU MLP, dropout), but "
+                   f"{model.name} has a {model.activation} MLP (ffn {model.ffn:,}, d_model {model.d_model:,}): use a "
+                   "GPT-style model (GPT-3, Falcon, a hypothetical one) or activation_bytes_layer_swiglu")
+    for f in sorted(used & GATED_LAYER_FORMULAS):
+        if model is None or not model.gated:
+            name = model.name if model is not None else "no declared model"
+            yield f"{f} counts a gated (SwiGLU) MLP, but {name} is not gated: use activation_bytes_layer"
+    for w in p.worlds:
+        if w.kernels and w.model is None:
+            yield "kernels are shown for a model, but World.model is not declared"
+        elif w.kernels:
+            foreign = [k for k in w.kernels if k not in w.model.kernels]
+            if foreign:
+                yield (f"the kernel chain shown for {w.model.name} has {', '.join(foreign)}, which its layer does not "
+                       f"run ({w.model.norm}, {w.model.activation}, {'with' if w.model.bias else 'no'} biases, "
+                       f"{'with' if w.model.dropout else 'no'} dropout): show that model's own kernels")
+
+
+def check_moe_active(p: Problem) -> Iterable[str]:
+    moe = [w.model for w in p.worlds if w.model is not None and w.model.is_moe]
+    if not moe:
+        return
+    m = moe[0]
+    text = _text(p).lower()
+    for s in p.steps:
+        phi = s.inputs.get("phi") if s.formula else None
+        if phi is None:
+            continue
+        if s.formula in FLOP_FORMULAS:
+            if abs(phi / m.flop_params - 1) > PHI_TOLERANCE:
+                yield (f"step {s.index + 1} ({s.formula}) counts FLOPs with Φ = {_b(phi)}, but {m.name} activates "
+                       f"{_b(m.flop_params)} of its {_b(m.total_params)} parameters per token (top-{m.top_k} of "
+                       f"{m.experts} experts): FLOPs use the active parameters")
+            elif "active" not in text:
+                yield (f"step {s.index + 1} ({s.formula}) uses {m.name}'s active parameters, but the text never says "
+                       "'active': say which count the problem asks for")
+        elif s.formula in MEMORY_FORMULAS and abs(phi / m.total_params - 1) > PHI_TOLERANCE:
+            yield (f"step {s.index + 1} ({s.formula}) counts memory with Φ = {_b(phi)}, but {m.name} holds all "
+                   f"{_b(m.total_params)} parameters (every expert): memory uses the total")
+
+
+RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
+    "declared": check_declared,
+    "fits": check_fits,
+    "precision": check_precision,
+    "context": check_context,
+    "architecture": check_architecture,
+    "moe_active": check_moe_active,
+}
+
+
+def check(problem: Problem) -> list[str]:
+    """Every realism violation of ``problem``, each as ``rule: what is unrealistic and how to fix it``."""
+    return [f"{name}: {msg}" for name, rule in RULES.items() for msg in rule(problem)]

@@ -1,0 +1,169 @@
+"""Realism (issue #14): every template, over 200 seeds, describes a world that could exist.
+
+The property: :func:`question_bank.realism.check` finds nothing in any generated problem.
+Each rule also has a problem built by hand that it must catch (and a near miss it must
+let through), so a rule that silently stops checking fails here.
+
+Seeds are a plain loop, not hypothesis: 200 fixed seeds per template, each problem generated
+once and checked once (the check itself is a few microseconds).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from question_bank import hardware, models, realism, registry
+from question_bank.base import Ask, Spec, World, build_problem
+
+SEEDS = range(200)
+TEMPLATES = registry.all_templates()
+
+
+@pytest.mark.parametrize("tid", [t.id for t in TEMPLATES])
+def test_every_problem_describes_a_world_that_could_exist(tid):
+    t = registry.get(tid)
+    found = []
+    for seed in SEEDS:
+        found += [f"seed {seed}: {v}" for v in realism.check(t.generate(seed))]
+    assert not found, f"{tid}: {len(found)} unrealistic problems, e.g.\n" + "\n".join(found[:5])
+
+
+# --------------------------------------------------------------------------- #
+# Each rule catches its case: problems built by hand
+
+
+def _problem(world=None, *, prompt: str = "What is it?", formula: str = "weights_bytes", inputs=None):
+    """A one-step problem around ``world`` (a template that never registers)."""
+    t = registry.get("inference.weights_bytes")
+    ask = Ask(prompt_en=prompt, prompt_zh="是多少？", formula=formula,
+              inputs=inputs if inputs is not None else {"phi": 7e9, "bytes_per_param": 2})
+    return build_problem(t, 0, Spec(asks=(ask,), world=world))
+
+
+def _rules(p) -> set[str]:
+    return {v.split(":")[0] for v in realism.check(p)}
+
+
+L40S, V100, A100, H100, B200 = (hardware.get(k) for k in ("l40s", "v100", "a100_80", "h100_sxm", "b200"))
+LLAMA2_7B, LLAMA3_70B, GPT3, MIXTRAL = (models.get(k) for k in ("llama2_7b", "llama3_70b", "gpt3_175b",
+                                                                 "mixtral_8x7b"))
+
+
+def test_declared_catches_a_named_model_or_gpu_without_a_world():
+    p = _problem(prompt="Llama-3-70B is served on one L40S. What is it?")
+    found = realism.check(p)
+    assert any("model Llama-3-70B" in v for v in found) and any("GPU L40S" in v for v in found)
+    assert _rules(p) == {"declared"}
+    assert not realism.check(_problem(World(model=LLAMA3_70B, gpu=L40S),
+                                      prompt="Llama-3-70B is served on one L40S. What is it?"))
+    # "Llama-2-7B" inside "Llama-2-70B" is not a mention of the 7B
+    assert not realism.check(_problem(World(model=models.get("llama2_70b")), prompt="Llama-2-70B: what is it?"))
+
+
+def test_fits_catches_a_model_bigger_than_its_gpu():
+    world = World(model=LLAMA3_70B, gpu=L40S, precision="bf16", holds=("weights",))
+    found = realism.check(_problem(world))
+    assert _rules(_problem(world)) == {"fits"}
+    assert "Llama-3-70B" in found[0] and "L40S holds 48 GB" in found[0] and "World.n_gpus" in found[0]
+    # the tensor parallelism that makes it fit, or a problem that asks whether it fits
+    assert not realism.check(_problem(world._replace(n_gpus=4, tp=4)))
+    assert not realism.check(_problem(world._replace(fit_is_asked=True)))
+
+
+def test_fits_counts_the_kv_cache_and_the_training_state():
+    serving = World(model=LLAMA2_7B, gpu=H100, precision="bf16", seq=4096, batch=64, holds=("weights", "kv"))
+    assert _rules(_problem(serving)) == {"fits"}  # 13.5 GB of weights + 64 × 2.1 GB of KV cache
+    assert not realism.check(_problem(serving._replace(batch=16)))
+    # ZeRO-3 over 8 GPUs: 16 × 405B / 8 = 811 GB per GPU; with no GPU named, not even the largest holds it
+    zero = World(model=models.get("llama3_405b"), holds=("zero3",), n_dp=8)
+    found = realism.check(_problem(zero))
+    assert _rules(_problem(zero)) == {"fits"} and "largest in the catalogue" in found[0]
+    assert not realism.check(_problem(zero._replace(n_dp=512)))
+    assert _rules(_problem(World(phi=30e9, holds=("train",)))) == {"fits"}  # plain DDP of 30B: 480 GB per GPU
+
+
+def test_precision_catches_a_format_the_chip_lacks():
+    assert _rules(_problem(World(gpu=V100, precision="bf16"))) == {"precision"}
+    assert _rules(_problem(World(gpu=A100, precision="fp8"))) == {"precision"}
+    assert _rules(_problem(World(gpu=A100, precision="bf16", weights="fp8"))) == {"precision"}
+    assert _rules(_problem(World(gpu=V100, precision="fp16", kv="bf16"))) == {"precision"}
+    assert "V100 SXM2 32GB has no bf16" in realism.check(_problem(World(gpu=V100, precision="bf16")))[0]
+    # what the chips do have: fp16 on V100, fp8 from Ada/Hopper on (MI300X too), weight-only int4 anywhere
+    for gpu, dtype in ((V100, "fp16"), (H100, "fp8"), (L40S, "fp8"), (hardware.get("mi300x"), "fp8"), (B200, "fp8")):
+        assert not realism.check(_problem(World(gpu=gpu, precision=dtype)))
+    assert not realism.check(_problem(World(gpu=V100, precision="fp16", weights="int4")))
+
+
+def test_context_catches_a_sequence_beyond_the_trained_context():
+    world = World(model=LLAMA2_7B, seq=8192)
+    found = realism.check(_problem(world))
+    assert _rules(_problem(world)) == {"context"} and "4,096-token context" in found[0]
+    assert _rules(_problem(World(model=models.get("falcon_40b"), seq=4096))) == {"context"}
+    assert not realism.check(_problem(world._replace(extended_context=True)))
+    assert not realism.check(_problem(world._replace(seq=4096)))
+
+
+ACT = {"s": 2048, "b": 1, "h": 4096, "a": 32}
+
+
+def test_architecture_catches_the_gpt_formula_on_a_llama_layer():
+    p = _problem(World(model=LLAMA2_7B), formula="activation_bytes_layer", inputs=ACT)
+    assert _rules(p) == {"architecture"} and "SwiGLU" in realism.check(p)[0]
+    gpt = dict(ACT, h=12288, a=96)
+    assert not realism.check(_problem(World(model=GPT3), formula="activation_bytes_layer", inputs=gpt))
+    swiglu = dict(ACT, n_kv_heads=32, ffn=11008)
+    assert not realism.check(_problem(World(model=LLAMA2_7B), formula="activation_bytes_layer_swiglu", inputs=swiglu))
+    assert _rules(_problem(World(model=GPT3), formula="activation_bytes_layer_swiglu", inputs=swiglu)) == {
+        "architecture"}
+    assert _rules(_problem(None, formula="activation_bytes_selective", inputs={"s": 2048, "b": 1, "h": 4096})) == {
+        "architecture"}
+
+
+def test_architecture_catches_kernels_the_model_does_not_run():
+    llama = World(model=LLAMA2_7B, kernels=("bias add", "GELU", "dropout"))
+    found = realism.check(_problem(llama))
+    assert _rules(_problem(llama)) == {"architecture"}
+    assert "bias add, GELU, dropout" in found[0] and "RMSNorm" in found[0]
+    assert _rules(_problem(World(model=models.get("falcon_40b"), kernels=("residual add", "RMSNorm")))) == {
+        "architecture"}
+    assert not realism.check(_problem(llama._replace(kernels=("residual add", "RMSNorm", "SiLU", "multiply"))))
+    assert not realism.check(_problem(World(model=GPT3, kernels=("bias add", "GELU", "dropout"))))
+
+
+def test_moe_active_catches_flops_from_the_total_parameter_count():
+    total = _problem(World(model=MIXTRAL), prompt="Mixtral-8x7B: active parameters?", formula="forward_flops_per_token",
+                     inputs={"phi": 46.7e9})
+    assert _rules(total) == {"moe_active"} and "12.9B" in realism.check(total)[0]
+    active = {"phi": 12.9e9}
+    assert not realism.check(_problem(World(model=MIXTRAL), prompt="Mixtral-8x7B: 12.9B active parameters?",
+                                      formula="forward_flops_per_token", inputs=active))
+    unsaid = _problem(World(model=MIXTRAL), prompt="Mixtral-8x7B, Φ = 12.9B?", formula="forward_flops_per_token",
+                      inputs=active)
+    assert _rules(unsaid) == {"moe_active"} and "'active'" in realism.check(unsaid)[0]
+    # memory counts every expert
+    assert _rules(_problem(World(model=MIXTRAL), inputs={"phi": 12.9e9, "bytes_per_param": 2})) == {"moe_active"}
+    assert not realism.check(_problem(World(model=MIXTRAL), inputs={"phi": 46.7e9, "bytes_per_param": 2}))
+
+
+def test_every_rule_is_tested_here():
+    import sys
+
+    tests = " ".join(n for n in dir(sys.modules[__name__]) if n.startswith("test_"))
+    assert all(f"test_{rule}_catches" in tests for rule in realism.RULES), sorted(realism.RULES)
+
+
+def test_the_issue_cases_are_gone():
+    """The scenarios issue #14 found, by name: none of them is generated any more."""
+    seen = []
+    for tid in ("roofline.chain_batching", "concepts.phase_bound", "concepts.memory_bound_fix"):
+        for seed in SEEDS:
+            p = registry.get(tid).generate(seed)
+            for w in p.worlds:
+                if w.model is not None and w.gpu is not None:
+                    seen.append((tid, w.model.key, w.gpu.key, w.precision))
+    assert ("roofline.chain_batching", "llama3_70b", "l40s", "bf16") not in seen
+    assert not [s for s in seen if s[1:3] in (("llama2_70b", "a100_40"), ("llama3_405b", "b200"),
+                                              ("gpt3_175b", "h100_sxm"))]
+    flops = [registry.get("mfu.forward_flops").generate(seed) for seed in SEEDS]
+    mixtral = [p for p in flops if "Mixtral" in p.prompt("en")]
+    assert mixtral and {p.steps[0].expected.value for p in mixtral} == {25.8e9}
