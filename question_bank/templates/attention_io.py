@@ -14,9 +14,10 @@ from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, template
+from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import COUNT_UNITS_EN, COUNT_UNITS_ZH, CONV_EN, CONV_ZH, an, bound_ask, card_givens, ridge, tensor_dtype
+from .roofline import (COUNT_UNITS_EN, COUNT_UNITS_ZH, CONV_EN, CONV_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge,
+                       tensor_dtype)
 
 MB_EN = "MB = 1e6 B, KiB = 1024 B."
 MB_ZH = "MB = 1e6 B，KiB = 1024 B。"
@@ -46,6 +47,11 @@ def _seq(rng, m: models.Model, low: int = 512) -> int:
     return rng.choice([s for s in (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072) if low <= s <= m.max_seq])
 
 
+def _fitting_gpus(m: models.Model, dtype: str) -> list:
+    """GPUs with ``dtype`` math on which the model's weights fit (a scenario that runs it there)."""
+    return [g for g in hardware.GPUS if g.supports(dtype) and m.params * DTYPE_BYTES[dtype] <= FIT_SHARE * g.memory]
+
+
 def _attn_givens(m: models.Model, n: int, dtype: str):
     return (given("model", "Model", "模型", m.name), given("n", "Sequence length N", "序列长度 N", n),
             given("d", "Head dimension d", "每头维度 d", m.d_head), given("dtype", "Precision", "精度", dtype),
@@ -63,7 +69,7 @@ def attention_hbm_standard(rng):
                   prompt_en=f"How many bytes does standard attention move between HBM and the chip for one head of "
                             f"{m.name} at N = {n:,} tokens in {dtype}, in MB?",
                   prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，标准 attention 在显存与芯片之间搬运多少字节（MB）？"),),
-        conventions_en=f"{STD_CONV_EN} {MB_EN}", conventions_zh=f"{STD_CONV_ZH}{MB_ZH}",
+        conventions_en=f"{STD_CONV_EN} {MB_EN}", conventions_zh=f"{STD_CONV_ZH}{MB_ZH}", world=World(model=m, seq=n),
     )
 
 
@@ -106,7 +112,7 @@ def flash_attention_hbm(rng):
                             f"{m.name} at N = {n:,} tokens in {dtype}, with this much SRAM for its tiles, in MB?",
                   prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，FlashAttention 用这么多 SRAM 做分块时，"
                             "在显存与芯片之间搬运多少字节（MB）？"),),
-        conventions_en=f"{FLASH_CONV_EN} {MB_EN}", conventions_zh=f"{FLASH_CONV_ZH}{MB_ZH}",
+        conventions_en=f"{FLASH_CONV_EN} {MB_EN}", conventions_zh=f"{FLASH_CONV_ZH}{MB_ZH}", world=World(model=m, seq=n),
     )
 
 
@@ -124,6 +130,7 @@ def attention_intensity(rng):
                   prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，标准 attention 的算术强度是多少（FLOP/B）？"
                             "（FLOPs 除以下述约定的显存访存量；先化简再计算）"),),
         conventions_en=f"{ATTN_FLOPS_EN} {STD_CONV_EN}", conventions_zh=f"{ATTN_FLOPS_ZH}{STD_CONV_ZH}",
+        world=World(model=m, seq=n),
     )
 
 
@@ -132,8 +139,11 @@ def attention_intensity(rng):
           title_zh="追问链：标准 attention 访存量 → 算术强度 → 瓶颈 → FlashAttention 访存量", difficulty=3,
           target_seconds=420)
 def chain_flash_attention(rng):
-    m, dtype, sram, block, n = _flash_setup(rng)
-    gpu = rng.choice([g for g in hardware.GPUS if g.supports(dtype)])
+    while True:  # served on one GPU: the weights fit there
+        m, dtype, sram, block, n = _flash_setup(rng)
+        if _fitting_gpus(m, dtype):
+            break
+    gpu = rng.choice(_fitting_gpus(m, dtype))
     peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
     i_std = formulas.get("attention_intensity").evaluate(n=n, d=m.d_head, bytes_per_elem=bpe)
     r = ridge(peak, bw)
@@ -167,6 +177,7 @@ def chain_flash_attention(rng):
         ),
         conventions_en=f"{CONV_EN} {ATTN_FLOPS_EN} {STD_CONV_EN} {FLASH_CONV_EN} {MB_EN}",
         conventions_zh=f"{CONV_ZH}{ATTN_FLOPS_ZH}{STD_CONV_ZH}{FLASH_CONV_ZH}{MB_ZH}",
+        world=World(model=m, gpu=gpu, precision=dtype, seq=n, holds=("weights",)),
     )  # I < d / bytes <= 128 / 2 = 64 FLOP/B, below every catalogue ridge: always memory-bound, as R§4.3 warns
 
 
@@ -183,10 +194,22 @@ FUSION_CONV_EN = ("Each unfused kernel reads its one input tensor from HBM and w
 FUSION_CONV_ZH = "未融合时每个 kernel 从显存读一个输入张量、再把输出张量写回；融合后的 kernel 只读一次输入、写一次最终结果；常数不计访存。"
 
 
+def _pointwise_for(m: models.Model) -> list:
+    """The element-wise ops a profile of this model can show: its own activation (SiLU for a gated MLP, GELU
+    otherwise; no ReLU in the catalogue's models) and the generic scale / shift / clamp."""
+    own = "SiLU" if m.gated else "GELU"
+    return [o for o in POINTWISE if o[0].split()[0] not in ("ReLU", "GELU", "SiLU") or o[0].startswith(own)]
+
+
+def _fusion_kernels(ops) -> tuple[str, ...]:
+    return tuple(o[0].split()[0] for o in ops if o[0].split()[0] in ("GELU", "SiLU"))
+
+
 def _fusion_setup(rng):
     m = rng.choice(models.DENSE)
     tokens = rng.choice((1024, 2048, 4096, 8192, 16384))
-    ops = rng.sample(POINTWISE, rng.choice((2, 3, 4, 5)))
+    pool = _pointwise_for(m)
+    ops = rng.sample(pool, rng.choice([k for k in (2, 3, 4, 5) if k <= len(pool)]))
     dtype = rng.choice(("bf16", "fp16", "fp32"))
     return m, tokens, ops, dtype
 
@@ -213,6 +236,7 @@ def fusion_bytes_saved(rng):
                   prompt_zh=f"在 {m.name} 的隐藏状态上依次运行这 {len(ops)} 个逐元素 kernel。把它们融合成一个 kernel，"
                             "能省下多少显存访存量（MB）？"),),
         conventions_en=f"{FUSION_CONV_EN} MB = 1e6 B.", conventions_zh=f"{FUSION_CONV_ZH}MB = 1e6 B。",
+        world=World(model=m, kernels=_fusion_kernels(ops)),
     )
 
 
@@ -221,10 +245,13 @@ def fusion_bytes_saved(rng):
           title_zh="追问链：融合省下的访存 → 省下的时间 → 融合后的强度 → 仍是访存受限？", difficulty=2,
           target_seconds=300)
 def chain_fusion(rng):
-    m, tokens, ops, dtype = _fusion_setup(rng)
-    while dtype == "fp32":
-        dtype = rng.choice(("bf16", "fp16"))
-    gpu = rng.choice([g for g in hardware.GPUS if g.supports(dtype)])
+    while True:  # profiled on one GPU: the weights fit there
+        m, tokens, ops, dtype = _fusion_setup(rng)
+        while dtype == "fp32":
+            dtype = rng.choice(("bf16", "fp16"))
+        if _fitting_gpus(m, dtype):
+            break
+    gpu = rng.choice(_fitting_gpus(m, dtype))
     peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
     n = tokens * m.d_model
     flops_per = sum(o[2] for o in ops)
@@ -257,6 +284,7 @@ def chain_fusion(rng):
         ),
         conventions_en=f"{CONV_EN} {FUSION_CONV_EN} MB = 1e6 B, 1 µs = 1e-6 s.",
         conventions_zh=f"{CONV_ZH}{FUSION_CONV_ZH}MB = 1e6 B，1 µs = 1e-6 s。",
+        world=World(model=m, gpu=gpu, precision=dtype, holds=("weights",), kernels=_fusion_kernels(ops)),
     )
 
 
@@ -298,8 +326,11 @@ LAYER_ROWS = (("proj", "Q, K, V and output projections", "Q、K、V 与输出投
           title="Chain: a layer's intensity, op group by op group",
           title_zh="追问链：整层的算术强度掩盖了访存受限的算子", difficulty=3, target_seconds=360)
 def chain_layer_by_layer(rng):
-    m = rng.choice([x for x in models.DENSE if x.gated])
-    gpu = rng.choice(hardware.with_dtype("bf16"))
+    while True:  # prefill on one GPU: the bf16 weights fit there
+        m = rng.choice([x for x in models.DENSE if x.gated])
+        if _fitting_gpus(m, "bf16"):
+            break
+    gpu = rng.choice(_fitting_gpus(m, "bf16"))
     peak, bw = gpu.peak("bf16"), gpu.bandwidth
     r = ridge(peak, bw)
     while True:
@@ -340,4 +371,6 @@ def chain_layer_by_layer(rng):
         ),
         conventions_en=f"{CONV_EN} {COUNT_UNITS_EN} {LAYER_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{COUNT_UNITS_ZH}{LAYER_CONV_ZH}",
+        world=World(model=m, gpu=gpu, precision="bf16", seq=t, holds=("weights",),
+                    kernels=("RMSNorm", "residual add", "SiLU", "multiply")),
     )
