@@ -138,7 +138,7 @@ def template_commands(app, query: str) -> list[tuple[float, Content, str, str, o
                 shown = shown.stylize("reverse", start, end)
         about = f"{tpl.id} · {topic_name(tpl.topic, lang)}"
         for verb, name, kwargs in (("palette.practise", "practice", {"items": [tpl.id]}),
-                                   ("palette.card", "card", {"template": tpl.id})):
+                                   ("palette.card", "card", {"template_id": tpl.id})):
             if name not in SCREEN_PATHS:
                 continue
             prefix = t(verb, lang)
