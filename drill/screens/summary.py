@@ -11,7 +11,7 @@ from textual.widgets import Footer, Static
 
 from drill.commands.stats import duration
 from drill.flow import Summary
-from drill.i18n import template_title, topic_name
+from drill.i18n import _redescribe_bindings, template_title, topic_name
 from drill.screens import DrillScreen
 from question_bank import registry
 from question_bank.base import TOPICS
@@ -40,6 +40,9 @@ class SummaryScreen(DrillScreen):
         self.summary = summary
 
     def compose(self) -> ComposeResult:
+        # the Enter key named after where it goes (Browse, not Home, when the session began there)
+        where = self.back_to()
+        _redescribe_bindings(self, lambda b: where if b.id == "key.home" else None)
         with VerticalScroll(id="summary-body"):
             yield Static(self.render_summary(), id="summary")
         yield Footer()

@@ -139,6 +139,8 @@ async def test_browse_lists_every_template_by_topic_previews_and_practises_on_de
         await submit(pilot, practice.run.current_step.expected.display)
         await pilot.press("enter")  # feedback -> summary, which says where Enter goes
         assert "Press Enter to go back to Browse." in text_of(app.screen, "#summary")
+        assert {a.binding.description for a in app.screen.active_bindings.values() if a.binding.key == "enter"} == \
+            {"Browse"}
         await pilot.press("enter")
         assert app.screen is browse
         row = browse.rows[2]
