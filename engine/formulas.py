@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import Mapping, NamedTuple
 
 from . import expr as ex
-from .units import DTYPE_BYTES, KINDS, fmt_number, fmt_quantity
+from .units import DTYPE_BYTES, KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
 
 # How inputs are written in formulas shown to people.
 GREEK = {"phi": "Φ", "alpha": "α", "beta": "β"}
@@ -201,14 +201,19 @@ class FormulaError(ValueError):
 
 
 def result_text(value: float, kind: str) -> str:
-    """``1.12 × 10¹² B (1.12 TB)``: base units, then the unit a person would use."""
+    """``1.12 × 10¹² B (1.12 TB)``: base units, then the unit a person would use.
+
+    A whole number is shown exactly, with its binary size where that is round:
+    ``131,072 B (128 KiB)``, not ``131100 B (131.1 kB)`` (engine.units.fmt_whole).
+    """
     base = KINDS[kind]
     if kind in ("ratio",):
         return f"{fmt_number(value)} ({fmt_quantity(value, kind)})"
     if kind == "count":
-        return fmt_number(value)
-    human = fmt_quantity(value, kind)
-    plain = f"{fmt_number(value)} {base}"
+        return fmt_whole(value)
+    human = binary_size(value) if kind == "bytes" else ""
+    human = human or fmt_quantity(value, kind)
+    plain = f"{fmt_whole(value)} {base}"
     return plain if human == plain else f"{plain} ({human})"
 
 

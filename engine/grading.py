@@ -22,7 +22,7 @@ from typing import NamedTuple
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
 from .messages import Msg, Said, Twin, say
-from .units import KINDS, _BIN, _PREFIXED, fmt_parseable, fmt_plain, fmt_quantity, lookup
+from .units import KINDS, _BIN, _PREFIXED, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
 CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
 DEFAULT_TOLERANCE = 0.05
@@ -42,6 +42,16 @@ class Miss(NamedTuple):  # immutable; cheaper to define at import than a frozen 
 
     def label_in(self, lang: str = "en") -> str:
         return self.label_zh if lang == "zh" and self.label_zh else self.label
+
+
+class Approximation(NamedTuple):
+    """A simpler formula that gives (nearly) the right answer for these numbers: ``2 × M`` for 2(N−1)/N × M."""
+
+    key: str
+    label: str  # reads after "you": "dropped the (n-1)/n factor (2M is only the large-N limit)"
+    label_zh: str
+    value: float
+    formula: str  # ``2 × M``
 
 
 @dataclass(frozen=True)
@@ -64,6 +74,10 @@ class Expected:
     # expression answers: canonical expression text and accepted spellings of names
     aliases: tuple[tuple[str, str], ...] = ()
     integer: bool = False  # counts such as "how many GPUs": must be the exact integer
+    # misconceptions that land within tolerance here (question_bank Step.too_close): an answer that matches
+    # one is correct, and the feedback says it is an approximation of ``formula`` (issue 10 §6)
+    approximations: tuple["Approximation", ...] = ()
+    formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
 
     @property
     def display(self) -> str:
@@ -97,13 +111,15 @@ def display_number(value: float, kind: str, unit: str = "", integer: bool = Fals
     if integer:
         value = float(round(value))
     if not unit:
+        if whole_digits(value) > 4 and kind in ("bytes", "count", "flop"):
+            return f"{fmt_whole(value, grouped=False)} {KINDS[kind]}" if kind != "count" else fmt_whole(value, grouped=False)
         return fmt_parseable(value, kind)
     u = lookup(unit, kind)
     if u is None:
         raise ValueError(f"unknown unit {unit!r} for {kind}")
     if unit == "%":
         return f"{fmt_plain(u.from_base(value))}%"
-    return f"{fmt_plain(u.from_base(value))} {unit}"
+    return f"{fmt_whole(u.from_base(value), grouped=False)} {unit}"
 
 
 @dataclass(frozen=True)
@@ -126,6 +142,7 @@ class Verdict:
     parsed: Parsed | None = None
     why: Said | None = None  # invalid: why the answer can't be read
     choices: tuple[Choice, ...] = field(default=())  # choice answers: how given/expected are written
+    approximation: Said | None = None  # correct, but by an approximation: the exact formula and value
 
     @property
     def graded(self) -> bool:
@@ -165,7 +182,13 @@ class Verdict:
         return self.band_said.text(lang) if self.band_said else ""
 
     def notes_in(self, lang: str = "en") -> tuple[str, ...]:
-        return self.parsed.notes_in(lang) if self.parsed is not None else ()
+        """How the answer was read, then (for a correct approximation) the exact formula and value."""
+        notes = self.parsed.notes_in(lang) if self.parsed is not None else ()
+        return notes + ((self.approximation_in(lang),) if self.approximation is not None else ())
+
+    def approximation_in(self, lang: str = "en") -> str:
+        """``Exact is … = 3.875 GB; 4 GB is 2 × M, …`` for a correct answer given by an approximation, else ``""``."""
+        return self.approximation.text(lang).strip() if self.approximation is not None else ""
 
     def given_in(self, lang: str = "en") -> str:
         return _choice_shown(self.choices, self.given, lang) if self.choices else self.given
@@ -325,12 +348,30 @@ def _grade_number(text: str, exp: Expected, seconds, target) -> Verdict:
     if exp.integer and status == CLOSE and miss is not None:
         status = WRONG  # 9 GPUs "rounded down" cannot hold the model: a named mistake, not a near miss
     q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
+    approx = _approximation(x, e, given, exp) if status == CORRECT else None
     error = say("verdict.error", error=f"{rel * 100:+.1f}") if math.isfinite(rel) and round(rel * 100, 1) != 0 else ""
-    label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None else ""
+    label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None else (approx or "")
     headline = say("verdict.wrong_miss") if status == WRONG and miss is not None and d <= exp.close \
         else _headline(status, exp)
     msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
-    return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p)
+    return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx)
+
+
+def _approximation(x: float, e: float, given: str, exp: Expected) -> Msg | None:
+    """"Exact is 2 × (N − 1) / N × M = 3.875 GB; 4 GB is 2 × M ..." when a correct answer is an approximation's.
+
+    Only for an approximation that differs from the exact value by more than rounding (a fifth of
+    the tolerance: 1 %), and an answer nearer to it than to the exact value.
+    """
+    near = [a for a in exp.approximations
+            if distance(a.value, e) > exp.tolerance / 5 and distance(x, a.value) < distance(x, e)]
+    if not near or not exp.formula:
+        return None
+    a = min(near, key=lambda a: distance(x, a.value))
+    exact = display_number(e, exp.unit_kind, exp.unit, exp.integer)
+    tol = f"±{_percent(exp.tolerance)} %"
+    return say("verdict.approx", formula=exp.formula, exact=exact, given=given, approx=a.formula,
+               label=Twin(a.label, a.label_zh or a.label), tol=tol)
 
 
 PLAUSIBLE = 0.9  # a reading within 10× of the answer is one a person may have meant
@@ -429,8 +470,8 @@ def _scale_slip(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
     asked = exp.unit or KINDS[kind]
     u = lookup(asked, kind)
     assert u is not None
-    right = fmt_plain(u.from_base(e))
-    typed = fmt_plain(u.from_base(x))
+    right = fmt_whole(u.from_base(e), grouped=False)
+    typed = fmt_whole(u.from_base(x), grouped=False)
     factor = u.to_base(1.0) / base**k  # the unit the typed number is right in
     unit = _unit_with_factor(kind, factor, binary=base == 1024.0) if p.bare else None
     if unit is not None:

@@ -135,6 +135,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "{headline}你的答案：{given}；正确答案：{expected}{error}。{miss}"),
     "verdict.error": (" ({error} %)", "（{error} %）"),
     "verdict.miss": (" Looks like you {label}.", "看起来你{label}。"),
+    "verdict.approx": (" Exact is {formula} = {exact}; {given} is {approx}, the approximation that holds within {tol} "
+                       "here (you {label}).",
+                       "精确值是 {formula} = {exact}；{given} 是近似式 {approx}，在这里误差落在 {tol} 以内（你{label}）。"),
     "verdict.wrong": ("Wrong. You: {given}; expected: {expected}.", "错误。你的答案：{given}；正确答案：{expected}。"),
     "band.number": ("±{tol} % correct, ±{close} % close; error = |x − e| / max(|x|, |e|)",
                     "±{tol} % 以内为正确，±{close} % 以内为接近；误差 = |x − e| / max(|x|, |e|)"),

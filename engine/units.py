@@ -294,6 +294,46 @@ def fmt_number(x: float, sig: int = 4) -> str:
     return f"{sign}{mant} × 10{str(e).translate(_SUP)}"
 
 
+def whole_digits(x: float) -> int:
+    """Significant digits of a whole number held exactly (131072 -> 6, 1.4e11 -> 2); 0 if ``x`` is not one.
+
+    Whole numbers (bytes, counts, FLOPs of whole inputs) are shown exactly: rounding to significant
+    figures is for values that are not whole (issue 10 §5).  Exact means below 2^53.
+    """
+    x = float(x)
+    if not math.isfinite(x) or not x or not x.is_integer() or abs(x) >= 2.0**53:
+        return 0
+    return len(str(int(abs(x))).rstrip("0"))
+
+
+def fmt_whole(x: float, sig: int = 4, grouped: bool = True) -> str:
+    """A whole number with every digit when rounding would lose one (``131,072``), else as :func:`fmt_number`.
+
+    ``grouped=False`` writes it for the parser (``131072``); numbers of 10¹⁵ and more keep the
+    ``× 10ⁿ`` form with all their digits.
+    """
+    n = whole_digits(x)
+    if n <= sig:
+        return fmt_number(x, sig) if grouped else fmt_plain(x, sig)
+    if abs(x) < 1e15:
+        return f"{int(x):,}" if grouped else str(int(x))
+    return fmt_number(x, n) if grouped else fmt_plain(x, n)
+
+
+def binary_size(value: float) -> str:
+    """``128 KiB``, ``1.25 GiB``: a byte count as a round binary size (at most two decimals), else ``""``."""
+    if whole_digits(value) == 0 or value < 1024:
+        return ""
+    for sym in ("PiB", "TiB", "GiB", "MiB", "KiB"):
+        f = _BIN[sym[:2]]
+        if value >= f:
+            q = value / f
+            if abs(q * 100 - round(q * 100)) < 1e-9:
+                return f"{fmt_number(q, 6)} {sym}"
+            return ""
+    return ""
+
+
 def fmt_plain(x: float, sig: int = 4) -> str:
     """A number a parser can read back: ``1120``, ``0.4667``, ``7e10``."""
     if x == 0 or not math.isfinite(x):

@@ -69,7 +69,8 @@ from typing import Any, Callable, Mapping, NamedTuple
 from engine import expr as ex
 from engine import formulas
 from engine.answers import Choice
-from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Expected, Miss, display_number, distance
+from engine.grading import (DEFAULT_CLOSE, DEFAULT_TOLERANCE, Approximation, Expected, Miss, display_number,
+                            distance)
 from engine.units import fmt_quantity, lookup, round_sig
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "pipeline", "concepts")
@@ -442,12 +443,15 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
 
             values = f.misconception_values(**env)
             misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in values if distinct(v))
-            too_close = tuple(m.key for m, v in values
-                              if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
+            approximations = tuple(Approximation(m.key, m.label, m.label_zh, v, ex.render(m.node, f.symbols))
+                                   for m, v in values
+                                   if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
+            too_close = tuple(a.key for a in approximations)
             unit = ask.unit
             if unit and lookup(unit, f.unit) is None:
                 raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
-            exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer)
+            exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
+                           approximations=approximations, formula=ex.render(f.node, f.symbols))
             solution = tuple(ask.explanation) + tuple(f.solution(**inputs))
             solution_zh = (tuple(ask.explanation_zh) + solution[len(ask.explanation):]) if ask.explanation_zh else ()
             shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""

@@ -241,6 +241,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "diagnosis_key": v.diagnosis_key,
         "band": v.band_in(lang),
         "notes": list(v.notes_in(lang)),
+        "approximation": v.approximation_in(lang),
         "message": v.message_in(lang),
         "solution": list(s.solution_lines(lang)),
     }
@@ -256,8 +257,9 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
         print((f"第 {c.step_index + 1}/{len(c.problem.steps)} 步：" if zh
                else f"Step {c.step_index + 1} of {len(c.problem.steps)}: ") + c.graded_step.prompt(lang))
     print(v.message_in(lang))  # it opens with the status ("Wrong: ...", "错误：...")
-    if v.notes:
-        print(("读取为：" if zh else "Read as: ") + ("；" if zh else "; ").join(v.notes_in(lang)))
+    reading = v.parsed.notes_in(lang) if v.parsed is not None else ()  # the approximation is in the message
+    if reading:
+        print(("读取为：" if zh else "Read as: ") + ("；" if zh else "; ").join(reading))
     if v.status == "invalid":
         return  # nothing was graded: the solution stays hidden so the learner can try again
     print("\n解答：" if zh else "\nSolution:")

@@ -38,7 +38,7 @@ def calc_json(*args: str) -> dict:
     (("ridge_point", "peak_flops=2250TFLOPS", "bandwidth=8000GB/s"), 281.25, "281.3 FLOP/B"),
     (("ridge_point", "peak_flops=300 TFLOPS", "bandwidth=2 TB/s"), 150, "150 FLOP/B"),
     (("decode_tokens_per_s", "bandwidth=2039GB/s", "weight_bytes=140GB", "kv_bytes=0"), 2039 / 140, "14.56 tok/s"),
-    (("kv_bytes_per_token", "layers=1", "n_kv_heads=8", "d_head=128", "bytes_per_elem=fp16"), 4 * 8 * 128, "4.096 kB"),
+    (("kv_bytes_per_token", "layers=1", "n_kv_heads=8", "d_head=128", "bytes_per_elem=fp16"), 4 * 8 * 128, "4096 B (4 KiB)"),
     (("bubble_1f1b", "p=4", "m=8"), 3 / 11, "27.27 %"),
     (("bubble_asymmetric", "stage_times=10ms,12ms,8ms", "m=8"), 1 - 8 * 0.030 / (3 * (0.030 + 7 * 0.012)), "29.82 %"),
     (("bubble_asymmetric", "stage_times=[10,12,8]ms", "m=8"), 1 - 8 * 0.030 / (3 * (0.030 + 7 * 0.012)), "29.82 %"),

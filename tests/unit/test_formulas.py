@@ -12,7 +12,7 @@ from engine import expr as ex
 from engine import formulas
 from engine.formulas import CATALOGUE, FormulaError, bound_solution, classify_bound, get, result_text
 from engine.grading import DEFAULT_TOLERANCE, distance
-from engine.units import KINDS, fmt_number
+from engine.units import KINDS, fmt_number, fmt_whole
 
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "formulas.md"
 
@@ -260,7 +260,7 @@ def test_every_formula_evaluates_and_explains_itself(f, data):
     assert lines[0].startswith(f"{f.result_symbol or f.name} = ")
     assert lines[1].startswith("  = ") and lines[2].startswith("  = ")
     assert lines[2] == "  = " + result_text(v, f.unit)
-    assert fmt_number(v) in lines[2]
+    assert fmt_whole(v) in lines[2]  # whole numbers exactly (issue 10 §5)
     if f.unit not in ("count", "ratio"):
         assert KINDS[f.unit] in lines[2]
 

@@ -89,10 +89,10 @@ def test_spec_decode_limits():
 # --------------------------------------------------------------------------- drill calc serves every one
 
 @pytest.mark.parametrize("args, value, shown", [
-    (("moe_total_params", "phi_dense=1.6057B", "phi_expert=5.637B", "n_experts=8"), 1.6057e9 + 8 * 5.637e9, "4.67 × 10¹⁰"),
-    (("moe_active_params", "phi_dense=1.6057B", "phi_expert=5.637B", "top_k=2"), 1.6057e9 + 2 * 5.637e9, "1.288 × 10¹⁰"),
+    (("moe_total_params", "phi_dense=1.6057B", "phi_expert=5.637B", "n_experts=8"), 1.6057e9 + 8 * 5.637e9, "46,701,700,000"),
+    (("moe_active_params", "phi_dense=1.6057B", "phi_expert=5.637B", "top_k=2"), 1.6057e9 + 2 * 5.637e9, "12,879,700,000"),
     (("moe_alltoall_bytes", "tokens=4096", "top_k=2", "d_model=4096", "bytes_per_elem=bf16", "n=8"),
-     2 * 4096 * 2 * 4096 * 2 * 7 / 8, "117.4 MB"),
+     2 * 4096 * 2 * 4096 * 2 * 7 / 8, "117,440,512 B (112 MiB)"),
     (("activation_bytes_layer_tp", "s=2048", "b=1", "h=12288", "a=96", "t=8"),
      2048 * 12288 * (13 + 5 * 96 * 2048 / (12288 * 8)), "B"),
     (("activation_bytes_layer_tp_sp", "s=2048", "b=1", "h=12288", "a=96", "t=8"),

@@ -287,3 +287,68 @@ def test_the_error_shown_is_the_one_judged():
     assert "(+4.8 %)" in v.message_in("en") and "（+4.8 %）" in v.message_in("zh")
     assert v.relative_error == pytest.approx(52 / 1076)
     assert "|x − e| / max(|x|, |e|)" in v.band_in("en") and "误差 = |x − e| / max(|x|, |e|)" in v.band_in("zh")
+
+
+# --------------------------------------------------------------------------- §5 exact numbers stay exact
+
+def test_a_whole_number_is_shown_exactly_with_its_round_binary_size():
+    from engine.formulas import result_text
+    from engine.grading import display_number
+
+    kv = formulas.get("kv_bytes_per_token")
+    lines = kv.solution(layers=32, n_kv_heads=8, d_head=128, bytes_per_elem=2)
+    assert lines[-1] == "  = 131,072 B (128 KiB)"
+    assert result_text(1.25 * 2**30, "bytes") == "1,342,177,280 B (1.25 GiB)"
+    assert result_text(137953296384, "bytes") == "137,953,296,384 B (138 GB)"  # whole, not a round binary size
+    assert result_text(68976648192, "count") == "68,976,648,192"
+    assert result_text(1.4e11, "bytes") == "1.4 × 10¹¹ B (140 GB)"  # exact already
+    assert result_text(3.875e9, "bytes") == "3.875 × 10⁹ B (3.875 GB)"
+    assert result_text(0.123456, "ratio").startswith("0.1235")  # not whole: significant figures
+    # feedback and --json display: exact, and readable back
+    assert display_number(131072, "bytes", "B") == "131072 B"
+    assert display_number(131072, "bytes") == "131072 B"
+    assert grade("131072 B", Expected("number", 131072.0, "bytes", "B")).status == CORRECT
+    v = grade("128 KiB", Expected("number", 131072.0, "bytes", "B"))
+    assert v.status == CORRECT and v.given == "131072 B" and v.expected == "131072 B"
+
+
+def test_drill_calc_shows_the_kv_bytes_exactly(capsys):
+    import json
+
+    from drill.cli import main
+
+    args = ["calc", "kv_bytes_per_token", "layers=32", "n_kv_heads=8", "d_head=128", "bytes_per_elem=bf16"]
+    assert main(args) == 0
+    assert "131,072 B (128 KiB)" in capsys.readouterr().out
+    assert main([*args, "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["value"] == 131072 and doc["display"] == "131,072 B (128 KiB)"
+
+
+# --------------------------------------------------------------------------- §6 approximations said as such
+
+def _allreduce(n: int, m: float):
+    from question_bank.base import Ask, Spec, Template, build_problem
+    from question_bank.base import given as g
+
+    spec = Spec(asks=(Ask("Bytes each GPU sends?", "每张卡发送多少字节？", formula="allreduce_bytes", unit="GB"),),
+                givens=(g("m", "Gradients", "梯度", m, "bytes", "GB"), g("n", "GPUs", "GPU 数", n)))
+    t = Template("test.allreduce", "communication", "t", "t", 1, 60, lambda rng: spec)
+    return build_problem(t, 0, spec).steps[0]
+
+
+def test_an_approximation_within_tolerance_is_correct_and_said_to_be_one():
+    step = _allreduce(32, 2e9)  # exact 2·31/32·2 GB = 3.875 GB; 2M = 4 GB is within 5 %
+    assert step.too_close == ("no_ring_factor",)
+    v = grade("4 GB", step.expected)
+    assert v.status == CORRECT
+    en = ("Exact is 2 × (N − 1) / N × M = 3.875 GB; 4 GB is 2 × M, the approximation that holds within ±5 % here "
+          "(you dropped the (n-1)/n factor (2M is only the large-N limit)).")
+    zh = ("精确值是 2 × (N − 1) / N × M = 3.875 GB；4 GB 是近似式 2 × M，在这里误差落在 ±5 % 以内"
+          "（你漏了 (n-1)/n 因子（2M 只是 N 很大时的极限））。")
+    assert v.message_in("en").endswith(en) and v.message_in("zh").endswith(zh)
+    assert v.approximation_in("en") == en and v.notes_in("zh")[-1] == zh  # the notes the practice screen shows
+    # the exact answer says nothing of the kind; nor does a small N, where 2M is a named mistake
+    assert grade("3.875 GB", step.expected).approximation is None
+    small = grade("4 GB", _allreduce(4, 2e9).expected)
+    assert small.status == WRONG and "dropped the (n-1)/n factor" in small.message
