@@ -304,7 +304,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.col.verdict": ("Verdict", "结果"),
     "mock.col.time": ("Time", "用时"),
     "mock.misconceptions": ("Misconceptions seen: ", "出现的常见错误："),
-    "mock.no_misconceptions": ("none of the known slips", "没有出现已知的常见错误"),
+    "mock.no_misconceptions": ("none of the known slips", "无"),
     "mock.weakest": ("Weakest topics: ", "最弱的主题："),
     "mock.no_weak_topic": ("none: full marks in every topic", "没有：每个主题都满分"),
     "mock.report_keys": ("Enter: worked solution of the selected question · p: practise the missed templates ({n}) "

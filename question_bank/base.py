@@ -133,11 +133,31 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
         return _exact(float(self.value), self.kind, self.unit)
 
     def display_in(self, lang: str = "en") -> str:
-        """:attr:`display` in ``lang``: a text value in Chinese when it has a Chinese twin."""
-        return self.value_zh if lang == "zh" and self.value_zh else self.display
+        """:attr:`display` in ``lang``: a text value in Chinese when it has a Chinese twin.  Chinese has no
+        "params" unit: ``69B params`` is shown as ``69B`` (the label already says 参数量)."""
+        if lang == "zh" and self.value_zh:
+            return self.value_zh
+        shown = self.display
+        return shown.removesuffix(" params") if lang == "zh" and self.unit == "params" else shown
 
     def label(self, lang: str = "en") -> str:
         return self.label_zh if lang == "zh" else self.label_en
+
+
+# Chinese leaves no space between two Chinese words (a template that builds "计算 " + "缩放平移" or "切分）" + " 训练"
+# from parts would): removed from every Chinese text a problem shows (build_problem), as tests/unit/test_bank_text.py
+# checks.  A space next to Latin text or a number stays ("在 H100 上", "一个 30B 参数").
+_ZH_GAP = None
+
+
+def tidy_zh(text: str) -> str:
+    """``text`` without the spaces between two Chinese characters (or a closing bracket and a Chinese one)."""
+    global _ZH_GAP
+    if _ZH_GAP is None:
+        import re
+
+        _ZH_GAP = re.compile(r"(?<=[\u4e00-\u9fff）」]) +(?=[\u4e00-\u9fff（「])")
+    return _ZH_GAP.sub("", text) if text else text
 
 
 def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "count", unit: str | None = None,
@@ -403,7 +423,7 @@ def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty:
     def deco(fn: TemplateFn) -> TemplateFn:
         if id in REGISTRY:
             raise ValueError(f"template {id!r} registered twice")
-        REGISTRY[id] = Template(id, topic, title, title_zh or title, difficulty, target_seconds, fn)
+        REGISTRY[id] = Template(id, topic, title, tidy_zh(title_zh) or title, difficulty, target_seconds, fn)
         return fn
 
     return deco
@@ -458,18 +478,19 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             if shown and shown not in solution[-1]:
                 solution += (f"  = {shown}",)
                 solution_zh += (f"  = {shown}",) if solution_zh else ()
-            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, solution, target, f.name, inputs,
-                              ask.roofline, solution_zh, too_close))
+            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
+                              ask.roofline, tuple(tidy_zh(x) for x in solution_zh), too_close))
         elif ask.kind == "choice":
             if ask.answer not in {c.key for c in ask.choices}:
                 raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")
             exp = Expected("choice", ask.answer, choices=ask.choices)
-            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target,
-                              roofline=ask.roofline, solution_zh=tuple(ask.explanation_zh)))
+            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, tuple(ask.explanation), target,
+                              roofline=ask.roofline, solution_zh=tuple(tidy_zh(x) for x in ask.explanation_zh)))
         else:
             exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
-            steps.append(Step(i, ask.prompt_en, ask.prompt_zh, exp, tuple(ask.explanation), target,
-                              solution_zh=tuple(ask.explanation_zh)))
+            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, tuple(ask.explanation), target,
+                              solution_zh=tuple(tidy_zh(x) for x in ask.explanation_zh)))
     worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
-    return Problem(t, seed, tuple(spec.givens), tuple(steps), spec.scenario_en, spec.scenario_zh,
-                   spec.conventions_en, spec.conventions_zh, worlds)
+    givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
+    return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),
+                   spec.conventions_en, tidy_zh(spec.conventions_zh), worlds)

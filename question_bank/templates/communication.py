@@ -25,9 +25,15 @@ COLLECTIVES = {
     "alltoall": ("All-to-All", "alltoall_bytes", "alltoall_time", ("MoE token dispatch", "MoE 专家路由分发")),
 }
 
-BYTES_EN = ("Ring algorithms. M is the full tensor size on each GPU; 'bytes per GPU' = bytes each GPU sends "
+# One reading of M (issue #14): nccl-tests' "size", the full buffer - never one GPU's shard.
+M_EN = ("M is the collective's full buffer, as nccl-tests counts its size: the whole tensor each GPU holds before an "
+        "AllReduce, ReduceScatter or All-to-All, and the whole gathered tensor after an AllGather (each GPU "
+        "contributes M/N), never one GPU's shard.")
+M_ZH = ("M 是集合通信的完整缓冲区大小（与 nccl-tests 的 size 口径一致）：AllReduce、ReduceScatter、All-to-All 之前每张卡上的"
+        "完整张量，AllGather 之后拼好的完整张量（每张卡贡献 M/N），而不是单卡的分片。")
+BYTES_EN = ("Ring algorithms. " + M_EN + " 'Bytes per GPU' = bytes each GPU sends "
             "(it receives as many). MB = 10⁶ B, GB = 10⁹ B.")
-BYTES_ZH = "环形（Ring）算法。M 为每张卡上完整张量的大小；“每卡通信量”指每张卡发送的字节数（接收量相同）。MB = 10⁶ B，GB = 10⁹ B。"
+BYTES_ZH = "环形（Ring）算法。" + M_ZH + "“每卡通信量”指每张卡发送的字节数（接收量相同）。MB = 10⁶ B，GB = 10⁹ B。"
 TIME_EN = ("α-β model: each message step costs the latency α plus (bytes sent in that step) / β, and a ring "
            "collective is a sequence of such steps; β is the one-way link bandwidth per GPU. No overlap with "
            "compute. MB = 10⁶ B, GB = 10⁹ B, GB/s = 10⁹ B/s.")
@@ -44,7 +50,7 @@ def _bytes_text(m: float) -> str:
 
 
 def _m_given(m: float):
-    return given("m", "Message size M (per GPU)", "每卡消息大小 M", m, "bytes", _size_unit(m))
+    return given("m", "Message size M (full buffer)", "消息大小 M（完整缓冲区）", m, "bytes", _size_unit(m))
 
 
 def _n_given(n: int):
@@ -91,9 +97,9 @@ def collective_bytes(rng):
     return Spec(
         givens=(_m_given(m), _n_given(n)),
         asks=(Ask(formula=formula, unit=unit,
-                  prompt_en=f"{name} ({use_en}) over N = {n} GPUs, M = {_bytes_text(m)} per GPU. How many bytes "
+                  prompt_en=f"{name} ({use_en}) over N = {n} GPUs, M = {_bytes_text(m)} (the full buffer). How many bytes "
                             f"does each GPU send, in {unit}?",
-                  prompt_zh=f"{name}（{use_zh}），N = {n} 张卡，每卡 M = {_bytes_text(m)}。每张卡发送多少字节"
+                  prompt_zh=f"{name}（{use_zh}），N = {n} 张卡，M = {_bytes_text(m)}（完整缓冲区）。每张卡发送多少字节"
                             f"（{unit}）？"),),
         conventions_en=BYTES_EN, conventions_zh=BYTES_ZH,
     )
@@ -114,7 +120,7 @@ def _time_spec(rng, key: str) -> Spec:
                             f"{_ab_text(alpha, beta)}. How long does it take, in {unit}?",
                   prompt_zh=f"在 N = {n} 张卡上对 M = {_bytes_text(m)} 做 Ring {name}（{use_zh}），"
                             f"{_ab_text(alpha, beta)}。耗时多少（{unit}）？"),),
-        conventions_en=TIME_EN, conventions_zh=TIME_ZH,
+        conventions_en=f"{TIME_EN} {M_EN}", conventions_zh=f"{TIME_ZH}{M_ZH}",
     )
 
 

@@ -205,6 +205,11 @@ LOW_INTENSITY_OPS = (("LayerNorm", "LayerNorm", 8), ("Softmax", "Softmax", 5), (
                      ("GELU", "GELU", 8), ("residual add", "残差相加", 1))
 
 
+def flop_word(n: float) -> str:
+    """``1 FLOP`` but ``4 FLOPs``."""
+    return "FLOP" if n == 1 else "FLOPs"
+
+
 def _runs(model, op: str) -> bool:
     """The model's layer runs this op (its own norm and activation: no LayerNorm or GELU for Llama)."""
     return op in model.kernels or op.lower() in model.kernels
@@ -223,9 +228,9 @@ def _op_case(rng, gpu, dtype, model):
                  f"{bpe:g} B"]
         lines += formulas.get("arithmetic_intensity").solution(flops=flops, bytes=nbytes)
         i = flops / nbytes
-        return (f"{an(name)} over {tokens:,} × {model.d_model:,} {dtype} activations ({f} FLOPs per element; "
+        return (f"{an(name)} over {tokens:,} × {model.d_model:,} {dtype} activations ({f} {flop_word(f)} per element; "
                 f"{traffic} tensor passes through HBM)",
-                f"对 {tokens:,} × {model.d_model:,} 的 {dtype} 激活做{name_zh}（每元素 {f} FLOPs，经过显存 {traffic} 次）",
+                f"对 {tokens:,} × {model.d_model:,} 的 {dtype} 激活做{name_zh}（每元素 {f} {flop_word(f)}，经过显存 {traffic} 次）",
                 i, lines, (name if name in model.kernels else name.lower(),))
     m = rng.choice((1, 2, 4, 8)) if kind < 0.7 else tokens
     lines = formulas.get("gemm_intensity").solution(m=m, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
@@ -322,34 +327,57 @@ PRECISION = Choice("needs fp32", ("fp32", "precision", "needs fp32 precision", "
 WHY_CHOICES = (LOW_I, TOO_MANY_FLOPS, SERIAL, PRECISION)
 
 
-@template("concepts.why_norm_is_slow", topic="concepts", title="Why are LayerNorm-like ops hard to speed up?",
-          title_zh="为什么 LayerNorm 这类算子难优化？", difficulty=1, target_seconds=60)
+@template("concepts.why_norm_is_slow", topic="concepts", title="What limits this kernel: bytes or FLOPs?",
+          title_zh="这个算子受限于什么：访存还是计算？", difficulty=1, target_seconds=60)
 def why_norm_is_slow(rng):
+    """A row-wise op (LayerNorm-like) or a GEMM (decode-sized or prefill-sized): the answer is computed from its
+    intensity against the ridge, so knowing "norms are memory-bound" by heart is not enough."""
     gpu = rng.choice(hardware.GPUS)
     dtype = tensor_dtype(gpu, rng)
-    name, name_zh, f = rng.choice(LOW_INTENSITY_OPS)
-    tokens, width = rng.choice((1024, 2048, 4096, 8192)), rng.choice((2048, 4096, 5120, 8192))
-    bpe = DTYPE_BYTES[dtype]
-    traffic = 3 if name == "residual add" else 2
-    i = formulas.get("arithmetic_intensity").evaluate(flops=tokens * width * f, bytes=tokens * width * traffic * bpe)
-    r = ridge(gpu.peak(dtype), gpu.bandwidth)
-    lines = [f"FLOPs = {tokens:,} × {width:,} × {f}; bytes = {tokens:,} × {width:,} × {traffic} × {bpe:g}"]
-    lines += formulas.get("arithmetic_intensity").solution(flops=tokens * width * f, bytes=tokens * width * traffic * bpe)
+    bpe, r = DTYPE_BYTES[dtype], ridge(gpu.peak(dtype), gpu.bandwidth)
+    if rng.random() < 0.5:
+        name, name_zh, f = rng.choice(LOW_INTENSITY_OPS)
+        tokens, width = rng.choice((1024, 2048, 4096, 8192)), rng.choice((2048, 4096, 5120, 8192))
+        traffic = 3 if name == "residual add" else 2
+        flops, nbytes = tokens * width * f, tokens * width * traffic * bpe
+        i = formulas.get("arithmetic_intensity").evaluate(flops=flops, bytes=nbytes)
+        lines = [f"FLOPs = {tokens:,} × {width:,} × {f}; bytes = {tokens:,} × {width:,} × {traffic} × {bpe:g}"]
+        lines += formulas.get("arithmetic_intensity").solution(flops=flops, bytes=nbytes)
+        what_en = (f"{an(name)} over {tokens:,} × {width:,} {dtype} values ({f} {flop_word(f)} per element, "
+                   f"{traffic} tensor passes through HBM)")
+        what_zh = f"对 {tokens:,} × {width:,} 个 {dtype} 值做{name_zh}（每元素 {f} {flop_word(f)}，经过显存 {traffic} 次）"
+        extra = (given("op", "Operation", "算子", name, value_zh=name_zh), given("rows", "Rows", "行数", tokens),
+                 given("width", "Row length", "每行长度", width))
+    else:
+        while True:  # a GEMM clearly on one side of the ridge: decode-sized rows (memory) or prefill (compute)
+            m = rng.choice((1, 2, 4, 8, 2048, 4096, 8192, 16384))
+            k, n = rng.choice((4096, 8192, 12288, 16384)), rng.choice((4096, 8192, 14336, 28672))
+            i = gemm_i(m, n, k, bpe)
+            if abs(i / r - 1) > 0.15:
+                break
+        lines = formulas.get("gemm_intensity").solution(m=m, n=n, k=k, bytes_per_elem=bpe)
+        what_en = f"a GEMM of {an(f'{m:,}')}×{k:,} activation by {an(f'{k:,}')}×{n:,} {dtype} weight matrix"
+        what_zh = f"一个 GEMM：{m:,}×{k:,} 的激活乘以 {k:,}×{n:,} 的 {dtype} 权重矩阵"
+        extra = (given("m", "M (rows of activations)", "M（激活的行数）", m), given("k", "K", "K", k),
+                 given("n", "N", "N", n))
+    memory = classify_bound(i, r) == "memory-bound"
+    why_en = ("  the op waits on HBM: only moving fewer bytes (fusion, in-place, quantisation, a bigger batch) helps "
+              "(R§4.2)" if memory else
+              "  the op waits on the math units: fewer bytes change nothing; its FLOPs set the time, so keep the "
+              "tensor cores busy (tiling) or do less math")
+    why_zh = ("  算子在等显存：只有减少搬运（融合、原地操作、量化、增大 batch）才有效（R§4.2）" if memory else
+              "  算子在等计算单元：少搬字节没有用；时间由 FLOPs 决定，应打满 Tensor Core（分块）或减少计算量")
     return Spec(
-        givens=card_givens(gpu, dtype) + (given("op", "Operation", "算子", name, value_zh=name_zh),
-                                          given("rows", "Rows", "行数", tokens),
-                                          given("width", "Row length", "每行长度", width)),
-        asks=(Ask(prompt_en=f"{an(name, cap=True)} over {tokens:,} × {width:,} {dtype} values ({f} FLOPs per element) barely "
-                            f"speeds up when its arithmetic is optimised on the {gpu.name}. Why? Answer: low arithmetic "
-                            "intensity, too many FLOPs, cannot be parallelised, or needs fp32.",
-                  prompt_zh=f"在 {gpu.name} 上，对 {tokens:,} × {width:,} 个 {dtype} 值做 {name_zh}（每元素 {f} FLOPs），"
-                            "优化其计算逻辑几乎没有加速。为什么？选项：low arithmetic intensity（算术强度低）、too many FLOPs"
-                            "（计算量太大）、cannot be parallelised（无法并行）、needs fp32（需要 fp32）。",
-                  choices=WHY_CHOICES, answer=LOW_I.key,
-                  explanation=tuple(lines) + tuple(bound_solution(i, r))
-                  + ("  the op waits on HBM: only moving fewer bytes (fusion, in-place, quantisation) helps (R§4.2)",),
-                  explanation_zh=tuple(lines) + tuple(bound_lines_zh(i, r))
-                  + ("  算子在等显存：只有减少搬运（融合、原地操作、量化）才有效（R§4.2）",),
+        givens=card_givens(gpu, dtype) + extra,
+        asks=(Ask(prompt_en=f"On the {gpu.name}, what limits the speed of {what_en}? Answer: low arithmetic "
+                            "intensity (it waits on memory), too many FLOPs (it waits on the math units), cannot be "
+                            "parallelised, or needs fp32.",
+                  prompt_zh=f"在 {gpu.name} 上，{what_zh}，它的速度受什么限制？选项：low arithmetic intensity（算术强度低，"
+                            "在等显存）、too many FLOPs（计算量太大，在等计算单元）、cannot be parallelised（无法并行）、"
+                            "needs fp32（需要 fp32）。",
+                  choices=WHY_CHOICES, answer=LOW_I.key if memory else TOO_MANY_FLOPS.key,
+                  explanation=tuple(lines) + tuple(bound_solution(i, r)) + (why_en,),
+                  explanation_zh=tuple(lines) + tuple(bound_lines_zh(i, r)) + (why_zh,),
                   roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": i}),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
     )

@@ -155,7 +155,7 @@ def _zero_spec(rng, formula_given: bool) -> Spec:
                             f"N_dp = {n} data-parallel GPUs.{hint_en} How much static memory does each GPU "
                             "hold, in GB?",
                   prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N_dp = {n} 张数据并行卡上用 "
-                            f"{ZERO_SHARDS_ZH[stage]} 训练。{hint_zh}每张卡上的静态显存是多少（GB）？"),),
+                            f"{ZERO_SHARDS_ZH[stage]}训练。{hint_zh}每张卡上的静态显存是多少（GB）？"),),
         conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
         world=model_world(name, phi, holds=(f"zero{stage}",), n_dp=n),
     )

@@ -188,10 +188,13 @@ def micro_batches_for_target(rng):
 @template("pipeline.schedule_chain", topic="pipeline", title="Pipeline schedule: 1F1B, interleaving, micro-batches",
           title_zh="流水线调度：1F1B、交错与微批次", difficulty=2, target_seconds=300)
 def schedule_chain(rng):
-    p = rng.choice((4, 8, 16))
-    m = rng.choice([x for x in MICRO if p <= x <= 64])
-    v = rng.choice((2, 4))
-    target = rng.choice((0.04, 0.05, 0.1))
+    while True:  # the target needs more micro-batches than m: the chain's last steps really shrink the bubble
+        p = rng.choice((4, 8, 16))
+        m = rng.choice([x for x in MICRO if p <= x <= 64])
+        v = rng.choice((2, 4))
+        target = rng.choice((0.04, 0.05, 0.1))
+        if formulas.get("micro_batches_for_bubble").evaluate(p=p, target=target) > m:
+            break
     return Spec(
         scenario_en=f"You run {an(f'{p}-stage')} pipeline with {m} micro-batches per step and want to shrink the bubble.",
         scenario_zh=f"你在训练一个 {p} 阶段的流水线，每步 {m} 个微批次，想要缩小气泡。",

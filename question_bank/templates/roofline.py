@@ -26,7 +26,7 @@ CONV_EN = ("Conventions: GB = 1e9 B, TB/s = 1e12 B/s, TFLOPS = 1e12 FLOP/s; peak
 CONV_ZH = ("约定：GB = 1e9 B，TB/s = 1e12 B/s，TFLOPS = 1e12 FLOP/s；峰值为稠密算力（不含 2:4 稀疏）；"
            "每个元素 fp32 = 4 B，bf16/fp16 = 2 B，fp8/int8 = 1 B，int4 = 0.5 B。")
 
-BOUND_ZH = {"memory-bound": "访存受限（memory-bound）", "compute-bound": "算力受限（compute-bound）"}
+BOUND_ZH = {"memory-bound": "访存受限", "compute-bound": "算力受限"}  # the English term follows in the same brackets
 
 REDUCE_TRAFFIC = Choice("reduce memory traffic", ("reduce traffic", "traffic", "fewer bytes", "bytes", "fusion",
                                                    "fuse", "kernel fusion", "减少访存", "算子融合", "融合"),
@@ -60,6 +60,11 @@ def an(name: str, cap: bool = False) -> str:
         vowel = name[:1].upper() in ("AEIOU" if word else "AEFHILMNORSX")
     art = "an" if vowel else "a"
     return f"{art.capitalize() if cap else art} {name}"
+
+
+def zh_gap(word: str) -> str:
+    """The space Chinese text leaves before a Latin word (``计算 ReLU``) and not before a Chinese one (``计算缩放平移``)."""
+    return "" if re.match(r"[\u4e00-\u9fff]", word) else " "
 
 
 def bw_unit(bandwidth: float) -> str:
@@ -101,7 +106,7 @@ def bound_lines_zh(intensity: float, ridge_value: float) -> list[str]:
     limit = "显存带宽" if verdict == "memory-bound" else "峰值算力"
     return ["判定：I < I* 为访存受限，否则为算力受限",
             f"  I = {fmt_number(intensity)} FLOP/B {rel} I* = {fmt_number(ridge_value)} FLOP/B",
-            f"  = {BOUND_ZH[verdict]}（受限于{limit}）"]
+            f"  = {BOUND_ZH[verdict]}（{verdict}，受限于{limit}）"]
 
 
 def bound_ask(intensity: float, ridge_value: float, prompt_en: str, prompt_zh: str, *, peak: float,
@@ -155,7 +160,7 @@ def seed_row_note(row) -> tuple[str, str]:
         return "", ""
     return (f" (The cheat-sheet's table header says BF16 for every row, but the {row.name}'s figure is {row.dtype}: "
             f"{row.name} has no bf16 tensor cores.)",
-            f"（速查表的表头对每一行都写 BF16，但 {row.name} 的数据是 {row.dtype}：{row.name} 没有 bf16 Tensor Core。）")
+            f"速查表的表头对每一行都写 BF16，但 {row.name} 的数据是 {row.dtype}：{row.name} 没有 bf16 Tensor Core。")
 
 
 @template("roofline.ridge_point", topic="roofline", title="Ridge point of a GPU (formula given)",
@@ -337,7 +342,7 @@ def elementwise_intensity(rng):
                   prompt_en=f"A standalone kernel computes {op_en} over tensors of {n:,} {dtype} elements, reading "
                             "its inputs from HBM and writing its output back once. What is its arithmetic intensity, "
                             "in FLOP/B?",
-                  prompt_zh=f"一个独立 kernel 在 {n:,} 个 {dtype} 元素的张量上计算 {op_zh}，输入从显存读一次、输出写回一次。"
+                  prompt_zh=f"一个独立 kernel 在 {n:,} 个 {dtype} 元素的张量上计算{zh_gap(op_zh)}{op_zh}，输入从显存读一次、输出写回一次。"
                             "它的算术强度是多少（FLOP/B）？"),),
         conventions_en="Each input tensor is read once and the output written once; scalars cost no traffic.",
         conventions_zh="每个输入张量读一次、输出写一次；标量不计访存。",
@@ -389,7 +394,7 @@ def norm_intensity(rng):
 
 
 @template("roofline.attainable", topic="roofline", title="Attainable FLOP/s under the roof",
-          title_zh="屋顶线下可达到的算力", difficulty=2, target_seconds=75)
+          title_zh="Roofline 模型下可达到的算力", difficulty=2, target_seconds=75)
 def attainable(rng):
     gpu, dtype = pick_card(rng, ("bf16", "fp16", "fp8"))
     # clear of the ridge, or quoting the peak / I × BW (the wrong roof) would grade correct

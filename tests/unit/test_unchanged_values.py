@@ -41,6 +41,8 @@ CHANGED: dict[str, str] = {
     "inference.prefill_time": "the prompt within the model's context",
     "concepts.optimisation_direction": "the model fits on the GPU; only ops its layer runs",
     "concepts.phase_bound": "the model fits on the GPU; the prompt within its context",
+    "concepts.why_norm_is_slow": "varied: a row-wise op or a GEMM, memory- or compute-bound by its intensity",
+    "pipeline.schedule_chain": "redrawn when m already meets the bubble target",
 }
 
 
