@@ -66,7 +66,8 @@ def _names_pattern(names: Iterable[str]) -> re.Pattern:
     return re.compile(rf"(?<![\w.-])({alternatives})(?![\w-])")
 
 
-_MODEL_NAMES = _names_pattern(m.name for m in models.MODELS)
+_ALL_MODELS = tuple({m.key: m for m in models.MODELS + getattr(models, "MOE_MODELS", ())}.values())
+_MODEL_NAMES = _names_pattern(m.name for m in _ALL_MODELS)
 _GPU_NAMES = _names_pattern(g.name for g in hardware.GPUS)
 
 

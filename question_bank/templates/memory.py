@@ -71,7 +71,7 @@ def model_phi(rng, pool=models.MODELS) -> tuple[str, float]:
 
 def model_world(name: str, phi: float, **facts) -> World:
     """The world of a problem on ``name`` (a catalogue model, or "a 30B-parameter model" of Φ = ``phi``)."""
-    m = next((m for m in models.MODELS if m.name == name), None)
+    m = next((m for m in models.MODELS + models.MOE_MODELS if m.name == name), None)
     return World(model=m, phi=None if m else phi, **facts)
 
 
