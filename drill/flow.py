@@ -314,7 +314,23 @@ class PracticeRun:
         return a
 
     def _record(self, a: Answer) -> None:
-        """Save the rows of answer ``a`` (durable before this returns); a queued item leaves the queue."""
+        """Save the rows of answer ``a`` (durable before this returns); a queued item leaves the queue.
+
+        A write that fails (``engine.storage.SaveFailed``: a full disk...) takes back what this answer had
+        stored and leaves the session where it was, so the same answer can be given again; the error goes
+        to the caller (the screen says why and keeps the typed answer)."""
+        before, self._moved = len(a.rows), False
+        try:
+            self._store(a)
+        except OSError:
+            for _ in a.rows[before:]:  # a chain's step row stored before its whole row failed
+                self.ctx.profile.undo_last()
+            del a.rows[before:]
+            if self._moved:
+                self.session.undo()
+            raise
+
+    def _store(self, a: Answer) -> None:
         # every row of this answer (a chain's steps and its whole-item row) carries the local date of the answer
         card, today, chain = a.card, self.ctx.local_date(a.when), a.problem.is_chain
         if chain:
@@ -331,8 +347,12 @@ class PracticeRun:
             else:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
                                           seconds=a.seconds, today=today)
+            self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
-            self._unqueue(card.item)
+            try:
+                self._unqueue(card.item)
+            except OSError:  # the answer is stored; the item stays queued (asked first next time too)
+                pass
 
     def _unqueue(self, item: str) -> None:
         queued = self.ctx.profile.settings().get(QUEUE_KEY) or []

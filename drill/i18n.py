@@ -117,6 +117,26 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.checking": ("checking the expression symbolically…  (Ctrl+G: I don't know · Esc: leave)",
                           "正在对表达式做符号核对……（Ctrl+G：不会 · Esc：离开）"),
     "practice.not_graded": ("Not graded, not recorded: {why}", "未评分、未记录：{why}"),
+    # a write to the saves that failed (engine.storage.SaveFailed says the path and the cause: {why})
+    "save.answer_kept": ("Not saved: {why}. Your answer is kept: free some space (or fix the permission), "
+                         "then press Enter again.",
+                         "未保存：{why}。你的答案仍在：腾出空间（或修正权限）后再按回车。"),
+    "save.not_recorded": ("Not recorded: {why}. Free some space (or fix the permission), then run the same "
+                          "command again.",
+                          "未记录：{why}。请腾出空间（或修正权限）后再运行同一条命令。"),
+    "save.state_behind": ("Note: {why}; the review itself is stored in the log, and the summary file is "
+                          "rebuilt from it once it can be written.",
+                          "注意：{why}；这次复习本身已存入记录，摘要文件会在可写入时从记录重建。"),
+    "save.chain_not_whole": ("The whole-chain review was not stored: {why}. Once space is freed, run the same "
+                             "command again: step {step} is not recorded twice.",
+                             "整条链的复习未能保存：{why}。腾出空间后再运行同一条命令：第 {step} 步不会重复记录。"),
+    "save.limit_unchanged": ("The daily limit was not changed: {why}.", "每日新题上限未修改：{why}。"),
+    "save.not_imported": ("Nothing was imported: {why}. The profile is as it was.",
+                          "未导入任何内容：{why}。存档保持原样。"),
+    "save.not_exported": ("Not exported: {why}.", "未导出：{why}。"),
+    "save.damaged": ("Damaged save file, left out: {path} ({reason}). To restore it: {fix}",
+                     "存档文件已损坏，已跳过：{path}（{reason}）。恢复方法：{fix}"),
+    "save.damaged_more": (" (and {n} more)", "（另有 {n} 个）"),
     "practice.you": ("You: ", "你的答案："),
     "practice.expected": ("Expected: ", "正确答案："),
     "practice.error": ("error {err}", "误差 {err}"),

@@ -43,11 +43,11 @@ def saves_dir(cli_value: str | None) -> Path:
 def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0) -> "Profile":
     """Open a profile for a command: a busy, damaged or misnamed profile prints
     ``drill: <why, and what to do>`` and exits with status 1 (nothing is touched)."""
-    from engine.storage import DamagedSave, Profile, ProfileLocked
+    from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked
 
     try:
         return Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait)
-    except (ProfileLocked, DamagedSave, ValueError) as e:
+    except (ProfileLocked, DamagedSave, LockUnusable, ValueError) as e:
         print(f"drill: {e}", file=sys.stderr)
         raise SystemExit(1) from None
     except OSError as e:

@@ -157,6 +157,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
                    "恰好{way}了 {n} 倍：单位前缀错了；换算成 {asked} 是 {right}"),
     "miss.lowercase_b": ("wrote a lower-case b (bits) where B (bytes) was meant",
                          "把表示字节的 B 写成了小写 b（比特）"),
+    # ---------------------------------------------------------------- save files (engine.storage)
+    "save.write_failed": ("cannot write {path}: {cause}", "无法写入 {path}：{cause}"),
+    "save.cause.full": ("the disk is full (no space left on the device)", "磁盘已满（设备上没有剩余空间）"),
+    "save.cause.quota": ("the disk quota is used up", "磁盘配额已用完"),
+    "save.cause.denied": ("permission denied", "没有写入权限"),
+    "save.cause.read_only": ("the file system is read-only", "文件系统是只读的"),
+    "save.cause.io": ("input/output error: the disk may be failing", "输入/输出错误：磁盘可能有故障"),
+    "save.cause.other": ("{error}", "{error}（系统错误）"),
 }
 
 # engine.units.KIND_NAMES in Chinese (same keys; tests/unit/test_messages.py checks).

@@ -49,6 +49,26 @@ def _fail(message: str) -> int:
     return 1
 
 
+def _lang(args: argparse.Namespace) -> str:
+    """The command's --lang (``drill check`` has its own), else the global one, else English."""
+    return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or "en"
+
+
+def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
+    """A message of drill.i18n with ``why``: the failed write (path and cause) in the command's language."""
+    from drill.i18n import t
+
+    return t(key, _lang(args), why=error.text(_lang(args)), **fmt)
+
+
+def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
+    """Name an older log file found damaged (left out of what was read) on stderr."""
+    from drill.i18n import t
+
+    for e in profile.damaged.values():
+        print("drill: " + t("save.damaged", _lang(args), path=e.path, reason=e.reason, fix=e.fix), file=sys.stderr)
+
+
 def _open(args: argparse.Namespace) -> "Profile":
     from drill.paths import open_profile, script_wait
 
@@ -107,7 +127,7 @@ def _overdue(days: int) -> str:
 
 
 def run_due(args: argparse.Namespace) -> int:
-    from engine.storage import setting_problem
+    from engine.storage import SaveFailed, setting_problem
 
     if args.new_per_day is not None and (p := setting_problem("new_per_day", args.new_per_day)):
         from drill.commands import UsageError
@@ -115,8 +135,12 @@ def run_due(args: argparse.Namespace) -> int:
         raise UsageError(f"--new-per-day: {p.replace('new_per_day ', '')}")
     with _open(args) as profile:
         if args.new_per_day is not None:
-            profile.set_setting("new_per_day", args.new_per_day)
+            try:
+                profile.set_setting("new_per_day", args.new_per_day)
+            except SaveFailed as e:
+                return _fail(_said("save.limit_unchanged", args, e))
         report = due_report(profile, None, args.lang or profile.settings().get("lang") or "en")
+        _warn_damaged(profile, args)
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -137,7 +161,7 @@ def run_due(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from engine.storage import DamagedSave, atomic_write
+    from engine.storage import DamagedSave, SaveFailed, atomic_write
 
     with _open(args) as profile:
         try:
@@ -151,8 +175,8 @@ def run_export(args: argparse.Namespace) -> int:
     target = Path(args.file).expanduser()
     try:
         atomic_write(target, text.encode("utf-8"), backup=False)
-    except OSError as e:
-        return _fail(f"cannot write {target}: {e.strerror or e}")
+    except SaveFailed as e:  # the folder is left as it was: no half-written or temporary file
+        return _fail(_said("save.not_exported", args, e))
     print(f"Exported profile '{doc['profile']}' to {target}: {_counts(doc)}.")
     return 0
 
@@ -164,24 +188,33 @@ def _counts(doc: dict) -> str:
         (len(doc["mocks"]), "mock interview", "mock interviews")))
 
 
+MAX_IMPORT_BYTES = 1 << 30  # an export of a lifetime of reviews is far smaller
+
+
 def run_import(args: argparse.Namespace) -> int:
-    from engine.storage import InvalidDocument
+    from engine.storage import InvalidDocument, SaveFailed
 
     source = Path(args.file).expanduser()
     try:
+        if source.stat().st_size > MAX_IMPORT_BYTES:
+            return _fail(f"{source} is larger than {MAX_IMPORT_BYTES >> 20} MB: not an export; nothing was imported")
         doc = json.loads(source.read_bytes().decode("utf-8"))
     except OSError as e:
         return _fail(f"cannot read {source}: {e.strerror or e}")
     except (UnicodeDecodeError, ValueError) as e:
         return _fail(f"{source} is not valid JSON ({e}); nothing was imported")
+    except RecursionError:
+        return _fail(f"{source} is nested too deeply to be an export; nothing was imported")
     with _open(args) as profile:
         if not profile.is_empty() and not args.replace:
             return _fail(f"profile '{profile.name}' already holds a history; nothing was imported. "
                          "Run `drill export FILE` to keep a copy, then `drill import --replace` to overwrite it")
         try:
-            profile.import_document(doc)
+            profile.import_document(doc, today=date.today())
         except InvalidDocument as e:
             return _fail(f"{source}: {e}; nothing was imported")
+        except SaveFailed as e:
+            return _fail(_said("save.not_imported", args, e))
         print(f"Imported {source} into profile '{profile.name}': {_counts(doc)}.")
     return 0
 
@@ -210,9 +243,16 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     verdict, and that row moves the schedule by the same rule.  An invalid
     answer is not recorded (exit status 1).
     Says what was recorded and which steps remain, on stderr with --json.
+
+    A write that fails (a full disk...) says exactly what was stored (exit
+    status 1), and running the same command again stores nothing twice: a
+    row is durable once stored (a state file that cannot be written is
+    rebuilt from the log), and a chain whose steps are all recorded but whose
+    whole review is missing gets only the whole review.
     """
     from drill.flow import learning
     from engine.session import moves_schedule, review_row
+    from engine.storage import SaveFailed
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
     if not verdict.graded:
@@ -229,18 +269,34 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                           mode="paper", typed=typed, value=value, step=step, seconds=PAPER_SECONDS,
                           interview=learning(profile).interview)
 
-    with _open(args) as profile:
+    profile = _open(args)
+    try:
         if not problem.is_chain:
-            stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=typed,
-                                        value=value, whole=True))
+            try:
+                stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=typed,
+                                            value=value, whole=True))
+            except SaveFailed as e:
+                return _fail(_said("save.not_recorded", args, e))
             print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
                   f"{_next_due(stored)}.", file=out)
             return 0
         n = len(problem.steps)
-        stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=typed, value=value,
-                                    whole=False))
+        earlier = paper_steps(profile.reviews_today(today), template.id, seed)
+        again = earlier.get(step)
+        if len(earlier) == n and again is not None and again["typed"] == typed \
+                and again["quality"] == verdict.quality:  # all steps in, the whole review missing: a failed write
+            stored = again
+            print(f"Step {step} of {n} of {template.id} (seed {seed}) was already recorded as review "
+                  f"{stored['id']}.", file=out)
+        else:
+            try:
+                stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=typed, value=value,
+                                            whole=False))
+            except SaveFailed as e:
+                return _fail(_said("save.not_recorded", args, e))
+            print(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.",
+                  file=out)
         steps = paper_steps(profile.reviews_today(today), template.id, seed)
-        print(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.", file=out)
         remaining = [k for k in range(1, n + 1) if k not in steps]
         if remaining:
             print(f"The chain is scheduled as one unit once all its steps are recorded the same day: to record "
@@ -250,12 +306,19 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         from drill.flow import chain_quality, worst_verdict
 
         rows = [steps[k] for k in range(1, n + 1)]
-        whole = profile.record(row(chain_quality([r["quality"] for r in rows]),
-                                   worst_verdict([r["verdict"] for r in rows]), step=None, typed="", value=None,
-                                   whole=True))
+        try:
+            whole = profile.record(row(chain_quality([r["quality"] for r in rows]),
+                                       worst_verdict([r["verdict"] for r in rows]), step=None, typed="", value=None,
+                                       whole=True))
+        except SaveFailed as e:
+            return _fail(_said("save.chain_not_whole", args, e, step=step))
         print(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
               f"(its weakest step) as review {whole['id']}; {_next_due(whole)}.", file=out)
-    return 0
+        return 0
+    finally:
+        profile.close()
+        if profile.state_behind is not None:
+            print("drill: " + _said("save.state_behind", args, profile.state_behind), file=sys.stderr)
 
 
 def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int) -> dict[int, Mapping[str, Any]]:

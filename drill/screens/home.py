@@ -11,11 +11,23 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill import flow
-from drill.i18n import when
+from drill.i18n import t, when
 from drill.screens import DrillScreen
 
 WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", "s", "key.stats"),
         ("browse", "b", "key.browse"))
+
+
+def damaged_line(profile, lang: str) -> Text:
+    """An older log file found damaged while counting today (left out of the figures): its path and the fix."""
+    found = list(getattr(profile, "damaged", {}).values())
+    if not found:
+        return Text("")
+    e = found[0]
+    line = t("save.damaged", lang, path=e.path, reason=e.reason, fix=e.fix)
+    if len(found) > 1:
+        line += t("save.damaged_more", lang, n=len(found) - 1)
+    return Text(line, "bold red")
 
 
 class HomeScreen(DrillScreen):
@@ -47,6 +59,7 @@ class HomeScreen(DrillScreen):
                 for key in ("due", "new", "streak", "today"):
                     yield Static(id=f"tile-{key}", classes="tile")
             yield Static(id="home-next")
+            yield Static(id="home-damaged")
             yield OptionList(id="ways")
             yield Static(id="home-bank")
         yield Footer()
@@ -72,6 +85,9 @@ class HomeScreen(DrillScreen):
         nxt = ("" if f.due else self.tr("home.next_due", when=when(f.next_due, today, lang)) if f.next_due
                else self.tr("home.nothing_scheduled"))
         self.query_one("#home-next", Static).update(Text(nxt, "dim"))
+        damaged = self.query_one("#home-damaged", Static)
+        damaged.update(damaged_line(self.ctx.profile, lang))
+        damaged.display = bool(getattr(self.ctx.profile, "damaged", None))
         n = f.session
         practice = (self.tr("home.way.practice_one") if n == 1 else self.tr("home.way.practice", n=n)) if n \
             else self.tr("home.way.practice_done")

@@ -26,6 +26,7 @@ from drill.i18n import placeholder, t, template_title, topic_name, when
 from drill.screens import VERDICT_COLOUR, DrillScreen
 from drill.widgets.formulas import Solution
 from drill.widgets.problem import givens_table
+from engine.storage import SaveFailed
 from question_bank import registry
 
 ASKING, FEEDBACK, EMPTY = "asking", "feedback", "empty"
@@ -388,7 +389,13 @@ class PracticeScreen(DrillScreen):
         self._drop_check()
 
     def _submit(self, text: str, judged=None) -> None:
-        result = self.run.submit(text, judged)
+        try:
+            result = self.run.submit(text, judged)
+        except SaveFailed as e:  # nothing recorded: the answer stays in the box, Enter records it again
+            self._not_graded = text
+            self.query_one("#understood", Static).update(
+                Text(self.tr("save.answer_kept", why=e.text(self.lang)), style="bold red"))
+            return
         if isinstance(result, flow.Answer):
             self.show_feedback(result)
             return
@@ -411,12 +418,19 @@ class PracticeScreen(DrillScreen):
     def action_dont_know(self) -> None:
         if self.state == ASKING:
             self._drop_check()
-            self.show_feedback(self.run.dont_know())
+            try:
+                self.show_feedback(self.run.dont_know())
+            except SaveFailed as e:
+                self.notify(self.tr("save.answer_kept", why=e.text(self.lang)), severity="error", timeout=8)
 
     def action_grade(self, quality: int) -> None:
         if self.state != FEEDBACK:
             return
-        a = self.run.override(int(quality))
+        try:
+            a = self.run.override(int(quality))
+        except SaveFailed as e:
+            self.notify(e.text(self.lang), severity="error", timeout=8)
+            return
         self.show_feedback(a)
         self.notify(self.tr("practice.overridden", q=a.quality, name=quality_name(a.quality, self.lang)),
                     timeout=2)
@@ -430,7 +444,11 @@ class PracticeScreen(DrillScreen):
             self.finish()
 
     def action_undo(self) -> None:
-        a = self.run.undo() if self.run else None
+        try:
+            a = self.run.undo() if self.run else None
+        except SaveFailed as e:
+            self.notify(e.text(self.lang), severity="error", timeout=8)
+            return
         if a is None:
             self.notify(self.tr("practice.nothing_to_undo"), severity="warning", timeout=2)
             return

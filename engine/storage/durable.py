@@ -18,7 +18,7 @@ from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
 from tinydb.storages import Storage
 
-from .errors import DamagedSave, NewerSave
+from .errors import DamagedSave, NewerSave, save_failed
 from .layout import SCHEMA_VERSION, backup_path
 from .validation import _is_int
 
@@ -43,23 +43,36 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = True, sync: bool = T
     no copy, and the old contents are never rewritten).  Without ``sync`` (for
     a cache that is checked when read) nothing is fsynced: after a power cut
     the file may be old, new, empty or partly written.
+
+    A write that fails (disk full, no permission...) raises :class:`SaveFailed`
+    naming ``path`` and its cause, and leaves ``path`` as it was and no temporary file.
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        if sync:
-            f.flush()
-            os.fsync(f.fileno())
-    if backup and path.exists():
-        bak, bak_tmp = backup_path(path), path.with_name(f".{path.name}.bak.{os.getpid()}.tmp")
-        try:
-            bak_tmp.unlink(missing_ok=True)
-            os.link(path, bak_tmp)
-        except OSError:  # no hard links here: copy instead
-            shutil.copyfile(path, bak_tmp)
-        os.replace(bak_tmp, bak)
-    os.replace(tmp, path)
+    bak_tmp = path.with_name(f".{path.name}.bak.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            if sync:
+                f.flush()
+                os.fsync(f.fileno())
+        if backup and path.exists():
+            try:
+                bak_tmp.unlink(missing_ok=True)
+                os.link(path, bak_tmp)
+            except OSError:  # no hard links here: copy instead
+                shutil.copyfile(path, bak_tmp)
+            os.replace(bak_tmp, backup_path(path))
+        os.replace(tmp, path)
+    except BaseException as e:
+        for leftover in (tmp, bak_tmp):  # a write that failed leaves nothing behind
+            try:
+                leftover.unlink(missing_ok=True)
+            except OSError:
+                pass
+        if isinstance(e, OSError):
+            raise save_failed(e, path) from e
+        raise
     if sync:
         _fsync_dir(path.parent)
 
@@ -74,7 +87,12 @@ def read_tables(path: Path) -> dict | None:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
+        if path.is_symlink():  # a link whose target is gone is not a file that was never written
+            raise DamagedSave(path, f"it is a symbolic link to {os.readlink(path)}, which does not exist",
+                              backup_path(path)) from None
         return None
+    except IsADirectoryError:
+        raise DamagedSave(path, "it is a folder, not a file", backup_path(path)) from None
     except OSError as e:
         raise DamagedSave(path, f"cannot be read ({e.strerror})", backup_path(path)) from None
     try:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import shlex
 from pathlib import Path
 
+from ..messages import say
 from .layout import SCHEMA_VERSION, _file_kind
 from .validation import _is_int
 
@@ -33,14 +35,15 @@ class DamagedSave(Exception):
         self.backup = Path(backup) if status == "good" else None
         msg = f"save file {self.path} is damaged: {reason}. It has not been changed."
         if self.backup is not None:
-            msg += (f" The previous good version is kept beside it; to restore it run:"
-                    f" cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}")
+            self.fix = f"cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}"
+            msg += f" The previous good version is kept beside it; to restore it run: {self.fix}"
         elif status == "newer":
+            self.fix = f"cp {shlex.quote(str(backup))} {shlex.quote(str(self.path))}"
             msg += (f" Its previous version beside it was written by a newer version of infra-drill: upgrade"
-                    f" infra-drill, then restore it with: cp {shlex.quote(str(backup))} {shlex.quote(str(self.path))}")
+                    f" infra-drill, then restore it with: {self.fix}")
         else:
-            msg += (f" There is no good copy of it; to start that file afresh (losing what it held) run:"
-                    f" mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}")
+            self.fix = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}"
+            msg += f" There is no good copy of it; to start that file afresh (losing what it held) run: {self.fix}"
         Exception.__init__(self, msg)
 
 
@@ -48,7 +51,7 @@ class NewerSave(DamagedSave):
     """A save file written by a newer infra-drill (a higher schema version): left untouched, never replaced."""
 
     def __init__(self, path: Path, schema: int):
-        self.path, self.schema, self.backup = Path(path), schema, None
+        self.path, self.schema, self.backup, self.fix = Path(path), schema, None, "upgrade infra-drill"
         self.reason = f"schema version {schema} is newer than this infra-drill's ({SCHEMA_VERSION})"
         Exception.__init__(self, f"save file {self.path} was written by a newer version of infra-drill (schema "
                                  f"version {schema}; this one reads {SCHEMA_VERSION}): upgrade infra-drill to "
@@ -77,3 +80,54 @@ def _backup_status(backup: Path, path: Path) -> str | None:
         return "newer"
     kind = _file_kind(path)
     return "good" if schema == SCHEMA_VERSION and (kind is None or meta.get("kind") == kind) else None
+
+
+_CAUSES = {errno.ENOSPC: "save.cause.full", errno.EDQUOT: "save.cause.quota", errno.EACCES: "save.cause.denied",
+           errno.EPERM: "save.cause.denied", errno.EROFS: "save.cause.read_only", errno.EIO: "save.cause.io"}
+
+
+class SaveFailed(OSError):
+    """A write to the saves that failed (a full disk, no permission, a read-only file system, an I/O error).
+
+    The write that failed left nothing behind (no temporary file, the old file
+    whole); what the caller stored before it is durable.  ``text(lang)`` is the
+    message in English or Chinese, naming the path and the cause.  An ``OSError``
+    (with the original ``errno``) so that code that already copes with one still does.
+    """
+
+    def __init__(self, path: Path | str, error: OSError):
+        super().__init__(error.errno, error.strerror or str(error), str(path))
+        self.path = Path(path)
+        code = _CAUSES.get(error.errno)
+        self.cause = say(code) if code else say("save.cause.other", error=error.strerror or str(error))
+        self.message = say("save.write_failed", path=str(self.path), cause=self.cause)
+
+    def text(self, lang: str = "en") -> str:
+        return self.message.text(lang)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+    def __reduce__(self):  # picklable (a worker process may raise it)
+        return (_rebuild_save_failed, (str(self.path), self.errno, self.strerror))
+
+
+def _rebuild_save_failed(path: str, err: int | None, strerror: str | None) -> SaveFailed:
+    return SaveFailed(path, OSError(err, strerror))
+
+
+def save_failed(error: OSError, path: Path | str | None = None) -> SaveFailed:
+    """``error`` as a :class:`SaveFailed` (itself if it already is one), naming ``path`` or the error's file."""
+    if isinstance(error, SaveFailed):
+        return error
+    return SaveFailed(path if path is not None else (error.filename or "?"), error)
+
+
+class LockUnusable(Exception):
+    """The profile's lock file cannot be used as one (a folder or a broken link in its place): nothing is touched."""
+
+    def __init__(self, path: Path, profile: str, what: str):
+        self.path, self.profile, self.what = Path(path), profile, what
+        super().__init__(f"the lock file {self.path} of profile '{profile}' is {what}, not a file, so the profile "
+                         f"cannot be locked; nothing was changed. If no drill is using the profile, move it "
+                         f"away: mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}")

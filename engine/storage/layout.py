@@ -21,7 +21,6 @@ RECENT_QUALITIES = 5  # qualities of an item's latest answers kept in the state 
 DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _SEGMENT = re.compile(r"(\d{6})\.json")
-_TS = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
 ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "value", "verdict", "quality",
               "seconds", "mode", "scheduled", "before", "after")
 

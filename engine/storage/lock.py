@@ -1,4 +1,15 @@
-"""The profile lock: one process at a time uses a profile (``ROOT/NAME.lock``, holding the holder's pid)."""
+"""The profile lock: one process at a time uses a profile (``ROOT/NAME.lock``, holding the holder's pid).
+
+Portable by a small branch rather than a library: on Linux and macOS an
+exclusive ``flock`` on the file (released when the descriptor closes, so also
+when the process dies); on Windows ``msvcrt.locking`` of one byte far past the
+pid - Windows locks are mandatory, so the pid itself stays unlocked and
+readable by the process that is refused.  ``filelock`` (4.3.1) gives the same
+exclusion but no supported way to write and read the holder's pid through its
+descriptor, which :class:`ProfileLocked` names; for two calls per platform it
+is not worth a dependency.  Linux is what the test suite runs on; the Windows
+branch is exercised only through a stand-in ``msvcrt`` (tests/unit/test_storage_faults.py).
+"""
 
 from __future__ import annotations
 
@@ -7,27 +18,83 @@ import os
 import time
 from pathlib import Path
 
-from .errors import ProfileLocked
+from .errors import LockUnusable, ProfileLocked
+
+
+class _Flock:
+    """Linux, macOS and other POSIX systems."""
+
+    busy = (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES)
+
+    def lock(self, fd: int) -> None:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+    def unlock(self, fd: int) -> None:
+        pass  # closing the descriptor releases the flock
+
+
+class _Msvcrt:
+    """Windows: a mandatory lock on one byte at :attr:`AT`, beyond the pid (which others must read)."""
+
+    AT = 1 << 30  # Windows lets a lock lie past the end of the file
+    busy = (errno.EACCES, errno.EDEADLK)
+
+    def __init__(self, msvcrt) -> None:
+        self.msvcrt = msvcrt
+
+    def lock(self, fd: int) -> None:
+        os.lseek(fd, self.AT, os.SEEK_SET)
+        self.msvcrt.locking(fd, self.msvcrt.LK_NBLCK, 1)
+
+    def unlock(self, fd: int) -> None:
+        os.lseek(fd, self.AT, os.SEEK_SET)
+        self.msvcrt.locking(fd, self.msvcrt.LK_UNLCK, 1)
+
+
+def platform_locker() -> _Flock | _Msvcrt:
+    if os.name == "nt":  # pragma: no cover - the suite runs on Linux
+        import msvcrt
+
+        return _Msvcrt(msvcrt)
+    return _Flock()
+
+
+LOCKER = platform_locker()
+PID_WIDTH = 20  # characters written for the pid, padded with spaces
+
+
+def _what_is(path: Path) -> str | None:
+    """What stands at ``path`` when it is not a regular file (None: a file, or nothing yet)."""
+    if path.is_symlink() and not path.exists():
+        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+    if path.is_dir():
+        return "a folder"
+    if path.exists() and not path.is_file():
+        return "not a regular file"
+    return None
 
 
 class ProfileLock:
-    """The held lock of one profile: an exclusive ``flock`` on ``ROOT/NAME.lock``, released by :meth:`release`."""
+    """The held lock of one profile (``ROOT/NAME.lock``), released by :meth:`release`."""
 
-    def __init__(self, path: Path, fd: int):
-        self.path, self.fd = path, fd
+    def __init__(self, path: Path, fd: int, locker: _Flock | _Msvcrt):
+        self.path, self.fd, self.locker = path, fd, locker
 
     @classmethod
     def acquire(cls, path: Path, profile: str, wait: float) -> "ProfileLock":
-        import fcntl
-
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        if (what := _what_is(path)) is not None:
+            raise LockUnusable(path, profile, what)
+        locker = LOCKER
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
         deadline = time.monotonic() + max(0.0, wait)
         while True:
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                locker.lock(fd)
                 break
             except OSError as e:
-                if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                if e.errno not in locker.busy:
                     os.close(fd)
                     raise
                 if time.monotonic() >= deadline:
@@ -35,14 +102,16 @@ class ProfileLock:
                     os.close(fd)
                     raise ProfileLocked(profile, pid, wait) from None
                 time.sleep(0.05)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        return cls(path, fd)
+        # the pid in a fixed width (no truncation, which Windows may refuse past a locked byte)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, f"{os.getpid():<{PID_WIDTH}}\n".encode())
+        return cls(path, fd, locker)
 
     @staticmethod
     def _holder(fd: int) -> int | None:
         for _ in range(10):  # the holder writes its pid just after locking
-            text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+            os.lseek(fd, 0, os.SEEK_SET)
+            text = os.read(fd, 32).decode("ascii", "replace").strip()
             if text.isdigit():
                 return int(text)
             time.sleep(0.01)
@@ -50,5 +119,9 @@ class ProfileLock:
 
     def release(self) -> None:
         if self.fd >= 0:
-            os.close(self.fd)  # closing the descriptor releases the flock
+            try:
+                self.locker.unlock(self.fd)
+            except OSError:  # pragma: no cover - closing releases it anyway
+                pass
+            os.close(self.fd)
             self.fd = -1

@@ -17,7 +17,7 @@ from tinydb.table import Document
 from ..sm2 import ItemState
 from . import layout
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
-from .errors import DamagedSave, InvalidDocument
+from .errors import DamagedSave, InvalidDocument, SaveFailed, save_failed
 from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
                      backup_path, digest_path, segment_path)
 from .lock import ProfileLock
@@ -51,6 +51,10 @@ class Profile:
         self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
         self._recent: dict[str, ItemRecent] | None = None  # each item's latest answers; None: to be rebuilt
         self._recent_whole = True  # as _days_whole
+        # Why the state file is behind the log (a failed write), None when it is not: every row is
+        # durable in the log and the state is replayed from it at the next open (see _reconcile).
+        self.state_behind: SaveFailed | None = None
+        self.damaged: dict[Path, DamagedSave] = {}  # older log segments found unreadable (reviews_today)
 
     # -- opening and closing ------------------------------------------------ #
 
@@ -82,7 +86,7 @@ class Profile:
             return
         try:
             if self._unsaved:
-                self._write_state(self._undo)
+                self._save_state(self._undo)
         finally:
             self._close_dbs()
             self._lock.release()
@@ -116,17 +120,24 @@ class Profile:
         staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
         if not self.path.exists() and old.exists():
             os.replace(old, self.path)
-        if staging.exists():
-            shutil.rmtree(staging)
-        if old.exists():
-            shutil.rmtree(old)
+        shutil.rmtree(staging, ignore_errors=True)  # leftovers: removed when the folder can be written
+        shutil.rmtree(old, ignore_errors=True)
 
     def _load(self) -> None:
         self._recover_import()
+        for folder, what in ((self.path, "the profile's folder"), (self.path / "reviews", "the review log's folder")):
+            if folder.is_symlink() and not folder.exists():
+                raise self._damaged(folder, f"it should be {what} but is a symbolic link to "
+                                            f"{os.readlink(folder)}, which does not exist")
+            if folder.exists() and not folder.is_dir():
+                raise self._damaged(folder, f"it should be {what} but is a file")
         (self.path / "reviews").mkdir(parents=True, exist_ok=True)
         for folder in (self.path, self.path / "reviews"):
             for stale in folder.glob(".*.tmp"):  # temporaries of a write that never finished
-                stale.unlink()
+                try:
+                    stale.unlink()
+                except OSError:  # a read-only folder: harmless, removed once it can be written
+                    pass
         self._segments = sorted(int(m.group(1)) for p in (self.path / "reviews").iterdir()
                                 if (m := _SEGMENT.fullmatch(p.name)))
         self._state_db = _open_db(self.path / "state.json")
@@ -238,7 +249,7 @@ class Profile:
             self._apply(row)
             changed = True
         if changed:
-            self._write_state()
+            self._save_state()
 
     def _apply(self, row: Mapping) -> None:
         if row["scheduled"]:
@@ -259,6 +270,14 @@ class Profile:
                 self._days.pop(day, None)
 
     # -- writing ---------------------------------------------------------- #
+
+    def _save_state(self, undo: int | None = None) -> None:
+        """Write the state file if possible: it only summarises the log, so a failure is kept in
+        :attr:`state_behind` (the rows are durable; the next open replays them) instead of raised."""
+        try:
+            self._write_state(undo)
+        except OSError as e:
+            self.state_behind = save_failed(e, self.path / "state.json")
 
     def _write_state(self, undo: int | None = None) -> None:
         db = self._state_db
@@ -285,8 +304,11 @@ class Profile:
             db.table("recent").upsert(Document({"next_id": self._next_id, "items": items}, doc_id=1))
         else:
             db.drop_table("recent")
-        _flush(db)
-        self._undo, self._unsaved = undo, 0
+        try:
+            _flush(db)
+        except OSError as e:
+            raise save_failed(e, self.path / "state.json") from e
+        self._undo, self._unsaved, self.state_behind = undo, 0, None
 
     def record(self, row: Mapping[str, Any]) -> dict:
         """Append a review row (see :func:`engine.session.review_row`); durable when it returns.
@@ -299,6 +321,7 @@ class Profile:
             raise InvalidDocument(f"review row: {p}")
         stored = _copy({k: row[k] for k in ROW_FIELDS[1:]})
         stored = {"id": self._next_id, **stored}
+        rolled = self._seg_db is not None and len(self._seg_rows) >= layout.SEGMENT_ROWS
         if self._seg_db is None or len(self._seg_rows) >= layout.SEGMENT_ROWS:
             if self._seg_db is not None:  # the full segment is closed: it never changes again
                 seg = self._seg_path(self._seg_n)
@@ -315,12 +338,17 @@ class Profile:
         except BaseException:
             table.remove(doc_ids=[stored["id"]])  # keep the cache equal to the file
             self._seg_db.storage._cache_modified_count = 0
+            if rolled:  # the new segment was never written: the full one stays the newest
+                self._seg_db.storage.storage.close()
+                self._seg_db = None
+                self._segments.pop()
+                self._open_segment(self._segments[-1])
             raise
         self._seg_rows.append(stored)
         self._apply(stored)
         self._unsaved += 1
         if self._unsaved >= layout.STATE_EVERY:
-            self._write_state()
+            self._save_state()  # the row is durable now: a state file that cannot be written is not a failure
         return _copy(stored)
 
     def _open_segment_new(self, n: int) -> None:
@@ -338,6 +366,8 @@ class Profile:
         if not self._seg_rows:
             return None
         row = self._seg_rows[-1]
+        kept = (dict(self._states), None if self._days is None else dict(self._days),
+                None if self._recent is None else dict(self._recent), self._recent_whole)
         if row["scheduled"]:
             before = row["before"]
             if before is None:
@@ -349,8 +379,15 @@ class Profile:
             self._recent.pop(row["item"], None)
             if (r := self._recent_before_last(row["item"])) is not None:
                 self._recent[row["item"]] = r
-        self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
-        self._remove_last_row()
+        try:
+            self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
+        except OSError:  # nothing changed on disk: nothing changes here either
+            self._states, self._days, self._recent, self._recent_whole = kept
+            raise
+        try:
+            self._remove_last_row()
+        except OSError as e:  # the state file says the row is undone: the next open removes it
+            self.state_behind = save_failed(e, self._seg_path(self._seg_n))
         return _copy(row)
 
     def _remove_last_row(self) -> None:
@@ -373,8 +410,13 @@ class Profile:
         self._check_open()
         if (p := setting_problem(key, value)) is not None:
             raise InvalidDocument(p)
+        before = copy.deepcopy(self._settings)
         self._settings[key] = copy.deepcopy(value)
-        self._write_state(self._undo)
+        try:
+            self._write_state(self._undo)
+        except OSError:
+            self._settings = before  # not saved: not changed
+            raise
 
     def add_mock(self, result: Mapping[str, Any]) -> dict:
         """Store a mock-interview result; returns it with its ``id``."""
@@ -387,7 +429,12 @@ class Profile:
         mock_id = max((d.doc_id for d in table.all()), default=0) + 1
         stored = {**_copy(result), "id": mock_id}
         table.insert(Document(stored, doc_id=mock_id))
-        _flush(self._mock_db)
+        try:
+            _flush(self._mock_db)
+        except BaseException:
+            table.remove(doc_ids=[mock_id])  # keep the cache equal to the file
+            self._mock_db.storage._cache_modified_count = 0
+            raise
         return _copy(stored)
 
     # -- reading ---------------------------------------------------------- #
@@ -431,7 +478,10 @@ class Profile:
         """The rows recorded on the learner's day ``today``, oldest first.
 
         Reads back from the newest segment until it has as many rows as the day
-        index counts (or reaches a segment that ends before ``today``).
+        index counts (or reaches a segment that ends before ``today``).  A
+        damaged older segment is passed over (its rows are missing from the
+        answer) and kept in :attr:`damaged`, so Home, practice and ``drill due``
+        still open and can name it.
         """
         self._check_open()
         day, out = today.isoformat(), []
@@ -439,7 +489,11 @@ class Profile:
         for n in reversed(self._segments):
             if want is not None and len(out) >= want:
                 break
-            rows = self._rows_of(n)
+            try:
+                rows = self._rows_of(n)
+            except DamagedSave as e:  # an older segment: counted without it, and listed in .damaged (Home says so)
+                self.damaged[e.path] = e
+                continue
             out[:0] = [r for r in rows if r["date"] == day]
             if not any(r["date"] >= day for r in rows):
                 break
@@ -479,7 +533,8 @@ class Profile:
         for n in list(self._segments):
             try:
                 parts.append(self._digest_of(n))
-            except DamagedSave:
+            except DamagedSave as e:
+                self.damaged[e.path] = e
                 whole = False
         for d in parts:
             counts.update(d.date)
@@ -572,24 +627,38 @@ class Profile:
             "mocks": self.mocks(),
         }
 
-    def import_document(self, doc: Mapping[str, Any]) -> None:
-        """Replace the whole profile by ``doc``; validates all of it first and changes nothing if invalid.
+    def import_document(self, doc: Mapping[str, Any], *, today: date | None = None) -> None:
+        """Replace the whole profile by ``doc``; validates all of it first and changes nothing if invalid
+        (``today``: the learner's day, after which nothing in ``doc`` may be dated; see ``document_problem``).
 
         The new files are built beside the profile and swapped in with two
         renames; an interrupted import is finished or rolled back by the next open.
         """
         self._check_open()
-        if (p := document_problem(doc)) is not None:
+        if (p := document_problem(doc, today)) is not None:
             raise InvalidDocument(p)
         staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
-        if staging.exists():
-            shutil.rmtree(staging)
-        write_profile(staging, doc)
+        try:
+            if staging.exists():
+                shutil.rmtree(staging)
+            write_profile(staging, doc)
+        except OSError as e:  # nothing changed: the profile is as it was, and no half-built copy is left
+            shutil.rmtree(staging, ignore_errors=True)
+            raise save_failed(e, e.filename or staging) from e
         self._close_dbs()
-        if old.exists():
-            shutil.rmtree(old)
-        os.replace(self.path, old)
-        os.replace(staging, self.path)
+        try:
+            if old.exists():
+                shutil.rmtree(old)
+            os.replace(self.path, old)
+            try:
+                os.replace(staging, self.path)
+            except OSError:
+                os.replace(old, self.path)  # put the profile back as it was
+                raise
+        except OSError as e:
+            shutil.rmtree(staging, ignore_errors=True)
+            self._load()
+            raise save_failed(e, e.filename or self.path) from e
         _fsync_dir(self.root)
-        shutil.rmtree(old)
+        shutil.rmtree(old, ignore_errors=True)  # else removed by the next open (_recover_import)
         self._load()

@@ -1,26 +1,49 @@
 """Checks of what is stored and imported: a review row, an item state, a setting, a mock result, a whole
 export document.  Each ``*_problem`` names the first problem (None: valid); the ``_*_ok`` checks are the
-fast yes used when reading the log, with the ``*_problem`` explaining a no."""
+fast yes used when reading the log, with the ``*_problem`` explaining a no.
+
+Two levels.  Always (reading the log, recording, importing): strict types (a
+``bool`` is not a number, ``1.0`` is not a whole number), real days and UTC
+times between :data:`MIN_DAY` and :data:`MAX_DAY`, finite numbers within the
+bounds below, bounded string lengths and nesting: so every figure computed
+from stored data stays finite and every date sum stays in the calendar.  On
+import also (``today`` given: time is injected): nothing dated after
+``today``, and no control characters (terminal escape sequences) in ``typed``
+- a file from elsewhere is held to what this drill itself writes.
+"""
 
 from __future__ import annotations
 
 import copy
 import json
 import math
+import re
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 from ..session import MODES, VERDICTS
-from ..sm2 import ItemState
-from .layout import _TS, EXPORT_FORMAT, ROW_FIELDS, SCHEMA_VERSION
+from ..sm2 import MAX_INTERVAL, ItemState
+from .layout import EXPORT_FORMAT, ROW_FIELDS, SCHEMA_VERSION
+
+MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
+MAX_EF = 100.0  # SM-2 adds at most 0.1 per review, and intervals stop growing at MAX_INTERVAL long before
+MAX_REPS = 10_000
+MAX_SECONDS = 10_000_000  # an answer's measured time (about 116 days)
+MAX_ID = 2**53  # ids and seeds: exact in any JSON reader
+MAX_TYPED = 10_000  # characters of a typed answer (drill check takes at most this many)
+MAX_NAME = 200  # characters of an item or topic id
+MAX_DEPTH = 16  # nesting of a setting's value or a mock result
+MAX_TEXT = 100_000  # characters of any other string (a setting, a mock result)
+_TS = re.compile(r"(\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls (ESC starts a terminal escape sequence)
 
 
 def _json_safe(value: Any) -> bool:
     try:
         json.dumps(value, allow_nan=False)
         return True
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return False
 
 
@@ -32,9 +55,10 @@ _STATE_KEYS = frozenset(("ef", "interval", "reps", "due", "last"))
 
 
 def _day_ok(v: Any) -> bool:
+    """None, or a real day YYYY-MM-DD between MIN_DAY and MAX_DAY."""
     if v is None:
         return True
-    if type(v) is not str or len(v) != 10:
+    if type(v) is not str or len(v) != 10 or not MIN_DAY <= v <= MAX_DAY:
         return False
     try:
         date.fromisoformat(v)
@@ -43,13 +67,41 @@ def _day_ok(v: Any) -> bool:
         return False
 
 
+def _ts_ok(v: Any) -> bool:
+    """A real UTC time like 2026-11-29T15:42:01Z on a day between MIN_DAY and MAX_DAY."""
+    return type(v) is str and (m := _TS.fullmatch(v)) is not None and _day_ok(m.group(1))
+
+
 def _state_ok(d: Any) -> bool:
-    """A quick yes for a well-formed state dict (ItemState.from_dict explains a no)."""
+    """A quick yes for a well-formed state dict (:func:`state_problem` explains a no)."""
     if type(d) is not dict or not d.keys() <= _STATE_KEYS:
         return False
     ef, iv, reps = d.get("ef", 2.5), d.get("interval", 0), d.get("reps", 0)
-    return (type(ef) in (float, int) and 1.3 <= ef < math.inf and type(iv) is int and iv >= 0
-            and type(reps) is int and reps >= 0 and _day_ok(d.get("due")) and _day_ok(d.get("last")))
+    return (type(ef) in (float, int) and 1.3 <= ef <= MAX_EF and type(iv) is int and 0 <= iv <= MAX_INTERVAL
+            and type(reps) is int and 0 <= reps <= MAX_REPS and _day_ok(d.get("due")) and _day_ok(d.get("last")))
+
+
+def state_problem(d: Any, today: date | None = None) -> str | None:
+    """The first problem of an item state, or None (``today``: also nothing reviewed after it)."""
+    try:
+        st = ItemState.from_dict(d)
+    except ValueError as e:
+        return str(e)
+    if st.ef > MAX_EF:
+        return f"ef must be at most {MAX_EF:g}, not {d['ef']!r}"
+    if st.interval > MAX_INTERVAL:
+        return f"interval must be at most {MAX_INTERVAL} days, not {st.interval!r}"
+    if st.reps > MAX_REPS:
+        return f"reps must be at most {MAX_REPS}, not {st.reps!r}"
+    for key in ("due", "last"):
+        if not _day_ok(d.get(key)):
+            return f"{key} must be a day between {MIN_DAY} and {MAX_DAY}, not {d.get(key)!r}"
+    if today is not None:
+        if st.last is not None and st.last > today:
+            return f"last is after today ({st.last.isoformat()} > {today.isoformat()})"
+        if st.due is not None and st.due > today + timedelta(days=MAX_INTERVAL + 1):
+            return f"due is more than {MAX_INTERVAL} days after today ({st.due.isoformat()})"
+    return None
 
 
 _ROW_KEYS = frozenset(ROW_FIELDS)
@@ -60,20 +112,32 @@ def _row_ok(r: Any) -> bool:
     """A quick yes for a well-formed stored row (:func:`row_problem` explains a no)."""
     if type(r) is not dict or r.keys() != _ROW_KEYS:
         return False
-    v, sec, step, b, a = r["value"], r["seconds"], r["step"], r["before"], r["after"]
-    return (type(r["id"]) is int and r["id"] >= 1 and type(r["ts"]) is str and _TS.fullmatch(r["ts"]) is not None
-            and type(r["date"]) is str and _day_ok(r["date"]) and type(r["item"]) is str and r["item"] != ""
-            and type(r["topic"]) is str and r["topic"] != "" and type(r["seed"]) is int
-            and (step is None or (type(step) is int and step >= 1)) and type(r["typed"]) is str
-            and (v is None or type(v) is str or (type(v) in (float, int) and math.isfinite(v)))
+    v, sec, step, b, a, item, topic = r["value"], r["seconds"], r["step"], r["before"], r["after"], r["item"], r["topic"]
+    return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and _ts_ok(r["ts"]) and _day_ok(r["date"])
+            and r["date"] is not None and type(item) is str and 0 < len(item) <= MAX_NAME
+            and type(topic) is str and 0 < len(topic) <= MAX_NAME and type(r["seed"]) is int
+            and -MAX_ID <= r["seed"] <= MAX_ID and (step is None or (type(step) is int and 1 <= step <= MAX_ID))
+            and type(r["typed"]) is str and len(r["typed"]) <= MAX_TYPED
+            and (v is None or (type(v) is str and len(v) <= MAX_TYPED) or (type(v) in (float, int) and math.isfinite(v)))
             and r["verdict"] in _VERDICTS and type(r["quality"]) is int and 0 <= r["quality"] <= 5
-            and (sec is None or (type(sec) in (float, int) and 0 <= sec < math.inf)) and r["mode"] in _MODES
+            and (sec is None or (type(sec) in (float, int) and 0 <= sec <= MAX_SECONDS)) and r["mode"] in _MODES
             and type(r["scheduled"]) is bool and (a is not None or not r["scheduled"])
             and (b is None or _state_ok(b)) and (a is None or _state_ok(a)))
 
 
-def row_problem(row: Any, *, stored: bool = True) -> str | None:
-    """The first problem of a review row, or None when it is valid."""
+def _number_problem(key: str, v: Any, low: int, high: int, *, whole: bool = False) -> str | None:
+    """``quality must be a whole number 0-5, not 9``; a bound of MAX_ID reads as none (``>= 1``)."""
+    if isinstance(v, bool) or not (isinstance(v, int) if whole else isinstance(v, (int, float))) \
+            or (isinstance(v, float) and not math.isfinite(v)) or not low <= v <= high:
+        kind = "whole number" if whole else "number"
+        span = (f" of size at most {MAX_ID}" if low <= -MAX_ID else f" >= {low}" if high >= MAX_ID
+                else f" {low}-{high}")
+        return f"{key} must be a {kind}{span}, not {v!r:.80}"
+    return None
+
+
+def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> str | None:
+    """The first problem of a review row, or None when it is valid (``today``: the import rules too)."""
     if not isinstance(row, Mapping):
         return f"must be an object, not {type(row).__name__}"
     fields = ROW_FIELDS if stored else ROW_FIELDS[1:]
@@ -83,89 +147,125 @@ def row_problem(row: Any, *, stored: bool = True) -> str | None:
     extra = sorted(set(row) - set(ROW_FIELDS))
     if extra:
         return f"unknown field {extra[0]!r}"
-    if stored and (not _is_int(row["id"]) or row["id"] < 1):
-        return f"id must be a whole number >= 1, not {row['id']!r}"
-    if not isinstance(row["ts"], str) or not _TS.fullmatch(row["ts"]):
-        return f"ts must be a UTC time like 2026-11-29T15:42:01Z, not {row['ts']!r}"
-    try:
-        date.fromisoformat(row["date"]) if isinstance(row["date"], str) and len(row["date"]) == 10 else 1 / 0
-    except (ValueError, ZeroDivisionError):
-        return f"date must be a day YYYY-MM-DD, not {row['date']!r}"
+    if stored and (p := _number_problem("id", row["id"], 1, MAX_ID, whole=True)):
+        return p
+    if not _ts_ok(row["ts"]):
+        return f"ts must be a UTC time like 2026-11-29T15:42:01Z between {MIN_DAY} and {MAX_DAY}, not {row['ts']!r}"
+    if row["date"] is None or not _day_ok(row["date"]):
+        return f"date must be a day YYYY-MM-DD between {MIN_DAY} and {MAX_DAY}, not {row['date']!r}"
     for key in ("item", "topic"):
-        if not isinstance(row[key], str) or not row[key]:
-            return f"{key} must be a non-empty string, not {row[key]!r}"
-    if not _is_int(row["seed"]):
-        return f"seed must be a whole number, not {row['seed']!r}"
-    if row["step"] is not None and (not _is_int(row["step"]) or row["step"] < 1):
-        return f"step must be null or a whole number >= 1, not {row['step']!r}"
+        if not isinstance(row[key], str) or not 0 < len(row[key]) <= MAX_NAME:
+            return f"{key} must be a non-empty string of at most {MAX_NAME} characters, not {row[key]!r:.80}"
+    if p := _number_problem("seed", row["seed"], -MAX_ID, MAX_ID, whole=True):
+        return p
+    if row["step"] is not None and (p := _number_problem("step", row["step"], 1, MAX_ID, whole=True)):
+        return f"{p} (or null)"
     if not isinstance(row["typed"], str):
-        return f"typed must be a string, not {row['typed']!r}"
+        return f"typed must be a string, not {row['typed']!r:.80}"
+    if len(row["typed"]) > MAX_TYPED:
+        return f"typed must be at most {MAX_TYPED} characters, not {len(row['typed'])}"
     v = row["value"]
-    if not (v is None or isinstance(v, str) or (isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                 and math.isfinite(v))):
-        return f"value must be a finite number, a string or null, not {v!r}"
+    if not (v is None or (isinstance(v, str) and len(v) <= MAX_TYPED)
+            or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v))):
+        return f"value must be a finite number, a string of at most {MAX_TYPED} characters or null, not {v!r:.80}"
     if row["verdict"] not in VERDICTS:
-        return f"verdict must be one of {', '.join(VERDICTS)}, not {row['verdict']!r}"
-    if not _is_int(row["quality"]) or not 0 <= row["quality"] <= 5:
-        return f"quality must be a whole number 0-5, not {row['quality']!r}"
-    s = row["seconds"]
-    if s is not None and (isinstance(s, bool) or not isinstance(s, (int, float)) or not math.isfinite(s) or s < 0):
-        return f"seconds must be a number >= 0 or null (not measured), not {s!r}"
+        return f"verdict must be one of {', '.join(VERDICTS)}, not {row['verdict']!r:.80}"
+    if p := _number_problem("quality", row["quality"], 0, 5, whole=True):
+        return p
+    if row["seconds"] is not None and (p := _number_problem("seconds", row["seconds"], 0, MAX_SECONDS)):
+        return f"{p} (or null: not measured)"
     if row["mode"] not in MODES:
-        return f"mode must be one of {', '.join(MODES)}, not {row['mode']!r}"
+        return f"mode must be one of {', '.join(MODES)}, not {row['mode']!r:.80}"
     if not isinstance(row["scheduled"], bool):
-        return f"scheduled must be true or false, not {row['scheduled']!r}"
+        return f"scheduled must be true or false, not {row['scheduled']!r:.80}"
     if row["scheduled"] and row["after"] is None:
         return "a scheduled review needs its state after"
     for key in ("before", "after"):
-        if row[key] is not None and not _state_ok(row[key]):
-            try:
-                ItemState.from_dict(row[key])
-            except ValueError as e:
-                return f"{key}: {e}"
+        if row[key] is not None and (p := state_problem(row[key], today)) is not None:
+            return f"{key}: {p}"
+    if today is not None:
+        if row["date"] > today.isoformat():
+            return f"date is after today ({row['date']} > {today.isoformat()})"
+        if row["ts"][:10] > (today + timedelta(days=1)).isoformat():  # UTC may be a day ahead of the learner
+            return f"ts is after today ({row['ts']})"
+        if (m := _CONTROL.search(row["typed"])) is not None:
+            return f"typed holds a control character ({m.group()!r} at {m.start()}): not something typed as an answer"
     return None
 
 
-def mock_problem(mock: Any, *, stored: bool = True) -> str | None:
-    """The first problem of a mock-interview result, or None."""
+def _plain_problem(value: Any, what: str) -> str | None:
+    """Why ``value`` is not plain bounded JSON (nesting at most MAX_DEPTH, strings at most MAX_TEXT), or None.
+
+    Walked with an explicit stack: a value nested 100,000 deep is refused, never a RecursionError.
+    """
+    stack = [(value, 0)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"{what} is nested more than {MAX_DEPTH} deep"
+        if isinstance(v, Mapping):
+            for k, x in v.items():
+                if not isinstance(k, str) or len(k) > MAX_TEXT:
+                    return f"{what} has a key that is not a string of at most {MAX_TEXT} characters"
+                stack.append((x, depth + 1))
+        elif isinstance(v, list):
+            stack.extend((x, depth + 1) for x in v)
+        elif isinstance(v, str):
+            if len(v) > MAX_TEXT:
+                return f"{what} holds a string longer than {MAX_TEXT} characters"
+        elif isinstance(v, float):
+            if not math.isfinite(v):
+                return f"{what} holds a number that is not finite"
+        elif not (v is None or isinstance(v, (bool, int))):
+            return f"{what} holds values that are not plain JSON"
+    return None
+
+
+def mock_problem(mock: Any, *, stored: bool = True, today: date | None = None) -> str | None:
+    """The first problem of a mock-interview result, or None (``today``: nothing after it)."""
     if not isinstance(mock, Mapping):
         return f"must be an object, not {type(mock).__name__}"
-    if stored and (not _is_int(mock.get("id")) or mock["id"] < 1):
-        return f"id must be a whole number >= 1, not {mock.get('id')!r}"
-    if not isinstance(mock.get("ts"), str) or not _TS.fullmatch(mock["ts"]):
-        return f"ts must be a UTC time like 2026-11-29T15:42:01Z, not {mock.get('ts')!r}"
+    if stored and (p := _number_problem("id", mock.get("id"), 1, MAX_ID, whole=True)):
+        return p
+    if not _ts_ok(mock.get("ts")):
+        return f"ts must be a UTC time like 2026-11-29T15:42:01Z between {MIN_DAY} and {MAX_DAY}, " \
+               f"not {mock.get('ts')!r:.80}"
+    if today is not None and mock["ts"][:10] > (today + timedelta(days=1)).isoformat():
+        return f"ts is after today ({mock['ts']})"
     if not isinstance(mock.get("questions"), list) or not all(isinstance(q, Mapping) for q in mock["questions"]):
         return "questions must be a list of objects"
     if not isinstance(mock.get("score"), Mapping):
         return "score must be an object"
-    if not _json_safe(mock):
-        return "holds values that are not plain JSON"
-    return None
+    return _plain_problem(mock, "the result")
 
 
 def setting_problem(key: Any, value: Any) -> str | None:
-    if not isinstance(key, str) or not key:
-        return f"a setting name must be a non-empty string, not {key!r}"
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_NAME:
+        return f"a setting name must be a non-empty string of at most {MAX_NAME} characters, not {key!r:.80}"
     if key == "new_per_day" and (not _is_int(value) or not 0 <= value <= 100):
-        return f"new_per_day must be a whole number 0-100, not {value!r}"
+        return f"new_per_day must be a whole number 0-100, not {value!r:.80}"
     if key == "lang" and value not in ("en", "zh"):
-        return f"lang must be 'en' or 'zh', not {value!r}"
-    if not _json_safe(value):
-        return f"setting {key!r} must be plain JSON, not {value!r}"
+        return f"lang must be 'en' or 'zh', not {value!r:.80}"
+    if (p := _plain_problem(value, f"setting {key!r}")) is not None:
+        return p
     return None
 
 
-def document_problem(doc: Any) -> str | None:
-    """The first problem of an export document, or None when all of it is valid."""
+def document_problem(doc: Any, today: date | None = None) -> str | None:
+    """The first problem of an export document, or None when all of it is valid.
+
+    ``today`` (the importing drill's day): nothing in it may be dated later.
+    """
     if not isinstance(doc, Mapping):
         return "the document must be a JSON object"
     if doc.get("format") != EXPORT_FORMAT:
-        return f"format must be {EXPORT_FORMAT!r}, not {doc.get('format')!r}"
-    if _is_int(doc.get("schema")) and doc["schema"] > SCHEMA_VERSION:
-        return (f"written by a newer version of infra-drill (schema {doc['schema']}; this one reads "
+        return f"format must be {EXPORT_FORMAT!r}, not {doc.get('format')!r:.80}"
+    schema = doc.get("schema")
+    if _is_int(schema) and schema > SCHEMA_VERSION:
+        return (f"written by a newer version of infra-drill (schema {schema}; this one reads "
                 f"{SCHEMA_VERSION}): upgrade infra-drill to import it")
-    if doc.get("schema") != SCHEMA_VERSION:
-        return f"schema must be {SCHEMA_VERSION}, not {doc.get('schema')!r}"
+    if type(schema) is not int or schema != SCHEMA_VERSION:  # not true, not 1.0
+        return f"schema must be the whole number {SCHEMA_VERSION}, not {schema!r:.80}"
     for key, kind in (("settings", dict), ("states", dict), ("reviews", list), ("mocks", list)):
         if not isinstance(doc.get(key), kind):
             return f"{key} must be a JSON {'object' if kind is dict else 'list'}"
@@ -173,27 +273,27 @@ def document_problem(doc: Any) -> str | None:
         if (p := setting_problem(key, value)) is not None:
             return f"settings.{key}: {p}"
     for item, st in doc["states"].items():
-        if not item:
-            return "states: an item id is empty"
-        try:
-            ItemState.from_dict(st)
-        except ValueError as e:
-            return f"states[{item!r}]: {e}"
+        if not 0 < len(item) <= MAX_NAME:
+            return f"states: an item id must have 1 to {MAX_NAME} characters"
+        if (p := state_problem(st, today)) is not None:
+            return f"states[{item!r}]: {p}"
     last = 0
     for i, row in enumerate(doc["reviews"]):
-        if (p := row_problem(row)) is not None:
+        if (p := row_problem(row, today=today)) is not None:
             return f"reviews[{i}]: {p}"
         if row["id"] <= last:
             return f"reviews[{i}]: ids must increase (id {row['id']} after {last})"
         last = row["id"]
     ids = set()
     for i, m in enumerate(doc["mocks"]):
-        if (p := mock_problem(m)) is not None:
+        if (p := mock_problem(m, today=today)) is not None:
             return f"mocks[{i}]: {p}"
         if m["id"] in ids:
             return f"mocks[{i}]: id {m['id']} appears twice"
         ids.add(m["id"])
     return None
+
+
 def _copy(value: Mapping) -> dict:
     return copy.deepcopy(dict(value))
 

@@ -102,8 +102,11 @@ def test_todays_rows_are_found_without_reading_older_segments(tmp_path, small_se
     with Profile.open(tmp_path) as p:  # the day index says segment 2 holds all 3 of today's rows
         assert p.reviews_today(DAY + timedelta(days=1)) == log[3:]
         assert p.reviews_today(DAY + timedelta(days=4)) == []
-        with pytest.raises(DamagedSave):
-            p.reviews_today(DAY)
+        assert p.damaged == {}
+        # a day held by the damaged segment: counted without it (Home, practice and due still open), and named
+        assert p.reviews_today(DAY) == []
+        assert list(p.damaged) == [tmp_path / "default" / "reviews" / "000001.json"]
+        assert isinstance(p.damaged[tmp_path / "default" / "reviews" / "000001.json"], DamagedSave)
 
 
 # --------------------------------------------------------------------------- each item's latest answers (Browse, mocks)

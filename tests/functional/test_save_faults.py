@@ -1,0 +1,297 @@
+"""The commands and the app when a write fails (an injected OSError at the write call: no tmpfs in CI), when an
+older log file is damaged, and when an import holds values that would break a figure later."""
+
+import errno
+import json
+import random
+from datetime import date, datetime, timedelta, timezone
+
+import pytest
+from textual.widgets import Input
+
+from drill.app import DrillApp
+from drill.cli import main
+from drill.context import AppContext
+from drill.screens.practice import ASKING, FEEDBACK
+from engine.session import review_row
+from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile, layout
+from question_bank import registry
+from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+from tests.unit.test_storage_faults import refuse_writes
+
+pytestmark = pytest.mark.functional
+
+
+def single():
+    return next(t for t in registry.all_templates() if not t.is_chain and t.answer_kind == "number")
+
+
+def check(saves, t, seed, answer, *more):
+    return main(["--saves", str(saves), "check", t.id, "--seed", str(seed), answer, "--record", *more])
+
+
+# --------------------------------------------------------------------------- drill check --record
+
+
+@pytest.mark.parametrize("lang, says", [("en", "Not recorded: cannot write"), ("zh", "未记录：无法写入")])
+def test_check_record_on_a_full_disk_says_not_recorded_and_stores_nothing(tmp_path, monkeypatch, capsys, lang, says):
+    t = single()
+    right = t.generate(3).steps[0].expected.display
+    Profile.open(tmp_path).close()
+    refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+    assert check(tmp_path, t, 3, right, "--lang", lang) == 1
+    err = capsys.readouterr().err
+    assert says in err and str(tmp_path / "default" / "reviews" / "000001.json") in err
+    assert ("the disk is full" if lang == "en" else "磁盘已满") in err and "Traceback" not in err
+    assert not list(tmp_path.rglob("*.tmp"))
+    monkeypatch.undo()
+    assert check(tmp_path, t, 3, right) == 0  # space freed: recorded, once
+    with Profile.open(tmp_path) as p:
+        assert len(list(p.reviews())) == 1
+
+
+def test_check_record_with_an_unwritable_state_file_reports_the_stored_row_and_never_duplicates(tmp_path, monkeypatch,
+                                                                                                capsys):
+    t = single()
+    right = t.generate(4).steps[0].expected.display
+    monkeypatch.setattr(layout, "STATE_EVERY", 1)
+    refuse_writes(monkeypatch, errno.EACCES, match=lambda target: target == "state.json")
+    assert check(tmp_path, t, 4, right) == 0
+    out = capsys.readouterr()
+    assert f"Recorded as review 1 of {t.id}" in out.out
+    assert "the review itself is stored in the log" in out.err and "permission denied" in out.err
+    monkeypatch.undo()
+    with Profile.open(tmp_path) as p:
+        assert [r["id"] for r in p.reviews()] == [1] and p.states()[t.id].reps == 1
+
+
+def test_a_chain_whose_whole_review_failed_is_finished_by_running_the_same_command_again(tmp_path, monkeypatch, capsys):
+    t = registry.get("roofline.chain_interview")
+    answers = [s.expected.display for s in t.generate(7).steps]
+    for k in (1, 2, 3):
+        assert main(["--saves", str(tmp_path), "check", t.id, "--seed", "7", "--step", str(k), answers[k - 1],
+                     "--record"]) == 0
+    # the last step's row is stored, then the disk is full when the whole chain's row is written
+    real_record = Profile.record
+    calls = []
+
+    def record_then_fill(self, row):
+        calls.append(row)
+        if len(calls) == 2:
+            refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+        return real_record(self, row)
+
+    monkeypatch.setattr(Profile, "record", record_then_fill)
+    capsys.readouterr()
+    argv = ["--saves", str(tmp_path), "check", t.id, "--seed", "7", "--step", "4", answers[3], "--record"]
+    assert main(argv) == 1
+    out = capsys.readouterr()
+    assert "Recorded step 4 of 4" in out.out and "The whole-chain review was not stored" in out.err
+    monkeypatch.undo()
+    assert main(argv) == 0  # space freed: only the whole review is added
+    out = capsys.readouterr().out
+    assert "was already recorded as review" in out and "Every step recorded" in out
+    with Profile.open(tmp_path) as p:
+        rows = list(p.reviews())
+        assert [r["step"] for r in rows] == [1, 2, 3, 4, None] and p.states()[t.id].reps == 1
+
+
+# --------------------------------------------------------------------------- due, import, export
+
+
+def test_due_with_a_daily_limit_that_cannot_be_saved_changes_nothing(tmp_path, monkeypatch, capsys):
+    Profile.open(tmp_path).close()
+    refuse_writes(monkeypatch, errno.EROFS, match=lambda target: target == "state.json")
+    assert main(["--saves", str(tmp_path), "due", "--new-per-day", "9"]) == 1
+    err = capsys.readouterr().err
+    assert "The daily limit was not changed: cannot write" in err and "read-only" in err
+    monkeypatch.undo()
+    with Profile.open(tmp_path) as p:
+        assert p.settings()["new_per_day"] == 5
+
+
+def test_import_replace_on_a_full_disk_imports_nothing(tmp_path, monkeypatch, capsys):
+    t = single()
+    with Profile.open(tmp_path / "a") as p:
+        p.record(review_row(item=t.id, topic=t.topic, seed=1, quality=4, verdict="correct",
+                            when=datetime.now(timezone.utc), today=date.today(), state=None, schedule=True))
+    assert main(["--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")]) == 0
+    with Profile.open(tmp_path / "b") as p:
+        p.record(review_row(item="keep", topic="t", seed=1, quality=4, verdict="correct",
+                            when=datetime.now(timezone.utc), today=date.today(), state=None, schedule=True))
+    refuse_writes(monkeypatch, match=lambda target: target == "state.json")
+    capsys.readouterr()
+    assert main(["--saves", str(tmp_path / "b"), "import", "--replace", str(tmp_path / "doc.json")]) == 1
+    err = capsys.readouterr().err
+    assert "Nothing was imported: cannot write" in err and "the disk is full" in err
+    monkeypatch.undo()
+    with Profile.open(tmp_path / "b") as p:
+        assert [r["item"] for r in p.reviews()] == ["keep"]
+    assert sorted(x.name for x in (tmp_path / "b").iterdir()) == ["default", "default.lock"]
+
+
+def test_an_export_that_cannot_be_written_leaves_nothing_beside_it(tmp_path, monkeypatch, capsys):
+    Profile.open(tmp_path).close()
+    (tmp_path / "out").mkdir()
+    refuse_writes(monkeypatch, match=lambda target: target == "doc.json")
+    assert main(["--saves", str(tmp_path), "export", str(tmp_path / "out" / "doc.json")]) == 1
+    assert "Not exported: cannot write" in capsys.readouterr().err
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+# --------------------------------------------------------------------------- a damaged older log file
+
+
+def damaged_older_segment(saves, today):
+    """A profile whose reviews of ``today`` span two log files, the older one then damaged."""
+    t = single()
+    layout_rows = layout.SEGMENT_ROWS
+    layout.SEGMENT_ROWS = 3
+    try:
+        with Profile.open(saves) as p:
+            for k in range(5):
+                when = datetime(today.year, today.month, today.day, 9, k, tzinfo=timezone.utc)
+                p.record(review_row(item=t.id, topic=t.topic, seed=k, quality=4, verdict="correct", when=when,
+                                    today=today, state=None, schedule=False, mode="extra"))
+    finally:
+        layout.SEGMENT_ROWS = layout_rows
+    seg = saves / "default" / "reviews" / "000001.json"
+    seg.write_bytes(seg.read_bytes()[:40])
+    return seg
+
+
+def test_due_opens_with_a_damaged_older_log_file_and_names_it(tmp_path, capsys):
+    seg = damaged_older_segment(tmp_path, date.today())
+    assert main(["--saves", str(tmp_path), "due"]) == 0
+    captured = capsys.readouterr()
+    assert "Due today" in captured.out
+    assert f"Damaged save file, left out: {seg}" in captured.err and f"cp {seg}.bak {seg}" in captured.err
+
+
+@sync
+async def test_home_opens_with_a_damaged_older_log_file_and_names_it(tmp_path, clock):
+    today = clock().date()
+    seg = damaged_older_segment(tmp_path, today)
+    with Profile.open(tmp_path) as p:
+        app = DrillApp(AppContext(p, "en", clock, random.Random(7)), start="home")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            shown = text_of(app.screen, "#home-damaged")
+            assert f"Damaged save file, left out: {seg}" in shown and f"cp {seg}.bak {seg}" in shown
+            assert app.screen.query_one("#home-damaged").display
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert "存档文件已损坏" in text_of(app.screen, "#home-damaged")
+
+
+# --------------------------------------------------------------------------- Enter in the app
+
+
+@sync
+async def test_enter_on_a_full_disk_keeps_the_answer_and_records_it_once_space_is_freed(tmp_path, clock):
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        with Profile.open(tmp_path) as p:
+            app = DrillApp(AppContext(p, "en", clock, random.Random(7)), start="practice")
+            async with app.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                screen = app.screen
+                step = screen.run.current_step
+                answer = step.expected.display
+                refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+                await submit(pilot, answer)
+                assert screen.state == ASKING
+                assert screen.query_one("#answer", Input).value == answer
+                shown = text_of(screen, "#understood")
+                assert "Not saved: cannot write" in shown and "the disk is full" in shown
+                assert "Your answer is kept" in shown
+                assert list(p.reviews()) == [] and screen.run.answers == []
+                monkeypatch.undo()
+                await pilot.press("enter")
+                await pilot.pause()
+                assert screen.state == FEEDBACK
+                assert len(list(p.reviews())) == len(screen.run.answers[-1].rows) >= 1
+    finally:
+        monkeypatch.undo()
+
+
+# --------------------------------------------------------------------------- imports that would break a figure
+
+
+def doc_with(today, **changes):
+    t = single()
+    row = {"id": 1, "ts": f"{today.isoformat()}T09:00:00Z", "date": today.isoformat(), "item": t.id,
+           "topic": t.topic, "seed": 1, "step": None, "typed": "295", "value": 295.0, "verdict": "correct",
+           "quality": 5, "seconds": 20.0, "mode": "practice", "scheduled": True, "before": None,
+           "after": {"ef": 2.6, "interval": 1, "reps": 1, "due": (today + timedelta(days=1)).isoformat(),
+                     "last": today.isoformat()}}
+    doc = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": "x", "settings": {},
+           "states": {t.id: dict(row["after"])}, "reviews": [row], "mocks": []}
+    for path, value in changes.items():
+        where, key = doc, path.split(".")
+        for k in key[:-1]:
+            where = where[int(k)] if k.isdigit() else where[k]
+        where[int(key[-1]) if key[-1].isdigit() else key[-1]] = value
+    return doc
+
+
+def nested(depth):
+    v = 1
+    for _ in range(depth):
+        v = [v]
+    return v
+
+
+TODAY = date.today()
+
+
+@pytest.mark.parametrize("changes, problem", [
+    ({"reviews.0.date": "9999-12-31"}, "reviews[0]: date must be a day YYYY-MM-DD between 2000-01-01 and 2999-12-31"),
+    ({"reviews.0.seconds": 1e308}, "reviews[0]: seconds must be a number 0-10000000"),
+    ({"schema": True}, "schema must be the whole number 1, not True"),
+    ({"schema": 1.0}, "schema must be the whole number 1, not 1.0"),
+    ({"reviews.0.ts": "2026-99-99T99:99:99Z"}, "reviews[0]: ts must be a UTC time"),
+    ({"reviews.0.date": (TODAY + timedelta(days=3)).isoformat()}, "reviews[0]: date is after today"),
+    ({"reviews.0.after.ef": 1e308}, "reviews[0]: after: ef must be at most 100"),
+    ({"states": {"x": {"ef": 1e308}}}, "states['x']: ef must be at most 100"),
+    ({"states": {"x": {"interval": 10**18}}}, "states['x']: interval must be at most 36500 days"),
+    ({"reviews.0.typed": "9" * 10_000_001}, "reviews[0]: typed must be at most 10000 characters"),
+    ({"reviews.0.typed": "12 \x1b[31mGB"}, "reviews[0]: typed holds a control character"),
+    ({"settings": {"deep": nested(100_000)}}, "settings.deep: setting 'deep' is nested more than 16 deep"),
+])
+def test_an_import_that_would_break_a_figure_is_refused_whole_with_the_field_named(tmp_path, capsys, changes,
+                                                                                     problem):
+    doc = doc_with(TODAY, **changes)
+    with Profile.open(tmp_path) as p:
+        with pytest.raises(ValueError, match=problem.replace("[", r"\[").replace("]", r"\]")):
+            p.import_document(doc, today=TODAY)
+        assert p.is_empty()
+
+
+def test_a_file_nested_too_deep_for_the_json_reader_is_refused_not_a_crash(tmp_path, capsys):
+    source = tmp_path / "deep.json"
+    source.write_text('{"format": "infra-drill-profile", "settings": {"deep": ' + "[" * 100_000 + "]" * 100_000 + "}}")
+    assert main(["--saves", str(tmp_path), "import", str(source)]) == 1
+    assert "nothing was imported" in capsys.readouterr().err
+
+
+def test_every_figure_is_finite_for_the_extremes_an_import_admits(tmp_path, capsys):
+    t = single()
+    oldest = "2000-01-01"
+    rows = []
+    for k in range(3):
+        day = TODAY.isoformat() if k else oldest
+        rows.append({"id": k + 1, "ts": f"{day}T09:00:00Z", "date": day, "item": t.id, "topic": t.topic,
+                     "seed": -2**53 if k else 2**53, "step": None, "typed": "x" * 10_000, "value": 1.7e308,
+                     "verdict": "correct", "quality": 5, "seconds": 10_000_000, "mode": "practice",
+                     "scheduled": True, "before": None,
+                     "after": {"ef": 100.0, "interval": 36_500, "reps": 10_000,
+                               "due": (TODAY + timedelta(days=36_500)).isoformat(), "last": TODAY.isoformat()}})
+    doc = doc_with(TODAY, reviews=rows, states={t.id: dict(rows[-1]["after"])})
+    with Profile.open(tmp_path) as p:
+        p.import_document(doc, today=TODAY)
+    assert main(["--saves", str(tmp_path), "stats", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["reviews"] == 3
+    assert main(["--saves", str(tmp_path), "stats"]) == 0
+    assert main(["--saves", str(tmp_path), "due"]) == 0
