@@ -374,8 +374,16 @@ class PracticeRun:
             raise ValueError(f"quality must be 0-5, not {quality}")
         a = self.answers[-1]
         self._unrecord(a)
-        a.quality = quality
-        self._record(a)
+        old, a.quality = a.quality, quality
+        try:
+            self._record(a)
+        except OSError:  # not saved with the new grade: put it back with the old one if the disk lets us
+            a.quality = old
+            try:
+                self._record(a)
+            except OSError:
+                pass
+            raise
         return a
 
     def undo(self) -> Answer | None:

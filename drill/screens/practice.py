@@ -421,7 +421,7 @@ class PracticeScreen(DrillScreen):
             try:
                 self.show_feedback(self.run.dont_know())
             except SaveFailed as e:
-                self.notify(self.tr("save.answer_kept", why=e.text(self.lang)), severity="error", timeout=8)
+                self.notify(self.tr("save.answer_kept", why=e.text(self.lang)), severity="error", timeout=8, markup=False)
 
     def action_grade(self, quality: int) -> None:
         if self.state != FEEDBACK:
@@ -429,7 +429,7 @@ class PracticeScreen(DrillScreen):
         try:
             a = self.run.override(int(quality))
         except SaveFailed as e:
-            self.notify(e.text(self.lang), severity="error", timeout=8)
+            self.notify(e.text(self.lang), severity="error", timeout=8, markup=False)
             return
         self.show_feedback(a)
         self.notify(self.tr("practice.overridden", q=a.quality, name=quality_name(a.quality, self.lang)),
@@ -447,7 +447,7 @@ class PracticeScreen(DrillScreen):
         try:
             a = self.run.undo() if self.run else None
         except SaveFailed as e:
-            self.notify(e.text(self.lang), severity="error", timeout=8)
+            self.notify(e.text(self.lang), severity="error", timeout=8, markup=False)
             return
         if a is None:
             self.notify(self.tr("practice.nothing_to_undo"), severity="warning", timeout=2)

@@ -2,14 +2,19 @@
 layouts (a folder where a file should be, a broken link), a portable lock; nothing lost, nothing cryptic."""
 
 import errno
+import json
 import os
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.storage import DamagedSave, InvalidDocument, LockUnusable, Profile, ProfileLocked, SaveFailed, durable, \
-    layout, lock
+from engine import stats
+from engine.sm2 import MAX_INTERVAL, ItemState
+from engine.storage import (EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, LockUnusable, Profile,
+                            ProfileLocked, SaveFailed, document_problem, durable, layout, lock, validation)
 from tests.unit.storage_support import DAY, build, files, row, small_segments  # noqa: F401 (a fixture)
 
 
@@ -289,3 +294,35 @@ def test_an_invalid_row_is_still_refused(tmp_path):
     with Profile.open(tmp_path) as p:
         with pytest.raises(InvalidDocument):
             p.record({**row(p), "seconds": float("inf")})
+
+
+# --------------------------------------------------------------------------- what validation admits stays safe
+
+TODAY = date(2026, 11, 29)
+EARLIEST = date.fromisoformat(validation.MIN_DAY)
+days = st.dates(EARLIEST, TODAY)
+states = st.fixed_dictionaries({
+    "ef": st.floats(1.3, validation.MAX_EF), "interval": st.integers(0, MAX_INTERVAL),
+    "reps": st.integers(0, validation.MAX_REPS), "last": days.map(date.isoformat),
+    "due": st.dates(EARLIEST, TODAY + timedelta(days=MAX_INTERVAL)).map(date.isoformat)})
+rows = st.lists(st.tuples(days, st.sampled_from(("a", "b")), st.integers(0, 5),
+                          st.one_of(st.none(), st.floats(0, validation.MAX_SECONDS)), st.booleans(), states),
+                min_size=1, max_size=12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rows)
+def test_every_figure_is_finite_for_whatever_validation_admits(drawn):
+    reviews = []
+    for i, (day, item, q, sec, scheduled, after) in enumerate(sorted(drawn, key=lambda r: r[0])):
+        reviews.append({"id": i + 1, "ts": f"{day.isoformat()}T12:00:00Z", "date": day.isoformat(), "item": item,
+                        "topic": "roofline", "seed": i, "step": None, "typed": "1", "value": 1.0,
+                        "verdict": "correct" if q >= 4 else "wrong", "quality": q, "seconds": sec,
+                        "mode": "practice" if scheduled else "extra", "scheduled": scheduled, "before": None,
+                        "after": after if scheduled else None})
+    doc = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": "p", "settings": {},
+           "states": {r["item"]: r["after"] for r in reviews if r["scheduled"]}, "reviews": reviews, "mocks": []}
+    assert document_problem(doc, TODAY) is None
+    figures = stats.compute(reviews, {k: ItemState.from_dict(v) for k, v in doc["states"].items()}, [],
+                            [("a", "roofline", "A"), ("b", "roofline", "B")], TODAY, ("roofline",))
+    json.dumps(figures.to_dict(), allow_nan=False)  # every figure finite
