@@ -113,8 +113,10 @@ def _row_ok(r: Any) -> bool:
     if type(r) is not dict or r.keys() != _ROW_KEYS:
         return False
     v, sec, step, b, a, item, topic = r["value"], r["seconds"], r["step"], r["before"], r["after"], r["item"], r["topic"]
-    return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and _ts_ok(r["ts"]) and _day_ok(r["date"])
-            and r["date"] is not None and type(item) is str and 0 < len(item) <= MAX_NAME
+    ts, day = r["ts"], r["date"]
+    return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and _day_ok(day) and day is not None
+            and type(ts) is str and _TS.fullmatch(ts) is not None and (ts[:10] == day or _day_ok(ts[:10]))
+            and type(item) is str and 0 < len(item) <= MAX_NAME
             and type(topic) is str and 0 < len(topic) <= MAX_NAME and type(r["seed"]) is int
             and -MAX_ID <= r["seed"] <= MAX_ID and (step is None or (type(step) is int and 1 <= step <= MAX_ID))
             and type(r["typed"]) is str and len(r["typed"]) <= MAX_TYPED
