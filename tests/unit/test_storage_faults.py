@@ -301,10 +301,11 @@ def test_an_invalid_row_is_still_refused(tmp_path):
 TODAY = date(2026, 11, 29)
 EARLIEST = date.fromisoformat(validation.MIN_DAY)
 days = st.dates(EARLIEST, TODAY)
-states = st.fixed_dictionaries({
-    "ef": st.floats(1.3, validation.MAX_EF), "interval": st.integers(0, MAX_INTERVAL),
-    "reps": st.integers(0, validation.MAX_REPS), "last": days.map(date.isoformat),
-    "due": st.dates(EARLIEST, TODAY + timedelta(days=MAX_INTERVAL)).map(date.isoformat)})
+states = st.builds(  # states SM-2 can reach (see ItemState.from_dict), at the bounds validation sets
+    lambda ef, interval, reps, last, ahead: {"ef": ef, "interval": interval, "reps": reps, "last": last.isoformat(),
+                                             "due": (last + timedelta(days=ahead)).isoformat()},
+    st.floats(1.3, validation.MAX_EF), st.integers(1, MAX_INTERVAL), st.integers(1, validation.MAX_REPS), days,
+    st.integers(0, MAX_INTERVAL))
 rows = st.lists(st.tuples(days, st.sampled_from(("a", "b")), st.integers(0, 5),
                           st.one_of(st.none(), st.floats(0, validation.MAX_SECONDS)), st.booleans(), states),
                 min_size=1, max_size=12)
