@@ -212,8 +212,8 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         return Unreadable(text, say("no_number"))
     if t in UNITS:  # "GB", "h", "x": a unit alone
         return Unreadable(text, say("number_missing", word=t))
-    found = list(_unit_after_number().finditer(t))
-    if (found and not (len(found) == 1 and found[0].end() == len(t))) \
+    found = _units_after_numbers(t)
+    if (found and not (len(found) == 1 and found[0].end == len(t))) \
             or (not found and kind not in ("count", "ratio") and re.search(_SUFFIX_NUM_NOT_B, t)):
         return _parse_dimensions(text, t, kind, default_unit, notes)
     head, unit, sym = split_unit(t, kind)
@@ -266,11 +266,28 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
 # Expressions of quantities: 989 TFLOPS / 3.35 TB/s, 2039 GB/s / 140 GB, 6.2T
 
 
-@functools.cache
-def _unit_after_number() -> re.Pattern:
-    """A unit symbol right after a number or ``)`` (``3.35 TB/s``, ``(1 + 2) GB``); ``x``/``×`` multiply."""
-    syms = "|".join(re.escape(s) for s in UNIT_SYMBOLS if s not in ("x", "×"))
-    return re.compile(rf"(?<=[\d.)])\s*({syms})(?![A-Za-z0-9_µ])")
+class _Found(NamedTuple):
+    start: int  # where the space before the unit begins
+    end: int
+    symbol: str
+
+
+# A word right after a number or ")": a unit candidate, looked up in UNITS (longest first at "/":
+# "GB/s/140" is GB/s, then "/140").  A dict lookup per word, not a regex of every symbol: fast.
+_AFTER_NUMBER = r"(?<=[\d.)])(\s*)([^\W\d_]+(?:/[^\W\d_]+)*|%)"
+
+
+def _units_after_numbers(t: str) -> list[_Found]:
+    """Every unit symbol right after a number or ``)`` (``3.35 TB/s``, ``(1 + 2) GB``); ``x`` multiplies."""
+    found = []
+    for m in re.finditer(_AFTER_NUMBER, t):
+        word = m.group(2)
+        while word not in UNITS and "/" in word:
+            word = word.rsplit("/", 1)[0]
+        end = m.start(2) + len(word)
+        if word in UNITS and word not in ("x", "×") and not (end < len(t) and (t[end].isalnum() or t[end] in "_µ")):
+            found.append(_Found(m.start(), end, word))
+    return found
 
 
 _LAST_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$"
@@ -331,16 +348,16 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
 
     src = re.sub(pattern, suffix, ex.normalise(t))
     slots: list[str] = []
-    for m in reversed(list(_unit_after_number().finditer(src))):
-        start = _operand_start(src, m.start())
+    for m in reversed(_units_after_numbers(src)):
+        start = _operand_start(src, m.start)
         if start is None:
-            return Unreadable(text, say("unit_in_middle", word=m.group(1)))
-        operand = src[start:m.start()].rstrip()
+            return Unreadable(text, say("unit_in_middle", word=m.symbol))
+        operand = src[start:m.start].rstrip()
         on_suffix = re.search(rf"\*{_BASE}\d+\)$", operand)
         if on_suffix:  # 1.5k GB: the suffix multiplies the number before the unit
             operand = operand[:on_suffix.start()] + ")"
-        slots.append(m.group(1))
-        src = f"{src[:start]}({operand}*{_SLOT}{len(slots) - 1}){src[m.end():]}"
+        slots.append(m.symbol)
+        src = f"{src[:start]}({operand}*{_SLOT}{len(slots) - 1}){src[m.end:]}"
     based = [i for i in range(len(typed_suffixes)) if f"{_BASE}{i})" in src]
     names = {f"{_SLOT}{i}": f"{_SLOT}{i}" for i in range(len(slots))}
     names.update((f"{_BASE}{i}", f"{_BASE}{i}") for i in based)
@@ -363,9 +380,10 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
         readings.append(sorted(cands, key=lambda u: u.kind != kind))
     first: tuple | None = None
     soft: tuple | None = None
+    chosen: tuple | None = None
     error: ex.ExprError | None = None
     for n, combo in enumerate(itertools.product(*readings)):
-        if n >= 16:
+        if n >= 8:  # 3 symbols of two readings each: more is not a whiteboard answer
             break
         env = {f"{_SLOT}{i}": (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind])
                for i, u in enumerate(combo)}
@@ -376,13 +394,12 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             error = error or e
             continue
         if dim == want:
-            first = soft = None
             chosen = (value, dim, combo, False)
             break
         if soft is None and dim[1:] == want[1:] and abs(dim[0] - want[0]) == 1:
             soft = (value, dim, combo, True)
         first = first or (value, dim, combo, False)
-    else:
+    if chosen is None:  # no reading gives the asked dimension (or more than 8 readings to try)
         chosen = soft or first
         if chosen is None:
             assert error is not None

@@ -79,7 +79,7 @@ class Expected:
     approximations: tuple["Approximation", ...] = ()
     formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
 
-    @property
+    @functools.cached_property  # computed once per problem, not on every answer graded against it
     def display(self) -> str:
         """How a person would write the right answer (parseable back)."""
         if self.kind == "number":

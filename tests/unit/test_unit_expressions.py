@@ -352,3 +352,12 @@ def test_an_approximation_within_tolerance_is_correct_and_said_to_be_one():
     assert grade("3.875 GB", step.expected).approximation is None
     small = grade("4 GB", _allreduce(4, 2e9).expected)
     assert small.status == WRONG and "dropped the (n-1)/n factor" in small.message
+
+
+@pytest.mark.parametrize("text", [" / ".join(["1 TFLOPs"] * 16), " * ".join(["2 FLOPS"] * 10), "1 GB + " * 24 + "1 s",
+                                  "(" * 20 + "1 GB" + ") GB" * 20, "(1 GB)^400", "9**9**9 GB/s / 1 GB"])
+@pytest.mark.parametrize("kind", ["bytes", "time", "flop"])
+def test_hostile_unit_expressions_get_a_reason_or_a_value(text, kind):
+    p = parse_quantity(text, kind)
+    assert isinstance(p, (Parsed, Unreadable))
+    assert isinstance(p, Parsed) or (p.reason and len(p.message) < 300)
