@@ -73,13 +73,16 @@ from engine.grading import (DEFAULT_CLOSE, DEFAULT_TOLERANCE, Approximation, Exp
                             distance)
 from engine.units import fmt_quantity, lookup, round_sig
 
-TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "pipeline", "concepts")
+TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "serving", "moe", "pipeline",
+                           "concepts")
 TOPIC_NAMES: dict[str, tuple[str, str]] = {
     "roofline": ("Roofline", "Roofline 模型"),
     "memory": ("Training memory", "训练显存"),
     "communication": ("Communication", "集合通信"),
     "mfu": ("MFU / HFU", "MFU / HFU"),
     "inference": ("Inference", "推理"),
+    "serving": ("Serving", "推理服务"),
+    "moe": ("Mixture of experts", "混合专家"),
     "pipeline": ("Pipeline bubbles", "流水线气泡"),
     "concepts": ("Concepts", "概念判断"),
 }

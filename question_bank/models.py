@@ -228,6 +228,14 @@ QWEN3_235B = Model("qwen3_235b_a22b", "Qwen3-235B-A22B", 94, 4096, 64, 4, 128, 1
                    "arXiv:2505.09388, Table 2", experts=128, top_k=8, max_seq=32768, active_params=22e9,
                    notes="head_dim (128) is set apart from hidden_size / heads (64). Context: 32K native, the "
                          "catalogue keeps that (131K needs YaRN).")
+DEEPSEEK_V2 = Model("deepseek_v2", "DeepSeek-V2", 60, 5120, 128, 128, 128, 1536, 102400, 236e9, True,
+                    f"config {_hf('deepseek-ai/DeepSeek-V2')} (num_hidden_layers 60, hidden_size 5120, "
+                    "num_attention_heads 128, kv_lora_rank 512, qk_rope_head_dim 64, moe_intermediate_size 1536, "
+                    "n_routed_experts 160, n_shared_experts 2, num_experts_per_tok 6, first_k_dense_replace 1, "
+                    "vocab_size 102400); DeepSeek-V2 paper, arXiv:2405.04434, §2.1 (MLA, d_c = 512, d_h^R = 64) and "
+                    "§3.1.2 (same figures; 236B total, 21B activated per token, 128K context)", experts=160, top_k=6,
+                    max_seq=131072, active_params=21e9, moe_layers=59, shared_experts=2, kv_lora_rank=512, rope_dim=64,
+                    notes="Counted from the config: 235.7B total, 21.4B active. The first layer has a dense MLP.")
 DEEPSEEK_V3 = Model("deepseek_v3", "DeepSeek-V3", 61, 7168, 128, 128, 128, 2048, 129280, 671e9, True,
                     f"config {_hf('deepseek-ai/DeepSeek-V3')} (num_hidden_layers 61, hidden_size 7168, "
                     "num_attention_heads 128, kv_lora_rank 512, qk_rope_head_dim 64, qk_nope_head_dim 128, "
@@ -244,7 +252,7 @@ DEEPSEEK_V3 = Model("deepseek_v3", "DeepSeek-V3", 61, 7168, 128, 128, 128, 2048,
 MODELS: tuple[Model, ...] = (LLAMA2_7B, LLAMA2_13B, LLAMA2_70B, LLAMA3_8B, LLAMA3_70B, LLAMA3_405B, MISTRAL_7B,
                              MIXTRAL_8X7B, GPT3_175B, FALCON_40B, FALCON_7B)
 BY_KEY: dict[str, Model] = {m.key: m for m in MODELS}
-MOE_MODELS: tuple[Model, ...] = (MIXTRAL_8X7B, MIXTRAL_8X22B, QWEN3_235B, DEEPSEEK_V3)
+MOE_MODELS: tuple[Model, ...] = (MIXTRAL_8X7B, MIXTRAL_8X22B, QWEN3_235B, DEEPSEEK_V2, DEEPSEEK_V3)
 DENSE: tuple[Model, ...] = tuple(m for m in MODELS if not m.is_moe)
 
 

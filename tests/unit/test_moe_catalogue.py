@@ -23,7 +23,7 @@ def _deepseek_v3_counted() -> float:
             + 2 * 129280 * d + d)
 
 
-@pytest.mark.parametrize("m", [x for x in MOE_MODELS if x.key != "deepseek_v3"], ids=lambda m: m.key)
+@pytest.mark.parametrize("m", [x for x in MOE_MODELS if not x.is_mla], ids=lambda m: m.key)
 def test_gqa_moe_totals_are_the_config_counts(m):
     assert _counted(m) == m.params
 
@@ -39,7 +39,8 @@ def test_deepseek_v3_is_671b_with_mla():
 @pytest.mark.parametrize("m", MOE_MODELS, ids=lambda m: m.key)
 def test_dense_plus_top_k_experts_is_the_published_active_count(m):
     assert m.dense_params + m.experts * m.expert_params == pytest.approx(m.params)
-    assert m.dense_params + m.top_k * m.expert_params == pytest.approx(m.active_params, rel=0.02)
+    # within 3.5 %: DeepSeek-V2 counts 21.6B from its published 236B total, and publishes 21B
+    assert m.dense_params + m.top_k * m.expert_params == pytest.approx(m.active_params, rel=0.035)
     assert m.dense_params > 0 and m.expert_params > 0
 
 
