@@ -676,8 +676,10 @@ CATALOGUE: tuple[Formula, ...] = (
              Misconception("rounded_up", "rounded up: that batch misses the target",
                            "ceil((tpot_target*bandwidth - weight_bytes)/kv_bytes_per_seq)", "向上取整了：那个 batch 达不到目标")),
             "B_max"),
-    Formula("quant_weights_bytes", (PHI, Input("bits_per_weight", "bits", "stored bits per weight, group "
-                                               "scales and zero points included", "bits")),
+    # bits per weight are plain numbers here (÷ 8 makes bytes): as a "bits" quantity a unit expression would already
+    # read 4.125 bit as 0.516 B, and the ÷ 8 would count twice
+    Formula("quant_weights_bytes", (PHI, Input("bits_per_weight", "count", "stored bits per weight, group "
+                                               "scales and zero points included (a number of bits)", "bits")),
             "phi*bits_per_weight/8", "bytes",
             "memory of quantised weights: Φ × bits per weight / 8 (bits per weight include the group overhead)",
             "Frantar et al. 2022, GPTQ (arXiv:2210.17323); Lin et al. 2023, AWQ (arXiv:2306.00978): group-wise "
@@ -687,8 +689,8 @@ CATALOGUE: tuple[Formula, ...] = (
              Misconception("bits_as_bytes", "used bits as bytes (forgot ÷ 8)", "phi*bits_per_weight",
                            "把比特当成了字节（漏了 ÷ 8）")),
             "M_q"),
-    Formula("quant_decode_speedup", (Input("bits_before", "bits", "bits per weight before quantisation", "b_0"),
-                                     Input("bits_after", "bits", "bits per weight after (group overhead included)",
+    Formula("quant_decode_speedup", (Input("bits_before", "count", "bits per weight before quantisation (a number)", "b_0"),
+                                     Input("bits_after", "count", "bits per weight after, group overhead included (a number)",
                                            "b_q"), PHI,
                                      Input("kv_bytes", "bytes", "KV cache bytes read per decode step", "KV")),
             "(phi*bits_before/8 + kv_bytes)/(phi*bits_after/8 + kv_bytes)", "ratio",

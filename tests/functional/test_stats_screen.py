@@ -22,6 +22,7 @@ from engine.session import review_row
 from engine.stats import sort_topics
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
 from question_bank import registry
+from question_bank.base import TOPICS
 
 pytestmark = pytest.mark.functional
 SIZE = (110, 40)
@@ -141,7 +142,7 @@ async def test_topics_sort_and_template_history(profile):
         await pilot.pause()
         assert screen.query_one(TabbedContent).active == "tab-topics"
         topics = screen.query_one("#topics", DataTable)
-        assert topics.row_count == 7
+        assert topics.row_count == len(TOPICS)
         assert column(topics, 0)[0] == "Roofline"
 
         await pilot.press("o", "o")  # topic -> learned -> accuracy
