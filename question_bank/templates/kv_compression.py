@@ -11,7 +11,7 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, settled_by_hand, template
+from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES
 from ..models import Model
 from .inference import CAP_CONV_EN, CAP_CONV_ZH, KV_CONV_EN, KV_CONV_ZH, _hypothetical_model, gb, model_zh, weight_bytes
@@ -81,6 +81,7 @@ def decode_attention_intensity(rng):
                   prompt_zh=f"{model_zh(m)} decode 阶段 attention 对 KV Cache 的算术强度（每读一个字节的缓存做多少 FLOPs）是多少"
                             "（FLOP/B）？"),),
         conventions_en=INTENSITY_CONV_EN, conventions_zh=INTENSITY_CONV_ZH,
+        world=World(model=m),
     )
 
 
@@ -155,4 +156,5 @@ def chain_mla_vs_gqa(rng):
         conventions_en=f"{CONV_EN} kB = 1e3 B. {MLA_CONV_EN} {KV_CONV_EN} {CAP_CONV_EN} Paging: a request holds "
                        "ceil(S ÷ block) whole blocks.",
         conventions_zh=f"{CONV_ZH}kB = 1e3 B。{MLA_CONV_ZH}{KV_CONV_ZH}{CAP_CONV_ZH}分页：一个请求占 ceil(S ÷ 块大小) 个整块。",
+        world=World(model=m, gpu=gpu, precision="fp8", n_gpus=8, tp=8, seq=seq, holds=("weights",)),
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine.units import fmt_number, round_sig
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, template
+from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
 from ..models import Model
 from .roofline import CONV_EN, CONV_ZH, an
@@ -92,6 +92,7 @@ def total_params(rng):
                             f"parameters does {m.name} store?{note_en}",
                   prompt_zh=f"总参数量 = Φ_dense + E × Φ_expert：所有专家都要放在显存里。{name_zh(m)} 一共存了多少参数？{note_zh}"),),
         conventions_en=MOE_CONV_EN, conventions_zh=MOE_CONV_ZH,
+        world=World(model=m),
     )
 
 
@@ -124,6 +125,7 @@ def total_params_config(rng):
                   prompt_zh=f"{name_zh(m)} 的每个专家都是带门控（SwiGLU）的 MLP：每个 MoE 层 3 个 d_model × d_expert 的矩阵。"
                             f"{dense_zh}先算出 Φ_expert，再求总参数量。{note_zh}"),),
         conventions_en=MOE_CONV_EN, conventions_zh=MOE_CONV_ZH,
+        world=World(model=m),
     )
 
 
@@ -140,6 +142,7 @@ def active_params(rng):
                   prompt_zh=f"{name_zh(m)} 的每个 token 经过稠密部分和它的 top-{m.top_k} 个专家。一个 token 用到多少参数"
                             f"（它的 FLOPs 就按这个算）？{note_zh}"),),
         conventions_en=MOE_CONV_EN, conventions_zh=MOE_CONV_ZH,
+        world=World(model=m),
     )
 
 
@@ -181,6 +184,7 @@ def alltoall_bytes(rng):
                   prompt_zh=f"{m.name} 每层的 {m.experts} 个专家分布在 {n} 张 {gpu.name} 上。前向时每张 GPU 在每个 MoE 层要发送多少字节"
                             "（分发加合并，MB）？"),),
         conventions_en=f"{A2A_CONV_EN} MB = 1e6 B.", conventions_zh=f"{A2A_CONV_ZH}MB = 1e6 B。",
+        world=World(model=m, gpu=gpu, precision=dtype, n_gpus=n, holds=("weights",)),
     )
 
 
@@ -212,6 +216,7 @@ def expert_capacity(rng):
                   prompt_zh=f"你在一个限制专家容量的训练框架里使用 {m.name} 的路由方式（{m.experts} 选 {m.top_k}），容量因子为 "
                             f"{cf:g}。每个专家每个 batch 有多少个 token 槽位（整数）？"),),
         conventions_en=CAPACITY_CONV_EN, conventions_zh=CAPACITY_CONV_ZH,
+        world=World(model=m),
     )
 
 
@@ -238,14 +243,15 @@ def chain_moe_vs_dense(rng):
             Ask(formula="moe_total_params", unit="params", tolerance=TOTAL_TOLERANCE,
                 prompt_en="How many parameters does the model store in all?", prompt_zh="模型一共存了多少参数？"),
             Ask(formula="moe_active_params", unit="params",
-                prompt_en="How many parameters does one token use?", prompt_zh="一个 token 用到多少参数？"),
+                prompt_en="How many parameters are active per token (what one token multiplies through)?",
+                prompt_zh="每个 token 的激活参数（一个 token 实际乘过的参数）有多少？"),
             Ask(formula="weights_bytes", unit="GB", inputs={"phi": Ref(0), "bytes_per_param": bpe},
                 extras={"phi_active": Ref(1)},
                 prompt_en="How much memory do the weights take across the GPUs, in GB?",
                 prompt_zh="权重在所有 GPU 上一共占多少显存（GB）？"),
             Ask(formula="forward_flops_per_token", unit="GFLOP", inputs={"phi": Ref(1)}, extras={"phi_total": Ref(0)},
-                prompt_en="How many FLOPs does a forward pass spend per token (2 FLOPs per parameter used), in GFLOP?",
-                prompt_zh="前向每个 token 花多少 FLOPs（每个用到的参数 2 FLOPs），单位 GFLOP？"),
+                prompt_en="How many FLOPs does a forward pass spend per token (2 FLOPs per active parameter), in GFLOP?",
+                prompt_zh="前向每个 token 花多少 FLOPs（每个激活参数 2 FLOPs），单位 GFLOP？"),
             Ask(formula="moe_alltoall_bytes", unit="MB",
                 inputs={"tokens": tokens, "top_k": m.top_k, "d_model": m.d_model, "bytes_per_elem": bpe, "n": n},
                 prompt_en="A dense model needs no All-to-All. How many bytes does each GPU send per MoE layer in the "
@@ -254,4 +260,5 @@ def chain_moe_vs_dense(rng):
         ),
         conventions_en=f"{CONV_EN} {MOE_CONV_EN} {A2A_CONV_EN} MB = 1e6 B, GFLOP = 1e9 FLOP.",
         conventions_zh=f"{CONV_ZH}{MOE_CONV_ZH}{A2A_CONV_ZH}MB = 1e6 B，GFLOP = 1e9 FLOP。",
+        world=World(model=m, gpu=gpu, precision=dtype, n_gpus=n, holds=("weights",)),
     )

@@ -13,7 +13,7 @@ from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, settled_by_hand, template
+from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
 from .inference import (CAP_CONV_EN, CAP_CONV_ZH, DECODE_CONV_EN, DECODE_CONV_ZH, KV_CONV_EN, KV_CONV_ZH, YES_NO,
@@ -67,6 +67,19 @@ def _setup(rng, *, batches=(1,), dtypes=("bf16", "fp8", "int4"), big: bool = Fal
             return m, dtype, gpu, n, batch, seq, w, kv_seq
 
 
+def _world(m: Model, dtype: str, gpu: GPU, n: int, seq: int, batch: int) -> World:
+    """Served with ``dtype`` weights (int4: weight-only, math in 16 bits) and a bf16 KV cache of ``batch`` sequences."""
+    math = gpu.sixteen if dtype == "int4" else dtype
+    return World(model=m, gpu=gpu, precision=math, weights=dtype, kv="bf16", n_gpus=n, tp=n, seq=seq, batch=max(1, batch),
+                 holds=("weights", "kv"))
+
+
+def _spec_worlds(draft: str, target: str) -> tuple[World, ...]:
+    """The catalogue models a speculative-decoding pair names."""
+    named = {m.name: m for m in models.MODELS + models.MOE_MODELS}
+    return tuple(World(model=named[x]) for x in (draft, target) if x in named)
+
+
 def _gpu_text(gpu: GPU, n: int) -> tuple[str, str]:
     return (gpu.name if n == 1 else f"{n} × {gpu.name}"), (gpu.name if n == 1 else f"{n} 张 {gpu.name}")
 
@@ -103,6 +116,7 @@ def ttft(rng):
                             "Prefill 为算力受限：TTFT ≈ 2Φ × prompt token 数 ÷ (峰值 × MFU)。首 token 延迟是多少（ms）？"),),
         conventions_en=f"{CONV_EN} Queueing and the first decode step are ignored.",
         conventions_zh=f"{CONV_ZH}忽略排队和第一个 decode 步。",
+        world=World(model=m, gpu=gpu, precision=dtype, n_gpus=n, tp=n, seq=prompt, holds=("weights",)),
     )
 
 
@@ -131,6 +145,7 @@ def tpot(rng):
                             f"KV Cache 为 bf16。{tp_zh}每个输出 token 的时间（一个 decode 步）是多少（ms）？"),),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}",
+        world=_world(m, dtype, gpu, n, seq, batch),
     )
 
 
@@ -148,7 +163,8 @@ def _tpot_batch_setup(rng):
         if target * bw < w + 2 * kv_seq or target * bw / kv_seq >= 9999:  # "forgot the weights" shown in full
             continue
         b = _eval("max_batch_tpot", **inputs)
-        if w + b * kv_seq <= n * gpu.memory and settled_by_hand("max_batch_tpot", inputs):
+        # memory holds that batch, with room for the rounding of Φ and KV (the published counts are a little larger)
+        if w + b * kv_seq <= 0.95 * n * gpu.memory and settled_by_hand("max_batch_tpot", inputs):
             return m, dtype, gpu, n, seq, w, kv_seq, target, inputs
 
 
@@ -171,6 +187,7 @@ def max_batch_tpot(rng):
                             "decode 步时满足这个 TPOT 目标的最大 batch 是多少（整数；显存放得下）？"),),
         conventions_en=f"{CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}",
+        world=_world(m, dtype, gpu, n, seq, int(_eval("max_batch_tpot", **inputs))),
     )
 
 
@@ -179,12 +196,16 @@ def max_batch_tpot(rng):
           title_zh="追问链：batch 1 的 TPOT → batch B 的 TPOT → 吞吐 → 满足 TPOT 目标的最大 batch", difficulty=2,
           target_seconds=420)
 def chain_throughput_latency(rng):
-    m, dtype, gpu, n, seq, w, kv_seq, target, inputs = _tpot_batch_setup(rng)
-    bw = n * gpu.bandwidth
-    limit = _eval("max_batch_tpot", **inputs)
-    batch = rng.choice([b for b in (8, 16, 32, 64, 128) if b != limit and w + b * kv_seq <= n * gpu.memory
-                        and _clear("decode_step_time", {"bandwidth": bw, "weight_bytes": w, "kv_bytes_per_seq": kv_seq,
-                                                        "batch": b})] or [2])
+    while True:  # a batch for steps 2-3 that fits, and whose TPOT no wrong method lands near
+        m, dtype, gpu, n, seq, w, kv_seq, target, inputs = _tpot_batch_setup(rng)
+        bw = n * gpu.bandwidth
+        limit = _eval("max_batch_tpot", **inputs)
+        batches = [b for b in (8, 16, 32, 64, 128) if b != limit and w + b * kv_seq <= 0.95 * n * gpu.memory
+                   and _clear("decode_step_time", {"bandwidth": bw, "weight_bytes": w, "kv_bytes_per_seq": kv_seq,
+                                                   "batch": b})]
+        if batches:
+            break
+    batch = rng.choice(batches)
     tp_en, tp_zh = tp_note(gpu, n)
     name_en, name_zh = _gpu_text(gpu, n)
     return Spec(
@@ -215,6 +236,7 @@ def chain_throughput_latency(rng):
         ),
         conventions_en=f"{CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN} {CAP_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}{CAP_CONV_ZH}",
+        world=_world(m, dtype, gpu, n, seq, max(batch, int(limit))),
     )
 
 
@@ -282,6 +304,7 @@ def chain_serve_node(rng):
         ),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {CAP_CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{CAP_CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}",
+        world=_world(m, dtype, gpu, n, seq, b),
     )
 
 
@@ -339,6 +362,7 @@ def quant_bits(rng):
                             "in memory, scales and zero points included?",
                   prompt_zh=f"{m.name} 的权重用这个方案量化。算上缩放因子和零点，每个权重在显存里占多少位（bit）？"),),
         conventions_en=QUANT_CONV_EN, conventions_zh=QUANT_CONV_ZH,
+        world=World(model=m),
     )
 
 
@@ -362,6 +386,7 @@ def quant_memory(rng):
                             "included, in GB?",
                   prompt_zh=f"用这个方案量化后，{m.name} 的权重（含缩放因子与零点）占多少显存（GB）？"),),
         conventions_en=f"{QUANT_CONV_EN} GB = 1e9 B, 8 bits = 1 B.", conventions_zh=f"{QUANT_CONV_ZH}GB = 1e9 B，8 bit = 1 B。",
+        world=World(model=m),
     )
 
 
@@ -382,13 +407,14 @@ def quant_speedup(rng):
     name_en, name_zh, bits, g, sb, zb, bpw = _scheme(rng)
     m, batch, seq, kv = _quant_decode_setup(rng)
     return Spec(
-        givens=(given("model", "Model", "模型", m.name), params_given(m),
+        givens=(given("model", "Model", "模型", m.name),
+                given("weight_bytes", "Weights in bf16 W", "bf16 权重 W", weight_bytes(m, "bf16"), "bytes", "GB"),
                 given("bits_before", "Bits per weight before (bf16)", "量化前每权重位数（bf16）", 16, "bits", "bit"))
         + _scheme_givens(name_en, name_zh, bits, g, sb, zb)
         + (given("kv_bytes", f"KV cache read per step (batch {batch} × {seq:,} tokens, bf16)",
                  f"每步读取的 KV Cache（batch {batch} × {seq:,} token，bf16）", kv, "bytes", "GB"),),
         asks=(Ask(formula="quant_decode_speedup", unit="x", tolerance=QUANT_TOLERANCE,
-                  inputs={"bits_before": 16, "bits_after": bpw, "phi": nominal_phi(m), "kv_bytes": kv},
+                  inputs={"bits_before": 16, "bits_after": bpw, "weight_bytes": weight_bytes(m, "bf16"), "kv_bytes": kv},
                   explanation=(f"bits per weight after = {bits} + ({sb} + {zb}) / {g} = {fmt_number(bpw)}",),
                   explanation_zh=(f"量化后每权重位数 = {bits} + ({sb} + {zb}) / {g} = {fmt_number(bpw)}",),
                   prompt_en=f"{m.name} decodes {batch} sequence{'s' if batch > 1 else ''} of {seq:,} tokens with bf16 "
@@ -398,6 +424,7 @@ def quant_speedup(rng):
                             "（KV Cache 仍为 bf16）。decode 为访存受限：每一步快了多少倍（例如 2.5x）？"),),
         conventions_en=f"{QUANT_CONV_EN} {DECODE_CONV_EN} GB = 1e9 B, 8 bits = 1 B.",
         conventions_zh=f"{QUANT_CONV_ZH}{DECODE_CONV_ZH}GB = 1e9 B，8 bit = 1 B。",
+        world=World(model=m, seq=seq, batch=batch),
     )
 
 
@@ -408,7 +435,7 @@ def chain_quantise(rng):
     while True:
         name_en, name_zh, bits, g, sb, zb, bpw = _scheme(rng)
         m, batch, seq, kv = _quant_decode_setup(rng)
-        gpu = rng.choice(hardware.GPUS)
+        gpu = rng.choice(hardware.with_dtype("bf16"))  # the KV cache stays bf16
         wq = _eval("quant_weights_bytes", phi=nominal_phi(m), bits_per_weight=bpw)
         if abs(wq / gpu.memory - 1) > 0.08 and bits <= 4:
             break
@@ -436,7 +463,7 @@ def chain_quantise(rng):
                 prompt_zh=f"只看量化后的权重，一张 {gpu.name} 放得下吗？请回答 yes（能）或 no（不能）。",
                 choices=YES_NO, answer="yes" if fits else "no", explanation=(cmp_en,), explanation_zh=(cmp_zh,)),
             Ask(formula="quant_decode_speedup", unit="x", tolerance=QUANT_TOLERANCE,
-                inputs={"bits_before": 16, "bits_after": Ref(0), "phi": nominal_phi(m), "kv_bytes": kv},
+                inputs={"bits_before": 16, "bits_after": Ref(0), "weight_bytes": weight_bytes(m, "bf16"), "kv_bytes": kv},
                 prompt_en=f"Against bf16 weights (16 bits), by what factor does a memory-bound decode step get faster "
                           f"at this batch and context (the KV cache stays bf16; e.g. 2.5x)?",
                 prompt_zh="和 bf16 权重（16 位）相比，在这个 batch 和上下文下，访存受限的 decode 步快了多少倍"
@@ -444,6 +471,7 @@ def chain_quantise(rng):
         ),
         conventions_en=f"{QUANT_CONV_EN} {DECODE_CONV_EN} GB = 1e9 B, 8 bits = 1 B.",
         conventions_zh=f"{QUANT_CONV_ZH}{DECODE_CONV_ZH}GB = 1e9 B，8 bit = 1 B。",
+        world=World(model=m, gpu=gpu, kv="bf16", seq=seq, batch=batch, holds=("weights",), fit_is_asked=True),
     )
 
 
@@ -533,6 +561,7 @@ def paged_capacity(rng):
                             f"这份 KV 预算能同时放下多少条 {s:,} token 的序列（整数）？"),),
         conventions_en=f"{CONV_EN} kB = 1e3 B. {KV_CONV_EN} {PAGED_CONV_EN}",
         conventions_zh=f"{CONV_ZH}kB = 1e3 B。{KV_CONV_ZH}{PAGED_CONV_ZH}",
+        world=_world(m, dtype, gpu, n, s, int(_eval("paged_max_seqs", **inputs))),
     )
 
 
@@ -583,6 +612,7 @@ def chain_paged(rng):
         ),
         conventions_en=f"{CONV_EN} kB = 1e3 B. {KV_CONV_EN} {PAGED_CONV_EN} {CAP_CONV_EN}",
         conventions_zh=f"{CONV_ZH}kB = 1e3 B。{KV_CONV_ZH}{PAGED_CONV_ZH}{CAP_CONV_ZH}",
+        world=(_world(m, dtype, gpu, n, s, int(_eval("paged_max_seqs", **inputs))), _world(m, dtype, gpu, n, m.max_seq, int(_eval("max_batch_fit", **prealloc)))),
     )
 
 
@@ -629,6 +659,7 @@ def spec_tokens(rng):
                             "（被接受的草稿加上目标模型自己的一个）？"),),
         conventions_en=f"{SPEC_CONV_EN} Expected tokens per pass = (1 − α^(γ+1)) ÷ (1 − α).",
         conventions_zh=f"{SPEC_CONV_ZH}每次前向的期望 token 数 = (1 − α^(γ+1)) ÷ (1 − α)。",
+        world=_spec_worlds(draft, target),
     )
 
 
@@ -653,4 +684,5 @@ def spec_speedup(rng):
                        "target: its active parameters).",
         conventions_zh=f"{SPEC_CONV_ZH}普通 decode 每次目标前向产出一个 token。batch 为 1 时 decode 访存受限，一次前向的开销约等于"
                        "它读取的权重字节数：c ≈ Φ_草稿 ÷ Φ_目标（MoE 目标模型按激活参数计）。",
+        world=_spec_worlds(draft, target),
     )

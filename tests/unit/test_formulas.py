@@ -206,7 +206,7 @@ def typical(draw, f):
                 "bits_per_weight": bits + draw(st.sampled_from([16, 32])) / draw(st.sampled_from([16, 32]))}
     if n == "quant_decode_speedup":  # the KV read is a real share of the step
         phi = draw(fl(1e9, 1e12))
-        return {"phi": phi, "bits_before": 16, "bits_after": draw(st.sampled_from([4.125, 4.25, 8.125])),
+        return {"weight_bytes": 2 * phi, "bits_before": 16, "bits_after": draw(st.sampled_from([4.125, 4.25, 8.125])),
                 "kv_bytes": phi * draw(fl(0.2, 2))}
     if n == "paged_kv_waste_tokens":  # a partly filled last block, not half full (filled part = empty part)
         b = draw(st.sampled_from([8, 16, 32]))
