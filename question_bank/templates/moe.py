@@ -232,7 +232,7 @@ def chain_moe_vs_dense(rng):
     return Spec(
         scenario_en=f"\"{m.name} has the FLOPs of a ~{fmt_number(round_sig(active / 1e9, 2))}B dense model. Is it as "
                     f"cheap to serve?\" Weights in {dtype}; experts spread over {n} × {gpu.name} (expert parallelism).",
-        scenario_zh=f"「{m.name} 的 FLOPs 相当于一个约 {fmt_number(round_sig(active / 1e9, 2))}B 的稠密模型。部署起来也一样便宜吗？」"
+        scenario_zh=f"「{m.name} 的 FLOPs 相当于约 {fmt_number(round_sig(active / 1e9, 2))}B 参数的稠密网络。部署起来也一样便宜吗？」"
                     f"权重为 {dtype}；专家分布在 {n} 张 {gpu.name} 上（专家并行）。",
         givens=_moe_givens(m) + (
             given("bytes_per_param", f"Bytes per parameter ({dtype})", f"每参数字节数（{dtype}）", bpe, "bytes"),

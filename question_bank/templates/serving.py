@@ -582,7 +582,7 @@ def chain_paged(rng):
     return Spec(
         scenario_en=f"{m.name} with {dtype} weights and a bf16 KV cache on {name_en}.{tp_en} Requests average "
                     f"{s:,} tokens, but the model's context is {m.max_seq:,}. How much does paging the KV cache buy?",
-        scenario_zh=f"{m.name}，权重 {dtype}，KV Cache bf16，部署在 {name_zh} 上。{tp_zh}请求平均 {s:,} 个 token，但模型的上下文"
+        scenario_zh=f"{m.name}，权重 {dtype}，KV Cache bf16，部署在 {name_zh} 上。{tp_zh}请求平均 {s:,} 个 token，但它的上下文"
                     f"长度是 {m.max_seq:,}。把 KV Cache 分页能多放多少请求？",
         givens=(model_given(m),) + kv_givens(m) + (
             given("bytes_per_elem", "KV bytes per element (bf16)", "KV 每元素字节数（bf16）", 2, "bytes"),
