@@ -64,10 +64,9 @@ def name_zh(m: Model) -> str:
 
 def _moe_givens(m: Model) -> tuple:
     return (given("model", "Model", "模型", m.name, value_zh=name_zh(m)),
-            given("phi_dense", "Φ_dense (outside the routed experts)", "Φ_dense（路由专家以外）", phi_dense(m), "count",
-                  "params"),
+            given("phi_dense", "Φ_dense (outside the routed experts)", "Φ_dense（路由专家以外）", phi_dense(m)),
             given("phi_expert", "Φ_expert (one expert, all MoE layers)", "Φ_expert（单个专家，所有 MoE 层）",
-                  phi_expert(m), "count", "params"),
+                  phi_expert(m)),
             given("n_experts", "Routed experts per MoE layer E", "每个 MoE 层的路由专家数 E", m.experts),
             given("top_k", "Experts per token k", "每个 token 激活的专家数 k", m.top_k))
 
@@ -87,7 +86,7 @@ def total_params(rng):
     note_en, note_zh = _shared_note(m)
     return Spec(
         givens=_moe_givens(m)[:4],
-        asks=(Ask(formula="moe_total_params", unit="params", tolerance=TOTAL_TOLERANCE,
+        asks=(Ask(formula="moe_total_params", unit="", tolerance=TOTAL_TOLERANCE,
                   prompt_en=f"Total parameters = Φ_dense + E × Φ_expert: every expert must sit in memory. How many "
                             f"parameters does {m.name} store?{note_en}",
                   prompt_zh=f"总参数量 = Φ_dense + E × Φ_expert：所有专家都要放在显存里。{name_zh(m)} 一共存了多少参数？{note_zh}"),),
@@ -114,7 +113,7 @@ def total_params_config(rng):
                 given("d_expert", "Expert MLP inner size d_expert", "专家 MLP 的中间维度 d_expert", m.ffn),
                 given("n_experts", "Routed experts per MoE layer E", "每个 MoE 层的路由专家数 E", m.experts),
                 _moe_givens(m)[1]),
-        asks=(Ask(formula="moe_total_params", unit="params", tolerance=TOTAL_TOLERANCE,
+        asks=(Ask(formula="moe_total_params", unit="", tolerance=TOTAL_TOLERANCE,
                   inputs={"phi_dense": phi_dense(m), "phi_expert": pe, "n_experts": m.experts},
                   explanation=(f"Φ_expert = MoE layers × 3 × d_model × d_expert = {moe_layers} × 3 × {m.d_model:,} × "
                                f"{m.ffn:,} = {fmt_number(pe)}",),
@@ -136,7 +135,7 @@ def active_params(rng):
     note_en, note_zh = _shared_note(m)
     return Spec(
         givens=_moe_givens(m),
-        asks=(Ask(formula="moe_active_params", unit="params",
+        asks=(Ask(formula="moe_active_params", unit="",
                   prompt_en=f"Each token of {m.name} goes through the dense part and its top-{m.top_k} experts. How many "
                             f"parameters does one token use (what its FLOPs are counted from)?{note_en}",
                   prompt_zh=f"{name_zh(m)} 的每个 token 经过稠密部分和它的 top-{m.top_k} 个专家。一个 token 用到多少参数"
@@ -240,9 +239,9 @@ def chain_moe_vs_dense(rng):
             given("d_model", "Hidden size d_model", "隐藏维度 d_model", m.d_model),
             given("n", "Expert-parallel GPUs N", "专家并行的 GPU 数 N", n)),
         asks=(
-            Ask(formula="moe_total_params", unit="params", tolerance=TOTAL_TOLERANCE,
+            Ask(formula="moe_total_params", unit="", tolerance=TOTAL_TOLERANCE,
                 prompt_en="How many parameters does the model store in all?", prompt_zh="模型一共存了多少参数？"),
-            Ask(formula="moe_active_params", unit="params",
+            Ask(formula="moe_active_params", unit="",
                 prompt_en="How many parameters are active per token (what one token multiplies through)?",
                 prompt_zh="每个 token 的激活参数（一个 token 实际乘过的参数）有多少？"),
             Ask(formula="weights_bytes", unit="GB", inputs={"phi": Ref(0), "bytes_per_param": bpe},
