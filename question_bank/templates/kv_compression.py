@@ -49,6 +49,7 @@ def mla_kv_per_token(rng):
                             f"{dtype} cache, in kB?",
                   prompt_zh=f"{name_zh} 使用 {dtype} KV Cache 时，每个 token 增加多少 KV Cache（kB）？"),),
         conventions_en=f"{MLA_CONV_EN} kB = 1e3 B.", conventions_zh=f"{MLA_CONV_ZH}kB = 1e3 B。",
+        world=World(model=next((x for x in MLA_MODELS if x.name == name), None)),
     )
 
 
