@@ -111,7 +111,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                              "你的答案，例如 1.12 TB 或 2039/140（? = 不会）"),
     "answer.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
     "answer.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
-    "practice.typing": ("Type your answer; Enter submits.", "输入答案，回车提交。"),
+    "practice.typing": ("Type your answer; Enter submits; f2: formula card.", "输入答案，回车提交；f2：公式卡。"),
     "practice.understood": ("understood: {what}", "识别为：{what}"),
     "practice.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
     "practice.checking": ("checking the expression symbolically…  (Ctrl+G: I don't know · Esc: leave)",
@@ -148,10 +148,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.grade_chain": ("Chain grade {q} ({name}): the lowest of its steps.",
                              "整题评分 {q}（{name}）：取各步最低分。"),
     "practice.grade_keys": ("Change the grade: 0-5, or a Again (1) · h Hard (3) · g Good (4) · e Easy (5).  "
-                            "Enter: next · u: undo",
-                            "修改评分：0-5，或 a 重来 (1) · h 困难 (3) · g 良好 (4) · e 简单 (5)。回车：下一题 · u：撤销"),
-    "practice.step_keys": ("Enter: next step · 0-5 to change this step's grade · u undo",
-                           "回车：下一步 · 0-5 修改本步评分 · u 撤销"),
+                            "Enter: next · u: undo · c: formula card",
+                            "修改评分：0-5，或 a 重来 (1) · h 困难 (3) · g 良好 (4) · e 简单 (5)。回车：下一题 · u：撤销 · "
+                            "c：公式卡"),
+    "practice.step_keys": ("Enter: next step · 0-5 to change this step's grade · u undo · c formula card",
+                           "回车：下一步 · 0-5 修改本步评分 · u 撤销 · c 公式卡"),
     "practice.set_by_you": ("  Set by you: the engine gave {q}.", "  由你设定，系统评分为 {q}。"),
     "practice.overridden": ("Grade changed to {q} ({name}).", "评分改为 {q}（{name}）。"),
     "practice.undone": ("Undone: answer it again.", "已撤销：请重新作答。"),
@@ -350,6 +351,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     # a change of a percentage (drill.i18n.points)
     "points": ("{shown} points", "{shown} 个百分点"),
     "points.one": ("{shown} point", "{shown} 个百分点"),
+    # the formula card (drill/screens/card.py)
+    "key.card": ("Card", "公式卡"),
+    "key.card_start": ("Start drilling", "开始练习"),
+    "card.title": ("Formula card · {title}", "公式卡 · {title}"),
+    "card.first": ("New template: read its card first, then drill it. Reading the card is not a review.",
+                   "新题型：先读公式卡，再练习。读卡不计入复习。"),
+    "card.keys_first": ("Enter: start drilling · ↑↓ PgUp PgDn: scroll", "回车：开始练习 · ↑↓ PgUp PgDn：滚动"),
+    "card.keys": ("Esc or Enter: back · ↑↓ PgUp PgDn: scroll", "Esc 或回车：返回 · ↑↓ PgUp PgDn：滚动"),
+    "help.card": ("The formula card of the current template: f2 in practice (c after an answer), c in Browse, "
+                  "`drill card TEMPLATE` in the shell. A new template shows its card before its first problem.",
+                  "当前题型的公式卡：练习中按 f2（作答后也可按 c），题库中按 c，命令行用 `drill card TEMPLATE`。"
+                  "新题型在第一道题之前先显示公式卡。"),
+    "help.sources": ("Sources (also `drill sources`)", "出处（也可用 `drill sources` 查看）"),
 }
 
 

@@ -5,19 +5,50 @@ of :mod:`engine.expr`, and the wrong formulas people typically use instead.
 That single definition serves every use:
 
 * numeric evaluation (:meth:`Formula.evaluate`) - no sympy involved;
-* the worked solution (:meth:`Formula.solution`): the formula, the formula with
-  the numbers substituted, the result with its unit;
+* the worked solution (:meth:`Formula.worked`): the whiteboard derivation - where
+  each factor comes from, the intermediate values with their units, the formula,
+  the numbers substituted, the result, the simplification, one takeaway - in
+  English or Chinese; :meth:`Formula.solution` is its bare core (formula,
+  substitution, result);
 * misconception values (:meth:`Formula.misconception_values`) for the grader;
+* the formula card (``question_bank.cards``): symbols, decomposition, a worked
+  example with round numbers, the typical mistakes, the readable source;
 * a symbolic form (:meth:`Formula.symbolic`), built lazily with sympy.
 
 Adding a formula is one entry in :data:`CATALOGUE`.
+
+How to give a formula its teaching content (keyword arguments of :class:`Formula`;
+tests/unit/test_teaching.py checks every formula a template uses):
+
+* ``decomposition`` / ``decomposition_zh``: one or two lines saying where each factor
+  comes from, in words and symbols ("2Φ bf16 weights + 2Φ bf16 gradients + 12Φ fp32
+  AdamW states = 16Φ").  ``{name}`` is replaced by the value of an input, a part or
+  ``result``, shown with its unit ("Φ = {phi}" -> "Φ = 7 × 10¹⁰").
+* ``parts``: named intermediate values, each a :class:`Part` (name, shown symbol, an
+  expression of the inputs and earlier parts, its unit kind, a label in both languages).
+  Each is printed as ``KV/token = 2 × bytes × L × n_kv × d_head = 2 × 2 × 80 × 8 × 128 =
+  327680 B (327.7 kB)  (K and V of every layer)`` before the formula.  ``via`` rewrites the
+  formula with the parts ("kv_token*batch*seq"); its numbers are shown after the
+  substitution, and build_problem checks it gives the same value.
+* ``simplification`` / ``simplification_zh``: the limit or closed form a strong candidate
+  mentions (2(N−1)/N → 2 for large N), placeholders as above.
+* ``takeaway`` / ``takeaway_zh``: ONE line, what the interviewer wants to hear.
+* ``example``: round-number inputs for the card's worked example (base units).
+* ``refs``: readable sources beyond the seed sections of ``source``: keys of
+  :data:`engine.sources.SOURCES`, comma-separated ("rajbhandari2020").  ``source``
+  keeps the internal seed codes (R§/C§), which are never shown: users see
+  :func:`engine.sources.cite` (:attr:`Formula.readable_source`).
+* ``Input.meaning_zh``: the Chinese meaning of each input (shown on the card).
+A template can override the decomposition, simplification and takeaway per question
+(``question_bank.base.Ask``).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from . import expr as ex
 from .units import DTYPE_BYTES, KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
@@ -26,11 +57,72 @@ from .units import DTYPE_BYTES, KINDS, binary_size, fmt_number, fmt_quantity, fm
 GREEK = {"phi": "Φ", "alpha": "α", "beta": "β"}
 
 
+# The Chinese meaning of an input, by its English meaning (an Input may also carry its own meaning_zh).
+INPUT_MEANING_ZH = {
+    "parameter count (70B = 7e10)": "参数量（70B = 7e10）",
+    "GPUs in the data-parallel group": "数据并行组中的 GPU 数",
+    "bytes per parameter (fp16 = 2)": "每个参数的字节数（fp16 = 2）",
+    "memory to hold": "需要容纳的显存",
+    "memory of one GPU": "单张 GPU 的显存",
+    "sequence length (tokens)": "序列长度（token 数）",
+    "micro-batch size (sequences)": "micro-batch 大小（序列数）",
+    "hidden size": "隐藏维度",
+    "attention heads": "注意力头数",
+    "message (tensor) size in bytes": "消息（张量）大小，字节",
+    "GPUs taking part": "参与通信的 GPU 数",
+    "latency per message step (s)": "每步消息的延迟（秒）",
+    "link bandwidth (B/s)": "链路带宽（B/s）",
+    "transformer layers": "Transformer 层数",
+    "head dimension": "每个头的维度",
+    "measured training throughput (tok/s)": "实测训练吞吐（tok/s）",
+    "number of GPUs": "GPU 数",
+    "peak dense FLOP/s of one GPU": "单张 GPU 的稠密峰值算力（FLOP/s）",
+    "number of tokens": "token 数",
+    "model FLOPs utilisation": "模型算力利用率",
+    "batch size (sequences)": "batch 大小（序列数）",
+    "key/value heads": "KV 头数",
+    "bytes per element (fp16 = 2)": "每个元素的字节数（fp16 = 2）",
+    "memory bandwidth (B/s)": "显存带宽（B/s）",
+    "bytes of weights read per step": "每步读取的权重字节数",
+    "KV cache bytes read per step": "每步读取的 KV Cache 字节数",
+    "KV cache bytes of one sequence": "一条序列的 KV Cache 字节数",
+    "sequences decoded together": "一起 decode 的序列数",
+    "floating-point operations": "浮点运算次数",
+    "bytes moved to/from memory": "显存读写字节数",
+    "arithmetic intensity of the kernel": "算子的算术强度",
+    "rows of A and C": "A 和 C 的行数",
+    "columns of B and C": "B 和 C 的列数",
+    "inner dimension": "内积维度",
+    "query heads": "Query 头数",
+    "FFN (MLP) inner size": "FFN（MLP）中间维度",
+    "vocabulary size": "词表大小",
+    "pipeline stages": "流水线阶段数",
+    "micro-batches per step": "每步的 micro-batch 数",
+    "virtual stages per GPU": "每张 GPU 的虚拟阶段数",
+    "forward time of each stage": "各阶段的前向耗时",
+    "memory of the GPU(s)": "GPU 显存",
+    "bytes of the weights": "权重字节数",
+    "KV cache bytes of one full sequence": "一条完整序列的 KV Cache 字节数",
+    "largest acceptable bubble (share of total time)": "可接受的最大气泡率（占总时间的比例）",
+    "activation memory of one layer": "一层的激活值显存",
+    "tensor-parallel GPUs": "张量并行的 GPU 数",
+    "bytes per weight / gradient value (bf16 = 2)": "每个权重 / 梯度值的字节数（bf16 = 2）",
+    "sequences per optimizer step (all GPUs)": "每个优化器步的序列数（所有 GPU）",
+    "wall-clock time of one training step": "一个训练步的墙钟时间",
+}
+
+
 class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at import than a dataclass
     name: str
     kind: str  # a key of engine.units.KINDS, or "list:time" for a list of times
     meaning: str
     symbol: str = ""
+    meaning_zh: str = ""  # shown on the formula card in Chinese (default: the English meaning)
+
+    def meaning_in(self, lang: str = "en") -> str:
+        if lang != "zh":
+            return self.meaning
+        return self.meaning_zh or INPUT_MEANING_ZH.get(self.meaning, self.meaning)
 
     @property
     def shown(self) -> str:
@@ -92,6 +184,29 @@ class Misconception:
         return _parse_trusted(self.expr)
 
 
+class Part(NamedTuple):
+    """A named intermediate value of a worked solution: ``KV/token = 2 × bytes × L × n_kv × d_head``."""
+
+    name: str  # identifier, usable by later parts and by Formula.via
+    symbol: str  # how it is written: "KV/token"
+    expr: str  # of the formula's inputs and earlier parts
+    kind: str  # unit kind of the value (engine.units.KINDS)
+    label: str  # what it is: "K and V of every layer"
+    label_zh: str = ""
+
+    def label_in(self, lang: str = "en") -> str:
+        return self.label_zh if lang == "zh" and self.label_zh else self.label
+
+
+TAKEAWAY = {"en": "Takeaway: ", "zh": "面试要点："}
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
+
+
+def fill(text: str, shown: Mapping[str, str]) -> str:
+    """``{name}`` -> ``shown[name]``; other braces are left alone."""
+    return _PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), text)
+
+
 @dataclass(frozen=True)
 class Formula:
     name: str
@@ -102,10 +217,25 @@ class Formula:
     source: str
     misconceptions: tuple[Misconception, ...] = field(default=())
     result_symbol: str = ""
+    # teaching content (see the module docstring): keyword arguments, all optional
+    refs: str = ""
+    decomposition: tuple[str, ...] = ()
+    decomposition_zh: tuple[str, ...] = ()
+    parts: tuple[Part, ...] = ()
+    via: str = ""
+    simplification: tuple[str, ...] = ()
+    simplification_zh: tuple[str, ...] = ()
+    takeaway: str = ""
+    takeaway_zh: str = ""
+    example: Mapping[str, Any] | None = field(default=None, compare=False)
+    meaning_zh: str = ""
 
     def __post_init__(self) -> None:
         if self.unit not in KINDS:
             raise ValueError(f"{self.name}: unknown unit kind {self.unit!r}")
+        for p in self.parts:
+            if p.kind not in KINDS:
+                raise ValueError(f"{self.name}: part {p.name}: unknown unit kind {p.kind!r}")
 
     @cached_property
     def node(self) -> ex.Node:
@@ -178,6 +308,115 @@ class Formula:
             "  = " + ex.render(self.node, self.symbols, values),
             "  = " + result_text(v, self.unit),
         ]
+
+    # ---------------------------------------------------------------- teaching
+    @property
+    def shown_symbol(self) -> str:
+        return self.result_symbol or self.name
+
+    def meaning_in(self, lang: str = "en") -> str:
+        return self.meaning_zh if lang == "zh" and self.meaning_zh else self.meaning
+
+    def readable_source(self, lang: str = "en") -> str:
+        """Where this formula comes from, in words (never the internal R§/C§ codes)."""
+        from .sources import cite
+
+        return cite(self.source, self.refs, lang=lang)
+
+    @cached_property
+    def part_nodes(self) -> tuple[tuple[Part, ex.Node], ...]:
+        return tuple((p, _parse_trusted(p.expr)) for p in self.parts)
+
+    @cached_property
+    def via_node(self) -> ex.Node | None:
+        return _parse_trusted(self.via) if self.via else None
+
+    def part_values(self, values: Mapping[str, ex.Value]) -> dict[str, float]:
+        """The value of every part (base units of its kind), in order."""
+        env: dict[str, ex.Value] = dict(values)
+        out: dict[str, float] = {}
+        for p, node in self.part_nodes:
+            try:
+                out[p.name] = env[p.name] = ex.evaluate(node, env)
+            except ex.ExprError as e:
+                raise FormulaError(f"{self.name}: part {p.name}: {e}") from None
+        return out
+
+    def shown_values(self, values: Mapping[str, ex.Value], extras: Mapping[str, Any] | None = None
+                     ) -> dict[str, str]:
+        """How each input, part and the result reads in text (placeholders of teaching lines)."""
+        shown: dict[str, str] = {}
+        for k, v in (extras or {}).items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                shown[k] = fmt_number(float(v))
+            elif isinstance(v, str):
+                shown[k] = v
+        for i in self.inputs:
+            v = values.get(i.name)
+            if v is None:
+                continue
+            if isinstance(v, (list, tuple)):
+                shown[i.name] = ", ".join(fmt_quantity(float(x), i.base_kind) for x in v)
+            else:
+                shown[i.name] = fmt_quantity(float(v), i.base_kind)
+        kinds = {p.name: p.kind for p in self.parts}
+        for k, v in self.part_values(values).items():
+            shown[k] = fmt_quantity(v, kinds[k])
+        shown["result"] = fmt_quantity(self.evaluate(**values), self.unit)
+        return shown
+
+    def worked(self, values: Mapping[str, ex.Value], lang: str = "en", *,
+               decomposition: tuple[str, ...] | None = None, simplification: tuple[str, ...] | None = None,
+               takeaway: str | None = None, extras: Mapping[str, Any] | None = None, also: str = "") -> list[str]:
+        """The whiteboard derivation in ``lang``: decomposition, intermediate parts, formula, substitution
+        (then the same numbers grouped by the parts), result, simplification, takeaway.
+
+        The overrides (a template's own decomposition, simplification or takeaway) replace the
+        formula's; ``extras`` are further values their placeholders may name.  The formula line and
+        the substitution line right after it are those of :meth:`solution`.  ``also`` is the result
+        in the unit the question asks for (``989 TFLOPS``), shown after the result unless it is in it.
+        """
+        zh = lang == "zh"
+        values = dict(values)
+        shown = self.shown_values(values, extras)
+        dec = decomposition if decomposition is not None else (
+            self.decomposition_zh if zh and self.decomposition_zh else self.decomposition)
+        simp = simplification if simplification is not None else (
+            self.simplification_zh if zh and self.simplification_zh else self.simplification)
+        take = takeaway if takeaway is not None else (self.takeaway_zh if zh and self.takeaway_zh else self.takeaway)
+        lines = [fill(d, shown) for d in dec]
+        parts = self.part_values(values)
+        symbols = {**self.symbols, **{p.name: p.symbol for p in self.parts}}
+        env: dict[str, ex.Value] = dict(values)
+        for p, node in self.part_nodes:
+            written = ex.render(node, symbols)
+            lead = f"  {p.symbol}" + (f" = {written}" if written != p.symbol else "")
+            subst = ex.render(node, symbols, env)
+            if subst != written:
+                lead += f" = {subst}"
+            lead += f" = {result_text(parts[p.name], p.kind)}"
+            lines.append(f"{lead}（{p.label_in(lang)}）" if zh else f"{lead}  ({p.label_in(lang)})")
+            env[p.name] = parts[p.name]
+        core = self.solution(**values)
+        lines += core[:2]
+        if self.via_node is not None:
+            lines.append("  = " + ex.render(self.via_node, symbols, env))
+        lines.append(core[2])
+        if also and also not in core[2]:
+            lines.append(f"  = {also}")
+        lines += [fill(x, shown) for x in simp]
+        if take:
+            lines.append(TAKEAWAY[lang if zh else "en"] + fill(take, shown))
+        return lines
+
+    def check_via(self, values: Mapping[str, ex.Value]) -> None:
+        """Raise ValueError unless ``via`` (the formula rewritten with its parts) gives the formula's value."""
+        if self.via_node is None:
+            return
+        env = {**values, **self.part_values(values)}
+        a, b = ex.evaluate(self.via_node, env), self.evaluate(**values)
+        if abs(a - b) > 1e-9 * max(abs(a), abs(b), 1e-300):
+            raise ValueError(f"{self.name}: via {self.via!r} gives {a}, the formula {b}")
 
     def misconception_values(self, **values: ex.Value) -> list[tuple[Misconception, float]]:
         """Each misconception that applies to these values, with the wrong answer it gives."""
@@ -269,8 +508,8 @@ SWIGLU_LAYER_MEANING = (
     "two norm inputs 4sbh. With a 4h GELU MLP and dropout the same count gives Korthikanti's 34sbh + 5as²b")
 
 
-def _comm(name: str, expr: str, unit: str, meaning: str, inputs, miscon=()) -> Formula:
-    return Formula(name, inputs, expr, unit, meaning, "C§2", tuple(miscon))
+def _comm(name: str, expr: str, unit: str, meaning: str, inputs, miscon=(), **teaching) -> Formula:
+    return Formula(name, inputs, expr, unit, meaning, "C§2", tuple(miscon), **teaching)
 
 
 ONE_PASS_MISCON = (
@@ -288,26 +527,88 @@ CATALOGUE: tuple[Formula, ...] = (
                                     "只算了 AdamW 优化器状态（12Φ）"),
                       Misconception("no_optimizer", "counted weights and gradients but not the optimizer (4Φ)", "4*phi",
                                     "算了权重和梯度，但漏了优化器状态（4Φ）")),
-            "M_static"),
+            "M_static",
+            refs="micikevicius2018, rajbhandari2020",
+            decomposition=("M_static = 2Φ bf16 weights + 2Φ bf16 gradients + 12Φ fp32 AdamW states "
+                           "(4Φ master weights + 4Φ momentum + 4Φ variance) = 16Φ",),
+            decomposition_zh=("M_static = 2Φ bf16 权重 + 2Φ bf16 梯度 + 12Φ fp32 AdamW 状态"
+                              "（4Φ 主权重 + 4Φ 动量 + 4Φ 方差）= 16Φ",),
+            parts=(Part("w_bf16", "W", "2*phi", "bytes", "bf16 weights, 2 B each", "bf16 权重，每个 2 B"),
+                   Part("g_bf16", "G", "2*phi", "bytes", "bf16 gradients, 2 B each", "bf16 梯度，每个 2 B"),
+                   Part("adam", "Opt", "12*phi", "bytes", "fp32 master weights, momentum and variance, 4 B each",
+                        "fp32 主权重、动量、方差，各 4 B")),
+            via="w_bf16 + g_bf16 + adam",
+            takeaway="mixed-precision AdamW costs 16 bytes per parameter before a single activation: "
+                     "{phi} parameters need {result} just for the training state.",
+            takeaway_zh="混合精度 AdamW 每个参数要 16 字节，这还没算激活：{phi} 个参数光训练状态就要 {result}。",
+            example={"phi": 7e9},
+            meaning_zh="静态训练显存：每个参数 2 B 权重 + 2 B 梯度 + 12 B AdamW fp32 状态（主权重、m、v）"),
     Formula("zero1_bytes", (PHI, N_DP), "4*phi + 12*phi/n_dp", "bytes",
             "per-GPU static memory with ZeRO-1 (optimizer states sharded)", "C§1.2",
             (Misconception("zero2", "used the ZeRO-2 formula (2Φ + 14Φ/N)", "2*phi + 14*phi/n_dp",
                            "用成了 ZeRO-2 的公式（2Φ + 14Φ/N）"),
              Misconception("zero3", "used the ZeRO-3 formula (16Φ/N)", "16*phi/n_dp", "用成了 ZeRO-3 的公式（16Φ/N）"),
-             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi", "什么都没有切分（16Φ）")), "M_ZeRO-1"),
+             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi", "什么都没有切分（16Φ）")), "M_ZeRO-1",
+            refs="rajbhandari2020",
+            decomposition=("ZeRO-1 shards only the 12Φ optimizer states over the N_dp GPUs; every GPU still keeps the "
+                           "whole 2Φ bf16 weights and 2Φ bf16 gradients: 4Φ + 12Φ/N_dp",),
+            decomposition_zh=("ZeRO-1 只把 12Φ 的优化器状态切分到 N_dp 张 GPU 上；每张 GPU 仍保留完整的 2Φ bf16 权重和 "
+                              "2Φ bf16 梯度：4Φ + 12Φ/N_dp",),
+            parts=(Part("kept", "W+G", "4*phi", "bytes", "weights and gradients, replicated", "权重和梯度，每卡一份完整副本"),
+                   Part("shard", "Opt/N_dp", "12*phi/n_dp", "bytes", "this GPU's share of the AdamW states",
+                        "本卡分到的 AdamW 状态")),
+            via="kept + shard",
+            simplification=("as N_dp grows the shard vanishes and ZeRO-1 tends to 4Φ = {kept}: the replicated weights "
+                            "and gradients are the floor",),
+            simplification_zh=("N_dp 增大时切片趋于 0，ZeRO-1 趋于 4Φ = {kept}：复制的权重和梯度是下限",),
+            takeaway="ZeRO-1 removes the biggest term, the 12Φ of AdamW state, at no extra communication: "
+                     "the same volume as plain data parallelism.",
+            takeaway_zh="ZeRO-1 切掉了最大的一项（12Φ 的 AdamW 状态），通信量却和普通数据并行一样。",
+            example={"phi": 7e9, "n_dp": 8},
+            meaning_zh="ZeRO-1 下每张 GPU 的静态显存（切分优化器状态）"),
     Formula("zero2_bytes", (PHI, N_DP), "2*phi + 14*phi/n_dp", "bytes",
             "per-GPU static memory with ZeRO-2 (optimizer states and gradients sharded)", "C§1.2",
             (Misconception("zero1", "used the ZeRO-1 formula (4Φ + 12Φ/N)", "4*phi + 12*phi/n_dp",
                            "用成了 ZeRO-1 的公式（4Φ + 12Φ/N）"),
              Misconception("zero3", "used the ZeRO-3 formula (16Φ/N)", "16*phi/n_dp", "用成了 ZeRO-3 的公式（16Φ/N）"),
-             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi", "什么都没有切分（16Φ）")), "M_ZeRO-2"),
+             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi", "什么都没有切分（16Φ）")), "M_ZeRO-2",
+            refs="rajbhandari2020",
+            decomposition=("ZeRO-2 shards the gradients too: only the 2Φ bf16 weights stay whole; gradients and "
+                           "optimizer states, 2Φ + 12Φ = 14Φ, are split N_dp ways: 2Φ + 14Φ/N_dp",),
+            decomposition_zh=("ZeRO-2 把梯度也切分了：只有 2Φ bf16 权重保持完整；梯度和优化器状态 2Φ + 12Φ = 14Φ "
+                              "分成 N_dp 份：2Φ + 14Φ/N_dp",),
+            parts=(Part("kept", "W", "2*phi", "bytes", "bf16 weights, replicated", "bf16 权重，每卡一份完整副本"),
+                   Part("shard", "(G+Opt)/N_dp", "14*phi/n_dp", "bytes", "this GPU's share of gradients and AdamW states",
+                        "本卡分到的梯度与 AdamW 状态")),
+            via="kept + shard",
+            simplification=("as N_dp grows ZeRO-2 tends to 2Φ = {kept}: the replicated weights are the floor",),
+            simplification_zh=("N_dp 增大时 ZeRO-2 趋于 2Φ = {kept}：复制的权重是下限",),
+            takeaway="ZeRO-2 reduce-scatters the gradients instead of all-reducing them: the same traffic as data "
+                     "parallelism, with per-GPU memory falling toward 2Φ.",
+            takeaway_zh="ZeRO-2 对梯度做 ReduceScatter 而不是 AllReduce：通信量与数据并行相同，每卡显存降向 2Φ。",
+            example={"phi": 7e9, "n_dp": 8},
+            meaning_zh="ZeRO-2 下每张 GPU 的静态显存（切分优化器状态和梯度）"),
     Formula("zero3_bytes", (PHI, N_DP), "16*phi/n_dp", "bytes",
             "per-GPU static memory with ZeRO-3 / FSDP (everything sharded)", "C§1.2",
             (Misconception("zero1", "used the ZeRO-1 formula (4Φ + 12Φ/N)", "4*phi + 12*phi/n_dp",
                            "用成了 ZeRO-1 的公式（4Φ + 12Φ/N）"),
              Misconception("zero2", "used the ZeRO-2 formula (2Φ + 14Φ/N)", "2*phi + 14*phi/n_dp",
                            "用成了 ZeRO-2 的公式（2Φ + 14Φ/N）"),
-             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi", "什么都没有切分（16Φ）")), "M_ZeRO-3"),
+             Misconception("unsharded", "did not shard anything (16Φ)", "16*phi", "什么都没有切分（16Φ）")), "M_ZeRO-3",
+            refs="rajbhandari2020",
+            decomposition=("ZeRO-3 (FSDP) shards everything: weights, gradients and optimizer states, 16Φ in all, split "
+                           "N_dp ways: 16Φ/N_dp",),
+            decomposition_zh=("ZeRO-3（FSDP）全部切分：权重、梯度、优化器状态共 16Φ，分成 N_dp 份：16Φ/N_dp",),
+            parts=(Part("total", "16Φ", "16*phi", "bytes", "the whole training state", "全部训练状态"),),
+            via="total/n_dp",
+            simplification=("16Φ/N_dp keeps falling as GPUs are added: no replicated floor, unlike ZeRO-1 (4Φ) and "
+                            "ZeRO-2 (2Φ)",),
+            simplification_zh=("16Φ/N_dp 随 GPU 增多一直下降：不像 ZeRO-1（4Φ）和 ZeRO-2（2Φ）那样有复制的下限",),
+            takeaway="ZeRO-3 trades communication for memory: 16Φ/N per GPU, but the weights are gathered twice per "
+                     "step, 1.5× the traffic of data parallelism.",
+            takeaway_zh="ZeRO-3 用通信换显存：每卡 16Φ/N，但每步要 AllGather 两次权重，通信量是数据并行的 1.5 倍。",
+            example={"phi": 7e9, "n_dp": 8},
+            meaning_zh="ZeRO-3 / FSDP 下每张 GPU 的静态显存（全部切分）"),
     Formula("weights_bytes", (PHI, Input("bytes_per_param", "bytes", "bytes per parameter (fp16 = 2)", "bytes")),
             "phi*bytes_per_param", "bytes",
             "memory taken by the weights alone (also the size of a full gradient: one value per parameter)",
@@ -318,19 +619,54 @@ CATALOGUE: tuple[Formula, ...] = (
                            "16*phi", "用了全部静态训练状态 16Φ（权重 + 梯度 + AdamW）"),
              # an MoE problem gives its active parameters as an extra: memory holds every expert
              Misconception("active_only", "counted only the active parameters: every expert must be in memory",
-                           "phi_active*bytes_per_param", "只算了激活参数：所有专家都得放在显存里")), "M_weights"),
+                           "phi_active*bytes_per_param", "只算了激活参数：所有专家都得放在显存里")), "M_weights",
+
+            refs="gpu_datasheets",
+            decomposition=("one value per parameter: Φ × bytes per parameter (fp32 4 B, bf16/fp16 2 B, fp8/int8 1 B, "
+                           "int4 0.5 B)",),
+            decomposition_zh=("每个参数一个值：Φ × 每参数字节数（fp32 4 B，bf16/fp16 2 B，fp8/int8 1 B，int4 0.5 B）",),
+            takeaway="weight memory is Φ × bytes: halving the precision halves it, and at decode it also halves the "
+                     "bytes read per token.",
+            takeaway_zh="权重显存 = Φ × 字节数：精度减半显存就减半，decode 时每个 token 要读的字节也减半。",
+            example={"phi": 70e9, "bytes_per_param": 2},
+            meaning_zh="仅权重占用的显存（也是一份完整梯度的大小：每个参数一个值）"),
     Formula("min_gpus", (Input("total_bytes", "bytes", "memory to hold", "M_total"),
                          Input("gpu_bytes", "bytes", "memory of one GPU", "M_gpu")),
             "ceil(total_bytes/gpu_bytes)", "count", "fewest GPUs whose memory holds it (rounded up)",
             "C§1.1", (Misconception("rounded_down", "rounded down instead of up", "floor(total_bytes/gpu_bytes)",
                                     "向下取整了，应向上取整"),),
-            "N_min"),
+            "N_min",
+            decomposition=("each GPU holds M_gpu; divide the total by one GPU's memory and round UP: a fraction of a "
+                           "GPU is a whole GPU",),
+            decomposition_zh=("每张 GPU 能放 M_gpu；总量除以单卡显存后向上取整：不足一张也得算一张",),
+            parts=(Part("ratio", "M_total/M_gpu", "total_bytes/gpu_bytes", "count", "GPUs, before rounding",
+                        "取整前的 GPU 数"),),
+            takeaway="round up, and treat it as a floor: activations, buffers and fragmentation need more memory.",
+            takeaway_zh="向上取整，而且这只是下限：激活、缓冲区和显存碎片还要更多空间。",
+            example={"total_bytes": 1.12e12, "gpu_bytes": 80e9},
+            meaning_zh="能装下它所需的最少 GPU 数（向上取整）"),
     Formula("activation_bytes_layer", (S, B, H, A), "s*b*h*(34 + 5*a*s/h)", "bytes",
             "activation memory of one transformer layer, no recomputation (fp16)", "C§1.3",
             (Misconception("linear_only", "kept only the 34sbh term (dropped 5as²b)", "34*s*b*h",
                            "只保留了 34sbh 项（漏了 5as²b）"),
              Misconception("quadratic_only", "kept only the 5as²b attention term", "5*a*s*s*b", "只保留了注意力的 5as²b 项")),
-            "M_act"),
+            "M_act",
+            refs="korthikanti2022",
+            decomposition=("34sbh: the 2-byte tensors a layer keeps for backward that grow with h (attention 11sbh, "
+                           "MLP 19sbh, the two norms 4sbh)",
+                           "5as²b: the attention scores QKᵀ and their softmax (2 B each: 4as²b) plus the 1-byte dropout "
+                           "mask (as²b); it grows with s²"),
+            decomposition_zh=("34sbh：一层为反向保留的、随 h 增长的 2 字节张量（注意力 11sbh，MLP 19sbh，两个归一化 4sbh）",
+                              "5as²b：注意力分数 QKᵀ 及其 softmax（各 2 B：4as²b）加 1 字节的 dropout 掩码（as²b）；"
+                              "它随 s² 增长"),
+            parts=(Part("linear", "34sbh", "34*s*b*h", "bytes", "grows with the hidden size", "随隐藏维度增长"),
+                   Part("quad", "5as²b", "5*a*s*s*b", "bytes", "attention scores, grows with s²", "注意力分数，随 s² 增长")),
+            via="linear + quad",
+            takeaway="the 5as²b term grows with s²: at long sequences it dominates, which is why FlashAttention "
+                     "(never storing the scores) and recomputation matter.",
+            takeaway_zh="5as²b 项随 s² 增长：长序列时它占大头，所以要用 FlashAttention（不存注意力分数）和重计算。",
+            example={"s": 2048, "b": 1, "h": 4096, "a": 32},
+            meaning_zh="一个 Transformer 层的激活值显存，不做重计算（fp16）"),
     # Korthikanti et al.'s count redone for a Llama-style layer: the derivation is in SWIGLU_LAYER_MEANING.
     Formula("activation_bytes_layer_swiglu",
             (S, B, H, A, N_KV, Input("ffn", "count", "MLP inner size (SwiGLU: each of gate and up)", "f")),
@@ -350,41 +686,175 @@ CATALOGUE: tuple[Formula, ...] = (
     Formula("activation_bytes_selective", (S, B, H), "34*s*b*h", "bytes",
             "activation memory per layer with selective recomputation (attention recomputed)", "C§1.3",
             (Misconception("full_recompute", "used full recomputation (2sbh)", "2*s*b*h",
-                           "用成了完全重计算（2sbh）"),), "M_act_sel"),
+                           "用成了完全重计算（2sbh）"),), "M_act_sel",
+            refs="korthikanti2022",
+            decomposition=("selective recomputation drops the 5as²b attention scores (big to store, cheap to recompute) "
+                           "and keeps the 34sbh that grows with h",),
+            decomposition_zh=("选择性重计算丢掉 5as²b 的注意力分数（存起来大，重算很便宜），保留随 h 增长的 34sbh",),
+            takeaway="recomputing only attention removes the s² term for a few per cent more FLOPs: the default in "
+                     "Megatron-LM.",
+            takeaway_zh="只重算注意力部分，多花几个百分点的算力就去掉了 s² 项：Megatron-LM 的默认做法。",
+            example={"s": 2048, "b": 1, "h": 4096},
+            meaning_zh="选择性重计算（重算注意力）时每层的激活值显存"),
     Formula("activation_bytes_full_recompute", (S, B, H), "2*s*b*h", "bytes",
             "activation memory per layer with full recomputation (only the layer input kept)", "C§1.3",
             (Misconception("selective", "used selective recomputation (34sbh)", "34*s*b*h",
-                           "用成了选择性重计算（34sbh）"),), "M_act_full"),
+                           "用成了选择性重计算（34sbh）"),), "M_act_full",
+            refs="korthikanti2022",
+            decomposition=("full recomputation keeps only the layer's input, s·b·h values of 2 B each = 2sbh, and reruns "
+                           "the layer's forward pass during backward",),
+            decomposition_zh=("完全重计算只保留层的输入：s·b·h 个值、每个 2 B = 2sbh，反向时把这一层的前向重跑一遍",),
+            takeaway="full recomputation cuts activations to 2sbh per layer but costs another forward pass: about a "
+                     "third more compute (8Φ instead of 6Φ per token).",
+            takeaway_zh="完全重计算把每层激活降到 2sbh，但要多跑一次前向：算力多约三分之一（每 token 8Φ 而非 6Φ）。",
+            example={"s": 2048, "b": 1, "h": 4096},
+            meaning_zh="完全重计算（只保留层输入）时每层的激活值显存"),
     # ---------------------------------------------------------- communication (C§2)
     _comm("allreduce_bytes", "2*(n-1)/n*m", "bytes", "bytes each GPU sends in a ring AllReduce",
           (M_BYTES, N_RANKS),
           (Misconception("no_factor_2", "dropped the factor 2: a ring AllReduce is ReduceScatter + AllGather",
                          "(n-1)/n*m", "漏了因子 2：Ring AllReduce = ReduceScatter + AllGather"),
            Misconception("no_ring_factor", "dropped the (n-1)/n factor (2M is only the large-N limit)", "2*m",
-                         "漏了 (n-1)/n 因子（2M 只是 N 很大时的极限）"))),
+                         "漏了 (n-1)/n 因子（2M 只是 N 很大时的极限）")),
+          refs="patarasuk2009",
+          decomposition=("a ring AllReduce is a ReduceScatter then an AllGather; each pass sends N−1 chunks of M/N, "
+                         "so each GPU sends 2 × (N−1)/N × M",),
+          decomposition_zh=("Ring AllReduce = ReduceScatter + AllGather；每轮发送 N−1 个大小为 M/N 的分块，所以每张 GPU "
+                            "发送 2 × (N−1)/N × M",),
+          parts=(Part("factor", "2(N−1)/N", "2*(n-1)/n", "count", "the ring factor", "ring 因子"),),
+          via="factor*m",
+          simplification=("2(N−1)/N → 2 as N grows: each GPU sends about 2M whatever the size of the ring",),
+          simplification_zh=("N 增大时 2(N−1)/N → 2：无论 ring 多大，每张 GPU 都约发送 2M",),
+          takeaway="ring AllReduce traffic per GPU stays near 2M however many GPUs join: that is why data "
+                   "parallelism scales, and why latency, not bandwidth, hurts small messages.",
+          takeaway_zh="Ring AllReduce 每卡通信量约 2M，与 GPU 数无关：这是数据并行能扩展的原因；小消息则受延迟而非带宽限制。",
+          example={"m": 1e9, "n": 8},
+          meaning_zh="Ring AllReduce 中每张 GPU 发送的字节数"),
     _comm("reduce_scatter_bytes", "(n-1)/n*m", "bytes", "bytes each GPU sends in a ring ReduceScatter",
-          (M_BYTES, N_RANKS), ONE_PASS_MISCON),
+          (M_BYTES, N_RANKS), ONE_PASS_MISCON,
+          refs="patarasuk2009",
+          decomposition=("each GPU sends every chunk but its own once: N−1 chunks of M/N",),
+          decomposition_zh=("每张 GPU 把除自己那块以外的分块各发一次：N−1 个大小为 M/N 的分块",),
+          simplification=("(N−1)/N → 1 as N grows: one pass sends about M",),
+          simplification_zh=("N 增大时 (N−1)/N → 1：一轮约发送 M",),
+          takeaway="ReduceScatter is half an AllReduce: ZeRO-2/3 use it so each GPU keeps only its own shard of the "
+                   "gradients.",
+          takeaway_zh="ReduceScatter 是半个 AllReduce：ZeRO-2/3 用它让每张 GPU 只保留自己那份梯度。",
+          example={"m": 1e9, "n": 8},
+          meaning_zh="Ring ReduceScatter 中每张 GPU 发送的字节数"),
     _comm("allgather_bytes", "(n-1)/n*m", "bytes", "bytes each GPU sends in a ring AllGather",
-          (M_BYTES, N_RANKS), ONE_PASS_MISCON),
+          (M_BYTES, N_RANKS), ONE_PASS_MISCON,
+          refs="patarasuk2009",
+          decomposition=("each GPU passes on N−1 chunks of M/N around the ring until everyone has all N",),
+          decomposition_zh=("每张 GPU 沿 ring 转发 N−1 个大小为 M/N 的分块，直到每张卡都拿齐 N 块",),
+          simplification=("(N−1)/N → 1 as N grows: one pass sends about M",),
+          simplification_zh=("N 增大时 (N−1)/N → 1：一轮约发送 M",),
+          takeaway="AllGather is the other half of an AllReduce: ZeRO-3/FSDP run it to rebuild the full weights "
+                   "before each layer.",
+          takeaway_zh="AllGather 是 AllReduce 的另一半：ZeRO-3/FSDP 在每层计算前用它拼回完整权重。",
+          example={"m": 1e9, "n": 8},
+          meaning_zh="Ring AllGather 中每张 GPU 发送的字节数"),
     _comm("alltoall_bytes", "(n-1)/n*m", "bytes", "bytes each GPU sends in an All-to-All",
-          (M_BYTES, N_RANKS), ONE_PASS_MISCON),
-    _comm("p2p_bytes", "m", "bytes", "bytes sent by a point-to-point Send/Recv", (M_BYTES,)),
+          (M_BYTES, N_RANKS), ONE_PASS_MISCON,
+          refs="thakur2005",
+          decomposition=("each GPU sends a distinct M/N piece to each of the other N−1 GPUs",),
+          decomposition_zh=("每张 GPU 给其余 N−1 张 GPU 各发一块不同的 M/N",),
+          simplification=("(N−1)/N → 1 as N grows: about M per GPU",),
+          simplification_zh=("N 增大时 (N−1)/N → 1：每张 GPU 约发送 M",),
+          takeaway="All-to-All sends as much as an AllGather but between every pair at once: in MoE expert "
+                   "parallelism the slowest links set its time.",
+          takeaway_zh="All-to-All 的通信量和 AllGather 一样，但所有卡两两同时通信：MoE 专家并行中最慢的链路决定它的耗时。",
+          example={"m": 1e9, "n": 8},
+          meaning_zh="All-to-All 中每张 GPU 发送的字节数"),
+    _comm("p2p_bytes", "m", "bytes", "bytes sent by a point-to-point Send/Recv", (M_BYTES,),
+          decomposition=("a point-to-point Send/Recv moves the message once: M bytes",),
+          decomposition_zh=("点对点 Send/Recv 只把消息发送一次：M 字节",),
+          takeaway="pipeline stages exchange only activations point to point: far less traffic than a data-parallel "
+                   "AllReduce of the gradients.",
+          takeaway_zh="流水线各阶段之间只点对点传激活：通信量远小于数据并行对梯度的 AllReduce。",
+          example={"m": 1e8},
+          meaning_zh="点对点 Send/Recv 发送的字节数"),
     _comm("allreduce_time", "2*(n-1)*alpha + 2*(n-1)/n*m/beta", "time",
           "ring AllReduce time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
           (Misconception("no_latency", "left out the 2(N−1)α latency term", "2*(n-1)/n*m/beta", "漏了 2(N−1)α 延迟项"),
            Misconception("no_factor_2", "dropped the factor 2 (one pass instead of two)",
-                         "(n-1)*alpha + (n-1)/n*m/beta", "漏了因子 2（只算了一轮，应为两轮）"))),
+                         "(n-1)*alpha + (n-1)/n*m/beta", "漏了因子 2（只算了一轮，应为两轮）")),
+          refs="thakur2005, patarasuk2009",
+          decomposition=("α-β model: each of the 2(N−1) ring steps pays a latency α, and the 2(N−1)/N × M bytes each GPU "
+                         "sends cross a link of bandwidth β",),
+          decomposition_zh=("α-β 模型：ring 的 2(N−1) 步每步付一次延迟 α，每张 GPU 发送的 2(N−1)/N × M 字节走带宽为 β 的链路",),
+          parts=(Part("lat", "T_α", "2*(n-1)*alpha", "time", "latency term", "延迟项"),
+                 Part("bw", "T_β", "2*(n-1)/n*m/beta", "time", "bandwidth term", "带宽项")),
+          via="lat + bw",
+          simplification=("big messages: the bandwidth term dominates and T ≈ 2M/β; small messages: the latency term "
+                          "2(N−1)α dominates",),
+          simplification_zh=("大消息带宽项占主导，T ≈ 2M/β；小消息延迟项 2(N−1)α 占主导",),
+          takeaway="compare the two terms: large gradients are bandwidth-bound (overlap them with compute), tiny "
+                   "messages are latency-bound (bucket them together).",
+          takeaway_zh="比较两项：大梯度受带宽限制（与计算重叠），小消息受延迟限制（合并成桶再发）。",
+          example={"m": 1e9, "n": 8, "alpha": 5e-6, "beta": 100e9},
+          meaning_zh="α-β 模型下 Ring AllReduce 的耗时"),
     _comm("reduce_scatter_time", "(n-1)*alpha + (n-1)/n*m/beta", "time",
           "ring ReduceScatter time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
-          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta", "漏了 (N−1)α 延迟项"),)),
+          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta", "漏了 (N−1)α 延迟项"),),
+          refs="thakur2005, patarasuk2009",
+          decomposition=("α-β model: N−1 ring steps, each paying a latency α, while each GPU sends (N−1)/N × M at "
+                         "bandwidth β",),
+          decomposition_zh=("α-β 模型：ring 共 N−1 步，每步付一次延迟 α；每张 GPU 以带宽 β 发送 (N−1)/N × M",),
+          parts=(Part("lat", "T_α", "(n-1)*alpha", "time", "latency term", "延迟项"),
+                 Part("bw", "T_β", "(n-1)/n*m/beta", "time", "bandwidth term", "带宽项")),
+          via="lat + bw",
+          simplification=("big messages: T ≈ M/β, half an AllReduce",),
+          simplification_zh=("大消息时 T ≈ M/β，是 AllReduce 的一半",),
+          takeaway="a ReduceScatter costs half an AllReduce: sharded optimizers (ZeRO-2/3) use it instead.",
+          takeaway_zh="ReduceScatter 的耗时是 AllReduce 的一半：切分优化器（ZeRO-2/3）用它替代 AllReduce。",
+          example={"m": 1e9, "n": 8, "alpha": 5e-6, "beta": 100e9},
+          meaning_zh="α-β 模型下 Ring ReduceScatter 的耗时"),
     _comm("allgather_time", "(n-1)*alpha + (n-1)/n*m/beta", "time",
           "ring AllGather time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
-          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta", "漏了 (N−1)α 延迟项"),)),
+          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta", "漏了 (N−1)α 延迟项"),),
+          refs="thakur2005, patarasuk2009",
+          decomposition=("α-β model: N−1 ring steps, each paying a latency α, while each GPU sends (N−1)/N × M at "
+                         "bandwidth β",),
+          decomposition_zh=("α-β 模型：ring 共 N−1 步，每步付一次延迟 α；每张 GPU 以带宽 β 发送 (N−1)/N × M",),
+          parts=(Part("lat", "T_α", "(n-1)*alpha", "time", "latency term", "延迟项"),
+                 Part("bw", "T_β", "(n-1)/n*m/beta", "time", "bandwidth term", "带宽项")),
+          via="lat + bw",
+          simplification=("big messages: T ≈ M/β, half an AllReduce",),
+          simplification_zh=("大消息时 T ≈ M/β，是 AllReduce 的一半",),
+          takeaway="FSDP hides each layer's AllGather behind the previous layer's compute: it only hurts when it "
+                   "takes longer than that compute.",
+          takeaway_zh="FSDP 把每层的 AllGather 藏在前一层的计算后面：只有它比计算还慢时才会拖慢训练。",
+          example={"m": 1e9, "n": 8, "alpha": 5e-6, "beta": 100e9},
+          meaning_zh="α-β 模型下 Ring AllGather 的耗时"),
     _comm("alltoall_time", "(n-1)*alpha + (n-1)/n*m/beta", "time",
           "All-to-All time in the alpha-beta model", (M_BYTES, N_RANKS, ALPHA, BETA),
-          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta", "漏了 (N−1)α 延迟项"),)),
+          (Misconception("no_latency", "left out the (N−1)α latency term", "(n-1)/n*m/beta", "漏了 (N−1)α 延迟项"),),
+          refs="thakur2005",
+          decomposition=("α-β model: N−1 exchanges, each paying a latency α, while each GPU sends (N−1)/N × M at "
+                         "bandwidth β",),
+          decomposition_zh=("α-β 模型：共 N−1 次交换，每次付一次延迟 α；每张 GPU 以带宽 β 发送 (N−1)/N × M",),
+          parts=(Part("lat", "T_α", "(n-1)*alpha", "time", "latency term", "延迟项"),
+                 Part("bw", "T_β", "(n-1)/n*m/beta", "time", "bandwidth term", "带宽项")),
+          via="lat + bw",
+          simplification=("big messages: T ≈ M/β",),
+          simplification_zh=("大消息时 T ≈ M/β",),
+          takeaway="MoE token routing is an All-to-All on the critical path twice per layer: its time over the "
+                   "slowest link often sets the MoE layer's speed.",
+          takeaway_zh="MoE 的 token 路由每层在关键路径上做两次 All-to-All：最慢链路上的耗时往往决定 MoE 层的速度。",
+          example={"m": 1e9, "n": 8, "alpha": 5e-6, "beta": 100e9},
+          meaning_zh="α-β 模型下 All-to-All 的耗时"),
     _comm("p2p_time", "alpha + m/beta", "time", "point-to-point Send/Recv time in the alpha-beta model",
-          (M_BYTES, ALPHA, BETA), (Misconception("no_latency", "left out the latency α", "m/beta", "漏了延迟 α"),)),
+          (M_BYTES, ALPHA, BETA), (Misconception("no_latency", "left out the latency α", "m/beta", "漏了延迟 α"),),
+          refs="thakur2005",
+          decomposition=("one message: one latency α plus M/β on the wire",),
+          decomposition_zh=("一条消息：一次延迟 α，加上在链路上传输的 M/β",),
+          parts=(Part("bw", "M/β", "m/beta", "time", "time on the wire", "传输时间"),),
+          via="alpha + bw",
+          takeaway="small activations between pipeline stages are latency-bound: α matters as much as β.",
+          takeaway_zh="流水线阶段间的小激活受延迟限制：α 和 β 一样重要。",
+          example={"m": 1e8, "alpha": 5e-6, "beta": 50e9},
+          meaning_zh="α-β 模型下点对点 Send/Recv 的耗时"),
     # ----------------------------------------------------------------- MFU (C§3)
     Formula("train_flops_per_token", (PHI, Input("l", "count", "transformer layers", "L"), A, S,
                                       Input("h_head", "count", "head dimension", "h_head")),
@@ -392,12 +862,38 @@ CATALOGUE: tuple[Formula, ...] = (
             (Misconception("no_attention", "dropped the attention term 12·L·a·s·h_head", "6*phi",
                            "漏了注意力项 12·L·a·s·h_head"),
              Misconception("forward_only", "counted only the forward pass (2Φ + 4·L·a·s·h_head)",
-                           "2*phi + 4*l*a*s*h_head", "只算了前向（2Φ + 4·L·a·s·h_head）")), "FLOPs/token"),
+                           "2*phi + 4*l*a*s*h_head", "只算了前向（2Φ + 4·L·a·s·h_head）")), "FLOPs/token",
+            refs="kaplan2020, narayanan2021",
+            decomposition=("6Φ: each parameter does one multiply-add (2 FLOPs) per token forward and two backward "
+                           "(4 FLOPs): 2Φ + 4Φ",
+                           "12·L·a·s·h_head: attention scores QKᵀ and the weighted sum of V, 2·2·s·h_head FLOPs per "
+                           "head and layer forward, ×3 with backward"),
+            decomposition_zh=("6Φ：每个参数每个 token 前向做一次乘加（2 FLOPs），反向两次（4 FLOPs）：2Φ + 4Φ",
+                              "12·L·a·s·h_head：注意力分数 QKᵀ 和对 V 的加权求和，前向每层每头 2·2·s·h_head FLOPs，"
+                              "加上反向 ×3"),
+            parts=(Part("dense", "6Φ", "6*phi", "flop", "the parameters: 2Φ forward + 4Φ backward",
+                        "参数部分：前向 2Φ + 反向 4Φ"),
+                   Part("attn", "12·L·a·s·h_head", "12*l*a*s*h_head", "flop", "attention scores and weighted V",
+                        "注意力分数与 V 的加权")),
+            via="dense + attn",
+            takeaway="6Φ per token is the rule of thumb; the attention term matters once the sequence length is "
+                     "comparable with the model width.",
+            takeaway_zh="每 token 6Φ 是经验公式；当序列长度和模型宽度相当时，注意力项就不能忽略了。",
+            example={"phi": 7e9, "l": 32, "a": 32, "s": 4096, "h_head": 128},
+            meaning_zh="训练时每个 token 的 FLOPs（含注意力项）"),
     Formula("forward_flops_per_token", (PHI,), "2*phi", "flop", "forward-pass FLOPs per token", "C§3.1",
             (Misconception("training", "used the training figure 6Φ", "6*phi", "用成了训练的 6Φ"),
              # an MoE problem gives its total parameters as an extra: a token only uses its top-k experts
              Misconception("total_params", "used the total parameters: a token only passes through its top-k experts",
-                           "2*phi_total", "用了总参数量：一个 token 只经过它的 top-k 个专家")), "FLOPs/token"),
+                           "2*phi_total", "用了总参数量：一个 token 只经过它的 top-k 个专家")), "FLOPs/token",
+
+            refs="kaplan2020",
+            decomposition=("each parameter is one multiply-add per token in the forward pass: 2 FLOPs × Φ",),
+            decomposition_zh=("前向时每个参数对每个 token 做一次乘加：2 FLOPs × Φ",),
+            takeaway="a forward pass costs 2Φ FLOPs per token, a third of training's 6Φ: inference budgets start here.",
+            takeaway_zh="前向每个 token 2Φ FLOPs，是训练 6Φ 的三分之一：推理的算力预算从这里算起。",
+            example={"phi": 7e9},
+            meaning_zh="前向每个 token 的 FLOPs"),
     Formula("mfu", (TPS, PHI, N_GPUS, PEAK), "tokens_per_s*6*phi/(n_gpus*peak_flops)", "ratio",
             "model FLOPs utilisation (6Φ per token, recomputation not counted)", "C§3.2",
             (Misconception("forward_only", "used 2Φ (forward only) instead of 6Φ",
@@ -405,20 +901,65 @@ CATALOGUE: tuple[Formula, ...] = (
              Misconception("hfu", "counted recomputation (8Φ): that is HFU",
                            "tokens_per_s*8*phi/(n_gpus*peak_flops)", "把重计算也算进去了（8Φ）：那是 HFU"),
              Misconception("one_gpu", "forgot to divide by the number of GPUs",
-                           "tokens_per_s*6*phi/peak_flops", "忘了除以 GPU 数")), "MFU"),
+                           "tokens_per_s*6*phi/peak_flops", "忘了除以 GPU 数")), "MFU",
+            refs="chowdhery2022",
+            decomposition=("useful model FLOP/s = tokens/s × 6Φ (forward + backward, recomputation not counted); "
+                           "available = N GPUs × peak",),
+            decomposition_zh=("有效模型算力 = tokens/s × 6Φ（前向 + 反向，不算重计算）；可用算力 = N 张 GPU × 峰值",),
+            parts=(Part("achieved", "tok/s·6Φ", "tokens_per_s*6*phi", "flop_rate", "model FLOP/s achieved",
+                        "实际达到的模型算力"),
+                   Part("avail", "N·F_peak", "n_gpus*peak_flops", "flop_rate", "peak of all the GPUs", "全部 GPU 的峰值")),
+            via="achieved/avail",
+            takeaway="MFU counts only the model's useful FLOPs: 40-60 % is good for large dense training; far below, "
+                     "look for communication, pipeline bubbles or small kernels.",
+            takeaway_zh="MFU 只算模型的有效 FLOPs：大规模稠密训练 40-60 % 算好；远低于此就去查通信、流水线气泡或小算子。",
+            example={"tokens_per_s": 1e6, "phi": 7e9, "n_gpus": 128, "peak_flops": 1000e12},
+            meaning_zh="模型算力利用率（每 token 6Φ，不算重计算）"),
     Formula("hfu", (TPS, PHI, N_GPUS, PEAK), "tokens_per_s*8*phi/(n_gpus*peak_flops)", "ratio",
             "hardware FLOPs utilisation with full recomputation (8Φ per token)", "C§3.2",
             (Misconception("mfu", "used 6Φ: that is MFU, recomputation not counted",
-                           "tokens_per_s*6*phi/(n_gpus*peak_flops)", "用了 6Φ：那是 MFU，不算重计算"),), "HFU"),
+                           "tokens_per_s*6*phi/(n_gpus*peak_flops)", "用了 6Φ：那是 MFU，不算重计算"),), "HFU",
+            refs="chowdhery2022",
+            decomposition=("with full recomputation the forward pass runs twice: 2Φ + 2Φ (recomputed) + 4Φ backward = "
+                           "8Φ per token executed by the hardware",),
+            decomposition_zh=("完全重计算时前向跑两遍：2Φ + 2Φ（重算）+ 4Φ 反向 = 硬件每 token 执行 8Φ",),
+            parts=(Part("achieved", "tok/s·8Φ", "tokens_per_s*8*phi", "flop_rate", "FLOP/s the hardware executes",
+                        "硬件实际执行的算力"),
+                   Part("avail", "N·F_peak", "n_gpus*peak_flops", "flop_rate", "peak of all the GPUs", "全部 GPU 的峰值")),
+            via="achieved/avail",
+            takeaway="HFU ≥ MFU: recomputation keeps the hardware busy without advancing the model, so compare "
+                     "systems by MFU.",
+            takeaway_zh="HFU ≥ MFU：重计算让硬件忙着却不推进模型训练，所以比较不同系统要看 MFU。",
+            example={"tokens_per_s": 1e6, "phi": 7e9, "n_gpus": 128, "peak_flops": 1000e12},
+            meaning_zh="完全重计算时的硬件算力利用率（每 token 8Φ）"),
     Formula("train_flops", (PHI, TOKENS), "6*phi*tokens", "flop", "total training FLOPs (6ΦD)", "C§3.1",
-            (Misconception("forward_only", "used 2ΦD (forward only)", "2*phi*tokens", "用了 2ΦD（只算前向）"),), "C"),
+            (Misconception("forward_only", "used 2ΦD (forward only)", "2*phi*tokens", "用了 2ΦD（只算前向）"),), "C",
+            refs="kaplan2020",
+            decomposition=("6Φ FLOPs per token (2Φ forward + 4Φ backward) × D training tokens",),
+            decomposition_zh=("每 token 6Φ FLOPs（前向 2Φ + 反向 4Φ）× D 个训练 token",),
+            takeaway="C = 6ΦD is the budget of a training run; divide it by N × peak × MFU to get the wall-clock time.",
+            takeaway_zh="C = 6ΦD 是一次训练的算力预算；除以 N × 峰值 × MFU 就是训练时间。",
+            example={"phi": 7e9, "tokens": 1e12},
+            meaning_zh="训练总 FLOPs（6ΦD）"),
     Formula("train_time", (PHI, TOKENS, N_GPUS, PEAK, Input("mfu", "ratio", "model FLOPs utilisation", "MFU")),
             "6*phi*tokens/(n_gpus*peak_flops*mfu)", "time", "wall-clock training time at a given MFU", "C§3",
             (Misconception("no_mfu", "assumed 100% utilisation (left out MFU)", "6*phi*tokens/(n_gpus*peak_flops)",
                            "假设了 100% 利用率（漏了 MFU）"),
              Misconception("forward_only", "used 2ΦD instead of 6ΦD", "2*phi*tokens/(n_gpus*peak_flops*mfu)",
                            "用了 2ΦD，应为 6ΦD")),
-            "T"),
+            "T",
+            refs="kaplan2020, chowdhery2022",
+            decomposition=("time = work ÷ rate: 6ΦD FLOPs over N GPUs × peak × MFU",),
+            decomposition_zh=("时间 = 工作量 ÷ 速率：6ΦD FLOPs 除以 N 张 GPU × 峰值 × MFU",),
+            parts=(Part("work", "6ΦD", "6*phi*tokens", "flop", "total training FLOPs", "训练总 FLOPs"),
+                   Part("rate", "N·F_peak·MFU", "n_gpus*peak_flops*mfu", "flop_rate", "sustained FLOP/s of the cluster",
+                        "集群实际持续算力")),
+            via="work/rate",
+            takeaway="training time is 6ΦD / (N · peak · MFU): raising MFU from 30 % to 45 % is worth as much as 50 % "
+                     "more GPUs.",
+            takeaway_zh="训练时间 = 6ΦD / (N · 峰值 · MFU)：MFU 从 30 % 提到 45 %，相当于多加 50 % 的 GPU。",
+            example={"phi": 7e9, "tokens": 1e12, "n_gpus": 128, "peak_flops": 1000e12, "mfu": 0.4},
+            meaning_zh="给定 MFU 时的训练时间"),
     # ----------------------------------------------------------- inference (C§4)
     Formula("kv_cache_bytes", (Input("batch", "count", "batch size (sequences)", "B"),
                                Input("seq", "count", "sequence length (tokens)", "S"), LAYERS, N_KV, D_HEAD, BPE),
@@ -429,7 +970,21 @@ CATALOGUE: tuple[Formula, ...] = (
                                     "2*bytes_per_elem*batch*seq*layers*n_heads*d_head",
                                     "用了 Query 头数而不是 KV 头数（GQA/MQA）"),
                       Misconception("elements", "counted elements, not bytes",
-                                    "2*batch*seq*layers*n_kv_heads*d_head", "算的是元素个数，不是字节数")), "M_KV"),
+                                    "2*batch*seq*layers*n_kv_heads*d_head", "算的是元素个数，不是字节数")), "M_KV",
+            refs="pope2022, ainslie2023",
+            decomposition=("per token and layer the cache keeps one K and one V vector for each KV head: "
+                           "2 × n_kv × d_head values of `bytes` each; × L layers, × S tokens, × B sequences",),
+            decomposition_zh=("每个 token、每层为每个 KV 头缓存一个 K 向量和一个 V 向量：2 × n_kv × d_head 个值，每个 "
+                              "bytes 字节；再 × L 层、× S 个 token、× B 条序列",),
+            parts=(Part("kv_token", "KV/token", "2*bytes_per_elem*layers*n_kv_heads*d_head", "bytes",
+                        "K and V of every layer, for one token", "一个 token 在所有层的 K 和 V"),),
+            via="kv_token*batch*seq",
+            takeaway="the KV cache grows linearly with batch and sequence length: at long context it, not the weights, "
+                     "limits the batch (GQA shrinks it n_heads/n_kv times).",
+            takeaway_zh="KV Cache 随 batch 和序列长度线性增长：长上下文时限制 batch 的是它而不是权重（GQA 把它缩小 "
+                        "n_heads/n_kv 倍）。",
+            example={"batch": 8, "seq": 4096, "layers": 32, "n_kv_heads": 8, "d_head": 128, "bytes_per_elem": 2},
+            meaning_zh="整个 batch 的 KV Cache"),
     Formula("kv_bytes_per_token", (LAYERS, N_KV, D_HEAD, BPE), "2*bytes_per_elem*layers*n_kv_heads*d_head",
             "bytes", "KV cache bytes added per token (all layers)", "C§4.1",
             (Misconception("no_kv_factor", "forgot that both K and V are cached (factor 2)",
@@ -439,13 +994,38 @@ CATALOGUE: tuple[Formula, ...] = (
              Misconception("one_layer", "counted one layer, not all of them", "2*bytes_per_elem*n_kv_heads*d_head",
                            "只算了一层，没有乘以层数"),
              Misconception("elements", "counted elements, not bytes", "2*layers*n_kv_heads*d_head",
-                           "算的是元素个数，不是字节数")), "KV/token"),
+                           "算的是元素个数，不是字节数")), "KV/token",
+            refs="pope2022, ainslie2023",
+            decomposition=("each layer caches one K and one V vector per KV head for every token: "
+                           "2 × n_kv × d_head values of `bytes` each, × L layers",),
+            decomposition_zh=("每层为每个 token 的每个 KV 头缓存一个 K 和一个 V 向量：2 × n_kv × d_head 个值，每个 bytes "
+                              "字节，再 × L 层",),
+            parts=(Part("per_layer", "KV/layer", "2*bytes_per_elem*n_kv_heads*d_head", "bytes", "K and V of one layer",
+                        "一层的 K 和 V"),),
+            via="per_layer*layers",
+            takeaway="know the KV bytes per token of your model: free memory ÷ this number is how many tokens a server "
+                     "can hold.",
+            takeaway_zh="记住你的模型每 token 的 KV 字节数：空闲显存 ÷ 它 = 服务器能容纳多少个 token。",
+            example={"layers": 32, "n_kv_heads": 8, "d_head": 128, "bytes_per_elem": 2},
+            meaning_zh="每个 token 新增的 KV Cache 字节数（所有层）"),
     Formula("decode_tokens_per_s", (BW, Input("weight_bytes", "bytes", "bytes of weights read per step", "W"),
                                     Input("kv_bytes", "bytes", "KV cache bytes read per step", "KV")),
             "bandwidth/(weight_bytes + kv_bytes)", "tok_rate",
             "batch-1 decode upper bound: every token reads all weights and the KV cache", "C§4.2",
             (Misconception("no_kv", "ignored the KV cache read", "bandwidth/weight_bytes",
-                           "忽略了 KV Cache 的读取"),), "tok/s"),
+                           "忽略了 KV Cache 的读取"),), "tok/s",
+            refs="pope2022",
+            decomposition=("at batch 1, every generated token reads all the weights and the whole KV cache from "
+                           "memory once; its 2Φ FLOPs take far less time than those bytes",),
+            decomposition_zh=("batch 为 1 时，每生成一个 token 都要把全部权重和整个 KV Cache 从显存读一遍；"
+                              "它的 2Φ FLOPs 耗时远小于读这些字节",),
+            parts=(Part("read", "bytes/token", "weight_bytes + kv_bytes", "bytes", "bytes read per token",
+                        "每个 token 读取的字节数"),),
+            via="bandwidth/read",
+            takeaway="decode at batch 1 reads every weight per token: it is bandwidth, not FLOPs, that sets tok/s.",
+            takeaway_zh="batch 为 1 的 decode 每个 token 都要读一遍全部权重：决定 tok/s 的是显存带宽，不是 FLOPs。",
+            example={"bandwidth": 3e12, "weight_bytes": 140e9, "kv_bytes": 10e9},
+            meaning_zh="batch 为 1 的 decode 上限：每个 token 读全部权重和 KV Cache"),
     Formula("decode_tokens_per_s_batch",
             (BW, Input("weight_bytes", "bytes", "bytes of weights read per step", "W"),
              Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one sequence", "KV_seq"),
@@ -457,23 +1037,67 @@ CATALOGUE: tuple[Formula, ...] = (
                            "bandwidth/(weight_bytes + batch*kv_bytes_per_seq)", "给出的是单条序列的速率，不是整个 batch 的"),
              Misconception("no_kv", "ignored the KV cache reads", "batch*bandwidth/weight_bytes", "忽略了 KV Cache 的读取"),
              Misconception("weights_per_seq", "read the weights once per sequence",
-                           "batch*bandwidth/(batch*weight_bytes + batch*kv_bytes_per_seq)", "让每条序列各读了一遍权重")), "tok/s"),
+                           "batch*bandwidth/(batch*weight_bytes + batch*kv_bytes_per_seq)", "让每条序列各读了一遍权重")), "tok/s",
+            refs="pope2022",
+            decomposition=("one decode step reads the weights once (shared by the whole batch) and each sequence's KV "
+                           "cache, and yields one token per sequence",),
+            decomposition_zh=("一步 decode 读一遍权重（整个 batch 共享）和每条序列各自的 KV Cache，每条序列产出一个 token",),
+            parts=(Part("step", "bytes/step", "weight_bytes + batch*kv_bytes_per_seq", "bytes",
+                        "bytes read per decode step", "每步 decode 读取的字节数"),
+                   Part("t_step", "T_step", "step/bandwidth", "time", "time of one step", "一步的时间")),
+            via="batch/t_step",
+            takeaway="batching shares the weight reads: throughput rises almost linearly with B until the KV reads, "
+                     "or compute, take over.",
+            takeaway_zh="批处理让多条序列共享权重读取：吞吐几乎随 B 线性增长，直到 KV 读取或算力成为瓶颈。",
+            example={"bandwidth": 3e12, "weight_bytes": 140e9, "kv_bytes_per_seq": 1e9, "batch": 16},
+            meaning_zh="一个 batch 的访存受限 decode 吞吐：每步读一遍权重和每条序列的 KV"),
     Formula("critical_batch", (PEAK, BW, BPE), "peak_flops/bandwidth*bytes_per_elem/2", "count",
             "decode batch at which weight-streaming GEMMs become compute-bound (ridge × bytes / 2)",
             "R§4.1, C§4.2",
             (Misconception("ridge", "gave the ridge point itself (forgot bytes/2 FLOP per weight)",
                            "peak_flops/bandwidth", "直接给出了拐点本身（漏了 × 字节数/2：每个权重每条序列 2 FLOP）"),
              Misconception("no_half", "forgot that a weight does 2 FLOPs per sequence",
-                           "peak_flops/bandwidth*bytes_per_elem", "忘了每个权重对每条序列要做 2 FLOP")), "B*"),
+                           "peak_flops/bandwidth*bytes_per_elem", "忘了每个权重对每条序列要做 2 FLOP")), "B*",
+            refs="pope2022",
+            decomposition=("per step each weight is read once (`bytes` B) and used for 2 FLOPs per sequence: a decode "
+                           "GEMM does 2B / bytes FLOP/B, which reaches the ridge I* at B = I* × bytes / 2",),
+            decomposition_zh=("每步每个权重读一次（bytes 字节），对每条序列做 2 FLOPs：decode GEMM 的算术强度为 "
+                              "2B / bytes FLOP/B，在 B = I* × bytes / 2 时到达拐点 I*",),
+            parts=(Part("ridge", "I*", "peak_flops/bandwidth", "intensity", "ridge point", "拐点算术强度"),),
+            via="ridge*bytes_per_elem/2",
+            takeaway="below this batch decode leaves the tensor cores idle: servers batch requests to get near it, and "
+                     "quantised weights lower it.",
+            takeaway_zh="batch 低于它时 decode 让 Tensor Core 闲着：推理服务要把请求攒成 batch 来接近它；权重量化会降低它。",
+            example={"peak_flops": 1000e12, "bandwidth": 4e12, "bytes_per_elem": 2},
+            meaning_zh="decode 时权重 GEMM 转为算力受限的 batch（拐点 × 字节数 / 2）"),
     Formula("prefill_time", (PHI, TOKENS, PEAK), "2*phi*tokens/peak_flops", "time",
             "prefill lower bound: compute-bound forward pass over the prompt", "C§4.2",
             (Misconception("training_flops", "used 6Φ per token (training) instead of 2Φ (forward)",
-                           "6*phi*tokens/peak_flops", "每个 token 用了 6Φ（训练），应为 2Φ（前向）"),), "T_prefill"),
+                           "6*phi*tokens/peak_flops", "每个 token 用了 6Φ（训练），应为 2Φ（前向）"),), "T_prefill",
+            refs="pope2022",
+            decomposition=("prefill runs the whole prompt at once: big GEMMs, compute-bound, 2Φ FLOPs per token at the "
+                           "peak",),
+            decomposition_zh=("prefill 一次处理整段 prompt：大 GEMM，算力受限，每 token 2Φ FLOPs、按峰值算力计",),
+            parts=(Part("work", "2Φ·D", "2*phi*tokens", "flop", "forward FLOPs of the prompt", "整段 prompt 的前向 FLOPs"),),
+            via="work/peak_flops",
+            takeaway="prefill is compute-bound and decode memory-bound: time-to-first-token and tokens per second are "
+                     "tuned by different means.",
+            takeaway_zh="prefill 算力受限、decode 访存受限：首 token 延迟和每秒 token 数要用不同手段优化。",
+            example={"phi": 7e9, "tokens": 2000, "peak_flops": 1000e12},
+            meaning_zh="prefill 的时间下限：整段 prompt 的前向按峰值算力计"),
     # -------------------------------------------------------------- roofline (R, C§5)
     Formula("arithmetic_intensity", (Input("flops", "flop", "floating-point operations", "FLOPs"),
                                      Input("bytes", "bytes", "bytes moved to/from memory", "Bytes")),
             "flops/bytes", "intensity", "FLOPs per byte of memory traffic", "R§2.3, C§5.1",
-            (Misconception("inverted", "divided bytes by FLOPs", "bytes/flops", "用字节数除以 FLOPs（除反了）"),), "I"),
+            (Misconception("inverted", "divided bytes by FLOPs", "bytes/flops", "用字节数除以 FLOPs（除反了）"),), "I",
+            refs="williams2009",
+            decomposition=("intensity = work per byte moved: FLOPs ÷ bytes read from and written to memory",),
+            decomposition_zh=("算术强度 = 每搬运一个字节做的计算：FLOPs ÷ 显存读写字节数",),
+            takeaway="intensity alone decides which roof applies: compare it with the GPU's ridge point before "
+                     "optimising anything.",
+            takeaway_zh="只看算术强度就知道受哪条线限制：优化之前先把它和 GPU 的拐点比一比。",
+            example={"flops": 100e9, "bytes": 1e9},
+            meaning_zh="每字节显存访问对应的 FLOPs"),
     Formula("ridge_point", (PEAK, BW), "peak_flops/bandwidth", "intensity",
             "intensity where the roofline turns from memory-bound to compute-bound", "R§3.2, C§5.2",
             (Misconception("sparse", "used the 2:4-sparse TFLOPS figure (twice the dense one)",
@@ -483,7 +1107,17 @@ CATALOGUE: tuple[Formula, ...] = (
              Misconception("units_0001", "mixed GFLOPS with TB/s (off by 1000)", "peak_flops/bandwidth/1000",
                            "把 GFLOPS 和 TB/s 混着用了（差 1000 倍）"),
              Misconception("inverted", "divided bandwidth by FLOPS", "bandwidth/peak_flops",
-                           "用带宽除以 FLOPS（除反了）")), "I*"),
+                           "用带宽除以 FLOPS（除反了）")), "I*",
+            refs="williams2009",
+            decomposition=("I* = F_peak / BW: the intensity at which moving the bytes takes as long as the math; "
+                           "below it the slanted (memory) roof limits, above it the flat (compute) roof",),
+            decomposition_zh=("I* = F_peak / BW：搬运数据与计算耗时恰好相等时的算术强度；低于它受斜线（显存带宽）限制，"
+                              "高于它受水平线（峰值算力）限制",),
+            takeaway="a modern GPU needs {result} to be compute-bound: most kernels other than big GEMMs sit below "
+                     "the ridge and are memory-bound.",
+            takeaway_zh="现代 GPU 要 {result} 才能算力受限：除大 GEMM 以外，多数算子都在拐点左侧，访存受限。",
+            example={"peak_flops": 1000e12, "bandwidth": 4e12},
+            meaning_zh="拐点算术强度：Roofline 从访存受限转为算力受限的那一点"),
     Formula("attainable_flops", (Input("intensity", "intensity", "arithmetic intensity of the kernel", "I"), PEAK, BW),
             "min(peak_flops, intensity*bandwidth)", "flop_rate",
             "the roofline: the most FLOP/s a kernel of this intensity can reach", "R§3.1",
@@ -491,7 +1125,19 @@ CATALOGUE: tuple[Formula, ...] = (
                            "直接给了算力峰值：这个算子落在斜线（访存受限）那一段"),
              Misconception("slope", "used I × BW although that is above the flat roof", "intensity*bandwidth",
                            "用了 I × BW，但它已经超过了水平线（算力峰值）")),
-            "P"),
+            "P",
+            refs="williams2009",
+            decomposition=("the roofline: a kernel reaches at most min(peak, I × BW): intensity times bandwidth on the "
+                           "slanted roof, the peak on the flat one",),
+            decomposition_zh=("屋顶线：算子最多达到 min(峰值, I × BW)：斜线段是算术强度 × 带宽，水平段是峰值",),
+            parts=(Part("slope", "I·BW", "intensity*bandwidth", "flop_rate", "the memory roof at this intensity",
+                        "这个算术强度下的带宽上限"),),
+            via="min(peak_flops, slope)",
+            takeaway="check which roof applies before quoting a number: below the ridge the answer is I × BW, never "
+                     "the peak.",
+            takeaway_zh="先判断落在哪条线上再报数：在拐点左侧答案是 I × BW，绝不是峰值。",
+            example={"intensity": 50, "peak_flops": 1000e12, "bandwidth": 4e12},
+            meaning_zh="屋顶线：该算术强度的算子最多能达到的 FLOP/s"),
     Formula("gemm_intensity", (Input("m", "count", "rows of A and C", "M"), Input("n", "count", "columns of B and C", "N"),
                                Input("k", "count", "inner dimension", "K"), BPE),
             "2*m*n*k/(bytes_per_elem*(m*k + k*n + m*n))", "intensity",
@@ -500,7 +1146,21 @@ CATALOGUE: tuple[Formula, ...] = (
                            "m*n*k/(bytes_per_elem*(m*k + k*n + m*n))", "把一次乘加算成了 1 FLOP，应为 2"),
              Misconception("elements", "divided by elements, not bytes", "2*m*n*k/(m*k + k*n + m*n)", "除以的是元素个数，不是字节数"),
              Misconception("no_output", "left out writing C", "2*m*n*k/(bytes_per_elem*(m*k + k*n))",
-                           "漏了写回 C 的访存")), "I_GEMM"),
+                           "漏了写回 C 的访存")), "I_GEMM",
+            refs="williams2009",
+            decomposition=("C = A·B does M·N·K multiply-adds (2 FLOPs each); A (M×K), B (K×N) and C (M×N) each "
+                           "cross memory once",),
+            decomposition_zh=("C = A·B 共做 M·N·K 次乘加（每次 2 FLOPs）；A（M×K）、B（K×N）、C（M×N）各经过显存一次",),
+            parts=(Part("work", "FLOPs", "2*m*n*k", "flop", "2 FLOPs per multiply-add", "每次乘加 2 FLOPs"),
+                   Part("traffic", "Bytes", "bytes_per_elem*(m*k + k*n + m*n)", "bytes",
+                        "read A and B, write C", "读 A、B，写 C")),
+            via="work/traffic",
+            takeaway="intensity grows with the smallest dimension: a GEMM with a small M (decode at batch 1 is a GEMV) "
+                     "is memory-bound, big square GEMMs are compute-bound.",
+            takeaway_zh="算术强度随最小的那一维增长：M 很小的 GEMM（batch 为 1 的 decode 就是 GEMV）访存受限，"
+                        "大方阵 GEMM 则算力受限。",
+            example={"m": 4096, "n": 4096, "k": 4096, "bytes_per_elem": 2},
+            meaning_zh="C = A·B（A：M×K，B：K×N）的算术强度，每个矩阵只搬运一次"),
     Formula("param_count", (Input("layers", "count", "transformer layers", "L"),
                             Input("d_model", "count", "hidden size", "d"),
                             Input("n_heads", "count", "query heads", "n_h"), N_KV, D_HEAD,
@@ -518,18 +1178,55 @@ CATALOGUE: tuple[Formula, ...] = (
                            " + 2*d_model*ffn) + 2*vocab*d_model", "用了 2 个矩阵的 MLP，而不是带门控的 3 矩阵 MLP"),
              Misconception("no_embeddings", "left out the embedding and output matrices",
                            "layers*(d_model*n_heads*d_head + 2*d_model*n_kv_heads*d_head + n_heads*d_head*d_model"
-                           " + 3*d_model*ffn)", "漏了 embedding 和输出层矩阵")), "Φ"),
+                           " + 3*d_model*ffn)", "漏了 embedding 和输出层矩阵")), "Φ",
+            refs="touvron2023, ainslie2023",
+            decomposition=("per layer: attention Q (d·n_h·d_head), K and V (2·d·n_kv·d_head), output (n_h·d_head·d); "
+                           "gated MLP 3·d·d_ffn (gate, up, down); plus embedding and output matrices 2·V·d",),
+            decomposition_zh=("每层：注意力 Q（d·n_h·d_head）、K 和 V（2·d·n_kv·d_head）、输出投影（n_h·d_head·d）；"
+                              "带门控的 MLP 3·d·d_ffn（gate、up、down）；再加词嵌入和输出层矩阵 2·V·d",),
+            parts=(Part("attn", "P_attn", "d_model*n_heads*d_head + 2*d_model*n_kv_heads*d_head + n_heads*d_head*d_model",
+                        "count", "attention weights of one layer", "一层的注意力权重"),
+                   Part("mlp", "P_mlp", "3*d_model*ffn", "count", "MLP weights of one layer", "一层的 MLP 权重"),
+                   Part("emb", "P_emb", "2*vocab*d_model", "count", "embedding and output matrices",
+                        "词嵌入和输出层矩阵")),
+            via="layers*(attn + mlp) + emb",
+            takeaway="most parameters sit in the MLP (3·d·d_ffn per layer); GQA shrinks only K and V.",
+            takeaway_zh="大部分参数在 MLP 里（每层 3·d·d_ffn）；GQA 只缩小了 K 和 V。",
+            example={"layers": 32, "d_model": 4096, "n_heads": 32, "n_kv_heads": 8, "d_head": 128, "ffn": 14336,
+                     "vocab": 128000},
+            meaning_zh="Llama 式解码器的参数量（门控 MLP，不共享词嵌入，忽略归一化层）"),
     # -------------------------------------------------------------- pipeline (C§6)
     Formula("bubble_1f1b", (P_STAGES, M_MICRO), "(p-1)/(m+p-1)", "ratio",
             "1F1B pipeline bubble as a share of total time", "C§6.1",
             (Misconception("ideal_time", "used (P−1)/m, the bubble relative to ideal time (Narayanan et al.)",
-                           "(p-1)/m", "用了 (P−1)/m，那是气泡相对理想时间的比例（Narayanan 等）"),), "bubble"),
+                           "(p-1)/m", "用了 (P−1)/m，那是气泡相对理想时间的比例（Narayanan 等）"),), "bubble",
+            refs="narayanan2021, huang2019",
+            decomposition=("filling and draining the pipeline costs P−1 micro-batch slots; the useful work is m slots: "
+                           "bubble share = (P−1)/(m+P−1)",),
+            decomposition_zh=("流水线的填充和排空占 P−1 个 micro-batch 时隙，有效工作占 m 个：气泡率 = (P−1)/(m+P−1)",),
+            simplification=("for m ≫ P the bubble ≈ (P−1)/m: more micro-batches per step shrink it",),
+            simplification_zh=("m ≫ P 时气泡率 ≈ (P−1)/m：每步的 micro-batch 越多，气泡越小",),
+            takeaway="keep m at least about 4× P to push the bubble under ~20 %; interleaving divides it further.",
+            takeaway_zh="m 至少取 P 的 4 倍左右，气泡率才能压到约 20 % 以下；交错调度还能再降。",
+            example={"p": 4, "m": 16},
+            meaning_zh="1F1B 流水线气泡占总时间的比例"),
     Formula("bubble_interleaved", (P_STAGES, M_MICRO, Input("v", "count", "virtual stages per GPU", "v")),
             "(p-1)/(v*m+p-1)", "ratio", "interleaved 1F1B bubble as a share of total time", "C§6.2",
             (Misconception("no_v", "left out the virtual stages v (plain 1F1B)", "(p-1)/(m+p-1)",
                            "漏了虚拟阶段数 v（当成了普通 1F1B）"),
              Misconception("ideal_time", "used (P−1)/(v·m), relative to ideal time", "(p-1)/(v*m)",
-                           "用了 (P−1)/(v·m)，那是相对理想时间的比例")), "bubble"),
+                           "用了 (P−1)/(v·m)，那是相对理想时间的比例")), "bubble",
+            refs="narayanan2021",
+            decomposition=("each GPU holds v smaller stages, so filling and draining take P−1 slots of 1/v the size: "
+                           "bubble = (P−1)/(v·m + P−1)",),
+            decomposition_zh=("每张 GPU 放 v 个更小的阶段，填充和排空仍是 P−1 个时隙，但每个只有 1/v 大小："
+                              "气泡率 = (P−1)/(v·m + P−1)",),
+            simplification=("for v·m ≫ P the bubble ≈ (P−1)/(v·m): v times smaller than plain 1F1B",),
+            simplification_zh=("v·m ≫ P 时气泡率 ≈ (P−1)/(v·m)：比普通 1F1B 小 v 倍",),
+            takeaway="interleaving cuts the bubble about v-fold, paid for with v times more point-to-point messages.",
+            takeaway_zh="交错调度把气泡缩小约 v 倍，代价是点对点通信次数多 v 倍。",
+            example={"p": 4, "m": 8, "v": 2},
+            meaning_zh="交错式 1F1B 的气泡占总时间的比例"),
     Formula("bubble_asymmetric", (Input("stage_times", "list:time", "forward time of each stage", "t"), M_MICRO),
             "1 - m*sum(stage_times)/(len(stage_times)*(sum(stage_times) + (m-1)*max(stage_times)))", "ratio",
             "pipeline bubble when stages take different times (P = number of stages)", "C§6.3",
@@ -537,7 +1234,24 @@ CATALOGUE: tuple[Formula, ...] = (
                            "(len(stage_times)-1)/(m+len(stage_times)-1)", "用了各阶段耗时相同时的 1F1B 公式 (P−1)/(m+P−1)"),
              Misconception("limit", "gave the m → ∞ limit 1 − mean(t)/max(t)",
                            "1 - sum(stage_times)/(len(stage_times)*max(stage_times))",
-                           "给出的是 m → ∞ 时的极限 1 − mean(t)/max(t)")), "bubble"),
+                           "给出的是 m → ∞ 时的极限 1 − mean(t)/max(t)")), "bubble",
+            refs="narayanan2021",
+            decomposition=("the slowest stage sets the beat: a step takes sum(t) to fill and drain plus (m−1)·max(t) in "
+                           "steady state; the stages do m·sum(t) of useful work out of P times that",),
+            decomposition_zh=("最慢的阶段决定节拍：一步耗时 = 填充排空 sum(t) + 稳态 (m−1)·max(t)；各阶段有效工作共 "
+                              "m·sum(t)，占 P 倍步长中的一部分",),
+            parts=(Part("t_step", "T_step", "sum(stage_times) + (m-1)*max(stage_times)", "count",
+                        "time of one step, in the unit of t", "一步的时间，与 t 同单位"),
+                   Part("busy", "m·Σt", "m*sum(stage_times)", "count", "useful work of all stages, in the unit of t",
+                        "所有阶段的有效工作，与 t 同单位")),
+            via="1 - busy/(len(stage_times)*t_step)",
+            simplification=("as m → ∞ the bubble tends to 1 − mean(t)/max(t): uneven stages waste time however many "
+                            "micro-batches there are",),
+            simplification_zh=("m → ∞ 时气泡率趋于 1 − mean(t)/max(t)：阶段不均衡，再多 micro-batch 也有浪费",),
+            takeaway="balance the stages before adding micro-batches: an uneven split leaves a bubble no m removes.",
+            takeaway_zh="先平衡各阶段，再加 micro-batch：切分不均留下的气泡，m 再大也消除不了。",
+            example={"stage_times": (10e-3, 10e-3, 10e-3, 20e-3), "m": 8},
+            meaning_zh="各阶段耗时不同时的流水线气泡率（P = 阶段数）"),
     # ---------------------------------------------------- added by the question bank (C§4, R§5.4)
     Formula("max_batch_fit", (Input("gpu_bytes", "bytes", "memory of the GPU(s)", "M_gpu"),
                               Input("weight_bytes", "bytes", "bytes of the weights", "W"),
@@ -547,7 +1261,18 @@ CATALOGUE: tuple[Formula, ...] = (
             (Misconception("no_weights", "forgot that the weights take memory too",
                            "floor(gpu_bytes/kv_bytes_per_seq)", "忘了权重也要占显存"),
              Misconception("rounded_up", "rounded up: the last sequence would not fit",
-                           "ceil((gpu_bytes - weight_bytes)/kv_bytes_per_seq)", "向上取整了：最后一条序列放不下")), "B_max"),
+                           "ceil((gpu_bytes - weight_bytes)/kv_bytes_per_seq)", "向上取整了：最后一条序列放不下")), "B_max",
+            refs="pope2022",
+            decomposition=("the weights take W; every sequence needs its full KV cache; round down: a partial sequence "
+                           "does not fit",),
+            decomposition_zh=("权重占 W；每条序列需要完整的 KV Cache；向下取整：放不下一整条就不算",),
+            parts=(Part("free", "M_gpu − W", "gpu_bytes - weight_bytes", "bytes", "memory left for the KV cache",
+                        "留给 KV Cache 的显存"),),
+            takeaway="free memory ÷ KV per sequence bounds the batch: the KV cache, not FLOPs, sets how many requests a "
+                     "server runs at once.",
+            takeaway_zh="空闲显存 ÷ 每条序列的 KV 决定 batch 上限：决定服务器并发的是 KV Cache，而不是算力。",
+            example={"gpu_bytes": 80e9, "weight_bytes": 16e9, "kv_bytes_per_seq": 2e9},
+            meaning_zh="在权重之外 KV Cache 还放得下的最大 batch（忽略激活）"),
     # ---------------------------------------------------- added by the question bank (C§1, C§6)
     Formula("micro_batches_for_bubble", (P_STAGES, Input("target", "ratio", "largest acceptable bubble "
                                                          "(share of total time)", "target")),
@@ -556,7 +1281,16 @@ CATALOGUE: tuple[Formula, ...] = (
             (Misconception("ideal_time", "solved (P−1)/m ≤ target (bubble over ideal time, not total time)",
                            "ceil((p-1)/target)", "解的是 (P−1)/m ≤ 目标（气泡相对理想时间，而不是总时间）"),
              Misconception("rounded_down", "rounded down: the bubble would exceed the target",
-                           "floor((p-1)*(1/target - 1))", "向下取整了：气泡率会超过目标")), "m_min"),
+                           "floor((p-1)*(1/target - 1))", "向下取整了：气泡率会超过目标")), "m_min",
+            refs="narayanan2021",
+            decomposition=("solve (P−1)/(m+P−1) ≤ target for m: m ≥ (P−1)(1/target − 1), rounded up",),
+            decomposition_zh=("解 (P−1)/(m+P−1) ≤ 目标：m ≥ (P−1)(1/目标 − 1)，向上取整",),
+            parts=(Part("exact", "m_exact", "(p-1)*(1/target - 1)", "count", "before rounding up", "向上取整前"),),
+            takeaway="the bubble falls only like 1/m: halving the target roughly doubles the micro-batches, each "
+                     "smaller for a fixed global batch.",
+            takeaway_zh="气泡率只按 1/m 下降：目标减半，micro-batch 数约翻倍；全局 batch 不变时每个 micro-batch 更小。",
+            example={"p": 8, "target": 0.1},
+            meaning_zh="使 1F1B 气泡率 (P−1)/(m+P−1) ≤ 目标的最少 micro-batch 数"),
     # ---------------------------------------------- added by the question bank (C§1.3, C§2, C§3)
     Formula("whole_model_activation_bytes", (LAYERS, Input("layer_bytes", "bytes", "activation memory of one layer",
                                                            "M_act")),
@@ -567,7 +1301,15 @@ CATALOGUE: tuple[Formula, ...] = (
                       Misconception("linear_only", "kept only the 34sbh term (dropped 5as²b)", "layers*34*s*b*h",
                                     "只保留了 34sbh 项（漏了 5as²b）"),
                       Misconception("quadratic_only", "kept only the 5as²b attention term", "layers*5*a*s*s*b",
-                                    "只保留了注意力的 5as²b 项")), "M_act_total"),
+                                    "只保留了注意力的 5as²b 项")), "M_act_total",
+            refs="korthikanti2022",
+            decomposition=("the layers are identical: L × the activations of one layer",),
+            decomposition_zh=("各层完全相同：L × 一层的激活值显存",),
+            takeaway="activations scale with L, s and b: for long sequences they dwarf the weights, hence recomputation "
+                     "and sequence parallelism.",
+            takeaway_zh="激活值显存随 L、s、b 增长：长序列时远超权重，所以要重计算和序列并行。",
+            example={"layers": 32, "layer_bytes": 2e9},
+            meaning_zh="由每层激活算出 L 个相同层的激活值显存"),
     Formula("tp_allreduce_bytes_layer", (S, B, H, BPE, Input("n_tp", "count", "tensor-parallel GPUs", "N_tp")),
             "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem", "bytes",
             "bytes each GPU sends per layer in the forward pass with Megatron tensor parallelism: two ring "
@@ -577,7 +1319,22 @@ CATALOGUE: tuple[Formula, ...] = (
                            "2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem",
                            "每层只算了一次 AllReduce（或只算了一轮 ring）；注意力和 MLP 结束时各有一次 2(N_tp−1)/N_tp × M 的 AllReduce"),
              Misconception("with_backward", "added the backward pass's two AllReduces; only the forward pass was asked",
-                           "4*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem", "把反向的两次 AllReduce 也加上了；题目只问前向")), "V_TP/layer"),
+                           "4*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem", "把反向的两次 AllReduce 也加上了；题目只问前向")), "V_TP/layer",
+            refs="shoeybi2019, patarasuk2009",
+            decomposition=("Megatron TP splits attention and the MLP over N_tp GPUs; each ends in a ring AllReduce of "
+                           "the s·b·h activation: two per layer in the forward pass",),
+            decomposition_zh=("Megatron 张量并行把注意力和 MLP 切到 N_tp 张 GPU 上；两者结束时各对 s·b·h 的激活做一次 "
+                              "Ring AllReduce：每层前向两次",),
+            parts=(Part("msg", "M", "s*b*h*bytes_per_elem", "bytes", "one activation tensor s·b·h",
+                        "一个 s·b·h 激活张量"),
+                   Part("per_ar", "V_AR", "2*(n_tp-1)/n_tp*msg", "bytes", "one ring AllReduce of it",
+                        "对它做一次 Ring AllReduce")),
+            via="2*per_ar",
+            takeaway="tensor parallelism talks twice per layer on the critical path: keep it inside a node (NVLink) "
+                     "and use data or pipeline parallelism across nodes.",
+            takeaway_zh="张量并行每层在关键路径上通信两次：把它放在节点内（NVLink），跨节点用数据并行或流水线并行。",
+            example={"s": 2048, "b": 1, "h": 4096, "bytes_per_elem": 2, "n_tp": 8},
+            meaning_zh="Megatron 张量并行下每张 GPU 每层前向发送的字节数"),
     Formula("comm_bytes_zero3_step", (PHI, Input("bytes_per_param", "bytes", "bytes per weight / gradient value "
                                                  "(bf16 = 2)", "bytes"), N_RANKS),
             "3*(n-1)/n*bytes_per_param*phi", "bytes",
@@ -588,7 +1345,23 @@ CATALOGUE: tuple[Formula, ...] = (
                            "2*(n-1)/n*bytes_per_param*phi",
                            "只 AllGather 了一次权重（那是 DDP 的通信量）；ZeRO-3 前向后会释放权重，反向时要再 AllGather 一次"),
              Misconception("allreduce_each", "counted each collective as an AllReduce (factor 2)",
-                           "6*(n-1)/n*bytes_per_param*phi", "把每个集合通信都当成了 AllReduce（多了因子 2）")), "V_ZeRO-3"),
+                           "6*(n-1)/n*bytes_per_param*phi", "把每个集合通信都当成了 AllReduce（多了因子 2）")), "V_ZeRO-3",
+            refs="rajbhandari2020, patarasuk2009",
+            decomposition=("AllGather the weights for forward, AllGather them again for backward, ReduceScatter the "
+                           "gradients: three ring passes of (N−1)/N × bytes·Φ",),
+            decomposition_zh=("前向 AllGather 权重，反向再 AllGather 一次，最后 ReduceScatter 梯度：三轮 ring，每轮 "
+                              "(N−1)/N × bytes·Φ",),
+            parts=(Part("full", "bytes·Φ", "bytes_per_param*phi", "bytes", "the full weights (or gradients)",
+                        "完整权重（或梯度）"),
+                   Part("one", "V_pass", "(n-1)/n*full", "bytes", "one ring pass", "一轮 ring")),
+            via="3*one",
+            simplification=("(N−1)/N → 1 for large N: about 3 × bytes·Φ per step, against 2 × bytes·Φ for DDP",),
+            simplification_zh=("N 很大时 (N−1)/N → 1：每步约 3 × bytes·Φ，DDP 是 2 × bytes·Φ",),
+            takeaway="ZeRO-3 costs 1.5× the traffic of data parallelism (three passes instead of two): the price of "
+                     "sharding the weights.",
+            takeaway_zh="ZeRO-3 的通信量是数据并行的 1.5 倍（三轮而不是两轮）：这是切分权重的代价。",
+            example={"phi": 7e9, "bytes_per_param": 2, "n": 8},
+            meaning_zh="ZeRO-3 每步每张 GPU 发送的字节数"),
     Formula("mfu_from_step_time", (PHI, Input("global_batch", "count", "sequences per optimizer step (all GPUs)",
                                               "B_global"), S,
                                    Input("step_time", "time", "wall-clock time of one training step", "T_step"),
@@ -603,7 +1376,20 @@ CATALOGUE: tuple[Formula, ...] = (
              Misconception("sequences", "counted sequences, not tokens (forgot × s)",
                            "6*phi*global_batch/(step_time*n_gpus*peak_flops)", "算的是序列数，不是 token 数（漏了 × s）"),
              Misconception("one_gpu", "forgot to divide by the number of GPUs",
-                           "6*phi*global_batch*s/(step_time*peak_flops)", "忘了除以 GPU 数")), "MFU"),
+                           "6*phi*global_batch*s/(step_time*peak_flops)", "忘了除以 GPU 数")), "MFU",
+            refs="chowdhery2022",
+            decomposition=("tokens per second = B_global · s / T_step; useful FLOP/s = tokens/s × 6Φ; divide by N × peak",),
+            decomposition_zh=("每秒 token 数 = B_global · s / T_step；有效算力 = tokens/s × 6Φ；再除以 N × 峰值",),
+            parts=(Part("tps", "tok/s", "global_batch*s/step_time", "tok_rate", "tokens per second", "每秒 token 数"),
+                   Part("achieved", "tok/s·6Φ", "6*phi*tps", "flop_rate", "model FLOP/s achieved", "实际达到的模型算力"),
+                   Part("avail", "N·F_peak", "n_gpus*peak_flops", "flop_rate", "peak of all the GPUs", "全部 GPU 的峰值")),
+            via="achieved/avail",
+            takeaway="MFU from a step time is the number to quote for a training run: 40-60 % is good for large dense "
+                     "models.",
+            takeaway_zh="由步长时间算出的 MFU 是衡量一次训练的标准指标：大规模稠密模型 40-60 % 算好。",
+            example={"phi": 7e9, "global_batch": 512, "s": 4096, "step_time": 10, "n_gpus": 128,
+                     "peak_flops": 1000e12},
+            meaning_zh="由步长时间求 MFU：每步 token 数 B_global·s 除以 T_step 得 tokens/s，乘 6Φ 再除以 N × 峰值"),
     # ------------------------------------ serving, MoE, quantisation, attention IO (bank part 2, issue #15)
     # Beyond the spec's part-2 table: what the serving / MoE / FlashAttention / fusion families need.
     Formula("attention_hbm_bytes", (Input("n", "count", "sequence length (tokens)", "N"),
@@ -991,12 +1777,22 @@ def classify_bound(intensity: float, ridge: float) -> str:
     return "memory-bound" if intensity < ridge else "compute-bound"
 
 
-def bound_solution(intensity: float, ridge: float) -> list[str]:
-    """The worked solution of a classification: compare I with the ridge point I*."""
+def ridge_line(peak: float, bandwidth: float) -> str:
+    """``I* = F_peak / BW = 989 TFLOP/s ÷ 3.35 TB/s = 295.2 FLOP/B``: where the ridge point comes from."""
+    ridge = peak / bandwidth
+    return (f"I* = F_peak / BW = {fmt_quantity(peak, 'flop_rate')} ÷ {fmt_quantity(bandwidth, 'bandwidth')}"
+            f" = {fmt_number(ridge)} FLOP/B")
+
+
+def bound_solution(intensity: float, ridge: float, peak: float | None = None,
+                   bandwidth: float | None = None) -> list[str]:
+    """The worked solution of a classification: compare I with the ridge point I*
+    (computed from peak ÷ bandwidth first when they are given)."""
     verdict = classify_bound(intensity, ridge)
     rel = "<" if intensity < ridge else "≥"
     limit = "memory bandwidth" if verdict == "memory-bound" else "peak compute"
     return [
+        *([ridge_line(peak, bandwidth)] if peak and bandwidth else []),
         "bound = memory-bound if I < I* else compute-bound",
         f"  I = {fmt_number(intensity)} FLOP/B {rel} I* = {fmt_number(ridge)} FLOP/B",
         f"  = {verdict} (limited by {limit})",

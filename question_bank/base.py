@@ -56,6 +56,27 @@ The rules (each a named check in :mod:`question_bank.realism`):
 ``phi`` is the parameter count when the scenario names no catalogue model (a
 "30B-parameter model").  A hypothetical model is a :class:`~question_bank.models.Model`
 made up for the problem (``key="hypothetical"``).
+
+How to give a template its teaching content (tests/unit/test_teaching.py walks every
+template × several seeds):
+
+* A number question gets the whiteboard derivation of its formula from the catalogue
+  (``engine.formulas.Formula.worked``: decomposition, intermediate parts, formula,
+  substitution, result, simplification, takeaway): write that content ONCE on the
+  formula (see the docstring of engine/formulas.py), not in the template.
+* What is particular to the question goes on its :class:`Ask`: ``explanation`` /
+  ``explanation_zh`` (lines before the derivation: "sustained peak = 80 % × 989 TFLOPS =
+  791.2 TFLOPS", "FLOPs = 2N³, bytes = 3N² × 4 B"), ``decomposition`` / ``simplification``
+  (+ ``_zh``) to replace the formula's ("for a square fp32 GEMM 2N³ / (4 · 3N²) = N/6"),
+  and ``takeaway`` / ``takeaway_zh`` to replace its takeaway.  Placeholders ``{name}`` name
+  the formula's inputs, parts, ``result`` and the ask's ``extras``.
+* A choice or expression question has no formula: its ``explanation`` (+ ``_zh``) IS the
+  derivation (for a bound question: I* = peak ÷ bandwidth, then I against I*) and it
+  must have a ``takeaway`` and ``takeaway_zh``.  ``card_formulas`` names the catalogue
+  formulas its card shows (a bound question: ``("ridge_point",)``).
+* Every text is in both languages; no internal source code (``R§``/``C§``) in user text:
+  say where a fact comes from with ``@template(..., source="R§4.2, korthikanti2022")``,
+  which the card shows readably (engine/sources.py).
 """
 
 from __future__ import annotations
@@ -218,6 +239,14 @@ class Ask:
     explanation_zh: tuple[str, ...] = ()  # Chinese lines (default: the English ones)
     target_seconds: int | None = None
     roofline: Mapping[str, Any] | None = None  # {"peak_flops", "bandwidth", "intensity"} to draw
+    # teaching content particular to this question (see the module docstring); None: the formula's
+    decomposition: tuple[str, ...] | None = None
+    decomposition_zh: tuple[str, ...] | None = None
+    simplification: tuple[str, ...] | None = None
+    simplification_zh: tuple[str, ...] | None = None
+    takeaway: str = ""
+    takeaway_zh: str = ""
+    card_formulas: tuple[str, ...] = ()  # catalogue formulas a choice/expression question's card shows
 
     @property
     def kind(self) -> str:
@@ -283,6 +312,10 @@ class Step:
     # misconceptions dropped because their value lands within tolerance of the answer without being it:
     # a different method the grader cannot tell apart here (an exact coincidence is not listed)
     too_close: tuple[str, ...] = ()
+    takeaway: str = ""  # the solution's takeaway line, without its label
+    takeaway_zh: str = ""
+    derivation: int = 0  # lines saying where the factors come from or giving intermediate values
+    card_formulas: tuple[str, ...] = ()  # catalogue formulas the template's card shows for this step
 
     def prompt(self, lang: str = "en") -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en
@@ -290,6 +323,9 @@ class Step:
     def solution_lines(self, lang: str = "en") -> tuple[str, ...]:
         """The worked solution in ``lang`` (formulas are the same in both languages)."""
         return self.solution_zh if lang == "zh" and self.solution_zh else self.solution
+
+    def takeaway_in(self, lang: str = "en") -> str:
+        return self.takeaway_zh if lang == "zh" and self.takeaway_zh else self.takeaway
 
     @property
     def value(self) -> Any:
@@ -314,6 +350,7 @@ class Step:
             },
             "misconceptions": [{"key": m.key, "label": m.label, "value": m.value} for m in e.misses],
             "solution": list(self.solution_lines(lang)),
+            "takeaway": self.takeaway_in(lang),
             "target_seconds": self.target_seconds,
         }
 
@@ -392,6 +429,10 @@ class Template:
     difficulty: int  # 1 = given the formula, 2 = recall it, 3 = derive it
     target_seconds: int  # for the whole problem
     fn: TemplateFn = field(repr=False, compare=False)
+    source: str = ""  # where its situation comes from: seed codes and engine.sources keys (shown readably)
+
+    def title_in(self, lang: str = "en") -> str:
+        return self.title_zh if lang == "zh" else self.title
 
     def generate(self, seed: int) -> Problem:
         rng = random.Random(f"{self.id}:{int(seed)}")
@@ -418,7 +459,7 @@ REGISTRY: dict[str, Template] = {}
 
 
 def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty: int = 1,
-             target_seconds: int = 90) -> Callable[[TemplateFn], TemplateFn]:
+             target_seconds: int = 90, source: str = "") -> Callable[[TemplateFn], TemplateFn]:
     """Register a template function under ``id``."""
     if topic not in TOPICS:
         raise ValueError(f"{id}: unknown topic {topic!r}")
@@ -426,7 +467,7 @@ def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty:
     def deco(fn: TemplateFn) -> TemplateFn:
         if id in REGISTRY:
             raise ValueError(f"template {id!r} registered twice")
-        REGISTRY[id] = Template(id, topic, title, tidy_zh(title_zh) or title, difficulty, target_seconds, fn)
+        REGISTRY[id] = Template(id, topic, title, tidy_zh(title_zh) or title, difficulty, target_seconds, fn, source)
         return fn
 
     return deco
@@ -440,6 +481,19 @@ def _resolve(value: Any, done: list[Step]) -> Any:
     if isinstance(value, Ref):
         return done[value.step].value
     return value
+
+
+def _pick(en: Any, zh: Any, lang: str) -> Any:
+    """An ask's override in ``lang`` (the English one when it has no Chinese), or None."""
+    return zh if lang == "zh" and zh is not None else en
+
+
+def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A choice/expression question's solution in both languages: its explanation, then its takeaway."""
+    en = tuple(ask.explanation) + ((formulas.TAKEAWAY["en"] + ask.takeaway,) if ask.takeaway else ())
+    zh_lines = tuple(ask.explanation_zh or ask.explanation)
+    zh = zh_lines + ((formulas.TAKEAWAY["zh"] + ask.takeaway_zh,) if ask.takeaway_zh else ())
+    return en, zh
 
 
 def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
@@ -475,24 +529,40 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
                 raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
             exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
                            approximations=approximations, formula=ex.render(f.node, f.symbols))
-            solution = tuple(ask.explanation) + tuple(f.solution(**inputs))
-            solution_zh = (tuple(ask.explanation_zh) + solution[len(ask.explanation):]) if ask.explanation_zh else ()
+            f.check_via(inputs)
+            extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
             shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
-            if shown and shown not in solution[-1]:
-                solution += (f"  = {shown}",)
-                solution_zh += (f"  = {shown}",) if solution_zh else ()
+            solution, solution_zh = (
+                tuple(lead) + tuple(f.worked(inputs, lang, extras=extras, also=shown,
+                                             decomposition=_pick(ask.decomposition, ask.decomposition_zh, lang),
+                                             simplification=_pick(ask.simplification, ask.simplification_zh, lang),
+                                             takeaway=_pick(ask.takeaway or None, ask.takeaway_zh or None, lang)))
+                for lang, lead in (("en", ask.explanation), ("zh", ask.explanation_zh or ask.explanation)))
+            takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
+            shown_values = f.shown_values(inputs, extras)
+            derivation = (len(ask.explanation) + len(f.parts)
+                          + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
+                          + len(ask.simplification if ask.simplification is not None else f.simplification))
             steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
-                              ask.roofline, tuple(tidy_zh(x) for x in solution_zh), too_close))
+                              ask.roofline, tuple(tidy_zh(x) for x in solution_zh), too_close,
+                              formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
+                              derivation, (f.name,) + tuple(ask.card_formulas)))
         elif ask.kind == "choice":
             if ask.answer not in {c.key for c in ask.choices}:
                 raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")
             exp = Expected("choice", ask.answer, choices=ask.choices)
-            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, tuple(ask.explanation), target,
-                              roofline=ask.roofline, solution_zh=tuple(tidy_zh(x) for x in ask.explanation_zh)))
+            en, zh = _explained(ask)
+            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target, roofline=ask.roofline,
+                              solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                              takeaway_zh=tidy_zh(ask.takeaway_zh),
+                              derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas)))
         else:
             exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
-            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, tuple(ask.explanation), target,
-                              solution_zh=tuple(tidy_zh(x) for x in ask.explanation_zh)))
+            en, zh = _explained(ask)
+            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target,
+                              solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                              takeaway_zh=tidy_zh(ask.takeaway_zh),
+                              derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas)))
     worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
     givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
     return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),

@@ -77,7 +77,7 @@ def _list(as_json: bool) -> int:
         doc = [{
             "name": f.name,
             "meaning": f.meaning,
-            "source": f.source,
+            "source": f.readable_source(),
             "formula": f.formula_text(),
             "unit": KINDS[f.unit],
             "kind": f.unit,
@@ -89,7 +89,8 @@ def _list(as_json: bool) -> int:
     lines = []
     for f in CATALOGUE:
         inputs = ", ".join(f"{i.name} [{unit(i.kind)}]" for i in f.inputs)
-        lines += [f"{f.name}  {inputs}  ->  {KINDS[f.unit]}", f"    {f.meaning}  ({f.source})"]
+        source = f.readable_source()
+        lines += [f"{f.name}  {inputs}  ->  {KINDS[f.unit]}", f"    {f.meaning}" + (f"  ({source})" if source else "")]
     return _emit("\n".join(lines))
 
 
@@ -100,12 +101,12 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool) -> int:
     f = formulas.get(name)
     values, notes = f.read_inputs(texts)
     value = f.evaluate(**values)
-    steps = f.solution(**values)
+    steps = f.worked(values)  # the whiteboard derivation the app and `drill check` print
     if as_json:
         doc = {
             "formula": f.name,
             "meaning": f.meaning,
-            "source": f.source,
+            "source": f.readable_source(),
             "inputs": {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()},
             "value": value,
             "unit": KINDS[f.unit],
@@ -115,7 +116,7 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool) -> int:
             "notes": list(notes),
         }
         return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
-    out = [f"{f.name}: {f.meaning} ({f.source})"]
+    out = [f"{f.name}: {f.meaning}"] + ([f"  source: {f.readable_source()}"] if f.readable_source() else [])
     width = max(len(i.name) for i in f.inputs)
     for i in f.inputs:
         v = values[i.name]

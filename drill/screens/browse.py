@@ -45,6 +45,7 @@ class BrowseScreen(DrillScreen):
         Binding("p", "practise", "Practise this", id="key.practise_item"),
         Binding("t", "practise_topic", "Practise topic", id="key.practise_topic"),
         Binding("n", "another", "Another sample", id="key.new_sample"),
+        Binding("c", "card", "Card", id="key.card", show=False),
         Binding("slash", "filter", "Filter", id="key.browse_filter", show=False),
         Binding("o", "only_topic", "This topic only", id="key.browse_topic", show=False),
         Binding("s", "status", "Status", id="key.browse_status", show=False),
@@ -298,6 +299,13 @@ class BrowseScreen(DrillScreen):
     def action_another(self) -> None:
         self.seed = self.ctx.new_seed()
         self.preview()
+
+    def action_card(self) -> None:
+        row = self.selected
+        if row is not None and not isinstance(row, str):
+            from drill.screens.card import CardScreen
+
+            self.app.push_screen(CardScreen(row.item))
 
     def action_practise(self) -> None:
         row = self.selected

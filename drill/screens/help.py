@@ -12,7 +12,7 @@ from textual.widgets import Footer, Static
 from drill.i18n import key_name, t
 from drill.screens import DrillScreen
 
-FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave")
+FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave", "card")
 # several bindings described by one line of help
 HELP_TEXT = {"key.lang": "help.lang", "key.palette": "help.palette", "key.next": "help.next",
              "key.again": "help.again", "key.hard": "help.hard", "key.good": "help.good", "key.easy": "help.easy",
@@ -98,4 +98,10 @@ class HelpScreen(DrillScreen):
         out.add_row(Text(""))
         out.add_row(Text(self.tr("help.answers"), "dim"))
         out.add_row(Text(self.tr("help.grades"), "dim"))
+        out.add_row(Text(self.tr("help.card"), "dim"))
+        from drill.commands.teach import sources_lines
+
+        out.add_row(Text(""))
+        out.add_row(Text(self.tr("help.sources"), "bold"))
+        out.add_row(Text("\n".join(sources_lines(self.lang))))
         return out

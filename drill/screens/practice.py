@@ -87,6 +87,8 @@ class PracticeScreen(DrillScreen):
         Binding("e", "grade(5)", "Easy", id="key.easy"),
         *[Binding(str(q), f"grade({q})", f"Grade {q}", id=f"key.q{q}", show=False) for q in range(6)],
         Binding("x", "extra", "Extra practice", id="key.extra"),
+        Binding("f2", "card", "Card", id="key.card", show=False),  # said on the typing line (80 columns of footer)
+        Binding("c", "card", "Card", id="key.card", show=False),  # after an answer (the answer box takes c)
         Binding("escape", "leave", "Leave", id="key.leave"),
     ]
 
@@ -212,6 +214,7 @@ class PracticeScreen(DrillScreen):
     def show_asking(self, typed: str = "") -> None:
         self._drop_check()
         self.set_state(ASKING)
+        self._card_before_first_problem()
         self.draw_problem()
         answer = self.query_one("#answer", Input)
         answer.disabled = False
@@ -413,6 +416,8 @@ class PracticeScreen(DrillScreen):
             return self.state in (ASKING, FEEDBACK)
         if action == "extra":
             return self.state == EMPTY and bool(self.run and self.run.session.weakest())
+        if action == "card":
+            return self.state in (ASKING, FEEDBACK)
         return True
 
     def action_dont_know(self) -> None:
@@ -454,6 +459,26 @@ class PracticeScreen(DrillScreen):
             return
         self.show_asking(a.typed)
         self.notify(self.tr("practice.undone"), timeout=2)
+
+    def _card_before_first_problem(self) -> None:
+        """A template new to the learner shows its formula card first (not a review; its clock starts after)."""
+        from drill.screens.card import CardScreen, mark_seen, needs_card
+
+        run = self.run
+        if run.step != 0 or run.prior or not needs_card(self.ctx.profile, run.problem.template.id):
+            return
+
+        def read(template_id: str | None) -> None:
+            mark_seen(self.ctx.profile, run.problem.template.id)
+            run.started = self.ctx.now()  # the time spent reading is not the answer's time
+
+        self.app.push_screen(CardScreen(run.problem.template.id, first=True), read)
+
+    def action_card(self) -> None:
+        if self.run is not None and not self.run.done:
+            from drill.screens.card import CardScreen
+
+            self.app.push_screen(CardScreen(self.run.problem.template.id))
 
     def action_extra(self) -> None:
         if self.state == EMPTY:

@@ -150,14 +150,14 @@ def chain_flash_attention(rng):
     lead_en, lead_zh = _flash_lead(m, dtype, sram, block, n)
     limit = m.d_head / bpe
     cap_en = (f"  as N grows, I → d ÷ bytes = {m.d_head} ÷ {bpe:g} = {fmt_number(limit)} FLOP/B, below the ridge: "
-              "standard attention stays memory-bound however long the sequence (R§4.3)")
+              "standard attention stays memory-bound however long the sequence")
     cap_zh = (f"  N 再大，I 也只趋近 d ÷ 字节数 = {m.d_head} ÷ {bpe:g} = {fmt_number(limit)} FLOP/B，低于拐点："
-              "序列再长，标准 attention 也是访存受限（R§4.3）")
+              "序列再长，标准 attention 也是访存受限")
     return Spec(
         scenario_en=f"Long-context serving of {m.name} on {an(gpu.name)} in {dtype}: why does FlashAttention help? "
-                    f"Look at one head at N = {n:,} tokens (R§4.3).",
+                    f"Look at one head at N = {n:,} tokens.",
         scenario_zh=f"在 {gpu.name} 上以 {dtype} 做 {m.name} 的长上下文推理：FlashAttention 为什么有效？看 N = {n:,} 个 token "
-                    "时的一个头（R§4.3）。",
+                    "时的一个头。",
         givens=card_givens(gpu, dtype) + tuple(g for g in _attn_givens(m, n, dtype) if g.name != "dtype") + (
             given("sram_bytes", "SRAM for FlashAttention's tiles", "FlashAttention 分块用的 SRAM", sram, "bytes", "KiB"),),
         asks=(
@@ -259,9 +259,9 @@ def chain_fusion(rng):
     i_fused = flops / nbytes
     return Spec(
         scenario_en=f"A profile of {m.name} on {an(gpu.name)} shows {len(ops)} element-wise kernels in a row on the "
-                    f"{tokens:,} × {m.d_model:,} hidden states (R§3.3). You fuse them.",
+                    f"{tokens:,} × {m.d_model:,} hidden states. You fuse them.",
         scenario_zh=f"{m.name} 在 {gpu.name} 上的性能剖析显示，{tokens:,} × {m.d_model:,} 的隐藏状态上连着跑了 {len(ops)} 个"
-                    "逐元素 kernel（R§3.3）。你把它们融合起来。",
+                    "逐元素 kernel。你把它们融合起来。",
         givens=card_givens(gpu, dtype) + tuple(g for g in _fusion_givens(m, tokens, ops, dtype) if g.name != "dtype")
         + (given("flops_per_elem", "FLOPs per element, all kernels", "所有 kernel 合计的每元素 FLOPs", flops_per),),
         asks=(
@@ -352,9 +352,9 @@ def chain_layer_by_layer(rng):
     sum_zh = (f"FLOPs 总和 = {' + '.join(fmt_number(v[0]) for v in table.values())} = {fmt_number(flops)}；"
               f"字节数总和 = {' + '.join(fmt_number(v[1]) for v in table.values())} = {fmt_number(nbytes)} B",)
     return Spec(
-        scenario_en=f"\"Is {m.name} compute-bound on the {gpu.name}?\" (R§5.1). Look at one layer in prefill at "
+        scenario_en=f"\"Is {m.name} compute-bound on the {gpu.name}?\" Look at one layer in prefill at "
                     f"T = {t:,} tokens, op group by op group.",
-        scenario_zh=f"「{m.name} 在 {gpu.name} 上是算力受限吗？」（R§5.1）看 prefill 时 T = {t:,} 个 token 下的一层，逐组算子来看。",
+        scenario_zh=f"「{m.name} 在 {gpu.name} 上是算力受限吗？」看 prefill 时 T = {t:,} 个 token 下的一层，逐组算子来看。",
         givens=givens,
         asks=(
             Ask(formula="arithmetic_intensity", unit="FLOP/B", inputs={"flops": flops, "bytes": nbytes},

@@ -126,7 +126,7 @@ EXTRA_LABELS = {"tokens": ("Tokens", "token 数"), "waiting": ("Waiting requests
 
 
 @template("concepts.memory_bound_fix", topic="concepts", title="Which optimisation helps here?",
-          title_zh="这里哪种优化有效？", difficulty=2, target_seconds=60)
+          title_zh="这里哪种优化有效？", difficulty=2, target_seconds=60, source="R§5.2")
 def memory_bound_fix(rng):
     gpu, dtype, model = _served(rng)
     answer, text_en, text_zh, why_en, why_zh, extra, chain = rng.choice((_fix_fusion, _fix_batch, _fix_quant,
@@ -137,7 +137,12 @@ def memory_bound_fix(rng):
         + tuple(given(k, *EXTRA_LABELS[k], v) for k, v in extra.items()),
         asks=(Ask(prompt_en=f"{text_en} Which optimisation helps most? {FIX_PROMPT_EN}",
                   prompt_zh=f"{text_zh}哪种优化最有效？{FIX_PROMPT_ZH}",
-                  choices=FIX_CHOICES, answer=answer, explanation=(why_en,), explanation_zh=(why_zh,)),),
+                  choices=FIX_CHOICES, answer=answer, explanation=(why_en,), explanation_zh=(why_zh,),
+                  takeaway="name the bottleneck first, then the fix that attacks it: fusion and quantisation cut "
+                           "bytes, batching raises intensity, tiling keeps the tensor cores fed.",
+                  takeaway_zh="先说出瓶颈，再给出针对它的优化：融合和量化减少字节，增大 batch 提高算术强度，"
+                              "分块让 Tensor Core 吃饱。",
+                  card_formulas=("arithmetic_intensity", "ridge_point")),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
         world=World(model=model, gpu=gpu, precision=dtype, holds=("weights",), kernels=chain),
     )
@@ -154,7 +159,7 @@ PHASE_CHOICES = (PREFILL, DECODE, BOTH, NEITHER)
 
 
 @template("concepts.phase_bound", topic="concepts", title="Which inference phase is compute-bound?",
-          title_zh="推理的哪个阶段是算力受限？", difficulty=2, target_seconds=120)
+          title_zh="推理的哪个阶段是算力受限？", difficulty=2, target_seconds=120, source="C§4.2")
 def phase_bound(rng):
     while True:  # the model fits on the GPU it serves on, the prompt within its context
         gpu = rng.choice(hardware.GPUS)
@@ -171,11 +176,12 @@ def phase_bound(rng):
     pre, dec = classify_bound(i_pre, r) == "compute-bound", classify_bound(i_dec, r) == "compute-bound"
     answer = "both" if pre and dec else "prefill" if pre else "decode" if dec else "neither"
     f = formulas.get("gemm_intensity")
-    lines = (["prefill:"] + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+    peak = gpu.peak(dtype)
+    lines = ([formulas.ridge_line(peak, gpu.bandwidth), "prefill:"] + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
              + bound_solution(i_pre, r)[1:]
              + ["decode:"] + f.solution(m=batch, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
              + bound_solution(i_dec, r)[1:])
-    lines_zh = (["prefill："] + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+    lines_zh = ([formulas.ridge_line(peak, gpu.bandwidth), "prefill："] + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
                 + bound_lines_zh(i_pre, r)[1:]
                 + ["decode："] + f.solution(m=batch, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
                 + bound_lines_zh(i_dec, r)[1:])
@@ -190,7 +196,12 @@ def phase_bound(rng):
                   prompt_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理：prefill 每次处理一个 {prompt} token 的 prompt，"
                             f"decode 每步推进 {batch} 条序列。以 FFN 上投影 GEMM（{model.d_model}×{model.ffn} 权重）为准，"
                             "哪个阶段是算力受限？请回答 prefill、decode、both（两者都是）或 neither（都不是）。",
-                  choices=PHASE_CHOICES, answer=answer, explanation=tuple(lines), explanation_zh=tuple(lines_zh)),),
+                  choices=PHASE_CHOICES, answer=answer, explanation=tuple(lines), explanation_zh=tuple(lines_zh),
+                  takeaway="what sets a weight GEMM's intensity is how many tokens share each weight read: the prompt "
+                           "length in prefill, the batch in decode; past about I* × bytes / 2 tokens it is compute-bound.",
+                  takeaway_zh="权重 GEMM 的算术强度取决于每读一次权重有多少 token 共享：prefill 看 prompt 长度，decode 看 "
+                              "batch；超过约 I* × 字节数 / 2 个 token 就转为算力受限。",
+                  card_formulas=("gemm_intensity", "ridge_point")),),
         conventions_en=CONV_EN + " GEMM intensity: 2MNK FLOPs over (MK + KN + MN) elements moved once.",
         conventions_zh=CONV_ZH + "GEMM 算术强度：2MNK FLOPs 除以一次搬运的 (MK + KN + MN) 个元素的字节数。",
         world=World(model=model, gpu=gpu, precision=dtype, seq=prompt, holds=("weights",)),
@@ -242,7 +253,7 @@ def _op_case(rng, gpu, dtype, model):
 
 
 @template("concepts.optimisation_direction", topic="concepts", title="Fuse or tile? Where the effort should go",
-          title_zh="融合还是分块？优化方向判断", difficulty=2, target_seconds=90)
+          title_zh="融合还是分块？优化方向判断", difficulty=2, target_seconds=90, source="C§5.2, R§5.2")
 def optimisation_direction(rng):
     gpu, dtype, model = _served(rng)
     r = ridge(gpu.peak(dtype), gpu.bandwidth)
@@ -262,7 +273,7 @@ def optimisation_direction(rng):
 
 
 @template("concepts.faster_card", topic="concepts", title="Which card is faster for this phase?",
-          title_zh="这个阶段哪张卡更快？", difficulty=2, target_seconds=120)
+          title_zh="这个阶段哪张卡更快？", difficulty=2, target_seconds=120, source="R§6.1, gpu_datasheets")
 def faster_card(rng):
     while True:
         a, b = rng.sample(hardware.GPUS, 2)
@@ -310,7 +321,13 @@ def faster_card(rng):
                   prompt_zh=f"{model.name}（16 位权重）在两张卡上都放得下。对于{task_zh}，按 Roofline 上限哪张卡更快？"
                             f"请回答 {a.name} 或 {b.name}。",
                   choices=choices, answer=winner.name, explanation=tuple(sol) + (why_en,),
-                  explanation_zh=tuple(sol) + (why_zh,)),),
+                  explanation_zh=tuple(sol) + (why_zh,),
+                  takeaway=("for batch-1 decode compare memory bandwidth, not TFLOPS: every token reads all the weights."
+                            if phase == "decode" else
+                            "for prefill compare 16-bit TFLOPS: it is compute-bound, bandwidth barely matters."),
+                  takeaway_zh=("batch 1 的 decode 比的是显存带宽而不是 TFLOPS：每个 token 都要读一遍全部权重。"
+                               if phase == "decode" else "prefill 比的是 16 位 TFLOPS：它算力受限，带宽几乎无关。"),
+                  card_formulas=("decode_tokens_per_s", "prefill_time")),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
         world=tuple(World(model=model, gpu=g, precision=g.sixteen, holds=("weights",)) for g in (a, b)),
     )
@@ -328,7 +345,7 @@ WHY_CHOICES = (LOW_I, TOO_MANY_FLOPS, SERIAL, PRECISION)
 
 
 @template("concepts.why_norm_is_slow", topic="concepts", title="What limits this kernel: bytes or FLOPs?",
-          title_zh="这个算子受限于什么：访存还是计算？", difficulty=1, target_seconds=60)
+          title_zh="这个算子受限于什么：访存还是计算？", difficulty=1, target_seconds=60, source="R§4.2")
 def why_norm_is_slow(rng):
     """A row-wise op (LayerNorm-like) or a GEMM (decode-sized or prefill-sized): the answer is computed from its
     intensity against the ridge, so knowing "norms are memory-bound" by heart is not enough."""
@@ -361,11 +378,11 @@ def why_norm_is_slow(rng):
         extra = (given("m", "M (rows of activations)", "M（激活的行数）", m), given("k", "K", "K", k),
                  given("n", "N", "N", n))
     memory = classify_bound(i, r) == "memory-bound"
-    why_en = ("  the op waits on HBM: only moving fewer bytes (fusion, in-place, quantisation, a bigger batch) helps "
-              "(R§4.2)" if memory else
+    why_en = ("  the op waits on HBM: only moving fewer bytes (fusion, in-place, quantisation, a bigger batch) helps"
+              if memory else
               "  the op waits on the math units: fewer bytes change nothing; its FLOPs set the time, so keep the "
               "tensor cores busy (tiling) or do less math")
-    why_zh = ("  算子在等显存：只有减少搬运（融合、原地操作、量化、增大 batch）才有效（R§4.2）" if memory else
+    why_zh = ("  算子在等显存：只有减少搬运（融合、原地操作、量化、增大 batch）才有效" if memory else
               "  算子在等计算单元：少搬字节没有用；时间由 FLOPs 决定，应打满 Tensor Core（分块）或减少计算量")
     return Spec(
         givens=card_givens(gpu, dtype) + extra,
@@ -376,8 +393,15 @@ def why_norm_is_slow(rng):
                             "在等显存）、too many FLOPs（计算量太大，在等计算单元）、cannot be parallelised（无法并行）、"
                             "needs fp32（需要 fp32）。",
                   choices=WHY_CHOICES, answer=LOW_I.key if memory else TOO_MANY_FLOPS.key,
-                  explanation=tuple(lines) + tuple(bound_solution(i, r)) + (why_en,),
-                  explanation_zh=tuple(lines) + tuple(bound_lines_zh(i, r)) + (why_zh,),
+                  explanation=tuple(lines) + tuple(bound_solution(i, r, gpu.peak(dtype), gpu.bandwidth)) + (why_en,),
+                  explanation_zh=tuple(lines) + tuple(bound_lines_zh(i, r, gpu.peak(dtype), gpu.bandwidth)) + (why_zh,),
+                  takeaway=("few FLOPs per byte puts a kernel left of the ridge: faster arithmetic does nothing, moving "
+                            "fewer bytes (fusing it into its neighbours) does." if memory else
+                            "right of the ridge the math units are the limit: fewer or faster FLOPs help, fusion does "
+                            "not."),
+                  takeaway_zh=("每字节运算少的算子落在拐点左侧：算得再快也没用，少搬字节（与相邻算子融合）才有用。" if memory
+                               else "在拐点右侧瓶颈是计算单元：减少或加速 FLOPs 才有用，融合没有用。"),
+                  card_formulas=("arithmetic_intensity", "ridge_point"),
                   roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": i}),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
     )

@@ -177,7 +177,11 @@ def fits_on_card(rng):
                   prompt_zh=f"只看权重，{m.name} 的 {dtype} 权重能放进一张 {gpu.name} 的显存吗？（忽略激活、KV Cache 与框架开销）"
                             "请回答 yes（能）或 no（不能）。",
                   choices=YES_NO, answer="yes" if fits else "no",
-                  explanation=tuple(lines) + (cmp_en,), explanation_zh=tuple(lines) + (cmp_zh,)),),
+                  explanation=tuple(lines) + (cmp_en,), explanation_zh=tuple(lines) + (cmp_zh,),
+                  takeaway="the weights alone are Φ × bytes and set the floor; quantising to int8 or int4 is the "
+                           "quickest way onto fewer cards.",
+                  takeaway_zh="仅权重就要 Φ × 字节数，这是下限；量化到 int8 或 int4 是减少卡数最快的办法。",
+                  card_formulas=("weights_bytes",)),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
         world=World(model=m, gpu=gpu, weights=dtype, holds=("weights",), fit_is_asked=True),
     )
@@ -534,14 +538,14 @@ def chain_decode(rng):
 
 @template("inference.chain_capacity", topic="inference",
           title="Capacity planning chain: weights → KV per sequence → largest batch → tok/s",
-          title_zh="容量规划追问链：权重 → 每条序列 KV → 最大 batch → 吞吐", difficulty=3, target_seconds=360)
+          title_zh="容量规划追问链：权重 → 每条序列 KV → 最大 batch → 吞吐", difficulty=3, target_seconds=360, source="R§5.4")
 def chain_capacity(rng):
     m, dtype, gpu, n, seq, w, kv_seq = _capacity_setup(rng)
     tp_en, tp_zh = tp_note(gpu, n)
     return Spec(
-        scenario_en=f"Capacity planning (R§5.4): {m.name} with {dtype} weights and {an(gpu.sixteen)} KV cache on "
+        scenario_en=f"Capacity planning: {m.name} with {dtype} weights and {an(gpu.sixteen)} KV cache on "
                     f"{gpu.name if n == 1 else f'{n} × {gpu.name}'}; every sequence may reach {seq:,} tokens.{tp_en}",
-        scenario_zh=f"容量规划（R§5.4）：{m.name}，权重 {dtype}，KV Cache {gpu.sixteen}，部署在 "
+        scenario_zh=f"容量规划：{m.name}，权重 {dtype}，KV Cache {gpu.sixteen}，部署在 "
                     f"{gpu.name if n == 1 else f'{n} 张 {gpu.name}'} 上；每条序列最长 {seq:,} 个 token。{tp_zh}",
         givens=_chain_givens(m, dtype, gpu, n, seq),
         asks=(

@@ -217,7 +217,11 @@ def zero_expression(rng):
                                f"  = {_shown(expr)}"),
                   explanation_zh=(f"不切分时每卡：({w} + {g} + {k})Φ = {w + g + k}Φ。",
                                   f"{ZERO_SHARDS_ZH[stage]}：{kept[1]}。",
-                                  f"  = {_shown(expr)}")),),
+                                  f"  = {_shown(expr)}"),
+                  takeaway="what is sharded is divided by N, what is replicated is not: as N grows, only the "
+                           "replicated bytes per parameter remain.",
+                  takeaway_zh="被切分的部分除以 N，被复制的部分不除：N 越大，剩下的只有复制的那部分。",
+                  card_formulas=(f"zero{stage}_bytes",)),),
         conventions_en="Φ is the parameter count; bytes are per parameter.",
         conventions_zh="Φ 为参数量；字节数按每个参数计。",
     )

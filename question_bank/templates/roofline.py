@@ -100,37 +100,57 @@ def gemm_i(m: int, n: int, k: int, bpe: float) -> float:
     return formulas.get("gemm_intensity").evaluate(m=m, n=n, k=k, bytes_per_elem=bpe)
 
 
-def bound_lines_zh(intensity: float, ridge_value: float) -> list[str]:
+def bound_lines_zh(intensity: float, ridge_value: float, peak: float | None = None,
+                   bandwidth: float | None = None) -> list[str]:
     verdict = classify_bound(intensity, ridge_value)
     rel = "<" if intensity < ridge_value else "≥"
     limit = "显存带宽" if verdict == "memory-bound" else "峰值算力"
-    return ["判定：I < I* 为访存受限，否则为算力受限",
+    return [*([formulas.ridge_line(peak, bandwidth)] if peak and bandwidth else []),
+            "判定：I < I* 为访存受限，否则为算力受限",
             f"  I = {fmt_number(intensity)} FLOP/B {rel} I* = {fmt_number(ridge_value)} FLOP/B",
             f"  = {BOUND_ZH[verdict]}（{verdict}，受限于{limit}）"]
 
 
+BOUND_TAKEAWAY = {
+    "memory-bound": ("I < I*: the kernel waits on memory, so a chip with more FLOP/s will not speed it up; moving "
+                     "fewer bytes (fusion, quantisation, a bigger batch) will.",
+                     "I < I*：算子在等显存，换一张算力更高的卡不会变快；减少搬运的字节（算子融合、量化、增大 batch）才有用。"),
+    "compute-bound": ("I ≥ I*: the math units are the limit, so the tensor-core peak, and how close the kernel gets "
+                      "to it, sets the speed.",
+                      "I ≥ I*：瓶颈在计算单元，速度由 Tensor Core 峰值以及算子能逼近峰值多少决定。"),
+}
+DIRECTION_TAKEAWAY = ("Find the bottleneck before optimising: below the ridge cut the bytes moved, above it keep the "
+                      "tensor cores busy.",
+                      "先定位瓶颈再优化：低于拐点就减少访存，高于拐点就打满 Tensor Core。")
+
+
 def bound_ask(intensity: float, ridge_value: float, prompt_en: str, prompt_zh: str, *, peak: float,
               bandwidth: float, lead_en: tuple[str, ...] = (), lead_zh: tuple[str, ...] = ()) -> Ask:
-    """A memory-/compute-bound choice with the engine's worked comparison as its explanation."""
+    """A memory-/compute-bound choice with the engine's worked comparison as its explanation:
+    I* from peak ÷ bandwidth first, then I against I*."""
+    verdict = classify_bound(intensity, ridge_value)
     return Ask(prompt_en=f"{prompt_en} {BOUND_PROMPT_EN}", prompt_zh=f"{prompt_zh}{BOUND_PROMPT_ZH}",
-               choices=BOUND_CHOICES, answer=classify_bound(intensity, ridge_value),
-               explanation=lead_en + tuple(bound_solution(intensity, ridge_value)),
-               explanation_zh=lead_zh + tuple(bound_lines_zh(intensity, ridge_value)),
+               choices=BOUND_CHOICES, answer=verdict,
+               explanation=lead_en + tuple(bound_solution(intensity, ridge_value, peak, bandwidth)),
+               explanation_zh=lead_zh + tuple(bound_lines_zh(intensity, ridge_value, peak, bandwidth)),
+               takeaway=BOUND_TAKEAWAY[verdict][0], takeaway_zh=BOUND_TAKEAWAY[verdict][1],
+               card_formulas=("ridge_point",),
                roofline={"peak_flops": peak, "bandwidth": bandwidth, "intensity": intensity})
 
 
 def direction_ask(intensity: float, ridge_value: float, what_en: str, what_zh: str, *, lead: tuple[str, ...] = (),
                   peak: float | None = None, bandwidth: float | None = None) -> Ask:
     verdict = classify_bound(intensity, ridge_value)
-    why_en = ("below the ridge: the op waits on HBM, so cut the bytes it moves (C§5.2)"
+    why_en = ("below the ridge: the op waits on HBM, so cut the bytes it moves"
               if verdict == "memory-bound" else
-              "above the ridge: the op is limited by the math units, so keep the tensor cores busy (C§5.2)")
-    why_zh = ("低于拐点：算子在等显存，应减少搬运的字节数（C§5.2）" if verdict == "memory-bound"
-              else "高于拐点：算子受限于计算单元，应打满 Tensor Core（C§5.2）")
+              "above the ridge: the op is limited by the math units, so keep the tensor cores busy")
+    why_zh = ("低于拐点：算子在等显存，应减少搬运的字节数" if verdict == "memory-bound"
+              else "高于拐点：算子受限于计算单元，应打满 Tensor Core")
     return Ask(prompt_en=f"{what_en} {DIRECTION_PROMPT_EN}", prompt_zh=f"{what_zh}{DIRECTION_PROMPT_ZH}",
                choices=DIRECTION_CHOICES, answer=DIRECTION_FOR[verdict],
-               explanation=lead + tuple(bound_solution(intensity, ridge_value)) + (f"  {why_en}",),
-               explanation_zh=lead + tuple(bound_lines_zh(intensity, ridge_value)) + (f"  {why_zh}",),
+               explanation=lead + tuple(bound_solution(intensity, ridge_value, peak, bandwidth)) + (f"  {why_en}",),
+               explanation_zh=lead + tuple(bound_lines_zh(intensity, ridge_value, peak, bandwidth)) + (f"  {why_zh}",),
+               takeaway=DIRECTION_TAKEAWAY[0], takeaway_zh=DIRECTION_TAKEAWAY[1], card_formulas=("ridge_point",),
                roofline=({"peak_flops": peak, "bandwidth": bandwidth, "intensity": intensity} if peak else None))
 
 
@@ -158,20 +178,20 @@ def seed_row_note(row) -> tuple[str, str]:
     """Why a cheat-sheet row is quoted at a precision other than the table's "BF16" header (the V100)."""
     if row.dtype == "bf16":
         return "", ""
-    return (f" (The cheat-sheet's table header says BF16 for every row, but the {row.name}'s figure is {row.dtype}: "
+    return (f" (The cheat-sheet quotes every GPU as BF16, but the {row.name}'s figure is {row.dtype}: "
             f"{row.name} has no bf16 tensor cores.)",
-            f"速查表的表头对每一行都写 BF16，但 {row.name} 的数据是 {row.dtype}：{row.name} 没有 bf16 Tensor Core。")
+            f"速查表对每张 GPU 都写 BF16，但 {row.name} 的数据是 {row.dtype}：{row.name} 没有 bf16 Tensor Core。")
 
 
 @template("roofline.ridge_point", topic="roofline", title="Ridge point of a GPU (formula given)",
-          title_zh="GPU 的拐点算术强度（给出公式）", difficulty=1, target_seconds=60)
+          title_zh="GPU 的拐点算术强度（给出公式）", difficulty=1, target_seconds=60, source="R§3.2, C§5.2, gpu_datasheets")
 def ridge_point(rng):
     source = rng.random()
     note_en = note_zh = ""
     world = None
     if source < 0.2:
         row = rng.choice(SEED_TABLE)
-        name, peak, bw, dtype = f"{row.name} (cheat-sheet table)", row.peak, row.bandwidth, row.dtype
+        name, peak, bw, dtype = f"{row.name} (cheat-sheet figures)", row.peak, row.bandwidth, row.dtype
         note_en, note_zh = seed_row_note(row)
         world = World(gpu=hardware.get(row.gpu), precision=row.dtype)
     elif source < 0.6:
@@ -182,7 +202,7 @@ def ridge_point(rng):
         name, dtype = "a hypothetical accelerator", rng.choice(("fp16", "bf16", "fp8"))
         peak = rng.choice((100, 150, 200, 300, 400, 500, 600, 800, 1000, 1200, 1600, 2000)) * TFLOPS
         bw = rng.choice((1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)) * 1e12
-    name_zh = name.replace("a hypothetical accelerator", "一张假想的加速卡").replace(" (cheat-sheet table)", "（速查表数据）")
+    name_zh = name.replace("a hypothetical accelerator", "一张假想的加速卡").replace(" (cheat-sheet figures)", "（速查表数据）")
     return Spec(
         givens=(given("card", "Card", "加速卡", name, value_zh=name_zh), dtype_given(dtype), peak_given(peak, dtype),
                 bw_given(bw)),
@@ -190,7 +210,7 @@ def ridge_point(rng):
                   prompt_en=f"The ridge point is I* = peak FLOP/s ÷ memory bandwidth. What is it for {name} at "
                             f"{dtype}, in FLOP/B?{note_en}",
                   prompt_zh=f"拐点算术强度 I* = 峰值算力 ÷ 显存带宽。{name_zh} 在 {dtype} 下的拐点是多少（FLOP/B）？{note_zh}",
-                  roofline={"peak_flops": peak, "bandwidth": bw, "intensity": ridge(peak, bw)}),),
+                  roofline={"peak_flops": peak, "bandwidth": bw}),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=world,
     )
 
@@ -200,7 +220,7 @@ SUSTAINED = ((1.0, 1.0), (1.0, 1.0), (0.8, 0.9), (0.7, 0.9), (0.75, 0.85), (0.8,
 
 
 @template("roofline.ridge_named", topic="roofline", title="Ridge point of a named GPU at a precision",
-          title_zh="指定 GPU 与精度的拐点", difficulty=2, target_seconds=75)
+          title_zh="指定 GPU 与精度的拐点", difficulty=2, target_seconds=75, source="R§3.3, gpu_datasheets")
 def ridge_named(rng):
     gpu, dtype = pick_card(rng)
     c, b = rng.choice(SUSTAINED)
@@ -215,8 +235,8 @@ def ridge_named(rng):
                    given("bandwidth_share", "Sustained share of bandwidth (copy)", "拷贝可持续达到的带宽比例", b,
                          "ratio", "%"))
         extra_en = (f"Use the sustained figures instead of the datasheet: large GEMMs reach {c:.0%} of peak, "
-                    f"streaming copies {b:.0%} of the bandwidth (R§3.3).")
-        extra_zh = f"不用规格书数据，而用可持续数据：大 GEMM 能达到峰值的 {c:.0%}，流式拷贝能达到带宽的 {b:.0%}（R§3.3）。"
+                    f"streaming copies {b:.0%} of the bandwidth.")
+        extra_zh = f"不用规格书数据，而用可持续数据：大 GEMM 能达到峰值的 {c:.0%}，流式拷贝能达到带宽的 {b:.0%}。"
         lead_en = (f"sustained peak = {c:.0%} × {fmt_quantity(gpu.peak(dtype), 'flop_rate', unit='TFLOPS')}"
                    f" = {fmt_quantity(peak, 'flop_rate', unit='TFLOPS')}; sustained bandwidth = {b:.0%} × "
                    f"{fmt_quantity(gpu.bandwidth, 'bandwidth', unit='GB/s')} = {fmt_quantity(bw, 'bandwidth', unit='GB/s')}",)
@@ -229,7 +249,7 @@ def ridge_named(rng):
                   prompt_en=f"{extra_en} What is the ridge point of the {gpu.name} at {dtype}, in FLOP/B?",
                   prompt_zh=f"{extra_zh}{gpu.name} 在 {dtype} 下的拐点算术强度是多少（FLOP/B）？",
                   explanation=lead_en, explanation_zh=lead_zh,
-                  roofline={"peak_flops": peak, "bandwidth": bw, "intensity": ridge(peak, bw)}),),
+                  roofline={"peak_flops": peak, "bandwidth": bw}),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
     )
 
@@ -279,11 +299,18 @@ GEMM_CONV_ZH = "一次乘加计 2 FLOPs；A、B、C 各经过显存恰好一次�
 def gemm_intensity_square(rng):
     n = rng.choice((64, 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 8192, 12288, 16384, 32768))
     dtype = rng.choice(("fp32", "bf16", "fp16", "fp8"))
+    bpe = DTYPE_BYTES[dtype]
+    short, numbers = {4: ("N/6", f"{n} / 6"), 2: ("N/3", f"{n} / 3"), 1: ("2N/3", f"2 × {n} / 3")}[bpe]
+    closed = f"2N³ / ({bpe:g} · 3N²) = {short} = {numbers} = {fmt_number(gemm_i(n, n, n, bpe))} FLOP/B"
     return Spec(
         givens=(given("n", "N", "N", n), dtype_given(dtype),
                 given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes")),
         asks=(Ask(formula="gemm_intensity", unit="FLOP/B",
                   inputs={"m": n, "n": n, "k": n, "bytes_per_elem": DTYPE_BYTES[dtype]},
+                  simplification=("square GEMM: 2N³ / (bytes · 3N²) = 2N / (3 · bytes), so intensity grows linearly "
+                                  f"with N; {dtype}: {closed}",),
+                  simplification_zh=("方阵 GEMM：2N³ / (字节数 · 3N²) = 2N / (3 · 字节数)，算术强度随 N 线性增长；"
+                                     f"{dtype}：{closed}",),
                   prompt_en=f"C = A·B with A, B, C all N×N in {dtype}. FLOPs = 2N³, bytes = 3N² × bytes per element. "
                             "What is the arithmetic intensity, in FLOP/B?",
                   prompt_zh=f"C = A·B，A、B、C 都是 N×N 的 {dtype} 矩阵。FLOPs = 2N³，字节数 = 3N² × 每元素字节数。"
@@ -517,12 +544,12 @@ CRITICAL_CASES = (("16", "16", 2), ("16", "int8 (weight-only)", 1), ("16", "int4
 
 
 @template("roofline.critical_batch", topic="roofline", title="Decode batch where weight GEMMs turn compute-bound",
-          title_zh="Decode 的 GEMM 转为算力受限的临界 batch", difficulty=2, target_seconds=90)
+          title_zh="Decode 的 GEMM 转为算力受限的临界 batch", difficulty=2, target_seconds=90, source="R§4.1")
 def critical_batch(rng):
     note_en = note_zh = ""
     if rng.random() < 0.2:
         row = rng.choice(SEED_TABLE)
-        name, compute, peak, bw = f"{row.name} (cheat-sheet table)", row.dtype, row.peak, row.bandwidth
+        name, compute, peak, bw = f"{row.name} (cheat-sheet figures)", row.dtype, row.peak, row.bandwidth
         _, weights, bpe = rng.choice(CRITICAL_CASES[:3])
         weights = row.dtype if weights == "16" else weights
         note_en, note_zh = seed_row_note(row)
@@ -533,7 +560,7 @@ def critical_batch(rng):
         compute, weights, bpe = rng.choice([c for c in CRITICAL_CASES if c[0] == "16" or gpu.supports(c[0])])
         compute, weights = (sixteen if compute == "16" else compute), (sixteen if weights == "16" else weights)
         name, peak, bw = gpu.name, gpu.peak(compute), gpu.bandwidth
-    name_zh = name.replace(" (cheat-sheet table)", "（速查表数据）")
+    name_zh = name.replace(" (cheat-sheet figures)", "（速查表数据）")
     return Spec(
         givens=(given("gpu", "GPU", "GPU", name, value_zh=name_zh),
                 given("dtype", "Compute precision", "计算精度", compute), peak_given(peak, compute), bw_given(bw),
@@ -556,7 +583,7 @@ def critical_batch(rng):
 
 
 @template("roofline.chain_interview", topic="roofline", title="Interview chain: ridge → GEMM → bound → fix",
-          title_zh="面试追问链：拐点 → GEMM 强度 → 瓶颈 → 优化方向", difficulty=2, target_seconds=240)
+          title_zh="面试追问链：拐点 → GEMM 强度 → 瓶颈 → 优化方向", difficulty=2, target_seconds=240, source="R§5")
 def chain_interview(rng):
     gpu = rng.choice(hardware.GPUS)
     dtype = tensor_dtype(gpu, rng)
@@ -564,8 +591,8 @@ def chain_interview(rng):
     r = ridge(peak, bw)
     m, n, k, i = _clear_gemm(rng, r, bpe)
     return Spec(
-        scenario_en=f"An interviewer hands you {an(gpu.name)} and {an(dtype)} GEMM C = A·B with A {m}×{k} and B {k}×{n} (R§5).",
-        scenario_zh=f"面试官给你一张 {gpu.name} 和一个 {dtype} GEMM：C = A·B，A 为 {m}×{k}，B 为 {k}×{n}（R§5）。",
+        scenario_en=f"An interviewer hands you {an(gpu.name)} and {an(dtype)} GEMM C = A·B with A {m}×{k} and B {k}×{n}.",
+        scenario_zh=f"面试官给你一张 {gpu.name} 和一个 {dtype} GEMM：C = A·B，A 为 {m}×{k}，B 为 {k}×{n}。",
         givens=card_givens(gpu, dtype) + (given("m", "M", "M", m), given("n", "N", "N", n), given("k", "K", "K", k),
                                           given("bytes_per_elem", "Bytes per element", "每元素字节数", bpe, "bytes")),
         asks=(
@@ -583,7 +610,7 @@ def chain_interview(rng):
 
 
 @template("roofline.chain_batching", topic="roofline", title="Chain: decode GEMM intensity vs batch size",
-          title_zh="追问链：decode GEMM 强度随 batch 的变化", difficulty=2, target_seconds=300)
+          title_zh="追问链：decode GEMM 强度随 batch 的变化", difficulty=2, target_seconds=300, source="R§4.1")
 def chain_batching(rng):
     while True:  # served on one GPU: its weights fit there (question_bank.realism, "fits")
         gpu = rng.choice(hardware.GPUS)
@@ -601,9 +628,9 @@ def chain_batching(rng):
     i_b = gemm_i(batch, n, k, bpe)
     return Spec(
         scenario_en=f"{model.name} is served on {an(gpu.name)} in {dtype}. Look at its {what_en}: {an(f'{k}×{n}')} weight "
-                    "matrix multiplied by the activations of the sequences decoded together (R§4.1).",
+                    "matrix multiplied by the activations of the sequences decoded together.",
         scenario_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理。看它的{what_zh}：{k}×{n} 的权重矩阵乘以同一步一起 "
-                    "decode 的各序列的激活（R§4.1）。",
+                    "decode 的各序列的激活。",
         givens=card_givens(gpu, dtype) + (given("k", "K (weight rows)", "K（权重行数）", k),
                                           given("n", "N (weight columns)", "N（权重列数）", n),
                                           given("bytes_per_elem", "Bytes per element", "每元素字节数", bpe, "bytes"),

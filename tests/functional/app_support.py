@@ -36,6 +36,7 @@ class Clock:
 @pytest.fixture
 def profile(tmp_path):
     p = Profile.open(tmp_path)
+    p.set_setting("card_before_new", False)  # a new template's card first: tested on its own (test_card_screen.py)
     yield p
     p.close()
 

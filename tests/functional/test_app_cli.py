@@ -56,6 +56,7 @@ from drill.context import AppContext
 
 async def main():
     with Profile.open({str(tmp_path)!r}) as profile:
+        profile.set_setting("card_before_new", False)  # straight to the problem (the card is tested elsewhere)
         app = DrillApp(AppContext(profile, "en"), start="practice", items=["roofline.ridge_point"])
         async with app.run_test(size=(80, 24)) as pilot:
             screen = app.screen

@@ -48,7 +48,8 @@ def test_seed_figures(args, value, shown):
     assert doc["formula"] == args[0]
     assert doc["value"] == pytest.approx(value)
     assert shown in doc["display"]
-    assert len(doc["steps"]) == 3 and shown in doc["steps"][-1]
+    result = [line for line in doc["steps"] if line.startswith("  = ")][-1]  # then the simplification, the takeaway
+    assert shown in result and doc["steps"][-1].startswith("Takeaway: ")
 
 
 def test_human_output_is_the_worked_solution():
@@ -57,7 +58,12 @@ def test_human_output_is_the_worked_solution():
     lines = out.stdout.splitlines()
     assert lines[0].startswith("ridge_point: intensity where the roofline turns")
     assert "  peak_flops = 989 TFLOP/s" in lines
-    assert lines[-3:] == ["I* = F_peak / BW", "  = 9.89 × 10¹⁴ / (3.35 × 10¹²)", "  = 295.2 FLOP/B"]
+    i = lines.index("I* = F_peak / BW")
+    assert lines[i:i + 3] == ["I* = F_peak / BW", "  = 9.89 × 10¹⁴ / (3.35 × 10¹²)", "  = 295.2 FLOP/B"]
+    assert lines[i - 1].startswith("I* = F_peak / BW: the intensity at which")  # where it comes from
+    assert lines[-1].startswith("Takeaway: a modern GPU needs 295.2 FLOP/B")
+    assert "  source: roofline article, §3.2 the ridge point; AI-infra formula cheat-sheet" in lines[1]
+    assert "§" not in out.stdout.replace("§3.2", "").replace("§5.2", "") and "R§" not in out.stdout
 
 
 def test_human_output_notes_how_values_were_read():

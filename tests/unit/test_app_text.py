@@ -81,7 +81,7 @@ def test_the_roofline_takes_its_figures_from_the_formula_catalogue(monkeypatch):
     ridge = formulas.get("ridge_point").evaluate(peak_flops=peak, bandwidth=bw)
     perf = formulas.get("attainable_flops").evaluate(intensity=intensity, peak_flops=peak, bandwidth=bw)
     line = legend(peak, bw, intensity, "zh")
-    assert f"I* = {fmt_number(ridge)} FLOP/B" in line and fmt_quantity(perf, "flop_rate") in line
+    assert f"= {fmt_number(ridge)} FLOP/B" in line and fmt_quantity(perf, "flop_rate") in line
     assert f"（{t(formulas.classify_bound(intensity, ridge), 'zh')}）" in line
     calls = []
     real = formulas.get
@@ -152,3 +152,21 @@ def test_counts_of_one_are_singular_and_changes_have_a_unit_in_both_languages():
     for key in STRINGS:  # a singular has its plural beside it, with the same fields
         if key.endswith(".one"):
             assert _fields(STRINGS[key][0]) <= _fields(STRINGS[key.removesuffix(".one")][0]) | {"n"}, key
+
+
+def test_a_ridge_question_marks_the_ridge_alone_and_the_axes_read_in_decades():
+    plot = draw(989e12, 3.35e12, None, 76, 12)
+    text = "\n".join(plot.lines)
+    assert plot.point is None and RIDGE in text and POINT not in text
+    x_axis = plot.lines[-1]
+    assert all(f" {d} " in f" {x_axis} " for d in ("10", "100", "1k")) and x_axis.endswith("FLOP/B")
+    assert "TFLOP/s" in text and "PFLOP/s" in text
+    line = legend(989e12, 3.35e12, None)
+    assert line == "◆ ridge point I* = 989 TFLOP/s ÷ 3.35 TB/s = 295.2 FLOP/B"
+
+
+def test_a_kernel_question_marks_both_and_says_where_the_kernel_is():
+    plot = draw(989e12, 3.35e12, 40, 76, 12)
+    text = "\n".join(plot.lines)
+    assert RIDGE in text and POINT in text and plot.point[1] < plot.ridge[1]
+    assert legend(989e12, 3.35e12, 40).splitlines()[1].startswith("● this kernel I = 40 FLOP/B → 134 TFLOP/s")

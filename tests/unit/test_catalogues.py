@@ -71,7 +71,7 @@ def test_the_cheat_sheet_v100_is_never_taught_as_bf16(tid):
     for seed in range(400):
         p = registry.get(tid).generate(seed)
         shown = {g.name: g.display for g in p.givens}
-        if not next(iter(shown.values())).startswith("V100 (cheat-sheet table)"):
+        if not next(iter(shown.values())).startswith("V100 (cheat-sheet figures)"):
             continue
         seen += 1
         assert shown["dtype"] == "fp16" and "bf16" not in shown.get("weights", "")

@@ -1,0 +1,89 @@
+"""The formula card of a template, full screen: read before the first drill, one key away after.
+
+The card's text is :func:`question_bank.cards.card_lines` (the same lines ``drill card``
+prints), drawn as rich Text (never markup: formulas have brackets).  Reading a card is not a
+review: nothing is recorded but the profile setting :data:`SEEN_KEY` (which templates have had
+their card shown before their first problem).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Static
+
+from drill.screens import DrillScreen
+
+SEEN_KEY = "cards_seen"  # profile setting: ids of the templates whose card was shown before their first drill
+SHOW_KEY = "card_before_new"  # profile setting: show a new template's card before its first problem (default on)
+
+
+def card_text(template_id: str, lang: str) -> Text:
+    from question_bank import cards, registry
+
+    text = Text()
+    lines = cards.card_lines(registry.get(template_id), lang)
+    for line in lines[2:]:  # the title is in the screen's head
+        if line.startswith("# "):
+            text.append(line[2:] + "\n", "bold cyan")
+        else:
+            text.append(line + "\n")
+    return text
+
+
+def needs_card(profile, template_id: str) -> bool:
+    """True when ``template_id`` is new to this learner (never scheduled) and its card was never shown."""
+    settings = profile.settings()
+    if not settings.get(SHOW_KEY, True):
+        return False
+    seen = settings.get(SEEN_KEY) or []
+    return template_id not in seen and profile.state(template_id) is None
+
+
+def mark_seen(profile, template_id: str) -> None:
+    seen = [i for i in (profile.settings().get(SEEN_KEY) or []) if isinstance(i, str)]
+    if template_id not in seen:
+        profile.set_setting(SEEN_KEY, seen + [template_id])
+
+
+class CardScreen(DrillScreen):
+    """``CardScreen(template_id, first=True)`` before a template's first problem; ``first=False`` on request."""
+
+    DEFAULT_CSS = """
+    CardScreen #card-head { padding: 0 1; height: auto; }
+    CardScreen #card-body { padding: 0 1; }
+    """
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="key.close"),
+        Binding("enter", "close", "Start drilling", id="key.card_start"),
+        Binding("c", "close", "Close", id="key.close", show=False),
+        Binding("f2", "close", "Close", id="key.close", show=False),
+        Binding("q", "close", "Close", id="key.close", show=False),
+    ]
+
+    def __init__(self, template_id: str, first: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.template_id = template_id
+        self.first = first
+
+    def compose(self) -> ComposeResult:
+        from drill.i18n import template_title
+        from question_bank import registry
+
+        head = Text(self.tr("card.title", title=template_title(registry.get(self.template_id), self.lang)) + "\n",
+                    "bold underline")
+        if self.first:
+            head.append(self.tr("card.first") + "\n", "bold yellow")
+        head.append(self.tr("card.keys_first" if self.first else "card.keys"), "dim italic")
+        yield Static(head, id="card-head")
+        with VerticalScroll(id="card-body"):
+            yield Static(card_text(self.template_id, self.lang), id="card-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#card-body", VerticalScroll).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(self.template_id)

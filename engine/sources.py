@@ -1,0 +1,235 @@
+"""Readable sources: where a formula, a figure or a rule comes from, in words a reader can follow.
+
+The question bank was written from two Chinese articles, and the code cites their sections
+with short internal codes (``R§5.4`` is the roofline article's section 5.4, ``C§1.2`` the
+formula cheat-sheet's module 1, item 2).  Users do not have those articles at hand, so no
+code is ever shown: :func:`cite` turns codes and keys into readable names ("roofline
+article, §5.4 capacity planning", "Korthikanti et al. 2022", "NVIDIA H100 datasheet"), and
+:data:`SOURCES` lists every source once (Help, ``drill sources``).
+
+A citation is a comma-separated text of codes and keys: ``"R§3.2, C§5.2, williams2009"``.
+Keys of :data:`SOURCES` are papers and datasheets; seed codes name a section of one of the
+two articles (the section names are in :data:`SECTIONS`).  An unknown code or key raises
+:class:`KeyError` (tests/unit/test_teaching.py cites every formula and template).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+
+class Source(NamedTuple):
+    key: str
+    en: str  # short readable name: "Korthikanti et al. 2022"
+    zh: str
+    about_en: str  # what it is, for the list of sources
+    about_zh: str
+    where: str = ""  # how to find it (title, URL), the same in both languages
+
+    def name(self, lang: str = "en") -> str:
+        return self.zh if lang == "zh" else self.en
+
+    def about(self, lang: str = "en") -> str:
+        return self.about_zh if lang == "zh" else self.about_en
+
+
+ROOFLINE_ARTICLE = "roofline_article"
+CHEAT_SHEET = "cheat_sheet"
+
+SOURCES: dict[str, Source] = {s.key: s for s in (
+    Source(ROOFLINE_ARTICLE, "roofline article", "Roofline 文章",
+           "a Chinese interview explainer of the roofline model: peak FLOP/s, memory bandwidth and arithmetic "
+           "intensity as a factory (§2), the roofline and its ridge point (§3), real operators on it (§4), the "
+           "interview follow-up chain (§5), common pitfalls (§6)",
+           "一篇讲 Roofline 模型的中文面试文章：用工厂比喻讲峰值算力、显存带宽与算术强度（§2），屋顶线与拐点（§3），"
+           "真实算子的定位（§4），面试追问链（§5），常见认知误区（§6）",
+           "面试官问“这卡能跑多大模型”时，他到底在问什么"),
+    Source(CHEAT_SHEET, "AI-infra formula cheat-sheet", "AI Infra 公式速查表",
+           "a one-page Chinese cheat-sheet of AI-infrastructure interview formulas: training memory and ZeRO "
+           "(module 1), collective communication (2), MFU/HFU (3), KV cache and decode bounds (4), roofline "
+           "ridge points (5), pipeline bubbles (6)",
+           "一页纸的中文 AI Infra 面试公式速查表：训练显存与 ZeRO（模块一）、集合通信（二）、MFU/HFU（三）、"
+           "KV Cache 与 decode 上限（四）、Roofline 拐点（五）、流水线气泡（六）",
+           "AI Infra 面试必备：一页纸核心公式与推导速查表（The Ultimate Cheatsheet）"),
+    Source("williams2009", "Williams, Waterman & Patterson 2009", "Williams、Waterman 与 Patterson 2009",
+           "the paper that introduced the roofline model", "提出 Roofline 模型的论文",
+           "Roofline: An Insightful Visual Performance Model for Multicore Architectures, CACM 52(4), 2009"),
+    Source("micikevicius2018", "Micikevicius et al. 2018", "Micikevicius 等 2018",
+           "mixed-precision training: fp16/bf16 weights and gradients with an fp32 master copy",
+           "混合精度训练：fp16/bf16 权重与梯度，外加一份 fp32 主权重",
+           "Mixed Precision Training, ICLR 2018 (arXiv:1710.03740)"),
+    Source("rajbhandari2020", "Rajbhandari et al. 2020 (ZeRO)", "Rajbhandari 等 2020（ZeRO）",
+           "ZeRO: the 2Φ + 2Φ + 12Φ training-state accounting and its three sharding stages",
+           "ZeRO：训练状态 2Φ + 2Φ + 12Φ 的记账方法与三个切分阶段",
+           "ZeRO: Memory Optimizations Toward Training Trillion Parameter Models, SC 2020 (arXiv:1910.02054)"),
+    Source("korthikanti2022", "Korthikanti et al. 2022", "Korthikanti 等 2022",
+           "activation memory of a transformer layer, sbh(34 + 5as/h), and selective recomputation",
+           "Transformer 层的激活显存 sbh(34 + 5as/h) 与选择性重计算",
+           "Reducing Activation Recomputation in Large Transformer Models, MLSys 2023 (arXiv:2205.05198)"),
+    Source("shoeybi2019", "Shoeybi et al. 2019 (Megatron-LM)", "Shoeybi 等 2019（Megatron-LM）",
+           "Megatron tensor parallelism: two AllReduces per layer in the forward pass",
+           "Megatron 张量并行：每层前向两次 AllReduce",
+           "Megatron-LM: Training Multi-Billion Parameter Language Models Using Model Parallelism (arXiv:1909.08053)"),
+    Source("patarasuk2009", "Patarasuk & Yuan 2009", "Patarasuk 与 Yuan 2009",
+           "the bandwidth-optimal ring AllReduce: each GPU sends 2(N−1)/N of the message",
+           "带宽最优的 Ring AllReduce：每张 GPU 发送消息的 2(N−1)/N",
+           "Bandwidth Optimal All-reduce Algorithms for Clusters of Workstations, JPDC 69(2), 2009"),
+    Source("thakur2005", "Thakur, Rabenseifner & Gropp 2005", "Thakur、Rabenseifner 与 Gropp 2005",
+           "the α-β (latency-bandwidth) cost model of MPI collectives", "MPI 集合通信的 α-β（延迟-带宽）代价模型",
+           "Optimization of Collective Communication Operations in MPICH, IJHPCA 19(1), 2005"),
+    Source("kaplan2020", "Kaplan et al. 2020", "Kaplan 等 2020",
+           "scaling laws; training costs about 6Φ FLOPs per token (2Φ forward, 4Φ backward)",
+           "缩放定律；训练每个 token 约 6Φ FLOPs（前向 2Φ，反向 4Φ）",
+           "Scaling Laws for Neural Language Models (arXiv:2001.08361)"),
+    Source("chowdhery2022", "Chowdhery et al. 2022 (PaLM)", "Chowdhery 等 2022（PaLM）",
+           "defines model FLOPs utilisation (MFU) and hardware FLOPs utilisation (HFU), appendix B",
+           "定义模型算力利用率 MFU 与硬件算力利用率 HFU（附录 B）",
+           "PaLM: Scaling Language Modeling with Pathways (arXiv:2204.02311)"),
+    Source("narayanan2021", "Narayanan et al. 2021", "Narayanan 等 2021",
+           "1F1B and interleaved pipeline schedules and their bubbles, on Megatron-LM",
+           "1F1B 与交错式流水线调度及其气泡（Megatron-LM）",
+           "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM, SC 2021 "
+           "(arXiv:2104.04473)"),
+    Source("huang2019", "Huang et al. 2019 (GPipe)", "Huang 等 2019（GPipe）",
+           "pipeline parallelism with micro-batches; the (P−1)/(m+P−1) bubble",
+           "带 micro-batch 的流水线并行；(P−1)/(m+P−1) 的气泡",
+           "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism (arXiv:1811.06965)"),
+    Source("pope2022", "Pope et al. 2022", "Pope 等 2022",
+           "transformer inference: KV cache size, memory-bound decode, batching", "Transformer 推理：KV Cache 大小、"
+           "访存受限的 decode、批处理", "Efficiently Scaling Transformer Inference, MLSys 2023 (arXiv:2211.05102)"),
+    Source("ainslie2023", "Ainslie et al. 2023 (GQA)", "Ainslie 等 2023（GQA）",
+           "grouped-query attention: fewer key/value heads than query heads", "分组查询注意力：KV 头少于 Query 头",
+           "GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints (arXiv:2305.13245)"),
+    Source("touvron2023", "Touvron et al. 2023 (Llama 2)", "Touvron 等 2023（Llama 2）",
+           "a Llama-style decoder: gated (SwiGLU) MLP, GQA, untied embeddings",
+           "Llama 式解码器：带门控（SwiGLU）的 MLP、GQA、不共享的词嵌入",
+           "Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv:2307.09288)"),
+    Source("gpu_datasheets", "GPU datasheets (NVIDIA, AMD)", "GPU 规格书（NVIDIA、AMD）",
+           "peak dense FLOP/s, memory and bandwidth of each GPU in the bank: NVIDIA V100, A100, H100, H200, "
+           "B200 and L40S datasheets, AMD Instinct MI300X data sheet",
+           "题库中每张 GPU 的稠密峰值算力、显存与带宽：NVIDIA V100、A100、H100、H200、B200、L40S 规格书，"
+           "AMD Instinct MI300X 规格书",
+           "nvidia.com and amd.com product pages"),
+)}
+
+# Sections of the two articles: the seed code's section -> (English name, Chinese name).
+SECTIONS: dict[str, dict[str, tuple[str, str]]] = {
+    "R": {
+        "1": ("what the interviewer is asking", "面试官到底在问什么"),
+        "2": ("compute, bandwidth and intensity", "算力、带宽与算术强度"),
+        "2.1": ("peak compute", "算力峰值"),
+        "2.2": ("memory bandwidth", "显存带宽"),
+        "2.3": ("arithmetic intensity", "算术强度"),
+        "3": ("the roofline model", "Roofline 模型"),
+        "3.1": ("the two roofs", "屋顶线的两条边"),
+        "3.2": ("the ridge point", "拐点怎么算"),
+        "3.3": ("why real kernels stay below the roof", "实际性能为何低于屋顶线"),
+        "4": ("real operators on the roofline", "真实算子套一遍"),
+        "4.1": ("large GEMMs", "大矩阵乘法"),
+        "4.2": ("LayerNorm and Softmax", "LayerNorm 与 Softmax"),
+        "4.3": ("attention", "Attention"),
+        "4.4": ("common operators and their bottlenecks", "常见算子的瓶颈归属"),
+        "5": ("the interview follow-up chain", "面试追问链路"),
+        "5.1": ("memory- or compute-bound?", "算力受限还是访存受限"),
+        "5.2": ("what to do when bandwidth is short", "带宽不够的优化手段"),
+        "5.3": ("why the peak is never reached", "为什么跑不到峰值"),
+        "5.4": ("capacity planning", "容量规划"),
+        "6": ("pitfalls", "认知误区"),
+        "6.1": ("nominal vs usable FLOP/s", "标称算力不等于可用算力"),
+        "6.2": ("find the bottleneck first", "先定位瓶颈"),
+        "6.3": ("work it out, don't recite", "算一遍胜过背结论"),
+        "6.4": ("orders of magnitude", "记住数量级"),
+    },
+    "C": {
+        "1": ("training memory", "显存账本"),
+        "1.1": ("static memory", "静态显存"),
+        "1.2": ("ZeRO sharding", "ZeRO 显存切分"),
+        "1.3": ("activation memory", "激活显存"),
+        "2": ("communication volume", "通信量"),
+        "3": ("MFU and HFU", "MFU 与 HFU"),
+        "3.1": ("FLOPs per token", "每 token 浮点运算量"),
+        "3.2": ("MFU and HFU", "MFU 与 HFU"),
+        "4": ("inference and KV cache", "推理与 KV Cache"),
+        "4.1": ("KV cache size", "KV Cache 显存"),
+        "4.2": ("prefill and decode bounds", "Prefill 与 Decode 的瓶颈"),
+        "5": ("roofline", "Roofline"),
+        "5.1": ("arithmetic intensity", "算术强度"),
+        "5.2": ("ridge points of real GPUs", "硬件拐点"),
+        "6": ("pipeline bubbles", "流水线气泡"),
+        "6.1": ("1F1B bubble", "1F1B 气泡率"),
+        "6.2": ("interleaved 1F1B", "交错式 1F1B"),
+        "6.3": ("uneven stages", "非均质流水线"),
+    },
+}
+_CODE = re.compile(r"([RC])§(\d+(?:\.\d+)?)")
+_KEYLIKE = re.compile(r"[a-z]+\d{4}|[a-z]+(?:_[a-z0-9]+)+")  # williams2009, gpu_datasheets
+# internal notes that are not a source (formulas the bank added from standard knowledge)
+_NOT_A_SOURCE = ("beyond the seeds", "added by")
+
+
+def section(code: str, lang: str = "en") -> str:
+    """``R§5.4`` -> ``roofline article, §5.4 capacity planning`` (``C§1.2``: module 1.2 of the cheat-sheet)."""
+    m = _CODE.fullmatch(code.strip())
+    if not m:
+        raise KeyError(f"not a seed section code: {code!r}")
+    doc, num = m.groups()
+    en, zh = SECTIONS[doc][num]
+    src = SOURCES[ROOFLINE_ARTICLE if doc == "R" else CHEAT_SHEET]
+    if doc == "R":
+        return f"{src.zh} §{num}「{zh}」" if lang == "zh" else f"{src.en}, §{num} {en}"
+    return f"{src.zh}，模块 {num}「{zh}」" if lang == "zh" else f"{src.en}, module {num} ({en})"
+
+
+def _is_key(part: str) -> bool:
+    return bool(_CODE.fullmatch(part)) or part in SOURCES or any(part.startswith(n) for n in _NOT_A_SOURCE)
+
+
+def keys(citation: str) -> list[str]:
+    """The codes and keys of a citation text, in order, without repeats (notes dropped).
+
+    A citation that is not a list of codes and keys is free text naming its source already
+    ("Shazeer et al. 2017, 'Outrageously Large Neural Networks'"): it is one item, itself.
+    """
+    parts = [p.strip() for p in re.split(r"[,;]", citation) if p.strip()]
+    typos = [p for p in parts if _KEYLIKE.fullmatch(p) and p not in SOURCES]
+    if typos:  # a typo in a key must not pass silently as free text
+        raise KeyError(f"unknown source key {typos[0]!r} (engine/sources.py)")
+    if not all(_is_key(p) for p in parts):
+        return [citation.strip()] if citation.strip() else []
+    out: list[str] = []
+    for part in parts:
+        if any(part.startswith(n) for n in _NOT_A_SOURCE):
+            continue
+        if part not in out:
+            out.append(part)
+    return out
+
+
+def name(key: str, lang: str = "en") -> str:
+    """One code or key, readable; free text as it is, any seed code in it spelled out."""
+    if _CODE.fullmatch(key):
+        return section(key, lang)
+    if key in SOURCES:
+        return SOURCES[key].name(lang)
+    return _CODE.sub(lambda m: section(m.group(0), lang), key)
+
+
+def cite(*citations: str, lang: str = "en") -> str:
+    """Readable sources of one or more citation texts: ``roofline article, §3.2 the ridge point; ...``."""
+    seen: list[str] = []
+    for c in citations:
+        for k in keys(c or ""):
+            if k not in seen:
+                seen.append(k)
+    return ("；" if lang == "zh" else "; ").join(name(k, lang) for k in seen)
+
+
+def has_code(text: str) -> bool:
+    """True when ``text`` shows an internal seed code or the cheat-sheet's table by its internal name."""
+    return "R§" in text or "C§" in text or "cheat-sheet table" in text.lower()
+
+
+def listing(lang: str = "en") -> list[tuple[str, str, str]]:
+    """Every source once: (readable name, what it is, where to find it)."""
+    return [(s.name(lang), s.about(lang), s.where) for s in SOURCES.values()]
