@@ -682,7 +682,27 @@ CATALOGUE: tuple[Formula, ...] = (
                            "把 K、V 按完整宽度 h 算了；分组 KV 头时它们只有 h·n_kv/a 宽"),
              Misconception("linear_only", "left out the 2as²b attention-score term",
                            "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn)", "漏了注意力分数的 2as²b 项")),
-            "M_act"),
+            "M_act",
+            refs="korthikanti2022, touvron2023",
+            decomposition=("attention keeps 6sbh + 4sb·h·n_kv/a: the QKV input, Q, K and V at their widths (K and V are "
+                           "h·n_kv/a wide with grouped KV heads), the output-projection input; plus 2as²b of softmax "
+                           "output",
+                           "the SwiGLU MLP keeps 2sbh + 6sbf (its input, the gate and up outputs, the down-projection "
+                           "input); the two RMSNorm inputs 4sbh; all bf16, 2 B per value"),
+            decomposition_zh=("注意力保留 6sbh + 4sb·h·n_kv/a：QKV 输入、按各自宽度的 Q、K、V（分组 KV 头时 K、V 宽 h·n_kv/a）、"
+                              "输出投影的输入；再加 2as²b 的 softmax 输出",
+                              "SwiGLU MLP 保留 2sbh + 6sbf（输入、gate 与 up 的输出、down 投影的输入）；两个 RMSNorm 的"
+                              "输入 4sbh；全部 bf16，每个值 2 B"),
+            parts=(Part("linear", "sb(12h + 4h·n_kv/a + 6f)", "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn)", "bytes",
+                        "grows with the widths h and f", "随宽度 h 和 f 增长"),
+                   Part("quad", "2as²b", "2*a*s*s*b", "bytes", "softmax output, grows with s²",
+                        "softmax 输出，随 s² 增长")),
+            via="linear + quad",
+            takeaway="the 2as²b score term grows with s²: at long sequences it dominates, which is why FlashAttention "
+                     "(never storing the scores) and recomputation matter.",
+            takeaway_zh="2as²b 的注意力分数项随 s² 增长：长序列时它占大头，所以要用 FlashAttention（不存注意力分数）和重计算。",
+            example={"s": 4096, "b": 1, "h": 4096, "a": 32, "n_kv_heads": 8, "ffn": 14336},
+            meaning_zh="一个 Llama 式层的激活值显存（RMSNorm、内层维度 f 的 SwiGLU MLP、无 dropout、无偏置），bf16，不做重计算"),
     Formula("activation_bytes_selective", (S, B, H), "34*s*b*h", "bytes",
             "activation memory per layer with selective recomputation (attention recomputed)", "C§1.3",
             (Misconception("full_recompute", "used full recomputation (2sbh)", "2*s*b*h",
