@@ -42,6 +42,37 @@ def _breaks(text: str, start: int) -> Iterable[tuple[tuple[int, int], int]]:
             yield (depth, 2), i
 
 
+def _is_prose(line: str) -> bool:
+    """A line of words, not a formula: a takeaway, or a sentence saying where the factors come from."""
+    text = line.strip()
+    if text.startswith("=") or "：" not in text and ": " not in text:
+        return False
+    head = text.split(": ", 1)[0].split("：", 1)[0]
+    return " = " not in head or len(head.split()) > 6
+
+
+def _wrap_words(line: str, width: int) -> list[str]:
+    """``line`` broken at spaces (or anywhere, in Chinese) into pieces of at most ``width`` cells."""
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    out, text = [], line
+    while cell_len(text) > width:
+        cut, used = 0, 0
+        for i, ch in enumerate(text):
+            used += cell_len(ch)
+            if used > width:
+                break
+            cut = i + 1
+        space = text.rfind(" ", len(indent) + 1, cut + 1) if out else text.rfind(" ", 1, cut + 1)
+        if space > len(indent) and cut < len(text) and not ("\u4e00" <= text[cut - 1] <= "\u9fff"):
+            cut = space
+        out.append(text[:cut].rstrip())
+        text = indent + text[cut:].lstrip()
+        if cell_len(indent) >= width // 2:
+            break
+    out.append(text)
+    return out
+
+
 def wrap_formula(line: str, width: int) -> list[str]:
     """``line`` in lines of at most ``width`` cells where it can be: whole if it fits; else broken before
     the loosest operator of the shallowest bracket depth that fits (the last such one), the continuation
@@ -49,6 +80,8 @@ def wrap_formula(line: str, width: int) -> list[str]:
     A piece with no place to break stays longer (the terminal then wraps it)."""
     if width <= 0 or cell_len(line) <= width:
         return [line]
+    if _is_prose(line):  # a derivation's words (where a factor comes from, the takeaway): broken between words
+        return _wrap_words(line, width)
     indent = " " * (len(line) - len(line.lstrip(" ")) + CONTINUATION)
     out, text, start = [], line, 0
     while cell_len(text) > width:
