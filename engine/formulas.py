@@ -1149,7 +1149,7 @@ CATALOGUE: tuple[Formula, ...] = (
             refs="williams2009",
             decomposition=("the roofline: a kernel reaches at most min(peak, I × BW): intensity times bandwidth on the "
                            "slanted roof, the peak on the flat one",),
-            decomposition_zh=("屋顶线：算子最多达到 min(峰值, I × BW)：斜线段是算术强度 × 带宽，水平段是峰值",),
+            decomposition_zh=("Roofline：算子最多达到 min(峰值, I × BW)：斜线段是算术强度 × 带宽，水平段是峰值",),
             parts=(Part("slope", "I·BW", "intensity*bandwidth", "flop_rate", "the memory roof at this intensity",
                         "这个算术强度下的带宽上限"),),
             via="min(peak_flops, slope)",
@@ -1157,7 +1157,7 @@ CATALOGUE: tuple[Formula, ...] = (
                      "the peak.",
             takeaway_zh="先判断落在哪条线上再报数：在拐点左侧答案是 I × BW，绝不是峰值。",
             example={"intensity": 50, "peak_flops": 1000e12, "bandwidth": 4e12},
-            meaning_zh="屋顶线：该算术强度的算子最多能达到的 FLOP/s"),
+            meaning_zh="Roofline：该算术强度的算子最多能达到的 FLOP/s"),
     Formula("gemm_intensity", (Input("m", "count", "rows of A and C", "M"), Input("n", "count", "columns of B and C", "N"),
                                Input("k", "count", "inner dimension", "K"), BPE),
             "2*m*n*k/(bytes_per_elem*(m*k + k*n + m*n))", "intensity",

@@ -45,16 +45,18 @@ def _breaks(text: str, start: int) -> Iterable[tuple[tuple[int, int], int]]:
 def _is_prose(line: str) -> bool:
     """A line of words, not a formula: a takeaway, or a sentence saying where the factors come from."""
     text = line.strip()
-    if text.startswith("=") or "：" not in text and ": " not in text:
+    if text.startswith(("Takeaway: ", "面试要点：")):
+        return True
+    if text.startswith("=") or ("：" not in text and ": " not in text):
         return False
-    head = text.split(": ", 1)[0].split("：", 1)[0]
-    return " = " not in head or len(head.split()) > 6
+    return len(text.split()) > 12 or sum("\u4e00" <= ch <= "\u9fff" for ch in text) > 20
 
 
 def _wrap_words(line: str, width: int) -> list[str]:
-    """``line`` broken at spaces (or anywhere, in Chinese) into pieces of at most ``width`` cells."""
+    """``line`` broken at spaces into pieces of at most ``width`` cells; a rest with no space to break at
+    stays longer (the terminal wraps it)."""
     indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
-    out, text = [], line
+    out, text, start = [], line, len(line) - len(line.lstrip(" "))
     while cell_len(text) > width:
         cut, used = 0, 0
         for i, ch in enumerate(text):
@@ -62,11 +64,12 @@ def _wrap_words(line: str, width: int) -> list[str]:
             if used > width:
                 break
             cut = i + 1
-        space = text.rfind(" ", len(indent) + 1, cut + 1) if out else text.rfind(" ", 1, cut + 1)
-        if space > len(indent) and cut < len(text) and not ("\u4e00" <= text[cut - 1] <= "\u9fff"):
-            cut = space
-        out.append(text[:cut].rstrip())
-        text = indent + text[cut:].lstrip()
+        space = text.rfind(" ", start + 1, cut + 1)
+        if space <= start:
+            break
+        out.append(text[:space].rstrip())
+        text = indent + text[space:].lstrip()
+        start = len(indent)
         if cell_len(indent) >= width // 2:
             break
     out.append(text)
