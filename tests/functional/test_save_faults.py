@@ -173,6 +173,7 @@ async def test_home_opens_with_a_damaged_older_log_file_and_names_it(tmp_path, c
     today = clock().date()
     seg = damaged_older_segment(tmp_path, today)
     with Profile.open(tmp_path) as p:
+        p.set_setting("card_before_new", False)  # a new template's card first: test_card_screen.py
         app = DrillApp(AppContext(p, "en", clock, random.Random(7)), start="home")
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
@@ -192,6 +193,7 @@ async def test_enter_on_a_full_disk_keeps_the_answer_and_records_it_once_space_i
     monkeypatch = pytest.MonkeyPatch()
     try:
         with Profile.open(tmp_path) as p:
+            p.set_setting("card_before_new", False)  # a new template's card first: test_card_screen.py
             app = DrillApp(AppContext(p, "en", clock, random.Random(7)), start="practice")
             async with app.run_test(size=(120, 40)) as pilot:
                 await pilot.pause()
