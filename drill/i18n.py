@@ -112,6 +112,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "answer.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
     "answer.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
     "practice.typing": ("Type your answer; Enter submits; f2: formula card.", "输入答案，回车提交；f2：公式卡。"),
+    "answer.placeholder_layout": ("a layout, e.g. tp=8 pp=2 dp=4 or 8,2,4", "一个并行布局，例如 tp=8 pp=2 dp=4 或 8,2,4"),
     "practice.understood": ("understood: {what}", "识别为：{what}"),
     "practice.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
     "practice.checking": ("checking the expression symbolically…  (Ctrl+G: I don't know · Esc: leave)",
@@ -409,6 +410,8 @@ def placeholder(expected, lang: str, number: str) -> str:
         return t("answer.placeholder_choice", lang, choices=" / ".join(c.shown(lang) for c in expected.choices))
     if expected.kind == "expression":
         return t("answer.placeholder_expr", lang)
+    if expected.kind == "layout":
+        return t("answer.placeholder_layout", lang)
     return t(number, lang)
 
 

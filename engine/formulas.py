@@ -1776,7 +1776,98 @@ PART2: tuple[Formula, ...] = (
                            "(compute/40)^0.5", "用了 C = 2·N·D（只算前向）：√(C/40)")), "N_opt"),
 )
 
-CATALOGUE = CATALOGUE + PART2
+# Added by the question bank beside part 2 (parallelism planning, TP communication, overlap, Chinchilla, 1F1B memory).
+LAYER_BYTES = Input("layer_bytes", "bytes", "activation memory of one layer for one micro-batch", "M_act")
+BANK2: tuple[Formula, ...] = (
+    Formula("param_count_approx", (LAYERS, Input("d_model", "count", "hidden size", "h")), "12*layers*d_model^2",
+            "count",
+            "rule-of-thumb parameter count of a transformer: 12·L·h² (4h² attention + 8h² for a 4h MLP per layer; "
+            "embeddings, biases and norms ignored)",
+            "Kaplan et al. 2020, 'Scaling Laws for Neural Language Models', Table 1 (N ≈ 12·n_layer·d_model²)",
+            (Misconception("attention_only", "counted only the attention matrices (4h² per layer)", "4*layers*d_model^2",
+                           "只算了注意力的矩阵（每层 4h²）"),
+             Misconception("one_layer_params", "counted one layer, not all of them", "12*d_model^2",
+                           "只算了一层，没有乘以层数")), "Φ_approx"),
+    Formula("tp_allreduce_time_layer", (S, B, H, BPE, Input("n_tp", "count", "tensor-parallel GPUs", "N_tp"),
+                                        Input("link_bw", "bandwidth", "one-way link bandwidth per GPU", "β")),
+            "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/link_bw", "time",
+            "time of one layer's tensor-parallel communication in the forward pass: two ring AllReduces of the "
+            "s·b·h activation at the link's one-way bandwidth (latency ignored)",
+            "Shoeybi et al. 2019, 'Megatron-LM', §3 (two AllReduces per layer in the forward pass); ring AllReduce "
+            "cost 2(N−1)/N·M/β (Patarasuk and Yuan 2009)",
+            (Misconception("one_allreduce_time", "counted one AllReduce per layer; attention and MLP each end in one",
+                           "2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/link_bw", "每层只算了一次 AllReduce；注意力和 MLP 各有一次"),
+             Misconception("bidirectional_bw", "used the bidirectional NVLink figure (twice the one-way bandwidth)",
+                           "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/(2*link_bw)",
+                           "用了 NVLink 的双向带宽（是单向带宽的两倍）")), "T_TP/layer"),
+    Formula("nccl_algbw", (Input("size", "bytes", "message size of the collective", "S"),
+                           Input("time", "time", "measured time of one collective", "t")),
+            "size/time", "bandwidth", "nccl-tests algorithm bandwidth: message size over time",
+            "NVIDIA nccl-tests, doc/PERFORMANCE.md ('Algorithm bandwidth': algbw = S / t)", (), "algbw"),
+    Formula("tree_allreduce_time", (M_BYTES, Input("depth", "count", "tree depth ⌈log₂ N⌉", "log₂N"), ALPHA, BETA),
+            "2*depth*alpha + 2*m/beta", "time",
+            "AllReduce time on a (double binary) tree in the α-β model: reduce up and broadcast down, 2·log₂N latency "
+            "steps; pipelined chunks keep the bandwidth term near 2M/β",
+            "Sanders, Speck and Träff 2009, 'Two-tree algorithms for full bandwidth broadcast, reduction and scan'; "
+            "NVIDIA, 'Massively Scale Your Deep Learning Training with NCCL 2.4' (double binary trees)",
+            (Misconception("tree_one_way", "counted only the reduce (one trip up the tree), not the broadcast back down",
+                           "depth*alpha + m/beta", "只算了向上归约（一趟），漏了向下广播"),), "T_tree"),
+    Formula("ddp_exposed_comm_time", (Input("comm_time", "time", "total gradient AllReduce time of a step", "T_comm"),
+                                      Input("backward_time", "time", "backward-pass compute time", "T_bwd"),
+                                      Input("buckets", "count", "equal gradient buckets, reduced in order", "k")),
+            "max(comm_time/buckets, comm_time - backward_time + backward_time/buckets)", "time",
+            "communication left exposed after the backward pass with bucketed DDP: bucket i is AllReduced once its "
+            "gradients are ready; the last bucket always waits for the end of the backward pass",
+            "Li et al. 2020, 'PyTorch Distributed: Experiences on Accelerating Data Parallel Training', §3.2.3 "
+            "(gradient bucketing, overlapping computation with communication)",
+            (Misconception("no_overlap", "assumed no overlap: the whole AllReduce after the backward pass",
+                           "comm_time", "以为完全没有重叠：整个 AllReduce 都在反向结束后进行"),
+             Misconception("no_last_bucket", "forgot the last bucket, which can only start when the backward pass ends",
+                           "max(0, comm_time - backward_time)",
+                           "忘了最后一个桶：它只能在反向结束后才开始")), "T_exposed"),
+    Formula("compute_budget", (N_GPUS, PEAK, Input("mfu", "ratio", "model FLOPs utilisation", "MFU"),
+                               Input("time", "time", "wall-clock training time", "T")),
+            "n_gpus*peak_flops*mfu*time", "flop",
+            "training compute a cluster delivers: GPUs × dense peak × MFU × time",
+            "standard planning arithmetic (C = N_gpu · F_peak · MFU · T; Hoffmann et al. 2022 budget the FLOPs C)",
+            (Misconception("no_mfu_budget", NO_MFU[0], "n_gpus*peak_flops*time", NO_MFU[1]),), "C"),
+    Formula("inflight_microbatches_1f1b", (P_STAGES, Input("stage", "count", "pipeline stage (1 = first)", "k")),
+            "p - stage + 1", "count",
+            "micro-batches whose activations stage k holds at the peak of a 1F1B schedule (m ≥ P): the first stage "
+            "runs P forwards before its first backward",
+            "Narayanan et al. 2021, 'Efficient Large-Scale Language Model Training on GPU Clusters Using "
+            "Megatron-LM', §2.2.1 (1F1B: at most P in-flight micro-batches)",
+            (Misconception("gpipe_all", "kept every micro-batch of the step in flight (that is GPipe)", "m",
+                           "让一步里所有微批次都同时在途（那是 GPipe）"),
+             Misconception("one_inflight", "kept one micro-batch in flight (no pipelining)", "1",
+                           "只让一个微批次在途（没有流水）")), "in-flight"),
+    Formula("stage_activation_bytes", (Input("inflight", "count", "micro-batches in flight on the stage", "n_inflight"),
+                                       Input("stage_layers", "count", "layers on the stage", "L_stage"), LAYER_BYTES),
+            "inflight*stage_layers*layer_bytes", "bytes",
+            "activation memory a pipeline stage holds: its layers' activations for each in-flight micro-batch",
+            "Korthikanti et al. 2022, §4.2.3 (the first 1F1B stage stores P micro-batches of its L/P layers)",
+            (Misconception("one_microbatch", "stored one micro-batch only", "stage_layers*layer_bytes",
+                           "只存了一个微批次"),), "M_stage"),
+    Formula("interleaved_activation_factor", (P_STAGES, Input("v", "count", "virtual stages per GPU", "v")),
+            "1 + (p-1)/(p*v)", "ratio",
+            "activation memory of the first stage with interleaved 1F1B relative to plain 1F1B",
+            "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', §4.2.3 "
+            "(interleaving multiplies the first stage's activations by 1 + (p−1)/(p·m), m interleaving stages)",
+            (Misconception("free_interleaving", "assumed interleaving costs no extra activation memory", "1",
+                           "以为交错调度不增加激活显存"),
+             Misconception("extra_only", "gave only the extra part (P−1)/(P·v), not the total factor", "(p-1)/(p*v)",
+                           "只给了额外的部分 (P−1)/(P·v)，不是总倍数")), "factor"),
+    Formula("step_time_with_bubble", (Input("compute_time", "time", "busy compute time of a step", "T_compute"),
+                                      Input("bubble", "ratio", "bubble: idle share of the total step time", "bubble")),
+            "compute_time/(1 - bubble)", "time",
+            "step time once the pipeline bubble is added: the busy time is (1 − bubble) of the total",
+            "C§6.1 (bubble as a share of total time)",
+            (Misconception("ideal_time", "treated the bubble as a share of the ideal time: T·(1 + bubble)",
+                           "compute_time*(1 + bubble)", "把气泡当成了相对理想时间的比例：T·(1 + 气泡率)"),
+             Misconception("no_bubble", "left the bubble out", "compute_time", "漏掉了气泡")), "T_step"),
+)
+
+CATALOGUE = CATALOGUE + PART2 + BANK2
 
 FORMULAS: dict[str, Formula] = {f.name: f for f in CATALOGUE}
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
@@ -58,7 +58,7 @@ class Approximation(NamedTuple):
 class Expected:
     """The right answer of a problem (or of one step of a chain).
 
-    ``kind`` is ``number``, ``choice`` or ``expression``.  For numbers,
+    ``kind`` is ``number``, ``choice``, ``expression`` or ``layout``.  For numbers,
     ``value`` is in base units of ``unit_kind`` and ``unit`` is the unit the
     question asks for (a bare typed number is read in it).
     """
@@ -78,6 +78,7 @@ class Expected:
     # one is correct, and the feedback says it is an approximation of ``formula`` (issue 10 §6)
     approximations: tuple["Approximation", ...] = ()
     formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
+    layout: Any = None  # layout answers: the engine.layout.LayoutRules any correct layout meets
 
     @functools.cached_property  # computed once per problem, not on every answer graded against it
     def display(self) -> str:
@@ -262,6 +263,10 @@ def grade(text: str, exp: Expected, *, seconds: float | None = None,
         return _grade_choice(text, exp, seconds, target_seconds)
     if exp.kind == "expression":
         return _grade_expression(text, exp, seconds, target_seconds)
+    if exp.kind == "layout":
+        from .layout import grade_layout
+
+        return grade_layout(text, exp, seconds, target_seconds)
     return _grade_number(text, exp, seconds, target_seconds)
 
 
@@ -284,6 +289,10 @@ def understood(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
         if problem is not None:
             return False, problem.text(lang)
         return True, "= " + ex.render(node, _shown_names(exp.aliases))
+    if exp.kind == "layout":
+        from .layout import understood_layout
+
+        return understood_layout(text, lang)
     p = parse_quantity(text, exp.unit_kind, exp.unit or None)
     if isinstance(p, Unreadable):
         return False, p.message_in(lang)
@@ -312,6 +321,9 @@ def _labels_zh() -> dict[str, str]:
     for unit in ("GB", *_BINARY):
         table.update((m.label, m.label_zh) for m in bytes_misses(1.0, unit))
     table[LOWERCASE_B.label] = LOWERCASE_B.label_zh
+    from .layout import LABELS as LAYOUT_LABELS
+
+    table.update((t.en, t.zh) for t in LAYOUT_LABELS.values())
     return table
 
 

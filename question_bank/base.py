@@ -95,6 +95,7 @@ from engine.grading import (DEFAULT_CLOSE, DEFAULT_TOLERANCE, Approximation, Exp
 from engine.units import fmt_quantity, lookup, round_sig
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "serving", "moe", "pipeline",
+                           "parallelism",
                            "concepts")
 TOPIC_NAMES: dict[str, tuple[str, str]] = {
     "roofline": ("Roofline", "Roofline 模型"),
@@ -105,6 +106,7 @@ TOPIC_NAMES: dict[str, tuple[str, str]] = {
     "serving": ("Serving", "推理服务"),
     "moe": ("Mixture of experts", "混合专家"),
     "pipeline": ("Pipeline bubbles", "流水线气泡"),
+    "parallelism": ("Parallelism planning", "并行规划"),
     "concepts": ("Concepts", "概念判断"),
 }
 
@@ -247,11 +249,15 @@ class Ask:
     takeaway: str = ""
     takeaway_zh: str = ""
     card_formulas: tuple[str, ...] = ()  # catalogue formulas a choice/expression question's card shows
+    # layout answers (engine.layout): the constraints any correct TP/PP/DP layout meets
+    layout: Any = None
 
     @property
     def kind(self) -> str:
         if self.formula:
             return "number"
+        if self.layout is not None:
+            return "layout"
         if self.choices:
             return "choice"
         if self.expression:
@@ -547,6 +553,17 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
                               ask.roofline, tuple(tidy_zh(x) for x in solution_zh), too_close,
                               formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
                               derivation, (f.name,) + tuple(ask.card_formulas)))
+        elif ask.kind == "layout":
+            example = ask.layout.preferred()
+            if example is None:
+                raise ValueError(f"{t.id}: no layout meets the constraints")
+            exp = Expected("layout", example.text, layout=ask.layout)
+            solution = tuple(ask.explanation) + ask.layout.solution(example, "en")
+            solution_zh = tuple(ask.explanation_zh or ask.explanation) + ask.layout.solution(example, "zh")
+            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
+                              solution_zh=tuple(tidy_zh(x) for x in solution_zh), takeaway=ask.takeaway,
+                              takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),
+                              card_formulas=tuple(ask.card_formulas)))
         elif ask.kind == "choice":
             if ask.answer not in {c.key for c in ask.choices}:
                 raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")

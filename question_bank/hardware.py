@@ -263,3 +263,87 @@ SEED_TABLE: tuple[SeedFigure, ...] = (
     SeedFigure("B200", 2250 * TFLOPS, 8000 * GB, 281.3, "b200"),
 )
 SEED_SOURCE = "seed cheat-sheet C§5.2 (shared/seeds/002_9821af7750ba1ae9.txt, 模块五 table)"
+
+
+# --------------------------------------------------------------------------- #
+# Interconnects: what a collective's β is.  NVLink figures are per GPU and, as NVIDIA quotes them,
+# the total of both directions over all of a GPU's links; a ring collective sends one way at a time,
+# so its β is half (``one_way``).  Network figures are per port (one NIC port per GPU in DGX/HGX
+# systems) in Gb/s: 400 Gb/s = 50 GB/s each way.  PCIe is per x16 slot, each way.
+
+class Link(NamedTuple):
+    """One interconnect: its one-way bandwidth per GPU (NVLink) or per port (network, PCIe)."""
+
+    key: str
+    name: str
+    family: str  # nvlink | infiniband | roce | pcie
+    one_way: float  # B/s in each direction: the β of the α-β model
+    quoted: str  # the figure as the source quotes it
+    source: str
+    gpus: tuple[str, ...] = ()  # catalogue GPUs (keys) that have it
+
+    @property
+    def quoted_zh(self) -> str:
+        """:attr:`quoted` in Chinese."""
+        figure = self.quoted.split(" per ")[0].split(" both")[0]
+        if self.family == "nvlink":
+            return f"每卡双向合计 {figure}"
+        if self.family == "pcie":
+            return f"双向合计 {figure}（x16）"
+        return f"每端口 {figure}"
+
+    @property
+    def bidirectional(self) -> float:
+        return 2 * self.one_way
+
+
+GBIT = 1e9 / 8  # bytes per second in one Gb/s
+
+NVLINK2 = Link("nvlink2", "NVLink 2 (V100 SXM2)", "nvlink", 150 * GB,  # 6 links x 25 GB/s each way
+               "300 GB/s per GPU, both directions together",
+               "NVIDIA Tesla V100 datasheet (r5), SXM2 column: 'Interconnect Bandwidth NVLink 300 GB/s' - "
+               "https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf",
+               ("v100",))
+NVLINK3 = Link("nvlink3", "NVLink 3 (A100 SXM)", "nvlink", 300 * GB,  # 12 links x 25 GB/s each way
+               "600 GB/s per GPU, both directions together",
+               "NVIDIA A100 datasheet (r4): 'NVLink: 600GB/s' (SXM; PCIe cards with a bridge: 600GB/s for 2 GPUs) - "
+               "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
+               ("a100_40", "a100_80"))
+NVLINK4 = Link("nvlink4", "NVLink 4 (H100/H200 SXM)", "nvlink", 450 * GB,  # 18 links x 25 GB/s each way
+               "900 GB/s per GPU, both directions together",
+               "NVIDIA H100 datasheet, SXM column: 'Interconnect NVLink: 900GB/s' (H200 SXM datasheet: the same) - "
+               "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
+               ("h100_sxm", "h200"))
+NVLINK5 = Link("nvlink5", "NVLink 5 (B200)", "nvlink", 900 * GB,  # 18 links x 50 GB/s each way
+               "1.8 TB/s per GPU, both directions together",
+               "NVIDIA DGX B200 datasheet: '1.8TB/s NVLink bandwidth per GPU' (14.4 TB/s over 8 GPUs) - "
+               "https://www.nvidia.com/en-us/data-center/dgx-b200/",
+               ("b200",))
+IB_HDR = Link("ib_hdr", "InfiniBand HDR (200 Gb/s)", "infiniband", 200 * GBIT, "200 Gb/s per port",
+              "NVIDIA ConnectX-6 VPI adapter datasheet: 'up to 200Gb/s HDR InfiniBand'; DGX A100: 8 x single-port "
+              "ConnectX-6 for the compute fabric - https://www.nvidia.com/en-us/networking/ethernet/connectx-6/")
+IB_NDR = Link("ib_ndr", "InfiniBand NDR (400 Gb/s)", "infiniband", 400 * GBIT, "400 Gb/s per port",
+              "NVIDIA ConnectX-7 adapter datasheet: 'up to 400Gb/s NDR InfiniBand'; DGX H100: 8 x ConnectX-7, one "
+              "400 Gb/s port per GPU - https://www.nvidia.com/en-us/networking/infiniband/connectx-7/")
+IB_XDR = Link("ib_xdr", "InfiniBand XDR (800 Gb/s)", "infiniband", 800 * GBIT, "800 Gb/s per port",
+              "NVIDIA Quantum-X800 InfiniBand platform / ConnectX-8 SuperNIC: '800Gb/s' per port - "
+              "https://www.nvidia.com/en-us/networking/products/infiniband/quantum-x800/")
+ROCE_400 = Link("roce_400", "RoCE 400GbE", "roce", 400 * GBIT, "400 Gb/s per port",
+                "NVIDIA ConnectX-7 adapter datasheet: 'up to 400Gb/s Ethernet' with RoCE - "
+                "https://www.nvidia.com/en-us/networking/ethernet/connectx-7/")
+PCIE4 = Link("pcie4", "PCIe Gen4 x16", "pcie", 32 * GB, "64 GB/s both directions together, 16 GT/s x 16 lanes",
+             "PCI-SIG PCI Express 4.0 base specification: 16 GT/s per lane, 128b/130b encoding (31.5 GB/s each "
+             "way for x16, quoted as 32); A100 datasheet: 'PCIe Gen4: 64GB/s' - https://pcisig.com/specifications")
+PCIE5 = Link("pcie5", "PCIe Gen5 x16", "pcie", 64 * GB, "128 GB/s both directions together, 32 GT/s x 16 lanes",
+             "PCI-SIG PCI Express 5.0 base specification: 32 GT/s per lane (63 GB/s each way for x16, quoted as "
+             "64); H100 datasheet: 'PCIe Gen5: 128GB/s' - https://pcisig.com/specifications")
+
+LINKS: tuple[Link, ...] = (NVLINK2, NVLINK3, NVLINK4, NVLINK5, IB_HDR, IB_NDR, IB_XDR, ROCE_400, PCIE4, PCIE5)
+NVLINKS: tuple[Link, ...] = (NVLINK2, NVLINK3, NVLINK4, NVLINK5)
+NETWORKS: tuple[Link, ...] = (IB_HDR, IB_NDR, IB_XDR, ROCE_400)
+GPUS_PER_NODE = 8  # DGX / HGX servers: 8 GPUs on one NVLink domain
+
+
+def nvlink_of(gpu: GPU) -> Link | None:
+    """The NVLink generation of a catalogue GPU (None: PCIe cards and non-NVIDIA parts)."""
+    return next((link for link in NVLINKS if gpu.key in link.gpus), None)

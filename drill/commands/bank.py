@@ -148,6 +148,9 @@ def _answer_hint(step: "Step", lang: str) -> str:
         return f"选项：{keys}" if lang == "zh" else f"Choices: {keys}"
     if e.kind == "expression":
         return "答案为表达式" if lang == "zh" else "Answer with an expression"
+    if e.kind == "layout":
+        return ("答案为并行布局，例如 tp=8 pp=2 dp=4、TP8 PP2 DP4 或 8,2,4" if lang == "zh"
+                else "Answer with a layout: tp=8 pp=2 dp=4, TP8 PP2 DP4 or 8,2,4")
     if e.integer:
         return "答案为整数" if lang == "zh" else "Answer with a whole number"
     if not e.unit:

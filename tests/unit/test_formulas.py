@@ -82,6 +82,24 @@ PART2_TYPICAL = {
                                       "cost_ratio": d(fl(0.02, 0.2))},
     "chinchilla_tokens": lambda d: {"phi": d(fl(1e8, 1e12))},
     "chinchilla_params": lambda d: {"compute": d(fl(1e20, 1e26))},
+    # formulas the question bank added beside part 2
+    "param_count_approx": lambda d: {"layers": d(ints(12, 126)), "d_model": d(st.sampled_from([2048, 4096, 8192, 16384]))},
+    "tp_allreduce_time_layer": lambda d: {"s": d(st.sampled_from([2048, 4096])), "b": d(ints(1, 8)),
+                                          "h": d(st.sampled_from([4096, 8192])), "bytes_per_elem": 2,
+                                          "n_tp": d(st.sampled_from([2, 4, 8])), "link_bw": d(fl(25 * GB, 900 * GB))},
+    "nccl_algbw": lambda d: {"size": d(fl(1e6, 1e10)), "time": d(fl(1e-5, 1))},
+    "tree_allreduce_time": lambda d: {"m": d(fl(1e3, 6.4e4)), "depth": d(ints(3, 10)), "alpha": d(fl(1e-6, 1e-5)),
+                                      "beta": d(fl(25 * GB, 400 * GB))},
+    "ddp_exposed_comm_time": lambda d: (lambda bwd: {"backward_time": bwd, "comm_time": bwd * d(fl(0.2, 3)),
+                                                     "buckets": d(ints(2, 8))})(d(fl(0.05, 2))),
+    "compute_budget": lambda d: {"n_gpus": d(ints(8, 16384)), "peak_flops": d(st.sampled_from([312e12, 989e12])),
+                                 "mfu": d(fl(0.2, 0.7)), "time": d(fl(86400, 1e7))},
+    "inflight_microbatches_1f1b": lambda d: (lambda p: {"p": p, "stage": d(ints(1, p - 1)), "m": d(ints(2 * p, 8 * p))})(
+        d(ints(4, 32))),
+    "stage_activation_bytes": lambda d: {"inflight": d(ints(2, 32)), "stage_layers": d(ints(1, 40)),
+                                         "layer_bytes": d(fl(1e8, 1e10))},
+    "interleaved_activation_factor": lambda d: {"p": d(ints(2, 32)), "v": d(st.sampled_from([2, 3, 4]))},
+    "step_time_with_bubble": lambda d: {"compute_time": d(fl(0.1, 100)), "bubble": d(fl(0.25, 0.6))},
 }
 
 
@@ -294,7 +312,8 @@ def test_critical_batch_ridge_misconception_coincides_at_two_bytes():
 # Values a problem gives beside the formula's inputs (Ask.extras), by formula.
 EXTRAS = {"kv_cache_bytes": {"n_heads"}, "kv_bytes_per_token": {"n_heads"},
           "whole_model_activation_bytes": {"s", "b", "h", "a"}, "quant_weights_bytes": {"bits"},
-          "weights_bytes": {"phi_active"}, "forward_flops_per_token": {"phi_total"}}
+          "weights_bytes": {"phi_active"}, "forward_flops_per_token": {"phi_total"},
+          "inflight_microbatches_1f1b": {"m"}}
 
 
 def test_misconceptions_use_only_inputs_or_named_extras():

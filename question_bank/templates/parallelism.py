@@ -1,0 +1,361 @@
+"""Parallelism-planning templates: static memory under TP × PP × DP with ZeRO, choosing a layout (the
+``layout`` answer kind, engine.layout), tensor-parallel communication on NVLink vs InfiniBand, and
+sequence parallelism's volume.  Sources: ZeRO (Rajbhandari et al. 2020), Megatron-LM (Shoeybi et al.
+2019; Narayanan et al. 2021), Korthikanti et al. 2022."""
+
+from __future__ import annotations
+
+from engine import formulas
+from engine.answers import Choice
+from engine.layout import LayoutRules
+from engine.units import fmt_number, fmt_quantity
+
+from .. import hardware, models
+from ..base import Ask, Ref, Spec, given, template
+from .memory import nominal_phi, phi_given, phi_text, unit_for
+
+# Training GPUs on an NVLink node of 8 (DGX/HGX), with their NVLink generation.
+NODE_GPUS = tuple(g for g in hardware.GPUS if hardware.nvlink_of(g) is not None and g.memory >= 80e9)
+CLUSTERS = (16, 32, 64, 128, 256, 512, 1024)
+# Dense models big enough to need model parallelism, with a head count every TP degree divides.
+BIG = tuple(m for m in models.DENSE if m.params >= 13e9 and m.n_heads % 8 == 0)
+PER_NODE = hardware.GPUS_PER_NODE
+
+ZERO_NAME = {1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"}
+ZERO_WHAT_EN = {1: "the optimizer states", 2: "the optimizer states and gradients",
+                3: "the optimizer states, gradients and weights"}
+ZERO_WHAT_ZH = {1: "优化器状态", 2: "优化器状态和梯度", 3: "优化器状态、梯度和权重"}
+ZERO_SHOWN = {1: "(4Φ + 12Φ/N_dp) / (TP·PP)", 2: "(2Φ + 14Φ/N_dp) / (TP·PP)", 3: "16Φ / (N_dp·TP·PP)"}
+
+STATIC_EN = ("bf16 mixed precision with AdamW: per parameter 2 B weights + 2 B gradients + 12 B fp32 optimizer "
+             "states. Tensor and pipeline parallelism split the model evenly, so each GPU holds 1/(TP·PP) of the "
+             "parameters; ZeRO shards the named states of that slice over the N_dp data-parallel replicas. "
+             "Activations and buffers are not counted. GB = 10⁹ B.")
+STATIC_ZH = ("bf16 混合精度 + AdamW：每个参数 2 B 权重 + 2 B 梯度 + 12 B fp32 优化器状态。张量并行和流水线并行均匀切分"
+             "模型，每张卡持有 1/(TP·PP) 的参数；ZeRO 再把这一份中指定的状态在 N_dp 个数据并行副本间切分。"
+             "不计激活值和缓冲区。GB = 10⁹ B。")
+
+
+def _gpus_text(n: int, gpu) -> tuple[str, str]:
+    return f"{n} {gpu.name} GPUs ({PER_NODE} per node, NVLink inside a node)", \
+        f"{n} 张 {gpu.name}（每节点 {PER_NODE} 张，节点内 NVLink 互联）"
+
+
+def _degree_givens(tp: int, pp: int, dp: int) -> tuple:
+    return (given("tp", "Tensor-parallel degree TP", "张量并行度 TP", tp),
+            given("pp", "Pipeline-parallel degree PP", "流水线并行度 PP", pp),
+            given("n_dp", "Data-parallel degree N_dp", "数据并行度 N_dp", dp))
+
+
+def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
+    while True:  # a layout that fits: the static state leaves at least 20 % of the GPU for activations
+        model, gpu = rng.choice(BIG), rng.choice(NODE_GPUS)
+        phi = nominal_phi(model)
+        stage = rng.choice((1, 2, 3))
+        n = rng.choice([c for c in CLUSTERS if c <= 512])
+        tp = rng.choice((2, 4, 8))
+        pp = rng.choice([p for p in (1, 2, 4, 8) if model.layers % p == 0 and tp * p < n])
+        dp = n // (tp * pp)
+        static = formulas.get(f"zero{stage}_parallel_bytes").evaluate(phi=phi, tp=tp, pp=pp, n_dp=dp)
+        if static <= 0.8 * gpu.memory:
+            break
+    hint_en = f" Per GPU that is {ZERO_SHOWN[stage]}." if formula_given else ""
+    hint_zh = f"每卡静态显存为 {ZERO_SHOWN[stage]}。" if formula_given else ""
+    where_en, where_zh = _gpus_text(n, gpu)
+    return Spec(
+        givens=(phi_given(phi),) + _degree_givens(tp, pp, dp),
+        asks=(Ask(formula=f"zero{stage}_parallel_bytes", unit="GB",
+                  prompt_en=f"{model.name} (Φ = {phi_text(phi)}) is trained on {where_en} as TP = {tp} × PP = {pp} × "
+                            f"DP = {dp}, with {ZERO_NAME[stage]} sharding {ZERO_WHAT_EN[stage]} over the data-parallel "
+                            f"replicas.{hint_en} How much static memory does each GPU hold, in GB?",
+                  prompt_zh=f"{model.name}（Φ = {phi_text(phi)}）在 {where_zh}上按 TP = {tp} × PP = {pp} × DP = {dp} 训练，"
+                            f"用 {ZERO_NAME[stage]} 在数据并行副本间切分{ZERO_WHAT_ZH[stage]}。{hint_zh}"
+                            "每张卡的静态显存是多少（GB）？"),),
+        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+    )
+
+
+@template("parallelism.zero_parallel_given", topic="parallelism",
+          title="Static memory per GPU under TP × PP × DP with ZeRO (formula given)",
+          title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存（给出公式）", difficulty=1, target_seconds=75)
+def zero_parallel_given(rng):
+    return _zero_parallel_spec(rng, formula_given=True)
+
+
+@template("parallelism.zero_parallel", topic="parallelism", title="Static memory per GPU under TP × PP × DP with ZeRO",
+          title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存", difficulty=2, target_seconds=120)
+def zero_parallel(rng):
+    return _zero_parallel_spec(rng, formula_given=False)
+
+
+# --------------------------------------------------------------------------- #
+# Choosing a layout
+
+
+def _layout_setup(rng, need_pipeline: bool = False):
+    """A model, GPU, cluster and static-memory budget where some layouts fit and plain DP does not."""
+    while True:
+        model, gpu = rng.choice(BIG), rng.choice(NODE_GPUS)
+        n = rng.choice(CLUSTERS[1:] if need_pipeline else CLUSTERS)
+        reserve = rng.choice((0.25, 0.375, 0.5))  # share of memory kept for activations and buffers
+        budget = round(gpu.memory * (1 - reserve) / 5e9) * 5e9
+        rules = LayoutRules(n, PER_NODE, model.layers, nominal_phi(model), "zero1_parallel_bytes", budget)
+        valid = rules.valid()
+        if not valid or len(valid) > 12 or not rules.broken(type(valid[0])(1, 1, n)):
+            continue
+        team = [v for v in valid if v.pp >= 2 and v.dp >= 2]
+        if need_pipeline and not team:
+            continue
+        return model, gpu, n, budget, rules, team
+
+
+def _layout_ask(model, gpu, n, budget, rules, formula_given: bool) -> Ask:
+    where_en, where_zh = _gpus_text(n, gpu)
+    b = fmt_quantity(budget, "bytes", unit="GB")
+    hint_en = " Static memory per GPU with ZeRO-1 is (4Φ + 12Φ/DP) / (TP·PP)." if formula_given else ""
+    hint_zh = "ZeRO-1 下每卡静态显存为 (4Φ + 12Φ/DP) / (TP·PP)。" if formula_given else ""
+    return Ask(layout=rules,
+               prompt_en=f"Choose a layout for training {model.name} (Φ = {phi_text(rules.phi)}, {model.layers} layers) "
+                         f"on {where_en}, with ZeRO-1 over the data-parallel replicas. Constraints: TP × PP × DP uses "
+                         f"all {n} GPUs; TP stays inside one node (TP divides {PER_NODE}); PP divides the "
+                         f"{model.layers} layers; static memory per GPU is at most {b} (the rest is for "
+                         f"activations).{hint_en} Answer as tp=… pp=… dp=… (or three numbers in the order TP, PP, DP).",
+               prompt_zh=f"为在 {where_zh}上训练 {model.name}（Φ = {phi_text(rules.phi)}，{model.layers} 层）选择并行布局，"
+                         f"数据并行副本间使用 ZeRO-1。约束：TP × PP × DP 用满全部 {n} 张卡；TP 不跨节点（TP 整除 "
+                         f"{PER_NODE}）；PP 整除 {model.layers} 层；每卡静态显存不超过 {b}（其余留给激活值）。{hint_zh}"
+                         "按 tp=… pp=… dp=… 作答（或按 TP、PP、DP 的顺序写三个数）。",
+               explanation=("Fill a node with TP first (its two AllReduces per layer need NVLink), add pipeline "
+                            "stages until the static state fits, and use the rest of the GPUs for data parallelism.",),
+               explanation_zh=("先在节点内用满 TP（每层两次 AllReduce 需要 NVLink），再增加流水线阶段直到静态显存放得下，"
+                               "剩下的卡都用于数据并行。",))
+
+
+@template("parallelism.layout_given", topic="parallelism", title="Choose TP, PP and DP (memory formula given)",
+          title_zh="选择 TP、PP、DP（给出显存公式）", difficulty=2, target_seconds=180)
+def layout_given(rng):
+    model, gpu, n, budget, rules, _ = _layout_setup(rng)
+    return Spec(givens=(phi_given(rules.phi), given("layers", "Layers L", "层数 L", model.layers),
+                        given("n_gpus", "GPUs", "GPU 卡数", n),
+                        given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB")),
+                asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=True),),
+                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH)
+
+
+@template("parallelism.layout", topic="parallelism", title="Choose TP, PP and DP for a training run",
+          title_zh="为训练任务选择 TP、PP、DP", difficulty=3, target_seconds=240)
+def layout(rng):
+    model, gpu, n, budget, rules, _ = _layout_setup(rng)
+    return Spec(givens=(phi_given(rules.phi), given("layers", "Layers L", "层数 L", model.layers),
+                        given("n_gpus", "GPUs", "GPU 卡数", n),
+                        given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB")),
+                asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=False),),
+                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH)
+
+
+MFU_BUSY = (0.4, 0.45, 0.5)
+SEQ = (2048, 4096, 8192)
+
+TRAIN_EN = (STATIC_EN + " Micro-batches of one sequence; the 1F1B bubble is the idle share of the TOTAL step "
+            "time. MFU is measured over the busy (non-bubble) time; peak = dense bf16 from the datasheet, "
+            "TFLOPS = 10¹² FLOP/s.")
+TRAIN_ZH = (STATIC_ZH + "每个微批次一条序列；1F1B 气泡率指空闲时间占一步总时间的比例。MFU 按非气泡的忙碌时间计；"
+            "峰值取数据手册中的 bf16 稠密算力，TFLOPS = 10¹² FLOP/s。")
+
+
+@template("parallelism.train_chain", topic="parallelism",
+          title="Train a model on a cluster: layout → memory per GPU → bubble → compute → step time",
+          title_zh="在集群上训练模型：布局 → 每卡显存 → 气泡 → 计算时间 → 步时间", difficulty=3, target_seconds=600)
+def train_chain(rng):
+    model, gpu, n, budget, rules, team = _layout_setup(rng, need_pipeline=True)
+    chosen = min(team, key=lambda v: (-v.tp, v.pp))
+    tp, pp, dp = chosen
+    # m ≥ PP (1F1B's steady state), few enough that the bubble (≥ 8 %) is not a rounding error
+    m = rng.choice([x for x in (4, 8, 16, 32, 64) if x >= pp and (pp - 1) / (x + pp - 1) >= 0.08])
+    s, mfu = rng.choice(SEQ), rng.choice(MFU_BUSY)
+    phi = rules.phi
+    tokens = dp * m * s
+    compute = {"phi": phi, "tokens": tokens, "n_gpus": n, "peak_flops": gpu.bf16, "mfu": mfu}
+    u = unit_for("train_time", **compute)
+    where_en, where_zh = _gpus_text(n, gpu)
+    peak = fmt_quantity(gpu.bf16, "flop_rate", unit="TFLOPS")
+    return Spec(
+        scenario_en=f"You train {model.name} (Φ = {phi_text(phi)}, {model.layers} layers) on {where_en}: ZeRO-1, "
+                    f"at most {fmt_quantity(budget, 'bytes', unit='GB')} of static state per GPU, sequences of "
+                    f"{s} tokens, {m} micro-batches per pipeline per step.",
+        scenario_zh=f"你在 {where_zh}上训练 {model.name}（Φ = {phi_text(phi)}，{model.layers} 层）：ZeRO-1，每卡静态显存不超过 "
+                    f"{fmt_quantity(budget, 'bytes', unit='GB')}，序列长 {s} 个 token，每条流水线每步 {m} 个微批次。",
+        givens=(phi_given(phi), given("layers", "Layers L", "层数 L", model.layers), given("n_gpus", "GPUs", "GPU 卡数", n),
+                given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB"),
+                given("s", "Sequence length s", "序列长度 s", s), given("m", "Micro-batches per step m", "每步微批次数 m", m),
+                given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16, "flop_rate",
+                      "TFLOPS"),
+                given("mfu", "MFU over the busy time", "忙碌时间内的 MFU", mfu, "ratio", "%")),
+        asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=False),
+              Ask(formula="zero1_parallel_bytes", inputs={"phi": phi, "tp": tp, "pp": pp, "n_dp": dp}, unit="GB",
+                  prompt_en=f"The team runs tp={tp} pp={pp} dp={dp}. How much static memory does each GPU hold, in GB?",
+                  prompt_zh=f"团队采用 tp={tp} pp={pp} dp={dp}。每张卡的静态显存是多少（GB）？"),
+              Ask(formula="bubble_1f1b", inputs={"p": pp, "m": m}, unit="%",
+                  prompt_en=f"With the 1F1B schedule, PP = {pp} stages and m = {m} micro-batches: what share of the "
+                            "step is bubble, in %?",
+                  prompt_zh=f"采用 1F1B 调度，PP = {pp} 个阶段、m = {m} 个微批次：气泡占一步的百分之多少？"),
+              Ask(formula="train_time", inputs=compute, unit=u,
+                  prompt_en=f"One step trains DP × m = {dp} × {m} sequences of {s} tokens ({tokens:,} tokens). "
+                            f"At {fmt_number(mfu * 100)}% MFU of the {peak} peak, how long is the busy compute of a "
+                            f"step (6Φ FLOPs per token), in {u}?",
+                  prompt_zh=f"一步训练 DP × m = {dp} × {m} 条 {s} token 的序列（{tokens:,} 个 token）。按 {peak} "
+                            f"峰值的 {fmt_number(mfu * 100)}% MFU，一步的忙碌计算时间是多少（每 token 6Φ FLOPs），单位 {u}？"),
+              Ask(formula="step_time_with_bubble", inputs={"compute_time": Ref(3), "bubble": Ref(2)}, unit=u,
+                  prompt_en=f"Adding the bubble (idle share of the total step time), how long is one step, in {u}?",
+                  prompt_zh=f"加上气泡（空闲时间占一步总时间的比例），一步需要多长时间（{u}）？")),
+        conventions_en=TRAIN_EN, conventions_zh=TRAIN_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Tensor-parallel communication: NVLink vs InfiniBand, sequence parallelism
+
+TP_EN = ("Megatron-LM tensor parallelism: in the forward pass the attention block and the MLP each end with one "
+         "ring AllReduce of the layer's full b × s × h activation (bf16, 2 B). A ring sends one way at a time: β is "
+         "the one-way bandwidth per GPU (NVLink: half the bidirectional total NVIDIA quotes; InfiniBand: one 400 Gb/s "
+         "NDR port per GPU = 50 GB/s). Latency ignored. MB = 10⁶ B, GB/s = 10⁹ B/s.")
+TP_ZH = ("Megatron-LM 张量并行：前向传播中注意力块和 MLP 各以一次 Ring AllReduce 结束，对象是该层完整的 b × s × h 激活值"
+         "（bf16，2 B）。Ring 同一时刻单向发送：β 取每卡单向带宽（NVLink 为 NVIDIA 所标双向总带宽的一半；InfiniBand 为"
+         "每卡一个 400 Gb/s 的 NDR 端口 = 50 GB/s）。忽略延迟。MB = 10⁶ B，GB/s = 10⁹ B/s。")
+
+
+def _tp_setup(rng):
+    model = rng.choice([m for m in models.DENSE if m.n_heads % 8 == 0])
+    gpu = rng.choice(NODE_GPUS)
+    s = rng.choice((2048, 4096, 8192))
+    b = rng.choice([x for x in (1, 2, 4) if s * x <= 16384])
+    n_tp = rng.choice((2, 4, 8))
+    return model, gpu, hardware.nvlink_of(gpu), s, b, n_tp
+
+
+def _tp_givens(model, s, b, n_tp) -> tuple:
+    return (given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
+            given("h", "Hidden size h", "隐藏维度 h", model.d_model),
+            given("n_tp", "Tensor-parallel GPUs N_tp", "张量并行卡数 N_tp", n_tp))
+
+
+def _link_given(link) -> object:
+    return given("link_bw", f"{link.name}, one way per GPU", f"{link.name}，每卡单向", link.one_way, "bandwidth", "GB/s")
+
+
+@template("parallelism.tp_allreduce_time", topic="parallelism", title="Tensor-parallel communication time per layer",
+          title_zh="张量并行每层通信时间", difficulty=2, target_seconds=120)
+def tp_allreduce_time(rng):
+    model, gpu, nvlink, s, b, n_tp = _tp_setup(rng)
+    link = rng.choice((nvlink, hardware.IB_NDR))
+    inputs = {"s": s, "b": b, "h": model.d_model, "bytes_per_elem": 2, "n_tp": n_tp, "link_bw": link.one_way}
+    u = unit_for("tp_allreduce_time_layer", **inputs)
+    where_en = "inside one node over NVLink" if link is nvlink else "across nodes over InfiniBand NDR"
+    where_zh = "在单个节点内走 NVLink" if link is nvlink else "跨节点走 InfiniBand NDR"
+    return Spec(
+        givens=_tp_givens(model, s, b, n_tp) + (_link_given(link),),
+        asks=(Ask(formula="tp_allreduce_time_layer", inputs=inputs, unit=u,
+                  prompt_en=f"{model.name} (h = {model.d_model}) on {gpu.name} GPUs with TP = {n_tp} {where_en} "
+                            f"({link.quoted}), s = {s}, b = {b}. How long does one layer's tensor-parallel "
+                            f"communication take in the forward pass, in {u}?",
+                  prompt_zh=f"{model.name}（h = {model.d_model}）在 {gpu.name} 上做 TP = {n_tp} 的张量并行，{where_zh}"
+                            f"（{link.quoted_zh}），s = {s}，b = {b}。单层前向的张量并行通信耗时多少（{u}）？"),),
+        conventions_en=TP_EN, conventions_zh=TP_ZH,
+    )
+
+
+def _node_choices():
+    inside = Choice("inside a node", ("inside", "in a node", "within a node", "intra-node", "nvlink", "节点内", "单节点内"),
+               "节点内")
+    across = Choice("across nodes", ("across", "inter-node", "infiniband", "ib", "跨节点"), "跨节点")
+    return inside, across
+
+
+@template("parallelism.tp_link_chain", topic="parallelism",
+          title="Why TP stays inside a node: bytes → NVLink time → InfiniBand time → placement",
+          title_zh="为什么 TP 不跨节点：通信量 → NVLink 耗时 → InfiniBand 耗时 → 放置", difficulty=2,
+          target_seconds=360)
+def tp_link_chain(rng):
+    model, gpu, nvlink, s, b, n_tp = _tp_setup(rng)
+    base = {"s": s, "b": b, "h": model.d_model, "bytes_per_elem": 2, "n_tp": n_tp}
+    u1 = unit_for("tp_allreduce_bytes_layer", **base)
+    u2 = unit_for("tp_allreduce_time_layer", **base, link_bw=nvlink.one_way)
+    u3 = unit_for("tp_allreduce_time_layer", **base, link_bw=hardware.IB_NDR.one_way)
+    inside, across = _node_choices()
+    t_nv = formulas.get("tp_allreduce_time_layer").evaluate(**base, link_bw=nvlink.one_way)
+    t_ib = formulas.get("tp_allreduce_time_layer").evaluate(**base, link_bw=hardware.IB_NDR.one_way)
+    ratio = fmt_number(t_ib / t_nv, 3)
+    return Spec(
+        scenario_en=f"{model.name} (h = {model.d_model}, {model.layers} layers) on {gpu.name} GPUs, TP = {n_tp}, "
+                    f"s = {s}, b = {b}. Inside a node: {nvlink.name}, {nvlink.quoted}; between nodes: one "
+                    f"InfiniBand NDR port per GPU ({hardware.IB_NDR.quoted}).",
+        scenario_zh=f"{model.name}（h = {model.d_model}，{model.layers} 层）在 {gpu.name} 上做 TP = {n_tp}，s = {s}，b = {b}。"
+                    f"节点内：{nvlink.name}，{nvlink.quoted_zh}；节点间：每卡一个 InfiniBand NDR 端口"
+                    f"（{hardware.IB_NDR.quoted_zh}）。",
+        givens=_tp_givens(model, s, b, n_tp) + (
+            given("bytes_per_elem", "Bytes per activation element (bf16)", "每个激活值元素字节数（bf16）", 2, "bytes", "B"),
+            _link_given(nvlink),
+            given("ib_bw", "InfiniBand NDR, one way per GPU", "InfiniBand NDR，每卡单向", hardware.IB_NDR.one_way,
+                  "bandwidth", "GB/s")),
+        asks=(Ask(formula="tp_allreduce_bytes_layer", inputs=base, unit=u1,
+                  prompt_en=f"How many bytes does each GPU send for one layer's tensor-parallel AllReduces in the "
+                            f"forward pass, in {u1}?",
+                  prompt_zh=f"单层前向的张量并行 AllReduce 中，每张卡发送多少字节（{u1}）？"),
+              Ask(formula="tp_allreduce_time_layer", inputs={**base, "link_bw": nvlink.one_way}, unit=u2,
+                  prompt_en=f"Over NVLink ({fmt_quantity(nvlink.one_way, 'bandwidth', unit='GB/s')} one way), how "
+                            f"long does that take per layer, in {u2}?",
+                  prompt_zh=f"走 NVLink（单向 {fmt_quantity(nvlink.one_way, 'bandwidth', unit='GB/s')}）时，每层耗时多少"
+                            f"（{u2}）？"),
+              Ask(formula="tp_allreduce_time_layer", inputs={**base, "link_bw": hardware.IB_NDR.one_way}, unit=u3,
+                  prompt_en="If the TP group spanned nodes, the ring would run at the InfiniBand port's "
+                            f"{fmt_quantity(hardware.IB_NDR.one_way, 'bandwidth', unit='GB/s')}. How long per layer "
+                            f"then, in {u3}?",
+                  prompt_zh="如果 TP 组跨节点，Ring 的速度就受限于 InfiniBand 端口的 "
+                            f"{fmt_quantity(hardware.IB_NDR.one_way, 'bandwidth', unit='GB/s')}。此时每层耗时多少"
+                            f"（{u3}）？"),
+              Ask(choices=(inside, across), answer=inside.key,
+                  prompt_en=f"These AllReduces sit on the critical path of every layer, forward and backward. Where "
+                            f"should the TP group go: {inside.key} or {across.key}?",
+                  prompt_zh=f"这些 AllReduce 位于每一层前向和反向的关键路径上。TP 组应放在哪里：{inside.label_zh}"
+                            f"还是{across.label_zh}？",
+                  explanation=(f"InfiniBand is {ratio}× slower than NVLink here, and TP communicates twice per layer "
+                               "in each direction of the pass, blocking compute: keep TP inside a node and let the "
+                               "cheaper pipeline (one P2P per micro-batch) and data-parallel traffic cross nodes.",),
+                  explanation_zh=(f"这里 InfiniBand 比 NVLink 慢 {ratio} 倍，而 TP 前向、反向每层各通信两次并阻塞计算："
+                                  "TP 应放在节点内，让开销更小的流水线（每个微批次一次 P2P）和数据并行通信跨节点。",))),
+        conventions_en=TP_EN, conventions_zh=TP_ZH,
+    )
+
+
+SP_EN = ("Megatron-LM tensor parallelism with sequence parallelism (Korthikanti et al. 2022): the LayerNorm and "
+         "dropout regions are split along the sequence, so each AllReduce of plain TP becomes a ReduceScatter "
+         "(entering the sequence-parallel region) plus an AllGather (leaving it), on the same b × s × h bf16 (2 B) "
+         "activation. Ring collectives; 'bytes per GPU' = bytes each GPU sends. MB = 10⁶ B.")
+SP_ZH = ("Megatron-LM 张量并行加序列并行（Korthikanti 等 2022）：LayerNorm 和 dropout 区域沿序列维切分，于是普通 TP 的每次 "
+         "AllReduce 变成一次 ReduceScatter（进入序列并行区）加一次 AllGather（离开序列并行区），对象仍是同一个 "
+         "b × s × h 的 bf16（2 B）激活值。环形集合通信；“每卡通信量”指每张卡发送的字节数。MB = 10⁶ B。")
+
+
+@template("parallelism.sp_volume", topic="parallelism", title="Sequence parallelism: communication per layer (derive it)",
+          title_zh="序列并行每层通信量（自行推导）", difficulty=3, target_seconds=150)
+def sp_volume(rng):
+    model, gpu, _, s, b, n_tp = _tp_setup(rng)
+    inputs = {"s": s, "b": b, "h": model.d_model, "bytes_per_elem": 2, "n_tp": n_tp}
+    u = unit_for("tp_allreduce_bytes_layer", **inputs)
+    return Spec(
+        givens=_tp_givens(model, s, b, n_tp) + (
+            given("bytes_per_elem", "Bytes per activation element (bf16)", "每个激活值元素字节数（bf16）", 2, "bytes",
+                  "B"),),
+        asks=(Ask(formula="tp_allreduce_bytes_layer", inputs=inputs, unit=u,
+                  prompt_en=f"{model.name} (h = {model.d_model}) with TP = SP = {n_tp}, s = {s}, b = {b}. In the "
+                            f"FORWARD pass, how many bytes does each GPU send for one layer's ReduceScatters and "
+                            f"AllGathers, in {u}?",
+                  prompt_zh=f"{model.name}（h = {model.d_model}），TP = SP = {n_tp}，s = {s}，b = {b}。前向传播中，单层的 "
+                            f"ReduceScatter 和 AllGather 每张卡一共发送多少字节（{u}）？",
+                  explanation=("Each sublayer: ReduceScatter (N−1)/N × M + AllGather (N−1)/N × M = 2(N−1)/N × M, "
+                               "exactly one ring AllReduce: sequence parallelism saves activation memory at the same "
+                               "communication volume. Two sublayers (attention, MLP) per layer.",),
+                  explanation_zh=("每个子层：ReduceScatter (N−1)/N × M + AllGather (N−1)/N × M = 2(N−1)/N × M，"
+                                  "正好等于一次 Ring AllReduce：序列并行在通信量不变的前提下节省激活显存。每层两个子层"
+                                  "（注意力、MLP）。",)),),
+        conventions_en=SP_EN, conventions_zh=SP_ZH,
+    )
