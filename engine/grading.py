@@ -264,9 +264,7 @@ def grade(text: str, exp: Expected, *, seconds: float | None = None,
     if exp.kind == "expression":
         return _grade_expression(text, exp, seconds, target_seconds)
     if exp.kind == "layout":
-        from .layout import grade_layout
-
-        return grade_layout(text, exp, seconds, target_seconds)
+        return _grade_layout(text, exp, seconds, target_seconds)
     return _grade_number(text, exp, seconds, target_seconds)
 
 
@@ -524,6 +522,21 @@ def _matching(x: float, e: float, misses: tuple[Miss, ...], exp: Expected) -> li
         elif distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
             found.append(m)
     return found
+
+
+def _grade_layout(text: str, exp: Expected, seconds, target) -> Verdict:
+    """Any layout meeting ``exp.layout``'s constraints is correct; a wrong one names each broken constraint."""
+    from .layout import BAND, LayoutUnreadable, parse_layout, verdict_words
+
+    got = parse_layout(text)
+    if isinstance(got, LayoutUnreadable):
+        return _unreadable(got.why, str(exp.value))
+    broken = exp.layout.broken(got)
+    status = WRONG if broken else CORRECT
+    miss = merged([Miss(b.key, b.label.en, 0.0, b.label.zh) for b in broken])
+    q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
+    return Verdict(status, q, verdict_words(got, broken, str(exp.value)), str(exp.value), got.text, miss=miss,
+                   band_said=BAND)
 
 
 def _grade_choice(text: str, exp: Expected, seconds, target) -> Verdict:

@@ -242,37 +242,21 @@ def _divisors(n: int) -> list[int]:
     return [d for d in range(1, n + 1) if n % d == 0]
 
 
-# --------------------------------------------------------------------------- #
-# Grading (engine.grading.grade hands a layout answer here)
-
-
-def grade_layout(text: str, exp, seconds=None, target=None):
-    """A :class:`engine.grading.Verdict` for ``text`` against ``exp`` (``exp.layout`` holds the rules)."""
-    from .grading import CORRECT, INVALID, WRONG, Miss, Verdict, merged, quality_for
-    from .messages import say
-
-    rules: LayoutRules = exp.layout
-    shown_exp = str(exp.value)
-    band = Twin("any layout meeting every constraint", "满足全部约束的任一布局")
-    got = parse_layout(text)
-    if isinstance(got, LayoutUnreadable):
-        return Verdict(INVALID, None, say("verdict.unreadable", reason=got.why), shown_exp, why=got.why)
-    broken = rules.broken(got)
-    if not broken:
-        q = quality_for(CORRECT, seconds=seconds, target_seconds=target)
-        return Verdict(CORRECT, q, Twin(f"Correct: {got.text} meets every constraint.",
-                                         f"正确：{got.text} 满足全部约束。"), shown_exp, got.text, band_said=band)
-    miss = merged([Miss(b.key, b.label.en, 0.0, b.label.zh) for b in broken])
-    q = quality_for(WRONG, misconception=True, seconds=seconds, target_seconds=target)
-    why_en = "; ".join(b.reason.en for b in broken)
-    why_zh = "；".join(b.reason.zh for b in broken)
-    said = Twin(f"Wrong: {why_en}. A valid layout: {shown_exp}.", f"错误：{why_zh}。一个有效布局：{shown_exp}。")
-    return Verdict(WRONG, q, said, shown_exp, got.text, miss=miss, band_said=band)
-
-
 def understood_layout(text: str, lang: str = "en") -> tuple[bool, str]:
     """The live reading of a typed layout: ``(True, "= tp=8 pp=2 dp=4")`` or ``(False, reason)``."""
     got = parse_layout(text)
     if isinstance(got, LayoutUnreadable):
         return False, got.why.text(lang)
     return True, f"= {got.text}"
+
+
+BAND = Twin("any layout meeting every constraint", "满足全部约束的任一布局")
+
+
+def verdict_words(layout: Layout, broken: tuple[Broken, ...], example: str) -> Twin:
+    """The verdict's message: correct, or wrong with every broken constraint and one valid layout."""
+    if not broken:
+        return Twin(f"Correct: {layout.text} meets every constraint.", f"正确：{layout.text} 满足全部约束。")
+    why_en = "; ".join(b.reason.en for b in broken)
+    why_zh = "；".join(b.reason.zh for b in broken)
+    return Twin(f"Wrong: {why_en}. A valid layout: {example}.", f"错误：{why_zh}。一个有效布局：{example}。")
