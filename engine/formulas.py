@@ -1624,7 +1624,7 @@ PART2: tuple[Formula, ...] = (
                            "合并（combine）还要把结果发回来"),
              Misconception("no_top_k", "sent each token once instead of once per chosen expert (× k)",
                            "2*tokens*d_model*bytes_per_elem*(n-1)/n", "每个 token 只发了一次，而不是每个被选中的专家各一次（× k）"),
-             Misconception("no_ring_factor_a2a", "forgot that 1/N of the tokens stay on their own GPU ((N−1)/N)",
+             Misconception("no_ring_factor", "forgot that 1/N of the tokens stay on their own GPU ((N−1)/N)",
                            "2*tokens*top_k*d_model*bytes_per_elem", "忘了有 1/N 的 token 留在本卡（(N−1)/N）")),
             "V_A2A/layer"),
     # ------------------------------------------------ activation memory with TP and SP
@@ -1661,7 +1661,7 @@ PART2: tuple[Formula, ...] = (
             "NVIDIA nccl-tests, doc/PERFORMANCE.md ('Bus bandwidth': AllReduce factor 2(n−1)/n)",
             (Misconception("algbw_is_busbw", "reported the algorithm bandwidth as the bus bandwidth", "algbw",
                            "把算法带宽（algbw）当成了总线带宽（busbw）"),
-             Misconception("no_ring_factor_bus", "used the factor 2 without (N−1)/N", "2*algbw",
+             Misconception("no_ring_factor", "used the factor 2 without (N−1)/N", "2*algbw",
                            "只乘了 2，漏了 (N−1)/N"),
              Misconception("inverted_factor", "divided by 2(N−1)/N instead of multiplying", "algbw*n/(2*(n-1))",
                            "除以了 2(N−1)/N，应该乘")), "busbw"),
@@ -1849,7 +1849,7 @@ BANK2: tuple[Formula, ...] = (
             (Misconception("one_microbatch", "stored one micro-batch only", "stage_layers*layer_bytes",
                            "只存了一个微批次"),), "M_stage"),
     Formula("interleaved_activation_factor", (P_STAGES, Input("v", "count", "virtual stages per GPU", "v")),
-            "1 + (p-1)/(p*v)", "ratio",
+            "1 + (p-1)/(p*v)", "count",
             "activation memory of the first stage with interleaved 1F1B relative to plain 1F1B",
             "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', §4.2.3 "
             "(interleaving multiplies the first stage's activations by 1 + (p−1)/(p·m), m interleaving stages)",

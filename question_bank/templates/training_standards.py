@@ -1,0 +1,619 @@
+"""Training-side interview standards beyond the seeds: activation memory with TP and SP (Korthikanti et al.
+2022, Table 2), parameter count from a config, nccl-tests algbw vs busbw, DDP overlap, tree vs ring
+AllReduce, Chinchilla sizing, whether an MFU figure is good, 1F1B's in-flight micro-batches and the
+memory cost of interleaving."""
+
+from __future__ import annotations
+
+from engine import formulas
+from engine.answers import Choice
+from engine.units import fmt_number, fmt_quantity
+
+from .. import hardware, models
+from ..base import Ask, Ref, Spec, given, template
+from .roofline import an
+from .memory import model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_model
+
+# --------------------------------------------------------------------------- #
+# Activation memory with tensor and sequence parallelism (memory)
+
+ACT_TP_EN = ("bf16 activations (2 B), 1-byte dropout masks, a standard Transformer layer (attention + 4h MLP) as "
+             "in Megatron-LM, no recomputation; accounting of Korthikanti et al. 2022, Table 2. Memory per GPU. "
+             "MB = 10⁶ B, GB = 10⁹ B.")
+ACT_TP_ZH = ("激活值为 bf16（2 B），dropout 掩码每元素 1 B，标准 Transformer 层（注意力 + 4h MLP，Megatron-LM 口径），"
+             "不做重计算；按 Korthikanti 等 2022 表 2 的口径。按每张卡计。MB = 10⁶ B，GB = 10⁹ B。")
+
+
+def _act_tp_setup(rng):
+    while True:  # the replicated 10sbh is a visible share (else TP and TP + SP give nearly the same answer)
+        model = rng.choice([m for m in models.DENSE if m.n_heads % 8 == 0])
+        s = rng.choice((1024, 2048, 4096, 8192))
+        b = rng.choice([x for x in (1, 2, 4) if s * x <= 16384])
+        t = rng.choice((2, 4, 8))
+        inputs = {"s": s, "b": b, "h": model.d_model, "a": model.n_heads, "t": t}
+        tp = formulas.get("activation_bytes_layer_tp").evaluate(**inputs)
+        if tp / formulas.get("activation_bytes_layer_tp_sp").evaluate(**inputs) > 1.1:
+            break
+    givens = (given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
+              given("h", "Hidden size h", "隐藏维度 h", model.d_model),
+              given("a", "Attention heads a", "注意力头数 a", model.n_heads),
+              given("t", "Tensor-parallel degree t", "张量并行度 t", t))
+    return model, inputs, givens
+
+
+@template("memory.activation_tp_given", topic="memory", title="Activation memory per layer with TP (formula given)",
+          title_zh="张量并行下每层激活显存（给出公式）", difficulty=1, target_seconds=90)
+def activation_tp_given(rng):
+    model, inputs, givens = _act_tp_setup(rng)
+    u = unit_for("activation_bytes_layer_tp", **inputs)
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula="activation_bytes_layer_tp", unit=u,
+                  prompt_en=f"{model.name} with tensor parallelism t = {inputs['t']} and no sequence parallelism keeps "
+                            "s·b·h·(10 + 24/t + 5·a·s/(h·t)) bytes of activations per layer on each GPU: attention "
+                            "and MLP internals are split t ways, the 10sbh of LayerNorm and dropout inputs is "
+                            f"replicated. How much is that, in {u}?",
+                  prompt_zh=f"{model.name} 采用张量并行 t = {inputs['t']}、不开序列并行时，每张卡每层保存 "
+                            "s·b·h·(10 + 24/t + 5·a·s/(h·t)) 字节激活值：注意力和 MLP 内部按 t 切分，LayerNorm 与 "
+                            f"dropout 输入的 10sbh 在每张卡上各存一份。合计多少（{u}）？"),),
+        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH,
+    )
+
+
+@template("memory.activation_tp_sp", topic="memory", title="Activation memory per layer with TP or TP + SP",
+          title_zh="张量并行 / 张量 + 序列并行下每层激活显存", difficulty=2, target_seconds=120)
+def activation_tp_sp(rng):
+    model, inputs, givens = _act_tp_setup(rng)
+    sp = rng.random() < 0.5
+    formula = "activation_bytes_layer_tp_sp" if sp else "activation_bytes_layer_tp"
+    u = unit_for(formula, **inputs)
+    how_en = "tensor AND sequence parallelism" if sp else "tensor parallelism only (no sequence parallelism)"
+    how_zh = "张量并行加序列并行" if sp else "仅张量并行（不开序列并行）"
+    return Spec(
+        givens=givens,
+        asks=(Ask(formula=formula, unit=u,
+                  prompt_en=f"{model.name}, s = {inputs['s']}, b = {inputs['b']}, trained with {how_en} of degree "
+                            f"t = {inputs['t']}. How much activation memory does one layer keep on each GPU, in {u}?",
+                  prompt_zh=f"{model.name}，s = {inputs['s']}，b = {inputs['b']}，采用{how_zh}，并行度 t = {inputs['t']}。"
+                            f"每张卡上单层保存多少激活显存（{u}）？"),),
+        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH,
+    )
+
+
+@template("memory.activation_tp_chain", topic="memory", title="Activations per GPU: no TP → TP → TP + SP",
+          title_zh="每卡激活显存：不切分 → 张量并行 → 张量 + 序列并行", difficulty=2, target_seconds=360)
+def activation_tp_chain(rng):
+    model, inputs, givens = _act_tp_setup(rng)
+    plain = {k: inputs[k] for k in ("s", "b", "h", "a")}
+    u0 = unit_for("activation_bytes_layer", **plain)
+    u1 = unit_for("activation_bytes_layer_tp", **inputs)
+    u2 = unit_for("activation_bytes_layer_tp_sp", **inputs)
+    t = inputs["t"]
+    return Spec(
+        scenario_en=f"{model.name} (h = {model.d_model}, a = {model.n_heads}), s = {inputs['s']}, b = {inputs['b']}: "
+                    "where do activations go as the layer is split?",
+        scenario_zh=f"{model.name}（h = {model.d_model}，a = {model.n_heads}），s = {inputs['s']}，b = {inputs['b']}："
+                    "层被切分后，激活显存怎么变？",
+        givens=givens,
+        asks=(Ask(formula="activation_bytes_layer", inputs=plain, unit=u0,
+                  prompt_en=f"On one GPU (no model parallelism), how much activation memory does one layer keep, in {u0}?",
+                  prompt_zh=f"单卡（不做模型并行）时，单层保存多少激活显存（{u0}）？"),
+              Ask(formula="activation_bytes_layer_tp", inputs=inputs, unit=u1,
+                  prompt_en=f"With tensor parallelism t = {t} (no sequence parallelism), how much per GPU, in {u1}?",
+                  prompt_zh=f"张量并行 t = {t}（不开序列并行）时，每张卡多少（{u1}）？"),
+              Ask(formula="activation_bytes_layer_tp_sp", inputs=inputs, unit=u2,
+                  prompt_en=f"Adding sequence parallelism (LayerNorm and dropout split along the sequence), how much "
+                            f"per GPU, in {u2}?",
+                  prompt_zh=f"再加上序列并行（LayerNorm 和 dropout 沿序列维切分），每张卡多少（{u2}）？")),
+        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Parameter count from a config (memory)
+
+LLAMA_LIKE = tuple(m for m in models.DENSE if m.llama_style)
+# Widths of Llama-style decoders (Llama 3.2 1B/3B, Llama 3 8B, Qwen2.5 14B/32B, Llama 3 70B): hidden size,
+# FFN size, KV heads; heads of 128 (64 for the 1B).
+WIDTHS = ((2048, 8192, 8, 64), (3072, 8192, 8, 128), (4096, 14336, 8, 128), (5120, 13824, 8, 128),
+          (5120, 27648, 8, 128), (8192, 28672, 8, 128))
+VOCABS = (32000, 128256, 151936)
+
+
+def _config(rng) -> "models.Model":
+    """A real Llama-style model, or a Llama-style config of real widths at another depth, such that every
+    named mistake (no GQA, 2-matrix MLP, no embeddings) is more than 1.5 % off the exact count."""
+    f = formulas.get("param_count")
+    while True:
+        if rng.random() < 0.3:
+            m = rng.choice(LLAMA_LIKE)
+        else:
+            d, ffn, kv, d_head = rng.choice(WIDTHS)
+            layers, vocab = rng.choice((16, 24, 28, 32, 36, 40, 48, 64, 80)), rng.choice(VOCABS)
+            inputs = {"layers": layers, "d_model": d, "n_heads": d // d_head, "n_kv_heads": kv, "d_head": d_head,
+                      "ffn": ffn, "vocab": vocab}
+            m = models.Model("config", f"a Llama-style model (L = {layers}, h = {d})", layers, d, d // d_head, kv,
+                             d_head, ffn, vocab, f.evaluate(**inputs), True, "drawn config")
+        exact = f.evaluate(**m.param_inputs())
+        wrong = [v for _, v in f.misconception_values(**m.param_inputs())]
+        if all(abs(v - exact) / max(v, exact) > 0.015 for v in wrong):
+            return m
+
+
+def zh_name(m) -> str:
+    """`` Llama-3-8B `` or ``一个 Llama 式模型（L = 32，h = 4096）``, spaced for Chinese text."""
+    if m.key == "config":
+        kind = "Llama 式模型" if m.name.startswith("a Llama") else "Transformer 模型"
+        return f"一个 {kind}（L = {m.layers}，h = {m.d_model}）"
+    return f" {m.name} "
+
+
+def cap_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+PARAM_EN = ("Llama-style decoder: Q and O projections h × (n_heads·d_head), K and V h × (n_kv_heads·d_head) "
+            "(grouped-query attention), a gated (SwiGLU) MLP of three h × d_ffn matrices, untied input embedding and "
+            "output matrices V × h; norms and biases ignored.")
+PARAM_ZH = ("Llama 式解码器：Q、O 投影为 h × (n_heads·d_head)，K、V 为 h × (n_kv_heads·d_head)（分组查询注意力），"
+            "门控（SwiGLU）MLP 含三个 h × d_ffn 矩阵，输入 embedding 与输出矩阵不共享，各为 V × h；忽略归一化层和偏置。")
+
+
+def _config_givens(m) -> tuple:
+    return (given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Hidden size h", "隐藏维度 h", m.d_model),
+            given("n_heads", "Query heads", "Query 头数", m.n_heads), given("n_kv_heads", "KV heads", "KV 头数", m.n_kv_heads),
+            given("d_head", "Head dimension d_head", "每头维度 d_head", m.d_head),
+            given("ffn", "MLP inner size d_ffn", "MLP 中间维度 d_ffn", m.ffn),
+            given("vocab", "Vocabulary V", "词表大小 V", m.vocab))
+
+
+@template("memory.param_count_approx", topic="memory", title="Parameters from the 12·L·h² rule",
+          title_zh="用 12·L·h² 估算参数量", difficulty=1, target_seconds=45)
+def param_count_approx(rng):
+    m = _config(rng)
+    if rng.random() < 0.7:  # another depth and width: the rule needs only L and h
+        layers, d = rng.choice(range(12, 129, 4)), rng.choice((2048, 2560, 3072, 4096, 5120, 6144, 8192, 12288, 16384))
+        m = m._replace(key="config", name=f"a transformer (L = {layers}, h = {d})", layers=layers, d_model=d)
+    return Spec(
+        givens=(given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Hidden size h", "隐藏维度 h", m.d_model)),
+        asks=(Ask(formula="param_count_approx", unit="",
+                  prompt_en=f"{cap_first(m.name)} has L = {m.layers} layers of hidden size h = {m.d_model}. Estimate its parameters "
+                            "with the rule of thumb 12·L·h² (4h² attention + 8h² MLP per layer).",
+                  prompt_zh=f"{zh_name(m)}有 L = {m.layers} 层，隐藏维度 h = {m.d_model}。用经验公式 12·L·h²"
+                            "（每层注意力 4h² + MLP 8h²）估算它的参数量。"),),
+        conventions_en="A plain count of parameters (70B = 7e10); embeddings ignored.",
+        conventions_zh="参数量为个数（70B = 7e10）；忽略 embedding。",
+    )
+
+
+@template("memory.param_count", topic="memory", title="Exact parameters of a Llama-style config (GQA, SwiGLU, vocab)",
+          title_zh="Llama 式配置的精确参数量（GQA、SwiGLU、词表）", difficulty=3, target_seconds=240)
+def param_count(rng):
+    m = _config(rng)
+    return Spec(
+        givens=_config_givens(m),
+        asks=(Ask(formula="param_count", inputs=m.param_inputs(), unit="", tolerance=0.01,
+                  prompt_en=f"From the config of {m.name}, count its parameters exactly (within 1 %).",
+                  prompt_zh=f"根据{zh_name(m)}的配置，精确计算它的参数量（误差 1% 以内）。"),),
+        conventions_en=PARAM_EN + " A plain count (8B = 8e9).", conventions_zh=PARAM_ZH + "参数量为个数（8B = 8e9）。",
+    )
+
+
+@template("memory.param_count_chain", topic="memory", title="Parameters: 12·L·h² → exact count → bf16 weights",
+          title_zh="参数量：12·L·h² → 精确计数 → bf16 权重", difficulty=2, target_seconds=360)
+def param_count_chain(rng):
+    m = _config(rng)
+    return Spec(
+        scenario_en=f"The config of {m.name} is on the whiteboard; the interviewer wants its size three ways.",
+        scenario_zh=f"白板上写着{zh_name(m)}的配置；面试官要你用三种方式说出它的规模。",
+        givens=_config_givens(m),
+        asks=(Ask(formula="param_count_approx", inputs={"layers": m.layers, "d_model": m.d_model}, unit="",
+                  prompt_en="First the rule of thumb: 12·L·h² parameters?",
+                  prompt_zh="先用经验公式：12·L·h² 是多少个参数？"),
+              Ask(formula="param_count", inputs=m.param_inputs(), unit="", tolerance=0.01,
+                  prompt_en="Now exactly (within 1 %), with grouped-query attention, the gated MLP and the vocabulary: how many "
+                            "parameters?",
+                  prompt_zh="再精确计算（含分组查询注意力、门控 MLP 和词表，误差 1% 以内）：参数量是多少？"),
+              Ask(formula="weights_bytes", inputs={"phi": Ref(1), "bytes_per_param": 2}, unit="GB",
+                  prompt_en="How much memory do those weights take in bf16 (2 B each), in GB?",
+                  prompt_zh="这些权重以 bf16（每个 2 B）存放占多少显存（GB）？")),
+        conventions_en=PARAM_EN + " Counts are plain numbers (8B = 8e9); GB = 10⁹ B.",
+        conventions_zh=PARAM_ZH + "参数量为个数（8B = 8e9）；GB = 10⁹ B。",
+    )
+
+
+# --------------------------------------------------------------------------- #
+# nccl-tests: algbw vs busbw (communication)
+
+NCCL_EN = ("nccl-tests all_reduce_perf reports algbw = size / time and busbw = algbw × 2(n−1)/n, the rate each link "
+           "carries in a ring, comparable with the hardware's one-way bandwidth whatever n is. GB = 10⁹ B, "
+           "GB/s = 10⁹ B/s.")
+NCCL_ZH = ("nccl-tests 的 all_reduce_perf 报告 algbw = 数据量 / 时间，以及 busbw = algbw × 2(n−1)/n：环上每条链路实际承载的"
+           "速率，无论 n 多大都可以直接和硬件的单向带宽比较。GB = 10⁹ B，GB/s = 10⁹ B/s。")
+
+
+@template("communication.busbw_given", topic="communication", title="nccl-tests bus bandwidth from algbw",
+          title_zh="由 algbw 求 nccl-tests 总线带宽", difficulty=1, target_seconds=45)
+def busbw_given(rng):
+    n = rng.choice((4, 8, 16, 32, 64))
+    algbw = rng.choice((20, 21, 22, 23, 24, 40, 42, 44, 90, 100, 120, 150, 160, 180, 200, 220, 240, 250)) * 1e9
+    return Spec(
+        givens=(given("algbw", "algbw", "algbw", algbw, "bandwidth", "GB/s"), given("n", "GPUs n", "卡数 n", n)),
+        asks=(Ask(formula="allreduce_busbw", unit="GB/s",
+                  prompt_en=f"An all_reduce_perf run on n = {n} GPUs reports algbw = "
+                            f"{fmt_quantity(algbw, 'bandwidth', unit='GB/s')} for a large message. What busbw does it "
+                            "report, in GB/s?",
+                  prompt_zh=f"在 n = {n} 张卡上运行 all_reduce_perf，大消息的 algbw 为 "
+                            f"{fmt_quantity(algbw, 'bandwidth', unit='GB/s')}。它报告的 busbw 是多少（GB/s）？"),),
+        conventions_en=NCCL_EN, conventions_zh=NCCL_ZH,
+    )
+
+
+@template("communication.nccl_chain", topic="communication", title="nccl-tests: time → algbw → busbw → against the link",
+          title_zh="nccl-tests：时间 → algbw → busbw → 与链路对比", difficulty=2, target_seconds=240)
+def nccl_chain(rng):
+    if rng.random() < 0.5:  # one NVLink node, or several nodes over one NDR port per GPU
+        gpu = rng.choice([g for g in hardware.GPUS if hardware.nvlink_of(g)])
+        link, n, where_en, where_zh = hardware.nvlink_of(gpu), 8, "one 8-GPU node", "单个 8 卡节点"
+    else:
+        gpu = rng.choice([g for g in hardware.GPUS if g.key in ("h100_sxm", "h200")])
+        link, n = hardware.IB_NDR, rng.choice((16, 32, 64))
+        where_en, where_zh = f"{n // 8} nodes over InfiniBand NDR", f"{n // 8} 个节点，经 InfiniBand NDR 互联"
+    size = rng.choice((1, 2, 4, 8)) * 1e9
+    eff = rng.choice((0.7, 0.75, 0.8, 0.85, 0.9))  # measured busbw as a share of the one-way link bandwidth
+    time = float(f"{size * 2 * (n - 1) / n / (eff * link.one_way):.3g}")
+    inside, other = Choice("busbw", ("bus bandwidth", "bus", "总线带宽"), "busbw"), Choice("algbw", ("algorithm bandwidth",
+                                                                                                   "算法带宽"), "algbw")
+    return Spec(
+        scenario_en=f"all_reduce_perf on {n} {gpu.name} GPUs ({where_en}; {link.name}: "
+                    f"{fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} one way per GPU).",
+        scenario_zh=f"在 {n} 张 {gpu.name} 上运行 all_reduce_perf（{where_zh}；{link.name}：每卡单向 "
+                    f"{fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')}）。",
+        givens=(given("size", "Message size", "消息大小", size, "bytes", "GB"),
+                given("time", "Measured time", "实测时间", time, "time", "ms"), given("n", "GPUs n", "卡数 n", n)),
+        asks=(Ask(formula="nccl_algbw", inputs={"size": size, "time": time}, unit="GB/s",
+                  prompt_en=f"{an(fmt_quantity(size, 'bytes', unit='GB'), cap=True)} AllReduce takes "
+                            f"{fmt_quantity(time, 'time', unit='ms')}. What algbw does nccl-tests print, in GB/s?",
+                  prompt_zh=f"一次 {fmt_quantity(size, 'bytes', unit='GB')} 的 AllReduce 耗时 "
+                            f"{fmt_quantity(time, 'time', unit='ms')}。nccl-tests 打印的 algbw 是多少（GB/s）？"),
+              Ask(formula="allreduce_busbw", inputs={"algbw": Ref(0), "n": n}, unit="GB/s",
+                  prompt_en="And the busbw, in GB/s?", prompt_zh="busbw 又是多少（GB/s）？"),
+              Ask(choices=(inside, other), answer="busbw",
+                  prompt_en="Which of the two do you compare with the link's one-way bandwidth to judge the fabric: "
+                            "busbw or algbw?",
+                  prompt_zh="判断互联是否跑满时，应拿哪一个和链路单向带宽比较：busbw 还是 algbw？",
+                  explanation=(f"busbw: a ring AllReduce moves 2(n−1)/n of the data over every link, so busbw = "
+                               f"{fmt_number(eff * 100)}% of the {fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} "
+                               "link here; algbw falls as n grows even on a perfect fabric.",),
+                  explanation_zh=(f"busbw：Ring AllReduce 在每条链路上传输数据的 2(n−1)/n，所以这里 busbw 是链路 "
+                                  f"{fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} 的 {fmt_number(eff * 100)}%；"
+                                  "即使互联完美，algbw 也会随 n 增大而下降。",))),
+        conventions_en=NCCL_EN, conventions_zh=NCCL_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# DDP overlap (communication)
+
+OVERLAP_EN = ("Bucketed DDP: the bf16 gradients (2 B per parameter) are split into k equal buckets, reduced in order; a "
+              "bucket's ring AllReduce starts once its gradients are computed and the previous bucket is done. The "
+              "backward pass produces gradients at a steady rate. α-β model, one NDR port per GPU. GB = 10⁹ B, "
+              "GB/s = 10⁹ B/s.")
+OVERLAP_ZH = ("分桶 DDP：bf16 梯度（每参数 2 B）分成 k 个等大的桶，按顺序归约；某个桶的梯度算完且前一个桶通信结束后，"
+              "它的 Ring AllReduce 就开始。反向传播匀速产生梯度。α-β 模型，每卡一个 NDR 端口。GB = 10⁹ B，GB/s = 10⁹ B/s。")
+
+
+@template("communication.ddp_overlap_chain", topic="communication",
+          title="DDP overlap: gradient bytes → AllReduce time → exposed time → hidden?",
+          title_zh="DDP 通信重叠：梯度大小 → AllReduce 耗时 → 暴露时间 → 能否隐藏", difficulty=3, target_seconds=420)
+def ddp_overlap_chain(rng):
+    model = rng.choice([m for m in models.DENSE if m.params <= 14e9])
+    phi = nominal_phi(model)
+    n = rng.choice((16, 32, 64, 128))
+    alpha, beta = 10e-6, hardware.IB_NDR.one_way
+    k = rng.choice((4, 8, 16))
+    grad = 2 * phi
+    comm = formulas.get("allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta)
+    bwd = float(f"{comm * rng.choice((0.5, 0.7, 1.3, 1.6, 2.0)):.2g}")
+    hidden = Choice("hidden", ("yes", "hidden behind backward", "overlapped", "能", "能隐藏", "隐藏"), "能隐藏")
+    exposed = Choice("exposed", ("no", "not hidden", "partly exposed", "不能", "不能隐藏", "暴露"), "不能隐藏")
+    answer = "hidden" if comm <= bwd else "exposed"
+    u1 = unit_for("allreduce_time", m=grad, n=n, alpha=alpha, beta=beta)
+    return Spec(
+        scenario_en=f"{model.name} (Φ = {phi_text(phi)}) trains with DDP on {n} GPUs; gradients go in k = {k} buckets; "
+                    f"the backward pass takes {fmt_quantity(bwd, 'time', unit='ms')}.",
+        scenario_zh=f"{model.name}（Φ = {phi_text(phi)}）在 {n} 张卡上用 DDP 训练；梯度分成 k = {k} 个桶；反向传播耗时 "
+                    f"{fmt_quantity(bwd, 'time', unit='ms')}。",
+        givens=(phi_given(phi), given("n", "GPUs N", "卡数 N", n),
+                given("alpha", "Latency per step α", "每步延迟 α", alpha, "time", "µs"),
+                given("beta", "Link bandwidth β (one way)", "单向链路带宽 β", beta, "bandwidth", "GB/s"),
+                given("backward_time", "Backward-pass time", "反向传播耗时", bwd, "time", "ms"),
+                given("buckets", "Buckets k", "桶数 k", k)),
+        asks=(Ask(formula="weights_bytes", inputs={"phi": phi, "bytes_per_param": 2}, unit="GB",
+                  prompt_en="How large is the bf16 gradient, in GB?", prompt_zh="bf16 梯度有多大（GB）？"),
+              Ask(formula="allreduce_time", inputs={"m": Ref(0), "n": n, "alpha": alpha, "beta": beta}, unit=u1,
+                  prompt_en=f"Reducing all of it with ring AllReduces (the k buckets together), how long does the "
+                            f"communication take, in {u1}?",
+                  prompt_zh=f"用 Ring AllReduce 归约全部梯度（k 个桶合计），通信耗时多少（{u1}）？"),
+              Ask(formula="ddp_exposed_comm_time", inputs={"comm_time": Ref(1), "backward_time": bwd, "buckets": k},
+                  unit="ms",
+                  prompt_en="How much communication time is left after the backward pass ends (exposed), in ms?",
+                  prompt_zh="反向传播结束后还剩多少通信时间（暴露在外），单位 ms？"),
+              Ask(choices=(hidden, exposed), answer=answer,
+                  prompt_en="Apart from the last bucket, which can only start when the backward pass ends, is the "
+                            "AllReduce hidden behind the backward pass: hidden or exposed?",
+                  prompt_zh="除了只能在反向结束后才开始的最后一个桶，AllReduce 能否被反向传播隐藏：能隐藏还是不能隐藏？",
+                  explanation=("Hidden when the AllReduce of all buckets takes no longer than the backward pass that "
+                               "produces them (T_comm ≤ T_bwd); then only the last bucket, T_comm/k, shows.",),
+                  explanation_zh=("当全部桶的 AllReduce 总耗时不超过产生它们的反向传播（T_comm ≤ T_bwd）时即可隐藏；"
+                                  "此时只有最后一个桶 T_comm/k 暴露在外。",))),
+        conventions_en=OVERLAP_EN, conventions_zh=OVERLAP_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Tree vs ring (communication)
+
+TREE_EN = ("α-β model. Ring AllReduce: 2(N−1) steps of latency α, 2(N−1)/N × M/β of transfer. Double binary tree "
+           "(NCCL): 2·log₂N latency steps (reduce up, broadcast down) and about 2M/β of transfer. kB = 10³ B, "
+           "MB = 10⁶ B, GB = 10⁹ B, GB/s = 10⁹ B/s.")
+TREE_ZH = ("α-β 模型。Ring AllReduce：2(N−1) 步延迟 α，传输 2(N−1)/N × M/β。双二叉树（NCCL）：2·log₂N 步延迟"
+           "（向上归约、向下广播），传输约 2M/β。kB = 10³ B，MB = 10⁶ B，GB = 10⁹ B，GB/s = 10⁹ B/s。")
+
+
+@template("communication.tree_vs_ring", topic="communication", title="Tree vs ring AllReduce: ring time → tree time → which",
+          title_zh="树形与环形 AllReduce：环形耗时 → 树形耗时 → 选哪个", difficulty=2, target_seconds=300)
+def tree_vs_ring(rng):
+    depth = rng.choice((6, 7, 8, 9, 10))
+    n = 2 ** depth
+    m = rng.choice((64e3, 256e3, 1e6, 4e6, 64e6, 256e6, 1e9))
+    alpha, beta = rng.choice((2e-6, 5e-6, 10e-6)), rng.choice((25e9, 50e9))
+    ring = formulas.get("allreduce_time").evaluate(m=m, n=n, alpha=alpha, beta=beta)
+    tree = formulas.get("tree_allreduce_time").evaluate(m=m, depth=depth, alpha=alpha, beta=beta)
+    if abs(ring / tree - 1) < 0.2:  # a clear winner: redraw the message size
+        m = 64e3 if ring > tree else 1e9
+        ring = formulas.get("allreduce_time").evaluate(m=m, n=n, alpha=alpha, beta=beta)
+        tree = formulas.get("tree_allreduce_time").evaluate(m=m, depth=depth, alpha=alpha, beta=beta)
+    ring_c, tree_c = Choice("ring", ("ring allreduce", "环", "环形"), "环形"), Choice("tree", ("tree allreduce", "树",
+                                                                                          "树形", "double binary tree"), "树形")
+    unit = "kB" if m < 1e6 else ("MB" if m < 1e9 else "GB")
+    ur = unit_for("allreduce_time", m=m, n=n, alpha=alpha, beta=beta)
+    ut = unit_for("tree_allreduce_time", m=m, depth=depth, alpha=alpha, beta=beta)
+    mt = fmt_quantity(m, "bytes", unit=unit)
+    return Spec(
+        scenario_en=f"An AllReduce of M = {mt} over N = {n} GPUs (log₂N = {depth}), α = "
+                    f"{fmt_quantity(alpha, 'time', unit='µs')}, β = {fmt_quantity(beta, 'bandwidth', unit='GB/s')}.",
+        scenario_zh=f"在 N = {n} 张卡上（log₂N = {depth}）对 M = {mt} 做 AllReduce，α = "
+                    f"{fmt_quantity(alpha, 'time', unit='µs')}，β = {fmt_quantity(beta, 'bandwidth', unit='GB/s')}。",
+        givens=(given("m", "Message size M", "消息大小 M", m, "bytes", unit), given("n", "GPUs N", "卡数 N", n),
+                given("depth", "Tree depth log₂N", "树深度 log₂N", depth),
+                given("alpha", "Latency per step α", "每步延迟 α", alpha, "time", "µs"),
+                given("beta", "Link bandwidth β (one way)", "单向链路带宽 β", beta, "bandwidth", "GB/s")),
+        asks=(Ask(formula="allreduce_time", inputs={"m": m, "n": n, "alpha": alpha, "beta": beta}, unit=ur,
+                  prompt_en=f"How long does a ring AllReduce take, in {ur}?",
+                  prompt_zh=f"Ring AllReduce 耗时多少（{ur}）？"),
+              Ask(formula="tree_allreduce_time", inputs={"m": m, "depth": depth, "alpha": alpha, "beta": beta}, unit=ut,
+                  prompt_en=f"And a double-binary-tree AllReduce, in {ut}?",
+                  prompt_zh=f"双二叉树 AllReduce 耗时多少（{ut}）？"),
+              Ask(choices=(ring_c, tree_c), answer="ring" if ring < tree else "tree",
+                  prompt_en="Which algorithm should NCCL pick for this message: ring or tree?",
+                  prompt_zh="对这个消息，NCCL 应该选哪种算法：环形还是树形？",
+                  explanation=(f"Ring {fmt_quantity(ring, 'time')} vs tree {fmt_quantity(tree, 'time')}: the ring's "
+                               "2(N−1)α latency dominates small messages at large N, the tree's log₂N steps win there; "
+                               "large messages are bandwidth-bound and the ring's (N−1)/N edge wins.",),
+                  explanation_zh=(f"环形 {fmt_quantity(ring, 'time')}，树形 {fmt_quantity(tree, 'time')}：N 很大时小消息"
+                                  "由环形的 2(N−1)α 延迟主导，树形只需 log₂N 级的步数而胜出；大消息受带宽限制，环形的 "
+                                  "(N−1)/N 优势胜出。",))),
+        conventions_en=TREE_EN, conventions_zh=TREE_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# Chinchilla sizing and "is this MFU good?" (mfu)
+
+CHIN_EN = ("Chinchilla (Hoffmann et al. 2022): compute-optimal training uses about 20 tokens per parameter, and "
+           "C = 6·N·D FLOPs. Parameters and tokens are plain counts (70B = 7e10).")
+CHIN_ZH = ("Chinchilla（Hoffmann 等 2022）：计算最优的训练约为每个参数 20 个 token，且 C = 6·N·D FLOPs。参数量和 token 数"
+           "均为个数（70B = 7e10）。")
+TRAIN_GPUS = tuple(g for g in hardware.with_dtype("bf16") if g.key != "l40s")
+
+
+@template("mfu.chinchilla_tokens", topic="mfu", title="Chinchilla-optimal tokens for a model",
+          title_zh="模型的 Chinchilla 最优 token 数", difficulty=1, target_seconds=30)
+def chinchilla_tokens(rng):
+    name, phi = model_phi(rng, models.DENSE)
+    return Spec(
+        givens=(phi_given(phi),),
+        asks=(Ask(formula="chinchilla_tokens", unit="",
+                  prompt_en=f"How many training tokens are compute-optimal for {name} (Φ = {phi_text(phi)})?",
+                  prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）的计算最优训练 token 数是多少？"),),
+        conventions_en=CHIN_EN, conventions_zh=CHIN_ZH,
+    )
+
+
+@template("mfu.chinchilla_params", topic="mfu", title="Chinchilla-optimal model for a compute budget",
+          title_zh="给定算力预算的 Chinchilla 最优模型规模", difficulty=2, target_seconds=90)
+def chinchilla_params(rng):
+    c = rng.randrange(10, 100) / 10 * 10.0 ** rng.choice((22, 23, 24, 25))
+    return Spec(
+        givens=(given("compute", "Compute budget C", "算力预算 C", float(c), "flop", "FLOP"),),
+        asks=(Ask(formula="chinchilla_params", unit="",
+                  prompt_en=f"With a training budget of C = {fmt_number(c)} FLOPs, how many parameters should a "
+                            "compute-optimal model have?",
+                  prompt_zh=f"训练预算为 C = {fmt_number(c)} FLOPs 时，计算最优的模型应有多少参数？"),),
+        conventions_en=CHIN_EN, conventions_zh=CHIN_ZH,
+    )
+
+
+@template("mfu.chinchilla_chain", topic="mfu", title="Size a run: cluster budget → optimal model → optimal tokens",
+          title_zh="规划训练：集群算力预算 → 最优模型 → 最优 token 数", difficulty=2, target_seconds=300)
+def chinchilla_chain(rng):
+    gpu = rng.choice(TRAIN_GPUS)
+    n, days, mfu = rng.choice((512, 1024, 2048, 4096, 8192)), rng.choice((14, 30, 60, 90)), rng.choice((0.35, 0.4, 0.45))
+    seconds = days * 86400.0
+    budget = {"n_gpus": n, "peak_flops": gpu.bf16, "mfu": mfu, "time": seconds}
+    return Spec(
+        scenario_en=f"You have {n} {gpu.name} GPUs for {days} days at {fmt_number(mfu * 100)}% MFU.",
+        scenario_zh=f"你有 {n} 张 {gpu.name}，可用 {days} 天，MFU 为 {fmt_number(mfu * 100)}%。",
+        givens=(given("n_gpus", "GPUs N", "卡数 N", n),
+                given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16, "flop_rate",
+                      "TFLOPS"),
+                given("mfu", "MFU", "MFU", mfu, "ratio", "%"), given("time", "Training time", "训练时长", seconds, "time", "s")),
+        asks=(Ask(formula="compute_budget", inputs=budget, unit="FLOP",
+                  prompt_en=f"How many FLOPs can the run deliver in {days} days ({fmt_number(seconds)} s)?",
+                  prompt_zh=f"{days} 天（{fmt_number(seconds)} s）内这次训练能提供多少 FLOPs？"),
+              Ask(formula="chinchilla_params", inputs={"compute": Ref(0)}, unit="",
+                  prompt_en="How many parameters should the compute-optimal model have?",
+                  prompt_zh="计算最优的模型应有多少参数？"),
+              Ask(formula="chinchilla_tokens", inputs={"phi": Ref(1)}, unit="",
+                  prompt_en="And how many training tokens?", prompt_zh="训练 token 数又是多少？")),
+        conventions_en=CHIN_EN + " Peak = dense bf16 (no sparsity); TFLOPS = 10¹² FLOP/s; 1 day = 86,400 s.",
+        conventions_zh=CHIN_ZH + "峰值为 bf16 稠密算力（不含稀疏）；TFLOPS = 10¹² FLOP/s；1 天 = 86,400 s。",
+    )
+
+
+MFU_EN = ("Peak = dense bf16 tensor-core FLOP/s from the datasheet (no 2:4 sparsity); TFLOPS = 10¹² FLOP/s. MFU counts "
+          "6Φ FLOPs per token; HFU adds the recomputed forward (8Φ with full recomputation). Published large dense "
+          "runs on A100/H100 reach about 35-55% MFU (PaLM 46%, Llama 3 405B 38-43%): below 30% is low, above 65% is "
+          "implausible for dense training (check the FLOP count and whether the sparse peak was used).")
+MFU_ZH = ("峰值取数据手册中 bf16 Tensor Core 稠密算力（不含 2:4 稀疏）；TFLOPS = 10¹² FLOP/s。MFU 按每 token 6Φ 计；HFU 再加上"
+          "重计算的前向（全量重计算为 8Φ）。公开的大规模稠密训练在 A100/H100 上 MFU 约 35-55%（PaLM 46%，Llama 3 405B "
+          "38-43%）：低于 30% 偏低，高于 65% 对稠密训练不可信（检查 FLOP 计数以及是否用了稀疏峰值）。")
+
+
+@template("mfu.mfu_judgement", topic="mfu", title="Is this MFU good? MFU → HFU → verdict",
+          title_zh="这个 MFU 好吗？MFU → HFU → 判断", difficulty=2, target_seconds=300)
+def mfu_judgement(rng):
+    model = rng.choice([m for m in models.DENSE if m.params >= 7e9])
+    phi = nominal_phi(model)
+    gpu = rng.choice(TRAIN_GPUS)
+    n = rng.choice((64, 128, 256, 512, 1024))
+    level = rng.choice((0.22, 0.25, 0.4, 0.45, 0.5, 0.72, 0.8))
+    tps = float(f"{level * n * gpu.bf16 / (6 * phi):.3g}")
+    mfu = formulas.get("mfu").evaluate(tokens_per_s=tps, phi=phi, n_gpus=n, peak_flops=gpu.bf16)
+    low = Choice("low", ("too low", "poor", "偏低", "低"), "偏低")
+    typical = Choice("typical", ("good", "normal", "fine", "reasonable", "正常", "合理"), "正常")
+    implausible = Choice("implausible", ("too high", "suspicious", "impossible", "不可信", "可疑"), "不可信")
+    answer = "low" if mfu < 0.3 else ("typical" if mfu <= 0.65 else "implausible")
+    return Spec(
+        scenario_en=f"A team reports {fmt_number(tps)} tokens/s training {model.name} (Φ = {phi_text(phi)}) on {n} "
+                    f"{gpu.name} GPUs with full activation recomputation.",
+        scenario_zh=f"某团队报告：在 {n} 张 {gpu.name} 上训练 {model.name}（Φ = {phi_text(phi)}），开启全量激活重计算，"
+                    f"吞吐 {fmt_number(tps)} tokens/s。",
+        givens=(phi_given(phi), given("tokens_per_s", "Throughput", "吞吐", tps, "tok_rate", "tok/s"),
+                given("n_gpus", "GPUs N", "卡数 N", n),
+                given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16, "flop_rate",
+                      "TFLOPS")),
+        asks=(Ask(formula="mfu", unit="%", prompt_en="What MFU is that, in %?", prompt_zh="对应的 MFU 是多少（%）？"),
+              Ask(formula="hfu", unit="%", prompt_en="And the HFU with full recomputation, in %?",
+                  prompt_zh="全量重计算下的 HFU 又是多少（%）？"),
+              Ask(choices=(low, typical, implausible), answer=answer,
+                  prompt_en="Is the MFU low, typical or implausible for dense LLM training?",
+                  prompt_zh="对稠密大模型训练而言，这个 MFU 是偏低、正常还是不可信？",
+                  explanation=(f"MFU = {fmt_number(mfu * 100)}%: below 30% is low, 30-65% typical of published "
+                               "dense runs, above 65% suggests a wrong FLOP count or the sparse peak.",),
+                  explanation_zh=(f"MFU = {fmt_number(mfu * 100)}%：低于 30% 偏低，30-65% 与公开的稠密训练相符，"
+                                  "高于 65% 多半是 FLOP 计数有误或用了稀疏峰值。",))),
+        conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+    )
+
+
+# --------------------------------------------------------------------------- #
+# 1F1B in-flight micro-batches and interleaving memory (pipeline)
+
+PIPE_EN = ("1F1B schedule with m ≥ P micro-batches: stage k (1 = first) runs P − k + 1 forwards before its first "
+           "backward, so it holds that many micro-batches' activations at its peak (GPipe holds all m). The model "
+           "splits evenly: L/P layers per stage. MB = 10⁶ B, GB = 10⁹ B.")
+PIPE_ZH = ("1F1B 调度，微批次数 m ≥ P：第 k 个阶段（1 为第一个）在第一次反向之前先做 P − k + 1 次前向，因此峰值时保存这么多"
+           "个微批次的激活值（GPipe 则保存全部 m 个）。模型均匀切分：每阶段 L/P 层。MB = 10⁶ B，GB = 10⁹ B。")
+
+
+def _pipe_setup(rng):
+    model = rng.choice([m for m in models.DENSE if m.layers % 8 == 0])
+    p = rng.choice([x for x in (4, 8) if model.layers % x == 0])
+    m = rng.choice((16, 32, 64))
+    return model, p, m
+
+
+@template("pipeline.inflight_1f1b", topic="pipeline", title="1F1B in-flight micro-batches on a stage",
+          title_zh="1F1B 某阶段在途的微批次数", difficulty=2, target_seconds=60)
+def inflight_1f1b(rng):
+    p = rng.choice((4, 6, 8, 12, 16))
+    k, m = rng.randint(1, p), rng.choice((32, 48, 64))
+    return Spec(
+        givens=(given("p", "Pipeline stages P", "流水线阶段数 P", p), given("stage", "Stage k", "阶段 k", k),
+                given("m", "Micro-batches per step m", "每步微批次数 m", m)),
+        asks=(Ask(formula="inflight_microbatches_1f1b", inputs={"p": p, "stage": k}, integer=True, tolerance=0.001,
+                  unit="", extras={"m": m},
+                  prompt_en=f"A 1F1B pipeline of P = {p} stages runs m = {m} micro-batches per step. At its peak, "
+                            f"how many micro-batches' activations does stage k = {k} hold?",
+                  prompt_zh=f"一个 P = {p} 阶段的 1F1B 流水线每步跑 m = {m} 个微批次。峰值时，第 k = {k} 个阶段保存"
+                            "多少个微批次的激活值？"),),
+        conventions_en=PIPE_EN + " A whole number.", conventions_zh=PIPE_ZH + "答案为整数。",
+    )
+
+
+@template("pipeline.inflight_memory_chain", topic="pipeline",
+          title="1F1B activation memory: in-flight micro-batches → first stage → GPipe",
+          title_zh="1F1B 激活显存：在途微批次 → 第一阶段 → GPipe", difficulty=3, target_seconds=360)
+def inflight_memory_chain(rng):
+    model, p, m = _pipe_setup(rng)
+    s = rng.choice((2048, 4096))
+    layer = formulas.get("activation_bytes_layer_tp_sp").evaluate(s=s, b=1, h=model.d_model, a=model.n_heads, t=8)
+    layer = float(f"{layer:.3g}")
+    per = model.layers // p
+    u1 = unit_for("stage_activation_bytes", inflight=p, stage_layers=per, layer_bytes=layer)
+    u2 = unit_for("stage_activation_bytes", inflight=m, stage_layers=per, layer_bytes=layer)
+    return Spec(
+        scenario_en=f"{model.name} ({model.layers} layers) on a P = {p} pipeline, m = {m} micro-batches per step; one "
+                    f"layer keeps {fmt_quantity(layer, 'bytes', unit='MB')} of activations per micro-batch on each GPU.",
+        scenario_zh=f"{model.name}（{model.layers} 层）做 P = {p} 的流水线，每步 m = {m} 个微批次；每张卡上单层每个微批次"
+                    f"保存 {fmt_quantity(layer, 'bytes', unit='MB')} 激活值。",
+        givens=(given("p", "Pipeline stages P", "流水线阶段数 P", p), given("m", "Micro-batches per step m", "每步微批次数 m", m),
+                given("layers", "Layers L", "层数 L", model.layers),
+                given("layer_bytes", "Activations per layer and micro-batch", "每层每个微批次的激活值", layer, "bytes", "MB")),
+        asks=(Ask(formula="inflight_microbatches_1f1b", inputs={"p": p, "stage": 1}, integer=True, tolerance=0.001,
+                  unit="", extras={"m": m},
+                  prompt_en="With 1F1B, how many micro-batches does the FIRST stage hold at its peak?",
+                  prompt_zh="采用 1F1B 时，第一个阶段峰值时保存多少个微批次？"),
+              Ask(formula="stage_activation_bytes", inputs={"inflight": Ref(0), "stage_layers": per, "layer_bytes": layer},
+                  unit=u1,
+                  prompt_en=f"Its {per} layers keep how much activation memory at that peak, in {u1}?",
+                  prompt_zh=f"这个阶段的 {per} 层在峰值时保存多少激活显存（{u1}）？"),
+              Ask(formula="stage_activation_bytes", inputs={"inflight": m, "stage_layers": per, "layer_bytes": layer},
+                  unit=u2,
+                  prompt_en=f"With GPipe (all forwards, then all backwards), how much would that stage hold, in {u2}?",
+                  prompt_zh=f"若用 GPipe（先做完全部前向再做反向），这个阶段要保存多少（{u2}）？")),
+        conventions_en=PIPE_EN, conventions_zh=PIPE_ZH,
+    )
+
+
+INTERLEAVE_EN = ("Interleaved 1F1B: each GPU holds v non-adjacent model chunks; the bubble is the idle share of the "
+                 "TOTAL step time. Korthikanti et al. 2022 (§4.2.3): the first stage's activation memory grows by the "
+                 "factor 1 + (P − 1)/(P·v) over plain 1F1B.")
+INTERLEAVE_ZH = ("交错式 1F1B：每张卡持有 v 个不相邻的模型块；气泡率指空闲时间占一步总时间的比例。Korthikanti 等 2022"
+                 "（§4.2.3）：第一阶段的激活显存是普通 1F1B 的 1 + (P − 1)/(P·v) 倍。")
+
+
+@template("pipeline.interleaving_tradeoff", topic="pipeline",
+          title="Interleaving's trade-off: plain bubble → interleaved bubble → memory factor",
+          title_zh="交错调度的代价：普通气泡 → 交错气泡 → 显存倍数", difficulty=3, target_seconds=300)
+def interleaving_tradeoff(rng):
+    p = rng.choice((2, 4, 6, 8, 12, 16))
+    m = rng.choice([x for x in (8, 12, 16, 24, 32, 48, 64) if x >= p])
+    v = rng.choice((2, 3, 4))
+    return Spec(
+        scenario_en=f"A P = {p} pipeline runs m = {m} micro-batches per step; you consider v = {v} virtual stages per GPU.",
+        scenario_zh=f"一个 P = {p} 的流水线每步 m = {m} 个微批次；你考虑每卡 v = {v} 个虚拟阶段。",
+        givens=(given("p", "Pipeline stages P", "流水线阶段数 P", p), given("m", "Micro-batches per step m", "每步微批次数 m", m),
+                given("v", "Virtual stages per GPU v", "每卡虚拟阶段数 v", v)),
+        asks=(Ask(formula="bubble_1f1b", inputs={"p": p, "m": m}, unit="%",
+                  prompt_en="With plain 1F1B, what is the bubble, in %?", prompt_zh="普通 1F1B 的气泡率是多少（%）？"),
+              Ask(formula="bubble_interleaved", inputs={"p": p, "m": m, "v": v}, unit="%",
+                  prompt_en=f"With interleaving (v = {v}), what is the bubble, in %?",
+                  prompt_zh=f"交错调度（v = {v}）下气泡率是多少（%）？"),
+              Ask(formula="interleaved_activation_factor", inputs={"p": p, "v": v}, unit="",
+                  prompt_en="By what factor does the first stage's activation memory grow over plain 1F1B?",
+                  prompt_zh="第一阶段的激活显存是普通 1F1B 的多少倍？")),
+        conventions_en=INTERLEAVE_EN, conventions_zh=INTERLEAVE_ZH,
+    )
