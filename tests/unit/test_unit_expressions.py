@@ -70,6 +70,8 @@ def _write(node: ex.Node, f: formulas.Formula, inputs: dict, value: float, units
         # the roofline: the branch that is the answer
         arg = min(node.args, key=lambda a: abs(ex.evaluate(a, inputs) - value))
         return _write(arg, f, inputs, value, units, swap)
+    if node.op == "^" and not (isinstance(node.right, ex.Num) and float(node.right.text).is_integer()):
+        raise NotWritable  # √(C/120): the constant 120 carries units (FLOP per parameter²), a root of FLOP has none
     op = "**" if node.op == "^" else node.op
     return f"({_write(node.left, f, inputs, value, units, swap)} {op} {_write(node.right, f, inputs, value, units, swap)})"
 
