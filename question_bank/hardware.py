@@ -299,22 +299,22 @@ class Link(NamedTuple):
 
 GBIT = 1e9 / 8  # bytes per second in one Gb/s
 
-NVLINK2 = Link("nvlink2", "NVLink 2 (V100 SXM2)", "nvlink", 150 * GB,  # 6 links x 25 GB/s each way
+NVLINK2 = Link("nvlink2", "NVLink 2 (Volta)", "nvlink", 150 * GB,  # 6 links x 25 GB/s each way
                "300 GB/s per GPU, both directions together",
                "NVIDIA Tesla V100 datasheet (r5), SXM2 column: 'Interconnect Bandwidth NVLink 300 GB/s' - "
                "https://images.nvidia.com/content/technologies/volta/pdf/volta-v100-datasheet-update-us-1165301-r5.pdf",
                ("v100",))
-NVLINK3 = Link("nvlink3", "NVLink 3 (A100 SXM)", "nvlink", 300 * GB,  # 12 links x 25 GB/s each way
+NVLINK3 = Link("nvlink3", "NVLink 3 (Ampere)", "nvlink", 300 * GB,  # 12 links x 25 GB/s each way
                "600 GB/s per GPU, both directions together",
                "NVIDIA A100 datasheet (r4): 'NVLink: 600GB/s' (SXM; PCIe cards with a bridge: 600GB/s for 2 GPUs) - "
                "https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf",
                ("a100_40", "a100_80"))
-NVLINK4 = Link("nvlink4", "NVLink 4 (H100/H200 SXM)", "nvlink", 450 * GB,  # 18 links x 25 GB/s each way
+NVLINK4 = Link("nvlink4", "NVLink 4 (Hopper)", "nvlink", 450 * GB,  # 18 links x 25 GB/s each way
                "900 GB/s per GPU, both directions together",
                "NVIDIA H100 datasheet, SXM column: 'Interconnect NVLink: 900GB/s' (H200 SXM datasheet: the same) - "
                "https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet",
                ("h100_sxm", "h200"))
-NVLINK5 = Link("nvlink5", "NVLink 5 (B200)", "nvlink", 900 * GB,  # 18 links x 50 GB/s each way
+NVLINK5 = Link("nvlink5", "NVLink 5 (Blackwell)", "nvlink", 900 * GB,  # 18 links x 50 GB/s each way
                "1.8 TB/s per GPU, both directions together",
                "NVIDIA DGX B200 datasheet: '1.8TB/s NVLink bandwidth per GPU' (14.4 TB/s over 8 GPUs) - "
                "https://www.nvidia.com/en-us/data-center/dgx-b200/",

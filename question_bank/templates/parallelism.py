@@ -11,7 +11,7 @@ from engine.layout import LayoutRules
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, template
+from ..base import Ask, Ref, Spec, World, given, template
 from .memory import nominal_phi, phi_given, phi_text, unit_for
 
 # Training GPUs on an NVLink node of 8 (DGX/HGX), with their NVLink generation.
@@ -72,6 +72,7 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
                             f"用 {ZERO_NAME[stage]} 在数据并行副本间切分{ZERO_WHAT_ZH[stage]}。{hint_zh}"
                             "每张卡的静态显存是多少（GB）？"),),
         conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+        world=World(model=model, gpu=gpu, precision="bf16", n_gpus=tp * pp, tp=tp, pp=pp, n_dp=dp),
     )
 
 
@@ -138,7 +139,8 @@ def layout_given(rng):
                         given("n_gpus", "GPUs", "GPU 卡数", n),
                         given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB")),
                 asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=True),),
-                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH)
+                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+                world=World(model=model, gpu=gpu, precision="bf16", fit_is_asked=True))
 
 
 @template("parallelism.layout", topic="parallelism", title="Choose TP, PP and DP for a training run",
@@ -149,7 +151,8 @@ def layout(rng):
                         given("n_gpus", "GPUs", "GPU 卡数", n),
                         given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB")),
                 asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=False),),
-                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH)
+                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+                world=World(model=model, gpu=gpu, precision="bf16", fit_is_asked=True))
 
 
 MFU_BUSY = (0.4, 0.45, 0.5)
@@ -171,7 +174,7 @@ def train_chain(rng):
     tp, pp, dp = chosen
     # m ≥ PP (1F1B's steady state), few enough that the bubble (≥ 8 %) is not a rounding error
     m = rng.choice([x for x in (4, 8, 16, 32, 64) if x >= pp and (pp - 1) / (x + pp - 1) >= 0.08])
-    s, mfu = rng.choice(SEQ), rng.choice(MFU_BUSY)
+    s, mfu = rng.choice([x for x in SEQ if x <= model.max_seq] or [model.max_seq]), rng.choice(MFU_BUSY)
     phi = rules.phi
     tokens = dp * m * s
     compute = {"phi": phi, "tokens": tokens, "n_gpus": n, "peak_flops": gpu.bf16, "mfu": mfu}
@@ -208,6 +211,7 @@ def train_chain(rng):
                   prompt_en=f"Adding the bubble (idle share of the total step time), how long is one step, in {u}?",
                   prompt_zh=f"加上气泡（空闲时间占一步总时间的比例），一步需要多长时间（{u}）？")),
         conventions_en=TRAIN_EN, conventions_zh=TRAIN_ZH,
+        world=World(model=model, gpu=gpu, precision="bf16", n_gpus=tp * pp, tp=tp, pp=pp, n_dp=dp, seq=s),
     )
 
 
@@ -226,7 +230,7 @@ TP_ZH = ("Megatron-LM 张量并行：前向传播中注意力块和 MLP 各以�
 def _tp_setup(rng):
     model = rng.choice([m for m in models.DENSE if m.n_heads % 8 == 0])
     gpu = rng.choice(NODE_GPUS)
-    s = rng.choice((2048, 4096, 8192))
+    s = rng.choice([x for x in (1024, 2048, 4096, 8192) if x <= model.max_seq])
     b = rng.choice([x for x in (1, 2, 4) if s * x <= 16384])
     n_tp = rng.choice((2, 4, 8))
     return model, gpu, hardware.nvlink_of(gpu), s, b, n_tp
@@ -260,6 +264,7 @@ def tp_allreduce_time(rng):
                   prompt_zh=f"{model.name}（h = {model.d_model}）在 {gpu.name} 上做 TP = {n_tp} 的张量并行，{where_zh}"
                             f"（{link.quoted_zh}），s = {s}，b = {b}。单层前向的张量并行通信耗时多少（{u}）？"),),
         conventions_en=TP_EN, conventions_zh=TP_ZH,
+        world=World(model=model, gpu=gpu, precision="bf16", n_gpus=n_tp, tp=n_tp, seq=s),
     )
 
 
@@ -323,6 +328,7 @@ def tp_link_chain(rng):
                   explanation_zh=(f"这里 InfiniBand 比 NVLink 慢 {ratio} 倍，而 TP 前向、反向每层各通信两次并阻塞计算："
                                   "TP 应放在节点内，让开销更小的流水线（每个微批次一次 P2P）和数据并行通信跨节点。",))),
         conventions_en=TP_EN, conventions_zh=TP_ZH,
+        world=World(model=model, gpu=gpu, precision="bf16", n_gpus=n_tp, tp=n_tp, seq=s),
     )
 
 
@@ -358,4 +364,5 @@ def sp_volume(rng):
                                   "正好等于一次 Ring AllReduce：序列并行在通信量不变的前提下节省激活显存。每层两个子层"
                                   "（注意力、MLP）。",)),),
         conventions_en=SP_EN, conventions_zh=SP_ZH,
+        world=World(model=model, precision="bf16", n_gpus=n_tp, tp=n_tp, seq=s),
     )

@@ -10,7 +10,7 @@ from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
-from ..base import Ask, Ref, Spec, given, template
+from ..base import Ask, Ref, Spec, World, given, template
 from .roofline import an
 from .memory import model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_model
 
@@ -41,74 +41,6 @@ def _act_tp_setup(rng):
     return model, inputs, givens
 
 
-@template("memory.activation_tp_given", topic="memory", title="Activation memory per layer with TP (formula given)",
-          title_zh="张量并行下每层激活显存（给出公式）", difficulty=1, target_seconds=90)
-def activation_tp_given(rng):
-    model, inputs, givens = _act_tp_setup(rng)
-    u = unit_for("activation_bytes_layer_tp", **inputs)
-    return Spec(
-        givens=givens,
-        asks=(Ask(formula="activation_bytes_layer_tp", unit=u,
-                  prompt_en=f"{model.name} with tensor parallelism t = {inputs['t']} and no sequence parallelism keeps "
-                            "s·b·h·(10 + 24/t + 5·a·s/(h·t)) bytes of activations per layer on each GPU: attention "
-                            "and MLP internals are split t ways, the 10sbh of LayerNorm and dropout inputs is "
-                            f"replicated. How much is that, in {u}?",
-                  prompt_zh=f"{model.name} 采用张量并行 t = {inputs['t']}、不开序列并行时，每张卡每层保存 "
-                            "s·b·h·(10 + 24/t + 5·a·s/(h·t)) 字节激活值：注意力和 MLP 内部按 t 切分，LayerNorm 与 "
-                            f"dropout 输入的 10sbh 在每张卡上各存一份。合计多少（{u}）？"),),
-        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH,
-    )
-
-
-@template("memory.activation_tp_sp", topic="memory", title="Activation memory per layer with TP or TP + SP",
-          title_zh="张量并行 / 张量 + 序列并行下每层激活显存", difficulty=2, target_seconds=120)
-def activation_tp_sp(rng):
-    model, inputs, givens = _act_tp_setup(rng)
-    sp = rng.random() < 0.5
-    formula = "activation_bytes_layer_tp_sp" if sp else "activation_bytes_layer_tp"
-    u = unit_for(formula, **inputs)
-    how_en = "tensor AND sequence parallelism" if sp else "tensor parallelism only (no sequence parallelism)"
-    how_zh = "张量并行加序列并行" if sp else "仅张量并行（不开序列并行）"
-    return Spec(
-        givens=givens,
-        asks=(Ask(formula=formula, unit=u,
-                  prompt_en=f"{model.name}, s = {inputs['s']}, b = {inputs['b']}, trained with {how_en} of degree "
-                            f"t = {inputs['t']}. How much activation memory does one layer keep on each GPU, in {u}?",
-                  prompt_zh=f"{model.name}，s = {inputs['s']}，b = {inputs['b']}，采用{how_zh}，并行度 t = {inputs['t']}。"
-                            f"每张卡上单层保存多少激活显存（{u}）？"),),
-        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH,
-    )
-
-
-@template("memory.activation_tp_chain", topic="memory", title="Activations per GPU: no TP → TP → TP + SP",
-          title_zh="每卡激活显存：不切分 → 张量并行 → 张量 + 序列并行", difficulty=2, target_seconds=360)
-def activation_tp_chain(rng):
-    model, inputs, givens = _act_tp_setup(rng)
-    plain = {k: inputs[k] for k in ("s", "b", "h", "a")}
-    u0 = unit_for("activation_bytes_layer", **plain)
-    u1 = unit_for("activation_bytes_layer_tp", **inputs)
-    u2 = unit_for("activation_bytes_layer_tp_sp", **inputs)
-    t = inputs["t"]
-    return Spec(
-        scenario_en=f"{model.name} (h = {model.d_model}, a = {model.n_heads}), s = {inputs['s']}, b = {inputs['b']}: "
-                    "where do activations go as the layer is split?",
-        scenario_zh=f"{model.name}（h = {model.d_model}，a = {model.n_heads}），s = {inputs['s']}，b = {inputs['b']}："
-                    "层被切分后，激活显存怎么变？",
-        givens=givens,
-        asks=(Ask(formula="activation_bytes_layer", inputs=plain, unit=u0,
-                  prompt_en=f"On one GPU (no model parallelism), how much activation memory does one layer keep, in {u0}?",
-                  prompt_zh=f"单卡（不做模型并行）时，单层保存多少激活显存（{u0}）？"),
-              Ask(formula="activation_bytes_layer_tp", inputs=inputs, unit=u1,
-                  prompt_en=f"With tensor parallelism t = {t} (no sequence parallelism), how much per GPU, in {u1}?",
-                  prompt_zh=f"张量并行 t = {t}（不开序列并行）时，每张卡多少（{u1}）？"),
-              Ask(formula="activation_bytes_layer_tp_sp", inputs=inputs, unit=u2,
-                  prompt_en=f"Adding sequence parallelism (LayerNorm and dropout split along the sequence), how much "
-                            f"per GPU, in {u2}?",
-                  prompt_zh=f"再加上序列并行（LayerNorm 和 dropout 沿序列维切分），每张卡多少（{u2}）？")),
-        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH,
-    )
-
-
 # --------------------------------------------------------------------------- #
 # Parameter count from a config (memory)
 
@@ -132,7 +64,7 @@ def _config(rng) -> "models.Model":
             layers, vocab = rng.choice((16, 24, 28, 32, 36, 40, 48, 64, 80)), rng.choice(VOCABS)
             inputs = {"layers": layers, "d_model": d, "n_heads": d // d_head, "n_kv_heads": kv, "d_head": d_head,
                       "ffn": ffn, "vocab": vocab}
-            m = models.Model("config", f"a Llama-style model (L = {layers}, h = {d})", layers, d, d // d_head, kv,
+            m = models.Model("hypothetical", f"a Llama-style model (L = {layers}, h = {d})", layers, d, d // d_head, kv,
                              d_head, ffn, vocab, f.evaluate(**inputs), True, "drawn config")
         exact = f.evaluate(**m.param_inputs())
         wrong = [v for _, v in f.misconception_values(**m.param_inputs())]
@@ -142,7 +74,7 @@ def _config(rng) -> "models.Model":
 
 def zh_name(m) -> str:
     """`` Llama-3-8B `` or ``一个 Llama 式模型（L = 32，h = 4096）``, spaced for Chinese text."""
-    if m.key == "config":
+    if m.key == "hypothetical":
         kind = "Llama 式模型" if m.name.startswith("a Llama") else "Transformer 模型"
         return f"一个 {kind}（L = {m.layers}，h = {m.d_model}）"
     return f" {m.name} "
@@ -173,7 +105,7 @@ def param_count_approx(rng):
     m = _config(rng)
     if rng.random() < 0.7:  # another depth and width: the rule needs only L and h
         layers, d = rng.choice(range(12, 129, 4)), rng.choice((2048, 2560, 3072, 4096, 5120, 6144, 8192, 12288, 16384))
-        m = m._replace(key="config", name=f"a transformer (L = {layers}, h = {d})", layers=layers, d_model=d)
+        m = m._replace(key="hypothetical", name=f"a transformer (L = {layers}, h = {d})", layers=layers, d_model=d)
     return Spec(
         givens=(given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Hidden size h", "隐藏维度 h", m.d_model)),
         asks=(Ask(formula="param_count_approx", unit="",
@@ -183,6 +115,7 @@ def param_count_approx(rng):
                             "（每层注意力 4h² + MLP 8h²）估算它的参数量。"),),
         conventions_en="A plain count of parameters (70B = 7e10); embeddings ignored.",
         conventions_zh="参数量为个数（70B = 7e10）；忽略 embedding。",
+        world=World(model=m),
     )
 
 
@@ -196,6 +129,7 @@ def param_count(rng):
                   prompt_en=f"From the config of {m.name}, count its parameters exactly (within 1 %).",
                   prompt_zh=f"根据{zh_name(m)}的配置，精确计算它的参数量（误差 1% 以内）。"),),
         conventions_en=PARAM_EN + " A plain count (8B = 8e9).", conventions_zh=PARAM_ZH + "参数量为个数（8B = 8e9）。",
+        world=World(model=m),
     )
 
 
@@ -219,6 +153,7 @@ def param_count_chain(rng):
                   prompt_zh="这些权重以 bf16（每个 2 B）存放占多少显存（GB）？")),
         conventions_en=PARAM_EN + " Counts are plain numbers (8B = 8e9); GB = 10⁹ B.",
         conventions_zh=PARAM_ZH + "参数量为个数（8B = 8e9）；GB = 10⁹ B。",
+        world=World(model=m),
     )
 
 
@@ -289,6 +224,7 @@ def nccl_chain(rng):
                                   f"{fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} 的 {fmt_number(eff * 100)}%；"
                                   "即使互联完美，algbw 也会随 n 增大而下降。",))),
         conventions_en=NCCL_EN, conventions_zh=NCCL_ZH,
+        world=World(gpu=gpu),
     )
 
 
@@ -348,6 +284,7 @@ def ddp_overlap_chain(rng):
                   explanation_zh=("当全部桶的 AllReduce 总耗时不超过产生它们的反向传播（T_comm ≤ T_bwd）时即可隐藏；"
                                   "此时只有最后一个桶 T_comm/k 暴露在外。",))),
         conventions_en=OVERLAP_EN, conventions_zh=OVERLAP_ZH,
+        world=World(model=model, precision="bf16"),
     )
 
 
@@ -424,6 +361,7 @@ def chinchilla_tokens(rng):
     name, phi = model_phi(rng, models.DENSE)
     return Spec(
         givens=(phi_given(phi),),
+        world=World(model=next((m for m in models.MODELS if m.name == name), None), phi=phi),
         asks=(Ask(formula="chinchilla_tokens", unit="",
                   prompt_en=f"How many training tokens are compute-optimal for {name} (Φ = {phi_text(phi)})?",
                   prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）的计算最优训练 token 数是多少？"),),
@@ -469,6 +407,7 @@ def chinchilla_chain(rng):
                   prompt_en="And how many training tokens?", prompt_zh="训练 token 数又是多少？")),
         conventions_en=CHIN_EN + " Peak = dense bf16 (no sparsity); TFLOPS = 10¹² FLOP/s; 1 day = 86,400 s.",
         conventions_zh=CHIN_ZH + "峰值为 bf16 稠密算力（不含稀疏）；TFLOPS = 10¹² FLOP/s；1 天 = 86,400 s。",
+        world=World(gpu=gpu, precision="bf16"),
     )
 
 
@@ -515,6 +454,7 @@ def mfu_judgement(rng):
                   explanation_zh=(f"MFU = {fmt_number(mfu * 100)}%：低于 30% 偏低，30-65% 与公开的稠密训练相符，"
                                   "高于 65% 多半是 FLOP 计数有误或用了稀疏峰值。",))),
         conventions_en=MFU_EN, conventions_zh=MFU_ZH,
+        world=World(model=model, gpu=gpu, precision="bf16"),
     )
 
 
@@ -558,7 +498,7 @@ def inflight_1f1b(rng):
           title_zh="1F1B 激活显存：在途微批次 → 第一阶段 → GPipe", difficulty=3, target_seconds=360)
 def inflight_memory_chain(rng):
     model, p, m = _pipe_setup(rng)
-    s = rng.choice((2048, 4096))
+    s = rng.choice([x for x in (2048, 4096) if x <= model.max_seq])
     layer = formulas.get("activation_bytes_layer_tp_sp").evaluate(s=s, b=1, h=model.d_model, a=model.n_heads, t=8)
     layer = float(f"{layer:.3g}")
     per = model.layers // p
@@ -585,6 +525,7 @@ def inflight_memory_chain(rng):
                   prompt_en=f"With GPipe (all forwards, then all backwards), how much would that stage hold, in {u2}?",
                   prompt_zh=f"若用 GPipe（先做完全部前向再做反向），这个阶段要保存多少（{u2}）？")),
         conventions_en=PIPE_EN, conventions_zh=PIPE_ZH,
+        world=World(model=model, precision="bf16", seq=s),
     )
 
 
