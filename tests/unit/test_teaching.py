@@ -55,6 +55,27 @@ NOT_YET_TAUGHT: set[str] = {
     "serving.spec_tokens",
     "serving.tpot",
     "serving.ttft",
+    # the parallelism-planning, parameter-count, nccl-tests, Chinchilla and 1F1B templates (issue #15, part 2)
+    "communication.busbw_given",
+    "communication.ddp_overlap_chain",
+    "communication.nccl_chain",
+    "communication.tree_vs_ring",
+    "memory.param_count_approx",
+    "memory.param_count_chain",
+    "mfu.chinchilla_chain",
+    "mfu.chinchilla_params",
+    "mfu.chinchilla_tokens",
+    "mfu.mfu_judgement",
+    "parallelism.layout",
+    "parallelism.layout_given",
+    "parallelism.tp_allreduce_time",
+    "parallelism.tp_link_chain",
+    "parallelism.train_chain",
+    "parallelism.zero_parallel",
+    "parallelism.zero_parallel_given",
+    "pipeline.inflight_1f1b",
+    "pipeline.inflight_memory_chain",
+    "pipeline.interleaving_tradeoff",
 }
 
 
