@@ -40,13 +40,15 @@ def saves_dir(cli_value: str | None) -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
-def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0) -> "Profile":
+def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
+                 read_only: bool = False) -> "Profile":
     """Open a profile for a command: a busy, damaged or misnamed profile prints
-    ``drill: <why, and what to do>`` and exits with status 1 (nothing is touched)."""
+    ``drill: <why, and what to do>`` and exits with status 1 (nothing is touched).
+    ``read_only``: as a reader, which needs no lock (works while the app is open)."""
     from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked
 
     try:
-        return Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait)
+        return Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait, read_only=read_only)
     except (ProfileLocked, DamagedSave, LockUnusable, ValueError) as e:
         print(f"drill: {e}", file=sys.stderr)
         raise SystemExit(1) from None

@@ -69,10 +69,12 @@ def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
         print("drill: " + t("save.damaged", _lang(args), path=e.path, reason=e.reason, fix=e.fix), file=sys.stderr)
 
 
-def _open(args: argparse.Namespace) -> "Profile":
+def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
+    """The profile for a command; a reader (``read_only``: due, export) needs no lock, so it works while the
+    app is open, and sees the last durable state."""
     from drill.paths import open_profile, script_wait
 
-    return open_profile(args.saves, args.profile, wait=script_wait())
+    return open_profile(args.saves, args.profile, wait=0.0 if read_only else script_wait(), read_only=read_only)
 
 
 # --------------------------------------------------------------------------- #
@@ -133,7 +135,7 @@ def run_due(args: argparse.Namespace) -> int:
         from drill.commands import UsageError
 
         raise UsageError(f"--new-per-day: {p.replace('new_per_day ', '')}")
-    with _open(args) as profile:
+    with _open(args, read_only=args.new_per_day is None) as profile:
         if args.new_per_day is not None:
             try:
                 profile.set_setting("new_per_day", args.new_per_day)
@@ -163,7 +165,7 @@ def run_due(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from engine.storage import DamagedSave, SaveFailed, atomic_write
 
-    with _open(args) as profile:
+    with _open(args, read_only=True) as profile:
         try:
             doc = profile.export()
         except DamagedSave as e:

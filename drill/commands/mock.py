@@ -224,7 +224,7 @@ def _profile_weakness(args: argparse.Namespace) -> dict[str, float]:
     from drill.flow import weakness_of
     from drill.paths import open_profile
 
-    with open_profile(args.saves, args.profile) as p:
+    with open_profile(args.saves, args.profile, read_only=True) as p:  # a reader: works while the app is open
         return weakness_of(p)
 
 

@@ -307,11 +307,11 @@ def run(args: argparse.Namespace) -> int:
 
         return run_app(args, start="stats")
     from drill.context import AppContext
-    from drill.paths import open_profile, script_wait
+    from drill.paths import open_profile
 
     from engine.storage import DamagedSave
 
-    profile = open_profile(args.saves, args.profile, wait=script_wait())
+    profile = open_profile(args.saves, args.profile, read_only=True)  # a reader: works while the app is open
     with profile:
         lang = args.lang or profile.settings().get("lang") or "en"
         try:

@@ -125,3 +125,14 @@ class ProfileLock:
                 pass
             os.close(self.fd)
             self.fd = -1
+
+
+class ReaderHandle(ProfileLock):
+    """What a reader holds instead of the lock: nothing (readers never wait for the writer, nor block it);
+    it only says whether the profile is still open."""
+
+    def __init__(self, path: Path):
+        super().__init__(path, 0)
+
+    def release(self) -> None:
+        self.fd = -1

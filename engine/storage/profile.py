@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import os
 import shutil
+import time
 from collections import Counter
 from collections.abc import Mapping
 from datetime import date
@@ -20,7 +21,7 @@ from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
 from .errors import DamagedSave, InvalidDocument, SaveFailed, save_failed
 from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
                      backup_path, digest_path, segment_path)
-from .lock import ProfileLock
+from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, segment_rows, write_digest
 from .transfer import write_profile
@@ -29,6 +30,9 @@ from .validation import (_copy, _day_ok, _is_int, _row_copy, document_problem, m
 
 if TYPE_CHECKING:
     from ..stats import Digest
+
+
+READ_ATTEMPTS = 3  # a reader reads the files again when one was replaced between two reads
 
 
 class Profile:
@@ -55,21 +59,40 @@ class Profile:
         # durable in the log and the state is replayed from it at the next open (see _reconcile).
         self.state_behind: SaveFailed | None = None
         self.damaged: dict[Path, DamagedSave] = {}  # older log segments found unreadable (reviews_today)
+        self.read_only = isinstance(lock, ReaderHandle)  # a reader: opened without the lock, never writes
 
     # -- opening and closing ------------------------------------------------ #
 
     @classmethod
-    def open(cls, root: Path, name: str = "default", *, wait: float = 0.0) -> "Profile":
+    def open(cls, root: Path, name: str = "default", *, wait: float = 0.0, read_only: bool = False) -> "Profile":
         """Open (creating if needed) profile ``name`` under ``root``.
 
         Raises :class:`ProfileLocked` if another process holds it after
         ``wait`` seconds, :class:`DamagedSave` if a file cannot be read, and
         ``ValueError`` for a bad profile name.
+
+        ``read_only``: open it as a reader (``drill due``, ``stats``,
+        ``export``), without the lock, so it works while a writer holds the
+        profile: it sees the last durable state (every file is replaced
+        whole, and rows the state file has not counted yet are replayed in
+        memory) and writes nothing, not even the caches; recording raises
+        ``ValueError``.  A file replaced between two reads is read again.
         """
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise ValueError(f"profile name {name!r} must be 1-64 letters, digits, '_' or '-', "
                              "starting with a letter or digit")
         root = Path(root)
+        if read_only:
+            for attempt in range(READ_ATTEMPTS):
+                profile = cls(root, name, ReaderHandle(root / f"{name}.lock"))
+                try:
+                    profile._load()
+                    return profile
+                except DamagedSave:
+                    profile._close_dbs()
+                    if attempt == READ_ATTEMPTS - 1:  # not a writer's change under our feet: damaged
+                        raise
+                    time.sleep(0.05)
         root.mkdir(parents=True, exist_ok=True)
         lock = ProfileLock.acquire(root / f"{name}.lock", name, wait)
         profile = cls(root, name, lock)
@@ -85,7 +108,7 @@ class Profile:
         if self.closed:
             return
         try:
-            if self._unsaved:
+            if self._unsaved and not self.read_only:
                 self._save_state(self._undo)
         finally:
             self._close_dbs()
@@ -112,6 +135,11 @@ class Profile:
         if self.closed:
             raise ValueError(f"profile '{self.name}' is closed")
 
+    def _check_writer(self) -> None:
+        self._check_open()
+        if self.read_only:
+            raise ValueError(f"profile '{self.name}' is open for reading only")
+
     def _seg_path(self, n: int) -> Path:
         return segment_path(self.path, n)
 
@@ -124,21 +152,24 @@ class Profile:
         shutil.rmtree(old, ignore_errors=True)
 
     def _load(self) -> None:
-        self._recover_import()
+        if not self.read_only:  # a reader leaves every file as it is: a writer may be using them
+            self._recover_import()
         for folder, what in ((self.path, "the profile's folder"), (self.path / "reviews", "the review log's folder")):
             if folder.is_symlink() and not folder.exists():
                 raise self._damaged(folder, f"it should be {what} but is a symbolic link to "
                                             f"{os.readlink(folder)}, which does not exist")
             if folder.exists() and not folder.is_dir():
                 raise self._damaged(folder, f"it should be {what} but is a file")
-        (self.path / "reviews").mkdir(parents=True, exist_ok=True)
-        for folder in (self.path, self.path / "reviews"):
-            for stale in folder.glob(".*.tmp"):  # temporaries of a write that never finished
-                try:
-                    stale.unlink()
-                except OSError:  # a read-only folder: harmless, removed once it can be written
-                    pass
-        self._segments = sorted(int(m.group(1)) for p in (self.path / "reviews").iterdir()
+        if not self.read_only:
+            (self.path / "reviews").mkdir(parents=True, exist_ok=True)
+            for folder in (self.path, self.path / "reviews"):
+                for stale in folder.glob(".*.tmp"):  # temporaries of a write that never finished
+                    try:
+                        stale.unlink()
+                    except OSError:  # a read-only folder: harmless, removed once it can be written
+                        pass
+        folder = self.path / "reviews"
+        self._segments = sorted(int(m.group(1)) for p in (folder.iterdir() if folder.is_dir() else ())
                                 if (m := _SEGMENT.fullmatch(p.name)))
         self._state_db = _open_db(self.path / "state.json")
         self._mock_db = _open_db(self.path / "mocks.json")
@@ -218,7 +249,8 @@ class Profile:
         if self._seg_db is not None:
             self._seg_db.storage.storage.close()
         path = self._seg_path(n)
-        self._forget_digest(path)  # the newest segment changes: it has no digest
+        if not self.read_only:
+            self._forget_digest(path)  # the newest segment changes: it has no digest
         self._seg_db = _open_db(path)
         self._seg_n = n
         self._seg_rows = segment_rows(self._seg_db.storage.read(), path)
@@ -235,7 +267,10 @@ class Profile:
         changed = False
         if self._seg_db is not None and self._undo is not None and self._seg_rows \
                 and self._seg_rows[-1]["id"] == self._undo:
-            self._remove_last_row()  # the state was restored, the row not yet removed
+            if self.read_only:  # the writer removes it; a reader leaves it out
+                self._seg_rows = self._seg_rows[:-1]
+            else:
+                self._remove_last_row()  # the state was restored, the row not yet removed
         if fresh_state and self._segments:  # the state file is gone: rebuild it from the whole log
             rows: Iterator[dict] | list[dict] = self.reviews()
         else:  # the rows recorded after the state file was last written
@@ -248,7 +283,7 @@ class Profile:
         for row in rows:
             self._apply(row)
             changed = True
-        if changed:
+        if changed and not self.read_only:
             self._save_state()
 
     def _apply(self, row: Mapping) -> None:
@@ -316,7 +351,7 @@ class Profile:
         A scheduled row sets the item's state to ``row["after"]``.  Returns the
         stored row with its ``id``.  ``InvalidDocument`` names a bad field.
         """
-        self._check_open()
+        self._check_writer()
         if (p := row_problem(row, stored=False)) is not None:
             raise InvalidDocument(f"review row: {p}")
         stored = _copy({k: row[k] for k in ROW_FIELDS[1:]})
@@ -362,7 +397,7 @@ class Profile:
 
     def undo_last(self) -> dict | None:
         """Remove the newest review row and restore the item's state before it; None if no row."""
-        self._check_open()
+        self._check_writer()
         if not self._seg_rows:
             return None
         row = self._seg_rows[-1]
@@ -407,7 +442,7 @@ class Profile:
             self._open_segment(self._segments[-1])
 
     def set_setting(self, key: str, value: Any) -> None:
-        self._check_open()
+        self._check_writer()
         if (p := setting_problem(key, value)) is not None:
             raise InvalidDocument(p)
         before = copy.deepcopy(self._settings)
@@ -420,7 +455,7 @@ class Profile:
 
     def add_mock(self, result: Mapping[str, Any]) -> dict:
         """Store a mock-interview result; returns it with its ``id``."""
-        self._check_open()
+        self._check_writer()
         if (p := mock_problem(result, stored=False)) is not None:
             raise InvalidDocument(f"mock result: {p}")
         table = self._mock_db.table("mocks")
@@ -543,7 +578,7 @@ class Profile:
         if recent:
             self._recent = recent_of(row for d in parts for row in zip(d.item, d.quality, d.step, d.verdict, d.date))
             self._recent_whole = whole
-        if whole:
+        if whole and not self.read_only:
             try:
                 self._write_state(self._undo)
             except OSError:  # kept in memory; the next open rebuilds it again
@@ -605,7 +640,7 @@ class Profile:
         d = None if identity is None or rebuild else read_digest(digest_path(seg), identity, check=check)
         if d is None:
             d = Digest.of_rows(self._rows_of(n))
-            if identity is not None:
+            if identity is not None and not self.read_only:
                 write_digest(digest_path(seg), d, identity)
         return d
 
@@ -634,7 +669,7 @@ class Profile:
         The new files are built beside the profile and swapped in with two
         renames; an interrupted import is finished or rolled back by the next open.
         """
-        self._check_open()
+        self._check_writer()
         if (p := document_problem(doc, today)) is not None:
             raise InvalidDocument(p)
         staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"

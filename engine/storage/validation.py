@@ -77,8 +77,11 @@ def _state_ok(d: Any) -> bool:
     if type(d) is not dict or not d.keys() <= _STATE_KEYS:
         return False
     ef, iv, reps = d.get("ef", 2.5), d.get("interval", 0), d.get("reps", 0)
+    due, last = d.get("due"), d.get("last")
+    # a state SM-2 can produce: an interval of at least 1 once reviewed, due not before the last review
     return (type(ef) in (float, int) and 1.3 <= ef <= MAX_EF and type(iv) is int and 0 <= iv <= MAX_INTERVAL
-            and type(reps) is int and 0 <= reps <= MAX_REPS and _day_ok(d.get("due")) and _day_ok(d.get("last")))
+            and type(reps) is int and 0 <= reps <= MAX_REPS and (reps == 0 or iv >= 1) and _day_ok(due)
+            and _day_ok(last) and (due is None or last is None or due >= last))
 
 
 def state_problem(d: Any, today: date | None = None) -> str | None:
@@ -248,6 +251,10 @@ def setting_problem(key: Any, value: Any) -> str | None:
         return f"new_per_day must be a whole number 0-100, not {value!r:.80}"
     if key == "lang" and value not in ("en", "zh"):
         return f"lang must be 'en' or 'zh', not {value!r:.80}"
+    if key == "reviews_per_day" and (not _is_int(value) or not 1 <= value <= 10_000):
+        return f"reviews_per_day must be a whole number 1-10000, not {value!r:.80}"
+    if key == "interview" and value is not None and not (type(value) is str and _day_ok(value)):
+        return f"interview must be a date YYYY-MM-DD or null, not {value!r:.80}"
     if (p := _plain_problem(value, f"setting {key!r}")) is not None:
         return p
     return None

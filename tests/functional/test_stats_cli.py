@@ -124,11 +124,28 @@ def test_empty_profile_json_and_text(tmp_path):
     assert "No reviews yet" in text
 
 
-def test_busy_profile_is_a_message_not_a_traceback(tmp_path):
-    with Profile.open(tmp_path):
+def test_readers_work_while_another_process_holds_the_writer_lock(tmp_path):
+    """drill stats, due and export read the last durable state; only writers (import) are refused."""
+    item = ids("roofline")[0]
+    today = date.today()
+    with Profile.open(tmp_path) as writer:  # this process is the writer, as the open app would be
+        writer.record(row(item, today, 4))  # durable, not yet in the state file (it is written every 25 rows)
         r = drill("--saves", str(tmp_path), "stats", "--json", env={"DRILL_LOCK_WAIT": "0"})
-    assert r.returncode == 1
-    assert "in use" in r.stderr and "Traceback" not in r.stderr and r.stdout == ""
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["reviews"] == 1
+        r = drill("--saves", str(tmp_path), "due", "--json", env={"DRILL_LOCK_WAIT": "0"})
+        assert r.returncode == 0, r.stderr
+        assert item not in [n["item"] for n in json.loads(r.stdout)["new"]]  # it is scheduled now
+        r = drill("--saves", str(tmp_path), "export", "-", env={"DRILL_LOCK_WAIT": "0"})
+        assert r.returncode == 0, r.stderr
+        assert [x["item"] for x in json.loads(r.stdout)["reviews"]] == [item]
+        (tmp_path / "doc.json").write_text(r.stdout, encoding="utf-8")
+        r = drill("--saves", str(tmp_path), "import", "--replace", str(tmp_path / "doc.json"),
+                  env={"DRILL_LOCK_WAIT": "0"})
+        assert r.returncode == 1 and "in use" in r.stderr and "Traceback" not in r.stderr
+        writer.record(row(item, today, 5, state=writer.state(item)))  # the writer goes on as before
+    r = drill("--saves", str(tmp_path), "stats", "--json")
+    assert json.loads(r.stdout)["reviews"] == 2
 
 
 def test_bad_sort_is_a_usage_error(tmp_path):
