@@ -84,6 +84,26 @@ def learning(profile: "Profile") -> Learning:
     return Learning(settings["new_per_day"], cap, interview_date(settings.get(INTERVIEW_KEY)))
 
 
+SETTING_BOUNDS = {"new_per_day": (0, 100), REVIEWS_KEY: (1, 10_000)}
+
+
+def parse_setting(key: str, text: str, today: date) -> tuple[object, str | None]:
+    """``(value, None)`` for a setting typed as ``text``, or ``(None, problem)`` with the i18n key of the
+    problem: a whole number in its bounds, or for the interview a date after ``today`` (empty: none)."""
+    text = text.strip()
+    if key == INTERVIEW_KEY:
+        if not text:
+            return None, None
+        day = interview_date(text)
+        if day is None:
+            return None, "settings.bad_date"
+        return (text, None) if day > today else (None, "settings.past_date")
+    lo, hi = SETTING_BOUNDS[key]
+    if len(text) > 6 or not text.isascii() or not text.isdigit() or not lo <= int(text) <= hi:
+        return None, "settings.bad_number"
+    return int(text), None
+
+
 def recent_qualities(profile: "Profile") -> dict[str, tuple[int, ...]]:
     """Each template's latest qualities (every mode), for the weakest items."""
     return {item: r.qualities for item, r in profile.recent().items()}

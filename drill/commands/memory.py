@@ -29,6 +29,16 @@ def register(subparsers) -> None:
                    help="change the daily limit of new items (saved in the profile; default 5)")
     p.set_defaults(func=run_due)
 
+    p = subparsers.add_parser("plan", help="your interview date and daily limits, and what they do today",
+                              description="Set or clear the interview date (no review is scheduled past it; new "
+                                          "templates are paced to be met in time) and the daily limits, then show "
+                                          "the plan: days left, the pace of new items, readiness by topic.")
+    p.add_argument("--interview", metavar="YYYY-MM-DD", help="the day of your interview; 'none' clears it")
+    p.add_argument("--new-per-day", metavar="N", help="new items a day (0-100)")
+    p.add_argument("--reviews-per-day", metavar="N", help="reviews a day at most (1-10000)")
+    p.add_argument("--json", action="store_true", help="print it as JSON")
+    p.set_defaults(func=run_plan)
+
     p = subparsers.add_parser("export", help="write the whole profile to one JSON file",
                               description="Write the profile (schedule, every review, mock results, settings) "
                                           "as one JSON document; '-' writes to standard output.")
@@ -156,6 +166,87 @@ def run_due(args: argparse.Namespace) -> int:
         lines.append(f"Next review due: {report['next_due']}")
     print("\n".join(lines))
     return 0
+
+
+# --------------------------------------------------------------------------- #
+# drill plan
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    from drill import flow
+    from drill.commands import UsageError
+    from drill.context import AppContext
+    from drill.i18n import t, topic_name
+
+    changes = {}
+    today = AppContext(None).today()
+    for option, key in (("interview", flow.INTERVIEW_KEY), ("new_per_day", "new_per_day"),
+                        ("reviews_per_day", flow.REVIEWS_KEY)):
+        text = getattr(args, option)
+        if text is None:
+            continue
+        if key == flow.INTERVIEW_KEY and text.strip().lower() in ("none", ""):
+            changes[key] = None
+            continue
+        value, problem = flow.parse_setting(key, text, today)
+        if problem is not None:
+            raise UsageError(f"--{option.replace('_', '-')}: {_problem(problem, key)}")
+        changes[key] = value
+    with _open(args, read_only=not changes) as profile:
+        for key, value in changes.items():
+            profile.set_setting(key, value)
+        lang = args.lang or profile.settings().get("lang") or "en"
+        ctx = AppContext(profile, lang)
+        f = flow.today_figures(ctx)
+        rules = flow.learning(profile)
+    plan = f.plan
+    report = {"date": ctx.today().isoformat(), "profile": profile.name, "new_per_day": rules.new_per_day,
+              "reviews_per_day": rules.reviews_per_day, "new_today": plan.new_today, "templates_left": plan.left,
+              "interview": plan_dict(plan),
+              "readiness": {topic: {"ready": r, "templates": n} for topic, (r, n) in f.readiness.items()}}
+    if args.json:
+        json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+        return 0
+    from drill.screens.settings import interview_line
+    from engine.session import PACE_WARNING
+
+    tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
+    zh = lang == "zh"
+    lines = [(f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道" if zh else
+              f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}")]
+    if plan.interview is None:
+        lines.append(tr("settings.no_interview"))
+    else:
+        lines.append(interview_line(plan, tr))
+        if plan.active and plan.left:
+            lines.append(tr("home.pace", left=plan.left, pace=plan.new_today))
+            if plan.too_many:
+                lines.append(("注意：" if zh else "Warning: ") + tr("home.pace_warning", limit=PACE_WARNING))
+        if f.readiness:
+            lines.append(tr("home.ready") + ("：" if zh else ":"))
+            width = max(_cells(topic_name(x, lang)) for x in f.readiness)
+            for topic, (r, n) in f.readiness.items():
+                name = topic_name(topic, lang)
+                lines.append(f"  {name}{' ' * (width - _cells(name))}  {100 * r // n if n else 0:>3}%  ({r}/{n})")
+    print("\n".join(lines))
+    return 0
+
+
+def _problem(key: str, setting: str) -> str:
+    from drill import flow
+
+    if key == "settings.bad_number":
+        lo, hi = flow.SETTING_BOUNDS[setting]
+        return f"a whole number {lo}-{hi}, please"
+    return {"settings.bad_date": "a date YYYY-MM-DD (or none), please",
+            "settings.past_date": "the date must be after today"}[key]
+
+
+def _cells(text: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(text)
 
 
 # --------------------------------------------------------------------------- #

@@ -21,6 +21,7 @@ SCREEN_PATHS: dict[str, str] = {
     "mock": "drill.screens.mock:MockSetupScreen",
     "mock_run": "drill.screens.mock:MockRunScreen",
     "mock_report": "drill.screens.mock:MockReportScreen",
+    "settings": "drill.screens.settings:SettingsScreen",
 }
 
 

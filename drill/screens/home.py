@@ -11,11 +11,12 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill import flow
-from drill.i18n import t, when
+from drill.i18n import t, topic_name, when
 from drill.screens import DrillScreen
+from engine.session import PACE_WARNING
 
 WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", "s", "key.stats"),
-        ("browse", "b", "key.browse"))
+        ("browse", "b", "key.browse"), ("settings", "o", "key.settings"))
 
 
 def damaged_line(profile, lang: str) -> Text:
@@ -39,7 +40,8 @@ class HomeScreen(DrillScreen):
         .tile { width: 1fr; height: 4; border: round $primary 50%; content-align: center middle;
                 text-align: center; margin-right: 1; }
         #home-next { height: auto; margin: 1 0 0 0; }
-        #ways { height: auto; max-height: 8; margin: 1 0 0 0; border: round $accent 40%; }
+        #home-plan { height: auto; }
+        #ways { height: auto; max-height: 9; margin: 1 0 0 0; border: round $accent 40%; }
         #home-bank { height: 1; margin-top: 1; }
     }
     """
@@ -48,6 +50,7 @@ class HomeScreen(DrillScreen):
         Binding("m", "open('mock')", "Mock interview", id="key.mock"),
         Binding("s", "open('stats')", "Stats", id="key.stats"),
         Binding("b", "open('browse')", "Browse", id="key.browse"),
+        Binding("o", "open('settings')", "Settings", id="key.settings"),
         Binding("question_mark", "app.help", "Help", id="key.help", show=False),
         Binding("q", "app.quit", "Quit", id="key.quit"),
     ]
@@ -60,6 +63,7 @@ class HomeScreen(DrillScreen):
                     yield Static(id=f"tile-{key}", classes="tile")
             yield Static(id="home-next")
             yield Static(id="home-damaged")
+            yield Static(id="home-plan")
             yield OptionList(id="ways")
             yield Static(id="home-bank")
         yield Footer()
@@ -88,16 +92,20 @@ class HomeScreen(DrillScreen):
         damaged = self.query_one("#home-damaged", Static)
         damaged.update(damaged_line(self.ctx.profile, lang))
         damaged.display = bool(getattr(self.ctx.profile, "damaged", None))
+        self.query_one("#home-plan", Static).update(self.plan_text(f))
         n = f.session
         practice = (self.tr("home.way.practice_one") if n == 1 else self.tr("home.way.practice", n=n)) if n \
             else self.tr("home.way.practice_done")
         if f.queued:
             practice += self.tr("home.way.queued", k=f.queued)
+        if f.held_back:
+            practice += self.tr("home.held_back", k=f.held_back)
         details = {
             "practice": practice,
             "mock": self.tr("home.way.mock"),
             "stats": self.tr("home.way.stats"),
             "browse": self.tr("home.way.browse"),
+            "settings": self.tr("home.way.settings"),
         }
         ways = self.query_one("#ways", OptionList)
         highlighted = ways.highlighted
@@ -109,6 +117,26 @@ class HomeScreen(DrillScreen):
         self.query_one("#home-bank", Static).update(
             Text(self.tr("home.bank", n=f.bank, topics=f.topics), "dim"))
         ways.focus()
+
+    def plan_text(self, f: flow.Today) -> Text:
+        """With an interview date: the days left, the pace of new items (a warning when too many), and each
+        topic's readiness (its templates introduced, last answered correctly and not overdue)."""
+        plan = f.plan
+        if plan is None or plan.interview is None:
+            return Text()
+        from drill.screens.settings import interview_line
+
+        text = Text(interview_line(plan, self.tr), "bold")
+        if plan.active and plan.left:
+            text.append("  ·  " + self.tr("home.pace", left=plan.left, pace=plan.new_today))
+            if plan.too_many:
+                text.append("\n" + self.tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
+        if f.readiness:
+            text.append("\n" + self.tr("home.ready") + ": ", "dim")
+            parts = [f"{topic_name(topic, self.lang)} {100 * r // n if n else 0}%"
+                     for topic, (r, n) in f.readiness.items()]
+            text.append(" · ".join(parts))
+        return text
 
     @on(OptionList.OptionSelected, "#ways")
     def _chosen(self, event: OptionList.OptionSelected) -> None:

@@ -1,0 +1,112 @@
+"""Settings: new items a day, the review cap a day, the interview date; saved in the profile.
+
+Each field is saved when Enter is pressed in it (:func:`drill.flow.parse_setting` checks it first; a bad value
+is refused with the reason under the field and nothing is saved).  Below the fields: what the interview date
+does today (days left, the pace of new items, a warning when that is more than a person can do).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, Input, Static
+
+from drill import flow
+from drill.screens import DrillScreen
+from engine.session import PACE_WARNING
+from engine.sm2 import FINAL_STRETCH
+
+FIELDS = (("new_per_day", "settings.new_per_day"), (flow.REVIEWS_KEY, "settings.reviews_per_day"),
+          (flow.INTERVIEW_KEY, "settings.interview"))
+
+
+class SettingsScreen(DrillScreen):
+    DEFAULT_CSS = """
+    SettingsScreen {
+        #settings { padding: 0 2; }
+        #settings-title { margin: 1 0 0 0; }
+        .setting-label { margin: 1 0 0 0; }
+        .setting-input { width: 30; }
+        .setting-hint { color: $text-muted; }
+        #settings-plan { margin: 1 0 0 0; }
+    }
+    """
+    BINDINGS = [Binding("escape", "back", "Back", id="key.back")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="settings"):
+            yield Static(id="settings-title")
+            for key, _ in FIELDS:
+                yield Static(id=f"label-{key}", classes="setting-label")
+                yield Input(id=f"input-{key}", classes="setting-input", max_length=10)
+                yield Static(id=f"hint-{key}", classes="setting-hint")
+            yield Static(id="settings-plan")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        rules = flow.learning(self.ctx.profile)
+        values = {"new_per_day": str(rules.new_per_day), flow.REVIEWS_KEY: str(rules.reviews_per_day),
+                  flow.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else ""}
+        for key, _ in FIELDS:
+            self.query_one(f"#input-{key}", Input).value = values[key]
+        self.draw()
+        self.query_one(f"#input-{FIELDS[0][0]}", Input).focus()
+
+    def apply_lang(self) -> None:
+        self.draw()
+
+    def hint(self, key: str) -> str:
+        return self.tr(f"settings.{key}_hint", stretch=FINAL_STRETCH)
+
+    def draw(self) -> None:
+        self.query_one("#settings-title", Static).update(Text.assemble(
+            (self.tr("settings.title"), "bold"), "   ", (self.tr("settings.keys"), "dim")))
+        for key, label in FIELDS:
+            self.query_one(f"#label-{key}", Static).update(Text(self.tr(label), "bold"))
+            self.query_one(f"#hint-{key}", Static).update(Text(self.hint(key)))
+        self.draw_plan()
+
+    def draw_plan(self) -> None:
+        self.query_one("#settings-plan", Static).update(plan_text(self.ctx, self.tr))
+
+    @on(Input.Submitted, ".setting-input")
+    def _save(self, event: Input.Submitted) -> None:
+        key = (event.input.id or "").removeprefix("input-")
+        value, problem = flow.parse_setting(key, event.value, self.ctx.today())
+        hint = self.query_one(f"#hint-{key}", Static)
+        if problem is not None:
+            lo, hi = flow.SETTING_BOUNDS.get(key, (0, 0))
+            hint.update(Text(self.tr(problem, lo=lo, hi=hi), "bold red"))  # nothing saved; the text stays in the box
+            return
+        self.ctx.profile.set_setting(key, value)
+        hint.update(Text.assemble((self.tr("settings.saved") + " ", "green"), self.hint(key)))
+        self.draw_plan()
+        self.focus_next()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+
+def plan_text(ctx, tr) -> Text:
+    """The interview date's effect today, as Home and Settings show it: days left, the pace, a warning."""
+    plan = flow.plan(ctx)
+    if plan.interview is None:
+        return Text(tr("settings.no_interview"), "dim")
+    text = Text(interview_line(plan, tr), "bold")
+    if plan.active and plan.left:
+        text.append("  ·  " + tr("home.pace", left=plan.left, pace=plan.new_today))
+        if plan.too_many:
+            text.append("  " + tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
+    return text
+
+
+def interview_line(plan, tr) -> str:
+    day, n = plan.interview.isoformat(), plan.days_left
+    if n < 0:
+        return tr("home.interview_past", date=day)
+    if n == 0:
+        return tr("home.interview_today", date=day)
+    return tr("home.interview_one", date=day) if n == 1 else tr("home.interview", n=n, date=day)

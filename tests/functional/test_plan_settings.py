@@ -1,0 +1,88 @@
+"""The interview date and daily limits: Settings, Home's countdown and readiness, `drill plan`."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from datetime import date, datetime, timedelta, timezone
+
+from drill.app import DrillApp
+from drill.context import AppContext
+from drill.screens.home import HomeScreen
+from drill.screens.settings import SettingsScreen
+from engine.session import review_row
+from question_bank import registry
+from tests.functional.app_support import clock, profile, sync, text_of  # noqa: F401 (fixtures)
+
+
+def make_app(profile, clock, lang="en"):
+    return DrillApp(AppContext(profile, lang, clock, random.Random(7)), start="home")
+
+
+async def type_into(pilot, screen, key, text):
+    box = screen.query_one(f"#input-{key}")
+    box.focus()
+    box.value = ""
+    await pilot.press(*list(text), "enter")
+
+
+@sync
+async def test_settings_save_in_the_profile_and_home_counts_down_with_readiness(profile, clock):
+    today = clock().astimezone().date()
+    item = registry.all_templates()[0]
+    profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=5, verdict="correct", when=clock(),
+                              today=today, state=None, schedule=True))
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        assert screen.query_one("#input-new_per_day").value == "5"
+        await type_into(pilot, screen, "new_per_day", "abc")
+        assert "whole number 0-100" in text_of(screen, "#hint-new_per_day")
+        assert profile.settings()["new_per_day"] == 5  # refused: nothing saved
+        await type_into(pilot, screen, "new_per_day", "7")
+        await type_into(pilot, screen, "reviews_per_day", "150")
+        await type_into(pilot, screen, "interview", "2020-01-01")
+        assert "after today" in text_of(screen, "#hint-interview")
+        interview = today + timedelta(days=10)
+        await type_into(pilot, screen, "interview", interview.isoformat())
+        assert (profile.settings()["new_per_day"], profile.settings()["reviews_per_day"],
+                profile.settings()["interview"]) == (7, 150, interview.isoformat())
+        assert "Interview in 10 days" in text_of(screen, "#settings-plan")
+        await pilot.press("escape")
+        home = app.screen
+        assert isinstance(home, HomeScreen)
+        shown = text_of(home, "#home-plan")
+        assert f"Interview in 10 days ({interview.isoformat()})" in shown
+        left = len(registry.all_templates()) - 1
+        assert f"{left} templates left to meet: {max(7, -(-(left + 1) // 10))} new a day" in shown
+        roofline = sum(1 for t in registry.all_templates() if t.topic == "roofline")
+        assert f"Roofline {100 // roofline}%" in shown and "Ready:" in shown
+        await pilot.press("ctrl+t")
+        assert "距面试还有 10 天" in text_of(home, "#home-plan") and "就绪" in text_of(home, "#home-plan")
+        # clearing the date: plain SM-2, nothing shown
+        await pilot.press("o")
+        await type_into(pilot, app.screen, "interview", "")
+        assert profile.settings()["interview"] is None
+        await pilot.press("escape")
+        assert text_of(app.screen, "#home-plan") == ""
+
+
+def drill(*args):
+    return subprocess.run([sys.executable, "-m", "drill", *args], capture_output=True, text=True, timeout=60)
+
+
+def test_drill_plan_sets_and_clears_the_interview_date(tmp_path):
+    interview = (date.today() + timedelta(days=10)).isoformat()
+    r = drill("--saves", str(tmp_path), "plan", "--interview", interview, "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["interview"]["date"] == interview and out["interview"]["days_left"] == 10
+    assert out["new_today"] == max(5, -(-len(registry.all_templates()) // 10))
+    r = drill("--saves", str(tmp_path), "plan", "--interview", "2020-01-01")
+    assert r.returncode == 2 and "after today" in r.stderr
+    r = drill("--saves", str(tmp_path), "plan", "--interview", "none")
+    assert r.returncode == 0 and "No interview date" in r.stdout
