@@ -40,6 +40,23 @@ def saves_dir(cli_value: str | None) -> Path:
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
+def command_lang(args) -> str:
+    """The language of a command's output: its ``--lang`` (after the command or before it), else the language
+    saved in the profile (read without the lock: the app may be open), else English.  One rule for every command."""
+    lang = getattr(args, "sub_lang", None) or getattr(args, "lang", None)
+    if lang:
+        return lang
+    try:
+        from engine.storage import read_tables
+
+        name = getattr(args, "profile", None) or DEFAULT_PROFILE
+        tables = read_tables(saves_dir(getattr(args, "saves", None)) / name / "state.json") or {}
+        saved = (tables.get("settings") or {}).get("1", {}).get("lang")
+    except Exception:  # noqa: BLE001 - a damaged or missing profile is reported by the command that opens it
+        return "en"
+    return saved if saved in ("en", "zh") else "en"
+
+
 def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
                  read_only: bool = False) -> "Profile":
     """Open a profile for a command: a busy, damaged or misnamed profile prints

@@ -70,8 +70,11 @@ def register(subparsers) -> None:
 
 
 def lang_of(args: argparse.Namespace) -> str:
-    """The subcommand's --lang, else the global --lang, else English."""
-    return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or "en"
+    """The subcommand's --lang, else the global --lang, else the profile's language, else English
+    (:func:`drill.paths.command_lang`: one rule for every command)."""
+    from drill.paths import command_lang
+
+    return command_lang(args)
 
 
 def _template(template_id: str) -> "Template":

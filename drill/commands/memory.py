@@ -134,8 +134,26 @@ def plan_dict(plan) -> dict[str, Any] | None:
             "pace": plan.pace, "too_many": plan.too_many}
 
 
-def _overdue(days: int) -> str:
+def _overdue(days: int, lang: str = "en") -> str:
+    if lang == "zh":
+        return "今天到期" if days == 0 else f"逾期 {days} 天"
     return "due today" if days == 0 else f"{days} day{'s' if days != 1 else ''} overdue"
+
+
+# drill due's lines, in English and Chinese (the app's words for the same things are in drill.i18n)
+DUE_TEXT = {
+    "head": ("Due today ({date}, profile {profile}): {n}", "今天到期（{date}，档案 {profile}）：{n} 道"),
+    "held": ("{k} more due, left for another day by the review cap ({cap} a day)",
+             "另有 {k} 道到期，超出每日复习上限（每天 {cap} 道），留到以后"),
+    "new": ("New items available today: {n} (limit {limit} a day)", "今天可学的新题：{n} 道（每天上限 {limit} 道）"),
+    "queued": ("Queued from a mock, asked first: {n}", "来自模拟面试、优先练习：{n} 道"),
+    "next": ("Next review due: {date}", "下一次复习：{date}"),
+}
+
+
+def _due_text(key: str, lang: str, **fmt) -> str:
+    en, zh = DUE_TEXT[key]
+    return (zh if lang == "zh" else en).format(**fmt)
 
 
 def run_due(args: argparse.Namespace) -> int:
@@ -151,19 +169,25 @@ def run_due(args: argparse.Namespace) -> int:
                 profile.set_setting("new_per_day", args.new_per_day)
             except SaveFailed as e:
                 return _fail(_said("save.limit_unchanged", args, e))
-        report = due_report(profile, None, args.lang or profile.settings().get("lang") or "en")
+        lang = getattr(args, "lang", None) or profile.settings().get("lang") or "en"
+        report = due_report(profile, None, lang)
         _warn_damaged(profile, args)
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
-    lines = [f"Due today ({report['date']}, profile {report['profile']}): {len(report['due'])}"]
-    width = max((len(d["item"]) for d in report["due"] + report["new"]), default=0)
-    lines += [f"  {d['item']:<{width}}  {d['title']}  ({_overdue(d['overdue_days'])})" for d in report["due"]]
-    lines.append(f"New items available today: {report['new_available']} (limit {report['new_per_day']} a day)")
+    lines = [_due_text("head", lang, date=report["date"], profile=report["profile"], n=len(report["due"]))]
+    width = max((len(d["item"]) for d in report["due"] + report["new"] + report["queued"]), default=0)
+    lines += [f"  {d['item']:<{width}}  {d['title']}  ({_overdue(d['overdue_days'], lang)})" for d in report["due"]]
+    if report["held_back"]:
+        lines.append(_due_text("held", lang, k=report["held_back"], cap=report["reviews_per_day"]))
+    if report["queued"]:
+        lines.append(_due_text("queued", lang, n=len(report["queued"])))
+        lines += [f"  {n['item']:<{width}}  {n['title']}" for n in report["queued"]]
+    lines.append(_due_text("new", lang, n=report["new_available"], limit=report["new_today"]))
     lines += [f"  {n['item']:<{width}}  {n['title']}" for n in report["new"]]
     if not report["due"] and report["next_due"]:
-        lines.append(f"Next review due: {report['next_due']}")
+        lines.append(_due_text("next", lang, date=report["next_due"]))
     print("\n".join(lines))
     return 0
 
@@ -347,9 +371,12 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     from engine.session import moves_schedule, review_row
     from engine.storage import SaveFailed
 
+    from drill.paths import command_lang
+
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
+    zh = command_lang(args) == "zh"
     if not verdict.graded:
-        return _fail("not recorded: the answer could not be read")
+        return _fail("未记录：无法读懂这个答案" if zh else "not recorded: the answer could not be read")
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
     template, seed = problem.template, problem.seed
     when, today = datetime.now(timezone.utc), date.today()
@@ -370,8 +397,9 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                                             value=value, whole=True))
             except SaveFailed as e:
                 return _fail(_said("save.not_recorded", args, e))
-            print(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
-                  f"{_next_due(stored)}.", file=out)
+            print(f"已记为 {template.id} 的第 {stored['id']} 条复习（评分 {stored['quality']}）；{_next_due(stored, zh)}。"
+                  if zh else f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
+                             f"{_next_due(stored)}.", file=out)
             return 0
         n = len(problem.steps)
         earlier = paper_steps(profile.reviews_today(today), template.id, seed)
@@ -387,14 +415,16 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                                             whole=False))
             except SaveFailed as e:
                 return _fail(_said("save.not_recorded", args, e))
-            print(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.",
-                  file=out)
+            print(f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored['id']}。" if zh else
+                  f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.", file=out)
         steps = paper_steps(profile.reviews_today(today), template.id, seed)
         remaining = [k for k in range(1, n + 1) if k not in steps]
         if remaining:
-            print(f"The chain is scheduled as one unit once all its steps are recorded the same day: to record "
-                  f"step{'s' if len(remaining) > 1 else ''} {_listed(remaining)} "
-                  f"(drill check {template.id} --seed {seed} --step K ANSWER --record).", file=out)
+            command = f"drill check {template.id} --seed {seed} --step K ANSWER --record"
+            print(f"同一天记完所有步骤后，整条题链才作为一个整体排期：还需记录第 {'、'.join(map(str, remaining))} 步"
+                  f"（{command}）。" if zh else
+                  f"The chain is scheduled as one unit once all its steps are recorded the same day: to record "
+                  f"step{'s' if len(remaining) > 1 else ''} {_listed(remaining)} ({command}).", file=out)
             return 0
         from drill.flow import chain_quality, worst_verdict
 
@@ -405,7 +435,9 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                                        whole=True))
         except SaveFailed as e:
             return _fail(_said("save.chain_not_whole", args, e, step=step))
-        print(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
+        print(f"所有步骤已记录：整条题链按最弱一步的评分 {whole['quality']} 记为第 {whole['id']} 条复习；"
+              f"{_next_due(whole, zh)}。" if zh else
+              f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
               f"(its weakest step) as review {whole['id']}; {_next_due(whole)}.", file=out)
         return 0
     finally:
@@ -428,11 +460,13 @@ def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int) -> dict
     return steps
 
 
-def _next_due(stored: Mapping[str, Any]) -> str:
+def _next_due(stored: Mapping[str, Any], zh: bool = False) -> str:
     after = stored["after"]
     if after is None:
-        return "not due and not missed, so its due date stays (a miss would restart it)"
-    return f"next due {after['due']} (in {after['interval']} d)"
+        return ("未到期且未答错，到期日不变（答错会让它重新开始）" if zh else
+                "not due and not missed, so its due date stays (a miss would restart it)")
+    return (f"下次复习 {after['due']}（{after['interval']} 天后）" if zh else
+            f"next due {after['due']} (in {after['interval']} d)")
 
 
 def _listed(steps: list[int]) -> str:

@@ -313,7 +313,7 @@ def run(args: argparse.Namespace) -> int:
 
     profile = open_profile(args.saves, args.profile, read_only=True)  # a reader: works while the app is open
     with profile:
-        lang = args.lang or profile.settings().get("lang") or "en"
+        lang = getattr(args, "lang", None) or profile.settings().get("lang") or "en"
         try:
             s = figures(profile, AppContext(profile).today(), lang)
         except DamagedSave as e:  # an older log segment, read only now

@@ -132,7 +132,7 @@ class HomeScreen(DrillScreen):
             if plan.too_many:
                 text.append("\n" + self.tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
         if f.readiness:
-            text.append("\n" + self.tr("home.ready") + ": ", "dim")
+            text.append("\n" + self.tr("home.ready") + ("：" if self.lang == "zh" else ": "), "dim")
             parts = [f"{topic_name(topic, self.lang)} {100 * r // n if n else 0}%"
                      for topic, (r, n) in f.readiness.items()]
             text.append(" · ".join(parts))

@@ -31,7 +31,7 @@ class SettingsScreen(DrillScreen):
         .setting-label { margin: 1 0 0 0; }
         .setting-input { width: 30; }
         .setting-hint { color: $text-muted; }
-        #settings-plan { margin: 1 0 0 0; }
+        #settings-plan { margin: 1 0 0 0; height: auto; }
     }
     """
     BINDINGS = [Binding("escape", "back", "Back", id="key.back")]
@@ -39,11 +39,11 @@ class SettingsScreen(DrillScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="settings"):
             yield Static(id="settings-title")
+            yield Static(id="settings-plan")  # on top: in view in 80x24 whatever the hints' wrapping
             for key, _ in FIELDS:
                 yield Static(id=f"label-{key}", classes="setting-label")
                 yield Input(id=f"input-{key}", classes="setting-input", max_length=10)
                 yield Static(id=f"hint-{key}", classes="setting-hint")
-            yield Static(id="settings-plan")
         yield Footer()
 
     def on_mount(self) -> None:

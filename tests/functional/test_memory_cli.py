@@ -253,3 +253,21 @@ def test_check_record_of_every_step_of_a_chain_reschedules_it_once_with_the_weak
     assert "to record steps 2, 3 and 4" in out
     with Profile.open(tmp_path) as prof:
         assert sum(r["scheduled"] for r in prof.reviews()) == 1
+
+
+def test_every_command_follows_lang_then_the_profiles_language(tmp_path):
+    with Profile.open(tmp_path, "zh") as p:
+        p.set_setting("lang", "zh")
+    t = registry.all_templates()[0]
+    base = ("--saves", str(tmp_path), "--profile", "zh")
+    due = drill(*base, "due").stdout
+    assert "今天到期" in due and "今天可学的新题" in due and "Due today" not in due
+    ask = drill(*base, "ask", t.id, "--seed", "1").stdout
+    assert t.title_zh in ask or "答案" in ask
+    answer = t.generate(1).steps[0].expected.display
+    check = drill(*base, "check", t.id, "--seed", "1", answer, "--record")
+    assert check.returncode == 0, check.stderr
+    assert "解答" in check.stdout and "已记为" in check.stdout and "Recorded" not in check.stdout
+    assert "今天到期" not in drill(*base, "--lang", "en", "due").stdout  # --lang wins
+    assert "Due today" in drill(*base, "due", "--lang", "en").stdout
+    assert "距面试" in drill(*base, "plan", "--interview", (date.today() + timedelta(days=5)).isoformat()).stdout
