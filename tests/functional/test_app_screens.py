@@ -173,7 +173,7 @@ async def test_the_command_palette_offers_the_screens_own_actions(profile, clock
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         names = [h.text async for h in KeyCommands(app.screen).discover()]
-        assert names == ["Practise", "Mock interview", "Stats", "Browse", "Help", "中文"]  # Quit: Textual's, once
+        assert names == ["Practise", "Mock interview", "Stats", "Browse", "Settings", "Help", "中文"]  # Quit: Textual's, once
         hits = [h async for h in KeyCommands(app.screen).search("brow")]
         assert len(hits) == 1
         await pilot.press("b")

@@ -122,9 +122,10 @@ def test_two_processes_never_share_a_profile(tmp_path):
         assert e.value.pid == holder.pid
         assert str(e.value).startswith(f"profile 'ann' is in use by process {holder.pid}")
 
-        # a scripted command waits briefly, then gives up naming the profile and the process
+        # a scripted writer waits briefly, then gives up naming the profile and the process
         env = {**os.environ, "DRILL_LOCK_WAIT": "0.3"}
-        r = subprocess.run([sys.executable, "-m", "drill", "--saves", str(tmp_path), "--profile", "ann", "due"],
+        r = subprocess.run([sys.executable, "-m", "drill", "--saves", str(tmp_path), "--profile", "ann", "due",
+                            "--new-per-day", "4"],
                            cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
         assert r.returncode == 1
         assert f"profile 'ann' is in use by process {holder.pid} (waited 0.3 s)" in r.stderr
@@ -137,9 +138,15 @@ def test_two_processes_never_share_a_profile(tmp_path):
         assert r.returncode == 1 and time.monotonic() - start < 20
         assert f"profile 'ann' is in use by process {holder.pid}" in r.stderr
 
-        # a scripted command succeeds if the profile is released while it waits
+        # a reader needs no lock: it works while the profile is held
+        r = subprocess.run([sys.executable, "-m", "drill", "--saves", str(tmp_path), "--profile", "ann", "due",
+                            "--json"], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+        assert r.returncode == 0, r.stderr
+
+        # a scripted writer succeeds if the profile is released while it waits
         waiting = subprocess.Popen([sys.executable, "-m", "drill", "--saves", str(tmp_path), "--profile", "ann",
-                                    "due", "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    "due", "--new-per-day", "4", "--json"], cwd=ROOT, stdout=subprocess.PIPE,
+                                   stderr=subprocess.PIPE,
                                    text=True, env=env)
         time.sleep(0.5)
         assert waiting.poll() is None
