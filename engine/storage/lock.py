@@ -132,7 +132,7 @@ class ReaderHandle(ProfileLock):
     it only says whether the profile is still open."""
 
     def __init__(self, path: Path):
-        super().__init__(path, 0)
+        super().__init__(path, 0, LOCKER)
 
     def release(self) -> None:
         self.fd = -1
