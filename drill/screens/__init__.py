@@ -22,6 +22,7 @@ SCREEN_PATHS: dict[str, str] = {
     "mock_run": "drill.screens.mock:MockRunScreen",
     "mock_report": "drill.screens.mock:MockReportScreen",
     "settings": "drill.screens.settings:SettingsScreen",
+    "card": "drill.screens.card:CardScreen",  # a template's formula card (the palette opens it by template)
 }
 
 

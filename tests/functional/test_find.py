@@ -99,6 +99,28 @@ async def test_the_palette_finds_a_template_from_browse_and_from_practice_and_op
 
 
 @sync
+async def test_the_palette_opens_a_templates_formula_card(profile, clock):
+    from drill.screens.card import CardScreen
+
+    app = make_app(profile, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("b")
+        browse = app.screen
+        shown = await palette_pick(pilot, "kv cache", "Practise: KV")
+        cards = [i for i, s in enumerate(shown) if s.startswith("Card: KV")]
+        assert cards, shown[:6]
+        title = shown[cards[0]].split("\n")[0].removeprefix("Card: ")
+        app.screen.query_one(CommandList).highlighted = cards[0]
+        await pilot.press("enter")
+        await pilot.pause()
+        card = app.screen
+        assert isinstance(card, CardScreen) and registry.get(card.template_id).title == title
+        await pilot.press("escape")  # closing it returns where the palette was opened
+        await pilot.pause()
+        assert app.screen is browse
+
+
+@sync
 async def test_the_palette_speaks_the_ui_language_and_offers_quit_once(profile, clock):
     app = make_app(profile, clock, lang="zh")
     async with app.run_test(size=(100, 30)) as pilot:
