@@ -215,7 +215,9 @@ def _print_plan(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(plan.to_dict(), indent=2, ensure_ascii=False))
         return 0
-    _print_table(plan)
+    from drill.paths import command_lang
+
+    _print_table(plan, command_lang(args))
     return 0
 
 
@@ -228,22 +230,41 @@ def _profile_weakness(args: argparse.Namespace) -> dict[str, float]:
         return weakness_of(p)
 
 
-def _fmt_minutes(seconds: int) -> str:
-    return f"{seconds // 60} min" + (f" {seconds % 60} s" if seconds % 60 else "")
+# drill mock --plan's lines, in English and Chinese (the app's words for a mock are in drill.i18n)
+PLAN_TEXT = {
+    "weighted": ("weighted towards your weaker templates", "偏向你较弱的模板"),
+    "shared": ("shared seed: the same mock for everyone", "共享种子：所有人做同一场模拟面试"),
+    "head": ("Mock plan · seed {seed} · {n} · {minutes} ({how})", "模拟面试计划 · 种子 {seed} · {n} · {minutes}（{how}）"),
+    "questions": ("{n} questions", "{n} 道题"),
+    "question": ("1 question", "1 道题"),
+    "minutes": ("{m} min", "{m} 分钟"),
+    "minutes_s": ("{m} min {s} s", "{m} 分 {s} 秒"),
+    "chain": ("  chain of {n} steps", "  追问链，{n} 步"),
+    "seed": ("seed", "种子"),
+    "rule": ("Mock answers are logged; a template's first answer enters your review schedule, a miss restarts it "
+             "(due tomorrow), other answers leave its due date.",
+             "模拟面试的答案会记入记录：模板第一次作答即进入复习计划，答错则重新开始（明天到期），其他答案不改变到期日。"),
+}
 
 
-def _print_table(plan: "MockPlan") -> None:
+def _plan_text(key: str, lang: str, **fmt) -> str:
+    en, zh = PLAN_TEXT[key]
+    return (zh if lang == "zh" else en).format(**fmt)
+
+
+def _print_table(plan: "MockPlan", lang: str = "en") -> None:
     s = plan.settings
-    how = "weighted towards your weaker templates" if s.weighted else "shared seed: the same mock for everyone"
     n = len(plan.questions)
-    print(f"Mock plan · seed {s.seed} · {n} question{'' if n == 1 else 's'} · {_fmt_minutes(plan.limit_seconds)} "
-          f"({how})")
+    secs = plan.limit_seconds
+    minutes = (_plan_text("minutes_s", lang, m=secs // 60, s=secs % 60) if secs % 60
+               else _plan_text("minutes", lang, m=secs // 60))
+    print(_plan_text("head", lang, seed=s.seed, minutes=minutes, how=_plan_text("weighted" if s.weighted else "shared", lang),
+                     n=_plan_text("question", lang) if n == 1 else _plan_text("questions", lang, n=n)))
     width = max(len(q.template_id) for q in plan.questions)
     for i, q in enumerate(plan.questions, 1):
-        chain = f"  chain of {q.steps} steps" if q.steps > 1 else ""
-        print(f"{i:>3}  {q.template_id:<{width}}  {q.topic:<13} seed {q.seed:<6}{chain}".rstrip())
-    print("Mock answers are logged; a template's first answer enters your review schedule, a miss restarts it "
-          "(due tomorrow), other answers leave its due date.")
+        chain = _plan_text("chain", lang, n=q.steps) if q.steps > 1 else ""
+        print(f"{i:>3}  {q.template_id:<{width}}  {q.topic:<13} {_plan_text('seed', lang)} {q.seed:<6}{chain}".rstrip())
+    print(_plan_text("rule", lang))
 
 
 def format_clock(seconds: float, *, up: bool = False) -> str:

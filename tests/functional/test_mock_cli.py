@@ -86,3 +86,13 @@ def test_a_mock_too_short_for_any_question_is_refused(tmp_path):
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr.strip() == ("drill: mock: no question in concepts fits in 1 min: the shortest needs 2 min "
                                 "(twice its target time)")
+
+
+def test_the_plan_follows_lang(tmp_path):
+    zh = drill("mock", "--questions", "2", "--seed", "3", "--plan", "--lang", "zh", saves=tmp_path)
+    assert zh.returncode == 0, zh.stderr
+    head, *rows, rule = zh.stdout.strip().splitlines()
+    assert head.startswith("模拟面试计划 · 种子 3 · 2 道题 · ") and "共享种子" in head
+    assert all("种子" in r for r in rows) and rule.startswith("模拟面试的答案会记入记录")
+    en = drill("mock", "--questions", "2", "--seed", "3", "--plan", saves=tmp_path)
+    assert en.stdout.startswith("Mock plan · seed 3 · 2 questions · ")
