@@ -9,7 +9,6 @@ parser of :mod:`engine.expr`, the unit part is looked up in
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import re

@@ -1585,7 +1585,7 @@ def _zero_parallel(stage: int) -> Formula:
         f"zero{stage}_parallel_bytes", (PHI, TP, PP, N_DP), f"({ZERO_EXPR[stage]})/(tp*pp)", "bytes",
         f"static training bytes per GPU under TP × PP × DP with ZeRO-{stage}: the model is split TP·PP ways and "
         f"the {what[stage]} of each slice are sharded over the N_dp data-parallel replicas (activations excluded)",
-        f"ZeRO (Rajbhandari et al. 2020, 'ZeRO: Memory Optimizations Toward Training Trillion Parameter Models', "
+        "ZeRO (Rajbhandari et al. 2020, 'ZeRO: Memory Optimizations Toward Training Trillion Parameter Models', "
         f"§5) on top of Megatron-LM tensor and pipeline parallelism (Shoeybi et al. 2019; Narayanan et al. 2021)",
         tuple(miscon), f"M_ZeRO-{stage}/GPU")
 

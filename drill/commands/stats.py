@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date, timedelta
+from datetime import date
 from typing import TYPE_CHECKING
 
 from drill.i18n import singular, template_title, topic_name  # one name per topic, shared with the screens

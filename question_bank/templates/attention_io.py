@@ -11,13 +11,12 @@ HBM traffic a kernel would cause with no cache between SRAM and HBM.
 from __future__ import annotations
 
 from engine import formulas
-from engine.units import fmt_number, fmt_quantity, round_sig
+from engine.units import fmt_number, round_sig
 
 from .. import hardware, models
 from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import (COUNT_UNITS_EN, COUNT_UNITS_ZH, CONV_EN, CONV_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge,
-                       tensor_dtype)
+from .roofline import COUNT_UNITS_EN, COUNT_UNITS_ZH, CONV_EN, CONV_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge
 
 MB_EN = "MB = 1e6 B, KiB = 1024 B."
 MB_ZH = "MB = 1e6 B，KiB = 1024 B。"
@@ -148,11 +147,6 @@ def chain_flash_attention(rng):
     i_std = formulas.get("attention_intensity").evaluate(n=n, d=m.d_head, bytes_per_elem=bpe)
     r = ridge(peak, bw)
     lead_en, lead_zh = _flash_lead(m, dtype, sram, block, n)
-    limit = m.d_head / bpe
-    cap_en = (f"  as N grows, I → d ÷ bytes = {m.d_head} ÷ {bpe:g} = {fmt_number(limit)} FLOP/B, below the ridge: "
-              "standard attention stays memory-bound however long the sequence")
-    cap_zh = (f"  N 再大，I 也只趋近 d ÷ 字节数 = {m.d_head} ÷ {bpe:g} = {fmt_number(limit)} FLOP/B，低于拐点："
-              "序列再长，标准 attention 也是访存受限")
     return Spec(
         scenario_en=f"Long-context serving of {m.name} on {an(gpu.name)} in {dtype}: why does FlashAttention help? "
                     f"Look at one head at N = {n:,} tokens.",

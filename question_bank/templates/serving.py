@@ -464,7 +464,7 @@ def chain_quantise(rng):
                 choices=YES_NO, answer="yes" if fits else "no", explanation=(cmp_en,), explanation_zh=(cmp_zh,)),
             Ask(formula="quant_decode_speedup", unit="x", tolerance=QUANT_TOLERANCE,
                 inputs={"bits_before": 16, "bits_after": Ref(0), "weight_bytes": weight_bytes(m, "bf16"), "kv_bytes": kv},
-                prompt_en=f"Against bf16 weights (16 bits), by what factor does a memory-bound decode step get faster "
+                prompt_en="Against bf16 weights (16 bits), by what factor does a memory-bound decode step get faster "
                           f"at this batch and context (the KV cache stays bf16; e.g. 2.5x)?",
                 prompt_zh="和 bf16 权重（16 位）相比，在这个 batch 和上下文下，访存受限的 decode 步快了多少倍"
                           "（KV Cache 仍为 bf16；例如 2.5x）？"),
