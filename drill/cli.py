@@ -123,7 +123,9 @@ def _main(argv: list[str]) -> int:
     try:
         return int(func(args) or 0)
     except UsageError as e:
-        print(f"drill: {e}", file=sys.stderr)
+        from drill.paths import command_lang
+
+        print(f"drill: {e.text(command_lang(args))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

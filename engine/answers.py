@@ -91,9 +91,12 @@ class Unreadable:
 
     def message_in(self, lang: str = "en") -> str:
         """The reason and, when something was read before it, what that was."""
-        if self.so_far is None:
-            return self.why.text(lang)
-        return say("so_far", reason=self.why, so_far=self.so_far).text(lang)
+        return self.said.text(lang)
+
+    @property
+    def said(self) -> Said:
+        """:meth:`message_in` as data, for a caller that words it in either language later."""
+        return self.why if self.so_far is None else say("so_far", reason=self.why, so_far=self.so_far)
 
 
 ParseResult = Parsed | Unreadable

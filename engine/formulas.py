@@ -51,6 +51,7 @@ from functools import cached_property
 from typing import Any, Mapping, NamedTuple
 
 from . import expr as ex
+from .messages import Said, join, say
 from .units import DTYPE_BYTES, KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
 
 # How inputs are written in formulas shown to people.
@@ -136,37 +137,44 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
     def base_kind(self) -> str:
         return self.kind.split(":", 1)[1] if self.is_list else self.kind
 
-    def read(self, text: str) -> tuple[ex.Value, tuple[str, ...]]:
+    def read(self, text: str) -> tuple[ex.Value, tuple[Said, ...]]:
         """A value typed as text (``3.35TB/s``, ``70B``, ``fp16``, ``10ms,12ms,8ms``) in base units.
 
-        Returns the value and notes on how it was read; raises :class:`FormulaError`
-        naming this input.  A bare number is in base units; values are never negative.
+        Returns the value and notes on how it was read (:mod:`engine.messages` data: ``str()`` is
+        the English, ``.text("zh")`` the Chinese); raises :class:`FormulaError` naming this input.
+        A bare number is in base units; values are never negative.
         """
         from .answers import Unreadable, parse_list, parse_quantity
 
         kind = self.base_kind
-        where = f"{self.name}={text}"
+
+        def refuse(reason: Said) -> FormulaError:
+            return FormulaError(say("formula.input", name=self.name, typed=text, reason=reason))
+
+        def note(n: Said) -> Said:
+            return say("note.input", name=self.name, note=n)
+
         if self.is_list:
             r = parse_list(text, kind)
             if isinstance(r, Unreadable):
-                raise FormulaError(f"{where}: {r.message}")
+                raise refuse(r.said)
             if any(v < 0 for v in r):
-                raise FormulaError(f"{where}: {self.name} cannot be negative")
+                raise refuse(say("formula.negative", name=self.name))
             return r, ()
         if kind == "bytes" and text.strip().lower() in DTYPE_BYTES:
             size = DTYPE_BYTES[text.strip().lower()]
-            return size, (f"{self.name}: {text.strip()} = {fmt_number(size)} B per element",)
+            return size, (note(say("note.dtype_bytes", dtype=text.strip(), size=fmt_number(size))),)
         if kind == "bits" and text.strip().lower() in DTYPE_BYTES:  # scale_bits=fp16
             size = 8 * DTYPE_BYTES[text.strip().lower()]
-            return size, (f"{self.name}: {text.strip()} = {fmt_number(size)} bits",)
+            return size, (note(say("note.dtype_bits", dtype=text.strip(), size=fmt_number(size))),)
         p = parse_quantity(text, kind)
         if isinstance(p, Unreadable):
-            raise FormulaError(f"{where}: {p.message}")
+            raise refuse(p.said)
         if p.value < 0:
-            raise FormulaError(f"{where}: {self.name} cannot be negative")
-        notes = tuple(f"{self.name}: {n}" for n in p.notes)
+            raise refuse(say("formula.negative", name=self.name))
+        notes = tuple(note(n) for n in p.said)
         if p.bare and kind not in ("count", "ratio") and p.value != 0:
-            notes += (f"{self.name}: a bare number is read in {KINDS[kind]}",)
+            notes += (note(say("note.bare_base", unit=KINDS[kind])),)
         return p.value, notes
 
 
@@ -266,25 +274,26 @@ class Formula:
     def check_inputs(self, values: Mapping[str, object]) -> None:
         missing = [n for n in self.input_names if n not in values]
         if missing:
-            raise FormulaError(f"{self.name}: missing input{'s' if len(missing) > 1 else ''} "
-                               f"{', '.join(missing)} (needs {', '.join(self.input_names)})")
+            raise FormulaError(say("formula.missing_many" if len(missing) > 1 else "formula.missing_one",
+                                   formula=self.name, names=", ".join(missing), inputs=", ".join(self.input_names)))
 
-    def read_inputs(self, texts: Mapping[str, str]) -> tuple[dict[str, ex.Value], tuple[str, ...]]:
-        """Every input typed as text -> (values in base units, notes on how they were read).
+    def read_inputs(self, texts: Mapping[str, str]) -> tuple[dict[str, ex.Value], tuple[Said, ...]]:
+        """Every input typed as text -> (values in base units, notes on how they were read: see :meth:`Input.read`).
 
         Raises :class:`FormulaError` for an unknown, missing or unreadable input.
         """
         unknown = [k for k in texts if k not in self.input_names]
         if unknown:
-            raise FormulaError(f"{self.name}: unknown input {unknown[0]!r} (inputs: {', '.join(self.input_names)})")
+            raise FormulaError(say("formula.unknown_input", formula=self.name, name=unknown[0],
+                                   inputs=", ".join(self.input_names)))
         self.check_inputs(texts)
         values: dict[str, ex.Value] = {}
-        notes: list[str] = []
+        notes: list[Said] = []
         for i in self.inputs:
             try:
                 values[i.name], n = i.read(texts[i.name])
             except FormulaError as e:
-                raise FormulaError(f"{self.name}: {e}") from None
+                raise FormulaError(say("formula.in", formula=self.name, reason=e.said)) from None
             notes += n
         return values, tuple(notes)
 
@@ -294,7 +303,7 @@ class Formula:
         try:
             return ex.evaluate(self.node, values)
         except ex.ExprError as e:
-            raise FormulaError(f"{self.name}: {e}") from None
+            raise FormulaError(say("formula.in", formula=self.name, reason=e.said)) from None
 
     def formula_text(self) -> str:
         """``zero2_bytes = 2 × Φ + 14 × Φ / N_dp``"""
@@ -339,7 +348,7 @@ class Formula:
             try:
                 out[p.name] = env[p.name] = ex.evaluate(node, env)
             except ex.ExprError as e:
-                raise FormulaError(f"{self.name}: part {p.name}: {e}") from None
+                raise FormulaError(say("formula.part", formula=self.name, part=p.name, reason=e.said)) from None
         return out
 
     def shown_values(self, values: Mapping[str, ex.Value], extras: Mapping[str, Any] | None = None
@@ -436,7 +445,18 @@ class Formula:
 
 
 class FormulaError(ValueError):
-    """A formula cannot be evaluated with the given inputs."""
+    """A formula cannot be evaluated with the given inputs.
+
+    ``err.said`` is the reason as :mod:`engine.messages` data (``err.text("zh")`` words it in Chinese);
+    ``str(err)`` is the English.
+    """
+
+    def __init__(self, said: Said) -> None:
+        self.said = said
+        super().__init__(said.text())
+
+    def text(self, lang: str = "en") -> str:
+        return self.said.text(lang)
 
 
 def result_text(value: float, kind: str) -> str:
@@ -1879,8 +1899,8 @@ def get(name: str) -> Formula:
         import difflib
 
         near = difflib.get_close_matches(name, FORMULAS, n=3)
-        hint = f"did you mean {' or '.join(near)}? " if near else ""
-        raise FormulaError(f"unknown formula {name!r} ({hint}see `drill calc --list`)") from None
+        hint = say("formula.did_you_mean", names=join(near, en=" or ", zh=" 或 ")) if near else ""
+        raise FormulaError(say("formula.unknown", name=name, hint=hint)) from None
 
 
 def classify_bound(intensity: float, ridge: float) -> str:

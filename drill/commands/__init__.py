@@ -6,10 +6,23 @@ starts fast; the list of modules is :data:`drill.cli.COMMAND_MODULES`.
 
 
 class UsageError(Exception):
-    """A bad command line: printed as one line, exit status 2 (by :func:`drill.cli.main`).
+    """A bad command line: printed as one line, exit status 2 (by :func:`drill.cli.main`), in the command's
+    language (:func:`drill.paths.command_lang`).
 
+    ``UsageError(english, chinese)``, or ``UsageError(said)`` with an :mod:`engine.messages` Msg or Twin
+    (an engine error's ``said``).  Without a Chinese text the English is shown.
     It lives here, not in ``drill.cli``, so that no command imports the module that loads the commands.
     """
+
+    def __init__(self, message: object, zh: str = "") -> None:
+        self.message, self.zh = message, zh
+        super().__init__(str(message))
+
+    def text(self, lang: str = "en") -> str:
+        if lang == "zh" and self.zh:
+            return self.zh
+        said = getattr(self.message, "text", None)  # a Msg or Twin words itself
+        return said(lang) if callable(said) else str(self.message)
 
 
 def visible(text: str) -> str:

@@ -84,7 +84,9 @@ def _template(template_id: str) -> "Template":
     try:
         return registry.get(template_id)
     except registry.UnknownTemplate as e:
-        raise UsageError(str(e)) from None
+        from drill.commands import shown_arg
+
+        raise UsageError(str(e), f"没有名为 {shown_arg(template_id)} 的模板（见 `drill templates`）") from None
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
@@ -95,10 +97,12 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
     t = text.strip()
     digits = t[1:] if t.startswith("-") else t
     if not digits.isdecimal():
-        raise UsageError(f"{what} must be a whole number, got {shown_arg(text)}")
+        raise UsageError(f"{what} must be a whole number, got {shown_arg(text)}",
+                         f"{what} 必须是整数，却是 {shown_arg(text)}")
     # bounded before int(): a number of thousands of digits is out of range, not a ValueError
     if len(digits.lstrip("0")) > len(str(max(abs(low), abs(high)))) or not low <= int(t) <= high:
-        raise UsageError(f"{what} must be between {low} and {high}, got {shown_arg(t)}")
+        raise UsageError(f"{what} must be between {low} and {high}, got {shown_arg(t)}",
+                         f"{what} 必须在 {low} 到 {high} 之间，却是 {shown_arg(t)}")
     return int(t)
 
 
@@ -117,7 +121,8 @@ def run_templates(args: argparse.Namespace) -> int:
     from question_bank.base import TOPIC_NAMES, TOPICS
 
     if args.topic is not None and args.topic not in TOPICS:
-        raise UsageError(f"unknown topic {args.topic!r} (one of {', '.join(TOPICS)})")
+        raise UsageError(f"unknown topic {args.topic!r} (one of {', '.join(TOPICS)})",
+                         f"没有主题“{args.topic}”（可选：{', '.join(TOPICS)}）")
     lang = lang_of(args)
     rows = [t for t in registry.all_templates() if args.topic in (None, t.topic)]
     if args.json:
@@ -217,11 +222,13 @@ def grade_check(args: argparse.Namespace) -> Checked:
         index = step - 1
     elif n > 1:
         raise UsageError(f"{t.id} is a chain of {n} steps (1 to {n}), graded one at a time: add --step K "
-                         f"(see `drill ask {t.id} --seed {seed}`)")
+                         f"(see `drill ask {t.id} --seed {seed}`)",
+                         f"{t.id} 是 {n} 步的连环题（第 1 到 {n} 步），每次评一步：加上 --step K"
+                         f"（见 `drill ask {t.id} --seed {seed}`）")
     else:
         step, index = None, 0
     if len(args.answer) > 10_000:
-        raise UsageError("ANSWER is too long")
+        raise UsageError("ANSWER is too long", "ANSWER 太长了")
     s = problem.steps[index]
     verdict = grade(args.answer, s.expected, target_seconds=s.target_seconds)
     return Checked(problem, index, step, verdict, args.answer)

@@ -33,18 +33,21 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
+    from drill.paths import command_lang
     from engine.formulas import FormulaError
 
+    lang = command_lang(args)
     if args.list:
         if args.name or args.assignments:
-            raise UsageError("calc --list takes no formula name or values")
-        return _list(args.json)
+            raise UsageError("calc --list takes no formula name or values", "calc --list 不接受公式名或输入值")
+        return _list(args.json, lang)
     if not args.name:
-        raise UsageError("calc needs a formula name (see `drill calc --list`)")
+        raise UsageError("calc needs a formula name (see `drill calc --list`)",
+                         "calc 需要一个公式名（见 `drill calc --list`）")
     try:
-        return _evaluate(args.name, _assignments(args.assignments), args.json)
+        return _evaluate(args.name, _assignments(args.assignments), args.json, lang)
     except FormulaError as e:
-        raise UsageError(str(e)) from None
+        raise UsageError(e.said) from None
 
 
 def _assignments(items: list[str]) -> dict[str, str]:
@@ -55,68 +58,78 @@ def _assignments(items: list[str]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or not key:
-            hint = " (quote values that contain spaces: \"bandwidth=3.35 TB/s\")" if "=" not in item else ""
-            raise UsageError(f"expected key=value, got {item!r}{hint}")
+            spaces = "=" not in item
+            hint = " (quote values that contain spaces: \"bandwidth=3.35 TB/s\")" if spaces else ""
+            hint_zh = "（含空格的值要加引号：\"bandwidth=3.35 TB/s\"）" if spaces else ""
+            raise UsageError(f"expected key=value, got {item!r}{hint}", f"应为 key=value，却是“{item}”{hint_zh}")
         if not value:
-            raise UsageError(f"{key}= has no value")
+            raise UsageError(f"{key}= has no value", f"{key}= 没有给值")
         if key in out:
-            raise UsageError(f"input {key} given twice")
+            raise UsageError(f"input {key} given twice", f"输入 {key} 给了两次")
         out[key] = value
     return out
 
 
-def _list(as_json: bool) -> int:
+def _list(as_json: bool, lang: str = "en") -> int:
     from engine.formulas import CATALOGUE
     from engine.units import KINDS
 
     def unit(kind: str) -> str:
         base = kind.split(":", 1)[-1]
+        if lang == "zh":
+            return ("一组 " if kind.startswith("list:") else "") + KINDS[base]
         return ("list of " if kind.startswith("list:") else "") + KINDS[base]
 
     if as_json:
         doc = [{
             "name": f.name,
-            "meaning": f.meaning,
-            "source": f.readable_source(),
+            "meaning": f.meaning_in(lang),
+            "source": f.readable_source(lang),
             "formula": f.formula_text(),
             "unit": KINDS[f.unit],
             "kind": f.unit,
-            "inputs": [{"name": i.name, "symbol": i.shown, "kind": i.kind, "unit": unit(i.kind), "meaning": i.meaning}
-                       for i in f.inputs],
-            "misconceptions": [{"key": m.key, "label": m.label} for m in f.misconceptions],
+            "inputs": [{"name": i.name, "symbol": i.shown, "kind": i.kind, "unit": unit(i.kind),
+                        "meaning": i.meaning_in(lang)} for i in f.inputs],
+            "misconceptions": [{"key": m.key, "label": m.label_zh if lang == "zh" and m.label_zh else m.label}
+                               for m in f.misconceptions],
         } for f in CATALOGUE]
         return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
     lines = []
     for f in CATALOGUE:
         inputs = ", ".join(f"{i.name} [{unit(i.kind)}]" for i in f.inputs)
-        source = f.readable_source()
-        lines += [f"{f.name}  {inputs}  ->  {KINDS[f.unit]}", f"    {f.meaning}" + (f"  ({source})" if source else "")]
+        source = f.readable_source(lang)
+        meaning = f.meaning_in(lang) + ((f"（{source}）" if lang == "zh" else f"  ({source})") if source else "")
+        lines += [f"{f.name}  {inputs}  ->  {KINDS[f.unit]}", f"    {meaning}"]
     return _emit("\n".join(lines))
 
 
-def _evaluate(name: str, texts: dict[str, str], as_json: bool) -> int:
+def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en") -> int:
     from engine import formulas
     from engine.units import KINDS, fmt_quantity
 
     f = formulas.get(name)
     values, notes = f.read_inputs(texts)
     value = f.evaluate(**values)
-    steps = f.worked(values)  # the whiteboard derivation the app and `drill check` print
+    steps = f.worked(values, lang)  # the whiteboard derivation the app and `drill check` print
+    said = [n.text(lang) for n in notes]
     if as_json:
         doc = {
             "formula": f.name,
-            "meaning": f.meaning,
-            "source": f.readable_source(),
+            "meaning": f.meaning_in(lang),
+            "source": f.readable_source(lang),
             "inputs": {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()},
             "value": value,
             "unit": KINDS[f.unit],
             "kind": f.unit,
             "display": formulas.result_text(value, f.unit),
             "steps": steps,
-            "notes": list(notes),
+            "notes": said,
         }
         return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
-    out = [f"{f.name}: {f.meaning}"] + ([f"  source: {f.readable_source()}"] if f.readable_source() else [])
+    source = f.readable_source(lang)
+    zh = lang == "zh"
+    out = [f"{f.name}{'：' if zh else ': '}{f.meaning_in(lang)}"]
+    out += [f"  {'出处：' if zh else 'source: '}{source}"] if source else []
     width = max(len(i.name) for i in f.inputs)
     for i in f.inputs:
         v = values[i.name]
@@ -124,7 +137,7 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool) -> int:
                  else fmt_quantity(v, i.base_kind))
         out.append(f"  {i.name:<{width}} = {shown}")
     out += ["", *steps]
-    out += [f"note: {n}" for n in notes]
+    out += [f"{'注：' if zh else 'note: '}{n}" for n in said]
     return _emit("\n".join(out))
 
 

@@ -214,7 +214,8 @@ def run_plan(args: argparse.Namespace) -> int:
             continue
         value, problem = flow.parse_setting(key, text, today)
         if problem is not None:
-            raise UsageError(f"--{option.replace('_', '-')}: {_problem(problem, key)}")
+            flag = f"--{option.replace('_', '-')}"
+            raise UsageError(f"{flag}: {_problem(problem, key)}", f"{flag}：{_problem(problem, key, 'zh')}")
         changes[key] = value
     with _open(args, read_only=not changes) as profile:
         for key, value in changes.items():
@@ -257,14 +258,15 @@ def run_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-def _problem(key: str, setting: str) -> str:
+def _problem(key: str, setting: str, lang: str = "en") -> str:
     from drill import flow
 
     if key == "settings.bad_number":
         lo, hi = flow.SETTING_BOUNDS[setting]
-        return f"a whole number {lo}-{hi}, please"
-    return {"settings.bad_date": "a date YYYY-MM-DD (or none), please",
-            "settings.past_date": "the date must be after today"}[key]
+        return f"请输入 {lo}-{hi} 之间的整数" if lang == "zh" else f"a whole number {lo}-{hi}, please"
+    en, zh = {"settings.bad_date": ("a date YYYY-MM-DD (or none), please", "请输入日期 YYYY-MM-DD（或 none）"),
+              "settings.past_date": ("the date must be after today", "日期必须在今天之后")}[key]
+    return zh if lang == "zh" else en
 
 
 def _cells(text: str) -> int:

@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
 
     if args.json and not args.plan:
-        raise UsageError("mock: --json goes with --plan")
+        raise UsageError("mock: --json goes with --plan", "mock：--json 要和 --plan 一起用")
     if args.plan:
         return _print_plan(args)
     _settings(args, new_seed=lambda: 0)  # refuse bad values before the app opens

@@ -143,3 +143,34 @@ def test_list_output_survives_a_closed_pipe():
     proc.stdout.close()
     assert proc.wait(timeout=60) == 0
     assert b"Traceback" not in proc.stderr.read()
+
+
+# --------------------------------------------------------------------------- Chinese: --lang zh words everything
+
+@pytest.mark.parametrize("args, message", [
+    (("nope",), "没有名为“nope”的公式"),
+    (("ridge_point", "peak_flops=989TFLOPS"), "ridge_point：缺少输入 bandwidth"),
+    (("ridge_point", "peak_flops=fast", "bandwidth=1"), "peak_flops=fast：未知的单位或词“fast”"),
+    (("ridge_point", "peak_flops=1", "peak_flops=2", "bandwidth=1"), "输入 peak_flops 给了两次"),
+    (("ridge_point", "peak_flops=1", "bandwidth=0"), "ridge_point：除以零"),
+    ((), "calc 需要一个公式名"),
+])
+def test_chinese_errors_are_one_chinese_line(args, message):
+    for argv in (("--lang", "zh", *args), (*args, "--lang", "zh")):
+        out = subprocess.run([sys.executable, "-m", "drill", *argv[:2], "calc", *argv[2:]] if argv[0] == "--lang"
+                             else [sys.executable, "-m", "drill", "calc", *argv], cwd=ROOT, capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 2 and out.stdout == ""
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and message in lines[0], out.stderr
+
+
+def test_chinese_output_is_the_chinese_worked_solution():
+    out = drill("ridge_point", "peak_flops=989e12", "bandwidth=3.35TB/s", "--lang", "zh")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert text.startswith("ridge_point：拐点算术强度")
+    assert "出处：Roofline 文章" in text and "面试要点：" in text
+    assert "注：peak_flops：不带单位的数按 FLOP/s 读取" in text
+    doc = calc_json("ridge_point", "peak_flops=989e12", "bandwidth=3.35TB/s", "--lang", "zh")
+    assert doc["notes"] == ["peak_flops：不带单位的数按 FLOP/s 读取"] and doc["meaning"].startswith("拐点")

@@ -14,6 +14,8 @@ from engine.formulas import CATALOGUE, FormulaError, bound_solution, classify_bo
 from engine.grading import DEFAULT_TOLERANCE, distance
 from engine.units import KINDS, fmt_number, fmt_whole
 
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "formulas.md"
 
 # --------------------------------------------------------------------------- typical inputs
@@ -370,9 +372,33 @@ def test_read_inputs(name, texts, values):
 
 def test_read_inputs_notes_how_values_were_read():
     _, notes = get("ridge_point").read_inputs({"peak_flops": "989e12", "bandwidth": "3.35e12"})
-    assert "peak_flops: a bare number is read in FLOP/s" in notes
+    assert "peak_flops: a bare number is read in FLOP/s" in [str(n) for n in notes]
+    assert "peak_flops：不带单位的数按 FLOP/s 读取" in [n.text("zh") for n in notes]
     _, notes = get("train_static_bytes").read_inputs({"phi": "70B"})
-    assert notes and "B read as" in notes[0]
+    assert notes and "B read as" in str(notes[0]) and "读作" in notes[0].text("zh")
+    _, notes = get("weights_bytes").read_inputs({"phi": "7B", "bytes_per_param": "bf16"})
+    assert [n.text("zh") for n in notes][-1] == "bytes_per_param：bf16 = 每个元素 2 B"
+
+
+@pytest.mark.parametrize("texts, zh", [
+    ({"peak_flops": "989TFLOPS"}, "ridge_point：缺少输入 bandwidth（需要 peak_flops, bandwidth）"),
+    ({"peak_flops": "1", "bandwidth": "1", "extra": "1"}, "ridge_point：没有名为“extra”的输入"),
+    ({"peak_flops": "abc", "bandwidth": "1"}, "ridge_point：peak_flops=abc：未知的单位或词“abc”"),
+    ({"peak_flops": "-1", "bandwidth": "1"}, "peak_flops 不能为负数"),
+    ({"peak_flops": "1", "bandwidth": "0"}, "ridge_point：除以零"),
+])
+def test_formula_errors_are_worded_in_chinese_too(texts, zh):
+    f = get("ridge_point")
+    with pytest.raises(FormulaError) as e:
+        f.evaluate(**f.read_inputs(texts)[0])
+    assert zh in e.value.text("zh")
+    assert not CJK.search(str(e.value))
+
+
+def test_unknown_formula_in_chinese():
+    with pytest.raises(FormulaError) as e:
+        get("ridge_pont")
+    assert e.value.text("zh") == "没有名为“ridge_pont”的公式（是不是 ridge_point？见 `drill calc --list`）"
 
 
 @pytest.mark.parametrize("texts, reason", [
