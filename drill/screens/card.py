@@ -20,17 +20,15 @@ SEEN_KEY = "cards_seen"  # profile setting: ids of the templates whose card was 
 SHOW_KEY = "card_before_new"  # profile setting: show a new template's card before its first problem (default on)
 
 
-def card_text(template_id: str, lang: str) -> Text:
+def card_text(template_id: str, lang: str) -> "Lines":
+    """The card's lines below its title: headings in colour; formulas broken only between terms and
+    sentences between words when the screen is narrow (drill.widgets.formulas)."""
+    from drill.widgets.formulas import Lines
     from question_bank import cards, registry
 
-    text = Text()
     lines = cards.card_lines(registry.get(template_id), lang)
-    for line in lines[2:]:  # the title is in the screen's head
-        if line.startswith("# "):
-            text.append(line[2:] + "\n", "bold cyan")
-        else:
-            text.append(line + "\n")
-    return text
+    return Lines([(line[2:], "bold cyan") if line.startswith("# ") else (line, "")
+                  for line in lines[2:]])  # the title is in the screen's head
 
 
 def needs_card(profile, template_id: str) -> bool:

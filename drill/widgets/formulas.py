@@ -47,13 +47,49 @@ def _is_prose(line: str) -> bool:
     text = line.strip()
     if text.startswith(("Takeaway: ", "面试要点：")):
         return True
-    if text.startswith("=") or ("：" not in text and ": " not in text):
+    if text.startswith("="):
         return False
-    return len(text.split()) > 12 or sum("\u4e00" <= ch <= "\u9fff" for ch in text) > 20
+    if sum("\u4e00" <= ch <= "\u9fff" for ch in text) > 20:  # a Chinese sentence, whatever it quotes
+        return True
+    words = text.split()
+    if sum(w.strip(".,;:()").isalpha() and len(w) > 2 for w in words) * 2 > len(words) > 12:
+        return True  # mostly words: an English sentence (a question's prompt) that quotes a formula
+    if "：" not in text and ": " not in text:
+        return False
+    return len(words) > 12
+
+
+def _cjk(ch: str) -> bool:
+    return "\u4e00" <= ch <= "\u9fff" or "\u3000" <= ch <= "\u303f" or "\uff00" <= ch <= "\uffef"
+
+
+# Chinese punctuation that must not begin a line, and brackets that must not end one
+NO_START, NO_END = frozenset("，。；：、！？）」』”’》"), frozenset("（「『“‘《")
+
+
+def _word_break(text: str, i: int) -> bool:
+    """May ``text`` be broken before index ``i``?  At a space (the space is dropped), or between two
+    characters of which one is Chinese (Chinese is written without spaces: a line may break between any
+    two characters, but not before a closing or after an opening punctuation mark).  So a Chinese
+    sentence breaks in its words, never inside the ``2Φ bf16`` of a formula it quotes."""
+    if text[i] == " ":
+        return True
+    prev, ch = text[i - 1], text[i]
+    if prev == " " or not (_cjk(prev) or _cjk(ch)):
+        return False
+    return ch not in NO_START and prev not in NO_END
+
+
+def _break_rank(text: str, i: int) -> int:
+    """How good a break before ``text[i]`` is in a sentence: 0 between two Chinese characters, 1 at a space
+    beside one, 2 at a space between other words (all of an English sentence's breaks are 2)."""
+    if text[i] != " ":
+        return 0
+    return 1 if _cjk(text[i - 1]) or (i + 1 < len(text) and _cjk(text[i + 1])) else 2
 
 
 def _wrap_words(line: str, width: int) -> list[str]:
-    """``line`` broken at spaces into pieces of at most ``width`` cells; a rest with no space to break at
+    """``line`` broken between words into pieces of at most ``width`` cells; a rest with no place to break
     stays longer (the terminal wraps it)."""
     indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
     out, text, start = [], line, len(line) - len(line.lstrip(" "))
@@ -64,11 +100,16 @@ def _wrap_words(line: str, width: int) -> list[str]:
             if used > width:
                 break
             cut = i + 1
-        space = text.rfind(" ", start + 1, cut + 1)
-        if space <= start:
+        # the last break that leaves at most ``width`` cells on this line (text[cut] may start the next); in a
+        # Chinese sentence the best kind of break in the line's second half: between two Chinese characters,
+        # else at a space beside one, else at any space, so that ``12Φ fp32 AdamW`` and ``4Φ 主权重`` stay whole
+        ats = [i for i in range(min(cut, len(text) - 1), start, -1) if _word_break(text, i)]
+        half = start + (cut - start) // 2
+        at = min(ats, key=lambda i: (i < half, _break_rank(text, i), -i)) if ats else 0
+        if at <= start:
             break
-        out.append(text[:space].rstrip())
-        text = indent + text[space:].lstrip()
+        out.append(text[:at].rstrip())
+        text = indent + text[at:].lstrip()
         start = len(indent)
         if cell_len(indent) >= width // 2:
             break
@@ -102,6 +143,36 @@ def wrap_formula(line: str, width: int) -> list[str]:
     return out
 
 
+def _lines(text: str) -> list[str]:
+    """A text that holds line breaks (a question's prompt) as its lines, each indented as the first."""
+    if "\n" not in text:
+        return [text]
+    first, *rest = text.split("\n")
+    indent = first[:len(first) - len(first.lstrip(" "))]
+    return [first, *(indent + r.lstrip(" ") if not r.startswith(indent) else r for r in rest)]
+
+
+class Lines:
+    """Lines of text, each with a style, each wrapped by :func:`wrap_formula` at the width it is drawn in
+    (a formula card: headings, formulas and the sentences between them); ``str()`` is the lines as they are."""
+
+    def __init__(self, lines: Sequence[tuple[str, str]]) -> None:
+        self.lines = list(lines)
+
+    def __str__(self) -> str:
+        return "\n".join(text for text, _ in self.lines)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for text, style in self.lines:
+            for line in _lines(text):
+                for part in wrap_formula(line, options.max_width):
+                    yield Text(part, style)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max([0, *(cell_len(text) for text, _ in self.lines)])
+        return Measurement(min(widest, 20), widest)
+
+
 class Solution:
     """A title and the lines of a worked solution, each wrapped by :func:`wrap_formula` at the width it is
     drawn in; ``str()`` is the lines as they are."""
@@ -116,9 +187,10 @@ class Solution:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         yield self.title
-        for line in self.lines:
-            for part in wrap_formula(line, width):
-                yield Text(part)
+        for text in self.lines:
+            for line in _lines(text):
+                for part in wrap_formula(line, width):
+                    yield Text(part)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         widest = max([self.title.cell_len, *map(cell_len, self.lines)])

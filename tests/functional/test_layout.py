@@ -104,5 +104,20 @@ def test_a_formula_is_broken_only_between_terms_and_only_when_it_must():
             for text in step.solution_lines("en") + step.solution_lines("zh"):
                 for width in (30, 50, 72):
                     parts = wrap_formula(text, width)
-                    assert " ".join(p.strip() for p in parts).split() == text.split()  # nothing lost
+                    assert "".join("".join(p.split()) for p in parts) == "".join(text.split())  # nothing lost
                     assert all(cell_len(p) <= width for p in parts[:-1])  # only an unbreakable rest may not
+
+
+def test_chinese_prose_breaks_between_characters_never_inside_the_formula_it_quotes():
+    line = "  M_static 的来历：2Φ bf16 权重 + 2Φ bf16 梯度 + 12Φ fp32 AdamW 状态（4Φ 主权重、4Φ 动量、4Φ 方差），合计 16Φ"
+    for width in (30, 40, 56):
+        parts = wrap_formula(line, width)
+        assert len(parts) > 1 and all(cell_len(p) <= width for p in parts)
+        assert "".join(p.strip() for p in parts) == "".join(line.split(" ")).strip() or \
+            "".join("".join(p.split()) for p in parts) == "".join(line.split())
+        for p in parts:  # a break falls between two Chinese characters or at a space, not inside "2Φ bf16"
+            assert not p.rstrip().endswith(("2Φ", "12Φ", "4Φ")), parts
+            assert not p.lstrip().startswith(("，", "）", "、")), parts
+    take = "  面试要点：混合精度 AdamW 每个参数要 16 字节，这还没算激活：7 × 10⁹ 个参数光训练状态就要 112 GB。"
+    assert wrap_formula(take, 60) == ["  面试要点：混合精度 AdamW 每个参数要 16 字节，这还没算激",
+                                      "    活：7 × 10⁹ 个参数光训练状态就要 112 GB。"]

@@ -16,7 +16,7 @@ from engine.units import KIND_NAMES, KINDS, UNITS
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 # Layouts with no words of their own: only full-width punctuation around their fields.
-LAYOUT_ONLY = {"understood_notes", "verdict.error"}
+LAYOUT_ONLY = {"understood_notes", "verdict.error", "formula.in", "formula.input", "note.input"}
 
 
 def fields(template: str) -> set[str]:
