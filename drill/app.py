@@ -44,6 +44,11 @@ class DrillApp(App):
 
     Leaving the first screen shows Home, never an empty screen: with another
     ``start`` screen (``drill practice``), Home is only built then.
+
+    Quitting (Ctrl+Q, the palette) first asks each screen with a ``before_quit()``
+    (a mock ends and is saved; a mock whose save failed is saved again, and asks
+    before it is lost).  :attr:`unsaved` holds what a failed write left unsaved,
+    by its owner: ``drill`` prints it on stderr should the app close anyway.
     """
 
     TITLE = "infra-drill"
@@ -62,6 +67,7 @@ class DrillApp(App):
         self.ctx = ctx
         self.start = start
         self.start_kwargs = start_kwargs
+        self.unsaved: dict[object, str] = {}  # owner -> what is lost if the app closes now (in the UI language)
         localize_bindings(self, ctx.lang)
 
     def on_mount(self) -> None:
@@ -131,12 +137,26 @@ class DrillApp(App):
             placeholder = t("palette.placeholder", self.ctx.lang)
             self.push_screen(CommandPalette(id="--command-palette", placeholder=placeholder))
 
+    async def action_quit(self) -> None:
+        """Quit, unless a screen holding work not saved yet says to wait (it asks, or quits by itself once saved)."""
+        for screen in reversed(self.screen_stack):
+            before_quit = getattr(screen, "before_quit", None)
+            if before_quit is not None and not before_quit():
+                return
+        self.exit()
+
     def action_help(self) -> None:
         if not isinstance(self.screen, screen_class("help")):
             self.open_screen("help")
 
     def action_toggle_lang(self) -> None:
-        self.ctx.set_lang("en" if self.ctx.lang == "zh" else "zh")
+        from engine.storage import SaveFailed
+
+        try:
+            self.ctx.set_lang("en" if self.ctx.lang == "zh" else "zh")
+        except SaveFailed as e:  # switched all the same (AppContext.set_lang), only not remembered
+            self.notify(t("save.lang_not_kept", self.ctx.lang, why=e.text(self.ctx.lang)), severity="error",
+                        timeout=8, markup=False)
         localize_bindings(self, self.ctx.lang)
         for screen in self.screen_stack:
             localize_bindings(screen, self.ctx.lang, getattr(screen, "WORDS", None))

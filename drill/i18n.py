@@ -54,6 +54,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.mock_queue": ("Practise missed", "错题加入练习"),
     "key.mock_yes": ("Yes", "是"),
     "key.mock_no": ("No", "否"),
+    "key.mock_save_again": ("Save again", "再次保存"),
     "palette.key": ("key: {key}", "按键：{key}"),
     "palette.placeholder": ("Search: a screen, an action, a template (e.g. kv cache)…",
                             "搜索：界面、操作、题型（例如 kv cache）…"),
@@ -161,6 +162,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.chain_not_whole": ("The whole-chain review was not stored: {why}. Once space is freed, run the same "
                              "command again: step {step} is not recorded twice.",
                              "整条链的复习未能保存：{why}。腾出空间后再运行同一条命令：第 {step} 步不会重复记录。"),
+    "save.lang_not_kept": ("The language is switched for now but not remembered: {why}.",
+                           "语言已切换，但未能记住：{why}。"),
     "save.limit_unchanged": ("The daily limit was not changed: {why}.", "每日新题上限未修改：{why}。"),
     "save.not_imported": ("Nothing was imported: {why}. The profile is as it was.",
                           "未导入任何内容：{why}。存档保持原样。"),
@@ -368,6 +371,31 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "{n} 个题型会排在下次练习的最前面。"),
     "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),
     "mock.no_mocks": ("No mock interview saved yet.", "还没有保存的模拟面试。"),
+    # a mock whose save failed (drill.commands.mock.MockSave; {why}: engine.storage.SaveFailed, path and cause)
+    "mock.not_saved": ("Not saved: {why}. The mock's results stay here: free some space (or fix the permission), "
+                       "then press r to save them.",
+                       "未保存：{why}。模拟面试的结果仍在这里：腾出空间（或修正权限）后按 r 再次保存。"),
+    "mock.partly_saved": ("Partly saved: {why}. Stored so far: the mock's result and {stored} of its {total} review "
+                          "rows. Free some space (or fix the permission), then press r to save the rest: nothing is "
+                          "stored twice.",
+                          "部分已保存：{why}。已存入：模拟面试结果，以及 {total} 条复习记录中的 {stored} 条。"
+                          "腾出空间（或修正权限）后按 r 保存其余部分，不会重复记录。"),
+    "mock.saved_now": ("Saved: the mock's result and its {n} review rows.", "已保存：模拟面试结果及其 {n} 条复习记录。"),
+    "mock.saved_now.one": ("Saved: the mock's result and its review row.", "已保存：模拟面试结果及其 1 条复习记录。"),
+    "mock.still_not_saved": ("Still not saved: see the reason above.", "仍未保存：原因见上方。"),
+    "mock.lose": ("Yes: what is not stored is lost. No: stay here, free some space, then press r.",
+                  "是：未存入的部分将丢失。否：留在这里，腾出空间后按 r。"),
+    "mock.leave_title": ("Leave without saving the mock?", "不保存模拟面试就离开？"),
+    "mock.quit_title": ("Quit without saving the mock?", "不保存模拟面试就退出？"),
+    "mock.lost": ("The mock interview was not saved and is lost: {why}.", "模拟面试未能保存，已丢失：{why}。"),
+    "mock.lost_partly": ("The mock interview was saved only in part: {why}. Stored: its result and {stored} of its "
+                         "{total} review rows; the rest is lost.",
+                         "模拟面试只保存了一部分：{why}。已存入：结果，以及 {total} 条复习记录中的 {stored} 条；"
+                         "其余部分已丢失。"),
+    "mock.setup_not_kept": ("This setup is not remembered: {why}. The mock's results cannot be saved either until "
+                            "space is freed (or the permission fixed).",
+                            "未能记住这次的设置：{why}。在腾出空间（或修正权限）之前，模拟面试的结果也无法保存。"),
+    "mock.not_queued": ("Not queued: {why}.", "未加入练习：{why}。"),
     "mock.solution_title": ("Question {label} · {title} (seed {seed})", "第 {label} 题 · {title}（种子 {seed}）"),
     "mock.problem": ("The problem", "题目"),
     "mock.close_hint": ("Esc or Enter to close", "按 Esc 或回车关闭"),

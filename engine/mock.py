@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from datetime import date, datetime
-from typing import Any, Iterable, Mapping, Sequence
+from datetime import date, datetime, timezone
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade, understood
 from .session import moves_schedule, review_row
@@ -315,6 +315,7 @@ class Slot:
     draft: str = ""  # text left in the box when moving away
     flagged: bool = False
     seconds: float = 0.0
+    answered_at: float | None = None  # the clock when its answer was submitted (the latest one, if answered again)
 
     @property
     def label(self) -> str:
@@ -438,7 +439,7 @@ class MockRun:
         if reason is not None:
             raise MockError(reason)
         revisit = slot.status == ANSWERED
-        slot.status, slot.typed = ANSWERED, text.strip()
+        slot.status, slot.typed, slot.answered_at = ANSWERED, text.strip(), float(now)
         if revisit:
             slot.flagged = False  # answering a flagged question again settles it
         self._leave(now)
@@ -498,8 +499,8 @@ class MockRun:
             return False
         slot = self.slots[self.current]
         submitted = bool(draft.strip()) and unreadable_reason(draft, slot.expected) is None
-        if submitted:
-            slot.status, slot.typed = ANSWERED, draft.strip()
+        if submitted:  # given when the time ran out
+            slot.status, slot.typed, slot.answered_at = ANSWERED, draft.strip(), min(float(now), self.deadline)
         self.timed_out = True
         self.finish(now, "" if submitted else draft)
         return submitted
@@ -533,6 +534,7 @@ class QuestionResult:
     misconception: str = ""
     quality: int | None = None  # known while scoring; not kept in the saved record
     value: float | str | None = None
+    answered: float | None = None  # the clock (seconds) when it was answered; not kept in the saved record
 
     @property
     def label(self) -> str:
@@ -612,7 +614,7 @@ def results(run: MockRun) -> list[QuestionResult]:
             continue
         v = grade(s.typed, s.expected, seconds=s.seconds, target_seconds=s.target_seconds)
         out.append(QuestionResult(typed=s.typed, expected=v.expected, verdict=v.status, misconception=v.diagnosis,
-                                  quality=v.quality, value=_value(v), **base))
+                                  quality=v.quality, value=_value(v), answered=s.answered_at, **base))
     return out
 
 
@@ -671,9 +673,11 @@ def mock_record(run: MockRun, report: Report, ts: str) -> dict:
     }
 
 
-def review_rows(report: Report, *, when: datetime, today: date,
-                states: Mapping[str, ItemState] | None = None, interview: date | None = None) -> list[dict]:
-    """Review-log rows (:func:`engine.session.review_row`) for the answered questions of a mock.
+def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetime], date],
+                states: Mapping[str, ItemState] | None = None, interview: date | None = None,
+                stored: int = 0) -> list[dict]:
+    """Review-log rows (:func:`engine.session.review_row`) for the answered questions of a mock, in the
+    order the answers were given.
 
     Mode ``mock``.  ``states``: the learner's SM-2 states (None: the schedule
     is left alone, every row unscheduled).  A single question's row moves its
@@ -683,39 +687,63 @@ def review_rows(report: Report, *, when: datetime, today: date,
     answered one is a lapse, one whole-chain row (``step`` None, ``typed``
     empty) with the lowest step quality and the worst verdict, which moves the
     schedule by the same rule.  Unanswered boxes are not reviews.
+
+    Each row carries the time of its answer (:attr:`QuestionResult.answered`;
+    a whole-chain row, its last step's) and is filed under the learner's day
+    then, ``local_date(time)`` (``AppContext.local_date``), as practice files an
+    answer: a mock that runs past midnight files each answer under its own
+    day.  ``when``: the time of an answer that has none (a report rebuilt from
+    a saved record).
+
+    ``stored``: how many of these rows the profile already holds (a save
+    that failed part-way, run again): only the rows after them are returned,
+    and ``states`` (the profile's, which already count those rows) moves only
+    by the rows returned.  The order of the rows depends on the report alone,
+    so the same ``stored`` always means the same rows.
     """
     states = dict(states) if states is not None else None
-    rows: list[dict] = []
     by_question: dict[int, list[QuestionResult]] = {}
     for r in report.results:
         by_question.setdefault(r.question, []).append(r)
 
-    def whole(r: QuestionResult, quality: int, verdict: str, seconds: float, step, typed, value) -> dict:
-        state = states.get(r.template_id) if states is not None else None
-        schedule = states is not None and moves_schedule(state, quality, today)
-        row = review_row(item=r.template_id, topic=r.topic, seed=r.seed, quality=quality, verdict=verdict,
-                         when=when, today=today, state=state, schedule=schedule, mode="mock", typed=typed,
-                         value=value, seconds=seconds, step=step, interview=interview)
-        if schedule:
-            states[r.template_id] = ItemState.from_dict(row["after"])
-        return row
+    def moment(*rs: QuestionResult) -> datetime:
+        times = [r.answered for r in rs if r.answered is not None]
+        return datetime.fromtimestamp(max(times), timezone.utc) if times else when
 
+    # (time of the answer, the result it is about, whether it is a whole review, the row's own fields)
+    planned: list[tuple[datetime, QuestionResult, bool, dict[str, Any]]] = []
     for boxes in by_question.values():
         answered = [r for r in boxes if r.verdict != UNANSWERED]
         if not answered:
             continue
         first = boxes[0]
         if first.step is None:
-            rows.append(whole(first, first.quality, first.verdict, first.seconds, None, first.typed, first.value))
+            planned.append((moment(first), first, True, dict(quality=first.quality, verdict=first.verdict,
+                                                             seconds=first.seconds, step=None, typed=first.typed,
+                                                             value=first.value)))
             continue
         for r in answered:
-            rows.append(review_row(item=r.template_id, topic=r.topic, seed=r.seed, quality=r.quality,
-                                   verdict=r.verdict, when=when, today=today, state=None, schedule=False,
-                                   mode="mock", typed=r.typed, value=r.value, seconds=r.seconds, step=r.step))
+            planned.append((moment(r), r, False, dict(quality=r.quality, verdict=r.verdict, seconds=r.seconds,
+                                                      step=r.step, typed=r.typed, value=r.value)))
         lowest = min(r.quality for r in answered)
         if len(answered) == len(boxes) or lowest < 3:
             worst = min((r.verdict for r in answered), key=_WORST.index)
-            rows.append(whole(first, lowest, worst, sum(r.seconds for r in answered), None, "", None))
+            planned.append((moment(*answered), first, True, dict(quality=lowest, verdict=worst,
+                                                                 seconds=sum(r.seconds for r in answered),
+                                                                 step=None, typed="", value=None)))
+    planned.sort(key=lambda p: p[0])  # stable: answers given at the same moment keep the question order
+
+    rows: list[dict] = []
+    for at, r, whole, fields in planned[stored:]:
+        today = local_date(at)
+        state = states.get(r.template_id) if whole and states is not None else None
+        schedule = whole and states is not None and moves_schedule(state, fields["quality"], today)
+        row = review_row(item=r.template_id, topic=r.topic, seed=r.seed, when=at, today=today,
+                         state=state if schedule else None, schedule=schedule, mode="mock",
+                         interview=interview if schedule else None, **fields)
+        if schedule:
+            states[r.template_id] = ItemState.from_dict(row["after"])
+        rows.append(row)
     return rows
 
 

@@ -7,6 +7,7 @@ why and exits with status 1, and nothing is touched.
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def register(subparsers) -> None:
@@ -33,7 +34,9 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
         lang = args.lang or profile.settings().get("lang") or "en"
         app = DrillApp(AppContext(profile, lang), start=start, **screen_kwargs)
         app.run()
-        return app.return_code or 0
+        for lost in app.unsaved.values():  # a write failed and the app closed before it could be made again
+            print("drill: " + lost, file=sys.stderr)
+        return app.return_code or (1 if app.unsaved else 0)
     finally:
         profile.close()
 

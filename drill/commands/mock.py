@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
 from engine.session import QUEUE_KEY  # templates the next practice session asks first
 
@@ -109,24 +109,79 @@ def begin_run(plan: "MockPlan", now: float) -> tuple["MockRun", list["Problem"]]
     return MockRun.begin(plan, [[(s.expected, s.target_seconds) for s in p.steps] for p in problems], now), problems
 
 
-def save_run(profile: "Profile", run: "MockRun", *, when: datetime, today: date) -> tuple[dict, "Report"]:
-    """Save a finished mock (Profile.add_mock) and log its answers as ``mock`` reviews: a template's first
-    answer anywhere, a due template and a lapse (quality < 3) move its schedule
-    (:func:`engine.mock.review_rows`), so a missed question is due the next day.
+class MockSave:
+    """Saving a finished mock: its record (``Profile.add_mock``), then its answers as ``mock`` review rows (a
+    template's first answer anywhere, a due template and a lapse (quality < 3) move its schedule,
+    :func:`engine.mock.review_rows`, so a missed question is due the next day).
 
-    Returns the stored record (with its id) and the report.
+    A write may fail (``engine.storage.SaveFailed``: a full disk, no permission...), so this is built once,
+    when the mock ends, and :meth:`write` may be called again until it succeeds, storing nothing twice.
+    Why the progress is kept here rather than an id per run in the save files: every write of
+    ``engine.storage`` is durable when it returns and, when it raises ``SaveFailed``, has left its file as
+    it was (``atomic_write``), so the caller knows exactly what is stored: the record (:attr:`stored`) and
+    the first :attr:`logged` rows.  A retry adds only the rest.  A run id would have to go into every
+    review row, whose fields are fixed (``ROW_FIELDS``, checked on import), to find the same thing again;
+    and a run that exists only in memory cannot be saved by another process.  The rows still to write are
+    built at each attempt from the profile's states then (``review_rows(stored=...)``), so a review recorded
+    meanwhile (practice, between two attempts) is not overwritten by a state computed before it.
+
+    The record (its score compared with the mocks saved before) and the time of each answer are fixed when
+    the mock ends: the record's ``ts`` is the moment it ended, each row the moment of its answer.
     """
-    from drill.flow import learning
-    from engine.mock import build_report, mock_record, review_rows
-    from engine.session import iso_utc
 
-    earlier = profile.mocks()
-    report = build_report(run, earlier)
-    stored = profile.add_mock(mock_record(run, report, iso_utc(when)))
-    for row in review_rows(report, when=when, today=today, states=profile.states(),
-                           interview=learning(profile).interview):
-        profile.record(row)
-    return stored, report
+    def __init__(self, profile: "Profile", run: "MockRun") -> None:
+        from datetime import timezone
+
+        from engine.mock import build_report, mock_record, review_rows
+        from engine.session import iso_utc
+
+        self.report = build_report(run, profile.mocks())
+        self.ended = datetime.fromtimestamp(run.ended, timezone.utc)  # build_report: the run is finished
+        self.record = mock_record(run, self.report, iso_utc(self.ended))
+        self.total = len(review_rows(self.report, when=self.ended, local_date=lambda when: when.date()))
+        self.stored: dict | None = None  # the record as stored, with its id
+        self.logged = 0  # how many of the review rows are stored (they are written in order)
+
+    @property
+    def done(self) -> bool:
+        return self.stored is not None and self.logged >= self.total
+
+    @property
+    def shown(self) -> dict:
+        """The record to show: as stored (with its id), or as it will be."""
+        return self.stored if self.stored is not None else self.record
+
+    def write(self, profile: "Profile", local_date: Callable[[datetime], date]) -> dict:
+        """Store what is not stored yet; ``local_date``: the learner's day at a moment (``AppContext.local_date``).
+
+        Returns the stored record; raises ``SaveFailed`` (:meth:`progress` says what is stored by then).
+        """
+        from drill.flow import learning
+        from engine.mock import review_rows
+
+        if self.stored is None:
+            self.stored = profile.add_mock(self.record)
+        for row in review_rows(self.report, when=self.ended, local_date=local_date, states=profile.states(),
+                               interview=learning(profile).interview, stored=self.logged):
+            profile.record(row)
+            self.logged += 1
+        return self.stored
+
+    def progress(self, why: str, lang: str = "en") -> str:
+        """What a failed save has stored and what to do (``why``: ``SaveFailed.text(lang)``), in ``lang``."""
+        from drill.i18n import t
+
+        if self.stored is None:
+            return t("mock.not_saved", lang, why=why)
+        return t("mock.partly_saved", lang, why=why, stored=self.logged, total=self.total)
+
+    def lost(self, why: str, lang: str = "en") -> str:
+        """What is lost should the app close before the rest is stored (printed after it), in ``lang``."""
+        from drill.i18n import t
+
+        if self.stored is None:
+            return t("mock.lost", lang, why=why)
+        return t("mock.lost_partly", lang, why=why, stored=self.logged, total=self.total)
 
 
 def report_of(profile: "Profile", record: Mapping) -> "Report":

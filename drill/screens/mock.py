@@ -14,6 +14,12 @@
   worked solution, ``p`` sends the missed templates to the next practice
   session (profile setting ``queued_items``).
 
+Saving a mock can fail (a full disk, no permission: ``engine.storage.SaveFailed``).
+Its report opens all the same, saying what was stored, the path and the
+cause; ``r`` saves the rest (:class:`drill.commands.mock.MockSave`: nothing is
+stored twice), and so does leaving the report or quitting the app, which ask
+before losing what still cannot be stored.
+
 The clock is ``ctx.clock`` (tests inject one); :mod:`engine.mock` does the work.
 Text from formulas or from the learner is shown as ``rich.text.Text``, never
 parsed as markup.
@@ -39,6 +45,7 @@ from drill.widgets.problem import givens_table
 from engine.grading import misconception_label
 from engine.mock import (ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading,
                          unreadable_reason)
+from engine.storage import SaveFailed
 from question_bank import registry
 from question_bank.base import TOPICS, Problem
 
@@ -210,8 +217,12 @@ class MockSetupScreen(_MockScreen):
             self.app.bell()
             return
         s = self.plan.settings
-        self.ctx.profile.set_setting(glue.SETTINGS_KEY, {"minutes": s.minutes, "questions": s.questions,
-                                                         "topics": list(s.topics), "chains": s.chains})
+        try:
+            self.ctx.profile.set_setting(glue.SETTINGS_KEY, {"minutes": s.minutes, "questions": s.questions,
+                                                             "topics": list(s.topics), "chains": s.chains})
+        except SaveFailed as e:  # the mock runs all the same; said now, not after thirty minutes
+            self.app.notify(self.tr("mock.setup_not_kept", why=e.text(self.lang)), severity="error", timeout=12,
+                            markup=False)
         self.app.switch_to("mock_run", plan=self.plan)
 
     def action_back(self) -> None:
@@ -266,14 +277,15 @@ class ConfirmEndScreen(DrillModal[bool]):
         Binding("n,escape", "answer(False)", "No", id="key.mock_no"),
     ]
 
-    def __init__(self, body: str = "", **kwargs) -> None:
+    def __init__(self, body: str = "", title: str = "mock.end_title", **kwargs) -> None:
         super().__init__(**kwargs)
         self.body = body
+        self.title_key = title
 
     def compose(self) -> ComposeResult:
         lang = self.lang
         with Vertical():
-            yield Static(Text(t("mock.end_title", lang), style="bold"))
+            yield Static(Text(t(self.title_key, lang), style="bold"))
             yield Static(Text(self.body))
             with Horizontal():
                 yield Button(t("key.mock_yes", lang) + " (y)", id="yes", variant="warning")
@@ -367,8 +379,10 @@ class MockRunScreen(_MockScreen):
         self.plan = plan
         self.run: MockRun | None = None
         self.problems: list[Problem] = []
-        self.saved: dict | None = None
+        self.saving: glue.MockSave | None = None  # the finished mock being saved (built once)
+        self.save_error: SaveFailed | None = None  # why the last attempt to save it failed (None: it did not)
         self._ending = False
+        self._quit_after = False  # the app quits once the mock is saved (Ctrl+Q mid-mock)
         self._box: Input | None = None
 
     def compose(self) -> ComposeResult:
@@ -584,44 +598,90 @@ class MockRunScreen(_MockScreen):
             self.run.finish(now, draft=draft)
 
     def end_mock(self) -> None:
-        """Save the finished mock (record + unscheduled reviews) and show the report.
+        """Save the finished mock (record + review rows) and show the report.
 
         Grading a symbolic answer may take seconds (:mod:`engine.symbolic`), so a mock with one is
-        graded and saved in a thread; the report shows when it is done.
+        graded and saved in a thread; the report shows when it is done.  A save that fails shows the
+        report all the same, with the reason (:meth:`_save`).
         """
         if self._ending:
             return
         if not any(s.expected.kind == "expression" and s.status == ANSWERED for s in self.run.slots):
             self._save()  # numbers and choices grade in microseconds
-            self.app.call_later(self._show_report)
+            self.app.call_later(self._after_save)
             return
         self._ending = True
 
         def work() -> None:
             self._save()
             try:
-                self.app.call_from_thread(self.app.call_later, self._show_report)
-            except RuntimeError:  # the app closed meanwhile: the mock is saved, nothing to show
+                self.app.call_from_thread(self.app.call_later, self._after_save)
+            except RuntimeError:  # the app closed meanwhile: nothing to show
                 pass
 
         self.run_worker(work, thread=True, group="mock-save", exit_on_error=True)
 
-    def _save(self) -> None:
+    def _save(self) -> bool:
+        """Save the finished mock; False when a write failed: :attr:`save_error` says why and
+        :attr:`saving` what is stored (saving it again stores only the rest)."""
         self._ending = True
         ctx = self.ctx
-        self.saved, _ = glue.save_run(ctx.profile, self.run, when=ctx.clock(), today=ctx.today())
+        if self.saving is None:
+            self.saving = glue.MockSave(ctx.profile, self.run)
+        try:
+            self.saving.write(ctx.profile, ctx.local_date)
+        except SaveFailed as e:
+            self.save_error = e
+            return False
+        self.save_error = None
+        return True
+
+    def _report_kwargs(self) -> dict:
+        unsaved = not self.saving.done
+        return {"record": self.saving.shown, "saving": self.saving if unsaved else None,
+                "error": self.save_error if unsaved else None}
+
+    async def _after_save(self) -> None:
+        if self._quit_after and self.saving.done:
+            self.app.exit()
+            return
+        if self not in self.app.screen_stack:  # left meanwhile (the palette): the report opens on top
+            self.app.open_screen("mock_report", **self._report_kwargs())
+            return
+        await self._show_report()
+
+    def before_quit(self) -> bool:
+        """Quitting mid-mock ends the mock (a readable answer typed but not submitted is submitted, as
+        with Esc) and saves it: the app closes once it is saved, or shows the report with the reason
+        when it cannot be (:meth:`DrillApp.action_quit`)."""
+        if self.run is None:
+            return True
+        if self._ending:  # being saved (in a thread), or saved and its report on its way
+            if self.saving is not None and self.saving.done:
+                return True
+            self._quit_after = True
+            return False
+        if not self.run.finished:
+            self._finish_by_hand(self.answer_box.value)
+        self._quit_after = True
+        self.end_mock()
+        return False
 
     def on_unmount(self) -> None:
-        """Leaving the app mid-mock (Ctrl+Q) ends the mock there: it is saved like any other."""
+        """Leaving mid-mock another way (the palette) ends the mock there: it is saved like any other;
+        when that fails, its report opens on top with the reason (and should the app be closing, the
+        reason is printed after it: ``DrillApp.unsaved``)."""
         if self.run is not None and not self._ending:
             if not self.run.finished:
                 self._finish_by_hand(self.answer_box.value)
-            self._save()
+            if not self._save():
+                self.app.unsaved[self.saving] = self.saving.lost(self.save_error.text(self.lang), self.lang)
+                self.app.call_later(self.app.open_screen, "mock_report", **self._report_kwargs())
 
     async def _show_report(self) -> None:
         while self.app.screen is not self:  # a dialog open when the time ran out
             await self.app.pop_screen()
-        await self.app.switch_to("mock_report", record=self.saved)
+        await self.app.switch_to("mock_report", **self._report_kwargs())
 
 
 # --------------------------------------------------------------------------- #
@@ -679,9 +739,11 @@ class SolutionScreen(DrillModal[None]):
 
 
 class MockReportScreen(_MockScreen):
-    """The report of a saved mock (the latest one when none is given)."""
+    """The report of a saved mock (the latest one when none is given), or of one whose save failed
+    (``saving``, ``error``): it says so, and ``r`` saves the rest."""
 
     DEFAULT_CSS = """
+    MockReportScreen #report-unsaved { height: auto; margin: 0 1 1 1; color: $error; text-style: bold; }
     MockReportScreen #report-head { height: auto; margin: 0 1 1 1; }
     MockReportScreen #report-table { height: 1fr; min-height: 5; margin: 0 1; }
     MockReportScreen #report-notes { height: auto; max-height: 12; margin: 1 1 0 1; }
@@ -689,15 +751,20 @@ class MockReportScreen(_MockScreen):
     CELL_WIDTH = 20  # most cells of an answer in the table: the verdict stays in view at 80 columns
     BINDINGS = [
         Binding("p", "queue_missed", "Practise missed", id="key.mock_queue"),
+        Binding("r", "save_again", "Save again", id="key.mock_save_again"),
         Binding("escape", "back", "Back", id="key.back"),
     ]
 
-    def __init__(self, record: Mapping | None = None, **kwargs) -> None:
+    def __init__(self, record: Mapping | None = None, saving: "glue.MockSave | None" = None,
+                 error: SaveFailed | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.record = dict(record) if record is not None else None
         self.report: Report | None = None
+        self.saving = saving  # a mock not wholly saved yet (a write failed): r saves the rest
+        self.save_error = error
 
     def compose(self) -> ComposeResult:
+        yield Static(id="report-unsaved")
         yield Static(id="report-head")
         table: DataTable = DataTable(id="report-table", cursor_type="row", zebra_stripes=True)
         yield table
@@ -710,10 +777,78 @@ class MockReportScreen(_MockScreen):
             self.record = mocks[-1] if mocks else None
         if self.record is not None:
             self.report = glue.report_of(self.ctx.profile, self.record)
+        self._keep_unsaved()
         self.apply_lang()
         self.query_one("#report-table", DataTable).focus()
 
+    # --- a mock whose save failed ----------------------------------------- #
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save_again":
+            return self.saving is not None
+        return True
+
+    def _keep_unsaved(self) -> None:
+        """While part of the mock is not stored, the app knows (it says so on stderr should it close anyway)."""
+        if self.saving is not None:
+            self.app.unsaved[self.saving] = self.saving.lost(self.save_error.text(self.lang), self.lang)
+
+    def show_unsaved(self) -> None:
+        box = self.query_one("#report-unsaved", Static)
+        box.display = self.saving is not None
+        if self.saving is not None:
+            box.update(Text(self.saving.progress(self.save_error.text(self.lang), self.lang)))
+
+    def save_again(self) -> bool:
+        """Store what is not stored yet; True when the whole mock is saved now."""
+        if self.saving is None:
+            return True
+        try:
+            self.record = dict(self.saving.write(self.ctx.profile, self.ctx.local_date))
+        except SaveFailed as e:
+            self.save_error = e
+            self._keep_unsaved()
+            self.show_unsaved()
+            return False
+        self.app.unsaved.pop(self.saving, None)
+        self.saving = self.save_error = None
+        self.show_unsaved()
+        self.refresh_bindings()
+        return True
+
+    def action_save_again(self) -> None:
+        if self.saving is None:
+            return
+        total = self.saving.total
+        if self.save_again():
+            self.notify(t("mock.saved_now", self.lang, n=total), timeout=4)
+        else:
+            self.notify(t("mock.still_not_saved", self.lang), severity="error", timeout=4)
+
+    def _confirm_losing(self, title: str, then) -> None:
+        """Ask before leaving with part of the mock not stored (``then``: what yes does)."""
+        if isinstance(self.app.screen, ConfirmEndScreen):  # already asking
+            return
+        saving = self.saving
+
+        def answered(yes: bool | None) -> None:
+            if yes and self.saving is saving:
+                self.app.unsaved.pop(saving, None)  # the learner chose to lose it: nothing more to say
+                then()
+
+        body = self.saving.progress(self.save_error.text(self.lang), self.lang) + "\n\n" + t("mock.lose", self.lang)
+        self.app.push_screen(ConfirmEndScreen(body, title=title), answered)
+
+    def before_quit(self) -> bool:
+        """Quitting saves what is not stored yet; if it still cannot be, asks first (``DrillApp.action_quit``)."""
+        if self.save_again():
+            return True
+        self._confirm_losing("mock.quit_title", self.app.exit)
+        return False
+
     def apply_lang(self) -> None:
+        self._keep_unsaved()
+        self.show_unsaved()
         lang, rep, rec = self.lang, self.report, self.record
         head = self.query_one("#report-head", Static)
         table = self.query_one("#report-table", DataTable)
@@ -776,8 +911,17 @@ class MockReportScreen(_MockScreen):
         if not self.report.missed_templates:
             self.notify(t("mock.nothing_missed", self.lang))
             return
-        glue.queue_missed(self.ctx.profile, self.report)
+        try:
+            glue.queue_missed(self.ctx.profile, self.report)
+        except SaveFailed as e:
+            self.notify(t("mock.not_queued", self.lang, why=e.text(self.lang)), severity="error", timeout=8,
+                        markup=False)
+            return
         self.notify(t("mock.queued", self.lang, n=len(self.report.missed_templates)))
 
     def action_back(self) -> None:
-        self.app.pop_screen()
+        """Back; a mock not wholly saved is saved first, and if it still cannot be, asks first."""
+        if self.save_again():
+            self.app.pop_screen()
+            return
+        self._confirm_losing("mock.leave_title", self.app.pop_screen)

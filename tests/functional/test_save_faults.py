@@ -7,7 +7,7 @@ import random
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from drill.app import DrillApp
 from drill.cli import main
@@ -297,3 +297,232 @@ def test_every_figure_is_finite_for_the_extremes_an_import_admits(tmp_path, caps
     assert figures["reviews"] == 3
     assert main(["--saves", str(tmp_path), "stats"]) == 0
     assert main(["--saves", str(tmp_path), "due"]) == 0
+
+
+# --------------------------------------------------------------------------- ending a mock in the app
+
+
+def mock_app(profile, clock, **setup):
+    from tests.functional.test_mock_app import app_for
+
+    return app_for(profile, clock, **({"questions": 3, "seed": 12, "chains": False} | setup))
+
+
+async def answer_two_and_end(pilot, clock):
+    """Start the mock, answer its first two questions (10 s and 20 s in), leave the third, end it."""
+    from tests.functional.test_mock_app import end_now, right, start
+    from tests.functional.test_mock_app import submit as answer
+
+    screen = await start(pilot)
+    await answer(pilot, screen, right(screen), seconds=10)
+    await answer(pilot, screen, right(screen), seconds=10)
+    return await end_now(pilot)
+
+
+def mock_rows(p):
+    return [r for r in p.reviews() if r["mode"] == "mock"]
+
+
+@pytest.mark.parametrize("err, lang, cause", [
+    (errno.ENOSPC, "en", "the disk is full"),
+    (errno.EACCES, "zh", "没有写入权限"),
+    (errno.EROFS, "en", "the file system is read-only"),
+    (errno.EIO, "zh", "输入/输出错误"),
+])
+@sync
+async def test_a_mock_ended_on_a_full_disk_keeps_its_report_and_is_saved_once_with_r(profile, clock, monkeypatch, err,
+                                                                                     lang, cause):
+    from drill.screens.mock import MockReportScreen
+
+    app = mock_app(profile, clock, lang=lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        refuse_writes(monkeypatch, err, match=lambda target: target.endswith(".json"))
+        start = clock().timestamp()
+        report = await answer_two_and_end(pilot, clock)  # no traceback: the report opens all the same
+        shown = text_of(report, "#report-unsaved")
+        assert report.query_one("#report-unsaved").display
+        said = ("Not saved: cannot write" if lang == "en" else "未保存：无法写入")
+        assert said in shown and str(tmp_mocks(profile)) in shown and cause in shown
+        assert ("press r" if lang == "en" else "按 r") in shown
+        assert report.report.score["correct"] == 2  # the results stay on screen
+        assert report.query_one("#report-table").row_count == 3
+        assert profile.mocks() == [] and mock_rows(profile) == [] and not list(profile.path.rglob("*.tmp"))
+        assert app.unsaved  # should the app close now, drill says the mock is lost
+        await pilot.press("r")  # still full: said again, nothing stored
+        await pilot.pause()
+        assert profile.mocks() == [] and isinstance(app.screen, MockReportScreen)
+        monkeypatch.undo()  # space freed
+        await pilot.press("r")
+        await pilot.pause()
+        assert not report.query_one("#report-unsaved").display and not app.unsaved
+        assert any(("Saved: the mock's result" if lang == "en" else "已保存") in n.message for n in app._notifications)
+        await pilot.press("r")  # nothing left to save: stores nothing more
+        await pilot.pause()
+    [rec] = profile.mocks()
+    assert rec["score"]["correct"] == 2 and rec["ts"] == iso(start + 20)  # when the mock ended
+    rows = mock_rows(profile)
+    assert len(rows) == 2 and len({r["item"] for r in rows}) == 2  # one per answered question
+    assert [r["ts"] for r in rows] == [iso(start + 10), iso(start + 20)]  # when each answer was given
+
+
+def tmp_mocks(p):
+    return p.path / "mocks.json"
+
+
+def iso(seconds):
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@pytest.mark.parametrize("fail_at", [1, 2])  # the disk fills after the record, before the first row or between rows
+@sync
+async def test_a_mock_saved_in_part_is_finished_by_r_without_storing_anything_twice(profile, clock, monkeypatch,
+                                                                                    fail_at):
+    real_record = Profile.record
+    calls = []
+
+    def record_then_fill(self, row):
+        calls.append(row)
+        if len(calls) == fail_at:
+            refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+        return real_record(self, row)
+
+    app = mock_app(profile, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        monkeypatch.setattr(Profile, "record", record_then_fill)
+        report = await answer_two_and_end(pilot, clock)
+        shown = text_of(report, "#report-unsaved")
+        assert f"Partly saved: cannot write {profile.path / 'reviews' / '000001.json'}" in shown
+        assert f"the mock's result and {fail_at - 1} of its 2 review rows" in shown and "nothing is stored twice" in shown
+        assert len(profile.mocks()) == 1 and len(mock_rows(profile)) == fail_at - 1  # durable, and said so
+        monkeypatch.undo()
+        await pilot.press("r")
+        await pilot.pause()
+        assert not report.query_one("#report-unsaved").display
+    assert len(profile.mocks()) == 1
+    rows = mock_rows(profile)
+    assert len(rows) == 2 and len({r["item"] for r in rows}) == 2
+    assert all(profile.states()[r["item"]].reps == 1 for r in rows)  # each first answer counted once
+
+
+@sync
+async def test_quitting_with_a_mock_that_cannot_be_saved_asks_first(profile, clock, monkeypatch):
+    from drill.screens.mock import ConfirmEndScreen, MockReportScreen, MockRunScreen
+    from tests.functional.test_mock_app import right, start
+
+    app = mock_app(profile, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+        screen = await start(pilot)  # its setup cannot be remembered: said at once, and the mock runs
+        assert any("This setup is not remembered" in n.message for n in app._notifications)
+        assert isinstance(screen, MockRunScreen)
+        clock.advance(5)
+        screen.answer_box.value = right(screen)
+        await pilot.press("ctrl+q")  # quitting mid-mock ends and saves it: it cannot be saved, so the app stays
+        await pilot.pause()
+        report = app.screen
+        assert isinstance(report, MockReportScreen) and app.is_running
+        assert "Not saved: cannot write" in text_of(report, "#report-unsaved")
+        await pilot.press("ctrl+t")  # the language cannot be remembered either: switched all the same
+        await pilot.pause()
+        assert "未保存：无法写入" in text_of(report, "#report-unsaved")
+        assert any("语言已切换，但未能记住" in n.message for n in app._notifications)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await pilot.press("escape")  # leaving the report: asks too
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmEndScreen)
+        assert "Leave without saving the mock?" in str(app.screen.query_one(Static).render())
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmEndScreen) and app.is_running
+        body = " ".join(str(w.render()) for w in app.screen.query(Static))
+        assert "Quit without saving the mock?" in body and "the disk is full" in body
+        await pilot.press("n")  # stays: free some space and quit again
+        await pilot.pause()
+        assert app.screen is report
+        monkeypatch.undo()
+        await pilot.press("ctrl+q")  # saved now, then quits
+        await pilot.pause()
+    assert app.return_code in (0, None) and not app.unsaved
+    [rec] = profile.mocks()
+    assert rec["score"]["correct"] == 1 and len(mock_rows(profile)) == 1
+
+
+@sync
+async def test_saying_yes_loses_the_mock_knowingly(profile, clock, monkeypatch):
+    from tests.functional.test_mock_app import right, start
+    from tests.functional.test_mock_app import submit as answer
+
+    app = mock_app(profile, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await answer(pilot, screen, right(screen), seconds=10)
+        refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+    assert not app.is_running and not app.unsaved and profile.mocks() == []
+
+
+@sync
+async def test_a_mock_left_by_the_palette_on_a_full_disk_opens_its_report_with_the_reason(profile, clock, monkeypatch):
+    from drill.screens.mock import MockReportScreen
+    from tests.functional.test_mock_app import right, start
+    from tests.functional.test_mock_app import submit as answer
+
+    app = mock_app(profile, clock)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        await answer(pilot, screen, right(screen), seconds=10)
+        refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+        app.go("home")  # the run screen leaves: the mock ends there and cannot be saved
+        await pilot.pause()
+        await pilot.pause()
+        report = app.screen
+        assert isinstance(report, MockReportScreen)
+        assert "Not saved: cannot write" in text_of(report, "#report-unsaved")
+        assert list(app.unsaved.values()) == [report.saving.lost(report.save_error.text())]
+        monkeypatch.undo()
+        await pilot.press("escape")  # leaving saves it first
+        await pilot.pause()
+        assert not isinstance(app.screen, MockReportScreen)
+    assert len(profile.mocks()) == 1 and len(mock_rows(profile)) == 1
+
+
+@sync
+async def test_a_mock_with_a_symbolic_answer_saved_in_a_thread_on_a_full_disk_says_so_too(profile, clock, monkeypatch):
+    from tests.functional.test_mock_app import end_now, start
+    from tests.functional.test_mock_app import submit as answer
+
+    app = mock_app(profile, clock, questions=1, seed=2, topics=["memory"])
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await start(pilot)
+        assert screen.run.slot.expected.kind == "expression"  # graded and saved in a thread
+        refuse_writes(monkeypatch, errno.EIO, match=lambda target: target.endswith(".json"))
+        screen.answer_box.value = "1"
+        report = await end_now(pilot)
+        assert report.report.results[0].verdict == "wrong"  # submitted: so graded in the thread
+        assert "input/output error" in text_of(report, "#report-unsaved")
+        monkeypatch.undo()
+        await pilot.press("r")
+        await pilot.pause()
+    assert len(profile.mocks()) == 1 and len(mock_rows(profile)) == 1
+
+
+def test_drill_mock_says_on_stderr_what_the_app_closed_without_saving(tmp_path, monkeypatch, capsys):
+    """``drill mock`` saves only through the app (``--plan`` writes nothing): should the app close with a mock
+    that could not be saved (the run screen unmounted as it closed), drill says so and exits with status 1."""
+    lost = "The mock interview was not saved and is lost: cannot write x: the disk is full."
+
+    def run(app):
+        app.unsaved[object()] = lost
+
+    monkeypatch.setattr(DrillApp, "run", run)
+    assert main(["--saves", str(tmp_path), "mock", "--questions", "2", "--seed", "1"]) == 1
+    assert capsys.readouterr().err == f"drill: {lost}\n"

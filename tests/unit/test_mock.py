@@ -1,7 +1,7 @@
 """engine.mock: planning from a seed, the injected-clock state machine, scoring and the report."""
 
 from collections import Counter
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings
@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from engine.answers import Choice
 from engine.grading import Expected, Miss
+from engine.sm2 import ItemState
 from engine.storage import row_problem
 from engine.mock import (
     ANSWERED, PENDING, SKIPPED, Candidate, MockError, MockPlan, MockRun, MockSettings, Planned,
@@ -201,13 +202,13 @@ def test_weakness_figures_from_review_rows():
 # The clock and the state machine
 
 
-def make_run(expected=(GB, BOUND, GB), limit=600, chain=None) -> MockRun:
+def make_run(expected=(GB, BOUND, GB), limit=600, chain=None, now=1000.0) -> MockRun:
     qs = tuple(Planned(f"t{i}", "memory" if i % 2 == 0 else "roofline", 10 + i, 1) for i in range(len(expected)))
     steps = [[(e, 60)] for e in expected]
     if chain:
         qs += (Planned("chain", "inference", 99, len(chain)),)
         steps.append([(e, 60) for e in chain])
-    return MockRun.begin(MockPlan(MockSettings(questions=len(qs)), qs, limit), steps, now=1000.0)
+    return MockRun.begin(MockPlan(MockSettings(questions=len(qs)), qs, limit), steps, now=now)
 
 
 def test_the_countdown_and_its_warning():
@@ -364,15 +365,77 @@ def test_the_saved_record_and_the_review_rows():
     assert (q["item"], q["seed"], q["step"], q["typed"], q["verdict"], q["seconds"], q["expected"], q["flagged"]) \
         == ("t2", 12, None, "280 GB", "wrong", 60, "140 GB", False)
     when = datetime(2026, 11, 29, 15, 42, 1, tzinfo=timezone.utc)
-    rows = review_rows(rep, when=when, today=date(2026, 11, 29))
+    rows = review_rows(rep, when=when, local_date=utc_day)
     assert len(rows) == 5  # the unanswered step is not a review
     assert all(r["mode"] == "mock" and r["scheduled"] is False and r["before"] is None and r["after"] is None
                for r in rows)
-    assert all(row_problem(r, stored=False) is None for r in rows)  # the storage accepts them
-    assert rows[0]["ts"] == "2026-11-29T15:42:01Z" and rows[0]["date"] == "2026-11-29"
+    # each row at the time of its answer (the run's clock: seconds since the epoch), not when it was saved
+    assert [r["ts"] for r in rows] == [at(1020), at(1040), at(1100), at(1130), at(1150)]
+    assert rows[0]["date"] == "1970-01-01"
     assert rows[0]["value"] == 140e9 and rows[1]["value"] == "compute"
     assert [r["quality"] for r in rows] == [5, 1, 2, 3, 5]
     assert rows[-1]["step"] == 2 and rows[-1]["item"] == "chain"
+
+
+def utc_day(when: datetime) -> date:
+    return when.astimezone(timezone.utc).date()
+
+
+def at(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+DAY = 86_400.0
+MIDNIGHT = 20_000 * DAY  # 2024-10-04T00:00:00Z on the run's clock
+
+
+def test_each_review_row_carries_the_time_and_the_local_day_of_its_answer():
+    """A mock across midnight: the answers before it are filed under the first day, the rest under the next,
+    in the order they were given (a skipped question answered last comes last); a whole-chain row at its
+    last step's time.  ``local_date`` is the learner's day rule (here UTC+8)."""
+    start = MIDNIGHT - 8 * 3600 - 300  # 23:55 in UTC+8
+    run = make_run(expected=(GB, BOUND), chain=(GB, BOUND), now=start)
+    run.skip(start + 30)  # question 1 left for later
+    run.answer("mem", start + 100)  # question 2 at 23:56:40
+    run.answer("140 GB", start + 400)  # chain step 1 at 00:01:40, the next day
+    run.answer("memory", start + 500)  # chain step 2
+    run.answer("140", start + 560)  # question 1, last
+    assert run.finished
+    east = timezone(timedelta(hours=8))
+    rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=timezone.utc),
+                       local_date=lambda when: when.astimezone(east).date(), states={})
+    assert [(r["item"], r["step"]) for r in rows] == [("t1", None), ("chain", 1), ("chain", 2), ("chain", None),
+                                                      ("t0", None)]
+    assert [r["ts"] for r in rows] == [at(start + 100), at(start + 400), at(start + 500), at(start + 500),
+                                       at(start + 560)]
+    assert all(row_problem(r, stored=False) is None for r in rows)  # the storage accepts them
+    first_day = datetime.fromtimestamp(start, east).date()
+    assert [r["date"] for r in rows] == [first_day.isoformat()] + [(first_day + timedelta(days=1)).isoformat()] * 4
+    # a first answer enters the schedule on the day it was given
+    assert rows[0]["after"]["last"] == first_day.isoformat() and rows[-1]["after"]["last"] == rows[-1]["date"]
+
+
+def test_an_answer_given_when_the_time_ran_out_is_dated_at_the_deadline():
+    run = make_run(now=1000)
+    run.answer("140", 1100)
+    run.tick(1700, draft="mem")  # the tick came late: the answer was in the box when the time ran out
+    rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=timezone.utc), local_date=utc_day)
+    assert [r["ts"] for r in rows] == [at(1100), at(1600)]
+
+
+def test_review_rows_after_the_ones_already_stored_move_the_schedule_from_the_profiles_states():
+    """A save that failed part-way, run again: the rows already stored are left out, and the states (the
+    profile's, which count them) move only by the rest: the same rows as in one go."""
+    run = make_run(expected=(GB, BOUND, GB), now=1000)
+    for k, answer in enumerate(("140 GB", "compute", "280 GB")):
+        run.answer(answer, 1010 + 10 * k)
+    rep = build_report(run)
+    kw = dict(when=datetime(2000, 1, 1, tzinfo=timezone.utc), local_date=utc_day)
+    whole = review_rows(rep, states={}, **kw)
+    assert [r["item"] for r in whole] == ["t0", "t1", "t2"] and all(r["scheduled"] for r in whole)
+    for stored in range(len(whole) + 1):
+        states = {r["item"]: ItemState.from_dict(r["after"]) for r in whole[:stored]}
+        assert review_rows(rep, states=states, stored=stored, **kw) == whole[stored:]
 
 
 def test_queue_missed_keeps_order_and_adds_each_once():
