@@ -1491,17 +1491,42 @@ CATALOGUE: tuple[Formula, ...] = (
             "R§3.1 (the slanted roof: time = bytes / bandwidth)",
             (Misconception("bits", "mixed up bits and bytes (off by 8)", "8*bytes/bandwidth", "把比特和字节搞混了（差 8 倍）"),),
             "T_mem"),
-    Formula("max_batch_tpot", (Input("tpot_target", "time", "largest acceptable time per output token", "TPOT_max"),
+    Formula("max_batch_tpot", (Input("tpot_target", "time", "largest acceptable time per output token", "TPOT_max",
+                                     "可接受的最大每 token 时间（TPOT 目标）"),
                                BW, Input("weight_bytes", "bytes", "bytes of the weights", "W"),
                                Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one sequence", "KV_seq")),
             "floor((tpot_target*bandwidth - weight_bytes)/kv_bytes_per_seq)", "count",
             "largest decode batch whose memory-bound step (W + B·KV_seq) / BW meets a TPOT target",
-            "kipply's inference arithmetic (decode step = bytes read / bandwidth), solved for the batch",
+            "C§4.2, R§5.4",
             (Misconception("no_weights_read", "forgot that every step reads the weights too",
                            "floor(tpot_target*bandwidth/kv_bytes_per_seq)", "忘了每一步也要把权重读一遍"),
              Misconception("rounded_up", "rounded up: that batch misses the target",
                            "ceil((tpot_target*bandwidth - weight_bytes)/kv_bytes_per_seq)", "向上取整了：那个 batch 达不到目标")),
-            "B_max"),
+            "B_max",
+            refs="kipply2022, pope2022",
+            decomposition=("a decode step reads W + B × KV_seq bytes, so TPOT = (W + B × KV_seq) / BW ≤ TPOT_max; "
+                           "solve for B: within the target the memory reads TPOT_max × BW bytes, the weights take W of "
+                           "them, every sequence KV_seq of the rest; round down",),
+            decomposition_zh=("一个 decode 步读 W + B × KV_seq 字节，所以 TPOT = (W + B × KV_seq) / BW ≤ TPOT_max；"
+                              "对 B 求解：目标时间内显存能读 TPOT_max × BW 字节，权重先占 W，剩下的每条序列占 KV_seq；"
+                              "向下取整",),
+            parts=(Part("budget", "TPOT_max × BW", "tpot_target*bandwidth", "bytes",
+                        "bytes the memory reads within the target", "目标时间内显存能读的字节数"),
+                   Part("room", "TPOT_max × BW − W", "budget - weight_bytes", "bytes",
+                        "left for KV reads after the weights", "扣掉权重后留给 KV 读取的字节数")),
+            via="floor(room/kv_bytes_per_seq)",
+            simplification=("B_max = (BW × TPOT_max − W) / KV_seq: the target must first pay for the weight read "
+                            "W / BW; a target below it allows no batch at all, and a longer context (larger KV_seq) "
+                            "shrinks B_max in proportion",),
+            simplification_zh=("B_max = (BW × TPOT_max − W) / KV_seq：目标时间先要付掉读权重的 W / BW；目标比它还短就一条"
+                               "序列也跑不了，上下文越长（KV_seq 越大），B_max 按比例变小",),
+            takeaway="the TPOT target fixes the bytes a step may read: the weights take their share first and each "
+                     "sequence's KV cache the rest, so a longer context or a tighter SLO cuts the batch, and the "
+                     "throughput with it.",
+            takeaway_zh="TPOT 目标决定了每步能读多少字节：先扣掉权重，剩下的按每条序列的 KV Cache 分，所以上下文越长或 "
+                        "SLO 越紧，batch 越小，吞吐也跟着降。",
+            example={"tpot_target": 0.05, "bandwidth": 3e12, "weight_bytes": 70e9, "kv_bytes_per_seq": 1e9},
+            meaning_zh="访存受限的 decode 步 (W + B·KV_seq) / BW 满足 TPOT 目标时的最大 batch"),
     # bits per weight are plain numbers here (÷ 8 makes bytes): as a "bits" quantity a unit expression would already
     # read 4.125 bit as 0.516 B, and the ÷ 8 would count twice
     Formula("quant_weights_bytes", (PHI, Input("bits_per_weight", "count", "stored bits per weight, group "
@@ -1526,27 +1551,67 @@ CATALOGUE: tuple[Formula, ...] = (
             "kipply's inference arithmetic (decode is memory-bound); weight-only quantisation as in GPTQ / AWQ",
             (Misconception("no_kv", "ignored the KV cache reads", "bits_before/bits_after", "忽略了 KV Cache 的读取"),),
             "speed-up"),
-    Formula("paged_kv_waste_tokens", (Input("seq", "count", "tokens in the sequence", "S"),
-                                      Input("block_size", "count", "tokens per KV block", "b")),
+    Formula("paged_kv_waste_tokens", (Input("seq", "count", "tokens in the sequence", "S", "序列的 token 数"),
+                                      Input("block_size", "count", "tokens per KV block", "b", "每个 KV 块的 token 数")),
             "ceil(seq/block_size)*block_size - seq", "count",
             "KV slots reserved but unused by one sequence under PagedAttention: only its last block is partly empty",
-            "Kwon et al. 2023, Efficient Memory Management for LLM Serving with PagedAttention (arXiv:2309.06180), §4",
+            "kwon2023",
             (Misconception("filled_part", "gave the filled part of the last block (S mod b), not its empty slots",
                            "seq - floor(seq/block_size)*block_size", "给出的是最后一块已填满的部分（S mod b），不是空着的槽位"),),
-            "waste"),
-    Formula("paged_max_seqs", (Input("kv_budget", "bytes", "memory left for the KV cache", "M_KV"),
-                               Input("kv_bytes_per_token", "bytes", "KV cache bytes per token (all layers)", "KV/token"),
-                               Input("seq", "count", "tokens per sequence", "S"),
-                               Input("block_size", "count", "tokens per KV block", "b")),
+            "waste",
+            decomposition=("a sequence holds whole blocks of b tokens, ceil(S / b) of them; the slots it reserves but "
+                           "leaves empty are blocks × b − S, all in its last block",),
+            decomposition_zh=("一条序列占用整块，每块 b 个 token，共 ceil(S / b) 块；预留了但空着的槽位 = 块数 × b − S，"
+                              "全在最后一块里",),
+            parts=(Part("blocks", "blocks", "ceil(seq/block_size)", "count", "whole blocks the sequence holds",
+                        "这条序列占用的整块数"),
+                   Part("slots", "blocks × b", "blocks*block_size", "count", "token slots reserved",
+                        "预留的 token 槽位数")),
+            via="slots - seq",
+            simplification=("whatever S is, the waste is less than one block (< b slots), about b / 2 on average",),
+            simplification_zh=("不管 S 多大，浪费都不到一块（< b 个槽位），平均约 b / 2",),
+            takeaway="paging bounds the waste of a sequence by one block, against the whole unused tail of a "
+                     "max-length reservation without it: that is why vLLM fits far more requests in the same memory.",
+            takeaway_zh="分页把一条序列的浪费限制在一块以内，而不分页时按最大长度预留，没用到的整段尾巴都浪费了："
+                        "这就是 vLLM 在同样的显存里能放下多得多请求的原因。",
+            example={"seq": 1000, "block_size": 16},
+            meaning_zh="PagedAttention 下一条序列预留了但没用上的 KV 槽位：只有最后一块可能没填满"),
+    Formula("paged_max_seqs", (Input("kv_budget", "bytes", "memory left for the KV cache", "M_KV", "留给 KV Cache 的显存"),
+                               Input("kv_bytes_per_token", "bytes", "KV cache bytes per token (all layers)", "KV/token",
+                                     "每个 token 的 KV Cache 字节数（所有层）"),
+                               Input("seq", "count", "tokens per sequence", "S", "每条序列的 token 数"),
+                               Input("block_size", "count", "tokens per KV block", "b", "每个 KV 块的 token 数")),
             "floor(kv_budget/(ceil(seq/block_size)*block_size*kv_bytes_per_token))", "count",
             "sequences of S tokens a KV budget holds under PagedAttention: each holds ceil(S/b) whole blocks",
-            "Kwon et al. 2023, PagedAttention (arXiv:2309.06180), §4",
+            "kwon2023",
             (Misconception("no_block_rounding", "ignored that each sequence holds whole blocks",
                            "floor(kv_budget/(seq*kv_bytes_per_token))", "忽略了每条序列占用的是整块"),
              Misconception("rounded_up", "rounded up: the last sequence would not fit",
                            "ceil(kv_budget/(ceil(seq/block_size)*block_size*kv_bytes_per_token))",
                            "向上取整了：最后一条序列放不下")),
-            "N_seq"),
+            "N_seq",
+            refs="pope2022",
+            decomposition=("a sequence of S tokens holds ceil(S / b) whole blocks of b tokens, each token KV/token "
+                           "bytes; the KV budget ÷ the bytes of one sequence, rounded down (a partial sequence does "
+                           "not fit)",),
+            decomposition_zh=("一条 S 个 token 的序列占 ceil(S / b) 个整块，每块 b 个 token，每个 token KV/token 字节；"
+                              "KV 预算 ÷ 一条序列的字节数，向下取整（放不下一整条就不算）",),
+            parts=(Part("blocks", "blocks/seq", "ceil(seq/block_size)", "count", "whole blocks one sequence holds",
+                        "一条序列占用的整块数"),
+                   Part("per_seq", "bytes/seq", "blocks*block_size*kv_bytes_per_token", "bytes",
+                        "KV memory one sequence holds, in whole blocks", "一条序列按整块占用的 KV 显存")),
+            via="floor(kv_budget/per_seq)",
+            simplification=("the blocks add less than b tokens per sequence: N_seq ≈ M_KV / (S × KV/token); without "
+                            "paging a server that reserves the full context divides by the context length instead",),
+            simplification_zh=("按块取整每条序列多占不到 b 个 token：N_seq ≈ M_KV / (S × KV/token)；不分页、按完整上下文"
+                               "预留的服务则要除以上下文长度",),
+            takeaway="with paging a sequence costs its actual length rounded up to one block, not the model's maximum "
+                     "context: the batch is set by the tokens in flight, and the waste stays under one block per "
+                     "sequence.",
+            takeaway_zh="分页后一条序列只占它的实际长度（向上取整到一块），而不是模型的最大上下文：batch 由实际在跑的 token "
+                        "数决定，每条序列的浪费不到一块。",
+            example={"kv_budget": 40e9, "kv_bytes_per_token": 320e3, "seq": 1000, "block_size": 16},
+            meaning_zh="PagedAttention 下一份 KV 预算能放下多少条 S 个 token 的序列：每条占 ceil(S/b) 个整块"),
     Formula("moe_expert_capacity", (Input("tokens", "count", "tokens in the batch", "T"),
                                     Input("top_k", "count", "experts each token is routed to", "k"),
                                     Input("n_experts", "count", "experts in the layer", "E"),
@@ -1690,24 +1755,66 @@ PART2: tuple[Formula, ...] = (
             "(weight_bytes + batch*kv_bytes_per_seq)/bandwidth", "time",
             "time of one memory-bound decode step (the TPOT lower bound): read the weights once and every "
             "sequence's KV cache",
-            "kipply, 'Transformer Inference Arithmetic' (2022); Pope et al. 2022, 'Efficiently Scaling Transformer "
-            "Inference'",
+            "C§4.2",
             (Misconception("no_kv_step", NO_KV[0], "weight_bytes/bandwidth", NO_KV[1]),
              Misconception("weights_per_seq_step", "read the weights once per sequence",
                            "batch*(weight_bytes + kv_bytes_per_seq)/bandwidth", "让每条序列各读了一遍权重"),
              Misconception("one_seq_kv", "read one sequence's KV cache instead of the whole batch's",
                            "(weight_bytes + kv_bytes_per_seq)/bandwidth", "只读了一条序列的 KV Cache，而不是整个 batch 的")),
-            "TPOT"),
-    Formula("ttft", (PHI, Input("prompt_tokens", "count", "tokens in the prompt", "S_prompt"), PEAK,
-                     Input("mfu", "ratio", "utilisation the prefill reaches", "MFU")),
+            "TPOT",
+            refs="kipply2022, pope2022",
+            decomposition=("a decode step gives every sequence of the batch one token; it is memory-bound, so its time "
+                           "is the bytes it reads ÷ the bandwidth: the weights W once (shared by the whole batch) plus "
+                           "each sequence's KV cache, B × KV_seq",),
+            decomposition_zh=("一个 decode 步给 batch 里每条序列各生成一个 token；它是访存受限的，耗时 = 读取的字节数 ÷ 带宽："
+                              "权重 W 读一遍（整个 batch 共享），再加每条序列各自的 KV Cache，共 B × KV_seq",),
+            parts=(Part("kv_batch", "B × KV_seq", "batch*kv_bytes_per_seq", "bytes",
+                        "KV cache of the whole batch, read every step", "整个 batch 的 KV Cache，每步都要读一遍"),
+                   Part("step", "bytes/step", "weight_bytes + kv_batch", "bytes", "bytes read per decode step",
+                        "每个 decode 步读取的字节数")),
+            via="step/bandwidth",
+            simplification=("W = {weight_bytes} against B × KV_seq = {kv_batch}: while B × KV_seq ≪ W, TPOT ≈ W / BW, "
+                            "the floor no batch goes below, and each extra sequence adds only KV_seq / BW",),
+            simplification_zh=("W = {weight_bytes}，B × KV_seq = {kv_batch}：只要 B × KV_seq ≪ W，TPOT ≈ W / BW，"
+                               "这是 batch 再小也低不过的下限；每多一条序列只多 KV_seq / BW",),
+            takeaway="decode is bandwidth-bound: TPOT = bytes read per step ÷ BW; at small batch the weight read "
+                     "dominates, so batching raises throughput almost linearly at little cost in TPOT until the KV "
+                     "reads catch up.",
+            takeaway_zh="decode 受显存带宽限制：TPOT = 每步读取的字节数 ÷ 带宽；小 batch 时权重读取占大头，所以加大 batch "
+                        "几乎线性地提高吞吐、TPOT 却涨得很少，直到 KV 读取追上来。",
+            example={"bandwidth": 3e12, "weight_bytes": 140e9, "kv_bytes_per_seq": 1e9, "batch": 16},
+            meaning_zh="一个访存受限 decode 步的时间（TPOT 的下限）：读一遍权重和每条序列的 KV Cache"),
+    Formula("ttft", (PHI, Input("prompt_tokens", "count", "tokens in the prompt", "S_prompt", "prompt 的 token 数"),
+                     PEAK, Input("mfu", "ratio", "utilisation the prefill reaches", "MFU", "prefill 达到的算力利用率")),
             "2*phi*prompt_tokens/(peak_flops*mfu)", "time",
             "time to first token: a compute-bound prefill of the prompt (2Φ FLOPs per token) at a given "
             "utilisation; queueing and the first decode step ignored",
-            "standard serving arithmetic (Pope et al. 2022, 'Efficiently Scaling Transformer Inference'; "
-            "kipply, 'Transformer Inference Arithmetic')",
+            "C§4.2, C§3.1",
             (Misconception("training_flops_ttft", "used 6Φ per token (training) instead of 2Φ (forward)",
                            "6*phi*prompt_tokens/(peak_flops*mfu)", "每个 token 用了 6Φ（训练），应为 2Φ（前向）"),
-             Misconception("no_mfu_ttft", NO_MFU[0], "2*phi*prompt_tokens/peak_flops", NO_MFU[1])), "TTFT"),
+             Misconception("no_mfu_ttft", NO_MFU[0], "2*phi*prompt_tokens/peak_flops", NO_MFU[1])), "TTFT",
+            refs="pope2022, kipply2022, kaplan2020",
+            decomposition=("prefill runs the whole prompt through the model in one forward pass: 2Φ FLOPs per token "
+                           "(a multiply and an add per weight) × S_prompt tokens; those are large GEMMs, compute-bound, "
+                           "so they run at peak × MFU",),
+            decomposition_zh=("prefill 用一次前向把整个 prompt 过一遍模型：每个 token 2Φ FLOPs（每个权重一次乘一次加）"
+                              "× S_prompt 个 token；这些是大矩阵乘，算力受限，所以按峰值 × MFU 的速度跑",),
+            parts=(Part("work", "FLOPs", "2*phi*prompt_tokens", "flop", "forward FLOPs of the whole prompt",
+                        "整个 prompt 的前向 FLOPs"),
+                   Part("rate", "F_peak·MFU", "peak_flops*mfu", "flop_rate", "FLOP/s the prefill sustains",
+                        "prefill 实际持续的算力")),
+            via="work/rate",
+            simplification=("2Φ per token leaves out attention over the prompt (Kaplan et al.: + 2 × L × S × d_model "
+                            "FLOPs per token), small while S ≪ 12 × d_model: for long prompts the real TTFT is longer",),
+            simplification_zh=("每 token 2Φ 没算注意力对整个 prompt 的计算（Kaplan 等：每 token 另加 2 × L × S × d_model "
+                               "FLOPs），S ≪ 12 × d_model 时可以忽略；prompt 很长时实际 TTFT 更长",),
+            takeaway="TTFT is set by compute (2Φ per prompt token at peak × MFU), TPOT by bandwidth: long prompts need "
+                     "FLOP/s, long answers need bandwidth.",
+            takeaway_zh="TTFT 由算力决定（每个 prompt token 2Φ，按峰值 × MFU 算），TPOT 由带宽决定：长 prompt 要算力，"
+                        "长输出要带宽。",
+            example={"phi": 7e10, "prompt_tokens": 2000, "peak_flops": 1000e12, "mfu": 0.5},
+            meaning_zh="首 token 延迟：prompt 的 prefill 算力受限（每 token 2Φ FLOPs），按给定利用率计；忽略排队和第一个 "
+                       "decode 步"),
     Formula("decode_attention_intensity", (Input("n_heads", "count", "query heads", "n_h"), N_KV, BPE),
             "2*n_heads/(n_kv_heads*bytes_per_elem)", "intensity",
             "FLOPs per byte of KV cache read by decode attention: each cached K/V element is used by the "
@@ -1747,15 +1854,34 @@ PART2: tuple[Formula, ...] = (
              Misconception("metadata_per_weight", "stored a scale for every weight instead of every group",
                            "bits + scale_bits + zero_bits", "给每个权重都存了一个缩放因子，而不是每组一个")), "bits/weight"),
     # ---------------------------------------------------------- PagedAttention
-    Formula("paged_kv_blocks", (Input("seq", "count", "tokens in the sequence", "S"),
-                                Input("block_size", "count", "tokens per KV block", "block")),
+    Formula("paged_kv_blocks", (Input("seq", "count", "tokens in the sequence", "S", "序列的 token 数"),
+                                Input("block_size", "count", "tokens per KV block", "b", "每个 KV 块的 token 数")),
             "ceil(seq/block_size)", "count",
             "KV blocks one sequence holds with PagedAttention (the last block is partly empty: waste = "
             "blocks × block_size − S slots)",
-            "Kwon et al. 2023, 'Efficient Memory Management for Large Language Model Serving with "
-            "PagedAttention' (vLLM)",
+            "kwon2023",
             (Misconception("rounded_down_blocks", "rounded down: the last tokens need a block too",
-                           "floor(seq/block_size)", "向下取整了：最后几个 token 也要占一个块"),), "blocks"),
+                           "floor(seq/block_size)", "向下取整了：最后几个 token 也要占一个块"),), "blocks",
+            decomposition=("vLLM gives the KV cache out in fixed blocks of b tokens, one more whenever the last fills "
+                           "up; S tokens need S / b blocks' worth, rounded up to whole blocks",),
+            decomposition_zh=("vLLM 按固定大小的块分配 KV Cache，每块 b 个 token，最后一块写满才再分一块；S 个 token 需要 "
+                              "S / b 块的量，向上取整到整块",),
+            parts=(Part("full", "full", "floor(seq/block_size)", "count", "blocks the tokens fill completely",
+                        "被写满的块"),
+                   Part("rest", "rest", "seq - full*block_size", "count", "tokens left over for one more block",
+                        "剩下的 token，还要再占一块")),
+            via="full + ceil(rest/block_size)",
+            simplification=("only the last block is partly filled: it holds {rest} of its {block_size} slots, so the "
+                            "waste is blocks × b − S = b − rest, less than one block",),
+            simplification_zh=("只有最后一块没填满：它的 {block_size} 个槽位只用了 {rest} 个，所以浪费 = 块数 × b − S = "
+                               "b − rest，不到一块",),
+            takeaway="paging allocates the KV cache a block at a time as tokens arrive, so a sequence wastes less than "
+                     "one block instead of a max-length reservation: more requests fit, which is where vLLM's 2–4× "
+                     "throughput comes from.",
+            takeaway_zh="分页随着 token 的生成一块一块地分配 KV Cache，一条序列的浪费不到一块，而不是按最大长度整段预留："
+                        "能放下更多请求，vLLM 2–4 倍的吞吐提升就来自这里。",
+            example={"seq": 1000, "block_size": 16},
+            meaning_zh="PagedAttention 下一条序列占用的 KV 块数（最后一块没填满：浪费 = 块数 × 块大小 − S 个槽位）"),
     # ----------------------------------------------------- speculative decoding
     Formula("spec_decode_tokens_per_step", (ACCEPT, DRAFT_K),
             "(1 - acceptance^(draft_tokens + 1))/(1 - acceptance)", "count",

@@ -98,6 +98,17 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
     Source("pope2022", "Pope et al. 2022", "Pope 等 2022",
            "transformer inference: KV cache size, memory-bound decode, batching", "Transformer 推理：KV Cache 大小、"
            "访存受限的 decode、批处理", "Efficiently Scaling Transformer Inference, MLSys 2023 (arXiv:2211.05102)"),
+    Source("kipply2022", "kipply 2022 (Transformer Inference Arithmetic)", "kipply 2022（Transformer 推理算术）",
+           "back-of-the-envelope inference latency: a decode step reads the weights and the KV cache, so its time is "
+           "bytes ÷ memory bandwidth; prefill is compute-bound at 2Φ FLOPs per token",
+           "推理延迟的估算：decode 每步读权重和 KV Cache，耗时 = 字节数 ÷ 显存带宽；prefill 算力受限，每 token 2Φ FLOPs",
+           "Transformer Inference Arithmetic, kipp.ly blog, 2022"),
+    Source("kwon2023", "Kwon et al. 2023 (PagedAttention, vLLM)", "Kwon 等 2023（PagedAttention、vLLM）",
+           "PagedAttention: the KV cache in fixed-size blocks allocated on demand, as an operating system pages "
+           "memory; the vLLM serving engine",
+           "PagedAttention：像操作系统分页那样，把 KV Cache 按固定大小的块按需分配；vLLM 推理引擎",
+           "Efficient Memory Management for Large Language Model Serving with PagedAttention, SOSP 2023 "
+           "(arXiv:2309.06180)"),
     Source("ainslie2023", "Ainslie et al. 2023 (GQA)", "Ainslie 等 2023（GQA）",
            "grouped-query attention: fewer key/value heads than query heads", "分组查询注意力：KV 头少于 Query 头",
            "GQA: Training Generalized Multi-Query Transformer Models from Multi-Head Checkpoints (arXiv:2305.13245)"),

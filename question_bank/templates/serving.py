@@ -45,9 +45,40 @@ def ms(value: float) -> str:
     return fmt_quantity(value, "time", unit="ms")
 
 
+def _t(value: float) -> str:
+    """A short time in the unit that reads best (µs below 1 ms)."""
+    return fmt_quantity(value, "time")
+
+
 TPOT_CONV_EN = ("TPOT (time per output token) is the time of one decode step: every sequence in the batch gets one "
                 "token per step.")
 TPOT_CONV_ZH = "TPOT（每个输出 token 的时间）就是一个 decode 步的时间：每一步 batch 里的每条序列各得到一个 token。"
+
+
+def _tpot_split(w: float, kv_seq: float, batch: int, bw: float) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A TPOT solution's simplification: the step time split into the weight read and the KV reads, and which
+    one dominates."""
+    t_w, t_kv = w / bw, batch * kv_seq / bw
+    en = (f"split by what is read: the weights W / BW = {ms(t_w)}, the KV cache B × KV_seq / BW = {_t(t_kv)}; ")
+    zh = f"按读取的内容拆开：权重 W / BW = {ms(t_w)}，KV Cache B × KV_seq / BW = {_t(t_kv)}；"
+    if t_kv < t_w:
+        en += f"the weights dominate, so TPOT ≈ W / BW and one more sequence adds only KV_seq / BW = {_t(kv_seq / bw)}"
+        zh += f"权重占大头，所以 TPOT ≈ W / BW，每多一条序列只多 KV_seq / BW = {_t(kv_seq / bw)}"
+    else:
+        en += "the KV reads dominate, so a larger batch now costs TPOT almost in proportion"
+        zh += "KV 读取已占大头，再加大 batch，TPOT 几乎按比例增长"
+    return (en,), (zh,)
+
+
+def _tpot_budget(w: float, kv_seq: float, bw: float, target: float) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A largest-batch-for-a-TPOT-target solution's simplification, in time: the weights' share of the target first."""
+    t_w, t_kv = w / bw, kv_seq / bw
+    left = target - t_w
+    en = (f"in time: the weight read W / BW = {ms(t_w)} comes off the {target * 1000:g} ms target first; the "
+          f"{ms(left)} left pays for KV_seq / BW = {_t(t_kv)} per sequence, so B_max = (BW × TPOT_max − W) / KV_seq")
+    zh = (f"换成时间来看：{target * 1000:g} ms 的目标先扣掉读权重的 W / BW = {ms(t_w)}；剩下的 {ms(left)} 按每条序列 "
+          f"KV_seq / BW = {_t(t_kv)} 来分，所以 B_max = (BW × TPOT_max − W) / KV_seq")
+    return (en,), (zh,)
 
 
 def _setup(rng, *, batches=(1,), dtypes=("bf16", "fp8", "int4"), big: bool = False):
@@ -93,7 +124,7 @@ def _compute_dtype(gpu: GPU, rng) -> str:
 
 
 @template("serving.ttft", topic="serving", title="Time to first token (formula given)",
-          title_zh="首 token 延迟 TTFT（给出公式）", difficulty=1, target_seconds=60)
+          title_zh="首 token 延迟 TTFT（给出公式）", difficulty=1, target_seconds=60, source="C§4.2, kipply2022")
 def ttft(rng):
     while True:
         m, gpu = rng.choice(models.DENSE), rng.choice(hardware.GPUS)
@@ -104,11 +135,22 @@ def ttft(rng):
     prompt = rng.choice([p for p in (256, 512, 1000, 1024, 2000, 2048, 4096, 8192, 16384, 32768) if p <= m.max_seq])
     mfu = rng.choice((0.3, 0.4, 0.45, 0.5, 0.55, 0.6))
     tp_en, tp_zh = tp_note(gpu, n)
+    # attention over the prompt, which 2Φ per token leaves out: Kaplan et al.'s 2·L·S·d_model per token, against 2Φ
+    share = m.layers * prompt * m.d_model / nominal_phi(m)
+    attn = (f"{m.layers} × {prompt:,} × {m.d_model:,} / {fmt_number(nominal_phi(m))} "
+            + ("< 1 %" if share < 0.005 else f"≈ {share * 100:.0f} %"))
     return Spec(
         givens=(model_given(m), params_given(m), node_givens(gpu, n)[0], peak_given(n * gpu.peak(dtype), dtype),
                 given("prompt_tokens", "Prompt tokens", "prompt 的 token 数", prompt),
                 given("mfu", "MFU reached by prefill", "prefill 达到的 MFU", mfu, "ratio", "%")),
         asks=(Ask(formula="ttft", unit="ms",
+                  simplification=("2Φ per token leaves out attention over the prompt: Kaplan et al. add 2 × L × S × "
+                                  f"d_model FLOPs per token, here L × S × d_model / Φ = {attn} more"
+                                  + (", small enough to ignore" if share < 0.1 else
+                                     ": a prompt this long makes the real TTFT that much longer"),),
+                  simplification_zh=("每 token 2Φ 没算注意力对整个 prompt 的计算：Kaplan 等每 token 另加 2 × L × S × "
+                                     f"d_model FLOPs，这里多出 L × S × d_model / Φ = {attn}"
+                                     + ("，可以忽略" if share < 0.1 else "：prompt 这么长，实际 TTFT 要长这么多"),),
                   prompt_en=f"A request with {an(f'{prompt:,}-token')} prompt arrives at an idle {m.name} server running in "
                             f"{dtype}.{tp_en} Prefill is compute-bound: TTFT ≈ 2Φ × prompt tokens ÷ (peak × MFU). "
                             "What is the time to first token, in ms?",
@@ -121,7 +163,8 @@ def ttft(rng):
 
 
 @template("serving.tpot", topic="serving", title="Time per output token of a decode batch",
-          title_zh="一个 decode batch 的每 token 时间 TPOT", difficulty=2, target_seconds=150)
+          title_zh="一个 decode batch 的每 token 时间 TPOT", difficulty=2, target_seconds=150,
+          source="C§4.2, kipply2022")
 def tpot(rng):
     while True:  # no wrong method (one sequence's KV for the batch's) within tolerance
         m, dtype, gpu, n, batch, seq, w, kv_seq = _setup(rng, batches=(1, 4, 8, 16, 32, 64, 128))
@@ -129,6 +172,7 @@ def tpot(rng):
                                        "batch": batch}):
             break
     lead_en, lead_zh = _decode_lead(m, dtype, seq, w, kv_seq)
+    split_en, split_zh = _tpot_split(w, kv_seq, batch, n * gpu.bandwidth)
     tp_en, tp_zh = tp_note(gpu, n)
     return Spec(
         givens=(model_given(m), params_given(m), given("dtype", "Weight precision", "权重精度", dtype))
@@ -137,7 +181,7 @@ def tpot(rng):
         asks=(Ask(formula="decode_step_time", unit="ms",
                   inputs={"bandwidth": n * gpu.bandwidth, "weight_bytes": w, "kv_bytes_per_seq": kv_seq,
                           "batch": batch},
-                  explanation=lead_en, explanation_zh=lead_zh,
+                  explanation=lead_en, explanation_zh=lead_zh, simplification=split_en, simplification_zh=split_zh,
                   prompt_en=f"{m.name} decodes a batch of {batch} with {seq:,} tokens of context each, {dtype} "
                             f"weights and a bf16 KV cache.{tp_en} What is the time per output token (one decode step), "
                             "in ms?",
@@ -169,17 +213,19 @@ def _tpot_batch_setup(rng):
 
 
 @template("serving.max_batch_tpot", topic="serving", title="Largest batch that meets a TPOT target",
-          title_zh="满足 TPOT 目标的最大 batch", difficulty=3, target_seconds=150)
+          title_zh="满足 TPOT 目标的最大 batch", difficulty=3, target_seconds=150, source="R§5.4, kipply2022")
 def max_batch_tpot(rng):
     m, dtype, gpu, n, seq, w, kv_seq, target, inputs = _tpot_batch_setup(rng)
     tp_en, tp_zh = tp_note(gpu, n)
+    budget_en, budget_zh = _tpot_budget(w, kv_seq, n * gpu.bandwidth, target)
     return Spec(
         givens=(model_given(m),) + node_givens(gpu, n)[:1] + (node_givens(gpu, n)[2],
                 given("weight_bytes", f"Weights W ({dtype})", f"权重 W（{dtype}）", w, "bytes", "GB"),
                 given("kv_bytes_per_seq", f"KV cache per sequence ({seq:,} tokens, bf16)",
                       f"每条序列的 KV Cache（{seq:,} token，bf16）", kv_seq, "bytes", "GB"),
                 given("tpot_target", "TPOT target", "TPOT 目标", target, "time", "ms")),
-        asks=(Ask(formula="max_batch_tpot", unit="", integer=True,
+        asks=(Ask(formula="max_batch_tpot", unit="", integer=True, simplification=budget_en,
+                  simplification_zh=budget_zh,
                   prompt_en=f"Your SLO says every user must see a new token at least every {target * 1000:g} ms.{tp_en} "
                             "What is the largest decode batch whose step time meets that TPOT target (a whole number; "
                             "memory holds it)?",
@@ -194,7 +240,7 @@ def max_batch_tpot(rng):
 @template("serving.chain_throughput_latency", topic="serving",
           title="Chain: latency vs throughput as the batch grows",
           title_zh="追问链：batch 1 的 TPOT → batch B 的 TPOT → 吞吐 → 满足 TPOT 目标的最大 batch", difficulty=2,
-          target_seconds=420)
+          target_seconds=420, source="C§4.2, kipply2022, pope2022")
 def chain_throughput_latency(rng):
     while True:  # a batch for steps 2-3 that fits, and whose TPOT no wrong method lands near
         m, dtype, gpu, n, seq, w, kv_seq, target, inputs = _tpot_batch_setup(rng)
@@ -208,6 +254,10 @@ def chain_throughput_latency(rng):
     batch = rng.choice(batches)
     tp_en, tp_zh = tp_note(gpu, n)
     name_en, name_zh = _gpu_text(gpu, n)
+    t1 = _eval("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=1)
+    slower = _eval("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=batch) / t1
+    split1, split_b, budget = (_tpot_split(w, kv_seq, 1, bw), _tpot_split(w, kv_seq, batch, bw),
+                               _tpot_budget(w, kv_seq, bw, target))
     return Spec(
         scenario_en=f"Throughput or latency? {m.name} with {dtype} weights on {name_en}; every sequence has "
                     f"{seq:,} tokens of context.{tp_en}",
@@ -221,16 +271,30 @@ def chain_throughput_latency(rng):
         asks=(
             Ask(formula="decode_step_time", unit="ms", inputs={"bandwidth": bw, "weight_bytes": w,
                                                               "kv_bytes_per_seq": kv_seq, "batch": 1},
+                simplification=split1[0], simplification_zh=split1[1],
+                takeaway=f"at batch 1 every token pays for reading all the weights (plus its own KV cache): one user "
+                         f"gets 1 / TPOT = {fmt_number(1 / t1)} tok/s, set by the memory bandwidth, not by the FLOPs.",
+                takeaway_zh=f"batch 为 1 时每个 token 都要读一遍全部权重（再加自己的 KV Cache）：一个用户只能拿到 1 / TPOT = "
+                            f"{fmt_number(1 / t1)} tok/s，这由显存带宽决定，而不是算力。",
                 prompt_en="What is the TPOT (one decode step) with a single sequence, in ms?",
                 prompt_zh="只有一条序列时，TPOT（一个 decode 步）是多少（ms）？"),
             Ask(formula="decode_step_time", unit="ms", inputs={"bandwidth": bw, "weight_bytes": w,
                                                               "kv_bytes_per_seq": kv_seq, "batch": batch},
+                simplification=split_b[0], simplification_zh=split_b[1],
+                takeaway=f"batch {batch} makes each step {fmt_number(slower, 3)}× as long as batch 1 but yields {batch}× "
+                         "the tokens: "
+                         f"{fmt_number(batch / slower, 3)}× the throughput for {fmt_number(slower, 3)}× the TPOT, "
+                         "the trade-off a latency SLO settles.",
+                takeaway_zh=f"batch 为 {batch} 时每一步的时间变为 batch 1 的 {fmt_number(slower, 3)} 倍，却产出 {batch} 倍的 "
+                            f"token：用 {fmt_number(slower, 3)} 倍的 TPOT 换来 {fmt_number(batch / slower, 3)} 倍的吞吐，"
+                            "这就是延迟 SLO 要做的权衡。",
                 prompt_en=f"And with a batch of {batch}, in ms?", prompt_zh=f"batch 为 {batch} 时呢（ms）？"),
             Ask(formula="decode_tokens_per_s_batch", unit="tok/s",
                 inputs={"bandwidth": bw, "weight_bytes": w, "kv_bytes_per_seq": kv_seq, "batch": batch},
                 prompt_en=f"What total throughput does the batch of {batch} reach, in tok/s?",
                 prompt_zh=f"batch 为 {batch} 时总吞吐是多少（tok/s）？"),
-            Ask(formula="max_batch_tpot", unit="", integer=True, inputs=inputs,
+            Ask(formula="max_batch_tpot", unit="", integer=True, inputs=inputs, simplification=budget[0],
+                simplification_zh=budget[1],
                 prompt_en=f"What is the largest batch whose TPOT meets {target * 1000:g} ms (a whole number)?",
                 prompt_zh=f"TPOT 不超过 {target * 1000:g} ms 的最大 batch 是多少（整数）？"),
         ),
@@ -259,7 +323,7 @@ def _big_serving(rng):
 @template("serving.chain_serve_node", topic="serving",
           title="Chain: serve on one 8-GPU node: batch → TPOT → SLO?",
           title_zh="追问链：单台 8 卡节点部署：最大 batch → TPOT → 满足 SLO？",
-          difficulty=3, target_seconds=540)
+          difficulty=3, target_seconds=540, source="R§5.4, C§4.2, kipply2022")
 def chain_serve_node(rng):
     m, dtype, gpu, n, seq, w, kv_seq = _big_serving(rng)
     bw, mem = n * gpu.bandwidth, n * gpu.memory
@@ -267,10 +331,30 @@ def chain_serve_node(rng):
     tpot_full = _eval("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=b)
     target = rng.choice([t for t in TARGETS_MS if abs(t / 1000 / tpot_full - 1) > 0.1] or [TARGETS_MS[-1]]) / 1000
     meets = tpot_full <= target
-    verdict_en = (f"  TPOT = {ms(tpot_full)} {'≤' if meets else '>'} {target * 1000:g} ms: "
+    bw_text, t_ms = fmt_quantity(bw, "bandwidth"), f"{target * 1000:g} ms"
+    step_en = (f"TPOT at that batch (step 4) = (W + B × KV_seq) / BW = ({gb(w)} + {b} × {gb(kv_seq)}) / {bw_text} "
+               f"= {ms(tpot_full)}")
+    step_zh = (f"这个 batch 下的 TPOT（第 4 问）= (W + B × KV_seq) / BW = ({gb(w)} + {b} × {gb(kv_seq)}) / {bw_text} "
+               f"= {ms(tpot_full)}")
+    verdict_en = (f"{ms(tpot_full)} {'≤' if meets else '>'} {t_ms}: "
                   f"{'meets the SLO' if meets else 'misses the SLO: serve a smaller batch (or quantise the KV cache)'}")
-    verdict_zh = (f"  TPOT = {ms(tpot_full)} {'≤' if meets else '>'} {target * 1000:g} ms："
+    verdict_zh = (f"{ms(tpot_full)} {'≤' if meets else '>'} {t_ms}："
                   f"{'满足 SLO' if meets else '达不到 SLO：要减小 batch（或量化 KV Cache）'}")
+    slo_b = _eval("max_batch_tpot", tpot_target=target, bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq)
+    cap_en = (f"largest batch the SLO allows: floor((BW × TPOT_max − W) / KV_seq) = floor(({bw_text} × {t_ms} − "
+              f"{gb(w)}) / {gb(kv_seq)}) = {slo_b:g}")
+    cap_zh = (f"SLO 允许的最大 batch：floor((BW × TPOT_max − W) / KV_seq) = floor(({bw_text} × {t_ms} − "
+              f"{gb(w)}) / {gb(kv_seq)}) = {slo_b:g}")
+    if meets:
+        cap_en += f" ≥ {b}: memory, not the SLO, caps the batch"
+        cap_zh += f" ≥ {b}：限制 batch 的是显存，不是 SLO"
+    elif slo_b >= 1:
+        cap_en += f" < {b}: the SLO, not memory, caps the batch at {slo_b:g} sequence{'s' if slo_b != 1 else ''}"
+        cap_zh += f" < {b}：限制 batch 的是 SLO，不是显存，最多 {slo_b:g} 条序列"
+    else:
+        cap_en += f": the weight read alone, W / BW = {ms(w / bw)}, is over the target; no batch meets it"
+        cap_zh += f"：光读权重就要 W / BW = {ms(w / bw)}，已经超过目标，多小的 batch 都达不到"
+    split_en, split_zh = _tpot_split(w, kv_seq, b, bw)
     return Spec(
         scenario_en=f"Serve {m.name} with {dtype} weights and a bf16 KV cache on one node of 8 × {gpu.name} "
                     f"(tensor parallel: treat it as one device with 8× the memory and bandwidth). Requests may reach "
@@ -296,11 +380,17 @@ def chain_serve_node(rng):
                 prompt_zh="除去权重，显存还能同时放下多少条满长度的序列（整数）？"),
             Ask(formula="decode_step_time", unit="ms",
                 inputs={"bandwidth": bw, "weight_bytes": Ref(0), "kv_bytes_per_seq": Ref(1), "batch": Ref(2)},
+                simplification=split_en, simplification_zh=split_zh,
                 prompt_en="Decoding that many full-length sequences together, what is the TPOT, in ms?",
                 prompt_zh="把这么多条满长度序列一起 decode，TPOT 是多少（ms）？"),
             Ask(prompt_en=f"Does that meet the {target * 1000:g} ms SLO? Answer yes or no.",
                 prompt_zh=f"这满足 {target * 1000:g} ms 的 SLO 吗？请回答 yes（能）或 no（不能）。",
-                choices=YES_NO, answer="yes" if meets else "no", explanation=(verdict_en,), explanation_zh=(verdict_zh,)),
+                choices=YES_NO, answer="yes" if meets else "no", explanation=(step_en, verdict_en, cap_en),
+                explanation_zh=(step_zh, verdict_zh, cap_zh), card_formulas=("max_batch_tpot",),
+                takeaway="the batch memory holds and the batch the TPOT SLO allows are two different limits: serve "
+                         "min(memory limit, (BW × TPOT_max − W) / KV_seq), and check TPOT before filling the memory.",
+                takeaway_zh="显存放得下的 batch 和 TPOT SLO 允许的 batch 是两个不同的上限：实际 batch 取 min(显存上限, "
+                            "(BW × TPOT_max − W) / KV_seq)，把显存塞满之前先算一下 TPOT。"),
         ),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {CAP_CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{CAP_CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}",
@@ -495,7 +585,7 @@ def _paged_seq(rng, b: int, limit: int = 131072) -> int:
 
 
 @template("serving.paged_blocks", topic="serving", title="PagedAttention blocks of a sequence",
-          title_zh="PagedAttention 中一条序列占用的块数", difficulty=1, target_seconds=45)
+          title_zh="PagedAttention 中一条序列占用的块数", difficulty=1, target_seconds=45, source="kwon2023")
 def paged_blocks(rng):
     b = rng.choice(BLOCKS)
     s = _paged_seq(rng, b)
@@ -510,7 +600,7 @@ def paged_blocks(rng):
 
 
 @template("serving.paged_waste", topic="serving", title="PagedAttention waste of a sequence",
-          title_zh="PagedAttention 中一条序列浪费的槽位", difficulty=1, target_seconds=45)
+          title_zh="PagedAttention 中一条序列浪费的槽位", difficulty=1, target_seconds=45, source="kwon2023")
 def paged_waste(rng):
     b = rng.choice(BLOCKS)
     s = _paged_seq(rng, b)
@@ -539,7 +629,7 @@ def _paged_setup(rng):
 
 
 @template("serving.paged_capacity", topic="serving", title="Sequences a KV budget holds with PagedAttention",
-          title_zh="PagedAttention 下 KV 预算能放下的序列数", difficulty=3, target_seconds=150)
+          title_zh="PagedAttention 下 KV 预算能放下的序列数", difficulty=3, target_seconds=150, source="kwon2023")
 def paged_capacity(rng):
     m, dtype, gpu, n, w, b, s, kvt, budget, inputs = _paged_setup(rng)
     tp_en, tp_zh = tp_note(gpu, n)
@@ -568,7 +658,7 @@ def paged_capacity(rng):
 @template("serving.chain_paged", topic="serving",
           title="Chain: PagedAttention vs full preallocation",
           title_zh="追问链：每 token 的 KV → 每条序列的块数 → 分页能放的序列 → 预分配能放的序列", difficulty=3,
-          target_seconds=420)
+          target_seconds=420, source="kwon2023")
 def chain_paged(rng):
     while True:
         m, dtype, gpu, n, w, b, s, kvt, budget, inputs = _paged_setup(rng)
@@ -579,6 +669,8 @@ def chain_paged(rng):
             break
     tp_en, tp_zh = tp_note(gpu, n)
     name_en, name_zh = _gpu_text(gpu, n)
+    paged, full = int(_eval("paged_max_seqs", **inputs)), int(_eval("max_batch_fit", **prealloc))
+    reserve = (f"{m.max_seq:,} × {fmt_quantity(kvt, 'bytes', unit='kB')} = {gb(m.max_seq * kvt)}")
     return Spec(
         scenario_en=f"{m.name} with {dtype} weights and a bf16 KV cache on {name_en}.{tp_en} Requests average "
                     f"{s:,} tokens, but the model's context is {m.max_seq:,}. How much does paging the KV cache buy?",
@@ -606,6 +698,13 @@ def chain_paged(rng):
                 prompt_zh="分页后，除去权重剩下的显存能同时放下多少个这样的请求（整数）？"),
             Ask(formula="max_batch_fit", unit="", integer=True,
                 inputs={"gpu_bytes": mem, "weight_bytes": w, "kv_bytes_per_seq": m.max_seq * kvt},
+                explanation=(f"KV reserved per request = full context × KV/token = {reserve}",),
+                explanation_zh=(f"每个请求预留的 KV = 完整上下文 × 每 token 的 KV = {reserve}",),
+                takeaway=f"reserving the full context fits {full} requests, paging fits {paged} "
+                         f"({fmt_number(paged / full, 3)}×): the memory was going to slots requests never fill, and "
+                         "PagedAttention hands it to more requests instead.",
+                takeaway_zh=f"按完整上下文预留只能放 {full} 个请求，分页能放 {paged} 个（{fmt_number(paged / full, 3)} 倍）："
+                            "显存原本都给了请求根本用不到的槽位，PagedAttention 把它们分给了更多请求。",
                 prompt_en=f"Without paging, a server that reserves the full {m.max_seq:,}-token context for every request "
                           "fits how many requests (a whole number)?",
                 prompt_zh=f"不分页时，如果给每个请求都预留完整的 {m.max_seq:,} token 上下文，能放下多少个请求（整数）？"),
