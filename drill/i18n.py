@@ -153,6 +153,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.answer_kept": ("Not saved: {why}. Your answer is kept: free some space (or fix the permission), "
                          "then press Enter again.",
                          "未保存：{why}。你的答案仍在：腾出空间（或修正权限）后再按回车。"),
+    "save.setting_kept": ("Not saved: {why}. Your value is kept: free some space (or fix the permission), "
+                          "then press Enter again.",
+                          "未保存：{why}。你填的值仍在：腾出空间（或修正权限）后再按回车。"),
+    "save.card_not_kept": ("The card is read but not remembered as read: {why}. It will be shown again before "
+                           "this template's first problem.",
+                           "公式卡已读，但没能记下：{why}。下次做这个题型的第一道题前还会显示。"),
     "save.not_recorded": ("Not recorded: {why}. Free some space (or fix the permission), then run the same "
                           "command again.",
                           "未记录：{why}。请腾出空间（或修正权限）后再运行同一条命令。"),

@@ -469,8 +469,12 @@ class PracticeScreen(DrillScreen):
             return
 
         def read(template_id: str | None) -> None:
-            mark_seen(self.ctx.profile, run.problem.template.id)
             run.started = self.ctx.now()  # the time spent reading is not the answer's time
+            try:
+                mark_seen(self.ctx.profile, run.problem.template.id)
+            except SaveFailed as e:  # harmless: the card is shown again before this template's next first problem
+                self.notify(self.tr("save.card_not_kept", why=e.text(self.lang)), severity="warning", timeout=8,
+                            markup=False)
 
         self.app.push_screen(CardScreen(run.problem.template.id, first=True), read)
 

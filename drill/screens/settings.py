@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, Static
 from drill import flow
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
+from engine.storage import SaveFailed
 from engine.sm2 import FINAL_STRETCH
 
 FIELDS = (("new_per_day", "settings.new_per_day"), (flow.REVIEWS_KEY, "settings.reviews_per_day"),
@@ -81,7 +82,11 @@ class SettingsScreen(DrillScreen):
             lo, hi = flow.SETTING_BOUNDS.get(key, (0, 0))
             hint.update(Text(self.tr(problem, lo=lo, hi=hi), "bold red"))  # nothing saved; the text stays in the box
             return
-        self.ctx.profile.set_setting(key, value)
+        try:
+            self.ctx.profile.set_setting(key, value)
+        except SaveFailed as e:  # nothing changed: the value stays in the box, Enter saves it again
+            hint.update(Text(self.tr("save.setting_kept", why=e.text(self.lang)), "bold red"))
+            return
         hint.update(Text.assemble((self.tr("settings.saved") + " ", "green"), self.hint(key)))
         self.draw_plan()
         self.focus_next()

@@ -526,3 +526,63 @@ def test_drill_mock_says_on_stderr_what_the_app_closed_without_saving(tmp_path, 
     monkeypatch.setattr(DrillApp, "run", run)
     assert main(["--saves", str(tmp_path), "mock", "--questions", "2", "--seed", "1"]) == 1
     assert capsys.readouterr().err == f"drill: {lost}\n"
+
+
+# --------------------------------------------------------------------------- Settings and the formula card
+
+
+@sync
+@pytest.mark.parametrize("lang, says", [("en", "Not saved: cannot write"), ("zh", "未保存：无法写入")])
+async def test_a_setting_on_a_full_disk_keeps_the_typed_value_and_saves_it_once_space_is_freed(profile, clock, lang,
+                                                                                              says):
+    from drill.screens.settings import SettingsScreen
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        app = DrillApp(AppContext(profile, lang, clock, random.Random(7)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o")
+            screen = app.screen
+            assert isinstance(screen, SettingsScreen)
+            box = screen.query_one("#input-new_per_day", Input)
+            box.focus()
+            box.value = "9"
+            refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+            await pilot.press("enter")
+            await pilot.pause()
+            shown = text_of(screen, "#hint-new_per_day")
+            assert says in shown and str(profile.path) in shown and "Traceback" not in shown
+            assert box.value == "9" and profile.settings()["new_per_day"] == 5
+            monkeypatch.undo()  # space freed: Enter again saves it
+            box.focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert profile.settings()["new_per_day"] == 9
+    finally:
+        monkeypatch.undo()
+
+
+@sync
+async def test_a_card_read_on_a_full_disk_says_it_is_not_remembered_and_the_drill_goes_on(profile, clock):
+    from drill.screens.card import SEEN_KEY, SHOW_KEY, CardScreen
+
+    monkeypatch = pytest.MonkeyPatch()
+    try:
+        profile.set_setting(SHOW_KEY, True)
+        item = "memory.static_given"
+        app = DrillApp(AppContext(profile, "en", clock, random.Random(7)), start="practice", items=[item])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, CardScreen)
+            refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+            await pilot.press("enter")
+            await pilot.pause()
+            practice = app.screen
+            assert practice.state == ASKING
+            assert any("not remembered as read" in str(n.message) for n in app._notifications)
+            assert SEEN_KEY not in profile.settings() or item not in profile.settings()[SEEN_KEY]
+            monkeypatch.undo()
+            await submit(pilot, practice.run.current_step.expected.display)
+            assert practice.state == FEEDBACK and len(list(profile.reviews())) >= 1
+    finally:
+        monkeypatch.undo()
