@@ -116,6 +116,18 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "a Llama-style decoder: gated (SwiGLU) MLP, GQA, untied embeddings",
            "Llama 式解码器：带门控（SwiGLU）的 MLP、GQA、不共享的词嵌入",
            "Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv:2307.09288)"),
+    Source("frantar2022", "Frantar et al. 2022 (GPTQ)", "Frantar 等 2022（GPTQ）",
+           "GPTQ: post-training 3- and 4-bit weight quantisation; each group of weights (often 128) shares a "
+           "scale and a zero point",
+           "GPTQ：训练后的 3 位、4 位权重量化；每组权重（常见为 128 个）共享一个缩放因子和一个零点",
+           "GPTQ: Accurate Post-Training Quantization for Generative Pre-trained Transformers, ICLR 2023 "
+           "(arXiv:2210.17323)"),
+    Source("lin2023", "Lin et al. 2023 (AWQ)", "Lin 等 2023（AWQ）",
+           "AWQ: activation-aware 4-bit weight-only quantisation with group-128 fp16 scales; memory-bound decode "
+           "speeds up with the weight bytes saved",
+           "AWQ：感知激活的 4 位仅权重量化，每组 128 个共享一个 fp16 缩放因子；访存受限的 decode 随权重字节的减少而提速",
+           "AWQ: Activation-aware Weight Quantization for LLM Compression and Acceleration, MLSys 2024 "
+           "(arXiv:2306.00978)"),
     Source("gpu_datasheets", "GPU datasheets (NVIDIA, AMD)", "GPU 规格书（NVIDIA、AMD）",
            "peak dense FLOP/s, memory and bandwidth of each GPU in the bank: NVIDIA V100, A100, H100, H200, "
            "B200 and L40S datasheets, AMD Instinct MI300X data sheet",

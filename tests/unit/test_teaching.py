@@ -40,10 +40,6 @@ NOT_YET_TAUGHT: set[str] = {
     "roofline.chain_fusion",
     "roofline.flash_attention_hbm",
     "roofline.fusion_bytes_saved",
-    "serving.chain_quantise",
-    "serving.quant_bits",
-    "serving.quant_memory",
-    "serving.quant_speedup",
     "serving.spec_speedup",
     "serving.spec_tokens",
     # the parallelism-planning, parameter-count, nccl-tests, Chinchilla and 1F1B templates (issue #15, part 2)
@@ -186,3 +182,37 @@ def test_decode_at_batch_1_says_bandwidth_sets_tokens_per_second():
     take = p.steps[0].takeaway
     assert "bandwidth" in take and "FLOP" in take
     assert p.steps[0].solution_lines("zh")[-1].startswith(formulas.TAKEAWAY["zh"])
+
+
+# --------------------------------------------------------------------------- quantisation: the group scale counts
+
+
+@pytest.mark.parametrize("tid, step", [("serving.quant_bits", 0), ("serving.quant_memory", 0),
+                                       ("serving.chain_quantise", 0), ("serving.chain_quantise", 1)])
+def test_forgetting_the_group_scale_is_graded_wrong_and_named(tid, step):
+    """4 bits for int4 with an fp16 scale per 128 (4.125 bits) is wrong, not close, and named (issue #15)."""
+    from engine.grading import WRONG, display_number, grade
+    from question_bank.templates.serving import QUANT_SCHEMES
+
+    t, seen = registry.get(tid), set()
+    for seed in range(400):
+        p = t.generate(seed)
+        scheme = p.givens[[g.name for g in p.givens].index("scheme")].value
+        if scheme in seen:
+            continue
+        seen.add(scheme)
+        s = p.steps[step]
+        bare = next(m for m in s.expected.misses if m.key in ("no_metadata", "no_group_overhead"))
+        v = grade(display_number(bare.value, s.expected.unit_kind, s.expected.unit), s.expected)
+        assert v.status == WRONG, (scheme, v.message)
+        assert v.miss is not None and "forgot the group scale" in v.diagnosis, (scheme, v.message)
+        assert "漏了分组的缩放因子" in v.diagnosis_in("zh")
+    assert seen == {s[0] for s in QUANT_SCHEMES if "chain" not in tid or s[2] <= 4}  # the chain: 4 bits or fewer
+
+
+def test_quant_bits_shows_the_scale_share_before_the_total():
+    p = _first("serving.quant_bits", lambda p: p.givens[1].value.startswith("int4, group 128, fp16 scale, symmetric"))
+    text = "\n".join(p.steps[0].solution_lines("en"))
+    assert "(16 + 0) / 128 = 0.125 bit" in text and "= 4 + 0.125" in text and "4.125 bit" in text
+    assert "not 4 bit" in p.steps[0].takeaway
+
