@@ -1690,8 +1690,9 @@ PHI_DENSE = Input("phi_dense", "count", "parameters outside the experts (attenti
 PHI_EXPERT = Input("phi_expert", "count", "parameters of one expert summed over all MoE layers", "Φ_expert")
 TOP_K = Input("top_k", "count", "experts each token is routed to", "k")
 T_TP = Input("t", "count", "tensor-parallel degree", "t")
-ACCEPT = Input("acceptance", "ratio", "probability the target model accepts a draft token (i.i.d.)", "α")
-DRAFT_K = Input("draft_tokens", "count", "tokens the draft model proposes per step", "γ")
+ACCEPT = Input("acceptance", "ratio", "probability the target model accepts a draft token (i.i.d.)", "α",
+               "目标模型接受一个草稿 token 的概率（独立同分布）")
+DRAFT_K = Input("draft_tokens", "count", "tokens the draft model proposes per step", "γ", "草稿模型每步提出的 token 数")
 WEIGHT_BYTES = Input("weight_bytes", "bytes", "bytes of weights read per step", "W")
 KV_SEQ = Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one sequence", "KV_seq")
 BATCH = Input("batch", "count", "sequences decoded together", "B")
@@ -1958,23 +1959,64 @@ PART2: tuple[Formula, ...] = (
             "(1 - acceptance^(draft_tokens + 1))/(1 - acceptance)", "count",
             "expected tokens per target-model pass with speculative decoding: the accepted run of drafts plus "
             "the one token the target pass always yields (i.i.d. acceptance α, γ drafts)",
-            "Leviathan et al. 2023, 'Fast Inference from Transformers via Speculative Decoding', Eq. 1",
+            "leviathan2023, chen2023",
             (Misconception("no_bonus_token", "counted only the accepted drafts (forgot the token the target pass adds)",
                            "(1 - acceptance^(draft_tokens + 1))/(1 - acceptance) - 1",
                            "只算了被接受的草稿 token（漏了目标模型这一轮自己产出的那个 token）"),
              Misconception("linear_acceptance", LINEAR_SPEC[0], "draft_tokens*acceptance + 1", LINEAR_SPEC[1])),
-            "E[tokens]"),
+            "E[tokens]",
+            decomposition=("the target pass always yields one token of its own (the fix at the first rejection, or a "
+                           "bonus token when all γ pass); draft i counts only if drafts 1 … i are all accepted, with "
+                           "probability α^i",
+                           "E = 1 + α + α² + … + α^γ, a geometric series = (1 − α^(γ+1)) / (1 − α)"),
+            decomposition_zh=("目标模型这一轮总会自己产出一个 token（在第一个被拒绝处给出修正，或在 γ 个全部通过时多给一个）；"
+                              "第 i 个草稿只有在第 1 … i 个都被接受时才算数，概率为 α^i",
+                              "E = 1 + α + α² + … + α^γ，等比数列求和 = (1 − α^(γ+1)) / (1 − α)"),
+            parts=(Part("all_pass", "α^γ", "acceptance^draft_tokens", "ratio", "chance that all γ drafts are accepted",
+                        "γ 个草稿全部被接受的概率"),
+                   Part("limit", "1 / (1 − α)", "1/(1 - acceptance)", "count", "the limit as γ grows",
+                        "γ 趋于无穷时的极限")),
+            simplification=("as γ grows E → 1 / (1 − α) = {limit}: each extra draft adds only α^γ, and E never "
+                            "exceeds γ + 1",),
+            simplification_zh=("γ 越大，E → 1 / (1 − α) = {limit}：每多一个草稿只多 α^γ，E 也永远不超过 γ + 1",),
+            takeaway="however long the draft, a target pass yields at most 1 / (1 − α) = {limit} tokens: raise the "
+                     "acceptance rate (a better-aligned draft), not γ.",
+            takeaway_zh="草稿再长，目标模型每次前向最多也只能产出 1 / (1 − α) = {limit} 个 token：要提高的是接受率"
+                        "（更贴合目标模型的草稿），而不是 γ。",
+            example={"acceptance": 0.8, "draft_tokens": 4},
+            meaning_zh="投机解码中目标模型每次前向的期望 token 数：被接受的那段草稿，加上目标模型这一轮必然产出的一个 token"
+                       "（接受率 α 独立同分布，γ 个草稿）"),
     Formula("spec_decode_speedup", (ACCEPT, DRAFT_K, Input("cost_ratio", "ratio", "one draft pass / one target pass",
-                                                           "c")),
+                                                           "c", "一次草稿前向 / 一次目标前向的耗时")),
             "(1 - acceptance^(draft_tokens + 1))/((1 - acceptance)*(draft_tokens*cost_ratio + 1))", "ratio",
             "speed-up of speculative decoding over plain decoding: expected tokens per step over the cost of one "
             "step (γ draft passes at c each + one target pass)",
-            "Leviathan et al. 2023, 'Fast Inference from Transformers via Speculative Decoding', Theorem 3.8",
+            "leviathan2023, chen2023",
             (Misconception("free_draft", "ignored the draft model's cost", "(1 - acceptance^(draft_tokens + 1))"
                            "/(1 - acceptance)", "忽略了草稿模型的开销"),
              Misconception("linear_acceptance_speedup", LINEAR_SPEC[0],
                            "(draft_tokens*acceptance + 1)/(draft_tokens*cost_ratio + 1)", LINEAR_SPEC[1])),
-            "speed-up"),
+            "speed-up",
+            decomposition=("plain decoding yields one token per target pass; a speculative step costs γ draft passes "
+                           "at c each plus one target pass, γc + 1 target-pass times, and yields E = (1 − α^(γ+1)) / "
+                           "(1 − α) tokens: speed-up = E ÷ (γc + 1)",),
+            decomposition_zh=("普通 decode 每次目标前向产出一个 token；投机解码一步的开销是 γ 次草稿前向（每次 c）加一次目标前向，"
+                              "即 γc + 1 次目标前向的时间，产出 E = (1 − α^(γ+1)) / (1 − α) 个 token：加速比 = E ÷ (γc + 1)",),
+            parts=(Part("tokens", "E", "(1 - acceptance^(draft_tokens + 1))/(1 - acceptance)", "count",
+                        "expected tokens per step", "每一步的期望 token 数"),
+                   Part("cost", "γc + 1", "draft_tokens*cost_ratio + 1", "count",
+                        "cost of one step, in target passes", "一步的开销，以目标前向次数计")),
+            via="tokens/cost",
+            simplification=("limits: a free draft (c → 0) gives the speed-up E itself, at most 1 / (1 − α); as γ "
+                            "grows E stops growing while γc + 1 keeps rising, so the best γ is a few tokens",),
+            simplification_zh=("极限：草稿不花时间（c → 0）时加速比就是 E，最多 1 / (1 − α)；γ 越大，E 不再增长而 γc + 1 "
+                               "还在涨，所以最优的 γ 只有几个 token",),
+            takeaway="the speed-up is tokens per step ÷ cost per step ({tokens} ÷ {cost} here): a cheap, well-aligned "
+                     "draft (small c, high α) makes it pay; a long draft or a low acceptance turns it into a slow-down.",
+            takeaway_zh="加速比 = 每步 token 数 ÷ 每步开销（这里是 {tokens} ÷ {cost}）：又便宜又贴合的草稿（c 小、α 高）才划算；"
+                        "草稿太长或接受率太低反而会变慢。",
+            example={"acceptance": 0.8, "draft_tokens": 4, "cost_ratio": 0.05},
+            meaning_zh="投机解码相对普通 decode 的加速比：每步的期望 token 数除以每步的开销（γ 次草稿前向，每次 c，加一次目标前向）"),
     # --------------------------------------------------------------- Chinchilla
     Formula("chinchilla_tokens", (PHI,), "20*phi", "count",
             "compute-optimal training tokens for a model of Φ parameters (about 20 tokens per parameter)",

@@ -128,6 +128,17 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "AWQ：感知激活的 4 位仅权重量化，每组 128 个共享一个 fp16 缩放因子；访存受限的 decode 随权重字节的减少而提速",
            "AWQ: Activation-aware Weight Quantization for LLM Compression and Acceleration, MLSys 2024 "
            "(arXiv:2306.00978)"),
+    Source("leviathan2023", "Leviathan, Kalman & Matias 2023", "Leviathan、Kalman 与 Matias 2023",
+           "speculative decoding: a draft model proposes γ tokens, the target checks them in one pass; expected "
+           "tokens per pass (1 − α^(γ+1)) / (1 − α) and the speed-up for a draft of relative cost c",
+           "投机解码：草稿模型提出 γ 个 token，目标模型一次前向验证；每次前向的期望 token 数 (1 − α^(γ+1)) / (1 − α)，"
+           "以及草稿开销为 c 时的加速比",
+           "Fast Inference from Transformers via Speculative Decoding, ICML 2023 (arXiv:2211.17192)"),
+    Source("chen2023", "Chen et al. 2023 (speculative sampling)", "Chen 等 2023（投机采样）",
+           "speculative sampling, found independently: the same draft-then-verify scheme, 2-2.5x faster decoding "
+           "of Chinchilla 70B",
+           "独立提出的投机采样：同样的先起草、后验证，让 Chinchilla 70B 的 decode 快了 2-2.5 倍",
+           "Accelerating Large Language Model Decoding with Speculative Sampling (arXiv:2302.01318)"),
     Source("gpu_datasheets", "GPU datasheets (NVIDIA, AMD)", "GPU 规格书（NVIDIA、AMD）",
            "peak dense FLOP/s, memory and bandwidth of each GPU in the bank: NVIDIA V100, A100, H100, H200, "
            "B200 and L40S datasheets, AMD Instinct MI300X data sheet",

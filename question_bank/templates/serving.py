@@ -767,7 +767,8 @@ def _spec_draw(rng, formula: str, cost: float | None = None):
 
 
 @template("serving.spec_tokens", topic="serving", title="Tokens per target pass with speculative decoding",
-          title_zh="投机解码中每次目标模型前向产出的 token 数", difficulty=2, target_seconds=90)
+          title_zh="投机解码中每次目标模型前向产出的 token 数", difficulty=2, target_seconds=90,
+          source="leviathan2023, chen2023")
 def spec_tokens(rng):
     alpha, gamma = _spec_draw(rng, "spec_decode_tokens_per_step")
     draft, target, _ = rng.choice(SPEC_PAIRS)
@@ -786,7 +787,8 @@ def spec_tokens(rng):
 
 
 @template("serving.spec_speedup", topic="serving", title="Speed-up of speculative decoding",
-          title_zh="给定草稿开销时投机解码的加速比", difficulty=2, target_seconds=120)
+          title_zh="给定草稿开销时投机解码的加速比", difficulty=2, target_seconds=120,
+          source="leviathan2023, chen2023")
 def spec_speedup(rng):
     draft, target, cost = rng.choice(SPEC_PAIRS)
     alpha, gamma = _spec_draw(rng, "spec_decode_speedup", cost)

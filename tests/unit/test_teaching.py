@@ -40,8 +40,6 @@ NOT_YET_TAUGHT: set[str] = {
     "roofline.chain_fusion",
     "roofline.flash_attention_hbm",
     "roofline.fusion_bytes_saved",
-    "serving.spec_speedup",
-    "serving.spec_tokens",
     # the parallelism-planning, parameter-count, nccl-tests, Chinchilla and 1F1B templates (issue #15, part 2)
     "communication.busbw_given",
     "communication.ddp_overlap_chain",
@@ -216,3 +214,11 @@ def test_quant_bits_shows_the_scale_share_before_the_total():
     assert "(16 + 0) / 128 = 0.125 bit" in text and "= 4 + 0.125" in text and "4.125 bit" in text
     assert "not 4 bit" in p.steps[0].takeaway
 
+
+
+def test_speculative_decoding_names_the_limit_as_gamma_grows():
+    p = registry.get("serving.spec_tokens").generate(3)
+    alpha = p.steps[0].inputs["acceptance"]
+    text = "\n".join(p.steps[0].solution_lines("en"))
+    assert "1 + α + α² + … + α^γ" in text and "E → 1 / (1 − α)" in text
+    assert f"1 / (1 − {alpha:g})" in text
