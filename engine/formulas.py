@@ -1871,26 +1871,72 @@ PART2: tuple[Formula, ...] = (
             "2*n_heads/(n_kv_heads*bytes_per_elem)", "intensity",
             "FLOPs per byte of KV cache read by decode attention: each cached K/V element is used by the "
             "n_h/n_kv query heads of its group (2 FLOPs each); GQA raises it by the group size",
-            "Austin et al., 'How to Scale Your Model' (JAX scaling book), inference chapter",
+            "austin2025, ainslie2023, shazeer2019",
             (Misconception("mha_intensity", "ignored GQA (one query head per KV head)", "2/bytes_per_elem",
                            "忽略了 GQA（当成每个 KV 头只对应一个 Query 头）"),
              Misconception("elements_intensity", "counted elements, not bytes", "2*n_heads/n_kv_heads",
-                           "算的是元素个数，不是字节数")), "I_attn"),
+                           "算的是元素个数，不是字节数")), "I_attn",
+            decomposition=("per cached token and KV head, decode reads K and V once: 2·d_head elements of `bytes` "
+                           "each; each of the g = n_h / n_kv query heads sharing them does a multiply-add with every "
+                           "element (q·k, then p·v): 2 FLOPs per element per query head",
+                           "I = 2·g·(2·d_head) FLOPs ÷ (2·d_head·bytes) B = 2g / bytes",),
+            decomposition_zh=("每个缓存的 token、每个 KV 头，decode 把 K 和 V 各读一次：2·d_head 个元素，每个 bytes 字节；"
+                              "共享它们的 g = n_h / n_kv 个 Query 头对每个元素各做一次乘加（先 q·k，再 p·v）：每个元素"
+                              "每个 Query 头 2 FLOPs",
+                              "I = 2·g·(2·d_head) FLOPs ÷ (2·d_head·bytes) B = 2g / bytes",),
+            parts=(Part("group", "g", "n_heads/n_kv_heads", "count", "query heads sharing one KV head",
+                        "共享一个 KV 头的 Query 头数"),),
+            via="2*group/bytes_per_elem",
+            simplification=("d_head, the context length and the batch all cancel (every sequence reads its own "
+                            "cache): MHA in bf16 (g = 1) is 1 FLOP/B, GQA with g = 8 is 8 FLOP/B, both far left of "
+                            "a GPU's ridge point (~300 FLOP/B on an H100)",),
+            simplification_zh=("d_head、上下文长度和 batch 都约掉了（每条序列读的是自己的缓存）：bf16 的 MHA（g = 1）是 "
+                                "1 FLOP/B，g = 8 的 GQA 是 8 FLOP/B，都远在 GPU 的拐点（H100 约 300 FLOP/B）左侧",),
+            takeaway="decode attention runs at {result} over its KV cache whatever the batch, so it is memory-bound "
+                     "on every GPU: only sharing K/V across more query heads (GQA, MQA, MLA) or fewer bytes per "
+                     "element raises it.",
+            takeaway_zh="decode 阶段 attention 对 KV Cache 的算术强度只有 {result}，和 batch 无关，所以在任何 GPU 上都是"
+                        "访存受限：只有让更多 Query 头共享 K/V（GQA、MQA、MLA）或减少每个元素的字节数才能提高它。",
+            example={"n_heads": 64, "n_kv_heads": 8, "bytes_per_elem": 2},
+            meaning_zh="decode 阶段 attention 的算术强度：每读一个字节的 KV Cache 做多少 FLOPs（GQA 按组大小提高它）"),
     Formula("mla_kv_bytes_per_token", (LAYERS, Input("kv_lora_rank", "count", "dimension of the compressed KV latent",
-                                                     "d_c"),
-                                       Input("rope_dim", "count", "dimension of the shared decoupled RoPE key", "d_R"),
+                                                     "d_c", "压缩 KV 潜向量的维度"),
+                                       Input("rope_dim", "count", "dimension of the shared decoupled RoPE key", "d_R",
+                                             "所有头共享的解耦 RoPE key 的维度"),
                                        BPE),
             "layers*(kv_lora_rank + rope_dim)*bytes_per_elem", "bytes",
             "KV cache bytes per token with multi-head latent attention: each layer caches one compressed latent "
             "and one RoPE key shared by all heads (no separate K and V)",
-            "DeepSeek-AI 2024, 'DeepSeek-V2', §2.1 (MLA: d_c = 512, d_R = 64); DeepSeek-V3 technical report",
+            "deepseek2024",
             (Misconception("k_and_v", "cached K and V separately (factor 2): MLA caches one latent for both",
                            "2*layers*(kv_lora_rank + rope_dim)*bytes_per_elem",
                            "把 K 和 V 分开缓存了（因子 2）：MLA 只为两者缓存一个潜向量"),
              Misconception("no_rope_key", "left out the decoupled RoPE key", "layers*kv_lora_rank*bytes_per_elem",
                            "漏了解耦的 RoPE key"),
              Misconception("one_layer_mla", "counted one layer, not all of them",
-                           "(kv_lora_rank + rope_dim)*bytes_per_elem", "只算了一层，没有乘以层数")), "KV/token"),
+                           "(kv_lora_rank + rope_dim)*bytes_per_elem", "只算了一层，没有乘以层数")), "KV/token",
+            decomposition=("per layer and token MLA caches one compressed latent c_KV of d_c values (every head's K "
+                           "and V are up-projected from it) and one decoupled RoPE key of d_R values shared by all "
+                           "heads: d_c + d_R values of `bytes` each, × L layers",),
+            decomposition_zh=("MLA 每层每个 token 缓存一个 d_c 维的压缩潜向量 c_KV（所有头的 K 和 V 都由它上投影得到），"
+                              "外加一个所有头共享的 d_R 维解耦 RoPE key：共 d_c + d_R 个值，每个 bytes 字节，再 × L 层",),
+            parts=(Part("values", "d_c + d_R", "kv_lora_rank + rope_dim", "count", "values cached per layer and token",
+                        "每层每个 token 缓存的值个数"),
+                   Part("per_layer", "KV/layer", "(kv_lora_rank + rope_dim)*bytes_per_elem", "bytes", "latent + RoPE key of one layer",
+                        "一层的潜向量加 RoPE key")),
+            via="per_layer*layers",
+            simplification=("against GQA's 2 × n_kv × d_head values per layer: d_c + d_R values are a GQA cache of "
+                            "(d_c + d_R) / (2·d_head) KV heads; DeepSeek's 512 + 64 = 576 equal 2.25 heads of 128, "
+                            "a typical GQA model has 8",),
+            simplification_zh=("和 GQA 每层 2 × n_kv × d_head 个值相比：d_c + d_R 个值相当于 (d_c + d_R) / (2·d_head) 个 KV "
+                               "头的 GQA 缓存；DeepSeek 的 512 + 64 = 576 相当于 2.25 个 128 维的头，而常见的 GQA 模型有 8 个",),
+            takeaway="MLA caches {values} values per layer and token whatever the head count, against 2 × 8 × 128 = "
+                     "2,048 for 8-head GQA: a several-times smaller cache is what buys long context at a large batch.",
+            takeaway_zh="MLA 每层每个 token 只缓存 {values} 个值，与头数无关；8 个 KV 头的 GQA 要 2 × 8 × 128 = 2,048 个："
+                        "缓存小好几倍，长上下文下才能跑大 batch。",
+            example={"layers": 61, "kv_lora_rank": 512, "rope_dim": 64, "bytes_per_elem": 2},
+            meaning_zh="多头潜在注意力（MLA）下每个 token 的 KV Cache 字节数：每层只缓存一个压缩潜向量和一个所有头共享的 "
+                       "RoPE key（不再分别缓存 K 和 V）"),
     # ------------------------------------------------------------- quantisation
     Formula("quant_bits_per_weight", (Input("bits", "bits", "bits of each quantised weight", "b",
                                             "每个量化权重的位数"),

@@ -116,6 +116,22 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "a Llama-style decoder: gated (SwiGLU) MLP, GQA, untied embeddings",
            "Llama 式解码器：带门控（SwiGLU）的 MLP、GQA、不共享的词嵌入",
            "Llama 2: Open Foundation and Fine-Tuned Chat Models (arXiv:2307.09288)"),
+    Source("shazeer2019", "Shazeer 2019 (MQA)", "Shazeer 2019（MQA）",
+           "multi-query attention: one key/value head shared by all query heads, for fast decoding",
+           "多查询注意力（MQA）：所有 Query 头共享一个 KV 头，为 decode 提速",
+           "Fast Transformer Decoding: One Write-Head is All You Need (arXiv:1911.02150)"),
+    Source("austin2025", "Austin et al. 2025 (How to Scale Your Model)", "Austin 等 2025（How to Scale Your Model）",
+           "the JAX scaling book: rooflines of transformer training and inference, why decode attention is "
+           "memory-bound and how GQA raises its intensity",
+           "JAX 的 scaling book：Transformer 训练与推理的 Roofline 分析，decode 阶段 attention 为何访存受限、"
+           "GQA 如何提高它的算术强度",
+           "How to Scale Your Model, jax-ml.github.io/scaling-book (2025), inference chapter"),
+    Source("deepseek2024", "DeepSeek-AI 2024 (DeepSeek-V2)", "DeepSeek-AI 2024（DeepSeek-V2）",
+           "multi-head latent attention (MLA), §2.1: each layer caches a compressed KV latent (d_c = 512) and one "
+           "decoupled RoPE key (d_R = 64) per token instead of K and V for every head",
+           "多头潜在注意力（MLA），§2.1：每层每个 token 只缓存一个压缩的 KV 潜向量（d_c = 512）和一个解耦的 RoPE key"
+           "（d_R = 64），不再为每个头缓存 K 和 V",
+           "DeepSeek-V2: A Strong, Economical, and Efficient Mixture-of-Experts Language Model (arXiv:2405.04434)"),
     Source("frantar2022", "Frantar et al. 2022 (GPTQ)", "Frantar 等 2022（GPTQ）",
            "GPTQ: post-training 3- and 4-bit weight quantisation; each group of weights (often 128) shares a "
            "scale and a zero point",

@@ -8,7 +8,7 @@ every head (DeepSeek-V2 §2.1); the GQA comparison uses the usual 2 × n_kv_head
 from __future__ import annotations
 
 from engine import formulas
-from engine.units import fmt_quantity
+from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, models
 from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
@@ -25,6 +25,10 @@ MLA_CONV_ZH = ("多头潜在注意力（MLA）在每一层为每个 token 缓存
 MLA_MODELS = tuple(m for m in models.MOE_MODELS if m.is_mla)  # DeepSeek-V2 and V3
 
 
+def kb(value: float) -> str:
+    return fmt_quantity(value, "bytes", unit="kB")
+
+
 def _mla_config(rng) -> tuple[str, str, int, int, int]:
     if rng.random() < 0.4:
         m = rng.choice(MLA_MODELS)
@@ -34,7 +38,7 @@ def _mla_config(rng) -> tuple[str, str, int, int, int]:
 
 
 @template("inference.mla_kv_per_token", topic="inference", title="KV cache per token with MLA (DeepSeek)",
-          title_zh="多头潜在注意力（MLA）每个 token 的 KV Cache", difficulty=2, target_seconds=75)
+          title_zh="多头潜在注意力（MLA）每个 token 的 KV Cache", difficulty=2, target_seconds=75, source="deepseek2024")
 def mla_kv_per_token(rng):
     name, name_zh, layers, rank, rope = _mla_config(rng)
     dtype = rng.choice(("bf16", "fp8"))
@@ -66,7 +70,8 @@ def _attention_models() -> tuple[Model, ...]:
 
 @template("inference.decode_attention_intensity", topic="inference",
           title="Decode attention intensity (MHA / GQA / MQA)",
-          title_zh="decode 阶段 attention 的算术强度（MHA / GQA / MQA）", difficulty=2, target_seconds=75)
+          title_zh="decode 阶段 attention 的算术强度（MHA / GQA / MQA）", difficulty=2, target_seconds=75,
+          source="austin2025, ainslie2023, shazeer2019")
 def decode_attention_intensity(rng):
     m = rng.choice(_attention_models()) if rng.random() < 0.6 else _hypothetical_model(rng)
     dtype = rng.choice(("bf16", "fp8", "fp32")) if m.attention != "MHA" else rng.choice(("bf16", "fp8"))
@@ -113,12 +118,32 @@ def _mla_serving(rng):
 @template("inference.chain_mla_vs_gqa", topic="inference",
           title="Chain: DeepSeek's MLA cache vs GQA",
           title_zh="追问链：DeepSeek 的 MLA 缓存与 GQA 对比", difficulty=3,
-          target_seconds=420)
+          target_seconds=420, source="deepseek2024, ainslie2023")
 def chain_mla_vs_gqa(rng):
     m, n_kv, gpu, seq, budget, kv_dtype, page = _mla_serving(rng)
     w = weight_bytes(m, "fp8")
+    bpe = DTYPE_BYTES[kv_dtype]
+    per_token = (formulas.get("mla_kv_bytes_per_token").evaluate(layers=m.layers, kv_lora_rank=m.kv_lora_rank,
+                                                                 rope_dim=m.rope_dim, bytes_per_elem=bpe),
+                 formulas.get("kv_bytes_per_token").evaluate(layers=m.layers, n_kv_heads=n_kv, d_head=128,
+                                                             bytes_per_elem=bpe))
+    inputs = [{"kv_budget": budget, "kv_bytes_per_token": kv, "seq": seq, "block_size": page} for kv in per_token]
+    n_mla, n_gqa = (int(formulas.get("paged_max_seqs").evaluate(**i)) for i in inputs)
+    blocks = -(-seq // page)  # ceil(S / b) whole blocks per request
+    request = tuple(blocks * page * kv for kv in per_token)
+    values = (m.kv_lora_rank + m.rope_dim, 2 * n_kv * 128)
+    more = fmt_number(round_sig(per_token[1] / per_token[0], 3))
     lead = (f"KV budget = 8 × {gb(gpu.memory)} − {gb(w)} = {gb(budget)}",)
     lead_zh = (f"KV 预算 = 8 × {gb(gpu.memory)} − {gb(w)} = {gb(budget)}",)
+
+    def per_request(i: int, name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        held = f"ceil({seq:,} / {page}) = {blocks:,}"
+        size = f"{blocks:,} × {page} × {kb(per_token[i])} = {gb(request[i])}"
+        fit = f"{gb(budget)} ÷ {gb(request[i])} = {fmt_number(round_sig(budget / request[i], 4))}"
+        return ((f"blocks per request: {held}; one request with {name}: {size}",
+                 f"requests: {fit}, rounded down"),
+                (f"每个请求的块数：{held}；用 {name} 时一个请求：{size}", f"请求数：{fit}，向下取整"))
+
     return Spec(
         scenario_en=f"{m.name} ({fmt_quantity(m.params / 1e9, 'count')}B parameters, MLA) serves {seq:,}-token requests "
                     f"with fp8 weights on one node of 8 × {gpu.name}; its KV cache is {kv_dtype} and paged in blocks of {page} "
@@ -142,16 +167,28 @@ def chain_mla_vs_gqa(rng):
                 prompt_en="How many bytes of KV cache does one token take with MLA, in kB?",
                 prompt_zh="用 MLA 时，一个 token 的 KV Cache 占多少字节（kB）？"),
             Ask(formula="kv_bytes_per_token", unit="kB",
+                takeaway=f"GQA caches 2 × {n_kv} × 128 = {values[1]:,} values per layer and token against MLA's "
+                         f"{m.kv_lora_rank} + {m.rope_dim} = {values[0]}: {more}x the bytes for the same layers.",
+                takeaway_zh=f"GQA 每层每个 token 缓存 2 × {n_kv} × 128 = {values[1]:,} 个值，MLA 只有 {m.kv_lora_rank} + "
+                            f"{m.rope_dim} = {values[0]} 个：层数相同，字节数是 MLA 的 {more} 倍。",
                 prompt_en="With the GQA cache instead (same layers), how many bytes per token, in kB?",
                 prompt_zh="如果换成 GQA 缓存（层数不变），每个 token 占多少字节（kB）？"),
             Ask(formula="paged_max_seqs", unit="", integer=True,
                 inputs={"kv_budget": budget, "kv_bytes_per_token": Ref(0), "seq": seq, "block_size": page},
-                explanation=lead, explanation_zh=lead_zh,
+                explanation=lead + per_request(0, "MLA")[0], explanation_zh=lead_zh + per_request(0, "MLA")[1],
+                takeaway=f"an MLA request of {seq:,} tokens holds only {gb(request[0])} of cache, so {n_mla} share the "
+                         "node: at long context the KV cache per token, not the weights, sets the batch.",
+                takeaway_zh=f"用 MLA 时一个 {seq:,} token 的请求只占 {gb(request[0])} 缓存，整台节点能同时放 {n_mla} 个："
+                            "长上下文下决定 batch 的是每 token 的 KV Cache，而不是权重。",
                 prompt_en="With MLA, how many requests fit in the memory left after the weights (a whole number)?",
                 prompt_zh="用 MLA 时，除去权重后剩下的显存能同时放下多少个请求（整数）？"),
             Ask(formula="paged_max_seqs", unit="", integer=True,
                 inputs={"kv_budget": budget, "kv_bytes_per_token": Ref(1), "seq": seq, "block_size": page},
-                explanation=lead, explanation_zh=lead_zh,
+                explanation=lead + per_request(1, "GQA")[0], explanation_zh=lead_zh + per_request(1, "GQA")[1],
+                takeaway=f"{more}x the bytes per token means {n_gqa} requests instead of {n_mla} in the same "
+                         f"{gb(budget)}: MLA's small cache is what lets DeepSeek batch long contexts.",
+                takeaway_zh=f"每 token 的字节数是 MLA 的 {more} 倍，同样的 {gb(budget)} 只能放 {n_gqa} 个请求，而不是 {n_mla} 个："
+                            "正是 MLA 的小缓存让 DeepSeek 能在长上下文下跑大 batch。",
                 prompt_en="And with the GQA cache (a whole number)?", prompt_zh="换成 GQA 缓存呢（整数）？"),
         ),
         conventions_en=f"{CONV_EN} kB = 1e3 B. {MLA_CONV_EN} {KV_CONV_EN} {CAP_CONV_EN} Paging: a request holds "

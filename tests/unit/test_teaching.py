@@ -25,9 +25,6 @@ UNFILLED = re.compile(r"\{[A-Za-z_][A-Za-z_0-9]*\}")
 # (a stale entry is an error): give the template (or its formula) a decomposition and a
 # takeaway in both languages, then take it off this list.  Keep it empty.
 NOT_YET_TAUGHT: set[str] = {
-    "inference.chain_mla_vs_gqa",
-    "inference.decode_attention_intensity",
-    "inference.mla_kv_per_token",
     "moe.active_params",
     "moe.alltoall_bytes",
     "moe.chain_moe_vs_dense",
@@ -213,7 +210,6 @@ def test_quant_bits_shows_the_scale_share_before_the_total():
     text = "\n".join(p.steps[0].solution_lines("en"))
     assert "(16 + 0) / 128 = 0.125 bit" in text and "= 4 + 0.125" in text and "4.125 bit" in text
     assert "not 4 bit" in p.steps[0].takeaway
-
 
 
 def test_speculative_decoding_names_the_limit_as_gamma_grows():
