@@ -25,10 +25,6 @@ MLA_CONV_ZH = ("多头潜在注意力（MLA）在每一层为每个 token 缓存
 MLA_MODELS = tuple(m for m in models.MOE_MODELS if m.is_mla)  # DeepSeek-V2 and V3
 
 
-def kb(value: float) -> str:
-    return fmt_quantity(value, "bytes", unit="kB")
-
-
 def _mla_config(rng) -> tuple[str, str, int, int, int]:
     if rng.random() < 0.4:
         m = rng.choice(MLA_MODELS)
@@ -135,15 +131,6 @@ def chain_mla_vs_gqa(rng):
     more = fmt_number(round_sig(per_token[1] / per_token[0], 3))
     lead = (f"KV budget = 8 × {gb(gpu.memory)} − {gb(w)} = {gb(budget)}",)
     lead_zh = (f"KV 预算 = 8 × {gb(gpu.memory)} − {gb(w)} = {gb(budget)}",)
-
-    def per_request(i: int, name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        held = f"ceil({seq:,} / {page}) = {blocks:,}"
-        size = f"{blocks:,} × {page} × {kb(per_token[i])} = {gb(request[i])}"
-        fit = f"{gb(budget)} ÷ {gb(request[i])} = {fmt_number(round_sig(budget / request[i], 4))}"
-        return ((f"blocks per request: {held}; one request with {name}: {size}",
-                 f"requests: {fit}, rounded down"),
-                (f"每个请求的块数：{held}；用 {name} 时一个请求：{size}", f"请求数：{fit}，向下取整"))
-
     return Spec(
         scenario_en=f"{m.name} ({fmt_quantity(m.params / 1e9, 'count')}B parameters, MLA) serves {seq:,}-token requests "
                     f"with fp8 weights on one node of 8 × {gpu.name}; its KV cache is {kv_dtype} and paged in blocks of {page} "
@@ -175,7 +162,7 @@ def chain_mla_vs_gqa(rng):
                 prompt_zh="如果换成 GQA 缓存（层数不变），每个 token 占多少字节（kB）？"),
             Ask(formula="paged_max_seqs", unit="", integer=True,
                 inputs={"kv_budget": budget, "kv_bytes_per_token": Ref(0), "seq": seq, "block_size": page},
-                explanation=lead + per_request(0, "MLA")[0], explanation_zh=lead_zh + per_request(0, "MLA")[1],
+                explanation=lead, explanation_zh=lead_zh,
                 takeaway=f"an MLA request of {seq:,} tokens holds only {gb(request[0])} of cache, so {n_mla} share the "
                          "node: at long context the KV cache per token, not the weights, sets the batch.",
                 takeaway_zh=f"用 MLA 时一个 {seq:,} token 的请求只占 {gb(request[0])} 缓存，整台节点能同时放 {n_mla} 个："
@@ -184,7 +171,7 @@ def chain_mla_vs_gqa(rng):
                 prompt_zh="用 MLA 时，除去权重后剩下的显存能同时放下多少个请求（整数）？"),
             Ask(formula="paged_max_seqs", unit="", integer=True,
                 inputs={"kv_budget": budget, "kv_bytes_per_token": Ref(1), "seq": seq, "block_size": page},
-                explanation=lead + per_request(1, "GQA")[0], explanation_zh=lead_zh + per_request(1, "GQA")[1],
+                explanation=lead, explanation_zh=lead_zh,
                 takeaway=f"{more}x the bytes per token means {n_gqa} requests instead of {n_mla} in the same "
                          f"{gb(budget)}: MLA's small cache is what lets DeepSeek batch long contexts.",
                 takeaway_zh=f"每 token 的字节数是 MLA 的 {more} 倍，同样的 {gb(budget)} 只能放 {n_gqa} 个请求，而不是 {n_mla} 个："
