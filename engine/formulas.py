@@ -1790,18 +1790,37 @@ PART2: tuple[Formula, ...] = (
     _zero_parallel(2),  # beyond the spec: the other two stages under TP × PP
     _zero_parallel(3),
     # --------------------------------------------------------------- nccl-tests
-    Formula("allreduce_busbw", (Input("algbw", "bandwidth", "algorithm bandwidth: message size / time", "algbw"),
+    Formula("allreduce_busbw", (Input("algbw", "bandwidth", "algorithm bandwidth: message size / time", "algbw",
+                                      "算法带宽：消息大小 / 耗时"),
                                 N_RANKS),
             "algbw*2*(n-1)/n", "bandwidth",
             "nccl-tests bus bandwidth of an AllReduce: algbw × 2(N−1)/N, the rate each link actually carries in a "
             "ring, comparable with the hardware's link bandwidth whatever N is",
-            "NVIDIA nccl-tests, doc/PERFORMANCE.md ('Bus bandwidth': AllReduce factor 2(n−1)/n)",
+            "nccl_tests",
             (Misconception("algbw_is_busbw", "reported the algorithm bandwidth as the bus bandwidth", "algbw",
                            "把算法带宽（algbw）当成了总线带宽（busbw）"),
              Misconception("no_ring_factor", "used the factor 2 without (N−1)/N", "2*algbw",
                            "只乘了 2，漏了 (N−1)/N"),
              Misconception("inverted_factor", "divided by 2(N−1)/N instead of multiplying", "algbw*n/(2*(n-1))",
-                           "除以了 2(N−1)/N，应该乘")), "busbw"),
+                           "除以了 2(N−1)/N，应该乘")), "busbw",
+            refs="patarasuk2009",
+            decomposition=("algbw = S / t counts each byte of the message once, but a ring AllReduce (ReduceScatter + "
+                           "AllGather) makes every GPU send and receive 2(N−1)/N × S in that time",
+                           "so each link carries busbw = 2(N−1)/N × S / t = algbw × 2(N−1)/N"),
+            decomposition_zh=("algbw = S / t 只把消息的每个字节算一次，而 Ring AllReduce（ReduceScatter + AllGather）"
+                              "在这段时间里让每张 GPU 收发 2(N−1)/N × S",
+                              "所以每条链路承载的速率 busbw = 2(N−1)/N × S / t = algbw × 2(N−1)/N"),
+            parts=(Part("factor", "2(N−1)/N", "2*(n-1)/n", "count", "bytes each GPU moves per byte of the message",
+                        "消息每个字节对应每张 GPU 实际传输的字节数"),),
+            via="algbw*factor",
+            simplification=("2(N−1)/N → 2 as N grows: busbw ≈ 2 × algbw; here the factor is {factor}",),
+            simplification_zh=("N 增大时 2(N−1)/N → 2：busbw ≈ 2 × algbw；这里因子为 {factor}",),
+            takeaway="compare busbw, not algbw, against the link speed: busbw is what the wire carries, independent "
+                     "of N.",
+            takeaway_zh="拿去和链路速率比较的是 busbw 而不是 algbw：busbw 是链路上实际跑的速率，与 N 无关。",
+            example={"algbw": 100e9, "n": 8},
+            meaning_zh="nccl-tests 中 AllReduce 的总线带宽：algbw × 2(N−1)/N，即 ring 中每条链路实际承载的速率，"
+                       "无论 N 多大都可以直接和硬件链路带宽比较"),
     # ----------------------------------------------------------- serving latency
     Formula("decode_step_time", (BW, WEIGHT_BYTES, KV_SEQ, BATCH),
             "(weight_bytes + batch*kv_bytes_per_seq)/bandwidth", "time",
@@ -2105,31 +2124,90 @@ BANK2: tuple[Formula, ...] = (
              Misconception("bidirectional_bw", "used the bidirectional NVLink figure (twice the one-way bandwidth)",
                            "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/(2*link_bw)",
                            "用了 NVLink 的双向带宽（是单向带宽的两倍）")), "T_TP/layer"),
-    Formula("nccl_algbw", (Input("size", "bytes", "message size of the collective", "S"),
-                           Input("time", "time", "measured time of one collective", "t")),
+    Formula("nccl_algbw", (Input("size", "bytes", "message size of the collective", "S", "集合通信的消息大小"),
+                           Input("time", "time", "measured time of one collective", "t", "一次集合通信的实测耗时")),
             "size/time", "bandwidth", "nccl-tests algorithm bandwidth: message size over time",
-            "NVIDIA nccl-tests, doc/PERFORMANCE.md ('Algorithm bandwidth': algbw = S / t)", (), "algbw"),
-    Formula("tree_allreduce_time", (M_BYTES, Input("depth", "count", "tree depth ⌈log₂ N⌉", "log₂N"), ALPHA, BETA),
+            "nccl_tests", (), "algbw",
+            decomposition=("nccl-tests times one collective and divides the message size by that time: algbw = S / t, "
+                           "the rate the application sees, with no factor for the algorithm",),
+            decomposition_zh=("nccl-tests 测出一次集合通信的耗时，用消息大小除以它：algbw = S / t，即应用看到的速率，"
+                              "不含任何算法因子",),
+            simplification=("for an AllReduce algbw = busbw × N / (2(N−1)) → busbw / 2 for large N: even a saturated "
+                            "link shows only about half its speed as algbw",),
+            simplification_zh=("对 AllReduce 而言 algbw = busbw × N / (2(N−1))，N 很大时 → busbw / 2：链路即使跑满，"
+                               "algbw 也只有其速率的一半左右",),
+            takeaway="algbw is bytes over time as the application sees them: it depends on the collective and on N, so "
+                     "it cannot be compared with a link speed as it stands.",
+            takeaway_zh="algbw 是应用视角的字节数除以时间：它随集合通信的种类和 N 而变，不能直接拿来和链路速率比较。",
+            example={"size": 1e9, "time": 0.02},
+            meaning_zh="nccl-tests 的算法带宽：消息大小除以耗时"),
+    Formula("tree_allreduce_time", (M_BYTES, Input("depth", "count", "tree depth ⌈log₂ N⌉", "log₂N",
+                                                   "树的深度 ⌈log₂ N⌉"), ALPHA, BETA),
             "2*depth*alpha + 2*m/beta", "time",
             "AllReduce time on a (double binary) tree in the α-β model: reduce up and broadcast down, 2·log₂N latency "
             "steps; pipelined chunks keep the bandwidth term near 2M/β",
-            "Sanders, Speck and Träff 2009, 'Two-tree algorithms for full bandwidth broadcast, reduction and scan'; "
-            "NVIDIA, 'Massively Scale Your Deep Learning Training with NCCL 2.4' (double binary trees)",
+            "sanders2009, jeaugey2019",
             (Misconception("tree_one_way", "counted only the reduce (one trip up the tree), not the broadcast back down",
-                           "depth*alpha + m/beta", "只算了向上归约（一趟），漏了向下广播"),), "T_tree"),
-    Formula("ddp_exposed_comm_time", (Input("comm_time", "time", "total gradient AllReduce time of a step", "T_comm"),
-                                      Input("backward_time", "time", "backward-pass compute time", "T_bwd"),
-                                      Input("buckets", "count", "equal gradient buckets, reduced in order", "k")),
+                           "depth*alpha + m/beta", "只算了向上归约（一趟），漏了向下广播"),), "T_tree",
+            refs="thakur2005",
+            decomposition=("the partial sums climb the tree's log₂N levels and the result is broadcast back down: "
+                           "2·log₂N steps, each paying a latency α",
+                           "the message is cut into chunks that stream through the tree, so the bytes cost about "
+                           "2M/β (M up, M down), with no (N−1)/N discount"),
+            decomposition_zh=("部分和沿树的 log₂N 层向上归约，结果再向下广播：共 2·log₂N 步，每步付一次延迟 α",
+                              "消息切成分块在树上流水传输，字节的代价约为 2M/β（上行 M、下行 M），没有 (N−1)/N 折扣"),
+            parts=(Part("lat", "T_α", "2*depth*alpha", "time", "latency term: 2·log₂N steps", "延迟项：2·log₂N 步"),
+                   Part("bw", "T_β", "2*m/beta", "time", "bandwidth term", "带宽项")),
+            via="lat + bw",
+            simplification=("the latency grows as 2·log₂N·α against the ring's 2(N−1)·α, while the bandwidth terms "
+                            "are nearly equal (2M/β vs 2(N−1)/N·M/β)",),
+            simplification_zh=("延迟项按 2·log₂N·α 增长，而 ring 是 2(N−1)·α；两者的带宽项几乎相同（2M/β 对 "
+                               "2(N−1)/N·M/β）",),
+            takeaway="a tree's latency grows with log₂N, not N: on 1024 GPUs that is 20 latency steps instead of the "
+                     "ring's 2046.",
+            takeaway_zh="树形的延迟随 log₂N 而不是 N 增长：1024 张卡上只有 20 步延迟，而环形要 2046 步。",
+            example={"m": 1e6, "depth": 7, "alpha": 5e-6, "beta": 50e9},
+            meaning_zh="α-β 模型下（双二叉）树形 AllReduce 的耗时：向上归约、向下广播共 2·log₂N 步延迟；"
+                       "分块流水使带宽项约为 2M/β"),
+    Formula("ddp_exposed_comm_time", (Input("comm_time", "time", "total gradient AllReduce time of a step", "T_comm",
+                                            "一步中梯度 AllReduce 的总耗时"),
+                                      Input("backward_time", "time", "backward-pass compute time", "T_bwd",
+                                            "反向传播的计算耗时"),
+                                      Input("buckets", "count", "equal gradient buckets, reduced in order", "k",
+                                            "等大的梯度桶数，按顺序归约")),
             "max(comm_time/buckets, comm_time - backward_time + backward_time/buckets)", "time",
             "communication left exposed after the backward pass with bucketed DDP: bucket i is AllReduced once its "
             "gradients are ready; the last bucket always waits for the end of the backward pass",
-            "Li et al. 2020, 'PyTorch Distributed: Experiences on Accelerating Data Parallel Training', §3.2.3 "
-            "(gradient bucketing, overlapping computation with communication)",
+            "li2020",
             (Misconception("no_overlap", "assumed no overlap: the whole AllReduce after the backward pass",
                            "comm_time", "以为完全没有重叠：整个 AllReduce 都在反向结束后进行"),
              Misconception("no_last_bucket", "forgot the last bucket, which can only start when the backward pass ends",
                            "max(0, comm_time - backward_time)",
-                           "忘了最后一个桶：它只能在反向结束后才开始")), "T_exposed"),
+                           "忘了最后一个桶：它只能在反向结束后才开始")), "T_exposed",
+            decomposition=("the backward pass fills a bucket every T_bwd/k; each bucket's AllReduce takes T_comm/k and "
+                           "the buckets are reduced one after another",
+                           "if the link keeps up (T_comm ≤ T_bwd) only the last bucket, ready when the backward pass "
+                           "ends, is left: T_comm/k; if not, the AllReduces run back to back from T_bwd/k and end "
+                           "T_bwd/k + T_comm − T_bwd after the backward pass"),
+            decomposition_zh=("反向传播每 T_bwd/k 填满一个桶；每个桶的 AllReduce 耗时 T_comm/k，各桶依次归约",
+                              "若链路跟得上（T_comm ≤ T_bwd），只剩反向结束时才就绪的最后一个桶：T_comm/k；"
+                              "若跟不上，AllReduce 从 T_bwd/k 起一个接一个不停地跑，在反向结束后 "
+                              "T_bwd/k + T_comm − T_bwd 才结束"),
+            parts=(Part("first", "T_bwd/k", "backward_time/buckets", "time", "the first bucket is ready",
+                        "第一个桶就绪的时刻"),
+                   Part("last", "T_comm/k", "comm_time/buckets", "time", "one bucket's AllReduce: the last one's "
+                        "starts when the backward pass ends", "一个桶的 AllReduce：最后一个桶在反向结束时才开始")),
+            via="max(last, first + comm_time - backward_time)",
+            simplification=("T_comm ≤ T_bwd: exposed = T_comm/k, and more buckets shrink it; T_comm > T_bwd: "
+                            "exposed ≈ T_comm − T_bwd whatever k is",),
+            simplification_zh=("T_comm ≤ T_bwd 时暴露时间 = T_comm/k，桶越多越小；T_comm > T_bwd 时暴露时间约为 "
+                               "T_comm − T_bwd，与 k 无关",),
+            takeaway="overlap hides communication only up to the length of the backward pass: beyond it, more buckets "
+                     "do not help, only fewer bytes or a faster link.",
+            takeaway_zh="重叠最多只能藏住反向传播那么长的通信：超出的部分分再多的桶也没用，只能减少字节或换更快的链路。",
+            example={"comm_time": 0.1, "backward_time": 0.2, "buckets": 4},
+            meaning_zh="分桶 DDP 在反向传播结束后仍暴露的通信时间：梯度就绪后第 i 个桶即开始 AllReduce；"
+                       "最后一个桶总要等反向结束"),
     Formula("compute_budget", (N_GPUS, PEAK, Input("mfu", "ratio", "model FLOPs utilisation", "MFU"),
                                Input("time", "time", "wall-clock training time", "T")),
             "n_gpus*peak_flops*mfu*time", "flop",

@@ -161,6 +161,29 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "题库中每张 GPU 的稠密峰值算力、显存与带宽：NVIDIA V100、A100、H100、H200、B200、L40S 规格书，"
            "AMD Instinct MI300X 规格书",
            "nvidia.com and amd.com product pages"),
+    Source("nccl_tests", "NVIDIA nccl-tests, PERFORMANCE.md", "NVIDIA nccl-tests 的 PERFORMANCE.md",
+           "how nccl-tests reports a collective: algorithm bandwidth algbw = size / time, and bus bandwidth busbw = "
+           "algbw × 2(n−1)/n for an AllReduce, the rate the links carry, comparable with the hardware",
+           "nccl-tests 如何报告集合通信的性能：算法带宽 algbw = 数据量 / 时间；AllReduce 的总线带宽 busbw = "
+           "algbw × 2(n−1)/n，即链路实际承载的速率，可以直接和硬件带宽比较",
+           "github.com/NVIDIA/nccl-tests, doc/PERFORMANCE.md"),
+    Source("sanders2009", "Sanders, Speck & Träff 2009", "Sanders、Speck 与 Träff 2009",
+           "two-tree (double binary tree) algorithms: reduction and broadcast at full bandwidth with log₂N latency",
+           "双树（双二叉树）算法：以 log₂N 的延迟、满带宽完成归约与广播",
+           "Two-tree algorithms for full bandwidth broadcast, reduction and scan, Parallel Computing 35(12), 2009"),
+    Source("jeaugey2019", "Jeaugey 2019 (NVIDIA blog, NCCL 2.4)", "Jeaugey 2019（NVIDIA 博客，NCCL 2.4）",
+           "NCCL's double binary trees: logarithmic latency for AllReduce at large scale, chosen over rings for "
+           "small messages",
+           "NCCL 的双二叉树：大规模 AllReduce 的对数级延迟，小消息时 NCCL 选它而不选环形",
+           "Massively Scale Your Deep Learning Training with NCCL 2.4, NVIDIA Technical Blog, 2019"),
+    Source("li2020", "Li et al. 2020 (PyTorch DDP)", "Li 等 2020（PyTorch DDP）",
+           "PyTorch DistributedDataParallel: gradient bucketing and overlapping the AllReduce with the backward pass",
+           "PyTorch DistributedDataParallel：梯度分桶，以及让 AllReduce 与反向传播重叠",
+           "PyTorch Distributed: Experiences on Accelerating Data Parallel Training, VLDB 2020 (arXiv:2006.15704)"),
+    Source("hoffmann2022", "Hoffmann et al. 2022 (Chinchilla)", "Hoffmann 等 2022（Chinchilla）",
+           "compute-optimal training: parameters and tokens grow together, about 20 tokens per parameter",
+           "计算最优训练：参数量与 token 数同步增长，约每个参数 20 个 token",
+           "Training Compute-Optimal Large Language Models, NeurIPS 2022 (arXiv:2203.15556)"),
 )}
 
 # Sections of the two articles: the seed code's section -> (English name, Chinese name).

@@ -168,7 +168,7 @@ NCCL_ZH = ("nccl-tests 的 all_reduce_perf 报告 algbw = 数据量 / 时间，�
 
 
 @template("communication.busbw_given", topic="communication", title="nccl-tests bus bandwidth from algbw",
-          title_zh="由 algbw 求 nccl-tests 总线带宽", difficulty=1, target_seconds=45)
+          title_zh="由 algbw 求 nccl-tests 总线带宽", difficulty=1, target_seconds=45, source="nccl_tests")
 def busbw_given(rng):
     n = rng.choice((4, 8, 16, 32, 64))
     algbw = rng.choice((20, 21, 22, 23, 24, 40, 42, 44, 90, 100, 120, 150, 160, 180, 200, 220, 240, 250)) * 1e9
@@ -185,7 +185,8 @@ def busbw_given(rng):
 
 
 @template("communication.nccl_chain", topic="communication", title="nccl-tests: time → algbw → busbw → against the link",
-          title_zh="nccl-tests：时间 → algbw → busbw → 与链路对比", difficulty=2, target_seconds=240)
+          title_zh="nccl-tests：时间 → algbw → busbw → 与链路对比", difficulty=2, target_seconds=240,
+          source="nccl_tests")
 def nccl_chain(rng):
     if rng.random() < 0.5:  # one NVLink node, or several nodes over one NDR port per GPU
         gpu = rng.choice([g for g in hardware.GPUS if hardware.nvlink_of(g)])
@@ -199,6 +200,11 @@ def nccl_chain(rng):
     time = float(f"{size * 2 * (n - 1) / n / (eff * link.one_way):.3g}")
     inside, other = Choice("busbw", ("bus bandwidth", "bus", "总线带宽"), "busbw"), Choice("algbw", ("algorithm bandwidth",
                                                                                                    "算法带宽"), "algbw")
+    algbw = formulas.get("nccl_algbw").evaluate(size=size, time=time)
+    busbw = formulas.get("allreduce_busbw").evaluate(algbw=algbw, n=n)
+    ceiling = link.one_way * n / (2 * (n - 1))  # the highest algbw a saturated link can show
+    bw = lambda v: fmt_quantity(v, "bandwidth", unit="GB/s")  # noqa: E731
+    pct = lambda v: fmt_number(round(100 * v / link.one_way))  # noqa: E731
     return Spec(
         scenario_en=f"all_reduce_perf on {n} {gpu.name} GPUs ({where_en}; {link.name}: "
                     f"{fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} one way per GPU).",
@@ -217,12 +223,23 @@ def nccl_chain(rng):
                   prompt_en="Which of the two do you compare with the link's one-way bandwidth to judge the fabric: "
                             "busbw or algbw?",
                   prompt_zh="判断互联是否跑满时，应拿哪一个和链路单向带宽比较：busbw 还是 algbw？",
-                  explanation=(f"busbw: a ring AllReduce moves 2(n−1)/n of the data over every link, so busbw = "
-                               f"{fmt_number(eff * 100)}% of the {fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} "
-                               "link here; algbw falls as n grows even on a perfect fabric.",),
-                  explanation_zh=(f"busbw：Ring AllReduce 在每条链路上传输数据的 2(n−1)/n，所以这里 busbw 是链路 "
-                                  f"{fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} 的 {fmt_number(eff * 100)}%；"
-                                  "即使互联完美，algbw 也会随 n 增大而下降。",))),
+                  explanation=(f"busbw = {bw(busbw)} against the link's {bw(link.one_way)} one way: {pct(busbw)}% "
+                               "of the wire is in use",
+                               f"algbw = {bw(algbw)} reads as only {pct(algbw)}%, but it counts each byte of the "
+                               f"message once: a ring AllReduce moves 2(n−1)/n of it over every link, so even a "
+                               f"saturated link shows at most {bw(link.one_way)} × n / (2(n−1)) = {bw(ceiling)} as "
+                               "algbw, less as n grows",
+                               "busbw = algbw × 2(n−1)/n puts that factor back: the same yardstick for any n, so compare busbw"),
+                  explanation_zh=(f"busbw = {bw(busbw)}，链路单向带宽 {bw(link.one_way)}：链路用上了 {pct(busbw)}%",
+                                  f"algbw = {bw(algbw)} 看上去只有 {pct(algbw)}%，但它把消息的每个字节只算一次：Ring "
+                                  f"AllReduce 在每条链路上要传消息的 2(n−1)/n，所以链路即使跑满，algbw 最多也只有 "
+                                  f"{bw(link.one_way)} × n / (2(n−1)) = {bw(ceiling)}，而且 n 越大越低",
+                                  "busbw = algbw × 2(n−1)/n 正好把这个因子乘了回去：无论 n 多大都是同一把尺子，所以比较 busbw"),
+                  takeaway="judge a fabric by busbw ÷ link bandwidth: near 100 % the links are saturated; far below, "
+                           "suspect the topology, the NCCL setup or a message too small to reach bandwidth.",
+                  takeaway_zh="用 busbw ÷ 链路带宽判断互联：接近 100% 说明链路已跑满；远低于此，就查拓扑、NCCL 配置，"
+                              "或者消息太小、还没进入带宽区间。",
+                  card_formulas=("allreduce_busbw",))),
         conventions_en=NCCL_EN, conventions_zh=NCCL_ZH,
         world=World(gpu=gpu),
     )
@@ -241,7 +258,8 @@ OVERLAP_ZH = ("分桶 DDP：bf16 梯度（每参数 2 B）分成 k 个等大的�
 
 @template("communication.ddp_overlap_chain", topic="communication",
           title="DDP overlap: gradient bytes → AllReduce time → exposed time → hidden?",
-          title_zh="DDP 通信重叠：梯度大小 → AllReduce 耗时 → 暴露时间 → 能否隐藏", difficulty=3, target_seconds=420)
+          title_zh="DDP 通信重叠：梯度大小 → AllReduce 耗时 → 暴露时间 → 能否隐藏", difficulty=3, target_seconds=420,
+          source="li2020")
 def ddp_overlap_chain(rng):
     model = rng.choice([m for m in models.DENSE if m.params <= 14e9])
     phi = nominal_phi(model)
@@ -255,6 +273,29 @@ def ddp_overlap_chain(rng):
     exposed = Choice("exposed", ("no", "not hidden", "partly exposed", "不能", "不能隐藏", "暴露"), "不能隐藏")
     answer = "hidden" if comm <= bwd else "exposed"
     u1 = unit_for("allreduce_time", m=grad, n=n, alpha=alpha, beta=beta)
+    left = formulas.get("ddp_exposed_comm_time").evaluate(comm_time=comm, backward_time=bwd, buckets=k)
+    ms = lambda v: fmt_quantity(v, "time", unit="ms")  # noqa: E731
+    if answer == "hidden":
+        why_en = (f"T_comm ≤ T_bwd: a bucket's AllReduce ({ms(comm / k)}) ends before the next bucket is ready "
+                  f"({ms(bwd / k)} later), so the link keeps up with the backward pass: hidden",
+                  f"only the last bucket, ready when the backward pass ends, shows: T_comm/k = {ms(comm / k)}")
+        why_zh = (f"T_comm ≤ T_bwd：一个桶的 AllReduce（{ms(comm / k)}）在下一个桶就绪（{ms(bwd / k)} 之后）之前就结束，"
+                  "链路跟得上反向传播：能隐藏",
+                  f"只有反向结束时才就绪的最后一个桶暴露在外：T_comm/k = {ms(comm / k)}")
+        take = ("with T_comm ≤ T_bwd the AllReduce rides behind the backward pass; only the last bucket shows, so "
+                "smaller buckets shrink what is left.",
+                "T_comm ≤ T_bwd 时 AllReduce 完全藏在反向传播后面；只剩最后一个桶暴露，桶分得越小，暴露得越少。")
+    else:
+        why_en = (f"T_comm > T_bwd: a bucket's AllReduce takes {ms(comm / k)} but a new bucket is ready every "
+                  f"{ms(bwd / k)}, so a queue builds up: not hidden",
+                  f"{ms(left)} is left when the backward pass ends; at least T_comm − T_bwd = {ms(comm - bwd)} of it "
+                  "stays exposed whatever the number of buckets")
+        why_zh = (f"T_comm > T_bwd：一个桶的 AllReduce 要 {ms(comm / k)}，而每 {ms(bwd / k)} 就有一个新桶就绪，"
+                  "通信越积越多：不能隐藏",
+                  f"反向结束时还剩 {ms(left)}；其中至少 T_comm − T_bwd = {ms(comm - bwd)} 无论分多少桶都会暴露")
+        take = ("overlap hides communication only up to the length of the backward pass: beyond it, more buckets do "
+                "not help, only fewer bytes or a faster link.",
+                "重叠最多只能藏住反向传播那么长的通信：超出的部分分再多的桶也没用，只能减少字节或换更快的链路。")
     return Spec(
         scenario_en=f"{model.name} (Φ = {phi_text(phi)}) trains with DDP on {n} GPUs; gradients go in k = {k} buckets; "
                     f"the backward pass takes {fmt_quantity(bwd, 'time', unit='ms')}.",
@@ -279,10 +320,13 @@ def ddp_overlap_chain(rng):
                   prompt_en="Apart from the last bucket, which can only start when the backward pass ends, is the "
                             "AllReduce hidden behind the backward pass: hidden or exposed?",
                   prompt_zh="除了只能在反向结束后才开始的最后一个桶，AllReduce 能否被反向传播隐藏：能隐藏还是不能隐藏？",
-                  explanation=("Hidden when the AllReduce of all buckets takes no longer than the backward pass that "
-                               "produces them (T_comm ≤ T_bwd); then only the last bucket, T_comm/k, shows.",),
-                  explanation_zh=("当全部桶的 AllReduce 总耗时不超过产生它们的反向传播（T_comm ≤ T_bwd）时即可隐藏；"
-                                  "此时只有最后一个桶 T_comm/k 暴露在外。",))),
+                  explanation=("the AllReduce of all buckets hides behind the backward pass that produces them when it "
+                               "takes no longer (T_comm ≤ T_bwd)",
+                               f"  T_comm = {ms(comm)}, T_bwd = {ms(bwd)}") + why_en,
+                  explanation_zh=("全部桶的 AllReduce 总耗时不超过产生这些梯度的反向传播（T_comm ≤ T_bwd）时，"
+                                  "就能藏在反向传播后面",
+                                  f"  T_comm = {ms(comm)}，T_bwd = {ms(bwd)}") + why_zh,
+                  takeaway=take[0], takeaway_zh=take[1], card_formulas=("ddp_exposed_comm_time",))),
         conventions_en=OVERLAP_EN, conventions_zh=OVERLAP_ZH,
         world=World(model=model, precision="bf16"),
     )
@@ -299,7 +343,8 @@ TREE_ZH = ("α-β 模型。Ring AllReduce：2(N−1) 步延迟 α，传输 2(N�
 
 
 @template("communication.tree_vs_ring", topic="communication", title="Tree vs ring AllReduce: ring time → tree time → which",
-          title_zh="树形与环形 AllReduce：环形耗时 → 树形耗时 → 选哪个", difficulty=2, target_seconds=300)
+          title_zh="树形与环形 AllReduce：环形耗时 → 树形耗时 → 选哪个", difficulty=2, target_seconds=300,
+          source="thakur2005, sanders2009, jeaugey2019")
 def tree_vs_ring(rng):
     depth = rng.choice((6, 7, 8, 9, 10))
     n = 2 ** depth
@@ -317,6 +362,21 @@ def tree_vs_ring(rng):
     ur = unit_for("allreduce_time", m=m, n=n, alpha=alpha, beta=beta)
     ut = unit_for("tree_allreduce_time", m=m, depth=depth, alpha=alpha, beta=beta)
     mt = fmt_quantity(m, "bytes", unit=unit)
+    t = lambda v: fmt_quantity(v, "time")  # noqa: E731
+    ring_lat, tree_lat = 2 * (n - 1) * alpha, 2 * depth * alpha
+    ring_bw, tree_bw = ring - ring_lat, tree - tree_lat
+    extra_lat, saved_bytes = ring_lat - tree_lat, tree_bw - ring_bw  # saved_bytes = 2M/(Nβ)
+    if ring < tree:
+        why_en = (f"ring {t(ring)} < tree {t(tree)}: the bytes the ring saves, 2M/(N·β) = {t(saved_bytes)}, outweigh "
+                  f"its extra latency, {t(extra_lat)}: ring")
+        why_zh = (f"环形 {t(ring)} < 树形 {t(tree)}：环形在传输上省下的 2M/(N·β) = {t(saved_bytes)}，超过了它多付的延迟 "
+                  f"{t(extra_lat)}：选环形")
+    else:
+        why_en = (f"tree {t(tree)} < ring {t(ring)}: the latency the tree saves, {t(extra_lat)} ({2 * depth} steps "
+                  f"instead of {2 * (n - 1)}), outweighs the bytes it loses to the ring, 2M/(N·β) = {t(saved_bytes)}: "
+                  "tree")
+        why_zh = (f"树形 {t(tree)} < 环形 {t(ring)}：树形省下的延迟 {t(extra_lat)}（{2 * depth} 步而不是 "
+                  f"{2 * (n - 1)} 步），超过了它在传输上比环形多花的 2M/(N·β) = {t(saved_bytes)}：选树形")
     return Spec(
         scenario_en=f"An AllReduce of M = {mt} over N = {n} GPUs (log₂N = {depth}), α = "
                     f"{fmt_quantity(alpha, 'time', unit='µs')}, β = {fmt_quantity(beta, 'bandwidth', unit='GB/s')}.",
@@ -335,12 +395,16 @@ def tree_vs_ring(rng):
               Ask(choices=(ring_c, tree_c), answer="ring" if ring < tree else "tree",
                   prompt_en="Which algorithm should NCCL pick for this message: ring or tree?",
                   prompt_zh="对这个消息，NCCL 应该选哪种算法：环形还是树形？",
-                  explanation=(f"Ring {fmt_quantity(ring, 'time')} vs tree {fmt_quantity(tree, 'time')}: the ring's "
-                               "2(N−1)α latency dominates small messages at large N, the tree's log₂N steps win there; "
-                               "large messages are bandwidth-bound and the ring's (N−1)/N edge wins.",),
-                  explanation_zh=(f"环形 {fmt_quantity(ring, 'time')}，树形 {fmt_quantity(tree, 'time')}：N 很大时小消息"
-                                  "由环形的 2(N−1)α 延迟主导，树形只需 log₂N 级的步数而胜出；大消息受带宽限制，环形的 "
-                                  "(N−1)/N 优势胜出。",))),
+                  explanation=(f"latency: ring 2(N−1)α = {t(ring_lat)}, tree 2·log₂N·α = {t(tree_lat)}",
+                               f"bytes: ring 2(N−1)/N·M/β = {t(ring_bw)}, tree 2M/β = {t(tree_bw)}", why_en),
+                  explanation_zh=(f"延迟：环形 2(N−1)α = {t(ring_lat)}，树形 2·log₂N·α = {t(tree_lat)}",
+                                  f"传输：环形 2(N−1)/N·M/β = {t(ring_bw)}，树形 2M/β = {t(tree_bw)}", why_zh),
+                  takeaway="weigh the latency the tree saves (2·log₂N steps instead of 2(N−1)) against the bytes the "
+                           "ring saves (2M/(N·β)): small messages at scale go to the tree, large ones to the ring, and "
+                           "NCCL switches by message size.",
+                  takeaway_zh="权衡树形省下的延迟（2·log₂N 步而不是 2(N−1) 步）和环形省下的传输（2M/(N·β)）：大规模下"
+                              "小消息走树形、大消息走环形，NCCL 正是按消息大小切换算法。",
+                  card_formulas=("tree_allreduce_time",))),
         conventions_en=TREE_EN, conventions_zh=TREE_ZH,
     )
 

@@ -38,10 +38,6 @@ NOT_YET_TAUGHT: set[str] = {
     "roofline.flash_attention_hbm",
     "roofline.fusion_bytes_saved",
     # the parallelism-planning, parameter-count, nccl-tests, Chinchilla and 1F1B templates (issue #15, part 2)
-    "communication.busbw_given",
-    "communication.ddp_overlap_chain",
-    "communication.nccl_chain",
-    "communication.tree_vs_ring",
     "memory.param_count_approx",
     "memory.param_count_chain",
     "mfu.chinchilla_chain",
