@@ -2085,33 +2085,83 @@ PART2: tuple[Formula, ...] = (
     # --------------------------------------------------------------- Chinchilla
     Formula("chinchilla_tokens", (PHI,), "20*phi", "count",
             "compute-optimal training tokens for a model of Φ parameters (about 20 tokens per parameter)",
-            "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models' (Chinchilla), Table 3",
+            "hoffmann2022",
             (Misconception("flops_per_token", "used 6 tokens per parameter (that is 6Φ, the FLOPs per token)",
-                           "6*phi", "每个参数用了 6 个 token（6Φ 是每个 token 的 FLOPs）"),), "D_opt"),
-    Formula("chinchilla_params", (Input("compute", "flop", "training compute budget", "C"),), "(compute/120)^0.5",
-            "count",
+                           "6*phi", "每个参数用了 6 个 token（6Φ 是每个 token 的 FLOPs）"),), "D_opt",
+            decomposition=("Hoffmann et al. trained over 400 models at fixed compute budgets: the loss is lowest when "
+                           "parameters and tokens grow together, at about 20 training tokens per parameter",),
+            decomposition_zh=("Hoffmann 等在固定算力预算下训练了 400 多个模型：参数量和 token 数同步增长时 loss 最低，"
+                              "最优点约为每个参数 20 个训练 token",),
+            simplification=("such a run costs C = 6·Φ·D = 6·Φ·20Φ = 120·Φ² FLOPs",),
+            simplification_zh=("这样一次训练的算力为 C = 6·Φ·D = 6·Φ·20Φ = 120·Φ² FLOPs",),
+            takeaway="compute-optimal is about 20 tokens per parameter; models meant to be served are trained far "
+                     "beyond it (Llama 3 8B saw 15T tokens), because a smaller model is cheaper at inference.",
+            takeaway_zh="计算最优约为每个参数 20 个 token；要上线服务的模型会远超这个比例（Llama 3 8B 训练了 15T token），"
+                        "因为小模型推理更便宜。",
+            example={"phi": 7e10},
+            meaning_zh="Φ 个参数的模型计算最优的训练 token 数（约每个参数 20 个 token）"),
+    Formula("chinchilla_params", (Input("compute", "flop", "training compute budget", "C", "训练算力预算"),),
+            "(compute/120)^0.5", "count",
             "compute-optimal parameter count for a budget C: C = 6·N·D with D = 20·N gives N = √(C/120)",
-            "Hoffmann et al. 2022, 'Training Compute-Optimal Large Language Models' (Chinchilla)",
+            "hoffmann2022",
             (Misconception("no_token_ratio", "used D = N (forgot the 20 tokens per parameter): √(C/6)",
                            "(compute/6)^0.5", "用了 D = N（漏了每参数 20 个 token）：√(C/6)"),
              Misconception("no_sqrt", "forgot the square root (C = 120·N², not 120·N)", "compute/120",
                            "忘了开平方（C = 120·N²，不是 120·N）"),
              Misconception("forward_only_chinchilla", "used C = 2·N·D (forward only): √(C/40)",
-                           "(compute/40)^0.5", "用了 C = 2·N·D（只算前向）：√(C/40)")), "N_opt"),
+                           "(compute/40)^0.5", "用了 C = 2·N·D（只算前向）：√(C/40)")), "N_opt",
+            refs="kaplan2020",
+            decomposition=("training costs C = 6·N·D FLOPs (6 per parameter per token) and the compute-optimal data is "
+                           "D = 20·N: C = 6·N·20N = 120·N², so N = √(C/120)",),
+            decomposition_zh=("训练算力 C = 6·N·D FLOPs（每个参数每个 token 6 次），计算最优的数据量 D = 20·N："
+                              "C = 6·N·20N = 120·N²，所以 N = √(C/120)",),
+            parts=(Part("n_sq", "N²", "compute/120", "count", "C / 120", "C / 120"),),
+            via="n_sq^0.5",
+            simplification=("the tokens follow as D = 20·N: both grow as √C, so 10× the compute buys about 3.2× the "
+                            "parameters and 3.2× the tokens",),
+            simplification_zh=("token 数随之为 D = 20·N：两者都随 √C 增长，算力翻 10 倍，参数量和 token 数各约增加 3.2 倍",),
+            takeaway="at the Chinchilla optimum parameters and tokens both scale as √C: spend extra compute on data as "
+                     "much as on model size.",
+            takeaway_zh="在 Chinchilla 最优点，参数量和 token 数都随 √C 增长：多出的算力要同样花在数据上，而不只是加大模型。",
+            example={"compute": 5.88e23},
+            meaning_zh="给定算力预算 C 时计算最优的参数量：C = 6·N·D 且 D = 20·N，得 N = √(C/120)"),
 )
 
 # Added by the question bank beside part 2 (parallelism planning, TP communication, overlap, Chinchilla, 1F1B memory).
-LAYER_BYTES = Input("layer_bytes", "bytes", "activation memory of one layer for one micro-batch", "M_act")
+LAYER_BYTES = Input("layer_bytes", "bytes", "activation memory of one layer for one micro-batch", "M_act",
+                    "一层在一个微批次上的激活显存")
 BANK2: tuple[Formula, ...] = (
     Formula("param_count_approx", (LAYERS, Input("d_model", "count", "hidden size", "h")), "12*layers*d_model^2",
             "count",
             "rule-of-thumb parameter count of a transformer: 12·L·h² (4h² attention + 8h² for a 4h MLP per layer; "
             "embeddings, biases and norms ignored)",
-            "Kaplan et al. 2020, 'Scaling Laws for Neural Language Models', Table 1 (N ≈ 12·n_layer·d_model²)",
+            "kaplan2020",
             (Misconception("attention_only", "counted only the attention matrices (4h² per layer)", "4*layers*d_model^2",
                            "只算了注意力的矩阵（每层 4h²）"),
              Misconception("one_layer_params", "counted one layer, not all of them", "12*d_model^2",
-                           "只算了一层，没有乘以层数")), "Φ_approx"),
+                           "只算了一层，没有乘以层数")), "Φ_approx",
+            decomposition=("per layer: attention has four h × h matrices (Q, K, V and the output projection) = 4h²; "
+                           "the MLP has h × 4h up and 4h × h down = 8h²",
+                           "12h² per layer × L layers; embeddings, biases and norms are left out"),
+            decomposition_zh=("每层：注意力有 Q、K、V 和输出投影四个 h × h 矩阵 = 4h²；MLP 有 h × 4h 的升维和 4h × h "
+                              "的降维 = 8h²",
+                              "每层 12h² × L 层；忽略 embedding、偏置和归一化层"),
+            parts=(Part("attn", "4h²", "4*d_model^2", "count", "attention Q, K, V, O of one layer",
+                        "一层注意力的 Q、K、V、O"),
+                   Part("mlp", "8h²", "8*d_model^2", "count", "MLP up and down projections of one layer",
+                        "一层 MLP 的升维和降维"),),
+            via="layers*(attn + mlp)",
+            simplification=("a Llama-style layer differs (GQA shrinks K and V, a SwiGLU MLP is 3·h·d_ffn with "
+                            "d_ffn ≈ 3.5h): its layers land within roughly 10 % of 12·L·h², and the embeddings 2·V·h "
+                            "come on top",),
+            simplification_zh=("Llama 式的层有所不同（GQA 缩小了 K 和 V，SwiGLU MLP 为 3·h·d_ffn，d_ffn ≈ 3.5h）："
+                               "各层参数与 12·L·h² 相差约 10 % 以内，另外还要加上 embedding 的 2·V·h",),
+            takeaway="12·L·h² is the ten-second size check: parameters grow linearly with depth but with the square "
+                     "of the width.",
+            takeaway_zh="12·L·h² 是十秒钟的规模估算：参数量随层数线性增长，随宽度按平方增长。",
+            example={"layers": 32, "d_model": 4096},
+            meaning_zh="Transformer 参数量的经验公式：12·L·h²（每层注意力 4h² + 4h 宽 MLP 的 8h²；"
+                       "忽略 embedding、偏置和归一化层）"),
     Formula("tp_allreduce_time_layer", (S, B, H, BPE, Input("n_tp", "count", "tensor-parallel GPUs", "N_tp"),
                                         Input("link_bw", "bandwidth", "one-way link bandwidth per GPU", "β")),
             "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/link_bw", "time",
@@ -2209,37 +2259,97 @@ BANK2: tuple[Formula, ...] = (
             meaning_zh="分桶 DDP 在反向传播结束后仍暴露的通信时间：梯度就绪后第 i 个桶即开始 AllReduce；"
                        "最后一个桶总要等反向结束"),
     Formula("compute_budget", (N_GPUS, PEAK, Input("mfu", "ratio", "model FLOPs utilisation", "MFU"),
-                               Input("time", "time", "wall-clock training time", "T")),
+                               Input("time", "time", "wall-clock training time", "T", "训练的墙钟时间")),
             "n_gpus*peak_flops*mfu*time", "flop",
             "training compute a cluster delivers: GPUs × dense peak × MFU × time",
-            "standard planning arithmetic (C = N_gpu · F_peak · MFU · T; Hoffmann et al. 2022 budget the FLOPs C)",
-            (Misconception("no_mfu_budget", NO_MFU[0], "n_gpus*peak_flops*time", NO_MFU[1]),), "C"),
-    Formula("inflight_microbatches_1f1b", (P_STAGES, Input("stage", "count", "pipeline stage (1 = first)", "k")),
+            "beyond the seeds (standard planning arithmetic)",
+            (Misconception("no_mfu_budget", NO_MFU[0], "n_gpus*peak_flops*time", NO_MFU[1]),), "C",
+            refs="chowdhery2022, hoffmann2022",
+            decomposition=("work = rate × time: N GPUs × peak × MFU is the useful FLOP/s the cluster sustains, "
+                           "× the seconds of training",),
+            decomposition_zh=("工作量 = 速率 × 时间：N 张 GPU × 峰值 × MFU 是集群持续提供的有效算力，再乘以训练的秒数",),
+            parts=(Part("rate", "N·F_peak·MFU", "n_gpus*peak_flops*mfu", "flop_rate", "useful FLOP/s of the cluster",
+                        "集群的有效算力"),),
+            via="rate*time",
+            takeaway="C = N · peak · MFU · T is where sizing a run starts: the MFU you assume moves the budget as much "
+                     "as the number of GPUs.",
+            takeaway_zh="C = N · 峰值 · MFU · T 是规划一次训练的起点：假设的 MFU 对预算的影响和卡数一样大。",
+            example={"n_gpus": 1024, "peak_flops": 1000e12, "mfu": 0.4, "time": 30 * 86400},
+            meaning_zh="集群能提供的训练算力：GPU 数 × 稠密峰值 × MFU × 时间"),
+    Formula("inflight_microbatches_1f1b", (P_STAGES, Input("stage", "count", "pipeline stage (1 = first)", "k",
+                                                         "流水线阶段序号（1 为第一个）")),
             "p - stage + 1", "count",
             "micro-batches whose activations stage k holds at the peak of a 1F1B schedule (m ≥ P): the first stage "
             "runs P forwards before its first backward",
-            "Narayanan et al. 2021, 'Efficient Large-Scale Language Model Training on GPU Clusters Using "
-            "Megatron-LM', §2.2.1 (1F1B: at most P in-flight micro-batches)",
+            "narayanan2021",
             (Misconception("gpipe_all", "kept every micro-batch of the step in flight (that is GPipe)", "m",
                            "让一步里所有微批次都同时在途（那是 GPipe）"),
              Misconception("one_inflight", "kept one micro-batch in flight (no pipelining)", "1",
-                           "只让一个微批次在途（没有流水）")), "in-flight"),
-    Formula("stage_activation_bytes", (Input("inflight", "count", "micro-batches in flight on the stage", "n_inflight"),
-                                       Input("stage_layers", "count", "layers on the stage", "L_stage"), LAYER_BYTES),
+                           "只让一个微批次在途（没有流水）")), "in-flight",
+            decomposition=("warm-up: the first backward can start only when micro-batch 1 has passed all P stages, so "
+                           "stage k has run P − k + 1 forwards by then (the first stage P, the last one 1)",
+                           "steady state: one forward, one backward; each backward frees a micro-batch as the next "
+                           "forward adds one, so the count stays at P − k + 1 whatever m is"),
+            decomposition_zh=("预热：第 1 个微批次走完全部 P 个阶段后才能开始第一次反向，此时第 k 个阶段已做了 "
+                              "P − k + 1 次前向（第一阶段 P 次，最后一个阶段 1 次）",
+                              "稳态：一次前向、一次反向交替；每次反向释放一个微批次，下一次前向再加入一个，所以无论 m "
+                              "多大，在途数都保持 P − k + 1"),
+            simplification=("the first stage holds the most (P micro-batches), the last just 1: pipeline activation "
+                            "memory is uneven, and the first stage sets the limit",),
+            simplification_zh=("第一阶段持有最多（P 个微批次），最后一个阶段只有 1 个：流水线的激活显存并不均匀，"
+                               "第一阶段决定上限",),
+            takeaway="1F1B caps the in-flight micro-batches at P, independent of m: unlike GPipe, more micro-batches "
+                     "shrink the bubble without costing activation memory.",
+            takeaway_zh="1F1B 把在途微批次数限制在 P 个以内，与 m 无关：不像 GPipe，增加微批次能缩小气泡却不增加激活显存。",
+            example={"p": 8, "stage": 1},
+            meaning_zh="1F1B 调度（m ≥ P）峰值时第 k 个阶段保存激活值的微批次数：第一阶段在第一次反向前要做 P 次前向"),
+    Formula("stage_activation_bytes", (Input("inflight", "count", "micro-batches in flight on the stage", "n_inflight",
+                                             "该阶段在途的微批次数"),
+                                       Input("stage_layers", "count", "layers on the stage", "L_stage",
+                                             "该阶段的层数"), LAYER_BYTES),
             "inflight*stage_layers*layer_bytes", "bytes",
             "activation memory a pipeline stage holds: its layers' activations for each in-flight micro-batch",
-            "Korthikanti et al. 2022, §4.2.3 (the first 1F1B stage stores P micro-batches of its L/P layers)",
+            "korthikanti2022, narayanan2021",
             (Misconception("one_microbatch", "stored one micro-batch only", "stage_layers*layer_bytes",
-                           "只存了一个微批次"),), "M_stage"),
+                           "只存了一个微批次"),), "M_stage",
+            decomposition=("a micro-batch's activations stay on the stage from its forward until its backward: each of "
+                           "the n_inflight micro-batches keeps L_stage layers × M_act",),
+            decomposition_zh=("一个微批次的激活值从它的前向一直保留到它的反向：n_inflight 个在途微批次，每个都保存 "
+                              "L_stage 层 × M_act",),
+            parts=(Part("per_mb", "L_stage·M_act", "stage_layers*layer_bytes", "bytes",
+                        "one micro-batch through the stage's layers", "一个微批次在该阶段所有层上的激活值"),),
+            via="inflight*per_mb",
+            takeaway="a stage's activation memory is micro-batches in flight × its layers' activations: the schedule "
+                     "(1F1B at most P, GPipe all m), not the model, sets the multiplier.",
+            takeaway_zh="一个阶段的激活显存 = 在途微批次数 × 该阶段各层的激活值：这个倍数由调度决定"
+                        "（1F1B 最多 P，GPipe 为全部 m），而不是模型。",
+            example={"inflight": 8, "stage_layers": 10, "layer_bytes": 200e6},
+            meaning_zh="流水线一个阶段保存的激活显存：每个在途微批次在该阶段各层上的激活值"),
     Formula("interleaved_activation_factor", (P_STAGES, Input("v", "count", "virtual stages per GPU", "v")),
             "1 + (p-1)/(p*v)", "count",
             "activation memory of the first stage with interleaved 1F1B relative to plain 1F1B",
-            "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', §4.2.3 "
-            "(interleaving multiplies the first stage's activations by 1 + (p−1)/(p·m), m interleaving stages)",
+            "korthikanti2022, narayanan2021",
             (Misconception("free_interleaving", "assumed interleaving costs no extra activation memory", "1",
                            "以为交错调度不增加激活显存"),
              Misconception("extra_only", "gave only the extra part (P−1)/(P·v), not the total factor", "(p-1)/(p*v)",
-                           "只给了额外的部分 (P−1)/(P·v)，不是总倍数")), "factor"),
+                           "只给了额外的部分 (P−1)/(P·v)，不是总倍数")), "factor",
+            decomposition=("plain 1F1B: the first GPU holds P micro-batches × its L/P layers = L layers' worth of "
+                           "activations",
+                           "interleaved: the first GPU's chunks are L/(P·v) layers each, and its warm-up keeps P·v + "
+                           "P − 1 micro-batch chunks in flight: (P·v + P − 1) × L/(P·v) = L × (1 + (P−1)/(P·v))"),
+            decomposition_zh=("普通 1F1B：第一张 GPU 保存 P 个微批次 × 它的 L/P 层 = L 层的激活值",
+                              "交错式：第一张 GPU 的每个模型块只有 L/(P·v) 层，而预热期要让 P·v + P − 1 个"
+                              "“微批次 × 模型块”在途：(P·v + P − 1) × L/(P·v) = L × (1 + (P−1)/(P·v))"),
+            parts=(Part("chunks", "P·v + P − 1", "p*v + p - 1", "count", "micro-batch chunks in flight on the first GPU",
+                        "第一张 GPU 上在途的“微批次 × 模型块”数"),),
+            via="chunks/(p*v)",
+            simplification=("→ 1 + 1/v for large P: v = 2 costs up to 50 % more activation memory on the first stage",),
+            simplification_zh=("P 很大时 → 1 + 1/v：v = 2 时第一阶段的激活显存最多多出 50 %",),
+            takeaway="interleaving buys a v-fold smaller bubble with up to (1 + 1/v)× the first stage's activations "
+                     "and v× the point-to-point messages.",
+            takeaway_zh="交错调度用第一阶段最多 (1 + 1/v) 倍的激活显存和 v 倍的点对点通信，换来小 v 倍的气泡。",
+            example={"p": 4, "v": 2},
+            meaning_zh="交错式 1F1B 下第一阶段的激活显存相对普通 1F1B 的倍数"),
     Formula("step_time_with_bubble", (Input("compute_time", "time", "busy compute time of a step", "T_compute"),
                                       Input("bubble", "ratio", "bubble: idle share of the total step time", "bubble")),
             "compute_time/(1 - bubble)", "time",

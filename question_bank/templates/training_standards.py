@@ -100,7 +100,7 @@ def _config_givens(m) -> tuple:
 
 
 @template("memory.param_count_approx", topic="memory", title="Parameters from the 12·L·h² rule",
-          title_zh="用 12·L·h² 估算参数量", difficulty=1, target_seconds=45)
+          title_zh="用 12·L·h² 估算参数量", difficulty=1, target_seconds=45, source="kaplan2020")
 def param_count_approx(rng):
     m = _config(rng)
     if rng.random() < 0.7:  # another depth and width: the rule needs only L and h
@@ -134,7 +134,8 @@ def param_count(rng):
 
 
 @template("memory.param_count_chain", topic="memory", title="Parameters: 12·L·h² → exact count → bf16 weights",
-          title_zh="参数量：12·L·h² → 精确计数 → bf16 权重", difficulty=2, target_seconds=360)
+          title_zh="参数量：12·L·h² → 精确计数 → bf16 权重", difficulty=2, target_seconds=360,
+          source="kaplan2020, touvron2023")
 def param_count_chain(rng):
     m = _config(rng)
     return Spec(
@@ -420,7 +421,7 @@ TRAIN_GPUS = tuple(g for g in hardware.with_dtype("bf16") if g.key != "l40s")
 
 
 @template("mfu.chinchilla_tokens", topic="mfu", title="Chinchilla-optimal tokens for a model",
-          title_zh="模型的 Chinchilla 最优 token 数", difficulty=1, target_seconds=30)
+          title_zh="模型的 Chinchilla 最优 token 数", difficulty=1, target_seconds=30, source="hoffmann2022")
 def chinchilla_tokens(rng):
     name, phi = model_phi(rng, models.DENSE)
     return Spec(
@@ -434,7 +435,7 @@ def chinchilla_tokens(rng):
 
 
 @template("mfu.chinchilla_params", topic="mfu", title="Chinchilla-optimal model for a compute budget",
-          title_zh="给定算力预算的 Chinchilla 最优模型规模", difficulty=2, target_seconds=90)
+          title_zh="给定算力预算的 Chinchilla 最优模型规模", difficulty=2, target_seconds=90, source="hoffmann2022")
 def chinchilla_params(rng):
     c = rng.randrange(10, 100) / 10 * 10.0 ** rng.choice((22, 23, 24, 25))
     return Spec(
@@ -448,7 +449,8 @@ def chinchilla_params(rng):
 
 
 @template("mfu.chinchilla_chain", topic="mfu", title="Size a run: cluster budget → optimal model → optimal tokens",
-          title_zh="规划训练：集群算力预算 → 最优模型 → 最优 token 数", difficulty=2, target_seconds=300)
+          title_zh="规划训练：集群算力预算 → 最优模型 → 最优 token 数", difficulty=2, target_seconds=300,
+          source="hoffmann2022, chowdhery2022")
 def chinchilla_chain(rng):
     gpu = rng.choice(TRAIN_GPUS)
     n, days, mfu = rng.choice((512, 1024, 2048, 4096, 8192)), rng.choice((14, 30, 60, 90)), rng.choice((0.35, 0.4, 0.45))
@@ -485,7 +487,7 @@ MFU_ZH = ("峰值取数据手册中 bf16 Tensor Core 稠密算力（不含 2:4 �
 
 
 @template("mfu.mfu_judgement", topic="mfu", title="Is this MFU good? MFU → HFU → verdict",
-          title_zh="这个 MFU 好吗？MFU → HFU → 判断", difficulty=2, target_seconds=300)
+          title_zh="这个 MFU 好吗？MFU → HFU → 判断", difficulty=2, target_seconds=300, source="chowdhery2022")
 def mfu_judgement(rng):
     model = rng.choice([m for m in models.DENSE if m.params >= 7e9])
     phi = nominal_phi(model)
@@ -498,6 +500,24 @@ def mfu_judgement(rng):
     typical = Choice("typical", ("good", "normal", "fine", "reasonable", "正常", "合理"), "正常")
     implausible = Choice("implausible", ("too high", "suspicious", "impossible", "不可信", "可疑"), "不可信")
     answer = "low" if mfu < 0.3 else ("typical" if mfu <= 0.65 else "implausible")
+    pc = fmt_number(mfu * 100)
+    hfu_value = formulas.get("hfu").evaluate(tokens_per_s=tps, phi=phi, n_gpus=n, peak_flops=gpu.bf16)
+    hfu = fmt_number(hfu_value * 100)
+    over = hfu_value > 1  # the hardware would execute more than its peak
+    verdict_en = {
+        "low": f"{pc}% < 30%: low; the GPUs wait most of the time: look for exposed communication, pipeline bubbles, "
+               "small kernels or a stalled input pipeline",
+        "typical": f"30% ≤ {pc}% ≤ 65%: within what published dense runs reach: typical",
+        "implausible": f"{pc}% > 65%: beyond any published dense run: implausible; recheck the FLOPs per token, the "
+                       "measured throughput and whether the 2:4-sparse peak crept in"
+                       + (f" (an HFU of {hfu}% would be more than the hardware's peak)" if over else ""),
+    }[answer]
+    verdict_zh = {
+        "low": f"{pc}% < 30%：偏低；GPU 大部分时间在等待：去查暴露的通信、流水线气泡、小算子或数据加载卡顿",
+        "typical": f"30% ≤ {pc}% ≤ 65%：处在公开稠密训练达到的范围内：正常",
+        "implausible": f"{pc}% > 65%：超过了所有公开的稠密训练：不可信；复查每 token 的 FLOPs、实测吞吐，以及是否误用了 "
+                       "2:4 稀疏峰值" + (f"（HFU {hfu}% 意味着硬件跑得比峰值还快）" if over else ""),
+    }[answer]
     return Spec(
         scenario_en=f"A team reports {fmt_number(tps)} tokens/s training {model.name} (Φ = {phi_text(phi)}) on {n} "
                     f"{gpu.name} GPUs with full activation recomputation.",
@@ -513,10 +533,17 @@ def mfu_judgement(rng):
               Ask(choices=(low, typical, implausible), answer=answer,
                   prompt_en="Is the MFU low, typical or implausible for dense LLM training?",
                   prompt_zh="对稠密大模型训练而言，这个 MFU 是偏低、正常还是不可信？",
-                  explanation=(f"MFU = {fmt_number(mfu * 100)}%: below 30% is low, 30-65% typical of published "
-                               "dense runs, above 65% suggests a wrong FLOP count or the sparse peak.",),
-                  explanation_zh=(f"MFU = {fmt_number(mfu * 100)}%：低于 30% 偏低，30-65% 与公开的稠密训练相符，"
-                                  "高于 65% 多半是 FLOP 计数有误或用了稀疏峰值。",))),
+                  explanation=(f"judge MFU, not HFU: MFU = {pc}%; the HFU of {hfu}% is 8/6 of it because the "
+                               "recomputed forward keeps the GPUs busy without training the model any faster",
+                               "yardstick: published large dense runs reach 35-55% MFU (PaLM 46%, Llama 3 405B "
+                               "38-43%)", verdict_en),
+                  explanation_zh=(f"判断看 MFU 而不是 HFU：MFU = {pc}%；HFU {hfu}% 是它的 8/6 倍，因为重计算的前向让 "
+                                  "GPU 更忙，却不会让模型训练得更快",
+                                  "参照：公开的大规模稠密训练 MFU 约 35-55%（PaLM 46%，Llama 3 405B 38-43%）", verdict_zh),
+                  takeaway="judge a run by its MFU, never its HFU: below 30 % find the bottleneck, above 65 % recheck "
+                           "the arithmetic before believing it.",
+                  takeaway_zh="评价一次训练要看 MFU，而不是 HFU：低于 30% 要找瓶颈，高于 65% 先复查计算再相信它。",
+                  card_formulas=("mfu",))),
         conventions_en=MFU_EN, conventions_zh=MFU_ZH,
         world=World(model=model, gpu=gpu, precision="bf16"),
     )
@@ -540,7 +567,7 @@ def _pipe_setup(rng):
 
 
 @template("pipeline.inflight_1f1b", topic="pipeline", title="1F1B in-flight micro-batches on a stage",
-          title_zh="1F1B 某阶段在途的微批次数", difficulty=2, target_seconds=60)
+          title_zh="1F1B 某阶段在途的微批次数", difficulty=2, target_seconds=60, source="narayanan2021")
 def inflight_1f1b(rng):
     p = rng.choice((4, 6, 8, 12, 16))
     k, m = rng.randint(1, p), rng.choice((32, 48, 64))
@@ -559,7 +586,8 @@ def inflight_1f1b(rng):
 
 @template("pipeline.inflight_memory_chain", topic="pipeline",
           title="1F1B activation memory: in-flight micro-batches → first stage → GPipe",
-          title_zh="1F1B 激活显存：在途微批次 → 第一阶段 → GPipe", difficulty=3, target_seconds=360)
+          title_zh="1F1B 激活显存：在途微批次 → 第一阶段 → GPipe", difficulty=3, target_seconds=360,
+          source="narayanan2021, huang2019, korthikanti2022")
 def inflight_memory_chain(rng):
     model, p, m = _pipe_setup(rng)
     s = rng.choice([x for x in (2048, 4096) if x <= model.max_seq])
@@ -568,6 +596,7 @@ def inflight_memory_chain(rng):
     per = model.layers // p
     u1 = unit_for("stage_activation_bytes", inflight=p, stage_layers=per, layer_bytes=layer)
     u2 = unit_for("stage_activation_bytes", inflight=m, stage_layers=per, layer_bytes=layer)
+    times = fmt_number(m / p)
     return Spec(
         scenario_en=f"{model.name} ({model.layers} layers) on a P = {p} pipeline, m = {m} micro-batches per step; one "
                     f"layer keeps {fmt_quantity(layer, 'bytes', unit='MB')} of activations per micro-batch on each GPU.",
@@ -587,7 +616,14 @@ def inflight_memory_chain(rng):
               Ask(formula="stage_activation_bytes", inputs={"inflight": m, "stage_layers": per, "layer_bytes": layer},
                   unit=u2,
                   prompt_en=f"With GPipe (all forwards, then all backwards), how much would that stage hold, in {u2}?",
-                  prompt_zh=f"若用 GPipe（先做完全部前向再做反向），这个阶段要保存多少（{u2}）？")),
+                  prompt_zh=f"若用 GPipe（先做完全部前向再做反向），这个阶段要保存多少（{u2}）？",
+                  explanation=(f"GPipe runs all m forwards before the first backward: every micro-batch of the step is "
+                               f"in flight, n_inflight = m = {m}",),
+                  explanation_zh=(f"GPipe 在第一次反向之前做完全部 m 次前向：一步里的所有微批次都在途，n_inflight = m = {m}",),
+                  takeaway=f"GPipe holds all m = {m} micro-batches, m/P = {times}× the 1F1B peak: the same bubble at "
+                           f"{times}× the activation memory is why 1F1B replaced it.",
+                  takeaway_zh=f"GPipe 保存全部 m = {m} 个微批次，是 1F1B 峰值的 m/P = {times} 倍：气泡一样大，激活显存却是 "
+                              f"{times} 倍，这就是 1F1B 取代它的原因。")),
         conventions_en=PIPE_EN, conventions_zh=PIPE_ZH,
         world=World(model=model, precision="bf16", seq=s),
     )
@@ -602,7 +638,8 @@ INTERLEAVE_ZH = ("交错式 1F1B：每张卡持有 v 个不相邻的模型块；
 
 @template("pipeline.interleaving_tradeoff", topic="pipeline",
           title="Interleaving's trade-off: plain bubble → interleaved bubble → memory factor",
-          title_zh="交错调度的代价：普通气泡 → 交错气泡 → 显存倍数", difficulty=3, target_seconds=300)
+          title_zh="交错调度的代价：普通气泡 → 交错气泡 → 显存倍数", difficulty=3, target_seconds=300,
+          source="narayanan2021, korthikanti2022")
 def interleaving_tradeoff(rng):
     p = rng.choice((2, 4, 6, 8, 12, 16))
     m = rng.choice([x for x in (8, 12, 16, 24, 32, 48, 64) if x >= p])

@@ -38,12 +38,6 @@ NOT_YET_TAUGHT: set[str] = {
     "roofline.flash_attention_hbm",
     "roofline.fusion_bytes_saved",
     # the parallelism-planning, parameter-count, nccl-tests, Chinchilla and 1F1B templates (issue #15, part 2)
-    "memory.param_count_approx",
-    "memory.param_count_chain",
-    "mfu.chinchilla_chain",
-    "mfu.chinchilla_params",
-    "mfu.chinchilla_tokens",
-    "mfu.mfu_judgement",
     "parallelism.layout",
     "parallelism.layout_given",
     "parallelism.tp_allreduce_time",
@@ -51,9 +45,6 @@ NOT_YET_TAUGHT: set[str] = {
     "parallelism.train_chain",
     "parallelism.zero_parallel",
     "parallelism.zero_parallel_given",
-    "pipeline.inflight_1f1b",
-    "pipeline.inflight_memory_chain",
-    "pipeline.interleaving_tradeoff",
 }
 
 
