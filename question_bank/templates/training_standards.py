@@ -161,6 +161,19 @@ def param_count_chain(rng):
 # --------------------------------------------------------------------------- #
 # nccl-tests: algbw vs busbw (communication)
 
+
+def _gbs(v: float) -> str:
+    return fmt_quantity(v, "bandwidth", unit="GB/s")
+
+
+def _ms(v: float) -> str:
+    return fmt_quantity(v, "time", unit="ms")
+
+
+def _time(v: float) -> str:
+    return fmt_quantity(v, "time")
+
+
 NCCL_EN = ("nccl-tests all_reduce_perf reports algbw = size / time and busbw = algbw × 2(n−1)/n, the rate each link "
            "carries in a ring, comparable with the hardware's one-way bandwidth whatever n is. GB = 10⁹ B, "
            "GB/s = 10⁹ B/s.")
@@ -204,8 +217,10 @@ def nccl_chain(rng):
     algbw = formulas.get("nccl_algbw").evaluate(size=size, time=time)
     busbw = formulas.get("allreduce_busbw").evaluate(algbw=algbw, n=n)
     ceiling = link.one_way * n / (2 * (n - 1))  # the highest algbw a saturated link can show
-    bw = lambda v: fmt_quantity(v, "bandwidth", unit="GB/s")  # noqa: E731
-    pct = lambda v: fmt_number(round(100 * v / link.one_way))  # noqa: E731
+    bw = _gbs
+
+    def pct(v: float) -> str:  # share of the link's one-way bandwidth
+        return fmt_number(round(100 * v / link.one_way))
     return Spec(
         scenario_en=f"all_reduce_perf on {n} {gpu.name} GPUs ({where_en}; {link.name}: "
                     f"{fmt_quantity(link.one_way, 'bandwidth', unit='GB/s')} one way per GPU).",
@@ -275,7 +290,7 @@ def ddp_overlap_chain(rng):
     answer = "hidden" if comm <= bwd else "exposed"
     u1 = unit_for("allreduce_time", m=grad, n=n, alpha=alpha, beta=beta)
     left = formulas.get("ddp_exposed_comm_time").evaluate(comm_time=comm, backward_time=bwd, buckets=k)
-    ms = lambda v: fmt_quantity(v, "time", unit="ms")  # noqa: E731
+    ms = _ms
     if answer == "hidden":
         why_en = (f"T_comm ≤ T_bwd: a bucket's AllReduce ({ms(comm / k)}) ends before the next bucket is ready "
                   f"({ms(bwd / k)} later), so the link keeps up with the backward pass: hidden",
@@ -363,7 +378,7 @@ def tree_vs_ring(rng):
     ur = unit_for("allreduce_time", m=m, n=n, alpha=alpha, beta=beta)
     ut = unit_for("tree_allreduce_time", m=m, depth=depth, alpha=alpha, beta=beta)
     mt = fmt_quantity(m, "bytes", unit=unit)
-    t = lambda v: fmt_quantity(v, "time")  # noqa: E731
+    t = _time
     ring_lat, tree_lat = 2 * (n - 1) * alpha, 2 * depth * alpha
     ring_bw, tree_bw = ring - ring_lat, tree - tree_lat
     extra_lat, saved_bytes = ring_lat - tree_lat, tree_bw - ring_bw  # saved_bytes = 2M/(Nβ)
