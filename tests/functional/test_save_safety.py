@@ -85,7 +85,12 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_review(tmp_path):
                 break
         time.sleep(rng.uniform(0.02, 0.4))
         w.send_signal(signal.SIGKILL)
-        out = first + w.communicate(timeout=30)[0]
+        w.wait(timeout=30)
+        # read the rest through the same text stream: readline() above may already hold later lines in its buffer
+        # (communicate() with a timeout reads the raw pipe, so an "undoing N" buffered there was lost, and its
+        # finished undo looked like an acknowledged review lost)
+        out = first + w.stdout.read()
+        w.stdout.close()
         acked, in_flight_undo = 0, None
         for line in out.split("\n")[:-1]:  # a last line without its newline was cut by the kill
             op, rid = line.split()
