@@ -1523,9 +1523,9 @@ CATALOGUE: tuple[Formula, ...] = (
             via="floor(room/kv_bytes_per_seq)",
             simplification=("B_max = (BW × TPOT_max − W) / KV_seq: the target must first pay for the weight read "
                             "W / BW; a target below it allows no batch at all, and a longer context (larger KV_seq) "
-                            "shrinks B_max in proportion",),
+                            "shrinks B_max as 1 / KV_seq",),
             simplification_zh=("B_max = (BW × TPOT_max − W) / KV_seq：目标时间先要付掉读权重的 W / BW；目标比它还短就一条"
-                               "序列也跑不了，上下文越长（KV_seq 越大），B_max 按比例变小",),
+                               "序列也跑不了，上下文越长（KV_seq 越大），B_max 与 KV_seq 成反比地变小",),
             takeaway="the TPOT target fixes the bytes a step may read: the weights take their share first and each "
                      "sequence's KV cache the rest, so a longer context or a tighter SLO cuts the batch, and the "
                      "throughput with it.",
@@ -1624,7 +1624,7 @@ CATALOGUE: tuple[Formula, ...] = (
             takeaway="paging bounds the waste of a sequence by one block, against the whole unused tail of a "
                      "max-length reservation without it: that is why vLLM fits far more requests in the same memory.",
             takeaway_zh="分页把一条序列的浪费限制在一块以内，而不分页时按最大长度预留，没用到的整段尾巴都浪费了："
-                        "这就是 vLLM 在同样的显存里能放下多得多请求的原因。",
+                        "这就是 vLLM 在同样的显存里能放下多得多的请求的原因。",
             example={"seq": 1000, "block_size": 16},
             meaning_zh="PagedAttention 下一条序列预留了但没用上的 KV 槽位：只有最后一块可能没填满"),
     Formula("paged_max_seqs", (Input("kv_budget", "bytes", "memory left for the KV cache", "M_KV", "留给 KV Cache 的显存"),
@@ -1656,10 +1656,10 @@ CATALOGUE: tuple[Formula, ...] = (
                             "paging a server that reserves the full context divides by the context length instead",),
             simplification_zh=("按块取整每条序列多占不到 b 个 token：N_seq ≈ M_KV / (S × KV/token)；不分页、按完整上下文"
                                "预留的服务则要除以上下文长度",),
-            takeaway="with paging a sequence costs its actual length rounded up to one block, not the model's maximum "
+            takeaway="with paging a sequence costs its actual length rounded up to whole blocks, not the model's maximum "
                      "context: the batch is set by the tokens in flight, and the waste stays under one block per "
                      "sequence.",
-            takeaway_zh="分页后一条序列只占它的实际长度（向上取整到一块），而不是模型的最大上下文：batch 由实际在跑的 token "
+            takeaway_zh="分页后一条序列只占它的实际长度（向上取整到整块），而不是模型的最大上下文：batch 由实际在跑的 token "
                         "数决定，每条序列的浪费不到一块。",
             example={"kv_budget": 40e9, "kv_bytes_per_token": 320e3, "seq": 1000, "block_size": 16},
             meaning_zh="PagedAttention 下一份 KV 预算能放下多少条 S 个 token 的序列：每条占 ceil(S/b) 个整块"),
@@ -1999,7 +1999,7 @@ PART2: tuple[Formula, ...] = (
             "kwon2023",
             (Misconception("rounded_down_blocks", "rounded down: the last tokens need a block too",
                            "floor(seq/block_size)", "向下取整了：最后几个 token 也要占一个块"),), "blocks",
-            decomposition=("vLLM gives the KV cache out in fixed blocks of b tokens, one more whenever the last fills "
+            decomposition=("vLLM hands out the KV cache in fixed blocks of b tokens, one more whenever the last fills "
                            "up; S tokens need S / b blocks' worth, rounded up to whole blocks",),
             decomposition_zh=("vLLM 按固定大小的块分配 KV Cache，每块 b 个 token，最后一块写满才再分一块；S 个 token 需要 "
                               "S / b 块的量，向上取整到整块",),

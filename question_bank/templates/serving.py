@@ -47,7 +47,8 @@ def ms(value: float) -> str:
 
 def _t(value: float) -> str:
     """A short time in the unit that reads best (µs below 1 ms)."""
-    return fmt_quantity(value, "time")
+    text = fmt_quantity(value, "time")
+    return text[:-2] + "µs" if text.endswith(" us") else text
 
 
 TPOT_CONV_EN = ("TPOT (time per output token) is the time of one decode step: every sequence in the batch gets one "
@@ -61,9 +62,13 @@ def _tpot_split(w: float, kv_seq: float, batch: int, bw: float) -> tuple[tuple[s
     t_w, t_kv = w / bw, batch * kv_seq / bw
     en = (f"split by what is read: the weights W / BW = {ms(t_w)}, the KV cache B × KV_seq / BW = {_t(t_kv)}; ")
     zh = f"按读取的内容拆开：权重 W / BW = {ms(t_w)}，KV Cache B × KV_seq / BW = {_t(t_kv)}；"
-    if t_kv < t_w:
+    if t_kv < 0.1 * t_w:
         en += f"the weights dominate, so TPOT ≈ W / BW and one more sequence adds only KV_seq / BW = {_t(kv_seq / bw)}"
-        zh += f"权重占大头，所以 TPOT ≈ W / BW，每多一条序列只多 KV_seq / BW = {_t(kv_seq / bw)}"
+        zh += f"权重占绝大部分，所以 TPOT ≈ W / BW，每多一条序列只多 KV_seq / BW = {_t(kv_seq / bw)}"
+    elif t_kv < t_w:
+        en += (f"the weights still take the larger share, and one more sequence adds only KV_seq / BW = "
+               f"{_t(kv_seq / bw)}")
+        zh += f"权重仍占大头，每多一条序列只多 KV_seq / BW = {_t(kv_seq / bw)}"
     else:
         en += "the KV reads dominate, so a larger batch now costs TPOT almost in proportion"
         zh += "KV 读取已占大头，再加大 batch，TPOT 几乎按比例增长"
@@ -137,7 +142,7 @@ def ttft(rng):
     tp_en, tp_zh = tp_note(gpu, n)
     # attention over the prompt, which 2Φ per token leaves out: Kaplan et al.'s 2·L·S·d_model per token, against 2Φ
     share = m.layers * prompt * m.d_model / nominal_phi(m)
-    attn = (f"{m.layers} × {prompt:,} × {m.d_model:,} / {fmt_number(nominal_phi(m))} "
+    attn = (f"{m.layers} × {prompt:,} × {m.d_model:,} / ({fmt_number(nominal_phi(m))}) "
             + ("< 1 %" if share < 0.005 else f"≈ {share * 100:.0f} %"))
     return Spec(
         givens=(model_given(m), params_given(m), node_givens(gpu, n)[0], peak_given(n * gpu.peak(dtype), dtype),
@@ -287,7 +292,7 @@ def chain_throughput_latency(rng):
                          "the trade-off a latency SLO settles.",
                 takeaway_zh=f"batch 为 {batch} 时每一步的时间变为 batch 1 的 {fmt_number(slower, 3)} 倍，却产出 {batch} 倍的 "
                             f"token：用 {fmt_number(slower, 3)} 倍的 TPOT 换来 {fmt_number(batch / slower, 3)} 倍的吞吐，"
-                            "这就是延迟 SLO 要做的权衡。",
+                            "这个取舍由延迟 SLO 来定。",
                 prompt_en=f"And with a batch of {batch}, in ms?", prompt_zh=f"batch 为 {batch} 时呢（ms）？"),
             Ask(formula="decode_tokens_per_s_batch", unit="tok/s",
                 inputs={"bandwidth": bw, "weight_bytes": w, "kv_bytes_per_seq": kv_seq, "batch": batch},
@@ -697,7 +702,7 @@ def chain_paged(rng):
     return Spec(
         scenario_en=f"{m.name} with {dtype} weights and a bf16 KV cache on {name_en}.{tp_en} Requests average "
                     f"{s:,} tokens, but the model's context is {m.max_seq:,}. How much does paging the KV cache buy?",
-        scenario_zh=f"{m.name}，权重 {dtype}，KV Cache bf16，部署在 {name_zh} 上。{tp_zh}请求平均 {s:,} 个 token，但它的上下文"
+        scenario_zh=f"{m.name}，权重 {dtype}，KV Cache bf16，部署在 {name_zh} 上。{tp_zh}请求平均 {s:,} 个 token，但模型的上下文"
                     f"长度是 {m.max_seq:,}。把 KV Cache 分页能多放多少请求？",
         givens=(model_given(m),) + kv_givens(m) + (
             given("bytes_per_elem", "KV bytes per element (bf16)", "KV 每元素字节数（bf16）", 2, "bytes"),
