@@ -66,7 +66,7 @@ INPUT_MEANING_ZH = {
     "memory to hold": "需要容纳的显存",
     "memory of one GPU": "单张 GPU 的显存",
     "sequence length (tokens)": "序列长度（token 数）",
-    "micro-batch size (sequences)": "micro-batch 大小（序列数）",
+    "micro-batch size (sequences)": "微批次大小（序列数）",
     "hidden size": "隐藏维度",
     "attention heads": "注意力头数",
     "message (tensor) size in bytes": "消息（张量）大小，字节",
@@ -98,7 +98,7 @@ INPUT_MEANING_ZH = {
     "FFN (MLP) inner size": "FFN（MLP）中间维度",
     "vocabulary size": "词表大小",
     "pipeline stages": "流水线阶段数",
-    "micro-batches per step": "每步的 micro-batch 数",
+    "micro-batches per step": "每步的微批次数",
     "virtual stages per GPU": "每张 GPU 的虚拟阶段数",
     "forward time of each stage": "各阶段的前向耗时",
     "memory of the GPU(s)": "GPU 显存",
@@ -1249,9 +1249,9 @@ CATALOGUE: tuple[Formula, ...] = (
             refs="narayanan2021, huang2019",
             decomposition=("filling and draining the pipeline costs P−1 micro-batch slots; the useful work is m slots: "
                            "bubble share = (P−1)/(m+P−1)",),
-            decomposition_zh=("流水线的填充和排空占 P−1 个 micro-batch 时隙，有效工作占 m 个：气泡率 = (P−1)/(m+P−1)",),
+            decomposition_zh=("流水线的填充和排空占 P−1 个微批次的时隙，有效工作占 m 个：气泡率 = (P−1)/(m+P−1)",),
             simplification=("for m ≫ P the bubble ≈ (P−1)/m: more micro-batches per step shrink it",),
-            simplification_zh=("m ≫ P 时气泡率 ≈ (P−1)/m：每步的 micro-batch 越多，气泡越小",),
+            simplification_zh=("m ≫ P 时气泡率 ≈ (P−1)/m：每步的微批次越多，气泡越小",),
             takeaway="keep m at least about 4× P to push the bubble under ~20 %; interleaving divides it further.",
             takeaway_zh="m 至少取 P 的 4 倍左右，气泡率才能压到约 20 % 以下；交错调度还能再降。",
             example={"p": 4, "m": 16},
@@ -1293,9 +1293,9 @@ CATALOGUE: tuple[Formula, ...] = (
             via="1 - busy/(len(stage_times)*t_step)",
             simplification=("as m → ∞ the bubble tends to 1 − mean(t)/max(t): uneven stages waste time however many "
                             "micro-batches there are",),
-            simplification_zh=("m → ∞ 时气泡率趋于 1 − mean(t)/max(t)：阶段不均衡，再多 micro-batch 也有浪费",),
+            simplification_zh=("m → ∞ 时气泡率趋于 1 − mean(t)/max(t)：阶段不均衡，再多微批次也有浪费",),
             takeaway="balance the stages before adding micro-batches: an uneven split leaves a bubble no m removes.",
-            takeaway_zh="先平衡各阶段，再加 micro-batch：切分不均留下的气泡，m 再大也消除不了。",
+            takeaway_zh="先平衡各阶段，再加微批次：切分不均留下的气泡，m 再大也消除不了。",
             example={"stage_times": (10e-3, 10e-3, 10e-3, 20e-3), "m": 8},
             meaning_zh="各阶段耗时不同时的流水线气泡率（P = 阶段数）"),
     # ---------------------------------------------------- added by the question bank (C§4, R§5.4)
@@ -1334,9 +1334,9 @@ CATALOGUE: tuple[Formula, ...] = (
             parts=(Part("exact", "m_exact", "(p-1)*(1/target - 1)", "count", "before rounding up", "向上取整前"),),
             takeaway="the bubble falls only like 1/m: halving the target roughly doubles the micro-batches, each "
                      "smaller for a fixed global batch.",
-            takeaway_zh="气泡率只按 1/m 下降：目标减半，micro-batch 数约翻倍；全局 batch 不变时每个 micro-batch 更小。",
+            takeaway_zh="气泡率只按 1/m 下降：目标减半，微批次数约翻倍；全局 batch 不变时每个微批次更小。",
             example={"p": 8, "target": 0.1},
-            meaning_zh="使 1F1B 气泡率 (P−1)/(m+P−1) ≤ 目标的最少 micro-batch 数"),
+            meaning_zh="使 1F1B 气泡率 (P−1)/(m+P−1) ≤ 目标的最少微批次数"),
     # ---------------------------------------------- added by the question bank (C§1.3, C§2, C§3)
     Formula("whole_model_activation_bytes", (LAYERS, Input("layer_bytes", "bytes", "activation memory of one layer",
                                                            "M_act")),
