@@ -956,9 +956,9 @@ CATALOGUE: tuple[Formula, ...] = (
                         "实际达到的模型算力"),
                    Part("avail", "N·F_peak", "n_gpus*peak_flops", "flop_rate", "peak of all the GPUs", "全部 GPU 的峰值")),
             via="achieved/avail",
-            takeaway="MFU counts only the model's useful FLOPs: 40-60 % is good for large dense training; far below, "
+            takeaway="MFU counts only the model's useful FLOPs: published large dense runs reach 35-55 % (PaLM 46 %); far below, "
                      "look for communication, pipeline bubbles or small kernels.",
-            takeaway_zh="MFU 只算模型的有效 FLOPs：大规模稠密训练 40-60 % 算好；远低于此就去查通信、流水线气泡或小算子。",
+            takeaway_zh="MFU 只算模型的有效 FLOPs：公开的大规模稠密训练约 35-55 %（PaLM 46 %）；远低于此就去查通信、流水线气泡或小算子。",
             example={"tokens_per_s": 1e6, "phi": 7e9, "n_gpus": 128, "peak_flops": 1000e12},
             meaning_zh="模型算力利用率（每 token 6Φ，不算重计算）"),
     Formula("hfu", (TPS, PHI, N_GPUS, PEAK), "tokens_per_s*8*phi/(n_gpus*peak_flops)", "ratio",
@@ -1430,12 +1430,12 @@ CATALOGUE: tuple[Formula, ...] = (
                    Part("achieved", "tok/s·6Φ", "6*phi*tps", "flop_rate", "model FLOP/s achieved", "实际达到的模型算力"),
                    Part("avail", "N·F_peak", "n_gpus*peak_flops", "flop_rate", "peak of all the GPUs", "全部 GPU 的峰值")),
             via="achieved/avail",
-            takeaway="MFU from a step time is the number to quote for a training run: 40-60 % is good for large dense "
-                     "models.",
-            takeaway_zh="由步长时间算出的 MFU 是衡量一次训练的标准指标：大规模稠密模型 40-60 % 算好。",
+            takeaway="MFU from a step time is the number to quote for a training run: published large dense runs reach "
+                     "35-55 %.",
+            takeaway_zh="由单步耗时算出的 MFU 是衡量一次训练的标准指标：公开的大规模稠密训练约 35-55 %。",
             example={"phi": 7e9, "global_batch": 512, "s": 4096, "step_time": 10, "n_gpus": 128,
                      "peak_flops": 1000e12},
-            meaning_zh="由步长时间求 MFU：每步 token 数 B_global·s 除以 T_step 得 tokens/s，乘 6Φ 再除以 N × 峰值"),
+            meaning_zh="由单步耗时求 MFU：每步 token 数 B_global·s 除以 T_step 得 tokens/s，乘 6Φ 再除以 N × 峰值"),
     # ------------------------------------ serving, MoE, quantisation, attention IO (bank part 2, issue #15)
     # Beyond the spec's part-2 table: what the serving / MoE / FlashAttention / fusion families need.
     Formula("attention_hbm_bytes", (Input("n", "count", "sequence length (tokens)", "N"),
