@@ -1443,60 +1443,176 @@ CATALOGUE: tuple[Formula, ...] = (
             "bytes_per_elem*(4*n*d + 4*n*n)", "bytes",
             "HBM traffic of standard (unfused) attention for one head: read Q, K (2Nd), write S = QKᵀ (N²), read S "
             "and write P = softmax(S) (2N²), read P and V (N² + Nd), write O (Nd)",
-            "Dao et al. 2022, FlashAttention (arXiv:2205.14135), Algorithm 0 'standard attention implementation' "
-            "and Theorem 2: Θ(Nd + N²) HBM accesses",
+            "R§4.3",
             (Misconception("no_scores", "left out the N×N matrices S and P, which standard attention writes to HBM "
                            "and reads back", "4*n*d*bytes_per_elem",
                            "漏了 N×N 的 S 和 P 矩阵：标准 attention 会把它们写回显存再读出来"),
              Misconception("scores_once", "wrote S and P but never read them back (count each N×N matrix twice)",
                            "bytes_per_elem*(4*n*d + 2*n*n)", "只算了 S 和 P 的写入，没算读回（每个 N×N 矩阵要算两次）"),
              Misconception("elements", "counted elements, not bytes", "4*n*d + 4*n*n", "算的是元素个数，不是字节数")),
-            "HBM_std"),
+            "HBM_std",
+            refs="dao2022",
+            decomposition=("the N×N matrices make two round trips: write S = QKᵀ, read S for the softmax, write "
+                           "P = softmax(S), read P for PV: 4 × N² elements",
+                           "the N×d matrices cross once: read Q and K (for S), read V (for PV), write O: 4 × N × d "
+                           "elements; times the bytes per element"),
+            decomposition_zh=("N×N 矩阵在显存里往返两次：写 S = QKᵀ，softmax 读 S，写 P = softmax(S)，PV 读 P：4 × N² 个元素",
+                              "N×d 矩阵各进出一次：读 Q、K（算 S），读 V（算 PV），写 O：4 × N × d 个元素；元素数再乘每元素字节数"),
+            parts=(Part("qkvo", "Bytes(Q,K,V,O)", "4*n*d*bytes_per_elem", "bytes", "read Q, K, V; write O",
+                        "读 Q、K、V，写 O"),
+                   Part("scores", "Bytes(S,P)", "4*n*n*bytes_per_elem", "bytes", "write S, read S, write P, read P",
+                        "写 S、读 S、写 P、读 P")),
+            via="qkvo + scores",
+            simplification=("the N² terms are N/d times the Nd terms: {scores} of the {result} are S and P; for N ≫ d, "
+                            "HBM_std ≈ 4N² × bytes, quadratic in N",),
+            simplification_zh=("N² 项是 Nd 项的 N/d 倍：{result} 里有 {scores} 是 S 和 P；N ≫ d 时 "
+                               "HBM_std ≈ 4N² × bytes，随 N 平方增长",),
+            takeaway="standard attention's traffic is quadratic in N because the N×N attention scores (S, then P) make "
+                     "two round trips through HBM: at long context they are nearly all of it, and they are what "
+                     "FlashAttention removes.",
+            takeaway_zh="标准 attention 的访存量随 N 平方增长，因为 N×N 的注意力分数（S 和 P）要在显存里往返两次：长上下文时"
+                        "访存几乎全是它们，FlashAttention 省掉的也正是这部分。",
+            example={"n": 4096, "d": 128, "bytes_per_elem": 2},
+            meaning_zh="标准（未融合）attention 单个头的显存访存量：读 Q、K（2Nd），写 S = QKᵀ（N²），读 S、写 P = softmax(S)"
+                       "（2N²），读 P 和 V（N² + Nd），写 O（Nd）"),
     Formula("flash_attention_hbm_bytes", (Input("n", "count", "sequence length (tokens)", "N"),
                                           Input("d", "count", "head dimension", "d"),
-                                          Input("sram_bytes", "bytes", "on-chip SRAM for the tiles", "M"), BPE),
+                                          Input("sram_bytes", "bytes", "on-chip SRAM for the tiles", "M",
+                                                "用于分块的片上 SRAM"), BPE),
             "2*n*d*bytes_per_elem*(1 + 2*n*d*bytes_per_elem/sram_bytes)", "bytes",
             "HBM traffic of FlashAttention (forward, one head, FlashAttention-2 loop order): a B × d block of Q fills "
             "half of the SRAM M (the other half holds the K and V tiles streamed past it), B = M / (2·d·bytes); Q is "
             "read and O written once (2Nd), K and V are read once per Q block, N/B times (2Nd · N/B); the O "
             "accumulator and softmax statistics stay on chip and no N×N matrix touches HBM",
-            "Dao et al. 2022, FlashAttention (arXiv:2205.14135), Theorem 2: Θ(N²d²/M) HBM accesses; loop order of "
-            "Dao 2023, FlashAttention-2 (arXiv:2307.08691), Algorithm 1",
+            "R§4.3",
             (Misconception("kv_once", "read K and V only once: that needs all of K and V on chip; they are re-read "
                            "for every Q block", "4*n*d*bytes_per_elem",
                            "K 和 V 只算读了一次：那得整个放进片上 SRAM；实际每个 Q 块都要重读一遍"),
              Misconception("standard", "used standard attention's traffic (the N×N matrices in HBM)",
                            "bytes_per_elem*(4*n*d + 4*n*n)", "用了标准 attention 的访存量（N×N 矩阵进出显存）")),
-            "HBM_flash"),
+            "HBM_flash",
+            refs="dao2022, dao2023",
+            decomposition=("a block of B rows of Q (B × d × bytes) takes half of the SRAM M and the K, V tiles streamed "
+                           "past it the other half: B = M / (2 × d × bytes); Q is read and O written once: 2 × N × d "
+                           "elements",
+                           "each of the N/B Q blocks reads all of K and V once: 2 × N × d elements per pass; S and P "
+                           "live only in SRAM and never touch HBM"),
+            decomposition_zh=("B 行的 Q 块（B × d × bytes）占 SRAM M 的一半，流过的 K、V 分块占另一半：B = M / (2 × d × bytes)；"
+                              "Q 读一次、O 写一次：2 × N × d 个元素",
+                              "N/B 个 Q 块，每块都把整个 K 和 V 读一遍：每遍 2 × N × d 个元素；S 和 P 只在 SRAM 里，从不进显存"),
+            parts=(Part("block", "B", "sram_bytes/(2*d*bytes_per_elem)", "count", "rows of Q per block",
+                        "每个 Q 块的行数"),
+                   Part("passes", "N/B", "n/block", "count", "Q blocks = passes over K and V", "Q 块数 = K、V 被读的遍数"),
+                   Part("qo", "Bytes(Q,O)", "2*n*d*bytes_per_elem", "bytes", "read Q once, write O once",
+                        "Q 读一次、O 写一次"),
+                   Part("kv", "Bytes(K,V)", "2*n*d*bytes_per_elem*passes", "bytes", "read K and V once per Q block",
+                        "每个 Q 块读一遍 K 和 V"),
+                   Part("gain", "2B/d", "2*block/d", "count",
+                        "standard attention's 4N² × bytes of S, P ÷ these K, V re-reads",
+                        "标准 attention 的 S、P 字节数 4N² × bytes ÷ 这里重读 K、V 的字节数")),
+            via="qo + kv",
+            simplification=("HBM_flash = 2Nd × bytes × (1 + N/B) with N/B = 2Nd × bytes / M: its only N² term is the K, "
+                            "V re-reads, 4N²d² × bytes² / M (the paper's Θ(N²d²/M)); standard attention's is 4N² × "
+                            "bytes, M / (d² × bytes) = 2B/d = {gain} times larger, and a larger SRAM widens the gap",),
+            simplification_zh=("HBM_flash = 2Nd × bytes × (1 + N/B)，其中 N/B = 2Nd × bytes / M：唯一的 N² 项是重读 K、V，"
+                               "4N²d² × bytes² / M（即论文中的 Θ(N²d²/M)）；标准 attention 的 N² 项是 4N² × bytes，"
+                               "是它的 M / (d² × bytes) = 2B/d = {gain} 倍，SRAM 越大差距越大",),
+            takeaway="FlashAttention never writes S or P: its only quadratic traffic is re-reading K and V once per Q "
+                     "block, so a bigger SRAM tile (a larger B) cuts it, to about d / 2B of standard attention's at long N.",
+            takeaway_zh="FlashAttention 从不写 S 和 P：它唯一随 N 平方增长的访存是每个 Q 块重读一遍 K、V，所以 SRAM 分块越大"
+                        "（B 越大）访存越少，长序列时约为标准 attention 的 d / 2B。",
+            example={"n": 4096, "d": 64, "sram_bytes": 65536, "bytes_per_elem": 2},
+            meaning_zh="FlashAttention 的显存访存量（前向、单个头、FlashAttention-2 的循环顺序）：B × d 的 Q 块占 SRAM M 的一半"
+                       "（另一半放流过的 K、V 分块），B = M / (2·d·bytes)；Q 读一次、O 写一次（2Nd），每个 Q 块读一遍 K 和 V，"
+                       "共 N/B 遍（2Nd · N/B）；O 的累加器和 softmax 统计量留在片上，N×N 矩阵从不进显存"),
     Formula("attention_intensity", (Input("n", "count", "sequence length (tokens)", "N"),
                                     Input("d", "count", "head dimension", "d"), BPE),
             "n*d/(bytes_per_elem*(n + d))", "intensity",
             "arithmetic intensity of standard attention for one head: 4N²d FLOPs (QKᵀ and PV, softmax ignored) over "
             "its HBM traffic bytes × (4Nd + 4N²); it grows with N but levels off at d / bytes",
-            "R§4.3; FLOPs and traffic as in Dao et al. 2022, FlashAttention (arXiv:2205.14135), Algorithm 0",
+            "R§4.3",
             (Misconception("no_scores_traffic", "assumed the N×N matrices never touch HBM (that is FlashAttention)",
                            "n/bytes_per_elem", "假设 N×N 矩阵不进出显存（那是 FlashAttention）"),
              Misconception("qk_only", "counted only the FLOPs of QKᵀ, not those of PV",
                            "n*d/(2*bytes_per_elem*(n + d))", "只算了 QKᵀ 的 FLOPs，漏了 PV 的")),
-            "I_std-attn"),
-    Formula("fusion_bytes_saved", (Input("n_elem", "count", "elements of the tensor", "n"),
-                                   Input("kernels", "count", "element-wise kernels in the chain", "k"), BPE),
+            "I_std-attn",
+            refs="dao2022",
+            decomposition=("FLOPs: QKᵀ and PV each do N × N × d multiply-adds, 2 FLOPs each: 4N²d; bytes: standard "
+                           "attention's traffic, bytes × (4Nd + 4N²) = 4N × bytes × (N + d)",
+                           "simplify first: 4N²d / (4N × bytes × (N + d)) = N × d / (bytes × (N + d))"),
+            decomposition_zh=("FLOPs：QKᵀ 和 PV 各做 N × N × d 次乘加，每次 2 FLOPs：4N²d；字节数：标准 attention 的访存量 "
+                              "bytes × (4Nd + 4N²) = 4N × bytes × (N + d)",
+                              "先化简：4N²d / (4N × bytes × (N + d)) = N × d / (bytes × (N + d))"),
+            parts=(Part("work", "FLOPs", "4*n*n*d", "flop", "QKᵀ and PV", "QKᵀ 与 PV"),
+                   Part("traffic", "Bytes", "bytes_per_elem*(4*n*d + 4*n*n)", "bytes", "Q, K, V, O and twice S and P",
+                        "Q、K、V、O，以及两次 S、P"),
+                   Part("cap", "I_max", "d/bytes_per_elem", "intensity", "the ceiling as N grows",
+                        "N 增大时的上限")),
+            via="work/traffic",
+            simplification=("I = (d / bytes) × N / (N + d): it rises with N but never passes d / bytes = {cap}, because "
+                            "the N×N traffic grows as fast as the N² FLOPs",),
+            simplification_zh=("I = (d / bytes) × N / (N + d)：随 N 增大，但永远不超过 d / bytes = {cap}，因为 N×N 矩阵的"
+                               "访存和 N² 的 FLOPs 增长得一样快",),
+            takeaway="however long the sequence, standard attention stays under d / bytes ({cap} here): in bf16/fp16 "
+                     "that is at most 64 FLOP/B, under every tensor-core ridge (about 140-420 FLOP/B): memory-bound at "
+                     "any N.",
+            takeaway_zh="序列再长，标准 attention 的算术强度也不超过 d / bytes（这里是 {cap}）：bf16/fp16 下最多 64 FLOP/B，"
+                        "低于所有 Tensor Core 的拐点（约 140-420 FLOP/B），任何 N 下都是访存受限。",
+            example={"n": 4096, "d": 128, "bytes_per_elem": 2},
+            meaning_zh="标准 attention 单个头的算术强度：4N²d FLOPs（QKᵀ 与 PV，忽略 softmax）除以显存访存量 "
+                       "bytes × (4Nd + 4N²)；随 N 增大，但趋于 d / bytes"),
+    Formula("fusion_bytes_saved", (Input("n_elem", "count", "elements of the tensor", "n", "张量的元素数"),
+                                   Input("kernels", "count", "element-wise kernels in the chain", "k",
+                                         "依次执行的逐元素 kernel 数"), BPE),
             "2*(kernels - 1)*n_elem*bytes_per_elem", "bytes",
             "HBM traffic saved by fusing a chain of k one-input element-wise kernels into one: unfused, every kernel "
             "reads its input and writes its output (2k passes over the tensor); fused, the input is read once and the "
             "result written once (2 passes)",
-            "R§3.3 and R§5.2 (fusion removes the intermediate reads and writes); standard kernel-fusion arithmetic",
+            "R§3.3, R§5.2",
             (Misconception("writes_only", "counted only the intermediate writes, not reading them back",
                            "(kernels - 1)*n_elem*bytes_per_elem", "只算了中间结果的写入，漏了再读回来"),
              Misconception("all_passes", "counted all 2k passes as saved: the fused kernel still reads its input and "
                            "writes its output once", "2*kernels*n_elem*bytes_per_elem",
                            "把全部 2k 次读写都算成省下的：融合后的 kernel 仍要读一次输入、写一次输出")),
-            "ΔBytes"),
+            "ΔBytes",
+            decomposition=("unfused, each of the k kernels reads its input and writes its output: 2k passes over the "
+                           "tensor; fused, one read of the input and one write of the result: 2 passes",
+                           "saved: the k − 1 intermediate tensors, each written to HBM by one kernel and read back by "
+                           "the next: 2(k − 1) passes of n × bytes"),
+            decomposition_zh=("未融合时 k 个 kernel 各读一次输入、写一次输出：整个张量过 2k 遍；融合后只读一次输入、"
+                              "写一次结果：2 遍",
+                              "省下的是 k − 1 个中间结果：每个都被前一个 kernel 写回显存、再被后一个读出来："
+                              "2(k − 1) 遍，每遍 n × bytes"),
+            parts=(Part("tensor", "Bytes_pass", "n_elem*bytes_per_elem", "bytes", "one pass over the tensor",
+                        "张量过一遍"),
+                   Part("unfused", "Bytes_unfused", "2*kernels*tensor", "bytes", "k kernels, a read and a write each",
+                        "k 个 kernel，各读一次、写一次"),
+                   Part("fused", "Bytes_fused", "2*tensor", "bytes", "one read, one write", "读一次、写一次")),
+            via="unfused - fused",
+            simplification=("the fused kernel moves 2 / 2k = 1/k of the bytes ({fused} instead of {unfused}): "
+                            "memory-bound, it runs about k = {kernels} times faster",),
+            simplification_zh=("融合后的 kernel 只搬 2 / 2k = 1/k 的字节（{fused}，原来是 {unfused}）：访存受限时约快 "
+                               "k = {kernels} 倍",),
+            takeaway="fusion saves exactly the intermediate tensors' round trips to HBM, 2(k − 1) of the 2k passes: for "
+                     "memory-bound element-wise kernels that is (k − 1)/k of their time.",
+            takeaway_zh="融合省下的正是中间结果进出显存的往返，2k 遍里的 2(k − 1) 遍：对访存受限的逐元素 kernel，"
+                        "这就是 (k − 1)/k 的耗时。",
+            example={"n_elem": 8192 * 4096, "kernels": 3, "bytes_per_elem": 2},
+            meaning_zh="把 k 个单输入逐元素 kernel 融合成一个省下的显存访存量：未融合时每个 kernel 读输入、写输出"
+                       "（张量过 2k 遍）；融合后读一次输入、写一次结果（2 遍）"),
     Formula("hbm_time", (Input("bytes", "bytes", "bytes moved to/from memory", "Bytes"), BW),
             "bytes/bandwidth", "time", "time a memory-bound kernel spends moving its bytes at the memory bandwidth",
-            "R§3.1 (the slanted roof: time = bytes / bandwidth)",
+            "R§3.1",
             (Misconception("bits", "mixed up bits and bytes (off by 8)", "8*bytes/bandwidth", "把比特和字节搞混了（差 8 倍）"),),
-            "T_mem"),
+            "T_mem",
+            decomposition=("a memory-bound kernel sits on the slanted roof: its time is the bytes it moves over the "
+                           "memory bandwidth, whatever its FLOPs",),
+            decomposition_zh=("访存受限的算子落在斜线上：耗时就是搬运的字节数除以显存带宽，与 FLOPs 无关",),
+            takeaway="for a memory-bound kernel every byte not moved is time saved: T = bytes ÷ bandwidth, the FLOPs "
+                     "do not enter.",
+            takeaway_zh="对访存受限的算子，少搬一个字节就省一份时间：T = 字节数 ÷ 带宽，FLOPs 不起作用。",
+            example={"bytes": 1e9, "bandwidth": 2e12},
+            meaning_zh="访存受限的算子按显存带宽搬完这些字节所需的时间"),
     Formula("max_batch_tpot", (Input("tpot_target", "time", "largest acceptable time per output token", "TPOT_max",
                                      "可接受的最大每 token 时间（TPOT 目标）"),
                                BW, Input("weight_bytes", "bytes", "bytes of the weights", "W"),

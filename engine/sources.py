@@ -155,6 +155,17 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "of Chinchilla 70B",
            "独立提出的投机采样：同样的先起草、后验证，让 Chinchilla 70B 的 decode 快了 2-2.5 倍",
            "Accelerating Large Language Model Decoding with Speculative Sampling (arXiv:2302.01318)"),
+    Source("dao2022", "Dao et al. 2022 (FlashAttention)", "Dao 等 2022（FlashAttention）",
+           "FlashAttention: standard attention's HBM traffic (Algorithm 0, Θ(Nd + N²)) against the tiled kernel "
+           "that keeps S and P on chip (Theorem 2, Θ(N²d²/M) for an SRAM of size M)",
+           "FlashAttention：标准 attention 的显存访存量（Algorithm 0，Θ(Nd + N²)）与把 S、P 留在片上的分块 kernel"
+           "（Theorem 2，SRAM 大小为 M 时 Θ(N²d²/M)）的对比",
+           "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness, NeurIPS 2022 "
+           "(arXiv:2205.14135)"),
+    Source("dao2023", "Dao 2023 (FlashAttention-2)", "Dao 2023（FlashAttention-2）",
+           "FlashAttention-2: the loop order with a Q block kept on chip while K and V stream past it (Algorithm 1)",
+           "FlashAttention-2：Q 块留在片上、K 和 V 依次流过的循环顺序（Algorithm 1）",
+           "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning (arXiv:2307.08691)"),
     Source("gpu_datasheets", "GPU datasheets (NVIDIA, AMD)", "GPU 规格书（NVIDIA、AMD）",
            "peak dense FLOP/s, memory and bandwidth of each GPU in the bank: NVIDIA V100, A100, H100, H200, "
            "B200 and L40S datasheets, AMD Instinct MI300X data sheet",

@@ -10,8 +10,10 @@ HBM traffic a kernel would cause with no cache between SRAM and HBM.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import formulas
-from engine.units import fmt_number, round_sig
+from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, models
 from ..base import Ask, Ref, Spec, World, given, template
@@ -58,7 +60,7 @@ def _attn_givens(m: models.Model, n: int, dtype: str):
 
 
 @template("roofline.attention_hbm_standard", topic="roofline", title="HBM traffic of standard attention",
-          title_zh="标准 attention 的显存访存量", difficulty=2, target_seconds=120)
+          title_zh="标准 attention 的显存访存量", difficulty=2, target_seconds=120, source="R§4.3, dao2022")
 def attention_hbm_standard(rng):
     m = _attention_model(rng)
     n, dtype = _seq(rng, m), rng.choice(("bf16", "fp16", "fp32"))
@@ -88,25 +90,15 @@ def _flash_setup(rng):
             return m, dtype, sram, int(block), n
 
 
-def _flash_lead(m, dtype, sram, block, n) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    bpe = DTYPE_BYTES[dtype]
-    en = (f"B = SRAM ÷ (2 × d × bytes) = {sram:,} ÷ (2 × {m.d_head} × {bpe:g}) = {block} rows; "
-          f"K and V are read N ÷ B = {n:,} ÷ {block} = {n // block} times",)
-    zh = (f"B = SRAM ÷ (2 × d × 字节数) = {sram:,} ÷ (2 × {m.d_head} × {bpe:g}) = {block} 行；"
-          f"K 和 V 被读 N ÷ B = {n:,} ÷ {block} = {n // block} 遍",)
-    return en, zh
-
-
 @template("roofline.flash_attention_hbm", topic="roofline", title="HBM traffic of FlashAttention for an SRAM size",
-          title_zh="给定 SRAM 大小时 FlashAttention 的显存访存量", difficulty=3, target_seconds=150)
+          title_zh="给定 SRAM 大小时 FlashAttention 的显存访存量", difficulty=3, target_seconds=150,
+          source="R§4.3, dao2022, dao2023")
 def flash_attention_hbm(rng):
     m, dtype, sram, block, n = _flash_setup(rng)
-    lead_en, lead_zh = _flash_lead(m, dtype, sram, block, n)
     return Spec(
         givens=_attn_givens(m, n, dtype) + (given("sram_bytes", "SRAM for the tiles", "用于分块的 SRAM", sram,
                                                   "bytes", "KiB"),),
         asks=(Ask(formula="flash_attention_hbm_bytes", unit="MB",
-                  explanation=lead_en, explanation_zh=lead_zh,
                   prompt_en=f"How many bytes does FlashAttention move between HBM and the chip for one head of "
                             f"{m.name} at N = {n:,} tokens in {dtype}, with this much SRAM for its tiles, in MB?",
                   prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，FlashAttention 用这么多 SRAM 做分块时，"
@@ -116,7 +108,7 @@ def flash_attention_hbm(rng):
 
 
 @template("roofline.attention_intensity", topic="roofline", title="Attention intensity against sequence length",
-          title_zh="attention 的算术强度随序列长度的变化", difficulty=2, target_seconds=90)
+          title_zh="attention 的算术强度随序列长度的变化", difficulty=2, target_seconds=90, source="R§4.3, dao2022")
 def attention_intensity(rng):
     m = _attention_model(rng)
     n, dtype = _seq(rng, m), rng.choice(("bf16", "fp16", "fp32"))
@@ -133,10 +125,26 @@ def attention_intensity(rng):
     )
 
 
+BOUND_ATTENTION_EN = ("I < I*: standard attention waits on HBM, not on the tensor cores, because the N×N scores make "
+                      "two round trips through it; a faster chip will not help, fewer bytes (FlashAttention) will.")
+BOUND_ATTENTION_ZH = ("I < I*：标准 attention 在等显存而不是等 Tensor Core，因为 N×N 的注意力分数要在显存里往返两次；"
+                      "换更快的卡没用，减少字节数（FlashAttention）才有用。")
+VERSUS_STD_EN = ("against standard attention (step 1): {std} ÷ {result} = {times} times less traffic for the same "
+                 "attention",)
+VERSUS_STD_ZH = ("和第 1 步的标准 attention 相比：{std} ÷ {result} = {times}，同样的 attention，标准实现的访存量是它的 {times} 倍",)
+FLASH_CHAIN_TAKEAWAY_EN = ("standard attention is memory-bound at long N because it round-trips the N×N scores through "
+                           "HBM; FlashAttention never writes them ({result} instead of {std}), which is why it is "
+                           "faster although it does more FLOPs (online-softmax rescaling, recomputation in the backward "
+                           "pass).")
+FLASH_CHAIN_TAKEAWAY_ZH = ("标准 attention 在长序列下访存受限，是因为 N×N 的注意力分数要在显存里往返；FlashAttention 从不把它们"
+                           "写回显存（{result}，而不是 {std}），所以虽然多做了计算（online softmax 的重新缩放、反向传播里的"
+                           "重计算），反而更快。")
+
+
 @template("roofline.chain_flash_attention", topic="roofline",
           title="Chain: standard vs FlashAttention traffic",
           title_zh="追问链：标准 attention 访存量 → 算术强度 → 瓶颈 → FlashAttention 访存量", difficulty=3,
-          target_seconds=420)
+          target_seconds=420, source="R§4.3, R§5.1, dao2022, dao2023")
 def chain_flash_attention(rng):
     while True:  # served on one GPU: the weights fit there
         m, dtype, sram, block, n = _flash_setup(rng)
@@ -146,7 +154,15 @@ def chain_flash_attention(rng):
     peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
     i_std = formulas.get("attention_intensity").evaluate(n=n, d=m.d_head, bytes_per_elem=bpe)
     r = ridge(peak, bw)
-    lead_en, lead_zh = _flash_lead(m, dtype, sram, block, n)
+    flash = formulas.get("flash_attention_hbm_bytes")
+    std_bytes = formulas.get("attention_hbm_bytes").evaluate(n=n, d=m.d_head, bytes_per_elem=bpe)
+    flash_bytes = flash.evaluate(n=n, d=m.d_head, sram_bytes=sram, bytes_per_elem=bpe)
+    versus = {"std": fmt_quantity(std_bytes, "bytes"), "times": fmt_number(std_bytes / flash_bytes)}
+    bound = bound_ask(i_std, r, f"On the {gpu.name} at {dtype}, is standard attention memory-bound or compute-bound "
+                                "here?",
+                      f"在 {gpu.name}（{dtype}）上，这里的标准 attention 是访存受限还是算力受限？", peak=peak, bandwidth=bw)
+    if bound.answer == "memory-bound":  # always, at d / bytes <= 64 FLOP/B (see below)
+        bound = replace(bound, takeaway=BOUND_ATTENTION_EN, takeaway_zh=BOUND_ATTENTION_ZH)
     return Spec(
         scenario_en=f"Long-context serving of {m.name} on {an(gpu.name)} in {dtype}: why does FlashAttention help? "
                     f"Look at one head at N = {n:,} tokens.",
@@ -161,11 +177,11 @@ def chain_flash_attention(rng):
             Ask(formula="attention_intensity", unit="FLOP/B",
                 prompt_en="What is its arithmetic intensity (4N²d FLOPs over that traffic), in FLOP/B?",
                 prompt_zh="它的算术强度（4N²d FLOPs 除以上面的访存量）是多少（FLOP/B）？"),
-            bound_ask(i_std, r, f"On the {gpu.name} at {dtype}, is standard attention memory-bound or compute-bound here?",
-                      f"在 {gpu.name}（{dtype}）上，这里的标准 attention 是访存受限还是算力受限？", peak=peak, bandwidth=bw,
-                      lead_en=tuple(formulas.get("ridge_point").solution(peak_flops=peak, bandwidth=bw)),
-                      lead_zh=tuple(formulas.get("ridge_point").solution(peak_flops=peak, bandwidth=bw))),
-            Ask(formula="flash_attention_hbm_bytes", unit="MB", explanation=lead_en, explanation_zh=lead_zh,
+            bound,
+            Ask(formula="flash_attention_hbm_bytes", unit="MB", extras=versus,
+                simplification=flash.simplification + VERSUS_STD_EN,
+                simplification_zh=flash.simplification_zh + VERSUS_STD_ZH,
+                takeaway=FLASH_CHAIN_TAKEAWAY_EN, takeaway_zh=FLASH_CHAIN_TAKEAWAY_ZH,
                 prompt_en="FlashAttention never writes S or P to HBM. How many bytes does it move for this head, in MB?",
                 prompt_zh="FlashAttention 从不把 S、P 写回显存。它在这个头上搬运多少字节（MB）？"),
         ),
@@ -219,7 +235,7 @@ def _fusion_givens(m, tokens, ops, dtype):
 
 
 @template("roofline.fusion_bytes_saved", topic="roofline", title="HBM traffic saved by fusing element-wise kernels",
-          title_zh="融合逐元素 kernel 省下的显存访存量", difficulty=2, target_seconds=90)
+          title_zh="融合逐元素 kernel 省下的显存访存量", difficulty=2, target_seconds=90, source="R§3.3, R§5.2")
 def fusion_bytes_saved(rng):
     m, tokens, ops, dtype = _fusion_setup(rng)
     return Spec(
@@ -234,10 +250,23 @@ def fusion_bytes_saved(rng):
     )
 
 
+FUSED_TIME_EN = ("the fusion saves {result} on every call of this chain: time in which the GPU only moved intermediate "
+                 "tensors through HBM, with its math units idle.")
+FUSED_TIME_ZH = "融合后这串 kernel 每调用一次省下 {result}：这段时间 GPU 只是在显存里搬中间结果，计算单元闲着。"
+FUSED_INTENSITY_EN = ("fusion keeps the FLOPs and cuts the bytes from 2k passes to 2, so the intensity rises k-fold, "
+                      "yet a few FLOPs per element is still only {result}.")
+FUSED_INTENSITY_ZH = "融合不改变 FLOPs，把字节数从 2k 遍降到 2 遍，算术强度提高 k 倍，但每元素只有几次运算，仍只有 {result}。"
+FUSED_BOUND_EN = ("fusion does not change the verdict: the fused kernel is still memory-bound and faster only because it "
+                  "moves 1/k of the bytes; further gains come from moving fewer bytes again (fuse it into the "
+                  "neighbouring GEMM, a lower precision).")
+FUSED_BOUND_ZH = ("融合没有改变结论：融合后的 kernel 仍是访存受限，变快只是因为只搬 1/k 的字节；要再提速还得继续减少字节"
+                  "（融进相邻 GEMM 的 epilogue、降低精度）。")
+
+
 @template("roofline.chain_fusion", topic="roofline",
           title="Chain: fusion: bytes → time → intensity → bound",
           title_zh="追问链：融合省下的访存 → 省下的时间 → 融合后的强度 → 仍是访存受限？", difficulty=2,
-          target_seconds=300)
+          target_seconds=300, source="R§3.3, R§5.1, R§5.2")
 def chain_fusion(rng):
     while True:  # profiled on one GPU: the weights fit there
         m, tokens, ops, dtype = _fusion_setup(rng)
@@ -251,6 +280,10 @@ def chain_fusion(rng):
     flops_per = sum(o[2] for o in ops)
     flops, nbytes = n * flops_per, 2 * n * bpe
     i_fused = flops / nbytes
+    bound = bound_ask(i_fused, ridge(peak, bw), f"Is the fused kernel memory-bound or compute-bound on the {gpu.name}?",
+                      f"融合后的 kernel 在 {gpu.name} 上是访存受限还是算力受限？", peak=peak, bandwidth=bw)
+    if bound.answer == "memory-bound":  # always: a few FLOPs per element over 2 × bytes, far below every ridge
+        bound = replace(bound, takeaway=FUSED_BOUND_EN, takeaway_zh=FUSED_BOUND_ZH)
     return Spec(
         scenario_en=f"A profile of {m.name} on {an(gpu.name)} shows {len(ops)} element-wise kernels in a row on the "
                     f"{tokens:,} × {m.d_model:,} hidden states. You fuse them.",
@@ -263,6 +296,7 @@ def chain_fusion(rng):
                 prompt_en="How many bytes of HBM traffic does the fusion save, in MB?",
                 prompt_zh="融合省下了多少显存访存量（MB）？"),
             Ask(formula="hbm_time", unit="us", inputs={"bytes": Ref(0), "bandwidth": bw},
+                takeaway=FUSED_TIME_EN, takeaway_zh=FUSED_TIME_ZH,
                 prompt_en="These kernels are memory-bound: how much time does that traffic take at the full memory "
                           "bandwidth, in µs?",
                 prompt_zh="这些 kernel 都是访存受限：按满显存带宽，这部分访存要花多少时间（µs）？"),
@@ -271,10 +305,10 @@ def chain_fusion(rng):
                              f"{bpe:g} B = {fmt_number(nbytes)} B",),
                 explanation_zh=(f"FLOPs = n × {flops_per} = {fmt_number(flops)}；字节数 = n × 2（读一次、写一次）× "
                                 f"{bpe:g} B = {fmt_number(nbytes)} B",),
+                takeaway=FUSED_INTENSITY_EN, takeaway_zh=FUSED_INTENSITY_ZH,
                 prompt_en="What is the arithmetic intensity of the fused kernel, in FLOP/B?",
                 prompt_zh="融合后的 kernel 的算术强度是多少（FLOP/B）？"),
-            bound_ask(i_fused, ridge(peak, bw), f"Is the fused kernel memory-bound or compute-bound on the {gpu.name}?",
-                      f"融合后的 kernel 在 {gpu.name} 上是访存受限还是算力受限？", peak=peak, bandwidth=bw),
+            bound,
         ),
         conventions_en=f"{CONV_EN} {FUSION_CONV_EN} MB = 1e6 B, 1 µs = 1e-6 s.",
         conventions_zh=f"{CONV_ZH}{FUSION_CONV_ZH}MB = 1e6 B，1 µs = 1e-6 s。",

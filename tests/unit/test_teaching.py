@@ -31,12 +31,6 @@ NOT_YET_TAUGHT: set[str] = {
     "moe.expert_capacity",
     "moe.total_params",
     "moe.total_params_config",
-    "roofline.attention_hbm_standard",
-    "roofline.attention_intensity",
-    "roofline.chain_flash_attention",
-    "roofline.chain_fusion",
-    "roofline.flash_attention_hbm",
-    "roofline.fusion_bytes_saved",
     # the parallelism-planning, parameter-count, nccl-tests, Chinchilla and 1F1B templates (issue #15, part 2)
     "parallelism.layout",
     "parallelism.layout_given",
