@@ -177,6 +177,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.damaged": ("Damaged save file, left out: {path} ({reason}). To restore it: {fix}",
                      "存档文件已损坏，已跳过：{path}（{reason}）。恢复方法：{fix}"),
     "save.damaged_more": (" (and {n} more)", "（另有 {n} 个）"),
+    "save.setting_ignored": ("The setting {key} in {path} is not used: {problem}. The default is used until you "
+                             "set it again.",
+                             "{path} 中的设置 {key} 未被采用：{problem}。在你重新设置之前使用默认值。"),
     "practice.you": ("You: ", "你的答案："),
     "practice.expected": ("Expected: ", "正确答案："),
     "practice.error": ("error {err}", "误差 {err}"),

@@ -58,17 +58,33 @@ def command_lang(args) -> str:
 
 
 def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
-                 read_only: bool = False) -> "Profile":
+                 read_only: bool = False, warn: bool = True, lang: str | None = None) -> "Profile":
     """Open a profile for a command: a busy, damaged or misnamed profile prints
     ``drill: <why, and what to do>`` and exits with status 1 (nothing is touched).
-    ``read_only``: as a reader, which needs no lock (works while the app is open)."""
+    ``read_only``: as a reader, which needs no lock (works while the app is open).
+    ``warn``: name on stderr each setting whose stored value is not used (in ``lang``, else the profile's
+    language); the app says it on Home instead."""
     from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked
 
     try:
-        return Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait, read_only=read_only)
+        opened = Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait, read_only=read_only)
+        if warn and opened.ignored_settings:
+            for line in ignored_lines(opened, lang or opened.settings().get("lang") or "en"):
+                print(f"drill: {line}", file=sys.stderr)
+        return opened
     except (ProfileLocked, DamagedSave, LockUnusable, ValueError) as e:
         print(f"drill: {e}", file=sys.stderr)
         raise SystemExit(1) from None
     except OSError as e:
         print(f"drill: cannot open the saves folder {saves_dir(saves)}: {e.strerror or e}", file=sys.stderr)
         raise SystemExit(1) from None
+
+
+def ignored_lines(profile, lang: str) -> list[str]:
+    """One line per setting whose stored value is not used (``Profile.ignored_settings``): which, why, where."""
+    from drill.i18n import t
+
+    path = getattr(profile, "path", None)
+    where = path / "state.json" if path is not None else "state.json"
+    return [t("save.setting_ignored", lang, key=key, path=where, problem=problem)
+            for key, problem in getattr(profile, "ignored_settings", {}).items()]

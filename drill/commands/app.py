@@ -26,7 +26,7 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
     gc.disable()
     from drill.paths import open_profile
 
-    profile = open_profile(args.saves, args.profile)
+    profile = open_profile(args.saves, args.profile, warn=False)  # Home names an unused setting
     try:
         from drill.app import DrillApp
         from drill.context import AppContext

@@ -84,7 +84,8 @@ def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
     app is open, and sees the last durable state."""
     from drill.paths import open_profile, script_wait
 
-    return open_profile(args.saves, args.profile, wait=0.0 if read_only else script_wait(), read_only=read_only)
+    return open_profile(args.saves, args.profile, wait=0.0 if read_only else script_wait(), read_only=read_only,
+                        lang=getattr(args, "sub_lang", None) or getattr(args, "lang", None))
 
 
 # --------------------------------------------------------------------------- #

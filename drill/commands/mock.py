@@ -281,7 +281,8 @@ def _profile_weakness(args: argparse.Namespace) -> dict[str, float]:
     from drill.flow import weakness_of
     from drill.paths import open_profile
 
-    with open_profile(args.saves, args.profile, read_only=True) as p:  # a reader: works while the app is open
+    with open_profile(args.saves, args.profile, read_only=True,  # a reader: works while the app is open
+                      lang=getattr(args, "lang", None)) as p:
         return weakness_of(p)
 
 

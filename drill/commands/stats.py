@@ -311,7 +311,8 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.storage import DamagedSave
 
-    profile = open_profile(args.saves, args.profile, read_only=True)  # a reader: works while the app is open
+    profile = open_profile(args.saves, args.profile, read_only=True,  # a reader: works while the app is open
+                           lang=getattr(args, "lang", None))
     with profile:
         lang = getattr(args, "lang", None) or profile.settings().get("lang") or "en"
         try:

@@ -12,6 +12,7 @@ from textual.widgets.option_list import Option
 
 from drill import flow
 from drill.i18n import t, topic_name, when
+from drill.paths import ignored_lines
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
 
@@ -20,15 +21,18 @@ WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", 
 
 
 def damaged_line(profile, lang: str) -> Text:
-    """An older log file found damaged while counting today (left out of the figures): its path and the fix."""
+    """An older log file found damaged while counting today (left out of the figures): its path and the fix;
+    and each setting whose stored value is not used (:func:`ignored_lines`)."""
     found = list(getattr(profile, "damaged", {}).values())
-    if not found:
-        return Text("")
-    e = found[0]
-    line = t("save.damaged", lang, path=e.path, reason=e.reason, fix=e.fix)
-    if len(found) > 1:
-        line += t("save.damaged_more", lang, n=len(found) - 1)
-    return Text(line, "bold red")
+    lines = []
+    if found:
+        e = found[0]
+        line = t("save.damaged", lang, path=e.path, reason=e.reason, fix=e.fix)
+        if len(found) > 1:
+            line += t("save.damaged_more", lang, n=len(found) - 1)
+        lines.append(line)
+    lines += ignored_lines(profile, lang)
+    return Text("\n".join(lines), "bold red")
 
 
 class HomeScreen(DrillScreen):
@@ -91,7 +95,8 @@ class HomeScreen(DrillScreen):
         self.query_one("#home-next", Static).update(Text(nxt, "dim"))
         damaged = self.query_one("#home-damaged", Static)
         damaged.update(damaged_line(self.ctx.profile, lang))
-        damaged.display = bool(getattr(self.ctx.profile, "damaged", None))
+        damaged.display = bool(getattr(self.ctx.profile, "damaged", None) or
+                               getattr(self.ctx.profile, "ignored_settings", None))
         self.query_one("#home-plan", Static).update(self.plan_text(f))
         n = f.session
         practice = (self.tr("home.way.practice_one") if n == 1 else self.tr("home.way.practice", n=n)) if n \

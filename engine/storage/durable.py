@@ -99,6 +99,8 @@ def read_tables(path: Path) -> dict | None:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as e:
         raise DamagedSave(path, f"not valid JSON ({e})", backup_path(path)) from None
+    except RecursionError:  # JSON nested deeper than any save file of ours
+        raise DamagedSave(path, "it is nested too deeply to be a save file", backup_path(path)) from None
     if not isinstance(data, dict) or not all(
             isinstance(t, dict) and all(isinstance(d, dict) for d in t.values()) for t in data.values()):
         raise DamagedSave(path, "not a table file (wrong layout)", backup_path(path))

@@ -68,7 +68,7 @@ def _backup_status(backup: Path, path: Path) -> str | None:
     "newer": it was written by a newer infra-drill; None: it cannot (missing, damaged, another file's)."""
     try:
         tables = json.loads(backup.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
         return None
     meta = tables.get("meta") if isinstance(tables, dict) else None
     meta = meta.get("1") if isinstance(meta, dict) else None

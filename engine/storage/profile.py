@@ -25,8 +25,8 @@ from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, segment_rows, write_digest
 from .transfer import write_profile
-from .validation import (_copy, _day_ok, _is_int, _row_copy, document_problem, mock_problem, row_problem,
-                         setting_problem)
+from .validation import (_copy, _day_ok, _is_int, _plain_problem, _row_copy, _text_ok, document_problem, mock_problem,
+                         row_problem, setting_problem)
 
 if TYPE_CHECKING:
     from ..stats import Digest
@@ -59,6 +59,8 @@ class Profile:
         # durable in the log and the state is replayed from it at the next open (see _reconcile).
         self.state_behind: SaveFailed | None = None
         self.damaged: dict[Path, DamagedSave] = {}  # older log segments found unreadable (reviews_today)
+        self.ignored_settings: dict[str, str] = {}  # setting -> why its stored value is not used (the default is)
+        self._ignored_raw: dict[str, Any] = {}  # those values, written back as they were
         self.read_only = isinstance(lock, ReaderHandle)  # a reader: opened without the lock, never writes
 
     # -- opening and closing ------------------------------------------------ #
@@ -196,17 +198,20 @@ class Profile:
         for doc in self._state_db.table("states").all():
             try:
                 item = doc.get("item")
-                if not isinstance(item, str) or not item:
+                if not isinstance(item, str) or not item or not _text_ok(item):
                     raise ValueError("an item state without an item id")
                 self._states[item] = ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
             except ValueError as e:
                 raise self._damaged(path, f"bad item state ({e})") from None
             self._state_ids[item] = doc.doc_id
         stored = self._state_db.table("settings").get(doc_id=1) or {}
-        for key, value in stored.items():
-            if (p := setting_problem(key, value)) is not None:
-                raise self._damaged(path, f"bad setting ({p})")
-        self._settings = dict(stored)
+        # a setting whose value this drill cannot use (edited by hand, or written by another version) is left
+        # out, named in ignored_settings, and left as it is in the file until it is set again
+        self.ignored_settings = {key: p for key, value in stored.items()
+                                 if (p := setting_problem(key, value)) is not None}
+        self._ignored_raw = {k: v for k, v in stored.items()  # (not one that cannot be written back: NaN...)
+                             if k in self.ignored_settings and _plain_problem(v, k) is None}
+        self._settings = {k: v for k, v in stored.items() if k not in self.ignored_settings}
         self._days, self._days_whole = ({} if not meta else self._stored_days(next_id)), True
         self._recent, self._recent_whole = ({} if not meta else self._stored_recent(next_id)), True
 
@@ -329,7 +334,9 @@ class Profile:
                 self._state_ids[item] = states.insert(doc)
             elif states.get(doc_id=did) != doc:
                 states.update(doc, doc_ids=[did])
-        db.table("settings").upsert(Document(self._settings, doc_id=1))
+        settings = db.table("settings")  # written whole (an upsert would keep a key whose write failed)
+        settings.truncate()
+        settings.insert(Document({**self._ignored_raw, **self._settings}, doc_id=1))
         if self._days is not None and self._days_whole:
             db.table("days").upsert(Document({"next_id": self._next_id, "counts": dict(self._days)}, doc_id=1))
         else:
@@ -449,9 +456,11 @@ class Profile:
         self._settings[key] = copy.deepcopy(value)
         try:
             self._write_state(self._undo)
-        except OSError:
+        except BaseException:
             self._settings = before  # not saved: not changed
             raise
+        self.ignored_settings.pop(key, None)  # the value in the file is this one now
+        self._ignored_raw.pop(key, None)
 
     def add_mock(self, result: Mapping[str, Any]) -> dict:
         """Store a mock-interview result; returns it with its ``id``."""

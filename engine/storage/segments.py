@@ -81,5 +81,5 @@ def read_digest(path: Path, identity: list[int], *, check: bool = True) -> "Dige
         if not newline or json.loads(head) != _digest_header(body, identity):
             return None  # stale (another segment file, an older format) or damaged
         return Digest.from_columns(json.loads(body), check=check)
-    except ValueError:  # not JSON, not UTF-8, or columns that are not a digest's
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep, or columns that are not a digest's
         return None

@@ -37,6 +37,12 @@ MAX_DEPTH = 16  # nesting of a setting's value or a mock result
 MAX_TEXT = 100_000  # characters of any other string (a setting, a mock result)
 _TS = re.compile(r"(\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls (ESC starts a terminal escape sequence)
+_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: not text, and not writable as UTF-8
+
+
+def _text_ok(s: str) -> bool:
+    """True when ``s`` can be written as UTF-8 (it holds no lone surrogate)."""
+    return s.isascii() or _SURROGATE.search(s) is None
 
 
 def _json_safe(value: Any) -> bool:
@@ -119,11 +125,12 @@ def _row_ok(r: Any) -> bool:
     ts, day = r["ts"], r["date"]
     return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and _day_ok(day) and day is not None
             and type(ts) is str and _TS.fullmatch(ts) is not None and (ts[:10] == day or _day_ok(ts[:10]))
-            and type(item) is str and 0 < len(item) <= MAX_NAME
-            and type(topic) is str and 0 < len(topic) <= MAX_NAME and type(r["seed"]) is int
+            and type(item) is str and 0 < len(item) <= MAX_NAME and _text_ok(item)
+            and type(topic) is str and 0 < len(topic) <= MAX_NAME and _text_ok(topic) and type(r["seed"]) is int
             and -MAX_ID <= r["seed"] <= MAX_ID and (step is None or (type(step) is int and 1 <= step <= MAX_ID))
-            and type(r["typed"]) is str and len(r["typed"]) <= MAX_TYPED
-            and (v is None or (type(v) is str and len(v) <= MAX_TYPED) or (type(v) in (float, int) and math.isfinite(v)))
+            and type(r["typed"]) is str and len(r["typed"]) <= MAX_TYPED and _text_ok(r["typed"])
+            and (v is None or (type(v) is str and len(v) <= MAX_TYPED and _text_ok(v))
+                 or (type(v) in (float, int) and math.isfinite(v)))
             and r["verdict"] in _VERDICTS and type(r["quality"]) is int and 0 <= r["quality"] <= 5
             and (sec is None or (type(sec) in (float, int) and 0 <= sec <= MAX_SECONDS)) and r["mode"] in _MODES
             and type(r["scheduled"]) is bool and (a is not None or not r["scheduled"])
@@ -161,6 +168,9 @@ def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> 
     for key in ("item", "topic"):
         if not isinstance(row[key], str) or not 0 < len(row[key]) <= MAX_NAME:
             return f"{key} must be a non-empty string of at most {MAX_NAME} characters, not {row[key]!r:.80}"
+    for key in ("item", "topic", "typed", "value"):
+        if isinstance(row[key], str) and not _text_ok(row[key]):
+            return f"{key} holds a lone surrogate ({_SURROGATE.search(row[key]).group()!r}): not text"
     if p := _number_problem("seed", row["seed"], -MAX_ID, MAX_ID, whole=True):
         return p
     if row["step"] is not None and (p := _number_problem("step", row["step"], 1, MAX_ID, whole=True)):
@@ -210,7 +220,7 @@ def _plain_problem(value: Any, what: str) -> str | None:
             return f"{what} is nested more than {MAX_DEPTH} deep"
         if isinstance(v, Mapping):
             for k, x in v.items():
-                if not isinstance(k, str) or len(k) > MAX_TEXT:
+                if not isinstance(k, str) or len(k) > MAX_TEXT or not _text_ok(k):
                     return f"{what} has a key that is not a string of at most {MAX_TEXT} characters"
                 stack.append((x, depth + 1))
         elif isinstance(v, list):
@@ -218,6 +228,8 @@ def _plain_problem(value: Any, what: str) -> str | None:
         elif isinstance(v, str):
             if len(v) > MAX_TEXT:
                 return f"{what} holds a string longer than {MAX_TEXT} characters"
+            if not _text_ok(v):
+                return f"{what} holds a lone surrogate ({_SURROGATE.search(v).group()!r}): not text"
         elif isinstance(v, float):
             if not math.isfinite(v):
                 return f"{what} holds a number that is not finite"
@@ -244,20 +256,52 @@ def mock_problem(mock: Any, *, stored: bool = True, today: date | None = None) -
     return _plain_problem(mock, "the result")
 
 
+def _names_problem(key: str, value: Any) -> str | None:
+    """Why ``value`` is not a list of template ids (strings of 1 to MAX_NAME characters), or None."""
+    if type(value) is not list or not all(type(i) is str and 0 < len(i) <= MAX_NAME for i in value):
+        return f"{key} must be a list of template ids, not {value!r:.80}"
+    return None
+
+
+def _mock_setup_problem(key: str, value: Any) -> str | None:
+    """Why ``value`` is not a mock setup as the app remembers it (minutes, questions, topics, chains), or None."""
+    if type(value) is not dict or not value.keys() <= {"minutes", "questions", "topics", "chains"}:
+        return f"{key} must be an object with minutes, questions, topics and chains, not {value!r:.80}"
+    for field in ("minutes", "questions"):
+        if value.get(field) is not None and (not _is_int(value[field]) or value[field] < 1):
+            return f"{key}.{field} must be a whole number >= 1 or null, not {value[field]!r:.80}"
+    if "topics" in value and _names_problem(f"{key}.topics", value["topics"]) is not None:
+        return f"{key}.topics must be a list of topic names, not {value['topics']!r:.80}"
+    if type(value.get("chains", True)) is not bool:
+        return f"{key}.chains must be true or false, not {value['chains']!r:.80}"
+    return None
+
+
+# The settings the app reads, each with the check of its value (any other name holds plain bounded JSON).
+# Their users: engine.session (new_per_day, queued_items), drill.flow (reviews_per_day, interview), the
+# language (lang), drill.screens.card (cards_seen, card_before_new), drill.commands.mock ("mock": the last setup).
+SETTINGS: dict[str, Any] = {
+    "new_per_day": lambda k, v: None if _is_int(v) and 0 <= v <= 100 else f"{k} must be a whole number 0-100, not {v!r:.80}",
+    "reviews_per_day": lambda k, v: (None if _is_int(v) and 1 <= v <= 10_000
+                                     else f"{k} must be a whole number 1-10000, not {v!r:.80}"),
+    "lang": lambda k, v: None if v in ("en", "zh") and type(v) is str else f"{k} must be 'en' or 'zh', not {v!r:.80}",
+    "interview": lambda k, v: (None if v is None or (type(v) is str and _day_ok(v))
+                               else f"{k} must be a date YYYY-MM-DD or null, not {v!r:.80}"),
+    "queued_items": _names_problem,
+    "cards_seen": _names_problem,
+    "card_before_new": lambda k, v: None if type(v) is bool else f"{k} must be true or false, not {v!r:.80}",
+    "mock": _mock_setup_problem,
+}
+
+
 def setting_problem(key: Any, value: Any) -> str | None:
-    if not isinstance(key, str) or not 0 < len(key) <= MAX_NAME:
+    """The first problem of a setting (a name of :data:`SETTINGS` holds a value of its kind), or None."""
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_NAME or not _text_ok(key):
         return f"a setting name must be a non-empty string of at most {MAX_NAME} characters, not {key!r:.80}"
-    if key == "new_per_day" and (not _is_int(value) or not 0 <= value <= 100):
-        return f"new_per_day must be a whole number 0-100, not {value!r:.80}"
-    if key == "lang" and value not in ("en", "zh"):
-        return f"lang must be 'en' or 'zh', not {value!r:.80}"
-    if key == "reviews_per_day" and (not _is_int(value) or not 1 <= value <= 10_000):
-        return f"reviews_per_day must be a whole number 1-10000, not {value!r:.80}"
-    if key == "interview" and value is not None and not (type(value) is str and _day_ok(value)):
-        return f"interview must be a date YYYY-MM-DD or null, not {value!r:.80}"
     if (p := _plain_problem(value, f"setting {key!r}")) is not None:
         return p
-    return None
+    check = SETTINGS.get(key)
+    return check(key, value) if check is not None else None
 
 
 def document_problem(doc: Any, today: date | None = None) -> str | None:
@@ -282,8 +326,8 @@ def document_problem(doc: Any, today: date | None = None) -> str | None:
         if (p := setting_problem(key, value)) is not None:
             return f"settings.{key}: {p}"
     for item, st in doc["states"].items():
-        if not 0 < len(item) <= MAX_NAME:
-            return f"states: an item id must have 1 to {MAX_NAME} characters"
+        if not 0 < len(item) <= MAX_NAME or not _text_ok(item):
+            return f"states: an item id must be text of 1 to {MAX_NAME} characters"
         if (p := state_problem(st, today)) is not None:
             return f"states[{item!r}]: {p}"
     last = 0

@@ -1,0 +1,151 @@
+"""engine.storage at its edges: settings of the wrong kind in a save file (written by hand or by another
+version), a file nested too deep for the JSON reader, text that cannot be written as UTF-8 (a lone
+surrogate), a setting whose write failed, the saves folder that is not a folder."""
+
+import errno
+import json
+
+import pytest
+
+from drill.commands.mock import SETTINGS_KEY as MOCK_KEY
+from drill.screens.card import SEEN_KEY, SHOW_KEY
+from engine.session import QUEUE_KEY
+from engine.storage import (DEFAULT_SETTINGS, EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, Profile,
+                            SaveFailed, document_problem, setting_problem, validation)
+from tests.unit.storage_support import row, state_tables
+from tests.unit.test_storage_faults import refuse_writes
+
+
+def write_settings(tmp_path, **values):
+    """A profile whose state file holds ``values`` as settings, as if edited by hand."""
+    with Profile.open(tmp_path) as p:
+        p.set_setting("new_per_day", 7)
+        p.record(row(p))
+    tables = state_tables(tmp_path)
+    tables["settings"]["1"].update(values)
+    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
+
+
+def test_every_setting_the_app_reads_has_its_check():
+    assert {QUEUE_KEY, SEEN_KEY, SHOW_KEY, MOCK_KEY, "new_per_day", "reviews_per_day", "lang", "interview"} \
+        <= set(validation.SETTINGS)
+
+
+BAD_SETTINGS = [
+    ("new_per_day", "abc"), ("new_per_day", 5.0), ("new_per_day", True), ("reviews_per_day", "10"),
+    ("interview", 5), ("interview", "2026-13-01"), ("lang", 5), ("lang", "fr"),
+    (QUEUE_KEY, 5), (QUEUE_KEY, {"a": 1}), (QUEUE_KEY, [[1]]), (QUEUE_KEY, [""]),
+    (SEEN_KEY, {}), (SEEN_KEY, 5), (SEEN_KEY, "roofline.ridge"), (SHOW_KEY, "no"), (SHOW_KEY, 0),
+    (MOCK_KEY, 5), (MOCK_KEY, {"topics": 5}), (MOCK_KEY, {"minutes": "x"}), (MOCK_KEY, {"questions": 0}),
+    (MOCK_KEY, {"chains": "no"}), (MOCK_KEY, {"seed": 1}),
+]
+
+
+@pytest.mark.parametrize("key, value", BAD_SETTINGS)
+def test_a_setting_of_the_wrong_kind_is_refused_when_set_and_when_imported(tmp_path, key, value):
+    assert setting_problem(key, value) is not None and key in setting_problem(key, value)
+    with Profile.open(tmp_path) as p:
+        with pytest.raises(InvalidDocument, match=key):
+            p.set_setting(key, value)
+        doc = {**p.export(), "settings": {key: value}}
+        assert document_problem(doc).startswith(f"settings.{key}: ")
+
+
+@pytest.mark.parametrize("key, value", BAD_SETTINGS)
+def test_a_stored_setting_of_the_wrong_kind_is_not_used_and_is_named(tmp_path, key, value):
+    """Not a damaged profile: the default is used, the problem named, the file left as it is until it is set."""
+    write_settings(tmp_path, **{key: value})
+    for read_only in (True, False):
+        with Profile.open(tmp_path, read_only=read_only) as p:
+            assert key in p.ignored_settings and key in p.ignored_settings[key]
+            assert p.settings().get(key) == DEFAULT_SETTINGS.get(key) and p.settings()["new_per_day"] in (7, 5)
+            assert len(list(p.reviews())) == 1
+            assert key not in p.export()["settings"]  # an export is importable
+    with Profile.open(tmp_path) as p:
+        p.record(row(p, item="r2"))
+        p.set_setting("new_per_day" if key != "new_per_day" else "lang", 9 if key != "new_per_day" else "en")
+    assert state_tables(tmp_path)["settings"]["1"][key] == value  # left as it was
+    good = {"new_per_day": 3, "reviews_per_day": 10, "interview": None, "lang": "zh", QUEUE_KEY: ["a"],
+            SEEN_KEY: ["a"], SHOW_KEY: False, MOCK_KEY: {"minutes": 30, "questions": None, "topics": [],
+                                                        "chains": True}}[key]
+    with Profile.open(tmp_path) as p:
+        p.set_setting(key, good)
+        assert p.ignored_settings == {}
+    with Profile.open(tmp_path) as p:
+        assert p.settings()[key] == good and p.ignored_settings == {}
+
+
+def test_a_stored_setting_that_cannot_be_written_back_is_dropped_at_the_next_write(tmp_path):
+    write_settings(tmp_path)
+    text = (tmp_path / "default" / "state.json").read_text().replace('"new_per_day": 7', '"new_per_day": NaN')
+    (tmp_path / "default" / "state.json").write_text(text)
+    with Profile.open(tmp_path) as p:
+        assert "not finite" in p.ignored_settings["new_per_day"] and p.settings()["new_per_day"] == 5
+        p.set_setting("lang", "zh")  # no ValueError: NaN is not written back
+    assert state_tables(tmp_path)["settings"]["1"] == {"lang": "zh"}
+
+
+def test_a_setting_refused_by_a_full_disk_is_not_saved_by_a_later_write(tmp_path, monkeypatch):
+    with Profile.open(tmp_path) as p:
+        p.set_setting("new_per_day", 3)
+        refuse_writes(monkeypatch, match=lambda target: target == "state.json")
+        with pytest.raises(SaveFailed):
+            p.set_setting("lang", "zh")
+        assert "lang" not in p.settings()
+        monkeypatch.undo()
+        p.set_setting("new_per_day", 4)
+    with Profile.open(tmp_path) as p:
+        assert p.settings() == {"new_per_day": 4}
+
+
+@pytest.mark.parametrize("name", ["state.json", "mocks.json", "reviews/000001.json", "state.json.bak"])
+def test_a_file_nested_too_deep_for_the_json_reader_is_damaged_not_a_crash(tmp_path, name):
+    with Profile.open(tmp_path) as p:
+        p.record(row(p))
+        p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [{"item": "i1"}], "score": {"correct": 0}})
+    deep = b'{"meta": {"1": {"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}}"
+    (tmp_path / "default" / name).write_bytes(deep)
+    if name.endswith(".bak"):  # a backup is only read to offer it: never a crash
+        (tmp_path / "default" / "state.json").write_bytes(b"{")
+        name = "state.json"
+    with pytest.raises(DamagedSave) as e:
+        Profile.open(tmp_path)
+    assert e.value.path == tmp_path / "default" / name
+
+
+LONE = "12\ud800 GB"
+
+
+@pytest.mark.parametrize("write", [
+    lambda p: p.set_setting("x", LONE),
+    lambda p: p.set_setting(LONE, 1),
+    lambda p: p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [{"item": "i1", "typed": LONE}],
+                          "score": {"correct": 0}}),
+    lambda p: p.record(row(p, typed=LONE)),
+    lambda p: p.record(row(p, value=LONE)),
+])
+def test_text_that_is_not_writable_as_utf8_is_refused_and_changes_nothing(tmp_path, write):
+    with Profile.open(tmp_path) as p:
+        with pytest.raises(InvalidDocument, match="surrogate|setting name"):
+            write(p)
+        assert p.settings() == DEFAULT_SETTINGS and p.mocks() == [] and list(p.reviews()) == []
+        p.set_setting("lang", "zh")  # the files are still written
+    with Profile.open(tmp_path) as p:
+        assert p.settings()["lang"] == "zh"
+
+
+def test_an_import_with_a_lone_surrogate_is_refused_with_the_field_named(tmp_path):
+    with Profile.open(tmp_path) as p:
+        r = {"id": 1, **row(p, typed=LONE)}
+    doc = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": "p", "settings": {}, "states": {},
+           "reviews": [r], "mocks": []}
+    assert document_problem(doc).startswith("reviews[0]: typed holds a lone surrogate")
+
+
+def test_a_stored_row_with_an_escaped_lone_surrogate_is_damaged_not_a_crash_at_the_next_write(tmp_path):
+    with Profile.open(tmp_path) as p:
+        p.record(row(p, typed="12 GB"))
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    seg.write_text(seg.read_text().replace('"12 GB"', '"12 \\ud800GB"'))
+    with pytest.raises(DamagedSave, match="surrogate"):
+        Profile.open(tmp_path)
