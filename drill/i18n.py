@@ -171,6 +171,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.lang_not_kept": ("The language is switched for now but not remembered: {why}.",
                            "语言已切换，但未能记住：{why}。"),
     "save.limit_unchanged": ("The daily limit was not changed: {why}.", "每日新题上限未修改：{why}。"),
+    "save.plan_unchanged": ("Nothing was changed: {why}. Free some space (or fix the permission), then run the same "
+                            "command again.",
+                            "未做任何修改：{why}。请腾出空间（或修正权限）后再运行同一条命令。"),
     "save.not_imported": ("Nothing was imported: {why}. The profile is as it was.",
                           "未导入任何内容：{why}。存档保持原样。"),
     "save.not_exported": ("Not exported: {why}.", "未导出：{why}。"),

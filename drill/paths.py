@@ -30,7 +30,11 @@ def script_wait() -> float:
 
 def saves_dir(cli_value: str | None) -> Path:
     """The folder holding every profile's save files."""
-    if cli_value:
+    if cli_value is not None:
+        if not cli_value.strip():
+            from drill.commands import UsageError
+
+            raise UsageError("--saves must name a folder, not an empty string", "--saves 必须是一个文件夹，不能为空")
         return Path(cli_value).expanduser()
     env = os.environ.get("DRILL_SAVES")
     if env:
@@ -64,7 +68,7 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
     ``read_only``: as a reader, which needs no lock (works while the app is open).
     ``warn``: name on stderr each setting whose stored value is not used (in ``lang``, else the profile's
     language); the app says it on Home instead."""
-    from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked
+    from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked, SavesUnusable
 
     try:
         opened = Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait, read_only=read_only)
@@ -72,11 +76,16 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
             for line in ignored_lines(opened, lang or opened.settings().get("lang") or "en"):
                 print(f"drill: {line}", file=sys.stderr)
         return opened
+    except SavesUnusable as e:
+        print(f"drill: {e.text(lang or 'en')}", file=sys.stderr)
+        raise SystemExit(1) from None
     except (ProfileLocked, DamagedSave, LockUnusable, ValueError) as e:
         print(f"drill: {e}", file=sys.stderr)
         raise SystemExit(1) from None
-    except OSError as e:
-        print(f"drill: cannot open the saves folder {saves_dir(saves)}: {e.strerror or e}", file=sys.stderr)
+    except OSError as e:  # the saves folder or the lock cannot be made: the path and the cause
+        from engine.storage import save_failed
+
+        print(f"drill: {save_failed(e, e.filename or saves_dir(saves)).text(lang or 'en')}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

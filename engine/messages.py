@@ -183,6 +183,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "save.cause.read_only": ("the file system is read-only", "文件系统是只读的"),
     "save.cause.io": ("input/output error: the disk may be failing", "输入/输出错误：磁盘可能有故障"),
     "save.cause.other": ("{error}", "{error}（系统错误）"),
+    "save.saves_is_file": ("the saves folder {path} is a file, not a folder; nothing was changed. Point --saves "
+                           "(or $DRILL_SAVES) at a folder, or move the file away",
+                           "存档文件夹 {path} 是一个文件，不是文件夹；未做任何修改。请让 --saves（或 $DRILL_SAVES）"
+                           "指向一个文件夹，或把这个文件移走"),
+    "save.saves_under_file": ("the saves folder {path} cannot be made: {file} is a file, not a folder; nothing was "
+                              "changed. Point --saves (or $DRILL_SAVES) at a folder",
+                              "无法创建存档文件夹 {path}：{file} 是一个文件，不是文件夹；未做任何修改。"
+                              "请让 --saves（或 $DRILL_SAVES）指向一个文件夹"),
 }
 
 # engine.units.KIND_NAMES in Chinese (same keys; tests/unit/test_messages.py checks).

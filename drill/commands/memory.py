@@ -218,9 +218,14 @@ def run_plan(args: argparse.Namespace) -> int:
             flag = f"--{option.replace('_', '-')}"
             raise UsageError(f"{flag}: {_problem(problem, key)}", f"{flag}：{_problem(problem, key, 'zh')}")
         changes[key] = value
+    from engine.storage import SaveFailed
+
     with _open(args, read_only=not changes) as profile:
-        for key, value in changes.items():
-            profile.set_setting(key, value)
+        try:
+            if changes:
+                profile.set_settings(changes)  # all of them, or none
+        except SaveFailed as e:
+            return _fail(_said("save.plan_unchanged", args, e))
         lang = args.lang or profile.settings().get("lang") or "en"
         ctx = AppContext(profile, lang)
         f = flow.today_figures(ctx)
@@ -280,19 +285,34 @@ def _cells(text: str) -> int:
 # drill export / import
 
 
+def _export_target(file: str) -> Path:
+    """Where ``drill export FILE`` writes: a file; an empty name or a folder is a usage error."""
+    from drill.commands import UsageError, shown_arg
+
+    if not file.strip():
+        raise UsageError("export: FILE must not be empty (give the file to write, or - for standard output)",
+                         "export：FILE 不能为空（请给出要写入的文件，或用 - 表示标准输出）")
+    target = Path(file).expanduser()
+    if target.is_dir() or file.endswith(("/", "\\")) or target.name in ("", ".", ".."):
+        raise UsageError(f"export: {shown_arg(file)} is a folder: give the file to write, e.g. "
+                         f"{target / 'profile.json'}",
+                         f"export：{shown_arg(file)} 是一个文件夹：请给出要写入的文件，例如 {target / 'profile.json'}")
+    return target
+
+
 def run_export(args: argparse.Namespace) -> int:
     from engine.storage import DamagedSave, SaveFailed, atomic_write
 
+    target = None if args.file == "-" else _export_target(args.file)  # refused before the profile is read
     with _open(args, read_only=True) as profile:
         try:
             doc = profile.export()
         except DamagedSave as e:
             return _fail(str(e))
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    if args.file == "-":
+    if target is None:
         sys.stdout.write(text)
         return 0
-    target = Path(args.file).expanduser()
     try:
         atomic_write(target, text.encode("utf-8"), backup=False)
     except SaveFailed as e:  # the folder is left as it was: no half-written or temporary file

@@ -123,6 +123,31 @@ def save_failed(error: OSError, path: Path | str | None = None) -> SaveFailed:
     return SaveFailed(path if path is not None else (error.filename or "?"), error)
 
 
+class SavesUnusable(Exception):
+    """The saves folder is not a folder (a file in its place or on its path): nothing is touched.
+    ``text(lang)`` words it in English or Chinese."""
+
+    def __init__(self, path: Path, file: Path):
+        self.path, self.file = Path(path), Path(file)
+        self.message = (say("save.saves_is_file", path=str(self.path)) if self.file == self.path
+                        else say("save.saves_under_file", path=str(self.path), file=str(self.file)))
+        super().__init__(self.message.text("en"))
+
+    def text(self, lang: str = "en") -> str:
+        return self.message.text(lang)
+
+
+def saves_problem(root: Path) -> SavesUnusable | None:
+    """Why ``root`` cannot be the saves folder (a file stands at it or on its path), or None."""
+    root = Path(root)
+    for at in (root, *root.parents):
+        if at.is_dir():
+            return None
+        if at.exists() or at.is_symlink():  # a file, or a link to nothing, where a folder must be
+            return SavesUnusable(root, at)
+    return None
+
+
 class LockUnusable(Exception):
     """The profile's lock file cannot be used as one (a folder or a broken link in its place): nothing is touched."""
 

@@ -18,7 +18,7 @@ from tinydb.table import Document
 from ..sm2 import ItemState
 from . import layout
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
-from .errors import DamagedSave, InvalidDocument, SaveFailed, save_failed
+from .errors import DamagedSave, InvalidDocument, SaveFailed, save_failed, saves_problem
 from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
                      backup_path, digest_path, segment_path)
 from .lock import ProfileLock, ReaderHandle
@@ -84,6 +84,8 @@ class Profile:
             raise ValueError(f"profile name {name!r} must be 1-64 letters, digits, '_' or '-', "
                              "starting with a letter or digit")
         root = Path(root)
+        if (unusable := saves_problem(root)) is not None:
+            raise unusable
         if read_only:
             for attempt in range(READ_ATTEMPTS):
                 profile = cls(root, name, ReaderHandle(root / f"{name}.lock"))
@@ -449,18 +451,25 @@ class Profile:
             self._open_segment(self._segments[-1])
 
     def set_setting(self, key: str, value: Any) -> None:
+        self.set_settings({key: value})
+
+    def set_settings(self, changes: Mapping[str, Any]) -> None:
+        """Set every setting of ``changes`` in one write: all of them are saved, or (``InvalidDocument``,
+        ``SaveFailed``) none is and nothing changes."""
         self._check_writer()
-        if (p := setting_problem(key, value)) is not None:
-            raise InvalidDocument(p)
+        for key, value in changes.items():
+            if (p := setting_problem(key, value)) is not None:
+                raise InvalidDocument(p)
         before = copy.deepcopy(self._settings)
-        self._settings[key] = copy.deepcopy(value)
+        self._settings.update(copy.deepcopy(dict(changes)))
         try:
             self._write_state(self._undo)
         except BaseException:
             self._settings = before  # not saved: not changed
             raise
-        self.ignored_settings.pop(key, None)  # the value in the file is this one now
-        self._ignored_raw.pop(key, None)
+        for key in changes:  # the values in the file are these now
+            self.ignored_settings.pop(key, None)
+            self._ignored_raw.pop(key, None)
 
     def add_mock(self, result: Mapping[str, Any]) -> dict:
         """Store a mock-interview result; returns it with its ``id``."""

@@ -15,9 +15,20 @@ from drill.context import AppContext
 from drill.screens.card import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY
 from engine.storage import Profile
+from question_bank import registry
 from tests.functional.app_support import clock, sync, text_of  # noqa: F401 (fixtures)
+from tests.unit.test_storage_faults import refuse_writes
 
 pytestmark = pytest.mark.functional
+SINGLE = next(t.id for t in registry.all_templates() if not t.is_chain and t.answer_kind == "number")
+
+
+def drill(*argv: str) -> int:
+    """``drill ARGV`` in this process: its exit status (a command that cannot open its profile exits)."""
+    try:
+        return main(list(argv))
+    except SystemExit as e:
+        return e.code
 
 
 def hand_edited(saves, **settings):
@@ -70,3 +81,90 @@ def test_every_command_names_a_setting_of_the_wrong_kind_in_one_line_and_goes_on
     assert main(["--saves", str(tmp_path), *command]) == 0
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"drill: " in err and said in err and str(path) in err and "Traceback" not in err
+
+
+# --------------------------------------------------------------------------- commands: writes that fail
+
+
+@pytest.mark.parametrize("lang, said, cause", [("en", "Nothing was changed: cannot write", "the disk is full"),
+                                               ("zh", "未做任何修改：无法写入", "磁盘已满")])
+def test_plan_on_a_full_disk_changes_nothing_and_says_so_in_one_line(tmp_path, monkeypatch, capsys, lang, said, cause):
+    with Profile.open(tmp_path) as p:
+        p.set_setting("new_per_day", 3)
+    refuse_writes(monkeypatch, match=lambda target: target == "state.json")
+    argv = ["--saves", str(tmp_path), "plan", "--interview", "2099-01-01", "--new-per-day", "7",
+            "--reviews-per-day", "50", "--lang", lang]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and cause in err and str(tmp_path / "default" / "state.json") in err
+    monkeypatch.undo()
+    with Profile.open(tmp_path) as p:
+        assert p.settings() == {"new_per_day": 3}  # all or nothing
+    assert main(argv) == 0  # space freed: the same command saves all three
+    with Profile.open(tmp_path) as p:
+        assert p.settings() == {"new_per_day": 7, "reviews_per_day": 50, "interview": "2099-01-01"}
+
+
+# --------------------------------------------------------------------------- commands: odd arguments
+
+
+@pytest.mark.parametrize("target, said", [("", "FILE must not be empty"), (".", "is a folder"),
+                                          ("{tmp}", "is a folder"), ("{tmp}/out/", "is a folder")])
+def test_export_to_an_empty_name_or_a_folder_is_one_line_not_a_traceback(tmp_path, capsys, target, said):
+    (tmp_path / "out").mkdir()
+    Profile.open(tmp_path / "s").close()
+    assert main(["--saves", str(tmp_path / "s"), "export", target.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err
+    assert list((tmp_path / "out").iterdir()) == [] and not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.parametrize("saves, said", [
+    ("{file}", "the saves folder {file} is a file, not a folder"),
+    ("{file}/deeper/still", "the saves folder {file}/deeper/still cannot be made: {file} is a file, not a folder"),
+    ("", "--saves must name a folder"),
+])
+@pytest.mark.parametrize("command", [["due"], ["due", "--new-per-day", "3"], ["stats", "--json"], ["export", "-"],
+                                     ["plan", "--new-per-day", "3"], ["check", SINGLE, "--seed", "1", "300",
+                                                                      "--record"], ["mock", "--plan"]])
+def test_a_saves_folder_that_is_a_file_is_named_as_such_in_one_line(tmp_path, capsys, saves, said, command):
+    afile = tmp_path / "afile"
+    afile.write_text("not a folder")
+    code = drill("--saves", saves.format(file=afile), *command)
+    err = capsys.readouterr().err
+    assert code in (1, 2) and err.count("\n") == 1 and said.format(file=afile) in err, err
+    assert "damaged" not in err and "File exists" not in err and "Not a directory" not in err
+    assert afile.read_text() == "not a folder"
+
+
+def test_the_saves_folder_problem_is_said_in_chinese_too(tmp_path, capsys):
+    (tmp_path / "afile").write_text("x")
+    assert drill("--saves", str(tmp_path / "afile"), "due", "--lang", "zh") == 1
+    assert f"存档文件夹 {tmp_path / 'afile'} 是一个文件，不是文件夹" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("lang, said", [("en", "cannot write {path}: permission denied"),
+                                        ("zh", "无法写入 {path}：没有写入权限")])
+def test_a_default_saves_folder_that_cannot_be_made_is_one_line_with_path_and_cause(tmp_path, monkeypatch, capsys,
+                                                                                     lang, said):
+    """No HOME: the user data folder comes from $XDG_DATA_HOME; one that cannot be made says where and why."""
+    import pathlib
+
+    monkeypatch.delenv("HOME", raising=False)
+    monkeypatch.delenv("DRILL_SAVES", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert drill("due", "--new-per-day", "5") == 0 and (tmp_path / "data" / "infra-drill" / "default").is_dir()
+    real = pathlib.Path.mkdir
+    target = tmp_path / "data2" / "infra-drill"
+
+    def refused(self, *a, **k):
+        if self == target:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(pathlib.Path, "mkdir", refused)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data2"))
+    capsys.readouterr()
+    assert drill("due", "--new-per-day", "3", "--lang", lang) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said.format(path=target) in err

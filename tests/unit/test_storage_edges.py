@@ -11,7 +11,7 @@ from drill.commands.mock import SETTINGS_KEY as MOCK_KEY
 from drill.screens.card import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY
 from engine.storage import (DEFAULT_SETTINGS, EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, Profile,
-                            SaveFailed, document_problem, setting_problem, validation)
+                            SaveFailed, SavesUnusable, document_problem, setting_problem, validation)
 from tests.unit.storage_support import row, state_tables
 from tests.unit.test_storage_faults import refuse_writes
 
@@ -149,3 +149,15 @@ def test_a_stored_row_with_an_escaped_lone_surrogate_is_damaged_not_a_crash_at_t
     seg.write_text(seg.read_text().replace('"12 GB"', '"12 \\ud800GB"'))
     with pytest.raises(DamagedSave, match="surrogate"):
         Profile.open(tmp_path)
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+@pytest.mark.parametrize("under", ["", "deeper/still"])
+def test_a_saves_folder_that_is_a_file_is_named_not_taken_for_a_damaged_profile(tmp_path, read_only, under):
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    root = afile / under if under else afile
+    with pytest.raises(SavesUnusable) as e:
+        Profile.open(root, read_only=read_only)
+    assert e.value.path == root and e.value.file == afile and "is a file, not a folder" in str(e.value)
+    assert "是一个文件，不是文件夹" in e.value.text("zh") and afile.read_text() == "x"
