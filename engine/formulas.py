@@ -1268,7 +1268,7 @@ CATALOGUE: tuple[Formula, ...] = (
             decomposition_zh=("每张 GPU 放 v 个更小的阶段，填充和排空仍是 P−1 个时隙，但每个只有 1/v 大小："
                               "气泡率 = (P−1)/(v·m + P−1)",),
             simplification=("for v·m ≫ P the bubble ≈ (P−1)/(v·m): v times smaller than plain 1F1B",),
-            simplification_zh=("v·m ≫ P 时气泡率 ≈ (P−1)/(v·m)：比普通 1F1B 小 v 倍",),
+            simplification_zh=("v·m ≫ P 时气泡率 ≈ (P−1)/(v·m)：是普通 1F1B 的 1/v",),
             takeaway="interleaving cuts the bubble about v-fold, paid for with v times more point-to-point messages.",
             takeaway_zh="交错调度把气泡缩小约 v 倍，代价是点对点通信次数多 v 倍。",
             example={"p": 4, "m": 8, "v": 2},
@@ -1672,9 +1672,9 @@ CATALOGUE: tuple[Formula, ...] = (
             simplification_zh=("粗算：每十亿个参数占（位数 ÷ 8）GB：bf16 为 2 GB，int8 为 1 GB，4 位为 0.5 GB，"
                                "算上分组缩放因子还要再多一点",),
             takeaway="Φ × effective bits ÷ 8 = {result}: count the group scales (4-bit weights with an fp16 scale "
-                     "per 128 take 4.125 bits, ~3.9x smaller than bf16, not 4x).",
+                     "per 128 take 4.125 bits, about 3.9× smaller than bf16, not 4×).",
             takeaway_zh="Φ × 有效位数 ÷ 8 = {result}：分组缩放因子要算进去（4 位权重、每 128 个一个 fp16 缩放因子就是 "
-                        "4.125 位，比 bf16 小约 3.9 倍，不是 4 倍）。",
+                        "4.125 位，只有 bf16 的约 1/3.9，而不是 1/4）。",
             example={"phi": 7e10, "bits_per_weight": 4.125},
             meaning_zh="量化后权重的显存：Φ × 每权重位数 ÷ 8（每权重位数已含分组开销）"),
     Formula("quant_decode_speedup", (Input("bits_before", "count", "bits per weight before quantisation (a number)", "b_0",
@@ -1935,7 +1935,7 @@ PART2: tuple[Formula, ...] = (
                      "of N.",
             takeaway_zh="拿去和链路速率比较的是 busbw 而不是 algbw：busbw 是链路上实际跑的速率，与 N 无关。",
             example={"algbw": 100e9, "n": 8},
-            meaning_zh="nccl-tests 中 AllReduce 的总线带宽：algbw × 2(N−1)/N，即 ring 中每条链路实际承载的速率，"
+            meaning_zh="nccl-tests 中 AllReduce 的总线带宽：algbw × 2(N−1)/N，即环形中每条链路实际承载的速率，"
                        "无论 N 多大都可以直接和硬件链路带宽比较"),
     # ----------------------------------------------------------- serving latency
     Formula("decode_step_time", (BW, WEIGHT_BYTES, KV_SEQ, BATCH),
@@ -2030,10 +2030,10 @@ PART2: tuple[Formula, ...] = (
             takeaway="decode attention runs at {result} over its KV cache whatever the batch, so it is memory-bound "
                      "on every GPU: only sharing K/V across more query heads (GQA, MQA, MLA) or fewer bytes per "
                      "element raises it.",
-            takeaway_zh="decode 阶段 attention 对 KV Cache 的算术强度只有 {result}，和 batch 无关，所以在任何 GPU 上都是"
+            takeaway_zh="decode 阶段注意力对 KV Cache 的算术强度只有 {result}，和 batch 无关，所以在任何 GPU 上都是"
                         "访存受限：只有让更多 Query 头共享 K/V（GQA、MQA、MLA）或减少每个元素的字节数才能提高它。",
             example={"n_heads": 64, "n_kv_heads": 8, "bytes_per_elem": 2},
-            meaning_zh="decode 阶段 attention 的算术强度：每读一个字节的 KV Cache 做多少 FLOPs（GQA 按组大小提高它）"),
+            meaning_zh="decode 阶段注意力的算术强度：每读一个字节的 KV Cache 做多少 FLOPs（GQA 按组大小提高它）"),
     Formula("mla_kv_bytes_per_token", (LAYERS, Input("kv_lora_rank", "count", "dimension of the compressed KV latent",
                                                      "d_c", "压缩 KV 潜向量的维度"),
                                        Input("rope_dim", "count", "dimension of the shared decoupled RoPE key", "d_R",
@@ -2235,7 +2235,7 @@ PART2: tuple[Formula, ...] = (
             via="n_sq^0.5",
             simplification=("the tokens follow as D = 20·N: both grow as √C, so 10× the compute buys about 3.2× the "
                             "parameters and 3.2× the tokens",),
-            simplification_zh=("token 数随之为 D = 20·N：两者都随 √C 增长，算力翻 10 倍，参数量和 token 数各约增加 3.2 倍",),
+            simplification_zh=("token 数随之为 D = 20·N：两者都随 √C 增长，算力翻 10 倍，参数量和 token 数各约变为原来的 3.2 倍",),
             takeaway="at the Chinchilla optimum parameters and tokens both scale as √C: spend extra compute on data as "
                      "much as on model size.",
             takeaway_zh="在 Chinchilla 最优点，参数量和 token 数都随 √C 增长：多出的算力要同样花在数据上，而不只是加大模型。",
@@ -2327,7 +2327,7 @@ BANK2: tuple[Formula, ...] = (
             via="lat + bw",
             simplification=("the latency grows as 2·log₂N·α against the ring's 2(N−1)·α, while the bandwidth terms "
                             "are nearly equal (2M/β vs 2(N−1)/N·M/β)",),
-            simplification_zh=("延迟项按 2·log₂N·α 增长，而 ring 是 2(N−1)·α；两者的带宽项几乎相同（2M/β 对 "
+            simplification_zh=("延迟项按 2·log₂N·α 增长，而环形是 2(N−1)·α；两者的带宽项几乎相同（2M/β 对 "
                                "2(N−1)/N·M/β）",),
             takeaway="a tree's latency grows with log₂N, not N: on 1024 GPUs that is 20 latency steps instead of the "
                      "ring's 2046.",
@@ -2463,7 +2463,7 @@ BANK2: tuple[Formula, ...] = (
             simplification_zh=("P 很大时 → 1 + 1/v：v = 2 时第一阶段的激活显存最多多出 50 %",),
             takeaway="interleaving buys a v-fold smaller bubble with up to (1 + 1/v)× the first stage's activations "
                      "and v× the point-to-point messages.",
-            takeaway_zh="交错调度用第一阶段最多 (1 + 1/v) 倍的激活显存和 v 倍的点对点通信，换来小 v 倍的气泡。",
+            takeaway_zh="交错调度用第一阶段最多 (1 + 1/v) 倍的激活显存和 v 倍的点对点通信，换来缩小到 1/v 的气泡。",
             example={"p": 4, "v": 2},
             meaning_zh="交错式 1F1B 下第一阶段的激活显存相对普通 1F1B 的倍数"),
     Formula("step_time_with_bubble", (Input("compute_time", "time", "busy compute time of a step", "T_compute"),

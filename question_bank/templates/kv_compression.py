@@ -56,7 +56,7 @@ def mla_kv_per_token(rng):
 INTENSITY_CONV_EN = ("Decode attention for one new token: each query head does 2 FLOPs (a multiply-add) with every "
                      "cached K element of its group, and 2 with every V element; the KV cache is read from HBM once "
                      "per step and shared by the query heads of a group (n_heads ÷ n_kv_heads).")
-INTENSITY_CONV_ZH = ("为一个新 token 做 decode attention：每个 Query 头对本组缓存里的每个 K 元素做 2 FLOPs（一次乘加），对每个 V "
+INTENSITY_CONV_ZH = ("为一个新 token 做 decode 注意力计算：每个 Query 头对本组缓存里的每个 K 元素做 2 FLOPs（一次乘加），对每个 V "
                      "元素也做 2 FLOPs；KV Cache 每步从显存读一次，由同组的 Query 头共享（每组 n_heads ÷ n_kv_heads 个）。")
 
 
@@ -66,7 +66,7 @@ def _attention_models() -> tuple[Model, ...]:
 
 @template("inference.decode_attention_intensity", topic="inference",
           title="Decode attention intensity (MHA / GQA / MQA)",
-          title_zh="decode 阶段 attention 的算术强度（MHA / GQA / MQA）", difficulty=2, target_seconds=75,
+          title_zh="decode 阶段注意力的算术强度（MHA / GQA / MQA）", difficulty=2, target_seconds=75,
           source="austin2025, ainslie2023, shazeer2019")
 def decode_attention_intensity(rng):
     m = rng.choice(_attention_models()) if rng.random() < 0.6 else _hypothetical_model(rng)
@@ -80,7 +80,7 @@ def decode_attention_intensity(rng):
         asks=(Ask(formula="decode_attention_intensity", unit="FLOP/B",
                   prompt_en=f"What is the arithmetic intensity of {m.name}'s decode attention over its KV cache "
                             "(FLOPs per byte of cache read), in FLOP/B?",
-                  prompt_zh=f"{model_zh(m)} decode 阶段 attention 对 KV Cache 的算术强度（每读一个字节的缓存做多少 FLOPs）是多少"
+                  prompt_zh=f"{model_zh(m)} decode 阶段注意力对 KV Cache 的算术强度（每读一个字节的缓存做多少 FLOPs）是多少"
                             "（FLOP/B）？"),),
         conventions_en=INTENSITY_CONV_EN, conventions_zh=INTENSITY_CONV_ZH,
         world=World(model=m),
@@ -155,7 +155,7 @@ def chain_mla_vs_gqa(rng):
                 prompt_zh="用 MLA 时，一个 token 的 KV Cache 占多少字节（kB）？"),
             Ask(formula="kv_bytes_per_token", unit="kB",
                 takeaway=f"GQA caches 2 × {n_kv} × 128 = {values[1]:,} values per layer and token against MLA's "
-                         f"{m.kv_lora_rank} + {m.rope_dim} = {values[0]}: {more}x the bytes for the same layers.",
+                         f"{m.kv_lora_rank} + {m.rope_dim} = {values[0]}: {more}× the bytes for the same layers.",
                 takeaway_zh=f"GQA 每层每个 token 缓存 2 × {n_kv} × 128 = {values[1]:,} 个值，MLA 只有 {m.kv_lora_rank} + "
                             f"{m.rope_dim} = {values[0]} 个：层数相同，字节数是 MLA 的 {more} 倍。",
                 prompt_en="With the GQA cache instead (same layers), how many bytes per token, in kB?",
@@ -172,7 +172,7 @@ def chain_mla_vs_gqa(rng):
             Ask(formula="paged_max_seqs", unit="", integer=True,
                 inputs={"kv_budget": budget, "kv_bytes_per_token": Ref(1), "seq": seq, "block_size": page},
                 explanation=lead, explanation_zh=lead_zh,
-                takeaway=f"{more}x the bytes per token means {n_gqa} requests instead of {n_mla} in the same "
+                takeaway=f"{more}× the bytes per token means {n_gqa} requests instead of {n_mla} in the same "
                          f"{gb(budget)}: MLA's small cache is what lets DeepSeek batch long contexts.",
                 takeaway_zh=f"每 token 的字节数是 MLA 的 {more} 倍，同样的 {gb(budget)} 只能放 {n_gqa} 个请求，而不是 {n_mla} 个："
                             "正是 MLA 的小缓存让 DeepSeek 能在长上下文下跑大 batch。",

@@ -171,7 +171,8 @@ def _ms(v: float) -> str:
 
 
 def _time(v: float) -> str:
-    return fmt_quantity(v, "time")
+    text = fmt_quantity(v, "time")
+    return text[:-2] + "µs" if text.endswith(" us") else text
 
 
 NCCL_EN = ("nccl-tests all_reduce_perf reports algbw = size / time and busbw = algbw × 2(n−1)/n, the rate each link "
