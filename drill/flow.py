@@ -47,12 +47,12 @@ DONT_KNOW_TYPED = ("?", "？")
 
 def catalog() -> list[tuple[str, str]]:
     """The bank as ``(item, topic)`` pairs in bank order, for engine.session."""
-    return [(t.id, t.topic) for t in registry.all_templates()]
+    return registry.catalog()
 
 
 def is_chain(item: str) -> bool:
     """Is the template ``item`` a chain (introduced after its topic's single questions)?"""
-    return registry.get(item).is_chain
+    return registry.chain_length(item) > 1
 
 
 class Learning(NamedTuple):
@@ -275,7 +275,7 @@ class PracticeRun:
         done = len(self.answers)
         current = self.session.current
         on_current = sum(1 for a in self.answers if a.card is current and a.item_row is None) if current else 0
-        left = sum(registry.get(c.item).chain_length for c in self.session.cards) - on_current
+        left = sum(registry.chain_length(c.item) for c in self.session.cards) - on_current
         return done, done + left
 
     @property
