@@ -18,12 +18,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from drill import flow
 from drill.commands.mock import format_clock
 from drill.i18n import placeholder, t, template_title, topic_name, when
 from drill.screens import VERDICT_COLOUR, DrillScreen
+from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution
 from drill.widgets.problem import givens_table
 from engine.storage import SaveFailed
@@ -125,7 +126,7 @@ class PracticeScreen(DrillScreen):
         self.call_after_refresh(self._add_footer)
 
     async def _add_footer(self) -> None:
-        await self.mount(Footer())
+        await self.mount(KeyFooter())
         self.refresh_bindings()  # a footer draws its keys when the bindings change
 
     def start_run(self, mode: str | None = None) -> None:
