@@ -1446,7 +1446,7 @@ CATALOGUE: tuple[Formula, ...] = (
             "R§4.3",
             (Misconception("no_scores", "left out the N×N matrices S and P, which standard attention writes to HBM "
                            "and reads back", "4*n*d*bytes_per_elem",
-                           "漏了 N×N 的 S 和 P 矩阵：标准 attention 会把它们写回显存再读出来"),
+                           "漏了 N×N 的 S 和 P 矩阵：标准注意力会把它们写回显存再读出来"),
              Misconception("scores_once", "wrote S and P but never read them back (count each N×N matrix twice)",
                            "bytes_per_elem*(4*n*d + 2*n*n)", "只算了 S 和 P 的写入，没算读回（每个 N×N 矩阵要算两次）"),
              Misconception("elements", "counted elements, not bytes", "4*n*d + 4*n*n", "算的是元素个数，不是字节数")),
@@ -1470,10 +1470,10 @@ CATALOGUE: tuple[Formula, ...] = (
             takeaway="standard attention's traffic is quadratic in N because the N×N attention scores (S, then P) make "
                      "two round trips through HBM: at long context they are nearly all of it, and they are what "
                      "FlashAttention removes.",
-            takeaway_zh="标准 attention 的访存量随 N 平方增长，因为 N×N 的注意力分数（S 和 P）要在显存里往返两次：长上下文时"
+            takeaway_zh="标准注意力的访存量随 N 平方增长，因为 N×N 的注意力分数（S 和 P）要在显存里往返两次：长上下文时"
                         "访存几乎全是它们，FlashAttention 省掉的也正是这部分。",
             example={"n": 4096, "d": 128, "bytes_per_elem": 2},
-            meaning_zh="标准（未融合）attention 单个头的显存访存量：读 Q、K（2Nd），写 S = QKᵀ（N²），读 S、写 P = softmax(S)"
+            meaning_zh="标准（未融合）注意力单个头的显存访存量：读 Q、K（2Nd），写 S = QKᵀ（N²），读 S、写 P = softmax(S)"
                        "（2N²），读 P 和 V（N² + Nd），写 O（Nd）"),
     Formula("flash_attention_hbm_bytes", (Input("n", "count", "sequence length (tokens)", "N"),
                                           Input("d", "count", "head dimension", "d"),
@@ -1489,7 +1489,7 @@ CATALOGUE: tuple[Formula, ...] = (
                            "for every Q block", "4*n*d*bytes_per_elem",
                            "K 和 V 只算读了一次：那得整个放进片上 SRAM；实际每个 Q 块都要重读一遍"),
              Misconception("standard", "used standard attention's traffic (the N×N matrices in HBM)",
-                           "bytes_per_elem*(4*n*d + 4*n*n)", "用了标准 attention 的访存量（N×N 矩阵进出显存）")),
+                           "bytes_per_elem*(4*n*d + 4*n*n)", "用了标准注意力的访存量（N×N 矩阵进出显存）")),
             "HBM_flash",
             refs="dao2022, dao2023",
             decomposition=("a block of B rows of Q (B × d × bytes) takes half of the SRAM M and the K, V tiles streamed "
@@ -1509,18 +1509,18 @@ CATALOGUE: tuple[Formula, ...] = (
                         "每个 Q 块读一遍 K 和 V"),
                    Part("gain", "2B/d", "2*block/d", "count",
                         "standard attention's 4N² × bytes of S, P ÷ these K, V re-reads",
-                        "标准 attention 的 S、P 字节数 4N² × bytes ÷ 这里重读 K、V 的字节数")),
+                        "标准注意力的 S、P 字节数 4N² × bytes ÷ 这里重读 K、V 的字节数")),
             via="qo + kv",
             simplification=("HBM_flash = 2Nd × bytes × (1 + N/B) with N/B = 2Nd × bytes / M: its only N² term is the K, "
                             "V re-reads, 4N²d² × bytes² / M (the paper's Θ(N²d²/M)); standard attention's is 4N² × "
                             "bytes, M / (d² × bytes) = 2B/d = {gain} times larger, and a larger SRAM widens the gap",),
             simplification_zh=("HBM_flash = 2Nd × bytes × (1 + N/B)，其中 N/B = 2Nd × bytes / M：唯一的 N² 项是重读 K、V，"
-                               "4N²d² × bytes² / M（即论文中的 Θ(N²d²/M)）；标准 attention 的 N² 项是 4N² × bytes，"
+                               "4N²d² × bytes² / M（即论文中的 Θ(N²d²/M)）；标准注意力的 N² 项是 4N² × bytes，"
                                "是它的 M / (d² × bytes) = 2B/d = {gain} 倍，SRAM 越大差距越大",),
             takeaway="FlashAttention never writes S or P: its only quadratic traffic is re-reading K and V once per Q "
-                     "block, so a bigger SRAM tile (a larger B) cuts it, to about d / 2B of standard attention's at long N.",
+                     "block, so a bigger SRAM tile (a larger B) cuts it, to about d / (2B) of standard attention's at long N.",
             takeaway_zh="FlashAttention 从不写 S 和 P：它唯一随 N 平方增长的访存是每个 Q 块重读一遍 K、V，所以 SRAM 分块越大"
-                        "（B 越大）访存越少，长序列时约为标准 attention 的 d / 2B。",
+                        "（B 越大）访存越少，长序列时约为标准注意力的 d / (2B)。",
             example={"n": 4096, "d": 64, "sram_bytes": 65536, "bytes_per_elem": 2},
             meaning_zh="FlashAttention 的显存访存量（前向、单个头、FlashAttention-2 的循环顺序）：B × d 的 Q 块占 SRAM M 的一半"
                        "（另一半放流过的 K、V 分块），B = M / (2·d·bytes)；Q 读一次、O 写一次（2Nd），每个 Q 块读一遍 K 和 V，"
@@ -1540,7 +1540,7 @@ CATALOGUE: tuple[Formula, ...] = (
             decomposition=("FLOPs: QKᵀ and PV each do N × N × d multiply-adds, 2 FLOPs each: 4N²d; bytes: standard "
                            "attention's traffic, bytes × (4Nd + 4N²) = 4N × bytes × (N + d)",
                            "simplify first: 4N²d / (4N × bytes × (N + d)) = N × d / (bytes × (N + d))"),
-            decomposition_zh=("FLOPs：QKᵀ 和 PV 各做 N × N × d 次乘加，每次 2 FLOPs：4N²d；字节数：标准 attention 的访存量 "
+            decomposition_zh=("FLOPs：QKᵀ 和 PV 各做 N × N × d 次乘加，每次 2 FLOPs：4N²d；字节数：标准注意力的访存量 "
                               "bytes × (4Nd + 4N²) = 4N × bytes × (N + d)",
                               "先化简：4N²d / (4N × bytes × (N + d)) = N × d / (bytes × (N + d))"),
             parts=(Part("work", "FLOPs", "4*n*n*d", "flop", "QKᵀ and PV", "QKᵀ 与 PV"),
@@ -1556,10 +1556,10 @@ CATALOGUE: tuple[Formula, ...] = (
             takeaway="however long the sequence, standard attention stays under d / bytes ({cap} here): in bf16/fp16 "
                      "that is at most 64 FLOP/B, under every tensor-core ridge (about 140-420 FLOP/B): memory-bound at "
                      "any N.",
-            takeaway_zh="序列再长，标准 attention 的算术强度也不超过 d / bytes（这里是 {cap}）：bf16/fp16 下最多 64 FLOP/B，"
+            takeaway_zh="序列再长，标准注意力的算术强度也不超过 d / bytes（这里是 {cap}）：bf16/fp16 下最多 64 FLOP/B，"
                         "低于所有 Tensor Core 的拐点（约 140-420 FLOP/B），任何 N 下都是访存受限。",
             example={"n": 4096, "d": 128, "bytes_per_elem": 2},
-            meaning_zh="标准 attention 单个头的算术强度：4N²d FLOPs（QKᵀ 与 PV，忽略 softmax）除以显存访存量 "
+            meaning_zh="标准注意力单个头的算术强度：4N²d FLOPs（QKᵀ 与 PV，忽略 softmax）除以显存访存量 "
                        "bytes × (4Nd + 4N²)；随 N 增大，但趋于 d / bytes"),
     Formula("fusion_bytes_saved", (Input("n_elem", "count", "elements of the tensor", "n", "张量的元素数"),
                                    Input("kernels", "count", "element-wise kernels in the chain", "k",
@@ -1591,12 +1591,12 @@ CATALOGUE: tuple[Formula, ...] = (
             via="unfused - fused",
             simplification=("the fused kernel moves 2 / 2k = 1/k of the bytes ({fused} instead of {unfused}): "
                             "memory-bound, it runs about k = {kernels} times faster",),
-            simplification_zh=("融合后的 kernel 只搬 2 / 2k = 1/k 的字节（{fused}，原来是 {unfused}）：访存受限时约快 "
+            simplification_zh=("融合后的 kernel 只搬 2 / 2k = 1/k 的字节（{fused}，原来是 {unfused}）：访存受限时速度约为原来的 "
                                "k = {kernels} 倍",),
             takeaway="fusion saves exactly the intermediate tensors' round trips to HBM, 2(k − 1) of the 2k passes: for "
                      "memory-bound element-wise kernels that is (k − 1)/k of their time.",
             takeaway_zh="融合省下的正是中间结果进出显存的往返，2k 遍里的 2(k − 1) 遍：对访存受限的逐元素 kernel，"
-                        "这就是 (k − 1)/k 的耗时。",
+                        "省下的就是 (k − 1)/k 的耗时。",
             example={"n_elem": 8192 * 4096, "kernels": 3, "bytes_per_elem": 2},
             meaning_zh="把 k 个单输入逐元素 kernel 融合成一个省下的显存访存量：未融合时每个 kernel 读输入、写输出"
                        "（张量过 2k 遍）；融合后读一次输入、写一次结果（2 遍）"),

@@ -26,7 +26,7 @@ MB_ZH = "MB = 1e6 B，KiB = 1024 B。"
 STD_CONV_EN = ("Standard attention, one head of one sequence (FlashAttention's Algorithm 0): read Q and K, write "
                "S = QKᵀ (N×N) to HBM; read S, write P = softmax(S); read P and V, write O. Q, K, V, O are N×d; "
                "every matrix is stored in the given precision; masking and dropout are ignored.")
-STD_CONV_ZH = ("标准 attention，单个序列的单个头（FlashAttention 论文的 Algorithm 0）：读 Q、K，把 S = QKᵀ（N×N）写回显存；"
+STD_CONV_ZH = ("标准注意力，单个序列的单个头（FlashAttention 论文的 Algorithm 0）：读 Q、K，把 S = QKᵀ（N×N）写回显存；"
                "读 S，写 P = softmax(S)；读 P 和 V，写 O。Q、K、V、O 都是 N×d；所有矩阵都按给定精度存储；忽略 mask 和 dropout。")
 FLASH_CONV_EN = ("FlashAttention (forward, one head, FlashAttention-2 loop order): a block of B rows of Q fills half of "
                  "the SRAM (the other half holds the K and V tiles streamed past it), so B = SRAM ÷ (2 × d × bytes); Q is "
@@ -36,7 +36,7 @@ FLASH_CONV_ZH = ("FlashAttention（前向、单个头、FlashAttention-2 的循�
                  "所以 B = SRAM ÷ (2 × d × 字节数)；Q 只读一次、O 只写一次；每个 Q 块都要把整个 K 和 V 读一遍（共 N ÷ B 次）；"
                  "O 的累加器和 softmax 统计量留在片上；不计 L2 缓存命中。")
 ATTN_FLOPS_EN = "Attention FLOPs for one head: 4 × N² × d (QKᵀ and PV, 2 FLOPs per multiply-add; softmax ignored)."
-ATTN_FLOPS_ZH = "单个头的 attention FLOPs：4 × N² × d（QKᵀ 与 PV，一次乘加计 2 FLOPs；忽略 softmax）。"
+ATTN_FLOPS_ZH = "单个头的注意力 FLOPs：4 × N² × d（QKᵀ 与 PV，一次乘加计 2 FLOPs；忽略 softmax）。"
 
 
 def _attention_model(rng) -> models.Model:
@@ -60,7 +60,7 @@ def _attn_givens(m: models.Model, n: int, dtype: str):
 
 
 @template("roofline.attention_hbm_standard", topic="roofline", title="HBM traffic of standard attention",
-          title_zh="标准 attention 的显存访存量", difficulty=2, target_seconds=120, source="R§4.3, dao2022")
+          title_zh="标准注意力的显存访存量", difficulty=2, target_seconds=120, source="R§4.3, dao2022")
 def attention_hbm_standard(rng):
     m = _attention_model(rng)
     n, dtype = _seq(rng, m), rng.choice(("bf16", "fp16", "fp32"))
@@ -69,7 +69,7 @@ def attention_hbm_standard(rng):
         asks=(Ask(formula="attention_hbm_bytes", unit="MB",
                   prompt_en=f"How many bytes does standard attention move between HBM and the chip for one head of "
                             f"{m.name} at N = {n:,} tokens in {dtype}, in MB?",
-                  prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，标准 attention 在显存与芯片之间搬运多少字节（MB）？"),),
+                  prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，标准注意力在显存与芯片之间搬运多少字节（MB）？"),),
         conventions_en=f"{STD_CONV_EN} {MB_EN}", conventions_zh=f"{STD_CONV_ZH}{MB_ZH}", world=World(model=m, seq=n),
     )
 
@@ -108,7 +108,7 @@ def flash_attention_hbm(rng):
 
 
 @template("roofline.attention_intensity", topic="roofline", title="Attention intensity against sequence length",
-          title_zh="attention 的算术强度随序列长度的变化", difficulty=2, target_seconds=90, source="R§4.3, dao2022")
+          title_zh="注意力的算术强度随序列长度的变化", difficulty=2, target_seconds=90, source="R§4.3, dao2022")
 def attention_intensity(rng):
     m = _attention_model(rng)
     n, dtype = _seq(rng, m), rng.choice(("bf16", "fp16", "fp32"))
@@ -118,7 +118,7 @@ def attention_intensity(rng):
                   prompt_en=f"What is the arithmetic intensity of standard attention for one head of {m.name} at "
                             f"N = {n:,} tokens in {dtype}, in FLOP/B? (FLOPs over the HBM traffic of the convention "
                             "below; simplify before you compute)",
-                  prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，标准 attention 的算术强度是多少（FLOP/B）？"
+                  prompt_zh=f"{m.name} 的一个头在 N = {n:,} 个 token、{dtype} 下，标准注意力的算术强度是多少（FLOP/B）？"
                             "（FLOPs 除以下述约定的显存访存量；先化简再计算）"),),
         conventions_en=f"{ATTN_FLOPS_EN} {STD_CONV_EN}", conventions_zh=f"{ATTN_FLOPS_ZH}{STD_CONV_ZH}",
         world=World(model=m, seq=n),
@@ -126,24 +126,24 @@ def attention_intensity(rng):
 
 
 BOUND_ATTENTION_EN = ("I < I*: standard attention waits on HBM, not on the tensor cores, because the N×N scores make "
-                      "two round trips through it; a faster chip will not help, fewer bytes (FlashAttention) will.")
-BOUND_ATTENTION_ZH = ("I < I*：标准 attention 在等显存而不是等 Tensor Core，因为 N×N 的注意力分数要在显存里往返两次；"
-                      "换更快的卡没用，减少字节数（FlashAttention）才有用。")
+                      "two round trips through it; more FLOP/s will not help, fewer bytes (FlashAttention) will.")
+BOUND_ATTENTION_ZH = ("I < I*：标准注意力在等显存而不是等 Tensor Core，因为 N×N 的注意力分数要在显存里往返两次；"
+                      "算力更高的卡没用，减少字节数（FlashAttention）才有用。")
 VERSUS_STD_EN = ("against standard attention (step 1): {std} ÷ {result} = {times} times less traffic for the same "
                  "attention",)
-VERSUS_STD_ZH = ("和第 1 步的标准 attention 相比：{std} ÷ {result} = {times}，同样的 attention，标准实现的访存量是它的 {times} 倍",)
+VERSUS_STD_ZH = ("和第 1 步的标准注意力相比：{std} ÷ {result} = {times}，同样的注意力计算，标准实现的访存量是它的 {times} 倍",)
 FLASH_CHAIN_TAKEAWAY_EN = ("standard attention is memory-bound at long N because it round-trips the N×N scores through "
                            "HBM; FlashAttention never writes them ({result} instead of {std}), which is why it is "
                            "faster although it does more FLOPs (online-softmax rescaling, recomputation in the backward "
                            "pass).")
-FLASH_CHAIN_TAKEAWAY_ZH = ("标准 attention 在长序列下访存受限，是因为 N×N 的注意力分数要在显存里往返；FlashAttention 从不把它们"
+FLASH_CHAIN_TAKEAWAY_ZH = ("标准注意力在长序列下访存受限，是因为 N×N 的注意力分数要在显存里往返；FlashAttention 从不把它们"
                            "写回显存（{result}，而不是 {std}），所以虽然多做了计算（online softmax 的重新缩放、反向传播里的"
                            "重计算），反而更快。")
 
 
 @template("roofline.chain_flash_attention", topic="roofline",
           title="Chain: standard vs FlashAttention traffic",
-          title_zh="追问链：标准 attention 访存量 → 算术强度 → 瓶颈 → FlashAttention 访存量", difficulty=3,
+          title_zh="追问链：标准注意力访存量 → 算术强度 → 瓶颈 → FlashAttention 访存量", difficulty=3,
           target_seconds=420, source="R§4.3, R§5.1, dao2022, dao2023")
 def chain_flash_attention(rng):
     while True:  # served on one GPU: the weights fit there
@@ -160,7 +160,7 @@ def chain_flash_attention(rng):
     versus = {"std": fmt_quantity(std_bytes, "bytes"), "times": fmt_number(std_bytes / flash_bytes)}
     bound = bound_ask(i_std, r, f"On the {gpu.name} at {dtype}, is standard attention memory-bound or compute-bound "
                                 "here?",
-                      f"在 {gpu.name}（{dtype}）上，这里的标准 attention 是访存受限还是算力受限？", peak=peak, bandwidth=bw)
+                      f"在 {gpu.name}（{dtype}）上，这里的标准注意力是访存受限还是算力受限？", peak=peak, bandwidth=bw)
     if bound.answer == "memory-bound":  # always, at d / bytes <= 64 FLOP/B (see below)
         bound = replace(bound, takeaway=BOUND_ATTENTION_EN, takeaway_zh=BOUND_ATTENTION_ZH)
     return Spec(
@@ -173,7 +173,7 @@ def chain_flash_attention(rng):
         asks=(
             Ask(formula="attention_hbm_bytes", unit="MB",
                 prompt_en="How many bytes does standard attention move to and from HBM for this head, in MB?",
-                prompt_zh="标准 attention 在这个头上与显存之间搬运多少字节（MB）？"),
+                prompt_zh="标准注意力在这个头上与显存之间搬运多少字节（MB）？"),
             Ask(formula="attention_intensity", unit="FLOP/B",
                 prompt_en="What is its arithmetic intensity (4N²d FLOPs over that traffic), in FLOP/B?",
                 prompt_zh="它的算术强度（4N²d FLOPs 除以上面的访存量）是多少（FLOP/B）？"),
@@ -324,7 +324,7 @@ LAYER_CONV_EN = ("Prefill of T tokens through one Llama-style layer, every tenso
                  "kernel (Q, K, V read once, O written once) without the causal saving. The table gives each op "
                  "group's FLOPs and HBM bytes, rounded to 3 significant figures.")
 LAYER_CONV_ZH = ("T 个 token 的 prefill 经过一层 Llama 式的层，所有张量都是 bf16（2 B），每个算子都是单独的 kernel，从显存读输入、"
-                 "把输出写回；attention 是 FlashAttention kernel（Q、K、V 各读一次，O 写一次），不计因果 mask 的节省。"
+                 "把输出写回；注意力用 FlashAttention kernel（Q、K、V 各读一次，O 写一次），不计因果 mask 的节省。"
                  "表中给出每组算子的 FLOPs 与显存字节数，保留 3 位有效数字。")
 
 

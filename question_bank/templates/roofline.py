@@ -259,7 +259,7 @@ def ridge_named(rng):
 
 
 # kernels a profiler might report, with the arithmetic intensities such kernels really have (FLOP/B)
-PROFILED_KERNELS = (("a fused attention kernel", "一个融合后的 attention 算子", 20, 1000),
+PROFILED_KERNELS = (("a fused attention kernel", "一个融合后的注意力算子", 20, 1000),
                     ("a GEMM kernel", "一个 GEMM 算子", 10, 2000),
                     ("a LayerNorm kernel", "一个 LayerNorm 算子", 0.5, 5),
                     ("a custom MoE routing kernel", "一个自定义 MoE 路由算子", 0.1, 10),
