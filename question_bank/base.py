@@ -47,9 +47,11 @@ The rules (each a named check in :mod:`question_bank.realism`):
   (int8 / int4 weight-only quantisation is storable anywhere; fp8 and bf16 are not);
 * ``context`` - ``seq`` is within the model's trained context, unless
   ``extended_context=True`` and the problem says so;
-* ``architecture`` - Korthikanti's 34sbh + 5as²b (``activation_bytes_layer`` /
-  ``activation_bytes_selective``) only for a GPT-style model, the SwiGLU variant only for a
-  gated one; ``kernels`` shown for the model are kernels its layer runs (``Model.kernels``);
+* ``architecture`` - Korthikanti's 34sbh + 5as²b (``activation_bytes_layer``,
+  ``activation_bytes_selective`` and its TP / TP + SP splits ``activation_bytes_layer_tp`` /
+  ``_tp_sp``) only for a GPT-style model (``Model.gpt_style``: 4h GELU MLP, multi-head
+  attention, dropout: GPT-3, ``models.MEGATRON_GPT``, a hypothetical one), the SwiGLU variant
+  only for a gated one; ``kernels`` shown for the model are kernels its layer runs (``Model.kernels``);
 * ``moe_active`` - for a mixture-of-experts model, FLOPs formulas use the active
   parameters and the text says "active"; memory formulas use the total.
 

@@ -5,7 +5,8 @@ Each model records its context length (``max_seq``, also ``context``), its total
 (``active_params``: FLOPs use these, memory uses the total), and its layer as built (norm,
 biases, dropout, gated MLP) so a problem shows the kernels and formulas of that model
 (``kernels``, ``gpt_style``).  Falcon: LayerNorm, GELU 4h MLP, no biases (config ``bias: false``),
-no dropout (``hidden_dropout`` / ``attention_dropout`` 0.0), rotary positions.
+no dropout (``hidden_dropout`` / ``attention_dropout`` 0.0), rotary positions, grouped or multi-query
+KV heads: not the GPT layer Korthikanti et al. count (``gpt_style``), though its MLP is.
 
 ``params`` is the published total parameter count (the model card's or the
 checkpoint's).  ``param_inputs()`` gives the inputs of the engine formula
@@ -84,8 +85,11 @@ class Model(NamedTuple):
 
     @property
     def gpt_style(self) -> bool:
-        """A GPT-style layer (4h non-gated GELU MLP), the layer Korthikanti et al.'s 34sbh + 5as²b counts."""
-        return not self.gated and not self.is_moe and self.ffn == 4 * self.d_model
+        """The layer Korthikanti et al.'s 34sbh + 5as²b counts: a 4h non-gated GELU MLP, multi-head attention
+        (K and V as wide as Q: 2sbh each) and dropout (its masks are sbh + as²b + sbh of the count, and the
+        dropped-out scores another 2as²b).  Falcon has the MLP but neither: no dropout, 8 or 1 KV heads."""
+        return (not self.gated and not self.is_moe and self.ffn == 4 * self.d_model and self.dropout
+                and self.n_kv_heads == self.n_heads)
 
     @property
     def kernels(self) -> frozenset[str]:
@@ -249,11 +253,51 @@ DEEPSEEK_V3 = Model("deepseek_v3", "DeepSeek-V3", 61, 7168, 128, 128, 128, 2048,
                           "dense MLP (18432). Counted from the config: 671.0B, 37.6B active (36.6B without the "
                           "embedding). The released checkpoint adds a 14B multi-token-prediction module.")
 
+# --------------------------------------------------------------------------- #
+# The GPT configurations Korthikanti et al. 2022 measure activation memory on (Table 3: 22B, 175B = GPT-3,
+# 530B = MT-NLG, 1T; s = 2048, vocabulary 51,200, mixed precision on A100 80GB, tensor parallelism 8 in
+# every run).  Megatron's GPT layer: LayerNorm, biases, a 4h GELU MLP, dropout, multi-head attention,
+# learned positions: exactly the layer their 34sbh + 5as²b counts.  Kept out of MODELS (like MOE_MODELS) so
+# the templates that draw from MODELS stay as they were; the activation-with-TP/SP templates use them.
+# ``params`` is Narayanan et al. 2021's Eq. 2, P = 12·L·h²·(1 + 13/(12h) + (V + s)/(12·L·h)), with
+# V = 51,200 and s = 2048: 22.1B, 529.6B and 1008.0B (the last two as in their Table 1).
+
+KORTHIKANTI = ("Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, Table 3 "
+               "(https://arxiv.org/abs/2205.05198): attention heads, hidden size, layers, tensor- and "
+               "pipeline-parallel sizes; s = 2048, v = 51200")
+MEGATRON_VOCAB = 51200
+
+
+def _megatron_params(layers: int, h: int, vocab: int = MEGATRON_VOCAB, seq: int = 2048) -> float:
+    return float(round(12 * layers * h * h * (1 + 13 / (12 * h) + (vocab + seq) / (12 * layers * h))))
+
+
+def _megatron_gpt(key: str, name: str, layers: int, h: int, heads: int, source: str, notes: str = "") -> Model:
+    return Model(key, name, layers, h, heads, heads, h // heads, 4 * h, MEGATRON_VOCAB,
+                 _megatron_params(layers, h), False, source, tied_embeddings=True, max_seq=2048, norm="LayerNorm",
+                 bias=True, dropout=True, positions="learned", notes=notes)
+
+
+MEGATRON_GPT_22B = _megatron_gpt("megatron_gpt_22b", "Megatron-GPT 22B", 48, 6144, 64, KORTHIKANTI + " (22B row)",
+                                 "A benchmark configuration (not a released model): TP 8, PP 1, micro-batch 4.")
+MT_NLG_530B = _megatron_gpt("mt_nlg_530b", "MT-NLG 530B", 105, 20480, 128,
+                            KORTHIKANTI + " (530B row, MT-NLG); Smith et al. 2022, Using DeepSpeed and Megatron to "
+                            "Train Megatron-Turing NLG 530B, arXiv:2201.11990 (105 layers, hidden 20480, 128 heads, "
+                            "2048-token sequences)",
+                            "Korthikanti et al. run it with TP 8, PP 35, micro-batch 1.")
+MEGATRON_GPT_1T = _megatron_gpt("megatron_gpt_1t", "Megatron-GPT 1T", 128, 25600, 160, KORTHIKANTI + " (1T row)",
+                                "A benchmark configuration (not a released model): TP 8, PP 64, micro-batch 1.")
+
 MODELS: tuple[Model, ...] = (LLAMA2_7B, LLAMA2_13B, LLAMA2_70B, LLAMA3_8B, LLAMA3_70B, LLAMA3_405B, MISTRAL_7B,
                              MIXTRAL_8X7B, GPT3_175B, FALCON_40B, FALCON_7B)
 BY_KEY: dict[str, Model] = {m.key: m for m in MODELS}
 MOE_MODELS: tuple[Model, ...] = (MIXTRAL_8X7B, MIXTRAL_8X22B, QWEN3_235B, DEEPSEEK_V2, DEEPSEEK_V3)
 DENSE: tuple[Model, ...] = tuple(m for m in MODELS if not m.is_moe)
+# Korthikanti et al. 2022, Table 3: each GPT configuration with the tensor-parallel size, pipeline-parallel size
+# and micro-batch of their runs (s = 2048): (model, t, p, b).  GPT-3 175B is the catalogue's own record.
+MEGATRON_RUNS: tuple[tuple[Model, int, int, int], ...] = (
+    (MEGATRON_GPT_22B, 8, 1, 4), (GPT3_175B, 8, 8, 1), (MT_NLG_530B, 8, 35, 1), (MEGATRON_GPT_1T, 8, 64, 1))
+MEGATRON_GPT: tuple[Model, ...] = (MEGATRON_GPT_22B, MT_NLG_530B, MEGATRON_GPT_1T)  # beside MODELS' GPT-3
 
 
 def get(key: str) -> Model:

@@ -41,8 +41,10 @@ FLOP_FORMULAS = frozenset({"forward_flops_per_token", "train_flops", "train_flop
 # Formulas whose phi is every parameter held in memory or moved (weights, gradients, optimizer state).
 MEMORY_FORMULAS = frozenset({"weights_bytes", "train_static_bytes", "zero1_bytes", "zero2_bytes", "zero3_bytes",
                              "comm_bytes_zero3_step"})
-# Korthikanti et al. 2022 count a GPT-style layer (4h GELU MLP, dropout masks): 34sbh + 5as²b, and 34sbh.
-GPT_LAYER_FORMULAS = frozenset({"activation_bytes_layer", "activation_bytes_selective"})
+# Korthikanti et al. 2022 count a GPT-style layer (4h GELU MLP, multi-head attention, dropout masks): 34sbh + 5as²b,
+# 34sbh with selective recomputation, and their Table 2 splits of it under tensor (and sequence) parallelism.
+GPT_LAYER_FORMULAS = frozenset({"activation_bytes_layer", "activation_bytes_selective", "activation_bytes_layer_tp",
+                                "activation_bytes_layer_tp_sp"})
 # The gated-MLP (SwiGLU), no-dropout variant: for Llama-style layers only.
 GATED_LAYER_FORMULAS = frozenset({"activation_bytes_layer_swiglu"})
 TRAINING_STATE = {"train": "train_static_bytes", "zero1": "zero1_bytes", "zero2": "zero2_bytes",
@@ -66,7 +68,7 @@ def _names_pattern(names: Iterable[str]) -> re.Pattern:
     return re.compile(rf"(?<![\w.-])({alternatives})(?![\w-])")
 
 
-_ALL_MODELS = tuple({m.key: m for m in models.MODELS + getattr(models, "MOE_MODELS", ())}.values())
+_ALL_MODELS = tuple({m.key: m for m in models.MODELS + models.MOE_MODELS + models.MEGATRON_GPT}.values())
 _MODEL_NAMES = _names_pattern(m.name for m in _ALL_MODELS)
 _GPU_NAMES = _names_pattern(g.name for g in hardware.GPUS)
 
@@ -190,9 +192,11 @@ def check_architecture(p: Problem) -> Iterable[str]:
             yield (f"{f} (Korthikanti's 34sbh + 5as²b) counts a GPT-style layer, but no model is declared: "
                    "declare the GPT-style model (World.model)")
         elif not model.gpt_style:
-            yield (f"{f} (Korthikanti's 34sbh + 5as²b) assumes a GPT-style layer (4h GELU MLP, dropout), but "
-                   f"{model.name} has a {model.activation} MLP (ffn {model.ffn:,}, d_model {model.d_model:,}): use a "
-                   "GPT-style model (GPT-3, Falcon, a hypothetical one) or activation_bytes_layer_swiglu")
+            yield (f"{f} (Korthikanti's 34sbh + 5as²b) assumes a GPT-style layer (4h GELU MLP, multi-head "
+                   f"attention, dropout), but {model.name} has a {model.activation} MLP (ffn {model.ffn:,}, d_model "
+                   f"{model.d_model:,}), {model.n_kv_heads} KV heads of {model.n_heads} and "
+                   f"{'dropout' if model.dropout else 'no dropout'}: use a GPT-style model (GPT-3, the Megatron GPT "
+                   "configurations, a hypothetical one) or, for a Llama-style layer, activation_bytes_layer_swiglu")
     for f in sorted(used & GATED_LAYER_FORMULAS):
         if model is None or not model.gated:
             name = model.name if model is not None else "no declared model"

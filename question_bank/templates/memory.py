@@ -269,7 +269,9 @@ def zero_planning(rng):
 # Activations and recomputation
 
 
-GPT_STYLE = tuple(m for m in models.DENSE if m.gpt_style)  # GPT-3, Falcon: the layer Korthikanti et al. count
+# The layer Korthikanti et al. count (Model.gpt_style): GPT-3 and the Megatron GPT configurations of their Table 3
+# (Falcon's 4h GELU MLP comes without dropout and with grouped KV heads: not that layer).
+GPT_STYLE = tuple(m for m in models.DENSE + models.MEGATRON_GPT if m.gpt_style)
 
 
 def _gpt_style_model(rng) -> models.Model:
@@ -287,7 +289,7 @@ def _act_setup(rng, *, gated_ok: bool = True):
     """A model and (s, b) within its context; a Llama-style (gated) model only when ``gated_ok``: its layer
     has its own formula (activation_bytes_layer_swiglu), and the 34sbh of selective recomputation is GPT's."""
     model = rng.choice(models.DENSE)
-    if not (gated_ok or model.gpt_style):
+    if not (model.gpt_style or (gated_ok and model.gated)):  # a formula counts this layer
         model = _gpt_style_model(rng)
     s = rng.choice([s for s in SEQ_LENS if s <= model.context])
     b = rng.choice([b for b in MICRO_BATCHES if s * b <= 16384])

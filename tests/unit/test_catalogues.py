@@ -225,4 +225,20 @@ def test_models_record_their_layer():
                                                                                     "dropout"}
     assert falcon.kernels >= {"LayerNorm", "GELU"} and not falcon.kernels & {"SiLU", "bias add", "dropout"}
     assert gpt3.kernels >= {"LayerNorm", "GELU", "bias add", "dropout"}
-    assert {m.key for m in MODELS if m.gpt_style} == {"gpt3_175b", "falcon_40b", "falcon_7b"}
+    # Korthikanti's layer: Falcon has the 4h GELU MLP, but no dropout and grouped (40B) or one (7B) KV heads
+    assert {m.key for m in MODELS if m.gpt_style} == {"gpt3_175b"}
+    assert not falcon.dropout and falcon.n_kv_heads < falcon.n_heads
+
+
+@pytest.mark.parametrize("run", models.MEGATRON_RUNS, ids=lambda r: r[0].key)
+def test_the_megatron_gpt_configurations_are_korthikantis_table_3(run):
+    """Korthikanti et al. 2022, Table 3: heads, hidden size, layers, TP, PP, micro-batch (s = 2048)."""
+    m, t, p, b = run
+    table = {"megatron_gpt_22b": (64, 6144, 48, 8, 1, 4), "gpt3_175b": (96, 12288, 96, 8, 8, 1),
+             "mt_nlg_530b": (128, 20480, 105, 8, 35, 1), "megatron_gpt_1t": (160, 25600, 128, 8, 64, 1)}
+    assert (m.n_heads, m.d_model, m.layers, t, p, b) == table[m.key]
+    assert m.gpt_style and m.context == 2048 and m.layers % p == 0 and m.n_heads % t == 0
+    if m.key != "gpt3_175b":  # Narayanan et al. 2021, Table 1: 529.6B and 1008.0B for the same shapes
+        assert round(m.params / 1e9, 1) == {"megatron_gpt_22b": 22.1, "mt_nlg_530b": 529.6,
+                                            "megatron_gpt_1t": 1008.0}[m.key]
+    assert not set(models.MEGATRON_GPT) & set(MODELS)  # the templates that draw from MODELS are unchanged

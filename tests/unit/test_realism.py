@@ -117,6 +117,27 @@ def test_architecture_catches_the_gpt_formula_on_a_llama_layer():
         "architecture"}
     assert _rules(_problem(None, formula="activation_bytes_selective", inputs={"s": 2048, "b": 1, "h": 4096})) == {
         "architecture"}
+    # Falcon's 4h GELU MLP is not enough: no dropout (no masks, no dropped-out scores) and grouped KV heads
+    falcon = _problem(World(model=models.get("falcon_40b")), formula="activation_bytes_layer",
+                      inputs=dict(ACT, h=8192, a=128))
+    assert _rules(falcon) == {"architecture"} and "8 KV heads of 128 and no dropout" in realism.check(falcon)[0]
+
+
+@pytest.mark.parametrize("formula", ["activation_bytes_layer_tp", "activation_bytes_layer_tp_sp"])
+def test_architecture_holds_korthikantis_table_2_to_gpt_layers_too(formula):
+    """The TP and TP + SP splits of 34sbh + 5as²b are Korthikanti's count too: GPT-style layers only."""
+    tp = dict(ACT, t=8)
+    p = _problem(World(model=LLAMA2_7B), formula=formula, inputs=tp)
+    assert _rules(p) == {"architecture"} and formula in realism.check(p)[0] and "SwiGLU" in realism.check(p)[0]
+    assert _rules(_problem(None, formula=formula, inputs=tp)) == {"architecture"}
+    assert not realism.check(_problem(World(model=GPT3, seq=2048), formula=formula, inputs=dict(tp, h=12288, a=96)))
+    for m, t, pp, b in models.MEGATRON_RUNS:  # Korthikanti's own configurations (Table 3)
+        inputs = {"s": 2048, "b": b, "h": m.d_model, "a": m.n_heads, "t": t}
+        world = World(model=m, seq=2048, batch=b, tp=t, pp=pp, n_gpus=t * pp, precision="bf16", holds=("train",),
+                      gpu=A100)
+        assert not realism.check(_problem(world, formula=formula, inputs=inputs)), m.name
+    assert _rules(_problem(World(model=models.MT_NLG_530B, seq=4096), formula=formula,
+                           inputs=dict(tp, s=4096, h=20480, a=128))) == {"context"}  # trained on 2048 tokens
 
 
 def test_architecture_catches_kernels_the_model_does_not_run():
