@@ -306,6 +306,9 @@ def cite(*citations: str, lang: str = "en") -> str:
         for k in keys(c or ""):
             if k not in seen:
                 seen.append(k)
+    # a key that a free-text citation already names ("Korthikanti et al. 2022, '…', Table 2") is not repeated
+    free = [k for k in seen if k not in SOURCES and not _CODE.fullmatch(k)]
+    seen = [k for k in seen if not (k in SOURCES and any(SOURCES[k].en in f for f in free))]
     return ("；" if lang == "zh" else "; ").join(name(k, lang) for k in seen)
 
 

@@ -84,9 +84,8 @@ def card(t: Template, lang: str = "en") -> dict[str, Any]:
     for take in [f["takeaway"] for f in sections] + [s.takeaway_in(lang) for s in sample.steps if s.formula is None]:
         if take and take not in takeaways:
             takeaways.append(take)
-    # a free-text source with no refs must not end in ", " (it would be shown with a trailing comma)
-    citations = [t.source] + [", ".join(x for x in (formulas.get(n).source, formulas.get(n).refs) if x)
-                              for n in names]
+    # each formula's source and refs cited apart: a free-text source joined to a key list would be shown raw
+    citations = [t.source] + [c for n in names for c in (formulas.get(n).source, formulas.get(n).refs)]
     return {
         "template": t.id,
         "title": t.title_in(lang),

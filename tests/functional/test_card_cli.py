@@ -59,3 +59,6 @@ def test_every_template_has_a_card(lang):
         for f in c["formulas"]:
             assert f["symbols"] and f["formula"] in text
         assert not sources.has_code(text), t.id
+        # readable names only: no raw key of engine/sources.py, no dangling comma of a joined citation
+        assert not [k for k in sources.SOURCES if re.search(rf"\b{k}\b", c["source"])], (t.id, c["source"])
+        assert not c["source"].rstrip().endswith(","), (t.id, c["source"])

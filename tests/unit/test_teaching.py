@@ -107,6 +107,11 @@ def test_sources_read_as_words():
     assert sources.cite("C§1.2, rajbhandari2020") == \
         "AI-infra formula cheat-sheet, module 1.2 (ZeRO sharding); Rajbhandari et al. 2020 (ZeRO)"
     assert sources.cite("beyond the seeds (standard warm-up)") == ""
+    # a key the free-text citation already names is not repeated
+    assert sources.cite("Korthikanti et al. 2022, 'Reducing Activation Recomputation', Table 2", "korthikanti2022") \
+        == "Korthikanti et al. 2022, 'Reducing Activation Recomputation', Table 2"
+    assert sources.cite("Kaplan et al. 2020, Table 1", "korthikanti2022") == \
+        "Kaplan et al. 2020, Table 1; Korthikanti et al. 2022"
     assert sources.cite("Shazeer et al. 2017, 'Outrageously Large Neural Networks'") == \
         "Shazeer et al. 2017, 'Outrageously Large Neural Networks'"  # free text names its source already
     with pytest.raises(KeyError):
