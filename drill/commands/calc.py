@@ -105,7 +105,7 @@ def _list(as_json: bool, lang: str = "en") -> int:
 
 def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en") -> int:
     from engine import formulas
-    from engine.units import KINDS, fmt_quantity
+    from engine.units import KINDS, fmt_quantity, round_sig
 
     f = formulas.get(name)
     values, notes = f.read_inputs(texts)
@@ -131,10 +131,14 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
     out = [f"{f.name}{'：' if zh else ': '}{f.meaning_in(lang)}"]
     out += [f"  {'出处：' if zh else 'source: '}{source}"] if source else []
     width = max(len(i.name) for i in f.inputs)
+
+    def echo(x: float, kind: str) -> str:  # a whole count that 4 figures would round shown whole (h = 12,288, not 12290)
+        exact = kind == "count" and x == int(x) and round_sig(x, 4) != x and x < 1e15
+        return f"{int(x):,}" if exact else fmt_quantity(x, kind)
+
     for i in f.inputs:
         v = values[i.name]
-        shown = (", ".join(fmt_quantity(x, i.base_kind) for x in v) if isinstance(v, tuple)
-                 else fmt_quantity(v, i.base_kind))
+        shown = ", ".join(echo(x, i.base_kind) for x in v) if isinstance(v, tuple) else echo(v, i.base_kind)
         out.append(f"  {i.name:<{width}} = {shown}")
     out += ["", *steps]
     out += [f"{'注：' if zh else 'note: '}{n}" for n in said]

@@ -66,6 +66,13 @@ def test_human_output_is_the_worked_solution():
     assert "§" not in out.stdout.replace("§3.2", "").replace("§5.2", "") and "R§" not in out.stdout
 
 
+def test_human_output_echoes_whole_counts_exactly():
+    """A hidden size of 12,288 is not echoed as 12290 (4 significant figures); round counts stay short."""
+    lines = drill("activation_bytes_layer_tp", "s=2048", "b=1", "h=12288", "a=96", "t=8").stdout.splitlines()
+    assert "  h = 12,288" in lines and "  s = 2048" in lines
+    assert "  phi = 7 × 10¹⁰" in drill("train_static_bytes", "phi=70B").stdout.splitlines()
+
+
 def test_human_output_notes_how_values_were_read():
     out = drill("train_static_bytes", "phi=70B")
     assert "note: phi: B read as ×1e9" in out.stdout
