@@ -107,6 +107,7 @@ INPUT_MEANING_ZH = {
     "largest acceptable bubble (share of total time)": "可接受的最大气泡率（占总时间的比例）",
     "activation memory of one layer": "一层的激活值显存",
     "tensor-parallel GPUs": "张量并行的 GPU 数",
+    "tensor-parallel degree": "张量并行度",
     "bytes per weight / gradient value (bf16 = 2)": "每个权重 / 梯度值的字节数（bf16 = 2）",
     "sequences per optimizer step (all GPUs)": "每个优化器步的序列数（所有 GPU）",
     "wall-clock time of one training step": "一个训练步的墙钟时间",
@@ -1881,16 +1882,55 @@ PART2: tuple[Formula, ...] = (
                            "2*tokens*top_k*d_model*bytes_per_elem", "忘了有 1/N 的 token 留在本卡（(N−1)/N）")),
             "V_A2A/layer"),
     # ------------------------------------------------ activation memory with TP and SP
+    # Korthikanti et al. §4.2.1-4.2.2: of the GPT layer's 34sbh, Megatron TP splits 24sbh (Q, K, V and the
+    # output-projection input 8sbh; the GELU input and the second MLP GEMM's input 16sbh) and the 5as²b scores;
+    # 10sbh stays whole on every GPU: the two LayerNorm inputs 4sbh, the LayerNorm outputs the column-parallel
+    # QKV and first MLP GEMMs read 4sbh, the two dropout masks after attention and the MLP 2sbh.  Sequence
+    # parallelism splits that region along the sequence (AllGather in, ReduceScatter out): all of it over t.
     Formula("activation_bytes_layer_tp", (S, B, H, A, T_TP), "s*b*h*(10 + 24/t + 5*a*s/(h*t))", "bytes",
             "activation memory of one transformer layer per GPU with tensor parallelism t and no sequence "
-            "parallelism (fp16): attention and MLP internals are split t ways, the 10sbh of LayerNorm and dropout "
-            "inputs is replicated",
+            "parallelism (fp16): attention and MLP internals are split t ways, the 10sbh of the LayerNorm and dropout "
+            "region (LayerNorm inputs and outputs, dropout masks) is replicated",
             "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', Table 2",
             (Misconception("all_split", "divided everything by t; the LayerNorm and dropout activations (10sbh) are "
                            "only split with sequence parallelism", "s*b*h*(34 + 5*a*s/h)/t",
                            "把所有项都除以了 t；LayerNorm 和 dropout 的激活（10sbh）只有开了序列并行才会被切分"),
              Misconception("no_tp", "did not divide by t at all (one GPU's figure without TP)",
-                           "s*b*h*(34 + 5*a*s/h)", "完全没有除以 t（当成了不切分的单卡值）")), "M_act/GPU"),
+                           "s*b*h*(34 + 5*a*s/h)", "完全没有除以 t（当成了不切分的单卡值）"),
+             Misconception("no_scores", "left out the attention scores (the 5as²b/t term)", "s*b*h*(10 + 24/t)",
+                           "漏了注意力分数项（5as²b/t）"),
+             Misconception("fp32_activations", "counted 4-byte fp32 activations; mixed-precision training keeps them "
+                           "in 2-byte fp16/bf16", "2*s*b*h*(10 + 24/t + 5*a*s/(h*t))",
+                           "按 4 字节的 fp32 算了激活值；混合精度训练里它们是 2 字节的 fp16/bf16")), "M_act/GPU",
+            refs="korthikanti2022",
+            decomposition=("the GPT layer keeps 34sbh + 5as²b (2 B per value, 1-B dropout masks); Megatron TP splits "
+                           "the heads and the MLP's 4h columns over t GPUs: Q, K, V and the output-projection input "
+                           "(8sbh), the GELU input and the second MLP GEMM's input (16sbh): 24sbh/t, and the scores "
+                           "5as²b/t",
+                           "10sbh stays whole on every GPU: the two LayerNorm inputs (4sbh), their outputs that the QKV "
+                           "and first MLP GEMMs read (4sbh), the two dropout masks after attention and the MLP (2sbh)"),
+            decomposition_zh=("GPT 层保存 34sbh + 5as²b（每个值 2 B，dropout 掩码 1 B）；Megatron 张量并行把注意力头和 "
+                              "MLP 的 4h 列切到 t 张卡上：Q、K、V 与输出投影的输入（8sbh），GELU 的输入与 MLP 第二个 "
+                              "GEMM 的输入（16sbh），共 24sbh/t，注意力分数也切成 5as²b/t",
+                              "10sbh 在每张卡上完整保存一份：两个 LayerNorm 的输入（4sbh）、QKV 与 MLP 第一个 GEMM "
+                              "读入的 LayerNorm 输出（4sbh）、注意力和 MLP 之后的两个 dropout 掩码（2sbh）"),
+            parts=(Part("sbh", "sbh", "s*b*h", "count", "values in one s × b × h activation",
+                        "一个 s × b × h 激活张量的元素数"),
+                   Part("kept", "10sbh", "10*sbh", "bytes", "LayerNorm and dropout region, whole on every GPU",
+                        "LayerNorm 与 dropout 区域，每张卡完整一份"),
+                   Part("split", "(24sbh + 5as²b)/t", "(24*sbh + 5*a*s*s*b)/t", "bytes",
+                        "attention and MLP internals, split t ways", "注意力与 MLP 内部，切成 t 份")),
+            via="kept + split",
+            simplification=("as t grows only the split part shrinks: the figure per GPU tends to 10sbh = {kept}, the "
+                            "LayerNorm and dropout activations tensor parallelism never splits",),
+            simplification_zh=("t 增大时只有切分的部分在变小：每卡用量趋于 10sbh = {kept}，即张量并行切不开的 LayerNorm "
+                               "与 dropout 激活",),
+            takeaway="TP alone leaves 10sbh per layer replicated on every GPU; sequence parallelism splits those too, so "
+                     "activations shrink by the full t.",
+            takeaway_zh="只开张量并行时，每层 10sbh 的激活在每张卡上各存一份；序列并行把它们也切开，激活显存才整体缩小 t 倍。",
+            example={"s": 2048, "b": 1, "h": 12288, "a": 96, "t": 8},
+            meaning_zh="张量并行度为 t、不开序列并行时，每张 GPU 上一个 Transformer 层的激活值显存（fp16）：注意力和 MLP "
+                       "内部切成 t 份，LayerNorm 与 dropout 区域（LayerNorm 的输入与输出、dropout 掩码）的 10sbh 每张卡完整一份"),
     Formula("activation_bytes_layer_tp_sp", (S, B, H, A, T_TP), "s*b*h*(34 + 5*a*s/h)/t", "bytes",
             "activation memory of one transformer layer per GPU with tensor and sequence parallelism t (fp16): "
             "sequence parallelism splits the LayerNorm and dropout activations along the sequence, so all of it "
@@ -1900,7 +1940,41 @@ PART2: tuple[Formula, ...] = (
                            "parallelism)", "s*b*h*(10 + 24/t + 5*a*s/(h*t))",
                            "没有切分 LayerNorm 和 dropout 的 10sbh（那是不开序列并行的 TP）"),
              Misconception("no_tp", "did not divide by t at all (one GPU's figure without TP)",
-                           "s*b*h*(34 + 5*a*s/h)", "完全没有除以 t（当成了不切分的单卡值）")), "M_act/GPU"),
+                           "s*b*h*(34 + 5*a*s/h)", "完全没有除以 t（当成了不切分的单卡值）"),
+             Misconception("no_scores", "left out the attention scores (the 5as²b/t term)", "34*s*b*h/t",
+                           "漏了注意力分数项（5as²b/t）"),
+             Misconception("fp32_activations", "counted 4-byte fp32 activations; mixed-precision training keeps them "
+                           "in 2-byte fp16/bf16", "2*s*b*h*(34 + 5*a*s/h)/t",
+                           "按 4 字节的 fp32 算了激活值；混合精度训练里它们是 2 字节的 fp16/bf16")), "M_act/GPU",
+            refs="korthikanti2022",
+            decomposition=("sequence parallelism splits the LayerNorm and dropout region along the sequence: of the "
+                           "10sbh that TP alone keeps whole on every GPU, each GPU now keeps its s/t tokens (an "
+                           "AllGather before the QKV and first MLP GEMMs, a ReduceScatter after the attention and MLP "
+                           "outputs)",
+                           "attention and the MLP were already split t ways (24sbh + 5as²b), so every term of the "
+                           "layer's 34sbh + 5as²b is divided by t"),
+            decomposition_zh=("序列并行把 LayerNorm 与 dropout 区域沿序列维切开：只开张量并行时每张卡都完整保存的 10sbh，"
+                              "现在每张卡只存自己那 s/t 个 token（QKV 与 MLP 第一个 GEMM 之前做 AllGather，注意力和 MLP "
+                              "输出之后做 ReduceScatter）",
+                              "注意力和 MLP 本来就切成了 t 份（24sbh + 5as²b），于是整层 34sbh + 5as²b 的每一项都除以 t"),
+            parts=(Part("sbh", "sbh", "s*b*h", "count", "values in one s × b × h activation",
+                        "一个 s × b × h 激活张量的元素数"),
+                   Part("layer", "34sbh + 5as²b", "34*sbh + 5*a*s*s*b", "bytes",
+                        "the whole layer on one GPU, without parallelism", "不切分时单卡上的整层")),
+            via="layer/t",
+            simplification=("with SP everything divides by t: (34 + 5as/h)·sbh/t, the one-GPU layer over t; against TP "
+                            "alone that saves 10sbh·(1 − 1/t), the LayerNorm and dropout activations every GPU used to "
+                            "keep whole",),
+            simplification_zh=("开了序列并行，所有项都除以 t：(34 + 5as/h)·sbh/t，正是单卡整层的 1/t；比只开张量并行少了 "
+                               "10sbh·(1 − 1/t)，也就是原来每张卡都完整保存的 LayerNorm 与 dropout 激活",),
+            takeaway="TP alone leaves 10sbh per layer replicated; sequence parallelism splits those too, so activations "
+                     "shrink by the full t, at the same communication volume (a ReduceScatter + AllGather in place of "
+                     "each AllReduce).",
+            takeaway_zh="只开张量并行时每层 10sbh 在每张卡上各存一份；序列并行把它们也切开，激活显存整体缩小 t 倍，而通信量"
+                        "不变（每次 AllReduce 换成一次 ReduceScatter 加一次 AllGather）。",
+            example={"s": 2048, "b": 1, "h": 12288, "a": 96, "t": 8},
+            meaning_zh="张量并行加序列并行（并行度 t）时，每张 GPU 上一个 Transformer 层的激活值显存（fp16）：序列并行把 "
+                       "LayerNorm 与 dropout 的激活沿序列维切开，整层都除以 t"),
     # ------------------------------------------------------- parallelism planning
     _zero_parallel(1),
     _zero_parallel(2),  # beyond the spec: the other two stages under TP × PP

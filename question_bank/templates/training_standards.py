@@ -1,7 +1,7 @@
-"""Training-side interview standards beyond the seeds: activation memory with TP and SP (Korthikanti et al.
-2022, Table 2), parameter count from a config, nccl-tests algbw vs busbw, DDP overlap, tree vs ring
-AllReduce, Chinchilla sizing, whether an MFU figure is good, 1F1B's in-flight micro-batches and the
-memory cost of interleaving."""
+"""Training-side interview standards beyond the seeds: parameter count from a config, nccl-tests algbw vs
+busbw, DDP overlap, tree vs ring AllReduce, Chinchilla sizing, whether an MFU figure is good, 1F1B's
+in-flight micro-batches and the memory cost of interleaving.  (Activation memory with TP and SP,
+Korthikanti et al. 2022 Table 2, lives with the other activation templates in memory.py.)"""
 
 from __future__ import annotations
 
@@ -13,33 +13,6 @@ from .. import hardware, models
 from ..base import Ask, Ref, Spec, World, given, template
 from .roofline import an
 from .memory import model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_model
-
-# --------------------------------------------------------------------------- #
-# Activation memory with tensor and sequence parallelism (memory)
-
-ACT_TP_EN = ("bf16 activations (2 B), 1-byte dropout masks, a standard Transformer layer (attention + 4h MLP) as "
-             "in Megatron-LM, no recomputation; accounting of Korthikanti et al. 2022, Table 2. Memory per GPU. "
-             "MB = 10⁶ B, GB = 10⁹ B.")
-ACT_TP_ZH = ("激活值为 bf16（2 B），dropout 掩码每元素 1 B，标准 Transformer 层（注意力 + 4h MLP，Megatron-LM 口径），"
-             "不做重计算；按 Korthikanti 等 2022 表 2 的口径。按每张卡计。MB = 10⁶ B，GB = 10⁹ B。")
-
-
-def _act_tp_setup(rng):
-    while True:  # the replicated 10sbh is a visible share (else TP and TP + SP give nearly the same answer)
-        model = rng.choice([m for m in models.DENSE if m.n_heads % 8 == 0])
-        s = rng.choice((1024, 2048, 4096, 8192))
-        b = rng.choice([x for x in (1, 2, 4) if s * x <= 16384])
-        t = rng.choice((2, 4, 8))
-        inputs = {"s": s, "b": b, "h": model.d_model, "a": model.n_heads, "t": t}
-        tp = formulas.get("activation_bytes_layer_tp").evaluate(**inputs)
-        if tp / formulas.get("activation_bytes_layer_tp_sp").evaluate(**inputs) > 1.1:
-            break
-    givens = (given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
-              given("h", "Hidden size h", "隐藏维度 h", model.d_model),
-              given("a", "Attention heads a", "注意力头数 a", model.n_heads),
-              given("t", "Tensor-parallel degree t", "张量并行度 t", t))
-    return model, inputs, givens
-
 
 # --------------------------------------------------------------------------- #
 # Parameter count from a config (memory)
