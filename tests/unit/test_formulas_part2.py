@@ -132,3 +132,20 @@ def test_drill_calc_lists_part2_with_units(capsys):
     out = capsys.readouterr().out
     assert "quant_bits_per_weight  bits [bit], group_size [count], scale_bits [bit], zero_bits [bit]  ->  bit" in out
     assert "zero1_parallel_bytes  phi [count], tp [count], pp [count], n_dp [count]  ->  B" in out
+
+
+def test_the_activation_chain_on_gpt3_is_korthikantis_table_2():
+    """GPT-3 175B as Korthikanti et al. ran it (t = 8, PP = 8, s = 2048, b = 1): one GPU, TP, TP + SP, the region SP
+    splits (10sbh·(1 − 1/t)), and the first 1F1B stage's P × L/P = L layers' worth."""
+    from question_bank import registry
+
+    t = registry.get("memory.activation_tp_chain")
+    p = next(p for p in map(t.generate, range(100)) if p.worlds[0].model.key == "gpt3_175b")
+    sbh = 2048 * 12288
+    one, tp, sp, region, first = (s.value for s in p.steps)
+    assert (one, tp, sp) == (sbh * (34 + 80), sbh * (10 + 3 + 10), sbh * (34 + 80) / 8)
+    assert region == "norms+dropout" and first == 96 * sp  # 8 micro-batches × 12 layers
+    why = "\n".join(p.steps[3].solution_lines("en"))
+    assert f"= {round((tp - sp) / 1e6, 1)} MB is the LayerNorm and dropout region" in why
+    assert "P × L/P = L" in "\n".join(p.steps[4].solution_lines("en"))
+    assert "10sbh = 251.7 MB" in "\n".join(p.steps[1].solution_lines("en"))  # TP's floor as t grows
