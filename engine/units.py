@@ -354,7 +354,7 @@ _PREFIXED = {
     "flop_rate": ("FLOP/s", [("EFLOP/s", 1e18), ("PFLOP/s", 1e15), ("TFLOP/s", 1e12),
                              ("GFLOP/s", 1e9), ("MFLOP/s", 1e6), ("FLOP/s", 1.0)]),
     "time": ("s", [("day", 86400.0), ("h", 3600.0), ("min", 60.0), ("s", 1.0), ("ms", 1e-3),
-                   ("us", 1e-6), ("ns", 1e-9)]),
+                   ("µs", 1e-6), ("ns", 1e-9)]),
 }
 
 
