@@ -218,6 +218,8 @@ def fill(text: str, shown: Mapping[str, str]) -> str:
 
 @dataclass(frozen=True)
 class Formula:
+    """One formula of the catalogue, defined once (see the module docstring)."""
+
     name: str
     inputs: tuple[Input, ...]
     expr: str

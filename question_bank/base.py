@@ -440,6 +440,8 @@ TemplateFn = Callable[[random.Random], Spec]
 
 @dataclass(frozen=True)
 class Template:
+    """A registered template (see the module docstring); :meth:`generate` makes its problem for a seed."""
+
     id: str
     topic: str
     title: str
