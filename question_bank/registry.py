@@ -10,8 +10,9 @@ of all of them, and generates no problem just to count a chain's steps
 The index is a cache (``templates/__pycache__/index.json``), rebuilt by importing every module
 and generating each template once.  It is used only while every ``.py`` file of
 ``question_bank`` and ``engine`` has the size and modification time it was built from, and is
-written only where Python writes its bytecode (not under ``PYTHONDONTWRITEBYTECODE``).  Without
-a usable index everything is read from the templates themselves, as before.
+built and written only where Python writes its bytecode (not under ``PYTHONDONTWRITEBYTECODE``
+nor in a read-only install).  Without a usable index everything is read from the templates
+themselves, as before.
 """
 
 from __future__ import annotations
@@ -150,8 +151,9 @@ def index() -> dict[str, Entry]:
             return _index
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    if sys.dont_write_bytecode:
-        return {}
+    folder = INDEX_PATH.parent if INDEX_PATH.parent.exists() else INDEX_PATH.parent.parent
+    if sys.dont_write_bytecode or not os.access(folder, os.W_OK):
+        return {}  # it could not be kept: building it (every template generated) costs more than it saves once
     _index = build_index()
     tmp = INDEX_PATH.with_name(f"{INDEX_PATH.name}.{os.getpid()}.tmp")
     try:

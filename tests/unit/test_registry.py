@@ -81,3 +81,10 @@ def test_a_template_imports_only_its_own_module(fresh):
     first, loaded = json.loads(out.stdout.strip().splitlines()[-1])
     assert first == registry.all_templates()[0].id
     assert loaded == [registry.get(first).fn.__module__]
+
+
+def test_where_the_cache_cannot_be_kept_no_index_is_built(fresh, monkeypatch):
+    monkeypatch.setattr(registry.os, "access", lambda path, mode: False)  # a read-only install
+    monkeypatch.setattr(registry, "build_index", lambda: pytest.fail("built an index it cannot keep"))
+    assert registry.index() == {} and not fresh.exists()
+    assert registry.catalog() == [(t.id, t.topic) for t in registry.all_templates()]
