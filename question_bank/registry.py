@@ -105,7 +105,8 @@ def catalog() -> list[tuple[str, str]]:
     entries = index()
     if not entries:
         return [(t.id, t.topic) for t in all_templates()]
-    return [(i, entries[i].topic) for i in sorted(entries, key=lambda i: _order(entries[i].topic, entries[i].difficulty, i))]
+    ids = sorted(entries, key=lambda i: _order(entries[i].topic, entries[i].difficulty, i))
+    return [(i, entries[i].topic) for i in ids]
 
 
 def chain_length(template_id: str) -> int:

@@ -221,7 +221,7 @@ class PracticeScreen(DrillScreen):
         answer.disabled = False
         answer.value = typed
         answer.cursor_position = len(typed)
-        self.set_focus(answer)  # at once (Widget.focus waits for the app's next turn): the box is live on the first frame
+        self.set_focus(answer)  # at once (Widget.focus waits for the app's next turn): live on the first frame
         self.draw_understood()
         self.call_after_refresh(self.query_one("#problem", VerticalScroll).scroll_end, animate=False)
 
