@@ -15,6 +15,12 @@ Recording rules (see the README, "Using the app"):
 * Every row is saved (``Profile.record``) before its feedback is shown.
 * Overriding a grade re-records the answer with the chosen quality (the
   verdict stays the engine's); undo takes back the last answer's rows.
+* A write that fails (``engine.storage.SaveFailed``: a full disk...) never
+  leaves the session past an answer that is not stored, nor an answer stored
+  twice: an answer whose rows are stored only in part (a chain's step row,
+  then its whole row failed; an undo or override stopped half-way) is
+  :attr:`PracticeRun.pending`, its rows taken back before anything else is
+  written, and the learner gives it again (its text is kept on screen).
 
 The session summary counts every answer (each step of a chain) by its final
 quality, after any override (:func:`summary_grade`), and a topic's accuracy is
@@ -242,6 +248,11 @@ class PracticeRun:
         self.ctx = ctx
         self.session = session
         self.answers: list[Answer] = []
+        # an answer not stored whole whose stored rows could not be taken back yet (see the module docstring):
+        # they are taken back before the next write; pending_why says why they are still there
+        self.pending: Answer | None = None
+        self.pending_why: OSError | None = None
+        self.fell_back: Answer | None = None  # the answer the last failed override put back to be given again
         self.problem: Problem | None = None
         self.card: Card | None = None
         self.step = 0
@@ -327,6 +338,7 @@ class PracticeRun:
         return self._answer(typed, DONT_KNOW, 0, self.elapsed(), None, None)
 
     def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
+        self._settle()
         a = Answer(self.card, self.problem, self.step, typed, status, quality, quality, seconds, self.ctx.now(),
                    verdict, value, list(self.prior))
         self._record(a)
@@ -336,18 +348,20 @@ class PracticeRun:
     def _record(self, a: Answer) -> None:
         """Save the rows of answer ``a`` (durable before this returns); a queued item leaves the queue.
 
-        A write that fails (``engine.storage.SaveFailed``: a full disk...) takes back what this answer had
-        stored and leaves the session where it was, so the same answer can be given again; the error goes
-        to the caller (the screen says why and keeps the typed answer)."""
+        A write that fails (``engine.storage.SaveFailed``: a full disk...) leaves the session where it was,
+        so the same answer can be given again, and takes back what this answer had stored (a chain's step
+        row) - or, when that cannot be written either, keeps it as :attr:`pending`.  The error goes to the
+        caller (the screen says why and keeps the typed answer)."""
         before, self._moved = len(a.rows), False
         try:
             self._store(a)
-        except OSError:
-            for _ in a.rows[before:]:  # a chain's step row stored before its whole row failed
-                self.ctx.profile.undo_last()
-            del a.rows[before:]
-            if self._moved:
+        except OSError as e:
+            if self._moved:  # the session went on to its next card: this answer's whole row is not stored
                 self.session.undo()
+            try:
+                self._take_back(a, keep=before)
+            except OSError:
+                self.pending, self.pending_why = a, e
             raise
 
     def _store(self, a: Answer) -> None:
@@ -369,6 +383,7 @@ class PracticeRun:
                                           seconds=a.seconds, today=today)
             self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
+            self._moved = False
             try:
                 self._unqueue(card.item)
             except OSError:  # the answer is stored; the item stays queued (asked first next time too)
@@ -379,41 +394,87 @@ class PracticeRun:
         if item in queued:
             self.ctx.profile.set_setting(QUEUE_KEY, [i for i in queued if i != item])
 
-    def _unrecord(self, a: Answer) -> None:
-        for stored in reversed(a.rows):
+    def _take_back(self, a: Answer, keep: int = 0) -> None:
+        """Take back the rows of ``a`` stored after its first ``keep`` (the newest rows of the log), newest first;
+        the session steps back when its whole row goes.  ``SaveFailed`` when one cannot be: ``a.rows`` holds
+        those still stored."""
+        while len(a.rows) > keep:
+            stored = a.rows[-1]
             removed = self.ctx.profile.undo_last()
             if removed is None or removed.get("id") != stored.get("id"):
                 raise RuntimeError(f"undo removed {removed!r}, expected the row {stored.get('id')}")
+            a.rows.pop()
             if stored.get("step") is None:
                 self.session.undo()
-        a.rows.clear()
+
+    def _settle(self) -> None:
+        """Take back the rows :attr:`pending` left in the log, before anything else is written (``SaveFailed``:
+        still there, nothing else changed)."""
+        if self.pending is not None:
+            self._take_back(self.pending)
+            self.pending = self.pending_why = None
+
+    def _back_to(self, a: Answer) -> None:
+        """The session's position back on the step ``a`` answered, its clock where it was."""
+        self.card, self.problem, self.step, self.prior = a.card, a.problem, a.step, list(a.prior)
+        self.started = self.ctx.now() - timedelta(seconds=a.seconds)
+
+    def _put_back(self, a: Answer, why: OSError) -> None:
+        """``a`` (the last answer) is no longer stored whole: it leaves the answers, the session goes back to
+        its step to have it given again, and what of it is still stored is :attr:`pending`."""
+        self.answers.remove(a)
+        self._back_to(a)
+        if a.rows:
+            self.pending, self.pending_why = a, why
 
     def override(self, quality: int) -> Answer:
-        """Re-record the last answer with ``quality`` (0-5)."""
+        """Re-record the last answer with ``quality`` (0-5).
+
+        ``SaveFailed`` when the disk refuses: nothing changed if the old rows could not be taken back (the
+        answer stays as it was); otherwise the answer is put back to be given again (:attr:`fell_back`)."""
         if not 0 <= quality <= 5:
             raise ValueError(f"quality must be 0-5, not {quality}")
+        self.fell_back = None
+        self._settle()
         a = self.answers[-1]
-        self._unrecord(a)
+        rows = len(a.rows)
+        try:
+            self._take_back(a)
+        except OSError as e:
+            if len(a.rows) < rows:  # taken back in part: given again, as below
+                self._put_back(a, e)
+                self.fell_back = a
+            raise
         old, a.quality = a.quality, quality
         try:
             self._record(a)
-        except OSError:  # not saved with the new grade: put it back with the old one if the disk lets us
+        except OSError as e:  # not stored with its new grade (a part of it perhaps: pending)
             a.quality = old
-            try:
-                self._record(a)
-            except OSError:
-                pass
+            self._put_back(a, e)
+            self.fell_back = a
             raise
         return a
 
     def undo(self) -> Answer | None:
-        """Take back the last answer and go back to its step; returns it (for its typed text)."""
+        """Take back the last answer and go back to its step; returns it (for its typed text).
+
+        ``SaveFailed`` when the disk refuses before anything is taken back (nothing changed); an answer taken
+        back in part (its whole row gone, a chain's step row not) is undone all the same, the rest
+        :attr:`pending` (removed before the next write)."""
+        self._settle()
         if not self.answers:
             return None
-        a = self.answers.pop()
-        self._unrecord(a)
-        self.card, self.problem, self.step, self.prior = a.card, a.problem, a.step, list(a.prior)
-        self.started = self.ctx.now() - timedelta(seconds=a.seconds)
+        a = self.answers[-1]
+        rows = len(a.rows)
+        try:
+            self._take_back(a)
+        except OSError as e:
+            if len(a.rows) == rows:
+                raise
+            self._put_back(a, e)
+            return a
+        self.answers.pop()
+        self._back_to(a)
         return a
 
     # ---------------------------------------------------------------- the end

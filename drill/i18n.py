@@ -159,6 +159,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.card_not_kept": ("The card is read but not remembered as read: {why}. It will be shown again before "
                            "this template's first problem.",
                            "公式卡已读，但没能记下：{why}。下次做这个题型的第一道题前还会显示。"),
+    "save.dont_know_kept": ("Not saved: {why}. Free some space (or fix the permission), then press Ctrl+G again.",
+                            "未保存：{why}。腾出空间（或修正权限）后再按 Ctrl+G。"),
+    "save.grade_kept": ("The grade was not changed: {why}. The answer keeps its grade; free some space (or fix "
+                        "the permission), then press the key again.",
+                        "评分未修改：{why}。答案保留原来的评分；腾出空间（或修正权限）后再按一次该键。"),
+    "save.undo_refused": ("Not undone: {why}. The answer stays recorded; free some space (or fix the permission), "
+                          "then press Ctrl+Z again.",
+                          "未撤销：{why}。答案仍然记录在案；腾出空间（或修正权限）后再按 Ctrl+Z。"),
+    "save.undo_partly": ("Undone, but one of its rows is still in the log: {why}. It is taken back before your "
+                         "next answer is saved.",
+                         "已撤销，但它的一条记录还留在日志里：{why}。保存你的下一个答案之前会先把它撤掉。"),
     "save.not_recorded": ("Not recorded: {why}. Free some space (or fix the permission), then run the same "
                           "command again.",
                           "未记录：{why}。请腾出空间（或修正权限）后再运行同一条命令。"),

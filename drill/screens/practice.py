@@ -27,7 +27,7 @@ from drill.screens import VERDICT_COLOUR, DrillScreen
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution
 from drill.widgets.problem import givens_table
-from engine.storage import SaveFailed
+from engine.storage import SaveFailed, save_failed
 from question_bank import registry
 
 ASKING, FEEDBACK, EMPTY = "asking", "feedback", "empty"
@@ -426,8 +426,13 @@ class PracticeScreen(DrillScreen):
             self._drop_check()
             try:
                 self.show_feedback(self.run.dont_know())
-            except SaveFailed as e:
-                self.notify(self.tr("save.answer_kept", why=e.text(self.lang)), severity="error", timeout=8, markup=False)
+            except SaveFailed as e:  # nothing recorded: still asking (the box live again if a proof had it)
+                answer = self.query_one("#answer", Input)
+                answer.disabled = False
+                answer.focus()
+                self.draw_understood()
+                self.notify(self.tr("save.dont_know_kept", why=e.text(self.lang)), severity="error", timeout=8,
+                            markup=False)
 
     def action_grade(self, quality: int) -> None:
         if self.state != FEEDBACK:
@@ -435,7 +440,15 @@ class PracticeScreen(DrillScreen):
         try:
             a = self.run.override(int(quality))
         except SaveFailed as e:
-            self.notify(e.text(self.lang), severity="error", timeout=8, markup=False)
+            back = self.run.fell_back
+            if back is None:  # nothing changed: the answer stands with its grade
+                self.notify(self.tr("save.grade_kept", why=e.text(self.lang)), severity="error", timeout=8,
+                            markup=False)
+                return
+            self.show_asking(back.typed)  # taken back whole: given again once space is freed
+            self._not_graded = back.typed
+            self.query_one("#understood", Static).update(
+                Text(self.tr("save.answer_kept", why=e.text(self.lang)), style="bold red"))
             return
         self.show_feedback(a)
         self.notify(self.tr("practice.overridden", q=a.quality, name=quality_name(a.quality, self.lang)),
@@ -452,14 +465,19 @@ class PracticeScreen(DrillScreen):
     def action_undo(self) -> None:
         try:
             a = self.run.undo() if self.run else None
-        except SaveFailed as e:
-            self.notify(e.text(self.lang), severity="error", timeout=8, markup=False)
+        except SaveFailed as e:  # nothing changed
+            self.notify(self.tr("save.undo_refused", why=e.text(self.lang)), severity="error", timeout=8,
+                        markup=False)
             return
         if a is None:
             self.notify(self.tr("practice.nothing_to_undo"), severity="warning", timeout=2)
             return
         self.show_asking(a.typed)
-        self.notify(self.tr("practice.undone"), timeout=2)
+        if self.run.pending is a:  # a row of it is still in the log: taken back before the next answer
+            why = save_failed(self.run.pending_why).text(self.lang)
+            self.notify(self.tr("save.undo_partly", why=why), severity="warning", timeout=8, markup=False)
+        else:
+            self.notify(self.tr("practice.undone"), timeout=2)
 
     def _card_before_first_problem(self) -> None:
         """A template new to the learner shows its formula card first (not a review; its clock starts after)."""

@@ -168,3 +168,121 @@ def test_a_default_saves_folder_that_cannot_be_made_is_one_line_with_path_and_ca
     assert drill("due", "--new-per-day", "3", "--lang", lang) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said.format(path=target) in err
+
+
+# --------------------------------------------------------------------------- the practice screen: undo, grades, don't know
+
+
+def practice_app(profile, clock, item=SINGLE):
+    profile.set_setting(SHOW_KEY, False)
+    return DrillApp(AppContext(profile, "en", clock, random.Random(7)), start="practice", items=[item])
+
+
+async def answered(pilot):
+    """The practice screen after a right answer to its problem (its feedback on show)."""
+    from tests.functional.app_support import submit
+
+    screen = pilot.app.screen
+    await pilot.pause()
+    await submit(pilot, screen.run.current_step.expected.display)
+    assert screen.state == "feedback"
+    return screen
+
+
+def notes(app):
+    return " ".join(str(n.message) for n in app._notifications)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Not undone: cannot write"), ("zh", "未撤销：无法写入")])
+@sync
+async def test_ctrl_z_on_a_full_disk_keeps_the_answer_and_enter_goes_on(tmp_path, clock, monkeypatch, lang, said):
+    with Profile.open(tmp_path) as p:
+        app = practice_app(p, clock)
+        app.ctx.lang = lang
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await answered(pilot)
+            rows = list(p.reviews())
+            refuse_writes(monkeypatch)
+            await pilot.press("ctrl+z")
+            await pilot.pause()
+            assert said in notes(app) and screen.state == "feedback" and list(p.reviews()) == rows
+            await pilot.press("enter")  # the session goes on (to its summary): no crash
+            await pilot.pause()
+            assert type(app.screen).__name__ == "SummaryScreen"
+    assert len(rows) == 1
+
+
+@sync
+async def test_a_grade_key_on_a_full_disk_keeps_the_grade_and_says_so(tmp_path, clock, monkeypatch):
+    with Profile.open(tmp_path) as p:
+        app = practice_app(p, clock)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await answered(pilot)
+            rows = list(p.reviews())
+            refuse_writes(monkeypatch)
+            await pilot.press("a")
+            await pilot.pause()
+            assert "The grade was not changed: cannot write" in notes(app) and screen.state == "feedback"
+            assert list(p.reviews()) == rows and screen.run.answers[-1].quality == rows[0]["quality"]
+
+
+@sync
+async def test_a_grade_key_whose_new_row_cannot_be_written_puts_the_answer_back_in_the_box(tmp_path, clock,
+                                                                                          monkeypatch):
+    from tests.unit.test_practice_faults import fill_after
+
+    with Profile.open(tmp_path) as p:
+        app = practice_app(p, clock)
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await answered(pilot)
+            typed = screen.run.answers[-1].typed
+            fill_after(monkeypatch, 1)  # the old row is taken back; the disk is full for the new one
+            await pilot.press("a")
+            await pilot.pause()
+            assert screen.state == "asking" and screen.query_one("#answer", Input).value == typed
+            shown = text_of(screen, "#understood")
+            assert "Not saved: cannot write" in shown and "Your answer is kept" in shown
+            assert list(p.reviews()) == []
+            monkeypatch.undo()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert screen.state == "feedback" and len(list(p.reviews())) == 1
+
+
+@sync
+async def test_dont_know_on_a_full_disk_while_a_proof_runs_leaves_the_box_live(tmp_path, clock, monkeypatch):
+    import threading
+
+    from drill import flow
+
+    gate = threading.Event()
+    real = flow.PracticeRun.judge
+
+    def slow_judge(self, text):
+        gate.wait(10)
+        return real(self, text)
+
+    monkeypatch.setattr(flow.PracticeRun, "judge", slow_judge)
+    with Profile.open(tmp_path) as p:
+        app = practice_app(p, clock, item="memory.zero_expression")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            await pilot.pause()
+            box = screen.query_one("#answer", Input)
+            box.value = "2*Phi"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert box.disabled  # checking
+            refuse_writes(monkeypatch)
+            await pilot.press("ctrl+g")
+            await pilot.pause()
+            gate.set()
+            assert screen.state == "asking" and not box.disabled and box.value == "2*Phi"
+            assert "press Ctrl+G again" in notes(app) and list(p.reviews()) == []
+            monkeypatch.setattr(flow.PracticeRun, "judge", real)
+            from engine.storage import durable
+
+            monkeypatch.setattr(durable, "open", open, raising=False)  # space freed
+            await pilot.press("ctrl+g")
+            await pilot.pause()
+            assert screen.state == "feedback" and [r["verdict"] for r in p.reviews()] == ["dont_know"]
