@@ -29,6 +29,7 @@ the share of its answers counted correct or close: one rule for both.
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
@@ -400,6 +401,12 @@ class PracticeRun:
         those still stored."""
         while len(a.rows) > keep:
             stored = a.rows[-1]
+            last = self.ctx.profile.last_review()
+            if last is None or last["id"] != stored["id"]:  # its log file emptied by an undo it could not finish
+                from engine.storage import SaveFailed
+
+                raise SaveFailed(self.ctx.profile.path / "reviews", OSError(errno.EAGAIN, "the log's newest file "
+                                 "could not be removed; try again once the folder can be written"))
             removed = self.ctx.profile.undo_last()
             if removed is None or removed.get("id") != stored.get("id"):
                 raise RuntimeError(f"undo removed {removed!r}, expected the row {stored.get('id')}")

@@ -190,6 +190,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.not_exported": ("Not exported: {why}.", "未导出：{why}。"),
     "save.damaged": ("Damaged save file, left out: {path} ({reason}). To restore it: {fix}",
                      "存档文件已损坏，已跳过：{path}（{reason}）。恢复方法：{fix}"),
+    "save.unreadable": ("Save file left out, it cannot be read: {path} ({reason}). To fix it: {fix}",
+                        "存档文件无法读取，已跳过：{path}（{reason}）。修复方法：{fix}"),
     "save.damaged_more": (" (and {n} more)", "（另有 {n} 个）"),
     "save.setting_ignored": ("The setting {key} in {path} is not used: {problem}. The default is used until you "
                              "set it again.",

@@ -89,6 +89,13 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
         raise SystemExit(1) from None
 
 
+def damaged_key(error) -> str:
+    """The drill.i18n message for a save file left out: damaged (restore it), or unreadable (give permission)."""
+    from engine.storage import UnreadableSave
+
+    return "save.unreadable" if isinstance(error, UnreadableSave) else "save.damaged"
+
+
 def ignored_lines(profile, lang: str) -> list[str]:
     """One line per setting whose stored value is not used (``Profile.ignored_settings``): which, why, where."""
     from drill.i18n import t

@@ -74,9 +74,10 @@ def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
 def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
     """Name an older log file found damaged (left out of what was read) on stderr."""
     from drill.i18n import t
+    from drill.paths import damaged_key
 
     for e in profile.damaged.values():
-        print("drill: " + t("save.damaged", _lang(args), path=e.path, reason=e.reason, fix=e.fix), file=sys.stderr)
+        print("drill: " + t(damaged_key(e), _lang(args), path=e.path, reason=e.reason, fix=e.fix), file=sys.stderr)
 
 
 def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from drill import flow
 from drill.i18n import t, topic_name, when
-from drill.paths import ignored_lines
+from drill.paths import damaged_key, ignored_lines
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
 
@@ -27,7 +27,7 @@ def damaged_line(profile, lang: str) -> Text:
     lines = []
     if found:
         e = found[0]
-        line = t("save.damaged", lang, path=e.path, reason=e.reason, fix=e.fix)
+        line = t(damaged_key(e), lang, path=e.path, reason=e.reason, fix=e.fix)
         if len(found) > 1:
             line += t("save.damaged_more", lang, n=len(found) - 1)
         lines.append(line)

@@ -18,7 +18,7 @@ from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
 from tinydb.storages import Storage
 
-from .errors import DamagedSave, NewerSave, save_failed
+from .errors import DamagedSave, NewerSave, UnreadableSave, save_failed
 from .layout import SCHEMA_VERSION, backup_path
 from .validation import _is_int
 
@@ -93,6 +93,8 @@ def read_tables(path: Path) -> dict | None:
         return None
     except IsADirectoryError:
         raise DamagedSave(path, "it is a folder, not a file", backup_path(path)) from None
+    except PermissionError as e:  # not damaged: not ours to read (yet)
+        raise UnreadableSave(path, e) from None
     except OSError as e:
         raise DamagedSave(path, f"cannot be read ({e.strerror})", backup_path(path)) from None
     try:

@@ -47,6 +47,18 @@ class DamagedSave(Exception):
         Exception.__init__(self, msg)
 
 
+class UnreadableSave(DamagedSave):
+    """A save file this user may not read (permission denied): not damaged, and not to be moved away or
+    replaced; ``fix`` gives the permission back."""
+
+    def __init__(self, path: Path, error: OSError):
+        self.path, self.backup = Path(path), None
+        self.reason = "permission denied"
+        self.fix = f"chmod u+rw {shlex.quote(str(self.path))}"
+        Exception.__init__(self, f"save file {self.path} cannot be read: permission denied ({error.strerror}). It "
+                                 f"has not been changed. Give your user read and write permission on it: {self.fix}")
+
+
 class NewerSave(DamagedSave):
     """A save file written by a newer infra-drill (a higher schema version): left untouched, never replaced."""
 

@@ -277,7 +277,10 @@ class Profile:
             if self.read_only:  # the writer removes it; a reader leaves it out
                 self._seg_rows = self._seg_rows[:-1]
             else:
-                self._remove_last_row()  # the state was restored, the row not yet removed
+                try:
+                    self._remove_last_row()  # the state was restored, the row not yet removed
+                except OSError as e:  # left out all the same; removed by the next write of its file
+                    self.state_behind = save_failed(e, self._seg_path(self._seg_n))
         if fresh_state and self._segments:  # the state file is gone: rebuild it from the whole log
             rows: Iterator[dict] | list[dict] = self.reviews()
         else:  # the rows recorded after the state file was last written
@@ -285,7 +288,7 @@ class Profile:
             for n in reversed(self._segments):
                 seg = self._rows_of(n)
                 rows[:0] = [r for r in seg if r["id"] >= self._next_id]
-                if not seg or seg[0]["id"] < self._next_id:
+                if seg and seg[0]["id"] < self._next_id:  # (an emptied newest file: the one before it may count)
                     break
         for row in rows:
             self._apply(row)
@@ -435,16 +438,33 @@ class Profile:
         return _copy(row)
 
     def _remove_last_row(self) -> None:
-        row = self._seg_rows.pop()
-        if self._seg_rows:
-            self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
-            _flush(self._seg_db)
-            return
+        """Remove the newest row from the log: from its file, or the file itself when it holds no other row
+        (the one before becomes the newest again).  A write that fails (``SaveFailed``) leaves the row out
+        all the same: gone from memory and from the file's cache, so the next write of that file lacks it."""
         path = self._seg_path(self._seg_n)
-        self._seg_db.storage.storage.close()
-        self._seg_db = None
-        path.unlink()
-        backup_path(path).unlink(missing_ok=True)
+        if len(self._seg_rows) == 1:
+            try:
+                path.unlink()
+            except OSError:  # the folder cannot be changed: the file is emptied instead (below), and stays the newest
+                pass
+            else:
+                self._seg_rows.pop()
+                self._seg_db.storage.storage.close()
+                self._seg_db = None
+                try:
+                    backup_path(path).unlink(missing_ok=True)
+                except OSError:  # a backup without its file: harmless (never offered: nothing to restore)
+                    pass
+                self._after_segment_removed(path)
+                return
+        row = self._seg_rows.pop()
+        self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
+        try:
+            _flush(self._seg_db)
+        except OSError as e:
+            raise save_failed(e, path) from e
+
+    def _after_segment_removed(self, path: Path) -> None:
         _fsync_dir(path.parent)
         self._segments.pop()
         if self._segments:
@@ -548,7 +568,7 @@ class Profile:
                 self.damaged[e.path] = e
                 continue
             out[:0] = [r for r in rows if r["date"] == day]
-            if not any(r["date"] >= day for r in rows):
+            if rows and not any(r["date"] >= day for r in rows):  # (an emptied newest file: read on)
                 break
         return [_row_copy(r) for r in out]
 

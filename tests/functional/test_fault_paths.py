@@ -286,3 +286,39 @@ async def test_dont_know_on_a_full_disk_while_a_proof_runs_leaves_the_box_live(t
             await pilot.press("ctrl+g")
             await pilot.pause()
             assert screen.state == "feedback" and [r["verdict"] for r in p.reviews()] == ["dont_know"]
+
+
+# --------------------------------------------------------------------------- save files this user may not read
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Save file left out, it cannot be read: {seg} (permission denied). "
+                                               "To fix it: chmod u+rw {seg}"),
+                                        ("zh", "存档文件无法读取，已跳过：{seg}（permission denied）。修复方法：chmod u+rw {seg}")])
+def test_an_older_log_file_that_may_not_be_read_is_named_with_the_permission_to_give(tmp_path, monkeypatch, capsys,
+                                                                                    lang, said):
+    from datetime import date
+
+    from tests.functional.test_save_faults import damaged_older_segment
+    from tests.unit.test_storage_edges import refuse_reads
+
+    seg = damaged_older_segment(tmp_path, date.today())
+    seg.write_bytes(seg.with_name(seg.name + ".bak").read_bytes())  # whole again, but not ours to read
+    refuse_reads(monkeypatch, seg.name)
+    assert drill("--saves", str(tmp_path), "due", "--lang", lang) == 0
+    err = capsys.readouterr().err
+    assert said.format(seg=seg) in err and "mv " not in err
+
+
+def test_a_state_file_that_may_not_be_read_stops_the_command_in_one_line_with_the_fix(tmp_path, monkeypatch, capsys):
+    from tests.unit.test_storage_edges import refuse_reads
+
+    Profile.open(tmp_path).close()
+    with Profile.open(tmp_path) as p:
+        p.set_setting("new_per_day", 3)
+    refuse_reads(monkeypatch, "state.json")
+    state = tmp_path / "default" / "state.json"
+    for command in (["due"], ["due", "--new-per-day", "4"], ["stats", "--json"], ["export", "-"]):
+        assert drill("--saves", str(tmp_path), *command) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"save file {state} cannot be read: permission denied" in err
+        assert f"chmod u+rw {state}" in err and "damaged" not in err

@@ -11,8 +11,8 @@ from drill.commands.mock import SETTINGS_KEY as MOCK_KEY
 from drill.screens.card import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY
 from engine.storage import (DEFAULT_SETTINGS, EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, Profile,
-                            SaveFailed, SavesUnusable, document_problem, setting_problem, validation)
-from tests.unit.storage_support import row, state_tables
+                            SaveFailed, SavesUnusable, UnreadableSave, document_problem, setting_problem, validation)
+from tests.unit.storage_support import row, small_segments, state_tables  # noqa: F401 (a fixture)
 from tests.unit.test_storage_faults import refuse_writes
 
 
@@ -161,3 +161,96 @@ def test_a_saves_folder_that_is_a_file_is_named_not_taken_for_a_damaged_profile(
         Profile.open(root, read_only=read_only)
     assert e.value.path == root and e.value.file == afile and "is a file, not a folder" in str(e.value)
     assert "是一个文件，不是文件夹" in e.value.text("zh") and afile.read_text() == "x"
+
+
+# --------------------------------------------------------------------------- a save file this user may not read
+
+
+def refuse_reads(monkeypatch, name: str):
+    """Reading the save file called ``name`` fails with EACCES (the suite runs as root: chmod would not)."""
+    import pathlib
+
+    real = pathlib.Path.read_bytes
+
+    def read_bytes(self):
+        if self.name == name:
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(pathlib.Path, "read_bytes", read_bytes)
+
+
+@pytest.mark.parametrize("name", ["state.json", "mocks.json", "000002.json"])
+def test_a_save_file_that_may_not_be_read_is_not_called_damaged_nor_offered_to_be_moved(tmp_path, small_segments,
+                                                                                      monkeypatch, name):
+    with Profile.open(tmp_path) as p:
+        for k in range(4):
+            p.record(row(p, item=f"i{k}"))
+        p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [{"item": "i1"}], "score": {"correct": 0}})
+    refuse_reads(monkeypatch, name)
+    with pytest.raises(UnreadableSave) as e:
+        Profile.open(tmp_path)
+    assert isinstance(e.value, DamagedSave) and e.value.path.name == name
+    assert "cannot be read: permission denied" in str(e.value) and f"chmod u+rw {e.value.path}" in str(e.value)
+    assert "damaged" not in str(e.value) and "mv " not in str(e.value) and e.value.backup is None
+
+
+def test_an_older_log_file_that_may_not_be_read_is_left_out_of_todays_count_and_named(tmp_path, small_segments,
+                                                                                    monkeypatch):
+    from tests.unit.storage_support import DAY
+
+    with Profile.open(tmp_path) as p:
+        for k in range(5):
+            p.record(row(p, item=f"i{k}"))
+    refuse_reads(monkeypatch, "000001.json")
+    with Profile.open(tmp_path) as p:
+        assert len(p.reviews_today(DAY)) == 2
+        [e] = p.damaged.values()
+        assert isinstance(e, UnreadableSave) and e.fix.startswith("chmod u+rw ")
+
+
+# --------------------------------------------------------------------------- undo whose row cannot be removed
+
+
+def test_an_undone_row_that_cannot_be_removed_never_comes_back(tmp_path, monkeypatch):
+    """The state file says the row is undone; its log file cannot be written (now, nor at the next open)."""
+    seg = "000001.json"
+    with Profile.open(tmp_path) as p:
+        first = p.record(row(p, item="a"))
+        p.record(row(p, item="b"))
+        refuse_writes(monkeypatch, errno.EROFS, match=lambda target: target == seg)
+        assert p.undo_last()["item"] == "b"
+        assert isinstance(p.state_behind, SaveFailed) and list(p.reviews()) == [first]
+    with Profile.open(tmp_path) as p:  # still refused: opens all the same, the row left out
+        assert list(p.reviews()) == [first] and isinstance(p.state_behind, SaveFailed)
+        with pytest.raises(SaveFailed):
+            p.record(row(p, item="c"))
+        monkeypatch.undo()
+        third = p.record(row(p, item="c"))
+    with Profile.open(tmp_path) as p:
+        assert [r["item"] for r in p.reviews()] == ["a", "c"] and list(p.reviews())[-1] == third
+        assert set(p.states()) == {"a", "c"}
+
+
+def test_an_undone_row_alone_in_its_log_file_whose_file_cannot_be_removed_never_comes_back(tmp_path, small_segments,
+                                                                                            monkeypatch):
+    import pathlib
+
+    with Profile.open(tmp_path) as p:
+        rows = [p.record(row(p, item=f"i{k}")) for k in range(4)]  # the fourth alone in 000002.json
+        real = pathlib.Path.unlink
+
+        def unlink(self, *a, **k):
+            if self.name == "000002.json":
+                raise PermissionError(errno.EACCES, "Permission denied", str(self))
+            return real(self, *a, **k)
+
+        monkeypatch.setattr(pathlib.Path, "unlink", unlink)
+        assert p.undo_last() == rows[-1]
+        assert list(p.reviews()) == rows[:3]
+    with Profile.open(tmp_path) as p:
+        assert list(p.reviews()) == rows[:3]
+        new = p.record(row(p, item="x"))
+    monkeypatch.undo()
+    with Profile.open(tmp_path) as p:
+        assert list(p.reviews()) == rows[:3] + [new] and "i3" not in p.states()
