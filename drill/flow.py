@@ -402,11 +402,11 @@ class PracticeRun:
         while len(a.rows) > keep:
             stored = a.rows[-1]
             last = self.ctx.profile.last_review()
-            if last is None or last["id"] != stored["id"]:  # its log file emptied by an undo it could not finish
+            if last is None or last["id"] != stored["id"]:  # not the newest row now (see Profile._remove_last_row)
                 from engine.storage import SaveFailed
 
-                raise SaveFailed(self.ctx.profile.path / "reviews", OSError(errno.EAGAIN, "the log's newest file "
-                                 "could not be removed; try again once the folder can be written"))
+                raise SaveFailed(self.ctx.profile.path / "reviews", OSError(errno.EAGAIN, "its row is in an older "
+                                 "log file, which cannot be changed now (damaged, or its folder cannot be written)"))
             removed = self.ctx.profile.undo_last()
             if removed is None or removed.get("id") != stored.get("id"):
                 raise RuntimeError(f"undo removed {removed!r}, expected the row {stored.get('id')}")

@@ -443,9 +443,12 @@ class Profile:
         all the same: gone from memory and from the file's cache, so the next write of that file lacks it."""
         path = self._seg_path(self._seg_n)
         if len(self._seg_rows) == 1:
+            previous = self._segments[-2] if len(self._segments) > 1 else None
             try:
+                if previous is not None:  # the newest again: it must be readable, else this file stays the newest
+                    segment_rows(DurableStorage(self._seg_path(previous)).read(), self._seg_path(previous))
                 path.unlink()
-            except OSError:  # the folder cannot be changed: the file is emptied instead (below), and stays the newest
+            except (OSError, DamagedSave):  # (or the folder cannot be changed): the file is emptied instead, below
                 pass
             else:
                 self._seg_rows.pop()

@@ -254,3 +254,22 @@ def test_an_undone_row_alone_in_its_log_file_whose_file_cannot_be_removed_never_
     monkeypatch.undo()
     with Profile.open(tmp_path) as p:
         assert list(p.reviews()) == rows[:3] + [new] and "i3" not in p.states()
+
+
+def test_undo_of_a_row_alone_in_its_file_after_a_damaged_one_empties_its_file_and_goes_on(tmp_path, small_segments):
+    with Profile.open(tmp_path) as p:
+        rows = [p.record(row(p, item=f"i{k}")) for k in range(4)]  # the fourth alone in 000002.json
+    older = tmp_path / "default" / "reviews" / "000001.json"
+    good = older.read_bytes()
+    older.write_bytes(good[:40])  # damaged: it cannot become the newest file again
+    with Profile.open(tmp_path) as p:
+        assert p.undo_last() == rows[-1] and p.last_review() is None
+        assert p.undo_last() is None  # nothing more to take back here: no crash, nothing changed
+        with pytest.raises(DamagedSave):
+            list(p.reviews())
+    older.write_bytes(good)  # restored
+    with Profile.open(tmp_path) as p:
+        assert list(p.reviews()) == rows[:3] and "i3" not in p.states()
+        new = p.record(row(p, item="x"))
+    with Profile.open(tmp_path) as p:
+        assert list(p.reviews()) == rows[:3] + [new]
