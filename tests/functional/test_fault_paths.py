@@ -4,6 +4,7 @@ command lines. No traceback, one clear message in the UI language, nothing lost,
 
 import json
 import random
+from datetime import datetime, timezone
 
 import pytest
 from textual.widgets import Input
@@ -322,3 +323,44 @@ def test_a_state_file_that_may_not_be_read_stops_the_command_in_one_line_with_th
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and f"save file {state} cannot be read: permission denied" in err
         assert f"chmod u+rw {state}" in err and "damaged" not in err
+
+
+# --------------------------------------------------------------------------- queueing a mock's misses
+
+
+@pytest.mark.parametrize("lang, said", [("en", "cannot write"), ("zh", "无法写入")])
+@sync
+async def test_queueing_a_mocks_misses_on_a_full_disk_queues_nothing_and_says_so(tmp_path, clock, monkeypatch, lang,
+                                                                                said):
+    from tests.functional.test_mock_app import app_for, end_now, right, start, submit
+
+    with Profile.open(tmp_path) as p:
+        p.set_setting(SHOW_KEY, False)
+        app = app_for(p, clock, lang=lang, questions=2, seed=4, chains=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = await start(pilot)
+            await submit(pilot, screen, right(screen), seconds=20)
+            report = await end_now(pilot)
+            refuse_writes(monkeypatch, match=lambda target: target == "state.json")
+            await pilot.press("p")
+            await pilot.pause()
+            assert said in notes(app) and QUEUE_KEY not in p.settings()
+            monkeypatch.undo()
+            await pilot.press("p")  # space freed: queued once
+            await pilot.pause()
+            assert p.settings()[QUEUE_KEY] == list(report.report.missed_templates)
+
+
+def test_a_queued_template_answered_while_the_state_file_cannot_be_written_is_stored_and_stays_queued(tmp_path,
+                                                                                                   monkeypatch):
+    from drill import flow
+
+    with Profile.open(tmp_path) as p:
+        p.set_setting(QUEUE_KEY, [SINGLE])
+        ctx = AppContext(p, clock=lambda: datetime(2026, 11, 29, 15, tzinfo=timezone.utc), rng=random.Random(1))
+        run = flow.PracticeRun(ctx, flow.today_session(ctx))
+        assert run.card.item == SINGLE
+        refuse_writes(monkeypatch, match=lambda target: target == "state.json")
+        a = run.submit(run.current_step.expected.display)
+        assert isinstance(a, flow.Answer) and [r["item"] for r in p.reviews()] == [SINGLE]
+        assert p.settings()[QUEUE_KEY] == [SINGLE]  # asked first next time too: nothing lost, nothing wrong
