@@ -298,6 +298,9 @@ def _export_target(file: str) -> Path:
         raise UsageError(f"export: {shown_arg(file)} is a folder: give the file to write, e.g. "
                          f"{target / 'profile.json'}",
                          f"export：{shown_arg(file)} 是一个文件夹：请给出要写入的文件，例如 {target / 'profile.json'}")
+    if target.exists() and not target.is_file():  # a device or a pipe: replacing it would destroy it (as root)
+        raise UsageError(f"export: {shown_arg(file)} is not a regular file: give the file to write",
+                         f"export：{shown_arg(file)} 不是普通文件：请给出要写入的文件")
     return target
 
 
@@ -332,31 +335,78 @@ def _counts(doc: dict) -> str:
 MAX_IMPORT_BYTES = 1 << 30  # an export of a lifetime of reviews is far smaller
 
 
+# drill import's lines, in English and Chinese (a failed write says its path and cause: drill.i18n's save.*)
+IMPORT_TEXT = {
+    "not_file": ("{source} is not a regular file ({what}): not an export; nothing was imported",
+                 "{source} 不是普通文件（{what}），不是导出文件；未导入任何内容"),
+    "too_large": ("{source} is larger than {mb} MB: not an export; nothing was imported",
+                  "{source} 大于 {mb} MB，不是导出文件；未导入任何内容"),
+    "unreadable": ("cannot read {source}: {why}; nothing was imported", "无法读取 {source}：{why}；未导入任何内容"),
+    "not_json": ("{source} is not valid JSON ({why}); nothing was imported",
+                 "{source} 不是有效的 JSON（{why}）；未导入任何内容"),
+    "too_deep": ("{source} is nested too deeply to be an export; nothing was imported",
+                 "{source} 嵌套过深，不是导出文件；未导入任何内容"),
+    "has_history": ("profile '{profile}' already holds a history; nothing was imported. Run `drill export FILE` to "
+                    "keep a copy, then `drill import --replace` to overwrite it",
+                    "档案“{profile}”已有学习记录；未导入任何内容。请先运行 `drill export FILE` 保留一份副本，再用 "
+                    "`drill import --replace` 覆盖它"),
+    "invalid": ("{source}: {why}; nothing was imported", "{source}：{why}；未导入任何内容"),
+    "done": ("Imported {source} into profile '{profile}': {counts}.", "已将 {source} 导入档案“{profile}”：{counts}。"),
+}
+
+
+def _import_text(key: str, args: argparse.Namespace, **fmt) -> str:
+    from drill.paths import command_lang
+
+    en, zh = IMPORT_TEXT[key]
+    return (zh if command_lang(args) == "zh" else en).format(**fmt)
+
+
+def _kind_of(mode: int, args: argparse.Namespace) -> str:
+    """What a path that is not a regular file is (``a folder``, ``a named pipe``...), in the command's language."""
+    import stat
+
+    from drill.paths import command_lang
+
+    en, zh = (("a folder", "文件夹") if stat.S_ISDIR(mode) else ("a named pipe", "命名管道") if stat.S_ISFIFO(mode)
+              else ("a device", "设备") if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+              else ("a socket", "套接字") if stat.S_ISSOCK(mode) else ("not a file", "不是文件"))
+    return zh if command_lang(args) == "zh" else en
+
+
 def run_import(args: argparse.Namespace) -> int:
+    import stat
+
     from engine.storage import InvalidDocument, SaveFailed
 
     source = Path(args.file).expanduser()
     try:
-        if source.stat().st_size > MAX_IMPORT_BYTES:
-            return _fail(f"{source} is larger than {MAX_IMPORT_BYTES >> 20} MB: not an export; nothing was imported")
-        doc = json.loads(source.read_bytes().decode("utf-8"))
+        st = source.stat()  # before opening: a named pipe would block, /dev/zero never end
+        if not stat.S_ISREG(st.st_mode):
+            return _fail(_import_text("not_file", args, source=source, what=_kind_of(st.st_mode, args)))
+        if st.st_size > MAX_IMPORT_BYTES:
+            return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
+        with open(source, "rb") as f:
+            raw = f.read(MAX_IMPORT_BYTES + 1)  # bounded, whatever the file grows to meanwhile
+        if len(raw) > MAX_IMPORT_BYTES:
+            return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
+        doc = json.loads(raw.decode("utf-8"))
     except OSError as e:
-        return _fail(f"cannot read {source}: {e.strerror or e}")
+        return _fail(_import_text("unreadable", args, source=source, why=e.strerror or e))
     except (UnicodeDecodeError, ValueError) as e:
-        return _fail(f"{source} is not valid JSON ({e}); nothing was imported")
+        return _fail(_import_text("not_json", args, source=source, why=e))
     except RecursionError:
-        return _fail(f"{source} is nested too deeply to be an export; nothing was imported")
+        return _fail(_import_text("too_deep", args, source=source))
     with _open(args) as profile:
         if not profile.is_empty() and not args.replace:
-            return _fail(f"profile '{profile.name}' already holds a history; nothing was imported. "
-                         "Run `drill export FILE` to keep a copy, then `drill import --replace` to overwrite it")
+            return _fail(_import_text("has_history", args, profile=profile.name))
         try:
             profile.import_document(doc, today=date.today())
         except InvalidDocument as e:
-            return _fail(f"{source}: {e}; nothing was imported")
+            return _fail(_import_text("invalid", args, source=source, why=e))
         except SaveFailed as e:
             return _fail(_said("save.not_imported", args, e))
-        print(f"Imported {source} into profile '{profile.name}': {_counts(doc)}.")
+        print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(doc)))
     return 0
 
 

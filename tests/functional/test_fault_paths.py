@@ -110,14 +110,19 @@ def test_plan_on_a_full_disk_changes_nothing_and_says_so_in_one_line(tmp_path, m
 
 
 @pytest.mark.parametrize("target, said", [("", "FILE must not be empty"), (".", "is a folder"),
-                                          ("{tmp}", "is a folder"), ("{tmp}/out/", "is a folder")])
+                                          ("{tmp}", "is a folder"), ("{tmp}/out/", "is a folder"),
+                                          ("{tmp}/fifo", "is not a regular file")])
 def test_export_to_an_empty_name_or_a_folder_is_one_line_not_a_traceback(tmp_path, capsys, target, said):
+    import os
+
     (tmp_path / "out").mkdir()
+    os.mkfifo(tmp_path / "fifo")
     Profile.open(tmp_path / "s").close()
     assert main(["--saves", str(tmp_path / "s"), "export", target.format(tmp=tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err
     assert list((tmp_path / "out").iterdir()) == [] and not list(tmp_path.glob(".*.tmp"))
+    assert (tmp_path / "fifo").is_fifo()  # never replaced by the export (a device neither: /dev/full as root)
 
 
 @pytest.mark.parametrize("saves, said", [
@@ -364,3 +369,21 @@ def test_a_queued_template_answered_while_the_state_file_cannot_be_written_is_st
         a = run.submit(run.current_step.expected.display)
         assert isinstance(a, flow.Answer) and [r["item"] for r in p.reviews()] == [SINGLE]
         assert p.settings()[QUEUE_KEY] == [SINGLE]  # asked first next time too: nothing lost, nothing wrong
+
+
+# --------------------------------------------------------------------------- drill import of what is not a file
+
+
+@pytest.mark.parametrize("source, what", [("/dev/zero", ("a device", "设备")), ("{fifo}", ("a named pipe", "命名管道")),
+                                          ("{tmp}", ("a folder", "文件夹"))])
+@pytest.mark.parametrize("lang, said", [("en", "is not a regular file"), ("zh", "不是普通文件")])
+def test_import_of_a_device_a_pipe_or_a_folder_is_refused_at_once(tmp_path, capsys, source, what, lang, said):
+    """/dev/zero was read for ever (memory growing), a named pipe blocked: neither is an export."""
+    import os
+
+    os.mkfifo(tmp_path / "fifo")
+    name = source.format(fifo=tmp_path / "fifo", tmp=tmp_path)
+    assert drill("--saves", str(tmp_path / "s"), "import", name, "--lang", lang) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and name in err and what[lang == "zh"] in err
+    assert not (tmp_path / "s").exists()  # refused before the profile was opened
