@@ -87,14 +87,46 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "定义模型算力利用率 MFU 与硬件算力利用率 HFU（附录 B）",
            "PaLM: Scaling Language Modeling with Pathways (arXiv:2204.02311)"),
     Source("narayanan2021", "Narayanan et al. 2021", "Narayanan 等 2021",
-           "1F1B and interleaved pipeline schedules and their bubbles, on Megatron-LM",
-           "1F1B 与交错式流水线调度及其气泡（Megatron-LM）",
+           "1F1B and interleaved pipeline schedules and their bubbles, on Megatron-LM; the PTD-P (3D) layout: "
+           "tensor parallelism inside a node, pipeline parallelism across nodes, data parallelism for the rest",
+           "1F1B 与交错式流水线调度及其气泡（Megatron-LM）；PTD-P（3D 并行）布局：张量并行在节点内，流水线并行跨节点，"
+           "其余用数据并行",
            "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM, SC 2021 "
            "(arXiv:2104.04473)"),
     Source("huang2019", "Huang et al. 2019 (GPipe)", "Huang 等 2019（GPipe）",
            "pipeline parallelism with micro-batches; the (P−1)/(m+P−1) bubble",
            "带 micro-batch 的流水线并行；(P−1)/(m+P−1) 的气泡",
            "GPipe: Efficient Training of Giant Neural Networks using Pipeline Parallelism (arXiv:1811.06965)"),
+    Source("shazeer2017", "Shazeer et al. 2017", "Shazeer 等 2017",
+           "the sparsely-gated mixture-of-experts layer: a router sends each token to k of E expert MLPs",
+           "稀疏门控的混合专家层：路由器把每个 token 发往 E 个专家 MLP 中的 k 个",
+           "Outrageously Large Neural Networks: The Sparsely-Gated Mixture-of-Experts Layer, ICLR 2017 "
+           "(arXiv:1701.06538)"),
+    Source("lepikhin2020", "Lepikhin et al. 2020 (GShard)", "Lepikhin 等 2020（GShard）",
+           "expert parallelism: experts spread over devices, All-to-All dispatch and combine of the tokens, "
+           "top-2 routing with an expert capacity",
+           "专家并行：专家分布在各设备上，token 通过 All-to-All 分发（dispatch）与合并（combine），top-2 路由与专家容量",
+           "GShard: Scaling Giant Models with Conditional Computation and Automatic Sharding (arXiv:2006.16668)"),
+    Source("fedus2021", "Fedus et al. 2021 (Switch Transformer)", "Fedus 等 2021（Switch Transformer）",
+           "top-1 routing and the expert capacity: tokens per expert = tokens / experts × capacity factor (§2.2)",
+           "top-1 路由与专家容量：每个专家的 token 数 = token 数 / 专家数 × 容量因子（§2.2）",
+           "Switch Transformers: Scaling to Trillion Parameter Models with Simple and Efficient Sparsity, JMLR 2022 "
+           "(arXiv:2101.03961)"),
+    Source("rajbhandari2022", "Rajbhandari et al. 2022 (DeepSpeed-MoE)", "Rajbhandari 等 2022（DeepSpeed-MoE）",
+           "training and serving MoE models: expert parallelism and its All-to-All communication",
+           "MoE 模型的训练与推理：专家并行及其 All-to-All 通信",
+           "DeepSpeed-MoE: Advancing Mixture-of-Experts Inference and Training to Power Next-Generation AI Scale, "
+           "ICML 2022 (arXiv:2201.05596)"),
+    Source("jiang2024", "Jiang et al. 2024 (Mixtral)", "Jiang 等 2024（Mixtral）",
+           "Mixtral-8x7B: top-2 of 8 experts per layer, 46.7B parameters stored, 12.9B active per token",
+           "Mixtral-8x7B：每层 8 个专家选 2 个，存 46.7B 参数，每个 token 激活 12.9B",
+           "Mixtral of Experts (arXiv:2401.04088)"),
+    Source("deepseek2024", "DeepSeek-AI 2024 (DeepSeek-V3)", "DeepSeek-AI 2024（DeepSeek-V3）",
+           "DeepSeek-V3: 671B parameters, 37B active (top-8 of 256 routed experts plus a shared one); each token "
+           "is sent to at most 4 nodes to bound the All-to-All; no token dropping",
+           "DeepSeek-V3：671B 参数、37B 激活（256 个路由专家选 8 个，外加 1 个共享专家）；每个 token 最多发往 4 个节点，"
+           "以限制 All-to-All 的开销；不丢弃 token",
+           "DeepSeek-V3 Technical Report (arXiv:2412.19437)"),
     Source("pope2022", "Pope et al. 2022", "Pope 等 2022",
            "transformer inference: KV cache size, memory-bound decode, batching", "Transformer 推理：KV Cache 大小、"
            "访存受限的 decode、批处理", "Efficiently Scaling Transformer Inference, MLSys 2023 (arXiv:2211.05102)"),

@@ -80,7 +80,7 @@ def _shared_note(m: Model) -> tuple[str, str]:
 
 
 @template("moe.total_params", topic="moe", title="Total parameters of an MoE model",
-          title_zh="MoE 模型的总参数量", difficulty=1, target_seconds=60)
+          title_zh="MoE 模型的总参数量", difficulty=1, target_seconds=60, source="jiang2024, deepseek2024")
 def total_params(rng):
     m = _pick(rng)
     note_en, note_zh = _shared_note(m)
@@ -96,11 +96,12 @@ def total_params(rng):
 
 
 @template("moe.total_params_config", topic="moe", title="Total parameters of an MoE model from its config",
-          title_zh="由配置推出 MoE 模型的总参数量", difficulty=3, target_seconds=120)
+          title_zh="由配置推出 MoE 模型的总参数量", difficulty=3, target_seconds=120, source="jiang2024, deepseek2024")
 def total_params_config(rng):
     m = _pick(rng)
     moe_layers = m.moe_layers or m.layers
-    pe = moe_layers * 3 * m.d_model * m.ffn
+    per_layer = 3 * m.d_model * m.ffn
+    pe = moe_layers * per_layer
     note_en, note_zh = _shared_note(m)
     first = m.layers - moe_layers
     dense_en = ("" if not first else f" The first {first} of the {m.layers} layers have a dense MLP (in Φ_dense)."
@@ -115,10 +116,15 @@ def total_params_config(rng):
                 _moe_givens(m)[1]),
         asks=(Ask(formula="moe_total_params", unit="", tolerance=TOTAL_TOLERANCE,
                   inputs={"phi_dense": phi_dense(m), "phi_expert": pe, "n_experts": m.experts},
-                  explanation=(f"Φ_expert = MoE layers × 3 × d_model × d_expert = {moe_layers} × 3 × {m.d_model:,} × "
-                               f"{m.ffn:,} = {fmt_number(pe)}",),
-                  explanation_zh=(f"Φ_expert = MoE 层数 × 3 × d_model × d_expert = {moe_layers} × 3 × {m.d_model:,} × "
-                                  f"{m.ffn:,} = {fmt_number(pe)}",),
+                  explanation=(f"one expert in one layer is a gated MLP: gate, up and down projections, 3 matrices "
+                               f"of d_model × d_expert = 3 × {m.d_model:,} × {m.ffn:,} = {per_layer:,} "
+                               "parameters",
+                               f"Φ_expert = MoE layers × 3 × d_model × d_expert = {moe_layers} × {per_layer:,} = "
+                               f"{pe:,} (one expert, all MoE layers)"),
+                  explanation_zh=(f"一个专家在一层里是一个带门控的 MLP：gate、up、down 三个投影，3 个 d_model × d_expert 的"
+                                  f"矩阵 = 3 × {m.d_model:,} × {m.ffn:,} = {per_layer:,} 个参数",
+                                  f"Φ_expert = MoE 层数 × 3 × d_model × d_expert = {moe_layers} × {per_layer:,} = "
+                                  f"{pe:,}（单个专家，所有 MoE 层）"),
                   prompt_en=f"Each expert of {m.name} is a gated (SwiGLU) MLP: 3 matrices of d_model × d_expert per "
                             f"MoE layer.{dense_en} Work out Φ_expert, then the total parameter count.{note_en}",
                   prompt_zh=f"{name_zh(m)} 的每个专家都是带门控（SwiGLU）的 MLP：每个 MoE 层 3 个 d_model × d_expert 的矩阵。"
@@ -129,7 +135,7 @@ def total_params_config(rng):
 
 
 @template("moe.active_params", topic="moe", title="Active parameters per token of an MoE model",
-          title_zh="MoE 模型每个 token 的激活参数量", difficulty=2, target_seconds=75)
+          title_zh="MoE 模型每个 token 的激活参数量", difficulty=2, target_seconds=75, source="jiang2024, deepseek2024")
 def active_params(rng):
     m = _pick(rng)
     note_en, note_zh = _shared_note(m)
@@ -167,7 +173,8 @@ def _ep_setup(rng):
 
 
 @template("moe.alltoall_bytes", topic="moe", title="Expert-parallel All-to-All bytes per layer",
-          title_zh="专家并行下每个 MoE 层的 All-to-All 字节数", difficulty=2, target_seconds=120)
+          title_zh="专家并行下每个 MoE 层的 All-to-All 字节数", difficulty=2, target_seconds=120,
+          source="lepikhin2020, deepseek2024")
 def alltoall_bytes(rng):
     m, n, tokens, dtype, gpu = _ep_setup(rng)
     return Spec(
@@ -195,7 +202,7 @@ CAPACITY_CONV_ZH = ("专家容量（Switch Transformer、GShard）：每个专�
 
 
 @template("moe.expert_capacity", topic="moe", title="Expert capacity with a capacity factor",
-          title_zh="给定容量因子时的专家容量", difficulty=2, target_seconds=75)
+          title_zh="给定容量因子时的专家容量", difficulty=2, target_seconds=75, source="fedus2021, lepikhin2020")
 def expert_capacity(rng):
     while True:  # a capacity under 10,000 slots (shown in full); round inputs, so the arithmetic is exact by hand
         m = rng.choice(models.MOE_MODELS)
@@ -222,7 +229,7 @@ def expert_capacity(rng):
 @template("moe.chain_moe_vs_dense", topic="moe",
           title="Chain: MoE vs dense: memory, FLOPs, All-to-All",
           title_zh="追问链：MoE 与稠密模型：总参数 → 激活参数 → 显存 → 每 token FLOPs → All-to-All", difficulty=3,
-          target_seconds=540)
+          target_seconds=540, source="jiang2024, deepseek2024, lepikhin2020")
 def chain_moe_vs_dense(rng):
     m, n, tokens, dtype, gpu = _ep_setup(rng)
     bpe = DTYPE_BYTES[dtype]
@@ -246,9 +253,24 @@ def chain_moe_vs_dense(rng):
                 prompt_zh="每个 token 的激活参数（一个 token 实际乘过的参数）有多少？"),
             Ask(formula="weights_bytes", unit="GB", inputs={"phi": Ref(0), "bytes_per_param": bpe},
                 extras={"phi_active": Ref(1)},
+                decomposition=("memory holds every expert, active or not: the total Φ (step 1), not the active "
+                               "{phi_active}, × bytes per parameter",),
+                decomposition_zh=("显存要装下每个专家，不管它激活与否：用总参数 Φ（第 1 步），而不是激活参数 {phi_active}，"
+                                  "× 每参数字节数",),
+                takeaway=f"for memory an MoE is as big as its total: {m.name} needs the weights of all {m.experts} "
+                         "experts resident, {result}, as a dense model of that size would.",
+                takeaway_zh=f"从显存看，MoE 就有它的总参数那么大：{name_zh(m)} 的 {m.experts} 个专家的权重都要常驻显存，"
+                            "共 {result}，和同样大小的稠密模型一样。",
                 prompt_en="How much memory do the weights take across the GPUs, in GB?",
                 prompt_zh="权重在所有 GPU 上一共占多少显存（GB）？"),
             Ask(formula="forward_flops_per_token", unit="GFLOP", inputs={"phi": Ref(1)}, extras={"phi_total": Ref(0)},
+                decomposition=("a token multiplies through the active parameters only (step 2), 2 FLOPs each (a "
+                               "multiply and an add): the idle experts cost no FLOPs",),
+                decomposition_zh=("一个 token 只用到激活参数（第 2 步），每个 2 FLOPs（一次乘、一次加）：闲置的专家不花 FLOPs",),
+                takeaway="for FLOPs an MoE is as small as its active part: the compute of a dense model of {phi} "
+                         "parameters, on the memory of one of {phi_total}.",
+                takeaway_zh="从 FLOPs 看，MoE 只有激活部分那么大：算力开销相当于 {phi} 参数的稠密模型，显存却要按 "
+                            "{phi_total} 参数来放。",
                 prompt_en="How many FLOPs does a forward pass spend per token (2 FLOPs per active parameter), in GFLOP?",
                 prompt_zh="前向每个 token 花多少 FLOPs（每个激活参数 2 FLOPs），单位 GFLOP？"),
             Ask(formula="moe_alltoall_bytes", unit="MB",
