@@ -1857,13 +1857,66 @@ def _zero_parallel(stage: int) -> Formula:
                for k in (1, 2, 3) if k != stage]
     miscon.append(Misconception("unsharded_parallel", "sharded nothing over data parallel (16Φ / (TP·PP))",
                                 "16*phi/(tp*pp)", "没有在数据并行组里切分任何状态（16Φ / (TP·PP)）"))
+    what_zh = {1: "优化器状态", 2: "优化器状态和梯度", 3: "优化器状态、梯度和权重"}
+    shown = {1: "(4Φ + 12Φ/N_dp) / (TP·PP)", 2: "(2Φ + 14Φ/N_dp) / (TP·PP)", 3: "16Φ / (TP·PP·N_dp)"}
+    slice_part = Part("slice", "Φ_slice", "phi/(tp*pp)", "count", "parameters of this GPU's slice of the model",
+                      "本卡分到的那一份模型参数")
+    # what stays whole on every data-parallel replica (bytes per parameter), what is split N_dp ways
+    kept, split = {1: (4, 12), 2: (2, 14), 3: (0, 16)}[stage]
+    kept_en = {1: "bf16 weights and gradients, 2 B + 2 B", 2: "bf16 weights, 2 B"}
+    kept_zh = {1: "bf16 权重和梯度，每个参数 2 B + 2 B", 2: "bf16 权重，每个参数 2 B"}
+    split_en = {1: "fp32 AdamW states, 12 B", 2: "bf16 gradients and fp32 AdamW states, 2 B + 12 B"}
+    split_zh = {1: "fp32 AdamW 状态，每个参数 12 B", 2: "bf16 梯度和 fp32 AdamW 状态，每个参数 2 B + 12 B"}
+    if stage == 3:
+        parts = (slice_part,
+                 Part("state", "16Φ_slice", "16*slice", "bytes", "the slice's whole training state, 16 B per parameter",
+                      "这一份的全部训练状态，每个参数 16 B"))
+        via = "state/n_dp"
+    else:
+        parts = (slice_part,
+                 Part("kept", f"{kept}Φ_slice", f"{kept}*slice", "bytes",
+                      f"{kept_en[stage]} per parameter, whole on every replica",
+                      f"{kept_zh[stage]}，每个副本都存完整的一份"),
+                 Part("shard", f"{split}Φ_slice/N_dp", f"{split}*slice/n_dp", "bytes",
+                      f"this GPU's share of the {split_en[stage]} per parameter",
+                      f"本卡分到的 {split_zh[stage]}"))
+        via = "kept + shard"
+    decomposition = (f"tensor and pipeline parallelism split the model first: each GPU holds Φ/(TP·PP) of the "
+                     f"parameters; then ZeRO-{stage} shards the {what[stage]} of that slice over the N_dp "
+                     f"data-parallel replicas: {shown[stage]}",)
+    decomposition_zh = (f"先由张量并行和流水线并行切分模型：每张卡持有 Φ/(TP·PP) 的参数；再由 ZeRO-{stage} 把这一份的"
+                        f"{what_zh[stage]}在 N_dp 个数据并行副本间切分：{shown[stage]}",)
+    if stage == 3:
+        simplification = ("with everything sharded the layout drops out: 16Φ/(TP·PP·N_dp) = 16Φ / (number of GPUs); "
+                          "any TP × PP × DP over the same GPUs gives {result}",)
+        simplification_zh = ("全部切分后与布局无关：16Φ/(TP·PP·N_dp) = 16Φ / GPU 总数；同样多的卡，任何 TP × PP × DP "
+                             "都得到 {result}",)
+        takeaway = ("ZeRO-3 spreads all 16 bytes per parameter over every GPU: memory falls with the cluster size, "
+                    "paid for by gathering the weights twice per step (1.5× the traffic of data parallelism).")
+        takeaway_zh = "ZeRO-3 把每个参数的 16 字节摊到所有卡上：显存随集群规模下降，代价是每步 AllGather 两次权重（通信量是数据并行的 1.5 倍）。"
+    else:
+        simplification = (f"as N_dp grows the shard vanishes and the memory tends to {kept}Φ/(TP·PP) = {{kept}}: the "
+                          f"replicated {'weights and gradients' if stage == 1 else 'weights'} are the floor, and only "
+                          f"a larger TP·PP lowers it",)
+        simplification_zh = (f"N_dp 增大时切片趋于 0，显存趋于 {kept}Φ/(TP·PP) = {{kept}}：复制的"
+                             f"{'权重和梯度' if stage == 1 else '权重'}是下限，只有加大 TP·PP 才能再降",)
+        takeaway = (f"TP·PP divides every byte, ZeRO-{stage} only the {split} B of "
+                    f"{'AdamW state' if stage == 1 else 'gradients and AdamW state'}: choose TP·PP so that the "
+                    f"replicated {kept}Φ/(TP·PP) fits, and more data parallelism then only shrinks the rest.")
+        takeaway_zh = (f"TP·PP 切分所有字节，ZeRO-{stage} 只切分 {split} B 的{' AdamW 状态' if stage == 1 else '梯度和 AdamW 状态'}："
+                       f"先选 TP·PP 让复制的 {kept}Φ/(TP·PP) 放得下，之后再加数据并行只会让剩下的部分变小。")
     return Formula(
         f"zero{stage}_parallel_bytes", (PHI, TP, PP, N_DP), f"({ZERO_EXPR[stage]})/(tp*pp)", "bytes",
         f"static training bytes per GPU under TP × PP × DP with ZeRO-{stage}: the model is split TP·PP ways and "
         f"the {what[stage]} of each slice are sharded over the N_dp data-parallel replicas (activations excluded)",
-        "ZeRO (Rajbhandari et al. 2020, 'ZeRO: Memory Optimizations Toward Training Trillion Parameter Models', "
-        f"§5) on top of Megatron-LM tensor and pipeline parallelism (Shoeybi et al. 2019; Narayanan et al. 2021)",
-        tuple(miscon), f"M_ZeRO-{stage}/GPU")
+        "rajbhandari2020, shoeybi2019, narayanan2021",  # ZeRO §5 on top of Megatron-LM tensor and pipeline parallelism
+        tuple(miscon), f"M_ZeRO-{stage}/GPU",
+        decomposition=decomposition, decomposition_zh=decomposition_zh, parts=parts, via=via,
+        simplification=simplification, simplification_zh=simplification_zh,
+        takeaway=takeaway, takeaway_zh=takeaway_zh,
+        example={"phi": 70e9, "tp": 8, "pp": 2, "n_dp": 4},
+        meaning_zh=f"TP × PP × DP 加 ZeRO-{stage} 时每张 GPU 的静态训练显存：模型先切成 TP·PP 份，每份的{what_zh[stage]}"
+                   "再在 N_dp 个数据并行副本间切分（不含激活值）")
 
 
 PART2: tuple[Formula, ...] = (
@@ -2436,17 +2489,40 @@ BANK2: tuple[Formula, ...] = (
             meaning_zh="Transformer 参数量的经验公式：12·L·h²（每层注意力 4h² + 4h 宽 MLP 的 8h²；"
                        "忽略 embedding、偏置和归一化层）"),
     Formula("tp_allreduce_time_layer", (S, B, H, BPE, Input("n_tp", "count", "tensor-parallel GPUs", "N_tp"),
-                                        Input("link_bw", "bandwidth", "one-way link bandwidth per GPU", "β")),
+                                        Input("link_bw", "bandwidth", "one-way link bandwidth per GPU", "β",
+                                              "每卡链路的单向带宽")),
             "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/link_bw", "time",
             "time of one layer's tensor-parallel communication in the forward pass: two ring AllReduces of the "
             "s·b·h activation at the link's one-way bandwidth (latency ignored)",
-            "Shoeybi et al. 2019, 'Megatron-LM', §3 (two AllReduces per layer in the forward pass); ring AllReduce "
-            "cost 2(N−1)/N·M/β (Patarasuk and Yuan 2009)",
+            "shoeybi2019, patarasuk2009, thakur2005",  # Megatron-LM §3: two AllReduces per layer forward; ring cost
             (Misconception("one_allreduce_time", "counted one AllReduce per layer; attention and MLP each end in one",
                            "2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/link_bw", "每层只算了一次 AllReduce；注意力和 MLP 各有一次"),
              Misconception("bidirectional_bw", "used the bidirectional NVLink figure (twice the one-way bandwidth)",
                            "2*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem/(2*link_bw)",
-                           "用了 NVLink 的双向带宽（是单向带宽的两倍）")), "T_TP/layer"),
+                           "用了 NVLink 的双向带宽（是单向带宽的两倍）")), "T_TP/layer",
+            decomposition=("Megatron TP ends attention and the MLP each in a ring AllReduce of the s·b·h activation: "
+                           "two per layer in the forward pass; a ring AllReduce sends 2(N_tp−1)/N_tp × M from each GPU, "
+                           "one way at a time, so the time is the bytes over the one-way bandwidth β",),
+            decomposition_zh=("Megatron 张量并行的注意力和 MLP 各以一次对 s·b·h 激活的 Ring AllReduce 结束：每层前向两次；"
+                              "一次 Ring AllReduce 每张卡发送 2(N_tp−1)/N_tp × M，同一时刻单向发送，所以耗时 = 字节数 ÷ "
+                              "单向带宽 β",),
+            parts=(Part("msg", "M", "s*b*h*bytes_per_elem", "bytes", "one activation tensor s·b·h",
+                        "一个 s·b·h 激活张量"),
+                   Part("vol", "V_TP", "2*2*(n_tp-1)/n_tp*msg", "bytes", "two ring AllReduces: bytes each GPU sends",
+                        "两次 Ring AllReduce：每张卡发送的字节数")),
+            via="vol/link_bw",
+            simplification=("the α-β model adds 2(N_tp−1) steps of latency α per AllReduce; with M = {msg} the "
+                            "bandwidth term dwarfs a few µs, so T ≈ V/β; as N_tp grows 2(N_tp−1)/N_tp → 2 and "
+                            "T → 4M/β",),
+            simplification_zh=("α-β 模型里每次 AllReduce 还有 2(N_tp−1) 步延迟 α；M = {msg} 时带宽项远大于几 µs 的延迟，"
+                               "所以 T ≈ V/β；N_tp 增大时 2(N_tp−1)/N_tp → 2，T → 4M/β",),
+            takeaway="this time sits on the critical path of every layer, twice forward and twice backward: over "
+                     "NVLink it is a fraction of the layer's compute, over a 50 GB/s network port it can exceed it, "
+                     "so TP stays inside a node.",
+            takeaway_zh="这段时间在每一层的关键路径上，前向两次、反向两次：走 NVLink 时只占这一层计算时间的一小部分，"
+                        "走 50 GB/s 的网卡端口就可能比计算还长，所以 TP 不出节点。",
+            example={"s": 4096, "b": 1, "h": 8192, "bytes_per_elem": 2, "n_tp": 8, "link_bw": 450e9},
+            meaning_zh="张量并行下一层前向的通信时间：对 s·b·h 激活做两次 Ring AllReduce，按链路单向带宽计（忽略延迟）"),
     Formula("nccl_algbw", (Input("size", "bytes", "message size of the collective", "S", "集合通信的消息大小"),
                            Input("time", "time", "measured time of one collective", "t", "一次集合通信的实测耗时")),
             "size/time", "bandwidth", "nccl-tests algorithm bandwidth: message size over time",
@@ -2623,14 +2699,34 @@ BANK2: tuple[Formula, ...] = (
             takeaway_zh="交错调度用第一阶段最多 (1 + 1/v) 倍的激活显存和 v 倍的点对点通信，换来缩小到 1/v 的气泡。",
             example={"p": 4, "v": 2},
             meaning_zh="交错式 1F1B 下第一阶段的激活显存相对普通 1F1B 的倍数"),
-    Formula("step_time_with_bubble", (Input("compute_time", "time", "busy compute time of a step", "T_compute"),
-                                      Input("bubble", "ratio", "bubble: idle share of the total step time", "bubble")),
+    Formula("step_time_with_bubble", (Input("compute_time", "time", "busy compute time of a step", "T_compute",
+                                            "一步中的忙碌计算时间"),
+                                      Input("bubble", "ratio", "bubble: idle share of the total step time", "bubble",
+                                            "气泡率：空闲时间占一步总时间的比例")),
             "compute_time/(1 - bubble)", "time",
             "step time once the pipeline bubble is added: the busy time is (1 − bubble) of the total",
             "C§6.1 (bubble as a share of total time)",
             (Misconception("ideal_time", "treated the bubble as a share of the ideal time: T·(1 + bubble)",
                            "compute_time*(1 + bubble)", "把气泡当成了相对理想时间的比例：T·(1 + 气泡率)"),
-             Misconception("no_bubble", "left the bubble out", "compute_time", "漏掉了气泡")), "T_step"),
+             Misconception("no_bubble", "left the bubble out", "compute_time", "漏掉了气泡")), "T_step",
+            refs="narayanan2021",
+            decomposition=("the bubble is a share of the TOTAL step: the GPUs compute for (1 − bubble) × T_step, so "
+                           "T_step = T_compute / (1 − bubble)",),
+            decomposition_zh=("气泡率是占一步总时间的比例：GPU 只有 (1 − 气泡率) × T_step 在计算，所以 "
+                              "T_step = T_compute / (1 − 气泡率)",),
+            parts=(Part("busy", "1 − bubble", "1 - bubble", "ratio", "share of the step the GPUs compute",
+                        "一步中 GPU 在计算的比例"),),
+            via="compute_time/busy",
+            simplification=("for a small bubble 1/(1 − b) ≈ 1 + b, which is why T·(1 + b) comes out close but short; "
+                            "the gap grows with b: a 50 % bubble doubles the step",),
+            simplification_zh=("气泡率小时 1/(1 − b) ≈ 1 + b，所以 T·(1 + b) 很接近但偏小；b 越大差得越多："
+                               "50 % 的气泡让一步的时间翻倍",),
+            takeaway="the bubble is paid in wall-clock time: every GPU idles {bubble} of each {result} step; more "
+                     "micro-batches per step (m ≫ P) or interleaved stages shrink it.",
+            takeaway_zh="气泡是实打实的墙钟时间：每一步 {result} 里每张卡都有 {bubble} 在空等；每步多放微批次（m ≫ P）"
+                        "或用交错式调度可以缩小它。",
+            example={"compute_time": 10.0, "bubble": 0.2},
+            meaning_zh="加上流水线气泡后的一步时间：忙碌时间只占总时间的 (1 − 气泡率)"),
 )
 
 CATALOGUE = CATALOGUE + PART2 + BANK2

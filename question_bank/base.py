@@ -572,8 +572,11 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             if example is None:
                 raise ValueError(f"{t.id}: no layout meets the constraints")
             exp = Expected("layout", example.text, layout=ask.layout)
-            solution = tuple(ask.explanation) + ask.layout.solution(example, "en")
-            solution_zh = tuple(ask.explanation_zh or ask.explanation) + ask.layout.solution(example, "zh")
+            # the choice (explanation), the check of the example layout, then the takeaway
+            en, zh = _explained(ask)
+            solution = en[:len(ask.explanation)] + ask.layout.solution(example, "en") + en[len(ask.explanation):]
+            n_zh = len(ask.explanation_zh or ask.explanation)
+            solution_zh = zh[:n_zh] + ask.layout.solution(example, "zh") + zh[n_zh:]
             steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
                               solution_zh=tuple(tidy_zh(x) for x in solution_zh), takeaway=ask.takeaway,
                               takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),

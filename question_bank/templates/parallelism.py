@@ -78,13 +78,15 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
 
 @template("parallelism.zero_parallel_given", topic="parallelism",
           title="Static memory per GPU under TP × PP × DP with ZeRO (formula given)",
-          title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存（给出公式）", difficulty=1, target_seconds=75)
+          title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存（给出公式）", difficulty=1, target_seconds=75,
+          source="rajbhandari2020, narayanan2021")
 def zero_parallel_given(rng):
     return _zero_parallel_spec(rng, formula_given=True)
 
 
 @template("parallelism.zero_parallel", topic="parallelism", title="Static memory per GPU under TP × PP × DP with ZeRO",
-          title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存", difficulty=2, target_seconds=120)
+          title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存", difficulty=2, target_seconds=120,
+          source="rajbhandari2020, narayanan2021")
 def zero_parallel(rng):
     return _zero_parallel_spec(rng, formula_given=False)
 
@@ -110,9 +112,52 @@ def _layout_setup(rng, need_pipeline: bool = False):
         return model, gpu, n, budget, rules, team
 
 
+def _gb(x: float) -> str:
+    return fmt_quantity(x, "bytes", unit="GB")
+
+
+def _layout_reasoning(rules: LayoutRules) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """How a strong candidate picks the layout (ZeRO-1): the optimizer share 12Φ/N does not depend on the layout,
+    so TP·PP must make the replicated 4Φ/(TP·PP) fit the rest; TP fills a node, then the smallest PP, DP = the rest."""
+    chosen = rules.preferred()
+    tp, pp, dp = chosen
+    n, phi, budget = rules.n_gpus, rules.phi, rules.budget_bytes
+    opt, room = 12 * phi / n, budget - 12 * phi / n
+    need = 4 * phi / room
+    mp = tp * pp
+    tried = [p for p in range(1, pp) if rules.layers % p == 0 and (n // tp) % p == 0]
+    over = [(p, _gb(rules.memory(type(chosen)(tp, p, n // (tp * p))))) for p in tried]
+    too_big, too_big_zh = "; ".join(f"PP = {p}: {m}" for p, m in over), "；".join(f"PP = {p}：{m}" for p, m in over)
+    fits = _gb(rules.memory(chosen))
+    en = (f"ZeRO-1 per GPU = (4Φ + 12Φ/DP) / (TP·PP) = 4Φ/(TP·PP) + 12Φ/N, because TP·PP·DP = N: the sharded "
+          f"AdamW states cost 12Φ/N = {_gb(opt)} per GPU whatever the layout, so the replicated weights and gradients "
+          f"must fit in {_gb(budget)} − {_gb(opt)} = {_gb(room)}",
+          f"so TP·PP ≥ 4Φ / {_gb(room)} = {_gb(4 * phi)} / {_gb(room)} = {fmt_number(need, 3)}",
+          f"TP first, as large as a node allows: TP = {tp} (≤ {rules.gpus_per_node} GPUs per node; its two AllReduces "
+          "per layer need NVLink)",
+          (f"then the smallest PP that divides the {rules.layers} layers and fits: " + (f"{too_big} (over budget); " if tried else "")
+           + f"PP = {pp}, TP·PP = {mp}: {fits} ≤ {_gb(budget)}"),
+          f"DP = the rest: N / (TP·PP) = {n} / {mp} = {dp}")
+    zh = (f"ZeRO-1 每卡 = (4Φ + 12Φ/DP) / (TP·PP) = 4Φ/(TP·PP) + 12Φ/N，因为 TP·PP·DP = N：切分后的 AdamW 状态每卡"
+          f"占 12Φ/N = {_gb(opt)}，与布局无关；复制的权重和梯度只能放进剩下的 {_gb(budget)} − {_gb(opt)} = {_gb(room)}",
+          f"所以 TP·PP ≥ 4Φ / {_gb(room)} = {_gb(4 * phi)} / {_gb(room)} = {fmt_number(need, 3)}",
+          f"先定 TP，在节点内取最大：TP = {tp}（≤ 每节点 {rules.gpus_per_node} 张卡；每层两次 AllReduce 需要 NVLink）",
+          (f"再取能整除 {rules.layers} 层且放得下的最小 PP：" + (f"{too_big_zh}（超出预算）；" if tried else "")
+           + f"PP = {pp}，TP·PP = {mp}：{fits} ≤ {_gb(budget)}"),
+          f"DP 取剩下的：N / (TP·PP) = {n} / {mp} = {dp}")
+    return en, zh
+
+
+LAYOUT_TAKEAWAY = ("TP inside the node, PP only as deep as memory needs (every stage adds bubble), DP for the rest: the "
+                   "Megatron-LM recipe for 3D parallelism.",
+                   "TP 放在节点内，PP 只加到显存放得下为止（每多一级都多一份气泡），剩下的全给数据并行：这就是 Megatron-LM 的 "
+                   "3D 并行配方。")
+
+
 def _layout_ask(model, gpu, n, budget, rules, formula_given: bool) -> Ask:
     where_en, where_zh = _gpus_text(n, gpu)
     b = fmt_quantity(budget, "bytes", unit="GB")
+    explanation, explanation_zh = _layout_reasoning(rules)
     hint_en = " Static memory per GPU with ZeRO-1 is (4Φ + 12Φ/DP) / (TP·PP)." if formula_given else ""
     hint_zh = "ZeRO-1 下每卡静态显存为 (4Φ + 12Φ/DP) / (TP·PP)。" if formula_given else ""
     return Ask(layout=rules,
@@ -125,14 +170,13 @@ def _layout_ask(model, gpu, n, budget, rules, formula_given: bool) -> Ask:
                          f"数据并行副本间使用 ZeRO-1。约束：TP × PP × DP 用满全部 {n} 张卡；TP 不跨节点（TP 整除 "
                          f"{PER_NODE}）；PP 整除 {model.layers} 层；每卡静态显存不超过 {b}（其余留给激活值）。{hint_zh}"
                          "按 tp=… pp=… dp=… 作答（或按 TP、PP、DP 的顺序写三个数）。",
-               explanation=("Fill a node with TP first (its two AllReduces per layer need NVLink), add pipeline "
-                            "stages until the static state fits, and use the rest of the GPUs for data parallelism.",),
-               explanation_zh=("先在节点内用满 TP（每层两次 AllReduce 需要 NVLink），再增加流水线阶段直到静态显存放得下，"
-                               "剩下的卡都用于数据并行。",))
+               explanation=explanation, explanation_zh=explanation_zh,
+               takeaway=LAYOUT_TAKEAWAY[0], takeaway_zh=LAYOUT_TAKEAWAY[1], card_formulas=("zero1_parallel_bytes",))
 
 
 @template("parallelism.layout_given", topic="parallelism", title="Choose TP, PP and DP (memory formula given)",
-          title_zh="选择 TP、PP、DP（给出显存公式）", difficulty=2, target_seconds=180)
+          title_zh="选择 TP、PP、DP（给出显存公式）", difficulty=2, target_seconds=180,
+          source="narayanan2021, rajbhandari2020")
 def layout_given(rng):
     model, gpu, n, budget, rules, _ = _layout_setup(rng)
     return Spec(givens=(phi_given(rules.phi), given("layers", "Layers L", "层数 L", model.layers),
@@ -144,7 +188,7 @@ def layout_given(rng):
 
 
 @template("parallelism.layout", topic="parallelism", title="Choose TP, PP and DP for a training run",
-          title_zh="为训练任务选择 TP、PP、DP", difficulty=3, target_seconds=240)
+          title_zh="为训练任务选择 TP、PP、DP", difficulty=3, target_seconds=240, source="narayanan2021, rajbhandari2020")
 def layout(rng):
     model, gpu, n, budget, rules, _ = _layout_setup(rng)
     return Spec(givens=(phi_given(rules.phi), given("layers", "Layers L", "层数 L", model.layers),
@@ -167,7 +211,8 @@ TRAIN_ZH = (STATIC_ZH + "每个微批次一条序列；1F1B 气泡率指空闲�
 
 @template("parallelism.train_chain", topic="parallelism",
           title="Train a model on a cluster: layout → memory per GPU → bubble → compute → step time",
-          title_zh="在集群上训练模型：布局 → 每卡显存 → 气泡 → 计算时间 → 步时间", difficulty=3, target_seconds=600)
+          title_zh="在集群上训练模型：布局 → 每卡显存 → 气泡 → 计算时间 → 步时间", difficulty=3, target_seconds=600,
+          source="narayanan2021, rajbhandari2020, kaplan2020")
 def train_chain(rng):
     model, gpu, n, budget, rules, team = _layout_setup(rng, need_pipeline=True)
     chosen = min(team, key=lambda v: (-v.tp, v.pp))
@@ -247,7 +292,7 @@ def _link_given(link) -> object:
 
 
 @template("parallelism.tp_allreduce_time", topic="parallelism", title="Tensor-parallel communication time per layer",
-          title_zh="张量并行每层通信时间", difficulty=2, target_seconds=120)
+          title_zh="张量并行每层通信时间", difficulty=2, target_seconds=120, source="shoeybi2019, patarasuk2009")
 def tp_allreduce_time(rng):
     model, gpu, nvlink, s, b, n_tp = _tp_setup(rng)
     link = rng.choice((nvlink, hardware.IB_NDR))
@@ -278,7 +323,7 @@ def _node_choices():
 @template("parallelism.tp_link_chain", topic="parallelism",
           title="Why TP stays inside a node: bytes → NVLink time → InfiniBand time → placement",
           title_zh="为什么 TP 不跨节点：通信量 → NVLink 耗时 → InfiniBand 耗时 → 放置", difficulty=2,
-          target_seconds=360)
+          target_seconds=360, source="shoeybi2019, narayanan2021")
 def tp_link_chain(rng):
     model, gpu, nvlink, s, b, n_tp = _tp_setup(rng)
     base = {"s": s, "b": b, "h": model.d_model, "bytes_per_elem": 2, "n_tp": n_tp}
@@ -326,7 +371,11 @@ def tp_link_chain(rng):
                                "in each direction of the pass, blocking compute: keep TP inside a node and let the "
                                "cheaper pipeline (one P2P per micro-batch) and data-parallel traffic cross nodes.",),
                   explanation_zh=(f"这里 InfiniBand 比 NVLink 慢 {ratio} 倍，而 TP 前向、反向每层各通信两次并阻塞计算："
-                                  "TP 应放在节点内，让开销更小的流水线（每个微批次一次 P2P）和数据并行通信跨节点。",))),
+                                  "TP 应放在节点内，让开销更小的流水线（每个微批次一次 P2P）和数据并行通信跨节点。",),
+                  takeaway="place each parallelism by its traffic: TP (every layer, blocking) on NVLink, pipeline and "
+                           "data parallelism (once per micro-batch or per step, overlappable) across nodes.",
+                  takeaway_zh="按通信量放置各种并行：TP（每层都通信、阻塞计算）放在 NVLink 上，流水线并行和数据并行"
+                              "（每个微批次或每步一次，可与计算重叠）跨节点。")),
         conventions_en=TP_EN, conventions_zh=TP_ZH,
         world=World(model=model, gpu=gpu, precision="bf16", n_gpus=n_tp, tp=n_tp, seq=s),
     )

@@ -25,14 +25,6 @@ UNFILLED = re.compile(r"\{[A-Za-z_][A-Za-z_0-9]*\}")
 # (a stale entry is an error): give the template (or its formula) a decomposition and a
 # takeaway in both languages, then take it off this list.  Keep it empty.
 NOT_YET_TAUGHT: set[str] = {
-    # the parallelism-planning, parameter-count, nccl-tests, Chinchilla and 1F1B templates (issue #15, part 2)
-    "parallelism.layout",
-    "parallelism.layout_given",
-    "parallelism.tp_allreduce_time",
-    "parallelism.tp_link_chain",
-    "parallelism.train_chain",
-    "parallelism.zero_parallel",
-    "parallelism.zero_parallel_given",
 }
 
 
