@@ -1990,7 +1990,7 @@ PART2: tuple[Formula, ...] = (
              Misconception("no_ring_factor", "forgot that 1/N of the tokens stay on their own GPU ((N−1)/N)",
                            "2*tokens*top_k*d_model*bytes_per_elem", "忘了有 1/N 的 token 留在本卡（(N−1)/N）")),
             "V_A2A/layer",
-            refs="deepseek2024",
+            refs="deepseek_v3",
             decomposition=("dispatch: each of the T tokens sends its hidden vector (d values × bytes) to each of its k "
                            "experts; combine: the k expert outputs come back the same size: 2 × T × k × d × bytes",
                            "the experts are spread evenly over the N GPUs, so with uniform routing 1/N of the copies "

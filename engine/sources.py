@@ -121,7 +121,7 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "Mixtral-8x7B: top-2 of 8 experts per layer, 46.7B parameters stored, 12.9B active per token",
            "Mixtral-8x7B：每层 8 个专家选 2 个，存 46.7B 参数，每个 token 激活 12.9B",
            "Mixtral of Experts (arXiv:2401.04088)"),
-    Source("deepseek2024", "DeepSeek-AI 2024 (DeepSeek-V3)", "DeepSeek-AI 2024（DeepSeek-V3）",
+    Source("deepseek_v3", "DeepSeek-AI 2024 (DeepSeek-V3)", "DeepSeek-AI 2024（DeepSeek-V3）",
            "DeepSeek-V3: 671B parameters, 37B active (top-8 of 256 routed experts plus a shared one); each token "
            "is sent to at most 4 nodes to bound the All-to-All; no token dropping",
            "DeepSeek-V3：671B 参数、37B 激活（256 个路由专家选 8 个，外加 1 个共享专家）；每个 token 最多发往 4 个节点，"

@@ -80,7 +80,7 @@ def _shared_note(m: Model) -> tuple[str, str]:
 
 
 @template("moe.total_params", topic="moe", title="Total parameters of an MoE model",
-          title_zh="MoE 模型的总参数量", difficulty=1, target_seconds=60, source="jiang2024, deepseek2024")
+          title_zh="MoE 模型的总参数量", difficulty=1, target_seconds=60, source="jiang2024, deepseek_v3")
 def total_params(rng):
     m = _pick(rng)
     note_en, note_zh = _shared_note(m)
@@ -96,7 +96,7 @@ def total_params(rng):
 
 
 @template("moe.total_params_config", topic="moe", title="Total parameters of an MoE model from its config",
-          title_zh="由配置推出 MoE 模型的总参数量", difficulty=3, target_seconds=120, source="jiang2024, deepseek2024")
+          title_zh="由配置推出 MoE 模型的总参数量", difficulty=3, target_seconds=120, source="jiang2024, deepseek_v3")
 def total_params_config(rng):
     m = _pick(rng)
     moe_layers = m.moe_layers or m.layers
@@ -135,7 +135,7 @@ def total_params_config(rng):
 
 
 @template("moe.active_params", topic="moe", title="Active parameters per token of an MoE model",
-          title_zh="MoE 模型每个 token 的激活参数量", difficulty=2, target_seconds=75, source="jiang2024, deepseek2024")
+          title_zh="MoE 模型每个 token 的激活参数量", difficulty=2, target_seconds=75, source="jiang2024, deepseek_v3")
 def active_params(rng):
     m = _pick(rng)
     note_en, note_zh = _shared_note(m)
@@ -174,7 +174,7 @@ def _ep_setup(rng):
 
 @template("moe.alltoall_bytes", topic="moe", title="Expert-parallel All-to-All bytes per layer",
           title_zh="专家并行下每个 MoE 层的 All-to-All 字节数", difficulty=2, target_seconds=120,
-          source="lepikhin2020, deepseek2024")
+          source="lepikhin2020, deepseek_v3")
 def alltoall_bytes(rng):
     m, n, tokens, dtype, gpu = _ep_setup(rng)
     return Spec(
@@ -229,7 +229,7 @@ def expert_capacity(rng):
 @template("moe.chain_moe_vs_dense", topic="moe",
           title="Chain: MoE vs dense: memory, FLOPs, All-to-All",
           title_zh="追问链：MoE 与稠密模型：总参数 → 激活参数 → 显存 → 每 token FLOPs → All-to-All", difficulty=3,
-          target_seconds=540, source="jiang2024, deepseek2024, lepikhin2020")
+          target_seconds=540, source="jiang2024, deepseek_v3, lepikhin2020")
 def chain_moe_vs_dense(rng):
     m, n, tokens, dtype, gpu = _ep_setup(rng)
     bpe = DTYPE_BYTES[dtype]

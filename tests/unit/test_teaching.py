@@ -9,6 +9,7 @@ cheat-sheet's table by its internal name.  Plus the four examples of the issue.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -107,6 +108,13 @@ def test_sources_read_as_words():
         sources.cite("R§9.9")
     names = [n for n, _about, _where in sources.listing()]
     assert len(names) == len(set(names)) == len(sources.SOURCES)
+
+
+def test_every_source_key_is_defined_once():
+    # SOURCES is a dict: a key defined twice would silently replace the first source (and its citations)
+    text = Path(sources.__file__).read_text(encoding="utf-8")
+    keys = re.findall(r'Source\("([^"]+)"', text)
+    assert keys and len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
 
 
 # --------------------------------------------------------------------------- the four examples of the issue
