@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
@@ -241,6 +242,19 @@ def iso_utc(when: datetime) -> str:
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+_UNSTORED = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0 and C1 controls, lone surrogates
+
+
+def stored_text(typed: str) -> str:
+    """What a review row keeps of a typed answer: without the whitespace around it, and with any control
+    character left (a terminal escape, a tab inside it; a lone surrogate) written as Python escapes it
+    (``\\x1b``), so a row never drives a terminal and an export always imports (engine.storage.validation)."""
+    typed = typed.strip()
+    if typed.isprintable():
+        return typed
+    return _UNSTORED.sub(lambda m: repr(m.group())[1:-1], typed)  # (a no-break or ideographic space stays)
+
+
 def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
                state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
@@ -266,7 +280,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
     return {
         "ts": iso_utc(when), "date": today.isoformat(), "item": item, "topic": topic, "seed": int(seed),
-        "step": step, "typed": typed, "value": value, "verdict": verdict, "quality": quality,
+        "step": step, "typed": stored_text(typed), "value": stored_text(value) if isinstance(value, str) else value,
+        "verdict": verdict, "quality": quality,
         "seconds": None if seconds is None else round(float(seconds), 3), "mode": mode, "scheduled": bool(schedule),
         "before": before, "after": after,
     }

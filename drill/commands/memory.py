@@ -442,7 +442,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     whole review is missing gets only the whole review.
     """
     from drill.flow import learning
-    from engine.session import moves_schedule, review_row
+    from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
 
     from drill.paths import command_lang
@@ -478,7 +478,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         n = len(problem.steps)
         earlier = paper_steps(profile.reviews_today(today), template.id, seed)
         again = earlier.get(step)
-        if len(earlier) == n and again is not None and again["typed"] == typed \
+        if len(earlier) == n and again is not None and again["typed"] == stored_text(typed) \
                 and again["quality"] == verdict.quality:  # all steps in, the whole review missing: a failed write
             stored = again
             print(f"Step {step} of {n} of {template.id} (seed {seed}) was already recorded as review "

@@ -18,7 +18,7 @@ import os
 import time
 from pathlib import Path
 
-from .errors import LockUnusable, ProfileLocked
+from .errors import LockUnusable, ProfileLocked, save_failed
 
 
 class _Flock:
@@ -87,7 +87,10 @@ class ProfileLock:
         if (what := _what_is(path)) is not None:
             raise LockUnusable(path, profile, what)
         locker = LOCKER
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        except OSError as e:  # no permission, a read-only file system, a full disk: the lock file named
+            raise save_failed(e, path) from e
         deadline = time.monotonic() + max(0.0, wait)
         while True:
             try:
@@ -103,8 +106,12 @@ class ProfileLock:
                     raise ProfileLocked(profile, pid, wait) from None
                 time.sleep(0.05)
         # the pid in a fixed width (no truncation, which Windows may refuse past a locked byte)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.write(fd, f"{os.getpid():<{PID_WIDTH}}\n".encode())
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, f"{os.getpid():<{PID_WIDTH}}\n".encode())
+        except OSError as e:  # a full disk: the lock is not kept (nor its descriptor), the lock file named
+            cls(path, fd, locker).release()
+            raise save_failed(e, path) from e
         return cls(path, fd, locker)
 
     @staticmethod

@@ -32,6 +32,14 @@ if TYPE_CHECKING:
     from ..stats import Digest
 
 
+def _exported(row: dict) -> dict:
+    """A review row as exported: its typed answer as this drill stores one (an older drill kept control
+    characters, which an import refuses)."""
+    from ..session import stored_text
+
+    return row if row["typed"].isprintable() else {**row, "typed": stored_text(row["typed"])}
+
+
 READ_ATTEMPTS = 3  # a reader reads the files again when one was replaced between two reads
 
 
@@ -699,7 +707,7 @@ class Profile:
             "profile": self.name,
             "settings": copy.deepcopy(self._settings),
             "states": {item: st.to_dict() for item, st in sorted(self._states.items())},
-            "reviews": list(self.reviews()),
+            "reviews": [_exported(r) for r in self.reviews()],
             "mocks": self.mocks(),
         }
 

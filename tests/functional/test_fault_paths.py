@@ -4,7 +4,7 @@ command lines. No traceback, one clear message in the UI language, nothing lost,
 
 import json
 import random
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 
 import pytest
 from textual.widgets import Input
@@ -14,7 +14,7 @@ from drill.cli import main
 from drill.commands.mock import SETTINGS_KEY as MOCK_KEY
 from drill.context import AppContext
 from drill.screens.card import SEEN_KEY, SHOW_KEY
-from engine.session import QUEUE_KEY
+from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile
 from question_bank import registry
 from tests.functional.app_support import clock, sync, text_of  # noqa: F401 (fixtures)
@@ -389,3 +389,62 @@ def test_import_of_a_device_a_pipe_or_a_folder_is_refused_at_once(tmp_path, caps
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and name in err and what[lang == "zh"] in err
     assert not (tmp_path / "s").exists()  # refused before the profile was opened
+
+
+# --------------------------------------------------------------------------- an export always imports
+
+
+def test_an_answer_recorded_with_control_characters_is_stored_printable_and_its_export_imports(tmp_path, capsys):
+    """A newline after the answer (as a shell may pass it), a tab or another control character around it: graded
+    (the reader skips them), so recorded; an import refused the export that held them (a control character)."""
+    t = registry.get(SINGLE)
+    right = t.generate(3).steps[0].expected.display
+    typed = f"\x1f\t{right}\x85\n"
+    assert drill("--saves", str(tmp_path / "a"), "check", SINGLE, "--seed", "3", typed, "--record") == 0
+    with Profile.open(tmp_path / "a") as p:
+        [r] = list(p.reviews())
+    assert r["typed"] == right and r["verdict"] == "correct"
+    assert drill("--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")) == 0
+    assert drill("--saves", str(tmp_path / "b"), "import", str(tmp_path / "doc.json")) == 0
+    with Profile.open(tmp_path / "b") as p:
+        assert list(p.reviews()) == [r]
+
+
+def test_an_older_saves_answer_with_a_control_character_is_exported_as_this_drill_stores_it(tmp_path):
+    with Profile.open(tmp_path / "a") as p:
+        p.record(review_row(item=SINGLE, topic="roofline", seed=1, quality=4, verdict="correct",
+                            when=datetime(2026, 11, 29, 12, tzinfo=timezone.utc), today=date(2026, 11, 29),
+                            state=None, schedule=True, typed="12 GB"))
+    seg = tmp_path / "a" / "default" / "reviews" / "000001.json"
+    seg.write_text(seg.read_text().replace('"typed":"12 GB"', '"typed":"12 GB\\u001b[0m"'))  # as an older drill kept it
+    assert drill("--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")) == 0
+    assert json.loads((tmp_path / "doc.json").read_text())["reviews"][0]["typed"] == "12 GB\\x1b[0m"
+    assert drill("--saves", str(tmp_path / "b"), "import", str(tmp_path / "doc.json")) == 0
+
+
+def test_a_chain_step_given_again_with_a_trailing_newline_is_not_recorded_twice(tmp_path, monkeypatch, capsys):
+    """The whole review failed after every step was stored: the same command (here with a newline after the
+    answer, as a shell may pass it) adds only the whole review."""
+    from engine.storage import Profile as P
+
+    t = registry.get("roofline.chain_interview")
+    answers = [s.expected.display for s in t.generate(7).steps]
+    base = ["--saves", str(tmp_path), "check", t.id, "--seed", "7", "--record"]
+    for k in (1, 2, 3):
+        assert drill(*base, "--step", str(k), answers[k - 1]) == 0
+    real, calls = P.record, []
+
+    def fill_on_the_whole_row(self, row):
+        calls.append(row)
+        if row["step"] is None:
+            refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
+        return real(self, row)
+
+    monkeypatch.setattr(P, "record", fill_on_the_whole_row)
+    assert drill(*base, "--step", "4", answers[3] + "\n") == 1
+    monkeypatch.undo()
+    capsys.readouterr()
+    assert drill(*base, "--step", "4", answers[3] + "\n") == 0
+    assert "was already recorded" in capsys.readouterr().out
+    with Profile.open(tmp_path) as p:
+        assert [r["step"] for r in p.reviews()] == [1, 2, 3, 4, None]
