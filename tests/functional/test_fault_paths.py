@@ -448,3 +448,43 @@ def test_a_chain_step_given_again_with_a_trailing_newline_is_not_recorded_twice(
     assert "was already recorded" in capsys.readouterr().out
     with Profile.open(tmp_path) as p:
         assert [r["step"] for r in p.reviews()] == [1, 2, 3, 4, None]
+
+
+# --------------------------------------------------------------------------- the app cannot open its profile
+
+
+@pytest.mark.parametrize("case, said", [
+    ("damaged", "state.json is damaged: not valid JSON"),
+    ("unreadable", "state.json cannot be read: permission denied"),
+    ("mocks", "mocks.json is damaged"),
+    ("saves_file", "is a file, not a folder"),
+    ("profile_name", "profile name '../x' must be"),
+    ("nested", "state.json is damaged: it is nested too deeply"),
+])
+@pytest.mark.parametrize("command", [[], ["practice"], ["stats"], ["mock"]])
+def test_the_app_with_a_profile_it_cannot_open_says_why_in_one_line_and_never_starts(tmp_path, monkeypatch, capsys,
+                                                                                    case, said, command):
+    from tests.unit.test_storage_edges import refuse_reads
+
+    saves, profile = tmp_path / "s", []
+    with Profile.open(saves) as p:
+        p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [{"item": "i1"}], "score": {"correct": 0}})
+        p.set_setting("new_per_day", 3)
+    state = saves / "default" / "state.json"
+    if case == "damaged":
+        state.write_bytes(b'{"meta": ')
+    elif case == "unreadable":
+        refuse_reads(monkeypatch, "state.json")
+    elif case == "mocks":
+        (saves / "default" / "mocks.json").write_bytes(b"[1, 2]")
+    elif case == "saves_file":
+        saves = tmp_path / "afile"
+        saves.write_text("x")
+    elif case == "profile_name":
+        profile = ["--profile", "../x"]
+    elif case == "nested":
+        state.write_bytes(b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)  # drill stats opens the app too
+    assert drill("--saves", str(saves), *profile, *command) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "Traceback" not in err
