@@ -176,6 +176,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.state_behind": ("Note: {why}; the review itself is stored in the log, and the summary file is "
                           "rebuilt from it once it can be written.",
                           "注意：{why}；这次复习本身已存入记录，摘要文件会在可写入时从记录重建。"),
+    "save.state_behind_app": ("Note: {why}; your answers are stored in the log, and the summary file is rebuilt "
+                              "from it once it can be written.",
+                              "注意：{why}；你的答案都已存入记录，摘要文件会在可写入时从记录重建。"),
     "save.chain_not_whole": ("The whole-chain review was not stored: {why}. Once space is freed, run the same "
                              "command again: step {step} is not recorded twice.",
                              "整条链的复习未能保存：{why}。腾出空间后再运行同一条命令：第 {step} 步不会重复记录。"),

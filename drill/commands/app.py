@@ -27,18 +27,24 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
     from drill.paths import open_profile
 
     profile = open_profile(args.saves, args.profile, warn=False)  # Home names an unused setting
+    lang = args.lang or profile.settings().get("lang") or "en"
     try:
         from drill.app import DrillApp
         from drill.context import AppContext
 
-        lang = args.lang or profile.settings().get("lang") or "en"
-        app = DrillApp(AppContext(profile, lang), start=start, **screen_kwargs)
+        ctx = AppContext(profile, lang)
+        app = DrillApp(ctx, start=start, **screen_kwargs)
         app.run()
+        lang = ctx.lang  # (Ctrl+T may have switched it)
         for lost in app.unsaved.values():  # a write failed and the app closed before it could be made again
             print("drill: " + lost, file=sys.stderr)
         return app.return_code or (1 if app.unsaved else 0)
     finally:
         profile.close()
+        if profile.state_behind is not None:  # the answers are in the log: said, not a failure
+            from drill.i18n import t
+
+            print("drill: " + t("save.state_behind_app", lang, why=profile.state_behind.text(lang)), file=sys.stderr)
 
 
 def run_practice(args: argparse.Namespace) -> int:

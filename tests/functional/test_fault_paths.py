@@ -488,3 +488,26 @@ def test_the_app_with_a_profile_it_cannot_open_says_why_in_one_line_and_never_st
     assert drill("--saves", str(saves), *profile, *command) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("lang, said", [("en", "your answers are stored in the log"), ("zh", "你的答案都已存入记录")])
+def test_drill_says_on_leaving_that_the_summary_file_is_behind_its_log(tmp_path, monkeypatch, capsys, lang, said):
+    """The state file could not be written (the rows are durable in the log): not a failure, and said once."""
+    from drill.app import DrillApp
+    from engine.storage import layout
+
+    def run(self):  # the app, answering once while the state file cannot be written
+        refuse_writes(monkeypatch, match=lambda target: target == "state.json")
+        monkeypatch.setattr(layout, "STATE_EVERY", 1)
+        p = self.ctx.profile
+        p.record(review_row(item=SINGLE, topic="roofline", seed=1, quality=4, verdict="correct",
+                            when=datetime(2026, 11, 29, 12, tzinfo=timezone.utc), today=date(2026, 11, 29),
+                            state=None, schedule=True))
+
+    monkeypatch.setattr(DrillApp, "run", run)
+    assert drill("--saves", str(tmp_path), "--lang", lang) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and str(tmp_path / "default" / "state.json") in err
+    monkeypatch.undo()
+    with Profile.open(tmp_path) as p:
+        assert len(list(p.reviews())) == 1 and p.states()[SINGLE].reps == 1
