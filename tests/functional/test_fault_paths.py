@@ -511,3 +511,38 @@ def test_drill_says_on_leaving_that_the_summary_file_is_behind_its_log(tmp_path,
     monkeypatch.undo()
     with Profile.open(tmp_path) as p:
         assert len(list(p.reviews())) == 1 and p.states()[SINGLE].reps == 1
+
+
+# --------------------------------------------------------------------------- every key on a full disk
+
+
+SCREENS_ON_A_FULL_DISK = {  # the keys that reach the screen; then the disk is full for every key of it
+    "home": [],
+    "card before a first problem": ["p"],
+    "practice, after an answer": ["p", "enter", "ctrl+g"],
+    "settings": ["o"],
+    "mock report": ["m", "ctrl+s", "escape", "y"],
+}
+
+
+@pytest.mark.parametrize("path", SCREENS_ON_A_FULL_DISK)
+@sync
+async def test_every_key_of_a_screen_on_a_full_disk_is_answered_without_a_traceback(tmp_path, clock, monkeypatch, path):
+    with Profile.open(tmp_path) as p:
+        app = DrillApp(AppContext(p, "en", clock, random.Random(7)), start="home")
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for key in SCREENS_ON_A_FULL_DISK[path]:
+                await pilot.press(key)
+                await pilot.pause()
+            screen = app.screen
+            refuse_writes(monkeypatch)
+            keys = [k.strip() for b in [*screen.BINDINGS, *app.BINDINGS] for k in b.key.split(",")]
+            for key in dict.fromkeys(k for k in keys if k not in ("q", "ctrl+q", "ctrl+c")):
+                await pilot.press(key)
+                await pilot.pause()
+                if app.screen is not screen and screen in app.screen_stack:  # a dialog or screen on top: back
+                    await pilot.press("escape")
+                    await pilot.pause()
+        # leaving the app (run_test) raised nothing: every key was answered
+    assert not list(tmp_path.rglob("*.tmp"))
