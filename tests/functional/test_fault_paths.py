@@ -544,3 +544,34 @@ async def test_every_key_of_a_screen_on_a_full_disk_is_answered_without_a_traceb
                     await pilot.pause()
         # leaving the app (run_test) raised nothing: every key was answered
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+@sync
+async def test_ctrl_z_stopped_half_way_on_a_chains_last_step_says_a_row_is_left_and_the_answer_comes_back_once(
+        tmp_path, clock, monkeypatch):
+    from tests.functional.app_support import submit
+    from tests.unit.test_practice_faults import fill_after
+
+    item = "roofline.chain_interview"
+    with Profile.open(tmp_path) as p:
+        app = practice_app(p, clock, item=item)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            for k in range(len(screen.run.problem.steps)):
+                await submit(pilot, screen.run.current_step.expected.display)
+                if k < len(screen.run.problem.steps) - 1:
+                    await pilot.press("enter")
+                    await pilot.pause()
+            typed = screen.run.answers[-1].typed
+            fill_after(monkeypatch, 2)  # the whole row is taken back (state, then log); its step row is not
+            await pilot.press("ctrl+z")
+            await pilot.pause()
+            assert screen.state == "asking" and screen.query_one("#answer", Input).value == typed
+            assert "Undone, but one of its rows is still in the log: cannot write" in notes(app)
+            monkeypatch.undo()
+            await pilot.press("enter")  # given again: the step row left behind goes first
+            await pilot.pause()
+            assert screen.state == "feedback"
+        rows = list(p.reviews())
+        assert [r["step"] for r in rows] == [1, 2, 3, 4, None] and p.states()[item].reps == 1
