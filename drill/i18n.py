@@ -176,6 +176,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.state_behind": ("Note: {why}; the review itself is stored in the log, and the summary file is "
                           "rebuilt from it once it can be written.",
                           "注意：{why}；这次复习本身已存入记录，摘要文件会在可写入时从记录重建。"),
+    "save.bad_clock": ("the computer's clock says {now}: answers cannot be dated outside {lo}-{hi}, so nothing is "
+                       "recorded. Set the date and time, then run drill again",
+                       "电脑时钟显示 {now}：{lo}-{hi} 年以外的答案无法记录日期，因此不会记录任何内容。"
+                       "请设置正确的日期和时间后再运行 drill"),
     "save.state_behind_app": ("Note: {why}; your answers are stored in the log, and the summary file is rebuilt "
                               "from it once it can be written.",
                               "注意：{why}；你的答案都已存入记录，摘要文件会在可写入时从记录重建。"),

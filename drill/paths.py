@@ -61,6 +61,28 @@ def command_lang(args) -> str:
     return saved if saved in ("en", "zh") else "en"
 
 
+def local_now():
+    """Now, in the learner's time zone (a test moves the clock here)."""
+    from datetime import datetime
+
+    return datetime.now().astimezone()
+
+
+def clock_problem(lang: str = "en") -> str | None:
+    """Why answers cannot be dated now (a clock before 2000 or after 2999: a machine whose date was reset),
+    in ``lang``; None when the clock is usable."""
+    from datetime import timezone
+
+    from drill.i18n import t
+    from engine.storage.validation import MAX_DAY, MIN_DAY
+
+    now = local_now()
+    day, utc = now.date().isoformat(), now.astimezone(timezone.utc).date().isoformat()
+    if MIN_DAY <= day <= MAX_DAY and MIN_DAY <= utc <= MAX_DAY:
+        return None
+    return t("save.bad_clock", lang, now=now.strftime("%Y-%m-%d %H:%M"), lo=MIN_DAY[:4], hi=MAX_DAY[:4])
+
+
 def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
                  read_only: bool = False, warn: bool = True, lang: str | None = None) -> "Profile":
     """Open a profile for a command: a busy, damaged or misnamed profile prints
@@ -70,6 +92,9 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
     language); the app says it on Home instead."""
     from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked, SavesUnusable
 
+    if not read_only and (problem := clock_problem(lang or "en")) is not None:  # nothing it records could be dated
+        print(f"drill: {problem}", file=sys.stderr)
+        raise SystemExit(1)
     try:
         opened = Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait, read_only=read_only)
         if warn and opened.ignored_settings:

@@ -242,6 +242,7 @@ def iso_utc(when: datetime) -> str:
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+MAX_SECONDS = 10_000_000  # the longest measured time a review row keeps (about 116 days; engine.storage checks it)
 _UNSTORED = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0 and C1 controls, lone surrogates
 
 
@@ -266,7 +267,9 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
     past ``interview``, see :func:`engine.sm2.review`); without it ``before``
     and ``after`` are None and nothing changes.
     ``seconds`` None: the time was not measured (an answer checked on paper);
-    the statistics leave such a row out of every time figure.
+    the statistics leave such a row out of every time figure.  A time past
+    :data:`MAX_SECONDS` (the app left open for months, a clock that jumped) is
+    no measurement of an answer either: None too.
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -282,7 +285,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         "ts": iso_utc(when), "date": today.isoformat(), "item": item, "topic": topic, "seed": int(seed),
         "step": step, "typed": stored_text(typed), "value": stored_text(value) if isinstance(value, str) else value,
         "verdict": verdict, "quality": quality,
-        "seconds": None if seconds is None else round(float(seconds), 3), "mode": mode, "scheduled": bool(schedule),
+        "seconds": None if seconds is None or not 0 <= seconds <= MAX_SECONDS else round(float(seconds), 3),
+        "mode": mode, "scheduled": bool(schedule),
         "before": before, "after": after,
     }
 

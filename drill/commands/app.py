@@ -24,9 +24,9 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
     # Starting up creates many objects that live as long as the app: no garbage collection
     # until the first screen is drawn (DrillApp turns it back on); a faster first problem.
     gc.disable()
-    from drill.paths import open_profile
+    from drill.paths import command_lang, open_profile
 
-    profile = open_profile(args.saves, args.profile, warn=False)  # Home names an unused setting
+    profile = open_profile(args.saves, args.profile, warn=False, lang=command_lang(args))  # Home names unused settings
     lang = args.lang or profile.settings().get("lang") or "en"
     try:
         from drill.app import DrillApp

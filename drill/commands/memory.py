@@ -83,10 +83,10 @@ def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
 def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
     """The profile for a command; a reader (``read_only``: due, export) needs no lock, so it works while the
     app is open, and sees the last durable state."""
-    from drill.paths import open_profile, script_wait
+    from drill.paths import command_lang, open_profile, script_wait
 
     return open_profile(args.saves, args.profile, wait=0.0 if read_only else script_wait(), read_only=read_only,
-                        lang=getattr(args, "sub_lang", None) or getattr(args, "lang", None))
+                        lang=command_lang(args))
 
 
 # --------------------------------------------------------------------------- #

@@ -22,14 +22,13 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from ..session import MODES, VERDICTS
+from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
 from .layout import EXPORT_FORMAT, ROW_FIELDS, SCHEMA_VERSION
 
 MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
 MAX_EF = 100.0  # SM-2 adds at most 0.1 per review, and intervals stop growing at MAX_INTERVAL long before
 MAX_REPS = 10_000
-MAX_SECONDS = 10_000_000  # an answer's measured time (about 116 days)
 MAX_ID = 2**53  # ids and seeds: exact in any JSON reader
 MAX_TYPED = 10_000  # characters of a typed answer (drill check takes at most this many)
 MAX_NAME = 200  # characters of an item or topic id

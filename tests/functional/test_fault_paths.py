@@ -575,3 +575,39 @@ async def test_ctrl_z_stopped_half_way_on_a_chains_last_step_says_a_row_is_left_
             assert screen.state == "feedback"
         rows = list(p.reviews())
         assert [r["step"] for r in rows] == [1, 2, 3, 4, None] and p.states()[item].reps == 1
+
+
+# --------------------------------------------------------------------------- the clock
+
+
+def test_an_answer_given_months_after_its_problem_was_shown_is_stored_unmeasured(tmp_path):
+    """The app left open on a suspended laptop, or a clock that jumped: the row was refused (seconds past the
+    bound) and the app crashed; such a time is no measurement of an answer."""
+    from datetime import timedelta
+
+    from drill import flow
+
+    now = [datetime(2026, 11, 29, 15, tzinfo=timezone.utc)]
+    with Profile.open(tmp_path) as p:
+        ctx = AppContext(p, clock=lambda: now[0], rng=random.Random(1))
+        run = flow.PracticeRun(ctx, flow.items_session(ctx, [SINGLE]))
+        now[0] += timedelta(days=200)
+        a = run.submit(run.current_step.expected.display)
+        assert isinstance(a, flow.Answer) and a.item_row["seconds"] is None and a.item_row["verdict"] == "correct"
+
+
+@pytest.mark.parametrize("year", [1970, 3001])
+@pytest.mark.parametrize("lang, said", [("en", "the computer's clock says {year}-"), ("zh", "电脑时钟显示 {year}-")])
+def test_a_clock_outside_the_years_a_save_can_hold_stops_every_writer_in_one_line(tmp_path, monkeypatch, capsys, year,
+                                                                                 lang, said):
+    from drill import paths
+
+    Profile.open(tmp_path).close()
+    monkeypatch.setattr(paths, "local_now", lambda: datetime(year, 1, 1, 12, tzinfo=timezone.utc))
+    for command in ([], ["check", SINGLE, "--seed", "1", "300", "--record"], ["due", "--new-per-day", "3"]):
+        assert drill("--saves", str(tmp_path), "--lang", lang, *command) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said.format(year=year) in err
+    assert drill("--saves", str(tmp_path), "stats", "--json") == 0  # a reader dates nothing
+    with Profile.open(tmp_path) as p:
+        assert list(p.reviews()) == [] and p.settings()["new_per_day"] == 5
