@@ -104,8 +104,9 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
     except SavesUnusable as e:
         print(f"drill: {e.text(lang or 'en')}", file=sys.stderr)
         raise SystemExit(1) from None
-    except (ProfileLocked, DamagedSave, LockUnusable, ValueError) as e:
-        print(f"drill: {e}", file=sys.stderr)
+    except (ProfileLocked, DamagedSave, LockUnusable, ValueError) as e:  # each words itself in English or Chinese
+        said = getattr(e, "text", None)
+        print(f"drill: {said(lang or 'en') if callable(said) else e}", file=sys.stderr)
         raise SystemExit(1) from None
     except OSError as e:  # the saves folder or the lock cannot be made: the path and the cause
         from engine.storage import save_failed

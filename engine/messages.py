@@ -183,6 +183,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "save.cause.read_only": ("the file system is read-only", "文件系统是只读的"),
     "save.cause.io": ("input/output error: the disk may be failing", "输入/输出错误：磁盘可能有故障"),
     "save.cause.other": ("{error}", "{error}（系统错误）"),
+    "save.locked": ("profile '{profile}' is in use by {who}{tail}; close that drill first",
+                    "档案“{profile}”正被{who}使用{tail}；请先关闭那个 drill"),
+    "save.damaged_file": ("save file {path} is damaged: {reason}. It has not been changed.{fix}",
+                          "存档文件 {path} 已损坏：{reason}。它未被改动。{fix}"),
+    "save.unreadable_file": ("save file {path} cannot be read: permission denied ({error}). It has not been changed. "
+                             "Give your user read and write permission on it: {fix}",
+                             "存档文件 {path} 无法读取：没有读取权限（{error}）。它未被改动。请给当前用户读写权限：{fix}"),
+    "save.newer_file": ("save file {path} was written by a newer version of infra-drill (schema version {schema}; "
+                        "this one reads {ours}): upgrade infra-drill to open it. It has not been changed.",
+                        "存档文件 {path} 由更新版本的 infra-drill 写入（存档格式版本 {schema}，本版本读取 {ours}）："
+                        "请升级 infra-drill 后再打开。它未被改动。"),
+    "save.lock_unusable": ("the lock file {path} of profile '{profile}' is {what}, not a file, so the profile cannot "
+                           "be locked; nothing was changed. If no drill is using the profile, move it away: {fix}",
+                           "档案“{profile}”的锁文件 {path} 是{what}，不是文件，因此无法锁定该档案；未做任何修改。"
+                           "如果没有 drill 在使用该档案，请把它移走：{fix}"),
+    "save.bad_profile_name": ("profile name {name} must be 1-64 letters, digits, '_' or '-', starting with a letter "
+                              "or digit",
+                              "档案名 {name} 必须由 1-64 个字母、数字、“_”或“-”组成，并以字母或数字开头"),
     "save.saves_is_file": ("the saves folder {path} is a file, not a folder; nothing was changed. Point --saves "
                            "(or $DRILL_SAVES) at a folder, or move the file away",
                            "存档文件夹 {path} 是一个文件，不是文件夹；未做任何修改。请让 --saves（或 $DRILL_SAVES）"

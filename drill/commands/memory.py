@@ -312,7 +312,9 @@ def run_export(args: argparse.Namespace) -> int:
         try:
             doc = profile.export()
         except DamagedSave as e:
-            return _fail(str(e))
+            from drill.paths import command_lang
+
+            return _fail(e.text(command_lang(args)))
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     if target is None:
         sys.stdout.write(text)

@@ -318,7 +318,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             s = figures(profile, AppContext(profile).today(), lang)
         except DamagedSave as e:  # an older log segment, read only now
-            print(f"drill: {e}", file=sys.stderr)
+            print(f"drill: {e.text(lang)}", file=sys.stderr)
             return 1
     if args.json:
         json.dump(s.to_dict(), sys.stdout, ensure_ascii=False, indent=2)

@@ -158,7 +158,9 @@ class StatsScreen(DrillScreen):
             self.stats = event.worker.result
             await self.recompose()
         elif event.state == WorkerState.ERROR:  # a damaged save file: say which, change nothing
-            self.error = str(event.worker.error)
+            error = event.worker.error
+            said = getattr(error, "text", None)
+            self.error = said(self.lang) if callable(said) else str(error)
             await self.recompose()
 
     def apply_lang(self) -> None:

@@ -7,7 +7,7 @@ import json
 import shlex
 from pathlib import Path
 
-from ..messages import say
+from ..messages import Twin, say
 from .layout import SCHEMA_VERSION, _file_kind
 from .validation import _is_int
 
@@ -17,12 +17,25 @@ class ProfileLocked(Exception):
 
     def __init__(self, profile: str, pid: int | None, waited: float = 0.0):
         self.profile, self.pid, self.waited = profile, pid, waited
-        who = f"process {pid}" if pid else "another process"
-        tail = f" (waited {waited:g} s)" if waited else ""
-        super().__init__(f"profile '{profile}' is in use by {who}{tail}; close that drill first")
+        who = Twin(f"process {pid}", f"进程 {pid} ") if pid else Twin("another process", "另一个进程")
+        tail = Twin(f" (waited {waited:g} s)", f"（已等待 {waited:g} 秒）") if waited else ""
+        self.message = say("save.locked", profile=profile, who=who, tail=tail)
+        super().__init__(self.message.text("en"))
+
+    def text(self, lang: str = "en") -> str:
+        return self.message.text(lang)
 
 
-class DamagedSave(Exception):
+class _Said:
+    """An error whose ``message`` (an engine.messages Msg) words it in English or Chinese: ``text(lang)``."""
+
+    message = None
+
+    def text(self, lang: str = "en") -> str:
+        return self.message.text(lang) if self.message is not None else str(self)
+
+
+class DamagedSave(_Said, Exception):
     """A save file that cannot be read: it is left untouched.
 
     ``backup`` is the previous version kept beside it, offered only when it can
@@ -33,18 +46,21 @@ class DamagedSave(Exception):
         self.path, self.reason = Path(path), reason
         status = _backup_status(Path(backup), self.path) if backup is not None else None
         self.backup = Path(backup) if status == "good" else None
-        msg = f"save file {self.path} is damaged: {reason}. It has not been changed."
         if self.backup is not None:
             self.fix = f"cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}"
-            msg += f" The previous good version is kept beside it; to restore it run: {self.fix}"
+            how = Twin(f" The previous good version is kept beside it; to restore it run: {self.fix}",
+                       f"它旁边保留着上一个完好的版本；恢复方法：{self.fix}")
         elif status == "newer":
             self.fix = f"cp {shlex.quote(str(backup))} {shlex.quote(str(self.path))}"
-            msg += (f" Its previous version beside it was written by a newer version of infra-drill: upgrade"
-                    f" infra-drill, then restore it with: {self.fix}")
+            how = Twin(f" Its previous version beside it was written by a newer version of infra-drill: upgrade"
+                       f" infra-drill, then restore it with: {self.fix}",
+                       f"它旁边的上一个版本由更新版本的 infra-drill 写入：请先升级 infra-drill，再这样恢复：{self.fix}")
         else:
             self.fix = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}"
-            msg += f" There is no good copy of it; to start that file afresh (losing what it held) run: {self.fix}"
-        Exception.__init__(self, msg)
+            how = Twin(f" There is no good copy of it; to start that file afresh (losing what it held) run: {self.fix}",
+                       f"没有完好的副本；要让这个文件重新开始（会丢失其中的内容），请运行：{self.fix}")
+        self.message = say("save.damaged_file", path=str(self.path), reason=reason, fix=how)
+        Exception.__init__(self, self.message.text("en"))
 
 
 class UnreadableSave(DamagedSave):
@@ -55,8 +71,8 @@ class UnreadableSave(DamagedSave):
         self.path, self.backup = Path(path), None
         self.reason = "permission denied"
         self.fix = f"chmod u+rw {shlex.quote(str(self.path))}"
-        Exception.__init__(self, f"save file {self.path} cannot be read: permission denied ({error.strerror}). It "
-                                 f"has not been changed. Give your user read and write permission on it: {self.fix}")
+        self.message = say("save.unreadable_file", path=str(self.path), error=error.strerror, fix=self.fix)
+        Exception.__init__(self, self.message.text("en"))
 
 
 class NewerSave(DamagedSave):
@@ -65,13 +81,20 @@ class NewerSave(DamagedSave):
     def __init__(self, path: Path, schema: int):
         self.path, self.schema, self.backup, self.fix = Path(path), schema, None, "upgrade infra-drill"
         self.reason = f"schema version {schema} is newer than this infra-drill's ({SCHEMA_VERSION})"
-        Exception.__init__(self, f"save file {self.path} was written by a newer version of infra-drill (schema "
-                                 f"version {schema}; this one reads {SCHEMA_VERSION}): upgrade infra-drill to "
-                                 f"open it. It has not been changed.")
+        self.message = say("save.newer_file", path=str(self.path), schema=schema, ours=SCHEMA_VERSION)
+        Exception.__init__(self, self.message.text("en"))
 
 
 class InvalidDocument(ValueError):
     """An import document (or a row) that fails validation: names the first problem."""
+
+
+class BadProfileName(_Said, ValueError):
+    """A profile name that is not 1-64 letters, digits, '_' or '-' (a path, an empty name...)."""
+
+    def __init__(self, name: object):
+        self.message = say("save.bad_profile_name", name=repr(name))
+        super().__init__(self.message.text("en"))
 
 
 
@@ -160,11 +183,12 @@ def saves_problem(root: Path) -> SavesUnusable | None:
     return None
 
 
-class LockUnusable(Exception):
-    """The profile's lock file cannot be used as one (a folder or a broken link in its place): nothing is touched."""
+class LockUnusable(_Said, Exception):
+    """The profile's lock file cannot be used as one (a folder or a broken link in its place): nothing is touched.
+    ``what`` is what stands there (a :class:`Twin` or an English text)."""
 
-    def __init__(self, path: Path, profile: str, what: str):
+    def __init__(self, path: Path, profile: str, what: "Twin | str"):
         self.path, self.profile, self.what = Path(path), profile, what
-        super().__init__(f"the lock file {self.path} of profile '{profile}' is {what}, not a file, so the profile "
-                         f"cannot be locked; nothing was changed. If no drill is using the profile, move it "
-                         f"away: mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}")
+        fix = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}"
+        self.message = say("save.lock_unusable", path=str(self.path), profile=profile, what=what, fix=fix)
+        super().__init__(self.message.text("en"))

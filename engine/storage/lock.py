@@ -18,6 +18,7 @@ import os
 import time
 from pathlib import Path
 
+from ..messages import Twin
 from .errors import LockUnusable, ProfileLocked, save_failed
 
 
@@ -65,14 +66,15 @@ LOCKER = platform_locker()
 PID_WIDTH = 20  # characters written for the pid, padded with spaces
 
 
-def _what_is(path: Path) -> str | None:
+def _what_is(path: Path) -> "Twin | None":
     """What stands at ``path`` when it is not a regular file (None: a file, or nothing yet)."""
     if path.is_symlink() and not path.exists():
-        return f"a symbolic link to {os.readlink(path)}, which does not exist"
+        target = os.readlink(path)
+        return Twin(f"a symbolic link to {target}, which does not exist", f"指向不存在的 {target} 的符号链接")
     if path.is_dir():
-        return "a folder"
+        return Twin("a folder", "文件夹")
     if path.exists() and not path.is_file():
-        return "not a regular file"
+        return Twin("not a regular file", "非普通文件")
     return None
 
 

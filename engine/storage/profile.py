@@ -18,7 +18,7 @@ from tinydb.table import Document
 from ..sm2 import ItemState
 from . import layout
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
-from .errors import DamagedSave, InvalidDocument, SaveFailed, save_failed, saves_problem
+from .errors import BadProfileName, DamagedSave, InvalidDocument, SaveFailed, save_failed, saves_problem
 from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
                      backup_path, digest_path, segment_path)
 from .lock import ProfileLock, ReaderHandle
@@ -89,8 +89,7 @@ class Profile:
         ``ValueError``.  A file replaced between two reads is read again.
         """
         if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise ValueError(f"profile name {name!r} must be 1-64 letters, digits, '_' or '-', "
-                             "starting with a letter or digit")
+            raise BadProfileName(name)
         root = Path(root)
         if (unusable := saves_problem(root)) is not None:
             raise unusable

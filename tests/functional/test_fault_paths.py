@@ -611,3 +611,37 @@ def test_a_clock_outside_the_years_a_save_can_hold_stops_every_writer_in_one_lin
     assert drill("--saves", str(tmp_path), "stats", "--json") == 0  # a reader dates nothing
     with Profile.open(tmp_path) as p:
         assert list(p.reviews()) == [] and p.settings()["new_per_day"] == 5
+
+
+@pytest.mark.parametrize("case, en, zh", [
+    ("damaged", "state.json is damaged: not valid JSON", "state.json 已损坏：not valid JSON"),
+    ("newer", "was written by a newer version of infra-drill", "由更新版本的 infra-drill 写入"),
+    ("locked", "profile 'default' is in use by process", "档案“default”正被进程"),
+    ("lock_folder", "default.lock of profile 'default' is a folder, not a file", "的锁文件"),
+    ("name", "profile name '../x' must be 1-64 letters", "档案名 '../x' 必须由"),
+])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_profile_that_cannot_be_opened_is_said_in_the_commands_language(tmp_path, monkeypatch, capsys, case, en, zh,
+                                                                         lang):
+    monkeypatch.setenv("DRILL_LOCK_WAIT", "0")
+    with Profile.open(tmp_path) as p:
+        p.set_setting("new_per_day", 3)
+    state, extra, held = tmp_path / "default" / "state.json", [], None
+    if case == "damaged":
+        state.write_bytes(b"{")
+    elif case == "newer":
+        state.write_text(state.read_text().replace('"schema":1', '"schema":99'))
+    elif case == "locked":
+        held = Profile.open(tmp_path)
+    elif case == "lock_folder":
+        (tmp_path / "default.lock").unlink()
+        (tmp_path / "default.lock").mkdir()
+    else:
+        extra = ["--profile", "../x"]
+    try:
+        assert drill("--saves", str(tmp_path), *extra, "due", "--new-per-day", "4", "--lang", lang) == 1
+    finally:
+        if held is not None:
+            held.close()
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and (en if lang == "en" else zh) in err
