@@ -152,6 +152,14 @@ def _lines(text: str) -> list[str]:
     return [first, *(indent + r.lstrip(" ") if not r.startswith(indent) else r for r in rest)]
 
 
+def _wrapped(lines: Sequence[tuple[str, str]], width: int) -> Iterable[Text]:
+    """Each (text, style) broken into its lines, each wrapped by :func:`wrap_formula` at ``width``."""
+    for text, style in lines:
+        for line in _lines(text):
+            for part in wrap_formula(line, width):
+                yield Text(part, style)
+
+
 class Lines:
     """Lines of text, each with a style, each wrapped by :func:`wrap_formula` at the width it is drawn in
     (a formula card: headings, formulas and the sentences between them); ``str()`` is the lines as they are."""
@@ -163,10 +171,7 @@ class Lines:
         return "\n".join(text for text, _ in self.lines)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for text, style in self.lines:
-            for line in _lines(text):
-                for part in wrap_formula(line, options.max_width):
-                    yield Text(part, style)
+        yield from _wrapped(self.lines, options.max_width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         widest = max([0, *(cell_len(text) for text, _ in self.lines)])
@@ -187,10 +192,7 @@ class Solution:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         yield self.title
-        for text in self.lines:
-            for line in _lines(text):
-                for part in wrap_formula(line, width):
-                    yield Text(part)
+        yield from _wrapped([(text, "") for text in self.lines], width)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         widest = max([self.title.cell_len, *map(cell_len, self.lines)])

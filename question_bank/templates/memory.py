@@ -559,33 +559,31 @@ SP_GIVEN_EN = ("With TP and sequence parallelism over the same t GPUs, every ter
 SP_GIVEN_ZH = "张量并行加序列并行（同样的 t 张卡）时，整层 34sbh + 5as²b 的每一项都被切分：每张卡 s·b·h·(34 + 5·a·s/h)/t 字节。"
 
 
+def _tp_spec(rng, formula: str, prompt_en, prompt_zh) -> Spec:
+    """One activation-per-GPU question: the run drawn by :func:`_tp_setup`, asked about ``formula``;
+    ``prompt_en``/``prompt_zh`` turn (the run's text, t, unit) into the question."""
+    model, t, pp, inputs, (en, zh), world = _tp_setup(rng)
+    u = unit_for(formula, **inputs)
+    return Spec(givens=_tp_givens(inputs),
+                asks=(Ask(formula=formula, unit=u, prompt_en=prompt_en(en, t, u), prompt_zh=prompt_zh(zh, t, u)),),
+                conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH, world=world)
+
+
 @template("memory.activation_tp_given", topic="memory", title="Activation memory per layer with TP (formula given)",
           title_zh="张量并行下每层激活值显存（给出公式）", difficulty=1, target_seconds=90, source="korthikanti2022")
 def activation_tp_given(rng):
-    model, t, pp, inputs, (en, zh), world = _tp_setup(rng)
-    u = unit_for("activation_bytes_layer_tp", **inputs)
-    return Spec(
-        givens=_tp_givens(inputs),
-        asks=(Ask(formula="activation_bytes_layer_tp", unit=u,
-                  prompt_en=f"{en}, no sequence parallelism. {TP_GIVEN_EN} How much is that per GPU, in {u}?",
-                  prompt_zh=f"{zh}，不开序列并行。{TP_GIVEN_ZH}每张卡合计多少（{u}）？"),),
-        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH, world=world,
-    )
+    return _tp_spec(rng, "activation_bytes_layer_tp",
+                    lambda en, t, u: f"{en}, no sequence parallelism. {TP_GIVEN_EN} How much is that per GPU, in {u}?",
+                    lambda zh, t, u: f"{zh}，不开序列并行。{TP_GIVEN_ZH}每张卡合计多少（{u}）？")
 
 
 @template("memory.activation_tp", topic="memory", title="Activation memory per layer with TP",
           title_zh="张量并行下每层激活值显存", difficulty=2, target_seconds=120, source="korthikanti2022")
 def activation_tp(rng):
-    model, t, pp, inputs, (en, zh), world = _tp_setup(rng)
-    u = unit_for("activation_bytes_layer_tp", **inputs)
-    return Spec(
-        givens=_tp_givens(inputs),
-        asks=(Ask(formula="activation_bytes_layer_tp", unit=u,
-                  prompt_en=f"{en}: tensor parallelism only, no sequence parallelism. How much activation memory "
-                            f"does one layer keep on each GPU for the backward pass, in {u}?",
-                  prompt_zh=f"{zh}：只开张量并行，不开序列并行。每张卡上单层为反向传播暂存多少激活值显存（{u}）？"),),
-        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH, world=world,
-    )
+    return _tp_spec(rng, "activation_bytes_layer_tp",
+                    lambda en, t, u: f"{en}: tensor parallelism only, no sequence parallelism. How much activation "
+                                     f"memory does one layer keep on each GPU for the backward pass, in {u}?",
+                    lambda zh, t, u: f"{zh}：只开张量并行，不开序列并行。每张卡上单层为反向传播暂存多少激活值显存（{u}）？")
 
 
 @template("memory.activation_tp_sp_given", topic="memory",
@@ -593,30 +591,19 @@ def activation_tp(rng):
           title_zh="张量并行 + 序列并行下每层激活值显存（给出公式）", difficulty=1, target_seconds=90,
           source="korthikanti2022")
 def activation_tp_sp_given(rng):
-    model, t, pp, inputs, (en, zh), world = _tp_setup(rng)
-    u = unit_for("activation_bytes_layer_tp_sp", **inputs)
-    return Spec(
-        givens=_tp_givens(inputs),
-        asks=(Ask(formula="activation_bytes_layer_tp_sp", unit=u,
-                  prompt_en=f"{en}, with sequence parallelism. {SP_GIVEN_EN} How much is that per GPU, in {u}?",
-                  prompt_zh=f"{zh}，开序列并行。{SP_GIVEN_ZH}每张卡合计多少（{u}）？"),),
-        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH, world=world,
-    )
+    return _tp_spec(rng, "activation_bytes_layer_tp_sp",
+                    lambda en, t, u: f"{en}, with sequence parallelism. {SP_GIVEN_EN} How much is that per GPU, "
+                                     f"in {u}?",
+                    lambda zh, t, u: f"{zh}，开序列并行。{SP_GIVEN_ZH}每张卡合计多少（{u}）？")
 
 
 @template("memory.activation_tp_sp", topic="memory", title="Activation memory per layer with TP + sequence parallelism",
           title_zh="张量并行 + 序列并行下每层激活值显存", difficulty=2, target_seconds=120, source="korthikanti2022")
 def activation_tp_sp(rng):
-    model, t, pp, inputs, (en, zh), world = _tp_setup(rng)
-    u = unit_for("activation_bytes_layer_tp_sp", **inputs)
-    return Spec(
-        givens=_tp_givens(inputs),
-        asks=(Ask(formula="activation_bytes_layer_tp_sp", unit=u,
-                  prompt_en=f"{en}, with sequence parallelism over the same {t} GPUs. How much activation memory "
-                            f"does one layer keep on each GPU for the backward pass, in {u}?",
-                  prompt_zh=f"{zh}，并在同样的 {t} 张卡上开序列并行。每张卡上单层为反向传播暂存多少激活值显存（{u}）？"),),
-        conventions_en=ACT_TP_EN, conventions_zh=ACT_TP_ZH, world=world,
-    )
+    return _tp_spec(rng, "activation_bytes_layer_tp_sp",
+                    lambda en, t, u: f"{en}, with sequence parallelism over the same {t} GPUs. How much activation "
+                                     f"memory does one layer keep on each GPU for the backward pass, in {u}?",
+                    lambda zh, t, u: f"{zh}，并在同样的 {t} 张卡上开序列并行。每张卡上单层为反向传播暂存多少激活值显存（{u}）？")
 
 
 # Which activations sequence parallelism splits that tensor parallelism leaves whole: the LayerNorm and dropout region.

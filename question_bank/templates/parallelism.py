@@ -174,29 +174,27 @@ def _layout_ask(model, gpu, n, budget, rules, formula_given: bool) -> Ask:
                takeaway=LAYOUT_TAKEAWAY[0], takeaway_zh=LAYOUT_TAKEAWAY[1], card_formulas=("zero1_parallel_bytes",))
 
 
-@template("parallelism.layout_given", topic="parallelism", title="Choose TP, PP and DP (memory formula given)",
-          title_zh="选择 TP、PP、DP（给出显存公式）", difficulty=2, target_seconds=180,
-          source="narayanan2021, rajbhandari2020")
-def layout_given(rng):
+def _layout_spec(rng, formula_given: bool) -> Spec:
     model, gpu, n, budget, rules, _ = _layout_setup(rng)
     return Spec(givens=(phi_given(rules.phi), given("layers", "Layers L", "层数 L", model.layers),
                         given("n_gpus", "GPUs", "GPU 卡数", n),
                         given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB")),
-                asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=True),),
+                asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=formula_given),),
                 conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
                 world=World(model=model, gpu=gpu, precision="bf16", fit_is_asked=True))
+
+
+@template("parallelism.layout_given", topic="parallelism", title="Choose TP, PP and DP (memory formula given)",
+          title_zh="选择 TP、PP、DP（给出显存公式）", difficulty=2, target_seconds=180,
+          source="narayanan2021, rajbhandari2020")
+def layout_given(rng):
+    return _layout_spec(rng, formula_given=True)
 
 
 @template("parallelism.layout", topic="parallelism", title="Choose TP, PP and DP for a training run",
           title_zh="为训练任务选择 TP、PP、DP", difficulty=3, target_seconds=240, source="narayanan2021, rajbhandari2020")
 def layout(rng):
-    model, gpu, n, budget, rules, _ = _layout_setup(rng)
-    return Spec(givens=(phi_given(rules.phi), given("layers", "Layers L", "层数 L", model.layers),
-                        given("n_gpus", "GPUs", "GPU 卡数", n),
-                        given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB")),
-                asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=False),),
-                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
-                world=World(model=model, gpu=gpu, precision="bf16", fit_is_asked=True))
+    return _layout_spec(rng, formula_given=False)
 
 
 MFU_BUSY = (0.4, 0.45, 0.5)
