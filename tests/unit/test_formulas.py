@@ -460,20 +460,53 @@ def test_result_text():
 # --------------------------------------------------------------------------- the spec table
 
 def _spec_rows():
-    rows = []
+    """(name, inputs) of every row of the spec's formula tables: those whose header is `| name | inputs | ...`
+    (part 3's "conventions are inputs" table lists formulas by another header and is not one of them)."""
+    rows, in_table = [], False
     for line in SPEC.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("|"):
+            in_table = False
+            continue
+        if re.match(r"\| name \| inputs \|", line):
+            in_table = True
+            continue
         m = re.match(r"\| `(\w+)` \| ([^|]*) \| ([^|]*) \| ([^|]*) \|", line)
-        if m:
+        if in_table and m:
             rows.append((m.group(1), tuple(i.strip().replace(" (list)", "") for i in m.group(2).split(","))))
     return rows
 
 
+# Part 3 of the spec (the 2026 interview formulas, issue #26) names formulas the catalogue does not have yet;
+# each one added leaves this set (test_spec_formulas_not_yet_built keeps it exact).
+NOT_YET_BUILT = frozenset({
+    "gpu_hours", "train_cost", "cost_per_mtok", "concurrency", "request_latency", "replicas_needed", "mbu",
+    "lora_params", "lora_train_bytes", "qlora_base_bytes", "ppo_static_bytes", "grpo_static_bytes",
+    "rollout_tokens", "checkpoint_bytes", "checkpoint_write_time", "cluster_mtbf", "young_daly_interval",
+    "checkpoint_waste", "training_goodput", "kv_transfer_time", "prefill_instances", "decode_instances",
+    "ring_attention_kv_bytes", "ulysses_alltoall_bytes", "bubble_time_1f1b", "bubble_time_zb1p",
+    "bubble_time_dualpipe", "fat_tree_hosts", "bisection_bandwidth", "hierarchical_allreduce_time",
+    "dp_min_batch_per_device", "prefix_cache_saved_flops", "sliding_window_kv_bytes", "kv_offload_time",
+    "logits_bytes", "attention_flops_share", "chinchilla_loss", "energy_per_token", "training_energy_mwh",
+    "global_batch_tokens", "grad_accum_steps",
+})
+
+
 @pytest.mark.skipif(not SPEC.exists(), reason="shared/spec/formulas.md is not next to this checkout")
 def test_catalogue_matches_the_spec_names_and_inputs():
+    """The spec's names and input names are drill calc's public interface.  A formula may take more inputs
+    than its spec row (the conventions of part 3: `bytes_per_param`, `ring_factor`, ...), after them."""
     rows = _spec_rows()
     assert len(rows) >= 38
     for name, inputs in rows:  # the spec's names are a public interface; more formulas may follow them
-        assert get(name).input_names == inputs, name
+        if name in NOT_YET_BUILT:
+            continue
+        assert get(name).input_names[:len(inputs)] == inputs, name
+
+
+@pytest.mark.skipif(not SPEC.exists(), reason="shared/spec/formulas.md is not next to this checkout")
+def test_spec_formulas_not_yet_built():
+    missing = {name for name, _ in _spec_rows() if name not in formulas.FORMULAS}
+    assert missing == NOT_YET_BUILT
 
 
 def test_catalogue_is_defined_once():
