@@ -1,9 +1,22 @@
-"""Expected values of the templates issue #14 (realism) does not change stay what they were on main.
+"""Every problem of the bank stays what it was on main, unless a reviewed entry says why it changed.
 
-``tests/fixtures/expected_values_main.json`` was recorded from main before that work: every template's
-expected value(s) for seeds 0-4.  A template whose scenario the issue redraws is listed in
-:data:`CHANGED` with the reason; every other recorded template must give the same values.  A template
-added later is not in the fixture and is not compared.
+Two records, each from main before a round of work:
+
+* ``tests/fixtures/unchanged_problems.json`` (main 2d46a1f, before issue #23's refactors): for every template and
+  seeds 1-40, each step's answer ``[kind, value, unit]`` (a choice's key, an expression's canonical text), and a
+  short digest of the rendered prompt, worked solution and ``drill ask --json`` answer in English and Chinese;
+  each template's formula card in both languages.  The texts are rendered by tests/tools/render_problem.py
+  with the functions the app and the commands use; a failure names template, seed, part and language and the
+  command that prints the diff against the recorded revision::
+
+      python -m tests.tools.render_problem TEMPLATE SEED --part solution --lang zh --against 2d46a1f
+
+  A change made on purpose (issues #25, #26) is listed in :data:`INTENDED` with its reason.  A template added
+  later is not in the record and is not compared; one removed from the bank must be listed too.
+* ``tests/fixtures/expected_values_main.json`` (main b04dabe, before issue #14): expected values at seeds 0-4;
+  the templates issue #14 redrew are in :data:`CHANGED`.
+
+The problems are generated once per process (tests/problems.py) and shared with the property tests.
 """
 
 from __future__ import annotations
@@ -15,6 +28,8 @@ from pathlib import Path
 import pytest
 
 from question_bank import registry
+from tests import problems
+from tests.tools.render_problem import CARD, LANGS, PARTS, answers, digest, render, render_card
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "expected_values_main.json"
 RECORDED = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -66,3 +81,88 @@ def test_unchanged_templates_give_the_recorded_values(tid):
 
 def test_changed_templates_are_recorded_ones():
     assert set(CHANGED) <= set(RECORDED["templates"])
+
+
+# --------------------------------------------------------------------------- #
+# Every template x seeds 1-40: answers, prompt, solution, answer JSON and card, in both languages
+
+PROBLEMS_FIXTURE = FIXTURE.with_name("unchanged_problems.json")
+RECORD = json.loads(PROBLEMS_FIXTURE.read_text(encoding="utf-8"))
+REV = RECORD["recorded_from"].split()[-1]
+SEEDS = range(RECORD["seeds"][0], RECORD["seeds"][1] + 1)
+TEXTS = [tuple(x.split(".")) for x in RECORD["texts"]]  # (part, lang), in the order of each row's digests
+VALUES = "values"  # the part name of a step's [kind, value, unit]
+ALL_PARTS = (VALUES,) + PARTS + (CARD,)
+
+# Reviewed changes from the record, each with its reason: (template, seed) or (template, seed, part) -> why.
+# ``seed`` None means every seed; ``part`` is one of ALL_PARTS (a card is per template: (template, None, "card")).
+# An entry that matches no difference is stale and fails the test: remove it.
+INTENDED: dict[tuple, str] = {}
+
+
+def _intended(tid: str, seed: int | None, part: str) -> tuple | None:
+    for key in ((tid, seed, part), (tid, seed), (tid, None, part), (tid, None)):
+        if key in INTENDED:
+            return key
+    return None
+
+
+def _same_values(got, want) -> bool:
+    if isinstance(got, list) and isinstance(want, list):
+        return len(got) == len(want) and all(_same_values(g, w) for g, w in zip(got, want))
+    return _same(got, want) if isinstance(got, float) else got == want
+
+
+def _see(tid: str, seed: int, part: str, lang: str) -> str:
+    return f"python -m tests.tools.render_problem {tid} {seed} --part {part} --lang {lang} --against {REV}"
+
+
+def _differences(tid: str) -> list[tuple[int | None, str, str]]:
+    """(seed, part, what differs) for every difference of ``tid`` from the record."""
+    t = registry.get(tid)
+    out = []
+    for lang, want in zip(LANGS, RECORD["cards"][tid]):
+        if digest(render_card(t, lang)) != want:
+            out.append((None, CARD, f"card ({lang}) differs; see: {_see(tid, 0, CARD, lang)}"))
+    for seed in SEEDS:
+        values, texts = RECORD["problems"][f"{tid} {seed}"]
+        p = problems.problem(tid, seed)
+        got = answers(p)
+        if not _same_values(got, values):
+            out.append((seed, VALUES, f"seed {seed}: values [kind, value, unit] {got}, recorded {values}"))
+        for (part, lang), want in zip(TEXTS, texts.split()):
+            if digest(render(p, part, lang)) != want:
+                out.append((seed, part, f"seed {seed}: {part} ({lang}) differs; see: {_see(tid, seed, part, lang)}"))
+    return out
+
+
+@pytest.mark.parametrize("tid", sorted(RECORD["cards"]))
+def test_every_problem_is_what_main_gave(tid):
+    used = set()
+    if tid not in registry.REGISTRY:
+        key = _intended(tid, None, VALUES)
+        assert key is not None, f"{tid} is no longer in the bank; if that is intended, list ({tid!r}, None) in INTENDED"
+        return
+    unexplained = []
+    for seed, part, what in _differences(tid):
+        key = _intended(tid, seed, part)
+        if key is None:
+            unexplained.append(what)
+        else:
+            used.add(key)
+    stale = [k for k in INTENDED if k[0] == tid and k not in used]
+    assert not unexplained, (
+        f"{tid}: {len(unexplained)} difference(s) from main {REV} ({PROBLEMS_FIXTURE.name}):\n  "
+        + "\n  ".join(unexplained[:12]) + ("\n  ..." if len(unexplained) > 12 else "")
+        + "\nIf a change is intended, list it in INTENDED (tests/unit/test_unchanged_values.py): "
+          "(template, seed[, part]) -> the reason.")
+    assert not stale, f"{tid}: INTENDED entries {stale} match no difference any more: remove them"
+
+
+def test_intended_changes_name_recorded_problems():
+    for key, reason in INTENDED.items():
+        tid, seed, *part = key
+        assert tid in RECORD["cards"], f"{key}: {tid} is not in the record"
+        assert seed is None or seed in SEEDS, f"{key}: seed {seed} is not recorded ({SEEDS.start}-{SEEDS.stop - 1})"
+        assert len(part) <= 1 and set(part) <= set(ALL_PARTS), f"{key}: the part is one of {ALL_PARTS}"
+        assert reason.strip(), f"{key}: give the reason"
