@@ -1,0 +1,12 @@
+"""The catalogue's data files (issue #25): where they are.  Read by question_bank.catalogue (the validator)
+and question_bank.catalogue_cache (the cache the app starts from)."""
+
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent
+BUILTIN_FILES: dict[str, Path] = {"links": DATA / "interconnects.toml", "accelerators": DATA / "accelerators.toml",
+                                  "models": DATA / "models.toml"}
+# The built-in files in two groups, each read (and cached) when first needed: hardware.py asks for the
+# accelerators and their links, models.py for the models.
+GROUPS: dict[str, tuple[str, ...]] = {"hardware": ("links", "accelerators"), "models": ("models",)}
+RANGES_FILE = DATA / "ranges.toml"

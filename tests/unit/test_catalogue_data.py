@@ -1,0 +1,62 @@
+"""The catalogue as data (issue #25): the built-in TOML files load, validate and become the records."""
+
+from __future__ import annotations
+
+import marshal
+
+import pytest
+
+from question_bank import catalogue, catalogue_cache, hardware, models
+from question_bank.data import BUILTIN_FILES
+
+
+def test_every_builtin_entry_loads_and_validates():
+    entries = catalogue.full_entries()  # parsed and validated afresh, sources included
+    assert len(entries["accelerators"]) >= 9 and len(entries["models"]) >= 18 and len(entries["links"]) >= 10
+    for section, items in entries.items():
+        for e in items:
+            assert e["source"], (section, e["id"])
+    ids = [e["id"] for section in ("accelerators", "models") for e in entries[section]]
+    assert len(ids) == len(set(ids)), "an id names one entry across accelerators and models"
+
+
+def test_the_records_are_the_data():
+    data = {e["id"]: e for e in catalogue.full_entries()["accelerators"]}
+    for g in hardware.ALL:
+        e = data[g.key]
+        assert g.memory == e["memory_gb"] * 1e9 and g.bandwidth == pytest.approx(e["memory_bandwidth_tbs"] * 1e12)
+        assert g.bf16 == (e["bf16_tflops"] * 1e12 if "bf16_tflops" in e else None)
+    m = models.get("deepseek_v3")
+    assert (m.ffn, m.ffn_dense, m.moe_layers, m.attention_kind) == (2048, 18432, 58, "mla")
+
+
+def test_the_cache_is_used_and_rebuilt_when_a_file_changes(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogue_cache, "CACHE_DIR", tmp_path / "__pycache__")
+    monkeypatch.setattr(catalogue_cache.sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(catalogue_cache, "_builtin", {})
+    first = catalogue_cache.builtin_entries("models")
+    path = tmp_path / "__pycache__" / "catalogue-models.marshal"
+    cached = marshal.loads(path.read_bytes())
+    assert cached["entries"] == first and "sources" not in first["models"][0]
+    # a cache whose stamps no longer match (a data file edited) is not used
+    cached["stamps"][-1][2] += 1
+    cached["entries"] = {"models": []}
+    path.write_bytes(marshal.dumps(cached))
+    monkeypatch.setattr(catalogue_cache, "_builtin", {})
+    assert catalogue_cache.builtin_entries("models") == first
+
+
+def test_a_damaged_cache_is_read_from_the_files(tmp_path, monkeypatch):
+    monkeypatch.setattr(catalogue_cache, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(catalogue_cache, "_builtin", {})
+    (tmp_path / "catalogue-hardware.marshal").write_bytes(b"\x00garbage")
+    assert catalogue_cache.builtin_entries("hardware")["accelerators"][0]["id"] == "v100"
+
+
+def test_the_data_files_are_package_data():
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["question_bank.data"]
+    assert all(any(p.match(pat) for pat in patterns) for p in BUILTIN_FILES.values())
