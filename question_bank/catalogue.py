@@ -62,15 +62,19 @@ class CatalogueError(ValueError):
         super().__init__(self.text("en"))
 
     def where(self, lang: str = "en") -> str:
+        """``file: accelerators[3] (my_gpu): field bf16_tflops`` (Chinese: ``accelerators 第 3 项``)."""
         parts = [self.path]
         if self.section:
-            n = f"[{self.index + 1}]" if self.index is not None else ""
             ident = f" ({self.entry_id})" if self.entry_id else ""
-            parts.append(f"{self.section}{n}{ident}" if lang == "en" else f"{self.section} 第 {self.index + 1} 项{ident}"
-                         if self.index is not None else f"{self.section}{ident}")
+            if self.index is None:
+                parts.append(f"{self.section}{ident}")
+            elif lang == "zh":
+                parts.append(f"{self.section} 第 {self.index + 1} 项{ident}")
+            else:
+                parts.append(f"{self.section}[{self.index + 1}]{ident}")
         if self.field:
-            parts.append(f"field {self.field}" if lang == "en" else f"字段 {self.field}")
-        return (": " if lang == "en" else "：").join(parts)
+            parts.append(f"字段 {self.field}" if lang == "zh" else f"field {self.field}")
+        return ("：" if lang == "zh" else ": ").join(parts)
 
     def text(self, lang: str = "en") -> str:
         reason = self.reason_zh if lang == "zh" and self.reason_zh else self.reason_en
@@ -237,13 +241,13 @@ class _Entry:
             if f.kind == "int":
                 value = int(value)
                 if not f.lo <= value <= f.hi:
-                    raise self.fail(key, f"must be between {f.lo:g} and {f.hi:g}, not {value}",
-                                    f"必须在 {f.lo:g} 到 {f.hi:g} 之间，而不是 {value}")
+                    raise self.fail(key, f"must be between {f.lo:g} and {f.hi:g}, not {_shown(value)}",
+                                    f"必须在 {f.lo:g} 到 {f.hi:g} 之间，而不是 {_shown(value)}")
                 return value
             if not f.lo < value <= f.hi:
-                raise self.fail(key, f"must be positive and at most {f.hi:g} {f.unit}, not {value:g}",
-                                f"必须为正且不超过 {f.hi:g} {f.unit}，而不是 {value:g}")
-            return value
+                raise self.fail(key, f"must be positive and at most {f.hi:g} {f.unit}, not {_shown(value)}",
+                                f"必须为正且不超过 {f.hi:g} {f.unit}，而不是 {_shown(value)}")
+            return float(value) if isinstance(value, float) else value
         if f.kind == "strings":
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or len(value) > 50:
                 raise bad

@@ -87,7 +87,8 @@ def commands(odd: str, saves: str) -> list[list[str]]:
             ["--saves", saves, "due", "--new-per-day", odd], ["--saves", saves, "plan", "--new-per-day", odd],
             ["--saves", saves, "plan", "--reviews-per-day", odd], ["--saves", saves, "plan", "--interview", odd],
             ["--saves", saves, "--profile", odd, "due"], ["--saves", saves, "import", odd],
-            ["--saves", saves, "export", odd]]
+            ["--saves", saves, "export", odd], ["--saves", saves, "catalogue", "show", odd],
+            ["--saves", saves, "catalogue", "check", odd]]
 
 
 @pytest.mark.parametrize("odd", ODD)
