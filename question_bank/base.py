@@ -299,6 +299,8 @@ class World(NamedTuple):  # immutable; cheaper to define at import than a frozen
     fit_is_asked: bool = False  # the problem asks whether it fits: nothing is required to
     kernels: tuple[str, ...] = ()  # kernels shown as the model's own layer
     phi: float | None = None  # parameter count when no catalogue model is named
+    row_ops: tuple[str, ...] = ()  # row-wise / elementwise ops the problem runs (norms, softmax): 16-bit or fp32
+    judges_claim: bool = False  # the problem asks whether a reported figure is plausible: an implausible one is the point
 
 
 class Spec(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass

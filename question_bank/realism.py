@@ -8,7 +8,8 @@ text, and returns one message per violation, each prefixed with the rule's name:
 * ``fits``         - the model (and its KV cache / training state, where the problem
                      counts them) fits in the stated GPUs' memory;
 * ``precision``    - the chip computes in the stated precision and can store the weights /
-                     KV cache in theirs (V100: no bf16, no fp8; A100: no fp8);
+                     KV cache in theirs (V100: no bf16, no fp8; A100: no fp8); norms, softmax
+                     and elementwise ops (``World.row_ops``) run in 16 bits or fp32, never fp8;
 * ``context``      - the sequence is within the model's trained context, unless the
                      problem says the context is extended;
 * ``architecture`` - the activation-memory formula matches the layer (Korthikanti's
@@ -16,6 +17,8 @@ text, and returns one message per violation, each prefixed with the rule's name:
                      model are that model's;
 * ``moe_active``   - a mixture-of-experts model's FLOPs use the active parameters and the
                      text says so; its memory uses the total.
+* ``utilisation``  - an MFU the problem states or asks is at most 60 %, an HFU at most 65 %
+                     (what published large runs report).
 
 How a template declares its world is documented in :mod:`question_bank.base`.  Each
 message says what is unrealistic and what would make it realistic, e.g.
@@ -159,8 +162,15 @@ def check_fits(p: Problem) -> Iterable[str]:
                "a setup that fits")
 
 
+# Norms, softmax and elementwise ops run in these even in an fp8 model (only GEMMs run in fp8).
+ROW_OP_PRECISIONS = frozenset({"bf16", "fp16", "fp32"})
+
+
 def check_precision(p: Problem) -> Iterable[str]:
     for w in p.worlds:
+        if w.row_ops and w.precision and w.precision not in ROW_OP_PRECISIONS:
+            yield (f"{', '.join(w.row_ops)} run in {w.precision}, but norms, softmax and elementwise ops run in "
+                   "bf16/fp16 or fp32 in practice (only GEMMs run in fp8): use a 16-bit format")
         g = w.gpu
         if g is None:
             continue
@@ -235,6 +245,31 @@ def check_moe_active(p: Problem) -> Iterable[str]:
                    f"{_b(m.total_params)} parameters (every expert): memory uses the total")
 
 
+# Published large training runs: MFU up to ~55-60 % (PaLM 46 %, MT-NLG, Llama 3 38-43 %), and HFU with full
+# recomputation (4/3 MFU) at most ~65 %; a problem above these describes no run anyone has reported.
+MAX_MFU, MAX_HFU = 0.60, 0.65
+MFU_FORMULAS = frozenset({"mfu", "mfu_from_step_time"})
+
+
+def check_utilisation(p: Problem) -> Iterable[str]:
+    if any(w.judges_claim for w in p.worlds):  # "a team reports 80 % MFU: plausible?" asks exactly this
+        return
+    for s in p.steps:
+        if not s.formula:
+            continue
+        given = s.inputs.get("mfu")
+        if isinstance(given, (int, float)) and given > MAX_MFU + 1e-9:
+            yield (f"step {s.index + 1} ({s.formula}) runs at {given:.0%} MFU; published large runs reach at most "
+                   f"~{MAX_MFU:.0%}: draw a lower MFU")
+        value = s.expected.value
+        if s.formula in MFU_FORMULAS and value > MAX_MFU + 1e-9:
+            yield (f"step {s.index + 1} asks an MFU of {value:.1%}; published large runs reach at most ~{MAX_MFU:.0%}: "
+                   "draw a lower throughput")
+        elif s.formula == "hfu" and value > MAX_HFU + 1e-9:
+            yield (f"step {s.index + 1} asks an HFU of {value:.1%}; with full recomputation (HFU = 4/3 MFU) published "
+                   f"runs reach at most ~{MAX_HFU:.0%}, so MFU ≤ {MAX_HFU * 3 / 4:.2%}: draw a lower throughput")
+
+
 RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "declared": check_declared,
     "fits": check_fits,
@@ -242,6 +277,7 @@ RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "context": check_context,
     "architecture": check_architecture,
     "moe_active": check_moe_active,
+    "utilisation": check_utilisation,
 }
 
 

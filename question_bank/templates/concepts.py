@@ -216,6 +216,11 @@ LOW_INTENSITY_OPS = (("LayerNorm", "LayerNorm", 8), ("Softmax", "Softmax", 5), (
                      ("GELU", "GELU", 8), ("residual add", "残差相加", 1))
 
 
+# Row-wise and elementwise ops (LayerNorm, RMSNorm, Softmax, GELU, residual add) run in 16-bit or fp32 in
+# practice, even in an fp8 model: only its GEMMs run in fp8 (Transformer Engine keeps them out of fp8).
+ROW_OP_PRECISIONS = ("bf16", "fp16", "fp32")
+
+
 def flop_word(n: float) -> str:
     """``1 FLOP`` but ``4 FLOPs``."""
     return "FLOP" if n == 1 else "FLOPs"
@@ -352,7 +357,11 @@ def why_norm_is_slow(rng):
     gpu = rng.choice(hardware.GPUS)
     dtype = tensor_dtype(gpu, rng)
     bpe, r = DTYPE_BYTES[dtype], ridge(gpu.peak(dtype), gpu.bandwidth)
-    if rng.random() < 0.5:
+    row_op = rng.random() < 0.5
+    if row_op and dtype not in ROW_OP_PRECISIONS:  # norms, softmax and activations run in 16 bits, never fp8
+        dtype = gpu.sixteen
+        bpe, r = DTYPE_BYTES[dtype], ridge(gpu.peak(dtype), gpu.bandwidth)
+    if row_op:
         name, name_zh, f = rng.choice(LOW_INTENSITY_OPS)
         tokens, width = rng.choice((1024, 2048, 4096, 8192)), rng.choice((2048, 4096, 5120, 8192))
         traffic = 3 if name == "residual add" else 2
@@ -403,5 +412,6 @@ def why_norm_is_slow(rng):
                                else "在拐点右侧瓶颈是计算单元：减少或加速 FLOPs 才有用，融合没有用。"),
                   card_formulas=("arithmetic_intensity", "ridge_point"),
                   roofline={"peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth, "intensity": i}),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH, world=World(gpu=gpu, precision=dtype),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=World(gpu=gpu, precision=dtype, row_ops=(name,) if row_op else ()),
     )

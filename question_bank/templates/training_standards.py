@@ -534,7 +534,7 @@ def mfu_judgement(rng):
                   takeaway_zh="评价一次训练要看 MFU，而不是 HFU：低于 30% 要找瓶颈，高于 65% 先复查计算再相信它。",
                   card_formulas=("mfu",))),
         conventions_en=MFU_EN, conventions_zh=MFU_ZH,
-        world=World(model=model, gpu=gpu, precision="bf16"),
+        world=World(model=model, gpu=gpu, precision="bf16", judges_claim=True),
     )
 
 

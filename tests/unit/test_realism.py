@@ -166,6 +166,34 @@ def test_moe_active_catches_flops_from_the_total_parameter_count():
     assert not realism.check(_problem(World(model=MIXTRAL), inputs={"phi": 46.7e9, "bytes_per_param": 2}))
 
 
+def test_precision_catches_a_norm_in_fp8():
+    """Issue #26: concepts.why_norm_is_slow ran LayerNorm/Softmax "in fp8" at some seeds."""
+    assert _rules(_problem(World(gpu=H100, precision="fp8", row_ops=("LayerNorm",)))) == {"precision"}
+    assert not realism.check(_problem(World(gpu=H100, precision="bf16", row_ops=("LayerNorm",))))
+    assert not realism.check(_problem(World(gpu=H100, precision="fp8")))  # a GEMM in fp8 is fine
+    for seed in SEEDS:
+        p = registry.get("concepts.why_norm_is_slow").generate(seed)
+        question = p.steps[0].prompt("en")
+        if any(op in question for op in ("LayerNorm", "Softmax", "RMSNorm", "GELU", "residual add")):
+            assert "fp8" not in question, seed
+
+
+def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
+    """Issue #26: mfu.hfu and mfu.utilisation_chain asked HFUs up to 79-82 %."""
+    inputs = {"tokens_per_s": 3.0e6, "phi": 7e9, "n_gpus": 1024, "peak_flops": 989e12}  # MFU 12.4 %, HFU 16.6 %
+    assert not realism.check(_problem(formula="mfu", inputs=inputs))
+    assert _rules(_problem(formula="mfu", inputs=inputs | {"tokens_per_s": 1.5e7})) == {"utilisation"}  # 62 %
+    assert _rules(_problem(formula="hfu", inputs=inputs | {"tokens_per_s": 1.2e7})) == {"utilisation"}  # 66 %
+    assert not realism.check(_problem(formula="hfu", inputs=inputs | {"tokens_per_s": 1.1e7}))  # 60.8 %
+    days = {"phi": 7e9, "tokens": 1e12, "n_gpus": 1024, "peak_flops": 989e12}
+    assert _rules(_problem(formula="train_time", inputs=days | {"mfu": 0.7})) == {"utilisation"}
+    for tid in ("mfu.hfu", "mfu.utilisation_chain"):
+        for seed in SEEDS:
+            p = registry.get(tid).generate(seed)
+            hfu = next(s for s in p.steps if s.formula == "hfu")
+            assert hfu.expected.value <= realism.MAX_HFU, (tid, seed)
+
+
 def test_every_rule_is_tested_here():
     import sys
 
