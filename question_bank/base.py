@@ -86,7 +86,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any, Callable, Mapping, NamedTuple
 
 from engine import expr as ex
@@ -315,6 +315,10 @@ class Spec(NamedTuple):  # immutable; cheaper to define at import than a frozen 
     world: World | tuple[World, ...] | None = None  # the facts the realism check reads (module docstring)
 
 
+# A step's worked solution: its lines, or a function that renders them when they are first read (Step.solution)
+Lines = tuple[str, ...] | Callable[[], tuple[str, ...]]
+
+
 @dataclass(frozen=True)
 class Step:
     """One resolved question of a problem: everything needed to ask, grade and explain it."""
@@ -323,12 +327,14 @@ class Step:
     prompt_en: str
     prompt_zh: str
     expected: Expected
-    solution: tuple[str, ...]
+    # The worked solution (:attr:`solution`), or what renders it when first read: most problems made are never
+    # explained (a session shows one; the property tests read a few), and rendering is most of making one.
+    _solution: Lines = field(repr=False, compare=False)
     target_seconds: int
     formula: str | None = None
     inputs: Mapping[str, Any] = field(default_factory=dict)
     roofline: Mapping[str, Any] | None = None
-    solution_zh: tuple[str, ...] = ()  # Chinese explanation lines, when they differ from ``solution``
+    _solution_zh: Lines = field(default=(), repr=False, compare=False)  # :attr:`solution_zh`, or what renders it
     # misconceptions dropped because their value lands within tolerance of the answer without being it:
     # a different method the grader cannot tell apart here (an exact coincidence is not listed)
     too_close: tuple[str, ...] = ()
@@ -339,6 +345,16 @@ class Step:
 
     def prompt(self, lang: str = "en") -> str:
         return self.prompt_zh if lang == "zh" else self.prompt_en
+
+    @cached_property
+    def solution(self) -> tuple[str, ...]:
+        """The worked solution in English, rendered when first read."""
+        return self._solution() if callable(self._solution) else self._solution
+
+    @cached_property
+    def solution_zh(self) -> tuple[str, ...]:
+        """The Chinese explanation lines, when they differ from :attr:`solution` (rendered when first read)."""
+        return self._solution_zh() if callable(self._solution_zh) else self._solution_zh
 
     def solution_lines(self, lang: str = "en") -> tuple[str, ...]:
         """The worked solution in ``lang`` (formulas are the same in both languages)."""
@@ -518,6 +534,26 @@ def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return en, zh
 
 
+def _worked(f: formulas.Formula, ask: Ask, inputs: dict, extras: dict, shown: str, lang: str) -> tuple[str, ...]:
+    """A number question's worked solution in ``lang``: the ask's lead lines, then the formula's derivation."""
+    lead = ask.explanation_zh or ask.explanation if lang == "zh" else ask.explanation
+    lines = tuple(lead) + tuple(f.worked(inputs, lang, extras=extras, also=shown,
+                                         decomposition=_pick(ask.decomposition, ask.decomposition_zh, lang),
+                                         simplification=_pick(ask.simplification, ask.simplification_zh, lang),
+                                         takeaway=_pick(ask.takeaway or None, ask.takeaway_zh or None, lang)))
+    return tuple(tidy_zh(x) for x in lines) if lang == "zh" else lines
+
+
+def _layout_solution(ask: Ask, example: Any, lang: str) -> tuple[str, ...]:
+    """A layout question's solution in ``lang``: the choice (explanation), the check of the example layout, then
+    the takeaway."""
+    en, zh = _explained(ask)
+    if lang == "zh":
+        n_zh = len(ask.explanation_zh or ask.explanation)
+        return tuple(tidy_zh(x) for x in zh[:n_zh] + ask.layout.solution(example, "zh") + zh[n_zh:])
+    return en[:len(ask.explanation)] + ask.layout.solution(example, "en") + en[len(ask.explanation):]
+
+
 def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
     given_values = {g.name: g.value for g in spec.givens}
     steps: list[Step] = []
@@ -554,19 +590,14 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             f.check_via(inputs)
             extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
             shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
-            solution, solution_zh = (
-                tuple(lead) + tuple(f.worked(inputs, lang, extras=extras, also=shown,
-                                             decomposition=_pick(ask.decomposition, ask.decomposition_zh, lang),
-                                             simplification=_pick(ask.simplification, ask.simplification_zh, lang),
-                                             takeaway=_pick(ask.takeaway or None, ask.takeaway_zh or None, lang)))
-                for lang, lead in (("en", ask.explanation), ("zh", ask.explanation_zh or ask.explanation)))
+            solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang) for lang in ("en", "zh"))
             takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
             shown_values = f.shown_values(inputs, extras)
             derivation = (len(ask.explanation) + len(f.parts)
                           + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
                           + len(ask.simplification if ask.simplification is not None else f.simplification))
             steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
-                              ask.roofline, tuple(tidy_zh(x) for x in solution_zh), too_close,
+                              ask.roofline, solution_zh, too_close,
                               formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
                               derivation, (f.name,) + tuple(ask.card_formulas)))
         elif ask.kind == "layout":
@@ -574,13 +605,9 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             if example is None:
                 raise ValueError(f"{t.id}: no layout meets the constraints")
             exp = Expected("layout", example.text, layout=ask.layout)
-            # the choice (explanation), the check of the example layout, then the takeaway
-            en, zh = _explained(ask)
-            solution = en[:len(ask.explanation)] + ask.layout.solution(example, "en") + en[len(ask.explanation):]
-            n_zh = len(ask.explanation_zh or ask.explanation)
-            solution_zh = zh[:n_zh] + ask.layout.solution(example, "zh") + zh[n_zh:]
+            solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in ("en", "zh"))
             steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
-                              solution_zh=tuple(tidy_zh(x) for x in solution_zh), takeaway=ask.takeaway,
+                              _solution_zh=solution_zh, takeaway=ask.takeaway,
                               takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),
                               card_formulas=tuple(ask.card_formulas)))
         elif ask.kind == "choice":
@@ -589,14 +616,14 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
             exp = Expected("choice", ask.answer, choices=ask.choices)
             en, zh = _explained(ask)
             steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target, roofline=ask.roofline,
-                              solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                              _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
                               takeaway_zh=tidy_zh(ask.takeaway_zh),
                               derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas)))
         else:
             exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
             en, zh = _explained(ask)
             steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target,
-                              solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                              _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
                               takeaway_zh=tidy_zh(ask.takeaway_zh),
                               derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas)))
     worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
