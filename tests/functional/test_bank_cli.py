@@ -1,23 +1,19 @@
-"""`drill templates`, `drill ask`, `drill check` end to end (subprocess), JSON shapes and exit codes."""
+"""`drill templates`, `drill ask`, `drill check` end to end (in-process: tests/cli.py), JSON shapes and exit codes."""
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from question_bank import registry
+from tests.cli import drill
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 pytestmark = pytest.mark.functional
 
 
-def drill(*args):
-    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
 
 
 def drill_json(*args):

@@ -1,4 +1,4 @@
-"""`drill calc` end to end: a subprocess per call, as a person or a script runs it."""
+"""`drill calc` end to end, as a person or a script runs it (in-process: tests/cli.py; a closed pipe, a process)."""
 
 import json
 import subprocess
@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from tests import cli
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional
 
 
 def drill(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "drill", "calc", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    return cli.drill("calc", *args)
 
 
 def calc_json(*args: str) -> dict:
@@ -164,9 +165,7 @@ def test_list_output_survives_a_closed_pipe():
 ])
 def test_chinese_errors_are_one_chinese_line(args, message):
     for argv in (("--lang", "zh", *args), (*args, "--lang", "zh")):
-        out = subprocess.run([sys.executable, "-m", "drill", *argv[:2], "calc", *argv[2:]] if argv[0] == "--lang"
-                             else [sys.executable, "-m", "drill", "calc", *argv], cwd=ROOT, capture_output=True,
-                             text=True, timeout=60)
+        out = cli.drill(*argv[:2], "calc", *argv[2:]) if argv[0] == "--lang" else cli.drill("calc", *argv)
         assert out.returncode == 2 and out.stdout == ""
         lines = out.stderr.strip().splitlines()
         assert len(lines) == 1 and message in lines[0], out.stderr

@@ -1,24 +1,20 @@
-"""`drill card` and `drill sources` end to end (subprocess); the card itself, for every template, in-process."""
+"""`drill card` and `drill sources` end to end (in-process: tests/cli.py); the card itself, for every template."""
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from engine import sources
 from question_bank import cards, registry
+from tests.cli import drill
 
 ROOT = Path(__file__).resolve().parents[2]
 CJK = re.compile(r"[\u4e00-\u9fff]")
 pytestmark = pytest.mark.functional
 
 
-def drill(*args):
-    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
 
 
 def test_card_text_has_every_section_in_both_languages():

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from drill.commands import shown_arg, visible
 from engine.grading import Expected, grade
+from tests import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional
@@ -20,8 +20,10 @@ HUGE = "9" * 5000
 
 def drill(*args, env=None, saves=None) -> subprocess.CompletedProcess:
     """Run ``drill`` with byte-level arguments (bytes pass through as the shell would)."""
-    argv = [sys.executable, "-m", "drill", *(["--saves", str(saves)] if saves else []), *args]
-    return subprocess.run(argv, cwd=ROOT, capture_output=True, timeout=60, env={**os.environ, **(env or {})})
+    argv = [*(["--saves", str(saves)] if saves else []), *args]
+    if env and "PYTHONIOENCODING" in env:  # the interpreter's stream encoding: a real process
+        return cli.drill_process(*argv, env={**os.environ, **env}, text=False)
+    return cli.drill(*argv, env={**os.environ, **(env or {})}, text=False)
 
 
 def one_line_error(r: subprocess.CompletedProcess) -> str:

@@ -2,8 +2,6 @@
 
 import json
 import os
-import subprocess
-import sys
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -13,6 +11,7 @@ from drill.paths import saves_dir
 from engine.session import review_row
 from engine.storage import Profile
 from question_bank import registry
+from tests import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional
@@ -21,8 +20,7 @@ pytestmark = pytest.mark.functional
 def drill(*args, env=None, input=None):
     e = {k: v for k, v in os.environ.items() if k != "DRILL_SAVES"}
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
-                          env=e, input=input, timeout=60)
+    return cli.drill(*args, env=e, input=input)
 
 
 def review(p, item, day, q=4):

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import pytest
 
 from question_bank import registry
+from tests import cli
 
 pytestmark = pytest.mark.functional
 
 
 def drill(*args: str, saves) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "drill", "--saves", str(saves), *args], capture_output=True,
-                          text=True, timeout=60)
+    return cli.drill("--saves", str(saves), *args)
 
 
 def test_plan_json_is_deterministic_from_the_seed(tmp_path):

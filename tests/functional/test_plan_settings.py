@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 
 from drill.app import DrillApp
 from drill.context import AppContext
@@ -14,6 +12,7 @@ from drill.screens.home import HomeScreen
 from drill.screens.settings import SettingsScreen
 from engine.session import review_row
 from question_bank import registry
+from tests import cli
 from tests.functional.app_support import clock, profile, sync, text_of  # noqa: F401 (fixtures)
 
 
@@ -72,7 +71,7 @@ async def test_settings_save_in_the_profile_and_home_counts_down_with_readiness(
 
 
 def drill(*args):
-    return subprocess.run([sys.executable, "-m", "drill", *args], capture_output=True, text=True, timeout=60)
+    return cli.drill(*args)
 
 
 def test_drill_plan_sets_and_clears_the_interview_date(tmp_path):

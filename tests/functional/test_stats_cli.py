@@ -18,6 +18,8 @@ from engine.stats import TOPIC_SORTS
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
 from question_bank import registry
 from question_bank.base import TOPICS
+from tests import cli
+from tests.cli import drill_process
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional
@@ -26,8 +28,7 @@ pytestmark = pytest.mark.functional
 def drill(*args, env=None):
     e = {k: v for k, v in os.environ.items() if k != "DRILL_SAVES"}
     e.update(env or {})
-    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
-                          env=e, timeout=60)
+    return cli.drill(*args, env=e)
 
 
 def ids(topic: str) -> list[str]:
@@ -128,6 +129,7 @@ def test_readers_work_while_another_process_holds_the_writer_lock(tmp_path):
     """drill stats, due and export read the last durable state; only writers (import) are refused."""
     item = ids("roofline")[0]
     today = date.today()
+    drill = drill_process  # the lock is another process's: a real process (a lock does not stop its own holder)
     with Profile.open(tmp_path) as writer:  # this process is the writer, as the open app would be
         writer.record(row(item, today, 4))  # durable, not yet in the state file (it is written every 25 rows)
         r = drill("--saves", str(tmp_path), "stats", "--json", env={"DRILL_LOCK_WAIT": "0"})

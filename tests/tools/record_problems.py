@@ -16,7 +16,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from tests.tools.render_problem import CARD, LANGS, PARTS, ROOT, answers, digest, render, render_card
+from tests.tools.render_problem import LANGS, PARTS, ROOT, answers, digest, render, render_card
 
 FIXTURE = ROOT / "tests" / "fixtures" / "unchanged_problems.json"
 SEEDS = range(1, 41)
