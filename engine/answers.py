@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Mapping, NamedTuple
 
 from . import expr as ex
-from .messages import Msg, Said, Twin, join, kind_name, say
-from .units import COUNT_SUFFIXES, KIND_DIMS, KIND_IN_DIMS, KINDS, UNIT_SYMBOLS, UNITS, Unit, dim_text, fmt_quantity, lookup
+from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say
+from .units import (COUNT_SUFFIXES, KIND_DIMS, KIND_IN_DIMS, KINDS, UNIT_KINDS, UNIT_SYMBOLS, UNITS, Unit, dim_text,
+                    fmt_quantity, lookup)
 
 
 @dataclass(frozen=True)
@@ -127,9 +128,7 @@ def _reading(symbol: str, kind: str) -> Said:
     assert u is not None
     if u.note == "bits":
         return say("bits")
-    if u.kind in ("bytes", "bandwidth"):
-        return say("bytes" if u.kind == "bytes" else "bytes_per_s")
-    return kind_name(u.kind)
+    return reading_name(u.kind)
 
 
 _FLOPS_COUNT = r"read (\S+) as a FLOP count"
@@ -216,11 +215,11 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         return Unreadable(text, say("number_missing", word=t))
     found = _units_after_numbers(t)
     if (found and not (len(found) == 1 and found[0].end == len(t))) \
-            or (not found and kind not in ("count", "ratio") and re.search(_SUFFIX_NUM_NOT_B, t)):
+            or (not found and not UNIT_KINDS[kind].plain and re.search(_SUFFIX_NUM_NOT_B, t)):
         return _parse_dimensions(text, t, kind, default_unit, notes)
     head, unit, sym = split_unit(t, kind)
     multiplier = 1.0
-    if unit is not None and unit.kind != kind and sym in COUNT_SUFFIXES and kind in ("count", "ratio") \
+    if unit is not None and unit.kind != kind and sym in COUNT_SUFFIXES and UNIT_KINDS[kind].plain \
             and head and head[-1].isdigit():
         # "70B" for a count means 70 billion, not 70 bytes
         unit = None
@@ -339,7 +338,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     with a suffix and no unit (6.2T) is that multiple of the question's base unit.  A symbol with
     two readings (TFLOPs: a count or a rate) takes the reading that gives the asked dimension.
     """
-    counts = kind in ("count", "ratio")
+    counts = UNIT_KINDS[kind].plain
 
     pattern = _SUFFIX_NUM if counts else _SUFFIX_NUM_NOT_B
     typed_suffixes: list[re.Match] = []
@@ -438,12 +437,10 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
 
 def _asked_dims(kind: str) -> Said:
     """What the question asks for, as a dimension: ``FLOP/B``, ``tok/s (1/s)``, ``a count``."""
-    if kind == "tok_rate":
-        return Twin("tok/s (1/s)", "tok/s（1/s）")
-    if kind in ("count", "ratio"):
+    if UNIT_KINDS[kind].plain:
         return kind_name(kind)
     d = dim_text(KIND_DIMS[kind])
-    return Twin(d, f" {d}")
+    return asked_dims(kind) or Twin(d, f" {d}")
 
 
 def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:
@@ -498,7 +495,7 @@ class Choice(NamedTuple):  # immutable; cheaper to define at import than a froze
 
     def shown(self, lang: str = "en") -> str:
         """How the choice is written to people: the key, or its Chinese label in Chinese."""
-        return self.label_zh if lang == "zh" and self.label_zh else self.key
+        return Twin(self.key, self.label_zh).text(lang)
 
     def matches(self, text: str) -> bool:
         n = normalise_choice(text)

@@ -222,19 +222,22 @@ class LayoutRules:
         from .formulas import get
 
         f = get(self.memory_formula)
-        zh = lang == "zh"
         tp, pp, dp = example
-        lines = [("规则：" if zh else "Rule: ") + self.rule().text(lang),
+        valid = self.valid()
+        words = {k: Twin(*pair).text(lang) for k, pair in {
+            "rule": ("Rule: ", "规则："), "node": (" (inside one node)", "（单节点内）"),
+            "stage": (" layers per stage", " 层每阶段"), "budget": (" (budget)", "（预算）"),
+            "valid": (f"Every valid layout ({len(valid)}): ", f"全部有效布局（{len(valid)} 个）："),
+        }.items()}
+        lines = [words["rule"] + self.rule().text(lang),
                  f"{example.text}:",
                  f"  TP × PP × DP = {tp} × {pp} × {dp} = {tp * pp * dp}",
-                 f"  TP = {tp} ≤ {self.gpus_per_node}" + ("（单节点内）" if zh else " (inside one node)"),
-                 f"  {self.layers} / PP = {self.layers} / {pp} = {fmt_number(self.layers / pp)}"
-                 + (" 层每阶段" if zh else " layers per stage")]
+                 f"  TP = {tp} ≤ {self.gpus_per_node}" + words["node"],
+                 f"  {self.layers} / PP = {self.layers} / {pp} = {fmt_number(self.layers / pp)}" + words["stage"]]
         lines += ["  " + line for line in f.solution(phi=self.phi, tp=tp, pp=pp, n_dp=dp)]
-        lines.append(f"  ≤ {fmt_quantity(self.budget_bytes, 'bytes')}" + ("（预算）" if zh else " (budget)"))
-        valid = self.valid()
+        lines.append(f"  ≤ {fmt_quantity(self.budget_bytes, 'bytes')}" + words["budget"])
         shown = ", ".join(v.text for v in valid[:8]) + (" …" if len(valid) > 8 else "")
-        lines.append((f"全部有效布局（{len(valid)} 个）：" if zh else f"Every valid layout ({len(valid)}): ") + shown)
+        lines.append(words["valid"] + shown)
         return tuple(lines)
 
 

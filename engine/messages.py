@@ -6,12 +6,17 @@ a :class:`Twin` is a text written in both languages (a misconception label).
 Both render with ``.text(lang)`` (``"en"`` or ``"zh"``); ``str()`` is the
 English.  Parameters that are themselves a Msg or a Twin render in the same
 language.
+
+This module is where languages are told apart (issue 23 §3): every text the
+engine, the bank and the app show in two languages is a Twin, a Msg, or a pair
+read with :func:`pick`; nothing else tests ``lang == "zh"``.  English is the
+language a text falls back to.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Union
+from typing import Iterable, TypeVar, Union
 
 from .units import KIND_NAMES
 
@@ -162,6 +167,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "band.integer": ("exact whole number correct, ±{close} % close", "精确整数为正确，±{close} % 以内为接近"),
     "band.choice": ("exact choice", "须选对选项"),
     "band.expression": ("symbolically equivalent", "须与正确答案符号等价"),
+    # ---------------------------------------------------------------- what an answer takes (engine.kinds)
+    "hint.choice": ("Choices: {keys}", "选项：{keys}"),
+    "hint.expression": ("Answer with an expression", "答案为表达式"),
+    "hint.layout": ("Answer with a layout: tp=8 pp=2 dp=4, TP8 PP2 DP4 or 8,2,4",
+                    "答案为并行布局，例如 tp=8 pp=2 dp=4、TP8 PP2 DP4 或 8,2,4"),
+    "hint.integer": ("Answer with a whole number", "答案为整数"),
+    "hint.plain": ("Answer with a plain number", "答案为纯数字"),
+    "hint.unit": ("Answer in: {unit}", "答案单位：{unit}"),
+    "placeholder.choice": ("type one of: {choices}", "输入其中之一：{choices}"),
+    "placeholder.expression": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
+    "placeholder.layout": ("a layout, e.g. tp=8 pp=2 dp=4 or 8,2,4", "一个并行布局，例如 tp=8 pp=2 dp=4 或 8,2,4"),
     # ---------------------------------------------------------------- unit slips (engine.grading)
     "miss.gb_for_gib": ("gave the {dec} figure where {unit} was asked (1 {unit} = {ratio} {dec})",
                         "给出了 {dec} 的数值，而题目要的是 {unit}（1 {unit} = {ratio} {dec}）"),
@@ -224,6 +240,31 @@ KIND_NAMES_ZH: dict[str, str] = {
     "count": "个数",
     "bits": "比特数",
 }
+
+
+# What a unit of a kind reads as, where that is not the kind's name (engine.answers: "GB is bytes, Gb is bits").
+READING_NAMES: dict[str, str] = {"bytes": "bytes", "bandwidth": "bytes_per_s"}  # kind -> MESSAGES code
+# A dimension the question asks for, where the dimension's symbols alone would not say it (tok/s is 1/s).
+ASKED_DIMS: dict[str, tuple[str, str]] = {"tok_rate": ("tok/s (1/s)", "tok/s（1/s）")}
+
+
+LANGS: tuple[str, ...] = ("en", "zh")  # the languages of the app, English (the fallback) first
+
+T = TypeVar("T")
+
+
+def pick(lang: str, en: T, zh: T | None) -> T:
+    """``zh`` in Chinese when there is one (``None``: there is none), else ``en``.
+
+    For pairs of fields of any type (a solution's lines, an override that may be
+    empty on purpose); a text that falls back when empty is a :class:`Twin`.
+    """
+    return zh if lang == "zh" and zh is not None else en
+
+
+def other_lang(lang: str) -> str:
+    """The language a "switch language" key goes to from ``lang``: the next one of :data:`LANGS`."""
+    return LANGS[(LANGS.index(lang) + 1) % len(LANGS)] if lang in LANGS else LANGS[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,3 +330,15 @@ def join(items: Iterable[object], en: str = "; ", zh: str = "；") -> Twin:
 def kind_name(kind: str) -> Twin:
     """``a size in bytes`` / ``字节数``."""
     return Twin(KIND_NAMES[kind], KIND_NAMES_ZH[kind])
+
+
+def reading_name(kind: str) -> Said:
+    """What a unit of ``kind`` is, after "GB is": ``bytes``, ``bytes per second``, else the kind's name."""
+    code = READING_NAMES.get(kind)
+    return say(code) if code else kind_name(kind)
+
+
+def asked_dims(kind: str) -> Twin | None:
+    """The words for the dimension ``kind`` asks for, when its symbols are not enough (``tok/s (1/s)``)."""
+    words = ASKED_DIMS.get(kind)
+    return Twin(*words) if words else None

@@ -50,6 +50,24 @@ VERDICTS = ("correct", "close", "wrong", "dont_know")
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 
 
+class CardKind(NamedTuple):
+    """Why a card is asked, and what answering it does: read from :data:`CARD_KINDS` instead of
+    testing the kind's name (issue 23 §3)."""
+
+    name: str
+    mode: str  # the review row's mode
+    scheduled: bool = False  # part of the schedule (due, new): answering always moves the item's SM-2 state
+    extra: bool = False  # asked on request: moves the schedule only by moves_schedule, and never comes back
+
+
+CARD_KINDS: dict[str, CardKind] = {k.name: k for k in (
+    CardKind("due", "practice", scheduled=True),
+    CardKind("new", "practice", scheduled=True),
+    CardKind("redrill", "redrill"),  # answered below 4 earlier in the session: asked again, logged only
+    CardKind("extra", "extra", extra=True),
+)}
+
+
 class Card(NamedTuple):
     """One question of the session: which item, with which seed, and why it is asked (immutable; a
     NamedTuple is cheaper to define at import than a dataclass)."""
@@ -62,13 +80,18 @@ class Card(NamedTuple):
 
     @property
     def mode(self) -> str:
-        return {"due": "practice", "new": "practice"}.get(self.kind, self.kind)
+        return CARD_KINDS[self.kind].mode
 
     @property
     def scheduled(self) -> bool:
         """Is this card part of the schedule (due or new)?  Answering it always moves the item's SM-2
         state; an extra card's answer does by :func:`moves_schedule`, a re-drill's never."""
-        return self.kind in ("due", "new")
+        return CARD_KINDS[self.kind].scheduled
+
+    @property
+    def extra(self) -> bool:
+        """Asked on request (extra practice, a queued item): a failed answer does not come back."""
+        return CARD_KINDS[self.kind].extra
 
 
 def moves_schedule(state: ItemState | None, quality: int, today: date) -> bool:
@@ -345,6 +368,10 @@ class Session:
     def current(self) -> Card | None:
         return self.cards[0] if self.cards else None
 
+    def cards_of(self, kind: str) -> list[Card]:
+        """The cards still to answer that are asked for ``kind`` (a name of :data:`CARD_KINDS`), in order."""
+        return [c for c in self.cards if c.kind == kind]
+
     @property
     def done(self) -> bool:
         return not self.cards
@@ -374,7 +401,7 @@ class Session:
             raise IndexError("the session has no card left to answer")
         day = today or self.today
         state = self.states.get(card.item)
-        schedule = card.scheduled or (card.kind == "extra" and moves_schedule(state, quality, day))
+        schedule = card.scheduled or (card.extra and moves_schedule(state, quality, day))
         row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=quality, verdict=verdict,
                          when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
                          value=value, seconds=seconds, step=step, interview=self.interview)
@@ -382,7 +409,7 @@ class Session:
         rest = self.cards[1:]
         if schedule:
             self.states[card.item] = ItemState.from_dict(row["after"])
-        if quality < PASS_QUALITY and card.kind != "extra":
+        if quality < PASS_QUALITY and not card.extra:
             again = self._card(card.item, card.topic, "redrill")
             rest.insert(min(self.redrill_gap, len(rest)), again)
         self.cards = rest

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from .messages import Twin, pick
+
 
 class Source(NamedTuple):
     key: str
@@ -28,10 +30,10 @@ class Source(NamedTuple):
     where: str = ""  # how to find it (title, URL), the same in both languages
 
     def name(self, lang: str = "en") -> str:
-        return self.zh if lang == "zh" else self.en
+        return pick(lang, self.en, self.zh)
 
     def about(self, lang: str = "en") -> str:
-        return self.about_zh if lang == "zh" else self.about_en
+        return pick(lang, self.about_en, self.about_zh)
 
 
 ROOFLINE_ARTICLE = "roofline_article"
@@ -293,8 +295,8 @@ def section(code: str, lang: str = "en") -> str:
     en, zh = SECTIONS[doc][num]
     src = SOURCES[ROOFLINE_ARTICLE if doc == "R" else CHEAT_SHEET]
     if doc == "R":
-        return f"{src.zh} §{num}「{zh}」" if lang == "zh" else f"{src.en}, §{num} {en}"
-    return f"{src.zh}，模块 {num}「{zh}」" if lang == "zh" else f"{src.en}, module {num} ({en})"
+        return Twin(f"{src.en}, §{num} {en}", f"{src.zh} §{num}「{zh}」").text(lang)
+    return Twin(f"{src.en}, module {num} ({en})", f"{src.zh}，模块 {num}「{zh}」").text(lang)
 
 
 def _is_key(part: str) -> bool:
@@ -341,7 +343,7 @@ def cite(*citations: str, lang: str = "en") -> str:
     # a key that a free-text citation already names ("Korthikanti et al. 2022, '…', Table 2") is not repeated
     free = [k for k in seen if k not in SOURCES and not _CODE.fullmatch(k)]
     seen = [k for k in seen if not (k in SOURCES and any(SOURCES[k].en in f for f in free))]
-    return ("；" if lang == "zh" else "; ").join(name(k, lang) for k in seen)
+    return Twin("; ", "；").text(lang).join(name(k, lang) for k in seen)
 
 
 def has_code(text: str) -> bool:

@@ -63,6 +63,47 @@ KIND_NAMES: dict[str, str] = {
 }
 
 
+class UnitKind(NamedTuple):
+    """What one kind of quantity does differently from the others, as data.
+
+    Parsing, grading and showing a quantity read these flags instead of testing
+    the kind's name (``kind in ("count", "ratio")``), so a new kind is one row of
+    :data:`UNIT_KINDS` (issue 23 §3).
+    """
+
+    name: str
+    plain: bool = False  # a bare number is the answer (count, ratio): 70B is 70 billion, no unit to slip
+    percent: bool = False  # 45 and 0.45 are one answer read two ways (ratio); shown as %
+    byte_unit: str = ""  # the byte unit of a byte quantity (B, B/s): binary prefixes and the bits slips apply
+    size: bool = False  # a size in bytes: the GB/GiB slip is named, and a size is shown in binary units too
+    whole: bool = False  # shown as a whole number when it has more than 4 digits (bytes, counts, FLOP)
+    clock: bool = False  # a time: min, h and day are not powers of 1000 (not unit slips, shown from two on)
+
+    @property
+    def counted(self) -> bool:
+        """A count of things (GPUs, tokens): a whole number with no unit, written ``1,024`` in a table."""
+        return self.plain and not self.percent
+
+    @property
+    def written(self) -> str:
+        """The unit written after a plain number of this kind (none for a count)."""
+        return "" if self.counted else KINDS[self.name]
+
+
+UNIT_KINDS: dict[str, UnitKind] = {k.name: k for k in (
+    UnitKind("bytes", byte_unit="B", size=True, whole=True),
+    UnitKind("bandwidth", byte_unit="B/s"),
+    UnitKind("flop", whole=True),
+    UnitKind("flop_rate"),
+    UnitKind("intensity"),
+    UnitKind("time", clock=True),
+    UnitKind("tok_rate"),
+    UnitKind("ratio", plain=True, percent=True),
+    UnitKind("count", plain=True, whole=True),
+    UnitKind("bits"),
+)}
+
+
 class Unit(NamedTuple):
     """A unit a person may type: its kind, its factor to base units and a note.
 
@@ -363,14 +404,15 @@ def best_unit(value: float, kind: str) -> tuple[str, float]:
     if kind in _PREFIXED:
         _, steps = _PREFIXED[kind]
         av = abs(value)
+        clock = UNIT_KINDS[kind].clock
         for sym, f in steps:
             # minutes, hours and days only from two of them on ("90 s", not "1.5 min")
-            if av >= (2 * f if kind == "time" and f > 1 else f):
+            if av >= (2 * f if clock and f > 1 else f):
                 return sym, f
         return steps[-1]
-    if kind == "ratio":
+    if UNIT_KINDS[kind].percent:
         return "%", 0.01
-    return KINDS[kind] if kind not in ("count",) else "", 1.0
+    return UNIT_KINDS[kind].written, 1.0
 
 
 def round_sig(x: float, sig: int) -> float:

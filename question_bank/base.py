@@ -94,7 +94,8 @@ from engine import formulas
 from engine.answers import Choice
 from engine.grading import (DEFAULT_CLOSE, DEFAULT_TOLERANCE, Approximation, Expected, Miss, display_number,
                             distance)
-from engine.units import fmt_quantity, lookup, round_sig
+from engine.messages import Twin, pick
+from engine.units import UNIT_KINDS, fmt_quantity, lookup, round_sig
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "serving", "moe", "pipeline",
                            "parallelism",
@@ -155,7 +156,7 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
             return self.value
         if isinstance(self.value, (list, tuple)):
             return ", ".join(_exact(float(v), self.kind, self.unit) for v in self.value)
-        if self.kind == "count" and not self.unit:
+        if UNIT_KINDS[self.kind].counted and not self.unit:
             v = float(self.value)
             return f"{int(v):,}" if v == int(v) and v < 1e15 else _exact(v, "count", None)
         return _exact(float(self.value), self.kind, self.unit)
@@ -163,13 +164,12 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
     def display_in(self, lang: str = "en") -> str:
         """:attr:`display` in ``lang``: a text value in Chinese when it has a Chinese twin.  Chinese has no
         "params" unit: ``69B params`` is shown as ``69B`` (the label already says 参数量)."""
-        if lang == "zh" and self.value_zh:
-            return self.value_zh
         shown = self.display
-        return shown.removesuffix(" params") if lang == "zh" and self.unit == "params" else shown
+        return Twin(shown, self.value_zh or (shown.removesuffix(" params") if self.unit == "params" else shown)
+                    ).text(lang)
 
     def label(self, lang: str = "en") -> str:
-        return self.label_zh if lang == "zh" else self.label_en
+        return pick(lang, self.label_en, self.label_zh)
 
 
 # Chinese leaves no space between two Chinese words (a template that builds "计算 " + "缩放平移" or "切分）" + " 训练"
@@ -344,7 +344,7 @@ class Step:
     card_formulas: tuple[str, ...] = ()  # catalogue formulas the template's card shows for this step
 
     def prompt(self, lang: str = "en") -> str:
-        return self.prompt_zh if lang == "zh" else self.prompt_en
+        return pick(lang, self.prompt_en, self.prompt_zh)
 
     @cached_property
     def solution(self) -> tuple[str, ...]:
@@ -358,10 +358,10 @@ class Step:
 
     def solution_lines(self, lang: str = "en") -> tuple[str, ...]:
         """The worked solution in ``lang`` (formulas are the same in both languages)."""
-        return self.solution_zh if lang == "zh" and self.solution_zh else self.solution
+        return pick(lang, self.solution, self.solution_zh or None)
 
     def takeaway_in(self, lang: str = "en") -> str:
-        return self.takeaway_zh if lang == "zh" and self.takeaway_zh else self.takeaway
+        return Twin(self.takeaway, self.takeaway_zh).text(lang)
 
     @property
     def value(self) -> Any:
@@ -369,6 +369,7 @@ class Step:
 
     def to_dict(self, lang: str = "en") -> dict:
         e = self.expected
+        measured = e.answer_kind.measured  # a unit and a tolerance band belong to a number's answer only
         return {
             "index": self.index + 1,
             "prompt": self.prompt(lang),
@@ -377,11 +378,11 @@ class Step:
             "answer": {
                 "kind": e.kind,
                 "value": e.value,
-                "unit": (e.unit or "") if e.kind == "number" else "",
-                "unit_kind": e.unit_kind if e.kind == "number" else "",
+                "unit": (e.unit or "") if measured else "",
+                "unit_kind": e.unit_kind if measured else "",
                 "display": e.display,
-                "tolerance": e.tolerance if e.kind == "number" else 0.0,
-                "close": e.close if e.kind == "number" else 0.0,
+                "tolerance": e.tolerance if measured else 0.0,
+                "close": e.close if measured else 0.0,
                 "choices": [c.key for c in e.choices],
             },
             "misconceptions": [{"key": m.key, "label": m.label, "value": m.value} for m in e.misses],
@@ -410,10 +411,10 @@ class Problem:
         return len(self.steps) > 1
 
     def scenario(self, lang: str = "en") -> str:
-        return self.scenario_zh if lang == "zh" else self.scenario_en
+        return pick(lang, self.scenario_en, self.scenario_zh)
 
     def conventions(self, lang: str = "en") -> str:
-        return self.conventions_zh if lang == "zh" else self.conventions_en
+        return pick(lang, self.conventions_en, self.conventions_zh)
 
     def given_rows(self, lang: str = "en") -> list[tuple[str, str]]:
         """The givens table in ``lang``: (label, value as shown) per given."""
@@ -470,7 +471,7 @@ class Template:
     source: str = ""  # where its situation comes from: seed codes and engine.sources keys (shown readably)
 
     def title_in(self, lang: str = "en") -> str:
-        return self.title_zh if lang == "zh" else self.title
+        return pick(lang, self.title, self.title_zh)
 
     def generate(self, seed: int) -> Problem:
         rng = random.Random(f"{self.id}:{int(seed)}")
@@ -523,7 +524,7 @@ def _resolve(value: Any, done: list[Step]) -> Any:
 
 def _pick(en: Any, zh: Any, lang: str) -> Any:
     """An ask's override in ``lang`` (the English one when it has no Chinese), or None."""
-    return zh if lang == "zh" and zh is not None else en
+    return pick(lang, en, zh)
 
 
 def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -536,22 +537,114 @@ def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def _worked(f: formulas.Formula, ask: Ask, inputs: dict, extras: dict, shown: str, lang: str) -> tuple[str, ...]:
     """A number question's worked solution in ``lang``: the ask's lead lines, then the formula's derivation."""
-    lead = ask.explanation_zh or ask.explanation if lang == "zh" else ask.explanation
+    lead = pick(lang, ask.explanation, ask.explanation_zh or ask.explanation)
     lines = tuple(lead) + tuple(f.worked(inputs, lang, extras=extras, also=shown,
                                          decomposition=_pick(ask.decomposition, ask.decomposition_zh, lang),
                                          simplification=_pick(ask.simplification, ask.simplification_zh, lang),
                                          takeaway=_pick(ask.takeaway or None, ask.takeaway_zh or None, lang)))
-    return tuple(tidy_zh(x) for x in lines) if lang == "zh" else lines
+    return _tidy(lines, lang)
 
 
 def _layout_solution(ask: Ask, example: Any, lang: str) -> tuple[str, ...]:
     """A layout question's solution in ``lang``: the choice (explanation), the check of the example layout, then
     the takeaway."""
     en, zh = _explained(ask)
-    if lang == "zh":
-        n_zh = len(ask.explanation_zh or ask.explanation)
-        return tuple(tidy_zh(x) for x in zh[:n_zh] + ask.layout.solution(example, "zh") + zh[n_zh:])
-    return en[:len(ask.explanation)] + ask.layout.solution(example, "en") + en[len(ask.explanation):]
+    lines, n = pick(lang, (en, len(ask.explanation)), (zh, len(ask.explanation_zh or ask.explanation)))
+    return _tidy(lines[:n] + ask.layout.solution(example, lang) + lines[n:], lang)
+
+
+def _tidy(lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """``lines`` as a problem shows them in ``lang``: Chinese without the spaces between Chinese words."""
+    tidy = pick(lang, None, tidy_zh)
+    return tuple(tidy(x) for x in lines) if tidy else lines
+
+
+def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
+                 given_values: Mapping[str, Any]) -> Step:
+    """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
+    f = formulas.get(ask.formula)
+    raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names}
+    inputs = {k: _resolve(v, steps) for k, v in raw.items()}
+    value = f.evaluate(**inputs)
+    if ask.integer:
+        value = float(round(value))
+    env = {**{k: _resolve(v, steps) for k, v in ask.extras.items()}, **inputs}
+    # a misconception that gives (nearly) the right answer here could not be told apart: drop it.
+    # Whole-number answers are graded exactly, so only an exact coincidence is ambiguous there
+    # (29 GPUs "rounded down" vs 30 is a real, nameable mistake).
+    def distinct(v: float) -> bool:
+        if not math.isfinite(v):
+            return False
+        return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
+
+    values = f.misconception_values(**env)
+    misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in values if distinct(v))
+    approximations = tuple(Approximation(m.key, m.label, m.label_zh, v, ex.render(m.node, f.symbols))
+                           for m, v in values
+                           if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
+    too_close = tuple(a.key for a in approximations)
+    unit = ask.unit
+    if unit and lookup(unit, f.unit) is None:
+        raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
+    exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
+                   approximations=approximations, formula=ex.render(f.node, f.symbols))
+    f.check_via(inputs)
+    extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
+    shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
+    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang) for lang in ("en", "zh"))
+    takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
+    shown_values = f.shown_values(inputs, extras)
+    derivation = (len(ask.explanation) + len(f.parts)
+                  + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
+                  + len(ask.simplification if ask.simplification is not None else f.simplification))
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
+                ask.roofline, solution_zh, too_close,
+                formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
+                derivation, (f.name,) + tuple(ask.card_formulas))
+
+
+def _layout_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
+                 given_values: Mapping[str, Any]) -> Step:
+    """A layout question: the preferred layout is the example answer, checked line by line."""
+    example = ask.layout.preferred()
+    if example is None:
+        raise ValueError(f"{t.id}: no layout meets the constraints")
+    exp = Expected("layout", example.text, layout=ask.layout)
+    solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in ("en", "zh"))
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
+                _solution_zh=solution_zh, takeaway=ask.takeaway,
+                takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),
+                card_formulas=tuple(ask.card_formulas))
+
+
+def _choice_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
+                 given_values: Mapping[str, Any]) -> Step:
+    """A choice question: the answer must be one of the choices."""
+    if ask.answer not in {c.key for c in ask.choices}:
+        raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")
+    exp = Expected("choice", ask.answer, choices=ask.choices)
+    en, zh = _explained(ask)
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target, roofline=ask.roofline,
+                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                takeaway_zh=tidy_zh(ask.takeaway_zh),
+                derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas))
+
+
+def _expression_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
+                     given_values: Mapping[str, Any]) -> Step:
+    """An expression question: the canonical expression and its accepted spellings."""
+    exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
+    en, zh = _explained(ask)
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target,
+                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                takeaway_zh=tidy_zh(ask.takeaway_zh),
+                derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas))
+
+
+# How an Ask of each answer kind (engine.kinds) becomes a Step: one entry per kind.
+STEP_BUILDERS: dict[str, Callable[..., Step]] = {
+    "number": _number_step, "layout": _layout_step, "choice": _choice_step, "expression": _expression_step,
+}
 
 
 def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
@@ -560,72 +653,7 @@ def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
     per_step = max(10, t.target_seconds // max(1, len(spec.asks)))
     for i, ask in enumerate(spec.asks):
         target = ask.target_seconds or per_step
-        if ask.kind == "number":
-            f = formulas.get(ask.formula)
-            raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names}
-            inputs = {k: _resolve(v, steps) for k, v in raw.items()}
-            value = f.evaluate(**inputs)
-            if ask.integer:
-                value = float(round(value))
-            env = {**{k: _resolve(v, steps) for k, v in ask.extras.items()}, **inputs}
-            # a misconception that gives (nearly) the right answer here could not be told apart: drop it.
-            # Whole-number answers are graded exactly, so only an exact coincidence is ambiguous there
-            # (29 GPUs "rounded down" vs 30 is a real, nameable mistake).
-            def distinct(v: float) -> bool:
-                if not math.isfinite(v):
-                    return False
-                return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
-
-            values = f.misconception_values(**env)
-            misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in values if distinct(v))
-            approximations = tuple(Approximation(m.key, m.label, m.label_zh, v, ex.render(m.node, f.symbols))
-                                   for m, v in values
-                                   if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
-            too_close = tuple(a.key for a in approximations)
-            unit = ask.unit
-            if unit and lookup(unit, f.unit) is None:
-                raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
-            exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
-                           approximations=approximations, formula=ex.render(f.node, f.symbols))
-            f.check_via(inputs)
-            extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
-            shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
-            solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang) for lang in ("en", "zh"))
-            takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
-            shown_values = f.shown_values(inputs, extras)
-            derivation = (len(ask.explanation) + len(f.parts)
-                          + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
-                          + len(ask.simplification if ask.simplification is not None else f.simplification))
-            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
-                              ask.roofline, solution_zh, too_close,
-                              formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
-                              derivation, (f.name,) + tuple(ask.card_formulas)))
-        elif ask.kind == "layout":
-            example = ask.layout.preferred()
-            if example is None:
-                raise ValueError(f"{t.id}: no layout meets the constraints")
-            exp = Expected("layout", example.text, layout=ask.layout)
-            solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in ("en", "zh"))
-            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
-                              _solution_zh=solution_zh, takeaway=ask.takeaway,
-                              takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),
-                              card_formulas=tuple(ask.card_formulas)))
-        elif ask.kind == "choice":
-            if ask.answer not in {c.key for c in ask.choices}:
-                raise ValueError(f"{t.id}: answer {ask.answer!r} is not one of the choices")
-            exp = Expected("choice", ask.answer, choices=ask.choices)
-            en, zh = _explained(ask)
-            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target, roofline=ask.roofline,
-                              _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
-                              takeaway_zh=tidy_zh(ask.takeaway_zh),
-                              derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas)))
-        else:
-            exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
-            en, zh = _explained(ask)
-            steps.append(Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target,
-                              _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
-                              takeaway_zh=tidy_zh(ask.takeaway_zh),
-                              derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas)))
+        steps.append(STEP_BUILDERS[ask.kind](t, i, ask, target, steps, given_values))
     worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
     givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
     return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import formulas, sources
+from engine.messages import Twin, pick
 from engine.units import KINDS
 
 from .base import Template
@@ -34,8 +35,7 @@ HEADINGS = {
 
 
 def heading(key: str, lang: str) -> str:
-    en, zh = HEADINGS[key]
-    return zh if lang == "zh" else en
+    return pick(lang, *HEADINGS[key])
 
 
 def _unit(kind: str) -> str:
@@ -49,7 +49,7 @@ def formula_section(f: formulas.Formula, lang: str = "en") -> dict[str, Any]:
     # the example without the decomposition and takeaway: the card shows those in their own sections
     worked = f.worked(example, lang, decomposition=(), takeaway="") if example else []
     shown = f.shown_values(example) if example else {}
-    take = f.takeaway_zh if lang == "zh" and f.takeaway_zh else f.takeaway
+    take = Twin(f.takeaway, f.takeaway_zh).text(lang)
     return {
         "name": f.name,
         "formula": f.formula_text(),
@@ -57,10 +57,10 @@ def formula_section(f: formulas.Formula, lang: str = "en") -> dict[str, Any]:
         "symbols": [{"symbol": i.shown, "name": i.name, "meaning": i.meaning_in(lang), "unit": _unit(i.kind)}
                     for i in f.inputs],
         "factors": [formulas.fill(d, shown) for d in
-                    (f.decomposition_zh if lang == "zh" and f.decomposition_zh else f.decomposition)],
+                    pick(lang, f.decomposition, f.decomposition_zh or None)],
         "example": {"inputs": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in example.items()},
                     "lines": worked},
-        "mistakes": [m.label_zh if lang == "zh" and m.label_zh else m.label for m in f.misconceptions],
+        "mistakes": [Twin(m.label, m.label_zh).text(lang) for m in f.misconceptions],
         "takeaway": formulas.fill(take, shown) if example else take,
         "source": f.readable_source(lang),
     }

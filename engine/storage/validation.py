@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
+from ..messages import LANGS
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
 from .layout import EXPORT_FORMAT, ROW_FIELDS, SCHEMA_VERSION
@@ -279,11 +280,12 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
 # The settings the app reads, each with the check of its value (any other name holds plain bounded JSON).
 # Their users: engine.session (new_per_day, queued_items), drill.flow (reviews_per_day, interview), the
 # language (lang), drill.screens.card (cards_seen, card_before_new), drill.commands.mock ("mock": the last setup).
+_LANGS_SAID = " or ".join(repr(lang) for lang in LANGS)  # 'en' or 'zh'
 SETTINGS: dict[str, Any] = {
     "new_per_day": lambda k, v: None if _is_int(v) and 0 <= v <= 100 else f"{k} must be a whole number 0-100, not {v!r:.80}",
     "reviews_per_day": lambda k, v: (None if _is_int(v) and 1 <= v <= 10_000
                                      else f"{k} must be a whole number 1-10000, not {v!r:.80}"),
-    "lang": lambda k, v: None if v in ("en", "zh") and type(v) is str else f"{k} must be 'en' or 'zh', not {v!r:.80}",
+    "lang": lambda k, v: None if type(v) is str and v in LANGS else f"{k} must be {_LANGS_SAID}, not {v!r:.80}",
     "interview": lambda k, v: (None if v is None or (type(v) is str and _day_ok(v))
                                else f"{k} must be a date YYYY-MM-DD or null, not {v!r:.80}"),
     "queued_items": _names_problem,

@@ -1,0 +1,424 @@
+"""Answer kinds: what an answer is, and everything that depends on it.
+
+A problem's step is answered with a number in a unit (``1.12 TB``), one of a few
+choices (``memory-bound``), a symbolic expression (``2Φ + 14Φ/N``) or a parallel
+layout (``tp=8 pp=2 dp=4``).  Each kind is a class here that knows how to read,
+grade, show and explain an answer of its kind; everything else (the grader, the
+bank, the app's answer box, ``drill ask``) asks the kind instead of testing its
+name, so adding a kind is one class in this module (issue 23 §3).
+
+:attr:`engine.grading.Expected.kind` stays the kind's *name*, which is what save
+files and ``--json`` output hold; :func:`register` puts each class in
+:data:`engine.verdicts.ANSWER_KINDS` under it, and :attr:`Expected.answer_kind`
+gives it (:mod:`engine.grading` imports this module, so every kind is registered
+before anything is graded).  The words a kind says live in the
+text table (:mod:`engine.messages`), keyed by language.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+from . import expr as ex
+from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
+from .verdicts import (ANSWER_KINDS, CLOSE, CORRECT, INVALID, LOWERCASE_B, WRONG, Expected, Miss, Verdict,
+                       _choice_shown, _miss, _percent, _shown_names, _unevaluable, _unreadable, _why, bytes_misses,
+                       display_number, distance, equivalent, merged, quality_for)
+from .messages import Msg, Said, Twin, say
+from .units import _BIN, _PREFIXED, KINDS, UNIT_KINDS, fmt_plain, fmt_whole, lookup
+
+PLAUSIBLE = 0.9  # a reading within 10× of the answer is one a person may have meant
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+class AnswerKind:
+    """One kind of answer.  Subclasses set :attr:`name` and override what differs.
+
+    The defaults fit a kind whose expected value is its own display (a choice key,
+    a layout's text).
+    """
+
+    name: ClassVar[str] = ""
+    # grading may take seconds (a symbolic proof): the app grades it off the UI thread
+    slow: ClassVar[bool] = False
+    # graded within a tolerance band, in a unit: the band and unit are shown and stored with the answer
+    measured: ClassVar[bool] = False
+
+    def grade(self, text: str, exp: Expected, seconds: float | None = None,
+              target: float | None = None) -> Verdict:
+        """The verdict on ``text`` (see :func:`engine.grading.grade`)."""
+        raise NotImplementedError
+
+    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+        """What ``text`` reads as, without grading (see :func:`engine.grading.understood`)."""
+        raise NotImplementedError
+
+    def display(self, exp: Expected) -> str:
+        """How a person would write the right answer (parseable back)."""
+        return str(exp.value)
+
+    def display_in(self, exp: Expected, lang: str = "en") -> str:
+        """:meth:`display` in ``lang``."""
+        return exp.display
+
+    def recorded(self, verdict: Verdict) -> Any:
+        """The value a review row keeps for a graded answer: what was typed, as understood."""
+        return verdict.given
+
+    def hint(self, exp: Expected) -> Said:
+        """What the answer takes, for a prompt printed without an answer box (``drill ask``)."""
+        raise NotImplementedError
+
+    def placeholder(self, exp: Expected) -> Said | None:
+        """The answer box's hint, or None for the screen's own (a number's example answer)."""
+        return None
+
+
+def register(cls: type[AnswerKind]) -> type[AnswerKind]:
+    """Add an answer kind to :data:`ANSWER_KINDS` under its name (one instance: kinds hold no state)."""
+    if not cls.name or cls.name in ANSWER_KINDS:
+        raise ValueError(f"answer kind {cls.name!r} has no name or is registered twice")
+    ANSWER_KINDS[cls.name] = cls()
+    return cls
+
+
+# --------------------------------------------------------------------------- #
+# A number in a unit
+
+
+@register
+class NumberKind(AnswerKind):
+    """A quantity of a unit kind (``1.12 TB``, ``45 %``, ``14 GPUs``), right within a tolerance band.
+
+    Whiteboard answers are read (``989 TFLOPS / 3.35 TB/s``); an answer that reads two plausible
+    ways is refused, not graded; a wrong one is matched against the template's misconceptions,
+    then the unit slips (GB for GiB, bits for bytes, a prefix off by 1000).
+    """
+
+    name = "number"
+    measured = True
+
+    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
+        e = float(exp.value)
+        shown_exp = exp.display
+        p = parse_quantity(text, exp.unit_kind, exp.unit or None)
+        if isinstance(p, Unreadable):
+            return _unreadable(_why(p), shown_exp)
+        two = _two_readings(p, exp)
+        if two is not None:
+            return _unreadable(two, shown_exp)
+        x = p.value
+        if UNIT_KINDS[exp.unit_kind].percent and p.bare:
+            # a bare ratio may be a fraction (0.45) or a percentage (45): take the reading nearer the answer
+            other, note = ((x * 100, "note.fraction") if exp.unit == "%" else (x / 100, "note.percentage"))
+            if distance(other, e) < distance(x, e):
+                x = other
+                p = Parsed(p.text, x, p.kind, "", (say(note),), bare=True)
+        given = display_number(x, exp.unit_kind, exp.unit)
+        d = distance(x, e)
+        # the error shown is the one judged: the symmetric distance, signed (+ when the answer is larger)
+        rel = math.copysign(d, x - e) if x != e else 0.0
+        if exp.integer:
+            ok = abs(x - e) < 1e-9 * max(1.0, abs(e))
+            status = CORRECT if ok else (CLOSE if d <= exp.close else WRONG)
+            band = say("band.integer", close=_percent(exp.close))
+        else:
+            status = CORRECT if d <= exp.tolerance else CLOSE if d <= exp.close else WRONG
+            band = say("band.number", tol=_percent(exp.tolerance), close=_percent(exp.close))
+        miss = None
+        if status != CORRECT:
+            miss = _misconception(x, e, p, exp)
+        if exp.integer and status == CLOSE and miss is not None:
+            status = WRONG  # 9 GPUs "rounded down" cannot hold the model: a named mistake, not a near miss
+        q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
+        approx = _approximation(x, e, given, exp) if status == CORRECT else None
+        shown_error = math.isfinite(rel) and round(rel * 100, 1) != 0
+        error = say("verdict.error", error=f"{rel * 100:+.1f}") if shown_error else ""
+        label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None else (approx or "")
+        headline = say("verdict.wrong_miss") if status == WRONG and miss is not None and d <= exp.close \
+            else _headline(status, exp)
+        msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
+        return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx)
+
+    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+        p = parse_quantity(text, exp.unit_kind, exp.unit or None)
+        if isinstance(p, Unreadable):
+            return False, p.message_in(lang)
+        two = _two_readings(p, exp)
+        if two is not None:
+            return False, two.text(lang)
+        return True, p.understood_in(lang, shown=display_number(p.value, exp.unit_kind, exp.unit) if exp.unit else "")
+
+    def display(self, exp: Expected) -> str:
+        return display_number(float(exp.value), exp.unit_kind, exp.unit, exp.integer)
+
+    def recorded(self, verdict: Verdict) -> Any:
+        """The value in base units, whatever unit it was typed in."""
+        return verdict.parsed.value if verdict.parsed is not None else None
+
+    def hint(self, exp: Expected) -> Said:
+        if exp.integer:
+            return say("hint.integer")
+        return say("hint.unit", unit=exp.unit) if exp.unit else say("hint.plain")
+
+
+def _approximation(x: float, e: float, given: str, exp: Expected) -> Msg | None:
+    """"Exact is 2 × (N − 1) / N × M = 3.875 GB; 4 GB is 2 × M ..." when a correct answer is an approximation's.
+
+    Only for an approximation that differs from the exact value by more than rounding (a fifth of
+    the tolerance: 1 %), and an answer nearer to it than to the exact value.
+    """
+    near = [a for a in exp.approximations
+            if distance(a.value, e) > exp.tolerance / 5 and distance(x, a.value) < distance(x, e)]
+    if not near or not exp.formula:
+        return None
+    a = min(near, key=lambda a: distance(x, a.value))
+    exact = display_number(e, exp.unit_kind, exp.unit, exp.integer)
+    tol = f"±{_percent(exp.tolerance)} %"
+    return say("verdict.approx", formula=exp.formula, exact=exact, given=given, approx=a.formula,
+               label=Twin(a.label, a.label_zh or a.label), tol=tol)
+
+
+def _two_readings(p: Parsed, exp: Expected) -> Msg | None:
+    """Why ``6.2k`` is refused when its two readings are both plausible and differ, else None.
+
+    A suffix on a number without a unit multiplies the base unit (1.5k on a question in ms is
+    1500 s); read in the question's unit instead it would be 1500 ms.  When both are within
+    10× of the answer, or the second reading is the answer, the grader cannot tell which was
+    meant: it says both and grades nothing.
+    """
+    if p.alt is None or distance(p.value, p.alt) <= exp.tolerance:
+        return None
+    e = float(exp.value)
+    near = distance(p.alt, e) <= exp.close  # read in the question's unit it is (nearly) right: it may be meant
+    if not near and (distance(p.value, e) > PLAUSIBLE or distance(p.alt, e) > PLAUSIBLE):
+        return None
+    one = f"{fmt_plain(p.value)} {KINDS[exp.unit_kind]}"
+    two = display_number(p.alt, exp.unit_kind, exp.unit)
+    return say("ambiguous", typed=p.text.strip(), one=one, two=two)
+
+
+def _headline(status: str, exp: Expected) -> Msg:
+    """The verdict with the band that applied."""
+    tol, close = f"±{_percent(exp.tolerance)} %", f"±{_percent(exp.close)} %"
+    if status == CORRECT:
+        return say("verdict.correct") if exp.integer else say("verdict.correct_within", tol=tol)
+    if status == CLOSE:
+        return say("verdict.close_integer", close=close) if exp.integer else say("verdict.close", close=close, tol=tol)
+    return say("verdict.wrong_by", close=close)
+
+
+def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
+    """The named mistakes a wrong answer matches, merged into one: the template's, else the unit slips."""
+    typed = lookup(p.unit, exp.unit_kind) if p.unit and not p.bare else None
+    kind = UNIT_KINDS[exp.unit_kind]
+    if kind.byte_unit and typed is not None and typed.note == "bits" and distance(x * 8, e) <= exp.tolerance:
+        return LOWERCASE_B
+    slips: tuple[Miss, ...] = ()
+    if kind.byte_unit:  # the GB/GiB slip is named for a size, not for a bandwidth
+        slips = bytes_misses(e, exp.unit or kind.byte_unit)[0 if kind.size else 1:]
+    return merged(_matching(x, e, exp.misses, exp)) or merged(_matching(x, e, slips, exp)) \
+        or _scale_slip(x, e, p, exp)
+
+
+def _scale_slip(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
+    """An answer that is the right one times an exact power of 1000 or 1024: the slip, named.
+
+    ``9.664e9`` typed for "in GB" is the figure in bytes; ``0.0045`` for 4.5 GB is the figure
+    in TB; 1500 for 1.5 s asked in s is milliseconds.  Not for ratios (45 vs 0.45 is read
+    either way) nor counts (no unit to slip).
+    """
+    kind = exp.unit_kind
+    if UNIT_KINDS[kind].plain or not e or not x or (x > 0) != (e > 0):
+        return None
+    best: tuple[float, float, int] | None = None
+    for base in (1000.0, 1024.0):
+        k = round(math.log(abs(x / e), base))
+        if k == 0 or abs(k) > 6:
+            continue
+        d = distance(x, e * base**k)
+        if d <= exp.tolerance and (best is None or d < best[0]):
+            best = (d, base, k)
+    if best is None:
+        return None
+    _, base, k = best
+    asked = exp.unit or KINDS[kind]
+    u = lookup(asked, kind)
+    assert u is not None
+    right = fmt_whole(u.from_base(e), grouped=False)
+    typed = fmt_whole(u.from_base(x), grouped=False)
+    factor = u.to_base(1.0) / base**k  # the unit the typed number is right in
+    unit = _unit_with_factor(kind, factor, binary=base == 1024.0) if p.bare else None
+    if unit is not None:
+        return _miss("scale_unit", x, typed=typed, unit=unit, asked=asked, right=right)
+    power = str(abs(k)).translate(_SUPERSCRIPT) if abs(k) > 1 else ""
+    way = Twin("large", "大") if k > 0 else Twin("small", "小")
+    return _miss("scale", x, n=f"{fmt_plain(base)}{power}", way=way, asked=asked, right=right)
+
+
+def _unit_with_factor(kind: str, factor: float, binary: bool) -> str | None:
+    """The unit of ``kind`` worth ``factor`` base units: 1e-3 s is ms, 2^30 B is GiB."""
+    byte_unit = UNIT_KINDS[kind].byte_unit
+    if binary:
+        if not byte_unit:
+            return None
+        steps = [(p + byte_unit, f) for p, f in _BIN.items()]
+        steps.append((byte_unit, 1.0))
+    else:
+        steps = list(_PREFIXED.get(kind, ("", []))[1])
+        if UNIT_KINDS[kind].clock:
+            steps = [(s, f) for s, f in steps if f <= 1] + [("µs", 1e-6)]
+    for sym, f in steps:
+        if abs(f - factor) <= 1e-9 * f:
+            return "µs" if sym == "us" else sym
+    return None
+
+
+def _matching(x: float, e: float, misses: tuple[Miss, ...], exp: Expected) -> list[Miss]:
+    found = []
+    for m in misses:
+        if not m.value:
+            continue
+        if exp.integer:  # whole numbers: 13 GPUs matches "rounded down" exactly, or not at all
+            if round(m.value) == m.value and x == m.value != e:
+                found.append(m)
+        elif distance(x, m.value) <= exp.tolerance and distance(m.value, e) > exp.tolerance:
+            found.append(m)
+    return found
+
+
+# --------------------------------------------------------------------------- #
+# One of a few choices
+
+
+@register
+class ChoiceKind(AnswerKind):
+    """One of a question's :class:`~engine.answers.Choice` s, by key, alias, Chinese label or number."""
+
+    name = "choice"
+
+    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
+        c = parse_choice(text, exp.choices)
+        if isinstance(c, Unreadable):
+            return _unreadable(_why(c), str(exp.value), exp.choices)
+        ok = c.key == exp.value
+        status = CORRECT if ok else WRONG
+        q = quality_for(status, seconds=seconds, target_seconds=target)
+        right = next((x for x in exp.choices if x.key == exp.value), Choice(str(exp.value)))
+        msg = say("verdict.correct") if ok else say("verdict.wrong", given=Twin(c.key, c.shown("zh")),
+                                                      expected=Twin(right.key, right.shown("zh")))
+        return Verdict(status, q, msg, str(exp.value), c.key, band_said=say("band.choice"), choices=exp.choices)
+
+    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+        c = parse_choice(text, exp.choices)
+        return (False, c.message_in(lang)) if isinstance(c, Unreadable) else (True, f"= {c.shown(lang)}")
+
+    def display_in(self, exp: Expected, lang: str = "en") -> str:
+        """The choice as :meth:`Choice.shown` writes it in ``lang``."""
+        return _choice_shown(exp.choices, str(exp.value), lang)
+
+    def hint(self, exp: Expected) -> Said:
+        return say("hint.choice", keys=" / ".join(c.key for c in exp.choices))
+
+    def placeholder(self, exp: Expected) -> Said:
+        return say("placeholder.choice", choices=Twin(" / ".join(c.shown("en") for c in exp.choices),
+                                                       " / ".join(c.shown("zh") for c in exp.choices)))
+
+
+# --------------------------------------------------------------------------- #
+# A symbolic expression
+
+
+@register
+class ExpressionKind(AnswerKind):
+    """A formula in the question's names (``2Φ + 14Φ/N``), right when symbolically equal to the expected one.
+
+    The proof runs in a worker under time and memory limits (:mod:`engine.symbolic`), so it may
+    take seconds: :attr:`slow`.
+    """
+
+    name = "expression"
+    slow = True
+
+    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
+        aliases = dict(exp.aliases)
+        want = parse_expression(str(exp.value), aliases)
+        if isinstance(want, Unreadable):  # a template bug, not the learner's
+            raise ValueError(f"expected expression {exp.value!r} does not parse: {want.reason}")
+        shown_names = _shown_names(exp.aliases)
+        shown_exp = ex.render(want, shown_names)
+        node = parse_expression(text, aliases)
+        if isinstance(node, Unreadable):
+            return _unreadable(_why(node), shown_exp)
+        problem = _unevaluable(node)
+        if problem is not None:
+            return _unreadable(problem, shown_exp)
+        shown = ex.render(node, shown_names)
+        from .symbolic import Undecided
+
+        try:
+            status = CORRECT if equivalent(node, want) else WRONG
+        except Undecided as e:  # too complex, or a limit was reached: not graded, and said why
+            return Verdict(INVALID, None, say("verdict.not_graded", reason=e.said), shown_exp, why=e.said)
+        q = quality_for(status, seconds=seconds, target_seconds=target)
+        msg = say("verdict.correct") if status == CORRECT else say("verdict.wrong", given=shown, expected=shown_exp)
+        return Verdict(status, q, msg, shown_exp, shown, band_said=say("band.expression"))
+
+    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+        node = parse_expression(text, dict(exp.aliases))
+        if isinstance(node, Unreadable):
+            return False, node.message_in(lang)
+        problem = _unevaluable(node)
+        if problem is not None:
+            return False, problem.text(lang)
+        return True, "= " + ex.render(node, _shown_names(exp.aliases))
+
+    def display(self, exp: Expected) -> str:
+        node = parse_expression(str(exp.value), dict(exp.aliases))
+        if not isinstance(node, Unreadable):
+            return ex.render(node, _shown_names(exp.aliases))
+        return str(exp.value)
+
+    def hint(self, exp: Expected) -> Said:
+        return say("hint.expression")
+
+    def placeholder(self, exp: Expected) -> Said:
+        return say("placeholder.expression")
+
+
+# --------------------------------------------------------------------------- #
+# A parallel layout
+
+
+@register
+class LayoutKind(AnswerKind):
+    """Three parallelism degrees (``tp=8 pp=2 dp=4``); any layout meeting the constraints is right
+    (:mod:`engine.layout`)."""
+
+    name = "layout"
+
+    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
+        """Any layout meeting ``exp.layout``'s constraints is correct; a wrong one names each broken constraint."""
+        from .layout import BAND, LayoutUnreadable, parse_layout, verdict_words
+
+        got = parse_layout(text)
+        if isinstance(got, LayoutUnreadable):
+            return _unreadable(got.why, str(exp.value))
+        broken = exp.layout.broken(got)
+        status = WRONG if broken else CORRECT
+        miss = merged([Miss(b.key, b.label.en, 0.0, b.label.zh) for b in broken])
+        q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
+        return Verdict(status, q, verdict_words(got, broken, str(exp.value)), str(exp.value), got.text, miss=miss,
+                       band_said=BAND)
+
+    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+        from .layout import understood_layout
+
+        return understood_layout(text, lang)
+
+    def hint(self, exp: Expected) -> Said:
+        return say("hint.layout")
+
+    def placeholder(self, exp: Expected) -> Said:
+        return say("placeholder.layout")

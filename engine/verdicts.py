@@ -1,0 +1,347 @@
+"""What grading is made of: expected answers, verdicts, misconceptions, the distance and the quality.
+
+:mod:`engine.grading` grades (and re-exports all of this); each answer kind of
+:mod:`engine.kinds` builds its verdicts from these parts.  This module knows no
+kind: an :class:`Expected` finds its kind's class in :data:`ANSWER_KINDS`, which
+:mod:`engine.kinds` fills when :mod:`engine.grading` imports it (so the kinds can
+build on this module without it importing them back).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from . import expr as ex
+from .answers import Choice, Parsed, Unreadable
+from .messages import Msg, Said, Twin, say
+from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
+CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
+# answer kind name -> its class (engine.kinds registers each); Expected.kind is the name
+ANSWER_KINDS: dict[str, Any] = {}  # engine.kinds.AnswerKind values: not imported here, it imports this module
+DEFAULT_TOLERANCE = 0.05
+DEFAULT_CLOSE = 0.20
+
+
+class Miss(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
+    """A wrong answer people typically give, with the value it produces.
+
+    ``label`` reads after "Looks like you ..."; ``label_zh`` after "看起来你…".
+    """
+
+    key: str
+    label: str
+    value: float
+    label_zh: str = ""
+
+    def label_in(self, lang: str = "en") -> str:
+        return Twin(self.label, self.label_zh).text(lang)
+
+
+class Approximation(NamedTuple):
+    """A simpler formula that gives (nearly) the right answer for these numbers: ``2 × M`` for 2(N−1)/N × M."""
+
+    key: str
+    label: str  # reads after "you": "dropped the (n-1)/n factor (2M is only the large-N limit)"
+    label_zh: str
+    value: float
+    formula: str  # ``2 × M``
+
+
+@dataclass(frozen=True)
+class Expected:
+    """The right answer of a problem (or of one step of a chain).
+
+    ``kind`` is the name of an answer kind of :mod:`engine.kinds` (``number``,
+    ``choice``, ``expression``, ``layout``: the name is what save files and JSON
+    hold); :attr:`answer_kind` is its class, which grades and shows the answer.
+    For numbers, ``value`` is in base units of ``unit_kind`` and ``unit`` is the
+    unit the question asks for (a bare typed number is read in it).
+    """
+
+    kind: str = "number"
+    value: float | str = 0.0
+    unit_kind: str = "ratio"
+    unit: str = ""
+    tolerance: float = DEFAULT_TOLERANCE
+    close: float = DEFAULT_CLOSE
+    misses: tuple[Miss, ...] = ()
+    choices: tuple[Choice, ...] = ()
+    # expression answers: canonical expression text and accepted spellings of names
+    aliases: tuple[tuple[str, str], ...] = ()
+    integer: bool = False  # counts such as "how many GPUs": must be the exact integer
+    # misconceptions that land within tolerance here (question_bank Step.too_close): an answer that matches
+    # one is correct, and the feedback says it is an approximation of ``formula`` (issue 10 §6)
+    approximations: tuple["Approximation", ...] = ()
+    formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
+    layout: Any = None  # layout answers: the engine.layout.LayoutRules any correct layout meets
+
+    @property
+    def answer_kind(self) -> Any:
+        """The :class:`engine.kinds.AnswerKind` of :attr:`kind`: it reads, grades and shows the answer."""
+        return ANSWER_KINDS[self.kind]
+
+    @functools.cached_property  # computed once per problem, not on every answer graded against it
+    def display(self) -> str:
+        """How a person would write the right answer (parseable back)."""
+        return self.answer_kind.display(self)
+
+    def display_in(self, lang: str = "en") -> str:
+        """:attr:`display` in ``lang`` (a choice is written as :meth:`Choice.shown` there)."""
+        return self.answer_kind.display_in(self, lang)
+
+
+def _choice_shown(choices: tuple[Choice, ...], key: str, lang: str) -> str:
+    return next((c.shown(lang) for c in choices if c.key == key), key)
+
+
+def _shown_names(aliases) -> dict[str, str]:
+    """How canonical names are written back: the question's first spelling (``n_dp`` -> ``N``), Φ for phi."""
+    return {**{v: k for k, v in reversed(tuple(aliases))}, "phi": "Φ"}
+
+
+def display_number(value: float, kind: str, unit: str = "", integer: bool = False) -> str:
+    """A value as a person writes it, in ``unit`` when given; the parser reads it back."""
+    if integer:
+        value = float(round(value))
+    if not unit:
+        if whole_digits(value) > 4 and UNIT_KINDS[kind].whole:
+            return f"{fmt_whole(value, grouped=False)} {UNIT_KINDS[kind].written}".rstrip()
+        return fmt_parseable(value, kind)
+    u = lookup(unit, kind)
+    if u is None:
+        raise ValueError(f"unknown unit {unit!r} for {kind}")
+    if unit == "%":
+        return f"{fmt_plain(u.from_base(value))}%"
+    return f"{fmt_whole(u.from_base(value), grouped=False)} {unit}"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A graded (or unreadable) answer.
+
+    The words are kept as :mod:`engine.messages` data: :attr:`message`,
+    :attr:`diagnosis`, :attr:`band` and :attr:`notes` are the English, and
+    ``message_in(lang)`` & co. the same in ``"en"`` or ``"zh"``.
+    """
+
+    status: str  # correct | close | wrong | invalid
+    quality: int | None  # SM-2 quality 0-5; None when invalid (nothing to record)
+    said: Said  # the one-line message
+    expected: str  # the right answer, shown in the unit the question asks for
+    given: str = ""  # the user's value in that same unit
+    relative_error: float | None = None  # the judged error: distance(x, e), signed (+ when x > e)
+    miss: Miss | None = None  # the misconception matched, if any
+    band_said: Said | None = None  # "±5 % correct, ±20 % close"
+    parsed: Parsed | None = None
+    why: Said | None = None  # invalid: why the answer can't be read
+    choices: tuple[Choice, ...] = field(default=())  # choice answers: how given/expected are written
+    approximation: Said | None = None  # correct, but by an approximation: the exact formula and value
+
+    @property
+    def graded(self) -> bool:
+        return self.status != INVALID
+
+    @property
+    def message(self) -> str:
+        return self.said.text()
+
+    @property
+    def diagnosis(self) -> str:
+        return self.miss.label if self.miss else ""
+
+    @property
+    def diagnosis_key(self) -> str:
+        return self.miss.key if self.miss else ""
+
+    @property
+    def band(self) -> str:
+        return self.band_said.text() if self.band_said else ""
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self.notes_in("en")
+
+    def message_in(self, lang: str = "en") -> str:
+        return self.said.text(lang)
+
+    def reason_in(self, lang: str = "en") -> str:
+        """Why an unreadable answer can't be read (``""`` when it was graded)."""
+        return self.why.text(lang) if self.why else ""
+
+    def diagnosis_in(self, lang: str = "en") -> str:
+        return self.miss.label_in(lang) if self.miss else ""
+
+    def band_in(self, lang: str = "en") -> str:
+        return self.band_said.text(lang) if self.band_said else ""
+
+    def notes_in(self, lang: str = "en") -> tuple[str, ...]:
+        """How the answer was read, then (for a correct approximation) the exact formula and value."""
+        notes = self.parsed.notes_in(lang) if self.parsed is not None else ()
+        return notes + ((self.approximation_in(lang),) if self.approximation is not None else ())
+
+    def approximation_in(self, lang: str = "en") -> str:
+        """``Exact is … = 3.875 GB; 4 GB is 2 × M, …`` for a correct answer given by an approximation, else ``""``."""
+        return self.approximation.text(lang).strip() if self.approximation is not None else ""
+
+    def given_in(self, lang: str = "en") -> str:
+        return _choice_shown(self.choices, self.given, lang) if self.choices else self.given
+
+    def expected_in(self, lang: str = "en") -> str:
+        return _choice_shown(self.choices, self.expected, lang) if self.choices else self.expected
+
+
+def distance(x: float, e: float) -> float:
+    """``|x - e| / max(|x|, |e|)``: symmetric and scale-invariant."""
+    if x == e:
+        return 0.0
+    return abs(x - e) / max(abs(x), abs(e))
+
+
+def quality_for(status: str, *, misconception: bool = False, seconds: float | None = None,
+                target_seconds: float | None = None, dont_know: bool = False) -> int | None:
+    """The one mapping from a verdict to SM-2 quality (0-5).
+
+    correct within the target time 5, correct 4, close 3, wrong matching a
+    named misconception 2, wrong 1, "I don't know" 0; invalid -> None.
+    """
+    if dont_know:
+        return 0
+    if status == CORRECT:
+        if seconds is not None and target_seconds is not None and seconds <= target_seconds:
+            return 5
+        return 4
+    if status == CLOSE:
+        return 3
+    if status == WRONG:
+        return 2 if misconception else 1
+    return None
+
+
+def _percent(x: float) -> str:
+    return f"{x * 100:g}"
+
+
+_BINARY = {"KiB": 2.0**10, "MiB": 2.0**20, "GiB": 2.0**30, "TiB": 2.0**40, "PiB": 2.0**50}
+_DECIMAL_OF = {"KiB": ("kB", 1e3), "MiB": ("MB", 1e6), "GiB": ("GB", 1e9), "TiB": ("TB", 1e12), "PiB": ("PB", 1e15)}
+
+
+def bytes_misses(value: float, unit: str = "GB") -> tuple[Miss, ...]:
+    """The GB/GiB and bits/bytes slips, checked for every bytes answer.
+
+    ``unit`` is the unit the question asks for: a question in GB (or B) can be
+    answered with a GiB figure (x 0.931), a question in GiB with a GB figure.
+    """
+    if unit in _BINARY:
+        dec, f = _DECIMAL_OF[unit]
+        unit_slip = _miss("gb_for_gib", value / f * _BINARY[unit], dec=dec, unit=unit,
+                          ratio=fmt_plain(_BINARY[unit] / f))
+    else:
+        unit_slip = _miss("gib_for_gb", value / 2**30 * 1e9)
+    return unit_slip, _miss("bits_for_bytes", value * 8), _miss("bytes_for_bits", value / 8)
+
+
+def _miss(key: str, value: float, **params: object) -> Miss:
+    label = say("miss." + key, **params)
+    return Miss(key, label.text("en"), value, label.text("zh"))
+
+
+LOWERCASE_B = _miss("lowercase_b", 0.0)
+
+
+def misconception_label(label: str, lang: str = "en") -> str:
+    """A misconception label kept in English (a saved mock's ``misconception``) in ``lang``.
+
+    Labels of the formula catalogue and of the unit slips have a Chinese twin;
+    any other label is shown as it is.
+    """
+    return MERGED.text(lang).join(_labels(lang).get(part, part) for part in label.split(MERGED.en))
+
+
+@functools.cache
+def _labels(lang: str) -> dict[str, str]:
+    """English label -> the label in ``lang``: what every misconception the engine names is called there."""
+    from .formulas import CATALOGUE  # only when a stored label is shown
+
+    twins = [Twin(m.label, m.label_zh) for f in CATALOGUE for m in f.misconceptions if m.label_zh]
+    for unit in ("GB", *_BINARY):
+        twins += [Twin(m.label, m.label_zh) for m in bytes_misses(1.0, unit)]
+    twins.append(Twin(LOWERCASE_B.label, LOWERCASE_B.label_zh))
+    from .layout import LABELS as LAYOUT_LABELS
+
+    twins += LAYOUT_LABELS.values()
+    return {t.en: t.text(lang) for t in twins}
+
+
+def _why(u: Unreadable) -> Said:
+    """The reason of an unreadable answer, with what was read before it."""
+    return u.why if u.so_far is None else say("so_far", reason=u.why, so_far=u.so_far)
+
+
+def _unreadable(why: Said, shown_exp: str, choices: tuple[Choice, ...] = ()) -> Verdict:
+    return Verdict(INVALID, None, say("verdict.unreadable", reason=why), shown_exp, why=why, choices=choices)
+
+
+MERGED = Twin(" — or ", "，或者")  # between the misconceptions one answer matches
+MERGED_EN, MERGED_ZH = MERGED.en, MERGED.zh
+
+
+def merged(found: list[Miss]) -> Miss | None:
+    """One :class:`Miss` naming every misconception an answer matches, in order.
+
+    For a bf16 KV cache "forgot K and V" (÷ 2) and "counted elements, not
+    bytes" (÷ 2 bytes) give the same number: the learner is told both.
+    """
+    unique = list({m.label: m for m in found}.values())
+    if len(unique) <= 1:
+        return unique[0] if unique else None
+    return Miss("+".join(m.key for m in unique), MERGED_EN.join(m.label for m in unique), unique[0].value,
+                MERGED_ZH.join(m.label_in("zh") for m in unique))
+
+
+_SPOT_POINTS = 5
+
+
+def _points(names: set[str], n: int = _SPOT_POINTS) -> list[dict[str, float]]:
+    import random  # only symbolic answers need it
+
+    rng = random.Random(1234)
+    return [{name: rng.uniform(1.5, 50.0) for name in sorted(names)} for _ in range(n)]
+
+
+def _unevaluable(node: ex.Node) -> Msg | None:
+    """Why an expression has no value anywhere it is checked (``9**9**9**9``, ``Φ/0``), or None."""
+    try:
+        for env in _points(ex.names_in(node), 2):
+            ex.evaluate(node, env)
+    except ex.ExprError as e:
+        return e.said
+    return None
+
+
+def equivalent(a: ex.Node, b: ex.Node, trials: int = _SPOT_POINTS, checker=None) -> bool:
+    """Numeric spot checks at random positive points, then sympy for proof.
+
+    An answer beyond :func:`engine.symbolic.too_complex` raises
+    :class:`engine.symbolic.Undecided` before anything else runs.  The proof
+    runs in a worker process under a time and memory limit
+    (:class:`engine.symbolic.Checker`; ``checker`` defaults to the shared one):
+    past a limit, :class:`~engine.symbolic.Undecided`.  Rational expressions are
+    decided exactly by ``cancel``; what sympy cannot decide either way is decided
+    by the spot checks.
+    """
+    from . import symbolic
+
+    problem = symbolic.too_complex(a, b)
+    if problem is not None:
+        raise symbolic.Undecided(problem)
+    for env in _points(ex.names_in(a) | ex.names_in(b), trials):
+        try:
+            va, vb = ex.evaluate(a, env), ex.evaluate(b, env)
+        except ex.ExprError:
+            return False
+        if distance(va, vb) > 1e-9:
+            return False
+    verdict = (checker or symbolic.checker()).equal(a, b)
+    return verdict is not False  # undecided by sympy: trust the spot checks
