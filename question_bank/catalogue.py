@@ -33,6 +33,8 @@ import sys
 from pathlib import Path
 from typing import Any, Iterable
 
+from engine.messages import Twin
+
 from .data import BUILTIN_FILES, GROUPS, RANGES_FILE
 # User files are user input: bounded before they are parsed.
 MAX_USER_BYTES = 1_000_000
@@ -52,6 +54,9 @@ POOLS = {"accelerators": ("general", "fp4", "rack", "tpu", "export", "scale_up")
 _ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")
 
 
+_COLON = Twin(": ", "：")  # between the place and the reason
+
+
 class CatalogueError(ValueError):
     """One problem with a catalogue file: the file, the entry (section, index, id) and field, and why."""
 
@@ -68,17 +73,16 @@ class CatalogueError(ValueError):
             ident = f" ({self.entry_id})" if self.entry_id else ""
             if self.index is None:
                 parts.append(f"{self.section}{ident}")
-            elif lang == "zh":
-                parts.append(f"{self.section} 第 {self.index + 1} 项{ident}")
             else:
-                parts.append(f"{self.section}[{self.index + 1}]{ident}")
+                n = self.index + 1
+                parts.append(Twin(f"{self.section}[{n}]{ident}", f"{self.section} 第 {n} 项{ident}").text(lang))
         if self.field:
-            parts.append(f"字段 {self.field}" if lang == "zh" else f"field {self.field}")
-        return ("：" if lang == "zh" else ": ").join(parts)
+            parts.append(Twin(f"field {self.field}", f"字段 {self.field}").text(lang))
+        return _COLON.text(lang).join(parts)
 
     def text(self, lang: str = "en") -> str:
-        reason = self.reason_zh if lang == "zh" and self.reason_zh else self.reason_en
-        return f"{self.where(lang)}{': ' if lang == 'en' else '：'}{reason}"
+        reason = Twin(self.reason_en, self.reason_zh).text(lang)
+        return f"{self.where(lang)}{_COLON.text(lang)}{reason}"
 
     def __str__(self) -> str:
         return self.text("en")
