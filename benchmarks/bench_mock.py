@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import time
 
-from drill.commands.mock import begin_run, candidates, make_plan
+from drill.core.mock import begin_run, candidates, make_plan
 from engine.mock import MockSettings, build_report, weakness_figures
 
 

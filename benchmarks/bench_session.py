@@ -16,8 +16,8 @@ from datetime import datetime, time as day_time, timedelta
 from pathlib import Path
 
 from benchmarks.bench_storage import TODAY, history
-from drill import flow
-from drill.context import AppContext
+from drill.core import flow
+from drill.core.context import AppContext
 from engine.storage import Profile
 
 RUNS = 15

@@ -20,8 +20,8 @@ import time
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from drill import flow
-from drill.context import AppContext
+from drill.core import flow
+from drill.core.context import AppContext
 from engine import session, stats
 from engine.mock import weakness_figures
 from engine.sm2 import ItemState

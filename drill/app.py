@@ -16,9 +16,9 @@ from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.screen import Screen
 
-from drill.context import AppContext
-from drill.i18n import localize_bindings, t
-from drill.screens import SCREEN_PATHS, ScreenUnavailable, screen_class, screen_name  # noqa: F401 (re-exported)
+from drill.core.context import AppContext
+from drill.core.i18n import t
+from drill.screens import SCREEN_PATHS, ScreenUnavailable, localize_bindings, screen_class, screen_name  # noqa: F401 (re-exported)
 
 # The palette's providers, imported when the palette first opens (not on the way to the first problem)
 def _key_commands():

@@ -123,7 +123,7 @@ def _main(argv: list[str]) -> int:
     try:
         return int(func(args) or 0)
     except UsageError as e:
-        from drill.paths import command_lang
+        from drill.core.paths import command_lang
 
         print(f"drill: {e.text(command_lang(args))}", file=sys.stderr)
         return 2

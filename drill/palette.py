@@ -19,11 +19,11 @@ from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from drill import find
-from drill.i18n import t, template_title, topic_name
+from drill.core import find
+from drill.core.i18n import t, template_title, topic_name
 
 # Textual's system commands (textual 8.2.8 App.get_system_commands), known by their help text,
-# which tells Keys' show and hide apart: the ids of their title and help in drill.i18n.STRINGS
+# which tells Keys' show and hide apart: the ids of their title and help in drill.core.i18n.STRINGS
 SYSTEM_COMMANDS: dict[str, tuple[str, str]] = {
     "Change the current theme": ("system.theme", "system.theme_help"),
     "Quit the application as soon as possible": ("system.quit", "system.quit_help"),
@@ -36,7 +36,7 @@ SYSTEM_COMMANDS: dict[str, tuple[str, str]] = {
 # actions a key may have that Textual's own commands already offer (offered once, by Textual's)
 SYSTEM_ACTIONS = frozenset({"app.quit", "quit", "command_palette"})
 
-# the screens the palette opens, in this order, with their name and what they are (drill.i18n ids);
+# the screens the palette opens, in this order, with their name and what they are (drill.core.i18n ids);
 # a screen whose name is not in drill.screens.SCREEN_PATHS (not in this build) is left out
 PALETTE_SCREENS: tuple[tuple[str, str, str], ...] = (
     ("home", "key.home", "palette.screen.home"),

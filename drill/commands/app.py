@@ -24,13 +24,13 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
     # Starting up creates many objects that live as long as the app: no garbage collection
     # until the first screen is drawn (DrillApp turns it back on); a faster first problem.
     gc.disable()
-    from drill.paths import command_lang, open_profile
+    from drill.core.paths import command_lang, open_profile
 
     profile = open_profile(args.saves, args.profile, warn=False, lang=command_lang(args))  # Home names unused settings
     lang = args.lang or profile.settings().get("lang") or "en"
     try:
         from drill.app import DrillApp
-        from drill.context import AppContext
+        from drill.core.context import AppContext
 
         ctx = AppContext(profile, lang)
         app = DrillApp(ctx, start=start, **screen_kwargs)
@@ -42,7 +42,7 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
     finally:
         profile.close()
         if profile.state_behind is not None:  # the answers are in the log: said, not a failure
-            from drill.i18n import t
+            from drill.core.i18n import t
 
             print("drill: " + t("save.state_behind_app", lang, why=profile.state_behind.text(lang)), file=sys.stderr)
 

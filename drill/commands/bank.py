@@ -71,8 +71,8 @@ def register(subparsers) -> None:
 
 def lang_of(args: argparse.Namespace) -> str:
     """The subcommand's --lang, else the global --lang, else the profile's language, else English
-    (:func:`drill.paths.command_lang`: one rule for every command)."""
-    from drill.paths import command_lang
+    (:func:`drill.core.paths.command_lang`: one rule for every command)."""
+    from drill.core.paths import command_lang
 
     return command_lang(args)
 

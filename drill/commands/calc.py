@@ -33,7 +33,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
-    from drill.paths import command_lang
+    from drill.core.paths import command_lang
     from engine.formulas import FormulaError
 
     lang = command_lang(args)

@@ -65,16 +65,16 @@ def _lang(args: argparse.Namespace) -> str:
 
 
 def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
-    """A message of drill.i18n with ``why``: the failed write (path and cause) in the command's language."""
-    from drill.i18n import t
+    """A message of drill.core.i18n with ``why``: the failed write (path and cause) in the command's language."""
+    from drill.core.i18n import t
 
     return t(key, _lang(args), why=error.text(_lang(args)), **fmt)
 
 
 def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
     """Name an older log file found damaged (left out of what was read) on stderr."""
-    from drill.i18n import t
-    from drill.paths import damaged_key
+    from drill.core.i18n import t
+    from drill.core.paths import damaged_key
 
     for e in profile.damaged.values():
         print("drill: " + t(damaged_key(e), _lang(args), path=e.path, reason=e.reason, fix=e.fix), file=sys.stderr)
@@ -83,7 +83,7 @@ def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
 def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
     """The profile for a command; a reader (``read_only``: due, export) needs no lock, so it works while the
     app is open, and sees the last durable state."""
-    from drill.paths import command_lang, open_profile, script_wait
+    from drill.core.paths import command_lang, open_profile, script_wait
 
     return open_profile(args.saves, args.profile, wait=0.0 if read_only else script_wait(), read_only=read_only,
                         lang=command_lang(args))
@@ -95,12 +95,12 @@ def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
 
 def due_report(profile: "Profile", today: date | None = None, lang: str = "en") -> dict[str, Any]:
     """What is due on ``today`` and what new items are available, as plain data: today's session as the app
-    builds it (:func:`drill.flow.today_session`: the review cap, the new items in their order, the pace an
+    builds it (:func:`drill.core.flow.today_session`: the review cap, the new items in their order, the pace an
     interview date sets).  ``today`` None: the learner's local date now."""
     from datetime import datetime, time as day_time
 
-    from drill import flow
-    from drill.context import AppContext
+    from drill.core import flow
+    from drill.core.context import AppContext
     from question_bank import registry
 
     clock = None if today is None else (lambda: datetime.combine(today, day_time(12)).astimezone())
@@ -142,7 +142,7 @@ def _overdue(days: int, lang: str = "en") -> str:
     return "due today" if days == 0 else f"{days} day{'s' if days != 1 else ''} overdue"
 
 
-# drill due's lines, in English and Chinese (the app's words for the same things are in drill.i18n)
+# drill due's lines, in English and Chinese (the app's words for the same things are in drill.core.i18n)
 DUE_TEXT = {
     "head": ("Due today ({date}, profile {profile}): {n}", "今天到期（{date}，档案 {profile}）：{n} 道"),
     "held": ("{k} more due, left for another day by the review cap ({cap} a day)",
@@ -199,10 +199,10 @@ def run_due(args: argparse.Namespace) -> int:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from drill import flow
+    from drill.core import flow
     from drill.commands import UsageError
-    from drill.context import AppContext
-    from drill.i18n import t, topic_name
+    from drill.core.context import AppContext
+    from drill.core.i18n import t, topic_name
 
     changes = {}
     today = AppContext(None).today()
@@ -240,7 +240,6 @@ def run_plan(args: argparse.Namespace) -> int:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
-    from drill.screens.settings import interview_line
     from engine.session import PACE_WARNING
 
     tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
@@ -250,7 +249,7 @@ def run_plan(args: argparse.Namespace) -> int:
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
     else:
-        lines.append(interview_line(plan, tr))
+        lines.append(flow.interview_line(plan, tr))
         if plan.active and plan.left:
             lines.append(tr("home.pace", left=plan.left, pace=plan.new_today))
             if plan.too_many:
@@ -266,7 +265,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def _problem(key: str, setting: str, lang: str = "en") -> str:
-    from drill import flow
+    from drill.core import flow
 
     if key == "settings.bad_number":
         lo, hi = flow.SETTING_BOUNDS[setting]
@@ -312,7 +311,7 @@ def run_export(args: argparse.Namespace) -> int:
         try:
             doc = profile.export()
         except DamagedSave as e:
-            from drill.paths import command_lang
+            from drill.core.paths import command_lang
 
             return _fail(e.text(command_lang(args)))
     text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
@@ -337,7 +336,7 @@ def _counts(doc: dict) -> str:
 MAX_IMPORT_BYTES = 1 << 30  # an export of a lifetime of reviews is far smaller
 
 
-# drill import's lines, in English and Chinese (a failed write says its path and cause: drill.i18n's save.*)
+# drill import's lines, in English and Chinese (a failed write says its path and cause: drill.core.i18n's save.*)
 IMPORT_TEXT = {
     "not_file": ("{source} is not a regular file ({what}): not an export; nothing was imported",
                  "{source} 不是普通文件（{what}），不是导出文件；未导入任何内容"),
@@ -358,7 +357,7 @@ IMPORT_TEXT = {
 
 
 def _import_text(key: str, args: argparse.Namespace, **fmt) -> str:
-    from drill.paths import command_lang
+    from drill.core.paths import command_lang
 
     en, zh = IMPORT_TEXT[key]
     return (zh if command_lang(args) == "zh" else en).format(**fmt)
@@ -368,7 +367,7 @@ def _kind_of(mode: int, args: argparse.Namespace) -> str:
     """What a path that is not a regular file is (``a folder``, ``a named pipe``...), in the command's language."""
     import stat
 
-    from drill.paths import command_lang
+    from drill.core.paths import command_lang
 
     en, zh = (("a folder", "文件夹") if stat.S_ISDIR(mode) else ("a named pipe", "命名管道") if stat.S_ISFIFO(mode)
               else ("a device", "设备") if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
@@ -429,7 +428,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     (:func:`engine.session.moves_schedule`): the template's first answer
     anywhere, a due template, or a lapse (quality < 3); any other answer is
     logged and its due date stays.  A chain is practised and scheduled as one
-    unit, as in the app (:mod:`drill.flow`): each ``--step K`` is a step row
+    unit, as in the app (:mod:`drill.core.flow`): each ``--step K`` is a step row
     that leaves the schedule alone, and once every step of that (template,
     seed) has been recorded today (since its last whole review) the whole
     chain is recorded too, with the lowest step quality and the worst step
@@ -443,11 +442,11 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     rebuilt from the log), and a chain whose steps are all recorded but whose
     whole review is missing gets only the whole review.
     """
-    from drill.flow import learning
+    from drill.core.flow import learning
     from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
 
-    from drill.paths import command_lang
+    from drill.core.paths import command_lang
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
     zh = command_lang(args) == "zh"
@@ -502,7 +501,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                   f"The chain is scheduled as one unit once all its steps are recorded the same day: to record "
                   f"step{'s' if len(remaining) > 1 else ''} {_listed(remaining)} ({command}).", file=out)
             return 0
-        from drill.flow import chain_quality, worst_verdict
+        from drill.core.flow import chain_quality, worst_verdict
 
         rows = [steps[k] for k in range(1, n + 1)]
         try:

@@ -47,6 +47,7 @@ def run_card(args: argparse.Namespace) -> int:
 def run_sources(args: argparse.Namespace) -> int:
     from drill.commands.bank import _print_json, lang_of
     from drill.commands.calc import _emit
+    from drill.core.teach import sources_lines
     from engine import sources
 
     lang = lang_of(args)
@@ -56,13 +57,3 @@ def run_sources(args: argparse.Namespace) -> int:
                      for k, (n, a, w) in zip(sources.SOURCES, rows)])
         return 0
     return _emit("\n".join(sources_lines(lang)))
-
-
-def sources_lines(lang: str = "en") -> list[str]:
-    """Every source once: its name, what it is, where to find it (Help shows the same list)."""
-    from engine import sources
-
-    out = []
-    for name, about, where in sources.listing(lang):
-        out += [f"• {name}", f"    {about}"] + ([f"    {where}"] if where else [])
-    return out

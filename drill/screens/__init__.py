@@ -1,14 +1,16 @@
 """The app's screens; :class:`DrillScreen` gives each the context and its language, :class:`DrillModal`
-gives a dialog its language."""
+gives a dialog its language, :func:`localize_bindings` names every key in it (from drill.core.i18n's words)."""
 
 from __future__ import annotations
 
 import importlib
-from typing import Mapping, TypeVar
+from dataclasses import replace
+from typing import Callable, Mapping, TypeVar
 
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
-from drill.i18n import localize_bindings, t
+from drill.core.i18n import key_name, t
 
 # Every screen of the app by name, imported lazily by dotted path (drill.app opens them; the palette lists them)
 SCREEN_PATHS: dict[str, str] = {
@@ -46,6 +48,33 @@ def screen_name(screen: Screen) -> str | None:
     """The name in :data:`SCREEN_PATHS` of ``screen``'s class (None: not one of the app's screens)."""
     path = f"{type(screen).__module__}:{type(screen).__qualname__}"
     return next((name for name, p in SCREEN_PATHS.items() if p == path), None)
+
+
+def localize_bindings(node, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> None:
+    """Give ``node``'s key bindings the description of their ``id`` in ``lang`` (footer, palette).
+
+    Ids are looked up in :data:`drill.core.i18n.STRINGS`, then in ``table`` (a screen's own words); other
+    bindings (Textual's own) keep their description.
+    """
+    redescribe_bindings(node, lambda b: key_name(b.id, lang, table))
+
+
+def redescribe_bindings(node, describe: Callable[[Binding], str | None]) -> None:
+    """Replace the description of each of ``node``'s bindings by ``describe(binding)`` (unless None).
+
+    Textual (8.2.8) has no public way to change a binding's description after the node
+    is built: dynamic actions (``check_action``) can show, hide or disable a binding but
+    not rename it (Textualize/textual issues #1410 and #5733), and the language changes
+    while screens hold state.  So this reaches into the node's own ``BindingsMap``
+    (``node._bindings``, a per-instance copy of the class's, which the footer and
+    ``active_bindings`` read); the class's BINDINGS are untouched.
+    tests/functional/test_app_screens.py::test_textual_internals_the_app_relies_on fails
+    loudly if Textual changes this.
+    """
+    bindings = node._bindings
+    for key, items in bindings.key_to_bindings.items():
+        bindings.key_to_bindings[key] = [b if (d := describe(b)) is None else replace(b, description=d)
+                                         for b in items]
 
 
 # one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)

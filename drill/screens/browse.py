@@ -1,8 +1,8 @@
 """Browse: every template by topic with its schedule; filter, sort, preview a sample, practise any on demand.
 
 The filter line reads words (``/`` to type them: title, id or topic, in English or Chinese, matched
-by :mod:`drill.find` as the palette matches them); ``o`` keeps only the highlighted template's topic,
-``s`` a status (:data:`drill.flow.STATUSES`), ``r`` sorts by due date or by last result (a sorted
+by :mod:`drill.core.find` as the palette matches them); ``o`` keeps only the highlighted template's topic,
+``s`` a status (:data:`drill.core.flow.STATUSES`), ``r`` sorts by due date or by last result (a sorted
 list has no topic headings).
 """
 
@@ -16,8 +16,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Footer, Input, Static
 
-from drill import find, flow
-from drill.i18n import template_title, topic_name, when
+from drill.core import find, flow
+from drill.core.i18n import template_title, topic_name, when
 from drill.screens import VERDICT_COLOUR, DrillScreen
 from question_bank import registry
 

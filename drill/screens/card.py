@@ -2,8 +2,8 @@
 
 The card's text is :func:`question_bank.cards.card_lines` (the same lines ``drill card``
 prints), drawn as rich Text (never markup: formulas have brackets).  Reading a card is not a
-review: nothing is recorded but the profile setting :data:`SEEN_KEY` (which templates have had
-their card shown before their first problem).
+review: nothing is recorded but the profile setting :data:`drill.core.teach.SEEN_KEY` (which templates
+have had their card shown before their first problem; :func:`drill.core.teach.needs_card` says when it is).
 """
 
 from __future__ import annotations
@@ -16,9 +16,6 @@ from textual.widgets import Footer, Static
 
 from drill.screens import DrillScreen
 
-SEEN_KEY = "cards_seen"  # profile setting: ids of the templates whose card was shown before their first drill
-SHOW_KEY = "card_before_new"  # profile setting: show a new template's card before its first problem (default on)
-
 
 def card_text(template_id: str, lang: str) -> "Lines":
     """The card's lines below its title: headings in colour; formulas broken only between terms and
@@ -29,21 +26,6 @@ def card_text(template_id: str, lang: str) -> "Lines":
     lines = cards.card_lines(registry.get(template_id), lang)
     return Lines([(line[2:], "bold cyan") if line.startswith("# ") else (line, "")
                   for line in lines[2:]])  # the title is in the screen's head
-
-
-def needs_card(profile, template_id: str) -> bool:
-    """True when ``template_id`` is new to this learner (never scheduled) and its card was never shown."""
-    settings = profile.settings()
-    if not settings.get(SHOW_KEY, True):
-        return False
-    seen = settings.get(SEEN_KEY) or []
-    return template_id not in seen and profile.state(template_id) is None
-
-
-def mark_seen(profile, template_id: str) -> None:
-    seen = [i for i in (profile.settings().get(SEEN_KEY) or []) if isinstance(i, str)]
-    if template_id not in seen:
-        profile.set_setting(SEEN_KEY, seen + [template_id])
 
 
 class CardScreen(DrillScreen):
@@ -67,7 +49,7 @@ class CardScreen(DrillScreen):
         self.first = first
 
     def compose(self) -> ComposeResult:
-        from drill.i18n import template_title
+        from drill.core.i18n import template_title
         from question_bank import registry
 
         head = Text(self.tr("card.title", title=template_title(registry.get(self.template_id), self.lang)) + "\n",

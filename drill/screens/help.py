@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from drill.i18n import key_name, t
+from drill.core.i18n import key_name, t
 from drill.screens import DrillScreen
 
 FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave", "card")
@@ -99,7 +99,7 @@ class HelpScreen(DrillScreen):
         out.add_row(Text(self.tr("help.answers"), "dim"))
         out.add_row(Text(self.tr("help.grades"), "dim"))
         out.add_row(Text(self.tr("help.card"), "dim"))
-        from drill.commands.teach import sources_lines
+        from drill.core.teach import sources_lines
 
         out.add_row(Text(""))
         out.add_row(Text(self.tr("help.sources"), "bold"))

@@ -10,9 +10,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from drill import flow
-from drill.i18n import t, topic_name, when
-from drill.paths import damaged_key, ignored_lines
+from drill.core import flow
+from drill.core.i18n import t, topic_name, when
+from drill.core.paths import damaged_key, ignored_lines
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
 
@@ -129,9 +129,7 @@ class HomeScreen(DrillScreen):
         plan = f.plan
         if plan is None or plan.interview is None:
             return Text()
-        from drill.screens.settings import interview_line
-
-        text = Text(interview_line(plan, self.tr), "bold")
+        text = Text(flow.interview_line(plan, self.tr), "bold")
         if plan.active and plan.left:
             text.append("  ·  " + self.tr("home.pace", left=plan.left, pace=plan.new_today))
             if plan.too_many:

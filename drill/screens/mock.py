@@ -16,7 +16,7 @@
 
 Saving a mock can fail (a full disk, no permission: ``engine.storage.SaveFailed``).
 Its report opens all the same, saying what was stored, the path and the
-cause; ``r`` saves the rest (:class:`drill.commands.mock.MockSave`: nothing is
+cause; ``r`` saves the rest (:class:`drill.core.mock.MockSave`: nothing is
 stored twice), and so does leaving the report or quitting the app, which ask
 before losing what still cannot be stored.
 
@@ -36,10 +36,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
-from drill import flow
-from drill.commands import mock as glue
-from drill.commands.mock import format_clock
-from drill.i18n import placeholder, points, t, template_title, topic_name
+from drill.core import flow
+from drill.core import mock as glue
+from drill.core.mock import format_clock
+from drill.core.i18n import placeholder, points, t, template_title, topic_name
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen
 from drill.widgets.problem import givens_table
 from engine.grading import misconception_label

@@ -3,7 +3,7 @@
 States: *asking* (the answer box has focus), *feedback* (the verdict, the
 worked solution, the grade keys), *empty* (nothing due: when the next item is
 due and an offer of extra practice).  The session logic lives in
-:class:`drill.flow.PracticeRun`; this screen only draws it.
+:class:`drill.core.flow.PracticeRun`; this screen only draws it.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from drill import flow
-from drill.commands.mock import format_clock
-from drill.i18n import placeholder, t, template_title, topic_name, when
+from drill.core import flow
+from drill.core.mock import format_clock
+from drill.core.i18n import placeholder, t, template_title, topic_name, when
 from drill.screens import VERDICT_COLOUR, DrillScreen
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution
@@ -481,7 +481,8 @@ class PracticeScreen(DrillScreen):
 
     def _card_before_first_problem(self) -> None:
         """A template new to the learner shows its formula card first (not a review; its clock starts after)."""
-        from drill.screens.card import CardScreen, mark_seen, needs_card
+        from drill.core.teach import mark_seen, needs_card
+        from drill.screens.card import CardScreen
 
         run = self.run
         if run.step != 0 or run.prior or not needs_card(self.ctx.profile, run.problem.template.id):

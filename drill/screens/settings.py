@@ -1,6 +1,6 @@
 """Settings: new items a day, the review cap a day, the interview date; saved in the profile.
 
-Each field is saved when Enter is pressed in it (:func:`drill.flow.parse_setting` checks it first; a bad value
+Each field is saved when Enter is pressed in it (:func:`drill.core.flow.parse_setting` checks it first; a bad value
 is refused with the reason under the field and nothing is saved).  Below the fields: what the interview date
 does today (days left, the pace of new items, a warning when that is more than a person can do).
 """
@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Input, Static
 
-from drill import flow
+from drill.core import flow
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
 from engine.storage import SaveFailed
@@ -100,18 +100,9 @@ def plan_text(ctx, tr) -> Text:
     plan = flow.plan(ctx)
     if plan.interview is None:
         return Text(tr("settings.no_interview"), "dim")
-    text = Text(interview_line(plan, tr), "bold")
+    text = Text(flow.interview_line(plan, tr), "bold")
     if plan.active and plan.left:
         text.append("  ·  " + tr("home.pace", left=plan.left, pace=plan.new_today))
         if plan.too_many:
             text.append("  " + tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
     return text
-
-
-def interview_line(plan, tr) -> str:
-    day, n = plan.interview.isoformat(), plan.days_left
-    if n < 0:
-        return tr("home.interview_past", date=day)
-    if n == 0:
-        return tr("home.interview_today", date=day)
-    return tr("home.interview_one", date=day) if n == 1 else tr("home.interview", n=n, date=day)

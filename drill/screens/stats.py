@@ -4,7 +4,7 @@ Three tabs: Overview (figures, a 26-week heatmap, the 30-day forecast as a bar
 chart), Topics (a sortable table; highlight a topic to list its templates,
 highlight a template for its review history and accuracy trend) and Mock
 interviews (scores over time; Enter opens a mock's report).  Every figure
-comes from ``engine.stats.compute`` through ``drill.commands.stats.figures``;
+comes from ``engine.stats.compute`` through ``drill.core.stats.figures``;
 this module only lays them out.  textual-plotext is imported here, so only
 when the screen opens.
 """
@@ -24,7 +24,8 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 from textual_plotext import PlotextPlot
 
-from drill.commands.stats import (
+from drill.core.i18n import topic_name
+from drill.core.stats import (
     SHADES,
     SORT_COLUMNS,
     SORT_LABEL_KEYS,
@@ -37,7 +38,6 @@ from drill.commands.stats import (
     pct,
     shade,
     topic_headers,
-    topic_name,
     topic_row,
     tr,
 )
@@ -104,7 +104,7 @@ def _cell(value: str, right: bool = False) -> Text:
 class StatsScreen(DrillScreen):
     """Progress figures of the open profile (``self.app.ctx``)."""
 
-    WORDS = STRINGS  # the stats' own words (drill.commands.stats), key names included
+    WORDS = STRINGS  # the stats' own words (drill.core.stats), key names included
 
     DEFAULT_CSS = """
     StatsScreen #stats-title { padding: 0 1; text-style: bold; }

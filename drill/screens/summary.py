@@ -9,15 +9,15 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from drill.commands.stats import duration
-from drill.flow import Summary
-from drill.i18n import _redescribe_bindings, template_title, topic_name
-from drill.screens import DrillScreen
+from drill.core.stats import duration
+from drill.core.flow import Summary
+from drill.core.i18n import template_title, topic_name
+from drill.screens import DrillScreen, redescribe_bindings
 from question_bank import registry
 from question_bank.base import TOPICS
 
 
-# what the summary names as the screen Enter goes back to (drill.app.SCREEN_PATHS name -> drill.i18n id)
+# what the summary names as the screen Enter goes back to (drill.app.SCREEN_PATHS name -> drill.core.i18n id)
 BACK_NAMES = {"home": "key.home", "browse": "key.browse", "practice": "practice.title", "stats": "key.stats",
               "mock_report": "mock.title", "help": "key.help"}
 
@@ -42,7 +42,7 @@ class SummaryScreen(DrillScreen):
     def compose(self) -> ComposeResult:
         # the Enter key named after where it goes (Browse, not Home, when the session began there)
         where = self.back_to()
-        _redescribe_bindings(self, lambda b: where if b.id == "key.home" else None)
+        redescribe_bindings(self, lambda b: where if b.id == "key.home" else None)
         with VerticalScroll(id="summary-body"):
             yield Static(self.render_summary(), id="summary")
         yield Footer()

@@ -135,7 +135,7 @@ def draw(peak: float, bandwidth: float, intensity: float | None, width: int, hei
 
 def legend(peak: float, bandwidth: float, intensity: float | None, lang: str = "en") -> str:
     """What the marks are: the ridge point (and where it comes from); the kernel's point and its bound."""
-    from drill.i18n import t
+    from drill.core.i18n import t
 
     ridge = ridge_point(peak, bandwidth)
     lines = [f"{RIDGE} {t('ridge', lang)} I* = {fmt_quantity(peak, 'flop_rate')} ÷ "

@@ -52,7 +52,7 @@ def test_the_first_problem_and_a_graded_number_never_import_sympy(tmp_path):
 import asyncio, sys
 from engine.storage import Profile
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 
 async def main():
     with Profile.open({str(tmp_path)!r}) as profile:
@@ -77,7 +77,7 @@ def test_garbage_collection_is_back_on_once_the_first_screen_is_drawn(tmp_path):
 import asyncio, gc
 from engine.storage import Profile
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 
 async def main():
     gc.disable()  # as `drill` starts

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Input
 
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.home import HomeScreen
 from drill.screens.practice import ASKING, EMPTY, FEEDBACK, PracticeScreen
 from drill.screens.summary import SummaryScreen

@@ -9,8 +9,8 @@ import pytest
 
 from drill.app import SCREEN_PATHS, DrillApp
 from drill.palette import KeyCommands
-from drill.context import AppContext
-from drill.i18n import t
+from drill.core.context import AppContext
+from drill.core.i18n import t
 from drill.screens.browse import BrowseScreen
 from drill.screens.help import HelpScreen
 from drill.screens.home import HomeScreen
@@ -64,7 +64,7 @@ async def test_home_shows_today_at_a_glance(profile, clock):
 
 @sync
 async def test_home_counts_templates_queued_from_a_mock_in_todays_session(profile, clock):
-    from drill.commands.mock import QUEUE_KEY
+    from engine.session import QUEUE_KEY
 
     profile.set_setting("new_per_day", 0)
     profile.set_setting(QUEUE_KEY, [t.id for t in registry.all_templates()[:2]])
@@ -221,12 +221,12 @@ async def test_an_unknown_start_screen_says_so_and_opens_home(profile, clock):
 
 @sync
 async def test_textual_internals_the_app_relies_on(profile, clock):
-    """No public Textual API renames a key binding once its node exists, so drill.i18n edits the
+    """No public Textual API renames a key binding once its node exists, so drill.screens edits the
     node's own BindingsMap (``node._bindings``).  If Textual changes that, this fails first."""
     from textual.binding import Binding, BindingsMap
     from textual.widget import Widget
 
-    from drill.i18n import localize_bindings
+    from drill.screens import localize_bindings
 
     class Keys(Widget):
         BINDINGS = [Binding("x", "noop", "Back", id="key.back"), Binding("y", "noop", "Mine", id="mine")]
@@ -234,7 +234,7 @@ async def test_textual_internals_the_app_relies_on(profile, clock):
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         node = Keys()
-        assert isinstance(node._bindings, BindingsMap), "Textual moved a node's bindings: see drill/i18n.py"
+        assert isinstance(node._bindings, BindingsMap), "Textual moved a node's bindings: see drill/screens/__init__.py"
         localize_bindings(node, "zh", {"mine": ("Mine", "我的")})
         assert [b.description for _, b in node._bindings] == ["返回", "我的"]
         assert [b.description for _, b in Keys._merged_bindings] == ["Back", "Mine"]  # the class is untouched

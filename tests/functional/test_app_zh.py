@@ -14,7 +14,7 @@ import pytest
 from textual.widgets import Input
 
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.mock import MockRunScreen, MockSetupScreen
 from drill.screens.practice import ASKING, FEEDBACK
 from engine.grading import display_number
@@ -122,7 +122,7 @@ async def test_the_mock_refuses_an_unreadable_answer_in_chinese(profile, clock):
 
 @sync
 async def test_the_summary_says_in_chinese_how_it_counts(profile, clock):
-    from drill.flow import Summary
+    from drill.core.flow import Summary
 
     summary = Summary(answered=3, correct=1, close=1, wrong=0, dont_know=1, seconds=90.0,
                       by_topic={"roofline": (2, 3)}, due_tomorrow=[])

@@ -11,9 +11,9 @@ from textual.widgets import Input
 
 from drill.app import DrillApp
 from drill.cli import main
-from drill.commands.mock import SETTINGS_KEY as MOCK_KEY
-from drill.context import AppContext
-from drill.screens.card import SEEN_KEY, SHOW_KEY
+from drill.core.mock import SETTINGS_KEY as MOCK_KEY
+from drill.core.context import AppContext
+from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile
 from question_bank import registry
@@ -262,7 +262,7 @@ async def test_a_grade_key_whose_new_row_cannot_be_written_puts_the_answer_back_
 async def test_dont_know_on_a_full_disk_while_a_proof_runs_leaves_the_box_live(tmp_path, clock, monkeypatch):
     import threading
 
-    from drill import flow
+    from drill.core import flow
 
     gate = threading.Event()
     real = flow.PracticeRun.judge
@@ -360,7 +360,7 @@ async def test_queueing_a_mocks_misses_on_a_full_disk_queues_nothing_and_says_so
 
 def test_a_queued_template_answered_while_the_state_file_cannot_be_written_is_stored_and_stays_queued(tmp_path,
                                                                                                    monkeypatch):
-    from drill import flow
+    from drill.core import flow
 
     with Profile.open(tmp_path) as p:
         p.set_setting(QUEUE_KEY, [SINGLE])
@@ -585,7 +585,7 @@ def test_an_answer_given_months_after_its_problem_was_shown_is_stored_unmeasured
     bound) and the app crashed; such a time is no measurement of an answer."""
     from datetime import timedelta
 
-    from drill import flow
+    from drill.core import flow
 
     now = [datetime(2026, 11, 29, 15, tzinfo=timezone.utc)]
     with Profile.open(tmp_path) as p:
@@ -600,7 +600,7 @@ def test_an_answer_given_months_after_its_problem_was_shown_is_stored_unmeasured
 @pytest.mark.parametrize("lang, said", [("en", "the computer's clock says {year}-"), ("zh", "电脑时钟显示 {year}-")])
 def test_a_clock_outside_the_years_a_save_can_hold_stops_every_writer_in_one_line(tmp_path, monkeypatch, capsys, year,
                                                                                  lang, said):
-    from drill import paths
+    from drill.core import paths
 
     Profile.open(tmp_path).close()
     monkeypatch.setattr(paths, "local_now", lambda: datetime(year, 1, 1, 12, tzinfo=timezone.utc))

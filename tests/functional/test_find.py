@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, strategies as st
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from drill import find, flow
+from drill.core import find, flow
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.browse import PREVIEW_MIN, BrowseScreen
 from drill.screens.home import HomeScreen
 from drill.screens.practice import PracticeScreen

@@ -12,8 +12,8 @@ from textual.widgets import Input
 
 from drill.app import DrillApp
 from drill.cli import main
-from drill.context import AppContext
-from drill.screens.card import SHOW_KEY
+from drill.core.context import AppContext
+from drill.core.teach import SHOW_KEY
 from engine.storage import Profile
 from question_bank import registry
 from tests.functional.app_support import clock, sync  # noqa: F401 (fixtures)

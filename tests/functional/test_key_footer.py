@@ -8,7 +8,7 @@ import random
 import pytest
 
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.widgets.footer import KeyFooter
 from tests.functional.app_support import clock, profile, submit, sync  # noqa: F401 (fixtures)
 

@@ -10,7 +10,7 @@ import pytest
 from rich.cells import cell_len
 
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.mock import MockRunScreen
 from drill.screens.practice import PracticeScreen
 from drill.widgets.formulas import wrap_formula

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from drill.paths import saves_dir
+from drill.core.paths import saves_dir
 from engine.session import review_row
 from engine.storage import Profile
 from question_bank import registry

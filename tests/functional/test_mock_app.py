@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.mock import GoBackScreen, MockReportScreen, MockRunScreen, MockSetupScreen, SolutionScreen
 from engine.grading import display_number
 from engine.session import review_row

@@ -7,7 +7,7 @@ import random
 from datetime import date, timedelta
 
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.home import HomeScreen
 from drill.screens.settings import SettingsScreen
 from engine.session import review_row

@@ -11,7 +11,7 @@ from textual.widgets import Input, Static
 
 from drill.app import DrillApp
 from drill.cli import main
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.practice import ASKING, FEEDBACK
 from engine.session import review_row
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile, layout
@@ -497,7 +497,7 @@ async def test_a_mock_left_by_the_palette_on_a_full_disk_opens_its_report_with_t
 
 def _memory_mock_seed(kind: str) -> int:
     """The first seed whose one-question memory mock asks a ``kind`` question (the bank's templates change)."""
-    from drill.commands.mock import candidates
+    from drill.core.mock import candidates
     from engine.mock import MockSettings, plan_mock
     from question_bank import registry
 
@@ -578,7 +578,8 @@ async def test_a_setting_on_a_full_disk_keeps_the_typed_value_and_saves_it_once_
 
 @sync
 async def test_a_card_read_on_a_full_disk_says_it_is_not_remembered_and_the_drill_goes_on(profile, clock):
-    from drill.screens.card import SEEN_KEY, SHOW_KEY, CardScreen
+    from drill.core.teach import SEEN_KEY, SHOW_KEY
+    from drill.screens.card import CardScreen
 
     monkeypatch = pytest.MonkeyPatch()
     try:

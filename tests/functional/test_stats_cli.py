@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from drill.commands.stats import SORT_COLUMNS
+from drill.core.stats import SORT_COLUMNS
 from engine.session import review_row
 from engine.sm2 import ItemState
 from engine.stats import TOPIC_SORTS

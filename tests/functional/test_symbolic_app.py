@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Input
 
 from drill.app import DrillApp
-from drill.context import AppContext
+from drill.core.context import AppContext
 from drill.screens.practice import ASKING, FEEDBACK, PracticeScreen
 from engine import symbolic
 from tests.functional.app_support import clock, profile, sync, text_of  # noqa: F401 (fixtures)

@@ -9,8 +9,8 @@ from datetime import date
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drill import flow
-from drill.i18n import STRINGS, t, when
+from drill.core import flow
+from drill.core.i18n import STRINGS, t, when
 from drill.widgets.roofline import POINT, RIDGE, draw, legend
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity
@@ -126,7 +126,7 @@ def test_answers_are_counted_as_the_stats_count_them():
 def test_the_stats_weakest_column_names_templates_by_title_cut_to_fit():
     from types import SimpleNamespace
 
-    from drill.commands.stats import WEAK_TITLE, _cut, _width, weakest_names
+    from drill.core.stats import WEAK_TITLE, _cut, _width, weakest_names
 
     square, ridge = registry.get("roofline.gemm_intensity_square"), registry.get("roofline.ridge_point")
     topic = SimpleNamespace(topic="roofline", weakest=(square.id, ridge.id, "roofline.retired"))
@@ -139,8 +139,8 @@ def test_the_stats_weakest_column_names_templates_by_title_cut_to_fit():
 
 
 def test_counts_of_one_are_singular_and_changes_have_a_unit_in_both_languages():
-    from drill.commands.stats import tr
-    from drill.i18n import points
+    from drill.core.stats import tr
+    from drill.core.i18n import points
 
     assert t("mock.end_body", "en", n=1, total=5).startswith("1 of 5 answers is still missing; it counts")
     assert t("mock.end_body", "en", n=2, total=5).startswith("2 of 5 answers are still missing; they count")

@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from drill import i18n
+from drill.core import i18n
 from question_bank import registry
 from question_bank.base import TOPIC_NAMES
 

@@ -1,4 +1,4 @@
-"""drill.flow's figures for Home, Browse and a weighted mock, from a real profile: what they show, and
+"""drill.core.flow's figures for Home, Browse and a weighted mock, from a real profile: what they show, and
 that Browse and the mock read the state file's figures (Profile.recent), not the review log."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from drill import flow
-from drill.commands.mock import QUEUE_KEY
-from drill.context import AppContext
+from drill.core import flow
+from engine.session import QUEUE_KEY
+from drill.core.context import AppContext
 from engine.grading import display_number
 from engine.mock import weakness_figures
 from engine.session import review_row

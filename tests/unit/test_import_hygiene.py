@@ -1,4 +1,5 @@
-"""engine/ and question_bank/ never import textual or drill; number grading never imports sympy."""
+"""engine/ and question_bank/ never import textual or drill; number grading never imports sympy; no import
+cycle; in drill/, the app (screens, widgets) and the commands meet only in the headless core (drill/core)."""
 
 import ast
 import json
@@ -6,6 +7,7 @@ import pkgutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,8 +123,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_module_imports_another_that_imports_it_back():
     graph = import_graph()
-    assert {"drill.flow", "engine.session", "engine.storage"} <= graph["drill.commands.mock"]  # function-level,
-    assert "engine.storage" in graph["drill.context"]  # under TYPE_CHECKING and relative ones are all seen
+    assert {"drill.core.flow", "engine.session", "engine.storage"} <= graph["drill.core.mock"]  # function-level,
+    assert "engine.storage" in graph["drill.core.context"]  # under TYPE_CHECKING and relative ones are all seen
     assert "engine.storage.layout" in graph["engine.storage.profile"]
     assert _cycles(graph) == []
 
@@ -137,3 +139,110 @@ def test_only_the_entry_point_imports_the_cli():
     module under it may import it back (``UsageError`` lives in ``drill.commands``)."""
     graph = import_graph()
     assert sorted(m for m, targets in graph.items() if "drill.cli" in targets) == ["drill.__main__"]
+
+
+# --------------------------------------------------------------------------- the app and the commands meet only in the core
+
+UI = ("drill.screens", "drill.widgets", "drill.app", "drill.palette")  # the Textual app
+COMMANDS = ("drill.commands", "drill.cli", "drill.__main__")  # the command line
+CORE = ("drill.core",)  # headless: what both faces need
+LAUNCHER = "drill.commands.app"  # the one command that starts the app, importing it inside a function
+TEXTUAL = ("textual", "textual_plotext")
+
+
+class Import(NamedTuple):
+    target: str  # the dotted name imported (a module, or a module's attribute)
+    line: int
+    in_function: bool  # inside a def: run only when called
+
+
+def _within(name: str, packages: Sequence[str]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in packages)
+
+
+def imports_in(source: str, module: str, is_package: bool = False) -> list[Import]:
+    """Every import of ``source`` (the text of ``module``), wherever it stands: at the top, inside a function,
+    under ``if TYPE_CHECKING`` or ``try``; relative imports resolved against the module's package;
+    ``from a import b`` counts as importing ``a.b`` (which may be a module or a name in ``a``)."""
+    package = module if is_package else module.rpartition(".")[0]
+    found: list[Import] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import):
+                found.extend(Import(a.name, child.lineno, in_function) for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package.split(".")
+                    anchor = anchor[:len(anchor) - (child.level - 1)]
+                    base = ".".join(anchor + ([base] if base else []))
+                found.extend(Import(f"{base}.{a.name}", child.lineno, in_function) for a in child.names)
+            visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def _drill_imports() -> dict[str, list[Import]]:
+    out = {}
+    for module, path in _module_files().items():
+        if _within(module, ("drill",)):
+            out[module] = imports_in(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
+    return out
+
+
+def _breaches(modules: dict[str, list[Import]], who: Sequence[str], forbidden: Sequence[str],
+              allowed=lambda module, imp: False) -> list[str]:
+    return [f"{module}:{imp.line} imports {imp.target}" for module, imps in sorted(modules.items())
+            if _within(module, who) for imp in imps if _within(imp.target, forbidden) and not allowed(module, imp)]
+
+
+def test_every_drill_module_is_the_app_a_command_or_the_core():
+    stray = [m for m in _drill_imports() if m != "drill" and not _within(m, UI + COMMANDS + CORE)]
+    assert stray == [], "a module of drill/ belongs to the app (UI), the command line (COMMANDS) or drill/core"
+
+
+def test_the_app_never_imports_the_commands():
+    assert _breaches(_drill_imports(), UI, ("drill.commands", "drill.cli")) == []
+
+
+def test_the_commands_never_import_the_app_but_to_start_it():
+    def launcher(module: str, imp: Import) -> bool:
+        return module == LAUNCHER and imp.in_function and not _within(imp.target, TEXTUAL)
+
+    modules = _drill_imports()
+    assert _breaches(modules, COMMANDS, UI + TEXTUAL, launcher) == []
+    assert any(_within(i.target, UI) for i in modules[LAUNCHER]), "the launcher starts the app"
+
+
+def test_only_the_app_imports_textual():
+    modules = _drill_imports()
+    outside_ui = {m: imps for m, imps in modules.items() if not _within(m, UI)}
+    assert _breaches(outside_ui, ("drill",), TEXTUAL) == []
+    assert _breaches(modules, CORE, UI + COMMANDS) == []  # the core: neither face
+    assert any(_within(i.target, TEXTUAL) for m in modules if _within(m, UI) for i in modules[m])
+
+
+def test_the_core_and_the_commands_load_no_textual():
+    """The rules above read each file; this loads them all (what they import, and what that imports)."""
+    modules = [m for m in _module_files() if _within(m, CORE + COMMANDS) and m != "drill.__main__"]
+    loaded = _loaded_after("\n".join(f"import {m}" for m in modules))
+    assert {m for m in loaded if m.split(".")[0] in TEXTUAL} == set()
+    assert {m for m in loaded if _within(m, UI)} == set()
+
+
+def test_the_import_reader_sees_every_kind_of_import():
+    source = ("from __future__ import annotations\nimport os.path\nfrom typing import TYPE_CHECKING\n"
+              "if TYPE_CHECKING:\n    from textual.app import App\n"
+              "from . import flow\nfrom ..screens import home\n"
+              "def run():\n    from drill.app import DrillApp\n    return DrillApp\n")
+    found = imports_in(source, "drill.core.mock")
+    assert [(i.target, i.in_function) for i in found] == [
+        ("__future__.annotations", False), ("os.path", False), ("typing.TYPE_CHECKING", False),
+        ("textual.app.App", False), ("drill.core.flow", False), ("drill.screens.home", False),
+        ("drill.app.DrillApp", True)]
+    assert imports_in("from . import x", "drill.core", is_package=True)[0].target == "drill.core.x"
+    assert _breaches({"drill.core.mock": found}, CORE, UI + TEXTUAL) == [
+        "drill.core.mock:5 imports textual.app.App", "drill.core.mock:7 imports drill.screens.home",
+        "drill.core.mock:9 imports drill.app.DrillApp"]

@@ -1,4 +1,4 @@
-"""A practice session (drill.flow.PracticeRun) when the disk fills at any write of an answer, an undo (Ctrl+Z)
+"""A practice session (drill.core.flow.PracticeRun) when the disk fills at any write of an answer, an undo (Ctrl+Z)
 or a grade override: a chain's step row stored and its whole row not, an undo or an override stopped
 half-way. Whatever write fails, the log never holds an answer twice, the session never moves past an answer
 that is not stored, and once space is freed the same answer is stored once."""
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from drill import flow
-from drill.context import AppContext
+from drill.core import flow
+from drill.core.context import AppContext
 from engine.storage import Profile, SaveFailed, durable
 from question_bank import registry
 from tests.unit.test_storage_faults import _Refusing

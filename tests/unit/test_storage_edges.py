@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from drill.commands.mock import SETTINGS_KEY as MOCK_KEY
-from drill.screens.card import SEEN_KEY, SHOW_KEY
+from drill.core.mock import SETTINGS_KEY as MOCK_KEY
+from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY
 from engine.storage import (DEFAULT_SETTINGS, EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, Profile,
                             SaveFailed, SavesUnusable, UnreadableSave, document_problem, setting_problem, validation)

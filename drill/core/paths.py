@@ -32,7 +32,7 @@ def saves_dir(cli_value: str | None) -> Path:
     """The folder holding every profile's save files."""
     if cli_value is not None:
         if not cli_value.strip():
-            from drill.commands import UsageError
+            from drill.core.usage import UsageError
 
             raise UsageError("--saves must name a folder, not an empty string", "--saves 必须是一个文件夹，不能为空")
         return Path(cli_value).expanduser()
@@ -73,7 +73,7 @@ def clock_problem(lang: str = "en") -> str | None:
     in ``lang``; None when the clock is usable."""
     from datetime import timezone
 
-    from drill.i18n import t
+    from drill.core.i18n import t
     from engine.storage.validation import MAX_DAY, MIN_DAY
 
     now = local_now()
@@ -116,7 +116,7 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
 
 
 def damaged_key(error) -> str:
-    """The drill.i18n message for a save file left out: damaged (restore it), or unreadable (give permission)."""
+    """The drill.core.i18n message for a save file left out: damaged (restore it), or unreadable (give permission)."""
     from engine.storage import UnreadableSave
 
     return "save.unreadable" if isinstance(error, UnreadableSave) else "save.damaged"
@@ -124,7 +124,7 @@ def damaged_key(error) -> str:
 
 def ignored_lines(profile, lang: str) -> list[str]:
     """One line per setting whose stored value is not used (``Profile.ignored_settings``): which, why, where."""
-    from drill.i18n import t
+    from drill.core.i18n import t
 
     path = getattr(profile, "path", None)
     where = path / "state.json" if path is not None else "state.json"

@@ -1,18 +1,15 @@
 """Every string of the app's interface, in English and Chinese, in one table.
 
 Prompts, givens and solutions come from the question bank (``Step.prompt(lang)``
-and friends); this table holds the app's own words.  Key bindings name their
-description by ``Binding(id=...)``: :func:`localize_bindings` swaps it in.
+and friends); this table holds the app's own words, for the app and the commands alike.  Key bindings name
+their description by ``Binding(id=...)``: :func:`drill.screens.localize_bindings` swaps it in
+(the app's side: this module never imports textual).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
-from typing import TYPE_CHECKING, Callable, Mapping
-
-if TYPE_CHECKING:
-    from textual.binding import Binding
+from typing import Mapping
 
 STRINGS: dict[str, tuple[str, str]] = {
     # key bindings (Binding ids)
@@ -403,7 +400,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "{n} 个题型会排在下次练习的最前面。"),
     "mock.nothing_missed": ("Nothing missed: nothing to queue.", "没有错题，无需加入练习。"),
     "mock.no_mocks": ("No mock interview saved yet.", "还没有保存的模拟面试。"),
-    # a mock whose save failed (drill.commands.mock.MockSave; {why}: engine.storage.SaveFailed, path and cause)
+    # a mock whose save failed (drill.core.mock.MockSave; {why}: engine.storage.SaveFailed, path and cause)
     "mock.not_saved": ("Not saved: {why}. The mock's results stay here: free some space (or fix the permission), "
                        "then press r to save them.",
                        "未保存：{why}。模拟面试的结果仍在这里：腾出空间（或修正权限）后按 r 再次保存。"),
@@ -439,7 +436,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "memory-bound": ("memory-bound", "访存受限"),
     "compute-bound": ("compute-bound", "算力受限"),
     "roofline.bound": ("({bound})", "（{bound}）"),
-    # a change of a percentage (drill.i18n.points)
+    # a change of a percentage (drill.core.i18n.points)
     "points": ("{shown} points", "{shown} 个百分点"),
     "points.one": ("{shown} point", "{shown} 个百分点"),
     # the formula card (drill/screens/card.py)
@@ -505,39 +502,12 @@ def placeholder(expected, lang: str, number: str) -> str:
     return t(number, lang)
 
 
-def localize_bindings(node, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> None:
-    """Give ``node``'s key bindings the description of their ``id`` in ``lang`` (footer, palette).
-
-    Ids are looked up in :data:`STRINGS`, then in ``table`` (a screen's own words); other
-    bindings (Textual's own) keep their description.
-    """
-    _redescribe_bindings(node, lambda b: key_name(b.id, lang, table))
-
-
 def key_name(key: str | None, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> str | None:
     """The words for ``key`` in ``lang``: from :data:`STRINGS`, else from ``table``; None if neither has it."""
     for words in (STRINGS, table or {}):
         if key in words:
             return _pick(words[key], lang)
     return None
-
-
-def _redescribe_bindings(node, describe: Callable[[Binding], str | None]) -> None:
-    """Replace the description of each of ``node``'s bindings by ``describe(binding)`` (unless None).
-
-    Textual (8.2.8) has no public way to change a binding's description after the node
-    is built: dynamic actions (``check_action``) can show, hide or disable a binding but
-    not rename it (Textualize/textual issues #1410 and #5733), and the language changes
-    while screens hold state.  So this reaches into the node's own ``BindingsMap``
-    (``node._bindings``, a per-instance copy of the class's, which the footer and
-    ``active_bindings`` read); the class's BINDINGS are untouched.
-    tests/functional/test_app_screens.py::test_textual_internals_the_app_relies_on fails
-    loudly if Textual changes this.
-    """
-    bindings = node._bindings
-    for key, items in bindings.key_to_bindings.items():
-        bindings.key_to_bindings[key] = [b if (d := describe(b)) is None else replace(b, description=d)
-                                         for b in items]
 
 
 def when(day: date | None, today: date, lang: str = "en") -> str:

@@ -42,7 +42,7 @@ from question_bank import registry
 from question_bank.base import Problem, Step
 
 if TYPE_CHECKING:
-    from drill.context import AppContext
+    from drill.core.context import AppContext
     from engine.storage import Profile
 
 # Summary, Today and BankRow are NamedTuples (immutable, compared by value): cheaper to define than frozen
@@ -121,6 +121,17 @@ def plan(ctx: "AppContext") -> Plan:
     today, settings = ctx.today(), learning(ctx.profile)
     done = introduced(ctx.profile.reviews_today(today))
     return plan_for(ctx.profile.states(), catalog(), today, settings.new_per_day, settings.interview, len(done))
+
+
+def interview_line(plan: Plan, tr) -> str:
+    """The interview date as Home, Settings and ``drill plan`` say it (``tr(key, **fmt)``: words in a language):
+    in N days, tomorrow, today, or past."""
+    day, n = plan.interview.isoformat(), plan.days_left
+    if n < 0:
+        return tr("home.interview_past", date=day)
+    if n == 0:
+        return tr("home.interview_today", date=day)
+    return tr("home.interview_one", date=day) if n == 1 else tr("home.interview", n=n, date=day)
 
 
 def chain_quality(qualities: list[int]) -> int:

@@ -1,0 +1,193 @@
+"""The mock interview's glue, shared by the Mock screens and ``drill mock``: planning from what was typed and
+from a profile, building a run, saving a finished one, its report and the misses it queues, and its clock.
+
+The engine (:mod:`engine.mock`) decides; this module reads and writes the profile for it, so the app and
+the command share one code path.  The engine and the bank are imported inside functions so that ``drill``
+starts fast.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+
+from engine.session import QUEUE_KEY  # templates the next practice session asks first
+
+if TYPE_CHECKING:
+    from engine.mock import MockPlan, MockRun, MockSettings, Report
+    from engine.storage import Profile
+    from question_bank.base import Problem
+
+SETTINGS_KEY = "mock"  # the profile setting remembering the last setup (not the seed)
+
+
+def candidates() -> list:
+    """Every template of the bank as an engine.mock Candidate."""
+    from engine.mock import Candidate
+    from question_bank import registry
+
+    return [Candidate(t.id, t.topic, t.chain_length, t.target_seconds) for t in registry.all_templates()]
+
+
+def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterable[str] = (), chains: bool = True,
+                  seed: Any = None, new_seed=None) -> "MockSettings":
+    """Settings from what was typed; a blank seed draws one from ``new_seed()`` and weights by weakness.
+
+    Raises engine.mock.MockError with a one-line reason for anything unreadable.
+    """
+    from engine.mock import MockError, MockSettings
+    from question_bank.base import TOPICS
+
+    def whole(name: str, value: Any) -> int | None:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        from drill.core.usage import shown_arg
+
+        t = str(value).strip()
+        digits = t[1:] if t.startswith("-") else t
+        if not digits.isdecimal():
+            raise MockError(f"{name} must be a whole number, not {shown_arg(t)}")
+        if len(digits.lstrip("0")) > 19:  # bounded before int(): thousands of digits are out of range, not a ValueError
+            raise MockError(f"{name} is too large: {shown_arg(t)}")
+        return int(t)
+
+    topics = tuple(topics)
+    unknown = [t for t in topics if t not in TOPICS]
+    if unknown:
+        raise MockError(f"unknown topic {unknown[0]!r} (topics: {', '.join(TOPICS)})")
+    given_seed = whole("the seed", seed)
+    if given_seed is None:
+        if new_seed is None:
+            raise MockError("no seed given and no way to draw one")
+        return MockSettings(whole("minutes", minutes), whole("questions", questions), topics, chains,
+                            int(new_seed()), weighted=True)
+    return MockSettings(whole("minutes", minutes), whole("questions", questions), topics, chains, given_seed,
+                        weighted=False)
+
+
+def make_plan(settings: "MockSettings", reviews: Iterable[Mapping] = (),
+              weakness: Mapping[str, float] | None = None) -> "MockPlan":
+    """Plan the mock; the weakness figures (or the review rows they come from) only count
+    when the mock is weighted, never for a shared seed."""
+    from engine.mock import plan_mock, weakness_figures
+
+    if not settings.weighted:
+        weakness = {}
+    elif weakness is None:
+        weakness = weakness_figures(reviews)
+    return plan_mock(settings, candidates(), weakness)
+
+
+def problems_of(plan: "MockPlan") -> list["Problem"]:
+    from question_bank import registry
+
+    return [registry.get(q.template_id).generate(q.seed) for q in plan.questions]
+
+
+def begin_run(plan: "MockPlan", now: float) -> tuple["MockRun", list["Problem"]]:
+    """Generate the planned problems and start the clock at ``now`` (seconds)."""
+    from engine.mock import MockRun
+
+    problems = problems_of(plan)
+    return MockRun.begin(plan, [[(s.expected, s.target_seconds) for s in p.steps] for p in problems], now), problems
+
+
+class MockSave:
+    """Saving a finished mock: its record (``Profile.add_mock``), then its answers as ``mock`` review rows (a
+    template's first answer anywhere, a due template and a lapse (quality < 3) move its schedule,
+    :func:`engine.mock.review_rows`, so a missed question is due the next day).
+
+    A write may fail (``engine.storage.SaveFailed``: a full disk, no permission...), so this is built once,
+    when the mock ends, and :meth:`write` may be called again until it succeeds, storing nothing twice.
+    Why the progress is kept here rather than an id per run in the save files: every write of
+    ``engine.storage`` is durable when it returns and, when it raises ``SaveFailed``, has left its file as
+    it was (``atomic_write``), so the caller knows exactly what is stored: the record (:attr:`stored`) and
+    the first :attr:`logged` rows.  A retry adds only the rest.  A run id would have to go into every
+    review row, whose fields are fixed (``ROW_FIELDS``, checked on import), to find the same thing again;
+    and a run that exists only in memory cannot be saved by another process.  The rows still to write are
+    built at each attempt from the profile's states then (``review_rows(stored=...)``), so a review recorded
+    meanwhile (practice, between two attempts) is not overwritten by a state computed before it.
+
+    The record (its score compared with the mocks saved before) and the time of each answer are fixed when
+    the mock ends: the record's ``ts`` is the moment it ended, each row the moment of its answer.
+    """
+
+    def __init__(self, profile: "Profile", run: "MockRun") -> None:
+        from datetime import timezone
+
+        from engine.mock import build_report, mock_record, review_rows
+        from engine.session import iso_utc
+
+        self.report = build_report(run, profile.mocks())
+        self.ended = datetime.fromtimestamp(run.ended, timezone.utc)  # build_report: the run is finished
+        self.record = mock_record(run, self.report, iso_utc(self.ended))
+        self.total = len(review_rows(self.report, when=self.ended, local_date=lambda when: when.date()))
+        self.stored: dict | None = None  # the record as stored, with its id
+        self.logged = 0  # how many of the review rows are stored (they are written in order)
+
+    @property
+    def done(self) -> bool:
+        return self.stored is not None and self.logged >= self.total
+
+    @property
+    def shown(self) -> dict:
+        """The record to show: as stored (with its id), or as it will be."""
+        return self.stored if self.stored is not None else self.record
+
+    def write(self, profile: "Profile", local_date: Callable[[datetime], date]) -> dict:
+        """Store what is not stored yet; ``local_date``: the learner's day at a moment (``AppContext.local_date``).
+
+        Returns the stored record; raises ``SaveFailed`` (:meth:`progress` says what is stored by then).
+        """
+        from drill.core.flow import learning
+        from engine.mock import review_rows
+
+        if self.stored is None:
+            self.stored = profile.add_mock(self.record)
+        for row in review_rows(self.report, when=self.ended, local_date=local_date, states=profile.states(),
+                               interview=learning(profile).interview, stored=self.logged):
+            profile.record(row)
+            self.logged += 1
+        return self.stored
+
+    def progress(self, why: str, lang: str = "en") -> str:
+        """What a failed save has stored and what to do (``why``: ``SaveFailed.text(lang)``), in ``lang``."""
+        from drill.core.i18n import t
+
+        if self.stored is None:
+            return t("mock.not_saved", lang, why=why)
+        return t("mock.partly_saved", lang, why=why, stored=self.logged, total=self.total)
+
+    def lost(self, why: str, lang: str = "en") -> str:
+        """What is lost should the app close before the rest is stored (printed after it), in ``lang``."""
+        from drill.core.i18n import t
+
+        if self.stored is None:
+            return t("mock.lost", lang, why=why)
+        return t("mock.lost_partly", lang, why=why, stored=self.logged, total=self.total)
+
+
+def report_of(profile: "Profile", record: Mapping) -> "Report":
+    """The report of a saved mock, compared with the mocks saved before it."""
+    from engine.mock import report_from_record
+
+    earlier = [m for m in profile.mocks() if m["id"] < record.get("id", float("inf"))]
+    return report_from_record(record, earlier)
+
+
+def queue_missed(profile: "Profile", report: "Report") -> list[str]:
+    """Add the report's missed templates to the queue the next practice session asks first."""
+    from engine.mock import queue_missed as merged
+
+    queued = profile.settings().get(QUEUE_KEY) or []
+    new = merged([q for q in queued if isinstance(q, str)], report)
+    profile.set_setting(QUEUE_KEY, new)
+    return new
+
+
+def format_clock(seconds: float, *, up: bool = False) -> str:
+    """``24:13``, or ``1:02:03`` from an hour up; ``up`` rounds a countdown up to the whole second."""
+    s = max(0, int(-(-seconds // 1)) if up else int(seconds))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"

@@ -1,0 +1,277 @@
+"""The figures of ``drill stats`` and the stats screen, and how they read, in English and Chinese.
+
+The figures come from ``engine.stats.compute`` (:func:`figures`: the one call the screen and the command
+make); the words of the summary and of the screen live in :data:`STRINGS`.  The command
+(:mod:`drill.commands.stats`) prints :func:`summary`; the screen (:mod:`drill.screens.stats`) lays out the
+same lines, rows and shades.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING
+
+from drill.core.i18n import singular, template_title, topic_name  # one name per topic, shared with the screens
+
+if TYPE_CHECKING:
+    from engine.stats import Stats
+    from engine.storage import Profile
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "title": ("Progress · {date}", "进度 · {date}"),
+    "empty": ("No reviews yet. Practise a few problems (p on Home, or `drill practice`) and your progress "
+              "shows up here: streaks, accuracy by topic, what is coming due.",
+              "还没有练习记录。先做几道题（主页按 p，或运行 `drill practice`），这里就会显示你的进度："
+              "连续天数、各主题正确率、即将到期的题。"),
+    "loading": ("Reading your history…", "正在读取练习记录…"),
+    "read_error": ("Could not read your history: {error}", "无法读取练习记录：{error}"),
+    "tab.overview": ("Overview", "概览"),
+    "tab.topics": ("Topics", "主题"),
+    "tab.mocks": ("Mock interviews", "模拟面试"),
+    "reviews": ("Reviews", "答题数"),
+    "reviews_value": ("{n} ({today} today)", "{n}（今天 {today}）"),
+    "days": ("Days studied", "学习天数"),
+    "streak": ("Streak", "连续天数"),
+    "streak_value": ("{n} d (longest {longest} d)", "{n} 天（最长 {longest} 天）"),
+    "streak_note": ("a day counts when at least one review was done that day",
+                    "当天至少答过一道题才算一天"),
+    "time": ("Time spent", "用时"),
+    "retention": ("True retention, 30 d", "真实保持率（30 天）"),
+    "retention_value": ("{pct} of {n} first reviews of mature items passed",
+                        "成熟题当日首次复习 {n} 次，通过 {pct}"),
+    "retention_value.one": ("{pct} of 1 first review of a mature item passed", "成熟题当日首次复习 1 次，通过 {pct}"),
+    "retention_none": ("— (no mature item, interval ≥ 21 d, reviewed in 30 d)",
+                       "—（近 30 天没有复习过成熟题，即间隔 ≥ 21 天）"),
+    "accuracy": ("Accuracy, 30 d", "正确率（30 天）"),
+    "accuracy_value": ("{pct} of {n} answers correct or close", "{n} 次作答中 {pct} 正确或接近"),
+    "accuracy_value.one": ("{pct} of 1 answer correct or close", "1 次作答中 {pct} 正确或接近"),
+    "due": ("Due", "到期"),
+    "due_value": ("{today} today ({overdue} overdue) · {week} in 7 days · {month} in 30 days",
+                  "今天 {today}（逾期 {overdue}）· 7 天内 {week} · 30 天内 {month}"),
+    "heatmap": ("Reviews per day, last 26 weeks", "近 26 周每日答题数"),
+    "heatmap_less": ("less", "少"),
+    "heatmap_more": ("more", "多"),
+    "forecast": ("Due per day, next 30 days (overdue counts today)", "未来 30 天每日到期数（逾期计入今天）"),
+    "forecast_day": ("days from today", "距今天数"),
+    "topic": ("Topic", "主题"),
+    "learned": ("Learned", "已掌握"),
+    "acc30": ("Accuracy 30 d", "正确率 30 天"),
+    "mean_ef": ("Mean EF", "平均 EF"),
+    "median_time": ("Median time", "用时中位数"),
+    "topic_reviews": ("Reviews", "答题数"),
+    "weakest": ("Weakest", "最弱"),
+    "sorted_by": ("sorted by {col}{dir} · o: next column · r: reverse · click a header",
+                  "按{col}排序{dir} · o：换一列 · r：反向 · 可点表头"),
+    "descending": (", descending", "，降序"),
+    "templates_of": ("Templates: {topic}", "题型：{topic}"),
+    "template": ("Template", "题型"),
+    "recent": ("Last 10", "最近 10 次"),
+    "interval": ("Interval", "间隔"),
+    "due_on": ("Due", "到期日"),
+    "history_of": ("History: {title}", "历史：{title}"),
+    "pick_template": ("Highlight a template to see its history.", "选中一个题型查看其历史。"),
+    "date": ("Date", "日期"),
+    "verdict": ("Verdict", "结果"),
+    "seconds": ("Time", "用时"),
+    "mode": ("Mode", "模式"),
+    "trend": ("Accuracy trend (last {n} answers, %)", "正确率走势（最近 {n} 次，%）"),
+    "no_history": ("Not answered yet.", "还没有作答。"),
+    "mocks_none": ("No mock interview yet (m on Home, or `drill mock`).", "还没有模拟面试（主页按 m，或运行 `drill mock`）。"),
+    "mock_scores": ("Mock interview scores (%)", "模拟面试得分（%）"),
+    "mock_score": ("Score", "得分"),
+    "mock_questions": ("Questions", "题数"),
+    "mock_counts": ("Correct / close / wrong / unanswered", "正确 / 接近 / 错误 / 未答"),
+    "mock_time": ("Time used", "用时"),
+    "mock_open": ("Enter: open the report", "回车：查看报告"),
+    "mock_nth": ("mock", "次"),
+    "none": ("—", "—"),
+    "key.sort": ("Sort", "排序"),
+    "key.reverse": ("Reverse", "反向"),
+    "verdict.correct": ("correct", "正确"),
+    "verdict.close": ("close", "接近"),
+    "verdict.wrong": ("wrong", "错误"),
+    "verdict.dont_know": ("don't know", "不会"),
+    "mode.practice": ("practice", "练习"),
+    "mode.mock": ("mock", "模拟"),
+    "mode.extra": ("extra", "加练"),
+    "mode.redrill": ("re-drill", "重练"),
+    "mode.paper": ("paper", "纸面"),
+}
+
+SORT_COLUMNS = ("topic", "learned", "accuracy", "ef", "time", "reviews")
+SORT_LABEL_KEYS = {"topic": "topic", "learned": "learned", "accuracy": "acc30", "ef": "mean_ef",
+                   "time": "median_time", "reviews": "topic_reviews"}
+
+
+def tr(key: str, lang: str = "en", **fmt) -> str:
+    en, zh = STRINGS[singular(STRINGS, key, fmt)]  # "1 answer", not "1 answers"
+    s = zh if lang == "zh" else en
+    return s.format(**fmt) if fmt else s
+
+
+# --------------------------------------------------------------------------- #
+# Figures and how they read
+
+
+def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
+    """Every figure of the profile: the one call both the screen and the CLI make.
+
+    The log is read as its digest (``Profile.digest``): the few columns the figures need,
+    kept beside each closed log segment, so a long history opens quickly."""
+    from engine import stats
+    from question_bank.base import TOPICS
+    from question_bank.registry import all_templates
+
+    bank = [(t.id, t.topic, t.title_zh if lang == "zh" else t.title) for t in all_templates()]
+    return stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)
+
+
+def pct(x: float | None, lang: str = "en") -> str:
+    return tr("none", lang) if x is None else f"{100 * x:.0f}%"
+
+
+def num(x: float | None, fmt: str = "{:.2f}", lang: str = "en") -> str:
+    return tr("none", lang) if x is None else fmt.format(x)
+
+
+def duration(seconds: float | None, lang: str = "en", compact: bool = False) -> str:
+    """``42 s``, ``3 min 5 s``, ``12 h 4 min``; compact: ``42s``, ``3m05s``, ``12h04m`` (Chinese: 秒/分/小时)."""
+    if seconds is None:
+        return tr("none", lang)
+    s = int(round(seconds))
+    h, rem = divmod(s, 3600)
+    m, sec = divmod(rem, 60)
+    if lang == "zh":
+        return f"{h}小时{m}分" if h else f"{m}分{sec}秒" if m else f"{sec}秒"
+    if compact:
+        return f"{h}h{m:02d}m" if h else f"{m}m{sec:02d}s" if m else f"{sec}s"
+    return f"{h} h {m} min" if h else (f"{m} min {sec} s" if sec else f"{m} min") if m else f"{sec} s"
+
+
+def days(n: int, lang: str = "en") -> str:
+    return f"{n} 天" if lang == "zh" else f"{n} d"
+
+
+def learned(t, lang: str = "en") -> str:
+    return f"{t.learned}/{t.total}"
+
+
+def overview_lines(s: "Stats", lang: str = "en") -> list[tuple[str, str]]:
+    """(label, value) pairs of the overview, as the screen and the summary show them."""
+    lines = [
+        (tr("reviews", lang), tr("reviews_value", lang, n=f"{s.reviews:,}", today=s.reviews_today)),
+        (tr("days", lang), f"{s.days_studied:,}"),
+        (tr("streak", lang), tr("streak_value", lang, n=s.streak, longest=s.longest_streak)),
+        (tr("time", lang), duration(s.seconds, lang)),
+    ]
+    if s.retention_30d is None:
+        lines.append((tr("retention", lang), tr("retention_none", lang)))
+    else:
+        lines.append((tr("retention", lang),
+                      tr("retention_value", lang, pct=pct(s.retention_30d), n=s.retention_reviews_30d)))
+    acc = (tr("accuracy_value", lang, pct=pct(s.accuracy_30d), n=s.reviews_30d) if s.reviews_30d
+           else tr("none", lang))
+    lines.append((tr("accuracy", lang), acc))
+    lines.append((tr("due", lang), tr("due_value", lang, today=s.due_today, overdue=s.overdue,
+                                      week=sum(s.forecast[:7]), month=sum(s.forecast))))
+    return lines
+
+
+def topic_row(t, lang: str = "en") -> tuple[str, ...]:
+    """One line of the topic table: name, learned, accuracy, mean EF, median time, reviews, weakest."""
+    return (topic_name(t.topic, lang), learned(t, lang), pct(t.accuracy_30d, lang), num(t.mean_ef, lang=lang),
+            duration(t.median_seconds, lang, compact=True), f"{t.reviews:,}", weakest_names(t, lang) or tr("none", lang))
+
+
+WEAK_TITLE = 28  # terminal columns of each title in the topic table's Weakest column
+
+
+def weakest_names(t, lang: str = "en") -> str:
+    """The topic's weakest templates by title in ``lang``, each cut to :data:`WEAK_TITLE` columns with "…";
+    a template no longer in the bank by its id, without the topic prefix."""
+    from question_bank.registry import REGISTRY
+
+    prefix = t.topic + "."
+    return ", ".join(_cut(template_title(REGISTRY[i], lang) if i in REGISTRY
+                          else i[len(prefix):] if i.startswith(prefix) else i, WEAK_TITLE) for i in t.weakest)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` terminal columns, ending with "…" when cut."""
+    if _width(text) <= width:
+        return text
+    out = ""
+    for c in text:
+        if _width(out + c) > width - 1:
+            break
+        out += c
+    return out.rstrip() + "…"
+
+
+def topic_headers(lang: str = "en") -> tuple[str, ...]:
+    return tuple(tr(k, lang) for k in ("topic", "learned", "acc30", "mean_ef", "median_time", "topic_reviews",
+                                       "weakest"))
+
+
+def summary(s: "Stats", lang: str = "en", sort: str = "topic", reverse: bool = False) -> str:
+    """The readable text of ``drill stats`` without a terminal."""
+    from engine.stats import sort_topics
+
+    out = [tr("title", lang, date=s.today.isoformat()), ""]
+    if s.empty:
+        out.append(tr("empty", lang))
+        return "\n".join(out) + "\n"
+    pairs = overview_lines(s, lang)
+    width = max(_width(label) for label, _ in pairs)
+    out += [f"{_pad(label, width)}  {value}" for label, value in pairs]
+    out.append(f"{'':{width}}  ({tr('streak_note', lang)})")
+    out += ["", tr("forecast", lang) + ":", "  " + " ".join(str(n) for n in s.forecast), ""]
+    out.append(_heatmap_text(s, lang))
+    out.append("")
+    rows = [topic_headers(lang)] + [topic_row(t, lang) for t in sort_topics(s.topics, sort, reverse)]
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    for r in rows:
+        out.append("  ".join(_pad(c, w) for c, w in zip(r, widths)) + "  " + r[-1])
+    out.append("")
+    if s.mocks:
+        out.append(tr("mock_scores", lang) + ":")
+        for m in s.mocks:
+            out.append(f"  {m.date}  {num(m.percent, '{:.0f}%', lang):>5}  "
+                       f"{tr('mock_questions', lang)} {m.questions}  "
+                       f"{m.correct}/{m.close}/{m.wrong}/{m.unanswered}  {duration(m.seconds_used, lang)}")
+    else:
+        out.append(tr("mocks_none", lang))
+    return "\n".join(out) + "\n"
+
+
+SHADES = " ░▒▓█"
+
+
+def shade(count: int, peak: int) -> int:
+    """0 for no review, else 1-4 by quarter of the busiest day."""
+    if count <= 0 or peak <= 0:
+        return 0
+    return min(4, 1 + (4 * (count - 1)) // peak) if peak > 1 else 4
+
+
+def _heatmap_text(s: "Stats", lang: str) -> str:
+    peak = max(s.heatmap, default=0)
+    names = ("一二三四五六日" if lang == "zh" else "MTWTFSS")
+    lines = [tr("heatmap", lang) + f" ({tr('heatmap_less', lang)} {SHADES[1:]} {tr('heatmap_more', lang)}):"]
+    for wd in range(7):
+        cells = []
+        for i in range(wd, len(s.heatmap) + (7 - len(s.heatmap) % 7) % 7, 7):
+            cells.append(SHADES[shade(s.heatmap[i], peak)] if i < len(s.heatmap) else " ")
+        lines.append(f"  {names[wd]} " + "".join(cells))
+    return "\n".join(lines)
+
+
+def _width(text: str) -> int:
+    """Terminal columns: CJK characters take two, "…" and the heatmap's shades one."""
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
