@@ -97,7 +97,8 @@ def due_report(profile: "Profile", today: date | None = None, lang: str = "en") 
     """What is due on ``today`` and what new items are available, as plain data: today's session as the app
     builds it (:func:`drill.core.flow.today_session`: the review cap, the new items in their order, the pace an
     interview date sets).  ``today`` None: the learner's local date now."""
-    from datetime import datetime, time as day_time
+    from datetime import datetime
+    from datetime import time as day_time
 
     from drill.core import flow
     from drill.core.context import AppContext
@@ -199,8 +200,8 @@ def run_due(args: argparse.Namespace) -> int:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from drill.core import flow
     from drill.commands import UsageError
+    from drill.core import flow
     from drill.core.context import AppContext
     from drill.core.i18n import t, topic_name
 
@@ -443,10 +444,9 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     whole review is missing gets only the whole review.
     """
     from drill.core.flow import learning
+    from drill.core.paths import command_lang
     from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
-
-    from drill.core.paths import command_lang
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
     zh = command_lang(args) == "zh"

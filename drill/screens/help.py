@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from drill.core.i18n import key_name, t
-from drill.screens import DrillScreen
+from drill.screens import DrillScreen, screen_class
 
 FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave", "card")
 # several bindings described by one line of help
@@ -52,8 +52,6 @@ class HelpScreen(DrillScreen):
 
     def groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """(section title, [(keys, what)]) for every screen; the keys come from the BINDINGS."""
-        from drill.app import DrillApp, screen_class
-
         lang = self.lang
 
         def rows(cls, keep=lambda b: True, enter: str | None = None) -> list[tuple[str, str]]:
@@ -66,7 +64,7 @@ class HelpScreen(DrillScreen):
             return [(_keys(keys), what) for what, keys in merged.items()]
 
         practice = screen_class("practice")
-        everywhere = rows(DrillApp) + [("^q", t("help.quit", lang))]
+        everywhere = rows(type(self.app)) + [("^q", t("help.quit", lang))]
         return [
             (t("help.everywhere", lang), everywhere),
             (t("help.home", lang), rows(screen_class("home"))),

@@ -21,8 +21,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from drill.core import flow
-from drill.core.mock import format_clock
 from drill.core.i18n import placeholder, t, template_title, topic_name, when
+from drill.core.mock import format_clock
 from drill.screens import VERDICT_COLOUR, DrillScreen
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution

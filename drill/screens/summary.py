@@ -9,13 +9,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from drill.core.stats import duration
 from drill.core.flow import Summary
 from drill.core.i18n import template_title, topic_name
-from drill.screens import DrillScreen, redescribe_bindings
+from drill.core.stats import duration
+from drill.screens import DrillScreen, redescribe_bindings, screen_name
 from question_bank import registry
 from question_bank.base import TOPICS
-
 
 # what the summary names as the screen Enter goes back to (drill.app.SCREEN_PATHS name -> drill.core.i18n id)
 BACK_NAMES = {"home": "key.home", "browse": "key.browse", "practice": "practice.title", "stats": "key.stats",
@@ -49,8 +48,6 @@ class SummaryScreen(DrillScreen):
 
     def back_to(self) -> str:
         """The name of the screen Enter goes back to: the one below this (Home when there is none)."""
-        from drill.app import screen_name
-
         stack = self.app.screen_stack
         below = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 1 else None
         name = screen_name(below) if below is not None else "home"

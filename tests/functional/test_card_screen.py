@@ -9,8 +9,8 @@ from textual.widgets import Input
 
 from drill.app import DrillApp
 from drill.core.context import AppContext
-from drill.screens.browse import BrowseScreen
 from drill.core.teach import SEEN_KEY, SHOW_KEY
+from drill.screens.browse import BrowseScreen
 from drill.screens.card import CardScreen
 from drill.screens.practice import ASKING, FEEDBACK, PracticeScreen
 from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)

@@ -11,8 +11,8 @@ from textual.widgets import Input
 
 from drill.app import DrillApp
 from drill.cli import main
-from drill.core.mock import SETTINGS_KEY as MOCK_KEY
 from drill.core.context import AppContext
+from drill.core.mock import SETTINGS_KEY as MOCK_KEY
 from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile

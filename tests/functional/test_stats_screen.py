@@ -12,10 +12,10 @@ from textual.widgets import DataTable, Static, TabbedContent
 from textual_plotext import PlotextPlot
 
 from benchmarks.bench_stats import synthetic_history
-from drill.core import flow
 from drill.app import DrillApp
-from drill.core.stats import figures
+from drill.core import flow
 from drill.core.context import AppContext
+from drill.core.stats import figures
 from drill.screens.home import HomeScreen
 from drill.screens.stats import Heatmap, StatsScreen
 from engine.session import review_row

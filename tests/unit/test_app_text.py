@@ -139,8 +139,8 @@ def test_the_stats_weakest_column_names_templates_by_title_cut_to_fit():
 
 
 def test_counts_of_one_are_singular_and_changes_have_a_unit_in_both_languages():
-    from drill.core.stats import tr
     from drill.core.i18n import points
+    from drill.core.stats import tr
 
     assert t("mock.end_body", "en", n=1, total=5).startswith("1 of 5 answers is still missing; it counts")
     assert t("mock.end_body", "en", n=2, total=5).startswith("2 of 5 answers are still missing; they count")

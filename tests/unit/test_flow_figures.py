@@ -9,11 +9,10 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 
 from drill.core import flow
-from engine.session import QUEUE_KEY
 from drill.core.context import AppContext
 from engine.grading import display_number
 from engine.mock import weakness_figures
-from engine.session import review_row
+from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile
 from question_bank import registry
 
