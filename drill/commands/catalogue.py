@@ -31,7 +31,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from drill.commands import UsageError, shown_arg
-    from drill.paths import command_lang
+    from drill.core.paths import command_lang
 
     lang = command_lang(args)
     if args.action is None:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _user(args: argparse.Namespace):
-    from drill.paths import saves_dir
+    from drill.core.paths import saves_dir
     from question_bank import user_catalogue
 
     return user_catalogue.load(saves_dir(getattr(args, "saves", None)))
