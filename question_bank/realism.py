@@ -19,6 +19,8 @@ text, and returns one message per violation, each prefixed with the rule's name:
                      text says so; its memory uses the total.
 * ``utilisation``  - an MFU the problem states or asks is at most 60 %, an HFU at most 65 %
                      (what published large runs report).
+* ``scale_up``     - tensor parallelism stays within the chip's scale-up (NVLink / xGMI / ICI)
+                     domain: H100 PCIe cards pair over NVLink bridges, so TP > 2 there crosses PCIe.
 
 How a template declares its world is documented in :mod:`question_bank.base`.  Each
 message says what is unrealistic and what would make it realistic, e.g.
@@ -270,6 +272,16 @@ def check_utilisation(p: Problem) -> Iterable[str]:
                    f"runs reach at most ~{MAX_HFU:.0%}, so MFU ≤ {MAX_HFU * 3 / 4:.2%}: draw a lower throughput")
 
 
+def check_scale_up(p: Problem) -> Iterable[str]:
+    for w in p.worlds:
+        g = w.gpu
+        if g is None or w.tp <= 1 or g.scale_up_domain is None or w.tp <= g.scale_up_domain:
+            continue
+        yield (f"TP = {w.tp} on {g.name}, whose scale-up domain joins only {g.scale_up_domain} chips: tensor "
+               f"parallelism beyond it would run its per-layer AllReduces over PCIe or the network; keep TP ≤ "
+               f"{g.scale_up_domain} or pick a chip with a larger NVLink domain")
+
+
 RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "declared": check_declared,
     "fits": check_fits,
@@ -278,6 +290,7 @@ RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "architecture": check_architecture,
     "moe_active": check_moe_active,
     "utilisation": check_utilisation,
+    "scale_up": check_scale_up,
 }
 
 

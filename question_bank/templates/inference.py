@@ -73,9 +73,11 @@ def gb(value: float) -> str:
 
 
 def devices(gpu: GPU, need: float) -> int:
-    """Fewest power-of-two GPUs whose memory holds ``need`` bytes (at most 8)."""
+    """Fewest power-of-two GPUs whose memory holds ``need`` bytes, at most 8 and never past the chip's scale-up
+    domain (tensor parallelism over H100 PCIe cards stops at the NVLink-bridged pair): the caller checks the fit."""
+    top = min(8, gpu.scale_up_domain or 8)
     n = 1
-    while n * gpu.memory < need and n < 8:
+    while n * gpu.memory < need and n < top:
         n *= 2
     return n
 
@@ -112,9 +114,11 @@ def compute_dtype(gpu: GPU, weights: str) -> str:
     return weights if weights in ("fp8", "fp32") else gpu.sixteen
 
 
-def serving_world(m: Model, gpu: GPU, dtype: str, n: int, seq: int, batch: int, **facts) -> World:
+def serving_world(m: Model, gpu: GPU, dtype: str, n: int, seq: int, batch: int, tp: int | None = None,
+                  **facts) -> World:
+    """``n`` GPUs hold one copy of the model, by tensor parallelism over all of them unless ``tp`` says otherwise."""
     return World(model=m, gpu=gpu, precision=compute_dtype(gpu, dtype), weights=dtype, kv=gpu.sixteen, n_gpus=n,
-                 tp=n, seq=seq, batch=batch, holds=("weights", "kv"), **facts)
+                 tp=n if tp is None else tp, seq=seq, batch=batch, holds=("weights", "kv"), **facts)
 
 
 def _serving(rng, *, dense_only: bool = True, max_gpus: int = 8) -> tuple[Model, str, GPU, int]:
@@ -469,9 +473,9 @@ def min_gpus_serving(rng):
                             "this KV cache (sharded evenly)?",
                   prompt_zh=f"要装下 {m.name} 的权重和这份 KV Cache（均匀切分），最少需要多少张 {gpu.name}？"),),
         conventions_en=f"{CONV_EN} {CAP_CONV_EN}", conventions_zh=f"{CONV_ZH}{CAP_CONV_ZH}",
-        # served on the answer's GPU count
+        # served on the answer's GPU count, sharded "evenly": the problem states no tensor-parallel degree
         world=serving_world(m, gpu, dtype, int(_eval("min_gpus", total_bytes=total, gpu_bytes=gpu.memory)), seq,
-                            batch),
+                            batch, tp=1),
     )
 
 

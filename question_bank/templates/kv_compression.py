@@ -96,6 +96,8 @@ def _mla_serving(rng):
     while True:
         m, n_kv = rng.choice(MLA_MODELS), rng.choice((4, 8, 16))
         gpu = rng.choice([g for g in hardware.GPUS if g.supports("fp8") and 8 * g.memory >= 1.3 * weight_bytes(m, "fp8")])
+        if (gpu.scale_up_domain or 8) < 8:  # an 8-GPU NVLink node: not H100 PCIe, whose bridges pair two cards
+            continue
         # long contexts: the counts stay small enough to settle by hand
         seq, kv_dtype = rng.choice((32768, 49152, 65536, 98304, 131072)), rng.choice(("bf16", "fp8"))
         bpe = DTYPE_BYTES[kv_dtype]

@@ -194,6 +194,14 @@ def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
             assert hfu.expected.value <= realism.MAX_HFU, (tid, seed)
 
 
+def test_scale_up_catches_tensor_parallelism_across_pcie_cards():
+    """Issue #26: 8-way tensor parallelism across H100 PCIe cards (NVLink bridges join only pairs)."""
+    pcie = hardware.get("h100_pcie")
+    assert _rules(_problem(World(gpu=pcie, tp=8, n_gpus=8))) == {"scale_up"}
+    assert not realism.check(_problem(World(gpu=pcie, tp=2, n_gpus=2)))
+    assert not realism.check(_problem(World(gpu=H100, tp=8, n_gpus=8)))
+
+
 def test_every_rule_is_tested_here():
     import sys
 

@@ -60,6 +60,8 @@ CHANGED: dict[str, str] = {
     "pipeline.schedule_chain": "redrawn when m already meets the bubble target",
     "mfu.hfu": "issue #26: HFU at most 65 % (MFU drawn from 25-48 %)",
     "mfu.utilisation_chain": "issue #26: HFU at most 65 % (MFU drawn from 25-48 %)",
+    "inference.decode_tps": "issue #26: TP within the chip's NVLink domain (no TP 4/8 over H100 PCIe)",
+    "inference.chain_capacity": "issue #26: TP within the chip's NVLink domain (no TP 4/8 over H100 PCIe)",
 }
 
 
@@ -99,12 +101,53 @@ ALL_PARTS = (VALUES,) + PARTS + (CARD,)
 # Reviewed changes from the record, each with its reason: (template, seed) or (template, seed, part) -> why.
 # ``seed`` None means every seed; ``part`` is one of ALL_PARTS (a card is per template: (template, None, "card")).
 # An entry that matches no difference is stale and fails the test: remove it.
+PCIE_TP = ("issue #26: tensor parallelism stays within the chip's NVLink domain: H100 PCIe cards pair over bridges, "
+           "so a draw that needed TP 4 or 8 on them is redrawn")
 INTENDED: dict[tuple, str] = {
     ("concepts.why_norm_is_slow", None): "issue #26: norms, softmax and elementwise ops run in 16 bits, never fp8 "
                                          "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format)",
     ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
     ("mfu.utilisation_chain", None): "issue #26: HFU at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
     ("mfu.mfu_given", 37): "issue #26: rounding the throughput to 2 figures made the MFU 61 %: rounded down to 60 %",
+    ("inference.chain_capacity", 2): PCIE_TP,
+    ("inference.chain_capacity", 8): PCIE_TP,
+    ("inference.chain_capacity", 15): PCIE_TP,
+    ("inference.chain_capacity", 17): PCIE_TP,
+    ("inference.chain_capacity", 38): PCIE_TP,
+    ("inference.chain_decode", 3): PCIE_TP,
+    ("inference.chain_decode", 12): PCIE_TP,
+    ("inference.chain_decode", 13): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 3): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 5): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 10): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 15): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 20): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 21): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 22): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 28): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 33): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 38): PCIE_TP,
+    ("inference.chain_mla_vs_gqa", 39): PCIE_TP,
+    ("inference.decode_tps", 4): PCIE_TP,
+    ("inference.decode_tps", 13): PCIE_TP,
+    ("inference.decode_tps", 30): PCIE_TP,
+    ("inference.decode_tps", 36): PCIE_TP,
+    ("inference.decode_tps_batch", 9): PCIE_TP,
+    ("inference.decode_tps_batch", 20): PCIE_TP,
+    ("inference.max_batch_fit", 18): PCIE_TP,
+    ("inference.max_batch_fit", 31): PCIE_TP,
+    ("inference.prefill_time", 33): PCIE_TP,
+    ("serving.chain_paged", 1): PCIE_TP,
+    ("serving.chain_paged", 12): PCIE_TP,
+    ("serving.chain_paged", 17): PCIE_TP,
+    ("serving.chain_throughput_latency", 7): PCIE_TP,
+    ("serving.chain_throughput_latency", 11): PCIE_TP,
+    ("serving.chain_throughput_latency", 22): PCIE_TP,
+    ("serving.max_batch_tpot", 8): PCIE_TP,
+    ("serving.max_batch_tpot", 35): PCIE_TP,
+    ("serving.paged_capacity", 11): PCIE_TP,
+    ("serving.paged_capacity", 21): PCIE_TP,
+    ("serving.ttft", 16): PCIE_TP,
 }
 
 
