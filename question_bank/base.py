@@ -65,7 +65,7 @@ template × several seeds):
 * A number question gets the whiteboard derivation of its formula from the catalogue
   (``engine.formulas.Formula.worked``: decomposition, intermediate parts, formula,
   substitution, result, simplification, takeaway): write that content ONCE on the
-  formula (see the docstring of engine/formulas.py), not in the template.
+  formula (see the docstring of engine/formulas/__init__.py), not in the template.
 * What is particular to the question goes on its :class:`Ask`: ``explanation`` /
   ``explanation_zh`` (lines before the derivation: "sustained peak = 80 % × 989 TFLOPS =
   791.2 TFLOPS", "FLOPs = 2N³, bytes = 3N² × 4 B"), ``decomposition`` / ``simplification``

@@ -31,7 +31,7 @@ from .base import TOPICS, Template
 
 _HERE = Path(__file__).resolve().parent
 # The files the index is built from: a change to any of them means it must be built again.
-_SOURCE_DIRS = (_HERE, _HERE / "templates", _HERE.parent / "engine")
+_SOURCE_DIRS = (_HERE, _HERE / "templates", _HERE.parent / "engine", _HERE.parent / "engine" / "formulas")
 INDEX_PATH = _HERE / "templates" / "__pycache__" / "index.json"
 INDEX_VERSION = 1
 

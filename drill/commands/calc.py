@@ -71,14 +71,18 @@ def _assignments(items: list[str]) -> dict[str, str]:
 
 
 def _list(as_json: bool, lang: str = "en") -> int:
-    from engine.formulas import CATALOGUE
+    from engine.formulas import CATALOGUE, Input
     from engine.units import KINDS
 
-    def unit(kind: str) -> str:
-        base = kind.split(":", 1)[-1]
-        if lang == "zh":
-            return ("一组 " if kind.startswith("list:") else "") + KINDS[base]
-        return ("list of " if kind.startswith("list:") else "") + KINDS[base]
+    def unit(i: Input) -> str:  # "B", "list of s", "exact|approx"; an optional input adds its default
+        if not i.has_default:
+            return i.unit_text(lang)
+        default = i.value_text(i.default_value)
+        return f"{i.unit_text(lang)}，默认 {default}" if lang == "zh" else f"{i.unit_text(lang)}, default {default}"
+
+    def optional(i: Input) -> dict:  # keys only an input with a default or choices has
+        return {**({"default": i.value_text(i.default_value)} if i.has_default else {}),
+                **({"choices": [{"key": c.key, "meaning": c.words_in(lang)} for c in i.choices]} if i.choices else {})}
 
     if as_json:
         doc = [{
@@ -88,15 +92,15 @@ def _list(as_json: bool, lang: str = "en") -> int:
             "formula": f.formula_text(),
             "unit": KINDS[f.unit],
             "kind": f.unit,
-            "inputs": [{"name": i.name, "symbol": i.shown, "kind": i.kind, "unit": unit(i.kind),
-                        "meaning": i.meaning_in(lang)} for i in f.inputs],
+            "inputs": [{"name": i.name, "symbol": i.shown, "kind": i.kind, "unit": i.unit_text(lang),
+                        "meaning": i.meaning_in(lang), **optional(i)} for i in f.inputs],
             "misconceptions": [{"key": m.key, "label": m.label_zh if lang == "zh" and m.label_zh else m.label}
                                for m in f.misconceptions],
         } for f in CATALOGUE]
         return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
     lines = []
     for f in CATALOGUE:
-        inputs = ", ".join(f"{i.name} [{unit(i.kind)}]" for i in f.inputs)
+        inputs = ", ".join(f"{i.name} [{unit(i)}]" for i in f.inputs)
         source = f.readable_source(lang)
         meaning = f.meaning_in(lang) + ((f"（{source}）" if lang == "zh" else f"  ({source})") if source else "")
         lines += [f"{f.name}  {inputs}  ->  {KINDS[f.unit]}", f"    {meaning}"]
@@ -138,7 +142,12 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
 
     for i in f.inputs:
         v = values[i.name]
-        shown = ", ".join(echo(x, i.base_kind) for x in v) if isinstance(v, tuple) else echo(v, i.base_kind)
+        if i.choices:
+            shown = i.value_text(v)
+        elif isinstance(v, tuple):
+            shown = ", ".join(echo(x, i.base_kind) for x in v)
+        else:
+            shown = echo(v, i.base_kind)
         out.append(f"  {i.name:<{width}} = {shown}")
     out += ["", *steps]
     out += [f"{'注：' if zh else 'note: '}{n}" for n in said]

@@ -1,0 +1,512 @@
+"""The machinery every formula shares: inputs, parts, misconceptions, the Formula itself and its worked solution.
+
+Kept apart from the catalogue (the topic modules of this package) so a topic module reads as data: a
+list of :class:`Formula` entries, each binding inputs declared once in :mod:`engine.formulas.inputs`.
+The package docstring (``engine/formulas/__init__.py``) says how to write a formula's teaching content.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Mapping, NamedTuple
+
+from .. import expr as ex
+from ..messages import Said, Twin, join, say
+from ..units import DTYPE_BYTES, KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
+
+# How inputs are written in formulas shown to people.
+GREEK = {"phi": "Φ", "alpha": "α", "beta": "β"}
+
+
+class Choice(NamedTuple):
+    """One value of an enumeration input: the word typed (``approx``), the number the expression uses, and
+    what it means in each language (said in errors, on the card and in the worked solution)."""
+
+    key: str
+    value: float
+    words: str
+    words_zh: str = ""
+
+    def words_in(self, lang: str = "en") -> str:
+        return self.words_zh if lang == "zh" and self.words_zh else self.words
+
+
+class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at import than a dataclass
+    """What an input means: declared once in :mod:`engine.formulas.inputs`, bound under a formula's spec name.
+
+    The same meaning may be an input of several formulas under different names (``seq`` in one, ``n`` in
+    another: the spec's names are ``drill calc``'s public interface), so a formula binds a declaration with
+    :meth:`as_` rather than declaring it again.  ``low``/``high`` bound what ``drill calc`` accepts (inclusive;
+    below 0 is refused as negative); a ``default`` makes the input optional (``drill calc`` uses it when
+    omitted and the worked solution states it); ``choices`` make it an enumeration of named values.
+    """
+
+    name: str
+    kind: str  # a key of engine.units.KINDS, or "list:time" for a list of times
+    meaning: str
+    symbol: str = ""
+    meaning_zh: str = ""  # shown on the formula card in Chinese (default: the English meaning)
+    low: float = 0.0
+    high: float | None = None
+    default: float | str | None = None  # a number in base units, or the key of a choice
+    choices: tuple[Choice, ...] = ()
+
+    def as_(self, name: str, symbol: str = "") -> Input:
+        """This meaning bound under another input name (and the symbol that formula writes it with)."""
+        return self._replace(name=name, symbol=symbol)
+
+    def meaning_in(self, lang: str = "en") -> str:
+        return self.meaning_zh if lang == "zh" and self.meaning_zh else self.meaning
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not None
+
+    @property
+    def default_value(self) -> float:
+        """The default in base units (an enumeration's default key gives its choice's number)."""
+        if isinstance(self.default, str):
+            return self.choice(self.default).value
+        if self.default is None:
+            raise KeyError(f"{self.name} has no default")
+        return self.default
+
+    def choice(self, key: str) -> Choice:
+        for c in self.choices:
+            if c.key == key:
+                return c
+        raise KeyError(key)
+
+    def choice_of(self, value: ex.Value) -> Choice | None:
+        """The choice whose number is ``value`` (None for a plain numeric input)."""
+        return next((c for c in self.choices if c.value == value), None)
+
+    def value_text(self, value: ex.Value) -> str:
+        """How a value of this input reads: an enumeration's key, else the quantity with its unit."""
+        c = self.choice_of(value)
+        if c is not None:
+            return c.key
+        if isinstance(value, (list, tuple)):
+            return ", ".join(fmt_quantity(float(x), self.base_kind) for x in value)
+        return fmt_quantity(float(value), self.base_kind)
+
+    def unit_text(self, lang: str = "en") -> str:
+        """``B``, ``list of s``, or an enumeration's keys ``exact|approx``."""
+        if self.choices:
+            return "|".join(c.key for c in self.choices)
+        if self.is_list:
+            return ("一组 " if lang == "zh" else "list of ") + KINDS[self.base_kind]
+        return KINDS[self.kind]
+
+    @property
+    def shown(self) -> str:
+        return self.symbol or GREEK.get(self.name, self.name)
+
+    @property
+    def is_list(self) -> bool:
+        return self.kind.startswith("list:")
+
+    @property
+    def base_kind(self) -> str:
+        return self.kind.split(":", 1)[1] if self.is_list else self.kind
+
+    def read(self, text: str) -> tuple[ex.Value, tuple[Said, ...]]:
+        """A value typed as text (``3.35TB/s``, ``70B``, ``fp16``, ``10ms,12ms,8ms``) in base units.
+
+        Returns the value and notes on how it was read (:mod:`engine.messages` data: ``str()`` is
+        the English, ``.text("zh")`` the Chinese); raises :class:`FormulaError` naming this input.
+        A bare number is in base units; values are never negative, and stay within ``low``..``high``.
+        An enumeration reads one of its keys (any case) and gives that choice's number.
+        """
+        from ..answers import Unreadable, parse_list, parse_quantity
+
+        kind = self.base_kind
+
+        def refuse(reason: Said) -> FormulaError:
+            return FormulaError(say("formula.input", name=self.name, typed=text, reason=reason))
+
+        def note(n: Said) -> Said:
+            return say("note.input", name=self.name, note=n)
+
+        if self.choices:
+            typed = text.strip().lower()
+            for c in self.choices:
+                if c.key.lower() == typed:
+                    return c.value, ()
+            raise refuse(say("formula.choices", name=self.name, choices=join(
+                [Twin(f"{c.key} ({c.words})", f"{c.key}（{c.words_in('zh')}）") for c in self.choices],
+                en=", ", zh="、")))
+        if self.is_list:
+            r = parse_list(text, kind)
+            if isinstance(r, Unreadable):
+                raise refuse(r.said)
+            if any(v < 0 for v in r):
+                raise refuse(say("formula.negative", name=self.name))
+            return r, ()
+        if kind == "bytes" and text.strip().lower() in DTYPE_BYTES:
+            size = DTYPE_BYTES[text.strip().lower()]
+            return size, (note(say("note.dtype_bytes", dtype=text.strip(), size=fmt_number(size))),)
+        if kind == "bits" and text.strip().lower() in DTYPE_BYTES:  # scale_bits=fp16
+            size = 8 * DTYPE_BYTES[text.strip().lower()]
+            return size, (note(say("note.dtype_bits", dtype=text.strip(), size=fmt_number(size))),)
+        p = parse_quantity(text, kind)
+        if isinstance(p, Unreadable):
+            raise refuse(p.said)
+        if p.value < 0:
+            raise refuse(say("formula.negative", name=self.name))
+        self.check_range(p.value, refuse)
+        notes = tuple(note(n) for n in p.said)
+        if p.bare and kind not in ("count", "ratio") and p.value != 0:
+            notes += (note(say("note.bare_base", unit=KINDS[kind])),)
+        return p.value, notes
+
+    def check_range(self, value: float, refuse) -> None:
+        """Refuse a value outside ``low``..``high`` (``refuse`` builds the error naming the typed text)."""
+        if value < self.low:
+            raise refuse(say("formula.below", name=self.name, low=fmt_quantity(self.low, self.kind)))
+        if self.high is not None and value > self.high:
+            raise refuse(say("formula.above", name=self.name, high=fmt_quantity(self.high, self.kind)))
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A wrong formula people use instead; named when an answer matches it."""
+
+    key: str
+    label: str  # "forgot the factor 2": reads after "Looks like you ..."
+    expr: str  # may use names beyond the formula's inputs (given by the problem)
+    label_zh: str = ""  # "漏了因子 2": reads after "看起来你…" (tests/unit/test_formulas.py: every one has it)
+
+    @cached_property
+    def node(self) -> ex.Node:
+        return _parse_trusted(self.expr)
+
+
+class Part(NamedTuple):
+    """A named intermediate value of a worked solution: ``KV/token = 2 × bytes × L × n_kv × d_head``."""
+
+    name: str  # identifier, usable by later parts and by Formula.via
+    symbol: str  # how it is written: "KV/token"
+    expr: str  # of the formula's inputs and earlier parts
+    kind: str  # unit kind of the value (engine.units.KINDS)
+    label: str  # what it is: "K and V of every layer"
+    label_zh: str = ""
+
+    def label_in(self, lang: str = "en") -> str:
+        return self.label_zh if lang == "zh" and self.label_zh else self.label
+
+
+TAKEAWAY = {"en": "Takeaway: ", "zh": "面试要点："}
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
+
+
+def fill(text: str, shown: Mapping[str, str]) -> str:
+    """``{name}`` -> ``shown[name]``; other braces are left alone."""
+    return _PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), text)
+
+
+@dataclass(frozen=True)
+class Formula:
+    """One formula of the catalogue, defined once (see the module docstring)."""
+
+    name: str
+    inputs: tuple[Input, ...]
+    expr: str
+    unit: str  # kind of the result (see engine.units.KINDS)
+    meaning: str
+    source: str
+    misconceptions: tuple[Misconception, ...] = field(default=())
+    result_symbol: str = ""
+    # teaching content (see the module docstring): keyword arguments, all optional
+    refs: str = ""
+    decomposition: tuple[str, ...] = ()
+    decomposition_zh: tuple[str, ...] = ()
+    parts: tuple[Part, ...] = ()
+    via: str = ""
+    simplification: tuple[str, ...] = ()
+    simplification_zh: tuple[str, ...] = ()
+    takeaway: str = ""
+    takeaway_zh: str = ""
+    example: Mapping[str, Any] | None = field(default=None, compare=False)
+    meaning_zh: str = ""
+
+    def __post_init__(self) -> None:
+        if self.unit not in KINDS:
+            raise ValueError(f"{self.name}: unknown unit kind {self.unit!r}")
+        for i in self.inputs:
+            if i.choices and i.default is not None and i.default not in {c.key for c in i.choices}:
+                raise ValueError(f"{self.name}: input {i.name}: default {i.default!r} is not one of its choices")
+        for p in self.parts:
+            if p.kind not in KINDS:
+                raise ValueError(f"{self.name}: part {p.name}: unknown unit kind {p.kind!r}")
+
+    @cached_property
+    def node(self) -> ex.Node:
+        """The parsed expression, built on first use (keeps ``import engine.formulas`` fast).
+
+        Its names must be exactly the inputs (tests/unit/test_formulas.py checks every formula).
+        """
+        node = _parse_trusted(self.expr)
+        used, declared = ex.names_in(node), {i.name for i in self.inputs}
+        if used != declared:
+            raise ValueError(f"{self.name}: expression uses {sorted(used)}, inputs are {sorted(declared)}")
+        return node
+
+    @property
+    def input_names(self) -> tuple[str, ...]:
+        return tuple(i.name for i in self.inputs)
+
+    @property
+    def symbols(self) -> dict[str, str]:
+        return {i.name: i.shown for i in self.inputs}
+
+    def input(self, name: str) -> Input:
+        for i in self.inputs:
+            if i.name == name:
+                return i
+        raise KeyError(name)
+
+    @cached_property
+    def defaults(self) -> dict[str, float]:
+        """Inputs that may be omitted, with the value used then (base units)."""
+        return {i.name: i.default_value for i in self.inputs if i.has_default}
+
+    def with_defaults(self, values: Mapping[str, ex.Value]) -> Mapping[str, ex.Value]:
+        """``values`` with every omitted input that has a default filled in (the same mapping when none is)."""
+        if not self.defaults or all(k in values for k in self.defaults):
+            return values
+        return {**{k: v for k, v in self.defaults.items() if k not in values}, **values}
+
+    def check_inputs(self, values: Mapping[str, object]) -> None:
+        missing = [n for n in self.input_names if n not in values and n not in self.defaults]
+        if missing:
+            raise FormulaError(say("formula.missing_many" if len(missing) > 1 else "formula.missing_one",
+                                   formula=self.name, names=", ".join(missing), inputs=", ".join(self.input_names)))
+
+    def read_inputs(self, texts: Mapping[str, str]) -> tuple[dict[str, ex.Value], tuple[Said, ...]]:
+        """Every input typed as text -> (values in base units, notes on how they were read: see :meth:`Input.read`).
+
+        An omitted input that has a default gets it, with a note saying so.  Raises :class:`FormulaError`
+        for an unknown, missing or unreadable input.
+        """
+        unknown = [k for k in texts if k not in self.input_names]
+        if unknown:
+            raise FormulaError(say("formula.unknown_input", formula=self.name, name=unknown[0],
+                                   inputs=", ".join(self.input_names)))
+        self.check_inputs(texts)
+        values: dict[str, ex.Value] = {}
+        notes: list[Said] = []
+        for i in self.inputs:
+            if i.name not in texts:  # check_inputs: it has a default
+                values[i.name] = i.default_value
+                notes.append(say("note.input", name=i.name, note=say("note.default", value=i.value_text(values[i.name]))))
+                continue
+            try:
+                values[i.name], n = i.read(texts[i.name])
+            except FormulaError as e:
+                raise FormulaError(say("formula.in", formula=self.name, reason=e.said)) from None
+            notes += n
+        return values, tuple(notes)
+
+    def evaluate(self, **values: ex.Value) -> float:
+        """The value in base units of :attr:`unit`. Extra keys are ignored; omitted inputs take their default."""
+        self.check_inputs(values)
+        values = self.with_defaults(values)
+        try:
+            return ex.evaluate(self.node, values)
+        except ex.ExprError as e:
+            raise FormulaError(say("formula.in", formula=self.name, reason=e.said)) from None
+
+    def formula_text(self) -> str:
+        """``zero2_bytes = 2 × Φ + 14 × Φ / N_dp``"""
+        return f"{self.result_symbol or self.name} = {ex.render(self.node, self.symbols)}"
+
+    def solution(self, **values: ex.Value) -> list[str]:
+        """The worked solution: formula, substitution, result with its unit."""
+        v = self.evaluate(**values)
+        values = self.with_defaults(values)
+        return [
+            self.formula_text(),
+            "  = " + ex.render(self.node, self.symbols, values),
+            "  = " + result_text(v, self.unit),
+        ]
+
+    # ---------------------------------------------------------------- teaching
+    @property
+    def shown_symbol(self) -> str:
+        return self.result_symbol or self.name
+
+    def meaning_in(self, lang: str = "en") -> str:
+        return self.meaning_zh if lang == "zh" and self.meaning_zh else self.meaning
+
+    def readable_source(self, lang: str = "en") -> str:
+        """Where this formula comes from, in words (never the internal R§/C§ codes)."""
+        from ..sources import cite
+
+        return cite(self.source, self.refs, lang=lang)
+
+    @cached_property
+    def part_nodes(self) -> tuple[tuple[Part, ex.Node], ...]:
+        return tuple((p, _parse_trusted(p.expr)) for p in self.parts)
+
+    @cached_property
+    def via_node(self) -> ex.Node | None:
+        return _parse_trusted(self.via) if self.via else None
+
+    def part_values(self, values: Mapping[str, ex.Value]) -> dict[str, float]:
+        """The value of every part (base units of its kind), in order."""
+        env: dict[str, ex.Value] = dict(values)
+        out: dict[str, float] = {}
+        for p, node in self.part_nodes:
+            try:
+                out[p.name] = env[p.name] = ex.evaluate(node, env)
+            except ex.ExprError as e:
+                raise FormulaError(say("formula.part", formula=self.name, part=p.name, reason=e.said)) from None
+        return out
+
+    def shown_values(self, values: Mapping[str, ex.Value], extras: Mapping[str, Any] | None = None
+                     ) -> dict[str, str]:
+        """How each input, part and the result reads in text (placeholders of teaching lines)."""
+        values = self.with_defaults(values)
+        shown: dict[str, str] = {}
+        for k, v in (extras or {}).items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                shown[k] = fmt_number(float(v))
+            elif isinstance(v, str):
+                shown[k] = v
+        for i in self.inputs:
+            v = values.get(i.name)
+            if v is not None:
+                shown[i.name] = i.value_text(v)
+        kinds = {p.name: p.kind for p in self.parts}
+        for k, v in self.part_values(values).items():
+            shown[k] = fmt_quantity(v, kinds[k])
+        shown["result"] = fmt_quantity(self.evaluate(**values), self.unit)
+        return shown
+
+    def worked(self, values: Mapping[str, ex.Value], lang: str = "en", *,
+               decomposition: tuple[str, ...] | None = None, simplification: tuple[str, ...] | None = None,
+               takeaway: str | None = None, extras: Mapping[str, Any] | None = None, also: str = "") -> list[str]:
+        """The whiteboard derivation in ``lang``: decomposition, intermediate parts, formula, substitution
+        (then the same numbers grouped by the parts), result, simplification, takeaway.  An input with a
+        default (a convention) is stated after the decomposition, whether given or defaulted.
+
+        The overrides (a template's own decomposition, simplification or takeaway) replace the
+        formula's; ``extras`` are further values their placeholders may name.  The formula line and
+        the substitution line right after it are those of :meth:`solution`.  ``also`` is the result
+        in the unit the question asks for (``989 TFLOPS``), shown after the result unless it is in it.
+        """
+        zh = lang == "zh"
+        values = dict(self.with_defaults(values))
+        shown = self.shown_values(values, extras)
+        dec = decomposition if decomposition is not None else (
+            self.decomposition_zh if zh and self.decomposition_zh else self.decomposition)
+        simp = simplification if simplification is not None else (
+            self.simplification_zh if zh and self.simplification_zh else self.simplification)
+        take = takeaway if takeaway is not None else (self.takeaway_zh if zh and self.takeaway_zh else self.takeaway)
+        lines = [fill(d, shown) for d in dec]
+        lines += [self.convention_line(i, values[i.name], lang) for i in self.inputs if i.has_default]
+        parts = self.part_values(values)
+        symbols = {**self.symbols, **{p.name: p.symbol for p in self.parts}}
+        env: dict[str, ex.Value] = dict(values)
+        for p, node in self.part_nodes:
+            written = ex.render(node, symbols)
+            lead = f"  {p.symbol}" + (f" = {written}" if written != p.symbol else "")
+            subst = ex.render(node, symbols, env)
+            if subst != written:
+                lead += f" = {subst}"
+            lead += f" = {result_text(parts[p.name], p.kind)}"
+            lines.append(f"{lead}（{p.label_in(lang)}）" if zh else f"{lead}  ({p.label_in(lang)})")
+            env[p.name] = parts[p.name]
+        core = self.solution(**values)
+        lines += core[:2]
+        if self.via_node is not None:
+            lines.append("  = " + ex.render(self.via_node, symbols, env))
+        lines.append(core[2])
+        if also and also not in core[2]:
+            lines.append(f"  = {also}")
+        lines += [fill(x, shown) for x in simp]
+        if take:
+            lines.append(TAKEAWAY[lang if zh else "en"] + fill(take, shown))
+        return lines
+
+    @staticmethod
+    def convention_line(i: Input, value: ex.Value, lang: str = "en") -> str:
+        """``  bytes/param = 16 B (default)``: the value a convention input takes, and whether it is the default."""
+        c = i.choice_of(value)
+        words = Twin(f": {c.words}", f"：{c.words_in('zh')}") if c is not None else ""
+        default = i.value_text(i.default_value)
+        if value == i.default_value:
+            said = say("formula.at_default", symbol=i.shown, value=i.value_text(value), words=words)
+        else:
+            said = say("formula.not_default", symbol=i.shown, value=i.value_text(value), words=words, default=default)
+        return "  " + said.text(lang)
+
+    def check_via(self, values: Mapping[str, ex.Value]) -> None:
+        """Raise ValueError unless ``via`` (the formula rewritten with its parts) gives the formula's value."""
+        if self.via_node is None:
+            return
+        env = {**values, **self.part_values(values)}
+        a, b = ex.evaluate(self.via_node, env), self.evaluate(**values)
+        if abs(a - b) > 1e-9 * max(abs(a), abs(b), 1e-300):
+            raise ValueError(f"{self.name}: via {self.via!r} gives {a}, the formula {b}")
+
+    def misconception_values(self, **values: ex.Value) -> list[tuple[Misconception, float]]:
+        """Each misconception that applies to these values, with the wrong answer it gives."""
+        values = self.with_defaults(values)
+        out = []
+        for m in self.misconceptions:
+            if not ex.names_in(m.node) <= set(values):
+                continue  # needs a value this problem does not give (e.g. n_heads)
+            try:
+                out.append((m, ex.evaluate(m.node, values)))
+            except ex.ExprError:
+                continue
+        return out
+
+    def symbolic(self):
+        """The sympy form (imports sympy on first use)."""
+        return ex.to_sympy(self.node)
+
+
+class FormulaError(ValueError):
+    """A formula cannot be evaluated with the given inputs.
+
+    ``err.said`` is the reason as :mod:`engine.messages` data (``err.text("zh")`` words it in Chinese);
+    ``str(err)`` is the English.
+    """
+
+    def __init__(self, said: Said) -> None:
+        self.said = said
+        super().__init__(said.text())
+
+    def text(self, lang: str = "en") -> str:
+        return self.said.text(lang)
+
+
+def result_text(value: float, kind: str) -> str:
+    """``1.12 × 10¹² B (1.12 TB)``: base units, then the unit a person would use.
+
+    A whole number is shown exactly, with its binary size where that is round:
+    ``131,072 B (128 KiB)``, not ``131100 B (131.1 kB)`` (engine.units.fmt_whole).
+    """
+    base = KINDS[kind]
+    if kind in ("ratio",):
+        return f"{fmt_number(value)} ({fmt_quantity(value, kind)})"
+    if kind == "count":
+        return fmt_whole(value)
+    human = binary_size(value) if kind == "bytes" else ""
+    human = human or fmt_quantity(value, kind)
+    plain = f"{fmt_whole(value)} {base}"
+    return plain if human == plain else f"{plain} ({human})"
+
+
+def _parse_trusted(text: str) -> ex.Node:
+    """Formulas are our own text, but they go through the same checked parser."""
+    import re
+
+    names = {n: n for n in re.findall(r"[A-Za-z_][A-Za-z_0-9]*", text) if n not in ex.FUNCTIONS}
+    return ex.parse(text, names, functions=ex.FUNCTIONS, max_len=1000)
+

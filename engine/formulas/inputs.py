@@ -1,0 +1,163 @@
+"""Every input of the catalogue, each MEANING declared once: its name, unit kind, symbol and meaning in
+English and Chinese, the range ``drill calc`` accepts, and a default or named choices where it has them.
+
+A formula binds a declaration under the name its spec gives it (the spec's input names are the public
+interface of ``drill calc``): ``SEQ_LEN`` is ``s`` in the activation formulas, ``seq`` in the KV cache and
+``n`` in the attention ones, ``SEQ_LEN.as_("n", "N")``.  Two inputs that share a name but not a meaning
+(``m`` is a message size in the collectives, the rows of a GEMM, and a number of micro-batches) are
+separate declarations.  Declaring an input here, not inline, is what keeps a meaning's Chinese, range and
+symbol from drifting apart between the formulas that use it (tests/unit/test_formulas_inputs.py checks
+that no other module builds an :class:`Input`).  Wordings that differ only slightly are kept as they
+are today: every card and worked solution reads exactly as before.
+"""
+
+from __future__ import annotations
+
+from .core import Choice, Input
+
+# ---------------------------------------------------------------- model shape
+PHI = Input("phi", "count", "parameter count (70B = 7e10)", "", "参数量（70B = 7e10）")
+LAYERS = Input("layers", "count", "transformer layers", "L", "Transformer 层数")
+HIDDEN = Input("h", "count", "hidden size", "", "隐藏维度")
+HEADS = Input("a", "count", "attention heads", "", "注意力头数")
+N_HEADS = Input("n_heads", "count", "query heads", "n_h", "Query 头数")
+N_KV = Input("n_kv_heads", "count", "key/value heads", "n_kv", "KV 头数")
+HEAD_DIM = Input("d_head", "count", "head dimension", "d_head", "每个头的维度")
+FFN = Input("ffn", "count", "FFN (MLP) inner size", "d_ffn", "FFN（MLP）中间维度")
+SWIGLU_FFN = Input("ffn", "count", "MLP inner size (SwiGLU: each of gate and up)", "f")
+VOCAB = Input("vocab", "count", "vocabulary size", "V", "词表大小")
+PHI_DENSE = Input("phi_dense", "count", "parameters outside the experts (attention, embeddings, router, norms)",
+                  "Φ_dense", "专家以外的参数（注意力、embedding、路由器、归一化层）")
+PHI_EXPERT = Input("phi_expert", "count", "parameters of one expert summed over all MoE layers",
+                   "Φ_expert", "单个专家在所有 MoE 层上的参数之和")
+N_EXPERTS = Input("n_experts", "count", "experts per MoE layer", "E", "每个 MoE 层的专家数")
+EXPERTS_IN_LAYER = Input("n_experts", "count", "experts in the layer", "E", "该层的专家数")
+TOP_K = Input("top_k", "count", "experts each token is routed to", "k", "每个 token 路由到的专家数")
+KV_LORA_RANK = Input("kv_lora_rank", "count", "dimension of the compressed KV latent", "d_c", "压缩 KV 潜向量的维度")
+ROPE_DIM = Input("rope_dim", "count", "dimension of the shared decoupled RoPE key", "d_R", "所有头共享的解耦 RoPE key 的维度")
+
+# ---------------------------------------------------------------- sequences, batches and tokens
+SEQ_LEN = Input("s", "count", "sequence length (tokens)", "", "序列长度（token 数）")
+SEQ_TOKENS = Input("seq", "count", "tokens in the sequence", "S", "序列的 token 数")
+TOKENS_PER_SEQ = Input("seq", "count", "tokens per sequence", "S", "每条序列的 token 数")
+MICRO_BATCH = Input("b", "count", "micro-batch size (sequences)", "", "微批次大小（序列数）")
+KV_BATCH = Input("batch", "count", "batch size (sequences)", "B", "batch 大小（序列数）")
+DECODE_BATCH = Input("batch", "count", "sequences decoded together", "B", "一起 decode 的序列数")
+GLOBAL_BATCH_SEQS = Input("global_batch", "count", "sequences per optimizer step (all GPUs)",
+                          "B_global", "每个优化器步的序列数（所有 GPU）")
+TOKENS = Input("tokens", "count", "number of tokens", "D", "token 数")
+BATCH_TOKENS = Input("tokens", "count", "tokens in the batch", "T", "batch 中的 token 数")
+GPU_STEP_TOKENS = Input("tokens", "count", "tokens on this GPU in the step (batch × sequence)",
+                        "T", "本卡这一步的 token 数（batch × 序列长度）")
+PROMPT_TOKENS = Input("prompt_tokens", "count", "tokens in the prompt", "S_prompt", "prompt 的 token 数")
+DRAFT_TOKENS = Input("draft_tokens", "count", "tokens the draft model proposes per step", "γ", "草稿模型每步提出的 token 数")
+
+# ---------------------------------------------------------------- element sizes and quantisation
+BPE = Input("bytes_per_elem", "bytes", "bytes per element (fp16 = 2)", "bytes", "每个元素的字节数（fp16 = 2）")
+BYTES_PER_PARAM = Input("bytes_per_param", "bytes", "bytes per parameter (fp16 = 2)", "bytes", "每个参数的字节数（fp16 = 2）")
+BYTES_PER_VALUE = Input("bytes_per_param", "bytes", "bytes per weight / gradient value (bf16 = 2)",
+                        "bytes", "每个权重 / 梯度值的字节数（bf16 = 2）")
+BITS_PER_WEIGHT = Input("bits_per_weight", "count", "stored bits per weight, group scales and zero points included (a number of bits)",
+                        "bits", "每个权重实际存储的位数，含分组的缩放因子与零点（一个位数）")
+BITS_BEFORE = Input("bits_before", "count", "bits per weight before quantisation (a number)", "b_0", "量化前每个权重的位数（一个数）")
+BITS_AFTER = Input("bits_after", "count", "bits per weight after, group overhead included (a number)",
+                   "b_q", "量化后每个权重的位数，含分组开销（一个数）")
+QUANT_BITS = Input("bits", "bits", "bits of each quantised weight", "b", "每个量化权重的位数")
+GROUP_SIZE = Input("group_size", "count", "weights sharing one scale (and zero point)", "g", "共享一个缩放因子（和零点）的权重数")
+SCALE_BITS = Input("scale_bits", "bits", "bits of each group's scale", "b_scale", "每组缩放因子的位数")
+ZERO_BITS = Input("zero_bits", "bits", "bits of each group's zero point (0 if symmetric)", "b_zero", "每组零点的位数（对称量化为 0）")
+
+# ---------------------------------------------------------------- memory sizes
+TOTAL_BYTES = Input("total_bytes", "bytes", "memory to hold", "M_total", "需要容纳的显存")
+GPU_BYTES = Input("gpu_bytes", "bytes", "memory of one GPU", "M_gpu", "单张 GPU 的显存")
+GPUS_BYTES = Input("gpu_bytes", "bytes", "memory of the GPU(s)", "M_gpu", "GPU 显存")
+WEIGHT_BYTES_READ = Input("weight_bytes", "bytes", "bytes of weights read per step", "W", "每步读取的权重字节数")
+WEIGHT_BYTES_HELD = Input("weight_bytes", "bytes", "bytes of the weights", "W", "权重字节数")
+WEIGHT_BYTES_FULL = Input("weight_bytes", "bytes", "bytes of the weights before quantisation", "W", "量化前权重的字节数")
+KV_BYTES_READ = Input("kv_bytes", "bytes", "KV cache bytes read per step", "KV", "每步读取的 KV Cache 字节数")
+KV_BYTES_DECODE_STEP = Input("kv_bytes", "bytes", "KV cache bytes read per decode step",
+                             "KV", "每个 decode 步读取的 KV Cache 字节数")
+KV_SEQ = Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one sequence", "KV_seq", "一条序列的 KV Cache 字节数")
+KV_FULL_SEQ = Input("kv_bytes_per_seq", "bytes", "KV cache bytes of one full sequence",
+                    "KV_seq", "一条完整序列的 KV Cache 字节数")
+KV_PER_TOKEN = Input("kv_bytes_per_token", "bytes", "KV cache bytes per token (all layers)",
+                     "KV/token", "每个 token 的 KV Cache 字节数（所有层）")
+KV_BUDGET = Input("kv_budget", "bytes", "memory left for the KV cache", "M_KV", "留给 KV Cache 的显存")
+LAYER_ACT_BYTES = Input("layer_bytes", "bytes", "activation memory of one layer", "M_act", "一层的激活值显存")
+MICRO_BATCH_LAYER_BYTES = Input("layer_bytes", "bytes", "activation memory of one layer for one micro-batch",
+                                "M_act", "一层在一个微批次上的激活显存")
+MEMORY_BYTES = Input("bytes", "bytes", "bytes moved to/from memory", "Bytes", "显存读写字节数")
+SRAM_BYTES = Input("sram_bytes", "bytes", "on-chip SRAM for the tiles", "M", "用于分块的片上 SRAM")
+N_ELEM = Input("n_elem", "count", "elements of the tensor", "n", "张量的元素数")
+KERNELS = Input("kernels", "count", "element-wise kernels in the chain", "k", "依次执行的逐元素 kernel 数")
+BLOCK_SIZE = Input("block_size", "count", "tokens per KV block", "b", "每个 KV 块的 token 数")
+
+# ---------------------------------------------------------------- hardware and rates
+PEAK = Input("peak_flops", "flop_rate", "peak dense FLOP/s of one GPU", "F_peak", "单张 GPU 的稠密峰值算力（FLOP/s）")
+BW = Input("bandwidth", "bandwidth", "memory bandwidth (B/s)", "BW", "显存带宽（B/s）")
+FLOPS = Input("flops", "flop", "floating-point operations", "FLOPs", "浮点运算次数")
+INTENSITY = Input("intensity", "intensity", "arithmetic intensity of the kernel", "I", "算子的算术强度")
+GEMM_M = Input("m", "count", "rows of A and C", "M", "A 和 C 的行数")
+GEMM_N = Input("n", "count", "columns of B and C", "N", "B 和 C 的列数")
+GEMM_K = Input("k", "count", "inner dimension", "K", "内积维度")
+TRAIN_TPS = Input("tokens_per_s", "tok_rate", "measured training throughput (tok/s)", "tok/s", "实测训练吞吐（tok/s）")
+MFU = Input("mfu", "ratio", "model FLOPs utilisation", "MFU", "模型算力利用率", high=1)
+PREFILL_MFU = Input("mfu", "ratio", "utilisation the prefill reaches", "MFU", "prefill 达到的算力利用率", high=1)
+COMPUTE = Input("compute", "flop", "training compute budget", "C", "训练算力预算")
+
+# ---------------------------------------------------------------- parallelism and communication
+N_GPUS = Input("n_gpus", "count", "number of GPUs", "N", "GPU 数")
+N_DP = Input("n_dp", "count", "GPUs in the data-parallel group", "N_dp", "数据并行组中的 GPU 数")
+N_RANKS = Input("n", "count", "GPUs taking part", "N", "参与通信的 GPU 数")
+TP = Input("tp", "count", "tensor-parallel degree (GPUs one layer is split over)", "TP", "张量并行度（一层切分到的 GPU 数）")
+PP = Input("pp", "count", "pipeline-parallel degree (stages)", "PP", "流水线并行度（阶段数）")
+TP_DEGREE = Input("t", "count", "tensor-parallel degree", "t", "张量并行度")
+N_TP = Input("n_tp", "count", "tensor-parallel GPUs", "N_tp", "张量并行的 GPU 数")
+MESSAGE_BYTES = Input("m", "bytes", "message (tensor) size in bytes", "M", "消息（张量）大小，字节")
+ALPHA = Input("alpha", "time", "latency per message step (s)", "", "每步消息的延迟（秒）")
+BETA = Input("beta", "bandwidth", "link bandwidth (B/s)", "", "链路带宽（B/s）")
+LINK_BW_ONE_WAY = Input("link_bw", "bandwidth", "one-way link bandwidth per GPU", "β", "每卡链路的单向带宽")
+ALGBW = Input("algbw", "bandwidth", "algorithm bandwidth: message size / time", "algbw", "算法带宽：消息大小 / 耗时")
+COLLECTIVE_SIZE = Input("size", "bytes", "message size of the collective", "S", "集合通信的消息大小")
+COLLECTIVE_TIME = Input("time", "time", "measured time of one collective", "t", "一次集合通信的实测耗时")
+TREE_DEPTH = Input("depth", "count", "tree depth ⌈log₂ N⌉", "log₂N", "树的深度 ⌈log₂ N⌉")
+COMM_TIME = Input("comm_time", "time", "total gradient AllReduce time of a step", "T_comm", "一步中梯度 AllReduce 的总耗时")
+BACKWARD_TIME = Input("backward_time", "time", "backward-pass compute time", "T_bwd", "反向传播的计算耗时")
+BUCKETS = Input("buckets", "count", "equal gradient buckets, reduced in order", "k", "等大的梯度桶数，按顺序归约")
+CAPACITY_FACTOR = Input("capacity_factor", "ratio", "capacity factor", "CF", "容量因子")
+
+# ---------------------------------------------------------------- pipelines and steps
+P_STAGES = Input("p", "count", "pipeline stages", "P", "流水线阶段数")
+MICRO_BATCHES = Input("m", "count", "micro-batches per step", "m", "每步的微批次数")
+VIRTUAL_STAGES = Input("v", "count", "virtual stages per GPU", "v", "每张 GPU 的虚拟阶段数")
+STAGE_TIMES = Input("stage_times", "list:time", "forward time of each stage", "t", "各阶段的前向耗时")
+BUBBLE_TARGET = Input("target", "ratio", "largest acceptable bubble (share of total time)",
+                      "target", "可接受的最大气泡率（占总时间的比例）", high=1)
+BUBBLE = Input("bubble", "ratio", "bubble: idle share of the total step time", "bubble", "气泡率：空闲时间占一步总时间的比例", high=1)
+STAGE_INDEX = Input("stage", "count", "pipeline stage (1 = first)", "k", "流水线阶段序号（1 为第一个）")
+INFLIGHT = Input("inflight", "count", "micro-batches in flight on the stage", "n_inflight", "该阶段在途的微批次数")
+STAGE_LAYERS = Input("stage_layers", "count", "layers on the stage", "L_stage", "该阶段的层数")
+STEP_TIME = Input("step_time", "time", "wall-clock time of one training step", "T_step", "一个训练步的墙钟时间")
+COMPUTE_TIME = Input("compute_time", "time", "busy compute time of a step", "T_compute", "一步中的忙碌计算时间")
+TRAIN_WALL_TIME = Input("time", "time", "wall-clock training time", "T", "训练的墙钟时间")
+
+# ---------------------------------------------------------------- serving
+TPOT_TARGET = Input("tpot_target", "time", "largest acceptable time per output token",
+                    "TPOT_max", "可接受的最大每 token 时间（TPOT 目标）")
+ACCEPTANCE = Input("acceptance", "ratio", "probability the target model accepts a draft token (i.i.d.)",
+                   "α", "目标模型接受一个草稿 token 的概率（独立同分布）", high=1)
+COST_RATIO = Input("cost_ratio", "ratio", "one draft pass / one target pass", "c", "一次草稿前向 / 一次目标前向的耗时")
+
+# ---------------------------------------------------------------- conventions (issue #24 binds them)
+# An enumeration's number is what the expression computes with; its key is what drill calc reads and shows.
+RING_FACTOR = Input("ring_factor", "count", "ring factor: the exact (n−1)/n, or 1 as for large n", "",
+                    "ring 因子：精确的 (n−1)/n，或 n 很大时取 1", default="exact",
+                    choices=(Choice("exact", 1, "(n−1)/n kept", "保留 (n−1)/n"),
+                             Choice("approx", 0, "(n−1)/n taken as 1 (large n)", "把 (n−1)/n 取作 1（n 很大时）")))
+RECIPE = Input("recipe", "count", "mixed-precision recipe: bytes per parameter of the training state", "recipe",
+               "混合精度方案：训练状态每个参数的字节数", default="16",
+               choices=(Choice("16", 16, "bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
+                               "bf16 权重和梯度 + fp32 主权重、m、v（ZeRO 论文：4 + 12/d）"),
+                        Choice("18", 18, "fp32 gradients (Megatron-LM: 6 + 12/d)", "fp32 梯度（Megatron-LM：6 + 12/d）"),
+                        Choice("20", 20, "fp32 master weights and main gradients (Megatron-LM: 4 + 16/d)",
+                               "fp32 主权重和主梯度（Megatron-LM：4 + 16/d）")))

@@ -1,0 +1,166 @@
+"""The roofline: arithmetic intensity, the ridge point, attainable FLOP/s, GEMM intensity, HBM time and
+kernel fusion, and the memory-/compute-bound classification.
+
+The roofline article (R§) and the seeds' module 5 (C§5).  :func:`classify_bound` and its worked
+solution live here too: a classification is an answer that is a word, not a formula of the catalogue.
+"""
+
+from __future__ import annotations
+
+from ..units import fmt_number, fmt_quantity
+from .core import Formula, Misconception, Part
+from .inputs import BPE, BW, FLOPS, GEMM_K, GEMM_M, GEMM_N, INTENSITY, KERNELS, MEMORY_BYTES, N_ELEM, PEAK
+from .registry import register
+
+register(
+    Formula("arithmetic_intensity", (FLOPS, MEMORY_BYTES),
+            "flops/bytes", "intensity", "FLOPs per byte of memory traffic", "R§2.3, C§5.1",
+            (Misconception("inverted", "divided bytes by FLOPs", "bytes/flops", "用字节数除以 FLOPs（除反了）"),), "I",
+            refs="williams2009",
+            decomposition=("intensity = work per byte moved: FLOPs ÷ bytes read from and written to memory",),
+            decomposition_zh=("算术强度 = 每搬运一个字节做的计算：FLOPs ÷ 显存读写字节数",),
+            takeaway="intensity alone decides which roof applies: compare it with the GPU's ridge point before "
+                     "optimising anything.",
+            takeaway_zh="只看算术强度就知道受哪条线限制：优化之前先把它和 GPU 的拐点比一比。",
+            example={"flops": 100e9, "bytes": 1e9},
+            meaning_zh="每字节显存访问对应的 FLOPs"),
+    Formula("ridge_point", (PEAK, BW), "peak_flops/bandwidth", "intensity",
+            "intensity where the roofline turns from memory-bound to compute-bound", "R§3.2, C§5.2",
+            (Misconception("sparse", "used the 2:4-sparse TFLOPS figure (twice the dense one)",
+                           "2*peak_flops/bandwidth", "用了 2:4 稀疏的 TFLOPS（是稠密算力的两倍）"),
+             Misconception("units_1000", "mixed TFLOPS with GB/s (off by 1000)", "1000*peak_flops/bandwidth",
+                           "把 TFLOPS 和 GB/s 混着用了（差 1000 倍）"),
+             Misconception("units_0001", "mixed GFLOPS with TB/s (off by 1000)", "peak_flops/bandwidth/1000",
+                           "把 GFLOPS 和 TB/s 混着用了（差 1000 倍）"),
+             Misconception("inverted", "divided bandwidth by FLOPS", "bandwidth/peak_flops",
+                           "用带宽除以 FLOPS（除反了）")), "I*",
+            refs="williams2009",
+            decomposition=("I* = F_peak / BW: the intensity at which moving the bytes takes as long as the math; "
+                           "below it the slanted (memory) roof limits, above it the flat (compute) roof",),
+            decomposition_zh=("I* = F_peak / BW：搬运数据与计算耗时恰好相等时的算术强度；低于它受斜线（显存带宽）限制，"
+                              "高于它受水平线（峰值算力）限制",),
+            takeaway="a modern GPU needs {result} to be compute-bound: most kernels other than big GEMMs sit below "
+                     "the ridge and are memory-bound.",
+            takeaway_zh="现代 GPU 要 {result} 才能算力受限：除大 GEMM 以外，多数算子都在拐点左侧，访存受限。",
+            example={"peak_flops": 1000e12, "bandwidth": 4e12},
+            meaning_zh="拐点算术强度：Roofline 从访存受限转为算力受限的那一点"),
+    Formula("attainable_flops", (INTENSITY, PEAK, BW),
+            "min(peak_flops, intensity*bandwidth)", "flop_rate",
+            "the roofline: the most FLOP/s a kernel of this intensity can reach", "R§3.1",
+            (Misconception("peak", "quoted the peak: the kernel is under the slanted roof", "peak_flops",
+                           "直接给了算力峰值：这个算子落在斜线（访存受限）那一段"),
+             Misconception("slope", "used I × BW although that is above the flat roof", "intensity*bandwidth",
+                           "用了 I × BW，但它已经超过了水平线（算力峰值）")),
+            "P",
+            refs="williams2009",
+            decomposition=("the roofline: a kernel reaches at most min(peak, I × BW): intensity times bandwidth on the "
+                           "slanted roof, the peak on the flat one",),
+            decomposition_zh=("Roofline：算子最多达到 min(峰值, I × BW)：斜线段是算术强度 × 带宽，水平段是峰值",),
+            parts=(Part("slope", "I·BW", "intensity*bandwidth", "flop_rate", "the memory roof at this intensity",
+                        "这个算术强度下的带宽上限"),),
+            via="min(peak_flops, slope)",
+            takeaway="check which roof applies before quoting a number: below the ridge the answer is I × BW, never "
+                     "the peak.",
+            takeaway_zh="先判断落在哪条线上再报数：在拐点左侧答案是 I × BW，绝不是峰值。",
+            example={"intensity": 50, "peak_flops": 1000e12, "bandwidth": 4e12},
+            meaning_zh="Roofline：该算术强度的算子最多能达到的 FLOP/s"),
+    Formula("gemm_intensity", (GEMM_M, GEMM_N, GEMM_K, BPE),
+            "2*m*n*k/(bytes_per_elem*(m*k + k*n + m*n))", "intensity",
+            "arithmetic intensity of C = A·B (A: M×K, B: K×N), each matrix moved once", "R§4.1",
+            (Misconception("no_factor_2", "counted a multiply-add as 1 FLOP, not 2",
+                           "m*n*k/(bytes_per_elem*(m*k + k*n + m*n))", "把一次乘加算成了 1 FLOP，应为 2"),
+             Misconception("elements", "divided by elements, not bytes", "2*m*n*k/(m*k + k*n + m*n)", "除以的是元素个数，不是字节数"),
+             Misconception("no_output", "left out writing C", "2*m*n*k/(bytes_per_elem*(m*k + k*n))",
+                           "漏了写回 C 的访存")), "I_GEMM",
+            refs="williams2009",
+            decomposition=("C = A·B does M·N·K multiply-adds (2 FLOPs each); A (M×K), B (K×N) and C (M×N) each "
+                           "cross memory once",),
+            decomposition_zh=("C = A·B 共做 M·N·K 次乘加（每次 2 FLOPs）；A（M×K）、B（K×N）、C（M×N）各经过显存一次",),
+            parts=(Part("work", "FLOPs", "2*m*n*k", "flop", "2 FLOPs per multiply-add", "每次乘加 2 FLOPs"),
+                   Part("traffic", "Bytes", "bytes_per_elem*(m*k + k*n + m*n)", "bytes",
+                        "read A and B, write C", "读 A、B，写 C")),
+            via="work/traffic",
+            takeaway="intensity grows with the smallest dimension: a GEMM with a small M (decode at batch 1 is a GEMV) "
+                     "is memory-bound, big square GEMMs are compute-bound.",
+            takeaway_zh="算术强度随最小的那一维增长：M 很小的 GEMM（batch 为 1 的 decode 就是 GEMV）访存受限，"
+                        "大方阵 GEMM 则算力受限。",
+            example={"m": 4096, "n": 4096, "k": 4096, "bytes_per_elem": 2},
+            meaning_zh="C = A·B（A：M×K，B：K×N）的算术强度，每个矩阵只搬运一次"),
+    Formula("hbm_time", (MEMORY_BYTES, BW),
+            "bytes/bandwidth", "time", "time a memory-bound kernel spends moving its bytes at the memory bandwidth",
+            "R§3.1",
+            (Misconception("bits", "mixed up bits and bytes (off by 8)", "8*bytes/bandwidth", "把比特和字节搞混了（差 8 倍）"),),
+            "T_mem",
+            decomposition=("a memory-bound kernel sits on the slanted roof: its time is the bytes it moves over the "
+                           "memory bandwidth, whatever its FLOPs",),
+            decomposition_zh=("访存受限的算子落在斜线上：耗时就是搬运的字节数除以显存带宽，与 FLOPs 无关",),
+            takeaway="for a memory-bound kernel every byte not moved is time saved: T = bytes ÷ bandwidth, the FLOPs "
+                     "do not enter.",
+            takeaway_zh="对访存受限的算子，少搬一个字节就省一份时间：T = 字节数 ÷ 带宽，FLOPs 不起作用。",
+            example={"bytes": 1e9, "bandwidth": 2e12},
+            meaning_zh="访存受限的算子按显存带宽搬完这些字节所需的时间"),
+    Formula("fusion_bytes_saved", (N_ELEM, KERNELS, BPE),
+            "2*(kernels - 1)*n_elem*bytes_per_elem", "bytes",
+            "HBM traffic saved by fusing a chain of k one-input element-wise kernels into one: unfused, every kernel "
+            "reads its input and writes its output (2k passes over the tensor); fused, the input is read once and the "
+            "result written once (2 passes)",
+            "R§3.3, R§5.2",
+            (Misconception("writes_only", "counted only the intermediate writes, not reading them back",
+                           "(kernels - 1)*n_elem*bytes_per_elem", "只算了中间结果的写入，漏了再读回来"),
+             Misconception("all_passes", "counted all 2k passes as saved: the fused kernel still reads its input and "
+                           "writes its output once", "2*kernels*n_elem*bytes_per_elem",
+                           "把全部 2k 次读写都算成省下的：融合后的 kernel 仍要读一次输入、写一次输出")),
+            "ΔBytes",
+            decomposition=("unfused, each of the k kernels reads its input and writes its output: 2k passes over the "
+                           "tensor; fused, one read of the input and one write of the result: 2 passes",
+                           "saved: the k − 1 intermediate tensors, each written to HBM by one kernel and read back by "
+                           "the next: 2(k − 1) passes of n × bytes"),
+            decomposition_zh=("未融合时 k 个 kernel 各读一次输入、写一次输出：整个张量过 2k 遍；融合后只读一次输入、"
+                              "写一次结果：2 遍",
+                              "省下的是 k − 1 个中间结果：每个都被前一个 kernel 写回显存、再被后一个读出来："
+                              "2(k − 1) 遍，每遍 n × bytes"),
+            parts=(Part("tensor", "Bytes_pass", "n_elem*bytes_per_elem", "bytes", "one pass over the tensor",
+                        "张量过一遍"),
+                   Part("unfused", "Bytes_unfused", "2*kernels*tensor", "bytes", "k kernels, a read and a write each",
+                        "k 个 kernel，各读一次、写一次"),
+                   Part("fused", "Bytes_fused", "2*tensor", "bytes", "one read, one write", "读一次、写一次")),
+            via="unfused - fused",
+            simplification=("the fused kernel moves 2 / 2k = 1/k of the bytes ({fused} instead of {unfused}): "
+                            "memory-bound, it runs about k = {kernels} times faster",),
+            simplification_zh=("融合后的 kernel 只搬 2 / 2k = 1/k 的字节（{fused}，原来是 {unfused}）：访存受限时速度约为原来的 "
+                               "k = {kernels} 倍",),
+            takeaway="fusion saves exactly the intermediate tensors' round trips to HBM, 2(k − 1) of the 2k passes: for "
+                     "memory-bound element-wise kernels that is (k − 1)/k of their time.",
+            takeaway_zh="融合省下的正是中间结果进出显存的往返，2k 遍里的 2(k − 1) 遍：对访存受限的逐元素 kernel，"
+                        "省下的就是 (k − 1)/k 的耗时。",
+            example={"n_elem": 8192 * 4096, "kernels": 3, "bytes_per_elem": 2},
+            meaning_zh="把 k 个单输入逐元素 kernel 融合成一个省下的显存访存量：未融合时每个 kernel 读输入、写输出"
+                       "（张量过 2k 遍）；融合后读一次输入、写一次结果（2 遍）"),
+)
+
+
+def classify_bound(intensity: float, ridge: float) -> str:
+    """``memory-bound`` if intensity < ridge point else ``compute-bound`` (R§3, C§5)."""
+    return "memory-bound" if intensity < ridge else "compute-bound"
+
+
+def ridge_line(peak: float, bandwidth: float) -> str:
+    """``I* = F_peak / BW = 989 TFLOP/s ÷ 3.35 TB/s = 295.2 FLOP/B``: where the ridge point comes from."""
+    ridge = peak / bandwidth
+    return (f"I* = F_peak / BW = {fmt_quantity(peak, 'flop_rate')} ÷ {fmt_quantity(bandwidth, 'bandwidth')}"
+            f" = {fmt_number(ridge)} FLOP/B")
+
+
+def bound_solution(intensity: float, ridge: float, peak: float | None = None,
+                   bandwidth: float | None = None) -> list[str]:
+    """The worked solution of a classification: compare I with the ridge point I*
+    (computed from peak ÷ bandwidth first when they are given)."""
+    verdict = classify_bound(intensity, ridge)
+    rel = "<" if intensity < ridge else "≥"
+    limit = "memory bandwidth" if verdict == "memory-bound" else "peak compute"
+    return [
+        *([ridge_line(peak, bandwidth)] if peak and bandwidth else []),
+        "bound = memory-bound if I < I* else compute-bound",
+        f"  I = {fmt_number(intensity)} FLOP/B {rel} I* = {fmt_number(ridge)} FLOP/B",
+        f"  = {verdict} (limited by {limit})",
+    ]
