@@ -72,13 +72,14 @@ def _assignments(items: list[str]) -> dict[str, str]:
 
 def _list(as_json: bool, lang: str = "en") -> int:
     from engine.formulas import CATALOGUE, Input
+    from engine.messages import pick
     from engine.units import KINDS
 
     def unit(i: Input) -> str:  # "B", "list of s", "exact|approx"; an optional input adds its default
         if not i.has_default:
             return i.unit_text(lang)
         default = i.value_text(i.default_value)
-        return f"{i.unit_text(lang)}，默认 {default}" if lang == "zh" else f"{i.unit_text(lang)}, default {default}"
+        return pick(lang, f"{i.unit_text(lang)}, default {default}", f"{i.unit_text(lang)}，默认 {default}")
 
     def optional(i: Input) -> dict:  # keys only an input with a default or choices has
         return {**({"default": i.value_text(i.default_value)} if i.has_default else {}),

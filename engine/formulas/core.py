@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any, Mapping, NamedTuple
 
 from .. import expr as ex
-from ..messages import Said, Twin, join, say
+from ..messages import Said, Twin, join, pick, say
 from ..units import DTYPE_BYTES, KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
 
 # How inputs are written in formulas shown to people.
@@ -30,7 +30,7 @@ class Choice(NamedTuple):
     words_zh: str = ""
 
     def words_in(self, lang: str = "en") -> str:
-        return self.words_zh if lang == "zh" and self.words_zh else self.words
+        return pick(lang, self.words, self.words_zh or None)
 
 
 class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at import than a dataclass
@@ -58,7 +58,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
         return self._replace(name=name, symbol=symbol)
 
     def meaning_in(self, lang: str = "en") -> str:
-        return self.meaning_zh if lang == "zh" and self.meaning_zh else self.meaning
+        return pick(lang, self.meaning, self.meaning_zh or None)
 
     @property
     def has_default(self) -> bool:
@@ -97,7 +97,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
         if self.choices:
             return "|".join(c.key for c in self.choices)
         if self.is_list:
-            return ("一组 " if lang == "zh" else "list of ") + KINDS[self.base_kind]
+            return pick(lang, "list of ", "一组 ") + KINDS[self.base_kind]
         return KINDS[self.kind]
 
     @property
@@ -195,7 +195,7 @@ class Part(NamedTuple):
     label_zh: str = ""
 
     def label_in(self, lang: str = "en") -> str:
-        return self.label_zh if lang == "zh" and self.label_zh else self.label
+        return pick(lang, self.label, self.label_zh or None)
 
 
 TAKEAWAY = {"en": "Takeaway: ", "zh": "面试要点："}
@@ -339,7 +339,7 @@ class Formula:
         return self.result_symbol or self.name
 
     def meaning_in(self, lang: str = "en") -> str:
-        return self.meaning_zh if lang == "zh" and self.meaning_zh else self.meaning
+        return pick(lang, self.meaning, self.meaning_zh or None)
 
     def readable_source(self, lang: str = "en") -> str:
         """Where this formula comes from, in words (never the internal R§/C§ codes)."""
@@ -398,14 +398,13 @@ class Formula:
         the substitution line right after it are those of :meth:`solution`.  ``also`` is the result
         in the unit the question asks for (``989 TFLOPS``), shown after the result unless it is in it.
         """
-        zh = lang == "zh"
         values = dict(self.with_defaults(values))
         shown = self.shown_values(values, extras)
-        dec = decomposition if decomposition is not None else (
-            self.decomposition_zh if zh and self.decomposition_zh else self.decomposition)
-        simp = simplification if simplification is not None else (
-            self.simplification_zh if zh and self.simplification_zh else self.simplification)
-        take = takeaway if takeaway is not None else (self.takeaway_zh if zh and self.takeaway_zh else self.takeaway)
+        dec = decomposition if decomposition is not None else pick(lang, self.decomposition,
+                                                                    self.decomposition_zh or None)
+        simp = simplification if simplification is not None else pick(lang, self.simplification,
+                                                                        self.simplification_zh or None)
+        take = takeaway if takeaway is not None else pick(lang, self.takeaway, self.takeaway_zh or None)
         lines = [fill(d, shown) for d in dec]
         lines += [self.convention_line(i, values[i.name], lang) for i in self.inputs if i.has_default]
         parts = self.part_values(values)
@@ -418,7 +417,7 @@ class Formula:
             if subst != written:
                 lead += f" = {subst}"
             lead += f" = {result_text(parts[p.name], p.kind)}"
-            lines.append(f"{lead}（{p.label_in(lang)}）" if zh else f"{lead}  ({p.label_in(lang)})")
+            lines.append(pick(lang, f"{lead}  ({p.label_in(lang)})", f"{lead}（{p.label_in(lang)}）"))
             env[p.name] = parts[p.name]
         core = self.solution(**values)
         lines += core[:2]
@@ -429,7 +428,7 @@ class Formula:
             lines.append(f"  = {also}")
         lines += [fill(x, shown) for x in simp]
         if take:
-            lines.append(TAKEAWAY[lang if zh else "en"] + fill(take, shown))
+            lines.append(pick(lang, TAKEAWAY["en"], TAKEAWAY["zh"]) + fill(take, shown))
         return lines
 
     @staticmethod
