@@ -83,6 +83,7 @@ template × several seeds):
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass, field
@@ -405,6 +406,7 @@ class Problem:
     conventions_en: str = ""
     conventions_zh: str = ""
     worlds: tuple[World, ...] = ()  # the world(s) the template declared (question_bank.realism reads them)
+    hardware: str | None = None  # the learner's chip the problem drew (drill ... --hardware ID), if any
 
     @property
     def is_chain(self) -> bool:
@@ -447,6 +449,8 @@ class Problem:
                        for g in self.givens],
             "target_seconds": sum(s.target_seconds for s in self.steps),
         }
+        if self.hardware is not None:
+            d["hardware"] = self.hardware
         steps = [s.to_dict(lang) for s in self.steps]
         d["answer"] = steps[0]["answer"] if len(steps) == 1 else steps[-1]["answer"]
         d["solution"] = steps[0]["solution"] if len(steps) == 1 else [l for s in steps for l in s["solution"]]
@@ -473,10 +477,19 @@ class Template:
     def title_in(self, lang: str = "en") -> str:
         return pick(lang, self.title, self.title_zh)
 
-    def generate(self, seed: int) -> Problem:
+    def generate(self, seed: int, hardware: str | None = None) -> Problem:
+        """The problem of ``seed``; with ``hardware`` (an accelerator id, the learner's own among them) the
+        templates that draw a GPU for it draw that chip where it suits the problem (question_bank.hardware.draw),
+        and the problem records it."""
         rng = random.Random(f"{self.id}:{int(seed)}")
-        spec = self.fn(rng)
-        return build_problem(self, int(seed), spec)
+        if hardware is None:
+            return build_problem(self, int(seed), self.fn(rng))
+        from . import hardware as hw
+
+        with hw.using(hw.get(hardware)) as chosen:
+            spec = self.fn(rng)
+        problem = build_problem(self, int(seed), spec)
+        return dataclasses.replace(problem, hardware=hardware) if chosen.draws else problem
 
     @property
     def is_chain(self) -> bool:

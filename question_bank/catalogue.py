@@ -121,7 +121,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "memory_gb": _n(0, 1e5, "GB", True), "memory_type": Field("str"),
         "memory_bandwidth_tbs": _n(0, 1000, "TB/s", True),
         "fp32_tflops": _n(0, 1e6, "TFLOPS"), "fp16_tflops": _n(0, 1e6, "TFLOPS"), "bf16_tflops": _n(0, 1e6, "TFLOPS"),
-        "fp8_tflops": _n(0, 1e6, "TFLOPS"), "fp4_tflops": _n(0, 1e6, "TFLOPS"),
+        "fp8_tflops": _n(0, 1e6, "TFLOPS"), "fp4_tflops": _n(0, 1e6, "TFLOPS"), "int8_tops": _n(0, 1e6, "TOPS"),
         "precisions": Field("strings"),
         "scale_up_link": Field("str"), "scale_up_bandwidth_gbs": _n(0, 1e6, "GB/s"),
         "scale_up_bidirectional": Field("bool"), "scale_up_domain": _i(1e6, False),
@@ -133,9 +133,11 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "layers": _i(10_000), "d_model": _i(1e6), "n_heads": _i(10_000), "n_kv_heads": _i(10_000),
         "d_head": _i(100_000), "ffn": _i(1e7, False), "ffn_expert": _i(1e7, False),
         "n_experts": _i(100_000, False), "n_shared_experts": _i(1000, False, 0), "first_dense_layers": _i(10_000, False, 0),
-        "top_k": _i(1000, False), "vocab": _i(1e8), "context": _i(1e9),
+        "moe_layer_step": _i(1000, False), "top_k": _i(1000, False), "vocab": _i(1e8), "context": _i(1e9),
         "attention": Field("str", True), "kv_lora_rank": _i(1e6, False), "rope_dim": _i(1e6, False),
-        "sliding_window": _i(1e9, False), "sliding_window_layers": Field("str"),
+        "q_lora_rank": _i(1e6, False), "qk_nope_head_dim": _i(1e6, False), "v_head_dim": _i(1e6, False),
+        "sliding_window": _i(1e9, False), "sliding_window_layers": Field("str"), "sliding_window_pattern": Field("str"),
+        "chunked_attention": _i(1e9, False), "attention_layer_pattern": Field("str"),
         "gated": Field("bool", True), "tied_embeddings": Field("bool"), "norm": Field("str"), "bias": Field("bool"),
         "dropout": Field("bool"), "positions": Field("str"), "korthikanti_run": Field("run"),
     },
@@ -304,6 +306,9 @@ class _Entry:
             if p in precisions and p not in peaks:
                 raise self.fail(PEAK_FIELDS[p], f"is missing: precisions lists {p}, so give its dense peak",
                                 f"缺失：precisions 含 {p}，请给出它的稠密峰值")
+        if "int8_tops" in e and "int8" not in precisions:
+            raise self.fail("int8_tops", f"gives an int8 peak, but the entry's precisions ({', '.join(precisions)}) do not "
+                            "include int8", f"给了 int8 峰值，但本项的 precisions（{', '.join(precisions)}）不含 int8")
         _check_dense(self, e, peaks)
         if "scale_up_bandwidth_gbs" in e and "scale_up_bidirectional" not in e:
             raise self.fail("scale_up_bidirectional", "is missing: say whether scale_up_bandwidth_gbs counts both "
@@ -336,8 +341,9 @@ class _Entry:
         if mla and "rope_dim" not in e:
             raise self.fail("rope_dim", "is missing: an MLA model gives kv_lora_rank and rope_dim (qk_rope_head_dim)",
                             "缺失：MLA 模型要给出 kv_lora_rank 和 rope_dim（qk_rope_head_dim）")
-        if "rope_dim" in e and not mla:
-            raise self.fail("rope_dim", "is for MLA models (with kv_lora_rank)", "只用于 MLA 模型（与 kv_lora_rank 一起）")
+        for key in ("rope_dim", "q_lora_rank", "qk_nope_head_dim", "v_head_dim"):
+            if key in e and not mla:
+                raise self.fail(key, "is for MLA models (with kv_lora_rank)", "只用于 MLA 模型（与 kv_lora_rank 一起）")
         moe = "n_experts" in e
         if moe:
             if e["n_experts"] < 2:
@@ -354,19 +360,19 @@ class _Entry:
                 raise self.fail("params_active", "must be less than params_total: a token uses top_k of the experts",
                                 "必须小于 params_total：每个 token 只用 top_k 个专家")
         else:
-            for key in ("ffn_expert", "top_k", "n_shared_experts", "first_dense_layers"):
+            for key in ("ffn_expert", "top_k", "n_shared_experts", "first_dense_layers", "moe_layer_step"):
                 if key in e:
                     raise self.fail(key, "is for mixture-of-experts models: give n_experts too, or leave it out",
                                     "只用于混合专家模型：请同时给出 n_experts，或删去该字段")
             if "params_active" in e and e["params_active"] != e["params_total"]:
                 raise self.fail("params_active", "differs from params_total in a dense model (leave it out)",
                                 "稠密模型的 params_active 与 params_total 不同（请删去该字段）")
-        if (not moe or e.get("first_dense_layers")) and "ffn" not in e:
+        if (not moe or e.get("first_dense_layers") or e.get("moe_layer_step", 1) > 1) and "ffn" not in e:
             raise self.fail("ffn", "is missing: give the dense MLP's intermediate size", "缺失：请给出稠密 MLP 的中间维度")
         if e.get("first_dense_layers", 0) >= e["layers"]:
             raise self.fail("first_dense_layers", f"must be fewer than the {e['layers']} layers",
                             f"必须少于 {e['layers']} 层")
-        if "sliding_window_layers" in e and "sliding_window" not in e:
+        if ("sliding_window_layers" in e or "sliding_window_pattern" in e) and "sliding_window" not in e:
             raise self.fail("sliding_window", "is missing: sliding_window_layers is given",
                             "缺失：给了 sliding_window_layers")
 

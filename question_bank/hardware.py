@@ -27,12 +27,12 @@ TB = 1e12
 TFLOPS = 1e12
 
 # Bytes per element of each precision (formulas.md conventions).
-DTYPE_BYTES: dict[str, float] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5}
+DTYPE_BYTES: dict[str, float] = {"fp32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "int4": 0.5, "fp4": 0.5}
 # Precisions a GPU's peak can be asked at, in the order they are usually quoted.
 PEAK_DTYPES: tuple[str, ...] = ("bf16", "fp16", "fp8", "fp32")
 # Every precision a GPU record may list in ``precisions`` (the formats its math runs in: fp32 on the
 # CUDA / vector cores, the rest as tensor-core / matrix-core formats).
-PRECISIONS: tuple[str, ...] = ("fp32", "tf32", "fp16", "bf16", "fp8", "int8", "int4")
+PRECISIONS: tuple[str, ...] = ("fp32", "tf32", "fp16", "bf16", "fp8", "fp6", "fp4", "int8", "int4")
 # Weight-only quantised storage: int8 / int4 weights are dequantised to 16-bit on the fly by the GEMM
 # kernel (GPTQ / AWQ / bitsandbytes style), so any GPU with fp16 math can serve them; the math runs in 16-bit.
 WEIGHT_ONLY: tuple[str, ...] = ("int8", "int4")
@@ -257,3 +257,67 @@ def pool(name: str) -> tuple[GPU, ...]:
 
 # The user's own accelerators by id (question_bank.catalogue.load_user fills it).
 USER: dict[str, GPU] = {}
+
+
+# --------------------------------------------------------------------------- #
+# The learner's own chip (drill practice / ask / check --hardware ID): templates that draw a GPU for a roofline,
+# decode, ZeRO or fit problem draw it through :func:`draw`, which gives the chosen chip where it suits the
+# problem.  ``Template.generate(seed, hardware=ID)`` sets the choice while the template runs.
+
+# How often one problem may take the chosen chip: a template that redraws until its world fits (a model on the
+# chip) falls back to the catalogue's chips after this many tries, so a chip nothing fits on ends no loop.
+MAX_CHOSEN_DRAWS = 64
+
+
+class _Chosen:
+    __slots__ = ("gpu", "draws")
+
+    def __init__(self, gpu: GPU) -> None:
+        self.gpu, self.draws = gpu, 0
+
+
+def _chosen_var():
+    g = globals()
+    if "_CHOSEN" not in g:
+        from contextvars import ContextVar
+
+        g["_CHOSEN"] = ContextVar("question_bank.hardware.chosen", default=None)
+    return g["_CHOSEN"]
+
+
+class using:  # noqa: N801 - a context manager read as a phrase: ``with hardware.using(gpu):``
+    """The chip :func:`draw` gives while the block runs (None: the catalogue's draw)."""
+
+    def __init__(self, gpu: GPU | None) -> None:
+        self.chosen = _Chosen(gpu) if gpu is not None else None
+
+    def __enter__(self) -> "_Chosen | None":
+        self._token = _chosen_var().set(self.chosen)
+        return self.chosen
+
+    def __exit__(self, *exc) -> None:
+        _chosen_var().reset(self._token)
+
+
+def usable(gpu: GPU) -> bool:
+    """The chip has what every GPU-drawing template computes with: an fp32 and a 16-bit peak."""
+    return gpu.fp32 is not None and (gpu.fp16 is not None or gpu.bf16 is not None)
+
+
+def draw(rng, pool, accept=None) -> GPU:
+    """``rng.choice(pool)``, or the learner's chosen chip (:class:`using`) when one is chosen, has the template's
+    ``accept(chip)`` and has drawn fewer than MAX_CHOSEN_DRAWS times in this problem.  The seeded draw is made
+    either way, so a problem with a chosen chip draws everything else as the catalogue's problem does."""
+    gpu = rng.choice(pool)
+    chosen = _chosen_var().get() if "_CHOSEN" in globals() else None
+    if chosen is None or chosen.draws >= MAX_CHOSEN_DRAWS or not usable(chosen.gpu) \
+            or (accept is not None and not accept(chosen.gpu)):
+        return gpu
+    chosen.draws += 1
+    return chosen.gpu
+
+
+def chosen() -> GPU | None:
+    """The learner's chosen chip while a template runs (None: none chosen, or one no template can draw)."""
+    c = _chosen_var().get() if "_CHOSEN" in globals() else None
+    return c.gpu if c is not None and usable(c.gpu) else None

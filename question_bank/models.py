@@ -72,7 +72,8 @@ class Model:
     ffn_dense: int = 0  # the dense layers' MLP inner size (MoE models with first dense layers; else ffn)
     attention_kind: str = ""  # as the data file says: mha / mqa / gqa / mla
     sliding_window: int = 0  # tokens a sliding-window layer attends to (0: none)
-    sliding_window_layers: str = ""  # which layers use it ("all", "alternate")
+    sliding_window_layers: str = ""  # which layers use it ("all", "even": every other)
+    chunked_attention: int = 0  # tokens per chunk of chunked local attention (Llama 4: 3 of every 4 layers)
     pools: tuple[str, ...] = ()  # the template pools it joins ("general", "moe", "megatron")
     origin: str = ""  # "" for a built-in entry, else the user file it came from
 
@@ -166,6 +167,15 @@ _ALIASES = {"QWEN3_235B": "qwen3_235b_a22b"}
 _COLLECTIONS = frozenset({"MODELS", "BY_KEY", "ALL", "MOE_MODELS", "DENSE", "MEGATRON_RUNS", "MEGATRON_GPT"})
 
 
+def moe_layers(e: dict) -> int:
+    """Layers whose MLP is routed experts, as Model.moe_layers counts them (0: every layer): after
+    ``first_dense_layers`` dense ones, every ``moe_layer_step``-th layer (Llama 4 Maverick: 2, every other)."""
+    first_dense, step = e.get("first_dense_layers", 0), e.get("moe_layer_step", 1)
+    if "n_experts" not in e or (not first_dense and step == 1):
+        return 0
+    return (e["layers"] - first_dense) // step
+
+
 def model_from_entry(e: dict, origin: str = "") -> Model:
     """The record of a validated models entry (question_bank.catalogue)."""
     moe = "n_experts" in e
@@ -174,11 +184,12 @@ def model_from_entry(e: dict, origin: str = "") -> Model:
                  e["ffn_expert"] if moe else e["ffn"], e["vocab"], e["params_total"], e["gated"], e["source"],
                  experts=e.get("n_experts", 1), top_k=e.get("top_k", 1), tied_embeddings=e.get("tied_embeddings", False),
                  max_seq=e["context"], active_params=e.get("params_active"), notes=e.get("note", ""),
-                 moe_layers=e["layers"] - first_dense if first_dense else 0, shared_experts=e.get("n_shared_experts", 0),
+                 moe_layers=moe_layers(e), shared_experts=e.get("n_shared_experts", 0),
                  kv_lora_rank=e.get("kv_lora_rank", 0), rope_dim=e.get("rope_dim", 0), norm=e.get("norm", "RMSNorm"),
                  bias=e.get("bias", False), dropout=e.get("dropout", False), positions=e.get("positions", "RoPE"),
                  ffn_dense=e.get("ffn", 0), attention_kind=e["attention"], sliding_window=e.get("sliding_window", 0),
-                 sliding_window_layers=e.get("sliding_window_layers", ""), pools=tuple(e.get("pools", ())),
+                 sliding_window_layers=e.get("sliding_window_layers", ""),
+                 chunked_attention=e.get("chunked_attention", 0), pools=tuple(e.get("pools", ())),
                  origin=origin)
 
 

@@ -14,6 +14,9 @@ def register(subparsers) -> None:
     p = subparsers.add_parser("practice", help="open the app straight into today's session",
                               description="Open the app on today's practice session: due items first, "
                                           "then today's new items.")
+    p.add_argument("--hardware", metavar="ID", help="practise on this accelerator: the roofline, decode, ZeRO and "
+                                                    "fit problems draw it (an id of `drill catalogue`, your own "
+                                                    "from <saves>/catalogue/ among them)")
     p.set_defaults(func=run_practice)
 
 
@@ -26,6 +29,11 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
     gc.disable()
     from drill.core.paths import command_lang, open_profile
 
+    hardware = None
+    if getattr(args, "hardware", None) is not None:  # checked before the profile is opened: a typo opens nothing
+        from drill.commands.catalogue import chosen_hardware
+
+        hardware = chosen_hardware(args)
     profile = open_profile(args.saves, args.profile, warn=False, lang=command_lang(args))  # Home names unused settings
     lang = args.lang or profile.settings().get("lang") or "en"
     try:
@@ -33,6 +41,7 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
         from drill.core.context import AppContext
 
         ctx = AppContext(profile, lang)
+        ctx.hardware = hardware
         app = DrillApp(ctx, start=start, **screen_kwargs)
         app.run()
         lang = ctx.lang  # (Ctrl+T may have switched it)

@@ -26,6 +26,8 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from drill.commands.catalogue import chosen_hardware, hardware_option
+
 if TYPE_CHECKING:
     from engine.grading import Verdict
     from question_bank.base import Problem, Step, Template
@@ -50,6 +52,7 @@ def register(subparsers) -> None:
     p.add_argument("--seed", help="problem seed (a whole number, 0 or more)")
     p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the prompt")
     p.add_argument("--json", action="store_true", help="print the problem, its answer and solution as JSON")
+    hardware_option(p)
     p.set_defaults(func=run_ask)
 
     p = subparsers.add_parser("check", help="grade an answer to one problem",
@@ -66,6 +69,7 @@ def register(subparsers) -> None:
     p.add_argument("--record", action="store_true",
                    help="also record the answer as a review of this template (practice done on paper); a "
                         "chain is rescheduled once every step is recorded")
+    hardware_option(p)
     p.set_defaults(func=run_check)
 
 
@@ -170,7 +174,8 @@ def run_ask(args: argparse.Namespace) -> int:
     t = _template(args.template)
     seed = _whole(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
     lang = lang_of(args)
-    problem = t.generate(seed)
+    hw = chosen_hardware(args)
+    problem = t.generate(seed, hardware=hw)
     if args.json:
         _print_json(problem.to_dict(lang))
         return 0
@@ -185,7 +190,8 @@ def run_ask(args: argparse.Namespace) -> int:
         prefix = (f"{s.index + 1}. " if problem.is_chain else "")
         print(prefix + _answer_hint(s, lang))
     step_flag = " --step K" if problem.is_chain else ""
-    print(("\n检查答案：" if zh else "\nCheck with: ") + f"drill check {t.id} --seed {seed}{step_flag} \"ANSWER\"")
+    hw_flag = f" --hardware {problem.hardware}" if problem.hardware else ""
+    print(("\n检查答案：" if zh else "\nCheck with: ") + f"drill check {t.id} --seed {seed}{step_flag}{hw_flag} \"ANSWER\"")
     return 0
 
 
@@ -215,7 +221,11 @@ def grade_check(args: argparse.Namespace) -> Checked:
 
     t = _template(args.template)
     seed = _whole(args.seed, "--seed", 0, MAX_SEED)
-    problem = t.generate(seed)
+    problem = t.generate(seed, hardware=chosen_hardware(args))
+    if problem.hardware and getattr(args, "record", False):
+        raise UsageError("--record cannot store a problem drawn on --hardware yet (a review row holds template and "
+                         "seed only): check it without --record",
+                         "--record 还不能记录用 --hardware 出的题（复习记录只保存模板和种子）：请去掉 --record")
     n = len(problem.steps)
     if args.step is not None:
         step = _whole(args.step, "--step", 1, n)
@@ -240,6 +250,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
     return {
         "template": c.problem.template.id,
         "seed": c.problem.seed,
+        **({"hardware": c.problem.hardware} if c.problem.hardware else {}),
         "step": c.step_index + 1,
         "steps": len(c.problem.steps),
         "answer": c.typed,

@@ -232,3 +232,31 @@ def _emit(text: str) -> None:
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def hardware_option(parser) -> None:
+    """``--hardware ID``: the chip the roofline, decode, ZeRO and fit templates draw (ask, check, practice)."""
+    parser.add_argument("--hardware", metavar="ID", help="practise on this accelerator (an id of `drill catalogue`, "
+                                                         "your own from <saves>/catalogue/ among them)")
+
+
+def chosen_hardware(args: argparse.Namespace) -> str | None:
+    """The id given with ``--hardware``, checked: a built-in accelerator, or one of the user's files (loaded from
+    the saves folder; a bad user file is said on stderr and the others still load).  UsageError when unknown."""
+    wanted = getattr(args, "hardware", None)
+    if wanted is None:
+        return None
+    from drill.commands import UsageError, shown_arg
+    from drill.paths import command_lang
+    from question_bank import hardware
+
+    if any(g.key == wanted for g in hardware.ALL):
+        return wanted
+    loaded = _user(args)
+    _report(loaded.errors, command_lang(args))
+    if wanted in hardware.USER:
+        return wanted
+    known = [g.key for g in hardware.ALL] + list(hardware.USER)
+    raise UsageError(f"--hardware {shown_arg(wanted)} is no accelerator of the catalogue (one of {', '.join(known)}; "
+                     "see `drill catalogue`)",
+                     f"--hardware {shown_arg(wanted)} 不是目录中的加速器（可选：{', '.join(known)}；见 `drill catalogue`）")

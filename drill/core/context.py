@@ -26,6 +26,7 @@ class AppContext:
         self.lang = lang
         self.clock = clock  # returns an aware UTC datetime
         self.rng = rng if rng is not None else random.Random()  # seeds of new problems
+        self.hardware: str | None = None  # the learner's chip (drill practice --hardware ID): problems draw it
 
     def now(self) -> datetime:
         return self.clock()

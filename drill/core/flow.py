@@ -276,7 +276,8 @@ class PracticeRun:
     def load(self) -> None:
         """Show the session's current card from its first step."""
         self.card = self.session.current
-        self.problem = registry.get(self.card.item).generate(self.card.seed) if self.card else None
+        self.problem = (registry.get(self.card.item).generate(self.card.seed, hardware=self.ctx.hardware)
+                        if self.card else None)
         self.step, self.prior, self.started = 0, [], self.ctx.now()
 
     @property

@@ -127,7 +127,7 @@ def _serving(rng, *, dense_only: bool = True, max_gpus: int = 8) -> tuple[Model,
     while True:
         m = rng.choice(models.DENSE if dense_only else models.MODELS)
         dtype = rng.choice(WEIGHT_DTYPES)
-        gpu = rng.choice(hardware.GPUS)
+        gpu = hardware.draw(rng, hardware.GPUS)
         dtype = storable(gpu, dtype)
         if dtype is None:
             continue
@@ -161,7 +161,7 @@ def weights_bytes(rng):
           title_zh="权重能否放进一张卡？", difficulty=2, target_seconds=60)
 def fits_on_card(rng):
     while True:  # a format the chip can hold (no fp8 on V100 / A100; fp16 for 16-bit on V100)
-        m, gpu = rng.choice(models.MODELS), rng.choice(hardware.GPUS)
+        m, gpu = rng.choice(models.MODELS), hardware.draw(rng, hardware.GPUS)
         dtype = storable(gpu, rng.choice(("fp32", "bf16", "fp8", "int8", "int4")))
         if dtype is None:
             continue
@@ -292,7 +292,7 @@ DECODE_CONV_ZH = "Decode 为访存受限：每一步把全部权重读一遍，�
 @template("inference.decode_tps_given", topic="inference", title="Batch-1 decode speed bound (formula given)",
           title_zh="batch 为 1 的 decode 速度上限（给出公式）", difficulty=1, target_seconds=45)
 def decode_tps_given(rng):
-    gpu = rng.choice(hardware.GPUS)
+    gpu = hardware.draw(rng, hardware.GPUS)
     w = rng.choice((7, 8, 13, 14, 16, 26, 35, 40, 70, 80, 140)) * 1e9
     kv = rng.choice((0.25, 0.5, 1, 2, 4, 8)) * 1e9
     return Spec(
@@ -376,7 +376,7 @@ def decode_tps_batch(rng):
           title_zh="Prefill 时间下限", difficulty=2, target_seconds=90)
 def prefill_time(rng):
     while True:  # 16-bit weights on the fewest power-of-two GPUs (at most 8) that hold them
-        m, gpu = rng.choice(models.DENSE), rng.choice(hardware.GPUS)
+        m, gpu = rng.choice(models.DENSE), hardware.draw(rng, hardware.GPUS)
         n = devices(gpu, 1.25 * weight_bytes(m, "bf16"))
         if n * gpu.memory >= 1.25 * weight_bytes(m, "bf16"):
             break
@@ -447,7 +447,7 @@ def max_batch_fit(rng):
           title_zh="装下模型与 KV Cache 所需的 GPU 数", difficulty=2, target_seconds=120)
 def min_gpus_serving(rng):
     while True:
-        m, gpu = rng.choice(models.MODELS), rng.choice(hardware.GPUS)
+        m, gpu = rng.choice(models.MODELS), hardware.draw(rng, hardware.GPUS)
         dtype = storable(gpu, rng.choice(("bf16", "fp8", "int4")))
         batch, seq = rng.choice((1, 8, 16, 32, 64)), _seq(rng, m)
         if dtype is None:

@@ -235,7 +235,7 @@ def zero_planning(rng):
     while True:  # the fewest GPUs is a whole number settled by hand (base.WHOLE_MARGIN)
         model = rng.choice([m for m in models.MODELS if m.params >= 7e9])
         phi, n = nominal_phi(model), rng.choice((8, 16, 32, 64, 128, 256))
-        gpu = rng.choice([g for g in hardware.GPUS if g.memory >= 40e9])
+        gpu = hardware.draw(rng, [g for g in hardware.GPUS if g.memory >= 40e9])
         static = formulas.get("train_static_bytes").evaluate(phi=phi)
         if static / n <= gpu.memory and settled_by_hand("min_gpus", {"total_bytes": static, "gpu_bytes": gpu.memory}):
             break

@@ -156,7 +156,8 @@ def direction_ask(intensity: float, ridge_value: float, what_en: str, what_zh: s
 
 def pick_card(rng, dtypes: tuple[str, ...] = ("bf16", "fp16", "fp8", "fp32")) -> tuple[GPU, str]:
     """A catalogue GPU and one of its precisions among ``dtypes``."""
-    gpu = rng.choice([g for g in hardware.GPUS if any(g.supports(d) for d in dtypes)])
+    gpu = hardware.draw(rng, [g for g in hardware.GPUS if any(g.supports(d) for d in dtypes)],
+                        lambda g: any(g.supports(d) for d in dtypes))
     return gpu, rng.choice([d for d in dtypes if gpu.supports(d)])
 
 
@@ -194,7 +195,7 @@ def ridge_point(rng):
         name, peak, bw, dtype = f"{row.name} (cheat-sheet figures)", row.peak, row.bandwidth, row.dtype
         note_en, note_zh = seed_row_note(row)
         world = World(gpu=hardware.get(row.gpu), precision=row.dtype)
-    elif source < 0.6:
+    elif source < 0.6 or hardware.chosen() is not None:  # the learner's own chip, when chosen (--hardware)
         gpu, dtype = pick_card(rng)
         name, peak, bw = gpu.name, gpu.peak(dtype), gpu.bandwidth
         world = World(gpu=gpu, precision=dtype)
@@ -484,7 +485,7 @@ def classify_kernel(rng):
 @template("roofline.classify_gemm", topic="roofline", title="Is this GEMM memory- or compute-bound?",
           title_zh="这个 GEMM 是访存受限还是算力受限？", difficulty=2, target_seconds=120)
 def classify_gemm(rng):
-    gpu = rng.choice(hardware.GPUS)
+    gpu = hardware.draw(rng, hardware.GPUS)
     dtype = tensor_dtype(gpu, rng)
     peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
     r = ridge(peak, bw)
@@ -555,7 +556,7 @@ def critical_batch(rng):
         note_en, note_zh = seed_row_note(row)
         gpu = hardware.get(row.gpu)
     else:
-        gpu = rng.choice(hardware.GPUS)
+        gpu = hardware.draw(rng, hardware.GPUS)
         sixteen = "bf16" if gpu.supports("bf16") else "fp16"
         compute, weights, bpe = rng.choice([c for c in CRITICAL_CASES if c[0] == "16" or gpu.supports(c[0])])
         compute, weights = (sixteen if compute == "16" else compute), (sixteen if weights == "16" else weights)
@@ -585,7 +586,7 @@ def critical_batch(rng):
 @template("roofline.chain_interview", topic="roofline", title="Interview chain: ridge → GEMM → bound → fix",
           title_zh="面试追问链：拐点 → GEMM 强度 → 瓶颈 → 优化方向", difficulty=2, target_seconds=240, source="R§5")
 def chain_interview(rng):
-    gpu = rng.choice(hardware.GPUS)
+    gpu = hardware.draw(rng, hardware.GPUS)
     dtype = tensor_dtype(gpu, rng)
     peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
     r = ridge(peak, bw)
@@ -613,7 +614,7 @@ def chain_interview(rng):
           title_zh="追问链：decode GEMM 强度随 batch 的变化", difficulty=2, target_seconds=300, source="R§4.1")
 def chain_batching(rng):
     while True:  # served on one GPU: its weights fit there (question_bank.realism, "fits")
-        gpu = rng.choice(hardware.GPUS)
+        gpu = hardware.draw(rng, hardware.GPUS)
         dtype = tensor_dtype(gpu, rng)
         peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
         model = rng.choice(models.DENSE)

@@ -67,3 +67,25 @@ def test_context_is_the_shipped_config_max_position_embeddings():
     assert models.get("deepseek_v3").context == 163_840 and "128K" in models.get("deepseek_v3").notes
     assert models.get("deepseek_v2").context == 163_840
     assert models.get("qwen3_235b_a22b").context == 40_960 and "32,768" in models.get("qwen3_235b_a22b").notes
+
+
+def test_pools_hold_what_their_problems_need():
+    assert {g.key for g in hardware.pool("fp4")} >= {"b200", "b300", "gb200", "gb300"}
+    assert all(g.supports("fp4") and g.fp4 for g in hardware.pool("fp4"))
+    assert all(g.scale_up_domain == 72 for g in hardware.pool("rack"))  # a rack-scale part states its domain
+    assert all(g.vendor == "Google" and g.scale_up_domain >= 256 for g in hardware.pool("tpu"))
+    assert all(m.is_moe and m.flop_params < 0.2 * m.total_params for m in models.pool("few_active"))
+    assert all(m.context >= 131_072 for m in models.pool("long_context"))
+    # a chip without FP4 is never asked an FP4 question: the only template with fp4 weights draws from the pool
+    from question_bank import registry
+
+    for seed in range(60):
+        w = registry.get("inference.fp4_decode").generate(seed).worlds[0]
+        assert w.gpu.supports("fp4") and w.model.total_params * 0.5 <= w.gpu.memory
+
+
+def test_new_entries_keep_the_general_pools_as_they_were():
+    # the 2026 entries join their own pools: the GPUs and models every other template draws are unchanged
+    assert [g.key for g in hardware.GPUS] == ["v100", "a100_40", "a100_80", "h100_sxm", "h100_pcie", "h200", "b200",
+                                              "l40s", "mi300x"]
+    assert len(models.MODELS) == 11 and len(models.MOE_MODELS) == 5

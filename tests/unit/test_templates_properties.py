@@ -76,7 +76,7 @@ def test_problem_is_well_formed_in_both_languages(tid, seed):
 # of operations and attention layouts that Chinese writing keeps in English.
 TECH_TERMS = {"MHA", "GQA", "MQA", "LayerNorm", "RMSNorm", "Softmax", "GELU", "ReLU", "SiLU", "tanh", "axpy",
               "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA"}
-_NAMES = [m.name for m in models.MODELS + models.MOE_MODELS + models.MEGATRON_GPT] + [g.name for g in hardware.GPUS] \
+_NAMES = [m.name for m in models.ALL] + [g.name for g in hardware.ALL] \
     + [r.name for r in hardware.SEED_TABLE] \
     + list(UNIT_SYMBOLS) + list(DTYPE_BYTES)
 VOCABULARY = TECH_TERMS | {w for name in _NAMES for w in re.findall(r"[A-Za-z]+", name) + name.split()}

@@ -1,0 +1,163 @@
+"""Problems a 2026 candidate meets on 2026 parts (issue #25): FP4 decode on Blackwell, MoE models with few
+active parameters, and the H20's low compute against its high bandwidth.
+
+The chips and models come from the catalogue's pools (``pools`` in question_bank/data/*.toml): ``fp4``
+(B200, B300, GB200, GB300, MI355X), ``export`` (H20), ``few_active`` (gpt-oss, Llama 4, Kimi-K2) and
+``long_context`` (Llama-3.1 8B / 70B).
+"""
+
+from __future__ import annotations
+
+from engine.units import fmt_number, fmt_quantity
+
+from .. import hardware, models
+from ..base import Ask, Spec, World, given, template
+from ..hardware import GPU
+from ..models import Model
+from .memory import nominal_phi, phi_text
+from .roofline import CONV_EN, CONV_ZH, bw_given, peak_given
+
+FP4_BYTES = 0.5  # NVFP4 / MXFP4: 4-bit values (their per-block scales are ignored here, as the problem says)
+FIT_SHARE = 0.9  # the weights may take at most this share of one chip's memory (the rest: KV cache, workspace)
+
+
+def _gb(value: float) -> str:
+    return fmt_quantity(value, "bytes", unit="GB")
+
+
+def _kv_tokens(m: Model, seq: int) -> tuple[int, str, str]:
+    """Token positions the KV cache holds summed over the layers, and how (windowed / chunked layers hold less)."""
+    if m.sliding_window and m.sliding_window_layers in ("even", "alternate"):
+        full = m.layers // 2
+        part = m.layers - full
+        held = min(seq, m.sliding_window)
+        return (full * seq + part * held,
+                f"{full} full-attention layers × {seq:,} + {part} sliding-window layers × {held:,}",
+                f"{full} 个全注意力层 × {seq:,} + {part} 个滑动窗口层 × {held:,}")
+    if m.chunked_attention:
+        chunk = m.chunked_attention  # Llama 4: 3 of every 4 layers attend within their chunk (models.toml)
+        glob = m.layers // 4
+        part = m.layers - glob
+        held = min(seq, chunk)
+        return (glob * seq + part * held,
+                f"{glob} global layers × {seq:,} + {part} chunked layers × {held:,}",
+                f"{glob} 个全局层 × {seq:,} + {part} 个分块层 × {held:,}")
+    return m.layers * seq, f"{m.layers} layers × {seq:,}", f"{m.layers} 层 × {seq:,}"
+
+
+def _fp4_pairs() -> list[tuple[Model, GPU]]:
+    chips = hardware.pool("fp4")
+    pool = [m for m in models.pool("few_active") + models.pool("long_context") if not m.is_mla]
+    return [(m, g) for m in pool for g in chips if m.total_params * FP4_BYTES <= FIT_SHARE * g.memory]
+
+
+@template("inference.fp4_decode", topic="inference", title="FP4 decode on Blackwell: dense or MoE",
+          title_zh="Blackwell 上的 FP4 decode：稠密与 MoE", difficulty=2, target_seconds=120,
+          source="R§4.2, pope2022")
+def fp4_decode(rng):
+    m, gpu = rng.choice(_fp4_pairs())
+    seq = rng.choice([s for s in (1024, 2048, 4096, 8192, 16384, 32768) if s <= m.context])
+    read = m.flop_params if m.is_moe else nominal_phi(m)  # the weights a token multiplies: all, or the active ones
+    w = read * FP4_BYTES
+    tokens, how_en, how_zh = _kv_tokens(m, seq)
+    kv = 2 * 2 * m.n_kv_heads * m.d_head * tokens
+    moe = m.is_moe
+    phi_en = (f"Φ_active = {fmt_number(read)} of {fmt_number(nominal_phi(m))} (top-{m.top_k} of {m.experts} experts)"
+              if moe else f"Φ = {fmt_number(read)}")
+    phi_zh = (f"Φ_active = {fmt_number(read)}（共 {fmt_number(nominal_phi(m))}，{m.experts} 个专家中 top-{m.top_k}）"
+              if moe else f"Φ = {fmt_number(read)}")
+    lead_en = (f"Weights read per token = {phi_en} × 0.5 B = {_gb(w)}" + (" (a MoE token reads only its experts)"
+                                                                           if moe else ""),
+               f"KV = 2 × 2 B × {m.n_kv_heads} × {m.d_head} × ({how_en}) = {_gb(kv)}")
+    lead_zh = (f"每个 token 读的权重 = {phi_zh} × 0.5 B = {_gb(w)}" + ("（MoE 的 token 只读它选中的专家）" if moe else ""),
+               f"KV = 2 × 2 B × {m.n_kv_heads} × {m.d_head} × （{how_zh}）= {_gb(kv)}")
+    active_en = (f", {phi_text(read)} of them active per token: top-{m.top_k} of {m.experts} experts" if moe else "")
+    active_zh = (f"，每个 token 激活其中 {phi_text(read)}：{m.experts} 个专家中 top-{m.top_k}" if moe else "")
+    return Spec(
+        givens=(given("model", "Model", "模型", m.name), given("gpu", "GPU", "GPU", gpu.name), bw_given(gpu.bandwidth),
+                given("phi", "Parameters Φ", "参数量 Φ", nominal_phi(m), "count", "params"))
+        + ((given("phi_active", "Active parameters Φ_active", "激活参数 Φ_active", read, "count", "params"),)
+           if moe else ())
+        + (given("seq", "Context length", "上下文长度", seq),),
+        asks=(Ask(formula="decode_tokens_per_s", unit="tok/s",
+                  inputs={"bandwidth": gpu.bandwidth, "weight_bytes": w, "kv_bytes": kv},
+                  explanation=lead_en, explanation_zh=lead_zh,
+                  decomposition=("at batch 1, every generated token reads the weights it uses (a MoE token: only its "
+                                 "active experts) and the whole KV cache from memory once; its 2Φ FLOPs take far less "
+                                 "time than those bytes",),
+                  decomposition_zh=("batch 为 1 时，每生成一个 token 都要把它用到的权重（MoE 只读被选中的专家）和整个 "
+                                    "KV Cache 从显存读一遍；它的 2Φ FLOPs 耗时远小于读这些字节",),
+                  takeaway=("FP4 halves the bytes of fp8 and quarters bf16's, so a memory-bound decode runs up to 4× "
+                            "faster than bf16 on the same chip; a MoE model reads only its active experts, so its "
+                            "speed follows Φ_active while its memory follows Φ.") if moe else
+                           ("FP4 weights are a quarter of bf16's bytes: batch-1 decode, which reads every weight per "
+                            "token, runs up to 4× faster on the same chip."),
+                  takeaway_zh=("FP4 的字节数是 fp8 的一半、bf16 的四分之一，访存受限的 decode 在同一芯片上最多快 4 倍；"
+                               "MoE 模型每个 token 只读被选中的专家，速度看 Φ_active，显存看 Φ。") if moe else
+                              "FP4 权重只有 bf16 的四分之一字节：batch 1 的 decode 每个 token 读一遍全部权重，"
+                              "在同一芯片上最多快 4 倍。",
+                  prompt_en=f"{m.name} ({phi_text(nominal_phi(m))} parameters{active_en}) is served on one "
+                            f"{gpu.name} with its weights in FP4 (0.5 B per parameter) and a bf16 KV cache; one "
+                            f"sequence (batch 1) has {seq:,} tokens of context. What is the upper bound on tokens per "
+                            "second?",
+                  prompt_zh=f"{m.name}（{phi_text(nominal_phi(m))} 参数{active_zh}）部署在一张 {gpu.name} 上，权重为 "
+                            f"FP4（每参数 0.5 B），KV Cache 为 bf16；单条序列（batch 1）上下文 {seq:,} 个 token。"
+                            "每秒最多生成多少 token？"),),
+        conventions_en=f"{CONV_EN} FP4 = 0.5 B per parameter (block scales ignored). Decode is memory-bound: each "
+                       "step reads the weights a token uses once plus the sequence's KV cache.",
+        conventions_zh=f"{CONV_ZH}FP4 每参数 0.5 B（忽略分块缩放因子）。Decode 为访存受限：每一步把 token 用到的权重"
+                       "读一遍，再读该序列的 KV Cache。",
+        world=World(model=m, gpu=gpu, precision="fp4", weights="fp4", kv="bf16", seq=seq, batch=1,
+                    holds=("weights",)),
+    )
+
+
+@template("roofline.export_ridge", topic="roofline", title="H20: low compute, high bandwidth",
+          title_zh="H20：算力低、带宽高", difficulty=2, target_seconds=90, source="R§3.2, williams2009")
+def export_ridge(rng):
+    gpu = rng.choice([g for g in hardware.pool("export") if g.peak("bf16") < hardware.get("h100_sxm").peak("bf16")])
+    ref = hardware.get("h100_sxm")
+    dtype = rng.choice(("bf16", "fp8"))
+    per_byte = 2 / (2 if dtype == "bf16" else 1)  # 2·B FLOPs per weight, over its bytes
+    ratio = ref.peak(dtype) / gpu.peak(dtype)
+    ridge, ridge_ref = gpu.peak(dtype) / gpu.bandwidth, ref.peak(dtype) / ref.bandwidth
+    while True:  # around the H20's ridge (37 FLOP/B bf16, 74 fp8), clear of it: quoting the wrong roof is wrong
+        batch = rng.randint(1, 96)
+        intensity = batch * per_byte
+        if abs(intensity / ridge - 1) > 0.15:
+            break
+    bound_en = "memory-bound (below the ridge)" if intensity < ridge else "compute-bound (above the ridge)"
+    bound_zh = "访存受限（低于拐点）" if intensity < ridge else "算力受限（高于拐点）"
+    w_bytes = "2 B" if dtype == "bf16" else "1 B"
+    return Spec(
+        givens=(given("gpu", "GPU", "GPU", gpu.name), peak_given(gpu.peak(dtype), dtype), bw_given(gpu.bandwidth),
+                given("batch", "Decode batch B", "decode batch 大小 B", batch)),
+        asks=(Ask(formula="attainable_flops", unit="TFLOPS",
+                  inputs={"intensity": intensity, "peak_flops": gpu.peak(dtype), "bandwidth": gpu.bandwidth},
+                  explanation=(f"A decode GEMM streams each {dtype} weight ({w_bytes}) once and does 2·B FLOPs with it: "
+                               f"I = 2 × {batch} / {w_bytes[:-2]} = {intensity:g} FLOP/B",
+                               f"ridge of the {gpu.name} = {gpu.peak(dtype) / 1e12:,.0f} TFLOPS ÷ "
+                               f"{gpu.bandwidth / 1e12:g} TB/s = {ridge:,.0f} FLOP/B, so the GEMM is {bound_en}; "
+                               f"the H100 SXM's ridge is {ridge_ref:,.0f} FLOP/B"),
+                  explanation_zh=(f"decode 的 GEMM 把每个 {dtype} 权重（{w_bytes}）读一次，做 2·B 次 FLOP："
+                                  f"I = 2 × {batch} / {w_bytes[:-2]} = {intensity:g} FLOP/B",
+                                  f"{gpu.name} 的拐点 = {gpu.peak(dtype) / 1e12:,.0f} TFLOPS ÷ {gpu.bandwidth / 1e12:g} TB/s"
+                                  f" = {ridge:,.0f} FLOP/B，所以该 GEMM {bound_zh}；H100 SXM 的拐点是 "
+                                  f"{ridge_ref:,.0f} FLOP/B"),
+                  takeaway=(f"The H20 has about 1/{ratio:.1f} of the H100's {dtype} compute but more bandwidth: its "
+                            "ridge is so low that small-batch decode stays memory-bound and runs as fast as on an "
+                            f"H100, while prefill, large batches and training are compute-bound and about {ratio:.1f}× "
+                            "slower."),
+                  takeaway_zh=(f"H20 的 {dtype} 算力约为 H100 的 1/{ratio:.1f}，带宽却更高：拐点很低，小 batch 的 decode "
+                               "仍是访存受限，速度与 H100 相当；prefill、大 batch 和训练是算力受限，约慢 "
+                               f"{ratio:.1f} 倍。"),
+                  prompt_en=f"The H20, the export version of Hopper, keeps HBM3 bandwidth but has far less {dtype} "
+                            f"compute. A decode step at batch {batch} multiplies the {dtype} weights by {batch} "
+                            "token vectors. What FLOP/s can that weight-streaming GEMM reach on the H20 (the roofline)?",
+                  prompt_zh=f"H20 是 Hopper 的出口版本，保留了 HBM3 带宽，但 {dtype} 算力低得多。batch 为 {batch} 的一步 "
+                            f"decode 用 {dtype} 权重乘 {batch} 个 token 向量。这个逐个读取权重的 GEMM 在 H20 上最多能达到"
+                            "多少 FLOP/s（按 roofline）？"),),
+        conventions_en=CONV_EN + " Activations and the KV cache are ignored: the weights dominate the bytes.",
+        conventions_zh=CONV_ZH + "忽略激活和 KV Cache：字节数以权重为主。",
+        world=(World(gpu=gpu, precision=dtype), World(gpu=ref, precision=dtype)),
+    )
