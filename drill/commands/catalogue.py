@@ -247,7 +247,7 @@ def chosen_hardware(args: argparse.Namespace) -> str | None:
     if wanted is None:
         return None
     from drill.commands import UsageError, shown_arg
-    from drill.paths import command_lang
+    from drill.core.paths import command_lang
     from question_bank import hardware
 
     if any(g.key == wanted for g in hardware.ALL):
