@@ -35,7 +35,7 @@ from typing import Any, Iterable
 
 from engine.messages import Twin
 
-from .data import BUILTIN_FILES, GROUPS, RANGES_FILE
+from .data import BUILTIN_FILES, GROUPS
 # User files are user input: bounded before they are parsed.
 MAX_USER_BYTES = 1_000_000
 MAX_USER_ENTRIES = 200
@@ -127,6 +127,12 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "scale_up_bidirectional": Field("bool"), "scale_up_domain": _i(1e6, False),
         "tdp_w": _n(0, 1e5, "W"),
     },
+    "ranges": {
+        "id": Field("str", True), "name": Field("str", True), "source": Field("str", True), "note": Field("str"),
+        "low": _n(-math.inf, math.inf, "", True), "high": _n(-math.inf, math.inf, "", True),
+        "typical": _n(-math.inf, math.inf, ""), "unit": Field("str", True), "as_of": Field("str", True),
+        "data_date": Field("str"), "confidence": Field("str"),
+    },
     "models": {
         **COMMON,
         "params_total": _n(0, 1e15, "parameters", True), "params_active": _n(0, 1e15, "parameters"),
@@ -144,8 +150,8 @@ SCHEMA: dict[str, dict[str, Field]] = {
 }
 CHOICES = {("links", "family"): ("nvlink", "infiniband", "roce", "pcie", "ici", "xgmi", "ethernet"),
            ("models", "attention"): ("mha", "mqa", "gqa", "mla"),
-           ("models", "norm"): ("RMSNorm", "LayerNorm"), ("models", "positions"): ("RoPE", "learned", "none")}
-MAX_TEXT = {"id": 48, "name": 80, "vendor": 40}
+           ("models", "norm"): ("RMSNorm", "LayerNorm"), ("ranges", "confidence"): ("high", "medium", "low"), ("models", "positions"): ("RoPE", "learned", "none")}
+MAX_TEXT = {"id": 48, "name": 80, "vendor": 40, ("ranges", "name"): 200}
 MAX_TEXT_DEFAULT = 2000
 
 _KIND_EN = {"str": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
@@ -229,7 +235,7 @@ class _Entry:
             c = _control(value)
             if c:
                 raise self.fail(key, f"contains the control character {c}", f"含有控制字符 {c}")
-            most = MAX_TEXT.get(key, MAX_TEXT_DEFAULT)
+            most = MAX_TEXT.get((self.section, key)) or MAX_TEXT.get(key, MAX_TEXT_DEFAULT)
             if not value.strip() or len(value) > most:
                 raise self.fail(key, f"must be 1-{most} characters", f"必须是 1-{most} 个字符")
             return value
@@ -283,6 +289,14 @@ class _Entry:
 
     def _rules_links(self, e: dict) -> None:
         pass
+
+    def _rules_ranges(self, e: dict) -> None:
+        if not re.fullmatch(r"(19|20)\d\d(-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?)?", e["as_of"]):
+            raise self.fail("as_of", "must be a date: YYYY, YYYY-MM or YYYY-MM-DD", "必须是日期：YYYY、YYYY-MM 或 YYYY-MM-DD")
+        if e["low"] > e["high"]:
+            raise self.fail("low", f"{e['low']:g} is above high ({e['high']:g})", f"{e['low']:g} 高于 high（{e['high']:g}）")
+        if "typical" in e and not e["low"] <= e["typical"] <= e["high"]:
+            raise self.fail("typical", f"{e['typical']:g} is outside [low, high]", f"{e['typical']:g} 不在 [low, high] 之内")
 
     def _rules_accelerators(self, e: dict) -> None:
         peaks = {p: e[f] for p, f in PEAK_FIELDS.items() if f in e}

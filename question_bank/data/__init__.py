@@ -5,8 +5,8 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent
 BUILTIN_FILES: dict[str, Path] = {"links": DATA / "interconnects.toml", "accelerators": DATA / "accelerators.toml",
-                                  "models": DATA / "models.toml"}
+                                  "models": DATA / "models.toml", "ranges": DATA / "ranges.toml"}
 # The built-in files in two groups, each read (and cached) when first needed: hardware.py asks for the
-# accelerators and their links, models.py for the models.
-GROUPS: dict[str, tuple[str, ...]] = {"hardware": ("links", "accelerators"), "models": ("models",)}
-RANGES_FILE = DATA / "ranges.toml"
+# accelerators and their links, models.py for the models, question_bank.ranges for the ranges.
+GROUPS: dict[str, tuple[str, ...]] = {"hardware": ("links", "accelerators"), "models": ("models",),
+                                      "ranges": ("ranges",)}

@@ -12,6 +12,7 @@ from question_bank.data import BUILTIN_FILES
 
 def test_every_builtin_entry_loads_and_validates():
     entries = catalogue.full_entries()  # parsed and validated afresh, sources included
+    assert len(catalogue._read_builtin("ranges")["ranges"]) >= 20
     assert len(entries["accelerators"]) >= 9 and len(entries["models"]) >= 18 and len(entries["links"]) >= 10
     for section, items in entries.items():
         for e in items:
@@ -89,3 +90,26 @@ def test_new_entries_keep_the_general_pools_as_they_were():
     assert [g.key for g in hardware.GPUS] == ["v100", "a100_40", "a100_80", "h100_sxm", "h100_pcie", "h200", "b200",
                                               "l40s", "mi300x"]
     assert len(models.MODELS) == 11 and len(models.MOE_MODELS) == 5
+
+
+def test_ranges_are_dated_sourced_and_drawn_inside():
+    import random
+
+    from question_bank import ranges
+
+    all_ranges = ranges.all_ranges()
+    assert len(all_ranges) >= 20
+    for r in all_ranges:
+        assert r.low <= r.high and r.source and r.as_of[:2] in ("19", "20") and r.unit
+        rng = random.Random(r.id)
+        for _ in range(20):
+            assert r.low <= ranges.draw(rng, r.id) <= r.high
+    assert ranges.get("price_h100_ondemand").unit == "USD/GPU-h"
+    with pytest.raises(KeyError, match="price_h100_ondemand"):
+        ranges.get("nope")
+
+
+def test_a_range_out_of_order_is_refused():
+    doc = {"ranges": [{"id": "x", "name": "X", "low": 2, "high": 1, "unit": "h", "as_of": "2026-05", "source": "s"}]}
+    with pytest.raises(catalogue.CatalogueError, match="field low"):
+        catalogue.validate(doc, "ranges.toml", sections=("ranges",))
