@@ -26,6 +26,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.leave": ("Leave", "离开"),
     "key.dont_know": ("Don't know", "不会"),
     "key.undo": ("Undo", "撤销"),
+    "key.scroll": ("Scroll", "滚动"),
+    "help.scroll": ("Scroll the problem (the answer box keeps the keys you type)", "滚动题目（答案框仍接收输入）"),
     "key.next": ("Next", "下一题"),
     "key.again": ("Again", "重来"),
     "key.hard": ("Hard", "困难"),

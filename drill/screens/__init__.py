@@ -77,6 +77,26 @@ def redescribe_bindings(node, describe: Callable[[Binding], str | None]) -> None
                                          for b in items]
 
 
+def scroll_bindings(action: str = "scroll_problem") -> list[Binding]:
+    """PgUp/PgDn (a page) and ↑/↓ (a line) scroll a screen's problem while its answer box keeps the focus
+    (a text box has these keys but does nothing with them): one entry in the footer, ``PgUp PgDn``, and one
+    line in Help.  Priority keys (else the box's own bindings would hide them from the footer): a screen's
+    ``check_action`` returns False for ``action`` where another view has the focus and scrolls itself."""
+    return [Binding("pagedown", f"{action}('page_down')", "Scroll", id="key.scroll", key_display="PgUp PgDn",
+                    priority=True),
+            Binding("pageup", f"{action}('page_up')", "Scroll", id="key.scroll", show=False, key_display="PgUp",
+                    priority=True),
+            Binding("down", f"{action}('down')", "Scroll", id="key.scroll", show=False, key_display="↓",
+                    priority=True),
+            Binding("up", f"{action}('up')", "Scroll", id="key.scroll", show=False, key_display="↑", priority=True)]
+
+
+def scroll_view(view, how: str) -> None:
+    """Scroll a VerticalScroll by ``how`` (``page_down``, ``page_up``, ``down``, ``up``), at once."""
+    if how in ("page_down", "page_up", "down", "up"):
+        getattr(view, f"scroll_{how}")(animate=False)
+
+
 # one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)
 VERDICT_COLOUR = {"correct": "green", "close": "yellow", "wrong": "red", "dont_know": "magenta", "unanswered": "dim"}
 

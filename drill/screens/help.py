@@ -14,7 +14,7 @@ from drill.screens import DrillScreen, screen_class
 
 FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave", "card")
 # several bindings described by one line of help
-HELP_TEXT = {"key.lang": "help.lang", "key.palette": "help.palette", "key.next": "help.next",
+HELP_TEXT = {"key.scroll": "help.scroll", "key.lang": "help.lang", "key.palette": "help.palette", "key.next": "help.next",
              "key.again": "help.again", "key.hard": "help.hard", "key.good": "help.good", "key.easy": "help.easy",
              **{f"key.q{q}": "key.quality" for q in range(6)}}
 
@@ -30,6 +30,8 @@ def _typing_safe(b: Binding) -> bool:
 
 def _keys(keys: list[str]) -> str:
     keys = list(dict.fromkeys(keys))
+    words = {w for k in keys for w in k.split() if w != k}
+    keys = [k for k in keys if k not in words]  # "PgUp PgDn, PgUp" is "PgUp PgDn"
     if len(keys) > 2 and all(k.isdigit() for k in keys):
         return f"{min(keys)}-{max(keys)}"
     return ", ".join(keys)

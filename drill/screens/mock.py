@@ -40,7 +40,7 @@ from drill.core import flow
 from drill.core import mock as glue
 from drill.core.mock import format_clock
 from drill.core.i18n import placeholder, points, t, template_title, topic_name
-from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen
+from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen, scroll_bindings, scroll_view
 from drill.widgets.problem import givens_table
 from engine.grading import misconception_label
 from engine.mock import (ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading,
@@ -370,6 +370,7 @@ class MockRunScreen(_MockScreen):
         Binding("ctrl+f", "flag", "Flag", id="key.mock_flag"),
         Binding("ctrl+g", "goto", "Go back", id="key.mock_goto"),
         Binding("escape", "end", "End mock", id="key.mock_end"),
+        *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
 
     TICK = 0.25  # seconds between clock refreshes (the time itself comes from ctx.clock)
@@ -407,6 +408,9 @@ class MockRunScreen(_MockScreen):
         self.show_slot()
         self.set_interval(self.TICK, self.tick)
 
+    def action_scroll_problem(self, how: str) -> None:
+        scroll_view(self.query_one("#mock-body", VerticalScroll), how)
+
     def on_resize(self) -> None:
         """The problem takes what the bars, the answer box and its line leave (that line wraps below 80 columns)."""
         reading = 1 if self.size.width >= 80 else 2
@@ -436,8 +440,10 @@ class MockRunScreen(_MockScreen):
         if slot.status == ANSWERED:
             prompt.append("\n" + t("mock.answered_before", lang, typed=slot.typed), style="italic")
         self.query_one("#mock-prompt", Static).update(prompt)
-        # the question (at the end) in view, as in practice, whatever the width wraps
-        self.call_after_refresh(self.query_one("#mock-body", VerticalScroll).scroll_end, animate=False)
+        # from its first line, as in practice (PgDn reads on)
+        body = self.query_one("#mock-body", VerticalScroll)
+        body.scroll_home(animate=False, immediate=True)
+        self.call_after_refresh(body.scroll_home, animate=False)
         box = self.answer_box
         box.placeholder = placeholder(slot.expected, lang, "mock.placeholder")
         if not keep_text:

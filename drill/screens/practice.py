@@ -23,7 +23,7 @@ from textual.widgets import Input, Static
 from drill.core import flow
 from drill.core.i18n import placeholder, t, template_title, topic_name, when
 from drill.core.mock import format_clock
-from drill.screens import VERDICT_COLOUR, DrillScreen
+from drill.screens import VERDICT_COLOUR, DrillScreen, scroll_bindings, scroll_view
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution
 from drill.widgets.problem import givens_table
@@ -91,6 +91,7 @@ class PracticeScreen(DrillScreen):
         Binding("f2", "card", "Card", id="key.card", show=False),  # said on the typing line (80 columns of footer)
         Binding("c", "card", "Card", id="key.card", show=False),  # after an answer (the answer box takes c)
         Binding("escape", "leave", "Leave", id="key.leave"),
+        *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
 
     def __init__(self, mode: str = "today", items: list[str] | None = None, **kwargs) -> None:
@@ -223,7 +224,16 @@ class PracticeScreen(DrillScreen):
         answer.cursor_position = len(typed)
         self.set_focus(answer)  # at once (Widget.focus waits for the app's next turn): live on the first frame
         self.draw_understood()
-        self.call_after_refresh(self.query_one("#problem", VerticalScroll).scroll_end, animate=False)
+        self.problem_home()
+
+    def problem_home(self) -> None:
+        """The problem from its first line (PgDn reads on): now and once laid out at the screen's width."""
+        view = self.query_one("#problem", VerticalScroll)
+        view.scroll_home(animate=False, immediate=True)
+        self.call_after_refresh(view.scroll_home, animate=False)
+
+    def action_scroll_problem(self, how: str) -> None:
+        scroll_view(self.query_one("#problem", VerticalScroll), how)
 
     def show_feedback(self, a: flow.Answer) -> None:
         self.set_state(FEEDBACK)
@@ -288,7 +298,7 @@ class PracticeScreen(DrillScreen):
         fb = self.query_one("#feedback", VerticalScroll)
         fb.scroll_home(animate=False)
         fb.focus()
-        # the question stays in view above the answer box, whatever the new width wraps
+        # beside or above the verdict: the question just answered (the problem's end)
         self.call_after_refresh(self.query_one("#problem", VerticalScroll).scroll_end, animate=False)
         self.tick()
 
@@ -419,6 +429,8 @@ class PracticeScreen(DrillScreen):
             return self.state == EMPTY and bool(self.run and self.run.session.weakest())
         if action == "card":
             return self.state in (ASKING, FEEDBACK)
+        if action == "scroll_problem":  # in the feedback its own view has the focus and these keys
+            return self.state in (ASKING, EMPTY)
         return True
 
     def action_dont_know(self) -> None:
@@ -490,6 +502,7 @@ class PracticeScreen(DrillScreen):
 
         def read(template_id: str | None) -> None:
             run.started = self.ctx.now()  # the time spent reading is not the answer's time
+            self.problem_home()  # laid out again now that it is on show: from its first line
             try:
                 mark_seen(self.ctx.profile, run.problem.template.id)
             except SaveFailed as e:  # harmless: the card is shown again before this template's next first problem
