@@ -275,7 +275,7 @@ class _Found(NamedTuple):
 
 # A word right after a number or ")": a unit candidate, looked up in UNITS (longest first at "/":
 # "GB/s/140" is GB/s, then "/140").  A dict lookup per word, not a regex of every symbol: fast.
-_AFTER_NUMBER = r"(?<=[\d.)])(\s*)([^\W\d_]+(?:/[^\W\d_]+)*|%)"
+_AFTER_NUMBER = r"(?<=[\d.)])(\s*)([^\W\d_]+(?:[-/][^\W\d_]+)*|%)"  # "-": GPU-h
 
 
 def _units_after_numbers(t: str) -> list[_Found]:
@@ -283,8 +283,8 @@ def _units_after_numbers(t: str) -> list[_Found]:
     found = []
     for m in re.finditer(_AFTER_NUMBER, t):
         word = m.group(2)
-        while word not in UNITS and "/" in word:
-            word = word.rsplit("/", 1)[0]
+        while word not in UNITS and ("/" in word or "-" in word):
+            word = re.split(r"[-/](?=[^-/]*$)", word, maxsplit=1)[0]
         end = m.start(2) + len(word)
         if word in UNITS and word not in ("x", "×") and not (end < len(t) and (t[end].isalnum() or t[end] in "_µ")):
             found.append(_Found(m.start(), end, word))

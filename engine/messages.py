@@ -245,6 +245,16 @@ KIND_NAMES_ZH: dict[str, str] = {
     "ratio": "比例或百分比",
     "count": "个数",
     "bits": "比特数",
+    "dollars": "金额（美元）",
+    "usd_per_gpu_hour": "每 GPU 小时的价格（$/GPU-h）",
+    "usd_per_mtok": "每百万 token 的价格（$/Mtok）",
+    "gpu_hours": "GPU 小时数",
+    "req_rate": "请求速率（req/s）",
+    "step_rate": "步速率（step/s）",
+    "power": "功率（W）",
+    "energy_per_token": "每 token 能耗（J/token）",
+    "mwh": "能耗（MWh）",
+    "nats": "以 nat 计的损失",
 }
 
 

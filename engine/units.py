@@ -15,7 +15,23 @@ kind           base unit    examples of accepted units
 ``ratio``      (none)       %, or a bare fraction such as 0.45
 ``count``      (none)       GPUs, cards, tokens, params, sequences, blocks
 ``bits``       bit          bit, bits, bpw (bits per weight)
+``dollars``    $            $, USD, dollars, 美元
+``usd_per_gpu_hour``  $/GPU-h  $/GPU-h, USD/GPU-h, $/GPUh
+``usd_per_mtok``  $/Mtok    $/Mtok, USD/Mtok
+``gpu_hours``  GPU-h        GPU-h, GPU-hours, GPUh, 卡时
+``req_rate``   req/s        req/s, requests/s, rps, QPS
+``step_rate``  step/s       step/s, steps/s
+``power``      W            W, kW, MW, watts
+``energy_per_token``  J/token  J/token, J/tok, mJ/token
+``mwh``        MWh          MWh, kWh, GWh
+``nats``       nat          nat, nats
 =============  ===========  ==========================================
+
+The economic, energy and serving-capacity kinds (from ``dollars`` on) were added for the 2026
+interview formulas (cost, capacity, energy, the Chinchilla loss).  Their units are outside the
+FLOP/B/s dimensions of expressions: a dollar, a watt-hour or a nat is a plain number there, a
+request or a decode step per second is 1/s like a token rate.  ``GPU-h`` is its own plain unit, not
+a time: a GPU-hour is one GPU busy for an hour, and 3600 s is not an answer to "how many GPU-hours".
 
 Conventions (``shared/spec/formulas.md``): GB = 1e9 B, GiB = 2^30 B, TFLOPS =
 1e12 FLOP/s, bandwidth is decimal bytes per second. A lower-case ``b`` is a bit,
@@ -47,6 +63,16 @@ KINDS: dict[str, str] = {
     "ratio": "ratio",
     "count": "count",
     "bits": "bit",
+    "dollars": "$",
+    "usd_per_gpu_hour": "$/GPU-h",
+    "usd_per_mtok": "$/Mtok",
+    "gpu_hours": "GPU-h",
+    "req_rate": "req/s",
+    "step_rate": "step/s",
+    "power": "W",
+    "energy_per_token": "J/token",
+    "mwh": "MWh",
+    "nats": "nat",
 }
 
 KIND_NAMES: dict[str, str] = {
@@ -60,6 +86,16 @@ KIND_NAMES: dict[str, str] = {
     "ratio": "a ratio or percentage",
     "count": "a count",
     "bits": "a number of bits",
+    "dollars": "an amount of money ($)",
+    "usd_per_gpu_hour": "a price per GPU-hour ($/GPU-h)",
+    "usd_per_mtok": "a price per million tokens ($/Mtok)",
+    "gpu_hours": "a number of GPU-hours",
+    "req_rate": "a request rate (req/s)",
+    "step_rate": "a step rate (step/s)",
+    "power": "a power (W)",
+    "energy_per_token": "an energy per token (J/token)",
+    "mwh": "an energy (MWh)",
+    "nats": "a loss in nats",
 }
 
 
@@ -226,6 +262,28 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
         add(sym, "count", 1.0)
     for sym in ("x", "×", "times", "倍"):  # a speed-up "3.2x" is a ratio when the question asks for one
         add(sym, "ratio", 1.0)
+
+    # cost, capacity and energy (the 2026 interview formulas)
+    for sym in ("$", "USD", "dollars", "dollar", "美元"):
+        add(sym, "dollars", 1.0)
+    for sym in ("$/GPU-h", "USD/GPU-h", "$/GPUh", "USD/GPUh", "$/GPU-hour", "USD/GPU-hour"):
+        add(sym, "usd_per_gpu_hour", 1.0)
+    for sym in ("$/Mtok", "USD/Mtok", "$/Mtoken", "USD/Mtoken"):
+        add(sym, "usd_per_mtok", 1.0)
+    for sym in ("GPU-h", "GPU-hours", "GPU-hour", "GPUh", "卡时"):
+        add(sym, "gpu_hours", 1.0)
+    for sym in ("req/s", "requests/s", "request/s", "rps", "RPS", "QPS", "qps"):
+        add(sym, "req_rate", 1.0)
+    for sym in ("step/s", "steps/s"):
+        add(sym, "step_rate", 1.0)
+    for sym, f in (("W", 1.0), ("kW", 1e3), ("MW", 1e6), ("watts", 1.0), ("瓦", 1.0)):
+        add(sym, "power", f)
+    for sym, f in (("J/token", 1.0), ("J/tok", 1.0), ("mJ/token", 1e-3), ("mJ/tok", 1e-3)):
+        add(sym, "energy_per_token", f)
+    for sym, f in (("MWh", 1.0), ("kWh", 1e-3), ("GWh", 1e3)):
+        add(sym, "mwh", f)
+    for sym in ("nat", "nats"):
+        add(sym, "nats", 1.0)
     return {k: tuple(v) for k, v in table.items()}
 
 
@@ -262,6 +320,10 @@ KIND_DIMS: dict[str, Dim] = {
     "ratio": PLAIN,
     "count": PLAIN,
     "bits": (0, 1, 0),  # a bit is B/8 (KIND_IN_DIMS)
+    **dict.fromkeys(("dollars", "usd_per_gpu_hour", "usd_per_mtok", "gpu_hours", "power", "energy_per_token", "mwh",
+                     "nats"), PLAIN),
+    "req_rate": (0, 0, -1),
+    "step_rate": (0, 0, -1),
 }
 # One base unit of a kind in the base units of its dimension: 1 bit = 1/8 B.
 KIND_IN_DIMS: dict[str, float] = {"bits": 1 / 8}

@@ -198,6 +198,25 @@ class Part(NamedTuple):
         return pick(lang, self.label, self.label_zh or None)
 
 
+class Requirement(NamedTuple):
+    """A condition the inputs must meet for the formula to mean anything, checked before it is evaluated.
+
+    ``expr`` (of the inputs) must be ``"positive"`` (> 0) or ``"whole"`` (a whole number, at least 1);
+    otherwise evaluating refuses with ``said`` / ``said_zh`` ("never compute-bound: ...") rather than
+    return a negative batch or a fractional number of steps.
+    """
+
+    expr: str
+    test: str
+    said: str
+    said_zh: str
+
+    def met(self, value: float) -> bool:
+        if self.test == "whole":
+            return value >= 1 and abs(value - round(value)) <= 1e-9 * value
+        return value > 0
+
+
 TAKEAWAY = {"en": "Takeaway: ", "zh": "面试要点："}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
 
@@ -231,10 +250,14 @@ class Formula:
     takeaway_zh: str = ""
     example: Mapping[str, Any] | None = field(default=None, compare=False)
     meaning_zh: str = ""
+    requires: tuple[Requirement, ...] = ()  # conditions the inputs must meet (see Requirement)
 
     def __post_init__(self) -> None:
         if self.unit not in KINDS:
             raise ValueError(f"{self.name}: unknown unit kind {self.unit!r}")
+        for r in self.requires:
+            if r.test not in ("positive", "whole"):
+                raise ValueError(f"{self.name}: requirement test {r.test!r} is neither 'positive' nor 'whole'")
         for i in self.inputs:
             if i.choices and i.default is not None and i.default not in {c.key for c in i.choices}:
                 raise ValueError(f"{self.name}: input {i.name}: default {i.default!r} is not one of its choices")
@@ -315,9 +338,16 @@ class Formula:
         self.check_inputs(values)
         values = self.with_defaults(values)
         try:
+            for r, node in self.requirement_nodes:
+                if not r.met(ex.evaluate(node, values)):
+                    raise FormulaError(say("formula.in", formula=self.name, reason=Twin(r.said, r.said_zh)))
             return ex.evaluate(self.node, values)
         except ex.ExprError as e:
             raise FormulaError(say("formula.in", formula=self.name, reason=e.said)) from None
+
+    @cached_property
+    def requirement_nodes(self) -> tuple[tuple[Requirement, ex.Node], ...]:
+        return tuple((r, _parse_trusted(r.expr)) for r in self.requires)
 
     def formula_text(self) -> str:
         """``zero2_bytes = 2 × Φ + 14 × Φ / N_dp``"""
