@@ -24,7 +24,9 @@ The package, by what changes together:
 * :mod:`.registry`: what the topic modules register into, and the catalogue's listed order;
 * one module per topic, each a list of formulas: :mod:`.memory`, :mod:`.parallelism`,
   :mod:`.communication`, :mod:`.compute`, :mod:`.inference`, :mod:`.serving`,
-  :mod:`.quantisation`, :mod:`.roofline`, :mod:`.attention`, :mod:`.pipeline`, :mod:`.moe`.
+  :mod:`.quantisation`, :mod:`.roofline`, :mod:`.attention`, :mod:`.pipeline`, :mod:`.moe`, and the
+  2026 interview topics :mod:`.cost`, :mod:`.capacity`, :mod:`.disaggregation`,
+  :mod:`.post_training`, :mod:`.checkpointing`, :mod:`.long_context`, :mod:`.network`.
 
 Adding a formula is one entry in the ``register(...)`` call of its topic module (a new
 topic is a new module imported below); its inputs come from :mod:`.inputs` (declare a new
@@ -64,13 +66,20 @@ from ..messages import join, say
 # the topic modules register their formulas on import (the catalogue's order is registry.LISTED_FIRST)
 from . import (  # noqa: F401
     attention,
+    capacity,
+    checkpointing,
     communication,
     compute,
+    cost,
+    disaggregation,
     inference,
+    long_context,
     memory,
     moe,
+    network,
     parallelism,
     pipeline,
+    post_training,
     quantisation,
     registry,
     roofline,
@@ -85,6 +94,7 @@ from .core import (  # noqa: F401  (re-exported: engine.formulas is the one impo
     Input,
     Misconception,
     Part,
+    Requirement,
     fill,
     result_text,
 )

@@ -7,16 +7,19 @@ The seeds' module 3 (C§3) plus the standard warm-ups (a model's parameter count
 
 from __future__ import annotations
 
-from .core import Formula, Misconception, Part
+from .core import Formula, Misconception, Part, Requirement
 from .inputs import (
     COMPUTE,
     FFN,
     GLOBAL_BATCH_SEQS,
+    GRAD_ACCUM,
     HEAD_DIM,
     HEADS,
     HIDDEN,
     LAYERS,
     MFU,
+    MICRO_BATCH,
+    N_DP,
     N_GPUS,
     N_HEADS,
     N_KV,
@@ -283,4 +286,59 @@ register(
             takeaway_zh="在 Chinchilla 最优点，参数量和 token 数都随 √C 增长：多出的算力要同样花在数据上，而不只是加大模型。",
             example={"compute": 5.88e23},
             meaning_zh="给定算力预算 C 时计算最优的参数量：C = 6·N·D 且 D = 20·N，得 N = √(C/120)"),
+    # ---------------------------------------------------------- the loss law and batch bookkeeping
+    Formula("chinchilla_loss", (PHI, TOKENS), "1.69 + 406.4/phi^0.34 + 410.7/tokens^0.28", "nats",
+            "pre-training loss predicted by Chinchilla's fit: L(N, D) = E + A/N^α + B/D^β (approach 3)", "hoffmann2022",
+            (Misconception("no_floor", "left out the irreducible loss E = 1.69 nats", "406.4/phi^0.34 + 410.7/tokens^0.28",
+                           "漏了不可约损失 E = 1.69 nat"),),
+            "L",
+            decomposition=("E = 1.69 nats is the entropy of text no model removes; A/N^0.34 is what a finite model misses, "
+                           "B/D^0.28 what finite data misses (Hoffmann et al.'s approach 3 fit)",),
+            decomposition_zh=("E = 1.69 nat 是任何模型都去不掉的文本熵；A/N^0.34 是模型有限带来的损失，B/D^0.28 是数据有限带来的"
+                              "损失（Hoffmann 等方法 3 的拟合）",),
+            parts=(Part("model_term", "A/N^α", "406.4/phi^0.34", "nats", "loss from the finite model", "模型有限带来的损失"),
+                   Part("data_term", "B/D^β", "410.7/tokens^0.28", "nats", "loss from the finite data", "数据有限带来的损失")),
+            via="1.69 + model_term + data_term",
+            takeaway="over-training a small model past 20 tokens per parameter still lowers the data term, slowly: it "
+                     "buys a cheaper model to serve at the same loss, paid in training compute.",
+            takeaway_zh="小模型超过每参数 20 个 token 继续训练，数据项仍会下降，只是很慢：用训练算力换来同样损失下更便宜的推理模型。",
+            example={"phi": 70e9, "tokens": 1.4e12},
+            meaning_zh="Chinchilla 拟合预测的预训练损失：L(N, D) = E + A/N^α + B/D^β（方法 3）"),
+    Formula("global_batch_tokens", (MICRO_BATCH.as_("micro_batch", "b_micro"), GRAD_ACCUM, N_DP, SEQ_LEN.as_("seq", "S")),
+            "micro_batch*grad_accum*n_dp*seq", "count",
+            "tokens per optimizer step: micro-batch × accumulation steps × data-parallel replicas × sequence length",
+            "shoeybi2019, narayanan2021",
+            (Misconception("no_accum", "left out gradient accumulation", "micro_batch*n_dp*seq", "漏了梯度累积"),
+             Misconception("sequences", "counted sequences, not tokens (left out the sequence length)",
+                           "micro_batch*grad_accum*n_dp", "算的是序列数而不是 token 数（漏了序列长度）")),
+            "B_tokens",
+            decomposition=("each replica runs k_acc micro-batches of b_micro sequences before the optimizer step, and "
+                           "N_dp replicas do so at once; each sequence is S tokens",),
+            decomposition_zh=("每个副本在优化器步之前跑 k_acc 个微批次、每个 b_micro 条序列，N_dp 个副本同时进行；每条序列 S 个 token",),
+            parts=(Part("seqs", "B_seq", "micro_batch*grad_accum*n_dp", "count", "sequences per optimizer step",
+                        "每个优化器步的序列数"),),
+            via="seqs*seq",
+            takeaway="the global batch is a training hyper-parameter (Llama 3: 16M tokens); tensor and pipeline "
+                     "parallelism leave it unchanged, data parallelism and accumulation make it up.",
+            takeaway_zh="全局批大小是训练超参数（Llama 3：1600 万 token）；张量并行和流水线并行不改变它，由数据并行和梯度累积凑成。",
+            example={"micro_batch": 1, "grad_accum": 16, "n_dp": 128, "seq": 8192},
+            meaning_zh="每个优化器步的 token 数：微批次 × 累积步数 × 数据并行副本数 × 序列长度"),
+    Formula("grad_accum_steps", (GLOBAL_BATCH_SEQS, MICRO_BATCH.as_("micro_batch", "b_micro"), N_DP),
+            "global_batch/(micro_batch*n_dp)", "count",
+            "gradient-accumulation steps that make the global batch: global ÷ (micro-batch × data-parallel replicas), "
+            "a whole number", "shoeybi2019",
+            (Misconception("no_dp", "left out the data-parallel replicas", "global_batch/micro_batch", "漏了数据并行副本数"),),
+            "k_acc",
+            decomposition=("one accumulation step processes b_micro sequences on each of the N_dp replicas: the global "
+                           "batch (in sequences) ÷ (b_micro × N_dp) steps; it must divide exactly",),
+            decomposition_zh=("一次累积步在 N_dp 个副本上各处理 b_micro 条序列：全局批（按序列计）÷ (b_micro × N_dp) 步；"
+                              "必须整除",),
+            takeaway="adding data-parallel GPUs at a fixed global batch lowers the accumulation steps until they reach 1; "
+                     "past that, more GPUs need a larger batch.",
+            takeaway_zh="全局批不变时增加数据并行的卡会减少累积步数，直到降为 1；再往上加卡就需要更大的批。",
+            example={"global_batch": 1024, "micro_batch": 2, "n_dp": 64},
+            meaning_zh="凑成全局批所需的梯度累积步数：全局批 ÷（微批次 × 数据并行副本数），须为整数",
+            requires=(Requirement("global_batch/(micro_batch*n_dp)", "whole",
+                                  "the global batch is not a whole number of micro-batches × replicas: this setup is "
+                                  "invalid", "全局批不是 微批次 × 副本数 的整数倍：这个配置无效"),)),
 )

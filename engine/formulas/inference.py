@@ -8,7 +8,7 @@ KV cache once per step, prefill is compute-bound.
 from __future__ import annotations
 
 from .compute import NO_MFU
-from .core import Formula, Misconception, Part
+from .core import Formula, Misconception, Part, Requirement
 from .inputs import (
     BPE,
     BW,
@@ -21,6 +21,8 @@ from .inputs import (
     KV_LORA_RANK,
     KV_SEQ,
     LAYERS,
+    MATMUL_D,
+    MATMUL_F,
     N_KV,
     PEAK,
     PHI,
@@ -307,4 +309,33 @@ register(
                         "SLO 越紧，batch 越小，吞吐也跟着降。",
             example={"tpot_target": 0.05, "bandwidth": 3e12, "weight_bytes": 70e9, "kv_bytes_per_seq": 1e9},
             meaning_zh="访存受限的 decode 步 (W + B·KV_seq) / BW 满足 TPOT 目标时的最大 batch"),
+    Formula("critical_batch_exact", (PEAK, BW, MATMUL_D, MATMUL_F, BPE),
+            "peak_flops/bandwidth*bytes_per_elem*d*f/(2*d*f - peak_flops/bandwidth*bytes_per_elem*(d + f))", "count",
+            "tokens B at which a [B, d] × [d, f] matmul reaches the ridge point, every operand of one element size: "
+            "R·b·d·f / (2df − R·b·(d + f))", "austin2025",
+            (), "B_crit",
+            decomposition=("the matmul does 2·B·d·f FLOPs and moves b·(B·d + d·f + B·f) bytes (input, weights, output); "
+                           "setting FLOPs ÷ bytes = R, the ridge point, and solving for B gives R·b·d·f / (2df − R·b·(d + f))",),
+            decomposition_zh=("矩阵乘做 2·B·d·f 次 FLOPs，搬运 b·(B·d + d·f + B·f) 字节（输入、权重、输出）；令 FLOPs ÷ 字节数 "
+                              "= 拐点 R，解出 B = R·b·d·f / (2df − R·b·(d + f))",),
+            parts=(Part("ridge", "R", "peak_flops/bandwidth", "intensity", "the ridge point", "拐点"),
+                   Part("denominator", "2df − R·b(d + f)", "2*d*f - ridge*bytes_per_elem*(d + f)", "count",
+                        "positive only if the matmul can ever be compute-bound", "只有矩阵乘能达到计算受限时才为正")),
+            via="ridge*bytes_per_elem*d*f/denominator",
+            simplification=("for large d and f the input and output bytes vanish beside the weights and B → R·b/2, the "
+                            "~240-300 of critical_batch; this is not McCandlish's gradient-noise critical batch size, "
+                            "which is about optimisation, not hardware",),
+            simplification_zh=("d、f 很大时输入和输出的字节相对权重可以忽略，B → R·b/2，即 critical_batch 的约 240-300；"
+                               "这不是 McCandlish 的梯度噪声临界批大小，那是关于优化的，不是关于硬件的",),
+            takeaway="a finite matmul needs a larger batch than R·b/2 to be compute-bound, and a narrow one (2df ≤ "
+                     "R·b·(d + f)) never is.",
+            takeaway_zh="有限大小的矩阵乘要达到计算受限，批大小必须超过 R·b/2；太窄的（2df ≤ R·b·(d + f)）永远达不到。",
+            example={"peak_flops": 989e12, "bandwidth": 3.35e12, "d": 8192, "f": 8192, "bytes_per_elem": 2},
+            meaning_zh="[B, d] × [d, f] 矩阵乘达到拐点时的 token 数 B（所有操作数同一元素大小）："
+                       "R·b·d·f / (2df − R·b·(d + f))",
+            refs="mccandlish2018",
+            requires=(Requirement("2*d*f - peak_flops/bandwidth*bytes_per_elem*(d + f)", "positive",
+                                  "never compute-bound: 2df ≤ R·b·(d + f), so the matmul's intensity stays below the "
+                                  "ridge point at any batch",
+                                  "永远不会计算受限：2df ≤ R·b·(d + f)，无论批多大，矩阵乘的算术强度都低于拐点"),)),
 )

@@ -161,3 +161,113 @@ RECIPE = Input("recipe", "count", "mixed-precision recipe: bytes per parameter o
                         Choice("18", 18, "fp32 gradients (Megatron-LM: 6 + 12/d)", "fp32 梯度（Megatron-LM：6 + 12/d）"),
                         Choice("20", 20, "fp32 master weights and main gradients (Megatron-LM: 4 + 16/d)",
                                "fp32 主权重和主梯度（Megatron-LM：4 + 16/d）")))
+
+
+# ---------------------------------------------------------------- the 2026 interview formulas (issue #26)
+# cost and energy
+GPU_HOURS = Input("gpu_hours", "gpu_hours", "GPU-hours of the run (GPUs × hours)", "GPU-h", "这次训练的 GPU 小时数（GPU 数 × 小时）")
+PRICE_GPU_HOUR = Input("price_per_gpu_hour", "usd_per_gpu_hour", "price of one GPU for one hour", "$/GPU-h",
+                       "一张 GPU 一小时的价格")
+SERVE_TPS = Input("tokens_per_s", "tok_rate", "tokens per second the whole deployment serves", "tok/s",
+                  "整个部署每秒服务的 token 数")
+POWER = Input("power_w", "power", "power drawn by one GPU (W)", "P", "单张 GPU 的功耗（W）")
+PUE = Input("pue", "count", "power usage effectiveness: facility power / IT power (1 = accelerators only)", "PUE",
+            "电能使用效率 PUE：设施总功率 / IT 功率（1 = 只算加速卡）", low=1, default=1.0)
+# serving capacity
+ARRIVAL_RATE = Input("arrival_rate", "req_rate", "requests arriving per second", "λ", "每秒到达的请求数")
+LATENCY = Input("latency", "time", "time a request spends in the system", "W", "一个请求在系统中停留的时间")
+TTFT = Input("ttft", "time", "time to the first output token", "TTFT", "首 token 延迟")
+TPOT = Input("tpot", "time", "time per output token after the first", "TPOT", "首 token 之后每个输出 token 的时间")
+OUTPUT_TOKENS = Input("output_tokens", "count", "output tokens of one request", "n_out", "一个请求的输出 token 数")
+FIRST_TOKEN_IN_TTFT = Input("first_token_in_ttft", "count", "whether TTFT already includes the first output token",
+                            "", "TTFT 是否已包含第一个输出 token", default="true",
+                            choices=(Choice("true", 1, "the first token arrives at TTFT: TTFT + (n − 1)·TPOT",
+                                            "第一个 token 在 TTFT 时到达：TTFT + (n − 1)·TPOT"),
+                                     Choice("false", 0, "TPOT counted for every output token: TTFT + n·TPOT",
+                                            "每个输出 token 都算一次 TPOT：TTFT + n·TPOT")))
+TOKENS_PER_REQUEST = Input("tokens_per_request", "count", "tokens generated per request", "n_tok", "每个请求生成的 token 数")
+REPLICA_TPS = Input("tokens_per_s_per_replica", "tok_rate", "tokens per second one replica sustains", "tok/s_replica",
+                    "单个副本能持续输出的 token/s")
+UTILISATION = Input("utilisation", "ratio", "share of capacity planned to be busy (headroom for bursts)", "u",
+                    "计划使用的容量比例（为突发留余量）", high=1)
+STEP_BYTES = Input("bytes_per_step", "bytes", "bytes read from memory per decode step (weights + KV cache)", "bytes_step",
+                   "每个 decode 步从显存读取的字节数（权重 + KV Cache）")
+STEPS_PER_S = Input("steps_per_s", "step_rate", "decode steps per second (1 / TPOT)", "steps/s",
+                    "每秒的 decode 步数（1 / TPOT）")
+# disaggregated serving and KV movement
+PREFILL_TIME = Input("prefill_time", "time", "prefill time of one request on one instance", "T_prefill",
+                     "一个请求在一个实例上的 prefill 时间")
+INSTANCE_TPS = Input("tokens_per_s_per_instance", "tok_rate", "output tokens per second one decode instance sustains",
+                     "tok/s_inst", "单个 decode 实例能持续输出的 token/s")
+PREFIX_TOKENS = Input("prefix_tokens", "count", "tokens of the shared prompt prefix", "P", "共享 prompt 前缀的 token 数")
+REQUESTS = Input("requests", "count", "requests sharing the prefix", "R", "共享该前缀的请求数")
+KV_MOVED = Input("kv_bytes", "bytes", "KV cache bytes moved to or from host memory", "KV", "移入或移出主机内存的 KV Cache 字节数")
+# post-training
+D_IN = Input("d_in", "count", "input width of each adapted matrix", "d_in", "每个被适配矩阵的输入维度")
+D_OUT = Input("d_out", "count", "output width of each adapted matrix", "d_out", "每个被适配矩阵的输出维度")
+LORA_RANK = Input("rank", "count", "LoRA rank", "r", "LoRA 的秩")
+N_MATRICES = Input("n_matrices", "count", "adapted matrices per layer (q, k, v, o = 4)", "n_mat",
+                   "每层被适配的矩阵数（q、k、v、o 为 4）")
+PHI_TRAINABLE = Input("phi_trainable", "count", "trainable (adapter) parameters", "Φ_train", "可训练（适配器）参数量")
+BYTES_FROZEN = Input("bytes_per_frozen_param", "bytes", "bytes per frozen base parameter (bf16 = 2, NF4 ≈ 0.516)",
+                     "bytes_frozen", "冻结基座每个参数的字节数（bf16 = 2，NF4 ≈ 0.516）")
+PHI_POLICY = Input("phi_policy", "count", "parameters of the policy (the model being trained)", "Φ_policy",
+                   "策略模型（被训练的模型）的参数量")
+PHI_CRITIC = Input("phi_critic", "count", "parameters of the critic (value model)", "Φ_critic", "评论家（价值模型）的参数量")
+PHI_REFERENCE = Input("phi_reference", "count", "parameters of the frozen reference model", "Φ_ref", "冻结参考模型的参数量")
+PHI_REWARD = Input("phi_reward", "count", "parameters of the reward model (0 for a rule-based reward)", "Φ_reward",
+                   "奖励模型的参数量（基于规则的奖励为 0）")
+PROMPTS = Input("prompts", "count", "prompts per rollout batch", "n_prompts", "每批 rollout 的 prompt 数")
+RESPONSES_PER_PROMPT = Input("group_size", "count", "responses sampled per prompt (the GRPO group)", "G",
+                             "每个 prompt 采样的回答数（GRPO 的组大小）")
+RESPONSE_TOKENS = Input("response_tokens", "count", "tokens per sampled response", "n_resp", "每个采样回答的 token 数")
+# checkpoints and failures
+CKPT_BYTES_PER_PARAM = Input("bytes_per_param", "bytes", "bytes saved per parameter (bf16 weights + fp32 master, m, v = 14)",
+                             "bytes", "每个参数保存的字节数（bf16 权重 + fp32 主权重、m、v = 14）", default=14.0)
+CKPT_BYTES = Input("checkpoint_bytes", "bytes", "size of one checkpoint", "C_bytes", "一个检查点的大小")
+WRITE_BW = Input("write_bandwidth", "bandwidth", "aggregate write bandwidth to storage", "BW_write", "写入存储的总带宽")
+NODE_MTBF = Input("node_mtbf", "time", "mean time between failures of one node", "MTBF_node", "单个节点的平均无故障时间")
+N_NODES = Input("n_nodes", "count", "nodes", "N_nodes", "节点数")
+CKPT_TIME = Input("checkpoint_time", "time", "time to write one checkpoint (training paused)", "δ",
+                  "写一次检查点的时间（训练暂停）")
+MTBF = Input("mtbf", "time", "mean time between failures of the whole job", "M", "整个作业的平均无故障时间")
+RESTART_TIME = Input("restart_time", "time", "time to restart after a failure (detect, reschedule, reload)", "R",
+                     "故障后重启的时间（发现、重新调度、加载）", default=0.0)
+CKPT_INTERVAL = Input("interval", "time", "time between checkpoints", "τ", "两次检查点之间的时间")
+# long context
+CP = Input("cp", "count", "context-parallel degree (GPUs the sequence is split over)", "CP", "上下文并行度（序列切分到的 GPU 数）")
+WINDOW = Input("window", "count", "sliding-window size (tokens attended to)", "W", "滑动窗口大小（可关注的 token 数）")
+CAUSAL = Input("causal", "count", "whether causal masking halves the attention FLOPs", "c_attn",
+               "因果掩码是否让注意力 FLOPs 减半", default="false",
+               choices=(Choice("false", 12, "12·L·s·d, scores and values over the whole sequence",
+                               "12·L·s·d，分数和加权求和按整条序列算"),
+                        Choice("true", 6, "6·L·s·d, causal masking halves them", "6·L·s·d，因果掩码让它们减半")))
+# pipeline schedules (times of passes are t_f, t_b, t_w, t_fb: never b, a batch or an element size elsewhere)
+T_F = Input("t_f", "time", "forward time of one micro-batch on one stage", "t_F", "一个微批次在一个阶段上的前向时间")
+T_B = Input("t_b", "time", "backward time of one micro-batch on one stage (input and weight gradients)", "t_B",
+            "一个微批次在一个阶段上的反向时间（输入梯度和权重梯度）")
+T_W = Input("t_w", "time", "weight-gradient part of the backward", "t_W", "反向中计算权重梯度的部分")
+T_FB = Input("t_fb", "time", "time of a forward and a backward chunk run overlapped", "t_F&B", "一个前向块与一个反向块重叠执行的时间")
+# network fabric
+RADIX = Input("radix", "count", "ports per switch", "k", "每台交换机的端口数")
+TIERS = Input("tiers", "count", "switch tiers of the fat tree", "tiers", "胖树的交换机层数")
+N_HOSTS = Input("n_hosts", "count", "hosts (NICs) attached to the fabric", "N_hosts", "接入网络的主机（网卡）数")
+OVERSUB = Input("oversubscription", "count", "oversubscription (1 = non-blocking, 3 = 3:1)", "o", "收敛比（1 = 无阻塞，3 = 3:1）")
+DIRECTIONS = Input("directions", "count", "link directions counted", "dirs", "计入的链路方向数", default="1",
+                   choices=(Choice("1", 1, "one direction", "单向"), Choice("2", 2, "both directions", "双向")))
+GPUS_PER_NODE = Input("gpus_per_node", "count", "GPUs per node", "g", "每个节点的 GPU 数")
+INTRA_BW = Input("intra_bandwidth", "bandwidth", "one-way bandwidth per GPU inside a node (NVLink)", "BW_intra",
+                 "节点内每卡的单向带宽（NVLink）")
+INTER_BW = Input("inter_bandwidth", "bandwidth", "one-way bandwidth per GPU between nodes (one NIC rail)", "BW_inter",
+                 "节点间每卡的单向带宽（一条网卡轨道）")
+OVERLAP = Input("overlap", "count", "whether the in-node and cross-node phases overlap", "overlap",
+                "节点内和跨节点两个阶段是否重叠", default="false",
+                choices=(Choice("false", 0, "the phases add", "两个阶段相加"),
+                         Choice("true", 1, "the phases overlap: the slower one sets the time",
+                                "两个阶段重叠：由较慢的那个决定")))
+# batch bookkeeping
+GRAD_ACCUM = Input("grad_accum", "count", "gradient-accumulation steps per optimizer step", "k_acc",
+                   "每个优化器步的梯度累积步数")
+# the exact critical batch of a [B, d] × [d, f] matmul
+MATMUL_D = Input("d", "count", "input width of the matmul ([B, d] × [d, f])", "d", "矩阵乘的输入维度（[B, d] × [d, f]）")
+MATMUL_F = Input("f", "count", "output width of the matmul ([B, d] × [d, f])", "f", "矩阵乘的输出维度（[B, d] × [d, f]）")

@@ -19,6 +19,10 @@ from .inputs import (
     STAGE_INDEX,
     STAGE_LAYERS,
     STAGE_TIMES,
+    T_B,
+    T_F,
+    T_FB,
+    T_W,
     VIRTUAL_STAGES,
 )
 from .registry import register
@@ -191,4 +195,55 @@ register(
                         "或用交错式调度可以缩小它。",
             example={"compute_time": 10.0, "bubble": 0.2},
             meaning_zh="加上流水线气泡后的一步时间：忙碌时间只占总时间的 (1 − 气泡率)"),
+    # ------------------------------------------ bubble times of modern schedules (DeepSeek-V3 report, Table 2)
+    Formula("bubble_time_1f1b", (P_STAGES, T_F, T_B), "(p - 1)*(t_f + t_b)", "time",
+            "idle time of a 1F1B pipeline per step: (p − 1) forward and backward passes while it fills and drains",
+            "narayanan2021, deepseek_v3",
+            (Misconception("forward_only", "counted only the forward passes of the fill ((p − 1)·t_F)", "(p - 1)*t_f",
+                           "只算了填充阶段的前向（(p − 1)·t_F）"),
+             Misconception("p_not_p_minus_1", "used p instead of p − 1 stages", "p*(t_f + t_b)",
+                           "用了 p 而不是 p − 1")),
+            "T_bubble",
+            decomposition=("the last stage starts its first forward (p − 1)·t_F late and the first stage finishes its last "
+                           "backward (p − 1)·t_B after the others: (p − 1)(t_F + t_B) of idle time per stage",),
+            decomposition_zh=("最后一个阶段的第一个前向晚开始 (p − 1)·t_F，第一个阶段的最后一个反向比其他阶段晚结束 "
+                              "(p − 1)·t_B：每个阶段空闲 (p − 1)(t_F + t_B)",),
+            takeaway="1F1B's bubble does not shrink with more micro-batches, only its share does: the schedules after it "
+                     "attack the (p − 1)(t_F + t_B) itself.",
+            takeaway_zh="1F1B 的气泡时间不随微批次增多而缩短，缩小的只是它的占比：之后的调度方法针对的就是 (p − 1)(t_F + t_B) 本身。",
+            example={"p": 8, "t_f": 0.01, "t_b": 0.02},
+            meaning_zh="1F1B 流水线每步的空闲时间：填充和排空时的 (p − 1) 次前向与反向"),
+    Formula("bubble_time_zb1p", (P_STAGES, T_F, T_B, T_W), "(p - 1)*(t_f + t_b - 2*t_w)", "time",
+            "idle time of the zero-bubble ZB1P schedule: the weight-gradient passes (t_W) fill the bubble; t_B is the "
+            "whole backward (DeepSeek's notation)", "qi2023, deepseek_v3",
+            (Misconception("one_t_w", "subtracted t_W once: that is the zero-bubble paper's form, whose T_B is the "
+                           "input-gradient part only", "(p - 1)*(t_f + t_b - t_w)",
+                           "只减了一次 t_W：那是零气泡论文的写法，其中 T_B 只是输入梯度部分"),),
+            "T_bubble",
+            decomposition=("split the backward into the input gradient (needed by the previous stage at once) and the "
+                           "weight gradient t_W (needed only by the optimizer): deferring the t_W passes into the bubble "
+                           "removes 2·t_W of it per stage: (p − 1)(t_F + t_B − 2t_W)",),
+            decomposition_zh=("把反向拆成输入梯度（上一阶段马上要用）和权重梯度 t_W（只有优化器要用）：把 t_W 推迟到气泡里做，"
+                              "每个阶段消掉 2·t_W：(p − 1)(t_F + t_B − 2t_W)",),
+            takeaway="zero-bubble schedules fill the pipeline's idle time with weight-gradient work that nothing waits for: "
+                     "same memory as 1F1B, most of the bubble gone.",
+            takeaway_zh="零气泡调度用没人等待的权重梯度计算填满流水线的空闲时间：显存与 1F1B 相同，大部分气泡消失。",
+            example={"p": 8, "t_f": 0.01, "t_b": 0.02, "t_w": 0.01},
+            meaning_zh="零气泡 ZB1P 调度的空闲时间：权重梯度计算（t_W）填进气泡；t_B 为完整的反向（DeepSeek 的记法）"),
+    Formula("bubble_time_dualpipe", (P_STAGES, T_FB, T_B, T_W), "(p/2 - 1)*(t_fb + t_b - 3*t_w)", "time",
+            "idle time of DeepSeek's DualPipe: micro-batches fed from both ends, a forward and a backward chunk "
+            "overlapped (t_F&B), weight gradients deferred", "deepseek_v3",
+            (Misconception("p_minus_1", "used p − 1 as for 1F1B: feeding both ends halves the fill",
+                           "(p - 1)*(t_fb + t_b - 3*t_w)", "像 1F1B 那样用了 p − 1：从两端同时喂入让填充减半"),),
+            "T_bubble",
+            decomposition=("DualPipe feeds micro-batches from both ends of the pipeline, so it fills in p/2 − 1 steps; "
+                           "each overlaps a forward and a backward chunk (t_F&B, between max(t_F, t_B) and t_F + t_B) "
+                           "and defers weight gradients: (p/2 − 1)(t_F&B + t_B − 3t_W)",),
+            decomposition_zh=("DualPipe 从流水线两端同时喂入微批次，填充只要 p/2 − 1 步；每步把一个前向块和一个反向块重叠执行"
+                              "（t_F&B，介于 max(t_F, t_B) 与 t_F + t_B 之间），并推迟权重梯度：(p/2 − 1)(t_F&B + t_B − 3t_W)",),
+            takeaway="DualPipe halves the fill and hides communication inside the overlapped chunks, at the cost of "
+                     "keeping two copies of the parameters.",
+            takeaway_zh="DualPipe 让填充减半，并把通信藏在重叠的计算块里，代价是保存两份参数。",
+            example={"p": 8, "t_fb": 0.025, "t_b": 0.02, "t_w": 0.01},
+            meaning_zh="DeepSeek DualPipe 的空闲时间：从两端喂入微批次，前向块与反向块重叠（t_F&B），权重梯度推迟"),
 )

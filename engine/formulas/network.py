@@ -1,0 +1,123 @@
+"""The network fabric: how many hosts a fat tree of a given switch radix connects, its bisection
+bandwidth with oversubscription, a two-level (hierarchical) all-reduce against a flat ring, and the
+per-device batch above which data-parallel gradient traffic hides behind compute.
+
+Cluster questions beyond one collective: the topology sets what bandwidth a job can count on, and the
+batch sets whether it needs it.
+"""
+
+from __future__ import annotations
+
+from .core import Formula, Misconception, Part
+from .inputs import (
+    BETA,
+    DIRECTIONS,
+    GPUS_PER_NODE,
+    INTER_BW,
+    INTRA_BW,
+    MESSAGE_BYTES,
+    N_HOSTS,
+    N_NODES,
+    OVERLAP,
+    OVERSUB,
+    PEAK,
+    RADIX,
+    TIERS,
+)
+from .registry import register
+
+LINK = BETA.as_("link_bandwidth", "BW_link")
+
+register(
+    Formula("fat_tree_hosts", (RADIX, TIERS), "2*(radix/2)^tiers", "count",
+            "hosts a non-blocking fat tree of k-port switches connects: 2·(k/2)^tiers (k²/2 with two tiers, k³/4 "
+            "with three)", "alfares2008",
+            (Misconception("all_ports_down", "let every port face down (k^tiers): half of each switch's ports go up",
+                           "radix^tiers", "让每个端口都朝下（k^tiers）：每台交换机有一半端口要朝上"),
+             Misconception("no_two", "left out the factor 2 ((k/2)^tiers): the top tier's ports all face down",
+                           "(radix/2)^tiers", "漏了因子 2（(k/2)^tiers）：最顶层交换机的端口全部朝下")),
+            "N_hosts",
+            decomposition=("a non-blocking switch below the top gives half its k ports to hosts or the tier below and half "
+                           "to the tier above; each tier multiplies the reach by k/2, and the top tier, with no tier "
+                           "above, uses all k: 2·(k/2)^tiers",),
+            decomposition_zh=("顶层以下的无阻塞交换机把 k 个端口一半给主机或下一层、一半给上一层；每加一层覆盖范围乘 k/2，"
+                              "顶层没有上一层，k 个端口全部朝下：2·(k/2)^tiers",),
+            simplification=("two tiers: k²/2 (64-port switches: 2,048 hosts); three tiers: k³/4 (65,536 hosts)",),
+            simplification_zh=("两层：k²/2（64 口交换机：2,048 台主机）；三层：k³/4（65,536 台主机）",),
+            takeaway="the radix, not the switch speed, sets how far a non-blocking fabric scales: one more tier "
+                     "multiplies the hosts by k/2 and adds two switch hops.",
+            takeaway_zh="决定无阻塞网络能扩展多大的是端口数而不是交换机速度：多一层，主机数乘 k/2，同时多两跳交换。",
+            example={"radix": 64, "tiers": 3},
+            meaning_zh="k 口交换机组成的无阻塞胖树能连接的主机数：2·(k/2)^tiers（两层 k²/2，三层 k³/4）"),
+    Formula("bisection_bandwidth", (N_HOSTS, LINK, OVERSUB, DIRECTIONS),
+            "n_hosts*link_bandwidth*directions/(2*oversubscription)", "bandwidth",
+            "bandwidth across a cut of the fabric into two halves: half the hosts' links, ÷ the oversubscription",
+            "alfares2008, austin2025",
+            (Misconception("no_oversubscription", "ignored the oversubscription (counted a non-blocking fabric)",
+                           "n_hosts*link_bandwidth*directions/2", "忽略了收敛比（当成了无阻塞网络）"),
+             Misconception("no_half", "counted every host's link across the cut, not half of them",
+                           "n_hosts*link_bandwidth*directions/oversubscription", "把所有主机的链路都算在割线上，而不是一半")),
+            "BW_bisect",
+            decomposition=("cut the hosts into two halves: at full bandwidth each of the N/2 hosts on one side can talk to "
+                           "the other side at its link rate; an o:1 oversubscribed fabric carries 1/o of that",),
+            decomposition_zh=("把主机分成两半：满带宽时一侧的 N/2 台主机都能以链路速率与另一侧通信；o:1 收敛的网络只能承载其 1/o",),
+            parts=(Part("half", "N/2 · BW_link", "n_hosts*link_bandwidth/2", "bandwidth", "half the hosts' links",
+                        "一半主机的链路"),),
+            takeaway="oversubscription is cheaper switches for less bisection: fine for traffic that stays in a rack, "
+                     "costly for all-to-all (MoE) and data-parallel traffic across the whole cluster.",
+            takeaway_zh="收敛是用更便宜的交换机换更少的对分带宽：流量留在机架内没问题，全集群的 All-to-All（MoE）和数据并行"
+                        "流量就吃亏。",
+            example={"n_hosts": 1024, "link_bandwidth": 50e9, "oversubscription": 2},
+            meaning_zh="把网络切成两半时跨越割线的带宽：一半主机的链路，÷ 收敛比"),
+    Formula("hierarchical_allreduce_time",
+            (MESSAGE_BYTES, GPUS_PER_NODE, N_NODES.as_("n_nodes", "n"), INTRA_BW, INTER_BW, OVERLAP),
+            "2*(gpus_per_node - 1)/gpus_per_node*m/intra_bandwidth + 2*(n_nodes - 1)/n_nodes*(m/gpus_per_node)"
+            "/inter_bandwidth - overlap*min(2*(gpus_per_node - 1)/gpus_per_node*m/intra_bandwidth, "
+            "2*(n_nodes - 1)/n_nodes*(m/gpus_per_node)/inter_bandwidth)", "time",
+            "two-level all-reduce: reduce-scatter in the node, all-reduce of 1/g of the message across nodes on each "
+            "GPU's rail, all-gather in the node (bandwidth terms)", "sergeev2018, austin2025",
+            (Misconception("whole_message_across", "sent the whole message across nodes: each rail carries only m/g",
+                           "2*(gpus_per_node - 1)/gpus_per_node*m/intra_bandwidth + 2*(n_nodes - 1)/n_nodes*m"
+                           "/inter_bandwidth", "把整条消息都跨节点发送了：每条轨道只承载 m/g"),
+             Misconception("flat_ring", "timed one flat ring over all g·n GPUs at the inter-node bandwidth",
+                           "2*(gpus_per_node*n_nodes - 1)/(gpus_per_node*n_nodes)*m/inter_bandwidth",
+                           "按一个覆盖全部 g·n 张卡的扁平 ring、以节点间带宽计算了时间")),
+            "T_hier",
+            decomposition=("in the node, a reduce-scatter and an all-gather over NVLink cost 2(g−1)/g · m / BW_intra; "
+                           "between them each GPU all-reduces its 1/g shard with its peers on the other nodes over its "
+                           "own NIC rail: 2(n−1)/n · (m/g) / BW_inter",),
+            decomposition_zh=("节点内通过 NVLink 做一次 ReduceScatter 和一次 AllGather，耗时 2(g−1)/g · m / BW_intra；"
+                              "中间每张卡用自己的网卡轨道，与其他节点上的对应卡对自己那 1/g 分片做 AllReduce："
+                              "2(n−1)/n · (m/g) / BW_inter",),
+            parts=(Part("t_intra", "T_intra", "2*(gpus_per_node - 1)/gpus_per_node*m/intra_bandwidth", "time",
+                        "reduce-scatter + all-gather in the node", "节点内 ReduceScatter + AllGather"),
+                   Part("t_inter", "T_inter", "2*(n_nodes - 1)/n_nodes*(m/gpus_per_node)/inter_bandwidth", "time",
+                        "all-reduce of one shard across nodes", "跨节点对一个分片做 AllReduce")),
+            via="t_intra + t_inter - overlap*min(t_intra, t_inter)",
+            simplification=("the slow links carry only m/g per GPU: compared with a flat ring at BW_inter the cross-node "
+                            "time falls by about g",),
+            simplification_zh=("慢链路上每张卡只传 m/g：与以 BW_inter 跑的扁平 ring 相比，跨节点时间约降为 1/g",),
+            takeaway="keep the big volume on NVLink and send only 1/g of the message over the network: that is why "
+                     "rail-optimised clusters give every GPU its own NIC.",
+            takeaway_zh="把大流量留在 NVLink 上，只让 1/g 的消息走网络：这就是轨道优化集群给每张卡配一块网卡的原因。",
+            example={"m": 1e9, "gpus_per_node": 8, "n_nodes": 16, "intra_bandwidth": 450e9, "inter_bandwidth": 50e9},
+            meaning_zh="两级 AllReduce：节点内 ReduceScatter，每条轨道跨节点对 1/g 的消息做 AllReduce，节点内 AllGather"
+                       "（只计带宽项）"),
+    Formula("dp_min_batch_per_device", (PEAK, LINK), "peak_flops/link_bandwidth", "count",
+            "tokens per device per step above which data-parallel gradient traffic hides behind compute: "
+            "peak FLOP/s ÷ link bandwidth", "austin2025",
+            (Misconception("inverted", "divided bandwidth by FLOPS", "link_bandwidth/peak_flops",
+                           "用带宽除以 FLOPS（除反了）"),),
+            "B_min",
+            decomposition=("per step a device computes 6Φ FLOPs per token of its batch B, while the gradient all-reduce "
+                           "moves about 2 × 2Φ bytes (bf16 out and back) whatever B: compute ≥ communication when "
+                           "6Φ·B / F_peak ≥ 4Φ / BW, i.e. B ≳ F_peak / BW",),
+            decomposition_zh=("每步中设备对自己批中每个 token 计算 6Φ FLOPs，而梯度 AllReduce 无论 B 多大都要搬约 2 × 2Φ 字节"
+                              "（bf16 发出和收回）：当 6Φ·B / F_peak ≥ 4Φ / BW，即 B ≳ F_peak / BW 时计算能掩盖通信",),
+            takeaway="data parallelism needs a minimum batch per device: below F_peak / BW tokens the step waits on the "
+                     "network, which is why large clusters shard the model instead of shrinking the batch.",
+            takeaway_zh="数据并行要求每个设备有最小批大小：低于 F_peak / BW 个 token 时，一步要等网络，所以大集群宁可切分模型"
+                        "也不缩小批。",
+            example={"peak_flops": 989e12, "link_bandwidth": 50e9},
+            meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 链路带宽"),
+)
