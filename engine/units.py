@@ -137,6 +137,9 @@ UNIT_KINDS: dict[str, UnitKind] = {k.name: k for k in (
     UnitKind("ratio", plain=True, percent=True),
     UnitKind("count", plain=True, whole=True),
     UnitKind("bits"),
+    # cost, capacity, energy and loss (the 2026 interview formulas): a unit of their own, no prefixes to slip
+    *(UnitKind(k) for k in ("dollars", "usd_per_gpu_hour", "usd_per_mtok", "gpu_hours", "req_rate", "step_rate",
+                            "power", "energy_per_token", "mwh", "nats")),
 )}
 
 
