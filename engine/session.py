@@ -282,7 +282,7 @@ def stored_text(typed: str) -> str:
 def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
                state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
-               interview: date | None = None) -> dict:
+               interview: date | None = None, hardware: str | None = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
@@ -311,7 +311,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         "seconds": None if seconds is None or not 0 <= seconds <= MAX_SECONDS else round(float(seconds), 3),
         "mode": mode, "scheduled": bool(schedule),
         "before": before, "after": after,
-    }
+    } | ({"hardware": hardware} if hardware else {})  # the chip the problem was drawn on (--hardware ID)
 
 
 class Session:
@@ -386,7 +386,7 @@ class Session:
 
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
-               today: date | None = None) -> dict:
+               today: date | None = None, hardware: str | None = None) -> dict:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -404,7 +404,7 @@ class Session:
         schedule = card.scheduled or (card.extra and moves_schedule(state, quality, day))
         row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=quality, verdict=verdict,
                          when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
-                         value=value, seconds=seconds, step=step, interview=self.interview)
+                         value=value, seconds=seconds, step=step, interview=self.interview, hardware=hardware)
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card))
         rest = self.cards[1:]
         if schedule:

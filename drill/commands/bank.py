@@ -222,10 +222,6 @@ def grade_check(args: argparse.Namespace) -> Checked:
     t = _template(args.template)
     seed = _whole(args.seed, "--seed", 0, MAX_SEED)
     problem = t.generate(seed, hardware=chosen_hardware(args))
-    if problem.hardware and getattr(args, "record", False):
-        raise UsageError("--record cannot store a problem drawn on --hardware yet (a review row holds template and "
-                         "seed only): check it without --record",
-                         "--record 还不能记录用 --hardware 出的题（复习记录只保存模板和种子）：请去掉 --record")
     n = len(problem.steps)
     if args.step is not None:
         step = _whole(args.step, "--step", 1, n)

@@ -462,7 +462,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
                           when=when, today=today, state=state if schedule else None, schedule=schedule,
                           mode="paper", typed=typed, value=value, step=step, seconds=PAPER_SECONDS,
-                          interview=learning(profile).interview)
+                          interview=learning(profile).interview, hardware=problem.hardware)
 
     profile = _open(args)
     try:
@@ -477,7 +477,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                              f"{_next_due(stored)}.", file=out)
             return 0
         n = len(problem.steps)
-        earlier = paper_steps(profile.reviews_today(today), template.id, seed)
+        earlier = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware)
         again = earlier.get(step)
         if len(earlier) == n and again is not None and again["typed"] == stored_text(typed) \
                 and again["quality"] == verdict.quality:  # all steps in, the whole review missing: a failed write
@@ -492,7 +492,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                 return _fail(_said("save.not_recorded", args, e))
             print(f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored['id']}。" if zh else
                   f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.", file=out)
-        steps = paper_steps(profile.reviews_today(today), template.id, seed)
+        steps = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware)
         remaining = [k for k in range(1, n + 1) if k not in steps]
         if remaining:
             command = f"drill check {template.id} --seed {seed} --step K ANSWER --record"
@@ -521,12 +521,13 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
             print("drill: " + _said("save.state_behind", args, profile.state_behind), file=sys.stderr)
 
 
-def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int) -> dict[int, Mapping[str, Any]]:
-    """The paper step rows of one chain (``item``, ``seed``) since its last whole paper review, by step
-    (the latest row of each step)."""
+def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int,
+                hardware: str | None = None) -> dict[int, Mapping[str, Any]]:
+    """The paper step rows of one chain (``item``, ``seed``, drawn on ``hardware``) since its last whole paper
+    review, by step (the latest row of each step)."""
     steps: dict[int, Mapping[str, Any]] = {}
     for r in rows:
-        if r["item"] != item or r["seed"] != seed or r["mode"] != "paper":
+        if r["item"] != item or r["seed"] != seed or r["mode"] != "paper" or r.get("hardware") != hardware:
             continue
         if r["step"] is None:
             steps.clear()  # a whole review closes the earlier attempt

@@ -383,17 +383,18 @@ class PracticeRun:
         if chain:
             row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
                              when=a.when, today=today, state=None, schedule=False, mode=card.mode, typed=a.typed,
-                             value=a.value, seconds=a.seconds, step=a.step + 1)
+                             value=a.value, seconds=a.seconds, step=a.step + 1, hardware=a.problem.hardware)
             a.rows.append(self.ctx.profile.record(row))
         if not chain or a.last_step:
             steps = a.prior + [a]
             if chain:
                 row = self.session.answer(chain_quality([s.quality for s in steps]),
                                           worst_verdict([s.status for s in steps]), when=a.when, typed="",
-                                          value=None, seconds=sum(s.seconds for s in steps), today=today)
+                                          value=None, seconds=sum(s.seconds for s in steps), today=today,
+                                          hardware=a.problem.hardware)
             else:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
-                                          seconds=a.seconds, today=today)
+                                          seconds=a.seconds, today=today, hardware=a.problem.hardware)
             self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
             self._moved = False

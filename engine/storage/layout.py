@@ -23,6 +23,10 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 _SEGMENT = re.compile(r"(\d{6})\.json")
 ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "value", "verdict", "quality",
               "seconds", "mode", "scheduled", "before", "after")
+# Fields a row has only when they apply: "hardware", the accelerator id a problem was drawn on (drill ... --hardware
+# ID, issue #25): with template and seed it identifies the problem.  A row without it is as before.
+OPTIONAL_ROW_FIELDS = ("hardware",)
+_HARDWARE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator id (question_bank.catalogue)
 
 
 def backup_path(path: Path) -> Path:

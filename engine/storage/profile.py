@@ -19,8 +19,8 @@ from ..sm2 import ItemState
 from . import layout
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
 from .errors import BadProfileName, DamagedSave, InvalidDocument, SaveFailed, save_failed, saves_problem
-from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
-                     backup_path, digest_path, segment_path)
+from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, RECENT_QUALITIES, ROW_FIELDS,
+                     SCHEMA_VERSION, backup_path, digest_path, segment_path)
 from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, segment_rows, write_digest
@@ -373,7 +373,7 @@ class Profile:
         self._check_writer()
         if (p := row_problem(row, stored=False)) is not None:
             raise InvalidDocument(f"review row: {p}")
-        stored = _copy({k: row[k] for k in ROW_FIELDS[1:]})
+        stored = _copy({k: row[k] for k in ROW_FIELDS[1:] + OPTIONAL_ROW_FIELDS if k in row})
         stored = {"id": self._next_id, **stored}
         rolled = self._seg_db is not None and len(self._seg_rows) >= layout.SEGMENT_ROWS
         if self._seg_db is None or len(self._seg_rows) >= layout.SEGMENT_ROWS:

@@ -25,7 +25,7 @@ from typing import Any
 from ..messages import LANGS
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
-from .layout import EXPORT_FORMAT, ROW_FIELDS, SCHEMA_VERSION
+from .layout import _HARDWARE, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
 
 MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
 MAX_EF = 100.0  # SM-2 adds at most 0.1 per review, and intervals stop growing at MAX_INTERVAL long before
@@ -114,12 +114,14 @@ def state_problem(d: Any, today: date | None = None) -> str | None:
 
 
 _ROW_KEYS = frozenset(ROW_FIELDS)
+_ROW_KEYS_HW = _ROW_KEYS | {"hardware"}
 _VERDICTS, _MODES = frozenset(VERDICTS), frozenset(MODES)
 
 
 def _row_ok(r: Any) -> bool:
     """A quick yes for a well-formed stored row (:func:`row_problem` explains a no)."""
-    if type(r) is not dict or r.keys() != _ROW_KEYS:
+    if type(r) is not dict or (r.keys() != _ROW_KEYS and not (
+            r.keys() == _ROW_KEYS_HW and type(r["hardware"]) is str and _HARDWARE.fullmatch(r["hardware"]))):
         return False
     v, sec, step, b, a, item, topic = r["value"], r["seconds"], r["step"], r["before"], r["after"], r["item"], r["topic"]
     ts, day = r["ts"], r["date"]
@@ -156,9 +158,11 @@ def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> 
     missing = [f for f in fields if f not in row]
     if missing:
         return f"missing field {missing[0]!r}"
-    extra = sorted(set(row) - set(ROW_FIELDS))
+    extra = sorted(set(row) - set(ROW_FIELDS) - set(OPTIONAL_ROW_FIELDS))
     if extra:
         return f"unknown field {extra[0]!r}"
+    if "hardware" in row and not (isinstance(row["hardware"], str) and _HARDWARE.fullmatch(row["hardware"])):
+        return f"hardware must be an accelerator id (lowercase letters, digits, _ . -), not {row['hardware']!r:.80}"
     if stored and (p := _number_problem("id", row["id"], 1, MAX_ID, whole=True)):
         return p
     if not _ts_ok(row["ts"]):

@@ -81,12 +81,25 @@ def test_ask_and_check_take_hardware(tmp_path, capsys):
                                  "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["status"] == "correct"
         assert cli.main(saves + ["check", "roofline.classify_gemm", "--seed", "3", "--hardware", "my_gpu", answer,
-                                 "--record"]) == 2
-        assert "--record" in capsys.readouterr().err
+                                 "--record"]) == 0
+        capsys.readouterr()
+        assert cli.main(saves + ["check", "roofline.classify_gemm", "--seed", "3", answer, "--record"]) == 0
+        capsys.readouterr()
+        from engine.storage import Profile
+
+        with Profile.open(tmp_path, "default") as profile:  # the row names the chip: template, seed and hardware
+            rows = profile.reviews()
+            assert [r.get("hardware") for r in rows] == ["my_gpu", None]
+            doc = profile.export()
+        assert doc["reviews"][0]["hardware"] == "my_gpu" and "hardware" not in doc["reviews"][1]
+        from engine.storage.validation import document_problem
+
+        assert document_problem(doc) is None
+        doc["reviews"][0]["hardware"] = "Not An Id!"
+        assert "hardware must be an accelerator id" in document_problem(doc)
         assert cli.main(saves + ["ask", "roofline.classify_gemm", "--hardware", "nope"]) == 2
         err = capsys.readouterr().err
         assert "nope" in err and "my_gpu" in err and err.count("\n") == 1
-        assert cli.main(saves + ["practice", "--hardware", "nope"]) == 2  # refused before the profile is opened
-        assert not (tmp_path / "default").exists()
+        assert cli.main(saves + ["practice", "--hardware", "nope"]) == 2  # refused before the app starts
     finally:
         user_catalogue.load(tmp_path / "nowhere")
