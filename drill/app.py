@@ -150,10 +150,11 @@ class DrillApp(App):
             self.open_screen("help")
 
     def action_toggle_lang(self) -> None:
+        from engine.langs import other_lang
         from engine.storage import SaveFailed
 
         try:
-            self.ctx.set_lang("en" if self.ctx.lang == "zh" else "zh")
+            self.ctx.set_lang(other_lang(self.ctx.lang))
         except SaveFailed as e:  # switched all the same (AppContext.set_lang), only not remembered
             self.notify(t("save.lang_not_kept", self.ctx.lang, why=e.text(self.ctx.lang)), severity="error",
                         timeout=8, markup=False)

@@ -21,6 +21,7 @@ from textual.content import Content
 
 from drill.core import find
 from drill.core.i18n import t, template_title, topic_name
+from engine.langs import other_lang
 
 # Textual's system commands (textual 8.2.8 App.get_system_commands), known by their help text,
 # which tells Keys' show and hide apart: the ids of their title and help in drill.core.i18n.STRINGS
@@ -121,7 +122,7 @@ def template_commands(app, query: str) -> list[tuple[float, Content, str, str, o
     from question_bank import registry
 
     lang = app.ctx.lang
-    other = "en" if lang == "zh" else "zh"
+    other = other_lang(lang)
     found = []
     for tpl in registry.all_templates():
         title = template_title(tpl, lang)

@@ -7,17 +7,18 @@ Both render with ``.text(lang)`` (``"en"`` or ``"zh"``); ``str()`` is the
 English.  Parameters that are themselves a Msg or a Twin render in the same
 language.
 
-This module is where languages are told apart (issue 23 §3): every text the
-engine, the bank and the app show in two languages is a Twin, a Msg, or a pair
-read with :func:`pick`; nothing else tests ``lang == "zh"``.  English is the
-language a text falls back to.
+With :mod:`engine.langs` this module is where languages are told apart (issue
+23 §3): every text the engine, the bank and the app show in two languages is a
+Twin, a Msg, or a pair read with :func:`pick`; nothing else tests
+``lang == "zh"``.  English is the language a text falls back to.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, TypeVar, Union
+from typing import Iterable, Union
 
+from .langs import LANGS, other_lang, pick  # noqa: F401 (re-exported: the text table's door)
 from .units import KIND_NAMES
 
 # code -> (English, Chinese); str.format templates with the same fields.
@@ -264,25 +265,6 @@ READING_NAMES: dict[str, str] = {"bytes": "bytes", "bandwidth": "bytes_per_s"}  
 ASKED_DIMS: dict[str, tuple[str, str]] = {"tok_rate": ("tok/s (1/s)", "tok/s（1/s）")}
 
 
-LANGS: tuple[str, ...] = ("en", "zh")  # the languages of the app, English (the fallback) first
-
-T = TypeVar("T")
-
-
-def pick(lang: str, en: T, zh: T | None) -> T:
-    """``zh`` in Chinese when there is one (``None``: there is none), else ``en``.
-
-    For pairs of fields of any type (a solution's lines, an override that may be
-    empty on purpose); a text that falls back when empty is a :class:`Twin`.
-    """
-    return zh if lang == "zh" and zh is not None else en
-
-
-def other_lang(lang: str) -> str:
-    """The language a "switch language" key goes to from ``lang``: the next one of :data:`LANGS`."""
-    return LANGS[(LANGS.index(lang) + 1) % len(LANGS)] if lang in LANGS else LANGS[0]
-
-
 @dataclass(frozen=True, slots=True)
 class Twin:
     """A text written in both languages; without a Chinese twin the English is shown."""
@@ -291,7 +273,7 @@ class Twin:
     zh: str = ""
 
     def text(self, lang: str = "en") -> str:
-        return self.zh if lang == "zh" and self.zh else self.en
+        return pick(lang, self.en, self.zh or None)
 
     def __str__(self) -> str:
         return self.en

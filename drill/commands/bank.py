@@ -127,6 +127,8 @@ def run_templates(args: argparse.Namespace) -> int:
     if args.topic is not None and args.topic not in TOPICS:
         raise UsageError(f"unknown topic {args.topic!r} (one of {', '.join(TOPICS)})",
                          f"没有主题“{args.topic}”（可选：{', '.join(TOPICS)}）")
+    from engine.messages import Twin, pick
+
     lang = lang_of(args)
     rows = [t for t in registry.all_templates() if args.topic in (None, t.topic)]
     if args.json:
@@ -135,17 +137,17 @@ def run_templates(args: argparse.Namespace) -> int:
                       "target_seconds": t.target_seconds} for t in rows])
         return 0
     width = max((len(t.id) for t in rows), default=10)
-    head = ("模板", "主题", "难度", "答案", "步数", "标题") if lang == "zh" else \
-        ("TEMPLATE", "TOPIC", "DIFF", "ANSWER", "STEPS", "TITLE")
+    head = pick(lang, ("TEMPLATE", "TOPIC", "DIFF", "ANSWER", "STEPS", "TITLE"),
+                ("模板", "主题", "难度", "答案", "步数", "标题"))
     # ANSWER: the kinds of the steps' answers, one rule for single questions and chains (Template.answer_kind)
     kind = max([len(head[3])] + [len(t.answer_kind) for t in rows])
     print(f"{head[0]:<{width}}  {head[1]:<13} {head[2]:<4} {head[3]:<{kind}} {head[4]:<5} {head[5]}")
     for t in rows:
-        title = t.title_zh if lang == "zh" else t.title
+        title = t.title_in(lang)
         print(f"{t.id:<{width}}  {t.topic:<13} {t.difficulty:<4} {t.answer_kind:<{kind}} {t.chain_length:<5} {title}")
     topics = sorted({t.topic for t in rows}, key=TOPICS.index)
-    names = ", ".join(TOPIC_NAMES[x][1 if lang == "zh" else 0] for x in topics)
-    print(f"\n{len(rows)} templates ({names})" if lang == "en" else f"\n共 {len(rows)} 个模板（{names}）")
+    names = ", ".join(pick(lang, *TOPIC_NAMES[x]) for x in topics)
+    print(Twin(f"\n{len(rows)} templates ({names})", f"\n共 {len(rows)} 个模板（{names}）").text(lang))
     return 0
 
 
@@ -154,20 +156,9 @@ def run_templates(args: argparse.Namespace) -> int:
 
 
 def _answer_hint(step: "Step", lang: str) -> str:
+    """What the step's answer takes (its kind says: engine.kinds), for a prompt printed without an answer box."""
     e = step.expected
-    if e.kind == "choice":
-        keys = " / ".join(c.key for c in e.choices)
-        return f"选项：{keys}" if lang == "zh" else f"Choices: {keys}"
-    if e.kind == "expression":
-        return "答案为表达式" if lang == "zh" else "Answer with an expression"
-    if e.kind == "layout":
-        return ("答案为并行布局，例如 tp=8 pp=2 dp=4、TP8 PP2 DP4 或 8,2,4" if lang == "zh"
-                else "Answer with a layout: tp=8 pp=2 dp=4, TP8 PP2 DP4 or 8,2,4")
-    if e.integer:
-        return "答案为整数" if lang == "zh" else "Answer with a whole number"
-    if not e.unit:
-        return "答案为纯数字" if lang == "zh" else "Answer with a plain number"
-    return f"答案单位：{e.unit}" if lang == "zh" else f"Answer in: {e.unit}"
+    return e.answer_kind.hint(e).text(lang)
 
 
 def run_ask(args: argparse.Namespace) -> int:
@@ -179,10 +170,11 @@ def run_ask(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(problem.to_dict(lang))
         return 0
-    zh = lang == "zh"
-    title = t.title_zh if zh else t.title
-    print(f"{t.id}  seed {seed}  ·  {title}  ·  " + (f"难度 {t.difficulty}  ·  目标 {t.target_seconds} 秒" if zh
-                                                      else f"difficulty {t.difficulty}  ·  target {t.target_seconds} s"))
+    from engine.messages import Twin
+
+    print(f"{t.id}  seed {seed}  ·  {t.title_in(lang)}  ·  "
+          + Twin(f"difficulty {t.difficulty}  ·  target {t.target_seconds} s",
+                 f"难度 {t.difficulty}  ·  目标 {t.target_seconds} 秒").text(lang))
     print()
     print(problem.prompt(lang))
     print()
@@ -191,7 +183,8 @@ def run_ask(args: argparse.Namespace) -> int:
         print(prefix + _answer_hint(s, lang))
     step_flag = " --step K" if problem.is_chain else ""
     hw_flag = f" --hardware {problem.hardware}" if problem.hardware else ""
-    print(("\n检查答案：" if zh else "\nCheck with: ") + f"drill check {t.id} --seed {seed}{step_flag}{hw_flag} \"ANSWER\"")
+    print(Twin("\nCheck with: ", "\n检查答案：").text(lang)
+          + f"drill check {t.id} --seed {seed}{step_flag}{hw_flag} \"ANSWER\"")
     return 0
 
 
@@ -272,17 +265,18 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
         _print_json(check_dict(c, lang))
         return
     v = c.verdict
-    zh = lang == "zh"
+    from engine.messages import Twin
+
     if c.problem.is_chain:
-        print((f"第 {c.step_index + 1}/{len(c.problem.steps)} 步：" if zh
-               else f"Step {c.step_index + 1} of {len(c.problem.steps)}: ") + c.graded_step.prompt(lang))
+        n, of = c.step_index + 1, len(c.problem.steps)
+        print(Twin(f"Step {n} of {of}: ", f"第 {n}/{of} 步：").text(lang) + c.graded_step.prompt(lang))
     print(v.message_in(lang))  # it opens with the status ("Wrong: ...", "错误：...")
     reading = v.parsed.notes_in(lang) if v.parsed is not None else ()  # the approximation is in the message
     if reading:
-        print(("读取为：" if zh else "Read as: ") + ("；" if zh else "; ").join(reading))
+        print(Twin("Read as: ", "读取为：").text(lang) + Twin("; ", "；").text(lang).join(reading))
     if v.status == "invalid":
         return  # nothing was graded: the solution stays hidden so the learner can try again
-    print("\n解答：" if zh else "\nSolution:")
+    print(Twin("\nSolution:", "\n解答：").text(lang))
     for line in c.graded_step.solution_lines(lang):
         print(f"  {line}")
 

@@ -108,7 +108,7 @@ def due_report(profile: "Profile", today: date | None = None, lang: str = "en") 
     ctx = AppContext(profile, lang) if clock is None else AppContext(profile, lang, clock=clock)
     today = ctx.today()
     templates = registry.all_templates()
-    title = {t.id: (t.title_zh if lang == "zh" else t.title) for t in templates}
+    title = {t.id: t.title_in(lang) for t in templates}
     states = profile.states()
     s = flow.today_session(ctx)
     rules, nxt = flow.learning(profile), s.next_due()
@@ -116,14 +116,14 @@ def due_report(profile: "Profile", today: date | None = None, lang: str = "en") 
         "date": today.isoformat(),
         "profile": profile.name,
         "due": [{"item": c.item, "title": title[c.item], "topic": c.topic, "due": states[c.item].due.isoformat(),
-                 "overdue_days": c.overdue} for c in s.cards if c.kind == "due"],
+                 "overdue_days": c.overdue} for c in s.cards_of("due")],
         "held_back": s.held_back,
         "new_per_day": rules.new_per_day,
         "new_today": s.plan.new_today,
         "reviews_per_day": rules.reviews_per_day,
-        "new_available": sum(1 for c in s.cards if c.kind == "new"),
-        "new": [{"item": c.item, "title": title[c.item], "topic": c.topic} for c in s.cards if c.kind == "new"],
-        "queued": [{"item": c.item, "title": title[c.item], "topic": c.topic} for c in s.cards if c.kind == "extra"],
+        "new_available": len(s.cards_of("new")),
+        "new": [{"item": c.item, "title": title[c.item], "topic": c.topic} for c in s.cards_of("new")],
+        "queued": [{"item": c.item, "title": title[c.item], "topic": c.topic} for c in s.cards_of("extra")],
         "next_due": nxt.isoformat() if nxt else None,
         "interview": plan_dict(s.plan),
     }
@@ -138,9 +138,11 @@ def plan_dict(plan) -> dict[str, Any] | None:
 
 
 def _overdue(days: int, lang: str = "en") -> str:
-    if lang == "zh":
-        return "今天到期" if days == 0 else f"逾期 {days} 天"
-    return "due today" if days == 0 else f"{days} day{'s' if days != 1 else ''} overdue"
+    from engine.messages import Twin
+
+    if days == 0:
+        return Twin("due today", "今天到期").text(lang)
+    return Twin(f"{days} day{'s' if days != 1 else ''} overdue", f"逾期 {days} 天").text(lang)
 
 
 # drill due's lines, in English and Chinese (the app's words for the same things are in drill.core.i18n)
@@ -155,8 +157,9 @@ DUE_TEXT = {
 
 
 def _due_text(key: str, lang: str, **fmt) -> str:
-    en, zh = DUE_TEXT[key]
-    return (zh if lang == "zh" else en).format(**fmt)
+    from engine.messages import pick
+
+    return pick(lang, *DUE_TEXT[key]).format(**fmt)
 
 
 def run_due(args: argparse.Namespace) -> int:
@@ -243,10 +246,11 @@ def run_plan(args: argparse.Namespace) -> int:
         return 0
     from engine.session import PACE_WARNING
 
+    from engine.messages import Twin
+
     tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
-    zh = lang == "zh"
-    lines = [(f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道" if zh else
-              f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}")]
+    lines = [Twin(f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}",
+                  f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道").text(lang)]
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
     else:
@@ -254,9 +258,9 @@ def run_plan(args: argparse.Namespace) -> int:
         if plan.active and plan.left:
             lines.append(tr("home.pace", left=plan.left, pace=plan.new_today))
             if plan.too_many:
-                lines.append(("注意：" if zh else "Warning: ") + tr("home.pace_warning", limit=PACE_WARNING))
+                lines.append(Twin("Warning: ", "注意：").text(lang) + tr("home.pace_warning", limit=PACE_WARNING))
         if f.readiness:
-            lines.append(tr("home.ready") + ("：" if zh else ":"))
+            lines.append(tr("home.ready") + Twin(":", "：").text(lang))
             width = max(_cells(topic_name(x, lang)) for x in f.readiness)
             for topic, (r, n) in f.readiness.items():
                 name = topic_name(topic, lang)
@@ -267,13 +271,14 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def _problem(key: str, setting: str, lang: str = "en") -> str:
     from drill.core import flow
+    from engine.messages import pick
 
     if key == "settings.bad_number":
         lo, hi = flow.SETTING_BOUNDS[setting]
-        return f"请输入 {lo}-{hi} 之间的整数" if lang == "zh" else f"a whole number {lo}-{hi}, please"
-    en, zh = {"settings.bad_date": ("a date YYYY-MM-DD (or none), please", "请输入日期 YYYY-MM-DD（或 none）"),
-              "settings.past_date": ("the date must be after today", "日期必须在今天之后")}[key]
-    return zh if lang == "zh" else en
+        return pick(lang, f"a whole number {lo}-{hi}, please", f"请输入 {lo}-{hi} 之间的整数")
+    words = {"settings.bad_date": ("a date YYYY-MM-DD (or none), please", "请输入日期 YYYY-MM-DD（或 none）"),
+             "settings.past_date": ("the date must be after today", "日期必须在今天之后")}
+    return pick(lang, *words[key])
 
 
 def _cells(text: str) -> int:
@@ -360,8 +365,9 @@ IMPORT_TEXT = {
 def _import_text(key: str, args: argparse.Namespace, **fmt) -> str:
     from drill.core.paths import command_lang
 
-    en, zh = IMPORT_TEXT[key]
-    return (zh if command_lang(args) == "zh" else en).format(**fmt)
+    from engine.messages import pick
+
+    return pick(command_lang(args), *IMPORT_TEXT[key]).format(**fmt)
 
 
 def _kind_of(mode: int, args: argparse.Namespace) -> str:
@@ -373,7 +379,9 @@ def _kind_of(mode: int, args: argparse.Namespace) -> str:
     en, zh = (("a folder", "文件夹") if stat.S_ISDIR(mode) else ("a named pipe", "命名管道") if stat.S_ISFIFO(mode)
               else ("a device", "设备") if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
               else ("a socket", "套接字") if stat.S_ISSOCK(mode) else ("not a file", "不是文件"))
-    return zh if command_lang(args) == "zh" else en
+    from engine.messages import pick
+
+    return pick(command_lang(args), en, zh)
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -448,10 +456,12 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
 
+    from engine.messages import Twin
+
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
-    zh = command_lang(args) == "zh"
+    lang = command_lang(args)
     if not verdict.graded:
-        return _fail("未记录：无法读懂这个答案" if zh else "not recorded: the answer could not be read")
+        return _fail(Twin("not recorded: the answer could not be read", "未记录：无法读懂这个答案").text(lang))
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
     template, seed = problem.template, problem.seed
     when, today = datetime.now(timezone.utc), date.today()
@@ -472,9 +482,10 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                                             value=value, whole=True))
             except SaveFailed as e:
                 return _fail(_said("save.not_recorded", args, e))
-            print(f"已记为 {template.id} 的第 {stored['id']} 条复习（评分 {stored['quality']}）；{_next_due(stored, zh)}。"
-                  if zh else f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
-                             f"{_next_due(stored)}.", file=out)
+            print(Twin(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
+                       f"{_next_due(stored, lang)}.",
+                       f"已记为 {template.id} 的第 {stored['id']} 条复习（评分 {stored['quality']}）；"
+                       f"{_next_due(stored, lang)}。").text(lang), file=out)
             return 0
         n = len(problem.steps)
         earlier = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware)
@@ -490,16 +501,17 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                                             whole=False))
             except SaveFailed as e:
                 return _fail(_said("save.not_recorded", args, e))
-            print(f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored['id']}。" if zh else
-                  f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.", file=out)
+            print(Twin(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.",
+                       f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored['id']}。").text(lang),
+                  file=out)
         steps = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware)
         remaining = [k for k in range(1, n + 1) if k not in steps]
         if remaining:
             command = f"drill check {template.id} --seed {seed} --step K ANSWER --record"
-            print(f"同一天记完所有步骤后，整条题链才作为一个整体排期：还需记录第 {'、'.join(map(str, remaining))} 步"
-                  f"（{command}）。" if zh else
-                  f"The chain is scheduled as one unit once all its steps are recorded the same day: to record "
-                  f"step{'s' if len(remaining) > 1 else ''} {_listed(remaining)} ({command}).", file=out)
+            print(Twin(f"The chain is scheduled as one unit once all its steps are recorded the same day: "
+                       f"to record step{'s' if len(remaining) > 1 else ''} {_listed(remaining)} ({command}).",
+                       f"同一天记完所有步骤后，整条题链才作为一个整体排期："
+                       f"还需记录第 {'、'.join(map(str, remaining))} 步（{command}）。").text(lang), file=out)
             return 0
         from drill.core.flow import chain_quality, worst_verdict
 
@@ -510,10 +522,10 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                                        whole=True))
         except SaveFailed as e:
             return _fail(_said("save.chain_not_whole", args, e, step=step))
-        print(f"所有步骤已记录：整条题链按最弱一步的评分 {whole['quality']} 记为第 {whole['id']} 条复习；"
-              f"{_next_due(whole, zh)}。" if zh else
-              f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
-              f"(its weakest step) as review {whole['id']}; {_next_due(whole)}.", file=out)
+        print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
+                   f"(its weakest step) as review {whole['id']}; {_next_due(whole, lang)}.",
+                   f"所有步骤已记录：整条题链按最弱一步的评分 {whole['quality']} 记为第 {whole['id']} 条复习；"
+                   f"{_next_due(whole, lang)}。").text(lang), file=out)
         return 0
     finally:
         profile.close()
@@ -536,13 +548,15 @@ def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int,
     return steps
 
 
-def _next_due(stored: Mapping[str, Any], zh: bool = False) -> str:
+def _next_due(stored: Mapping[str, Any], lang: str = "en") -> str:
+    from engine.messages import Twin
+
     after = stored["after"]
     if after is None:
-        return ("未到期且未答错，到期日不变（答错会让它重新开始）" if zh else
-                "not due and not missed, so its due date stays (a miss would restart it)")
-    return (f"下次复习 {after['due']}（{after['interval']} 天后）" if zh else
-            f"next due {after['due']} (in {after['interval']} d)")
+        return Twin("not due and not missed, so its due date stays (a miss would restart it)",
+                    "未到期且未答错，到期日不变（答错会让它重新开始）").text(lang)
+    return Twin(f"next due {after['due']} (in {after['interval']} d)",
+                f"下次复习 {after['due']}（{after['interval']} 天后）").text(lang)
 
 
 def _listed(steps: list[int]) -> str:

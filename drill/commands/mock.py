@@ -130,8 +130,9 @@ PLAN_TEXT = {
 
 
 def _plan_text(key: str, lang: str, **fmt) -> str:
-    en, zh = PLAN_TEXT[key]
-    return (zh if lang == "zh" else en).format(**fmt)
+    from engine.langs import pick
+
+    return pick(lang, *PLAN_TEXT[key]).format(**fmt)
 
 
 def _print_table(plan: "MockPlan", lang: str = "en") -> None:

@@ -341,10 +341,7 @@ class PracticeRun:
         step = self.current_step
         if v.status == INVALID:
             return v
-        if step.expected.kind == "number":
-            value = v.parsed.value if v.parsed is not None else None
-        else:
-            value = v.given
+        value = step.expected.answer_kind.recorded(v)  # a number in base units, else what was typed, as read
         return self._answer(text, v.status, v.quality, seconds, v, value)
 
     def dont_know(self, typed: str = "") -> Answer:

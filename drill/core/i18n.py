@@ -11,6 +11,8 @@ from __future__ import annotations
 from datetime import date
 from typing import Mapping
 
+from engine.langs import pick
+
 STRINGS: dict[str, tuple[str, str]] = {
     # key bindings (Binding ids)
     "key.help": ("Help", "帮助"),
@@ -139,10 +141,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.extra": ("extra", "加练"),
     "practice.placeholder": ("your answer, e.g. 1.12 TB or 2039/140  (? = don't know)",
                              "你的答案，例如 1.12 TB 或 2039/140（? = 不会）"),
-    "answer.placeholder_choice": ("type one of: {choices}", "输入其中之一：{choices}"),
-    "answer.placeholder_expr": ("a formula, e.g. 2*Phi + 14*Phi/N", "一个公式，例如 2*Phi + 14*Phi/N"),
     "practice.typing": ("Type your answer; Enter submits; f2: formula card.", "输入答案，回车提交；f2：公式卡。"),
-    "answer.placeholder_layout": ("a layout, e.g. tp=8 pp=2 dp=4 or 8,2,4", "一个并行布局，例如 tp=8 pp=2 dp=4 或 8,2,4"),
     "practice.understood": ("understood: {what}", "识别为：{what}"),
     "practice.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
     "practice.checking": ("checking the expression symbolically…  (Ctrl+G: I don't know · Esc: leave)",
@@ -477,7 +476,7 @@ def points(delta: float, lang: str = "en") -> str:
 
 
 def _pick(pair: tuple[str, str], lang: str) -> str:
-    return pair[1] if lang == "zh" else pair[0]
+    return pick(lang, *pair)
 
 
 def topic_name(topic: str, lang: str = "en") -> str:
@@ -489,19 +488,15 @@ def topic_name(topic: str, lang: str = "en") -> str:
 
 def template_title(template, lang: str = "en") -> str:
     """A question_bank Template's title in ``lang``."""
-    return template.title_zh if lang == "zh" else template.title
+    return template.title_in(lang)
 
 
 def placeholder(expected, lang: str, number: str) -> str:
-    """The answer box's hint for what ``expected`` (an engine.grading.Expected) takes: one of its
-    choices, a formula, or a number (the string ``number``)."""
-    if expected.kind == "choice":
-        return t("answer.placeholder_choice", lang, choices=" / ".join(c.shown(lang) for c in expected.choices))
-    if expected.kind == "expression":
-        return t("answer.placeholder_expr", lang)
-    if expected.kind == "layout":
-        return t("answer.placeholder_layout", lang)
-    return t(number, lang)
+    """The answer box's hint for what ``expected`` (an engine.grading.Expected) takes: its kind's
+    (engine.kinds: one of its choices, a formula, a layout), else the screen's for a number (the string
+    ``number``)."""
+    said = expected.answer_kind.placeholder(expected)
+    return said.text(lang) if said is not None else t(number, lang)
 
 
 def key_name(key: str | None, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> str | None:

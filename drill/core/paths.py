@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from engine.langs import known_lang
+
 if TYPE_CHECKING:
     from engine.storage import Profile
 
@@ -58,7 +60,7 @@ def command_lang(args) -> str:
         saved = (tables.get("settings") or {}).get("1", {}).get("lang")
     except Exception:  # noqa: BLE001 - a damaged or missing profile is reported by the command that opens it
         return "en"
-    return saved if saved in ("en", "zh") else "en"
+    return known_lang(saved)
 
 
 def local_now():

@@ -12,6 +12,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from drill.core.i18n import singular, template_title, topic_name  # one name per topic, shared with the screens
+from engine.langs import pick
 
 if TYPE_CHECKING:
     from engine.stats import Stats
@@ -104,8 +105,7 @@ SORT_LABEL_KEYS = {"topic": "topic", "learned": "learned", "accuracy": "acc30", 
 
 
 def tr(key: str, lang: str = "en", **fmt) -> str:
-    en, zh = STRINGS[singular(STRINGS, key, fmt)]  # "1 answer", not "1 answers"
-    s = zh if lang == "zh" else en
+    s = pick(lang, *STRINGS[singular(STRINGS, key, fmt)])  # "1 answer", not "1 answers"
     return s.format(**fmt) if fmt else s
 
 
@@ -122,7 +122,7 @@ def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
     from question_bank.base import TOPICS
     from question_bank.registry import all_templates
 
-    bank = [(t.id, t.topic, t.title_zh if lang == "zh" else t.title) for t in all_templates()]
+    bank = [(t.id, t.topic, t.title_in(lang)) for t in all_templates()]
     return stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)
 
 
@@ -141,15 +141,14 @@ def duration(seconds: float | None, lang: str = "en", compact: bool = False) -> 
     s = int(round(seconds))
     h, rem = divmod(s, 3600)
     m, sec = divmod(rem, 60)
-    if lang == "zh":
-        return f"{h}小时{m}分" if h else f"{m}分{sec}秒" if m else f"{sec}秒"
+    zh = f"{h}小时{m}分" if h else f"{m}分{sec}秒" if m else f"{sec}秒"
     if compact:
-        return f"{h}h{m:02d}m" if h else f"{m}m{sec:02d}s" if m else f"{sec}s"
-    return f"{h} h {m} min" if h else (f"{m} min {sec} s" if sec else f"{m} min") if m else f"{sec} s"
+        return pick(lang, f"{h}h{m:02d}m" if h else f"{m}m{sec:02d}s" if m else f"{sec}s", zh)
+    return pick(lang, f"{h} h {m} min" if h else (f"{m} min {sec} s" if sec else f"{m} min") if m else f"{sec} s", zh)
 
 
 def days(n: int, lang: str = "en") -> str:
-    return f"{n} 天" if lang == "zh" else f"{n} d"
+    return pick(lang, f"{n} d", f"{n} 天")
 
 
 def learned(t, lang: str = "en") -> str:
@@ -256,7 +255,7 @@ def shade(count: int, peak: int) -> int:
 
 def _heatmap_text(s: "Stats", lang: str) -> str:
     peak = max(s.heatmap, default=0)
-    names = ("一二三四五六日" if lang == "zh" else "MTWTFSS")
+    names = pick(lang, "MTWTFSS", "一二三四五六日")
     lines = [tr("heatmap", lang) + f" ({tr('heatmap_less', lang)} {SHADES[1:]} {tr('heatmap_more', lang)}):"]
     for wd in range(7):
         cells = []

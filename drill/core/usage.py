@@ -5,6 +5,9 @@ The commands raise and print these; the core raises them too (an empty ``--saves
 not a number), so they live here, below both faces.
 """
 
+from engine.langs import pick
+
+
 class UsageError(Exception):
     """A bad command line: printed as one line, exit status 2 (by :func:`drill.cli.main`), in the command's
     language (:func:`drill.core.paths.command_lang`).
@@ -19,10 +22,8 @@ class UsageError(Exception):
         super().__init__(str(message))
 
     def text(self, lang: str = "en") -> str:
-        if lang == "zh" and self.zh:
-            return self.zh
         said = getattr(self.message, "text", None)  # a Msg or Twin words itself
-        return said(lang) if callable(said) else str(self.message)
+        return pick(lang, said(lang) if callable(said) else str(self.message), self.zh or None)
 
 
 def visible(text: str) -> str:

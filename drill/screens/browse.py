@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from drill.core import find, flow
 from drill.core.i18n import template_title, topic_name, when
 from drill.screens import VERDICT_COLOUR, DrillScreen
+from engine.langs import other_lang
 from question_bank import registry
 
 SORTS = ("bank", "due", "last")
@@ -91,7 +92,7 @@ class BrowseScreen(DrillScreen):
 
     def shown_rows(self) -> list[flow.BankRow]:
         """The templates that pass the filter, the topic and the status, in the chosen order."""
-        lang, other = self.lang, ("en" if self.lang == "zh" else "zh")
+        lang, other = self.lang, other_lang(self.lang)
         today, query = self.ctx.today(), self.filter_text
         out = []
         for r in flow.bank_rows(self.ctx):

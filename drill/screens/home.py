@@ -14,6 +14,7 @@ from drill.core import flow
 from drill.core.i18n import t, topic_name, when
 from drill.core.paths import damaged_key, ignored_lines
 from drill.screens import DrillScreen
+from engine.langs import pick
 from engine.session import PACE_WARNING
 
 WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", "s", "key.stats"),
@@ -135,7 +136,7 @@ class HomeScreen(DrillScreen):
             if plan.too_many:
                 text.append("\n" + self.tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
         if f.readiness:
-            text.append("\n" + self.tr("home.ready") + ("：" if self.lang == "zh" else ": "), "dim")
+            text.append("\n" + self.tr("home.ready") + pick(self.lang, ": ", "："), "dim")
             parts = [f"{topic_name(topic, self.lang)} {100 * r // n if n else 0}%"
                      for topic, (r, n) in f.readiness.items()]
             text.append(" · ".join(parts))

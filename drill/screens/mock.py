@@ -612,7 +612,7 @@ class MockRunScreen(_MockScreen):
         """
         if self._ending:
             return
-        if not any(s.expected.kind == "expression" and s.status == ANSWERED for s in self.run.slots):
+        if not any(s.expected.answer_kind.slow and s.status == ANSWERED for s in self.run.slots):
             self._save()  # numbers and choices grade in microseconds
             self.app.call_later(self._after_save)
             return

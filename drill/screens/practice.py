@@ -31,6 +31,9 @@ from engine.storage import SaveFailed, save_failed
 from question_bank import registry
 
 ASKING, FEEDBACK, EMPTY = "asking", "feedback", "empty"
+# a card asked off the schedule says why (engine.session.CARD_KINDS): its words and style, by card kind
+_CARD_BANNERS: dict[str, tuple[str, str]] = {"redrill": ("practice.redrill", "italic yellow"),
+                                             "extra": ("practice.extra", "italic cyan")}
 PROBLEM_MIN = 44  # columns the problem keeps beside the feedback in a wide terminal
 FEEDBACK_FRAME = 4  # the feedback column's border, padding and scrollbar
 VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
@@ -165,10 +168,9 @@ class PracticeScreen(DrillScreen):
         else:
             t_ = run.problem.template
             where = Text.assemble((topic_name(t_.topic, self.lang), "bold"), " · ", template_title(t_, self.lang))
-            if run.card.kind == "redrill":
-                right.append(self.tr("practice.redrill") + "  ", "italic yellow")
-            elif run.card.kind == "extra":
-                right.append(self.tr("practice.extra") + "  ", "italic cyan")
+            banner = _CARD_BANNERS.get(run.card.kind)  # why the card is asked, when it is not the schedule
+            if banner is not None:
+                right.append(self.tr(banner[0]) + "  ", banner[1])
         done, total = run.step_progress  # a chain's steps each count
         seconds = (run.elapsed() if self.state == ASKING else
                    run.answers[-1].seconds if self.state == FEEDBACK and run.answers else None)
@@ -264,7 +266,7 @@ class PracticeScreen(DrillScreen):
             for note in v.notes_in(lang):
                 head.append(f"({note})\n", "dim")
             e = step.expected
-            if e.kind == "number":
+            if e.answer_kind.measured:  # graded within a band: say which
                 head.append((self.tr("practice.band_integer") if e.integer else
                              self.tr("practice.band", tol=f"{e.tolerance * 100:g}", close=f"{e.close * 100:g}")) + "\n",
                             "dim")
@@ -278,7 +280,7 @@ class PracticeScreen(DrillScreen):
                 head.append(self.tr("practice.next_review", when=when(due, self.ctx.today(), lang)), "dim")
             else:
                 head.append(self.tr("practice.not_scheduled"), "dim")
-            if row["quality"] < 4 and a.card.kind != "extra":
+            if row["quality"] < 4 and not a.card.extra:
                 head.append("  " + self.tr("practice.comes_back"), "yellow")
         self.query_one("#verdict", Static).update(head)
         # each line whole where the column holds it, else broken between terms (drill.widgets.formulas)
@@ -364,7 +366,7 @@ class PracticeScreen(DrillScreen):
     def _submitted(self, event: Input.Submitted) -> None:
         if self.state != ASKING or self._checking is not None:
             return
-        if self.run.current_step.expected.kind == "expression" and event.value.strip() not in flow.DONT_KNOW_TYPED:
+        if self.run.current_step.expected.answer_kind.slow and event.value.strip() not in flow.DONT_KNOW_TYPED:
             self._check(event.value)  # a proof may take seconds: never on the UI thread
             return
         self._submit(event.value)

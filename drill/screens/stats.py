@@ -42,6 +42,7 @@ from drill.core.stats import (
     tr,
 )
 from drill.screens import DrillScreen
+from engine.langs import pick
 from engine.stats import TREND_WINDOW, Stats, sort_topics
 
 NARROW_TITLE = 32
@@ -64,7 +65,7 @@ class Heatmap(Widget):
         counts, start = s.heatmap, s.heatmap_start
         weeks = (len(counts) + 6) // 7
         peak = max(counts, default=0)
-        names = "一二三四五六日" if self.lang == "zh" else "MTWTFSS"
+        names = pick(self.lang, "MTWTFSS", "一二三四五六日")
         label_w = 3
         months = [" "] * (label_w + 2 * weeks + 4)
         for w in range(weeks):
@@ -72,7 +73,7 @@ class Heatmap(Widget):
             first = week[0] if w == 0 else next((d for d in week if d.day == 1), None)
             if first is None:
                 continue
-            label = f"{first.month}月" if self.lang == "zh" else first.strftime("%b")
+            label = pick(self.lang, first.strftime("%b"), f"{first.month}月")
             col = label_w + 2 * w
             if all(c == " " for c in months[max(0, col - 1):col + cell_len(label)]):
                 months[col:col + cell_len(label)] = [label] + [""] * (cell_len(label) - 1)
@@ -92,7 +93,7 @@ class Heatmap(Widget):
         for level in range(5):
             text.append("· " if level == 0 else SHADES[level] * 2, style=HEAT_COLOURS[level])
         text.append(f"  {tr('heatmap_more', self.lang)}", style="dim")
-        text.append(f"   max {peak}/d" if self.lang != "zh" else f"   最多 {peak}/天", style="dim")
+        text.append(pick(self.lang, f"   max {peak}/d", f"   最多 {peak}/天"), style="dim")
         return text
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
-from ..messages import LANGS
+from ..langs import LANGS
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
 from .layout import _HARDWARE, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION

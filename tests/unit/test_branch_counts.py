@@ -26,17 +26,17 @@ from engine.units import KINDS as UNIT_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "question_bank", "drill")
-# Where kinds and languages are *supposed* to be told apart: the kind classes and the text table.
-HOMES = {"engine/kinds.py", "engine/messages.py"}
+# Where kinds and languages are *supposed* to be told apart: the kind classes and the text table (with the
+# language list and picker it builds on, engine/langs.py, which the CLI and the app's first frame import alone).
+HOMES = {"engine/kinds.py", "engine/messages.py", "engine/langs.py"}
 
 ANSWER_KINDS = {"number", "choice", "expression", "layout"}
 CARD_KINDS = {"due", "new", "extra", "redrill"}
 KIND_WORDS = ANSWER_KINDS | set(UNIT_KINDS) | CARD_KINDS
 LANG_WORDS = {"en", "zh"}
 
-# issue 23 §3 asks for at most 10 and 15; lowered step by step as each layer moves to the kinds and the table
-KIND_MOST = 25
-LANG_MOST = 49
+KIND_MOST = 10  # issue 23 §3 (from 65 and 70 before it)
+LANG_MOST = 15
 
 
 def _literals(node: ast.AST) -> set[str]:
@@ -95,7 +95,7 @@ def test_kind_tests_live_in_the_kind_classes():
 
 def test_language_tests_live_in_the_text_table():
     _, langs = count_branches()
-    assert len(langs) <= LANG_MOST, f"{len(langs)} tests of a language code outside engine/messages.py: {langs}"
+    assert len(langs) <= LANG_MOST, f"{len(langs)} tests of a language code outside the text table: {langs}"
 
 
 def test_the_counter_sees_what_it_counts():
