@@ -41,7 +41,7 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
         from drill.core.context import AppContext
 
         ctx = AppContext(profile, lang)
-        ctx.hardware = hardware
+        ctx.hardware = hardware or saved_hardware(profile)
         app = DrillApp(ctx, start=start, **screen_kwargs)
         app.run()
         lang = ctx.lang  # (Ctrl+T may have switched it)
@@ -54,6 +54,16 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
             from drill.core.i18n import t
 
             print("drill: " + t("save.state_behind_app", lang, why=profile.state_behind.text(lang)), file=sys.stderr)
+
+
+def saved_hardware(profile) -> str | None:
+    """The accelerator chosen in Settings, if it is still in the catalogue (a removed user file: none)."""
+    saved = profile.settings().get("hardware")
+    if not isinstance(saved, str):
+        return None
+    from drill.core.flow import known_hardware
+
+    return saved if known_hardware(saved, profile.root) else None
 
 
 def run_practice(args: argparse.Namespace) -> int:

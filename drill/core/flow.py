@@ -72,6 +72,7 @@ class Learning(NamedTuple):
 
 INTERVIEW_KEY = "interview"
 REVIEWS_KEY = "reviews_per_day"
+HARDWARE_KEY = "hardware"  # the accelerator practice draws (issue #25): an id, or None for the catalogue's mix
 
 
 def interview_date(value: object) -> date | None:
@@ -94,10 +95,25 @@ def learning(profile: "Profile") -> Learning:
 SETTING_BOUNDS = {"new_per_day": (0, 100), REVIEWS_KEY: (1, 10_000)}
 
 
-def parse_setting(key: str, text: str, today: date) -> tuple[object, str | None]:
+def known_hardware(hardware_id: str, saves) -> bool:
+    """``hardware_id`` names a built-in accelerator or one of the user's (``<saves>/catalogue/``, loaded here)."""
+    from question_bank import hardware, user_catalogue
+
+    if any(g.key == hardware_id for g in hardware.ALL):
+        return True
+    user_catalogue.load(saves)
+    return hardware_id in hardware.USER
+
+
+def parse_setting(key: str, text: str, today: date, saves=None) -> tuple[object, str | None]:
     """``(value, None)`` for a setting typed as ``text``, or ``(None, problem)`` with the i18n key of the
-    problem: a whole number in its bounds, or for the interview a date after ``today`` (empty: none)."""
+    problem: a whole number in its bounds, for the interview a date after ``today`` (empty: none), for the
+    hardware an accelerator id of the catalogue (the user's in ``saves``; empty: none)."""
     text = text.strip()
+    if key == HARDWARE_KEY:
+        if not text:
+            return None, None
+        return (text, None) if len(text) <= 48 and known_hardware(text, saves) else (None, "settings.bad_hardware")
     if key == INTERVIEW_KEY:
         if not text:
             return None, None

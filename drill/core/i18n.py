@@ -123,6 +123,13 @@ STRINGS: dict[str, tuple[str, str]] = {
                                 "template comes back in the last {stretch} days before it",
                                 "YYYY-MM-DD，留空表示没有：复习不会排到面试之后，已学的题型在面试前最后 {stretch} 天内"
                                 "都会再出现一次"),
+    "settings.hardware": ("Practise on this accelerator", "练习用的加速器"),
+    "settings.hardware_hint": ("an id of `drill catalogue` (your own from <saves>/catalogue/ too), empty for the "
+                               "catalogue's mix: roofline, decode, ZeRO and fit problems draw it",
+                               "`drill catalogue` 中的 id（含 <存档文件夹>/catalogue/ 里自己的），留空表示按目录随机："
+                               "roofline、decode、ZeRO 和显存容量题会用它出题"),
+    "settings.bad_hardware": ("no accelerator of the catalogue has this id (see `drill catalogue`)",
+                              "目录中没有这个 id 的加速器（见 `drill catalogue`）"),
     "settings.keys": ("Enter saves the field · Tab next field · Esc back", "Enter 保存该项 · Tab 下一项 · Esc 返回"),
     "settings.saved": ("Saved.", "已保存。"),
     "settings.bad_number": ("a whole number {lo}-{hi}, please", "请输入 {lo}-{hi} 之间的整数"),

@@ -21,7 +21,8 @@ from engine.storage import SaveFailed
 from engine.sm2 import FINAL_STRETCH
 
 FIELDS = (("new_per_day", "settings.new_per_day"), (flow.REVIEWS_KEY, "settings.reviews_per_day"),
-          (flow.INTERVIEW_KEY, "settings.interview"))
+          (flow.INTERVIEW_KEY, "settings.interview"), (flow.HARDWARE_KEY, "settings.hardware"))
+MAX_LENGTH = {flow.HARDWARE_KEY: 48}  # an accelerator id; the other fields: 10
 
 
 class SettingsScreen(DrillScreen):
@@ -43,14 +44,15 @@ class SettingsScreen(DrillScreen):
             yield Static(id="settings-plan")  # on top: in view in 80x24 whatever the hints' wrapping
             for key, _ in FIELDS:
                 yield Static(id=f"label-{key}", classes="setting-label")
-                yield Input(id=f"input-{key}", classes="setting-input", max_length=10)
+                yield Input(id=f"input-{key}", classes="setting-input", max_length=MAX_LENGTH.get(key, 10))
                 yield Static(id=f"hint-{key}", classes="setting-hint")
         yield Footer()
 
     def on_mount(self) -> None:
         rules = flow.learning(self.ctx.profile)
         values = {"new_per_day": str(rules.new_per_day), flow.REVIEWS_KEY: str(rules.reviews_per_day),
-                  flow.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else ""}
+                  flow.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else "",
+                  flow.HARDWARE_KEY: self.ctx.profile.settings().get(flow.HARDWARE_KEY) or ""}
         for key, _ in FIELDS:
             self.query_one(f"#input-{key}", Input).value = values[key]
         self.draw()
@@ -76,7 +78,7 @@ class SettingsScreen(DrillScreen):
     @on(Input.Submitted, ".setting-input")
     def _save(self, event: Input.Submitted) -> None:
         key = (event.input.id or "").removeprefix("input-")
-        value, problem = flow.parse_setting(key, event.value, self.ctx.today())
+        value, problem = flow.parse_setting(key, event.value, self.ctx.today(), self.ctx.profile.root)
         hint = self.query_one(f"#hint-{key}", Static)
         if problem is not None:
             lo, hi = flow.SETTING_BOUNDS.get(key, (0, 0))
@@ -87,6 +89,8 @@ class SettingsScreen(DrillScreen):
         except SaveFailed as e:  # nothing changed: the value stays in the box, Enter saves it again
             hint.update(Text(self.tr("save.setting_kept", why=e.text(self.lang)), "bold red"))
             return
+        if key == flow.HARDWARE_KEY:
+            self.ctx.hardware = value  # the next problem drawn is on it
         hint.update(Text.assemble((self.tr("settings.saved") + " ", "green"), self.hint(key)))
         self.draw_plan()
         self.focus_next()

@@ -296,6 +296,8 @@ SETTINGS: dict[str, Any] = {
     "cards_seen": _names_problem,
     "card_before_new": lambda k, v: None if type(v) is bool else f"{k} must be true or false, not {v!r:.80}",
     "mock": _mock_setup_problem,
+    "hardware": lambda k, v: (None if v is None or (type(v) is str and _HARDWARE.fullmatch(v))
+                              else f"{k} must be an accelerator id or null, not {v!r:.80}"),
 }
 
 

@@ -85,3 +85,26 @@ def test_drill_plan_sets_and_clears_the_interview_date(tmp_path):
     assert r.returncode == 2 and "after today" in r.stderr
     r = drill("--saves", str(tmp_path), "plan", "--interview", "none")
     assert r.returncode == 0 and "No interview date" in r.stdout
+
+
+@sync
+async def test_settings_choose_the_accelerator_practice_draws(profile, clock):
+    from question_bank import user_catalogue
+    from tests.unit.test_catalogue_validation import MY_GPU
+
+    (profile.root / "catalogue").mkdir()
+    (profile.root / "catalogue" / "lab.toml").write_text(MY_GPU)
+    app = make_app(profile, clock)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("o")
+            screen = app.screen
+            await type_into(pilot, screen, "hardware", "nope")
+            assert "no accelerator" in text_of(screen, "#hint-hardware")
+            assert profile.settings().get("hardware") is None  # refused: nothing saved
+            await type_into(pilot, screen, "hardware", "my_gpu")
+            assert profile.settings()["hardware"] == "my_gpu" and app.ctx.hardware == "my_gpu"
+            await type_into(pilot, screen, "hardware", "")
+            assert profile.settings()["hardware"] is None and app.ctx.hardware is None
+    finally:
+        user_catalogue.load(profile.root / "nowhere")
