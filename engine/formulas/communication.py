@@ -345,6 +345,33 @@ register(
             example={"m": 1e6, "depth": 7, "alpha": 5e-6, "beta": 50e9},
             meaning_zh="α-β 模型下（双二叉）树形 AllReduce 的耗时：向上归约、向下广播共 2·log₂N 步延迟；"
                        "分块流水使带宽项约为 2M/β"),
+    Formula("bucketed_allreduce_time", (MESSAGE_BYTES, N_RANKS, ALPHA, BETA, BUCKETS),
+            "buckets*2*(n-1)*alpha + 2*(n-1)/n*m/beta", "time",
+            "ring AllReduce time of a message sent as k equal buckets, each its own AllReduce: every bucket pays the "
+            "2(N−1) latency steps, the bytes are the same",
+            "li2020",
+            (Misconception("latency_once", "charged the ring latency 2(N−1)α once for all k buckets; each bucket is "
+                           "its own AllReduce and pays it", "2*(n-1)*alpha + 2*(n-1)/n*m/beta",
+                           "只算了一次 2(N−1)α 延迟：每个桶都是一次独立的 AllReduce，各自付这份延迟"),
+             Misconception("no_latency", "left out the latency terms", "2*(n-1)/n*m/beta", "漏了延迟项")),
+            "T_comm",
+            decomposition=("k buckets are k AllReduces of M/k each: each pays 2(N−1) latency steps α, and each GPU "
+                           "sends 2(N−1)/N × M/k per bucket, 2(N−1)/N × M in all",),
+            decomposition_zh=("k 个桶就是 k 次 AllReduce，每次 M/k：每次都付 2(N−1) 步延迟 α；每张 GPU 每个桶发送 "
+                              "2(N−1)/N × M/k，合计 2(N−1)/N × M",),
+            parts=(Part("lat", "T_α", "buckets*2*(n-1)*alpha", "time", "k × the latency of one AllReduce",
+                        "k 次 AllReduce 的延迟"),
+                   Part("bw", "T_β", "2*(n-1)/n*m/beta", "time", "bandwidth term, as for one AllReduce of M",
+                        "带宽项，与一次 M 的 AllReduce 相同")),
+            via="lat + bw",
+            simplification=("bucketing leaves the bandwidth term alone and multiplies the latency term by k: fine while "
+                            "k·2(N−1)α stays small next to 2M/β",),
+            simplification_zh=("分桶不改变带宽项，只把延迟项乘以 k：只要 k·2(N−1)α 远小于 2M/β 就划算",),
+            takeaway="buckets buy overlap with the backward pass at the price of k latency terms: many tiny buckets on a "
+                     "large ring become latency-bound.",
+            takeaway_zh="分桶用 k 份延迟换来与反向传播的重叠：大 ring 上分太多小桶会变成受延迟限制。",
+            example={"m": 1e9, "n": 8, "alpha": 5e-6, "beta": 100e9, "buckets": 4},
+            meaning_zh="把消息分成 k 个等大的桶、每桶一次 Ring AllReduce 的总耗时：每个桶都付 2(N−1) 步延迟，字节数不变"),
     Formula("ddp_exposed_comm_time", (COMM_TIME, BACKWARD_TIME, BUCKETS),
             "max(comm_time/buckets, comm_time - backward_time + backward_time/buckets)", "time",
             "communication left exposed after the backward pass with bucketed DDP: bucket i is AllReduced once its "

@@ -43,7 +43,8 @@ LISTED_FIRST: tuple[str, ...] = (
     "quant_bits_per_weight", "paged_kv_blocks", "spec_decode_tokens_per_step", "spec_decode_speedup",
     "chinchilla_tokens", "chinchilla_params",
     # added by the question bank beside part 2
-    "param_count_approx", "tp_allreduce_time_layer", "nccl_algbw", "tree_allreduce_time", "ddp_exposed_comm_time",
+    "param_count_approx", "tp_allreduce_time_layer", "nccl_algbw", "tree_allreduce_time", "bucketed_allreduce_time",
+    "ddp_exposed_comm_time",
     "compute_budget", "inflight_microbatches_1f1b", "stage_activation_bytes", "interleaved_activation_factor",
     "step_time_with_bubble",
 )

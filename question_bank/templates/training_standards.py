@@ -257,12 +257,15 @@ def ddp_overlap_chain(rng):
     alpha, beta = 10e-6, hardware.IB_NDR.one_way
     k = rng.choice((4, 8, 16))
     grad = 2 * phi
-    comm = formulas.get("allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta)
-    bwd = float(f"{comm * rng.choice((0.5, 0.7, 1.3, 1.6, 2.0)):.2g}")
+    # the backward time is drawn around one AllReduce of the whole gradient; each of the k buckets is its own
+    # AllReduce, so the communication pays k latency terms (issue #26: it was charged once)
+    one = formulas.get("allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta)
+    bwd = float(f"{one * rng.choice((0.5, 0.7, 1.3, 1.6, 2.0)):.2g}")
+    comm = formulas.get("bucketed_allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta, buckets=k)
     hidden = Choice("hidden", ("yes", "hidden behind backward", "overlapped", "能", "能隐藏", "隐藏"), "能隐藏")
     exposed = Choice("exposed", ("no", "not hidden", "partly exposed", "不能", "不能隐藏", "暴露"), "不能隐藏")
     answer = "hidden" if comm <= bwd else "exposed"
-    u1 = unit_for("allreduce_time", m=grad, n=n, alpha=alpha, beta=beta)
+    u1 = unit_for("bucketed_allreduce_time", m=grad, n=n, alpha=alpha, beta=beta, buckets=k)
     left = formulas.get("ddp_exposed_comm_time").evaluate(comm_time=comm, backward_time=bwd, buckets=k)
     ms = _ms
     if answer == "hidden":
@@ -298,10 +301,11 @@ def ddp_overlap_chain(rng):
                 given("buckets", "Buckets k", "桶数 k", k)),
         asks=(Ask(formula="weights_bytes", inputs={"phi": phi, "bytes_per_param": 2}, unit="GB",
                   prompt_en="How large is the bf16 gradient, in GB?", prompt_zh="bf16 梯度有多大（GB）？"),
-              Ask(formula="allreduce_time", inputs={"m": Ref(0), "n": n, "alpha": alpha, "beta": beta}, unit=u1,
-                  prompt_en=f"Reducing all of it with ring AllReduces (the k buckets together), how long does the "
-                            f"communication take, in {u1}?",
-                  prompt_zh=f"用 Ring AllReduce 归约全部梯度（k 个桶合计），通信耗时多少（{u1}）？"),
+              Ask(formula="bucketed_allreduce_time", inputs={"m": Ref(0), "n": n, "alpha": alpha, "beta": beta,
+                                                             "buckets": k}, unit=u1,
+                  prompt_en=f"Reducing all of it with one ring AllReduce per bucket, how long does the communication "
+                            f"of the k buckets take in total, in {u1}?",
+                  prompt_zh=f"每个桶做一次 Ring AllReduce，k 个桶的通信合计耗时多少（{u1}）？"),
               Ask(formula="ddp_exposed_comm_time", inputs={"comm_time": Ref(1), "backward_time": bwd, "buckets": k},
                   unit="ms",
                   prompt_en="How much communication time is left after the backward pass ends (exposed), in ms?",

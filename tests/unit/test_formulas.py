@@ -92,6 +92,9 @@ PART2_TYPICAL = {
     "nccl_algbw": lambda d: {"size": d(fl(1e6, 1e10)), "time": d(fl(1e-5, 1))},
     "tree_allreduce_time": lambda d: {"m": d(fl(1e3, 6.4e4)), "depth": d(ints(3, 10)), "alpha": d(fl(1e-6, 1e-5)),
                                       "beta": d(fl(25 * GB, 400 * GB))},
+    # buckets of a small gradient on a large ring: the k latency terms are at least a third of the time
+    "bucketed_allreduce_time": lambda d: {"m": d(fl(1e7, 5e8)), "n": d(ints(64, 1024)), "alpha": d(fl(1e-5, 3e-5)),
+                                          "beta": d(fl(100 * GB, 400 * GB)), "buckets": d(ints(4, 16))},
     "ddp_exposed_comm_time": lambda d: (lambda bwd: {"backward_time": bwd, "comm_time": bwd * d(fl(0.2, 3)),
                                                      "buckets": d(ints(2, 8))})(d(fl(0.05, 2))),
     "compute_budget": lambda d: {"n_gpus": d(ints(8, 16384)), "peak_flops": d(st.sampled_from([312e12, 989e12])),

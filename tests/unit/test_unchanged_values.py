@@ -108,6 +108,9 @@ INTENDED: dict[tuple, str] = {
                                          "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format)",
     ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
     ("mfu.utilisation_chain", None): "issue #26: HFU at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
+    ("communication.ddp_overlap_chain", None): "issue #26: each of the k buckets is its own AllReduce and pays the "
+                                               "ring latency 2(N−1)α (step 2 asked the k buckets' total with one "
+                                               "latency); the exposed time and the verdict follow",
     ("mfu.mfu_given", 37): "issue #26: rounding the throughput to 2 figures made the MFU 61 %: rounded down to 60 %",
     ("inference.chain_capacity", 2): PCIE_TP,
     ("inference.chain_capacity", 8): PCIE_TP,
