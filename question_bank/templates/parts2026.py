@@ -1,9 +1,10 @@
 """Problems a 2026 candidate meets on 2026 parts (issue #25): FP4 decode on Blackwell, MoE models with few
-active parameters, and the H20's low compute against its high bandwidth.
+active parameters, the H20's low compute against its high bandwidth, an NVL72 rack's 72-GPU NVLink domain
+and a ring along one axis of a TPU's ICI torus.
 
 The chips and models come from the catalogue's pools (``pools`` in question_bank/data/*.toml): ``fp4``
-(B200, B300, GB200, GB300, MI355X), ``export`` (H20), ``few_active`` (gpt-oss, Llama 4, Kimi-K2) and
-``long_context`` (Llama-3.1 8B / 70B).
+(B200, B300, GB200, GB300, MI355X), ``export`` (H20), ``rack`` (GB200, GB300), ``tpu`` (v5e, v5p, v6e,
+v7), ``few_active`` (gpt-oss, Llama 4, Kimi-K2) and ``long_context`` (Llama-3.1 8B / 70B).
 """
 
 from __future__ import annotations
@@ -160,4 +161,93 @@ def export_ridge(rng):
         conventions_en=CONV_EN + " Activations and the KV cache are ignored: the weights dominate the bytes.",
         conventions_zh=CONV_ZH + "忽略激活和 KV Cache：字节数以权重为主。",
         world=(World(gpu=gpu, precision=dtype), World(gpu=ref, precision=dtype)),
+    )
+
+
+def _bytes_text(m: float) -> str:
+    return fmt_quantity(m, "bytes", unit="MB" if m < 1e9 else "GB")
+
+
+@template("communication.nvl72_allreduce", topic="communication", title="AllReduce inside an NVL72 rack",
+          title_zh="NVL72 机柜内的 AllReduce", difficulty=2, target_seconds=120, source="C§2, thakur2005")
+def nvl72_allreduce(rng):
+    gpu = rng.choice(hardware.pool("rack"))
+    n = rng.choice((16, 24, 32, 36, 48, 64, 72))
+    m = rng.choice((64, 128, 256, 512, 1024, 2048, 4096)) * 1e6
+    alpha = rng.choice((2, 3, 5)) * 1e-6
+    beta = gpu.scale_up / 2  # NVIDIA quotes both directions together; a ring sends one way at a time
+    domain = gpu.scale_up_domain
+    return Spec(
+        givens=(given("gpu", "GPU", "GPU", gpu.name),
+                given("domain", "NVLink domain (GPUs)", "NVLink 域（GPU 数）", domain),
+                given("n", "GPUs in the ring N", "环上的 GPU 数 N", n),
+                given("m", "Message M", "消息大小 M", m, "bytes", "MB" if m < 1e9 else "GB"),
+                given("alpha", "Latency per step α", "每步延迟 α", alpha, "time", "µs"),
+                given("beta", "NVLink bandwidth per GPU, one way β", "每卡 NVLink 单向带宽 β", beta, "bandwidth",
+                      "GB/s")),
+        asks=(Ask(formula="allreduce_time", unit="ms",
+                  explanation=(f"{gpu.name}: {gpu.scale_up / 1e9:,.0f} GB/s per GPU is NVIDIA's both-directions "
+                               f"figure; a ring sends one way at a time: β = {beta / 1e9:,.0f} GB/s",
+                               f"N = {n} ≤ {domain}: every hop of the ring stays on NVLink, none crosses the network"),
+                  explanation_zh=(f"{gpu.name}：每卡 {gpu.scale_up / 1e9:,.0f} GB/s 是 NVIDIA 的双向合计；环每次只朝一个方向"
+                                  f"发送：β = {beta / 1e9:,.0f} GB/s",
+                                  f"N = {n} ≤ {domain}：环上每一跳都在 NVLink 上，不经过网络"),
+                  takeaway=("An NVL72 rack is one NVLink domain of 72 GPUs: tensor and expert parallelism up to 72 "
+                            "ways run at NVLink speed, where an 8-GPU HGX node would cross the network (400-800 Gb/s "
+                            "per GPU, 10-20× slower) beyond 8."),
+                  takeaway_zh=("NVL72 机柜是一个 72 卡的 NVLink 域：72 路以内的张量并行和专家并行都跑在 NVLink 上；"
+                               "8 卡的 HGX 节点超过 8 路就要走网络（每卡 400-800 Gb/s，慢 10-20 倍）。"),
+                  prompt_en=f"In a {gpu.name} NVL72 rack ({domain} GPUs on one NVLink switch domain), {n} GPUs "
+                            f"all-reduce a {_bytes_text(m)} message with a ring. How long does it take in the α-β "
+                            "model?",
+                  prompt_zh=f"在 {gpu.name} NVL72 机柜中（{domain} 张 GPU 在同一个 NVLink 交换域），{n} 张 GPU 用环形算法"
+                            f"对 {_bytes_text(m)} 的消息做 AllReduce。按 α-β 模型需要多长时间？"),),
+        conventions_en=f"{CONV_EN} MB = 1e6 B. Ring AllReduce: 2(N−1) steps, each GPU sends 2(N−1)/N × M.",
+        conventions_zh=f"{CONV_ZH}MB = 1e6 B。环形 AllReduce：2(N−1) 步，每卡发送 2(N−1)/N × M。",
+        world=World(gpu=gpu),
+    )
+
+
+@template("communication.tpu_ici_ring", topic="communication", title="A ring along one axis of a TPU torus",
+          title_zh="TPU 环面一个维度上的环", difficulty=2, target_seconds=150, source="C§2, thakur2005")
+def tpu_ici_ring(rng):
+    gpu = rng.choice(hardware.pool("tpu"))
+    dims = 3 if gpu.scale_up_domain > 1024 else 2  # v5p and v7: 3D torus (6 links per chip); v5e, v6e: 2D (4)
+    links = 2 * dims
+    n = rng.choice((4, 8, 16) if dims == 3 else (4, 8, 16))
+    m = rng.choice((32, 64, 128, 256, 512, 1024)) * 1e6
+    alpha = rng.choice((1, 2, 4)) * 1e-6
+    per_link = gpu.scale_up / (2 * links)  # the quoted figure: every link, both directions
+    return Spec(
+        givens=(given("gpu", "TPU", "TPU", gpu.name),
+                given("ici", "ICI bandwidth per chip (both directions, all links)", "每芯片 ICI 带宽（双向、全部链路）",
+                      gpu.scale_up, "bandwidth", "GB/s"),
+                given("links", "ICI links per chip", "每芯片 ICI 链路数", links),
+                given("n", "Chips along the axis N", "该维度上的芯片数 N", n),
+                given("m", "Message M", "消息大小 M", m, "bytes", "MB" if m < 1e9 else "GB"),
+                given("alpha", "Latency per step α", "每步延迟 α", alpha, "time", "µs")),
+        asks=(Ask(formula="allreduce_time", unit="ms", inputs={"m": m, "n": n, "alpha": alpha, "beta": per_link},
+                  explanation=(f"{gpu.name} is a {dims}D torus: {links} links per chip, two along each axis; Google "
+                               f"quotes {gpu.scale_up / 1e9:,.0f} GB/s over all of them in both directions",
+                               f"a ring along one axis sends over one link, one way: β = {gpu.scale_up / 1e9:,.0f} ÷ "
+                               f"({links} × 2) = {per_link / 1e9:g} GB/s"),
+                  explanation_zh=(f"{gpu.name} 是 {dims} 维环面：每芯片 {links} 条链路，每个维度两条；Google 给出的 "
+                                  f"{gpu.scale_up / 1e9:,.0f} GB/s 是全部链路、双向的合计",
+                                  f"沿一个维度的环只用一条链路、一个方向：β = {gpu.scale_up / 1e9:,.0f} ÷ "
+                                  f"（{links} × 2）= {per_link / 1e9:g} GB/s"),
+                  takeaway=("A TPU pod is a torus of point-to-point ICI links, not a switch: a collective along one "
+                            "axis gets one link's bandwidth, so the per-chip ICI figure is divided by the links and "
+                            "directions; all-reducing over several axes at once uses more of them."),
+                  takeaway_zh=("TPU pod 是由点对点 ICI 链路组成的环面，不是交换机：沿一个维度的集合通信只能用一条链路的"
+                               "带宽，所以每芯片的 ICI 总带宽要除以链路数和方向数；同时在多个维度上做 AllReduce 才能用上"
+                               "更多链路。"),
+                  prompt_en=f"On {gpu.name}, {n} chips along one axis of the torus all-reduce a {_bytes_text(m)} "
+                            "message with a ring that runs one way along that axis. How long does it take in the "
+                            "α-β model?",
+                  prompt_zh=f"在 {gpu.name} 上，环面某一维度上的 {n} 个芯片用沿该维度单向的环对 {_bytes_text(m)} 的消息"
+                            "做 AllReduce。按 α-β 模型需要多长时间？"),),
+        conventions_en=f"{CONV_EN} MB = 1e6 B. Ring AllReduce: 2(N−1) steps, each chip sends 2(N−1)/N × M over one "
+                       "link.",
+        conventions_zh=f"{CONV_ZH}MB = 1e6 B。环形 AllReduce：2(N−1) 步，每芯片经一条链路发送 2(N−1)/N × M。",
+        world=World(gpu=gpu),
     )
