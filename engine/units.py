@@ -114,6 +114,9 @@ class UnitKind(NamedTuple):
     size: bool = False  # a size in bytes: the GB/GiB slip is named, and a size is shown in binary units too
     whole: bool = False  # shown as a whole number when it has more than 4 digits (bytes, counts, FLOP)
     clock: bool = False  # a time: min, h and day are not powers of 1000 (not unit slips, shown from two on)
+    # a data type's name (fp16) reads as its element size in this kind: 1 per byte (bytes), 8 (bits); 0: not read.
+    # The note that says so is the message note.dtype_<name>.
+    per_dtype: float = 0.0
 
     @property
     def counted(self) -> bool:
@@ -127,7 +130,7 @@ class UnitKind(NamedTuple):
 
 
 UNIT_KINDS: dict[str, UnitKind] = {k.name: k for k in (
-    UnitKind("bytes", byte_unit="B", size=True, whole=True),
+    UnitKind("bytes", byte_unit="B", size=True, whole=True, per_dtype=1.0),
     UnitKind("bandwidth", byte_unit="B/s"),
     UnitKind("flop", whole=True),
     UnitKind("flop_rate"),
@@ -136,7 +139,7 @@ UNIT_KINDS: dict[str, UnitKind] = {k.name: k for k in (
     UnitKind("tok_rate"),
     UnitKind("ratio", plain=True, percent=True),
     UnitKind("count", plain=True, whole=True),
-    UnitKind("bits"),
+    UnitKind("bits", per_dtype=8.0),
     # cost, capacity, energy and loss (the 2026 interview formulas): a unit of their own, no prefixes to slip
     *(UnitKind(k) for k in ("dollars", "usd_per_gpu_hour", "usd_per_mtok", "gpu_hours", "req_rate", "step_rate",
                             "power", "energy_per_token", "mwh", "nats")),

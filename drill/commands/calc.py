@@ -95,7 +95,7 @@ def _list(as_json: bool, lang: str = "en") -> int:
             "kind": f.unit,
             "inputs": [{"name": i.name, "symbol": i.shown, "kind": i.kind, "unit": i.unit_text(lang),
                         "meaning": i.meaning_in(lang), **optional(i)} for i in f.inputs],
-            "misconceptions": [{"key": m.key, "label": m.label_zh if lang == "zh" and m.label_zh else m.label}
+            "misconceptions": [{"key": m.key, "label": pick(lang, m.label, m.label_zh or None)}
                                for m in f.misconceptions],
         } for f in CATALOGUE]
         return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
@@ -103,14 +103,15 @@ def _list(as_json: bool, lang: str = "en") -> int:
     for f in CATALOGUE:
         inputs = ", ".join(f"{i.name} [{unit(i)}]" for i in f.inputs)
         source = f.readable_source(lang)
-        meaning = f.meaning_in(lang) + ((f"（{source}）" if lang == "zh" else f"  ({source})") if source else "")
+        meaning = f.meaning_in(lang) + (pick(lang, f"  ({source})", f"（{source}）") if source else "")
         lines += [f"{f.name}  {inputs}  ->  {KINDS[f.unit]}", f"    {meaning}"]
     return _emit("\n".join(lines))
 
 
 def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en") -> int:
     from engine import formulas
-    from engine.units import KINDS, fmt_quantity, round_sig
+    from engine.messages import pick
+    from engine.units import KINDS, UNIT_KINDS, fmt_quantity, round_sig
 
     f = formulas.get(name)
     values, notes = f.read_inputs(texts)
@@ -132,13 +133,12 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
         }
         return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
     source = f.readable_source(lang)
-    zh = lang == "zh"
-    out = [f"{f.name}{'：' if zh else ': '}{f.meaning_in(lang)}"]
-    out += [f"  {'出处：' if zh else 'source: '}{source}"] if source else []
+    out = [f"{f.name}{pick(lang, ': ', '：')}{f.meaning_in(lang)}"]
+    out += [f"  {pick(lang, 'source: ', '出处：')}{source}"] if source else []
     width = max(len(i.name) for i in f.inputs)
 
     def echo(x: float, kind: str) -> str:  # a whole count that 4 figures would round shown whole (h = 12,288, not 12290)
-        exact = kind == "count" and x == int(x) and round_sig(x, 4) != x and x < 1e15
+        exact = UNIT_KINDS[kind].counted and x == int(x) and round_sig(x, 4) != x and x < 1e15
         return f"{int(x):,}" if exact else fmt_quantity(x, kind)
 
     for i in f.inputs:
@@ -151,7 +151,7 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
             shown = echo(v, i.base_kind)
         out.append(f"  {i.name:<{width}} = {shown}")
     out += ["", *steps]
-    out += [f"{'注：' if zh else 'note: '}{n}" for n in said]
+    out += [f"{pick(lang, 'note: ', '注：')}{n}" for n in said]
     return _emit("\n".join(out))
 
 

@@ -121,12 +121,13 @@ def _grid(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _table(found: dict, lang: str) -> list[str]:
-    zh = lang == "zh"
+    from engine.langs import pick
+
     acc_rows = []
     for e, origin in found["accelerators"]:
         bw = e.get("scale_up_bandwidth_gbs")
         scale = "—" if bw is None else (
-            f"{_num(bw)} GB/s" + ((" 双向" if zh else " both") if e.get("scale_up_bidirectional") else "")
+            f"{_num(bw)} GB/s" + (pick(lang, " both", " 双向") if e.get("scale_up_bidirectional") else "")
             + (f" ×{e['scale_up_domain']}" if e.get("scale_up_domain") else ""))
         acc_rows.append([e["id"], e["name"], e["vendor"], f"{_num(e['memory_gb'])} GB",
                          f"{_num(e['memory_bandwidth_tbs'])} TB/s",
@@ -141,20 +142,18 @@ def _table(found: dict, lang: str) -> list[str]:
                            str(e["layers"]), str(e["d_model"]), f"{e['n_heads']}/{e['n_kv_heads']}",
                            e["attention"].upper(), experts, f"{e['context']:,}",
                            "" if origin == "built-in" else origin])
-    if zh:
-        acc_head = ["id", "名称", "厂商", "显存", "显存带宽", "16 位 TFLOPS", "fp8", "fp4", "scale-up 带宽 ×域",
-                    "TDP", "来自"]
-        model_head = ["id", "名称", "总参数", "激活参数", "层数", "d_model", "头/KV 头", "注意力", "专家", "上下文",
-                      "来自"]
-        titles = ("加速器（稠密峰值，TFLOPS）", "模型")
-        tail = "出处：drill catalogue show ID；自己的硬件：<存档文件夹>/catalogue/*.toml（见 README）"
-    else:
-        acc_head = ["id", "name", "vendor", "memory", "bandwidth", "16-bit TFLOPS", "fp8", "fp4",
-                    "scale-up ×domain", "TDP", "from"]
-        model_head = ["id", "name", "params", "active", "layers", "d_model", "heads/kv", "attention", "experts",
-                      "context", "from"]
-        titles = ("Accelerators (dense peaks, TFLOPS)", "Models")
-        tail = "Sources: drill catalogue show ID; your own hardware: <saves>/catalogue/*.toml (see the README)"
+    acc_head, model_head, titles, tail = pick(lang, (
+        ["id", "name", "vendor", "memory", "bandwidth", "16-bit TFLOPS", "fp8", "fp4", "scale-up ×domain", "TDP",
+         "from"],
+        ["id", "name", "params", "active", "layers", "d_model", "heads/kv", "attention", "experts", "context", "from"],
+        ("Accelerators (dense peaks, TFLOPS)", "Models"),
+        "Sources: drill catalogue show ID; your own hardware: <saves>/catalogue/*.toml (see the README)",
+    ), (
+        ["id", "名称", "厂商", "显存", "显存带宽", "16 位 TFLOPS", "fp8", "fp4", "scale-up 带宽 ×域", "TDP", "来自"],
+        ["id", "名称", "总参数", "激活参数", "层数", "d_model", "头/KV 头", "注意力", "专家", "上下文", "来自"],
+        ("加速器（稠密峰值，TFLOPS）", "模型"),
+        "出处：drill catalogue show ID；自己的硬件：<存档文件夹>/catalogue/*.toml（见 README）",
+    ))
     return [titles[0], *_grid(acc_head, acc_rows), "", titles[1], *_grid(model_head, model_rows), "", tail]
 
 
@@ -170,9 +169,10 @@ def _show(args: argparse.Namespace, lang: str) -> int:
                     doc = as_json(e, section, origin) | {"section": section}
                     _emit(json.dumps(doc, ensure_ascii=False, indent=2))
                     return _report(errors, lang)
-                zh = lang == "zh"
+                from engine.langs import pick
+
                 lines = [f"{e['name']} ({e['id']})  ·  {section}  ·  "
-                         + (("内置" if zh else "built-in") if origin == "built-in" else origin)]
+                         + (pick(lang, "built-in", "内置") if origin == "built-in" else origin)]
                 sources = e.get("sources", {})
                 width = max(len(k) for k in e)
                 for key in [k for k in SCHEMA[section] if k != "pools"] + ["pools"]:
@@ -185,11 +185,11 @@ def _show(args: argparse.Namespace, lang: str) -> int:
                              f"{value:,}" if isinstance(value, int) and value >= 10_000 else str(value))
                     lines.append(f"  {key:<{width}}  {shown}")
                     if key in sources:
-                        lines.append(f"  {'':<{width}}    {'出处：' if zh else 'source: '}{sources[key]}")
+                        lines.append(f"  {'':<{width}}    {pick(lang, 'source: ', '出处：')}{sources[key]}")
                 lines.append("")
-                lines.append(("出处（默认）：" if zh else "Source (every figure without its own): ") + e["source"])
+                lines.append(pick(lang, "Source (every figure without its own): ", "出处（默认）：") + e["source"])
                 if e.get("note"):
-                    lines.append(("说明：" if zh else "Note: ") + e["note"])
+                    lines.append(pick(lang, "Note: ", "说明：") + e["note"])
                 _emit("\n".join(lines))
                 return _report(errors, lang)
     _report(errors, lang)
@@ -215,12 +215,13 @@ def _check(target: str, lang: str, as_json_out: bool) -> int:
     if as_json_out:
         _emit(json.dumps({"file": target, "ok": True, "accelerators": acc, "models": mod}, ensure_ascii=False,
                          indent=2))
-    elif lang == "zh":
-        _emit(f"{target}：通过校验，{len(acc)} 个加速器（{', '.join(acc) or '无'}），{len(mod)} 个模型"
-              f"（{', '.join(mod) or '无'}）。放进 <存档文件夹>/catalogue/ 即可使用。")
     else:
-        _emit(f"{target}: valid, {len(acc)} accelerator(s) ({', '.join(acc) or 'none'}), {len(mod)} model(s) "
-              f"({', '.join(mod) or 'none'}). Put it in <saves>/catalogue/ to use it.")
+        from engine.langs import pick
+
+        _emit(pick(lang, f"{target}: valid, {len(acc)} accelerator(s) ({', '.join(acc) or 'none'}), {len(mod)} "
+                         f"model(s) ({', '.join(mod) or 'none'}). Put it in <saves>/catalogue/ to use it.",
+                   f"{target}：通过校验，{len(acc)} 个加速器（{', '.join(acc) or '无'}），{len(mod)} 个模型"
+                   f"（{', '.join(mod) or '无'}）。放进 <存档文件夹>/catalogue/ 即可使用。"))
     return 0
 
 

@@ -14,7 +14,7 @@ from typing import Any, Mapping, NamedTuple
 
 from .. import expr as ex
 from ..messages import Said, Twin, join, pick, say
-from ..units import DTYPE_BYTES, KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
+from ..units import DTYPE_BYTES, KINDS, UNIT_KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
 
 # How inputs are written in formulas shown to people.
 GREEK = {"phi": "Φ", "alpha": "α", "beta": "β"}
@@ -145,12 +145,10 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
             if any(v < 0 for v in r):
                 raise refuse(say("formula.negative", name=self.name))
             return r, ()
-        if kind == "bytes" and text.strip().lower() in DTYPE_BYTES:
-            size = DTYPE_BYTES[text.strip().lower()]
-            return size, (note(say("note.dtype_bytes", dtype=text.strip(), size=fmt_number(size))),)
-        if kind == "bits" and text.strip().lower() in DTYPE_BYTES:  # scale_bits=fp16
-            size = 8 * DTYPE_BYTES[text.strip().lower()]
-            return size, (note(say("note.dtype_bits", dtype=text.strip(), size=fmt_number(size))),)
+        per_dtype = UNIT_KINDS[kind].per_dtype  # bytes_per_elem=bf16, scale_bits=fp16
+        if per_dtype and text.strip().lower() in DTYPE_BYTES:
+            size = per_dtype * DTYPE_BYTES[text.strip().lower()]
+            return size, (note(say(f"note.dtype_{kind}", dtype=text.strip(), size=fmt_number(size))),)
         p = parse_quantity(text, kind)
         if isinstance(p, Unreadable):
             raise refuse(p.said)
@@ -158,7 +156,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
             raise refuse(say("formula.negative", name=self.name))
         self.check_range(p.value, refuse)
         notes = tuple(note(n) for n in p.said)
-        if p.bare and kind not in ("count", "ratio") and p.value != 0:
+        if p.bare and not UNIT_KINDS[kind].plain and p.value != 0:
             notes += (note(say("note.bare_base", unit=KINDS[kind])),)
         return p.value, notes
 
@@ -521,12 +519,12 @@ def result_text(value: float, kind: str) -> str:
     A whole number is shown exactly, with its binary size where that is round:
     ``131,072 B (128 KiB)``, not ``131100 B (131.1 kB)`` (engine.units.fmt_whole).
     """
-    base = KINDS[kind]
-    if kind in ("ratio",):
+    base, uk = KINDS[kind], UNIT_KINDS[kind]
+    if uk.percent:
         return f"{fmt_number(value)} ({fmt_quantity(value, kind)})"
-    if kind == "count":
+    if uk.counted:
         return fmt_whole(value)
-    human = binary_size(value) if kind == "bytes" else ""
+    human = binary_size(value) if uk.size else ""
     human = human or fmt_quantity(value, kind)
     plain = f"{fmt_whole(value)} {base}"
     return plain if human == plain else f"{plain} ({human})"

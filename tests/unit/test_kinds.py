@@ -63,3 +63,13 @@ def test_what_each_kind_says_about_its_answer():
     assert expression.answer_kind.placeholder(expression).text("zh").startswith("一个公式")
     assert number.answer_kind.measured and not choice.answer_kind.measured
     assert expression.answer_kind.slow and not number.answer_kind.slow
+
+
+def test_a_unit_kind_that_reads_data_types_has_its_note():
+    """``bytes_per_elem=bf16`` reads as 2 B, ``scale_bits=fp16`` as 16 bits: each such kind says so in a message."""
+    from engine.messages import MESSAGES
+    from engine.units import UNIT_KINDS
+
+    readers = [k for k in UNIT_KINDS.values() if k.per_dtype]
+    assert {k.name for k in readers} == {"bytes", "bits"}
+    assert all(f"note.dtype_{k.name}" in MESSAGES for k in readers)
