@@ -73,9 +73,9 @@ def _names_pattern(names: Iterable[str]) -> re.Pattern:
     return re.compile(rf"(?<![\w.-])({alternatives})(?![\w-])")
 
 
-_ALL_MODELS = tuple({m.key: m for m in models.MODELS + models.MOE_MODELS + models.MEGATRON_GPT}.values())
-_MODEL_NAMES = _names_pattern(m.name for m in _ALL_MODELS)
-_GPU_NAMES = _names_pattern(g.name for g in hardware.GPUS)
+# Every built-in entry of the catalogue (question_bank/data): a problem naming one declares it, whatever pool it is in.
+_MODEL_NAMES = _names_pattern(m.name for m in models.ALL)
+_GPU_NAMES = _names_pattern(g.name for g in hardware.ALL)
 
 
 def _text(p: Problem) -> str:

@@ -103,3 +103,18 @@ def test_ask_and_check_take_hardware(tmp_path, capsys):
         assert cli.main(saves + ["practice", "--hardware", "nope"]) == 2  # refused before the app starts
     finally:
         user_catalogue.load(tmp_path / "nowhere")
+
+
+def test_a_user_name_with_markup_is_shown_as_written(tmp_path):
+    # Textual/rich markup in a user's name is text, not markup: the app draws problems as rich Text objects
+    from drill.widgets.problem import givens_table
+
+    (tmp_path / "catalogue").mkdir()
+    (tmp_path / "catalogue" / "lab.toml").write_text(MY_GPU.replace('name = "My GPU"', 'name = "Lab [b]GPU[/b]"'))
+    try:
+        user_catalogue.load(tmp_path)
+        p = next(p for p in (registry.get("roofline.classify_gemm").generate(s, hardware="my_gpu") for s in range(20))
+                 if p.hardware)
+        assert "Lab [b]GPU[/b]" in givens_table(p, "en").plain + p.steps[0].prompt("en")
+    finally:
+        user_catalogue.load(tmp_path / "nowhere")
