@@ -17,7 +17,7 @@ the dense figure) beside or instead of the dense ones; a problem computed from a
 off by 2x.  The validator refuses one by three rules (:func:`_check_dense`):
 
 1. a peak per watt of TDP above what any shipping part reaches dense: 2.6 TFLOPS/W at 16 bits
-   (B200: 2.25, the densest), 5.2 at fp8, 15 at fp4 (B300: 13.6), 0.6 at fp32.  The 2:4 figures of
+   (B200: 2.25, the densest), 5.2 at fp8, 15 at fp4 (B300: 12.7), 0.6 at fp32.  The 2:4 figures of
    H100, H200, B200, B300 and MI300X are all above (H100 SXM bf16 1,979 TFLOPS at 700 W: 2.8);
 2. a lower precision is never slower: fp32 <= fp16/bf16 <= fp8 <= fp4;
 3. an entry that names a built-in chip (same id or name) and gives twice its dense peak at a
