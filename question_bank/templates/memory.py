@@ -377,12 +377,16 @@ def activation_model(rng):
     per_layer = formulas.get(_layer_formula(model))
     whole = {"layers": model.layers, "layer_bytes": per_layer.evaluate(**inputs)}
     unit = unit_for("whole_model_activation_bytes", **whole)
-    lead = tuple(per_layer.solution(**inputs))
+    # the per-layer derivation of this model's own layer (GPT-style or Llama-style: SwiGLU, GQA), then × L
+    lead = tuple(per_layer.worked(inputs, "en", takeaway=""))
+    lead_zh = tuple(per_layer.worked(inputs, "zh", takeaway=""))
     return Spec(
         givens=givens + (given("layers", "Layers L", "层数 L", model.layers),),
         # the per-layer slips of the GPT formula (extras s, b, h, a) name nothing for the gated layer
         asks=(Ask(formula="whole_model_activation_bytes", inputs=whole, extras={} if model.gated else inputs,
-                  unit=unit, explanation=lead, explanation_zh=lead,
+                  unit=unit, explanation=lead, explanation_zh=lead_zh,
+                  card_formulas=("activation_bytes_layer", "activation_bytes_layer_swiglu",
+                                 "whole_model_activation_bytes"),
                   prompt_en=f"{en}, L = {model.layers} layers, no recomputation. How much activation memory do all "
                             f"{model.layers} layers keep together (summed over the pipeline stages that hold them), "
                             f"in {unit}?",

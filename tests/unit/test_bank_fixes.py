@@ -29,3 +29,23 @@ def test_ddp_overlap_charges_each_bucket_its_own_ring_latency():
         m = p.steps[0].expected.value
         assert p.steps[1].expected.value == pytest.approx(k * 2 * (n - 1) * alpha + 2 * (n - 1) / n * m / beta)
         assert "per bucket" in p.steps[1].prompt("en")
+
+
+def test_activation_model_derives_the_models_own_layer():
+    """memory.activation_model skipped the Llama per-layer derivation (SwiGLU, GQA) and its card listed a GPT-only
+    mistake (34sbh) as if it were every model's."""
+    from question_bank.cards import card_lines
+
+    t = registry.get("memory.activation_model")
+    seen = set()
+    for seed in SEEDS:
+        p = t.generate(seed)
+        llama = "SwiGLU" in p.conventions("en")
+        seen.add(llama)
+        solution = "\n".join(p.steps[0].solution_lines("en"))
+        assert ("the SwiGLU MLP keeps" in solution) == llama, seed
+        assert "SwiGLU" in "\n".join(p.steps[0].solution_lines("zh")) or not llama, seed
+    assert seen == {True, False}
+    card = "\n".join(card_lines(t, "en"))
+    assert "GPT-style layer: kept only the 34sbh term" in card
+    assert "used the GPT-layer formula 34sbh + 5as²b" in card  # the Llama layer's own mistakes are on its card too

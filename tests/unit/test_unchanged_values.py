@@ -111,6 +111,13 @@ INTENDED: dict[tuple, str] = {
     ("communication.ddp_overlap_chain", None): "issue #26: each of the k buckets is its own AllReduce and pays the "
                                                "ring latency 2(N−1)α (step 2 asked the k buckets' total with one "
                                                "latency); the exposed time and the verdict follow",
+    ("memory.activation_model", None): "issue #26: the solution derives the model's own layer (GPT-style or "
+                                       "Llama-style: SwiGLU, GQA) before × L, the card shows both layers' formulas, "
+                                       "and the 34sbh / 5as²b slips say they are a GPT-style layer's",
+    ("memory.activation_chain", None, "answer"): "issue #26: the whole-model step's 34sbh / 5as²b slips say they are "
+                                                 "a GPT-style layer's",
+    ("memory.activation_chain", None, "card"): "issue #26: the whole-model formula's 34sbh / 5as²b slips say they are "
+                                               "a GPT-style layer's",
     ("mfu.mfu_given", 37): "issue #26: rounding the throughput to 2 figures made the MFU 61 %: rounded down to 60 %",
     ("inference.chain_capacity", 2): PCIE_TP,
     ("inference.chain_capacity", 8): PCIE_TP,
