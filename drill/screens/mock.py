@@ -368,7 +368,7 @@ class MockRunScreen(_MockScreen):
     BINDINGS = [
         Binding("ctrl+n", "skip", "Skip", id="key.mock_skip"),
         Binding("ctrl+f", "flag", "Flag", id="key.mock_flag"),
-        Binding("ctrl+g", "goto", "Go back", id="key.mock_goto"),
+        Binding("ctrl+r", "goto", "Go back", id="key.mock_goto"),  # return; Ctrl+G is "I don't know" everywhere
         Binding("escape", "end", "End mock", id="key.mock_end"),
         *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]

@@ -254,7 +254,7 @@ async def test_skip_flag_and_go_back(profile, clock):
         assert "flagged for review" in text_of(screen, "#mock-status")
         await submit(pilot, screen, right(screen), seconds=10)
         assert run.current == 2
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+r")
         await pilot.pause()
         assert isinstance(app.screen, GoBackScreen)
         labels = [str(o.prompt) for o in app.screen.query_one("#goto-list").options]
@@ -371,7 +371,7 @@ async def test_time_runs_out_while_a_dialog_is_open(profile, clock):
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await start(pilot)
         await pilot.press("ctrl+n")
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+r")
         await pilot.pause()
         assert isinstance(app.screen, GoBackScreen)
         clock.advance(60)
