@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Sequence
 
-from drill.commands import UsageError, visible
+from drill.commands import LazyHelp, UsageError, visible
 
 # Each name is a module in drill/commands/ with register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock", "bank", "teach", "catalogue")
@@ -18,7 +18,8 @@ APP_MODULE = "app"
 APP_COMMANDS = ("practice",)  # what APP_MODULE registers
 # The options every command takes, before or after the command; each takes one value.
 GLOBAL_OPTIONS: dict[str, dict] = {
-    "--saves": dict(metavar="DIR", help="folder for save files (default: $DRILL_SAVES or the user data folder)"),
+    "--saves": dict(metavar="DIR", help="folder for save files (default: $DRILL_SAVES, else saves/ of the checkout "
+                                        "drill runs from, else the user data folder)"),
     "--profile": dict(metavar="NAME", default=None, help="learner profile (default: default)"),
     "--lang": dict(choices=("en", "zh"), default=None, help="language of prompts and UI"),
 }
@@ -71,12 +72,40 @@ def _text_args(argv: Sequence[str]) -> list[str]:
     return [a.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if not a.isascii() else a for a in argv]
 
 
+class _Version(argparse.Action):
+    """``drill --version``: the installed version, looked up only when asked (no import at start-up)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            shown = version("infra-drill")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            shown = "(not installed)"
+        sys.stdout.write(f"drill {shown}\n")
+        parser.exit()
+
+
+def _saves_in_use(parser: argparse.ArgumentParser, namespace: argparse.Namespace) -> None:
+    """``drill --help`` ends with the folder the saves are in now (worked out only when help is asked for)."""
+    from drill.core.paths import saves_note
+
+    parser.epilog = saves_note(getattr(namespace, "saves", None))
+
+
 def build_parser(modules: Sequence[str] = COMMAND_MODULES) -> argparse.ArgumentParser:
     """The ``drill`` parser with the commands of ``modules`` (default: every command)."""
     parser = argparse.ArgumentParser(
         prog="drill",
         description="Practise AI-infrastructure whiteboard derivations in the terminal.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,  # the saves folder's path is never broken
+        add_help=False,
     )
+    parser.add_argument("-h", "--help", action=LazyHelp, fill=_saves_in_use, help="show this help message and exit")
+    parser.add_argument("--version", action=_Version, help="print drill's version and exit")
     for option, kwargs in GLOBAL_OPTIONS.items():
         parser.add_argument(option, **kwargs)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -95,3 +95,28 @@ def environ(**changes: str | None):
     finally:
         os.environ.clear()
         os.environ.update(saved)
+
+
+def in_terminal(command: list[str], **run) -> subprocess.CompletedProcess:
+    """``subprocess.run(command, **run)`` with standard input and output a pseudo-terminal, as a person's
+    shell gives them (``drill`` refuses to open the app otherwise); ``stdout``: what it drew there, ``stderr``
+    as text."""
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    try:
+        r = subprocess.run(command, stdin=follower, stdout=follower, stderr=subprocess.PIPE, text=True, **run)
+        drawn = b""
+        while select.select([leader], [], [], 0)[0]:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal closed with the process
+                break
+            if not chunk:
+                break
+            drawn += chunk
+    finally:
+        os.close(follower)
+        os.close(leader)
+    return subprocess.CompletedProcess(command, r.returncode, drawn.decode("utf-8", "replace"), r.stderr)

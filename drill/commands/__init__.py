@@ -6,4 +6,21 @@ app (the session flow, the stats text, the mock's glue, paths and words) is in :
 never imports the app's screens or textual (``app.run_app`` alone starts the app, importing it lazily).
 """
 
+import argparse
+
 from drill.core.usage import UsageError, shown_arg, visible  # noqa: F401 (every command raises and quotes with these)
+
+
+class LazyHelp(argparse.Action):
+    """``-h``/``--help`` that first fills in what is costly to know (``fill(parser, namespace)``: the topics of
+    the bank, the saves folder in use), so that building the parser imports nothing more."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None, fill=None):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+        self.fill = fill
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if self.fill is not None:
+            self.fill(parser, namespace)
+        parser.print_help()
+        parser.exit()

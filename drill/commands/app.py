@@ -1,7 +1,9 @@
 """``drill`` (no subcommand) opens Home; ``drill practice`` opens straight into today's session.
 
-The profile is opened before the app starts: a busy or damaged profile prints
-why and exits with status 1, and nothing is touched.
+The app needs a terminal: when standard input or output is not one (a pipe, cron, CI) the command refuses
+with one line and status 2 instead of drawing into the pipe and waiting for keys that never come.  The
+profile is opened before the app starts: a busy or damaged profile prints why and exits with status 1, and
+nothing is touched.  This is the one command module that imports the app (inside :func:`run_app`).
 """
 
 from __future__ import annotations
@@ -20,9 +22,22 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_practice)
 
 
+def in_terminal() -> bool:
+    """Are standard input and output both a terminal (the app can draw and read keys)?"""
+    return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
+
+
 def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> int:
     """Open the profile, run the app on the ``start`` screen (built with ``screen_kwargs``), close the profile."""
     import gc
+
+    if not in_terminal():
+        from drill.commands import UsageError
+
+        raise UsageError("the app needs a terminal, and standard input or output is not one (a pipe, cron, CI): "
+                         "run it in a terminal, or use a command (drill --help)",
+                         "应用需要在终端中运行，而标准输入或输出不是终端（管道、cron、CI）：请在终端中运行，"
+                         "或使用子命令（drill --help）")
 
     # Starting up creates many objects that live as long as the app: no garbage collection
     # until the first screen is drawn (DrillApp turns it back on); a faster first problem.

@@ -36,11 +36,15 @@ MAX_SEED = 2**63 - 1
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("templates", help="list the problem templates",
+    from drill.commands import LazyHelp
+
+    p = subparsers.add_parser("templates", help="list the problem templates", add_help=False,
                               description="List every problem template: id, topic, difficulty, answer kind, "
                                           "chain length and title.")
-    p.add_argument("--topic", help="only this topic (roofline, memory, communication, mfu, inference, pipeline, "
-                                   "concepts)")
+    topic: list[argparse.Action] = []  # --topic, named by the help once asked for
+    p.add_argument("-h", "--help", action=LazyHelp, fill=lambda parser, ns: _name_topics(topic[0]),
+                   help="show this help message and exit")
+    topic.append(p.add_argument("--topic", help="only this topic (see `drill templates --help`)"))
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
     p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the titles")
     p.set_defaults(func=run_templates)
@@ -73,6 +77,18 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_check)
 
 
+def bank_topics() -> list[str]:
+    """The topics of the bank's templates, in the bank's order (from the registry's index: nothing imported)."""
+    from question_bank import registry
+
+    return list(dict.fromkeys(topic for _, topic in registry.catalog()))
+
+
+def _name_topics(action: argparse.Action) -> None:
+    """``drill templates --help`` names every topic the bank has (looked up only when help is asked for)."""
+    action.help = f"only this topic: {', '.join(bank_topics())}"
+
+
 def lang_of(args: argparse.Namespace) -> str:
     """The subcommand's --lang, else the global --lang, else the profile's language, else English
     (:func:`drill.core.paths.command_lang`: one rule for every command)."""
@@ -88,9 +104,14 @@ def _template(template_id: str) -> "Template":
     try:
         return registry.get(template_id)
     except registry.UnknownTemplate as e:
+        import difflib
+
         from drill.commands import shown_arg
 
-        raise UsageError(str(e), f"没有名为 {shown_arg(template_id)} 的模板（见 `drill templates`）") from None
+        near = difflib.get_close_matches(template_id, [i for i, _ in registry.catalog()], n=3, cutoff=0.75)
+        en = f"; did you mean {' or '.join(near)}?" if near else ""
+        zh = f"；是不是 {' 或 '.join(near)}？" if near else ""
+        raise UsageError(str(e) + en, f"没有名为 {shown_arg(template_id)} 的模板（见 `drill templates`）{zh}") from None
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
@@ -283,9 +304,16 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     c = grade_check(args)
-    print_check(c, lang_of(args), args.json)
-    if args.record:
-        from drill.commands.memory import record_check
+    lang = lang_of(args)
+    print_check(c, lang, args.json)
+    if not args.record:  # the profile is only read for its language: graded all the same, and said
+        from drill.core.i18n import t
+        from drill.core.paths import profile_problem
 
-        return record_check(args, c.problem, c.step, c.verdict, c.typed)
+        if (problem := profile_problem(args, lang)) is not None:
+            print(f"drill: {t('check.profile_unread', lang, why=problem)}", file=sys.stderr)
+        return 0
+    from drill.commands.memory import record_check
+
+    return record_check(args, c.problem, c.step, c.verdict, c.typed)
     return 0

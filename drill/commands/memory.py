@@ -553,8 +553,8 @@ def _next_due(stored: Mapping[str, Any], lang: str = "en") -> str:
 
     after = stored["after"]
     if after is None:
-        return Twin("not due and not missed, so its due date stays (a miss would restart it)",
-                    "未到期且未答错，到期日不变（答错会让它重新开始）").text(lang)
+        return Twin("it was not due yet, so its next review stays where it was (a wrong answer would have brought it "
+                    "forward)", "这道题还没到期，下次复习时间不变（答错才会提前）").text(lang)
     return Twin(f"next due {after['due']} (in {after['interval']} d)",
                 f"下次复习 {after['due']}（{after['interval']} 天后）").text(lang)
 

@@ -1,6 +1,6 @@
 """``drill stats``: progress figures.
 
-    drill stats            the stats screen in a terminal; a text summary when piped
+    drill stats            the stats screen in a terminal; a text summary (ending with the saves folder) when piped
     drill stats --json     every figure as JSON
     drill stats --sort accuracy [--reverse]   order of the topic table
 
@@ -34,12 +34,14 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.json and sys.stdout.isatty():
+    from drill.commands.app import in_terminal
+
+    if not args.json and in_terminal():
         from drill.commands.app import run_app
 
         return run_app(args, start="stats")
     from drill.core.context import AppContext
-    from drill.core.paths import open_profile
+    from drill.core.paths import open_profile, saves_note
 
     from engine.storage import DamagedSave
 
@@ -57,4 +59,5 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     else:
         sys.stdout.write(summary(s, lang, args.sort, args.reverse))
+        sys.stdout.write("\n" + saves_note(args.saves, lang, folder=profile.path.parent) + "\n")
     return 0

@@ -1,8 +1,9 @@
 """Where save files live, and opening a profile from the command line.
 
-``saves_dir``: ``--saves DIR`` > ``$DRILL_SAVES`` > the user data folder
-(platformdirs, app name ``infra-drill``).  ``make run`` sets ``DRILL_SAVES`` to
-the repository's ``saves/``.
+``saves_dir``: ``--saves DIR`` > ``$DRILL_SAVES`` > one default per install: drill run from its source
+checkout (``make run``, ``.venv/bin/drill``: an editable install) saves into the checkout's ``saves/``; an
+installed drill (``pip install``) into the user data folder (platformdirs, app name ``infra-drill``).
+``drill --help``, ``drill stats`` and the Settings screen say which folder is in use (:func:`saves_note`).
 """
 
 from __future__ import annotations
@@ -30,20 +31,53 @@ def script_wait() -> float:
         return SCRIPT_WAIT
 
 
-def saves_dir(cli_value: str | None) -> Path:
-    """The folder holding every profile's save files."""
+def checkout_saves() -> Path | None:
+    """The ``saves/`` folder of the source checkout this drill runs from (an editable install: its code is the
+    checkout's, beside ``pyproject.toml`` and ``saves/``); None for an installed drill (its code is in
+    site-packages, which has neither)."""
+    root = Path(__file__).resolve().parents[2]
+    saves = root / "saves"
+    return saves if (root / "pyproject.toml").is_file() and saves.is_dir() else None
+
+
+def saves_source(cli_value: str | None) -> tuple[Path, str]:
+    """The folder holding every profile's save files, and where that choice comes from: ``option`` (--saves),
+    ``env`` ($DRILL_SAVES), ``checkout`` (drill runs from its source checkout) or ``user`` (the user data
+    folder of an installed drill)."""
     if cli_value is not None:
         if not cli_value.strip():
             from drill.core.usage import UsageError
 
             raise UsageError("--saves must name a folder, not an empty string", "--saves 必须是一个文件夹，不能为空")
-        return Path(cli_value).expanduser()
+        return Path(cli_value).expanduser(), "option"
     env = os.environ.get("DRILL_SAVES")
     if env:
-        return Path(env).expanduser()
+        return Path(env).expanduser(), "env"
+    checkout = checkout_saves()
+    if checkout is not None:
+        return checkout, "checkout"
     import platformdirs
 
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)), "user"
+
+
+def saves_dir(cli_value: str | None) -> Path:
+    """The folder holding every profile's save files."""
+    return saves_source(cli_value)[0]
+
+
+def saves_note(cli_value: str | None = None, lang: str = "en", folder: Path | None = None) -> str:
+    """One line: the saves folder in use and why (``Progress is saved in … (this checkout's saves/)``);
+    ``folder``: the folder of an open profile's saves, when known."""
+    from drill.core.i18n import t
+
+    try:
+        found, source = saves_source(cli_value)
+    except Exception:  # noqa: BLE001 - an empty --saves is the command's to refuse; here it is only named
+        found, source = Path(cli_value or ""), "option"
+    if folder is not None and folder != found:
+        found, source = folder, "option"
+    return t("saves.note", lang, path=found, why=t(f"saves.from_{source}", lang))
 
 
 def command_lang(args) -> str:
@@ -61,6 +95,21 @@ def command_lang(args) -> str:
     except Exception:  # noqa: BLE001 - a damaged or missing profile is reported by the command that opens it
         return "en"
     return known_lang(saved)
+
+
+def profile_problem(args, lang: str = "en") -> str | None:
+    """Why the profile of a command that only reads it for its language (``drill check`` without
+    ``--record``) cannot be read, in ``lang``: a damaged or unreadable state file, a saves folder that is not
+    one; None when it reads (or does not exist yet)."""
+    try:
+        from engine.storage import read_tables
+
+        name = getattr(args, "profile", None) or DEFAULT_PROFILE
+        read_tables(saves_dir(getattr(args, "saves", None)) / name / "state.json")
+    except Exception as e:  # noqa: BLE001 - whatever it is, it is said, and the command goes on
+        said = getattr(e, "text", None)
+        return said(lang) if callable(said) else str(e)
+    return None
 
 
 def local_now():

@@ -278,8 +278,9 @@ class PracticeScreen(DrillScreen):
             if row.get("scheduled") and row.get("after"):
                 due = date.fromisoformat(row["after"]["due"])
                 head.append(self.tr("practice.next_review", when=when(due, self.ctx.today(), lang)), "dim")
-            else:
-                head.append(self.tr("practice.not_scheduled"), "dim")
+            else:  # a re-drill follows the answer that set the schedule; any other is one that was not due
+                head.append(self.tr("practice.not_scheduled_redrill" if row.get("mode") == "redrill"
+                                    else "practice.not_scheduled"), "dim")
             if row["quality"] < 4 and not a.card.extra:
                 head.append("  " + self.tr("practice.comes_back"), "yellow")
         self.query_one("#verdict", Static).update(head)

@@ -1,4 +1,5 @@
-"""Settings: new items a day, the review cap a day, the interview date; saved in the profile.
+"""Settings: new items a day, the review cap a day, the interview date; saved in the profile, whose folder
+is named at the bottom (:func:`drill.core.paths.saves_note`).
 
 Each field is saved when Enter is pressed in it (:func:`drill.core.flow.parse_setting` checks it first; a bad value
 is refused with the reason under the field and nothing is saved).  Below the fields: what the interview date
@@ -15,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Input, Static
 
 from drill.core import flow
+from drill.core.paths import saves_note
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
 from engine.storage import SaveFailed
@@ -46,6 +48,7 @@ class SettingsScreen(DrillScreen):
                 yield Static(id=f"label-{key}", classes="setting-label")
                 yield Input(id=f"input-{key}", classes="setting-input", max_length=MAX_LENGTH.get(key, 10))
                 yield Static(id=f"hint-{key}", classes="setting-hint")
+            yield Static(id="settings-saves", classes="setting-label")  # where progress is saved
         yield Footer()
 
     def on_mount(self) -> None:
@@ -70,6 +73,9 @@ class SettingsScreen(DrillScreen):
         for key, label in FIELDS:
             self.query_one(f"#label-{key}", Static).update(Text(self.tr(label), "bold"))
             self.query_one(f"#hint-{key}", Static).update(Text(self.hint(key)))
+        path = getattr(self.ctx.profile, "path", None)
+        self.query_one("#settings-saves", Static).update(
+            Text(saves_note(None, self.lang, folder=path.parent if path is not None else None), "dim"))
         self.draw_plan()
 
     def draw_plan(self) -> None:

@@ -11,15 +11,21 @@ from pathlib import Path
 import pytest
 
 from engine.storage import Profile
+from tests import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional
 
 
-def drill(*args: str) -> subprocess.CompletedProcess:
+def drill(*args: str, terminal: bool = True) -> subprocess.CompletedProcess:
+    """``python -m drill ARGS``; ``terminal``: its standard input and output are a pseudo-terminal (read back as
+    ``stdout``), else /dev/null and a pipe."""
     env = {k: v for k, v in os.environ.items() if k not in ("DRILL_SAVES", "DRILL_LOCK_WAIT")}
-    return subprocess.run([sys.executable, "-m", "drill", *args], cwd=ROOT, capture_output=True, text=True,
-                          env=env, timeout=60, stdin=subprocess.DEVNULL)
+    command = [sys.executable, "-m", "drill", *args]
+    if not terminal:
+        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=60,
+                              stdin=subprocess.DEVNULL)
+    return cli.in_terminal(command, cwd=ROOT, env=env, timeout=60)
 
 
 @pytest.mark.parametrize("args", [(), ("practice",), ("mock", "--questions", "2")])
@@ -42,6 +48,15 @@ def test_a_damaged_save_stops_the_app_and_is_left_as_it_is(tmp_path):
     assert {f: f.read_bytes() for f in tmp_path.rglob("*") if f.is_file() and f.suffix != ".lock"} == before
 
 
+@pytest.mark.parametrize("args", [(), ("practice",), ("mock", "--questions", "2"), ("--lang", "zh", "practice")])
+def test_the_app_without_a_terminal_refuses_in_one_line_and_draws_nothing(tmp_path, args):
+    """Piped, from cron or CI (stdin /dev/null, stdout a pipe): status 2 and one line, nothing drawn or saved."""
+    r = drill("--saves", str(tmp_path), *args, terminal=False)
+    said = "应用需要在终端中运行" if "zh" in args else "the app needs a terminal"
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1 and said in r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_practice_is_a_subcommand_with_help():
     r = drill("practice", "--help")
     assert r.returncode == 0 and "today's practice session" in r.stdout
@@ -51,6 +66,7 @@ def test_the_first_problem_and_a_graded_number_never_import_sympy(tmp_path):
     script = f"""
 import asyncio, sys
 from engine.storage import Profile
+from tests import cli
 from drill.app import DrillApp
 from drill.core.context import AppContext
 
@@ -76,6 +92,7 @@ def test_garbage_collection_is_back_on_once_the_first_screen_is_drawn(tmp_path):
     script = f"""
 import asyncio, gc
 from engine.storage import Profile
+from tests import cli
 from drill.app import DrillApp
 from drill.core.context import AppContext
 

@@ -308,7 +308,7 @@ async def test_nothing_due_says_when_and_offers_extra_practice(profile, clock):
         await pilot.press("x")
         assert screen.state == ASKING and screen.run.card.kind == "extra"
         await submit(pilot, right(screen.run.current_step))
-        assert "its due date stays" in text_of(screen, "#verdict")
+        assert "it was not due yet, so its next review stays where it was" in text_of(screen, "#verdict")
     extra = rows(profile)[-1]
     assert extra["mode"] == "extra" and not extra["scheduled"] and extra["after"] is None
     assert profile.states()[item.id].due == date(2026, 12, 5)

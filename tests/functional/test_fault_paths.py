@@ -161,6 +161,7 @@ def test_a_default_saves_folder_that_cannot_be_made_is_one_line_with_path_and_ca
 
     monkeypatch.delenv("HOME", raising=False)
     monkeypatch.delenv("DRILL_SAVES", raising=False)
+    monkeypatch.setattr("drill.core.paths.checkout_saves", lambda: None)  # an installed drill
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert drill("due", "--new-per-day", "5") == 0 and (tmp_path / "data" / "infra-drill" / "default").is_dir()
     real = pathlib.Path.mkdir
@@ -463,7 +464,7 @@ def test_a_chain_step_given_again_with_a_trailing_newline_is_not_recorded_twice(
 ])
 @pytest.mark.parametrize("command", [[], ["practice"], ["stats"], ["mock"]])
 def test_the_app_with_a_profile_it_cannot_open_says_why_in_one_line_and_never_starts(tmp_path, monkeypatch, capsys,
-                                                                                    case, said, command):
+                                                                                    terminal, case, said, command):
     from tests.unit.test_storage_edges import refuse_reads
 
     saves, profile = tmp_path / "s", []
@@ -484,14 +485,14 @@ def test_the_app_with_a_profile_it_cannot_open_says_why_in_one_line_and_never_st
         profile = ["--profile", "../x"]
     elif case == "nested":
         state.write_bytes(b'{"a": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
-    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)  # drill stats opens the app too
     assert drill("--saves", str(saves), *profile, *command) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("lang, said", [("en", "your answers are stored in the log"), ("zh", "你的答案都已存入记录")])
-def test_drill_says_on_leaving_that_the_summary_file_is_behind_its_log(tmp_path, monkeypatch, capsys, lang, said):
+def test_drill_says_on_leaving_that_the_summary_file_is_behind_its_log(tmp_path, monkeypatch, capsys, terminal, lang,
+                                                                        said):
     """The state file could not be written (the rows are durable in the log): not a failure, and said once."""
     from drill.app import DrillApp
     from engine.storage import layout
@@ -598,8 +599,8 @@ def test_an_answer_given_months_after_its_problem_was_shown_is_stored_unmeasured
 
 @pytest.mark.parametrize("year", [1970, 3001])
 @pytest.mark.parametrize("lang, said", [("en", "the computer's clock says {year}-"), ("zh", "电脑时钟显示 {year}-")])
-def test_a_clock_outside_the_years_a_save_can_hold_stops_every_writer_in_one_line(tmp_path, monkeypatch, capsys, year,
-                                                                                 lang, said):
+def test_a_clock_outside_the_years_a_save_can_hold_stops_every_writer_in_one_line(tmp_path, monkeypatch, capsys,
+                                                                                 terminal, year, lang, said):
     from drill.core import paths
 
     Profile.open(tmp_path).close()

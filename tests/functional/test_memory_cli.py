@@ -35,8 +35,10 @@ def test_saves_dir_rules(monkeypatch, tmp_path):
     assert saves_dir(str(tmp_path / "cli")) == tmp_path / "cli"
     assert saves_dir(None) == tmp_path / "env"
     monkeypatch.delenv("DRILL_SAVES")
+    assert saves_dir(None) == ROOT / "saves"  # run from the checkout (an editable install): its saves/
+    monkeypatch.setattr("drill.core.paths.checkout_saves", lambda: None)  # an installed drill: the user's folder
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
-    assert saves_dir(None).name == "infra-drill"
+    assert saves_dir(None) == tmp_path / "xdg" / "infra-drill"
 
 
 def test_due_lists_overdue_items_first_and_the_new_items_of_the_day(tmp_path):

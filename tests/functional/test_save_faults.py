@@ -529,7 +529,7 @@ async def test_a_mock_with_a_symbolic_answer_saved_in_a_thread_on_a_full_disk_sa
     assert len(profile.mocks()) == 1 and len(mock_rows(profile)) == 1
 
 
-def test_drill_mock_says_on_stderr_what_the_app_closed_without_saving(tmp_path, monkeypatch, capsys):
+def test_drill_mock_says_on_stderr_what_the_app_closed_without_saving(tmp_path, monkeypatch, capsys, terminal):
     """``drill mock`` saves only through the app (``--plan`` writes nothing): should the app close with a mock
     that could not be saved (the run screen unmounted as it closed), drill says so and exits with status 1."""
     lost = "The mock interview was not saved and is lost: cannot write x: the disk is full."

@@ -13,6 +13,7 @@ import pytest
 
 from engine.sm2 import ItemState
 from engine.storage import Profile, ProfileLocked
+from tests import cli
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional
@@ -138,8 +139,8 @@ def test_two_processes_never_share_a_profile(tmp_path):
         # the app (interactive) does not wait: it exits at once with the same message
         env["DRILL_LOCK_WAIT"] = "30"
         start = time.monotonic()
-        r = subprocess.run([sys.executable, "-m", "drill", "--saves", str(tmp_path), "--profile", "ann", "practice"],
-                           cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+        r = cli.in_terminal([sys.executable, "-m", "drill", "--saves", str(tmp_path), "--profile", "ann", "practice"],
+                            cwd=ROOT, env=env, timeout=60)
         assert r.returncode == 1 and time.monotonic() - start < 20
         assert f"profile 'ann' is in use by process {holder.pid}" in r.stderr
 
