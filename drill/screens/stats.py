@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 from textual_plotext import PlotextPlot
 
 from drill.core.i18n import topic_name
+from drill.core.paths import saves_note
 from drill.core.stats import (
     SHADES,
     SORT_COLUMNS,
@@ -187,6 +188,7 @@ class StatsScreen(DrillScreen):
             return
         if s.empty:
             yield Static(Text(tr("empty", lang)), id="stats-empty")
+            yield self._saves_line()
             yield Footer()
             return
         with TabbedContent(initial=self._tab or "tab-overview"):
@@ -196,6 +198,7 @@ class StatsScreen(DrillScreen):
                     yield Static(Text(tr("heatmap", lang)), classes="stats-heading")
                     yield Heatmap(s, lang)
                     yield PlotextPlot(id="forecast")
+                    yield self._saves_line()
             with TabPane(tr("tab.topics", lang), id="tab-topics"):
                 yield Static(id="sort-note", classes="stats-note")  # above the scroll: always in view
                 with VerticalScroll():
@@ -214,6 +217,12 @@ class StatsScreen(DrillScreen):
                     else:
                         yield Static(Text(tr("mocks_none", lang)), id="mocks-none", classes="stats-heading")
         yield Footer()
+
+    def _saves_line(self) -> Static:
+        """Where this progress is saved (the folder of the open profile), as ``drill stats`` ends with it."""
+        path = getattr(self.ctx.profile, "path", None)
+        return Static(Text(saves_note(None, self.lang, folder=path.parent if path is not None else None), "dim"),
+                      id="stats-saves", classes="stats-note")
 
     def on_mount(self) -> None:
         self._start_loading()

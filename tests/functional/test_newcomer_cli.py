@@ -88,6 +88,22 @@ async def test_settings_name_the_saves_folder(profile, clock, lang, said):
 
 
 @sync
+async def test_the_stats_screen_names_the_saves_folder(profile, clock):
+    from drill.screens.stats import StatsScreen
+
+    app = DrillApp(AppContext(profile, "en", clock, random.Random(7)), start="home")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("s")
+        for _ in range(50):  # the figures are computed in the background
+            await pilot.pause(0.05)
+            if app.screen.query("#stats-saves"):
+                break
+        assert isinstance(app.screen, StatsScreen)
+        said = " ".join(text_of(app.screen, "#stats-saves").split())
+        assert said.startswith(f"Progress is saved in {profile.path.parent}")
+
+
+@sync
 @pytest.mark.parametrize("lang, said", [("en", "your first answer today already set its next review"),
                                         ("zh", "下次复习时间已按你今天第一次的回答安排")])
 async def test_dont_know_on_a_redrill_says_in_plain_words_why_nothing_moved(profile, clock, lang, said):
