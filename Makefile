@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 CONSTRAINTS := constraints.txt
 FRESH := .venv-constraints
 
-.PHONY: run test bench constraints clean
+.PHONY: run test test-fast test-deep bench constraints clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,8 +23,18 @@ $(STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/drill $(ARGS)
 
+# The suite's lanes (README, "Testing"; tests/conftest.py). --dist loadgroup: one worker makes a template's problems.
+# make test: everything but the deep lane, every template at 60 fixed seeds.
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
+
+# While editing: the unit tests, every template at one seed (<= 30 s on 2 cores).
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --lane fast tests/unit $(PYTEST_ARGS)
+
+# The slow lane: Hypothesis's fresh random examples (4x as many) and every template at 200 seeds.
+test-deep: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadgroup --lane deep $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
@@ -35,7 +45,7 @@ constraints:
 	$(PYTHON) -m venv $(FRESH)
 	$(FRESH)/bin/python -m pip install --quiet --upgrade pip
 	$(FRESH)/bin/python -m pip install --quiet -e '.[test]'
-	$(FRESH)/bin/python -m pytest -n 2 -q -p no:cacheprovider $(PYTEST_ARGS)
+	$(FRESH)/bin/python -m pytest -n 2 --dist loadgroup -q -p no:cacheprovider $(PYTEST_ARGS)
 	{ echo "# Exact versions the test suite last passed with (pip freeze, without infra-drill itself)."; \
 	  echo "# Used by make run / make test; refresh with: make constraints. The ranges live in pyproject.toml."; \
 	  $(FRESH)/bin/python -m pip freeze --exclude-editable | grep -iv '^infra[-_]drill'; } > $(CONSTRAINTS).new

@@ -1,13 +1,58 @@
-import os
+"""The suite's lanes and Hypothesis profiles.
 
+* ``--lane full`` (default; ``make test``): every test but those marked ``deep``; every template at seeds 0-59;
+  Hypothesis draws the same examples every run (``derandomize``: a failure is reproduced by running it again).
+* ``--lane fast`` (``make test-fast``: tests/unit only): every template at one seed (tests/problems.py), at most
+  5 Hypothesis examples a property (:func:`tests.problems.examples`), the same every run.
+* ``--lane deep`` (``make test-deep``): the tests marked ``deep``, the template sweeps (every test parametrized
+  by a template id) at seeds 0-199 and every Hypothesis property with fresh random examples, 4 × as many.
+
+Every test parametrized by a template id (``tid``) joins that template's xdist group, so under
+``--dist loadgroup`` one worker makes each template's problems once (tests/problems.py shares them).
+"""
+
+import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=60, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+from tests import problems
+
+# The lane's profile; a property's own @settings(max_examples=problems.examples(n)) sets its count.
+_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fast", max_examples=5, derandomize=True, database=None, **_COMMON)
+settings.register_profile("full", max_examples=60, derandomize=True, database=None, **_COMMON)
+settings.register_profile("deep", max_examples=240, **_COMMON)
+settings.load_profile("full")
+
+LANES = tuple(problems.LANES)
 
 
-import pytest  # noqa: E402
+def pytest_addoption(parser):
+    parser.addoption("--lane", choices=LANES, default="full",
+                     help="full: the whole suite, every template at 60 seeds (make test); fast: one seed per template "
+                          "(make test-fast); deep: only the tests marked deep, fresh random seeds (make test-deep)")
+
+
+def pytest_configure(config):  # before the test modules are imported: their @settings read the lane
+    problems.lane = config.getoption("--lane")
+    settings.load_profile(problems.lane)
+    config.addinivalue_line("markers", "deep: the slow lane: fresh random seeds (Hypothesis) and long sweeps; run by "
+                                       "make test-deep (--lane deep), left out otherwise")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config, items):
+    deep = problems.lane == "deep"
+    keep, drop = [], []
+    for item in items:
+        tid = item.callspec.params.get("tid") if hasattr(item, "callspec") else None
+        if isinstance(tid, str):
+            item.add_marker(pytest.mark.xdist_group(tid))
+        marked = item.get_closest_marker("deep") is not None
+        wanted = (marked or tid is not None) if deep else not marked
+        (keep if wanted else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 @pytest.fixture

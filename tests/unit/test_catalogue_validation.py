@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from drill import cli
 from question_bank import catalogue, hardware, models, user_catalogue
 from question_bank.catalogue import CatalogueError
+from tests.problems import examples
 
 MY_GPU = """
 [[accelerators]]
@@ -174,7 +175,7 @@ _toml_chars = st.sampled_from(list("[]{}=\"'.,#\n \\tx1e_-+:") + ["accelerators"
                                                                   "[[accelerators]]", "[[models]]", "\x00", "é"])
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(st.lists(_toml_chars, max_size=60).map("".join),
                  st.builds(lambda base, i, junk: base[:i] + junk + base[i:], st.just(MY_GPU + MY_MODEL),
                            st.integers(0, len(MY_GPU + MY_MODEL)), st.lists(_toml_chars, max_size=5).map("".join))))

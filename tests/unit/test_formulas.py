@@ -13,6 +13,7 @@ from engine import formulas
 from engine.formulas import CATALOGUE, FormulaError, bound_solution, classify_bound, get, result_text
 from engine.grading import DEFAULT_TOLERANCE, distance
 from engine.units import KINDS, fmt_number, fmt_whole
+from tests.problems import examples
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -394,7 +395,7 @@ COINCIDES_BY_DESIGN = {
 
 
 @pytest.mark.parametrize("f", CATALOGUE, ids=lambda f: f.name)
-@settings(max_examples=25)  # per formula: ~50 formulas x 25 draws keeps the suite fast
+@settings(max_examples=examples(25))  # per formula: ~50 formulas x 25 draws keeps the suite fast
 @given(data=st.data())
 def test_every_formula_evaluates_and_explains_itself(f, data):
     env = data.draw(typical(f))
@@ -411,7 +412,7 @@ def test_every_formula_evaluates_and_explains_itself(f, data):
 
 
 @pytest.mark.parametrize("f", [f for f in CATALOGUE if f.misconceptions], ids=lambda f: f.name)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(data=st.data())
 def test_no_misconception_coincides_with_the_right_answer(f, data):
     env = data.draw(typical(f))

@@ -17,6 +17,7 @@ from engine.mock import (
     score_percent, unreadable_reason,
     weakness_figures,
 )
+from tests.problems import examples
 
 TOPICS = ("roofline", "memory", "communication", "inference")
 CANDIDATES = [(f"{t}.t{i}", t, 3 if i == 2 else 1, 60 * (1 + (i == 2))) for t in TOPICS for i in range(3)]
@@ -51,7 +52,7 @@ def test_settings_round_trip():
 # Planning
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(seed=st.integers(0, 10**6), n=st.integers(1, 20))
 def test_the_same_seed_plans_the_same_mock(seed, n):
     s = MockSettings(questions=n, seed=seed)
@@ -65,7 +66,7 @@ def test_different_seeds_plan_different_mocks():
     assert len(plans) == 10
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(seed=st.integers(0, 10**6), n=st.integers(1, 24))
 def test_questions_spread_evenly_across_the_topics(seed, n):
     plan = plan_mock(MockSettings(questions=n, seed=seed), CANDIDATES)
@@ -134,7 +135,7 @@ MIXED = [(f"{t}.{s}", t, 1, s // 2) for t in TOPICS for s in (60, 120, 300, 480)
 MIXED_ALLOWANCE = {c[0]: Candidate.of(c).allowance for c in MIXED}
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(seed=st.integers(0, 10**6), minutes=st.integers(1, 60), chains=st.booleans())
 def test_a_mock_by_minutes_never_plans_more_than_its_time(seed, minutes, chains):
     plan = plan_mock(MockSettings(minutes=minutes, seed=seed, chains=chains), MIXED)

@@ -1,11 +1,12 @@
-"""Realism (issue #14): every template, over 200 seeds, describes a world that could exist.
+"""Realism (issue #14): every template, at every seed of the lane, describes a world that could exist.
 
 The property: :func:`question_bank.realism.check` finds nothing in any generated problem.
 Each rule also has a problem built by hand that it must catch (and a near miss it must
 let through), so a rule that silently stops checking fails here.
 
-Seeds are a plain loop, not hypothesis: 200 fixed seeds per template, each problem generated
-once and checked once (the check itself is a few microseconds).
+Seeds are a plain loop, not hypothesis: the lane's fixed seeds per template (tests/problems.py: 0-59 in
+``make test``, 0-199 in ``make test-deep``), each problem made once per worker and shared with the other
+property tests (the check itself is a few microseconds).
 """
 
 from __future__ import annotations
@@ -14,17 +15,17 @@ import pytest
 
 from question_bank import hardware, models, realism, registry
 from question_bank.base import Ask, Spec, World, build_problem
+from tests import problems
 
-SEEDS = range(200)
+SEEDS = range(200)  # the scans of one template for the cases an issue named
 TEMPLATES = registry.all_templates()
 
 
 @pytest.mark.parametrize("tid", [t.id for t in TEMPLATES])
 def test_every_problem_describes_a_world_that_could_exist(tid):
-    t = registry.get(tid)
     found = []
-    for seed in SEEDS:
-        found += [f"seed {seed}: {v}" for v in realism.check(t.generate(seed))]
+    for p in problems.each(tid):
+        found += [f"seed {p.seed}: {v}" for v in realism.check(p)]
     assert not found, f"{tid}: {len(found)} unrealistic problems, e.g.\n" + "\n".join(found[:5])
 
 
@@ -172,7 +173,7 @@ def test_precision_catches_a_norm_in_fp8():
     assert not realism.check(_problem(World(gpu=H100, precision="bf16", row_ops=("LayerNorm",))))
     assert not realism.check(_problem(World(gpu=H100, precision="fp8")))  # a GEMM in fp8 is fine
     for seed in SEEDS:
-        p = registry.get("concepts.why_norm_is_slow").generate(seed)
+        p = problems.problem("concepts.why_norm_is_slow", seed)
         question = p.steps[0].prompt("en")
         if any(op in question for op in ("LayerNorm", "Softmax", "RMSNorm", "GELU", "residual add")):
             assert "fp8" not in question, seed
@@ -189,7 +190,7 @@ def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
     assert _rules(_problem(formula="train_time", inputs=days | {"mfu": 0.7})) == {"utilisation"}
     for tid in ("mfu.hfu", "mfu.utilisation_chain"):
         for seed in SEEDS:
-            p = registry.get(tid).generate(seed)
+            p = problems.problem(tid, seed)
             hfu = next(s for s in p.steps if s.formula == "hfu")
             assert hfu.expected.value <= realism.MAX_HFU, (tid, seed)
 
@@ -214,13 +215,13 @@ def test_the_issue_cases_are_gone():
     seen = []
     for tid in ("roofline.chain_batching", "concepts.phase_bound", "concepts.memory_bound_fix"):
         for seed in SEEDS:
-            p = registry.get(tid).generate(seed)
+            p = problems.problem(tid, seed)
             for w in p.worlds:
                 if w.model is not None and w.gpu is not None:
                     seen.append((tid, w.model.key, w.gpu.key, w.precision))
     assert ("roofline.chain_batching", "llama3_70b", "l40s", "bf16") not in seen
     assert not [s for s in seen if s[1:3] in (("llama2_70b", "a100_40"), ("llama3_405b", "b200"),
                                               ("gpt3_175b", "h100_sxm"))]
-    flops = [registry.get("mfu.forward_flops").generate(seed) for seed in SEEDS]
+    flops = [problems.problem("mfu.forward_flops", seed) for seed in SEEDS]
     mixtral = [p for p in flops if "Mixtral" in p.prompt("en")]
     assert mixtral and {p.steps[0].expected.value for p in mixtral} == {25.8e9}

@@ -15,6 +15,7 @@ from engine import storage
 from engine.sm2 import ItemState
 from engine.stats import Digest
 from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked, layout
+from tests.problems import examples
 from tests.unit.storage_support import (DAY, build, days_of, files, recent_of, record_days, row,  # noqa: F401
                                         small_segments)  # (a fixture)
 
@@ -446,7 +447,7 @@ ops = st.lists(st.one_of(st.just(("undo",)), st.tuples(st.just("record"), st.sam
                max_size=25)
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(ops, st.integers(1, 4), st.integers(1, 5))
 def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows, state_every):
     """The schedule always equals the log replayed, and both survive closing and reopening."""

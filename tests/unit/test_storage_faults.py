@@ -15,6 +15,7 @@ from engine import stats
 from engine.sm2 import MAX_INTERVAL, ItemState
 from engine.storage import (EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, LockUnusable, Profile,
                             ProfileLocked, SaveFailed, document_problem, durable, layout, lock, validation)
+from tests.problems import examples
 from tests.unit.storage_support import DAY, build, files, row, small_segments  # noqa: F401 (a fixture)
 
 
@@ -311,7 +312,7 @@ rows = st.lists(st.tuples(days, st.sampled_from(("a", "b")), st.integers(0, 5),
                 min_size=1, max_size=12)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(rows)
 def test_every_figure_is_finite_for_whatever_validation_admits(drawn):
     reviews = []

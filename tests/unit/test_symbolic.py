@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from engine import symbolic
 from engine.answers import parse_expression
 from engine.grading import CORRECT, INVALID, WRONG, Expected, equivalent, grade
+from tests.problems import examples
 
 ALIASES = {"Φ": "phi", "N": "N"}
 ZERO = Expected("expression", "phi + 20*phi/N", aliases=tuple(ALIASES.items()))
@@ -133,7 +134,7 @@ _expr = st.recursive(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(_expr)
 def test_fuzz_nested_powers_end_within_the_limit(text):
     checker = _fuzz_checker()

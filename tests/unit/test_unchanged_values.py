@@ -16,7 +16,8 @@ Two records, each from main before a round of work:
 * ``tests/fixtures/expected_values_main.json`` (main b04dabe, before issue #14): expected values at seeds 0-4;
   the templates issue #14 redrew are in :data:`CHANGED`.
 
-The problems are generated once per process (tests/problems.py) and shared with the property tests.
+The problems are generated once per process (tests/problems.py) and shared with the property tests; ``make
+test-fast`` compares seed 1 only.
 """
 
 from __future__ import annotations
@@ -185,7 +186,7 @@ def _differences(tid: str) -> list[tuple[int | None, str, str]]:
     for lang, want in zip(LANGS, RECORD["cards"][tid]):
         if digest(render_card(t, lang)) != want:
             out.append((None, CARD, f"card ({lang}) differs; see: {_see(tid, 0, CARD, lang)}"))
-    for seed in SEEDS:
+    for seed in [s for s in problems.seeds() if s in SEEDS]:  # every recorded seed (one in make test-fast)
         values, texts = RECORD["problems"][f"{tid} {seed}"]
         p = problems.problem(tid, seed)
         got = answers(p)
@@ -211,7 +212,9 @@ def test_every_problem_is_what_main_gave(tid):
             unexplained.append(what)
         else:
             used.add(key)
-    stale = [k for k in INTENDED if k[0] == tid and k not in used]
+    # an entry is stale when no compared seed differs: known only when every recorded seed is compared
+    every_seed = set(SEEDS) <= set(problems.seeds())
+    stale = [k for k in INTENDED if k[0] == tid and k not in used and (every_seed or k[1] in problems.seeds())]
     assert not unexplained, (
         f"{tid}: {len(unexplained)} difference(s) from main {REV} ({PROBLEMS_FIXTURE.name}):\n  "
         + "\n  ".join(unexplained[:12]) + ("\n  ..." if len(unexplained) > 12 else "")

@@ -20,10 +20,12 @@ from engine.expr import MAX_TEXT
 from engine.grading import CORRECT, INVALID, WRONG, Expected, grade, understood
 from engine.units import KINDS, best_unit, dim_text
 from question_bank import registry
+from tests import problems
 
 NUMERIC = [t.id for t in registry.all_templates()
-           if any(s.expected.kind == "number" for s in t.generate(0).steps)]
-SEEDS = st.integers(min_value=0, max_value=2**31 - 1)
+           if any(s.expected.kind == "number" for s in problems.problem(t.id, 0).steps)]
+SEEDS = st.integers(min_value=0, max_value=2**31 - 1)  # the deep lane's fresh random seeds
+PER_TEMPLATE = 12  # the first seeds of the lane's (tests/problems.py), shared with the property tests
 
 # A unit of another dimension for each kind: it changes the B or s exponent of whatever it
 # multiplies (FLOP alone may be implied by a plain factor, so it is never the only change).
@@ -89,10 +91,20 @@ def _occurrences(node: ex.Node, name: str) -> int:
 
 
 @pytest.mark.parametrize("tid", NUMERIC)
-@settings(max_examples=12, deadline=None)
+def test_the_answer_written_with_the_givens_and_their_units_is_correct(tid):
+    for p in problems.each(tid, problems.seeds()[:PER_TEMPLATE]):
+        _check_written_with_units(p)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("tid", NUMERIC)
+@settings(max_examples=PER_TEMPLATE, deadline=None)
 @given(seed=SEEDS)
-def test_the_answer_written_with_the_givens_and_their_units_is_correct(tid, seed):
-    problem = registry.get(tid).generate(seed)
+def test_the_answer_written_with_the_givens_and_their_units_is_correct_at_random_seeds(tid, seed):
+    _check_written_with_units(registry.get(tid).generate(seed))
+
+
+def _check_written_with_units(problem) -> None:
     for step in problem.steps:
         e = step.expected
         if e.kind != "number" or e.integer or step.formula is None:
