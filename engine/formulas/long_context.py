@@ -116,9 +116,9 @@ register(
             simplification=("with Φ ≈ 12·L·d² the share is s / (6d + s): it passes one half when the sequence is six "
                             "times the model width",),
             simplification_zh=("当 Φ ≈ 12·L·d² 时占比为 s / (6d + s)：序列长度达到模型宽度的六倍时超过一半",),
-            takeaway="6ΦD undercounts long-context training: at s comparable with d, attention is a fifth of the FLOPs, "
-                     "and past 6d it is most of them.",
-            takeaway_zh="6ΦD 会低估长上下文训练：s 与 d 相当时注意力占 FLOPs 的五分之一，超过 6d 后占大头。",
+            takeaway="6ΦD undercounts long-context training: here attention is {result} of the FLOPs; it is a seventh "
+                     "at s = d and half at s = 6d.",
+            takeaway_zh="6ΦD 会低估长上下文训练：这里注意力占 FLOPs 的 {result}；s = d 时约占七分之一，s = 6d 时占一半。",
             example={"phi": 8e9, "layers": 32, "seq": 8192, "d_model": 4096},
             meaning_zh="训练时每 token 花在注意力分数和加权求和上的 FLOPs 比例：12·L·s·d / (6Φ + 12·L·s·d)"),
     Formula("logits_bytes", (KV_BATCH, SEQ, VOCAB, BPE), "batch*seq*vocab*bytes_per_elem", "bytes",
