@@ -78,11 +78,11 @@ def _list(as_json: bool, lang: str = "en") -> int:
     def unit(i: Input) -> str:  # "B", "list of s", "exact|approx"; an optional input adds its default
         if not i.has_default:
             return i.unit_text(lang)
-        default = i.value_text(i.default_value)
+        default = i.stated(i.default_value)
         return pick(lang, f"{i.unit_text(lang)}, default {default}", f"{i.unit_text(lang)}，默认 {default}")
 
     def optional(i: Input) -> dict:  # keys only an input with a default or choices has
-        return {**({"default": i.value_text(i.default_value)} if i.has_default else {}),
+        return {**({"default": i.stated(i.default_value)} if i.has_default else {}),
                 **({"choices": [{"key": c.key, "meaning": c.words_in(lang)} for c in i.choices]} if i.choices else {})}
 
     if as_json:

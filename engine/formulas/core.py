@@ -92,6 +92,12 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
             return ", ".join(fmt_quantity(float(x), self.base_kind) for x in value)
         return fmt_quantity(float(value), self.base_kind)
 
+    def stated(self, value: ex.Value) -> str:
+        """A convention's value as the worked solution states it: zero in the base unit ("R = 0 s", not "0 ns")."""
+        if value == 0 and self.kind == "time":
+            return f"0 {KINDS[self.kind]}"
+        return self.value_text(value)
+
     def unit_text(self, lang: str = "en") -> str:
         """``B``, ``list of s``, or an enumeration's keys ``exact|approx``."""
         if self.choices:
@@ -322,7 +328,7 @@ class Formula:
         for i in self.inputs:
             if i.name not in texts:  # check_inputs: it has a default
                 values[i.name] = i.default_value
-                notes.append(say("note.input", name=i.name, note=say("note.default", value=i.value_text(values[i.name]))))
+                notes.append(say("note.input", name=i.name, note=say("note.default", value=i.stated(values[i.name]))))
                 continue
             try:
                 values[i.name], n = i.read(texts[i.name])
@@ -464,11 +470,11 @@ class Formula:
         """``  bytes/param = 16 B (default)``: the value a convention input takes, and whether it is the default."""
         c = i.choice_of(value)
         words = Twin(f": {c.words}", f"：{c.words_in('zh')}") if c is not None else ""
-        default = i.value_text(i.default_value)
+        default = i.stated(i.default_value)
         if value == i.default_value:
-            said = say("formula.at_default", symbol=i.shown, value=i.value_text(value), words=words)
+            said = say("formula.at_default", symbol=i.shown, value=i.stated(value), words=words)
         else:
-            said = say("formula.not_default", symbol=i.shown, value=i.value_text(value), words=words, default=default)
+            said = say("formula.not_default", symbol=i.shown, value=i.stated(value), words=words, default=default)
         return "  " + said.text(lang)
 
     def check_via(self, values: Mapping[str, ex.Value]) -> None:

@@ -29,9 +29,8 @@ register(
             decomposition_zh=("一张 GPU 实际提供 F_peak × MFU 的 FLOP/s；任务的总 FLOPs（训练为 6ΦD）除以这个速率就是 GPU 秒数，"
                               "再 ÷ 3600 得到 GPU 小时数",),
             parts=(Part("rate", "F_peak·MFU", "peak_flops*mfu", "flop_rate", "FLOP/s one GPU really delivers",
-                        "一张 GPU 实际提供的 FLOP/s"),
-                   Part("gpu_s", "GPU-s", "flops/rate", "time", "GPU-seconds", "GPU 秒数")),
-            via="gpu_s/3600",
+                        "一张 GPU 实际提供的 FLOP/s"),),
+            via="flops/rate/3600",
             takeaway="GPU-hours depend only on FLOPs and MFU, not on the GPU count: more GPUs finish sooner for the same "
                      "bill, and doubling MFU halves it.",
             takeaway_zh="GPU 小时数只取决于总 FLOPs 和 MFU，与 GPU 数无关：卡多只是更快跑完、账单不变，MFU 翻倍账单减半。",

@@ -63,7 +63,7 @@ register(
             decomposition_zh=("Ulysses 把按序列切分换成按头切分：一次 All-to-All 把 S/CP 个 token × 全部头 变成 S 个 token × "
                               "头/CP，Q（n_heads 个头）、K 和 V（各 n_kv 个）都要换；另一次把输出（n_heads）换回来；"
                               "每张卡发出手里数据的 (CP − 1)/CP",),
-            parts=(Part("held", "B·S/CP·(2n_h + 2n_kv)·d_head·bytes", "batch*(seq/cp)*(2*n_heads + 2*n_kv_heads)*d_head*"
+            parts=(Part("held", "bytes_held", "batch*(seq/cp)*(2*n_heads + 2*n_kv_heads)*d_head*"
                         "bytes_per_elem", "bytes", "Q, K, V and output this GPU holds", "本卡持有的 Q、K、V 和输出"),),
             via="held*(cp - 1)/cp",
             simplification=("per GPU it does not grow with CP: (S/CP) × (CP − 1)/CP; with MHA it is 4·(S/CP)·d_model·"
