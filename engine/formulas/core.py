@@ -94,7 +94,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
 
     def stated(self, value: ex.Value) -> str:
         """A convention's value as the worked solution states it: zero in the base unit ("R = 0 s", not "0 ns")."""
-        if value == 0 and self.kind == "time":
+        if value == 0 and not self.is_list and UNIT_KINDS[self.kind].clock:
             return f"0 {KINDS[self.kind]}"
         return self.value_text(value)
 
