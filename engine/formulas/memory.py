@@ -257,10 +257,10 @@ register(
                                     "只给了一层，没有乘以 L 层"),
                       # when the problem gives s, b, h, a (extras), the per-layer slips show up L times over
                       # (GPT-style layers only: a Llama-style problem gives no extras, and the card says so)
-                      Misconception("linear_only", "GPT-style layer: kept only the 34sbh term (dropped 5as²b)",
-                                    "layers*34*s*b*h", "GPT 式层：只保留了 34sbh 项（漏了 5as²b）"),
-                      Misconception("quadratic_only", "GPT-style layer: kept only the 5as²b attention term",
-                                    "layers*5*a*s*s*b", "GPT 式层：只保留了注意力的 5as²b 项")), "M_act_total",
+                      Misconception("linear_only", "kept only a GPT-style layer's 34sbh term (dropped 5as²b)",
+                                    "layers*34*s*b*h", "只保留了 GPT 式层的 34sbh 项（漏了 5as²b）"),
+                      Misconception("quadratic_only", "kept only a GPT-style layer's 5as²b attention term",
+                                    "layers*5*a*s*s*b", "只保留了 GPT 式层注意力的 5as²b 项")), "M_act_total",
             refs="korthikanti2022",
             decomposition=("the layers are identical: L × the activations of one layer",),
             decomposition_zh=("各层完全相同：L × 一层的激活值显存",),

@@ -47,5 +47,5 @@ def test_activation_model_derives_the_models_own_layer():
         assert "SwiGLU" in "\n".join(p.steps[0].solution_lines("zh")) or not llama, seed
     assert seen == {True, False}
     card = "\n".join(card_lines(t, "en"))
-    assert "GPT-style layer: kept only the 34sbh term" in card
+    assert "kept only a GPT-style layer's 34sbh term" in card
     assert "used the GPT-layer formula 34sbh + 5as²b" in card  # the Llama layer's own mistakes are on its card too
