@@ -27,6 +27,7 @@ from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade, understood
+from .schedule.chains import chain_quality
 from .session import moves_schedule, review_row
 from .sm2 import ItemState
 
@@ -685,8 +686,9 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
     first answer anywhere, a due template, or a lapse: quality < 3).  A chain's
     steps are logged unscheduled, then, when every step was answered or an
     answered one is a lapse, one whole-chain row (``step`` None, ``typed``
-    empty) with the lowest step quality and the worst verdict, which moves the
-    schedule by the same rule.  Unanswered boxes are not reviews.
+    empty) with the lowest step quality (every step answered: one slip among
+    right steps passes with 3, :func:`engine.schedule.chains.chain_quality`) and
+    the worst verdict, which moves the schedule by the same rule.  Unanswered boxes are not reviews.
 
     Each row carries the time of its answer (:attr:`QuestionResult.answered`;
     a whole-chain row, its last step's) and is filed under the learner's day
@@ -728,7 +730,9 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
         lowest = min(r.quality for r in answered)
         if len(answered) == len(boxes) or lowest < 3:
             worst = min((r.verdict for r in answered), key=_WORST.index)
-            planned.append((moment(*answered), first, True, dict(quality=lowest, verdict=worst,
+            # every step answered: one slip among right steps passes with 3 (engine.schedule.chains)
+            whole = chain_quality([r.quality for r in answered]) if len(answered) == len(boxes) else lowest
+            planned.append((moment(*answered), first, True, dict(quality=whole, verdict=worst,
                                                                  seconds=sum(r.seconds for r in answered),
                                                                  step=None, typed="", value=None)))
     planned.sort(key=lambda p: p[0])  # stable: answers given at the same moment keep the question order

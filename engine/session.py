@@ -10,9 +10,10 @@ rows :class:`Session` hands back.
 * Then new items, at most ``new_per_day`` a day (default 5) counting those
   already introduced today, breadth-first (:func:`new_items`): the topic with
   the fewest items introduced so far next, topics in bank order on a tie, and
-  within a topic the easiest first, chains last.  With an interview date
-  (:class:`Plan`) the daily number is raised so that every template is
-  introduced in time.
+  within a topic the easiest first, chains last (and only once the single
+  templates of their steps were passed).  With an interview date
+  (:class:`Plan`) the pace that meets every template in time is advice: the
+  daily number changes only when the learner accepts it.
 * Same-day re-drill (SM-2 step 7): an item that scored below 4 comes back later
   in the session with a new seed until it scores at least 4.  Those repeats are
   recorded with mode ``redrill`` and do not reschedule the item.
@@ -32,15 +33,18 @@ from __future__ import annotations
 import math
 import random
 import re
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
+from .schedule import fsrs_bridge
+from .schedule.interleave import interleave
+from .schedule.pace import PACE_WARNING, pace
+from .schedule.stretch import load_of
 from .sm2 import ItemState, overdue_days, review
 
 DEFAULT_NEW_PER_DAY = 5
 QUEUE_KEY = "queued_items"  # the profile setting: templates the next practice session asks first (a mock's misses)
 DEFAULT_REVIEWS_PER_DAY = 200  # Anki's default review cap
-PACE_WARNING = 20  # new templates a day beyond which an interview pace is flagged as more than a person can do
 LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
@@ -105,19 +109,21 @@ def moves_schedule(state: ItemState | None, quality: int, today: date) -> bool:
 
 
 class Plan(NamedTuple):
-    """What an interview date does to today's new items (:func:`plan_for`).
+    """What an interview date means for today's new items (:func:`plan_for`).
 
-    ``pace``: new templates a day to introduce all of them in time (None without
-    an interview date or once it has passed); ``new_today``: today's limit,
-    the daily setting or the pace if higher; ``too_many``: the pace exceeds
-    :data:`PACE_WARNING`.
+    ``pace``: new templates a day that meets every one left by about two thirds of the days left
+    (:func:`engine.schedule.pace.pace`; None without an interview date or once it is today or past),
+    ``done_by`` the day (today = 1) they are all met at that pace; ``new_today``: today's limit, the daily
+    setting: the pace is advice, and the limit changes only when the learner accepts it.
+    ``too_many``: the pace exceeds :data:`PACE_WARNING`.
     """
 
     interview: date | None
     days_left: int | None  # days before the interview, today included (0: it is today; negative: passed)
-    left: int  # templates never introduced
+    left: int  # templates never introduced (retired scaffolds not counted)
     pace: int | None
     new_today: int
+    done_by: int | None = None
 
     @property
     def active(self) -> bool:
@@ -128,20 +134,25 @@ class Plan(NamedTuple):
     def too_many(self) -> bool:
         return self.pace is not None and self.pace > PACE_WARNING
 
+    @property
+    def behind(self) -> bool:
+        """The daily limit is below the pace (the learner may accept the pace)."""
+        return self.pace is not None and self.new_today < self.pace
+
 
 def plan_for(states: Mapping[str, ItemState], catalog: "Catalog", today: date, new_per_day: int,
-             interview: date | None, introduced_today: int = 0) -> Plan:
-    """Today's new-item limit: ``new_per_day``; with an interview ahead at least the pace
-    ``ceil(left at the start of today / days left)``, so that every template is introduced before the day."""
+             interview: date | None, introduced_today: int = 0, retired: frozenset[str] = frozenset()) -> Plan:
+    """Today's new-item limit (``new_per_day``) and, with an interview ahead, the pace that meets every
+    template left (at the start of today) by about two thirds of the days left."""
     bank = {i for i, _ in catalog}
-    left = sum(1 for i in bank if i not in states)
+    left = sum(1 for i in bank if i not in states and i not in retired)
     if interview is None:
         return Plan(None, None, left, None, new_per_day)
     days = (interview - today).days
     if days <= 0:
         return Plan(interview, days, left, None, new_per_day)
-    pace = math.ceil((left + introduced_today) / days)
-    return Plan(interview, days, left, pace, max(new_per_day, pace))
+    p = pace(left + introduced_today, days)
+    return Plan(interview, days, left, p.per_day, new_per_day, p.done_by)
 
 
 def due_items(states: Mapping[str, ItemState], today: date, catalog: Catalog) -> list[tuple[str, str, int]]:
@@ -171,14 +182,18 @@ def reviewed(rows: Iterable[Mapping[str, Any]]) -> int:
 
 
 def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int,
-              is_chain: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
+              is_chain: Callable[[str], bool] | None = None, ready: Callable[[str], bool] | None = None,
+              retired: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
     """The next ``limit`` never-reviewed items, breadth-first across topics.
 
     Each pick takes the topic with the fewest items introduced so far (those
     in ``states`` and those already picked), the earlier topic in ``catalog``
     on a tie; within the topic its first item in ``catalog`` order (easier
     first) that is not a chain, and its chains after every other item.
-    ``is_chain`` is asked only about the items it looks at.
+    ``is_chain`` is asked only about the items it looks at.  A chain that is
+    not ``ready`` (the single templates of its steps not all passed yet,
+    :func:`engine.schedule.chains.chain_ready`) waits; a ``retired`` scaffold
+    is never met.
     """
     if limit <= 0:
         return []
@@ -189,10 +204,13 @@ def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int,
         count.setdefault(topic, 0)
         if item in states:
             count[topic] += 1
-        else:
+        elif item not in retired:
             topics[topic].append(item)
     rank = {t: k for k, t in enumerate(topics)}
     chain = is_chain or (lambda _item: False)
+    if ready is not None:
+        for items in topics.values():
+            items[:] = [i for i in items if not chain(i) or ready(i)]
     out: list[tuple[str, str]] = []
     while len(out) < limit:
         open_ = [t for t, items in topics.items() if items]
@@ -282,12 +300,16 @@ def stored_text(typed: str) -> str:
 def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
                state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
-               interview: date | None = None, hardware: str | None = None) -> dict:
+               interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
+               cap: int | None = None, scheduler: str = "sm2", memory: "fsrs_bridge.Memory | None" = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
-    item's SM-2 state moves on (``before`` is None for a new item; no due date
-    past ``interview``, see :func:`engine.sm2.review`); without it ``before``
+    item's state moves on (``before`` is None for a new item; the last reviews
+    before ``interview`` go into the final stretch given the reviews due each
+    day ``load`` and the daily ``cap``, see :mod:`engine.schedule.stretch`) by
+    SM-2, or by FSRS (``scheduler`` "fsrs", from the item's FSRS ``memory``:
+    :func:`engine.schedule.fsrs_bridge.review`); without it ``before``
     and ``after`` are None and nothing changes.
     ``seconds`` None: the time was not measured (an answer checked on paper);
     the statistics leave such a row out of every time figure.  A time past
@@ -300,7 +322,10 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
     before = after = None
     if schedule:
-        after = review(state or ItemState(), quality, today, interview).to_dict()
+        if scheduler == "fsrs":
+            after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap)[0].to_dict()
+        else:
+            after = review(state or ItemState(), quality, today, interview, load, cap).to_dict()
         before = state.to_dict() if state is not None else None
     elif not (isinstance(quality, int) and not isinstance(quality, bool) and 0 <= quality <= 5):
         raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
@@ -321,41 +346,100 @@ class Session:
     (``len(introduced(profile.reviews_today(today)))``) and ``reviewed_today``
     how many reviews were made (:func:`reviewed`); ``seed`` makes the problem
     seeds reproducible.  ``interview``: the learner's interview date, if set
-    (new items paced by :func:`plan_for`, no due date past it).  ``recent``:
-    each item's latest qualities, for :func:`weakest`.  ``is_chain`` tells
-    which items are chains (introduced last in their topic).  ``extra`` builds
-    an extra-practice session of the weakest items instead.
+    (new items paced by :func:`plan_for`; the last reviews before it spread over
+    the final stretch, :mod:`engine.schedule.stretch`; on the day itself nothing
+    is asked unless chosen: :attr:`warmup`).  ``recent``: each item's latest
+    qualities, for :func:`weakest`.  ``is_chain`` tells which items are chains
+    (introduced last in their topic, and only once ``chain_ready`` says the single
+    templates of their steps were passed).  ``retired``: scaffolds no longer
+    scheduled.  ``step_drills``: single templates to practise alone from a day on
+    (a chain's failed step), asked after the due items.  ``scheduler``: "sm2" or
+    "fsrs" (``memory`` gives an item's FSRS memory, replayed from its history).
+    ``extra`` builds an extra-practice session of the weakest items instead.
+    The due items are interleaved by topic (:mod:`engine.schedule.interleave`).
     """
 
     def __init__(self, states: Mapping[str, ItemState], catalog: Catalog, today: date, *, seed: int,
                  new_per_day: int = DEFAULT_NEW_PER_DAY, introduced_today: int = 0, extra: int = 0,
                  redrill_gap: int = REDRILL_GAP, reviews_per_day: int | None = None, reviewed_today: int = 0,
                  interview: date | None = None, recent: Mapping[str, Sequence[int]] | None = None,
-                 is_chain: Callable[[str], bool] | None = None):
+                 is_chain: Callable[[str], bool] | None = None, chain_ready: Callable[[str], bool] | None = None,
+                 retired: frozenset[str] = frozenset(), step_drills: Mapping[str, date] | None = None,
+                 scheduler: str = "sm2",
+                 memory: "Callable[[str], fsrs_bridge.Memory | None] | None" = None):
+        if scheduler not in fsrs_bridge.SCHEDULERS:
+            raise ValueError(f"scheduler must be one of {', '.join(fsrs_bridge.SCHEDULERS)}, not {scheduler!r}")
         self.today = today
         self.catalog = list(catalog)
         self.states: dict[str, ItemState] = dict(states)
         self.redrill_gap = redrill_gap
         self.interview = interview
         self.recent = recent or {}
+        self.reviews_per_day = reviews_per_day
+        self.scheduler = scheduler
+        self.retired = retired
+        self._memory_of = memory or (lambda _item: None)
+        self._memories: dict[str, "fsrs_bridge.Memory | None"] = {}
         self._rng = random.Random(seed)
         self._last_seed: dict[str, int] = {}
-        self._history: list[tuple[list[Card], dict[str, ItemState], tuple, dict[str, int], Card]] = []
-        self.plan = plan_for(self.states, self.catalog, today, new_per_day, interview, introduced_today)
+        self._history: list[tuple] = []
+        self.plan = plan_for(self.states, self.catalog, today, new_per_day, interview, introduced_today, retired)
         self.held_back = 0  # due items left for another day by the review cap
+        self.interview_day = interview is not None and today == interview
+        self.warmup: list[tuple[str, str]] = []  # the interview day's suggested warm-up (nothing is forced)
         if extra:
             self.cards = [self._card(i, t, "extra") for i, t in self.weakest(extra)]
+        elif self.interview_day:
+            self.warmup = self._warmup()
+            self.cards = []
         else:
-            due_now = due_items(self.states, today, self.catalog)
+            due_now = [d for d in due_items(self.states, today, self.catalog) if d[0] not in retired]
             if reviews_per_day is not None:
                 room = max(0, reviews_per_day - reviewed_today)
                 self.held_back = max(0, len(due_now) - room)
-                due_now = due_now[:room]
+                due_now = due_now[:room]  # the most overdue kept
+            due_now = interleave(due_now, topic=lambda d: d[1], overdue=lambda d: d[2])
             due = [self._card(i, t, "due", days) for i, t, days in due_now]
+            planned = {i for i, _, _ in due_now}
+            topic = dict(self.catalog)
+            drills = [self._card(i, topic[i], "extra") for i, day in (step_drills or {}).items()
+                      if day <= today and i in topic and i not in planned and i not in retired]
             fresh = new_items(self.states, self.catalog, new_available(self.plan.new_today, introduced_today),
-                              is_chain)
-            self.cards = due + [self._card(i, t, "new") for i, t in fresh]
+                              is_chain, chain_ready, retired)
+            self.cards = due + drills + [self._card(i, t, "new") for i, t in fresh]
         self.planned = len(self.cards)
+        self.expected = self._expected_intake(len(self.cards_of("new")))
+
+    def _expected_intake(self, fresh: int) -> dict[date, int]:
+        """The reviews the new items of this session (``fresh``) and of the days to come (at today's limit)
+        will add before the interview - their first two reviews, a day and a week after they are met - so
+        that the final stretch leaves room for them."""
+        out: dict[date, int] = {}
+        if not self.plan.active:
+            return out
+        left, per_day = self.plan.left, self.plan.new_today
+        day, n = self.today, min(fresh, left)
+        while n > 0 and day < self.interview:
+            for gap in (1, 7):
+                d = day + timedelta(days=gap)
+                if d < self.interview:
+                    out[d] = out.get(d, 0) + n
+            left -= n
+            day += timedelta(days=1)
+            n = min(per_day, left)
+        return out
+
+    def _warmup(self, n: int = 5) -> list[tuple[str, str]]:
+        """The interview day's warm-up: what is due today, then the weakest, ``n`` at most."""
+        due = [(i, t) for i, t, _ in due_items(self.states, self.today, self.catalog)]
+        rest = [w for w in self.weakest(n) if w not in due]
+        return (due + rest)[:n]
+
+    def memory(self, item: str) -> "fsrs_bridge.Memory | None":
+        """The item's FSRS memory (replayed from its history once, then kept up to date by this session)."""
+        if item not in self._memories:
+            self._memories[item] = self._memory_of(item)
+        return self._memories[item]
 
     def _card(self, item: str, topic: str, kind: str, overdue: int = 0) -> Card:
         seed = self._rng.randrange(2**31)
@@ -402,13 +486,24 @@ class Session:
         day = today or self.today
         state = self.states.get(card.item)
         schedule = card.scheduled or (card.extra and moves_schedule(state, quality, day))
+        fsrs = self.scheduler == "fsrs" and schedule
+        memory = self.memory(card.item) if fsrs else None
+        load = None
+        if self.interview is not None:
+            load = load_of({i: st.due for i, st in self.states.items() if i != card.item})
+            for d, n in self.expected.items():
+                load[d] = load.get(d, 0) + n
         row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=quality, verdict=verdict,
                          when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
-                         value=value, seconds=seconds, step=step, interview=self.interview, hardware=hardware)
-        self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card))
+                         value=value, seconds=seconds, step=step, interview=self.interview, hardware=hardware,
+                         load=load, cap=self.reviews_per_day, scheduler=self.scheduler, memory=memory)
+        self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
+                              dict(self._memories)))
         rest = self.cards[1:]
         if schedule:
             self.states[card.item] = ItemState.from_dict(row["after"])
+            if fsrs:
+                self._memories[card.item] = fsrs_bridge.step(memory, quality, day)
         if quality < PASS_QUALITY and not card.extra:
             again = self._card(card.item, card.topic, "redrill")
             rest.insert(min(self.redrill_gap, len(rest)), again)
@@ -419,7 +514,7 @@ class Session:
         """Take back the last answer (the caller also calls ``Profile.undo_last()``); returns its card."""
         if not self._history:
             raise IndexError("nothing to undo in this session")
-        self.cards, self.states, rng_state, self._last_seed, card = self._history.pop()
+        self.cards, self.states, rng_state, self._last_seed, card, self._memories = self._history.pop()
         self._rng.setstate(rng_state)
         return card
 

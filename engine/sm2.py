@@ -21,18 +21,13 @@ calendar (``date.max``).
 
 An interview date (``review(..., interview=day)``) changes only the due date
 of a review made *before* that day, and only when SM-2's due date would be on
-or after it (:func:`interview_cap`):
-
-* reviewed before the final stretch (the :data:`FINAL_STRETCH` days before the
-  interview): due on a day of the final stretch instead, the
-  ``on.toordinal() % FINAL_STRETCH``-th of them (the items reviewed on one day
-  land together, those of successive days spread over the stretch), so every
-  started item is seen once more just before the interview;
-* reviewed in the final stretch: due on the interview day at the latest.
-
-The interval kept is the one actually scheduled (due - review day), so the next
-SM-2 step grows from it.  EF and repetitions are SM-2's.  Without a date, or on
-and after the day itself, this is plain SM-2.
+or after it: :func:`engine.schedule.stretch.place` puts the item's next review
+on a day of the final stretch as close to the interview as its interval needs,
+spread by the load of those days (``load``) and under the daily cap (``cap``),
+or leaves SM-2's date when this review is already close enough.  Only the
+due date moves: EF, repetitions and the interval are SM-2's own, so the next
+SM-2 step grows from SM-2's interval.  Without a date, or on and
+after the day itself, this is plain SM-2.
 
 EF is updated in decimal arithmetic (``Decimal(repr(ef))``): every step is a
 multiple of 0.02, so EF stays exactly 2.36, 2.04, ... and ``ceil(6 * 2.5)``
@@ -52,10 +47,11 @@ from decimal import Decimal
 from collections.abc import Mapping
 from typing import Any
 
+from .schedule.stretch import place
+
 EF_START = 2.5
 EF_FLOOR = 1.3
 MAX_INTERVAL = 36_500  # days
-FINAL_STRETCH = 3  # days before an interview in which every started item is seen once more
 _FLOOR = Decimal("1.3")
 
 
@@ -131,22 +127,21 @@ def next_ef(ef: float, quality: int) -> float:
     return float(max(new, _FLOOR))
 
 
-def interview_cap(on: date, due: date, interview: date | None) -> date:
+def interview_cap(on: date, due: date, interview: date | None, load: Mapping[date, int] | None = None,
+                  cap: int | None = None) -> date:
     """The due date of a review made on ``on`` that SM-2 would make due on ``due``, given an interview on
-    ``interview`` (None: no date).  See the module's docstring; unchanged without a date or from that day on."""
-    if interview is None or on >= interview or due < interview:
-        return due
-    stretch = interview - timedelta(days=FINAL_STRETCH)
-    if on < stretch:
-        return stretch + timedelta(days=on.toordinal() % FINAL_STRETCH)
-    return interview
+    ``interview`` (None: no date), the reviews due each day (``load``) and the daily cap
+    (:func:`engine.schedule.stretch.place`); unchanged without a date or from that day on."""
+    return place(on, due, interview, load, cap)
 
 
-def review(state: ItemState, quality: int, on: date, interview: date | None = None) -> ItemState:
+def review(state: ItemState, quality: int, on: date, interview: date | None = None,
+           load: Mapping[date, int] | None = None, cap: int | None = None) -> ItemState:
     """The state after reviewing an item in ``state`` with ``quality`` (0-5) on day ``on``.
 
-    ``interview``: the day of the learner's interview, if set: no due date is
-    put past it (:func:`interview_cap`).  Pure: ``state`` is frozen and
+    ``interview``: the day of the learner's interview, if set: the last reviews
+    before it go into the final stretch (:func:`interview_cap`, given the reviews
+    due each day ``load`` and the daily ``cap``).  Pure: ``state`` is frozen and
     returned unchanged; a new state is returned.
     """
     if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 5:
@@ -163,8 +158,8 @@ def review(state: ItemState, quality: int, on: date, interview: date | None = No
         else:
             interval = min(MAX_INTERVAL, math.ceil(state.interval * Decimal(repr(float(state.ef)))))
         reps = state.reps + 1
-    due = interview_cap(on, on + timedelta(days=interval), interview)
-    return replace(state, ef=next_ef(state.ef, quality), interval=(due - on).days, reps=reps, due=due, last=on)
+    due = interview_cap(on, on + timedelta(days=interval), interview, load, cap)
+    return replace(state, ef=next_ef(state.ef, quality), interval=interval, reps=reps, due=due, last=on)
 
 
 def overdue_days(state: ItemState, today: date) -> int | None:

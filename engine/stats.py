@@ -348,6 +348,8 @@ class Stats:
     mocks: tuple[MockStats, ...]
     digest: Digest = field(repr=False, default_factory=Digest)  # the reviews counted, for history and trend
     item_rows: Mapping[str, Sequence[int]] = field(repr=False, default_factory=dict)  # item: its rows in digest
+    # (Readiness, Calibration) of engine.schedule.readiness, when the caller computed them
+    readiness: tuple[Any, Any] | None = field(repr=False, default=None)
 
     @property
     def empty(self) -> bool:
@@ -398,6 +400,8 @@ class Stats:
             "topics": {t.topic: t.to_dict() for t in self.topics},
             "weakest": [i.to_dict() for i in weakest(self.items.values(), 10)],
             "mocks": [m.to_dict() for m in self.mocks],
+            "readiness": (None if self.readiness is None
+                          else {**self.readiness[0].to_dict(), "calibration": self.readiness[1].to_dict()}),
         }
 
 

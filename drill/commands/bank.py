@@ -74,6 +74,8 @@ def register(subparsers) -> None:
                    help="also record the answer as a review of this template (practice done on paper); a "
                         "chain is rescheduled once every step is recorded")
     hardware_option(p)
+    p.add_argument("--seconds", metavar="N", help="the seconds the answer took (whole, 1-86400): graded and "
+                                                  "recorded as the app does (a slow right answer scores 4, not 5)")
     p.set_defaults(func=run_check)
 
 
@@ -213,6 +215,9 @@ def run_ask(args: argparse.Namespace) -> int:
 # drill check
 
 
+MAX_CHECK_SECONDS = 86_400  # --seconds: at most a day
+
+
 @dataclass(frozen=True)
 class Checked:
     """One graded answer: what ``drill check`` prints, and what a recorder stores."""
@@ -222,6 +227,7 @@ class Checked:
     step: int | None  # 1-based step given with --step (always for a chain), None for a single question
     verdict: "Verdict"
     typed: str
+    seconds: int | None = None  # --seconds: the time the answer took (None: not measured, as on paper)
 
     @property
     def graded_step(self) -> "Step":
@@ -250,8 +256,10 @@ def grade_check(args: argparse.Namespace) -> Checked:
     if len(args.answer) > 10_000:
         raise UsageError("ANSWER is too long", "ANSWER 太长了")
     s = problem.steps[index]
-    verdict = grade(args.answer, s.expected, target_seconds=s.target_seconds)
-    return Checked(problem, index, step, verdict, args.answer)
+    seconds = getattr(args, "seconds", None)
+    seconds = _whole(seconds, "--seconds", 1, MAX_CHECK_SECONDS) if seconds is not None else None
+    verdict = grade(args.answer, s.expected, seconds=seconds, target_seconds=s.target_seconds)
+    return Checked(problem, index, step, verdict, args.answer, seconds)
 
 
 def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
@@ -315,5 +323,5 @@ def run_check(args: argparse.Namespace) -> int:
         return 0
     from drill.commands.memory import record_check
 
-    return record_check(args, c.problem, c.step, c.verdict, c.typed)
+    return record_check(args, c.problem, c.step, c.verdict, c.typed, c.seconds)
     return 0

@@ -36,6 +36,8 @@ def register(subparsers) -> None:
     p.add_argument("--interview", metavar="YYYY-MM-DD", help="the day of your interview; 'none' clears it")
     p.add_argument("--new-per-day", metavar="N", help="new items a day (0-100)")
     p.add_argument("--reviews-per-day", metavar="N", help="reviews a day at most (1-10000)")
+    p.add_argument("--scheduler", metavar="NAME", help="sm2 (the default) or fsrs: the algorithm that spaces "
+                                                       "the reviews (FSRS replays your history)")
     p.add_argument("--json", action="store_true", help="print it as JSON")
     p.set_defaults(func=run_plan)
 
@@ -134,7 +136,7 @@ def plan_dict(plan) -> dict[str, Any] | None:
     if plan.interview is None:
         return None
     return {"date": plan.interview.isoformat(), "days_left": plan.days_left, "templates_left": plan.left,
-            "pace": plan.pace, "too_many": plan.too_many}
+            "pace": plan.pace, "done_by": plan.done_by, "too_many": plan.too_many}
 
 
 def _overdue(days: int, lang: str = "en") -> str:
@@ -206,12 +208,13 @@ def run_plan(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
     from drill.core import flow
     from drill.core.context import AppContext
-    from drill.core.i18n import t, topic_name
+    from drill.core.i18n import t
+    from question_bank import registry
 
     changes = {}
     today = AppContext(None).today()
     for option, key in (("interview", flow.INTERVIEW_KEY), ("new_per_day", "new_per_day"),
-                        ("reviews_per_day", flow.REVIEWS_KEY)):
+                        ("reviews_per_day", flow.REVIEWS_KEY), ("scheduler", flow.SCHEDULER_KEY)):
         text = getattr(args, option)
         if text is None:
             continue
@@ -235,36 +238,51 @@ def run_plan(args: argparse.Namespace) -> int:
         ctx = AppContext(profile, lang)
         f = flow.today_figures(ctx)
         rules = flow.learning(profile)
+        session = flow.today_session(ctx)
+        from engine.storage import DamagedSave
+
+        try:
+            ready, calibration = flow.readiness_report(profile, ctx.today(), rules.interview)
+        except DamagedSave as e:  # an older log file cannot be read: the plan without the readiness
+            from drill.core.paths import command_lang
+
+            print("drill: " + e.text(command_lang(args)), file=sys.stderr)
+            ready = calibration = None
     plan = f.plan
+    warmup = [i for i, _ in session.warmup] if session.interview_day else None
     report = {"date": ctx.today().isoformat(), "profile": profile.name, "new_per_day": rules.new_per_day,
-              "reviews_per_day": rules.reviews_per_day, "new_today": plan.new_today, "templates_left": plan.left,
-              "interview": plan_dict(plan),
-              "readiness": {topic: {"ready": r, "templates": n} for topic, (r, n) in f.readiness.items()}}
+              "reviews_per_day": rules.reviews_per_day, "scheduler": rules.scheduler, "new_today": plan.new_today,
+              "templates_left": plan.left, "interview": plan_dict(plan), "warmup": warmup,
+              "ready_templates": {topic: {"ready": r, "templates": n} for topic, (r, n) in f.readiness.items()},
+              "readiness": None if ready is None else {**ready.to_dict(), "calibration": calibration.to_dict()}}
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
+    from engine.messages import Twin, pick
     from engine.session import PACE_WARNING
-
-    from engine.messages import Twin
 
     tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
     lines = [Twin(f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}",
-                  f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道").text(lang)]
+                  f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道").text(lang),
+             tr("plan.scheduler", name="FSRS" if rules.scheduler == "fsrs" else "SM-2")]
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
     else:
         lines.append(flow.interview_line(plan, tr))
         if plan.active and plan.left:
-            lines.append(tr("home.pace", left=plan.left, pace=plan.new_today))
+            lines.append(flow.pace_line(plan, tr))
             if plan.too_many:
                 lines.append(Twin("Warning: ", "注意：").text(lang) + tr("home.pace_warning", limit=PACE_WARNING))
-        if f.readiness:
-            lines.append(tr("home.ready") + Twin(":", "：").text(lang))
-            width = max(_cells(topic_name(x, lang)) for x in f.readiness)
-            for topic, (r, n) in f.readiness.items():
-                name = topic_name(topic, lang)
-                lines.append(f"  {name}{' ' * (width - _cells(name))}  {100 * r // n if n else 0:>3}%  ({r}/{n})")
+            if plan.behind:
+                most = flow.SETTING_BOUNDS["new_per_day"][1]
+                lines.append(tr("plan.accept", pace=plan.pace) if plan.pace <= most else
+                             tr("plan.accept_over", most=most))
+        if warmup is not None:
+            titles = [registry.get(i).title_in(lang) for i in warmup]
+            lines.append(tr("plan.warmup", items=pick(lang, "; ", "、").join(titles) or "-"))
+    if ready is not None:
+        lines += flow.readiness_lines(ready, calibration, tr, lang)
     print("\n".join(lines))
     return 0
 
@@ -277,14 +295,9 @@ def _problem(key: str, setting: str, lang: str = "en") -> str:
         lo, hi = flow.SETTING_BOUNDS[setting]
         return pick(lang, f"a whole number {lo}-{hi}, please", f"请输入 {lo}-{hi} 之间的整数")
     words = {"settings.bad_date": ("a date YYYY-MM-DD (or none), please", "请输入日期 YYYY-MM-DD（或 none）"),
-             "settings.past_date": ("the date must be after today", "日期必须在今天之后")}
+             "settings.past_date": ("the date must be after today", "日期必须在今天之后"),
+             "settings.bad_scheduler": ("sm2 or fsrs, please", "请输入 sm2 或 fsrs")}
     return pick(lang, *words[key])
-
-
-def _cells(text: str) -> int:
-    from rich.cells import cell_len
-
-    return cell_len(text)
 
 
 # --------------------------------------------------------------------------- #
@@ -424,11 +437,16 @@ def run_import(args: argparse.Namespace) -> int:
 # drill check --record
 
 
-PAPER_SECONDS = None  # a paper answer has no measured time: the stats' time figures leave it out
+PAPER_SECONDS = None  # a paper answer has no measured time (unless --seconds): the stats' time figures leave it out
+
+
+def _total(seconds: list) -> float | None:
+    """A chain's time: its steps' times added, None when one was not measured."""
+    return None if any(s is None for s in seconds) else sum(seconds)
 
 
 def record_check(args: argparse.Namespace, problem: "Problem", step: int | None, verdict: "Verdict",
-                 typed: str) -> int:
+                 typed: str, seconds: float | None = PAPER_SECONDS) -> int:
     """``drill check ... --record``: store a graded answer (``typed`` for ``step`` of ``problem``, 1-based,
     None for a single question) as a paper review of its template.
 
@@ -466,12 +484,13 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     template, seed = problem.template, problem.seed
     when, today = datetime.now(timezone.utc), date.today()
 
-    def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool) -> dict:
+    def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool,
+            seconds: float | None = seconds) -> dict:
         state = profile.state(template.id)
         schedule = whole and moves_schedule(state, quality, today)
         return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
                           when=when, today=today, state=state if schedule else None, schedule=schedule,
-                          mode="paper", typed=typed, value=value, step=step, seconds=PAPER_SECONDS,
+                          mode="paper", typed=typed, value=value, step=step, seconds=seconds,
                           interview=learning(profile).interview, hardware=problem.hardware)
 
     profile = _open(args)
@@ -519,13 +538,21 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         try:
             whole = profile.record(row(chain_quality([r["quality"] for r in rows]),
                                        worst_verdict([r["verdict"] for r in rows]), step=None, typed="", value=None,
-                                       whole=True))
+                                       whole=True, seconds=_total([r["seconds"] for r in rows])))
         except SaveFailed as e:
             return _fail(_said("save.chain_not_whole", args, e, step=step))
+        try:
+            from drill.core.flow import note_step_drills
+
+            note_step_drills(profile, template.id, [r["quality"] for r in rows], today)
+        except SaveFailed:  # the review is stored; its failed step is simply not queued alone
+            pass
+        slip = whole["quality"] > min(r["quality"] for r in rows)  # one slip among right steps: a pass
         print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
-                   f"(its weakest step) as review {whole['id']}; {_next_due(whole, lang)}.",
-                   f"所有步骤已记录：整条题链按最弱一步的评分 {whole['quality']} 记为第 {whole['id']} 条复习；"
-                   f"{_next_due(whole, lang)}。").text(lang), file=out)
+                   f"({'one slip among right steps: a pass' if slip else 'its weakest step'}) as review "
+                   f"{whole['id']}; {_next_due(whole, lang)}.",
+                   f"所有步骤已记录：整条题链{'只错一步、其余都对，记为及格' if slip else '按最弱一步'}的评分 "
+                   f"{whole['quality']} 记为第 {whole['id']} 条复习；{_next_due(whole, lang)}。").text(lang), file=out)
         return 0
     finally:
         profile.close()

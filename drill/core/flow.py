@@ -36,9 +36,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
+from engine.schedule import chains, fsrs_bridge
+from engine.schedule.fsrs_bridge import SCHEDULERS
 from engine.session import (DEFAULT_REVIEWS_PER_DAY, QUEUE_KEY, Card, Plan, Session, introduced, plan_for,
                             review_row, reviewed)
-from question_bank import registry
+from question_bank import drills, registry
 from question_bank.base import Problem, Step
 
 if TYPE_CHECKING:
@@ -63,16 +65,21 @@ def is_chain(item: str) -> bool:
 
 
 class Learning(NamedTuple):
-    """The profile's scheduling settings: new items a day, the review cap a day, the interview date."""
+    """The profile's scheduling settings: new items a day, the review cap a day, the interview date, the
+    scheduler (``sm2``, the default, or ``fsrs``)."""
 
     new_per_day: int
     reviews_per_day: int
     interview: date | None
+    scheduler: str = "sm2"
 
 
 INTERVIEW_KEY = "interview"
 REVIEWS_KEY = "reviews_per_day"
 HARDWARE_KEY = "hardware"  # the accelerator practice draws (issue #25): an id, or None for the catalogue's mix
+SCHEDULER_KEY = "scheduler"
+STEP_DRILLS_KEY = "step_drills"  # {template: "YYYY-MM-DD"}: a chain's failed step, practised alone from that day
+PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card
 
 
 def interview_date(value: object) -> date | None:
@@ -89,7 +96,9 @@ def learning(profile: "Profile") -> Learning:
     settings = profile.settings()
     cap = settings.get(REVIEWS_KEY)
     cap = cap if isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1 else DEFAULT_REVIEWS_PER_DAY
-    return Learning(settings["new_per_day"], cap, interview_date(settings.get(INTERVIEW_KEY)))
+    scheduler = settings.get(SCHEDULER_KEY)
+    return Learning(settings["new_per_day"], cap, interview_date(settings.get(INTERVIEW_KEY)),
+                    scheduler if scheduler in SCHEDULERS else "sm2")
 
 
 SETTING_BOUNDS = {"new_per_day": (0, 100), REVIEWS_KEY: (1, 10_000)}
@@ -108,8 +117,11 @@ def known_hardware(hardware_id: str, saves) -> bool:
 def parse_setting(key: str, text: str, today: date, saves=None) -> tuple[object, str | None]:
     """``(value, None)`` for a setting typed as ``text``, or ``(None, problem)`` with the i18n key of the
     problem: a whole number in its bounds, for the interview a date after ``today`` (empty: none), for the
-    hardware an accelerator id of the catalogue (the user's in ``saves``; empty: none)."""
+    hardware an accelerator id of the catalogue (the user's in ``saves``; empty: none), for the scheduler
+    ``sm2`` or ``fsrs``."""
     text = text.strip()
+    if key == SCHEDULER_KEY:
+        return (text.lower(), None) if text.lower() in SCHEDULERS else (None, "settings.bad_scheduler")
     if key == HARDWARE_KEY:
         if not text:
             return None, None
@@ -136,7 +148,8 @@ def plan(ctx: "AppContext") -> Plan:
     """What the interview date does to today's new items (days left, pace, warning)."""
     today, settings = ctx.today(), learning(ctx.profile)
     done = introduced(ctx.profile.reviews_today(today))
-    return plan_for(ctx.profile.states(), catalog(), today, settings.new_per_day, settings.interview, len(done))
+    return plan_for(ctx.profile.states(), catalog(), today, settings.new_per_day, settings.interview, len(done),
+                    retired(ctx.profile))
 
 
 def interview_line(plan: Plan, tr) -> str:
@@ -150,9 +163,111 @@ def interview_line(plan: Plan, tr) -> str:
     return tr("home.interview_one", date=day) if n == 1 else tr("home.interview", n=n, date=day)
 
 
+def pace_line(plan: Plan, tr) -> str:
+    """The pace an interview date needs, every figure consistent (engine.schedule.pace), and the daily limit
+    when it is below the pace: "122 new items, 7 days left, new items done by day 5: 25 a day"."""
+    if plan.days_left == 1:
+        line = tr("home.pace_one", left=plan.left, pace=plan.pace)
+    else:
+        line = tr("home.pace", left=plan.left, days=plan.days_left, by=plan.done_by, pace=plan.pace)
+    if plan.behind:
+        line += tr("home.pace_limit", limit=plan.new_today)
+    return line
+
+
 def chain_quality(qualities: list[int]) -> int:
-    """A chain is scheduled as one unit: the lowest quality of its steps."""
-    return min(qualities)
+    """A chain is scheduled as one unit: the lowest quality of its steps, except that one slip among right
+    steps is a pass with quality 3 (:func:`engine.schedule.chains.chain_quality`)."""
+    return chains.chain_quality(qualities)
+
+
+def retired(profile: "Profile") -> frozenset[str]:
+    """The "formula given" scaffolds retired: their full template passed twice (question_bank.drills)."""
+    return chains.retired_scaffolds(drills.SCAFFOLDS, profile.states(), recent_qualities(profile))
+
+
+def step_drills(profile: "Profile") -> dict[str, date]:
+    """The single templates to practise alone (a chain's failed step), by the day they are due."""
+    raw = profile.settings().get(STEP_DRILLS_KEY)
+    out = {}
+    if isinstance(raw, dict):
+        for item, day in raw.items():
+            when = interview_date(day)
+            if isinstance(item, str) and when is not None:
+                out[item] = when
+    return out
+
+
+def note_step_drills(profile: "Profile", item: str, qualities: list[int], today: date) -> None:
+    """After a chain answer: each failed step's single template is due alone the next day (a setting; kept
+    until answered).  ``SaveFailed`` when it cannot be written (the answer itself is stored)."""
+    new = chains.step_drills(drills.step_templates(item), qualities, today)
+    if new:
+        current = {k: v.isoformat() for k, v in step_drills(profile).items()}
+        current.update({k: v.isoformat() for k, v in new.items()})
+        profile.set_setting(STEP_DRILLS_KEY, current)
+
+
+def readiness_report(profile: "Profile", today: date, interview: date | None = None):
+    """``(Readiness, Calibration)`` of the learner (engine.schedule.readiness), fitted on the log's digest: for
+    the interview day when one is ahead, else for today.  ``DamagedSave`` if the log cannot be read."""
+    from engine.schedule import readiness
+
+    answers = readiness.answers_of_digest(profile.digest())
+    day = interview if interview is not None and interview > today else today
+    return readiness.readiness(answers, ready_catalog(profile), day, today), readiness.calibration(answers)
+
+
+def ready_catalog(profile: "Profile") -> list[tuple[str, str]]:
+    """The bank readiness is over: every template but the retired scaffolds (no longer asked)."""
+    gone = retired(profile)
+    return [(i, topic) for i, topic in catalog() if i not in gone]
+
+
+def readiness_lines(ready, calibration, tr, lang: str) -> list[str]:
+    """The readiness per topic and overall, and the calibration, as ``drill plan`` and the stats screen say
+    them: a topic below the minimum of answers says so, never a number."""
+    from drill.core.i18n import topic_name
+    from rich.cells import cell_len
+
+    from engine.schedule.readiness import MIN_REVIEWS
+
+    lines = [tr("ready.head", date=ready.day.isoformat())]
+    names = {t: topic_name(t, lang) for t in ready.topics}
+    names[None] = tr("ready.overall")
+    width = max(cell_len(n) for n in names.values())
+    pad = lambda t: names[t] + " " * (width - cell_len(names[t]))  # noqa: E731
+    for topic, r in ready.topics.items():
+        if r.probability is None:
+            lines.append(f"  {pad(topic)}  {tr('ready.not_enough', n=r.reviews, need=MIN_REVIEWS)}")
+        else:
+            lines.append(f"  {pad(topic)}  {round(100 * r.probability):>3}%  ({tr('ready.answers', n=r.reviews)})")
+    if ready.overall is None:
+        lines.append(f"  {pad(None)}  {tr('ready.not_enough', n=ready.reviews, need=MIN_REVIEWS)}")
+    else:
+        lines.append(f"  {pad(None)}  {round(100 * ready.overall):>3}%")
+    if calibration.answers:
+        lines.append(tr("ready.calibration", p=round(100 * calibration.predicted), o=round(100 * calibration.observed),
+                        n=calibration.answers))
+    else:
+        lines.append(tr("ready.no_calibration"))
+    return lines
+
+
+def memory_source(profile: "Profile", scheduler: str):
+    """For FSRS: each item's memory, replayed from its scheduled reviews (the log's digest, read once, when
+    the first item needs it); None for SM-2."""
+    if scheduler != "fsrs":
+        return None
+    history: dict | None = None
+
+    def memory(item: str):
+        nonlocal history
+        if history is None:
+            history = fsrs_bridge.history_of_digest(profile.digest())
+        return fsrs_bridge.replay(history.get(item, ()))
+
+    return memory
 
 
 def worst_verdict(verdicts: list[str]) -> str:
@@ -168,10 +283,16 @@ def today_session(ctx: "AppContext") -> Session:
     today, cat = ctx.today(), catalog()
     settings, rules = ctx.profile.settings(), learning(ctx.profile)
     rows_today = ctx.profile.reviews_today(today)
-    s = Session(ctx.profile.states(), cat, today, seed=ctx.new_seed(), new_per_day=rules.new_per_day,
+    states, recent = ctx.profile.states(), recent_qualities(ctx.profile)
+    passed = chains.passed_once(states, recent)
+    s = Session(states, cat, today, seed=ctx.new_seed(), new_per_day=rules.new_per_day,
                 introduced_today=len(introduced(rows_today)), reviews_per_day=rules.reviews_per_day,
                 reviewed_today=reviewed(rows_today), interview=rules.interview,
-                recent=recent_qualities(ctx.profile), is_chain=is_chain)
+                recent=recent, is_chain=is_chain,
+                chain_ready=lambda c: chains.chain_ready(drills.prerequisites(c), passed),
+                retired=chains.retired_scaffolds(drills.SCAFFOLDS, states, recent),
+                step_drills=step_drills(ctx.profile), scheduler=rules.scheduler,
+                memory=memory_source(ctx.profile, rules.scheduler))
     topic = dict(cat)
     queued = [i for i in dict.fromkeys(settings.get(QUEUE_KEY) or []) if isinstance(i, str) and i in topic]
     if queued:
@@ -185,16 +306,20 @@ def today_session(ctx: "AppContext") -> Session:
 def extra_session(ctx: "AppContext", n: int = 5) -> Session:
     """Extra practice on the weakest items of the whole bank (by recent quality and lapses): extra cards,
     which move the schedule only by :func:`engine.session.moves_schedule`."""
+    rules = learning(ctx.profile)
     return Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), extra=n,
-                   interview=learning(ctx.profile).interview, recent=recent_qualities(ctx.profile))
+                   interview=rules.interview, recent=recent_qualities(ctx.profile), scheduler=rules.scheduler,
+                   memory=memory_source(ctx.profile, rules.scheduler))
 
 
 def items_session(ctx: "AppContext", items: list[str]) -> Session:
     """Practice of chosen templates on demand (Browse): extra cards.  A template's first answer enters
     the schedule, later ones move it only on a lapse (:func:`engine.session.moves_schedule`); the daily
     new-item limit is untouched."""
+    rules = learning(ctx.profile)
     s = Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), new_per_day=0,
-                interview=learning(ctx.profile).interview, recent=recent_qualities(ctx.profile))
+                interview=rules.interview, recent=recent_qualities(ctx.profile), scheduler=rules.scheduler,
+                memory=memory_source(ctx.profile, rules.scheduler))
     s.cards = [Card(i, registry.get(i).topic, ctx.new_seed(), "extra") for i in items]
     s.planned = len(s.cards)
     return s
@@ -230,6 +355,7 @@ class Answer:
     value: float | str | None
     prior: list["Answer"] = field(default_factory=list)  # earlier steps of the same chain
     rows: list[dict] = field(default_factory=list)  # stored rows, in the order recorded
+    peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
 
     @property
     def last_step(self) -> bool:
@@ -286,6 +412,7 @@ class PracticeRun:
         self.step = 0
         self.prior: list[Answer] = []
         self.started = ctx.now()
+        self.peeked = False  # the current step's formula card was opened while its answer box was live
         self.load()
 
     # ---------------------------------------------------------------- position
@@ -294,7 +421,13 @@ class PracticeRun:
         self.card = self.session.current
         self.problem = (registry.get(self.card.item).generate(self.card.seed, hardware=self.ctx.hardware)
                         if self.card else None)
-        self.step, self.prior, self.started = 0, [], self.ctx.now()
+        self.step, self.prior, self.started, self.peeked = 0, [], self.ctx.now(), False
+
+    def peek(self) -> None:
+        """The formula card was opened while the current step's answer box is live: its grade is capped at
+        :data:`PEEK_CAP` (the card shown before a template's first problem is not a peek: not called)."""
+        if not self.done:
+            self.peeked = True
 
     @property
     def done(self) -> bool:
@@ -331,6 +464,7 @@ class PracticeRun:
         last = self.answers[-1]
         if last.item_row is None:
             self.step, self.prior, self.started = last.step + 1, last.prior + [last], self.ctx.now()
+            self.peeked = False
         else:
             self.load()
         return not self.done
@@ -365,8 +499,9 @@ class PracticeRun:
 
     def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
         self._settle()
-        a = Answer(self.card, self.problem, self.step, typed, status, quality, quality, seconds, self.ctx.now(),
-                   verdict, value, list(self.prior))
+        capped = min(quality, PEEK_CAP) if self.peeked else quality
+        a = Answer(self.card, self.problem, self.step, typed, status, quality, capped, seconds, self.ctx.now(),
+                   verdict, value, list(self.prior), peeked=self.peeked)
         self._record(a)
         self.answers.append(a)
         return a
@@ -413,13 +548,19 @@ class PracticeRun:
             self._moved = False
             try:
                 self._unqueue(card.item)
+                if chain:
+                    note_step_drills(self.ctx.profile, card.item, [s.quality for s in steps], today)
             except OSError:  # the answer is stored; the item stays queued (asked first next time too)
                 pass
 
     def _unqueue(self, item: str) -> None:
-        queued = self.ctx.profile.settings().get(QUEUE_KEY) or []
+        settings = self.ctx.profile.settings()
+        queued = settings.get(QUEUE_KEY) or []
         if item in queued:
             self.ctx.profile.set_setting(QUEUE_KEY, [i for i in queued if i != item])
+        drills_due = settings.get(STEP_DRILLS_KEY)
+        if isinstance(drills_due, dict) and item in drills_due:
+            self.ctx.profile.set_setting(STEP_DRILLS_KEY, {k: v for k, v in drills_due.items() if k != item})
 
     def _take_back(self, a: Answer, keep: int = 0) -> None:
         """Take back the rows of ``a`` stored after its first ``keep`` (the newest rows of the log), newest first;
@@ -468,6 +609,8 @@ class PracticeRun:
         if not 0 <= quality <= 5:
             raise ValueError(f"quality must be 0-5, not {quality}")
         self.fell_back = None
+        if self.answers and self.answers[-1].peeked:  # an answer given after a peek stays at 3 at most
+            quality = min(quality, PEEK_CAP)
         self._settle()
         a = self.answers[-1]
         rows = len(a.rows)

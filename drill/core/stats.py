@@ -117,13 +117,26 @@ def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
     """Every figure of the profile: the one call both the screen and the CLI make.
 
     The log is read as its digest (``Profile.digest``): the few columns the figures need,
-    kept beside each closed log segment, so a long history opens quickly."""
+    kept beside each closed log segment, so a long history opens quickly.  The readiness per topic
+    (``engine.schedule.readiness``, fitted on the same answers) comes with them."""
     from engine import stats
     from question_bank.base import TOPICS
     from question_bank.registry import all_templates
 
+    from dataclasses import replace
+
+    from drill.core.flow import learning, ready_catalog
+    from engine.schedule import readiness
+
     bank = [(t.id, t.topic, t.title_in(lang)) for t in all_templates()]
-    return stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)
+    digest = profile.digest()
+    s = stats.compute(digest, profile.states(), profile.mocks(), bank, today, TOPICS)
+    # the readiness fitted on the learner's answers: for the interview day when one is ahead, else today
+    interview = learning(profile).interview
+    answers = readiness.answers_of_digest(digest)
+    day = interview if interview is not None and interview > today else today
+    fitted = readiness.readiness(answers, ready_catalog(profile), day, today)
+    return replace(s, readiness=(fitted, readiness.calibration(answers)))
 
 
 def pct(x: float | None, lang: str = "en") -> str:

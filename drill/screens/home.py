@@ -11,7 +11,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.core import flow
-from drill.core.i18n import t, topic_name, when
+from drill.core.i18n import t, when
 from drill.core.paths import damaged_key, ignored_lines
 from drill.screens import DrillScreen
 from engine.langs import pick
@@ -125,21 +125,16 @@ class HomeScreen(DrillScreen):
         ways.focus()
 
     def plan_text(self, f: flow.Today) -> Text:
-        """With an interview date: the days left, the pace of new items (a warning when too many), and each
-        topic's readiness (its templates introduced, last answered correctly and not overdue)."""
+        """With an interview date: the days left and the pace of new items (a warning when too many); the
+        readiness fitted on the learner's answers is in Stats and `drill plan` (it reads the whole log)."""
         plan = f.plan
         if plan is None or plan.interview is None:
             return Text()
         text = Text(flow.interview_line(plan, self.tr), "bold")
         if plan.active and plan.left:
-            text.append("  ·  " + self.tr("home.pace", left=plan.left, pace=plan.new_today))
+            text.append("  ·  " + flow.pace_line(plan, self.tr))
             if plan.too_many:
                 text.append("\n" + self.tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
-        if f.readiness:
-            text.append("\n" + self.tr("home.ready") + pick(self.lang, ": ", "："), "dim")
-            parts = [f"{topic_name(topic, self.lang)} {100 * r // n if n else 0}%"
-                     for topic, (r, n) in f.readiness.items()]
-            text.append(" · ".join(parts))
         return text
 
     @on(OptionList.OptionSelected, "#ways")

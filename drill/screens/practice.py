@@ -245,7 +245,9 @@ class PracticeScreen(DrillScreen):
         head = Text()
         head.append(f"{mark} {self.tr('verdict.' + a.status)}", style)
         head.append("   " + self.tr("practice.grade", q=a.quality, name=quality_name(a.quality, lang)))
-        if a.quality != a.auto_quality:
+        if a.peeked and a.quality < a.auto_quality:
+            head.append(self.tr("practice.peeked", q=a.auto_quality), "bold")
+        elif a.quality != a.auto_quality:
             head.append(self.tr("practice.set_by_you", q=a.auto_quality), "bold")
         head.append("\n")
         if a.chain_quality is not None:
@@ -518,6 +520,8 @@ class PracticeScreen(DrillScreen):
         if self.run is not None and not self.run.done:
             from drill.screens.card import CardScreen
 
+            if self.state == ASKING:  # a peek while the answer box is live: this answer is graded 3 at most
+                self.run.peek()
             self.app.push_screen(CardScreen(self.run.problem.template.id))
 
     def action_extra(self) -> None:

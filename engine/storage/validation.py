@@ -282,8 +282,9 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
 
 
 # The settings the app reads, each with the check of its value (any other name holds plain bounded JSON).
-# Their users: engine.session (new_per_day, queued_items), drill.core.flow (reviews_per_day, interview), the
-# language (lang), drill.screens.card (cards_seen, card_before_new), drill.commands.mock ("mock": the last setup).
+# Their users: engine.session (new_per_day, queued_items), drill.core.flow (reviews_per_day, interview,
+# scheduler, step_drills), the language (lang), drill.screens.card (cards_seen, card_before_new),
+# drill.commands.mock ("mock": the last setup).
 _LANGS_SAID = " or ".join(repr(lang) for lang in LANGS)  # 'en' or 'zh'
 SETTINGS: dict[str, Any] = {
     "new_per_day": lambda k, v: None if _is_int(v) and 0 <= v <= 100 else f"{k} must be a whole number 0-100, not {v!r:.80}",
@@ -295,6 +296,10 @@ SETTINGS: dict[str, Any] = {
     "queued_items": _names_problem,
     "cards_seen": _names_problem,
     "card_before_new": lambda k, v: None if type(v) is bool else f"{k} must be true or false, not {v!r:.80}",
+    "scheduler": lambda k, v: (None if v in ("sm2", "fsrs") and type(v) is str
+                               else f"{k} must be 'sm2' or 'fsrs', not {v!r:.80}"),
+    "step_drills": lambda k, v: (None if type(v) is dict and all(type(d) is str and _day_ok(d) for d in v.values())
+                                 else f"{k} must map template ids to dates YYYY-MM-DD, not {v!r:.80}"),
     "mock": _mock_setup_problem,
     "hardware": lambda k, v: (None if v is None or (type(v) is str and _HARDWARE.fullmatch(v))
                               else f"{k} must be an accelerator id or null, not {v!r:.80}"),

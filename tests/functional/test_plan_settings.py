@@ -9,7 +9,8 @@ from datetime import date, timedelta
 from drill.app import DrillApp
 from drill.core.context import AppContext
 from drill.screens.home import HomeScreen
-from drill.screens.settings import SettingsScreen
+from drill.screens.settings import ConfirmPaceScreen, SettingsScreen
+from engine.schedule.pace import pace
 from engine.session import review_row
 from question_bank import registry
 from tests import cli
@@ -48,26 +49,50 @@ async def test_settings_save_in_the_profile_and_home_counts_down_with_readiness(
         assert "after today" in text_of(screen, "#hint-interview")
         interview = today + timedelta(days=10)
         await type_into(pilot, screen, "interview", interview.isoformat())
+        assert isinstance(app.screen, ConfirmPaceScreen)  # the pace is above the limit: asked, not imposed
+        await pilot.press("n")
+        assert app.screen is screen and "Kept 7 new items a day" in text_of(screen, "#hint-new_per_day")
         assert (profile.settings()["new_per_day"], profile.settings()["reviews_per_day"],
                 profile.settings()["interview"]) == (7, 150, interview.isoformat())
         assert "Interview in 10 days" in text_of(screen, "#settings-plan")
+        await type_into(pilot, screen, "scheduler", "anki")
+        assert "sm2 or fsrs" in text_of(screen, "#hint-scheduler") and profile.settings().get("scheduler") is None
+        await type_into(pilot, screen, "scheduler", "fsrs")
+        assert profile.settings()["scheduler"] == "fsrs"
         await pilot.press("escape")
         home = app.screen
         assert isinstance(home, HomeScreen)
         shown = text_of(home, "#home-plan")
         assert f"Interview in 10 days ({interview.isoformat()})" in shown
         left = len(registry.all_templates()) - 1
-        assert f"{left} templates left to meet: {max(7, -(-(left + 1) // 10))} new a day" in shown
-        roofline = sum(1 for t in registry.all_templates() if t.topic == "roofline")
-        assert f"Roofline {100 // roofline}%" in shown and "Ready:" in shown
+        need = pace(left + 1, 10)  # the template met today counts: the pace is for the start of the day
+        assert (f"{left} new items, 10 days left, new items done by day {need.done_by}: {need.per_day} a day "
+                f"(your limit: 7 a day)") in shown
+        assert profile.settings()["new_per_day"] == 7  # the pace is advice: the limit is the learner's
         await pilot.press("ctrl+t")
-        assert "距面试还有 10 天" in text_of(home, "#home-plan") and "就绪" in text_of(home, "#home-plan")
+        assert "距面试还有 10 天" in text_of(home, "#home-plan") and "当前上限：每天 7 道" in text_of(home, "#home-plan")
         # clearing the date: plain SM-2, nothing shown
         await pilot.press("o")
         await type_into(pilot, app.screen, "interview", "")
         assert profile.settings()["interview"] is None
         await pilot.press("escape")
         assert text_of(app.screen, "#home-plan") == ""
+
+
+@sync
+async def test_taking_the_pace_an_interview_date_needs_sets_the_daily_limit(profile, clock):
+    today = clock().astimezone().date()
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        await type_into(pilot, screen, "interview", (today + timedelta(days=30)).isoformat())
+        need = pace(len(registry.all_templates()), 30)
+        assert isinstance(app.screen, ConfirmPaceScreen)
+        await pilot.press("y")
+        assert profile.settings()["new_per_day"] == need.per_day
+        assert screen.query_one("#input-new_per_day").value == str(need.per_day)
+        assert "(your limit" not in text_of(screen, "#settings-plan")  # the limit meets the pace now
 
 
 def drill(*args):
@@ -80,7 +105,9 @@ def test_drill_plan_sets_and_clears_the_interview_date(tmp_path):
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["interview"]["date"] == interview and out["interview"]["days_left"] == 10
-    assert out["new_today"] == max(5, -(-len(registry.all_templates()) // 10))
+    need = pace(len(registry.all_templates()), 10)
+    assert out["new_today"] == 5 and out["new_per_day"] == 5  # the limit is kept
+    assert (out["interview"]["pace"], out["interview"]["done_by"]) == (need.per_day, need.done_by)
     r = drill("--saves", str(tmp_path), "plan", "--interview", "2020-01-01")
     assert r.returncode == 2 and "after today" in r.stderr
     r = drill("--saves", str(tmp_path), "plan", "--interview", "none")

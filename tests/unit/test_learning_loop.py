@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import session as se
-from engine.sm2 import FINAL_STRETCH, ItemState, interview_cap, review
+from engine.schedule.stretch import STRETCH_DAYS, reach
+from engine.sm2 import ItemState, interview_cap, review
 from question_bank import registry
 
 DAY0 = date(2026, 12, 1)
@@ -70,49 +71,49 @@ def test_new_items_are_taken_breadth_first_whatever_the_bank_holds(spec, limit):
         assert mine == expected[:len(mine)]
 
 
-def test_with_an_interview_ten_days_out_everything_is_introduced_and_seen_in_the_final_stretch():
+def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_forced_on_the_day():
     interview = DAY0 + timedelta(days=10)
-    stretch = interview - timedelta(days=FINAL_STRETCH)
-    seen_in_stretch: set[str] = set()
     # misses now and then: lapses restart items inside the period too
     quality = lambda day, item: 2 if (day.toordinal() + len(item)) % 7 == 0 else 4 + (len(item) % 2)
-    states, rows, cards = simulate(10, interview=interview, quality=quality)
+    states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=20)
     for r in rows:
-        if r["after"] is not None:
-            assert date.fromisoformat(r["after"]["due"]) <= interview, r  # no due date past the interview
-    for day, day_cards in cards.items():
-        if day >= stretch:
-            seen_in_stretch |= {item for item, _ in day_cards}
+        if r["after"] is not None and date.fromisoformat(r["date"]) < interview:
+            due = date.fromisoformat(r["after"]["due"])
+            if due >= interview:  # past the interview only when this review was close enough to it
+                assert (interview - date.fromisoformat(r["date"])).days <= reach(r["after"]["interval"]), r
     assert set(states) == {i for i, _ in CATALOG}  # every template introduced
-    assert seen_in_stretch == set(states)  # every started item asked again in the final stretch
+    assert cards[interview] == []  # the interview day asks nothing unless chosen
     # after the date: plain SM-2 again, from the history kept
     after = DAY0 + timedelta(days=12)
     item, st_ = next(iter(states.items()))
     assert review(st_, 5, after, interview) == review(st_, 5, after)
 
 
-def test_the_pace_rises_to_introduce_every_template_and_warns_when_too_many():
+def test_the_pace_is_advice_that_adds_up_and_warns_when_too_many():
     plan = se.plan_for({}, CATALOG, DAY0, 5, DAY0 + timedelta(days=10))
     assert plan.active and plan.days_left == 10 and plan.left == len(CATALOG)
-    assert plan.pace == -(-len(CATALOG) // 10) and plan.new_today == max(5, plan.pace) and not plan.too_many
+    need = -(-len(CATALOG) // 7)  # met by two thirds of the 10 days, rounded up: day 7
+    assert plan.pace == need and plan.done_by == -(-len(CATALOG) // need) <= 7 and not plan.too_many
+    assert plan.new_today == 5 and plan.behind  # the limit changes only when the learner accepts the pace
     assert se.plan_for({}, CATALOG, DAY0, 5, DAY0 + timedelta(days=2)).too_many
-    assert se.plan_for({}, CATALOG, DAY0, 9, DAY0 + timedelta(days=60)).new_today == 9  # at least the setting
+    assert se.plan_for({}, CATALOG, DAY0, 9, DAY0 + timedelta(days=60)).new_today == 9
     passed = se.plan_for({}, CATALOG, DAY0, 5, DAY0 - timedelta(days=1))
     assert not passed.active and passed.pace is None and passed.new_today == 5
 
 
 @given(st.integers(0, 400), st.integers(1, 60), st.integers(0, 5), st.integers(0, 8), st.integers(1, 300))
-def test_no_interval_crosses_the_interview_and_plain_sm2_without_one(offset, days_to, quality, reps, interval):
+def test_the_final_stretch_moves_only_due_dates_on_or_past_the_interview_and_never_later(offset, days_to, quality,
+                                                                                          reps, interval):
     on = DAY0 + timedelta(days=offset)
     interview = on + timedelta(days=days_to)
     state = ItemState(2.5, interval if reps else 0, reps, on, on - timedelta(days=interval) if reps else None)
     capped, plain = review(state, quality, on, interview), review(state, quality, on)
-    assert capped.due <= interview and capped.due > on
-    assert capped.interval == (capped.due - on).days
-    assert (capped.ef, capped.reps) == (plain.ef, plain.reps)
+    eve_miss = days_to == 1 and plain.due == interview  # due the day after the interview instead of on it
+    assert on < capped.due <= plain.due or (eve_miss and capped.due == interview + timedelta(days=1))
+    assert (capped.ef, capped.reps, capped.interval) == (plain.ef, plain.reps, plain.interval)  # SM-2's arithmetic
     if plain.due < interview:
         assert capped == plain  # only a due date on or past the interview moves
-    elif on < interview - timedelta(days=FINAL_STRETCH):
-        assert interview - timedelta(days=FINAL_STRETCH) <= capped.due < interview  # into the final stretch
+    elif capped.due != plain.due and not eve_miss:
+        assert interview - timedelta(days=STRETCH_DAYS) <= capped.due < interview  # into the final stretch
     assert review(state, quality, interview, interview) == review(state, quality, interview)
     assert interview_cap(on, plain.due, None) == plain.due

@@ -145,5 +145,6 @@ def test_a_grade_override_on_a_filling_disk_changes_nothing_or_puts_the_answer_b
             monkeypatch.undo()
             a = run.submit(a.typed)
             run.override(1)
-    assert run.answers[-1] is a and a.quality == 1 and a.item_row["quality"] == 1 and run.pending is None
-    stored_once(profile, item, reps=0)
+    whole = flow.chain_quality([s.quality for s in a.prior] + [1])  # a chain with one slip passes with 3
+    assert run.answers[-1] is a and a.quality == 1 and a.item_row["quality"] == whole and run.pending is None
+    stored_once(profile, item, reps=0 if whole < 3 else 1)

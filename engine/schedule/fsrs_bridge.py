@@ -1,0 +1,140 @@
+"""FSRS beside SM-2: the ``fsrs`` package (FSRS-6) with its default weights, in whole days.
+
+SM-2 stays the default.  A profile switched to FSRS (``drill plan --scheduler fsrs``) schedules each item by
+FSRS's memory model: its **stability** S (days until recall falls to 90 %) and **difficulty** D, updated
+by every scheduled review.  Choices, as Anki does with FSRS but for an interview drill:
+
+* default weights (:data:`fsrs.scheduler.DEFAULT_PARAMETERS`; the optimizer needs torch and a long history:
+  not used), desired retention 0.9;
+* **day granularity**: no minute learning or relearning steps (a miss is due again the next day at the
+  earliest, as in SM-2); every review happens at noon UTC of its day, so intervals are whole days;
+* **no fuzz**, so the same history always gives the same due date (tests are deterministic);
+* grades: SM-2 quality 0-2 is *Again*, 3 *Hard*, 4 *Good*, 5 *Easy*.
+
+**Migration** replays history, both ways: an item's FSRS memory is its scheduled reviews ``(day, quality)``
+replayed through FSRS (:func:`replay`), and its SM-2 state the same reviews replayed through SM-2
+(:func:`sm2_replay`).  So switching never loses what the learner did, and switching back gives exactly the
+SM-2 state the same answers would have made.  SM-2's easiness and repetitions are also kept on every FSRS
+review (the state file's ``ef`` and ``reps``), so Browse and the statistics read the same fields.
+
+Pure: the caller passes the days.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Iterable, Mapping, NamedTuple
+
+from ..sm2 import MAX_INTERVAL, ItemState, next_ef
+from ..sm2 import review as sm2_review
+from .stretch import place
+
+SCHEDULERS = ("sm2", "fsrs")
+DEFAULT_SCHEDULER = "sm2"
+_CARD_ID = 1  # the package's Card() without an id sleeps 1 ms to make one: every card here gets this one
+
+
+class Memory(NamedTuple):
+    """An item's FSRS memory after its last scheduled review."""
+
+    stability: float  # days until predicted recall falls to 90 %
+    difficulty: float  # 1 (easy) .. 10 (hard)
+    last: date  # the day of the last review
+    interval: int  # the interval FSRS chose then (days)
+
+
+@functools.lru_cache(maxsize=1)
+def scheduler():
+    """The FSRS scheduler: default weights, retention 0.9, whole days, no fuzz."""
+    from fsrs import Scheduler
+
+    return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False, maximum_interval=MAX_INTERVAL)
+
+
+def rating(quality: int):
+    """The FSRS rating of an SM-2 quality: 0-2 Again, 3 Hard, 4 Good, 5 Easy."""
+    from fsrs import Rating
+
+    if isinstance(quality, bool) or not isinstance(quality, int) or not 0 <= quality <= 5:
+        raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
+    return Rating.Again if quality < 3 else {3: Rating.Hard, 4: Rating.Good, 5: Rating.Easy}[quality]
+
+
+def _noon(day: date) -> datetime:
+    return datetime.combine(day, time(12), timezone.utc)
+
+
+def step(memory: Memory | None, quality: int, on: date) -> Memory:
+    """The memory after a review of ``quality`` on ``on`` (``memory`` None: the item's first review)."""
+    from fsrs import Card, State
+
+    if memory is not None and on < memory.last:
+        raise ValueError(f"a review on {on} is before the last one ({memory.last})")
+    if memory is None:
+        card = Card(card_id=_CARD_ID)
+    else:
+        card = Card(card_id=_CARD_ID, state=State.Review, stability=memory.stability,
+                    difficulty=memory.difficulty, due=_noon(memory.last + timedelta(days=memory.interval)),
+                    last_review=_noon(memory.last))
+    card, _ = scheduler().review_card(card, rating(quality), _noon(on))
+    interval = max(1, min(MAX_INTERVAL, (card.due.date() - on).days))
+    return Memory(float(card.stability), float(card.difficulty), on, interval)
+
+
+def replay(history: Iterable[tuple[date, int]]) -> Memory | None:
+    """An item's FSRS memory from its scheduled reviews ``(day, quality)``, oldest first (None: no review)."""
+    memory = None
+    for day, quality in history:
+        memory = step(memory, quality, day)
+    return memory
+
+
+def sm2_replay(history: Iterable[tuple[date, int]]) -> ItemState | None:
+    """An item's SM-2 state from the same reviews (plain SM-2, no interview date): migrating back."""
+    state = None
+    for day, quality in history:
+        state = sm2_review(state or ItemState(), quality, day)
+    return state
+
+
+def retrievability(memory: Memory | None, day: date) -> float:
+    """FSRS's predicted recall of the item on ``day`` (0 for an item never reviewed)."""
+    if memory is None:
+        return 0.0
+    s = scheduler()
+    elapsed = max(0, (day - memory.last).days)
+    return (1 + s._FACTOR * elapsed / memory.stability) ** s._DECAY
+
+
+def review(state: ItemState | None, memory: Memory | None, quality: int, on: date, interview: date | None = None,
+           load: Mapping[date, int] | None = None, cap: int | None = None) -> tuple[ItemState, Memory]:
+    """The state after a review under FSRS: the due date FSRS gives (placed in the final stretch before an
+    interview, :func:`engine.schedule.stretch.place`), with SM-2's easiness and repetitions kept beside it."""
+    state = state or ItemState()
+    memory = step(memory, quality, on)
+    due = place(on, on + timedelta(days=memory.interval), interview, load, cap)
+    reps = 0 if quality < 3 else state.reps + 1
+    after = replace(state, ef=next_ef(state.ef, quality), interval=memory.interval, reps=reps, due=due, last=on)
+    return after, memory
+
+
+def history_of(rows: Iterable[Mapping]) -> dict[str, list[tuple[date, int]]]:
+    """Each item's scheduled reviews ``(day, quality)``, oldest first, from review rows (oldest first): the
+    rows that moved the schedule (``scheduled``; a chain's whole-item row)."""
+    out: dict[str, list[tuple[date, int]]] = {}
+    for r in rows:
+        if r.get("scheduled") and r.get("step") is None:
+            out.setdefault(r["item"], []).append((date.fromisoformat(r["date"]), r["quality"]))
+    return out
+
+
+def history_of_digest(d) -> dict[str, list[tuple[date, int]]]:
+    """:func:`history_of` from an ``engine.stats.Digest``: the rows that moved the schedule (``interval`` not
+    None) and carry it (``step`` None)."""
+    out: dict[str, list[tuple[date, int]]] = {}
+    for day, item, step, quality, interval in zip(d.date, d.item, d.step, d.quality, d.interval):
+        if interval is not None and step is None:
+            out.setdefault(item, []).append((date.fromisoformat(day), quality))
+    return out

@@ -1,0 +1,61 @@
+"""The pace an interview date needs: new items left, days left, the day new items are done, and a day's share.
+
+Days are counted with today as day 1 and the interview day not counted: an interview tomorrow leaves 1 day.
+New items are planned to be met by about two thirds of the days left (:data:`FINISH_SHARE`, rounded up), so
+the last third of the time goes to reviewing what was met (a new item needs a few reviews before it is held).
+The figures always add up: ``per_day`` is the fewest a day that meets ``left`` items within the planned days,
+and ``done_by`` is the day they are met at that rate (``ceil(left / per_day)``, never after the planned day):
+"122 new items, 7 days left, new items done by day 5: 25 a day" (25 × 5 >= 122 > 25 × 4).
+
+The pace is advice: the daily limit of new items changes only when the learner accepts it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+FINISH_SHARE = 2 / 3  # new items are met within this share of the days left (rounded up)
+PACE_WARNING = 20  # new items a day beyond which a pace is more than a person can do well
+
+
+class Pace(NamedTuple):
+    """``left`` new items over ``days_left`` days (today = day 1): ``per_day`` a day, all met by day ``done_by``
+    (0 when nothing is left)."""
+
+    left: int
+    days_left: int
+    done_by: int
+    per_day: int
+
+    @property
+    def too_many(self) -> bool:
+        return self.per_day > PACE_WARNING
+
+    def fits(self, new_per_day: int) -> bool:
+        """Does a daily limit of ``new_per_day`` meet every item left within the planned days?"""
+        return self.left == 0 or new_per_day >= self.per_day
+
+    def met_by(self, new_per_day: int) -> int | None:
+        """The day (today = 1) the items left are all met at ``new_per_day`` a day; None if never (0 a day)."""
+        if self.left == 0:
+            return 0
+        return math.ceil(self.left / new_per_day) if new_per_day > 0 else None
+
+
+def planned_days(days_left: int) -> int:
+    """The days in which new items are met: two thirds of ``days_left`` rounded up, at least 1."""
+    if days_left < 1:
+        raise ValueError(f"days_left must be at least 1, not {days_left}")
+    return max(1, math.ceil(days_left * FINISH_SHARE - 1e-9))
+
+
+def pace(left: int, days_left: int) -> Pace:
+    """The pace for ``left`` new items (>= 0) and ``days_left`` days (>= 1, today included)."""
+    if left < 0:
+        raise ValueError(f"left must be at least 0, not {left}")
+    days = planned_days(days_left)
+    if left == 0:
+        return Pace(0, days_left, 0, 0)
+    per_day = math.ceil(left / days)
+    return Pace(left, days_left, math.ceil(left / per_day), per_day)
