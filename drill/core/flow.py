@@ -198,14 +198,24 @@ def step_drills(profile: "Profile") -> dict[str, date]:
     return out
 
 
-def note_step_drills(profile: "Profile", item: str, qualities: list[int], today: date) -> None:
+def note_step_drills(profile: "Profile", item: str, qualities: list[int], today: date) -> list[str]:
     """After a chain answer: each failed step's single template is due alone the next day (a setting; kept
-    until answered).  ``SaveFailed`` when it cannot be written (the answer itself is stored)."""
+    until answered).  Returns the templates this added (not already waiting).  ``SaveFailed`` when it cannot
+    be written (the answer itself is stored)."""
     new = chains.step_drills(drills.step_templates(item), qualities, today)
-    if new:
-        current = {k: v.isoformat() for k, v in step_drills(profile).items()}
-        current.update({k: v.isoformat() for k, v in new.items()})
+    current = {k: v.isoformat() for k, v in step_drills(profile).items()}
+    added = [k for k in new if k not in current]
+    if added:
+        current.update({k: new[k].isoformat() for k in added})
         profile.set_setting(STEP_DRILLS_KEY, current)
+    return added
+
+
+def forget_step_drills(profile: "Profile", items: list[str]) -> None:
+    """Take back the step drills an answer added (that answer undone or regraded)."""
+    current = step_drills(profile)
+    if any(i in current for i in items):
+        profile.set_setting(STEP_DRILLS_KEY, {k: v.isoformat() for k, v in current.items() if k not in items})
 
 
 def readiness_report(profile: "Profile", today: date, interview: date | None = None):
@@ -356,6 +366,7 @@ class Answer:
     prior: list["Answer"] = field(default_factory=list)  # earlier steps of the same chain
     rows: list[dict] = field(default_factory=list)  # stored rows, in the order recorded
     peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
+    drills: list[str] = field(default_factory=list)  # step drills this chain answer added (taken back with it)
 
     @property
     def last_step(self) -> bool:
@@ -549,7 +560,7 @@ class PracticeRun:
             try:
                 self._unqueue(card.item)
                 if chain:
-                    note_step_drills(self.ctx.profile, card.item, [s.quality for s in steps], today)
+                    a.drills = note_step_drills(self.ctx.profile, card.item, [s.quality for s in steps], today)
             except OSError:  # the answer is stored; the item stays queued (asked first next time too)
                 pass
 
@@ -621,6 +632,7 @@ class PracticeRun:
                 self._put_back(a, e)
                 self.fell_back = a
             raise
+        self._forget_drills(a)  # the regraded answer notes its own
         old, a.quality = a.quality, quality
         try:
             self._record(a)
@@ -651,7 +663,18 @@ class PracticeRun:
             return a
         self.answers.pop()
         self._back_to(a)
+        self._forget_drills(a)
         return a
+
+    def _forget_drills(self, a: Answer) -> None:
+        """The step drills ``a`` added go with it (undone or regraded); a failed write leaves them (harmless:
+        the step is asked alone once more)."""
+        if a.drills:
+            try:
+                forget_step_drills(self.ctx.profile, a.drills)
+            except OSError:
+                pass
+            a.drills = []
 
     # ---------------------------------------------------------------- the end
     def summary(self) -> Summary:

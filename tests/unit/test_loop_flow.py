@@ -189,3 +189,17 @@ def test_a_retired_scaffold_leaves_the_readiness(profile):
     assert "memory.static_given" not in ids and "memory.static" in ids
     ready, _ = flow.readiness_report(profile, TODAY)
     assert ready.topics["memory"].reviews == 2
+
+
+def test_undoing_or_regrading_a_chain_answer_takes_back_the_step_drill_it_added(profile):
+    steps = drills.step_templates(CHAIN)
+    run = run_of(profile, [CHAIN])
+    k = next(k for k, s in enumerate(steps) if s is not None)
+    while True:
+        a = run.submit("?" if run.step == k else right(run))
+        if a.item_row is not None:
+            break
+        run.advance()
+    assert steps[k] in flow.step_drills(profile) and a.drills == [steps[k]]
+    run.undo()
+    assert flow.step_drills(profile) == {}
