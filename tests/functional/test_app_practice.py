@@ -21,7 +21,7 @@ from drill.screens.summary import SummaryScreen
 from engine.grading import display_number
 from engine.session import review_row
 from question_bank import registry
-from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 SIZE = (100, 36)

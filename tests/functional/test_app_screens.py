@@ -19,7 +19,7 @@ from engine import session as flow
 from engine.session import review_row
 from engine.sm2 import ItemState
 from question_bank import registry
-from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 

@@ -18,7 +18,7 @@ from drill.core.context import AppContext
 from drill.screens.mock import MockRunScreen, MockSetupScreen
 from drill.screens.practice import ASKING, FEEDBACK
 from engine.grading import display_number
-from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 SIZE = (100, 36)

@@ -13,7 +13,7 @@ from drill.core.teach import SEEN_KEY, SHOW_KEY
 from drill.screens.browse import BrowseScreen
 from drill.screens.card import CardScreen
 from drill.screens.practice import ASKING, FEEDBACK, PracticeScreen
-from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 ITEM = "memory.static_given"

@@ -17,7 +17,7 @@ from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile
 from question_bank import registry
-from tests.functional.app_support import clock, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync, text_of
 from tests.unit.test_storage_faults import refuse_writes
 
 pytestmark = pytest.mark.functional
@@ -84,7 +84,7 @@ def test_every_command_names_a_setting_of_the_wrong_kind_in_one_line_and_goes_on
     path = hand_edited(tmp_path, **{QUEUE_KEY: 5, "lang": lang})
     assert main(["--saves", str(tmp_path), *command]) == 0
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"drill: " in err and said in err and str(path) in err and "Traceback" not in err
+    assert err.count("\n") == 1 and "drill: " in err and said in err and str(path) in err and "Traceback" not in err
 
 
 # --------------------------------------------------------------------------- commands: writes that fail

@@ -18,7 +18,7 @@ from drill.screens.practice import PracticeScreen
 from engine.session import review_row
 from engine.sm2 import ItemState
 from question_bank import registry
-from tests.functional.app_support import clock, profile, sync  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync
 
 pytestmark = pytest.mark.functional
 

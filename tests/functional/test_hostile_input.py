@@ -16,7 +16,7 @@ from drill.core.context import AppContext
 from drill.core.teach import SHOW_KEY
 from engine.storage import Profile
 from question_bank import registry
-from tests.functional.app_support import clock, sync  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync
 
 pytestmark = pytest.mark.functional
 

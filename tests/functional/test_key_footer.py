@@ -10,7 +10,7 @@ import pytest
 from drill.app import DrillApp
 from drill.core.context import AppContext
 from drill.widgets.footer import KeyFooter
-from tests.functional.app_support import clock, profile, submit, sync  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync
 
 pytestmark = pytest.mark.functional
 

@@ -15,7 +15,7 @@ from drill.screens.mock import MockRunScreen
 from drill.screens.practice import PracticeScreen
 from drill.widgets.formulas import wrap_formula
 from question_bank import registry
-from tests.functional.app_support import clock, profile, submit, sync  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync
 
 pytestmark = pytest.mark.functional
 

@@ -17,7 +17,7 @@ from drill.core.context import AppContext
 from drill.screens.mock import GoBackScreen, MockReportScreen, MockRunScreen, MockSetupScreen, SolutionScreen
 from engine.grading import display_number
 from engine.session import review_row
-from tests.functional.app_support import clock, profile, sync  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync
 
 pytestmark = pytest.mark.functional
 

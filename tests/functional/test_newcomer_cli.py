@@ -19,7 +19,7 @@ from engine.storage import Profile
 from question_bank import registry
 from question_bank.base import TOPICS
 from tests import cli
-from tests.functional.app_support import clock, profile, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional

@@ -14,7 +14,7 @@ from engine.schedule.pace import pace
 from engine.session import review_row
 from question_bank import registry
 from tests import cli
-from tests.functional.app_support import clock, profile, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync, text_of
 
 
 def make_app(profile, clock, lang="en"):

@@ -11,7 +11,7 @@ import pytest
 from drill.app import DrillApp
 from drill.core.context import AppContext
 from drill.screens.mock import MockRunScreen
-from tests.functional.app_support import clock, profile, sync  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync
 from tests.functional.test_layout import drawn
 
 pytestmark = pytest.mark.functional

@@ -16,7 +16,7 @@ from drill.screens.practice import ASKING, FEEDBACK
 from engine.session import review_row
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile, layout
 from question_bank import registry
-from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync, text_of
 from tests.unit.test_storage_faults import refuse_writes
 
 pytestmark = pytest.mark.functional
@@ -512,7 +512,6 @@ def _memory_mock_seed(kind: str) -> int:
 @sync
 async def test_a_mock_with_a_symbolic_answer_saved_in_a_thread_on_a_full_disk_says_so_too(profile, clock, monkeypatch):
     from tests.functional.test_mock_app import end_now, start
-    from tests.functional.test_mock_app import submit as answer
 
     app = mock_app(profile, clock, questions=1, seed=_memory_mock_seed("expression"), topics=["memory"])
     async with app.run_test(size=(100, 30)) as pilot:

@@ -13,7 +13,7 @@ from drill.app import DrillApp
 from drill.core.context import AppContext
 from drill.screens.practice import ASKING, FEEDBACK, PracticeScreen
 from engine import symbolic
-from tests.functional.app_support import clock, profile, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync, text_of
 
 # a zero that is of degree 130 once expanded: the answer passes the spot checks and reaches the proof
 TAIL = " + ((Φ+N)^16+1)^4/((Φ+N+1)^16+1)^4 - ((Φ^2+2Φ*N+N^2)^8+1)^4/(((Φ+N+1)^2)^8+1)^4"

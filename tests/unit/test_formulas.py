@@ -12,7 +12,7 @@ from engine import expr as ex
 from engine import formulas
 from engine.formulas import CATALOGUE, FormulaError, bound_solution, classify_bound, get, result_text
 from engine.grading import DEFAULT_TOLERANCE, distance
-from engine.units import KINDS, fmt_number, fmt_whole
+from engine.units import KINDS, fmt_whole
 from tests.problems import examples
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import datetime, time, timedelta, timezone
 
 import pytest
 

@@ -8,7 +8,7 @@ import random
 from datetime import date, datetime, time, timedelta, timezone
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import session as se

@@ -16,8 +16,7 @@ from engine.sm2 import ItemState
 from engine.stats import Digest
 from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked, layout
 from tests.problems import examples
-from tests.unit.storage_support import (DAY, build, days_of, files, recent_of, record_days, row,  # noqa: F401
-                                        small_segments)  # (a fixture)
+from tests.unit.storage_support import DAY, build, days_of, files, recent_of, record_days, row
 
 def test_a_fresh_profile_is_empty_with_default_settings(tmp_path):
     with Profile.open(tmp_path) as p:

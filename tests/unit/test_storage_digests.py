@@ -11,7 +11,7 @@ import pytest
 from engine import storage
 from engine.stats import Digest
 from engine.storage import DamagedSave, Profile, segments
-from tests.unit.storage_support import DAY, build, record_days, row, small_segments  # noqa: F401 (a fixture)
+from tests.unit.storage_support import DAY, build, record_days, row
 
 # --------------------------------------------------------------------------- digests of closed segments
 

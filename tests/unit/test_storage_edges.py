@@ -12,7 +12,7 @@ from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY
 from engine.storage import (DEFAULT_SETTINGS, EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, Profile,
                             SaveFailed, SavesUnusable, UnreadableSave, document_problem, setting_problem, validation)
-from tests.unit.storage_support import row, small_segments, state_tables  # noqa: F401 (a fixture)
+from tests.unit.storage_support import row, state_tables
 from tests.unit.test_storage_faults import refuse_writes
 
 

@@ -16,7 +16,7 @@ from engine.sm2 import MAX_INTERVAL, ItemState
 from engine.storage import (EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, LockUnusable, Profile,
                             ProfileLocked, SaveFailed, document_problem, durable, layout, lock, validation)
 from tests.problems import examples
-from tests.unit.storage_support import DAY, build, files, row, small_segments  # noqa: F401 (a fixture)
+from tests.unit.storage_support import DAY, build, files, row
 
 
 class _Refusing:

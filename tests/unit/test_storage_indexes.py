@@ -8,8 +8,7 @@ import pytest
 
 from engine import storage
 from engine.storage import DamagedSave, Profile
-from tests.unit.storage_support import (DAY, build, days_of, recent_of, record_days, row,  # noqa: F401
-                                        small_segments, state_tables)  # (a fixture)
+from tests.unit.storage_support import DAY, build, days_of, recent_of, record_days, row, state_tables
 
 
 # --------------------------------------------------------------------------- the day index (Home's streak)

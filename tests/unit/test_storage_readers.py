@@ -1,9 +1,5 @@
 """Readers need no lock; import refuses states SM-2 cannot produce (rows' states too)."""
 
-import os
-import subprocess
-import sys
-import time
 from datetime import date, datetime, timezone
 
 import pytest

@@ -50,7 +50,7 @@ CHANGED: dict[str, str] = {
     "mfu.train_flops_per_token": "s within the model's context",
     "mfu.mfu_given": "N redrawn until 16Φ/N fits each GPU",
     "mfu.mfu_from_step_time": "s within the model's context; N until 16Φ/N fits each GPU",
-    "inference.chain_capacity": "no fp8 weights on V100/A100",
+    "inference.chain_capacity": "no fp8 weights on V100/A100; issue #26: TP within the chip's NVLink domain",
     "inference.chain_decode": "no fp8 weights on V100/A100",
     "inference.max_batch_fit": "no fp8 weights on V100/A100",
     "inference.min_gpus_serving": "no fp8 weights on V100/A100",
@@ -62,7 +62,6 @@ CHANGED: dict[str, str] = {
     "mfu.hfu": "issue #26: HFU at most 65 % (MFU drawn from 25-48 %)",
     "mfu.utilisation_chain": "issue #26: HFU at most 65 % (MFU drawn from 25-48 %)",
     "inference.decode_tps": "issue #26: TP within the chip's NVLink domain (no TP 4/8 over H100 PCIe)",
-    "inference.chain_capacity": "issue #26: TP within the chip's NVLink domain (no TP 4/8 over H100 PCIe)",
 }
 
 

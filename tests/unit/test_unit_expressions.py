@@ -10,7 +10,7 @@ the same text with one unit swapped for a unit of another dimension is refused
 from __future__ import annotations
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import expr as ex
