@@ -22,7 +22,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from engine.units import KINDS as UNIT_KINDS
+from engine.grading import ANSWER_KINDS
+from engine.session import CARD_KINDS
+from engine.units import UNIT_KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "question_bank", "drill")
@@ -30,9 +32,7 @@ PACKAGES = ("engine", "question_bank", "drill")
 # language list and picker it builds on, engine/langs.py, which the CLI and the app's first frame import alone).
 HOMES = {"engine/kinds.py", "engine/messages.py", "engine/langs.py"}
 
-ANSWER_KINDS = {"number", "choice", "expression", "layout"}
-CARD_KINDS = {"due", "new", "extra", "redrill"}
-KIND_WORDS = ANSWER_KINDS | set(UNIT_KINDS) | CARD_KINDS
+KIND_WORDS = set(ANSWER_KINDS) | set(UNIT_KINDS) | set(CARD_KINDS)  # every kind's name, from its registry
 LANG_WORDS = {"en", "zh"}
 
 KIND_MOST = 10  # issue 23 §3 (from 65 and 70 before it)
