@@ -182,7 +182,8 @@ def _show(args: argparse.Namespace, lang: str) -> int:
                     shown = (", ".join(value) if isinstance(value, list) else
                              ", ".join(f"{k} = {v}" for k, v in value.items()) if isinstance(value, dict) else
                              str(value).lower() if isinstance(value, bool) else
-                             f"{value:,}" if isinstance(value, int) and value >= 10_000 else str(value))
+                             f"{value:,.0f} ({_count(value)})" if key.startswith("params") else
+                             f"{value:,}" if isinstance(value, int) else str(value))
                     lines.append(f"  {key:<{width}}  {shown}")
                     if key in sources:
                         lines.append(f"  {'':<{width}}    {pick(lang, 'source: ', '出处：')}{sources[key]}")
