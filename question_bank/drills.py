@@ -79,6 +79,7 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
         "pipeline.bubble_1f1b",
     ),
     "pipeline.inflight_memory_chain": ("pipeline.inflight_1f1b", None, None),
+    "pipeline.schedules_bubble_chain": (None, "pipeline.bubble_time_zb1p", "pipeline.bubble_time_dualpipe"),
     "pipeline.interleaving_tradeoff": ("pipeline.bubble_1f1b", "pipeline.bubble_interleaved", None),
     "parallelism.tp_link_chain": (
         "communication.tp_layer_bytes", "parallelism.tp_allreduce_time", "parallelism.tp_allreduce_time", None,
