@@ -60,6 +60,10 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
         "inference.mla_kv_per_token", "inference.kv_bytes_per_token", "serving.paged_capacity",
         "serving.paged_capacity",
     ),
+    "serving.disagg_chain": (
+        "inference.kv_bytes_per_token", "serving.kv_transfer_time", "serving.prefill_instances",
+        "serving.decode_instances",
+    ),
     "serving.chain_quantise": ("serving.quant_bits", "serving.quant_memory", None, "serving.quant_speedup"),
     "serving.chain_throughput_latency": (
         "serving.tpot", "serving.tpot", "inference.decode_tps_batch", "serving.max_batch_tpot",
