@@ -200,6 +200,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
                          "把表示字节的 B 写成了小写 b（比特）"),
     # ---------------------------------------------------------------- save files (engine.storage)
     "save.write_failed": ("cannot write {path}: {cause}", "无法写入 {path}：{cause}"),
+    "save.read_failed": ("cannot read {path}: {cause}", "无法读取 {path}：{cause}"),
+    "save.cause.read_denied": ("permission denied (give your user read permission: chmod u+rwx on a folder, "
+                               "u+rw on a file)", "没有读取权限（请给当前用户读取权限：文件夹 chmod u+rwx，文件 chmod u+rw）"),
     "save.cause.full": ("the disk is full (no space left on the device)", "磁盘已满（设备上没有剩余空间）"),
     "save.cause.quota": ("the disk quota is used up", "磁盘配额已用完"),
     "save.cause.denied": ("permission denied", "没有写入权限"),

@@ -510,6 +510,15 @@ class Session:
         self.cards = rest
         return row
 
+    def checkpoint(self) -> tuple:
+        """Where the session is now, for :meth:`restore` (a re-grade that could not be saved goes back to it)."""
+        return (list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), list(self._history))
+
+    def restore(self, mark: tuple) -> None:
+        cards, states, rng_state, last_seed, history = mark
+        self.cards, self.states, self._last_seed, self._history = list(cards), dict(states), dict(last_seed), list(history)
+        self._rng.setstate(rng_state)
+
     def undo(self) -> Card:
         """Take back the last answer (the caller also calls ``Profile.undo_last()``); returns its card."""
         if not self._history:

@@ -613,10 +613,12 @@ class PracticeRun:
             self.pending, self.pending_why = a, why
 
     def override(self, quality: int) -> Answer:
-        """Re-record the last answer with ``quality`` (0-5).
+        """Re-record the last answer with ``quality`` (0-5): its rows are rewritten in one write of the log
+        (``Profile.rewriting``), so a crash or a full disk leaves the old grade or the new one, never neither.
 
-        ``SaveFailed`` when the disk refuses: nothing changed if the old rows could not be taken back (the
-        answer stays as it was); otherwise the answer is put back to be given again (:attr:`fell_back`)."""
+        ``SaveFailed`` when the disk refuses: nothing changed (the answer stays as it was).  In the rare
+        re-grade written in parts (its rows in two log files) a failure half-way puts the answer back to be
+        given again (:attr:`fell_back`), as an undo stopped half-way does."""
         if not 0 <= quality <= 5:
             raise ValueError(f"quality must be 0-5, not {quality}")
         self.fell_back = None
@@ -624,22 +626,22 @@ class PracticeRun:
             quality = min(quality, PEEK_CAP)
         self._settle()
         a = self.answers[-1]
-        rows = len(a.rows)
+        old_quality, old_rows, mark = a.quality, list(a.rows), self.session.checkpoint()
+        profile = self.ctx.profile
         try:
-            self._take_back(a)
+            with profile.rewriting():
+                self._take_back(a)
+                self._forget_drills(a)  # the regraded answer notes its own (a settings write: harmless if kept)
+                a.quality = quality
+                self._store(a)
         except OSError as e:
-            if len(a.rows) < rows:  # taken back in part: given again, as below
+            a.quality = old_quality
+            if profile.rewrite_split:  # written in parts: what is stored of it is pending
                 self._put_back(a, e)
                 self.fell_back = a
-            raise
-        self._forget_drills(a)  # the regraded answer notes its own
-        old, a.quality = a.quality, quality
-        try:
-            self._record(a)
-        except OSError as e:  # not stored with its new grade (a part of it perhaps: pending)
-            a.quality = old
-            self._put_back(a, e)
-            self.fell_back = a
+            else:  # nothing was written: the answer and the session as they were
+                a.rows = old_rows
+                self.session.restore(mark)
             raise
         return a
 

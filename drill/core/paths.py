@@ -89,7 +89,8 @@ def command_lang(args) -> str:
     try:
         from engine.storage import read_tables
 
-        name = getattr(args, "profile", None) or DEFAULT_PROFILE
+        name = getattr(args, "profile", None)
+        name = DEFAULT_PROFILE if name is None else name
         tables = read_tables(saves_dir(getattr(args, "saves", None)) / name / "state.json") or {}
         saved = (tables.get("settings") or {}).get("1", {}).get("lang")
     except Exception:  # noqa: BLE001 - a damaged or missing profile is reported by the command that opens it
@@ -147,7 +148,7 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
         print(f"drill: {problem}", file=sys.stderr)
         raise SystemExit(1)
     try:
-        opened = Profile.open(saves_dir(saves), profile or DEFAULT_PROFILE, wait=wait, read_only=read_only)
+        opened = Profile.open(saves_dir(saves), DEFAULT_PROFILE if profile is None else profile, wait=wait, read_only=read_only)
         if warn and opened.ignored_settings:
             for line in ignored_lines(opened, lang or opened.settings().get("lang") or "en"):
                 print(f"drill: {line}", file=sys.stderr)

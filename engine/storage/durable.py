@@ -7,9 +7,9 @@ it cannot read as :class:`DamagedSave`, naming the backup that can replace it.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
+import stat
 import threading
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,8 @@ from tinydb.middlewares import CachingMiddleware
 from tinydb.storages import Storage
 
 from .errors import DamagedSave, NewerSave, UnreadableSave, save_failed
-from .layout import SCHEMA_VERSION, backup_path
+from .layout import BACKUPS, SCHEMA_VERSION, TABLES, _file_kind, backup_path
+from .sealed import Broken, dumps, open_sealed, seal
 from .validation import _is_int
 
 
@@ -36,13 +37,46 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def fault_point(op: str, path: Path) -> None:
+    """Called before every change the saves make to the file system (a file written, renamed, linked, removed,
+    truncated, appended to): the fault tests replace it to fail or crash at the N-th change."""
+
+
+def _keep_mode(path: Path, tmp: Path) -> None:
+    """Give ``tmp`` the permission bits of the file it replaces (a 0600 or 0444 save stays so)."""
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:  # no file yet: the user's umask decides
+        return
+    os.chmod(tmp, mode)
+
+
+def _rotate_backups(path: Path, bak_tmp: Path) -> None:
+    """``path`` becomes its newest backup (a hard link: no copy), each older backup one generation older."""
+    fault_point("link", bak_tmp)
+    bak_tmp.unlink(missing_ok=True)
+    try:
+        os.link(path, bak_tmp)
+    except OSError:  # no hard links here: copy instead
+        shutil.copyfile(path, bak_tmp)
+    for g in range(BACKUPS, 1, -1):  # .bak2 -> .bak3, .bak -> .bak2
+        newer = backup_path(path, g - 1)
+        if newer.exists():
+            fault_point("replace", backup_path(path, g))
+            os.replace(newer, backup_path(path, g))
+    fault_point("replace", backup_path(path))
+    os.replace(bak_tmp, backup_path(path))
+
+
 def atomic_write(path: Path, data: bytes, *, backup: bool = True, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole.
 
     With ``backup`` the previous version is kept as ``path.bak`` (a hard link:
-    no copy, and the old contents are never rewritten).  Without ``sync`` (for
+    no copy, and the old contents are never rewritten), the one before as
+    ``.bak2`` and the one before that as ``.bak3``.  Without ``sync`` (for
     a cache that is checked when read) nothing is fsynced: after a power cut
-    the file may be old, new, empty or partly written.
+    the file may be old, new, empty or partly written.  The new file keeps the
+    permission bits of the one it replaces.
 
     A write that fails (disk full, no permission...) raises :class:`SaveFailed`
     naming ``path`` and its cause, and leaves ``path`` as it was and no temporary file.
@@ -51,18 +85,16 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = True, sync: bool = T
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     bak_tmp = path.with_name(f".{path.name}.bak.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
+        fault_point("write", tmp)
         with open(tmp, "wb") as f:
             f.write(data)
             if sync:
                 f.flush()
                 os.fsync(f.fileno())
+        _keep_mode(path, tmp)
         if backup and path.exists():
-            try:
-                bak_tmp.unlink(missing_ok=True)
-                os.link(path, bak_tmp)
-            except OSError:  # no hard links here: copy instead
-                shutil.copyfile(path, bak_tmp)
-            os.replace(bak_tmp, backup_path(path))
+            _rotate_backups(path, bak_tmp)
+        fault_point("replace", path)
         os.replace(tmp, path)
     except BaseException as e:
         for leftover in (tmp, bak_tmp):  # a write that failed leaves nothing behind
@@ -77,12 +109,13 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = True, sync: bool = T
         _fsync_dir(path.parent)
 
 
-def _dumps(data: Any) -> bytes:
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+_dumps = dumps
 
 
-def read_tables(path: Path) -> dict | None:
-    """A TinyDB file's tables, or None if it does not exist; ``DamagedSave`` if unreadable."""
+def read_document(path: Path, kind: str | None = None) -> tuple[dict | None, bool]:
+    """A save file's tables and whether it carried a checksum (an older save does not), or ``(None, False)``
+    if it does not exist; ``DamagedSave`` if it cannot be read whole: not our JSON, a checksum that does not
+    match, a key given twice, a table that no file of its ``kind`` (default: from its name) holds."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -90,7 +123,7 @@ def read_tables(path: Path) -> dict | None:
         if path.is_symlink():  # a link whose target is gone is not a file that was never written
             raise DamagedSave(path, f"it is a symbolic link to {os.readlink(path)}, which does not exist",
                               backup_path(path)) from None
-        return None
+        return None, False
     except IsADirectoryError:
         raise DamagedSave(path, "it is a folder, not a file", backup_path(path)) from None
     except PermissionError as e:  # not damaged: not ours to read (yet)
@@ -98,16 +131,30 @@ def read_tables(path: Path) -> dict | None:
     except OSError as e:
         raise DamagedSave(path, f"cannot be read ({e.strerror})", backup_path(path)) from None
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as e:
-        raise DamagedSave(path, f"not valid JSON ({e})", backup_path(path)) from None
-    except RecursionError:  # JSON nested deeper than any save file of ours
-        raise DamagedSave(path, "it is nested too deeply to be a save file", backup_path(path)) from None
+        data, sealed = open_sealed(raw)
+    except Broken as e:
+        raise DamagedSave(path, str(e), backup_path(path)) from None
+    if (p := tables_problem(data, kind or _file_kind(path))) is not None:
+        raise DamagedSave(path, p, backup_path(path))
+    return data, sealed
+
+
+def tables_problem(data, kind: str | None) -> str | None:
+    """Why ``data`` is not the tables of a save file of ``kind`` (None: it is)."""
     if not isinstance(data, dict) or not all(
             isinstance(t, dict) and all(isinstance(d, dict) for d in t.values()) for t in data.values()):
-        raise DamagedSave(path, "not a table file (wrong layout)", backup_path(path))
-    return data
+        return "not a table file (wrong layout)"
+    for name, table in data.items():
+        if (bad := next((k for k in table if not (k.isascii() and k.isdigit())), None)) is not None:
+            return f"its table {name!r} has a row numbered {bad!r}, which is not a number"
+    if kind in TABLES and (unknown := sorted(set(data) - TABLES[kind])):
+        return f"it holds a table {unknown[0]!r}, which no {kind} file has (a key renamed or damaged?)"
+    return None
 
+
+def read_tables(path: Path) -> dict | None:
+    """A TinyDB file's tables, or None if it does not exist; ``DamagedSave`` if unreadable (see read_document)."""
+    return read_document(path)[0]
 
 
 class DurableStorage(Storage):
@@ -120,7 +167,7 @@ class DurableStorage(Storage):
         return read_tables(self.path)
 
     def write(self, data: dict) -> None:
-        atomic_write(self.path, _dumps(data), backup=self.backup)
+        atomic_write(self.path, seal(_dumps(data)), backup=self.backup)
 
     def close(self) -> None:
         pass

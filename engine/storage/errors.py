@@ -8,7 +8,7 @@ import shlex
 from pathlib import Path
 
 from ..messages import Twin, say
-from .layout import SCHEMA_VERSION, _file_kind
+from .layout import SCHEMA_VERSION, TABLES, _file_kind
 from .validation import _is_int
 
 
@@ -101,19 +101,23 @@ class BadProfileName(_Said, ValueError):
 def _backup_status(backup: Path, path: Path) -> str | None:
     """"good": ``backup`` can replace ``path`` (a whole table file of this schema and of ``path``'s kind);
     "newer": it was written by a newer infra-drill; None: it cannot (missing, damaged, another file's)."""
+    from .sealed import open_sealed
+
     try:
-        tables = json.loads(backup.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        tables, _ = open_sealed(backup.read_bytes())
+    except (OSError, ValueError, RecursionError):
         return None
     meta = tables.get("meta") if isinstance(tables, dict) else None
     meta = meta.get("1") if isinstance(meta, dict) else None
+    kind = _file_kind(path)
     if not isinstance(meta, dict) or not all(isinstance(t, dict) and all(isinstance(d, dict) for d in t.values())
                                              for t in tables.values()):
+        return None
+    if kind in TABLES and set(tables) - TABLES[kind]:
         return None
     schema = meta.get("schema")
     if _is_int(schema) and schema > SCHEMA_VERSION:
         return "newer"
-    kind = _file_kind(path)
     return "good" if schema == SCHEMA_VERSION and (kind is None or meta.get("kind") == kind) else None
 
 
@@ -145,6 +149,24 @@ class SaveFailed(OSError):
 
     def __reduce__(self):  # picklable (a worker process may raise it)
         return (_rebuild_save_failed, (str(self.path), self.errno, self.strerror))
+
+
+class ReadFailed(SaveFailed):
+    """A save file or folder that cannot be read (no permission, an I/O error): said as "cannot read", not
+    "cannot write" (a reader writes nothing)."""
+
+    def __init__(self, path: Path | str, error: OSError):
+        super().__init__(path, error)
+        code = _READ_CAUSES.get(error.errno)
+        self.cause = say(code) if code else self.cause
+        self.message = say("save.read_failed", path=str(self.path), cause=self.cause)
+
+    def __reduce__(self):
+        return (ReadFailed, (str(self.path), OSError(self.errno, self.strerror)))
+
+
+_READ_CAUSES = {errno.EACCES: "save.cause.read_denied", errno.EPERM: "save.cause.read_denied",
+                errno.EIO: "save.cause.io"}
 
 
 def _rebuild_save_failed(path: str, err: int | None, strerror: str | None) -> SaveFailed:

@@ -29,8 +29,30 @@ OPTIONAL_ROW_FIELDS = ("hardware",)
 _HARDWARE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator id (question_bank.catalogue)
 
 
-def backup_path(path: Path) -> Path:
-    return path.with_name(path.name + ".bak")
+BACKUPS = 3  # generations kept beside each save file: X.bak (the previous version), X.bak2, X.bak3
+SNAPSHOT_DAYS = 7  # daily snapshots of a whole profile kept (ROOT/NAME/snapshots/YYYY-MM-DD/)
+# The tables each kind of save file may hold; any other top-level key is damage (a renamed "reviews" is not an
+# empty log).  A new table is added here (and a new field of a row where it is checked: validation.py).
+TABLES: dict[str, frozenset[str]] = {
+    "state": frozenset(("meta", "states", "settings", "days", "recent")),
+    "mocks": frozenset(("meta", "mocks")),
+    "reviews": frozenset(("meta", "reviews")),
+}
+
+
+def backup_path(path: Path, generation: int = 1) -> Path:
+    """The ``generation``-th previous version of ``path`` (1: the newest backup)."""
+    return path.with_name(path.name + (".bak" if generation == 1 else f".bak{generation}"))
+
+
+def backup_paths(path: Path) -> list[Path]:
+    """Every backup of ``path``, newest first."""
+    return [backup_path(path, g) for g in range(1, BACKUPS + 1)]
+
+
+def journal_path(segment: Path) -> Path:
+    """The append-only journal beside a log segment: every row written to it, one checksummed line each."""
+    return segment.with_name(segment.stem + ".journal")
 
 
 def digest_path(segment: Path) -> Path:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+from contextlib import contextmanager
 import shutil
 import time
 from collections import Counter
@@ -16,14 +17,16 @@ from tinydb import TinyDB
 from tinydb.table import Document
 
 from ..sm2 import ItemState
+from . import durable as _durable
 from . import layout
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
-from .errors import BadProfileName, DamagedSave, InvalidDocument, SaveFailed, save_failed, saves_problem
+from .errors import (BadProfileName, DamagedSave, InvalidDocument, ReadFailed, SaveFailed, save_failed,
+                     saves_problem)
 from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, RECENT_QUALITIES, ROW_FIELDS,
                      SCHEMA_VERSION, backup_path, digest_path, segment_path)
 from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
-from .segments import file_identity, read_digest, segment_rows, write_digest
+from .segments import file_identity, read_digest, row_sum, segment_rows, write_digest
 from .transfer import write_profile
 from .validation import (_copy, _day_ok, _is_int, _plain_problem, _row_copy, _text_ok, document_problem, mock_problem,
                          row_problem, setting_problem)
@@ -59,6 +62,9 @@ class Profile:
         self._seg_db: TinyDB | None = None
         self._seg_n, self._seg_rows = 0, []
         self._unsaved = 0  # rows recorded since the state file was last written
+        self._batch = False  # inside rewriting(): changes of the newest segment wait for one write at its end
+        self._split = False  # the last rewriting() was written in parts (see undo_last)
+        self._tip: list | None = None  # the state file's newest row when written: [id, checksum] (see _tip_ok)
         self._days: dict[str, int] | None = None  # rows per day; None: to be rebuilt from the log
         self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
         self._recent: dict[str, ItemRecent] | None = None  # each item's latest answers; None: to be rebuilt
@@ -104,6 +110,12 @@ class Profile:
                     if attempt == READ_ATTEMPTS - 1:  # not a writer's change under our feet: damaged
                         raise
                     time.sleep(0.05)
+                except SaveFailed:
+                    profile._close_dbs()
+                    raise
+                except OSError as e:  # a folder this user may not read: said as reading, not writing
+                    profile._close_dbs()
+                    raise ReadFailed(e.filename or profile.path, e) from None
         root.mkdir(parents=True, exist_ok=True)
         lock = ProfileLock.acquire(root / f"{name}.lock", name, wait)
         profile = cls(root, name, lock)
@@ -158,6 +170,7 @@ class Profile:
         """Finish or roll back an import interrupted between its two renames."""
         staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
         if not self.path.exists() and old.exists():
+            _durable.fault_point("replace", self.path)
             os.replace(old, self.path)
         shutil.rmtree(staging, ignore_errors=True)  # leftovers: removed when the folder can be written
         shutil.rmtree(old, ignore_errors=True)
@@ -165,6 +178,9 @@ class Profile:
     def _load(self) -> None:
         if not self.read_only:  # a reader leaves every file as it is: a writer may be using them
             self._recover_import()
+        elif not self.path.exists() and (old := self.root / f".{self.name}.old").is_dir():
+            self.path = old  # an import stopped between its two renames: the profile as it was (the writer's
+            # next open puts it back)
         for folder, what in ((self.path, "the profile's folder"), (self.path / "reviews", "the review log's folder")):
             if folder.is_symlink() and not folder.exists():
                 raise self._damaged(folder, f"it should be {what} but is a symbolic link to "
@@ -202,6 +218,8 @@ class Profile:
         if not _is_int(next_id) or next_id < 1 or not (undo is None or _is_int(undo)):
             raise self._damaged(path, "its review counter is not a whole number")
         self._next_id, self._undo = next_id, undo
+        tip = meta.get("tip")
+        self._tip = tip if isinstance(tip, list) and len(tip) == 2 and _is_int(tip[0]) else None
         self._states: dict[str, ItemState] = {}
         self._state_ids: dict[str, int] = {}
         for doc in self._state_db.table("states").all():
@@ -288,6 +306,12 @@ class Profile:
                     self._remove_last_row()  # the state was restored, the row not yet removed
                 except OSError as e:  # left out all the same; removed by the next write of its file
                     self.state_behind = save_failed(e, self._seg_path(self._seg_n))
+        if not fresh_state and self._segments and not self._tip_ok():
+            # the newest rows the state file counted were re-graded or taken back after it was written (a crash
+            # between the log's write and the state file's): the log is the truth, the summary is made again
+            self._states = {}
+            self._next_id, self._days, self._recent = 1, {}, {}
+            fresh_state = True
         if fresh_state and self._segments:  # the state file is gone: rebuild it from the whole log
             rows: Iterator[dict] | list[dict] = self.reviews()
         else:  # the rows recorded after the state file was last written
@@ -302,6 +326,37 @@ class Profile:
             changed = True
         if changed and not self.read_only:
             self._save_state()
+
+    def _newest_tip(self, undo: int | None = None) -> list | None:
+        """[id, checksum] of the newest row of the log but the one being undone (``undo``): what the state
+        file counts up to when written."""
+        for n in reversed(self._segments):
+            rows = self._seg_rows if n == self._seg_n and self._seg_db is not None else None
+            if rows is None:
+                try:
+                    rows = self._rows_of(n)
+                except DamagedSave:
+                    return None
+            rows = [r for r in rows[-2:] if r["id"] != undo]
+            if rows:
+                return [rows[-1]["id"], row_sum(rows[-1])]
+        return None
+
+    def _tip_ok(self) -> bool:
+        """Whether the row the state file last counted is still in the log as it was then (a re-grade or an
+        undo whose state write never happened makes it differ).  A state file from before tips: trusted."""
+        if self._tip is None:
+            return True
+        tip_id, tip_sum = self._tip
+        for n in reversed(self._segments):
+            try:
+                rows = self._rows_of(n)
+            except DamagedSave:
+                return True  # reported when read; nothing to compare with
+            if rows and rows[0]["id"] <= tip_id:
+                found = next((r for r in rows if r["id"] == tip_id), None)
+                return found is not None and row_sum(found) == tip_sum
+        return False
 
     def _apply(self, row: Mapping) -> None:
         if row["scheduled"]:
@@ -333,8 +388,9 @@ class Profile:
 
     def _write_state(self, undo: int | None = None) -> None:
         db = self._state_db
+        tip = self._newest_tip(undo)
         db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "state", "next_id": self._next_id,
-                                          "undo": undo}, doc_id=1))
+                                          "undo": undo, "tip": tip}, doc_id=1))
         states = db.table("states")
         stale = [self._state_ids.pop(i) for i in list(self._state_ids) if i not in self._states]
         if stale:
@@ -362,7 +418,7 @@ class Profile:
             _flush(db)
         except OSError as e:
             raise save_failed(e, self.path / "state.json") from e
-        self._undo, self._unsaved, self.state_behind = undo, 0, None
+        self._undo, self._unsaved, self.state_behind, self._tip = undo, 0, None, tip
 
     def record(self, row: Mapping[str, Any]) -> dict:
         """Append a review row (see :func:`engine.session.review_row`); durable when it returns.
@@ -375,8 +431,12 @@ class Profile:
             raise InvalidDocument(f"review row: {p}")
         stored = _copy({k: row[k] for k in ROW_FIELDS[1:] + OPTIONAL_ROW_FIELDS if k in row})
         stored = {"id": self._next_id, **stored}
-        rolled = self._seg_db is not None and len(self._seg_rows) >= layout.SEGMENT_ROWS
-        if self._seg_db is None or len(self._seg_rows) >= layout.SEGMENT_ROWS:
+        # a full segment is closed unless its newest row is a chain's step: a chain's last step and its whole
+        # row stay in one file, so a re-grade of them is one write (a segment may hold a few rows more)
+        full = self._seg_db is not None and len(self._seg_rows) >= layout.SEGMENT_ROWS \
+            and self._seg_rows[-1]["step"] is None
+        rolled = full
+        if self._seg_db is None or full:
             if self._seg_db is not None:  # the full segment is closed: it never changes again
                 seg = self._seg_path(self._seg_n)
                 if (identity := file_identity(seg)) is not None:
@@ -388,7 +448,8 @@ class Profile:
         table = self._seg_db.table("reviews")
         table.insert(Document(stored, doc_id=stored["id"]))
         try:
-            _flush(self._seg_db)
+            if not self._batch:
+                _flush(self._seg_db)
         except BaseException:
             table.remove(doc_ids=[stored["id"]])  # keep the cache equal to the file
             self._seg_db.storage._cache_modified_count = 0
@@ -401,7 +462,7 @@ class Profile:
         self._seg_rows.append(stored)
         self._apply(stored)
         self._unsaved += 1
-        if self._unsaved >= layout.STATE_EVERY:
+        if self._unsaved >= layout.STATE_EVERY and not self._batch:
             self._save_state()  # the row is durable now: a state file that cannot be written is not a failure
         return _copy(stored)
 
@@ -414,9 +475,62 @@ class Profile:
         self._seg_n, self._seg_rows = n, []
         self._segments.append(n)
 
+    @contextmanager
+    def rewriting(self) -> Iterator[None]:
+        """Changes made inside (:meth:`undo_last`, :meth:`record`: a re-grade takes back the newest rows and
+        records them again) reach the log in one replace of its newest file at the end: a crash or a failed
+        write leaves the old rows or the new ones, never neither (the state file follows; if it cannot, it is
+        made again from the log at the next open).  On ``SaveFailed`` (or any error inside) nothing changed.
+
+        A re-grade whose rows began in the log file before the newest (a chain's step row) writes that
+        file first, alone."""
+        self._check_writer()
+        if self._batch:
+            yield
+            return
+        kept = (copy.deepcopy(self._states), None if self._days is None else dict(self._days),
+                None if self._recent is None else dict(self._recent), self._recent_whole, self._next_id,
+                self._unsaved, list(self._segments), self._seg_n)
+        self._batch, self._split = True, False
+        try:
+            yield
+            if self._batch:
+                self._commit_batch()
+        except BaseException:
+            self._batch = False
+            if self._split:  # ended early (see undo_last): each later change kept itself whole
+                raise
+            (self._states, self._days, self._recent, self._recent_whole, self._next_id, self._unsaved,
+             segments, seg_n) = kept
+            for n in self._segments:  # a segment begun inside and never written
+                if n not in segments:
+                    self._forget_digest(self._seg_path(n))
+            self._segments = segments
+            self._open_segment(seg_n)  # the rows as the file holds them
+            raise
+        finally:
+            self._batch = False
+        self._save_state(self._undo)
+
+    @property
+    def rewrite_split(self) -> bool:
+        """True after a :meth:`rewriting` that had to write in parts (its rows in two log files)."""
+        return self._split
+
+    def _commit_batch(self) -> None:
+        try:
+            _flush(self._seg_db)
+        except OSError as e:
+            raise save_failed(e, self._seg_path(self._seg_n)) from e
+
     def undo_last(self) -> dict | None:
         """Remove the newest review row and restore the item's state before it; None if no row."""
         self._check_writer()
+        if self._batch and not self._seg_rows and len(self._segments) > 1:
+            # a re-grade reaching into the log file before the newest: what is done so far is written, and the
+            # rest goes on write by write (each atomic; a chain whose step row closed a file: rare)
+            self._commit_batch()
+            self._batch, self._split = False, True
         if not self._seg_rows:
             return None
         row = self._seg_rows[-1]
@@ -433,6 +547,11 @@ class Profile:
             self._recent.pop(row["item"], None)
             if (r := self._recent_before_last(row["item"])) is not None:
                 self._recent[row["item"]] = r
+        if self._batch:  # one write of the segment at the end of rewriting(); the state file follows it
+            self._seg_rows.pop()
+            self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
+            self._next_id = row["id"]
+            return _copy(row)
         try:
             self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
         except OSError:  # nothing changed on disk: nothing changes here either
@@ -454,6 +573,7 @@ class Profile:
             try:
                 if previous is not None:  # the newest again: it must be readable, else this file stays the newest
                     segment_rows(DurableStorage(self._seg_path(previous)).read(), self._seg_path(previous))
+                _durable.fault_point("unlink", path)
                 path.unlink()
             except (OSError, DamagedSave):  # (or the folder cannot be changed): the file is emptied instead, below
                 pass
@@ -732,10 +852,13 @@ class Profile:
         try:
             if old.exists():
                 shutil.rmtree(old)
+            _durable.fault_point("replace", old)
             os.replace(self.path, old)
             try:
+                _durable.fault_point("replace", self.path)
                 os.replace(staging, self.path)
             except OSError:
+                _durable.fault_point("replace", self.path)
                 os.replace(old, self.path)  # put the profile back as it was
                 raise
         except OSError as e:

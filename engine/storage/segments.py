@@ -36,6 +36,13 @@ def segment_rows(tables: dict | None, path: Path) -> list[dict]:
     return rows
 
 
+def row_sum(row: dict) -> str:
+    """A checksum of a stored row (the state file names the newest row it counted by it)."""
+    from .sealed import checksum
+
+    return checksum(_dumps(row))
+
+
 def file_identity(path: Path) -> list[int] | None:
     """Size, modification time and inode: what changes whenever a file is rewritten (None: no file)."""
     try:

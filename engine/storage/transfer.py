@@ -11,6 +11,7 @@ from typing import Any
 from ..sm2 import ItemState
 from . import layout
 from .durable import _dumps, _fsync_dir, atomic_write
+from .sealed import seal
 from .layout import SCHEMA_VERSION, digest_path, segment_path
 from .recent import _recent_columns, recent_of
 from .segments import file_identity, write_digest
@@ -31,7 +32,7 @@ def write_profile(folder: Path, doc: Mapping[str, Any]) -> None:
         tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "reviews"}},
                   "reviews": {str(r["id"]): r for r in chunk}}
         seg = segment_path(folder, i // layout.SEGMENT_ROWS + 1)
-        atomic_write(seg, _dumps(tables), backup=False)
+        atomic_write(seg, seal(_dumps(tables)), backup=False)
         if i + layout.SEGMENT_ROWS < len(rows) and (identity := file_identity(seg)) is not None:
             write_digest(digest_path(seg), Digest.of_rows(chunk), identity)  # renames keep the identity
     states = {str(k + 1): {"item": item, **ItemState.from_dict(st).to_dict()}
@@ -42,8 +43,8 @@ def write_profile(folder: Path, doc: Mapping[str, Any]) -> None:
               "states": states, "settings": {"1": copy.deepcopy(dict(doc["settings"]))},
               "days": {"1": {"next_id": next_id, "counts": dict(Counter(r["date"] for r in rows))}},
               "recent": {"1": {"next_id": next_id, "items": recent}}}
-    atomic_write(folder / "state.json", _dumps(tables), backup=False)
+    atomic_write(folder / "state.json", seal(_dumps(tables)), backup=False)
     mocks = {str(m["id"]): _copy(m) for m in doc["mocks"]}
-    atomic_write(folder / "mocks.json", _dumps({"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "mocks"}},
-                                                 "mocks": mocks}), backup=False)
+    atomic_write(folder / "mocks.json", seal(_dumps({"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "mocks"}},
+                                                      "mocks": mocks})), backup=False)
     _fsync_dir(folder)

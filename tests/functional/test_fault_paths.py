@@ -7,6 +7,8 @@ import random
 from datetime import date, datetime, timezone
 
 import pytest
+
+from tests.unit.storage_support import edit_text, read_tables, write_tables
 from textual.widgets import Input
 
 from drill.app import DrillApp
@@ -37,9 +39,9 @@ def hand_edited(saves, **settings):
     with Profile.open(saves) as p:
         p.set_setting(SHOW_KEY, False)
     path = saves / "default" / "state.json"
-    tables = json.loads(path.read_text())
+    tables = read_tables(path)
     tables["settings"]["1"].update(settings)
-    path.write_text(json.dumps(tables))
+    write_tables(path, tables)
     return path
 
 
@@ -237,26 +239,25 @@ async def test_a_grade_key_on_a_full_disk_keeps_the_grade_and_says_so(tmp_path, 
 
 
 @sync
-async def test_a_grade_key_whose_new_row_cannot_be_written_puts_the_answer_back_in_the_box(tmp_path, clock,
-                                                                                          monkeypatch):
+async def test_a_grade_key_on_a_full_disk_keeps_the_answer_and_its_grade(tmp_path, clock, monkeypatch):
+    """A re-grade is one write of the log (issue #28): refused, nothing changed; once space is freed it is stored."""
     from tests.unit.test_practice_faults import fill_after
 
     with Profile.open(tmp_path) as p:
         app = practice_app(p, clock)
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await answered(pilot)
-            typed = screen.run.answers[-1].typed
-            fill_after(monkeypatch, 1)  # the old row is taken back; the disk is full for the new one
+            stored = list(p.reviews())
+            fill_after(monkeypatch, 0)
             await pilot.press("a")
             await pilot.pause()
-            assert screen.state == "asking" and screen.query_one("#answer", Input).value == typed
-            shown = text_of(screen, "#understood")
-            assert "Not saved: cannot write" in shown and "Your answer is kept" in shown
-            assert list(p.reviews()) == []
+            assert screen.state == "feedback" and list(p.reviews()) == stored
+            assert screen.run.answers[-1].quality == stored[0]["quality"]
             monkeypatch.undo()
-            await pilot.press("enter")
+            await pilot.press("a")
             await pilot.pause()
-            assert screen.state == "feedback" and len(list(p.reviews())) == 1
+            assert screen.state == "feedback" and [r["id"] for r in p.reviews()] == [stored[0]["id"]]
+            assert list(p.reviews())[0]["quality"] == screen.run.answers[-1].quality
 
 
 @sync
@@ -417,9 +418,9 @@ def test_an_older_saves_answer_with_a_control_character_is_exported_as_this_dril
                             when=datetime(2026, 11, 29, 12, tzinfo=timezone.utc), today=date(2026, 11, 29),
                             state=None, schedule=True, typed="12 GB"))
     seg = tmp_path / "a" / "default" / "reviews" / "000001.json"
-    seg.write_text(seg.read_text().replace('"typed":"12 GB"', '"typed":"12 GB\\u001b[0m"'))  # as an older drill kept it
+    edit_text(seg, '"typed":"12 GB"', '"typed":"12 GB\\u001b[0m"', sealed=False)  # as an older drill kept it
     assert drill("--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")) == 0
-    assert json.loads((tmp_path / "doc.json").read_text())["reviews"][0]["typed"] == "12 GB\\x1b[0m"
+    assert read_tables((tmp_path / "doc.json"))["reviews"][0]["typed"] == "12 GB\\x1b[0m"
     assert drill("--saves", str(tmp_path / "b"), "import", str(tmp_path / "doc.json")) == 0
 
 
@@ -631,7 +632,7 @@ def test_a_profile_that_cannot_be_opened_is_said_in_the_commands_language(tmp_pa
     if case == "damaged":
         state.write_bytes(b"{")
     elif case == "newer":
-        state.write_text(state.read_text().replace('"schema":1', '"schema":99'))
+        edit_text(state, '"schema":1', '"schema":99')
     elif case == "locked":
         held = Profile.open(tmp_path)
     elif case == "lock_folder":

@@ -13,6 +13,7 @@ from engine.session import review_row
 from engine.storage import Profile
 from question_bank import drills, registry
 from tests import cli
+from tests.unit.storage_support import read_tables, write_tables
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.functional
@@ -151,9 +152,9 @@ def test_a_save_from_a_newer_drill_says_upgrade_and_is_left_alone(tmp_path):
     with Profile.open(tmp_path) as p:
         review(p, "roofline.ridge_point", date.today())
     state = tmp_path / "default" / "state.json"
-    tables = json.loads(state.read_text())
+    tables = read_tables(state)
     tables["meta"]["1"]["schema"] = 9
-    state.write_text(json.dumps(tables))
+    write_tables(state, tables)
     before = {f: f.read_bytes() for f in (tmp_path / "default").rglob("*") if f.is_file()}
     for command in (("due",), ("check", "roofline.ridge_point", "--seed", "1", "9.5", "--record"),
                     ("export", str(tmp_path / "out.json"))):

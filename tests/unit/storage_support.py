@@ -38,7 +38,7 @@ def build(p):
 
 
 def state_tables(tmp_path) -> dict:
-    return json.loads((tmp_path / "default" / "state.json").read_text())
+    return read_tables(tmp_path / "default" / "state.json")
 
 
 def record_days(p, days: dict[int, int]) -> list[dict]:
@@ -61,3 +61,75 @@ def recent_of(rows) -> dict:
                                        whole[-1]["verdict"] if whole else None, whole[-1]["date"] if whole else None,
                                        whole[-1]["quality"] if whole else None)
     return out
+
+
+def read_tables(path) -> dict:
+    """A save file's tables as a program would see them (its checksum taken off)."""
+    from engine.storage.sealed import open_sealed
+
+    return open_sealed(path.read_bytes())[0]
+
+
+def write_tables(path, tables: dict) -> None:
+    """Write ``tables`` as a save file, with the checksum of what is written (as a drill, perhaps a newer one,
+    writes it: a change made this way is not damage)."""
+    from engine.storage.sealed import dumps, seal
+
+    path.write_bytes(seal(dumps(tables)))
+
+
+def edit_text(path, old: str, new: str, *, sealed: bool = True) -> None:
+    """Replace ``old`` by ``new`` in a save file's JSON text: resealed (as a drill writes it), or without a
+    checksum (``sealed=False``: as an older drill, before checksums, kept it)."""
+    from engine.storage.sealed import seal, unseal
+
+    text = unseal(path.read_bytes())[0].decode("utf-8")
+    assert old in text, f"{old!r} not in {path}"
+    body = text.replace(old, new).encode("utf-8")
+    path.write_bytes(seal(body) if sealed else body)
+
+
+def everything(root, name="default"):
+    """All a profile holds, as every reader sees it (``DamagedSave`` when it cannot be read whole)."""
+    from engine.storage import Profile
+
+    with Profile.open(root, name, read_only=True) as p:
+        return {"settings": p.settings(), "states": p.states(), "reviews": list(p.reviews()), "mocks": p.mocks(),
+                "days": p.study_days(), "recent": p.recent(), "digest": p.digest().columns()}
+
+
+def flip_sweep(root, targets, flips: int, seed: int = 1, name="default"):
+    """Flip one bit at ``flips`` sampled places of the files ``targets`` (paths under ``root/name``), one at a
+    time, each restored after: returns the places (file, byte, bit) where the profile read back changed
+    without a DamagedSave (a silent change), and how many were reported / harmless."""
+    import random
+
+    from engine.storage import DamagedSave
+
+    rng = random.Random(seed)
+    base = everything(root, name)
+    sizes = [(t, t.stat().st_size) for t in targets]
+    total = sum(n for _, n in sizes)
+    silent, reported, same = [], 0, 0
+    for _ in range(flips):
+        k = rng.randrange(total)
+        for path, n in sizes:
+            if k < n:
+                break
+            k -= n
+        bit = rng.randrange(8)
+        raw = path.read_bytes()
+        try:
+            path.write_bytes(raw[:k] + bytes([raw[k] ^ (1 << bit)]) + raw[k + 1:])
+            try:
+                now = everything(root, name)
+            except DamagedSave:
+                reported += 1
+            else:
+                if now == base:
+                    same += 1
+                else:
+                    silent.append((str(path), k, bit))
+        finally:
+            path.write_bytes(raw)
+    return silent, reported, same

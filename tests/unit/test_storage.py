@@ -16,7 +16,7 @@ from engine.sm2 import ItemState
 from engine.stats import Digest
 from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked, layout
 from tests.problems import examples
-from tests.unit.storage_support import DAY, build, days_of, files, recent_of, record_days, row
+from tests.unit.storage_support import DAY, build, days_of, edit_text, files, read_tables, recent_of, record_days, row, write_tables
 
 def test_a_fresh_profile_is_empty_with_default_settings(tmp_path):
     with Profile.open(tmp_path) as p:
@@ -124,11 +124,11 @@ def test_every_write_keeps_the_previous_version_as_bak(tmp_path):
     with Profile.open(tmp_path) as p:
         p.record(row(p, item="m1"))
     state = tmp_path / "default" / "state.json"
-    old = json.loads((tmp_path / "default" / "state.json.bak").read_text())
-    assert len(old["states"]) == 1 and len(json.loads(state.read_text())["states"]) == 2
+    old = read_tables((tmp_path / "default" / "state.json.bak"))
+    assert len(old["states"]) == 1 and len(read_tables(state)["states"]) == 2
     seg = tmp_path / "default" / "reviews" / "000001.json"
-    assert len(json.loads(seg.with_name("000001.json.bak").read_text())["reviews"]) == 1
-    assert len(json.loads(seg.read_text())["reviews"]) == 2
+    assert len(read_tables(seg.with_name("000001.json.bak"))["reviews"]) == 1
+    assert len(read_tables(seg)["reviews"]) == 2
     assert not list((tmp_path / "default").rglob("*.tmp"))
 
 
@@ -140,10 +140,10 @@ def test_the_state_file_is_written_every_few_rows_and_on_close(tmp_path, monkeyp
         p.record(row(p))
         assert not state.exists()
         p.record(row(p))
-        assert len(json.loads(state.read_text())["states"]) == 1
+        assert len(read_tables(state)["states"]) == 1
         p.record(row(p, item="m1"))
-        assert len(json.loads(state.read_text())["states"]) == 1
-    assert len(json.loads(state.read_text())["states"]) == 2
+        assert len(read_tables(state)["states"]) == 1
+    assert len(read_tables(state)["states"]) == 2
 
 
 # --------------------------------------------------------------------------- crash repair
@@ -243,9 +243,9 @@ def two_sessions(tmp_path) -> None:
 
 
 def set_schema(path: Path, schema) -> None:
-    tables = json.loads(path.read_text())
+    tables = read_tables(path)
     tables["meta"]["1"]["schema"] = schema
-    path.write_text(json.dumps(tables))
+    write_tables(path, tables)
 
 
 @pytest.mark.parametrize("name", ["state.json", "mocks.json", "reviews/000001.json"])
@@ -272,7 +272,7 @@ def test_an_older_segment_from_a_newer_drill_is_reported_when_read(tmp_path, sma
     with Profile.open(tmp_path) as p:
         with pytest.raises(storage.NewerSave, match="upgrade infra-drill"):
             p.digest()
-    assert json.loads(seg.read_text())["meta"]["1"]["schema"] == 3
+    assert read_tables(seg)["meta"]["1"]["schema"] == 3
 
 
 @pytest.mark.parametrize("spoil_backup, says", [
@@ -309,9 +309,9 @@ def test_a_damaged_older_segment_is_reported_when_read(tmp_path, small_segments)
         for _ in range(5):
             p.record(row(p))
     seg = tmp_path / "default" / "reviews" / "000001.json"
-    tables = json.loads(seg.read_text())
+    tables = read_tables(seg)
     tables["reviews"]["2"]["quality"] = "high"
-    seg.write_text(json.dumps(tables))
+    write_tables(seg, tables)
     with Profile.open(tmp_path) as p:  # opening reads only the newest segment
         with pytest.raises(DamagedSave) as e:
             list(p.reviews())

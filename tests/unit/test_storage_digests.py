@@ -11,7 +11,7 @@ import pytest
 from engine import storage
 from engine.stats import Digest
 from engine.storage import DamagedSave, Profile, segments
-from tests.unit.storage_support import DAY, build, record_days, row
+from tests.unit.storage_support import DAY, build, edit_text, read_tables, record_days, row, write_tables  # noqa: F401
 
 # --------------------------------------------------------------------------- digests of closed segments
 
@@ -102,9 +102,9 @@ def test_a_digest_follows_its_segment_when_the_segment_changes(tmp_path, small_s
     with Profile.open(tmp_path) as p:
         log = record_days(p, {0: 3, 1: 3, 2: 1})
     seg = tmp_path / "default" / "reviews" / "000001.json"
-    tables = json.loads(seg.read_text())
+    tables = read_tables(seg)
     tables["reviews"]["2"].update(quality=0, verdict="dont_know")  # same length: only the times tell
-    seg.write_text(json.dumps(tables))
+    write_tables(seg, tables)
     touch_later(seg)
     log[1].update(quality=0, verdict="dont_know")
     with Profile.open(tmp_path) as p:

@@ -12,7 +12,7 @@ from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY
 from engine.storage import (DEFAULT_SETTINGS, EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, Profile,
                             SaveFailed, SavesUnusable, UnreadableSave, document_problem, setting_problem, validation)
-from tests.unit.storage_support import row, state_tables
+from tests.unit.storage_support import edit_text, read_tables, row, state_tables, write_tables  # noqa: F401
 from tests.unit.test_storage_faults import refuse_writes
 
 
@@ -23,7 +23,7 @@ def write_settings(tmp_path, **values):
         p.record(row(p))
     tables = state_tables(tmp_path)
     tables["settings"]["1"].update(values)
-    (tmp_path / "default" / "state.json").write_text(json.dumps(tables))
+    write_tables((tmp_path / "default" / "state.json"), tables)
 
 
 def test_every_setting_the_app_reads_has_its_check():
@@ -77,8 +77,7 @@ def test_a_stored_setting_of_the_wrong_kind_is_not_used_and_is_named(tmp_path, k
 
 def test_a_stored_setting_that_cannot_be_written_back_is_dropped_at_the_next_write(tmp_path):
     write_settings(tmp_path)
-    text = (tmp_path / "default" / "state.json").read_text().replace('"new_per_day": 7', '"new_per_day": NaN')
-    (tmp_path / "default" / "state.json").write_text(text)
+    edit_text(tmp_path / "default" / "state.json", '"new_per_day":7', '"new_per_day":NaN')
     with Profile.open(tmp_path) as p:
         assert "not finite" in p.ignored_settings["new_per_day"] and p.settings()["new_per_day"] == 5
         p.set_setting("lang", "zh")  # no ValueError: NaN is not written back
@@ -146,7 +145,7 @@ def test_a_stored_row_with_an_escaped_lone_surrogate_is_damaged_not_a_crash_at_t
     with Profile.open(tmp_path) as p:
         p.record(row(p, typed="12 GB"))
     seg = tmp_path / "default" / "reviews" / "000001.json"
-    seg.write_text(seg.read_text().replace('"12 GB"', '"12 \\ud800GB"'))
+    edit_text(seg, '"12 GB"', '"12 \\ud800GB"')
     with pytest.raises(DamagedSave, match="surrogate"):
         Profile.open(tmp_path)
 

@@ -1,0 +1,133 @@
+"""Every kind of write is atomic (issue #28): a fault at any file-system change it makes - a failed call (a full
+disk) or a crash (the process dies there) - leaves the profile as it was before or as it is after, never
+neither.  The faults are injected in-process at ``durable.fault_point``, which every change passes."""
+
+import errno
+import shutil
+
+import pytest
+
+from engine.storage import Profile, durable
+from tests.unit.storage_support import DAY, build, everything, row, small_segments  # noqa: F401 (a fixture)
+
+
+class Crash(BaseException):
+    """The process dying at a file-system change: nothing after it happens (not even clean-up writes)."""
+
+
+def counting(monkeypatch, at: int | None = None, kind: str = "fail") -> list[int]:
+    """Count the file-system changes; at the ``at``-th, fail (an OSError, as a full disk) or crash (this and
+    every later change raises :class:`Crash`)."""
+    seen = [0]
+
+    def point(op, path):
+        seen[0] += 1
+        if at is None:
+            return
+        if kind == "crash" and seen[0] >= at:
+            raise Crash(f"{op} {path}")
+        if kind == "fail" and seen[0] == at:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr(durable, "fault_point", point)
+    return seen
+
+
+def quiet(op, path):
+    pass
+
+
+def abandon(p: Profile) -> None:
+    """What a crash leaves of an open profile: its files as they are, its lock released by the kernel."""
+    for attr in ("_state_db", "_mock_db", "_seg_db"):
+        setattr(p, attr, None)
+    p._lock.release()
+
+
+def observe(root) -> dict:
+    seen = everything(root)
+    seen.pop("digest")  # made from the rows (compared through them)
+    return seen
+
+
+def regrade(quality):
+    def op(p):
+        last = p.last_review()
+        with p.rewriting():
+            p.undo_last()
+            p.record(row(p, item=last["item"], q=quality))
+    return op
+
+
+def regrade_chain(p):
+    with p.rewriting():
+        p.undo_last()
+        p.undo_last()
+        p.record(row(p, item="c", q=1, schedule=False, step=2))
+        p.record(row(p, item="c", q=1))
+
+
+def with_chain(p):
+    build(p)
+    p.record(row(p, item="c", q=5, schedule=False, step=2))
+    p.record(row(p, item="c", q=5))
+
+
+def import_doc(p):
+    doc = p.export()
+    doc["settings"] = {"new_per_day": 9}
+    doc["reviews"] = doc["reviews"][:4]
+    p.import_document(doc)
+
+
+OPS = {
+    "record": (build, lambda p: p.record(row(p, item="new", q=3))),
+    "record-rolls-a-segment": (lambda p: (build(p), p.record(row(p, item="n0"))), lambda p: p.record(row(p))),
+    "regrade": (build, regrade(1)),
+    "regrade-chain": (with_chain, regrade_chain),
+    "undo": (build, lambda p: p.undo_last()),
+    "settings": (build, lambda p: p.set_settings({"new_per_day": 7, "lang": "zh"})),
+    "mock": (build, lambda p: p.add_mock({"ts": "2026-11-30T12:00:00Z", "questions": [], "score": {}})),
+    "import": (build, import_doc),
+}
+
+
+@pytest.mark.parametrize("kind", ["fail", "crash"])
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_a_fault_at_every_write_leaves_the_old_or_the_new_state(tmp_path, monkeypatch, small_segments, name, kind):
+    setup, op = OPS[name]
+    base = tmp_path / "base"
+    with Profile.open(base) as p:
+        setup(p)
+    old = observe(base)
+    done = tmp_path / "done"
+    shutil.copytree(base, done)
+    seen = counting(monkeypatch)
+    with Profile.open(done) as p:
+        seen[0] = 0
+        op(p)
+    writes = seen[0]
+    monkeypatch.setattr(durable, "fault_point", quiet)
+    new = observe(done)
+    assert new != old and writes >= 1
+    for at in range(1, writes + 1):
+        run = tmp_path / f"{kind}{at}"
+        shutil.copytree(base, run)
+        p = Profile.open(run)
+        counting(monkeypatch, at, kind)
+        try:
+            op(p)
+        except (OSError, Crash):
+            pass
+        if kind == "crash":
+            abandon(p)
+        else:
+            try:
+                p.close()
+            except OSError:
+                pass
+        monkeypatch.setattr(durable, "fault_point", quiet)
+        after = observe(run)
+        differ = sorted(k for k in after if after[k] != old[k] and after[k] != new[k])
+        assert after in (old, new), f"{name}: a {kind} at write {at} of {writes} left neither state ({differ})"
+        shutil.rmtree(run)
