@@ -203,6 +203,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "save.read_failed": ("cannot read {path}: {cause}", "无法读取 {path}：{cause}"),
     "save.cause.read_denied": ("permission denied (give your user read permission: chmod u+rwx on a folder, "
                                "u+rw on a file)", "没有读取权限（请给当前用户读取权限：文件夹 chmod u+rwx，文件 chmod u+rw）"),
+    "save.journal_healed": ("the journal {path} was damaged ({reason}); it has been written again from its log "
+                            "file, which is whole: no review was lost.{kept} Run drill doctor to check every file",
+                            "日志副本 {path} 已损坏（{reason}）；已根据完好的记录文件重新写入，没有丢失任何复习记录。{kept}"
+                            "运行 drill doctor 可检查所有文件"),
+    "save.journal_damaged": ("the journal {path} is damaged ({reason}); its log file is whole, so no review is "
+                             "lost. Run drill doctor --repair to write it again",
+                             "日志副本 {path} 已损坏（{reason}）；对应的记录文件完好，没有丢失复习记录。"
+                             "运行 drill doctor --repair 重新写入它"),
     "save.cause.full": ("the disk is full (no space left on the device)", "磁盘已满（设备上没有剩余空间）"),
     "save.cause.quota": ("the disk quota is used up", "磁盘配额已用完"),
     "save.cause.denied": ("permission denied", "没有写入权限"),

@@ -85,6 +85,22 @@ class NewerSave(DamagedSave):
         Exception.__init__(self, self.message.text("en"))
 
 
+class JournalDamaged(DamagedSave):
+    """A segment's journal that fails its checks while the segment itself is whole: nothing is lost.
+
+    ``healed``: a writer set it aside (``aside``) and wrote it again from the segment; a reader only says it."""
+
+    def __init__(self, path: Path, reason: str, healed: bool = False, aside: Path | None = None):
+        self.path, self.reason, self.backup, self.healed, self.aside = Path(path), reason, None, healed, aside
+        self.fix = "drill doctor"
+        if healed:
+            kept = (Twin(f" The damaged copy is kept as {aside}.", f"损坏的副本保留为 {aside}。") if aside else "")
+            self.message = say("save.journal_healed", path=str(self.path), reason=reason, kept=kept)
+        else:
+            self.message = say("save.journal_damaged", path=str(self.path), reason=reason)
+        Exception.__init__(self, self.message.text("en"))
+
+
 class InvalidDocument(ValueError):
     """An import document (or a row) that fails validation: names the first problem."""
 

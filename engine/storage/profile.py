@@ -18,12 +18,12 @@ from tinydb.table import Document
 
 from ..sm2 import ItemState
 from . import durable as _durable
-from . import layout
+from . import journal, layout
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
-from .errors import (BadProfileName, DamagedSave, InvalidDocument, ReadFailed, SaveFailed, save_failed,
-                     saves_problem)
+from .errors import (BadProfileName, DamagedSave, InvalidDocument, JournalDamaged, ReadFailed, SaveFailed,
+                     save_failed, saves_problem)
 from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, RECENT_QUALITIES, ROW_FIELDS,
-                     SCHEMA_VERSION, backup_path, digest_path, segment_path)
+                     SCHEMA_VERSION, backup_path, backup_paths, digest_path, journal_path, segment_path)
 from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, row_sum, segment_rows, write_digest
@@ -64,6 +64,9 @@ class Profile:
         self._unsaved = 0  # rows recorded since the state file was last written
         self._batch = False  # inside rewriting(): changes of the newest segment wait for one write at its end
         self._split = False  # the last rewriting() was written in parts (see undo_last)
+        # the newest segment's journal: the rows it gives, its last line's seq, its size in bytes (see .journal)
+        self._jrows: dict[int, dict] = {}
+        self._jseq = self._jsize = 0
         self._tip: list | None = None  # the state file's newest row when written: [id, checksum] (see _tip_ok)
         self._days: dict[str, int] | None = None  # rows per day; None: to be rebuilt from the log
         self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
@@ -285,7 +288,63 @@ class Profile:
             self._forget_digest(path)  # the newest segment changes: it has no digest
         self._seg_db = _open_db(path)
         self._seg_n = n
-        self._seg_rows = segment_rows(self._seg_db.storage.read(), path)
+        tables = self._seg_db.storage.read()
+        self._seg_rows = segment_rows(tables, path)
+        self._check_journal(path, tables["meta"]["1"].get("seq", 0))
+
+    def _check_journal(self, path: Path, seq: object) -> None:
+        """Compare the newest segment with its journal (see :mod:`.journal`): a segment behind its journal
+        (a crash between the two writes, an older copy put back) is made from the journal, the newest review
+        kept; a journal damaged or behind is set aside and written again from the whole segment, and said."""
+        jpath = journal_path(path)
+        try:
+            j = journal.read_journal(jpath)
+        except OSError as e:
+            raise ReadFailed(jpath, e) from None
+        seq = seq if _is_int(seq) and seq >= 0 else 0
+        rows = {r["id"]: r for r in self._seg_rows}
+        problem = j.problem
+        if problem is None and j.seq < seq:
+            problem = ("it is missing" if not j.exists else
+                       f"it ends at line {j.seq} but its log file holds line {seq}")
+        elif problem is None and (j.seq or seq) and j.rows_at(seq) != rows:
+            problem = f"its first {seq} lines do not give the rows of its log file"
+        self._jrows, self._jseq, self._jsize = (j.rows_at(), j.seq, j.size) if problem is None else (rows, seq, 0)
+        if problem is None and j.seq > seq:  # the segment is behind: made from the journal
+            ahead = sorted(self._jrows.values(), key=lambda r: r["id"])
+            if not self.read_only:
+                reviews = self._seg_db.table("reviews")
+                reviews.truncate()
+                for r in ahead:
+                    reviews.insert(Document(r, doc_id=r["id"]))
+                self._seg_db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews",
+                                                            "seq": j.seq}, doc_id=1))
+                try:
+                    _flush(self._seg_db)
+                except OSError as e:
+                    self._seg_db.storage._cache_modified_count = 0
+                    self.state_behind = save_failed(e, path)
+            self._seg_rows = [dict(r) for r in ahead]
+        if problem is not None:
+            self.damaged[jpath] = JournalDamaged(jpath, problem, healed=False)
+            if not self.read_only:
+                try:
+                    aside = jpath.with_name(jpath.name + ".damaged")
+                    if jpath.exists():
+                        _durable.fault_point("replace", aside)
+                        os.replace(jpath, aside)
+                    journal.write_whole(jpath, [rows[i] for i in sorted(rows)], seq=max(seq, 1))
+                    self._jseq, self._jsize = max(seq, 1), jpath.stat().st_size
+                    self._jrows = dict(rows)
+                    self.damaged[jpath] = JournalDamaged(jpath, problem, healed=True,
+                                                         aside=aside if aside.exists() else None)
+                    if seq < 1:
+                        self._seg_db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews",
+                                                                    "seq": 1}, doc_id=1))
+                        _flush(self._seg_db)
+                except OSError as e:  # the next write tries again
+                    self._jrows, self._jseq, self._jsize = rows, seq, 0
+                    self.state_behind = save_failed(e, jpath)
 
     @staticmethod
     def _forget_digest(segment: Path) -> None:
@@ -449,7 +508,7 @@ class Profile:
         table.insert(Document(stored, doc_id=stored["id"]))
         try:
             if not self._batch:
-                _flush(self._seg_db)
+                self._flush_segment()
         except BaseException:
             table.remove(doc_ids=[stored["id"]])  # keep the cache equal to the file
             self._seg_db.storage._cache_modified_count = 0
@@ -470,6 +529,7 @@ class Profile:
         if self._seg_db is not None:
             self._seg_db.storage.storage.close()
         self._forget_digest(self._seg_path(n))
+        self._jrows, self._jseq, self._jsize = {}, 0, 0  # (a journal left by a file of that number is cut off)
         self._seg_db = _open_db(self._seg_path(n))
         self._seg_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "reviews"}, doc_id=1))
         self._seg_n, self._seg_rows = n, []
@@ -518,10 +578,32 @@ class Profile:
         return self._split
 
     def _commit_batch(self) -> None:
+        self._flush_segment()
+
+    def _flush_segment(self) -> None:
+        """Write the newest segment as its cache holds it: first its journal line (what the write drops and
+        puts, fsynced), then the segment, whose meta names that line (see :mod:`.journal`).  ``SaveFailed``
+        names the file that failed; the journal is then cut back (the row was not stored)."""
+        db, path = self._seg_db, self._seg_path(self._seg_n)
+        cache = db.storage.read()
+        new = {r["id"]: r for r in cache.get("reviews", {}).values()}
+        old = self._jrows
+        drop = sorted(i for i in old if i not in new)
+        put = [new[i] for i in sorted(new) if old.get(i) != new[i]]
+        seq = self._jseq + 1
+        line = journal.line_of(seq, drop, put)
+        jpath = journal_path(path)
+        journal.append(jpath, line, self._jsize)
+        db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews", "seq": seq}, doc_id=1))
         try:
-            _flush(self._seg_db)
+            _flush(db)
         except OSError as e:
-            raise save_failed(e, self._seg_path(self._seg_n)) from e
+            journal.cut_back(jpath, self._jsize)
+            db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews", "seq": self._jseq},
+                                             doc_id=1))
+            db.storage._cache_modified_count = 0
+            raise save_failed(e, path) from e
+        self._jrows, self._jseq, self._jsize = dict(new), seq, self._jsize + len(line)
 
     def undo_last(self) -> dict | None:
         """Remove the newest review row and restore the item's state before it; None if no row."""
@@ -581,18 +663,17 @@ class Profile:
                 self._seg_rows.pop()
                 self._seg_db.storage.storage.close()
                 self._seg_db = None
-                try:
-                    backup_path(path).unlink(missing_ok=True)
-                except OSError:  # a backup without its file: harmless (never offered: nothing to restore)
-                    pass
+                for leftover in (*backup_paths(path), journal_path(path)):
+                    try:
+                        _durable.fault_point("unlink", leftover)
+                        leftover.unlink(missing_ok=True)
+                    except OSError:  # a backup or journal without its file: harmless (a new file of that
+                        pass  # number starts its journal afresh, and a backup is never offered without its file)
                 self._after_segment_removed(path)
                 return
         row = self._seg_rows.pop()
         self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
-        try:
-            _flush(self._seg_db)
-        except OSError as e:
-            raise save_failed(e, path) from e
+        self._flush_segment()
 
     def _after_segment_removed(self, path: Path) -> None:
         _fsync_dir(path.parent)

@@ -1,0 +1,69 @@
+"""The journal beside each log file (issue #28): every review is in two places before it is acknowledged, so
+putting an older copy of a log file back (``cp X.bak X``) keeps the newest review, and a damaged journal loses
+nothing and is said."""
+
+import shutil
+
+import pytest
+
+from engine.storage import Profile
+from engine.storage.errors import JournalDamaged
+from engine.storage.journal import read_journal
+from engine.storage.layout import backup_paths, journal_path
+from tests.unit.storage_support import everything, row
+
+
+def test_every_review_is_in_the_journal_and_the_segment(tmp_path):
+    with Profile.open(tmp_path) as p:
+        rows = [p.record(row(p, item=f"i{k}")) for k in range(3)]
+        p.undo_last()
+    j = read_journal(journal_path(tmp_path / "default" / "reviews" / "000001.json"))
+    assert j.problem is None and j.seq == 4 and list(j.rows_at().values()) == rows[:2]
+
+
+@pytest.mark.parametrize("generation", [0, 1, 2])
+def test_putting_a_backup_back_by_hand_keeps_the_newest_review(tmp_path, generation):
+    with Profile.open(tmp_path) as p:
+        for k in range(4):
+            p.record(row(p, item=f"i{k}"))
+    before = everything(tmp_path)
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    shutil.copyfile(backup_paths(seg)[generation], seg)  # what a user would do: cp 000001.json.bak 000001.json
+    assert everything(tmp_path) == before  # a reader: from the journal
+    with Profile.open(tmp_path) as p:
+        assert [r["item"] for r in p.reviews()] == ["i0", "i1", "i2", "i3"] and not p.damaged
+    assert everything(tmp_path) == before
+
+
+def test_a_damaged_journal_loses_nothing_is_set_aside_and_said(tmp_path):
+    with Profile.open(tmp_path) as p:
+        for k in range(3):
+            p.record(row(p, item=f"i{k}"))
+    before = everything(tmp_path)
+    jpath = journal_path(tmp_path / "default" / "reviews" / "000001.json")
+    raw = jpath.read_bytes()
+    jpath.write_bytes(raw[:60] + bytes([raw[60] ^ 4]) + raw[61:])
+    with Profile.open(tmp_path, read_only=True) as r:  # a reader says it and changes nothing
+        assert isinstance(r.damaged[jpath], JournalDamaged) and not r.damaged[jpath].healed
+        assert "drill doctor --repair" in r.damaged[jpath].text("en")
+    with Profile.open(tmp_path) as p:
+        said = p.damaged[jpath]
+        assert said.healed and "no review was lost" in said.text("en") and "没有丢失" in said.text("zh")
+        p.record(row(p, item="i3"))
+    assert jpath.with_name(jpath.name + ".damaged").read_bytes() == raw[:60] + bytes([raw[60] ^ 4]) + raw[61:]
+    j = read_journal(jpath)
+    assert j.problem is None and [r["item"] for r in j.rows_at().values()] == ["i0", "i1", "i2", "i3"]
+    assert everything(tmp_path)["reviews"][:3] == before["reviews"]
+
+
+def test_a_torn_last_line_was_never_acknowledged_and_is_cut_off(tmp_path):
+    with Profile.open(tmp_path) as p:
+        p.record(row(p, item="a"))
+    jpath = journal_path(tmp_path / "default" / "reviews" / "000001.json")
+    whole = jpath.read_bytes()
+    jpath.write_bytes(whole + b'{"checksum":"0123')  # a crash in the middle of an append
+    with Profile.open(tmp_path) as p:
+        assert not p.damaged and [r["item"] for r in p.reviews()] == ["a"]
+        p.record(row(p, item="b"))
+    j = read_journal(jpath)
+    assert j.problem is None and [r["item"] for r in j.rows_at().values()] == ["a", "b"]
