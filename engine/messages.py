@@ -211,6 +211,49 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "lost. Run drill doctor --repair to write it again",
                              "日志副本 {path} 已损坏（{reason}）；对应的记录文件完好，没有丢失复习记录。"
                              "运行 drill doctor --repair 重新写入它"),
+    # ---------------------------------------------------------------- drill doctor (engine.storage.doctor)
+    "doctor.damaged": ("{path} is damaged: {reason}", "{path} 已损坏：{reason}"),
+    "doctor.unreadable": ("{path} cannot be read: {reason} (give your user permission: chmod u+rw)",
+                          "{path} 无法读取：{reason}（请给当前用户权限：chmod u+rw）"),
+    "doctor.newer": ("{path} was written by a newer infra-drill ({reason}): upgrade infra-drill; it is left as it is",
+                     "{path} 由更新版本的 infra-drill 写入（{reason}）：请升级 infra-drill；它保持原样"),
+    "doctor.journal": ("{path} (the second copy of its log file's reviews) is out of step: {reason}; its log file is "
+                       "whole, so nothing is lost", "{path}（记录文件中复习记录的第二份副本）不一致：{reason}；"
+                       "对应的记录文件完好，没有丢失任何内容"),
+    "doctor.cache": ("{path} (a cache of statistics) is stale or damaged: harmless, it is made again when needed",
+                     "{path}（统计缓存）已过期或损坏：无害，需要时会重新生成"),
+    "doctor.old": ("{path} has no checksum yet (saved by an older infra-drill): it gets one at its next save",
+                   "{path} 还没有校验和（由旧版 infra-drill 保存）：下次保存时会加上"),
+    "doctor.all_good": ("All {files} save files of profile '{profile}' are whole ({path}).",
+                        "档案“{profile}”的全部 {files} 个存档文件都完好（{path}）。"),
+    "doctor.found": ("Profile '{profile}' ({path}): {n} problem(s) found.", "档案“{profile}”（{path}）：发现 {n} 个问题。"),
+    "doctor.run_repair": ("Run drill doctor --repair to restore the damaged files from their journal and backups "
+                          "(the newest review is kept; each damaged file is kept beside as .damaged).",
+                          "运行 drill doctor --repair 可根据日志副本和备份恢复损坏的文件（保留最新的复习记录；"
+                          "每个损坏的文件都以 .damaged 保留在旁边）。"),
+    "doctor.from_journal": ("restored from its journal {path}: every review written to it is back",
+                            "已根据日志副本 {path} 恢复：写入过的每条复习记录都已找回"),
+    "doctor.from_backup": ("restored from its backup {path} (saved {when}) and {lines} later line(s) of its journal",
+                           "已根据备份 {path}（保存于 {when}）及日志副本中其后的 {lines} 行恢复"),
+    "doctor.journal_rewritten": ("written again from its whole log file {path}", "已根据完好的记录文件 {path} 重新写入"),
+    "doctor.state_from_backup": ("settings restored from its backup {path} (saved {when}); the schedule and the "
+                                 "figures are rebuilt from the review log", "设置已根据备份 {path}（保存于 {when}）恢复；"
+                                 "复习计划和统计数据根据复习记录重建"),
+    "doctor.state_rebuilt": ("the schedule and the figures are rebuilt from the review log",
+                             "复习计划和统计数据根据复习记录重建"),
+    "doctor.mocks_from_backup": ("restored from its backup {path} (saved {when}); a mock saved after that, if any, "
+                                 "is not in it", "已根据备份 {path}（保存于 {when}）恢复；此后保存的模拟面试（如有）不在其中"),
+    "doctor.cache_removed": ("removed; made again when needed", "已删除；需要时重新生成"),
+    "doctor.lost_settings": ("no whole backup holds the settings: the defaults are used (set them again with drill "
+                             "plan or in Settings)", "没有完好的备份保存着设置：将使用默认设置（可用 drill plan 或在设置中重新设定）"),
+    "doctor.lost_after_journal": ("reviews after the damage in {path} ({reason}) could not be recovered",
+                                  "{path} 中损坏位置之后的复习记录无法恢复（{reason}）"),
+    "doctor.lost_file": ("no whole journal or backup of {path} is left: it is kept as it is; what it held could not "
+                         "be recovered", "{path} 没有完好的日志副本或备份：它保持原样；其中的内容无法恢复"),
+    "doctor.repair_failed": ("could not repair {path}: {error}", "无法修复 {path}：{error}"),
+    "doctor.repaired_line": ("  repaired: {what}", "  已修复：{what}"),
+    "doctor.lost_line": ("  not recovered: {what}", "  未能恢复：{what}"),
+    "doctor.done": ("Repaired. Run drill doctor again to check.", "已修复。可再次运行 drill doctor 检查。"),
     "save.cause.full": ("the disk is full (no space left on the device)", "磁盘已满（设备上没有剩余空间）"),
     "save.cause.quota": ("the disk quota is used up", "磁盘配额已用完"),
     "save.cause.denied": ("permission denied", "没有写入权限"),

@@ -75,11 +75,10 @@ def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
 
 def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
     """Name an older log file found damaged (left out of what was read) on stderr."""
-    from drill.core.i18n import t
-    from drill.core.paths import damaged_key
+    from drill.core.paths import damaged_text
 
     for e in profile.damaged.values():
-        print("drill: " + t(damaged_key(e), _lang(args), path=e.path, reason=e.reason, fix=e.fix), file=sys.stderr)
+        print("drill: " + damaged_text(e, _lang(args)), file=sys.stderr)
 
 
 def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":

@@ -152,6 +152,10 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
         if warn and opened.ignored_settings:
             for line in ignored_lines(opened, lang or opened.settings().get("lang") or "en"):
                 print(f"drill: {line}", file=sys.stderr)
+        if warn:  # a journal found out of step at open (and set right by a writer): said once, here
+            for e in list(opened.damaged.values()):
+                print(f"drill: {damaged_text(e, lang or opened.settings().get('lang') or 'en')}", file=sys.stderr)
+            opened.damaged.clear()
         return opened
     except SavesUnusable as e:
         print(f"drill: {e.text(lang or 'en')}", file=sys.stderr)
@@ -172,6 +176,18 @@ def damaged_key(error) -> str:
     from engine.storage import UnreadableSave
 
     return "save.unreadable" if isinstance(error, UnreadableSave) else "save.damaged"
+
+
+def damaged_text(error, lang: str) -> str:
+    """One line for a save file found damaged (or unreadable) and left out, or a journal found out of step:
+    which file, why, and what to run (``drill doctor``), in ``lang``."""
+    from drill.core.i18n import t
+    from engine.messages import in_lang
+    from engine.storage import JournalDamaged
+
+    if isinstance(error, JournalDamaged):
+        return error.text(lang)
+    return t(damaged_key(error), lang, path=error.path, reason=in_lang(error.reason, lang), fix=error.fix)
 
 
 def ignored_lines(profile, lang: str) -> list[str]:

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from drill.core import flow
 from drill.core.i18n import t, when
-from drill.core.paths import damaged_key, ignored_lines
+from drill.core.paths import damaged_text, ignored_lines
 from drill.screens import DrillScreen
 from engine.langs import pick
 from engine.session import PACE_WARNING
@@ -28,7 +28,7 @@ def damaged_line(profile, lang: str) -> Text:
     lines = []
     if found:
         e = found[0]
-        line = t(damaged_key(e), lang, path=e.path, reason=e.reason, fix=e.fix)
+        line = damaged_text(e, lang)
         if len(found) > 1:
             line += t("save.damaged_more", lang, n=len(found) - 1)
         lines.append(line)

@@ -48,7 +48,7 @@ Tests that want small segments set ``layout.SEGMENT_ROWS`` (and ``layout.STATE_E
 """
 
 from .durable import DurableStorage, atomic_write, check_meta, read_tables
-from .errors import (DamagedSave, InvalidDocument, LockUnusable, NewerSave, ProfileLocked, SaveFailed, SavesUnusable,
+from .errors import (BadProfileName, DamagedSave, JournalDamaged, ReadFailed, InvalidDocument, LockUnusable, NewerSave, ProfileLocked, SaveFailed, SavesUnusable,
                      UnreadableSave, save_failed)
 from .layout import (DEFAULT_SETTINGS, DIGEST_VERSION, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
                      backup_path, digest_path)
@@ -60,7 +60,7 @@ from .validation import document_problem, mock_problem, row_problem, setting_pro
 
 __all__ = [
     "DEFAULT_SETTINGS", "DIGEST_VERSION", "EXPORT_FORMAT", "RECENT_QUALITIES", "ROW_FIELDS", "SCHEMA_VERSION",
-    "DamagedSave", "DurableStorage", "InvalidDocument", "ItemRecent", "LockUnusable", "NewerSave", "Profile",
+    "BadProfileName", "DamagedSave", "DurableStorage", "JournalDamaged", "ReadFailed", "InvalidDocument", "ItemRecent", "LockUnusable", "NewerSave", "Profile",
     "ProfileLock", "ProfileLocked", "SaveFailed", "SavesUnusable", "UnreadableSave", "save_failed", "atomic_write", "backup_path", "check_meta", "digest_path", "document_problem",
     "file_identity", "mock_problem", "read_digest", "read_tables", "recent_of", "row_problem", "segment_rows",
     "setting_problem", "state_problem", "write_digest",

@@ -133,7 +133,7 @@ def read_document(path: Path, kind: str | None = None) -> tuple[dict | None, boo
     try:
         data, sealed = open_sealed(raw)
     except Broken as e:
-        raise DamagedSave(path, str(e), backup_path(path)) from None
+        raise DamagedSave(path, e.said, backup_path(path)) from None
     if (p := tables_problem(data, kind or _file_kind(path))) is not None:
         raise DamagedSave(path, p, backup_path(path))
     return data, sealed
@@ -148,7 +148,10 @@ def tables_problem(data, kind: str | None) -> str | None:
         if (bad := next((k for k in table if not (k.isascii() and k.isdigit())), None)) is not None:
             return f"its table {name!r} has a row numbered {bad!r}, which is not a number"
     if kind in TABLES and (unknown := sorted(set(data) - TABLES[kind])):
-        return f"it holds a table {unknown[0]!r}, which no {kind} file has (a key renamed or damaged?)"
+        from ..messages import Twin
+
+        return Twin(f"it holds a table {unknown[0]!r}, which no {kind} file has (a key renamed or damaged?)",
+                    f"其中有一个表“{unknown[0]}”，这类文件不应有它（键被改名或损坏？）")
     return None
 
 

@@ -46,19 +46,26 @@ class DamagedSave(_Said, Exception):
         self.path, self.reason = Path(path), reason
         status = _backup_status(Path(backup), self.path) if backup is not None else None
         self.backup = Path(backup) if status == "good" else None
+        doctor = doctor_command(self.path)
         if self.backup is not None:
-            self.fix = f"cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}"
-            how = Twin(f" The previous good version is kept beside it; to restore it run: {self.fix}",
-                       f"它旁边保留着上一个完好的版本；恢复方法：{self.fix}")
+            cp = f"cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}"
+            self.fix = doctor
+            how = Twin(f" To restore it, keeping the newest review, run: {doctor} (the previous good version is also"
+                       f" kept beside it: {cp})",
+                       f"要恢复它并保留最新的复习记录，请运行：{doctor}（它旁边也保留着上一个完好的版本：{cp}）")
         elif status == "newer":
             self.fix = f"cp {shlex.quote(str(backup))} {shlex.quote(str(self.path))}"
             how = Twin(f" Its previous version beside it was written by a newer version of infra-drill: upgrade"
                        f" infra-drill, then restore it with: {self.fix}",
                        f"它旁边的上一个版本由更新版本的 infra-drill 写入：请先升级 infra-drill，再这样恢复：{self.fix}")
         else:
-            self.fix = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}"
-            how = Twin(f" There is no good copy of it; to start that file afresh (losing what it held) run: {self.fix}",
-                       f"没有完好的副本；要让这个文件重新开始（会丢失其中的内容），请运行：{self.fix}")
+            mv = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}"
+            self.fix = doctor
+            how = Twin(f" There is no good copy of it beside it; {doctor} restores it from its journal if it has "
+                       f"one and says what cannot be recovered (to start that file afresh instead, losing what it "
+                       f"held: {mv})",
+                       f"它旁边没有完好的副本；{doctor} 会在有日志副本时据此恢复，并说明哪些内容无法恢复"
+                       f"（若要让这个文件重新开始，会丢失其中的内容：{mv}）")
         self.message = say("save.damaged_file", path=str(self.path), reason=reason, fix=how)
         Exception.__init__(self, self.message.text("en"))
 
@@ -112,6 +119,15 @@ class BadProfileName(_Said, ValueError):
         self.message = say("save.bad_profile_name", name=repr(name))
         super().__init__(self.message.text("en"))
 
+
+
+def doctor_command(path: Path) -> str:
+    """``drill doctor --repair`` for the profile that holds save file ``path`` (its ``--profile`` when not the
+    default one)."""
+    path = Path(path)
+    folder = path.parent.parent if path.parent.name == "reviews" else path.parent
+    name = folder.name
+    return "drill doctor --repair" + (f" --profile {shlex.quote(name)}" if name and name != "default" else "")
 
 
 def _backup_status(backup: Path, path: Path) -> str | None:

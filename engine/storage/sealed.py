@@ -26,7 +26,18 @@ _SUM = re.compile(rb'\{"checksum":"([0-9a-f]{32})"([,}])')
 
 
 class Broken(ValueError):
-    """Why bytes are not a whole sealed (or older) document: the text says what is wrong, in English."""
+    """Why bytes are not a whole sealed (or older) document: the text says what is wrong, in English; ``zh``
+    in Chinese when given (``said``: both, as an engine.messages Twin)."""
+
+    def __init__(self, en: str, zh: str = ""):
+        super().__init__(en)
+        self.zh = zh
+
+    @property
+    def said(self):
+        from ..messages import Twin
+
+        return Twin(str(self), self.zh) if self.zh else str(self)
 
 
 def checksum(body: bytes) -> str:
@@ -49,15 +60,16 @@ def unseal(raw: bytes) -> tuple[bytes, bool]:
         return raw, False
     m = _SUM.match(raw)
     if m is None:
-        raise Broken("its checksum is damaged")
+        raise Broken("its checksum is damaged", "其校验和已损坏")
     if m.group(2) == b"}":
         if len(raw) != m.end():
-            raise Broken("it has data after its end")
+            raise Broken("it has data after its end", "其结尾之后还有数据")
         body = b"{}"
     else:
         body = b"{" + raw[m.end():]
     if checksum(body) != m.group(1).decode():
-        raise Broken("its checksum does not match its content (it was changed or damaged after it was written)")
+        raise Broken("its checksum does not match its content (it was changed or damaged after it was written)",
+                     "其校验和与内容不符（写入后被改动或损坏）")
     return body, True
 
 
@@ -65,7 +77,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise Broken(f"the key {key!r} appears twice")
+            raise Broken(f"the key {key!r} appears twice", f"键“{key}”出现了两次")
         out[key] = value
     return out
 
@@ -89,6 +101,6 @@ def open_sealed(raw: bytes) -> tuple[Any, bool]:
     except UnicodeDecodeError as e:
         raise Broken(f"not valid JSON ({e})") from None
     except ValueError as e:
-        raise Broken(f"not valid JSON ({e})") from None
+        raise Broken(f"not valid JSON ({e})", f"不是有效的 JSON（{e}）") from None
     except RecursionError:
-        raise Broken("it is nested too deeply to be a save file") from None
+        raise Broken("it is nested too deeply to be a save file", "嵌套太深，不可能是存档文件") from None

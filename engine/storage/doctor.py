@@ -1,0 +1,282 @@
+"""``drill doctor``: check every file of a profile, and repair the damaged ones from the newest good source.
+
+:func:`examine` reads every file (checksum, strict layout, schema, each row and
+state, the references between them: log files numbered without a gap, row ids
+rising across them, each journal in step with its log file, the state file's
+counter ahead of every row) and returns one :class:`Finding` per file that is
+not fine.  :func:`repair` (under the profile's lock) restores each damaged file
+from the newest good source and says what it used and what, if anything, could
+not be recovered:
+
+- a log file: its journal (every row written to it), else its newest whole
+  backup with the journal's later lines applied; the journal is then written
+  again from the result;
+- a journal: written again from its whole log file;
+- the state file: settings from its newest whole backup (else the defaults,
+  said), everything else rebuilt from the log at the next open;
+- the mocks file: its newest whole backup (mocks saved after it are lost, said);
+- a digest: removed (a cache, made again when needed).
+
+A damaged file is moved aside (``X.damaged``), never deleted.  Nothing here is
+worded in one language: every finding is an :mod:`engine.messages` Msg.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..messages import Msg, say
+from . import durable, journal, layout
+from .errors import DamagedSave, NewerSave, UnreadableSave
+from .layout import _SEGMENT, SCHEMA_VERSION, backup_paths, digest_path, journal_path
+from .sealed import dumps, seal
+from .segments import file_identity, read_digest, segment_rows
+from .validation import _is_int, mock_problem
+
+
+@dataclass
+class Finding:
+    """What is wrong with one file: ``kind`` is "damaged" (must be repaired), "unreadable" (permission),
+    "newer" (a newer drill's), "journal" (a journal out of step: the log file is whole), "cache" (a digest:
+    harmless), "old" (an older save without checksum: sealed at its next write)."""
+
+    path: Path
+    kind: str
+    reason: str
+    repaired: Msg | None = None  # what repair did
+    lost: Msg | None = None  # what repair could not recover
+
+    def said(self) -> Msg:
+        return say(f"doctor.{self.kind}", path=str(self.path), reason=self.reason)
+
+
+@dataclass
+class Report:
+    profile: Path
+    files: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def damaged(self) -> list[Finding]:
+        return [f for f in self.findings if f.kind in ("damaged", "journal", "unreadable", "newer")]
+
+
+def _segments(profile: Path) -> list[int]:
+    folder = profile / "reviews"
+    try:
+        return sorted(int(m.group(1)) for p in folder.iterdir() if (m := _SEGMENT.fullmatch(p.name)))
+    except OSError:
+        return []
+
+
+def _read(path: Path, kind: str) -> tuple[dict | None, bool]:
+    tables, sealed = durable.read_document(path, kind)
+    if tables is not None:
+        durable.check_meta(tables, path, kind, empty_ok=False)
+    return tables, sealed
+
+
+def examine(profile: Path) -> Report:
+    """Every file of the profile folder ``profile``, checked (nothing is written)."""
+    report = Report(profile)
+
+    def note(path: Path, e: DamagedSave) -> None:
+        kind = "unreadable" if isinstance(e, UnreadableSave) else "newer" if isinstance(e, NewerSave) else "damaged"
+        report.findings.append(Finding(path, kind, e.reason))
+
+    next_id = None
+    for name, kind in (("state.json", "state"), ("mocks.json", "mocks")):
+        path = profile / name
+        try:
+            tables, sealed = _read(path, kind)
+        except DamagedSave as e:
+            note(path, e)
+            continue
+        if tables is None:
+            continue
+        report.files += 1
+        if not sealed:
+            report.findings.append(Finding(path, "old", ""))
+        if kind == "state":
+            next_id = tables["meta"]["1"].get("next_id")
+            from ..sm2 import ItemState
+            for doc in tables.get("states", {}).values():
+                try:
+                    ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
+                except (ValueError, TypeError) as e:
+                    report.findings.append(Finding(path, "damaged", f"bad item state ({e})"))
+                    break
+        else:
+            for doc in tables.get("mocks", {}).values():
+                if (p := mock_problem(doc)) is not None:
+                    report.findings.append(Finding(path, "damaged", f"bad mock result ({p})"))
+                    break
+    last_id = 0
+    for n in _segments(profile):
+        seg = layout.segment_path(profile, n)
+        report.files += 1
+        rows = None
+        try:
+            tables, sealed = _read(seg, "reviews")
+            rows = segment_rows(tables, seg)
+            if not sealed:
+                report.findings.append(Finding(seg, "old", ""))
+        except DamagedSave as e:
+            note(seg, e)
+        if rows is not None:
+            if rows and rows[0]["id"] <= last_id:
+                report.findings.append(Finding(seg, "damaged", f"its first row ({rows[0]['id']}) is not after the "
+                                                               f"last row of the file before ({last_id})"))
+            last_id = rows[-1]["id"] if rows else last_id
+            seq = tables["meta"]["1"].get("seq", 0)
+            j = journal.read_journal(journal_path(seg))
+            problem = j.problem
+            if problem is None and _is_int(seq) and j.seq < seq:
+                problem = "it is missing" if not j.exists else f"it ends at line {j.seq}, its log file at {seq}"
+            elif problem is None and (j.seq or seq) and j.rows_at(seq) != {r["id"]: r for r in rows}:
+                problem = "it does not give the rows of its log file"
+            if problem is not None:
+                report.findings.append(Finding(journal_path(seg), "journal", problem))
+            elif j.seq > (seq if _is_int(seq) else 0):
+                report.findings.append(Finding(seg, "damaged", f"it is behind its journal (line {seq} of {j.seq})"))
+            identity = file_identity(seg)
+            dig = digest_path(seg)
+            if dig.exists() and identity is not None and read_digest(dig, identity) is None:
+                report.findings.append(Finding(dig, "cache", ""))
+    if _is_int(next_id) and last_id >= next_id and not any(f.path.name == "state.json" for f in report.findings):
+        pass  # rows the state file has not counted yet: replayed at the next open (not damage)
+    return report
+
+
+def _newest_good_backup(path: Path, kind: str) -> tuple[Path, dict] | None:
+    for b in backup_paths(path):
+        try:
+            tables, _ = durable.read_document(b, kind)
+            if tables is not None:
+                durable.check_meta(tables, b, kind, empty_ok=False)
+                if kind == "reviews":
+                    segment_rows(tables, b)
+                return b, tables
+        except DamagedSave:
+            continue
+    return None
+
+
+def _when(path: Path) -> str:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M")
+    except OSError:
+        return "?"
+
+
+def _aside(path: Path) -> None:
+    if path.exists():
+        target = path.with_name(path.name + ".damaged")
+        durable.fault_point("replace", target)
+        os.replace(path, target)
+
+
+def _write_tables(path: Path, tables: dict) -> None:
+    durable.atomic_write(path, seal(dumps(tables)), backup=False)
+
+
+def _repair_segment(f: Finding) -> None:
+    seg = f.path
+    j = journal.read_journal(journal_path(seg))
+    backup = _newest_good_backup(seg, "reviews")
+    if j.problem is None and j.lines:  # the journal holds every row written to it
+        rows, seq = j.rows_at(), j.seq
+        f.repaired = say("doctor.from_journal", path=str(journal_path(seg)))
+    elif backup is not None:
+        b, tables = backup
+        bseq = tables["meta"]["1"].get("seq", 0)
+        bseq = bseq if _is_int(bseq) else 0
+        rows = {r["id"]: r for r in segment_rows(tables, b)}
+        applied = [line for line in j.lines if line["seq"] > bseq]
+        for line in applied:
+            for i in line["drop"]:
+                rows.pop(i, None)
+            for r in line["put"]:
+                rows[r["id"]] = r
+        seq = max(bseq, j.seq)
+        f.repaired = say("doctor.from_backup", path=str(b), when=_when(b), lines=len(applied))
+        if j.problem is not None:
+            f.lost = say("doctor.lost_after_journal", path=str(journal_path(seg)), reason=j.problem)
+    else:
+        f.lost = say("doctor.lost_file", path=str(seg))
+        return
+    ordered = [rows[i] for i in sorted(rows)]
+    _aside(seg)
+    _write_tables(seg, {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "reviews", "seq": max(seq, 1)}},
+                        "reviews": {str(r["id"]): r for r in ordered}})
+    journal.write_whole(journal_path(seg), ordered, seq=max(seq, 1))
+    try:
+        digest_path(seg).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _repair_journal(f: Finding) -> None:
+    seg = f.path.with_name(f.path.name.replace(".journal", ".json"))
+    tables, _ = durable.read_document(seg, "reviews")
+    rows = segment_rows(tables, seg)
+    seq = tables["meta"]["1"].get("seq", 0)
+    seq = seq if _is_int(seq) and seq >= 1 else 1
+    _aside(f.path)
+    journal.write_whole(f.path, rows, seq=seq)
+    if tables["meta"]["1"].get("seq") != seq:
+        tables["meta"]["1"]["seq"] = seq
+        _write_tables(seg, tables)
+    f.repaired = say("doctor.journal_rewritten", path=str(seg))
+
+
+def _repair_state(f: Finding) -> None:
+    backup = _newest_good_backup(f.path, "state")
+    settings = {}
+    if backup is not None:
+        b, tables = backup
+        settings = (tables.get("settings") or {}).get("1") or {}
+        f.repaired = say("doctor.state_from_backup", path=str(b), when=_when(b))
+    else:
+        f.repaired = say("doctor.state_rebuilt")
+        f.lost = say("doctor.lost_settings")
+    _aside(f.path)
+    # counter 1 and no states: the next open replays the whole log into it (the log is the truth)
+    _write_tables(f.path, {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": 1, "undo": None}},
+                           "settings": {"1": settings}})
+
+
+def _repair_mocks(f: Finding) -> None:
+    backup = _newest_good_backup(f.path, "mocks")
+    if backup is not None:
+        b, tables = backup
+        _aside(f.path)
+        _write_tables(f.path, tables)
+        f.repaired = say("doctor.mocks_from_backup", path=str(b), when=_when(b))
+    else:
+        f.lost = say("doctor.lost_file", path=str(f.path))
+
+
+def repair(report: Report) -> None:
+    """Repair every damaged file of ``report`` (the caller holds the profile's lock); each finding says what
+    was done (``repaired``) and what could not be recovered (``lost``)."""
+    for f in report.findings:
+        try:
+            if f.kind == "damaged":
+                if _SEGMENT.fullmatch(f.path.name):
+                    _repair_segment(f)
+                elif f.path.name == "state.json":
+                    _repair_state(f)
+                elif f.path.name == "mocks.json":
+                    _repair_mocks(f)
+            elif f.kind == "journal":
+                _repair_journal(f)
+            elif f.kind == "cache":
+                durable.fault_point("unlink", f.path)
+                f.path.unlink(missing_ok=True)
+                f.repaired = say("doctor.cache_removed")
+        except (OSError, DamagedSave) as e:
+            f.lost = say("doctor.repair_failed", path=str(f.path), error=getattr(e, "text", lambda _l: str(e))("en"))
