@@ -152,6 +152,8 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
         if warn and opened.ignored_settings:
             for line in ignored_lines(opened, lang or opened.settings().get("lang") or "en"):
                 print(f"drill: {line}", file=sys.stderr)
+        if not read_only:  # the day's snapshot of the profile, by the learner's clock (a spare copy: best effort)
+            opened.snapshot(local_now().date())
         if warn:  # a journal found out of step at open (and set right by a writer): said once, here
             for e in list(opened.damaged.values()):
                 print(f"drill: {damaged_text(e, lang or opened.settings().get('lang') or 'en')}", file=sys.stderr)

@@ -152,7 +152,10 @@ def examine(profile: Path) -> Report:
 
 
 def _newest_good_backup(path: Path, kind: str) -> tuple[Path, dict] | None:
-    for b in backup_paths(path):
+    """The newest whole earlier copy of ``path``: its backups, then its copies in the daily snapshots."""
+    from .snapshots import copies_of
+
+    for b in [*backup_paths(path), *copies_of(path)]:
         try:
             tables, _ = durable.read_document(b, kind)
             if tables is not None:

@@ -18,7 +18,7 @@ from tinydb.table import Document
 
 from ..sm2 import ItemState
 from . import durable as _durable
-from . import journal, layout
+from . import journal, layout, snapshots
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
 from .errors import (BadProfileName, DamagedSave, InvalidDocument, JournalDamaged, ReadFailed, SaveFailed,
                      save_failed, saves_problem)
@@ -139,6 +139,13 @@ class Profile:
         finally:
             self._close_dbs()
             self._lock.release()
+
+    def snapshot(self, today: date) -> Path | None:
+        """Today's snapshot of the whole profile (:mod:`.snapshots`: hard links, the last 7 days kept), if it has
+        none yet; ``today`` from the caller's clock.  A writer's; best effort (None when none was made)."""
+        if self.read_only or self.closed:
+            return None
+        return snapshots.take(self.root, self.name, today, self._segments[-1] if self._segments else None)
 
     def __enter__(self) -> "Profile":
         return self

@@ -113,3 +113,20 @@ def test_the_newest_review_survives_any_one_damaged_file(saves):
             assert p.last_review() == newest
         damaged.with_name(damaged.name + ".damaged").unlink()
         assert kept  # (the file was there to damage)
+
+
+def test_a_writer_takes_the_days_snapshot_by_the_injected_clock_and_doctor_reads_it(saves, monkeypatch, capsys):
+    from datetime import datetime, timezone
+
+    from drill import paths
+
+    monkeypatch.setattr(paths, "local_now", lambda: datetime(2026, 12, 24, 23, 59, tzinfo=timezone.utc))
+    assert drill("--saves", str(saves), "due", "--new-per-day", "4") == 0
+    snap = saves / "default.snapshots" / "2026-12-24"
+    assert (snap / "state.json").is_file() and (snap / "reviews" / "000001.json").is_file()
+    mocks = saves / "default" / "mocks.json"
+    for b in backup_paths(mocks):
+        b.unlink(missing_ok=True)
+    flip(mocks)
+    assert drill("--saves", str(saves), "doctor", "--repair") == 0
+    assert "default.snapshots/2026-12-24/mocks.json" in capsys.readouterr().out

@@ -10,7 +10,7 @@ from engine.storage import Profile
 from engine.storage.errors import JournalDamaged
 from engine.storage.journal import read_journal
 from engine.storage.layout import backup_paths, journal_path
-from tests.unit.storage_support import everything, row
+from tests.unit.storage_support import everything, row, small_segments  # noqa: F401 (a fixture)
 
 
 def test_every_review_is_in_the_journal_and_the_segment(tmp_path):
@@ -67,3 +67,29 @@ def test_a_torn_last_line_was_never_acknowledged_and_is_cut_off(tmp_path):
         p.record(row(p, item="b"))
     j = read_journal(jpath)
     assert j.problem is None and [r["item"] for r in j.rows_at().values()] == ["a", "b"]
+
+
+def test_a_daily_snapshot_hard_links_the_profile_and_keeps_seven_days(tmp_path, small_segments):
+    from datetime import date, timedelta
+
+    from engine.storage import snapshots
+    from tests.unit.storage_support import build
+
+    with Profile.open(tmp_path) as p:
+        build(p)
+        first = p.snapshot(date(2026, 12, 1))
+        assert p.snapshot(date(2026, 12, 1)) is None  # one a day
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    assert (first / "reviews" / "000001.json").stat().st_ino == seg.stat().st_ino  # linked, not copied
+    for name in ("reviews/000003.journal", "reviews/000003.json", "state.json", "mocks.json"):  # copied
+        assert (first / name).stat().st_ino != (tmp_path / "default" / name).stat().st_ino
+    with Profile.open(tmp_path) as p:
+        p.record(row(p, item="later"))  # the snapshot does not change with the profile
+        for k in range(1, 10):
+            p.snapshot(date(2026, 12, 1) + timedelta(days=k))
+    assert [s.name for s in snapshots.snapshots(tmp_path, "default")] == \
+        [(date(2026, 12, 10) - timedelta(days=k)).isoformat() for k in range(7)]
+    old = snapshots.snapshots(tmp_path, "default")[-1]
+    # a snapshot copy is a whole profile: opened where it lies, it holds what the profile held that day
+    shutil.copytree(old, tmp_path / "restored" / "default")
+    assert len(everything(tmp_path / "restored")["reviews"]) == 9
