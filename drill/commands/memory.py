@@ -325,30 +325,41 @@ def run_export(args: argparse.Namespace) -> int:
     from engine.storage import DamagedSave, SaveFailed, atomic_write
 
     target = None if args.file == "-" else _export_target(args.file)  # refused before the profile is read
-    with _open(args, read_only=True) as profile:
+    counts: dict = {}
+    with _open(args, read_only=True) as profile:  # streamed from the log one file at a time (bounded memory)
         try:
-            doc = profile.export()
-        except DamagedSave as e:
+            if target is None:
+                for chunk in profile.export_chunks(counts):
+                    sys.stdout.write(chunk)
+                sys.stdout.write("\n")
+                return 0
+            atomic_write(target, (c.encode("utf-8") for c in _with_newline(profile.export_chunks(counts))),
+                         backup=False)
+        except DamagedSave as e:  # (to a file: nothing written, no temporary file left)
             from drill.core.paths import command_lang
 
             return _fail(e.text(command_lang(args)))
-    text = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
-    if target is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        atomic_write(target, text.encode("utf-8"), backup=False)
-    except SaveFailed as e:  # the folder is left as it was: no half-written or temporary file
-        return _fail(_said("save.not_exported", args, e))
-    print(f"Exported profile '{doc['profile']}' to {target}: {_counts(doc)}.")
+        except SaveFailed as e:  # the folder is left as it was: no half-written or temporary file
+            return _fail(_said("save.not_exported", args, e))
+        name = profile.name
+    print(f"Exported profile '{name}' to {target}: {_counts(counts)}.")
     return 0
 
 
+def _with_newline(chunks):
+    yield from chunks
+    yield "\n"
+
+
 def _counts(doc: dict) -> str:
-    """``3 items, 1 review, 0 mock interviews``: the counts of an exported document, singular for one."""
-    return ", ".join(f"{n} {word if n == 1 else words}" for n, word, words in (
-        (len(doc["states"]), "item", "items"), (len(doc["reviews"]), "review", "reviews"),
-        (len(doc["mocks"]), "mock interview", "mock interviews")))
+    """``3 items, 1 review, 0 mock interviews``: the counts of an exported document (or of ``export_chunks``'
+    counts), singular for one."""
+    def n(key: str, count_key: str) -> int:
+        return doc[count_key] if count_key in doc and isinstance(doc[count_key], int) else len(doc[key])
+
+    return ", ".join(f"{k} {word if k == 1 else words}" for k, word, words in (
+        (n("states", "items"), "item", "items"), (n("reviews", "reviews"), "review", "reviews"),
+        (n("mocks", "mocks"), "mock interview", "mock interviews")))
 
 
 MAX_IMPORT_BYTES = 1 << 30  # an export of a lifetime of reviews is far smaller

@@ -12,7 +12,7 @@ import shutil
 import stat
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
@@ -68,7 +68,7 @@ def _rotate_backups(path: Path, bak_tmp: Path) -> None:
     os.replace(bak_tmp, backup_path(path))
 
 
-def atomic_write(path: Path, data: bytes, *, backup: bool = True, sync: bool = True) -> None:
+def atomic_write(path: Path, data: "bytes | Iterable[bytes]", *, backup: bool = True, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole.
 
     With ``backup`` the previous version is kept as ``path.bak`` (a hard link:
@@ -87,7 +87,11 @@ def atomic_write(path: Path, data: bytes, *, backup: bool = True, sync: bool = T
     try:
         fault_point("write", tmp)
         with open(tmp, "wb") as f:
-            f.write(data)
+            if isinstance(data, (bytes, bytearray, memoryview)):
+                f.write(data)
+            else:  # written piece by piece (an export streamed from the log)
+                for chunk in data:
+                    f.write(chunk)
             if sync:
                 f.flush()
                 os.fsync(f.fileno())

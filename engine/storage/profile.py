@@ -918,6 +918,32 @@ class Profile:
             "mocks": self.mocks(),
         }
 
+    def export_chunks(self, counts: dict | None = None) -> Iterator[str]:
+        """The export document (:meth:`export`) as text, written as ``json.dumps(doc, ensure_ascii=False,
+        indent=1)`` writes it, piece by piece: the log is read one file at a time, so a long history never
+        sits in memory whole.  ``counts`` (if given) gets the numbers of items, reviews and mocks.
+
+        ``DamagedSave`` if a log file is unreadable (the caller has written nothing for good yet)."""
+        import json
+
+        self._check_open()
+
+        def dumped(value: Any, depth: int) -> str:
+            return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + " " * depth)
+
+        states = {item: st.to_dict() for item, st in sorted(self._states.items())}
+        mocks = self.mocks()
+        head = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": self.name,
+                "settings": copy.deepcopy(self._settings), "states": states}
+        yield "{\n" + "".join(f" {json.dumps(k)}: {dumped(v, 1)},\n" for k, v in head.items()) + ' "reviews": ['
+        n = 0
+        for r in self.reviews():
+            yield ("\n  " if n == 0 else ",\n  ") + dumped(_exported(r), 2)
+            n += 1
+        yield ("\n ]" if n else "]") + f',\n "mocks": {dumped(mocks, 1)}\n}}'
+        if counts is not None:
+            counts.update(items=len(states), reviews=n, mocks=len(mocks))
+
     def import_document(self, doc: Mapping[str, Any], *, today: date | None = None) -> None:
         """Replace the whole profile by ``doc``; validates all of it first and changes nothing if invalid
         (``today``: the learner's day, after which nothing in ``doc`` may be dated; see ``document_problem``).

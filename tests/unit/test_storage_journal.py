@@ -93,3 +93,19 @@ def test_a_daily_snapshot_hard_links_the_profile_and_keeps_seven_days(tmp_path, 
     # a snapshot copy is a whole profile: opened where it lies, it holds what the profile held that day
     shutil.copytree(old, tmp_path / "restored" / "default")
     assert len(everything(tmp_path / "restored")["reviews"]) == 9
+
+
+@pytest.mark.parametrize("rows", [0, 1, 8])
+def test_the_streamed_export_is_the_export_document_byte_for_byte(tmp_path, small_segments, rows):
+    import json
+
+    with Profile.open(tmp_path) as p:
+        for k in range(rows):
+            p.record(row(p, item=f"i{k % 3}", typed="新\x1b 12 GB"))
+        if rows:
+            p.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [{"item": "i1"}], "score": {"correct": 0}})
+            p.set_setting("new_per_day", 3)
+        counts = {}
+        text = "".join(p.export_chunks(counts))
+        assert text == json.dumps(p.export(), ensure_ascii=False, indent=1)
+        assert counts["reviews"] == rows
