@@ -222,6 +222,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                        "对应的记录文件完好，没有丢失任何内容"),
     "doctor.cache": ("{path} (a cache of statistics) is stale or damaged: harmless, it is made again when needed",
                      "{path}（统计缓存）已过期或损坏：无害，需要时会重新生成"),
+    "doctor.unfinished": ("{path}: its last write was cut short (a crash between its journal and the file); the "
+                          "journal holds the review, and the next drill that opens the profile finishes the write{reason}",
+                          "{path}：上一次写入中途中断（在日志副本与文件之间崩溃）；日志副本里有这条复习记录，下一个打开该档案的"
+                          " drill 会完成这次写入{reason}"),
     "doctor.old": ("{path} has no checksum yet (saved by an older infra-drill): it gets one at its next save",
                    "{path} 还没有校验和（由旧版 infra-drill 保存）：下次保存时会加上"),
     "doctor.all_good": ("All {files} save files of profile '{profile}' are whole ({path}).",
@@ -243,6 +247,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "复习计划和统计数据根据复习记录重建"),
     "doctor.mocks_from_backup": ("restored from its backup {path} (saved {when}); a mock saved after that, if any, "
                                  "is not in it", "已根据备份 {path}（保存于 {when}）恢复；此后保存的模拟面试（如有）不在其中"),
+    "doctor.finished": ("the write was finished from its journal", "已根据日志副本完成这次写入"),
     "doctor.cache_removed": ("removed; made again when needed", "已删除；需要时重新生成"),
     "doctor.lost_settings": ("no whole backup holds the settings: the defaults are used (set them again with drill "
                              "plan or in Settings)", "没有完好的备份保存着设置：将使用默认设置（可用 drill plan 或在设置中重新设定）"),

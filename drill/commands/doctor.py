@@ -65,13 +65,18 @@ def run_doctor(args: argparse.Namespace) -> int:
             lock.release()
     left = [f for f in report.damaged if f.lost is not None or (f.repaired is None and args.repair)
             or not args.repair]
-    if args.repair and report.damaged and not any(f.lost for f in report.damaged):
+    unfinished = any(f.kind == "unfinished" for f in report.findings)
+    if args.repair and (report.damaged or unfinished) and not any(f.lost for f in report.damaged):
         try:  # the repaired profile opens: the state file is rebuilt from the log now, not at the next command
             Profile.open(root, name, wait=0.0).close()
         except Exception as e:  # noqa: BLE001 - said, and left for the next run of the doctor
             said = getattr(e, "text", None)
             left.append(None)
             print(f"drill: {said(lang) if callable(said) else e}", file=sys.stderr)
+        else:
+            for f in report.findings:
+                if f.kind == "unfinished":
+                    f.repaired = say("doctor.finished")
     if args.json:
         print(json.dumps({"profile": name, "path": str(folder), "files": report.files, "findings": [
             {"path": str(f.path), "kind": f.kind, "reason": str(f.reason), "said": f.said().text(lang),

@@ -41,7 +41,8 @@ from .validation import _is_int, mock_problem
 class Finding:
     """What is wrong with one file: ``kind`` is "damaged" (must be repaired), "unreadable" (permission),
     "newer" (a newer drill's), "journal" (a journal out of step: the log file is whole), "cache" (a digest:
-    harmless), "old" (an older save without checksum: sealed at its next write)."""
+    harmless), "old" (an older save without checksum: sealed at its next write), "unfinished" (the newest log
+    file one write behind its journal: a crash between the two; the next open finishes it)."""
 
     path: Path
     kind: str
@@ -115,7 +116,9 @@ def examine(profile: Path) -> Report:
                     report.findings.append(Finding(path, "damaged", f"bad mock result ({p})"))
                     break
     last_id = 0
-    for n in _segments(profile):
+    numbers = _segments(profile)
+    newest = numbers[-1] if numbers else None
+    for n in numbers:
         seg = layout.segment_path(profile, n)
         report.files += 1
         rows = None
@@ -141,7 +144,10 @@ def examine(profile: Path) -> Report:
             if problem is not None:
                 report.findings.append(Finding(journal_path(seg), "journal", problem))
             elif j.seq > (seq if _is_int(seq) else 0):
-                report.findings.append(Finding(seg, "damaged", f"it is behind its journal (line {seq} of {j.seq})"))
+                if n == newest:  # a crash between the journal's line and the log file: finished at the next open
+                    report.findings.append(Finding(seg, "unfinished", ""))
+                else:
+                    report.findings.append(Finding(seg, "damaged", f"it is behind its journal (line {seq} of {j.seq})"))
             identity = file_identity(seg)
             dig = digest_path(seg)
             if dig.exists() and identity is not None and read_digest(dig, identity) is None:

@@ -126,3 +126,25 @@ def test_an_empty_profile_name_is_refused_not_the_default_profile(tmp_path, caps
         main(["--saves", str(tmp_path), "--profile", "", "due"])
     assert e.value.code == 1 and "profile name ''" in capsys.readouterr().err
     assert not (tmp_path / "default").exists()
+
+
+def test_a_reader_that_may_not_read_the_saves_says_cannot_read_not_cannot_write(tmp_path, monkeypatch):
+    import errno
+    import pathlib
+
+    from engine.storage import ReadFailed
+
+    with Profile.open(tmp_path) as p:
+        p.record(row(p))
+    real = pathlib.Path.iterdir
+
+    def iterdir(self):
+        if self.name == "reviews":
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(pathlib.Path, "iterdir", iterdir)
+    with pytest.raises(ReadFailed) as e:
+        Profile.open(tmp_path, read_only=True)
+    assert e.value.text("en").startswith(f"cannot read {tmp_path / 'default' / 'reviews'}: permission denied")
+    assert "无法读取" in e.value.text("zh") and "没有读取权限" in e.value.text("zh")
