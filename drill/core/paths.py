@@ -189,7 +189,7 @@ def damaged_text(error, lang: str) -> str:
 
     if isinstance(error, JournalDamaged):
         return error.text(lang)
-    return t(damaged_key(error), lang, path=error.path, reason=in_lang(error.reason, lang), fix=error.fix)
+    return t(damaged_key(error), lang, path=error.path, reason=in_lang(getattr(error, "said_reason", error.reason), lang), fix=error.fix)
 
 
 def ignored_lines(profile, lang: str) -> list[str]:

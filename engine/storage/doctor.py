@@ -86,7 +86,7 @@ def examine(profile: Path) -> Report:
 
     def note(path: Path, e: DamagedSave) -> None:
         kind = "unreadable" if isinstance(e, UnreadableSave) else "newer" if isinstance(e, NewerSave) else "damaged"
-        report.findings.append(Finding(path, kind, e.reason))
+        report.findings.append(Finding(path, kind, getattr(e, "said_reason", e.reason)))
 
     next_id = None
     for name, kind in (("state.json", "state"), ("mocks.json", "mocks")):
@@ -219,9 +219,11 @@ def _repair_segment(f: Finding) -> None:
         return
     ordered = [rows[i] for i in sorted(rows)]
     _aside(seg)
-    _write_tables(seg, {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "reviews", "seq": max(seq, 1)}},
+    if j.problem is not None or not j.lines:
+        _aside(journal_path(seg))
+    jsize = journal.write_whole(journal_path(seg), ordered, seq=max(seq, 1))
+    _write_tables(seg, {"meta": {"1": journal.segment_meta(max(seq, 1), jsize)},
                         "reviews": {str(r["id"]): r for r in ordered}})
-    journal.write_whole(journal_path(seg), ordered, seq=max(seq, 1))
     try:
         digest_path(seg).unlink(missing_ok=True)
     except OSError:
@@ -235,10 +237,9 @@ def _repair_journal(f: Finding) -> None:
     seq = tables["meta"]["1"].get("seq", 0)
     seq = seq if _is_int(seq) and seq >= 1 else 1
     _aside(f.path)
-    journal.write_whole(f.path, rows, seq=seq)
-    if tables["meta"]["1"].get("seq") != seq:
-        tables["meta"]["1"]["seq"] = seq
-        _write_tables(seg, tables)
+    jsize = journal.write_whole(f.path, rows, seq=seq)
+    tables["meta"]["1"] = journal.segment_meta(seq, jsize)
+    _write_tables(seg, tables)
     f.repaired = say("doctor.journal_rewritten", path=str(seg))
 
 

@@ -42,8 +42,8 @@ class DamagedSave(_Said, Exception):
     replace the file: whole, of this schema version and of the same kind of file.
     """
 
-    def __init__(self, path: Path, reason: str, backup: Path | None = None):
-        self.path, self.reason = Path(path), reason
+    def __init__(self, path: Path, reason: "str | Twin", backup: Path | None = None):
+        self.path, self.reason, self.said_reason = Path(path), str(reason), reason  # (said_reason: both languages)
         status = _backup_status(Path(backup), self.path) if backup is not None else None
         self.backup = Path(backup) if status == "good" else None
         doctor = doctor_command(self.path)
@@ -66,7 +66,7 @@ class DamagedSave(_Said, Exception):
                        f"held: {mv})",
                        f"它旁边没有完好的副本；{doctor} 会在有日志副本时据此恢复，并说明哪些内容无法恢复"
                        f"（若要让这个文件重新开始，会丢失其中的内容：{mv}）")
-        self.message = say("save.damaged_file", path=str(self.path), reason=reason, fix=how)
+        self.message = say("save.damaged_file", path=str(self.path), reason=self.said_reason, fix=how)
         Exception.__init__(self, self.message.text("en"))
 
 

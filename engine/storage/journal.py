@@ -104,6 +104,30 @@ def read_journal(path: Path) -> Journal:
     return j
 
 
+def segment_meta(seq: int, jsize: int) -> dict:
+    """A log file's meta row: the journal line it holds (``seq``) and the journal's size then (``jsize``: an
+    older log file is checked against its journal by one stat, :func:`ahead_of`)."""
+    from .layout import SCHEMA_VERSION
+
+    return {"schema": SCHEMA_VERSION, "kind": "reviews", "seq": seq, "jsize": jsize}
+
+
+def ahead_of(segment: Path, meta: dict) -> bool:
+    """Whether the journal of ``segment`` (an older log file, read for the statistics or an export) holds lines
+    the file does not: the file is an older copy (put back by hand).  One stat when in step."""
+    jsize, seq = meta.get("jsize"), meta.get("seq")
+    if type(jsize) is not int or type(seq) is not int:
+        return False  # a log file from before journals (or before their sizes were kept)
+    jpath = segment.with_name(segment.stem + ".journal")
+    try:
+        if jpath.stat().st_size <= jsize:
+            return False
+    except OSError:  # missing or unreadable: the file itself is whole (drill doctor names the journal)
+        return False
+    j = read_journal(jpath)
+    return j.problem is None and j.seq > seq
+
+
 def line_of(seq: int, drop: list[int], put: list[dict]) -> bytes:
     return seal(dumps({"seq": seq, "drop": drop, "put": put})) + b"\n"
 
@@ -143,7 +167,9 @@ def cut_back(path: Path, size: int) -> bool:
         return False
 
 
-def write_whole(path: Path, rows: list[dict], seq: int = 1) -> None:
+def write_whole(path: Path, rows: list[dict], seq: int = 1) -> int:
     """A journal for a segment written whole (an import, a repair): one line putting every row, numbered
-    ``seq`` (the segment's meta names the same): lines before it are not kept."""
-    durable.atomic_write(path, line_of(seq, [], rows), backup=False)
+    ``seq`` (the segment's meta names the same): lines before it are not kept.  Returns its size."""
+    data = line_of(seq, [], rows)
+    durable.atomic_write(path, data, backup=False)
+    return len(data)

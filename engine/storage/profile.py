@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from tinydb import TinyDB
 from tinydb.table import Document
 
+from ..messages import Twin
 from ..sm2 import ItemState
 from . import durable as _durable
 from . import journal, layout, snapshots
@@ -324,8 +325,7 @@ class Profile:
                 reviews.truncate()
                 for r in ahead:
                     reviews.insert(Document(r, doc_id=r["id"]))
-                self._seg_db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews",
-                                                            "seq": j.seq}, doc_id=1))
+                self._seg_db.table("meta").upsert(Document(journal.segment_meta(j.seq, j.size), doc_id=1))
                 try:
                     _flush(self._seg_db)
                 except OSError as e:
@@ -345,9 +345,9 @@ class Profile:
                     self._jrows = dict(rows)
                     self.damaged[jpath] = JournalDamaged(jpath, problem, healed=True,
                                                          aside=aside if aside.exists() else None)
-                    if seq < 1:
-                        self._seg_db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews",
-                                                                    "seq": 1}, doc_id=1))
+                    if seq < 1 or self._seg_db.table("meta").get(doc_id=1).get("jsize") != self._jsize:
+                        self._seg_db.table("meta").upsert(Document(journal.segment_meta(self._jseq, self._jsize),
+                                                                   doc_id=1))
                         _flush(self._seg_db)
                 except OSError as e:  # the next write tries again
                     self._jrows, self._jseq, self._jsize = rows, seq, 0
@@ -601,13 +601,12 @@ class Profile:
         line = journal.line_of(seq, drop, put)
         jpath = journal_path(path)
         journal.append(jpath, line, self._jsize)
-        db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews", "seq": seq}, doc_id=1))
+        db.table("meta").upsert(Document(journal.segment_meta(seq, self._jsize + len(line)), doc_id=1))
         try:
             _flush(db)
         except OSError as e:
             journal.cut_back(jpath, self._jsize)
-            db.table("meta").upsert(Document({"schema": SCHEMA_VERSION, "kind": "reviews", "seq": self._jseq},
-                                             doc_id=1))
+            db.table("meta").upsert(Document(journal.segment_meta(self._jseq, self._jsize), doc_id=1))
             db.storage._cache_modified_count = 0
             raise save_failed(e, path) from e
         self._jrows, self._jseq, self._jsize = dict(new), seq, self._jsize + len(line)
@@ -753,7 +752,13 @@ class Profile:
         if n == self._seg_n and self._seg_db is not None:
             return self._seg_rows
         path = self._seg_path(n)
-        return segment_rows(DurableStorage(path).read(), path)
+        tables = DurableStorage(path).read()
+        rows = segment_rows(tables, path)
+        if journal.ahead_of(path, tables["meta"]["1"]):  # an older copy put back: never read as fewer rows
+            raise DamagedSave(path, Twin(
+                "it is behind its journal (an older copy put back?); drill doctor --repair brings its newest rows back",
+                "它落后于自己的日志副本（放回了旧副本？）；drill doctor --repair 可找回其中最新的记录"))
+        return rows
 
     def reviews(self) -> Iterator[dict]:
         """Every review row, oldest first (older segments are read from disk as needed)."""

@@ -12,7 +12,7 @@ from ..sm2 import ItemState
 from . import layout
 from .durable import _dumps, _fsync_dir, atomic_write
 from .sealed import seal
-from .journal import write_whole
+from .journal import segment_meta, write_whole
 from .layout import SCHEMA_VERSION, digest_path, journal_path, segment_path
 from .recent import _recent_columns, recent_of
 from .segments import file_identity, write_digest
@@ -30,10 +30,9 @@ def write_profile(folder: Path, doc: Mapping[str, Any]) -> None:
     rows = [_row_copy(r) for r in doc["reviews"]]
     for i in range(0, len(rows), layout.SEGMENT_ROWS):
         chunk = rows[i:i + layout.SEGMENT_ROWS]
-        tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "reviews", "seq": 1}},
-                  "reviews": {str(r["id"]): r for r in chunk}}
         seg = segment_path(folder, i // layout.SEGMENT_ROWS + 1)
-        write_whole(journal_path(seg), chunk, seq=1)  # every row in two places
+        jsize = write_whole(journal_path(seg), chunk, seq=1)  # every row in two places
+        tables = {"meta": {"1": segment_meta(1, jsize)}, "reviews": {str(r["id"]): r for r in chunk}}
         atomic_write(seg, seal(_dumps(tables)), backup=False)
         if i + layout.SEGMENT_ROWS < len(rows) and (identity := file_identity(seg)) is not None:
             write_digest(digest_path(seg), Digest.of_rows(chunk), identity)  # renames keep the identity

@@ -109,3 +109,17 @@ def test_the_streamed_export_is_the_export_document_byte_for_byte(tmp_path, smal
         text = "".join(p.export_chunks(counts))
         assert text == json.dumps(p.export(), ensure_ascii=False, indent=1)
         assert counts["reviews"] == rows
+
+
+def test_an_older_log_file_put_back_from_a_backup_is_never_read_as_fewer_rows(tmp_path, small_segments):
+    from engine.storage import DamagedSave
+
+    with Profile.open(tmp_path) as p:
+        for k in range(7):  # log files of 3, 3 and 1 rows
+            p.record(row(p, item=f"i{k}"))
+    seg = tmp_path / "default" / "reviews" / "000001.json"
+    shutil.copyfile(backup_paths(seg)[0], seg)  # its version before its third row
+    with pytest.raises(DamagedSave) as e:
+        everything(tmp_path)
+    assert e.value.path == seg and "drill doctor --repair" in e.value.text("en")
+    assert "drill doctor --repair" in e.value.text("zh")
