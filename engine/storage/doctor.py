@@ -182,10 +182,14 @@ def _when(path: Path) -> str:
 
 
 def _aside(path: Path) -> None:
+    """Keep a copy of damaged ``path`` as ``path.damaged`` (a copy: the file itself is replaced whole
+    afterwards, so a crash in between leaves it damaged, not missing)."""
     if path.exists():
+        import shutil
+
         target = path.with_name(path.name + ".damaged")
-        durable.fault_point("replace", target)
-        os.replace(path, target)
+        durable.fault_point("write", target)
+        shutil.copy2(path, target)
 
 
 def _write_tables(path: Path, tables: dict) -> None:

@@ -45,7 +45,12 @@ def abandon(p: Profile) -> None:
 
 
 def observe(root) -> dict:
-    seen = everything(root)
+    from engine.storage import DamagedSave
+
+    try:
+        seen = everything(root)
+    except DamagedSave as e:  # (a profile with a damaged file, before drill doctor --repair)
+        return {"damaged": str(e.path.relative_to(root))}
     seen.pop("digest")  # made from the rows (compared through them)
     return seen
 
@@ -78,6 +83,18 @@ def import_doc(p):
     doc["settings"] = {"new_per_day": 9}
     doc["reviews"] = doc["reviews"][:4]
     p.import_document(doc)
+
+
+def damaged(name):
+    def setup(p):
+        build(p)
+        p.add_mock({"ts": "2026-11-30T12:00:00Z", "questions": [], "score": {}})
+        p.close()
+        path = p.path / name
+        raw = bytearray(path.read_bytes())
+        raw[len(raw) // 2] ^= 8
+        path.write_bytes(bytes(raw))
+    return setup
 
 
 OPS = {
@@ -130,4 +147,36 @@ def test_a_fault_at_every_write_leaves_the_old_or_the_new_state(tmp_path, monkey
         after = observe(run)
         differ = sorted(k for k in after if after[k] != old[k] and after[k] != new[k])
         assert after in (old, new), f"{name}: a {kind} at write {at} of {writes} left neither state ({differ})"
+        shutil.rmtree(run)
+
+
+@pytest.mark.parametrize("kind", ["fail", "crash"])
+@pytest.mark.parametrize("name", ["reviews/000002.json", "reviews/000003.journal", "state.json", "mocks.json"])
+def test_a_fault_at_every_write_of_a_repair_leaves_the_damaged_or_the_repaired_profile(tmp_path, monkeypatch,
+                                                                                        small_segments, name, kind):
+    from engine.storage.doctor import examine, repair
+
+    base = tmp_path / "base"
+    with Profile.open(base) as p:
+        damaged(name)(p)
+    old = observe(base)
+    done = tmp_path / "done"
+    shutil.copytree(base, done)
+    seen = counting(monkeypatch)
+    repair(examine(done / "default"))
+    writes = seen[0]
+    monkeypatch.setattr(durable, "fault_point", quiet)
+    new = observe(done)
+    assert "damaged" not in new and writes >= 1
+    for at in range(1, writes + 1):
+        run = tmp_path / f"{kind}{at}"
+        shutil.copytree(base, run)
+        counting(monkeypatch, at, kind)
+        try:
+            repair(examine(run / "default"))
+        except Crash:
+            pass
+        monkeypatch.setattr(durable, "fault_point", quiet)
+        after = observe(run)
+        assert after in (old, new), f"{name}: a {kind} at write {at} of {writes} of a repair left neither state"
         shutil.rmtree(run)
