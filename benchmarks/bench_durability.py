@@ -1,7 +1,7 @@
 """Durability (issue #28): the export's peak memory at 200,000 reviews, and the full bit-flip sweep.
 
 1. ``drill export`` of a profile with 200,000 reviews, in a child process (its
-   peak resident memory, ``ru_maxrss``, is the figure): the promise is under
+   peak resident memory, VmHWM, is the figure): the promise is under
    250 MB (it was 760-860 MB when the document was built whole in memory).
    ``drill import`` of that export is measured the same way (not streamed: the
    whole document is checked before anything changes).
@@ -29,11 +29,14 @@ EXPORT_REVIEWS = 200_000
 EXPORT_LIMIT_MB = 250
 FLIPS = 300
 
+# The child's own peak (VmHWM of its memory map): ru_maxrss would include this process's, which Linux carries
+# over the child's exec (and this process has just built 200,000 rows).
 _CHILD = """
-import resource, sys
+import sys
 from drill.cli import main
 code = main(sys.argv[1:])
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)
+hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(int(hwm.split()[1]), file=sys.stderr)
 sys.exit(code)
 """
 
@@ -57,13 +60,13 @@ def export_memory() -> None:
             p.import_document(history(EXPORT_REVIEWS, random.Random(7)))
         print(f"   built a profile of {EXPORT_REVIEWS:,} reviews in {time.perf_counter() - t0:.1f} s")
         out = Path(tmp) / "export.json"
-        mb, s, _ = _peak_mb("--saves", str(saves), "export", str(out))
-        verdict = "ok" if mb < EXPORT_LIMIT_MB else f"OVER the {EXPORT_LIMIT_MB} MB promise"
-        print(f"   drill export: peak {mb:.0f} MB, {s:.1f} s, {out.stat().st_size / 1e6:.0f} MB written ({verdict})")
+        export_mb, s, _ = _peak_mb("--saves", str(saves), "export", str(out))
+        verdict = "ok" if export_mb < EXPORT_LIMIT_MB else f"OVER the {EXPORT_LIMIT_MB} MB promise"
+        print(f"   drill export: peak {export_mb:.0f} MB, {s:.1f} s, {out.stat().st_size / 1e6:.0f} MB written ({verdict})")
         mb, s, _ = _peak_mb("--saves", str(Path(tmp) / "other"), "import", str(out))
         print(f"   drill import of it: peak {mb:.0f} MB, {s:.1f} s (not streamed: checked whole first)")
         if verdict != "ok":
-            raise AssertionError(f"drill export peaked at {mb:.0f} MB")
+            raise AssertionError(f"drill export peaked at {export_mb:.0f} MB")
 
 
 def flip_sweep() -> None:
