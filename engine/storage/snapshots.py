@@ -82,8 +82,12 @@ def take(root: Path, name: str, today: date, newest_segment: int | None) -> Path
                     _place(f, tmp / sub / f.name, copy=not full)
             os.replace(tmp, target)
             made = target
-        except OSError:
+        except OSError:  # (a full disk): nothing of it is left behind
             shutil.rmtree(tmp, ignore_errors=True)
+            try:
+                base.rmdir()  # only if empty
+            except OSError:
+                pass
             return None
     prune(root, name, today)
     return made

@@ -118,7 +118,7 @@ def test_the_newest_review_survives_any_one_damaged_file(saves):
 def test_a_writer_takes_the_days_snapshot_by_the_injected_clock_and_doctor_reads_it(saves, monkeypatch, capsys):
     from datetime import datetime, timezone
 
-    from drill import paths
+    from drill.core import paths
 
     monkeypatch.setattr(paths, "local_now", lambda: datetime(2026, 12, 24, 23, 59, tzinfo=timezone.utc))
     assert drill("--saves", str(saves), "due", "--new-per-day", "4") == 0

@@ -616,7 +616,7 @@ def test_a_clock_outside_the_years_a_save_can_hold_stops_every_writer_in_one_lin
 
 
 @pytest.mark.parametrize("case, en, zh", [
-    ("damaged", "state.json is damaged: not valid JSON", "state.json 已损坏：not valid JSON"),
+    ("damaged", "state.json is damaged: not valid JSON", "state.json 已损坏：不是有效的 JSON"),
     ("newer", "was written by a newer version of infra-drill", "由更新版本的 infra-drill 写入"),
     ("locked", "profile 'default' is in use by process", "档案“default”正被进程"),
     ("lock_folder", "default.lock of profile 'default' is a folder, not a file", "的锁文件"),
