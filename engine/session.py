@@ -511,12 +511,19 @@ class Session:
         return row
 
     def checkpoint(self) -> tuple:
-        """Where the session is now, for :meth:`restore` (a re-grade that could not be saved goes back to it)."""
-        return (list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), list(self._history))
+        """Where the session is now, for :meth:`restore` (a re-grade that could not be saved goes back to it):
+        every attribute but the random generator, copied deeply (an undo hands the states of a history entry
+        back to the session, which the next answer changes in place; a field added later is kept too)."""
+        import copy
+
+        return copy.deepcopy({k: v for k, v in vars(self).items() if k != "_rng"}), self._rng.getstate()
 
     def restore(self, mark: tuple) -> None:
-        cards, states, rng_state, last_seed, history = mark
-        self.cards, self.states, self._last_seed, self._history = list(cards), dict(states), dict(last_seed), list(history)
+        import copy
+
+        fields, rng_state = mark
+        for k, v in copy.deepcopy(fields).items():
+            setattr(self, k, v)
         self._rng.setstate(rng_state)
 
     def undo(self) -> Card:
