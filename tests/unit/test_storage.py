@@ -18,6 +18,7 @@ from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked,
 from tests.problems import examples
 from tests.unit.storage_support import DAY, build, days_of, edit_text, files, read_tables, recent_of, record_days, row, write_tables
 
+
 def test_a_fresh_profile_is_empty_with_default_settings(tmp_path):
     with Profile.open(tmp_path) as p:
         assert p.states() == {} and list(p.reviews()) == [] and p.mocks() == [] and p.is_empty()
