@@ -47,10 +47,10 @@ def sliding_window_kv(rng):
                 given("dtype", "KV precision", "KV 精度", dtype)),
         asks=(Ask(formula="sliding_window_kv_bytes", inputs=inputs, unit="GB",
                   prompt_en=f"{m.name} uses sliding-window attention in every layer (W = {m.sliding_window} tokens). "
-                            f"It serves {batch} sequence{'s' if batch > 1 else ''} of {fmt_number(seq)} tokens with "
+                            f"It serves {batch} sequence{'s' if batch > 1 else ''} of {seq:,} tokens with "
                             f"{'an' if dtype == 'fp8' else 'a'} {dtype} KV cache. How large is the KV cache, in GB?",
                   prompt_zh=f"{m.name} 的每一层都使用滑动窗口注意力（W = {m.sliding_window} 个 token）。它同时服务 {batch} 条"
-                            f"长 {fmt_number(seq)} 个 token 的序列，KV Cache 为 {dtype}。KV Cache 有多大（GB）？"),),
+                            f"长 {seq:,} 个 token 的序列，KV Cache 为 {dtype}。KV Cache 有多大（GB）？"),),
         conventions_en=SWA_CONV_EN, conventions_zh=SWA_CONV_ZH,
         world=World(model=m, seq=seq, batch=batch, kv=dtype),
     )
@@ -86,10 +86,10 @@ def ring_attention_kv(rng):
     return Spec(
         givens=_cp_givens(m, seq, cp),
         asks=(Ask(formula="ring_attention_kv_bytes", inputs=_ring_inputs(m, seq, cp), unit="MB",
-                  prompt_en=f"{m.name} is trained on one {fmt_number(seq)}-token sequence split over CP = {cp} GPUs "
+                  prompt_en=f"{m.name} is trained on one {seq:,}-token sequence split over CP = {cp} GPUs "
                             "with ring attention. In one layer's forward pass, how many bytes of K and V does each GPU "
                             "receive, in MB?",
-                  prompt_zh=f"用 Ring Attention 训练 {m.name}：一条 {fmt_number(seq)} token 的序列切分到 CP = {cp} 张卡上。"
+                  prompt_zh=f"用 Ring Attention 训练 {m.name}：一条 {seq:,} token 的序列切分到 CP = {cp} 张卡上。"
                             "一层的前向中，每张卡收到多少字节的 K 和 V（MB）？"),),
         conventions_en=CP_CONV_EN, conventions_zh=CP_CONV_ZH,
         world=World(model=m, seq=seq, batch=1),
@@ -104,10 +104,10 @@ def ulysses_alltoall(rng):
     return Spec(
         givens=_cp_givens(m, seq, cp),
         asks=(Ask(formula="ulysses_alltoall_bytes", inputs=_ulysses_inputs(m, seq, cp), unit="MB",
-                  prompt_en=f"{m.name} is trained on one {fmt_number(seq)}-token sequence split over CP = {cp} GPUs "
+                  prompt_en=f"{m.name} is trained on one {seq:,}-token sequence split over CP = {cp} GPUs "
                             "with DeepSpeed-Ulysses (all-to-all to a head split for attention, and back). In one layer's "
                             "forward pass, how many bytes does each GPU send, in MB?",
-                  prompt_zh=f"用 DeepSpeed-Ulysses 训练 {m.name}：一条 {fmt_number(seq)} token 的序列切分到 CP = {cp} 张卡上"
+                  prompt_zh=f"用 DeepSpeed-Ulysses 训练 {m.name}：一条 {seq:,} token 的序列切分到 CP = {cp} 张卡上"
                             "（注意力前用 All-to-All 改为按头切分，之后再换回来）。一层的前向中，每张卡发出多少字节（MB）？"),),
         conventions_en=CP_CONV_EN, conventions_zh=CP_CONV_ZH,
         world=World(model=m, seq=seq, batch=1),
@@ -129,9 +129,9 @@ def context_parallel_chain(rng):
     answer = "ring" if ring < uly else "Ulysses"
     ratio = (m.n_heads + m.n_kv_heads) / (m.n_kv_heads * cp)
     return Spec(
-        scenario_en=f"Training {m.name} on {fmt_number(seq)}-token sequences needs context parallelism over CP = {cp} "
+        scenario_en=f"Training {m.name} on {seq:,}-token sequences needs context parallelism over CP = {cp} "
                     "GPUs; compare the two standard schemes' traffic per GPU in one layer's forward pass.",
-        scenario_zh=f"用 {fmt_number(seq)} token 的序列训练 {m.name} 需要在 CP = {cp} 张卡上做上下文并行；比较两种常用方案"
+        scenario_zh=f"用 {seq:,} token 的序列训练 {m.name} 需要在 CP = {cp} 张卡上做上下文并行；比较两种常用方案"
                     "在一层前向中每张卡的通信量。",
         givens=_cp_givens(m, seq, cp),
         asks=(Ask(formula="ring_attention_kv_bytes", inputs=_ring_inputs(m, seq, cp), unit="MB",

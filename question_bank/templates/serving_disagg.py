@@ -66,11 +66,11 @@ def kv_transfer_time(rng):
         asks=(Ask(formula="kv_transfer_time", unit="ms",
                   inputs={"kv_bytes_per_token": per_token, "prompt_tokens": prompt, "link_bandwidth": link},
                   prompt_en=f"{m.name} is served with prefill and decode on separate instances, linked by one "
-                            f"{gbps} Gb/s NIC per GPU. A chat request brings {fmt_number(prompt)} prompt tokens (a "
+                            f"{gbps} Gb/s NIC per GPU. A chat request brings {prompt:,} prompt tokens (a "
                             f"typical length in the {r.data_date[:4]} Azure trace); the KV cache is {dtype}. How long "
                             "does sending its KV cache to the decode instance take, in ms?",
                   prompt_zh=f"{m.name} 采用预填充/解码分离部署，实例之间每张卡用一块 {gbps} Gb/s 网卡互联。一个对话请求带有 "
-                            f"{fmt_number(prompt)} 个 prompt token（{r.data_date[:4]} 年 Azure 真实流量中的典型长度）；"
+                            f"{prompt:,} 个 prompt token（{r.data_date[:4]} 年 Azure 真实流量中的典型长度）；"
                             f"KV Cache 为 {dtype}。把它的 KV Cache 发送到 decode 实例需要多少时间（ms）？",
                   explanation=(f"KV per token = 2 × {m.layers} × {m.n_kv_heads} × {m.d_head} × "
                                f"{fmt_number(DTYPE_BYTES[dtype])} B = {_kb(per_token)}",
@@ -157,10 +157,10 @@ def disagg_chain(rng):
     return Spec(
         scenario_en=f"You are splitting {m.name} serving into a prefill pool and a decode pool ({dtype} KV cache, one "
                     f"{gbps} Gb/s NIC per GPU between them). Traffic: λ = {_rate(t['rate'])}, "
-                    f"{fmt_number(prompt)} prompt tokens and {t['out']} output tokens per request (Azure LLM trace "
+                    f"{prompt:,} prompt tokens and {t['out']} output tokens per request (Azure LLM trace "
                     "shapes).",
         scenario_zh=f"你要把 {m.name} 的推理服务拆成 prefill 池和 decode 池（KV Cache 为 {dtype}，两池之间每卡一块 {gbps} Gb/s "
-                    f"网卡）。流量：λ = {_rate(t['rate'])}，每个请求 {fmt_number(prompt)} 个 prompt token、{t['out']} 个"
+                    f"网卡）。流量：λ = {_rate(t['rate'])}，每个请求 {prompt:,} 个 prompt token、{t['out']} 个"
                     "输出 token（Azure LLM 流量中的请求形态）。",
         givens=_kv_givens(m, dtype) + (
             given("prompt_tokens", "Prompt tokens", "prompt token 数", prompt),
