@@ -46,6 +46,7 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
     "communication.context_parallel_chain": (
         "communication.ring_attention_kv", "communication.ulysses_alltoall", None,
     ),
+    "communication.fabric_chain": (None, "communication.bisection_bandwidth"),
     "communication.ddp_overlap_chain": ("inference.weights_bytes", "communication.allreduce_time", None, None),
     "mfu.budget_chain": ("mfu.train_flops", "mfu.mfu", "mfu.train_time"),
     "mfu.chinchilla_chain": ("mfu.train_flops", "mfu.chinchilla_params", "mfu.chinchilla_tokens"),
