@@ -100,7 +100,7 @@ from engine.units import UNIT_KINDS, fmt_quantity, lookup, round_sig
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "serving", "moe", "pipeline",
                            "parallelism",
-                           "concepts")
+                           "reliability", "cost", "concepts")
 TOPIC_NAMES: dict[str, tuple[str, str]] = {
     "roofline": ("Roofline", "Roofline 模型"),
     "memory": ("Training memory", "训练显存"),
@@ -111,6 +111,8 @@ TOPIC_NAMES: dict[str, tuple[str, str]] = {
     "moe": ("Mixture of experts", "混合专家"),
     "pipeline": ("Pipeline bubbles", "流水线气泡"),
     "parallelism": ("Parallelism planning", "并行规划"),
+    "reliability": ("Failures & checkpoints", "故障与检查点"),
+    "cost": ("Cost & energy", "成本与能耗"),
     "concepts": ("Concepts", "概念判断"),
 }
 
