@@ -80,7 +80,7 @@ def training_run_chain(rng):
 
 
 @template("cost.double_mfu", topic="cost", title="What doubling MFU saves", title_zh="MFU 翻倍能省多少钱",
-          difficulty=2, target_seconds=300, source="kaplan2020, llama3_2024")
+          difficulty=3, target_seconds=300, source="kaplan2020, llama3_2024")
 def double_mfu(rng):
     phi, d = rng.choice(RUNS)
     gpu, price, as_of = _priced(rng)
@@ -156,7 +156,7 @@ def _pue(rng) -> tuple[float, str, str]:
 
 
 @template("cost.training_energy", topic="cost", title="Megawatt-hours of a training run",
-          title_zh="一次训练消耗多少兆瓦时", difficulty=2, target_seconds=120,
+          title_zh="一次训练消耗多少兆瓦时", difficulty=1, target_seconds=120,
           source="patterson2021, llama3_2024, gpu_datasheets")
 def training_energy(rng):
     gpu = hardware.get(rng.choice(("h100_sxm", "h200", "b200")))
