@@ -24,8 +24,9 @@ run: $(STAMP)
 	$(BIN)/drill $(ARGS)
 
 # The suite's lanes (README, "Testing"; tests/conftest.py). --dist loadgroup: one worker makes a template's problems.
-# make test: everything but the deep lane, every template at 60 fixed seeds.
+# make test: ruff (pyflakes, import order: [tool.ruff]), then everything but the deep lane, every template at 60 seeds.
 test: $(STAMP)
+	$(BIN)/python -m ruff check .
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 # While editing: the unit tests, every template at one seed (<= 30 s on 2 cores).

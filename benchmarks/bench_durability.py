@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
 import sys
 import tempfile
@@ -73,7 +72,8 @@ def flip_sweep() -> None:
     import random
     from datetime import timedelta
 
-    from tests.unit.storage_support import DAY, flip_sweep as sweep, row
+    from tests.unit.storage_support import DAY, row
+    from tests.unit.storage_support import flip_sweep as sweep
 
     layout.SEGMENT_ROWS = 20
     with tempfile.TemporaryDirectory() as tmp:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import math
 import random
 import time
-from datetime import date, datetime, time as day_time, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
+from datetime import time as day_time
 
 from engine import session as se
 from engine.schedule import chains, fsrs_bridge, interleave, pace, readiness

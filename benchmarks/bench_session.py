@@ -12,7 +12,8 @@ import random
 import statistics
 import tempfile
 import time
-from datetime import datetime, time as day_time, timedelta
+from datetime import datetime, timedelta
+from datetime import time as day_time
 from pathlib import Path
 
 from benchmarks.bench_storage import TODAY, history

@@ -20,6 +20,7 @@ from drill.core.context import AppContext
 from drill.core.i18n import t
 from drill.screens import SCREEN_PATHS, ScreenUnavailable, localize_bindings, screen_class, screen_name  # noqa: F401 (re-exported)
 
+
 # The palette's providers, imported when the palette first opens (not on the way to the first problem)
 def _key_commands():
     from drill.palette import KeyCommands

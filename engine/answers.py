@@ -18,8 +18,19 @@ from typing import Mapping, NamedTuple
 
 from . import expr as ex
 from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say
-from .units import (COUNT_SUFFIXES, KIND_DIMS, KIND_IN_DIMS, KINDS, UNIT_KINDS, UNIT_SYMBOLS, UNITS, Unit, dim_text,
-                    fmt_quantity, lookup)
+from .units import (
+    COUNT_SUFFIXES,
+    KIND_DIMS,
+    KIND_IN_DIMS,
+    KINDS,
+    UNIT_KINDS,
+    UNIT_SYMBOLS,
+    UNITS,
+    Unit,
+    dim_text,
+    fmt_quantity,
+    lookup,
+)
 
 
 @dataclass(frozen=True)

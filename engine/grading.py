@@ -19,9 +19,30 @@ and the parts they are made of (:mod:`engine.verdicts`) are re-exported here.
 from __future__ import annotations
 
 from . import kinds as _kinds  # noqa: F401 (registers the answer kinds in ANSWER_KINDS)
-from .verdicts import (ANSWER_KINDS, CLOSE, CORRECT, DEFAULT_CLOSE, DEFAULT_TOLERANCE, INVALID, LOWERCASE_B, MERGED,
-                       MERGED_EN, MERGED_ZH, WRONG, Approximation, Expected, Miss, Verdict, bytes_misses,
-                       display_number, distance, equivalent, merged, misconception_label, quality_for)
+from .verdicts import (
+    ANSWER_KINDS,
+    CLOSE,
+    CORRECT,
+    DEFAULT_CLOSE,
+    DEFAULT_TOLERANCE,
+    INVALID,
+    LOWERCASE_B,
+    MERGED,
+    MERGED_EN,
+    MERGED_ZH,
+    WRONG,
+    Approximation,
+    Expected,
+    Miss,
+    Verdict,
+    bytes_misses,
+    display_number,
+    distance,
+    equivalent,
+    merged,
+    misconception_label,
+    quality_for,
+)
 
 __all__ = ["ANSWER_KINDS", "CLOSE", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID", "LOWERCASE_B", "MERGED",
            "MERGED_EN", "MERGED_ZH", "WRONG", "Approximation", "Expected", "Miss", "Verdict", "bytes_misses",

@@ -22,11 +22,32 @@ from typing import Any, ClassVar
 
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
-from .verdicts import (ANSWER_KINDS, CLOSE, CORRECT, INVALID, LOWERCASE_B, WRONG, Expected, Miss, Verdict,
-                       _choice_shown, _miss, _percent, _shown_names, _unevaluable, _unreadable, _why, bytes_misses,
-                       display_number, distance, equivalent, merged, quality_for)
 from .messages import Msg, Said, Twin, say
 from .units import _BIN, _PREFIXED, KINDS, UNIT_KINDS, fmt_plain, fmt_whole, lookup
+from .verdicts import (
+    ANSWER_KINDS,
+    CLOSE,
+    CORRECT,
+    INVALID,
+    LOWERCASE_B,
+    WRONG,
+    Expected,
+    Miss,
+    Verdict,
+    _choice_shown,
+    _miss,
+    _percent,
+    _shown_names,
+    _unevaluable,
+    _unreadable,
+    _why,
+    bytes_misses,
+    display_number,
+    distance,
+    equivalent,
+    merged,
+    quality_for,
+)
 
 PLAUSIBLE = 0.9  # a reading within 10× of the answer is one a person may have meant
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

@@ -30,7 +30,6 @@ rows :class:`Session` hands back.
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from datetime import date, datetime, timedelta, timezone

@@ -41,10 +41,10 @@ qualities 5, 0, 5, 5, 3 its EF is 2.0000000000000004 and the fifth interval,
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
-from collections.abc import Mapping
 from typing import Any
 
 from .schedule.stretch import place

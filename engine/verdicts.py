@@ -17,6 +17,7 @@ from . import expr as ex
 from .answers import Choice, Parsed, Unreadable
 from .messages import Msg, Said, Twin, say
 from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
+
 CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
 # answer kind name -> its class (engine.kinds registers each); Expected.kind is the name
 ANSWER_KINDS: dict[str, Any] = {}  # engine.kinds.AnswerKind values: not imported here, it imports this module

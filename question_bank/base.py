@@ -93,8 +93,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 from engine import expr as ex
 from engine import formulas
 from engine.answers import Choice
-from engine.grading import (DEFAULT_CLOSE, DEFAULT_TOLERANCE, Approximation, Expected, Miss, display_number,
-                            distance)
+from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Approximation, Expected, Miss, display_number, distance
 from engine.messages import Twin, pick
 from engine.units import UNIT_KINDS, fmt_quantity, lookup, round_sig
 

@@ -27,15 +27,14 @@ off by 2x.  The validator refuses one by three rules (:func:`_check_dense`):
 from __future__ import annotations
 
 import math
-import os
 import re
-import sys
 from pathlib import Path
 from typing import Any, Iterable
 
 from engine.messages import Twin
 
 from .data import BUILTIN_FILES, GROUPS
+
 # User files are user input: bounded before they are parsed.
 MAX_USER_BYTES = 1_000_000
 MAX_USER_ENTRIES = 200

@@ -179,7 +179,6 @@ def moe_layers(e: dict) -> int:
 def model_from_entry(e: dict, origin: str = "") -> Model:
     """The record of a validated models entry (question_bank.catalogue)."""
     moe = "n_experts" in e
-    first_dense = e.get("first_dense_layers", 0)
     return Model(e["id"], e["name"], e["layers"], e["d_model"], e["n_heads"], e["n_kv_heads"], e["d_head"],
                  e["ffn_expert"] if moe else e["ffn"], e["vocab"], e["params_total"], e["gated"], e["source"],
                  experts=e.get("n_experts", 1), top_k=e.get("top_k", 1), tied_embeddings=e.get("tied_embeddings", False),

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests import problems
+from tests.unit.storage_support import small_segments  # noqa: F401 (a fixture: review logs cut into 3-row segments)
 
 # The lane's profile; a property's own @settings(max_examples=problems.examples(n)) sets its count.
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])

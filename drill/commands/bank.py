@@ -117,9 +117,7 @@ def _template(template_id: str) -> "Template":
 
 
 def _whole(text: str, what: str, low: int, high: int) -> int:
-    from drill.commands import UsageError
-
-    from drill.commands import shown_arg
+    from drill.commands import UsageError, shown_arg
 
     t = text.strip()
     digits = t[1:] if t.startswith("-") else t

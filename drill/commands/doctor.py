@@ -29,7 +29,7 @@ def register(subparsers) -> None:
 def run_doctor(args: argparse.Namespace) -> int:
     from drill.core.paths import DEFAULT_PROFILE, command_lang, saves_dir
     from engine.messages import say
-    from engine.storage import BadProfileName, ProfileLock, ProfileLocked, Profile, SavesUnusable
+    from engine.storage import BadProfileName, Profile, ProfileLock, ProfileLocked
     from engine.storage.doctor import examine, repair
     from engine.storage.errors import LockUnusable, saves_problem
     from engine.storage.layout import _NAME

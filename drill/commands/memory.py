@@ -387,7 +387,6 @@ IMPORT_TEXT = {
 
 def _import_text(key: str, args: argparse.Namespace, **fmt) -> str:
     from drill.core.paths import command_lang
-
     from engine.messages import pick
 
     return pick(command_lang(args), *IMPORT_TEXT[key]).format(**fmt)
@@ -481,10 +480,9 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     """
     from drill.core.flow import learning
     from drill.core.paths import command_lang
+    from engine.messages import Twin
     from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
-
-    from engine.messages import Twin
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
     lang = command_lang(args)

@@ -42,7 +42,6 @@ def run(args: argparse.Namespace) -> int:
         return run_app(args, start="stats")
     from drill.core.context import AppContext
     from drill.core.paths import open_profile, saves_note
-
     from engine.storage import DamagedSave
 
     profile = open_profile(args.saves, args.profile, read_only=True,  # a reader: works while the app is open

@@ -38,8 +38,17 @@ from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
 from engine.schedule import chains, fsrs_bridge
 from engine.schedule.fsrs_bridge import SCHEDULERS
-from engine.session import (DEFAULT_REVIEWS_PER_DAY, QUEUE_KEY, Card, Plan, Session, introduced, plan_for,
-                            review_row, reviewed)
+from engine.session import (
+    DEFAULT_REVIEWS_PER_DAY,
+    QUEUE_KEY,
+    Card,
+    Plan,
+    Session,
+    introduced,
+    plan_for,
+    review_row,
+    reviewed,
+)
 from question_bank import drills, registry
 from question_bank.base import Problem, Step
 
@@ -237,9 +246,9 @@ def ready_catalog(profile: "Profile") -> list[tuple[str, str]]:
 def readiness_lines(ready, calibration, tr, lang: str) -> list[str]:
     """The readiness per topic and overall, and the calibration, as ``drill plan`` and the stats screen say
     them: a topic below the minimum of answers says so, never a number."""
-    from drill.core.i18n import topic_name
     from rich.cells import cell_len
 
+    from drill.core.i18n import topic_name
     from engine.schedule.readiness import MIN_REVIEWS
 
     lines = [tr("ready.head", date=ready.day.isoformat())]
@@ -724,9 +733,8 @@ class Today(NamedTuple):
 
 def today_figures(ctx: "AppContext") -> Today:
     """Home's figures; the streak comes from the profile's day index, so the log is not read."""
-    from engine.stats import streaks
-
     from engine.session import readiness
+    from engine.stats import streaks
 
     today = ctx.today()
     session = today_session(ctx)

@@ -119,14 +119,13 @@ def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
     The log is read as its digest (``Profile.digest``): the few columns the figures need,
     kept beside each closed log segment, so a long history opens quickly.  The readiness per topic
     (``engine.schedule.readiness``, fitted on the same answers) comes with them."""
-    from engine import stats
-    from question_bank.base import TOPICS
-    from question_bank.registry import all_templates
-
     from dataclasses import replace
 
     from drill.core.flow import learning, ready_catalog
+    from engine import stats
     from engine.schedule import readiness
+    from question_bank.base import TOPICS
+    from question_bank.registry import all_templates
 
     bank = [(t.id, t.topic, t.title_in(lang)) for t in all_templates()]
     digest = profile.digest()

@@ -8,6 +8,8 @@ have had their card shown before their first problem; :func:`drill.core.teach.ne
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,8 +18,11 @@ from textual.widgets import Footer, Static
 
 from drill.screens import DrillScreen
 
+if TYPE_CHECKING:
+    from drill.widgets.formulas import Lines
 
-def card_text(template_id: str, lang: str) -> "Lines":
+
+def card_text(template_id: str, lang: str) -> Lines:
     """The card's lines below its title: headings in colour; formulas broken only between terms and
     sentences between words when the screen is narrow (drill.widgets.formulas)."""
     from drill.widgets.formulas import Lines

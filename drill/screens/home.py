@@ -14,7 +14,6 @@ from drill.core import flow
 from drill.core.i18n import t, when
 from drill.core.paths import damaged_text, ignored_lines
 from drill.screens import DrillScreen
-from engine.langs import pick
 from engine.session import PACE_WARNING
 
 WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", "s", "key.stats"),

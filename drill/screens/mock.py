@@ -38,13 +38,12 @@ from textual.widgets.option_list import Option
 
 from drill.core import flow
 from drill.core import mock as glue
-from drill.core.mock import format_clock
 from drill.core.i18n import placeholder, points, t, template_title, topic_name
+from drill.core.mock import format_clock
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen, scroll_bindings, scroll_view
 from drill.widgets.problem import givens_table
 from engine.grading import misconception_label
-from engine.mock import (ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading,
-                         unreadable_reason)
+from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, unreadable_reason
 from engine.storage import SaveFailed
 from question_bank import registry
 from question_bank.base import TOPICS, Problem

@@ -20,9 +20,9 @@ from drill.core import flow
 from drill.core.i18n import t
 from drill.core.paths import saves_note
 from drill.screens import DrillModal, DrillScreen
+from engine.schedule.stretch import STRETCH_DAYS as FINAL_STRETCH
 from engine.session import PACE_WARNING
 from engine.storage import SaveFailed
-from engine.schedule.stretch import STRETCH_DAYS as FINAL_STRETCH
 
 FIELDS = (("new_per_day", "settings.new_per_day"), (flow.REVIEWS_KEY, "settings.reviews_per_day"),
           (flow.INTERVIEW_KEY, "settings.interview"), (flow.HARDWARE_KEY, "settings.hardware"),

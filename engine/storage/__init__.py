@@ -48,10 +48,30 @@ Tests that want small segments set ``layout.SEGMENT_ROWS`` (and ``layout.STATE_E
 """
 
 from .durable import DurableStorage, atomic_write, check_meta, read_tables
-from .errors import (BadProfileName, DamagedSave, JournalDamaged, ReadFailed, InvalidDocument, LockUnusable, NewerSave, ProfileLocked, SaveFailed, SavesUnusable,
-                     UnreadableSave, save_failed)
-from .layout import (DEFAULT_SETTINGS, DIGEST_VERSION, EXPORT_FORMAT, RECENT_QUALITIES, ROW_FIELDS, SCHEMA_VERSION,
-                     backup_path, digest_path)
+from .errors import (
+                     BadProfileName,
+                     DamagedSave,
+                     InvalidDocument,
+                     JournalDamaged,
+                     LockUnusable,
+                     NewerSave,
+                     ProfileLocked,
+                     ReadFailed,
+                     SaveFailed,
+                     SavesUnusable,
+                     UnreadableSave,
+                     save_failed,
+)
+from .layout import (
+                     DEFAULT_SETTINGS,
+                     DIGEST_VERSION,
+                     EXPORT_FORMAT,
+                     RECENT_QUALITIES,
+                     ROW_FIELDS,
+                     SCHEMA_VERSION,
+                     backup_path,
+                     digest_path,
+)
 from .lock import ProfileLock
 from .profile import Profile
 from .recent import ItemRecent, recent_of

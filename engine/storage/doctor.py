@@ -23,7 +23,6 @@ worded in one language: every finding is an :mod:`engine.messages` Msg.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -293,4 +292,4 @@ def repair(report: Report) -> None:
                 f.path.unlink(missing_ok=True)
                 f.repaired = say("doctor.cache_removed")
         except (OSError, DamagedSave) as e:
-            f.lost = say("doctor.repair_failed", path=str(f.path), error=getattr(e, "text", lambda _l: str(e))("en"))
+            f.lost = say("doctor.repair_failed", path=str(f.path), error=e.text("en") if hasattr(e, "text") else str(e))

@@ -12,7 +12,7 @@ import shutil
 import stat
 import threading
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import copy
 import os
-from contextlib import contextmanager
 import shutil
 import time
 from collections import Counter
 from collections.abc import Mapping
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
@@ -21,16 +21,47 @@ from ..sm2 import ItemState
 from . import durable as _durable
 from . import journal, layout, snapshots
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
-from .errors import (BadProfileName, DamagedSave, InvalidDocument, JournalDamaged, ReadFailed, SaveFailed,
-                     save_failed, saves_problem)
-from .layout import (_NAME, _SEGMENT, DEFAULT_SETTINGS, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, RECENT_QUALITIES, ROW_FIELDS,
-                     SCHEMA_VERSION, backup_path, backup_paths, digest_path, journal_path, segment_path)
+from .errors import (
+    BadProfileName,
+    DamagedSave,
+    InvalidDocument,
+    JournalDamaged,
+    ReadFailed,
+    SaveFailed,
+    save_failed,
+    saves_problem,
+)
+from .layout import (
+    _NAME,
+    _SEGMENT,
+    DEFAULT_SETTINGS,
+    EXPORT_FORMAT,
+    OPTIONAL_ROW_FIELDS,
+    RECENT_QUALITIES,
+    ROW_FIELDS,
+    SCHEMA_VERSION,
+    backup_path,
+    backup_paths,
+    digest_path,
+    journal_path,
+    segment_path,
+)
 from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, row_sum, segment_rows, write_digest
 from .transfer import write_profile
-from .validation import (_copy, _day_ok, _is_int, _plain_problem, _row_copy, _text_ok, document_problem, mock_problem,
-                         row_problem, setting_problem)
+from .validation import (
+    _copy,
+    _day_ok,
+    _is_int,
+    _plain_problem,
+    _row_copy,
+    _text_ok,
+    document_problem,
+    mock_problem,
+    row_problem,
+    setting_problem,
+)
 
 if TYPE_CHECKING:
     from ..stats import Digest

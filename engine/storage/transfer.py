@@ -11,10 +11,10 @@ from typing import Any
 from ..sm2 import ItemState
 from . import layout
 from .durable import _dumps, _fsync_dir, atomic_write
-from .sealed import seal
 from .journal import segment_meta, write_whole
 from .layout import SCHEMA_VERSION, digest_path, journal_path, segment_path
 from .recent import _recent_columns, recent_of
+from .sealed import seal
 from .segments import file_identity, write_digest
 from .validation import _copy, _row_copy
 

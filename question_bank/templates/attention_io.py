@@ -18,7 +18,7 @@ from engine.units import fmt_number, fmt_quantity, round_sig
 from .. import hardware, models
 from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import COUNT_UNITS_EN, COUNT_UNITS_ZH, CONV_EN, CONV_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge
+from .roofline import CONV_EN, CONV_ZH, COUNT_UNITS_EN, COUNT_UNITS_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge
 
 MB_EN = "MB = 1e6 B, KiB = 1024 B."
 MB_ZH = "MB = 1e6 B，KiB = 1024 B。"

@@ -14,8 +14,18 @@ from engine.formulas import bound_solution, classify_bound
 from .. import hardware, models
 from ..base import Ask, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import (CONV_EN, CONV_ZH, FIT_SHARE, an, bound_lines_zh, card_givens, direction_ask, gemm_i, ridge,
-                       tensor_dtype)
+from .roofline import (
+    CONV_EN,
+    CONV_ZH,
+    FIT_SHARE,
+    an,
+    bound_lines_zh,
+    card_givens,
+    direction_ask,
+    gemm_i,
+    ridge,
+    tensor_dtype,
+)
 
 FUSION = Choice("fusion", ("kernel fusion", "fuse", "fuse kernels", "operator fusion", "算子融合", "融合"), "算子融合")
 QUANT = Choice("quantisation", ("quantization", "quantise", "quantize", "int8", "int4", "量化"), "量化")

@@ -16,9 +16,27 @@ from .. import hardware, models
 from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
-from .inference import (CAP_CONV_EN, CAP_CONV_ZH, DECODE_CONV_EN, DECODE_CONV_ZH, KV_CONV_EN, KV_CONV_ZH, YES_NO,
-                        _decode_lead, _seq, devices, gb, heads_extra, kv_givens, kv_per_token, model_given,
-                        node_givens, params_given, tp_note, weight_bytes)
+from .inference import (
+    CAP_CONV_EN,
+    CAP_CONV_ZH,
+    DECODE_CONV_EN,
+    DECODE_CONV_ZH,
+    KV_CONV_EN,
+    KV_CONV_ZH,
+    YES_NO,
+    _decode_lead,
+    _seq,
+    devices,
+    gb,
+    heads_extra,
+    kv_givens,
+    kv_per_token,
+    model_given,
+    node_givens,
+    params_given,
+    tp_note,
+    weight_bytes,
+)
 from .memory import nominal_phi
 from .roofline import CONV_EN, CONV_ZH, an, peak_given
 
@@ -583,7 +601,7 @@ def chain_quantise(rng):
                 inputs={"bits_before": 16, "bits_after": Ref(0), "weight_bytes": w16, "kv_bytes": kv},
                 extras={"bits": bits},
                 prompt_en="Against bf16 weights (16 bits), by what factor does a memory-bound decode step get faster "
-                          f"at this batch and context (the KV cache stays bf16; e.g. 2.5x)?",
+                          "at this batch and context (the KV cache stays bf16; e.g. 2.5x)?",
                 prompt_zh="和 bf16 权重（16 位）相比，在这个 batch 和上下文下，访存受限的 decode 步快了多少倍"
                           "（KV Cache 仍为 bf16；例如 2.5x）？"),
         ),

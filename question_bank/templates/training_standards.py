@@ -11,8 +11,8 @@ from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
 from ..base import Ask, Ref, Spec, World, given, template
-from .roofline import an
 from .memory import model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_model
+from .roofline import an
 
 # --------------------------------------------------------------------------- #
 # Parameter count from a config (memory)

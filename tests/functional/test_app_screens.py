@@ -8,9 +8,9 @@ from datetime import date, datetime, timezone
 import pytest
 
 from drill.app import SCREEN_PATHS, DrillApp
-from drill.palette import KeyCommands
 from drill.core.context import AppContext
 from drill.core.i18n import t
+from drill.palette import KeyCommands
 from drill.screens.browse import BrowseScreen
 from drill.screens.help import HelpScreen
 from drill.screens.home import HomeScreen

@@ -10,7 +10,7 @@ import pytest
 from drill.cli import main
 from engine.storage import Profile, layout
 from engine.storage.layout import backup_paths, journal_path
-from tests.unit.storage_support import build, everything, row, small_segments  # noqa: F401 (a fixture)
+from tests.unit.storage_support import build, everything, row
 
 
 def drill(*argv):

@@ -2,13 +2,10 @@
 (an injected OSError at the write call); save files the app reads that hold the wrong kind of value; odd
 command lines. No traceback, one clear message in the UI language, nothing lost, nothing stored twice."""
 
-import json
 import random
 from datetime import date, datetime, timezone
 
 import pytest
-
-from tests.unit.storage_support import edit_text, read_tables, write_tables
 from textual.widgets import Input
 
 from drill.app import DrillApp
@@ -20,6 +17,7 @@ from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile
 from question_bank import registry
 from tests.functional.app_support import sync, text_of
+from tests.unit.storage_support import edit_text, read_tables, write_tables
 from tests.unit.test_storage_faults import refuse_writes
 
 pytestmark = pytest.mark.functional

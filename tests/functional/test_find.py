@@ -6,11 +6,12 @@ import random
 from datetime import date, datetime, timezone
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from textual.command import CommandInput, CommandList, CommandPalette
 
-from drill.core import find, flow
 from drill.app import DrillApp
+from drill.core import find, flow
 from drill.core.context import AppContext
 from drill.screens.browse import PREVIEW_MIN, BrowseScreen
 from drill.screens.home import HomeScreen

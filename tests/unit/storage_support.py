@@ -1,13 +1,12 @@
 """What the storage tests share: a review row, small segments, days of rows, a built profile."""
 
-import json
 from collections import Counter
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from engine.session import review_row
 from engine import storage
+from engine.session import review_row
 from engine.storage import layout
 
 DAY = date(2026, 11, 29)

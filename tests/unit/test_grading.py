@@ -8,8 +8,22 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from engine.answers import BOUND_CHOICES, clean
-from engine.grading import (CLOSE, CORRECT, INVALID, LOWERCASE_B, WRONG, Expected, Miss, bytes_misses, display_number,
-                            distance, grade, misconception_label, quality_for, understood)
+from engine.grading import (
+    CLOSE,
+    CORRECT,
+    INVALID,
+    LOWERCASE_B,
+    WRONG,
+    Expected,
+    Miss,
+    bytes_misses,
+    display_number,
+    distance,
+    grade,
+    misconception_label,
+    quality_for,
+    understood,
+)
 from engine.units import KINDS, UNITS, lookup
 
 from .test_answers import HOSTILE

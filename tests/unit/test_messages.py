@@ -8,8 +8,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.answers import Parsed, clean, Unreadable, parse_choice, parse_expression, parse_list, parse_quantity, unit_note, \
-    BOUND_CHOICES
+from engine.answers import (
+    BOUND_CHOICES,
+    Parsed,
+    Unreadable,
+    clean,
+    parse_choice,
+    parse_expression,
+    parse_list,
+    parse_quantity,
+    unit_note,
+)
 from engine.messages import KIND_NAMES_ZH, MESSAGES, Msg, Twin, in_lang, join, kind_name, say
 from engine.units import KIND_NAMES, KINDS, UNITS
 

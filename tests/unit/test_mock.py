@@ -9,14 +9,30 @@ from hypothesis import strategies as st
 
 from engine.answers import Choice
 from engine.grading import Expected, Miss
-from engine.sm2 import ItemState
-from engine.storage import row_problem
 from engine.mock import (
-    ANSWERED, PENDING, SKIPPED, Candidate, MockError, MockPlan, MockRun, MockSettings, Planned,
-    build_report, compare, mock_record, plan_mock, queue_missed, reading, report_from_record, review_rows,
-    score_percent, unreadable_reason,
+    ANSWERED,
+    PENDING,
+    SKIPPED,
+    Candidate,
+    MockError,
+    MockPlan,
+    MockRun,
+    MockSettings,
+    Planned,
+    build_report,
+    compare,
+    mock_record,
+    plan_mock,
+    queue_missed,
+    reading,
+    report_from_record,
+    review_rows,
+    score_percent,
+    unreadable_reason,
     weakness_figures,
 )
+from engine.sm2 import ItemState
+from engine.storage import row_problem
 from tests.problems import examples
 
 TOPICS = ("roofline", "memory", "communication", "inference")

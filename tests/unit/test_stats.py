@@ -6,7 +6,8 @@ import json
 from datetime import date, timedelta
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine import stats
 from engine.sm2 import ItemState

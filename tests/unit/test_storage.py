@@ -16,7 +16,17 @@ from engine.sm2 import ItemState
 from engine.stats import Digest
 from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked, layout
 from tests.problems import examples
-from tests.unit.storage_support import DAY, build, days_of, edit_text, files, read_tables, recent_of, record_days, row, write_tables
+from tests.unit.storage_support import (
+    DAY,
+    build,
+    days_of,
+    files,
+    read_tables,
+    recent_of,
+    record_days,
+    row,
+    write_tables,
+)
 
 
 def test_a_fresh_profile_is_empty_with_default_settings(tmp_path):

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from engine.storage import Profile, durable
-from tests.unit.storage_support import DAY, build, everything, row, small_segments  # noqa: F401 (a fixture)
+from tests.unit.storage_support import build, everything, row
 
 
 class Crash(BaseException):

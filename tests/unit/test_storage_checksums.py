@@ -9,8 +9,7 @@ import pytest
 
 from engine.storage import DamagedSave, Profile, layout
 from engine.storage.sealed import Broken, open_sealed, seal, unseal
-from tests.unit.storage_support import (build, everything, flip_sweep, read_tables, row, small_segments,  # noqa: F401
-                                        write_tables)
+from tests.unit.storage_support import build, everything, flip_sweep, read_tables, row
 
 
 def test_a_sealed_document_round_trips_and_any_changed_byte_is_caught():

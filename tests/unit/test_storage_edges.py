@@ -3,15 +3,26 @@ version), a file nested too deep for the JSON reader, text that cannot be writte
 surrogate), a setting whose write failed, the saves folder that is not a folder."""
 
 import errno
-import json
 
 import pytest
 
 from drill.core.mock import SETTINGS_KEY as MOCK_KEY
 from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY
-from engine.storage import (DEFAULT_SETTINGS, EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, Profile,
-                            SaveFailed, SavesUnusable, UnreadableSave, document_problem, setting_problem, validation)
+from engine.storage import (
+    DEFAULT_SETTINGS,
+    EXPORT_FORMAT,
+    SCHEMA_VERSION,
+    DamagedSave,
+    InvalidDocument,
+    Profile,
+    SaveFailed,
+    SavesUnusable,
+    UnreadableSave,
+    document_problem,
+    setting_problem,
+    validation,
+)
 from tests.unit.storage_support import edit_text, read_tables, row, state_tables, write_tables  # noqa: F401
 from tests.unit.test_storage_faults import refuse_writes
 

@@ -13,8 +13,21 @@ from hypothesis import strategies as st
 
 from engine import stats
 from engine.sm2 import MAX_INTERVAL, ItemState
-from engine.storage import (EXPORT_FORMAT, SCHEMA_VERSION, DamagedSave, InvalidDocument, LockUnusable, Profile,
-                            ProfileLocked, SaveFailed, document_problem, durable, layout, lock, validation)
+from engine.storage import (
+    EXPORT_FORMAT,
+    SCHEMA_VERSION,
+    DamagedSave,
+    InvalidDocument,
+    LockUnusable,
+    Profile,
+    ProfileLocked,
+    SaveFailed,
+    document_problem,
+    durable,
+    layout,
+    lock,
+    validation,
+)
 from tests.problems import examples
 from tests.unit.storage_support import DAY, build, files, row
 

@@ -10,7 +10,6 @@ from engine import storage
 from engine.storage import DamagedSave, Profile
 from tests.unit.storage_support import DAY, build, days_of, recent_of, record_days, row, state_tables
 
-
 # --------------------------------------------------------------------------- the day index (Home's streak)
 
 

@@ -10,7 +10,7 @@ from engine.storage import Profile
 from engine.storage.errors import JournalDamaged
 from engine.storage.journal import read_journal
 from engine.storage.layout import backup_paths, journal_path
-from tests.unit.storage_support import everything, row, small_segments  # noqa: F401 (a fixture)
+from tests.unit.storage_support import everything, row
 
 
 def test_every_review_is_in_the_journal_and_the_segment(tmp_path):

@@ -7,8 +7,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.answers import Parsed, parse_quantity
-from engine.units import (DTYPE_BYTES, KINDS, UNITS, best_unit, fmt_number, fmt_parseable, fmt_plain, fmt_quantity,
-                          lookup)
+from engine.units import (
+    DTYPE_BYTES,
+    KINDS,
+    UNITS,
+    best_unit,
+    fmt_number,
+    fmt_parseable,
+    fmt_plain,
+    fmt_quantity,
+    lookup,
+)
 
 
 @pytest.mark.parametrize("symbol, kind, factor, note", [
