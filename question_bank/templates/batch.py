@@ -65,7 +65,8 @@ def batch_chain(rng):
     en, zh = _dp_lines(n, tp, pp, n_dp)
     return Spec(
         scenario_en=f"A pre-training run on {n:,} GPUs uses TP = {tp} and PP = {pp} (data parallelism takes the "
-                    f"rest), sequences of {seq:,} tokens, micro-batches of {b} sequence{'s' if b > 1 else ''} per replica and a global "
+                    f"rest), sequences of {seq:,} tokens, micro-batches of {b} sequence{'s' if b > 1 else ''} per "
+                    "replica and a global "
                     f"batch of {global_seqs:,} sequences.",
         scenario_zh=f"一次预训练在 {n:,} 张 GPU 上进行，TP = {tp}，PP = {pp}（其余为数据并行），序列长 {seq:,} token，"
                     f"每个副本的微批次为 {b} 条序列，全局批为 {global_seqs:,} 条序列。",
