@@ -5,7 +5,6 @@ so q, k, v and o are all d × d.
 
 from __future__ import annotations
 
-
 from .. import models
 from ..base import Ask, Ref, Spec, World, given, template
 from .memory import nominal_phi, phi_text
