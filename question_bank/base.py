@@ -577,7 +577,10 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
                  given_values: Mapping[str, Any]) -> Step:
     """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
     f = formulas.get(ask.formula)
-    raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names}
+    # a quiet convention (issue #24) is the default unless the ask names it: a given value of the same name
+    # (a weights_bytes' bytes_per_param) is not the convention
+    raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names
+                                                     if not f.input(n).quiet}
     inputs = {k: _resolve(v, steps) for k, v in raw.items()}
     value = f.evaluate(**inputs)
     if ask.integer:

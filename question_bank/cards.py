@@ -55,7 +55,7 @@ def formula_section(f: formulas.Formula, lang: str = "en") -> dict[str, Any]:
         "formula": f.formula_text(),
         "meaning": f.meaning_in(lang),
         "symbols": [{"symbol": i.shown, "name": i.name, "meaning": i.meaning_in(lang), "unit": _unit(i.kind)}
-                    for i in f.inputs],
+                    for i in f.inputs if not i.quiet],  # a quiet convention is not in the formula shown
         "factors": [formulas.fill(d, shown) for d in
                     pick(lang, f.decomposition, f.decomposition_zh or None)],
         "example": {"inputs": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in example.items()},

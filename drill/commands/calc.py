@@ -123,7 +123,8 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
             "formula": f.name,
             "meaning": f.meaning_in(lang),
             "source": f.readable_source(lang),
-            "inputs": {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()},
+            "inputs": {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()
+                       if f.states(f.input(k), v)},  # a convention is said only off its default
             "value": value,
             "unit": KINDS[f.unit],
             "kind": f.unit,
@@ -135,7 +136,7 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
     source = f.readable_source(lang)
     out = [f"{f.name}{pick(lang, ': ', '：')}{f.meaning_in(lang)}"]
     out += [f"  {pick(lang, 'source: ', '出处：')}{source}"] if source else []
-    width = max(len(i.name) for i in f.inputs)
+    width = max(len(i.name) for i in f.inputs if f.states(i, values[i.name]))
 
     def echo(x: float, kind: str) -> str:  # a whole count that 4 figures would round shown whole (h = 12,288, not 12290)
         exact = UNIT_KINDS[kind].counted and x == int(x) and round_sig(x, 4) != x and x < 1e15
@@ -143,6 +144,8 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
 
     for i in f.inputs:
         v = values[i.name]
+        if not f.states(i, v):
+            continue  # a convention at its default is not said (Input.quiet)
         if i.choices:
             shown = i.value_text(v)
         elif isinstance(v, tuple):

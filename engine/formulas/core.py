@@ -52,6 +52,9 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
     high: float | None = None
     default: float | str | None = None  # a number in base units, or the key of a choice
     choices: tuple[Choice, ...] = ()
+    # A convention (issue #24) whose default is the seeds' value: stated (worked solution, drill calc) only
+    # where it differs from the default, so every problem at the default reads exactly as before.
+    quiet: bool = False
 
     def as_(self, name: str, symbol: str = "") -> Input:
         """This meaning bound under another input name (and the symbol that formula writes it with)."""
@@ -255,6 +258,10 @@ class Formula:
     example: Mapping[str, Any] | None = field(default=None, compare=False)
     meaning_zh: str = ""
     requires: tuple[Requirement, ...] = ()  # conditions the inputs must meet (see Requirement)
+    # The expression with every quiet convention input (Input.quiet) at its default ("16*phi" for
+    # "bytes_per_param*phi*(1 + overhead)"): what the formula line, the substitution and the card show while
+    # the conventions are the defaults.  tests/unit/test_conventions.py checks it gives the same value.
+    plain_expr: str = ""
 
     def __post_init__(self) -> None:
         if self.unit not in KINDS:
@@ -280,6 +287,31 @@ class Formula:
         if used != declared:
             raise ValueError(f"{self.name}: expression uses {sorted(used)}, inputs are {sorted(declared)}")
         return node
+
+    @cached_property
+    def plain_node(self) -> ex.Node:
+        """:attr:`plain_expr` parsed (the full expression when there is none)."""
+        if not self.plain_expr:
+            return self.node
+        node = _parse_trusted(self.plain_expr)
+        allowed = {i.name for i in self.inputs if not i.quiet}
+        if not ex.names_in(node) <= allowed:
+            raise ValueError(f"{self.name}: plain_expr uses {sorted(ex.names_in(node) - allowed)}")
+        return node
+
+    def at_defaults(self, values: Mapping[str, ex.Value] | None = None) -> bool:
+        """Whether every quiet convention input is at its default in ``values`` (None: the formula as written)."""
+        if values is None:
+            return True
+        return all(values.get(i.name, i.default_value) == i.default_value for i in self.inputs if i.quiet)
+
+    @staticmethod
+    def states(i: Input, value: ex.Value) -> bool:
+        """Whether an input's value is said (echoed, a convention line): a quiet convention only off its default."""
+        return not i.quiet or value != i.default_value
+
+    def shown_node(self, values: Mapping[str, ex.Value] | None = None) -> ex.Node:
+        return self.plain_node if self.at_defaults(values) else self.node
 
     @property
     def input_names(self) -> tuple[str, ...]:
@@ -328,6 +360,8 @@ class Formula:
         for i in self.inputs:
             if i.name not in texts:  # check_inputs: it has a default
                 values[i.name] = i.default_value
+                if i.quiet:
+                    continue  # a convention at its default is not said (see Input.quiet)
                 notes.append(say("note.input", name=i.name, note=say("note.default", value=i.stated(values[i.name]))))
                 continue
             try:
@@ -353,17 +387,17 @@ class Formula:
     def requirement_nodes(self) -> tuple[tuple[Requirement, ex.Node], ...]:
         return tuple((r, _parse_trusted(r.expr)) for r in self.requires)
 
-    def formula_text(self) -> str:
-        """``zero2_bytes = 2 × Φ + 14 × Φ / N_dp``"""
-        return f"{self.result_symbol or self.name} = {ex.render(self.node, self.symbols)}"
+    def formula_text(self, values: Mapping[str, ex.Value] | None = None) -> str:
+        """``zero2_bytes = 2 × Φ + 14 × Φ / N_dp`` (the plain form while the conventions are the defaults)."""
+        return f"{self.result_symbol or self.name} = {ex.render(self.shown_node(values), self.symbols)}"
 
     def solution(self, **values: ex.Value) -> list[str]:
         """The worked solution: formula, substitution, result with its unit."""
         v = self.evaluate(**values)
         values = self.with_defaults(values)
         return [
-            self.formula_text(),
-            "  = " + ex.render(self.node, self.symbols, values),
+            self.formula_text(values),
+            "  = " + ex.render(self.shown_node(values), self.symbols, values),
             "  = " + result_text(v, self.unit),
         ]
 
@@ -440,11 +474,13 @@ class Formula:
                                                                         self.simplification_zh or None)
         take = takeaway if takeaway is not None else pick(lang, self.takeaway, self.takeaway_zh or None)
         lines = [fill(d, shown) for d in dec]
-        lines += [self.convention_line(i, values[i.name], lang) for i in self.inputs if i.has_default]
+        lines += [self.convention_line(i, values[i.name], lang) for i in self.inputs
+                  if i.has_default and self.states(i, values[i.name])]
+        plain = self.at_defaults(values)  # the parts and via spell out the default conventions
         parts = self.part_values(values)
         symbols = {**self.symbols, **{p.name: p.symbol for p in self.parts}}
         env: dict[str, ex.Value] = dict(values)
-        for p, node in self.part_nodes:
+        for p, node in self.part_nodes if plain else ():
             written = ex.render(node, symbols)
             lead = f"  {p.symbol}" + (f" = {written}" if written != p.symbol else "")
             subst = ex.render(node, symbols, env)
@@ -455,7 +491,7 @@ class Formula:
             env[p.name] = parts[p.name]
         core = self.solution(**values)
         lines += core[:2]
-        if self.via_node is not None:
+        if self.via_node is not None and plain:
             lines.append("  = " + ex.render(self.via_node, symbols, env))
         lines.append(core[2])
         if also and also not in core[2]:
@@ -479,7 +515,7 @@ class Formula:
 
     def check_via(self, values: Mapping[str, ex.Value]) -> None:
         """Raise ValueError unless ``via`` (the formula rewritten with its parts) gives the formula's value."""
-        if self.via_node is None:
+        if self.via_node is None or not self.at_defaults(values):
             return
         env = {**values, **self.part_values(values)}
         a, b = ex.evaluate(self.via_node, env), self.evaluate(**values)

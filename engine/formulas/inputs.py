@@ -155,15 +155,59 @@ RING_FACTOR = Input("ring_factor", "count", "ring factor: the exact (n−1)/n, o
                     choices=(Choice("exact", 1, "(n−1)/n kept", "保留 (n−1)/n"),
                              Choice("approx", 0, "(n−1)/n taken as 1 (large n)", "把 (n−1)/n 取作 1（n 很大时）")))
 RECIPE = Input("recipe", "count", "mixed-precision recipe: bytes per parameter of the training state", "recipe",
-               "混合精度方案：训练状态每个参数的字节数", default="16",
+               "混合精度方案：训练状态每个参数的字节数", default="16", quiet=True,
                choices=(Choice("16", 16, "bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
                                "bf16 权重和梯度 + fp32 主权重、m、v（ZeRO 论文：4 + 12/d）"),
                         Choice("18", 18, "fp32 gradients (Megatron-LM: 6 + 12/d)", "fp32 梯度（Megatron-LM：6 + 12/d）"),
                         Choice("20", 20, "fp32 master weights and main gradients (Megatron-LM: 4 + 16/d)",
                                "fp32 主权重和主梯度（Megatron-LM：4 + 16/d）")))
 
+# The stages shard the same split: ZeRO-1 the optimizer part, ZeRO-2 also the gradients, ZeRO-3 also the weights.
+#   recipe 16: weights 2 + gradients 2 | optimizer 12 (fp32 master, m, v)   -> 4 + 12/d, 2 + 14/d, 16/d
+#   recipe 18: weights 2 + gradients 4 | optimizer 12 (fp32 master, m, v)   -> 6 + 12/d, 2 + 16/d, 18/d
+#   recipe 20: weights 2 + gradients 2 | optimizer 16 (fp32 main grads, master, m, v) -> 4 + 16/d, 2 + 18/d, 20/d
+# (Megatron-LM's distributed optimizer shards the fp32 main gradients with the optimizer state: its 20-byte row.)
+STATIC_BYTES_PER_PARAM = Input(
+    "bytes_per_param", "count", "bytes of training state per parameter (mixed-precision AdamW)", "B/param",
+    "每个参数的训练状态字节数（混合精度 AdamW）", default="16", quiet=True,
+    choices=(Choice("10", 10, "bf16 weights + fp32 Adam m, v, gradients not kept, as in the JAX scaling book",
+                    "bf16 权重 + fp32 Adam m、v，不保留梯度，JAX scaling book 的算法"),
+             Choice("12", 12, "bf16 weights and gradients + fp32 m, v, no fp32 master, as in the QLoRA paper",
+                    "bf16 权重和梯度 + fp32 m、v，无 fp32 主权重，QLoRA 论文的算法"),
+             Choice("16", 16, "bf16 weights and gradients + fp32 master, m, v, as in the ZeRO paper",
+                    "bf16 权重和梯度 + fp32 主权重、m、v，ZeRO 论文的算法"),
+             Choice("18", 18, "fp32 gradients, as in ML Engineering (Bekman) and Megatron-LM",
+                    "fp32 梯度，ML Engineering（Bekman）和 Megatron-LM 的算法"),
+             Choice("20", 20, "fp32 master weights and main gradients, as in the Ultra-Scale Playbook and Megatron-LM",
+                    "fp32 主权重和主梯度，Ultra-Scale Playbook 和 Megatron-LM 的算法")))
+OVERHEAD = Input("overhead", "ratio", "rough share added for activations and buffers (Bekman's ML Engineering: 0.25, "
+                 "i.e. × 1.25)", "overhead", "为激活和缓冲区粗略加上的比例（Bekman 的 ML Engineering：0.25，即 × 1.25）",
+                 high=1, default=0.0, quiet=True)
+FLOPS_PER_PARAM_TOKEN = Input(
+    "flops_per_param_token", "count", "training FLOPs per parameter per token", "k_flops",
+    "每个参数每个 token 的训练 FLOPs", default="6", quiet=True,
+    choices=(Choice("6", 6, "model FLOPs: 2 forward + 4 backward, as in Kaplan and Chinchilla",
+                    "模型 FLOPs：前向 2 + 反向 4，Kaplan 和 Chinchilla 的算法"),
+             Choice("8", 8, "hardware FLOPs with full recompute (forward run twice), as in Megatron-LM and Bekman",
+                    "完全重计算时的硬件 FLOPs（前向跑两次），Megatron-LM 和 Bekman 的算法")))
+TOKENS_PER_PARAM = Input("tokens_per_param", "count", "compute-optimal tokens per parameter (rule of thumb 20; "
+                         "Chinchilla's Table 3: 20.0-22.4, ~21)", "D/Φ",
+                         "计算最优时每个参数的 token 数（经验值 20；Chinchilla 表 3：20.0-22.4，约 21）",
+                         low=1, default=20.0, quiet=True)
+# the collectives' ring factor as a quiet convention: the JAX scaling book drops (n−1)/n
+RING_CONVENTION = RING_FACTOR._replace(
+    meaning="the collective's ring factor: (n−1)/n exact, or taken as 1 as for large n",
+    meaning_zh="集合通信的 ring 因子：精确的 (n−1)/n，或像 n 很大时那样取 1", quiet=True, choices=(RING_FACTOR.choices[0],
+                         Choice("approx", 0, "(n−1)/n taken as 1 (large n), as in the JAX scaling book",
+                                "把 (n−1)/n 取作 1（n 很大时），JAX scaling book 的做法")))
+RING_DIRECTIONS = Input(
+    "directions", "count", "directions a ring link carries at once (beta is one way of one link)", "dirs",
+    "环上链路同时使用的方向数（beta 是一条链路的单向带宽）", default="1", quiet=True,
+    choices=(Choice("1", 1, "one direction", "单向"),
+             Choice("2", 2, "both ways of a TPU ICI ring / torus link at once, as in the JAX scaling book (never "
+                    "NVLink's two-way 900 GB/s or a switch)",
+                    "TPU ICI 环 / torus 链路双向同时使用，JAX scaling book 的算法（NVLink 的双向 900 GB/s 或交换机不适用）")))
 
-# ---------------------------------------------------------------- the 2026 interview formulas (issue #26)
 # cost and energy
 GPU_HOURS = Input("gpu_hours", "gpu_hours", "GPU-hours of the run (GPUs × hours)", "GPU-h", "这次训练的 GPU 小时数（GPU 数 × 小时）")
 PRICE_GPU_HOUR = Input("price_per_gpu_hour", "usd_per_gpu_hour", "price of one GPU for one hour", "$/GPU-h",

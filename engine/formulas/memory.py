@@ -17,12 +17,24 @@ from .inputs import (
     MICRO_BATCH,
     N_DP,
     N_KV,
+    OVERHEAD,
     PHI,
+    RECIPE,
     SEQ_LEN,
+    STATIC_BYTES_PER_PARAM,
     SWIGLU_FFN,
     TOTAL_BYTES,
 )
 from .registry import register
+
+# The ZeRO stages under a mixed-precision ``recipe`` (16, 18 or 20 B per parameter; inputs.RECIPE): ZeRO-1
+# replicates the weights and gradients, K = 2 + 2 (recipe 16), 2 + 4 (18: fp32 gradients) or 2 + 2 (20: its fp32
+# main gradients live with the optimizer state, as in Megatron-LM's distributed optimizer), and shards the rest;
+# ZeRO-2 also shards the gradients (only the 2 B bf16 weights stay whole); ZeRO-3 shards everything.
+#   16: 4 + 12/d, 2 + 14/d, 16/d    18: 6 + 12/d, 2 + 16/d, 18/d    20: 4 + 16/d, 2 + 18/d, 20/d
+ZERO1_KEPT = "(4 + min(recipe - 16, 20 - recipe))"
+ZERO_RECIPE_EXPR = {1: f"phi*{ZERO1_KEPT} + phi*(recipe - {ZERO1_KEPT})/n_dp",
+                    2: "2*phi + phi*(recipe - 2)/n_dp", 3: "recipe*phi/n_dp"}
 
 # The activation memory of a Llama-style layer, counted as Korthikanti et al. count a GPT layer (their §4.1:
 # 34sbh + 5as²b = attention 11sbh + 5as²b, MLP 19sbh, two LayerNorms 4sbh), bf16 (2 B per value), no
@@ -43,7 +55,7 @@ SWIGLU_LAYER_MEANING = (
 
 
 register(
-    Formula("train_static_bytes", (PHI,), "16*phi", "bytes",
+    Formula("train_static_bytes", (PHI, STATIC_BYTES_PER_PARAM, OVERHEAD), "bytes_per_param*phi*(1 + overhead)", "bytes",
             "static training memory: 2 params + 2 grads + 12 AdamW fp32 (master, m, v) bytes per parameter",
             "C§1.1", (Misconception("weights_only", "counted only the fp16 weights (2Φ)", "2*phi", "只算了 fp16 权重（2Φ）"),
                       Misconception("optimizer_only", "counted only the AdamW states (12Φ)", "12*phi",
@@ -64,9 +76,9 @@ register(
             takeaway="mixed-precision AdamW costs 16 bytes per parameter before a single activation: "
                      "{phi} parameters need {result} just for the training state.",
             takeaway_zh="混合精度 AdamW 每个参数要 16 字节，这还没算激活：{phi} 个参数光训练状态就要 {result}。",
-            example={"phi": 7e9},
+            example={"phi": 7e9}, plain_expr="16*phi",
             meaning_zh="静态训练显存：每个参数 2 B 权重 + 2 B 梯度 + 12 B AdamW fp32 状态（主权重、m、v）"),
-    Formula("zero1_bytes", (PHI, N_DP), "4*phi + 12*phi/n_dp", "bytes",
+    Formula("zero1_bytes", (PHI, N_DP, RECIPE), ZERO_RECIPE_EXPR[1], "bytes",
             "per-GPU static memory with ZeRO-1 (optimizer states sharded)", "C§1.2",
             (Misconception("zero2", "used the ZeRO-2 formula (2Φ + 14Φ/N)", "2*phi + 14*phi/n_dp",
                            "用成了 ZeRO-2 的公式（2Φ + 14Φ/N）"),
@@ -87,9 +99,9 @@ register(
             takeaway="ZeRO-1 removes the biggest term, the 12Φ of AdamW state, at no extra communication: "
                      "the same volume as plain data parallelism.",
             takeaway_zh="ZeRO-1 切掉了最大的一项（12Φ 的 AdamW 状态），通信量却和普通数据并行一样。",
-            example={"phi": 7e9, "n_dp": 8},
+            example={"phi": 7e9, "n_dp": 8}, plain_expr="4*phi + 12*phi/n_dp",
             meaning_zh="ZeRO-1 下每张 GPU 的静态显存（切分优化器状态）"),
-    Formula("zero2_bytes", (PHI, N_DP), "2*phi + 14*phi/n_dp", "bytes",
+    Formula("zero2_bytes", (PHI, N_DP, RECIPE), ZERO_RECIPE_EXPR[2], "bytes",
             "per-GPU static memory with ZeRO-2 (optimizer states and gradients sharded)", "C§1.2",
             (Misconception("zero1", "used the ZeRO-1 formula (4Φ + 12Φ/N)", "4*phi + 12*phi/n_dp",
                            "用成了 ZeRO-1 的公式（4Φ + 12Φ/N）"),
@@ -109,9 +121,9 @@ register(
             takeaway="ZeRO-2 reduce-scatters the gradients instead of all-reducing them: the same traffic as data "
                      "parallelism, with per-GPU memory falling toward 2Φ.",
             takeaway_zh="ZeRO-2 对梯度做 ReduceScatter 而不是 AllReduce：通信量与数据并行相同，每卡显存降向 2Φ。",
-            example={"phi": 7e9, "n_dp": 8},
+            example={"phi": 7e9, "n_dp": 8}, plain_expr="2*phi + 14*phi/n_dp",
             meaning_zh="ZeRO-2 下每张 GPU 的静态显存（切分优化器状态和梯度）"),
-    Formula("zero3_bytes", (PHI, N_DP), "16*phi/n_dp", "bytes",
+    Formula("zero3_bytes", (PHI, N_DP, RECIPE), ZERO_RECIPE_EXPR[3], "bytes",
             "per-GPU static memory with ZeRO-3 / FSDP (everything sharded)", "C§1.2",
             (Misconception("zero1", "used the ZeRO-1 formula (4Φ + 12Φ/N)", "4*phi + 12*phi/n_dp",
                            "用成了 ZeRO-1 的公式（4Φ + 12Φ/N）"),
@@ -130,10 +142,10 @@ register(
             takeaway="ZeRO-3 trades communication for memory: 16Φ/N per GPU, but the weights are gathered twice per "
                      "step, 1.5× the traffic of data parallelism.",
             takeaway_zh="ZeRO-3 用通信换显存：每卡 16Φ/N，但每步要 AllGather 两次权重，通信量是数据并行的 1.5 倍。",
-            example={"phi": 7e9, "n_dp": 8},
+            example={"phi": 7e9, "n_dp": 8}, plain_expr="16*phi/n_dp",
             meaning_zh="ZeRO-3 / FSDP 下每张 GPU 的静态显存（全部切分）"),
-    Formula("weights_bytes", (PHI, BYTES_PER_PARAM),
-            "phi*bytes_per_param", "bytes",
+    Formula("weights_bytes", (PHI, BYTES_PER_PARAM, OVERHEAD),
+            "phi*bytes_per_param*(1 + overhead)", "bytes",
             "memory taken by the weights alone (also the size of a full gradient: one value per parameter)",
             "C§4.2, C§1.1, C§2",
             (Misconception("fp32", "counted 4 B per parameter (fp32) instead of the given precision", "4*phi",
@@ -151,7 +163,7 @@ register(
             takeaway="weight memory is Φ × bytes: halving the precision halves it, and at decode it also halves the "
                      "bytes read per token.",
             takeaway_zh="权重显存 = Φ × 字节数：精度减半显存就减半，decode 时每个 token 要读的字节也减半。",
-            example={"phi": 70e9, "bytes_per_param": 2},
+            example={"phi": 70e9, "bytes_per_param": 2}, plain_expr="phi*bytes_per_param",
             meaning_zh="仅权重占用的显存（也是一份完整梯度的大小：每个参数一个值）"),
     Formula("min_gpus", (TOTAL_BYTES, GPU_BYTES),
             "ceil(total_bytes/gpu_bytes)", "count", "fewest GPUs whose memory holds it (rounded up)",

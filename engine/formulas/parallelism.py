@@ -8,7 +8,8 @@ parallel degree and teaches which bytes a split removes and which stay replicate
 from __future__ import annotations
 
 from .core import Formula, Misconception, Part
-from .inputs import HEADS, HIDDEN, MICRO_BATCH, N_DP, PHI, PP, SEQ_LEN, TP, TP_DEGREE
+from .inputs import HEADS, HIDDEN, MICRO_BATCH, N_DP, PHI, PP, RECIPE, SEQ_LEN, TP, TP_DEGREE
+from .memory import ZERO_RECIPE_EXPR
 from .registry import register
 
 NOT_SPLIT_TP_PP = ("did not divide by TP × PP (each GPU holds only its 1/(TP·PP) slice of the model)",
@@ -77,7 +78,7 @@ def _zero_parallel(stage: int) -> Formula:
         takeaway_zh = (f"TP·PP 切分所有字节，ZeRO-{stage} 只切分 {split} B 的{' AdamW 状态' if stage == 1 else '梯度和 AdamW 状态'}："
                        f"先选 TP·PP 让复制的 {kept}Φ/(TP·PP) 放得下，之后再加数据并行只会让剩下的部分变小。")
     return Formula(
-        f"zero{stage}_parallel_bytes", (PHI, TP, PP, N_DP), f"({ZERO_EXPR[stage]})/(tp*pp)", "bytes",
+        f"zero{stage}_parallel_bytes", (PHI, TP, PP, N_DP, RECIPE), f"({ZERO_RECIPE_EXPR[stage]})/(tp*pp)", "bytes",
         f"static training bytes per GPU under TP × PP × DP with ZeRO-{stage}: the model is split TP·PP ways and "
         f"the {what[stage]} of each slice are sharded over the N_dp data-parallel replicas (activations excluded)",
         "rajbhandari2020, shoeybi2019, narayanan2021",  # ZeRO §5 on top of Megatron-LM tensor and pipeline parallelism
@@ -85,7 +86,7 @@ def _zero_parallel(stage: int) -> Formula:
         decomposition=decomposition, decomposition_zh=decomposition_zh, parts=parts, via=via,
         simplification=simplification, simplification_zh=simplification_zh,
         takeaway=takeaway, takeaway_zh=takeaway_zh,
-        example={"phi": 70e9, "tp": 8, "pp": 2, "n_dp": 4},
+        example={"phi": 70e9, "tp": 8, "pp": 2, "n_dp": 4}, plain_expr=f"({ZERO_EXPR[stage]})/(tp*pp)",
         meaning_zh=f"TP × PP × DP 加 ZeRO-{stage} 时每张 GPU 的静态训练显存：模型先切成 TP·PP 份，每份的{what_zh[stage]}"
                    "再在 N_dp 个数据并行副本间切分（不含激活值）")
 
