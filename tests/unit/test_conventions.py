@@ -25,6 +25,13 @@ def test_the_conventions_are_bound_where_the_spec_says():
     for stage in (1, 2, 3):
         assert bound[f"zero{stage}_bytes"] == ("recipe",)
         assert bound[f"zero{stage}_parallel_bytes"] == ("recipe",)
+    assert bound["train_flops"] == bound["train_time"] == ("flops_per_param_token",)
+    assert "flops_per_param_token" not in get("mfu").input_names  # MFU counts 6Φ by definition; 8Φ is HFU
+    for name in ("allreduce_bytes", "reduce_scatter_bytes", "allgather_bytes"):
+        assert bound[name] == ("ring_factor",)
+    for name in ("allreduce_time", "reduce_scatter_time", "allgather_time"):
+        assert bound[name] == ("ring_factor", "directions")
+    assert bound["chinchilla_tokens"] == bound["chinchilla_params"] == ("tokens_per_param",)
     # convention inputs come after the spec's own inputs
     for f in CONVENTIONAL:
         quiet = [i.quiet for i in f.inputs]
@@ -89,3 +96,34 @@ def test_drill_calc_refuses_a_value_outside_the_choices(capsys):
     assert "bytes_per_param is one of" in err and "18 (fp32 gradients" in err and "10 (" in err
     with pytest.raises(FormulaError, match="recipe is one of"):
         get("zero1_bytes").read_inputs({"phi": "7B", "n_dp": "8", "recipe": "14"})
+
+
+def test_train_flops_with_full_recompute(capsys):
+    out = _calc(capsys, "train_flops", "phi=7B", "tokens=1T", "flops_per_param_token=8")
+    assert "5.6 × 10²² FLOP" in out and "full recompute" in out
+    assert "5.6 × 10²²" not in _calc(capsys, "train_flops", "phi=7B", "tokens=1T")
+    f = get("train_time")
+    base = dict(phi=7e9, tokens=1e12, n_gpus=128, peak_flops=1e15, mfu=0.4)
+    assert f.evaluate(**base, flops_per_param_token=8) == pytest.approx(f.evaluate(**base) * 8 / 6)
+
+
+def test_the_ring_factor_and_the_directions(capsys):
+    assert "2 × 10⁹ B (2 GB)" in _calc(capsys, "allreduce_bytes", "m=1GB", "n=8", "ring_factor=approx")
+    assert "1.75 × 10⁹ B (1.75 GB)" in _calc(capsys, "allreduce_bytes", "m=1GB", "n=8")
+    out = _calc(capsys, "allreduce_time", "m=1GB", "n=8", "alpha=0", "beta=100GB/s", "directions=2")
+    assert "8.75 ms" in out and "TPU ICI" in out
+    assert "17.5 ms" in _calc(capsys, "allreduce_time", "m=1GB", "n=8", "alpha=0", "beta=100GB/s")
+    for name in ("reduce_scatter_time", "allgather_time"):
+        f = get(name)
+        assert f.evaluate(m=1e9, n=8, alpha=0, beta=1e11, ring_factor=0, directions=2) == pytest.approx(5e-3)
+    assert get("reduce_scatter_bytes").evaluate(m=1e9, n=4, ring_factor=0) == pytest.approx(1e9)
+    with pytest.raises(FormulaError, match="directions is one of"):
+        get("allreduce_time").read_inputs({"m": "1GB", "n": "8", "alpha": "0", "beta": "1GB/s", "directions": "3"})
+
+
+def test_chinchilla_tokens_per_param(capsys):
+    out = _calc(capsys, "chinchilla_tokens", "phi=70B", "tokens_per_param=21")
+    assert "1.47 × 10¹²" in out
+    f = get("chinchilla_params")
+    assert f.evaluate(compute=5.88e23, tokens_per_param=21) == pytest.approx((5.88e23 / (6 * 21)) ** 0.5)
+    assert f.evaluate(compute=5.88e23) == pytest.approx((5.88e23 / 120) ** 0.5)
