@@ -224,6 +224,13 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         return Unreadable(text, say("no_number"))
     if t in UNITS:  # "GB", "h", "x": a unit alone
         return Unreadable(text, say("number_missing", word=t))
+    qualified = re.search(_PER_GPU, t)
+    if qualified and qualified.start() > 0:  # "33 GB per GPU": what the question asks, said again
+        t = t[:qualified.start()].rstrip()
+        notes.append(say("note.per_gpu", quantity=t))
+    refused = plain_refusal(t)
+    if refused is not None:
+        return Unreadable(text, refused)
     found = _units_after_numbers(t)
     if (found and not (len(found) == 1 and found[0].end == len(t))) \
             or (not found and not UNIT_KINDS[kind].plain and re.search(_SUFFIX_NUM_NOT_B, t)):
@@ -248,14 +255,14 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
         number = ex.evaluate(node) * multiplier
     except ex.ExprError as e:
         so_far = say("so_far_unit", symbol=sym) if unit is not None else None
-        if e.said.code in ("expr.decimal", "expr.number_too_small"):  # about the number itself, not a word in it
+        if e.said.code in _ABOUT_THE_TEXT:  # about the number or a character in it, not a word in it
             return Unreadable(text, e.said, so_far)
         words = re.findall(_WORD, re.sub(_NUMBER, " ", head))
         if words and words[-1] in UNITS:
             return Unreadable(text, say("unit_in_middle", word=words[-1]), so_far)
         if words:
             return Unreadable(text, _unknown_word(words[-1], kind), so_far)
-        return Unreadable(text, e.said, so_far)
+        return Unreadable(text, _user_terms(e, t), so_far)
     if not math.isfinite(number):
         return Unreadable(text, say("not_finite"))
     if unit is None:
@@ -272,6 +279,55 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     if unit.note:
         notes.append(unit_note(sym, unit.note))
     return Parsed(text, unit.to_base(number), kind, sym, tuple(notes))
+
+
+# Refusals in the user's terms (issue #29): what was not understood, as typed; never the reader's own rewriting.
+_ABOUT_THE_TEXT = ("expr.decimal", "expr.number_too_small", "expr.hash", "expr.stray")
+# "per GPU", "/GPU", "per device", "每卡": a qualifier the question already states (a note says it was read so)
+_PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|每\s*(?:张|个|块)?\s*(?:卡|GPU|设备))\s*$")
+_TOKEN = r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[^\W\d_][\w/%µ]*|%|\*\*|\S"
+
+
+def plain_refusal(t: str) -> Said | None:
+    """Why ``t`` (cleaned, a quantity's text) cannot be one answer, in the words the user typed, or None:
+    a character the language has no use for (``#`` is not a comment, a stray ``;``), two values side by
+    side (``33 GB 34 GB``, ``33 GB, 34 GB``), a value right before ``(``, an operator with nothing after it."""
+    src = ex.normalise(t)
+    try:
+        ex.stray_character(src.replace("%", " "))  # a percent sign is a unit
+    except ex.ExprError as e:
+        return e.said
+    tokens = [(m.group(0), m.start(), m.end()) for m in re.finditer(_TOKEN, src)]
+    for (a, _, a_end), (b, b_start, _) in zip(tokens, tokens[1:]):
+        ends = a[0].isdigit() or a[0] == "." or a == ")" or a == "%" or (a in UNITS and a not in ("x", "×"))
+        if not ends:
+            continue
+        spaced = b_start > a_end
+        if b == "," and a != ")":
+            continue  # 1,5: the expression reader says what a comma is
+        if b[0].isdigit() or b[0] == ".":
+            if spaced or not a[0].isdigit():
+                one, two = src[:a_end].strip(), src[b_start:].strip()
+                if a.isdigit() and len(a) <= 3 and re.match(r"\d{3}(?!\d)", b):
+                    return say("expr.spaced_digits", typed=_shown_typed(src[:b_start + 3].strip()))
+                return say("expr.two_values", one=_shown_typed(one), two=_shown_typed(two))
+        elif b == "(":
+            return say("expr.times_before_bracket", before=_shown_typed(src[:a_end].strip()))
+    commas = [i for i, (tok, _, _) in enumerate(tokens) if tok == ","]
+    for i in commas:  # "33 GB, 34 GB": a list of two answers (a thousands separator was taken out before)
+        if 0 < i < len(tokens) - 1 and re.match(r"[\d.(]", tokens[i + 1][0]) and src[tokens[i][2]:][:1] == " ":
+            return say("expr.two_values", one=_shown_typed(src[:tokens[i][1]].strip()),
+                       two=_shown_typed(src[tokens[i][2]:].strip()))
+    if tokens and tokens[-1][0] in ("+", "-", "*", "/", "**") and t.rstrip()[-1:] not in ("×", "x"):  # 2× is a unit
+        return say("expr.dangling", op=_shown_typed(tokens[-1][0]))
+    return None
+
+
+def _user_terms(e: ex.ExprError, t: str) -> Said:
+    """An expression error about the reader's rewritten text, told about the text as typed."""
+    if e.said.code == "expr.syntax":
+        return say("expr.syntax", text=_shown_typed(t))
+    return e.said
 
 
 # --------------------------------------------------------------------------- #
@@ -376,14 +432,14 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     try:
         node = ex.parse(src, names, max_len=4 * ex.MAX_TEXT)
     except ex.ExprError as e:
-        if e.said.code in ("expr.decimal", "expr.number_too_small", "expr.nested", "expr.complicated"):
+        if e.said.code in _ABOUT_THE_TEXT or e.said.code in ("expr.nested", "expr.complicated"):
             return Unreadable(text, e.said)
         words = re.findall(_WORD, re.sub(_NUMBER, " ", re.sub(rf"{_SLOT}\d+|{_BASE}\d+", " ", src)))
         if words and words[-1] in UNITS:
             return Unreadable(text, say("unit_in_middle", word=words[-1]))
         if words:
             return Unreadable(text, _unknown_word(words[-1], kind))
-        return Unreadable(text, e.said)
+        return Unreadable(text, _user_terms(e, t))
     want = KIND_DIMS[kind]
     base = (KIND_IN_DIMS.get(kind, 1.0), want)
     readings = []
@@ -576,4 +632,6 @@ def parse_expression(text: str, aliases: Mapping[str, str]) -> ex.Node | Unreada
     try:
         return ex.parse(t, expression_names(aliases))
     except ex.ExprError as e:
+        if e.said.code == "expr.syntax":  # said of the text as typed, not of its implicit products
+            return Unreadable(text, say("expr.syntax", text=clean(text)))
         return Unreadable(text, e.said)

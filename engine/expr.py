@@ -131,6 +131,18 @@ _NON_DECIMAL = re.compile(r"(?<![\w.])0[xXoObB]\w")
 _EXPONENT_LITERAL = re.compile(r"(?<![\w.])(\d+(?:\.\d*)?|\.\d+)[eE][+-]?\d+")
 
 
+# What the language is written with once normalised: words and numbers, spaces, operators, brackets, commas
+_STRAY = re.compile(r"[^\w\s+\-*/().,]")
+
+
+def stray_character(text: str) -> None:
+    """Raise :class:`ExprError` for the first character the language has no use for, named as typed:
+    ``#`` is not a comment (Python's parser would silently drop what follows it), ``;`` is stray."""
+    m = _STRAY.search(text)
+    if m is not None:
+        raise ExprError("expr.hash" if m.group(0) == "#" else "expr.stray", char=m.group(0))
+
+
 def _depth(text: str) -> int:
     depth = best = 0
     for ch in text:
@@ -159,6 +171,7 @@ def parse(text: str, names: Mapping[str, str] | None = None, *, functions: froze
     src = normalise(text)
     if not src:
         raise ExprError("empty")
+    stray_character(src)
     if _depth(src) > MAX_DEPTH:
         raise ExprError("expr.nested", most=MAX_DEPTH)
     if src.count("(") != src.count(")"):

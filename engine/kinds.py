@@ -126,7 +126,7 @@ class NumberKind(AnswerKind):
         p = parse_quantity(text, exp.unit_kind, exp.unit or None)
         if isinstance(p, Unreadable):
             return _unreadable(_why(p), shown_exp)
-        two = _two_readings(p, exp)
+        two = _two_readings(p, exp) or _bare_scale(p, exp)
         if two is not None:
             return _unreadable(two, shown_exp)
         x = p.value
@@ -166,7 +166,7 @@ class NumberKind(AnswerKind):
         p = parse_quantity(text, exp.unit_kind, exp.unit or None)
         if isinstance(p, Unreadable):
             return False, p.message_in(lang)
-        two = _two_readings(p, exp)
+        two = _two_readings(p, exp) or _bare_scale(p, exp)
         if two is not None:
             return False, two.text(lang)
         return True, p.understood_in(lang, shown=display_number(p.value, exp.unit_kind, exp.unit) if exp.unit else "")
@@ -199,6 +199,29 @@ def _approximation(x: float, e: float, given: str, exp: Expected) -> Msg | None:
     tol = f"±{_percent(exp.tolerance)} %"
     return say("verdict.approx", formula=exp.formula, exact=exact, given=given, approx=a.formula,
                label=Twin(a.label, a.label_zh or a.label), tol=tol)
+
+
+def _bare_scale(p: Parsed, exp: Expected) -> Msg | None:
+    """"add a unit: 320000000000 B is 320 GB" for a bare number that is the answer in another unit of its kind.
+
+    A number without a unit is read in the question's unit (GB); when that reading is wrong but the same
+    number in the base unit (bytes, FLOP, s) or a prefix away (MB, TB) is the answer, the learner wrote the
+    right quantity in another scale and left the unit out: nothing is graded, the reading is said.  A number
+    typed with a unit that is off by a prefix is graded (a named unit slip).
+    """
+    kind = exp.unit_kind
+    if not p.bare or p.alt is not None or not exp.unit or kind not in _PREFIXED:
+        return None
+    asked = lookup(exp.unit, kind)
+    e = float(exp.value)
+    if asked is None or distance(p.value, e) <= exp.close:
+        return None
+    typed = asked.from_base(p.value)
+    for symbol, factor in _PREFIXED[kind][1]:
+        if factor != asked.factor and distance(typed * factor, e) <= exp.close:
+            return say("bare_scale", typed=p.text.strip(), unit=symbol,
+                       shown=display_number(typed * factor, kind, exp.unit))
+    return None
 
 
 def _two_readings(p: Parsed, exp: Expected) -> Msg | None:

@@ -283,7 +283,9 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "notes": list(v.notes_in(lang)),
         "approximation": v.approximation_in(lang),
         "message": v.message_in(lang),
-        "solution": list(s.solution_lines(lang)),
+        # nothing graded (an unreadable answer, a bare number that needs its unit): the answer and its worked
+        # solution stay hidden, as in the text output and the app, so the learner can try again
+        "solution": [] if v.status == "invalid" else list(s.solution_lines(lang)),  # engine.verdicts.INVALID
     }
 
 

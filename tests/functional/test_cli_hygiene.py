@@ -74,7 +74,7 @@ def test_terminal_escapes_typed_into_calc_are_shown_escaped(lang):
 def test_engine_messages_escape_control_characters_in_both_languages():
     v = grade("12+\x1b", Expected("number", 295.2, "intensity", "FLOP/B"))
     assert "\x1b" not in v.message and "\x1b" not in v.message_in("zh")
-    assert v.message_in("zh") == "无法识别这个答案：不是一个算式：“12+\\x1b”"
+    assert v.message_in("zh") == "无法识别这个答案：多了一个“\\x1b”：只能识别数字、单位和 + - * / ^ ( )"
 
 
 def test_visible_and_shown_arg():

@@ -33,9 +33,9 @@ def test_names_and_functions_are_whitelisted():
         ex.parse("x + 1", {"phi": "phi"})
     with pytest.raises(ex.ExprError, match="expected a number"):
         ex.parse("x + 1")
-    with pytest.raises(ex.ExprError, match="function calls are not allowed"):
+    with pytest.raises(ex.ExprError, match="brackets right after a name"):
         ex.parse("ceil(2.5)")
-    with pytest.raises(ex.ExprError, match="function calls"):
+    with pytest.raises(ex.ExprError, match="a stray"):
         ex.parse("__import__('os').system('true')")
 
 
@@ -68,10 +68,10 @@ def test_aliases_map_to_canonical_names():
     ("", "empty"), ("   ", "empty"), ("9**9**9**9", "exponent is too large"), ("10^10^10", "exponent is too large"),
     ("1" * 100_000, "too long"), ("(" * 30 + "1" + ")" * 30, "too deeply nested"), ("1/0", "division by zero"),
     ("0^-1", "division by zero"), ("1e308*10", "too large"), ("1e400", "too large"), ("9" * 199, "too large"),
-    ("(-8)^(1/3)", "fractional power"), ("(1", "parentheses"), ("1 2", "not an arithmetic expression"),
-    ("0o10", "decimal"), ("1 < 2", "comparisons"), ("[1]", "lists"), ("1,2", "comma"), ("'a'", "not a number"),
+    ("(-8)^(1/3)", "fractional power"), ("(1", "parentheses"), ("1 2", "can't read '1 2'"),
+    ("0o10", "decimal"), ("1 < 2", "a stray '<'"), ("[1]", "a stray '\\['"), ("1,2", "comma"), ("'a'", "a stray \"'\""),
     ("True", "not a number"), ("-" * 150 + "1", "too complicated"), ("+".join(["1"] * 99), "too complicated"),
-    ("lambda: 1", "can't be used"),
+    ("lambda: 1", "a stray ':'"), ("1 # 2", "not part of an answer"),
 ])
 def test_hostile_or_broken_text_gets_a_reason(text, reason):
     with pytest.raises(ex.ExprError, match=reason):
@@ -167,4 +167,4 @@ def test_chinese_reasons_name_what_was_typed():
     assert e.value.said.text("zh") == "未知的名称“x”（可用：phi）"
     with pytest.raises(ex.ExprError) as e:
         ex.parse("1 < 2")
-    assert e.value.said.text("zh") == "答案里不能用比较运算：只能用数字和 + - * / ^"
+    assert e.value.said.text("zh") == "多了一个“<”：只能识别数字、单位和 + - * / ^ ( )"
