@@ -1,8 +1,10 @@
 """Settings: new items a day, the review cap a day, the interview date, the scheduler; saved in the profile,
 whose folder is named at the bottom (:func:`drill.core.paths.saves_note`).
 
-Each field is saved when Enter is pressed in it (:func:`drill.core.flow.parse_setting` checks it first; a bad value
-is refused with the reason under the field and nothing is saved).  Below the fields: what the interview date
+Each setting is a :class:`drill.widgets.setting.SettingField`: an edit is saved on Enter, on leaving the field
+(Tab) and on leaving the screen (Esc), once :func:`drill.core.flow.parse_setting` has read it; a value that
+cannot be read is refused with the reason under the field, nothing is saved and the focus stays in it (a
+second Esc leaves without it).  Below the fields: what the interview date
 does today (days left, the pace of new items, a warning when that is more than a person can do).  A date whose
 pace is above the daily limit asks whether to take it (:class:`ConfirmPaceScreen`); the limit changes only on yes.
 """
@@ -14,12 +16,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Footer, Static
 
 from drill.core import flow
 from drill.core.i18n import t
 from drill.core.paths import saves_note
 from drill.screens import DrillModal, DrillScreen
+from drill.widgets.setting import OK, SettingField
 from engine.schedule.stretch import STRETCH_DAYS as FINAL_STRETCH
 from engine.session import PACE_WARNING
 from engine.storage import SaveFailed
@@ -43,30 +46,51 @@ class SettingsScreen(DrillScreen):
     """
     BINDINGS = [Binding("escape", "back", "Back", id="key.back")]
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._leaving = False  # Esc: saving the edits before the screen closes
+        self._leaving_without: str | None = None  # the refused text a second Esc leaves behind
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="settings"):
             yield Static(id="settings-title")
             yield Static(id="settings-plan")  # on top: in view in 80x24 whatever the hints' wrapping
-            for key, _ in FIELDS:
-                yield Static(id=f"label-{key}", classes="setting-label")
-                yield Input(id=f"input-{key}", classes="setting-input", max_length=MAX_LENGTH.get(key, 10))
-                yield Static(id=f"hint-{key}", classes="setting-hint")
+            for key, label in FIELDS:
+                yield self.field(key, label)
             yield Static(id="settings-saves", classes="setting-label")  # where progress is saved
         yield Footer()
 
-    def on_mount(self) -> None:
+    def field(self, key: str, label: str) -> SettingField:
+        profile = self.ctx.profile
+
+        def why(problem: str) -> str:
+            lo, hi = flow.SETTING_BOUNDS.get(key, (0, 0))
+            return self.tr(problem, lo=lo, hi=hi)
+
+        return SettingField(
+            key, label=lambda: self.tr(label), value=self.stored(key),
+            read=lambda text: flow.parse_setting(key, text, self.ctx.today(), profile.root),
+            save=lambda value: profile.set_setting(key, value), hint=lambda: self.hint(key), why=why,
+            saved_words=lambda: self.tr("settings.saved"),
+            kept_words=lambda e: self.tr("save.setting_kept", why=e.text(self.lang)),
+            max_length=MAX_LENGTH.get(key, 10))
+
+    def stored(self, key: str) -> str:
         rules = flow.learning(self.ctx.profile)
         values = {"new_per_day": str(rules.new_per_day), flow.REVIEWS_KEY: str(rules.reviews_per_day),
                   flow.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else "",
                   flow.HARDWARE_KEY: self.ctx.profile.settings().get(flow.HARDWARE_KEY) or "",
                   flow.SCHEDULER_KEY: rules.scheduler}
-        for key, _ in FIELDS:
-            self.query_one(f"#input-{key}", Input).value = values[key]
+        return values[key]
+
+    def on_mount(self) -> None:
         self.draw()
-        self.query_one(f"#input-{FIELDS[0][0]}", Input).focus()
+        self.query_one(f"#input-{FIELDS[0][0]}").focus()
 
     def apply_lang(self) -> None:
         self.draw()
+        for f in self.query(SettingField):
+            f.draw()
 
     def hint(self, key: str) -> str:
         return self.tr(f"settings.{key}_hint", stretch=FINAL_STRETCH)
@@ -74,9 +98,6 @@ class SettingsScreen(DrillScreen):
     def draw(self) -> None:
         self.query_one("#settings-title", Static).update(Text.assemble(
             (self.tr("settings.title"), "bold"), "   ", (self.tr("settings.keys"), "dim")))
-        for key, label in FIELDS:
-            self.query_one(f"#label-{key}", Static).update(Text(self.tr(label), "bold"))
-            self.query_one(f"#hint-{key}", Static).update(Text(self.hint(key)))
         path = getattr(self.ctx.profile, "path", None)
         self.query_one("#settings-saves", Static).update(
             Text(saves_note(None, self.lang, folder=path.parent if path is not None else None), "dim"))
@@ -85,53 +106,63 @@ class SettingsScreen(DrillScreen):
     def draw_plan(self) -> None:
         self.query_one("#settings-plan", Static).update(plan_text(self.ctx, self.tr))
 
-    @on(Input.Submitted, ".setting-input")
-    def _save(self, event: Input.Submitted) -> None:
-        key = (event.input.id or "").removeprefix("input-")
-        value, problem = flow.parse_setting(key, event.value, self.ctx.today(), self.ctx.profile.root)
-        hint = self.query_one(f"#hint-{key}", Static)
-        if problem is not None:
-            lo, hi = flow.SETTING_BOUNDS.get(key, (0, 0))
-            hint.update(Text(self.tr(problem, lo=lo, hi=hi), "bold red"))  # nothing saved; the text stays in the box
-            return
-        try:
-            self.ctx.profile.set_setting(key, value)
-        except SaveFailed as e:  # nothing changed: the value stays in the box, Enter saves it again
-            hint.update(Text(self.tr("save.setting_kept", why=e.text(self.lang)), "bold red"))
-            return
-        if key == flow.HARDWARE_KEY:
-            self.ctx.hardware = value  # the next problem drawn is on it
-        hint.update(Text.assemble((self.tr("settings.saved") + " ", "green"), self.hint(key)))
+    @on(SettingField.Saved)
+    def _saved(self, event: SettingField.Saved) -> None:
+        if event.key == flow.HARDWARE_KEY:
+            self.ctx.hardware = event.value  # the next problem drawn is on it
         self.draw_plan()
-        self.focus_next()
-        if key == flow.INTERVIEW_KEY and value is not None:
+        if event.key == flow.INTERVIEW_KEY and event.value is not None and not self._leaving:
             self.offer_pace()
 
-    def offer_pace(self) -> None:
+    def offer_pace(self, then=None) -> bool:
         """A date that needs more new items a day than the limit: ask before changing it (the limit stays
         unless the learner says yes)."""
         plan = flow.plan(self.ctx)
         if not (plan.active and plan.behind and plan.pace <= flow.SETTING_BOUNDS["new_per_day"][1]):
-            return
+            return False
         body = self.tr("settings.pace_body", line=flow.pace_line(plan, self.tr), limit=plan.new_today, pace=plan.pace)
 
         def answered(yes: bool | None) -> None:
-            box, hint = self.query_one("#input-new_per_day", Input), self.query_one("#hint-new_per_day", Static)
-            if not yes:
-                hint.update(Text(self.tr("settings.pace_kept", limit=plan.new_today), "dim"))
-                return
-            try:
-                self.ctx.profile.set_setting("new_per_day", plan.pace)
-            except SaveFailed as e:
-                hint.update(Text(self.tr("save.setting_kept", why=e.text(self.lang)), "bold red"))
-                return
-            box.value = str(plan.pace)
-            hint.update(Text(self.tr("settings.pace_taken", pace=plan.pace), "green"))
-            self.draw_plan()
+            self.pace_answered(plan, yes)
+            if then is not None:
+                then()
 
         self.app.push_screen(ConfirmPaceScreen(body), answered)
+        return True
+
+    def pace_answered(self, plan, yes: bool | None) -> None:
+        """The answer to the pace question: yes sets the limit to the pace, no keeps it."""
+        field = self.query_one("#setting-new_per_day", SettingField)
+        box, hint = field.box, self.query_one("#hint-new_per_day", Static)
+        if not yes:
+            hint.update(Text(self.tr("settings.pace_kept", limit=plan.new_today), "dim"))
+            return
+        try:
+            self.ctx.profile.set_setting("new_per_day", plan.pace)
+        except SaveFailed as e:
+            hint.update(Text(self.tr("save.setting_kept", why=e.text(self.lang)), "bold red"))
+            return
+        box.value = field.stored = str(plan.pace)
+        hint.update(Text(self.tr("settings.pace_taken", pace=plan.pace), "green"))
+        self.draw_plan()
 
     def action_back(self) -> None:
+        """Leave, saving every edit first; an edit that cannot be saved keeps the screen open once (its field
+        says why and that a second Esc leaves without it).  A new interview date whose pace is above the limit
+        is asked about first."""
+        self._leaving = True
+        interview = self.query_one(f"#setting-{flow.INTERVIEW_KEY}", SettingField)
+        before = interview.stored
+        for f in self.query(SettingField):
+            if f.commit() != OK and f.box.value != self._leaving_without:
+                self._leaving, self._leaving_without = False, f.box.value
+                f.box.focus()
+                hint = f.query_one(f"#hint-{f.key}", Static)
+                shown = hint.content.copy() if isinstance(hint.content, Text) else Text(str(hint.content))
+                f.say(shown.append("  " + self.tr("settings.esc_again"), "bold"))
+                return
+        if interview.stored != before and interview.stored.strip() and self.offer_pace(then=self.app.pop_screen):
+            return
         self.app.pop_screen()
 
 
