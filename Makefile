@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 CONSTRAINTS := constraints.txt
 FRESH := .venv-constraints
 
-.PHONY: run test test-fast test-deep bench constraints clean
+.PHONY: run test test-fast test-deep bench screenshots constraints clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ test-deep: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
+
+# The README's screenshot (docs/home.svg): Home at 80x24 on a new profile; a test checks it is today's Home.
+screenshots: $(STAMP)
+	$(BIN)/python -m tests.tools.screenshots
 
 # The newest versions pyproject.toml allows, in a throwaway venv: kept only if the whole suite passes there.
 constraints:
