@@ -9,6 +9,7 @@ parser of :mod:`engine.expr`, the unit part is looked up in
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -288,13 +289,22 @@ _PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|每
 _TOKEN = r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[^\W\d_][\w/%µ]*|%|\*\*|\S"
 
 
+@functools.lru_cache(maxsize=1)
+def _ODD_SYMBOLS() -> tuple[str, ...]:
+    """Unit symbols written with characters an expression has no use for ($/GPU-h), longest first."""
+    return tuple(sorted((u for u in UNITS if re.search(r"[^\w/%µ ]", u)), key=len, reverse=True))
+
+
 def plain_refusal(t: str) -> Said | None:
     """Why ``t`` (cleaned, a quantity's text) cannot be one answer, in the words the user typed, or None:
     a character the language has no use for (``#`` is not a comment, a stray ``;``), two values side by
     side (``33 GB 34 GB``, ``33 GB, 34 GB``), a value right before ``(``, an operator with nothing after it."""
     src = ex.normalise(t)
+    bare = src.replace("%", " ")  # a percent sign is a unit, and so are $/GPU-h and the like
+    for symbol in _ODD_SYMBOLS():
+        bare = bare.replace(ex.normalise(symbol), " ")
     try:
-        ex.stray_character(src.replace("%", " "))  # a percent sign is a unit
+        ex.stray_character(bare)
     except ex.ExprError as e:
         return e.said
     tokens = [(m.group(0), m.start(), m.end()) for m in re.finditer(_TOKEN, src)]

@@ -217,11 +217,15 @@ def _bare_scale(p: Parsed, exp: Expected) -> Msg | None:
     if asked is None or distance(p.value, e) <= exp.close:
         return None
     typed = asked.from_base(p.value)
-    for symbol, factor in _PREFIXED[kind][1]:
-        if factor != asked.factor and distance(typed * factor, e) <= exp.close:
-            return say("bare_scale", typed=p.text.strip(), unit=symbol,
-                       shown=display_number(typed * factor, kind, exp.unit))
-    return None
+    units = list(_PREFIXED[kind][1])
+    if kind == "bytes":  # 128 for 131072 B is 128 KiB
+        units += [(f"{prefix}B", factor) for prefix, factor in _BIN.items()]
+    near = [(distance(typed * factor, e), symbol, factor) for symbol, factor in units
+            if factor != asked.factor and distance(typed * factor, e) <= exp.close]
+    if not near:
+        return None
+    _, symbol, factor = min(near)
+    return say("bare_scale", typed=p.text.strip(), unit=symbol, shown=display_number(typed * factor, kind, exp.unit))
 
 
 def _two_readings(p: Parsed, exp: Expected) -> Msg | None:

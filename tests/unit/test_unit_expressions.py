@@ -263,34 +263,31 @@ def test_two_plausible_readings_are_refused_showing_both():
 # --------------------------------------------------------------------------- §3 scale slips
 
 @pytest.mark.parametrize("text, exp, en, zh", [
-    ("9.664e9", Expected("number", 9.664e9, "bytes", "GB"),
-     "Looks like you wrote 9.664e9: that is the figure in B; in GB it is 9.664.",
-     "看起来你写的是 9.664e9：那是以 B 为单位的数值；换算成 GB 是 9.664。"),
-    ("0.0045", Expected("number", 4.5e9, "bytes", "GB"),
-     "Looks like you wrote 0.0045: that is the figure in TB; in GB it is 4.5.",
-     "看起来你写的是 0.0045：那是以 TB 为单位的数值；换算成 GB 是 4.5。"),
-    ("1500", Expected("number", 1.5, "time", "s"),
-     "Looks like you wrote 1500: that is the figure in ms; in s it is 1.5.",
-     "看起来你写的是 1500：那是以 ms 为单位的数值；换算成 s 是 1.5。"),
-    ("0.0032", Expected("number", 3.2e-3, "time", "ms"),
-     "Looks like you wrote 0.0032: that is the figure in s; in ms it is 3.2.",
-     "看起来你写的是 0.0032：那是以 s 为单位的数值；换算成 ms 是 3.2。"),
-    ("3200", Expected("number", 3.2e-3, "time", "ms"),
-     "Looks like you wrote 3200: that is the figure in µs; in ms it is 3.2.",
-     "看起来你写的是 3200：那是以 µs 为单位的数值；换算成 ms 是 3.2。"),
     ("9.664 MB", Expected("number", 9.664e9, "bytes", "GB"),
      "Looks like you are exactly 1000 times too small: a unit prefix slipped; in GB it is 9.664.",
      "看起来你恰好小了 1000 倍：单位前缀错了；换算成 GB 是 9.664。"),
 ])
 def test_a_scale_slip_is_named(text, exp, en, zh):
+    """With its unit, a number off by a prefix is a named slip, graded (issue #29 §7)."""
     v = grade(text, exp)
     assert v.status == WRONG and v.quality == 2
     assert v.message_in("en").endswith(en) and v.message_in("zh").endswith(zh)
 
 
-def test_a_binary_scale_slip_is_named():
-    v = grade("128", Expected("number", 131072.0, "bytes", "B"))
-    assert v.status == WRONG and "that is the figure in KiB" in v.message
+@pytest.mark.parametrize("text, exp, en, zh", [
+    ("9.664e9", Expected("number", 9.664e9, "bytes", "GB"), "add a unit: 9.664e9 B is 9.664 GB",
+     "请加上单位：9.664e9 B 即 9.664 GB"),
+    ("0.0045", Expected("number", 4.5e9, "bytes", "GB"), "add a unit: 0.0045 TB is 4.5 GB", "0.0045 TB 即 4.5 GB"),
+    ("1500", Expected("number", 1.5, "time", "s"), "add a unit: 1500 ms is 1.5 s", "1500 ms 即 1.5 s"),
+    ("0.0032", Expected("number", 3.2e-3, "time", "ms"), "add a unit: 0.0032 s is 3.2 ms", "0.0032 s 即 3.2 ms"),
+    ("3200", Expected("number", 3.2e-3, "time", "ms"), "add a unit: 3200 µs is 3.2 ms", "3200 µs 即 3.2 ms"),
+    ("128", Expected("number", 131072.0, "bytes", "B"), "add a unit: 128 KiB is 131072 B", "128 KiB 即 131072 B"),
+])
+def test_a_bare_number_in_another_scale_asks_for_its_unit(text, exp, en, zh):
+    """Without a unit, the same slip is not graded: the number needs its unit (issue #29 §7)."""
+    v = grade(text, exp)
+    assert v.status == INVALID and v.quality is None
+    assert en in v.message_in("en") and zh in v.message_in("zh")
 
 
 # --------------------------------------------------------------------------- §4 one error measure
