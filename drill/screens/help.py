@@ -103,5 +103,7 @@ class HelpScreen(DrillScreen):
 
         out.add_row(Text(""))
         out.add_row(Text(self.tr("help.sources"), "bold"))
-        out.add_row(Text("\n".join(sources_lines(self.lang))))
+        from drill.widgets.formulas import Wrapped
+
+        out.add_row(Wrapped(Text("\n".join(sources_lines(self.lang)))))  # a wrapped line keeps its indent
         return out

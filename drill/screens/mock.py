@@ -41,6 +41,7 @@ from drill.core import mock as glue
 from drill.core.i18n import placeholder, points, t, template_title, topic_name
 from drill.core.mock import format_clock
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen, scroll_bindings, scroll_view
+from drill.widgets.formulas import Wrapped
 from drill.widgets.problem import givens_table
 from engine.grading import misconception_label
 from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, unreadable_reason
@@ -434,11 +435,11 @@ class MockRunScreen(_MockScreen):
         answers = {s.step: s.typed for s in run.slots if s.question == slot.question and s.status == ANSWERED}
         context = problem_context(problem, slot.step, lang, answers)
         context.rstrip()
-        self.query_one("#mock-problem", Static).update(context)
+        self.query_one("#mock-problem", Static).update(Wrapped(context))  # broken as a person would (engine.wrap)
         prompt = step_prompt(problem, slot.step, lang)
         if slot.status == ANSWERED:
             prompt.append("\n" + t("mock.answered_before", lang, typed=slot.typed), style="italic")
-        self.query_one("#mock-prompt", Static).update(prompt)
+        self.query_one("#mock-prompt", Static).update(Wrapped(prompt))
         # from its first line, as in practice (PgDn reads on)
         body = self.query_one("#mock-body", VerticalScroll)
         body.scroll_home(animate=False, immediate=True)

@@ -25,7 +25,7 @@ from drill.core.i18n import placeholder, t, template_title, topic_name, when
 from drill.core.mock import format_clock
 from drill.screens import VERDICT_COLOUR, DrillScreen, scroll_bindings, scroll_view
 from drill.widgets.footer import KeyFooter
-from drill.widgets.formulas import Solution
+from drill.widgets.formulas import Solution, Wrapped
 from drill.widgets.problem import givens_table
 from engine.storage import SaveFailed, save_failed
 from question_bank import registry
@@ -198,7 +198,7 @@ class PracticeScreen(DrillScreen):
         if p.is_chain:
             text.append(self.tr("practice.step", n=step.index + 1, total=len(p.steps)) + "  ", "bold cyan")
         text.append(step.prompt(lang), "bold")
-        self.query_one("#question", Static).update(text)
+        self.query_one("#question", Static).update(Wrapped(text))  # broken where a person would (engine.wrap)
         self.query_one("#answer", Input).placeholder = placeholder(step.expected, lang, "practice.placeholder")
         self.tick()
 

@@ -73,7 +73,9 @@ def _word_break(text: str, i: int) -> bool:
     two characters, but not before a closing or after an opening punctuation mark).  So a Chinese
     sentence breaks in its words, never inside the ``2Φ bf16`` of a formula it quotes."""
     if text[i] == " ":
-        return True
+        from engine.wrap import number_and_unit
+
+        return not number_and_unit(text, i)  # 10⁹ B, 3.35 TB/s stay whole
     prev, ch = text[i - 1], text[i]
     if prev == " " or not (_cjk(prev) or _cjk(ch)):
         return False
@@ -140,6 +142,10 @@ def wrap_formula(line: str, width: int) -> list[str]:
         if cell_len(indent) >= width // 2:  # no room left to indent into
             break
     out.append(text)
+    if any(cell_len(part) > width for part in out):  # no operator to break at: between words (engine.wrap)
+        from engine.wrap import wrap_line
+
+        out = [piece for part in out for piece in wrap_line(part, width)]
     return out
 
 
@@ -196,4 +202,36 @@ class Solution:
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         widest = max([self.title.cell_len, *map(cell_len, self.lines)])
+        return Measurement(min(widest, 20), widest)
+
+
+class Wrapped:
+    """A Rich :class:`Text` (a problem: scenario, givens, conventions, the question; Help's sources) drawn in
+    lines broken by :func:`engine.wrap.wrap_line` at the width it is drawn in: by display width, a number kept
+    with its unit, Chinese broken between characters, a continuation under its bullet; the styles are kept."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text.plain
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from engine.wrap import wrap_line
+
+        lines = self.text.split("\n", allow_blank=True)
+        if self.text.plain.endswith("\n") and lines and not lines[-1].plain:
+            lines = lines[:-1]
+        for line in lines:
+            plain, pos = line.plain, 0
+            for k, piece in enumerate(wrap_line(plain, options.max_width)):
+                body = piece.lstrip(" ") if k else piece
+                start = plain.find(body, pos) if body else pos
+                start = pos if start < 0 else start
+                part = line[start:start + len(body)]
+                pos = start + len(body)
+                yield Text(" " * (len(piece) - len(body))) + part if k else part
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max([0, *(cell_len(line) for line in self.text.plain.split("\n"))])
         return Measurement(min(widest, 20), widest)

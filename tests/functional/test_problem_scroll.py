@@ -99,3 +99,22 @@ async def test_the_mock_opens_a_long_problem_at_its_first_line_and_pages_with_th
             pytest.skip("this seed's problem fits")  # the seed is fixed: this does not happen
         await scrolls_from_the_keyboard(pilot, "#mock-body", "#mock-answer", problem,
                                         problem.steps[screen.run.slot.step].prompt(lang), lang)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@sync
+async def test_the_problem_is_broken_where_a_person_would_break_it(profile, clock, lang):
+    """Issue #29 §2 in the app: at 80 columns no number is split from its unit, no "int4 =" | "0.5 B"."""
+    from tests.unit.test_wrap import split_from_unit
+
+    app = DrillApp(AppContext(profile, lang, clock, random.Random(1)), start="practice", items=[LONG])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        seen: list[str] = []
+        for _ in range(5):
+            seen += [line[1:78].rstrip() for line in drawn(app)[1:16]]
+            await pilot.press("pagedown")
+            await pilot.pause()
+        assert any("int4 = 0.5 B" in line for line in seen), "\n".join(seen)
+        assert not split_from_unit(seen)
+        assert not any(line.rstrip().endswith(" =") for line in seen)
