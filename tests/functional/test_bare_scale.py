@@ -12,7 +12,7 @@ from textual.widgets import Input
 from drill.screens.practice import ASKING
 from question_bank import registry
 from tests.cli import drill
-from tests.functional.app_support import clock, profile, submit, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import submit, sync, text_of
 from tests.functional.test_app_practice import make_app, rows
 from tests.functional.test_mock_app import app_for, start
 

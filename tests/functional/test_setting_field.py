@@ -14,7 +14,7 @@ from drill.core.context import AppContext
 from drill.screens.home import HomeScreen
 from drill.screens.settings import FIELDS, SettingsScreen
 from drill.widgets.setting import SettingField
-from tests.functional.app_support import clock, profile, sync, text_of  # noqa: F401 (fixtures)
+from tests.functional.app_support import sync, text_of
 
 pytestmark = pytest.mark.functional
 

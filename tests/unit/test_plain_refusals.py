@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from engine.answers import Parsed, Unreadable, parse_expression, parse_quantity
 from engine.grading import grade
 from engine.verdicts import INVALID, WRONG, Expected
+from tests.problems import examples
 
 LEAKS = ("_Q", "_Z", "sympy", "function call", "Syntax", "syntax", "Traceback", "ast.")
 
@@ -62,7 +63,7 @@ _ALPHABET = st.sampled_from(list("0123456789 .,+-*/^()eE#;:=@!?[]{}<>'\"_\\|~%&$
                                "sympy", "def", "lambda", "import", "**", "10⁹"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_ALPHABET, min_size=1, max_size=12).map("".join),
        st.sampled_from([("bytes", "GB"), ("flop_rate", "TFLOPS"), ("time", "ms"), ("count", ""), ("ratio", "%")]))
 def test_no_message_leaks_the_readers_internals(text, asked):

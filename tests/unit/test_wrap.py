@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from drill.widgets.formulas import wrap_formula
-from engine.wrap import wrap, wrap_line, width
+from engine.wrap import width, wrap, wrap_line
 from question_bank import registry
+from tests.problems import examples
 
 UNIT_START = re.compile(r"^(B|GB|TB|MB|kB|TB/s|GB/s|B/s|FLOP|FLOP/s|GFLOP|TFLOP|TFLOPS|PFLOP/s|ms|s|µs|GiB|MiB)\b")
 
@@ -61,7 +62,7 @@ def test_a_continuation_hangs_under_its_bullet():
     assert not split_from_unit(lines)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(sorted(t.id for t in registry.all_templates())), st.sampled_from(["en", "zh"]),
        st.integers(min_value=36, max_value=100))
 def test_every_problem_and_worked_solution_keeps_numbers_with_their_units(template, lang, cells):
