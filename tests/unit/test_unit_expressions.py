@@ -112,7 +112,7 @@ def _check_written_with_units(problem) -> None:
         f = formulas.get(step.formula)
         units: dict[str, str | None] = {}
         try:
-            text = _write(f.node, f, dict(step.inputs), float(e.value), units)
+            text = _write(f.shown_node(step.inputs), f, dict(step.inputs), float(e.value), units)
         except NotWritable:
             continue
         if not any(units.values()) and e.unit_kind not in ("count", "ratio"):
@@ -127,7 +127,7 @@ def _check_written_with_units(problem) -> None:
         for name, unit in units.items():
             if unit is None or unit == "%" or _occurrences(f.node, name) != 1:
                 continue
-            swapped = _write(f.node, f, dict(step.inputs), float(e.value), {}, swap=name)
+            swapped = _write(f.shown_node(step.inputs), f, dict(step.inputs), float(e.value), {}, swap=name)
             if len(swapped) > MAX_TEXT:
                 continue
             w = grade(swapped, e)
@@ -144,7 +144,7 @@ def test_the_property_covers_the_formulas_with_units():
             f = formulas.get(step.formula)
             units: dict[str, str | None] = {}
             try:
-                _write(f.node, f, dict(step.inputs), float(step.expected.value), units)
+                _write(f.shown_node(step.inputs), f, dict(step.inputs), float(step.expected.value), units)
             except NotWritable:
                 continue
             written += any(u for u in units.values())
