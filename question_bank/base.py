@@ -604,7 +604,7 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
     if unit and lookup(unit, f.unit) is None:
         raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
     exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
-                   approximations=approximations, formula=ex.render(f.node, f.symbols))
+                   approximations=approximations, formula=ex.render(f.shown_node(inputs), f.symbols))
     f.check_via(inputs)
     extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
     shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""

@@ -16,6 +16,14 @@ checks every template named here exists, that each chain's row has one entry per
 from __future__ import annotations
 
 CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
+    # issue #26's chains: each step's single template where the bank has one
+    "cost.training_run_chain": ("mfu.train_flops", None, None),
+    "cost.double_mfu": (None, None, None, None),
+    "memory.lora_chain": ("memory.lora_params", None),
+    "parallelism.batch_chain": ("parallelism.grad_accum", None),
+    "reliability.checkpoint_chain": (None, None, None, "reliability.young_daly"),
+    "reliability.goodput_chain": (None, "reliability.young_daly", None),
+    "serving.capacity_chain": (None, "serving.littles_law", None),
     "roofline.chain_batching": ("roofline.gemm_intensity", "roofline.attainable", "roofline.critical_batch", None),
     "roofline.chain_fusion": ("roofline.fusion_bytes_saved", None, "roofline.intensity_counts", None),
     "roofline.chain_interview": ("roofline.ridge_named", "roofline.gemm_intensity", None, None),

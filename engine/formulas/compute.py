@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from .core import Formula, Misconception, Part, Requirement
 from .inputs import (
-    FLOPS_PER_PARAM_TOKEN,
-    TOKENS_PER_PARAM,
     COMPUTE,
     FFN,
+    FLOPS_PER_PARAM_TOKEN,
     GLOBAL_BATCH_SEQS,
     GRAD_ACCUM,
     HEAD_DIM,
@@ -30,6 +29,7 @@ from .inputs import (
     SEQ_LEN,
     STEP_TIME,
     TOKENS,
+    TOKENS_PER_PARAM,
     TRAIN_TPS,
     TRAIN_WALL_TIME,
     VOCAB,

@@ -49,7 +49,7 @@ from .layout import (
 from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, row_sum, segment_rows, write_digest
-from .transfer import write_profile
+from .transfer import export_chunks, exported, write_profile
 from .validation import (
     _copy,
     _day_ok,
@@ -65,14 +65,6 @@ from .validation import (
 
 if TYPE_CHECKING:
     from ..stats import Digest
-
-
-def _exported(row: dict) -> dict:
-    """A review row as exported: its typed answer as this drill stores one (an older drill kept control
-    characters, which an import refuses)."""
-    from ..session import stored_text
-
-    return row if row["typed"].isprintable() else {**row, "typed": stored_text(row["typed"])}
 
 
 READ_ATTEMPTS = 3  # a reader reads the files again when one was replaced between two reads
@@ -950,35 +942,18 @@ class Profile:
             "profile": self.name,
             "settings": copy.deepcopy(self._settings),
             "states": {item: st.to_dict() for item, st in sorted(self._states.items())},
-            "reviews": [_exported(r) for r in self.reviews()],
+            "reviews": [exported(r) for r in self.reviews()],
             "mocks": self.mocks(),
         }
 
     def export_chunks(self, counts: dict | None = None) -> Iterator[str]:
-        """The export document (:meth:`export`) as text, written as ``json.dumps(doc, ensure_ascii=False,
-        indent=1)`` writes it, piece by piece: the log is read one file at a time, so a long history never
-        sits in memory whole.  ``counts`` (if given) gets the numbers of items, reviews and mocks.
-
-        ``DamagedSave`` if a log file is unreadable (the caller has written nothing for good yet)."""
-        import json
-
+        """The export document (:meth:`export`) as text, piece by piece (``transfer.export_chunks``): the log is
+        read one file at a time.  ``DamagedSave`` if a log file is unreadable."""
         self._check_open()
-
-        def dumped(value: Any, depth: int) -> str:
-            return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + " " * depth)
-
-        states = {item: st.to_dict() for item, st in sorted(self._states.items())}
-        mocks = self.mocks()
         head = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": self.name,
-                "settings": copy.deepcopy(self._settings), "states": states}
-        yield "{\n" + "".join(f" {json.dumps(k)}: {dumped(v, 1)},\n" for k, v in head.items()) + ' "reviews": ['
-        n = 0
-        for r in self.reviews():
-            yield ("\n  " if n == 0 else ",\n  ") + dumped(_exported(r), 2)
-            n += 1
-        yield ("\n ]" if n else "]") + f',\n "mocks": {dumped(mocks, 1)}\n}}'
-        if counts is not None:
-            counts.update(items=len(states), reviews=n, mocks=len(mocks))
+                "settings": copy.deepcopy(self._settings),
+                "states": {item: st.to_dict() for item, st in sorted(self._states.items())}}
+        return export_chunks(head, self.reviews(), self.mocks(), counts)
 
     def import_document(self, doc: Mapping[str, Any], *, today: date | None = None) -> None:
         """Replace the whole profile by ``doc``; validates all of it first and changes nothing if invalid

@@ -6,7 +6,7 @@ import copy
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Iterator
 
 from ..sm2 import ItemState
 from . import layout
@@ -49,3 +49,31 @@ def write_profile(folder: Path, doc: Mapping[str, Any]) -> None:
     atomic_write(folder / "mocks.json", seal(_dumps({"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "mocks"}},
                                                       "mocks": mocks})), backup=False)
     _fsync_dir(folder)
+
+
+def exported(row: dict) -> dict:
+    """A review row as exported: its typed answer as this drill stores one (an older drill kept control
+    characters, which an import refuses)."""
+    from ..session import stored_text
+
+    return row if row["typed"].isprintable() else {**row, "typed": stored_text(row["typed"])}
+
+
+def export_chunks(head: dict, reviews: Iterable[dict], mocks: list, counts: dict | None = None) -> Iterator[str]:
+    """An export document as text, written as ``json.dumps(doc, ensure_ascii=False, indent=1)`` writes it, piece
+    by piece: ``head`` (format, schema, profile, settings, states), then the review rows as ``reviews`` yields
+    them (the log one file at a time, so a long history never sits in memory whole), then ``mocks``.
+    ``counts`` (if given) gets the numbers of items, reviews and mocks."""
+    import json
+
+    def dumped(value: Any, depth: int) -> str:
+        return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + " " * depth)
+
+    yield "{\n" + "".join(f" {json.dumps(k)}: {dumped(v, 1)},\n" for k, v in head.items()) + ' "reviews": ['
+    n = 0
+    for r in reviews:
+        yield ("\n  " if n == 0 else ",\n  ") + dumped(exported(r), 2)
+        n += 1
+    yield ("\n ]" if n else "]") + f',\n "mocks": {dumped(mocks, 1)}\n}}'
+    if counts is not None:
+        counts.update(items=len(head["states"]), reviews=n, mocks=len(mocks))
