@@ -27,7 +27,10 @@ def app_for(profile, clock, lang="en", **setup) -> DrillApp:
 
 
 def text_of(screen, selector: str) -> str:
-    return str(screen.query_one(selector).render())
+    """What a widget shows as plain text (a problem is a drill.widgets.Wrapped text: its plain text)."""
+    from tests.functional.app_support import text_of as shown
+
+    return shown(screen, selector)
 
 
 async def start(pilot) -> MockRunScreen:

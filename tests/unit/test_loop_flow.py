@@ -89,7 +89,8 @@ def test_a_chain_waits_for_its_steps_and_a_scaffold_retires_after_its_full_templ
     ctx = ctx_at(profile)
     profile.set_setting("new_per_day", 100)
     new = [c.item for c in flow.today_session(ctx).cards if c.kind == "new"]
-    assert not any(registry.get(i).is_chain for i in new)  # no step passed yet: no chain met
+    # no step passed yet: no chain whose steps have single templates is met (one with none has nothing to wait for)
+    assert not any(registry.get(i).is_chain and drills.prerequisites(i) for i in new)
     assert "memory.static_given" in new
     day = TODAY - timedelta(days=10)
     record(profile, "memory.static", 4, day)
@@ -102,6 +103,11 @@ def test_a_chain_waits_for_its_steps_and_a_scaffold_retires_after_its_full_templ
         record(profile, s, 4, day)
     passed = chains.passed_once(profile.states(), flow.recent_qualities(profile))
     assert chains.chain_ready(drills.prerequisites(CHAIN), passed)
+    # the bank (161 templates) outgrows a day's 100 new items: once the single templates are all seen, the
+    # ready chain is among the new ones
+    for t in registry.all_templates():
+        if not t.is_chain and t.id not in profile.states():
+            record(profile, t.id, 4, day)
     assert CHAIN in [c.item for c in flow.today_session(ctx).cards if c.kind == "new"]
 
 
