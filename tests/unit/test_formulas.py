@@ -391,6 +391,10 @@ COINCIDES_BY_DESIGN = {
     # the group scales move the speed-up by less than their 1.5-12.5 % share of the weight bytes: the templates grade
     # it within 1 % and 1.5 % (serving.QUANT_TOLERANCE, QUANT_CLOSE), an approximation when the KV reads swamp it
     ("quant_decode_speedup", "no_group_overhead_decode"): lambda f, e: True,
+    # a bf16 base (plain LoRA) is what this slip assumes: it names QLoRA's mistake, and plain LoRA's own answer
+    ("lora_train_bytes", "bf16_base_lora"): lambda f, e: e["bytes_per_frozen_param"] == 2,
+    # fp32 block constants without double quantisation (4.5 bits) is the scheme this slip assumes
+    ("qlora_base_bytes", "no_double_quant"): lambda f, e: e["bits_per_weight"] == 4.5,
 }
 
 

@@ -97,6 +97,9 @@ def _occurrences(node: ex.Node, name: str) -> int:
 NOT_YET_WRITABLE = frozenset({
     "cost.training_energy", "cost.joules_per_token", "cost.per_mtok", "cost.training_run_chain", "cost.double_mfu",
     "serving.littles_law", "serving.mbu", "serving.capacity_chain", "memory.lora_chain", "inference.sliding_window_kv",
+    # lora_train_bytes adds Φ × bytes_frozen (B) to 16 × Φ_train, whose 16 B per parameter is a bare constant: the
+    # written sum mixes B and a plain number
+    "memory.qlora_chain",
 })
 
 
