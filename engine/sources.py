@@ -229,6 +229,31 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "compute-optimal training: parameters and tokens grow together, about 20 tokens per parameter",
            "计算最优训练：参数量与 token 数同步增长，约每个参数 20 个 token",
            "Training Compute-Optimal Large Language Models, NeurIPS 2022 (arXiv:2203.15556)"),
+    # ------------------------------------------------ who uses which convention (issue #24, engine.formulas.conventions)
+    Source("bekman_mle", "ML Engineering (Bekman)", "ML Engineering（Bekman）",
+           "Stas Bekman's open book on training large models: 18 bytes per parameter of training state (fp32 "
+           "gradients), a rough × 1.25 on top for activations and buffers, 8Φ per token with full recompute (HFU)",
+           "Stas Bekman 关于大模型训练的开放书：训练状态每参数 18 字节（fp32 梯度），再粗略乘 1.25 计激活和缓冲区，"
+           "完全重计算时每 token 8Φ（HFU）",
+           "Stas Bekman, Machine Learning Engineering Open Book, github.com/stas00/ml-engineering"),
+    Source("ultrascale2025", "Ultra-Scale Playbook (Hugging Face)", "Ultra-Scale Playbook（Hugging Face）",
+           "Hugging Face's guide to training on GPU clusters: 20 bytes per parameter with an fp32 gradient-"
+           "accumulation buffer, the five parallelisms and their memory",
+           "Hugging Face 的 GPU 集群训练指南：带 fp32 梯度累积缓冲时每参数 20 字节，五种并行及其显存",
+           "The Ultra-Scale Playbook: Training LLMs on GPU Clusters, Hugging Face 2025, "
+           "huggingface.co/spaces/nanotron/ultrascale-playbook"),
+    Source("megatron_distopt", "Megatron-LM distributed optimizer", "Megatron-LM 分布式优化器",
+           "Megatron-LM's table of bytes per parameter under its distributed optimizer: which bytes stay on every "
+           "data-parallel rank and which are sharded (18 → 6 + 12/d, 20 → 4 + 16/d)",
+           "Megatron-LM 分布式优化器的每参数字节表：哪些字节每个数据并行 rank 都保留，哪些被切分"
+           "（18 → 6 + 12/d，20 → 4 + 16/d）",
+           "NVIDIA Megatron-LM documentation, Distributed Optimizer, "
+           "github.com/NVIDIA/Megatron-LM/blob/main/docs/source/api-guide/dist_optimizer.md"),
+    Source("huyen2024", "Huyen 2024 (AI Engineering)", "Huyen 2024（AI Engineering）",
+           "a book on building applications with foundation models; its latency counts the time per output token "
+           "for every output token (TTFT + n·TPOT)",
+           "一本讲用基础模型构建应用的书；它的延迟按每个输出 token 都算一次 TPOT（TTFT + n·TPOT）",
+           "Chip Huyen, AI Engineering: Building Applications with Foundation Models, O'Reilly 2024"),
     # ------------------------------------------------ the 2026 interview formulas (issue #26)
     Source("little1961", "Little 1961 (Little's law)", "Little 1961（Little 定律）",
            "the proof that the average number in a queueing system is the arrival rate times the average time spent",

@@ -55,6 +55,9 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
     # A convention (issue #24) whose default is the seeds' value: stated (worked solution, drill calc) only
     # where it differs from the default, so every problem at the default reads exactly as before.
     quiet: bool = False
+    # The group of engine.formulas.conventions.CONVENTIONS whose rows are this input's recognised values (issue
+    # #24): its choices and default are built from them, and the grader evaluates the formula with each other row.
+    convention: str = ""
 
     def as_(self, name: str, symbol: str = "") -> Input:
         """This meaning bound under another input name (and the symbol that formula writes it with)."""

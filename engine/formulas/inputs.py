@@ -13,6 +13,7 @@ are today: every card and worked solution reads exactly as before.
 
 from __future__ import annotations
 
+from . import conventions
 from .core import Choice, Input
 
 # ---------------------------------------------------------------- model shape
@@ -149,18 +150,22 @@ ACCEPTANCE = Input("acceptance", "ratio", "probability the target model accepts 
 COST_RATIO = Input("cost_ratio", "ratio", "one draft pass / one target pass", "c", "一次草稿前向 / 一次目标前向的耗时")
 
 # ---------------------------------------------------------------- conventions (issue #24 binds them)
-# An enumeration's number is what the expression computes with; its key is what drill calc reads and shows.
+# An enumeration's number is what the expression computes with; its key is what drill calc reads and shows.  A
+# convention input's values, their words and its default are rows of engine.formulas.conventions (written once
+# there): ``_convention`` builds the choices and the default from the rows and names them (``Input.convention``).
+def _convention(group: str, enumeration: bool = True) -> dict:
+    own = conventions.default(group)
+    if not enumeration:
+        return {"default": own.value, "convention": group}
+    return {"default": own.key, "choices": conventions.choices(group), "convention": group}
+
+
+# the ring factor as a plain enumeration, without who uses which (drill calc's toy formulas in the tests)
 RING_FACTOR = Input("ring_factor", "count", "ring factor: the exact (n−1)/n, or 1 as for large n", "",
                     "ring 因子：精确的 (n−1)/n，或 n 很大时取 1", default="exact",
-                    choices=(Choice("exact", 1, "(n−1)/n kept", "保留 (n−1)/n"),
-                             Choice("approx", 0, "(n−1)/n taken as 1 (large n)", "把 (n−1)/n 取作 1（n 很大时）")))
+                    choices=tuple(Choice(c.key, c.value, c.counts, c.counts_zh) for c in conventions.rows("ring_factor")))
 RECIPE = Input("recipe", "count", "mixed-precision recipe: bytes per parameter of the training state", "recipe",
-               "混合精度方案：训练状态每个参数的字节数", default="16", quiet=True,
-               choices=(Choice("16", 16, "bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
-                               "bf16 权重和梯度 + fp32 主权重、m、v（ZeRO 论文：4 + 12/d）"),
-                        Choice("18", 18, "fp32 gradients (Megatron-LM: 6 + 12/d)", "fp32 梯度（Megatron-LM：6 + 12/d）"),
-                        Choice("20", 20, "fp32 master weights and main gradients (Megatron-LM: 4 + 16/d)",
-                               "fp32 主权重和主梯度（Megatron-LM：4 + 16/d）")))
+               "混合精度方案：训练状态每个参数的字节数", quiet=True, **_convention("zero_recipe"))
 
 # The stages shard the same split: ZeRO-1 the optimizer part, ZeRO-2 also the gradients, ZeRO-3 also the weights.
 #   recipe 16: weights 2 + gradients 2 | optimizer 12 (fp32 master, m, v)   -> 4 + 12/d, 2 + 14/d, 16/d
@@ -169,44 +174,25 @@ RECIPE = Input("recipe", "count", "mixed-precision recipe: bytes per parameter o
 # (Megatron-LM's distributed optimizer shards the fp32 main gradients with the optimizer state: its 20-byte row.)
 STATIC_BYTES_PER_PARAM = Input(
     "bytes_per_param", "count", "bytes of training state per parameter (mixed-precision AdamW)", "B/param",
-    "每个参数的训练状态字节数（混合精度 AdamW）", default="16", quiet=True,
-    choices=(Choice("10", 10, "bf16 weights + fp32 Adam m, v, gradients not kept, as in the JAX scaling book",
-                    "bf16 权重 + fp32 Adam m、v，不保留梯度，JAX scaling book 的算法"),
-             Choice("12", 12, "bf16 weights and gradients + fp32 m, v, no fp32 master, as in the QLoRA paper",
-                    "bf16 权重和梯度 + fp32 m、v，无 fp32 主权重，QLoRA 论文的算法"),
-             Choice("16", 16, "bf16 weights and gradients + fp32 master, m, v, as in the ZeRO paper",
-                    "bf16 权重和梯度 + fp32 主权重、m、v，ZeRO 论文的算法"),
-             Choice("18", 18, "fp32 gradients, as in ML Engineering (Bekman) and Megatron-LM",
-                    "fp32 梯度，ML Engineering（Bekman）和 Megatron-LM 的算法"),
-             Choice("20", 20, "fp32 master weights and main gradients, as in the Ultra-Scale Playbook and Megatron-LM",
-                    "fp32 主权重和主梯度，Ultra-Scale Playbook 和 Megatron-LM 的算法")))
+    "每个参数的训练状态字节数（混合精度 AdamW）", quiet=True, **_convention("train_bytes"))
 OVERHEAD = Input("overhead", "ratio", "rough share added for activations and buffers (Bekman's ML Engineering: 0.25, "
                  "i.e. × 1.25)", "overhead", "为激活和缓冲区粗略加上的比例（Bekman 的 ML Engineering：0.25，即 × 1.25）",
-                 high=1, default=0.0, quiet=True)
+                 high=1, quiet=True, **_convention("overhead", enumeration=False))
 FLOPS_PER_PARAM_TOKEN = Input(
     "flops_per_param_token", "count", "training FLOPs per parameter per token", "k_flops",
-    "每个参数每个 token 的训练 FLOPs", default="6", quiet=True,
-    choices=(Choice("6", 6, "model FLOPs: 2 forward + 4 backward, as in Kaplan and Chinchilla",
-                    "模型 FLOPs：前向 2 + 反向 4，Kaplan 和 Chinchilla 的算法"),
-             Choice("8", 8, "hardware FLOPs with full recompute (forward run twice), as in Megatron-LM and Bekman",
-                    "完全重计算时的硬件 FLOPs（前向跑两次），Megatron-LM 和 Bekman 的算法")))
+    "每个参数每个 token 的训练 FLOPs", quiet=True, **_convention("flops_per_token"))
 TOKENS_PER_PARAM = Input("tokens_per_param", "count", "compute-optimal tokens per parameter (rule of thumb 20; "
                          "Chinchilla's Table 3: 20.0-22.4, ~21)", "D/Φ",
                          "计算最优时每个参数的 token 数（经验值 20；Chinchilla 表 3：20.0-22.4，约 21）",
-                         low=1, default=20.0, quiet=True)
+                         low=1, quiet=True, **_convention("tokens_per_param", enumeration=False))
 # the collectives' ring factor as a quiet convention: the JAX scaling book drops (n−1)/n
-RING_CONVENTION = RING_FACTOR._replace(
-    meaning="the collective's ring factor: (n−1)/n exact, or taken as 1 as for large n",
-    meaning_zh="集合通信的 ring 因子：精确的 (n−1)/n，或像 n 很大时那样取 1", quiet=True, choices=(RING_FACTOR.choices[0],
-                         Choice("approx", 0, "(n−1)/n taken as 1 (large n), as in the JAX scaling book",
-                                "把 (n−1)/n 取作 1（n 很大时），JAX scaling book 的做法")))
+RING_CONVENTION = Input("ring_factor", "count",
+                        "the collective's ring factor: (n−1)/n exact, or taken as 1 as for large n", "",
+                        "集合通信的 ring 因子：精确的 (n−1)/n，或像 n 很大时那样取 1", quiet=True,
+                        **_convention("ring_factor"))
 RING_DIRECTIONS = Input(
     "directions", "count", "directions a ring link carries at once (beta is one way of one link)", "dirs",
-    "环上链路同时使用的方向数（beta 是一条链路的单向带宽）", default="1", quiet=True,
-    choices=(Choice("1", 1, "one direction", "单向"),
-             Choice("2", 2, "both ways of a TPU ICI ring / torus link at once, as in the JAX scaling book (never "
-                    "NVLink's two-way 900 GB/s or a switch)",
-                    "TPU ICI 环 / torus 链路双向同时使用，JAX scaling book 的算法（NVLink 的双向 900 GB/s 或交换机不适用）")))
+    "环上链路同时使用的方向数（beta 是一条链路的单向带宽）", quiet=True, **_convention("ring_directions"))
 
 # cost and energy
 GPU_HOURS = Input("gpu_hours", "gpu_hours", "GPU-hours of the run (GPUs × hours)", "GPU-h", "这次训练的 GPU 小时数（GPU 数 × 小时）")
@@ -224,11 +210,7 @@ TTFT = Input("ttft", "time", "time to the first output token", "TTFT", "首 toke
 TPOT = Input("tpot", "time", "time per output token after the first", "TPOT", "首 token 之后每个输出 token 的时间")
 OUTPUT_TOKENS = Input("output_tokens", "count", "output tokens of one request", "n_out", "一个请求的输出 token 数")
 FIRST_TOKEN_IN_TTFT = Input("first_token_in_ttft", "count", "whether TTFT already includes the first output token",
-                            "", "TTFT 是否已包含第一个输出 token", default="true",
-                            choices=(Choice("true", 1, "the first token arrives at TTFT: TTFT + (n − 1)·TPOT",
-                                            "第一个 token 在 TTFT 时到达：TTFT + (n − 1)·TPOT"),
-                                     Choice("false", 0, "TPOT counted for every output token: TTFT + n·TPOT",
-                                            "每个输出 token 都算一次 TPOT：TTFT + n·TPOT")))
+                            "", "TTFT 是否已包含第一个输出 token", **_convention("first_token"))
 TOKENS_PER_REQUEST = Input("tokens_per_request", "count", "tokens generated per request", "n_tok", "每个请求生成的 token 数")
 REPLICA_TPS = Input("tokens_per_s_per_replica", "tok_rate", "tokens per second one replica sustains", "tok/s_replica",
                     "单个副本能持续输出的 token/s")
@@ -282,10 +264,7 @@ CKPT_INTERVAL = Input("interval", "time", "time between checkpoints", "τ", "两
 CP = Input("cp", "count", "context-parallel degree (GPUs the sequence is split over)", "CP", "上下文并行度（序列切分到的 GPU 数）")
 WINDOW = Input("window", "count", "sliding-window size (tokens attended to)", "W", "滑动窗口大小（可关注的 token 数）")
 CAUSAL = Input("causal", "count", "whether causal masking halves the attention FLOPs", "c_attn",
-               "因果掩码是否让注意力 FLOPs 减半", default="false",
-               choices=(Choice("false", 12, "12·L·s·d, scores and values over the whole sequence",
-                               "12·L·s·d，分数和加权求和按整条序列算"),
-                        Choice("true", 6, "6·L·s·d, causal masking halves them", "6·L·s·d，因果掩码让它们减半")))
+               "因果掩码是否让注意力 FLOPs 减半", **_convention("causal"))
 # pipeline schedules (times of passes are t_f, t_b, t_w, t_fb: never b, a batch or an element size elsewhere)
 T_F = Input("t_f", "time", "forward time of one micro-batch on one stage", "t_F", "一个微批次在一个阶段上的前向时间")
 T_B = Input("t_b", "time", "backward time of one micro-batch on one stage (input and weight gradients)", "t_B",
@@ -297,18 +276,14 @@ RADIX = Input("radix", "count", "ports per switch", "k", "每台交换机的端�
 TIERS = Input("tiers", "count", "switch tiers of the fat tree", "tiers", "胖树的交换机层数")
 N_HOSTS = Input("n_hosts", "count", "hosts (NICs) attached to the fabric", "N_hosts", "接入网络的主机（网卡）数")
 OVERSUB = Input("oversubscription", "count", "oversubscription (1 = non-blocking, 3 = 3:1)", "o", "收敛比（1 = 无阻塞，3 = 3:1）")
-DIRECTIONS = Input("directions", "count", "link directions counted", "dirs", "计入的链路方向数", default="1",
-                   choices=(Choice("1", 1, "one direction", "单向"), Choice("2", 2, "both directions", "双向")))
+DIRECTIONS = Input("directions", "count", "link directions counted", "dirs", "计入的链路方向数", **_convention("bisection_directions"))
 GPUS_PER_NODE = Input("gpus_per_node", "count", "GPUs per node", "g", "每个节点的 GPU 数")
 INTRA_BW = Input("intra_bandwidth", "bandwidth", "one-way bandwidth per GPU inside a node (NVLink)", "BW_intra",
                  "节点内每卡的单向带宽（NVLink）")
 INTER_BW = Input("inter_bandwidth", "bandwidth", "one-way bandwidth per GPU between nodes (one NIC rail)", "BW_inter",
                  "节点间每卡的单向带宽（一条网卡轨道）")
 OVERLAP = Input("overlap", "count", "whether the in-node and cross-node phases overlap", "overlap",
-                "节点内和跨节点两个阶段是否重叠", default="false",
-                choices=(Choice("false", 0, "the phases add", "两个阶段相加"),
-                         Choice("true", 1, "the phases overlap: the slower one sets the time",
-                                "两个阶段重叠：由较慢的那个决定")))
+                "节点内和跨节点两个阶段是否重叠", **_convention("overlap"))
 # batch bookkeeping
 GRAD_ACCUM = Input("grad_accum", "count", "gradient-accumulation steps per optimizer step", "k_acc",
                    "每个优化器步的梯度累积步数")

@@ -1,0 +1,248 @@
+"""The recognised conventions (issue #24; the spec's part 3, "Conventions are inputs"): one row per (input, value).
+
+Published sources disagree on a few constants (bytes per parameter of the training state, 6Φ or 8Φ per token,
+the ring's (n−1)/n, ...).  Each is an input of the catalogue with a default, the seeds' value
+(:mod:`engine.formulas.inputs`), and this table is the one place that says which values are in use, by whom
+and what each counts.  Everything else reads it:
+
+* an enumeration input's :class:`~engine.formulas.core.Choice` s and every convention input's default are built
+  from its rows (:func:`choices`, :func:`default`): the figures are written here once;
+* the grader evaluates a problem's own formula with each other row's value of the inputs that formula has
+  (:func:`of_formula`: which formulas a row applies to is derived from the formula's inputs, never listed), and
+  names the row an answer matches (status ``convention``, :mod:`engine.kinds`);
+* the cards and Settings list the rows (``selectable`` ones may be chosen as a learner's own convention).
+
+A row's ``group`` is the input declaration it belongs to (``Input.convention``): ``bytes_per_param`` is a
+convention of the training state but a plain given of ``weights_bytes``, so the name alone does not say.
+A row may apply only under a condition (``when``, see :data:`WHEN`): dropping (n−1)/n is a convention for a
+large ring only, 8Φ per token only where no MFU is applied on top, both directions of a link only on a torus.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, NamedTuple
+
+from ..messages import Twin, pick
+from .core import Choice
+
+
+class Convention(NamedTuple):
+    """One value of a convention input, who uses it and what it counts."""
+
+    group: str  # the convention input it is a value of (Input.convention)
+    input: str  # the input's name in the formulas (what drill calc reads)
+    key: str  # the value as typed (``drill calc train_static_bytes bytes_per_param=18``): a choice's key
+    value: float  # the number the expression computes with
+    label: str  # short: "18 B per parameter"
+    label_zh: str
+    counts: str  # what it counts: "bf16 weights, fp32 gradients"
+    counts_zh: str
+    who: str  # who uses it, in a few words: "ML Engineering (Bekman) and Megatron-LM" ("" for none)
+    who_zh: str
+    source: str  # engine.sources keys, comma-separated (readable with engine.sources.cite)
+    default: bool = False  # the seeds' value: the input's default
+    selectable: bool = True  # a learner may choose it as their own convention (False: recognised only)
+    when: str = ""  # a condition of WHEN under which it is a convention (else a named mistake stays one)
+
+    def label_in(self, lang: str = "en") -> str:
+        return pick(lang, self.label, self.label_zh)
+
+    def counts_in(self, lang: str = "en") -> str:
+        return pick(lang, self.counts, self.counts_zh)
+
+    def who_in(self, lang: str = "en") -> str:
+        return pick(lang, self.who, self.who_zh)
+
+    @property
+    def words(self) -> Twin:
+        """What the value means, with who uses it: a choice's words (``drill calc``, the worked solution)."""
+        if not self.who:
+            return Twin(self.counts, self.counts_zh)
+        space = " " if self.who_zh[-1].isascii() else ""  # "JAX scaling book 的算法", "ZeRO 论文的算法"
+        return Twin(f"{self.counts}, as in {self.who}", f"{self.counts_zh}，{self.who_zh}{space}的算法")
+
+    def source_in(self, lang: str = "en") -> str:
+        """The sources, readable (``ML Engineering (Bekman); Megatron-LM distributed optimizer``)."""
+        from ..sources import cite
+
+        return cite(self.source, lang=lang)
+
+
+def _c(group: str, input: str, key: str, value: float, label: tuple[str, str], counts: tuple[str, str],
+       who: tuple[str, str], source: str, **kw: Any) -> Convention:
+    return Convention(group, input, key, value, *label, *counts, *who, source, **kw)
+
+
+ZERO_PAPER = ("the ZeRO paper", "ZeRO 论文")
+JAX_BOOK = ("the JAX scaling book", "JAX scaling book")
+MEGATRON = ("Megatron-LM's distributed optimizer", "Megatron-LM 分布式优化器")
+
+CONVENTIONS: tuple[Convention, ...] = (
+    # ---------------------------------------------------------------- bytes of the training state per parameter
+    _c("train_bytes", "bytes_per_param", "10", 10, ("10 B per parameter", "每参数 10 B"),
+       ("bf16 weights + fp32 Adam m, v, gradients not kept", "bf16 权重 + fp32 Adam m、v，不保留梯度"),
+       JAX_BOOK, "austin2025", selectable=False),
+    _c("train_bytes", "bytes_per_param", "12", 12, ("12 B per parameter", "每参数 12 B"),
+       ("bf16 weights and gradients + fp32 m, v, no fp32 master", "bf16 权重和梯度 + fp32 m、v，无 fp32 主权重"),
+       ("the QLoRA paper", "QLoRA 论文"), "dettmers2023", selectable=False),
+    _c("train_bytes", "bytes_per_param", "16", 16, ("16 B per parameter", "每参数 16 B"),
+       ("bf16 weights and gradients + fp32 master, m, v", "bf16 权重和梯度 + fp32 主权重、m、v"),
+       ZERO_PAPER, "rajbhandari2020", default=True),
+    _c("train_bytes", "bytes_per_param", "18", 18, ("18 B per parameter", "每参数 18 B"),
+       ("fp32 gradients", "fp32 梯度"), ("ML Engineering (Bekman) and Megatron-LM", "ML Engineering（Bekman）和 Megatron-LM"),
+       "bekman_mle, megatron_distopt"),
+    _c("train_bytes", "bytes_per_param", "20", 20, ("20 B per parameter", "每参数 20 B"),
+       ("fp32 master weights and main gradients", "fp32 主权重和主梯度"),
+       ("the Ultra-Scale Playbook and Megatron-LM", "Ultra-Scale Playbook 和 Megatron-LM"),
+       "ultrascale2025, megatron_distopt"),
+    # ---------------------------------------------------------------- the ZeRO stages' split of the same bytes
+    _c("zero_recipe", "recipe", "16", 16, ("recipe 16 (ZeRO-1: 4 + 12/d)", "16 B 方案（ZeRO-1：4 + 12/d）"),
+       ("bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
+        "bf16 权重和梯度 + fp32 主权重、m、v（ZeRO 论文：4 + 12/d）"), ("", ""), "rajbhandari2020", default=True),
+    _c("zero_recipe", "recipe", "18", 18, ("recipe 18 (ZeRO-1: 6 + 12/d)", "18 B 方案（ZeRO-1：6 + 12/d）"),
+       ("fp32 gradients (Megatron-LM: 6 + 12/d)", "fp32 梯度（Megatron-LM：6 + 12/d）"), ("", ""),
+       "megatron_distopt, bekman_mle"),
+    _c("zero_recipe", "recipe", "20", 20, ("recipe 20 (ZeRO-1: 4 + 16/d)", "20 B 方案（ZeRO-1：4 + 16/d）"),
+       ("fp32 master weights and main gradients (Megatron-LM: 4 + 16/d)", "fp32 主权重和主梯度（Megatron-LM：4 + 16/d）"),
+       ("", ""), "megatron_distopt, ultrascale2025"),
+    # ---------------------------------------------------------------- a rough share on top of the static bytes
+    _c("overhead", "overhead", "0", 0.0, ("no overhead", "不加余量"),
+       ("the bytes counted, nothing on top", "只算所列的字节，不另加"), ("", ""), "rajbhandari2020", default=True),
+    _c("overhead", "overhead", "0.25", 0.25, ("× 1.25", "× 1.25"),
+       ("a rough quarter on top for activations and buffers", "为激活和缓冲区粗略多加四分之一"),
+       ("ML Engineering (Bekman)", "ML Engineering（Bekman）"), "bekman_mle"),
+    # ---------------------------------------------------------------- training FLOPs per parameter per token
+    _c("flops_per_token", "flops_per_param_token", "6", 6, ("6Φ per token", "每 token 6Φ"),
+       ("model FLOPs: 2 forward + 4 backward", "模型 FLOPs：前向 2 + 反向 4"), ("Kaplan and Chinchilla", "Kaplan 和 Chinchilla"),
+       "kaplan2020, hoffmann2022", default=True),
+    # MFU is defined with 6Φ: 8Φ with an MFU on top counts the recompute twice (a named mistake of train_time)
+    _c("flops_per_token", "flops_per_param_token", "8", 8, ("8Φ per token", "每 token 8Φ"),
+       ("hardware FLOPs with full recompute (forward run twice)", "完全重计算时的硬件 FLOPs（前向跑两次）"),
+       ("Megatron-LM and Bekman", "Megatron-LM 和 Bekman"), "narayanan2021, bekman_mle", when="no_mfu"),
+    # ---------------------------------------------------------------- the ring's (n−1)/n
+    _c("ring_factor", "ring_factor", "exact", 1, ("the exact (n−1)/n", "精确的 (n−1)/n"),
+       ("(n−1)/n kept", "保留 (n−1)/n"), ("", ""), "patarasuk2009", default=True),
+    _c("ring_factor", "ring_factor", "approx", 0, ("(n−1)/n dropped", "省略 (n−1)/n"),
+       ("(n−1)/n taken as 1 (large n)", "把 (n−1)/n 取作 1（n 很大时）"), JAX_BOOK, "austin2025", when="large_n"),
+    # ---------------------------------------------------------------- directions of a ring link
+    _c("ring_directions", "directions", "1", 1, ("one direction", "单向"), ("one direction", "单向"), ("", ""),
+       "patarasuk2009", default=True),
+    _c("ring_directions", "directions", "2", 2, ("both directions of a link", "链路双向"),
+       ("both ways of a TPU ICI ring / torus link at once (never NVLink's two-way 900 GB/s or a switch)",
+        "TPU ICI 环 / torus 链路双向同时使用（NVLink 的双向 900 GB/s 或交换机不适用）"), JAX_BOOK, "austin2025",
+       when="torus"),
+    # ---------------------------------------------------------------- compute-optimal tokens per parameter
+    _c("tokens_per_param", "tokens_per_param", "20", 20.0, ("20 tokens per parameter", "每参数 20 个 token"),
+       ("the rule of thumb", "经验值"), ("", ""), "hoffmann2022", default=True),
+    _c("tokens_per_param", "tokens_per_param", "21", 21.0, ("~21 tokens per parameter", "约每参数 21 个 token"),
+       ("Chinchilla's Table 3: 20.0-22.4 across sizes", "Chinchilla 表 3：不同规模 20.0-22.4"),
+       ("Hoffmann et al. 2022", "Hoffmann 等 2022"), "hoffmann2022"),
+    # ---------------------------------------------------------------- the spec's further conventions (given inputs)
+    _c("first_token", "first_token_in_ttft", "true", 1, ("first token at TTFT", "首 token 在 TTFT 到达"),
+       ("the first token arrives at TTFT: TTFT + (n − 1)·TPOT", "第一个 token 在 TTFT 时到达：TTFT + (n − 1)·TPOT"),
+       ("", ""), "vllm_metrics", default=True),
+    _c("first_token", "first_token_in_ttft", "false", 0, ("TPOT for every token", "每个 token 都算 TPOT"),
+       ("TPOT counted for every output token: TTFT + n·TPOT", "每个输出 token 都算一次 TPOT：TTFT + n·TPOT"),
+       ("", ""), "databricks2023, huyen2024"),
+    _c("causal", "causal", "false", 12, ("12·L·s·d", "12·L·s·d"),
+       ("12·L·s·d, scores and values over the whole sequence", "12·L·s·d，分数和加权求和按整条序列算"), ("", ""),
+       "chowdhery2022", default=True),
+    _c("causal", "causal", "true", 6, ("6·L·s·d (causal)", "6·L·s·d（因果）"),
+       ("6·L·s·d, causal masking halves them", "6·L·s·d，因果掩码让它们减半"), ("", ""), "bekman_mle"),
+    _c("overlap", "overlap", "false", 0, ("phases added", "两阶段相加"), ("the phases add", "两个阶段相加"), ("", ""),
+       "sergeev2018", default=True),
+    _c("overlap", "overlap", "true", 1, ("phases overlapped", "两阶段重叠"),
+       ("the phases overlap: the slower one sets the time", "两个阶段重叠：由较慢的那个决定"), ("", ""), "austin2025"),
+    _c("bisection_directions", "directions", "1", 1, ("one direction", "单向"), ("one direction", "单向"), ("", ""),
+       "alfares2008", default=True),
+    _c("bisection_directions", "directions", "2", 2, ("both directions", "双向"), ("both directions", "双向"), ("", ""),
+       "austin2025"),
+)
+
+
+def rows(group: str) -> tuple[Convention, ...]:
+    """The rows of one convention input, in the table's order."""
+    out = tuple(c for c in CONVENTIONS if c.group == group)
+    if not out:
+        raise KeyError(f"no convention group {group!r}")
+    return out
+
+
+def default(group: str) -> Convention:
+    """The row that is the input's default (the seeds' value)."""
+    return next(c for c in rows(group) if c.default)
+
+
+def choices(group: str) -> tuple[Choice, ...]:
+    """An enumeration input's choices, built from its rows (the figures live in this table only)."""
+    return tuple(Choice(c.key, c.value, c.words.en, c.words.zh) for c in rows(group))
+
+
+def row_of(group: str, value: float) -> Convention | None:
+    """The row of ``group`` whose number is ``value`` (None when the value is none of the table's)."""
+    return next((c for c in rows(group) if c.value == value), None)
+
+
+# The conditions under which a row is a convention rather than a mistake.  Each reads the formula's inputs as the
+# problem evaluates them and the facts of its world (question_bank.base.World; an empty tuple when it has none).
+Condition = Callable[[Mapping[str, Any], tuple[Any, ...]], bool]
+
+
+def _large_n(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
+    # a ring of 8 or more, or a problem whose own convention already drops the factor (it says "large n")
+    return float(values.get("n", 0)) >= 8 or values.get("ring_factor") == 0
+
+
+def _torus(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
+    # beta is one way of one link of a physical ring or torus: a TPU's ICI (its accelerator is in the "tpu" pool)
+    return any("tpu" in getattr(getattr(w, "gpu", None), "pools", ()) for w in worlds)
+
+
+def _no_mfu(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
+    return "mfu" not in values
+
+
+WHEN: dict[str, Condition] = {"large_n": _large_n, "torus": _torus, "no_mfu": _no_mfu}
+
+
+def of_formula(formula: Any) -> tuple[tuple[Any, tuple[Convention, ...]], ...]:
+    """The formula's convention inputs with their rows: derived from its inputs (``Input.convention``)."""
+    return tuple((i, rows(i.convention)) for i in formula.inputs if i.convention)
+
+
+def applies(row: Convention, values: Mapping[str, Any], worlds: tuple[Any, ...] = ()) -> bool:
+    """Whether ``row`` is a convention for a problem with these input values (its condition holds)."""
+    return not row.when or WHEN[row.when](values, worlds)
+
+
+class Alternative(NamedTuple):
+    """The problem's formula evaluated with one other convention: what an answer by that book gives."""
+
+    row: Convention
+    value: float  # the answer under the row's value, everything else the problem's own
+    own: Convention | None  # the problem's own row of the same input (None: a value the table does not list)
+    own_value: float  # the input's own value (base units)
+
+
+def alternatives(formula: Any, values: Mapping[str, Any], worlds: tuple[Any, ...] = ()) -> tuple[Alternative, ...]:
+    """Every other applicable convention's answer for ``values`` (the problem's inputs; omitted ones are defaults).
+
+    One input at a time, the others at the problem's own values (a book's answer differs from the problem's in
+    one convention).  Values that cannot be evaluated (a requirement fails) are left out.
+    """
+    from .core import FormulaError
+
+    full = formula.with_defaults(values)
+    out = []
+    for i, group in of_formula(formula):
+        mine = full[i.name]
+        own = next((c for c in group if c.value == mine), None)
+        for row in group:
+            if row.value == mine or not applies(row, full, worlds):
+                continue
+            try:
+                v = formula.evaluate(**{**full, i.name: row.value})
+            except (FormulaError, ZeroDivisionError, OverflowError):
+                continue
+            out.append(Alternative(row, v, own, mine))
+    return tuple(out)
