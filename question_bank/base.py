@@ -150,6 +150,7 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
     kind: str = "count"
     unit: str | None = None  # unit to show it in (None: the unit a person would pick)
     value_zh: str = ""  # a text value in Chinese (default: the text itself: names, dtypes)
+    origin: Any = None  # question_bank.kit.Origin: the catalogue entry and field the value is (None: the template's)
 
     @property
     def display(self) -> str:
@@ -201,8 +202,8 @@ def tidy_zh(text: str) -> str:
 
 
 def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "count", unit: str | None = None,
-          *, value_zh: str = "") -> Given:
-    return Given(name, label_en, label_zh, value, kind, unit, value_zh)
+          *, value_zh: str = "", origin: Any = None) -> Given:
+    return Given(name, label_en, label_zh, value, kind, unit, value_zh, origin)
 
 
 # A whole-number answer (GPUs, sequences, micro-batches) is graded exactly, so it must be settled by
@@ -447,7 +448,7 @@ class Problem:
             "scenario": self.scenario(lang),
             "params": {g.name: (list(g.value) if isinstance(g.value, (list, tuple)) else g.value) for g in self.givens},
             "givens": [{"name": g.name, "label": g.label(lang), "value": g.value, "display": g.display_in(lang)}
-                       for g in self.givens],
+                       | ({"from": str(g.origin)} if g.origin is not None else {}) for g in self.givens],
             "target_seconds": sum(s.target_seconds for s in self.steps),
         }
         if self.hardware is not None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
 from .roofline import CONV_EN, CONV_ZH, COUNT_UNITS_EN, COUNT_UNITS_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge
@@ -55,7 +55,8 @@ def _fitting_gpus(m: models.Model, dtype: str) -> list:
 
 def _attn_givens(m: models.Model, n: int, dtype: str):
     return (given("model", "Model", "模型", m.name), given("n", "Sequence length N", "序列长度 N", n),
-            given("d", "Head dimension d", "每头维度 d", m.d_head), given("dtype", "Precision", "精度", dtype),
+            kit.model(m, "d_head", name="d", label=("Head dimension d", "每头维度 d")),
+            given("dtype", "Precision", "精度", dtype),
             given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes"))
 
 

@@ -12,7 +12,7 @@ import math
 
 from engine.units import fmt_quantity
 
-from .. import hardware, models, ranges
+from .. import hardware, kit, models, ranges
 from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 
 CONV_EN = ("Conventions: a request's latency counts the first output token in TTFT: TTFT + (n − 1)·TPOT; "
@@ -124,7 +124,7 @@ def mbu(rng):
     tps = steps * batch
     return Spec(
         givens=(given("gpu", "GPU", "GPU", gpu.name),
-                given("bandwidth", "HBM bandwidth", "显存带宽", gpu.bandwidth, "bandwidth", "TB/s"),
+                kit.chip(gpu, "bandwidth", label=("HBM bandwidth", "显存带宽"), unit="TB/s"),
                 given("weights", "bf16 weights", "bf16 权重", weights, "bytes", "GB"),
                 given("kv_per_token", "KV cache per token", "每个 token 的 KV Cache", kv_token, "bytes", "KB"),
                 given("batch", "Batch B", "batch 大小 B", batch),

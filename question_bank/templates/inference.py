@@ -13,7 +13,7 @@ from engine import formulas
 from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Given, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
@@ -45,7 +45,7 @@ def model_zh(m: Model) -> str:
 
 def params_given(m: Model) -> Given:
     """Φ as people say it (69B for Llama-2-70B's 68.98B): every problem computes with this figure."""
-    return given("phi", "Parameters Φ", "参数量 Φ", nominal_phi(m), "count", "params")
+    return kit.model(m, "phi")
 
 
 def weight_bytes(m: Model, dtype: str) -> float:
@@ -54,9 +54,8 @@ def weight_bytes(m: Model, dtype: str) -> float:
 
 
 def kv_givens(m: Model, *, with_d_head: bool = True) -> tuple[Given, ...]:
-    out = (given("layers", "Layers L", "层数 L", m.layers), given("n_heads", "Query heads", "Query 头数", m.n_heads),
-           given("n_kv_heads", "KV heads n_kv", "KV 头数 n_kv", m.n_kv_heads))
-    return out + ((given("d_head", "Head dimension d_head", "每头维度 d_head", m.d_head),) if with_d_head else ())
+    fields = ("layers", "n_heads", "n_kv_heads") + (("d_head",) if with_d_head else ())
+    return tuple(kit.model(m, f) for f in fields)
 
 
 def heads_extra(m: Model) -> dict:
@@ -85,11 +84,11 @@ def devices(gpu: GPU, need: float) -> int:
 def node_givens(gpu: GPU, n: int, dtype: str | None = None) -> tuple[Given, ...]:
     out = (given("gpu", "GPU", "GPU", gpu.name if n == 1 else f"{n} × {gpu.name} (tensor parallel)",
                  value_zh=gpu.name if n == 1 else f"{n} × {gpu.name}（张量并行）"),
-           given("gpu_bytes", "Memory" + (" (all GPUs)" if n > 1 else ""), "显存" + ("（全部 GPU）" if n > 1 else ""),
-                 n * gpu.memory, "bytes", "GB"),
-           bw_given(n * gpu.bandwidth))
+           kit.chip(gpu, "memory", times=n,
+                          label=("Memory (all GPUs)", "显存（全部 GPU）") if n > 1 else None),
+           kit.chip(gpu, "bandwidth", times=n))
     if dtype:
-        out += (peak_given(n * gpu.peak(dtype), dtype),)
+        out += (kit.chip(gpu, "peak", dtype=dtype, times=n),)
     return out
 
 
@@ -174,8 +173,7 @@ def fits_on_card(rng):
     cmp_zh = f"  {gb(w)} {'≤' if fits else '>'} {gpu.name} 的 {gb(gpu.memory)}：{'放得下' if fits else '放不下'}"
     return Spec(
         givens=(model_given(m), params_given(m), given("dtype", "Weight precision", "权重精度", dtype),
-                given("gpu", "GPU", "GPU", gpu.name), given("gpu_bytes", "GPU memory", "GPU 显存", gpu.memory,
-                                                           "bytes", "GB")),
+                given("gpu", "GPU", "GPU", gpu.name), kit.chip(gpu, "memory", label=("GPU memory", "GPU 显存"))),
         asks=(Ask(prompt_en=f"Do {m.name}'s weights alone fit in the memory of one {gpu.name} at {dtype}? "
                             "(ignore activations, KV cache and framework overhead) Answer yes or no.",
                   prompt_zh=f"只看权重，{m.name} 的 {dtype} 权重能放进一张 {gpu.name} 的显存吗？（忽略激活、KV Cache 与框架开销）"
@@ -259,10 +257,10 @@ def kv_cache_derive(rng):
     batch, seq = rng.choice((1, 4, 8, 16, 32, 64)), _seq(rng, m)
     bpe = DTYPE_BYTES[dtype]
     return Spec(
-        givens=(model_given(m), given("d_model", "Hidden size d_model", "隐藏维度 d_model", m.d_model),
-                given("layers", "Layers L", "层数 L", m.layers),
-                given("n_heads", "Attention (query) heads", "注意力（query）头数", m.n_heads),
-                given("n_kv_heads", "KV heads", "KV 头数", m.n_kv_heads),
+        givens=(model_given(m), kit.model(m, "d_model", label=("Hidden size d_model", "隐藏维度 d_model")),
+                kit.model(m, "layers"),
+                kit.model(m, "n_heads", label=("Attention (query) heads", "注意力（query）头数")),
+                kit.model(m, "n_kv_heads", label=("KV heads", "KV 头数")),
                 given("batch", "Batch B", "batch 大小 B", batch), given("seq", "Sequence length S", "序列长度 S", seq),
                 given("dtype", "KV precision", "KV 精度", dtype)),
         asks=(Ask(formula="kv_cache_bytes", unit="GB", extras=heads_extra(m),
@@ -465,8 +463,8 @@ def min_gpus_serving(rng):
         givens=(model_given(m), given("weight_bytes", f"Weights ({dtype})", f"权重（{dtype}）", w, "bytes", "GB"),
                 given("kv_bytes", f"KV cache (batch {batch} × {seq:,} tokens, {gpu.sixteen})",
                       f"KV Cache（batch {batch} × {seq:,} token，{gpu.sixteen}）", kv, "bytes", "GB"),
-                given("gpu", "GPU", "GPU", gpu.name), given("gpu_bytes", "Memory per GPU", "单卡显存", gpu.memory,
-                                                           "bytes", "GB")),
+                given("gpu", "GPU", "GPU", gpu.name),
+                kit.chip(gpu, "memory", label=("Memory per GPU", "单卡显存"))),
         asks=(Ask(formula="min_gpus", unit="GPUs", integer=True, inputs={"total_bytes": total, "gpu_bytes": gpu.memory},
                   explanation=lead, explanation_zh=lead_zh,
                   prompt_en=f"What is the fewest {gpu.name} GPUs whose combined memory holds {m.name}'s weights and "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES
 from ..models import Model
@@ -73,8 +73,8 @@ def decode_attention_intensity(rng):
     dtype = rng.choice(("bf16", "fp8", "fp32")) if m.attention != "MHA" else rng.choice(("bf16", "fp8"))
     return Spec(
         givens=(given("model", "Model", "模型", f"{m.name} ({m.attention})", value_zh=f"{model_zh(m)}（{m.attention}）"),
-                given("n_heads", "Query heads n_heads", "Query 头数 n_heads", m.n_heads),
-                given("n_kv_heads", "KV heads n_kv_heads", "KV 头数 n_kv_heads", m.n_kv_heads),
+                kit.model(m, "n_heads", label=("Query heads n_heads", "Query 头数 n_heads")),
+                kit.model(m, "n_kv_heads", label=("KV heads n_kv_heads", "KV 头数 n_kv_heads")),
                 given("dtype", "KV precision", "KV 精度", dtype),
                 given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes")),
         asks=(Ask(formula="decode_attention_intensity", unit="FLOP/B",
@@ -140,14 +140,14 @@ def chain_mla_vs_gqa(rng):
         scenario_zh=f"{m.name}（{fmt_quantity(m.params / 1e9, 'count')}B 参数，MLA）在一台 8 × {gpu.name} 的节点上以 fp8 权重处理 "
                     f"{seq:,} token 的请求；KV Cache 为 {kv_dtype}，按每块 {page} 个 token 分页。和 Llama 式的 GQA 缓存（{n_kv} 个 KV 头，"
                     "每头 128 维）相比，MLA 带来了什么？",
-        givens=(given("layers", "Layers L", "层数 L", m.layers),
+        givens=(kit.model(m, "layers"),
                 given("kv_lora_rank", "Latent rank d_c", "潜向量维度 d_c", m.kv_lora_rank),
                 given("rope_dim", "RoPE key dimension d_R", "RoPE key 维度 d_R", m.rope_dim),
                 given("n_kv_heads", "GQA alternative: KV heads", "GQA 对照：KV 头数", n_kv),
                 given("d_head", "GQA alternative: head dimension", "GQA 对照：每头维度", 128),
                 given("bytes_per_elem", f"KV bytes per element ({kv_dtype})", f"KV 每元素字节数（{kv_dtype}）",
                       DTYPE_BYTES[kv_dtype], "bytes"),
-                given("gpu_bytes", "Memory (8 GPUs)", "显存（8 张 GPU）", 8 * gpu.memory, "bytes", "GB"),
+                kit.chip(gpu, "memory", times=8, label=("Memory (8 GPUs)", "显存（8 张 GPU）")),
                 given("weight_bytes", "Weights (fp8)", "权重（fp8）", w, "bytes", "GB"),
                 given("seq", "Tokens per request", "每个请求的 token 数", seq),
                 given("block_size", "KV block (tokens)", "KV 块大小（token）", page)),

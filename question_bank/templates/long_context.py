@@ -7,7 +7,7 @@ from engine import formulas
 from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
-from .. import models
+from .. import kit, models
 from ..base import Ask, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
 
@@ -40,9 +40,9 @@ def sliding_window_kv(rng):
     inputs = {"batch": batch, "seq": seq, "window": m.sliding_window, "layers": m.layers, "n_kv_heads": m.n_kv_heads,
               "d_head": m.d_head, "bytes_per_elem": DTYPE_BYTES[dtype]}
     return Spec(
-        givens=(given("model", "Model", "模型", m.name), given("layers", "Layers L", "层数 L", m.layers),
-                given("n_kv_heads", "KV heads n_kv", "KV 头数 n_kv", m.n_kv_heads),
-                given("d_head", "Head dimension d_head", "每头维度 d_head", m.d_head),
+        givens=(given("model", "Model", "模型", m.name), kit.model(m, "layers"),
+                kit.model(m, "n_kv_heads"),
+                kit.model(m, "d_head"),
                 given("window", "Sliding window W", "滑动窗口 W", m.sliding_window),
                 given("dtype", "KV precision", "KV 精度", dtype)),
         asks=(Ask(formula="sliding_window_kv_bytes", inputs=inputs, unit="GB",
@@ -66,9 +66,9 @@ def _cp_setup(rng) -> tuple:
 def _cp_givens(m, seq: int, cp: int) -> tuple:
     return (given("model", "Model", "模型", m.name), given("seq", "Sequence length S", "序列长度 S", seq),
             given("cp", "Context-parallel GPUs CP", "上下文并行卡数 CP", cp),
-            given("n_heads", "Query heads", "Query 头数", m.n_heads),
-            given("n_kv_heads", "KV heads n_kv", "KV 头数 n_kv", m.n_kv_heads),
-            given("d_head", "Head dimension d_head", "每头维度 d_head", m.d_head))
+            kit.model(m, "n_heads"),
+            kit.model(m, "n_kv_heads"),
+            kit.model(m, "d_head"))
 
 
 def _ring_inputs(m, seq: int, cp: int) -> dict:

@@ -7,7 +7,7 @@ from engine import formulas
 from engine.answers import Choice
 from engine.units import best_unit, fmt_number, fmt_quantity
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from .roofline import an
 
@@ -50,10 +50,7 @@ ZERO_FORMULA = {1: "4Φ + 12Φ/N_dp", 2: "2Φ + 14Φ/N_dp", 3: "16Φ/N_dp"}
 # Helpers shared by the memory, communication and MFU templates
 
 
-def nominal_phi(model: models.Model) -> float:
-    """The parameter count as people say it: 2 significant figures (3 from 100B on)."""
-    sig = 3 if model.params >= 1e11 else 2
-    return float(f"{model.params:.{sig - 1}e}")
+nominal_phi = kit.nominal_phi  # Φ as people say it (69B for 68.98B): one definition, in the kit
 
 
 def phi_text(phi: float) -> str:
@@ -244,7 +241,7 @@ def zero_planning(rng):
         scenario_en=f"You plan the training of {model.name} (Φ = {phi_text(phi)}) on {gpu.name} GPUs ({mem} each).",
         scenario_zh=f"你要规划 {model.name}（Φ = {phi_text(phi)}）在 {gpu.name}（每卡 {mem}）上的训练。",
         givens=(phi_given(phi), given("n_dp", "Data-parallel GPUs N_dp", "数据并行卡数 N_dp", n),
-                given("gpu_bytes", f"{gpu.name} memory", f"{gpu.name} 显存", gpu.memory, "bytes", "GB")),
+                kit.chip(gpu, "memory", label=(f"{gpu.name} memory", f"{gpu.name} 显存"))),
         asks=(Ask(formula="train_static_bytes", unit="GB",
                   prompt_en="Without sharding, how much static memory (weights + gradients + AdamW states) "
                             "does training need, in GB?",

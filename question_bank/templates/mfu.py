@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, template
 from .memory import cap, model_phi, model_world, nominal_phi, phi_given, phi_text, unit_for, zh_after, zh_model
 
@@ -45,8 +45,7 @@ def _peak_text(gpu) -> str:
 
 def _cluster_givens(phi: float, gpu, n: int) -> tuple:
     return (phi_given(phi), given("n_gpus", "GPUs N", "GPU 卡数 N", n),
-            given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16,
-                  "flop_rate", "TFLOPS"))
+            kit.named_peak(gpu))
 
 
 def _two_sig(x: float) -> float:

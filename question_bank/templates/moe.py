@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from engine.units import fmt_number, round_sig
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
 from ..models import Model
@@ -110,7 +110,7 @@ def total_params_config(rng):
     return Spec(
         givens=(given("model", "Model", "模型", m.name, value_zh=name_zh(m)),
                 given("moe_layers", "MoE layers", "MoE 层数", moe_layers),
-                given("d_model", "Hidden size d_model", "隐藏维度 d_model", m.d_model),
+                kit.model(m, "d_model", label=("Hidden size d_model", "隐藏维度 d_model")),
                 given("d_expert", "Expert MLP inner size d_expert", "专家 MLP 的中间维度 d_expert", m.ffn),
                 given("n_experts", "Routed experts per MoE layer E", "每个 MoE 层的路由专家数 E", m.experts),
                 _moe_givens(m)[1]),
@@ -180,7 +180,7 @@ def alltoall_bytes(rng):
     return Spec(
         givens=(given("model", "Model", "模型", m.name), given("tokens", "Tokens on this GPU T", "本卡上的 token 数 T", tokens),
                 given("top_k", "Experts per token k", "每个 token 激活的专家数 k", m.top_k),
-                given("d_model", "Hidden size d_model", "隐藏维度 d_model", m.d_model),
+                kit.model(m, "d_model", label=("Hidden size d_model", "隐藏维度 d_model")),
                 given("dtype", "Precision of the exchanged activations", "交换的激活的精度", dtype),
                 given("bytes_per_elem", "Bytes per element", "每元素字节数", DTYPE_BYTES[dtype], "bytes"),
                 given("n", "Expert-parallel GPUs N", "专家并行的 GPU 数 N", n)),
@@ -243,7 +243,7 @@ def chain_moe_vs_dense(rng):
         givens=_moe_givens(m) + (
             given("bytes_per_param", f"Bytes per parameter ({dtype})", f"每参数字节数（{dtype}）", bpe, "bytes"),
             given("tokens", "Tokens per GPU per step T", "每张 GPU 每步的 token 数 T", tokens),
-            given("d_model", "Hidden size d_model", "隐藏维度 d_model", m.d_model),
+            kit.model(m, "d_model", label=("Hidden size d_model", "隐藏维度 d_model")),
             given("n", "Expert-parallel GPUs N", "专家并行的 GPU 数 N", n)),
         asks=(
             Ask(formula="moe_total_params", unit="", tolerance=TOTAL_TOLERANCE,

@@ -10,7 +10,7 @@ from engine.answers import Choice
 from engine.layout import LayoutRules
 from engine.units import fmt_number, fmt_quantity
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, template
 from .memory import nominal_phi, phi_given, phi_text, unit_for
 
@@ -233,8 +233,7 @@ def train_chain(rng):
         givens=(phi_given(phi), given("layers", "Layers L", "层数 L", model.layers), given("n_gpus", "GPUs", "GPU 卡数", n),
                 given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB"),
                 given("s", "Sequence length s", "序列长度 s", s), given("m", "Micro-batches per step m", "每步微批次数 m", m),
-                given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16, "flop_rate",
-                      "TFLOPS"),
+                kit.named_peak(gpu),
                 given("mfu", "MFU over the busy time", "忙碌时间内的 MFU", mfu, "ratio", "%")),
         asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=False),
               Ask(formula="zero1_parallel_bytes", inputs={"phi": phi, "tp": tp, "pp": pp, "n_dp": dp}, unit="GB",

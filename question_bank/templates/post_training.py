@@ -5,7 +5,7 @@ so q, k, v and o are all d × d.
 
 from __future__ import annotations
 
-from .. import models
+from .. import kit, models
 from ..base import Ask, Ref, Spec, World, given, template
 from .memory import ROUND_PHI_B, nominal_phi, phi_text
 from .roofline import an
@@ -27,8 +27,8 @@ def _setup(rng):
 
 
 def _givens(m, r):
-    return (given("model", "Model", "模型", m.name), given("layers", "Layers L", "层数 L", m.layers),
-            given("d_in", "Hidden size d", "隐藏维度 d", m.d_model), given("rank", "LoRA rank r", "LoRA 的秩 r", r))
+    return (given("model", "Model", "模型", m.name), kit.model(m, "layers"),
+            kit.model(m, "d_model", name="d_in"), given("rank", "LoRA rank r", "LoRA 的秩 r", r))
 
 
 def _inputs(m, r, n_mat):

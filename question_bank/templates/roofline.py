@@ -14,7 +14,7 @@ from engine.answers import BOUND_CHOICES, Choice
 from engine.formulas import bound_solution, classify_bound
 from engine.units import fmt_number, fmt_quantity
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Given, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES, GPU, SEED_TABLE, TFLOPS
 
@@ -67,17 +67,17 @@ def zh_gap(word: str) -> str:
     return "" if re.match(r"[\u4e00-\u9fff]", word) else " "
 
 
-def bw_unit(bandwidth: float) -> str:
-    """TB/s when the datasheet figure is a tenth of a TB/s (3.35 TB/s stays 3350 GB/s)."""
-    return "TB/s" if abs(bandwidth / 1e11 - round(bandwidth / 1e11)) < 1e-9 else "GB/s"
+bw_unit = kit.bw_unit  # TB/s for a tenth of a TB/s, else GB/s: one definition, in the kit
 
 
 def peak_given(value: float, dtype: str) -> Given:
-    return given("peak_flops", f"Peak dense {dtype} FLOP/s", f"{dtype} 稠密峰值算力", value, "flop_rate", "TFLOPS")
+    """A peak that is no catalogue chip's figure (the seed's quoted table, a hypothetical chip): kit.chip_given
+    gives a chip's own, with its origin."""
+    return kit.shown_as(f"peak:{dtype}", value)
 
 
 def bw_given(value: float) -> Given:
-    return given("bandwidth", "Memory bandwidth", "显存带宽", value, "bandwidth", bw_unit(value))
+    return kit.shown_as("bandwidth", value)
 
 
 def dtype_given(dtype: str) -> Given:
@@ -89,7 +89,8 @@ def gpu_given(gpu: GPU) -> Given:
 
 
 def card_givens(gpu: GPU, dtype: str) -> tuple[Given, ...]:
-    return (gpu_given(gpu), dtype_given(dtype), peak_given(gpu.peak(dtype), dtype), bw_given(gpu.bandwidth))
+    return (gpu_given(gpu), dtype_given(dtype), kit.chip(gpu, "peak", dtype=dtype),
+            kit.chip(gpu, "bandwidth"))
 
 
 def ridge(peak: float, bandwidth: float) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
@@ -579,7 +579,7 @@ def chain_quantise(rng):
         scenario_en=f"You want to serve {m.name} on {an(gpu.name)} with {name_en.split(',')[0]} weights.",
         scenario_zh=f"你想在 {gpu.name} 上用 {name_zh.split('，')[0]} 权重部署 {m.name}。",
         givens=(given("model", "Model", "模型", m.name), params_given(m), given("gpu", "GPU", "GPU", gpu.name),
-                given("gpu_bytes", "GPU memory", "GPU 显存", gpu.memory, "bytes", "GB"))
+                kit.chip(gpu, "memory", label=("GPU memory", "GPU 显存")))
         + _scheme_givens(name_en, name_zh, bits, g, sb, zb)
         + (given("kv_bytes", f"KV cache read per step (batch {batch} × {seq:,} tokens, bf16)",
                  f"每步读取的 KV Cache（batch {batch} × {seq:,} token，bf16）", kv, "bytes", "GB"),),

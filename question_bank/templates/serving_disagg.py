@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity
 
-from .. import models, ranges
+from .. import kit, models, ranges
 from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ..hardware import DTYPE_BYTES
 
@@ -31,9 +31,9 @@ def _model(rng) -> "models.Model":
 
 
 def _kv_givens(m, dtype: str) -> tuple:
-    return (given("model", "Model", "模型", m.name), given("layers", "Layers L", "层数 L", m.layers),
-            given("n_kv_heads", "KV heads n_kv", "KV 头数 n_kv", m.n_kv_heads),
-            given("d_head", "Head dimension d_head", "每头维度 d_head", m.d_head),
+    return (given("model", "Model", "模型", m.name), kit.model(m, "layers"),
+            kit.model(m, "n_kv_heads"),
+            kit.model(m, "d_head"),
             given("dtype", "KV precision", "KV 精度", dtype))
 
 

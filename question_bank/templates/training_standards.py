@@ -9,7 +9,7 @@ from engine import formulas
 from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
-from .. import hardware, models
+from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, template
 from .memory import model_phi, nominal_phi, phi_given, phi_text, unit_for, zh_model
 from .roofline import an
@@ -65,11 +65,11 @@ PARAM_ZH = ("Llama 式解码器：Q、O 投影为 h × (n_heads·d_head)，K、V
 
 
 def _config_givens(m) -> tuple:
-    return (given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Hidden size h", "隐藏维度 h", m.d_model),
-            given("n_heads", "Query heads", "Query 头数", m.n_heads), given("n_kv_heads", "KV heads", "KV 头数", m.n_kv_heads),
-            given("d_head", "Head dimension d_head", "每头维度 d_head", m.d_head),
+    return (kit.model(m, "layers"), kit.model(m, "d_model", label=("Hidden size h", "隐藏维度 h")),
+            kit.model(m, "n_heads"), kit.model(m, "n_kv_heads", label=("KV heads", "KV 头数")),
+            kit.model(m, "d_head"),
             given("ffn", "MLP inner size d_ffn", "MLP 中间维度 d_ffn", m.ffn),
-            given("vocab", "Vocabulary V", "词表大小 V", m.vocab))
+            kit.model(m, "vocab"))
 
 
 @template("memory.param_count_approx", topic="memory", title="Parameters from the 12·L·h² rule",
@@ -80,7 +80,7 @@ def param_count_approx(rng):
         layers, d = rng.choice(range(12, 129, 4)), rng.choice((2048, 2560, 3072, 4096, 5120, 6144, 8192, 12288, 16384))
         m = m._replace(key="hypothetical", name=f"a transformer (L = {layers}, h = {d})", layers=layers, d_model=d)
     return Spec(
-        givens=(given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Hidden size h", "隐藏维度 h", m.d_model)),
+        givens=(kit.model(m, "layers"), kit.model(m, "d_model", label=("Hidden size h", "隐藏维度 h"))),
         asks=(Ask(formula="param_count_approx", unit="",
                   prompt_en=f"{cap_first(m.name)} has L = {m.layers} layers of hidden size h = {m.d_model}. Estimate its parameters "
                             "with the rule of thumb 12·L·h² (4h² attention + 8h² MLP per layer).",
@@ -453,8 +453,7 @@ def chinchilla_chain(rng):
         scenario_en=f"You have {n} {gpu.name} GPUs for {days} days at {fmt_number(mfu * 100)}% MFU.",
         scenario_zh=f"你有 {n} 张 {gpu.name}，可用 {days} 天，MFU 为 {fmt_number(mfu * 100)}%。",
         givens=(given("n_gpus", "GPUs N", "卡数 N", n),
-                given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16, "flop_rate",
-                      "TFLOPS"),
+                kit.named_peak(gpu),
                 given("mfu", "MFU", "MFU", mfu, "ratio", "%"), given("time", "Training time", "训练时长", seconds, "time", "s")),
         asks=(Ask(formula="compute_budget", inputs=budget, unit="FLOP",
                   prompt_en=f"How many FLOPs can the run deliver in {days} days ({fmt_number(seconds)} s)?",
@@ -518,8 +517,7 @@ def mfu_judgement(rng):
                     f"吞吐 {fmt_number(tps)} tokens/s。",
         givens=(phi_given(phi), given("tokens_per_s", "Throughput", "吞吐", tps, "tok_rate", "tok/s"),
                 given("n_gpus", "GPUs N", "卡数 N", n),
-                given("peak_flops", f"{gpu.name} dense bf16 peak", f"{gpu.name} bf16 稠密峰值", gpu.bf16, "flop_rate",
-                      "TFLOPS")),
+                kit.named_peak(gpu)),
         asks=(Ask(formula="mfu", unit="%", prompt_en="What MFU is that, in %?", prompt_zh="对应的 MFU 是多少（%）？"),
               Ask(formula="hfu", unit="%", prompt_en="And the HFU with full recomputation, in %?",
                   prompt_zh="全量重计算下的 HFU 又是多少（%）？"),

@@ -47,7 +47,10 @@ def render(problem, part: str, lang: str) -> str:
             out += s.solution_lines(lang)
         return "\n".join(out)
     if part == "answer":  # one line (the C encoder: fast); main() prints it indented
-        return json.dumps(problem.to_dict(lang), ensure_ascii=False, sort_keys=True)
+        d = problem.to_dict(lang)
+        for g in d["givens"]:  # where a given comes from (the kit's origin, issue 23 §4) is added information,
+            g.pop("from", None)  # not a change of the problem: tests/unit/test_kit.py checks it
+        return json.dumps(d, ensure_ascii=False, sort_keys=True)
     raise ValueError(f"unknown part {part!r}")
 
 
