@@ -21,6 +21,7 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
     "cost.double_mfu": (None, None, None, None),
     "memory.lora_chain": ("memory.lora_params", None),
     "memory.qlora_chain": ("memory.qlora_base", "memory.lora_params", None),
+    "memory.rl_memory_chain": ("memory.ppo_static", None, "memory.grpo_static", None),
     "parallelism.batch_chain": ("parallelism.grad_accum", None),
     "reliability.checkpoint_chain": (None, None, None, "reliability.young_daly"),
     "reliability.goodput_chain": (None, "reliability.young_daly", None),

@@ -5,8 +5,11 @@ so q, k, v and o are all d × d.
 
 from __future__ import annotations
 
-from .. import kit, models
-from ..base import Ask, Ref, Spec, World, given, template
+from engine import formulas
+from engine.units import fmt_quantity
+
+from .. import hardware, kit, models
+from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from .memory import ROUND_PHI_B, nominal_phi, phi_text
 from .roofline import an
 
@@ -102,13 +105,14 @@ def qlora_base(rng):
     i = rng.randrange(len(QLORA_MODELS) + len(QLORA_ROUND_B))
     if i < len(QLORA_MODELS):
         m = models.get(QLORA_MODELS[i])
-        name, name_zh, phi = m.name, m.name, nominal_phi(m)
+        name, name_zh, phi, phi_given = m.name, m.name, nominal_phi(m), kit.model(m, "phi")
     else:
         phi = QLORA_ROUND_B[i - len(QLORA_MODELS)] * 1e9
         name, name_zh = f"{an(phi_text(phi))} {phi_text(phi)}-parameter dense model", f"一个 {phi_text(phi)} 参数的稠密模型"
+        phi_given = given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params")
     world = World(model=m) if i < len(QLORA_MODELS) else World(phi=phi)
     return Spec(
-        givens=(given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params"),) + _nf4_givens(),
+        givens=(phi_given,) + _nf4_givens(),
         asks=(Ask(formula="qlora_base_bytes", unit="GB", inputs={"phi": phi, "bits_per_weight": NF4_BITS},
                   explanation=NF4_LINES, explanation_zh=NF4_LINES_ZH,
                   prompt_en=f"{name[:1].upper() + name[1:]} (Φ = {phi_text(phi)}) is fine-tuned with QLoRA. How many "
@@ -132,7 +136,7 @@ def qlora_chain(rng):
                     "with mixed-precision Adam.",
         scenario_zh=f"用 QLoRA 微调 {m.name}（Φ = {phi_text(phi)}，{m.layers} 层，隐藏维度 {m.d_model:,}）：基座冻结为 NF4，"
                     f"每层的 {t_zh} 上加秩为 {r} 的 LoRA 适配器，用 bf16 混合精度 Adam 训练。",
-        givens=_givens(m, r) + (given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params"),) + _nf4_givens(),
+        givens=_givens(m, r) + (kit.model(m, "phi"),) + _nf4_givens(),
         asks=(Ask(formula="qlora_base_bytes", unit="GB", inputs={"phi": phi, "bits_per_weight": NF4_BITS},
                   explanation=NF4_LINES, explanation_zh=NF4_LINES_ZH,
                   prompt_en="How many GB does the frozen NF4 base take?",
@@ -154,4 +158,167 @@ def qlora_chain(rng):
                   prompt_zh="不计激活，训练的静态显存（基座、适配器的权重、梯度和优化器状态）是多少 GB？")),
         conventions_en=CONV_EN + " " + NF4_EN, conventions_zh=CONV_ZH + NF4_ZH,
         world=World(model=m),
+    )
+
+
+# --------------------------------------------------------------------------- #
+# RL post-training: PPO's four models (InstructGPT) against GRPO's policy + reference (DeepSeekMath, R1)
+
+# (policy, reward model): the critic is initialised from the reward model (InstructGPT §3.5), the reference is a
+# frozen copy of the initial policy.  (InstructGPT's own 175B policy with a 6B reward model is left out: its critic
+# is 3% of the state, so counting it frozen could not be told from the right answer.)
+RL_FAMILIES = (("llama31_8b", "llama31_70b"), ("llama3_8b", "llama3_70b"), ("qwen3_8b", "qwen3_32b"),
+               ("llama2_7b", "llama2_13b", "llama2_70b"), ("mistral_7b",))
+# (policy, reward model): a reward model of the policy's family, no larger than the policy
+RL_SETUPS = tuple((p, r) for fam in RL_FAMILIES for i, p in enumerate(fam) for r in fam[:i + 1])
+PPO_TASKS = (("helpful chat answers", "更有用的对话回答"), ("instruction following", "更好的指令遵循"),
+             ("summaries", "更好的摘要"))
+# (task, what its rule-based reward checks)
+GRPO_TASKS = (("math problems", "数学题", "the final answer is checked", "检查最终答案"),
+              ("coding problems", "编程题", "the unit tests are run", "运行单元测试"),
+              ("logic puzzles", "逻辑谜题", "the solution is verified", "验证解答"))
+RL_CONV_EN = ("Static memory only: a model that trains holds 16 B per parameter (bf16 weights and gradients, fp32 "
+              "master weights, Adam m and v); a frozen model holds its bf16 weights (2 B per parameter). Activations, "
+              "the rollout's KV cache and buffers aside; GB = 1e9 B.")
+RL_CONV_ZH = ("只算静态显存：训练中的模型每参数 16 B（bf16 权重和梯度、fp32 主权重、Adam 的 m 和 v）；冻结的模型只存 bf16 "
+              "权重（每参数 2 B）。不计激活值、rollout 的 KV Cache 和缓冲区；GB = 1e9 B。")
+PPO_EN = ("PPO in the InstructGPT recipe: the policy trains, the critic (value model) is initialised from the reward "
+          "model and trains with it, the reference is a frozen copy of the initial policy (for the KL penalty), the "
+          "reward model is frozen.")
+PPO_ZH = ("InstructGPT 式的 PPO：策略模型在训练；评论家（价值模型）从奖励模型初始化，并与策略模型一起训练；参考模型是初始策略的"
+          "冻结副本（用于 KL 惩罚）；奖励模型冻结。")
+
+
+def _rl_setup(rng):
+    """(policy model, its Φ, the reward model's base model, how the text names it, its Φ)."""
+    pol_key, rm_key = rng.choice(RL_SETUPS)
+    pol, rm = models.get(pol_key), models.get(rm_key)
+    return pol, nominal_phi(pol), rm, f"a reward model fine-tuned from {rm.name}", f"从 {rm.name} 微调出的奖励模型", \
+        nominal_phi(rm)
+
+
+POLICY_PHI = ("Policy parameters Φ_policy", "策略模型参数量 Φ_policy")
+
+
+def _rl_givens(pol, rm) -> tuple:
+    return (given("policy", "Policy", "策略模型", pol.name),
+            kit.model(pol, "phi", name="phi_policy", label=POLICY_PHI),
+            kit.model(rm, "phi", name="phi_reward", label=("Reward model parameters Φ_reward", "奖励模型参数量 Φ_reward")))
+
+
+def _ppo_inputs(phi, rm_phi) -> dict:
+    return {"phi_policy": phi, "phi_critic": rm_phi, "phi_reference": phi, "phi_reward": rm_phi}
+
+
+PPO_LINES = ("Φ_critic = Φ_reward (the critic starts from the reward model); Φ_ref = Φ_policy (a copy of the initial "
+             "policy)",)
+PPO_LINES_ZH = ("Φ_critic = Φ_reward（评论家从奖励模型初始化）；Φ_ref = Φ_policy（初始策略的副本）",)
+
+
+@template("memory.ppo_static", topic="memory", title="PPO's four models: static memory",
+          title_zh="PPO 的四个模型：静态显存", difficulty=3, target_seconds=150, source="ouyang2022")
+def ppo_static(rng):
+    pol, phi, rm, rm_en, rm_zh, rm_phi = _rl_setup(rng)
+    task_en, task_zh = rng.choice(PPO_TASKS)
+    return Spec(
+        givens=_rl_givens(pol, rm),
+        asks=(Ask(formula="ppo_static_bytes", unit="GB", inputs=_ppo_inputs(phi, rm_phi),
+                  explanation=PPO_LINES, explanation_zh=PPO_LINES_ZH,
+                  prompt_en=f"{pol.name} (Φ = {phi_text(phi)}) is aligned with PPO for {task_en}, against "
+                            f"{rm_en} (Φ = {phi_text(rm_phi)}). How much static memory do the four models hold "
+                            "together, in GB?",
+                  prompt_zh=f"用 PPO 对齐 {pol.name}（Φ = {phi_text(phi)}），目标是{task_zh}，奖励来自{rm_zh}"
+                            f"（Φ = {phi_text(rm_phi)}）。四个模型合计的静态显存是多少 GB？"),),
+        conventions_en=PPO_EN + " " + RL_CONV_EN, conventions_zh=PPO_ZH + RL_CONV_ZH,
+        world=(World(model=pol), World(model=rm)),
+    )
+
+
+def _reward_choice(rng, rm_en, rm_zh, rm_phi):
+    """GRPO's task and reward: rule-based (a checker, DeepSeek-R1) or the learned reward model (DeepSeekMath):
+    (Φ_reward, task, reward, in English and Chinese)."""
+    task_en, task_zh, rule_en, rule_zh = rng.choice(GRPO_TASKS)
+    if rng.random() < 0.5:
+        return 0.0, task_en, task_zh, f"a rule-based reward ({rule_en}; no reward model)", \
+            f"基于规则的奖励（{rule_zh}；没有奖励模型）"
+    return rm_phi, task_en, task_zh, f"{rm_en} (Φ = {phi_text(rm_phi)})", f"{rm_zh}（Φ = {phi_text(rm_phi)}）"
+
+
+GRPO_EN = ("GRPO scores each sampled response against the mean reward of its group, so there is no critic; the "
+           "reference is a frozen copy of the initial policy (for the KL penalty).")
+GRPO_ZH = "GRPO 用同组回答的平均奖励作为每个回答的基线，因此没有评论家；参考模型是初始策略的冻结副本（用于 KL 惩罚）。"
+
+
+@template("memory.grpo_static", topic="memory", title="GRPO: static memory without a critic",
+          title_zh="GRPO：没有评论家的静态显存", difficulty=3, target_seconds=120, source="shao2024")
+def grpo_static(rng):
+    pol, phi, rm, rm_en, rm_zh, rm_phi = _rl_setup(rng)
+    reward, task_en, task_zh, r_en, r_zh = _reward_choice(rng, rm_en, rm_zh, rm_phi)
+    return Spec(
+        givens=(given("policy", "Policy", "策略模型", pol.name),
+                kit.model(pol, "phi", name="phi_policy", label=POLICY_PHI),
+                given("reward", "Reward", "奖励", "rule-based" if not reward else f"reward model, {phi_text(reward)}",
+                      value_zh="基于规则" if not reward else f"奖励模型，{phi_text(reward)}")),
+        asks=(Ask(formula="grpo_static_bytes", unit="GB",
+                  inputs={"phi_policy": phi, "phi_reference": phi, "phi_reward": reward},
+                  prompt_en=f"{pol.name} (Φ = {phi_text(phi)}) is trained with GRPO on {task_en}, with {r_en}. "
+                            "How much static memory do the models hold together, in GB?",
+                  prompt_zh=f"用 GRPO 在{task_zh}上训练 {pol.name}（Φ = {phi_text(phi)}），奖励为{r_zh}。"
+                            "所有模型合计的静态显存是多少 GB？"),),
+        conventions_en=GRPO_EN + " " + RL_CONV_EN, conventions_zh=GRPO_ZH + RL_CONV_ZH,
+        world=(World(model=pol), World(model=rm)),
+    )
+
+
+# GPUs whose memory the static state is sharded over (ZeRO-3 / FSDP): 80 GB and 141 GB parts
+RL_GPUS = ("h100_sxm", "h200", "b200")
+
+
+@template("memory.rl_memory_chain", topic="memory", title="RL post-training: PPO's four models vs GRPO → GPUs",
+          title_zh="RL 后训练：PPO 的四个模型 vs GRPO → GPU 数", difficulty=3, target_seconds=360,
+          source="ouyang2022, shao2024")
+def rl_memory_chain(rng):
+    while True:
+        pol, phi, rm, rm_en, rm_zh, rm_phi = _rl_setup(rng)
+        gpu = hardware.get(rng.choice(RL_GPUS))
+        reward, task_en, task_zh, r_en, r_zh = _reward_choice(rng, rm_en, rm_zh, rm_phi)
+        ppo = formulas.get("ppo_static_bytes").evaluate(**_ppo_inputs(phi, rm_phi))
+        grpo_in = {"phi_policy": phi, "phi_reference": phi, "phi_reward": reward}
+        grpo = formulas.get("grpo_static_bytes").evaluate(**grpo_in)
+        fits = [{"total_bytes": t, "gpu_bytes": gpu.memory} for t in (ppo, grpo)]
+        if all(settled_by_hand("min_gpus", f) for f in fits) and ppo <= 64 * gpu.memory:
+            break
+    mem = fmt_quantity(gpu.memory, "bytes", unit="GB")
+    return Spec(
+        scenario_en=f"A team post-trains {pol.name} (Φ = {phi_text(phi)}) with reinforcement learning on {gpu.name} "
+                    f"GPUs ({mem} each) for {task_en} and compares PPO, rewarded by {rm_en} (Φ = "
+                    f"{phi_text(rm_phi)}), with GRPO, rewarded by {r_en}. Each recipe's static state is fully sharded over its GPUs (ZeRO-3 / FSDP).",
+        scenario_zh=f"一个团队在 {gpu.name}（每卡 {mem}）上用强化学习在{task_zh}上后训练 {pol.name}（Φ = {phi_text(phi)}），"
+                    "比较两种做法："
+                    f"PPO，奖励来自{rm_zh}（Φ = {phi_text(rm_phi)}）；GRPO，奖励为{r_zh}。每种做法的静态状态都完全"
+                    "切分到各自的 GPU 上（ZeRO-3 / FSDP）。",
+        givens=_rl_givens(pol, rm) + (
+            given("grpo_reward", "GRPO reward", "GRPO 的奖励", "rule-based" if not reward else "the same reward model",
+                  value_zh="基于规则" if not reward else "同一个奖励模型"),
+            kit.chip(gpu, "memory")),
+        asks=(Ask(formula="ppo_static_bytes", unit="GB", inputs=_ppo_inputs(phi, rm_phi),
+                  explanation=PPO_LINES, explanation_zh=PPO_LINES_ZH,
+                  prompt_en="How much static memory do PPO's four models hold, in GB?",
+                  prompt_zh="PPO 的四个模型合计占多少 GB 静态显存？"),
+              Ask(formula="min_gpus", integer=True, unit="", inputs={"total_bytes": Ref(0), "gpu_bytes": gpu.memory},
+                  prompt_en=f"What is the fewest {gpu.name} GPUs whose memory holds it?",
+                  prompt_zh=f"至少需要多少张 {gpu.name} 才放得下？"),
+              Ask(formula="grpo_static_bytes", unit="GB", inputs=grpo_in,
+                  prompt_en="How much static memory does GRPO hold, in GB?",
+                  prompt_zh="GRPO 合计占多少 GB 静态显存？"),
+              Ask(formula="min_gpus", integer=True, unit="", inputs={"total_bytes": Ref(2), "gpu_bytes": gpu.memory},
+                  takeaway="GRPO drops the critic, a trained model of the reward model's size at 16 B per parameter, "
+                           "and a rule-based reward drops the reward model too: that is the memory (and the GPUs) "
+                           "RL post-training saves by moving from PPO to GRPO.",
+                  takeaway_zh="GRPO 去掉了评论家（一个与奖励模型同大、每参数 16 B 的训练中模型），基于规则的奖励还去掉了"
+                              "奖励模型：这就是 RL 后训练从 PPO 换到 GRPO 省下的显存（和 GPU）。",
+                  prompt_en=f"And the fewest {gpu.name} GPUs for GRPO?",
+                  prompt_zh=f"GRPO 至少需要多少张 {gpu.name}？")),
+        conventions_en=PPO_EN + " " + GRPO_EN + " " + RL_CONV_EN, conventions_zh=PPO_ZH + GRPO_ZH + RL_CONV_ZH,
+        world=(World(model=pol, gpu=gpu), World(model=rm)),
     )

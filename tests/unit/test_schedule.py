@@ -131,8 +131,14 @@ def simulate(interview: date | None, days: int, *, new_per_day: int, skip=(), sc
 
 
 def _load_ratio(cards, interview, start=DAY0):
-    days = [interview - timedelta(days=k) for k in range(1, 15) if interview - timedelta(days=k) >= start]
+    """The busiest day of the final stretch over its mean, counted from the first day any review falls due: the
+    opening days of a plan that starts inside the stretch have nothing learnt yet to review, and counting their
+    zeros would make the ratio depend on how many of them the bank's size leaves (two, not one, under FSRS at 166
+    templates)."""
+    days = [interview - timedelta(days=k) for k in range(14, 0, -1) if interview - timedelta(days=k) >= start]
     loads = [sum(1 for _, kind in cards[d] if kind == "due") for d in days]
+    while loads and loads[0] == 0:
+        loads.pop(0)
     return max(loads) / (sum(loads) / len(loads))
 
 
