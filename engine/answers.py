@@ -186,6 +186,28 @@ for _sym in UNIT_SYMBOLS:
     _ENDING_WITH[_sym[-1]] = _ENDING_WITH.get(_sym[-1], ()) + (_sym,)
 
 
+# "$12.5", "$1.2M", "$2.5/GPU-h": the dollar sign written before its number, as prices are
+_DOLLAR_FIRST = (r"(?<![\w.$])\$\s*(\d[\d,]*(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+)(?:\s*([kKMB])(?![A-Za-z]))?"
+                 r"(/[^\W\d_][\w-]*)?")
+_DOLLAR_SUFFIX = {"k": "e3", "K": "e3", "M": "e6", "B": "e9"}
+
+
+def _dollars_after(t: str) -> str:
+    """``$12.5`` -> ``12.5 $``, ``$1.2M`` -> ``1.2e6 $``, ``$2.5/GPU-h`` -> ``2.5 $/GPU-h``."""
+    if "$" not in t:
+        return t
+
+    def after(m: re.Match) -> str:
+        number = m.group(1)
+        if m.group(2):
+            if re.search("[eE]", number):
+                return m.group(0)  # $1e3k: not a price anyone writes; the reader says why
+            number = number.replace(",", "") + _DOLLAR_SUFFIX[m.group(2)]
+        return f"{number} ${m.group(3) or ''}"
+
+    return re.sub(_DOLLAR_FIRST, after, t)
+
+
 def split_unit(text: str, kind: str | None) -> tuple[str, Unit | None, str]:
     """Split ``"1120 GB"`` into (``"1120"``, GB, ``"GB"``).
 
@@ -220,7 +242,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     if re.search(_NOT_FINITE, t):
         return Unreadable(text, say("not_finite_typed"))
     notes: list[Said] = []
-    t = _tidy(t)
+    t = _dollars_after(_tidy(t))
     if not t:
         return Unreadable(text, say("no_number"))
     if t in UNITS:  # "GB", "h", "x": a unit alone
@@ -352,7 +374,7 @@ class _Found(NamedTuple):
 
 # A word right after a number or ")": a unit candidate, looked up in UNITS (longest first at "/":
 # "GB/s/140" is GB/s, then "/140").  A dict lookup per word, not a regex of every symbol: fast.
-_AFTER_NUMBER = r"(?<=[\d.)])(\s*)([^\W\d_]+(?:[-/][^\W\d_]+)*|%)"  # "-": GPU-h
+_AFTER_NUMBER = r"(?<=[\d.)])(\s*)(\$(?:/[^\W\d_]+(?:-[^\W\d_]+)*)?|[^\W\d_]+(?:[-/][^\W\d_]+)*|%)"  # GPU-h, $/GPU-h
 
 
 def _units_after_numbers(t: str) -> list[_Found]:
@@ -488,6 +510,9 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
                                         dims=Twin(shown, shown) if shown else say("dim.plain"),
                                         asked=_asked_dims(kind)))
     value, dim, combo, implied = chosen
+    converted = _converted_by_hand(node, kind)
+    if converted is not None:
+        return Unreadable(text, say("units.converted_twice", literal=converted, unit=default_unit or KINDS[kind]))
     value /= KIND_IN_DIMS.get(kind, 1.0)
     if not math.isfinite(value):
         return Unreadable(text, say("not_finite"))
@@ -510,6 +535,44 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
         if u.factor != 1.0:
             alt = u.to_base(value)
     return Parsed(text, value, kind, "", tuple(notes), alt=alt)
+
+
+# The factors people divide or multiply by to turn seconds into hours, J·s/h into MWh, $ per token into $/Mtok:
+# with units typed, the units already convert, so the factor typed as a bare number would convert twice.
+_BY_HAND = {3600.0: "3600", 1e6: "10⁶", 3.6e6: "3.6 × 10⁶", 3.6e9: "3.6 × 10⁹"}
+_CONVERTED_KINDS = frozenset(k for k in KIND_IN_DIMS if k != "bits")
+
+
+def _converted_by_hand(node: ex.Node, kind: str) -> str | None:
+    """The conversion factor typed as a bare number in an expression with units (``… / 3600`` for GPU-hours), or None.
+
+    Only for the kinds whose unit is a conversion away from its dimension's base unit (GPU-h, $/GPU-h, $/Mtok,
+    MWh): ``7e6 GPU-h × 700 W / 10⁶`` is 7.8 × 10⁻³ MWh read by its units, 7800 MWh as meant; neither
+    reading is graded, the user is told to drop one of the two conversions."""
+    if kind not in _CONVERTED_KINDS:
+        return None
+
+    def bare(n: ex.Node):
+        if isinstance(n, ex.Num):
+            yield n.value
+        elif isinstance(n, ex.Neg):
+            yield from bare(n.operand)
+        elif isinstance(n, ex.Bin):
+            if n.op == "*" and isinstance(n.right, ex.Var) and n.right.name.startswith(_SLOT):
+                return  # a number with its unit
+            if n.op == "*" and isinstance(n.right, ex.Var):
+                return  # a suffixed number (1.5k): a multiple of the base unit
+            yield from bare(n.left)
+            yield from bare(n.right)
+        elif isinstance(n, ex.Call):
+            for a in n.args:
+                yield from bare(a)
+
+    for v in bare(node):
+        for factor, shown in _BY_HAND.items():
+            if abs(v - factor) <= 1e-9 * factor:
+                return shown
+    return None
 
 
 def _asked_dims(kind: str) -> Said:

@@ -26,7 +26,7 @@ import warnings
 from typing import Mapping, NamedTuple, Sequence, Union
 
 from .messages import Twin, say
-from .units import dim_text, fmt_number
+from .units import PLAIN, dim_text, fmt_number
 
 MAX_TEXT = 200  # characters of a typed answer
 MAX_DEPTH = 24  # parentheses / operator nesting
@@ -375,7 +375,7 @@ def _evalq(node: Node, env) -> tuple[float, tuple[int, ...]]:
     raise ExprError("expr.calls")
 
 
-_PLAIN = (0, 0, 0)
+_PLAIN = PLAIN
 
 
 def _dim_said(d: tuple[int, ...]):

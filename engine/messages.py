@@ -45,6 +45,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "unknown_word": ("unknown unit or word {word!r}", "未知的单位或词“{word}”"),
     "wrong_kind": ("{symbol} is {kind}, not {asked}", "{symbol} 是{kind}，但题目问的是{asked}"),
     "so_far": ("{reason} (understood so far: {so_far})", "{reason}（已识别：{so_far}）"),
+    "units.converted_twice": ("{literal} converts to {unit} by hand, and the units you wrote already convert: leave "
+                              "out {literal}, or write the numbers without units",
+                              "{literal} 是手工换算成 {unit} 的系数，而你写的单位已经完成了这个换算：去掉 {literal}，"
+                              "或者数字都不带单位"),
     "so_far_unit": ("unit {symbol}", "单位 {symbol}"),
     "list_expected": ("expected a list of values separated by commas, such as 10ms,12ms,8ms",
                       "应为用逗号分隔的一组数值，例如 10ms,12ms,8ms"),
@@ -335,7 +339,13 @@ KIND_NAMES_ZH: dict[str, str] = {
 # What a unit of a kind reads as, where that is not the kind's name (engine.answers: "GB is bytes, Gb is bits").
 READING_NAMES: dict[str, str] = {"bytes": "bytes", "bandwidth": "bytes_per_s"}  # kind -> MESSAGES code
 # A dimension the question asks for, where the dimension's symbols alone would not say it (tok/s is 1/s).
-ASKED_DIMS: dict[str, tuple[str, str]] = {"tok_rate": ("tok/s (1/s)", "tok/s（1/s）")}
+ASKED_DIMS: dict[str, tuple[str, str]] = {
+    "tok_rate": ("tok/s (1/s)", " tok/s（1/s）"), "req_rate": ("req/s (1/s)", " req/s（1/s）"),
+    "step_rate": ("step/s (1/s)", " step/s（1/s）"), "gpu_hours": ("GPU-h (a time: s)", " GPU-h（时间：s）"),
+    "usd_per_gpu_hour": ("$/GPU-h ($/s)", " $/GPU-h（$/s）"), "usd_per_mtok": ("$/Mtok ($)", " $/Mtok（$）"),
+    "power": ("W (J/s)", " W（J/s）"), "energy_per_token": ("J/token (J)", " J/token（J）"),
+    "mwh": ("MWh (an energy: J)", " MWh（能量：J）"),
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,17 +21,20 @@ kind           base unit    examples of accepted units
 ``gpu_hours``  GPU-h        GPU-h, GPU-hours, GPUh, 卡时
 ``req_rate``   req/s        req/s, requests/s, rps, QPS
 ``step_rate``  step/s       step/s, steps/s
-``power``      W            W, kW, MW, watts
-``energy_per_token``  J/token  J/token, J/tok, mJ/token
-``mwh``        MWh          MWh, kWh, GWh
+``power``      W            W, kW, MW, GW, watts, 瓦
+``energy_per_token``  J/token  J/token, J/tok, mJ/token, kJ/token
+``mwh``        MWh          MWh, kWh, GWh, Wh, J, kJ, MJ, GJ
 ``nats``       nat          nat, nats
 =============  ===========  ==========================================
 
 The economic, energy and serving-capacity kinds (from ``dollars`` on) were added for the 2026
-interview formulas (cost, capacity, energy, the Chinchilla loss).  Their units are outside the
-FLOP/B/s dimensions of expressions: a dollar, a watt-hour or a nat is a plain number there, a
-request or a decode step per second is 1/s like a token rate.  ``GPU-h`` is its own plain unit, not
-a time: a GPU-hour is one GPU busy for an hour, and 3600 s is not an answer to "how many GPU-hours".
+interview formulas (cost, capacity, energy, the Chinchilla loss).  In expressions they have
+dimensions of their own: the base dimensions are FLOP, B, s, $ and J, so a watt is J/s, a MWh is
+3.6 × 10⁹ J, a price per GPU-hour is $/s (a GPU is a count), $/Mtok is $ (per 10⁶ tokens, a count),
+a request or a decode step per second is 1/s like a token rate, and a nat is a plain number.
+``GPU-h`` is a GPU busy for an hour: a time in an expression (``1024 GPUs × 720 h`` is GPU-hours,
+``7e6 GPU-h × 700 W`` is energy), but its own unit when typed alone (3600 s is not an answer to
+"how many GPU-hours": a single unit of another kind is refused, as everywhere).
 
 Conventions (``shared/spec/formulas.md``): GB = 1e9 B, GiB = 2^30 B, TFLOPS =
 1e12 FLOP/s, bandwidth is decimal bytes per second. A lower-case ``b`` is a bit,
@@ -282,11 +285,18 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
         add(sym, "req_rate", 1.0)
     for sym in ("step/s", "steps/s"):
         add(sym, "step_rate", 1.0)
-    for sym, f in (("W", 1.0), ("kW", 1e3), ("MW", 1e6), ("watts", 1.0), ("瓦", 1.0)):
+    for sym in ("$/h", "USD/h", "$/hr", "$/hour"):  # a price per hour of one GPU (the GPU is a count)
+        add(sym, "usd_per_gpu_hour", 1.0)
+    for sym, f in (("W", 1.0), ("kW", 1e3), ("MW", 1e6), ("GW", 1e9), ("watt", 1.0), ("watts", 1.0), ("瓦", 1.0),
+                   ("千瓦", 1e3), ("兆瓦", 1e6)):
         add(sym, "power", f)
-    for sym, f in (("J/token", 1.0), ("J/tok", 1.0), ("mJ/token", 1e-3), ("mJ/tok", 1e-3)):
+    for sym, f in (("J/token", 1.0), ("J/tok", 1.0), ("mJ/token", 1e-3), ("mJ/tok", 1e-3), ("kJ/token", 1e3),
+                   ("kJ/tok", 1e3), ("焦耳/token", 1.0)):
         add(sym, "energy_per_token", f)
-    for sym, f in (("MWh", 1.0), ("kWh", 1e-3), ("GWh", 1e3)):
+    # energy: MWh is the kind's unit; joules are the same dimension (1 MWh = 3.6 × 10⁹ J)
+    for sym, f in (("MWh", 1.0), ("kWh", 1e-3), ("GWh", 1e3), ("Wh", 1e-6), ("兆瓦时", 1.0), ("千瓦时", 1e-3),
+                   ("J", 1 / 3.6e9), ("kJ", 1e3 / 3.6e9), ("MJ", 1e6 / 3.6e9), ("GJ", 1e9 / 3.6e9), ("TJ", 1e12 / 3.6e9),
+                   ("焦耳", 1 / 3.6e9)):
         add(sym, "mwh", f)
     for sym in ("nat", "nats"):
         add(sym, "nats", 1.0)
@@ -309,31 +319,39 @@ COUNT_SUFFIXES: dict[str, float] = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9, "G":
 # --------------------------------------------------------------------------- #
 # Dimensions: what a product or quotient of quantities is (989 TFLOPS / 3.35 TB/s is FLOP/B).
 #
-# A dimension is the exponents of the three base units (FLOP, B, s).  Counts (tokens, parameters,
-# GPUs) and ratios are plain numbers: a token rate is 1/s, so GB/s ÷ GB (one pass over the weights
-# per token) answers a tok/s question.  Bits are bytes (b = B/8), so 400 Gb/s is a bandwidth.
+# A dimension is the exponents of the five base units (FLOP, B, s, $, J).  Counts (tokens, parameters,
+# GPUs, requests, steps) and ratios are plain numbers: a token rate is 1/s, so GB/s ÷ GB (one pass over
+# the weights per token) answers a tok/s question.  Bits are bytes (b = B/8), so 400 Gb/s is a bandwidth;
+# a watt is J/s, a GPU-hour 3600 s, a price per GPU-hour $/s and $/Mtok $ (per 10⁶ tokens).
 
-Dim = tuple[int, int, int]
-PLAIN: Dim = (0, 0, 0)
+Dim = tuple[int, ...]
+PLAIN: Dim = (0, 0, 0, 0, 0)
 KIND_DIMS: dict[str, Dim] = {
-    "bytes": (0, 1, 0),
-    "bandwidth": (0, 1, -1),
-    "flop": (1, 0, 0),
-    "flop_rate": (1, 0, -1),
-    "intensity": (1, -1, 0),
-    "time": (0, 0, 1),
-    "tok_rate": (0, 0, -1),
+    "bytes": (0, 1, 0, 0, 0),
+    "bandwidth": (0, 1, -1, 0, 0),
+    "flop": (1, 0, 0, 0, 0),
+    "flop_rate": (1, 0, -1, 0, 0),
+    "intensity": (1, -1, 0, 0, 0),
+    "time": (0, 0, 1, 0, 0),
+    "tok_rate": (0, 0, -1, 0, 0),
     "ratio": PLAIN,
     "count": PLAIN,
-    "bits": (0, 1, 0),  # a bit is B/8 (KIND_IN_DIMS)
-    **dict.fromkeys(("dollars", "usd_per_gpu_hour", "usd_per_mtok", "gpu_hours", "power", "energy_per_token", "mwh",
-                     "nats"), PLAIN),
-    "req_rate": (0, 0, -1),
-    "step_rate": (0, 0, -1),
+    "bits": (0, 1, 0, 0, 0),  # a bit is B/8 (KIND_IN_DIMS)
+    "dollars": (0, 0, 0, 1, 0),
+    "usd_per_gpu_hour": (0, 0, -1, 1, 0),  # $ per GPU per hour: $/s
+    "usd_per_mtok": (0, 0, 0, 1, 0),  # $ per 10⁶ tokens: $ (a token is a count)
+    "gpu_hours": (0, 0, 1, 0, 0),  # a GPU (a count) for an hour
+    "req_rate": (0, 0, -1, 0, 0),
+    "step_rate": (0, 0, -1, 0, 0),
+    "power": (0, 0, -1, 0, 1),  # W = J/s
+    "energy_per_token": (0, 0, 0, 0, 1),
+    "mwh": (0, 0, 0, 0, 1),
+    "nats": PLAIN,
 }
-# One base unit of a kind in the base units of its dimension: 1 bit = 1/8 B.
-KIND_IN_DIMS: dict[str, float] = {"bits": 1 / 8}
-_DIM_NAMES = ("FLOP", "B", "s")
+# One base unit of a kind in the base units of its dimension: 1 bit = 1/8 B, 1 GPU-h = 3600 s, 1 MWh = 3.6e9 J.
+KIND_IN_DIMS: dict[str, float] = {"bits": 1 / 8, "gpu_hours": 3600.0, "usd_per_gpu_hour": 1 / 3600,
+                                  "usd_per_mtok": 1e-6, "mwh": 3.6e9}
+_DIM_NAMES = ("FLOP", "B", "s", "$", "J")
 
 
 def dim_text(d: Dim) -> str:

@@ -18,7 +18,7 @@ from engine import formulas
 from engine.answers import Parsed, Unreadable, parse_quantity
 from engine.expr import MAX_TEXT
 from engine.grading import CORRECT, INVALID, WRONG, Expected, grade, understood
-from engine.units import KINDS, best_unit, dim_text
+from engine.units import KIND_DIMS, KIND_IN_DIMS, KINDS, PLAIN, best_unit, dim_text
 from question_bank import registry
 from tests import problems
 
@@ -30,7 +30,14 @@ PER_TEMPLATE = 12  # the first seeds of the lane's (tests/problems.py), shared w
 # A unit of another dimension for each kind: it changes the B or s exponent of whatever it
 # multiplies (FLOP alone may be implied by a plain factor, so it is never the only change).
 WRONG_UNIT = {"bytes": "ms", "bandwidth": "GB", "flop": "GB", "flop_rate": "TB/s", "intensity": "ms",
-              "time": "GB", "tok_rate": "GB", "bits": "ms"}
+              "time": "GB", "tok_rate": "GB", "bits": "ms",
+              **dict.fromkeys(("dollars", "usd_per_gpu_hour", "usd_per_mtok", "gpu_hours", "req_rate", "step_rate",
+                               "power", "energy_per_token", "mwh"), "GB")}
+# The factors a formula converts hours or millions with (÷ 3600 for GPU-hours, × 10⁶ for $/Mtok, ÷ 10⁶ for MWh):
+# written with units, the units convert (7e6 GPU-h × 700 W is MWh), so the factor is left out, as a person
+# writing units does (typed as well, the reader refuses it with its reason: converted twice).
+CONVERSIONS = (3600.0, 1e6)
+CONVERTED = frozenset(k for k in KIND_IN_DIMS if k != "bits")
 
 
 def _number(x: float) -> str:
@@ -67,15 +74,57 @@ def _write(node: ex.Node, f: formulas.Formula, inputs: dict, value: float, units
     if isinstance(node, ex.Neg):
         return f"-({_write(node.operand, f, inputs, value, units, swap)})"
     if isinstance(node, ex.Call):
-        if node.fn != "min":
+        if node.fn not in ("min", "max") or any(isinstance(inputs.get(n), (list, tuple)) for n in ex.names_in(node)):
             raise NotWritable
-        # the roofline: the branch that is the answer
-        arg = min(node.args, key=lambda a: abs(ex.evaluate(a, inputs) - value))
+        # the branch that is taken, as on a whiteboard: the roofline's min(peak, I × bw), a window's min(seq, window)
+        pick = min if node.fn == "min" else max
+        arg = pick(node.args, key=lambda a: ex.evaluate(a, inputs))
         return _write(arg, f, inputs, value, units, swap)
     if node.op == "^" and not (isinstance(node.right, ex.Num) and float(node.right.text).is_integer()):
         raise NotWritable  # √(C/120): the constant 120 carries units (FLOP per parameter²), a root of FLOP has none
+    if node.op in "*/" and _converts(f):
+        if isinstance(node.right, ex.Num) and node.right.value in CONVERSIONS:
+            return _write(node.left, f, inputs, value, units, swap)
+        if node.op == "*" and isinstance(node.left, ex.Num) and node.left.value in CONVERSIONS:
+            return _write(node.right, f, inputs, value, units, swap)
     op = "**" if node.op == "^" else node.op
-    return f"({_write(node.left, f, inputs, value, units, swap)} {op} {_write(node.right, f, inputs, value, units, swap)})"
+    left, right = _write(node.left, f, inputs, value, units, swap), _write(node.right, f, inputs, value, units, swap)
+    if node.op in "+-" and _dimensioned(node.left, f) != _dimensioned(node.right, f):
+        # a constant that carries the sum's unit (16 bytes per trainable parameter): written with it
+        if _dimensioned(node.left, f):
+            right = f"({right} {KINDS[f.unit]})"
+        else:
+            left = f"({left} {KINDS[f.unit]})"
+    return f"({left} {op} {right})"
+
+
+def _converts(f: formulas.Formula) -> bool:
+    """The formula turns hours or millions by a factor of its own (GPU-h, $/GPU-h, $/Mtok, MWh)."""
+    return f.unit in CONVERTED or any(i.kind in CONVERTED for i in f.inputs)
+
+
+def _dimensioned(node: ex.Node, f: formulas.Formula) -> bool:
+    """``node``, its givens written with their units, is not a plain number (``2 B × n``, not ``x B / y B``)."""
+    return _dim(node, f) != PLAIN
+
+
+def _dim(node: ex.Node, f: formulas.Formula) -> tuple[int, ...]:
+    if isinstance(node, ex.Var):
+        return KIND_DIMS[f.input(node.name).kind]
+    if isinstance(node, ex.Neg):
+        return _dim(node.operand, f)
+    if isinstance(node, ex.Bin):
+        a, b = _dim(node.left, f), _dim(node.right, f)
+        if node.op == "*":
+            return tuple(x + y for x, y in zip(a, b))
+        if node.op == "/":
+            return tuple(x - y for x, y in zip(a, b))
+        if node.op == "^":
+            return tuple(x * int(float(node.right.text)) for x in a) if isinstance(node.right, ex.Num) else a
+        return a if a != PLAIN else b
+    if isinstance(node, ex.Call):
+        return _dim(node.args[0], f) if node.args else PLAIN
+    return PLAIN
 
 
 def _occurrences(node: ex.Node, name: str) -> int:
@@ -90,23 +139,8 @@ def _occurrences(node: ex.Node, name: str) -> int:
     return 0
 
 
-# Issue #26's templates whose answer cannot yet be written with its givens' units: the answer reader has no
-# units of money, rates of requests or steps, or watts ($/GPU-h, req/s, step/s, W), and this writer does not
-# write min() (the sliding window); a typed number in the asked unit is read and graded as usual.  Known gap,
-# said in the closing note of the session that added them.
-NOT_YET_WRITABLE = frozenset({
-    "cost.training_energy", "cost.joules_per_token", "cost.per_mtok", "cost.training_run_chain", "cost.double_mfu",
-    "serving.littles_law", "serving.mbu", "serving.capacity_chain", "memory.lora_chain", "inference.sliding_window_kv",
-    # lora_train_bytes adds Φ × bytes_frozen (B) to 16 × Φ_train, whose 16 B per parameter is a bare constant: the
-    # written sum mixes B and a plain number
-    "memory.qlora_chain",
-})
-
-
 @pytest.mark.parametrize("tid", NUMERIC)
 def test_the_answer_written_with_the_givens_and_their_units_is_correct(tid):
-    if tid in NOT_YET_WRITABLE:
-        pytest.skip(f"{tid}: its givens' units are not read in answers yet (NOT_YET_WRITABLE)")
     for p in problems.each(tid, problems.seeds()[:PER_TEMPLATE]):
         _check_written_with_units(p)
 
@@ -116,8 +150,6 @@ def test_the_answer_written_with_the_givens_and_their_units_is_correct(tid):
 @settings(max_examples=PER_TEMPLATE, deadline=None)
 @given(seed=SEEDS)
 def test_the_answer_written_with_the_givens_and_their_units_is_correct_at_random_seeds(tid, seed):
-    if tid in NOT_YET_WRITABLE:
-        pytest.skip(f"{tid}: its givens' units are not read in answers yet (NOT_YET_WRITABLE)")
     _check_written_with_units(registry.get(tid).generate(seed))
 
 
