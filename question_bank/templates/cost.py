@@ -11,6 +11,7 @@ from __future__ import annotations
 from .. import hardware, ranges
 from ..base import Ask, Ref, Spec, World, given, template
 from .memory import phi_text
+from .roofline import an
 
 # (chip, the price range of its on-demand cloud hour)
 PRICED = (("h100_sxm", "price_h100_ondemand"), ("h200", "price_h200_ondemand"), ("b200", "price_b200_ondemand"))
@@ -27,11 +28,6 @@ def _priced(rng):
     gpu = hardware.get(key)
     price = ranges.draw(rng, range_id)
     return gpu, price, ranges.get(range_id).as_of
-
-
-def _a(text: str) -> str:
-    """The English article before a spoken number: "an 8B", "an 11B", "an 18B", "a 70B"."""
-    return "an" if text.startswith(("8", "11", "18")) else "a"
 
 
 def _tokens_text(d: float) -> str:
@@ -52,7 +48,7 @@ def training_run_chain(rng):
     n = rng.choice((1024, 2048, 4096, 8192))
     peak = gpu.peak("bf16")
     return Spec(
-        scenario_en=f"{_a(phi_text(phi)).capitalize()} {phi_text(phi)}-parameter dense model is trained on "
+        scenario_en=f"{an(phi_text(phi), cap=True)}-parameter dense model is trained on "
                     f"{_tokens_text(d)} tokens on {n:,} "
                     f"{gpu.name} GPUs ({peak / 1e12:,.0f} TFLOPS dense bf16) at {mfu:.0%} MFU, rented on demand at "
                     f"${price:g} per GPU-hour ({as_of} cloud prices).",
@@ -88,7 +84,7 @@ def double_mfu(rng):
     peak = gpu.peak("bf16")
     flops = 6 * phi * d
     return Spec(
-        scenario_en=f"A team trains {_a(phi_text(phi))} {phi_text(phi)}-parameter dense model on {_tokens_text(d)} "
+        scenario_en=f"A team trains {an(phi_text(phi))}-parameter dense model on {_tokens_text(d)} "
                     f"tokens on {gpu.name} GPUs ({peak / 1e12:,.0f} TFLOPS dense bf16) rented at "
                     f"${price:g} per GPU-hour ({as_of} cloud prices). Its first run reaches only {mfu:.0%} MFU; "
                     f"overlapping communication and better kernels would bring it to {2 * mfu:.0%}.",

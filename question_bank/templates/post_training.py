@@ -108,7 +108,7 @@ def qlora_base(rng):
         name, name_zh, phi, phi_given = m.name, m.name, nominal_phi(m), kit.model(m, "phi")
     else:
         phi = QLORA_ROUND_B[i - len(QLORA_MODELS)] * 1e9
-        name, name_zh = f"{an(phi_text(phi))} {phi_text(phi)}-parameter dense model", f"一个 {phi_text(phi)} 参数的稠密模型"
+        name, name_zh = f"{an(phi_text(phi))}-parameter dense model", f"一个 {phi_text(phi)} 参数的稠密模型"
         phi_given = given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params")
     world = World(model=m) if i < len(QLORA_MODELS) else World(phi=phi)
     return Spec(

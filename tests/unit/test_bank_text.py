@@ -2,7 +2,7 @@
 
 Every template's text over 40 seeds (titles, scenario, conventions, prompts, givens as shown, worked
 solutions, choices), the topic names and the app's Chinese strings, checked for: a stray space between
-two Chinese words ("计算 缩放平移", "切分） 训练"), "params" as a unit in Chinese, "1 FLOPs", two brackets
+two Chinese words ("计算 缩放平移", "切分） 训练"), "params" as a unit in Chinese, "1 FLOPs", a word said twice ("A 13B 13B-parameter"), two brackets
 in a row ("算力受限（compute-bound）（受限于峰值算力）"), the Roofline model called 屋顶线 beside "Roofline
 模型" (one term), and "出现的常见错误：没有出现已知的常见错误".
 """
@@ -24,6 +24,7 @@ STRAY_SPACE = re.compile(rf"[{CJK}）」] +[{CJK}（「]")  # "计算 缩放平�
 ONE_FLOPS = re.compile(r"(?<![\d.,])1 FLOPs\b")  # "1 FLOPs" (but "1 FLOP", "21 FLOPs")
 DOUBLE_BRACKETS = re.compile(r"）（")
 ROOFLINE_ZH = "屋顶线"  # the app says "Roofline 模型" / "Roofline"
+TWICE = re.compile(r"\b([A-Za-z0-9][\w.]*) \1\b")  # a word said twice: "A 13B 13B-parameter model" (issue #26)
 
 
 def _texts(p, lang: str) -> list[str]:
@@ -43,6 +44,7 @@ def _defects(text: str, lang: str) -> list[str]:
         found += ["two brackets in a row"] if DOUBLE_BRACKETS.search(text) else []
         found += [f"{ROOFLINE_ZH} (the app says Roofline)"] if ROOFLINE_ZH in text else []
     found += ["'1 FLOPs'"] if ONE_FLOPS.search(text) else []
+    found += [f"said twice: {m.group()!r}" for m in TWICE.finditer(text)]
     return found
 
 
@@ -75,4 +77,5 @@ def test_the_defect_checks_catch_the_issue_examples():
                  "= 算力受限（compute-bound）（受限于峰值算力）", "屋顶线下可达到的算力"):
         assert _defects(text, "zh"), text
     assert _defects("(1 FLOPs per element)", "en") and not _defects("(1 FLOP per element, 21 FLOPs)", "en")
+    assert _defects("A 13B 13B-parameter dense model", "en") and not _defects("a 13B-parameter model, 13 B", "en")
     assert not _defects("在 H100 SXM 上用 ZeRO-1（切分优化器状态）训练一个 30B 参数的模型", "zh")
