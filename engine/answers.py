@@ -225,12 +225,14 @@ def split_unit(text: str, kind: str | None) -> tuple[str, Unit | None, str]:
     return text, None, ""
 
 
-def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> ParseResult:
+def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per_gpu: bool = False) -> ParseResult:
     """Read ``text`` as a quantity of ``kind``.
 
     A bare number is read in ``default_unit`` (the unit the question asks for),
     or in base units when none is given.  A unit of another kind is unreadable
-    for this question, with a message that names both kinds.
+    for this question, with a message that names both kinds.  ``per_gpu``: the
+    question asks a per-GPU figure, so a trailing "per GPU" (``/GPU``, ``每卡``)
+    is read (and said); otherwise it is refused with its reason (issue #29).
     """
     if not isinstance(text, str):
         return Unreadable(str(text), say("not_text"))
@@ -248,8 +250,15 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
     if t in UNITS:  # "GB", "h", "x": a unit alone
         return Unreadable(text, say("number_missing", word=t))
     qualified = re.search(_PER_GPU, t)
-    if qualified and qualified.start() > 0:  # "33 GB per GPU": what the question asks, said again
-        t = t[:qualified.start()].rstrip()
+    first = re.search(_PER_GPU_FIRST, t) if qualified is None else None
+    if (qualified and qualified.start() > 0) or first:  # "33 GB per GPU": what a per-GPU question asks, said again
+        if first:
+            qualifier, t = first.group(0).strip().rstrip(":：").strip(), t[first.end():]
+        else:
+            qualifier = t[qualified.start():].strip()
+            t = t[:qualified.start()].rstrip()
+        if not per_gpu:  # a total (or a rate, a ratio) read as a per-GPU figure would be graded against the wrong thing
+            return Unreadable(text, say("per_gpu_not_asked", quantity=t, qualifier=qualifier))
         notes.append(say("note.per_gpu", quantity=t))
     refused = plain_refusal(t)
     if refused is not None:
@@ -307,7 +316,10 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None) -> Par
 # Refusals in the user's terms (issue #29): what was not understood, as typed; never the reader's own rewriting.
 _ABOUT_THE_TEXT = ("expr.decimal", "expr.number_too_small", "expr.hash", "expr.stray")
 # "per GPU", "/GPU", "per device", "每卡": a qualifier the question already states (a note says it was read so)
-_PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|每\s*(?:张|个|块)?\s*(?:卡|GPU|设备))\s*$")
+_PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|/\s*(?:张|块)?卡"
+            r"|每\s*(?:张|个|块)?\s*(?:卡|GPU|设备))\s*$")
+# ... or before it, as Chinese writes it: "每卡 33 GB"
+_PER_GPU_FIRST = r"(?i)^(?:每\s*(?:张|个|块)?\s*(?:卡|GPU|设备)|per\s+(?:gpu|device|card|rank))\s*[:：]?\s*(?=[\d.(])"
 _TOKEN = r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[^\W\d_][\w/%µ]*|%|\*\*|\S"
 
 

@@ -123,7 +123,7 @@ class NumberKind(AnswerKind):
     def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
         e = float(exp.value)
         shown_exp = exp.display
-        p = parse_quantity(text, exp.unit_kind, exp.unit or None)
+        p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
         if isinstance(p, Unreadable):
             return _unreadable(_why(p), shown_exp)
         two = _two_readings(p, exp) or _bare_scale(p, exp)
@@ -163,7 +163,7 @@ class NumberKind(AnswerKind):
         return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx)
 
     def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
-        p = parse_quantity(text, exp.unit_kind, exp.unit or None)
+        p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
         if isinstance(p, Unreadable):
             return False, p.message_in(lang)
         two = _two_readings(p, exp) or _bare_scale(p, exp)

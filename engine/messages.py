@@ -88,6 +88,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "expr.spaced_digits": ("a space inside a number ({typed!r}): write 1000 or 1,000",
                            "数字中间有空格（“{typed}”）：请写 1000 或 1,000"),
     "expr.dangling": ("{op!r} has nothing after it", "“{op}”后面缺少数值"),
+    "per_gpu_not_asked": ("read as {quantity} {qualifier}, but this question does not ask for a per-GPU figure: "
+                          "write the answer without {qualifier!r}",
+                          "读作 {quantity}（{qualifier}），但这道题问的不是每卡的量：请去掉“{qualifier}”再作答"),
     "note.per_gpu": ("read as {quantity} per GPU", "按每卡 {quantity} 读取"),
     "bare_scale": ("add a unit: {typed} {unit} is {shown}", "请加上单位：{typed} {unit} 即 {shown}"),
     "expr.complicated": ("too complicated to read", "太复杂，无法识别"),

@@ -77,6 +77,7 @@ class Expected:
     approximations: tuple["Approximation", ...] = ()
     formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
     layout: Any = None  # layout answers: the engine.layout.LayoutRules any correct layout meets
+    per_gpu: bool = False  # number answers: a per-GPU figure is asked, so "33 GB per GPU" (每卡) is read, not refused
 
     @property
     def answer_kind(self) -> Any:

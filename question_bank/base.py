@@ -266,6 +266,9 @@ class Ask:
     card_formulas: tuple[str, ...] = ()  # catalogue formulas a choice/expression question's card shows
     # layout answers (engine.layout): the constraints any correct TP/PP/DP layout meets
     layout: Any = None
+    # number answers: the question asks a per-GPU figure, so "33 GB per GPU" (每卡) is read; None: as the formula
+    # declares (engine.formulas.Formula.per_device).  Elsewhere that qualifier is refused with its reason (issue #29).
+    per_gpu: bool | None = None
 
     @property
     def kind(self) -> str:
@@ -605,7 +608,8 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
     if unit and lookup(unit, f.unit) is None:
         raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
     exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
-                   approximations=approximations, formula=ex.render(f.shown_node(inputs), f.symbols))
+                   approximations=approximations, formula=ex.render(f.shown_node(inputs), f.symbols),
+                   per_gpu=f.per_device if ask.per_gpu is None else ask.per_gpu)
     f.check_via(inputs)
     extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
     shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""

@@ -265,6 +265,10 @@ class Formula:
     # "bytes_per_param*phi*(1 + overhead)"): what the formula line, the substitution and the card show while
     # the conventions are the defaults.  tests/unit/test_conventions.py checks it gives the same value.
     plain_expr: str = ""
+    # The result is a per-device figure (ZeRO memory per GPU, bytes each GPU sends): an answer may say so
+    # ("33 GB per GPU", "每卡 33 GB"); on any other question that qualifier is refused, not read (issue #29).
+    # A template's Ask may override it (question_bank.base.Ask.per_gpu).
+    per_device: bool = False
 
     def __post_init__(self) -> None:
         if self.unit not in KINDS:

@@ -115,7 +115,7 @@ register(
                         "NVLink 级的互联，DeepSeek-V3 也限制每个 token 最多发往 4 个节点。",
             example={"tokens": 4096, "top_k": 2, "d_model": 4096, "bytes_per_elem": 2, "n": 8},
             meaning_zh="专家并行（N 张 GPU）下每张 GPU 每个 MoE 层前向发送的字节数：一次 All-to-All 把每个 token 隐藏向量的 "
-                       "k 个副本分发出去，第二次把结果合并回来；路由均匀，所以其中 (N−1)/N 离开本卡"),
+                       "k 个副本分发出去，第二次把结果合并回来；路由均匀，所以其中 (N−1)/N 离开本卡", per_device=True),
     Formula("moe_expert_capacity", (BATCH_TOKENS, TOP_K, EXPERTS_IN_LAYER, CAPACITY_FACTOR),
             "ceil(capacity_factor*tokens*top_k/n_experts)", "count",
             "expert capacity: the most token slots one expert processes per batch (tokens beyond it are dropped or "

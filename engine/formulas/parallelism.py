@@ -88,7 +88,7 @@ def _zero_parallel(stage: int) -> Formula:
         takeaway=takeaway, takeaway_zh=takeaway_zh,
         example={"phi": 70e9, "tp": 8, "pp": 2, "n_dp": 4}, plain_expr=f"({ZERO_EXPR[stage]})/(tp*pp)",
         meaning_zh=f"TP × PP × DP 加 ZeRO-{stage} 时每张 GPU 的静态训练显存：模型先切成 TP·PP 份，每份的{what_zh[stage]}"
-                   "再在 N_dp 个数据并行副本间切分（不含激活值）")
+                   "再在 N_dp 个数据并行副本间切分（不含激活值）", per_device=True)
 
 
 register(
@@ -140,7 +140,7 @@ register(
             takeaway_zh="只开张量并行时，每层 10sbh 的激活在每张卡上各存一份；序列并行把它们也切开，激活显存才整体缩小 t 倍。",
             example={"s": 2048, "b": 1, "h": 12288, "a": 96, "t": 8},
             meaning_zh="张量并行度为 t、不开序列并行时，每张 GPU 上一个 Transformer 层的激活值显存（fp16）：注意力和 MLP "
-                       "内部切成 t 份，LayerNorm 与 dropout 区域（LayerNorm 的输入与输出、dropout 掩码）的 10sbh 每张卡完整一份"),
+                       "内部切成 t 份，LayerNorm 与 dropout 区域（LayerNorm 的输入与输出、dropout 掩码）的 10sbh 每张卡完整一份", per_device=True),
     Formula("activation_bytes_layer_tp_sp", (SEQ_LEN, MICRO_BATCH, HIDDEN, HEADS, TP_DEGREE), "s*b*h*(34 + 5*a*s/h)/t", "bytes",
             "activation memory of one transformer layer per GPU with tensor and sequence parallelism t (fp16): "
             "sequence parallelism splits the LayerNorm and dropout activations along the sequence, so all of it "
@@ -184,7 +184,7 @@ register(
                         "不变（每次 AllReduce 换成一次 ReduceScatter 加一次 AllGather）。",
             example={"s": 2048, "b": 1, "h": 12288, "a": 96, "t": 8},
             meaning_zh="张量并行加序列并行（并行度 t）时，每张 GPU 上一个 Transformer 层的激活值显存（fp16）：序列并行把 "
-                       "LayerNorm 与 dropout 的激活沿序列维切开，整层都除以 t"),
+                       "LayerNorm 与 dropout 的激活沿序列维切开，整层都除以 t", per_device=True),
     _zero_parallel(1),
     _zero_parallel(2),  # beyond the spec: the other two stages under TP × PP
     _zero_parallel(3),

@@ -144,7 +144,7 @@ register(
             takeaway_zh="一个阶段的激活显存 = 在途微批次数 × 该阶段各层的激活值：这个倍数由调度决定"
                         "（1F1B 最多 P，GPipe 为全部 m），而不是模型。",
             example={"inflight": 8, "stage_layers": 10, "layer_bytes": 200e6},
-            meaning_zh="流水线一个阶段保存的激活显存：每个在途微批次在该阶段各层上的激活值"),
+            meaning_zh="流水线一个阶段保存的激活显存：每个在途微批次在该阶段各层上的激活值", per_device=True),
     Formula("interleaved_activation_factor", (P_STAGES, VIRTUAL_STAGES),
             "1 + (p-1)/(p*v)", "count",
             "activation memory of the first stage with interleaved 1F1B relative to plain 1F1B",

@@ -40,12 +40,25 @@ def test_each_refusal_names_what_was_not_understood_as_typed(text, en, zh):
     assert not any(leak in got_en + got_zh for leak in LEAKS)
 
 
-@pytest.mark.parametrize("text", ["33 GB per GPU", "33 GB/GPU", "33 GB per device", "33GB / gpu", "33 GB 每卡"])
-def test_per_gpu_is_a_harmless_qualifier_that_is_said(text):
-    r = parse_quantity(text, "bytes", "GB")
+@pytest.mark.parametrize("text", ["33 GB per GPU", "33 GB/GPU", "33 GB per device", "33GB / gpu", "33 GB 每卡",
+                                  "33 GB 每张卡", "33 GB per rank", "每卡 33 GB", "每张卡：33 GB", "33 GB/卡",
+                                  "per GPU: 33 GB"])
+def test_per_gpu_is_read_and_said_where_the_question_asks_a_per_gpu_figure(text):
+    r = parse_quantity(text, "bytes", "GB", per_gpu=True)
     assert isinstance(r, Parsed) and r.value == 33e9
     assert "read as 33" in r.understood_in("en") and "per GPU" in r.understood_in("en")
     assert "按每卡" in r.understood_in("zh")
+
+
+@pytest.mark.parametrize("text, qualifier", [("33 GB per GPU", "per GPU"), ("33 GB/GPU", "/GPU"),
+                                             ("33 GB 每卡", "每卡"), ("33 GB per device", "per device"),
+                                             ("每卡 33 GB", "每卡"), ("33 GB/卡", "/卡")])
+def test_per_gpu_is_refused_where_the_question_asks_no_per_gpu_figure(text, qualifier):
+    """Issue #29: "33 GB per GPU" on a question about a total is not the answer read with a harmless word."""
+    en, zh = refusal(text)
+    assert en == (f"read as 33 GB {qualifier}, but this question does not ask for a per-GPU figure: write the answer "
+                  f"without {qualifier!r}")
+    assert zh == f"读作 33 GB（{qualifier}），但这道题问的不是每卡的量：请去掉“{qualifier}”再作答"
 
 
 @pytest.mark.parametrize("text, kind, value", [
