@@ -113,7 +113,10 @@ register(
     Formula("kv_offload_time", (KV_MOVED, LINK), "kv_bytes/link_bandwidth", "time",
             "time to move KV cache to or from host memory over PCIe or a chip-to-chip link", "sheng2023",
             (Misconception("bits_link", "read a link's Gb/s as GB/s (bits for bytes: 8 times too fast)",
-                           "kv_bytes/(8*link_bandwidth)", "把链路的 Gb/s 当成了 GB/s（比特当字节：快了 8 倍）"),),
+                           "kv_bytes/(8*link_bandwidth)", "把链路的 Gb/s 当成了 GB/s（比特当字节：快了 8 倍）"),
+             Misconception("two_way", "used the link's two-way total (PCIe Gen5 x16's 128 GB/s, NVLink-C2C's 900 GB/s) "
+                           "for a copy that goes one way", "kv_bytes/(2*link_bandwidth)",
+                           "单向拷贝却用了链路的双向总带宽（PCIe Gen5 x16 的 128 GB/s、NVLink-C2C 的 900 GB/s）")),
             "T_offload",
             decomposition=("the bytes cross the host link at its one-way bandwidth (PCIe Gen5 x16 ≈ 64 GB/s, Grace "
                            "Hopper's C2C ≈ 450 GB/s each way): bytes ÷ bandwidth",),

@@ -91,7 +91,7 @@ def _check_well_formed(p) -> None:
 # English that may stand in Chinese text: model and GPU names, unit symbols, precisions, and the names
 # of operations and attention layouts that Chinese writing keeps in English.
 TECH_TERMS = {"MHA", "GQA", "MQA", "LayerNorm", "RMSNorm", "Softmax", "GELU", "ReLU", "SiLU", "tanh", "axpy",
-              "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA"}
+              "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA", "NVLink"}
 _NAMES = [m.name for m in models.ALL] + [g.name for g in hardware.ALL] \
     + [r.name for r in hardware.SEED_TABLE] \
     + list(UNIT_SYMBOLS) + list(DTYPE_BYTES)
@@ -400,7 +400,8 @@ def _check_misconceptions(p) -> None:
 # quantised weights next to a large KV read): when one lands within tolerance of the answer, the approximation is
 # a fine answer.
 APPROXIMATIONS = {"no_latency", "latency_once", "no_ring_factor", "no_kv", "no_attention", "no_output", "ideal_time",
-                  "limit", "mha_kv", "no_kv_step", "no_ring_factor_a2a", "no_group_overhead_decode"}
+                  "limit", "mha_kv", "no_kv_step", "no_ring_factor_a2a", "no_group_overhead_decode",
+                  "every_request"}  # R for R − 1 requests sharing a prefix, at hundreds of requests
 
 
 @pytest.mark.parametrize("tid", IDS)
