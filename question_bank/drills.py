@@ -22,6 +22,7 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
     "memory.lora_chain": ("memory.lora_params", None),
     "memory.qlora_chain": ("memory.qlora_base", "memory.lora_params", None),
     "memory.rl_memory_chain": ("memory.ppo_static", None, "memory.grpo_static", None),
+    "inference.rollout_chain": ("inference.rollout_tokens", None, "serving.tpot", None),
     "serving.prefix_cache_chain": ("serving.prefix_cache_flops", "serving.ttft", "serving.ttft"),
     "serving.kv_offload_chain": ("inference.kv_cache_size", "serving.kv_offload_time", "serving.kv_offload_time",
                                  "serving.ttft"),
