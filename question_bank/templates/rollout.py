@@ -139,7 +139,7 @@ def rollout_chain(rng):
                   prompt_en=f"How long does one decode step of the {r['batch']}-sequence batch take, in ms?",
                   prompt_zh=f"{r['batch']} 条序列的 batch 做一个 decode 步需要多少 ms？"),
               Ask(formula="request_latency", unit="s",
-                  inputs={"ttft": Ref(1), "output_tokens": r["n_resp"], "tpot": Ref(2)},
+                  inputs={"ttft": Ref(1), "output_tokens": r["n_resp"], "tpot": Ref(2), "first_token_in_ttft": 1},
                   decomposition=("the prefill yields each sequence's first token (TTFT); each of the other n_resp − 1 "
                                  "tokens takes one decode step of the whole batch (TPOT): TTFT + (n − 1)·TPOT",),
                   decomposition_zh=("prefill 给出每条序列的第一个 token（TTFT）；其余 n_resp − 1 个 token 每个要整个 batch 做一个 "
