@@ -19,6 +19,8 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
     # issue #26's chains: each step's single template where the bank has one
     "cost.training_run_chain": ("mfu.train_flops", None, None),
     "cost.double_mfu": (None, None, None, None),
+    "cost.training_energy_chain": ("mfu.train_flops", None, "cost.training_energy"),
+    "cost.serving_energy_chain": ("inference.decode_tps_batch", "cost.joules_per_token", "cost.per_mtok"),
     "memory.lora_chain": ("memory.lora_params", None),
     "memory.qlora_chain": ("memory.qlora_base", "memory.lora_params", None),
     "memory.rl_memory_chain": ("memory.ppo_static", None, "memory.grpo_static", None),

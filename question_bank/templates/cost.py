@@ -8,9 +8,12 @@ the prompt: the learner is never asked to know a price.
 
 from __future__ import annotations
 
-from .. import hardware, ranges
+from engine import formulas
+from engine.units import fmt_quantity
+
+from .. import hardware, kit, models, ranges
 from ..base import Ask, Ref, Spec, World, given, template
-from .memory import phi_text
+from .memory import nominal_phi, phi_text
 from .roofline import an
 
 # (chip, the price range of its on-demand cloud hour)
@@ -206,4 +209,132 @@ def joules_per_token(rng):
         conventions_en="Conventions: the GPUs draw their board power (TDP); PUE = facility power ÷ IT power.",
         conventions_zh="约定：GPU 按板卡功耗 (TDP) 计；PUE = 机房总功耗 ÷ IT 功耗。",
         world=World(gpu=gpu, precision="bf16", phi=70e9, n_gpus=n, tp=n, holds=("weights",)),
+    )
+
+
+@template("cost.training_energy_chain", topic="cost", title="A training run's energy: FLOPs → GPU-hours → MWh",
+          title_zh="一次训练的能耗：FLOPs → GPU 小时数 → MWh", difficulty=2, target_seconds=300,
+          source="kaplan2020, patterson2021, gpu_datasheets")
+def training_energy_chain(rng):
+    phi, d = rng.choice(RUNS)
+    gpu = hardware.get(rng.choice(("h100_sxm", "h200", "b200")))
+    mfu = rng.choice(MFUS)
+    pue, where_en, where_zh = _pue(rng)
+    peak, power = gpu.peak("bf16"), float(gpu.tdp)
+    return Spec(
+        scenario_en=f"{an(phi_text(phi), cap=True)}-parameter dense model is trained on "
+                    f"{_tokens_text(d)} tokens on {gpu.name} GPUs ({peak / 1e12:,.0f} TFLOPS dense bf16, "
+                    f"{power:,.0f} W board power) at {mfu:.0%} MFU, in a data center with a PUE of {pue:g} "
+                    f"({where_en}).",
+        scenario_zh=f"一个 {phi_text(phi)} 参数的稠密模型在 {gpu.name}（bf16 稠密 {peak / 1e12:,.0f} TFLOPS，板卡功耗 "
+                    f"{power:,.0f} W）上训练 {_tokens_text(d)} 个 token，MFU 为 {mfu:.0%}，机房 PUE 为 {pue:g}（{where_zh}）。",
+        givens=(given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params"),
+                given("tokens", "Training tokens D", "训练 token 数 D", d, "count"),
+                given("peak_flops", "Peak dense bf16", "bf16 稠密峰值", peak, "flop_rate", "TFLOPS"),
+                given("mfu", "MFU", "MFU", mfu, "ratio"),
+                given("power_w", "Power per GPU", "单卡功耗", power, "power", "W"),
+                given("pue", "PUE", "PUE", pue)),
+        asks=(Ask(formula="train_flops", unit="FLOP",
+                  prompt_en="How many FLOPs does the run take?",
+                  prompt_zh="这次训练需要多少 FLOPs？"),
+              Ask(formula="gpu_hours", inputs={"flops": Ref(0), "peak_flops": peak, "mfu": mfu}, unit="GPU-h",
+                  prompt_en="How many GPU-hours is that?",
+                  prompt_zh="这相当于多少 GPU 小时？"),
+              Ask(formula="training_energy_mwh", inputs={"gpu_hours": Ref(1), "power_w": power, "pue": pue},
+                  unit="MWh",
+                  takeaway="energy = GPU-hours × watts × PUE: the same MFU that cuts the bill cuts the megawatt-hours, "
+                           "and the facility's PUE multiplies the accelerators' own draw by {pue}.",
+                  takeaway_zh="能耗 = GPU 小时数 × 瓦数 × PUE：降低账单的 MFU 同样降低兆瓦时，机房的 PUE 再把加速卡自身的能耗"
+                              "乘以 {pue}。",
+                  prompt_en="How many megawatt-hours does the facility draw for the run?",
+                  prompt_zh="整个机房为这次训练消耗多少兆瓦时 (MWh)？")),
+        conventions_en=CONV_EN + " The GPUs draw their board power (TDP) throughout; PUE = facility power ÷ IT "
+                       "power; CPUs, network and storage are inside the PUE's overhead.",
+        conventions_zh=CONV_ZH + "GPU 全程按板卡功耗 (TDP) 计；PUE = 机房总功耗 ÷ IT 功耗；CPU、网络和存储算在 PUE 的开销里。",
+        world=World(gpu=gpu, precision="bf16", phi=phi),
+    )
+
+
+SERVE_BATCHES = (32, 48, 64, 96, 128)
+SERVE_CONTEXTS = (2048, 4096, 8192)
+
+
+def _serving_node(rng) -> dict:
+    """An 8-GPU node serving Llama 3.1 70B in bf16 with TP = 8: a batch whose KV cache fits next to the weights
+    and whose decode step stays memory-bound (its FLOPs at peak take at most half the step's memory time)."""
+    m = models.get("llama31_70b")
+    while True:
+        gpu, price, as_of = _priced(rng)
+        batch, ctx = rng.choice(SERVE_BATCHES), rng.choice(SERVE_CONTEXTS)
+        phi = nominal_phi(m)
+        kv_token = formulas.get("kv_bytes_per_token").evaluate(**m.kv_inputs(), bytes_per_elem=2)
+        kv_seq, weights, bw = kv_token * ctx, 2 * phi, 8 * gpu.bandwidth
+        step_bytes = weights + batch * kv_seq
+        if step_bytes <= 0.9 * 8 * gpu.memory and 2 * phi * batch / (8 * gpu.peak("bf16")) <= 0.5 * step_bytes / bw:
+            return {"m": m, "gpu": gpu, "price": price, "as_of": as_of, "batch": batch, "ctx": ctx, "phi": phi,
+                    "kv_token": kv_token, "kv_seq": kv_seq, "weights": weights, "bw": bw}
+
+
+@template("cost.serving_energy_chain", topic="cost",
+          title="Serving a 70B model: node throughput → joules per token → dollars per million tokens",
+          title_zh="部署 70B 模型：节点吞吐 → 每 token 焦耳数 → 每百万 token 美元数", difficulty=3, target_seconds=360,
+          source="pope2022, patterson2021, databricks2023, gpu_datasheets")
+def serving_energy_chain(rng):
+    s = _serving_node(rng)
+    m, gpu = s["m"], s["gpu"]
+    pue, where_en, where_zh = _pue(rng)
+    power = float(gpu.tdp)
+    kv_token = fmt_quantity(s["kv_token"], "bytes", unit="kB")
+    kv_seq = fmt_quantity(s["kv_seq"], "bytes", unit="GB")
+    return Spec(
+        scenario_en=f"{m.name} (Φ = {phi_text(s['phi'])}, bf16 weights and KV cache) is served on one 8-GPU "
+                    f"{gpu.name} node with tensor parallelism 8, decoding a batch of {s['batch']} sequences of "
+                    f"{s['ctx']:,} tokens of context. The GPUs draw {power:,.0f} W each, in a data center with a PUE "
+                    f"of {pue:g} ({where_en}), and rent at ${s['price']:g} per GPU-hour ({s['as_of']} on-demand cloud "
+                    "prices).",
+        scenario_zh=f"{m.name}（Φ = {phi_text(s['phi'])}，权重和 KV Cache 均为 bf16）部署在一台 8 卡 {gpu.name} 节点上，张量并行 "
+                    f"8，decode 一个 {s['batch']} 条序列的 batch，每条序列 {s['ctx']:,} 个 token 的上下文。每卡功耗 "
+                    f"{power:,.0f} W，机房 PUE 为 {pue:g}（{where_zh}），每 GPU 小时租金 ${s['price']:g}（{s['as_of']} 的按需"
+                    "云价格）。",
+        givens=(kit.model(m, "phi"), kit.model(m, "layers"), kit.model(m, "n_kv_heads"), kit.model(m, "d_head"),
+                given("batch", "Batch B", "batch 大小 B", s["batch"]),
+                given("context", "Context per sequence", "每条序列的上下文", s["ctx"], "count"),
+                kit.chip(gpu, "bandwidth", times=8, label=("Memory bandwidth (8 GPUs)", "显存带宽（8 张 GPU）")),
+                given("power_w", "Power per GPU", "单卡功耗", power, "power", "W"),
+                given("n_gpus", "GPUs", "GPU 数", 8),
+                given("pue", "PUE", "PUE", pue),
+                _price_given(s["price"])),
+        asks=(Ask(formula="decode_tokens_per_s_batch", unit="tok/s",
+                  inputs={"bandwidth": s["bw"], "weight_bytes": s["weights"], "kv_bytes_per_seq": s["kv_seq"],
+                          "batch": s["batch"]},
+                  explanation=(f"weights: 2 B × {phi_text(s['phi'])} = {fmt_quantity(s['weights'], 'bytes', unit='GB')}",
+                               f"KV per token = 2 × {m.layers} × {m.n_kv_heads} × {m.d_head} × 2 B = {kv_token}; "
+                               f"per sequence × {s['ctx']:,} = {kv_seq}"),
+                  explanation_zh=(f"权重：2 B × {phi_text(s['phi'])} = {fmt_quantity(s['weights'], 'bytes', unit='GB')}",
+                                  f"每 token 的 KV = 2 × {m.layers} × {m.n_kv_heads} × {m.d_head} × 2 B = {kv_token}；"
+                                  f"每条序列 × {s['ctx']:,} = {kv_seq}"),
+                  prompt_en="At best (memory-bound, the 8 GPUs' bandwidth together), how many tokens per second does "
+                            "the node generate?",
+                  prompt_zh="最理想情况下（访存受限，8 张卡的带宽合计），这台节点每秒生成多少个 token？"),
+              Ask(formula="energy_per_token", unit="J/token",
+                  inputs={"power_w": power, "n_gpus": 8, "tokens_per_s": Ref(0), "pue": pue},
+                  prompt_en="How many joules does the facility spend per generated token?",
+                  prompt_zh="机房每生成一个 token 消耗多少焦耳？"),
+              Ask(formula="cost_per_mtok", unit="$/Mtok",
+                  inputs={"price_per_gpu_hour": s["price"], "n_gpus": 8, "tokens_per_s": Ref(0)},
+                  takeaway="joules and dollars per token both fall as tokens per second rise: the batch that fills "
+                           "the node's bandwidth with useful KV reads is the lever on energy and price alike.",
+                  takeaway_zh="每 token 的焦耳数和美元数都随每秒 token 数下降：让节点带宽尽量用在有用的 KV 读取上的 batch，"
+                              "同时是能耗和价格的杠杆。",
+                  prompt_en="What does a million generated tokens cost at the rental price?",
+                  prompt_zh="按租金计，每生成一百万个 token 花多少钱？")),
+        conventions_en="Conventions: tensor parallelism splits the weights and the KV cache evenly, so a decode step "
+                       "reads them at the 8 GPUs' bandwidth together (communication aside); the step is memory-bound; "
+                       "the GPUs draw their board power (TDP) and are billed every hour; PUE = facility power ÷ IT "
+                       "power; Mtok = 10⁶ tokens; kB = 1e3 B, GB = 1e9 B, TB/s = 1e12 B/s.",
+        conventions_zh="约定：张量并行把权重和 KV Cache 均分，所以一个 decode 步以 8 张卡的合计带宽读取它们（不计通信）；decode "
+                       "步访存受限；GPU 按板卡功耗 (TDP) 计、按小时计费；PUE = 机房总功耗 ÷ IT 功耗；Mtok = 10⁶ 个 token；"
+                       "kB = 1e3 B，GB = 1e9 B，TB/s = 1e12 B/s。",
+        world=World(model=m, gpu=gpu, precision="bf16", kv="bf16", n_gpus=8, tp=8, seq=s["ctx"], batch=s["batch"],
+                    holds=("weights", "kv")),
     )
