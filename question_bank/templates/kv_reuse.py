@@ -123,8 +123,10 @@ def prefix_cache_chain(rng):
 # --------------------------------------------------------------------------- #
 # KV cache offload to host memory
 
-# chips whose host link is PCIe x16 (the generation they attach at), and the Grace-Blackwell parts on NVLink-C2C
-PCIE_CHIPS = (("h100_sxm", 5), ("h200", 5), ("b200", 5), ("b300", 6))
+# chips on an x86 host's PCIe x16 slot, and the Grace-Blackwell parts on NVLink-C2C.  The host CPUs of 2026 HGX
+# servers (Xeon 6, EPYC 9005) have PCIe Gen5 root ports, so a copy to host DRAM runs at Gen5 even from a B300
+# that supports Gen6 (ranges.toml pcie_x16_one_way: low = Gen5).
+PCIE_CHIPS = ("h100_sxm", "h200", "b200", "b300")
 C2C_CHIPS = ("gb200", "gb300")
 SESSION_TOKENS = (8192, 16384, 24576, 32768)
 OFFLOAD_EN = ("Conventions: the KV cache is bf16, KV per token = 2 (K and V) × layers × n_kv_heads × d_head × 2 B; "
@@ -136,13 +138,11 @@ OFFLOAD_ZH = ("约定：KV Cache 为 bf16，每 token 的 KV = 2（K 和 V）× 
               "部分），按峰值 × MFU 计；GB = 1e9 B，GB/s = 1e9 B/s，TFLOPS = 1e12 FLOP/s。")
 
 
-def _pcie(gen: int) -> tuple[float, str, str]:
-    """(one-way bandwidth B/s, the link as quoted in English and Chinese) of a PCIe x16 slot of this generation."""
-    r = ranges.get("pcie_x16_one_way")
-    one_way = (r.low if gen == 5 else r.high) * 1e9
+def _pcie() -> tuple[float, str, str]:
+    """(one-way bandwidth B/s, the link as quoted in English and Chinese) of a PCIe Gen5 x16 slot."""
+    one_way = ranges.get("pcie_x16_one_way").low * 1e9
     total = fmt_number(2 * one_way / 1e9)
-    return one_way, f"PCIe Gen{gen} x16, {total} GB/s both directions together", \
-        f"PCIe {gen}.0 x16，双向合计 {total} GB/s"
+    return one_way, f"PCIe Gen5 x16, {total} GB/s both directions together", f"PCIe 5.0 x16，双向合计 {total} GB/s"
 
 
 def _c2c() -> tuple[float, str, str]:
@@ -174,9 +174,8 @@ def kv_offload_time(rng):
         m = models.get(rng.choice(ONE_GPU_MODELS))
         seq = rng.choice(SESSION_TOKENS)
         if rng.random() < 0.5:
-            key, gen = rng.choice(PCIE_CHIPS)
-            gpu = hardware.get(key)
-            one_way, link_en, link_zh = _pcie(gen)
+            gpu = hardware.get(rng.choice(PCIE_CHIPS))
+            one_way, link_en, link_zh = _pcie()
             host_en, host_zh = "the x86 host's DRAM", "x86 主机的内存"
         else:
             gpu = hardware.get(rng.choice(C2C_CHIPS))
@@ -211,11 +210,10 @@ def kv_offload_chain(rng):
     while True:
         m = models.get(rng.choice(ONE_GPU_MODELS))
         seq = rng.choice(SESSION_TOKENS)
-        key, gen = rng.choice(PCIE_CHIPS)
-        x86, grace = hardware.get(key), hardware.get(rng.choice(C2C_CHIPS))
+        x86, grace = hardware.get(rng.choice(PCIE_CHIPS)), hardware.get(rng.choice(C2C_CHIPS))
         if _fits(x86, m, seq) and _fits(grace, m, seq):
             break
-    pcie, pcie_en, pcie_zh = _pcie(gen)
+    pcie, pcie_en, pcie_zh = _pcie()
     c2c, c2c_en, c2c_zh = _c2c()
     mfu = rng.choice(PREFILL_MFUS)
     phi = nominal_phi(m)
