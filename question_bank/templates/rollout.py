@@ -42,7 +42,7 @@ CHAIN_ZH = ("约定：每个推理引擎是一张 GPU，持有 bf16 的策略模
 
 
 def _group_text(g: int) -> tuple[str, str]:
-    return f"{g} responses per prompt (the GRPO group)", f"每个 prompt 采样 {g} 个回答（GRPO 的组）"
+    return f"{g} responses to each (the GRPO group)", f"每个 prompt 采样 {g} 个回答（GRPO 的组）"
 
 
 @template("inference.rollout_tokens", topic="inference", title="RL rollout: the tokens a GRPO step generates",
@@ -56,9 +56,9 @@ def rollout_tokens(rng):
                 given("group_size", "Responses per prompt G", "每个 prompt 的回答数 G", g),
                 given("response_tokens", "Tokens per response (max)", "每个回答的 token 数（上限）", n_resp)),
         asks=(Ask(formula="rollout_tokens", unit="",
-                  prompt_en=f"A GRPO step on {m.name} samples {g_en} for each of {n_prompts} math prompts, with "
+                  prompt_en=f"A GRPO step on {m.name} takes {n_prompts:,} math prompts and samples {g_en}, with "
                             f"responses of up to {n_resp:,} tokens. How many tokens does the rollout generate, at most?",
-                  prompt_zh=f"在 {m.name} 上做一个 GRPO 步：对 {n_prompts} 道数学题的每一道，{g_zh}，每个回答最长 "
+                  prompt_zh=f"在 {m.name} 上做一个 GRPO 步：取 {n_prompts:,} 道数学题，{g_zh}，每个回答最长 "
                             f"{n_resp:,} 个 token。这次 rollout 最多生成多少个 token？"),),
         conventions_en=TOKENS_EN, conventions_zh=TOKENS_ZH,
         world=World(model=m),
@@ -103,11 +103,11 @@ def rollout_chain(rng):
     kv_token = fmt_quantity(r["kv_token"], "bytes", unit="kB")
     kv_seq = fmt_quantity(r["kv_seq"], "bytes", unit="GB")
     return Spec(
-        scenario_en=f"A GRPO step on {m.name} (Φ = {phi_text(phi)}) samples {g_en} for each of {r['prompts']} prompts "
-                    f"of {r['prompt']} tokens, responses up to {r['n_resp']:,} tokens. The rollout runs on "
+        scenario_en=f"A GRPO step on {m.name} (Φ = {phi_text(phi)}) takes {r['prompts']:,} prompts of {r['prompt']:,} "
+                    f"tokens and samples {g_en}, responses up to {r['n_resp']:,} tokens. The rollout runs on "
                     f"{r['engines']} {gpu.name} GPUs, one inference engine each, every engine taking "
                     f"{per_engine} prompts (a batch of {r['batch']} sequences); prefill runs at {r['mfu']:.0%} MFU.",
-        scenario_zh=f"在 {m.name}（Φ = {phi_text(phi)}）上做一个 GRPO 步：{r['prompts']} 个 prompt，每个 {r['prompt']} 个 token，"
+        scenario_zh=f"在 {m.name}（Φ = {phi_text(phi)}）上做一个 GRPO 步：{r['prompts']:,} 个 prompt，每个 {r['prompt']:,} 个 token，"
                     f"{g_zh}，回答最长 {r['n_resp']:,} 个 token。rollout 跑在 {r['engines']} 张 {gpu.name} 上，每张卡一个推理"
                     f"引擎，每个引擎分到 {per_engine} 个 prompt（一个 {r['batch']} 条序列的 batch）；prefill 的 MFU 为 "
                     f"{r['mfu']:.0%}。",
