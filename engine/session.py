@@ -300,7 +300,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
-               cap: int | None = None, scheduler: str = "sm2", memory: "fsrs_bridge.Memory | None" = None) -> dict:
+               cap: int | None = None, scheduler: str = "sm2", memory: "fsrs_bridge.Memory | None" = None,
+               conventions: Mapping[str, str] | None = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
@@ -335,7 +336,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         "seconds": None if seconds is None or not 0 <= seconds <= MAX_SECONDS else round(float(seconds), 3),
         "mode": mode, "scheduled": bool(schedule),
         "before": before, "after": after,
-    } | ({"hardware": hardware} if hardware else {})  # the chip the problem was drawn on (--hardware ID)
+    } | ({"hardware": hardware} if hardware else {}) | (  # the chip the problem was drawn on (--hardware ID)
+        {"conventions": dict(conventions)} if conventions else {})  # its conventions off their default (issue #24)
 
 
 class Session:
@@ -469,7 +471,8 @@ class Session:
 
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
-               today: date | None = None, hardware: str | None = None) -> dict:
+               today: date | None = None, hardware: str | None = None,
+               conventions: Mapping[str, str] | None = None) -> dict:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -495,7 +498,8 @@ class Session:
         row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=quality, verdict=verdict,
                          when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
                          value=value, seconds=seconds, step=step, interview=self.interview, hardware=hardware,
-                         load=load, cap=self.reviews_per_day, scheduler=self.scheduler, memory=memory)
+                         load=load, cap=self.reviews_per_day, scheduler=self.scheduler, memory=memory,
+                         conventions=conventions)
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
                               dict(self._memories)))
         rest = self.cards[1:]

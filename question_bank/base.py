@@ -83,6 +83,7 @@ template × several seeds):
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import math
 import random
@@ -90,6 +91,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, partial
 from typing import Any, Callable, Mapping, NamedTuple
 
+from engine import convention_set as cs
 from engine import expr as ex
 from engine import formulas
 from engine.answers import Choice
@@ -412,10 +414,18 @@ class Problem:
     conventions_zh: str = ""
     worlds: tuple[World, ...] = ()  # the world(s) the template declared (question_bank.realism reads them)
     hardware: str | None = None  # the learner's chip the problem drew (drill ... --hardware ID), if any
+    # the conventions it was drawn under, off their default (engine.convention_set): with template and seed it
+    # identifies the problem; () is the seeds' conventions
+    convention_set: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_chain(self) -> bool:
         return len(self.steps) > 1
+
+    @property
+    def chosen_conventions(self) -> dict[str, str]:
+        """The conventions the problem was drawn and is graded under, off their default (``{}``: the seeds')."""
+        return dict(self.convention_set)
 
     def scenario(self, lang: str = "en") -> str:
         return pick(lang, self.scenario_en, self.scenario_zh)
@@ -456,6 +466,8 @@ class Problem:
         }
         if self.hardware is not None:
             d["hardware"] = self.hardware
+        if self.convention_set:
+            d["conventions"] = self.chosen_conventions
         steps = [s.to_dict(lang) for s in self.steps]
         d["answer"] = steps[0]["answer"] if len(steps) == 1 else steps[-1]["answer"]
         d["solution"] = steps[0]["solution"] if len(steps) == 1 else [l for s in steps for l in s["solution"]]
@@ -478,23 +490,44 @@ class Template:
     target_seconds: int  # for the whole problem
     fn: TemplateFn = field(repr=False, compare=False)
     source: str = ""  # where its situation comes from: seed codes and engine.sources keys (shown readably)
+    # the choosable conventions its problems follow (engine.convention_set keys): each is stated in the problem
+    # and set from the learner's choice (Settings → conventions, --convention key=value)
+    conventions: tuple[str, ...] = ()
 
     def title_in(self, lang: str = "en") -> str:
         return pick(lang, self.title, self.title_zh)
 
-    def generate(self, seed: int, hardware: str | None = None) -> Problem:
+    def generate(self, seed: int, hardware: str | None = None, conventions: Mapping[str, str] | None = None
+                 ) -> Problem:
         """The problem of ``seed``; with ``hardware`` (an accelerator id, the learner's own among them) the
         templates that draw a GPU for it draw that chip where it suits the problem (question_bank.hardware.draw),
-        and the problem records it."""
-        rng = random.Random(f"{self.id}:{int(seed)}")
-        if hardware is None:
-            return build_problem(self, int(seed), self.fn(rng))
-        from . import hardware as hw
+        and the problem records it.  ``conventions`` (engine.convention_set: key -> value) are the learner's:
+        the template follows those it declares, where the spec allows them (:func:`engine.convention_set.applies`),
+        states them and computes with them; the problem records the ones it used off their default.  The draw
+        is the same under every convention set: only what is counted changes."""
+        chosen_set = {k: v for k, v in cs.canonical(conventions).items() if k in self.conventions}
+        while True:
+            token = _ACTIVE.set(chosen_set)
+            refused: set[str] = set()
+            try:
+                rng = random.Random(f"{self.id}:{int(seed)}")
+                if hardware is None:
+                    spec, drew = self.fn(rng), False
+                else:
+                    from . import hardware as hw
 
-        with hw.using(hw.get(hardware)) as chosen:
-            spec = self.fn(rng)
-        problem = build_problem(self, int(seed), spec)
-        return dataclasses.replace(problem, hardware=hardware) if chosen.draws else problem
+                    with hw.using(hw.get(hardware)) as chosen:
+                        spec = self.fn(rng)
+                    drew = chosen.draws
+                problem = build_problem(self, int(seed), spec, chosen_set, refused)
+            finally:
+                _ACTIVE.reset(token)
+            if not refused:
+                break
+            chosen_set = {k: v for k, v in chosen_set.items() if k not in refused}  # as the spec allows: again
+        if drew:
+            problem = dataclasses.replace(problem, hardware=hardware)
+        return problem
 
     @property
     def is_chain(self) -> bool:
@@ -514,17 +547,31 @@ class Template:
 
 REGISTRY: dict[str, Template] = {}
 
+# The conventions of the problem being drawn (Template.generate sets them): a template's text reads them with
+# :func:`convention`.
+_ACTIVE: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar("conventions", default={})
+
+
+def convention(key: str) -> str:
+    """The value of the choosable convention ``key`` for the problem being drawn (its default outside one)."""
+    return _ACTIVE.get().get(key, cs.BY_KEY[key].default)
+
 
 def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty: int = 1,
-             target_seconds: int = 90, source: str = "") -> Callable[[TemplateFn], TemplateFn]:
-    """Register a template function under ``id``."""
+             target_seconds: int = 90, source: str = "", conventions: tuple[str, ...] = ()
+             ) -> Callable[[TemplateFn], TemplateFn]:
+    """Register a template function under ``id``; ``conventions``: the choosable conventions it follows."""
     if topic not in TOPICS:
         raise ValueError(f"{id}: unknown topic {topic!r}")
+    unknown = [k for k in conventions if k not in cs.BY_KEY]
+    if unknown:
+        raise ValueError(f"{id}: unknown convention {unknown[0]!r}")
 
     def deco(fn: TemplateFn) -> TemplateFn:
         if id in REGISTRY:
             raise ValueError(f"template {id!r} registered twice")
-        REGISTRY[id] = Template(id, topic, title, tidy_zh(title_zh) or title, difficulty, target_seconds, fn, source)
+        REGISTRY[id] = Template(id, topic, title, tidy_zh(title_zh) or title, difficulty, target_seconds, fn, source,
+                                tuple(conventions))
         return fn
 
     return deco
@@ -578,7 +625,8 @@ def _tidy(lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
 
 
 def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
-                 given_values: Mapping[str, Any]) -> Step:
+                 given_values: Mapping[str, Any], chosen: Mapping[str, str] | None = None,
+                 refused: set[str] | None = None, used: set[str] | None = None) -> Step:
     """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
     f = formulas.get(ask.formula)
     # a quiet convention (issue #24) is the default unless the ask names it: a given value of the same name
@@ -586,6 +634,20 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
     raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names
                                                      if not f.input(n).quiet}
     inputs = {k: _resolve(v, steps) for k, v in raw.items()}
+    for key in t.conventions:  # the learner's conventions (default: the seeds'), where the spec allows them
+        value = (chosen or {}).get(key, cs.BY_KEY[key].default)
+        sets = {n: v for n, v in cs.input_values(key, value).items()
+                if n in f.input_names and f.input(n).quiet and n not in inputs}
+        if not sets:
+            continue
+        if used is not None:
+            used.add(key)
+        if value == cs.BY_KEY[key].default:
+            continue
+        if cs.applies(key, value, inputs):
+            inputs.update(sets)
+        elif refused is not None:
+            refused.add(key)
     value = f.evaluate(**inputs)
     if ask.integer:
         value = float(round(value))
@@ -669,14 +731,33 @@ STEP_BUILDERS: dict[str, Callable[..., Step]] = {
 }
 
 
-def build_problem(t: Template, seed: int, spec: Spec) -> Problem:
+def stated_conventions(t: Template, used: set[str], chosen: Mapping[str, str], lang: str) -> str:
+    """What a problem of ``t`` says of the choosable conventions it counts with (``used``), under ``chosen``."""
+    return pick(lang, " ", "").join(cs.BY_KEY[k].statement(chosen.get(k, cs.BY_KEY[k].default), lang)
+                                    for k in t.conventions if k in used)
+
+
+def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] | None = None,
+                  refused: set[str] | None = None) -> Problem:
+    """``spec`` as a problem; ``chosen``: the conventions it follows off their default (a key the spec does not
+    allow at one of its steps is added to ``refused``: :meth:`Template.generate` draws it again without)."""
+    chosen = dict(chosen or {})
     given_values = {g.name: g.value for g in spec.givens}
     steps: list[Step] = []
+    used: set[str] = set()  # the conventions some step of this problem counts with
     per_step = max(10, t.target_seconds // max(1, len(spec.asks)))
     for i, ask in enumerate(spec.asks):
         target = ask.target_seconds or per_step
-        steps.append(STEP_BUILDERS[ask.kind](t, i, ask, target, steps, given_values))
+        if ask.kind == "number":
+            steps.append(_number_step(t, i, ask, target, steps, given_values, chosen, refused, used))
+        else:
+            steps.append(STEP_BUILDERS[ask.kind](t, i, ask, target, steps, given_values))
     worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
     givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
+    conventions_en, conventions_zh = spec.conventions_en, spec.conventions_zh
+    if used:  # the problem states the conventions it counts with (issue #24 item 2)
+        conventions_en = " ".join(x for x in (conventions_en, stated_conventions(t, used, chosen, "en")) if x)
+        conventions_zh = conventions_zh + stated_conventions(t, used, chosen, "zh")
     return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),
-                   spec.conventions_en, tidy_zh(spec.conventions_zh), worlds)
+                   conventions_en, tidy_zh(conventions_zh), worlds,
+                   convention_set=tuple((k, v) for k, v in cs.canonical(chosen).items() if k in used))

@@ -19,6 +19,9 @@ def register(subparsers) -> None:
     p.add_argument("--hardware", metavar="ID", help="practise on this accelerator: the roofline, decode, ZeRO and "
                                                     "fit problems draw it (an id of `drill catalogue`, your own "
                                                     "from <saves>/catalogue/ among them)")
+    from drill.commands.bank import convention_option
+
+    convention_option(p)
     p.set_defaults(func=run_practice)
 
 
@@ -31,6 +34,16 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
     """Open the profile, run the app on the ``start`` screen (built with ``screen_kwargs``), close the profile."""
     import gc
 
+    wanted = getattr(args, "convention", None)
+    if wanted:  # a bad --convention is said first, and opens nothing
+        from engine import convention_set
+
+        try:
+            convention_set.read(wanted)
+        except convention_set.ConventionError as e:
+            from drill.commands import UsageError
+
+            raise UsageError("--convention: " + e.en, "--convention：" + e.zh) from None
     if not in_terminal():
         from drill.commands import UsageError
 
@@ -57,6 +70,10 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
 
         ctx = AppContext(profile, lang)
         ctx.hardware = hardware or saved_hardware(profile)
+        from drill.core.flow import saved_conventions
+        from engine import convention_set
+
+        ctx.conventions = convention_set.read(wanted or [], saved_conventions(profile))  # --convention wins
         app = DrillApp(ctx, start=start, **screen_kwargs)
         app.run()
         lang = ctx.lang  # (Ctrl+T may have switched it)

@@ -35,6 +35,48 @@ if TYPE_CHECKING:
 MAX_SEED = 2**63 - 1
 
 
+def convention_option(parser) -> None:
+    """``--convention key=value`` (repeatable): a convention for this problem over the profile's (issue #24)."""
+    from engine.convention_set import valid_text
+
+    parser.add_argument("--convention", action="append", metavar="KEY=VALUE",
+                        help=f"count by this convention, over the profile's Settings → conventions (repeatable; "
+                             f"{valid_text()})")
+
+
+def chosen_conventions(args: argparse.Namespace) -> dict[str, str]:
+    """The conventions a problem is drawn under: the profile's (Settings → conventions, read without the lock),
+    then each ``--convention key=value``; a bad one is a UsageError naming the valid keys or values."""
+    from drill.commands import UsageError
+    from engine import convention_set
+
+    base: dict[str, str] = {}
+    try:
+        from drill.core.paths import DEFAULT_PROFILE, saves_dir
+        from engine.storage import read_tables
+
+        name = getattr(args, "profile", None) or DEFAULT_PROFILE
+        tables = read_tables(saves_dir(getattr(args, "saves", None)) / name / "state.json") or {}
+        saved = (tables.get("settings") or {}).get("1", {}).get("conventions")
+        if saved is not None and convention_set.problem(saved) is None:
+            base = convention_set.canonical(saved)
+    except Exception:  # noqa: BLE001 - a damaged or missing profile is reported by the command that opens it
+        pass
+    try:
+        return convention_set.read(getattr(args, "convention", None) or [], base)
+    except convention_set.ConventionError as e:
+        raise UsageError("--convention: " + e.en, "--convention：" + e.zh) from None
+
+
+def conventions_line(problem: "Problem", lang: str) -> str:
+    """``Conventions: bytes per parameter 18`` for a problem drawn under conventions off their default, else ""."""
+    from engine.convention_set import described
+    from engine.messages import pick
+
+    chosen = problem.chosen_conventions
+    return pick(lang, "Conventions: ", "约定：") + described(chosen, lang) if chosen else ""
+
+
 def register(subparsers) -> None:
     from drill.commands import LazyHelp
 
@@ -57,6 +99,7 @@ def register(subparsers) -> None:
     p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the prompt")
     p.add_argument("--json", action="store_true", help="print the problem, its answer and solution as JSON")
     hardware_option(p)
+    convention_option(p)
     p.set_defaults(func=run_ask)
 
     p = subparsers.add_parser("check", help="grade an answer to one problem",
@@ -74,6 +117,7 @@ def register(subparsers) -> None:
                    help="also record the answer as a review of this template (practice done on paper); a "
                         "chain is rescheduled once every step is recorded")
     hardware_option(p)
+    convention_option(p)
     p.add_argument("--seconds", metavar="N", help="the seconds the answer took (whole, 1-86400): graded and "
                                                   "recorded as the app does (a slow right answer scores 4, not 5)")
     p.set_defaults(func=run_check)
@@ -187,7 +231,7 @@ def run_ask(args: argparse.Namespace) -> int:
     seed = _whole(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
     lang = lang_of(args)
     hw = chosen_hardware(args)
-    problem = t.generate(seed, hardware=hw)
+    problem = t.generate(seed, hardware=hw, conventions=chosen_conventions(args))
     if args.json:
         _print_json(problem.to_dict(lang))
         return 0
@@ -196,6 +240,8 @@ def run_ask(args: argparse.Namespace) -> int:
     print(f"{t.id}  seed {seed}  ·  {t.title_in(lang)}  ·  "
           + Twin(f"difficulty {t.difficulty}  ·  target {t.target_seconds} s",
                  f"难度 {t.difficulty}  ·  目标 {t.target_seconds} 秒").text(lang))
+    if line := conventions_line(problem, lang):
+        print(line)
     print()
     print(problem.prompt(lang))
     print()
@@ -204,8 +250,10 @@ def run_ask(args: argparse.Namespace) -> int:
         print(prefix + _answer_hint(s, lang))
     step_flag = " --step K" if problem.is_chain else ""
     hw_flag = f" --hardware {problem.hardware}" if problem.hardware else ""
+    from engine.convention_set import flags
+
     print(Twin("\nCheck with: ", "\n检查答案：").text(lang)
-          + f"drill check {t.id} --seed {seed}{step_flag}{hw_flag} \"ANSWER\"")
+          + f"drill check {t.id} --seed {seed}{step_flag}{hw_flag}{flags(problem.chosen_conventions)} \"ANSWER\"")
     return 0
 
 
@@ -239,7 +287,7 @@ def grade_check(args: argparse.Namespace) -> Checked:
 
     t = _template(args.template)
     seed = _whole(args.seed, "--seed", 0, MAX_SEED)
-    problem = t.generate(seed, hardware=chosen_hardware(args))
+    problem = t.generate(seed, hardware=chosen_hardware(args), conventions=chosen_conventions(args))
     n = len(problem.steps)
     if args.step is not None:
         step = _whole(args.step, "--step", 1, n)
@@ -267,6 +315,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "template": c.problem.template.id,
         "seed": c.problem.seed,
         **({"hardware": c.problem.hardware} if c.problem.hardware else {}),
+        **({"conventions": c.problem.chosen_conventions} if c.problem.convention_set else {}),
         "step": c.step_index + 1,
         "steps": len(c.problem.steps),
         "answer": c.typed,
@@ -296,6 +345,8 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
     v = c.verdict
     from engine.messages import Twin
 
+    if line := conventions_line(c.problem, lang):
+        print(line)
     if c.problem.is_chain:
         n, of = c.step_index + 1, len(c.problem.steps)
         print(Twin(f"Step {n} of {of}: ", f"第 {n}/{of} 步：").text(lang) + c.graded_step.prompt(lang))

@@ -27,6 +27,8 @@ class AppContext:
         self.clock = clock  # returns an aware UTC datetime
         self.rng = rng if rng is not None else random.Random()  # seeds of new problems
         self.hardware: str | None = None  # the learner's chip (drill practice --hardware ID): problems draw it
+        # the learner's conventions off their default (Settings → conventions, --convention key=value; issue #24)
+        self.conventions: dict[str, str] = {}
 
     def now(self) -> datetime:
         return self.clock()

@@ -87,6 +87,10 @@ INTERVIEW_KEY = "interview"
 REVIEWS_KEY = "reviews_per_day"
 HARDWARE_KEY = "hardware"  # the accelerator practice draws (issue #25): an id, or None for the catalogue's mix
 SCHEDULER_KEY = "scheduler"
+# Settings → conventions (issue #24): the profile's setting "conventions" holds the choosable conventions off their
+# default (engine.convention_set); each is a field of the Settings screen keyed "convention-KEY".
+CONVENTIONS_KEY = "conventions"
+CONVENTION_FIELD = "convention-"
 STEP_DRILLS_KEY = "step_drills"  # {template: "YYYY-MM-DD"}: a chain's failed step, practised alone from that day
 PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card
 
@@ -123,12 +127,33 @@ def known_hardware(hardware_id: str, saves) -> bool:
     return hardware_id in hardware.USER
 
 
+def saved_conventions(profile: "Profile") -> dict[str, str]:
+    """The conventions chosen in Settings, off their default (``{}``: the seeds'; an unreadable value: ``{}``)."""
+    from engine import convention_set
+
+    saved = profile.settings().get(CONVENTIONS_KEY)
+    return convention_set.canonical(saved) if convention_set.problem(saved) is None else {}
+
+
+def with_convention(saved: dict[str, str], key: str, value: str) -> dict[str, str]:
+    """The profile's conventions with ``key`` set to ``value`` (its default drops it)."""
+    from engine import convention_set
+
+    return convention_set.canonical({**saved, key: value})
+
+
 def parse_setting(key: str, text: str, today: date, saves=None) -> tuple[object, str | None]:
     """``(value, None)`` for a setting typed as ``text``, or ``(None, problem)`` with the i18n key of the
     problem: a whole number in its bounds, for the interview a date after ``today`` (empty: none), for the
     hardware an accelerator id of the catalogue (the user's in ``saves``; empty: none), for the scheduler
     ``sm2`` or ``fsrs``."""
     text = text.strip()
+    if key.startswith(CONVENTION_FIELD):  # one of the choosable values; empty: the default
+        from engine import convention_set
+
+        c = convention_set.BY_KEY[key.removeprefix(CONVENTION_FIELD)]
+        text = text or c.default
+        return (text, None) if text in c.values else (None, "settings.bad_convention")
     if key == SCHEDULER_KEY:
         return (text.lower(), None) if text.lower() in SCHEDULERS else (None, "settings.bad_scheduler")
     if key == HARDWARE_KEY:
@@ -439,7 +464,8 @@ class PracticeRun:
     def load(self) -> None:
         """Show the session's current card from its first step."""
         self.card = self.session.current
-        self.problem = (registry.get(self.card.item).generate(self.card.seed, hardware=self.ctx.hardware)
+        self.problem = (registry.get(self.card.item).generate(self.card.seed, hardware=self.ctx.hardware,
+                                                              conventions=self.ctx.conventions)
                         if self.card else None)
         self.step, self.prior, self.started, self.peeked = 0, [], self.ctx.now(), False
 
@@ -551,7 +577,8 @@ class PracticeRun:
         if chain:
             row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
                              when=a.when, today=today, state=None, schedule=False, mode=card.mode, typed=a.typed,
-                             value=a.value, seconds=a.seconds, step=a.step + 1, hardware=a.problem.hardware)
+                             value=a.value, seconds=a.seconds, step=a.step + 1, hardware=a.problem.hardware,
+                             conventions=a.problem.chosen_conventions)
             a.rows.append(self.ctx.profile.record(row))
         if not chain or a.last_step:
             steps = a.prior + [a]
@@ -559,10 +586,11 @@ class PracticeRun:
                 row = self.session.answer(chain_quality([s.quality for s in steps]),
                                           worst_verdict([s.status for s in steps]), when=a.when, typed="",
                                           value=None, seconds=sum(s.seconds for s in steps), today=today,
-                                          hardware=a.problem.hardware)
+                                          hardware=a.problem.hardware, conventions=a.problem.chosen_conventions)
             else:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
-                                          seconds=a.seconds, today=today, hardware=a.problem.hardware)
+                                          seconds=a.seconds, today=today, hardware=a.problem.hardware,
+                                          conventions=a.problem.chosen_conventions)
             self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
             self._moved = False

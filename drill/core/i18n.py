@@ -152,6 +152,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settings.past_date": ("the date must be after today", "日期必须在今天之后"),
     "settings.no_interview": ("No interview date: plain spaced repetition.", "没有面试日期：常规间隔重复。"),
     "settings.bad_scheduler": ("sm2 or fsrs, please", "请输入 sm2 或 fsrs"),
+    "settings.convention": ("Convention: {name}", "约定：{name}"),
+    "settings.convention_hint": ("{choices}; problems state it and are graded by it",
+                                 "{choices}；题目会写明并按它评分"),
+    "settings.convention_bytes_hint": ("{choices}; sets the ZeRO split too (10, the JAX book's, is recognised when "
+                                       "graded, not chosen); problems state it and are graded by it",
+                                       "{choices}；同时决定 ZeRO 的切分方式（JAX scaling book 的 10 在评分时能识别，"
+                                       "但不能选）；题目会写明并按它评分"),
+    "settings.bad_convention": ("one of {values}, please", "请输入 {values} 之一"),
     "plan.accept": ("To take this pace: drill plan --new-per-day {pace}", "采用这个节奏：drill plan --new-per-day {pace}"),
     "plan.accept_over": ("The pace is above the most a day can take ({most}): a later date, or fewer topics",
                          "这个节奏超过每天上限（{most}）：请推迟日期或减少主题"),

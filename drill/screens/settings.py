@@ -23,13 +23,16 @@ from drill.core.i18n import t
 from drill.core.paths import saves_note
 from drill.screens import DrillModal, DrillScreen
 from drill.widgets.setting import OK, SettingField
+from engine import convention_set
 from engine.schedule.stretch import STRETCH_DAYS as FINAL_STRETCH
 from engine.session import PACE_WARNING
 from engine.storage import SaveFailed
 
+# Settings → conventions (issue #24): one field per choosable convention (engine.convention_set), after the others
 FIELDS = (("new_per_day", "settings.new_per_day"), (flow.REVIEWS_KEY, "settings.reviews_per_day"),
           (flow.INTERVIEW_KEY, "settings.interview"), (flow.HARDWARE_KEY, "settings.hardware"),
-          (flow.SCHEDULER_KEY, "settings.scheduler"))
+          (flow.SCHEDULER_KEY, "settings.scheduler")) + tuple(
+    (flow.CONVENTION_FIELD + c.key, "settings.convention") for c in convention_set.CHOOSABLE)
 MAX_LENGTH = {flow.HARDWARE_KEY: 48}  # an accelerator id; the other fields: 10
 
 
@@ -62,20 +65,35 @@ class SettingsScreen(DrillScreen):
 
     def field(self, key: str, label: str) -> SettingField:
         profile = self.ctx.profile
+        conv = convention_set.BY_KEY.get(key.removeprefix(flow.CONVENTION_FIELD))
+        if not key.startswith(flow.CONVENTION_FIELD):
+            conv = None
 
         def why(problem: str) -> str:
             lo, hi = flow.SETTING_BOUNDS.get(key, (0, 0))
-            return self.tr(problem, lo=lo, hi=hi)
+            return self.tr(problem, lo=lo, hi=hi, values=" / ".join(conv.values) if conv else "")
+
+        def save(value) -> None:
+            if conv is None:
+                profile.set_setting(key, value)
+                return
+            chosen = flow.with_convention(flow.saved_conventions(profile), conv.key, value)
+            profile.set_setting(flow.CONVENTIONS_KEY, chosen)
+            self.ctx.conventions = chosen  # the next problem drawn follows it
 
         return SettingField(
-            key, label=lambda: self.tr(label), value=self.stored(key),
+            key, label=(lambda: self.tr(label, name=conv.label_in(self.lang))) if conv else (lambda: self.tr(label)),
+            value=self.stored(key),
             read=lambda text: flow.parse_setting(key, text, self.ctx.today(), profile.root),
-            save=lambda value: profile.set_setting(key, value), hint=lambda: self.hint(key), why=why,
+            save=save, hint=lambda: self.hint(key), why=why,
             saved_words=lambda: self.tr("settings.saved"),
             kept_words=lambda e: self.tr("save.setting_kept", why=e.text(self.lang)),
             max_length=MAX_LENGTH.get(key, 10))
 
     def stored(self, key: str) -> str:
+        if key.startswith(flow.CONVENTION_FIELD):
+            name = key.removeprefix(flow.CONVENTION_FIELD)
+            return flow.saved_conventions(self.ctx.profile).get(name, convention_set.BY_KEY[name].default)
         rules = flow.learning(self.ctx.profile)
         values = {"new_per_day": str(rules.new_per_day), flow.REVIEWS_KEY: str(rules.reviews_per_day),
                   flow.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else "",
@@ -93,6 +111,10 @@ class SettingsScreen(DrillScreen):
             f.draw()
 
     def hint(self, key: str) -> str:
+        if key.startswith(flow.CONVENTION_FIELD):
+            c = convention_set.BY_KEY[key.removeprefix(flow.CONVENTION_FIELD)]
+            which = "settings.convention_bytes_hint" if c.key == "bytes_per_param" else "settings.convention_hint"
+            return self.tr(which, choices=c.choices_text(self.lang))
         return self.tr(f"settings.{key}_hint", stretch=FINAL_STRETCH)
 
     def draw(self) -> None:

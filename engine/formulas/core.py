@@ -475,11 +475,14 @@ class Formula:
         """
         values = dict(self.with_defaults(values))
         shown = self.shown_values(values, extras)
+        # the formula's own decomposition, simplification and takeaway spell out the default conventions ("= 16Φ",
+        # "16 bytes per parameter"): off them (issue #24) the convention line and the formula say it instead
+        own = self.at_defaults(values)
         dec = decomposition if decomposition is not None else pick(lang, self.decomposition,
-                                                                    self.decomposition_zh or None)
+                                                                    self.decomposition_zh or None) if own else ()
         simp = simplification if simplification is not None else pick(lang, self.simplification,
-                                                                        self.simplification_zh or None)
-        take = takeaway if takeaway is not None else pick(lang, self.takeaway, self.takeaway_zh or None)
+                                                                        self.simplification_zh or None) if own else ()
+        take = takeaway if takeaway is not None else pick(lang, self.takeaway, self.takeaway_zh or None) if own else ""
         lines = [fill(d, shown) for d in dec]
         lines += [self.convention_line(i, values[i.name], lang) for i in self.inputs
                   if i.has_default and self.states(i, values[i.name])]

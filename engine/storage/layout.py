@@ -25,7 +25,9 @@ ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "val
               "seconds", "mode", "scheduled", "before", "after")
 # Fields a row has only when they apply: "hardware", the accelerator id a problem was drawn on (drill ... --hardware
 # ID, issue #25): with template and seed it identifies the problem.  A row without it is as before.
-OPTIONAL_ROW_FIELDS = ("hardware",)
+# "conventions" (issue #24): the conventions the problem was drawn and graded under, off their default
+# (engine.convention_set: {"bytes_per_param": "18"}); a row without it was graded under the seeds' conventions.
+OPTIONAL_ROW_FIELDS = ("hardware", "conventions")
 _HARDWARE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator id (question_bank.catalogue)
 
 

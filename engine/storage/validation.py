@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
+from .. import convention_set
 from ..langs import LANGS
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
@@ -114,15 +115,19 @@ def state_problem(d: Any, today: date | None = None) -> str | None:
 
 
 _ROW_KEYS = frozenset(ROW_FIELDS)
-_ROW_KEYS_HW = _ROW_KEYS | {"hardware"}
+_OPTIONAL_OK = {"hardware": lambda v: type(v) is str and _HARDWARE.fullmatch(v) is not None,
+                "conventions": lambda v: type(v) is dict and bool(v) and convention_set.problem(v) is None}
 _VERDICTS, _MODES = frozenset(VERDICTS), frozenset(MODES)
 
 
 def _row_ok(r: Any) -> bool:
     """A quick yes for a well-formed stored row (:func:`row_problem` explains a no)."""
-    if type(r) is not dict or (r.keys() != _ROW_KEYS and not (
-            r.keys() == _ROW_KEYS_HW and type(r["hardware"]) is str and _HARDWARE.fullmatch(r["hardware"]))):
+    if type(r) is not dict:
         return False
+    if r.keys() != _ROW_KEYS:  # optional fields (layout.OPTIONAL_ROW_FIELDS), each well-formed
+        extra = r.keys() - _ROW_KEYS
+        if not (_ROW_KEYS <= r.keys() and all(k in _OPTIONAL_OK and _OPTIONAL_OK[k](r[k]) for k in extra)):
+            return False
     v, sec, step, b, a, item, topic = r["value"], r["seconds"], r["step"], r["before"], r["after"], r["item"], r["topic"]
     ts, day = r["ts"], r["date"]
     return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and _day_ok(day) and day is not None
@@ -163,6 +168,10 @@ def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> 
         return f"unknown field {extra[0]!r}"
     if "hardware" in row and not (isinstance(row["hardware"], str) and _HARDWARE.fullmatch(row["hardware"])):
         return f"hardware must be an accelerator id (lowercase letters, digits, _ . -), not {row['hardware']!r:.80}"
+    if "conventions" in row and (p := convention_set.problem(row["conventions"])) is not None:
+        return p
+    if "conventions" in row and not row["conventions"]:
+        return "conventions must name at least one convention off its default (a row without it: the defaults)"
     if stored and (p := _number_problem("id", row["id"], 1, MAX_ID, whole=True)):
         return p
     if not _ts_ok(row["ts"]):
@@ -303,6 +312,7 @@ SETTINGS: dict[str, Any] = {
     "mock": _mock_setup_problem,
     "hardware": lambda k, v: (None if v is None or (type(v) is str and _HARDWARE.fullmatch(v))
                               else f"{k} must be an accelerator id or null, not {v!r:.80}"),
+    "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions (issue #24)
 }
 
 
@@ -364,6 +374,9 @@ def _copy(value: Mapping) -> dict:
 
 
 def _row_copy(row: Mapping) -> dict:
-    """A review row the caller may change freely (its only nested values are the two states)."""
+    """A review row the caller may change freely (its nested values: the two states and the conventions)."""
     b, a = row["before"], row["after"]
-    return {**row, "before": dict(b) if b is not None else None, "after": dict(a) if a is not None else None}
+    out = {**row, "before": dict(b) if b is not None else None, "after": dict(a) if a is not None else None}
+    if "conventions" in row:
+        out["conventions"] = dict(row["conventions"])
+    return out

@@ -89,7 +89,7 @@ def allreduce_bytes_given(rng):
 
 
 @template("communication.collective_bytes", topic="communication", title="Bytes per GPU of a ring collective",
-          title_zh="集合通信每卡通信量", difficulty=2, target_seconds=60)
+          title_zh="集合通信每卡通信量", difficulty=2, target_seconds=60, conventions=("ring_factor",))
 def collective_bytes(rng):
     name, formula, _, (use_en, use_zh) = COLLECTIVES[rng.choice(sorted(COLLECTIVES))]
     m, n = rng.choice(BIG_MESSAGES), rng.choice(RANKS)
@@ -125,13 +125,13 @@ def _time_spec(rng, key: str) -> Spec:
 
 
 @template("communication.allreduce_time", topic="communication", title="Ring AllReduce time (α-β)",
-          title_zh="Ring AllReduce 耗时（α-β 模型）", difficulty=2, target_seconds=120)
+          title_zh="Ring AllReduce 耗时（α-β 模型）", difficulty=2, target_seconds=120, conventions=("ring_factor",))
 def allreduce_time(rng):
     return _time_spec(rng, "allreduce")
 
 
 @template("communication.collective_time", topic="communication", title="ReduceScatter / AllGather / All-to-All time (α-β)",
-          title_zh="ReduceScatter / AllGather / All-to-All 耗时（α-β 模型）", difficulty=2, target_seconds=90)
+          title_zh="ReduceScatter / AllGather / All-to-All 耗时（α-β 模型）", difficulty=2, target_seconds=90, conventions=("ring_factor",))
 def collective_time(rng):
     return _time_spec(rng, rng.choice(("reduce_scatter", "allgather", "alltoall")))
 
@@ -176,7 +176,7 @@ def _comm_world(name: str, phi: float, n: int, state: str) -> World:
 
 
 @template("communication.ddp_chain", topic="communication", title="DDP: gradient bytes → AllReduce volume → AllReduce time",
-          title_zh="DDP：梯度大小 → AllReduce 通信量 → AllReduce 耗时", difficulty=2, target_seconds=240)
+          title_zh="DDP：梯度大小 → AllReduce 通信量 → AllReduce 耗时", difficulty=2, target_seconds=240, conventions=("ring_factor",))
 def ddp_chain(rng):
     name, phi, n, alpha, beta, givens, full = _model_comm_setup(rng, "train")
     unit = unit_for("allreduce_time", m=full, n=n, alpha=alpha, beta=beta)
@@ -202,7 +202,7 @@ def ddp_chain(rng):
 
 
 @template("communication.zero3_chain", topic="communication", title="ZeRO-3: weight bytes → AllGather → compare with DDP",
-          title_zh="ZeRO-3：权重大小 → AllGather → 与 DDP 对比", difficulty=2, target_seconds=300)
+          title_zh="ZeRO-3：权重大小 → AllGather → 与 DDP 对比", difficulty=2, target_seconds=300, conventions=("ring_factor",))
 def zero3_chain(rng):
     name, phi, n, alpha, beta, givens, full = _model_comm_setup(rng, "zero3")
     unit = unit_for("allgather_time", m=full, n=n, alpha=alpha, beta=beta)

@@ -3,12 +3,13 @@ activations per GPU under tensor and sequence parallelism (Korthikanti et al. 20
 
 from __future__ import annotations
 
+from engine import convention_set as cs
 from engine import formulas
 from engine.answers import Choice
 from engine.units import best_unit, fmt_number, fmt_quantity
 
 from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
+from ..base import Ask, Ref, Spec, World, convention, given, settled_by_hand, template
 from .roofline import an
 
 # Round parameter counts an interviewer uses for "a Φ-parameter model" (billions).
@@ -18,14 +19,31 @@ DP_SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 SEQ_LENS = (1024, 2048, 4096, 8192)
 MICRO_BATCHES = (1, 2, 4, 8)
 
-STATIC_GIVEN_EN = ("Mixed-precision training with AdamW: per parameter 2 B bf16 weights + 2 B bf16 gradients + "
-                   "12 B fp32 optimizer state (master weights 4 B, momentum 4 B, variance 4 B). GB = 10⁹ B. "
-                   "Activations and temporary buffers are not counted.")
-STATIC_GIVEN_ZH = ("混合精度训练 + AdamW：每个参数 2 B bf16 权重 + 2 B bf16 梯度 + 12 B fp32 优化器状态"
-                   "（主权重 4 B、一阶动量 4 B、二阶动量 4 B）。GB = 10⁹ B。不计激活值和临时缓冲区。")
-STATIC_EN = ("Standard bf16 mixed-precision training with AdamW (fp32 master weights, momentum and variance). "
-             "GB = 10⁹ B. Activations and temporary buffers are not counted.")
-STATIC_ZH = "标准 bf16 混合精度训练 + AdamW（fp32 主权重、一阶动量、二阶动量）。GB = 10⁹ B。不计激活值和临时缓冲区。"
+# The static state's conventions (issue #24): the recipe per parameter is stated from engine.convention_set, under
+# the learner's choice (bytes_per_param 16 / 18 / 20); a "given" problem also gives its bytes.
+STATIC_EN = "bf16 mixed-precision training with AdamW. GB = 10⁹ B. Activations and temporary buffers are not counted."
+STATIC_ZH = "bf16 混合精度训练 + AdamW。GB = 10⁹ B。不计激活值和临时缓冲区。"
+
+
+def static_given_text(lang: str) -> str:
+    """The bytes per parameter a "given" problem gives, under the problem's bytes_per_param."""
+    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    gd = "bf16" if g == 2 else "fp32"
+    extra_en = " + 4 B fp32 main gradient" if o == 16 else ""
+    extra_zh = " + 4 B fp32 主梯度" if o == 16 else ""
+    if lang == "zh":
+        return (f"每个参数 {w} B bf16 权重 + {g} B {gd} 梯度{extra_zh} + 12 B fp32 优化器状态"
+                "（主权重 4 B、一阶动量 4 B、二阶动量 4 B）。")
+    return (f"Per parameter {w} B bf16 weights + {g} B {gd} gradients{extra_en} + 12 B fp32 optimizer state (master "
+            "weights 4 B, momentum 4 B, variance 4 B).")
+
+
+def zero_formula(stage: int) -> str:
+    """``4Φ + 12Φ/N_dp`` for ZeRO-``stage`` under the problem's bytes_per_param (its recipe's split)."""
+    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    return {1: f"{w + g}Φ + {o}Φ/N_dp", 2: f"{w}Φ + {g + o}Φ/N_dp", 3: f"{w + g + o}Φ/N_dp"}[stage]
+
+
 ACT_EN = ("bf16 activations (2 B), 1-byte dropout masks, a GPT-style Transformer layer (attention + 4h GELU MLP, "
           "dropout) as in Megatron-LM (Korthikanti et al. 2022); attention scores materialised (no FlashAttention); "
           "no tensor or sequence parallelism. MB = 10⁶ B, GB = 10⁹ B, TB = 10¹² B.")
@@ -43,7 +61,6 @@ ZERO_SHARDS_EN = {1: "ZeRO-1 (optimizer states sharded)", 2: "ZeRO-2 (optimizer 
                   3: "ZeRO-3 / FSDP (weights, gradients and optimizer states all sharded)"}
 ZERO_SHARDS_ZH = {1: "ZeRO-1（切分优化器状态）", 2: "ZeRO-2（切分优化器状态和梯度）",
                   3: "ZeRO-3 / FSDP（权重、梯度、优化器状态全部切分）"}
-ZERO_FORMULA = {1: "4Φ + 12Φ/N_dp", 2: "2Φ + 14Φ/N_dp", 3: "16Φ/N_dp"}
 
 
 # --------------------------------------------------------------------------- #
@@ -111,7 +128,7 @@ def zh_model(name: str) -> str:
 
 
 @template("memory.static_given", topic="memory", title="Static training memory (16Φ given)",
-          title_zh="训练静态显存（给出 16Φ 构成）", difficulty=1, target_seconds=45)
+          title_zh="训练静态显存（给出 16Φ 构成）", difficulty=1, target_seconds=45, conventions=("bytes_per_param",))
 def static_given(rng):
     name, phi = model_phi(rng)
     return Spec(
@@ -120,12 +137,13 @@ def static_given(rng):
                   prompt_en=f"Training {name} (Φ = {phi_text(phi)}): how much memory do the weights, gradients "
                             "and optimizer states take in total, in GB?",
                   prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）：权重、梯度和优化器状态一共占多少显存（GB）？"),),
-        conventions_en=STATIC_GIVEN_EN, conventions_zh=STATIC_GIVEN_ZH, world=model_world(name, phi),
+        conventions_en=STATIC_EN + " " + static_given_text("en"), conventions_zh=STATIC_ZH + static_given_text("zh"),
+        world=model_world(name, phi),
     )
 
 
 @template("memory.static", topic="memory", title="Static training memory", title_zh="训练静态显存",
-          difficulty=2, target_seconds=60)
+          difficulty=2, target_seconds=60, conventions=("bytes_per_param",))
 def static(rng):
     name, phi = model_phi(rng)
     return Spec(
@@ -145,8 +163,8 @@ def _zero_spec(rng, formula_given: bool) -> Spec:
         stage, n = rng.choice((1, 2, 3)), rng.choice(DP_SIZES)
         if formulas.get(f"zero{stage}_bytes").evaluate(phi=phi, n_dp=n) <= LARGEST_GPU_BYTES:
             break
-    hint_en = f" Per GPU it holds {ZERO_FORMULA[stage]}." if formula_given else ""
-    hint_zh = f"每卡显存为 {ZERO_FORMULA[stage]}。" if formula_given else ""
+    hint_en = f" Per GPU it holds {zero_formula(stage)}." if formula_given else ""
+    hint_zh = f"每卡显存为 {zero_formula(stage)}。" if formula_given else ""
     return Spec(
         givens=(phi_given(phi), given("n_dp", "Data-parallel GPUs N_dp", "数据并行卡数 N_dp", n)),
         asks=(Ask(formula=f"zero{stage}_bytes", unit="GB",
@@ -161,13 +179,13 @@ def _zero_spec(rng, formula_given: bool) -> Spec:
 
 
 @template("memory.zero_given", topic="memory", title="ZeRO per-GPU memory (formula given)",
-          title_zh="ZeRO 每卡显存（给出公式）", difficulty=1, target_seconds=60)
+          title_zh="ZeRO 每卡显存（给出公式）", difficulty=1, target_seconds=60, conventions=("bytes_per_param",))
 def zero_given(rng):
     return _zero_spec(rng, formula_given=True)
 
 
 @template("memory.zero_per_gpu", topic="memory", title="ZeRO-1/2/3 per-GPU memory", title_zh="ZeRO-1/2/3 每卡显存",
-          difficulty=2, target_seconds=90)
+          difficulty=2, target_seconds=90, conventions=("bytes_per_param",))
 def zero_per_gpu(rng):
     return _zero_spec(rng, formula_given=False)
 
@@ -227,7 +245,8 @@ def zero_expression(rng):
 
 
 @template("memory.zero_planning", topic="memory", title="ZeRO planning: 16Φ → sharding → fewest GPUs",
-          title_zh="ZeRO 规划：16Φ → 切分 → 最少卡数", difficulty=2, target_seconds=300)
+          title_zh="ZeRO 规划：16Φ → 切分 → 最少卡数", difficulty=2, target_seconds=300,
+          conventions=("bytes_per_param",))
 def zero_planning(rng):
     while True:  # the fewest GPUs is a whole number settled by hand (base.WHOLE_MARGIN)
         model = rng.choice([m for m in models.MODELS if m.params >= 7e9])

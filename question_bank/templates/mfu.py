@@ -139,7 +139,7 @@ def train_flops_per_token(rng):
 
 
 @template("mfu.train_flops", topic="mfu", title="Total training FLOPs (6ΦD)", title_zh="训练总计算量（6ΦD）",
-          difficulty=2, target_seconds=60)
+          difficulty=2, target_seconds=60, conventions=("flops_per_param_token",))
 def train_flops(rng):
     name, phi = model_phi(rng, models.DENSE)
     d = rng.choice(TOKENS)
@@ -150,8 +150,8 @@ def train_flops(rng):
                             f"D = {_tokens_text(d)} tokens (forward + backward, ignoring attention), in FLOP?",
                   prompt_zh=f"在 D = {_tokens_text(d)} 个 token 上{zh_after('训练', name)}（Φ = {phi_text(phi)}）"
                             "总共需要多少 FLOPs（前向 + 反向，忽略注意力项）？"),),
-        conventions_en="Dense Transformer, no recomputation. Answer in FLOP, e.g. 6.3e24.",
-        conventions_zh="稠密 Transformer，不做重计算。答案以 FLOP 为单位，例如 6.3e24。",
+        conventions_en="Dense Transformer. Answer in FLOP, e.g. 6.3e24.",
+        conventions_zh="稠密 Transformer。答案以 FLOP 为单位，例如 6.3e24。",
         world=model_world(name, phi),
     )
 

@@ -5,13 +5,15 @@ sequence parallelism's volume.  Sources: ZeRO (Rajbhandari et al. 2020), Megatro
 
 from __future__ import annotations
 
+from engine import convention_set as cs
 from engine import formulas
 from engine.answers import Choice
 from engine.layout import LayoutRules
+from engine.messages import pick
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, template
+from ..base import Ask, Ref, Spec, World, convention, given, template
 from .memory import nominal_phi, phi_given, phi_text, unit_for
 
 # Training GPUs on an NVLink node of 8 (DGX/HGX), with their NVLink generation.
@@ -25,7 +27,14 @@ ZERO_NAME = {1: "ZeRO-1", 2: "ZeRO-2", 3: "ZeRO-3"}
 ZERO_WHAT_EN = {1: "the optimizer states", 2: "the optimizer states and gradients",
                 3: "the optimizer states, gradients and weights"}
 ZERO_WHAT_ZH = {1: "优化器状态", 2: "优化器状态和梯度", 3: "优化器状态、梯度和权重"}
-ZERO_SHOWN = {1: "(4Φ + 12Φ/N_dp) / (TP·PP)", 2: "(2Φ + 14Φ/N_dp) / (TP·PP)", 3: "16Φ / (N_dp·TP·PP)"}
+
+
+def zero_shown(stage: int) -> str:
+    """``(4Φ + 12Φ/N_dp) / (TP·PP)`` under the problem's bytes_per_param (issue #24: its recipe's split)."""
+    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    return {1: f"({w + g}Φ + {o}Φ/N_dp) / (TP·PP)", 2: f"({w}Φ + {g + o}Φ/N_dp) / (TP·PP)",
+            3: f"{w + g + o}Φ / (N_dp·TP·PP)"}[stage]
+
 
 STATIC_EN = ("bf16 mixed precision with AdamW: per parameter 2 B weights + 2 B gradients + 12 B fp32 optimizer "
              "states. Tensor and pipeline parallelism split the model evenly, so each GPU holds 1/(TP·PP) of the "
@@ -34,6 +43,14 @@ STATIC_EN = ("bf16 mixed precision with AdamW: per parameter 2 B weights + 2 B g
 STATIC_ZH = ("bf16 混合精度 + AdamW：每个参数 2 B 权重 + 2 B 梯度 + 12 B fp32 优化器状态。张量并行和流水线并行均匀切分"
              "模型，每张卡持有 1/(TP·PP) 的参数；ZeRO 再把这一份中指定的状态在 N_dp 个数据并行副本间切分。"
              "不计激活值和缓冲区。GB = 10⁹ B。")
+
+
+
+def static_text(lang: str) -> str:
+    """:data:`STATIC_EN` / :data:`STATIC_ZH` with the bytes per parameter of the problem's bytes_per_param."""
+    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    text = pick(lang, STATIC_EN, STATIC_ZH)
+    return text.replace("2 B 梯度 + 12 B", f"{g} B 梯度 + {o} B").replace("2 B gradients + 12 B", f"{g} B gradients + {o} B")
 
 
 def _gpus_text(n: int, gpu) -> tuple[str, str]:
@@ -59,8 +76,8 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
         static = formulas.get(f"zero{stage}_parallel_bytes").evaluate(phi=phi, tp=tp, pp=pp, n_dp=dp)
         if static <= 0.8 * gpu.memory:
             break
-    hint_en = f" Per GPU that is {ZERO_SHOWN[stage]}." if formula_given else ""
-    hint_zh = f"每卡静态显存为 {ZERO_SHOWN[stage]}。" if formula_given else ""
+    hint_en = f" Per GPU that is {zero_shown(stage)}." if formula_given else ""
+    hint_zh = f"每卡静态显存为 {zero_shown(stage)}。" if formula_given else ""
     where_en, where_zh = _gpus_text(n, gpu)
     return Spec(
         givens=(phi_given(phi),) + _degree_givens(tp, pp, dp),
@@ -71,7 +88,7 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
                   prompt_zh=f"{model.name}（Φ = {phi_text(phi)}）在 {where_zh}上按 TP = {tp} × PP = {pp} × DP = {dp} 训练，"
                             f"用 {ZERO_NAME[stage]} 在数据并行副本间切分{ZERO_WHAT_ZH[stage]}。{hint_zh}"
                             "每张卡的静态显存是多少（GB）？"),),
-        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+        conventions_en=static_text("en"), conventions_zh=static_text("zh"),
         world=World(model=model, gpu=gpu, precision="bf16", n_gpus=tp * pp, tp=tp, pp=pp, n_dp=dp),
     )
 
@@ -79,14 +96,14 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
 @template("parallelism.zero_parallel_given", topic="parallelism",
           title="Static memory per GPU under TP × PP × DP with ZeRO (formula given)",
           title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存（给出公式）", difficulty=1, target_seconds=75,
-          source="rajbhandari2020, narayanan2021")
+          source="rajbhandari2020, narayanan2021", conventions=("bytes_per_param",))
 def zero_parallel_given(rng):
     return _zero_parallel_spec(rng, formula_given=True)
 
 
 @template("parallelism.zero_parallel", topic="parallelism", title="Static memory per GPU under TP × PP × DP with ZeRO",
           title_zh="TP × PP × DP 加 ZeRO 的每卡静态显存", difficulty=2, target_seconds=120,
-          source="rajbhandari2020, narayanan2021")
+          source="rajbhandari2020, narayanan2021", conventions=("bytes_per_param",))
 def zero_parallel(rng):
     return _zero_parallel_spec(rng, formula_given=False)
 
@@ -200,17 +217,17 @@ def layout(rng):
 MFU_BUSY = (0.4, 0.45, 0.5)
 SEQ = (2048, 4096, 8192)
 
-TRAIN_EN = (STATIC_EN + " Micro-batches of one sequence; the 1F1B bubble is the idle share of the TOTAL step "
+TRAIN_EN = (" Micro-batches of one sequence; the 1F1B bubble is the idle share of the TOTAL step "
             "time. MFU is measured over the busy (non-bubble) time; peak = dense bf16 from the datasheet, "
             "TFLOPS = 10¹² FLOP/s.")
-TRAIN_ZH = (STATIC_ZH + "每个微批次一条序列；1F1B 气泡率指空闲时间占一步总时间的比例。MFU 按非气泡的忙碌时间计；"
+TRAIN_ZH = ("每个微批次一条序列；1F1B 气泡率指空闲时间占一步总时间的比例。MFU 按非气泡的忙碌时间计；"
             "峰值取数据手册中的 bf16 稠密算力，TFLOPS = 10¹² FLOP/s。")
 
 
 @template("parallelism.train_chain", topic="parallelism",
           title="Train a model on a cluster: layout → memory per GPU → bubble → compute → step time",
           title_zh="在集群上训练模型：布局 → 每卡显存 → 气泡 → 计算时间 → 步时间", difficulty=3, target_seconds=600,
-          source="narayanan2021, rajbhandari2020, kaplan2020")
+          source="narayanan2021, rajbhandari2020, kaplan2020", conventions=("bytes_per_param",))
 def train_chain(rng):
     model, gpu, n, budget, rules, team = _layout_setup(rng, need_pipeline=True)
     chosen = min(team, key=lambda v: (-v.tp, v.pp))
@@ -252,7 +269,7 @@ def train_chain(rng):
               Ask(formula="step_time_with_bubble", inputs={"compute_time": Ref(3), "bubble": Ref(2)}, unit=u,
                   prompt_en=f"Adding the bubble (idle share of the total step time), how long is one step, in {u}?",
                   prompt_zh=f"加上气泡（空闲时间占一步总时间的比例），一步需要多长时间（{u}）？")),
-        conventions_en=TRAIN_EN, conventions_zh=TRAIN_ZH,
+        conventions_en=static_text("en") + TRAIN_EN, conventions_zh=static_text("zh") + TRAIN_ZH,
         world=World(model=model, gpu=gpu, precision="bf16", n_gpus=tp * pp, tp=tp, pp=pp, n_dp=dp, seq=s),
     )
 

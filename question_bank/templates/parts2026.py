@@ -12,7 +12,7 @@ from __future__ import annotations
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
-from ..base import Ask, Spec, World, given, template
+from ..base import Ask, Spec, World, convention, given, template
 from ..hardware import GPU
 from ..models import Model
 from .memory import nominal_phi, phi_text
@@ -209,7 +209,7 @@ def nvl72_allreduce(rng):
 
 
 @template("communication.tpu_ici_ring", topic="communication", title="A ring along one axis of a TPU torus",
-          title_zh="TPU 环面一个维度上的环", difficulty=2, target_seconds=150, source="C§2, thakur2005")
+          title_zh="TPU 环面一个维度上的环", difficulty=2, target_seconds=150, source="C§2, thakur2005", conventions=("directions",))
 def tpu_ici_ring(rng):
     gpu = rng.choice(hardware.pool("tpu"))
     dims = 3 if gpu.scale_up_domain > 1024 else 2  # v5p and v7: 3D torus (6 links per chip); v5e, v6e: 2D (4)
@@ -218,6 +218,9 @@ def tpu_ici_ring(rng):
     m = rng.choice((32, 64, 128, 256, 512, 1024)) * 1e6
     alpha = rng.choice((1, 2, 4)) * 1e-6
     per_link = gpu.scale_up / (2 * links)  # the quoted figure: every link, both directions
+    # issue #24: a bidirectional ring (directions=2, the JAX scaling book) when the learner chose it
+    way_en, way_zh = (("one way", "单向") if convention("directions") == "1" else
+                      ("both ways at once", "双向同时传输"))
     return Spec(
         givens=(given("gpu", "TPU", "TPU", gpu.name),
                 given("ici", "ICI bandwidth per chip (both directions, all links)", "每芯片 ICI 带宽（双向、全部链路）",
@@ -242,9 +245,9 @@ def tpu_ici_ring(rng):
                                "带宽，所以每芯片的 ICI 总带宽要除以链路数和方向数；同时在多个维度上做 AllReduce 才能用上"
                                "更多链路。"),
                   prompt_en=f"On {gpu.name}, {n} chips along one axis of the torus all-reduce a {_bytes_text(m)} "
-                            "message with a ring that runs one way along that axis. How long does it take in the "
+                            f"message with a ring that runs {way_en} along that axis. How long does it take in the "
                             "α-β model?",
-                  prompt_zh=f"在 {gpu.name} 上，环面某一维度上的 {n} 个芯片用沿该维度单向的环对 {_bytes_text(m)} 的消息"
+                  prompt_zh=f"在 {gpu.name} 上，环面某一维度上的 {n} 个芯片用沿该维度{way_zh}的环对 {_bytes_text(m)} 的消息"
                             "做 AllReduce。按 α-β 模型需要多长时间？"),),
         conventions_en=f"{CONV_EN} MB = 1e6 B. Ring AllReduce: 2(N−1) steps, each chip sends 2(N−1)/N × M over one "
                        "link.",

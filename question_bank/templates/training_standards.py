@@ -406,15 +406,14 @@ def tree_vs_ring(rng):
 # --------------------------------------------------------------------------- #
 # Chinchilla sizing and "is this MFU good?" (mfu)
 
-CHIN_EN = ("Chinchilla (Hoffmann et al. 2022): compute-optimal training uses about 20 tokens per parameter, and "
-           "C = 6·N·D FLOPs. Parameters and tokens are plain counts (70B = 7e10).")
-CHIN_ZH = ("Chinchilla（Hoffmann 等 2022）：计算最优的训练约为每个参数 20 个 token，且 C = 6·N·D FLOPs。参数量和 token 数"
-           "均为个数（70B = 7e10）。")
+# The tokens per parameter are stated from engine.convention_set (issue #24: 20, or Table 3's 21 when chosen).
+CHIN_EN = "Chinchilla (Hoffmann et al. 2022): C = 6·N·D FLOPs. Parameters and tokens are plain counts (70B = 7e10)."
+CHIN_ZH = "Chinchilla（Hoffmann 等 2022）：C = 6·N·D FLOPs。参数量和 token 数均为个数（70B = 7e10）。"
 TRAIN_GPUS = tuple(g for g in hardware.with_dtype("bf16") if g.key != "l40s")
 
 
 @template("mfu.chinchilla_tokens", topic="mfu", title="Chinchilla-optimal tokens for a model",
-          title_zh="模型的 Chinchilla 最优 token 数", difficulty=1, target_seconds=30, source="hoffmann2022")
+          title_zh="模型的 Chinchilla 最优 token 数", difficulty=1, target_seconds=30, source="hoffmann2022", conventions=("tokens_per_param",))
 def chinchilla_tokens(rng):
     name, phi = model_phi(rng, models.DENSE)
     return Spec(
@@ -428,7 +427,7 @@ def chinchilla_tokens(rng):
 
 
 @template("mfu.chinchilla_params", topic="mfu", title="Chinchilla-optimal model for a compute budget",
-          title_zh="给定算力预算的 Chinchilla 最优模型规模", difficulty=2, target_seconds=90, source="hoffmann2022")
+          title_zh="给定算力预算的 Chinchilla 最优模型规模", difficulty=2, target_seconds=90, source="hoffmann2022", conventions=("tokens_per_param",))
 def chinchilla_params(rng):
     c = rng.randrange(10, 100) / 10 * 10.0 ** rng.choice((22, 23, 24, 25))
     return Spec(
@@ -443,7 +442,7 @@ def chinchilla_params(rng):
 
 @template("mfu.chinchilla_chain", topic="mfu", title="Size a run: cluster budget → optimal model → optimal tokens",
           title_zh="规划训练：集群算力预算 → 最优模型 → 最优 token 数", difficulty=2, target_seconds=300,
-          source="hoffmann2022, chowdhery2022")
+          source="hoffmann2022, chowdhery2022", conventions=("tokens_per_param",))
 def chinchilla_chain(rng):
     gpu = rng.choice(TRAIN_GPUS)
     n, days, mfu = rng.choice((512, 1024, 2048, 4096, 8192)), rng.choice((14, 30, 60, 90)), rng.choice((0.35, 0.4, 0.45))

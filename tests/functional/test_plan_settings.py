@@ -135,3 +135,39 @@ async def test_settings_choose_the_accelerator_practice_draws(profile, clock):
             assert profile.settings()["hardware"] is None and app.ctx.hardware is None
     finally:
         user_catalogue.load(profile.root / "nowhere")
+
+
+@sync
+async def test_settings_choose_the_conventions_problems_follow(profile, clock):
+    # issue #24 item 5: "bytes per parameter: 16 / 18 / 20" sets bytes_per_param and the ZeRO recipe together
+    key = "convention-bytes_per_param"
+    app = make_app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        assert "16 ZeRO paper" in text_of(screen, f"#hint-{key}") and "10" in text_of(screen, f"#hint-{key}")
+        assert "bytes per parameter" in text_of(screen, f"#label-{key}")
+        await type_into(pilot, screen, key, "10")  # recognised when graded, not chosen
+        assert "one of 16 / 18 / 20" in text_of(screen, f"#hint-{key}")
+        assert profile.settings().get("conventions") in (None, {})
+        await type_into(pilot, screen, key, "18")
+        assert profile.settings()["conventions"] == {"bytes_per_param": "18"}
+        assert app.ctx.conventions == {"bytes_per_param": "18"}
+        await type_into(pilot, screen, "convention-ring_factor", "approx")
+        assert profile.settings()["conventions"] == {"bytes_per_param": "18", "ring_factor": "approx"}
+        await type_into(pilot, screen, key, "16")  # the default: dropped from the set
+        assert profile.settings()["conventions"] == {"ring_factor": "approx"}
+    problem = registry.get("memory.static").generate(3, conventions=app.ctx.conventions)
+    assert problem.convention_set == ()  # memory.static follows bytes_per_param only
+
+
+@sync
+async def test_the_conventions_fields_read_in_chinese(profile, clock):
+    profile.set_setting("conventions", {"tokens_per_param": "21"})
+    app = make_app(profile, clock, lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        screen = app.screen
+        assert "约定：计算最优时每个参数的 token 数" in text_of(screen, "#label-convention-tokens_per_param")
+        assert screen.query_one("#input-convention-tokens_per_param").value == "21"
+        assert "Chinchilla 表 3" in text_of(screen, "#hint-convention-tokens_per_param")

@@ -103,7 +103,18 @@ ALL_PARTS = (VALUES,) + PARTS + (CARD,)
 # An entry that matches no difference is stale and fails the test: remove it.
 PCIE_TP = ("issue #26: tensor parallelism stays within the chip's NVLink domain: H100 PCIe cards pair over bridges, "
            "so a draw that needed TP 4 or 8 on them is redrawn")
+CONVENTION_STATED = ("issue #24 item 2, wording only: the problem states the convention it counts with (bytes per "
+                     "parameter, model vs hardware FLOPs, tokens per parameter, the ring's (N−1)/N) in both languages; "
+                     "values and solutions unchanged")
 INTENDED: dict[tuple, str] = {
+    **{(tid, None, part): CONVENTION_STATED
+       for tid in ("communication.allreduce_time", "communication.collective_bytes", "communication.collective_time",
+                   "communication.ddp_chain", "communication.zero3_chain", "memory.static", "memory.static_given",
+                   "memory.zero_given", "memory.zero_per_gpu", "memory.zero_planning", "mfu.chinchilla_chain",
+                   "mfu.chinchilla_params", "mfu.chinchilla_tokens", "mfu.train_flops", "parallelism.train_chain",
+                   "parallelism.zero_parallel", "parallelism.zero_parallel_given")
+       for part in ("prompt", "answer")},
+    ("parallelism.train_chain", None, "card"): CONVENTION_STATED + " (the card's example problem)",
     ("concepts.why_norm_is_slow", None): "issue #26: norms, softmax and elementwise ops run in 16 bits, never fp8 "
                                          "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format)",
     ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",

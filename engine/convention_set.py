@@ -1,0 +1,200 @@
+"""The conventions a learner can choose (issue #24 item 5): Settings → conventions and ``--convention key=value``.
+
+A problem is identified by its template, its seed and the conventions it was drawn under.  Each choosable
+convention is a :class:`Choosable`: its key (the name ``--convention`` and the profile use), the values a
+learner may pick (the first is the default, the seeds' value), and the formula inputs it sets.  Only what
+the spec's "Conventions are inputs" table lists is choosable, and only where the spec allows it:
+
+* ``bytes_per_param`` 16 / 18 / 20 sets the static bytes per parameter and the ZeRO stages' ``recipe``
+  together (10 and 12 are recognised by the grader, not choosable: no ZeRO recipe keeps them);
+* ``flops_per_param_token`` 6 / 8 only where training FLOPs are counted without an MFU (MFU counts 6Φ by
+  definition: 8Φ with an MFU counts the recompute twice);
+* ``tokens_per_param`` 20 / 21 (Chinchilla's Table 3) on the compute-optimal formulas;
+* ``ring_factor`` exact / approx only where N ≥ 8 (below that dropping (N−1)/N is the named slip);
+* ``directions`` 1 / 2 only on a physical ring or torus link (TPU ICI), never NVLink or a switch.
+
+Which templates follow which convention is declared on the template (``@template(..., conventions=...)``);
+:func:`applies` holds the spec's per-problem conditions.  A set is stored (profile setting ``conventions``,
+a review row's optional ``conventions``) as a dict of the keys whose value is not the default: ``{}`` is the
+seeds' conventions, and a row without the field was graded under them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, NamedTuple
+
+from .messages import pick
+
+
+class Choosable(NamedTuple):
+    key: str
+    label: str  # "bytes per parameter"
+    label_zh: str
+    values: tuple[str, ...]  # the first is the default
+    inputs: tuple[str, ...]  # the formulas' quiet inputs it sets (each to float(value), or a choice's number)
+    statements: Mapping[str, tuple[str, str]]  # value -> what a problem states under it (en, zh)
+    sources: Mapping[str, tuple[str, str]] = {}  # value -> who counts so, in a few words (en, zh)
+
+    @property
+    def default(self) -> str:
+        return self.values[0]
+
+    def label_in(self, lang: str = "en") -> str:
+        return pick(lang, self.label, self.label_zh)
+
+    def statement(self, value: str, lang: str = "en") -> str:
+        return pick(lang, *self.statements[value])
+
+    def choices_text(self, lang: str = "en") -> str:
+        """``16 ZeRO paper · 18 ML Engineering, Megatron-LM · 20 Ultra-Scale Playbook``: each value and who uses it."""
+        return " · ".join(f"{v} {pick(lang, *self.sources[v])}" if v in self.sources else v for v in self.values)
+
+
+# A recipe's bytes per parameter: (weights, gradients, optimizer) as ZeRO splits them (engine/formulas/inputs.py).
+RECIPE_SPLIT = {"16": (2, 2, 12), "18": (2, 4, 12), "20": (2, 2, 16)}
+
+CHOOSABLE: tuple[Choosable, ...] = (
+    Choosable(
+        "bytes_per_param", "bytes per parameter", "每个参数的字节数", ("16", "18", "20"),
+        ("bytes_per_param", "recipe"),
+        {"16": ("Training state per parameter as the ZeRO paper counts it: bf16 weights and gradients, fp32 master "
+                "weights, momentum and variance.",
+                "每个参数的训练状态按 ZeRO 论文的算法：bf16 权重和梯度，fp32 主权重、一阶动量和二阶动量。"),
+         "18": ("Training state per parameter as ML Engineering (Bekman) and Megatron-LM count it: bf16 weights, "
+                "fp32 gradients, fp32 master weights, momentum and variance.",
+                "每个参数的训练状态按 ML Engineering（Bekman）和 Megatron-LM 的算法：bf16 权重，fp32 梯度，"
+                "fp32 主权重、一阶动量和二阶动量。"),
+         "20": ("Training state per parameter as the Ultra-Scale Playbook and Megatron-LM count it: bf16 weights and "
+                "gradients, fp32 main gradients, master weights, momentum and variance (ZeRO shards the fp32 main "
+                "gradients with the optimizer states).",
+                "每个参数的训练状态按 Ultra-Scale Playbook 和 Megatron-LM 的算法：bf16 权重和梯度，fp32 主梯度、"
+                "主权重、一阶动量和二阶动量（ZeRO 把 fp32 主梯度和优化器状态一起切分）。")}, 
+        {"16": ("ZeRO paper", "ZeRO 论文"), "18": ("ML Engineering, Megatron-LM", "ML Engineering、Megatron-LM"), "20": ("Ultra-Scale Playbook, Megatron-LM", "Ultra-Scale Playbook、Megatron-LM")}),
+    Choosable(
+        "flops_per_param_token", "training FLOPs per parameter per token", "每个参数每个 token 的训练 FLOPs",
+        ("6", "8"), ("flops_per_param_token",),
+        {"6": ("Count model FLOPs, no recomputation (as Kaplan and Chinchilla do).",
+               "按模型 FLOPs 计，不含重计算（Kaplan、Chinchilla 的算法）。"),
+         "8": ("Count hardware FLOPs with full activation recompute: the forward pass runs twice (as Megatron-LM "
+               "and ML Engineering do).",
+               "按完全激活重计算时的硬件 FLOPs 计：前向跑两遍（Megatron-LM、ML Engineering 的算法）。")}, 
+        {"6": ("model FLOPs: Kaplan, Chinchilla", "模型 FLOPs：Kaplan、Chinchilla"), "8": ("full recompute: Megatron-LM, ML Engineering", "完全重计算：Megatron-LM、ML Engineering")}),
+    Choosable(
+        "tokens_per_param", "compute-optimal tokens per parameter", "计算最优时每个参数的 token 数", ("20", "21"),
+        ("tokens_per_param",),
+        {"20": ("Compute-optimal training uses 20 tokens per parameter (Chinchilla's rule of thumb).",
+                "计算最优的训练每个参数用 20 个 token（Chinchilla 的经验值）。"),
+         "21": ("Compute-optimal training uses 21 tokens per parameter (Chinchilla's Table 3: 20.0-22.4 across sizes).",
+                "计算最优的训练每个参数用 21 个 token（Chinchilla 表 3：不同规模在 20.0-22.4 之间）。")}, 
+        {"20": ("rule of thumb", "经验值"), "21": ("Chinchilla Table 3", "Chinchilla 表 3")}),
+    Choosable(
+        "ring_factor", "ring factor (N−1)/N", "ring 因子 (N−1)/N", ("exact", "approx"), ("ring_factor",),
+        {"exact": ("Keep the ring's exact (N−1)/N factor.", "保留 ring 的精确因子 (N−1)/N。"),
+         "approx": ("Take the ring's (N−1)/N as 1, as for large N (the JAX scaling book).",
+                    "把 ring 的 (N−1)/N 取作 1，按 N 很大时处理（JAX scaling book 的算法）。")}, 
+        {"exact": ("(N−1)/N kept", "保留 (N−1)/N"), "approx": ("(N−1)/N as 1 where N ≥ 8: JAX scaling book", "N ≥ 8 时 (N−1)/N 取 1：JAX scaling book")}),
+    Choosable(
+        "directions", "ring link directions", "环上链路的方向数", ("1", "2"), ("directions",),
+        {"1": ("Each ring link carries data one way: β is its one-way bandwidth.",
+               "环上每条链路单向传输：β 是它的单向带宽。"),
+         "2": ("The ring runs both ways at once over each ICI link, half the data each way (as the JAX scaling book "
+               "counts it); β is one way of one link.",
+               "环在每条 ICI 链路上双向同时传输，每个方向各传一半数据（JAX scaling book 的算法）；β 是一条链路的单向带宽。")}, 
+        {"1": ("one way", "单向"), "2": ("both ways on TPU ICI rings: JAX scaling book", "TPU ICI 环双向：JAX scaling book")}),
+)
+BY_KEY: dict[str, Choosable] = {c.key: c for c in CHOOSABLE}
+DEFAULTS: dict[str, str] = {c.key: c.default for c in CHOOSABLE}
+RING_MIN_N = 8  # dropping (N−1)/N is a convention from N = 8 on (spec, issue #24); below, the named slip
+
+
+class ConventionError(ValueError):
+    """A convention that cannot be read: ``en`` and ``zh`` name the valid keys or values."""
+
+    def __init__(self, en: str, zh: str) -> None:
+        super().__init__(en)
+        self.en, self.zh = en, zh
+
+    def text(self, lang: str = "en") -> str:
+        return pick(lang, self.en, self.zh)
+
+
+def valid_text(lang: str = "en") -> str:
+    """``bytes_per_param=16|18|20, flops_per_param_token=6|8, ...``: what may be chosen."""
+    return ", ".join(f"{c.key}={'|'.join(c.values)}" for c in CHOOSABLE)
+
+
+def canonical(conventions: Mapping[str, str] | None) -> dict[str, str]:
+    """The set without the keys at their default, in :data:`CHOOSABLE`'s order (``{}``: the seeds')."""
+    if not conventions:
+        return {}
+    return {c.key: conventions[c.key] for c in CHOOSABLE if conventions.get(c.key, c.default) != c.default}
+
+
+def read_one(text: str) -> tuple[str, str]:
+    """``key=value`` -> (key, value); :class:`ConventionError` naming the valid keys or values."""
+    key, eq, value = (text or "").partition("=")
+    key, value = key.strip(), value.strip()
+    if not eq or not key or not value:
+        raise ConventionError(f"a convention is written key=value, not {text[:60]!r} (one of: {valid_text()})",
+                              f"约定写作 key=value，而不是 {text[:60]!r}（可选：{valid_text()}）")
+    c = BY_KEY.get(key)
+    if c is None:
+        raise ConventionError(f"no convention is named {key[:40]!r} (one of: {valid_text()})",
+                              f"没有名为 {key[:40]!r} 的约定（可选：{valid_text()}）")
+    if value not in c.values:
+        raise ConventionError(f"{key} is one of {', '.join(c.values)}, not {value[:20]!r}",
+                              f"{key} 只能取 {', '.join(c.values)}，不能是 {value[:20]!r}")
+    return key, value
+
+
+def read(texts: list[str] | tuple[str, ...] | str | None, base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``--convention key=value`` texts (or one text of them separated by commas or spaces) over ``base``:
+    the canonical set.  A key given twice takes the last value."""
+    if isinstance(texts, str):
+        texts = [t for t in texts.replace(",", " ").split() if t]
+    out = dict(base or {})
+    for text in texts or ():
+        key, value = read_one(text)
+        out[key] = value
+    return canonical(out)
+
+
+def problem(value: Any) -> str | None:
+    """Why ``value`` is not a stored convention set (a dict of choosable keys to their non-default values)."""
+    if type(value) is not dict:
+        return f"conventions must be an object of key: value, not {value!r:.80}"
+    for k, v in value.items():
+        c = BY_KEY.get(k) if type(k) is str else None
+        if c is None:
+            return f"conventions: unknown convention {k!r:.40} (one of {', '.join(BY_KEY)})"
+        if type(v) is not str or v not in c.values:
+            return f"conventions: {k} is one of {', '.join(c.values)}, not {v!r:.40}"
+    return None
+
+
+def described(conventions: Mapping[str, str], lang: str = "en") -> str:
+    """``bytes per parameter 18, ring factor approx`` (``;`` between them in Chinese)."""
+    sep = pick(lang, ", ", "；")
+    return sep.join(f"{BY_KEY[k].label_in(lang)} {v}" for k, v in canonical(conventions).items())
+
+
+def flags(conventions: Mapping[str, str]) -> str:
+    """`` --convention bytes_per_param=18`` for each key off its default (what ``drill check`` needs again)."""
+    return "".join(f" --convention {k}={v}" for k, v in canonical(conventions).items())
+
+
+def input_values(key: str, value: str) -> dict[str, float]:
+    """The formula inputs ``key=value`` sets: ``bytes_per_param=18`` -> bytes_per_param 18, recipe 18."""
+    from .formulas.inputs import RING_CONVENTION
+
+    if key == "ring_factor":
+        return {"ring_factor": RING_CONVENTION.choice(value).value}
+    return {name: float(value) for name in BY_KEY[key].inputs}
+
+
+def applies(key: str, value: str, inputs: Mapping[str, Any]) -> bool:
+    """Whether the spec allows ``key=value`` for a step whose formula reads ``inputs`` (the spec's conditions)."""
+    if key == "ring_factor" and value == "approx":
+        n = inputs.get("n")
+        return isinstance(n, (int, float)) and n >= RING_MIN_N
+    return True
