@@ -30,10 +30,21 @@ class Choosable(NamedTuple):
     key: str
     label: str  # "bytes per parameter"
     label_zh: str
-    values: tuple[str, ...]  # the first is the default
-    inputs: tuple[str, ...]  # the formulas' quiet inputs it sets (each to float(value), or a choice's number)
+    groups: tuple[str, ...]  # its groups of engine.formulas.conventions (the first gives the values): the inputs set
     statements: Mapping[str, tuple[str, str]]  # value -> what a problem states under it (en, zh)
-    sources: Mapping[str, tuple[str, str]] = {}  # value -> who counts so, in a few words (en, zh)
+
+    @property
+    def rows(self):
+        """Its selectable rows of the conventions table (engine.formulas.conventions), the default first."""
+        from .formulas import conventions
+
+        rows = [r for r in conventions.rows(self.groups[0]) if r.selectable]
+        return tuple(sorted(rows, key=lambda r: not r.default))
+
+    @property
+    def values(self) -> tuple[str, ...]:
+        """The values a learner may choose (the table's selectable rows; the first is the default)."""
+        return tuple(r.key for r in self.rows)
 
     @property
     def default(self) -> str:
@@ -46,8 +57,9 @@ class Choosable(NamedTuple):
         return pick(lang, *self.statements[value])
 
     def choices_text(self, lang: str = "en") -> str:
-        """``16 ZeRO paper · 18 ML Engineering, Megatron-LM · 20 Ultra-Scale Playbook``: each value and who uses it."""
-        return " · ".join(f"{v} {pick(lang, *self.sources[v])}" if v in self.sources else v for v in self.values)
+        """``16 the ZeRO paper · 18 ML Engineering (Bekman) and Megatron-LM · ...``: each value and who uses it (from
+        the conventions table: its "who", else what it counts)."""
+        return " · ".join(f"{r.key} {r.who_in(lang) or r.counts_in(lang)}" for r in self.rows)
 
 
 # A recipe's bytes per parameter: (weights, gradients, optimizer) as ZeRO splits them (engine/formulas/inputs.py).
@@ -55,8 +67,7 @@ RECIPE_SPLIT = {"16": (2, 2, 12), "18": (2, 4, 12), "20": (2, 2, 16)}
 
 CHOOSABLE: tuple[Choosable, ...] = (
     Choosable(
-        "bytes_per_param", "bytes per parameter", "每个参数的字节数", ("16", "18", "20"),
-        ("bytes_per_param", "recipe"),
+        "bytes_per_param", "bytes per parameter", "每个参数的字节数", ("train_bytes", "zero_recipe"),
         {"16": ("Training state per parameter as the ZeRO paper counts it: bf16 weights and gradients, fp32 master "
                 "weights, momentum and variance.",
                 "每个参数的训练状态按 ZeRO 论文的算法：bf16 权重和梯度，fp32 主权重、一阶动量和二阶动量。"),
@@ -68,43 +79,37 @@ CHOOSABLE: tuple[Choosable, ...] = (
                 "gradients, fp32 main gradients, master weights, momentum and variance (ZeRO shards the fp32 main "
                 "gradients with the optimizer states).",
                 "每个参数的训练状态按 Ultra-Scale Playbook 和 Megatron-LM 的算法：bf16 权重和梯度，fp32 主梯度、"
-                "主权重、一阶动量和二阶动量（ZeRO 把 fp32 主梯度和优化器状态一起切分）。")}, 
-        {"16": ("ZeRO paper", "ZeRO 论文"), "18": ("ML Engineering, Megatron-LM", "ML Engineering、Megatron-LM"), "20": ("Ultra-Scale Playbook, Megatron-LM", "Ultra-Scale Playbook、Megatron-LM")}),
+                "主权重、一阶动量和二阶动量（ZeRO 把 fp32 主梯度和优化器状态一起切分）。")}),
     Choosable(
         "flops_per_param_token", "training FLOPs per parameter per token", "每个参数每个 token 的训练 FLOPs",
-        ("6", "8"), ("flops_per_param_token",),
+        ("flops_per_token",),
         {"6": ("Count model FLOPs, no recomputation (as Kaplan and Chinchilla do).",
                "按模型 FLOPs 计，不含重计算（Kaplan、Chinchilla 的算法）。"),
          "8": ("Count hardware FLOPs with full activation recompute: the forward pass runs twice (as Megatron-LM "
                "and ML Engineering do).",
-               "按完全激活重计算时的硬件 FLOPs 计：前向跑两遍（Megatron-LM、ML Engineering 的算法）。")}, 
-        {"6": ("model FLOPs: Kaplan, Chinchilla", "模型 FLOPs：Kaplan、Chinchilla"), "8": ("full recompute: Megatron-LM, ML Engineering", "完全重计算：Megatron-LM、ML Engineering")}),
+               "按完全激活重计算时的硬件 FLOPs 计：前向跑两遍（Megatron-LM、ML Engineering 的算法）。")}),
     Choosable(
-        "tokens_per_param", "compute-optimal tokens per parameter", "计算最优时每个参数的 token 数", ("20", "21"),
+        "tokens_per_param", "compute-optimal tokens per parameter", "计算最优时每个参数的 token 数",
         ("tokens_per_param",),
         {"20": ("Compute-optimal training uses 20 tokens per parameter (Chinchilla's rule of thumb).",
                 "计算最优的训练每个参数用 20 个 token（Chinchilla 的经验值）。"),
          "21": ("Compute-optimal training uses 21 tokens per parameter (Chinchilla's Table 3: 20.0-22.4 across sizes).",
-                "计算最优的训练每个参数用 21 个 token（Chinchilla 表 3：不同规模在 20.0-22.4 之间）。")}, 
-        {"20": ("rule of thumb", "经验值"), "21": ("Chinchilla Table 3", "Chinchilla 表 3")}),
+                "计算最优的训练每个参数用 21 个 token（Chinchilla 表 3：不同规模在 20.0-22.4 之间）。")}),
     Choosable(
-        "ring_factor", "ring factor (N−1)/N", "ring 因子 (N−1)/N", ("exact", "approx"), ("ring_factor",),
+        "ring_factor", "ring factor (N−1)/N", "ring 因子 (N−1)/N", ("ring_factor",),
         {"exact": ("Keep the ring's exact (N−1)/N factor.", "保留 ring 的精确因子 (N−1)/N。"),
          "approx": ("Take the ring's (N−1)/N as 1, as for large N (the JAX scaling book).",
-                    "把 ring 的 (N−1)/N 取作 1，按 N 很大时处理（JAX scaling book 的算法）。")}, 
-        {"exact": ("(N−1)/N kept", "保留 (N−1)/N"), "approx": ("(N−1)/N as 1 where N ≥ 8: JAX scaling book", "N ≥ 8 时 (N−1)/N 取 1：JAX scaling book")}),
+                    "把 ring 的 (N−1)/N 取作 1，按 N 很大时处理（JAX scaling book 的算法）。")}),
     Choosable(
-        "directions", "ring link directions", "环上链路的方向数", ("1", "2"), ("directions",),
+        "directions", "ring link directions", "环上链路的方向数", ("ring_directions",),
         {"1": ("Each ring link carries data one way: β is its one-way bandwidth.",
                "环上每条链路单向传输：β 是它的单向带宽。"),
          "2": ("The ring runs both ways at once over each ICI link, half the data each way (as the JAX scaling book "
                "counts it); β is one way of one link.",
-               "环在每条 ICI 链路上双向同时传输，每个方向各传一半数据（JAX scaling book 的算法）；β 是一条链路的单向带宽。")}, 
-        {"1": ("one way", "单向"), "2": ("both ways on TPU ICI rings: JAX scaling book", "TPU ICI 环双向：JAX scaling book")}),
+               "环在每条 ICI 链路上双向同时传输，每个方向各传一半数据（JAX scaling book 的算法）；β 是一条链路的单向带宽。")}),
 )
 BY_KEY: dict[str, Choosable] = {c.key: c for c in CHOOSABLE}
-DEFAULTS: dict[str, str] = {c.key: c.default for c in CHOOSABLE}
-RING_MIN_N = 8  # dropping (N−1)/N is a convention from N = 8 on (spec, issue #24); below, the named slip
+RING_MIN_N = 8  # dropping (N−1)/N is a convention from N = 8 on (engine.formulas.conventions, "large_n")
 
 
 class ConventionError(ValueError):
@@ -184,17 +189,17 @@ def flags(conventions: Mapping[str, str]) -> str:
 
 
 def input_values(key: str, value: str) -> dict[str, float]:
-    """The formula inputs ``key=value`` sets: ``bytes_per_param=18`` -> bytes_per_param 18, recipe 18."""
-    from .formulas.inputs import RING_CONVENTION
+    """The formula inputs ``key=value`` sets, from the conventions table: ``bytes_per_param=18`` -> bytes_per_param
+    18 and recipe 18."""
+    from .formulas import conventions
 
-    if key == "ring_factor":
-        return {"ring_factor": RING_CONVENTION.choice(value).value}
-    return {name: float(value) for name in BY_KEY[key].inputs}
+    return {r.input: r.value for g in BY_KEY[key].groups for r in conventions.rows(g) if r.key == value}
 
 
-def applies(key: str, value: str, inputs: Mapping[str, Any]) -> bool:
-    """Whether the spec allows ``key=value`` for a step whose formula reads ``inputs`` (the spec's conditions)."""
-    if key == "ring_factor" and value == "approx":
-        n = inputs.get("n")
-        return isinstance(n, (int, float)) and n >= RING_MIN_N
-    return True
+def applies(key: str, value: str, inputs: Mapping[str, Any], worlds: tuple[Any, ...] = ()) -> bool:
+    """Whether the spec allows ``key=value`` for a step whose formula reads ``inputs`` in a problem of ``worlds``:
+    the condition of its row of the conventions table (a large ring, a torus link, no MFU on top)."""
+    from .formulas import conventions
+
+    return all(conventions.applies(r, inputs, worlds) for g in BY_KEY[key].groups for r in conventions.rows(g)
+               if r.key == value)

@@ -626,7 +626,8 @@ def _tidy(lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
 
 def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
                  given_values: Mapping[str, Any], chosen: Mapping[str, str] | None = None,
-                 refused: set[str] | None = None, used: set[str] | None = None) -> Step:
+                 refused: set[str] | None = None, used: set[str] | None = None,
+                 worlds: tuple[World, ...] = ()) -> Step:
     """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
     f = formulas.get(ask.formula)
     # a quiet convention (issue #24) is the default unless the ask names it: a given value of the same name
@@ -644,7 +645,7 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
             used.add(key)
         if value == cs.BY_KEY[key].default:
             continue
-        if cs.applies(key, value, inputs):
+        if cs.applies(key, value, inputs, worlds):
             inputs.update(sets)
         elif refused is not None:
             refused.add(key)
@@ -745,14 +746,14 @@ def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] 
     given_values = {g.name: g.value for g in spec.givens}
     steps: list[Step] = []
     used: set[str] = set()  # the conventions some step of this problem counts with
+    worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
     per_step = max(10, t.target_seconds // max(1, len(spec.asks)))
     for i, ask in enumerate(spec.asks):
         target = ask.target_seconds or per_step
         if ask.kind == "number":
-            steps.append(_number_step(t, i, ask, target, steps, given_values, chosen, refused, used))
+            steps.append(_number_step(t, i, ask, target, steps, given_values, chosen, refused, used, worlds))
         else:
             steps.append(STEP_BUILDERS[ask.kind](t, i, ask, target, steps, given_values))
-    worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
     givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
     conventions_en, conventions_zh = spec.conventions_en, spec.conventions_zh
     if used:  # the problem states the conventions it counts with (issue #24 item 2)

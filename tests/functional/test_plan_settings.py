@@ -145,7 +145,7 @@ async def test_settings_choose_the_conventions_problems_follow(profile, clock):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o")
         screen = app.screen
-        assert "16 ZeRO paper" in text_of(screen, f"#hint-{key}") and "10" in text_of(screen, f"#hint-{key}")
+        assert "16 the ZeRO paper" in text_of(screen, f"#hint-{key}") and "10" in text_of(screen, f"#hint-{key}")
         assert "bytes per parameter" in text_of(screen, f"#label-{key}")
         await type_into(pilot, screen, key, "10")  # recognised when graded, not chosen
         assert "one of 16 / 18 / 20" in text_of(screen, f"#hint-{key}")
@@ -170,4 +170,4 @@ async def test_the_conventions_fields_read_in_chinese(profile, clock):
         screen = app.screen
         assert "约定：计算最优时每个参数的 token 数" in text_of(screen, "#label-convention-tokens_per_param")
         assert screen.query_one("#input-convention-tokens_per_param").value == "21"
-        assert "Chinchilla 表 3" in text_of(screen, "#hint-convention-tokens_per_param")
+        assert "21 Hoffmann 等 2022" in text_of(screen, "#hint-convention-tokens_per_param")
