@@ -31,7 +31,18 @@ HEADINGS = {
     "rule": ("How it is worked out (sample problem)", "怎么推（示例题）"),
     "takeaway": ("What the interviewer wants to hear", "面试官想听到的"),
     "source": ("Source", "出处"),
+    "conventions": ("Conventions: who counts which", "约定：谁用哪种算法"),
 }
+
+# The convention groups (engine.formulas.conventions) a card's table lists, in this order: the ones a learner meets
+# in interviews (issue #24 item 4).  A formula brings the groups of its convention inputs; the MFU and HFU cards also
+# explain 6Φ against 8Φ (MFU counts 6Φ by definition, 8Φ is HFU's); the overhead only beside the bytes per parameter.
+CARD_GROUPS = ("train_bytes", "overhead", "zero_recipe", "flops_per_token", "ring_factor", "ring_directions",
+               "tokens_per_param")
+EXTRA_GROUPS = {"mfu": ("flops_per_token",), "hfu": ("flops_per_token",)}
+WHEN_WORDS = {"large_n": ("only for a large ring (n ≥ 8)", "仅限大环（n ≥ 8）"),
+              "no_mfu": ("never with an MFU on top (MFU counts 6Φ)", "不能再乘 MFU（MFU 按 6Φ 计）")}
+TABLE_WIDTH = 80  # display cells (engine.wrap: a CJK character takes two)
 
 
 def heading(key: str, lang: str) -> str:
@@ -66,6 +77,52 @@ def formula_section(f: formulas.Formula, lang: str = "en") -> dict[str, Any]:
     }
 
 
+def convention_rows(names: list[str], lang: str = "en") -> list[dict[str, Any]]:
+    """The conventions table of a card whose formulas are ``names``: one row per value of each group they use."""
+    from engine.formulas import conventions
+
+    groups: set[str] = set()
+    for n in names:
+        groups.update(i.convention for i, _ in conventions.of_formula(formulas.get(n)))
+        groups.update(EXTRA_GROUPS.get(n, ()))
+    if "train_bytes" not in groups:
+        groups.discard("overhead")
+    out = []
+    for g in (g for g in CARD_GROUPS if g in groups):
+        for r in conventions.rows(g):
+            when = pick(lang, *WHEN_WORDS[r.when]) if r.when in WHEN_WORDS else ""  # a torus: its words say so
+            counts = r.counts_in(lang) + (pick(lang, "; ", "；") + when if when else "")
+            out.append({"group": g, "input": r.input, "key": r.key, "label": r.label_in(lang), "counts": counts,
+                        "who": r.who_in(lang) or r.source_in(lang), "default": r.default,
+                        "selectable": r.selectable})
+    return out
+
+
+def convention_table(rows: list[dict[str, Any]], lang: str = "en", cells: int = TABLE_WIDTH) -> list[str]:
+    """The rows as text lines of at most ``cells`` display cells: the value (the default marked), then what it
+    counts and who uses it, wrapped under itself."""
+    from engine import wrap
+
+    if not rows:
+        return []
+    mark = pick(lang, " (default)", "（默认）")
+    labels = [r["label"] + (mark if r["default"] else "") for r in rows]
+    col = min(max(wrap.width(x) for x in labels), 30)
+    rest = cells - 2 - col - 2
+    lines = []
+    for label, r in zip(labels, rows):
+        text = r["counts"] + pick(lang, " · ", " · ") + r["who"]
+        body = wrap.wrap(text, rest) or [""]
+        pad = " " * (col - wrap.width(label)) if wrap.width(label) <= col else ""
+        if wrap.width(label) > col:  # a label longer than the column takes its own line
+            lines.append(f"  {label}")
+            lines += [" " * (2 + col + 2) + b for b in body]
+            continue
+        lines.append(f"  {label}{pad}  {body[0]}")
+        lines += [" " * (2 + col + 2) + b for b in body[1:]]
+    return lines
+
+
 def card(t: Template, lang: str = "en") -> dict[str, Any]:
     """The card of template ``t`` as data."""
     sample = t.generate(0)
@@ -96,6 +153,7 @@ def card(t: Template, lang: str = "en") -> dict[str, Any]:
         "sample_seed": sample.seed if rules else None,
         "sample_prompt": sample.prompt(lang) if rules else "",
         "takeaways": takeaways,
+        "conventions": convention_rows(names, lang),
         "source": sources.cite(*citations, lang=lang),
     }
 
@@ -125,6 +183,8 @@ def card_lines(t: Template, lang: str = "en") -> list[str]:
                 out.append(f"  → {r['prompt']}")
             out += [f"    {x}" for x in r["lines"]]
         out.append("")
+    if c["conventions"]:
+        out += [f"# {heading('conventions', lang)}", *convention_table(c["conventions"], lang), ""]
     if c["takeaways"]:
         out += [f"# {heading('takeaway', lang)}", *[f"  {x}" for x in c["takeaways"]], ""]
     if c["source"]:

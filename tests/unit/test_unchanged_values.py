@@ -106,6 +106,8 @@ PCIE_TP = ("issue #26: tensor parallelism stays within the chip's NVLink domain:
 CONVENTION_STATED = ("issue #24 item 2, wording only: the problem states the convention it counts with (bytes per "
                      "parameter, model vs hardware FLOPs, tokens per parameter, the ring's (N−1)/N) in both languages; "
                      "values and solutions unchanged")
+CONVENTION_CARD = ("issue #24 item 4: the card's table of conventions, who counts which (from "
+                   "engine/formulas/conventions.py)")
 INTENDED: dict[tuple, str] = {
     **{(tid, None, part): CONVENTION_STATED
        for tid in ("communication.allreduce_time", "communication.collective_bytes", "communication.collective_time",
@@ -114,7 +116,35 @@ INTENDED: dict[tuple, str] = {
                    "mfu.chinchilla_params", "mfu.chinchilla_tokens", "mfu.train_flops", "parallelism.train_chain",
                    "parallelism.zero_parallel", "parallelism.zero_parallel_given")
        for part in ("prompt", "answer")},
-    ("parallelism.train_chain", None, "card"): CONVENTION_STATED + " (the card's example problem)",
+    ("parallelism.train_chain", None, "card"): CONVENTION_STATED + " (the card's example problem); " + CONVENTION_CARD,
+    **{(tid, None, "card"): CONVENTION_CARD for tid in (
+        "communication.allreduce_bytes_given",
+        "communication.allreduce_time",
+        "communication.collective_time",
+        "communication.ddp_chain",
+        "communication.ddp_overlap_chain",
+        "communication.tree_vs_ring",
+        "communication.zero3_chain",
+        "memory.static",
+        "memory.static_given",
+        "memory.zero_expression",
+        "memory.zero_given",
+        "memory.zero_per_gpu",
+        "memory.zero_planning",
+        "mfu.budget_chain",
+        "mfu.chinchilla_chain",
+        "mfu.chinchilla_params",
+        "mfu.chinchilla_tokens",
+        "mfu.mfu",
+        "mfu.mfu_given",
+        "mfu.mfu_judgement",
+        "mfu.train_flops",
+        "mfu.train_time",
+        "parallelism.layout",
+        "parallelism.layout_given",
+        "parallelism.zero_parallel",
+        "parallelism.zero_parallel_given",
+    )},
     ("concepts.why_norm_is_slow", None): "issue #26: norms, softmax and elementwise ops run in 16 bits, never fp8 "
                                          "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format)",
     ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
@@ -128,7 +158,11 @@ INTENDED: dict[tuple, str] = {
     ("memory.activation_chain", None, "answer"): "issue #26: the whole-model step's 34sbh / 5as²b slips say they are "
                                                  "a GPT-style layer's",
     ("memory.activation_chain", None, "card"): "issue #26: the whole-model formula's 34sbh / 5as²b slips say they are "
-                                               "a GPT-style layer's",
+                                               "a GPT-style layer's; " + CONVENTION_CARD,
+    ("memory.activation_model", None, "card"): "issue #26: the card shows both layers' formulas; " + CONVENTION_CARD,
+    ("mfu.hfu", None, "card"): CONVENTION_CARD,
+    ("mfu.utilisation_chain", None, "card"): CONVENTION_CARD,
+    ("concepts.why_norm_is_slow", None, "card"): CONVENTION_CARD,
     ("mfu.mfu_given", 37): "issue #26: rounding the throughput to 2 figures made the MFU 61 %: rounded down to 60 %",
     ("inference.chain_capacity", 2): PCIE_TP,
     ("inference.chain_capacity", 8): PCIE_TP,
