@@ -187,3 +187,24 @@ def test_a_bad_saved_setting_is_refused_and_ignored(tmp_path):
 
     assert setting_problem("conventions", {"bytes_per_param": "20", "ring_factor": "approx"}) is None
     assert "one of" in setting_problem("conventions", {"ring_factor": "sometimes"})
+
+
+def test_practice_draws_under_the_learner_conventions_and_records_them(tmp_path):
+    import random
+    from datetime import datetime, timezone
+
+    from drill.core import flow
+    from drill.core.context import AppContext
+
+    now = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+    with Profile.open(tmp_path) as profile:
+        ctx = AppContext(profile, clock=lambda: now, rng=random.Random(1))
+        ctx.conventions = {"bytes_per_param": "20"}
+        run = flow.PracticeRun(ctx, flow.items_session(ctx, ["memory.static", "memory.zero_planning"]))
+        assert run.problem.chosen_conventions == {"bytes_per_param": "20"}
+        a = run.submit(run.current_step.expected.display)
+        assert a.status == "correct" and a.item_row["conventions"] == {"bytes_per_param": "20"}
+        run.advance()
+        a = run.submit(run.current_step.expected.display)  # a chain: its step rows record them too
+        assert a.rows[0]["conventions"] == {"bytes_per_param": "20"}
+        assert all(r.get("conventions") == {"bytes_per_param": "20"} for r in profile.reviews())
