@@ -75,12 +75,14 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
     predicted = None
     for k in range(days + 1):
         today = START + timedelta(days=k)
-        if today == interview - timedelta(days=7):
-            predicted = _predictions(answers, catalog, states, memories, interview, today)
         passed = chains.passed_once(states, {})
+        ready = lambda c: chains.chain_ready(drills.prerequisites(c), passed)  # noqa: E731
+        if today == interview - timedelta(days=readiness.HORIZON):
+            outlook = readiness.Outlook(states, new_per_day, interview, 200, scheduler, memories.get, is_chain, ready)
+            predicted = _predictions(answers, catalog, outlook, interview, today)
         s = se.Session(states, catalog, today, seed=k, new_per_day=new_per_day, interview=interview,
-                       is_chain=is_chain, chain_ready=lambda c: chains.chain_ready(drills.prerequisites(c), passed),
-                       reviews_per_day=200, scheduler=scheduler, memory=memories.get)
+                       is_chain=is_chain, chain_ready=ready, reviews_per_day=200, scheduler=scheduler,
+                       memory=memories.get)
         due = [c for c in s.cards if c.kind == "due"]
         loads[today] = len(due)
         neighbours += max(0, len(due) - 1)
@@ -108,40 +110,48 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
         "forced_on_day": loads[interview], "learnt": len(states),
         "same_topic": same / neighbours if neighbours else 0.0,
         "recall": sum(recall.values()) / len(recall), "mock": sum(mock.values()) / len(mock),
-        "calibration": readiness.calibration(answers),
+        "calibration": readiness.calibration(answers, catalog, scheduler=scheduler, interview=interview),
+        "topics": {},
     }
+    ready = (predicted or {}).pop("readiness", None)
     for name, preds in (predicted or {}).items():
         ps = [min(1 - 1e-6, max(1e-6, preds[i])) for i, _ in catalog]
         ys = [1 if mock[i] else 0 for i, _ in catalog]
         out[name] = (sum(ps) / len(ps), sum((p - y) ** 2 for p, y in zip(ps, ys)) / len(ps),
-                     -sum(y * math.log(p) + (1 - y) * math.log(1 - p) for p, y in zip(ps, ys)) / len(ps))
+                     -sum(y * math.log(p) + (1 - y) * math.log(1 - p) for p, y in zip(ps, ys)) / len(ps),
+                     sum((p - recall[i]) ** 2 for p, (i, _) in zip(ps, catalog)) / len(ps))
+    if ready is not None:  # each topic with a figure: predicted 7 days before vs the learner's true recall
+        for t, r in ready.topics.items():
+            if r.probability is not None:
+                ids = [i for i, tt in catalog if tt == t]
+                out["topics"][t] = (r.probability, sum(recall[i] for i in ids) / len(ids), r.reviews)
     return out
 
 
-def _predictions(answers, catalog, states, memories, interview, today) -> dict[str, dict[str, float]]:
-    """Each template's predicted chance of a right answer on the interview day, made on ``today``."""
-    r = readiness.readiness(answers, catalog, interview, today)
+def _predictions(answers, catalog, outlook, interview, today) -> dict:
+    """Each template's predicted chance of a right answer on the interview day, made on ``today``: the
+    readiness (the logistic after the plan's days, projected) and FSRS retrievability on the day after the
+    same projected days (each item's first answer of a day replayed through FSRS)."""
+    r = readiness.readiness(answers, catalog, interview, today, outlook)
+    if r.overall is None:
+        return {}
+    models = readiness.fit_models(answers)
     index = readiness._Index(answers)
-    rows = readiness._training(answers, index, (interview - today).days)
-    d = interview.toordinal()
-    logistic = {}
-    for item, topic in catalog:
-        w = readiness._fit_rows(rows.get(topic, [])) if len(rows.get(topic, [])) >= readiness.MIN_REVIEWS else None
-        w = w or readiness._fit_rows(rows[None])
-        logistic[item] = readiness.predict(w, index.features(item, d, d, upto=len(index.days.get(item, ()))))
-    history: dict[str, list] = {}
-    for a in answers:  # the learner's answers as FSRS sees them (one a day per item: the first)
-        h = history.setdefault(a.item, [])
-        if not h or h[-1][0] != a.day:
-            h.append((a.day, 4 if a.passed else 1))
-    fsrs = {item: fsrs_bridge.retrievability(fsrs_bridge.replay(history.get(item, [])), interview)
-            for item, _ in catalog}
-    del r
-    return {"logistic": logistic, "fsrs_r": fsrs}
+    fsrs = dict.fromkeys(r.items, 0.0)
+    for run in range(readiness.RUNS):
+        after = readiness.project(models, index, catalog, outlook, today, interview, random.Random(run))
+        for item in fsrs:
+            history, last = [], None
+            for d, ok in zip(after.days.get(item, ()), after.passed.get(item, ())):
+                if d != last:
+                    history.append((date.fromordinal(d), 4 if ok else 1))
+                    last = d
+            fsrs[item] += fsrs_bridge.retrievability(fsrs_bridge.replay(history), interview) / readiness.RUNS
+    return {"logistic": r.items, "fsrs_r": fsrs, "readiness": r}
 
 
 def main() -> None:
-    for days in (9, 21):
+    for days in (9, 21, 40):
         for scheduler in ("sm2", "fsrs"):
             t = time.perf_counter()
             m = simulate(days, scheduler)
@@ -151,12 +161,22 @@ def main() -> None:
                   f"due on the day {m['due_on_day']}/{m['learnt']} (forced {m['forced_on_day']}), "
                   f"neighbours sharing a topic {100 * m['same_topic']:.0f}%")
             print(f"learning: {scheduler:4} interview-day recall {100 * m['recall']:.1f}% (mock {100 * m['mock']:.1f}%); "
-                  + "; ".join(f"{name} predicted 7 days before {100 * v[0]:.1f}% (Brier {v[1]:.3f}, log loss {v[2]:.3f})"
+                  + "; ".join(f"{name} predicted 7 days before {100 * v[0]:.1f}% (Brier {v[1]:.3f} on the mock, "
+                              f"{v[3]:.4f} on the true recall; log loss {v[2]:.3f})"
                               for name, v in m.items() if name in ("logistic", "fsrs_r")))
+            if m["topics"]:
+                print(f"learning: {scheduler:4} readiness by topic 7 days before vs true recall on the day: "
+                      + ", ".join(f"{t} {100 * p:.0f}/{100 * o:.0f}%" for t, (p, o, _) in m["topics"].items()))
             if c.answers:
                 print(f"learning: {scheduler:4} calibration (>= 7 days ahead): {c.answers} answers, predicted "
                       f"{100 * c.predicted:.1f}% vs {100 * c.observed:.1f}% right, Brier {c.brier:.3f}  "
                       f"[{time.perf_counter() - t:.1f} s]")
+                print(f"learning: {scheduler:4}   reliability (predicted: right, answers): "
+                      + ", ".join(f"{100 * p:.0f}%: {100 * o:.0f}% ({n})" for p, o, n in c.bins))
+                big = {t: v for t, v in c.topics.items() if v[2] >= 50}
+                if big:
+                    print(f"learning: {scheduler:4}   topics with 50+ answers (predicted/right): "
+                          + ", ".join(f"{t} {100 * p:.0f}/{100 * o:.0f}% ({n})" for t, (p, o, n) in big.items()))
 
 
 if __name__ == "__main__":

@@ -252,14 +252,25 @@ def forget_step_drills(profile: "Profile", items: list[str]) -> None:
         profile.set_setting(STEP_DRILLS_KEY, {k: v.isoformat() for k, v in current.items() if k not in items})
 
 
-def readiness_report(profile: "Profile", today: date, interview: date | None = None):
-    """``(Readiness, Calibration)`` of the learner (engine.schedule.readiness), fitted on the log's digest: for
-    the interview day when one is ahead, else for today.  ``DamagedSave`` if the log cannot be read."""
+def readiness_report(profile: "Profile", today: date, interview: date | None = None, digest=None):
+    """``(Readiness, Calibration)`` of the learner (engine.schedule.readiness), fitted on the log's digest
+    (``digest``, else read): for the interview day when one is ahead (the days in between as the plan asks
+    them: the schedule, the daily limits, the scheduler), else for today; the calibration with the same
+    scheduler and interview date.  ``DamagedSave`` if the log cannot be read."""
     from engine.schedule import readiness
 
-    answers = readiness.answers_of_digest(profile.digest())
+    rules = learning(profile)
+    interview = rules.interview if interview is None else interview
+    answers = readiness.answers_of_digest(digest if digest is not None else profile.digest())
     day = interview if interview is not None and interview > today else today
-    return readiness.readiness(answers, ready_catalog(profile), day, today), readiness.calibration(answers)
+    states = profile.states()
+    passed = chains.passed_once(states, recent_qualities(profile))
+    cat = ready_catalog(profile)
+    outlook = readiness.Outlook(states, rules.new_per_day, interview, rules.reviews_per_day, rules.scheduler,
+                                memory_source(profile, rules.scheduler), is_chain,
+                                lambda c: chains.chain_ready(drills.prerequisites(c), passed), retired(profile))
+    return (readiness.readiness(answers, cat, day, today, outlook),
+            readiness.calibration(answers, cat, scheduler=rules.scheduler, interview=interview))
 
 
 def ready_catalog(profile: "Profile") -> list[tuple[str, str]]:
@@ -292,7 +303,10 @@ def readiness_lines(ready, calibration, tr, lang: str) -> list[str]:
         lines.append(f"  {pad(None)}  {round(100 * ready.overall):>3}%")
     if calibration.answers:
         lines.append(tr("ready.calibration", p=round(100 * calibration.predicted), o=round(100 * calibration.observed),
-                        n=calibration.answers))
+                        n=calibration.answers, brier=f"{calibration.brier:.3f}"))
+        bins = [tr("ready.bin", lo=10 * min(9, int(10 * p)), hi=10 * min(9, int(10 * p)) + 9, o=round(100 * o), n=n)
+                for p, o, n in calibration.bins]
+        lines.append(tr("ready.reliability", bins=" · ".join(bins)))
     else:
         lines.append(tr("ready.no_calibration"))
     return lines

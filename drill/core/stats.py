@@ -121,9 +121,8 @@ def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
     (``engine.schedule.readiness``, fitted on the same answers) comes with them."""
     from dataclasses import replace
 
-    from drill.core.flow import learning, ready_catalog
+    from drill.core.flow import learning, readiness_report
     from engine import stats
-    from engine.schedule import readiness
     from question_bank.base import TOPICS
     from question_bank.registry import all_templates
 
@@ -131,11 +130,7 @@ def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
     digest = profile.digest()
     s = stats.compute(digest, profile.states(), profile.mocks(), bank, today, TOPICS)
     # the readiness fitted on the learner's answers: for the interview day when one is ahead, else today
-    interview = learning(profile).interview
-    answers = readiness.answers_of_digest(digest)
-    day = interview if interview is not None and interview > today else today
-    fitted = readiness.readiness(answers, ready_catalog(profile), day, today)
-    return replace(s, readiness=(fitted, readiness.calibration(answers)))
+    return replace(s, readiness=readiness_report(profile, today, learning(profile).interview, digest))
 
 
 def pct(x: float | None, lang: str = "en") -> str:

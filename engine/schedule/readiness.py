@@ -1,50 +1,78 @@
 """Readiness: the probability of answering a fresh problem right on a given day, fitted on the learner's answers.
 
-For each topic, a logistic model of whether an answer passes (quality >= 3) from three features of the
-template's own earlier answers (any mode):
+**The model** (one per topic, and one over every answer): a logistic model of whether a fresh answer passes
+(quality >= 3) from three features of the template's own earlier answers (any mode), in the manner of
+performance factors analysis:
 
-* ``log(1 + n)``: how many times it was answered before;
-* ``log(1 + days)``: days since its last answer (0 for a first answer);
-* its recent pass share: ``(passes + 1/2) / (answers + 1)`` over its last :data:`RECENT` answers.
+* ``log(1 + passes)``: how many of them passed;
+* ``log(1 + days)``: days since the last one (0 for a first answer);
+* ``log(1 + misses)``: how many failed.
 
-The weights are fitted on the topic's answers by Newton's method (iteratively reweighted least squares, a few
-steps) with a small ridge penalty on the three feature weights (not the intercept), so a topic where every
-answer passed still gets finite weights.  No numpy: the 4 x 4 system is solved by Gaussian elimination.
+It is fitted on each template's *first answer of each day* (a re-drill the same day comes after the solution
+was shown: not a fresh problem), with the features as they stood just before it, by Newton's method
+(iteratively reweighted least squares, a few steps; no numpy: the 4 x 4 system is solved by Gaussian
+elimination).  The weights keep their signs (:data:`SIGNS`: a pass never lowers a prediction, time away and
+a miss never raise it; a weight that comes out the other way on a short history is held at 0).  The
+overall model is pulled by a small ridge penalty towards :data:`LEARNER_PRIOR` (the weights a long history of
+the bench's simulated learner fits, rounded: until a learner's answers show how practice and time away
+work for them, a typical curve is assumed - e.g. after two days of answers, when no gap is longer than a
+day); a topic's model is pulled towards the overall one (:data:`TOPIC_PRIOR`), so a topic with few answers
+reads like the others until its own answers say otherwise.  A model is kept only when it converged.
 
-The model is fitted for the horizon it predicts over: to predict day ``D`` from what is known today ``T``,
-each training answer (given on day ``d``) gets its features as they stood ``D - T`` days before it (from the
-answers before day ``d - (D - T)``), the days since the last answer counted to ``d``.  So the practice a
-learner usually does in between is in the fitted weights, and a prediction for the interview day is not a
-prediction for today.  The readiness of a topic on ``D`` is the model's mean prediction over the topic's
-templates with their features today, counted to ``D`` (a template never answered has n = 0: a first
-meeting); overall, the same with one model fitted on every answer, over every template.  Below
-:data:`MIN_REVIEWS` answers in a topic there is no figure: "not enough answers yet".  A fitted model is kept
-only when it converged.
+Why these features: with the practice count and a recent pass share instead (this module's first model),
+the templates met most are the hard ones (misses bring reviews), so practice looked worth less than it is
+and the interview day, when every template has been practised, read 2-9 points low; passes and misses
+apart keep "practised a lot" and "hard" apart.
+
+**The prediction for a later day** ``D`` made on ``T``: the days in between are projected as the plan asks
+them (:class:`Outlook`, :func:`project`): each day the items due by the scheduler (SM-2 or FSRS, with the
+interview's final stretch and the daily cap) and the day's new items are answered by the fitted model
+itself (right with its probability, a miss re-drilled that day), :data:`RUNS` runs averaged; each
+template's chance on ``D`` is then the model on its features on ``D``.  So the practice still to come and
+the days since each template's last review on ``D`` are in the figure.  (This module first fitted the
+model directly on features as they stood ``D - T`` days before each answer: in the first weeks no answer is
+that old, every training answer looked like a first meeting, and the readiness read 12-15 points low on
+the simulated learner.)  A topic's readiness is the mean over its templates (a template never answered is
+met as the plan introduces it); overall, the mean over every template.  Below :data:`MIN_REVIEWS` answers
+in a topic there is no figure: "not enough answers yet".
+
+**Logistic or FSRS retrievability.**  ``make bench`` (benchmarks/bench_learning.py) scores both, made 7 days
+before the interview over the same projected days, against the simulated learner's true recall on the day:
+the logistic's mean squared error is about a third to a tenth of FSRS retrievability's (default weights),
+which reads 95 % where the learner is at 82-85 % and cannot rate a template not yet met.  So the logistic
+is the readiness shown.
 
 **Calibration** is scored on answers the model could not have seen: at each weekly cut ``W`` the models are
-fitted on the answers before ``W`` (for a horizon of :data:`HORIZON` + 3 days, the middle of the scored
-week) and predict the answers given from ``W + 7`` days to ``W + 14`` days, with the features as they stood
-at ``W``.  So every prediction is made at least :data:`HORIZON` days before the answer it is scored on.
+fitted on the answers before ``W``, the plan is projected from ``W`` (the schedule those answers made, the
+interview date as set now, new items at the pace of the week before ``W``) and each template's chance on
+each day from ``W + 7`` to ``W + 13`` is scored against its first answer that day.  So every prediction is
+made at least :data:`HORIZON` days before the answer it is scored on.
 
-Pure: the caller passes the answers and the day.
+Pure: the caller passes the answers, the plan and the day.
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import random
 from bisect import bisect_left
 from datetime import date, timedelta
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
 
 MIN_REVIEWS = 30  # answers a topic needs before its readiness is a number
-RECENT = 5  # answers in the recent pass share
-RIDGE = 1.0  # L2 penalty on the feature weights
+RIDGE = 1.0  # L2 penalty on the feature weights (the overall model)
+TOPIC_PRIOR = 50.0  # L2 penalty pulling a topic's weights towards the overall model's (worth about 200 answers)
 NEWTON_STEPS = 8
+TOLERANCE = 1e-5  # a Newton step smaller than this in every weight: converged
 HORIZON = 7  # days between a calibration prediction and the answers it is scored on
 MAX_FIT = 5000  # a fit uses at most the latest answers of its topic (bounded work on a long history)
-MAX_TRAIN = 20_000  # the latest answers a readiness is fitted on
+MAX_TRAIN = 20_000  # the latest answers a readiness is fitted on (features: every answer)
 MAX_CUTS = 8  # calibration looks at the last eight weekly cuts
-MAX_CALIBRATION_TRAIN = 5000  # the latest answers before a cut its models are fitted on
+MAX_CALIBRATION_TRAIN = 2000  # the latest answers before a cut its models are fitted on (features: every answer)
+MAX_REDRILLS = 3  # a projected miss is re-drilled that day until it passes, at most this many times
+RUNS = 4  # projections averaged for a readiness
+CALIBRATION_RUNS = 2  # projections averaged at each calibration cut
 PASS = 3
 
 
@@ -62,6 +90,14 @@ def answers_of(rows: Iterable[Mapping]) -> list[Answer]:
     each step asked in a mock (a mock asks a chain's steps as questions of their own); passed = quality >= 3."""
     return [Answer(date.fromisoformat(r["date"]), r["item"], r["topic"], r["quality"] >= PASS) for r in rows
             if r.get("step") is None or r.get("mode") == "mock"]
+
+
+def in_order(answers: Sequence[Answer]) -> Sequence[Answer]:
+    """The answers by day, oldest first (a log is in the order answers were recorded: work done on paper
+    and recorded later, or a clock set back, come out of order); the same list when already in order."""
+    if all(a.day <= b.day for a, b in zip(answers, answers[1:])):
+        return answers
+    return sorted(answers, key=lambda a: a.day)  # stable: a day's answers keep their order
 
 
 def _sigmoid(z: float) -> float:
@@ -91,11 +127,20 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float] | None:
     return x
 
 
+LEARNER_PRIOR = (0.0, 0.75, -0.25, -0.3)  # the feature weights a short history is pulled towards (see above)
+SIGNS = (1, -1, -1)  # the feature weights' signs: a pass helps, time away hurts, a miss tells of a hard one
+
+
 def fit(xs: Sequence[tuple[float, float, float]], ys: Sequence[int], steps: int = NEWTON_STEPS,
-        ridge: float = RIDGE) -> tuple[float, float, float, float] | None:
+        ridge: float = RIDGE, prior: Sequence[float] | None = None,
+        pull_intercept: bool = True) -> tuple[float, float, float, float] | None:
     """The weights ``(w0, w1, w2, w3)`` of ``P(pass) = sigmoid(w0 + w1 x1 + w2 x2 + w3 x3)`` by Newton's method
-    with a ridge penalty on ``w1..w3``; None when there is nothing to fit or it did not converge.  Answers with
-    the same features are counted together (the work grows with the distinct feature values, not the answers)."""
+    with a ridge penalty: on ``w1..w3`` towards 0, or with ``prior`` on all four towards those weights (a
+    topic's model pulled towards the model of every answer); None when there is nothing to fit or it did not
+    converge.  A feature weight of the wrong sign (:data:`SIGNS`: a history too short to tell practice from
+    forgetting) is held at 0 and the others refitted, so a prediction never falls with practice nor rises
+    with time away.  Answers with the same features are counted together, in the features' order (the work
+    grows with the distinct feature values, not the answers, and the order of the answers changes nothing)."""
     if not xs:
         return None
     groups: dict[tuple, list[int]] = {}
@@ -105,34 +150,70 @@ def fit(xs: Sequence[tuple[float, float, float]], ys: Sequence[int], steps: int 
             g = groups[x] = [0, 0]
         g[0] += 1
         g[1] += y
-    data = [((1.0, x[0], x[1], x[2]), n, k) for x, (n, k) in groups.items()]
-    w = [0.0, 0.0, 0.0, 0.0]
+    data = [((1.0, x[0], x[1], x[2]), n, k) for x, (n, k) in sorted(groups.items())]
+    centre = [0.0, 0.0, 0.0, 0.0] if prior is None else [float(v) for v in prior]
+    for k in (1, 2, 3):
+        if centre[k] * SIGNS[k - 1] < 0:  # (a sign 0: free)
+            centre[k] = 0.0
+    pulled = (1, 2, 3) if prior is None or not pull_intercept else (0, 1, 2, 3)
+    held: set[int] = set()
+    w = centre
+    for _ in range(4):
+        w = _newton(data, w, centre, pulled, ridge, steps, held)
+        if w is None:
+            return None
+        wrong = {k for k in (1, 2, 3) if w[k] * SIGNS[k - 1] < 0}
+        if not wrong:
+            return (w[0], w[1], w[2], w[3])
+        held |= wrong
+    return None
+
+
+def _newton(data, start, centre, pulled, ridge, steps, held) -> list[float] | None:
+    """Newton's steps from ``start`` with the weights in ``held`` at 0 (None: singular or diverged)."""
+    free = [k for k in range(4) if k not in held]
+    w = [0.0 if k in held else start[k] for k in range(4)]
+    # each group's features and their products, once (the Hessian's ten distinct entries)
+    rows = [(v[1], v[2], v[3], v[1] * v[1], v[1] * v[2], v[1] * v[3], v[2] * v[2], v[2] * v[3], v[3] * v[3], n, k)
+            for v, n, k in data]
     for _ in range(steps):
-        g = [0.0, ridge * w[1], ridge * w[2], ridge * w[3]]
-        h = [[0.0] * 4 for _ in range(4)]
-        for k in (1, 2, 3):
-            h[k][k] = ridge
-        for v, n, k in data:
-            p = _sigmoid(w[0] + w[1] * v[1] + w[2] * v[2] + w[3] * v[3])
-            r, s = n * p - k, n * max(p * (1 - p), 1e-9)
-            for i in range(4):
-                g[i] += r * v[i]
-                hi = h[i]
-                si = s * v[i]
-                for j in range(i, 4):
-                    hi[j] += si * v[j]
-        for i in range(4):
-            for j in range(i):
-                h[i][j] = h[j][i]
-        d = _solve(h, g)
+        w0, w1, w2, w3 = w
+        g0 = g1 = g2 = g3 = 0.0
+        h00 = h01 = h02 = h03 = h11 = h12 = h13 = h22 = h23 = h33 = 0.0
+        for x1, x2, x3, x11, x12, x13, x22, x23, x33, n, k in rows:
+            z = w0 + w1 * x1 + w2 * x2 + w3 * x3
+            p = 1 / (1 + math.exp(-z)) if z >= 0 else 1 - 1 / (1 + math.exp(z))
+            r = n * p - k
+            q = n * max(p * (1 - p), 1e-9)
+            g0 += r
+            g1 += r * x1
+            g2 += r * x2
+            g3 += r * x3
+            h00 += q
+            h01 += q * x1
+            h02 += q * x2
+            h03 += q * x3
+            h11 += q * x11
+            h12 += q * x12
+            h13 += q * x13
+            h22 += q * x22
+            h23 += q * x23
+            h33 += q * x33
+        g = [g0, g1, g2, g3]
+        h = [[h00, h01, h02, h03], [h01, h11, h12, h13], [h02, h12, h22, h23], [h03, h13, h23, h33]]
+        for k in pulled:
+            g[k] += ridge * (w[k] - centre[k])
+            h[k][k] += ridge
+        d = _solve([[h[i][j] for j in free] for i in free], [g[i] for i in free])
         if d is None:
             return None
-        w = [wi - di for wi, di in zip(w, d)]
-        if max(abs(di) for di in d) < 1e-6:
+        for i, di in zip(free, d):
+            w[i] -= di
+        if max(abs(di) for di in d) < TOLERANCE:
             break
     if not all(math.isfinite(x) and abs(x) < 1e3 for x in w):
         return None
-    return (w[0], w[1], w[2], w[3])
+    return w
 
 
 def predict(w: Sequence[float], x: Sequence[float]) -> float:
@@ -149,6 +230,7 @@ class Readiness(NamedTuple):
     topics: dict[str, TopicReadiness]  # in catalogue order
     overall: float | None  # None: fewer than MIN_REVIEWS answers in all
     reviews: int
+    items: dict[str, float] = {}  # each template's predicted chance (empty below MIN_REVIEWS answers in all)
 
     def to_dict(self) -> dict:
         return {"day": self.day.isoformat(), "min_reviews": MIN_REVIEWS, "reviews": self.reviews,
@@ -168,73 +250,205 @@ class _Index:
             self.days.setdefault(a.item, []).append(a.day.toordinal())
             self.passed.setdefault(a.item, []).append(1 if a.passed else 0)
 
-    def features(self, item: str, asof: int, day: int, upto: int | None = None) -> tuple[float, float, float]:
-        """The features of ``item`` for an answer on ``day`` from its answers before day ``asof`` (ordinals)
-        - or its first ``upto`` answers when given."""
+    def features(self, item: str, day: int, upto: int | None = None) -> tuple[float, float, float]:
+        """The features of ``item`` for a fresh answer on ``day`` (an ordinal) from its answers before that
+        day - or its first ``upto`` answers when given."""
         days = self.days.get(item, ())
-        n = bisect_left(days, asof) if upto is None else upto
+        n = bisect_left(days, day) if upto is None else upto
         if n == 0:
-            return (0.0, 0.0, 0.5)
-        recent = self.passed[item][max(0, n - RECENT):n]
-        return (math.log1p(n), math.log1p(max(0, day - days[n - 1])), (sum(recent) + 0.5) / (len(recent) + 1))
+            return (0.0, 0.0, 0.0)
+        passes = sum(self.passed[item][:n])
+        return (math.log1p(passes), math.log1p(max(0, day - days[n - 1])), math.log1p(n - passes))
+
+    def add(self, item: str, day: int, passed: bool) -> None:
+        self.days.setdefault(item, []).append(day)
+        self.passed.setdefault(item, []).append(1 if passed else 0)
+
+    def copy(self) -> "_Index":
+        out = _Index(())
+        out.days = {i: d[:] for i, d in self.days.items()}
+        out.passed = {i: p[:] for i, p in self.passed.items()}
+        return out
 
 
-def _training(answers: Sequence[Answer], index: _Index, lag: int,
-              last: int | None = None) -> dict[str | None, list[tuple[tuple, int]]]:
-    """Each answer (the ``last`` latest, default :data:`MAX_TRAIN`) as ``(features as of lag days before it,
-    passed)``, by topic (and all of them under None)."""
+class Models(NamedTuple):
+    """The fitted weights: over every answer, and per topic (topics with MIN_REVIEWS answers)."""
+
+    overall: tuple[float, float, float, float] | None
+    topics: dict[str, tuple[float, float, float, float]]
+    reviews: dict[str | None, int]  # answers per topic (None: all)
+
+    def weights(self, topic: str):
+        return self.topics.get(topic) or self.overall
+
+
+def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None, list[tuple[tuple, int]]]:
+    """The training rows: each item's first answer of each day, with its features from every earlier answer,
+    for the latest ``train`` answers, by topic and all under None."""
     out: dict[str | None, list[tuple[tuple, int]]] = {None: []}
-    seen: dict[str, int] = {}
-    start = max(0, len(answers) - (MAX_TRAIN if last is None else last))
+    counts: dict[str, list[int]] = {}  # item -> [passes, misses, last day]
+    start = max(0, len(answers) - train)
     for pos, a in enumerate(answers):
-        k = seen.get(a.item, 0)
-        seen[a.item] = k + 1
-        if pos < start:
-            continue
         d = a.day.toordinal()
-        x = index.features(a.item, d - lag, d, upto=k if lag == 0 else None)
-        row = (x, 1 if a.passed else 0)
-        out.setdefault(a.topic, []).append(row)
-        out[None].append(row)
+        c = counts.get(a.item)
+        if c is None:
+            c = counts[a.item] = [0, 0, d]
+        elif c[2] == d:  # a re-drill the same day is not a fresh problem: counted, not a row
+            c[0 if a.passed else 1] += 1
+            continue
+        if pos >= start:
+            x = (math.log1p(c[0]), math.log1p(d - c[2]), math.log1p(c[1])) if c[0] + c[1] else (0.0, 0.0, 0.0)
+            row = (x, 1 if a.passed else 0)
+            out.setdefault(a.topic, []).append(row)
+            out[None].append(row)
+        c[0 if a.passed else 1] += 1
+        c[2] = d
     return out
 
 
-def _fit_rows(rows: list[tuple[tuple, int]]):
+def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN) -> Models:
+    """The overall model (ridge towards :data:`LEARNER_PRIOR`) and each topic's (ridge towards the overall
+    model), fitted on the latest ``train`` answers (features from every answer)."""
+    answers = in_order(answers)
+    rows = _rows(answers, train)
+    reviews: dict[str | None, int] = {None: len(answers)}
+    for a in answers:
+        reviews[a.topic] = reviews.get(a.topic, 0) + 1
+    overall = fit(*_xy(rows[None]), prior=LEARNER_PRIOR, pull_intercept=False) if reviews[None] >= MIN_REVIEWS else None
+    topics = {}
+    if overall is not None:
+        for topic, r in rows.items():
+            if topic is not None and reviews.get(topic, 0) >= MIN_REVIEWS:
+                w = fit(*_xy(r), ridge=TOPIC_PRIOR, prior=overall)
+                if w is not None:
+                    topics[topic] = w
+    return Models(overall, topics, reviews)
+
+
+def _xy(rows):
     rows = rows[-MAX_FIT:]
-    return fit([x for x, _ in rows], [y for _, y in rows])
+    return [x for x, _ in rows], [y for _, y in rows]
 
 
-MAX_LAG = 120  # the longest horizon a model is fitted for (days)
+class Outlook(NamedTuple):
+    """What the learner is expected to do from today on: the plan readiness projects (the schedule as it
+    stands and the daily limits).  ``states``: each item's scheduler state; ``memory``: an item's FSRS memory
+    (``scheduler`` "fsrs"); ``is_chain``/``chain_ready``/``retired`` as :func:`engine.session.new_items`."""
+
+    states: Mapping
+    new_per_day: int
+    interview: date | None = None
+    reviews_per_day: int | None = None
+    scheduler: str = "sm2"
+    memory: Callable | None = None
+    is_chain: Callable | None = None
+    chain_ready: Callable | None = None
+    retired: frozenset = frozenset()
+
+
+def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
+            end: date, rng: random.Random) -> _Index:
+    """One run of the days ``start`` .. ``end - 1`` as the plan asks them, answered by the fitted model: each
+    day the items due (SM-2's or FSRS's due dates, the interview's final stretch, the daily review cap) and
+    the day's new items (:func:`engine.session.new_items`), each answered right with the model's probability,
+    a miss re-drilled that day until it passes (at most :data:`MAX_REDRILLS` times).  Returns the history
+    with the projected answers added (``index`` is not changed)."""
+    from .. import session as se
+    from ..sm2 import ItemState, review
+    from . import fsrs_bridge
+    from .stretch import load_of
+
+    index = index.copy()
+    states = dict(outlook.states)
+    topic = dict(catalog)
+    fsrs = outlook.scheduler == "fsrs"
+    memories: dict = {}
+    load = load_of({i: st.due for i, st in states.items()}) if outlook.interview is not None else None
+
+    def answer(item: str, d: int) -> bool:
+        right = rng.random() < predict(models.weights(topic[item]), index.features(item, d))
+        index.add(item, d, right)
+        return right
+
+    day = start
+    while day < end:
+        d = day.toordinal()
+        if outlook.interview is not None and day >= outlook.interview:
+            break  # the interview day asks nothing
+        due = [i for i, _, _ in se.due_items(states, day, catalog) if i not in outlook.retired]
+        if outlook.reviews_per_day is not None:
+            due = due[:outlook.reviews_per_day]
+        fresh = [i for i, _ in se.new_items(states, catalog, outlook.new_per_day, outlook.is_chain,
+                                             outlook.chain_ready, outlook.retired)]
+        for item in due + fresh:
+            first = right = answer(item, d)
+            for _ in range(MAX_REDRILLS):
+                if right:
+                    break
+                right = answer(item, d)
+            quality = 4 if first else 1  # the schedule moves on the day's first answer
+            state = states.get(item)
+            if load is not None and state is not None and state.due is not None:
+                load[state.due] = load.get(state.due, 1) - 1
+            if fsrs:
+                memory = memories[item] if item in memories else (outlook.memory(item) if outlook.memory else None)
+                state, memories[item] = fsrs_bridge.review(state, memory, quality, day, outlook.interview, load,
+                                                           outlook.reviews_per_day)
+            else:
+                state = review(state or ItemState(), quality, day, outlook.interview, load, outlook.reviews_per_day)
+            states[item] = state
+            if load is not None:
+                load[state.due] = load.get(state.due, 0) + 1
+        day += timedelta(days=1)
+    return index
+
+
+def forecast(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day: date, today: date,
+             outlook: Outlook | None = None, models: Models | None = None, runs: int = RUNS,
+             seed: int = 0) -> dict[str, float]:
+    """Each template's predicted chance of a right answer to a fresh problem on ``day``, known on ``today``:
+    the fitted model on its features on ``day``, after the days in between as ``outlook`` plans them
+    (:func:`project`, averaged over ``runs``; without an outlook, or for today, no practice in between).
+    Empty when there is no model (fewer than MIN_REVIEWS answers)."""
+    answers = in_order(answers)
+    models = models or fit_models(answers)
+    if models.overall is None:
+        return {}
+    index = _Index(answers)
+    d = day.toordinal()
+    topic = dict(catalog)
+    if outlook is None or day <= today:
+        return {i: predict(models.weights(topic[i]), index.features(i, d)) for i, _ in catalog}
+    if outlook.memory is not None:  # an item's FSRS memory is replayed once, not once a run
+        outlook = outlook._replace(memory=functools.lru_cache(maxsize=None)(outlook.memory))
+    out = dict.fromkeys(topic, 0.0)
+    for r in range(runs):
+        after = project(models, index, catalog, outlook, today, day, random.Random(seed * 7919 + r))
+        for i in out:
+            out[i] += predict(models.weights(topic[i]), after.features(i, d)) / runs
+    return out
 
 
 def readiness(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day: date,
-              today: date | None = None) -> Readiness:
+              today: date | None = None, outlook: Outlook | None = None) -> Readiness:
     """Per topic (catalogue order) and overall, the predicted probability of passing a fresh problem of the
-    topic on ``day`` from what is known on ``today`` (default: ``day``); see the module docstring."""
+    topic on ``day`` from what is known on ``today`` (default: ``day``), the plan in between as ``outlook``
+    says; see the module docstring."""
     today = today or day
-    lag = max(0, min(MAX_LAG, (day - today).days))
-    index = _Index(answers)
-    rows = _training(answers, index, lag)
+    answers = in_order(answers)
+    models = fit_models(answers)
+    items = forecast(answers, catalog, day, today, outlook, models)
     templates: dict[str, list[str]] = {}
     for item, topic in catalog:
         templates.setdefault(topic, []).append(item)
-    d = day.toordinal()
-
-    def mean_prediction(w, ids: Iterable[str]) -> float | None:
-        ps = [predict(w, index.features(i, d, d, upto=len(index.days.get(i, ())))) for i in ids]
-        return sum(ps) / len(ps) if ps else None
-
     topics: dict[str, TopicReadiness] = {}
     for topic, ids in templates.items():
-        mine = rows.get(topic, [])
         p = None
-        if len(mine) >= MIN_REVIEWS and (w := _fit_rows(mine)) is not None:
-            p = mean_prediction(w, ids)
-        topics[topic] = TopicReadiness(len(mine), p)
-    overall = None
-    if len(rows[None]) >= MIN_REVIEWS and (w := _fit_rows(rows[None])) is not None:
-        overall = mean_prediction(w, [i for i, _ in catalog])
-    return Readiness(day, topics, overall, len(rows[None]))
+        if topic in models.topics and items:
+            p = sum(items[i] for i in ids) / len(ids)
+        topics[topic] = TopicReadiness(models.reviews.get(topic, 0), p)
+    overall = sum(items.values()) / len(items) if items else None
+    return Readiness(day, topics, overall, models.reviews[None], items)
 
 
 class Calibration(NamedTuple):
@@ -245,18 +459,62 @@ class Calibration(NamedTuple):
     observed: float | None  # share that passed
     brier: float | None  # mean squared error of the predictions
     bins: list[tuple[float, float, int]]  # (mean predicted, share passed, answers) by predicted tenth, non-empty
+    topics: dict[str, tuple[float, float, int]] = {}  # topic -> (mean predicted, share passed, answers)
 
     def to_dict(self) -> dict:
         r = lambda v: None if v is None else round(v, 4)  # noqa: E731
         return {"horizon_days": HORIZON, "answers": self.answers, "predicted": r(self.predicted),
                 "observed": r(self.observed), "brier": r(self.brier),
-                "bins": [{"predicted": round(p, 4), "observed": round(o, 4), "answers": n} for p, o, n in self.bins]}
+                "bins": [{"predicted": round(p, 4), "observed": round(o, 4), "answers": n} for p, o, n in self.bins],
+                "topics": {t: {"predicted": round(p, 4), "observed": round(o, 4), "answers": n}
+                           for t, (p, o, n) in self.topics.items()}}
 
 
-def calibration(answers: Sequence[Answer], horizon: int = HORIZON, max_cuts: int = MAX_CUTS) -> Calibration:
-    """The per-topic models' calibration on the learner's own answers (see the module docstring)."""
+class _Replay:
+    """Each item's scheduler state (and FSRS memory) as its answers made it, answer by answer: the first of
+    each day, right as quality 4, wrong as 1, with the final stretch before ``interview``."""
+
+    def __init__(self, scheduler: str, interview: date | None = None) -> None:
+        self.scheduler, self.interview = scheduler, interview
+        self.states: dict = {}
+        self.memories: dict = {}
+        self.last: dict[str, date] = {}
+        self.load: dict[date, int] = {}  # the reviews due each day, for the final stretch's spreading
+
+    def feed(self, a: Answer) -> None:
+        from ..sm2 import ItemState, review
+        from . import fsrs_bridge
+
+        if self.last.get(a.item) == a.day:
+            return
+        self.last[a.item] = a.day
+        q = 4 if a.passed else 1
+        before = self.states.get(a.item)
+        if before is not None and before.due is not None:
+            self.load[before.due] -= 1
+        if self.scheduler == "fsrs":
+            self.states[a.item], self.memories[a.item] = fsrs_bridge.review(
+                before, self.memories.get(a.item), q, a.day, self.interview, self.load)
+        else:
+            self.states[a.item] = review(before or ItemState(), q, a.day, self.interview, self.load)
+        due = self.states[a.item].due
+        self.load[due] = self.load.get(due, 0) + 1
+
+
+def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | None = None,
+                horizon: int = HORIZON, max_cuts: int = MAX_CUTS, scheduler: str = "sm2",
+                interview: date | None = None) -> Calibration:
+    """The readiness's calibration on the learner's own answers: at each weekly cut ``W`` (the last
+    ``max_cuts``) the models are fitted on the answers before ``W``, the plan is projected from ``W`` (the
+    schedule the answers before it made, the interview date ``interview`` as set now; new items at the pace of
+    the week before it) and each template's
+    chance on each day from ``W + horizon`` to ``W + horizon + 6`` is scored against its first answer of that
+    day, if any.  So every prediction is made at least ``horizon`` days before the answer it is scored on."""
+    answers = in_order(answers)
     if not answers:
         return Calibration(0, None, None, None, [])
+    if catalog is None:
+        catalog = list({a.item: a.topic for a in answers}.items())
     first, last = answers[0].day, answers[-1].day
     cuts = []
     cut = first + timedelta(days=horizon)
@@ -264,45 +522,59 @@ def calibration(answers: Sequence[Answer], horizon: int = HORIZON, max_cuts: int
         cuts.append(cut)
         cut += timedelta(days=7)
     cuts = cuts[-max_cuts:]
-    pairs: list[tuple[float, int]] = []
     if not cuts:
         return Calibration(0, None, None, None, [])
-    index = _Index(answers)
-    lag = horizon + 3
-    # every answer's features as of ``lag`` days before it: from answers before any cut it comes after
-    k = bisect_left([a.day for a in answers], cuts[0])
-    start = max(0, k - MAX_CALIBRATION_TRAIN)
-    rows: list = [None] * start  # only the answers some cut is fitted on
-    for a in answers[start:]:
-        d = a.day.toordinal()
-        rows.append((a.topic, index.features(a.item, d - lag, d), 1 if a.passed else 0))
-    k = 0
+    triples: list[tuple[str, float, int]] = []
+    days = [a.day for a in answers]
+    first_met: dict[str, date] = {}
+    for a in answers:
+        first_met.setdefault(a.item, a.day)
+    replay, fed = _Replay(scheduler, interview), 0
     for cut in cuts:
-        while k < len(answers) and answers[k].day < cut:
-            k += 1
-        by_topic: dict[str, list[tuple[tuple, int]]] = {}
-        for topic, x, y in rows[max(0, k - MAX_CALIBRATION_TRAIN):k]:
-            by_topic.setdefault(topic, []).append((x, y))
-        models = {t: _fit_rows(r) for t, r in by_topic.items() if len(r) >= MIN_REVIEWS}
+        k = bisect_left(days, cut)
+        history = answers[:k]
+        while fed < k:
+            replay.feed(answers[fed])
+            fed += 1
+        models = fit_models(history, MAX_CALIBRATION_TRAIN)
+        if models.overall is None:
+            continue
+        week = cut - timedelta(days=7)
+        pace_ = round(sum(1 for d in first_met.values() if week <= d < cut) / 7)  # new items a day, lately
+        states, memories = dict(replay.states), dict(replay.memories)
         lo, hi = cut + timedelta(days=horizon), cut + timedelta(days=horizon + 7)
-        c = cut.toordinal()
-        for a in answers[k:]:
-            if a.day >= hi:
-                break
-            w = models.get(a.topic)
-            if a.day < lo or w is None:
-                continue
-            pairs.append((predict(w, index.features(a.item, c, a.day.toordinal())), 1 if a.passed else 0))
-    if not pairs:
+        outlook = Outlook(states, pace_, interview, scheduler=scheduler, memory=memories.get)
+        index = _Index(history)
+        seen: set[tuple[str, date]] = set()
+        actual: dict[tuple[str, int], int] = {}
+        for a in answers[bisect_left(days, lo):bisect_left(days, hi)]:
+            if (a.item, a.day) not in seen:
+                seen.add((a.item, a.day))
+                actual[(a.item, a.day.toordinal())] = 1 if a.passed else 0
+        wanted = {i for i, _ in actual}
+        topic = dict(catalog) | {a.item: a.topic for a in answers}
+        sums: dict[tuple[str, int], float] = {}
+        for r in range(CALIBRATION_RUNS):
+            after = project(models, index, catalog, outlook, cut, hi, random.Random(r))
+            for (i, d) in actual:
+                if i in wanted:
+                    sums[(i, d)] = sums.get((i, d), 0.0) + predict(models.weights(topic[i]),
+                                                                   after.features(i, d)) / CALIBRATION_RUNS
+        for key, y in sorted(actual.items()):  # in one order, whatever the log's: the same sums
+            triples.append((topic[key[0]], sums[key], y))
+    if not triples:
         return Calibration(0, None, None, None, [])
-    n = len(pairs)
+    n = len(triples)
     bins: dict[int, list[tuple[float, int]]] = {}
-    for p, y in pairs:
+    by_topic: dict[str, list[tuple[float, int]]] = {}
+    for t, p, y in triples:
         bins.setdefault(min(9, int(p * 10)), []).append((p, y))
-    return Calibration(n, sum(p for p, _ in pairs) / n, sum(y for _, y in pairs) / n,
-                       sum((p - y) ** 2 for p, y in pairs) / n,
-                       [(sum(p for p, _ in b) / len(b), sum(y for _, y in b) / len(b), len(b))
-                        for _, b in sorted(bins.items())])
+        by_topic.setdefault(t, []).append((p, y))
+    summary = lambda b: (sum(p for p, _ in b) / len(b), sum(y for _, y in b) / len(b), len(b))  # noqa: E731
+    return Calibration(n, sum(p for _, p, _ in triples) / n, sum(y for _, _, y in triples) / n,
+                       sum((p - y) ** 2 for _, p, y in triples) / n,
+                       [summary(b) for _, b in sorted(bins.items())],
+                       {t: summary(b) for t, b in by_topic.items()})
 
 
 def answers_of_digest(d) -> list[Answer]:

@@ -377,12 +377,12 @@ def test_newton_fit_recovers_a_known_logistic():
     xs, ys = [], []
     for _ in range(3000):
         x = (rnd.uniform(0, 3), rnd.uniform(0, 3), rnd.uniform(0, 1))
-        p = 1 / (1 + math.exp(-(-1 + 1.5 * x[0] - 0.7 * x[1] + 0.5 * x[2])))
+        p = 1 / (1 + math.exp(-(-1 + 1.5 * x[0] - 0.7 * x[1] - 0.5 * x[2])))  # the signs readiness.SIGNS keeps
         xs.append(x)
         ys.append(1 if rnd.random() < p else 0)
     w = readiness.fit(xs, ys, ridge=0.0)
     assert w is not None
-    for got, want in zip(w, (-1, 1.5, -0.7, 0.5)):
+    for got, want in zip(w, (-1, 1.5, -0.7, -0.5)):
         assert abs(got - want) < 0.35
     assert readiness.fit([], []) is None
     w = readiness.fit([(0.0, 0.0, 0.5)] * 40, [1] * 40)  # every answer passed: finite, high

@@ -1,0 +1,173 @@
+"""Readiness (issue #27 item 5): the fitted model lands near a simulated learner's true recall a week ahead,
+and the fit's properties (probabilities, monotone in passes, time away and misses, the order of the answers).
+Small and deterministic: the full simulation with every template is benchmarks/bench_learning.py."""
+
+from __future__ import annotations
+
+import math
+import random
+from datetime import date, datetime, time, timedelta, timezone
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import session as se
+from engine.schedule import readiness
+
+DAY0 = date(2027, 5, 3)
+TOPICS = ("roofline", "serving")
+CATALOG = [(f"{t}-{k}", t) for k in range(16) for t in TOPICS]  # breadth-first, as the bank interleaves
+
+
+class Learner:
+    """Known recall: ``sigmoid(0.2 - difficulty + 1.1 log(1 + practice) - 0.45 log(1 + days away))``, the
+    bench's learner on a small bank."""
+
+    def __init__(self, seed: int):
+        rnd = random.Random(seed)
+        self.rnd = random.Random(seed + 1)
+        self.diff = {i: rnd.gauss(0, 0.6) for i, _ in CATALOG}
+        self.count: dict[str, int] = {}
+        self.last: dict[str, date] = {}
+
+    def p(self, item: str, day: date) -> float:
+        gap = (day - self.last[item]).days if item in self.last else 0
+        z = 0.2 - self.diff[item] + 1.1 * math.log1p(self.count.get(item, 0)) - 0.45 * math.log1p(gap)
+        return 1 / (1 + math.exp(-z))
+
+    def answer(self, item: str, day: date) -> bool:
+        right = self.rnd.random() < self.p(item, day)
+        self.count[item] = self.count.get(item, 0) + 1
+        self.last[item] = day
+        return right
+
+
+def live(days: int, seed: int, new_per_day: int = 3):
+    """The learner does every session of the plan up to an interview ``days`` out; the readiness is asked
+    a week before it.  Returns (readiness then, true recall of each template on the day, every answer)."""
+    interview = DAY0 + timedelta(days=days)
+    learner, states, answers, ready = Learner(seed), {}, [], None
+    topic = dict(CATALOG)
+    for k in range(days):
+        today = DAY0 + timedelta(days=k)
+        if today == interview - timedelta(days=readiness.HORIZON):
+            ready = readiness.readiness(answers, CATALOG, interview, today,
+                                        readiness.Outlook(states, new_per_day, interview))
+        s = se.Session(states, CATALOG, today, seed=k, new_per_day=new_per_day, interview=interview)
+        tries: dict[str, int] = {}
+        while not s.done:
+            item = s.current.item
+            tries[item] = tries.get(item, 0) + 1
+            right = learner.answer(item, today) or tries[item] > 3
+            s.answer(4 if right else 1, "correct" if right else "wrong",
+                     when=datetime.combine(today, time(9), timezone.utc))
+            answers.append(readiness.Answer(today, item, topic[item], right))
+        states = s.states
+    return ready, {i: learner.p(i, interview) for i, _ in CATALOG}, answers
+
+
+def test_the_readiness_a_week_ahead_lands_near_the_learners_true_recall_on_the_day():
+    """Asked 7 days before the interview, after 3 weeks of a 4-week plan: within 6 points of the learner's
+    true mean recall on the day overall, and within 8 points in each topic (16 templates each)."""
+    for seed in (1, 2):
+        ready, recall, _ = live(28, seed)
+        assert ready is not None and ready.overall is not None
+        true = sum(recall.values()) / len(recall)
+        assert abs(ready.overall - true) <= 0.06, (seed, ready.overall, true)
+        for t in TOPICS:
+            ids = [i for i, tt in CATALOG if tt == t]
+            assert ready.topics[t].probability is not None
+            assert abs(ready.topics[t].probability - sum(recall[i] for i in ids) / len(ids)) <= 0.08
+
+
+def test_the_practice_still_to_come_is_in_the_interview_days_figure():
+    """Half way through a two-week plan (a third of the bank not met yet), the plan's days to come lift the
+    interview day's figure well above what the same answers say with no more practice."""
+    ready, _, answers = live(14, 2)
+    asked = ready.day - timedelta(days=readiness.HORIZON)
+    idle = readiness.readiness([a for a in answers if a.day < asked], CATALOG, ready.day, asked)
+    assert ready.overall > idle.overall + 0.08
+
+
+def test_the_calibration_of_a_small_history_is_close_and_scored_only_a_week_ahead():
+    _, _, answers = live(35, 3)
+    cal = readiness.calibration(answers, CATALOG)
+    assert cal.answers >= 100 and abs(cal.predicted - cal.observed) <= 0.06
+    assert sum(n for _, _, n in cal.bins) == cal.answers == sum(n for _, _, n in cal.topics.values())
+    assert 0 <= cal.brier <= 0.25
+    assert readiness.calibration([a for a in answers if a.day < DAY0 + timedelta(days=14)], CATALOG).answers == 0
+
+
+# --------------------------------------------------------------------------- properties of the fit
+
+# (log(1 + passes), log(1 + days since the last answer), log(1 + misses))
+features = st.tuples(st.floats(0, 5), st.floats(0, 6), st.floats(0, 5))
+rows = st.lists(st.tuples(features, st.integers(0, 1)), min_size=1, max_size=60)
+
+
+@given(rows)
+@settings(max_examples=60, deadline=None)
+def test_a_fit_keeps_its_signs_and_gives_probabilities(data):
+    w = readiness.fit([x for x, _ in data], [y for _, y in data])
+    if w is None:
+        return
+    assert w[1] >= 0 and w[2] <= 0 and w[3] <= 0  # a pass helps, time away hurts, a miss tells of a hard one
+    for x, _ in data:
+        assert 0.0 <= readiness.predict(w, x) <= 1.0
+
+
+@given(rows, features, st.floats(0, 2), st.floats(0, 3), st.floats(0, 2))
+@settings(max_examples=60, deadline=None)
+def test_a_prediction_rises_with_passes_and_falls_with_time_away_and_misses(data, x, passes, longer, misses):
+    w = readiness.fit([x for x, _ in data], [y for _, y in data])
+    if w is None:
+        return
+    p = readiness.predict(w, x)
+    assert readiness.predict(w, (x[0] + passes, x[1], x[2])) >= p
+    assert readiness.predict(w, (x[0], x[1] + longer, x[2])) <= p
+    assert readiness.predict(w, (x[0], x[1], x[2] + misses)) <= p
+
+
+@given(rows, st.randoms(use_true_random=False))
+@settings(max_examples=40, deadline=None)
+def test_a_fit_does_not_depend_on_the_order_of_its_rows(data, rnd):
+    shuffled = data[:]
+    rnd.shuffle(shuffled)
+    assert readiness.fit(*zip(*data)) == readiness.fit(*zip(*shuffled))
+
+
+def _history(seed: int, n: int):
+    rnd = random.Random(seed)
+    out = []
+    for k in range(n):
+        item, t = rnd.choice(CATALOG)
+        out.append(readiness.Answer(DAY0 + timedelta(days=k // 6), item, t, rnd.random() < 0.7))
+    return out
+
+
+@given(st.integers(0, 10_000), st.integers(0, 150), st.randoms(use_true_random=False))
+@settings(max_examples=25, deadline=None)
+def test_readiness_is_a_probability_or_nothing_and_does_not_depend_on_the_order_of_the_log(seed, n, rnd):
+    answers = _history(seed, n)
+    day = DAY0 + timedelta(days=n // 6 + 3)
+    r = readiness.readiness(answers, CATALOG, day)
+    for t, tr in r.topics.items():
+        count = sum(1 for a in answers if a.topic == t)
+        assert tr.reviews == count
+        assert (tr.probability is None) if count < readiness.MIN_REVIEWS else True
+        assert tr.probability is None or 0.0 <= tr.probability <= 1.0
+    assert (r.overall is None) == (n < readiness.MIN_REVIEWS)
+    assert r.overall is None or 0.0 <= r.overall <= 1.0
+    # the log in another order (work recorded later, days mixed), a template's answers of a day kept in
+    # their order: the same figures
+    queues: dict = {}
+    for a in answers:
+        queues.setdefault((a.item, a.day), []).append(a)
+    left, mixed = list(queues.values()), []
+    while left:
+        q = rnd.choice(left)
+        mixed.append(q.pop(0))
+        if not q:
+            left.remove(q)
+    assert readiness.readiness(mixed, CATALOG, day) == r
+    assert readiness.calibration(mixed, CATALOG) == readiness.calibration(answers, CATALOG)
