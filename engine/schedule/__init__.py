@@ -6,7 +6,8 @@
   as late as its memory needs, nothing forced on the interview day, never past the daily cap.
 * :mod:`.interleave` - the order of a day's reviews: neighbours rarely share a topic, the most overdue first.
 * :mod:`.readiness` - the probability of answering a fresh problem right on a day, per topic, fitted on the
-  learner's own answers (a three-feature logistic by Newton steps), and its calibration.
+  learner's own answers (a three-feature logistic by Newton steps; for a later day, the plan's days in
+  between projected), and its calibration a week ahead.
 * :mod:`.fsrs_bridge` - FSRS (the ``fsrs`` package, default weights, whole days, no fuzz) beside SM-2.
 * :mod:`.chains` - what a chain's answer means for the schedule: its quality, the step to practise alone.
 
