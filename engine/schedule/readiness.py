@@ -43,8 +43,8 @@ in a topic there is no figure: "not enough answers yet".
 
 **Logistic or FSRS retrievability.**  ``make bench`` (benchmarks/bench_learning.py) scores both, made 7 days
 before the interview over the same projected days, against the simulated learner's true recall on the day:
-the logistic's mean squared error is a quarter to a tenth of FSRS retrievability's (default weights), which
-reads 94-97 % where the learner is at 83-85 % (its default weights are not this learner's).  So the
+the logistic's mean squared error is a third of FSRS retrievability's (default weights) or less, which
+reads 95-97 % where the learner is at 83-85 % (its default weights are not this learner's).  So the
 logistic is the readiness shown.
 
 **Calibration** is scored on answers the model could not have seen: at each weekly cut ``W`` the models are
