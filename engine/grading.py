@@ -1,7 +1,8 @@
 """Grading: how exactly an answer is right or wrong.
 
 :func:`grade` takes the text a person typed and an :class:`Expected` answer and
-returns a :class:`Verdict`: ``correct`` / ``close`` / ``wrong`` / ``invalid``,
+returns a :class:`Verdict`: ``correct`` / ``convention`` / ``close`` / ``wrong`` /
+``invalid``,
 the relative error, the misconception it matches (if any), the band that
 applied and the SM-2 quality.  An unreadable answer is ``invalid`` - never
 ``wrong`` - and carries the parser's reason.
@@ -22,6 +23,7 @@ from . import kinds as _kinds  # noqa: F401 (registers the answer kinds in ANSWE
 from .verdicts import (
     ANSWER_KINDS,
     CLOSE,
+    CONVENTION,
     CORRECT,
     DEFAULT_CLOSE,
     DEFAULT_TOLERANCE,
@@ -30,8 +32,10 @@ from .verdicts import (
     MERGED,
     MERGED_EN,
     MERGED_ZH,
+    PASSED,
     WRONG,
     Approximation,
+    ByConvention,
     Expected,
     Miss,
     Verdict,
@@ -44,8 +48,8 @@ from .verdicts import (
     quality_for,
 )
 
-__all__ = ["ANSWER_KINDS", "CLOSE", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID", "LOWERCASE_B", "MERGED",
-           "MERGED_EN", "MERGED_ZH", "WRONG", "Approximation", "Expected", "Miss", "Verdict", "bytes_misses",
+__all__ = ["ANSWER_KINDS", "CLOSE", "CONVENTION", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID", "LOWERCASE_B", "MERGED",
+           "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "ByConvention", "Expected", "Miss", "Verdict", "bytes_misses",
            "display_number", "distance", "equivalent", "grade", "merged", "misconception_label", "quality_for",
            "understood"]
 

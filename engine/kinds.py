@@ -27,10 +27,12 @@ from .units import _BIN, _PREFIXED, KINDS, UNIT_KINDS, fmt_plain, fmt_whole, loo
 from .verdicts import (
     ANSWER_KINDS,
     CLOSE,
+    CONVENTION,
     CORRECT,
     INVALID,
     LOWERCASE_B,
     WRONG,
+    ByConvention,
     Expected,
     Miss,
     Verdict,
@@ -148,19 +150,29 @@ class NumberKind(AnswerKind):
             status = CORRECT if d <= exp.tolerance else CLOSE if d <= exp.close else WRONG
             band = say("band.number", tol=_percent(exp.tolerance), close=_percent(exp.close))
         miss = None
+        conv: tuple[ByConvention, ...] = ()
         if status != CORRECT:
-            miss = _misconception(x, e, p, exp)
+            conv = _by_convention(x, e, exp)
+            if conv:
+                status = CONVENTION  # right by another published convention: named, and a pass
+            else:
+                miss = _misconception(x, e, p, exp)
         if exp.integer and status == CLOSE and miss is not None:
             status = WRONG  # 9 GPUs "rounded down" cannot hold the model: a named mistake, not a near miss
         q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
         approx = _approximation(x, e, given, exp) if status == CORRECT else None
+        if status == CORRECT and approx is None:
+            conv = _also_convention(x, e, exp)  # correct, and nearer another convention's value: say so
+        conv_said = _convention_words(conv, shown_exp, status) if conv else None
         shown_error = math.isfinite(rel) and round(rel * 100, 1) != 0
         error = say("verdict.error", error=f"{rel * 100:+.1f}") if shown_error else ""
-        label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None else (approx or "")
+        label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None \
+            else (approx or conv_said or "")
         headline = say("verdict.wrong_miss") if status == WRONG and miss is not None and d <= exp.close \
             else _headline(status, exp)
         msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
-        return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx)
+        return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx,
+                       convention=conv, convention_said=conv_said)
 
     def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
         p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
@@ -199,6 +211,59 @@ def _approximation(x: float, e: float, given: str, exp: Expected) -> Msg | None:
     tol = f"±{_percent(exp.tolerance)} %"
     return say("verdict.approx", formula=exp.formula, exact=exact, given=given, approx=a.formula,
                label=Twin(a.label, a.label_zh or a.label), tol=tol)
+
+
+def _matches(x: float, value: float, exp: Expected) -> bool:
+    """``x`` is ``value`` within the correct band (a whole-number answer: exactly)."""
+    if exp.integer:
+        return x == round(value)
+    return distance(x, value) <= exp.tolerance
+
+
+def _by_convention(x: float, e: float, exp: Expected) -> tuple[ByConvention, ...]:
+    """The other published conventions whose answer ``x`` is (within the correct band), all of them when several
+    give that value; none when a named misconception of the template is nearer (a mistake still wins: issue #24).
+
+    A misconception giving the same value as a convention is the one named (12 B per parameter is also "counted
+    only the AdamW states"), unless the convention holds under a condition the problem meets: a large ring's
+    dropped (n−1)/n is the JAX book's convention, not the slip "forgot (n−1)/n" it is below 8 GPUs.
+    """
+    found = tuple(c for c in exp.conventions if _matches(x, c.value, exp))
+    if not found:
+        return ()
+    conditional = [c.value for c in found if c.row.when]
+    mistakes = [m for m in exp.misses if m.value and _matches(x, m.value, exp)
+                and not any(_same(m.value, v, exp) for v in conditional)]
+    if mistakes and min(distance(x, m.value) for m in mistakes) <= min(distance(x, c.value) for c in found):
+        return ()
+    return found
+
+
+def _same(a: float, b: float, exp: Expected) -> bool:
+    """Two answers the grader cannot tell apart (within the band; whole numbers: equal)."""
+    return round(a) == round(b) if exp.integer else distance(a, b) <= exp.tolerance
+
+
+def _also_convention(x: float, e: float, exp: Expected) -> tuple[ByConvention, ...]:
+    """A correct answer nearer another convention's value than the problem's own (21 tokens per parameter for the
+    rule of thumb's 20): the convention is named beside the verdict, as an approximation is.  Only for a value
+    that differs from the problem's by more than rounding (a fifth of the band)."""
+    if exp.integer:
+        return ()
+    return tuple(c for c in exp.conventions
+                 if distance(c.value, e) > exp.tolerance / 5 and distance(x, c.value) < distance(x, e)
+                 and _matches(x, c.value, exp))
+
+
+def _convention_words(conv: tuple[ByConvention, ...], own_value: str, status: str) -> Msg:
+    """``That is 18 B per parameter: fp32 gradients, as in …; this problem counts 16 B per parameter (…): 320 GB.``"""
+    from .messages import join
+
+    named = join([c.row.named() for c in conv], en=" — or ", zh="，或者")
+    owns = list({c.own_words().en: c.own_words() for c in conv}.values())
+    own = join(owns, en=" and ", zh="和")
+    code = "verdict.convention" if status == CONVENTION else "verdict.convention_also"
+    return say(code, named=named, own=own, own_value=own_value)
 
 
 def _bare_scale(p: Parsed, exp: Expected) -> Msg | None:
@@ -252,6 +317,8 @@ def _headline(status: str, exp: Expected) -> Msg:
     tol, close = f"±{_percent(exp.tolerance)} %", f"±{_percent(exp.close)} %"
     if status == CORRECT:
         return say("verdict.correct") if exp.integer else say("verdict.correct_within", tol=tol)
+    if status == CONVENTION:
+        return say("verdict.by_convention", tol=tol)
     if status == CLOSE:
         return say("verdict.close_integer", close=close) if exp.integer else say("verdict.close", close=close, tol=tol)
     return say("verdict.wrong_by", close=close)

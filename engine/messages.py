@@ -189,6 +189,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict.approx": (" Exact is {formula} = {exact}; {given} is {approx}, the approximation that holds within {tol} "
                        "here (you {label}).",
                        "精确值是 {formula} = {exact}；{given} 是近似式 {approx}，在这里误差落在 {tol} 以内（你{label}）。"),
+    "verdict.by_convention": ("Accepted: right (within {tol}) by another published convention.",
+                              "认可：按另一种公开的约定是对的（误差在 {tol} 以内）。"),
+    "verdict.convention": (" That is {named}; this problem counts {own}: {own_value}.",
+                           "这是{named}；本题按{own}计：{own_value}。"),
+    "verdict.convention_also": (" That is also {named}; this problem counts {own}: {own_value}.",
+                                "这也是{named}；本题按{own}计：{own_value}。"),
     "verdict.wrong": ("Wrong. You: {given}; expected: {expected}.", "错误。你的答案：{given}；正确答案：{expected}。"),
     "band.number": ("±{tol} % correct, ±{close} % close; error = |x − e| / max(|x|, |e|)",
                     "±{tol} % 以内为正确，±{close} % 以内为接近；误差 = |x − e| / max(|x|, |e|)"),

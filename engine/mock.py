@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from .grading import CLOSE, CORRECT, WRONG, Expected, Verdict, grade, understood
+from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Expected, Verdict, grade, understood
 from .schedule.chains import chain_quality
 from .session import moves_schedule, review_row
 from .sm2 import ItemState
@@ -41,7 +41,7 @@ WARNING_FRACTION = 0.10  # the countdown warns in the last 10 % of the time
 UNSEEN_WEAKNESS = 0.5  # a template never answered counts as half-weak
 RECENT = 5  # weakness looks at the last five answers of a template
 UNANSWERED = "unanswered"
-VERDICTS = (CORRECT, CLOSE, WRONG, UNANSWERED)
+VERDICTS = (CORRECT, CONVENTION, CLOSE, WRONG, UNANSWERED)
 
 PENDING, ANSWERED, SKIPPED = "pending", "answered", "skipped"
 
@@ -587,14 +587,15 @@ class Report:
 
 
 def score_percent(score: Mapping[str, int]) -> float:
-    """Correct counts one, close one half; out of every question (unanswered included)."""
+    """Correct counts one, right by another published convention one (an interviewer accepts it once it is
+    stated: issue #24), close one half; out of every question (unanswered included)."""
     total = sum(int(score.get(k, 0)) for k in VERDICTS)
     if not total:
         return 0.0
-    return 100.0 * (score.get(CORRECT, 0) + 0.5 * score.get(CLOSE, 0)) / total
+    return 100.0 * (score.get(CORRECT, 0) + score.get(CONVENTION, 0) + 0.5 * score.get(CLOSE, 0)) / total
 
 
-_POINTS = {CORRECT: 1.0, CLOSE: 0.5, WRONG: 0.0, UNANSWERED: 0.0}
+_POINTS = {CORRECT: 1.0, CONVENTION: 1.0, CLOSE: 0.5, WRONG: 0.0, UNANSWERED: 0.0}
 
 
 def _value(v: Verdict) -> float | str | None:
@@ -640,7 +641,7 @@ def summarize(rs: Sequence[QuestionResult], seconds_used: float, limit_seconds: 
         per_topic.setdefault(r.topic, []).append(_POINTS.get(r.verdict, 0.0))
     weakest = sorted(((t, 100.0 * sum(p) / len(p), len(p)) for t, p in per_topic.items()),
                      key=lambda x: (x[1], -x[2], x[0]))
-    missed = tuple(dict.fromkeys(r.template_id for r in rs if r.verdict != CORRECT))
+    missed = tuple(dict.fromkeys(r.template_id for r in rs if r.verdict not in (CORRECT, CONVENTION)))
     return Report(tuple(rs), score, round(seconds_used, 1), int(limit_seconds), timed_out,
                   tuple(sorted(seen.items(), key=lambda x: (-x[1], x[0]))), tuple(weakest),
                   compare(score_percent(score), earlier), missed)
@@ -751,7 +752,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
     return rows
 
 
-_WORST = ("dont_know", WRONG, CLOSE, CORRECT)  # verdicts, worst first
+_WORST = ("dont_know", WRONG, CLOSE, CONVENTION, CORRECT)  # verdicts, worst first
 
 
 def queue_missed(queued: Sequence[str], report: Report) -> list[str]:

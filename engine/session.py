@@ -48,7 +48,8 @@ LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
 MODES = ("practice", "mock", "extra", "redrill", "paper")
-VERDICTS = ("correct", "close", "wrong", "dont_know")
+# "convention": right by another published convention than the problem's own (issue #24), quality 3, a pass
+VERDICTS = ("correct", "convention", "close", "wrong", "dont_know")
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 

@@ -637,7 +637,9 @@ def _covered_steps(d: Digest) -> dict[str, set]:
 
 def _mock(m: Mapping) -> MockStats:
     score = m.get("score") or {}
-    return MockStats(m.get("id"), str(m.get("ts") or ""), int(score.get("correct", 0)), int(score.get("close", 0)),
+    # an answer right by another published convention scores as a correct one (engine.mock.score_percent)
+    correct = int(score.get("correct", 0)) + int(score.get("convention", 0))
+    return MockStats(m.get("id"), str(m.get("ts") or ""), correct, int(score.get("close", 0)),
                      int(score.get("wrong", 0)), int(score.get("unanswered", 0)), float(m.get("seconds_used") or 0),
                      mock_questions(m.get("questions")))
 

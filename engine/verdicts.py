@@ -19,6 +19,10 @@ from .messages import Msg, Said, Twin, say
 from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
 CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
+# right by another published convention than the problem's own (issue #24): a pass, quality 3
+CONVENTION = "convention"
+# the statuses of a graded answer that count as passed (a review that is not a lapse): stats, the mock report, SM-2
+PASSED = (CORRECT, CONVENTION, CLOSE)
 # answer kind name -> its class (engine.kinds registers each); Expected.kind is the name
 ANSWER_KINDS: dict[str, Any] = {}  # engine.kinds.AnswerKind values: not imported here, it imports this module
 DEFAULT_TOLERANCE = 0.05
@@ -50,6 +54,31 @@ class Approximation(NamedTuple):
     formula: str  # ``2 × M``
 
 
+class ByConvention(NamedTuple):
+    """What the problem's own formula gives under another published convention (:mod:`engine.formulas.conventions`).
+
+    ``row`` is the convention (a ``conventions.Convention``: its label, what it counts, who uses it), ``own`` the
+    problem's own row of the same input (None when its value is not one of the table's), ``own_value`` that
+    input's own value.  Built with the problem (question_bank.base), read by the grader.
+    """
+
+    value: float
+    row: Any
+    own: Any
+    own_value: float
+
+    @property
+    def key(self) -> str:
+        """``bytes_per_param=18``: the input and the value, as ``drill calc`` reads them."""
+        return f"{self.row.input}={self.row.key}"
+
+    def own_words(self) -> Twin:
+        """``16 B per parameter (bf16 weights and gradients + fp32 master, m, v)``: what the problem counts."""
+        if self.own is None:
+            return Twin(f"{self.row.input} = {self.own_value:g}")
+        return Twin(f"{self.own.label} ({self.own.counts})", f"{self.own.label_zh}（{self.own.counts_zh}）")
+
+
 @dataclass(frozen=True)
 class Expected:
     """The right answer of a problem (or of one step of a chain).
@@ -76,6 +105,9 @@ class Expected:
     # one is correct, and the feedback says it is an approximation of ``formula`` (issue 10 §6)
     approximations: tuple["Approximation", ...] = ()
     formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
+    # the answers under the other published conventions of the formula's inputs (issue #24): an answer matching
+    # one, and not the problem's own, is graded ``convention`` and the convention is named
+    conventions: tuple[ByConvention, ...] = ()
     layout: Any = None  # layout answers: the engine.layout.LayoutRules any correct layout meets
     per_gpu: bool = False  # number answers: a per-GPU figure is asked, so "33 GB per GPU" (每卡) is read, not refused
 
@@ -128,7 +160,7 @@ class Verdict:
     ``message_in(lang)`` & co. the same in ``"en"`` or ``"zh"``.
     """
 
-    status: str  # correct | close | wrong | invalid
+    status: str  # correct | convention | close | wrong | invalid
     quality: int | None  # SM-2 quality 0-5; None when invalid (nothing to record)
     said: Said  # the one-line message
     expected: str  # the right answer, shown in the unit the question asks for
@@ -140,6 +172,10 @@ class Verdict:
     why: Said | None = None  # invalid: why the answer can't be read
     choices: tuple[Choice, ...] = field(default=())  # choice answers: how given/expected are written
     approximation: Said | None = None  # correct, but by an approximation: the exact formula and value
+    # the published conventions the answer follows (status convention, or a correct answer nearer another
+    # convention's value than its own), and what is said about them
+    convention: tuple[ByConvention, ...] = field(default=())
+    convention_said: Said | None = None
 
     @property
     def graded(self) -> bool:
@@ -183,6 +219,24 @@ class Verdict:
         notes = self.parsed.notes_in(lang) if self.parsed is not None else ()
         return notes + ((self.approximation_in(lang),) if self.approximation is not None else ())
 
+    def convention_in(self, lang: str = "en") -> str:
+        """``That is 18 B per parameter: fp32 gradients, as in …; this problem counts 16 …: 320 GB.``, else ``""``."""
+        return self.convention_said.text(lang).strip() if self.convention_said is not None else ""
+
+    def convention_dict(self, lang: str = "en") -> dict[str, str] | None:
+        """``{key, source, own_value, label}`` of the convention(s) the answer follows (``drill check --json``)."""
+        if not self.convention:
+            return None
+        sep = Twin("; ", "；").text(lang)
+        sources: list[str] = []
+        for c in self.convention:
+            for part in c.row.source_in(lang).split(sep):
+                if part not in sources:
+                    sources.append(part)
+        return {"key": "+".join(c.key for c in self.convention), "source": sep.join(sources),
+                "own_value": self.expected,
+                "label": sep.join(c.row.named().text(lang) for c in self.convention)}
+
     def approximation_in(self, lang: str = "en") -> str:
         """``Exact is … = 3.875 GB; 4 GB is 2 × M, …`` for a correct answer given by an approximation, else ``""``."""
         return self.approximation.text(lang).strip() if self.approximation is not None else ""
@@ -205,8 +259,9 @@ def quality_for(status: str, *, misconception: bool = False, seconds: float | No
                 target_seconds: float | None = None, dont_know: bool = False) -> int | None:
     """The one mapping from a verdict to SM-2 quality (0-5).
 
-    correct within the target time 5, correct 4, close 3, wrong matching a
-    named misconception 2, wrong 1, "I don't know" 0; invalid -> None.
+    correct within the target time 5, correct 4, right by another published
+    convention 3 (a pass), close 3, wrong matching a named misconception 2,
+    wrong 1, "I don't know" 0; invalid -> None.
     """
     if dont_know:
         return 0
@@ -214,7 +269,7 @@ def quality_for(status: str, *, misconception: bool = False, seconds: float | No
         if seconds is not None and target_seconds is not None and seconds <= target_seconds:
             return 5
         return 4
-    if status == CLOSE:
+    if status in (CLOSE, CONVENTION):
         return 3
     if status == WRONG:
         return 2 if misconception else 1

@@ -95,7 +95,17 @@ from engine import convention_set as cs
 from engine import expr as ex
 from engine import formulas
 from engine.answers import Choice
-from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, Approximation, Expected, Miss, display_number, distance
+from engine.formulas import conventions
+from engine.grading import (
+    DEFAULT_CLOSE,
+    DEFAULT_TOLERANCE,
+    Approximation,
+    ByConvention,
+    Expected,
+    Miss,
+    display_number,
+    distance,
+)
 from engine.messages import Twin, pick
 from engine.units import UNIT_KINDS, fmt_quantity, lookup, round_sig
 
@@ -672,7 +682,8 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
         raise ValueError(f"{t.id}: unit {unit!r} is not a unit of {f.unit}")
     exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
                    approximations=approximations, formula=ex.render(f.shown_node(inputs), f.symbols),
-                   per_gpu=f.per_device if ask.per_gpu is None else ask.per_gpu)
+                   per_gpu=f.per_device if ask.per_gpu is None else ask.per_gpu,
+                   conventions=_by_convention(f, inputs, worlds, ask))
     f.check_via(inputs)
     extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
     shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
@@ -686,6 +697,22 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
                 ask.roofline, solution_zh, too_close,
                 formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
                 derivation, (f.name,) + tuple(ask.card_formulas))
+
+
+def _by_convention(f: formulas.Formula, inputs: Mapping[str, Any], worlds: tuple[World, ...],
+                  ask: Ask) -> tuple[ByConvention, ...]:
+    """The answers under the other published conventions of the formula's inputs (engine.formulas.conventions).
+
+    Everything but the convention is the problem's own: its inputs as evaluated, whatever convention set it was
+    made under.  The grader matches an answer against them and resolves a collision with a named misconception
+    (engine.kinds).
+    """
+    found = []
+    for a in conventions.alternatives(f, inputs, worlds):
+        v = float(round(a.value)) if ask.integer else a.value
+        if math.isfinite(v):
+            found.append(ByConvention(v, a.row, a.own, a.own_value))
+    return tuple(found)
 
 
 def _layout_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],

@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 # Summary, Today and BankRow are NamedTuples (immutable, compared by value): cheaper to define than frozen
 # dataclasses, and this module is imported before the first problem shows (benchmarks/bench_startup.py).
 DONT_KNOW = "dont_know"
-VERDICT_ORDER = (DONT_KNOW, "wrong", "close", "correct")  # worst first
+VERDICT_ORDER = (DONT_KNOW, "wrong", "close", "convention", "correct")  # worst first
 DONT_KNOW_TYPED = ("?", "？")
 
 

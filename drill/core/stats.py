@@ -89,6 +89,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.sort": ("Sort", "排序"),
     "key.reverse": ("Reverse", "反向"),
     "verdict.correct": ("correct", "正确"),
+    "verdict.convention": ("by another convention", "按另一种约定"),
     "verdict.close": ("close", "接近"),
     "verdict.wrong": ("wrong", "错误"),
     "verdict.dont_know": ("don't know", "不会"),

@@ -98,7 +98,7 @@ def scroll_view(view, how: str) -> None:
 
 
 # one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)
-VERDICT_COLOUR = {"correct": "green", "close": "yellow", "wrong": "red", "dont_know": "magenta", "unanswered": "dim"}
+VERDICT_COLOUR = {"correct": "green", "convention": "cyan", "close": "yellow", "wrong": "red", "dont_know": "magenta", "unanswered": "dim"}
 
 
 class DrillScreen(Screen):

@@ -37,7 +37,7 @@ _CARD_BANNERS: dict[str, tuple[str, str]] = {"redrill": ("practice.redrill", "it
 PROBLEM_MIN = 44  # columns the problem keeps beside the feedback in a wide terminal
 FEEDBACK_FRAME = 4  # the feedback column's border, padding and scrollbar
 VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
-                 for v, mark in (("correct", "✓"), ("close", "≈"), ("wrong", "✗"), (flow.DONT_KNOW, "?"))}
+                 for v, mark in (("correct", "✓"), ("convention", "✓"), ("close", "≈"), ("wrong", "✗"), (flow.DONT_KNOW, "?"))}
 
 
 def clock_text(seconds: float) -> str:

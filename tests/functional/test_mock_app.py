@@ -187,7 +187,7 @@ async def test_ending_by_hand_submits_a_readable_answer_being_typed(profile, clo
         assert f"The answer you typed here ({typed}) will be submitted." in body
         assert "1 of 3 answers is still missing" in body
         report = await end_now_confirm(pilot)
-        assert report.report.score == {"correct": 2, "close": 0, "wrong": 0, "unanswered": 1}
+        assert report.report.score == {"correct": 2, "convention": 0, "close": 0, "wrong": 0, "unanswered": 1}
     rec = profile.mocks()[0]
     assert rec["timed_out"] is False and rec["seconds_used"] == 50
     assert rec["questions"][1]["typed"] == typed and rec["questions"][1]["seconds"] == 20
@@ -413,7 +413,7 @@ async def test_quitting_the_app_mid_mock_still_saves_it(profile, clock):
         await pilot.press("ctrl+q")
         await pilot.pause()
     rec = profile.mocks()[0]
-    assert rec["score"] == {"correct": 2, "close": 0, "wrong": 0, "unanswered": 0} and rec["seconds_used"] == 20
+    assert rec["score"] == {"correct": 2, "convention": 0, "close": 0, "wrong": 0, "unanswered": 0} and rec["seconds_used"] == 20
 
 
 @sync

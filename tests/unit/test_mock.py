@@ -344,7 +344,7 @@ def finished_run() -> MockRun:
 
 def test_the_report_numbers():
     rep = build_report(finished_run())
-    assert rep.score == {"correct": 2, "close": 1, "wrong": 2, "unanswered": 1}
+    assert rep.score == {"correct": 2, "convention": 0, "close": 1, "wrong": 2, "unanswered": 1}
     assert rep.total == 6 and rep.percent == pytest.approx(100 * 2.5 / 6)
     assert rep.seconds_used == 200 and not rep.timed_out
     assert [r.verdict for r in rep.results] == ["correct", "wrong", "wrong", "close", "unanswered", "correct"]

@@ -108,6 +108,8 @@ CONVENTION_STATED = ("issue #24 item 2, wording only: the problem states the con
                      "values and solutions unchanged")
 CONVENTION_CARD = ("issue #24 item 4: the card's table of conventions, who counts which (from "
                    "engine/formulas/conventions.py)")
+RECOMPUTE_TWICE = ("issue #24: train_time names 8ΦD with an MFU as a mistake (the recompute counted twice: MFU counts "
+                   "6Φ by definition), so its misconceptions and its card list it")
 INTENDED: dict[tuple, str] = {
     **{(tid, None, part): CONVENTION_STATED
        for tid in ("communication.allreduce_time", "communication.collective_bytes", "communication.collective_time",
@@ -116,7 +118,6 @@ INTENDED: dict[tuple, str] = {
                    "mfu.chinchilla_params", "mfu.chinchilla_tokens", "mfu.train_flops", "parallelism.train_chain",
                    "parallelism.zero_parallel", "parallelism.zero_parallel_given")
        for part in ("prompt", "answer")},
-    ("parallelism.train_chain", None, "card"): CONVENTION_STATED + " (the card's example problem); " + CONVENTION_CARD,
     **{(tid, None, "card"): CONVENTION_CARD for tid in (
         "communication.allreduce_bytes_given",
         "communication.allreduce_time",
@@ -145,6 +146,12 @@ INTENDED: dict[tuple, str] = {
         "parallelism.zero_parallel",
         "parallelism.zero_parallel_given",
     )},
+    # after the cards' tables: train_time's card and answer also list the recompute counted twice
+    **{(tid, None, "answer"): RECOMPUTE_TWICE for tid in ("mfu.budget_chain", "mfu.train_time")},
+    **{(tid, None, "card"): CONVENTION_CARD + "; " + RECOMPUTE_TWICE for tid in ("mfu.budget_chain", "mfu.train_time")},
+    ("parallelism.train_chain", None, "card"): CONVENTION_STATED + " (the card's example problem); " + CONVENTION_CARD
+                                               + "; " + RECOMPUTE_TWICE,
+    ("parallelism.train_chain", None, "answer"): CONVENTION_STATED + "; " + RECOMPUTE_TWICE,
     ("concepts.why_norm_is_slow", None): "issue #26: norms, softmax and elementwise ops run in 16 bits, never fp8 "
                                          "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format)",
     ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
