@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
-from .messages import Msg, Said, Twin, say
+from .messages import Msg, Said, Twin, join, say
 from .units import _BIN, _PREFIXED, KINDS, UNIT_KINDS, fmt_plain, fmt_whole, lookup
 from .verdicts import (
     ANSWER_KINDS,
@@ -168,6 +168,9 @@ class NumberKind(AnswerKind):
         error = say("verdict.error", error=f"{rel * 100:+.1f}") if shown_error else ""
         label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None \
             else (approx or conv_said or "")
+        if miss is not None and (shadowed := tuple(c for c in exp.conventions if _matches(x, c.value, exp))):
+            # the mistake won over a convention with its value (12Φ: "only the AdamW states", QLoRA's count): say both
+            label = join([label, _convention_words(shadowed, shown_exp, CORRECT)], en="", zh="")
         headline = say("verdict.wrong_miss") if status == WRONG and miss is not None and d <= exp.close \
             else _headline(status, exp)
         msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
@@ -257,8 +260,6 @@ def _also_convention(x: float, e: float, exp: Expected) -> tuple[ByConvention, .
 
 def _convention_words(conv: tuple[ByConvention, ...], own_value: str, status: str) -> Msg:
     """``That is 18 B per parameter: fp32 gradients, as in …; this problem counts 16 B per parameter (…): 320 GB.``"""
-    from .messages import join
-
     named = join([c.row.named() for c in conv], en=" — or ", zh="，或者")
     owns = list({c.own_words().en: c.own_words() for c in conv}.values())
     own = join(owns, en=" and ", zh="和")

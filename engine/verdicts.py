@@ -215,9 +215,11 @@ class Verdict:
         return self.band_said.text(lang) if self.band_said else ""
 
     def notes_in(self, lang: str = "en") -> tuple[str, ...]:
-        """How the answer was read, then (for a correct approximation) the exact formula and value."""
+        """How the answer was read, then (for a correct approximation) the exact formula and value, then (for an
+        answer by another published convention) the convention and what the problem's own gives."""
         notes = self.parsed.notes_in(lang) if self.parsed is not None else ()
-        return notes + ((self.approximation_in(lang),) if self.approximation is not None else ())
+        notes += (self.approximation_in(lang),) if self.approximation is not None else ()
+        return notes + ((self.convention_in(lang),) if self.convention_said is not None else ())
 
     def convention_in(self, lang: str = "en") -> str:
         """``That is 18 B per parameter: fp32 gradients, as in …; this problem counts 16 …: 320 GB.``, else ``""``."""

@@ -123,7 +123,7 @@ async def test_a_mock_answered_partly(profile, clock):
         assert "this question 00:05" in text_of(screen, "#mock-qtime")
         report = await end_now(pilot)
         rep = report.report
-        assert rep.score == {"correct": 1, "close": 0, "wrong": 1, "unanswered": total - 2}
+        assert rep.score == {"correct": 1, "convention": 0, "close": 0, "wrong": 1, "unanswered": total - 2}
         assert rep.seconds_used == 70 and not rep.timed_out
         assert [r.seconds for r in rep.results[:3]] == [40, 25, 5]
         head = text_of(report, "#report-head")

@@ -56,6 +56,7 @@ def test_a_misconception_still_wins_when_it_gives_a_conventions_value():
     """12 B per parameter is the QLoRA paper's count, and "counted only the AdamW states": the mistake is named."""
     v = _check("memory.static", 3, "240 GB")
     assert v.status == WRONG and v.diagnosis_key == "optimizer_only" and not v.convention
+    assert "also 12 B per parameter" in v.message and "QLoRA" in v.message  # and the book that counts so is said
     # a weights-only 2Φ is a mistake, not a convention
     v = _check("memory.static", 3, "40 GB")
     assert v.status == WRONG and v.diagnosis_key == "weights_only"
