@@ -185,3 +185,36 @@ def test_readiness_is_a_probability_or_nothing_and_does_not_depend_on_the_order_
             left.remove(q)
     assert readiness.readiness(mixed, CATALOG, day) == r
     assert readiness.calibration(mixed, CATALOG) == readiness.calibration(answers, CATALOG)
+
+
+def test_drill_plan_and_stats_show_the_learners_own_calibration_in_both_languages(tmp_path):
+    """Five weeks of answers (the small learner's, on real templates): `drill plan` says the calibration with
+    its Brier score and the share right by predicted chance, in English and Chinese; `drill stats --json`
+    keeps readiness's keys and adds the calibration's reliability table and topics (README)."""
+    import json
+
+    from engine.storage import Profile
+    from question_bank import registry
+    from tests.cli import drill
+
+    real = {t: [x.id for x in registry.all_templates() if x.topic == t and not x.is_chain] for t in TOPICS}
+    name = {f"{t}-{k}": real[t][k] for t in TOPICS for k in range(16)}
+    _, _, answers = live(35, 3)
+    shift = date(2026, 11, 28) - answers[-1].day
+    with Profile.open(tmp_path) as prof:
+        for k, a in enumerate(answers):
+            day = a.day + shift
+            prof.record(se.review_row(item=name[a.item], topic=a.topic, seed=k, quality=4 if a.passed else 1,
+                                      verdict="correct" if a.passed else "wrong", today=day, state=None,
+                                      when=datetime.combine(day, time(12), timezone.utc), schedule=False))
+    out = json.loads(drill("--saves", str(tmp_path), "stats", "--json").stdout)["readiness"]
+    assert set(out) == {"day", "min_reviews", "reviews", "overall", "topics", "calibration"}
+    cal = out["calibration"]
+    assert set(cal) == {"horizon_days", "answers", "predicted", "observed", "brier", "bins", "topics"}
+    assert cal["answers"] >= 100 and set(cal["topics"]) == set(TOPICS)
+    assert sum(b["answers"] for b in cal["bins"]) == cal["answers"]
+    en = drill("--saves", str(tmp_path), "plan").stdout
+    assert "Calibration (predicted 7+ days before)" in en and "Brier score" in en
+    assert "right, by predicted chance:" in en
+    zh = drill("--saves", str(tmp_path), "--lang", "zh", "plan").stdout
+    assert "校准（提前 7 天以上预测）" in zh and "Brier 分数" in zh and "按预测概率分组的实际答对率" in zh
