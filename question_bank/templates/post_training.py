@@ -19,14 +19,15 @@ CONV_EN = ("Conventions: the adapted attention projections are each d × d here 
 CONV_ZH = "约定：被适配的注意力投影在这里都是 d × d（多头注意力）；适配器用混合精度 Adam 训练（每参数 16 B）；GB = 1e9 B。"
 
 
-# which matrices are adapted: the LoRA paper's q and v, or all four attention projections
-TARGETS = ((2, "q and v", "q 和 v"), (4, "q, k, v and o", "q、k、v、o"))
+# which matrices are adapted: the sets of attention projections the LoRA paper compares (Hu et al. 2021, Table 5)
+TARGETS = ((1, "q", "q"), (2, "q and k", "q 和 k"), (2, "q and v", "q 和 v"), (4, "q, k, v and o", "q、k、v、o"))
+RANKS = (4, 8, 16, 32, 64, 128, 256)
 
 
 def _setup(rng):
     m = models.get(rng.choice(MHA))
     n_mat, en, zh = rng.choice(TARGETS)
-    return m, rng.choice((4, 8, 16, 32, 64, 128)), n_mat, en, zh
+    return m, rng.choice(RANKS), n_mat, en, zh
 
 
 def _givens(m, r):
@@ -93,6 +94,22 @@ NF4_LINES = (f"bits per weight = 4 + 8/64 + 32/(64 × 256) = {NF4_BITS}",)
 NF4_LINES_ZH = (f"每个权重的比特数 = 4 + 8/64 + 32/(64 × 256) = {NF4_BITS}",)
 
 
+# GPUs a QLoRA run fits on (the paper's 65B fine-tune ran on one 48 GB GPU): the 4-bit base takes at most 80% of
+# one GPU's memory, or of an 8-GPU node's when no single GPU holds it
+QLORA_GPUS = ("l40s", "a100_40", "a100_80", "h100_sxm", "h200", "b200")
+
+
+def _qlora_gpu(rng, phi: float) -> tuple:
+    """(GPU, how many, the hardware in English, in Chinese): one GPU the 4-bit base fits on, else an 8-GPU node."""
+    base = phi * NF4_BITS / 8
+    one = [k for k in QLORA_GPUS if base <= 0.8 * hardware.get(k).memory]
+    if one:
+        gpu = hardware.get(rng.choice(one))
+        return gpu, 1, f"one {gpu.name}", f"一张 {gpu.name} "
+    gpu = hardware.get(rng.choice([k for k in QLORA_GPUS if base <= 0.8 * 8 * hardware.get(k).memory]))
+    return gpu, 8, f"an 8-GPU {gpu.name} node", f"一台 8 卡 {gpu.name} 节点"
+
+
 def _nf4_givens() -> tuple:
     return (given("block", "NF4 block size", "NF4 块大小", 64),
             given("constants", "Block constants", "块常数", "8-bit, one fp32 constant per 256 blocks",
@@ -110,15 +127,16 @@ def qlora_base(rng):
         phi = QLORA_ROUND_B[i - len(QLORA_MODELS)] * 1e9
         name, name_zh = f"{an(phi_text(phi))}-parameter dense model", f"一个 {phi_text(phi)} 参数的稠密模型"
         phi_given = given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params")
-    world = World(model=m) if i < len(QLORA_MODELS) else World(phi=phi)
+    gpu, n, hw_en, hw_zh = _qlora_gpu(rng, phi)
+    world = World(model=m, gpu=gpu, n_gpus=n) if i < len(QLORA_MODELS) else World(phi=phi, gpu=gpu, n_gpus=n)
     return Spec(
         givens=(phi_given,) + _nf4_givens(),
         asks=(Ask(formula="qlora_base_bytes", unit="GB", inputs={"phi": phi, "bits_per_weight": NF4_BITS},
                   explanation=NF4_LINES, explanation_zh=NF4_LINES_ZH,
-                  prompt_en=f"{name[:1].upper() + name[1:]} (Φ = {phi_text(phi)}) is fine-tuned with QLoRA. How many "
-                            "GB does its frozen base take in GPU memory?",
-                  prompt_zh=f"用 QLoRA 微调{'' if name_zh.startswith('一') else ' '}{name_zh}（Φ = {phi_text(phi)}）。"
-                            "冻结的基座占多少 GB 显存？"),),
+                  prompt_en=f"{name[:1].upper() + name[1:]} (Φ = {phi_text(phi)}) is fine-tuned with QLoRA on "
+                            f"{hw_en}. How many GB does its frozen base take in GPU memory?",
+                  prompt_zh=f"在{hw_zh}上用 QLoRA 微调{'' if name_zh.startswith('一') else ' '}{name_zh}"
+                            f"（Φ = {phi_text(phi)}）。冻结的基座占多少 GB 显存？"),),
         conventions_en=QLORA_CONV_EN, conventions_zh=QLORA_CONV_ZH,
         world=world,
     )
@@ -130,11 +148,12 @@ def qlora_base(rng):
 def qlora_chain(rng):
     m, r, n_mat, t_en, t_zh = _setup(rng)
     phi = nominal_phi(m)
+    gpu, n, hw_en, hw_zh = _qlora_gpu(rng, phi)
     return Spec(
         scenario_en=f"{m.name} (Φ = {phi_text(phi)}, {m.layers} layers, hidden size {m.d_model:,}) is fine-tuned with "
-                    f"QLoRA: the base frozen in NF4, rank-{r} LoRA adapters on {t_en} of every layer, trained in bf16 "
-                    "with mixed-precision Adam.",
-        scenario_zh=f"用 QLoRA 微调 {m.name}（Φ = {phi_text(phi)}，{m.layers} 层，隐藏维度 {m.d_model:,}）：基座冻结为 NF4，"
+                    f"QLoRA on {hw_en}: the base frozen in NF4, rank-{r} LoRA adapters on {t_en} of every layer, "
+                    "trained in bf16 with mixed-precision Adam.",
+        scenario_zh=f"在{hw_zh}上用 QLoRA 微调 {m.name}（Φ = {phi_text(phi)}，{m.layers} 层，隐藏维度 {m.d_model:,}）：基座冻结为 NF4，"
                     f"每层的 {t_zh} 上加秩为 {r} 的 LoRA 适配器，用 bf16 混合精度 Adam 训练。",
         givens=_givens(m, r) + (kit.model(m, "phi"),) + _nf4_givens(),
         asks=(Ask(formula="qlora_base_bytes", unit="GB", inputs={"phi": phi, "bits_per_weight": NF4_BITS},
@@ -157,7 +176,7 @@ def qlora_chain(rng):
                             "training hold, in GB, activations aside?",
                   prompt_zh="不计激活，训练的静态显存（基座、适配器的权重、梯度和优化器状态）是多少 GB？")),
         conventions_en=CONV_EN + " " + NF4_EN, conventions_zh=CONV_ZH + NF4_ZH,
-        world=World(model=m),
+        world=World(model=m, gpu=gpu, n_gpus=n),
     )
 
 
@@ -169,10 +188,14 @@ def qlora_chain(rng):
 # is 3% of the state, so counting it frozen could not be told from the right answer.)
 RL_FAMILIES = (("llama31_8b", "llama31_70b"), ("llama3_8b", "llama3_70b"), ("qwen3_8b", "qwen3_32b"),
                ("llama2_7b", "llama2_13b", "llama2_70b"), ("mistral_7b",))
-# (policy, reward model): a reward model of the policy's family, no larger than the policy
-RL_SETUPS = tuple((p, r) for fam in RL_FAMILIES for i, p in enumerate(fam) for r in fam[:i + 1])
+# open 8B reward models used across families (Skywork-Reward-Llama-3.1-8B and the like)
+RM_8B = ("llama31_8b", "llama3_8b", "qwen3_8b")
+# (policy, reward model): one of the policy's family, or an 8B one, no larger than the policy
+RL_SETUPS = tuple(dict.fromkeys(
+    (p, r) for fam in RL_FAMILIES for i, p in enumerate(fam)
+    for r in fam[:i + 1] + tuple(k for k in RM_8B if models.get(k).params <= models.get(p).params)))
 PPO_TASKS = (("helpful chat answers", "更有用的对话回答"), ("instruction following", "更好的指令遵循"),
-             ("summaries", "更好的摘要"))
+             ("summaries", "更好的摘要"), ("harmless answers", "更无害的回答"))
 # (task, what its rule-based reward checks)
 GRPO_TASKS = (("math problems", "数学题", "the final answer is checked", "检查最终答案"),
               ("coding problems", "编程题", "the unit tests are run", "运行单元测试"),
