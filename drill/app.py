@@ -13,11 +13,11 @@ from typing import Iterable
 
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
-from textual.binding import Binding
 from textual.screen import Screen
 
 from drill.core.context import AppContext
 from drill.core.i18n import t
+from drill.keybindings import bind
 from drill.screens import SCREEN_PATHS, ScreenUnavailable, localize_bindings, screen_class, screen_name  # noqa: F401 (re-exported)
 
 
@@ -57,10 +57,10 @@ class DrillApp(App):
     COMMANDS = App.COMMANDS | {_key_commands, _screen_commands, _template_commands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
-        Binding("f1", "help", "Help", id="key.help"),
-        Binding("ctrl+t", "toggle_lang", "中文", id="key.lang"),
+        *bind("key.help", "help", keys="f1"),
+        *bind("key.lang", "toggle_lang"),
         # Textual's own palette key, given an id so that its name follows the language
-        Binding("ctrl+p", "command_palette", "palette", id="key.palette", show=False, priority=True),
+        *bind("key.palette", "command_palette", show=False, priority=True),
     ]
 
     def __init__(self, ctx: AppContext, start: str = "home", **start_kwargs) -> None:

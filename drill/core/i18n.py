@@ -56,6 +56,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "key.mock_yes": ("Yes", "是"),
     "key.mock_no": ("No", "否"),
     "key.mock_save_again": ("Save again", "再次保存"),
+    "key.sort": ("Sort", "排序"),
+    "key.reverse": ("Reverse", "反向"),
+    "key.tab_prev": ("Previous tab", "上一个标签页"),
+    "key.tab_next": ("Next tab", "下一个标签页"),
     "palette.key": ("key: {key}", "按键：{key}"),
     "palette.placeholder": ("Search: a screen, an action, a template (e.g. kv cache)…",
                             "搜索：界面、操作、题型（例如 kv cache）…"),
@@ -349,8 +353,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "browse.sort.last": ("last result", "上次结果"),
     "browse.filter_placeholder": ("/ type to filter: title, id or topic (English or 中文)",
                                   "/ 输入关键词筛选：标题、编号或主题（中英文均可）"),
-    "browse.none": ("No template matches: empty the filter (/ then Escape), or change o / s.",
-                    "没有匹配的题型：清空筛选框（/ 后按 Esc），或用 o / s 调整条件。"),
+    "browse.none": ("No template matches: empty the filter (/ then Escape), or change v / f.",
+                    "没有匹配的题型：清空筛选框（/ 后按 Esc），或用 v / f 调整条件。"),
     # help
     "help.title": ("Keys", "按键"),
     "help.everywhere": ("Everywhere", "所有界面"),
@@ -467,18 +471,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock.no_mocks": ("No mock interview saved yet.", "还没有保存的模拟面试。"),
     # a mock whose save failed (drill.core.mock.MockSave; {why}: engine.storage.SaveFailed, path and cause)
     "mock.not_saved": ("Not saved: {why}. The mock's results stay here: free some space (or fix the permission), "
-                       "then press r to save them.",
-                       "未保存：{why}。模拟面试的结果仍在这里：腾出空间（或修正权限）后按 r 再次保存。"),
+                       "then press w to save them.",
+                       "未保存：{why}。模拟面试的结果仍在这里：腾出空间（或修正权限）后按 w 再次保存。"),
     "mock.partly_saved": ("Partly saved: {why}. Stored so far: the mock's result and {stored} of its {total} review "
-                          "rows. Free some space (or fix the permission), then press r to save the rest: nothing is "
+                          "rows. Free some space (or fix the permission), then press w to save the rest: nothing is "
                           "stored twice.",
                           "部分已保存：{why}。已存入：模拟面试结果，以及 {total} 条复习记录中的 {stored} 条。"
-                          "腾出空间（或修正权限）后按 r 保存其余部分，不会重复记录。"),
+                          "腾出空间（或修正权限）后按 w 保存其余部分，不会重复记录。"),
     "mock.saved_now": ("Saved: the mock's result and its {n} review rows.", "已保存：模拟面试结果及其 {n} 条复习记录。"),
     "mock.saved_now.one": ("Saved: the mock's result and its review row.", "已保存：模拟面试结果及其 1 条复习记录。"),
     "mock.still_not_saved": ("Still not saved: see the reason above.", "仍未保存：原因见上方。"),
-    "mock.lose": ("Yes: what is not stored is lost. No: stay here, free some space, then press r.",
-                  "是：未存入的部分将丢失。否：留在这里，腾出空间后按 r。"),
+    "mock.lose": ("Yes: what is not stored is lost. No: stay here, free some space, then press w.",
+                  "是：未存入的部分将丢失。否：留在这里，腾出空间后按 w。"),
     "mock.leave_title": ("Leave without saving the mock?", "不保存模拟面试就离开？"),
     "mock.quit_title": ("Quit without saving the mock?", "不保存模拟面试就退出？"),
     "mock.lost": ("The mock interview was not saved and is lost: {why}.", "模拟面试未能保存，已丢失：{why}。"),

@@ -86,8 +86,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "mock_open": ("Enter: open the report", "回车：查看报告"),
     "mock_nth": ("mock", "次"),
     "none": ("—", "—"),
-    "key.sort": ("Sort", "排序"),
-    "key.reverse": ("Reverse", "反向"),
     "verdict.correct": ("correct", "正确"),
     "verdict.convention": ("by another convention", "按另一种约定"),
     "verdict.close": ("close", "接近"),

@@ -82,13 +82,10 @@ def scroll_bindings(action: str = "scroll_problem") -> list[Binding]:
     (a text box has these keys but does nothing with them): one entry in the footer, ``PgUp PgDn``, and one
     line in Help.  Priority keys (else the box's own bindings would hide them from the footer): a screen's
     ``check_action`` returns False for ``action`` where another view has the focus and scrolls itself."""
-    return [Binding("pagedown", f"{action}('page_down')", "Scroll", id="key.scroll", key_display="PgUp PgDn",
-                    priority=True),
-            Binding("pageup", f"{action}('page_up')", "Scroll", id="key.scroll", show=False, key_display="PgUp",
-                    priority=True),
-            Binding("down", f"{action}('down')", "Scroll", id="key.scroll", show=False, key_display="↓",
-                    priority=True),
-            Binding("up", f"{action}('up')", "Scroll", id="key.scroll", show=False, key_display="↑", priority=True)]
+    from drill.keybindings import bind
+
+    return [b for key, how in (("pagedown", "page_down"), ("pageup", "page_up"), ("down", "down"), ("up", "up"))
+            for b in bind("key.scroll", f"{action}('{how}')", keys=key, show=key == "pagedown", priority=True)]
 
 
 def scroll_view(view, how: str) -> None:

@@ -1,9 +1,9 @@
 """Browse: every template by topic with its schedule; filter, sort, preview a sample, practise any on demand.
 
 The filter line reads words (``/`` to type them: title, id or topic, in English or Chinese, matched
-by :mod:`drill.core.find` as the palette matches them); ``o`` keeps only the highlighted template's topic,
-``s`` a status (:data:`drill.core.flow.STATUSES`), ``r`` sorts by due date or by last result (a sorted
-list has no topic headings).
+by :mod:`drill.core.find` as the palette matches them); ``v`` keeps only the highlighted template's topic,
+``f`` a status (:data:`drill.core.flow.STATUSES`), ``o`` sorts by due date or by last result (a sorted
+list has no topic headings).  The keys are drill/keybindings.py's.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Footer, Input, Static
 
 from drill.core import find, flow
 from drill.core.i18n import template_title, topic_name, when
+from drill.keybindings import bind, key_display
 from drill.screens import VERDICT_COLOUR, DrillScreen
 from engine.langs import other_lang
 from question_bank import registry
@@ -43,25 +43,25 @@ class BrowseScreen(DrillScreen):
     }
     """
     BINDINGS = [
-        Binding("p", "practise", "Practise this", id="key.practise_item"),
-        Binding("t", "practise_topic", "Practise topic", id="key.practise_topic"),
-        Binding("n", "another", "Another sample", id="key.new_sample"),
-        Binding("c", "card", "Card", id="key.card", show=False),
-        Binding("slash", "filter", "Filter", id="key.browse_filter", show=False),
-        Binding("o", "only_topic", "This topic only", id="key.browse_topic", show=False),
-        Binding("s", "status", "Status", id="key.browse_status", show=False),
-        Binding("r", "sort", "Sort", id="key.browse_sort", show=False),
-        Binding("question_mark", "app.help", "Help", id="key.help", show=False),
-        Binding("escape", "back", "Back", id="key.back"),
+        *bind("key.practise_item", "practise"),
+        *bind("key.practise_topic", "practise_topic"),
+        *bind("key.new_sample", "another"),
+        *bind("key.card", "card", keys="c", show=False),
+        *bind("key.browse_filter", "filter", show=False),
+        *bind("key.browse_topic", "only_topic", show=False),
+        *bind("key.browse_status", "status", show=False),
+        *bind("key.browse_sort", "sort", show=False),
+        *bind("key.help", "app.help", keys="question_mark", show=False),
+        *bind("key.back", "back"),
     ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.seed = 1
         self.rows: list[flow.BankRow | str] = []  # what the table shows: templates, and topic headings (str)
-        self.topic: str | None = None  # "o": only this topic
-        self.status: str | None = None  # "s": one of flow.STATUSES
-        self.sort = "bank"  # "r": one of SORTS
+        self.topic: str | None = None  # "v": only this topic
+        self.status: str | None = None  # "f": one of flow.STATUSES
+        self.sort = "bank"  # "o": one of SORTS
         self._pending = False
 
     def compose(self) -> ComposeResult:
@@ -176,11 +176,12 @@ class BrowseScreen(DrillScreen):
         topic = topic_name(self.topic, lang) if self.topic else self.tr("browse.all")
         status = self.tr(f"browse.status.{self.status}") if self.status else self.tr("browse.all")
         line = Text(self.tr("browse.count", n=n, total=len(registry.all_templates())), "bold")
-        for key, what in (("/", self.tr("browse.filter_key")), ("o", self.tr("browse.topic_key", topic=topic)),
-                          ("s", self.tr("browse.status_key", status=status)),
-                          ("r", self.tr("browse.sort_key", sort=self.tr(f"browse.sort.{self.sort}")))):
+        for key, what in (("key.browse_filter", self.tr("browse.filter_key")),
+                          ("key.browse_topic", self.tr("browse.topic_key", topic=topic)),
+                          ("key.browse_status", self.tr("browse.status_key", status=status)),
+                          ("key.browse_sort", self.tr("browse.sort_key", sort=self.tr(f"browse.sort.{self.sort}")))):
             line.append("  ")
-            line.append(key, "bold")
+            line.append(key_display(key), "bold")
             line.append(" " + what)
         self.query_one("#browse-criteria", Static).update(line)
         self.query_one("#browse-filter", Input).placeholder = self.tr("browse.filter_placeholder")

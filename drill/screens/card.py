@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
+from drill.keybindings import bind
 from drill.screens import DrillScreen
 
 if TYPE_CHECKING:
@@ -41,11 +41,9 @@ class CardScreen(DrillScreen):
     CardScreen #card-body { padding: 0 1; }
     """
     BINDINGS = [
-        Binding("escape", "close", "Close", id="key.close"),
-        Binding("enter", "close", "Start drilling", id="key.card_start"),
-        Binding("c", "close", "Close", id="key.close", show=False),
-        Binding("f2", "close", "Close", id="key.close", show=False),
-        Binding("q", "close", "Close", id="key.close", show=False),
+        *bind("key.close", "close", keys="escape"),
+        *bind("key.card_start", "close", keys="enter"),
+        *bind("key.card", "close", show=False),  # F2 and c open the card and close it
     ]
 
     def __init__(self, template_id: str, first: bool = False, **kwargs) -> None:

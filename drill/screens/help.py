@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from drill.core.i18n import key_name, t
+from drill.keybindings import bind
 from drill.screens import DrillScreen, screen_class
 
 FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave", "card")
@@ -42,9 +43,8 @@ class HelpScreen(DrillScreen):
     HelpScreen #help-body { padding: 1 2; }
     """
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Close", id="key.close"),
-        Binding("question_mark", "app.pop_screen", "Close", id="key.close", show=False),
-        Binding("q", "app.pop_screen", "Close", id="key.close", show=False),
+        *bind("key.close", "app.pop_screen", keys="escape"),
+        *bind("key.help", "app.pop_screen", keys="question_mark", show=False),  # the key that opened it
     ]
 
     def compose(self) -> ComposeResult:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -13,6 +12,7 @@ from textual.widgets.option_list import Option
 from drill.core import flow
 from drill.core.i18n import t, when
 from drill.core.paths import damaged_text, ignored_lines
+from drill.keybindings import bind
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
 
@@ -50,13 +50,13 @@ class HomeScreen(DrillScreen):
     }
     """
     BINDINGS = [
-        Binding("p", "open('practice')", "Practise", id="key.practice"),
-        Binding("m", "open('mock')", "Mock interview", id="key.mock"),
-        Binding("s", "open('stats')", "Stats", id="key.stats"),
-        Binding("b", "open('browse')", "Browse", id="key.browse"),
-        Binding("o", "open('settings')", "Settings", id="key.settings"),
-        Binding("question_mark", "app.help", "Help", id="key.help", show=False),
-        Binding("q", "app.quit", "Quit", id="key.quit"),
+        *bind("key.practice", "open('practice')"),
+        *bind("key.mock", "open('mock')"),
+        *bind("key.stats", "open('stats')"),
+        *bind("key.browse", "open('browse')"),
+        *bind("key.settings", "open('settings')"),
+        *bind("key.help", "app.help", keys="question_mark", show=False),
+        *bind("key.quit", "app.quit"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -31,7 +31,6 @@ from typing import Any, Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
@@ -40,6 +39,7 @@ from drill.core import flow
 from drill.core import mock as glue
 from drill.core.i18n import placeholder, points, t, template_title, topic_name
 from drill.core.mock import format_clock
+from drill.keybindings import bind
 from drill.screens import VERDICT_COLOUR, DrillModal, DrillScreen, scroll_bindings, scroll_view
 from drill.widgets.formulas import Wrapped
 from drill.widgets.problem import givens_table
@@ -85,8 +85,8 @@ class MockSetupScreen(_MockScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "back", "Back", id="key.back"),
-        Binding("ctrl+s", "start", "Start", id="key.mock_start"),
+        *bind("key.back", "back"),
+        *bind("key.mock_start", "start"),
     ]
 
     def __init__(self, seed: Any = None, minutes: Any = None, questions: Any = None, topics: Any = None,
@@ -242,7 +242,7 @@ class GoBackScreen(DrillModal[int | None]):
                               padding: 0 1; }
     GoBackScreen OptionList { height: auto; max-height: 16; }
     """
-    BINDINGS = [Binding("escape", "close", "Back", id="key.back")]
+    BINDINGS = [*bind("key.back", "close")]
 
     def __init__(self, choices: list[tuple[int, str]] | None = None, title: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
@@ -273,8 +273,8 @@ class ConfirmEndScreen(DrillModal[bool]):
     ConfirmEndScreen Button { margin-right: 2; }
     """
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes", id="key.mock_yes"),
-        Binding("n,escape", "answer(False)", "No", id="key.mock_no"),
+        *bind("key.mock_yes", "answer(True)"),
+        *bind("key.mock_no", "answer(False)", keys=("n", "escape")),
     ]
 
     def __init__(self, body: str = "", title: str = "mock.end_title", **kwargs) -> None:
@@ -366,10 +366,10 @@ class MockRunScreen(_MockScreen):
     """
 
     BINDINGS = [
-        Binding("ctrl+n", "skip", "Skip", id="key.mock_skip"),
-        Binding("ctrl+f", "flag", "Flag", id="key.mock_flag"),
-        Binding("ctrl+r", "goto", "Go back", id="key.mock_goto"),  # return; Ctrl+G is "I don't know" everywhere
-        Binding("escape", "end", "End mock", id="key.mock_end"),
+        *bind("key.mock_skip", "skip"),
+        *bind("key.mock_flag", "flag"),
+        *bind("key.mock_goto", "goto"),  # return; Ctrl+G is "I don't know" everywhere
+        *bind("key.mock_end", "end"),
         *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
 
@@ -702,7 +702,7 @@ class SolutionScreen(DrillModal[None]):
     SolutionScreen > VerticalScroll { width: 90%; height: 90%; border: thick $primary; background: $surface;
                                       padding: 1 2; }
     """
-    BINDINGS = [Binding("escape,enter", "close", "Close", id="key.close")]
+    BINDINGS = [*bind("key.close", "close", keys=("escape", "enter"))]
 
     def __init__(self, question: Mapping | None = None, label: str = "", **kwargs) -> None:
         super().__init__(**kwargs)
@@ -756,9 +756,9 @@ class MockReportScreen(_MockScreen):
     """
     CELL_WIDTH = 20  # most cells of an answer in the table: the verdict stays in view at 80 columns
     BINDINGS = [
-        Binding("p", "queue_missed", "Practise missed", id="key.mock_queue"),
-        Binding("r", "save_again", "Save again", id="key.mock_save_again"),
-        Binding("escape", "back", "Back", id="key.back"),
+        *bind("key.mock_queue", "queue_missed"),
+        *bind("key.mock_save_again", "save_again"),
+        *bind("key.back", "back"),
     ]
 
     def __init__(self, record: Mapping | None = None, saving: "glue.MockSave | None" = None,

@@ -15,7 +15,6 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Static
@@ -23,6 +22,7 @@ from textual.widgets import Input, Static
 from drill.core import flow
 from drill.core.i18n import placeholder, t, template_title, topic_name, when
 from drill.core.mock import format_clock
+from drill.keybindings import bind
 from drill.screens import VERDICT_COLOUR, DrillScreen, scroll_bindings, scroll_view
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution, Wrapped
@@ -81,19 +81,18 @@ class PracticeScreen(DrillScreen):
     """``PracticeScreen(mode="today")``; ``mode="extra"`` for the weakest items; ``items=[...]`` for chosen templates."""
 
     BINDINGS = [
-        Binding("ctrl+g", "dont_know", "Don't know", id="key.dont_know"),
-        Binding("ctrl+z", "undo", "Undo", id="key.undo"),
-        Binding("enter", "next", "Next", id="key.next"),
-        Binding("u", "undo", "Undo", id="key.undo", show=False),
-        Binding("a", "grade(1)", "Again", id="key.again"),
-        Binding("h", "grade(3)", "Hard", id="key.hard"),
-        Binding("g", "grade(4)", "Good", id="key.good"),
-        Binding("e", "grade(5)", "Easy", id="key.easy"),
-        *[Binding(str(q), f"grade({q})", f"Grade {q}", id=f"key.q{q}", show=False) for q in range(6)],
-        Binding("x", "extra", "Extra practice", id="key.extra"),
-        Binding("f2", "card", "Card", id="key.card", show=False),  # said on the typing line (80 columns of footer)
-        Binding("c", "card", "Card", id="key.card", show=False),  # after an answer (the answer box takes c)
-        Binding("escape", "leave", "Leave", id="key.leave"),
+        *bind("key.dont_know", "dont_know"),
+        *bind("key.undo", "undo"),  # Ctrl+Z, and u after an answer
+        *bind("key.next", "next"),
+        *bind("key.again", "grade(1)"),
+        *bind("key.hard", "grade(3)"),
+        *bind("key.good", "grade(4)"),
+        *bind("key.easy", "grade(5)"),
+        *(b for q in range(6) for b in bind(f"key.q{q}", f"grade({q})", show=False)),
+        *bind("key.extra", "extra"),
+        # F2 is said on the typing line (80 columns of footer); c works after an answer (the answer box takes c)
+        *bind("key.card", "card", show=False),
+        *bind("key.leave", "leave"),
         *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
 

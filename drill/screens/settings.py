@@ -14,13 +14,13 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
 from drill.core import flow
 from drill.core.i18n import t
 from drill.core.paths import saves_note
+from drill.keybindings import bind
 from drill.screens import DrillModal, DrillScreen
 from drill.widgets.setting import OK, SettingField
 from engine import convention_set
@@ -47,7 +47,7 @@ class SettingsScreen(DrillScreen):
         #settings-plan { margin: 1 0 0 0; height: auto; }
     }
     """
-    BINDINGS = [Binding("escape", "back", "Back", id="key.back")]
+    BINDINGS = [*bind("key.back", "back")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -199,8 +199,8 @@ class ConfirmPaceScreen(DrillModal[bool]):
     ConfirmPaceScreen Button { margin-right: 2; }
     """
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes", id="key.mock_yes"),
-        Binding("n,escape", "answer(False)", "No", id="key.mock_no"),
+        *bind("key.mock_yes", "answer(True)"),
+        *bind("key.mock_no", "answer(False)", keys=("n", "escape")),
     ]
 
     def __init__(self, body: str, **kwargs) -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
 from drill.core.flow import Summary
 from drill.core.i18n import template_title, topic_name
 from drill.core.stats import duration
+from drill.keybindings import bind
 from drill.screens import DrillScreen, redescribe_bindings, screen_name
 from question_bank import registry
 from question_bank.base import TOPICS
@@ -30,8 +30,7 @@ class SummaryScreen(DrillScreen):
     """
 
     BINDINGS = [
-        Binding("enter", "home", "Home", id="key.home"),
-        Binding("escape", "home", "Home", id="key.home", show=False),
+        *bind("key.home", "home"),  # Enter, and Esc
     ]
 
     def __init__(self, summary: Summary | None = None, **kwargs) -> None:

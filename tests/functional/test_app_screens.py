@@ -130,7 +130,7 @@ async def test_browse_lists_every_template_by_topic_previews_and_practises_on_de
         assert browse.selected.item == templates[0].id
         sample = templates[0].generate(1)
         assert sample.steps[0].prompt("en") in text_of(browse, "#sample")
-        await pilot.press("n")
+        await pilot.press("d")  # draw another sample
         assert browse.seed != 1
         await pilot.press("down", "p")
         practice = app.screen
@@ -162,7 +162,7 @@ async def test_help_lists_the_keys_of_every_screen(profile, clock):
         shown = text_of(app.screen, "#keys")
         for fragment in ("Practise", "Browse", "Submit the answer", "^g", "Don't know", "Again: grade 1",
                          "0-5", "Extra practice", "Practise topic", "^t", "^p",
-                         "Reverse", "Mock interviews", "Skip", "End mock", "Practise missed"):
+                         "Reverse", "Next tab", "Skip", "End mock", "Practise missed"):
             assert fragment in shown
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
@@ -346,7 +346,9 @@ async def test_stats_tabs_switch_by_number_from_any_tab(profile, clock):
             await pilot.pause()
             await app.workers.wait_for_complete()
         seen = []
-        for key in "23212":  # from the topics tab too, where its table has the focus
+        # ] and [ turn the tabs, round the ends; from the topics tab too, where its table has the focus
+        for key in ("right_square_bracket", "right_square_bracket", "left_square_bracket", "left_square_bracket",
+                    "right_square_bracket"):
             await pilot.press(key)
             await pilot.pause()
             seen.append(app.screen.query_one(TabbedContent).active)

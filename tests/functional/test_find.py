@@ -181,19 +181,19 @@ async def test_browse_filters_by_words_topic_and_status_and_sorts(profile, clock
         # status: new, due, lapsed, mastered in turn
         seen = {}
         for _ in flow.STATUSES:
-            await pilot.press("s")
+            await pilot.press("f")
             seen[browse.status] = items(browse)
         assert seen["due"] == [due, lapsed]  # a lapse comes back the next day
         assert seen["lapsed"] == [lapsed] and seen["mastered"] == [mastered]
         assert len(seen["new"]) == len(templates) - 3
-        await pilot.press("s")  # all again
+        await pilot.press("f")  # all again
         # sorted by due date: the scheduled ones first, soonest first, and no topic headings
-        await pilot.press("r")
+        await pilot.press("o")
         assert browse.sort == "due" and items(browse)[:3] == [due, lapsed, mastered]
         assert not any(isinstance(r, str) for r in browse.rows)
-        await pilot.press("r")  # by last result: the worst first
+        await pilot.press("o")  # by last result: the worst first
         assert browse.sort == "last" and items(browse)[0] == lapsed
-        await pilot.press("r", "o")  # the highlighted template's topic only
+        await pilot.press("o", "v")  # the highlighted template's topic only
         topic = registry.get(browse.selected.item).topic
         assert {registry.get(i).topic for i in items(browse)} == {topic}
         # the titles are not cut while the preview keeps its room

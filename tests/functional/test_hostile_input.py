@@ -46,7 +46,7 @@ async def test_every_text_box_takes_any_paste_and_the_app_stays_live(tmp_path, c
         app = DrillApp(AppContext(p, "en", clock, random.Random(7)), start="home")
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            await pilot.press({"answer": "p", "settings": "o", "browse": "b", "palette": "ctrl+p", "mock": "m"}[where])
+            await pilot.press({"answer": "p", "settings": "comma", "browse": "b", "palette": "ctrl+p", "mock": "m"}[where])
             await pilot.pause()
             if where == "mock":  # the run's answer box
                 await pilot.press("ctrl+s")

@@ -82,7 +82,7 @@ def test_the_saves_folder_in_use_is_named_by_help_and_stats(tmp_path, monkeypatc
 async def test_settings_name_the_saves_folder(profile, clock, lang, said):
     app = DrillApp(AppContext(profile, lang, clock, random.Random(7)), start="home")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o")
+        await pilot.press("comma")
         assert isinstance(app.screen, SettingsScreen)
         assert said.format(path=profile.path.parent) in " ".join(text_of(app.screen, "#settings-saves").split())
 

@@ -36,7 +36,7 @@ async def test_settings_save_in_the_profile_and_home_counts_down_with_readiness(
                               today=today, state=None, schedule=True))
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o")
+        await pilot.press("comma")
         screen = app.screen
         assert isinstance(screen, SettingsScreen)
         assert screen.query_one("#input-new_per_day").value == "5"
@@ -72,7 +72,7 @@ async def test_settings_save_in_the_profile_and_home_counts_down_with_readiness(
         await pilot.press("ctrl+t")
         assert "距面试还有 10 天" in text_of(home, "#home-plan") and "当前上限：每天 7 道" in text_of(home, "#home-plan")
         # clearing the date: plain SM-2, nothing shown
-        await pilot.press("o")
+        await pilot.press("comma")
         await type_into(pilot, app.screen, "interview", "")
         assert profile.settings()["interview"] is None
         await pilot.press("escape")
@@ -84,7 +84,7 @@ async def test_taking_the_pace_an_interview_date_needs_sets_the_daily_limit(prof
     today = clock().astimezone().date()
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o")
+        await pilot.press("comma")
         screen = app.screen
         await type_into(pilot, screen, "interview", (today + timedelta(days=30)).isoformat())
         need = pace(len(registry.all_templates()), 30)
@@ -124,7 +124,7 @@ async def test_settings_choose_the_accelerator_practice_draws(profile, clock):
     app = make_app(profile, clock)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("o")
+            await pilot.press("comma")
             screen = app.screen
             await type_into(pilot, screen, "hardware", "nope")
             assert "no accelerator" in text_of(screen, "#hint-hardware")
@@ -143,7 +143,7 @@ async def test_settings_choose_the_conventions_problems_follow(profile, clock):
     key = "convention-bytes_per_param"
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o")
+        await pilot.press("comma")
         screen = app.screen
         assert "16 the ZeRO paper" in text_of(screen, f"#hint-{key}") and "10" in text_of(screen, f"#hint-{key}")
         assert "bytes per parameter" in text_of(screen, f"#label-{key}")
@@ -166,7 +166,7 @@ async def test_the_conventions_fields_read_in_chinese(profile, clock):
     profile.set_setting("conventions", {"tokens_per_param": "21"})
     app = make_app(profile, clock, lang="zh")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("o")
+        await pilot.press("comma")
         screen = app.screen
         assert "约定：计算最优时每个参数的 token 数" in text_of(screen, "#label-convention-tokens_per_param")
         assert screen.query_one("#input-convention-tokens_per_param").value == "21"

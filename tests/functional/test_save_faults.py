@@ -344,20 +344,20 @@ async def test_a_mock_ended_on_a_full_disk_keeps_its_report_and_is_saved_once_wi
         assert report.query_one("#report-unsaved").display
         said = ("Not saved: cannot write" if lang == "en" else "未保存：无法写入")
         assert said in shown and str(tmp_mocks(profile)) in shown and cause in shown
-        assert ("press r" if lang == "en" else "按 r") in shown
+        assert ("press w" if lang == "en" else "按 w") in shown
         assert report.report.score["correct"] == 2  # the results stay on screen
         assert report.query_one("#report-table").row_count == 3
         assert profile.mocks() == [] and mock_rows(profile) == [] and not list(profile.path.rglob("*.tmp"))
         assert app.unsaved  # should the app close now, drill says the mock is lost
-        await pilot.press("r")  # still full: said again, nothing stored
+        await pilot.press("w")  # still full: said again, nothing stored
         await pilot.pause()
         assert profile.mocks() == [] and isinstance(app.screen, MockReportScreen)
         monkeypatch.undo()  # space freed
-        await pilot.press("r")
+        await pilot.press("w")
         await pilot.pause()
         assert not report.query_one("#report-unsaved").display and not app.unsaved
         assert any(("Saved: the mock's result" if lang == "en" else "已保存") in n.message for n in app._notifications)
-        await pilot.press("r")  # nothing left to save: stores nothing more
+        await pilot.press("w")  # nothing left to save: stores nothing more
         await pilot.pause()
     [rec] = profile.mocks()
     assert rec["score"]["correct"] == 2 and rec["ts"] == iso(start + 20)  # when the mock ended
@@ -396,7 +396,7 @@ async def test_a_mock_saved_in_part_is_finished_by_r_without_storing_anything_tw
         assert f"the mock's result and {fail_at - 1} of its 2 review rows" in shown and "nothing is stored twice" in shown
         assert len(profile.mocks()) == 1 and len(mock_rows(profile)) == fail_at - 1  # durable, and said so
         monkeypatch.undo()
-        await pilot.press("r")
+        await pilot.press("w")
         await pilot.pause()
         assert not report.query_one("#report-unsaved").display
     assert len(profile.mocks()) == 1
@@ -524,7 +524,7 @@ async def test_a_mock_with_a_symbolic_answer_saved_in_a_thread_on_a_full_disk_sa
         assert report.report.results[0].verdict == "wrong"  # submitted: so graded in the thread
         assert "input/output error" in text_of(report, "#report-unsaved")
         monkeypatch.undo()
-        await pilot.press("r")
+        await pilot.press("w")
         await pilot.pause()
     assert len(profile.mocks()) == 1 and len(mock_rows(profile)) == 1
 
@@ -555,7 +555,7 @@ async def test_a_setting_on_a_full_disk_keeps_the_typed_value_and_saves_it_once_
     try:
         app = DrillApp(AppContext(profile, lang, clock, random.Random(7)))
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.press("o")
+            await pilot.press("comma")
             screen = app.screen
             assert isinstance(screen, SettingsScreen)
             box = screen.query_one("#input-new_per_day", Input)

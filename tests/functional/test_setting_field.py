@@ -21,7 +21,7 @@ pytestmark = pytest.mark.functional
 
 async def open_settings(pilot) -> SettingsScreen:
     await pilot.pause()
-    await pilot.press("o")
+    await pilot.press("comma")
     await pilot.pause()
     screen = pilot.app.screen
     assert isinstance(screen, SettingsScreen)
@@ -77,7 +77,7 @@ async def test_a_value_that_cannot_be_read_says_why_and_stays_in_its_field(profi
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen) and profile.settings()["new_per_day"] == 5
-        await pilot.press("o")  # and the field shows what is stored
+        await pilot.press("comma")  # and the field shows what is stored
         await pilot.pause()
         assert app.screen.query_one("#input-new_per_day", Input).value == "5"
 

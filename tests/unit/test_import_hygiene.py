@@ -143,7 +143,7 @@ def test_only_the_entry_point_imports_the_cli():
 
 # --------------------------------------------------------------------------- the app and the commands meet only in the core
 
-UI = ("drill.screens", "drill.widgets", "drill.app", "drill.palette")  # the Textual app
+UI = ("drill.screens", "drill.widgets", "drill.app", "drill.palette", "drill.keybindings")  # the Textual app
 COMMANDS = ("drill.commands", "drill.cli", "drill.__main__")  # the command line
 CORE = ("drill.core",)  # headless: what both faces need
 LAUNCHER = "drill.commands.app"  # the one command that starts the app, importing it inside a function
