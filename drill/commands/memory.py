@@ -407,9 +407,12 @@ def _kind_of(mode: int, args: argparse.Namespace) -> str:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    """``drill import FILE``: the file is read as it is checked and written (``Profile.import_file``: bounded
+    memory), after the profile is opened; any problem leaves the profile as it was."""
     import stat
 
     from engine.storage import InvalidDocument, SaveFailed
+    from engine.storage.jsonstream import StreamError
 
     source = Path(args.file).expanduser()
     try:
@@ -418,27 +421,29 @@ def run_import(args: argparse.Namespace) -> int:
             return _fail(_import_text("not_file", args, source=source, what=_kind_of(st.st_mode, args)))
         if st.st_size > MAX_IMPORT_BYTES:
             return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
-        with open(source, "rb") as f:
-            raw = f.read(MAX_IMPORT_BYTES + 1)  # bounded, whatever the file grows to meanwhile
-        if len(raw) > MAX_IMPORT_BYTES:
-            return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
-        doc = json.loads(raw.decode("utf-8"))
+        f = open(source, "rb")
     except OSError as e:
         return _fail(_import_text("unreadable", args, source=source, why=e.strerror or e))
-    except (UnicodeDecodeError, ValueError) as e:
-        return _fail(_import_text("not_json", args, source=source, why=e))
-    except RecursionError:
-        return _fail(_import_text("too_deep", args, source=source))
-    with _open(args) as profile:
+    with f, _open(args) as profile:
         if not profile.is_empty() and not args.replace:
             return _fail(_import_text("has_history", args, profile=profile.name))
-        try:
-            profile.import_document(doc, today=date.today())
+        try:  # at most MAX_IMPORT_BYTES are read, whatever the file grows to meanwhile
+            counts = profile.import_file(f, today=date.today(), max_bytes=MAX_IMPORT_BYTES)
+        except StreamError as e:
+            if e.kind == "deep":
+                return _fail(_import_text("too_deep", args, source=source))
+            if e.kind == "large" and e.where == "":
+                return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
+            if e.kind == "read":
+                return _fail(_import_text("unreadable", args, source=source, why=e.reason))
+            if e.kind == "shape":
+                return _fail(_import_text("invalid", args, source=source, why=e.reason))
+            return _fail(_import_text("not_json", args, source=source, why=e))
         except InvalidDocument as e:
             return _fail(_import_text("invalid", args, source=source, why=e))
         except SaveFailed as e:
             return _fail(_said("save.not_imported", args, e))
-        print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(doc)))
+        print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(counts)))
     return 0
 
 

@@ -41,7 +41,8 @@ The package's rooms, each holding one concern:
 - :mod:`.validation`: checks of rows, states, settings, mocks and export documents;
 - :mod:`.segments`: the log's segment files and their digests;
 - :mod:`.recent`: each item's latest answers;
-- :mod:`.transfer`: the files of an imported profile;
+- :mod:`.jsonstream`: a JSON object read a member (and a list element) at a time;
+- :mod:`.transfer`: import (checked and written as it is read) and export (written piece by piece);
 - :mod:`.profile`: :class:`Profile`, which ties them together.
 
 Tests that want small segments set ``layout.SEGMENT_ROWS`` (and ``layout.STATE_EVERY``): they are read there.

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Iterator
 
 from tinydb import TinyDB
 from tinydb.table import Document
@@ -31,6 +31,7 @@ from .errors import (
     save_failed,
     saves_problem,
 )
+from .jsonstream import ObjectStream
 from .layout import (
     _NAME,
     _SEGMENT,
@@ -49,7 +50,7 @@ from .layout import (
 from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, row_sum, segment_rows, write_digest
-from .transfer import export_chunks, exported, write_profile
+from .transfer import STREAMED, build_profile, export_chunks, exported, members_of
 from .validation import (
     _copy,
     _day_ok,
@@ -57,7 +58,6 @@ from .validation import (
     _plain_problem,
     _row_copy,
     _text_ok,
-    document_problem,
     mock_problem,
     row_problem,
     setting_problem,
@@ -68,6 +68,7 @@ if TYPE_CHECKING:
 
 
 READ_ATTEMPTS = 3  # a reader reads the files again when one was replaced between two reads
+MAX_IMPORT_VALUE = 16 << 20  # characters of one value of an imported file (a row, a mock, the item states...)
 
 
 class Profile:
@@ -955,24 +956,37 @@ class Profile:
                 "states": {item: st.to_dict() for item, st in sorted(self._states.items())}}
         return export_chunks(head, self.reviews(), self.mocks(), counts)
 
-    def import_document(self, doc: Mapping[str, Any], *, today: date | None = None) -> None:
-        """Replace the whole profile by ``doc``; validates all of it first and changes nothing if invalid
+    def import_document(self, doc: Mapping[str, Any], *, today: date | None = None) -> dict:
+        """Replace the whole profile by ``doc``; validates all of it and changes nothing if invalid
         (``today``: the learner's day, after which nothing in ``doc`` may be dated; see ``document_problem``).
+        Returns the counts of items, reviews and mocks imported.
 
         The new files are built beside the profile and swapped in with two
         renames; an interrupted import is finished or rolled back by the next open.
         """
+        return self._import(members_of(doc), today)
+
+    def import_file(self, f: BinaryIO, *, today: date | None = None, max_bytes: int | None = None) -> dict:
+        """:meth:`import_document` of the export document in the binary file ``f``, read as it is checked and
+        written (``transfer``: bounded memory however long the history).  ``StreamError`` if it is not JSON
+        (or is nested too deeply, or holds a value too large to be an export's, or is longer than
+        ``max_bytes``), ``InvalidDocument`` naming the row, the field and the line; either way nothing changed."""
+        stream = ObjectStream(f, limit=MAX_IMPORT_VALUE, max_bytes=max_bytes)
+        return self._import(stream.members(STREAMED), today, lambda: stream.where(stream.start))
+
+    def _import(self, members, today: date | None, where=None) -> dict:
         self._check_writer()
-        if (p := document_problem(doc, today)) is not None:
-            raise InvalidDocument(p)
         staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
         try:
             if staging.exists():
                 shutil.rmtree(staging)
-            write_profile(staging, doc)
+            counts = build_profile(members, today, staging, where)
         except OSError as e:  # nothing changed: the profile is as it was, and no half-built copy is left
             shutil.rmtree(staging, ignore_errors=True)
             raise save_failed(e, e.filename or staging) from e
+        except BaseException:  # invalid (or not JSON): the same
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
         self._close_dbs()
         try:
             if old.exists():
@@ -993,3 +1007,4 @@ class Profile:
         _fsync_dir(self.root)
         shutil.rmtree(old, ignore_errors=True)  # else removed by the next open (_recover_import)
         self._load()
+        return counts

@@ -26,7 +26,7 @@ from .. import convention_set
 from ..langs import LANGS
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
-from .layout import _HARDWARE, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
+from .layout import _HARDWARE, OPTIONAL_ROW_FIELDS, ROW_FIELDS
 
 MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
 MAX_EF = 100.0  # SM-2 adds at most 0.1 per review, and intervals stop growing at MAX_INTERVAL long before
@@ -329,43 +329,16 @@ def setting_problem(key: Any, value: Any) -> str | None:
 def document_problem(doc: Any, today: date | None = None) -> str | None:
     """The first problem of an export document, or None when all of it is valid.
 
-    ``today`` (the importing drill's day): nothing in it may be dated later.
+    ``today`` (the importing drill's day): nothing in it may be dated later.  The
+    checks are the import's own (``transfer.build_profile``, which a streamed import runs as it reads).
     """
-    if not isinstance(doc, Mapping):
-        return "the document must be a JSON object"
-    if doc.get("format") != EXPORT_FORMAT:
-        return f"format must be {EXPORT_FORMAT!r}, not {doc.get('format')!r:.80}"
-    schema = doc.get("schema")
-    if _is_int(schema) and schema > SCHEMA_VERSION:
-        return (f"written by a newer version of infra-drill (schema {schema}; this one reads "
-                f"{SCHEMA_VERSION}): upgrade infra-drill to import it")
-    if type(schema) is not int or schema != SCHEMA_VERSION:  # not true, not 1.0
-        return f"schema must be the whole number {SCHEMA_VERSION}, not {schema!r:.80}"
-    for key, kind in (("settings", dict), ("states", dict), ("reviews", list), ("mocks", list)):
-        if not isinstance(doc.get(key), kind):
-            return f"{key} must be a JSON {'object' if kind is dict else 'list'}"
-    for key, value in doc["settings"].items():
-        if (p := setting_problem(key, value)) is not None:
-            return f"settings.{key}: {p}"
-    for item, st in doc["states"].items():
-        if not 0 < len(item) <= MAX_NAME or not _text_ok(item):
-            return f"states: an item id must be text of 1 to {MAX_NAME} characters"
-        if (p := state_problem(st, today)) is not None:
-            return f"states[{item!r}]: {p}"
-    last = 0
-    for i, row in enumerate(doc["reviews"]):
-        if (p := row_problem(row, today=today)) is not None:
-            return f"reviews[{i}]: {p}"
-        if row["id"] <= last:
-            return f"reviews[{i}]: ids must increase (id {row['id']} after {last})"
-        last = row["id"]
-    ids = set()
-    for i, m in enumerate(doc["mocks"]):
-        if (p := mock_problem(m, today=today)) is not None:
-            return f"mocks[{i}]: {p}"
-        if m["id"] in ids:
-            return f"mocks[{i}]: id {m['id']} appears twice"
-        ids.add(m["id"])
+    from .errors import InvalidDocument
+    from .transfer import build_profile, members_of
+
+    try:
+        build_profile(members_of(doc), today)
+    except InvalidDocument as e:
+        return str(e)
     return None
 
 

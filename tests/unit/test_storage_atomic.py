@@ -85,6 +85,17 @@ def import_doc(p):
     p.import_document(doc)
 
 
+def import_file(p):
+    """drill import: the file read, checked and written a log file at a time (three of them here)."""
+    import io
+    import json
+
+    doc = json.loads("".join(p.export_chunks()))
+    doc["settings"] = {"new_per_day": 8}
+    doc["reviews"] = doc["reviews"][1:]
+    p.import_file(io.BytesIO(json.dumps(doc, indent=1).encode()))
+
+
 def damaged(name):
     def setup(p):
         build(p)
@@ -106,6 +117,7 @@ OPS = {
     "settings": (build, lambda p: p.set_settings({"new_per_day": 7, "lang": "zh"})),
     "mock": (build, lambda p: p.add_mock({"ts": "2026-11-30T12:00:00Z", "questions": [], "score": {}})),
     "import": (build, import_doc),
+    "import-file": (build, import_file),
 }
 
 
