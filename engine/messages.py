@@ -238,6 +238,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "lost. Run drill doctor --repair to write it again",
                              "日志副本 {path} 已损坏（{reason}）；对应的记录文件完好，没有丢失复习记录。"
                              "运行 drill doctor --repair 重新写入它"),
+    "save.mocks_journal_healed": ("the journal {path} was damaged ({reason}); it has been written again from the "
+                                  "mocks file, which is whole: no mock interview was lost.{kept} Run drill doctor to "
+                                  "check every file", "日志副本 {path} 已损坏（{reason}）；已根据完好的模拟面试文件重新"
+                                  "写入，没有丢失任何模拟面试结果。{kept}运行 drill doctor 可检查所有文件"),
+    "save.mocks_journal_damaged": ("the journal {path} is damaged ({reason}); the mocks file is whole, so no mock "
+                                   "interview is lost. Run drill doctor --repair to write it again",
+                                   "日志副本 {path} 已损坏（{reason}）；模拟面试文件完好，没有丢失模拟面试结果。"
+                                   "运行 drill doctor --repair 重新写入它"),
     # ---------------------------------------------------------------- drill doctor (engine.storage.doctor)
     "doctor.damaged": ("{path} is damaged: {reason}", "{path} 已损坏：{reason}"),
     "doctor.unreadable": ("{path} cannot be read: {reason} (give your user permission: chmod u+rw)",
@@ -247,6 +255,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "doctor.journal": ("{path} (the second copy of its log file's reviews) is out of step: {reason}; its log file is "
                        "whole, so nothing is lost", "{path}（记录文件中复习记录的第二份副本）不一致：{reason}；"
                        "对应的记录文件完好，没有丢失任何内容"),
+    "doctor.journal_mocks": ("{path} (the second copy of the mock-interview results) is out of step: {reason}; the "
+                             "mocks file is whole, so nothing is lost", "{path}（模拟面试结果的第二份副本）不一致："
+                             "{reason}；模拟面试文件完好，没有丢失任何内容"),
+    "doctor.unfinished_mocks": ("{path}: its last write was cut short (a crash between its journal and the file); "
+                                "the journal holds the mock result, and the next drill that opens the profile "
+                                "finishes the write{reason}", "{path}：上一次写入中途中断（在日志副本与文件之间崩溃）；"
+                                "日志副本里有这次模拟面试结果，下一个打开该档案的 drill 会完成这次写入{reason}"),
     "doctor.cache": ("{path} (a cache of statistics) is stale or damaged: harmless, it is made again when needed",
                      "{path}（统计缓存）已过期或损坏：无害，需要时会重新生成"),
     "doctor.unfinished": ("{path}: its last write was cut short (a crash between its journal and the file); the "
@@ -274,6 +289,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
                              "复习计划和统计数据根据复习记录重建"),
     "doctor.mocks_from_backup": ("restored from its backup {path} (saved {when}); a mock saved after that, if any, "
                                  "is not in it", "已根据备份 {path}（保存于 {when}）恢复；此后保存的模拟面试（如有）不在其中"),
+    "doctor.mocks_from_journal": ("restored from its journal {path}: every mock result written to it is back",
+                                  "已根据日志副本 {path} 恢复：写入过的每次模拟面试结果都已找回"),
+    "doctor.mocks_from_backup_journal": ("restored from its backup {path} (saved {when}) and {lines} later line(s) of "
+                                         "its journal", "已根据备份 {path}（保存于 {when}）及日志副本中其后的 {lines} 行恢复"),
+    "doctor.lost_mocks_after_journal": ("mock results after the damage in {path} ({reason}) could not be recovered",
+                                        "{path} 中损坏位置之后的模拟面试结果无法恢复（{reason}）"),
+    "doctor.journal_rewritten_mocks": ("written again from the whole mocks file {path}",
+                                       "已根据完好的模拟面试文件 {path} 重新写入"),
     "doctor.finished": ("the write was finished from its journal", "已根据日志副本完成这次写入"),
     "doctor.cache_removed": ("removed; made again when needed", "已删除；需要时重新生成"),
     "doctor.lost_settings": ("no whole backup holds the settings: the defaults are used (set them again with drill "

@@ -14,7 +14,9 @@ not be recovered:
 - a journal: written again from its whole log file;
 - the state file: settings from its newest whole backup (else the defaults,
   said), everything else rebuilt from the log at the next open;
-- the mocks file: its newest whole backup (mocks saved after it are lost, said);
+- the mocks file: its journal (every mock result written to it), else its newest
+  whole backup with the journal's later lines applied; its journal: written again
+  from the whole mocks file;
 - a digest: removed (a cache, made again when needed).
 
 A damaged file is moved aside (``X.damaged``), never deleted.  Nothing here is
@@ -48,9 +50,10 @@ class Finding:
     reason: str
     repaired: Msg | None = None  # what repair did
     lost: Msg | None = None  # what repair could not recover
+    about: str = ""  # "_mocks": the finding is about the mock results (their journal), said so
 
     def said(self) -> Msg:
-        return say(f"doctor.{self.kind}", path=str(self.path), reason=self.reason)
+        return say(f"doctor.{self.kind}{self.about}", path=str(self.path), reason=self.reason)
 
 
 @dataclass
@@ -110,10 +113,18 @@ def examine(profile: Path) -> Report:
                     report.findings.append(Finding(path, "damaged", f"bad item state ({e})"))
                     break
         else:
-            for doc in tables.get("mocks", {}).values():
-                if (p := mock_problem(doc)) is not None:
-                    report.findings.append(Finding(path, "damaged", f"bad mock result ({p})"))
-                    break
+            bad = next((p for doc in tables.get("mocks", {}).values() if (p := mock_problem(doc)) is not None), None)
+            if bad is not None:
+                report.findings.append(Finding(path, "damaged", f"bad mock result ({bad})"))
+                continue
+            seq = tables["meta"]["1"].get("seq", 0)
+            seq = seq if _is_int(seq) and seq >= 0 else 0
+            j = journal.read_journal(journal_path(path), "mocks")
+            mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
+            if (problem := journal.step_problem(j, seq, mocks, "the mocks file")) is not None:
+                report.findings.append(Finding(journal_path(path), "journal", problem, about="_mocks"))
+            elif j.seq > seq:  # a crash between the journal's line and the mocks file: finished at the next open
+                report.findings.append(Finding(path, "unfinished", "", about="_mocks"))
     last_id = 0
     numbers = _segments(profile)
     newest = numbers[-1] if numbers else None
@@ -263,14 +274,53 @@ def _repair_state(f: Finding) -> None:
 
 
 def _repair_mocks(f: Finding) -> None:
+    """The mocks file from its journal (every result written to it), else from its newest whole backup plus the
+    journal's later lines (a save from before the journal: the backup alone)."""
+    jpath = journal_path(f.path)
+    j = journal.read_journal(jpath, "mocks")
     backup = _newest_good_backup(f.path, "mocks")
-    if backup is not None:
+    if j.problem is None and j.lines:
+        mocks, seq = j.rows_at(), j.seq
+        f.repaired = say("doctor.mocks_from_journal", path=str(jpath))
+    elif backup is not None:
         b, tables = backup
-        _aside(f.path)
-        _write_tables(f.path, tables)
-        f.repaired = say("doctor.mocks_from_backup", path=str(b), when=_when(b))
+        bseq = tables["meta"]["1"].get("seq", 0)
+        bseq = bseq if _is_int(bseq) else 0
+        mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
+        applied = [line for line in j.lines if line["seq"] > bseq]
+        for line in applied:
+            for i in line["drop"]:
+                mocks.pop(i, None)
+            for m in line["put"]:
+                mocks[m["id"]] = m
+        seq = max(bseq, j.seq)
+        f.repaired = (say("doctor.mocks_from_backup_journal", path=str(b), when=_when(b), lines=len(applied))
+                      if j.lines else say("doctor.mocks_from_backup", path=str(b), when=_when(b)))
+        if j.problem is not None:
+            f.lost = say("doctor.lost_mocks_after_journal", path=str(jpath), reason=j.problem)
     else:
         f.lost = say("doctor.lost_file", path=str(f.path))
+        return
+    ordered = [mocks[i] for i in sorted(mocks)]
+    _aside(f.path)
+    if j.problem is not None or not j.lines:
+        _aside(jpath)
+    jsize = journal.write_whole(jpath, ordered, seq=max(seq, 1))
+    _write_tables(f.path, {"meta": {"1": journal.segment_meta(max(seq, 1), jsize, "mocks")},
+                           "mocks": {str(m["id"]): m for m in ordered}})
+
+
+def _repair_mocks_journal(f: Finding) -> None:
+    path = f.path.with_name("mocks.json")
+    tables, _ = durable.read_document(path, "mocks")
+    mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
+    seq = tables["meta"]["1"].get("seq", 0)
+    seq = seq if _is_int(seq) and seq >= 1 else 1
+    _aside(f.path)
+    jsize = journal.write_whole(f.path, [mocks[i] for i in sorted(mocks)], seq=seq)
+    tables["meta"]["1"] = journal.segment_meta(seq, jsize, "mocks")
+    _write_tables(path, tables)
+    f.repaired = say("doctor.journal_rewritten_mocks", path=str(path))
 
 
 def repair(report: Report) -> None:
@@ -286,7 +336,7 @@ def repair(report: Report) -> None:
                 elif f.path.name == "mocks.json":
                     _repair_mocks(f)
             elif f.kind == "journal":
-                _repair_journal(f)
+                (_repair_mocks_journal if f.path.name == "mocks.journal" else _repair_journal)(f)
             elif f.kind == "cache":
                 durable.fault_point("unlink", f.path)
                 f.path.unlink(missing_ok=True)

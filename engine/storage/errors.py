@@ -92,18 +92,21 @@ class NewerSave(DamagedSave):
 
 
 class JournalDamaged(DamagedSave):
-    """A segment's journal that fails its checks while the segment itself is whole: nothing is lost.
+    """A segment's journal (or, ``mocks``, the mocks file's) that fails its checks while the file itself is whole:
+    nothing is lost.
 
     ``healed``: a writer set it aside (``aside``) and wrote it again from the segment; a reader only says it."""
 
-    def __init__(self, path: Path, reason: str, healed: bool = False, aside: Path | None = None):
+    def __init__(self, path: Path, reason: str, healed: bool = False, aside: Path | None = None, *,
+                 mocks: bool = False):
         self.path, self.reason, self.backup, self.healed, self.aside = Path(path), reason, None, healed, aside
         self.fix = "drill doctor"
+        of = "save.mocks_journal" if mocks else "save.journal"  # the mocks file's journal: said as its own
         if healed:
             kept = (Twin(f" The damaged copy is kept as {aside}.", f"损坏的副本保留为 {aside}。") if aside else "")
-            self.message = say("save.journal_healed", path=str(self.path), reason=reason, kept=kept)
+            self.message = say(f"{of}_healed", path=str(self.path), reason=reason, kept=kept)
         else:
-            self.message = say("save.journal_damaged", path=str(self.path), reason=reason)
+            self.message = say(f"{of}_damaged", path=str(self.path), reason=reason)
         Exception.__init__(self, self.message.text("en"))
 
 

@@ -19,6 +19,11 @@ is sealed (``sealed``: its own checksum).  The segment's meta row records the
 
 A line cut short by a crash (no newline at its end) was never acknowledged: it
 is left out, and the writer cuts it off before appending.
+
+The mock-interview results have the same journal (``mocks.journal`` beside
+``mocks.json``, its lines putting mock results instead of review rows: ``kind``
+"mocks"), kept and read by the same rules: a mock result too is written to two
+places before it is acknowledged.
 """
 
 from __future__ import annotations
@@ -30,7 +35,14 @@ from pathlib import Path
 from . import durable
 from .errors import save_failed
 from .sealed import Broken, dumps, open_sealed, seal
-from .validation import _row_ok, row_problem
+from .validation import _row_ok, mock_problem, row_problem
+
+
+def _put_problem(r, kind: str) -> str | None:
+    """Why ``r`` is not what a journal of ``kind`` ("reviews", "mocks") puts (None: it is)."""
+    if kind == "mocks":
+        return None if (p := mock_problem(r)) is None else f"a bad mock result ({p})"
+    return None if _row_ok(r) else f"a bad review row ({row_problem(r)})"
 
 
 @dataclass
@@ -57,7 +69,7 @@ class Journal:
         return rows
 
 
-def _line_problem(line, expect: int) -> str | None:
+def _line_problem(line, expect: int, kind: str = "reviews") -> str | None:
     if not isinstance(line, dict) or set(line) != {"seq", "drop", "put"}:
         return "a line is not a journal entry"
     if line["seq"] != expect:
@@ -67,14 +79,15 @@ def _line_problem(line, expect: int) -> str | None:
     if not isinstance(line["put"], list):
         return f"line {expect} puts something that is not a list of rows"
     for r in line["put"]:
-        if not _row_ok(r):
-            return f"line {expect} holds a bad review row ({row_problem(r)})"
+        if (p := _put_problem(r, kind)) is not None:
+            return f"line {expect} holds {p}"
     return None
 
 
-def read_journal(path: Path) -> Journal:
-    """The journal at ``path`` (missing: empty); damage is in ``problem``, never raised.  An OSError other than
-    a missing file (a journal this user may not read) is raised."""
+def read_journal(path: Path, kind: str = "reviews") -> Journal:
+    """The journal at ``path`` (missing: empty) of a log file (``kind`` "reviews") or of the mocks file ("mocks");
+    damage is in ``problem``, never raised.  An OSError other than a missing file (a journal this user may not
+    read) is raised."""
     j = Journal(path)
     try:
         raw = path.read_bytes()
@@ -95,7 +108,7 @@ def read_journal(path: Path) -> Journal:
             j.problem = f"line {j.seq + 1} has no checksum"
             return j
         if (p := _line_problem(line, j.seq + 1 if j.lines else line.get("seq") if isinstance(line, dict)
-                                 and type(line.get("seq")) is int and line.get("seq") >= 1 else 1)) is not None:
+                                 and type(line.get("seq")) is int and line.get("seq") >= 1 else 1, kind)) is not None:
             j.problem = p
             return j
         j.lines.append(line)
@@ -104,12 +117,29 @@ def read_journal(path: Path) -> Journal:
     return j
 
 
-def segment_meta(seq: int, jsize: int) -> dict:
-    """A log file's meta row: the journal line it holds (``seq``) and the journal's size then (``jsize``: an
-    older log file is checked against its journal by one stat, :func:`ahead_of`)."""
+def segment_meta(seq: int, jsize: int, kind: str = "reviews") -> dict:
+    """A log file's (or, ``kind`` "mocks", the mocks file's) meta row: the journal line it holds (``seq``) and the
+    journal's size then (``jsize``: an older log file is checked against its journal by one stat, :func:`ahead_of`)."""
     from .layout import SCHEMA_VERSION
 
-    return {"schema": SCHEMA_VERSION, "kind": "reviews", "seq": seq, "jsize": jsize}
+    return {"schema": SCHEMA_VERSION, "kind": kind, "seq": seq, "jsize": jsize}
+
+
+def step_problem(j: Journal, seq: int, rows: dict[int, dict], file: str = "its log file") -> str | None:
+    """What is wrong between a file holding ``rows`` at line ``seq`` and its journal ``j`` (None: in step, or
+    the journal ahead: the file is then made from it); ``file`` names the file in the message."""
+    if j.problem is not None:
+        return j.problem
+    if j.seq < seq:
+        return "it is missing" if not j.exists else f"it ends at line {j.seq} but {file} holds line {seq}"
+    if (j.seq or seq) and j.rows_at(seq) != rows:
+        return f"its first {seq} lines do not give the rows of {file}"
+    return None
+
+
+def diff_line(seq: int, old: dict[int, dict], new: dict[int, dict]) -> bytes:
+    """Line ``seq`` taking a file from rows ``old`` (what the journal gives) to ``new``, by id."""
+    return line_of(seq, sorted(i for i in old if i not in new), [new[i] for i in sorted(new) if old.get(i) != new[i]])
 
 
 def ahead_of(segment: Path, meta: dict) -> bool:

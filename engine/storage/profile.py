@@ -92,6 +92,9 @@ class Profile:
         # the newest segment's journal: the rows it gives, its last line's seq, its size in bytes (see .journal)
         self._jrows: dict[int, dict] = {}
         self._jseq = self._jsize = 0
+        # the same for the mocks file's journal (mocks.journal): its mock results, last seq, size
+        self._mjrows: dict[int, dict] = {}
+        self._mjseq = self._mjsize = 0
         self._tip: list | None = None  # the state file's newest row when written: [id, checksum] (see _tip_ok)
         self._days: dict[str, int] | None = None  # rows per day; None: to be rebuilt from the log
         self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
@@ -239,6 +242,7 @@ class Profile:
         fresh_state = not (self.path / "state.json").exists()
         self._read_state()
         self._read_mocks()
+        self._check_mock_journal()
         if self._segments:
             self._open_segment(self._segments[-1])
         self._reconcile(fresh_state)
@@ -335,12 +339,7 @@ class Profile:
             raise ReadFailed(jpath, e) from None
         seq = seq if _is_int(seq) and seq >= 0 else 0
         rows = {r["id"]: r for r in self._seg_rows}
-        problem = j.problem
-        if problem is None and j.seq < seq:
-            problem = ("it is missing" if not j.exists else
-                       f"it ends at line {j.seq} but its log file holds line {seq}")
-        elif problem is None and (j.seq or seq) and j.rows_at(seq) != rows:
-            problem = f"its first {seq} lines do not give the rows of its log file"
+        problem = journal.step_problem(j, seq, rows)
         self._jrows, self._jseq, self._jsize = (j.rows_at(), j.seq, j.size) if problem is None else (rows, seq, 0)
         if problem is None and j.seq > seq:  # the segment is behind: made from the journal
             ahead = sorted(self._jrows.values(), key=lambda r: r["id"])
@@ -375,6 +374,53 @@ class Profile:
                         _flush(self._seg_db)
                 except OSError as e:  # the next write tries again
                     self._jrows, self._jseq, self._jsize = rows, seq, 0
+                    self.state_behind = save_failed(e, jpath)
+
+    def _check_mock_journal(self) -> None:
+        """The mocks file against its journal, as :meth:`_check_journal` a log file: a mocks file behind its
+        journal (a crash between the two writes, an older copy put back) is made from it, the newest mock result
+        kept; a journal damaged or behind is set aside and written again from the whole mocks file, and said."""
+        path = self.path / "mocks.json"
+        jpath = journal_path(path)
+        try:
+            j = journal.read_journal(jpath, "mocks")
+        except OSError as e:
+            raise ReadFailed(jpath, e) from None
+        db, table = self._mock_db, self._mock_db.table("mocks")
+        seq = (db.table("meta").get(doc_id=1) or {}).get("seq", 0)
+        seq = seq if _is_int(seq) and seq >= 0 else 0
+        mocks = {d.doc_id: dict(d) for d in table.all()}
+        problem = journal.step_problem(j, seq, mocks, "the mocks file")
+        self._mjrows, self._mjseq, self._mjsize = (j.rows_at(), j.seq, j.size) if problem is None else (mocks, seq, 0)
+        if problem is None and j.seq > seq:  # the mocks file is behind: made from the journal (a reader: in memory)
+            table.truncate()
+            for i in sorted(self._mjrows):
+                table.insert(Document(self._mjrows[i], doc_id=i))
+            db.table("meta").upsert(Document(journal.segment_meta(j.seq, j.size, "mocks"), doc_id=1))
+            if not self.read_only:
+                try:
+                    _flush(db)
+                except OSError as e:  # the mock results are in the journal: the next open tries again
+                    db.storage._cache_modified_count = 0
+                    self.state_behind = save_failed(e, path)
+        if problem is not None:
+            self.damaged[jpath] = JournalDamaged(jpath, problem, healed=False, mocks=True)
+            if not self.read_only:
+                try:
+                    aside = jpath.with_name(jpath.name + ".damaged")
+                    if jpath.exists():
+                        _durable.fault_point("replace", aside)
+                        os.replace(jpath, aside)
+                    self._mjseq = max(seq, 1)
+                    self._mjsize = journal.write_whole(jpath, [mocks[i] for i in sorted(mocks)], seq=self._mjseq)
+                    self._mjrows = dict(mocks)
+                    self.damaged[jpath] = JournalDamaged(jpath, problem, healed=True, mocks=True,
+                                                         aside=aside if aside.exists() else None)
+                    db.table("meta").upsert(Document(journal.segment_meta(self._mjseq, self._mjsize, "mocks"),
+                                                     doc_id=1))
+                    _flush(db)
+                except OSError as e:  # the next write tries again
+                    self._mjrows, self._mjseq, self._mjsize = mocks, seq, 0
                     self.state_behind = save_failed(e, jpath)
 
     @staticmethod
@@ -737,18 +783,33 @@ class Profile:
         self._check_writer()
         if (p := mock_problem(result, stored=False)) is not None:
             raise InvalidDocument(f"mock result: {p}")
-        table = self._mock_db.table("mocks")
-        if not self._mock_db.table("meta").contains(doc_id=1):
-            self._mock_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "mocks"}, doc_id=1))
+        db, path = self._mock_db, self.path / "mocks.json"
+        table, meta = db.table("mocks"), db.table("meta")
         mock_id = max((d.doc_id for d in table.all()), default=0) + 1
         stored = {**_copy(result), "id": mock_id}
+        # written twice, as a review is (.journal): first a journal line putting it (and, the first time, every
+        # older result), fsynced; then the mocks file, whose meta names that line
+        old_meta = meta.get(doc_id=1)
+        seq = self._mjseq + 1
+        line = journal.diff_line(seq, self._mjrows, {**{d.doc_id: dict(d) for d in table.all()}, mock_id: stored})
+        jpath = journal_path(path)
+        journal.append(jpath, line, self._mjsize)
         table.insert(Document(stored, doc_id=mock_id))
+        meta.upsert(Document(journal.segment_meta(seq, self._mjsize + len(line), "mocks"), doc_id=1))
         try:
-            _flush(self._mock_db)
-        except BaseException:
+            _flush(db)
+        except BaseException as e:  # (a SaveFailed naming the mocks file)
+            if isinstance(e, OSError):  # not stored: the line is cut off (after a crash it stays, and the next
+                journal.cut_back(jpath, self._mjsize)  # open finishes the write from it)
             table.remove(doc_ids=[mock_id])  # keep the cache equal to the file
-            self._mock_db.storage._cache_modified_count = 0
+            if old_meta is None:
+                meta.remove(doc_ids=[1])
+            else:
+                meta.upsert(Document(dict(old_meta), doc_id=1))
+            db.storage._cache_modified_count = 0
             raise
+        self._mjrows = {d.doc_id: dict(d) for d in table.all()}
+        self._mjseq, self._mjsize = seq, self._mjsize + len(line)
         return _copy(stored)
 
     # -- reading ---------------------------------------------------------- #

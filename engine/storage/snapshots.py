@@ -104,8 +104,8 @@ def prune(root: Path, name: str, today: date) -> None:
 def copies_of(path: Path) -> list[Path]:
     """The copies of save file ``path`` (``ROOT/NAME/...``) in the profile's snapshots, newest first."""
     path = Path(path)
-    in_reviews = path.parent.name == "reviews" and _SEGMENT.fullmatch(path.name) is not None \
-        or path.suffix == ".journal"
+    in_reviews = path.parent.name == "reviews" and (_SEGMENT.fullmatch(path.name) is not None
+                                                    or path.suffix == ".journal")  # (not mocks.journal)
     profile = path.parent.parent if in_reviews else path.parent
     rel = Path("reviews", path.name) if in_reviews else Path(path.name)
     return [s / rel for s in snapshots(profile.parent, profile.name) if (s / rel).is_file()]

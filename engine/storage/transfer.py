@@ -158,8 +158,10 @@ def build_profile(members: Iterable[tuple[str, Any]], today: date | None = None,
                   "days": {"1": {"next_id": next_id, "counts": dict(days)}},
                   "recent": {"1": {"next_id": next_id, "items": {k: r.to_dict() for k, r in recent.items()}}}}
         atomic_write(folder / "state.json", seal(_dumps(tables)), backup=False)
-        atomic_write(folder / "mocks.json", seal(_dumps({"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "mocks"}},
-                                                          "mocks": {str(i): m for i, m in mocks.items()}})),
+        ordered = [mocks[i] for i in sorted(mocks)]  # in two places, as the reviews (see .journal)
+        jsize = write_whole(journal_path(folder / "mocks.json"), ordered, seq=1)
+        atomic_write(folder / "mocks.json", seal(_dumps({"meta": {"1": segment_meta(1, jsize, "mocks")},
+                                                          "mocks": {str(m["id"]): m for m in ordered}})),
                      backup=False)
         _fsync_dir(folder / "reviews")
         _fsync_dir(folder)

@@ -163,7 +163,8 @@ def test_a_fault_at_every_write_leaves_the_old_or_the_new_state(tmp_path, monkey
 
 
 @pytest.mark.parametrize("kind", ["fail", "crash"])
-@pytest.mark.parametrize("name", ["reviews/000002.json", "reviews/000003.journal", "state.json", "mocks.json"])
+@pytest.mark.parametrize("name", ["reviews/000002.json", "reviews/000003.journal", "state.json", "mocks.json",
+                                  "mocks.journal"])
 def test_a_fault_at_every_write_of_a_repair_leaves_the_damaged_or_the_repaired_profile(tmp_path, monkeypatch,
                                                                                         small_segments, name, kind):
     from engine.storage.doctor import examine, repair
