@@ -302,7 +302,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
                cap: int | None = None, scheduler: str = "sm2", memory: "fsrs_bridge.Memory | None" = None,
-               conventions: Mapping[str, str] | None = None) -> dict:
+               conventions: Mapping[str, str] | None = None, model: str | None = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
@@ -338,7 +338,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         "mode": mode, "scheduled": bool(schedule),
         "before": before, "after": after,
     } | ({"hardware": hardware} if hardware else {}) | (  # the chip the problem was drawn on (--hardware ID)
-        {"conventions": dict(conventions)} if conventions else {})  # its conventions off their default (issue #24)
+        {"conventions": dict(conventions)} if conventions else {}) | (  # its conventions off their default (#24)
+        {"model": model} if model else {})  # the model it was drawn of (--model ID, issue #25)
 
 
 class Session:
@@ -473,7 +474,7 @@ class Session:
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
                today: date | None = None, hardware: str | None = None,
-               conventions: Mapping[str, str] | None = None) -> dict:
+               conventions: Mapping[str, str] | None = None, model: str | None = None) -> dict:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -500,7 +501,7 @@ class Session:
                          when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
                          value=value, seconds=seconds, step=step, interview=self.interview, hardware=hardware,
                          load=load, cap=self.reviews_per_day, scheduler=self.scheduler, memory=memory,
-                         conventions=conventions)
+                         conventions=conventions, model=model)
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
                               dict(self._memories)))
         rest = self.cards[1:]

@@ -427,6 +427,7 @@ class Problem:
     # the conventions it was drawn under, off their default (engine.convention_set): with template and seed it
     # identifies the problem; () is the seeds' conventions
     convention_set: tuple[tuple[str, str], ...] = ()
+    model: str | None = None  # the learner's model the problem drew (drill ... --model ID), if any
 
     @property
     def is_chain(self) -> bool:
@@ -478,6 +479,8 @@ class Problem:
             d["hardware"] = self.hardware
         if self.convention_set:
             d["conventions"] = self.chosen_conventions
+        if self.model is not None:
+            d["model"] = self.model
         steps = [s.to_dict(lang) for s in self.steps]
         d["answer"] = steps[0]["answer"] if len(steps) == 1 else steps[-1]["answer"]
         d["solution"] = steps[0]["solution"] if len(steps) == 1 else [l for s in steps for l in s["solution"]]
@@ -507,11 +510,12 @@ class Template:
     def title_in(self, lang: str = "en") -> str:
         return pick(lang, self.title, self.title_zh)
 
-    def generate(self, seed: int, hardware: str | None = None, conventions: Mapping[str, str] | None = None
-                 ) -> Problem:
+    def generate(self, seed: int, hardware: str | None = None, conventions: Mapping[str, str] | None = None,
+                 model: str | None = None) -> Problem:
         """The problem of ``seed``; with ``hardware`` (an accelerator id, the learner's own among them) the
         templates that draw a GPU for it draw that chip where it suits the problem (question_bank.hardware.draw),
-        and the problem records it.  ``conventions`` (engine.convention_set: key -> value) are the learner's:
+        and the problem records it; with ``model`` (a model id, the learner's own among them) the templates that
+        draw a model draw that one where it suits the problem (question_bank.models.draw), recorded too.  ``conventions`` (engine.convention_set: key -> value) are the learner's:
         the template follows those it declares, where the spec allows them (:func:`engine.convention_set.applies`),
         states them and computes with them; the problem records the ones it used off their default.  The draw
         is the same under every convention set: only what is counted changes."""
@@ -521,22 +525,26 @@ class Template:
             refused: set[str] = set()
             try:
                 rng = random.Random(f"{self.id}:{int(seed)}")
-                if hardware is None:
-                    spec, drew = self.fn(rng), False
+                if hardware is None and model is None:
+                    spec, drew, drew_model = self.fn(rng), False, False
                 else:
                     from . import hardware as hw
+                    from . import models as md
 
-                    with hw.using(hw.get(hardware)) as chosen:
+                    with hw.using(hw.get(hardware) if hardware is not None else None) as chip, \
+                            md.using(md.get(model) if model is not None else None) as mine:
                         spec = self.fn(rng)
-                    drew = chosen.draws
+                    drew = chip is not None and chip.draws
+                    drew_model = mine is not None and mine.draws
                 problem = build_problem(self, int(seed), spec, chosen_set, refused)
             finally:
                 _ACTIVE.reset(token)
             if not refused:
                 break
             chosen_set = {k: v for k, v in chosen_set.items() if k not in refused}  # as the spec allows: again
-        if drew:
-            problem = dataclasses.replace(problem, hardware=hardware)
+        if drew or drew_model:
+            problem = dataclasses.replace(problem, hardware=hardware if drew else None,
+                                          model=model if drew_model else None)
         return problem
 
     @property

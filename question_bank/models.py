@@ -255,3 +255,88 @@ def pool(name: str) -> tuple[Model, ...]:
 
 # The user's own models by id (question_bank.catalogue.load_user fills it).
 USER: dict[str, Model] = {}
+
+
+# --------------------------------------------------------------------------- #
+# The learner's own model (drill practice / ask / check --model ID, issue #25), as question_bank.hardware's chosen
+# chip: the templates that draw a model for a weights, fit, KV cache, decode, prefill, serving or ZeRO problem draw
+# it through :func:`draw`, which gives the chosen model where it suits the problem.
+# ``Template.generate(seed, model=ID)`` sets the choice while the template runs.
+
+# How often one problem may take the chosen model: a template that redraws until its world fits (the model on its
+# GPUs, a sequence within its context) falls back to the catalogue's models after this many tries.
+MAX_CHOSEN_DRAWS = 64
+MIN_CONTEXT = 512  # the shortest sequence a template asks about (inference.SEQS): a model must hold it
+
+
+class _Chosen:
+    __slots__ = ("model", "draws")
+
+    def __init__(self, model: Model) -> None:
+        self.model, self.draws = model, 0
+
+
+def _chosen_var():
+    g = globals()
+    if "_CHOSEN" not in g:
+        from contextvars import ContextVar
+
+        g["_CHOSEN"] = ContextVar("question_bank.models.chosen", default=None)
+    return g["_CHOSEN"]
+
+
+class using:  # noqa: N801 - a context manager read as a phrase: ``with models.using(model):``
+    """The model :func:`draw` gives while the block runs (None: the catalogue's draw)."""
+
+    def __init__(self, model: Model | None) -> None:
+        self.chosen = _Chosen(model) if model is not None else None
+
+    def __enter__(self) -> "_Chosen | None":
+        self._token = _chosen_var().set(self.chosen)
+        return self.chosen
+
+    def __exit__(self, *exc) -> None:
+        _chosen_var().reset(self._token)
+
+
+def usable(m: Model) -> bool:
+    """The model has what every model-drawing template computes with: a context that holds the shortest sequence
+    asked about, whole heads."""
+    return m.max_seq >= MIN_CONTEXT and m.params > 0 and m.layers > 0 and m.d_head > 0 and m.n_kv_heads > 0
+
+
+def _traits(m: Model) -> tuple:
+    """What a template's pool may hold in common and its formulas rely on: MoE or dense, the attention layout,
+    the MLP, the embeddings, the layer as built."""
+    return (m.is_moe, m.is_mla, m.attention, m.gpt_style, m.llama_style, m.gated, m.tied_embeddings, m.positions,
+            m.norm, m.sliding_window > 0, m.chunked_attention > 0)
+
+
+def suits(m: Model, pool) -> bool:
+    """``m`` has every trait (:func:`_traits`) all of ``pool``'s models share: a pool of dense models takes no MoE
+    model, a pool of Llama-style models no GPT-style one (realism: the formula matches the architecture)."""
+    pool = tuple(pool)
+    if not pool:
+        return False
+    mine, shared = _traits(m), [set(t) for t in zip(*(_traits(x) for x in pool))]
+    return all(len(values) > 1 or mine[k] in values for k, values in enumerate(shared))
+
+
+def draw(rng, pool, accept=None) -> Model:
+    """``rng.choice(pool)``, or the learner's chosen model (:class:`using`) when one is chosen, suits the pool
+    (:func:`suits`), has the template's ``accept(model)`` and has been drawn fewer than MAX_CHOSEN_DRAWS times in
+    this problem.  The seeded draw is made either way, so a problem with a chosen model draws everything else as
+    the catalogue's problem does."""
+    m = rng.choice(pool)
+    chosen = _chosen_var().get() if "_CHOSEN" in globals() else None
+    if chosen is None or chosen.draws >= MAX_CHOSEN_DRAWS or not usable(chosen.model) \
+            or not suits(chosen.model, pool) or (accept is not None and not accept(chosen.model)):
+        return m
+    chosen.draws += 1
+    return chosen.model
+
+
+def chosen() -> Model | None:
+    """The learner's chosen model while a template runs (None: none chosen, or one no template can draw)."""
+    c = _chosen_var().get() if "_CHOSEN" in globals() else None
+    return c.model if c is not None and usable(c.model) else None

@@ -22,6 +22,9 @@ def register(subparsers) -> None:
     from drill.commands.bank import convention_option
 
     convention_option(p)
+    p.add_argument("--model", metavar="ID", help="practise on this model: the weights, fit, KV cache, decode, "
+                                                 "prefill and ZeRO problems draw it (an id of `drill catalogue`, "
+                                                 "your own from <saves>/catalogue/ among them)")
     p.set_defaults(func=run_practice)
 
 
@@ -62,6 +65,11 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
         from drill.commands.catalogue import chosen_hardware
 
         hardware = chosen_hardware(args)
+    model = None
+    if getattr(args, "model", None) is not None:  # (as --hardware)
+        from drill.commands.catalogue import chosen_model
+
+        model = chosen_model(args)
     profile = open_profile(args.saves, args.profile, warn=False, lang=command_lang(args))  # Home names unused settings
     lang = args.lang or profile.settings().get("lang") or "en"
     try:
@@ -70,6 +78,7 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
 
         ctx = AppContext(profile, lang)
         ctx.hardware = hardware or saved_hardware(profile)
+        ctx.model = model or saved_model(profile)
         from drill.core.flow import saved_conventions
         from engine import convention_set
 
@@ -96,6 +105,16 @@ def saved_hardware(profile) -> str | None:
     from drill.core.flow import known_hardware
 
     return saved if known_hardware(saved, profile.root) else None
+
+
+def saved_model(profile) -> str | None:
+    """The model chosen in Settings, if it is still in the catalogue (a removed user file: none)."""
+    saved = profile.settings().get("model")
+    if not isinstance(saved, str):
+        return None
+    from drill.core.flow import known_model
+
+    return saved if known_model(saved, profile.root) else None
 
 
 def run_practice(args: argparse.Namespace) -> int:

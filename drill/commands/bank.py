@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from drill.commands.catalogue import chosen_hardware, hardware_option
+from drill.commands.catalogue import chosen_hardware, chosen_model, hardware_option, model_option
 
 if TYPE_CHECKING:
     from engine.grading import Verdict
@@ -100,6 +100,7 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print the problem, its answer and solution as JSON")
     hardware_option(p)
     convention_option(p)
+    model_option(p)
     p.set_defaults(func=run_ask)
 
     p = subparsers.add_parser("check", help="grade an answer to one problem",
@@ -118,6 +119,7 @@ def register(subparsers) -> None:
                         "chain is rescheduled once every step is recorded")
     hardware_option(p)
     convention_option(p)
+    model_option(p)
     p.add_argument("--seconds", metavar="N", help="the seconds the answer took (whole, 1-86400): graded and "
                                                   "recorded as the app does (a slow right answer scores 4, not 5)")
     p.set_defaults(func=run_check)
@@ -231,7 +233,7 @@ def run_ask(args: argparse.Namespace) -> int:
     seed = _whole(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
     lang = lang_of(args)
     hw = chosen_hardware(args)
-    problem = t.generate(seed, hardware=hw, conventions=chosen_conventions(args))
+    problem = t.generate(seed, hardware=hw, model=chosen_model(args), conventions=chosen_conventions(args))
     if args.json:
         _print_json(problem.to_dict(lang))
         return 0
@@ -249,7 +251,8 @@ def run_ask(args: argparse.Namespace) -> int:
         prefix = (f"{s.index + 1}. " if problem.is_chain else "")
         print(prefix + _answer_hint(s, lang))
     step_flag = " --step K" if problem.is_chain else ""
-    hw_flag = f" --hardware {problem.hardware}" if problem.hardware else ""
+    hw_flag = (f" --hardware {problem.hardware}" if problem.hardware else "") + \
+        (f" --model {problem.model}" if problem.model else "")
     from engine.convention_set import flags
 
     print(Twin("\nCheck with: ", "\n检查答案：").text(lang)
@@ -287,7 +290,8 @@ def grade_check(args: argparse.Namespace) -> Checked:
 
     t = _template(args.template)
     seed = _whole(args.seed, "--seed", 0, MAX_SEED)
-    problem = t.generate(seed, hardware=chosen_hardware(args), conventions=chosen_conventions(args))
+    problem = t.generate(seed, hardware=chosen_hardware(args), model=chosen_model(args),
+                         conventions=chosen_conventions(args))
     n = len(problem.steps)
     if args.step is not None:
         step = _whole(args.step, "--step", 1, n)
@@ -316,6 +320,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "seed": c.problem.seed,
         **({"hardware": c.problem.hardware} if c.problem.hardware else {}),
         **({"conventions": c.problem.chosen_conventions} if c.problem.convention_set else {}),
+        **({"model": c.problem.model} if c.problem.model else {}),
         "step": c.step_index + 1,
         "steps": len(c.problem.steps),
         "answer": c.typed,

@@ -236,6 +236,36 @@ def _emit(text: str) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
+def model_option(parser) -> None:
+    """``--model ID``: the model the weights, fit, KV cache, decode, prefill and ZeRO templates draw (ask, check,
+    practice)."""
+    parser.add_argument("--model", metavar="ID", help="practise on this model (an id of `drill catalogue`, your own "
+                                                      "from <saves>/catalogue/ among them)")
+
+
+def chosen_model(args: argparse.Namespace) -> str | None:
+    """The id given with ``--model``, checked as :func:`chosen_hardware` checks ``--hardware``: a built-in model, or
+    one of the user's files (a bad user file is said on stderr and the others still load).  UsageError when
+    unknown."""
+    wanted = getattr(args, "model", None)
+    if wanted is None:
+        return None
+    from drill.commands import UsageError, shown_arg
+    from drill.core.paths import command_lang
+    from question_bank import models
+
+    if any(m.key == wanted for m in models.ALL):
+        return wanted
+    loaded = _user(args)
+    _report(loaded.errors, command_lang(args))
+    if wanted in models.USER:
+        return wanted
+    known = [m.key for m in models.ALL] + list(models.USER)
+    raise UsageError(f"--model {shown_arg(wanted)} is no model of the catalogue (one of {', '.join(known)}; "
+                     "see `drill catalogue`)",
+                     f"--model {shown_arg(wanted)} 不是目录中的模型（可选：{', '.join(known)}；见 `drill catalogue`）")
+
+
 def hardware_option(parser) -> None:
     """``--hardware ID``: the chip the roofline, decode, ZeRO and fit templates draw (ask, check, practice)."""
     parser.add_argument("--hardware", metavar="ID", help="practise on this accelerator (an id of `drill catalogue`, "

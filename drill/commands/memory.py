@@ -504,7 +504,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
                           when=when, today=today, state=state if schedule else None, schedule=schedule,
                           mode="paper", typed=typed, value=value, step=step, seconds=seconds,
-                          interview=learning(profile).interview, hardware=problem.hardware,
+                          interview=learning(profile).interview, hardware=problem.hardware, model=problem.model,
                           conventions=problem.chosen_conventions)
 
     profile = _open(args)
@@ -522,7 +522,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
             return 0
         n = len(problem.steps)
         earlier = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware,
-                            problem.chosen_conventions)
+                            problem.chosen_conventions, problem.model)
         again = earlier.get(step)
         if len(earlier) == n and again is not None and again["typed"] == stored_text(typed) \
                 and again["quality"] == verdict.quality:  # all steps in, the whole review missing: a failed write
@@ -539,7 +539,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                        f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored['id']}。").text(lang),
                   file=out)
         steps = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware,
-                            problem.chosen_conventions)
+                            problem.chosen_conventions, problem.model)
         remaining = [k for k in range(1, n + 1) if k not in steps]
         if remaining:
             command = f"drill check {template.id} --seed {seed} --step K ANSWER --record"
@@ -577,14 +577,14 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
 
 
 def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int,
-                hardware: str | None = None, conventions: Mapping[str, str] | None = None
-                ) -> dict[int, Mapping[str, Any]]:
-    """The paper step rows of one chain (``item``, ``seed``, drawn on ``hardware``) since its last whole paper
-    review, by step (the latest row of each step)."""
+                hardware: str | None = None, conventions: Mapping[str, str] | None = None,
+                model: str | None = None                ) -> dict[int, Mapping[str, Any]]:
+    """The paper step rows of one chain (``item``, ``seed``, drawn on ``hardware``, of ``model``) since its last
+    whole paper review, by step (the latest row of each step)."""
     steps: dict[int, Mapping[str, Any]] = {}
     for r in rows:
         if (r["item"] != item or r["seed"] != seed or r["mode"] != "paper" or r.get("hardware") != hardware
-                or (r.get("conventions") or {}) != dict(conventions or {})):
+                or (r.get("conventions") or {}) != dict(conventions or {}) or r.get("model") != model):
             continue
         if r["step"] is None:
             steps.clear()  # a whole review closes the earlier attempt

@@ -29,6 +29,7 @@ class AppContext:
         self.hardware: str | None = None  # the learner's chip (drill practice --hardware ID): problems draw it
         # the learner's conventions off their default (Settings → conventions, --convention key=value; issue #24)
         self.conventions: dict[str, str] = {}
+        self.model: str | None = None  # the learner's model (drill practice --model ID): problems draw it
 
     def now(self) -> datetime:
         return self.clock()

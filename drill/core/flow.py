@@ -86,6 +86,7 @@ class Learning(NamedTuple):
 INTERVIEW_KEY = "interview"
 REVIEWS_KEY = "reviews_per_day"
 HARDWARE_KEY = "hardware"  # the accelerator practice draws (issue #25): an id, or None for the catalogue's mix
+MODEL_KEY = "model"  # the model practice draws (issue #25): an id, or None for the catalogue's mix
 SCHEDULER_KEY = "scheduler"
 # Settings → conventions (issue #24): the profile's setting "conventions" holds the choosable conventions off their
 # default (engine.convention_set); each is a field of the Settings screen keyed "convention-KEY".
@@ -142,10 +143,21 @@ def with_convention(saved: dict[str, str], key: str, value: str) -> dict[str, st
     return convention_set.canonical({**saved, key: value})
 
 
+def known_model(model_id: str, saves) -> bool:
+    """``model_id`` names a built-in model or one of the user's (``<saves>/catalogue/``, loaded here)."""
+    from question_bank import models, user_catalogue
+
+    if any(m.key == model_id for m in models.ALL):
+        return True
+    user_catalogue.load(saves)
+    return model_id in models.USER
+
+
 def parse_setting(key: str, text: str, today: date, saves=None) -> tuple[object, str | None]:
     """``(value, None)`` for a setting typed as ``text``, or ``(None, problem)`` with the i18n key of the
     problem: a whole number in its bounds, for the interview a date after ``today`` (empty: none), for the
-    hardware an accelerator id of the catalogue (the user's in ``saves``; empty: none), for the scheduler
+    hardware an accelerator id of the catalogue (the user's in ``saves``; empty: none), for the model a model id
+    of it, for the scheduler
     ``sm2`` or ``fsrs``."""
     text = text.strip()
     if key.startswith(CONVENTION_FIELD):  # one of the choosable values; empty: the default
@@ -160,6 +172,10 @@ def parse_setting(key: str, text: str, today: date, saves=None) -> tuple[object,
         if not text:
             return None, None
         return (text, None) if len(text) <= 48 and known_hardware(text, saves) else (None, "settings.bad_hardware")
+    if key == MODEL_KEY:
+        if not text:
+            return None, None
+        return (text, None) if len(text) <= 48 and known_model(text, saves) else (None, "settings.bad_model")
     if key == INTERVIEW_KEY:
         if not text:
             return None, None
@@ -479,7 +495,7 @@ class PracticeRun:
         """Show the session's current card from its first step."""
         self.card = self.session.current
         self.problem = (registry.get(self.card.item).generate(self.card.seed, hardware=self.ctx.hardware,
-                                                              conventions=self.ctx.conventions)
+                                                              model=self.ctx.model, conventions=self.ctx.conventions)
                         if self.card else None)
         self.step, self.prior, self.started, self.peeked = 0, [], self.ctx.now(), False
 
@@ -592,6 +608,7 @@ class PracticeRun:
             row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
                              when=a.when, today=today, state=None, schedule=False, mode=card.mode, typed=a.typed,
                              value=a.value, seconds=a.seconds, step=a.step + 1, hardware=a.problem.hardware,
+                             model=a.problem.model,
                              conventions=a.problem.chosen_conventions)
             a.rows.append(self.ctx.profile.record(row))
         if not chain or a.last_step:
@@ -600,11 +617,12 @@ class PracticeRun:
                 row = self.session.answer(chain_quality([s.quality for s in steps]),
                                           worst_verdict([s.status for s in steps]), when=a.when, typed="",
                                           value=None, seconds=sum(s.seconds for s in steps), today=today,
-                                          hardware=a.problem.hardware, conventions=a.problem.chosen_conventions)
+                                          hardware=a.problem.hardware, model=a.problem.model,
+                                          conventions=a.problem.chosen_conventions)
             else:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
                                           seconds=a.seconds, today=today, hardware=a.problem.hardware,
-                                          conventions=a.problem.chosen_conventions)
+                                          model=a.problem.model, conventions=a.problem.chosen_conventions)
             self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
             self._moved = False

@@ -145,6 +145,13 @@ STRINGS: dict[str, tuple[str, str]] = {
                                "catalogue's mix: roofline, decode, ZeRO and fit problems draw it",
                                "`drill catalogue` 中的 id（含 <存档文件夹>/catalogue/ 里自己的），留空表示按目录随机："
                                "roofline、decode、ZeRO 和显存容量题会用它出题"),
+    "settings.model": ("Practise on this model", "练习用的模型"),
+    "settings.model_hint": ("an id of `drill catalogue` (your own from <saves>/catalogue/ too), empty for the "
+                            "catalogue's mix: weights, fit, KV cache, decode, prefill and ZeRO problems draw it",
+                            "`drill catalogue` 中的 id（含 <存档文件夹>/catalogue/ 里自己的），留空表示按目录随机："
+                            "权重、显存容量、KV Cache、decode、prefill 和 ZeRO 题会用它出题"),
+    "settings.bad_model": ("no model of the catalogue has this id (see `drill catalogue`)",
+                           "目录中没有这个 id 的模型（见 `drill catalogue`）"),
     "settings.bad_hardware": ("no accelerator of the catalogue has this id (see `drill catalogue`)",
                               "目录中没有这个 id 的加速器（见 `drill catalogue`）"),
     "settings.keys": ("an edit is saved on Enter, Tab or Esc · Tab next field · Esc back",

@@ -31,9 +31,9 @@ from engine.storage import SaveFailed
 # Settings → conventions (issue #24): one field per choosable convention (engine.convention_set), after the others
 FIELDS = (("new_per_day", "settings.new_per_day"), (flow.REVIEWS_KEY, "settings.reviews_per_day"),
           (flow.INTERVIEW_KEY, "settings.interview"), (flow.HARDWARE_KEY, "settings.hardware"),
-          (flow.SCHEDULER_KEY, "settings.scheduler")) + tuple(
+          (flow.MODEL_KEY, "settings.model"), (flow.SCHEDULER_KEY, "settings.scheduler")) + tuple(
     (flow.CONVENTION_FIELD + c.key, "settings.convention") for c in convention_set.CHOOSABLE)
-MAX_LENGTH = {flow.HARDWARE_KEY: 48}  # an accelerator id; the other fields: 10
+MAX_LENGTH = {flow.HARDWARE_KEY: 48, flow.MODEL_KEY: 48}  # an accelerator or model id; the other fields: 10
 
 
 class SettingsScreen(DrillScreen):
@@ -98,6 +98,7 @@ class SettingsScreen(DrillScreen):
         values = {"new_per_day": str(rules.new_per_day), flow.REVIEWS_KEY: str(rules.reviews_per_day),
                   flow.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else "",
                   flow.HARDWARE_KEY: self.ctx.profile.settings().get(flow.HARDWARE_KEY) or "",
+                  flow.MODEL_KEY: self.ctx.profile.settings().get(flow.MODEL_KEY) or "",
                   flow.SCHEDULER_KEY: rules.scheduler}
         return values[key]
 
@@ -132,6 +133,8 @@ class SettingsScreen(DrillScreen):
     def _saved(self, event: SettingField.Saved) -> None:
         if event.key == flow.HARDWARE_KEY:
             self.ctx.hardware = event.value  # the next problem drawn is on it
+        if event.key == flow.MODEL_KEY:
+            self.ctx.model = event.value  # the next problem drawn is of it
         self.draw_plan()
         if event.key == flow.INTERVIEW_KEY and event.value is not None and not self._leaving:
             self.offer_pace()

@@ -27,8 +27,9 @@ ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "val
 # ID, issue #25): with template and seed it identifies the problem.  A row without it is as before.
 # "conventions" (issue #24): the conventions the problem was drawn and graded under, off their default
 # (engine.convention_set: {"bytes_per_param": "18"}); a row without it was graded under the seeds' conventions.
-OPTIONAL_ROW_FIELDS = ("hardware", "conventions")
-_HARDWARE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator id (question_bank.catalogue)
+# "model" (issue #25): the model id a problem was drawn of (drill ... --model ID), as "hardware".
+OPTIONAL_ROW_FIELDS = ("hardware", "conventions", "model")
+_HARDWARE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator or model id (question_bank.catalogue)
 
 
 BACKUPS = 3  # generations kept beside each save file: X.bak (the previous version), X.bak2, X.bak3

@@ -116,6 +116,7 @@ def state_problem(d: Any, today: date | None = None) -> str | None:
 
 _ROW_KEYS = frozenset(ROW_FIELDS)
 _OPTIONAL_OK = {"hardware": lambda v: type(v) is str and _HARDWARE.fullmatch(v) is not None,
+                "model": lambda v: type(v) is str and _HARDWARE.fullmatch(v) is not None,
                 "conventions": lambda v: type(v) is dict and bool(v) and convention_set.problem(v) is None}
 _VERDICTS, _MODES = frozenset(VERDICTS), frozenset(MODES)
 
@@ -172,6 +173,8 @@ def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> 
         return p
     if "conventions" in row and not row["conventions"]:
         return "conventions must name at least one convention off its default (a row without it: the defaults)"
+    if "model" in row and not (isinstance(row["model"], str) and _HARDWARE.fullmatch(row["model"])):
+        return f"model must be a model id (lowercase letters, digits, _ . -), not {row['model']!r:.80}"
     if stored and (p := _number_problem("id", row["id"], 1, MAX_ID, whole=True)):
         return p
     if not _ts_ok(row["ts"]):
@@ -313,6 +316,8 @@ SETTINGS: dict[str, Any] = {
     "hardware": lambda k, v: (None if v is None or (type(v) is str and _HARDWARE.fullmatch(v))
                               else f"{k} must be an accelerator id or null, not {v!r:.80}"),
     "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions (issue #24)
+    "model": lambda k, v: (None if v is None or (type(v) is str and _HARDWARE.fullmatch(v))
+                           else f"{k} must be a model id or null, not {v!r:.80}"),
 }
 
 

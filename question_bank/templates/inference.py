@@ -124,7 +124,7 @@ def _serving(rng, *, dense_only: bool = True, max_gpus: int = 8) -> tuple[Model,
     """A model, a weight precision the GPU can hold, a GPU type and the GPU count that holds the weights with
     room to spare."""
     while True:
-        m = rng.choice(models.DENSE if dense_only else models.MODELS)
+        m = models.draw(rng, models.DENSE if dense_only else models.MODELS)
         dtype = rng.choice(WEIGHT_DTYPES)
         gpu = hardware.draw(rng, hardware.GPUS)
         dtype = storable(gpu, dtype)
@@ -143,7 +143,7 @@ def _serving(rng, *, dense_only: bool = True, max_gpus: int = 8) -> tuple[Model,
 @template("inference.weights_bytes", topic="inference", title="Memory for the weights of a model",
           title_zh="模型权重占用的显存", difficulty=1, target_seconds=45)
 def weights_bytes(rng):
-    m = rng.choice(models.MODELS)
+    m = models.draw(rng, models.MODELS)
     dtype = rng.choice(("fp32", "bf16", "fp16", "fp8", "int8", "int4"))
     return Spec(
         givens=(model_given(m), params_given(m), given("dtype", "Weight precision", "权重精度", dtype),
@@ -160,7 +160,7 @@ def weights_bytes(rng):
           title_zh="权重能否放进一张卡？", difficulty=2, target_seconds=60)
 def fits_on_card(rng):
     while True:  # a format the chip can hold (no fp8 on V100 / A100; fp16 for 16-bit on V100)
-        m, gpu = rng.choice(models.MODELS), hardware.draw(rng, hardware.GPUS)
+        m, gpu = models.draw(rng, models.MODELS), hardware.draw(rng, hardware.GPUS)
         dtype = storable(gpu, rng.choice(("fp32", "bf16", "fp8", "int8", "int4")))
         if dtype is None:
             continue
@@ -205,7 +205,7 @@ def _hypothetical_model(rng) -> Model:
 @template("inference.kv_bytes_per_token", topic="inference", title="KV cache bytes per token (formula given)",
           title_zh="每个 token 的 KV Cache 字节数（给出公式）", difficulty=1, target_seconds=60)
 def kv_bytes_per_token(rng):
-    m = rng.choice(models.MODELS) if rng.random() < 0.6 else _hypothetical_model(rng)
+    m = models.draw(rng, models.MODELS) if rng.random() < 0.6 else _hypothetical_model(rng)
     dtype = rng.choice(("fp32", "bf16", "fp16", "fp8"))
     name_zh = model_zh(m)
     return Spec(
@@ -232,7 +232,7 @@ def _seq(rng, m: Model) -> int:
 @template("inference.kv_cache_size", topic="inference", title="KV cache size of a batch (MHA / GQA / MQA)",
           title_zh="一个 batch 的 KV Cache 大小（MHA / GQA / MQA）", difficulty=2, target_seconds=90)
 def kv_cache_size(rng):
-    m = rng.choice(models.MODELS)
+    m = models.draw(rng, models.MODELS)
     dtype = rng.choice(("bf16", "fp16", "fp8"))
     batch, seq = rng.choice((1, 2, 4, 8, 16, 32, 64, 128)), _seq(rng, m)
     return Spec(
@@ -252,7 +252,7 @@ def kv_cache_size(rng):
 @template("inference.kv_cache_derive", topic="inference", title="KV cache from the raw model config",
           title_zh="由原始模型配置推导 KV Cache", difficulty=3, target_seconds=120)
 def kv_cache_derive(rng):
-    m = rng.choice(models.MODELS)
+    m = models.draw(rng, models.MODELS)
     dtype = rng.choice(("bf16", "fp8"))
     batch, seq = rng.choice((1, 4, 8, 16, 32, 64)), _seq(rng, m)
     bpe = DTYPE_BYTES[dtype]
@@ -374,7 +374,7 @@ def decode_tps_batch(rng):
           title_zh="Prefill 时间下限", difficulty=2, target_seconds=90)
 def prefill_time(rng):
     while True:  # 16-bit weights on the fewest power-of-two GPUs (at most 8) that hold them
-        m, gpu = rng.choice(models.DENSE), hardware.draw(rng, hardware.GPUS)
+        m, gpu = models.draw(rng, models.DENSE), hardware.draw(rng, hardware.GPUS)
         n = devices(gpu, 1.25 * weight_bytes(m, "bf16"))
         if n * gpu.memory >= 1.25 * weight_bytes(m, "bf16"):
             break
@@ -445,7 +445,7 @@ def max_batch_fit(rng):
           title_zh="装下模型与 KV Cache 所需的 GPU 数", difficulty=2, target_seconds=120)
 def min_gpus_serving(rng):
     while True:
-        m, gpu = rng.choice(models.MODELS), hardware.draw(rng, hardware.GPUS)
+        m, gpu = models.draw(rng, models.MODELS), hardware.draw(rng, hardware.GPUS)
         dtype = storable(gpu, rng.choice(("bf16", "fp8", "int4")))
         batch, seq = rng.choice((1, 8, 16, 32, 64)), _seq(rng, m)
         if dtype is None:

@@ -249,7 +249,7 @@ def zero_expression(rng):
           conventions=("bytes_per_param",))
 def zero_planning(rng):
     while True:  # the fewest GPUs is a whole number settled by hand (base.WHOLE_MARGIN)
-        model = rng.choice([m for m in models.MODELS if m.params >= 7e9])
+        model = models.draw(rng, [m for m in models.MODELS if m.params >= 7e9], accept=lambda m: m.params >= 7e9)
         phi, n = nominal_phi(model), rng.choice((8, 16, 32, 64, 128, 256))
         gpu = hardware.draw(rng, [g for g in hardware.GPUS if g.memory >= 40e9])
         static = formulas.get("train_static_bytes").evaluate(phi=phi)

@@ -171,3 +171,27 @@ async def test_the_conventions_fields_read_in_chinese(profile, clock):
         assert "约定：计算最优时每个参数的 token 数" in text_of(screen, "#label-convention-tokens_per_param")
         assert screen.query_one("#input-convention-tokens_per_param").value == "21"
         assert "21 Hoffmann 等 2022" in text_of(screen, "#hint-convention-tokens_per_param")
+
+
+@sync
+async def test_settings_choose_the_model_practice_draws(profile, clock):
+    from question_bank import registry, user_catalogue
+    from tests.unit.test_catalogue_validation import MY_MODEL
+
+    (profile.root / "catalogue").mkdir()
+    (profile.root / "catalogue" / "lab.toml").write_text(MY_MODEL)
+    app = make_app(profile, clock)
+    try:
+        async with app.run_test(size=(80, 30)) as pilot:
+            await pilot.press("o")
+            screen = app.screen
+            await type_into(pilot, screen, "model", "nope")
+            assert "no model" in text_of(screen, "#hint-model")
+            assert profile.settings().get("model") is None  # refused: nothing saved
+            await type_into(pilot, screen, "model", "my_model")
+            assert profile.settings()["model"] == "my_model" and app.ctx.model == "my_model"
+            assert registry.get("inference.kv_cache_size").generate(1, model=app.ctx.model).model == "my_model"
+            await type_into(pilot, screen, "model", "")
+            assert profile.settings()["model"] is None and app.ctx.model is None
+    finally:
+        user_catalogue.load(profile.root / "nowhere")
