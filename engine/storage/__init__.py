@@ -41,6 +41,7 @@ The package's rooms, each holding one concern:
 - :mod:`.validation`: checks of rows, states, settings, mocks and export documents;
 - :mod:`.segments`: the log's segment files and their digests;
 - :mod:`.recent`: each item's latest answers;
+- :mod:`.mockfile`: the mocks file and its journal;
 - :mod:`.jsonstream`: a JSON object read a member (and a list element) at a time;
 - :mod:`.transfer`: import (checked and written as it is read) and export (written piece by piece);
 - :mod:`.profile`: :class:`Profile`, which ties them together.

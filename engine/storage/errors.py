@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..messages import Twin, say
 from .layout import SCHEMA_VERSION, TABLES, _file_kind
-from .validation import _is_int
+from .validation import InvalidDocument, _is_int  # noqa: F401 (InvalidDocument: defined with its checks)
 
 
 class ProfileLocked(Exception):
@@ -110,8 +110,6 @@ class JournalDamaged(DamagedSave):
         Exception.__init__(self, self.message.text("en"))
 
 
-class InvalidDocument(ValueError):
-    """An import document (or a row) that fails validation: names the first problem."""
 
 
 class BadProfileName(_Said, ValueError):

@@ -19,7 +19,7 @@ from tinydb.table import Document
 from ..messages import Twin
 from ..sm2 import ItemState
 from . import durable as _durable
-from . import journal, layout, snapshots
+from . import journal, layout, mockfile, snapshots
 from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
 from .errors import (
     BadProfileName,
@@ -50,14 +50,16 @@ from .layout import (
 from .lock import ProfileLock, ReaderHandle
 from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
 from .segments import file_identity, read_digest, row_sum, segment_rows, write_digest
-from .transfer import STREAMED, build_profile, export_chunks, exported, members_of
+from .transfer import export_chunks, exported, swap_in
 from .validation import (
+    STREAMED,
     _copy,
     _day_ok,
     _is_int,
     _plain_problem,
     _row_copy,
     _text_ok,
+    members_of,
     mock_problem,
     row_problem,
     setting_problem,
@@ -242,7 +244,7 @@ class Profile:
         fresh_state = not (self.path / "state.json").exists()
         self._read_state()
         self._read_mocks()
-        self._check_mock_journal()
+        mockfile.check_journal(self)
         if self._segments:
             self._open_segment(self._segments[-1])
         self._reconcile(fresh_state)
@@ -374,53 +376,6 @@ class Profile:
                         _flush(self._seg_db)
                 except OSError as e:  # the next write tries again
                     self._jrows, self._jseq, self._jsize = rows, seq, 0
-                    self.state_behind = save_failed(e, jpath)
-
-    def _check_mock_journal(self) -> None:
-        """The mocks file against its journal, as :meth:`_check_journal` a log file: a mocks file behind its
-        journal (a crash between the two writes, an older copy put back) is made from it, the newest mock result
-        kept; a journal damaged or behind is set aside and written again from the whole mocks file, and said."""
-        path = self.path / "mocks.json"
-        jpath = journal_path(path)
-        try:
-            j = journal.read_journal(jpath, "mocks")
-        except OSError as e:
-            raise ReadFailed(jpath, e) from None
-        db, table = self._mock_db, self._mock_db.table("mocks")
-        seq = (db.table("meta").get(doc_id=1) or {}).get("seq", 0)
-        seq = seq if _is_int(seq) and seq >= 0 else 0
-        mocks = {d.doc_id: dict(d) for d in table.all()}
-        problem = journal.step_problem(j, seq, mocks, "the mocks file")
-        self._mjrows, self._mjseq, self._mjsize = (j.rows_at(), j.seq, j.size) if problem is None else (mocks, seq, 0)
-        if problem is None and j.seq > seq:  # the mocks file is behind: made from the journal (a reader: in memory)
-            table.truncate()
-            for i in sorted(self._mjrows):
-                table.insert(Document(self._mjrows[i], doc_id=i))
-            db.table("meta").upsert(Document(journal.segment_meta(j.seq, j.size, "mocks"), doc_id=1))
-            if not self.read_only:
-                try:
-                    _flush(db)
-                except OSError as e:  # the mock results are in the journal: the next open tries again
-                    db.storage._cache_modified_count = 0
-                    self.state_behind = save_failed(e, path)
-        if problem is not None:
-            self.damaged[jpath] = JournalDamaged(jpath, problem, healed=False, mocks=True)
-            if not self.read_only:
-                try:
-                    aside = jpath.with_name(jpath.name + ".damaged")
-                    if jpath.exists():
-                        _durable.fault_point("replace", aside)
-                        os.replace(jpath, aside)
-                    self._mjseq = max(seq, 1)
-                    self._mjsize = journal.write_whole(jpath, [mocks[i] for i in sorted(mocks)], seq=self._mjseq)
-                    self._mjrows = dict(mocks)
-                    self.damaged[jpath] = JournalDamaged(jpath, problem, healed=True, mocks=True,
-                                                         aside=aside if aside.exists() else None)
-                    db.table("meta").upsert(Document(journal.segment_meta(self._mjseq, self._mjsize, "mocks"),
-                                                     doc_id=1))
-                    _flush(db)
-                except OSError as e:  # the next write tries again
-                    self._mjrows, self._mjseq, self._mjsize = mocks, seq, 0
                     self.state_behind = save_failed(e, jpath)
 
     @staticmethod
@@ -783,34 +738,7 @@ class Profile:
         self._check_writer()
         if (p := mock_problem(result, stored=False)) is not None:
             raise InvalidDocument(f"mock result: {p}")
-        db, path = self._mock_db, self.path / "mocks.json"
-        table, meta = db.table("mocks"), db.table("meta")
-        mock_id = max((d.doc_id for d in table.all()), default=0) + 1
-        stored = {**_copy(result), "id": mock_id}
-        # written twice, as a review is (.journal): first a journal line putting it (and, the first time, every
-        # older result), fsynced; then the mocks file, whose meta names that line
-        old_meta = meta.get(doc_id=1)
-        seq = self._mjseq + 1
-        line = journal.diff_line(seq, self._mjrows, {**{d.doc_id: dict(d) for d in table.all()}, mock_id: stored})
-        jpath = journal_path(path)
-        journal.append(jpath, line, self._mjsize)
-        table.insert(Document(stored, doc_id=mock_id))
-        meta.upsert(Document(journal.segment_meta(seq, self._mjsize + len(line), "mocks"), doc_id=1))
-        try:
-            _flush(db)
-        except BaseException as e:  # (a SaveFailed naming the mocks file)
-            if isinstance(e, OSError):  # not stored: the line is cut off (after a crash it stays, and the next
-                journal.cut_back(jpath, self._mjsize)  # open finishes the write from it)
-            table.remove(doc_ids=[mock_id])  # keep the cache equal to the file
-            if old_meta is None:
-                meta.remove(doc_ids=[1])
-            else:
-                meta.upsert(Document(dict(old_meta), doc_id=1))
-            db.storage._cache_modified_count = 0
-            raise
-        self._mjrows = {d.doc_id: dict(d) for d in table.all()}
-        self._mjseq, self._mjsize = seq, self._mjsize + len(line)
-        return _copy(stored)
+        return mockfile.add(self, result)
 
     # -- reading ---------------------------------------------------------- #
 
@@ -1037,35 +965,4 @@ class Profile:
 
     def _import(self, members, today: date | None, where=None) -> dict:
         self._check_writer()
-        staging, old = self.root / f".{self.name}.import", self.root / f".{self.name}.old"
-        try:
-            if staging.exists():
-                shutil.rmtree(staging)
-            counts = build_profile(members, today, staging, where)
-        except OSError as e:  # nothing changed: the profile is as it was, and no half-built copy is left
-            shutil.rmtree(staging, ignore_errors=True)
-            raise save_failed(e, e.filename or staging) from e
-        except BaseException:  # invalid (or not JSON): the same
-            shutil.rmtree(staging, ignore_errors=True)
-            raise
-        self._close_dbs()
-        try:
-            if old.exists():
-                shutil.rmtree(old)
-            _durable.fault_point("replace", old)
-            os.replace(self.path, old)
-            try:
-                _durable.fault_point("replace", self.path)
-                os.replace(staging, self.path)
-            except OSError:
-                _durable.fault_point("replace", self.path)
-                os.replace(old, self.path)  # put the profile back as it was
-                raise
-        except OSError as e:
-            shutil.rmtree(staging, ignore_errors=True)
-            self._load()
-            raise save_failed(e, e.filename or self.path) from e
-        _fsync_dir(self.root)
-        shutil.rmtree(old, ignore_errors=True)  # else removed by the next open (_recover_import)
-        self._load()
-        return counts
+        return swap_in(self, members, today, where)

@@ -12,32 +12,24 @@ so a bad import never changes the profile.
 
 from __future__ import annotations
 
+import os
+import shutil
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any, Callable
 
 from ..sm2 import ItemState
-from . import layout
+from . import durable, layout
 from .durable import _dumps, _fsync_dir, atomic_write
-from .errors import InvalidDocument
+from .errors import save_failed
 from .journal import segment_meta, write_whole
-from .layout import EXPORT_FORMAT, SCHEMA_VERSION, digest_path, journal_path, segment_path
+from .layout import SCHEMA_VERSION, digest_path, journal_path, segment_path
 from .recent import _NO_RECENT
 from .sealed import seal
 from .segments import file_identity, write_digest
-from .validation import MAX_NAME, _is_int, _text_ok, mock_problem, row_problem, setting_problem, state_problem
-
-STREAMED = frozenset(("reviews", "mocks"))  # the members read element by element (they grow with the history)
-_REQUIRED = (("settings", dict), ("states", dict), ("reviews", list), ("mocks", list))
-
-
-def members_of(doc: Any) -> Iterator[tuple[str, Any]]:
-    """An export document already in memory as the members :func:`build_profile` reads."""
-    if not isinstance(doc, Mapping):
-        raise InvalidDocument("the document must be a JSON object")
-    yield from doc.items()
+from .validation import checked_rows
 
 
 class _LogWriter:
@@ -70,107 +62,80 @@ class _LogWriter:
         self.rows = []
 
 
-def _head_problem(key: str, value: Any) -> str | None:
-    """The problem of a member that is not the log nor the mocks (None: valid, or a member an import ignores)."""
-    if key == "format" and value != EXPORT_FORMAT:
-        return f"format must be {EXPORT_FORMAT!r}, not {value!r:.80}"
-    if key == "schema":
-        if _is_int(value) and value > SCHEMA_VERSION:
-            return (f"written by a newer version of infra-drill (schema {value}; this one reads "
-                    f"{SCHEMA_VERSION}): upgrade infra-drill to import it")
-        if type(value) is not int or value != SCHEMA_VERSION:  # not true, not 1.0
-            return f"schema must be the whole number {SCHEMA_VERSION}, not {value!r:.80}"
-    kind = dict(_REQUIRED).get(key)
-    if kind is not None and not isinstance(value, kind):
-        return f"{key} must be a JSON {'object' if kind is dict else 'list'}"
-    return None
-
-
-def build_profile(members: Iterable[tuple[str, Any]], today: date | None = None, folder: Path | None = None,
+def build_profile(members: Iterable[tuple[str, Any]], today: date | None, folder: Path,
                   where: Callable[[], str] | None = None) -> dict:
-    """Check an export document given as its members (``members_of``, or ``jsonstream.ObjectStream.members``
-    with :data:`STREAMED`) and, with ``folder``, write it there as a new profile folder, synced.
-
-    ``InvalidDocument`` names the first problem (``where()``, if given, says where in the file the value just
-    read began: ``line 12 column 3``); the folder is then left half-built for the caller to remove.
-    ``today``: nothing may be dated after it.  Returns the counts of items, reviews and mocks.
-    """
-    def bad(problem: str, at: str = "") -> InvalidDocument:
-        return InvalidDocument(f"{at}{problem}" + (f" (at {where()})" if where is not None else ""))
-
-    log = _LogWriter(folder) if folder is not None else None
-    seen: dict[str, Any] = {}
-    last, n_rows = 0, 0
+    """Check an export document given as its members (``validation.checked_rows``) and write it as a new profile
+    folder ``folder``, synced, the rows a log file at a time as they are read.  ``InvalidDocument`` names the
+    first problem (the folder is then left half-built for the caller to remove).  Returns the counts of items,
+    reviews and mocks."""
+    log = _LogWriter(folder)
+    rest: dict[str, Any] = {}
+    n_rows, last = 0, 0
     days: Counter[str] = Counter()
     recent: dict[str, Any] = {}
-    mocks: dict[int, dict] = {}
-    for key, value in members:
-        if key in seen:
-            raise bad(f"the member {key!r} appears twice")
-        streamed = key in STREAMED and isinstance(value, (list, Iterator))  # (else: the wrong kind, said below)
-        seen[key] = value if not streamed else []
-        if not streamed:
-            if (p := _head_problem(key, value)) is not None:
-                raise bad(p)
-        if key == "settings":
-            for name, v in value.items():
-                if (p := setting_problem(name, v)) is not None:
-                    raise bad(p, f"settings.{name}: ")
-        elif key == "states":
-            for item, st in value.items():
-                if not 0 < len(item) <= MAX_NAME or not _text_ok(item):
-                    raise bad(f"an item id must be text of 1 to {MAX_NAME} characters", "states: ")
-                if (p := state_problem(st, today)) is not None:
-                    raise bad(p, f"states[{item!r}]: ")
-        elif key == "reviews" and streamed:
-            for i, row in enumerate(value):
-                if (p := row_problem(row, today=today)) is not None:
-                    raise bad(p, f"reviews[{i}]: ")
-                if row["id"] <= last:
-                    raise bad(f"ids must increase (id {row['id']} after {last})", f"reviews[{i}]: ")
-                last, n_rows = row["id"], n_rows + 1
-                days[row["date"]] += 1
-                item = row["item"]
-                recent[item] = recent.get(item, _NO_RECENT).after(row["quality"], row["step"], row["verdict"],
-                                                                  row["date"])
-                if log is not None:
-                    log.add(row)
-        elif key == "mocks" and streamed:
-            for i, m in enumerate(value):
-                if (p := mock_problem(m, today=today)) is not None:
-                    raise bad(p, f"mocks[{i}]: ")
-                if m["id"] in mocks:
-                    raise bad(f"id {m['id']} appears twice", f"mocks[{i}]: ")
-                mocks[m["id"]] = m
-    for key in ("format", "schema"):
-        if key not in seen and (p := _head_problem(key, None)) is not None:
-            raise InvalidDocument(p)
-    for key, kind in _REQUIRED:
-        if key not in seen:
-            raise InvalidDocument(f"{key} must be a JSON {'object' if kind is dict else 'list'}")
-    if log is not None:
-        log.close()
-        states = {str(k + 1): {"item": item, **ItemState.from_dict(st).to_dict()}
-                  for k, (item, st) in enumerate(sorted(seen["states"].items()))}
-        next_id = last + 1
-        tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": next_id, "undo": None}},
-                  "states": states, "settings": {"1": dict(seen["settings"])},
-                  "days": {"1": {"next_id": next_id, "counts": dict(days)}},
-                  "recent": {"1": {"next_id": next_id, "items": {k: r.to_dict() for k, r in recent.items()}}}}
-        atomic_write(folder / "state.json", seal(_dumps(tables)), backup=False)
-        ordered = [mocks[i] for i in sorted(mocks)]  # in two places, as the reviews (see .journal)
-        jsize = write_whole(journal_path(folder / "mocks.json"), ordered, seq=1)
-        atomic_write(folder / "mocks.json", seal(_dumps({"meta": {"1": segment_meta(1, jsize, "mocks")},
-                                                          "mocks": {str(m["id"]): m for m in ordered}})),
-                     backup=False)
-        _fsync_dir(folder / "reviews")
-        _fsync_dir(folder)
-    return {"items": len(seen["states"]), "reviews": n_rows, "mocks": len(mocks)}
+    for row in checked_rows(members, today, rest, where):
+        n_rows, last = n_rows + 1, row["id"]
+        days[row["date"]] += 1
+        item = row["item"]
+        recent[item] = recent.get(item, _NO_RECENT).after(row["quality"], row["step"], row["verdict"], row["date"])
+        log.add(row)
+    log.close()
+    states = {str(k + 1): {"item": item, **ItemState.from_dict(st).to_dict()}
+              for k, (item, st) in enumerate(sorted(rest["states"].items()))}
+    next_id = last + 1
+    tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": next_id, "undo": None}},
+              "states": states, "settings": {"1": dict(rest["settings"])},
+              "days": {"1": {"next_id": next_id, "counts": dict(days)}},
+              "recent": {"1": {"next_id": next_id, "items": {k: r.to_dict() for k, r in recent.items()}}}}
+    atomic_write(folder / "state.json", seal(_dumps(tables)), backup=False)
+    ordered = [rest["mocks"][i] for i in sorted(rest["mocks"])]  # in two places, as the reviews (see .journal)
+    jsize = write_whole(journal_path(folder / "mocks.json"), ordered, seq=1)
+    atomic_write(folder / "mocks.json", seal(_dumps({"meta": {"1": segment_meta(1, jsize, "mocks")},
+                                                      "mocks": {str(m["id"]): m for m in ordered}})), backup=False)
+    _fsync_dir(folder / "reviews")
+    _fsync_dir(folder)
+    return {"items": len(rest["states"]), "reviews": n_rows, "mocks": len(ordered)}
 
 
-def write_profile(folder: Path, doc: Mapping[str, Any]) -> None:
-    """Write the profile ``doc`` (valid: see ``document_problem``) as a new profile folder ``folder``, synced."""
-    build_profile(members_of(doc), None, folder)
+def swap_in(profile, members: Iterable[tuple[str, Any]], today: date | None,
+            where: Callable[[], str] | None = None) -> dict:
+    """Replace ``profile`` (open, a writer's) by the export document given as ``members``: built beside it
+    (:func:`build_profile`) and swapped in with two renames, so a crash leaves the old profile or the new one
+    (an import interrupted between its renames is finished or rolled back by the next open); at any problem
+    nothing changes and no half-built folder is left.  Returns the counts of items, reviews and mocks."""
+    root, name = profile.root, profile.name
+    staging, old = root / f".{name}.import", root / f".{name}.old"
+    try:
+        if staging.exists():
+            shutil.rmtree(staging)
+        counts = build_profile(members, today, staging, where)
+    except OSError as e:  # nothing changed: the profile is as it was, and no half-built copy is left
+        shutil.rmtree(staging, ignore_errors=True)
+        raise save_failed(e, e.filename or staging) from e
+    except BaseException:  # invalid (or not JSON): the same
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    profile._close_dbs()
+    try:
+        if old.exists():
+            shutil.rmtree(old)
+        durable.fault_point("replace", old)
+        os.replace(profile.path, old)
+        try:
+            durable.fault_point("replace", profile.path)
+            os.replace(staging, profile.path)
+        except OSError:
+            durable.fault_point("replace", profile.path)
+            os.replace(old, profile.path)  # put the profile back as it was
+            raise
+    except OSError as e:
+        shutil.rmtree(staging, ignore_errors=True)
+        profile._load()
+        raise save_failed(e, e.filename or profile.path) from e
+    _fsync_dir(root)
+    shutil.rmtree(old, ignore_errors=True)  # else removed by the next open (Profile._recover_import)
+    profile._load()
+    return counts
 
 
 def exported(row: dict) -> dict:

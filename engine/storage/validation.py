@@ -18,7 +18,7 @@ import copy
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import date, timedelta
 from typing import Any
 
@@ -26,7 +26,7 @@ from .. import convention_set
 from ..langs import LANGS
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
-from .layout import _HARDWARE, OPTIONAL_ROW_FIELDS, ROW_FIELDS
+from .layout import _HARDWARE, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
 
 MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
 MAX_EF = 100.0  # SM-2 adds at most 0.1 per review, and intervals stop growing at MAX_INTERVAL long before
@@ -331,17 +331,103 @@ def setting_problem(key: Any, value: Any) -> str | None:
     return check(key, value) if check is not None else None
 
 
+class InvalidDocument(ValueError):
+    """An import document (or a row) that fails validation: names the first problem."""
+
+
+STREAMED = frozenset(("reviews", "mocks"))  # the members an import reads element by element (they grow)
+_REQUIRED = (("settings", dict), ("states", dict), ("reviews", list), ("mocks", list))
+
+
+def members_of(doc: Any) -> Iterator[tuple[str, Any]]:
+    """An export document already in memory as the members :func:`checked_rows` reads."""
+    if not isinstance(doc, Mapping):
+        raise InvalidDocument("the document must be a JSON object")
+    yield from doc.items()
+
+
+def _head_problem(key: str, value: Any) -> str | None:
+    """The problem of a member that is not the log nor the mocks (None: valid, or a member an import ignores)."""
+    if key == "format" and value != EXPORT_FORMAT:
+        return f"format must be {EXPORT_FORMAT!r}, not {value!r:.80}"
+    if key == "schema":
+        if _is_int(value) and value > SCHEMA_VERSION:
+            return (f"written by a newer version of infra-drill (schema {value}; this one reads "
+                    f"{SCHEMA_VERSION}): upgrade infra-drill to import it")
+        if type(value) is not int or value != SCHEMA_VERSION:  # not true, not 1.0
+            return f"schema must be the whole number {SCHEMA_VERSION}, not {value!r:.80}"
+    kind = dict(_REQUIRED).get(key)
+    if kind is not None and not isinstance(value, kind):
+        return f"{key} must be a JSON {'object' if kind is dict else 'list'}"
+    return None
+
+
+def checked_rows(members: Iterable[tuple[str, Any]], today: date | None = None, rest: dict | None = None,
+                 where: Callable[[], str] | None = None) -> Iterator[dict]:
+    """The review rows of an export document given as its members (``members_of``, or a streamed file's:
+    ``jsonstream.ObjectStream.members`` with :data:`STREAMED`), each yielded once checked, in file order; at the
+    end ``rest`` gets the checked ``settings``, ``states`` and ``mocks`` (by id).
+
+    ``InvalidDocument`` names the first problem: the member, the row and the field (``where()``, if given, says
+    where in the file the value just read began: ``line 12 column 3``).  ``today``: nothing may be dated after it.
+    """
+    def bad(problem: str, at: str = "") -> InvalidDocument:
+        return InvalidDocument(f"{at}{problem}" + (f" (at {where()})" if where is not None else ""))
+
+    seen: dict[str, Any] = {}
+    last = 0
+    mocks: dict[int, dict] = {}
+    for key, value in members:
+        if key in seen:
+            raise bad(f"the member {key!r} appears twice")
+        streamed = key in STREAMED and isinstance(value, (list, Iterator))  # (else: the wrong kind, said below)
+        seen[key] = value if not streamed else []
+        if not streamed and (p := _head_problem(key, value)) is not None:
+            raise bad(p)
+        if key == "settings":
+            for name, v in value.items():
+                if (p := setting_problem(name, v)) is not None:
+                    raise bad(p, f"settings.{name}: ")
+        elif key == "states":
+            for item, st in value.items():
+                if not 0 < len(item) <= MAX_NAME or not _text_ok(item):
+                    raise bad(f"an item id must be text of 1 to {MAX_NAME} characters", "states: ")
+                if (p := state_problem(st, today)) is not None:
+                    raise bad(p, f"states[{item!r}]: ")
+        elif key == "reviews" and streamed:
+            for i, row in enumerate(value):
+                if (p := row_problem(row, today=today)) is not None:
+                    raise bad(p, f"reviews[{i}]: ")
+                if row["id"] <= last:
+                    raise bad(f"ids must increase (id {row['id']} after {last})", f"reviews[{i}]: ")
+                last = row["id"]
+                yield row
+        elif key == "mocks" and streamed:
+            for i, m in enumerate(value):
+                if (p := mock_problem(m, today=today)) is not None:
+                    raise bad(p, f"mocks[{i}]: ")
+                if m["id"] in mocks:
+                    raise bad(f"id {m['id']} appears twice", f"mocks[{i}]: ")
+                mocks[m["id"]] = m
+    for key in ("format", "schema"):
+        if key not in seen and (p := _head_problem(key, None)) is not None:
+            raise InvalidDocument(p)
+    for key, kind in _REQUIRED:
+        if key not in seen:
+            raise InvalidDocument(f"{key} must be a JSON {'object' if kind is dict else 'list'}")
+    if rest is not None:
+        rest.update(settings=seen["settings"], states=seen["states"], mocks=mocks)
+
+
 def document_problem(doc: Any, today: date | None = None) -> str | None:
     """The first problem of an export document, or None when all of it is valid.
 
-    ``today`` (the importing drill's day): nothing in it may be dated later.  The
-    checks are the import's own (``transfer.build_profile``, which a streamed import runs as it reads).
+    ``today`` (the importing drill's day): nothing in it may be dated later.  The checks are the import's own
+    (:func:`checked_rows`, which a streamed import runs as it reads).
     """
-    from .errors import InvalidDocument
-    from .transfer import build_profile, members_of
-
     try:
-        build_profile(members_of(doc), today)
+        for _ in checked_rows(members_of(doc), today):
+            pass
     except InvalidDocument as e:
         return str(e)
     return None
