@@ -183,7 +183,7 @@ async def test_settings_choose_the_model_practice_draws(profile, clock):
     app = make_app(profile, clock)
     try:
         async with app.run_test(size=(80, 30)) as pilot:
-            await pilot.press("o")
+            await pilot.press("comma")
             screen = app.screen
             await type_into(pilot, screen, "model", "nope")
             assert "no model" in text_of(screen, "#hint-model")
