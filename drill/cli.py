@@ -43,11 +43,61 @@ class _Visible:
         return getattr(self._stream, name)
 
 
-def _safe_streams() -> None:
+class _Wrapped:
+    """A terminal's text stream whose lines are broken by display width at the terminal's width
+    (:func:`engine.wrap.wrap_line`: a Chinese character is two columns, a number keeps its unit, a
+    continuation hangs under its bullet) instead of where the terminal happens to cut them (issue #29
+    item 10).  Only for a terminal: what is piped, redirected or ``--json`` is written as it is."""
+
+    def __init__(self, stream, cells: int) -> None:
+        self._stream = stream
+        self._cells = cells
+        self._pending = ""  # the line being written, until its newline
+
+    def write(self, text: str) -> int:
+        from engine.wrap import wrap_line
+
+        *lines, self._pending = (self._pending + text).split("\n")
+        for line in lines:
+            self._stream.write("\n".join(wrap_line(line, self._cells)) + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        """What is pending goes out now (a prompt before ``input()``), wrapped as a line of its own."""
+        if self._pending:
+            from engine.wrap import wrap_line
+
+            self._stream.write("\n".join(wrap_line(self._pending, self._cells)))
+            self._pending = ""
+        self._stream.flush()
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _terminal_cells(stream) -> int:
+    """The width to wrap ``stream``'s lines at: the terminal's columns when it is a terminal, else 0 (never)."""
+    try:
+        if not stream.isatty():
+            return 0
+    except (AttributeError, ValueError, OSError):
+        return 0
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
+def _safe_streams(wrap_stdout: bool = True) -> None:
     """Whatever a command prints is valid in the terminal's encoding and cannot drive the terminal.
 
     What the encoding cannot hold is written as a backslash escape (``PYTHONIOENCODING=ascii``
     prints ``\\xa7`` for §) instead of ending in UnicodeEncodeError; control characters are escaped.
+    At a terminal, lines are broken by display width (:class:`_Wrapped`); ``wrap_stdout=False``
+    (``--json``) leaves standard output unwrapped.
     """
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
@@ -57,14 +107,22 @@ def _safe_streams() -> None:
             stream.reconfigure(errors="backslashreplace")
         except (AttributeError, ValueError, OSError):  # not a text file of ours (a test's capture): leave it
             pass
-        setattr(sys, name, _Visible(stream))
+        cells = _terminal_cells(stream) if wrap_stdout or name == "stderr" else 0
+        setattr(sys, name, _Visible(_Wrapped(stream, cells) if cells > 0 else stream))
 
 
 def _restore_streams() -> None:
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if isinstance(stream, _Visible):
-            setattr(sys, name, stream._stream)
+            inner = stream._stream
+            if isinstance(inner, _Wrapped):
+                try:
+                    inner.flush()  # a last line with no newline
+                except (OSError, ValueError):
+                    pass
+                inner = inner._stream
+            setattr(sys, name, inner)
 
 
 def _text_args(argv: Sequence[str]) -> list[str]:
@@ -137,7 +195,8 @@ def command_modules(argv: Sequence[str]) -> tuple[str, ...]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = _text_args(sys.argv[1:] if argv is None else list(argv))
-    _safe_streams()
+    # the app draws the terminal itself, and JSON is read by programs: neither is wrapped
+    _safe_streams(wrap_stdout="--json" not in argv and command_modules(argv) != (APP_MODULE,))
     try:
         return _main(argv)
     finally:

@@ -24,10 +24,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 class _Capture(io.TextIOWrapper):
-    """A captured stream that is not a terminal and reads back as text or bytes."""
+    """A captured stream that is not a terminal (unless ``terminal``) and reads back as text or bytes."""
 
-    def __init__(self) -> None:
+    def __init__(self, terminal: bool = False) -> None:
         super().__init__(io.BytesIO(), encoding="utf-8", errors="strict", newline=None, write_through=True)
+        self._terminal = terminal
+
+    def isatty(self) -> bool:
+        return self._terminal
 
     def value(self) -> bytes:
         self.flush()
@@ -35,13 +39,14 @@ class _Capture(io.TextIOWrapper):
 
 
 def drill(*args: str | bytes, env: dict[str, str] | None = None, input: str | bytes | None = None,
-          cwd: str | Path | None = None, text: bool = True) -> subprocess.CompletedProcess:
+          cwd: str | Path | None = None, text: bool = True, terminal: bool = False) -> subprocess.CompletedProcess:
     """Run ``drill *args`` in this process; ``env`` replaces the environment for the call (as
-    ``subprocess.run(env=...)`` does), ``input`` is standard input, ``text=False`` returns bytes."""
+    ``subprocess.run(env=...)`` does), ``input`` is standard input, ``text=False`` returns bytes;
+    ``terminal``: standard output and error say they are a terminal (its width is ``$COLUMNS``)."""
     from drill.cli import main
 
     argv = [os.fsdecode(a) for a in args]  # bytes as the interpreter decodes sys.argv (surrogateescape)
-    out, err = _Capture(), _Capture()
+    out, err = _Capture(terminal), _Capture(terminal)
     stdin = input.decode("utf-8") if isinstance(input, bytes) else (input or "")
     saved_env = dict(os.environ)
     saved = sys.stdin, sys.stdout, sys.stderr
