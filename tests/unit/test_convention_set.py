@@ -208,3 +208,10 @@ def test_practice_draws_under_the_learner_conventions_and_records_them(tmp_path)
         a = run.submit(run.current_step.expected.display)  # a chain: its step rows record them too
         assert a.rows[0]["conventions"] == {"bytes_per_param": "20"}
         assert all(r.get("conventions") == {"bytes_per_param": "20"} for r in profile.reviews())
+
+
+def test_the_option_help_names_every_choosable_key(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["ask", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert all(c.key in out for c in cs.CHOOSABLE)
