@@ -170,7 +170,10 @@ async def test_the_conventions_fields_read_in_chinese(profile, clock):
         screen = app.screen
         assert "约定：计算最优时每个参数的 token 数" in text_of(screen, "#label-convention-tokens_per_param")
         assert screen.query_one("#input-convention-tokens_per_param").value == "21"
-        assert "21 Hoffmann 等 2022" in text_of(screen, "#hint-convention-tokens_per_param")
+        from engine.formulas import conventions
+
+        row = next(r for r in conventions.rows("tokens_per_param") if r.key == "21")
+        assert f"21 {row.who_in('zh')}" in text_of(screen, "#hint-convention-tokens_per_param")  # who uses it
 
 
 @sync
