@@ -440,3 +440,23 @@ async def test_the_summary_counts_close_and_dont_know_by_final_quality(profile, 
     passed = sum(p for p, _ in summary.by_topic.values())
     assert passed == summary.correct + summary.close  # topic accuracy: correct or close, the same counts
     assert sum(n for _, n in summary.by_topic.values()) == summary.answered
+
+
+@sync
+async def test_an_answer_by_another_books_convention_is_a_named_pass(profile, clock):
+    """18 B per parameter (ML Engineering) for a problem counting 16: "by another convention", saved as a pass."""
+    profile.set_setting("queued_items", ["memory.static"])
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.run.card.item == "memory.static"
+        e = screen.run.current_step.expected
+        eighteen = next(c for c in e.conventions if c.key == "bytes_per_param=18")
+        await submit(pilot, display_number(eighteen.value, e.unit_kind, e.unit))
+        assert screen.state == FEEDBACK
+        shown = text_of(screen, "#verdict")
+        assert "By another convention" in shown and "ML Engineering (Bekman)" in shown
+        assert "this problem counts 16 B per parameter" in shown
+    [row] = rows(profile)
+    assert (row["verdict"], row["quality"]) == ("convention", 3)
+    assert profile.states()["memory.static"].reps == 1  # a pass for SM-2, not a lapse
