@@ -207,7 +207,7 @@ def test_every_listed_convention_is_recognised_at_some_seed(templates_with_conve
     misconception always gives the same value (12 B per parameter: "counted only the AdamW states")."""
     for tid in templates_with_conventions:
         offered, recognised = set(), set()
-        for p in problems.each(tid, problems.seeds()[:12]):
+        for p in problems.each(tid, problems.seeds()[:8]):
             recognised |= _check_conventions(p)
             offered |= {c.key for s in p.steps for c in s.expected.conventions
                         if not _shadowed(c, s.expected)
