@@ -265,6 +265,8 @@ CP = Input("cp", "count", "context-parallel degree (GPUs the sequence is split o
 WINDOW = Input("window", "count", "sliding-window size (tokens attended to)", "W", "滑动窗口大小（可关注的 token 数）")
 CAUSAL = Input("causal", "count", "whether causal masking halves the attention FLOPs", "c_attn",
                "因果掩码是否让注意力 FLOPs 减半", **_convention("causal"))
+ATTN_SHARE = Input("share", "ratio", "share of the training FLOPs per token spent in attention", "share_attn",
+                   "每 token 训练 FLOPs 中注意力所占的比例", high=0.99)
 # pipeline schedules (times of passes are t_f, t_b, t_w, t_fb: never b, a batch or an element size elsewhere)
 T_F = Input("t_f", "time", "forward time of one micro-batch on one stage", "t_F", "一个微批次在一个阶段上的前向时间")
 T_B = Input("t_b", "time", "backward time of one micro-batch on one stage (input and weight gradients)", "t_B",

@@ -7,8 +7,8 @@ FLOPs, KV bytes, logits) become the ones that decide memory and communication.
 
 from __future__ import annotations
 
-from .core import Formula, Misconception, Part
-from .inputs import BPE, CAUSAL, CP, HEAD_DIM, HIDDEN, KV_BATCH, LAYERS, N_HEADS, N_KV, PHI, SEQ_LEN, VOCAB, WINDOW
+from .core import Formula, Misconception, Part, Requirement
+from .inputs import ATTN_SHARE, BPE, CAUSAL, CP, HEAD_DIM, HIDDEN, KV_BATCH, LAYERS, N_HEADS, N_KV, PHI, SEQ_LEN, VOCAB, WINDOW
 from .registry import register
 
 SEQ = SEQ_LEN.as_("seq", "S")
@@ -121,11 +121,46 @@ register(
             takeaway_zh="6ΦD 会低估长上下文训练：这里注意力占 FLOPs 的 {result}；s = d 时约占七分之一，s = 6d 时占一半。",
             example={"phi": 8e9, "layers": 32, "seq": 8192, "d_model": 4096},
             meaning_zh="训练时每 token 花在注意力分数和加权求和上的 FLOPs 比例：12·L·s·d / (6Φ + 12·L·s·d)"),
+    Formula("attention_share_seq", (PHI, LAYERS, ATTN_SHARE, HIDDEN.as_("d_model", "d"), CAUSAL),
+            "6*phi*share/(causal*layers*d_model*(1 - share))", "count",
+            "sequence length at which attention takes a given share of the training FLOPs per token: "
+            "12·L·s·d / (6Φ + 12·L·s·d) = share, solved for s", "C§3.1, chowdhery2022",
+            (Misconception("forward_only", "compared attention with 2Φ (forward only) instead of 6Φ",
+                           "2*phi*share/(causal*layers*d_model*(1 - share))",
+                           "拿注意力和 2Φ（只算前向）比，而不是 6Φ"),
+             Misconception("ratio_not_share", "divided by 6Φ alone (attention left out of the total)",
+                           "6*phi*share/(causal*layers*d_model)", "只除以了 6Φ（总量里漏了注意力本身）")),
+            "s_share",
+            decomposition=("per token, training costs 6Φ for the weights plus 12·L·s·d for QKᵀ and the weighted sum of V "
+                           "(forward 4·L·s·d, backward twice that); attention is a share p of the total when "
+                           "12·L·s·d = p·(6Φ + 12·L·s·d), i.e. 12·L·s·d / 6Φ = p / (1 − p)",),
+            decomposition_zh=("每个 token 的训练开销：权重部分 6Φ，加上 QKᵀ 和对 V 的加权求和 12·L·s·d（前向 4·L·s·d，反向两倍）；"
+                              "注意力占比为 p 时 12·L·s·d = p·(6Φ + 12·L·s·d)，即 12·L·s·d / 6Φ = p / (1 − p)",),
+            parts=(Part("odds", "p/(1 − p)", "share/(1 - share)", "ratio", "attention FLOPs per weight FLOP",
+                        "注意力 FLOPs 与权重 FLOPs 之比"),
+                   Part("per_pos", "c·L·d", "causal*layers*d_model", "flop",
+                        "attention FLOPs per token for each token of context", "每 token 每个上下文位置的注意力 FLOPs"),
+                   Part("dense", "6Φ", "6*phi", "flop", "weight FLOPs per token", "每 token 的权重 FLOPs")),
+            via="dense*odds/per_pos",
+            simplification=("with Φ ≈ 12·L·d² it is s = 6d · p / (1 − p): half at six times the model width, "
+                            "a quarter at 2d",),
+            simplification_zh=("当 Φ ≈ 12·L·d² 时 s = 6d · p / (1 − p)：序列长度为模型宽度的六倍时占一半，2d 时占四分之一",),
+            takeaway="the attention term grows with the context while 6Φ does not: it takes that share at {result} "
+                     "tokens here and half of the FLOPs at about six times the model width; budget long-context "
+                     "training with 6Φ + 12·L·s·d per token, not 6Φ.",
+            takeaway_zh="注意力项随上下文增长，6Φ 却不变：这里在 {result} 个 token 时达到该比例，在约六倍模型宽度时占一半；"
+                        "长上下文训练每 token 要按 6Φ + 12·L·s·d 估算，而不是 6Φ。",
+            example={"phi": 8e9, "layers": 32, "share": 0.5, "d_model": 4096},
+            meaning_zh="注意力占每 token 训练 FLOPs 给定比例时的序列长度：令 12·L·s·d / (6Φ + 12·L·s·d) = 比例，解出 s",
+            requires=(Requirement("1 - share", "positive", "attention can never take all the FLOPs: the share must be "
+                                  "below 1", "注意力不可能占全部 FLOPs：比例必须小于 1"),)),
     Formula("logits_bytes", (KV_BATCH, SEQ, VOCAB, BPE), "batch*seq*vocab*bytes_per_elem", "bytes",
             "memory of the logits of a batch: one value per token per vocabulary entry (fp32 for the loss)",
             "wijmans2024",
             (Misconception("hidden_not_vocab", "used the hidden size instead of the vocabulary (the logits are V wide)",
-                           "batch*seq*d_model*bytes_per_elem", "用了隐藏维度而不是词表大小（logits 宽度是 V）"),),
+                           "batch*seq*d_model*bytes_per_elem", "用了隐藏维度而不是词表大小（logits 宽度是 V）"),
+             Misconception("bf16_logits", "counted the logits in bf16 (2 B): the loss upcasts them to fp32 (4 B)",
+                           "batch*seq*vocab*2", "按 bf16（2 B）算了 logits：计算损失时会升到 fp32（4 B）")),
             "M_logits",
             decomposition=("the output layer gives every token a score for each of the V vocabulary entries: B × S × V "
                            "values, kept in fp32 (4 B) for a stable softmax and cross-entropy",),

@@ -107,7 +107,9 @@ register(
             "tokens per device per step above which data-parallel gradient traffic hides behind compute: "
             "peak FLOP/s ÷ link bandwidth", "austin2025",
             (Misconception("inverted", "divided bandwidth by FLOPS", "link_bandwidth/peak_flops",
-                           "用带宽除以 FLOPS（除反了）"),),
+                           "用带宽除以 FLOPS（除反了）"),
+             Misconception("gbit_as_gbyte", "read the NIC's Gb/s as GB/s (8× the real bandwidth)",
+                           "peak_flops/(8*link_bandwidth)", "把网卡的 Gb/s 当成了 GB/s（带宽多算了 8 倍）")),
             "B_min",
             decomposition=("per step a device computes 6Φ FLOPs per token of its batch B, while the gradient all-reduce "
                            "moves about 2 × 2Φ bytes (bf16 out and back) whatever B: compute ≥ communication when "

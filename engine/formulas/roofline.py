@@ -33,7 +33,10 @@ register(
              Misconception("units_0001", "mixed GFLOPS with TB/s (off by 1000)", "peak_flops/bandwidth/1000",
                            "把 GFLOPS 和 TB/s 混着用了（差 1000 倍）"),
              Misconception("inverted", "divided bandwidth by FLOPS", "bandwidth/peak_flops",
-                           "用带宽除以 FLOPS（除反了）")), "I*",
+                           "用带宽除以 FLOPS（除反了）"),
+             Misconception("sixteen_bit_peak", "used the 16-bit (bf16) peak, not the peak of the precision the "
+                           "kernel runs in", "peak_flops_16/bandwidth", "用了 16 位（bf16）的峰值，而不是算子所用精度的峰值")),
+            "I*",
             refs="williams2009",
             decomposition=("I* = F_peak / BW: the intensity at which moving the bytes takes as long as the math; "
                            "below it the slanted (memory) roof limits, above it the flat (compute) roof",),

@@ -3,6 +3,7 @@ oversubscription, and a two-level (hierarchical) all-reduce over NVLink and one 
 
 from __future__ import annotations
 
+from engine import formulas
 from engine.units import fmt_quantity
 
 from .. import hardware, ranges
@@ -112,4 +113,90 @@ def hierarchical_allreduce(rng):
                             "自己的轨道上跨节点对自己的分片做 AllReduce，再在节点内 AllGather。需要多少时间（ms）？"),),
         conventions_en=HIER_CONV_EN, conventions_zh=HIER_CONV_ZH,
         world=World(gpu=gpu),
+    )
+
+
+@template("communication.fat_tree_hosts", topic="communication", title="Hosts of a non-blocking fat tree from the switch radix",
+          title_zh="由交换机端口数求无阻塞胖树的主机数", difficulty=2, target_seconds=90, source="alfares2008")
+def fat_tree_hosts(rng):
+    k, tiers = rng.choice(RADICES), rng.choice((2, 3))
+    note_en, note_zh = _radix_note()
+    gbps = rng.choice((400, 800))
+    planned = rng.choice((4096, 8192, 16384, 24576, 32768, 65536, 100000))
+    hosts = formulas.get("fat_tree_hosts").evaluate(radix=k, tiers=tiers)
+    fits = planned <= hosts
+    return Spec(
+        givens=(given("radix", "Switch radix k", "交换机端口数 k", k), given("tiers", "Switch tiers", "交换机层数", tiers)),
+        asks=(Ask(formula="fat_tree_hosts", inputs={"radix": k, "tiers": tiers}, unit="",
+                  takeaway=(f"{hosts:,.0f} hosts: the planned {planned:,} GPUs "
+                            + ("fit in it." if fits else f"need {'another tier' if tiers == 2 else 'larger switches'} "
+                                                         "(or an oversubscribed fabric).")
+                            + " The radix, not the link speed, sets how far a non-blocking fabric scales: one more "
+                              "tier multiplies the hosts by k/2 and adds two switch hops."),
+                  takeaway_zh=(f"{hosts:,.0f} 台主机：计划的 {planned:,} 张 GPU "
+                               + ("放得下。" if fits else f"放不下，需要{'再加一层' if tiers == 2 else '端口更多的交换机'}"
+                                                         "（或接受收敛的网络）。")
+                               + "决定无阻塞网络能扩展多大的是端口数而不是链路速度：多一层，主机数乘 k/2，同时多两跳交换。"),
+                  prompt_en=f"An operator plans a cluster of {planned:,} GPUs and gives every GPU its own {gbps} Gb/s "
+                            f"NIC, so each GPU is one host of the scale-out fabric. Built as a non-blocking {tiers}-tier "
+                            f"fat tree of {k}-port switches {note_en}, how many GPUs can the fabric connect at most?",
+                  prompt_zh=f"运营方计划建一个 {planned:,} 张 GPU 的集群，给每张 GPU 配一块自己的 {gbps} Gb/s 网卡，所以每张 "
+                            f"GPU 都是横向扩展网络中的一台主机。若用 {k} 口交换机{note_zh}搭成无阻塞的 {tiers} 层胖树，"
+                            "这个网络最多能连接多少张 GPU？"),),
+        conventions_en=TREE_CONV_EN, conventions_zh=TREE_CONV_ZH,
+    )
+
+
+# Chips a data-parallel run trains on, with the NIC per GPU they ship with (HGX A100: 200 Gb/s HDR per GPU;
+# Hopper, MI300X and B200 nodes: 400 Gb/s; B200/B300 with ConnectX-8: 800 Gb/s; range scaleout_nic_per_gpu)
+_DP_NICS = {"a100_80": (25e9,), "h100_sxm": (50e9,), "h200": (50e9,), "mi300x": (50e9,), "b200": (50e9, 100e9)}
+DP_CONV_EN = ("Pure data parallelism, one NIC per GPU: every step all-reduces the bf16 gradients (2Φ bytes) with a "
+              "ring, which sends about twice the message, 2 × 2Φ bytes per GPU. The all-reduce overlaps with the "
+              "backward pass, 4Φ FLOPs per token at the dense bf16 peak. Latency ignored. TFLOPS = 10¹² FLOP/s, GB/s = 10⁹ B/s, "
+              "1 Gb/s = 1/8 GB/s.")
+DP_CONV_ZH = ("纯数据并行，每卡一块网卡：每一步用环形算法对 bf16 梯度（2Φ 字节）做 AllReduce，每卡约发送两倍消息，即 "
+              "2 × 2Φ 字节。AllReduce 与反向传播重叠，反向每 token 4Φ FLOPs，按 bf16 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，"
+              "GB/s = 10⁹ B/s，1 Gb/s = 1/8 GB/s。")
+
+
+@template("parallelism.dp_min_batch", topic="parallelism",
+          title="The per-GPU batch that hides data-parallel gradient traffic (derive it)",
+          title_zh="能掩盖数据并行梯度通信的每卡批大小（推导）", difficulty=3, target_seconds=180,
+          source="austin2025, li2020")
+def dp_min_batch(rng):
+    gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_NICS], accept=lambda g: g.key in _DP_NICS)
+    link = rng.choice(_DP_NICS[gpu.key])
+    n = rng.choice((2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576))  # n × B_min > 16M tokens on every chip
+    peak = gpu.peak("bf16")
+    b_min = peak / link
+    gbit = round(link * 8 / 1e9)
+    return Spec(
+        givens=(given("gpu", "GPU", "GPU", gpu.name),
+                given("peak_flops", "Peak dense bf16 FLOP/s", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
+                given("link_bandwidth", f"NIC per GPU ({gbit} Gb/s), one way", f"每卡网卡单向带宽（{gbit} Gb/s）", link,
+                      "bandwidth", "GB/s")),
+        asks=(Ask(formula="dp_min_batch_per_device", inputs={"peak_flops": peak, "link_bandwidth": link}, unit="",
+                  explanation=("backward pass per GPU: 4Φ FLOPs × B tokens ÷ F_peak; gradient all-reduce: 2 × 2Φ bytes "
+                               "÷ BW, whatever B",
+                               "hidden when 4Φ·B / F_peak ≥ 4Φ / BW: Φ cancels, B ≥ F_peak / BW"),
+                  explanation_zh=("每卡反向：4Φ FLOPs × B 个 token ÷ F_peak；梯度 AllReduce：2 × 2Φ 字节 ÷ BW，与 B 无关",
+                                  "当 4Φ·B / F_peak ≥ 4Φ / BW 时被掩盖：Φ 约掉，B ≥ F_peak / BW"),
+                  decomposition=("compute grows with the tokens per GPU, the gradient traffic does not: the batch per "
+                                 "GPU at which they take the same time is where data parallelism stops waiting on "
+                                 "the network",),
+                  decomposition_zh=("计算量随每卡 token 数增长，梯度通信量却不变：两者耗时相等时的每卡批大小，就是数据并行"
+                                    "不再等网络的分界点",),
+                  takeaway=(f"Over {n:,} GPUs that is a global batch of at least {n * b_min / 1e6:,.0f}M tokens per "
+                            "step, well above the 4-16M tokens large runs train with: that is why they add tensor, "
+                            "pipeline or expert parallelism (fewer data-parallel replicas) instead of shrinking the "
+                            "per-GPU batch."),
+                  takeaway_zh=(f"在 {n:,} 张卡上，这意味着每步全局批至少 {n * b_min / 1e6:,.0f}M 个 token，远超大规模训练常用的 "
+                               "4-16M token：所以它们加入张量、流水线或专家并行（减少数据并行副本数），而不是缩小每卡的批。"),
+                  prompt_en=f"A dense model is trained with pure data parallelism on {n:,} {gpu.name} GPUs, each with "
+                            f"its own {gbit} Gb/s NIC. How many tokens must each GPU process per step so that the "
+                            "gradient all-reduce can hide behind the backward pass?",
+                  prompt_zh=f"一个稠密模型在 {n:,} 张 {gpu.name} 上用纯数据并行训练，每张卡有自己的 {gbit} Gb/s 网卡。"
+                            "每张卡每步至少要处理多少个 token，梯度 AllReduce 才能被反向传播掩盖？"),),
+        conventions_en=DP_CONV_EN, conventions_zh=DP_CONV_ZH,
+        world=World(gpu=gpu, precision="bf16"),
     )

@@ -9,6 +9,7 @@ v7), ``few_active`` (gpt-oss, Llama 4, Kimi-K2) and ``long_context`` (Llama-3.1 
 
 from __future__ import annotations
 
+from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models
@@ -16,7 +17,7 @@ from ..base import Ask, Spec, World, convention, given, template
 from ..hardware import GPU
 from ..models import Model
 from .memory import nominal_phi, phi_text
-from .roofline import CONV_EN, CONV_ZH, bw_given, peak_given
+from .roofline import CONV_EN, CONV_ZH, an, bw_given, peak_given
 
 FP4_BYTES = 0.5  # NVFP4 / MXFP4: 4-bit values (their per-block scales are ignored here, as the problem says)
 FIT_SHARE = 0.9  # the weights may take at most this share of one chip's memory (the rest: KV cache, workspace)
@@ -253,4 +254,103 @@ def tpu_ici_ring(rng):
                        "link.",
         conventions_zh=f"{CONV_ZH}MB = 1e6 B。环形 AllReduce：2(N−1) 步，每芯片经一条链路发送 2(N−1)/N × M。",
         world=World(gpu=gpu),
+    )
+
+
+# --------------------------------------------------------------------------- #
+# FP8 at its own dense peak: the ridge doubles, the decode batch that turns compute-bound does not
+
+SAME = Choice("about the same", ("same", "the same", "about the same", "equal", "unchanged", "no change", "相同",
+                                 "一样", "不变", "基本相同", "差不多"), "基本相同")
+LARGER = Choice("larger", ("larger", "bigger", "higher", "more", "increases", "更大", "变大", "增大"), "更大")
+SMALLER = Choice("smaller", ("smaller", "lower", "less", "decreases", "更小", "变小", "减小"), "更小")
+
+
+@template("roofline.fp8_chain", topic="roofline",
+          title="FP8 at its own peak: ridge point → critical decode batch → against bf16 → decode FLOP/s",
+          title_zh="FP8 按自身峰值算：拐点 → decode 临界 batch → 与 bf16 对比 → decode 算力", difficulty=3,
+          target_seconds=300,
+          source="R§3.2, R§4.1, williams2009, pope2022")
+def fp8_chain(rng):
+    gpu = hardware.draw(rng, hardware.with_dtype("fp8"), accept=lambda g: g.supports("fp8") and g.supports("bf16"))
+    f8, f16, bw = gpu.peak("fp8"), gpu.peak("bf16"), gpu.bandwidth
+    ridge8 = f8 / bw
+    crit8, crit16 = ridge8 * 1 / 2, f16 / bw * 2 / 2
+    change = crit8 / crit16
+    answer = SAME.key if abs(change - 1) <= 0.05 else LARGER.key if change > 1 else SMALLER.key
+    verdict_en = {SAME.key: "about the same", LARGER.key: "larger", SMALLER.key: "smaller"}[answer]
+    verdict_zh = {SAME.key: "基本相同", LARGER.key: "更大", SMALLER.key: "更小"}[answer]
+    batch = rng.choice([b for b in (4, 8, 16, 32, 64, 128, 256, 512, 1024) if abs(b / crit8 - 1) > 0.15])
+    bound_en = ("below", "memory-bound") if batch < crit8 else ("above", "compute-bound")
+    bound_zh = ("低于", "访存受限") if batch < crit8 else ("高于", "算力受限")
+    return Spec(
+        scenario_en=f"A model is served on {an(gpu.name)} with fp8 weights multiplied on the fp8 tensor cores "
+                    "(activations quantised to fp8 too), instead of bf16 weights on the bf16 tensor cores.",
+        scenario_zh=f"一个模型部署在 {gpu.name} 上，权重为 fp8、在 fp8 Tensor Core 上做乘法（激活也量化为 fp8），"
+                    "而不是 bf16 权重在 bf16 Tensor Core 上计算。",
+        givens=(given("gpu", "GPU", "GPU", gpu.name),
+                given("peak_fp8", "Peak dense fp8 FLOP/s", "fp8 稠密峰值算力", f8, "flop_rate", "TFLOPS"),
+                given("peak_bf16", "Peak dense bf16 FLOP/s", "bf16 稠密峰值算力", f16, "flop_rate", "TFLOPS"),
+                bw_given(bw)),
+        asks=(Ask(formula="ridge_point", inputs={"peak_flops": f8, "bandwidth": bw}, unit="FLOP/B",
+                  extras={"peak_flops_16": f16},
+                  takeaway=f"fp8 doubles the peak but not the bandwidth: the ridge is twice the bf16 one "
+                           f"({fmt_number(f16 / bw)} FLOP/B), so a kernel must do twice the work per byte to be "
+                           "compute-bound in fp8.",
+                  takeaway_zh=f"fp8 让峰值翻倍、带宽不变：拐点是 bf16 的两倍（bf16 为 {fmt_number(f16 / bw)} FLOP/B），"
+                              "算子每字节要做两倍的计算才能在 fp8 下算力受限。",
+                  prompt_en=f"What is the ridge point of the {gpu.name} for fp8 kernels?",
+                  prompt_zh=f"{gpu.name} 上 fp8 算子的拐点算术强度是多少？"),
+              Ask(formula="critical_batch", inputs={"peak_flops": f8, "bandwidth": bw, "bytes_per_elem": 1}, unit="",
+                  takeaway="with fp8 weights at the fp8 peak the batch is ridge × 1 B / 2: the doubled ridge meets "
+                           "the halved bytes.",
+                  takeaway_zh="fp8 权重按 fp8 峰值计算时，临界 batch = 拐点 × 1 B / 2：翻倍的拐点遇上减半的字节数。",
+                  prompt_en="At what decode batch do the fp8 weight-streaming GEMMs become compute-bound?",
+                  prompt_zh="decode batch 达到多少时，逐个读取 fp8 权重的 GEMM 转为算力受限？"),
+              Ask(choices=(SAME, LARGER, SMALLER), answer=answer,
+                  prompt_en="Compared with bf16 weights on the bf16 tensor cores, is that critical batch larger, "
+                            "smaller or about the same?",
+                  prompt_zh="与 bf16 权重在 bf16 Tensor Core 上计算相比，这个临界 batch 更大、更小还是基本相同？",
+                  explanation=(f"bf16: B* = {fmt_number(f16 / 1e12)} TFLOPS ÷ {fmt_number(bw / 1e12)} TB/s × 2 B / 2 = "
+                               f"{fmt_number(round(crit16))}",
+                               f"fp8: B* = {fmt_number(ridge8)} FLOP/B × 1 B / 2 = {fmt_number(round(crit8))} (step 2)",
+                               f"fp8's peak is {fmt_number(round(f8 / f16, 2))}× bf16's while each weight is half the "
+                               f"bytes: the ratio is {fmt_number(round(change, 3))}, {verdict_en}"),
+                  explanation_zh=(f"bf16：B* = {fmt_number(f16 / 1e12)} TFLOPS ÷ {fmt_number(bw / 1e12)} TB/s × 2 B / 2 = "
+                                  f"{fmt_number(round(crit16))}",
+                                  f"fp8：B* = {fmt_number(ridge8)} FLOP/B × 1 B / 2 = {fmt_number(round(crit8))}（第 2 步）",
+                                  f"fp8 的峰值是 bf16 的 {fmt_number(round(f8 / f16, 2))} 倍，每个权重的字节数却减半："
+                                  f"两者之比为 {fmt_number(round(change, 3))}，{verdict_zh}"),
+                  takeaway=("fp8 doubles both the peak and the FLOPs each byte of weight feeds, so the ridge doubles "
+                            "but the decode batch that saturates the tensor cores stays put: fp8 makes memory-bound "
+                            "decode up to 2× faster (half the bytes) and compute-bound prefill up to 2× faster (twice "
+                            "the peak), without changing where one turns into the other.") if answer == SAME.key else
+                           (f"on the {gpu.name} fp8's peak is not twice bf16's, so the critical batch moves by fp8 "
+                            "peak ÷ (2 × bf16 peak): read the precision's own dense peak from the datasheet."),
+                  takeaway_zh=("fp8 让峰值和每字节权重支撑的 FLOPs 都翻倍，所以拐点翻倍，但打满 Tensor Core 所需的 decode "
+                               "batch 不变：fp8 让访存受限的 decode 最多快 2 倍（字节减半），让算力受限的 prefill 最多快 2 倍"
+                               "（峰值翻倍），而两者的分界点不变。") if answer == SAME.key else
+                              (f"{gpu.name} 的 fp8 峰值不是 bf16 的两倍，临界 batch 按 fp8 峰值 ÷（2 × bf16 峰值）变化："
+                               "要从数据手册读取该精度自己的稠密峰值。"),
+                  card_formulas=("ridge_point", "critical_batch")),
+              Ask(formula="attainable_flops", unit="TFLOPS",
+                  inputs={"intensity": 2.0 * batch, "peak_flops": f8, "bandwidth": bw},
+                  explanation=(f"an fp8 decode GEMM at batch {batch} does 2 × {batch} FLOPs per 1-byte weight: "
+                               f"I = {2 * batch} FLOP/B, {bound_en[0]} the fp8 ridge of {fmt_number(ridge8)} FLOP/B "
+                               f"(batch {batch} {bound_en[0]} B* = {fmt_number(round(crit8))}): {bound_en[1]}",),
+                  explanation_zh=(f"batch 为 {batch} 的 fp8 decode GEMM 对每个 1 字节权重做 2 × {batch} 次 FLOP："
+                                  f"I = {2 * batch} FLOP/B，{bound_zh[0]} fp8 拐点 {fmt_number(ridge8)} FLOP/B"
+                                  f"（batch {batch} {bound_zh[0]} B* = {fmt_number(round(crit8))}）：{bound_zh[1]}",),
+                  takeaway="below the critical batch fp8 decode runs at I × BW, twice bf16's FLOP/s at the same batch "
+                           "(each byte is a whole weight); above it, at the fp8 peak, twice bf16's.",
+                  takeaway_zh="低于临界 batch 时，fp8 decode 的算力为 I × BW，是同 batch 下 bf16 的两倍（每个字节就是一个"
+                              "完整权重）；高于它时达到 fp8 峰值，也是 bf16 的两倍。",
+                  prompt_en=f"At a decode batch of {batch}, what FLOP/s can those fp8 weight-streaming GEMMs reach "
+                            "(the roofline at the fp8 peak)?",
+                  prompt_zh=f"decode batch 为 {batch} 时，这些逐个读取 fp8 权重的 GEMM 最多能达到多少 FLOP/s"
+                            "（按 fp8 峰值的 roofline）？")),
+        conventions_en=CONV_EN + " A decode GEMM reads each weight once per step and does 2 FLOPs with it per "
+                                 "sequence; activations and the KV cache are ignored.",
+        conventions_zh=CONV_ZH + "decode 的 GEMM 每步把每个权重读一次，对每条序列用它做 2 次 FLOP；忽略激活和 KV Cache。",
+        world=(World(gpu=gpu, precision="fp8"), World(gpu=gpu, precision="bf16")),
     )

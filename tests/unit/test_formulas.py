@@ -208,9 +208,11 @@ PART3_TYPICAL = {
     "sliding_window_kv_bytes": _sliding,
     "kv_offload_time": lambda d: {"kv_bytes": d(fl(1e8, 1e11)), "link_bandwidth": d(fl(1e10, 5e11))},
     "logits_bytes": lambda d: {"batch": d(ints(1, 16)), "seq": d(st.sampled_from([2048, 8192])),
-                               "vocab": d(ints(32000, 256000)), "bytes_per_elem": d(st.sampled_from([2, 4])),
+                               "vocab": d(ints(32000, 256000)), "bytes_per_elem": 4,  # fp32 for the loss
                                "d_model": d(st.sampled_from([4096, 8192]))},
     "attention_flops_share": _attention_share,
+    "attention_share_seq": lambda d: (lambda m: {"phi": m["phi"], "layers": m["l"], "d_model": m["d"],
+                                                 "share": d(fl(0.1, 0.8))})(d(model())),
     "chinchilla_loss": lambda d: {"phi": d(fl(1e8, 1e12)), "tokens": d(fl(1e9, 2e13))},
     "energy_per_token": lambda d: {"power_w": d(st.sampled_from([400, 700, 1000])), "n_gpus": d(ints(2, 64)),
                                    "tokens_per_s": d(fl(1e3, 1e5))},
@@ -296,8 +298,9 @@ def typical(draw, f):
     if n == "arithmetic_intensity":  # not ~1 FLOP/B, where inverting changes nothing
         return {"flops": draw(fl(1e6, 1e15)), "bytes": draw(fl(1e6, 1e15))} | (
             lambda i, b: {"flops": i * b, "bytes": b})(draw(st.one_of(fl(0.01, 0.5), fl(2, 1e4))), draw(fl(1e6, 1e12)))
-    if n == "ridge_point":
-        return {"peak_flops": draw(fl(1e14, 3e15)), "bandwidth": draw(fl(900 * GB, 8000 * GB))}
+    if n == "ridge_point":  # with the 16-bit peak of a chip whose kernel runs in fp8 (an extra)
+        peak = draw(fl(1e14, 3e15))
+        return {"peak_flops": peak, "bandwidth": draw(fl(900 * GB, 8000 * GB)), "peak_flops_16": peak / 2}
     if n == "attainable_flops":  # a kernel clearly on one side of the ridge
         peak, bw = draw(fl(1e14, 3e15)), draw(fl(900 * GB, 8000 * GB))
         return {"intensity": peak / bw * draw(st.one_of(fl(0.01, 0.8), fl(1.25, 20))), "peak_flops": peak, "bandwidth": bw}
@@ -447,7 +450,7 @@ EXTRAS = {"kv_cache_bytes": {"n_heads"}, "kv_bytes_per_token": {"n_heads"},
           "quant_decode_speedup": {"bits"},
           "weights_bytes": {"phi_active"}, "forward_flops_per_token": {"phi_total"},
           "inflight_microbatches_1f1b": {"m"}, "train_cost": {"n_gpus"}, "mbu": {"batch"},
-          "logits_bytes": {"d_model"}}
+          "logits_bytes": {"d_model"}, "ridge_point": {"peak_flops_16"}}
 
 
 def test_misconceptions_use_only_inputs_or_named_extras():
