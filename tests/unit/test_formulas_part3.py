@@ -53,6 +53,8 @@ CASES = {
     "bubble_time_1f1b": ({"p": 8, "t_f": 0.01, "t_b": 0.02}, 7 * 0.03),
     "bubble_time_zb1p": ({"p": 8, "t_f": 0.01, "t_b": 0.02, "t_w": 0.01}, 7 * 0.01),
     "bubble_time_dualpipe": ({"p": 8, "t_fb": 0.025, "t_b": 0.02, "t_w": 0.01}, 3 * 0.015),
+    # Llama 3 8B (Φ ≈ 8e9, L = 32, d = 4096): attention is half the training FLOPs at 6Φ / (12·L·d) ≈ 30.5k tokens
+    "attention_share_seq": ({"phi": 8e9, "layers": 32, "share": 0.5, "d_model": 4096}, 6 * 8e9 / (12 * 32 * 4096)),
     # Al-Fares: k = 48 three tiers, 27,648 hosts; two tiers k²/2
     "fat_tree_hosts": ({"radix": 48, "tiers": 3}, 27648),
     "bisection_bandwidth": ({"n_hosts": 1024, "link_bandwidth": 50e9, "oversubscription": 2}, 1.28e13),

@@ -110,6 +110,9 @@ CONVENTION_CARD = ("issue #24 item 4: the card's table of conventions, who count
                    "engine/formulas/conventions.py)")
 RECOMPUTE_TWICE = ("issue #24: train_time names 8ΦD with an MFU as a mistake (the recompute counted twice: MFU counts "
                    "6Φ by definition), so its misconceptions and its card list it")
+# issue #26 (bank3d): ridge_point names a new slip, quoting the 16-bit peak for a kernel in fp8 (roofline.fp8_chain
+# grades it); every card that shows the ridge-point formula lists it among the typical mistakes
+RIDGE_16BIT = "issue #26: the ridge-point card lists the slip of quoting the bf16 peak for an fp8 kernel"
 INTENDED: dict[tuple, str] = {
     **{(tid, None, part): CONVENTION_STATED
        for tid in ("communication.allreduce_time", "communication.collective_bytes", "communication.collective_time",
@@ -152,6 +155,11 @@ INTENDED: dict[tuple, str] = {
     ("parallelism.train_chain", None, "card"): CONVENTION_STATED + " (the card's example problem); " + CONVENTION_CARD
                                                + "; " + RECOMPUTE_TWICE,
     ("parallelism.train_chain", None, "answer"): CONVENTION_STATED + "; " + RECOMPUTE_TWICE,
+    **{(tid, None, "card"): RIDGE_16BIT for tid in (
+        "roofline.classify_kernel", "roofline.ridge_point", "roofline.chain_batching", "roofline.chain_fusion",
+        "roofline.chain_interview", "roofline.classify_gemm", "roofline.ridge_named", "roofline.chain_flash_attention",
+        "roofline.chain_layer_by_layer", "concepts.why_norm_is_slow", "concepts.memory_bound_fix",
+        "concepts.optimisation_direction", "concepts.phase_bound")},
     ("concepts.why_norm_is_slow", None): "issue #26: norms, softmax and elementwise ops run in 16 bits, never fp8 "
                                          "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format)",
     ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
