@@ -265,6 +265,8 @@ CP = Input("cp", "count", "context-parallel degree (GPUs the sequence is split o
 WINDOW = Input("window", "count", "sliding-window size (tokens attended to)", "W", "滑动窗口大小（可关注的 token 数）")
 CAUSAL = Input("causal", "count", "whether causal masking halves the attention FLOPs", "c_attn",
                "因果掩码是否让注意力 FLOPs 减半", **_convention("causal"))
+GRAD_BYTES = Input("bytes_per_param", "bytes", "bytes per gradient value the all-reduce sends (bf16 = 2)", "bytes",
+                   "AllReduce 发送的每个梯度值的字节数（bf16 = 2）", default=2.0)
 ATTN_SHARE = Input("share", "ratio", "share of the training FLOPs per token spent in attention", "share_attn",
                    "每 token 训练 FLOPs 中注意力所占的比例", high=0.99)
 # pipeline schedules (times of passes are t_f, t_b, t_w, t_fb: never b, a batch or an element size elsewhere)

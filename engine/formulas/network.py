@@ -12,6 +12,7 @@ from .core import Formula, Misconception, Part
 from .inputs import (
     BETA,
     DIRECTIONS,
+    GRAD_BYTES,
     GPUS_PER_NODE,
     INTER_BW,
     INTRA_BW,
@@ -103,23 +104,34 @@ register(
             example={"m": 1e9, "gpus_per_node": 8, "n_nodes": 16, "intra_bandwidth": 450e9, "inter_bandwidth": 50e9},
             meaning_zh="两级 AllReduce：节点内 ReduceScatter，每条轨道跨节点对 1/g 的消息做 AllReduce，节点内 AllGather"
                        "（只计带宽项）"),
-    Formula("dp_min_batch_per_device", (PEAK, LINK), "peak_flops/link_bandwidth", "count",
+    Formula("dp_min_batch_per_device", (PEAK, LINK, GRAD_BYTES), "peak_flops/link_bandwidth*bytes_per_param/2",
+            "count",
             "tokens per device per step above which data-parallel gradient traffic hides behind compute: "
-            "peak FLOP/s ÷ link bandwidth", "austin2025",
-            (Misconception("inverted", "divided bandwidth by FLOPS", "link_bandwidth/peak_flops",
+            "peak FLOP/s ÷ link bandwidth (bf16 gradients)", "austin2025",
+            (Misconception("inverted", "divided bandwidth by FLOPS", "link_bandwidth/peak_flops*bytes_per_param/2",
                            "用带宽除以 FLOPS（除反了）"),
              Misconception("gbit_as_gbyte", "read the NIC's Gb/s as GB/s (8× the real bandwidth)",
-                           "peak_flops/(8*link_bandwidth)", "把网卡的 Gb/s 当成了 GB/s（带宽多算了 8 倍）")),
+                           "peak_flops/(8*link_bandwidth)*bytes_per_param/2",
+                           "把网卡的 Gb/s 当成了 GB/s（带宽多算了 8 倍）"),
+             Misconception("forward_backward", "overlapped the all-reduce with the whole step (6Φ per token), "
+                           "though it waits for the backward pass's gradients (4Φ)",
+                           "2*peak_flops/(3*link_bandwidth)*bytes_per_param/2",
+                           "让 AllReduce 与整步（每 token 6Φ）重叠，但它要等反向传播（4Φ）算出梯度")),
             "B_min",
-            decomposition=("per step a device computes 6Φ FLOPs per token of its batch B, while the gradient all-reduce "
-                           "moves about 2 × 2Φ bytes (bf16 out and back) whatever B: compute ≥ communication when "
-                           "6Φ·B / F_peak ≥ 4Φ / BW, i.e. B ≳ F_peak / BW",),
-            decomposition_zh=("每步中设备对自己批中每个 token 计算 6Φ FLOPs，而梯度 AllReduce 无论 B 多大都要搬约 2 × 2Φ 字节"
-                              "（bf16 发出和收回）：当 6Φ·B / F_peak ≥ 4Φ / BW，即 B ≳ F_peak / BW 时计算能掩盖通信",),
+            decomposition=("the gradient all-reduce overlaps with the backward pass, 4Φ FLOPs per token of the device's "
+                           "batch B; a ring all-reduce sends about twice the gradients, 2 × Φ × bytes, whatever B: the "
+                           "compute hides it when 4Φ·B / F_peak ≥ 2Φ·bytes / BW, i.e. B ≥ F_peak / BW × bytes / 2 "
+                           "(bf16 gradients: B ≥ F_peak / BW)",),
+            decomposition_zh=("梯度 AllReduce 与反向传播重叠，反向对设备批中每个 token 计算 4Φ FLOPs；环形 AllReduce 无论 B "
+                              "多大都要发送约两倍的梯度，即 2 × Φ × bytes：当 4Φ·B / F_peak ≥ 2Φ·bytes / BW，即 "
+                              "B ≥ F_peak / BW × bytes / 2 时计算能掩盖通信（bf16 梯度：B ≥ F_peak / BW）",),
+            parts=(Part("ratio", "F_peak/BW", "peak_flops/link_bandwidth", "intensity",
+                        "FLOPs the device can do per byte the link moves", "链路每传一个字节，设备能做的 FLOPs"),),
+            via="ratio*bytes_per_param/2",
             takeaway="data parallelism needs a minimum batch per device: below F_peak / BW tokens the step waits on the "
                      "network, which is why large clusters shard the model instead of shrinking the batch.",
             takeaway_zh="数据并行要求每个设备有最小批大小：低于 F_peak / BW 个 token 时，一步要等网络，所以大集群宁可切分模型"
                         "也不缩小批。",
             example={"peak_flops": 989e12, "link_bandwidth": 50e9},
-            meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 链路带宽", per_device=True),
+            meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 链路带宽（bf16 梯度）"),
 )

@@ -175,18 +175,14 @@ def dp_min_batch(rng):
                 given("peak_flops", "Peak dense bf16 FLOP/s", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
                 given("link_bandwidth", f"NIC per GPU ({gbit} Gb/s), one way", f"每卡网卡单向带宽（{gbit} Gb/s）", link,
                       "bandwidth", "GB/s")),
-        asks=(Ask(formula="dp_min_batch_per_device", inputs={"peak_flops": peak, "link_bandwidth": link}, unit="",
-                  explanation=("backward pass per GPU: 4Φ FLOPs × B tokens ÷ F_peak; gradient all-reduce: 2 × 2Φ bytes "
-                               "÷ BW, whatever B",
-                               "hidden when 4Φ·B / F_peak ≥ 4Φ / BW: Φ cancels, B ≥ F_peak / BW"),
-                  explanation_zh=("每卡反向：4Φ FLOPs × B 个 token ÷ F_peak；梯度 AllReduce：2 × 2Φ 字节 ÷ BW，与 B 无关",
-                                  "当 4Φ·B / F_peak ≥ 4Φ / BW 时被掩盖：Φ 约掉，B ≥ F_peak / BW"),
-                  decomposition=("compute grows with the tokens per GPU, the gradient traffic does not: the batch per "
-                                 "GPU at which they take the same time is where data parallelism stops waiting on "
-                                 "the network",),
-                  decomposition_zh=("计算量随每卡 token 数增长，梯度通信量却不变：两者耗时相等时的每卡批大小，就是数据并行"
-                                    "不再等网络的分界点",),
-                  takeaway=(f"Over {n:,} GPUs that is a global batch of at least {n * b_min / 1e6:,.0f}M tokens per "
+        asks=(Ask(formula="dp_min_batch_per_device", unit="",
+                  inputs={"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2},
+                  explanation=("compute grows with the tokens per GPU, the gradient traffic does not: the batch per "
+                               "GPU at which they take the same time is where data parallelism stops waiting on the "
+                               "network",),
+                  explanation_zh=("计算量随每卡 token 数增长，梯度通信量却不变：两者耗时相等时的每卡批大小，就是数据并行"
+                                  "不再等网络的分界点",),
+                  takeaway=(f"over {n:,} GPUs that is a global batch of at least {n * b_min / 1e6:,.0f}M tokens per "
                             "step, well above the 4-16M tokens large runs train with: that is why they add tensor, "
                             "pipeline or expert parallelism (fewer data-parallel replicas) instead of shrinking the "
                             "per-GPU batch."),
