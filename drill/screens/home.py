@@ -12,12 +12,14 @@ from textual.widgets.option_list import Option
 from drill.core import flow
 from drill.core.i18n import t, when
 from drill.core.paths import damaged_text, ignored_lines
-from drill.keybindings import bind
+from drill.keybindings import bind, key_display
 from drill.screens import DrillScreen
 from engine.session import PACE_WARNING
 
-WAYS = (("practice", "p", "key.practice"), ("mock", "m", "key.mock"), ("stats", "s", "key.stats"),
-        ("browse", "b", "key.browse"), ("settings", "o", "key.settings"))
+# each way in, with its key from the key table (drill/keybindings.py)
+WAYS = tuple((name, key_display(label), label) for name, label in (
+    ("practice", "key.practice"), ("mock", "key.mock"), ("stats", "key.stats"), ("browse", "key.browse"),
+    ("settings", "key.settings")))
 
 
 def damaged_line(profile, lang: str) -> Text:

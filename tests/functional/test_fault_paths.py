@@ -64,7 +64,7 @@ async def test_the_app_opens_every_screen_with_settings_of_the_wrong_kind_and_ho
             await pilot.pause()
             assert f"{path} 中的设置 {QUEUE_KEY} 未被采用" in text_of(app.screen, "#home-damaged")
             for key_, screen in (("p", "CardScreen"), ("m", "MockSetupScreen"), ("b", "BrowseScreen"),
-                                 ("o", "SettingsScreen"), ("s", "StatsScreen")):
+                                 ("comma", "SettingsScreen"), ("s", "StatsScreen")):
                 await pilot.press(key_)
                 await pilot.pause()
                 assert type(app.screen).__name__ == screen

@@ -73,6 +73,10 @@ async def test_home_and_help_show_the_tables_keys(profile, clock, lang):
         footer = {k.key: k.description for k in app.screen.query("FooterKey")}
         assert footer.get("comma") == STRINGS["key.settings"][lang == "zh"]
         assert "o" not in footer
+        ways = app.screen.query_one("#ways")  # Home's list of the ways in says the same keys
+        said = [str(ways.get_option_at_index(i).prompt) for i in range(ways.option_count)]
+        assert any(line.startswith(" , ") and STRINGS["key.settings"][lang == "zh"] in line for line in said), said
+        assert not any(line.startswith(" o ") for line in said)
         await pilot.press("f1")
         await pilot.pause()
         help_text = text_of(app.screen, "#keys")
