@@ -518,7 +518,8 @@ class Template:
         draw a model draw that one where it suits the problem (question_bank.models.draw), recorded too.  ``conventions`` (engine.convention_set: key -> value) are the learner's:
         the template follows those it declares, where the spec allows them (:func:`engine.convention_set.applies`),
         states them and computes with them; the problem records the ones it used off their default.  The draw
-        is the same under every convention set: only what is counted changes."""
+        is the same under every convention set (only what is counted changes) unless it would not fit a real GPU
+        under the chosen one: a template whose draw checks a fit checks it under the problem's convention."""
         chosen_set = {k: v for k, v in cs.canonical(conventions).items() if k in self.conventions}
         while True:
             token = _ACTIVE.set(chosen_set)

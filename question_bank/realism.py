@@ -32,9 +32,9 @@ that fits``.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
-from engine import formulas
+from engine import convention_set, formulas
 
 from . import hardware, models
 from .base import Problem, World
@@ -114,8 +114,9 @@ def _kv_bytes_per_seq(m: models.Model, seq: int, dtype: str) -> float:
                                                    d_head=m.d_head, bytes_per_elem=DTYPE_BYTES[dtype])
 
 
-def per_gpu_bytes(w: World) -> tuple[float, list[str]]:
-    """Bytes one GPU holds in this world, and how they add up (for the message)."""
+def per_gpu_bytes(w: World, conventions: Mapping[str, str] | None = None) -> tuple[float, list[str]]:
+    """Bytes one GPU holds in this world, and how they add up (for the message); the training state counted by
+    the problem's ``conventions`` (issue #24: 18 or 20 B per parameter when the learner chose them)."""
     m = w.model
     phi = w.phi if w.phi is not None else (m.total_params if m is not None else None)
     split = max(1, w.n_gpus)
@@ -141,6 +142,10 @@ def per_gpu_bytes(w: World) -> tuple[float, list[str]]:
                 raise ValueError(f"World.holds has {key!r} but neither model nor phi is given")
             f = formulas.get(formula)
             inputs = {"phi": phi} | ({"n_dp": max(1, w.n_dp)} if "n_dp" in f.input_names else {})
+            if conventions and "bytes_per_param" in conventions:
+                inputs |= {k: v for k, v in convention_set.input_values("bytes_per_param",
+                                                                       conventions["bytes_per_param"]).items()
+                           if k in f.input_names}
             b = f.evaluate(**inputs)
             need += b / split
             what = "unsharded training state 16Φ" if key == "train" else f"ZeRO-{key[-1]} state over N_dp = {w.n_dp}"
@@ -152,7 +157,7 @@ def check_fits(p: Problem) -> Iterable[str]:
     for w in p.worlds:
         if not w.holds or w.fit_is_asked:
             continue
-        need, how = per_gpu_bytes(w)
+        need, how = per_gpu_bytes(w, p.chosen_conventions)
         gpu = w.gpu or _largest_gpu()
         if need <= gpu.memory:
             continue

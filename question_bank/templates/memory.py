@@ -38,6 +38,12 @@ def static_given_text(lang: str) -> str:
             "weights 4 B, momentum 4 B, variance 4 B).")
 
 
+def _recipe() -> float:
+    """The bytes per parameter the problem counts (a draw that must fit checks it under the learner's choice: the
+    scenario of a seed is the same under every choice unless it would not fit, then it is drawn again)."""
+    return float(convention("bytes_per_param"))
+
+
 def zero_formula(stage: int) -> str:
     """``4Φ + 12Φ/N_dp`` for ZeRO-``stage`` under the problem's bytes_per_param (its recipe's split)."""
     w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
@@ -161,7 +167,7 @@ def _zero_spec(rng, formula_given: bool) -> Spec:
     while True:  # a per-GPU figure that could live on a real GPU (question_bank.realism, "fits")
         name, phi = model_phi(rng)
         stage, n = rng.choice((1, 2, 3)), rng.choice(DP_SIZES)
-        if formulas.get(f"zero{stage}_bytes").evaluate(phi=phi, n_dp=n) <= LARGEST_GPU_BYTES:
+        if formulas.get(f"zero{stage}_bytes").evaluate(phi=phi, n_dp=n, recipe=_recipe()) <= LARGEST_GPU_BYTES:
             break
     hint_en = f" Per GPU it holds {zero_formula(stage)}." if formula_given else ""
     hint_zh = f"每卡显存为 {zero_formula(stage)}。" if formula_given else ""
@@ -252,7 +258,7 @@ def zero_planning(rng):
         model = models.draw(rng, [m for m in models.MODELS if m.params >= 7e9], accept=lambda m: m.params >= 7e9)
         phi, n = nominal_phi(model), rng.choice((8, 16, 32, 64, 128, 256))
         gpu = hardware.draw(rng, [g for g in hardware.GPUS if g.memory >= 40e9])
-        static = formulas.get("train_static_bytes").evaluate(phi=phi)
+        static = formulas.get("train_static_bytes").evaluate(phi=phi, bytes_per_param=_recipe())
         if static / n <= gpu.memory and settled_by_hand("min_gpus", {"total_bytes": static, "gpu_bytes": gpu.memory}):
             break
     mem = f"{fmt_number(gpu.memory / 1e9)} GB"

@@ -73,7 +73,8 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
         tp = rng.choice((2, 4, 8))
         pp = rng.choice([p for p in (1, 2, 4, 8) if model.layers % p == 0 and tp * p < n])
         dp = n // (tp * pp)
-        static = formulas.get(f"zero{stage}_parallel_bytes").evaluate(phi=phi, tp=tp, pp=pp, n_dp=dp)
+        static = formulas.get(f"zero{stage}_parallel_bytes").evaluate(phi=phi, tp=tp, pp=pp, n_dp=dp,
+                                                                     recipe=float(convention("bytes_per_param")))
         if static <= 0.8 * gpu.memory:
             break
     hint_en = f" Per GPU that is {zero_shown(stage)}." if formula_given else ""
