@@ -133,5 +133,6 @@ register(
             takeaway_zh="数据并行要求每个设备有最小批大小：低于 F_peak / BW 个 token 时，一步要等网络，所以大集群宁可切分模型"
                         "也不缩小批。",
             example={"peak_flops": 989e12, "link_bandwidth": 50e9},
-            meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 链路带宽（bf16 梯度）"),
+            meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 链路带宽（bf16 梯度）",
+            per_device=True),
 )

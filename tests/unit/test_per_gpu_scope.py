@@ -26,7 +26,8 @@ def _step(tid: str, seed: int = 0):
 def test_the_formulas_of_per_gpu_figures_declare_it():
     per_device = {f.name for f in formulas.FORMULAS.values() if f.per_device}
     assert {"zero1_bytes", "zero3_bytes", "allreduce_bytes", "alltoall_bytes", "zero2_parallel_bytes",
-            "activation_bytes_layer_tp", "ring_attention_kv_bytes", "moe_alltoall_bytes"} <= per_device
+            "activation_bytes_layer_tp", "ring_attention_kv_bytes", "moe_alltoall_bytes", "dp_min_batch_per_device",
+            "ulysses_alltoall_bytes", "stage_activation_bytes", "comm_bytes_zero3_step"} <= per_device
     assert not per_device & {"train_static_bytes", "weights_bytes", "kv_cache_bytes", "train_flops", "mfu",
                              "allreduce_time", "gpu_hours"}
 
