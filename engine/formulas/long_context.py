@@ -8,7 +8,22 @@ FLOPs, KV bytes, logits) become the ones that decide memory and communication.
 from __future__ import annotations
 
 from .core import Formula, Misconception, Part, Requirement
-from .inputs import ATTN_SHARE, BPE, CAUSAL, CP, HEAD_DIM, HIDDEN, KV_BATCH, LAYERS, N_HEADS, N_KV, PHI, SEQ_LEN, VOCAB, WINDOW
+from .inputs import (
+    ATTN_SHARE,
+    BPE,
+    CAUSAL,
+    CP,
+    HEAD_DIM,
+    HIDDEN,
+    KV_BATCH,
+    LAYERS,
+    N_HEADS,
+    N_KV,
+    PHI,
+    SEQ_LEN,
+    VOCAB,
+    WINDOW,
+)
 from .registry import register
 
 SEQ = SEQ_LEN.as_("seq", "S")

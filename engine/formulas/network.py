@@ -12,8 +12,8 @@ from .core import Formula, Misconception, Part
 from .inputs import (
     BETA,
     DIRECTIONS,
-    GRAD_BYTES,
     GPUS_PER_NODE,
+    GRAD_BYTES,
     INTER_BW,
     INTRA_BW,
     MESSAGE_BYTES,
