@@ -326,7 +326,8 @@ def attention_share(rng):
     f = formulas.get("attention_flops_share")
     m = models.get(rng.choice(_SHARE_KEYS))
     # a share of 7 % at least: below it share ≈ share / (1 − share), and leaving attention out of the total is no slip
-    seq = rng.choice([s for s in (2048, 4096, 8192, 16384, 32768, 65536, 131072) if s <= m.max_seq
+    seq = rng.choice([s for s in (2048, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152, 65536, 98304, 131072)
+                      if s <= m.max_seq
                       and f.evaluate(**_share_inputs(m, s)) >= 0.07])
     return Spec(
         givens=_share_givens(m) + (given("seq", "Sequence length S", "序列长度 S", seq),),
@@ -346,7 +347,7 @@ def attention_share_seq(rng):
     f = formulas.get("attention_share_seq")
     while True:
         m = models.get(rng.choice(_SHARE_KEYS))
-        share = rng.choice((0.1, 0.2, 0.25, 0.5, 0.75))
+        share = rng.choice((0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8))
         seq = f.evaluate(phi=nominal_phi(m), layers=m.layers, share=share, d_model=m.d_model, causal=12)
         if seq <= m.max_seq:
             break
@@ -372,11 +373,12 @@ def long_context_flops_chain(rng):
     m = models.get(rng.choice(_LONG_KEYS))
     share_at = formulas.get("attention_flops_share")  # 7 % at least (see attention_share)
     short = rng.choice([s for s in (4096, 8192) if share_at.evaluate(**_share_inputs(m, s)) >= 0.07])
-    long = rng.choice((32768, 65536, 131072))
+    long = rng.choice((32768, 49152, 65536, 98304, 131072))
     half = formulas.get("attention_share_seq")
-    share = rng.choice([p for p in (0.25, 0.5, 0.75) if half.evaluate(phi=nominal_phi(m), layers=m.layers, share=p,
+    share = rng.choice([p for p in (0.25, 0.4, 0.5, 0.6, 0.75) if half.evaluate(phi=nominal_phi(m), layers=m.layers, share=p,
                                                                       d_model=m.d_model, causal=12) <= m.max_seq])
-    share_text = {0.25: ("a quarter", "四分之一"), 0.5: ("half", "一半"), 0.75: ("three quarters", "四分之三")}[share]
+    share_text = {0.25: ("a quarter", "四分之一"), 0.4: ("40 %", " 40%"), 0.5: ("half", "一半"), 0.6: ("60 %", " 60%"),
+                  0.75: ("three quarters", "四分之三")}[share]
     return Spec(
         scenario_en=f"{m.name} is pre-trained on {short:,}-token sequences, then its context is extended by "
                     f"continued training on {long:,}-token sequences.",

@@ -166,7 +166,7 @@ DP_CONV_ZH = ("纯数据并行，每卡一块网卡：每一步用环形算法�
 def dp_min_batch(rng):
     gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_NICS], accept=lambda g: g.key in _DP_NICS)
     link = rng.choice(_DP_NICS[gpu.key])
-    n = rng.choice((2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576))  # n × B_min > 16M tokens on every chip
+    n = rng.choice((2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384, 20480, 24576, 32768))  # n × B_min > 16M tokens on every chip
     peak = gpu.peak("bf16")
     b_min = peak / link
     gbit = round(link * 8 / 1e9)

@@ -280,7 +280,8 @@ def fp8_chain(rng):
     answer = SAME.key if abs(change - 1) <= 0.05 else LARGER.key if change > 1 else SMALLER.key
     verdict_en = {SAME.key: "about the same", LARGER.key: "larger", SMALLER.key: "smaller"}[answer]
     verdict_zh = {SAME.key: "基本相同", LARGER.key: "更大", SMALLER.key: "更小"}[answer]
-    batch = rng.choice([b for b in (4, 8, 16, 32, 64, 128, 256, 512, 1024) if abs(b / crit8 - 1) > 0.15])
+    batch = rng.choice([b for b in (4, 8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024)
+                        if abs(b / crit8 - 1) > 0.15])
     bound_en = ("below", "memory-bound") if batch < crit8 else ("above", "compute-bound")
     bound_zh = ("低于", "访存受限") if batch < crit8 else ("高于", "算力受限")
     return Spec(

@@ -5,6 +5,8 @@ Korthikanti et al. 2022 Table 2, lives with the other activation templates in me
 
 from __future__ import annotations
 
+import math
+
 from engine import formulas
 from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
@@ -479,8 +481,8 @@ LOSS_TOLERANCE, LOSS_CLOSE = 0.003, 0.02  # losses of rival runs differ by about
 # Dense models of round sizes trained on 50 to 4,000 tokens per parameter, at most 40T tokens: published runs range
 # from Chinchilla's 20 (Chinchilla 70B: 1.4T) through Llama 3 8B (15T, about 1,900 per parameter) to Qwen3 8B
 # (36T, about 4,400)
-LOSS_PHI = (1.5e9, 3e9, 7e9, 8e9, 13e9, 32e9, 70e9)  # no power of ten: "10⁹^0.34" would read as 10^(9^0.34)
-LOSS_TOKENS_PER_PARAM = (50, 100, 200, 500, 1000, 2000, 4000)
+LOSS_PHI = (1.5e9, 1.7e9, 3e9, 4e9, 7e9, 8e9, 13e9, 14e9, 32e9, 70e9)
+LOSS_TOKENS_PER_PARAM = (50, 100, 200, 300, 500, 1000, 1500, 2000, 3000, 4000)
 MAX_TOKENS = 40e12
 
 
@@ -488,7 +490,8 @@ def _trained(rng, least: int = 50) -> tuple[float, float, int]:
     """A model size, its training tokens and tokens per parameter (at least ``least``)."""
     while True:
         phi, k = rng.choice(LOSS_PHI), rng.choice([k for k in LOSS_TOKENS_PER_PARAM if k >= least])
-        if phi * k <= MAX_TOKENS:
+        # no power of ten among N and D: "(10¹²)^0.28" is shown as "10¹²^0.28", which reads as 10^(12^0.28)
+        if phi * k <= MAX_TOKENS and not float(math.log10(phi * k)).is_integer():
             return phi, phi * k, k
 
 
