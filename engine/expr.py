@@ -427,7 +427,10 @@ def _fmt_value(v: Value) -> tuple[str, int]:
     s = _fmt_exact(float(v))
     if s.startswith("-"):
         return s.replace("-", "−", 1), _PREC["neg"]
-    return s, (_PREC["*"] if "×" in s else 9)
+    if "×" in s:
+        return s, _PREC["*"]
+    # 10⁹ is itself a power: raised to one it needs brackets, (10⁹)^0.34, not 10⁹^0.34 (read as 10^(9^0.34))
+    return s, (_PREC["^"] if s[-1] in "⁰¹²³⁴⁵⁶⁷⁸⁹" else 9)
 
 
 def _render(node: Node, symbols: Mapping[str, str], env) -> tuple[str, int]:

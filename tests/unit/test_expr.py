@@ -168,3 +168,11 @@ def test_chinese_reasons_name_what_was_typed():
     with pytest.raises(ex.ExprError) as e:
         ex.parse("1 < 2")
     assert e.value.said.text("zh") == "多了一个“<”：只能识别数字、单位和 + - * / ^ ( )"
+
+
+def test_a_number_shown_as_a_power_is_bracketed_when_raised_to_one():
+    node = ex.parse("a / phi ^ 0.34", {"a": "a", "phi": "phi"})
+    assert ex.render(node, env={"a": 406.4, "phi": 1e9}) == "406.4 / (10⁹)^0.34"  # not 10⁹^0.34: 10^(9^0.34)
+    assert ex.render(node, env={"a": 406.4, "phi": 2e10}) == "406.4 / (2 × 10¹⁰)^0.34"
+    assert ex.render(node, env={"a": 406.4, "phi": 7000}) == "406.4 / 7000^0.34"
+    assert ex.render(ex.parse("a * phi", {"a": "a", "phi": "phi"}), env={"a": 2, "phi": 1e9}) == "2 × 10⁹"
