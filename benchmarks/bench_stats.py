@@ -1,13 +1,16 @@
 """Stats speed: every figure of the stats screen from a 100,000-review history.
 
-Three figures, each the best of a few runs (the machine may be shared):
+Four figures, each the best of a few runs (the machine may be shared):
 
 - computing from rows already in memory (``engine.stats.compute``);
 - the whole path the app takes, from nothing open to every figure: open the
   profile, read the log's digest (``Profile.digest``: the columns the figures
   need, kept beside each closed segment), compute - budget 0.3 s on one core;
 - that path the first time on a save with no digests yet (one made before
-  them, or copied from another machine): every segment is read and digested.
+  them, or copied from another machine): every segment is read and digested;
+- the readiness per topic and its calibration fitted on the same answers
+  (``drill.core.flow.readiness_report``, which the stats screen runs in a
+  worker of its own after showing the other figures).
 """
 
 from __future__ import annotations
@@ -148,6 +151,14 @@ def main() -> None:
         print(f"stats: open a 100,000-review profile and compute every figure: {total * 1000:.0f} ms "
               f"(CPU {cpu * 1000:.0f} ms, {verdict} the 300 ms budget): open {p['open'] * 1000:.0f} ms, "
               f"read the digests {p['read'] * 1000:.0f} ms, compute {p['compute'] * 1000:.0f} ms")
+
+        from drill.core.flow import readiness_report
+
+        with Profile.open(root) as p:
+            d = p.digest()
+            wall, cpu = _best_of(partial(readiness_report, p, today, None, d), 3)
+        print(f"stats: readiness and calibration fitted on the same history (off the UI thread): "
+              f"{wall * 1000:.0f} ms (CPU {cpu * 1000:.0f} ms)")
 
         for digest in (root / "default" / "reviews").glob("*.digest"):
             digest.unlink()

@@ -268,11 +268,12 @@ def forget_step_drills(profile: "Profile", items: list[str]) -> None:
         profile.set_setting(STEP_DRILLS_KEY, {k: v.isoformat() for k, v in current.items() if k not in items})
 
 
-def readiness_report(profile: "Profile", today: date, interview: date | None = None, digest=None):
+def readiness_report(profile: "Profile", today: date, interview: date | None = None, digest=None, stop=None):
     """``(Readiness, Calibration)`` of the learner (engine.schedule.readiness), fitted on the log's digest
     (``digest``, else read): for the interview day when one is ahead (the days in between as the plan asks
     them: the schedule, the daily limits, the scheduler), else for today; the calibration with the same
-    scheduler and interview date.  ``DamagedSave`` if the log cannot be read."""
+    scheduler and interview date.  ``DamagedSave`` if the log cannot be read; ``stop()`` True abandons the fit
+    (``readiness.Stopped``: the stats screen was closed)."""
     from engine.schedule import readiness
 
     rules = learning(profile)
@@ -285,8 +286,8 @@ def readiness_report(profile: "Profile", today: date, interview: date | None = N
     outlook = readiness.Outlook(states, rules.new_per_day, interview, rules.reviews_per_day, rules.scheduler,
                                 memory_source(profile, rules.scheduler), is_chain,
                                 lambda c: chains.chain_ready(drills.prerequisites(c), passed), retired(profile))
-    return (readiness.readiness(answers, cat, day, today, outlook),
-            readiness.calibration(answers, cat, scheduler=rules.scheduler, interview=interview))
+    return (readiness.readiness(answers, cat, day, today, outlook, stop=stop),
+            readiness.calibration(answers, cat, scheduler=rules.scheduler, interview=interview, stop=stop))
 
 
 def ready_catalog(profile: "Profile") -> list[tuple[str, str]]:

@@ -26,6 +26,8 @@ STRINGS: dict[str, tuple[str, str]] = {
               "连续天数、各主题正确率、即将到期的题。"),
     "loading": ("Reading your history…", "正在读取练习记录…"),
     "read_error": ("Could not read your history: {error}", "无法读取练习记录：{error}"),
+    "ready_computing": ("Readiness: fitting it on your answers…", "就绪度：正在按你的作答拟合…"),
+    "ready_error": ("Readiness could not be computed: {error}", "无法计算就绪度：{error}"),
     "tab.overview": ("Overview", "概览"),
     "tab.topics": ("Topics", "主题"),
     "tab.mocks": ("Mock interviews", "模拟面试"),
@@ -112,24 +114,31 @@ def tr(key: str, lang: str = "en", **fmt) -> str:
 # Figures and how they read
 
 
-def figures(profile: "Profile", today: date, lang: str = "en") -> "Stats":
+def figures(profile: "Profile", today: date, lang: str = "en", readiness: bool = True) -> "Stats":
     """Every figure of the profile: the one call both the screen and the CLI make.
 
     The log is read as its digest (``Profile.digest``): the few columns the figures need,
     kept beside each closed log segment, so a long history opens quickly.  The readiness per topic
-    (``engine.schedule.readiness``, fitted on the same answers) comes with them."""
+    (:func:`fitted_readiness`, on the same answers) comes with them, unless ``readiness`` is False: the
+    stats screen shows the other figures first and fits the readiness in a worker of its own."""
     from dataclasses import replace
 
-    from drill.core.flow import learning, readiness_report
     from engine import stats
     from question_bank.base import TOPICS
     from question_bank.registry import all_templates
 
     bank = [(t.id, t.topic, t.title_in(lang)) for t in all_templates()]
-    digest = profile.digest()
-    s = stats.compute(digest, profile.states(), profile.mocks(), bank, today, TOPICS)
-    # the readiness fitted on the learner's answers: for the interview day when one is ahead, else today
-    return replace(s, readiness=readiness_report(profile, today, learning(profile).interview, digest))
+    s = stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)
+    return replace(s, readiness=fitted_readiness(profile, s.digest, today)) if readiness else s
+
+
+def fitted_readiness(profile: "Profile", digest, today: date, stop=None):
+    """``(Readiness, Calibration)`` fitted on the learner's answers (the log's ``digest``): for the interview
+    day when one is ahead, else for today (:func:`drill.core.flow.readiness_report`).  ``stop()`` True
+    abandons the fit (``engine.schedule.readiness.Stopped``)."""
+    from drill.core.flow import learning, readiness_report
+
+    return readiness_report(profile, today, learning(profile).interview, digest, stop=stop)
 
 
 def pct(x: float | None, lang: str = "en") -> str:

@@ -11,16 +11,18 @@ when the screen opens.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 from textual_plotext import PlotextPlot
 
 from drill.core.i18n import topic_name
@@ -33,6 +35,7 @@ from drill.core.stats import (
     days,
     duration,
     figures,
+    fitted_readiness,
     num,
     overview_lines,
     pct,
@@ -41,9 +44,9 @@ from drill.core.stats import (
     topic_row,
     tr,
 )
-from drill.keybindings import bind
 from drill.screens import DrillScreen
 from engine.langs import pick
+from engine.schedule.readiness import Stopped
 from engine.stats import TREND_WINDOW, Stats, sort_topics
 
 NARROW_TITLE = 32
@@ -127,13 +130,13 @@ class StatsScreen(DrillScreen):
     """
 
     BINDINGS = [
-        *bind("key.back", "app.pop_screen"),
-        *bind("key.tab_prev", "turn_tab(-1)"),
-        *bind("key.tab_next", "turn_tab(1)"),
-        *bind("key.sort", "sort_next"),
-        *bind("key.reverse", "sort_reverse"),
+        Binding("escape", "app.pop_screen", "Back", id="key.back"),
+        Binding("1", "show_tab('tab-overview')", "Overview", id="tab.overview"),
+        Binding("2", "show_tab('tab-topics')", "Topics", id="tab.topics"),
+        Binding("3", "show_tab('tab-mocks')", "Mock interviews", id="tab.mocks"),
+        Binding("o", "sort_next", "Sort", id="key.sort"),
+        Binding("r", "sort_reverse", "Reverse", id="key.reverse"),
     ]
-    TABS = ("tab-overview", "tab-topics", "tab-mocks")
 
     def __init__(self, *, tab: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -143,22 +146,61 @@ class StatsScreen(DrillScreen):
         self.sort, self.reverse = "topic", False
         self._topic: str | None = None
         self._item: str | None = None
+        self._readiness_worker: Worker | None = None  # fitting the readiness of the figures on show
+        self._fitted: tuple | None = None  # (reviews counted, today, (Readiness, Calibration)): fitted once
+        self.readiness_error: str | None = None
 
     # -- figures ----------------------------------------------------------- #
 
     def _start_loading(self) -> None:
-        """Compute the figures in a thread: a long history must not freeze the app."""
+        """Compute the figures in a thread: a long history must not freeze the app.  The readiness is
+        fitted afterwards, in a worker of its own (:meth:`_start_readiness`): the figures show meanwhile."""
         ctx = self.app.ctx
         self.error = None
-        self.run_worker(partial(figures, ctx.profile, ctx.today(), ctx.lang), name="stats-figures",
+        self.workers.cancel_group(self, "readiness")
+        self._readiness_worker = None
+        self.run_worker(partial(figures, ctx.profile, ctx.today(), ctx.lang, readiness=False), name="stats-figures",
                         group="stats", thread=True, exclusive=True, exit_on_error=False)
 
+    def _start_readiness(self) -> None:
+        """Fit the readiness and its calibration on the figures' digest, off the UI thread (seconds on a long
+        history).  Leaving the screen cancels the worker, and the fit stops at its next step."""
+        ctx, s = self.app.ctx, self.stats
+        self.readiness_error = None
+
+        def fit():
+            worker = get_current_worker()
+            return fitted_readiness(ctx.profile, s.digest, ctx.today(), stop=lambda: worker.is_cancelled)
+
+        self._readiness_worker = self.run_worker(fit, name="stats-readiness", group="readiness", thread=True,
+                                                 exclusive=True, exit_on_error=False)
+
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "readiness":
+            if event.worker is not self._readiness_worker or self.stats is None:
+                return  # for figures no longer on show (the language was switched meanwhile)
+            if event.state == WorkerState.SUCCESS:
+                self.stats = replace(self.stats, readiness=event.worker.result)
+                self._fitted = (len(self.stats.digest), self.stats.today, event.worker.result)
+            elif event.state == WorkerState.ERROR and not isinstance(event.worker.error, Stopped):
+                error = event.worker.error
+                said = getattr(error, "text", None)
+                self.readiness_error = said(self.lang) if callable(said) else str(error)
+            else:
+                return
+            for figures_text in self.query("#overview-figures").results(Static):
+                figures_text.update(self._overview_text(self.stats))
+            return
         if event.worker.group != "stats":
             return
         if event.state == WorkerState.SUCCESS:
-            self.stats = event.worker.result
+            self.stats = s = event.worker.result
+            kept = self._fitted
+            if kept is not None and kept[:2] == (len(s.digest), s.today):  # the same history (a language switch)
+                self.stats = replace(s, readiness=kept[2])
             await self.recompose()
+            if not s.empty and self.stats.readiness is None:
+                self._start_readiness()
         elif event.state == WorkerState.ERROR:  # a damaged save file: say which, change nothing
             error = event.worker.error
             said = getattr(error, "text", None)
@@ -256,6 +298,10 @@ class StatsScreen(DrillScreen):
             lines = flow.readiness_lines(*s.readiness, lambda key, **fmt: t(key, lang, **fmt), lang)
             text.append("\n\n" + lines[0] + "\n", style="bold")
             text.append("\n".join(lines[1:]))
+        elif self.readiness_error is not None:
+            text.append("\n\n" + tr("ready_error", lang, error=self.readiness_error), style="bold")
+        else:  # being fitted (_start_readiness): filled in when it is done
+            text.append("\n\n" + tr("ready_computing", lang), style="bold")
         return text
 
     # -- overview ------------------------------------------------------------ #
@@ -380,14 +426,6 @@ class StatsScreen(DrillScreen):
         self.reverse = not self.reverse if col == self.sort else False
         self.sort = col
         self._fill_topics()
-
-    def action_turn_tab(self, step: int) -> None:
-        """``[`` and ``]``: the previous or next tab, round the ends."""
-        tabs = self.query(TabbedContent)
-        if tabs:
-            active = tabs.first().active
-            i = self.TABS.index(active) if active in self.TABS else 0
-            self.action_show_tab(self.TABS[(i + step) % len(self.TABS)])
 
     def action_show_tab(self, tab: str) -> None:
         tabs = self.query(TabbedContent)

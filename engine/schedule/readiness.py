@@ -53,13 +53,15 @@ interview date as set now, new items at the pace of the week before ``W``) and e
 each day from ``W + 7`` to ``W + 13`` is scored against its first answer that day.  So every prediction is
 made at least :data:`HORIZON` days before the answer it is scored on.
 
-Pure: the caller passes the answers, the plan and the day.
+Pure: the caller passes the answers, the plan and the day.  The work can be abandoned (``stop``): the stats
+screen's, when the screen is closed.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import operator
 import random
 from bisect import bisect_left
 from datetime import date, timedelta
@@ -79,6 +81,17 @@ MAX_REDRILLS = 3  # a projected miss is re-drilled that day until it passes, at 
 RUNS = 4  # projections averaged for a readiness
 CALIBRATION_RUNS = 2  # projections averaged at each calibration cut
 PASS = 3
+
+Stop = Callable[[], bool]  # asked now and then during the work: True abandons it (Stopped)
+
+
+class Stopped(Exception):
+    """Work abandoned because its ``stop`` said so (the stats screen that wanted it was closed)."""
+
+
+def _check(stop: Stop | None) -> None:
+    if stop is not None and stop():
+        raise Stopped
 
 
 class Answer(NamedTuple):
@@ -100,7 +113,8 @@ def answers_of(rows: Iterable[Mapping]) -> list[Answer]:
 def in_order(answers: Sequence[Answer]) -> Sequence[Answer]:
     """The answers by day, oldest first (a log is in the order answers were recorded: work done on paper
     and recorded later, or a clock set back, come out of order); the same list when already in order."""
-    if all(a.day <= b.day for a, b in zip(answers, answers[1:])):
+    days = [a.day for a in answers]
+    if all(map(operator.le, days, days[1:])):  # (in C: this runs on every fit of a long history)
         return answers
     return sorted(answers, key=lambda a: a.day)  # stable: a day's answers keep their order
 
@@ -311,7 +325,7 @@ def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None,
     return out
 
 
-def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN) -> Models:
+def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | None = None) -> Models:
     """The overall model (its feature weights pulled towards :data:`LEARNER_PRIOR`) and each topic's (all four
     pulled towards the overall model), fitted on the latest ``train`` answers (features from every answer)."""
     answers = in_order(answers)
@@ -325,6 +339,7 @@ def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN) -> Models:
     if overall is not None:
         for topic, r in rows.items():
             if topic is not None and reviews.get(topic, 0) >= MIN_REVIEWS:
+                _check(stop)
                 w = fit(*_xy(r), ridge=TOPIC_PRIOR, prior=overall)
                 if w is not None:
                     topics[topic] = w
@@ -353,7 +368,7 @@ class Outlook(NamedTuple):
 
 
 def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
-            end: date, rng: random.Random) -> _Index:
+            end: date, rng: random.Random, stop: Stop | None = None) -> _Index:
     """One run of the days ``start`` .. ``end - 1`` as the plan asks them, answered by the fitted model: each
     day the items due (SM-2's or FSRS's due dates, the interview's final stretch, the daily review cap) and
     the day's new items (:func:`engine.session.new_items`), each answered right with the model's probability,
@@ -378,6 +393,7 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
 
     day = start
     while day < end:
+        _check(stop)
         d = day.toordinal()
         if outlook.interview is not None and day >= outlook.interview:
             break  # the interview day asks nothing
@@ -411,13 +427,13 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
 
 def forecast(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day: date, today: date,
              outlook: Outlook | None = None, models: Models | None = None, runs: int = RUNS,
-             seed: int = 0) -> dict[str, float]:
+             seed: int = 0, stop: Stop | None = None) -> dict[str, float]:
     """Each template's predicted chance of a right answer to a fresh problem on ``day``, known on ``today``:
     the fitted model on its features on ``day``, after the days in between as ``outlook`` plans them
     (:func:`project`, averaged over ``runs``; without an outlook, or for today, no practice in between).
     Empty when there is no model (fewer than MIN_REVIEWS answers)."""
     answers = in_order(answers)
-    models = models or fit_models(answers)
+    models = models or fit_models(answers, stop=stop)
     if models.overall is None:
         return {}
     index = _Index(answers)
@@ -429,21 +445,21 @@ def forecast(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day:
         outlook = outlook._replace(memory=functools.lru_cache(maxsize=None)(outlook.memory))
     out = dict.fromkeys(topic, 0.0)
     for r in range(runs):
-        after = project(models, index, catalog, outlook, today, day, random.Random(seed * 7919 + r))
+        after = project(models, index, catalog, outlook, today, day, random.Random(seed * 7919 + r), stop)
         for i in out:
             out[i] += predict(models.weights(topic[i]), after.features(i, d)) / runs
     return out
 
 
 def readiness(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day: date,
-              today: date | None = None, outlook: Outlook | None = None) -> Readiness:
+              today: date | None = None, outlook: Outlook | None = None, stop: Stop | None = None) -> Readiness:
     """Per topic (catalogue order) and overall, the predicted probability of passing a fresh problem of the
     topic on ``day`` from what is known on ``today`` (default: ``day``), the plan in between as ``outlook``
-    says; see the module docstring."""
+    says; see the module docstring.  ``stop()`` True abandons the work (:class:`Stopped`)."""
     today = today or day
     answers = in_order(answers)
-    models = fit_models(answers)
-    items = forecast(answers, catalog, day, today, outlook, models)
+    models = fit_models(answers, stop=stop)
+    items = forecast(answers, catalog, day, today, outlook, models, stop=stop)
     templates: dict[str, list[str]] = {}
     for item, topic in catalog:
         templates.setdefault(topic, []).append(item)
@@ -481,6 +497,10 @@ class _Replay:
     each day, right as quality 4, wrong as 1, with the final stretch before ``interview``."""
 
     def __init__(self, scheduler: str, interview: date | None = None) -> None:
+        from ..sm2 import ItemState, review
+        from . import fsrs_bridge
+
+        self._new, self._review, self._fsrs = ItemState, review, fsrs_bridge  # imported once, not once an answer
         self.scheduler, self.interview = scheduler, interview
         self.states: dict = {}
         self.memories: dict = {}
@@ -488,9 +508,6 @@ class _Replay:
         self.load: dict[date, int] = {}  # the reviews due each day, for the final stretch's spreading
 
     def feed(self, a: Answer) -> None:
-        from ..sm2 import ItemState, review
-        from . import fsrs_bridge
-
         if self.last.get(a.item) == a.day:
             return
         self.last[a.item] = a.day
@@ -499,23 +516,24 @@ class _Replay:
         if before is not None and before.due is not None:
             self.load[before.due] -= 1
         if self.scheduler == "fsrs":
-            self.states[a.item], self.memories[a.item] = fsrs_bridge.review(
+            self.states[a.item], self.memories[a.item] = self._fsrs.review(
                 before, self.memories.get(a.item), q, a.day, self.interview, self.load)
         else:
-            self.states[a.item] = review(before or ItemState(), q, a.day, self.interview, self.load)
+            self.states[a.item] = self._review(before or self._new(), q, a.day, self.interview, self.load)
         due = self.states[a.item].due
         self.load[due] = self.load.get(due, 0) + 1
 
 
 def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | None = None,
                 horizon: int = HORIZON, max_cuts: int = MAX_CUTS, scheduler: str = "sm2",
-                interview: date | None = None) -> Calibration:
+                interview: date | None = None, stop: Stop | None = None) -> Calibration:
     """The readiness's calibration on the learner's own answers: at each weekly cut ``W`` (the last
     ``max_cuts``) the models are fitted on the answers before ``W``, the plan is projected from ``W`` (the
     schedule the answers before it made, the interview date ``interview`` as set now; new items at the pace of
     the week before it) and each template's
     chance on each day from ``W + horizon`` to ``W + horizon + 6`` is scored against its first answer of that
-    day, if any.  So every prediction is made at least ``horizon`` days before the answer it is scored on."""
+    day, if any.  So every prediction is made at least ``horizon`` days before the answer it is scored on.
+    ``stop()`` True abandons the work (:class:`Stopped`)."""
     answers = in_order(answers)
     if not answers:
         return Calibration(0, None, None, None, [])
@@ -542,7 +560,7 @@ def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | 
         while fed < k:
             replay.feed(answers[fed])
             fed += 1
-        models = fit_models(history, MAX_CALIBRATION_TRAIN)
+        models = fit_models(history, MAX_CALIBRATION_TRAIN, stop)
         if models.overall is None:
             continue
         week = cut - timedelta(days=7)
@@ -560,7 +578,7 @@ def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | 
         topic = dict(catalog) | {a.item: a.topic for a in answers}
         sums: dict[tuple[str, int], float] = {}
         for r in range(CALIBRATION_RUNS):
-            after = project(models, index, catalog, outlook, cut, hi, random.Random(r))
+            after = project(models, index, catalog, outlook, cut, hi, random.Random(r), stop)
             for (i, d) in actual:
                 sums[(i, d)] = sums.get((i, d), 0.0) + predict(models.weights(topic[i]), after.features(i, d))
         for key, y in sorted(actual.items()):  # in one order, whatever the log's: the same sums

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -18,6 +19,7 @@ from drill.core.context import AppContext
 from drill.core.stats import figures
 from drill.screens.home import HomeScreen
 from drill.screens.stats import Heatmap, StatsScreen
+from engine.schedule import readiness
 from engine.session import review_row
 from engine.stats import sort_topics
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
@@ -93,7 +95,7 @@ async def test_empty_profile_shows_a_friendly_first_run_message(profile):
         assert screen.stats is not None and screen.stats.empty
         assert "No reviews yet" in text_of(screen.query_one("#stats-empty", Static))
         assert not screen.query(TabbedContent)  # no charts of nothing
-        await pilot.press("o", "r", "right_square_bracket")  # keys that need figures do nothing, and nothing breaks
+        await pilot.press("o", "r", "2")  # keys that need figures do nothing, and nothing breaks
 
 
 @sync
@@ -138,7 +140,7 @@ async def test_topics_sort_and_template_history(profile):
         await settle(app, pilot)
         screen = app.screen
         s = screen.stats
-        await pilot.press("right_square_bracket")  # ] the next tab: Topics
+        await pilot.press("2")
         await pilot.pause()
         assert screen.query_one(TabbedContent).active == "tab-topics"
         topics = screen.query_one("#topics", DataTable)
@@ -179,7 +181,7 @@ async def test_clicking_a_header_sorts_and_clicking_again_reverses(profile):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        await pilot.press("right_square_bracket")  # ] the next tab: Topics
+        await pilot.press("2")
         await pilot.pause()
         topics = screen.query_one("#topics", DataTable)
         key = topics.ordered_columns[3].key  # mean EF
@@ -211,7 +213,7 @@ async def test_mocks_tab_charts_scores_and_opens_a_report(profile):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        await pilot.press("left_square_bracket")  # [ round the start: Mock interviews
+        await pilot.press("3")
         await pilot.pause()
         mocks = screen.query_one("#mocks", DataTable)
         assert column(mocks, 0) == ["2026-11-21", "2026-11-20"]  # newest first
@@ -233,7 +235,7 @@ async def test_no_mock_yet_says_so(profile):
     app = DrillApp(ctx_for(profile), start="stats")
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("left_square_bracket")  # [ round the start: Mock interviews
+        await pilot.press("3")
         await pilot.pause()
         assert "No mock interview yet" in text_of(app.screen.query_one("#mocks-none", Static))
 
@@ -250,7 +252,7 @@ async def test_markup_in_an_item_id_is_shown_literally(profile):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        await pilot.press("right_square_bracket")  # ] the next tab: Topics
+        await pilot.press("2")
         await pilot.pause()
         topics = screen.query_one("#topics", DataTable)
         row = [str(k.value) for k in topics.rows].index("memory")
@@ -269,7 +271,7 @@ async def test_language_switch_relabels_and_keeps_the_tab(profile):
     app = DrillApp(ctx_for(profile), start="stats")
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("right_square_bracket")  # ] the next tab: Topics
+        await pilot.press("2")
         await pilot.pause()
         await pilot.press("ctrl+t")
         await settle(app, pilot)
@@ -318,3 +320,71 @@ def test_home_streak_agrees_with_the_stats_and_reads_no_old_segment(profile, mon
                         else pytest.fail(f"Home read log segment {n}"))
     f = flow.today_figures(ctx)
     assert f.streak == s.streak and f.reviews_today == s.reviews_today
+
+
+class HeldFit:
+    """The readiness fit (``flow.readiness_report``) held until the test releases it: the fit takes as long as the test wants, so what
+    the screen shows meanwhile is checked without timing anything.  ``stopped`` is set when the fit was asked
+    to stop (the screen closed) and gave up."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.started, self.release, self.stopped = threading.Event(), threading.Event(), threading.Event()
+        self.real = flow.readiness_report
+        monkeypatch.setattr(flow, "readiness_report", self)
+
+    def __call__(self, *args, stop=None):
+        self.started.set()
+        while not self.release.wait(0.01):
+            if stop is not None and stop():
+                self.stopped.set()
+                raise readiness.Stopped
+        return self.real(*args, stop=stop)
+
+
+async def figures_shown(app, pilot) -> StatsScreen:
+    """Wait for the figures' worker only (not the readiness'), and for the screen to lay them out."""
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, StatsScreen)
+    for worker in [w for w in app.workers if w.group == "stats"]:
+        await worker.wait()
+    await pilot.pause()
+    await pilot.pause()
+    return screen
+
+
+@sync
+async def test_the_figures_show_before_the_readiness_is_fitted_and_it_fills_in_when_done(profile, monkeypatch):
+    fill(profile, 1200)
+    fit = HeldFit(monkeypatch)
+    app = DrillApp(ctx_for(profile), start="stats")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await figures_shown(app, pilot)
+        assert await asyncio.to_thread(fit.started.wait, 60)  # the fit is under way, in a worker thread
+        overview = text_of(screen.query_one("#overview-figures", Static))
+        assert f"{screen.stats.reviews:,} ({screen.stats.reviews_today} today)" in overview  # painted already
+        assert "Readiness: fitting it on your answers…" in overview and screen.stats.readiness is None
+        await pilot.press("2")  # the screen answers keys meanwhile
+        assert screen.query_one(TabbedContent).active == "tab-topics"
+        await pilot.press("1")
+        fit.release.set()
+        await settle(app, pilot)
+        overview = text_of(screen.query_one("#overview-figures", Static))
+        assert "Readiness on 2026-11-29" in overview and "fitting it" not in overview
+        assert screen.stats.readiness is not None and not fit.stopped.is_set()
+
+
+@sync
+async def test_leaving_the_stats_screen_stops_its_readiness_fit(profile, monkeypatch):
+    fill(profile, 1200)
+    fit = HeldFit(monkeypatch)
+    app = DrillApp(ctx_for(profile))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await figures_shown(app, pilot)
+        assert await asyncio.to_thread(fit.started.wait, 60)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, StatsScreen)
+        assert await asyncio.to_thread(fit.stopped.wait, 60)  # the worker was cancelled, the fit gave up

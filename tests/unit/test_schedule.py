@@ -389,6 +389,22 @@ def test_newton_fit_recovers_a_known_logistic():
     assert w is not None and readiness.predict(w, (0.0, 0.0, 0.5)) > 0.9
 
 
+def test_the_fit_and_the_calibration_stop_when_asked():
+    answers = _learner(days=120)
+    catalog = [(f"t{i}", "t") for i in range(6)]
+    day = answers[-1].day
+    outlook = readiness.Outlook({}, 2)
+    for work in (lambda stop: readiness.readiness(answers, catalog, day + timedelta(days=5), day, outlook, stop=stop),
+                 lambda stop: readiness.calibration(answers, catalog, stop=stop)):
+        with pytest.raises(readiness.Stopped):  # the stats screen closed: the work is abandoned at its next step
+            work(lambda: True)
+        asked = []
+        work(lambda: asked.append(1) or False)
+        assert len(asked) > 1  # asked along the way, not only once
+    assert (readiness.readiness(answers, catalog, day, stop=lambda: False)
+            == readiness.readiness(answers, catalog, day))  # asking changes nothing
+
+
 def test_the_issues_nine_days_no_longer_pile_everything_onto_the_interview_day():
     """Start 2027-05-03, interview 2027-05-12, 8 new items a day, every session done, every answer right."""
     interview = date(2027, 5, 12)
