@@ -13,6 +13,9 @@ from .roofline import an
 # Radices of real switches in the range switch_radix: NDR QM9700 (64), SN5600 (128 x 400 GbE), Quantum-X800 (144)
 RADICES = (64, 128, 144)
 NIC_GBS = (50e9, 100e9)  # 400 / 800 Gb/s per host, one direction (range scaleout_nic_per_gpu)
+HOST_LINKS = ("ib_hdr", "ib_ndr", "ib_xdr")  # a host's fabric link: 200 / 400 / 800 Gb/s InfiniBand (the catalogue)
+# Uplink tapers o:1; 7:1 is Llama 3's RoCE fabric above its non-blocking 3,072-GPU pods (arXiv:2407.21783 §3.3.1)
+OVERSUBSCRIPTIONS = (1.5, 2, 3, 4, 7)
 
 TREE_CONV_EN = ("A fat tree (folded Clos) of identical k-port switches, non-blocking unless an oversubscription is "
                 "stated: below the top tier half of each switch's ports face down, half up. One link per host. "
@@ -37,7 +40,8 @@ def _radix_note() -> tuple[str, str]:
 
 def _fabric(rng) -> dict:
     k = rng.choice(RADICES)
-    return {"k": k, "link": rng.choice(NIC_GBS), "o": rng.choice((1.5, 2, 3, 4))}
+    link = hardware.LINKS_BY_KEY[rng.choice(HOST_LINKS)].one_way
+    return {"k": k, "link": link, "o": rng.choice(OVERSUBSCRIPTIONS)}
 
 
 @template("communication.bisection_bandwidth", topic="communication",
@@ -45,7 +49,7 @@ def _fabric(rng) -> dict:
           difficulty=2, target_seconds=90, source="alfares2008")
 def bisection_bandwidth(rng):
     f = _fabric(rng)
-    hosts = rng.choice((512, 1024, 2048, 4096, 8192))
+    hosts = rng.choice((512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384))
     inputs = {"n_hosts": hosts, "link_bandwidth": f["link"], "oversubscription": f["o"], "directions": 1}
     return Spec(
         givens=(given("n_hosts", "Hosts", "主机数", hosts),
