@@ -18,7 +18,6 @@ from functools import partial
 from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
@@ -44,6 +43,7 @@ from drill.core.stats import (
     topic_row,
     tr,
 )
+from drill.keybindings import bind
 from drill.screens import DrillScreen
 from engine.langs import pick
 from engine.schedule.readiness import Stopped
@@ -130,13 +130,13 @@ class StatsScreen(DrillScreen):
     """
 
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", id="key.back"),
-        Binding("1", "show_tab('tab-overview')", "Overview", id="tab.overview"),
-        Binding("2", "show_tab('tab-topics')", "Topics", id="tab.topics"),
-        Binding("3", "show_tab('tab-mocks')", "Mock interviews", id="tab.mocks"),
-        Binding("o", "sort_next", "Sort", id="key.sort"),
-        Binding("r", "sort_reverse", "Reverse", id="key.reverse"),
+        *bind("key.back", "app.pop_screen"),
+        *bind("key.tab_prev", "turn_tab(-1)"),
+        *bind("key.tab_next", "turn_tab(1)"),
+        *bind("key.sort", "sort_next"),
+        *bind("key.reverse", "sort_reverse"),
     ]
+    TABS = ("tab-overview", "tab-topics", "tab-mocks")
 
     def __init__(self, *, tab: str | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -426,6 +426,14 @@ class StatsScreen(DrillScreen):
         self.reverse = not self.reverse if col == self.sort else False
         self.sort = col
         self._fill_topics()
+
+    def action_turn_tab(self, step: int) -> None:
+        """``[`` and ``]``: the previous or next tab, round the ends."""
+        tabs = self.query(TabbedContent)
+        if tabs:
+            active = tabs.first().active
+            i = self.TABS.index(active) if active in self.TABS else 0
+            self.action_show_tab(self.TABS[(i + step) % len(self.TABS)])
 
     def action_show_tab(self, tab: str) -> None:
         tabs = self.query(TabbedContent)

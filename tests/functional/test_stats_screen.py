@@ -95,7 +95,7 @@ async def test_empty_profile_shows_a_friendly_first_run_message(profile):
         assert screen.stats is not None and screen.stats.empty
         assert "No reviews yet" in text_of(screen.query_one("#stats-empty", Static))
         assert not screen.query(TabbedContent)  # no charts of nothing
-        await pilot.press("o", "r", "2")  # keys that need figures do nothing, and nothing breaks
+        await pilot.press("o", "r", "right_square_bracket")  # keys that need figures do nothing, and nothing breaks
 
 
 @sync
@@ -140,7 +140,7 @@ async def test_topics_sort_and_template_history(profile):
         await settle(app, pilot)
         screen = app.screen
         s = screen.stats
-        await pilot.press("2")
+        await pilot.press("right_square_bracket")  # ] the next tab: Topics
         await pilot.pause()
         assert screen.query_one(TabbedContent).active == "tab-topics"
         topics = screen.query_one("#topics", DataTable)
@@ -181,7 +181,7 @@ async def test_clicking_a_header_sorts_and_clicking_again_reverses(profile):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        await pilot.press("2")
+        await pilot.press("right_square_bracket")  # ] the next tab: Topics
         await pilot.pause()
         topics = screen.query_one("#topics", DataTable)
         key = topics.ordered_columns[3].key  # mean EF
@@ -213,7 +213,7 @@ async def test_mocks_tab_charts_scores_and_opens_a_report(profile):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        await pilot.press("3")
+        await pilot.press("left_square_bracket")  # [ round the start: Mock interviews
         await pilot.pause()
         mocks = screen.query_one("#mocks", DataTable)
         assert column(mocks, 0) == ["2026-11-21", "2026-11-20"]  # newest first
@@ -235,7 +235,7 @@ async def test_no_mock_yet_says_so(profile):
     app = DrillApp(ctx_for(profile), start="stats")
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("3")
+        await pilot.press("left_square_bracket")  # [ round the start: Mock interviews
         await pilot.pause()
         assert "No mock interview yet" in text_of(app.screen.query_one("#mocks-none", Static))
 
@@ -252,7 +252,7 @@ async def test_markup_in_an_item_id_is_shown_literally(profile):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         screen = app.screen
-        await pilot.press("2")
+        await pilot.press("right_square_bracket")  # ] the next tab: Topics
         await pilot.pause()
         topics = screen.query_one("#topics", DataTable)
         row = [str(k.value) for k in topics.rows].index("memory")
@@ -271,7 +271,7 @@ async def test_language_switch_relabels_and_keeps_the_tab(profile):
     app = DrillApp(ctx_for(profile), start="stats")
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("2")
+        await pilot.press("right_square_bracket")  # ] the next tab: Topics
         await pilot.pause()
         await pilot.press("ctrl+t")
         await settle(app, pilot)
@@ -364,9 +364,9 @@ async def test_the_figures_show_before_the_readiness_is_fitted_and_it_fills_in_w
         overview = text_of(screen.query_one("#overview-figures", Static))
         assert f"{screen.stats.reviews:,} ({screen.stats.reviews_today} today)" in overview  # painted already
         assert "Readiness: fitting it on your answers…" in overview and screen.stats.readiness is None
-        await pilot.press("2")  # the screen answers keys meanwhile
+        await pilot.press("right_square_bracket")  # the screen answers keys meanwhile: ] the next tab
         assert screen.query_one(TabbedContent).active == "tab-topics"
-        await pilot.press("1")
+        await pilot.press("left_square_bracket")
         fit.release.set()
         await settle(app, pilot)
         overview = text_of(screen.query_one("#overview-figures", Static))
