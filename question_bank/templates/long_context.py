@@ -23,9 +23,11 @@ CP_CONV_ZH = ("在 CP 张卡上做上下文并行，每张卡持有每条序列�
               "按每张卡发送或接收的字节数计（ring：它收到的 K、V 块；Ulysses：它在 Q、K、V 和输出的 All-to-All 中发出的数据）。"
               "MB = 10⁶ B。")
 
-# Full-attention GQA models trained for long context (8 KV heads: CP up to 8 for Ulysses)
-_CP_KEYS = ("llama31_8b", "llama31_70b", "llama3_405b", "qwen3_32b")
-_SEQS = (32768, 65536, 131072)
+# Full-attention GQA models trained for long context (Ulysses splits the KV heads: CP divides n_kv), at the
+# lengths long-context training runs use, and at the model's own context (Qwen3: 40,960)
+_CP_KEYS = ("llama31_8b", "llama31_70b", "llama3_405b", "qwen3_8b", "qwen3_32b", "qwen3_235b_a22b", "mixtral_8x7b",
+            "mixtral_8x22b")
+_SEQS = (16384, 32768, 65536, 131072)
 
 
 def _mb(v: float) -> str:
@@ -36,8 +38,8 @@ def _mb(v: float) -> str:
           title_zh="滑动窗口注意力的 KV Cache（Mistral 7B）", difficulty=2, target_seconds=120, source="jiang2023")
 def sliding_window_kv(rng):
     m = models.get("mistral_7b")
-    seq = rng.choice((8192, 16384, 32768))
-    batch, dtype = rng.choice((1, 2, 4, 8, 16)), rng.choice(("bf16", "fp8"))
+    seq = rng.choice((8192, 12288, 16384, 20480, 24576, 32768))  # past the 4,096-token window, within the context
+    batch, dtype = rng.choice((1, 2, 4, 8, 16, 24, 32, 48, 64)), rng.choice(("bf16", "fp8"))
     inputs = {"batch": batch, "seq": seq, "window": m.sliding_window, "layers": m.layers, "n_kv_heads": m.n_kv_heads,
               "d_head": m.d_head, "bytes_per_elem": DTYPE_BYTES[dtype]}
     return Spec(
@@ -57,43 +59,61 @@ def sliding_window_kv(rng):
     )
 
 
-def _cp_setup(rng) -> tuple:
-    m = models.get(rng.choice(_CP_KEYS))
-    seq = rng.choice([s for s in _SEQS if s <= m.max_seq])
-    cp = rng.choice((2, 4, 8))
-    return m, seq, cp
+def _cp_seqs(m) -> list[int]:
+    return sorted({s for s in _SEQS if s <= m.max_seq} | ({m.max_seq} if m.max_seq < max(_SEQS) else set()))
 
 
-def _cp_givens(m, seq: int, cp: int) -> tuple:
+def _cp_setup(rng, ulysses: bool = True) -> tuple:
+    """A model, sequence length, CP and micro-batch, drawn evenly over the setups: CP 2-8 dividing the KV heads when
+    Ulysses is asked about (its all-to-all splits them), CP 16 too for ring attention alone on 64K tokens and more
+    (Llama 3 405B's 128K stage ran CP = 16); two sequences a micro-batch up to 32K tokens, one beyond."""
+    setups = [(m, seq, cp, b) for m in map(models.get, _CP_KEYS) for seq in _cp_seqs(m) for cp in (2, 4, 8, 16)
+              for b in ((1, 2) if seq <= 32768 else (1,))
+              if (m.n_kv_heads % cp == 0 if ulysses else cp < 16 or seq >= 65536)]
+    return rng.choice(setups)
+
+
+def _cp_givens(m, seq: int, cp: int, batch: int = 1) -> tuple:
     return (given("model", "Model", "模型", m.name), given("seq", "Sequence length S", "序列长度 S", seq),
+            given("batch", "Sequences per micro-batch B", "每个微批次的序列数 B", batch),
             given("cp", "Context-parallel GPUs CP", "上下文并行卡数 CP", cp),
             kit.model(m, "n_heads"),
             kit.model(m, "n_kv_heads"),
             kit.model(m, "d_head"))
 
 
-def _ring_inputs(m, seq: int, cp: int) -> dict:
-    return {"batch": 1, "seq": seq, "cp": cp, "n_kv_heads": m.n_kv_heads, "d_head": m.d_head, "bytes_per_elem": 2}
+def _ring_inputs(m, seq: int, cp: int, batch: int = 1) -> dict:
+    return {"batch": batch, "seq": seq, "cp": cp, "n_kv_heads": m.n_kv_heads, "d_head": m.d_head, "bytes_per_elem": 2}
 
 
-def _ulysses_inputs(m, seq: int, cp: int) -> dict:
-    return {**_ring_inputs(m, seq, cp), "n_heads": m.n_heads}
+def _ulysses_inputs(m, seq: int, cp: int, batch: int = 1) -> dict:
+    return {**_ring_inputs(m, seq, cp, batch), "n_heads": m.n_heads}
+
+
+def _trained_on(seq: int, cp: int, batch: int) -> tuple[str, str]:
+    """How the sequences are split, in English and Chinese."""
+    if batch == 1:
+        return (f"one {seq:,}-token sequence split over CP = {cp} GPUs",
+                f"一条 {seq:,} token 的序列切分到 CP = {cp} 张卡上")
+    return (f"micro-batches of {batch} sequences of {seq:,} tokens, each sequence split over CP = {cp} GPUs",
+            f"每个微批次 {batch} 条 {seq:,} token 的序列，每条都切分到 CP = {cp} 张卡上")
 
 
 @template("communication.ring_attention_kv", topic="communication", title="Ring attention: K/V bytes per GPU per layer",
           title_zh="Ring Attention：每卡每层收到的 K/V 字节数", difficulty=3, target_seconds=150, source="liu2023")
 def ring_attention_kv(rng):
-    m, seq, cp = _cp_setup(rng)
+    m, seq, cp, b = _cp_setup(rng, ulysses=False)
+    on_en, on_zh = _trained_on(seq, cp, b)
     return Spec(
-        givens=_cp_givens(m, seq, cp),
-        asks=(Ask(formula="ring_attention_kv_bytes", inputs=_ring_inputs(m, seq, cp), unit="MB",
-                  prompt_en=f"{m.name} is trained on one {seq:,}-token sequence split over CP = {cp} GPUs "
+        givens=_cp_givens(m, seq, cp, b),
+        asks=(Ask(formula="ring_attention_kv_bytes", inputs=_ring_inputs(m, seq, cp, b), unit="MB",
+                  prompt_en=f"{m.name} is trained on {on_en} "
                             "with ring attention. In one layer's forward pass, how many bytes of K and V does each GPU "
                             "receive, in MB?",
-                  prompt_zh=f"用 Ring Attention 训练 {m.name}：一条 {seq:,} token 的序列切分到 CP = {cp} 张卡上。"
+                  prompt_zh=f"用 Ring Attention 训练 {m.name}：{on_zh}。"
                             "一层的前向中，每张卡收到多少字节的 K 和 V（MB）？"),),
         conventions_en=CP_CONV_EN, conventions_zh=CP_CONV_ZH,
-        world=World(model=m, seq=seq, batch=1),
+        world=World(model=m, seq=seq, batch=b),
     )
 
 
@@ -101,17 +121,18 @@ def ring_attention_kv(rng):
           title="DeepSpeed-Ulysses: all-to-all bytes per GPU per layer", title_zh="DeepSpeed-Ulysses：每卡每层 All-to-All 字节数",
           difficulty=3, target_seconds=150, source="jacobs2023")
 def ulysses_alltoall(rng):
-    m, seq, cp = _cp_setup(rng)
+    m, seq, cp, b = _cp_setup(rng)
+    on_en, on_zh = _trained_on(seq, cp, b)
     return Spec(
-        givens=_cp_givens(m, seq, cp),
-        asks=(Ask(formula="ulysses_alltoall_bytes", inputs=_ulysses_inputs(m, seq, cp), unit="MB",
-                  prompt_en=f"{m.name} is trained on one {seq:,}-token sequence split over CP = {cp} GPUs "
+        givens=_cp_givens(m, seq, cp, b),
+        asks=(Ask(formula="ulysses_alltoall_bytes", inputs=_ulysses_inputs(m, seq, cp, b), unit="MB",
+                  prompt_en=f"{m.name} is trained on {on_en} "
                             "with DeepSpeed-Ulysses (all-to-all to a head split for attention, and back). In one layer's "
                             "forward pass, how many bytes does each GPU send, in MB?",
-                  prompt_zh=f"用 DeepSpeed-Ulysses 训练 {m.name}：一条 {seq:,} token 的序列切分到 CP = {cp} 张卡上"
+                  prompt_zh=f"用 DeepSpeed-Ulysses 训练 {m.name}：{on_zh}"
                             "（注意力前用 All-to-All 改为按头切分，之后再换回来）。一层的前向中，每张卡发出多少字节（MB）？"),),
         conventions_en=CP_CONV_EN, conventions_zh=CP_CONV_ZH,
-        world=World(model=m, seq=seq, batch=1),
+        world=World(model=m, seq=seq, batch=b),
     )
 
 
@@ -120,25 +141,26 @@ def ulysses_alltoall(rng):
           title_zh="上下文并行：Ring Attention → Ulysses → 哪个通信更少？", difficulty=3, target_seconds=300,
           source="liu2023, jacobs2023")
 def context_parallel_chain(rng):
-    m, seq, cp = _cp_setup(rng)
-    ring = formulas.get("ring_attention_kv_bytes").evaluate(**_ring_inputs(m, seq, cp))
-    uly = formulas.get("ulysses_alltoall_bytes").evaluate(**_ulysses_inputs(m, seq, cp))
+    m, seq, cp, b = _cp_setup(rng)
+    ring = formulas.get("ring_attention_kv_bytes").evaluate(**_ring_inputs(m, seq, cp, b))
+    uly = formulas.get("ulysses_alltoall_bytes").evaluate(**_ulysses_inputs(m, seq, cp, b))
     while abs(ring - uly) / max(ring, uly) < 0.1:  # n_heads + n_kv = n_kv·CP: too close to call at the whiteboard
-        m, seq, cp = _cp_setup(rng)
-        ring = formulas.get("ring_attention_kv_bytes").evaluate(**_ring_inputs(m, seq, cp))
-        uly = formulas.get("ulysses_alltoall_bytes").evaluate(**_ulysses_inputs(m, seq, cp))
+        m, seq, cp, b = _cp_setup(rng)
+        ring = formulas.get("ring_attention_kv_bytes").evaluate(**_ring_inputs(m, seq, cp, b))
+        uly = formulas.get("ulysses_alltoall_bytes").evaluate(**_ulysses_inputs(m, seq, cp, b))
     answer = "ring" if ring < uly else "Ulysses"
     ratio = (m.n_heads + m.n_kv_heads) / (m.n_kv_heads * cp)
     return Spec(
-        scenario_en=f"Training {m.name} on {seq:,}-token sequences needs context parallelism over CP = {cp} "
+        scenario_en=f"Training {m.name} on {seq:,}-token sequences"
+                    + (f" ({b} a micro-batch)" if b > 1 else "") + f" needs context parallelism over CP = {cp} "
                     "GPUs; compare the two standard schemes' traffic per GPU in one layer's forward pass.",
-        scenario_zh=f"用 {seq:,} token 的序列训练 {m.name} 需要在 CP = {cp} 张卡上做上下文并行；比较两种常用方案"
-                    "在一层前向中每张卡的通信量。",
-        givens=_cp_givens(m, seq, cp),
-        asks=(Ask(formula="ring_attention_kv_bytes", inputs=_ring_inputs(m, seq, cp), unit="MB",
+        scenario_zh=f"用 {seq:,} token 的序列" + (f"（每个微批次 {b} 条）" if b > 1 else "") + f"训练 {m.name} 需要在 "
+                    f"CP = {cp} 张卡上做上下文并行；比较两种常用方案在一层前向中每张卡的通信量。",
+        givens=_cp_givens(m, seq, cp, b),
+        asks=(Ask(formula="ring_attention_kv_bytes", inputs=_ring_inputs(m, seq, cp, b), unit="MB",
                   prompt_en="Ring attention: how many bytes of K and V does each GPU receive, in MB?",
                   prompt_zh="Ring Attention：每张卡收到多少字节的 K 和 V（MB）？"),
-              Ask(formula="ulysses_alltoall_bytes", inputs=_ulysses_inputs(m, seq, cp), unit="MB",
+              Ask(formula="ulysses_alltoall_bytes", inputs=_ulysses_inputs(m, seq, cp, b), unit="MB",
                   prompt_en="DeepSpeed-Ulysses: how many bytes does each GPU send in the all-to-alls, in MB?",
                   prompt_zh="DeepSpeed-Ulysses：每张卡在 All-to-All 中发出多少字节（MB）？"),
               Ask(choices=(Choice("ring", ("ring attention", "Ring Attention", "环形注意力"), "Ring Attention"),
@@ -163,7 +185,7 @@ def context_parallel_chain(rng):
                               "还受 KV 头数限制，ring 则能把通信与分块计算重叠。",
                   card_formulas=("ring_attention_kv_bytes", "ulysses_alltoall_bytes"))),
         conventions_en=CP_CONV_EN, conventions_zh=CP_CONV_ZH,
-        world=World(model=m, seq=seq, batch=1),
+        world=World(model=m, seq=seq, batch=b),
     )
 
 
