@@ -61,7 +61,7 @@ register(
             via="dense + attn",
             takeaway="6Φ per token is the rule of thumb; the attention term matters once the sequence length is "
                      "comparable with the model width.",
-            takeaway_zh="每 token 6Φ 是经验公式；当序列长度和模型宽度相当时，注意力项就不能忽略了。",
+            takeaway_zh="每 token 6Φ 是经验公式；当序列长度和隐藏维度相当时，注意力项就不能忽略了。",
             example={"phi": 7e9, "l": 32, "a": 32, "s": 4096, "h_head": 128},
             meaning_zh="训练时每个 token 的 FLOPs（含注意力项）"),
     Formula("forward_flops_per_token", (PHI,), "2*phi", "flop", "forward-pass FLOPs per token", "C§3.1",

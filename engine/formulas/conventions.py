@@ -139,7 +139,7 @@ CONVENTIONS: tuple[Convention, ...] = (
        "patarasuk2009", default=True),
     _c("ring_directions", "directions", "2", 2, ("both directions of a link", "链路双向"),
        ("both ways of a TPU ICI ring / torus link at once (never NVLink's two-way 900 GB/s or a switch)",
-        "TPU ICI 环 / torus 链路双向同时使用（NVLink 的双向 900 GB/s 或交换机不适用）"), JAX_BOOK, "austin2025",
+        "TPU ICI 环或 torus 链路的两个方向同时使用（不适用于 NVLink 双向合计的 900 GB/s，也不适用于交换机）"), JAX_BOOK, "austin2025",
        when="torus"),
     # ---------------------------------------------------------------- compute-optimal tokens per parameter
     _c("tokens_per_param", "tokens_per_param", "20", 20.0, ("20 tokens per parameter", "每参数 20 个 token"),

@@ -82,7 +82,7 @@ register(
                      "whether the power is the GPU's TDP, the whole node's, or the facility's.",
             takeaway_zh="J/token = 功率 ÷ 吞吐：降低 $/Mtok 的批处理同样降低每 token 能耗；要说清功率是 GPU 的 TDP、整机的还是机房的。",
             example={"power_w": 700, "n_gpus": 8, "tokens_per_s": 20000},
-            meaning_zh="每个服务 token 的焦耳数：部署的功率（计机房时 × PUE）÷ 每秒 token 数"),
+            meaning_zh="每服务一个 token 的焦耳数：部署的功率（计机房时 × PUE）÷ 每秒 token 数"),
     Formula("training_energy_mwh", (GPU_HOURS, POWER, PUE), "gpu_hours*power_w*pue/1e6", "mwh",
             "energy of a training run in MWh: GPU-hours × watts per GPU × PUE ÷ 10⁶", "patterson2021",
             (Misconception("no_pue", "left out the PUE (counted the GPUs' power only)", "gpu_hours*power_w/1e6",

@@ -97,7 +97,7 @@ register(
             (Misconception("every_request", "counted the prefix saved for every request, including the first, which "
                            "computes it", "2*phi*prefix_tokens*requests", "把每个请求（包括负责计算它的第一个）都算成节省了"),
              Misconception("training_flops", "used 6Φ per token (training) for a forward-only prefill",
-                           "6*phi*prefix_tokens*(requests - 1)", "对只做前向的 prefill 用了每 token 6Φ（训练的算法）")),
+                           "6*phi*prefix_tokens*(requests - 1)", "对只做前向的 prefill 用了训练的每 token 6Φ")),
             "FLOPs_saved",
             decomposition=("a forward pass costs 2Φ FLOPs per token; the first request computes the P-token prefix and "
                            "caches its KV; the other R − 1 reuse it",),
@@ -107,7 +107,7 @@ register(
             via="once*(requests - 1)",
             takeaway="a long shared system prompt is prefilled once: the saving grows with requests × prefix length, and "
                      "TTFT drops to the prefill of the new tokens only.",
-            takeaway_zh="很长的共享系统提示只需 prefill 一次：节省量随 请求数 × 前缀长度 增长，TTFT 也降到只算新 token 的 prefill。",
+            takeaway_zh="很长的共享系统提示只需 prefill 一次：节省量与请求数 × 前缀长度成正比，TTFT 也降到只算新 token 的 prefill。",
             example={"phi": 8e9, "prefix_tokens": 2000, "requests": 100},
             meaning_zh="前缀缓存节省的 prefill FLOPs：共享前缀只算一次，而不是每个请求算一次"),
     Formula("kv_offload_time", (KV_MOVED, LINK), "kv_bytes/link_bandwidth", "time",
@@ -116,7 +116,7 @@ register(
                            "kv_bytes/(8*link_bandwidth)", "把链路的 Gb/s 当成了 GB/s（比特当字节：快了 8 倍）"),
              Misconception("two_way", "used the link's two-way total (PCIe Gen5 x16's 128 GB/s, NVLink-C2C's 900 GB/s) "
                            "for a copy that goes one way", "kv_bytes/(2*link_bandwidth)",
-                           "单向拷贝却用了链路的双向总带宽（PCIe Gen5 x16 的 128 GB/s、NVLink-C2C 的 900 GB/s）")),
+                           "单向拷贝却用了链路的双向合计带宽（PCIe Gen5 x16 的 128 GB/s、NVLink-C2C 的 900 GB/s）")),
             "T_offload",
             decomposition=("the bytes cross the host link at its one-way bandwidth (PCIe Gen5 x16 ≈ 64 GB/s, Grace "
                            "Hopper's C2C ≈ 450 GB/s each way): bytes ÷ bandwidth",),
@@ -124,7 +124,7 @@ register(
                               "450 GB/s）：字节数 ÷ 带宽",),
             takeaway="offloading pays when reloading the KV is faster than recomputing it by prefill: compare bytes ÷ "
                      "link bandwidth with 2Φ × tokens ÷ FLOP/s.",
-            takeaway_zh="当重新载入 KV 比用 prefill 重算更快时，卸载才划算：比较 字节数 ÷ 链路带宽 与 2Φ × token 数 ÷ FLOP/s。",
+            takeaway_zh="当重新载入 KV 比用 prefill 重算更快时，卸载才划算：比较「字节数 ÷ 链路带宽」与「2Φ × token 数 ÷ FLOP/s」。",
             example={"kv_bytes": 10e9, "link_bandwidth": 64e9},
             meaning_zh="经 PCIe 或芯片间链路把 KV Cache 移入或移出主机内存的时间"),
 )

@@ -202,7 +202,7 @@ SERVE_TPS = Input("tokens_per_s", "tok_rate", "tokens per second the whole deplo
                   "整个部署每秒服务的 token 数")
 POWER = Input("power_w", "power", "power drawn by one GPU (W)", "P", "单张 GPU 的功耗（W）")
 PUE = Input("pue", "count", "power usage effectiveness: facility power / IT power (1 = accelerators only)", "PUE",
-            "电能使用效率 PUE：设施总功率 / IT 功率（1 = 只算加速卡）", low=1, default=1.0)
+            "电能使用效率 PUE：机房总功耗 / IT 功耗（1 = 只算加速卡）", low=1, default=1.0)
 # serving capacity
 ARRIVAL_RATE = Input("arrival_rate", "req_rate", "requests arriving per second", "λ", "每秒到达的请求数")
 LATENCY = Input("latency", "time", "time a request spends in the system", "W", "一个请求在系统中停留的时间")

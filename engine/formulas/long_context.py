@@ -130,7 +130,7 @@ register(
             via="attn/(dense + attn)",
             simplification=("with Φ ≈ 12·L·d² the share is s / (6d + s): it passes one half when the sequence is six "
                             "times the model width",),
-            simplification_zh=("当 Φ ≈ 12·L·d² 时占比为 s / (6d + s)：序列长度达到模型宽度的六倍时超过一半",),
+            simplification_zh=("当 Φ ≈ 12·L·d² 时占比为 s / (6d + s)：序列长度达到隐藏维度的六倍时超过一半",),
             takeaway="6ΦD undercounts long-context training: here attention is {result} of the FLOPs; it is a seventh "
                      "at s = d and half at s = 6d.",
             takeaway_zh="6ΦD 会低估长上下文训练：这里注意力占 FLOPs 的 {result}；s = d 时约占七分之一，s = 6d 时占一半。",
@@ -159,11 +159,11 @@ register(
             via="dense*odds/per_pos",
             simplification=("with Φ ≈ 12·L·d² it is s = 6d · p / (1 − p): half at six times the model width, "
                             "a quarter at 2d",),
-            simplification_zh=("当 Φ ≈ 12·L·d² 时 s = 6d · p / (1 − p)：序列长度为模型宽度的六倍时占一半，2d 时占四分之一",),
+            simplification_zh=("当 Φ ≈ 12·L·d² 时 s = 6d · p / (1 − p)：序列长度为隐藏维度的六倍时占一半，2d 时占四分之一",),
             takeaway="the attention term grows with the context while 6Φ does not: it takes that share at {result} "
                      "tokens here and half of the FLOPs at about six times the model width; budget long-context "
                      "training with 6Φ + 12·L·s·d per token, not 6Φ.",
-            takeaway_zh="注意力项随上下文增长，6Φ 却不变：这里在 {result} 个 token 时达到该比例，在约六倍模型宽度时占一半；"
+            takeaway_zh="注意力项随上下文增长，6Φ 却不变：这里在 {result} 个 token 时达到该比例，在约六倍隐藏维度时占一半；"
                         "长上下文训练每 token 要按 6Φ + 12·L·s·d 估算，而不是 6Φ。",
             example={"phi": 8e9, "layers": 32, "share": 0.5, "d_model": 4096},
             meaning_zh="注意力占每 token 训练 FLOPs 给定比例时的序列长度：令 12·L·s·d / (6Φ + 12·L·s·d) = 比例，解出 s",

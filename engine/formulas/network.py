@@ -122,7 +122,7 @@ register(
                            "batch B; a ring all-reduce sends about twice the gradients, 2 × Φ × bytes, whatever B: the "
                            "compute hides it when 4Φ·B / F_peak ≥ 2Φ·bytes / BW, i.e. B ≥ F_peak / BW × bytes / 2 "
                            "(bf16 gradients: B ≥ F_peak / BW)",),
-            decomposition_zh=("梯度 AllReduce 与反向传播重叠，反向对设备批中每个 token 计算 4Φ FLOPs；环形 AllReduce 无论 B "
+            decomposition_zh=("梯度 AllReduce 与反向传播重叠，反向对每个设备这一批中的每个 token 计算 4Φ FLOPs；环形 AllReduce 无论 B "
                               "多大都要发送约两倍的梯度，即 2 × Φ × bytes：当 4Φ·B / F_peak ≥ 2Φ·bytes / BW，即 "
                               "B ≥ F_peak / BW × bytes / 2 时计算能掩盖通信（bf16 梯度：B ≥ F_peak / BW）",),
             parts=(Part("ratio", "F_peak/BW", "peak_flops/link_bandwidth", "intensity",

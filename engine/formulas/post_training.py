@@ -128,7 +128,7 @@ register(
             "M_GRPO",
             decomposition=("GRPO scores each response against the mean of its group, so no critic is trained: the policy "
                            "at 16 B per parameter, the frozen reference and (if learned) reward model at 2 B",),
-            decomposition_zh=("GRPO 用组内平均分作为每个回答的基线，因此不训练评论家：策略模型每参数 16 B，冻结的参考模型和"
+            decomposition_zh=("GRPO 用同组回答的平均奖励作为每个回答的基线，因此不训练评论家：策略模型每参数 16 B，冻结的参考模型和"
                               "（若是学出来的）奖励模型每参数 2 B",),
             parts=(Part("trained", "16Φ_policy", "16*phi_policy", "bytes", "the policy, training", "策略模型，训练中"),
                    Part("frozen", "2(Φ_ref + Φ_reward)", "2*(phi_reference + phi_reward)", "bytes",
@@ -136,10 +136,10 @@ register(
             via="trained + frozen",
             takeaway="dropping the critic saves 16 bytes per parameter of a policy-sized model; a rule-based reward "
                      "(math, code tests) drops the reward model too.",
-            takeaway_zh="去掉评论家省下一个与策略同大的模型每参数 16 字节；基于规则的奖励（数学、代码测试）还能省掉奖励模型。",
+            takeaway_zh="去掉评论家，就省下一个与策略模型同大的模型每参数 16 字节；基于规则的奖励（数学题、代码测试）还能把奖励模型也省掉。",
             example={"phi_policy": 7e9, "phi_reference": 7e9, "phi_reward": 0},
             meaning_zh="GRPO 的静态显存：策略模型在训练（每参数 16 B），参考模型和学出来的奖励模型冻结为 bf16（2 B）；"
-                       "没有评论家（基于规则的奖励时 phi_reward = 0）"),
+                       "没有评论家（基于规则的奖励时 Φ_reward = 0）"),
     Formula("rollout_tokens", (PROMPTS, RESPONSES_PER_PROMPT, RESPONSE_TOKENS), "prompts*group_size*response_tokens",
             "count", "tokens a rollout generates: prompts × responses per prompt × tokens per response", "shao2024",
             (Misconception("no_group", "sampled one response per prompt (left out the group)", "prompts*response_tokens",

@@ -60,7 +60,7 @@ def training_run_chain(rng):
         givens=(given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params"),
                 given("tokens", "Training tokens D", "训练 token 数 D", d, "count"),
                 given("n_gpus", "GPUs", "GPU 数", n),
-                given("peak_flops", "Peak dense bf16", "bf16 稠密峰值", peak, "flop_rate", "TFLOPS"),
+                given("peak_flops", "Peak dense bf16", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
                 given("mfu", "MFU", "MFU", mfu, "ratio"),
                 _price_given(price)),
         asks=(Ask(formula="train_flops", unit="FLOP",
@@ -95,7 +95,7 @@ def double_mfu(rng):
                     f"{_tokens_text(d)} 个 token，每 GPU 小时 ${price:g}（{as_of} 的云价格）。"
                     f"第一版只有 {mfu:.0%} 的 MFU；通信与计算重叠、换更好的算子后可以到 {2 * mfu:.0%}。",
         givens=(given("flops", "Training FLOPs 6ΦD", "训练 FLOPs 6ΦD", flops, "flop"),
-                given("peak_flops", "Peak dense bf16", "bf16 稠密峰值", peak, "flop_rate", "TFLOPS"),
+                given("peak_flops", "Peak dense bf16", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
                 given("mfu", "MFU now", "当前 MFU", mfu, "ratio"),
                 _price_given(price)),
         asks=(Ask(formula="gpu_hours", inputs={"flops": flops, "peak_flops": peak, "mfu": mfu}, unit="GPU-h",
@@ -185,7 +185,7 @@ def training_energy(rng):
 
 
 @template("cost.joules_per_token", topic="cost", title="Joules per served token",
-          title_zh="每个服务 token 消耗多少焦耳", difficulty=2, target_seconds=120,
+          title_zh="每服务一个 token 消耗多少焦耳", difficulty=2, target_seconds=120,
           source="patterson2021, gpu_datasheets")
 def joules_per_token(rng):
     gpu = hardware.get(rng.choice(("h100_sxm", "h200", "b200")))
@@ -230,7 +230,7 @@ def training_energy_chain(rng):
                     f"{power:,.0f} W）上训练 {_tokens_text(d)} 个 token，MFU 为 {mfu:.0%}，机房 PUE 为 {pue:g}（{where_zh}）。",
         givens=(given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params"),
                 given("tokens", "Training tokens D", "训练 token 数 D", d, "count"),
-                given("peak_flops", "Peak dense bf16", "bf16 稠密峰值", peak, "flop_rate", "TFLOPS"),
+                given("peak_flops", "Peak dense bf16", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
                 given("mfu", "MFU", "MFU", mfu, "ratio"),
                 given("power_w", "Power per GPU", "单卡功耗", power, "power", "W"),
                 given("pue", "PUE", "PUE", pue)),
@@ -324,8 +324,8 @@ def serving_energy_chain(rng):
                   inputs={"price_per_gpu_hour": s["price"], "n_gpus": 8, "tokens_per_s": Ref(0)},
                   takeaway="joules and dollars per token both fall as tokens per second rise: the batch that fills "
                            "the node's bandwidth with useful KV reads is the lever on energy and price alike.",
-                  takeaway_zh="每 token 的焦耳数和美元数都随每秒 token 数下降：让节点带宽尽量用在有用的 KV 读取上的 batch，"
-                              "同时是能耗和价格的杠杆。",
+                  takeaway_zh="每 token 的焦耳数和美元数都随每秒 token 数上升而下降：batch 越大，节点带宽越多地花在有用的 KV 读取上，"
+                              "它同时是降低能耗和价格的杠杆。",
                   prompt_en="What does a million generated tokens cost at the rental price?",
                   prompt_zh="按租金计，每生成一百万个 token 花多少钱？")),
         conventions_en="Conventions: tensor parallelism splits the weights and the KV cache evenly, so a decode step "

@@ -194,7 +194,7 @@ def kv_offload_time(rng):
                             f"the user is idle the server offloads it from the {gpu.name} to {host_en} ({link_en}). "
                             "When the next turn arrives, how long does copying it back take, in ms?",
                   prompt_zh=f"{m.name} 上的一个对话会话已经累积到 {seq:,} 个 token：{shown} 的 bf16 KV Cache。用户空闲时，"
-                            f"服务把它从 {gpu.name} 卸载到 {host_zh}（{link_zh}）。下一轮请求到来时，把它拷回来需要多少 ms？"),),
+                            f"服务把它从 {gpu.name} 卸载到 {host_zh}（{link_zh}）。下一轮请求到来时，把它重新载入需要多少 ms？"),),
         conventions_en="Conventions: the copy goes one way, at the link's one-way bandwidth (vendors quote both "
                        "directions together); GB = 1e9 B, GB/s = 1e9 B/s.",
         conventions_zh="约定：拷贝是单向的，按链路的单向带宽计（厂商给的是双向合计）；GB = 1e9 B，GB/s = 1e9 B/s。",
@@ -224,8 +224,8 @@ def kv_offload_chain(rng):
                     f"{pcie_en}; on a {grace.name} over {c2c_en} to the Grace CPU. The alternative is to drop it and "
                     f"recompute it by prefill on the {grace.name} at {mfu:.0%} MFU.",
         scenario_zh=f"{m.name}（Φ = {phi_text(phi)}，bf16）上的一个长对话会话有 {seq:,} 个 token 的上下文。两轮之间它的 "
-                    f"KV Cache 被卸载到主机内存：在 {x86.name} 的 HGX 服务器上经 {pcie_zh}；在 {grace.name} 上经 {c2c_zh} "
-                    f"到 Grace CPU。另一种做法是丢掉它，需要时在 {grace.name} 上以 {mfu:.0%} 的 MFU 用 prefill 重算。",
+                    f"KV Cache 被卸载到主机内存：在 {x86.name} 的 HGX 服务器上经 {pcie_zh}；在 {grace.name} 上卸载到 Grace CPU 的"
+                    f"内存，经 {c2c_zh}。另一种做法是丢掉它，需要时在 {grace.name} 上以 {mfu:.0%} 的 MFU 用 prefill 重算。",
         givens=_kv_givens(m) + (
             kit.model(m, "phi"),
             given("seq", "Context tokens", "上下文 token 数", seq),
@@ -238,7 +238,7 @@ def kv_offload_chain(rng):
               Ask(formula="kv_offload_time", unit="ms", inputs={"kv_bytes": Ref(0), "link_bandwidth": pcie},
                   explanation=_halved(pcie, "en"), explanation_zh=_halved(pcie, "zh"),
                   prompt_en=f"How long does reloading it over the {x86.name}'s PCIe link take, in ms?",
-                  prompt_zh=f"经 {x86.name} 的 PCIe 链路把它载入回来需要多少 ms？"),
+                  prompt_zh=f"经 {x86.name} 的 PCIe 链路重新载入它需要多少 ms？"),
               Ask(formula="kv_offload_time", unit="ms", inputs={"kv_bytes": Ref(0), "link_bandwidth": c2c},
                   explanation=_halved(c2c, "en"), explanation_zh=_halved(c2c, "zh"),
                   prompt_en=f"And over the {grace.name}'s NVLink-C2C, in ms?",
@@ -250,7 +250,7 @@ def kv_offload_chain(rng):
                            "That is why serving stacks keep a host-memory KV tier (LMCache, vLLM's CPU offload).",
                   takeaway_zh="按每个 token 算，重新载入要搬 2·L·n_kv·d_head·2 字节，重算要 2Φ FLOPs：有了分组的 KV 头，连 PCIe "
                               "载入都比 GPU 重算快，NVLink-C2C 还要再快好几倍，而长上下文的注意力只会让 prefill 更慢。"
-                              "所以推理框架都保留一层主机内存的 KV 缓存（LMCache、vLLM 的 CPU 卸载）。",
+                              "所以推理框架都在主机内存里多留一层 KV Cache（LMCache、vLLM 的 CPU 卸载）。",
                   prompt_en=f"How long would recomputing it by prefill on the {grace.name} take, in ms?",
                   prompt_zh=f"在 {grace.name} 上用 prefill 重算它需要多少 ms？")),
         conventions_en=OFFLOAD_EN, conventions_zh=OFFLOAD_ZH,

@@ -250,7 +250,7 @@ def ring_attention_overlap(rng):
     hidden = r["t_comp"] >= r["t_send"]
     where_en = (f"{cp} GPUs in different nodes, each hop over one NIC per GPU" if r["over_nic"]
                 else f"{cp} GPUs of one NVLink node")
-    where_zh = (f"{cp} 张卡分在不同节点，每一跳走每卡一块的网卡" if r["over_nic"] else f"同一个 NVLink 节点内的 {cp} 张卡")
+    where_zh = (f"{cp} 张卡分在不同节点，每一跳都走各卡自己的网卡" if r["over_nic"] else f"同一个 NVLink 节点内的 {cp} 张卡")
     link_en, link_zh = ("NIC per GPU, one way", "每卡网卡单向带宽") if r["over_nic"] else ("NVLink per GPU, one way",
                                                                                   "每卡 NVLink 单向带宽")
     intensity, ridge_net = c * m.n_heads / m.n_kv_heads, r["eff"] * peak / r["beta"]
@@ -334,7 +334,7 @@ _LONG_KEYS = ("llama31_8b", "llama31_70b", "llama3_405b")  # trained to 128k aft
 def _share_givens(m) -> tuple:
     return (given("model", "Model", "模型", m.name),
             given("phi", "Parameters Φ", "参数量 Φ", nominal_phi(m), "count", "params"),
-            given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Model width d", "模型宽度 d", m.d_model))
+            given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Model width d", "隐藏维度 d", m.d_model))
 
 
 def _share_inputs(m, seq: int) -> dict:
@@ -425,7 +425,7 @@ def long_context_flops_chain(rng):
 LOGITS_CONV_EN = ("The output layer writes one logit per token per vocabulary entry; for a stable softmax and "
                   "cross-entropy the loss upcasts them to fp32 (4 B each), the copy counted here. GB = 10⁹ B.")
 LOGITS_CONV_ZH = ("输出层为每个 token 对词表中每个条目写一个 logit；为了 softmax 和交叉熵数值稳定，计算损失时升到 fp32"
-                  "（每个 4 B），这里计的就是这份。GB = 10⁹ B。")
+                  "（每个 4 B），本题只计这份 fp32 logits。GB = 10⁹ B。")
 # Large vocabularies: Llama 3 (128,256), Qwen3 (151,936), Kimi K2 (163,840), gpt-oss (201,088), Llama 4 (202,048)
 _VOCAB_KEYS = ("llama31_8b", "llama31_70b", "llama3_405b", "qwen3_8b", "qwen3_32b", "gpt_oss_20b", "gpt_oss_120b",
                "llama4_scout", "kimi_k2")
@@ -440,7 +440,7 @@ def logits_bytes(rng):
     inputs = {"batch": batch, "seq": seq, "vocab": m.vocab, "bytes_per_elem": 4}
     return Spec(
         givens=(given("model", "Model", "模型", m.name), given("vocab", "Vocabulary V", "词表大小 V", m.vocab),
-                given("d_model", "Model width d", "模型宽度 d", m.d_model),
+                given("d_model", "Model width d", "隐藏维度 d", m.d_model),
                 given("batch", "Micro-batch (sequences)", "微批次（序列数）", batch),
                 given("seq", "Sequence length S", "序列长度 S", seq)),
         asks=(Ask(formula="logits_bytes", inputs=inputs, unit="GB", extras={"d_model": m.d_model},

@@ -158,7 +158,7 @@ DP_CONV_EN = ("Pure data parallelism, one NIC per GPU: every step all-reduces th
               "ring, which sends about twice the message, 2 × 2Φ bytes per GPU. The all-reduce overlaps with the "
               "backward pass, 4Φ FLOPs per token at the dense bf16 peak. Latency ignored. TFLOPS = 10¹² FLOP/s, GB/s = 10⁹ B/s, "
               "1 Gb/s = 1/8 GB/s.")
-DP_CONV_ZH = ("纯数据并行，每卡一块网卡：每一步用环形算法对 bf16 梯度（2Φ 字节）做 AllReduce，每卡约发送两倍消息，即 "
+DP_CONV_ZH = ("纯数据并行，每卡一块网卡：每一步用环形算法对 bf16 梯度（2Φ 字节）做 AllReduce，每卡约发送两倍于消息的数据量，即 "
               "2 × 2Φ 字节。AllReduce 与反向传播重叠，反向每 token 4Φ FLOPs，按 bf16 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，"
               "GB/s = 10⁹ B/s，1 Gb/s = 1/8 GB/s。")
 

@@ -157,7 +157,7 @@ def export_ridge(rng):
                             f"compute. A decode step at batch {batch} multiplies the {dtype} weights by {batch} "
                             "token vectors. What FLOP/s can that weight-streaming GEMM reach on the H20 (the roofline)?",
                   prompt_zh=f"H20 是 Hopper 的出口版本，保留了 HBM3 带宽，但 {dtype} 算力低得多。batch 为 {batch} 的一步 "
-                            f"decode 用 {dtype} 权重乘 {batch} 个 token 向量。这个逐个读取权重的 GEMM 在 H20 上最多能达到"
+                            f"decode 用 {dtype} 权重乘 {batch} 个 token 向量。这个流式读取权重的 GEMM 在 H20 上最多能达到"
                             "多少 FLOP/s（按 roofline）？"),),
         conventions_en=CONV_EN + " Activations and the KV cache are ignored: the weights dominate the bytes.",
         conventions_zh=CONV_ZH + "忽略激活和 KV Cache：字节数以权重为主。",
@@ -307,7 +307,7 @@ def fp8_chain(rng):
                            "the halved bytes.",
                   takeaway_zh="fp8 权重按 fp8 峰值计算时，临界 batch = 拐点 × 1 B / 2：翻倍的拐点遇上减半的字节数。",
                   prompt_en="At what decode batch do the fp8 weight-streaming GEMMs become compute-bound?",
-                  prompt_zh="decode batch 达到多少时，逐个读取 fp8 权重的 GEMM 转为算力受限？"),
+                  prompt_zh="decode batch 达到多少时，流式读取 fp8 权重的 GEMM 转为算力受限？"),
               Ask(choices=(SAME, LARGER, SMALLER), answer=answer,
                   prompt_en="Compared with bf16 weights on the bf16 tensor cores, is that critical batch larger, "
                             "smaller or about the same?",
@@ -348,7 +348,7 @@ def fp8_chain(rng):
                               "完整权重）；高于它时达到 fp8 峰值，也是 bf16 的两倍。",
                   prompt_en=f"At a decode batch of {batch}, what FLOP/s can those fp8 weight-streaming GEMMs reach "
                             "(the roofline at the fp8 peak)?",
-                  prompt_zh=f"decode batch 为 {batch} 时，这些逐个读取 fp8 权重的 GEMM 最多能达到多少 FLOP/s"
+                  prompt_zh=f"decode batch 为 {batch} 时，这些流式读取 fp8 权重的 GEMM 最多能达到多少 FLOP/s"
                             "（按 fp8 峰值的 roofline）？")),
         conventions_en=CONV_EN + " A decode GEMM reads each weight once per step and does 2 FLOPs with it per "
                                  "sequence; activations and the KV cache are ignored.",

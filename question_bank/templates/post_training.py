@@ -263,7 +263,7 @@ def _reward_choice(rng, rm_en, rm_zh, rm_phi):
     task_en, task_zh, rule_en, rule_zh = rng.choice(GRPO_TASKS)
     if rng.random() < 0.5:
         return 0.0, task_en, task_zh, f"a rule-based reward ({rule_en}; no reward model)", \
-            f"基于规则的奖励（{rule_zh}；没有奖励模型）"
+            f"基于规则的奖励（{rule_zh}，不需要奖励模型）"
     return rm_phi, task_en, task_zh, f"{rm_en} (Φ = {phi_text(rm_phi)})", f"{rm_zh}（Φ = {phi_text(rm_phi)}）"
 
 
@@ -286,7 +286,7 @@ def grpo_static(rng):
                   inputs={"phi_policy": phi, "phi_reference": phi, "phi_reward": reward},
                   prompt_en=f"{pol.name} (Φ = {phi_text(phi)}) is trained with GRPO on {task_en}, with {r_en}. "
                             "How much static memory do the models hold together, in GB?",
-                  prompt_zh=f"用 GRPO 在{task_zh}上训练 {pol.name}（Φ = {phi_text(phi)}），奖励为{r_zh}。"
+                  prompt_zh=f"用 GRPO 在{task_zh}上训练 {pol.name}（Φ = {phi_text(phi)}），使用{r_zh}。"
                             "所有模型合计的静态显存是多少 GB？"),),
         conventions_en=GRPO_EN + " " + RL_CONV_EN, conventions_zh=GRPO_ZH + RL_CONV_ZH,
         world=(World(model=pol), World(model=rm)),
@@ -316,9 +316,9 @@ def rl_memory_chain(rng):
         scenario_en=f"A team post-trains {pol.name} (Φ = {phi_text(phi)}) with reinforcement learning on {gpu.name} "
                     f"GPUs ({mem} each) for {task_en} and compares PPO, rewarded by {rm_en} (Φ = "
                     f"{phi_text(rm_phi)}), with GRPO, rewarded by {r_en}. Each recipe's static state is fully sharded over its GPUs (ZeRO-3 / FSDP).",
-        scenario_zh=f"一个团队在 {gpu.name}（每卡 {mem}）上用强化学习在{task_zh}上后训练 {pol.name}（Φ = {phi_text(phi)}），"
+        scenario_zh=f"一个团队在 {gpu.name}（每卡 {mem}）上用强化学习后训练 {pol.name}（Φ = {phi_text(phi)}），任务是{task_zh}，"
                     "比较两种做法："
-                    f"PPO，奖励来自{rm_zh}（Φ = {phi_text(rm_phi)}）；GRPO，奖励为{r_zh}。每种做法的静态状态都完全"
+                    f"PPO，奖励来自{rm_zh}（Φ = {phi_text(rm_phi)}）；GRPO，使用{r_zh}。每种做法的静态状态都完全"
                     "切分到各自的 GPU 上（ZeRO-3 / FSDP）。",
         givens=_rl_givens(pol, rm) + (
             given("grpo_reward", "GRPO reward", "GRPO 的奖励", "rule-based" if not reward else "the same reward model",

@@ -112,6 +112,7 @@ RECOMPUTE_TWICE = ("issue #24: train_time names 8ΦD with an MFU as a mistake (t
                    "6Φ by definition), so its misconceptions and its card list it")
 # issue #26 (bank3d): ridge_point names a new slip, quoting the 16-bit peak for a kernel in fp8 (roofline.fp8_chain
 # grades it); every card that shows the ridge-point formula lists it among the typical mistakes
+ZH_HIDDEN_DIM = "Chinese wording only: one term for d_model, 隐藏维度 (not 模型宽度); values unchanged"
 RIDGE_16BIT = "issue #26: the ridge-point card lists the slip of quoting the bf16 peak for an fp8 kernel"
 INTENDED: dict[tuple, str] = {
     **{(tid, None, part): CONVENTION_STATED
@@ -218,6 +219,8 @@ INTENDED: dict[tuple, str] = {
     ("serving.paged_capacity", 11): PCIE_TP,
     ("serving.paged_capacity", 21): PCIE_TP,
     ("serving.ttft", 16): PCIE_TP,
+    # zhreview, Chinese wording only: d_model is 隐藏维度 across the bank (the takeaway said 模型宽度)
+    **{("mfu.train_flops_per_token", None, part): ZH_HIDDEN_DIM for part in ("solution", "answer", "card")},
 }
 
 
