@@ -207,12 +207,12 @@ class PracticeScreen(DrillScreen):
         ok, what = flow.understood(self.query_one("#answer", Input).value, self.run.current_step, self.lang)
         line = self.query_one("#understood", Static)
         if ok is None:
-            line.update(Text(self.tr("practice.typing"), style="dim"))
+            line.update(Wrapped(Text(self.tr("practice.typing"), style="dim")))
         elif ok:
             shown = self.tr("key.dont_know") if what == "?" else what
-            line.update(Text(self.tr("practice.understood", what=shown), style="green"))
+            line.update(Wrapped(Text(self.tr("practice.understood", what=shown), style="green")))
         else:
-            line.update(Text(self.tr("practice.cannot_read", why=what), style="yellow"))
+            line.update(Wrapped(Text(self.tr("practice.cannot_read", why=what), style="yellow")))
 
     def show_asking(self, typed: str = "") -> None:
         self._drop_check()
@@ -284,7 +284,7 @@ class PracticeScreen(DrillScreen):
                                     else "practice.not_scheduled"), "dim")
             if row["quality"] < 4 and not a.card.extra:
                 head.append("  " + self.tr("practice.comes_back"), "yellow")
-        self.query_one("#verdict", Static).update(head)
+        self.query_one("#verdict", Static).update(Wrapped(head))  # "320 GB" kept whole (engine.wrap)
         # each line whole where the column holds it, else broken between terms (drill.widgets.formulas)
         self.query_one("#solution", Static).update(
             Solution(Text(self.tr("solution"), "bold underline"), step.solution_lines(lang)))
@@ -412,14 +412,15 @@ class PracticeScreen(DrillScreen):
         except SaveFailed as e:  # nothing recorded: the answer stays in the box, Enter records it again
             self._not_graded = text
             self.query_one("#understood", Static).update(
-                Text(self.tr("save.answer_kept", why=e.text(self.lang)), style="bold red"))
+                Wrapped(Text(self.tr("save.answer_kept", why=e.text(self.lang)), style="bold red")))
             return
         if isinstance(result, flow.Answer):
             self.show_feedback(result)
             return
         self._not_graded = text
         reason = result.reason_in(self.lang)
-        self.query_one("#understood", Static).update(Text(self.tr("practice.not_graded", why=reason), style="bold red"))
+        self.query_one("#understood", Static).update(
+            Wrapped(Text(self.tr("practice.not_graded", why=reason), style="bold red")))
 
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -464,7 +465,7 @@ class PracticeScreen(DrillScreen):
             self.show_asking(back.typed)  # taken back whole: given again once space is freed
             self._not_graded = back.typed
             self.query_one("#understood", Static).update(
-                Text(self.tr("save.answer_kept", why=e.text(self.lang)), style="bold red"))
+                Wrapped(Text(self.tr("save.answer_kept", why=e.text(self.lang)), style="bold red")))
             return
         self.show_feedback(a)
         self.notify(self.tr("practice.overridden", q=a.quality, name=quality_name(a.quality, self.lang)),

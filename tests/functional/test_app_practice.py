@@ -460,3 +460,44 @@ async def test_an_answer_by_another_books_convention_is_a_named_pass(profile, cl
     [row] = rows(profile)
     assert (row["verdict"], row["quality"]) == ("convention", 3)
     assert profile.states()["memory.static"].reps == 1  # a pass for SM-2, not a lapse
+
+
+def _drawn_lines(screen, selector: str) -> list[str]:
+    """The lines a Static draws at its width (its content rendered as the app renders it)."""
+    import io
+
+    from rich.console import Console
+
+    widget = screen.query_one(selector)
+    content = getattr(widget.content, "_renderable", widget.content)
+    console = Console(width=widget.content_size.width, file=io.StringIO(), color_system=None)
+    console.print(content)
+    return console.file.getvalue().splitlines()
+
+
+@sync
+@pytest.mark.parametrize("lang", ["en", "zh"])
+async def test_feedback_lines_wrap_as_the_problem_does_at_80_columns(profile, clock, lang):
+    """Issue #29 item 2: the not-graded reason and the verdict wrap as the problem does (engine.wrap)."""
+    import re
+
+    from rich.cells import cell_len
+
+    split = re.compile(r"\d$")
+    app = make_app(profile, clock, lang=lang, items=["roofline.ridge_point"])
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        for typed in ("320 GB", "3.35 TB/s", "989 TFLOPS per GPU"):
+            await pilot.press("ctrl+u")
+            await submit(pilot, typed)
+            assert screen.state == ASKING
+            lines, width = _drawn_lines(screen, "#understood"), screen.query_one("#understood").content_size.width
+            for a, b in zip(lines, lines[1:]):
+                assert not (split.search(a.rstrip()) and re.match(r"\s*[A-Za-z]", b)), (a, b)
+                if lang == "zh":  # Chinese breaks between characters: a line is not cut short at an ASCII space
+                    assert cell_len(a) >= width - 10, (a, b)
+        await pilot.press("ctrl+u")
+        await pilot.press("ctrl+g")
+        lines = _drawn_lines(screen, "#verdict")
+        for a, b in zip(lines, lines[1:]):
+            assert not (split.search(a.rstrip()) and re.match(r"\s*[A-Za-z]", b)), (a, b)
