@@ -116,11 +116,11 @@ register(
                            "kv_bytes/(8*link_bandwidth)", "把链路的 Gb/s 当成了 GB/s（比特当字节：快了 8 倍）"),
              Misconception("two_way", "used the link's two-way total (PCIe Gen5 x16's 128 GB/s, NVLink-C2C's 900 GB/s) "
                            "for a copy that goes one way", "kv_bytes/(2*link_bandwidth)",
-                           "单向拷贝却用了链路的双向合计带宽（PCIe Gen5 x16 的 128 GB/s、NVLink-C2C 的 900 GB/s）")),
+                           "单向拷贝却用了链路的双向合计带宽（PCIe 5.0 x16 的 128 GB/s、NVLink-C2C 的 900 GB/s）")),
             "T_offload",
             decomposition=("the bytes cross the host link at its one-way bandwidth (PCIe Gen5 x16 ≈ 64 GB/s, Grace "
                            "Hopper's C2C ≈ 450 GB/s each way): bytes ÷ bandwidth",),
-            decomposition_zh=("这些字节以主机链路的单向带宽传输（PCIe Gen5 x16 约 64 GB/s，Grace Hopper 的 C2C 每个方向约 "
+            decomposition_zh=("这些字节以主机链路的单向带宽传输（PCIe 5.0 x16 约 64 GB/s，Grace Hopper 的 C2C 每个方向约 "
                               "450 GB/s）：字节数 ÷ 带宽",),
             takeaway="offloading pays when reloading the KV is faster than recomputing it by prefill: compare bytes ÷ "
                      "link bandwidth with 2Φ × tokens ÷ FLOP/s.",

@@ -58,7 +58,7 @@ register(
             (Misconception("full_finetune", "counted 16 bytes for every parameter, as in full fine-tuning", "16*phi",
                            "每个参数都按 16 字节算了，像全量微调那样"),
              Misconception("bf16_base_lora", "kept the frozen base in bf16 (2 bytes per parameter), as plain LoRA does",
-                           "2*phi + 16*phi_trainable", "冻结的基座仍按 bf16（每参数 2 字节）算了，像普通 LoRA 那样")),
+                           "2*phi + 16*phi_trainable", "把冻结的基座仍按 bf16（每参数 2 字节）算了，像普通 LoRA 那样")),
             "M_LoRA",
             decomposition=("the base is frozen: only its weights, Φ × bytes each; the adapters train with mixed-precision "
                            "Adam, 16 bytes per parameter",),
@@ -78,10 +78,10 @@ register(
             "memory of a QLoRA base: NF4 weights with double-quantised block constants, "
             "4 + 8/64 + 32/(64·256) = 4.127 bits per weight", "dettmers2023",
             (Misconception("bf16_base", "kept the base in bf16 (2 bytes per parameter)", "2*phi",
-                           "基座仍按 bf16 算了（每个参数 2 字节）"),
+                           "把基座仍按 bf16 算了（每个参数 2 字节）"),
              Misconception("no_double_quant", "kept an fp32 constant per block of 64 (4.5 bits): left out the double "
                            "quantisation of the block constants", "phi*4.5/8",
-                           "每 64 个权重一个 fp32 常数（4.5 比特）：漏了块常数的双重量化")),
+                           "按每 64 个权重一个 fp32 常数算了（4.5 比特）：漏了块常数的双重量化")),
             "M_base",
             decomposition=("NF4 stores 4 bits per weight; each block of 64 has a constant, itself quantised to 8 bits "
                            "with one fp32 constant per 256 blocks: 4 + 8/64 + 32/(64·256) = 4.127 bits; ÷ 8 for bytes",),
