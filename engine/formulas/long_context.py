@@ -123,7 +123,7 @@ register(
                            "(forward 4·L·s·d, backward twice that), as in train_flops_per_token; causal masking halves "
                            "the second term",),
             decomposition_zh=("每个 token 的训练开销：权重部分 6Φ，加上 QKᵀ 和对 V 的加权求和 12·L·s·d（前向 4·L·s·d，反向两倍），"
-                              "与 train_flops_per_token 一致；因果掩码让第二项减半",),
+                              "与公式 train_flops_per_token 一致；因果掩码让第二项减半",),
             parts=(Part("attn", "c·L·s·d", "causal*layers*seq*d_model", "flop", "attention FLOPs per token",
                         "每 token 的注意力 FLOPs"),
                    Part("dense", "6Φ", "6*phi", "flop", "weight FLOPs per token", "每 token 的权重 FLOPs")),
