@@ -120,7 +120,7 @@ register(
             "T_offload",
             decomposition=("the bytes cross the host link at its one-way bandwidth (PCIe Gen5 x16 ≈ 64 GB/s, Grace "
                            "Hopper's C2C ≈ 450 GB/s each way): bytes ÷ bandwidth",),
-            decomposition_zh=("这些字节以主机链路的单向带宽传输（PCIe 5.0 x16 约 64 GB/s，Grace Hopper 的 C2C 每个方向约 "
+            decomposition_zh=("这些字节以主机链路的单向带宽传输（PCIe 5.0 x16 约 64 GB/s，Grace Hopper 的 NVLink-C2C 每个方向约 "
                               "450 GB/s）：字节数 ÷ 带宽",),
             takeaway="offloading pays when reloading the KV is faster than recomputing it by prefill: compare bytes ÷ "
                      "link bandwidth with 2Φ × tokens ÷ FLOP/s.",
