@@ -456,10 +456,12 @@ def test_same_seed_same_problem_at_random_seeds(tid, seed):
 @pytest.mark.parametrize("tid", IDS)
 def test_problems_vary_with_the_seed(tid):
     """Over the lane's seeds at least a third of the problems differ (at 60 seeds the bank's least varied
-    template has 22 distinct); ``make test-deep`` checks the 50 distinct problems over 200 seeds."""
+    template has 22 distinct), and never more than the 50 that ``make test-deep`` asks over its 200 seeds
+    (test_at_least_50_distinct_problems: a third of 200 would ask 67, more than the deep lane's own bar)."""
     seeds = problems.seeds()
     prompts = {p.prompt("en") for p in problems.each(tid)}
-    assert len(prompts) >= len(seeds) / 3, f"{tid}: only {len(prompts)} distinct problems over {len(seeds)} seeds"
+    need = min(len(seeds) / 3, 50)
+    assert len(prompts) >= need, f"{tid}: only {len(prompts)} distinct problems over {len(seeds)} seeds"
 
 
 @deep
