@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import math
 from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
 from typing import NamedTuple
 
 _SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -386,6 +387,7 @@ def lookup(symbol: str, kind: str | None = None) -> Unit | None:
 # Formatting numbers and quantities as a person writes them.
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and a problem's figures recur (both languages, every worked line)
 def _round_sig(x: float, sig: int) -> tuple[str, int]:
     """Digits and exponent of ``x`` rounded half-up to ``sig`` significant figures.
 
