@@ -3,7 +3,8 @@
 * ``--lane full`` (default; ``make test``): every test but those marked ``deep``; every template at seeds 0-59;
   Hypothesis draws the same examples every run (``derandomize``: a failure is reproduced by running it again).
 * ``--lane fast`` (``make test-fast``: tests/unit only): every template at one seed (tests/problems.py), at most
-  5 Hypothesis examples a property (:func:`tests.problems.examples`), the same every run.
+  5 Hypothesis examples a property (:func:`tests.problems.examples`), the same every run; the tests marked
+  ``sweep`` (a fault at every write point, a proof killed at its time limit) are left to ``make test``.
 * ``--lane deep`` (``make test-deep``): the tests marked ``deep``, the template sweeps (every test parametrized
   by a template id) at seeds 0-199 and every Hypothesis property with fresh random examples, 4 × as many.
 
@@ -36,13 +37,15 @@ def pytest_addoption(parser):
 def pytest_configure(config):  # before the test modules are imported: their @settings read the lane
     problems.lane = config.getoption("--lane")
     settings.load_profile(problems.lane)
+    config.addinivalue_line("markers", "sweep: a long sweep (every write point, a subprocess past its time limit): "
+                                       "in make test, left out of make test-fast")
     config.addinivalue_line("markers", "deep: the slow lane: fresh random seeds (Hypothesis) and long sweeps; run by "
                                        "make test-deep (--lane deep), left out otherwise")
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    deep = problems.lane == "deep"
+    deep, fast = problems.lane == "deep", problems.lane == "fast"
     keep, drop = [], []
     for item in items:
         tid = item.callspec.params.get("tid") if hasattr(item, "callspec") else None
@@ -50,6 +53,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(tid))
         marked = item.get_closest_marker("deep") is not None
         wanted = (marked or tid is not None) if deep else not marked
+        if fast and item.get_closest_marker("sweep") is not None:
+            wanted = False
         (keep if wanted else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)

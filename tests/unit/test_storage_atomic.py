@@ -121,6 +121,7 @@ OPS = {
 }
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("kind", ["fail", "crash"])
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_a_fault_at_every_write_leaves_the_old_or_the_new_state(tmp_path, monkeypatch, small_segments, name, kind):
@@ -162,6 +163,7 @@ def test_a_fault_at_every_write_leaves_the_old_or_the_new_state(tmp_path, monkey
         shutil.rmtree(run)
 
 
+@pytest.mark.sweep
 @pytest.mark.parametrize("kind", ["fail", "crash"])
 @pytest.mark.parametrize("name", ["reviews/000002.json", "reviews/000003.journal", "state.json", "mocks.json",
                                   "mocks.journal"])

@@ -62,6 +62,7 @@ def unbounded(monkeypatch):
     monkeypatch.setattr(symbolic, "MAX_TERMS", 10 ** 12)
 
 
+@pytest.mark.sweep
 def test_a_proof_past_its_time_limit_is_killed_and_not_graded(unbounded):
     checker = symbolic.Checker(time_limit=1.0)
     try:
@@ -92,6 +93,7 @@ def test_the_worker_runs_under_a_memory_limit(monkeypatch):
         checker.close()
 
 
+@pytest.mark.sweep
 def test_closing_the_checker_ends_a_proof_in_progress_at_once(unbounded):
     """What the app does on Ctrl+Q or leaving the screen: the waiting thread returns straight away."""
     checker = symbolic.Checker(time_limit=60.0)
