@@ -14,8 +14,9 @@ import itertools
 import math
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import Mapping, NamedTuple
+
+from engine.records import frozen
 
 from . import expr as ex
 from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say
@@ -34,7 +35,7 @@ from .units import (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Parsed:
     """A readable answer: ``value`` in base units of ``kind``.
 
@@ -73,7 +74,7 @@ class Parsed:
         return say("understood_notes", quantity=quantity, notes=join(self.said)).text(lang)
 
 
-@dataclass(frozen=True)
+@frozen
 class Unreadable:
     """An answer that cannot be read: never graded, never recorded as wrong.
 

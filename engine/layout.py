@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import NamedTuple
+
+from engine.records import frozen
 
 from .messages import Twin
 from .units import fmt_number, fmt_quantity
@@ -143,7 +144,7 @@ LABELS: dict[str, Twin] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class LayoutRules:
     """The constraints of one layout question; any layout meeting all of them is correct.
 

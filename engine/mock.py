@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from engine.records import frozen
+
 from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Expected, Verdict, grade, understood
 from .schedule.chains import chain_quality
 from .session import moves_schedule, review_row
@@ -54,7 +56,7 @@ class MockError(ValueError):
 # Settings and planning
 
 
-@dataclass(frozen=True)
+@frozen
 class MockSettings:
     """What the learner chose.  With neither ``minutes`` nor ``questions`` the mock lasts 30 minutes."""
 
@@ -88,7 +90,7 @@ class MockSettings:
                    int(d.get("seed", 0)), bool(d.get("weighted", True)))
 
 
-@dataclass(frozen=True)
+@frozen
 class Candidate:
     """A template the mock may ask."""
 
@@ -108,7 +110,7 @@ class Candidate:
         return c if isinstance(c, Candidate) else cls(*c)
 
 
-@dataclass(frozen=True)
+@frozen
 class Planned:
     """One question of a mock: a template with the seed that makes it concrete."""
 
@@ -121,7 +123,7 @@ class Planned:
         return {"template": self.template_id, "topic": self.topic, "seed": self.seed, "steps": self.steps}
 
 
-@dataclass(frozen=True)
+@frozen
 class MockPlan:
     settings: MockSettings
     questions: tuple[Planned, ...]
@@ -518,7 +520,7 @@ class MockRun:
 # Scoring and the report
 
 
-@dataclass(frozen=True)
+@frozen
 class QuestionResult:
     """One answer box of a finished mock, as the report and the saved record show it."""
 
@@ -554,7 +556,7 @@ class QuestionResult:
                    float(d.get("seconds", 0.0)), bool(d.get("flagged", False)), d.get("misconception", ""))
 
 
-@dataclass(frozen=True)
+@frozen
 class Comparison:
     earlier: int  # how many earlier mocks
     previous: float  # percent of the last one
@@ -565,7 +567,7 @@ class Comparison:
         return percent - self.previous
 
 
-@dataclass(frozen=True)
+@frozen
 class Report:
     results: tuple[QuestionResult, ...]
     score: dict[str, int]

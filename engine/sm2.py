@@ -42,10 +42,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
+
+from engine.records import frozen, replace
 
 from .schedule.stretch import place
 
@@ -55,7 +56,7 @@ MAX_INTERVAL = 36_500  # days
 _FLOOR = Decimal("1.3")
 
 
-@dataclass(frozen=True)
+@frozen
 class ItemState:
     """The schedule of one item: easiness, interval (days), repetitions, due date, last review."""
 

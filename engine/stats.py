@@ -37,10 +37,12 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, timedelta
 from statistics import median
 from typing import Any, Iterable, Mapping, Sequence
+
+from engine.records import frozen
 
 from .mock import score_percent
 from .session import MODES, VERDICTS
@@ -179,7 +181,7 @@ class Digest:
         return isinstance(other, Digest) and self.columns() == other.columns()
 
 
-@dataclass(frozen=True)
+@frozen
 class ItemStats:
     """One template: how often and how well it was answered, and its schedule."""
 
@@ -238,7 +240,7 @@ class ItemStats:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class TopicStats:
     """One topic of the bank."""
 
@@ -272,7 +274,7 @@ class TopicStats:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class MockStats:
     """One mock interview's score.
 
@@ -326,7 +328,7 @@ class MockStats:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class Stats:
     today: date
     reviews: int

@@ -10,8 +10,10 @@ build on this module without it importing them back).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, NamedTuple
+
+from engine.records import frozen
 
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable
@@ -79,7 +81,7 @@ class ByConvention(NamedTuple):
         return Twin(f"{self.own.label} ({self.own.counts})", f"{self.own.label_zh}（{self.own.counts_zh}）")
 
 
-@dataclass(frozen=True)
+@frozen
 class Expected:
     """The right answer of a problem (or of one step of a chain).
 
@@ -151,7 +153,7 @@ def display_number(value: float, kind: str, unit: str = "", integer: bool = Fals
     return f"{fmt_whole(u.from_base(value), grouped=False)} {unit}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Verdict:
     """A graded (or unreadable) answer.
 

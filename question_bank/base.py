@@ -84,10 +84,9 @@ template × several seeds):
 from __future__ import annotations
 
 import contextvars
-import dataclasses
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property, partial
 from typing import Any, Callable, Mapping, NamedTuple
 
@@ -107,6 +106,7 @@ from engine.grading import (
     distance,
 )
 from engine.messages import Twin, pick
+from engine.records import frozen, replace
 from engine.units import UNIT_KINDS, fmt_quantity, lookup, round_sig
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "serving", "moe", "pipeline",
@@ -128,7 +128,7 @@ TOPIC_NAMES: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Ref:
     """The correct value of an earlier step of the same chain (0-based)."""
 
@@ -242,7 +242,7 @@ def settled_by_hand(formula: str, inputs: Mapping[str, Any]) -> bool:
     return rounding_margin(formula, inputs) >= WHOLE_MARGIN
 
 
-@dataclass(frozen=True)
+@frozen
 class Ask:
     """One question: a number from a formula, a choice, or a symbolic expression."""
 
@@ -337,7 +337,7 @@ class Spec(NamedTuple):  # immutable; cheaper to define at import than a frozen 
 Lines = tuple[str, ...] | Callable[[], tuple[str, ...]]
 
 
-@dataclass(frozen=True)
+@frozen
 class Step:
     """One resolved question of a problem: everything needed to ask, grade and explain it."""
 
@@ -410,7 +410,7 @@ class Step:
         }
 
 
-@dataclass(frozen=True)
+@frozen
 class Problem:
     """A concrete problem: deterministic from (template, seed)."""
 
@@ -491,7 +491,7 @@ class Problem:
 TemplateFn = Callable[[random.Random], Spec]
 
 
-@dataclass(frozen=True)
+@frozen
 class Template:
     """A registered template (see the module docstring); :meth:`generate` makes its problem for a seed."""
 
@@ -544,7 +544,7 @@ class Template:
                 break
             chosen_set = {k: v for k, v in chosen_set.items() if k not in refused}  # as the spec allows: again
         if drew or drew_model:
-            problem = dataclasses.replace(problem, hardware=hardware if drew else None,
+            problem = replace(problem, hardware=hardware if drew else None,
                                           model=model if drew_model else None)
         return problem
 

@@ -23,10 +23,10 @@ import json
 import math
 import random
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from drill.commands.catalogue import chosen_hardware, chosen_model, hardware_option, model_option
+from engine.records import frozen
 
 if TYPE_CHECKING:
     from engine.grading import Verdict
@@ -267,7 +267,7 @@ def run_ask(args: argparse.Namespace) -> int:
 MAX_CHECK_SECONDS = 86_400  # --seconds: at most a day
 
 
-@dataclass(frozen=True)
+@frozen
 class Checked:
     """One graded answer: what ``drill check`` prints, and what a recorder stores."""
 

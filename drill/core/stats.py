@@ -121,9 +121,8 @@ def figures(profile: "Profile", today: date, lang: str = "en", readiness: bool =
     kept beside each closed log segment, so a long history opens quickly.  The readiness per topic
     (:func:`fitted_readiness`, on the same answers) comes with them, unless ``readiness`` is False: the
     stats screen shows the other figures first and fits the readiness in a worker of its own."""
-    from dataclasses import replace
-
     from engine import stats
+    from engine.records import replace
     from question_bank.base import TOPICS
     from question_bank.registry import all_templates
 

@@ -11,7 +11,6 @@ when the screen opens.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 from functools import partial
 
@@ -46,6 +45,7 @@ from drill.core.stats import (
 from drill.keybindings import bind
 from drill.screens import DrillScreen
 from engine.langs import pick
+from engine.records import replace
 from engine.schedule.readiness import Stopped
 from engine.stats import TREND_WINDOW, Stats, sort_topics
 

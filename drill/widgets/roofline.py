@@ -11,12 +11,12 @@ it and redraws when its size changes.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual.widget import Widget
 
 from engine import formulas
+from engine.records import frozen
 from engine.units import fmt_number, fmt_quantity
 
 RIDGE, POINT = "◆", "●"
@@ -41,7 +41,7 @@ def rate_label(v: float) -> str:
     return f"{fmt_number(v, 3)} FLOP/s"
 
 
-@dataclass(frozen=True)
+@frozen
 class Plot:
     lines: list[str]
     ridge: tuple[int, int]  # (row, column) of the ridge marker

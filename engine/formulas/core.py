@@ -8,9 +8,11 @@ The package docstring (``engine/formulas/__init__.py``) says how to write a form
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any, Mapping, NamedTuple
+
+from engine.records import frozen
 
 from .. import expr as ex
 from ..messages import Said, Twin, join, pick, say
@@ -180,7 +182,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
             raise refuse(say("formula.above", name=self.name, high=fmt_quantity(self.high, self.kind)))
 
 
-@dataclass(frozen=True)
+@frozen
 class Misconception:
     """A wrong formula people use instead; named when an answer matches it."""
 
@@ -236,7 +238,7 @@ def fill(text: str, shown: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), text)
 
 
-@dataclass(frozen=True)
+@frozen
 class Formula:
     """One formula of the catalogue, defined once (see the module docstring)."""
 

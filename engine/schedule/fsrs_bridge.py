@@ -23,9 +23,10 @@ Pure: the caller passes the days.
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Iterable, Mapping, NamedTuple
+
+from engine.records import replace
 
 from ..sm2 import MAX_INTERVAL, ItemState, next_ef
 from ..sm2 import review as sm2_review

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Iterable, Iterator
+
+from engine.records import frozen
 
 from .layout import RECENT_QUALITIES
 from .validation import _VERDICTS, _day_ok
 
 
-@dataclass(frozen=True)
+@frozen
 class ItemRecent:
     """An item's latest answers, as the state file keeps them.
 

@@ -10,9 +10,8 @@ HBM traffic a kernel would cause with no cache between SRAM and HBM.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from engine import formulas
+from engine.records import replace
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, kit, models
