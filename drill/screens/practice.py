@@ -121,16 +121,11 @@ class PracticeScreen(DrillScreen):
             yield Static(id="next-keys")
         yield Input(id="answer")
         yield Static(id="understood")
+        yield KeyFooter()  # one widget: it costs the first frame little (drill.widgets.footer)
 
     def on_mount(self) -> None:
         self.start_run()
         self.set_interval(1.0, self.tick)
-        # the answer box first; the footer of keys one frame later
-        self.call_after_refresh(self._add_footer)
-
-    async def _add_footer(self) -> None:
-        await self.mount(KeyFooter())
-        self.refresh_bindings()  # a footer draws its keys when the bindings change
 
     def start_run(self, mode: str | None = None) -> None:
         mode = mode or self.mode

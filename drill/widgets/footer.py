@@ -1,38 +1,166 @@
-"""The key footer, composed again only when the keys it shows change."""
+"""Practice's key footer: one widget that draws the screen's keys on one line, as Textual's Footer does.
+
+Why not Textual's ``Footer``: it is a scrolling container holding one ``FooterKey`` widget per key
+(ten or more on Practice), each styled, laid out and composed again whenever the bindings change.
+On the screen ``drill practice`` opens first, that was the dearest thing after the imports: about
+140 million of the 1,460 million instructions from launch to the first key drawn (callgrind,
+README "Start-up", issue #23 §6).  This footer is one widget that renders the same line - the same
+keys in the same order (the first key of each action), the same styles (Textual's footer component
+classes and theme variables), the palette key on the right - and is drawn again only when the keys
+it shows change.  A click on a key presses it, as on Textual's footer; a disabled key rings the bell.
+Below 110 columns (the app's ``-wide`` breakpoint) the keys go without padding and the palette key
+is not drawn, as ``app.tcss`` does for Textual's footer on the other screens.
+"""
 
 from __future__ import annotations
 
-from textual.widgets import Footer
+from typing import NamedTuple
+
+from rich.text import Text
+from textual import events
+from textual.widget import Widget
 
 
-class KeyFooter(Footer):
-    """Textual's Footer, whose keys are composed again only when the keys it shows change.
+class FooterEntry(NamedTuple):
+    """One key as the footer draws it."""
 
-    Textual's Footer composes every key again, restyling each, whenever the screen's bindings are
-    refreshed: three times while the first problem appears (the focus, the footer's mount, a refresh
-    after the focus), each time with the same keys.  This one skips a refresh that leaves what it
-    draws - the shown bindings, in order, enabled or not, and the palette's key - as it was.
+    key: str  # the key pressed (Textual's name: "ctrl+g", "comma")
+    key_display: str  # as shown ("^g", ",")
+    description: str
+    enabled: bool
+    palette: bool = False  # the command palette's key, drawn on the right
+
+
+class KeyFooter(Widget, can_focus=False):
+    """The screen's shown keys on one line (see the module docstring)."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"footer-key--key", "footer-key--description", "footer-key--hover",
+                         "footer-key--separator"}
+    DEFAULT_CSS = """
+    KeyFooter {
+        dock: bottom;
+        height: 1;
+        color: $footer-foreground;
+        background: $footer-background;
+        & > .footer-key--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .footer-key--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        & > .footer-key--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        & > .footer-key--separator {
+            color: $foreground 20%;
+        }
+    }
     """
 
-    _drawn: tuple | None = None  # what the keys were composed from, or are due to be
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._drawn: tuple[FooterEntry, ...] | None = None  # the keys of the last render
+        self._spans: list[tuple[int, int, FooterEntry]] = []  # columns [start, end) of each key drawn
+        self._hover: str | None = None  # the key under the mouse
 
-    def _shown(self) -> tuple:
+    # ------------------------------------------------------------------ what it shows
+    def entries(self) -> tuple[FooterEntry, ...]:
+        """The keys the footer shows now: the first shown key of each action, in the screen's order,
+        and the palette's key last (as Textual's ``Footer.compose``)."""
         active = self.screen.active_bindings
-        palette = active.get(self.app.COMMAND_PALETTE_BINDING)
-        return tuple(a[1:] for a in active.values() if a.binding.show) + (palette and palette[1:],)
+        app = self.app
+        seen: set[str] = set()
+        shown: list[FooterEntry] = []
+        for _node, binding, enabled, _tooltip in active.values():
+            if binding.show and binding.action not in seen:
+                seen.add(binding.action)
+                shown.append(FooterEntry(binding.key, app.get_key_display(binding), binding.description, enabled))
+        palette = active.get(app.COMMAND_PALETTE_BINDING) if app.ENABLE_COMMAND_PALETTE else None
+        if palette is not None:
+            _node, binding, enabled, _tooltip = palette
+            shown.append(FooterEntry(binding.key, app.get_key_display(binding), binding.description, enabled, True))
+        return tuple(shown)
 
-    def compose(self):
-        if self._bindings_ready:  # before the first refresh of the bindings Textual's Footer draws nothing
-            self._drawn = self._shown()
-        yield from super().compose()
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen) -> None:
-        """Textual's ``Footer.bindings_changed`` (8.2), but no recompose when the keys would come out the same
-        as those drawn or already due to be drawn."""
-        self._bindings_ready = True
-        if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
+        """Drawn again only when the keys it would show are not those drawn."""
+        if self.is_attached and screen is self.screen and self.entries() != self._drawn:
+            self.refresh()
+
+    # ------------------------------------------------------------------ drawing
+    def render(self) -> Text:
+        entries = self.entries()
+        self._drawn = entries
+        width = self.size.width
+        # the screen's -narrow class comes after a resize is drawn: the footer's own width tells it first
+        narrow = any(width < least for least, name in self.app.HORIZONTAL_BREAKPOINTS or [] if name == "-wide")
+        key_style = self.get_component_rich_style("footer-key--key")
+        description_style = self.get_component_rich_style("footer-key--description")
+        hover_style = self.get_component_rich_style("footer-key--hover")
+        left, spans = Text(no_wrap=True, overflow="crop"), []
+        right = Text(no_wrap=True, overflow="crop")
+        for entry in entries:
+            if entry.palette and narrow:
+                continue
+            if narrow:  # "k desc" and a space between keys
+                label = Text.assemble((entry.key_display, key_style), (" " + entry.description, description_style))
+            else:  # " k desc " edge to edge
+                label = Text.assemble((f" {entry.key_display} ", key_style), (entry.description + " ", description_style))
+            if not entry.enabled:
+                label.stylize("dim")
+            if entry.key == self._hover and entry.enabled:
+                label.stylize(hover_style)
+            if entry.palette:  # as Textual draws it: a thin rule, the key unpadded
+                label = Text.assemble((entry.key_display, key_style), (" " + entry.description + " ", description_style))
+                right = Text.assemble(("▏", self.get_component_rich_style("footer-key--separator")), label)
+                continue
+            spans.append((left.cell_len, left.cell_len + label.cell_len, entry))
+            left.append_text(label)
+            if narrow:
+                left.append(" ")
+        room = max(0, width - right.cell_len)
+        left.truncate(room, overflow="crop", pad=True)
+        self._spans = [s for s in spans if s[0] < room]
+        if right.cell_len:
+            palette = next(e for e in entries if e.palette)
+            self._spans.append((room + 1, room + right.cell_len, palette))
+        return left + right
+
+    def drawn(self) -> list[FooterEntry]:
+        """The keys of the last render that are on the line whole, left to right (the palette's last)."""
+        return [e for _start, end, e in self._spans if end <= self.size.width]
+
+    # ------------------------------------------------------------------ the mouse
+    def _entry_at(self, x: int) -> FooterEntry | None:
+        return next((e for start, end, e in self._spans if start <= x < end), None)
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        entry = self._entry_at(event.x)
+        if entry is None:
             return
-        shown = self._shown()
-        if shown != self._drawn:
-            self._drawn = shown
-            self.call_after_refresh(self.recompose)
+        if entry.enabled:
+            self.app.simulate_key(entry.key)
+        else:
+            self.app.bell()
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        entry = self._entry_at(event.x)
+        hover = entry.key if entry is not None else None
+        if hover != self._hover:
+            self._hover = hover
+            self.refresh()
+
+    def on_leave(self, event: events.Leave) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.refresh()

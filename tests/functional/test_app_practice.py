@@ -356,8 +356,8 @@ async def test_practice_lays_out_at_80x24_and_uses_a_wide_terminal(profile, cloc
     async with app.run_test(size=size) as pilot:
         screen = app.screen
         await pilot.pause()
-        footer = screen.query_one("Footer")
-        assert footer.region.y == size[1] - 1 and "ctrl+g" in [k.key for k in footer.children]
+        footer = screen.query_one("KeyFooter")
+        assert footer.region.y == size[1] - 1 and "ctrl+g" in [k.key for k in footer.drawn()]
         await submit(pilot, right(screen.run.current_step))
         verdict = screen.query_one("#verdict")
         problem = screen.query_one("#problem").region

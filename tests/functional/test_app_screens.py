@@ -15,6 +15,7 @@ from drill.screens.browse import BrowseScreen
 from drill.screens.help import HelpScreen
 from drill.screens.home import HomeScreen
 from drill.screens.practice import PracticeScreen
+from drill.widgets.footer import KeyFooter
 from engine import session as flow
 from engine.session import review_row
 from engine.sm2 import ItemState
@@ -241,7 +242,8 @@ async def test_textual_internals_the_app_relies_on(profile, clock):
         # what the footer draws comes from there: Ctrl+T relabels the keys on screen
         await pilot.press("ctrl+t")
         await pilot.pause()
-        shown = " ".join(str(k.render()) for k in app.screen.query("FooterKey"))
+        shown = " ".join([str(k.render()) for k in app.screen.query("FooterKey")]
+                         + [str(k.render()) for k in app.screen.query(KeyFooter)])
         assert "练习" in shown and "English" in shown, shown
 
 
@@ -251,6 +253,7 @@ def keys_not_drawn(screen, width: int) -> set[str]:
              if a.binding.show and a.binding.action != "command_palette"}
     drawn = {k.description for k in screen.query("FooterKey")
              if k.display and k.region.width and k.region.right <= width}
+    drawn |= {e.description for footer in screen.query(KeyFooter) for e in footer.drawn()}  # Practice's footer
     return shown - drawn
 
 

@@ -1,5 +1,5 @@
-"""Practice's key footer (drill.widgets.footer.KeyFooter): its keys are composed once while the first problem
-appears, again when the keys it shows change, not when the bindings are refreshed to the same keys."""
+"""Practice's key footer (drill.widgets.footer.KeyFooter): one widget drawing the keys Textual's Footer would,
+drawn again only when those keys change, pressing a key when it is clicked."""
 
 from __future__ import annotations
 
@@ -16,28 +16,66 @@ pytestmark = pytest.mark.functional
 
 
 def keys(screen) -> list[str]:
-    return [k.key for k in screen.query_one(KeyFooter).query("FooterKey")]
+    return [e.key for e in screen.query_one(KeyFooter).drawn()]
+
+
+def _app(profile, clock, lang="en"):
+    return DrillApp(AppContext(profile, lang, clock, random.Random(7)), start="practice")
 
 
 @sync
-async def test_the_footer_is_composed_again_only_when_its_keys_change(profile, clock, monkeypatch):
-    composed = []
-    original = KeyFooter.compose
+async def test_the_footer_is_drawn_again_only_when_its_keys_change(profile, clock, monkeypatch):
+    renders = []
+    original = KeyFooter.render
 
     def counting(self):
-        composed.append(self._bindings_ready)
+        renders.append(1)
         return original(self)
 
-    monkeypatch.setattr(KeyFooter, "compose", counting)
-    app = DrillApp(AppContext(profile, "en", clock, random.Random(7)), start="practice")
+    monkeypatch.setattr(KeyFooter, "render", counting)
+    app = _app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen = app.screen
-        assert composed == [False, True]  # mounted empty (as Textual's Footer), then its keys once
         assert "ctrl+g" in keys(screen) and "a" not in keys(screen)
-        screen.refresh_bindings()
+        drawn = len(renders)
+        screen.refresh_bindings()  # the same keys
         await pilot.pause()
-        assert len(composed) == 2
+        assert len(renders) == drawn
         await submit(pilot, screen.run.current_step.expected.display)  # the feedback: other keys
-        assert len(composed) == 3
+        assert len(renders) > drawn
         assert "a" in keys(screen) and "ctrl+g" not in keys(screen)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@sync
+async def test_it_draws_the_keys_textuals_footer_would(profile, clock, lang):
+    """Every shown key of the screen, the first of each action, in order; the palette's key only when wide."""
+    app = _app(profile, clock, lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen, footer = app.screen, app.screen.query_one(KeyFooter)
+        wanted, actions = [], set()
+        for a in screen.active_bindings.values():
+            if a.binding.show and a.binding.action not in actions:
+                actions.add(a.binding.action)
+                wanted.append(a.binding.description)
+        assert [e.description for e in footer.drawn()] == wanted  # all fit in 80 columns, no palette key
+        line = str(footer.render())
+        assert all(e.key_display in line and e.description in line for e in footer.drawn())
+        await pilot.resize_terminal(120, 30)
+        await pilot.pause()
+        assert footer.drawn()[-1].palette and footer.drawn()[-1].key == "ctrl+p"
+        assert [e.description for e in footer.drawn()[:-1]] == wanted
+
+
+@sync
+async def test_a_click_on_a_key_presses_it(profile, clock):
+    app = _app(profile, clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen, footer = app.screen, app.screen.query_one(KeyFooter)
+        start = next(s for s, _e, entry in footer._spans if entry.key == "ctrl+g")  # "Don't know"
+        await pilot.click(KeyFooter, offset=(start + 1, 0))
+        await pilot.pause()
+        assert screen.state == "feedback" and screen.run.answers[-1].status == "dont_know"
