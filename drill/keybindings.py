@@ -13,11 +13,10 @@ table and the README against it).
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from textual.binding import Binding
 
 from drill.core.i18n import STRINGS
+from engine.records import NamedTuple
 
 
 class Key(NamedTuple):

@@ -14,9 +14,9 @@ import itertools
 import math
 import re
 import unicodedata
-from typing import Mapping, NamedTuple
+from typing import Mapping
 
-from engine.records import frozen
+from engine.records import NamedTuple, frozen
 
 from . import expr as ex
 from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say

@@ -21,7 +21,9 @@ seeds' conventions, and a row without the field was graded under them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
+
+from engine.records import NamedTuple
 
 from .messages import pick
 

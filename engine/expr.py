@@ -23,7 +23,9 @@ import ast
 import math
 import re
 import warnings
-from typing import Mapping, NamedTuple, Sequence, Union
+from typing import Mapping, Sequence, Union
+
+from engine.records import NamedTuple
 
 from .messages import Twin, say
 from .units import PLAIN, dim_text, fmt_number

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import NamedTuple
 
-from engine.records import frozen
+from engine.records import NamedTuple, frozen
 
 from .messages import Twin
 from .units import fmt_number, fmt_quantity

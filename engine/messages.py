@@ -15,8 +15,9 @@ Twin, a Msg, or a pair read with :func:`pick`; nothing else tests
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Union
+
+from engine.records import frozen
 
 from .langs import LANGS, other_lang, pick  # noqa: F401 (re-exported: the text table's door)
 from .units import KIND_NAMES
@@ -380,7 +381,7 @@ ASKED_DIMS: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Twin:
     """A text written in both languages; without a Chinese twin the English is shown."""
 
@@ -394,7 +395,7 @@ class Twin:
         return self.en
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Msg:
     """A message of :data:`MESSAGES` with its parameters."""
 

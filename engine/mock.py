@@ -22,11 +22,10 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from engine.records import frozen
+from engine.records import frozen, mutable
 
 from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Expected, Verdict, grade, understood
 from .schedule.chains import chain_quality
@@ -301,7 +300,7 @@ def unreadable_reason(text: str, exp: Expected) -> str | None:
     return None if ok else message
 
 
-@dataclass
+@mutable
 class Slot:
     """One answer box of a mock: a single question, or one step of a chain."""
 
@@ -325,7 +324,7 @@ class Slot:
         return f"{self.question + 1}" + (f".{self.step + 1}" if self.steps > 1 else "")
 
 
-@dataclass
+@mutable
 class MockRun:
     """The clock and the answers of a mock in progress.
 

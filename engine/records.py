@@ -15,13 +15,26 @@ a fresh default per instance; ``__init__`` takes fields by position or name and 
 ``dataclasses.FrozenInstanceError``; ``==`` compares the fields of two instances of the same class,
 ``hash`` hashes them, ``repr`` shows them (leaving out ``field(compare=False)`` and
 ``field(repr=False)`` ones, as a dataclass does).  Subclasses add their annotations after the parent's.
-:func:`replace` and :func:`fields` stand for ``dataclasses.replace`` and ``dataclasses.fields``.
+:func:`replace` and :func:`fields` stand for ``dataclasses.replace`` and ``dataclasses.fields``;
+``@mutable`` is ``@dataclass`` (assignable fields, unhashable).
+
+:data:`NamedTuple` is ``typing.NamedTuple`` for the same reason: ``typing`` compiles every field's
+annotation to check it and ``collections.namedtuple`` compiles its ``__new__``; this one builds the
+same tuple class (fields, defaults, ``_make``, ``_replace``, ``_asdict``, ``_fields``, pickling, the
+class body's methods) compiling nothing.  Type checkers are shown ``typing.NamedTuple`` itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import MISSING, Field, FrozenInstanceError
-from typing import dataclass_transform
+from operator import itemgetter
+from typing import TYPE_CHECKING, dataclass_transform
+
+try:  # the C accessor collections.namedtuple uses for its fields
+    from _collections import _tuplegetter
+except ImportError:  # another interpreter: a property does the same, a little slower
+    def _tuplegetter(index: int, doc: str):
+        return property(itemgetter(index), doc=doc)
 
 _set = object.__setattr__
 
@@ -52,7 +65,7 @@ def _init_for(cls: type, names: tuple[str, ...], defaults: dict, factories: dict
                 raise TypeError(f"{cls.__name__}() got an unexpected keyword argument {unexpected[0]!r}")
             missing = next(n for n in names if n not in values)
             raise TypeError(f"{cls.__name__}() missing required argument: {missing!r}")
-        _set(self, "__dict__", values)
+        _set(self, "__dict__", values)  # (a mutable record's __setattr__ is object's: the same)
         if post_init is not None:
             post_init(self)
 
@@ -90,6 +103,16 @@ def __delattr__(self, name):
 @dataclass_transform(frozen_default=True, field_specifiers=(Field,))
 def frozen(cls: type) -> type:
     """The class ``cls`` made an immutable record (see the module docstring)."""
+    return _record(cls, frozen=True)
+
+
+@dataclass_transform(field_specifiers=(Field,))
+def mutable(cls: type) -> type:
+    """The class ``cls`` made a record whose fields can be assigned (``@dataclass``): unhashable."""
+    return _record(cls, frozen=False)
+
+
+def _record(cls: type, frozen: bool) -> type:
     names: list[str] = []
     defaults: dict = {}
     factories: dict = {}
@@ -136,12 +159,13 @@ def frozen(cls: type) -> type:
     cls.__record_compared__ = tuple(n for n in names if n not in uncompared)
     cls.__match_args__ = tuple(names)
     cls.__init__ = _init_for(cls, tuple(names), defaults, factories)
-    for method in (__eq__, __repr__, __setattr__, __delattr__):
+    for method in (__eq__, __repr__) + ((__setattr__, __delattr__) if frozen else ()):
         if method.__name__ not in cls.__dict__:
             setattr(cls, method.__name__, method)
     own_hash = cls.__dict__.get("__hash__", MISSING)
     if own_hash is MISSING or (own_hash is None and "__eq__" in cls.__dict__):
-        cls.__hash__ = __hash__  # (defining __eq__ in a class body sets its __hash__ to None: as a dataclass does)
+        # (defining __eq__ in a class body sets its __hash__ to None: as a dataclass does)
+        cls.__hash__ = __hash__ if frozen else None
     return cls
 
 
@@ -161,3 +185,98 @@ def replace(record, /, **changes):
 def is_record(obj) -> bool:
     """Is ``obj`` a record or a record class?"""
     return hasattr(obj, "__record_fields__")
+
+
+# ---------------------------------------------------------------------------- named tuples
+def _tuple_class(typename: str, qualname: str, module: str, names: tuple[str, ...], defaults: dict,
+                 body: dict) -> type:
+    """A tuple class with fields ``names`` (``defaults``: the trailing ones' values) and ``body``'s members."""
+    count = len(names)
+    tuple_new = tuple.__new__
+
+    def __new__(cls, *args, **kwargs):
+        if len(args) == count and not kwargs:
+            return tuple_new(cls, args)
+        if len(args) > count:
+            raise TypeError(f"{typename}() takes {count} positional arguments but {len(args)} were given")
+        values = list(args)
+        for name in names[len(args):]:
+            if name in kwargs:
+                values.append(kwargs.pop(name))
+            elif name in defaults:
+                values.append(defaults[name])
+            else:
+                raise TypeError(f"{typename}() missing required argument: {name!r}")
+        if kwargs:
+            name = next(iter(kwargs))
+            raise TypeError(f"{typename}() got multiple values for argument {name!r}" if name in names else
+                            f"{typename}() got an unexpected keyword argument {name!r}")
+        return tuple_new(cls, values)
+
+    def _make(cls, iterable):
+        made = tuple_new(cls, iterable)
+        if len(made) != count:
+            raise TypeError(f"Expected {count} arguments, got {len(made)}")
+        return made
+
+    def _replace(self, /, **changes):
+        made = self._make(map(changes.pop, names, self))
+        if changes:
+            raise ValueError(f"Got unexpected field names: {list(changes)!r}")
+        return made
+
+    def __repr__(self):
+        return f"{self.__class__.__name__}({', '.join(f'{n}={v!r}' for n, v in zip(names, self))})"
+
+    def _asdict(self):
+        return dict(zip(names, self))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    for method in (__new__, _replace, __repr__, _asdict, __getnewargs__, _make):
+        method.__qualname__ = f"{qualname}.{method.__name__}"
+    ns = {"__doc__": f"{typename}({', '.join(names)})", "__slots__": (), "_fields": names,
+          "_field_defaults": defaults, "__match_args__": names, "__new__": __new__, "_make": classmethod(_make),
+          "_replace": _replace, "__repr__": __repr__, "_asdict": _asdict, "__getnewargs__": __getnewargs__,
+          "__module__": module, "__qualname__": qualname}
+    for index, name in enumerate(names):
+        ns[name] = _tuplegetter(index, f"Alias for field number {index}")
+    ns.update(body)
+    return type(typename, (tuple,), ns)
+
+
+_NOT_COPIED = frozenset({"__module__", "__qualname__", "__orig_bases__", "__dict__", "__weakref__"})
+
+
+def _named_tuple(typename: str, namespace: dict) -> type:
+    annotations = namespace.get("__annotations__", {})
+    names = tuple(annotations)
+    defaults = {n: namespace[n] for n in names if n in namespace}
+    if defaults and list(defaults) != list(names[len(names) - len(defaults):]):
+        raise TypeError(f"{typename}: a field without a default follows one with a default")
+    body = {k: v for k, v in namespace.items() if k not in _NOT_COPIED and k not in defaults}
+    return _tuple_class(typename, namespace.get("__qualname__", typename), namespace.get("__module__", __name__),
+                        names, defaults, body)
+
+
+class _NamedTupleMeta(type):
+    def __new__(mcls, typename, bases, namespace):
+        return _named_tuple(typename, namespace)
+
+
+def named(cls: type) -> type:
+    """``cls`` (an annotated class body) as a named tuple: as ``class cls(NamedTuple)``, in decorator form."""
+    namespace = dict(cls.__dict__)
+    return _named_tuple(cls.__name__, namespace)
+
+
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    def NamedTuple(typename, fields=(), /):  # noqa: N802 - typing's name, in typing's two forms
+        """``class Point(NamedTuple): x: int; y: int = 0`` as typing's, or ``NamedTuple("Point", [("x", int)])``."""
+        return _tuple_class(typename, typename, __name__, tuple(n for n, _ in fields), {}, {})
+
+    _NamedTupleBase = type.__new__(_NamedTupleMeta, "NamedTuple", (), {})
+    NamedTuple.__mro_entries__ = lambda bases: (_NamedTupleBase,)

@@ -33,7 +33,9 @@ from __future__ import annotations
 import random
 import re
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from engine.records import NamedTuple
 
 from .schedule import fsrs_bridge
 from .schedule.interleave import interleave

@@ -16,7 +16,8 @@ two articles (the section names are in :data:`SECTIONS`).  An unknown code or ke
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+
+from engine.records import NamedTuple
 
 from .messages import Twin, pick
 

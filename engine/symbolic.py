@@ -38,7 +38,8 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import NamedTuple
+
+from engine.records import NamedTuple
 
 from . import expr as ex
 from .messages import Msg, say

@@ -52,7 +52,8 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
-from typing import NamedTuple
+
+from engine.records import NamedTuple
 
 _SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 

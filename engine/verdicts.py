@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import field
-from typing import Any, NamedTuple
+from typing import Any
 
-from engine.records import frozen
+from engine.records import NamedTuple, frozen
 
 from . import expr as ex
 from .answers import Choice, Parsed, Unreadable

@@ -88,7 +88,7 @@ import math
 import random
 from dataclasses import field
 from functools import cached_property, partial
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping
 
 from engine import convention_set as cs
 from engine import expr as ex
@@ -106,7 +106,7 @@ from engine.grading import (
     distance,
 )
 from engine.messages import Twin, pick
-from engine.records import frozen, replace
+from engine.records import NamedTuple, frozen, replace
 from engine.units import UNIT_KINDS, fmt_quantity, lookup, round_sig
 
 TOPICS: tuple[str, ...] = ("roofline", "memory", "communication", "mfu", "inference", "serving", "moe", "pipeline",

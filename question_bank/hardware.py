@@ -20,7 +20,7 @@ carries the precision its figure really is (fp16 for the V100), and problems say
 
 from __future__ import annotations
 
-from .records import record
+from engine.records import named
 
 GB = 1e9
 TB = 1e12
@@ -38,9 +38,9 @@ PRECISIONS: tuple[str, ...] = ("fp32", "tf32", "fp16", "bf16", "fp8", "fp6", "fp
 WEIGHT_ONLY: tuple[str, ...] = ("int8", "int4")
 
 
-# The catalogue's records are named tuples (question_bank.records): immutable and compared by value like
+# The catalogue's records are named tuples (engine.records.named): immutable and compared by value like
 # frozen dataclasses, and several times cheaper to define at import, which the app's first problem waits for.
-@record
+@named
 class GPU:
     """One accelerator: memory, memory bandwidth and dense peak compute per precision."""
 
@@ -104,7 +104,7 @@ class GPU:
 # was checked against), read and validated by question_bank.catalogue when a record is first needed.
 
 
-@record
+@named
 class SeedFigure:
     """One row of the cheat-sheet's ridge table (C§5.2), as the seed quotes it."""
 
@@ -131,7 +131,7 @@ SEED_SOURCE = "seed cheat-sheet C§5.2 (shared/seeds/002_9821af7750ba1ae9.txt, �
 # so its β is half (``one_way``).  Network figures are per port (one NIC port per GPU in DGX/HGX
 # systems) in Gb/s: 400 Gb/s = 50 GB/s each way.  PCIe is per x16 slot, each way.
 
-@record
+@named
 class Link:
     """One interconnect: its one-way bandwidth per GPU (NVLink) or per port (network, PCIe)."""
 

@@ -20,8 +20,9 @@ writes its own question, formula and world (question_bank/README.md).
 
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable
 
+from engine.records import NamedTuple
 from question_bank.base import Given
 
 

@@ -28,12 +28,12 @@ revisions: grouped like GQA); Falcon-7B is the MQA one (``multi_query: true``, 1
 
 from __future__ import annotations
 
-from .records import record
+from engine.records import named
 
 HF = "https://huggingface.co"
 
 
-@record
+@named
 class Model:
     """One model architecture, as published (a named tuple: immutable, and cheap to define at import)."""
 

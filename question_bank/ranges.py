@@ -11,10 +11,10 @@ the range's date: ``f"{price} $/GPU-h ({r.as_of} cloud prices)"``.
 
 from __future__ import annotations
 
-from .records import record
+from engine.records import named
 
 
-@record
+@named
 class Range:
     """One range: [low, high] in ``unit``, as of ``as_of`` (YYYY[-MM[-DD]]), with its source."""
 

@@ -23,7 +23,8 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import NamedTuple
+
+from engine.records import NamedTuple
 
 from . import templates as _templates_pkg
 from .base import REGISTRY as _REGISTRY

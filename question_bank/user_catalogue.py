@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import NamedTuple
+
+from engine.records import NamedTuple
 
 from . import catalogue, catalogue_cache, hardware, models
 from .catalogue import MAX_USER_BYTES, CatalogueError

@@ -10,7 +10,9 @@ hence this small matcher.  Queries are bounded (:data:`MAX_QUERY`) before any ma
 from __future__ import annotations
 
 import re
-from typing import Iterable, NamedTuple
+from typing import Iterable
+
+from engine.records import NamedTuple
 
 MAX_QUERY = 80  # characters of a query that are read; what is typed beyond them is ignored
 _SEPARATORS = re.compile(r"[\s\-_./·:,;()（）、，：]+")

@@ -30,12 +30,13 @@ the share of its answers counted correct or close: one rule for both.
 from __future__ import annotations
 
 import errno
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
+from engine.records import NamedTuple, mutable
 from engine.schedule import chains, fsrs_bridge
 from engine.schedule.fsrs_bridge import SCHEDULERS
 from engine.session import (
@@ -413,7 +414,7 @@ def understood(text: str, step: Step, lang: str = "en") -> tuple[bool | None, st
     return engine_understood(text, step.expected, lang)
 
 
-@dataclass
+@mutable
 class Answer:
     """One answered step, as recorded and as shown in the feedback."""
 

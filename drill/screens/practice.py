@@ -494,11 +494,11 @@ class PracticeScreen(DrillScreen):
     def _card_before_first_problem(self) -> None:
         """A template new to the learner shows its formula card first (not a review; its clock starts after)."""
         from drill.core.teach import mark_seen, needs_card
-        from drill.screens.card import CardScreen
 
         run = self.run
         if run.step != 0 or run.prior or not needs_card(self.ctx.profile, run.problem.template.id):
             return
+        from drill.screens.card import CardScreen  # only now: its module (and Textual's Footer) cost start-up
 
         def read(template_id: str | None) -> None:
             run.started = self.ctx.now()  # the time spent reading is not the answer's time

@@ -14,11 +14,11 @@ is not drawn, as ``app.tcss`` does for Textual's footer on the other screens.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from rich.text import Text
 from textual import events
 from textual.widget import Widget
+
+from engine.records import NamedTuple
 
 
 class FooterEntry(NamedTuple):

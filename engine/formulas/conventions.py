@@ -20,7 +20,9 @@ large ring only, 8Φ per token only where no MFU is applied on top, both directi
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import Any, Callable, Mapping
+
+from engine.records import NamedTuple
 
 from ..messages import Twin, pick
 from .core import Choice

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import field
 from functools import cached_property
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Mapping
 
-from engine.records import frozen
+from engine.records import NamedTuple, frozen
 
 from .. import expr as ex
 from ..messages import Said, Twin, join, pick, say

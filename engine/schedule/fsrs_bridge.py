@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import functools
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Iterable, Mapping, NamedTuple
+from typing import Iterable, Mapping
 
-from engine.records import replace
+from engine.records import NamedTuple, replace
 
 from ..sm2 import MAX_INTERVAL, ItemState, next_ef
 from ..sm2 import review as sm2_review

@@ -13,7 +13,8 @@ The pace is advice: the daily limit of new items changes only when the learner a
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+
+from engine.records import NamedTuple
 
 FINISH_SHARE = 2 / 3  # new items are met within this share of the days left (rounded up)
 PACE_WARNING = 20  # new items a day beyond which a pace is more than a person can do well

@@ -65,7 +65,9 @@ import operator
 import random
 from bisect import bisect_left
 from datetime import date, timedelta
-from typing import Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
+
+from engine.records import NamedTuple
 
 MIN_REVIEWS = 30  # answers a topic needs before its readiness is a number
 RIDGE = 30.0  # L2 penalty pulling the overall model's feature weights towards LEARNER_PRIOR

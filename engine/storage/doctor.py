@@ -25,9 +25,11 @@ worded in one language: every finding is an :mod:`engine.messages` Msg.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timezone
 from pathlib import Path
+
+from engine.records import mutable
 
 from ..messages import Msg, say
 from . import durable, journal, layout
@@ -38,7 +40,7 @@ from .segments import file_identity, read_digest, segment_rows
 from .validation import _is_int, mock_problem
 
 
-@dataclass
+@mutable
 class Finding:
     """What is wrong with one file: ``kind`` is "damaged" (must be repaired), "unreadable" (permission),
     "newer" (a newer drill's), "journal" (a journal out of step: the log file is whole), "cache" (a digest:
@@ -56,7 +58,7 @@ class Finding:
         return say(f"doctor.{self.kind}{self.about}", path=str(self.path), reason=self.reason)
 
 
-@dataclass
+@mutable
 class Report:
     profile: Path
     files: int = 0

@@ -29,8 +29,10 @@ places before it is acknowledged.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
+
+from engine.records import mutable
 
 from . import durable
 from .errors import save_failed
@@ -45,7 +47,7 @@ def _put_problem(r, kind: str) -> str | None:
     return None if _row_ok(r) else f"a bad review row ({row_problem(r)})"
 
 
-@dataclass
+@mutable
 class Journal:
     """A segment's journal as read: its lines' effect, and what is wrong with it (None: whole)."""
 

@@ -16,10 +16,14 @@ A document without the key is an older save (before checksums): it is read
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from typing import Any
+
+try:  # hashlib's own BLAKE2b, without importing hashlib: it loads OpenSSL (~10M instructions at start-up)
+    from _blake2 import blake2b
+except ImportError:  # an interpreter without the module: hashlib finds one
+    from hashlib import blake2b
 
 KEY = b'{"checksum":"'
 _SUM = re.compile(rb'\{"checksum":"([0-9a-f]{32})"([,}])')
@@ -41,7 +45,7 @@ class Broken(ValueError):
 
 
 def checksum(body: bytes) -> str:
-    return hashlib.blake2b(body, digest_size=16).hexdigest()
+    return blake2b(body, digest_size=16).hexdigest()
 
 
 def seal(body: bytes) -> bytes:

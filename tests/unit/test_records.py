@@ -140,3 +140,93 @@ class Module:
 @frozen
 class _Pickled:
     x: int
+
+
+# ---------------------------------------------------------------------------- named tuples
+def tuple_pair():
+    import typing
+
+    from engine.records import NamedTuple as Cheap
+
+    made = []
+    for base in (typing.NamedTuple, Cheap):
+        class Given(base):
+            """A given."""
+
+            name: str
+            value: float
+            unit: str = ""
+            note: object = None
+
+            @property
+            def shown(self) -> str:
+                return f"{self.value} {self.unit}"
+
+            def twice(self) -> float:
+                return 2 * self.value
+
+        made.append(Given)
+    return made
+
+
+TYPING_NT, CHEAP_NT = tuple_pair()
+
+
+@given(st.text(max_size=3), st.floats(allow_nan=False), st.text(max_size=3))
+def test_named_tuples_behave_as_typings(name, value, unit):
+    a, b = TYPING_NT(name, value, unit=unit), CHEAP_NT(name, value, unit=unit)
+    assert tuple(a) == tuple(b) and a == b and hash(a) == hash(b) and repr(a) == repr(b)
+    assert (b.name, b.value, b.unit, b.note, b.shown, b.twice()) == (a.name, a.value, a.unit, a.note, a.shown, a.twice())
+    assert b._replace(unit="x") == a._replace(unit="x") and b._asdict() == a._asdict()
+    assert CHEAP_NT._make(tuple(a)) == b and CHEAP_NT._fields == TYPING_NT._fields
+    assert CHEAP_NT._field_defaults == TYPING_NT._field_defaults and CHEAP_NT.__match_args__ == TYPING_NT.__match_args__
+    assert isinstance(b, tuple) and CHEAP_NT.__doc__ == "A given."
+    name_, value_, unit_, note_ = b
+    assert (name_, value_, unit_, note_) == (name, value, unit, None)
+
+
+def test_named_tuple_errors_match_typings():
+    for cls in (TYPING_NT, CHEAP_NT):
+        for bad in ((), ("a",), ("a", 1, "u", None, 5)):
+            with pytest.raises(TypeError):
+                cls(*bad)
+        with pytest.raises(TypeError):
+            cls("a", 1, name="b")
+        with pytest.raises(TypeError):
+            cls("a", 1, colour="b")
+        with pytest.raises(ValueError):
+            cls("a", 1)._replace(colour=2)
+        with pytest.raises(TypeError):
+            cls._make(("a",))
+        with pytest.raises(AttributeError):
+            cls("a", 1).name = "b"
+    with pytest.raises(TypeError):
+        from engine.records import NamedTuple
+
+        class Order(NamedTuple):
+            a: int = 0
+            b: int
+
+
+def test_named_tuple_pickles_and_the_decorator_form():
+
+    assert pickle.loads(pickle.dumps(_Point(1, 2))) == _Point(1, 2) and type(pickle.loads(pickle.dumps(_Point(1)))) is _Point
+    assert _Decorated(1).y == 0 and _Decorated._fields == ("x", "y") and _Decorated(1).total() == 1
+
+
+from engine.records import NamedTuple as _NT  # noqa: E402 - module-level classes, for pickling
+from engine.records import named as _named  # noqa: E402
+
+
+class _Point(_NT):
+    x: int
+    y: int = 0
+
+
+@_named
+class _Decorated:
+    x: int
+    y: int = 0
+
+    def total(self) -> int:
+        return self.x + self.y
