@@ -29,9 +29,11 @@ The package, by what changes together:
   :mod:`.post_training`, :mod:`.checkpointing`, :mod:`.long_context`, :mod:`.network`.
 
 Adding a formula is one entry in the ``register(...)`` call of its topic module (a new
-topic is a new module imported below); its inputs come from :mod:`.inputs` (declare a new
+topic is a new module named in :data:`.registry.TOPICS`); its inputs come from :mod:`.inputs` (declare a new
 meaning there, never an ``Input(...)`` inline).  ``CATALOGUE``, ``FORMULAS`` and :func:`get`
 are read-only views of the registry; nothing outside the package needs to know the split.
+A topic module is imported when one of its formulas is first asked for (:func:`get`) or the whole
+catalogue is read (see :mod:`.registry`).
 
 How to give a formula its teaching content (keyword arguments of :class:`Formula`;
 tests/unit/test_teaching.py checks every formula a template uses):
@@ -61,30 +63,10 @@ A template can override the decomposition, simplification and takeaway per quest
 
 from __future__ import annotations
 
-from ..messages import join, say
+from typing import Mapping
 
-# the topic modules register their formulas on import (the catalogue's order is registry.LISTED_FIRST)
-from . import (  # noqa: F401
-    attention,
-    capacity,
-    checkpointing,
-    communication,
-    compute,
-    cost,
-    disaggregation,
-    inference,
-    long_context,
-    memory,
-    moe,
-    network,
-    parallelism,
-    pipeline,
-    post_training,
-    quantisation,
-    registry,
-    roofline,
-    serving,
-)
+from ..messages import join, say
+from . import registry
 from .core import (  # noqa: F401  (re-exported: engine.formulas is the one import path)
     GREEK,
     TAKEAWAY,
@@ -101,17 +83,30 @@ from .core import (  # noqa: F401  (re-exported: engine.formulas is the one impo
 from .inputs import PHI  # noqa: F401  (tests build a formula from it)
 from .roofline import bound_solution, classify_bound, ridge_line  # noqa: F401
 
-CATALOGUE: tuple[Formula, ...] = registry.catalogue()
-FORMULAS = registry.by_name()
+CATALOGUE: tuple[Formula, ...]  # every formula, in the listed order (imports every topic module when first read)
+FORMULAS: Mapping[str, Formula]  # name -> formula, read-only, in that order (the same)
+
+
+def __getattr__(name: str):
+    """``CATALOGUE`` and ``FORMULAS``, made when first read: the first problem needs one topic module, not all."""
+    if name == "CATALOGUE":
+        value = registry.catalogue()
+    elif name == "FORMULAS":
+        value = registry.by_name()
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
 
 def get(name: str) -> Formula:
-    """The formula called ``name``; an unknown name is a FormulaError suggesting the nearest ones."""
-    try:
-        return FORMULAS[name]
-    except KeyError:
-        import difflib
+    """The formula called ``name`` (its topic module imported if it was not); an unknown name is a
+    FormulaError suggesting the nearest ones."""
+    found = registry.find(name)
+    if found is not None:
+        return found
+    import difflib
 
-        near = difflib.get_close_matches(name, FORMULAS, n=3)
-        hint = say("formula.did_you_mean", names=join(near, en=" or ", zh=" 或 ")) if near else ""
-        raise FormulaError(say("formula.unknown", name=name, hint=hint)) from None
+    near = difflib.get_close_matches(name, [f.name for f in registry.catalogue()], n=3)
+    hint = say("formula.did_you_mean", names=join(near, en=" or ", zh=" 或 ")) if near else ""
+    raise FormulaError(say("formula.unknown", name=name, hint=hint))
