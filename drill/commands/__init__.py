@@ -24,3 +24,12 @@ class LazyHelp(argparse.Action):
             self.fill(parser, namespace)
         parser.print_help()
         parser.exit()
+
+
+def convention_option(parser) -> None:
+    """``--convention key=value`` (repeatable): a convention for this problem over the profile's (issue #24)."""
+    # the keys only: their values come from the conventions table, which imports the formula catalogue (not at start)
+    keys = "bytes_per_param, flops_per_param_token, tokens_per_param, ring_factor, directions"
+    parser.add_argument("--convention", action="append", metavar="KEY=VALUE",
+                        help=f"count by this convention, over the profile's Settings → conventions (repeatable; "
+                             f"KEY one of {keys}; a wrong one lists the values)")

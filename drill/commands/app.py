@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     p.add_argument("--hardware", metavar="ID", help="practise on this accelerator: the roofline, decode, ZeRO and "
                                                     "fit problems draw it (an id of `drill catalogue`, your own "
                                                     "from <saves>/catalogue/ among them)")
-    from drill.commands.bank import convention_option
+    from drill.commands import convention_option  # (not the bank's module: the app starts without it)
 
     convention_option(p)
     p.add_argument("--model", metavar="ID", help="practise on this model: the weights, fit, KV cache, decode, "

@@ -25,6 +25,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, Any
 
+from drill.commands import convention_option
 from drill.commands.catalogue import chosen_hardware, chosen_model, hardware_option, model_option
 from engine.records import frozen
 
@@ -33,15 +34,6 @@ if TYPE_CHECKING:
     from question_bank.base import Problem, Step, Template
 
 MAX_SEED = 2**63 - 1
-
-
-def convention_option(parser) -> None:
-    """``--convention key=value`` (repeatable): a convention for this problem over the profile's (issue #24)."""
-    # the keys only: their values come from the conventions table, which imports the formula catalogue (not at start)
-    keys = "bytes_per_param, flops_per_param_token, tokens_per_param, ring_factor, directions"
-    parser.add_argument("--convention", action="append", metavar="KEY=VALUE",
-                        help=f"count by this convention, over the profile's Settings → conventions (repeatable; "
-                             f"KEY one of {keys}; a wrong one lists the values)")
 
 
 def chosen_conventions(args: argparse.Namespace) -> dict[str, str]:

@@ -212,11 +212,18 @@ class Wrapped:
 
     def __init__(self, text: Text) -> None:
         self.text = text
+        self._drawn: dict[int, list[Text]] = {}  # width -> the lines: Textual draws a text several times a frame
 
     def __str__(self) -> str:
         return self.text.plain
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        if width not in self._drawn:
+            self._drawn[width] = list(self._cut(width))
+        yield from self._drawn[width]
+
+    def _cut(self, width: int):
         from engine.wrap import wrap_line
 
         lines = self.text.split("\n", allow_blank=True)
@@ -224,7 +231,7 @@ class Wrapped:
             lines = lines[:-1]
         for line in lines:
             plain, pos = line.plain, 0
-            for k, piece in enumerate(wrap_line(plain, options.max_width)):
+            for k, piece in enumerate(wrap_line(plain, width)):
                 body = piece.lstrip(" ") if k else piece
                 start = plain.find(body, pos) if body else pos
                 start = pos if start < 0 else start
