@@ -110,15 +110,12 @@ class PracticeScreen(DrillScreen):
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        # few widgets on purpose: the answer box must be live fast (benchmarks/bench_startup.py)
-        # laid out by app.tcss: one column, or in a wide terminal the feedback beside the problem
+        # few widgets on purpose: the answer box must be live fast (benchmarks/bench_startup.py); the feedback
+        # column comes with the first answer (feedback_column).  Laid out by app.tcss: one column, or in a wide
+        # terminal the feedback beside the problem
         yield TopBar(id="topbar")
         with VerticalScroll(id="problem", can_focus=False):
             yield Static(id="question")
-        with VerticalScroll(id="feedback"):
-            yield Static(id="verdict")
-            yield Static(id="solution")
-            yield Static(id="next-keys")
         yield Input(id="answer")
         yield Static(id="understood")
         yield KeyFooter()  # one widget: it costs the first frame little (drill.widgets.footer)
@@ -279,6 +276,7 @@ class PracticeScreen(DrillScreen):
                                     else "practice.not_scheduled"), "dim")
             if row["quality"] < 4 and not a.card.extra:
                 head.append("  " + self.tr("practice.comes_back"), "yellow")
+        fb = self.feedback_column()
         self.query_one("#verdict", Static).update(Wrapped(head))  # "320 GB" kept whole (engine.wrap)
         # each line whole where the column holds it, else broken between terms (drill.widgets.formulas)
         self.query_one("#solution", Static).update(
@@ -290,16 +288,26 @@ class PracticeScreen(DrillScreen):
         if step.roofline:
             from drill.widgets.roofline import RooflinePlot
 
-            self.query_one("#feedback", VerticalScroll).mount(RooflinePlot(step.roofline, lang), after="#solution")
+            fb.mount(RooflinePlot(step.roofline, lang), after="#solution")
         keys = self.tr("practice.grade_keys") if a.last_step else self.tr("practice.step_keys")
         self.query_one("#next-keys", Static).update(Text(keys, style="dim italic"))
         self.query_one("#understood", Static).update("")
-        fb = self.query_one("#feedback", VerticalScroll)
         fb.scroll_home(animate=False)
         fb.focus()
         # beside or above the verdict: the question just answered (the problem's end)
         self.call_after_refresh(self.query_one("#problem", VerticalScroll).scroll_end, animate=False)
         self.tick()
+
+    def feedback_column(self) -> VerticalScroll:
+        """The feedback column (verdict, worked solution, next keys), mounted before the answer box the first
+        time an answer is shown: four widgets the first problem does not draw (~23M instructions of start-up)."""
+        found = self.query("#feedback")
+        if found:
+            return found.first(VerticalScroll)
+        column = VerticalScroll(id="feedback")
+        self.mount(column, before=self.query_one("#answer", Input))
+        column.mount(Static(id="verdict"), Static(id="solution"), Static(id="next-keys"))  # in the DOM at once
+        return column
 
     def fit_feedback(self) -> None:
         """In a wide terminal, the feedback column as wide as the longest line of the worked solution needs
