@@ -20,11 +20,13 @@ and ``drill``:
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 from engine.grading import ANSWER_KINDS
 from engine.session import CARD_KINDS
 from engine.units import UNIT_KINDS
+from tests import source
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "question_bank", "drill")
@@ -51,9 +53,10 @@ def _names_kind(node: ast.AST) -> bool:
     return "kind" in ast.unparse(node).lower() and not _literals(node)
 
 
-def _tests(tree: ast.AST):
-    """(line, side, literals) for every comparison and ``case`` with string literals."""
-    for node in ast.walk(tree):
+def _tests(nodes):
+    """(line, side, literals) for every comparison and ``case`` with string literals among ``nodes`` (a tree's,
+    in ``ast.walk`` order)."""
+    for node in nodes:
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             for (a, b), op in zip(zip(operands, operands[1:]), node.ops):
@@ -67,17 +70,17 @@ def _tests(tree: ast.AST):
                         yield p.lineno, node.subject, _literals(p.value)
 
 
-def count_branches() -> tuple[list[str], list[str]]:
-    """The kind tests and the language tests outside their homes, as ``path:line`` strings."""
+@cache
+def count_branches() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The kind tests and the language tests outside their homes, as ``path:line`` strings (counted once)."""
     kinds, langs = [], []
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
             if rel in HOMES:
                 continue
-            tree = ast.parse(path.read_text(encoding="utf-8"), rel)
             seen_kind, seen_lang = set(), set()
-            for line, side, lits in _tests(tree):
+            for line, side, lits in _tests(source.nodes(path)):
                 if lits & KIND_WORDS and _names_kind(side) and (line, id(side)) not in seen_kind:
                     seen_kind.add((line, id(side)))
                     kinds.append(f"{rel}:{line}")
@@ -85,7 +88,7 @@ def count_branches() -> tuple[list[str], list[str]]:
                     seen_lang.add((line, id(side)))
                     langs.append(f"{rel}:{line}")
     key = lambda where: (where.split(":")[0], int(where.split(":")[1]))  # noqa: E731
-    return sorted(kinds, key=key), sorted(langs, key=key)
+    return tuple(sorted(kinds, key=key)), tuple(sorted(langs, key=key))
 
 
 def test_kind_tests_live_in_the_kind_classes():
@@ -106,7 +109,7 @@ def test_the_counter_sees_what_it_counts():
            "match card.kind:\n    case 'extra': pass\n"
            "if name == 'number': pass\n")  # not a kind: a variable named otherwise
     found = [(line, bool(lits & KIND_WORDS and _names_kind(side)), bool(lits & LANG_WORDS))
-             for line, side, lits in _tests(ast.parse(src)) if lits]
+             for line, side, lits in _tests(ast.walk(ast.parse(src))) if lits]
     assert (1, True, False) in found and (2, True, False) in found and (3, False, True) in found
     assert (5, True, False) in found
     assert not any(kind for line, kind, _ in found if line == 6)

@@ -10,6 +10,7 @@ import pytest
 from drill.cli import main
 from engine import formulas
 from engine.formulas import CATALOGUE, Formula, FormulaError, inputs, registry
+from tests import source
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "engine" / "formulas"
@@ -19,8 +20,7 @@ DECLARED = {name: v for name, v in vars(inputs).items() if isinstance(v, formula
 # --------------------------------------------------------------------------- each meaning declared once
 
 def _input_calls(path: Path) -> list[int]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
+    return [n.lineno for n in source.nodes(path) if isinstance(n, ast.Call)
             and getattr(n.func, "id", getattr(n.func, "attr", None)) == "Input"]
 
 

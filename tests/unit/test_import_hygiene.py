@@ -6,8 +6,11 @@ import json
 import pkgutil
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple, Sequence
+
+from tests import source
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,6 +52,7 @@ def test_grading_a_number_does_not_import_sympy():
 PACKAGES = ("engine", "question_bank", "drill")
 
 
+@cache
 def _module_files() -> dict[str, Path]:
     out = {}
     for package in PACKAGES:
@@ -65,7 +69,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {m: set() for m in files}
     for module, path in files.items():
         package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in source.nodes(path):
             if isinstance(node, ast.Import):
                 targets = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -160,8 +164,8 @@ def _within(name: str, packages: Sequence[str]) -> bool:
     return any(name == p or name.startswith(p + ".") for p in packages)
 
 
-def imports_in(source: str, module: str, is_package: bool = False) -> list[Import]:
-    """Every import of ``source`` (the text of ``module``), wherever it stands: at the top, inside a function,
+def imports_in(code: str | ast.Module, module: str, is_package: bool = False) -> list[Import]:
+    """Every import of ``code`` (the text of ``module``, or its tree), wherever it stands: at the top, inside a function,
     under ``if TYPE_CHECKING`` or ``try``; relative imports resolved against the module's package;
     ``from a import b`` counts as importing ``a.b`` (which may be a module or a name in ``a``)."""
     package = module if is_package else module.rpartition(".")[0]
@@ -180,15 +184,17 @@ def imports_in(source: str, module: str, is_package: bool = False) -> list[Impor
                 found.extend(Import(f"{base}.{a.name}", child.lineno, in_function) for a in child.names)
             visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
 
-    visit(ast.parse(source), False)
+    visit(ast.parse(code) if isinstance(code, str) else code, False)
     return found
 
 
+@cache
 def _drill_imports() -> dict[str, list[Import]]:
+    """Each module of drill/ -> its imports (made once: the tests below only read it)."""
     out = {}
     for module, path in _module_files().items():
         if _within(module, ("drill",)):
-            out[module] = imports_in(path.read_text(encoding="utf-8"), module, path.name == "__init__.py")
+            out[module] = imports_in(source.tree(path), module, path.name == "__init__.py")
     return out
 
 
@@ -233,11 +239,11 @@ def test_the_core_and_the_commands_load_no_textual():
 
 
 def test_the_import_reader_sees_every_kind_of_import():
-    source = ("from __future__ import annotations\nimport os.path\nfrom typing import TYPE_CHECKING\n"
+    code = ("from __future__ import annotations\nimport os.path\nfrom typing import TYPE_CHECKING\n"
               "if TYPE_CHECKING:\n    from textual.app import App\n"
               "from . import flow\nfrom ..screens import home\n"
               "def run():\n    from drill.app import DrillApp\n    return DrillApp\n")
-    found = imports_in(source, "drill.core.mock")
+    found = imports_in(code, "drill.core.mock")
     assert [(i.target, i.in_function) for i in found] == [
         ("__future__.annotations", False), ("os.path", False), ("typing.TYPE_CHECKING", False),
         ("textual.app.App", False), ("drill.core.flow", False), ("drill.screens.home", False),
