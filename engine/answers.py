@@ -326,8 +326,10 @@ _TOKEN = r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[^\W\d_][\w/%µ]*|%|\*\*|\S"
 
 @functools.lru_cache(maxsize=1)
 def _ODD_SYMBOLS() -> tuple[str, ...]:
-    """Unit symbols written with characters an expression has no use for ($/GPU-h), longest first."""
-    return tuple(sorted((u for u in UNITS if re.search(r"[^\w/%µ ]", u)), key=len, reverse=True))
+    """Unit symbols written with characters an expression has no use for ($/GPU-h), longest first, as
+    ``ex.normalise`` writes them (normalised once here, not for every answer read)."""
+    return tuple(ex.normalise(u) for u in sorted((u for u in UNITS if re.search(r"[^\w/%µ ]", u)), key=len,
+                                                  reverse=True))
 
 
 def plain_refusal(t: str) -> Said | None:
@@ -337,7 +339,7 @@ def plain_refusal(t: str) -> Said | None:
     src = ex.normalise(t)
     bare = src.replace("%", " ")  # a percent sign is a unit, and so are $/GPU-h and the like
     for symbol in _ODD_SYMBOLS():
-        bare = bare.replace(ex.normalise(symbol), " ")
+        bare = bare.replace(symbol, " ")
     try:
         ex.stray_character(bare)
     except ex.ExprError as e:
