@@ -619,10 +619,27 @@ def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return en, zh
 
 
-def _worked(f: formulas.Formula, ask: Ask, inputs: dict, extras: dict, shown: str, lang: str) -> tuple[str, ...]:
+class _Derived:
+    """A step's :meth:`Formula.derivation`, made when its solution is first read in one language and kept for the
+    other (the figures and formula lines are the same in both)."""
+
+    __slots__ = ("f", "inputs", "extras", "shown", "_made")
+
+    def __init__(self, f: formulas.Formula, inputs: dict, extras: dict, shown: Mapping[str, str]) -> None:
+        self.f, self.inputs, self.extras, self.shown, self._made = f, inputs, extras, shown, None
+
+    def __call__(self) -> formulas.Derivation:
+        if self._made is None:
+            self._made = self.f.derivation(self.inputs, self.extras, shown=self.shown)
+        return self._made
+
+
+def _worked(f: formulas.Formula, ask: Ask, inputs: dict, extras: dict, shown: str, lang: str,
+            derived: _Derived | None = None) -> tuple[str, ...]:
     """A number question's worked solution in ``lang``: the ask's lead lines, then the formula's derivation."""
     lead = pick(lang, ask.explanation, ask.explanation_zh or ask.explanation)
     lines = tuple(lead) + tuple(f.worked(inputs, lang, extras=extras, also=shown,
+                                         derivation=derived() if derived is not None else None,
                                          decomposition=_pick(ask.decomposition, ask.decomposition_zh, lang),
                                          simplification=_pick(ask.simplification, ask.simplification_zh, lang),
                                          takeaway=_pick(ask.takeaway or None, ask.takeaway_zh or None, lang)))
@@ -696,9 +713,10 @@ def _number_step(t: Template, i: int, ask: Ask, target: int, steps: list[Step],
     f.check_via(inputs)
     extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
     shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
-    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang) for lang in ("en", "zh"))
     takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
     shown_values = f.shown_values(inputs, extras)
+    derived = _Derived(f, inputs, extras, shown_values)
+    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang, derived) for lang in ("en", "zh"))
     derivation = (len(ask.explanation) + len(f.parts)
                   + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
                   + len(ask.simplification if ask.simplification is not None else f.simplification))

@@ -71,6 +71,7 @@ from .core import (  # noqa: F401  (re-exported: engine.formulas is the one impo
     GREEK,
     TAKEAWAY,
     Choice,
+    Derivation,
     Formula,
     FormulaError,
     Input,

@@ -238,6 +238,17 @@ def fill(text: str, shown: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: shown.get(m.group(1), m.group(0)), text)
 
 
+class Derivation(NamedTuple):
+    """The language-independent lines and figures of a worked solution (:meth:`Formula.derivation`)."""
+
+    values: dict[str, ex.Value]  # the inputs, omitted defaults filled in
+    shown: Mapping[str, str]  # how each input, part and the result reads (Formula.shown_values)
+    plain: bool  # every quiet convention at its default: the parts, via and the formula's own teaching are said
+    parts: tuple[tuple[str, Part], ...]  # "  X = written = substituted = result" and its part (for its label)
+    core: tuple[str, str, str]  # Formula.solution: formula, substitution, result
+    via: str | None  # the substitution grouped by the parts, when said
+
+
 @frozen
 class Formula:
     """One formula of the catalogue, defined once (see the module docstring)."""
@@ -463,9 +474,37 @@ class Formula:
         shown["result"] = fmt_quantity(self.evaluate(**values), self.unit)
         return shown
 
+    def derivation(self, values: Mapping[str, ex.Value], extras: Mapping[str, Any] | None = None, *,
+                   shown: Mapping[str, str] | None = None) -> Derivation:
+        """What :meth:`worked` says in every language for these values: made once and passed to it for each
+        language (a problem's step renders its solution in English and Chinese).  ``shown``: the
+        :meth:`shown_values` of these values and extras when the caller has them already."""
+        values = dict(self.with_defaults(values))
+        if shown is None:
+            shown = self.shown_values(values, extras)
+        plain = self.at_defaults(values)  # the parts and via spell out the default conventions
+        leads: list[tuple[str, Part]] = []
+        via = None
+        symbols = {**self.symbols, **{p.name: p.symbol for p in self.parts}}
+        env: dict[str, ex.Value] = dict(values)
+        parts = self.part_values(values)
+        if plain:
+            for p, node in self.part_nodes:
+                written = ex.render(node, symbols)
+                lead = f"  {p.symbol}" + (f" = {written}" if written != p.symbol else "")
+                subst = ex.render(node, symbols, env)
+                if subst != written:
+                    lead += f" = {subst}"
+                leads.append((lead + f" = {result_text(parts[p.name], p.kind)}", p))
+                env[p.name] = parts[p.name]
+            if self.via_node is not None:
+                via = "  = " + ex.render(self.via_node, symbols, env)
+        return Derivation(values, shown, plain, tuple(leads), tuple(self.solution(**values)), via)
+
     def worked(self, values: Mapping[str, ex.Value], lang: str = "en", *,
                decomposition: tuple[str, ...] | None = None, simplification: tuple[str, ...] | None = None,
-               takeaway: str | None = None, extras: Mapping[str, Any] | None = None, also: str = "") -> list[str]:
+               takeaway: str | None = None, extras: Mapping[str, Any] | None = None, also: str = "",
+               derivation: Derivation | None = None) -> list[str]:
         """The whiteboard derivation in ``lang``: decomposition, intermediate parts, formula, substitution
         (then the same numbers grouped by the parts), result, simplification, takeaway.  An input with a
         default (a convention) is stated after the decomposition, whether given or defaulted.
@@ -474,37 +513,27 @@ class Formula:
         formula's; ``extras`` are further values their placeholders may name.  The formula line and
         the substitution line right after it are those of :meth:`solution`.  ``also`` is the result
         in the unit the question asks for (``989 TFLOPS``), shown after the result unless it is in it.
+        ``derivation``: :meth:`derivation` of these values and extras, made already (for another language).
         """
-        values = dict(self.with_defaults(values))
-        shown = self.shown_values(values, extras)
+        d = derivation if derivation is not None else self.derivation(values, extras)
+        values, shown = d.values, d.shown
         # the formula's own decomposition, simplification and takeaway spell out the default conventions ("= 16Φ",
         # "16 bytes per parameter"): off them (issue #24) the convention line and the formula say it instead
-        own = self.at_defaults(values)
+        own = d.plain
         dec = decomposition if decomposition is not None else pick(lang, self.decomposition,
                                                                     self.decomposition_zh or None) if own else ()
         simp = simplification if simplification is not None else pick(lang, self.simplification,
                                                                         self.simplification_zh or None) if own else ()
         take = takeaway if takeaway is not None else pick(lang, self.takeaway, self.takeaway_zh or None) if own else ""
-        lines = [fill(d, shown) for d in dec]
+        lines = [fill(x, shown) for x in dec]
         lines += [self.convention_line(i, values[i.name], lang) for i in self.inputs
                   if i.has_default and self.states(i, values[i.name])]
-        plain = self.at_defaults(values)  # the parts and via spell out the default conventions
-        parts = self.part_values(values)
-        symbols = {**self.symbols, **{p.name: p.symbol for p in self.parts}}
-        env: dict[str, ex.Value] = dict(values)
-        for p, node in self.part_nodes if plain else ():
-            written = ex.render(node, symbols)
-            lead = f"  {p.symbol}" + (f" = {written}" if written != p.symbol else "")
-            subst = ex.render(node, symbols, env)
-            if subst != written:
-                lead += f" = {subst}"
-            lead += f" = {result_text(parts[p.name], p.kind)}"
+        for lead, p in d.parts:
             lines.append(pick(lang, f"{lead}  ({p.label_in(lang)})", f"{lead}（{p.label_in(lang)}）"))
-            env[p.name] = parts[p.name]
-        core = self.solution(**values)
+        core = d.core
         lines += core[:2]
-        if self.via_node is not None and plain:
-            lines.append("  = " + ex.render(self.via_node, symbols, env))
+        if d.via is not None:
+            lines.append(d.via)
         lines.append(core[2])
         if also and also not in core[2]:
             lines.append(f"  = {also}")
