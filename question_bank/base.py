@@ -87,7 +87,7 @@ import contextvars
 import math
 import random
 from dataclasses import field
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any, Callable, Mapping
 
 from engine import convention_set as cs
@@ -139,6 +139,7 @@ class Ref:
 MAX_GIVEN_SIG = 7
 
 
+@lru_cache(maxsize=4096)  # pure; a given is shown again for every table, card, language and check that reads it
 def _exact(value: float, kind: str, unit: str | None) -> str:
     """``value`` with the fewest significant figures (4 to 7) that show it exactly; 4 if none does."""
     for sig in range(4, MAX_GIVEN_SIG + 1):
