@@ -23,6 +23,12 @@ $(STAMP): pyproject.toml $(CONSTRAINTS) | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/drill $(ARGS)
 
+# The suite starts hundreds of Python processes (xdist workers, the CLI's subprocess tests, pty and tmux tests).
+# Where PYTHONDONTWRITEBYTECODE is set (some sandboxes and CI images set it) each of them compiled the project
+# from source and pytest rewrote the test modules' asserts again: ~40 s of make test, 3-4 s a worker of make
+# test-fast, on 2 cores. The lanes run with Python's default: bytecode kept in the git-ignored __pycache__.
+test test-fast test-deep: export PYTHONDONTWRITEBYTECODE :=
+
 # The suite's lanes (README, "Testing"; tests/conftest.py). --dist loadgroup: one worker makes a template's problems.
 # make test: ruff (pyflakes, import order: [tool.ruff]), then everything but the deep lane, every template at 60 seeds.
 test: $(STAMP)
