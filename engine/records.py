@@ -188,29 +188,40 @@ def is_record(obj) -> bool:
 
 
 # ---------------------------------------------------------------------------- named tuples
+_UNSET = object()  # a field not given yet
+
+
 def _tuple_class(typename: str, qualname: str, module: str, names: tuple[str, ...], defaults: dict,
                  body: dict) -> type:
     """A tuple class with fields ``names`` (``defaults``: the trailing ones' values) and ``body``'s members."""
     count = len(names)
     tuple_new = tuple.__new__
+    first_default = count - len(defaults)
+    default_values = tuple(defaults[n] for n in names[first_default:])
+    position = {name: i for i, name in enumerate(names)}
 
     def __new__(cls, *args, **kwargs):
-        if len(args) == count and not kwargs:
-            return tuple_new(cls, args)
-        if len(args) > count:
-            raise TypeError(f"{typename}() takes {count} positional arguments but {len(args)} were given")
-        values = list(args)
-        for name in names[len(args):]:
-            if name in kwargs:
-                values.append(kwargs.pop(name))
-            elif name in defaults:
-                values.append(defaults[name])
-            else:
-                raise TypeError(f"{typename}() missing required argument: {name!r}")
-        if kwargs:
-            name = next(iter(kwargs))
-            raise TypeError(f"{typename}() got multiple values for argument {name!r}" if name in names else
-                            f"{typename}() got an unexpected keyword argument {name!r}")
+        given = len(args)
+        if not kwargs:
+            if given == count:
+                return tuple_new(cls, args)
+            if first_default <= given < count:  # the trailing defaults left out
+                return tuple_new(cls, args + default_values[given - first_default:])
+        if given > count:
+            raise TypeError(f"{typename}() takes {count} positional arguments but {given} were given")
+        values = [*args, *(_UNSET,) * (count - given)]
+        for name, value in kwargs.items():
+            i = position.get(name)
+            if i is None:
+                raise TypeError(f"{typename}() got an unexpected keyword argument {name!r}")
+            if i < given:
+                raise TypeError(f"{typename}() got multiple values for argument {name!r}")
+            values[i] = value
+        for i in range(given, count):
+            if values[i] is _UNSET:
+                if i < first_default:
+                    raise TypeError(f"{typename}() missing required argument: {names[i]!r}")
+                values[i] = default_values[i - first_default]
         return tuple_new(cls, values)
 
     def _make(cls, iterable):
