@@ -7,6 +7,7 @@ only optional keyword arguments and reads ``self.app.ctx``.
 
 from __future__ import annotations
 
+import asyncio
 import gc
 from pathlib import Path
 from typing import Iterable
@@ -14,6 +15,7 @@ from typing import Iterable
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
 from textual.screen import Screen
+from textual.widget import AwaitMount
 
 from drill.core.context import AppContext
 from drill.core.i18n import t
@@ -71,12 +73,38 @@ class DrillApp(App):
         self.unsaved: dict[object, str] = {}  # owner -> what is lost if the app closes now (in the UI language)
         localize_bindings(self, ctx.lang)
 
+    def get_default_screen(self) -> Screen:
+        """The first screen, composed with the app as a bare Textual app's own screen is.
+
+        Pushed from ``on_mount`` instead (as until 2026-12-03), it was composed while Textual still held
+        the app's updates in its start-up batch: its first frame was drawn and thrown away, laid out again
+        for the terminal's size and drawn a frame later (~30M instructions, ~25 ms of the first paint)."""
+        screen = self._build(self.start, self.start_kwargs) or screen_class("home")()
+        # Textual's default screen has no result callback, which switch_screen pops when another screen
+        # takes its place (pop_screen from the first screen: Home): give it the one push_screen would.
+        screen._push_result_callback(self, None)
+        return screen
+
+    def on_load(self) -> None:
+        # before the terminal is read: no key can be queued ahead of this
+        self.first_screen_ready = asyncio.Event()
+        self.call_later(self._keep_typeahead)
+
     def on_mount(self) -> None:
-        # Textual's own blank default screen stays at the bottom: the first screen is pushed on it
-        # like any other, so it can be switched away from (a default screen cannot: no result callback).
-        if not self.open_screen(self.start, **self.start_kwargs):
-            self.open_screen("home")
         self.call_after_refresh(self._started)
+
+    async def _keep_typeahead(self) -> None:
+        """Keys typed while drill starts are kept for the first screen, not lost.
+
+        This is the app's first message (queued by ``on_load``), so the app handles no key (each goes
+        to the focused widget, or to the screen when none is) until the first screen is ready for
+        typing: it set :attr:`first_screen_ready` (:class:`drill.screens.DrillScreen`, once mounted,
+        its answer box focused), or its mount ended some other way."""
+        mounted = asyncio.ensure_future(AwaitMount(self.screen, [self.screen]))
+        ready = asyncio.ensure_future(self.first_screen_ready.wait())
+        await asyncio.wait([mounted, ready], return_when=asyncio.FIRST_COMPLETED)
+        for waiting in (mounted, ready):
+            waiting.cancel()
 
     def _started(self) -> None:
         """After the first frame: garbage collection back on (``drill`` starts with it off),
@@ -85,8 +113,8 @@ class DrillApp(App):
         gc.enable()
 
     def pop_screen(self):
-        """Back to the previous screen; from the first screen (above the blank default), to Home."""
-        if len(self.screen_stack) <= 2:
+        """Back to the previous screen; from the first screen (the bottom of the stack), to Home."""
+        if len(self.screen_stack) <= 1:
             return self.switch_screen(screen_class("home")())
         return super().pop_screen()
 

@@ -3,6 +3,7 @@ gives a dialog its language, :func:`localize_bindings` names every key in it (fr
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from dataclasses import replace
 from typing import Callable, Mapping, TypeVar
@@ -112,6 +113,17 @@ class DrillScreen(Screen):
             if width >= least:
                 self.add_class(name)
                 break
+
+    async def _on_mount(self, event) -> None:
+        # After the screen's own on_mount (Textual calls the subclass's first), its answer box focused:
+        # the keys typed while drill started (DrillApp holds them until now) reach that box before the
+        # first frame is laid out, if the app and the box get their turns first (three turns of the event
+        # loop: the app forwards the keys, the box takes them); otherwise they show a frame later.
+        ready = getattr(self.app, "first_screen_ready", None)
+        if ready is not None and not ready.is_set():
+            ready.set()
+            for _ in range(3):
+                await asyncio.sleep(0)
 
     @property
     def ctx(self):

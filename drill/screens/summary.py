@@ -48,7 +48,7 @@ class SummaryScreen(DrillScreen):
     def back_to(self) -> str:
         """The name of the screen Enter goes back to: the one below this (Home when there is none)."""
         stack = self.app.screen_stack
-        below = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 1 else None
+        below = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 0 else None
         name = screen_name(below) if below is not None else "home"
         return self.tr(BACK_NAMES.get(name or "", "key.home"))
 

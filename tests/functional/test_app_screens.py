@@ -206,9 +206,11 @@ async def test_a_direct_start_opens_that_screen_and_leaving_it_shows_home(profil
         from drill.app import screen_class
 
         assert isinstance(app.screen, screen_class(start))
+        assert app.screen_stack == [app.screen]  # the first screen is Textual's default one (get_default_screen)
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
+        assert app.screen_stack == [app.screen]  # in its place, not on top of it
 
 
 @sync
@@ -236,6 +238,9 @@ async def test_textual_internals_the_app_relies_on(profile, clock):
     async with app.run_test(size=(80, 24)) as pilot:
         node = Keys()
         assert isinstance(node._bindings, BindingsMap), "Textual moved a node's bindings: see drill/screens/__init__.py"
+        # DrillApp.get_default_screen gives the first screen the result callback push_screen would
+        first = app.screen_stack[0]
+        assert first._result_callbacks, "Textual moved a screen's result callbacks: see DrillApp.get_default_screen"
         localize_bindings(node, "zh", {"mine": ("Mine", "我的")})
         assert [b.description for _, b in node._bindings] == ["返回", "我的"]
         assert [b.description for _, b in Keys._merged_bindings] == ["Back", "Mine"]  # the class is untouched

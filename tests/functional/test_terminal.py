@@ -19,9 +19,12 @@ import subprocess
 import sys
 import termios
 import time
+import tty
 from pathlib import Path
 
 import pytest
+
+from engine.storage import Profile
 
 pty = pytest.importorskip("pty", reason="no pseudo-terminals on this platform")
 
@@ -30,25 +33,33 @@ WAIT = 120.0  # seconds a step may take on a loaded machine before the test give
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78]")
 LEAVE_ALT_SCREEN = b"\x1b[?1049l"
 CTRL_Q = b"\x11"
+RAW_READY = b"\x06"  # written by the child once its terminal is raw, before drill starts
 pytestmark = pytest.mark.functional
 
 
 class Terminal:
     """``python -m drill ARGS`` on a 100 × 30 pseudo-terminal."""
 
-    def __init__(self, *args: str, cols: int = 100, rows: int = 30) -> None:
+    def __init__(self, *args: str, cols: int = 100, rows: int = 30, raw: bool = False) -> None:
+        """With ``raw``, the terminal is in raw mode before drill starts (keys sent at once are neither
+        echoed nor held for a line): what a terminal sends while a program starts."""
         env = {k: v for k, v in os.environ.items() if k not in ("DRILL_SAVES", "DRILL_LOCK_WAIT")}
         env.update(TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the pty is its terminal
             try:
                 fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+                if raw:
+                    tty.setraw(0)
+                    os.write(1, RAW_READY)
                 os.chdir(ROOT)
                 os.execve(sys.executable, [sys.executable, "-m", "drill", *args], env)
             finally:
                 os._exit(127)
         self.output = b""
         self.status: int | None = None
+        if raw:  # the terminal is raw from here on
+            self.wait_for(RAW_READY.decode())
 
     def text(self) -> str:
         return ANSI.sub(b"", self.output).decode("utf-8", "replace")
@@ -97,8 +108,8 @@ class Terminal:
 def pty_terminal():
     opened: list[Terminal] = []
 
-    def start(*args: str) -> Terminal:
-        opened.append(Terminal(*args))
+    def start(*args: str, **options) -> Terminal:
+        opened.append(Terminal(*args, **options))
         return opened[-1]
 
     yield start
@@ -112,6 +123,20 @@ def test_the_app_takes_the_terminal_answers_a_key_and_gives_it_back(tmp_path, pt
     t.send(b"q")
     assert t.wait_exit() == 0, t.text()[-2000:]
     assert LEAVE_ALT_SCREEN in t.output  # the shell's screen comes back
+    assert "Traceback" not in t.text()
+
+
+def test_keys_typed_while_practice_starts_reach_the_answer_box(tmp_path, pty_terminal):
+    """A learner who types before the first problem is drawn loses nothing: the app holds the keys until
+    the answer box has the focus (DrillApp._keep_typeahead; without it they went to a screen with
+    nothing focused yet, and were lost)."""
+    with Profile.open(tmp_path) as p:
+        p.set_setting("card_before_new", False)  # straight to the problem
+    t = pty_terminal("--saves", str(tmp_path), "practice", raw=True)
+    t.send("§§§".encode())  # at once: drill has not read its terminal yet
+    t.wait_for("§§§")  # drawn in the answer box (the terminal is raw: nothing echoes it)
+    t.send(CTRL_Q)
+    assert t.wait_exit() == 0, t.text()[-2000:]
     assert "Traceback" not in t.text()
 
 
