@@ -25,6 +25,7 @@ import re
 import warnings
 from typing import Mapping, Sequence, Union
 
+from engine.patterns import pattern
 from engine.records import NamedTuple
 
 from .messages import Twin, say
@@ -95,7 +96,7 @@ _UNICODE_OPS = str.maketrans({"×": "*", "·": "*", "⋅": "*", "∗": "*", "÷"
                               "−": "-", "–": "-", "—": "-", "（": "(", "）": ")", "＋": "+",
                               "＊": "*", "／": "/", "－": "-", "＾": "^"})
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
-_SUP_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+")
+_SUP_RUN = pattern(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+")  # compiled when first used (engine.patterns)
 _TIMES_X = re.compile(r"(?<=[\d)])\s*[xX]\s*(?=[\d(.])")  # 16x70e9, (n-1) x 2
 _THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?![\d,])")
 

@@ -31,10 +31,10 @@ rows :class:`Session` hands back.
 from __future__ import annotations
 
 import random
-import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from engine.patterns import pattern
 from engine.records import NamedTuple
 
 from .schedule import fsrs_bridge
@@ -286,7 +286,7 @@ def iso_utc(when: datetime) -> str:
 
 
 MAX_SECONDS = 10_000_000  # the longest measured time a review row keeps (about 116 days; engine.storage checks it)
-_UNSTORED = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0 and C1 controls, lone surrogates
+_UNSTORED = pattern("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0 and C1 controls, lone surrogates (compiled when first used)
 
 
 def stored_text(typed: str) -> str:

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import errno
-import shlex
 from pathlib import Path
 
 from ..messages import Twin, say
 from .layout import SCHEMA_VERSION, TABLES, _file_kind
 from .validation import InvalidDocument, _is_int  # noqa: F401 (InvalidDocument: defined with its checks)
+
+
+def _quote(text: str) -> str:
+    """``text`` as one shell word, in the fix a message suggests (shlex, imported only then: its import
+    compiles a pattern, ~1 ms of every start-up otherwise)."""
+    import shlex
+
+    return shlex.quote(text)
 
 
 class ProfileLocked(Exception):
@@ -47,18 +54,18 @@ class DamagedSave(_Said, Exception):
         self.backup = Path(backup) if status == "good" else None
         doctor = doctor_command(self.path)
         if self.backup is not None:
-            cp = f"cp {shlex.quote(str(self.backup))} {shlex.quote(str(self.path))}"
+            cp = f"cp {_quote(str(self.backup))} {_quote(str(self.path))}"
             self.fix = doctor
             how = Twin(f" To restore it, keeping the newest review, run: {doctor} (the previous good version is also"
                        f" kept beside it: {cp})",
                        f"要恢复它并保留最新的复习记录，请运行：{doctor}（它旁边也保留着上一个完好的版本：{cp}）")
         elif status == "newer":
-            self.fix = f"cp {shlex.quote(str(backup))} {shlex.quote(str(self.path))}"
+            self.fix = f"cp {_quote(str(backup))} {_quote(str(self.path))}"
             how = Twin(f" Its previous version beside it was written by a newer version of infra-drill: upgrade"
                        f" infra-drill, then restore it with: {self.fix}",
                        f"它旁边的上一个版本由更新版本的 infra-drill 写入：请先升级 infra-drill，再这样恢复：{self.fix}")
         else:
-            mv = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}"
+            mv = f"mv {_quote(str(self.path))} {_quote(str(self.path) + '.damaged')}"
             self.fix = doctor
             how = Twin(f" There is no good copy of it beside it; {doctor} restores it from its journal if it has "
                        f"one and says what cannot be recovered (to start that file afresh instead, losing what it "
@@ -76,7 +83,7 @@ class UnreadableSave(DamagedSave):
     def __init__(self, path: Path, error: OSError):
         self.path, self.backup = Path(path), None
         self.reason = "permission denied"
-        self.fix = f"chmod u+rw {shlex.quote(str(self.path))}"
+        self.fix = f"chmod u+rw {_quote(str(self.path))}"
         self.message = say("save.unreadable_file", path=str(self.path), error=error.strerror, fix=self.fix)
         Exception.__init__(self, self.message.text("en"))
 
@@ -127,7 +134,7 @@ def doctor_command(path: Path) -> str:
     path = Path(path)
     folder = path.parent.parent if path.parent.name == "reviews" else path.parent
     name = folder.name
-    return "drill doctor --repair" + (f" --profile {shlex.quote(name)}" if name and name != "default" else "")
+    return "drill doctor --repair" + (f" --profile {_quote(name)}" if name and name != "default" else "")
 
 
 def _backup_status(backup: Path, path: Path) -> str | None:
@@ -243,6 +250,6 @@ class LockUnusable(_Said, Exception):
 
     def __init__(self, path: Path, profile: str, what: "Twin | str"):
         self.path, self.profile, self.what = Path(path), profile, what
-        fix = f"mv {shlex.quote(str(self.path))} {shlex.quote(str(self.path) + '.damaged')}"
+        fix = f"mv {_quote(str(self.path))} {_quote(str(self.path) + '.damaged')}"
         self.message = say("save.lock_unusable", path=str(self.path), profile=profile, what=what, fix=fix)
         super().__init__(self.message.text("en"))

@@ -24,6 +24,7 @@ from typing import Any
 
 from .. import convention_set
 from ..langs import LANGS
+from ..patterns import pattern
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
 from .layout import _HARDWARE, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
@@ -38,7 +39,7 @@ MAX_DEPTH = 16  # nesting of a setting's value or a mock result
 MAX_TEXT = 100_000  # characters of any other string (a setting, a mock result)
 _TS = re.compile(r"(\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls (ESC starts a terminal escape sequence)
-_SURROGATE = re.compile("[\ud800-\udfff]")  # half of a UTF-16 pair: not text, and not writable as UTF-8
+_SURROGATE = pattern("[\ud800-\udfff]")  # half of a UTF-16 pair: not text, and not writable as UTF-8
 
 
 def _text_ok(s: str) -> bool:
