@@ -5,8 +5,10 @@ pseudo-terminal of 80x24.  While it starts, the benchmark "types" a ``§`` into
 the terminal every few milliseconds; the time is taken when a ``§`` first comes
 back drawn on the screen, i.e. when a keystroke reached a focused input box
 and was rendered.  The terminal is in raw mode from the start, so nothing is
-echoed by the kernel; keys that arrive before an input box has focus are lost,
-as they would be for a person.
+echoed by the kernel.  The minimal app loses the keys that reach it before its
+input box has focus; ``drill`` keeps the keys typed while it starts and hands
+them to the answer box before its first frame (``DrillApp._keep_typeahead``),
+so for both the time is that of the first frame that shows a typed key.
 
 The baseline is a Textual app with one Label and one Input.  Runs alternate
 between the two programs; the best and median times are printed with their
