@@ -25,7 +25,8 @@ N_HEADS = Input("n_heads", "count", "query heads", "n_h", "Query 头数")
 N_KV = Input("n_kv_heads", "count", "key/value heads", "n_kv", "KV 头数")
 HEAD_DIM = Input("d_head", "count", "head dimension", "d_head", "每个头的维度")
 FFN = Input("ffn", "count", "FFN (MLP) inner size", "d_ffn", "FFN（MLP）中间维度")
-SWIGLU_FFN = Input("ffn", "count", "MLP inner size (SwiGLU: each of gate and up)", "f")
+SWIGLU_FFN = Input("ffn", "count", "MLP inner size (SwiGLU: each of gate and up)", "f",
+                   "MLP 中间维度（SwiGLU 的 gate 与 up 各为此宽度）")
 VOCAB = Input("vocab", "count", "vocabulary size", "V", "词表大小")
 PHI_DENSE = Input("phi_dense", "count", "parameters outside the experts (attention, embeddings, router, norms)",
                   "Φ_dense", "专家以外的参数（注意力、embedding、路由器、归一化层）")

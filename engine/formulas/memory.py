@@ -236,7 +236,7 @@ register(
                      "(never storing the scores) and recomputation matter.",
             takeaway_zh="2as²b 的注意力分数项随 s² 增长：长序列时它占大头，所以要用 FlashAttention（不存注意力分数）和重计算。",
             example={"s": 4096, "b": 1, "h": 4096, "a": 32, "n_kv_heads": 8, "ffn": 14336},
-            meaning_zh="一个 Llama 式层的激活值显存（RMSNorm、内层维度 f 的 SwiGLU MLP、无 dropout、无偏置），bf16，不做重计算"),
+            meaning_zh="一个 Llama 式层的激活值显存（RMSNorm、中间维度 f 的 SwiGLU MLP、无 dropout、无偏置），bf16，不做重计算"),
     Formula("activation_bytes_selective", (SEQ_LEN, MICRO_BATCH, HIDDEN), "34*s*b*h", "bytes",
             "activation memory per layer with selective recomputation (attention recomputed)", "C§1.3",
             (Misconception("full_recompute", "used full recomputation (2sbh)", "2*s*b*h",

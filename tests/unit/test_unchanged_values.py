@@ -113,6 +113,7 @@ RECOMPUTE_TWICE = ("issue #24: train_time names 8ΦD with an MFU as a mistake (t
 # issue #26 (bank3d): ridge_point names a new slip, quoting the 16-bit peak for a kernel in fp8 (roofline.fp8_chain
 # grades it); every card that shows the ridge-point formula lists it among the typical mistakes
 ZH_HIDDEN_DIM = "Chinese wording only: one term for d_model, 隐藏维度 (not 模型宽度); values unchanged"
+ZH_SWIGLU_FFN = "Chinese wording only: the card's symbol f (SwiGLU MLP inner size) in Chinese; values unchanged"
 RIDGE_16BIT = "issue #26: the ridge-point card lists the slip of quoting the bf16 peak for an fp8 kernel"
 INTENDED: dict[tuple, str] = {
     **{(tid, None, part): CONVENTION_STATED
@@ -221,6 +222,8 @@ INTENDED: dict[tuple, str] = {
     ("serving.ttft", 16): PCIE_TP,
     # zhreview, Chinese wording only: d_model is 隐藏维度 across the bank (the takeaway said 模型宽度)
     **{("mfu.train_flops_per_token", None, part): ZH_HIDDEN_DIM for part in ("solution", "answer", "card")},
+    # Chinese wording only: the SwiGLU MLP inner size f had no Chinese meaning, so the Chinese card read it in English
+    **{(tid, None, "card"): ZH_SWIGLU_FFN for tid in ("memory.activation_layer", "memory.activation_layer_given")},
 }
 
 
