@@ -435,7 +435,10 @@ class ChoiceKind(AnswerKind):
         return _choice_shown(exp.choices, str(exp.value), lang)
 
     def hint(self, exp: Expected) -> Said:
-        return say("hint.choice", keys=" / ".join(c.key for c in exp.choices))
+        """The choices as :meth:`Choice.shown` writes them: the keys in English, the Chinese labels in Chinese
+        (both are accepted answers)."""
+        return say("hint.choice", keys=Twin(" / ".join(c.shown("en") for c in exp.choices),
+                                            " / ".join(c.shown("zh") for c in exp.choices)))
 
     def placeholder(self, exp: Expected) -> Said:
         return say("placeholder.choice", choices=Twin(" / ".join(c.shown("en") for c in exp.choices),

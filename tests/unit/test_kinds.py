@@ -73,3 +73,14 @@ def test_a_unit_kind_that_reads_data_types_has_its_note():
     readers = [k for k in UNIT_KINDS.values() if k.per_dtype]
     assert {k.name for k in readers} == {"bytes", "bits"}
     assert all(f"note.dtype_{k.name}" in MESSAGES for k in readers)
+
+
+def test_a_choice_hint_names_the_choices_in_each_language():
+    """``drill ask`` prints the hint under a prompt: a Chinese learner reads (and may type) the Chinese labels."""
+    from engine.answers import BOUND_CHOICES
+
+    exp = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
+    hint = exp.answer_kind.hint(exp)
+    assert hint.text("en") == "Choices: memory-bound / compute-bound"
+    assert hint.text("zh") == "选项：访存受限 / 算力受限"
+    assert grade("算力受限", exp).status == WRONG and grade("访存受限", exp).status == CORRECT
