@@ -127,7 +127,8 @@ def fat_tree_hosts(rng):
     note_en, note_zh = _radix_note()
     gbps = rng.choice((400, 800))
     planned = rng.choice((4096, 8192, 16384, 24576, 32768, 65536, 100000))
-    hosts = formulas.get("fat_tree_hosts").evaluate(radix=k, tiers=tiers)
+    formula = formulas.get("fat_tree_hosts")
+    hosts = formula.evaluate(radix=k, tiers=tiers)
     fits = planned <= hosts
     return Spec(
         givens=(given("radix", "Switch radix k", "交换机端口数 k", k), given("tiers", "Switch tiers", "交换机层数", tiers)),
@@ -135,12 +136,11 @@ def fat_tree_hosts(rng):
                   takeaway=(f"{hosts:,.0f} hosts: the planned {planned:,} GPUs "
                             + ("fit in it." if fits else f"need {'another tier' if tiers == 2 else 'larger switches'} "
                                                          "(or an oversubscribed fabric).")
-                            + " The radix, not the link speed, sets how far a non-blocking fabric scales: one more "
-                              "tier multiplies the hosts by k/2 and adds two switch hops."),
+                            + " " + formula.takeaway[0].upper() + formula.takeaway[1:]),  # the card's words
                   takeaway_zh=(f"{hosts:,.0f} 台主机：计划的 {planned:,} 张 GPU "
                                + ("放得下。" if fits else f"放不下，需要{'再加一层' if tiers == 2 else '端口更多的交换机'}"
                                                          "（或接受收敛的网络）。")
-                               + "决定无阻塞网络能扩展多大的是端口数而不是链路速度：多一层，主机数乘 k/2，同时多两跳交换。"),
+                               + formula.takeaway_zh),
                   prompt_en=f"An operator plans a cluster of {planned:,} GPUs and gives every GPU its own {gbps} Gb/s "
                             f"NIC, so each GPU is one host of the scale-out fabric. Built as a non-blocking {tiers}-tier "
                             f"fat tree of {k}-port switches {note_en}, how many GPUs can the fabric connect at most?",
