@@ -258,7 +258,7 @@ register(
                            "6*phi", "每个参数用了 6 个 token（6Φ 是每个 token 的 FLOPs）"),), "D_opt",
             decomposition=("Hoffmann et al. trained over 400 models at fixed compute budgets: the loss is lowest when "
                            "parameters and tokens grow together, at about 20 training tokens per parameter",),
-            decomposition_zh=("Hoffmann 等在固定算力预算下训练了 400 多个模型：参数量和 token 数同步增长时 loss 最低，"
+            decomposition_zh=("Hoffmann 等在固定算力预算下训练了 400 多个模型：参数量和 token 数同步增长时损失最低，"
                               "最优点约为每个参数 20 个训练 token",),
             simplification=("such a run costs C = 6·Φ·D = 6·Φ·20Φ = 120·Φ² FLOPs",),
             simplification_zh=("这样一次训练的算力为 C = 6·Φ·D = 6·Φ·20Φ = 120·Φ² FLOPs",),

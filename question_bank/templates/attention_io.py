@@ -295,7 +295,7 @@ def chain_fusion(rng):
             Ask(formula="fusion_bytes_saved", unit="MB",
                 prompt_en="How many bytes of HBM traffic does the fusion save, in MB?",
                 prompt_zh="融合省下了多少显存访存量（MB）？"),
-            Ask(formula="hbm_time", unit="us", inputs={"bytes": Ref(0), "bandwidth": bw},
+            Ask(formula="hbm_time", unit="µs", inputs={"bytes": Ref(0), "bandwidth": bw},
                 takeaway=FUSED_TIME_EN, takeaway_zh=FUSED_TIME_ZH,
                 prompt_en="These kernels are memory-bound: how much time does that traffic take at the full memory "
                           "bandwidth, in µs?",
@@ -344,7 +344,7 @@ def _layer_table(m: models.Model, t: int) -> dict[str, tuple[float, float]]:
 
 
 LAYER_ROWS = (("proj", "Q, K, V and output projections", "Q、K、V 与输出投影"),
-              ("attn", "Attention (FlashAttention)", "attention（FlashAttention）"),
+              ("attn", "Attention (FlashAttention)", "注意力（FlashAttention）"),
               ("mlp", "MLP GEMMs (gate, up, down)", "MLP 的 GEMM（gate、up、down）"),
               ("elementwise", "Element-wise: 2 RMSNorms, 2 residual adds, SiLU × up",
                "逐元素：2 个 RMSNorm、2 个残差相加、SiLU × up"))

@@ -35,7 +35,7 @@ TILING = Choice("tensor-core tiling", ("tiling", "tensor cores", "tensor core", 
                 "Tensor Core 分块")
 FIX_CHOICES = (FUSION, QUANT, BATCH, TILING)
 FIX_PROMPT_EN = "Choose one: fusion, quantisation, larger batch, tensor-core tiling."
-FIX_PROMPT_ZH = "四选一：fusion（算子融合）、quantisation（量化）、larger batch（增大 batch）、tensor-core tiling（Tensor Core 分块）。"
+FIX_PROMPT_ZH = "四选一：「算子融合」「量化」「增大 batch」「Tensor Core 分块」。"
 
 
 # --------------------------------------------------------------------------- #
@@ -205,7 +205,7 @@ def phase_bound(rng):
                             "Answer prefill, decode, both or neither.",
                   prompt_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理：prefill 每次处理一个 {prompt} token 的 prompt，"
                             f"decode 每步推进 {batch} 条序列。以 FFN 上投影 GEMM（{model.d_model}×{model.ffn} 权重）为准，"
-                            "哪个阶段是算力受限？请回答 prefill、decode、both（两者都是）或 neither（都不是）。",
+                            "哪个阶段是算力受限？请回答「prefill」「decode」「两者都是」或「都不是」。",
                   choices=PHASE_CHOICES, answer=answer, explanation=tuple(lines), explanation_zh=tuple(lines_zh),
                   takeaway="what sets a weight GEMM's intensity is how many tokens share each weight read: the prompt "
                            "length in prefill, the batch in decode; past about I* × bytes / 2 tokens it is compute-bound.",
@@ -408,9 +408,8 @@ def why_norm_is_slow(rng):
         asks=(Ask(prompt_en=f"On the {gpu.name}, what limits the speed of {what_en}? Answer: low arithmetic "
                             "intensity (it waits on memory), too many FLOPs (it waits on the math units), cannot be "
                             "parallelised, or needs fp32.",
-                  prompt_zh=f"在 {gpu.name} 上，{what_zh}，它的速度受什么限制？选项：low arithmetic intensity（算术强度低，"
-                            "在等显存）、too many FLOPs（计算量太大，在等计算单元）、cannot be parallelised（无法并行）、"
-                            "needs fp32（需要 fp32）。",
+                  prompt_zh=f"在 {gpu.name} 上，{what_zh}，它的速度受什么限制？选项：「算术强度低」（在等显存）、"
+                            "「计算量太大」（在等计算单元）、「无法并行」、「需要 fp32」。",
                   choices=WHY_CHOICES, answer=LOW_I.key if memory else TOO_MANY_FLOPS.key,
                   explanation=tuple(lines) + tuple(bound_solution(i, r, gpu.peak(dtype), gpu.bandwidth)) + (why_en,),
                   explanation_zh=tuple(lines) + tuple(bound_lines_zh(i, r, gpu.peak(dtype), gpu.bandwidth)) + (why_zh,),

@@ -177,7 +177,7 @@ def fits_on_card(rng):
         asks=(Ask(prompt_en=f"Do {m.name}'s weights alone fit in the memory of one {gpu.name} at {dtype}? "
                             "(ignore activations, KV cache and framework overhead) Answer yes or no.",
                   prompt_zh=f"只看权重，{m.name} 的 {dtype} 权重能放进一张 {gpu.name} 的显存吗？（忽略激活、KV Cache 与框架开销）"
-                            "请回答 yes（能）或 no（不能）。",
+                            "请回答「能」或「不能」。",
                   choices=YES_NO, answer="yes" if fits else "no",
                   explanation=tuple(lines) + (cmp_en,), explanation_zh=tuple(lines) + (cmp_zh,),
                   takeaway="the weights alone are Φ × bytes and set the floor; quantising to int8 or int4 is the "

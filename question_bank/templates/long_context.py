@@ -20,7 +20,7 @@ CP_CONV_EN = ("Context parallelism over CP GPUs, each holding S/CP tokens of eve
               "Count one layer's forward pass, bytes each GPU sends or receives (ring: the K and V blocks it receives; "
               "Ulysses: what it sends in the all-to-alls of Q, K, V and of the output). MB = 10⁶ B.")
 CP_CONV_ZH = ("在 CP 张卡上做上下文并行，每张卡持有每条序列的 S/CP 个 token；激活为 bf16（2 B）。只算一层的前向，"
-              "按每张卡发送或接收的字节数计（ring：它收到的 K、V 块；Ulysses：它在 Q、K、V 和输出的 All-to-All 中发出的数据）。"
+              "按每张卡发送或接收的字节数计（Ring Attention：它收到的 K、V 块；Ulysses：它在 Q、K、V 和输出的 All-to-All 中发出的数据）。"
               "MB = 10⁶ B。")
 
 # Full-attention GQA models trained for long context (Ulysses splits the KV heads: CP divides n_kv), at the
@@ -173,16 +173,16 @@ def context_parallel_chain(rng):
                                f"({m.n_kv_heads} × {cp}) = {fmt_number(round(ratio, 2))}",
                                "ring moves only K and V (small with GQA) but CP − 1 blocks of them; Ulysses also moves "
                                "Q and the output (all query heads), but only (CP − 1)/CP of one block"),
-                  explanation_zh=(f"ring：{_mb(ring)}；Ulysses：{_mb(uly)}",
-                                  f"Ulysses ÷ ring = (n_heads + n_kv) / (n_kv · CP) = ({m.n_heads} + {m.n_kv_heads}) / "
+                  explanation_zh=(f"Ring Attention：{_mb(ring)}；Ulysses：{_mb(uly)}",
+                                  f"Ulysses ÷ Ring Attention = (n_heads + n_kv) / (n_kv · CP) = ({m.n_heads} + {m.n_kv_heads}) / "
                                   f"({m.n_kv_heads} × {cp}) = {fmt_number(round(ratio, 2))}",
-                                  "ring 只传 K 和 V（GQA 下很小），但要传 CP − 1 块；Ulysses 还要传 Q 和输出（全部 Query 头），"
+                                  "Ring Attention 只传 K 和 V（GQA 下很小），但要传 CP − 1 块；Ulysses 还要传 Q 和输出（全部 Query 头），"
                                   "但只传一块的 (CP − 1)/CP"),
                   takeaway="with grouped KV heads, ring attention's traffic is small per block but grows with CP, while "
                            "Ulysses' shrinks; Ulysses also caps CP at the number of KV heads, and ring overlaps its "
                            "traffic with the blockwise compute.",
                   takeaway_zh="KV 头分组时，Ring Attention 每块的通信量小但随 CP 增长，而 Ulysses 的随 CP 减少；Ulysses 的 CP "
-                              "还受 KV 头数限制，ring 则能把通信与分块计算重叠。",
+                              "还受 KV 头数限制，Ring Attention 则能把通信与分块计算重叠。",
                   card_formulas=("ring_attention_kv_bytes", "ulysses_alltoall_bytes"))),
         conventions_en=CP_CONV_EN, conventions_zh=CP_CONV_ZH,
         world=World(model=m, seq=seq, batch=b),
@@ -287,7 +287,7 @@ def ring_attention_overlap(rng):
               Ask(choices=HIDDEN_CHOICES, answer="hidden" if hidden else "exposed",
                   prompt_en="Is that transfer hidden behind the attention compute of one block? Answer hidden or "
                             "exposed.",
-                  prompt_zh="这次传输能否被一块的注意力计算掩盖？请回答 hidden（能被掩盖）或 exposed（不能被掩盖）。",
+                  prompt_zh="这次传输能否被一块的注意力计算掩盖？请回答「能被掩盖」或「不能被掩盖」。",
                   explanation=(f"compute per step = 4 × {c:,}² × {m.n_heads} × {m.d_head} = "
                                f"{fmt_number(r['flops'])} FLOPs ÷ ({fmt_number(r['eff'] * 100)}% × "
                                f"{fmt_number(peak / 1e12)} TFLOPS) = {_us(r['t_comp'])}",

@@ -158,7 +158,7 @@ def export_ridge(rng):
                             "token vectors. What FLOP/s can that weight-streaming GEMM reach on the H20 (the roofline)?",
                   prompt_zh=f"H20 是 Hopper 的出口版本，保留了 HBM3 带宽，但 {dtype} 算力低得多。batch 为 {batch} 的一步 "
                             f"decode 用 {dtype} 权重乘 {batch} 个 token 向量。这个流式读取权重的 GEMM 在 H20 上最多能达到"
-                            "多少 FLOP/s（按 roofline）？"),),
+                            "多少 FLOP/s（按 Roofline 模型）？"),),
         conventions_en=CONV_EN + " Activations and the KV cache are ignored: the weights dominate the bytes.",
         conventions_zh=CONV_ZH + "忽略激活和 KV Cache：字节数以权重为主。",
         world=(World(gpu=gpu, precision=dtype), World(gpu=ref, precision=dtype)),
@@ -349,7 +349,7 @@ def fp8_chain(rng):
                   prompt_en=f"At a decode batch of {batch}, what FLOP/s can those fp8 weight-streaming GEMMs reach "
                             "(the roofline at the fp8 peak)?",
                   prompt_zh=f"decode batch 为 {batch} 时，这些流式读取 fp8 权重的 GEMM 最多能达到多少 FLOP/s"
-                            "（按 fp8 峰值的 roofline）？")),
+                            "（按 fp8 峰值下的 Roofline 模型）？")),
         conventions_en=CONV_EN + " A decode GEMM reads each weight once per step and does 2 FLOPs with it per "
                                  "sequence; activations and the KV cache are ignored.",
         conventions_zh=CONV_ZH + "decode 的 GEMM 每步把每个权重读一次，对每条序列用它做 2 次 FLOP；忽略激活和 KV Cache。",

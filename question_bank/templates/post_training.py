@@ -298,7 +298,7 @@ RL_GPUS = ("h100_sxm", "h200", "b200")
 
 
 @template("memory.rl_memory_chain", topic="memory", title="RL post-training: PPO's four models vs GRPO → GPUs",
-          title_zh="RL 后训练：PPO 的四个模型 vs GRPO → GPU 数", difficulty=3, target_seconds=360,
+          title_zh="RL 后训练：PPO 的四个模型对比 GRPO → GPU 数", difficulty=3, target_seconds=360,
           source="ouyang2022, shao2024")
 def rl_memory_chain(rng):
     while True:

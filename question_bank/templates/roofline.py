@@ -38,11 +38,11 @@ DIRECTION_CHOICES = (REDUCE_TRAFFIC, USE_COMPUTE)
 DIRECTION_FOR = {"memory-bound": REDUCE_TRAFFIC.key, "compute-bound": USE_COMPUTE.key}
 
 BOUND_PROMPT_EN = "Answer memory-bound or compute-bound."
-BOUND_PROMPT_ZH = "请回答 memory-bound（访存受限）或 compute-bound（算力受限）。"
+BOUND_PROMPT_ZH = "请回答「访存受限」或「算力受限」。"
 DIRECTION_PROMPT_EN = ("Where should the optimisation effort go: 'reduce memory traffic' (fusion, quantisation, "
                        "bigger batch) or 'improve compute efficiency' (tensor-core tiling, keeping the units busy)?")
-DIRECTION_PROMPT_ZH = ("优化重点应放在哪里：「减少访存」（reduce memory traffic：算子融合、量化、增大 batch）"
-                       "还是「提升计算效率」（improve compute efficiency：Tensor Core 分块、打满计算单元）？")
+DIRECTION_PROMPT_ZH = ("优化重点应放在哪里：「减少访存」（算子融合、量化、增大 batch）"
+                       "还是「提升计算效率」（Tensor Core 分块、打满计算单元）？")
 
 
 def an(name: str, cap: bool = False) -> str:

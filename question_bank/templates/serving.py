@@ -407,7 +407,7 @@ def chain_serve_node(rng):
                 prompt_en="Decoding that many full-length sequences together, what is the TPOT, in ms?",
                 prompt_zh="把这么多条满长度序列一起 decode，TPOT 是多少（ms）？"),
             Ask(prompt_en=f"Does that meet the {target * 1000:g} ms SLO? Answer yes or no.",
-                prompt_zh=f"这满足 {target * 1000:g} ms 的 SLO 吗？请回答 yes（能）或 no（不能）。",
+                prompt_zh=f"这满足 {target * 1000:g} ms 的 SLO 吗？请回答「能」或「不能」。",
                 choices=YES_NO, answer="yes" if meets else "no", explanation=(step_en, verdict_en, cap_en),
                 explanation_zh=(step_zh, verdict_zh, cap_zh), card_formulas=("max_batch_tpot",),
                 takeaway="the batch memory holds and the batch the TPOT SLO allows are two different limits: serve "
@@ -593,7 +593,7 @@ def chain_quantise(rng):
                 prompt_en="How much memory do the quantised weights take, in GB?",
                 prompt_zh="量化后的权重占多少显存（GB）？"),
             Ask(prompt_en=f"Do the quantised weights alone fit in one {gpu.name}? Answer yes or no.",
-                prompt_zh=f"只看量化后的权重，一张 {gpu.name} 放得下吗？请回答 yes（能）或 no（不能）。",
+                prompt_zh=f"只看量化后的权重，一张 {gpu.name} 放得下吗？请回答「能」或「不能」。",
                 choices=YES_NO, answer="yes" if fits else "no", explanation=(cmp_en, bf16_en),
                 explanation_zh=(cmp_zh, bf16_zh), takeaway=fit_take[0], takeaway_zh=fit_take[1],
                 card_formulas=("quant_weights_bytes",)),

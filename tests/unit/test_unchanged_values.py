@@ -115,6 +115,13 @@ RECOMPUTE_TWICE = ("issue #24: train_time names 8ΦD with an MFU as a mistake (t
 ZH_HIDDEN_DIM = "Chinese wording only: one term for d_model, 隐藏维度 (not 模型宽度); values unchanged"
 ZH_SWIGLU_FFN = "Chinese wording only: the card's symbol f (SwiGLU MLP inner size) in Chinese; values unchanged"
 RIDGE_16BIT = "issue #26: the ridge-point card lists the slip of quoting the bf16 peak for an fp8 kernel"
+ZH_LOSS = ("Chinese wording only: Chinchilla's fit is lowest in 损失 (the bank's word), not in English loss; "
+           "values unchanged")
+US_MICRO = ("the saved time's unit is written µs (it was written us, the same unit): the answer's unit field "
+            "and the worked solution's last line; values unchanged")
+ZH_CHOICES = ("Chinese wording only: a choice question's Chinese prompt names its choices by their Chinese labels "
+              "(请回答「访存受限」或「算力受限」, not memory-bound（访存受限）), which the grader accepts; values "
+              "unchanged")
 INTENDED: dict[tuple, str] = {
     **{(tid, None, part): CONVENTION_STATED
        for tid in ("communication.allreduce_time", "communication.collective_bytes", "communication.collective_time",
@@ -163,7 +170,8 @@ INTENDED: dict[tuple, str] = {
         "roofline.chain_layer_by_layer", "concepts.why_norm_is_slow", "concepts.memory_bound_fix",
         "concepts.optimisation_direction", "concepts.phase_bound")},
     ("concepts.why_norm_is_slow", None): "issue #26: norms, softmax and elementwise ops run in 16 bits, never fp8 "
-                                         "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format)",
+                                         "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format); "
+                                         + ZH_CHOICES,
     ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
     ("mfu.utilisation_chain", None): "issue #26: HFU at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
     ("communication.ddp_overlap_chain", None): "issue #26: each of the k buckets is its own AllReduce and pays the "
@@ -224,6 +232,24 @@ INTENDED: dict[tuple, str] = {
     **{("mfu.train_flops_per_token", None, part): ZH_HIDDEN_DIM for part in ("solution", "answer", "card")},
     # Chinese wording only: the SwiGLU MLP inner size f had no Chinese meaning, so the Chinese card read it in English
     **{(tid, None, "card"): ZH_SWIGLU_FFN for tid in ("memory.activation_layer", "memory.activation_layer_given")},
+    # zhtext: the Chinese prompt of a choice question (and the answer JSON that carries it; a card's example problem)
+    **{(tid, None, part): ZH_CHOICES
+       for tid in ("concepts.memory_bound_fix", "concepts.optimisation_direction", "concepts.phase_bound",
+                   "inference.fits_on_card", "roofline.chain_batching", "roofline.chain_flash_attention",
+                   "roofline.chain_fusion", "roofline.chain_interview", "roofline.chain_layer_by_layer",
+                   "roofline.classify_gemm", "roofline.classify_kernel", "serving.chain_quantise",
+                   "serving.chain_serve_node")
+       for part in ("prompt", "answer")},
+    **{(tid, None, "card"): ZH_CHOICES
+       for tid in ("inference.fits_on_card", "serving.chain_quantise", "serving.chain_serve_node")},
+    **{("roofline.chain_layer_by_layer", None, part): ZH_CHOICES + "; the layer's attention row reads 注意力 "
+                                                      "(not attention)" for part in ("prompt", "answer")},
+    **{(tid, None, "solution"): ZH_LOSS for tid in ("mfu.chinchilla_chain", "mfu.chinchilla_tokens")},
+    **{(tid, None, "answer"): CONVENTION_STATED + "; " + ZH_LOSS
+       for tid in ("mfu.chinchilla_chain", "mfu.chinchilla_tokens")},
+    **{(tid, None, "card"): CONVENTION_CARD + "; " + ZH_LOSS for tid in ("mfu.chinchilla_chain", "mfu.chinchilla_tokens")},
+    **{("roofline.chain_fusion", None, part): US_MICRO for part in ("values", "solution")},
+    ("roofline.chain_fusion", None, "answer"): ZH_CHOICES + "; " + US_MICRO,
 }
 
 
