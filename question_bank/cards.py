@@ -49,6 +49,10 @@ def heading(key: str, lang: str) -> str:
     return pick(lang, *HEADINGS[key])
 
 
+# A base unit that is an English word, not a symbol, in the Chinese card's symbol table
+UNIT_WORDS_ZH = {"ratio": "比值"}
+
+
 def _unit(kind: str) -> str:
     base = kind.split(":", 1)[-1]
     return KINDS[base]
@@ -166,7 +170,9 @@ def card_lines(t: Template, lang: str = "en") -> list[str]:
         out += [f"# {heading('formula', lang)}", f"  {f['formula']}", f"  {f['meaning']}", ""]
         out.append(f"# {heading('symbols', lang)}")
         width = max(len(s["symbol"]) for s in f["symbols"])
-        out += [f"  {s['symbol']:<{width}}  {s['meaning']}" + (f" [{s['unit']}]" if s["unit"] != "count" else "")
+        out += [f"  {s['symbol']:<{width}}  {s['meaning']}"
+                + (f" [{UNIT_WORDS_ZH.get(s['unit'], s['unit']) if lang == 'zh' else s['unit']}]"
+                   if s["unit"] != "count" else "")
                 for s in f["symbols"]]
         out.append("")
         if f["factors"]:

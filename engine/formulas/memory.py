@@ -205,9 +205,7 @@ register(
     Formula("activation_bytes_layer_swiglu",
             (SEQ_LEN, MICRO_BATCH, HIDDEN, HEADS, N_KV, SWIGLU_FFN),
             "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn) + 2*a*s*s*b", "bytes", SWIGLU_LAYER_MEANING,
-            "Korthikanti et al. 2022, Reducing Activation Recomputation in Large Transformer Models, §4.1 "
-            "(https://arxiv.org/abs/2205.05198), recounted for a Llama-style layer (Touvron et al. 2023, "
-            "arXiv:2302.13971: RMSNorm, SwiGLU, no dropout, no biases)",
+            "korthikanti2022, touvron2023",  # §4.1's count redone for a Llama-style layer (SWIGLU_LAYER_MEANING)
             (Misconception("gpt_layer", "used the GPT-layer formula 34sbh + 5as²b (4h GELU MLP with dropout): this "
                            "layer has a SwiGLU MLP and no dropout", "s*b*h*(34 + 5*a*s/h)",
                            "用了 GPT 层的公式 34sbh + 5as²b（4h GELU MLP、带 dropout）：这一层是 SwiGLU MLP、没有 dropout"),

@@ -119,6 +119,8 @@ ZH_LOSS = ("Chinese wording only: Chinchilla's fit is lowest in 损失 (the bank
            "values unchanged")
 US_MICRO = ("the saved time's unit is written µs (it was written us, the same unit): the answer's unit field "
             "and the worked solution's last line; values unchanged")
+SWIGLU_SOURCE = ("the Llama-style layer formula cites its sources by key (Korthikanti 等 2022；Touvron 等 2023), "
+                 "not an English sentence the Chinese card showed as it was; values unchanged")
 ZH_CHOICES = ("Chinese wording only: a choice question's Chinese prompt names its choices by their Chinese labels "
               "(请回答「访存受限」或「算力受限」, not memory-bound（访存受限）), which the grader accepts; values "
               "unchanged")
@@ -184,7 +186,8 @@ INTENDED: dict[tuple, str] = {
                                                  "a GPT-style layer's",
     ("memory.activation_chain", None, "card"): "issue #26: the whole-model formula's 34sbh / 5as²b slips say they are "
                                                "a GPT-style layer's; " + CONVENTION_CARD,
-    ("memory.activation_model", None, "card"): "issue #26: the card shows both layers' formulas; " + CONVENTION_CARD,
+    ("memory.activation_model", None, "card"): "issue #26: the card shows both layers' formulas; " + CONVENTION_CARD
+                                               + "; " + SWIGLU_SOURCE,
     ("mfu.hfu", None, "card"): CONVENTION_CARD,
     ("mfu.utilisation_chain", None, "card"): CONVENTION_CARD,
     ("concepts.why_norm_is_slow", None, "card"): CONVENTION_CARD,
@@ -231,7 +234,8 @@ INTENDED: dict[tuple, str] = {
     # zhreview, Chinese wording only: d_model is 隐藏维度 across the bank (the takeaway said 模型宽度)
     **{("mfu.train_flops_per_token", None, part): ZH_HIDDEN_DIM for part in ("solution", "answer", "card")},
     # Chinese wording only: the SwiGLU MLP inner size f had no Chinese meaning, so the Chinese card read it in English
-    **{(tid, None, "card"): ZH_SWIGLU_FFN for tid in ("memory.activation_layer", "memory.activation_layer_given")},
+    **{(tid, None, "card"): ZH_SWIGLU_FFN + "; " + SWIGLU_SOURCE
+       for tid in ("memory.activation_layer", "memory.activation_layer_given")},
     # zhtext: the Chinese prompt of a choice question (and the answer JSON that carries it; a card's example problem)
     **{(tid, None, part): ZH_CHOICES
        for tid in ("concepts.memory_bound_fix", "concepts.optimisation_direction", "concepts.phase_bound",
@@ -251,6 +255,13 @@ INTENDED: dict[tuple, str] = {
     **{("roofline.chain_fusion", None, part): US_MICRO for part in ("values", "solution")},
     ("roofline.chain_fusion", None, "answer"): ZH_CHOICES + "; " + US_MICRO,
 }
+# Chinese wording only: a Chinese card's symbol table gives a dimensionless input's unit as 比值, not ratio
+ZH_RATIO = "Chinese wording only: the card's symbol table says [比值], not [ratio]; values unchanged"
+for _tid in ("mfu.budget_chain", "mfu.chinchilla_chain", "mfu.train_time", "mfu.utilisation_chain",
+             "moe.expert_capacity", "parallelism.train_chain", "pipeline.micro_batches_for_target",
+             "pipeline.schedule_chain", "serving.spec_speedup", "serving.spec_tokens", "serving.ttft"):
+    _key = (_tid, None, "card")
+    INTENDED[_key] = INTENDED[_key] + "; " + ZH_RATIO if _key in INTENDED else ZH_RATIO
 
 
 def _intended(tid: str, seed: int | None, part: str) -> tuple | None:
