@@ -203,7 +203,7 @@ register(
                            " + 2*d_model*ffn) + 2*vocab*d_model", "用了 2 个矩阵的 MLP，而不是带门控的 3 矩阵 MLP"),
              Misconception("no_embeddings", "left out the embedding and output matrices",
                            "layers*(d_model*n_heads*d_head + 2*d_model*n_kv_heads*d_head + n_heads*d_head*d_model"
-                           " + 3*d_model*ffn)", "漏了 embedding 和输出层矩阵")), "Φ",
+                           " + 3*d_model*ffn)", "漏了词嵌入和输出层矩阵")), "Φ",
             refs="touvron2023, ainslie2023",
             decomposition=("per layer: attention Q (d·n_h·d_head), K and V (2·d·n_kv·d_head), output (n_h·d_head·d); "
                            "gated MLP 3·d·d_ffn (gate, up, down); plus embedding and output matrices 2·V·d",),
@@ -234,7 +234,7 @@ register(
                            "12h² per layer × L layers; embeddings, biases and norms are left out"),
             decomposition_zh=("每层：注意力有 Q、K、V 和输出投影四个 h × h 矩阵 = 4h²；MLP 有 h × 4h 的升维和 4h × h "
                               "的降维 = 8h²",
-                              "每层 12h² × L 层；忽略 embedding、偏置和归一化层"),
+                              "每层 12h² × L 层；忽略词嵌入、偏置和归一化层"),
             parts=(Part("attn", "4h²", "4*d_model^2", "count", "attention Q, K, V, O of one layer",
                         "一层注意力的 Q、K、V、O"),
                    Part("mlp", "8h²", "8*d_model^2", "count", "MLP up and down projections of one layer",
@@ -244,13 +244,13 @@ register(
                             "d_ffn ≈ 3.5h): its layers land within roughly 10 % of 12·L·h², and the embeddings 2·V·h "
                             "come on top",),
             simplification_zh=("Llama 式的层有所不同（GQA 缩小了 K 和 V，SwiGLU MLP 为 3·h·d_ffn，d_ffn ≈ 3.5h）："
-                               "各层参数与 12·L·h² 相差约 10 % 以内，另外还要加上 embedding 的 2·V·h",),
+                               "各层参数与 12·L·h² 相差约 10 % 以内，另外还要加上词嵌入的 2·V·h",),
             takeaway="12·L·h² is the ten-second size check: parameters grow linearly with depth but with the square "
                      "of the width.",
             takeaway_zh="12·L·h² 是十秒钟的规模估算：参数量随层数线性增长，随宽度按平方增长。",
             example={"layers": 32, "d_model": 4096},
             meaning_zh="Transformer 参数量的经验公式：12·L·h²（每层注意力 4h² + 4h 宽 MLP 的 8h²；"
-                       "忽略 embedding、偏置和归一化层）"),
+                       "忽略词嵌入、偏置和归一化层）"),
     Formula("chinchilla_tokens", (PHI, TOKENS_PER_PARAM), "tokens_per_param*phi", "count",
             "compute-optimal training tokens for a model of Φ parameters (about 20 tokens per parameter)",
             "hoffmann2022",

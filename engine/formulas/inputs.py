@@ -29,7 +29,7 @@ SWIGLU_FFN = Input("ffn", "count", "MLP inner size (SwiGLU: each of gate and up)
                    "MLP 中间维度（SwiGLU 的 gate 与 up 各为此宽度）")
 VOCAB = Input("vocab", "count", "vocabulary size", "V", "词表大小")
 PHI_DENSE = Input("phi_dense", "count", "parameters outside the experts (attention, embeddings, router, norms)",
-                  "Φ_dense", "专家以外的参数（注意力、embedding、路由器、归一化层）")
+                  "Φ_dense", "专家以外的参数（注意力、词嵌入、路由器、归一化层）")
 PHI_EXPERT = Input("phi_expert", "count", "parameters of one expert summed over all MoE layers",
                    "Φ_expert", "单个专家在所有 MoE 层上的参数之和")
 N_EXPERTS = Input("n_experts", "count", "experts per MoE layer", "E", "每个 MoE 层的专家数")

@@ -29,20 +29,20 @@ register(
             "shazeer2017, jiang2024",
             (Misconception("name_times_experts", "multiplied the whole model by the expert count (8x7B ≠ 56B: "
                            "attention and embeddings are shared)", "n_experts*(phi_dense + phi_expert)",
-                           "把整个模型乘以专家数（8x7B ≠ 56B：注意力和 embedding 是共享的）"),
+                           "把整个模型乘以专家数（8x7B ≠ 56B：注意力和词嵌入是共享的）"),
              Misconception("experts_only", "counted only the experts (left out attention, embeddings and router)",
-                           "n_experts*phi_expert", "只算了专家（漏了注意力、embedding 和路由器）")), "Φ_total",
+                           "n_experts*phi_expert", "只算了专家（漏了注意力、词嵌入和路由器）")), "Φ_total",
             decomposition=("the shared part (attention, embeddings, router, norms) is stored once: Φ_dense; every one "
                            "of the E experts is its own MLP with its own weights: E × Φ_expert",),
-            decomposition_zh=("共享部分（注意力、embedding、路由器、归一化层）只存一份：Φ_dense；E 个专家各是一个独立的 MLP，"
+            decomposition_zh=("共享部分（注意力、词嵌入、路由器、归一化层）只存一份：Φ_dense；E 个专家各是一个独立的 MLP，"
                               "各有各的权重：E × Φ_expert",),
             parts=(Part("experts", "E·Φ_expert", "n_experts*phi_expert", "count", "all the experts, each stored",
                         "全部专家，每个都要存"),),
             via="phi_dense + experts",
             simplification=("the experts are most of the model, but the shared part is counted once: multiplying the "
                             "whole model by E (\"8x7B = 56B\") counts attention and embeddings E times",),
-            simplification_zh=("专家占了模型的大头，但共享部分只算一次：把整个模型乘以 E（“8x7B = 56B”）会把注意力和 "
-                               "embedding 算 E 遍",),
+            simplification_zh=("专家占了模型的大头，但共享部分只算一次：把整个模型乘以 E（“8x7B = 56B”）会把注意力和"
+                               "词嵌入算 E 遍",),
             takeaway="an MoE costs memory for all experts but FLOPs only for the active ones: {result} parameters sit "
                      "in memory (Mixtral-8x7B stores 47B and computes like 13B).",
             takeaway_zh="MoE 的显存要装下全部专家，FLOPs 却只按激活的专家算：显存里放着 {result} 个参数"
@@ -56,11 +56,11 @@ register(
             (Misconception("one_expert", "routed each token to one expert instead of top-k",
                            "phi_dense + phi_expert", "让每个 token 只走一个专家，而不是 top-k 个"),
              Misconception("experts_only_active", "counted only the active experts (left out the shared attention and "
-                           "embeddings)", "top_k*phi_expert", "只算了被激活的专家（漏了共享的注意力和 embedding）")),
+                           "embeddings)", "top_k*phi_expert", "只算了被激活的专家（漏了共享的注意力和词嵌入）")),
             "Φ_active",
             decomposition=("every token runs through the shared part (attention, embeddings, router): Φ_dense; the "
                            "router sends it to k of the E experts, so it also multiplies through k × Φ_expert",),
-            decomposition_zh=("每个 token 都要经过共享部分（注意力、embedding、路由器）：Φ_dense；路由器把它送到 E 个专家中的 "
+            decomposition_zh=("每个 token 都要经过共享部分（注意力、词嵌入、路由器）：Φ_dense；路由器把它送到 E 个专家中的 "
                               "k 个，所以还要用到 k × Φ_expert",),
             parts=(Part("routed", "k·Φ_expert", "top_k*phi_expert", "count", "the k experts this token is routed to",
                         "这个 token 被路由到的 k 个专家"),),

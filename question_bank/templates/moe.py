@@ -21,7 +21,7 @@ from .roofline import CONV_EN, CONV_ZH
 MOE_CONV_EN = ("Φ_expert is one routed expert's parameters summed over all MoE layers; Φ_dense is everything else "
                "(attention, embeddings, routers, dense layers, shared experts). Parameter counts are plain numbers "
                "(46.7B = 4.67e10).")
-MOE_CONV_ZH = ("Φ_expert 是一个路由专家在所有 MoE 层上的参数之和；Φ_dense 是其余的一切（注意力、embedding、路由器、稠密层、"
+MOE_CONV_ZH = ("Φ_expert 是一个路由专家在所有 MoE 层上的参数之和；Φ_dense 是其余的一切（注意力、词嵌入、路由器、稠密层、"
                "共享专家）。参数量是普通计数（46.7B = 4.67e10）。")
 # the dense part is 2-4 % of an MoE model's total: counting only the experts must not grade correct
 TOTAL_TOLERANCE = 0.01

@@ -63,7 +63,7 @@ PARAM_EN = ("Llama-style decoder: Q and O projections h × (n_heads·d_head), K 
             "(grouped-query attention), a gated (SwiGLU) MLP of three h × d_ffn matrices, untied input embedding and "
             "output matrices V × h; norms and biases ignored.")
 PARAM_ZH = ("Llama 式解码器：Q、O 投影为 h × (n_heads·d_head)，K、V 为 h × (n_kv_heads·d_head)（分组查询注意力），"
-            "门控（SwiGLU）MLP 含三个 h × d_ffn 矩阵，输入 embedding 与输出矩阵不共享，各为 V × h；忽略归一化层和偏置。")
+            "门控（SwiGLU）MLP 含三个 h × d_ffn 矩阵，输入词嵌入与输出矩阵不共享，各为 V × h；忽略归一化层和偏置。")
 
 
 def _config_givens(m) -> tuple:
@@ -89,7 +89,7 @@ def param_count_approx(rng):
                   prompt_zh=f"{zh_name(m)}有 L = {m.layers} 层，隐藏维度 h = {m.d_model}。用经验公式 12·L·h²"
                             "（每层注意力 4h² + MLP 8h²）估算它的参数量。"),),
         conventions_en="A plain count of parameters (70B = 7e10); embeddings ignored.",
-        conventions_zh="参数量为个数（70B = 7e10）；忽略 embedding。",
+        conventions_zh="参数量为个数（70B = 7e10）；忽略词嵌入。",
         world=World(model=m),
     )
 

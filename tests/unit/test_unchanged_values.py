@@ -255,6 +255,14 @@ INTENDED: dict[tuple, str] = {
     **{("roofline.chain_fusion", None, part): US_MICRO for part in ("values", "solution")},
     ("roofline.chain_fusion", None, "answer"): ZH_CHOICES + "; " + US_MICRO,
 }
+# Chinese wording only: the embedding matrices are 词嵌入 in Chinese, one term (the catalogue said both)
+ZH_EMBEDDING = ("Chinese wording only: one term for the embedding matrices, 词嵌入 (it said embedding in some "
+                "places, 词嵌入 in others); values unchanged")
+INTENDED.update({(tid, None, part): ZH_EMBEDDING
+                 for tid in ("memory.param_count", "memory.param_count_approx", "memory.param_count_chain",
+                             "moe.active_params", "moe.chain_moe_vs_dense", "moe.total_params",
+                             "moe.total_params_config")
+                 for part in ("prompt", "answer", "card", "solution") if (tid, part) != ("memory.param_count", "solution")})
 # Chinese wording only: a Chinese card's symbol table gives a dimensionless input's unit as 比值, not ratio
 ZH_RATIO = "Chinese wording only: the card's symbol table says [比值], not [ratio]; values unchanged"
 for _tid in ("mfu.budget_chain", "mfu.chinchilla_chain", "mfu.train_time", "mfu.utilisation_chain",
