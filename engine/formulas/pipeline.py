@@ -173,7 +173,7 @@ register(
     Formula("step_time_with_bubble", (COMPUTE_TIME, BUBBLE),
             "compute_time/(1 - bubble)", "time",
             "step time once the pipeline bubble is added: the busy time is (1 − bubble) of the total",
-            "C§6.1 (bubble as a share of total time)",
+            "C§6.1",  # the bubble as a share of the total time
             (Misconception("ideal_time", "treated the bubble as a share of the ideal time: T·(1 + bubble)",
                            "compute_time*(1 + bubble)", "把气泡当成了相对理想时间的比例：T·(1 + 气泡率)"),
              Misconception("no_bubble", "left the bubble out", "compute_time", "漏掉了气泡")), "T_step",

@@ -19,7 +19,7 @@ CONV_EN = ("Conventions: a request's latency counts the first output token in TT
            "the system is in a steady state.")
 CONV_ZH = "约定：请求延迟把第一个输出 token 算在 TTFT 里：TTFT + (n − 1)·TPOT；系统处于稳态。"
 TRACE_EN = "Azure's 2023 chat trace"
-TRACE_ZH = "Azure 2023 年的对话 trace"
+TRACE_ZH = "Azure 2023 年的对话请求记录"
 
 
 def _rate(rng) -> float:

@@ -46,6 +46,9 @@ FIX_PROMPT_ZH = "四选一：「算子融合」「量化」「增大 batch」「
 # (Llama: RMSNorm, SwiGLU, no biases, no dropout; Falcon: LayerNorm, GELU, no biases; GPT-3: biases, dropout).
 FUSION_CHAINS = (("bias add", "GELU", "dropout"), ("residual add", "RMSNorm"), ("residual add", "LayerNorm"),
                  ("scale", "mask", "softmax"), ("SiLU", "multiply"), ("bias add", "GELU"))
+# their Chinese names (an operation Chinese writing keeps in English, GELU, SiLU, RMSNorm, stays as it is)
+KERNEL_ZH = {"bias add": "加偏置", "residual add": "残差相加", "scale": "缩放", "mask": "掩码", "softmax": "Softmax",
+             "multiply": "逐元素相乘"}
 
 
 def model_chains(model) -> list[tuple[str, ...]]:
@@ -59,7 +62,7 @@ def _fix_fusion(rng, gpu, dtype, model):
     text_en = (f"In {model.name}'s forward pass on {an(gpu.name)}, {' → '.join(chain)} run as {len(chain)} separate "
                f"kernels over {an(f'{tokens:,}')} × {model.d_model} {dtype} tensor; each reads and writes the whole tensor in "
                "HBM. The batch is fixed and the numerics must not change.")
-    text_zh = (f"{model.name} 在 {gpu.name} 上前向时，{' → '.join(chain)} 作为 {len(chain)} 个独立 kernel 作用在 "
+    text_zh = (f"{model.name} 在 {gpu.name} 上前向时，{' → '.join(KERNEL_ZH.get(k, k) for k in chain)} 作为 {len(chain)} 个独立 kernel 作用在 "
                f"{tokens:,} × {model.d_model} 的 {dtype} 张量上，每个都把整个张量从显存读一遍、写一遍。batch 固定，数值结果不能变。")
     why_en = (f"each element-wise kernel does ~1 FLOP per element for {2 * DTYPE_BYTES[dtype]:g} B of traffic "
               f"(I ≈ {i:g} FLOP/B, far below the ridge {ridge(gpu.peak(dtype), gpu.bandwidth):.0f}); fusing them "

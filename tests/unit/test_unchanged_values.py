@@ -270,6 +270,14 @@ for _tid in ("mfu.budget_chain", "mfu.chinchilla_chain", "mfu.train_time", "mfu.
              "pipeline.schedule_chain", "serving.spec_speedup", "serving.spec_tokens", "serving.ttft"):
     _key = (_tid, None, "card")
     INTENDED[_key] = INTENDED[_key] + "; " + ZH_RATIO if _key in INTENDED else ZH_RATIO
+# the fusion question names its kernels in Chinese (残差相加 → RMSNorm, 缩放 → 掩码 → Softmax, SiLU → 逐元素相乘)
+for _part in ("prompt", "answer"):
+    INTENDED[("concepts.memory_bound_fix", None, _part)] += ("; the fused kernels are named in Chinese (残差相加, not "
+                                                             "residual add)")
+# the step-time-with-bubble formula cites C§6.1 alone: its note "(bubble as a share of total time)" stood in English
+# in the Chinese card's sources
+INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
+                                                        "6.1 without an English note; values unchanged")
 
 
 def _intended(tid: str, seed: int | None, part: str) -> tuple | None:
