@@ -259,14 +259,14 @@ def _op_case(rng, gpu, dtype, model):
         i = flops / nbytes
         return (f"{an(name)} over {tokens:,} × {model.d_model:,} {dtype} activations ({f} {flop_word(f)} per element; "
                 f"{traffic} tensor passes through HBM)",
-                f"对 {tokens:,} × {model.d_model:,} 的 {dtype} 激活做{name_zh}（每元素 {f} {flop_word(f)}，经过显存 {traffic} 次）",
+                f"对 {tokens:,} × {model.d_model:,} 的 {dtype} 激活做 {name_zh}（每元素 {f} {flop_word(f)}，经过显存 {traffic} 次）",
                 i, lines, (name if name in model.kernels else name.lower(),))
     m = rng.choice((1, 2, 4, 8)) if kind < 0.7 else tokens
     lines = formulas.get("gemm_intensity").solution(m=m, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
     what = "decode step" if m <= 8 else "prefill"
     what_zh = "decode 步" if m <= 8 else "prefill"
     return (f"the FFN GEMM of a {what} ({m}×{model.d_model} activations by {model.d_model}×{model.ffn} {dtype} weights)",
-            f"{what_zh}中的 FFN GEMM（{m}×{model.d_model} 激活乘 {model.d_model}×{model.ffn} 的 {dtype} 权重）",
+            f"{what_zh} 中的 FFN GEMM（{m}×{model.d_model} 激活乘 {model.d_model}×{model.ffn} 的 {dtype} 权重）",
             gemm_i(m, model.ffn, model.d_model, bpe), lines, ("FFN GEMM",))
 
 
@@ -279,7 +279,7 @@ def optimisation_direction(rng):
         op_en, op_zh, i, lines, kernels = _op_case(rng, gpu, dtype, model)
         if abs(i / r - 1) > 0.15:
             break
-    ask = direction_ask(i, r, f"On {an(gpu.name)}, consider {op_en}.", f"在 {gpu.name} 上，考虑{op_zh}。",
+    ask = direction_ask(i, r, f"On {an(gpu.name)}, consider {op_en}.", f"在 {gpu.name} 上，考虑 {op_zh}。",
                         lead=tuple(lines), peak=gpu.peak(dtype), bandwidth=gpu.bandwidth)
     return Spec(givens=card_givens(gpu, dtype) + (given("model", "Model", "模型", model.name),), asks=(ask,),
                 conventions_en=CONV_EN, conventions_zh=CONV_ZH,
@@ -384,7 +384,7 @@ def why_norm_is_slow(rng):
         lines += formulas.get("arithmetic_intensity").solution(flops=flops, bytes=nbytes)
         what_en = (f"{an(name)} over {tokens:,} × {width:,} {dtype} values ({f} {flop_word(f)} per element, "
                    f"{traffic} tensor passes through HBM)")
-        what_zh = f"对 {tokens:,} × {width:,} 个 {dtype} 值做{name_zh}（每元素 {f} {flop_word(f)}，经过显存 {traffic} 次）"
+        what_zh = f"对 {tokens:,} × {width:,} 个 {dtype} 值做 {name_zh}（每元素 {f} {flop_word(f)}，经过显存 {traffic} 次）"
         extra = (given("op", "Operation", "算子", name, value_zh=name_zh), given("rows", "Rows", "行数", tokens),
                  given("width", "Row length", "每行长度", width))
     else:

@@ -411,7 +411,7 @@ def norm_intensity(rng):
                             f"Count {f} FLOPs per element ({what_en}); per-row work and the parameter vectors are "
                             "negligible; the input is read from HBM once and the output written once. What is the "
                             "arithmetic intensity, in FLOP/B?",
-                  prompt_zh=f"一个融合的 {name} kernel 处理 {tokens:,} 条长度为 {width:,} 的{what_cn}（{dtype}）。"
+                  prompt_zh=f"一个融合的 {name} kernel 处理 {tokens:,} 条长度为 {width:,} 的 {what_cn}（{dtype}）。"
                             f"每元素按 {f} FLOPs 计（{what_zh}）；每行的额外计算和参数向量忽略不计；输入从显存读一次、输出写一次。"
                             "算术强度是多少（FLOP/B）？"),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
@@ -534,7 +534,7 @@ def decode_gemm_intensity(rng):
                   prompt_en=f"During decode, {model.name}'s {what_en} multiplies the B×K activations of one step by "
                             f"the K×N weight matrix, all in {dtype}. What is the arithmetic intensity of this GEMM, in "
                             "FLOP/B?",
-                  prompt_zh=f"Decode 阶段，{model.name} 的{what_zh}把一步的 B×K 激活乘以 K×N 权重矩阵，全部为 {dtype}。"
+                  prompt_zh=f"Decode 阶段，{model.name} 的 {what_zh} 把一步的 B×K 激活乘以 K×N 权重矩阵，全部为 {dtype}。"
                             "这个 GEMM 的算术强度是多少（FLOP/B）？"),),
         conventions_en=GEMM_CONV_EN, conventions_zh=GEMM_CONV_ZH, world=World(model=model, precision=dtype),
     )
@@ -631,7 +631,7 @@ def chain_batching(rng):
     return Spec(
         scenario_en=f"{model.name} is served on {an(gpu.name)} in {dtype}. Look at its {what_en}: {an(f'{k}×{n}')} weight "
                     "matrix multiplied by the activations of the sequences decoded together.",
-        scenario_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理。看它的{what_zh}：{k}×{n} 的权重矩阵乘以同一步一起 "
+        scenario_zh=f"{model.name} 在 {gpu.name} 上以 {dtype} 推理。看它的 {what_zh}：{k}×{n} 的权重矩阵乘以同一步一起 "
                     "decode 的各序列的激活。",
         givens=card_givens(gpu, dtype) + (given("k", "K (weight rows)", "K（权重行数）", k),
                                           given("n", "N (weight columns)", "N（权重列数）", n),

@@ -274,6 +274,15 @@ for _tid in ("mfu.budget_chain", "mfu.chinchilla_chain", "mfu.train_time", "mfu.
 for _part in ("prompt", "answer"):
     INTENDED[("concepts.memory_bound_fix", None, _part)] += ("; the fused kernels are named in Chinese (残差相加, not "
                                                              "residual add)")
+# Chinese typography only: a space between a Chinese word and an English one (做 LayerNorm, 的 FFN, 考虑 decode)
+ZH_SPACING = ("Chinese typography only: a space between Chinese and an English word (做 LayerNorm, 的 token 向量, "
+              "考虑 decode; it ran them together); values unchanged")
+for _key in [(tid, None, part) for tid in ("roofline.norm_intensity", "roofline.decode_gemm_intensity",
+                                           "roofline.chain_batching", "concepts.optimisation_direction")
+             for part in ("prompt", "answer")] + [("roofline.chain_batching", None, "card"),
+                                                  ("concepts.why_norm_is_slow", None, "card"),
+                                                  ("concepts.why_norm_is_slow", None)]:
+    INTENDED[_key] = INTENDED[_key] + "; " + ZH_SPACING if _key in INTENDED else ZH_SPACING
 # the step-time-with-bubble formula cites C§6.1 alone: its note "(bubble as a share of total time)" stood in English
 # in the Chinese card's sources
 INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
