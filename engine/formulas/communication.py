@@ -407,7 +407,7 @@ register(
                                "T_comm − T_bwd，与 k 无关",),
             takeaway="overlap hides communication only up to the length of the backward pass: beyond it, more buckets "
                      "do not help, only fewer bytes or a faster link.",
-            takeaway_zh="重叠最多只能藏住反向传播那么长的通信：超出的部分分再多的桶也没用，只能减少字节或换更快的链路。",
+            takeaway_zh="重叠最多只能掩盖与反向传播等长的通信：超出的部分分再多的桶也没用，只能减少字节或换更快的链路。",
             example={"comm_time": 0.1, "backward_time": 0.2, "buckets": 4},
             meaning_zh="分桶 DDP 在反向传播结束后仍暴露的通信时间：梯度就绪后第 i 个桶即开始 AllReduce；"
                        "最后一个桶总要等反向结束"),

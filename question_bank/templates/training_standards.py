@@ -250,7 +250,7 @@ OVERLAP_ZH = ("分桶 DDP：bf16 梯度（每参数 2 B）分成 k 个等大的�
 
 @template("communication.ddp_overlap_chain", topic="communication",
           title="DDP overlap: gradient bytes → AllReduce time → exposed time → hidden?",
-          title_zh="DDP 通信重叠：梯度大小 → AllReduce 耗时 → 暴露时间 → 能否隐藏", difficulty=3, target_seconds=420,
+          title_zh="DDP 通信重叠：梯度大小 → AllReduce 耗时 → 暴露时间 → 能否掩盖", difficulty=3, target_seconds=420,
           source="li2020")
 def ddp_overlap_chain(rng):
     model = rng.choice([m for m in models.DENSE if m.params <= 14e9])
@@ -264,8 +264,10 @@ def ddp_overlap_chain(rng):
     one = formulas.get("allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta)
     bwd = float(f"{one * rng.choice((0.5, 0.7, 1.3, 1.6, 2.0)):.2g}")
     comm = formulas.get("bucketed_allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta, buckets=k)
-    hidden = Choice("hidden", ("yes", "hidden behind backward", "overlapped", "能", "能隐藏", "隐藏"), "能隐藏")
-    exposed = Choice("exposed", ("no", "not hidden", "partly exposed", "不能", "不能隐藏", "暴露"), "不能隐藏")
+    hidden = Choice("hidden", ("yes", "hidden behind backward", "overlapped", "能", "能隐藏", "隐藏", "能掩盖", "掩盖"),
+                    "能被掩盖")
+    exposed = Choice("exposed", ("no", "not hidden", "partly exposed", "不能", "不能隐藏", "暴露", "不能掩盖"),
+                     "不能被掩盖")
     answer = "hidden" if comm <= bwd else "exposed"
     u1 = unit_for("bucketed_allreduce_time", m=grad, n=n, alpha=alpha, beta=beta, buckets=k)
     left = formulas.get("ddp_exposed_comm_time").evaluate(comm_time=comm, backward_time=bwd, buckets=k)
@@ -275,22 +277,22 @@ def ddp_overlap_chain(rng):
                   f"({ms(bwd / k)} later), so the link keeps up with the backward pass: hidden",
                   f"only the last bucket, ready when the backward pass ends, shows: T_comm/k = {ms(comm / k)}")
         why_zh = (f"T_comm ≤ T_bwd：一个桶的 AllReduce（{ms(comm / k)}）在下一个桶就绪（{ms(bwd / k)} 之后）之前就结束，"
-                  "链路跟得上反向传播：能隐藏",
+                  "链路跟得上反向传播：能被掩盖",
                   f"只有反向结束时才就绪的最后一个桶暴露在外：T_comm/k = {ms(comm / k)}")
         take = ("with T_comm ≤ T_bwd the AllReduce rides behind the backward pass; only the last bucket shows, so "
                 "smaller buckets shrink what is left.",
-                "T_comm ≤ T_bwd 时 AllReduce 完全藏在反向传播后面；只剩最后一个桶暴露，桶分得越小，暴露得越少。")
+                "T_comm ≤ T_bwd 时 AllReduce 完全被反向传播掩盖；只剩最后一个桶暴露，桶分得越小，暴露得越少。")
     else:
         why_en = (f"T_comm > T_bwd: a bucket's AllReduce takes {ms(comm / k)} but a new bucket is ready every "
                   f"{ms(bwd / k)}, so a queue builds up: not hidden",
                   f"{ms(left)} is left when the backward pass ends; at least T_comm − T_bwd = {ms(comm - bwd)} of it "
                   "stays exposed whatever the number of buckets")
         why_zh = (f"T_comm > T_bwd：一个桶的 AllReduce 要 {ms(comm / k)}，而每 {ms(bwd / k)} 就有一个新桶就绪，"
-                  "通信越积越多：不能隐藏",
+                  "通信越积越多：不能被掩盖",
                   f"反向结束时还剩 {ms(left)}；其中至少 T_comm − T_bwd = {ms(comm - bwd)} 无论分多少桶都会暴露")
         take = ("overlap hides communication only up to the length of the backward pass: beyond it, more buckets do "
                 "not help, only fewer bytes or a faster link.",
-                "重叠最多只能藏住反向传播那么长的通信：超出的部分分再多的桶也没用，只能减少字节或换更快的链路。")
+                "重叠最多只能掩盖与反向传播等长的通信：超出的部分分再多的桶也没用，只能减少字节或换更快的链路。")
     return Spec(
         scenario_en=f"{model.name} (Φ = {phi_text(phi)}) trains with DDP on {n} GPUs; gradients go in k = {k} buckets; "
                     f"the backward pass takes {fmt_quantity(bwd, 'time', unit='ms')}.",
@@ -315,12 +317,12 @@ def ddp_overlap_chain(rng):
               Ask(choices=(hidden, exposed), answer=answer,
                   prompt_en="Apart from the last bucket, which can only start when the backward pass ends, is the "
                             "AllReduce hidden behind the backward pass: hidden or exposed?",
-                  prompt_zh="除了只能在反向结束后才开始的最后一个桶，AllReduce 能否被反向传播隐藏：能隐藏还是不能隐藏？",
+                  prompt_zh="除了只能在反向结束后才开始的最后一个桶，AllReduce 能否被反向传播掩盖：能被掩盖还是不能被掩盖？",
                   explanation=("the AllReduce of all buckets hides behind the backward pass that produces them when it "
                                "takes no longer (T_comm ≤ T_bwd)",
                                f"  T_comm = {ms(comm)}, T_bwd = {ms(bwd)}") + why_en,
                   explanation_zh=("全部桶的 AllReduce 总耗时不超过产生这些梯度的反向传播（T_comm ≤ T_bwd）时，"
-                                  "就能藏在反向传播后面",
+                                  "就能被反向传播掩盖",
                                   f"  T_comm = {ms(comm)}，T_bwd = {ms(bwd)}") + why_zh,
                   takeaway=take[0], takeaway_zh=take[1], card_formulas=("ddp_exposed_comm_time",))),
         conventions_en=OVERLAP_EN, conventions_zh=OVERLAP_ZH,

@@ -283,6 +283,11 @@ for _key in [(tid, None, part) for tid in ("roofline.norm_intensity", "roofline.
                                                   ("concepts.why_norm_is_slow", None, "card"),
                                                   ("concepts.why_norm_is_slow", None)]:
     INTENDED[_key] = INTENDED[_key] + "; " + ZH_SPACING if _key in INTENDED else ZH_SPACING
+# one Chinese term for communication hidden behind compute, 掩盖 (隐藏 is the hidden size's word: 隐藏维度)
+ZH_HIDE = ("Chinese wording only: communication hidden behind compute is 掩盖 (能被掩盖 / 不能被掩盖, as in Ring "
+           "Attention's question), not 隐藏, the hidden size's word; 能隐藏 is still read; values unchanged")
+for _key in (("communication.ddp_overlap_chain", None), ("communication.ddp_overlap_chain", None, "card")):
+    INTENDED[_key] += "; " + ZH_HIDE
 # the step-time-with-bubble formula cites C§6.1 alone: its note "(bubble as a share of total time)" stood in English
 # in the Chinese card's sources
 INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
