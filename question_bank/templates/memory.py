@@ -422,7 +422,7 @@ RECOMPUTE = {
     "selective": ("activation_bytes_selective",
                   "selective recomputation (the attention scores, softmax and dropout are recomputed in the "
                   "backward pass; everything else is kept)",
-                  "选择性重计算（注意力得分、Softmax 与 Dropout 在反向时重算，其余保留）"),
+                  "选择性重计算（注意力分数、Softmax 与 dropout 在反向时重算，其余保留）"),
     "full": ("activation_bytes_full_recompute",
              "full recomputation (only each layer's input is kept; the layer's forward is rerun in the backward "
              "pass)",
@@ -477,7 +477,7 @@ def activation_chain(rng):
               Ask(formula="activation_bytes_selective", inputs=linear, unit=u3,
                   prompt_en=f"With selective recomputation (attention scores, softmax and dropout recomputed), "
                             f"how much does one layer keep, in {u3}?",
-                  prompt_zh=f"采用选择性重计算（重算注意力得分、Softmax 与 Dropout），每层暂存多少（{u3}）？"),
+                  prompt_zh=f"采用选择性重计算（重算注意力分数、Softmax 与 dropout），每层暂存多少（{u3}）？"),
               Ask(formula="activation_bytes_full_recompute", inputs=linear, unit=u4,
                   prompt_en=f"With full recomputation (only the layer input kept), how much per layer, in {u4}?",
                   prompt_zh=f"采用全量重计算（只保留层输入），每层暂存多少（{u4}）？"),

@@ -288,6 +288,12 @@ ZH_HIDE = ("Chinese wording only: communication hidden behind compute is 掩盖 
            "Attention's question), not 隐藏, the hidden size's word; 能隐藏 is still read; values unchanged")
 for _key in (("communication.ddp_overlap_chain", None), ("communication.ddp_overlap_chain", None, "card")):
     INTENDED[_key] += "; " + ZH_HIDE
+# selective recomputation recomputes the 注意力分数 (the choice's word; it said 注意力得分) and dropout (not Dropout)
+ZH_SCORES = ("Chinese wording only: selective recomputation names the attention scores 注意力分数 (the bank's term; "
+             "it said 注意力得分) and dropout in lower case; values unchanged")
+for _key in (("memory.activation_chain", None, "prompt"), ("memory.activation_chain", None, "answer"),
+             ("memory.activation_recompute", None, "prompt"), ("memory.activation_recompute", None, "answer")):
+    INTENDED[_key] = INTENDED[_key] + "; " + ZH_SCORES if _key in INTENDED else ZH_SCORES
 # the step-time-with-bubble formula cites C§6.1 alone: its note "(bubble as a share of total time)" stood in English
 # in the Chinese card's sources
 INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
