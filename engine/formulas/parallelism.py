@@ -101,7 +101,7 @@ register(
             "activation memory of one transformer layer per GPU with tensor parallelism t and no sequence "
             "parallelism (fp16): attention and MLP internals are split t ways, the 10sbh of the LayerNorm and dropout "
             "region (LayerNorm inputs and outputs, dropout masks) is replicated",
-            "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', Table 2",
+            "korthikanti2022",  # Table 2
             (Misconception("all_split", "divided everything by t; the LayerNorm and dropout activations (10sbh) are "
                            "only split with sequence parallelism", "s*b*h*(34 + 5*a*s/h)/t",
                            "把所有项都除以了 t；LayerNorm 和 dropout 的激活（10sbh）只有开了序列并行才会被切分"),
@@ -145,7 +145,7 @@ register(
             "activation memory of one transformer layer per GPU with tensor and sequence parallelism t (fp16): "
             "sequence parallelism splits the LayerNorm and dropout activations along the sequence, so all of it "
             "is divided by t",
-            "Korthikanti et al. 2022, 'Reducing Activation Recomputation in Large Transformer Models', Table 2",
+            "korthikanti2022",  # Table 2
             (Misconception("no_sp", "left the 10sbh of LayerNorm and dropout unsplit (that is TP without sequence "
                            "parallelism)", "s*b*h*(10 + 24/t + 5*a*s/(h*t))",
                            "没有切分 LayerNorm 和 dropout 的 10sbh（那是不开序列并行的 TP）"),

@@ -294,6 +294,11 @@ ZH_SCORES = ("Chinese wording only: selective recomputation names the attention 
 for _key in (("memory.activation_chain", None, "prompt"), ("memory.activation_chain", None, "answer"),
              ("memory.activation_recompute", None, "prompt"), ("memory.activation_recompute", None, "answer")):
     INTENDED[_key] = INTENDED[_key] + "; " + ZH_SCORES if _key in INTENDED else ZH_SCORES
+# the tensor-parallel activation formulas cite Korthikanti et al. by key: the paper's English title stood in Chinese
+for _tid in ("memory.activation_tp", "memory.activation_tp_chain", "memory.activation_tp_given",
+             "memory.activation_tp_sp", "memory.activation_tp_sp_given"):
+    INTENDED[(_tid, None, "card")] = ("the tensor-parallel activation formulas cite their source by key (Korthikanti "
+                                      "等 2022), not the paper's English title and Table 2; values unchanged")
 # the step-time-with-bubble formula cites C§6.1 alone: its note "(bubble as a share of total time)" stood in English
 # in the Chinese card's sources
 INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
