@@ -322,6 +322,8 @@ _PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|/\s
 # ... or before it, as Chinese writes it: "每卡 33 GB"
 _PER_GPU_FIRST = r"(?i)^(?:每\s*(?:张|个|块)?\s*(?:卡|GPU|设备)|per\s+(?:gpu|device|card|rank))\s*[:：]?\s*(?=[\d.(])"
 _TOKEN = r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[^\W\d_][\w/%µ]*|%|\*\*|\S"
+# A token and the spaces before it: only spaces are left out between tokens (\S takes any other character)
+_SPACED_TOKEN = rf"(\s*)({_TOKEN})"
 
 
 @functools.lru_cache(maxsize=1)
@@ -344,30 +346,38 @@ def plain_refusal(t: str) -> Said | None:
         ex.stray_character(bare)
     except ex.ExprError as e:
         return e.said
-    tokens = [(m.group(0), m.start(), m.end()) for m in re.finditer(_TOKEN, src)]
-    for (a, _, a_end), (b, b_start, _) in zip(tokens, tokens[1:]):
-        ends = a[0].isdigit() or a[0] == "." or a == ")" or a == "%" or (a in UNITS and a not in ("x", "×"))
-        if not ends:
-            continue
-        spaced = b_start > a_end
-        if b == "," and a != ")":
-            continue  # 1,5: the expression reader says what a comma is
-        if b[0].isdigit() or b[0] == ".":
-            if spaced or not a[0].isdigit():
+    # (the spaces before, the token): the tokens follow one another from the start, so where one is can be
+    # worked out when a refusal names it, not kept for every token of every answer
+    tokens = re.findall(_SPACED_TOKEN, src)
+    a = ""
+    for i, (space, b) in enumerate(tokens):
+        first = b[0]
+        if a and (first.isdigit() or first == "." or b == "(") \
+                and (a[0].isdigit() or a[0] == "." or a == ")" or a == "%" or (a in UNITS and a not in ("x", "×"))):
+            if b == "(":
+                return say("expr.times_before_bracket", before=_shown_typed(src[:_token_end(tokens, i - 1)].strip()))
+            if space or not a[0].isdigit():  # 1,5 (a comma between them) is the expression reader's to explain
+                a_end = _token_end(tokens, i - 1)
+                b_start = a_end + len(space)
                 one, two = src[:a_end].strip(), src[b_start:].strip()
                 if a.isdigit() and len(a) <= 3 and re.match(r"\d{3}(?!\d)", b):
                     return say("expr.spaced_digits", typed=_shown_typed(src[:b_start + 3].strip()))
                 return say("expr.two_values", one=_shown_typed(one), two=_shown_typed(two))
-        elif b == "(":
-            return say("expr.times_before_bracket", before=_shown_typed(src[:a_end].strip()))
-    commas = [i for i, (tok, _, _) in enumerate(tokens) if tok == ","]
-    for i in commas:  # "33 GB, 34 GB": a list of two answers (a thousands separator was taken out before)
-        if 0 < i < len(tokens) - 1 and re.match(r"[\d.(]", tokens[i + 1][0]) and src[tokens[i][2]:][:1] == " ":
-            return say("expr.two_values", one=_shown_typed(src[:tokens[i][1]].strip()),
-                       two=_shown_typed(src[tokens[i][2]:].strip()))
-    if tokens and tokens[-1][0] in ("+", "-", "*", "/", "**") and t.rstrip()[-1:] not in ("×", "x"):  # 2× is a unit
-        return say("expr.dangling", op=_shown_typed(tokens[-1][0]))
+        a = b
+    # "33 GB, 34 GB": a list of two answers (a thousands separator was taken out before)
+    for i, (_, tok) in enumerate(tokens):
+        if tok == "," and 0 < i < len(tokens) - 1 and re.match(r"[\d.(]", tokens[i + 1][1]) \
+                and tokens[i + 1][0][:1] == " ":
+            end = _token_end(tokens, i)
+            return say("expr.two_values", one=_shown_typed(src[:end - 1].strip()), two=_shown_typed(src[end:].strip()))
+    if tokens and tokens[-1][1] in ("+", "-", "*", "/", "**") and t.rstrip()[-1:] not in ("×", "x"):  # 2× is a unit
+        return say("expr.dangling", op=_shown_typed(tokens[-1][1]))
     return None
+
+
+def _token_end(tokens: list[tuple[str, str]], i: int) -> int:
+    """Where token ``i`` of ``re.findall(_SPACED_TOKEN, src)`` ends in ``src``."""
+    return sum(len(space) + len(tok) for space, tok in tokens[:i + 1])
 
 
 def _user_terms(e: ex.ExprError, t: str) -> Said:
@@ -406,6 +416,7 @@ def _units_after_numbers(t: str) -> list[_Found]:
 
 
 _LAST_NUMBER = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$"
+_NUMBER_CHARS = frozenset(".eE+-\n")  # and the decimal digits (\d): what _LAST_NUMBER can match
 _BASE = "_Z"  # placeholder names: identifiers no unit symbol or number can form
 _SLOT = "_Q"
 
@@ -420,17 +431,26 @@ def _operand_start(src: str, end: str | int) -> int | None:
     if src[j - 1] == ")":
         depth, i = 0, j - 1
         while i >= 0:
-            depth += {")": 1, "(": -1}.get(src[i], 0)
+            c = src[i]
+            if c == ")":
+                depth += 1
+            elif c == "(":
+                depth -= 1
             if depth == 0:
                 break
             i -= 1
         if i < 0:
             return None
     else:
-        m = re.search(_LAST_NUMBER, src[:j])
+        # The number is within the run of characters a number is written with (and a newline, which ``$``
+        # matches before) that ends at j: search only that run, not the whole text again for every unit.
+        run = j
+        while run > 0 and (src[run - 1] in _NUMBER_CHARS or src[run - 1].isdecimal()):
+            run -= 1
+        m = re.search(_LAST_NUMBER, src[run:j])
         if m is None:
             return None
-        i = m.start()
+        i = run + m.start()
     k = i
     if k > 0 and src[k - 1] == "-" and src[max(0, k - 3):k - 1] == "**":
         k -= 1
@@ -468,7 +488,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
         if start is None:
             return Unreadable(text, say("unit_in_middle", word=m.symbol))
         operand = src[start:m.start].rstrip()
-        on_suffix = re.search(rf"\*{_BASE}\d+\)$", operand)
+        on_suffix = re.search(rf"\*{_BASE}\d+\)$", operand) if _BASE in operand else None
         if on_suffix:  # 1.5k GB: the suffix multiplies the number before the unit
             operand = operand[:on_suffix.start()] + ")"
         slots.append(m.symbol)
@@ -497,17 +517,20 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     soft: tuple | None = None
     chosen: tuple | None = None
     error: ex.ExprError | None = None
-    for n, combo in enumerate(itertools.product(*readings)):
-        if n >= 8:  # 3 symbols of two readings each: more is not a whiteboard answer
-            break
+    # 3 symbols of two readings each: more is not a whiteboard answer
+    combos = list(itertools.islice(itertools.product(*readings), 8))
+    envs = []
+    for combo in combos:
         env = {f"{_SLOT}{i}": (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind])
                for i, u in enumerate(combo)}
         env.update((f"{_BASE}{i}", base) for i in based)
-        try:
-            value, dim = ex.evaluate_quantity(node, env)
-        except ex.ExprError as e:
-            error = error or e
+        envs.append(env)
+    # every reading in one walk of the tree (a subtree the readings do not change is worked out once)
+    for combo, result in zip(combos, ex.evaluate_quantities(node, envs)):
+        if isinstance(result, ex.ExprError):
+            error = error or result
             continue
+        value, dim = result
         if dim == want:
             chosen = (value, dim, combo, False)
             break
