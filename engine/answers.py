@@ -144,6 +144,11 @@ def _reading(symbol: str, kind: str) -> Said:
     return reading_name(u.kind)
 
 
+# Units in one answer: a worked answer has a few (989 TFLOPS / 3.35 TB/s has two); each one more is bound, read
+# (two readings for TFLOPs) and checked, so 25 of them took a millisecond to refuse (benchmarks/bench_parse_grade.py).
+MAX_UNITS = 12
+
+
 _FLOPS_COUNT = r"read (\S+) as a FLOP count"
 
 
@@ -265,6 +270,8 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
     if refused is not None:
         return Unreadable(text, refused)
     found = _units_after_numbers(t)
+    if len(found) > MAX_UNITS:  # bounded work: every unit is bound, read and checked, before anything is refused
+        return Unreadable(text, say("too_many_units", n=len(found), most=MAX_UNITS))
     if (found and not (len(found) == 1 and found[0].end == len(t))) \
             or (not found and not UNIT_KINDS[kind].plain and re.search(_SUFFIX_NUM_NOT_B, t)):
         return _parse_dimensions(text, t, kind, default_unit, notes)
@@ -519,10 +526,11 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     error: ex.ExprError | None = None
     # 3 symbols of two readings each: more is not a whiteboard answer
     combos = list(itertools.islice(itertools.product(*readings), 8))
+    slot_names = [f"{_SLOT}{i}" for i in range(len(slots))]
+    in_dims = {u: (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind]) for r in readings for u in r}
     envs = []
     for combo in combos:
-        env = {f"{_SLOT}{i}": (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind])
-               for i, u in enumerate(combo)}
+        env = dict(zip(slot_names, map(in_dims.__getitem__, combo)))
         env.update((f"{_BASE}{i}", base) for i in based)
         envs.append(env)
     # every reading in one walk of the tree (a subtree the readings do not change is worked out once)

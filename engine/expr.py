@@ -198,6 +198,9 @@ def parse(text: str, names: Mapping[str, str] | None = None, *, functions: froze
     return _convert(tree.body, names or {}, functions, count, 0)
 
 
+_tuple_new = tuple.__new__  # a node with every field given: no need of the records' argument checks
+
+
 def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str], count: list[int],
              depth: int) -> Node:
     count[0] += 1
@@ -207,8 +210,8 @@ def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str],
     if kind is ast.BinOp:
         op = _OPS.get(type(node.op))
         if op is not None:
-            return Bin(op, _convert(node.left, names, functions, count, depth + 1),
-                       _convert(node.right, names, functions, count, depth + 1))
+            return _tuple_new(Bin, (op, _convert(node.left, names, functions, count, depth + 1),
+                                    _convert(node.right, names, functions, count, depth + 1)))
     elif kind is ast.Constant:
         v = node.value
         if isinstance(v, bool) or not isinstance(v, (int, float)):
@@ -219,17 +222,16 @@ def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str],
             raise ExprError("expr.number_too_large") from None
         if not math.isfinite(f):
             raise ExprError("expr.number_too_large")
-        text = repr(v) if isinstance(v, float) else str(v)
-        return Num(f, text)
+        return _tuple_new(Num, (f, repr(v) if isinstance(v, float) else str(v)))
     elif kind is ast.Name:
         if node.id in names:
-            return Var(names[node.id])
+            return _tuple_new(Var, (names[node.id],))
         if not names:
             raise ExprError("expr.unknown_word", name=node.id)
         raise ExprError("expr.unknown_name", name=node.id, known=", ".join(sorted(set(names))))
     elif kind is ast.UnaryOp and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _convert(node.operand, names, functions, count, depth + 1)
-        return Neg(inner) if isinstance(node.op, ast.USub) else inner
+        return _tuple_new(Neg, (inner,)) if isinstance(node.op, ast.USub) else inner
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
         if node.keywords:
             raise ExprError("expr.keywords")
@@ -438,7 +440,18 @@ def _evalq_each(node: Node, envs, varying):
             left = [left] * len(envs)
         if not isinstance(right, list):
             right = [right] * len(envs)
-        return [_binq_or_error(op, a, b) for a, b in zip(left, right)]
+        out = []
+        for a, b in zip(left, right):  # _binq_or_error, inlined: this loop is most of the work
+            if isinstance(a, ExprError):
+                out.append(a)
+            elif isinstance(b, ExprError):
+                out.append(b)
+            else:
+                try:
+                    out.append(_binq(op, a, b))
+                except ExprError as e:
+                    out.append(e)
+        return out
     return ExprError("expr.calls")
 
 

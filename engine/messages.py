@@ -32,6 +32,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "too_long_short": ("too long to be an answer", "太长了，不像一个答案"),
     "too_long_list": ("too long to be a list ({n} characters; at most {most})",
                       "太长了，不像一个列表（{n} 个字符，最多 {most} 个）"),
+    "too_many_units": ("{n} units in one answer (at most {most}): write the result, or a shorter calculation",
+                       "一个答案里有 {n} 个单位（最多 {most} 个）：请直接写结果，或写更短的算式"),
     "not_finite_typed": ("not a finite number (nan or infinity)", "不是有限数（nan 或无穷大）"),
     "not_finite": ("not a finite number", "不是有限数"),
     "no_number": ("the answer has no number", "答案里没有数字"),

@@ -4,7 +4,7 @@ import math
 import re
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import expr as ex
@@ -176,3 +176,37 @@ def test_a_number_shown_as_a_power_is_bracketed_when_raised_to_one():
     assert ex.render(node, env={"a": 406.4, "phi": 2e10}) == "406.4 / (2 × 10¹⁰)^0.34"
     assert ex.render(node, env={"a": 406.4, "phi": 7000}) == "406.4 / 7000^0.34"
     assert ex.render(ex.parse("a * phi", {"a": "a", "phi": "phi"}), env={"a": 2, "phi": 1e9}) == "2 × 10⁹"
+
+
+# --------------------------------------------------------------------------- every reading of the units in one walk
+_Q_NAMES = ("u0", "u1", "u2", "u3")
+_Q_DIMS = ((0, 0, 0, 0, 0), (0, 1, 0, 0, 0), (1, 0, -1, 0, 0), (1, 0, 0, 0, 0), (0, 0, 1, 0, 0))
+
+
+def _quantity_trees():
+    leaves = st.one_of(
+        st.sampled_from([0.0, 1.0, 2.0, -3.0, 0.5, 4.0, 1e9, 1e100]).map(lambda v: ex.Num(v, repr(v))),
+        st.sampled_from(_Q_NAMES + ("missing",)).map(ex.Var))
+    return st.recursive(leaves, lambda kids: st.one_of(
+        kids.map(ex.Neg),
+        st.tuples(st.sampled_from("+-*/^"), kids, kids).map(lambda t: ex.Bin(*t)),
+        kids.map(lambda k: ex.Call("ceil", (k,)))), max_leaves=12)
+
+
+_ENVS = st.lists(st.fixed_dictionaries({n: st.tuples(st.sampled_from([1.0, 1e12, 0.125, 0.0, 3600.0]),
+                                                      st.sampled_from(_Q_DIMS)) for n in _Q_NAMES}),
+                 min_size=1, max_size=8)
+
+
+@settings(max_examples=300)
+@given(_quantity_trees(), _ENVS)
+def test_every_reading_in_one_walk_is_what_each_reading_gives_alone(node, envs):
+    """evaluate_quantities (the readings of a typed answer's units, tried together): for each env the value and
+    dimension evaluate_quantity gives, or the same first error."""
+    for env, got in zip(envs, ex.evaluate_quantities(node, envs), strict=True):
+        try:
+            want = ex.evaluate_quantity(node, env)
+        except ex.ExprError as e:
+            assert isinstance(got, ex.ExprError) and got.said == e.said
+        else:
+            assert got == want

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from engine import expr as ex
 from engine import formulas
-from engine.answers import Parsed, Unreadable, parse_quantity
+from engine.answers import MAX_UNITS, Parsed, Unreadable, parse_quantity
 from engine.expr import MAX_TEXT
 from engine.grading import CORRECT, INVALID, WRONG, Expected, grade, understood
 from engine.units import KIND_DIMS, KIND_IN_DIMS, KINDS, PLAIN, best_unit, dim_text
@@ -421,3 +421,21 @@ def test_hostile_unit_expressions_get_a_reason_or_a_value(text, kind):
     p = parse_quantity(text, kind)
     assert isinstance(p, (Parsed, Unreadable))
     assert isinstance(p, Parsed) or (p.reason and len(p.message) < 300)
+
+
+def test_more_units_than_a_worked_answer_has_are_refused_saying_how_many():
+    """Bounded work: every unit is bound, read (TFLOPs two ways) and checked, so an answer of 25 units took a
+    millisecond to refuse; past MAX_UNITS it is refused, in both languages, before any of that."""
+    most = MAX_UNITS
+    p = parse_quantity(" + ".join(["1 GB"] * most), "bytes")
+    assert isinstance(p, Parsed) and p.value == pytest.approx(most * 1e9)
+    for text, n in ((" + ".join(["1 GB"] * (most + 1)), most + 1), (" / ".join(["1 TFLOPs"] * 16), 16),
+                    ("1 GB + " * 24 + "1 s", 25)):
+        p = parse_quantity(text, "bytes", "GB")
+        assert isinstance(p, Unreadable) and p.why.code == "too_many_units"
+        assert p.reason_in("en") == f"{n} units in one answer (at most {most}): write the result, or a shorter calculation"
+        assert p.reason_in("zh") == f"一个答案里有 {n} 个单位（最多 {most} 个）：请直接写结果，或写更短的算式"
+    v = grade(" + ".join(["1 GB"] * (most + 1)), Expected("number", (most + 1) * 1e9, "bytes", "GB"))
+    assert v.status == INVALID and "units in one answer" in v.message
+    # what the text itself gets wrong is still said first
+    assert parse_quantity("1 GB 2 GB" + " + 1 GB" * most, "bytes").why.code == "expr.two_values"
