@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+from engine.answers import MAX_UNITS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 HOSTILE = ["9**9**9**9", "10^10^10", "1" * 100_000, "(" * 5000 + "1" + ")" * 5000, "(" * 90 + "1" + ")" * 90,
@@ -30,8 +32,8 @@ HOSTILE = ["9**9**9**9", "10^10^10", "1" * 100_000, "(" * 5000 + "1" + ")" * 500
            # unit expressions: many units to bind, readings to try, dimensions to refuse
  " / ".join(["1 TFLOPs"] * 16), "(" * 20 + "1 GB" + ") GB" * 20, "1 GB + " * 24 + "1 s",
            "2 ^ (1 GB)", "(1 GB)^400", "9**9**9 GB/s / 1 GB", "1.5k" * 40,
-           # the most units an answer may have (engine.answers.MAX_UNITS): two readings each, a suffix each
-           " / ".join(["1 TFLOPs"] * 12), " + ".join(["1.5k GB"] * 12)]
+           # the most units an answer may have: two readings each, a suffix each
+           " / ".join(["1 TFLOPs"] * MAX_UNITS), " + ".join(["1.5k GB"] * MAX_UNITS)]
 
 
 def _import_cost(runs: int = 5) -> tuple[float, bool]:

@@ -144,9 +144,10 @@ def _reading(symbol: str, kind: str) -> Said:
     return reading_name(u.kind)
 
 
-# Units in one answer: a worked answer has a few (989 TFLOPS / 3.35 TB/s has two); each one more is bound, read
-# (two readings for TFLOPs) and checked, so 25 of them took a millisecond to refuse (benchmarks/bench_parse_grade.py).
-MAX_UNITS = 12
+# Units in one answer: a worked answer has a few (989 TFLOPS / 3.35 TB/s has two; a memory breakdown, weights +
+# gradients + optimizer states + activations, five or six); each one more is bound, read (two readings for TFLOPs)
+# and checked, so 25 of them took a millisecond to refuse (benchmarks/bench_parse_grade.py).
+MAX_UNITS = 8
 
 
 _FLOPS_COUNT = r"read (\S+) as a FLOP count"
