@@ -98,10 +98,10 @@ CHOOSABLE: tuple[Choosable, ...] = (
          "21": ("Compute-optimal training uses 21 tokens per parameter (Chinchilla's Table 3: 20.0-22.4 across sizes).",
                 "计算最优的训练每个参数用 21 个 token（Chinchilla 表 3：不同规模在 20.0-22.4 之间）。")}),
     Choosable(
-        "ring_factor", "ring factor (N−1)/N", "ring 因子 (N−1)/N", ("ring_factor",),
-        {"exact": ("Keep the ring's exact (N−1)/N factor.", "保留 ring 的精确因子 (N−1)/N。"),
+        "ring_factor", "ring factor (N−1)/N", "环形因子 (N−1)/N", ("ring_factor",),
+        {"exact": ("Keep the ring's exact (N−1)/N factor.", "保留环形的精确因子 (N−1)/N。"),
          "approx": ("Take the ring's (N−1)/N as 1, as for large N (the JAX scaling book).",
-                    "把 ring 的 (N−1)/N 取作 1，按 N 很大时处理（JAX scaling book 的算法）。")}),
+                    "把环形的 (N−1)/N 取作 1，按 N 很大时处理（JAX scaling book 的算法）。")}),
     Choosable(
         "directions", "ring link directions", "环上链路的方向数", ("ring_directions",),
         {"1": ("Each ring link carries data one way: β is its one-way bandwidth.",

@@ -318,7 +318,7 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "FlexGen: High-Throughput Generative Inference of Large Language Models with a Single GPU, ICML 2023"),
     Source("liu2023", "Liu et al. 2023 (Ring Attention)", "Liu 等 2023（Ring Attention）",
            "context parallelism: K and V blocks passed around a ring of GPUs, overlapped with blockwise attention",
-           "上下文并行：K、V 分块沿 GPU 组成的 ring 传递，与分块注意力计算重叠",
+           "上下文并行：K、V 分块沿 GPU 组成的环传递，与分块注意力计算重叠",
            "Ring Attention with Blockwise Transformers for Near-Infinite Context (arXiv:2310.01889)"),
     Source("jacobs2023", "Jacobs et al. 2023 (DeepSpeed-Ulysses)", "Jacobs 等 2023（DeepSpeed-Ulysses）",
            "sequence parallelism by all-to-all: split the sequence, then the heads, for attention",

@@ -57,10 +57,10 @@ register(
                          "so each GPU sends 2 × (N−1)/N × M",),
           decomposition_zh=("Ring AllReduce = ReduceScatter + AllGather；每轮发送 N−1 个大小为 M/N 的分块，所以每张 GPU "
                             "发送 2 × (N−1)/N × M",),
-          parts=(Part("factor", "2(N−1)/N", "2*(n-1)/n", "count", "the ring factor", "ring 因子"),),
+          parts=(Part("factor", "2(N−1)/N", "2*(n-1)/n", "count", "the ring factor", "环形因子"),),
           via="factor*m",
           simplification=("2(N−1)/N → 2 as N grows: each GPU sends about 2M whatever the size of the ring",),
-          simplification_zh=("N 增大时 2(N−1)/N → 2：无论 ring 多大，每张 GPU 都约发送 2M",),
+          simplification_zh=("N 增大时 2(N−1)/N → 2：无论环多大，每张 GPU 都约发送 2M",),
           takeaway="ring AllReduce traffic per GPU stays near 2M however many GPUs join: that is why data "
                    "parallelism scales, and why latency, not bandwidth, hurts small messages.",
           takeaway_zh="Ring AllReduce 每卡通信量约 2M，与 GPU 数无关：这是数据并行能扩展的原因；小消息则受延迟而非带宽限制。",
@@ -82,7 +82,7 @@ register(
           (MESSAGE_BYTES, N_RANKS, RING_CONVENTION), ONE_PASS_MISCON, plain_expr="(n-1)/n*m",
           refs="patarasuk2009",
           decomposition=("each GPU passes on N−1 chunks of M/N around the ring until everyone has all N",),
-          decomposition_zh=("每张 GPU 沿 ring 转发 N−1 个大小为 M/N 的分块，直到每张卡都拿齐 N 块",),
+          decomposition_zh=("每张 GPU 沿环转发 N−1 个大小为 M/N 的分块，直到每张卡都拿齐 N 块",),
           simplification=("(N−1)/N → 1 as N grows: one pass sends about M",),
           simplification_zh=("N 增大时 (N−1)/N → 1：一轮约发送 M",),
           takeaway="AllGather is the other half of an AllReduce: ZeRO-3/FSDP run it to rebuild the full weights "
@@ -119,7 +119,7 @@ register(
           refs="thakur2005, patarasuk2009",
           decomposition=("α-β model: each of the 2(N−1) ring steps pays a latency α, and the 2(N−1)/N × M bytes each GPU "
                          "sends cross a link of bandwidth β",),
-          decomposition_zh=("α-β 模型：ring 的 2(N−1) 步每步付一次延迟 α，每张 GPU 发送的 2(N−1)/N × M 字节走带宽为 β 的链路",),
+          decomposition_zh=("α-β 模型：环形算法的 2(N−1) 步每步付一次延迟 α，每张 GPU 发送的 2(N−1)/N × M 字节走带宽为 β 的链路",),
           parts=(Part("lat", "T_α", "2*(n-1)*alpha", "time", "latency term", "延迟项"),
                  Part("bw", "T_β", "2*(n-1)/n*m/beta", "time", "bandwidth term", "带宽项")),
           via="lat + bw",
@@ -138,7 +138,7 @@ register(
           refs="thakur2005, patarasuk2009",
           decomposition=("α-β model: N−1 ring steps, each paying a latency α, while each GPU sends (N−1)/N × M at "
                          "bandwidth β",),
-          decomposition_zh=("α-β 模型：ring 共 N−1 步，每步付一次延迟 α；每张 GPU 以带宽 β 发送 (N−1)/N × M",),
+          decomposition_zh=("α-β 模型：环形算法共 N−1 步，每步付一次延迟 α；每张 GPU 以带宽 β 发送 (N−1)/N × M",),
           parts=(Part("lat", "T_α", "(n-1)*alpha", "time", "latency term", "延迟项"),
                  Part("bw", "T_β", "(n-1)/n*m/beta", "time", "bandwidth term", "带宽项")),
           via="lat + bw",
@@ -155,7 +155,7 @@ register(
           refs="thakur2005, patarasuk2009",
           decomposition=("α-β model: N−1 ring steps, each paying a latency α, while each GPU sends (N−1)/N × M at "
                          "bandwidth β",),
-          decomposition_zh=("α-β 模型：ring 共 N−1 步，每步付一次延迟 α；每张 GPU 以带宽 β 发送 (N−1)/N × M",),
+          decomposition_zh=("α-β 模型：环形算法共 N−1 步，每步付一次延迟 α；每张 GPU 以带宽 β 发送 (N−1)/N × M",),
           parts=(Part("lat", "T_α", "(n-1)*alpha", "time", "latency term", "延迟项"),
                  Part("bw", "T_β", "(n-1)/n*m/beta", "time", "bandwidth term", "带宽项")),
           via="lat + bw",
@@ -201,7 +201,7 @@ register(
             (Misconception("one_allreduce", "counted one AllReduce per layer (or one ring pass); attention and MLP "
                            "each end in an AllReduce of 2(N_tp−1)/N_tp × M",
                            "2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem",
-                           "每层只算了一次 AllReduce（或只算了一轮 ring）；注意力和 MLP 结束时各有一次 2(N_tp−1)/N_tp × M 的 AllReduce"),
+                           "每层只算了一次 AllReduce（或只算了一轮环形通信）；注意力和 MLP 结束时各有一次 2(N_tp−1)/N_tp × M 的 AllReduce"),
              Misconception("with_backward", "added the backward pass's two AllReduces; only the forward pass was asked",
                            "4*2*(n_tp-1)/n_tp*s*b*h*bytes_per_elem", "把反向的两次 AllReduce 也加上了；题目只问前向")), "V_TP/layer",
             refs="shoeybi2019, patarasuk2009",
@@ -265,11 +265,11 @@ register(
             refs="rajbhandari2020, patarasuk2009",
             decomposition=("AllGather the weights for forward, AllGather them again for backward, ReduceScatter the "
                            "gradients: three ring passes of (N−1)/N × bytes·Φ",),
-            decomposition_zh=("前向 AllGather 权重，反向再 AllGather 一次，最后 ReduceScatter 梯度：三轮 ring，每轮 "
+            decomposition_zh=("前向 AllGather 权重，反向再 AllGather 一次，最后 ReduceScatter 梯度：三轮环形通信，每轮 "
                               "(N−1)/N × bytes·Φ",),
             parts=(Part("full", "bytes·Φ", "bytes_per_param*phi", "bytes", "the full weights (or gradients)",
                         "完整权重（或梯度）"),
-                   Part("one", "V_pass", "(n-1)/n*full", "bytes", "one ring pass", "一轮 ring")),
+                   Part("one", "V_pass", "(n-1)/n*full", "bytes", "one ring pass", "一轮环形通信")),
             via="3*one",
             simplification=("(N−1)/N → 1 for large N: about 3 × bytes·Φ per step, against 2 × bytes·Φ for DDP",),
             simplification_zh=("N 很大时 (N−1)/N → 1：每步约 3 × bytes·Φ，DDP 是 2 × bytes·Φ",),
@@ -374,7 +374,7 @@ register(
             simplification_zh=("分桶不改变带宽项，只把延迟项乘以 k：只要 k·2(N−1)α 远小于 2M/β 就划算",),
             takeaway="buckets buy overlap with the backward pass at the price of k latency terms: many tiny buckets on a "
                      "large ring become latency-bound.",
-            takeaway_zh="分桶用 k 份延迟换来与反向传播的重叠：大 ring 上分太多小桶会变成受延迟限制。",
+            takeaway_zh="分桶用 k 份延迟换来与反向传播的重叠：大环上分太多小桶会变成受延迟限制。",
             example={"m": 1e9, "n": 8, "alpha": 5e-6, "beta": 100e9, "buckets": 4},
             meaning_zh="把消息分成 k 个等大的桶、每桶一次 Ring AllReduce 的总耗时：每个桶都付 2(N−1) 步延迟，字节数不变"),
     Formula("ddp_exposed_comm_time", (COMM_TIME, BACKWARD_TIME, BUCKETS),

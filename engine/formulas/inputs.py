@@ -163,7 +163,7 @@ def _convention(group: str, enumeration: bool = True) -> dict:
 
 # the ring factor as a plain enumeration, without who uses which (drill calc's toy formulas in the tests)
 RING_FACTOR = Input("ring_factor", "count", "ring factor: the exact (n−1)/n, or 1 as for large n", "",
-                    "ring 因子：精确的 (n−1)/n，或 n 很大时取 1", default="exact",
+                    "环形因子：精确的 (n−1)/n，或 n 很大时取 1", default="exact",
                     choices=tuple(Choice(c.key, c.value, c.counts, c.counts_zh) for c in conventions.rows("ring_factor")))
 RECIPE = Input("recipe", "count", "mixed-precision recipe: bytes per parameter of the training state", "recipe",
                "混合精度方案：训练状态每个参数的字节数", quiet=True, **_convention("zero_recipe"))
@@ -189,7 +189,7 @@ TOKENS_PER_PARAM = Input("tokens_per_param", "count", "compute-optimal tokens pe
 # the collectives' ring factor as a quiet convention: the JAX scaling book drops (n−1)/n
 RING_CONVENTION = Input("ring_factor", "count",
                         "the collective's ring factor: (n−1)/n exact, or taken as 1 as for large n", "",
-                        "集合通信的 ring 因子：精确的 (n−1)/n，或像 n 很大时那样取 1", quiet=True,
+                        "集合通信的环形因子：精确的 (n−1)/n，或像 n 很大时那样取 1", quiet=True,
                         **_convention("ring_factor"))
 RING_DIRECTIONS = Input(
     "directions", "count", "directions a ring link carries at once (beta is one way of one link)", "dirs",

@@ -45,7 +45,7 @@ register(
             "KV_ring",
             decomposition=("each GPU keeps S/CP tokens; their K and V (2 × B × S/CP × n_kv × d_head × bytes) go round the "
                            "ring, so every GPU receives the CP − 1 blocks it does not own",),
-            decomposition_zh=("每张卡保留 S/CP 个 token；它们的 K 和 V（2 × B × S/CP × n_kv × d_head × bytes）沿 ring 传递，"
+            decomposition_zh=("每张卡保留 S/CP 个 token；它们的 K 和 V（2 × B × S/CP × n_kv × d_head × bytes）沿环传递，"
                               "每张卡收到自己没有的 CP − 1 块",),
             parts=(Part("block", "KV_block", "2*batch*(seq/cp)*n_kv_heads*d_head*bytes_per_elem", "bytes",
                         "K and V of one block", "一块的 K 和 V"),),

@@ -82,7 +82,7 @@ register(
                            "/inter_bandwidth", "把整条消息都跨节点发送了：每条轨道只承载 m/g"),
              Misconception("flat_ring", "timed one flat ring over all g·n GPUs at the inter-node bandwidth",
                            "2*(gpus_per_node*n_nodes - 1)/(gpus_per_node*n_nodes)*m/inter_bandwidth",
-                           "按一个覆盖全部 g·n 张卡的扁平 ring、以节点间带宽计算了时间")),
+                           "按一个覆盖全部 g·n 张卡的扁平环、以节点间带宽计算了时间")),
             "T_hier",
             decomposition=("in the node, a reduce-scatter and an all-gather over NVLink cost 2(g−1)/g · m / BW_intra; "
                            "between them each GPU all-reduces its 1/g shard with its peers on the other nodes over its "
@@ -97,7 +97,7 @@ register(
             via="t_intra + t_inter - overlap*min(t_intra, t_inter)",
             simplification=("the slow links carry only m/g per GPU: compared with a flat ring at BW_inter the cross-node "
                             "time falls by about g",),
-            simplification_zh=("慢链路上每张卡只传 m/g：与以 BW_inter 跑的扁平 ring 相比，跨节点时间约降为 1/g",),
+            simplification_zh=("慢链路上每张卡只传 m/g：与以 BW_inter 跑的扁平环相比，跨节点时间约降为 1/g",),
             takeaway="keep the big volume on NVLink and send only 1/g of the message over the network: that is why "
                      "rail-optimised clusters give every GPU its own NIC.",
             takeaway_zh="把大流量留在 NVLink 上，只让 1/g 的消息走网络：这就是轨道优化集群给每张卡配一块网卡的原因。",

@@ -197,7 +197,7 @@ RING_HIDE_EN = ("Ring attention, forward pass of one layer, bf16 (2 B), one sequ
                 "4·(S/CP)²·n_heads·d_head FLOPs, no causal saving) while it sends that block on and receives the next "
                 "one (one point-to-point send of 2·(S/CP)·n_kv·d_head·2 B at α + M/β). MB = 10⁶ B, GB/s = 10⁹ B/s, "
                 "TFLOPS = 10¹² FLOP/s.")
-RING_HIDE_ZH = ("Ring Attention，一层的前向，bf16（2 B），一条序列（batch 1）。ring 的每一步中，每张卡用自己的 S/CP 个 query "
+RING_HIDE_ZH = ("Ring Attention，一层的前向，bf16（2 B），一条序列（batch 1）。环上的每一步中，每张卡用自己的 S/CP 个 query "
                 "对一块 S/CP 个 token 的 K/V 做注意力（按完整的块计：QKᵀ 和 PV，4·(S/CP)²·n_heads·d_head FLOPs，不计因果掩码"
                 "省下的部分），同时把这一块发给下一张卡并接收下一块（一次点对点发送 2·(S/CP)·n_kv·d_head·2 B，耗时 α + M/β）。"
                 "MB = 10⁶ B，GB/s = 10⁹ B/s，TFLOPS = 10¹² FLOP/s。")
@@ -276,14 +276,14 @@ def ring_attention_overlap(rng):
               Ask(formula="p2p_time", inputs={"m": r["block"], "alpha": r["alpha"], "beta": r["beta"]}, unit="µs",
                   explanation=(f"one ring step moves one block: {_mb(r['block'])} = step 1 ÷ (CP − 1) = "
                                f"2 × {c:,} × {m.n_kv_heads} × {m.d_head} × 2 B",),
-                  explanation_zh=(f"ring 的每一步传一块：{_mb(r['block'])} = 第 1 步 ÷ (CP − 1) = "
+                  explanation_zh=(f"环上的每一步传一块：{_mb(r['block'])} = 第 1 步 ÷ (CP − 1) = "
                                   f"2 × {c:,} × {m.n_kv_heads} × {m.d_head} × 2 B",),
                   takeaway="each ring step sends one K/V block of S/CP tokens; with GQA it is n_kv/n_heads of the "
                            "queries' size, which is what makes ring attention cheap to hide.",
-                  takeaway_zh="ring 的每一步发送 S/CP 个 token 的一块 K/V；在 GQA 下它只有 query 大小的 n_kv/n_heads，"
+                  takeaway_zh="环上的每一步发送 S/CP 个 token 的一块 K/V；在 GQA 下它只有 query 大小的 n_kv/n_heads，"
                               "这正是 Ring Attention 容易被掩盖的原因。",
                   prompt_en="How long does one ring step's send of a K/V block take, in µs?",
-                  prompt_zh="ring 每一步发送一块 K/V 需要多长时间（µs）？"),
+                  prompt_zh="环上每一步发送一块 K/V 需要多长时间（µs）？"),
               Ask(choices=HIDDEN_CHOICES, answer="hidden" if hidden else "exposed",
                   prompt_en="Is that transfer hidden behind the attention compute of one block? Answer hidden or "
                             "exposed.",

@@ -374,7 +374,7 @@ def tp_link_chain(rng):
                   prompt_en="If the TP group spanned nodes, the ring would run at the InfiniBand port's "
                             f"{fmt_quantity(hardware.IB_NDR.one_way, 'bandwidth', unit='GB/s')}. How long per layer "
                             f"then, in {u3}?",
-                  prompt_zh="如果 TP 组跨节点，Ring 的速度就受限于 InfiniBand 端口的 "
+                  prompt_zh="如果 TP 组跨节点，环形 AllReduce 的速度就受限于 InfiniBand 端口的 "
                             f"{fmt_quantity(hardware.IB_NDR.one_way, 'bandwidth', unit='GB/s')}。此时每层耗时多少"
                             f"（{u3}）？"),
               Ask(choices=(inside, across), answer=inside.key,

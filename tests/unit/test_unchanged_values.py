@@ -299,6 +299,27 @@ for _tid in ("memory.activation_tp", "memory.activation_tp_chain", "memory.activ
              "memory.activation_tp_sp", "memory.activation_tp_sp_given"):
     INTENDED[(_tid, None, "card")] = ("the tensor-parallel activation formulas cite their source by key (Korthikanti "
                                       "等 2022), not the paper's English title and Table 2; values unchanged")
+# one Chinese term for the ring algorithm, 环 / 环形 (环形因子, 沿环转发, 一轮环形通信): the catalogue said ring in some
+# places, 环形 in others
+ZH_RING = ("Chinese wording only: the ring algorithm is 环 / 环形 in Chinese (环形因子, 沿环转发, 一轮环形通信), not "
+           "ring in some places and 环形 in others; values unchanged")
+for _tid, _parts in (
+        ("communication.allreduce_bytes_given", ("answer", "card", "solution")),
+        ("communication.allreduce_time", ("answer", "card", "prompt", "solution")),
+        ("communication.collective_bytes", ("answer", "prompt", "solution")),
+        ("communication.collective_time", ("answer", "card", "prompt", "solution")),
+        ("communication.ddp_chain", ("answer", "card", "prompt", "solution")),
+        ("communication.ddp_overlap_chain", ("answer", "card", "solution")),
+        ("communication.tp_layer_bytes", ("card",)),
+        ("communication.tree_vs_ring", ("answer", "card", "solution")),
+        ("communication.zero3_chain", ("answer", "card", "prompt", "solution")),
+        ("communication.zero3_step_bytes", ("answer", "card", "solution")),
+        ("parallelism.sp_volume", ("card",)),
+        ("parallelism.tp_link_chain", ("answer", "card", "prompt"))):
+    for _part in _parts:
+        _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
+        if ZH_RING not in INTENDED.get(_key, ""):
+            INTENDED[_key] = INTENDED[_key] + "; " + ZH_RING if _key in INTENDED else ZH_RING
 # the step-time-with-bubble formula cites C§6.1 alone: its note "(bubble as a share of total time)" stood in English
 # in the Chinese card's sources
 INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
