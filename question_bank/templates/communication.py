@@ -62,8 +62,9 @@ def _alpha_beta_givens(alpha: float, beta: float) -> tuple:
             given("beta", "Link bandwidth β (one-way)", "单向链路带宽 β", beta, "bandwidth", "GB/s"))
 
 
-def _ab_text(alpha: float, beta: float) -> str:
-    return f"α = {fmt_quantity(alpha, 'time', unit='µs')}, β = {fmt_quantity(beta, 'bandwidth', unit='GB/s')}"
+def _ab_text(alpha: float, beta: float, sep: str = ", ") -> str:
+    """``α = 1 µs, β = 25 GB/s`` (in Chinese, ``sep`` "，")."""
+    return f"α = {fmt_quantity(alpha, 'time', unit='µs')}{sep}β = {fmt_quantity(beta, 'bandwidth', unit='GB/s')}"
 
 
 # --------------------------------------------------------------------------- #
@@ -119,7 +120,7 @@ def _time_spec(rng, key: str) -> Spec:
                   prompt_en=f"Ring {name} ({use_en}) of M = {_bytes_text(m)} over N = {n} GPUs with "
                             f"{_ab_text(alpha, beta)}. How long does it take, in {unit}?",
                   prompt_zh=f"在 N = {n} 张卡上对 M = {_bytes_text(m)} 做 Ring {name}（{use_zh}），"
-                            f"{_ab_text(alpha, beta)}。耗时多少（{unit}）？"),),
+                            f"{_ab_text(alpha, beta, '，')}。耗时多少（{unit}）？"),),
         conventions_en=f"{TIME_EN} {M_EN}", conventions_zh=f"{TIME_ZH}{M_ZH}",
     )
 
@@ -150,7 +151,7 @@ def p2p_time(rng):
                             f"next stage with a point-to-point Send/Recv, {_ab_text(alpha, beta)}; a P2P transfer "
                             f"costs α + M/β. How long does the send take, in {unit}?",
                   prompt_zh=f"流水线的一个阶段用点对点 Send/Recv 把一个微批次的激活值（M = {_bytes_text(m)}）发给下一"
-                            f"阶段，{_ab_text(alpha, beta)}；一次 P2P 传输耗时 α + M/β。发送耗时多少（{unit}）？"),),
+                            f"阶段，{_ab_text(alpha, beta, '，')}；一次 P2P 传输耗时 α + M/β。发送耗时多少（{unit}）？"),),
         conventions_en=TIME_EN, conventions_zh=TIME_ZH,
     )
 
@@ -184,7 +185,7 @@ def ddp_chain(rng):
         scenario_en=f"{cap(name)} (Φ = {phi_text(phi)}) is trained with plain DDP on N = {n} GPUs; after each backward "
                     f"pass the bf16 gradients are averaged with one ring AllReduce ({_ab_text(alpha, beta)}).",
         scenario_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N = {n} 张卡上用普通 DDP 训练；每次反向传播后用一次 Ring "
-                    f"AllReduce 对 bf16 梯度求平均（{_ab_text(alpha, beta)}）。",
+                    f"AllReduce 对 bf16 梯度求平均（{_ab_text(alpha, beta, '，')}）。",
         givens=givens,
         asks=(Ask(formula="weights_bytes", inputs={"phi": phi, "bytes_per_param": 2}, unit="GB",
                   explanation=("The gradient holds one bf16 value (2 B) per parameter: the size of the bf16 weights.",),
@@ -211,7 +212,7 @@ def zero3_chain(rng):
                     "AllGathers the bf16 weights before using them and ReduceScatters the bf16 gradients "
                     f"({_ab_text(alpha, beta)}).",
         scenario_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N = {n} 张卡上用 ZeRO-3（FSDP）训练。每一步在使用权重前先 "
-                    f"AllGather bf16 权重，反向后对 bf16 梯度做 ReduceScatter（{_ab_text(alpha, beta)}）。",
+                    f"AllGather bf16 权重，反向后对 bf16 梯度做 ReduceScatter（{_ab_text(alpha, beta, '，')}）。",
         givens=givens,
         asks=(Ask(formula="weights_bytes", inputs={"phi": phi, "bytes_per_param": 2}, unit="GB",
                   prompt_en="How large are the full bf16 weights, in GB?",

@@ -320,6 +320,13 @@ for _tid, _parts in (
         _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
         if ZH_RING not in INTENDED.get(_key, ""):
             INTENDED[_key] = INTENDED[_key] + "; " + ZH_RING if _key in INTENDED else ZH_RING
+# Chinese punctuation: α and β are separated by a Chinese comma in a Chinese sentence (α = 1 µs，β = 25 GB/s)
+ZH_COMMA = "Chinese punctuation only: α = 1 µs，β = 25 GB/s in a Chinese sentence (it had an ASCII comma); values unchanged"
+for _tid in ("communication.allreduce_time", "communication.collective_time", "communication.ddp_chain",
+             "communication.p2p_time", "communication.zero3_chain"):
+    for _part in ("prompt", "answer"):
+        _key = (_tid, None, _part)
+        INTENDED[_key] = INTENDED[_key] + "; " + ZH_COMMA if _key in INTENDED else ZH_COMMA
 # the step-time-with-bubble formula cites C§6.1 alone: its note "(bubble as a share of total time)" stood in English
 # in the Chinese card's sources
 INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
