@@ -29,7 +29,7 @@ run: $(STAMP)
 # test-fast, on 2 cores. The lanes run with Python's default: bytecode kept in the git-ignored __pycache__.
 test test-fast test-deep: export PYTHONDONTWRITEBYTECODE :=
 
-# The suite's lanes (README, "Testing"; tests/conftest.py). --dist loadgroup: one worker makes a template's problems.
+# The suite's lanes (docs/testing.md; tests/conftest.py). --dist loadgroup: one worker makes a template's problems.
 # make test: ruff (pyflakes, import order: [tool.ruff]), then everything but the deep lane, every template at 60 seeds.
 test: $(STAMP)
 	$(BIN)/python -m ruff check .

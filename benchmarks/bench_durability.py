@@ -1,10 +1,10 @@
-"""Durability (issue #28): the export's peak memory at 200,000 reviews, and the full bit-flip sweep.
+"""Durability: the export's peak memory at 200,000 reviews, and the full bit-flip sweep.
 
 1. ``drill export`` of a profile with 200,000 reviews, then ``drill import`` of
    that file into a new profile, each in a child process (its peak resident
-   memory, VmHWM, is the figure): the promise is under 250 MB for both (export
-   was 760-860 MB when the document was built whole in memory, import about
-   180 MB at 50,000 reviews when the file was parsed whole; both stream now).
+   memory, VmHWM, is the figure): the promise is under 250 MB for both, which
+   holds because both stream the file a piece at a time (docs/performance.md
+   has the measured figures).
 2. 300 single-bit flips spread over every save file of a profile with at least
    three log files (segments, their journals and digests, state, mocks): each
    must be reported as damage (``DamagedSave``) or leave everything read back

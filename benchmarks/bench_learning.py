@@ -1,4 +1,4 @@
-"""The learning loop on a simulated learner with known recall, for SM-2 and FSRS (issue #27).
+"""The learning loop on a simulated learner with known recall, for SM-2 and FSRS.
 
 The learner: each template has a hidden difficulty; the chance of answering a fresh problem of it right is
 ``sigmoid(0.2 - difficulty + 1.1 log(1 + practice) - 0.45 log(1 + days since practised))``, so it grows with

@@ -77,7 +77,7 @@ def _cases():
         ("140 GB", tok), ("295", ridge), ("989/3.35", ridge), ("300 FLOP/B", ridge), ("45%", mfu), ("0.45", mfu),
         ("45", mfu), ("3.2 ms", time_ms), ("3200 us", time_ms), ("14", gpus), ("13 GPUs", gpus), ("abc", gb),
         ("1/0", tok), ("memory bound", bound), ("带宽受限", bound), ("compute", bound),
-        # unit expressions (issue 10): right, of the wrong dimension, suffixes, scale slips
+        # unit expressions: right, of the wrong dimension, suffixes, scale slips
         ("989 TFLOPS / 3.35 TB/s", ridge), ("989 TFLOPS × 3.35 TB/s", ridge), ("2039 GB/s / 140 GB", tok),
         ("8 GPUs × 140 GB", gb), ("6.2T", Expected("number", 6.2e12, "flop_rate", "TFLOPS")),
         ("1.12e12", gb), ("3.2", Expected("number", 3.2e-3, "time", "s")),

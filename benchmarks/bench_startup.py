@@ -12,7 +12,7 @@ so for both the time is that of the first frame that shows a typed key.
 
 The baseline is a Textual app with one Label and one Input.  Runs alternate
 between the two programs; the best and median times are printed with their
-ratios (target: the ratio of the medians at most 1.25x, issue #23).  Probe keys
+ratios (target: the ratio of the medians at most 1.25x).  Probe keys
 come every 10 ms, so each figure is known to about 10 ms.  Both programs run
 with bytecode caching on, as on a learner's machine.
 

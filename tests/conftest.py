@@ -67,10 +67,9 @@ def pytest_collection_modifyitems(config, items):
 def pytest_collection_finish(session):
     """What collection made (the modules, the bank, the catalogues, ~7,000 test items) lives as long as the process:
     kept out of every later garbage collection (``gc.freeze``, as ``drill`` does after its first frame), and the
-    collector runs less often (GC_THRESHOLDS), so it no longer rescans the shared problems (tests/problems.py) and
-    test items dozens of times: it took ~10 % of a worker's CPU (make test-fast: 2.6-3.7 s a worker, now 1.2-1.7 s;
-    the template property tests in one process: 2.1 s, now 0.4 s). Only when the collector runs changes: the tests
-    make the same objects and check the same things."""
+    collector runs less often (GC_THRESHOLDS), so it does not rescan the shared problems (tests/problems.py) and
+    test items dozens of times (that took ~10 % of a worker's CPU; docs/performance.md). Only when the collector
+    runs changes: the tests make the same objects and check the same things."""
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
 

@@ -263,7 +263,7 @@ async def test_a_chain_walks_its_steps_and_is_graded_by_its_steps(profile, clock
     assert [r["step"] for r in steps] == list(range(1, n + 1))
     [whole] = [r for r in saved if r["step"] is None]
     assert saved[-1] == whole  # recorded last
-    # one slip (step 2) among right steps: a pass with 3, not a restart (issue #27)
+    # one slip (step 2) among right steps: a pass with 3, not a restart
     assert whole["quality"] == flow.chain_quality([r["quality"] for r in steps]) == 3 and whole["verdict"] == "wrong"
     # practised on demand from Browse: its first answer anywhere enters the schedule, with the chain's quality
     assert whole["mode"] == "extra" and whole["scheduled"] and whole["before"] is None
@@ -478,7 +478,7 @@ def _drawn_lines(screen, selector: str) -> list[str]:
 @sync
 @pytest.mark.parametrize("lang", ["en", "zh"])
 async def test_feedback_lines_wrap_as_the_problem_does_at_80_columns(profile, clock, lang):
-    """Issue #29 item 2: the not-graded reason and the verdict wrap as the problem does (engine.wrap)."""
+    """The not-graded reason and the verdict wrap as the problem does (engine.wrap)."""
     import re
 
     from rich.cells import cell_len

@@ -1,4 +1,4 @@
-"""Chinese mode (issue #5): what the engine says reaches the screen in Chinese.
+"""Chinese mode: what the engine says reaches the screen in Chinese.
 
 Unreadable answers, verdicts, misconceptions and choices are engine text
 (engine/messages.py); in ``--lang zh`` the practice and mock screens show their

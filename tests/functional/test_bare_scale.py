@@ -1,4 +1,4 @@
-"""A bare number that is the answer in another scale is not graded (issue #29 §7): "add a unit: 32000000000 B
+"""A bare number that is the answer in another scale is not graded: "add a unit: 32000000000 B
 is 32 GB"; nothing recorded, the text stays in the box, no solution shown, in practice, the mock and
 ``drill check --json``, as for an unreadable answer."""
 

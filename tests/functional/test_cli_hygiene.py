@@ -1,4 +1,4 @@
-"""Hostile command lines (issue #11 §5): no traceback, output valid in the terminal's encoding, no raw escapes."""
+"""Hostile command lines: no traceback, output valid in the terminal's encoding, no raw escapes."""
 
 from __future__ import annotations
 

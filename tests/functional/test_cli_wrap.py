@@ -1,4 +1,4 @@
-"""The commands wrap what they print by display width only at a terminal (issue #29 item 10): a Chinese character
+"""The commands wrap what they print by display width only at a terminal: a Chinese character
 is two columns, a number keeps its unit, a continuation hangs under its line; piped or redirected output and
 ``--json`` are never wrapped.  In-process (tests/cli.py), with ``$COLUMNS`` as the terminal's width."""
 

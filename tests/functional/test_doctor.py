@@ -1,4 +1,4 @@
-"""``drill doctor`` (issue #28): checks every file of a profile and says what it found in plain words, in both
+"""``drill doctor``: checks every file of a profile and says what it found in plain words, in both
 languages; ``--repair`` restores each damaged file from the newest good source without losing the newest
 review, and says what could not be recovered.  Any command that meets damage names the file and the doctor."""
 

@@ -1,4 +1,4 @@
-"""The paths left after issue #11's listed cases: every write the app and the commands make, when it fails
+"""The fault paths: every write the app and the commands make, when it fails
 (an injected OSError at the write call); save files the app reads that hold the wrong kind of value; odd
 command lines. No traceback, one clear message in the UI language, nothing lost, nothing stored twice."""
 
@@ -238,7 +238,7 @@ async def test_a_grade_key_on_a_full_disk_keeps_the_grade_and_says_so(tmp_path, 
 
 @sync
 async def test_a_grade_key_on_a_full_disk_keeps_the_answer_and_its_grade(tmp_path, clock, monkeypatch):
-    """A re-grade is one write of the log (issue #28): refused, nothing changed; once space is freed it is stored."""
+    """A re-grade is one write of the log: refused, nothing changed; once space is freed it is stored."""
     from tests.unit.test_practice_faults import fill_after
 
     with Profile.open(tmp_path) as p:

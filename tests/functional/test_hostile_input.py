@@ -1,4 +1,4 @@
-"""Hostile input (issue #11): very long pastes, control characters, markup-like text, lone surrogates and
+"""Hostile input: very long pastes, control characters, markup-like text, lone surrogates and
 huge expressions in every text box of the app; odd arguments to every command. No traceback, no hang, the
 app stays live, nothing unreadable is stored."""
 

@@ -1,4 +1,4 @@
-"""A key means one thing on every screen (issue #29 item 9): Ctrl+G is "I don't know" while answering in
+"""A key means one thing on every screen: Ctrl+G is "I don't know" while answering in
 practice, so the mock's "go back to a question" is Ctrl+R; Help, generated from the bindings, then shows one
 meaning per key.  Checked for every key held with Ctrl and every function key, the keys that work while an
 answer box has the focus, on every screen and dialog of the app."""

@@ -1,5 +1,5 @@
 """One key table (drill/keybindings.py) that every screen reads: a letter, a digit or a symbol means one thing on
-every screen (issue #29 item 9: o, r, s, n and 1-3 meant different things on Home, Stats, Browse and the mock
+every screen (o, r, s, n and 1-3 meant different things on Home, Stats, Browse and the mock
 report), and Help and the footer show the table's keys, in both languages."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from tests.functional.test_key_meanings import _screens
 
 pytestmark = pytest.mark.functional
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PRACTICE_DOC = Path(__file__).resolve().parents[2] / "docs" / "practice.md"  # the app screen by screen
 
 
 def _own(cls) -> list:
@@ -136,8 +136,8 @@ async def test_the_brackets_turn_the_stats_tabs_and_the_digits_do_nothing_there(
         assert tabs.active == "tab-mocks"  # round the start
 
 
-def test_the_readme_says_the_tables_keys():
-    text = README.read_text(encoding="utf-8")
+def test_the_docs_say_the_tables_keys():
+    text = PRACTICE_DOC.read_text(encoding="utf-8")
     assert f"Settings (`{key_display('key.settings')}`)" in text
     assert "`s` stats, `b` browse the bank, `,` settings" in text
     for key, what in (("d", "draws another sample"), ("v", "only the highlighted template's topic"),

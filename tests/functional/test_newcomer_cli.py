@@ -1,4 +1,4 @@
-"""What a new user trips on at the command line and in the words (issue #29 items 4, 8 and 10): the version,
+"""What a new user trips on at the command line and in the words: the version,
 every topic in `drill templates --help`, a near template id suggested, a profile that cannot be read, where
 progress is saved (one default per install, named by `drill --help`, `drill stats` and Settings), output that
 is never wrapped when piped, and a re-drill's "not rescheduled" in plain words."""

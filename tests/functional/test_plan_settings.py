@@ -139,7 +139,7 @@ async def test_settings_choose_the_accelerator_practice_draws(profile, clock):
 
 @sync
 async def test_settings_choose_the_conventions_problems_follow(profile, clock):
-    # issue #24 item 5: "bytes per parameter: 16 / 18 / 20" sets bytes_per_param and the ZeRO recipe together
+    # "bytes per parameter: 16 / 18 / 20" sets bytes_per_param and the ZeRO recipe together
     key = "convention-bytes_per_param"
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -1,5 +1,5 @@
-"""A long problem opens at its first line and scrolls from the keyboard while the answer box keeps the focus
-(issue #29 §1): practice and the mock, English and Chinese, 80x24; after the formula card of a new template;
+"""A long problem opens at its first line and scrolls from the keyboard while the answer box keeps the focus:
+practice and the mock, English and Chinese, 80x24; after the formula card of a new template;
 after a resize."""
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ async def test_the_mock_opens_a_long_problem_at_its_first_line_and_pages_with_th
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @sync
 async def test_the_problem_is_broken_where_a_person_would_break_it(profile, clock, lang):
-    """Issue #29 §2 in the app: at 80 columns no number is split from its unit, no "int4 =" | "0.5 B"."""
+    """In the app, at 80 columns no number is split from its unit, no "int4 =" | "0.5 B"."""
     from tests.unit.test_wrap import split_from_unit
 
     app = DrillApp(AppContext(profile, lang, clock, random.Random(1)), start="practice", items=[LONG])

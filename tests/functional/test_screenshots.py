@@ -1,4 +1,4 @@
-"""The README's screenshot is today's Home (issue #29 §11): the text in docs/home.svg is what Home draws at 80x24
+"""The README's screenshot is today's Home: the text in docs/home.svg is what Home draws at 80x24
 on a new profile.  When Home changes, ``make screenshots`` draws it again."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Settings keep an edit when the field is left (issue #29 §3): Tab and Esc save it as Enter does, once read;
+"""Settings keep an edit when the field is left: Tab and Esc save it as Enter does, once read;
 a value that cannot be read says why and keeps the focus (a second Esc leaves without it).  Every setting is
 one widget, drill.widgets.setting.SettingField."""
 

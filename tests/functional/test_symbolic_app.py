@@ -1,4 +1,4 @@
-"""A symbolic answer is proved off the UI thread: the app stays live while a proof runs (issue #11)."""
+"""A symbolic answer is proved off the UI thread: the app stays live while a proof runs."""
 
 from __future__ import annotations
 

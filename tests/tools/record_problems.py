@@ -2,7 +2,7 @@
 
     python -m tests.tools.record_problems [--out PATH]
 
-Run it on the revision the fixture is to pin (it was recorded from main 2d46a1f, before issue #23's refactors),
+Run it on the revision the fixture is to pin (it was recorded from main 2d46a1f),
 never to make a failing tests/unit/test_unchanged_values.py pass: an intended change is listed in that test's
 ``INTENDED`` with its reason.  One line per (template, seed): each step's ``[kind, value, unit]``, then the
 digests (:func:`tests.tools.render_problem.digest`) of its prompt, solution and answer in English and Chinese;

@@ -48,7 +48,7 @@ def render(problem, part: str, lang: str) -> str:
         return "\n".join(out)
     if part == "answer":  # one line (the C encoder: fast); main() prints it indented
         d = problem.to_dict(lang)
-        for g in d["givens"]:  # where a given comes from (the kit's origin, issue 23 §4) is added information,
+        for g in d["givens"]:  # where a given comes from (the kit's origin) is added information,
             g.pop("from", None)  # not a change of the problem: tests/unit/test_kit.py checks it
         return json.dumps(d, ensure_ascii=False, sort_keys=True)
     raise ValueError(f"unknown part {part!r}")

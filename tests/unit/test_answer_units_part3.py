@@ -1,4 +1,4 @@
-"""The answer reader reads the units of the 2026 formulas (issue #26): dollars, prices per GPU-hour and per
+"""The answer reader reads the units of the 2026 formulas: dollars, prices per GPU-hour and per
 million tokens, GPU-hours, request and step rates, watts, joules and watt-hours, with dimensions (FLOP, B, s,
 $, J), so an answer of the wrong dimension is refused with its reason and never graded."""
 

@@ -20,7 +20,7 @@ from engine.answers import (
 from engine.units import KINDS
 
 
-# The spellings issue 2 lists, each with the value it must read as (base units).
+# The spellings a learner writes, each with the value it must read as (base units).
 @pytest.mark.parametrize("text, kind, value", [
     ("1120", "bytes", 1120), ("1,120", "bytes", 1120), ("1.12e12", "bytes", 1.12e12), ("1.12E12", "bytes", 1.12e12),
     ("1120 GB", "bytes", 1.12e12), ("1.12 TB", "bytes", 1.12e12), ("1043 GiB", "bytes", 1043 * 2**30),

@@ -111,7 +111,7 @@ def test_the_understood_line_reads_without_grading():
 
 
 def test_a_chain_is_as_good_as_its_weakest_step_but_one_slip_among_right_steps_passes():
-    assert flow.chain_quality([5, 2, 4]) == 3  # one slip, the other steps right: a pass (issue #27)
+    assert flow.chain_quality([5, 2, 4]) == 3  # one slip, the other steps right: a pass
     assert flow.chain_quality([5, 2, 3]) == 2 and flow.chain_quality([1, 2, 4]) == 1
     assert flow.worst_verdict(["correct", "close", "correct"]) == "close"
     assert flow.worst_verdict(["wrong", "dont_know"]) == "dont_know"

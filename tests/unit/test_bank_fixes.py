@@ -1,4 +1,4 @@
-"""Issue #26, part 3: mistakes found by recomputing the bank, each pinned by the test that would have caught it.
+"""Mistakes found by recomputing the bank, each pinned by the test that would have caught it.
 
 (The realism fixes, MFU/HFU ceilings, fp8 norms and TP across PCIe cards, are rules in question_bank.realism,
 tested in tests/unit/test_realism.py.)

@@ -1,4 +1,4 @@
-"""The bank's text is data: small defects issue #14 found do not come back.
+"""The bank's text is data: small defects once found do not come back.
 
 Every template's text over 40 seeds (titles, scenario, conventions, prompts, givens as shown, worked
 solutions, choices), the topic names and the app's Chinese strings, checked for: a stray space between
@@ -24,7 +24,7 @@ STRAY_SPACE = re.compile(rf"[{CJK}）」] +[{CJK}（「]")  # "计算 缩放平�
 ONE_FLOPS = re.compile(r"(?<![\d.,])1 FLOPs\b")  # "1 FLOPs" (but "1 FLOP", "21 FLOPs")
 DOUBLE_BRACKETS = re.compile(r"）（")
 ROOFLINE_ZH = "屋顶线"  # the app says "Roofline 模型" / "Roofline"
-TWICE = re.compile(r"\b([A-Za-z0-9][\w.]*) \1\b")  # a word said twice: "A 13B 13B-parameter model" (issue #26)
+TWICE = re.compile(r"\b([A-Za-z0-9][\w.]*) \1\b")  # a word said twice: "A 13B 13B-parameter model"
 
 
 def _texts(p, lang: str) -> list[str]:

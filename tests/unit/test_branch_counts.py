@@ -1,4 +1,4 @@
-"""Kinds and languages are types and tables, not branches (issue 23 §3).
+"""Kinds and languages are types and tables, not branches.
 
 Adding an answer kind, a unit kind or a language should be one place: the kind's
 class (:mod:`engine.kinds`) or the text table (:mod:`engine.messages`).  Every
@@ -37,7 +37,7 @@ HOMES = {"engine/kinds.py", "engine/messages.py", "engine/langs.py"}
 KIND_WORDS = set(ANSWER_KINDS) | set(UNIT_KINDS) | set(CARD_KINDS)  # every kind's name, from its registry
 LANG_WORDS = {"en", "zh"}
 
-KIND_MOST = 10  # issue 23 §3 (from 65 and 70 before it)
+KIND_MOST = 10
 LANG_MOST = 15
 
 

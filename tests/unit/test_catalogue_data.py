@@ -1,4 +1,4 @@
-"""The catalogue as data (issue #25): the built-in TOML files load, validate and become the records."""
+"""The catalogue as data: the built-in TOML files load, validate and become the records."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def test_the_data_files_are_package_data():
 
 
 def test_context_is_the_shipped_config_max_position_embeddings():
-    # issue #25: the catalogue's context is config.json's max_position_embeddings; the advertised one is in the note
+    # the catalogue's context is config.json's max_position_embeddings; the advertised one is in the note
     assert models.get("deepseek_v3").context == 163_840 and "128K" in models.get("deepseek_v3").notes
     assert models.get("deepseek_v2").context == 163_840
     assert models.get("qwen3_235b_a22b").context == 40_960 and "32,768" in models.get("qwen3_235b_a22b").notes

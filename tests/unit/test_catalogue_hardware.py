@@ -1,4 +1,4 @@
-"""Practising on one's own hardware (issue #25): with a chip chosen (--hardware ID), the roofline, decode, ZeRO
+"""Practising on one's own hardware: with a chip chosen (--hardware ID), the roofline, decode, ZeRO
 and fit templates draw it, the problems stay realistic, and a problem is identified by template, seed and
 hardware."""
 

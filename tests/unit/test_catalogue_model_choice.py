@@ -1,4 +1,4 @@
-"""Practising on one's own model (issue #25, item 4): with a model chosen (--model ID, or Settings), the weights,
+"""Practising on one's own model: with a model chosen (--model ID, or Settings), the weights,
 fit, KV cache, decode, prefill, serving and ZeRO templates draw it where it suits the problem, the problems stay
 realistic (the model fits or the parallelism is stated, the sequence within its context), and a problem is
 identified by template, seed and model; review rows record it."""

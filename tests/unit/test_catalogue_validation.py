@@ -1,4 +1,4 @@
-"""Validating catalogue files (issue #25): one clear error naming the file, the entry and the field; dense
+"""Validating catalogue files: one clear error naming the file, the entry and the field; dense
 figures only; user files in <saves>/catalogue/; `drill catalogue` and its JSON round trip."""
 
 from __future__ import annotations
@@ -191,10 +191,10 @@ def test_deep_nesting_is_a_clean_error():
         _check("x = " + "[" * 100_000)
 
 
-def test_the_readme_example_validates():
+def test_the_docs_example_validates():
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    block = readme.split("### Your own hardware", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "catalogue.md").read_text(encoding="utf-8")
+    block = doc.split("## Your own hardware", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
     entries = _check(block)
     assert [e["id"] for e in entries["accelerators"]] == ["lab_gpu"] and entries["models"][0]["id"] == "lab_13b"

@@ -186,7 +186,7 @@ def test_mixtral_active_params_match_top_2_routing():
     assert active == pytest.approx(m.active_params, rel=0.005)  # 12.88e9 vs the published 12.9B
 
 
-# --------------------------------------------------------------------------- realism facts (issue #14)
+# --------------------------------------------------------------------------- realism facts
 
 
 @pytest.mark.parametrize("gpu", GPUS, ids=lambda g: g.key)

@@ -1,4 +1,4 @@
-"""Cards say who uses which convention (issue #24 item 4): one short table per card, generated from the
+"""Cards say who uses which convention: one short table per card, generated from the
 conventions table (engine/formulas/conventions.py), fitting 80 columns in both languages."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An answer that follows another published convention is recognised and named (issue #24 item 3).
+"""An answer that follows another published convention is recognised and named.
 
 The grader evaluates the problem's own formula with each other row of engine/formulas/conventions.py (the
 problem's givens, one convention changed): an answer matching one within the correct band, and not the problem's

@@ -1,4 +1,4 @@
-"""A problem is identified by template, seed and convention set (issue #24 item 5).
+"""A problem is identified by template, seed and convention set.
 
 The learner's conventions (Settings → conventions, ``--convention key=value``) feed problem generation: the
 problem states them, computes with them and records them; every review row says which set it was graded under.

@@ -1,4 +1,4 @@
-"""The table of recognised conventions (issue #24; engine/formulas/conventions.py): one row per (input, value)."""
+"""The table of recognised conventions (engine/formulas/conventions.py): one row per (input, value)."""
 
 from __future__ import annotations
 

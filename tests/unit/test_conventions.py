@@ -1,4 +1,4 @@
-"""Conventions are inputs with a default (issue #24 item 1; the spec's part 3 "Conventions are inputs").
+"""Conventions are inputs with a default (the spec's part 3 "Conventions are inputs").
 
 Each convention is a quiet input: at its default the formula, its worked solution and ``drill calc`` read
 exactly as before (tests/unit/test_unchanged_values.py pins the problems); given another value, ``drill calc``

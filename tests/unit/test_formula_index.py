@@ -1,4 +1,4 @@
-"""The formula catalogue loads a topic module when one of its formulas is first asked for (issue #23 §6),
+"""The formula catalogue loads a topic module when one of its formulas is first asked for,
 through a cached index, and lists the catalogue in the same order whatever was loaded first."""
 
 from __future__ import annotations

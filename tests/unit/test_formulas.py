@@ -152,7 +152,7 @@ def _grad_accum(draw):
     return {"micro_batch": micro, "n_dp": dp, "global_batch": micro * dp * draw(ints(1, 64))}
 
 
-# Catalogue part 3 (the 2026 interview formulas, issue #26): ranges where every misconception is a real miss.
+# Catalogue part 3 (the 2026 interview formulas): ranges where every misconception is a real miss.
 PART3_TYPICAL = {
     "gpu_hours": lambda d: {"flops": d(fl(1e21, 1e25)), "peak_flops": d(st.sampled_from([312e12, 989e12])),
                             "mfu": d(fl(0.3, 0.6))},
@@ -329,7 +329,7 @@ def typical(draw, f):
         return {"gpu_bytes": gpu, "weight_bytes": w, "kv_bytes_per_seq": (gpu - w) / (draw(ints(8, 200)) + draw(fl(0.05, 0.95)))}
     if n == "micro_batches_for_bubble":
         return {"p": draw(ints(2, 16)), "target": draw(fl(0.02, 0.3))}
-    # serving, MoE, quantisation and attention IO (issue #15, bank part 2)
+    # serving, MoE, quantisation and attention IO (bank part 2)
     if n in ("attention_hbm_bytes", "attention_intensity"):  # N comparable with d or longer: the N² term matters
         return {"n": draw(st.sampled_from([256, 512, 1024, 4096, 32768])), "d": draw(st.sampled_from([64, 128])),
                 "bytes_per_elem": draw(st.sampled_from([2, 4]))}
@@ -413,7 +413,7 @@ def test_every_formula_evaluates_and_explains_itself(f, data):
     assert lines[0].startswith(f"{f.result_symbol or f.name} = ")
     assert lines[1].startswith("  = ") and lines[2].startswith("  = ")
     assert lines[2] == "  = " + result_text(v, f.unit)
-    assert fmt_whole(v) in lines[2]  # whole numbers exactly (issue 10 §5)
+    assert fmt_whole(v) in lines[2]  # whole numbers exactly
     if f.unit not in ("count", "ratio"):
         assert KINDS[f.unit] in lines[2]
 
@@ -501,7 +501,7 @@ def test_evaluate_reports_missing_inputs_and_bad_values():
 def test_read_inputs(name, texts, values):
     f = get(name)
     got, _ = f.read_inputs(texts)
-    # an omitted convention (issue #24) takes its default
+    # an omitted convention takes its default
     assert got == {**{i.name: i.default_value for i in f.inputs if i.quiet and i.name not in values}, **got}
     got = {k: v for k, v in got.items() if not (f.input(k).quiet and k not in texts)}
     assert got.keys() == values.keys()
@@ -577,7 +577,7 @@ def test_symbolic_forms_match_numeric_evaluation():
         assert float(sym.subs(subs)) == pytest.approx(f.evaluate(**env)), f.name
     phi, n = sympy.symbols("phi n_dp", positive=True)
     zero2 = get("zero2_bytes").symbolic()
-    zero2 = zero2.subs({s: 16 for s in zero2.free_symbols if s.name == "recipe"})  # the default recipe (issue #24)
+    zero2 = zero2.subs({s: 16 for s in zero2.free_symbols if s.name == "recipe"})  # the default recipe
     assert sympy.simplify(zero2 - (2 * phi + 14 * phi / n)) == 0
 
 

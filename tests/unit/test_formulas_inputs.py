@@ -59,7 +59,7 @@ def test_one_name_several_meanings_are_separate_declarations():
 
 def test_every_chinese_meaning_is_given_where_the_english_is():
     missing = [name for name, i in DECLARED.items() if not i.meaning_zh]
-    assert missing == []  # (SWIGLU_FFN's card read English in Chinese until 2026-12-03)
+    assert missing == []
 
 
 # --------------------------------------------------------------------------- the registry

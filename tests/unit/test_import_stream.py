@@ -1,4 +1,4 @@
-"""drill import streams (issue #28): the file is read, checked and written a piece at a time; what it reads is
+"""drill import streams: the file is read, checked and written a piece at a time; what it reads is
 what ``json.loads`` reads; the first problem names the row, the field and the line, and changes nothing."""
 
 import io

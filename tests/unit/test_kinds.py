@@ -1,4 +1,4 @@
-"""Answer kinds are classes the rest of the app asks (engine/kinds.py, issue 23 §3)."""
+"""Answer kinds are classes the rest of the app asks (engine/kinds.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The template kit (question_bank/kit.py, issue 23 §4): a given declared from the catalogue shows the catalogue's
+"""The template kit (question_bank/kit.py): a given declared from the catalogue shows the catalogue's
 figure, of the chip or model the problem's world runs on."""
 
 from __future__ import annotations

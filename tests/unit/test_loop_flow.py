@@ -1,4 +1,4 @@
-"""The learning loop as the app runs it (issue #27): peeks cap the grade, a chain's failed step is practised
+"""The learning loop as the app runs it: peeks cap the grade, a chain's failed step is practised
 alone the next day, scaffolds retire, chains wait for their steps, FSRS beside SM-2, the interview day."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue #29: "33 GB per GPU" is read only where the question asks a per-GPU figure; elsewhere it is refused with
+"""An answer of "33 GB per GPU" is read only where the question asks a per-GPU figure; elsewhere it is refused with
 its reason in both languages, never graded, never recorded.  The scope is declared, not read from the prose: a
 formula whose result is per device says so (engine.formulas.Formula.per_device), and an Ask may override it
 (question_bank.base.Ask.per_gpu)."""

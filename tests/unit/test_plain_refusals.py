@@ -1,4 +1,4 @@
-"""An answer that cannot be read is refused in the user's terms (issue #29 §6): what was not understood, as it
+"""An answer that cannot be read is refused in the user's terms: what was not understood, as it
 was typed, in English and Chinese; never the reader's own rewriting (``_Q0``), nor the words of the tools
 behind it.  A bare number that is the answer in another scale is not graded: it needs a unit (§7)."""
 
@@ -54,7 +54,7 @@ def test_per_gpu_is_read_and_said_where_the_question_asks_a_per_gpu_figure(text)
                                              ("33 GB 每卡", "每卡"), ("33 GB per device", "per device"),
                                              ("每卡 33 GB", "每卡"), ("33 GB/卡", "/卡")])
 def test_per_gpu_is_refused_where_the_question_asks_no_per_gpu_figure(text, qualifier):
-    """Issue #29: "33 GB per GPU" on a question about a total is not the answer read with a harmless word."""
+    """An answer of "33 GB per GPU" to a question about a total is not read as 33 GB with a harmless word."""
     en, zh = refusal(text)
     assert en == (f"read as 33 GB {qualifier}, but this question does not ask for a per-GPU figure: write the answer "
                   f"without {qualifier!r}")

@@ -1,4 +1,4 @@
-"""Readiness (issue #27 item 5): the fitted model lands near a simulated learner's true recall a week ahead,
+"""Readiness: the fitted model lands near a simulated learner's true recall a week ahead,
 and the fit's properties (probabilities, monotone in passes and time away, the order of the answers).
 Small and deterministic: the full simulation with every template is benchmarks/bench_learning.py."""
 
@@ -190,7 +190,7 @@ def test_readiness_is_a_probability_or_nothing_and_does_not_depend_on_the_order_
 def test_drill_plan_and_stats_show_the_learners_own_calibration_in_both_languages(tmp_path):
     """Five weeks of answers (the small learner's, on real templates): `drill plan` says the calibration with
     its Brier score and the share right by predicted chance, in English and Chinese; `drill stats --json`
-    keeps readiness's keys and adds the calibration's reliability table and topics (README)."""
+    keeps readiness's keys and adds the calibration's reliability table and topics (docs/scheduling.md)."""
     import json
 
     from engine.storage import Profile

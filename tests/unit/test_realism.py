@@ -1,4 +1,4 @@
-"""Realism (issue #14): every template, at every seed of the lane, describes a world that could exist.
+"""Realism: every template, at every seed of the lane, describes a world that could exist.
 
 The property: :func:`question_bank.realism.check` finds nothing in any generated problem.
 Each rule also has a problem built by hand that it must catch (and a near miss it must
@@ -168,7 +168,7 @@ def test_moe_active_catches_flops_from_the_total_parameter_count():
 
 
 def test_precision_catches_a_norm_in_fp8():
-    """Issue #26: concepts.why_norm_is_slow ran LayerNorm/Softmax "in fp8" at some seeds."""
+    """Norms, softmax and elementwise ops run in 16 bits: concepts.why_norm_is_slow never runs them "in fp8"."""
     assert _rules(_problem(World(gpu=H100, precision="fp8", row_ops=("LayerNorm",)))) == {"precision"}
     assert not realism.check(_problem(World(gpu=H100, precision="bf16", row_ops=("LayerNorm",))))
     assert not realism.check(_problem(World(gpu=H100, precision="fp8")))  # a GEMM in fp8 is fine
@@ -180,7 +180,7 @@ def test_precision_catches_a_norm_in_fp8():
 
 
 def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
-    """Issue #26: mfu.hfu and mfu.utilisation_chain asked HFUs up to 79-82 %."""
+    """No run reports an HFU above MAX_HFU: mfu.hfu and mfu.utilisation_chain stay below it at every seed."""
     inputs = {"tokens_per_s": 3.0e6, "phi": 7e9, "n_gpus": 1024, "peak_flops": 989e12}  # MFU 12.4 %, HFU 16.6 %
     assert not realism.check(_problem(formula="mfu", inputs=inputs))
     assert _rules(_problem(formula="mfu", inputs=inputs | {"tokens_per_s": 1.5e7})) == {"utilisation"}  # 62 %
@@ -196,7 +196,7 @@ def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
 
 
 def test_scale_up_catches_tensor_parallelism_across_pcie_cards():
-    """Issue #26: 8-way tensor parallelism across H100 PCIe cards (NVLink bridges join only pairs)."""
+    """No 8-way tensor parallelism across H100 PCIe cards (NVLink bridges join only pairs)."""
     pcie = hardware.get("h100_pcie")
     assert _rules(_problem(World(gpu=pcie, tp=8, n_gpus=8))) == {"scale_up"}
     assert not realism.check(_problem(World(gpu=pcie, tp=2, n_gpus=2)))
@@ -211,7 +211,7 @@ def test_every_rule_is_tested_here():
 
 
 def test_the_issue_cases_are_gone():
-    """The scenarios issue #14 found, by name: none of them is generated any more."""
+    """Known unrealistic scenarios, by name: none of them is generated."""
     seen = []
     for tid in ("roofline.chain_batching", "concepts.phase_bound", "concepts.memory_bound_fix"):
         for seed in SEEDS:

@@ -1,4 +1,4 @@
-"""engine.records.frozen behaves as the frozen dataclass it replaces (issue #23 §6: records defined without
+"""engine.records.frozen behaves as the frozen dataclass it replaces (records defined without
 compiling code at import)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The learning loop's rules beside SM-2 (issue #27), with an injected day: pace, the final stretch, interleaving,
+"""The learning loop's rules beside SM-2, with an injected day: pace, the final stretch, interleaving,
 chains and scaffolds, FSRS, readiness.  Simulations here are small (the full ones are in benchmarks/)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SM-2 as specified in issue #4 (the supermemo2 reading of Wozniak 1990)."""
+"""SM-2 in the supermemo2 package's reading of Wozniak 1990."""
 
 import copy
 from datetime import date, timedelta

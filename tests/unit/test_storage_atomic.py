@@ -1,4 +1,4 @@
-"""Every kind of write is atomic (issue #28): a fault at any file-system change it makes - a failed call (a full
+"""Every kind of write is atomic: a fault at any file-system change it makes - a failed call (a full
 disk) or a crash (the process dies there) - leaves the profile as it was before or as it is after, never
 neither.  The faults are injected in-process at ``durable.fault_point``, which every change passes."""
 

@@ -1,4 +1,4 @@
-"""Checksums and strict reading (issue #28): damage is reported naming the file, never read as fewer rows or
+"""Checksums and strict reading: damage is reported naming the file, never read as fewer rows or
 changed data; older saves without checksums still open; three backups; a save keeps its permission bits."""
 
 import json

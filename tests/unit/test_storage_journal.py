@@ -1,4 +1,4 @@
-"""The journal beside each log file (issue #28): every review is in two places before it is acknowledged, so
+"""The journal beside each log file: every review is in two places before it is acknowledged, so
 putting an older copy of a log file back (``cp X.bak X``) keeps the newest review, and a damaged journal loses
 nothing and is said."""
 

@@ -1,4 +1,4 @@
-"""Mock-interview results are as durable as reviews (issue #28): each is written to its journal
+"""Mock-interview results are as durable as reviews: each is written to its journal
 (``mocks.journal``) and to ``mocks.json`` before it is acknowledged, so an older copy put back, a damaged mocks
 file or a crash between the two writes keeps the newest result (the faults at every write point of a mock:
 tests/unit/test_storage_atomic.py)."""

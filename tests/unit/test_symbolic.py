@@ -18,7 +18,7 @@ from tests.problems import examples
 
 ALIASES = {"Φ": "phi", "N": "N"}
 ZERO = Expected("expression", "phi + 20*phi/N", aliases=tuple(ALIASES.items()))
-# issue #11: each power within its cap, but nested powers multiply the degree, and it passes the spot checks
+# each power within its cap, but nested powers multiply the degree, and it passes the spot checks
 HOSTILE = ("Φ + 20Φ/N + ((Φ+N)^16+1)^4/((Φ+N+1)^16+1)^4 - "
            "((Φ^2+2Φ*N+N^2)^8+1)^4/(((Φ+N+1)^2)^8+1)^4")
 

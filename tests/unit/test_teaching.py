@@ -1,4 +1,4 @@
-"""Solutions that teach (issue 13): every template's worked solution is a whiteboard derivation.
+"""Solutions that teach: every template's worked solution is a whiteboard derivation.
 
 Every template × several seeds: each step says where its factors come from or gives an
 intermediate value (not just formula → substitution → result), ends with a takeaway in
@@ -165,7 +165,7 @@ def test_decode_at_batch_1_says_bandwidth_sets_tokens_per_second():
 @pytest.mark.parametrize("tid, step", [("serving.quant_bits", 0), ("serving.quant_memory", 0),
                                        ("serving.chain_quantise", 0), ("serving.chain_quantise", 1)])
 def test_forgetting_the_group_scale_is_graded_wrong_and_named(tid, step):
-    """4 bits for int4 with an fp16 scale per 128 (4.125 bits) is wrong, not close, and named (issue #15)."""
+    """4 bits for int4 with an fp16 scale per 128 (4.125 bits) is wrong, not close, and named."""
     from engine.grading import WRONG, display_number, grade
     from question_bank.templates.serving import QUANT_SCHEMES
 

@@ -1,4 +1,4 @@
-"""Properties every registered template must have, over many seeds (issue #3, "Tests").
+"""Properties every registered template must have, over many seeds.
 
 For each template: the problem is well-formed in English and Chinese (and the
 Chinese givens and prompts are Chinese, not English with one CJK character), its
@@ -377,7 +377,7 @@ def _check_misconceptions(p) -> None:
             v = grade(display_number(m.value, e.unit_kind, e.unit), e)
             assert v.status != CORRECT, f"step {s.index + 1}: misconception {m.key} grades correct"
             if v.status == CONVENTION:
-                # a convention whose condition the problem meets gives this value (issue #24: a ring of 8 or more
+                # a convention whose condition the problem meets gives this value (a ring of 8 or more
                 # drops (n−1)/n by the JAX book's convention): it is named instead of the slip
                 assert all(c.row.when for c in v.convention), f"step {s.index + 1}: {m.key} graded a convention"
                 continue
@@ -478,7 +478,7 @@ def test_every_topic_is_represented():
 
 
 def test_chains_have_2_to_5_steps_and_there_are_at_least_8():
-    """A chain is a follow-up: at least one question after the first (issue #26's LoRA and batch chains are two
+    """A chain is a follow-up: at least one question after the first (the LoRA and batch chains are two
     steps: the parameters, then the memory they take), at most five."""
     lengths = {t.id: t.chain_length for t in TEMPLATES}
     odd = {tid: n for tid, n in lengths.items() if n != 1 and not 2 <= n <= 5}

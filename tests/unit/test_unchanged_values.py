@@ -2,7 +2,7 @@
 
 Two records, each from main before a round of work:
 
-* ``tests/fixtures/unchanged_problems.json`` (main 2d46a1f, before issue #23's refactors): for every template and
+* ``tests/fixtures/unchanged_problems.json`` (main 2d46a1f): for every template and
   seeds 1-40, each step's answer ``[kind, value, unit]`` (a choice's key, an expression's canonical text), and a
   short digest of the rendered prompt, worked solution and ``drill ask --json`` answer in English and Chinese;
   each template's formula card in both languages.  The texts are rendered by tests/tools/render_problem.py
@@ -11,10 +11,10 @@ Two records, each from main before a round of work:
 
       python -m tests.tools.render_problem TEMPLATE SEED --part solution --lang zh --against 2d46a1f
 
-  A change made on purpose (issues #25, #26) is listed in :data:`INTENDED` with its reason.  A template added
+  A change made on purpose is listed in :data:`INTENDED` with its reason.  A template added
   later is not in the record and is not compared; one removed from the bank must be listed too.
-* ``tests/fixtures/expected_values_main.json`` (main b04dabe, before issue #14): expected values at seeds 0-4;
-  the templates issue #14 redrew are in :data:`CHANGED`.
+* ``tests/fixtures/expected_values_main.json`` (main b04dabe): expected values at seeds 0-4;
+  the templates redrawn since are in :data:`CHANGED`.
 
 The problems are generated once per process (tests/problems.py) and shared with the property tests; ``make
 test-fast`` compares seed 1 only.
@@ -35,7 +35,7 @@ from tests.tools.render_problem import CARD, LANGS, PARTS, answers, digest, rend
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "expected_values_main.json"
 RECORDED = json.loads(FIXTURE.read_text(encoding="utf-8"))
 
-# Templates issue #14 changes on purpose, and why (their values for some seeds differ from main).
+# Templates changed on purpose, and why (their values for some seeds differ from main).
 CHANGED: dict[str, str] = {
     "roofline.chain_batching": "the model is redrawn until its weights fit on the one GPU it is served on",
     "memory.zero_given": "N_dp is redrawn until the per-GPU state could live on a real GPU",
@@ -50,7 +50,7 @@ CHANGED: dict[str, str] = {
     "mfu.train_flops_per_token": "s within the model's context",
     "mfu.mfu_given": "N redrawn until 16Φ/N fits each GPU",
     "mfu.mfu_from_step_time": "s within the model's context; N until 16Φ/N fits each GPU",
-    "inference.chain_capacity": "no fp8 weights on V100/A100; issue #26: TP within the chip's NVLink domain",
+    "inference.chain_capacity": "no fp8 weights on V100/A100; TP within the chip's NVLink domain",
     "inference.chain_decode": "no fp8 weights on V100/A100",
     "inference.max_batch_fit": "no fp8 weights on V100/A100",
     "inference.min_gpus_serving": "no fp8 weights on V100/A100",
@@ -59,9 +59,9 @@ CHANGED: dict[str, str] = {
     "concepts.phase_bound": "the model fits on the GPU; the prompt within its context",
     "concepts.why_norm_is_slow": "varied: a row-wise op or a GEMM, memory- or compute-bound by its intensity",
     "pipeline.schedule_chain": "redrawn when m already meets the bubble target",
-    "mfu.hfu": "issue #26: HFU at most 65 % (MFU drawn from 25-48 %)",
-    "mfu.utilisation_chain": "issue #26: HFU at most 65 % (MFU drawn from 25-48 %)",
-    "inference.decode_tps": "issue #26: TP within the chip's NVLink domain (no TP 4/8 over H100 PCIe)",
+    "mfu.hfu": "HFU at most 65 % (MFU drawn from 25-48 %)",
+    "mfu.utilisation_chain": "HFU at most 65 % (MFU drawn from 25-48 %)",
+    "inference.decode_tps": "TP within the chip's NVLink domain (no TP 4/8 over H100 PCIe)",
 }
 
 
@@ -101,20 +101,20 @@ ALL_PARTS = (VALUES,) + PARTS + (CARD,)
 # Reviewed changes from the record, each with its reason: (template, seed) or (template, seed, part) -> why.
 # ``seed`` None means every seed; ``part`` is one of ALL_PARTS (a card is per template: (template, None, "card")).
 # An entry that matches no difference is stale and fails the test: remove it.
-PCIE_TP = ("issue #26: tensor parallelism stays within the chip's NVLink domain: H100 PCIe cards pair over bridges, "
+PCIE_TP = ("tensor parallelism stays within the chip's NVLink domain: H100 PCIe cards pair over bridges, "
            "so a draw that needed TP 4 or 8 on them is redrawn")
-CONVENTION_STATED = ("issue #24 item 2, wording only: the problem states the convention it counts with (bytes per "
+CONVENTION_STATED = ("wording only: the problem states the convention it counts with (bytes per "
                      "parameter, model vs hardware FLOPs, tokens per parameter, the ring's (N−1)/N) in both languages; "
                      "values and solutions unchanged")
-CONVENTION_CARD = ("issue #24 item 4: the card's table of conventions, who counts which (from "
+CONVENTION_CARD = ("the card's table of conventions, who counts which (from "
                    "engine/formulas/conventions.py)")
-RECOMPUTE_TWICE = ("issue #24: train_time names 8ΦD with an MFU as a mistake (the recompute counted twice: MFU counts "
+RECOMPUTE_TWICE = ("train_time names 8ΦD with an MFU as a mistake (the recompute counted twice: MFU counts "
                    "6Φ by definition), so its misconceptions and its card list it")
-# issue #26 (bank3d): ridge_point names a new slip, quoting the 16-bit peak for a kernel in fp8 (roofline.fp8_chain
+# ridge_point names a new slip, quoting the 16-bit peak for a kernel in fp8 (roofline.fp8_chain
 # grades it); every card that shows the ridge-point formula lists it among the typical mistakes
 ZH_HIDDEN_DIM = "Chinese wording only: one term for d_model, 隐藏维度 (not 模型宽度); values unchanged"
 ZH_SWIGLU_FFN = "Chinese wording only: the card's symbol f (SwiGLU MLP inner size) in Chinese; values unchanged"
-RIDGE_16BIT = "issue #26: the ridge-point card lists the slip of quoting the bf16 peak for an fp8 kernel"
+RIDGE_16BIT = "the ridge-point card lists the slip of quoting the bf16 peak for an fp8 kernel"
 ZH_LOSS = ("Chinese wording only: Chinchilla's fit is lowest in 损失 (the bank's word), not in English loss; "
            "values unchanged")
 US_MICRO = ("the saved time's unit is written µs (it was written us, the same unit): the answer's unit field "
@@ -171,27 +171,27 @@ INTENDED: dict[tuple, str] = {
         "roofline.chain_interview", "roofline.classify_gemm", "roofline.ridge_named", "roofline.chain_flash_attention",
         "roofline.chain_layer_by_layer", "concepts.why_norm_is_slow", "concepts.memory_bound_fix",
         "concepts.optimisation_direction", "concepts.phase_bound")},
-    ("concepts.why_norm_is_slow", None): "issue #26: norms, softmax and elementwise ops run in 16 bits, never fp8 "
+    ("concepts.why_norm_is_slow", None): "norms, softmax and elementwise ops run in 16 bits, never fp8 "
                                          "(the seeds that drew fp8 for a row-wise op now use the chip's 16-bit format); "
                                          + ZH_CHOICES,
-    ("mfu.hfu", None): "issue #26: HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
-    ("mfu.utilisation_chain", None): "issue #26: HFU at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
-    ("communication.ddp_overlap_chain", None): "issue #26: each of the k buckets is its own AllReduce and pays the "
+    ("mfu.hfu", None): "HFU with full recomputation at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
+    ("mfu.utilisation_chain", None): "HFU at most 65 %, so the MFU is drawn from 25-48 %, not 25-60 %",
+    ("communication.ddp_overlap_chain", None): "each of the k buckets is its own AllReduce and pays the "
                                                "ring latency 2(N−1)α (step 2 asked the k buckets' total with one "
                                                "latency); the exposed time and the verdict follow",
-    ("memory.activation_model", None): "issue #26: the solution derives the model's own layer (GPT-style or "
+    ("memory.activation_model", None): "the solution derives the model's own layer (GPT-style or "
                                        "Llama-style: SwiGLU, GQA) before × L, the card shows both layers' formulas, "
                                        "and the 34sbh / 5as²b slips say they are a GPT-style layer's",
-    ("memory.activation_chain", None, "answer"): "issue #26: the whole-model step's 34sbh / 5as²b slips say they are "
+    ("memory.activation_chain", None, "answer"): "the whole-model step's 34sbh / 5as²b slips say they are "
                                                  "a GPT-style layer's",
-    ("memory.activation_chain", None, "card"): "issue #26: the whole-model formula's 34sbh / 5as²b slips say they are "
+    ("memory.activation_chain", None, "card"): "the whole-model formula's 34sbh / 5as²b slips say they are "
                                                "a GPT-style layer's; " + CONVENTION_CARD,
-    ("memory.activation_model", None, "card"): "issue #26: the card shows both layers' formulas; " + CONVENTION_CARD
+    ("memory.activation_model", None, "card"): "the card shows both layers' formulas; " + CONVENTION_CARD
                                                + "; " + SWIGLU_SOURCE,
     ("mfu.hfu", None, "card"): CONVENTION_CARD,
     ("mfu.utilisation_chain", None, "card"): CONVENTION_CARD,
     ("concepts.why_norm_is_slow", None, "card"): CONVENTION_CARD,
-    ("mfu.mfu_given", 37): "issue #26: rounding the throughput to 2 figures made the MFU 61 %: rounded down to 60 %",
+    ("mfu.mfu_given", 37): "rounding the throughput to 2 figures made the MFU 61 %: rounded down to 60 %",
     ("inference.chain_capacity", 2): PCIE_TP,
     ("inference.chain_capacity", 8): PCIE_TP,
     ("inference.chain_capacity", 15): PCIE_TP,

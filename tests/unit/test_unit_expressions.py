@@ -1,4 +1,4 @@
-"""Answers written as expressions of quantities with units (issue 10, §1-§2).
+"""Answers written as expressions of quantities with units.
 
 The property: for every numeric step of every template and many seeds, the expected
 value written on the whiteboard as the formula with the step's inputs *and their
@@ -317,7 +317,7 @@ def test_two_plausible_readings_are_refused_showing_both():
      "看起来你恰好小了 1000 倍：单位前缀错了；换算成 GB 是 9.664。"),
 ])
 def test_a_scale_slip_is_named(text, exp, en, zh):
-    """With its unit, a number off by a prefix is a named slip, graded (issue #29 §7)."""
+    """With its unit, a number off by a prefix is a named slip, graded."""
     v = grade(text, exp)
     assert v.status == WRONG and v.quality == 2
     assert v.message_in("en").endswith(en) and v.message_in("zh").endswith(zh)
@@ -333,7 +333,7 @@ def test_a_scale_slip_is_named(text, exp, en, zh):
     ("128", Expected("number", 131072.0, "bytes", "B"), "add a unit: 128 KiB is 131072 B", "128 KiB 即 131072 B"),
 ])
 def test_a_bare_number_in_another_scale_asks_for_its_unit(text, exp, en, zh):
-    """Without a unit, the same slip is not graded: the number needs its unit (issue #29 §7)."""
+    """Without a unit, the same slip is not graded: the number needs its unit."""
     v = grade(text, exp)
     assert v.status == INVALID and v.quality is None
     assert en in v.message_in("en") and zh in v.message_in("zh")

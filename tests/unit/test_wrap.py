@@ -1,4 +1,4 @@
-"""Text is broken where a person would break it (issue #29 §2): by display width (a Chinese character is two
+"""Text is broken where a person would break it: by display width (a Chinese character is two
 cells), a number never split from its unit, a short formula kept whole, Chinese broken between characters, a
 continuation under its bullet; the text itself never changes."""
 
