@@ -1,10 +1,10 @@
 """Immutable records that cost almost nothing to define: ``@frozen`` in place of ``@dataclass(frozen=True)``.
 
-Why our own (issue #23 §6, start-up): ``dataclasses.dataclass`` writes the source of six methods for
+Why our own (start-up time): ``dataclasses.dataclass`` writes the source of six methods for
 each class and compiles it with ``exec`` while the module is imported, and compiling is the dearest
 thing a Python program does at start-up: the app's records (``Ask``, ``Formula``, ``Step``,
 ``Verdict``...) cost 4-11 million instructions each, some 80 million of the first problem's start-up
-(callgrind, README "Start-up").  ``@frozen`` builds the same behaviour from a few shared functions and
+(callgrind; docs/performance.md).  ``@frozen`` builds the same behaviour from a few shared functions and
 closures, compiling nothing: ``attrs`` and ``msgspec`` were considered, but ``attrs`` compiles its
 methods too and ``msgspec`` is a compiled dependency for what is 100 lines here.
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import MISSING, Field, FrozenInstanceError
 from operator import itemgetter
-from typing import TYPE_CHECKING, dataclass_transform
+from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
 
 try:  # the C accessor collections.namedtuple uses for its fields
     from _collections import _tuplegetter
@@ -100,19 +100,22 @@ def __delattr__(self, name):
     raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
+_Record = TypeVar("_Record", bound=type)
+
+
 @dataclass_transform(frozen_default=True, field_specifiers=(Field,))
-def frozen(cls: type) -> type:
+def frozen(cls: _Record) -> _Record:
     """The class ``cls`` made an immutable record (see the module docstring)."""
     return _record(cls, frozen=True)
 
 
 @dataclass_transform(field_specifiers=(Field,))
-def mutable(cls: type) -> type:
+def mutable(cls: _Record) -> _Record:
     """The class ``cls`` made a record whose fields can be assigned (``@dataclass``): unhashable."""
     return _record(cls, frozen=False)
 
 
-def _record(cls: type, frozen: bool) -> type:
+def _record(cls: Any, frozen: bool) -> Any:
     names: list[str] = []
     defaults: dict = {}
     factories: dict = {}
@@ -274,12 +277,6 @@ def _named_tuple(typename: str, namespace: dict) -> type:
 class _NamedTupleMeta(type):
     def __new__(mcls, typename, bases, namespace):
         return _named_tuple(typename, namespace)
-
-
-def named(cls: type) -> type:
-    """``cls`` (an annotated class body) as a named tuple: as ``class cls(NamedTuple)``, in decorator form."""
-    namespace = dict(cls.__dict__)
-    return _named_tuple(cls.__name__, namespace)
 
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ carries the precision its figure really is (fp16 for the V100), and problems say
 
 from __future__ import annotations
 
-from engine.records import named
+from engine.records import NamedTuple
 
 GB = 1e9
 TB = 1e12
@@ -40,8 +40,7 @@ WEIGHT_ONLY: tuple[str, ...] = ("int8", "int4")
 
 # The catalogue's records are named tuples (engine.records.named): immutable and compared by value like
 # frozen dataclasses, and several times cheaper to define at import, which the app's first problem waits for.
-@named
-class GPU:
+class GPU(NamedTuple):
     """One accelerator: memory, memory bandwidth and dense peak compute per precision."""
 
     key: str  # short identifier: "h100_sxm"
@@ -104,8 +103,7 @@ class GPU:
 # was checked against), read and validated by question_bank.catalogue when a record is first needed.
 
 
-@named
-class SeedFigure:
+class SeedFigure(NamedTuple):
     """One row of the cheat-sheet's ridge table (C§5.2), as the seed quotes it."""
 
     name: str
@@ -131,8 +129,7 @@ SEED_SOURCE = "seed cheat-sheet C§5.2 (shared/seeds/002_9821af7750ba1ae9.txt, �
 # so its β is half (``one_way``).  Network figures are per port (one NIC port per GPU in DGX/HGX
 # systems) in Gb/s: 400 Gb/s = 50 GB/s each way.  PCIe is per x16 slot, each way.
 
-@named
-class Link:
+class Link(NamedTuple):
     """One interconnect: its one-way bandwidth per GPU (NVLink) or per port (network, PCIe)."""
 
     key: str

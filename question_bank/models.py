@@ -28,13 +28,12 @@ revisions: grouped like GQA); Falcon-7B is the MQA one (``multi_query: true``, 1
 
 from __future__ import annotations
 
-from engine.records import named
+from engine.records import NamedTuple
 
 HF = "https://huggingface.co"
 
 
-@named
-class Model:
+class Model(NamedTuple):
     """One model architecture, as published (a named tuple: immutable, and cheap to define at import)."""
 
     key: str

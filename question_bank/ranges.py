@@ -11,11 +11,10 @@ the range's date: ``f"{price} $/GPU-h ({r.as_of} cloud prices)"``.
 
 from __future__ import annotations
 
-from engine.records import named
+from engine.records import NamedTuple
 
 
-@named
-class Range:
+class Range(NamedTuple):
     """One range: [low, high] in ``unit``, as of ``as_of`` (YYYY[-MM[-DD]]), with its source."""
 
     id: str
