@@ -20,7 +20,7 @@ from ..messages import Twin
 from ..sm2 import ItemState
 from . import durable as _durable
 from . import journal, layout, mockfile, snapshots
-from .durable import DurableStorage, _flush, _fsync_dir, _open_db, check_meta
+from .durable import DurableStorage, check_meta, flush_db, fsync_dir, open_db
 from .errors import (
     BadProfileName,
     DamagedSave,
@@ -33,14 +33,14 @@ from .errors import (
 )
 from .jsonstream import ObjectStream
 from .layout import (
-    _NAME,
-    _SEGMENT,
     DEFAULT_SETTINGS,
     EXPORT_FORMAT,
     OPTIONAL_ROW_FIELDS,
+    PROFILE_NAME,
     RECENT_QUALITIES,
     ROW_FIELDS,
     SCHEMA_VERSION,
+    SEGMENT_FILE,
     backup_path,
     backup_paths,
     digest_path,
@@ -48,21 +48,21 @@ from .layout import (
     segment_path,
 )
 from .lock import ProfileLock, ReaderHandle
-from .recent import _NO_RECENT, ItemRecent, _recent_columns, recent_of
+from .recent import NO_RECENT, ItemRecent, recent_columns, recent_of
 from .segments import file_identity, read_digest, row_sum, segment_rows, write_digest
 from .transfer import export_chunks, exported, swap_in
 from .validation import (
     STREAMED,
-    _copy,
-    _day_ok,
-    _is_int,
-    _plain_problem,
-    _row_copy,
-    _text_ok,
+    day_ok,
+    is_int,
     members_of,
     mock_problem,
+    plain_copy,
+    plain_problem,
+    row_copy,
     row_problem,
     setting_problem,
+    text_ok,
 )
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class Profile:
         memory) and writes nothing, not even the caches; recording raises
         ``ValueError``.  A file replaced between two reads is read again.
         """
-        if not isinstance(name, str) or not _NAME.fullmatch(name):
+        if not isinstance(name, str) or not PROFILE_NAME.fullmatch(name):
             raise BadProfileName(name)
         root = Path(root)
         if (unusable := saves_problem(root)) is not None:
@@ -237,9 +237,9 @@ class Profile:
                         pass
         folder = self.path / "reviews"
         self._segments = sorted(int(m.group(1)) for p in (folder.iterdir() if folder.is_dir() else ())
-                                if (m := _SEGMENT.fullmatch(p.name)))
-        self._state_db = _open_db(self.path / "state.json")
-        self._mock_db = _open_db(self.path / "mocks.json")
+                                if (m := SEGMENT_FILE.fullmatch(p.name)))
+        self._state_db = open_db(self.path / "state.json")
+        self._mock_db = open_db(self.path / "mocks.json")
         self._seg_db, self._seg_n, self._seg_rows = None, 0, []
         fresh_state = not (self.path / "state.json").exists()
         self._read_state()
@@ -256,17 +256,17 @@ class Profile:
         path = self.path / "state.json"
         meta = check_meta(self._state_db.storage.read(), path, "state", empty_ok=True)
         next_id, undo = meta.get("next_id", 1), meta.get("undo")
-        if not _is_int(next_id) or next_id < 1 or not (undo is None or _is_int(undo)):
+        if not is_int(next_id) or next_id < 1 or not (undo is None or is_int(undo)):
             raise self._damaged(path, "its review counter is not a whole number")
         self._next_id, self._undo = next_id, undo
         tip = meta.get("tip")
-        self._tip = tip if isinstance(tip, list) and len(tip) == 2 and _is_int(tip[0]) else None
+        self._tip = tip if isinstance(tip, list) and len(tip) == 2 and is_int(tip[0]) else None
         self._states: dict[str, ItemState] = {}
         self._state_ids: dict[str, int] = {}
         for doc in self._state_db.table("states").all():
             try:
                 item = doc.get("item")
-                if not isinstance(item, str) or not item or not _text_ok(item):
+                if not isinstance(item, str) or not item or not text_ok(item):
                     raise ValueError("an item state without an item id")
                 self._states[item] = ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
             except ValueError as e:
@@ -278,7 +278,7 @@ class Profile:
         self.ignored_settings = {key: p for key, value in stored.items()
                                  if (p := setting_problem(key, value)) is not None}
         self._ignored_raw = {k: v for k, v in stored.items()  # (not one that cannot be written back: NaN...)
-                             if k in self.ignored_settings and _plain_problem(v, k) is None}
+                             if k in self.ignored_settings and plain_problem(v, k) is None}
         self._settings = {k: v for k, v in stored.items() if k not in self.ignored_settings}
         self._days, self._days_whole = ({} if not meta else self._stored_days(next_id)), True
         self._recent, self._recent_whole = ({} if not meta else self._stored_recent(next_id)), True
@@ -293,7 +293,7 @@ class Profile:
         counts = doc.get("counts") if doc is not None else None
         if doc is None or doc.get("next_id") != next_id or type(counts) is not dict:
             return None
-        if not all(type(d) is str and _day_ok(d) and type(n) is int and n >= 1 for d, n in counts.items()):
+        if not all(type(d) is str and day_ok(d) and type(n) is int and n >= 1 for d, n in counts.items()):
             return None
         return dict(counts)
 
@@ -324,7 +324,7 @@ class Profile:
         path = self._seg_path(n)
         if not self.read_only:
             self._forget_digest(path)  # the newest segment changes: it has no digest
-        self._seg_db = _open_db(path)
+        self._seg_db = open_db(path)
         self._seg_n = n
         tables = self._seg_db.storage.read()
         self._seg_rows = segment_rows(tables, path)
@@ -339,7 +339,7 @@ class Profile:
             j = journal.read_journal(jpath)
         except OSError as e:
             raise ReadFailed(jpath, e) from None
-        seq = seq if _is_int(seq) and seq >= 0 else 0
+        seq = seq if is_int(seq) and seq >= 0 else 0
         rows = {r["id"]: r for r in self._seg_rows}
         problem = journal.step_problem(j, seq, rows)
         self._jrows, self._jseq, self._jsize = (j.rows_at(), j.seq, j.size) if problem is None else (rows, seq, 0)
@@ -352,7 +352,7 @@ class Profile:
                     reviews.insert(Document(r, doc_id=r["id"]))
                 self._seg_db.table("meta").upsert(Document(journal.segment_meta(j.seq, j.size), doc_id=1))
                 try:
-                    _flush(self._seg_db)
+                    flush_db(self._seg_db)
                 except OSError as e:
                     self._seg_db.storage._cache_modified_count = 0
                     self.state_behind = save_failed(e, path)
@@ -373,7 +373,7 @@ class Profile:
                     if seq < 1 or self._seg_db.table("meta").get(doc_id=1).get("jsize") != self._jsize:
                         self._seg_db.table("meta").upsert(Document(journal.segment_meta(self._jseq, self._jsize),
                                                                    doc_id=1))
-                        _flush(self._seg_db)
+                        flush_db(self._seg_db)
                 except OSError as e:  # the next write tries again
                     self._jrows, self._jseq, self._jsize = rows, seq, 0
                     self.state_behind = save_failed(e, jpath)
@@ -456,7 +456,7 @@ class Profile:
         self._count_day(row["date"], 1)
         if self._recent is not None:
             item = row["item"]
-            self._recent[item] = self._recent.get(item, _NO_RECENT).after(row["quality"], row["step"],
+            self._recent[item] = self._recent.get(item, NO_RECENT).after(row["quality"], row["step"],
                                                                           row["verdict"], row["date"])
 
     def _count_day(self, day: str, change: int) -> None:
@@ -506,7 +506,7 @@ class Profile:
         else:
             db.drop_table("recent")
         try:
-            _flush(db)
+            flush_db(db)
         except OSError as e:
             raise save_failed(e, self.path / "state.json") from e
         self._undo, self._unsaved, self.state_behind, self._tip = undo, 0, None, tip
@@ -520,7 +520,7 @@ class Profile:
         self._check_writer()
         if (p := row_problem(row, stored=False)) is not None:
             raise InvalidDocument(f"review row: {p}")
-        stored = _copy({k: row[k] for k in ROW_FIELDS[1:] + OPTIONAL_ROW_FIELDS if k in row})
+        stored = plain_copy({k: row[k] for k in ROW_FIELDS[1:] + OPTIONAL_ROW_FIELDS if k in row})
         stored = {"id": self._next_id, **stored}
         # a full segment is closed unless its newest row is a chain's step: a chain's last step and its whole
         # row stay in one file, so a re-grade of them is one write (a segment may hold a few rows more)
@@ -555,14 +555,14 @@ class Profile:
         self._unsaved += 1
         if self._unsaved >= layout.STATE_EVERY and not self._batch:
             self._save_state()  # the row is durable now: a state file that cannot be written is not a failure
-        return _copy(stored)
+        return plain_copy(stored)
 
     def _open_segment_new(self, n: int) -> None:
         if self._seg_db is not None:
             self._seg_db.storage.storage.close()
         self._forget_digest(self._seg_path(n))
         self._jrows, self._jseq, self._jsize = {}, 0, 0  # (a journal left by a file of that number is cut off)
-        self._seg_db = _open_db(self._seg_path(n))
+        self._seg_db = open_db(self._seg_path(n))
         self._seg_db.table("meta").insert(Document({"schema": SCHEMA_VERSION, "kind": "reviews"}, doc_id=1))
         self._seg_n, self._seg_rows = n, []
         self._segments.append(n)
@@ -628,7 +628,7 @@ class Profile:
         journal.append(jpath, line, self._jsize)
         db.table("meta").upsert(Document(journal.segment_meta(seq, self._jsize + len(line)), doc_id=1))
         try:
-            _flush(db)
+            flush_db(db)
         except OSError as e:
             journal.cut_back(jpath, self._jsize)
             db.table("meta").upsert(Document(journal.segment_meta(self._jseq, self._jsize), doc_id=1))
@@ -664,7 +664,7 @@ class Profile:
             self._seg_rows.pop()
             self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
             self._next_id = row["id"]
-            return _copy(row)
+            return plain_copy(row)
         try:
             self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
         except OSError:  # nothing changed on disk: nothing changes here either
@@ -674,7 +674,7 @@ class Profile:
             self._remove_last_row()
         except OSError as e:  # the state file says the row is undone: the next open removes it
             self.state_behind = save_failed(e, self._seg_path(self._seg_n))
-        return _copy(row)
+        return plain_copy(row)
 
     def _remove_last_row(self) -> None:
         """Remove the newest row from the log: from its file, or the file itself when it holds no other row
@@ -707,7 +707,7 @@ class Profile:
         self._flush_segment()
 
     def _after_segment_removed(self, path: Path) -> None:
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
         self._segments.pop()
         if self._segments:
             self._open_segment(self._segments[-1])
@@ -754,11 +754,11 @@ class Profile:
 
     def mocks(self) -> list[dict]:
         self._check_open()
-        return [_copy({**d, "id": d.doc_id}) for d in sorted(self._mock_db.table("mocks").all(),
+        return [plain_copy({**d, "id": d.doc_id}) for d in sorted(self._mock_db.table("mocks").all(),
                                                              key=lambda d: d.doc_id)]
 
     def last_review(self) -> dict | None:
-        return _row_copy(self._seg_rows[-1]) if self._seg_rows else None
+        return row_copy(self._seg_rows[-1]) if self._seg_rows else None
 
     def _rows_of(self, n: int) -> list[dict]:
         """The rows of segment ``n``: the newest from memory, older ones read (read-only) from disk."""
@@ -779,7 +779,7 @@ class Profile:
         for n in list(self._segments):
             rows = self._rows_of(n)
             if rows is self._seg_rows:  # rows kept in memory: hand out copies
-                yield from [_row_copy(r) for r in rows]
+                yield from [row_copy(r) for r in rows]
             else:  # just read from disk: nobody else holds them
                 yield from rows
 
@@ -806,7 +806,7 @@ class Profile:
             out[:0] = [r for r in rows if r["date"] == day]
             if rows and not any(r["date"] >= day for r in rows):  # (an emptied newest file: read on)
                 break
-        return [_row_copy(r) for r in out]
+        return [row_copy(r) for r in out]
 
     def study_days(self) -> dict[date, int]:
         """How many review rows (chain steps included) were recorded on each of the learner's days.
@@ -868,7 +868,7 @@ class Profile:
         whole_row = False
         for n in reversed(self._segments):
             if n == self._seg_n and self._seg_db is not None:
-                rows = reversed(list(_recent_columns(self._seg_rows[:-1])))
+                rows = reversed(list(recent_columns(self._seg_rows[:-1])))
             else:
                 try:
                     d = self._digest_of(n)
