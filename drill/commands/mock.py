@@ -104,7 +104,7 @@ def _print_plan(args: argparse.Namespace) -> int:
 
 def _profile_weakness(args: argparse.Namespace) -> dict[str, float]:
     """The learner's weakness figures, for a personal (unseeded) plan (no log read)."""
-    from drill.core.flow import weakness_of
+    from drill.core.mock import weakness_of
     from drill.core.paths import open_profile
 
     with open_profile(args.saves, args.profile, read_only=True,  # a reader: works while the app is open

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from engine.session import QUEUE_KEY  # templates the next practice session asks first
 
 if TYPE_CHECKING:
+    from drill.core.context import AppContext
     from engine.mock import MockPlan, MockRun, MockSettings, Report
     from engine.storage import Profile
     from question_bank.base import Problem
@@ -139,7 +140,7 @@ class MockSave:
 
         Returns the stored record; raises ``SaveFailed`` (:meth:`progress` says what is stored by then).
         """
-        from drill.core.flow import learning
+        from drill.core.settings import learning
         from engine.mock import review_rows
 
         if self.stored is None:
@@ -191,3 +192,16 @@ def format_clock(seconds: float, *, up: bool = False) -> str:
     h, rest = divmod(s, 3600)
     m, sec = divmod(rest, 60)
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+def weakness(ctx: "AppContext") -> dict[str, float]:
+    """Template id -> weakness in [0, 1] for a weighted mock (:func:`engine.mock.weakness_figures`),
+    from the qualities of each template's latest answers kept in the state file: the log is not read."""
+    return weakness_of(ctx.profile)
+
+
+def weakness_of(profile: "Profile") -> dict[str, float]:
+    """:func:`weakness` of an open profile (for a command that has no app context)."""
+    from engine.mock import weakness_figures
+
+    return weakness_figures({"item": item, "quality": q} for item, r in profile.recent().items() for q in r.qualities)

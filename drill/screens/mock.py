@@ -35,7 +35,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
-from drill.core import flow
 from drill.core import mock as glue
 from drill.core.i18n import placeholder, points, t, template_title, topic_name
 from drill.core.mock import format_clock
@@ -180,7 +179,7 @@ class MockSetupScreen(_MockScreen):
         try:
             settings = self.settings()
             if settings.weighted and self._weakness is None:  # read the history once, not per keystroke
-                self._weakness = flow.weakness(self.ctx)
+                self._weakness = glue.weakness(self.ctx)
             self.plan = glue.make_plan(settings, weakness=self._weakness)
         except MockError as e:
             self.plan = None
@@ -403,7 +402,7 @@ class MockRunScreen(_MockScreen):
     def on_mount(self) -> None:
         if self.plan is None:  # opened by name: a default 30-minute mock
             settings = glue.make_settings(new_seed=self.ctx.new_seed)
-            self.plan = glue.make_plan(settings, weakness=flow.weakness(self.ctx))
+            self.plan = glue.make_plan(settings, weakness=glue.weakness(self.ctx))
         self.run, self.problems = glue.begin_run(self.plan, self.now())
         self.show_slot()
         self.set_interval(self.TICK, self.tick)

@@ -295,7 +295,7 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
 
 
 # The settings the app reads, each with the check of its value (any other name holds plain bounded JSON).
-# Their users: engine.session (new_per_day, queued_items), drill.core.flow (reviews_per_day, interview,
+# Their users: engine.session (new_per_day, queued_items), drill.core.settings (reviews_per_day, interview,
 # scheduler, step_drills), the language (lang), drill.screens.card (cards_seen, card_before_new),
 # drill.commands.mock ("mock": the last setup).
 _LANGS_SAID = " or ".join(repr(lang) for lang in LANGS)  # 'en' or 'zh'
