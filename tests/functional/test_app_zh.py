@@ -15,7 +15,8 @@ from textual.widgets import Input
 
 from drill.app import DrillApp
 from drill.core.context import AppContext
-from drill.screens.mock import MockRunScreen, MockSetupScreen
+from drill.screens.mock_run import MockRunScreen
+from drill.screens.mock_setup import MockSetupScreen
 from drill.screens.practice import ASKING, FEEDBACK
 from engine.grading import display_number
 from tests.functional.app_support import submit, sync, text_of

@@ -196,7 +196,7 @@ async def test_clicking_a_header_sorts_and_clicking_again_reverses(profile):
 
 @sync
 async def test_mocks_tab_charts_scores_and_opens_a_report(profile):
-    from drill.screens.mock import MockReportScreen
+    from drill.screens.mock_report import MockReportScreen
 
     today = ctx_for(profile).today()
     profile.record(review_row(item="roofline.ridge_point", topic="roofline", seed=1, quality=5, verdict="correct",

@@ -29,7 +29,8 @@ def test_every_ui_string_exists_in_both_languages_with_the_same_fields():
 
 def test_every_key_binding_of_the_app_is_named_in_the_table():
     from drill.app import SCREEN_PATHS, DrillApp, screen_class
-    from drill.screens.mock import ConfirmEndScreen, GoBackScreen, MockRunScreen, SolutionScreen
+    from drill.screens.mock_report import SolutionScreen
+    from drill.screens.mock_run import ConfirmEndScreen, GoBackScreen, MockRunScreen
 
     screens = [screen_class(n) for n in SCREEN_PATHS if n != "stats"]  # stats names its keys in its own table
     for cls in [DrillApp, MockRunScreen, GoBackScreen, ConfirmEndScreen, SolutionScreen] + screens:
