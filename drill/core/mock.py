@@ -15,7 +15,8 @@ from engine.session import QUEUE_KEY  # templates the next practice session asks
 
 if TYPE_CHECKING:
     from drill.core.context import AppContext
-    from engine.mock import MockPlan, MockRun, MockSettings, Report
+    from engine.mock import MockPlan, MockRun, MockSettings
+    from engine.mock_report import Report
     from engine.storage import Profile
     from question_bank.base import Problem
 
@@ -96,7 +97,7 @@ def begin_run(plan: "MockPlan", now: float) -> tuple["MockRun", list["Problem"]]
 class MockSave:
     """Saving a finished mock: its record (``Profile.add_mock``), then its answers as ``mock`` review rows (a
     template's first answer anywhere, a due template and a lapse (quality < 3) move its schedule,
-    :func:`engine.mock.review_rows`, so a missed question is due the next day).
+    :func:`engine.mock_report.review_rows`, so a missed question is due the next day).
 
     A write may fail (``engine.storage.SaveFailed``: a full disk, no permission...), so this is built once,
     when the mock ends, and :meth:`write` may be called again until it succeeds, storing nothing twice.
@@ -116,7 +117,7 @@ class MockSave:
     def __init__(self, profile: "Profile", run: "MockRun") -> None:
         from datetime import timezone
 
-        from engine.mock import build_report, mock_record, review_rows
+        from engine.mock_report import build_report, mock_record, review_rows
         from engine.session import iso_utc
 
         self.report = build_report(run, profile.mocks())
@@ -141,7 +142,7 @@ class MockSave:
         Returns the stored record; raises ``SaveFailed`` (:meth:`progress` says what is stored by then).
         """
         from drill.core.settings import learning
-        from engine.mock import review_rows
+        from engine.mock_report import review_rows
 
         if self.stored is None:
             self.stored = profile.add_mock(self.record)
@@ -170,7 +171,7 @@ class MockSave:
 
 def report_of(profile: "Profile", record: Mapping) -> "Report":
     """The report of a saved mock, compared with the mocks saved before it."""
-    from engine.mock import report_from_record
+    from engine.mock_report import report_from_record
 
     earlier = [m for m in profile.mocks() if m["id"] < record.get("id", float("inf"))]
     return report_from_record(record, earlier)
@@ -178,7 +179,7 @@ def report_of(profile: "Profile", record: Mapping) -> "Report":
 
 def queue_missed(profile: "Profile", report: "Report") -> list[str]:
     """Add the report's missed templates to the queue the next practice session asks first."""
-    from engine.mock import queue_missed as merged
+    from engine.mock_report import queue_missed as merged
 
     queued = profile.settings().get(QUEUE_KEY) or []
     new = merged([q for q in queued if isinstance(q, str)], report)
