@@ -21,8 +21,10 @@ import math
 from typing import Any, ClassVar
 
 from . import expr as ex
-from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
+from .answers import Parsed, Unreadable, parse_quantity
+from .choices import Choice, parse_choice
 from .messages import Msg, Said, Twin, join, say
+from .symbolic_answers import parse_expression
 from .units import BIN, KINDS, PREFIXED, UNIT_KINDS, fmt_plain, fmt_whole, lookup
 from .verdicts import (
     ANSWER_KINDS,
@@ -410,7 +412,7 @@ def _matching(x: float, e: float, misses: tuple[Miss, ...], exp: Expected) -> li
 
 @register
 class ChoiceKind(AnswerKind):
-    """One of a question's :class:`~engine.answers.Choice` s, by key, alias, Chinese label or number."""
+    """One of a question's :class:`~engine.choices.Choice` s, by key, alias, Chinese label or number."""
 
     name = "choice"
 

@@ -16,7 +16,8 @@ from typing import Any
 from engine.records import NamedTuple, frozen
 
 from . import expr as ex
-from .answers import Choice, Parsed, Unreadable
+from .answers import Parsed, Unreadable
+from .choices import Choice
 from .messages import Msg, Said, Twin, say
 from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.grading import Expected, Miss
 from engine.mock import (
     ANSWERED,
