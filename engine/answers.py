@@ -238,7 +238,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
     or in base units when none is given.  A unit of another kind is unreadable
     for this question, with a message that names both kinds.  ``per_gpu``: the
     question asks a per-GPU figure, so a trailing "per GPU" (``/GPU``, ``每卡``)
-    is read (and said); otherwise it is refused with its reason (issue #29).
+    is read (and said); otherwise it is refused with its reason.
     """
     if not isinstance(text, str):
         return Unreadable(str(text), say("not_text"))
@@ -321,7 +321,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
     return Parsed(text, unit.to_base(number), kind, sym, tuple(notes))
 
 
-# Refusals in the user's terms (issue #29): what was not understood, as typed; never the reader's own rewriting.
+# Refusals in the user's terms: what was not understood, as typed; never the reader's own rewriting.
 _ABOUT_THE_TEXT = ("expr.decimal", "expr.number_too_small", "expr.hash", "expr.stray")
 # "per GPU", "/GPU", "per device", "每卡": a qualifier the question already states (a note says it was read so)
 _PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|/\s*(?:张|块)?卡"

@@ -5,7 +5,7 @@ choices (``memory-bound``), a symbolic expression (``2Φ + 14Φ/N``) or a parall
 layout (``tp=8 pp=2 dp=4``).  Each kind is a class here that knows how to read,
 grade, show and explain an answer of its kind; everything else (the grader, the
 bank, the app's answer box, ``drill ask``) asks the kind instead of testing its
-name, so adding a kind is one class in this module (issue 23 §3).
+name, so adding a kind is one class in this module.
 
 :attr:`engine.grading.Expected.kind` stays the kind's *name*, which is what save
 files and ``--json`` output hold; :func:`register` puts each class in
@@ -227,7 +227,7 @@ def _matches(x: float, value: float, exp: Expected) -> bool:
 
 def _by_convention(x: float, e: float, exp: Expected) -> tuple[ByConvention, ...]:
     """The other published conventions whose answer ``x`` is (within the correct band), all of them when several
-    give that value; none when a named misconception of the template is nearer (a mistake still wins: issue #24).
+    give that value; none when a named misconception of the template is nearer (a mistake still wins).
 
     A misconception giving the same value as a convention is the one named (12 B per parameter is also "counted
     only the AdamW states"), unless the convention holds under a condition the problem meets: a large ring's

@@ -90,7 +90,7 @@ class Report:
 
 def score_percent(score: Mapping[str, int]) -> float:
     """Correct counts one, right by another published convention one (an interviewer accepts it once it is
-    stated: issue #24), close one half; out of every question (unanswered included)."""
+    stated), close one half; out of every question (unanswered included)."""
     total = sum(int(score.get(k, 0)) for k in VERDICTS)
     if not total:
         return 0.0

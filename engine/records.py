@@ -1,6 +1,6 @@
 """Immutable records that cost almost nothing to define: ``@frozen`` in place of ``@dataclass(frozen=True)``.
 
-Why our own (issue #23 §6, start-up): ``dataclasses.dataclass`` writes the source of six methods for
+Why our own (start-up time): ``dataclasses.dataclass`` writes the source of six methods for
 each class and compiles it with ``exec`` while the module is imported, and compiling is the dearest
 thing a Python program does at start-up: the app's records (``Ask``, ``Formula``, ``Step``,
 ``Verdict``...) cost 4-11 million instructions each, some 80 million of the first problem's start-up

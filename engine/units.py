@@ -109,7 +109,7 @@ class UnitKind(NamedTuple):
 
     Parsing, grading and showing a quantity read these flags instead of testing
     the kind's name (``kind in ("count", "ratio")``), so a new kind is one row of
-    :data:`UNIT_KINDS` (issue 23 §3).
+    :data:`UNIT_KINDS`.
     """
 
     name: str
@@ -428,7 +428,7 @@ def whole_digits(x: float) -> int:
     """Significant digits of a whole number held exactly (131072 -> 6, 1.4e11 -> 2); 0 if ``x`` is not one.
 
     Whole numbers (bytes, counts, FLOPs of whole inputs) are shown exactly: rounding to significant
-    figures is for values that are not whole (issue 10 §5).  Exact means below 2^53.
+    figures is for values that are not whole.  Exact means below 2^53.
     """
     x = float(x)
     if not math.isfinite(x) or not x or not x.is_integer() or abs(x) >= 2.0**53:

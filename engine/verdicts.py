@@ -22,7 +22,7 @@ from .messages import Msg, Said, Twin, say
 from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
 CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
-# right by another published convention than the problem's own (issue #24): a pass, quality 3
+# right by another published convention than the problem's own: a pass, quality 3
 CONVENTION = "convention"
 # the statuses of a graded answer that count as passed (a review that is not a lapse): stats, the mock report, SM-2
 PASSED = (CORRECT, CONVENTION, CLOSE)
@@ -105,10 +105,10 @@ class Expected:
     aliases: tuple[tuple[str, str], ...] = ()
     integer: bool = False  # counts such as "how many GPUs": must be the exact integer
     # misconceptions that land within tolerance here (question_bank Step.too_close): an answer that matches
-    # one is correct, and the feedback says it is an approximation of ``formula`` (issue 10 §6)
+    # one is correct, and the feedback says it is an approximation of ``formula``
     approximations: tuple["Approximation", ...] = ()
     formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
-    # the answers under the other published conventions of the formula's inputs (issue #24): an answer matching
+    # the answers under the other published conventions of the formula's inputs: an answer matching
     # one, and not the problem's own, is graded ``convention`` and the convention is named
     conventions: tuple[ByConvention, ...] = ()
     layout: Any = None  # layout answers: the engine.layout.LayoutRules any correct layout meets

@@ -329,7 +329,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "notes": list(v.notes_in(lang)),
         "approximation": v.approximation_in(lang),
         # right by another published convention (status convention), or correct and nearer another convention's
-        # value: {key, source, own_value, label} (issue #24); None otherwise
+        # value: {key, source, own_value, label}; None otherwise
         "convention": v.convention_dict(lang),
         "message": v.message_in(lang),
         # nothing graded (an unreadable answer, a bare number that needs its unit): the answer and its worked

@@ -25,10 +25,10 @@ class Learning(NamedTuple):
 
 INTERVIEW_KEY = "interview"
 REVIEWS_KEY = "reviews_per_day"
-HARDWARE_KEY = "hardware"  # the accelerator practice draws (issue #25): an id, or None for the catalogue's mix
-MODEL_KEY = "model"  # the model practice draws (issue #25): an id, or None for the catalogue's mix
+HARDWARE_KEY = "hardware"  # the accelerator practice draws: an id, or None for the catalogue's mix
+MODEL_KEY = "model"  # the model practice draws: an id, or None for the catalogue's mix
 SCHEDULER_KEY = "scheduler"
-# Settings → conventions (issue #24): the profile's setting "conventions" holds the choosable conventions off their
+# Settings → conventions: the profile's setting "conventions" holds the choosable conventions off their
 # default (engine.convention_set); each is a field of the Settings screen keyed "convention-KEY".
 CONVENTIONS_KEY = "conventions"
 CONVENTION_FIELD = "convention-"

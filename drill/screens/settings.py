@@ -28,7 +28,7 @@ from engine.schedule.stretch import STRETCH_DAYS as FINAL_STRETCH
 from engine.session import PACE_WARNING
 from engine.storage import SaveFailed
 
-# Settings → conventions (issue #24): one field per choosable convention (engine.convention_set), after the others
+# Settings → conventions: one field per choosable convention (engine.convention_set), after the others
 FIELDS = (("new_per_day", "settings.new_per_day"), (settings.REVIEWS_KEY, "settings.reviews_per_day"),
           (settings.INTERVIEW_KEY, "settings.interview"), (settings.HARDWARE_KEY, "settings.hardware"),
           (settings.MODEL_KEY, "settings.model"), (settings.SCHEDULER_KEY, "settings.scheduler")) + tuple(

@@ -24,10 +24,10 @@ SEGMENT_FILE = re.compile(r"(\d{6})\.json")
 ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "value", "verdict", "quality",
               "seconds", "mode", "scheduled", "before", "after")
 # Fields a row has only when they apply: "hardware", the accelerator id a problem was drawn on (drill ... --hardware
-# ID, issue #25): with template and seed it identifies the problem.  A row without it is as before.
-# "conventions" (issue #24): the conventions the problem was drawn and graded under, off their default
+# ID): with template and seed it identifies the problem; a row without it was drawn on the catalogue's mix.
+# "conventions": the conventions the problem was drawn and graded under, off their default
 # (engine.convention_set: {"bytes_per_param": "18"}); a row without it was graded under the seeds' conventions.
-# "model" (issue #25): the model id a problem was drawn of (drill ... --model ID), as "hardware".
+# "model": the model id a problem was drawn of (drill ... --model ID), as "hardware".
 OPTIONAL_ROW_FIELDS = ("hardware", "conventions", "model")
 HARDWARE_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator or model id (question_bank.catalogue)
 

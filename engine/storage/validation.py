@@ -316,7 +316,7 @@ SETTINGS: dict[str, Any] = {
     "mock": _mock_setup_problem,
     "hardware": lambda k, v: (None if v is None or (type(v) is str and HARDWARE_ID.fullmatch(v))
                               else f"{k} must be an accelerator id or null, not {v!r:.80}"),
-    "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions (issue #24)
+    "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions
     "model": lambda k, v: (None if v is None or (type(v) is str and HARDWARE_ID.fullmatch(v))
                            else f"{k} must be a model id or null, not {v!r:.80}"),
 }
