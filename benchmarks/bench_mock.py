@@ -12,7 +12,8 @@ import random
 import time
 
 from drill.core.mock import begin_run, candidates, make_plan
-from engine.mock import MockSettings, build_report, weakness_figures
+from engine.mock import MockSettings, weakness_figures
+from engine.mock_report import build_report
 
 
 def _best(fn, repeat: int = 5) -> float:

@@ -61,7 +61,7 @@ def _rate(fn, items, min_seconds: float = 0.6) -> float:
 
 
 def _cases():
-    from engine.answers import BOUND_CHOICES
+    from engine.choices import BOUND_CHOICES
     from engine.grading import Expected, Miss
 
     gb = Expected("number", 1.12e12, "bytes", "GB", misses=(Miss("weights_only", "counted only the weights", 140e9),))

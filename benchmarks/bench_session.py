@@ -17,7 +17,7 @@ from datetime import time as day_time
 from pathlib import Path
 
 from benchmarks.bench_storage import TODAY, history
-from drill.core import flow
+from drill.core import home_figures, sessions, settings
 from drill.core.context import AppContext
 from engine.storage import Profile
 
@@ -32,17 +32,17 @@ def main() -> None:
             p.import_document(history(100_000, random.Random(7)))
         with Profile.open(root) as p:
             ctx = AppContext(p, clock=lambda: noon, rng=random.Random(1))
-            flow.today_session(ctx)  # warm: the templates' chain flags, the kept figures
+            sessions.today_session(ctx)  # warm: the templates' chain flags, the kept figures
             interview = (TODAY + timedelta(days=10)).isoformat()
             times = {"plain": [], "interview": [], "home_plain": [], "home_interview": []}
             for _ in range(RUNS):
                 for setting, key in ((None, "plain"), (interview, "interview")):
-                    p.set_setting(flow.INTERVIEW_KEY, setting)
+                    p.set_setting(settings.INTERVIEW_KEY, setting)
                     t = time.perf_counter()
-                    flow.today_session(ctx)
+                    sessions.today_session(ctx)
                     times[key].append(time.perf_counter() - t)
                     t = time.perf_counter()
-                    flow.today_figures(ctx)
+                    home_figures.today_figures(ctx)
                     times["home_" + key].append(time.perf_counter() - t)
     m = {k: statistics.median(v) for k, v in times.items()}
     print(f"session: today's session on 100,000 reviews: {m['plain'] * 1e3:.2f} ms without an interview date, "

@@ -9,7 +9,7 @@ Four figures, each the best of a few runs (the machine may be shared):
 - that path the first time on a save with no digests yet (one made before
   them, or copied from another machine): every segment is read and digested;
 - the readiness per topic and its calibration fitted on the same answers
-  (``drill.core.flow.readiness_report``, which the stats screen runs in a
+  (``drill.core.readiness_view.readiness_report``, which the stats screen runs in a
   worker of its own after showing the other figures).
 """
 
@@ -152,7 +152,7 @@ def main() -> None:
               f"(CPU {cpu * 1000:.0f} ms, {verdict} the 300 ms budget): open {p['open'] * 1000:.0f} ms, "
               f"read the digests {p['read'] * 1000:.0f} ms, compute {p['compute'] * 1000:.0f} ms")
 
-        from drill.core.flow import readiness_report
+        from drill.core.readiness_view import readiness_report
 
         with Profile.open(root) as p:
             d = p.digest()

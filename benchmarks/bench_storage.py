@@ -6,7 +6,7 @@ answers; each one is durable: two fsynced file replacements), opening the
 profile plus what Home needs (today's due items, today's answers, the streak
 from the day index), and rebuilding that index from the log once, as for a
 save made before it; then what Browse and a weighted mock read (each item's
-latest answers, kept in the state file: ``flow.bank_rows``, ``flow.weakness``)
+latest answers, kept in the state file: ``browse_rows.bank_rows``, ``mock.weakness``)
 against reading the whole log for them, as they did before.
 """
 
@@ -20,7 +20,7 @@ import time
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-from drill.core import flow
+from drill.core import browse_rows, mock
 from drill.core.context import AppContext
 from engine import session, stats
 from engine.mock import weakness_figures
@@ -109,7 +109,7 @@ def time_browse_and_mock(root: Path) -> dict[str, float]:
 
     with Profile.open(root) as p:
         ctx = AppContext(p)
-        out = {"browse": best(lambda: flow.bank_rows(ctx)), "weakness": best(lambda: flow.weakness(ctx)),
+        out = {"browse": best(lambda: browse_rows.bank_rows(ctx)), "weakness": best(lambda: mock.weakness(ctx)),
                "weakness_log": best(lambda: weakness_figures(p.reviews()), 2)}
     state = root / "default" / "state.json"
     tables = json.loads(state.read_text())
@@ -117,7 +117,7 @@ def time_browse_and_mock(root: Path) -> dict[str, float]:
     state.write_text(json.dumps(tables))
     with Profile.open(root) as p:
         t = time.perf_counter()
-        flow.bank_rows(AppContext(p))
+        browse_rows.bank_rows(AppContext(p))
         out["rebuild"] = time.perf_counter() - t
     return out
 
@@ -145,8 +145,8 @@ def main() -> None:
           f"{opened * 1e3:.1f} ms (median of 5)")
     print(f"storage: Home's streak on an older save of 100,000 reviews (once: rebuilds the day index and "
           f"the segment digests from the log): {rebuilt * 1e3:.0f} ms")
-    print(f"storage: Browse's rows (flow.bank_rows) on a profile of 100,000 reviews: {browse['browse'] * 1e3:.2f} ms; "
-          f"a weighted mock's weakness figures (flow.weakness): {browse['weakness'] * 1e3:.2f} ms "
+    print(f"storage: Browse's rows (browse_rows.bank_rows) on a profile of 100,000 reviews: {browse['browse'] * 1e3:.2f} ms; "
+          f"a weighted mock's weakness figures (mock.weakness): {browse['weakness'] * 1e3:.2f} ms "
           f"(from the whole log, as before: {browse['weakness_log'] * 1e3:.0f} ms)")
     print(f"storage: the same on an older save, once (rebuilds the kept figures from the segment digests): "
           f"{browse['rebuild'] * 1e3:.0f} ms")

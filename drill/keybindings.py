@@ -1,4 +1,4 @@
-"""Every key of the app in one table: a key means one thing on every screen (issue #29 item 9).
+"""Every key of the app in one table: a key means one thing on every screen.
 
 A row of :data:`KEYS` is one key (Textual's name for it), what it means, and the binding ids that may carry
 it: each id names the words of one place (``key.leave`` is "Leave" in practice, ``key.mock_end`` "End mock"

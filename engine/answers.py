@@ -14,7 +14,6 @@ import itertools
 import math
 import re
 import unicodedata
-from typing import Mapping
 
 from engine.records import NamedTuple, frozen
 
@@ -239,7 +238,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
     or in base units when none is given.  A unit of another kind is unreadable
     for this question, with a message that names both kinds.  ``per_gpu``: the
     question asks a per-GPU figure, so a trailing "per GPU" (``/GPU``, ``每卡``)
-    is read (and said); otherwise it is refused with its reason (issue #29).
+    is read (and said); otherwise it is refused with its reason.
     """
     if not isinstance(text, str):
         return Unreadable(str(text), say("not_text"))
@@ -322,7 +321,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
     return Parsed(text, unit.to_base(number), kind, sym, tuple(notes))
 
 
-# Refusals in the user's terms (issue #29): what was not understood, as typed; never the reader's own rewriting.
+# Refusals in the user's terms: what was not understood, as typed; never the reader's own rewriting.
 _ABOUT_THE_TEXT = ("expr.decimal", "expr.number_too_small", "expr.hash", "expr.stray")
 # "per GPU", "/GPU", "per device", "每卡": a qualifier the question already states (a note says it was read so)
 _PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|/\s*(?:张|块)?卡"
@@ -661,97 +660,3 @@ def parse_list(text: str, kind: str) -> tuple[float, ...] | Unreadable:
             return Unreadable(text, say("list_item", i=i + 1, item=item, reason=p.why))
         values.append(p.value)
     return tuple(values)
-
-
-# --------------------------------------------------------------------------- #
-# Choices: "memory bound", "mem", "访存受限" ...
-
-
-def normalise_choice(text: str) -> str:
-    """Case, spaces, hyphens and punctuation do not matter: ``Memory-Bound.`` == ``memory bound``."""
-    t = unicodedata.normalize("NFKC", ex.expand_superscripts(text)).strip().lower()
-    return re.sub(r"[\s\-_./·,;:!?。，；：！？、\"'“”‘’()（）]+", "", t)
-
-
-class Choice(NamedTuple):  # immutable; cheaper to define at import than a frozen dataclass
-    """One accepted answer of a ``choice`` question, with the spellings people use."""
-
-    key: str
-    aliases: tuple[str, ...] = ()
-    label_zh: str = ""
-
-    def shown(self, lang: str = "en") -> str:
-        """How the choice is written to people: the key, or its Chinese label in Chinese."""
-        return Twin(self.key, self.label_zh).text(lang)
-
-    def matches(self, text: str) -> bool:
-        n = normalise_choice(text)
-        return bool(n) and n in {normalise_choice(a) for a in (self.key, *self.aliases, self.label_zh) if a}
-
-
-def parse_choice(text: str, choices: tuple[Choice, ...]) -> Choice | Unreadable:
-    if not text or not text.strip():
-        return Unreadable(text, say("empty"))
-    if len(text) > ex.MAX_TEXT:
-        return Unreadable(text[:40] + "…", say("too_long_short"))
-    for c in choices:
-        if c.matches(text):
-            return c
-    if text.strip().isdecimal() and 1 <= int(text.strip()) <= len(choices):  # "¹" is a digit, not a number
-        return choices[int(text.strip()) - 1]  # numbered options
-    names = Twin(", ".join(c.shown("en") for c in choices), "、".join(c.shown("zh") for c in choices))
-    return Unreadable(text, say("choice_expected", choices=names))
-
-
-MEMORY_BOUND = Choice(
-    "memory-bound",
-    ("memory bound", "memory", "mem", "mem bound", "memory-limited", "bandwidth-bound", "bandwidth bound",
-     "bandwidth", "bandwidth-limited", "bw", "bw-bound", "hbm-bound", "io-bound",
-     "带宽受限", "访存密集", "访存密集型", "内存受限", "显存带宽受限", "带宽瓶颈", "访存瓶颈", "带宽"),
-    "访存受限",  # the app's one Chinese term (the cheat-sheet's); the roofline article's 带宽受限 is accepted
-)
-COMPUTE_BOUND = Choice(
-    "compute-bound",
-    ("compute bound", "compute", "comp", "compute-limited", "flops-bound", "flop-bound", "math-bound",
-     "math bound", "算力受限", "计算受限", "计算密集", "计算密集型", "算力瓶颈", "计算瓶颈", "算力"),
-    "算力受限",
-)
-# The two answers of every "which roof limits this kernel?" question (R§3, C§5).
-BOUND_CHOICES: tuple[Choice, ...] = (MEMORY_BOUND, COMPUTE_BOUND)
-
-
-# --------------------------------------------------------------------------- #
-# Symbolic answers: "2*Phi + 14*Phi/N"
-
-
-# Spellings of the parameter count that always name ``phi``.
-PHI_ALIASES: dict[str, str] = {"Φ": "phi", "φ": "phi", "ϕ": "phi", "phi": "phi", "Phi": "phi", "PHI": "phi"}
-
-
-def expression_names(aliases: Mapping[str, str]) -> dict[str, str]:
-    """Every accepted spelling -> canonical name: ``aliases``, the canonical names themselves, Φ/phi/Phi."""
-    names = dict(PHI_ALIASES)
-    names.update({v: v for v in aliases.values()})
-    names.update(aliases)
-    return names
-
-
-def parse_expression(text: str, aliases: Mapping[str, str]) -> ex.Node | Unreadable:
-    """Parse a symbolic answer such as ``2Φ + 14Φ/N``.
-
-    ``aliases`` maps spellings (``N``, ``N_dp``) to canonical names; the
-    canonical names themselves and ``Φ``/``phi``/``Phi`` are always accepted.
-    Implicit products (``2Φ``, ``2 phi``, ``Φ N``, ``2(n-1)``) are read as
-    on a whiteboard.  No functions: only numbers, names and ``+ - * / ^``.
-    """
-    if not isinstance(text, str) or not text.strip():
-        return Unreadable(str(text or ""), say("empty"))
-    if len(text) > ex.MAX_TEXT:
-        return Unreadable(text[:40] + "…", say("too_long", n=len(text), most=ex.MAX_TEXT))
-    t = ex.insert_implicit_products(ex.normalise(clean(text)))
-    try:
-        return ex.parse(t, expression_names(aliases))
-    except ex.ExprError as e:
-        if e.said.code == "expr.syntax":  # said of the text as typed, not of its implicit products
-            return Unreadable(text, say("expr.syntax", text=clean(text)))
-        return Unreadable(text, e.said)

@@ -1,4 +1,4 @@
-"""The conventions a learner can choose (issue #24 item 5): Settings → conventions and ``--convention key=value``.
+"""The conventions a learner can choose: Settings → conventions and ``--convention key=value``.
 
 A problem is identified by its template, its seed and the conventions it was drawn under.  Each choosable
 convention is a :class:`Choosable`: its key (the name ``--convention`` and the profile use), the values a

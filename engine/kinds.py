@@ -5,7 +5,7 @@ choices (``memory-bound``), a symbolic expression (``2Φ + 14Φ/N``) or a parall
 layout (``tp=8 pp=2 dp=4``).  Each kind is a class here that knows how to read,
 grade, show and explain an answer of its kind; everything else (the grader, the
 bank, the app's answer box, ``drill ask``) asks the kind instead of testing its
-name, so adding a kind is one class in this module (issue 23 §3).
+name, so adding a kind is one class in this module.
 
 :attr:`engine.grading.Expected.kind` stays the kind's *name*, which is what save
 files and ``--json`` output hold; :func:`register` puts each class in
@@ -21,9 +21,11 @@ import math
 from typing import Any, ClassVar
 
 from . import expr as ex
-from .answers import Choice, Parsed, Unreadable, parse_choice, parse_expression, parse_quantity
+from .answers import Parsed, Unreadable, parse_quantity
+from .choices import Choice, parse_choice
 from .messages import Msg, Said, Twin, join, say
-from .units import _BIN, _PREFIXED, KINDS, UNIT_KINDS, fmt_plain, fmt_whole, lookup
+from .symbolic_answers import parse_expression
+from .units import BIN, KINDS, PREFIXED, UNIT_KINDS, fmt_plain, fmt_whole, lookup
 from .verdicts import (
     ANSWER_KINDS,
     CLOSE,
@@ -36,19 +38,19 @@ from .verdicts import (
     Expected,
     Miss,
     Verdict,
-    _choice_shown,
-    _miss,
-    _percent,
-    _shown_names,
-    _unevaluable,
-    _unreadable,
-    _why,
     bytes_misses,
+    choice_shown,
     display_number,
     distance,
     equivalent,
     merged,
+    named_miss,
+    names_shown,
+    percent_text,
     quality_for,
+    unevaluable,
+    unreadable_verdict,
+    why_unreadable,
 )
 
 PLAUSIBLE = 0.9  # a reading within 10× of the answer is one a person may have meant
@@ -127,10 +129,10 @@ class NumberKind(AnswerKind):
         shown_exp = exp.display
         p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
         if isinstance(p, Unreadable):
-            return _unreadable(_why(p), shown_exp)
+            return unreadable_verdict(why_unreadable(p), shown_exp)
         two = _two_readings(p, exp) or _bare_scale(p, exp)
         if two is not None:
-            return _unreadable(two, shown_exp)
+            return unreadable_verdict(two, shown_exp)
         x = p.value
         if UNIT_KINDS[exp.unit_kind].percent and p.bare:
             # a bare ratio may be a fraction (0.45) or a percentage (45): take the reading nearer the answer
@@ -145,10 +147,10 @@ class NumberKind(AnswerKind):
         if exp.integer:
             ok = abs(x - e) < 1e-9 * max(1.0, abs(e))
             status = CORRECT if ok else (CLOSE if d <= exp.close else WRONG)
-            band = say("band.integer", close=_percent(exp.close))
+            band = say("band.integer", close=percent_text(exp.close))
         else:
             status = CORRECT if d <= exp.tolerance else CLOSE if d <= exp.close else WRONG
-            band = say("band.number", tol=_percent(exp.tolerance), close=_percent(exp.close))
+            band = say("band.number", tol=percent_text(exp.tolerance), close=percent_text(exp.close))
         miss = None
         conv: tuple[ByConvention, ...] = ()
         if status != CORRECT:
@@ -211,7 +213,7 @@ def _approximation(x: float, e: float, given: str, exp: Expected) -> Msg | None:
         return None
     a = min(near, key=lambda a: distance(x, a.value))
     exact = display_number(e, exp.unit_kind, exp.unit, exp.integer)
-    tol = f"±{_percent(exp.tolerance)} %"
+    tol = f"±{percent_text(exp.tolerance)} %"
     return say("verdict.approx", formula=exp.formula, exact=exact, given=given, approx=a.formula,
                label=Twin(a.label, a.label_zh or a.label), tol=tol)
 
@@ -225,7 +227,7 @@ def _matches(x: float, value: float, exp: Expected) -> bool:
 
 def _by_convention(x: float, e: float, exp: Expected) -> tuple[ByConvention, ...]:
     """The other published conventions whose answer ``x`` is (within the correct band), all of them when several
-    give that value; none when a named misconception of the template is nearer (a mistake still wins: issue #24).
+    give that value; none when a named misconception of the template is nearer (a mistake still wins).
 
     A misconception giving the same value as a convention is the one named (12 B per parameter is also "counted
     only the AdamW states"), unless the convention holds under a condition the problem meets: a large ring's
@@ -276,16 +278,16 @@ def _bare_scale(p: Parsed, exp: Expected) -> Msg | None:
     typed with a unit that is off by a prefix is graded (a named unit slip).
     """
     kind = exp.unit_kind
-    if not p.bare or p.alt is not None or not exp.unit or kind not in _PREFIXED:
+    if not p.bare or p.alt is not None or not exp.unit or kind not in PREFIXED:
         return None
     asked = lookup(exp.unit, kind)
     e = float(exp.value)
     if asked is None or distance(p.value, e) <= exp.close:
         return None
     typed = asked.from_base(p.value)
-    units = list(_PREFIXED[kind][1])
+    units = list(PREFIXED[kind][1])
     if kind == "bytes":  # 128 for 131072 B is 128 KiB
-        units += [(f"{prefix}B", factor) for prefix, factor in _BIN.items()]
+        units += [(f"{prefix}B", factor) for prefix, factor in BIN.items()]
     near = [(distance(typed * factor, e), symbol, factor) for symbol, factor in units
             if factor != asked.factor and distance(typed * factor, e) <= exp.close]
     if not near:
@@ -315,7 +317,7 @@ def _two_readings(p: Parsed, exp: Expected) -> Msg | None:
 
 def _headline(status: str, exp: Expected) -> Msg:
     """The verdict with the band that applied."""
-    tol, close = f"±{_percent(exp.tolerance)} %", f"±{_percent(exp.close)} %"
+    tol, close = f"±{percent_text(exp.tolerance)} %", f"±{percent_text(exp.close)} %"
     if status == CORRECT:
         return say("verdict.correct") if exp.integer else say("verdict.correct_within", tol=tol)
     if status == CONVENTION:
@@ -367,10 +369,10 @@ def _scale_slip(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
     factor = u.to_base(1.0) / base**k  # the unit the typed number is right in
     unit = _unit_with_factor(kind, factor, binary=base == 1024.0) if p.bare else None
     if unit is not None:
-        return _miss("scale_unit", x, typed=typed, unit=unit, asked=asked, right=right)
+        return named_miss("scale_unit", x, typed=typed, unit=unit, asked=asked, right=right)
     power = str(abs(k)).translate(_SUPERSCRIPT) if abs(k) > 1 else ""
     way = Twin("large", "大") if k > 0 else Twin("small", "小")
-    return _miss("scale", x, n=f"{fmt_plain(base)}{power}", way=way, asked=asked, right=right)
+    return named_miss("scale", x, n=f"{fmt_plain(base)}{power}", way=way, asked=asked, right=right)
 
 
 def _unit_with_factor(kind: str, factor: float, binary: bool) -> str | None:
@@ -379,10 +381,10 @@ def _unit_with_factor(kind: str, factor: float, binary: bool) -> str | None:
     if binary:
         if not byte_unit:
             return None
-        steps = [(p + byte_unit, f) for p, f in _BIN.items()]
+        steps = [(p + byte_unit, f) for p, f in BIN.items()]
         steps.append((byte_unit, 1.0))
     else:
-        steps = list(_PREFIXED.get(kind, ("", []))[1])
+        steps = list(PREFIXED.get(kind, ("", []))[1])
         if UNIT_KINDS[kind].clock:
             steps = [(s, f) for s, f in steps if f <= 1] + [("µs", 1e-6)]
     for sym, f in steps:
@@ -410,14 +412,14 @@ def _matching(x: float, e: float, misses: tuple[Miss, ...], exp: Expected) -> li
 
 @register
 class ChoiceKind(AnswerKind):
-    """One of a question's :class:`~engine.answers.Choice` s, by key, alias, Chinese label or number."""
+    """One of a question's :class:`~engine.choices.Choice` s, by key, alias, Chinese label or number."""
 
     name = "choice"
 
     def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
         c = parse_choice(text, exp.choices)
         if isinstance(c, Unreadable):
-            return _unreadable(_why(c), str(exp.value), exp.choices)
+            return unreadable_verdict(why_unreadable(c), str(exp.value), exp.choices)
         ok = c.key == exp.value
         status = CORRECT if ok else WRONG
         q = quality_for(status, seconds=seconds, target_seconds=target)
@@ -432,7 +434,7 @@ class ChoiceKind(AnswerKind):
 
     def display_in(self, exp: Expected, lang: str = "en") -> str:
         """The choice as :meth:`Choice.shown` writes it in ``lang``."""
-        return _choice_shown(exp.choices, str(exp.value), lang)
+        return choice_shown(exp.choices, str(exp.value), lang)
 
     def hint(self, exp: Expected) -> Said:
         """The choices as :meth:`Choice.shown` writes them: the keys in English, the Chinese labels in Chinese
@@ -465,14 +467,14 @@ class ExpressionKind(AnswerKind):
         want = parse_expression(str(exp.value), aliases)
         if isinstance(want, Unreadable):  # a template bug, not the learner's
             raise ValueError(f"expected expression {exp.value!r} does not parse: {want.reason}")
-        shown_names = _shown_names(exp.aliases)
+        shown_names = names_shown(exp.aliases)
         shown_exp = ex.render(want, shown_names)
         node = parse_expression(text, aliases)
         if isinstance(node, Unreadable):
-            return _unreadable(_why(node), shown_exp)
-        problem = _unevaluable(node)
+            return unreadable_verdict(why_unreadable(node), shown_exp)
+        problem = unevaluable(node)
         if problem is not None:
-            return _unreadable(problem, shown_exp)
+            return unreadable_verdict(problem, shown_exp)
         shown = ex.render(node, shown_names)
         from .symbolic import Undecided
 
@@ -488,15 +490,15 @@ class ExpressionKind(AnswerKind):
         node = parse_expression(text, dict(exp.aliases))
         if isinstance(node, Unreadable):
             return False, node.message_in(lang)
-        problem = _unevaluable(node)
+        problem = unevaluable(node)
         if problem is not None:
             return False, problem.text(lang)
-        return True, "= " + ex.render(node, _shown_names(exp.aliases))
+        return True, "= " + ex.render(node, names_shown(exp.aliases))
 
     def display(self, exp: Expected) -> str:
         node = parse_expression(str(exp.value), dict(exp.aliases))
         if not isinstance(node, Unreadable):
-            return ex.render(node, _shown_names(exp.aliases))
+            return ex.render(node, names_shown(exp.aliases))
         return str(exp.value)
 
     def hint(self, exp: Expected) -> Said:
@@ -523,7 +525,7 @@ class LayoutKind(AnswerKind):
 
         got = parse_layout(text)
         if isinstance(got, LayoutUnreadable):
-            return _unreadable(got.why, str(exp.value))
+            return unreadable_verdict(got.why, str(exp.value))
         broken = exp.layout.broken(got)
         status = WRONG if broken else CORRECT
         miss = merged([Miss(b.key, b.label.en, 0.0, b.label.zh) for b in broken])

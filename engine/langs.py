@@ -1,4 +1,4 @@
-"""The languages of the app, and the one place that tells them apart (issue 23 §3).
+"""The languages of the app, and the one place that tells them apart.
 
 Every text shown in two languages is read through :func:`pick` (or a
 :class:`engine.messages.Twin` / ``Msg``, which use it); nothing else tests

@@ -7,8 +7,8 @@ Both render with ``.text(lang)`` (``"en"`` or ``"zh"``); ``str()`` is the
 English.  Parameters that are themselves a Msg or a Twin render in the same
 language.
 
-With :mod:`engine.langs` this module is where languages are told apart (issue
-23 §3): every text the engine, the bank and the app show in two languages is a
+With :mod:`engine.langs` this module is where languages are told apart:
+every text the engine, the bank and the app show in two languages is a
 Twin, a Msg, or a pair read with :func:`pick`; nothing else tests
 ``lang == "zh"``.  English is the language a text falls back to.
 """

@@ -2,7 +2,7 @@
 
 ``re.compile`` of a character class over many code points (lone surrogates, C1 controls, superscripts)
 takes 0.3-1 ms, and modules on the way to the first problem define such patterns for typed answers or
-save-file rows that start-up never reads (issue #23 §6).  ``pattern(...)`` stands for the compiled
+save-file rows that start-up never reads.  ``pattern(...)`` stands for the compiled
 pattern: its methods (``search``, ``sub`` ...) are the compiled pattern's, compiled at the first call.
 
 Written here, not taken from a library: it is the dozen lines below, and ``re``'s own cache would

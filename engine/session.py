@@ -50,7 +50,7 @@ LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
 MODES = ("practice", "mock", "extra", "redrill", "paper")
-# "convention": right by another published convention than the problem's own (issue #24), quality 3, a pass
+# "convention": right by another published convention than the problem's own, quality 3, a pass
 VERDICTS = ("correct", "convention", "close", "wrong", "dont_know")
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
@@ -58,7 +58,7 @@ Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 
 class CardKind(NamedTuple):
     """Why a card is asked, and what answering it does: read from :data:`CARD_KINDS` instead of
-    testing the kind's name (issue 23 §3)."""
+    testing the kind's name."""
 
     name: str
     mode: str  # the review row's mode
@@ -340,8 +340,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         "mode": mode, "scheduled": bool(schedule),
         "before": before, "after": after,
     } | ({"hardware": hardware} if hardware else {}) | (  # the chip the problem was drawn on (--hardware ID)
-        {"conventions": dict(conventions)} if conventions else {}) | (  # its conventions off their default (#24)
-        {"model": model} if model else {})  # the model it was drawn of (--model ID, issue #25)
+        {"conventions": dict(conventions)} if conventions else {}) | (  # its conventions off their default
+        {"model": model} if model else {})  # the model it was drawn of (--model ID)
 
 
 class Session:

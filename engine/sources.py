@@ -230,7 +230,7 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "compute-optimal training: parameters and tokens grow together, about 20 tokens per parameter",
            "计算最优训练：参数量与 token 数同步增长，约每个参数 20 个 token",
            "Training Compute-Optimal Large Language Models, NeurIPS 2022 (arXiv:2203.15556)"),
-    # ------------------------------------------------ who uses which convention (issue #24, engine.formulas.conventions)
+    # ------------------------------------------------ who uses which convention (engine.formulas.conventions)
     Source("bekman_mle", "ML Engineering (Bekman)", "ML Engineering（Bekman）",
            "Stas Bekman's open book on training large models: 18 bytes per parameter of training state (fp32 "
            "gradients), a rough × 1.25 on top for activations and buffers, 8Φ per token with full recompute (HFU)",
@@ -255,7 +255,7 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "for every output token (TTFT + n·TPOT)",
            "一本讲用基础模型构建应用的书；它的延迟按每个输出 token 都算一次 TPOT（TTFT + n·TPOT）",
            "Chip Huyen, AI Engineering: Building Applications with Foundation Models, O'Reilly 2024"),
-    # ------------------------------------------------ the 2026 interview formulas (issue #26)
+    # ------------------------------------------------ the interview formulas
     Source("little1961", "Little 1961 (Little's law)", "Little 1961（Little 定律）",
            "the proof that the average number in a queueing system is the arrival rate times the average time spent",
            "证明排队系统中的平均数量等于到达率乘以平均停留时间",

@@ -44,7 +44,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engine.records import frozen
 
-from .mock import score_percent
+from .mock_report import score_percent
 from .session import MODES, VERDICTS
 from .sm2 import EF_START as START_EF
 
@@ -639,7 +639,7 @@ def _covered_steps(d: Digest) -> dict[str, set]:
 
 def _mock(m: Mapping) -> MockStats:
     score = m.get("score") or {}
-    # an answer right by another published convention scores as a correct one (engine.mock.score_percent)
+    # an answer right by another published convention scores as a correct one (engine.mock_report.score_percent)
     correct = int(score.get("correct", 0)) + int(score.get("convention", 0))
     return MockStats(m.get("id"), str(m.get("ts") or ""), correct, int(score.get("close", 0)),
                      int(score.get("wrong", 0)), int(score.get("unanswered", 0)), float(m.get("seconds_used") or 0),

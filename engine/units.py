@@ -109,7 +109,7 @@ class UnitKind(NamedTuple):
 
     Parsing, grading and showing a quantity read these flags instead of testing
     the kind's name (``kind in ("count", "ratio")``), so a new kind is one row of
-    :data:`UNIT_KINDS` (issue 23 §3).
+    :data:`UNIT_KINDS`.
     """
 
     name: str
@@ -181,7 +181,7 @@ class Unit(NamedTuple):
 
 
 _DEC = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
-_BIN = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+BIN = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
 
 
 def _build_table() -> dict[str, tuple[Unit, ...]]:
@@ -226,7 +226,7 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
         add(f"{p}FLOPs", "flop_rate", f, "read FLOPs as FLOP/s")
     add("KB", "bytes", 1e3)
     add("KB/s", "bandwidth", 1e3)
-    for p, f in _BIN.items():
+    for p, f in BIN.items():
         add(f"{p}B", "bytes", f)
         add(f"{p}B/s", "bandwidth", f)
         add(f"{p}b", "bytes", f / 8, "bits")
@@ -428,7 +428,7 @@ def whole_digits(x: float) -> int:
     """Significant digits of a whole number held exactly (131072 -> 6, 1.4e11 -> 2); 0 if ``x`` is not one.
 
     Whole numbers (bytes, counts, FLOPs of whole inputs) are shown exactly: rounding to significant
-    figures is for values that are not whole (issue 10 §5).  Exact means below 2^53.
+    figures is for values that are not whole.  Exact means below 2^53.
     """
     x = float(x)
     if not math.isfinite(x) or not x or not x.is_integer() or abs(x) >= 2.0**53:
@@ -455,7 +455,7 @@ def binary_size(value: float) -> str:
     if whole_digits(value) == 0 or value < 1024:
         return ""
     for sym in ("PiB", "TiB", "GiB", "MiB", "KiB"):
-        f = _BIN[sym[:2]]
+        f = BIN[sym[:2]]
         if value >= f:
             q = value / f
             if abs(q * 100 - round(q * 100)) < 1e-9:
@@ -475,7 +475,7 @@ def fmt_plain(x: float, sig: int = 4) -> str:
     return f"{sign}{mant}e{e}"
 
 
-_PREFIXED = {
+PREFIXED = {
     "bytes": ("B", [("PB", 1e15), ("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3), ("B", 1.0)]),
     "bandwidth": ("B/s", [("PB/s", 1e15), ("TB/s", 1e12), ("GB/s", 1e9), ("MB/s", 1e6),
                           ("kB/s", 1e3), ("B/s", 1.0)]),
@@ -490,8 +490,8 @@ _PREFIXED = {
 
 def best_unit(value: float, kind: str) -> tuple[str, float]:
     """The unit a person would pick for ``value`` of ``kind``: (symbol, factor)."""
-    if kind in _PREFIXED:
-        _, steps = _PREFIXED[kind]
+    if kind in PREFIXED:
+        _, steps = PREFIXED[kind]
         av = abs(value)
         clock = UNIT_KINDS[kind].clock
         for sym, f in steps:

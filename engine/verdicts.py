@@ -16,12 +16,13 @@ from typing import Any
 from engine.records import NamedTuple, frozen
 
 from . import expr as ex
-from .answers import Choice, Parsed, Unreadable
+from .answers import Parsed, Unreadable
+from .choices import Choice
 from .messages import Msg, Said, Twin, say
 from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
 CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
-# right by another published convention than the problem's own (issue #24): a pass, quality 3
+# right by another published convention than the problem's own: a pass, quality 3
 CONVENTION = "convention"
 # the statuses of a graded answer that count as passed (a review that is not a lapse): stats, the mock report, SM-2
 PASSED = (CORRECT, CONVENTION, CLOSE)
@@ -104,10 +105,10 @@ class Expected:
     aliases: tuple[tuple[str, str], ...] = ()
     integer: bool = False  # counts such as "how many GPUs": must be the exact integer
     # misconceptions that land within tolerance here (question_bank Step.too_close): an answer that matches
-    # one is correct, and the feedback says it is an approximation of ``formula`` (issue 10 §6)
+    # one is correct, and the feedback says it is an approximation of ``formula``
     approximations: tuple["Approximation", ...] = ()
     formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
-    # the answers under the other published conventions of the formula's inputs (issue #24): an answer matching
+    # the answers under the other published conventions of the formula's inputs: an answer matching
     # one, and not the problem's own, is graded ``convention`` and the convention is named
     conventions: tuple[ByConvention, ...] = ()
     layout: Any = None  # layout answers: the engine.layout.LayoutRules any correct layout meets
@@ -128,11 +129,11 @@ class Expected:
         return self.answer_kind.display_in(self, lang)
 
 
-def _choice_shown(choices: tuple[Choice, ...], key: str, lang: str) -> str:
+def choice_shown(choices: tuple[Choice, ...], key: str, lang: str) -> str:
     return next((c.shown(lang) for c in choices if c.key == key), key)
 
 
-def _shown_names(aliases) -> dict[str, str]:
+def names_shown(aliases) -> dict[str, str]:
     """How canonical names are written back: the question's first spelling (``n_dp`` -> ``N``), Φ for phi."""
     return {**{v: k for k, v in reversed(tuple(aliases))}, "phi": "Φ"}
 
@@ -246,10 +247,10 @@ class Verdict:
         return self.approximation.text(lang).strip() if self.approximation is not None else ""
 
     def given_in(self, lang: str = "en") -> str:
-        return _choice_shown(self.choices, self.given, lang) if self.choices else self.given
+        return choice_shown(self.choices, self.given, lang) if self.choices else self.given
 
     def expected_in(self, lang: str = "en") -> str:
-        return _choice_shown(self.choices, self.expected, lang) if self.choices else self.expected
+        return choice_shown(self.choices, self.expected, lang) if self.choices else self.expected
 
 
 def distance(x: float, e: float) -> float:
@@ -280,7 +281,7 @@ def quality_for(status: str, *, misconception: bool = False, seconds: float | No
     return None
 
 
-def _percent(x: float) -> str:
+def percent_text(x: float) -> str:
     return f"{x * 100:g}"
 
 
@@ -296,19 +297,19 @@ def bytes_misses(value: float, unit: str = "GB") -> tuple[Miss, ...]:
     """
     if unit in _BINARY:
         dec, f = _DECIMAL_OF[unit]
-        unit_slip = _miss("gb_for_gib", value / f * _BINARY[unit], dec=dec, unit=unit,
+        unit_slip = named_miss("gb_for_gib", value / f * _BINARY[unit], dec=dec, unit=unit,
                           ratio=fmt_plain(_BINARY[unit] / f))
     else:
-        unit_slip = _miss("gib_for_gb", value / 2**30 * 1e9)
-    return unit_slip, _miss("bits_for_bytes", value * 8), _miss("bytes_for_bits", value / 8)
+        unit_slip = named_miss("gib_for_gb", value / 2**30 * 1e9)
+    return unit_slip, named_miss("bits_for_bytes", value * 8), named_miss("bytes_for_bits", value / 8)
 
 
-def _miss(key: str, value: float, **params: object) -> Miss:
+def named_miss(key: str, value: float, **params: object) -> Miss:
     label = say("miss." + key, **params)
     return Miss(key, label.text("en"), value, label.text("zh"))
 
 
-LOWERCASE_B = _miss("lowercase_b", 0.0)
+LOWERCASE_B = named_miss("lowercase_b", 0.0)
 
 
 def misconception_label(label: str, lang: str = "en") -> str:
@@ -335,12 +336,12 @@ def _labels(lang: str) -> dict[str, str]:
     return {t.en: t.text(lang) for t in twins}
 
 
-def _why(u: Unreadable) -> Said:
+def why_unreadable(u: Unreadable) -> Said:
     """The reason of an unreadable answer, with what was read before it."""
     return u.why if u.so_far is None else say("so_far", reason=u.why, so_far=u.so_far)
 
 
-def _unreadable(why: Said, shown_exp: str, choices: tuple[Choice, ...] = ()) -> Verdict:
+def unreadable_verdict(why: Said, shown_exp: str, choices: tuple[Choice, ...] = ()) -> Verdict:
     return Verdict(INVALID, None, say("verdict.unreadable", reason=why), shown_exp, why=why, choices=choices)
 
 
@@ -371,7 +372,7 @@ def _points(names: set[str], n: int = _SPOT_POINTS) -> list[dict[str, float]]:
     return [{name: rng.uniform(1.5, 50.0) for name in sorted(names)} for _ in range(n)]
 
 
-def _unevaluable(node: ex.Node) -> Msg | None:
+def unevaluable(node: ex.Node) -> Msg | None:
     """Why an expression has no value anywhere it is checked (``9**9**9**9``, ``Φ/0``), or None."""
     try:
         for env in _points(ex.names_in(node), 2):

@@ -1,4 +1,4 @@
-"""Breaking text into lines by display width, the way a person would break it (issue #29 §2).
+"""Breaking text into lines by display width, the way a person would break it.
 
 :func:`breaks` says where a line may be broken, :func:`wrap` breaks it; the app draws problems, worked
 solutions' sentences and Help with them (``drill.widgets.formulas``, ``drill.widgets.problem``).  The rules:

@@ -93,7 +93,7 @@ from typing import Any, Callable, Mapping
 from engine import convention_set as cs
 from engine import expr as ex
 from engine import formulas
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.formulas import conventions
 from engine.grading import (
     DEFAULT_CLOSE,

@@ -27,7 +27,7 @@ class LazyHelp(argparse.Action):
 
 
 def convention_option(parser) -> None:
-    """``--convention key=value`` (repeatable): a convention for this problem over the profile's (issue #24)."""
+    """``--convention key=value`` (repeatable): a convention for this problem over the profile's."""
     # the keys only: their values come from the conventions table, which imports the formula catalogue (not at start)
     keys = "bytes_per_param, flops_per_param_token, tokens_per_param, ring_factor, directions"
     parser.add_argument("--convention", action="append", metavar="KEY=VALUE",

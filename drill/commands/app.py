@@ -79,7 +79,7 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
         ctx = AppContext(profile, lang)
         ctx.hardware = hardware or saved_hardware(profile)
         ctx.model = model or saved_model(profile)
-        from drill.core.flow import saved_conventions
+        from drill.core.settings import saved_conventions
         from engine import convention_set
 
         ctx.conventions = convention_set.read(wanted or [], saved_conventions(profile))  # --convention wins
@@ -102,7 +102,7 @@ def saved_hardware(profile) -> str | None:
     saved = profile.settings().get("hardware")
     if not isinstance(saved, str):
         return None
-    from drill.core.flow import known_hardware
+    from drill.core.settings import known_hardware
 
     return saved if known_hardware(saved, profile.root) else None
 
@@ -112,7 +112,7 @@ def saved_model(profile) -> str | None:
     saved = profile.settings().get("model")
     if not isinstance(saved, str):
         return None
-    from drill.core.flow import known_model
+    from drill.core.settings import known_model
 
     return saved if known_model(saved, profile.root) else None
 

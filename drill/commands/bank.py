@@ -137,7 +137,7 @@ def lang_of(args: argparse.Namespace) -> str:
     return command_lang(args)
 
 
-def _template(template_id: str) -> "Template":
+def template_by_id(template_id: str) -> "Template":
     from drill.commands import UsageError
     from question_bank import registry
 
@@ -169,7 +169,7 @@ def _whole(text: str, what: str, low: int, high: int) -> int:
     return int(t)
 
 
-def _print_json(doc: Any) -> None:
+def print_json(doc: Any) -> None:
     json.dump(doc, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write("\n")
 
@@ -191,7 +191,7 @@ def run_templates(args: argparse.Namespace) -> int:
     lang = lang_of(args)
     rows = [t for t in registry.all_templates() if args.topic in (None, t.topic)]
     if args.json:
-        _print_json([{"id": t.id, "topic": t.topic, "title": t.title, "title_zh": t.title_zh,
+        print_json([{"id": t.id, "topic": t.topic, "title": t.title, "title_zh": t.title_zh,
                       "difficulty": t.difficulty, "answer_kind": t.answer_kind, "chain_length": t.chain_length,
                       "target_seconds": t.target_seconds} for t in rows])
         return 0
@@ -221,13 +221,13 @@ def _answer_hint(step: "Step", lang: str) -> str:
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    t = _template(args.template)
+    t = template_by_id(args.template)
     seed = _whole(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
     lang = lang_of(args)
     hw = chosen_hardware(args)
     problem = t.generate(seed, hardware=hw, model=chosen_model(args), conventions=chosen_conventions(args))
     if args.json:
-        _print_json(problem.to_dict(lang))
+        print_json(problem.to_dict(lang))
         return 0
     from engine.messages import Twin
 
@@ -280,7 +280,7 @@ def grade_check(args: argparse.Namespace) -> Checked:
     from drill.commands import UsageError
     from engine.grading import grade
 
-    t = _template(args.template)
+    t = template_by_id(args.template)
     seed = _whole(args.seed, "--seed", 0, MAX_SEED)
     problem = t.generate(seed, hardware=chosen_hardware(args), model=chosen_model(args),
                          conventions=chosen_conventions(args))
@@ -329,7 +329,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "notes": list(v.notes_in(lang)),
         "approximation": v.approximation_in(lang),
         # right by another published convention (status convention), or correct and nearer another convention's
-        # value: {key, source, own_value, label} (issue #24); None otherwise
+        # value: {key, source, own_value, label}; None otherwise
         "convention": v.convention_dict(lang),
         "message": v.message_in(lang),
         # nothing graded (an unreadable answer, a bare number that needs its unit): the answer and its worked
@@ -340,7 +340,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
 
 def print_check(c: Checked, lang: str, as_json: bool) -> None:
     if as_json:
-        _print_json(check_dict(c, lang))
+        print_json(check_dict(c, lang))
         return
     v = c.verdict
     from engine.messages import Twin

@@ -98,14 +98,14 @@ def _list(as_json: bool, lang: str = "en") -> int:
             "misconceptions": [{"key": m.key, "label": pick(lang, m.label, m.label_zh or None)}
                                for m in f.misconceptions],
         } for f in CATALOGUE]
-        return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
+        return emit(json.dumps(doc, ensure_ascii=False, indent=2))
     lines = []
     for f in CATALOGUE:
         inputs = ", ".join(f"{i.name} [{unit(i)}]" for i in f.inputs)
         source = f.readable_source(lang)
         meaning = f.meaning_in(lang) + (pick(lang, f"  ({source})", f"（{source}）") if source else "")
         lines += [f"{f.name}  {inputs}  ->  {KINDS[f.unit]}", f"    {meaning}"]
-    return _emit("\n".join(lines))
+    return emit("\n".join(lines))
 
 
 def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en") -> int:
@@ -132,7 +132,7 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
             "steps": steps,
             "notes": said,
         }
-        return _emit(json.dumps(doc, ensure_ascii=False, indent=2))
+        return emit(json.dumps(doc, ensure_ascii=False, indent=2))
     source = f.readable_source(lang)
     out = [f"{f.name}{pick(lang, ': ', '：')}{f.meaning_in(lang)}"]
     out += [f"  {pick(lang, 'source: ', '出处：')}{source}"] if source else []
@@ -155,10 +155,10 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
         out.append(f"  {i.name:<{width}} = {shown}")
     out += ["", *steps]
     out += [f"{pick(lang, 'note: ', '注：')}{n}" for n in said]
-    return _emit("\n".join(out))
+    return emit("\n".join(out))
 
 
-def _emit(text: str) -> int:
+def emit(text: str) -> int:
     """Print ``text``; a closed pipe (``drill calc --list | head``) is not an error."""
     try:
         sys.stdout.write(text + "\n")

@@ -1,4 +1,4 @@
-"""``drill catalogue``: the accelerators and models problems are drawn from, with their sources (issue #25).
+"""``drill catalogue``: the accelerators and models problems are drawn from, with their sources.
 
     drill catalogue [--json]          every accelerator and model (built-in, then your own)
     drill catalogue show ID [--json]  one entry, each figure with its source

@@ -32,11 +32,11 @@ def run_doctor(args: argparse.Namespace) -> int:
     from engine.storage import BadProfileName, Profile, ProfileLock, ProfileLocked
     from engine.storage.doctor import examine, repair
     from engine.storage.errors import LockUnusable, saves_problem
-    from engine.storage.layout import _NAME
+    from engine.storage.layout import PROFILE_NAME
 
     lang = getattr(args, "sub_lang", None) or getattr(args, "lang", None) or command_lang(args)
     name = DEFAULT_PROFILE if args.profile is None else args.profile
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
+    if not isinstance(name, str) or not PROFILE_NAME.fullmatch(name):
         print(f"drill: {BadProfileName(name).text(lang)}", file=sys.stderr)
         return 1
     root = saves_dir(args.saves)

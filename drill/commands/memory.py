@@ -96,12 +96,12 @@ def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
 
 def due_report(profile: "Profile", today: date | None = None, lang: str = "en") -> dict[str, Any]:
     """What is due on ``today`` and what new items are available, as plain data: today's session as the app
-    builds it (:func:`drill.core.flow.today_session`: the review cap, the new items in their order, the pace an
+    builds it (:func:`drill.core.sessions.today_session`: the review cap, the new items in their order, the pace an
     interview date sets).  ``today`` None: the learner's local date now."""
     from datetime import datetime
     from datetime import time as day_time
 
-    from drill.core import flow
+    from drill.core import sessions, settings
     from drill.core.context import AppContext
     from question_bank import registry
 
@@ -111,8 +111,8 @@ def due_report(profile: "Profile", today: date | None = None, lang: str = "en") 
     templates = registry.all_templates()
     title = {t.id: t.title_in(lang) for t in templates}
     states = profile.states()
-    s = flow.today_session(ctx)
-    rules, nxt = flow.learning(profile), s.next_due()
+    s = sessions.today_session(ctx)
+    rules, nxt = settings.learning(profile), s.next_due()
     return {
         "date": today.isoformat(),
         "profile": profile.name,
@@ -205,22 +205,22 @@ def run_due(args: argparse.Namespace) -> int:
 
 def run_plan(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
-    from drill.core import flow
+    from drill.core import home_figures, readiness_view, sessions, settings
     from drill.core.context import AppContext
     from drill.core.i18n import t
     from question_bank import registry
 
     changes = {}
     today = AppContext(None).today()
-    for option, key in (("interview", flow.INTERVIEW_KEY), ("new_per_day", "new_per_day"),
-                        ("reviews_per_day", flow.REVIEWS_KEY), ("scheduler", flow.SCHEDULER_KEY)):
+    for option, key in (("interview", settings.INTERVIEW_KEY), ("new_per_day", "new_per_day"),
+                        ("reviews_per_day", settings.REVIEWS_KEY), ("scheduler", settings.SCHEDULER_KEY)):
         text = getattr(args, option)
         if text is None:
             continue
-        if key == flow.INTERVIEW_KEY and text.strip().lower() in ("none", ""):
+        if key == settings.INTERVIEW_KEY and text.strip().lower() in ("none", ""):
             changes[key] = None
             continue
-        value, problem = flow.parse_setting(key, text, today)
+        value, problem = settings.parse_setting(key, text, today)
         if problem is not None:
             flag = f"--{option.replace('_', '-')}"
             raise UsageError(f"{flag}: {_problem(problem, key)}", f"{flag}：{_problem(problem, key, 'zh')}")
@@ -235,13 +235,13 @@ def run_plan(args: argparse.Namespace) -> int:
             return _fail(_said("save.plan_unchanged", args, e))
         lang = args.lang or profile.settings().get("lang") or "en"
         ctx = AppContext(profile, lang)
-        f = flow.today_figures(ctx)
-        rules = flow.learning(profile)
-        session = flow.today_session(ctx)
+        f = home_figures.today_figures(ctx)
+        rules = settings.learning(profile)
+        session = sessions.today_session(ctx)
         from engine.storage import DamagedSave
 
         try:
-            ready, calibration = flow.readiness_report(profile, ctx.today(), rules.interview)
+            ready, calibration = readiness_view.readiness_report(profile, ctx.today(), rules.interview)
         except DamagedSave as e:  # an older log file cannot be read: the plan without the readiness
             from drill.core.paths import command_lang
 
@@ -268,30 +268,30 @@ def run_plan(args: argparse.Namespace) -> int:
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
     else:
-        lines.append(flow.interview_line(plan, tr))
+        lines.append(readiness_view.interview_line(plan, tr))
         if plan.active and plan.left:
-            lines.append(flow.pace_line(plan, tr))
+            lines.append(readiness_view.pace_line(plan, tr))
             if plan.too_many:
                 lines.append(Twin("Warning: ", "注意：").text(lang) + tr("home.pace_warning", limit=PACE_WARNING))
             if plan.behind:
-                most = flow.SETTING_BOUNDS["new_per_day"][1]
+                most = settings.SETTING_BOUNDS["new_per_day"][1]
                 lines.append(tr("plan.accept", pace=plan.pace) if plan.pace <= most else
                              tr("plan.accept_over", most=most))
         if warmup is not None:
             titles = [registry.get(i).title_in(lang) for i in warmup]
             lines.append(tr("plan.warmup", items=pick(lang, "; ", "、").join(titles) or "-"))
     if ready is not None:
-        lines += flow.readiness_lines(ready, calibration, tr, lang)
+        lines += readiness_view.readiness_lines(ready, calibration, tr, lang)
     print("\n".join(lines))
     return 0
 
 
 def _problem(key: str, setting: str, lang: str = "en") -> str:
-    from drill.core import flow
+    from drill.core import settings
     from engine.messages import pick
 
     if key == "settings.bad_number":
-        lo, hi = flow.SETTING_BOUNDS[setting]
+        lo, hi = settings.SETTING_BOUNDS[setting]
         return pick(lang, f"a whole number {lo}-{hi}, please", f"请输入 {lo}-{hi} 之间的整数")
     words = {"settings.bad_date": ("a date YYYY-MM-DD (or none), please", "请输入日期 YYYY-MM-DD（或 none）"),
              "settings.past_date": ("the date must be after today", "日期必须在今天之后"),
@@ -469,7 +469,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     (:func:`engine.session.moves_schedule`): the template's first answer
     anywhere, a due template, or a lapse (quality < 3); any other answer is
     logged and its due date stays.  A chain is practised and scheduled as one
-    unit, as in the app (:mod:`drill.core.flow`): each ``--step K`` is a step row
+    unit, as in the app (:mod:`drill.core.practice_run`): each ``--step K`` is a step row
     that leaves the schedule alone, and once every step of that (template,
     seed) has been recorded today (since its last whole review) the whole
     chain is recorded too, with the lowest step quality and the worst step
@@ -483,8 +483,8 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     rebuilt from the log), and a chain whose steps are all recorded but whose
     whole review is missing gets only the whole review.
     """
-    from drill.core.flow import learning
     from drill.core.paths import command_lang
+    from drill.core.settings import learning
     from engine.messages import Twin
     from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
@@ -548,7 +548,8 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
                        f"同一天记完所有步骤后，整条题链才作为一个整体排期："
                        f"还需记录第 {'、'.join(map(str, remaining))} 步（{command}）。").text(lang), file=out)
             return 0
-        from drill.core.flow import chain_quality, worst_verdict
+        from drill.core.practice_run import worst_verdict
+        from drill.core.sessions import chain_quality
 
         rows = [steps[k] for k in range(1, n + 1)]
         try:
@@ -558,7 +559,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         except SaveFailed as e:
             return _fail(_said("save.chain_not_whole", args, e, step=step))
         try:
-            from drill.core.flow import note_step_drills
+            from drill.core.sessions import note_step_drills
 
             note_step_drills(profile, template.id, [r["quality"] for r in rows], today)
         except SaveFailed:  # the review is stored; its failed step is simply not queued alone

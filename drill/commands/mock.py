@@ -9,7 +9,7 @@ A mock without a seed draws one and leans towards the learner's weaker
 templates; with ``--seed`` it ignores the learner's history, so everyone who
 uses that seed sits the same mock.  Mock answers are logged (mode ``mock``); a
 template's first answer anywhere, a due template and a miss (quality < 3)
-move its SM-2 schedule (:func:`engine.mock.review_rows`), any other answer
+move its SM-2 schedule (:func:`engine.mock_report.review_rows`), any other answer
 leaves it.
 
 What the Mock screens share with this command (planning, building and saving a
@@ -104,7 +104,7 @@ def _print_plan(args: argparse.Namespace) -> int:
 
 def _profile_weakness(args: argparse.Namespace) -> dict[str, float]:
     """The learner's weakness figures, for a personal (unseeded) plan (no log read)."""
-    from drill.core.flow import weakness_of
+    from drill.core.mock import weakness_of
     from drill.core.paths import open_profile
 
     with open_profile(args.saves, args.profile, read_only=True,  # a reader: works while the app is open

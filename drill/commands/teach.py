@@ -32,28 +32,28 @@ def register(subparsers) -> None:
 
 
 def run_card(args: argparse.Namespace) -> int:
-    from drill.commands.bank import _print_json, _template, lang_of
-    from drill.commands.calc import _emit
+    from drill.commands.bank import lang_of, print_json, template_by_id
+    from drill.commands.calc import emit
     from question_bank import cards
 
-    t = _template(args.template)
+    t = template_by_id(args.template)
     lang = lang_of(args)
     if args.json:
-        _print_json(cards.card(t, lang))
+        print_json(cards.card(t, lang))
         return 0
-    return _emit("\n".join(cards.card_lines(t, lang)))
+    return emit("\n".join(cards.card_lines(t, lang)))
 
 
 def run_sources(args: argparse.Namespace) -> int:
-    from drill.commands.bank import _print_json, lang_of
-    from drill.commands.calc import _emit
+    from drill.commands.bank import lang_of, print_json
+    from drill.commands.calc import emit
     from drill.core.teach import sources_lines
     from engine import sources
 
     lang = lang_of(args)
     rows = sources.listing(lang)
     if args.json:
-        _print_json([{"key": k, "name": n, "about": a, "where": w}
+        print_json([{"key": k, "name": n, "about": a, "where": w}
                      for k, (n, a, w) in zip(sources.SOURCES, rows)])
         return 0
-    return _emit("\n".join(sources_lines(lang)))
+    return emit("\n".join(sources_lines(lang)))

@@ -27,7 +27,7 @@ class AppContext:
         self.clock = clock  # returns an aware UTC datetime
         self.rng = rng if rng is not None else random.Random()  # seeds of new problems
         self.hardware: str | None = None  # the learner's chip (drill practice --hardware ID): problems draw it
-        # the learner's conventions off their default (Settings → conventions, --convention key=value; issue #24)
+        # the learner's conventions off their default (Settings → conventions, --convention key=value)
         self.conventions: dict[str, str] = {}
         self.model: str | None = None  # the learner's model (drill practice --model ID): problems draw it
 

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from engine.session import QUEUE_KEY  # templates the next practice session asks first
 
 if TYPE_CHECKING:
-    from engine.mock import MockPlan, MockRun, MockSettings, Report
+    from drill.core.context import AppContext
+    from engine.mock import MockPlan, MockRun, MockSettings
+    from engine.mock_report import Report
     from engine.storage import Profile
     from question_bank.base import Problem
 
@@ -95,7 +97,7 @@ def begin_run(plan: "MockPlan", now: float) -> tuple["MockRun", list["Problem"]]
 class MockSave:
     """Saving a finished mock: its record (``Profile.add_mock``), then its answers as ``mock`` review rows (a
     template's first answer anywhere, a due template and a lapse (quality < 3) move its schedule,
-    :func:`engine.mock.review_rows`, so a missed question is due the next day).
+    :func:`engine.mock_report.review_rows`, so a missed question is due the next day).
 
     A write may fail (``engine.storage.SaveFailed``: a full disk, no permission...), so this is built once,
     when the mock ends, and :meth:`write` may be called again until it succeeds, storing nothing twice.
@@ -115,7 +117,7 @@ class MockSave:
     def __init__(self, profile: "Profile", run: "MockRun") -> None:
         from datetime import timezone
 
-        from engine.mock import build_report, mock_record, review_rows
+        from engine.mock_report import build_report, mock_record, review_rows
         from engine.session import iso_utc
 
         self.report = build_report(run, profile.mocks())
@@ -139,8 +141,8 @@ class MockSave:
 
         Returns the stored record; raises ``SaveFailed`` (:meth:`progress` says what is stored by then).
         """
-        from drill.core.flow import learning
-        from engine.mock import review_rows
+        from drill.core.settings import learning
+        from engine.mock_report import review_rows
 
         if self.stored is None:
             self.stored = profile.add_mock(self.record)
@@ -169,7 +171,7 @@ class MockSave:
 
 def report_of(profile: "Profile", record: Mapping) -> "Report":
     """The report of a saved mock, compared with the mocks saved before it."""
-    from engine.mock import report_from_record
+    from engine.mock_report import report_from_record
 
     earlier = [m for m in profile.mocks() if m["id"] < record.get("id", float("inf"))]
     return report_from_record(record, earlier)
@@ -177,7 +179,7 @@ def report_of(profile: "Profile", record: Mapping) -> "Report":
 
 def queue_missed(profile: "Profile", report: "Report") -> list[str]:
     """Add the report's missed templates to the queue the next practice session asks first."""
-    from engine.mock import queue_missed as merged
+    from engine.mock_report import queue_missed as merged
 
     queued = profile.settings().get(QUEUE_KEY) or []
     new = merged([q for q in queued if isinstance(q, str)], report)
@@ -191,3 +193,16 @@ def format_clock(seconds: float, *, up: bool = False) -> str:
     h, rest = divmod(s, 3600)
     m, sec = divmod(rest, 60)
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
+
+
+def weakness(ctx: "AppContext") -> dict[str, float]:
+    """Template id -> weakness in [0, 1] for a weighted mock (:func:`engine.mock.weakness_figures`),
+    from the qualities of each template's latest answers kept in the state file: the log is not read."""
+    return weakness_of(ctx.profile)
+
+
+def weakness_of(profile: "Profile") -> dict[str, float]:
+    """:func:`weakness` of an open profile (for a command that has no app context)."""
+    from engine.mock import weakness_figures
+
+    return weakness_figures({"item": item, "quality": q} for item, r in profile.recent().items() for q in r.qualities)

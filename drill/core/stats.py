@@ -133,9 +133,10 @@ def figures(profile: "Profile", today: date, lang: str = "en", readiness: bool =
 
 def fitted_readiness(profile: "Profile", digest, today: date, stop=None):
     """``(Readiness, Calibration)`` fitted on the learner's answers (the log's ``digest``): for the interview
-    day when one is ahead, else for today (:func:`drill.core.flow.readiness_report`).  ``stop()`` True
+    day when one is ahead, else for today (:func:`drill.core.readiness_view.readiness_report`).  ``stop()`` True
     abandons the fit (``engine.schedule.readiness.Stopped``)."""
-    from drill.core.flow import learning, readiness_report
+    from drill.core.readiness_view import readiness_report
+    from drill.core.settings import learning
 
     return readiness_report(profile, today, learning(profile).interview, digest, stop=stop)
 

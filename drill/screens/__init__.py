@@ -21,9 +21,9 @@ SCREEN_PATHS: dict[str, str] = {
     "help": "drill.screens.help:HelpScreen",
     "summary": "drill.screens.summary:SummaryScreen",
     "stats": "drill.screens.stats:StatsScreen",
-    "mock": "drill.screens.mock:MockSetupScreen",
-    "mock_run": "drill.screens.mock:MockRunScreen",
-    "mock_report": "drill.screens.mock:MockReportScreen",
+    "mock": "drill.screens.mock_setup:MockSetupScreen",
+    "mock_run": "drill.screens.mock_run:MockRunScreen",
+    "mock_report": "drill.screens.mock_report:MockReportScreen",
     "settings": "drill.screens.settings:SettingsScreen",
     "card": "drill.screens.card:CardScreen",  # a template's formula card (the palette opens it by template)
 }

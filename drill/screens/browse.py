@@ -2,7 +2,7 @@
 
 The filter line reads words (``/`` to type them: title, id or topic, in English or Chinese, matched
 by :mod:`drill.core.find` as the palette matches them); ``v`` keeps only the highlighted template's topic,
-``f`` a status (:data:`drill.core.flow.STATUSES`), ``o`` sorts by due date or by last result (a sorted
+``f`` a status (:data:`drill.core.browse_rows.STATUSES`), ``o`` sorts by due date or by last result (a sorted
 list has no topic headings).  The keys are drill/keybindings.py's.
 """
 
@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Footer, Input, Static
 
-from drill.core import find, flow
+from drill.core import browse_rows, find
 from drill.core.i18n import template_title, topic_name, when
 from drill.keybindings import bind, key_display
 from drill.screens import VERDICT_COLOUR, DrillScreen
@@ -58,9 +58,9 @@ class BrowseScreen(DrillScreen):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.seed = 1
-        self.rows: list[flow.BankRow | str] = []  # what the table shows: templates, and topic headings (str)
+        self.rows: list[browse_rows.BankRow | str] = []  # what the table shows: templates, and topic headings (str)
         self.topic: str | None = None  # "v": only this topic
-        self.status: str | None = None  # "f": one of flow.STATUSES
+        self.status: str | None = None  # "f": one of browse_rows.STATUSES
         self.sort = "bank"  # "o": one of SORTS
         self._pending = False
 
@@ -90,15 +90,15 @@ class BrowseScreen(DrillScreen):
     def filter_text(self) -> str:
         return self.query_one("#browse-filter", Input).value
 
-    def shown_rows(self) -> list[flow.BankRow]:
+    def shown_rows(self) -> list[browse_rows.BankRow]:
         """The templates that pass the filter, the topic and the status, in the chosen order."""
         lang, other = self.lang, other_lang(self.lang)
         today, query = self.ctx.today(), self.filter_text
         out = []
-        for r in flow.bank_rows(self.ctx):
+        for r in browse_rows.bank_rows(self.ctx):
             if self.topic is not None and r.topic != self.topic:
                 continue
-            if self.status is not None and self.status not in flow.statuses(r, today):
+            if self.status is not None and self.status not in browse_rows.statuses(r, today):
                 continue
             if query.strip():
                 tpl = registry.get(r.item)
@@ -109,7 +109,7 @@ class BrowseScreen(DrillScreen):
         if self.sort == "due":  # soonest first; never scheduled last (in bank order: sorted() is stable)
             out.sort(key=lambda r: (r.due is None, r.due or today))
         elif self.sort == "last":  # the worst last result first; never answered last
-            out.sort(key=lambda r: flow.LAST_ORDER.get(r.last, len(flow.LAST_ORDER)))
+            out.sort(key=lambda r: browse_rows.LAST_ORDER.get(r.last, len(browse_rows.LAST_ORDER)))
         return out
 
     def fill(self) -> None:
@@ -191,7 +191,7 @@ class BrowseScreen(DrillScreen):
         return row if isinstance(row, str) else row.topic
 
     @property
-    def selected(self) -> "flow.BankRow | str | None":
+    def selected(self) -> "browse_rows.BankRow | str | None":
         """The highlighted template, or a topic name on a topic heading."""
         table = self.query_one("#bank", DataTable)
         return self.rows[table.cursor_row] if self.rows and 0 <= table.cursor_row < len(self.rows) else None
@@ -231,7 +231,7 @@ class BrowseScreen(DrillScreen):
         text.append(self.tr("browse.answer", answer=answers), "green")
         sample.update(text)
 
-    def schedule_line(self, row: flow.BankRow) -> str:
+    def schedule_line(self, row: browse_rows.BankRow) -> str:
         """The template's schedule in words: new; or its state, due date, EF, interval and last result."""
         if row.state == "new":
             return self.tr("browse.schedule_new")
@@ -287,7 +287,7 @@ class BrowseScreen(DrillScreen):
         self.fill()
 
     def action_status(self) -> None:
-        order = (None, *flow.STATUSES)
+        order = (None, *browse_rows.STATUSES)
         self.status = order[(order.index(self.status) + 1) % len(order)]
         self.fill()
 

@@ -9,7 +9,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from drill.core import flow
+from drill.core import home_figures, readiness_view
 from drill.core.i18n import t, when
 from drill.core.paths import damaged_text, ignored_lines
 from drill.keybindings import bind, key_display
@@ -81,7 +81,7 @@ class HomeScreen(DrillScreen):
         self.draw()
 
     def draw(self) -> None:
-        f = flow.today_figures(self.ctx)
+        f = home_figures.today_figures(self.ctx)
         lang, today = self.lang, self.ctx.today()
         profile = getattr(self.ctx.profile, "name", "default")
         title = Text.assemble(("infra-drill", "bold"), "  ", self.tr("home.title", date=today.isoformat()),
@@ -125,15 +125,15 @@ class HomeScreen(DrillScreen):
             Text(self.tr("home.bank", n=f.bank, topics=f.topics), "dim"))
         ways.focus()
 
-    def plan_text(self, f: flow.Today) -> Text:
+    def plan_text(self, f: home_figures.Today) -> Text:
         """With an interview date: the days left and the pace of new items (a warning when too many); the
         readiness fitted on the learner's answers is in Stats and `drill plan` (it reads the whole log)."""
         plan = f.plan
         if plan is None or plan.interview is None:
             return Text()
-        text = Text(flow.interview_line(plan, self.tr), "bold")
+        text = Text(readiness_view.interview_line(plan, self.tr), "bold")
         if plan.active and plan.left:
-            text.append("  ·  " + flow.pace_line(plan, self.tr))
+            text.append("  ·  " + readiness_view.pace_line(plan, self.tr))
             if plan.too_many:
                 text.append("\n" + self.tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
         return text

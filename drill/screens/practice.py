@@ -3,7 +3,7 @@
 States: *asking* (the answer box has focus), *feedback* (the verdict, the
 worked solution, the grade keys), *empty* (nothing due: when the next item is
 due and an offer of extra practice).  The session logic lives in
-:class:`drill.core.flow.PracticeRun`; this screen only draws it.
+:class:`drill.core.practice_run.PracticeRun`; this screen only draws it.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from drill.core import flow
+from drill.core import practice_run, sessions
 from drill.core.i18n import placeholder, t, template_title, topic_name, when
 from drill.core.mock import format_clock
 from drill.keybindings import bind
@@ -37,7 +37,7 @@ _CARD_BANNERS: dict[str, tuple[str, str]] = {"redrill": ("practice.redrill", "it
 PROBLEM_MIN = 44  # columns the problem keeps beside the feedback in a wide terminal
 FEEDBACK_FRAME = 4  # the feedback column's border, padding and scrollbar
 VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
-                 for v, mark in (("correct", "✓"), ("convention", "✓"), ("close", "≈"), ("wrong", "✗"), (flow.DONT_KNOW, "?"))}
+                 for v, mark in (("correct", "✓"), ("convention", "✓"), ("close", "≈"), ("wrong", "✗"), (practice_run.DONT_KNOW, "?"))}
 
 
 def clock_text(seconds: float) -> str:
@@ -101,7 +101,7 @@ class PracticeScreen(DrillScreen):
         self.add_class(f"-{ASKING}")
         self.mode = "items" if items else mode
         self.items = list(items or [])
-        self.run: flow.PracticeRun | None = None
+        self.run: practice_run.PracticeRun | None = None
         self.state = ASKING
         self._understood_pending = False
         self._not_graded: str | None = None  # the unreadable text whose reason is on show
@@ -127,13 +127,13 @@ class PracticeScreen(DrillScreen):
     def start_run(self, mode: str | None = None) -> None:
         mode = mode or self.mode
         if mode == "items":
-            session = flow.items_session(self.ctx, self.items)
+            session = sessions.items_session(self.ctx, self.items)
         elif mode == "extra":
-            session = flow.extra_session(self.ctx)
+            session = sessions.extra_session(self.ctx)
         else:
-            session = flow.today_session(self.ctx)
+            session = sessions.today_session(self.ctx)
         self.mode = mode
-        self.run = flow.PracticeRun(self.ctx, session)
+        self.run = practice_run.PracticeRun(self.ctx, session)
         if self.run.done:
             self.show_empty()
         else:
@@ -196,7 +196,7 @@ class PracticeScreen(DrillScreen):
     def draw_understood(self) -> None:
         if self.state != ASKING or self._checking is not None:  # keep "checking…" while a proof runs
             return
-        ok, what = flow.understood(self.query_one("#answer", Input).value, self.run.current_step, self.lang)
+        ok, what = practice_run.understood(self.query_one("#answer", Input).value, self.run.current_step, self.lang)
         line = self.query_one("#understood", Static)
         if ok is None:
             line.update(Wrapped(Text(self.tr("practice.typing"), style="dim")))
@@ -228,7 +228,7 @@ class PracticeScreen(DrillScreen):
     def action_scroll_problem(self, how: str) -> None:
         scroll_view(self.query_one("#problem", VerticalScroll), how)
 
-    def show_feedback(self, a: flow.Answer) -> None:
+    def show_feedback(self, a: practice_run.Answer) -> None:
         self.set_state(FEEDBACK)
         lang, step = self.lang, a.problem.steps[a.step]
         self.query_one("#answer", Input).disabled = True
@@ -371,7 +371,7 @@ class PracticeScreen(DrillScreen):
     def _submitted(self, event: Input.Submitted) -> None:
         if self.state != ASKING or self._checking is not None:
             return
-        if self.run.current_step.expected.answer_kind.slow and event.value.strip() not in flow.DONT_KNOW_TYPED:
+        if self.run.current_step.expected.answer_kind.slow and event.value.strip() not in practice_run.DONT_KNOW_TYPED:
             self._check(event.value)  # a proof may take seconds: never on the UI thread
             return
         self._submit(event.value)
@@ -417,7 +417,7 @@ class PracticeScreen(DrillScreen):
             self.query_one("#understood", Static).update(
                 Wrapped(Text(self.tr("save.answer_kept", why=e.text(self.lang)), style="bold red")))
             return
-        if isinstance(result, flow.Answer):
+        if isinstance(result, practice_run.Answer):
             self.show_feedback(result)
             return
         self._not_graded = text

@@ -2,7 +2,7 @@
 whose folder is named at the bottom (:func:`drill.core.paths.saves_note`).
 
 Each setting is a :class:`drill.widgets.setting.SettingField`: an edit is saved on Enter, on leaving the field
-(Tab) and on leaving the screen (Esc), once :func:`drill.core.flow.parse_setting` has read it; a value that
+(Tab) and on leaving the screen (Esc), once :func:`drill.core.settings.parse_setting` has read it; a value that
 cannot be read is refused with the reason under the field, nothing is saved and the focus stays in it (a
 second Esc leaves without it).  Below the fields: what the interview date
 does today (days left, the pace of new items, a warning when that is more than a person can do).  A date whose
@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
 
-from drill.core import flow
+from drill.core import readiness_view, settings
 from drill.core.i18n import t
 from drill.core.paths import saves_note
 from drill.keybindings import bind
@@ -28,12 +28,12 @@ from engine.schedule.stretch import STRETCH_DAYS as FINAL_STRETCH
 from engine.session import PACE_WARNING
 from engine.storage import SaveFailed
 
-# Settings → conventions (issue #24): one field per choosable convention (engine.convention_set), after the others
-FIELDS = (("new_per_day", "settings.new_per_day"), (flow.REVIEWS_KEY, "settings.reviews_per_day"),
-          (flow.INTERVIEW_KEY, "settings.interview"), (flow.HARDWARE_KEY, "settings.hardware"),
-          (flow.MODEL_KEY, "settings.model"), (flow.SCHEDULER_KEY, "settings.scheduler")) + tuple(
-    (flow.CONVENTION_FIELD + c.key, "settings.convention") for c in convention_set.CHOOSABLE)
-MAX_LENGTH = {flow.HARDWARE_KEY: 48, flow.MODEL_KEY: 48}  # an accelerator or model id; the other fields: 10
+# Settings → conventions: one field per choosable convention (engine.convention_set), after the others
+FIELDS = (("new_per_day", "settings.new_per_day"), (settings.REVIEWS_KEY, "settings.reviews_per_day"),
+          (settings.INTERVIEW_KEY, "settings.interview"), (settings.HARDWARE_KEY, "settings.hardware"),
+          (settings.MODEL_KEY, "settings.model"), (settings.SCHEDULER_KEY, "settings.scheduler")) + tuple(
+    (settings.CONVENTION_FIELD + c.key, "settings.convention") for c in convention_set.CHOOSABLE)
+MAX_LENGTH = {settings.HARDWARE_KEY: 48, settings.MODEL_KEY: 48}  # an accelerator or model id; the other fields: 10
 
 
 class SettingsScreen(DrillScreen):
@@ -65,41 +65,41 @@ class SettingsScreen(DrillScreen):
 
     def field(self, key: str, label: str) -> SettingField:
         profile = self.ctx.profile
-        conv = convention_set.BY_KEY.get(key.removeprefix(flow.CONVENTION_FIELD))
-        if not key.startswith(flow.CONVENTION_FIELD):
+        conv = convention_set.BY_KEY.get(key.removeprefix(settings.CONVENTION_FIELD))
+        if not key.startswith(settings.CONVENTION_FIELD):
             conv = None
 
         def why(problem: str) -> str:
-            lo, hi = flow.SETTING_BOUNDS.get(key, (0, 0))
+            lo, hi = settings.SETTING_BOUNDS.get(key, (0, 0))
             return self.tr(problem, lo=lo, hi=hi, values=" / ".join(conv.values) if conv else "")
 
         def save(value) -> None:
             if conv is None:
                 profile.set_setting(key, value)
                 return
-            chosen = flow.with_convention(flow.saved_conventions(profile), conv.key, value)
-            profile.set_setting(flow.CONVENTIONS_KEY, chosen)
+            chosen = settings.with_convention(settings.saved_conventions(profile), conv.key, value)
+            profile.set_setting(settings.CONVENTIONS_KEY, chosen)
             self.ctx.conventions = chosen  # the next problem drawn follows it
 
         return SettingField(
             key, label=(lambda: self.tr(label, name=conv.label_in(self.lang))) if conv else (lambda: self.tr(label)),
             value=self.stored(key),
-            read=lambda text: flow.parse_setting(key, text, self.ctx.today(), profile.root),
+            read=lambda text: settings.parse_setting(key, text, self.ctx.today(), profile.root),
             save=save, hint=lambda: self.hint(key), why=why,
             saved_words=lambda: self.tr("settings.saved"),
             kept_words=lambda e: self.tr("save.setting_kept", why=e.text(self.lang)),
             max_length=MAX_LENGTH.get(key, 10))
 
     def stored(self, key: str) -> str:
-        if key.startswith(flow.CONVENTION_FIELD):
-            name = key.removeprefix(flow.CONVENTION_FIELD)
-            return flow.saved_conventions(self.ctx.profile).get(name, convention_set.BY_KEY[name].default)
-        rules = flow.learning(self.ctx.profile)
-        values = {"new_per_day": str(rules.new_per_day), flow.REVIEWS_KEY: str(rules.reviews_per_day),
-                  flow.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else "",
-                  flow.HARDWARE_KEY: self.ctx.profile.settings().get(flow.HARDWARE_KEY) or "",
-                  flow.MODEL_KEY: self.ctx.profile.settings().get(flow.MODEL_KEY) or "",
-                  flow.SCHEDULER_KEY: rules.scheduler}
+        if key.startswith(settings.CONVENTION_FIELD):
+            name = key.removeprefix(settings.CONVENTION_FIELD)
+            return settings.saved_conventions(self.ctx.profile).get(name, convention_set.BY_KEY[name].default)
+        rules = settings.learning(self.ctx.profile)
+        values = {"new_per_day": str(rules.new_per_day), settings.REVIEWS_KEY: str(rules.reviews_per_day),
+                  settings.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else "",
+                  settings.HARDWARE_KEY: self.ctx.profile.settings().get(settings.HARDWARE_KEY) or "",
+                  settings.MODEL_KEY: self.ctx.profile.settings().get(settings.MODEL_KEY) or "",
+                  settings.SCHEDULER_KEY: rules.scheduler}
         return values[key]
 
     def on_mount(self) -> None:
@@ -112,8 +112,8 @@ class SettingsScreen(DrillScreen):
             f.draw()
 
     def hint(self, key: str) -> str:
-        if key.startswith(flow.CONVENTION_FIELD):
-            c = convention_set.BY_KEY[key.removeprefix(flow.CONVENTION_FIELD)]
+        if key.startswith(settings.CONVENTION_FIELD):
+            c = convention_set.BY_KEY[key.removeprefix(settings.CONVENTION_FIELD)]
             which = "settings.convention_bytes_hint" if c.key == "bytes_per_param" else "settings.convention_hint"
             return self.tr(which, choices=c.choices_text(self.lang))
         return self.tr(f"settings.{key}_hint", stretch=FINAL_STRETCH)
@@ -131,21 +131,21 @@ class SettingsScreen(DrillScreen):
 
     @on(SettingField.Saved)
     def _saved(self, event: SettingField.Saved) -> None:
-        if event.key == flow.HARDWARE_KEY:
+        if event.key == settings.HARDWARE_KEY:
             self.ctx.hardware = event.value  # the next problem drawn is on it
-        if event.key == flow.MODEL_KEY:
+        if event.key == settings.MODEL_KEY:
             self.ctx.model = event.value  # the next problem drawn is of it
         self.draw_plan()
-        if event.key == flow.INTERVIEW_KEY and event.value is not None and not self._leaving:
+        if event.key == settings.INTERVIEW_KEY and event.value is not None and not self._leaving:
             self.offer_pace()
 
     def offer_pace(self, then=None) -> bool:
         """A date that needs more new items a day than the limit: ask before changing it (the limit stays
         unless the learner says yes)."""
-        plan = flow.plan(self.ctx)
-        if not (plan.active and plan.behind and plan.pace <= flow.SETTING_BOUNDS["new_per_day"][1]):
+        plan = readiness_view.plan(self.ctx)
+        if not (plan.active and plan.behind and plan.pace <= settings.SETTING_BOUNDS["new_per_day"][1]):
             return False
-        body = self.tr("settings.pace_body", line=flow.pace_line(plan, self.tr), limit=plan.new_today, pace=plan.pace)
+        body = self.tr("settings.pace_body", line=readiness_view.pace_line(plan, self.tr), limit=plan.new_today, pace=plan.pace)
 
         def answered(yes: bool | None) -> None:
             self.pace_answered(plan, yes)
@@ -176,7 +176,7 @@ class SettingsScreen(DrillScreen):
         says why and that a second Esc leaves without it).  A new interview date whose pace is above the limit
         is asked about first."""
         self._leaving = True
-        interview = self.query_one(f"#setting-{flow.INTERVIEW_KEY}", SettingField)
+        interview = self.query_one(f"#setting-{settings.INTERVIEW_KEY}", SettingField)
         before = interview.stored
         for f in self.query(SettingField):
             if f.commit() != OK and f.box.value != self._leaving_without:
@@ -231,12 +231,12 @@ class ConfirmPaceScreen(DrillModal[bool]):
 
 def plan_text(ctx, tr) -> Text:
     """The interview date's effect today, as Home and Settings show it: days left, the pace, a warning."""
-    plan = flow.plan(ctx)
+    plan = readiness_view.plan(ctx)
     if plan.interview is None:
         return Text(tr("settings.no_interview"), "dim")
-    text = Text(flow.interview_line(plan, tr), "bold")
+    text = Text(readiness_view.interview_line(plan, tr), "bold")
     if plan.active and plan.left:
-        text.append("  ·  " + flow.pace_line(plan, tr))
+        text.append("  ·  " + readiness_view.pace_line(plan, tr))
         if plan.too_many:
             text.append("  " + tr("home.pace_warning", limit=PACE_WARNING), "bold yellow")
     return text

@@ -292,10 +292,10 @@ class StatsScreen(DrillScreen):
             text.append(value + "\n")
         text.append(tr("streak_note", lang), style="dim italic")
         if s.readiness is not None:  # fitted on the learner's answers: per topic, or "not enough answers yet"
-            from drill.core import flow
+            from drill.core import readiness_view
             from drill.core.i18n import t
 
-            lines = flow.readiness_lines(*s.readiness, lambda key, **fmt: t(key, lang, **fmt), lang)
+            lines = readiness_view.readiness_lines(*s.readiness, lambda key, **fmt: t(key, lang, **fmt), lang)
             text.append("\n\n" + lines[0] + "\n", style="bold")
             text.append("\n".join(lines[1:]))
         elif self.readiness_error is not None:

@@ -8,8 +8,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from drill.core.flow import Summary
 from drill.core.i18n import template_title, topic_name
+from drill.core.practice_run import Summary
 from drill.core.stats import duration
 from drill.keybindings import bind
 from drill.screens import DrillScreen, redescribe_bindings, screen_name

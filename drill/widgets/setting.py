@@ -4,7 +4,7 @@ Every setting of the Settings screen is a :class:`SettingField` (a new setting -
 hardware, a scheduler option - is one more field, nothing else)::
 
     SettingField("new_per_day", label="settings.new_per_day", value="5",
-                 read=lambda text: flow.parse_setting("new_per_day", text, today),
+                 read=lambda text: settings.parse_setting("new_per_day", text, today),
                  save=lambda value: profile.set_setting("new_per_day", value),
                  hint=lambda: tr("settings.new_per_day_hint"), why=lambda problem: tr(problem))
 

@@ -130,7 +130,7 @@ register(
                            "假设了 100% 利用率（漏了 MFU）"),
              Misconception("forward_only", "used 2ΦD instead of 6ΦD", "2*phi*tokens/(n_gpus*peak_flops*mfu)",
                            "用了 2ΦD，应为 6ΦD"),
-             # 8Φ is a convention for hardware FLOPs (train_flops), never with an MFU (issue #24)
+             # 8Φ is a convention for hardware FLOPs (train_flops), never with an MFU
              Misconception("recompute_twice", "used 8ΦD (hardware FLOPs with recompute) with an MFU: MFU counts 6Φ by "
                            "definition, so the recompute is counted twice", "8*phi*tokens/(n_gpus*peak_flops*mfu)",
                            "在 MFU 上用了 8ΦD（含重计算的硬件 FLOPs）：MFU 按定义只算 6Φ，重计算被算了两次")),

@@ -1,4 +1,4 @@
-"""The recognised conventions (issue #24; the spec's part 3, "Conventions are inputs"): one row per (input, value).
+"""The recognised conventions (conventions are inputs): one row per (input, value).
 
 Published sources disagree on a few constants (bytes per parameter of the training state, 6Φ or 8Φ per token,
 the ring's (n−1)/n, ...).  Each is an input of the catalogue with a default, the seeds' value

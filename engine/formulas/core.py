@@ -54,11 +54,11 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
     high: float | None = None
     default: float | str | None = None  # a number in base units, or the key of a choice
     choices: tuple[Choice, ...] = ()
-    # A convention (issue #24) whose default is the seeds' value: stated (worked solution, drill calc) only
-    # where it differs from the default, so every problem at the default reads exactly as before.
+    # A convention whose default is the seeds' value: stated (worked solution, drill calc) only
+    # where it differs from the default, so a problem at the default does not mention it.
     quiet: bool = False
-    # The group of engine.formulas.conventions.CONVENTIONS whose rows are this input's recognised values (issue
-    # #24): its choices and default are built from them, and the grader evaluates the formula with each other row.
+    # The group of engine.formulas.conventions.CONVENTIONS whose rows are this input's recognised values:
+    # its choices and default are built from them, and the grader evaluates the formula with each other row.
     convention: str = ""
 
     def as_(self, name: str, symbol: str = "") -> Input:
@@ -279,7 +279,7 @@ class Formula:
     # the conventions are the defaults.  tests/unit/test_conventions.py checks it gives the same value.
     plain_expr: str = ""
     # The result is a per-device figure (ZeRO memory per GPU, bytes each GPU sends): an answer may say so
-    # ("33 GB per GPU", "每卡 33 GB"); on any other question that qualifier is refused, not read (issue #29).
+    # ("33 GB per GPU", "每卡 33 GB"); on any other question that qualifier is refused, not read.
     # A template's Ask may override it (question_bank.base.Ask.per_gpu).
     per_device: bool = False
 
@@ -518,7 +518,7 @@ class Formula:
         d = derivation if derivation is not None else self.derivation(values, extras)
         values, shown = d.values, d.shown
         # the formula's own decomposition, simplification and takeaway spell out the default conventions ("= 16Φ",
-        # "16 bytes per parameter"): off them (issue #24) the convention line and the formula say it instead
+        # "16 bytes per parameter"): off them the convention line and the formula say it instead
         own = d.plain
         dec = decomposition if decomposition is not None else pick(lang, self.decomposition,
                                                                     self.decomposition_zh or None) if own else ()

@@ -7,8 +7,8 @@ interface of ``drill calc``): ``SEQ_LEN`` is ``s`` in the activation formulas, `
 (``m`` is a message size in the collectives, the rows of a GEMM, and a number of micro-batches) are
 separate declarations.  Declaring an input here, not inline, is what keeps a meaning's Chinese, range and
 symbol from drifting apart between the formulas that use it (tests/unit/test_formulas_inputs.py checks
-that no other module builds an :class:`Input`).  Wordings that differ only slightly are kept as they
-are today: every card and worked solution reads exactly as before.
+that no other module builds an :class:`Input`).  Wordings that differ only slightly are kept apart,
+so that no card or worked solution changes its words.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ ACCEPTANCE = Input("acceptance", "ratio", "probability the target model accepts 
                    "α", "目标模型接受一个草稿 token 的概率（独立同分布）", high=1)
 COST_RATIO = Input("cost_ratio", "ratio", "one draft pass / one target pass", "c", "一次草稿前向 / 一次目标前向的耗时")
 
-# ---------------------------------------------------------------- conventions (issue #24 binds them)
+# ---------------------------------------------------------------- conventions
 # An enumeration's number is what the expression computes with; its key is what drill calc reads and shows.  A
 # convention input's values, their words and its default are rows of engine.formulas.conventions (written once
 # there): ``_convention`` builds the choices and the default from the rows and names them (``Input.convention``).

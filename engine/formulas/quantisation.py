@@ -21,7 +21,7 @@ from .inputs import (
 )
 from .registry import register
 
-# forgetting the group's scale (and zero point) of group quantisation: the bare bit width (issue #15: named, and
+# forgetting the group's scale (and zero point) of group quantisation: the bare bit width (named, and
 # graded wrong - the templates' tolerance is tighter than the overhead)
 GROUP_SCALE = ("forgot the group scale (and zero point): used the bare bit width",
                "漏了分组的缩放因子（和零点）：只用了裸位宽")

@@ -4,8 +4,7 @@ Each topic module (one of :data:`TOPICS`) calls :func:`register` with its formul
 imported.  A topic module is imported when one of its formulas is first asked for by name
 (:func:`find`, through an index of which module defines which formula) or when the whole catalogue
 is (:func:`catalogue`, ``engine.formulas.CATALOGUE``): the app's first problem needs one formula,
-and importing all twenty topic modules cost it about 20M instructions (README "Start-up", issue #23
-§6).  The index is a cache, ``engine/formulas/__pycache__/formula-index.marshal``, used only while the
+and importing all twenty topic modules cost it about 20M instructions (README "Start-up").  The index is a cache, ``engine/formulas/__pycache__/formula-index.marshal``, used only while the
 topic modules have the size and modification time it was built from and the Python version is the
 same, and written only where Python writes its bytecode, as the template index is; without a usable
 one every topic module is imported.  A name registered twice is a bug caught at import, not a
@@ -55,7 +54,7 @@ LISTED_FIRST: tuple[str, ...] = (
     # added by the question bank
     "max_batch_fit", "micro_batches_for_bubble", "whole_model_activation_bytes", "tp_allreduce_bytes_layer",
     "comm_bytes_zero3_step", "mfu_from_step_time",
-    # bank part 2 (issue #15): attention IO, serving, quantisation, PagedAttention, MoE capacity
+    # attention IO, serving, quantisation, PagedAttention, MoE capacity
     "attention_hbm_bytes", "flash_attention_hbm_bytes", "attention_intensity", "fusion_bytes_saved", "hbm_time",
     "max_batch_tpot", "quant_weights_bytes", "quant_decode_speedup", "paged_kv_waste_tokens", "paged_max_seqs",
     "moe_expert_capacity",

@@ -1,4 +1,4 @@
-"""The learning loop's scheduling rules beside SM-2 (issue #27), each a pure module taking the day as a parameter.
+"""The learning loop's scheduling rules beside SM-2, each a pure module taking the day as a parameter.
 
 * :mod:`.pace` - how many new items a day an interview date needs, finishing new items by
   about two thirds of the time left (figures that add up; the limit changes only when the learner accepts).

@@ -44,7 +44,10 @@ The package's rooms, each holding one concern:
 - :mod:`.mockfile`: the mocks file and its journal;
 - :mod:`.jsonstream`: a JSON object read a member (and a list element) at a time;
 - :mod:`.transfer`: import (checked and written as it is read) and export (written piece by piece);
-- :mod:`.profile`: :class:`Profile`, which ties them together.
+- :mod:`.opening`: reading a profile's files at open and bringing the state level with the log;
+- :mod:`.recording`: recording rows, rewriting in a batch, undo, settings and mocks;
+- :mod:`.reading`: states, settings, mocks, review rows, day counts, latest answers and digests;
+- :mod:`.profile`: :class:`Profile`, which ties them together (open, close, export and import).
 
 Tests that want small segments set ``layout.SEGMENT_ROWS`` (and ``layout.STATE_EVERY``): they are read there.
 """

@@ -34,10 +34,10 @@ from engine.records import mutable
 from ..messages import Msg, say
 from . import durable, journal, layout
 from .errors import DamagedSave, NewerSave, UnreadableSave
-from .layout import _SEGMENT, SCHEMA_VERSION, backup_paths, digest_path, journal_path
+from .layout import SCHEMA_VERSION, SEGMENT_FILE, backup_paths, digest_path, journal_path
 from .sealed import dumps, seal
 from .segments import file_identity, read_digest, segment_rows
-from .validation import _is_int, mock_problem
+from .validation import is_int, mock_problem
 
 
 @mutable
@@ -72,7 +72,7 @@ class Report:
 def _segments(profile: Path) -> list[int]:
     folder = profile / "reviews"
     try:
-        return sorted(int(m.group(1)) for p in folder.iterdir() if (m := _SEGMENT.fullmatch(p.name)))
+        return sorted(int(m.group(1)) for p in folder.iterdir() if (m := SEGMENT_FILE.fullmatch(p.name)))
     except OSError:
         return []
 
@@ -120,7 +120,7 @@ def examine(profile: Path) -> Report:
                 report.findings.append(Finding(path, "damaged", f"bad mock result ({bad})"))
                 continue
             seq = tables["meta"]["1"].get("seq", 0)
-            seq = seq if _is_int(seq) and seq >= 0 else 0
+            seq = seq if is_int(seq) and seq >= 0 else 0
             j = journal.read_journal(journal_path(path), "mocks")
             mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
             if (problem := journal.step_problem(j, seq, mocks, "the mocks file")) is not None:
@@ -149,13 +149,13 @@ def examine(profile: Path) -> Report:
             seq = tables["meta"]["1"].get("seq", 0)
             j = journal.read_journal(journal_path(seg))
             problem = j.problem
-            if problem is None and _is_int(seq) and j.seq < seq:
+            if problem is None and is_int(seq) and j.seq < seq:
                 problem = "it is missing" if not j.exists else f"it ends at line {j.seq}, its log file at {seq}"
             elif problem is None and (j.seq or seq) and j.rows_at(seq) != {r["id"]: r for r in rows}:
                 problem = "it does not give the rows of its log file"
             if problem is not None:
                 report.findings.append(Finding(journal_path(seg), "journal", problem))
-            elif j.seq > (seq if _is_int(seq) else 0):
+            elif j.seq > (seq if is_int(seq) else 0):
                 if n == newest:  # a crash between the journal's line and the log file: finished at the next open
                     report.findings.append(Finding(seg, "unfinished", ""))
                 else:
@@ -164,7 +164,7 @@ def examine(profile: Path) -> Report:
             dig = digest_path(seg)
             if dig.exists() and identity is not None and read_digest(dig, identity) is None:
                 report.findings.append(Finding(dig, "cache", ""))
-    if _is_int(next_id) and last_id >= next_id and not any(f.path.name == "state.json" for f in report.findings):
+    if is_int(next_id) and last_id >= next_id and not any(f.path.name == "state.json" for f in report.findings):
         pass  # rows the state file has not counted yet: replayed at the next open (not damage)
     return report
 
@@ -218,7 +218,7 @@ def _repair_segment(f: Finding) -> None:
     elif backup is not None:
         b, tables = backup
         bseq = tables["meta"]["1"].get("seq", 0)
-        bseq = bseq if _is_int(bseq) else 0
+        bseq = bseq if is_int(bseq) else 0
         rows = {r["id"]: r for r in segment_rows(tables, b)}
         applied = [line for line in j.lines if line["seq"] > bseq]
         for line in applied:
@@ -251,7 +251,7 @@ def _repair_journal(f: Finding) -> None:
     tables, _ = durable.read_document(seg, "reviews")
     rows = segment_rows(tables, seg)
     seq = tables["meta"]["1"].get("seq", 0)
-    seq = seq if _is_int(seq) and seq >= 1 else 1
+    seq = seq if is_int(seq) and seq >= 1 else 1
     _aside(f.path)
     jsize = journal.write_whole(f.path, rows, seq=seq)
     tables["meta"]["1"] = journal.segment_meta(seq, jsize)
@@ -287,7 +287,7 @@ def _repair_mocks(f: Finding) -> None:
     elif backup is not None:
         b, tables = backup
         bseq = tables["meta"]["1"].get("seq", 0)
-        bseq = bseq if _is_int(bseq) else 0
+        bseq = bseq if is_int(bseq) else 0
         mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
         applied = [line for line in j.lines if line["seq"] > bseq]
         for line in applied:
@@ -317,7 +317,7 @@ def _repair_mocks_journal(f: Finding) -> None:
     tables, _ = durable.read_document(path, "mocks")
     mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
     seq = tables["meta"]["1"].get("seq", 0)
-    seq = seq if _is_int(seq) and seq >= 1 else 1
+    seq = seq if is_int(seq) and seq >= 1 else 1
     _aside(f.path)
     jsize = journal.write_whole(f.path, [mocks[i] for i in sorted(mocks)], seq=seq)
     tables["meta"]["1"] = journal.segment_meta(seq, jsize, "mocks")
@@ -331,7 +331,7 @@ def repair(report: Report) -> None:
     for f in report.findings:
         try:
             if f.kind == "damaged":
-                if _SEGMENT.fullmatch(f.path.name):
+                if SEGMENT_FILE.fullmatch(f.path.name):
                     _repair_segment(f)
                 elif f.path.name == "state.json":
                     _repair_state(f)

@@ -19,12 +19,12 @@ from tinydb.middlewares import CachingMiddleware
 from tinydb.storages import Storage
 
 from .errors import DamagedSave, NewerSave, UnreadableSave, save_failed
-from .layout import BACKUPS, SCHEMA_VERSION, TABLES, _file_kind, backup_path
+from .layout import BACKUPS, SCHEMA_VERSION, TABLES, backup_path, file_kind
 from .sealed import Broken, dumps, open_sealed, seal
-from .validation import _is_int
+from .validation import is_int
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:  # pragma: no cover - platforms that cannot open a folder
@@ -110,10 +110,7 @@ def atomic_write(path: Path, data: "bytes | Iterable[bytes]", *, backup: bool = 
             raise save_failed(e, path) from e
         raise
     if sync:
-        _fsync_dir(path.parent)
-
-
-_dumps = dumps
+        fsync_dir(path.parent)
 
 
 def read_document(path: Path, kind: str | None = None) -> tuple[dict | None, bool]:
@@ -138,7 +135,7 @@ def read_document(path: Path, kind: str | None = None) -> tuple[dict | None, boo
         data, sealed = open_sealed(raw)
     except Broken as e:
         raise DamagedSave(path, e.said, backup_path(path)) from None
-    if (p := tables_problem(data, kind or _file_kind(path))) is not None:
+    if (p := tables_problem(data, kind or file_kind(path))) is not None:
         raise DamagedSave(path, p, backup_path(path))
     return data, sealed
 
@@ -174,7 +171,7 @@ class DurableStorage(Storage):
         return read_tables(self.path)
 
     def write(self, data: dict) -> None:
-        atomic_write(self.path, seal(_dumps(data)), backup=self.backup)
+        atomic_write(self.path, seal(dumps(data)), backup=self.backup)
 
     def close(self) -> None:
         pass
@@ -186,13 +183,13 @@ class _Cached(CachingMiddleware):
     WRITE_CACHE_SIZE = 2**62
 
 
-def _open_db(path: Path, backup: bool = True) -> TinyDB:
+def open_db(path: Path, backup: bool = True) -> TinyDB:
     db = TinyDB(path, backup=backup, storage=_Cached(DurableStorage))
     db.storage.read()  # read now: a damaged file is reported at open, not at first use
     return db
 
 
-def _flush(db: TinyDB) -> None:
+def flush_db(db: TinyDB) -> None:
     db.storage.flush()
 
 
@@ -206,7 +203,7 @@ def check_meta(tables: dict | None, path: Path, kind: str, empty_ok: bool) -> di
         if empty_ok and not tables:
             return {}
         raise DamagedSave(path, "it has no schema version", backup_path(path))
-    if _is_int(meta.get("schema")) and meta["schema"] > SCHEMA_VERSION:
+    if is_int(meta.get("schema")) and meta["schema"] > SCHEMA_VERSION:
         raise NewerSave(path, meta["schema"])
     if meta.get("schema") != SCHEMA_VERSION:
         raise DamagedSave(path, f"schema version {meta.get('schema')!r} is not {SCHEMA_VERSION}", backup_path(path))

@@ -6,8 +6,8 @@ import errno
 from pathlib import Path
 
 from ..messages import Twin, say
-from .layout import SCHEMA_VERSION, TABLES, _file_kind
-from .validation import InvalidDocument, _is_int  # noqa: F401 (InvalidDocument: defined with its checks)
+from .layout import SCHEMA_VERSION, TABLES, file_kind
+from .validation import InvalidDocument, is_int  # noqa: F401 (InvalidDocument: defined with its checks)
 
 
 def _quote(text: str) -> str:
@@ -148,14 +148,14 @@ def _backup_status(backup: Path, path: Path) -> str | None:
         return None
     meta = tables.get("meta") if isinstance(tables, dict) else None
     meta = meta.get("1") if isinstance(meta, dict) else None
-    kind = _file_kind(path)
+    kind = file_kind(path)
     if not isinstance(meta, dict) or not all(isinstance(t, dict) and all(isinstance(d, dict) for d in t.values())
                                              for t in tables.values()):
         return None
     if kind in TABLES and set(tables) - TABLES[kind]:
         return None
     schema = meta.get("schema")
-    if _is_int(schema) and schema > SCHEMA_VERSION:
+    if is_int(schema) and schema > SCHEMA_VERSION:
         return "newer"
     return "good" if schema == SCHEMA_VERSION and (kind is None or meta.get("kind") == kind) else None
 

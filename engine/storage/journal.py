@@ -37,14 +37,14 @@ from engine.records import mutable
 from . import durable
 from .errors import save_failed
 from .sealed import Broken, dumps, open_sealed, seal
-from .validation import _row_ok, mock_problem, row_problem
+from .validation import mock_problem, row_ok, row_problem
 
 
 def _put_problem(r, kind: str) -> str | None:
     """Why ``r`` is not what a journal of ``kind`` ("reviews", "mocks") puts (None: it is)."""
     if kind == "mocks":
         return None if (p := mock_problem(r)) is None else f"a bad mock result ({p})"
-    return None if _row_ok(r) else f"a bad review row ({row_problem(r)})"
+    return None if row_ok(r) else f"a bad review row ({row_problem(r)})"
 
 
 @mutable
@@ -185,7 +185,7 @@ def append(path: Path, data: bytes, size: int) -> None:
         cut_back(path, size)
         raise save_failed(e, path) from e
     if new:
-        durable._fsync_dir(path.parent)
+        durable.fsync_dir(path.parent)
 
 
 def cut_back(path: Path, size: int) -> bool:

@@ -25,11 +25,11 @@ import codecs
 import json
 from typing import Any, BinaryIO, Iterator
 
-from .sealed import Broken, _no_duplicates
+from .sealed import Broken, no_duplicates
 
 CHUNK = 1 << 16  # characters read at a time
 _WS = " \t\n\r"
-_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates)
+_DECODER = json.JSONDecoder(object_pairs_hook=no_duplicates)
 _NEAR_END = 16  # an error this close to the end of what is read may be a value cut by the chunk: read on
 
 

@@ -19,17 +19,17 @@ STATE_EVERY = 25  # rows recorded between two rewrites of the state file
 DIGEST_VERSION = 1
 RECENT_QUALITIES = 5  # qualities of an item's latest answers kept in the state file (engine.mock.RECENT reads 5)
 DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-_SEGMENT = re.compile(r"(\d{6})\.json")
+PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+SEGMENT_FILE = re.compile(r"(\d{6})\.json")
 ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "value", "verdict", "quality",
               "seconds", "mode", "scheduled", "before", "after")
 # Fields a row has only when they apply: "hardware", the accelerator id a problem was drawn on (drill ... --hardware
-# ID, issue #25): with template and seed it identifies the problem.  A row without it is as before.
-# "conventions" (issue #24): the conventions the problem was drawn and graded under, off their default
+# ID): with template and seed it identifies the problem; a row without it was drawn on the catalogue's mix.
+# "conventions": the conventions the problem was drawn and graded under, off their default
 # (engine.convention_set: {"bytes_per_param": "18"}); a row without it was graded under the seeds' conventions.
-# "model" (issue #25): the model id a problem was drawn of (drill ... --model ID), as "hardware".
+# "model": the model id a problem was drawn of (drill ... --model ID), as "hardware".
 OPTIONAL_ROW_FIELDS = ("hardware", "conventions", "model")
-_HARDWARE = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator or model id (question_bank.catalogue)
+HARDWARE_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator or model id (question_bank.catalogue)
 
 
 BACKUPS = 3  # generations kept beside each save file: X.bak (the previous version), X.bak2, X.bak3
@@ -66,8 +66,8 @@ def segment_path(profile: Path, n: int) -> Path:
     return profile / "reviews" / f"{n:06d}.json"
 
 
-def _file_kind(path: Path) -> str | None:
+def file_kind(path: Path) -> str | None:
     """What a save file holds, from its name (the ``kind`` in its meta table)."""
-    if _SEGMENT.fullmatch(path.name):
+    if SEGMENT_FILE.fullmatch(path.name):
         return "reviews"
     return {"state.json": "state", "mocks.json": "mocks"}.get(path.name)

@@ -19,10 +19,10 @@ from typing import Any
 from tinydb.table import Document
 
 from . import durable, journal
-from .durable import _flush
+from .durable import flush_db
 from .errors import JournalDamaged, ReadFailed, save_failed
 from .layout import journal_path
-from .validation import _copy, _is_int
+from .validation import is_int, plain_copy
 
 
 def check_journal(p) -> None:
@@ -36,7 +36,7 @@ def check_journal(p) -> None:
         raise ReadFailed(jpath, e) from None
     db, table = p._mock_db, p._mock_db.table("mocks")
     seq = (db.table("meta").get(doc_id=1) or {}).get("seq", 0)
-    seq = seq if _is_int(seq) and seq >= 0 else 0
+    seq = seq if is_int(seq) and seq >= 0 else 0
     mocks = {d.doc_id: dict(d) for d in table.all()}
     problem = journal.step_problem(j, seq, mocks, "the mocks file")
     p._mjrows, p._mjseq, p._mjsize = (j.rows_at(), j.seq, j.size) if problem is None else (mocks, seq, 0)
@@ -47,7 +47,7 @@ def check_journal(p) -> None:
         db.table("meta").upsert(Document(journal.segment_meta(j.seq, j.size, "mocks"), doc_id=1))
         if not p.read_only:
             try:
-                _flush(db)
+                flush_db(db)
             except OSError as e:  # the mock results are in the journal: the next open tries again
                 db.storage._cache_modified_count = 0
                 p.state_behind = save_failed(e, path)
@@ -67,7 +67,7 @@ def check_journal(p) -> None:
         p.damaged[jpath] = JournalDamaged(jpath, problem, healed=True, mocks=True,
                                           aside=aside if aside.exists() else None)
         db.table("meta").upsert(Document(journal.segment_meta(p._mjseq, p._mjsize, "mocks"), doc_id=1))
-        _flush(db)
+        flush_db(db)
     except OSError as e:  # the next write tries again
         p._mjrows, p._mjseq, p._mjsize = mocks, seq, 0
         p.state_behind = save_failed(e, jpath)
@@ -79,7 +79,7 @@ def add(p, result: Mapping[str, Any]) -> dict:
     db, path = p._mock_db, p.path / "mocks.json"
     table, meta = db.table("mocks"), db.table("meta")
     mock_id = max((d.doc_id for d in table.all()), default=0) + 1
-    stored = {**_copy(result), "id": mock_id}
+    stored = {**plain_copy(result), "id": mock_id}
     old_meta = meta.get(doc_id=1)
     seq = p._mjseq + 1
     line = journal.diff_line(seq, p._mjrows, {**{d.doc_id: dict(d) for d in table.all()}, mock_id: stored})
@@ -88,7 +88,7 @@ def add(p, result: Mapping[str, Any]) -> dict:
     table.insert(Document(stored, doc_id=mock_id))
     meta.upsert(Document(journal.segment_meta(seq, p._mjsize + len(line), "mocks"), doc_id=1))
     try:
-        _flush(db)
+        flush_db(db)
     except BaseException as e:  # (a SaveFailed naming the mocks file)
         if isinstance(e, OSError):  # not stored: the line is cut off (after a crash it stays, and the next
             journal.cut_back(jpath, p._mjsize)  # open finishes the write from it)
@@ -101,4 +101,4 @@ def add(p, result: Mapping[str, Any]) -> dict:
         raise
     p._mjrows = {d.doc_id: dict(d) for d in table.all()}
     p._mjseq, p._mjsize = seq, p._mjsize + len(line)
-    return _copy(stored)
+    return plain_copy(stored)

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Iterator
 from engine.records import frozen
 
 from .layout import RECENT_QUALITIES
-from .validation import _VERDICTS, _day_ok
+from .validation import VERDICT_SET, day_ok
 
 
 @frozen
@@ -47,14 +47,14 @@ class ItemRecent:
         if (type(qs) is not list or not 1 <= len(qs) <= RECENT_QUALITIES
                 or not all(type(q) is int and 0 <= q <= 5 for q in qs)):
             return None
-        if not (verdict is None or verdict in _VERDICTS) or (verdict is None) != (day is None) or not _day_ok(day):
+        if not (verdict is None or verdict in VERDICT_SET) or (verdict is None) != (day is None) or not day_ok(day):
             return None
         if (quality is None) != (verdict is None) or not (quality is None or type(quality) is int and 0 <= quality <= 5):
             return None
         return cls(tuple(qs), verdict, day, quality)
 
 
-_NO_RECENT = ItemRecent()
+NO_RECENT = ItemRecent()
 
 
 def recent_of(columns: Iterable[tuple[str, int, int | None, str, str]]) -> dict[str, ItemRecent]:
@@ -72,5 +72,5 @@ def recent_of(columns: Iterable[tuple[str, int, int | None, str, str]]) -> dict[
             for item, qs in qualities.items()}
 
 
-def _recent_columns(rows: Iterable[Mapping]) -> Iterator[tuple]:
+def recent_columns(rows: Iterable[Mapping]) -> Iterator[tuple]:
     return ((r["item"], r["quality"], r["step"], r["verdict"], r["date"]) for r in rows)

@@ -77,7 +77,7 @@ def unseal(raw: bytes) -> tuple[bytes, bool]:
     return body, True
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+def no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     out: dict = {}
     for key, value in pairs:
         if key in out:
@@ -88,7 +88,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
 
 def loads_strict(body: bytes) -> Any:
     """JSON from UTF-8 ``body``, refusing a key given twice (``Broken``); ValueError / RecursionError as json."""
-    return json.loads(body.decode("utf-8"), object_pairs_hook=_no_duplicates)
+    return json.loads(body.decode("utf-8"), object_pairs_hook=no_duplicates)
 
 
 def dumps(data: Any) -> bytes:

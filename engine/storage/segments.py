@@ -14,10 +14,11 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .durable import _dumps, atomic_write, check_meta
+from .durable import atomic_write, check_meta
 from .errors import DamagedSave
 from .layout import DIGEST_VERSION, backup_path
-from .validation import _row_ok, row_problem
+from .sealed import dumps
+from .validation import row_ok, row_problem
 
 if TYPE_CHECKING:
     from ..stats import Digest
@@ -28,7 +29,7 @@ def segment_rows(tables: dict | None, path: Path) -> list[dict]:
     check_meta(tables, path, "reviews", empty_ok=False)
     rows = []
     for doc_id, doc in tables.get("reviews", {}).items():
-        if not _row_ok(doc) or str(doc["id"]) != doc_id:
+        if not row_ok(doc) or str(doc["id"]) != doc_id:
             p = row_problem(doc) or "its id does not match"
             raise DamagedSave(path, f"bad review row {doc_id} ({p})", backup_path(path))
         rows.append(doc)
@@ -40,7 +41,7 @@ def row_sum(row: dict) -> str:
     """A checksum of a stored row (the state file names the newest row it counted by it)."""
     from .sealed import checksum
 
-    return checksum(_dumps(row))
+    return checksum(dumps(row))
 
 
 def file_identity(path: Path) -> list[int] | None:
@@ -64,9 +65,9 @@ def write_digest(path: Path, digest: "Digest", identity: list[int]) -> None:
 
     Best effort: a digest that cannot be written is simply rebuilt next time.
     """
-    body = _dumps(digest.columns())
+    body = dumps(digest.columns())
     try:
-        atomic_write(path, _dumps(_digest_header(body, identity)) + b"\n" + body, backup=False, sync=False)
+        atomic_write(path, dumps(_digest_header(body, identity)) + b"\n" + body, backup=False, sync=False)
     except OSError:
         pass
 

@@ -22,7 +22,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from . import layout
-from .layout import _SEGMENT
+from .layout import SEGMENT_FILE
 
 _SKIP = (".bak", ".bak2", ".bak3", ".tmp", ".damaged")
 
@@ -104,7 +104,7 @@ def prune(root: Path, name: str, today: date) -> None:
 def copies_of(path: Path) -> list[Path]:
     """The copies of save file ``path`` (``ROOT/NAME/...``) in the profile's snapshots, newest first."""
     path = Path(path)
-    in_reviews = path.parent.name == "reviews" and (_SEGMENT.fullmatch(path.name) is not None
+    in_reviews = path.parent.name == "reviews" and (SEGMENT_FILE.fullmatch(path.name) is not None
                                                     or path.suffix == ".journal")  # (not mocks.journal)
     profile = path.parent.parent if in_reviews else path.parent
     rel = Path("reviews", path.name) if in_reviews else Path(path.name)

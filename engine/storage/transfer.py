@@ -22,12 +22,12 @@ from typing import Any, Callable
 
 from ..sm2 import ItemState
 from . import durable, layout
-from .durable import _dumps, _fsync_dir, atomic_write
+from .durable import atomic_write, fsync_dir
 from .errors import save_failed
 from .journal import segment_meta, write_whole
 from .layout import SCHEMA_VERSION, digest_path, journal_path, segment_path
-from .recent import _NO_RECENT
-from .sealed import seal
+from .recent import NO_RECENT
+from .sealed import dumps, seal
 from .segments import file_identity, write_digest
 from .validation import checked_rows
 
@@ -56,7 +56,7 @@ class _LogWriter:
         seg = segment_path(self.folder, self.n)
         jsize = write_whole(journal_path(seg), self.rows, seq=1)
         tables = {"meta": {"1": segment_meta(1, jsize)}, "reviews": {str(r["id"]): r for r in self.rows}}
-        atomic_write(seg, seal(_dumps(tables)), backup=False)
+        atomic_write(seg, seal(dumps(tables)), backup=False)
         if closed and (identity := file_identity(seg)) is not None:
             write_digest(digest_path(seg), Digest.of_rows(self.rows), identity)  # renames keep the identity
         self.rows = []
@@ -77,7 +77,7 @@ def build_profile(members: Iterable[tuple[str, Any]], today: date | None, folder
         n_rows, last = n_rows + 1, row["id"]
         days[row["date"]] += 1
         item = row["item"]
-        recent[item] = recent.get(item, _NO_RECENT).after(row["quality"], row["step"], row["verdict"], row["date"])
+        recent[item] = recent.get(item, NO_RECENT).after(row["quality"], row["step"], row["verdict"], row["date"])
         log.add(row)
     log.close()
     states = {str(k + 1): {"item": item, **ItemState.from_dict(st).to_dict()}
@@ -87,13 +87,13 @@ def build_profile(members: Iterable[tuple[str, Any]], today: date | None, folder
               "states": states, "settings": {"1": dict(rest["settings"])},
               "days": {"1": {"next_id": next_id, "counts": dict(days)}},
               "recent": {"1": {"next_id": next_id, "items": {k: r.to_dict() for k, r in recent.items()}}}}
-    atomic_write(folder / "state.json", seal(_dumps(tables)), backup=False)
+    atomic_write(folder / "state.json", seal(dumps(tables)), backup=False)
     ordered = [rest["mocks"][i] for i in sorted(rest["mocks"])]  # in two places, as the reviews (see .journal)
     jsize = write_whole(journal_path(folder / "mocks.json"), ordered, seq=1)
-    atomic_write(folder / "mocks.json", seal(_dumps({"meta": {"1": segment_meta(1, jsize, "mocks")},
+    atomic_write(folder / "mocks.json", seal(dumps({"meta": {"1": segment_meta(1, jsize, "mocks")},
                                                       "mocks": {str(m["id"]): m for m in ordered}})), backup=False)
-    _fsync_dir(folder / "reviews")
-    _fsync_dir(folder)
+    fsync_dir(folder / "reviews")
+    fsync_dir(folder)
     return {"items": len(rest["states"]), "reviews": n_rows, "mocks": len(ordered)}
 
 
@@ -132,7 +132,7 @@ def swap_in(profile, members: Iterable[tuple[str, Any]], today: date | None,
         shutil.rmtree(staging, ignore_errors=True)
         profile._load()
         raise save_failed(e, e.filename or profile.path) from e
-    _fsync_dir(root)
+    fsync_dir(root)
     shutil.rmtree(old, ignore_errors=True)  # else removed by the next open (Profile._recover_import)
     profile._load()
     return counts

@@ -27,7 +27,7 @@ from ..langs import LANGS
 from ..patterns import pattern
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
-from .layout import _HARDWARE, EXPORT_FORMAT, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
+from .layout import EXPORT_FORMAT, HARDWARE_ID, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
 
 MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
 MAX_EF = 100.0  # SM-2 adds at most 0.1 per review, and intervals stop growing at MAX_INTERVAL long before
@@ -42,7 +42,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls (ESC starts
 _SURROGATE = pattern("[\ud800-\udfff]")  # half of a UTF-16 pair: not text, and not writable as UTF-8
 
 
-def _text_ok(s: str) -> bool:
+def text_ok(s: str) -> bool:
     """True when ``s`` can be written as UTF-8 (it holds no lone surrogate)."""
     return s.isascii() or _SURROGATE.search(s) is None
 
@@ -55,14 +55,14 @@ def _json_safe(value: Any) -> bool:
         return False
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
 _STATE_KEYS = frozenset(("ef", "interval", "reps", "due", "last"))
 
 
-def _day_ok(v: Any) -> bool:
+def day_ok(v: Any) -> bool:
     """None, or a real day YYYY-MM-DD between MIN_DAY and MAX_DAY."""
     if v is None:
         return True
@@ -77,7 +77,7 @@ def _day_ok(v: Any) -> bool:
 
 def _ts_ok(v: Any) -> bool:
     """A real UTC time like 2026-11-29T15:42:01Z on a day between MIN_DAY and MAX_DAY."""
-    return type(v) is str and (m := _TS.fullmatch(v)) is not None and _day_ok(m.group(1))
+    return type(v) is str and (m := _TS.fullmatch(v)) is not None and day_ok(m.group(1))
 
 
 def _state_ok(d: Any) -> bool:
@@ -88,8 +88,8 @@ def _state_ok(d: Any) -> bool:
     due, last = d.get("due"), d.get("last")
     # a state SM-2 can produce: an interval of at least 1 once reviewed, due not before the last review
     return (type(ef) in (float, int) and 1.3 <= ef <= MAX_EF and type(iv) is int and 0 <= iv <= MAX_INTERVAL
-            and type(reps) is int and 0 <= reps <= MAX_REPS and (reps == 0 or iv >= 1) and _day_ok(due)
-            and _day_ok(last) and (due is None or last is None or due >= last))
+            and type(reps) is int and 0 <= reps <= MAX_REPS and (reps == 0 or iv >= 1) and day_ok(due)
+            and day_ok(last) and (due is None or last is None or due >= last))
 
 
 def state_problem(d: Any, today: date | None = None) -> str | None:
@@ -105,7 +105,7 @@ def state_problem(d: Any, today: date | None = None) -> str | None:
     if st.reps > MAX_REPS:
         return f"reps must be at most {MAX_REPS}, not {st.reps!r}"
     for key in ("due", "last"):
-        if not _day_ok(d.get(key)):
+        if not day_ok(d.get(key)):
             return f"{key} must be a day between {MIN_DAY} and {MAX_DAY}, not {d.get(key)!r}"
     if today is not None:
         if st.last is not None and st.last > today:
@@ -116,13 +116,13 @@ def state_problem(d: Any, today: date | None = None) -> str | None:
 
 
 _ROW_KEYS = frozenset(ROW_FIELDS)
-_OPTIONAL_OK = {"hardware": lambda v: type(v) is str and _HARDWARE.fullmatch(v) is not None,
-                "model": lambda v: type(v) is str and _HARDWARE.fullmatch(v) is not None,
+_OPTIONAL_OK = {"hardware": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
+                "model": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
                 "conventions": lambda v: type(v) is dict and bool(v) and convention_set.problem(v) is None}
-_VERDICTS, _MODES = frozenset(VERDICTS), frozenset(MODES)
+VERDICT_SET, _MODES = frozenset(VERDICTS), frozenset(MODES)
 
 
-def _row_ok(r: Any) -> bool:
+def row_ok(r: Any) -> bool:
     """A quick yes for a well-formed stored row (:func:`row_problem` explains a no)."""
     if type(r) is not dict:
         return False
@@ -132,15 +132,15 @@ def _row_ok(r: Any) -> bool:
             return False
     v, sec, step, b, a, item, topic = r["value"], r["seconds"], r["step"], r["before"], r["after"], r["item"], r["topic"]
     ts, day = r["ts"], r["date"]
-    return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and _day_ok(day) and day is not None
-            and type(ts) is str and _TS.fullmatch(ts) is not None and (ts[:10] == day or _day_ok(ts[:10]))
-            and type(item) is str and 0 < len(item) <= MAX_NAME and _text_ok(item)
-            and type(topic) is str and 0 < len(topic) <= MAX_NAME and _text_ok(topic) and type(r["seed"]) is int
+    return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and day_ok(day) and day is not None
+            and type(ts) is str and _TS.fullmatch(ts) is not None and (ts[:10] == day or day_ok(ts[:10]))
+            and type(item) is str and 0 < len(item) <= MAX_NAME and text_ok(item)
+            and type(topic) is str and 0 < len(topic) <= MAX_NAME and text_ok(topic) and type(r["seed"]) is int
             and -MAX_ID <= r["seed"] <= MAX_ID and (step is None or (type(step) is int and 1 <= step <= MAX_ID))
-            and type(r["typed"]) is str and len(r["typed"]) <= MAX_TYPED and _text_ok(r["typed"])
-            and (v is None or (type(v) is str and len(v) <= MAX_TYPED and _text_ok(v))
+            and type(r["typed"]) is str and len(r["typed"]) <= MAX_TYPED and text_ok(r["typed"])
+            and (v is None or (type(v) is str and len(v) <= MAX_TYPED and text_ok(v))
                  or (type(v) in (float, int) and math.isfinite(v)))
-            and r["verdict"] in _VERDICTS and type(r["quality"]) is int and 0 <= r["quality"] <= 5
+            and r["verdict"] in VERDICT_SET and type(r["quality"]) is int and 0 <= r["quality"] <= 5
             and (sec is None or (type(sec) in (float, int) and 0 <= sec <= MAX_SECONDS)) and r["mode"] in _MODES
             and type(r["scheduled"]) is bool and (a is not None or not r["scheduled"])
             and (b is None or _state_ok(b)) and (a is None or _state_ok(a)))
@@ -168,25 +168,25 @@ def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> 
     extra = sorted(set(row) - set(ROW_FIELDS) - set(OPTIONAL_ROW_FIELDS))
     if extra:
         return f"unknown field {extra[0]!r}"
-    if "hardware" in row and not (isinstance(row["hardware"], str) and _HARDWARE.fullmatch(row["hardware"])):
+    if "hardware" in row and not (isinstance(row["hardware"], str) and HARDWARE_ID.fullmatch(row["hardware"])):
         return f"hardware must be an accelerator id (lowercase letters, digits, _ . -), not {row['hardware']!r:.80}"
     if "conventions" in row and (p := convention_set.problem(row["conventions"])) is not None:
         return p
     if "conventions" in row and not row["conventions"]:
         return "conventions must name at least one convention off its default (a row without it: the defaults)"
-    if "model" in row and not (isinstance(row["model"], str) and _HARDWARE.fullmatch(row["model"])):
+    if "model" in row and not (isinstance(row["model"], str) and HARDWARE_ID.fullmatch(row["model"])):
         return f"model must be a model id (lowercase letters, digits, _ . -), not {row['model']!r:.80}"
     if stored and (p := _number_problem("id", row["id"], 1, MAX_ID, whole=True)):
         return p
     if not _ts_ok(row["ts"]):
         return f"ts must be a UTC time like 2026-11-29T15:42:01Z between {MIN_DAY} and {MAX_DAY}, not {row['ts']!r}"
-    if row["date"] is None or not _day_ok(row["date"]):
+    if row["date"] is None or not day_ok(row["date"]):
         return f"date must be a day YYYY-MM-DD between {MIN_DAY} and {MAX_DAY}, not {row['date']!r}"
     for key in ("item", "topic"):
         if not isinstance(row[key], str) or not 0 < len(row[key]) <= MAX_NAME:
             return f"{key} must be a non-empty string of at most {MAX_NAME} characters, not {row[key]!r:.80}"
     for key in ("item", "topic", "typed", "value"):
-        if isinstance(row[key], str) and not _text_ok(row[key]):
+        if isinstance(row[key], str) and not text_ok(row[key]):
             return f"{key} holds a lone surrogate ({_SURROGATE.search(row[key]).group()!r}): not text"
     if p := _number_problem("seed", row["seed"], -MAX_ID, MAX_ID, whole=True):
         return p
@@ -225,7 +225,7 @@ def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> 
     return None
 
 
-def _plain_problem(value: Any, what: str) -> str | None:
+def plain_problem(value: Any, what: str) -> str | None:
     """Why ``value`` is not plain bounded JSON (nesting at most MAX_DEPTH, strings at most MAX_TEXT), or None.
 
     Walked with an explicit stack: a value nested 100,000 deep is refused, never a RecursionError.
@@ -237,7 +237,7 @@ def _plain_problem(value: Any, what: str) -> str | None:
             return f"{what} is nested more than {MAX_DEPTH} deep"
         if isinstance(v, Mapping):
             for k, x in v.items():
-                if not isinstance(k, str) or len(k) > MAX_TEXT or not _text_ok(k):
+                if not isinstance(k, str) or len(k) > MAX_TEXT or not text_ok(k):
                     return f"{what} has a key that is not a string of at most {MAX_TEXT} characters"
                 stack.append((x, depth + 1))
         elif isinstance(v, list):
@@ -245,7 +245,7 @@ def _plain_problem(value: Any, what: str) -> str | None:
         elif isinstance(v, str):
             if len(v) > MAX_TEXT:
                 return f"{what} holds a string longer than {MAX_TEXT} characters"
-            if not _text_ok(v):
+            if not text_ok(v):
                 return f"{what} holds a lone surrogate ({_SURROGATE.search(v).group()!r}): not text"
         elif isinstance(v, float):
             if not math.isfinite(v):
@@ -270,7 +270,7 @@ def mock_problem(mock: Any, *, stored: bool = True, today: date | None = None) -
         return "questions must be a list of objects"
     if not isinstance(mock.get("score"), Mapping):
         return "score must be an object"
-    return _plain_problem(mock, "the result")
+    return plain_problem(mock, "the result")
 
 
 def _names_problem(key: str, value: Any) -> str | None:
@@ -285,7 +285,7 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
     if type(value) is not dict or not value.keys() <= {"minutes", "questions", "topics", "chains"}:
         return f"{key} must be an object with minutes, questions, topics and chains, not {value!r:.80}"
     for field in ("minutes", "questions"):
-        if value.get(field) is not None and (not _is_int(value[field]) or value[field] < 1):
+        if value.get(field) is not None and (not is_int(value[field]) or value[field] < 1):
             return f"{key}.{field} must be a whole number >= 1 or null, not {value[field]!r:.80}"
     if "topics" in value and _names_problem(f"{key}.topics", value["topics"]) is not None:
         return f"{key}.topics must be a list of topic names, not {value['topics']!r:.80}"
@@ -295,38 +295,38 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
 
 
 # The settings the app reads, each with the check of its value (any other name holds plain bounded JSON).
-# Their users: engine.session (new_per_day, queued_items), drill.core.flow (reviews_per_day, interview,
+# Their users: engine.session (new_per_day, queued_items), drill.core.settings (reviews_per_day, interview,
 # scheduler, step_drills), the language (lang), drill.screens.card (cards_seen, card_before_new),
 # drill.commands.mock ("mock": the last setup).
 _LANGS_SAID = " or ".join(repr(lang) for lang in LANGS)  # 'en' or 'zh'
 SETTINGS: dict[str, Any] = {
-    "new_per_day": lambda k, v: None if _is_int(v) and 0 <= v <= 100 else f"{k} must be a whole number 0-100, not {v!r:.80}",
-    "reviews_per_day": lambda k, v: (None if _is_int(v) and 1 <= v <= 10_000
+    "new_per_day": lambda k, v: None if is_int(v) and 0 <= v <= 100 else f"{k} must be a whole number 0-100, not {v!r:.80}",
+    "reviews_per_day": lambda k, v: (None if is_int(v) and 1 <= v <= 10_000
                                      else f"{k} must be a whole number 1-10000, not {v!r:.80}"),
     "lang": lambda k, v: None if type(v) is str and v in LANGS else f"{k} must be {_LANGS_SAID}, not {v!r:.80}",
-    "interview": lambda k, v: (None if v is None or (type(v) is str and _day_ok(v))
+    "interview": lambda k, v: (None if v is None or (type(v) is str and day_ok(v))
                                else f"{k} must be a date YYYY-MM-DD or null, not {v!r:.80}"),
     "queued_items": _names_problem,
     "cards_seen": _names_problem,
     "card_before_new": lambda k, v: None if type(v) is bool else f"{k} must be true or false, not {v!r:.80}",
     "scheduler": lambda k, v: (None if v in ("sm2", "fsrs") and type(v) is str
                                else f"{k} must be 'sm2' or 'fsrs', not {v!r:.80}"),
-    "step_drills": lambda k, v: (None if type(v) is dict and all(type(d) is str and _day_ok(d) for d in v.values())
+    "step_drills": lambda k, v: (None if type(v) is dict and all(type(d) is str and day_ok(d) for d in v.values())
                                  else f"{k} must map template ids to dates YYYY-MM-DD, not {v!r:.80}"),
     "mock": _mock_setup_problem,
-    "hardware": lambda k, v: (None if v is None or (type(v) is str and _HARDWARE.fullmatch(v))
+    "hardware": lambda k, v: (None if v is None or (type(v) is str and HARDWARE_ID.fullmatch(v))
                               else f"{k} must be an accelerator id or null, not {v!r:.80}"),
-    "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions (issue #24)
-    "model": lambda k, v: (None if v is None or (type(v) is str and _HARDWARE.fullmatch(v))
+    "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions
+    "model": lambda k, v: (None if v is None or (type(v) is str and HARDWARE_ID.fullmatch(v))
                            else f"{k} must be a model id or null, not {v!r:.80}"),
 }
 
 
 def setting_problem(key: Any, value: Any) -> str | None:
     """The first problem of a setting (a name of :data:`SETTINGS` holds a value of its kind), or None."""
-    if not isinstance(key, str) or not 0 < len(key) <= MAX_NAME or not _text_ok(key):
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_NAME or not text_ok(key):
         return f"a setting name must be a non-empty string of at most {MAX_NAME} characters, not {key!r:.80}"
-    if (p := _plain_problem(value, f"setting {key!r}")) is not None:
+    if (p := plain_problem(value, f"setting {key!r}")) is not None:
         return p
     check = SETTINGS.get(key)
     return check(key, value) if check is not None else None
@@ -352,7 +352,7 @@ def _head_problem(key: str, value: Any) -> str | None:
     if key == "format" and value != EXPORT_FORMAT:
         return f"format must be {EXPORT_FORMAT!r}, not {value!r:.80}"
     if key == "schema":
-        if _is_int(value) and value > SCHEMA_VERSION:
+        if is_int(value) and value > SCHEMA_VERSION:
             return (f"written by a newer version of infra-drill (schema {value}; this one reads "
                     f"{SCHEMA_VERSION}): upgrade infra-drill to import it")
         if type(value) is not int or value != SCHEMA_VERSION:  # not true, not 1.0
@@ -391,7 +391,7 @@ def checked_rows(members: Iterable[tuple[str, Any]], today: date | None = None, 
                     raise bad(p, f"settings.{name}: ")
         elif key == "states":
             for item, st in value.items():
-                if not 0 < len(item) <= MAX_NAME or not _text_ok(item):
+                if not 0 < len(item) <= MAX_NAME or not text_ok(item):
                     raise bad(f"an item id must be text of 1 to {MAX_NAME} characters", "states: ")
                 if (p := state_problem(st, today)) is not None:
                     raise bad(p, f"states[{item!r}]: ")
@@ -434,11 +434,11 @@ def document_problem(doc: Any, today: date | None = None) -> str | None:
     return None
 
 
-def _copy(value: Mapping) -> dict:
+def plain_copy(value: Mapping) -> dict:
     return copy.deepcopy(dict(value))
 
 
-def _row_copy(row: Mapping) -> dict:
+def row_copy(row: Mapping) -> dict:
     """A review row the caller may change freely (its nested values: the two states and the conventions)."""
     b, a = row["before"], row["after"]
     out = {**row, "before": dict(b) if b is not None else None, "after": dict(a) if a is not None else None}

@@ -8,7 +8,7 @@ Chinese, so the choice is never a matter of taste.
 from __future__ import annotations
 
 from engine import formulas
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.formulas import bound_solution, classify_bound
 
 from .. import hardware, models

@@ -10,7 +10,7 @@ it, treated as one device with N× memory, bandwidth and compute.
 from __future__ import annotations
 
 from engine import formulas
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from .. import hardware, kit, models

@@ -4,7 +4,7 @@ ring attention's K/V blocks against DeepSpeed-Ulysses' all-to-all, per GPU and p
 from __future__ import annotations
 
 from engine import formulas
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, kit, models

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine import convention_set as cs
 from engine import formulas
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.units import best_unit, fmt_number, fmt_quantity
 
 from .. import hardware, kit, models

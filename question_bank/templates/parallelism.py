@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine import convention_set as cs
 from engine import formulas
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.layout import LayoutRules
 from engine.messages import pick
 from engine.units import fmt_number, fmt_quantity

@@ -9,7 +9,7 @@ v7), ``few_active`` (gpt-oss, Llama 4, Kimi-K2) and ``long_context`` (Llama-3.1 
 
 from __future__ import annotations
 
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, models

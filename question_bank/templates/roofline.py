@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from engine import formulas
-from engine.answers import BOUND_CHOICES, Choice
+from engine.choices import BOUND_CHOICES, Choice
 from engine.formulas import bound_solution, classify_bound
 from engine.units import fmt_number, fmt_quantity
 

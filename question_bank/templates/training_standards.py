@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 
 from engine import formulas
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, kit, models

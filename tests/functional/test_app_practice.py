@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Input
 
 from drill.app import DrillApp
-from drill.core import flow
+from drill.core import sessions
 from drill.core.context import AppContext
 from drill.screens.home import HomeScreen
 from drill.screens.practice import ASKING, EMPTY, FEEDBACK, PracticeScreen
@@ -264,7 +264,7 @@ async def test_a_chain_walks_its_steps_and_is_graded_by_its_steps(profile, clock
     [whole] = [r for r in saved if r["step"] is None]
     assert saved[-1] == whole  # recorded last
     # one slip (step 2) among right steps: a pass with 3, not a restart
-    assert whole["quality"] == flow.chain_quality([r["quality"] for r in steps]) == 3 and whole["verdict"] == "wrong"
+    assert whole["quality"] == sessions.chain_quality([r["quality"] for r in steps]) == 3 and whole["verdict"] == "wrong"
     # practised on demand from Browse: its first answer anywhere enters the schedule, with the chain's quality
     assert whole["mode"] == "extra" and whole["scheduled"] and whole["before"] is None
     assert whole["typed"] == "" and whole["seconds"] == sum(r["seconds"] for r in steps)

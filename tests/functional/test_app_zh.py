@@ -15,7 +15,8 @@ from textual.widgets import Input
 
 from drill.app import DrillApp
 from drill.core.context import AppContext
-from drill.screens.mock import MockRunScreen, MockSetupScreen
+from drill.screens.mock_run import MockRunScreen
+from drill.screens.mock_setup import MockSetupScreen
 from drill.screens.practice import ASKING, FEEDBACK
 from engine.grading import display_number
 from tests.functional.app_support import submit, sync, text_of
@@ -122,7 +123,7 @@ async def test_the_mock_refuses_an_unreadable_answer_in_chinese(profile, clock):
 
 @sync
 async def test_the_summary_says_in_chinese_how_it_counts(profile, clock):
-    from drill.core.flow import Summary
+    from drill.core.practice_run import Summary
 
     summary = Summary(answered=3, correct=1, close=1, wrong=0, dont_know=1, seconds=90.0,
                       by_topic={"roofline": (2, 3)}, due_tomorrow=[])

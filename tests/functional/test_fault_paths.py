@@ -262,16 +262,16 @@ async def test_a_grade_key_on_a_full_disk_keeps_the_answer_and_its_grade(tmp_pat
 async def test_dont_know_on_a_full_disk_while_a_proof_runs_leaves_the_box_live(tmp_path, clock, monkeypatch):
     import threading
 
-    from drill.core import flow
+    from drill.core import practice_run
 
     gate = threading.Event()
-    real = flow.PracticeRun.judge
+    real = practice_run.PracticeRun.judge
 
     def slow_judge(self, text):
         gate.wait(10)
         return real(self, text)
 
-    monkeypatch.setattr(flow.PracticeRun, "judge", slow_judge)
+    monkeypatch.setattr(practice_run.PracticeRun, "judge", slow_judge)
     with Profile.open(tmp_path) as p:
         app = practice_app(p, clock, item="memory.zero_expression")
         async with app.run_test(size=(120, 40)) as pilot:
@@ -288,7 +288,7 @@ async def test_dont_know_on_a_full_disk_while_a_proof_runs_leaves_the_box_live(t
             gate.set()
             assert screen.state == "asking" and not box.disabled and box.value == "2*Phi"
             assert "press Ctrl+G again" in notes(app) and list(p.reviews()) == []
-            monkeypatch.setattr(flow.PracticeRun, "judge", real)
+            monkeypatch.setattr(practice_run.PracticeRun, "judge", real)
             from engine.storage import durable
 
             monkeypatch.setattr(durable, "open", open, raising=False)  # space freed
@@ -360,16 +360,16 @@ async def test_queueing_a_mocks_misses_on_a_full_disk_queues_nothing_and_says_so
 
 def test_a_queued_template_answered_while_the_state_file_cannot_be_written_is_stored_and_stays_queued(tmp_path,
                                                                                                    monkeypatch):
-    from drill.core import flow
+    from drill.core import practice_run, sessions
 
     with Profile.open(tmp_path) as p:
         p.set_setting(QUEUE_KEY, [SINGLE])
         ctx = AppContext(p, clock=lambda: datetime(2026, 11, 29, 15, tzinfo=timezone.utc), rng=random.Random(1))
-        run = flow.PracticeRun(ctx, flow.today_session(ctx))
+        run = practice_run.PracticeRun(ctx, sessions.today_session(ctx))
         assert run.card.item == SINGLE
         refuse_writes(monkeypatch, match=lambda target: target == "state.json")
         a = run.submit(run.current_step.expected.display)
-        assert isinstance(a, flow.Answer) and [r["item"] for r in p.reviews()] == [SINGLE]
+        assert isinstance(a, practice_run.Answer) and [r["item"] for r in p.reviews()] == [SINGLE]
         assert p.settings()[QUEUE_KEY] == [SINGLE]  # asked first next time too: nothing lost, nothing wrong
 
 
@@ -585,15 +585,15 @@ def test_an_answer_given_months_after_its_problem_was_shown_is_stored_unmeasured
     bound) and the app crashed; such a time is no measurement of an answer."""
     from datetime import timedelta
 
-    from drill.core import flow
+    from drill.core import practice_run, sessions
 
     now = [datetime(2026, 11, 29, 15, tzinfo=timezone.utc)]
     with Profile.open(tmp_path) as p:
         ctx = AppContext(p, clock=lambda: now[0], rng=random.Random(1))
-        run = flow.PracticeRun(ctx, flow.items_session(ctx, [SINGLE]))
+        run = practice_run.PracticeRun(ctx, sessions.items_session(ctx, [SINGLE]))
         now[0] += timedelta(days=200)
         a = run.submit(run.current_step.expected.display)
-        assert isinstance(a, flow.Answer) and a.item_row["seconds"] is None and a.item_row["verdict"] == "correct"
+        assert isinstance(a, practice_run.Answer) and a.item_row["seconds"] is None and a.item_row["verdict"] == "correct"
 
 
 @pytest.mark.parametrize("year", [1970, 3001])

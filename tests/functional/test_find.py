@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from textual.command import CommandInput, CommandList, CommandPalette
 
 from drill.app import DrillApp
-from drill.core import find, flow
+from drill.core import browse_rows, find
 from drill.core.context import AppContext
 from drill.screens.browse import PREVIEW_MIN, BrowseScreen
 from drill.screens.home import HomeScreen
@@ -180,7 +180,7 @@ async def test_browse_filters_by_words_topic_and_status_and_sorts(profile, clock
         assert len(items(browse)) == len(templates) and isinstance(app.screen, BrowseScreen)
         # status: new, due, lapsed, mastered in turn
         seen = {}
-        for _ in flow.STATUSES:
+        for _ in browse_rows.STATUSES:
             await pilot.press("f")
             seen[browse.status] = items(browse)
         assert seen["due"] == [due, lapsed]  # a lapse comes back the next day

@@ -11,7 +11,7 @@ from rich.cells import cell_len
 
 from drill.app import DrillApp
 from drill.core.context import AppContext
-from drill.screens.mock import MockRunScreen
+from drill.screens.mock_run import MockRunScreen
 from drill.screens.practice import PracticeScreen
 from drill.widgets.formulas import wrap_formula
 from question_bank import registry

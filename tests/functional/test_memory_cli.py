@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from drill.core import flow
+from drill.core import sessions
 from drill.core.paths import saves_dir
 from engine.session import review_row
 from engine.storage import Profile
@@ -249,7 +249,7 @@ def test_check_record_of_every_step_of_a_chain_reschedules_it_once_with_the_weak
         latest = [steps[0], steps[2], steps[3], steps[5]]  # steps 3, 2 (again), 4, 1 of seed 7
         assert whole["verdict"] == "wrong" and steps[2]["quality"] <= 2 < steps[1]["quality"]  # step 2 again
         # one slip (step 2) among right steps: a pass with quality 3, and step 2's template alone tomorrow
-        assert whole["quality"] == flow.chain_quality([r["quality"] for r in latest]) == 3
+        assert whole["quality"] == sessions.chain_quality([r["quality"] for r in latest]) == 3
         assert prof.states()[t.id].reps == 1 and prof.state(t.id).due is not None
         single = drills.step_templates(t.id)[1]
         assert single is None or single in prof.settings()["step_drills"]

@@ -14,7 +14,9 @@ import pytest
 
 from drill.app import DrillApp
 from drill.core.context import AppContext
-from drill.screens.mock import GoBackScreen, MockReportScreen, MockRunScreen, MockSetupScreen, SolutionScreen
+from drill.screens.mock_report import MockReportScreen, SolutionScreen
+from drill.screens.mock_run import GoBackScreen, MockRunScreen
+from drill.screens.mock_setup import MockSetupScreen
 from engine.grading import display_number
 from engine.session import review_row
 from tests.functional.app_support import sync

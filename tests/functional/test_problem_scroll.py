@@ -10,7 +10,7 @@ import pytest
 
 from drill.app import DrillApp
 from drill.core.context import AppContext
-from drill.screens.mock import MockRunScreen
+from drill.screens.mock_run import MockRunScreen
 from tests.functional.app_support import sync
 from tests.functional.test_layout import drawn
 

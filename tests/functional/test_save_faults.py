@@ -333,7 +333,7 @@ def mock_rows(p):
 @sync
 async def test_a_mock_ended_on_a_full_disk_keeps_its_report_and_is_saved_once_with_r(profile, clock, monkeypatch, err,
                                                                                      lang, cause):
-    from drill.screens.mock import MockReportScreen
+    from drill.screens.mock_report import MockReportScreen
 
     app = mock_app(profile, clock, lang=lang)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -407,7 +407,8 @@ async def test_a_mock_saved_in_part_is_finished_by_r_without_storing_anything_tw
 
 @sync
 async def test_quitting_with_a_mock_that_cannot_be_saved_asks_first(profile, clock, monkeypatch):
-    from drill.screens.mock import ConfirmEndScreen, MockReportScreen, MockRunScreen
+    from drill.screens.mock_report import MockReportScreen
+    from drill.screens.mock_run import ConfirmEndScreen, MockRunScreen
     from tests.functional.test_mock_app import right, start
 
     app = mock_app(profile, clock)
@@ -473,7 +474,7 @@ async def test_saying_yes_loses_the_mock_knowingly(profile, clock, monkeypatch):
 
 @sync
 async def test_a_mock_left_by_the_palette_on_a_full_disk_opens_its_report_with_the_reason(profile, clock, monkeypatch):
-    from drill.screens.mock import MockReportScreen
+    from drill.screens.mock_report import MockReportScreen
     from tests.functional.test_mock_app import right, start
     from tests.functional.test_mock_app import submit as answer
 

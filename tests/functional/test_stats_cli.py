@@ -192,7 +192,7 @@ def test_a_damaged_old_log_segment_exits_with_a_message(tmp_path):
 
 
 def test_a_mock_with_a_chain_counts_its_questions_not_its_steps(tmp_path):
-    from engine.mock import QuestionResult
+    from engine.mock_report import QuestionResult
 
     single, chain = ids("roofline")[0], "roofline.chain_interview"
     results = [QuestionResult(1, None, single, "roofline", 3, "1", "1", "correct", 30.0)]

@@ -14,7 +14,7 @@ from textual_plotext import PlotextPlot
 
 from benchmarks.bench_stats import synthetic_history
 from drill.app import DrillApp
-from drill.core import flow
+from drill.core import home_figures, readiness_view
 from drill.core.context import AppContext
 from drill.core.stats import figures
 from drill.screens.home import HomeScreen
@@ -196,7 +196,7 @@ async def test_clicking_a_header_sorts_and_clicking_again_reverses(profile):
 
 @sync
 async def test_mocks_tab_charts_scores_and_opens_a_report(profile):
-    from drill.screens.mock import MockReportScreen
+    from drill.screens.mock_report import MockReportScreen
 
     today = ctx_for(profile).today()
     profile.record(review_row(item="roofline.ridge_point", topic="roofline", seed=1, quality=5, verdict="correct",
@@ -289,7 +289,7 @@ async def test_language_switch_relabels_and_keeps_the_tab(profile):
 @sync
 async def test_a_damaged_old_log_segment_is_a_message_not_a_crash(profile, tmp_path):
     fill(profile, 600)  # three segments of the log
-    streak = flow.today_figures(ctx_for(profile)).streak
+    streak = home_figures.today_figures(ctx_for(profile)).streak
     first = tmp_path / "default" / "reviews" / "000001.json"
     first.write_text("{ not json")
     app = DrillApp(ctx_for(profile))
@@ -318,19 +318,19 @@ def test_home_streak_agrees_with_the_stats_and_reads_no_old_segment(profile, mon
     newest = Profile._rows_of  # today's rows are all in the newest segment, kept in memory
     monkeypatch.setattr(Profile, "_rows_of", lambda self, n: newest(self, n) if n == self._seg_n
                         else pytest.fail(f"Home read log segment {n}"))
-    f = flow.today_figures(ctx)
+    f = home_figures.today_figures(ctx)
     assert f.streak == s.streak and f.reviews_today == s.reviews_today
 
 
 class HeldFit:
-    """The readiness fit (``flow.readiness_report``) held until the test releases it: the fit takes as long as the test wants, so what
+    """The readiness fit (``readiness_view.readiness_report``) held until the test releases it: the fit takes as long as the test wants, so what
     the screen shows meanwhile is checked without timing anything.  ``stopped`` is set when the fit was asked
     to stop (the screen closed) and gave up."""
 
     def __init__(self, monkeypatch) -> None:
         self.started, self.release, self.stopped = threading.Event(), threading.Event(), threading.Event()
-        self.real = flow.readiness_report
-        monkeypatch.setattr(flow, "readiness_report", self)
+        self.real = readiness_view.readiness_report
+        monkeypatch.setattr(readiness_view, "readiness_report", self)
 
     def __call__(self, *args, stop=None):
         self.started.set()

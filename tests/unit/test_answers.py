@@ -5,18 +5,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import expr as ex
-from engine.answers import (
-    BOUND_CHOICES,
-    COMPUTE_BOUND,
-    MEMORY_BOUND,
-    Choice,
-    Parsed,
-    Unreadable,
-    parse_choice,
-    parse_expression,
-    parse_list,
-    parse_quantity,
-)
+from engine.answers import Parsed, Unreadable, parse_list, parse_quantity
+from engine.choices import BOUND_CHOICES, COMPUTE_BOUND, MEMORY_BOUND, Choice, parse_choice
+from engine.symbolic_answers import parse_expression
 from engine.units import KINDS
 
 

@@ -9,7 +9,7 @@ from datetime import date
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drill.core import flow
+from drill.core import home_figures, practice_run, sessions
 from drill.core.i18n import STRINGS, t, when
 from drill.widgets.roofline import POINT, RIDGE, draw, legend
 from engine import formulas
@@ -29,7 +29,8 @@ def test_every_ui_string_exists_in_both_languages_with_the_same_fields():
 
 def test_every_key_binding_of_the_app_is_named_in_the_table():
     from drill.app import SCREEN_PATHS, DrillApp, screen_class
-    from drill.screens.mock import ConfirmEndScreen, GoBackScreen, MockRunScreen, SolutionScreen
+    from drill.screens.mock_report import SolutionScreen
+    from drill.screens.mock_run import ConfirmEndScreen, GoBackScreen, MockRunScreen
 
     screens = [screen_class(n) for n in SCREEN_PATHS if n != "stats"]  # stats names its keys in its own table
     for cls in [DrillApp, MockRunScreen, GoBackScreen, ConfirmEndScreen, SolutionScreen] + screens:
@@ -100,28 +101,28 @@ def _step(template_id: str, kind: str):
 
 def test_the_understood_line_reads_without_grading():
     step = _step("roofline.ridge_point", "number")
-    assert flow.understood("", step) == (None, "")
-    assert flow.understood("1000/2", step) == (True, "= 500 FLOP/B")
-    ok, why = flow.understood("3 GB", step)
+    assert practice_run.understood("", step) == (None, "")
+    assert practice_run.understood("1000/2", step) == (True, "= 500 FLOP/B")
+    ok, why = practice_run.understood("3 GB", step)
     assert ok is False and "GB" in why
-    assert flow.understood("?", step) == (True, "?")
+    assert practice_run.understood("?", step) == (True, "?")
     choice = _step("roofline.classify_kernel", "choice")
-    assert flow.understood("mem", choice) == (True, "= memory-bound")
-    assert flow.understood("maybe", choice)[0] is False
+    assert practice_run.understood("mem", choice) == (True, "= memory-bound")
+    assert practice_run.understood("maybe", choice)[0] is False
 
 
 def test_a_chain_is_as_good_as_its_weakest_step_but_one_slip_among_right_steps_passes():
-    assert flow.chain_quality([5, 2, 4]) == 3  # one slip, the other steps right: a pass
-    assert flow.chain_quality([5, 2, 3]) == 2 and flow.chain_quality([1, 2, 4]) == 1
-    assert flow.worst_verdict(["correct", "close", "correct"]) == "close"
-    assert flow.worst_verdict(["wrong", "dont_know"]) == "dont_know"
+    assert sessions.chain_quality([5, 2, 4]) == 3  # one slip, the other steps right: a pass
+    assert sessions.chain_quality([5, 2, 3]) == 2 and sessions.chain_quality([1, 2, 4]) == 1
+    assert practice_run.worst_verdict(["correct", "close", "correct"]) == "close"
+    assert practice_run.worst_verdict(["wrong", "dont_know"]) == "dont_know"
 
 
 def test_answers_are_counted_as_the_stats_count_them():
     chain = [{"item": "c", "seed": 1, "step": s} for s in (1, 2, 3)] + [{"item": "c", "seed": 1, "step": None}]
     mock = [{"item": "c", "seed": 2, "step": s} for s in (1, 2)]
     single = [{"item": "s", "seed": 3, "step": None}]
-    assert flow.answers_count(chain + mock + single) == 1 + 2 + 1
+    assert home_figures.answers_count(chain + mock + single) == 1 + 2 + 1
 
 
 def test_the_stats_weakest_column_names_templates_by_title_cut_to_fit():

@@ -125,11 +125,11 @@ def test_ask_and_check_take_model_and_the_review_row_records_it(lab, capsys):
 def test_the_model_setting_takes_a_catalogue_id(lab):
     from datetime import date
 
-    from drill.core import flow
+    from drill.core import settings
     from engine.storage import setting_problem
 
-    assert flow.parse_setting(flow.MODEL_KEY, " my_model ", date(2026, 12, 1), lab) == ("my_model", None)
-    assert flow.parse_setting(flow.MODEL_KEY, "llama3_8b", date(2026, 12, 1), lab)[1] is None
-    assert flow.parse_setting(flow.MODEL_KEY, "nope", date(2026, 12, 1), lab) == (None, "settings.bad_model")
-    assert flow.parse_setting(flow.MODEL_KEY, "", date(2026, 12, 1), lab) == (None, None)
+    assert settings.parse_setting(settings.MODEL_KEY, " my_model ", date(2026, 12, 1), lab) == ("my_model", None)
+    assert settings.parse_setting(settings.MODEL_KEY, "llama3_8b", date(2026, 12, 1), lab)[1] is None
+    assert settings.parse_setting(settings.MODEL_KEY, "nope", date(2026, 12, 1), lab) == (None, "settings.bad_model")
+    assert settings.parse_setting(settings.MODEL_KEY, "", date(2026, 12, 1), lab) == (None, None)
     assert setting_problem("model", "my_model") is None and setting_problem("model", 5) is not None

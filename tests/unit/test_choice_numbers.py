@@ -1,6 +1,7 @@
 """A numbered option is read from a whole decimal number; a superscript digit is not one."""
 
-from engine.answers import BOUND_CHOICES, Choice, Unreadable, parse_choice
+from engine.answers import Unreadable
+from engine.choices import BOUND_CHOICES, Choice, parse_choice
 
 
 def test_a_superscript_digit_is_unreadable_not_a_crash():

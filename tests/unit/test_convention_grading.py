@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from drill.cli import main
 from engine.grading import CLOSE, CONVENTION, CORRECT, WRONG, display_number, distance, grade, quality_for
-from engine.mock import score_percent
+from engine.mock_report import score_percent
 from engine.session import VERDICTS
 from question_bank import registry
 from tests import problems

@@ -198,14 +198,14 @@ def test_practice_draws_under_the_learner_conventions_and_records_them(tmp_path)
     import random
     from datetime import datetime, timezone
 
-    from drill.core import flow
+    from drill.core import practice_run, sessions
     from drill.core.context import AppContext
 
     now = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
     with Profile.open(tmp_path) as profile:
         ctx = AppContext(profile, clock=lambda: now, rng=random.Random(1))
         ctx.conventions = {"bytes_per_param": "20"}
-        run = flow.PracticeRun(ctx, flow.items_session(ctx, ["memory.static", "memory.zero_planning"]))
+        run = practice_run.PracticeRun(ctx, sessions.items_session(ctx, ["memory.static", "memory.zero_planning"]))
         assert run.problem.chosen_conventions == {"bytes_per_param": "20"}
         a = run.submit(run.current_step.expected.display)
         assert a.status == "correct" and a.item_row["conventions"] == {"bytes_per_param": "20"}

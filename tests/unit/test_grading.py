@@ -7,7 +7,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from engine.answers import BOUND_CHOICES, clean
+from engine.answers import clean
+from engine.choices import BOUND_CHOICES
 from engine.grading import (
     CLOSE,
     CORRECT,

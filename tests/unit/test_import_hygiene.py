@@ -127,7 +127,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_module_imports_another_that_imports_it_back():
     graph = import_graph()
-    assert {"drill.core.flow", "engine.session", "engine.storage"} <= graph["drill.core.mock"]  # function-level,
+    assert {"drill.core.settings", "engine.session", "engine.storage"} <= graph["drill.core.mock"]  # function-level,
     assert "engine.storage" in graph["drill.core.context"]  # under TYPE_CHECKING and relative ones are all seen
     assert "engine.storage.layout" in graph["engine.storage.profile"]
     assert _cycles(graph) == []
@@ -241,12 +241,12 @@ def test_the_core_and_the_commands_load_no_textual():
 def test_the_import_reader_sees_every_kind_of_import():
     code = ("from __future__ import annotations\nimport os.path\nfrom typing import TYPE_CHECKING\n"
               "if TYPE_CHECKING:\n    from textual.app import App\n"
-              "from . import flow\nfrom ..screens import home\n"
+              "from . import sessions\nfrom ..screens import home\n"
               "def run():\n    from drill.app import DrillApp\n    return DrillApp\n")
     found = imports_in(code, "drill.core.mock")
     assert [(i.target, i.in_function) for i in found] == [
         ("__future__.annotations", False), ("os.path", False), ("typing.TYPE_CHECKING", False),
-        ("textual.app.App", False), ("drill.core.flow", False), ("drill.screens.home", False),
+        ("textual.app.App", False), ("drill.core.sessions", False), ("drill.screens.home", False),
         ("drill.app.DrillApp", True)]
     assert imports_in("from . import x", "drill.core", is_package=True)[0].target == "drill.core.x"
     assert _breaches({"drill.core.mock": found}, CORE, UI + TEXTUAL) == [

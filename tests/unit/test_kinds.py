@@ -77,7 +77,7 @@ def test_a_unit_kind_that_reads_data_types_has_its_note():
 
 def test_a_choice_hint_names_the_choices_in_each_language():
     """``drill ask`` prints the hint under a prompt: a Chinese learner reads (and may type) the Chinese labels."""
-    from engine.answers import BOUND_CHOICES
+    from engine.choices import BOUND_CHOICES
 
     exp = Expected("choice", "memory-bound", choices=BOUND_CHOICES)
     hint = exp.answer_kind.hint(exp)

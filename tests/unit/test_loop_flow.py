@@ -9,7 +9,7 @@ from datetime import datetime, time, timedelta, timezone
 
 import pytest
 
-from drill.core import flow
+from drill.core import practice_run, readiness_view, sessions, settings
 from drill.core.context import AppContext
 from engine.schedule import chains
 from engine.session import review_row
@@ -35,7 +35,7 @@ def ctx_at(profile, when=NOW):
 
 def run_of(profile, items, when=NOW):
     ctx = ctx_at(profile, when)
-    return flow.PracticeRun(ctx, flow.items_session(ctx, items))
+    return practice_run.PracticeRun(ctx, sessions.items_session(ctx, items))
 
 
 def right(run) -> str:
@@ -70,70 +70,70 @@ def test_a_chain_with_one_failed_step_passes_and_that_step_is_practised_alone_th
             break
         run.advance()
     assert a.item_row["quality"] == 3 and profile.states()[CHAIN].reps == 1  # a pass, not a restart
-    due = flow.step_drills(profile)
+    due = sessions.step_drills(profile)
     assert due == {steps[failing]: TODAY + timedelta(days=1)}
     tomorrow = ctx_at(profile, NOW + timedelta(days=1))
-    cards = flow.today_session(tomorrow).cards
+    cards = sessions.today_session(tomorrow).cards
     assert steps[failing] in [c.item for c in cards if c.kind == "extra"]
-    assert steps[failing] not in [c.item for c in flow.today_session(ctx_at(profile)).cards if c.kind == "extra"]
+    assert steps[failing] not in [c.item for c in sessions.today_session(ctx_at(profile)).cards if c.kind == "extra"]
     # answered: no longer asked
-    run = flow.PracticeRun(tomorrow, flow.today_session(tomorrow))
+    run = practice_run.PracticeRun(tomorrow, sessions.today_session(tomorrow))
     while run.card is not None and run.card.item != steps[failing]:
         run.session.cards.pop(0)
         run.load()
     run.submit(right(run))
-    assert steps[failing] not in flow.step_drills(profile)
+    assert steps[failing] not in sessions.step_drills(profile)
 
 
 def test_a_chain_waits_for_its_steps_and_a_scaffold_retires_after_its_full_template_is_passed_twice(profile):
     ctx = ctx_at(profile)
     profile.set_setting("new_per_day", 100)
-    new = [c.item for c in flow.today_session(ctx).cards if c.kind == "new"]
+    new = [c.item for c in sessions.today_session(ctx).cards if c.kind == "new"]
     # no step passed yet: no chain whose steps have single templates is met (one with none has nothing to wait for)
     assert not any(registry.get(i).is_chain and drills.prerequisites(i) for i in new)
     assert "memory.static_given" in new
     day = TODAY - timedelta(days=10)
     record(profile, "memory.static", 4, day)
     record(profile, "memory.static", 4, day + timedelta(days=1))
-    assert "memory.static_given" in flow.retired(profile)
-    plan = flow.plan(ctx)
-    assert plan.left == len(registry.all_templates()) - 1 - len(flow.retired(profile))
-    assert "memory.static_given" not in [c.item for c in flow.today_session(ctx).cards]
+    assert "memory.static_given" in sessions.retired(profile)
+    plan = readiness_view.plan(ctx)
+    assert plan.left == len(registry.all_templates()) - 1 - len(sessions.retired(profile))
+    assert "memory.static_given" not in [c.item for c in sessions.today_session(ctx).cards]
     for s in drills.prerequisites(CHAIN):
         record(profile, s, 4, day)
-    passed = chains.passed_once(profile.states(), flow.recent_qualities(profile))
+    passed = chains.passed_once(profile.states(), sessions.recent_qualities(profile))
     assert chains.chain_ready(drills.prerequisites(CHAIN), passed)
     # the bank (161 templates) outgrows a day's 100 new items: once the single templates are all seen, the
     # ready chain is among the new ones
     for t in registry.all_templates():
         if not t.is_chain and t.id not in profile.states():
             record(profile, t.id, 4, day)
-    assert CHAIN in [c.item for c in flow.today_session(ctx).cards if c.kind == "new"]
+    assert CHAIN in [c.item for c in sessions.today_session(ctx).cards if c.kind == "new"]
 
 
 def test_switching_to_fsrs_schedules_from_the_replayed_history_and_back(profile):
     record(profile, SINGLE, 4, TODAY - timedelta(days=10))
     record(profile, SINGLE, 5, TODAY - timedelta(days=9))  # due 3 days ago: today's answer is its review
-    profile.set_setting(flow.SCHEDULER_KEY, "fsrs")
-    assert flow.learning(profile).scheduler == "fsrs"
+    profile.set_setting(settings.SCHEDULER_KEY, "fsrs")
+    assert settings.learning(profile).scheduler == "fsrs"
     run = run_of(profile, [SINGLE])
     fsrs_row = run.submit(right(run)).item_row
     run.undo()
-    profile.set_setting(flow.SCHEDULER_KEY, "sm2")
+    profile.set_setting(settings.SCHEDULER_KEY, "sm2")
     run = run_of(profile, [SINGLE])
     sm2_row = run.submit(right(run)).item_row
     assert fsrs_row["before"] == sm2_row["before"]  # the same state before: only the scheduler differs
     assert fsrs_row["after"]["due"] != sm2_row["after"]["due"]
     assert fsrs_row["after"]["ef"] == sm2_row["after"]["ef"]  # SM-2's easiness kept beside FSRS
-    assert flow.parse_setting(flow.SCHEDULER_KEY, " FSRS ", TODAY) == ("fsrs", None)
-    assert flow.parse_setting(flow.SCHEDULER_KEY, "anki", TODAY) == (None, "settings.bad_scheduler")
+    assert settings.parse_setting(settings.SCHEDULER_KEY, " FSRS ", TODAY) == ("fsrs", None)
+    assert settings.parse_setting(settings.SCHEDULER_KEY, "anki", TODAY) == (None, "settings.bad_scheduler")
 
 
 def test_the_interview_day_asks_nothing_and_names_a_warm_up(profile):
     record(profile, SINGLE, 4, TODAY - timedelta(days=1))
     record(profile, "memory.param_count", 1, TODAY - timedelta(days=1))
-    profile.set_setting(flow.INTERVIEW_KEY, TODAY.isoformat())
-    s = flow.today_session(ctx_at(profile))
+    profile.set_setting(settings.INTERVIEW_KEY, TODAY.isoformat())
+    s = sessions.today_session(ctx_at(profile))
     assert s.cards == [] and s.interview_day
     assert "memory.param_count" in [i for i, _ in s.warmup]
 
@@ -191,9 +191,9 @@ def test_drill_stats_json_holds_the_readiness_and_its_calibration(tmp_path):
 def test_a_retired_scaffold_leaves_the_readiness(profile):
     record(profile, "memory.static", 4, TODAY - timedelta(days=3))
     record(profile, "memory.static", 4, TODAY - timedelta(days=2))
-    ids = [i for i, _ in flow.ready_catalog(profile)]
+    ids = [i for i, _ in readiness_view.ready_catalog(profile)]
     assert "memory.static_given" not in ids and "memory.static" in ids
-    ready, _ = flow.readiness_report(profile, TODAY)
+    ready, _ = readiness_view.readiness_report(profile, TODAY)
     assert ready.topics["memory"].reviews == 2
 
 
@@ -206,6 +206,6 @@ def test_undoing_or_regrading_a_chain_answer_takes_back_the_step_drill_it_added(
         if a.item_row is not None:
             break
         run.advance()
-    assert steps[k] in flow.step_drills(profile) and a.drills == [steps[k]]
+    assert steps[k] in sessions.step_drills(profile) and a.drills == [steps[k]]
     run.undo()
-    assert flow.step_drills(profile) == {}
+    assert sessions.step_drills(profile) == {}

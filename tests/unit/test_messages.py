@@ -8,18 +8,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.answers import (
-    BOUND_CHOICES,
-    Parsed,
-    Unreadable,
-    clean,
-    parse_choice,
-    parse_expression,
-    parse_list,
-    parse_quantity,
-    unit_note,
-)
+from engine.answers import Parsed, Unreadable, clean, parse_list, parse_quantity, unit_note
+from engine.choices import BOUND_CHOICES, parse_choice
 from engine.messages import KIND_NAMES_ZH, MESSAGES, Msg, Twin, in_lang, join, kind_name, say
+from engine.symbolic_answers import parse_expression
 from engine.units import KIND_NAMES, KINDS, UNITS
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.answers import Choice
+from engine.choices import Choice
 from engine.grading import Expected, Miss
 from engine.mock import (
     ANSWERED,
@@ -19,17 +19,19 @@ from engine.mock import (
     MockRun,
     MockSettings,
     Planned,
+    plan_mock,
+    reading,
+    unreadable_reason,
+    weakness_figures,
+)
+from engine.mock_report import (
     build_report,
     compare,
     mock_record,
-    plan_mock,
     queue_missed,
-    reading,
     report_from_record,
     review_rows,
     score_percent,
-    unreadable_reason,
-    weakness_figures,
 )
 from engine.sm2 import ItemState
 from engine.storage import row_problem

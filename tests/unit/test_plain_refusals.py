@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.answers import Parsed, Unreadable, parse_expression, parse_quantity
+from engine.answers import Parsed, Unreadable, parse_quantity
 from engine.grading import grade
+from engine.symbolic_answers import parse_expression
 from engine.verdicts import INVALID, WRONG, Expected
 from tests.problems import examples
 

@@ -1,4 +1,4 @@
-"""A practice session (drill.core.flow.PracticeRun) when the disk fills at any write of an answer, an undo (Ctrl+Z)
+"""A practice session (drill.core.practice_run.PracticeRun) when the disk fills at any write of an answer, an undo (Ctrl+Z)
 or a grade override: a chain's step row stored and its whole row not, an undo or an override stopped
 half-way. Whatever write fails, the log never holds an answer twice, the session never moves past an answer
 that is not stored, and once space is freed the same answer is stored once."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from drill.core import flow
+from drill.core import practice_run, sessions
 from drill.core.context import AppContext
 from engine.storage import Profile, SaveFailed, durable
 from question_bank import registry
@@ -48,7 +48,7 @@ def profile(tmp_path):
 
 def run_of(profile, item):
     ctx = AppContext(profile, clock=lambda: NOW, rng=random.Random(1))
-    return flow.PracticeRun(ctx, flow.items_session(ctx, [item]))
+    return practice_run.PracticeRun(ctx, sessions.items_session(ctx, [item]))
 
 
 def right(run) -> str:
@@ -145,6 +145,6 @@ def test_a_grade_override_on_a_filling_disk_changes_nothing_or_puts_the_answer_b
             monkeypatch.undo()
             a = run.submit(a.typed)
             run.override(1)
-    whole = flow.chain_quality([s.quality for s in a.prior] + [1])  # a chain with one slip passes with 3
+    whole = sessions.chain_quality([s.quality for s in a.prior] + [1])  # a chain with one slip passes with 3
     assert run.answers[-1] is a and a.quality == 1 and a.item_row["quality"] == whole and run.pending is None
     stored_once(profile, item, reps=0 if whole < 3 else 1)

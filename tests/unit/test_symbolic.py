@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import symbolic
-from engine.answers import parse_expression
 from engine.grading import CORRECT, INVALID, WRONG, Expected, equivalent, grade
+from engine.symbolic_answers import parse_expression
 from tests.problems import examples
 
 ALIASES = {"Φ": "phi", "N": "N"}

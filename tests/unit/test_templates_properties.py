@@ -134,7 +134,7 @@ MEMORY_BOUND_ZH, OTHER_ZH = "访存受限", "带宽受限"
 
 def test_memory_bound_has_one_chinese_name():
     from drill.core.i18n import t
-    from engine.answers import MEMORY_BOUND
+    from engine.choices import MEMORY_BOUND
 
     assert MEMORY_BOUND.shown("zh") == t("memory-bound", "zh") == MEMORY_BOUND_ZH
     assert MEMORY_BOUND.matches(OTHER_ZH)

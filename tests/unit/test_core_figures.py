@@ -1,5 +1,5 @@
-"""drill.core.flow's figures for Home, Browse and a weighted mock, from a real profile: what they show, and
-that Browse and the mock read the state file's figures (Profile.recent), not the review log."""
+"""The figures of Home, Browse and a weighted mock (drill.core.home_figures, browse_rows, mock), from a real
+profile: what they show, and that Browse and the mock read the state file's figures (Profile.recent), not the review log."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from drill.core import flow
+from drill.core import browse_rows, home_figures, mock, practice_run, sessions
 from drill.core.context import AppContext
 from engine.grading import display_number
 from engine.mock import weakness_figures
@@ -65,16 +65,16 @@ def history(p: Profile, n: int, rng: random.Random) -> None:
 def test_home_counts_templates_queued_from_a_mock_report(profile):
     ctx = ctx_for(profile)
     profile.set_setting("new_per_day", 0)
-    assert (flow.today_figures(ctx).session, flow.today_figures(ctx).queued) == (0, 0)  # the day is done
+    assert (home_figures.today_figures(ctx).session, home_figures.today_figures(ctx).queued) == (0, 0)  # the day is done
     first, second = SINGLE[0], SINGLE[1]
     profile.set_setting(QUEUE_KEY, [first.id, second.id, "gone.template"])
-    f = flow.today_figures(ctx)
+    f = home_figures.today_figures(ctx)
     assert (f.due, f.new, f.queued, f.session) == (0, 0, 2, 2)  # p asks them: not done
-    assert f.session == len(flow.today_session(ctx).cards)
+    assert f.session == len(sessions.today_session(ctx).cards)
     # a queued template that is also due counts once, as due
     answer(profile, first, 4, day=NOW.date() - timedelta(days=1))
     assert profile.state(first.id).due <= NOW.date()
-    f = flow.today_figures(ctx)
+    f = home_figures.today_figures(ctx)
     assert (f.due, f.queued, f.session) == (1, 1, 2)
 
 
@@ -85,8 +85,8 @@ def test_browse_shows_each_templates_last_whole_answer(profile, monkeypatch):
     answer(profile, t, 1, day=d2, mode="extra")
     answer(profile, CHAIN, 4, day=d2, mode="mock", step=1)  # only a step of a chain: no whole answer
     no_log(monkeypatch)
-    rows = {r.item: r for r in flow.bank_rows(ctx_for(profile))}
-    assert [r.item for r in flow.bank_rows(ctx_for(profile))] == [x.id for x in TEMPLATES]
+    rows = {r.item: r for r in browse_rows.bank_rows(ctx_for(profile))}
+    assert [r.item for r in browse_rows.bank_rows(ctx_for(profile))] == [x.id for x in TEMPLATES]
     assert (rows[t.id].last, rows[t.id].last_date, rows[t.id].state) == ("wrong", d2.isoformat(), "learning")
     assert (rows[other.id].last, rows[other.id].state) == (None, "new")
     assert (rows[CHAIN.id].last, rows[CHAIN.id].last_date) == (None, None)
@@ -95,7 +95,7 @@ def test_browse_shows_each_templates_last_whole_answer(profile, monkeypatch):
 def test_browse_shows_the_final_grade_of_an_overridden_answer(profile, monkeypatch):
     """Browse's Last counts as the session summary does: by the final quality, after an override."""
     t = next(x for x in SINGLE if x.answer_kind == "number")
-    run = flow.PracticeRun(ctx_for(profile), flow.items_session(ctx_for(profile), [t.id]))
+    run = practice_run.PracticeRun(ctx_for(profile), sessions.items_session(ctx_for(profile), [t.id]))
     e = run.current_step.expected
     a = run.submit(display_number(float(e.value) * 10, e.unit_kind, e.unit))  # ten times the answer: wrong
     assert a.status == "wrong"
@@ -103,8 +103,8 @@ def test_browse_shows_the_final_grade_of_an_overridden_answer(profile, monkeypat
         run.override(quality)
         with monkeypatch.context() as m:
             no_log(m)
-            row = next(r for r in flow.bank_rows(ctx_for(profile)) if r.item == t.id)
-        assert (row.last, flow.summary_grade(quality)) == (shown, shown)
+            row = next(r for r in browse_rows.bank_rows(ctx_for(profile)) if r.item == t.id)
+        assert (row.last, practice_run.summary_grade(quality)) == (shown, shown)
     assert profile.recent()[t.id].verdict == "wrong"  # the engine's verdict is kept as it was
 
 
@@ -120,14 +120,14 @@ def test_browse_and_mock_figures_equal_those_read_from_the_log_through_undo_and_
         last = {}
         for r in p.reviews():
             if r["step"] is None:
-                last[r["item"]] = (flow.summary_grade(r["quality"]), r["date"])
+                last[r["item"]] = (practice_run.summary_grade(r["quality"]), r["date"])
         with monkeypatch.context() as m:
             no_log(m)
-            assert flow.weakness(ctx_for(p)) == pytest.approx(expected_weakness) == flow.weakness_of(p)
-            assert {r.item: (r.last, r.last_date) for r in flow.bank_rows(ctx_for(p)) if r.last} == last
+            assert mock.weakness(ctx_for(p)) == pytest.approx(expected_weakness) == mock.weakness_of(p)
+            assert {r.item: (r.last, r.last_date) for r in browse_rows.bank_rows(ctx_for(p)) if r.last} == last
     with Profile.open(tmp_path) as p:
         no_log(monkeypatch)
-        assert flow.weakness(ctx_for(p)) == pytest.approx(expected_weakness)
+        assert mock.weakness(ctx_for(p)) == pytest.approx(expected_weakness)
 
 
 def test_a_session_started_before_midnight_files_each_answer_under_its_own_day(tmp_path):
@@ -137,7 +137,7 @@ def test_a_session_started_before_midnight_files_each_answer_under_its_own_day(t
     now = [start]
     with Profile.open(tmp_path) as p:
         ctx = AppContext(p, "en", lambda: now[0], random.Random(3))
-        run = flow.PracticeRun(ctx, flow.items_session(ctx, [chain.id]))
+        run = practice_run.PracticeRun(ctx, sessions.items_session(ctx, [chain.id]))
         for k, step in enumerate(run.problem.steps):
             now[0] = start + timedelta(minutes=1 + 2 * k)  # the first step at 23:59, the rest after midnight
             a = run.submit(step.expected.display)

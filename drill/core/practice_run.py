@@ -1,0 +1,423 @@
+"""A practice session as the app runs it: grade, record, override, undo, summarise.
+
+No Textual here: the Practice screen renders a :class:`PracticeRun`; tests can
+drive one directly.  The queue, re-drills and the review rows come from
+:class:`engine.session.Session`; grading from :func:`engine.grading.grade`.
+
+Recording rules (docs/practice.md):
+
+* A single question: one row, ``step`` None, scheduled for due/new cards.
+* A chain (several steps): one row per step (``step`` 1, 2, ...; never
+  scheduled), then, when its last step is answered, one row for the whole item
+  (``step`` None, empty ``typed``) that carries the schedule.  The chain's
+  quality is the **minimum** of its step qualities (a chain is only as sound as
+  its weakest step) and its verdict is the worst step verdict.
+* Every row is saved (``Profile.record``) before its feedback is shown.
+* Overriding a grade re-records the answer with the chosen quality (the
+  verdict stays the engine's); undo takes back the last answer's rows.
+* A write that fails (``engine.storage.SaveFailed``: a full disk...) never
+  leaves the session past an answer that is not stored, nor an answer stored
+  twice: an answer whose rows are stored only in part (a chain's step row,
+  then its whole row failed; an undo or override stopped half-way) is
+  :attr:`PracticeRun.pending`, its rows taken back before anything else is
+  written, and the learner gives it again (its text is kept on screen).
+
+The session summary counts every answer (each step of a chain) by its final
+quality, after any override (:func:`summary_grade`), and a topic's accuracy is
+the share of its answers counted correct or close: one rule for both.
+"""
+
+from __future__ import annotations
+
+import errno
+from dataclasses import field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from drill.core.sessions import catalog, chain_quality, forget_step_drills, note_step_drills
+from drill.core.settings import STEP_DRILLS_KEY
+from engine.grading import INVALID, Verdict, grade
+from engine.grading import understood as engine_understood
+from engine.records import NamedTuple, mutable
+from engine.session import QUEUE_KEY, Card, Session, review_row
+from question_bank import registry
+from question_bank.base import Problem, Step
+
+if TYPE_CHECKING:
+    from drill.core.context import AppContext
+
+
+# Summary is a NamedTuple (immutable, compared by value): cheaper to define than a frozen dataclass, and this module is imported before the first problem shows (benchmarks/bench_startup.py).
+DONT_KNOW = "dont_know"
+VERDICT_ORDER = (DONT_KNOW, "wrong", "close", "convention", "correct")  # worst first
+DONT_KNOW_TYPED = ("?", "？")
+PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card
+
+
+def worst_verdict(verdicts: list[str]) -> str:
+    return min(verdicts, key=VERDICT_ORDER.index)
+
+
+def understood(text: str, step: Step, lang: str = "en") -> tuple[bool | None, str]:
+    """What the engine reads in ``text`` for ``step``, without grading, in ``lang``.
+
+    ``(True, "= 1.12 × 10¹² B")``, ``(False, reason)``, or ``(None, "")`` for
+    nothing typed yet (:func:`engine.grading.understood`; ``?`` is "I don't know").
+    """
+    if not text.strip():
+        return None, ""
+    if text.strip() in DONT_KNOW_TYPED:
+        return True, "?"
+    return engine_understood(text, step.expected, lang)
+
+
+@mutable
+class Answer:
+    """One answered step, as recorded and as shown in the feedback."""
+
+    card: Card
+    problem: Problem
+    step: int  # 0-based index in problem.steps
+    typed: str
+    status: str  # correct | close | wrong | dont_know
+    auto_quality: int  # what the engine gave
+    quality: int  # after any override
+    seconds: float
+    when: datetime
+    verdict: Verdict | None  # None for "I don't know"
+    value: float | str | None
+    prior: list["Answer"] = field(default_factory=list)  # earlier steps of the same chain
+    rows: list[dict] = field(default_factory=list)  # stored rows, in the order recorded
+    peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
+    drills: list[str] = field(default_factory=list)  # step drills this chain answer added (taken back with it)
+
+    @property
+    def last_step(self) -> bool:
+        return self.step == len(self.problem.steps) - 1
+
+    @property
+    def item_row(self) -> dict | None:
+        """The row that carries the item's schedule, once the card is finished."""
+        return next((r for r in self.rows if r.get("step") is None), None)
+
+    @property
+    def chain_quality(self) -> int | None:
+        row = self.item_row
+        return row["quality"] if row is not None and self.problem.is_chain else None
+
+
+def summary_grade(quality: int) -> str:
+    """How the session summary counts an answer: by its final quality, after any override.
+
+    The inverse of :func:`engine.grading.quality_for`, so an answer left as graded counts
+    as its verdict: 4-5 correct, 3 close, 1-2 wrong, 0 don't know.
+    """
+    return "correct" if quality >= 4 else "close" if quality == 3 else "wrong" if quality >= 1 else DONT_KNOW
+
+
+class Summary(NamedTuple):
+    """Answers counted by final quality (:func:`summary_grade`); a topic's accuracy is the share of
+    its answers counted correct or close (quality >= 3)."""
+
+    answered: int
+    correct: int
+    close: int
+    wrong: int
+    dont_know: int
+    seconds: float
+    by_topic: dict[str, tuple[int, int]]  # topic -> (correct or close, answered)
+    due_tomorrow: list[str]  # item ids due on or before tomorrow
+
+
+class PracticeRun:
+    """One sitting: a :class:`Session` plus the problem on screen and the answers given."""
+
+    def __init__(self, ctx: "AppContext", session: Session) -> None:
+        self.ctx = ctx
+        self.session = session
+        self.answers: list[Answer] = []
+        # an answer not stored whole whose stored rows could not be taken back yet (see the module docstring):
+        # they are taken back before the next write; pending_why says why they are still there
+        self.pending: Answer | None = None
+        self.pending_why: OSError | None = None
+        self.fell_back: Answer | None = None  # the answer the last failed override put back to be given again
+        self.problem: Problem | None = None
+        self.card: Card | None = None
+        self.step = 0
+        self.prior: list[Answer] = []
+        self.started = ctx.now()
+        self.peeked = False  # the current step's formula card was opened while its answer box was live
+        self.load()
+
+    # ---------------------------------------------------------------- position
+    def load(self) -> None:
+        """Show the session's current card from its first step."""
+        self.card = self.session.current
+        self.problem = (registry.get(self.card.item).generate(self.card.seed, hardware=self.ctx.hardware,
+                                                              model=self.ctx.model, conventions=self.ctx.conventions)
+                        if self.card else None)
+        self.step, self.prior, self.started, self.peeked = 0, [], self.ctx.now(), False
+
+    def peek(self) -> None:
+        """The formula card was opened while the current step's answer box is live: its grade is capped at
+        :data:`PEEK_CAP` (the card shown before a template's first problem is not a peek: not called)."""
+        if not self.done:
+            self.peeked = True
+
+    @property
+    def done(self) -> bool:
+        return self.card is None
+
+    @property
+    def current_step(self) -> Step:
+        return self.problem.steps[self.step]
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        """Cards finished and cards in the session (re-drills add to the total)."""
+        return self.session.answered, self.session.answered + len(self.session.cards)
+
+    @property
+    def step_progress(self) -> tuple[int, int]:
+        """Steps answered and steps in the session: a chain counts each of its steps (re-drills add theirs)."""
+        done = len(self.answers)
+        current = self.session.current
+        on_current = sum(1 for a in self.answers if a.card is current and a.item_row is None) if current else 0
+        left = sum(registry.chain_length(c.item) for c in self.session.cards) - on_current
+        return done, done + left
+
+    @property
+    def finished_card(self) -> bool:
+        """The last answer finished its card (the session moved on)."""
+        return bool(self.answers) and self.answers[-1].item_row is not None
+
+    def elapsed(self) -> float:
+        return max(0.0, (self.ctx.now() - self.started).total_seconds())
+
+    def advance(self) -> bool:
+        """After feedback: the next step of the chain, or the next card. False when the session is over."""
+        last = self.answers[-1]
+        if last.item_row is None:
+            self.step, self.prior, self.started = last.step + 1, last.prior + [last], self.ctx.now()
+            self.peeked = False
+        else:
+            self.load()
+        return not self.done
+
+    # ---------------------------------------------------------------- answering
+    def judge(self, text: str) -> tuple[Verdict, float]:
+        """The verdict on ``text`` for the current step and the seconds it took, recording nothing.
+
+        Reads only, so it may run off the UI thread: a symbolic answer's proof can take seconds
+        (:mod:`engine.symbolic`); :meth:`submit` then records the result.
+        """
+        seconds = self.elapsed()
+        step = self.current_step
+        return grade(text, step.expected, seconds=seconds, target_seconds=step.target_seconds), seconds
+
+    def submit(self, text: str, judged: tuple[Verdict, float] | None = None) -> Answer | Verdict:
+        """Grade (unless ``judged`` by :meth:`judge`) and record ``text``.
+
+        An unreadable answer returns the invalid Verdict (nothing recorded).
+        """
+        if text.strip() in DONT_KNOW_TYPED:
+            return self.dont_know(text.strip())
+        v, seconds = judged or self.judge(text)
+        step = self.current_step
+        if v.status == INVALID:
+            return v
+        value = step.expected.answer_kind.recorded(v)  # a number in base units, else what was typed, as read
+        return self._answer(text, v.status, v.quality, seconds, v, value)
+
+    def dont_know(self, typed: str = "") -> Answer:
+        return self._answer(typed, DONT_KNOW, 0, self.elapsed(), None, None)
+
+    def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
+        self._settle()
+        capped = min(quality, PEEK_CAP) if self.peeked else quality
+        a = Answer(self.card, self.problem, self.step, typed, status, quality, capped, seconds, self.ctx.now(),
+                   verdict, value, list(self.prior), peeked=self.peeked)
+        self._record(a)
+        self.answers.append(a)
+        return a
+
+    def _record(self, a: Answer) -> None:
+        """Save the rows of answer ``a`` (durable before this returns); a queued item leaves the queue.
+
+        A write that fails (``engine.storage.SaveFailed``: a full disk...) leaves the session where it was,
+        so the same answer can be given again, and takes back what this answer had stored (a chain's step
+        row) - or, when that cannot be written either, keeps it as :attr:`pending`.  The error goes to the
+        caller (the screen says why and keeps the typed answer)."""
+        before, self._moved = len(a.rows), False
+        try:
+            self._store(a)
+        except OSError as e:
+            if self._moved:  # the session went on to its next card: this answer's whole row is not stored
+                self.session.undo()
+            try:
+                self._take_back(a, keep=before)
+            except OSError:
+                self.pending, self.pending_why = a, e
+            raise
+
+    def _store(self, a: Answer) -> None:
+        # every row of this answer (a chain's steps and its whole-item row) carries the local date of the answer
+        card, today, chain = a.card, self.ctx.local_date(a.when), a.problem.is_chain
+        if chain:
+            row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
+                             when=a.when, today=today, state=None, schedule=False, mode=card.mode, typed=a.typed,
+                             value=a.value, seconds=a.seconds, step=a.step + 1, hardware=a.problem.hardware,
+                             model=a.problem.model,
+                             conventions=a.problem.chosen_conventions)
+            a.rows.append(self.ctx.profile.record(row))
+        if not chain or a.last_step:
+            steps = a.prior + [a]
+            if chain:
+                row = self.session.answer(chain_quality([s.quality for s in steps]),
+                                          worst_verdict([s.status for s in steps]), when=a.when, typed="",
+                                          value=None, seconds=sum(s.seconds for s in steps), today=today,
+                                          hardware=a.problem.hardware, model=a.problem.model,
+                                          conventions=a.problem.chosen_conventions)
+            else:
+                row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
+                                          seconds=a.seconds, today=today, hardware=a.problem.hardware,
+                                          model=a.problem.model, conventions=a.problem.chosen_conventions)
+            self._moved = True  # the session is on its next card: taken back if this row is not stored
+            a.rows.append(self.ctx.profile.record(row))
+            self._moved = False
+            try:
+                self._unqueue(card.item)
+                if chain:
+                    a.drills = note_step_drills(self.ctx.profile, card.item, [s.quality for s in steps], today)
+            except OSError:  # the answer is stored; the item stays queued (asked first next time too)
+                pass
+
+    def _unqueue(self, item: str) -> None:
+        settings = self.ctx.profile.settings()
+        queued = settings.get(QUEUE_KEY) or []
+        if item in queued:
+            self.ctx.profile.set_setting(QUEUE_KEY, [i for i in queued if i != item])
+        drills_due = settings.get(STEP_DRILLS_KEY)
+        if isinstance(drills_due, dict) and item in drills_due:
+            self.ctx.profile.set_setting(STEP_DRILLS_KEY, {k: v for k, v in drills_due.items() if k != item})
+
+    def _take_back(self, a: Answer, keep: int = 0) -> None:
+        """Take back the rows of ``a`` stored after its first ``keep`` (the newest rows of the log), newest first;
+        the session steps back when its whole row goes.  ``SaveFailed`` when one cannot be: ``a.rows`` holds
+        those still stored."""
+        while len(a.rows) > keep:
+            stored = a.rows[-1]
+            last = self.ctx.profile.last_review()
+            if last is None or last["id"] != stored["id"]:  # not the newest row now (see Profile._remove_last_row)
+                from engine.storage import SaveFailed
+
+                raise SaveFailed(self.ctx.profile.path / "reviews", OSError(errno.EAGAIN, "its row is in an older "
+                                 "log file, which cannot be changed now (damaged, or its folder cannot be written)"))
+            removed = self.ctx.profile.undo_last()
+            if removed is None or removed.get("id") != stored.get("id"):
+                raise RuntimeError(f"undo removed {removed!r}, expected the row {stored.get('id')}")
+            a.rows.pop()
+            if stored.get("step") is None:
+                self.session.undo()
+
+    def _settle(self) -> None:
+        """Take back the rows :attr:`pending` left in the log, before anything else is written (``SaveFailed``:
+        still there, nothing else changed)."""
+        if self.pending is not None:
+            self._take_back(self.pending)
+            self.pending = self.pending_why = None
+
+    def _back_to(self, a: Answer) -> None:
+        """The session's position back on the step ``a`` answered, its clock where it was."""
+        self.card, self.problem, self.step, self.prior = a.card, a.problem, a.step, list(a.prior)
+        self.started = self.ctx.now() - timedelta(seconds=a.seconds)
+
+    def _put_back(self, a: Answer, why: OSError) -> None:
+        """``a`` (the last answer) is no longer stored whole: it leaves the answers, the session goes back to
+        its step to have it given again, and what of it is still stored is :attr:`pending`."""
+        self.answers.remove(a)
+        self._back_to(a)
+        if a.rows:
+            self.pending, self.pending_why = a, why
+
+    def override(self, quality: int) -> Answer:
+        """Re-record the last answer with ``quality`` (0-5): its rows are rewritten in one write of the log
+        (``Profile.rewriting``), so a crash or a full disk leaves the old grade or the new one, never neither.
+
+        ``SaveFailed`` when the disk refuses: nothing changed (the answer stays as it was).  In the rare
+        re-grade written in parts (its rows in two log files) a failure half-way puts the answer back to be
+        given again (:attr:`fell_back`), as an undo stopped half-way does."""
+        if not 0 <= quality <= 5:
+            raise ValueError(f"quality must be 0-5, not {quality}")
+        self.fell_back = None
+        if self.answers and self.answers[-1].peeked:  # an answer given after a peek stays at 3 at most
+            quality = min(quality, PEEK_CAP)
+        self._settle()
+        a = self.answers[-1]
+        old_quality, old_rows, mark = a.quality, list(a.rows), self.session.checkpoint()
+        profile = self.ctx.profile
+        try:
+            with profile.rewriting():
+                self._take_back(a)
+                self._forget_drills(a)  # the regraded answer notes its own (a settings write: harmless if kept)
+                a.quality = quality
+                self._store(a)
+        except OSError as e:
+            a.quality = old_quality
+            if profile.rewrite_split:  # written in parts: what is stored of it is pending
+                self._put_back(a, e)
+                self.fell_back = a
+            else:  # nothing was written: the answer and the session as they were
+                a.rows = old_rows
+                self.session.restore(mark)
+            raise
+        return a
+
+    def undo(self) -> Answer | None:
+        """Take back the last answer and go back to its step; returns it (for its typed text).
+
+        ``SaveFailed`` when the disk refuses before anything is taken back (nothing changed); an answer taken
+        back in part (its whole row gone, a chain's step row not) is undone all the same, the rest
+        :attr:`pending` (removed before the next write)."""
+        self._settle()
+        if not self.answers:
+            return None
+        a = self.answers[-1]
+        rows = len(a.rows)
+        try:
+            self._take_back(a)
+        except OSError as e:
+            if len(a.rows) == rows:
+                raise
+            self._put_back(a, e)
+            return a
+        self.answers.pop()
+        self._back_to(a)
+        self._forget_drills(a)
+        return a
+
+    def _forget_drills(self, a: Answer) -> None:
+        """The step drills ``a`` added go with it (undone or regraded); a failed write leaves them (harmless:
+        the step is asked alone once more)."""
+        if a.drills:
+            try:
+                forget_step_drills(self.ctx.profile, a.drills)
+            except OSError:
+                pass
+            a.drills = []
+
+    # ---------------------------------------------------------------- the end
+    def summary(self) -> Summary:
+        count = {k: 0 for k in VERDICT_ORDER}
+        topics: dict[str, list[int]] = {}
+        for a in self.answers:
+            grade = summary_grade(a.quality)
+            count[grade] += 1
+            passed_answered = topics.setdefault(a.card.topic, [0, 0])
+            passed_answered[0] += grade in ("correct", "close")
+            passed_answered[1] += 1
+        tomorrow = self.ctx.today() + timedelta(days=1)
+        bank = {i for i, _ in catalog()}
+        due = sorted(i for i, s in self.ctx.profile.states().items() if i in bank and s.due and s.due <= tomorrow)
+        return Summary(len(self.answers), count["correct"], count["close"], count["wrong"], count[DONT_KNOW],
+                       sum(a.seconds for a in self.answers), {k: (v[0], v[1]) for k, v in topics.items()}, due)
