@@ -32,7 +32,8 @@ from .base import TOPICS, Template
 
 _HERE = Path(__file__).resolve().parent
 # The files the index is built from: a change to any of them means it must be built again.
-_SOURCE_DIRS = (_HERE, _HERE / "templates", _HERE.parent / "engine", _HERE.parent / "engine" / "formulas")
+_SOURCE_DIRS = (_HERE, _HERE / "templates", *sorted(p.parent for p in (_HERE / "templates").glob("*/__init__.py")),
+                _HERE.parent / "engine", _HERE.parent / "engine" / "formulas")
 INDEX_PATH = _HERE / "templates" / "__pycache__" / "index.json"
 INDEX_VERSION = 1
 
@@ -57,14 +58,14 @@ _index_read = False
 
 
 def load_all() -> None:
-    """Import every template module (registering every template)."""
+    """Import every template module, topic packages' modules included (registering every template)."""
     global _all_loaded
     if _all_loaded:
         return
     import pkgutil
 
-    for m in pkgutil.iter_modules(_templates_pkg.__path__):
-        importlib.import_module(f"{_templates_pkg.__name__}.{m.name}")
+    for m in pkgutil.walk_packages(_templates_pkg.__path__, f"{_templates_pkg.__name__}."):
+        importlib.import_module(m.name)
     _all_loaded = True
 
 
@@ -128,7 +129,7 @@ def _stamps() -> list[list]:
             for e in it:
                 if e.name.endswith(".py"):
                     st = e.stat()
-                    out.append([f"{folder.name}/{e.name}", st.st_size, st.st_mtime_ns])
+                    out.append([f"{folder.relative_to(_HERE.parent).as_posix()}/{e.name}", st.st_size, st.st_mtime_ns])
     return sorted(out)
 
 

@@ -14,7 +14,7 @@ from engine.formulas import bound_solution, classify_bound
 from .. import hardware, models
 from ..base import Ask, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import (
+from .chip_givens import (
     CONV_EN,
     CONV_ZH,
     FIT_SHARE,

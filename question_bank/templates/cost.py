@@ -13,8 +13,8 @@ from engine.units import fmt_quantity
 
 from .. import hardware, kit, models, ranges
 from ..base import Ask, Ref, Spec, World, given, template
-from .memory import nominal_phi, phi_text
-from .roofline import an
+from .chip_givens import an
+from .model_params import nominal_phi, phi_text
 
 # (chip, the price range of its on-demand cloud hour)
 PRICED = (("h100_sxm", "price_h100_ondemand"), ("h200", "price_h200_ondemand"), ("b200", "price_b200_ondemand"))

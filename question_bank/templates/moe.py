@@ -16,7 +16,7 @@ from .. import hardware, kit, models
 from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
 from ..models import Model
-from .roofline import CONV_EN, CONV_ZH
+from .chip_givens import CONV_EN, CONV_ZH
 
 MOE_CONV_EN = ("Φ_expert is one routed expert's parameters summed over all MoE layers; Φ_dense is everything else "
                "(attention, embeddings, routers, dense layers, shared experts). Parameter counts are plain numbers "

@@ -12,7 +12,7 @@ from engine.units import fmt_quantity
 
 from .. import ranges
 from ..base import Ask, Ref, Spec, World, given, template
-from .memory import phi_text
+from .model_params import phi_text
 
 GPUS_PER_NODE = 8
 NODES = (128, 256, 512, 1024, 2048)

@@ -14,10 +14,11 @@ from engine import formulas
 from engine.records import replace
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, template
-from ..hardware import DTYPE_BYTES
-from .roofline import CONV_EN, CONV_ZH, COUNT_UNITS_EN, COUNT_UNITS_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge
+from ... import hardware, kit, models
+from ...base import Ask, Ref, Spec, World, given, template
+from ...hardware import DTYPE_BYTES
+from ..chip_givens import CONV_EN, CONV_ZH, FIT_SHARE, an, card_givens, ridge
+from ..roofline.kernels import COUNT_UNITS_EN, COUNT_UNITS_ZH, bound_ask
 
 MB_EN = "MB = 1e6 B, KiB = 1024 B."
 MB_ZH = "MB = 1e6 B，KiB = 1024 B。"

@@ -11,10 +11,10 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, kit, models, ranges
-from ..base import Ask, Ref, Spec, World, given, template
-from ..hardware import DTYPE_BYTES
-from .memory import nominal_phi, phi_text
+from ... import hardware, kit, models, ranges
+from ...base import Ask, Ref, Spec, World, given, template
+from ...hardware import DTYPE_BYTES
+from ..model_params import nominal_phi, phi_text
 
 # Dense full-attention GQA models served on one GPU in bf16 (KV/token = 2·L·n_kv·d_head·bytes)
 ONE_GPU_MODELS = ("llama31_8b", "qwen3_8b", "qwen3_32b", "llama31_70b")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_quantity
 
-from .. import models
-from ..base import Ask, Ref, Spec, World, given, template
-from .memory import LARGEST_GPU_BYTES, cap, model_phi, model_world, phi_given, phi_text, unit_for, zh_model
+from ... import models
+from ...base import Ask, Ref, Spec, World, given, template
+from ..model_params import LARGEST_GPU_BYTES, cap, model_phi, model_world, phi_given, phi_text, unit_for, zh_model
 
 RANKS = (2, 4, 8, 16, 32, 64, 128, 256)
 BIG_MESSAGES = (64e6, 128e6, 256e6, 512e6, 1e9, 2e9, 4e9, 8e9, 16e9)
