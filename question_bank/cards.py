@@ -20,7 +20,7 @@ from engine import formulas, sources
 from engine.messages import Twin, pick
 from engine.units import KINDS
 
-from .base import Template
+from .template import Template
 
 HEADINGS = {
     "formula": ("Formula", "公式"),

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engine.records import NamedTuple
-from question_bank.base import Given
+from question_bank.spec import Given
 
 
 class Origin(NamedTuple):

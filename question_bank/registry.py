@@ -27,8 +27,9 @@ from pathlib import Path
 from engine.records import NamedTuple
 
 from . import templates as _templates_pkg
-from .base import REGISTRY as _REGISTRY
-from .base import TOPICS, Template
+from .template import REGISTRY as _REGISTRY
+from .template import Template
+from .topics import TOPICS
 
 _HERE = Path(__file__).resolve().parent
 # The files the index is built from: a change to any of them means it must be built again.

@@ -51,7 +51,8 @@ from engine.session import (
     reviewed,
 )
 from question_bank import drills, registry
-from question_bank.base import Problem, Step
+from question_bank.steps import Step
+from question_bank.template import Problem
 
 if TYPE_CHECKING:
     from drill.core.context import AppContext

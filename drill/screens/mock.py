@@ -47,7 +47,8 @@ from engine.grading import misconception_label
 from engine.mock import ANSWERED, SKIPPED, UNANSWERED, MockError, MockPlan, MockRun, Report, reading, unreadable_reason
 from engine.storage import SaveFailed
 from question_bank import registry
-from question_bank.base import TOPICS, Problem
+from question_bank.template import Problem
+from question_bank.topics import TOPICS
 
 
 def verdict_name(verdict: str, lang: str) -> str:

@@ -14,8 +14,8 @@ from engine.formulas import bound_solution, classify_bound
 from engine.units import fmt_number
 
 from .. import kit
-from ..base import Ask, Given, given
 from ..hardware import GPU
+from ..spec import Ask, Given, given
 
 # --------------------------------------------------------------------------- #
 # Shared conventions, givens and choices

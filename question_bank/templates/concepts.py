@@ -12,8 +12,9 @@ from engine.answers import Choice
 from engine.formulas import bound_solution, classify_bound
 
 from .. import hardware, models
-from ..base import Ask, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
+from ..spec import Ask, Spec, World, given
+from ..template import template
 from .chip_givens import (
     CONV_EN,
     CONV_ZH,

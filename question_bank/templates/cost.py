@@ -12,7 +12,8 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from .. import hardware, kit, models, ranges
-from ..base import Ask, Ref, Spec, World, given, template
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import template
 from .chip_givens import an
 from .model_params import nominal_phi, phi_text
 

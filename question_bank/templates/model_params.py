@@ -6,7 +6,7 @@ from engine import formulas
 from engine.units import best_unit, fmt_number
 
 from .. import hardware, kit, models
-from ..base import World, given
+from ..spec import World, given
 from .chip_givens import an
 
 # Round parameter counts an interviewer uses for "a Φ-parameter model" (billions).

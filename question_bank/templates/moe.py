@@ -13,9 +13,10 @@ from __future__ import annotations
 from engine.units import fmt_number, round_sig
 
 from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
 from ..models import Model
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import template
 from .chip_givens import CONV_EN, CONV_ZH
 
 MOE_CONV_EN = ("Φ_expert is one routed expert's parameters summed over all MoE layers; Φ_dense is everything else "

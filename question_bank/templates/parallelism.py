@@ -18,7 +18,8 @@ from engine.messages import pick
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, convention, given, template
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import convention, template
 from .model_params import nominal_phi, phi_given, phi_text, unit_for
 
 # Training GPUs on an NVLink node of 8 (DGX/HGX), with their NVLink generation.

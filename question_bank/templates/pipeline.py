@@ -16,7 +16,8 @@ from engine.grading import distance
 from engine.units import fmt_number, fmt_quantity
 
 from .. import models
-from ..base import Ask, Ref, Spec, World, given, template
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import template
 from .chip_givens import an
 from .model_params import unit_for
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from engine.units import fmt_quantity
 
 from .. import ranges
-from ..base import Ask, Ref, Spec, World, given, template
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import template
 from .model_params import phi_text
 
 GPUS_PER_NODE = 8

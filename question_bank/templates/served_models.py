@@ -15,9 +15,9 @@ from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from .. import kit
-from ..base import Given, given
 from ..hardware import DTYPE_BYTES, GPU
 from ..models import Model
+from ..spec import Given, given
 from .model_params import nominal_phi
 
 YES = Choice("yes", ("y", "fits", "it fits", "能", "可以", "是", "放得下", "装得下"), "能")

@@ -77,7 +77,7 @@ def test_a_template_imports_only_its_own_module(fresh):
             "first = registry.catalog()[0][0]\n"
             "chains = {i: registry.chain_length(i) for i, _ in registry.catalog()}\n"
             "t = registry.get(first)\n"
-            "from question_bank.base import REGISTRY\n"
+            "from question_bank.template import REGISTRY\n"
             "print(json.dumps([t.id, sorted({u.fn.__module__ for u in REGISTRY.values()})]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     first, loaded = json.loads(out.stdout.strip().splitlines()[-1])

@@ -6,7 +6,8 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from ... import models
-from ...base import Ask, Ref, Spec, World, given, template
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..model_params import LARGEST_GPU_BYTES, cap, model_phi, model_world, phi_given, phi_text, unit_for, zh_model
 
 RANKS = (2, 4, 8, 16, 32, 64, 128, 256)

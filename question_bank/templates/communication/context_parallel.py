@@ -9,7 +9,8 @@ from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from ... import hardware, kit, models
-from ...base import Ask, Spec, World, given, template
+from ...spec import Ask, Spec, World, given
+from ...template import template
 
 CP_CONV_EN = ("Context parallelism over CP GPUs, each holding S/CP tokens of every sequence; bf16 activations (2 B). "
               "Count one layer's forward pass, bytes each GPU sends or receives (ring: the K and V blocks it receives; "

@@ -9,7 +9,8 @@ from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from ... import hardware, models
-from ...base import Ask, Ref, Spec, World, given, template
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..chip_givens import an
 from ..model_params import nominal_phi, phi_given, phi_text, unit_for
 

@@ -12,7 +12,8 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from ... import hardware, ranges
-from ...base import Ask, Ref, Spec, World, convention, given, template
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import convention, template
 from ..chip_givens import CONV_EN, CONV_ZH, an
 
 # Radices of real switches in the range switch_radix: NDR QM9700 (64), SN5600 (128 x 400 GbE), Quantum-X800 (144)

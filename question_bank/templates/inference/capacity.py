@@ -7,9 +7,10 @@ from __future__ import annotations
 from engine.units import round_sig
 
 from ... import hardware, kit, models
-from ...base import Ask, Given, Ref, Spec, given, settled_by_hand, template
 from ...hardware import DTYPE_BYTES, GPU
 from ...models import Model
+from ...spec import Ask, Given, Ref, Spec, given, settled_by_hand
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH, an, peak_given
 from ..inference.decode import decode_setup, draw_serving, serving_world, storable
 from ..served_models import (

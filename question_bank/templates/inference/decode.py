@@ -11,9 +11,10 @@ from __future__ import annotations
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from ... import hardware, models
-from ...base import Ask, Spec, World, given, template
 from ...hardware import GPU
 from ...models import Model
+from ...spec import Ask, Spec, World, given
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH, an, bw_given, peak_given
 from ..model_params import nominal_phi, phi_text
 from ..served_models import (

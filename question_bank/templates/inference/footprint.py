@@ -7,9 +7,10 @@ from __future__ import annotations
 from engine import formulas
 
 from ... import hardware, kit, models
-from ...base import Ask, Spec, World, given, template
 from ...hardware import DTYPE_BYTES
 from ...models import Model
+from ...spec import Ask, Spec, World, given
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH, an
 from ..inference.decode import storable
 from ..model_params import nominal_phi

@@ -11,9 +11,10 @@ from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ...hardware import DTYPE_BYTES
 from ...models import Model
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH
 from ..inference.footprint import hypothetical_model
 from ..served_models import CAP_CONV_EN, CAP_CONV_ZH, KV_CONV_EN, KV_CONV_ZH, gb, model_zh, weight_bytes

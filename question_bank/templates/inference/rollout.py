@@ -11,8 +11,9 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, template
 from ...hardware import DTYPE_BYTES
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..model_params import nominal_phi, phi_text
 
 POLICIES = ("llama31_8b", "qwen3_8b", "qwen3_32b")

@@ -9,7 +9,8 @@ from engine.answers import Choice
 from engine.units import fmt_quantity
 
 from ... import models
-from ...base import Ask, Ref, Spec, World, given, template
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..model_params import cap, unit_for
 
 SEQ_LENS = (1024, 2048, 4096, 8192)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from engine import formulas
 
 from ... import kit, models
-from ...base import Ask, Ref, Spec, World, given, template
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 
 # --------------------------------------------------------------------------- #
 # Parameter count from a config (memory)

@@ -9,7 +9,8 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, settled_by_hand, template
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
 from ..chip_givens import an
 from ..model_params import ROUND_PHI_B, nominal_phi, phi_text
 

@@ -7,7 +7,8 @@ from engine import formulas
 from engine.units import fmt_number
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, convention, given, settled_by_hand, template
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import convention, template
 from ..model_params import (
     LARGEST_GPU_BYTES,
     cap,

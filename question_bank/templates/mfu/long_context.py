@@ -8,7 +8,8 @@ from engine import formulas
 from engine.units import fmt_number
 
 from ... import models
-from ...base import Ask, Spec, World, given, template
+from ...spec import Ask, Spec, World, given
+from ...template import template
 from ..model_params import nominal_phi
 
 # --------------------------------------------------------------------------- #

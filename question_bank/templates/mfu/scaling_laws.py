@@ -10,7 +10,8 @@ from engine import formulas
 from engine.units import fmt_number
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, template
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..chip_givens import an
 from ..model_params import model_phi, phi_given, phi_text, zh_model
 

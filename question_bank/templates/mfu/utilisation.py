@@ -9,7 +9,8 @@ from engine.answers import Choice
 from engine.units import fmt_number, fmt_quantity
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, template
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..model_params import cap, model_phi, model_world, nominal_phi, phi_given, phi_text, unit_for, zh_after, zh_model
 
 SEQ_LENS = (256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768, 65536, 131072)

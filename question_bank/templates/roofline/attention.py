@@ -15,8 +15,9 @@ from engine.records import replace
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, template
 from ...hardware import DTYPE_BYTES
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH, FIT_SHARE, an, card_givens, ridge
 from ..roofline.kernels import COUNT_UNITS_EN, COUNT_UNITS_ZH, bound_ask
 

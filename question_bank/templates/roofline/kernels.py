@@ -10,8 +10,9 @@ from engine.formulas import bound_solution, classify_bound
 from engine.units import fmt_number, fmt_quantity
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, template
 from ...hardware import DTYPE_BYTES, GPU, SEED_TABLE, TFLOPS
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..chip_givens import (
     CONV_EN,
     CONV_ZH,

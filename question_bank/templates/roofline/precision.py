@@ -10,7 +10,8 @@ from engine.answers import Choice
 from engine.units import fmt_number
 
 from ... import hardware
-from ...base import Ask, Spec, World, given, template
+from ...spec import Ask, Spec, World, given
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH, an, bw_given, peak_given
 
 

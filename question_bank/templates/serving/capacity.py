@@ -13,7 +13,8 @@ import math
 from engine.units import fmt_quantity
 
 from ... import hardware, kit, models, ranges
-from ...base import Ask, Ref, Spec, World, given, settled_by_hand, template
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
 
 CONV_EN = ("Conventions: a request's latency counts the first output token in TTFT: TTFT + (n − 1)·TPOT; "
            "the system is in a steady state.")

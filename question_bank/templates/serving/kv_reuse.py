@@ -12,8 +12,9 @@ from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from ... import hardware, kit, models, ranges
-from ...base import Ask, Ref, Spec, World, given, template
 from ...hardware import DTYPE_BYTES
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..model_params import nominal_phi, phi_text
 
 # Dense full-attention GQA models served on one GPU in bf16 (KV/token = 2·L·n_kv·d_head·bytes)

@@ -14,9 +14,10 @@ from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from ... import hardware, models
-from ...base import Ask, Ref, Spec, World, given, settled_by_hand, template
 from ...hardware import DTYPE_BYTES, GPU
 from ...models import Model
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH, an, peak_given
 from ..model_params import nominal_phi
 from ..served_models import (

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from ...base import Ask, Ref, Spec, given, settled_by_hand, template
+from ...spec import Ask, Ref, Spec, given, settled_by_hand
+from ...template import template
 from ..chip_givens import CONV_EN, CONV_ZH
 from ..served_models import (
     CAP_CONV_EN,

@@ -7,8 +7,9 @@ from __future__ import annotations
 from engine.units import fmt_number, round_sig
 
 from ... import hardware, kit, models
-from ...base import Ask, Ref, Spec, World, given, template
 from ...models import Model
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
 from ..chip_givens import an
 from ..model_params import nominal_phi
 from ..served_models import DECODE_CONV_EN, DECODE_CONV_ZH, YES_NO, draw_seq, gb, params_given, weight_bytes
