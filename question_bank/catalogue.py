@@ -1,4 +1,4 @@
-"""The catalogue as data: accelerators, interconnects and models in validated TOML files (issue #25).
+"""The catalogue as data: accelerators, interconnects and models in validated TOML files.
 
 The built-in files are ``question_bank/data/accelerators.toml``, ``interconnects.toml`` and
 ``models.toml`` (arrays of tables ``[[accelerators]]``, ``[[links]]``, ``[[models]]``; each file's

@@ -1,4 +1,4 @@
-"""The built-in catalogue's validated entries, cached (issue #25; start-up: README "Start-up").
+"""The built-in catalogue's validated entries, cached so the app starts without reading the TOML files.
 
 Reading the TOML files and validating them (:mod:`question_bank.catalogue`) takes about 15 ms, more
 than the app's first problem may wait; the validated entries are therefore kept in

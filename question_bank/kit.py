@@ -1,4 +1,4 @@
-"""The template kit: givens that come from the catalogue, declared by entry and field (issue 23 §4).
+"""The template kit: givens that come from the catalogue, declared by entry and field.
 
 A template that shows a chip's or a model's figure takes it from here instead of writing
 ``given("bandwidth", "Memory bandwidth", "显存带宽", gpu.bandwidth, "bandwidth", "TB/s")`` again:

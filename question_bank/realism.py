@@ -1,4 +1,4 @@
-"""Realism: a generated problem describes a world that could exist (issue #14).
+"""Realism: a generated problem describes a world that could exist.
 
 :func:`check` reads the :class:`~question_bank.spec.World` a template declared
 (``Spec(world=...)``), the problem's steps (their formulas and inputs) and its English
@@ -117,7 +117,7 @@ def _kv_bytes_per_seq(m: models.Model, seq: int, dtype: str) -> float:
 
 def per_gpu_bytes(w: World, conventions: Mapping[str, str] | None = None) -> tuple[float, list[str]]:
     """Bytes one GPU holds in this world, and how they add up (for the message); the training state counted by
-    the problem's ``conventions`` (issue #24: 18 or 20 B per parameter when the learner chose them)."""
+    the problem's ``conventions`` (18 or 20 B per parameter when the learner chose them)."""
     m = w.model
     phi = w.phi if w.phi is not None else (m.total_params if m is not None else None)
     split = max(1, w.n_gpus)

@@ -12,7 +12,7 @@ and generating each template once.  It is used only while every ``.py`` file of
 ``question_bank`` and ``engine`` has the size and modification time it was built from, and is
 built and written only where Python writes its bytecode (not under ``PYTHONDONTWRITEBYTECODE``
 nor in a read-only install).  Without a usable index everything is read from the templates
-themselves, as before.
+themselves.
 """
 
 from __future__ import annotations

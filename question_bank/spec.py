@@ -22,8 +22,8 @@ An :class:`Ask` whose ``inputs`` are not given takes the values of the givens
 with the formula's input names; a :class:`Ref` to an earlier step uses that
 step's *correct* value (a chain never builds on the learner's mistake).
 
-Realism (issue #14): the world a problem describes
---------------------------------------------------
+Realism: the world a problem describes
+-------------------------------------
 A problem must describe a world that could exist.  A template says what that world
 is in ``Spec(world=World(...))`` (or a tuple of worlds when it compares two
 setups), and :func:`question_bank.realism.check` reads it; the property test runs
@@ -222,7 +222,7 @@ class Ask:
     # layout answers (engine.layout): the constraints any correct TP/PP/DP layout meets
     layout: Any = None
     # number answers: the question asks a per-GPU figure, so "33 GB per GPU" (每卡) is read; None: as the formula
-    # declares (engine.formulas.Formula.per_device).  Elsewhere that qualifier is refused with its reason (issue #29).
+    # declares (engine.formulas.Formula.per_device).  Elsewhere that qualifier is refused with its reason.
     per_gpu: bool | None = None
 
     @property

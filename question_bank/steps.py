@@ -162,7 +162,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
                  used: set[str] | None = None, worlds: tuple[World, ...] = ()) -> Step:
     """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
     f = formulas.get(ask.formula)
-    # a quiet convention (issue #24) is the default unless the ask names it: a given value of the same name
+    # a quiet convention is the default unless the ask names it: a given value of the same name
     # (a weights_bytes' bytes_per_param) is not the convention
     raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names
                                                      if not f.input(n).quiet}

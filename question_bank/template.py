@@ -226,7 +226,7 @@ def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] 
                                 worlds))
     givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
     conventions_en, conventions_zh = spec.conventions_en, spec.conventions_zh
-    if used:  # the problem states the conventions it counts with (issue #24 item 2)
+    if used:  # the problem states the conventions it counts with
         conventions_en = " ".join(x for x in (conventions_en, stated_conventions(t, used, chosen, "en")) if x)
         conventions_zh = conventions_zh + stated_conventions(t, used, chosen, "zh")
     return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),

@@ -1,4 +1,6 @@
-"""What the topic modules share about a chip and the roofline: the conventions sentence, a GPU's givens, the
+"""What the topic modules share about a chip and the roofline: conventions, givens and asks.
+
+What the topic modules share about a chip and the roofline: the conventions sentence, a GPU's givens, the
 ridge, the memory-/compute-bound and optimisation-direction asks, and the English article ``an``.
 
 The optimisation directions follow C§5.2 ("低于拐点做融合，高于拐点打满 Tensor Core").

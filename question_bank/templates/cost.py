@@ -1,4 +1,6 @@
-"""Cost and energy (issue #26): a training run's GPU-hours and dollars from 6ΦD and MFU, what doubling MFU
+"""Cost and energy templates: GPU-hours, dollars, served-token prices, megawatt-hours and joules.
+
+Cost and energy: a training run's GPU-hours and dollars from 6ΦD and MFU, what doubling MFU
 saves, the price of a million served tokens, the megawatt-hours of a run with its facility's PUE and the
 joules of one served token.
 

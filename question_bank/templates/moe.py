@@ -1,4 +1,6 @@
-"""Mixture-of-experts templates (issue #15, family 3): total against active parameters (memory against FLOPs),
+"""Mixture-of-experts templates: total against active parameters, All-to-All, expert capacity.
+
+Mixture-of-experts templates: total against active parameters (memory against FLOPs),
 the All-to-All of expert parallelism, and expert capacity.
 
 Models are the catalogue's MoE models (Mixtral-8x7B/8x22B, Qwen3-235B-A22B, DeepSeek-V3) with their real

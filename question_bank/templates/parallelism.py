@@ -1,4 +1,6 @@
-"""Parallelism-planning templates: static memory under TP × PP × DP with ZeRO, choosing a layout (the
+"""Parallelism-planning templates: memory and layouts under TP × PP × DP, and their traffic.
+
+Parallelism-planning templates: static memory under TP × PP × DP with ZeRO, choosing a layout (the
 ``layout`` answer kind, engine.layout), tensor-parallel communication on NVLink vs InfiniBand, sequence
 parallelism's volume, gradient accumulation and the global batch, and the per-GPU batch that hides
 data-parallel gradient traffic.  Sources: ZeRO (Rajbhandari et al. 2020), Megatron-LM (Shoeybi et al.
@@ -36,7 +38,7 @@ ZERO_WHAT_ZH = {1: "优化器状态", 2: "优化器状态和梯度", 3: "优化�
 
 
 def zero_shown(stage: int) -> str:
-    """``(4Φ + 12Φ/N_dp) / (TP·PP)`` under the problem's bytes_per_param (issue #24: its recipe's split)."""
+    """``(4Φ + 12Φ/N_dp) / (TP·PP)`` under the problem's bytes_per_param (its recipe's split)."""
     w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
     return {1: f"({w + g}Φ + {o}Φ/N_dp) / (TP·PP)", 2: f"({w}Φ + {g + o}Φ/N_dp) / (TP·PP)",
             3: f"{w + g + o}Φ / (N_dp·TP·PP)"}[stage]

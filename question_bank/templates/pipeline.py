@@ -1,4 +1,6 @@
-"""Pipeline templates (C§6): the bubble of 1F1B, interleaved and asymmetric stages, micro-batches for a target,
+"""Pipeline templates: bubbles of 1F1B, interleaved, ZB1P and DualPipe schedules, micro-batches.
+
+Pipeline templates (C§6): the bubble of 1F1B, interleaved and asymmetric stages, micro-batches for a target,
 the bubble time of ZB1P and DualPipe, 1F1B's in-flight micro-batches and interleaving's memory cost.
 
 Every bubble share here is the idle share of the *total* step time, (P−1)/(m+P−1) in

@@ -1,4 +1,6 @@
-"""Failures and checkpoints at thousands of GPUs (issue #26): how big a resumable checkpoint is, how long it
+"""Failure and checkpoint templates: checkpoint size and time, failure rates, Young-Daly, goodput.
+
+Failures and checkpoints at thousands of GPUs: how big a resumable checkpoint is, how long it
 takes to write, how often a large job fails, the Young-Daly checkpoint interval, the time an interval wastes
 and the goodput left once restarts are counted.
 

@@ -1,4 +1,6 @@
-"""A model served for inference, as the inference and serving templates share it: its givens (weights, KV
+"""A model served for inference, as the inference and serving templates share it.
+
+A model served for inference, as the inference and serving templates share it: its givens (weights, KV
 cache, node), the fewest GPUs that hold it, its world, the decode and capacity conventions.
 
 Models carry their real head counts, so GQA/MQA problems pass ``n_heads`` as an

@@ -26,7 +26,7 @@ COLLECTIVES = {
     "alltoall": ("All-to-All", "alltoall_bytes", "alltoall_time", ("MoE token dispatch", "MoE 专家路由分发")),
 }
 
-# One reading of M (issue #14): nccl-tests' "size", the full buffer - never one GPU's shard.
+# One reading of M: nccl-tests' "size", the full buffer - never one GPU's shard.
 M_EN = ("M is the collective's full buffer, as nccl-tests counts its size: the whole tensor each GPU holds before an "
         "AllReduce, ReduceScatter or All-to-All, and the whole gathered tensor after an AllGather (each GPU "
         "contributes M/N), never one GPU's shard.")

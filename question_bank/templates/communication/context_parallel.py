@@ -1,4 +1,6 @@
-"""Context-parallel templates: ring attention's K/V blocks against DeepSpeed-Ulysses' all-to-all, per GPU and
+"""Context-parallel templates: ring attention against DeepSpeed-Ulysses.
+
+Context-parallel templates: ring attention's K/V blocks against DeepSpeed-Ulysses' all-to-all, per GPU and
 per layer, and whether ring attention hides its transfer behind the blockwise compute.
 """
 

@@ -1,4 +1,6 @@
-"""NCCL templates: nccl-tests' algbw against busbw, tree against ring AllReduce, and how much of DDP's
+"""NCCL templates: algbw against busbw, tree against ring, DDP's hidden AllReduce.
+
+NCCL templates: nccl-tests' algbw against busbw, tree against ring AllReduce, and how much of DDP's
 gradient AllReduce the backward pass hides.
 """
 
@@ -141,7 +143,7 @@ def ddp_overlap_chain(rng):
     k = rng.choice((4, 8, 16))
     grad = 2 * phi
     # the backward time is drawn around one AllReduce of the whole gradient; each of the k buckets is its own
-    # AllReduce, so the communication pays k latency terms (issue #26: it was charged once)
+    # AllReduce, so the communication pays k latency terms, not one
     one = formulas.get("allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta)
     bwd = float(f"{one * rng.choice((0.5, 0.7, 1.3, 1.6, 2.0)):.2g}")
     comm = formulas.get("bucketed_allreduce_time").evaluate(m=grad, n=n, alpha=alpha, beta=beta, buckets=k)

@@ -1,4 +1,6 @@
-"""Network-fabric templates: hosts of a fat tree from the switch radix, bisection bandwidth with
+"""Network-fabric templates: fat trees, bisection, hierarchical all-reduce, NVL72, TPU ICI.
+
+Network-fabric templates: hosts of a fat tree from the switch radix, bisection bandwidth with
 oversubscription, a two-level (hierarchical) all-reduce over NVLink and one NIC rail per GPU, an NVL72 rack's
 72-GPU NVLink domain and a ring along one axis of a TPU's ICI torus.
 
@@ -211,7 +213,7 @@ def tpu_ici_ring(rng):
     m = rng.choice((32, 64, 128, 256, 512, 1024)) * 1e6
     alpha = rng.choice((1, 2, 4)) * 1e-6
     per_link = gpu.scale_up / (2 * links)  # the quoted figure: every link, both directions
-    # issue #24: a bidirectional ring (directions=2, the JAX scaling book) when the learner chose it
+    # a bidirectional ring (directions=2, the JAX scaling book) when the learner chose it
     way_en, way_zh = (("one way", "单向") if convention("directions") == "1" else
                       ("both ways at once", "双向同时传输"))
     return Spec(

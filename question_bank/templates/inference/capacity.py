@@ -1,4 +1,6 @@
-"""Inference capacity-planning templates (C§4): the largest batch whose KV cache fits, the GPUs a model needs
+"""Inference capacity-planning templates: the largest batch that fits, the GPUs a model needs.
+
+Inference capacity-planning templates (C§4): the largest batch whose KV cache fits, the GPUs a model needs
 with its KV cache, and the decode and capacity chains.
 """
 

@@ -1,4 +1,6 @@
-"""Decode and prefill templates (C§4, R§5.4): batch-1 and batched decode speed bounds, prefill time, and FP4
+"""Decode and prefill templates: decode speed bounds, prefill time, FP4 decode on Blackwell.
+
+Decode and prefill templates (C§4, R§5.4): batch-1 and batched decode speed bounds, prefill time, and FP4
 decode on Blackwell for dense and few-active-parameter MoE models.
 
 FP4 chips and models come from the catalogue's pools (``pools`` in question_bank/data/*.toml): ``fp4``

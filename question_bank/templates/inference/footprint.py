@@ -1,4 +1,6 @@
-"""Inference-memory templates (C§4): the weights, whether they fit one card, and the KV cache per token, per
+"""Inference-memory templates: the weights, whether they fit, and the KV cache.
+
+Inference-memory templates (C§4): the weights, whether they fit one card, and the KV cache per token, per
 batch and with a sliding window (Mistral 7B).
 """
 

@@ -1,4 +1,6 @@
-"""KV-cache compression templates: decode attention's arithmetic intensity and how GQA raises it, and
+"""KV-cache compression templates: GQA's intensity and multi-head latent attention.
+
+KV-cache compression templates: decode attention's arithmetic intensity and how GQA raises it, and
 multi-head latent attention (DeepSeek-V2/V3) against GQA.
 
 MLA caches, per layer and token, one latent of kv_lora_rank values plus one RoPE key of rope_dim values shared by

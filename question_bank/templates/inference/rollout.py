@@ -1,4 +1,6 @@
-"""RL rollout templates: the tokens a GRPO step generates (prompts × samples per prompt × response tokens)
+"""RL rollout templates: the tokens a GRPO step generates and the time to generate them.
+
+RL rollout templates: the tokens a GRPO step generates (prompts × samples per prompt × response tokens)
 and the time the inference engines take to generate them: a short prefill (the G samples of a prompt share its
 KV cache) and a long, memory-bound decode.
 

@@ -1,4 +1,6 @@
-"""Activation-memory templates (C§1): per layer, per model, with recomputation, per GPU under tensor and
+"""Activation-memory templates: per layer, per model, with recomputation and under TP / SP.
+
+Activation-memory templates (C§1): per layer, per model, with recomputation, per GPU under tensor and
 sequence parallelism (Korthikanti et al. 2022, Table 2), and the logits of a large vocabulary.
 """
 

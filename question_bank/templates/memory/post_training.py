@@ -1,4 +1,6 @@
-"""Post-training memory templates: LoRA's trainable parameters and the static memory of LoRA training
+"""Post-training memory templates: LoRA, QLoRA and the models PPO / GRPO hold.
+
+Post-training memory templates: LoRA's trainable parameters and the static memory of LoRA training
 (a frozen bf16 base + 16 bytes per adapter parameter), QLoRA's NF4 base, and PPO/GRPO's models in memory.
 LoRA's models have multi-head attention (Llama-2 7B / 13B), so q, k, v and o are all d × d.
 """

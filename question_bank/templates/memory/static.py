@@ -23,7 +23,7 @@ from ..model_params import (
 
 DP_SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
-# The static state's conventions (issue #24): the recipe per parameter is stated from engine.convention_set, under
+# The static state's conventions: the recipe per parameter is stated from engine.convention_set, under
 # the learner's choice (bytes_per_param 16 / 18 / 20); a "given" problem also gives its bytes.
 STATIC_EN = "bf16 mixed-precision training with AdamW. GB = 10⁹ B. Activations and temporary buffers are not counted."
 STATIC_ZH = "bf16 混合精度训练 + AdamW。GB = 10⁹ B。不计激活值和临时缓冲区。"

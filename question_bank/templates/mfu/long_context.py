@@ -1,4 +1,6 @@
-"""Long-context FLOPs templates: attention's share of the training FLOPs at a context length, and the context
+"""Long-context FLOPs templates: attention's share of the training FLOPs.
+
+Long-context FLOPs templates: attention's share of the training FLOPs at a context length, and the context
 length at which it reaches a given share.
 """
 

@@ -1,4 +1,6 @@
-"""Scaling-law templates: Chinchilla-optimal tokens and model size, the loss the Chinchilla law predicts, and
+"""Scaling-law templates: Chinchilla-optimal tokens and size, predicted loss, over-training.
+
+Scaling-law templates: Chinchilla-optimal tokens and model size, the loss the Chinchilla law predicts, and
 what over-training buys.
 """
 
@@ -18,7 +20,7 @@ from ..model_params import model_phi, phi_given, phi_text, zh_model
 # --------------------------------------------------------------------------- #
 # Chinchilla sizing and "is this MFU good?" (mfu)
 
-# The tokens per parameter are stated from engine.convention_set (issue #24: 20, or Table 3's 21 when chosen).
+# The tokens per parameter are stated from engine.convention_set (20, or Table 3's 21 when chosen).
 CHIN_EN = "Chinchilla (Hoffmann et al. 2022): C = 6·N·D FLOPs. Parameters and tokens are plain counts (70B = 7e10)."
 CHIN_ZH = "Chinchilla（Hoffmann 等 2022）：C = 6·N·D FLOPs。参数量和 token 数均为个数（70B = 7e10）。"
 TRAIN_GPUS = tuple(g for g in hardware.with_dtype("bf16") if g.key != "l40s")

@@ -1,4 +1,6 @@
-"""MFU / HFU templates (C§3): FLOPs per token, total training FLOPs, MFU, HFU, training time, and whether a
+"""MFU / HFU templates: FLOPs per token, training FLOPs, MFU, HFU and training time.
+
+MFU / HFU templates (C§3): FLOPs per token, total training FLOPs, MFU, HFU, training time, and whether a
 measured MFU is good.
 """
 

@@ -1,4 +1,6 @@
-"""Roofline templates beyond the GEMM (R§3.3, R§4.3, R§5.1, R§5.2): attention's HBM traffic and intensity
+"""Roofline templates beyond the GEMM: attention, FlashAttention's IO, kernel fusion.
+
+Roofline templates beyond the GEMM (R§3.3, R§4.3, R§5.1, R§5.2): attention's HBM traffic and intensity
 against sequence length, FlashAttention's IO, the traffic kernel fusion saves, and a layer looked at op by op.
 
 Conventions are stated in every problem.  Standard attention follows FlashAttention's Algorithm 0 (S = QKᵀ

@@ -1,4 +1,6 @@
-"""Roofline templates for precisions and export-limited chips: the H20's low compute against its high
+"""Roofline templates for precisions and export-limited chips (H20, FP8 against bf16).
+
+Roofline templates for precisions and export-limited chips: the H20's low compute against its high
 bandwidth, and FP8 at its own peak against bf16.
 
 The chips come from the catalogue's pools (``pools`` in question_bank/data/*.toml): ``export`` (H20).

@@ -1,4 +1,6 @@
-"""Serving capacity (issue #26): requests in flight by Little's law, a request's latency from TTFT and TPOT,
+"""Serving-capacity templates: Little's law, request latency, replicas and MBU.
+
+Serving capacity: requests in flight by Little's law, a request's latency from TTFT and TPOT,
 replicas for a traffic target at a planned utilisation, and the memory-bandwidth utilisation (MBU) of a
 measured decode.
 

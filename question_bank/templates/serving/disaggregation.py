@@ -1,4 +1,6 @@
-"""Disaggregated serving (issue #26): sending a prompt's KV cache from a prefill to a decode instance over a
+"""Disaggregated-serving templates: KV transfer and prefill / decode instance counts.
+
+Disaggregated serving: sending a prompt's KV cache from a prefill to a decode instance over a
 stated link, and how many prefill and decode instances a traffic mix needs (DistServe, Splitwise).  Request
 shapes and arrival rates are drawn from the Azure LLM trace ranges (question_bank/data/ranges.toml).
 """

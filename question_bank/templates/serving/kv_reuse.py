@@ -1,4 +1,6 @@
-"""Reusing a KV cache instead of recomputing it (issue #26): the prefill FLOPs and the TTFT a prefix cache saves
+"""KV-reuse templates: prefix caching and offloaded KV caches against recomputing by prefill.
+
+Reusing a KV cache instead of recomputing it: the prefill FLOPs and the TTFT a prefix cache saves
 for a shared system prompt (vLLM automatic prefix caching, SGLang RadixAttention), and the time to bring an
 offloaded KV cache back from host memory over PCIe or Grace's NVLink-C2C, against recomputing it by prefill.
 

@@ -1,4 +1,6 @@
-"""Serving-latency templates: TTFT and TPOT, the largest batch a latency target allows, throughput against
+"""Serving-latency templates: TTFT and TPOT, latency targets, throughput, speculative decoding.
+
+Serving-latency templates: TTFT and TPOT, the largest batch a latency target allows, throughput against
 latency, and speculative decoding.
 
 Worlds are the served models' (served_models): dense models with their real configs, served on the fewest

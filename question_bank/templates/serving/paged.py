@@ -1,4 +1,6 @@
-"""PagedAttention templates: a sequence's blocks and waste, and the sequences a KV budget holds against full
+"""PagedAttention templates: blocks, waste and the sequences a KV budget holds.
+
+PagedAttention templates: a sequence's blocks and waste, and the sequences a KV budget holds against full
 preallocation.
 """
 

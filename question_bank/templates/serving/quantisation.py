@@ -1,4 +1,6 @@
-"""Weight-quantisation templates: bits per weight of a group-quantisation scheme, the memory of a quantised
+"""Weight-quantisation templates: bits per weight, quantised memory, decode speed-up.
+
+Weight-quantisation templates: bits per weight of a group-quantisation scheme, the memory of a quantised
 model, and the decode speed-up it buys.
 """
 
