@@ -62,7 +62,7 @@ class ByConvention(NamedTuple):
 
     ``row`` is the convention (a ``conventions.Convention``: its label, what it counts, who uses it), ``own`` the
     problem's own row of the same input (None when its value is not one of the table's), ``own_value`` that
-    input's own value.  Built with the problem (question_bank.base), read by the grader.
+    input's own value.  Built with the problem (question_bank.steps), read by the grader.
     """
 
     value: float

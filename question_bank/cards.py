@@ -20,7 +20,7 @@ from engine import formulas, sources
 from engine.messages import Twin, pick
 from engine.units import KINDS
 
-from .base import Template
+from .template import Template
 
 HEADINGS = {
     "formula": ("Formula", "公式"),
@@ -35,7 +35,7 @@ HEADINGS = {
 }
 
 # The convention groups (engine.formulas.conventions) a card's table lists, in this order: the ones a learner meets
-# in interviews (issue #24 item 4).  A formula brings the groups of its convention inputs; the MFU and HFU cards also
+# in interviews.  A formula brings the groups of its convention inputs; the MFU and HFU cards also
 # explain 6Φ against 8Φ (MFU counts 6Φ by definition, 8Φ is HFU's); the overhead only beside the bytes per parameter.
 CARD_GROUPS = ("train_bytes", "overhead", "zero_recipe", "flops_per_token", "ring_factor", "ring_directions",
                "tokens_per_param")

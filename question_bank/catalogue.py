@@ -1,4 +1,4 @@
-"""The catalogue as data: accelerators, interconnects and models in validated TOML files (issue #25).
+"""The catalogue as data: accelerators, interconnects and models in validated TOML files.
 
 The built-in files are ``question_bank/data/accelerators.toml``, ``interconnects.toml`` and
 ``models.toml`` (arrays of tables ``[[accelerators]]``, ``[[links]]``, ``[[models]]``; each file's
@@ -515,7 +515,8 @@ def _check_links(accelerators: list[dict], links: list[dict], path: str) -> None
                        "scale_up_bandwidth_gbs")
 
 
-def _read_builtin(group: str) -> dict[str, list]:
+def read_builtin(group: str) -> dict[str, list]:
+    """The built-in entries of ``group`` (its sections' TOML files), read and validated, ``sources`` and all."""
     entries: dict[str, list] = {}
     for section in GROUPS[group]:
         path = BUILTIN_FILES[section]
@@ -531,4 +532,4 @@ def _rel(path: Path) -> str:
 
 def full_entries() -> dict[str, list]:
     """Every built-in entry with its ``sources`` (read from the TOML files: for commands, not start-up)."""
-    return _read_builtin("hardware") | _read_builtin("models")
+    return read_builtin("hardware") | read_builtin("models")

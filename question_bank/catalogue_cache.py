@@ -1,4 +1,4 @@
-"""The built-in catalogue's validated entries, cached (issue #25; start-up: README "Start-up").
+"""The built-in catalogue's validated entries, cached so the app starts without reading the TOML files.
 
 Reading the TOML files and validating them (:mod:`question_bank.catalogue`) takes about 15 ms, more
 than the app's first problem may wait; the validated entries are therefore kept in
@@ -51,10 +51,10 @@ def builtin_entries(group: str | None = None) -> dict[str, list]:
             return _builtin[group]
     except (OSError, ValueError, EOFError, KeyError, TypeError):
         pass
-    from .catalogue import _read_builtin
+    from .catalogue import read_builtin
 
     entries = _builtin[group] = {section: [{k: v for k, v in e.items() if k != "sources"} for e in items]
-                                 for section, items in _read_builtin(group).items()}
+                                 for section, items in read_builtin(group).items()}
     folder = CACHE_DIR if CACHE_DIR.exists() else DATA
     if not sys.dont_write_bytecode and os.access(folder, os.W_OK):
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")

@@ -1,6 +1,6 @@
 """Which single template drills each step of a chain, and which full template each scaffold leads to.
 
-One table each, in one place (issue #27): the learning loop reads them (engine.schedule.chains), a test
+One table each, in one place: the learning loop reads them (engine.schedule.chains), a test
 checks every template named here exists, that each chain's row has one entry per step, and that every
 "formula given" scaffold is listed.
 
@@ -16,7 +16,7 @@ checks every template named here exists, that each chain's row has one entry per
 from __future__ import annotations
 
 CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
-    # issue #26's chains: each step's single template where the bank has one
+    # each step's single template where the bank has one
     "cost.training_run_chain": ("mfu.train_flops", None, None),
     "cost.double_mfu": (None, None, None, None),
     "cost.training_energy_chain": ("mfu.train_flops", None, "cost.training_energy"),

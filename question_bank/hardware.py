@@ -1,6 +1,6 @@
 """Accelerator catalogue: datasheet figures, dense (no 2:4 sparsity), each with its source.
 
-The figures are data (issue #25): ``question_bank/data/accelerators.toml`` and ``interconnects.toml``,
+The figures are data: ``question_bank/data/accelerators.toml`` and ``interconnects.toml``,
 validated by :mod:`question_bank.catalogue` and read when a record is first needed (``GPUS``,
 ``BY_KEY``, ``LINKS``, ``IB_NDR`` ... are loaded on first access).  This module defines the records
 and what is computed from them.

@@ -1,4 +1,4 @@
-"""The template kit: givens that come from the catalogue, declared by entry and field (issue 23 §4).
+"""The template kit: givens that come from the catalogue, declared by entry and field.
 
 A template that shows a chip's or a model's figure takes it from here instead of writing
 ``given("bandwidth", "Memory bandwidth", "显存带宽", gpu.bandwidth, "bandwidth", "TB/s")`` again:
@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from engine.records import NamedTuple
-from question_bank.base import Given
+from question_bank.spec import Given
 
 
 class Origin(NamedTuple):

@@ -1,6 +1,6 @@
 """Model catalogue: real configs (Hugging Face ``config.json`` or the paper), each with its source.
 
-The configs are data (issue #25): ``question_bank/data/models.toml``, validated by
+The configs are data: ``question_bank/data/models.toml``, validated by
 :mod:`question_bank.catalogue` and read when a record is first needed (``MODELS``, ``MOE_MODELS``,
 ``LLAMA3_8B`` ... are loaded on first access).  This module defines the record and what is
 computed from it.
@@ -54,7 +54,7 @@ class Model(NamedTuple):
     max_seq: int = 2048  # context length it was trained for (max_position_embeddings / n_ctx)
     active_params: float | None = None  # MoE: published parameters used per token (FLOPs count these)
     notes: str = ""
-    # MoE layout (issue #15): layers whose MLP is routed experts (0: all of them when experts > 1), and
+    # MoE layout: layers whose MLP is routed experts (0: all of them when experts > 1), and
     # experts every token always uses besides the routed top_k (DeepSeek's shared expert)
     moe_layers: int = 0
     shared_experts: int = 0
@@ -67,7 +67,7 @@ class Model(NamedTuple):
     bias: bool = False  # biases on the linear layers (GPT-3: yes; Llama, Mistral, Falcon: no)
     dropout: bool = False  # dropout in training (GPT-3 / Megatron GPT: yes; Llama, Mistral, Falcon: 0)
     positions: str = "RoPE"  # "RoPE" or "learned" position embeddings
-    # issue #25: the data file's other fields
+    # the data file's other fields
     ffn_dense: int = 0  # the dense layers' MLP inner size (MoE models with first dense layers; else ffn)
     attention_kind: str = ""  # as the data file says: mha / mqa / gqa / mla
     sliding_window: int = 0  # tokens a sliding-window layer attends to (0: none)
@@ -257,7 +257,7 @@ USER: dict[str, Model] = {}
 
 
 # --------------------------------------------------------------------------- #
-# The learner's own model (drill practice / ask / check --model ID, issue #25), as question_bank.hardware's chosen
+# The learner's own model (drill practice / ask / check --model ID), as question_bank.hardware's chosen
 # chip: the templates that draw a model for a weights, fit, KV cache, decode, prefill, serving or ZeRO problem draw
 # it through :func:`draw`, which gives the chosen model where it suits the problem.
 # ``Template.generate(seed, model=ID)`` sets the choice while the template runs.

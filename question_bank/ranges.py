@@ -1,5 +1,7 @@
-"""Dated, sourced ranges templates draw from: prices, MTBFs, PUEs, storage and link bandwidths, request
-shapes (issue #25; question_bank/data/ranges.toml, validated like the rest of the catalogue).
+"""Dated, sourced ranges templates draw from, read from question_bank/data/ranges.toml.
+
+Dated, sourced ranges templates draw from: prices, MTBFs, PUEs, storage and link bandwidths, request
+shapes (question_bank/data/ranges.toml, validated like the rest of the catalogue).
 
     from question_bank import ranges
     r = ranges.get("price_h100_ondemand")     # Range(low=1.99, high=6.88, unit="USD/GPU-h", as_of="2026-05", ...)

@@ -1,6 +1,6 @@
-"""Realism: a generated problem describes a world that could exist (issue #14).
+"""Realism: a generated problem describes a world that could exist.
 
-:func:`check` reads the :class:`~question_bank.base.World` a template declared
+:func:`check` reads the :class:`~question_bank.spec.World` a template declared
 (``Spec(world=...)``), the problem's steps (their formulas and inputs) and its English
 text, and returns one message per violation, each prefixed with the rule's name:
 
@@ -22,7 +22,7 @@ text, and returns one message per violation, each prefixed with the rule's name:
 * ``scale_up``     - tensor parallelism stays within the chip's scale-up (NVLink / xGMI / ICI)
                      domain: H100 PCIe cards pair over NVLink bridges, so TP > 2 there crosses PCIe.
 
-How a template declares its world is documented in :mod:`question_bank.base`.  Each
+How a template declares its world is documented in :mod:`question_bank.spec`.  Each
 message says what is unrealistic and what would make it realistic, e.g.
 ``fits: Llama-3-70B: weights 141 GB (70.6B × 2 B bf16) need 141 GB per GPU, but one
 L40S holds 48 GB; state the tensor/pipeline parallelism (World.n_gpus) or pick a setup
@@ -37,8 +37,9 @@ from typing import Callable, Iterable, Mapping
 from engine import convention_set, formulas
 
 from . import hardware, models
-from .base import Problem, World
 from .hardware import DTYPE_BYTES
+from .spec import World
+from .template import Problem
 
 # Formulas whose phi is the parameters a token multiplies through (FLOPs): MoE uses the active ones.
 FLOP_FORMULAS = frozenset({"forward_flops_per_token", "train_flops", "train_flops_per_token", "mfu", "hfu",
@@ -116,7 +117,7 @@ def _kv_bytes_per_seq(m: models.Model, seq: int, dtype: str) -> float:
 
 def per_gpu_bytes(w: World, conventions: Mapping[str, str] | None = None) -> tuple[float, list[str]]:
     """Bytes one GPU holds in this world, and how they add up (for the message); the training state counted by
-    the problem's ``conventions`` (issue #24: 18 or 20 B per parameter when the learner chose them)."""
+    the problem's ``conventions`` (18 or 20 B per parameter when the learner chose them)."""
     m = w.model
     phi = w.phi if w.phi is not None else (m.total_params if m is not None else None)
     split = max(1, w.n_gpus)

@@ -12,7 +12,7 @@ and generating each template once.  It is used only while every ``.py`` file of
 ``question_bank`` and ``engine`` has the size and modification time it was built from, and is
 built and written only where Python writes its bytecode (not under ``PYTHONDONTWRITEBYTECODE``
 nor in a read-only install).  Without a usable index everything is read from the templates
-themselves, as before.
+themselves.
 """
 
 from __future__ import annotations
@@ -27,12 +27,14 @@ from pathlib import Path
 from engine.records import NamedTuple
 
 from . import templates as _templates_pkg
-from .base import REGISTRY as _REGISTRY
-from .base import TOPICS, Template
+from .template import REGISTRY as _REGISTRY
+from .template import Template
+from .topics import TOPICS
 
 _HERE = Path(__file__).resolve().parent
 # The files the index is built from: a change to any of them means it must be built again.
-_SOURCE_DIRS = (_HERE, _HERE / "templates", _HERE.parent / "engine", _HERE.parent / "engine" / "formulas")
+_SOURCE_DIRS = (_HERE, _HERE / "templates", *sorted(p.parent for p in (_HERE / "templates").glob("*/__init__.py")),
+                _HERE.parent / "engine", _HERE.parent / "engine" / "formulas")
 INDEX_PATH = _HERE / "templates" / "__pycache__" / "index.json"
 INDEX_VERSION = 1
 
@@ -57,14 +59,14 @@ _index_read = False
 
 
 def load_all() -> None:
-    """Import every template module (registering every template)."""
+    """Import every template module, topic packages' modules included (registering every template)."""
     global _all_loaded
     if _all_loaded:
         return
     import pkgutil
 
-    for m in pkgutil.iter_modules(_templates_pkg.__path__):
-        importlib.import_module(f"{_templates_pkg.__name__}.{m.name}")
+    for m in pkgutil.walk_packages(_templates_pkg.__path__, f"{_templates_pkg.__name__}."):
+        importlib.import_module(m.name)
     _all_loaded = True
 
 
@@ -128,7 +130,7 @@ def _stamps() -> list[list]:
             for e in it:
                 if e.name.endswith(".py"):
                     st = e.stat()
-                    out.append([f"{folder.name}/{e.name}", st.st_size, st.st_mtime_ns])
+                    out.append([f"{folder.relative_to(_HERE.parent).as_posix()}/{e.name}", st.st_size, st.st_mtime_ns])
     return sorted(out)
 
 

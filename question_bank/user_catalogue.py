@@ -1,4 +1,4 @@
-"""The user's own accelerators and models: TOML files in ``<saves>/catalogue/`` (issue #25).
+"""The user's own accelerators and models: TOML files in ``<saves>/catalogue/``.
 
 Each file is an array of tables ``[[accelerators]]`` and/or ``[[models]]`` with the fields of the
 built-in data files (README "Your own hardware").  A file is user input: it must be a regular file

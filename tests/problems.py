@@ -19,7 +19,7 @@ from functools import cache
 from typing import Iterator
 
 from question_bank import registry
-from question_bank.base import Problem
+from question_bank.template import Problem
 
 LANES = {"fast": range(1, 2), "full": range(60), "deep": range(200)}
 lane = "full"  # set by tests/conftest.py from --lane

@@ -31,7 +31,8 @@ from engine.records import frozen
 
 if TYPE_CHECKING:
     from engine.grading import Verdict
-    from question_bank.base import Problem, Step, Template
+    from question_bank.steps import Step
+    from question_bank.template import Problem, Template
 
 MAX_SEED = 2**63 - 1
 
@@ -181,7 +182,7 @@ def print_json(doc: Any) -> None:
 def run_templates(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
     from question_bank import registry
-    from question_bank.base import TOPIC_NAMES, TOPICS
+    from question_bank.topics import TOPIC_NAMES, TOPICS
 
     if args.topic is not None and args.topic not in TOPICS:
         raise UsageError(f"unknown topic {args.topic!r} (one of {', '.join(TOPICS)})",

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 if TYPE_CHECKING:
     from engine.grading import Verdict
     from engine.storage import Profile
-    from question_bank.base import Problem
+    from question_bank.template import Problem
 
 
 def register(subparsers) -> None:

@@ -556,7 +556,7 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
 
 def topic_name(topic: str, lang: str = "en") -> str:
     """A topic's name in ``lang`` (the bank's TOPIC_NAMES; an unknown topic as it is)."""
-    from question_bank.base import TOPIC_NAMES
+    from question_bank.topics import TOPIC_NAMES
 
     return _pick(TOPIC_NAMES.get(topic, (topic, topic)), lang)
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from engine.mock import MockPlan, MockRun, MockSettings
     from engine.mock_report import Report
     from engine.storage import Profile
-    from question_bank.base import Problem
+    from question_bank.template import Problem
 
 SETTINGS_KEY = "mock"  # the profile setting remembering the last setup (not the seed)
 
@@ -38,7 +38,7 @@ def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterabl
     Raises engine.mock.MockError with a one-line reason for anything unreadable.
     """
     from engine.mock import MockError, MockSettings
-    from question_bank.base import TOPICS
+    from question_bank.topics import TOPICS
 
     def whole(name: str, value: Any) -> int | None:
         if value is None or (isinstance(value, str) and not value.strip()):

@@ -41,7 +41,8 @@ from engine.grading import understood as engine_understood
 from engine.records import NamedTuple, mutable
 from engine.session import QUEUE_KEY, Card, Session, review_row
 from question_bank import registry
-from question_bank.base import Problem, Step
+from question_bank.steps import Step
+from question_bank.template import Problem
 
 if TYPE_CHECKING:
     from drill.core.context import AppContext

@@ -123,8 +123,8 @@ def figures(profile: "Profile", today: date, lang: str = "en", readiness: bool =
     stats screen shows the other figures first and fits the readiness in a worker of its own."""
     from engine import stats
     from engine.records import replace
-    from question_bank.base import TOPICS
     from question_bank.registry import all_templates
+    from question_bank.topics import TOPICS
 
     bank = [(t.id, t.topic, t.title_in(lang)) for t in all_templates()]
     s = stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)

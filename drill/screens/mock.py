@@ -16,7 +16,7 @@ from drill.core.i18n import t
 from drill.screens import DrillScreen
 from drill.widgets.problem import givens_table
 from question_bank import registry
-from question_bank.base import Problem
+from question_bank.template import Problem
 
 
 def verdict_name(verdict: str, lang: str) -> str:

@@ -26,7 +26,7 @@ from drill.widgets.formulas import Wrapped
 from engine.mock import ANSWERED, SKIPPED, MockError, MockPlan, MockRun, reading, unreadable_reason
 from engine.storage import SaveFailed
 from question_bank import registry
-from question_bank.base import Problem
+from question_bank.template import Problem
 
 
 class GoBackScreen(DrillModal[int | None]):

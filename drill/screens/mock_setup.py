@@ -21,7 +21,7 @@ from drill.keybindings import bind
 from drill.screens.mock import MockScreen
 from engine.mock import MockError, MockPlan
 from engine.storage import SaveFailed
-from question_bank.base import TOPICS
+from question_bank.topics import TOPICS
 
 
 class MockSetupScreen(MockScreen):

@@ -14,7 +14,7 @@ from drill.core.stats import duration
 from drill.keybindings import bind
 from drill.screens import DrillScreen, redescribe_bindings, screen_name
 from question_bank import registry
-from question_bank.base import TOPICS
+from question_bank.topics import TOPICS
 
 # what the summary names as the screen Enter goes back to (drill.app.SCREEN_PATHS name -> drill.core.i18n id)
 BACK_NAMES = {"home": "key.home", "browse": "key.browse", "practice": "practice.title", "stats": "key.stats",

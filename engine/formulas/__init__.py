@@ -58,7 +58,7 @@ tests/unit/test_teaching.py checks every formula a template uses):
   :func:`engine.sources.cite` (:attr:`Formula.readable_source`).
 * an input's Chinese meaning, range, default and choices: its declaration in :mod:`.inputs`.
 A template can override the decomposition, simplification and takeaway per question
-(``question_bank.base.Ask``).
+(``question_bank.spec.Ask``).
 """
 
 from __future__ import annotations

@@ -196,7 +196,7 @@ def row_of(group: str, value: float) -> Convention | None:
 
 
 # The conditions under which a row is a convention rather than a mistake.  Each reads the formula's inputs as the
-# problem evaluates them and the facts of its world (question_bank.base.World; an empty tuple when it has none).
+# problem evaluates them and the facts of its world (question_bank.spec.World; an empty tuple when it has none).
 Condition = Callable[[Mapping[str, Any], tuple[Any, ...]], bool]
 
 

@@ -280,7 +280,7 @@ class Formula:
     plain_expr: str = ""
     # The result is a per-device figure (ZeRO memory per GPU, bytes each GPU sends): an answer may say so
     # ("33 GB per GPU", "每卡 33 GB"); on any other question that qualifier is refused, not read.
-    # A template's Ask may override it (question_bank.base.Ask.per_gpu).
+    # A template's Ask may override it (question_bank.spec.Ask.per_gpu).
     per_device: bool = False
 
     def __post_init__(self) -> None:

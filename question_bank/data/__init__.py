@@ -1,5 +1,7 @@
-"""The catalogue's data files (issue #25): where they are.  Read by question_bank.catalogue (the validator)
-and question_bank.catalogue_cache (the cache the app starts from)."""
+"""Where the catalogue's data files are.
+
+Read by question_bank.catalogue (the validator) and question_bank.catalogue_cache (the cache the app starts
+from)."""
 
 from pathlib import Path
 

@@ -12,9 +12,10 @@ from engine.choices import Choice
 from engine.formulas import bound_solution, classify_bound
 
 from .. import hardware, models
-from ..base import Ask, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
-from .roofline import (
+from ..spec import Ask, Spec, World, given
+from ..template import template
+from .chip_givens import (
     CONV_EN,
     CONV_ZH,
     FIT_SHARE,

@@ -1,4 +1,6 @@
-"""Cost and energy (issue #26): a training run's GPU-hours and dollars from 6ΦD and MFU, what doubling MFU
+"""Cost and energy templates: GPU-hours, dollars, served-token prices, megawatt-hours and joules.
+
+Cost and energy: a training run's GPU-hours and dollars from 6ΦD and MFU, what doubling MFU
 saves, the price of a million served tokens, the megawatt-hours of a run with its facility's PUE and the
 joules of one served token.
 
@@ -12,9 +14,10 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from .. import hardware, kit, models, ranges
-from ..base import Ask, Ref, Spec, World, given, template
-from .memory import nominal_phi, phi_text
-from .roofline import an
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import template
+from .chip_givens import an
+from .model_params import nominal_phi, phi_text
 
 # (chip, the price range of its on-demand cloud hour)
 PRICED = (("h100_sxm", "price_h100_ondemand"), ("h200", "price_h200_ondemand"), ("b200", "price_b200_ondemand"))

@@ -1,4 +1,6 @@
-"""Mixture-of-experts templates (issue #15, family 3): total against active parameters (memory against FLOPs),
+"""Mixture-of-experts templates: total against active parameters, All-to-All, expert capacity.
+
+Mixture-of-experts templates: total against active parameters (memory against FLOPs),
 the All-to-All of expert parallelism, and expert capacity.
 
 Models are the catalogue's MoE models (Mixtral-8x7B/8x22B, Qwen3-235B-A22B, DeepSeek-V3) with their real
@@ -13,10 +15,11 @@ from __future__ import annotations
 from engine.units import fmt_number, round_sig
 
 from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, template
 from ..hardware import DTYPE_BYTES
 from ..models import Model
-from .roofline import CONV_EN, CONV_ZH
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import template
+from .chip_givens import CONV_EN, CONV_ZH
 
 MOE_CONV_EN = ("Φ_expert is one routed expert's parameters summed over all MoE layers; Φ_dense is everything else "
                "(attention, embeddings, routers, dense layers, shared experts). Parameter counts are plain numbers "

@@ -1,7 +1,14 @@
-"""Parallelism-planning templates: static memory under TP × PP × DP with ZeRO, choosing a layout (the
-``layout`` answer kind, engine.layout), tensor-parallel communication on NVLink vs InfiniBand, and
-sequence parallelism's volume.  Sources: ZeRO (Rajbhandari et al. 2020), Megatron-LM (Shoeybi et al.
-2019; Narayanan et al. 2021), Korthikanti et al. 2022."""
+"""Parallelism-planning templates: memory and layouts under TP × PP × DP, and their traffic.
+
+Parallelism-planning templates: static memory under TP × PP × DP with ZeRO, choosing a layout (the
+``layout`` answer kind, engine.layout), tensor-parallel communication on NVLink vs InfiniBand, sequence
+parallelism's volume, gradient accumulation and the global batch, and the per-GPU batch that hides
+data-parallel gradient traffic.  Sources: ZeRO (Rajbhandari et al. 2020), Megatron-LM (Shoeybi et al.
+2019; Narayanan et al. 2021), Korthikanti et al. 2022.
+
+The global batch is always a whole number of micro-batches × data-parallel replicas: a setup that does not
+divide is never generated.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +20,9 @@ from engine.messages import pick
 from engine.units import fmt_number, fmt_quantity
 
 from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, convention, given, template
-from .memory import nominal_phi, phi_given, phi_text, unit_for
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import convention, template
+from .model_params import nominal_phi, phi_given, phi_text, unit_for
 
 # Training GPUs on an NVLink node of 8 (DGX/HGX), with their NVLink generation.
 NODE_GPUS = tuple(g for g in hardware.GPUS if hardware.nvlink_of(g) is not None and g.memory >= 80e9)
@@ -30,7 +38,7 @@ ZERO_WHAT_ZH = {1: "优化器状态", 2: "优化器状态和梯度", 3: "优化�
 
 
 def zero_shown(stage: int) -> str:
-    """``(4Φ + 12Φ/N_dp) / (TP·PP)`` under the problem's bytes_per_param (issue #24: its recipe's split)."""
+    """``(4Φ + 12Φ/N_dp) / (TP·PP)`` under the problem's bytes_per_param (its recipe's split)."""
     w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
     return {1: f"({w + g}Φ + {o}Φ/N_dp) / (TP·PP)", 2: f"({w}Φ + {g + o}Φ/N_dp) / (TP·PP)",
             3: f"{w + g + o}Φ / (N_dp·TP·PP)"}[stage]
@@ -429,4 +437,137 @@ def sp_volume(rng):
                                   "（注意力、MLP）。",)),),
         conventions_en=SP_EN, conventions_zh=SP_ZH,
         world=World(model=model, precision="bf16", n_gpus=n_tp, tp=n_tp, seq=s),
+    )
+
+# (GPUs, TP, PP): data parallelism takes what tensor and pipeline parallelism leave
+LAYOUTS = ((1024, 8, 4), (2048, 8, 8), (4096, 8, 8), (8192, 8, 16), (16384, 8, 16), (512, 8, 2), (3072, 8, 6))
+SEQS = (4096, 8192)
+
+CONV_EN = ("Conventions: data-parallel replicas N_dp = GPUs ÷ (TP × PP); the global batch is counted over all "
+           "replicas and accumulation steps.")
+CONV_ZH = "约定：数据并行副本数 N_dp = GPU 数 ÷（TP × PP）；全局批把所有副本和所有累积步都算在内。"
+
+
+def _setup(rng):
+    n, tp, pp = rng.choice(LAYOUTS)
+    n_dp = n // (tp * pp)
+    b = rng.choice((1, 2))
+    k = rng.choice((2, 4, 8, 16, 32))
+    seq = rng.choice(SEQS)
+    return n, tp, pp, n_dp, b, k, seq
+
+
+def _dp_lines(n: int, tp: int, pp: int, n_dp: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    return ((f"data-parallel replicas: N_dp = {n:,} ÷ ({tp} × {pp}) = {n_dp}",),
+            (f"数据并行副本数：N_dp = {n:,} ÷（{tp} × {pp}）= {n_dp}",))
+
+
+@template("parallelism.grad_accum", topic="parallelism", title="Gradient-accumulation steps on a 3D-parallel cluster",
+          title_zh="3D 并行集群上的梯度累积步数", difficulty=2, target_seconds=120, source="shoeybi2019, narayanan2021")
+def grad_accum(rng):
+    n, tp, pp, n_dp, b, k, seq = _setup(rng)
+    global_seqs = b * k * n_dp
+    en, zh = _dp_lines(n, tp, pp, n_dp)
+    return Spec(
+        givens=(given("n_gpus", "GPUs", "GPU 数", n), given("tp", "Tensor parallelism TP", "张量并行 TP", tp),
+                given("pp", "Pipeline parallelism PP", "流水线并行 PP", pp),
+                given("global_batch", "Global batch (sequences)", "全局批（序列数）", global_seqs),
+                given("b", "Micro-batch (sequences)", "微批次（序列数）", b)),
+        asks=(Ask(formula="grad_accum_steps", unit="",
+                  inputs={"global_batch": global_seqs, "micro_batch": b, "n_dp": n_dp},
+                  explanation=en, explanation_zh=zh,
+                  prompt_en=f"A pre-training run on {n:,} GPUs uses TP = {tp} and PP = {pp}; data parallelism takes "
+                            f"the rest. The global batch is {global_seqs:,} sequences of {seq:,} tokens and each "
+                            f"replica runs micro-batches of {b}. How many gradient-accumulation steps does each "
+                            "optimizer step take?",
+                  prompt_zh=f"一次预训练在 {n:,} 张 GPU 上进行，TP = {tp}，PP = {pp}，其余为数据并行。全局批为 "
+                            f"{global_seqs:,} 条 {seq:,} token 的序列，每个副本的微批次为 {b}。每个优化器步要做多少次"
+                            "梯度累积？"),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=World(n_gpus=tp * pp, tp=tp, pp=pp, seq=seq),
+    )
+
+
+@template("parallelism.batch_chain", topic="parallelism", title="Replicas → accumulation steps → batch in tokens",
+          title_zh="副本数 → 累积步数 → 以 token 计的全局批", difficulty=3, target_seconds=240,
+          source="shoeybi2019, narayanan2021, llama3_2024")
+def batch_chain(rng):
+    n, tp, pp, n_dp, b, k, seq = _setup(rng)
+    global_seqs = b * k * n_dp
+    en, zh = _dp_lines(n, tp, pp, n_dp)
+    return Spec(
+        scenario_en=f"A pre-training run on {n:,} GPUs uses TP = {tp} and PP = {pp} (data parallelism takes the "
+                    f"rest), sequences of {seq:,} tokens, micro-batches of {b} sequence{'s' if b > 1 else ''} per "
+                    "replica and a global "
+                    f"batch of {global_seqs:,} sequences.",
+        scenario_zh=f"一次预训练在 {n:,} 张 GPU 上进行，TP = {tp}，PP = {pp}（其余为数据并行），序列长 {seq:,} token，"
+                    f"每个副本的微批次为 {b} 条序列，全局批为 {global_seqs:,} 条序列。",
+        givens=(given("n_gpus", "GPUs", "GPU 数", n), given("tp", "Tensor parallelism TP", "张量并行 TP", tp),
+                given("pp", "Pipeline parallelism PP", "流水线并行 PP", pp),
+                given("seq", "Sequence length S", "序列长度 S", seq),
+                given("b", "Micro-batch (sequences)", "微批次（序列数）", b),
+                given("global_batch", "Global batch (sequences)", "全局批（序列数）", global_seqs)),
+        asks=(Ask(formula="grad_accum_steps", unit="",
+                  inputs={"global_batch": global_seqs, "micro_batch": b, "n_dp": n_dp},
+                  explanation=en, explanation_zh=zh,
+                  prompt_en="How many gradient-accumulation steps does each optimizer step take?",
+                  prompt_zh="每个优化器步要做多少次梯度累积？"),
+              Ask(formula="global_batch_tokens", unit="",
+                  inputs={"micro_batch": b, "grad_accum": Ref(0), "n_dp": n_dp, "seq": seq},
+                  explanation=en, explanation_zh=zh,
+                  prompt_en="How many tokens does one optimizer step see (Llama 3 trained at up to 16M)?",
+                  prompt_zh="一个优化器步处理多少个 token（Llama 3 最多用到 1600 万）？")),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        world=World(n_gpus=tp * pp, tp=tp, pp=pp, seq=seq),
+    )
+
+
+# Chips a data-parallel run trains on, with the NIC per GPU they ship with (HGX A100: 200 Gb/s HDR per GPU;
+# Hopper, MI300X and B200 nodes: 400 Gb/s; B200/B300 with ConnectX-8: 800 Gb/s; range scaleout_nic_per_gpu)
+_DP_NICS = {"a100_80": (25e9,), "h100_sxm": (50e9,), "h200": (50e9,), "mi300x": (50e9,), "b200": (50e9, 100e9)}
+DP_CONV_EN = ("Pure data parallelism, one NIC per GPU: every step all-reduces the bf16 gradients (2Φ bytes) with a "
+              "ring, which sends about twice the message, 2 × 2Φ bytes per GPU. The all-reduce overlaps with the "
+              "backward pass, 4Φ FLOPs per token at the dense bf16 peak. Latency ignored. TFLOPS = 10¹² FLOP/s, GB/s = 10⁹ B/s, "
+              "1 Gb/s = 1/8 GB/s.")
+DP_CONV_ZH = ("纯数据并行，每卡一块网卡：每一步用环形算法对 bf16 梯度（2Φ 字节）做 AllReduce，每卡约发送两倍于消息的数据量，即 "
+              "2 × 2Φ 字节。AllReduce 与反向传播重叠，反向每 token 4Φ FLOPs，按 bf16 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，"
+              "GB/s = 10⁹ B/s，1 Gb/s = 1/8 GB/s。")
+
+
+@template("parallelism.dp_min_batch", topic="parallelism",
+          title="The per-GPU batch that hides data-parallel gradient traffic (derive it)",
+          title_zh="能掩盖数据并行梯度通信的每卡批大小（推导）", difficulty=3, target_seconds=180,
+          source="austin2025, li2020")
+def dp_min_batch(rng):
+    gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_NICS], accept=lambda g: g.key in _DP_NICS)
+    link = rng.choice(_DP_NICS[gpu.key])
+    n = rng.choice((2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384, 20480, 24576, 32768))  # n × B_min > 16M tokens on every chip
+    peak = gpu.peak("bf16")
+    b_min = peak / link
+    gbit = round(link * 8 / 1e9)
+    return Spec(
+        givens=(given("gpu", "GPU", "GPU", gpu.name),
+                given("peak_flops", "Peak dense bf16 FLOP/s", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
+                given("link_bandwidth", f"NIC per GPU ({gbit} Gb/s), one way", f"每卡网卡单向带宽（{gbit} Gb/s）", link,
+                      "bandwidth", "GB/s")),
+        asks=(Ask(formula="dp_min_batch_per_device", unit="",
+                  inputs={"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2},
+                  explanation=("compute grows with the tokens per GPU, the gradient traffic does not: the batch per "
+                               "GPU at which they take the same time is where data parallelism stops waiting on the "
+                               "network",),
+                  explanation_zh=("计算量随每卡 token 数增长，梯度通信量却不变：两者耗时相等时的每卡批大小，就是数据并行"
+                                  "不再等网络的分界点",),
+                  takeaway=(f"over {n:,} GPUs that is a global batch of at least {n * b_min / 1e6:,.0f}M tokens per "
+                            "step, well above the 4-16M tokens large runs train with: that is why they add tensor, "
+                            "pipeline or expert parallelism (fewer data-parallel replicas) instead of shrinking the "
+                            "per-GPU batch."),
+                  takeaway_zh=(f"在 {n:,} 张卡上，这意味着每步全局批至少 {n * b_min / 1e6:,.0f}M 个 token，远超大规模训练常用的 "
+                               "4-16M token：所以它们加入张量、流水线或专家并行（减少数据并行副本数），而不是缩小每卡的批。"),
+                  prompt_en=f"A dense model is trained with pure data parallelism on {n:,} {gpu.name} GPUs, each with "
+                            f"its own {gbit} Gb/s NIC. How many tokens must each GPU process per step so that the "
+                            "gradient all-reduce can hide behind the backward pass?",
+                  prompt_zh=f"一个稠密模型在 {n:,} 张 {gpu.name} 上用纯数据并行训练，每张卡有自己的 {gbit} Gb/s 网卡。"
+                            "每张卡每步至少要处理多少个 token，梯度 AllReduce 才能被反向传播掩盖？"),),
+        conventions_en=DP_CONV_EN, conventions_zh=DP_CONV_ZH,
+        world=World(gpu=gpu, precision="bf16"),
     )

@@ -1,4 +1,6 @@
-"""Failures and checkpoints at thousands of GPUs (issue #26): how big a resumable checkpoint is, how long it
+"""Failure and checkpoint templates: checkpoint size and time, failure rates, Young-Daly, goodput.
+
+Failures and checkpoints at thousands of GPUs: how big a resumable checkpoint is, how long it
 takes to write, how often a large job fails, the Young-Daly checkpoint interval, the time an interval wastes
 and the goodput left once restarts are counted.
 
@@ -11,8 +13,9 @@ from __future__ import annotations
 from engine.units import fmt_quantity
 
 from .. import ranges
-from ..base import Ask, Ref, Spec, World, given, template
-from .memory import phi_text
+from ..spec import Ask, Ref, Spec, World, given
+from ..template import template
+from .model_params import phi_text
 
 GPUS_PER_NODE = 8
 NODES = (128, 256, 512, 1024, 2048)

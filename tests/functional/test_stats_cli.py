@@ -17,7 +17,7 @@ from engine.sm2 import ItemState
 from engine.stats import TOPIC_SORTS
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
 from question_bank import registry
-from question_bank.base import TOPICS
+from question_bank.topics import TOPICS
 from tests import cli
 from tests.cli import drill_process
 

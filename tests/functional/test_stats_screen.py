@@ -24,7 +24,7 @@ from engine.session import review_row
 from engine.stats import sort_topics
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile
 from question_bank import registry
-from question_bank.base import TOPICS
+from question_bank.topics import TOPICS
 
 pytestmark = pytest.mark.functional
 SIZE = (110, 40)

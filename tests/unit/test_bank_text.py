@@ -15,7 +15,7 @@ import pytest
 
 from drill.core import i18n
 from question_bank import registry
-from question_bank.base import TOPIC_NAMES
+from question_bank.topics import TOPIC_NAMES
 from tests import problems
 
 SEEDS = range(40)  # the first seeds of the lane's (tests/problems.py), shared with the property tests

@@ -12,7 +12,7 @@ from question_bank.data import BUILTIN_FILES
 
 def test_every_builtin_entry_loads_and_validates():
     entries = catalogue.full_entries()  # parsed and validated afresh, sources included
-    assert len(catalogue._read_builtin("ranges")["ranges"]) >= 20
+    assert len(catalogue.read_builtin("ranges")["ranges"]) >= 20
     assert len(entries["accelerators"]) >= 9 and len(entries["models"]) >= 18 and len(entries["links"]) >= 10
     for section, items in entries.items():
         for e in items:

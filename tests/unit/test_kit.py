@@ -8,7 +8,7 @@ import math
 import pytest
 
 from question_bank import hardware, kit, models
-from question_bank.base import World
+from question_bank.spec import World
 from tests import problems
 
 

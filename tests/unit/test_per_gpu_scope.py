@@ -1,7 +1,7 @@
 """An answer of "33 GB per GPU" is read only where the question asks a per-GPU figure; elsewhere it is refused with
 its reason in both languages, never graded, never recorded.  The scope is declared, not read from the prose: a
 formula whose result is per device says so (engine.formulas.Formula.per_device), and an Ask may override it
-(question_bank.base.Ask.per_gpu)."""
+(question_bank.spec.Ask.per_gpu)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ import pytest
 from engine import formulas
 from engine.grading import CORRECT, INVALID, grade, understood
 from question_bank import registry
-from question_bank.base import Ask, Spec, Template, build_problem, given
+from question_bank.spec import Ask, Spec, given
+from question_bank.template import Template, build_problem
 from tests.cli import drill
 
 PER_GPU = "memory.zero_per_gpu"  # ZeRO-1 static memory per GPU

@@ -14,7 +14,8 @@ from __future__ import annotations
 import pytest
 
 from question_bank import hardware, models, realism, registry
-from question_bank.base import Ask, Spec, World, build_problem
+from question_bank.spec import Ask, Spec, World
+from question_bank.template import build_problem
 from tests import problems
 
 SEEDS = range(200)  # the scans of one template for the cases an issue named

@@ -167,7 +167,7 @@ def test_decode_at_batch_1_says_bandwidth_sets_tokens_per_second():
 def test_forgetting_the_group_scale_is_graded_wrong_and_named(tid, step):
     """4 bits for int4 with an fp16 scale per 128 (4.125 bits) is wrong, not close, and named."""
     from engine.grading import WRONG, display_number, grade
-    from question_bank.templates.serving import QUANT_SCHEMES
+    from question_bank.templates.serving.quantisation import QUANT_SCHEMES
 
     t, seen = registry.get(tid), set()
     for seed in range(400):

@@ -34,8 +34,9 @@ from engine.answers import Unreadable, parse_list, parse_quantity
 from engine.grading import CONVENTION, CORRECT, display_number, distance, grade
 from engine.units import DTYPE_BYTES, UNIT_SYMBOLS
 from question_bank import hardware, models, registry
-from question_bank.base import TOPICS, WHOLE_MARGIN, Given, rounding_margin, settled_by_hand
+from question_bank.spec import WHOLE_MARGIN, Given, rounding_margin, settled_by_hand
 from question_bank.templates import pipeline
+from question_bank.topics import TOPICS
 from tests import problems
 
 TEMPLATES = registry.all_templates()

@@ -388,8 +388,9 @@ def test_drill_calc_shows_the_kv_bytes_exactly(capsys):
 # --------------------------------------------------------------------------- §6 approximations said as such
 
 def _allreduce(n: int, m: float):
-    from question_bank.base import Ask, Spec, Template, build_problem
-    from question_bank.base import given as g
+    from question_bank.spec import Ask, Spec
+    from question_bank.spec import given as g
+    from question_bank.template import Template, build_problem
 
     spec = Spec(asks=(Ask("Bytes each GPU sends?", "每张卡发送多少字节？", formula="allreduce_bytes", unit="GB"),),
                 givens=(g("m", "Gradients", "梯度", m, "bytes", "GB"), g("n", "GPUs", "GPU 数", n)))

@@ -1,10 +1,13 @@
-"""Serving templates (issue #15, families 2, 5, 10, 11): TTFT and TPOT, the largest batch a latency target
-allows, throughput against latency, quantised weights, PagedAttention and speculative decoding.
+"""Serving-latency templates: TTFT and TPOT, latency targets, throughput, speculative decoding.
 
-Worlds are the inference module's: dense models with their real configs, served on the fewest power-of-two
-GPUs of one node that hold the weights (tensor parallelism, treated as one device with N× memory, bandwidth and
-compute), at a precision the GPU has, and at context lengths within the model's.  Decode is memory-bound
-(a step reads the weights once and every sequence's KV cache); prefill is compute-bound at a stated MFU.
+Serving-latency templates: TTFT and TPOT, the largest batch a latency target allows, throughput against
+latency, and speculative decoding.
+
+Worlds are the served models' (served_models): dense models with their real configs, served on the fewest
+power-of-two GPUs of one node that hold the weights (tensor parallelism, treated as one device with N× memory,
+bandwidth and compute), at a precision the GPU has, and at context lengths within the model's.  Decode is
+memory-bound (a step reads the weights once and every sequence's KV cache); prefill is compute-bound at a
+stated MFU.
 """
 
 from __future__ import annotations
@@ -12,11 +15,14 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
-from ..hardware import DTYPE_BYTES, GPU
-from ..models import Model
-from .inference import (
+from ... import hardware, models
+from ...hardware import DTYPE_BYTES, GPU
+from ...models import Model
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
+from ..chip_givens import CONV_EN, CONV_ZH, an, peak_given
+from ..model_params import nominal_phi
+from ..served_models import (
     CAP_CONV_EN,
     CAP_CONV_ZH,
     DECODE_CONV_EN,
@@ -24,9 +30,9 @@ from .inference import (
     KV_CONV_EN,
     KV_CONV_ZH,
     YES_NO,
-    _decode_lead,
-    _seq,
+    decode_lead,
     devices,
+    draw_seq,
     gb,
     heads_extra,
     kv_givens,
@@ -37,11 +43,9 @@ from .inference import (
     tp_note,
     weight_bytes,
 )
-from .memory import nominal_phi
-from .roofline import CONV_EN, CONV_ZH, an, peak_given
 
 
-def _eval(name: str, **values) -> float:
+def evaluate(name: str, **values) -> float:
     return formulas.get(name).evaluate(**values)
 
 
@@ -104,7 +108,7 @@ def _tpot_budget(w: float, kv_seq: float, bw: float, target: float) -> tuple[tup
     return (en,), (zh,)
 
 
-def _setup(rng, *, batches=(1,), dtypes=("bf16", "fp8", "int4"), big: bool = False):
+def draw_serving_setup(rng, *, batches=(1,), dtypes=("bf16", "fp8", "int4"), big: bool = False):
     """A dense model, weight precision, GPU, GPU count, batch and context where weights + KV fit in 90 %.
 
     fp8 weights only on GPUs with fp8 (the kernels compute in fp8); int4 is weight-only (dequantised to 16 bits)."""
@@ -115,13 +119,13 @@ def _setup(rng, *, batches=(1,), dtypes=("bf16", "fp8", "int4"), big: bool = Fal
             continue
         w = weight_bytes(m, dtype)
         n = devices(gpu, 1.25 * w)
-        batch, seq = rng.choice(batches), _seq(rng, m)
+        batch, seq = rng.choice(batches), draw_seq(rng, m)
         kv_seq = kv_per_token(m, 2) * seq
         if n * gpu.memory >= 1.25 * w and w + batch * kv_seq <= 0.9 * n * gpu.memory:
             return m, dtype, gpu, n, batch, seq, w, kv_seq
 
 
-def _world(m: Model, dtype: str, gpu: GPU, n: int, seq: int, batch: int) -> World:
+def served_world(m: Model, dtype: str, gpu: GPU, n: int, seq: int, batch: int) -> World:
     """Served with ``dtype`` weights (int4: weight-only, math in 16 bits) and a bf16 KV cache of ``batch`` sequences."""
     math = gpu.sixteen if dtype == "int4" else dtype
     return World(model=m, gpu=gpu, precision=math, weights=dtype, kv="bf16", n_gpus=n, tp=n, seq=seq, batch=max(1, batch),
@@ -134,7 +138,7 @@ def _spec_worlds(draft: str, target: str) -> tuple[World, ...]:
     return tuple(World(model=named[x]) for x in (draft, target) if x in named)
 
 
-def _gpu_text(gpu: GPU, n: int) -> tuple[str, str]:
+def gpu_text(gpu: GPU, n: int) -> tuple[str, str]:
     return (gpu.name if n == 1 else f"{n} × {gpu.name}"), (gpu.name if n == 1 else f"{n} 张 {gpu.name}")
 
 
@@ -190,11 +194,11 @@ def ttft(rng):
           source="C§4.2, kipply2022")
 def tpot(rng):
     while True:  # no wrong method (one sequence's KV for the batch's) within tolerance
-        m, dtype, gpu, n, batch, seq, w, kv_seq = _setup(rng, batches=(1, 4, 8, 16, 32, 64, 128))
+        m, dtype, gpu, n, batch, seq, w, kv_seq = draw_serving_setup(rng, batches=(1, 4, 8, 16, 32, 64, 128))
         if _clear("decode_step_time", {"bandwidth": n * gpu.bandwidth, "weight_bytes": w, "kv_bytes_per_seq": kv_seq,
                                        "batch": batch}):
             break
-    lead_en, lead_zh = _decode_lead(m, dtype, seq, w, kv_seq)
+    lead_en, lead_zh = decode_lead(m, dtype, seq, w, kv_seq)
     split_en, split_zh = _tpot_split(w, kv_seq, batch, n * gpu.bandwidth)
     tp_en, tp_zh = tp_note(gpu, n)
     return Spec(
@@ -212,7 +216,7 @@ def tpot(rng):
                             f"KV Cache 为 bf16。{tp_zh}每个输出 token 的时间（一个 decode 步）是多少（ms）？"),),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}",
-        world=_world(m, dtype, gpu, n, seq, batch),
+        world=served_world(m, dtype, gpu, n, seq, batch),
     )
 
 
@@ -222,14 +226,14 @@ TARGETS_MS = (20, 25, 30, 40, 50, 60, 75, 100)
 def _tpot_batch_setup(rng):
     """Round W and KV per sequence, and a TPOT target whose batch is 2+, fits in memory and is settled by hand."""
     while True:
-        m, dtype, gpu, n, _, seq, w, kv_seq = _setup(rng)
+        m, dtype, gpu, n, _, seq, w, kv_seq = draw_serving_setup(rng)
         kv_seq = round_sig(kv_seq, 3)
         bw = n * gpu.bandwidth
         target = rng.choice(TARGETS_MS) / 1000
         inputs = {"tpot_target": target, "bandwidth": bw, "weight_bytes": w, "kv_bytes_per_seq": kv_seq}
         if target * bw < w + 2 * kv_seq or target * bw / kv_seq >= 9999:  # "forgot the weights" shown in full
             continue
-        b = _eval("max_batch_tpot", **inputs)
+        b = evaluate("max_batch_tpot", **inputs)
         # memory holds that batch, with room for the rounding of Φ and KV (the published counts are a little larger)
         if w + b * kv_seq <= 0.95 * n * gpu.memory and settled_by_hand("max_batch_tpot", inputs):
             return m, dtype, gpu, n, seq, w, kv_seq, target, inputs
@@ -256,7 +260,7 @@ def max_batch_tpot(rng):
                             "decode 步时满足这个 TPOT 目标的最大 batch 是多少（整数；显存放得下）？"),),
         conventions_en=f"{CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}",
-        world=_world(m, dtype, gpu, n, seq, int(_eval("max_batch_tpot", **inputs))),
+        world=served_world(m, dtype, gpu, n, seq, int(evaluate("max_batch_tpot", **inputs))),
     )
 
 
@@ -268,7 +272,7 @@ def chain_throughput_latency(rng):
     while True:  # a batch for steps 2-3 that fits, and whose TPOT no wrong method lands near
         m, dtype, gpu, n, seq, w, kv_seq, target, inputs = _tpot_batch_setup(rng)
         bw = n * gpu.bandwidth
-        limit = _eval("max_batch_tpot", **inputs)
+        limit = evaluate("max_batch_tpot", **inputs)
         batches = [b for b in (8, 16, 32, 64, 128) if b != limit and w + b * kv_seq <= 0.95 * n * gpu.memory
                    and _clear("decode_step_time", {"bandwidth": bw, "weight_bytes": w, "kv_bytes_per_seq": kv_seq,
                                                    "batch": b})]
@@ -276,9 +280,9 @@ def chain_throughput_latency(rng):
             break
     batch = rng.choice(batches)
     tp_en, tp_zh = tp_note(gpu, n)
-    name_en, name_zh = _gpu_text(gpu, n)
-    t1 = _eval("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=1)
-    slower = _eval("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=batch) / t1
+    name_en, name_zh = gpu_text(gpu, n)
+    t1 = evaluate("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=1)
+    slower = evaluate("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=batch) / t1
     split1, split_b, budget = (_tpot_split(w, kv_seq, 1, bw), _tpot_split(w, kv_seq, batch, bw),
                                _tpot_budget(w, kv_seq, bw, target))
     return Spec(
@@ -323,7 +327,7 @@ def chain_throughput_latency(rng):
         ),
         conventions_en=f"{CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN} {CAP_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}{CAP_CONV_ZH}",
-        world=_world(m, dtype, gpu, n, seq, max(batch, int(limit))),
+        world=served_world(m, dtype, gpu, n, seq, max(batch, int(limit))),
     )
 
 
@@ -335,7 +339,7 @@ def _big_serving(rng):
         gpu = rng.choice([g for g in hardware.GPUS if g.memory >= 80e9 and g.key != "h100_pcie"])
         dtype = rng.choice([d for d in ("bf16", "fp8") if gpu.supports(d)])
         n = 8
-        seq = _seq(rng, m)
+        seq = draw_seq(rng, m)
         w, kv_seq = weight_bytes(m, dtype), kv_per_token(m, 2) * seq
         mem = n * gpu.memory
         inputs = {"gpu_bytes": mem, "weight_bytes": w, "kv_bytes_per_seq": kv_seq}
@@ -350,8 +354,8 @@ def _big_serving(rng):
 def chain_serve_node(rng):
     m, dtype, gpu, n, seq, w, kv_seq = _big_serving(rng)
     bw, mem = n * gpu.bandwidth, n * gpu.memory
-    b = int(_eval("max_batch_fit", gpu_bytes=mem, weight_bytes=w, kv_bytes_per_seq=kv_seq))
-    tpot_full = _eval("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=b)
+    b = int(evaluate("max_batch_fit", gpu_bytes=mem, weight_bytes=w, kv_bytes_per_seq=kv_seq))
+    tpot_full = evaluate("decode_step_time", bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq, batch=b)
     target = rng.choice([t for t in TARGETS_MS if abs(t / 1000 / tpot_full - 1) > 0.1] or [TARGETS_MS[-1]]) / 1000
     meets = tpot_full <= target
     bw_text, t_ms = fmt_quantity(bw, "bandwidth"), f"{target * 1000:g} ms"
@@ -363,7 +367,7 @@ def chain_serve_node(rng):
                   f"{'meets the SLO' if meets else 'misses the SLO: serve a smaller batch (or quantise the KV cache)'}")
     verdict_zh = (f"{ms(tpot_full)} {'≤' if meets else '>'} {t_ms}："
                   f"{'满足 SLO' if meets else '达不到 SLO：要减小 batch（或量化 KV Cache）'}")
-    slo_b = _eval("max_batch_tpot", tpot_target=target, bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq)
+    slo_b = evaluate("max_batch_tpot", tpot_target=target, bandwidth=bw, weight_bytes=w, kv_bytes_per_seq=kv_seq)
     cap_en = (f"largest batch the SLO allows: floor((BW × TPOT_max − W) / KV_seq) = floor(({bw_text} × {t_ms} − "
               f"{gb(w)}) / {gb(kv_seq)}) = {slo_b:g}")
     cap_zh = (f"SLO 允许的最大 batch：floor((BW × TPOT_max − W) / KV_seq) = floor(({bw_text} × {t_ms} − "
@@ -417,347 +421,7 @@ def chain_serve_node(rng):
         ),
         conventions_en=f"{CONV_EN} {KV_CONV_EN} {CAP_CONV_EN} {DECODE_CONV_EN} {TPOT_CONV_EN}",
         conventions_zh=f"{CONV_ZH}{KV_CONV_ZH}{CAP_CONV_ZH}{DECODE_CONV_ZH}{TPOT_CONV_ZH}",
-        world=_world(m, dtype, gpu, n, seq, b),
-    )
-
-
-# --------------------------------------------------------------------------- #
-# Quantisation (family 5)
-
-# (name en, name zh, bits, group size, scale bits, zero bits, where it comes from)
-QUANT_SCHEMES = (
-    ("int4, group 128, fp16 scale, symmetric (no zero point)", "int4，每组 128 个，fp16 缩放因子，对称（无零点）",
-     4, 128, 16, 0),
-    ("int4, group 128, fp16 scale and 4-bit zero point (GPTQ / AWQ packing)",
-     "int4，每组 128 个，fp16 缩放因子加 4 位零点（常见的打包方式）", 4, 128, 16, 4),
-    ("int4, group 64, fp16 scale and fp16 zero point", "int4，每组 64 个，fp16 缩放因子与 fp16 零点", 4, 64, 16, 16),
-    ("int4, group 32, fp16 scale, symmetric", "int4，每组 32 个，fp16 缩放因子，对称", 4, 32, 16, 0),
-    ("MXFP4: 4-bit floats, blocks of 32 sharing an 8-bit scale", "MX 格式的 4 位浮点：每 32 个共享一个 8 位缩放因子",
-     4, 32, 8, 0),
-    ("NF4 (QLoRA), blocks of 64 with an fp32 absmax scale", "NF4：每 64 个一个 fp32 最大绝对值缩放因子",
-     4, 64, 32, 0),
-    ("int3, group 128, fp16 scale and 3-bit zero point", "int3，每组 128 个，fp16 缩放因子加 3 位零点", 3, 128, 16, 3),
-    ("int8, group 128, fp16 scale, symmetric", "int8，每组 128 个，fp16 缩放因子，对称", 8, 128, 16, 0),
-)
-QUANT_CONV_EN = ("Group quantisation: every group of g weights shares one scale (and, if asymmetric, one zero "
-                 "point), so the stored bits per weight = bits + (scale bits + zero-point bits) ÷ g. Weight-only: "
-                 "the kernels dequantise to 16 bits, so any GPU runs it.")
-QUANT_CONV_ZH = ("分组量化：每 g 个权重共享一个缩放因子（非对称时还有一个零点），所以每个权重实际存储的位数 = 位宽 + "
-                 "(缩放因子位数 + 零点位数) ÷ g。仅量化权重：kernel 会反量化回 16 位计算，任何 GPU 都能跑。")
-# A group's overhead is 1.5 % (int8, group 128: 8.125 vs 8 bits) to 12.5 % of the weight (int4, group 32): graded
-# within 1 %, "close" only up to 1.5 %, so an answer that leaves the scales out (4 bits for 4.125) is wrong, and the
-# grader names it ("forgot the group scale"); tests/unit/test_teaching.py checks every scheme.
-QUANT_TOLERANCE = 0.01
-QUANT_CLOSE = 0.015
-QUANT_SOURCE = "frantar2022, lin2023"
-
-
-def _scheme(rng):
-    name_en, name_zh, bits, g, sb, zb = rng.choice(QUANT_SCHEMES)
-    return name_en, name_zh, bits, g, sb, zb, bits + (sb + zb) / g
-
-
-def _scheme_givens(name_en, name_zh, bits, g, sb, zb):
-    return (given("scheme", "Scheme", "量化方案", name_en, value_zh=name_zh),
-            given("bits", "Bits per weight b", "每个权重的位宽 b", bits, "bits", "bit"),
-            given("group_size", "Group size g", "每组权重数 g", g),
-            given("scale_bits", "Scale bits per group", "每组缩放因子的位数", sb, "bits", "bit"),
-            given("zero_bits", "Zero-point bits per group", "每组零点的位数", zb, "bits", "bit")
-            if zb else given("zero_point", "Zero point", "零点", "none (symmetric)", value_zh="无（对称）"))
-
-
-@template("serving.quant_bits", topic="serving", title="Bits per weight of a group-quantisation scheme",
-          title_zh="分组量化方案的每权重位数", difficulty=1, target_seconds=60, source=QUANT_SOURCE)
-def quant_bits(rng):
-    name_en, name_zh, bits, g, sb, zb, _ = _scheme(rng)
-    m = rng.choice(models.DENSE + models.MOE_MODELS[1:3])
-    return Spec(
-        givens=(given("model", "Model", "模型", m.name),) + _scheme_givens(name_en, name_zh, bits, g, sb, zb),
-        asks=(Ask(formula="quant_bits_per_weight", unit="bit", tolerance=QUANT_TOLERANCE, close=QUANT_CLOSE,
-                  inputs={"bits": bits, "group_size": g, "scale_bits": sb, "zero_bits": zb},
-                  prompt_en=f"{m.name}'s weights are quantised with this scheme. How many bits does each weight take "
-                            "in memory, scales and zero points included?",
-                  prompt_zh=f"{m.name} 的权重用这个方案量化。算上缩放因子和零点，每个权重在显存里占多少位（bit）？"),),
-        conventions_en=QUANT_CONV_EN, conventions_zh=QUANT_CONV_ZH,
-        world=World(model=m),
-    )
-
-
-def _quant_model(rng) -> Model:
-    return rng.choice(models.DENSE + models.MOE_MODELS[1:3])
-
-
-@template("serving.quant_memory", topic="serving", title="Memory of a quantised model",
-          title_zh="量化后模型的显存", difficulty=2, target_seconds=90, source=QUANT_SOURCE)
-def quant_memory(rng):
-    name_en, name_zh, bits, g, sb, zb, bpw = _scheme(rng)
-    m = _quant_model(rng)
-    return Spec(
-        givens=(given("model", "Model", "模型", m.name), params_given(m))
-        + _scheme_givens(name_en, name_zh, bits, g, sb, zb),
-        asks=(Ask(formula="quant_weights_bytes", unit="GB", tolerance=QUANT_TOLERANCE, close=QUANT_CLOSE,
-                  inputs={"phi": nominal_phi(m), "bits_per_weight": bpw}, extras={"bits": bits},
-                  explanation=(f"bits per weight = {bits} + ({sb} + {zb}) / {g} = {fmt_number(bpw)}",),
-                  explanation_zh=(f"每权重位数 = {bits} + ({sb} + {zb}) / {g} = {fmt_number(bpw)}",),
-                  prompt_en=f"How much memory do {m.name}'s weights take with this scheme, scales and zero points "
-                            "included, in GB?",
-                  prompt_zh=f"用这个方案量化后，{m.name} 的权重（含缩放因子与零点）占多少显存（GB）？"),),
-        conventions_en=f"{QUANT_CONV_EN} GB = 1e9 B, 8 bits = 1 B.", conventions_zh=f"{QUANT_CONV_ZH}GB = 1e9 B，8 bit = 1 B。",
-        world=World(model=m),
-    )
-
-
-def _quant_decode_setup(rng):
-    """A dense model decoded at a batch and context whose KV read is a real share of the step."""
-    while True:
-        m = rng.choice(models.DENSE)
-        batch, seq = rng.choice((1, 4, 8, 16, 32)), _seq(rng, m)
-        kv = round_sig(_eval("kv_cache_bytes", batch=batch, seq=seq, layers=m.layers, n_kv_heads=m.n_kv_heads,
-                             d_head=m.d_head, bytes_per_elem=2), 3)
-        if 0.02 < kv / weight_bytes(m, "bf16") < 3:
-            return m, batch, seq, kv
-
-
-@template("serving.quant_speedup", topic="serving", title="Decode speed-up from quantising the weights",
-          title_zh="量化权重带来的 decode 加速", difficulty=2, target_seconds=120, source=f"{QUANT_SOURCE}, pope2022")
-def quant_speedup(rng):
-    name_en, name_zh, bits, g, sb, zb, bpw = _scheme(rng)
-    m, batch, seq, kv = _quant_decode_setup(rng)
-    return Spec(
-        givens=(given("model", "Model", "模型", m.name),
-                given("weight_bytes", "Weights in bf16 W", "bf16 权重 W", weight_bytes(m, "bf16"), "bytes", "GB"),
-                given("bits_before", "Bits per weight before (bf16)", "量化前每权重位数（bf16）", 16, "bits", "bit"))
-        + _scheme_givens(name_en, name_zh, bits, g, sb, zb)
-        + (given("kv_bytes", f"KV cache read per step (batch {batch} × {seq:,} tokens, bf16)",
-                 f"每步读取的 KV Cache（batch {batch} × {seq:,} token，bf16）", kv, "bytes", "GB"),),
-        asks=(Ask(formula="quant_decode_speedup", unit="x", tolerance=QUANT_TOLERANCE, close=QUANT_CLOSE,
-                  inputs={"bits_before": 16, "bits_after": bpw, "weight_bytes": weight_bytes(m, "bf16"), "kv_bytes": kv},
-                  extras={"bits": bits},
-                  explanation=(f"bits per weight after = {bits} + ({sb} + {zb}) / {g} = {fmt_number(bpw)}",),
-                  explanation_zh=(f"量化后每权重位数 = {bits} + ({sb} + {zb}) / {g} = {fmt_number(bpw)}",),
-                  prompt_en=f"{m.name} decodes {batch} sequence{'s' if batch > 1 else ''} of {seq:,} tokens with bf16 "
-                            "weights; you quantise only the weights with this scheme (the KV cache stays bf16). "
-                            "Decode is memory-bound: by what factor does the step get faster (e.g. 2.5x)?",
-                  prompt_zh=f"{m.name} 用 bf16 权重 decode {batch} 条、每条 {seq:,} token 的序列；你只用这个方案量化权重"
-                            "（KV Cache 仍为 bf16）。decode 为访存受限：每一步快了多少倍（例如 2.5x）？"),),
-        conventions_en=f"{QUANT_CONV_EN} {DECODE_CONV_EN} GB = 1e9 B, 8 bits = 1 B.",
-        conventions_zh=f"{QUANT_CONV_ZH}{DECODE_CONV_ZH}GB = 1e9 B，8 bit = 1 B。",
-        world=World(model=m, seq=seq, batch=batch),
-    )
-
-
-@template("serving.chain_quantise", topic="serving",
-          title="Chain: quantise: bits → memory → fits → speed-up",
-          title_zh="追问链：每权重位数 → 量化后显存 → 单卡放得下？ → decode 加速", difficulty=2, target_seconds=420,
-          source=f"{QUANT_SOURCE}, pope2022")
-def chain_quantise(rng):
-    while True:
-        name_en, name_zh, bits, g, sb, zb, bpw = _scheme(rng)
-        m, batch, seq, kv = _quant_decode_setup(rng)
-        gpu = rng.choice(hardware.with_dtype("bf16"))  # the KV cache stays bf16
-        wq = _eval("quant_weights_bytes", phi=nominal_phi(m), bits_per_weight=bpw)
-        if abs(wq / gpu.memory - 1) > 0.08 and bits <= 4:
-            break
-    fits = wq <= gpu.memory
-    w16 = weight_bytes(m, "bf16")
-    cmp_en = f"  {gb(wq)} {'≤' if fits else '>'} {gb(gpu.memory)} of one {gpu.name}: {'fits' if fits else 'does not fit'}"
-    cmp_zh = f"  {gb(wq)} {'≤' if fits else '>'} 一张 {gpu.name} 的 {gb(gpu.memory)}：{'放得下' if fits else '放不下'}"
-    bf16_en = f"  (in bf16 the same weights take 2 B × {fmt_number(nominal_phi(m))} = {gb(w16)})"
-    bf16_zh = f"  （同样的权重用 bf16 要 2 B × {fmt_number(nominal_phi(m))} = {gb(w16)}）"
-    if fits:
-        fit_take = (f"at {fmt_number(bpw)} bits {m.name} drops from {gb(w16)} to {gb(wq)} and fits one {gpu.name}, with "
-                    f"{gb(gpu.memory - wq)} left for the KV cache and activations: check that room before promising a "
-                    "batch.",
-                    f"量化到 {fmt_number(bpw)} 位后，{m.name} 的权重从 {gb(w16)} 降到 {gb(wq)}，一张 {gpu.name} 放得下，"
-                    f"还剩 {gb(gpu.memory - wq)} 给 KV Cache 和激活：承诺 batch 之前先算这部分余量。")
-    else:
-        fit_take = (f"even at {fmt_number(bpw)} bits the weights need {gb(wq)}, more than one {gpu.name}'s "
-                    f"{gb(gpu.memory)}: split them over GPUs (tensor parallelism) or go to fewer bits.",
-                    f"即使量化到 {fmt_number(bpw)} 位，权重也要 {gb(wq)}，超过一张 {gpu.name} 的 {gb(gpu.memory)}："
-                    "要么用张量并行切到多张 GPU 上，要么用更少的位数。")
-    return Spec(
-        scenario_en=f"You want to serve {m.name} on {an(gpu.name)} with {name_en.split(',')[0]} weights.",
-        scenario_zh=f"你想在 {gpu.name} 上用 {name_zh.split('，')[0]} 权重部署 {m.name}。",
-        givens=(given("model", "Model", "模型", m.name), params_given(m), given("gpu", "GPU", "GPU", gpu.name),
-                kit.chip(gpu, "memory", label=("GPU memory", "GPU 显存")))
-        + _scheme_givens(name_en, name_zh, bits, g, sb, zb)
-        + (given("kv_bytes", f"KV cache read per step (batch {batch} × {seq:,} tokens, bf16)",
-                 f"每步读取的 KV Cache（batch {batch} × {seq:,} token，bf16）", kv, "bytes", "GB"),),
-        asks=(
-            Ask(formula="quant_bits_per_weight", unit="bit", tolerance=QUANT_TOLERANCE, close=QUANT_CLOSE,
-                inputs={"bits": bits, "group_size": g, "scale_bits": sb, "zero_bits": zb},
-                prompt_en="How many bits does each weight take, scales and zero points included?",
-                prompt_zh="算上缩放因子和零点，每个权重占多少位（bit）？"),
-            Ask(formula="quant_weights_bytes", unit="GB", tolerance=QUANT_TOLERANCE, close=QUANT_CLOSE,
-                inputs={"phi": nominal_phi(m), "bits_per_weight": Ref(0)}, extras={"bits": bits},
-                prompt_en="How much memory do the quantised weights take, in GB?",
-                prompt_zh="量化后的权重占多少显存（GB）？"),
-            Ask(prompt_en=f"Do the quantised weights alone fit in one {gpu.name}? Answer yes or no.",
-                prompt_zh=f"只看量化后的权重，一张 {gpu.name} 放得下吗？请回答「能」或「不能」。",
-                choices=YES_NO, answer="yes" if fits else "no", explanation=(cmp_en, bf16_en),
-                explanation_zh=(cmp_zh, bf16_zh), takeaway=fit_take[0], takeaway_zh=fit_take[1],
-                card_formulas=("quant_weights_bytes",)),
-            Ask(formula="quant_decode_speedup", unit="x", tolerance=QUANT_TOLERANCE, close=QUANT_CLOSE,
-                inputs={"bits_before": 16, "bits_after": Ref(0), "weight_bytes": w16, "kv_bytes": kv},
-                extras={"bits": bits},
-                prompt_en="Against bf16 weights (16 bits), by what factor does a memory-bound decode step get faster "
-                          "at this batch and context (the KV cache stays bf16; e.g. 2.5x)?",
-                prompt_zh="和 bf16 权重（16 位）相比，在这个 batch 和上下文下，访存受限的 decode 步快了多少倍"
-                          "（KV Cache 仍为 bf16；例如 2.5x）？"),
-        ),
-        conventions_en=f"{QUANT_CONV_EN} {DECODE_CONV_EN} GB = 1e9 B, 8 bits = 1 B.",
-        conventions_zh=f"{QUANT_CONV_ZH}{DECODE_CONV_ZH}GB = 1e9 B，8 bit = 1 B。",
-        world=World(model=m, gpu=gpu, kv="bf16", seq=seq, batch=batch, holds=("weights",), fit_is_asked=True),
-    )
-
-
-# --------------------------------------------------------------------------- #
-# PagedAttention (family 10)
-
-PAGED_CONV_EN = ("PagedAttention (vLLM): the KV cache is split into fixed blocks of b tokens; a sequence holds "
-                 "ceil(S ÷ b) whole blocks, so only its last block can be partly empty.")
-PAGED_CONV_ZH = ("PagedAttention（vLLM）：KV Cache 被切成每块 b 个 token 的固定块；一条序列占 ceil(S ÷ b) 个整块，"
-                 "所以只有最后一块可能没填满。")
-BLOCKS = (8, 16, 32)  # vLLM's block sizes (16 by default)
-
-
-def _paged_seq(rng, b: int, limit: int = 131072) -> int:
-    """A sequence length of 3 significant figures (block counts exact by hand) whose last block is partly filled,
-    and not half full (S mod b ≠ b/2)."""
-    while True:
-        s = int(round_sig(rng.randrange(b + 1, min(limit, 32768)), 3))
-        if s % b and 2 * (s % b) != b and s <= limit:
-            return s
-
-
-@template("serving.paged_blocks", topic="serving", title="PagedAttention blocks of a sequence",
-          title_zh="PagedAttention 中一条序列占用的块数", difficulty=1, target_seconds=45, source="kwon2023")
-def paged_blocks(rng):
-    b = rng.choice(BLOCKS)
-    s = _paged_seq(rng, b)
-    return Spec(
-        givens=(given("seq", "Tokens in the sequence S", "序列的 token 数 S", s),
-                given("block_size", "Block size b (tokens)", "块大小 b（token）", b)),
-        asks=(Ask(formula="paged_kv_blocks", unit="", integer=True,
-                  prompt_en="How many KV blocks does this sequence hold?",
-                  prompt_zh="这条序列占用多少个 KV 块？"),),
-        conventions_en=PAGED_CONV_EN, conventions_zh=PAGED_CONV_ZH,
-    )
-
-
-@template("serving.paged_waste", topic="serving", title="PagedAttention waste of a sequence",
-          title_zh="PagedAttention 中一条序列浪费的槽位", difficulty=1, target_seconds=45, source="kwon2023")
-def paged_waste(rng):
-    b = rng.choice(BLOCKS)
-    s = _paged_seq(rng, b)
-    return Spec(
-        givens=(given("seq", "Tokens in the sequence S", "序列的 token 数 S", s),
-                given("block_size", "Block size b (tokens)", "块大小 b（token）", b)),
-        asks=(Ask(formula="paged_kv_waste_tokens", unit="",
-                  prompt_en="How many token slots does this sequence reserve but leave empty (its waste)?",
-                  prompt_zh="这条序列预留了但空着的 token 槽位有多少个（即浪费）？"),),
-        conventions_en=PAGED_CONV_EN, conventions_zh=PAGED_CONV_ZH,
-    )
-
-
-def _paged_setup(rng):
-    """A served model, its KV budget (memory − weights), a sequence length and a count settled by hand."""
-    while True:
-        m, dtype, gpu, n, _, _, w, _ = _setup(rng)
-        b = rng.choice(BLOCKS)
-        s = _paged_seq(rng, b, m.max_seq)
-        kvt = kv_per_token(m, 2)
-        budget = n * gpu.memory - w
-        inputs = {"kv_budget": budget, "kv_bytes_per_token": kvt, "seq": s, "block_size": b}
-        count = _eval("paged_max_seqs", **inputs)
-        if count >= 2 and settled_by_hand("paged_max_seqs", inputs):
-            return m, dtype, gpu, n, w, b, s, kvt, budget, inputs
-
-
-@template("serving.paged_capacity", topic="serving", title="Sequences a KV budget holds with PagedAttention",
-          title_zh="PagedAttention 下 KV 预算能放下的序列数", difficulty=3, target_seconds=150, source="kwon2023")
-def paged_capacity(rng):
-    m, dtype, gpu, n, w, b, s, kvt, budget, inputs = _paged_setup(rng)
-    tp_en, tp_zh = tp_note(gpu, n)
-    lead_en = (f"KV per token = 2 × 2 B × {m.layers} × {m.n_kv_heads} × {m.d_head} = "
-               f"{fmt_quantity(kvt, 'bytes', unit='kB')}",)
-    lead_zh = (f"每 token 的 KV = 2 × 2 B × {m.layers} × {m.n_kv_heads} × {m.d_head} = "
-               f"{fmt_quantity(kvt, 'bytes', unit='kB')}",)
-    return Spec(
-        givens=(model_given(m),) + kv_givens(m) + (
-            given("kv_budget", "Memory left for the KV cache", "留给 KV Cache 的显存", budget, "bytes", "GB"),
-            given("seq", "Tokens per sequence S", "每条序列的 token 数 S", s),
-            given("block_size", "Block size b (tokens)", "块大小 b（token）", b)),
-        asks=(Ask(formula="paged_max_seqs", unit="", integer=True, inputs=inputs, explanation=lead_en,
-                  explanation_zh=lead_zh,
-                  prompt_en=f"{m.name} runs with {dtype} weights and a bf16 KV cache on "
-                            f"{_gpu_text(gpu, n)[0]}.{tp_en} How many sequences of {s:,} tokens does the KV budget "
-                            "hold at once (a whole number)?",
-                  prompt_zh=f"{m.name} 以 {dtype} 权重、bf16 KV Cache 运行在 {_gpu_text(gpu, n)[1]} 上。{tp_zh}"
-                            f"这份 KV 预算能同时放下多少条 {s:,} token 的序列（整数）？"),),
-        conventions_en=f"{CONV_EN} kB = 1e3 B. {KV_CONV_EN} {PAGED_CONV_EN}",
-        conventions_zh=f"{CONV_ZH}kB = 1e3 B。{KV_CONV_ZH}{PAGED_CONV_ZH}",
-        world=_world(m, dtype, gpu, n, s, int(_eval("paged_max_seqs", **inputs))),
-    )
-
-
-@template("serving.chain_paged", topic="serving",
-          title="Chain: PagedAttention vs full preallocation",
-          title_zh="追问链：每 token 的 KV → 每条序列的块数 → 分页能放的序列 → 预分配能放的序列", difficulty=3,
-          target_seconds=420, source="kwon2023")
-def chain_paged(rng):
-    while True:
-        m, dtype, gpu, n, w, b, s, kvt, budget, inputs = _paged_setup(rng)
-        mem = n * gpu.memory
-        prealloc = {"gpu_bytes": mem, "weight_bytes": w, "kv_bytes_per_seq": m.max_seq * kvt}
-        if (s < m.max_seq / 2 and _eval("max_batch_fit", **prealloc) >= 1
-                and settled_by_hand("max_batch_fit", prealloc)):
-            break
-    tp_en, tp_zh = tp_note(gpu, n)
-    name_en, name_zh = _gpu_text(gpu, n)
-    paged, full = int(_eval("paged_max_seqs", **inputs)), int(_eval("max_batch_fit", **prealloc))
-    reserve = (f"{m.max_seq:,} × {fmt_quantity(kvt, 'bytes', unit='kB')} = {gb(m.max_seq * kvt)}")
-    return Spec(
-        scenario_en=f"{m.name} with {dtype} weights and a bf16 KV cache on {name_en}.{tp_en} Requests average "
-                    f"{s:,} tokens, but the model's context is {m.max_seq:,}. How much does paging the KV cache buy?",
-        scenario_zh=f"{m.name}，权重 {dtype}，KV Cache bf16，部署在 {name_zh} 上。{tp_zh}请求平均 {s:,} 个 token，但模型的上下文"
-                    f"长度是 {m.max_seq:,}。把 KV Cache 分页能多放多少请求？",
-        givens=(model_given(m),) + kv_givens(m) + (
-            given("bytes_per_elem", "KV bytes per element (bf16)", "KV 每元素字节数（bf16）", 2, "bytes"),
-            given("gpu_bytes", "Memory" + (" (all GPUs)" if n > 1 else ""), "显存" + ("（全部 GPU）" if n > 1 else ""),
-                  mem, "bytes", "GB"),
-            given("weight_bytes", f"Weights ({dtype})", f"权重（{dtype}）", w, "bytes", "GB"),
-            given("seq", "Tokens per request S", "每个请求的 token 数 S", s),
-            given("max_seq", "Model context length", "模型上下文长度", m.max_seq),
-            given("block_size", "Block size b (tokens)", "块大小 b（token）", b)),
-        asks=(
-            Ask(formula="kv_bytes_per_token", unit="kB", extras=heads_extra(m),
-                prompt_en="How many bytes of KV cache does one token take (all layers), in kB?",
-                prompt_zh="一个 token 的 KV Cache（所有层）占多少字节（kB）？"),
-            Ask(formula="paged_kv_blocks", unit="", integer=True, inputs={"seq": s, "block_size": b},
-                prompt_en="How many KV blocks does one request hold?", prompt_zh="一个请求占多少个 KV 块？"),
-            Ask(formula="paged_max_seqs", unit="", integer=True,
-                inputs={"kv_budget": budget, "kv_bytes_per_token": Ref(0), "seq": s, "block_size": b},
-                explanation=(f"KV budget = memory − weights = {gb(mem)} − {gb(w)} = {gb(budget)}",),
-                explanation_zh=(f"KV 预算 = 显存 − 权重 = {gb(mem)} − {gb(w)} = {gb(budget)}",),
-                prompt_en="With paging, how many such requests fit in the memory left after the weights (a whole number)?",
-                prompt_zh="分页后，除去权重剩下的显存能同时放下多少个这样的请求（整数）？"),
-            Ask(formula="max_batch_fit", unit="", integer=True,
-                inputs={"gpu_bytes": mem, "weight_bytes": w, "kv_bytes_per_seq": m.max_seq * kvt},
-                explanation=(f"KV reserved per request = full context × KV/token = {reserve}",),
-                explanation_zh=(f"每个请求预留的 KV = 完整上下文 × 每 token 的 KV = {reserve}",),
-                takeaway=f"reserving the full context fits {full} requests, paging fits {paged} "
-                         f"({fmt_number(paged / full, 3)}×): the memory was going to slots requests never fill, and "
-                         "PagedAttention hands it to more requests instead.",
-                takeaway_zh=f"按完整上下文预留只能放 {full} 个请求，分页能放 {paged} 个（{fmt_number(paged / full, 3)} 倍）："
-                            "显存原本都给了请求根本用不到的槽位，PagedAttention 把它们分给了更多请求。",
-                prompt_en=f"Without paging, a server that reserves the full {m.max_seq:,}-token context for every request "
-                          "fits how many requests (a whole number)?",
-                prompt_zh=f"不分页时，如果给每个请求都预留完整的 {m.max_seq:,} token 上下文，能放下多少个请求（整数）？"),
-        ),
-        conventions_en=f"{CONV_EN} kB = 1e3 B. {KV_CONV_EN} {PAGED_CONV_EN} {CAP_CONV_EN}",
-        conventions_zh=f"{CONV_ZH}kB = 1e3 B。{KV_CONV_ZH}{PAGED_CONV_ZH}{CAP_CONV_ZH}",
-        world=(_world(m, dtype, gpu, n, s, int(_eval("paged_max_seqs", **inputs))), _world(m, dtype, gpu, n, m.max_seq, int(_eval("max_batch_fit", **prealloc)))),
+        world=served_world(m, dtype, gpu, n, seq, b),
     )
 
 

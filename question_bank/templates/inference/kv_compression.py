@@ -1,5 +1,7 @@
-"""KV-cache compression templates (issue #15, family 14): decode attention's arithmetic intensity and how GQA
-raises it, and multi-head latent attention (DeepSeek-V2/V3) against GQA.
+"""KV-cache compression templates: GQA's intensity and multi-head latent attention.
+
+KV-cache compression templates: decode attention's arithmetic intensity and how GQA raises it, and
+multi-head latent attention (DeepSeek-V2/V3) against GQA.
 
 MLA caches, per layer and token, one latent of kv_lora_rank values plus one RoPE key of rope_dim values shared by
 every head (DeepSeek-V2 §2.1); the GQA comparison uses the usual 2 × n_kv_heads × d_head per layer.
@@ -10,12 +12,14 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
-from ..hardware import DTYPE_BYTES
-from ..models import Model
-from .inference import CAP_CONV_EN, CAP_CONV_ZH, KV_CONV_EN, KV_CONV_ZH, _hypothetical_model, gb, model_zh, weight_bytes
-from .roofline import CONV_EN, CONV_ZH
+from ... import hardware, kit, models
+from ...hardware import DTYPE_BYTES
+from ...models import Model
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
+from ..chip_givens import CONV_EN, CONV_ZH
+from ..inference.footprint import hypothetical_model
+from ..served_models import CAP_CONV_EN, CAP_CONV_ZH, KV_CONV_EN, KV_CONV_ZH, gb, model_zh, weight_bytes
 
 MLA_CONV_EN = ("Multi-head latent attention (MLA) caches, per layer and token, one compressed latent of kv_lora_rank "
                "values and one decoupled RoPE key of rope_dim values shared by all heads; K and V are rebuilt from the "
@@ -69,7 +73,7 @@ def _attention_models() -> tuple[Model, ...]:
           title_zh="decode 阶段注意力的算术强度（MHA / GQA / MQA）", difficulty=2, target_seconds=75,
           source="austin2025, ainslie2023, shazeer2019")
 def decode_attention_intensity(rng):
-    m = rng.choice(_attention_models()) if rng.random() < 0.6 else _hypothetical_model(rng)
+    m = rng.choice(_attention_models()) if rng.random() < 0.6 else hypothetical_model(rng)
     dtype = rng.choice(("bf16", "fp8", "fp32")) if m.attention != "MHA" else rng.choice(("bf16", "fp8"))
     return Spec(
         givens=(given("model", "Model", "模型", f"{m.name} ({m.attention})", value_zh=f"{model_zh(m)}（{m.attention}）"),

@@ -1,13 +1,19 @@
-"""MFU / HFU templates (C§3): FLOPs per token, total training FLOPs, MFU, HFU and training time."""
+"""MFU / HFU templates: FLOPs per token, training FLOPs, MFU, HFU and training time.
+
+MFU / HFU templates (C§3): FLOPs per token, total training FLOPs, MFU, HFU, training time, and whether a
+measured MFU is good.
+"""
 
 from __future__ import annotations
 
 from engine import formulas
+from engine.choices import Choice
 from engine.units import fmt_number, fmt_quantity
 
-from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, template
-from .memory import cap, model_phi, model_world, nominal_phi, phi_given, phi_text, unit_for, zh_after, zh_model
+from ... import hardware, kit, models
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
+from ..model_params import cap, model_phi, model_world, nominal_phi, phi_given, phi_text, unit_for, zh_after, zh_model
 
 SEQ_LENS = (256, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 16384, 32768, 65536, 131072)
 TOKENS = (300e9, 1e12, 1.4e12, 2e12, 3e12, 5e12, 10e12, 15e12)
@@ -371,4 +377,75 @@ def mfu_from_step_time(rng):
                                   "MFU = tokens/s × 6Φ / (N × 峰值)。",)),),
         conventions_en=MFU_EN, conventions_zh=MFU_ZH,
         world=World(model=model, gpu=gpu, precision="bf16", n_gpus=n, holds=("train",), seq=s),
+    )
+
+
+MFU_JUDGEMENT_EN = ("Peak = dense bf16 tensor-core FLOP/s from the datasheet (no 2:4 sparsity); TFLOPS = 10¹² FLOP/s. MFU counts "
+          "6Φ FLOPs per token; HFU adds the recomputed forward (8Φ with full recomputation). Published large dense "
+          "runs on A100/H100 reach about 35-55% MFU (PaLM 46%, Llama 3 405B 38-43%): below 30% is low, above 65% is "
+          "implausible for dense training (check the FLOP count and whether the sparse peak was used).")
+MFU_JUDGEMENT_ZH = ("峰值取数据手册中 bf16 Tensor Core 稠密算力（不含 2:4 稀疏）；TFLOPS = 10¹² FLOP/s。MFU 按每 token 6Φ 计；HFU 再加上"
+          "重计算的前向（全量重计算为 8Φ）。公开的大规模稠密训练在 A100/H100 上 MFU 约 35-55%（PaLM 46%，Llama 3 405B "
+          "38-43%）：低于 30% 偏低，高于 65% 对稠密训练不可信（检查 FLOP 计数以及是否用了稀疏峰值）。")
+
+
+@template("mfu.mfu_judgement", topic="mfu", title="Is this MFU good? MFU → HFU → verdict",
+          title_zh="这个 MFU 好吗？MFU → HFU → 判断", difficulty=2, target_seconds=300, source="chowdhery2022")
+def mfu_judgement(rng):
+    model = rng.choice([m for m in models.DENSE if m.params >= 7e9])
+    phi = nominal_phi(model)
+    gpu = rng.choice(TRAIN_GPUS)
+    n = rng.choice((64, 128, 256, 512, 1024))
+    level = rng.choice((0.22, 0.25, 0.4, 0.45, 0.5, 0.72, 0.8))
+    tps = float(f"{level * n * gpu.bf16 / (6 * phi):.3g}")
+    mfu = formulas.get("mfu").evaluate(tokens_per_s=tps, phi=phi, n_gpus=n, peak_flops=gpu.bf16)
+    low = Choice("low", ("too low", "poor", "偏低", "低"), "偏低")
+    typical = Choice("typical", ("good", "normal", "fine", "reasonable", "正常", "合理"), "正常")
+    implausible = Choice("implausible", ("too high", "suspicious", "impossible", "不可信", "可疑"), "不可信")
+    answer = "low" if mfu < 0.3 else ("typical" if mfu <= 0.65 else "implausible")
+    pc = fmt_number(mfu * 100)
+    hfu_value = formulas.get("hfu").evaluate(tokens_per_s=tps, phi=phi, n_gpus=n, peak_flops=gpu.bf16)
+    hfu = fmt_number(hfu_value * 100)
+    over = hfu_value > 1  # the hardware would execute more than its peak
+    verdict_en = {
+        "low": f"{pc}% < 30%: low; the GPUs wait most of the time: look for exposed communication, pipeline bubbles, "
+               "small kernels or a stalled input pipeline",
+        "typical": f"30% ≤ {pc}% ≤ 65%: within what published dense runs reach: typical",
+        "implausible": f"{pc}% > 65%: beyond any published dense run: implausible; recheck the FLOPs per token, the "
+                       "measured throughput and whether the 2:4-sparse peak crept in"
+                       + (f" (an HFU of {hfu}% would be more than the hardware's peak)" if over else ""),
+    }[answer]
+    verdict_zh = {
+        "low": f"{pc}% < 30%：偏低；GPU 大部分时间在等待：去查暴露的通信、流水线气泡、小算子或数据加载卡顿",
+        "typical": f"30% ≤ {pc}% ≤ 65%：处在公开稠密训练达到的范围内：正常",
+        "implausible": f"{pc}% > 65%：超过了所有公开的稠密训练：不可信；复查每 token 的 FLOPs、实测吞吐，以及是否误用了 "
+                       "2:4 稀疏峰值" + (f"（HFU {hfu}% 意味着硬件跑得比峰值还快）" if over else ""),
+    }[answer]
+    return Spec(
+        scenario_en=f"A team reports {fmt_number(tps)} tokens/s training {model.name} (Φ = {phi_text(phi)}) on {n} "
+                    f"{gpu.name} GPUs with full activation recomputation.",
+        scenario_zh=f"某团队报告：在 {n} 张 {gpu.name} 上训练 {model.name}（Φ = {phi_text(phi)}），开启全量激活重计算，"
+                    f"吞吐 {fmt_number(tps)} tokens/s。",
+        givens=(phi_given(phi), given("tokens_per_s", "Throughput", "吞吐", tps, "tok_rate", "tok/s"),
+                given("n_gpus", "GPUs N", "卡数 N", n),
+                kit.named_peak(gpu)),
+        asks=(Ask(formula="mfu", unit="%", prompt_en="What MFU is that, in %?", prompt_zh="对应的 MFU 是多少（%）？"),
+              Ask(formula="hfu", unit="%", prompt_en="And the HFU with full recomputation, in %?",
+                  prompt_zh="全量重计算下的 HFU 又是多少（%）？"),
+              Ask(choices=(low, typical, implausible), answer=answer,
+                  prompt_en="Is the MFU low, typical or implausible for dense LLM training?",
+                  prompt_zh="对稠密大模型训练而言，这个 MFU 是偏低、正常还是不可信？",
+                  explanation=(f"judge MFU, not HFU: MFU = {pc}%; the HFU of {hfu}% is 8/6 of it because the "
+                               "recomputed forward keeps the GPUs busy without training the model any faster",
+                               "yardstick: published large dense runs reach 35-55% MFU (PaLM 46%, Llama 3 405B "
+                               "38-43%)", verdict_en),
+                  explanation_zh=(f"判断看 MFU 而不是 HFU：MFU = {pc}%；HFU {hfu}% 是它的 8/6 倍，因为重计算的前向让 "
+                                  "GPU 更忙，却不会让模型训练得更快",
+                                  "参照：公开的大规模稠密训练 MFU 约 35-55%（PaLM 46%，Llama 3 405B 38-43%）", verdict_zh),
+                  takeaway="judge a run by its MFU, never its HFU: below 30 % find the bottleneck, above 65 % recheck "
+                           "the arithmetic before believing it.",
+                  takeaway_zh="评价一次训练要看 MFU，而不是 HFU：低于 30% 要找瓶颈，高于 65% 先复查计算再相信它。",
+                  card_formulas=("mfu",))),
+        conventions_en=MFU_JUDGEMENT_EN, conventions_zh=MFU_JUDGEMENT_ZH,
+        world=World(model=model, gpu=gpu, precision="bf16", judges_claim=True),
     )

@@ -1,4 +1,6 @@
-"""Serving capacity (issue #26): requests in flight by Little's law, a request's latency from TTFT and TPOT,
+"""Serving-capacity templates: Little's law, request latency, replicas and MBU.
+
+Serving capacity: requests in flight by Little's law, a request's latency from TTFT and TPOT,
 replicas for a traffic target at a planned utilisation, and the memory-bandwidth utilisation (MBU) of a
 measured decode.
 
@@ -12,8 +14,9 @@ import math
 
 from engine.units import fmt_quantity
 
-from .. import hardware, kit, models, ranges
-from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
+from ... import hardware, kit, models, ranges
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
 
 CONV_EN = ("Conventions: a request's latency counts the first output token in TTFT: TTFT + (n − 1)·TPOT; "
            "the system is in a steady state.")

@@ -17,7 +17,7 @@ from drill.screens.practice import ASKING, FEEDBACK
 from drill.screens.settings import SettingsScreen
 from engine.storage import Profile
 from question_bank import registry
-from question_bank.base import TOPICS
+from question_bank.topics import TOPICS
 from tests import cli
 from tests.functional.app_support import sync, text_of
 

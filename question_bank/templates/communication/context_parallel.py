@@ -1,5 +1,8 @@
-"""Long context (issue #26): a sliding window's KV cache (Mistral 7B), and the traffic of context parallelism:
-ring attention's K/V blocks against DeepSpeed-Ulysses' all-to-all, per GPU and per layer."""
+"""Context-parallel templates: ring attention against DeepSpeed-Ulysses.
+
+Context-parallel templates: ring attention's K/V blocks against DeepSpeed-Ulysses' all-to-all, per GPU and
+per layer, and whether ring attention hides its transfer behind the blockwise compute.
+"""
 
 from __future__ import annotations
 
@@ -7,15 +10,10 @@ from engine import formulas
 from engine.choices import Choice
 from engine.units import fmt_number, fmt_quantity
 
-from .. import hardware, kit, models
-from ..base import Ask, Spec, World, given, template
-from ..hardware import DTYPE_BYTES
-from .memory import nominal_phi
+from ... import hardware, kit, models
+from ...spec import Ask, Spec, World, given
+from ...template import template
 
-SWA_CONV_EN = ("Sliding-window attention: every layer attends to (and caches) at most the last W tokens. KV cache = "
-               "K and V for every layer, window and sequence. GB = 10⁹ B.")
-SWA_CONV_ZH = ("滑动窗口注意力：每一层最多只关注（并缓存）最近 W 个 token。KV Cache 包含每一层、窗口内每个 token、"
-               "每条序列的 K 和 V。GB = 10⁹ B。")
 CP_CONV_EN = ("Context parallelism over CP GPUs, each holding S/CP tokens of every sequence; bf16 activations (2 B). "
               "Count one layer's forward pass, bytes each GPU sends or receives (ring: the K and V blocks it receives; "
               "Ulysses: what it sends in the all-to-alls of Q, K, V and of the output). MB = 10⁶ B.")
@@ -32,31 +30,6 @@ _SEQS = (16384, 32768, 65536, 131072)
 
 def _mb(v: float) -> str:
     return fmt_quantity(v, "bytes", unit="MB")
-
-
-@template("inference.sliding_window_kv", topic="inference", title="KV cache with a sliding window (Mistral 7B)",
-          title_zh="滑动窗口注意力的 KV Cache（Mistral 7B）", difficulty=2, target_seconds=120, source="jiang2023")
-def sliding_window_kv(rng):
-    m = models.get("mistral_7b")
-    seq = rng.choice((8192, 12288, 16384, 20480, 24576, 32768))  # past the 4,096-token window, within the context
-    batch, dtype = rng.choice((1, 2, 4, 8, 16, 24, 32, 48, 64)), rng.choice(("bf16", "fp8"))
-    inputs = {"batch": batch, "seq": seq, "window": m.sliding_window, "layers": m.layers, "n_kv_heads": m.n_kv_heads,
-              "d_head": m.d_head, "bytes_per_elem": DTYPE_BYTES[dtype]}
-    return Spec(
-        givens=(given("model", "Model", "模型", m.name), kit.model(m, "layers"),
-                kit.model(m, "n_kv_heads"),
-                kit.model(m, "d_head"),
-                given("window", "Sliding window W", "滑动窗口 W", m.sliding_window),
-                given("dtype", "KV precision", "KV 精度", dtype)),
-        asks=(Ask(formula="sliding_window_kv_bytes", inputs=inputs, unit="GB",
-                  prompt_en=f"{m.name} uses sliding-window attention in every layer (W = {m.sliding_window} tokens). "
-                            f"It serves {batch} sequence{'s' if batch > 1 else ''} of {seq:,} tokens with "
-                            f"{'an' if dtype == 'fp8' else 'a'} {dtype} KV cache. How large is the KV cache, in GB?",
-                  prompt_zh=f"{m.name} 的每一层都使用滑动窗口注意力（W = {m.sliding_window} 个 token）。它同时服务 {batch} 条"
-                            f"长 {seq:,} 个 token 的序列，KV Cache 为 {dtype}。KV Cache 有多大（GB）？"),),
-        conventions_en=SWA_CONV_EN, conventions_zh=SWA_CONV_ZH,
-        world=World(model=m, seq=seq, batch=batch, kv=dtype),
-    )
 
 
 def _cp_seqs(m) -> list[int]:
@@ -314,140 +287,4 @@ def ring_attention_overlap(rng):
                   card_formulas=("ring_attention_kv_bytes", "p2p_time"))),
         conventions_en=RING_HIDE_EN, conventions_zh=RING_HIDE_ZH,
         world=World(model=m, gpu=gpu, precision="bf16", seq=seq, batch=1),
-    )
-
-
-# --------------------------------------------------------------------------- #
-# Attention's share of the training FLOPs as the context grows (mfu), and the logits of a large vocabulary (memory)
-
-SHARE_CONV_EN = ("Training FLOPs per token: every weight matmul forward and backward (6Φ), plus attention's QKᵀ and PV "
-                 "over the whole sequence, forward and backward (no saving from the causal mask, as PaLM counts "
-                 "them); d = n_heads × d_head = d_model. Softmax, norms and the like are ignored.")
-SHARE_CONV_ZH = ("每 token 的训练 FLOPs：所有权重矩阵乘的前向和反向（6Φ），加上注意力的 QKᵀ 和 PV 在整条序列上的前向和反向"
-                 "（不计因果掩码省下的部分，与 PaLM 的算法一致）；d = n_heads × d_head = d_model。忽略 softmax、归一化等。")
-# Dense models whose attention width n_heads × d_head is d_model (so 12·L·s·d counts QKᵀ and PV)
-_SHARE_KEYS = ("llama2_7b", "llama2_13b", "llama2_70b", "llama3_8b", "llama3_70b", "llama31_8b", "llama31_70b",
-               "llama3_405b", "mistral_7b", "qwen3_8b")
-_LONG_KEYS = ("llama31_8b", "llama31_70b", "llama3_405b")  # trained to 128k after an 8k pre-training stage
-
-
-def _share_givens(m) -> tuple:
-    return (given("model", "Model", "模型", m.name),
-            given("phi", "Parameters Φ", "参数量 Φ", nominal_phi(m), "count", "params"),
-            given("layers", "Layers L", "层数 L", m.layers), given("d_model", "Model width d", "隐藏维度 d", m.d_model))
-
-
-def _share_inputs(m, seq: int) -> dict:
-    return {"phi": nominal_phi(m), "layers": m.layers, "seq": seq, "d_model": m.d_model, "causal": 12}  # 12·L·s·d
-
-
-@template("mfu.attention_share", topic="mfu", title="Attention's share of the training FLOPs at a context length",
-          title_zh="某上下文长度下注意力占训练 FLOPs 的比例", difficulty=3, target_seconds=150,
-          source="C§3.1, chowdhery2022")
-def attention_share(rng):
-    f = formulas.get("attention_flops_share")
-    m = models.get(rng.choice(_SHARE_KEYS))
-    # a share of 7 % at least: below it share ≈ share / (1 − share), and leaving attention out of the total is no slip
-    seq = rng.choice([s for s in (2048, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152, 65536, 98304, 131072)
-                      if s <= m.max_seq
-                      and f.evaluate(**_share_inputs(m, s)) >= 0.07])
-    return Spec(
-        givens=_share_givens(m) + (given("seq", "Sequence length S", "序列长度 S", seq),),
-        asks=(Ask(formula="attention_flops_share", inputs=_share_inputs(m, seq), unit="%",
-                  prompt_en=f"{m.name} is trained on {seq:,}-token sequences. What share of its training FLOPs per "
-                            "token goes to attention (QKᵀ and PV), in %?",
-                  prompt_zh=f"用 {seq:,} token 的序列训练 {m.name}。每 token 的训练 FLOPs 中有多少比例花在注意力"
-                            "（QKᵀ 和 PV）上（%）？"),),
-        conventions_en=SHARE_CONV_EN, conventions_zh=SHARE_CONV_ZH,
-        world=World(model=m, seq=seq),
-    )
-
-
-@template("mfu.attention_share_seq", topic="mfu", title="At what context length does attention take a given share?",
-          title_zh="上下文多长时注意力占到给定比例？", difficulty=3, target_seconds=180, source="C§3.1, chowdhery2022")
-def attention_share_seq(rng):
-    f = formulas.get("attention_share_seq")
-    while True:
-        m = models.get(rng.choice(_SHARE_KEYS))
-        share = rng.choice((0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8))
-        seq = f.evaluate(phi=nominal_phi(m), layers=m.layers, share=share, d_model=m.d_model, causal=12)
-        if seq <= m.max_seq:
-            break
-    return Spec(
-        givens=_share_givens(m) + (given("share", "Attention's share", "注意力占比", share, "ratio", "%"),),
-        asks=(Ask(formula="attention_share_seq", unit="",
-                  inputs={"phi": nominal_phi(m), "layers": m.layers, "share": share, "d_model": m.d_model,
-                          "causal": 12},
-                  prompt_en=f"At what sequence length does attention (QKᵀ and PV) take {fmt_number(share * 100)}% "
-                            f"of {m.name}'s training FLOPs per token?",
-                  prompt_zh=f"序列长度为多少时，注意力（QKᵀ 和 PV）占 {m.name} 每 token 训练 FLOPs 的 "
-                            f"{fmt_number(share * 100)}%？"),),
-        conventions_en=SHARE_CONV_EN, conventions_zh=SHARE_CONV_ZH,
-        world=World(model=m, seq=int(seq)),
-    )
-
-
-@template("mfu.long_context_flops_chain", topic="mfu",
-          title="Long-context training FLOPs: attention's share at pre-training → at the long context → where it reaches a share",
-          title_zh="长上下文训练的 FLOPs：预训练长度下注意力占比 → 长上下文时 → 何时达到给定比例", difficulty=3, target_seconds=360,
-          source="C§3.1, chowdhery2022, llama3_2024")
-def long_context_flops_chain(rng):
-    m = models.get(rng.choice(_LONG_KEYS))
-    share_at = formulas.get("attention_flops_share")  # 7 % at least (see attention_share)
-    short = rng.choice([s for s in (4096, 8192) if share_at.evaluate(**_share_inputs(m, s)) >= 0.07])
-    long = rng.choice((32768, 49152, 65536, 98304, 131072))
-    half = formulas.get("attention_share_seq")
-    share = rng.choice([p for p in (0.25, 0.4, 0.5, 0.6, 0.75) if half.evaluate(phi=nominal_phi(m), layers=m.layers, share=p,
-                                                                      d_model=m.d_model, causal=12) <= m.max_seq])
-    share_text = {0.25: ("a quarter", "四分之一"), 0.4: ("40 %", " 40%"), 0.5: ("half", "一半"), 0.6: ("60 %", " 60%"),
-                  0.75: ("three quarters", "四分之三")}[share]
-    return Spec(
-        scenario_en=f"{m.name} is pre-trained on {short:,}-token sequences, then its context is extended by "
-                    f"continued training on {long:,}-token sequences.",
-        scenario_zh=f"{m.name} 先用 {short:,} token 的序列预训练，再用 {long:,} token 的序列继续训练以扩展上下文。",
-        givens=_share_givens(m),
-        asks=(Ask(formula="attention_flops_share", inputs=_share_inputs(m, short), unit="%",
-                  prompt_en=f"At {short:,} tokens, what share of the training FLOPs per token goes to attention, in %?",
-                  prompt_zh=f"序列长 {short:,} 时，每 token 训练 FLOPs 中注意力占多少（%）？"),
-              Ask(formula="attention_flops_share", inputs=_share_inputs(m, long), unit="%",
-                  prompt_en=f"And at {long:,} tokens, in %?", prompt_zh=f"序列长 {long:,} 时又占多少（%）？"),
-              Ask(formula="attention_share_seq", unit="",
-                  inputs={"phi": nominal_phi(m), "layers": m.layers, "share": share, "d_model": m.d_model,
-                          "causal": 12},
-                  prompt_en=f"At what sequence length does attention take {share_text[0]} of the training FLOPs per "
-                            "token?",
-                  prompt_zh=f"序列长度为多少时，注意力占每 token 训练 FLOPs 的{share_text[1]}？")),
-        conventions_en=SHARE_CONV_EN, conventions_zh=SHARE_CONV_ZH,
-        world=World(model=m, seq=long),
-    )
-
-
-LOGITS_CONV_EN = ("The output layer writes one logit per token per vocabulary entry; for a stable softmax and "
-                  "cross-entropy the loss upcasts them to fp32 (4 B each), the copy counted here. GB = 10⁹ B.")
-LOGITS_CONV_ZH = ("输出层为每个 token 对词表中每个条目写一个 logit；为了 softmax 和交叉熵数值稳定，计算损失时升到 fp32"
-                  "（每个 4 B），本题只计这份 fp32 logits。GB = 10⁹ B。")
-# Large vocabularies: Llama 3 (128,256), Qwen3 (151,936), Kimi K2 (163,840), gpt-oss (201,088), Llama 4 (202,048)
-_VOCAB_KEYS = ("llama31_8b", "llama31_70b", "llama3_405b", "qwen3_8b", "qwen3_32b", "gpt_oss_20b", "gpt_oss_120b",
-               "llama4_scout", "kimi_k2")
-
-
-@template("memory.logits_bytes", topic="memory", title="Logits memory of a large vocabulary",
-          title_zh="大词表的 logits 显存", difficulty=2, target_seconds=90, source="wijmans2024")
-def logits_bytes(rng):
-    m = models.get(rng.choice(_VOCAB_KEYS))
-    seq = rng.choice([s for s in (4096, 8192, 16384, 32768) if s <= m.max_seq])
-    batch = rng.choice((1, 2, 4, 8))
-    inputs = {"batch": batch, "seq": seq, "vocab": m.vocab, "bytes_per_elem": 4}
-    return Spec(
-        givens=(given("model", "Model", "模型", m.name), given("vocab", "Vocabulary V", "词表大小 V", m.vocab),
-                given("d_model", "Model width d", "隐藏维度 d", m.d_model),
-                given("batch", "Micro-batch (sequences)", "微批次（序列数）", batch),
-                given("seq", "Sequence length S", "序列长度 S", seq)),
-        asks=(Ask(formula="logits_bytes", inputs=inputs, unit="GB", extras={"d_model": m.d_model},
-                  prompt_en=f"Training {m.name} (vocabulary {m.vocab:,}) on micro-batches of {batch} × {seq:,} "
-                            "tokens, how much memory do the fp32 logits of one micro-batch take, in GB?",
-                  prompt_zh=f"训练 {m.name}（词表 {m.vocab:,}），微批次为 {batch} × {seq:,} 个 token，"
-                            "一个微批次的 fp32 logits 占多少显存（GB）？"),),
-        conventions_en=LOGITS_CONV_EN, conventions_zh=LOGITS_CONV_ZH,
-        world=World(model=m, seq=seq, batch=batch),
     )

@@ -1,4 +1,6 @@
-"""Roofline templates beyond the GEMM (R§3.3, R§4.3, R§5.1, R§5.2): attention's HBM traffic and intensity
+"""Roofline templates beyond the GEMM: attention, FlashAttention's IO, kernel fusion.
+
+Roofline templates beyond the GEMM (R§3.3, R§4.3, R§5.1, R§5.2): attention's HBM traffic and intensity
 against sequence length, FlashAttention's IO, the traffic kernel fusion saves, and a layer looked at op by op.
 
 Conventions are stated in every problem.  Standard attention follows FlashAttention's Algorithm 0 (S = QKᵀ
@@ -14,10 +16,12 @@ from engine import formulas
 from engine.records import replace
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, template
-from ..hardware import DTYPE_BYTES
-from .roofline import CONV_EN, CONV_ZH, COUNT_UNITS_EN, COUNT_UNITS_ZH, FIT_SHARE, an, bound_ask, card_givens, ridge
+from ... import hardware, kit, models
+from ...hardware import DTYPE_BYTES
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
+from ..chip_givens import CONV_EN, CONV_ZH, FIT_SHARE, an, card_givens, ridge
+from ..roofline.kernels import COUNT_UNITS_EN, COUNT_UNITS_ZH, bound_ask
 
 MB_EN = "MB = 1e6 B, KiB = 1024 B."
 MB_ZH = "MB = 1e6 B，KiB = 1024 B。"

@@ -1,15 +1,19 @@
-"""Disaggregated serving (issue #26): sending a prompt's KV cache from a prefill to a decode instance over a
+"""Disaggregated-serving templates: KV transfer and prefill / decode instance counts.
+
+Disaggregated serving: sending a prompt's KV cache from a prefill to a decode instance over a
 stated link, and how many prefill and decode instances a traffic mix needs (DistServe, Splitwise).  Request
-shapes and arrival rates are drawn from the Azure LLM trace ranges (question_bank/data/ranges.toml)."""
+shapes and arrival rates are drawn from the Azure LLM trace ranges (question_bank/data/ranges.toml).
+"""
 
 from __future__ import annotations
 
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity
 
-from .. import kit, models, ranges
-from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
-from ..hardware import DTYPE_BYTES
+from ... import kit, models, ranges
+from ...hardware import DTYPE_BYTES
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
 
 # Full-attention GQA models (no sliding window, chunked attention or MLA latent: KV/token is 2·L·n_kv·d_head·bytes)
 _KEYS = ("llama3_8b", "llama3_70b", "llama31_8b", "llama31_70b", "llama3_405b", "qwen3_8b", "qwen3_32b",

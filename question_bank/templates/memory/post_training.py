@@ -1,6 +1,8 @@
-"""Post-training memory (issue #26): LoRA's trainable parameters and the static memory of LoRA training
-(a frozen bf16 base + 16 bytes per adapter parameter).  Models with multi-head attention (Llama-2 7B / 13B),
-so q, k, v and o are all d × d.
+"""Post-training memory templates: LoRA, QLoRA and the models PPO / GRPO hold.
+
+Post-training memory templates: LoRA's trainable parameters and the static memory of LoRA training
+(a frozen bf16 base + 16 bytes per adapter parameter), QLoRA's NF4 base, and PPO/GRPO's models in memory.
+LoRA's models have multi-head attention (Llama-2 7B / 13B), so q, k, v and o are all d × d.
 """
 
 from __future__ import annotations
@@ -8,10 +10,11 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_quantity
 
-from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, settled_by_hand, template
-from .memory import ROUND_PHI_B, nominal_phi, phi_text
-from .roofline import an
+from ... import hardware, kit, models
+from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
+from ...template import template
+from ..chip_givens import an
+from ..model_params import ROUND_PHI_B, nominal_phi, phi_text
 
 MHA = ("llama2_7b", "llama2_13b")
 CONV_EN = ("Conventions: the adapted attention projections are each d × d here (multi-head attention); "

@@ -1,14 +1,22 @@
-"""The network fabric (issue #26): hosts of a fat tree from the switch radix, bisection bandwidth with
-oversubscription, and a two-level (hierarchical) all-reduce over NVLink and one NIC rail per GPU."""
+"""Network-fabric templates: fat trees, bisection, hierarchical all-reduce, NVL72, TPU ICI.
+
+Network-fabric templates: hosts of a fat tree from the switch radix, bisection bandwidth with
+oversubscription, a two-level (hierarchical) all-reduce over NVLink and one NIC rail per GPU, an NVL72 rack's
+72-GPU NVLink domain and a ring along one axis of a TPU's ICI torus.
+
+The rack and TPU chips come from the catalogue's pools (``pools`` in question_bank/data/*.toml): ``rack``
+(GB200, GB300) and ``tpu`` (v5e, v5p, v6e, v7).
+"""
 
 from __future__ import annotations
 
 from engine import formulas
 from engine.units import fmt_quantity
 
-from .. import hardware, ranges
-from ..base import Ask, Ref, Spec, World, given, template
-from .roofline import an
+from ... import hardware, ranges
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import convention, template
+from ..chip_givens import CONV_EN, CONV_ZH, an
 
 # Radices of real switches in the range switch_radix: NDR QM9700 (64), SN5600 (128 x 400 GbE), Quantum-X800 (144)
 RADICES = (64, 128, 144)
@@ -151,52 +159,93 @@ def fat_tree_hosts(rng):
     )
 
 
-# Chips a data-parallel run trains on, with the NIC per GPU they ship with (HGX A100: 200 Gb/s HDR per GPU;
-# Hopper, MI300X and B200 nodes: 400 Gb/s; B200/B300 with ConnectX-8: 800 Gb/s; range scaleout_nic_per_gpu)
-_DP_NICS = {"a100_80": (25e9,), "h100_sxm": (50e9,), "h200": (50e9,), "mi300x": (50e9,), "b200": (50e9, 100e9)}
-DP_CONV_EN = ("Pure data parallelism, one NIC per GPU: every step all-reduces the bf16 gradients (2Φ bytes) with a "
-              "ring, which sends about twice the message, 2 × 2Φ bytes per GPU. The all-reduce overlaps with the "
-              "backward pass, 4Φ FLOPs per token at the dense bf16 peak. Latency ignored. TFLOPS = 10¹² FLOP/s, GB/s = 10⁹ B/s, "
-              "1 Gb/s = 1/8 GB/s.")
-DP_CONV_ZH = ("纯数据并行，每卡一块网卡：每一步用环形算法对 bf16 梯度（2Φ 字节）做 AllReduce，每卡约发送两倍于消息的数据量，即 "
-              "2 × 2Φ 字节。AllReduce 与反向传播重叠，反向每 token 4Φ FLOPs，按 bf16 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，"
-              "GB/s = 10⁹ B/s，1 Gb/s = 1/8 GB/s。")
+def _bytes_text(m: float) -> str:
+    return fmt_quantity(m, "bytes", unit="MB" if m < 1e9 else "GB")
 
 
-@template("parallelism.dp_min_batch", topic="parallelism",
-          title="The per-GPU batch that hides data-parallel gradient traffic (derive it)",
-          title_zh="能掩盖数据并行梯度通信的每卡批大小（推导）", difficulty=3, target_seconds=180,
-          source="austin2025, li2020")
-def dp_min_batch(rng):
-    gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_NICS], accept=lambda g: g.key in _DP_NICS)
-    link = rng.choice(_DP_NICS[gpu.key])
-    n = rng.choice((2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384, 20480, 24576, 32768))  # n × B_min > 16M tokens on every chip
-    peak = gpu.peak("bf16")
-    b_min = peak / link
-    gbit = round(link * 8 / 1e9)
+@template("communication.nvl72_allreduce", topic="communication", title="AllReduce inside an NVL72 rack",
+          title_zh="NVL72 机柜内的 AllReduce", difficulty=2, target_seconds=120, source="C§2, thakur2005")
+def nvl72_allreduce(rng):
+    gpu = rng.choice(hardware.pool("rack"))
+    n = rng.choice((16, 24, 32, 36, 48, 64, 72))
+    m = rng.choice((64, 128, 256, 512, 1024, 2048, 4096)) * 1e6
+    alpha = rng.choice((2, 3, 5)) * 1e-6
+    beta = gpu.scale_up / 2  # NVIDIA quotes both directions together; a ring sends one way at a time
+    domain = gpu.scale_up_domain
     return Spec(
         givens=(given("gpu", "GPU", "GPU", gpu.name),
-                given("peak_flops", "Peak dense bf16 FLOP/s", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
-                given("link_bandwidth", f"NIC per GPU ({gbit} Gb/s), one way", f"每卡网卡单向带宽（{gbit} Gb/s）", link,
-                      "bandwidth", "GB/s")),
-        asks=(Ask(formula="dp_min_batch_per_device", unit="",
-                  inputs={"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2},
-                  explanation=("compute grows with the tokens per GPU, the gradient traffic does not: the batch per "
-                               "GPU at which they take the same time is where data parallelism stops waiting on the "
-                               "network",),
-                  explanation_zh=("计算量随每卡 token 数增长，梯度通信量却不变：两者耗时相等时的每卡批大小，就是数据并行"
-                                  "不再等网络的分界点",),
-                  takeaway=(f"over {n:,} GPUs that is a global batch of at least {n * b_min / 1e6:,.0f}M tokens per "
-                            "step, well above the 4-16M tokens large runs train with: that is why they add tensor, "
-                            "pipeline or expert parallelism (fewer data-parallel replicas) instead of shrinking the "
-                            "per-GPU batch."),
-                  takeaway_zh=(f"在 {n:,} 张卡上，这意味着每步全局批至少 {n * b_min / 1e6:,.0f}M 个 token，远超大规模训练常用的 "
-                               "4-16M token：所以它们加入张量、流水线或专家并行（减少数据并行副本数），而不是缩小每卡的批。"),
-                  prompt_en=f"A dense model is trained with pure data parallelism on {n:,} {gpu.name} GPUs, each with "
-                            f"its own {gbit} Gb/s NIC. How many tokens must each GPU process per step so that the "
-                            "gradient all-reduce can hide behind the backward pass?",
-                  prompt_zh=f"一个稠密模型在 {n:,} 张 {gpu.name} 上用纯数据并行训练，每张卡有自己的 {gbit} Gb/s 网卡。"
-                            "每张卡每步至少要处理多少个 token，梯度 AllReduce 才能被反向传播掩盖？"),),
-        conventions_en=DP_CONV_EN, conventions_zh=DP_CONV_ZH,
-        world=World(gpu=gpu, precision="bf16"),
+                given("domain", "NVLink domain (GPUs)", "NVLink 域（GPU 数）", domain),
+                given("n", "GPUs in the ring N", "环上的 GPU 数 N", n),
+                given("m", "Message M", "消息大小 M", m, "bytes", "MB" if m < 1e9 else "GB"),
+                given("alpha", "Latency per step α", "每步延迟 α", alpha, "time", "µs"),
+                given("beta", "NVLink bandwidth per GPU, one way β", "每卡 NVLink 单向带宽 β", beta, "bandwidth",
+                      "GB/s")),
+        asks=(Ask(formula="allreduce_time", unit="ms",
+                  explanation=(f"{gpu.name}: {gpu.scale_up / 1e9:,.0f} GB/s per GPU is NVIDIA's both-directions "
+                               f"figure; a ring sends one way at a time: β = {beta / 1e9:,.0f} GB/s",
+                               f"N = {n} ≤ {domain}: every hop of the ring stays on NVLink, none crosses the network"),
+                  explanation_zh=(f"{gpu.name}：每卡 {gpu.scale_up / 1e9:,.0f} GB/s 是 NVIDIA 的双向合计；环每次只朝一个方向"
+                                  f"发送：β = {beta / 1e9:,.0f} GB/s",
+                                  f"N = {n} ≤ {domain}：环上每一跳都在 NVLink 上，不经过网络"),
+                  takeaway=("An NVL72 rack is one NVLink domain of 72 GPUs: tensor and expert parallelism up to 72 "
+                            "ways run at NVLink speed, where an 8-GPU HGX node would cross the network (400-800 Gb/s "
+                            "per GPU, 10-20× slower) beyond 8."),
+                  takeaway_zh=("NVL72 机柜是一个 72 卡的 NVLink 域：72 路以内的张量并行和专家并行都跑在 NVLink 上；"
+                               "8 卡的 HGX 节点超过 8 路就要走网络（每卡 400-800 Gb/s，慢 10-20 倍）。"),
+                  prompt_en=f"In a {gpu.name} NVL72 rack ({domain} GPUs on one NVLink switch domain), {n} GPUs "
+                            f"all-reduce a {_bytes_text(m)} message with a ring. How long does it take in the α-β "
+                            "model?",
+                  prompt_zh=f"在 {gpu.name} NVL72 机柜中（{domain} 张 GPU 在同一个 NVLink 交换域），{n} 张 GPU 用环形算法"
+                            f"对 {_bytes_text(m)} 的消息做 AllReduce。按 α-β 模型需要多长时间？"),),
+        conventions_en=f"{CONV_EN} MB = 1e6 B. Ring AllReduce: 2(N−1) steps, each GPU sends 2(N−1)/N × M.",
+        conventions_zh=f"{CONV_ZH}MB = 1e6 B。环形 AllReduce：2(N−1) 步，每卡发送 2(N−1)/N × M。",
+        world=World(gpu=gpu),
+    )
+
+
+@template("communication.tpu_ici_ring", topic="communication", title="A ring along one axis of a TPU torus",
+          title_zh="TPU 环面一个维度上的环", difficulty=2, target_seconds=150, source="C§2, thakur2005", conventions=("directions",))
+def tpu_ici_ring(rng):
+    gpu = rng.choice(hardware.pool("tpu"))
+    dims = 3 if gpu.scale_up_domain > 1024 else 2  # v5p and v7: 3D torus (6 links per chip); v5e, v6e: 2D (4)
+    links = 2 * dims
+    n = rng.choice((4, 8, 16) if dims == 3 else (4, 8, 16))
+    m = rng.choice((32, 64, 128, 256, 512, 1024)) * 1e6
+    alpha = rng.choice((1, 2, 4)) * 1e-6
+    per_link = gpu.scale_up / (2 * links)  # the quoted figure: every link, both directions
+    # a bidirectional ring (directions=2, the JAX scaling book) when the learner chose it
+    way_en, way_zh = (("one way", "单向") if convention("directions") == "1" else
+                      ("both ways at once", "双向同时传输"))
+    return Spec(
+        givens=(given("gpu", "TPU", "TPU", gpu.name),
+                given("ici", "ICI bandwidth per chip (both directions, all links)", "每芯片 ICI 带宽（双向、全部链路）",
+                      gpu.scale_up, "bandwidth", "GB/s"),
+                given("links", "ICI links per chip", "每芯片 ICI 链路数", links),
+                given("n", "Chips along the axis N", "该维度上的芯片数 N", n),
+                given("m", "Message M", "消息大小 M", m, "bytes", "MB" if m < 1e9 else "GB"),
+                given("alpha", "Latency per step α", "每步延迟 α", alpha, "time", "µs")),
+        asks=(Ask(formula="allreduce_time", unit="ms", inputs={"m": m, "n": n, "alpha": alpha, "beta": per_link},
+                  explanation=(f"{gpu.name} is a {dims}D torus: {links} links per chip, two along each axis; Google "
+                               f"quotes {gpu.scale_up / 1e9:,.0f} GB/s over all of them in both directions",
+                               f"a ring along one axis sends over one link, one way: β = {gpu.scale_up / 1e9:,.0f} ÷ "
+                               f"({links} × 2) = {per_link / 1e9:g} GB/s"),
+                  explanation_zh=(f"{gpu.name} 是 {dims} 维环面：每芯片 {links} 条链路，每个维度两条；Google 给出的 "
+                                  f"{gpu.scale_up / 1e9:,.0f} GB/s 是全部链路、双向的合计",
+                                  f"沿一个维度的环只用一条链路、一个方向：β = {gpu.scale_up / 1e9:,.0f} ÷ "
+                                  f"（{links} × 2）= {per_link / 1e9:g} GB/s"),
+                  takeaway=("A TPU pod is a torus of point-to-point ICI links, not a switch: a collective along one "
+                            "axis gets one link's bandwidth, so the per-chip ICI figure is divided by the links and "
+                            "directions; all-reducing over several axes at once uses more of them."),
+                  takeaway_zh=("TPU pod 是由点对点 ICI 链路组成的环面，不是交换机：沿一个维度的集合通信只能用一条链路的"
+                               "带宽，所以每芯片的 ICI 总带宽要除以链路数和方向数；同时在多个维度上做 AllReduce 才能用上"
+                               "更多链路。"),
+                  prompt_en=f"On {gpu.name}, {n} chips along one axis of the torus all-reduce a {_bytes_text(m)} "
+                            f"message with a ring that runs {way_en} along that axis. How long does it take in the "
+                            "α-β model?",
+                  prompt_zh=f"在 {gpu.name} 上，环面某一维度上的 {n} 个芯片用沿该维度{way_zh}的环对 {_bytes_text(m)} 的消息"
+                            "做 AllReduce。按 α-β 模型需要多长时间？"),),
+        conventions_en=f"{CONV_EN} MB = 1e6 B. Ring AllReduce: 2(N−1) steps, each chip sends 2(N−1)/N × M over one "
+                       "link.",
+        conventions_zh=f"{CONV_ZH}MB = 1e6 B。环形 AllReduce：2(N−1) 步，每芯片经一条链路发送 2(N−1)/N × M。",
+        world=World(gpu=gpu),
     )

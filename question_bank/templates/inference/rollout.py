@@ -1,4 +1,6 @@
-"""RL rollouts (issue #26): the tokens a GRPO step generates (prompts × samples per prompt × response tokens)
+"""RL rollout templates: the tokens a GRPO step generates and the time to generate them.
+
+RL rollout templates: the tokens a GRPO step generates (prompts × samples per prompt × response tokens)
 and the time the inference engines take to generate them: a short prefill (the G samples of a prompt share its
 KV cache) and a long, memory-bound decode.
 
@@ -10,10 +12,11 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_quantity
 
-from .. import hardware, kit, models
-from ..base import Ask, Ref, Spec, World, given, template
-from ..hardware import DTYPE_BYTES
-from .memory import nominal_phi, phi_text
+from ... import hardware, kit, models
+from ...hardware import DTYPE_BYTES
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
+from ..model_params import nominal_phi, phi_text
 
 POLICIES = ("llama31_8b", "qwen3_8b", "qwen3_32b")
 ROLLOUT_GPUS = ("h100_sxm", "h200", "b200")

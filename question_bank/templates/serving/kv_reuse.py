@@ -1,4 +1,6 @@
-"""Reusing a KV cache instead of recomputing it (issue #26): the prefill FLOPs and the TTFT a prefix cache saves
+"""KV-reuse templates: prefix caching and offloaded KV caches against recomputing by prefill.
+
+Reusing a KV cache instead of recomputing it: the prefill FLOPs and the TTFT a prefix cache saves
 for a shared system prompt (vLLM automatic prefix caching, SGLang RadixAttention), and the time to bring an
 offloaded KV cache back from host memory over PCIe or Grace's NVLink-C2C, against recomputing it by prefill.
 
@@ -11,10 +13,11 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_number, fmt_quantity, round_sig
 
-from .. import hardware, kit, models, ranges
-from ..base import Ask, Ref, Spec, World, given, template
-from ..hardware import DTYPE_BYTES
-from .memory import nominal_phi, phi_text
+from ... import hardware, kit, models, ranges
+from ...hardware import DTYPE_BYTES
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
+from ..model_params import nominal_phi, phi_text
 
 # Dense full-attention GQA models served on one GPU in bf16 (KV/token = 2·L·n_kv·d_head·bytes)
 ONE_GPU_MODELS = ("llama31_8b", "qwen3_8b", "qwen3_32b", "llama31_70b")

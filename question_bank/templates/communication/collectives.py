@@ -5,9 +5,10 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_quantity
 
-from .. import models
-from ..base import Ask, Ref, Spec, World, given, template
-from .memory import LARGEST_GPU_BYTES, cap, model_phi, model_world, phi_given, phi_text, unit_for, zh_model
+from ... import models
+from ...spec import Ask, Ref, Spec, World, given
+from ...template import template
+from ..model_params import LARGEST_GPU_BYTES, cap, model_phi, model_world, phi_given, phi_text, unit_for, zh_model
 
 RANKS = (2, 4, 8, 16, 32, 64, 128, 256)
 BIG_MESSAGES = (64e6, 128e6, 256e6, 512e6, 1e9, 2e9, 4e9, 8e9, 16e9)
@@ -25,7 +26,7 @@ COLLECTIVES = {
     "alltoall": ("All-to-All", "alltoall_bytes", "alltoall_time", ("MoE token dispatch", "MoE 专家路由分发")),
 }
 
-# One reading of M (issue #14): nccl-tests' "size", the full buffer - never one GPU's shard.
+# One reading of M: nccl-tests' "size", the full buffer - never one GPU's shard.
 M_EN = ("M is the collective's full buffer, as nccl-tests counts its size: the whole tensor each GPU holds before an "
         "AllReduce, ReduceScatter or All-to-All, and the whole gathered tensor after an AllGather (each GPU "
         "contributes M/N), never one GPU's shard.")

@@ -1,0 +1,295 @@
+"""A resolved question of a problem (Step), and how an Ask of each answer kind becomes one."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import field
+from functools import cached_property, partial
+from typing import Any, Callable, Mapping
+
+from engine import convention_set as cs
+from engine import expr as ex
+from engine import formulas
+from engine.formulas import conventions
+from engine.grading import Approximation, ByConvention, Expected, Miss, display_number, distance
+from engine.messages import Twin, pick
+from engine.records import frozen
+from engine.units import lookup
+
+from .chinese import tidy_zh
+from .spec import Ask, Ref, World
+
+# A step's worked solution: its lines, or a function that renders them when they are first read (Step.solution)
+Lines = tuple[str, ...] | Callable[[], tuple[str, ...]]
+
+
+@frozen
+class Step:
+    """One resolved question of a problem: everything needed to ask, grade and explain it."""
+
+    index: int
+    prompt_en: str
+    prompt_zh: str
+    expected: Expected
+    # The worked solution (:attr:`solution`), or what renders it when first read: most problems made are never
+    # explained (a session shows one; the property tests read a few), and rendering is most of making one.
+    _solution: Lines = field(repr=False, compare=False)
+    target_seconds: int
+    formula: str | None = None
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    roofline: Mapping[str, Any] | None = None
+    _solution_zh: Lines = field(default=(), repr=False, compare=False)  # :attr:`solution_zh`, or what renders it
+    # misconceptions dropped because their value lands within tolerance of the answer without being it:
+    # a different method the grader cannot tell apart here (an exact coincidence is not listed)
+    too_close: tuple[str, ...] = ()
+    takeaway: str = ""  # the solution's takeaway line, without its label
+    takeaway_zh: str = ""
+    derivation: int = 0  # lines saying where the factors come from or giving intermediate values
+    card_formulas: tuple[str, ...] = ()  # catalogue formulas the template's card shows for this step
+
+    def prompt(self, lang: str = "en") -> str:
+        return pick(lang, self.prompt_en, self.prompt_zh)
+
+    @cached_property
+    def solution(self) -> tuple[str, ...]:
+        """The worked solution in English, rendered when first read."""
+        return self._solution() if callable(self._solution) else self._solution
+
+    @cached_property
+    def solution_zh(self) -> tuple[str, ...]:
+        """The Chinese explanation lines, when they differ from :attr:`solution` (rendered when first read)."""
+        return self._solution_zh() if callable(self._solution_zh) else self._solution_zh
+
+    def solution_lines(self, lang: str = "en") -> tuple[str, ...]:
+        """The worked solution in ``lang`` (formulas are the same in both languages)."""
+        return pick(lang, self.solution, self.solution_zh or None)
+
+    def takeaway_in(self, lang: str = "en") -> str:
+        return Twin(self.takeaway, self.takeaway_zh).text(lang)
+
+    @property
+    def value(self) -> Any:
+        return self.expected.value
+
+    def to_dict(self, lang: str = "en") -> dict:
+        e = self.expected
+        measured = e.answer_kind.measured  # a unit and a tolerance band belong to a number's answer only
+        return {
+            "index": self.index + 1,
+            "prompt": self.prompt(lang),
+            "formula": self.formula,
+            "inputs": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in self.inputs.items()},
+            "answer": {
+                "kind": e.kind,
+                "value": e.value,
+                "unit": (e.unit or "") if measured else "",
+                "unit_kind": e.unit_kind if measured else "",
+                "display": e.display,
+                "tolerance": e.tolerance if measured else 0.0,
+                "close": e.close if measured else 0.0,
+                "choices": [c.key for c in e.choices],
+            },
+            "misconceptions": [{"key": m.key, "label": m.label, "value": m.value} for m in e.misses],
+            "solution": list(self.solution_lines(lang)),
+            "takeaway": self.takeaway_in(lang),
+            "target_seconds": self.target_seconds,
+        }
+
+
+def _resolve(value: Any, done: list[Step]) -> Any:
+    if isinstance(value, Ref):
+        return done[value.step].value
+    return value
+
+
+def _pick(en: Any, zh: Any, lang: str) -> Any:
+    """An ask's override in ``lang`` (the English one when it has no Chinese), or None."""
+    return pick(lang, en, zh)
+
+
+def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A choice/expression question's solution in both languages: its explanation, then its takeaway."""
+    en = tuple(ask.explanation) + ((formulas.TAKEAWAY["en"] + ask.takeaway,) if ask.takeaway else ())
+    zh_lines = tuple(ask.explanation_zh or ask.explanation)
+    zh = zh_lines + ((formulas.TAKEAWAY["zh"] + ask.takeaway_zh,) if ask.takeaway_zh else ())
+    return en, zh
+
+
+class _Derived:
+    """A step's :meth:`Formula.derivation`, made when its solution is first read in one language and kept for the
+    other (the figures and formula lines are the same in both)."""
+
+    __slots__ = ("f", "inputs", "extras", "shown", "_made")
+
+    def __init__(self, f: formulas.Formula, inputs: dict, extras: dict, shown: Mapping[str, str]) -> None:
+        self.f, self.inputs, self.extras, self.shown, self._made = f, inputs, extras, shown, None
+
+    def __call__(self) -> formulas.Derivation:
+        if self._made is None:
+            self._made = self.f.derivation(self.inputs, self.extras, shown=self.shown)
+        return self._made
+
+
+def _worked(f: formulas.Formula, ask: Ask, inputs: dict, extras: dict, shown: str, lang: str,
+            derived: _Derived | None = None) -> tuple[str, ...]:
+    """A number question's worked solution in ``lang``: the ask's lead lines, then the formula's derivation."""
+    lead = pick(lang, ask.explanation, ask.explanation_zh or ask.explanation)
+    lines = tuple(lead) + tuple(f.worked(inputs, lang, extras=extras, also=shown,
+                                         derivation=derived() if derived is not None else None,
+                                         decomposition=_pick(ask.decomposition, ask.decomposition_zh, lang),
+                                         simplification=_pick(ask.simplification, ask.simplification_zh, lang),
+                                         takeaway=_pick(ask.takeaway or None, ask.takeaway_zh or None, lang)))
+    return _tidy(lines, lang)
+
+
+def _layout_solution(ask: Ask, example: Any, lang: str) -> tuple[str, ...]:
+    """A layout question's solution in ``lang``: the choice (explanation), the check of the example layout, then
+    the takeaway."""
+    en, zh = _explained(ask)
+    lines, n = pick(lang, (en, len(ask.explanation)), (zh, len(ask.explanation_zh or ask.explanation)))
+    return _tidy(lines[:n] + ask.layout.solution(example, lang) + lines[n:], lang)
+
+
+def _tidy(lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
+    """``lines`` as a problem shows them in ``lang``: Chinese without the spaces between Chinese words."""
+    tidy = pick(lang, None, tidy_zh)
+    return tuple(tidy(x) for x in lines) if tidy else lines
+
+
+def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[Step],
+                 given_values: Mapping[str, Any], conventions: tuple[str, ...] = (),
+                 chosen: Mapping[str, str] | None = None, refused: set[str] | None = None,
+                 used: set[str] | None = None, worlds: tuple[World, ...] = ()) -> Step:
+    """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
+    f = formulas.get(ask.formula)
+    # a quiet convention is the default unless the ask names it: a given value of the same name
+    # (a weights_bytes' bytes_per_param) is not the convention
+    raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names
+                                                     if not f.input(n).quiet}
+    inputs = {k: _resolve(v, steps) for k, v in raw.items()}
+    for key in conventions:  # the learner's conventions (default: the seeds'), where the spec allows them
+        value = (chosen or {}).get(key, cs.BY_KEY[key].default)
+        sets = {n: v for n, v in cs.input_values(key, value).items()
+                if n in f.input_names and f.input(n).quiet and n not in inputs}
+        if not sets:
+            continue
+        if used is not None:
+            used.add(key)
+        if value == cs.BY_KEY[key].default:
+            continue
+        if cs.applies(key, value, inputs, worlds):
+            inputs.update(sets)
+        elif refused is not None:
+            refused.add(key)
+    value = f.evaluate(**inputs)
+    if ask.integer:
+        value = float(round(value))
+    env = {**{k: _resolve(v, steps) for k, v in ask.extras.items()}, **inputs}
+    # a misconception that gives (nearly) the right answer here could not be told apart: drop it.
+    # Whole-number answers are graded exactly, so only an exact coincidence is ambiguous there
+    # (29 GPUs "rounded down" vs 30 is a real, nameable mistake).
+    def distinct(v: float) -> bool:
+        if not math.isfinite(v):
+            return False
+        return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
+
+    values = f.misconception_values(**env)
+    misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in values if distinct(v))
+    approximations = tuple(Approximation(m.key, m.label, m.label_zh, v, ex.render(m.node, f.symbols))
+                           for m, v in values
+                           if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
+    too_close = tuple(a.key for a in approximations)
+    unit = ask.unit
+    if unit and lookup(unit, f.unit) is None:
+        raise ValueError(f"{template_id}: unit {unit!r} is not a unit of {f.unit}")
+    exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
+                   approximations=approximations, formula=ex.render(f.shown_node(inputs), f.symbols),
+                   per_gpu=f.per_device if ask.per_gpu is None else ask.per_gpu,
+                   conventions=_by_convention(f, inputs, worlds, ask))
+    f.check_via(inputs)
+    extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
+    shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
+    takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
+    shown_values = f.shown_values(inputs, extras)
+    derived = _Derived(f, inputs, extras, shown_values)
+    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang, derived) for lang in ("en", "zh"))
+    derivation = (len(ask.explanation) + len(f.parts)
+                  + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
+                  + len(ask.simplification if ask.simplification is not None else f.simplification))
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
+                ask.roofline, solution_zh, too_close,
+                formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
+                derivation, (f.name,) + tuple(ask.card_formulas))
+
+
+def _by_convention(f: formulas.Formula, inputs: Mapping[str, Any], worlds: tuple[World, ...],
+                  ask: Ask) -> tuple[ByConvention, ...]:
+    """The answers under the other published conventions of the formula's inputs (engine.formulas.conventions).
+
+    Everything but the convention is the problem's own: its inputs as evaluated, whatever convention set it was
+    made under.  The grader matches an answer against them and resolves a collision with a named misconception
+    (engine.kinds).
+    """
+    found = []
+    for a in conventions.alternatives(f, inputs, worlds):
+        v = float(round(a.value)) if ask.integer else a.value
+        if math.isfinite(v):
+            found.append(ByConvention(v, a.row, a.own, a.own_value))
+    return tuple(found)
+
+
+def _layout_step(template_id: str, i: int, ask: Ask, target: int, steps: list[Step],
+                 given_values: Mapping[str, Any]) -> Step:
+    """A layout question: the preferred layout is the example answer, checked line by line."""
+    example = ask.layout.preferred()
+    if example is None:
+        raise ValueError(f"{template_id}: no layout meets the constraints")
+    exp = Expected("layout", example.text, layout=ask.layout)
+    solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in ("en", "zh"))
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
+                _solution_zh=solution_zh, takeaway=ask.takeaway,
+                takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),
+                card_formulas=tuple(ask.card_formulas))
+
+
+def _choice_step(template_id: str, i: int, ask: Ask, target: int, steps: list[Step],
+                 given_values: Mapping[str, Any]) -> Step:
+    """A choice question: the answer must be one of the choices."""
+    if ask.answer not in {c.key for c in ask.choices}:
+        raise ValueError(f"{template_id}: answer {ask.answer!r} is not one of the choices")
+    exp = Expected("choice", ask.answer, choices=ask.choices)
+    en, zh = _explained(ask)
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target, roofline=ask.roofline,
+                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                takeaway_zh=tidy_zh(ask.takeaway_zh),
+                derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas))
+
+
+def _expression_step(template_id: str, i: int, ask: Ask, target: int, steps: list[Step],
+                     given_values: Mapping[str, Any]) -> Step:
+    """An expression question: the canonical expression and its accepted spellings."""
+    exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
+    en, zh = _explained(ask)
+    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target,
+                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+                takeaway_zh=tidy_zh(ask.takeaway_zh),
+                derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas))
+
+
+# How an Ask of each answer kind (engine.kinds) becomes a Step: one entry per kind.
+STEP_BUILDERS: dict[str, Callable[..., Step]] = {
+    "number": _number_step, "layout": _layout_step, "choice": _choice_step, "expression": _expression_step,
+}
+
+
+def build_step(template_id: str, conventions: tuple[str, ...], i: int, ask: Ask, target: int, steps: list[Step],
+               given_values: Mapping[str, Any], chosen: Mapping[str, str] | None = None,
+               refused: set[str] | None = None, used: set[str] | None = None,
+               worlds: tuple[World, ...] = ()) -> Step:
+    """Step ``i`` of a problem of template ``template_id`` (which follows ``conventions``): ``ask`` resolved
+    against the ``steps`` before it and the givens.  A number step counts with the ``chosen`` conventions where
+    the spec allows them, adds those it counts with to ``used`` and those it cannot follow to ``refused``."""
+    if ask.kind == "number":
+        return _number_step(template_id, i, ask, target, steps, given_values, conventions, chosen, refused, used,
+                            worlds)
+    return STEP_BUILDERS[ask.kind](template_id, i, ask, target, steps, given_values)

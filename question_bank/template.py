@@ -1,0 +1,234 @@
+"""A template (Template, registered by @template) and the problem it makes (Problem, built from its Spec)."""
+
+from __future__ import annotations
+
+import contextvars
+import random
+from dataclasses import field
+from functools import cached_property
+from typing import Callable, Mapping
+
+from engine import convention_set as cs
+from engine.messages import pick
+from engine.records import frozen, replace
+
+from .chinese import tidy_zh
+from .spec import Given, Spec, World
+from .steps import Step, build_step
+from .topics import TOPICS
+
+
+@frozen
+class Problem:
+    """A concrete problem: deterministic from (template, seed)."""
+
+    template: "Template"
+    seed: int
+    givens: tuple[Given, ...]
+    steps: tuple[Step, ...]
+    scenario_en: str = ""
+    scenario_zh: str = ""
+    conventions_en: str = ""
+    conventions_zh: str = ""
+    worlds: tuple[World, ...] = ()  # the world(s) the template declared (question_bank.realism reads them)
+    hardware: str | None = None  # the learner's chip the problem drew (drill ... --hardware ID), if any
+    # the conventions it was drawn under, off their default (engine.convention_set): with template and seed it
+    # identifies the problem; () is the seeds' conventions
+    convention_set: tuple[tuple[str, str], ...] = ()
+    model: str | None = None  # the learner's model the problem drew (drill ... --model ID), if any
+
+    @property
+    def is_chain(self) -> bool:
+        return len(self.steps) > 1
+
+    @property
+    def chosen_conventions(self) -> dict[str, str]:
+        """The conventions the problem was drawn and is graded under, off their default (``{}``: the seeds')."""
+        return dict(self.convention_set)
+
+    def scenario(self, lang: str = "en") -> str:
+        return pick(lang, self.scenario_en, self.scenario_zh)
+
+    def conventions(self, lang: str = "en") -> str:
+        return pick(lang, self.conventions_en, self.conventions_zh)
+
+    def given_rows(self, lang: str = "en") -> list[tuple[str, str]]:
+        """The givens table in ``lang``: (label, value as shown) per given."""
+        return [(g.label(lang), g.display_in(lang)) for g in self.givens]
+
+    def prompt(self, lang: str = "en") -> str:
+        """The whole problem as text: scenario, givens, conventions, then each step's question."""
+        lines = [self.scenario(lang)] if self.scenario(lang) else []
+        if self.givens:
+            lines += [f"  {label}: {shown}" for label, shown in self.given_rows(lang)]
+        if self.conventions(lang):
+            lines.append(self.conventions(lang))
+        for s in self.steps:
+            lines.append((f"{s.index + 1}. " if self.is_chain else "") + s.prompt(lang))
+        return "\n".join(lines)
+
+    def to_dict(self, lang: str = "en") -> dict:
+        t = self.template
+        d = {
+            "template": t.id,
+            "seed": self.seed,
+            "topic": t.topic,
+            "title": t.title,
+            "difficulty": t.difficulty,
+            "lang": lang,
+            "prompt": self.prompt(lang),
+            "scenario": self.scenario(lang),
+            "params": {g.name: (list(g.value) if isinstance(g.value, (list, tuple)) else g.value) for g in self.givens},
+            "givens": [{"name": g.name, "label": g.label(lang), "value": g.value, "display": g.display_in(lang)}
+                       | ({"from": str(g.origin)} if g.origin is not None else {}) for g in self.givens],
+            "target_seconds": sum(s.target_seconds for s in self.steps),
+        }
+        if self.hardware is not None:
+            d["hardware"] = self.hardware
+        if self.convention_set:
+            d["conventions"] = self.chosen_conventions
+        if self.model is not None:
+            d["model"] = self.model
+        steps = [s.to_dict(lang) for s in self.steps]
+        d["answer"] = steps[0]["answer"] if len(steps) == 1 else steps[-1]["answer"]
+        d["solution"] = steps[0]["solution"] if len(steps) == 1 else [l for s in steps for l in s["solution"]]
+        d["steps"] = steps
+        return d
+
+
+TemplateFn = Callable[[random.Random], Spec]
+
+
+@frozen
+class Template:
+    """A registered template (see the module docstring); :meth:`generate` makes its problem for a seed."""
+
+    id: str
+    topic: str
+    title: str
+    title_zh: str
+    difficulty: int  # 1 = given the formula, 2 = recall it, 3 = derive it
+    target_seconds: int  # for the whole problem
+    fn: TemplateFn = field(repr=False, compare=False)
+    source: str = ""  # where its situation comes from: seed codes and engine.sources keys (shown readably)
+    # the choosable conventions its problems follow (engine.convention_set keys): each is stated in the problem
+    # and set from the learner's choice (Settings → conventions, --convention key=value)
+    conventions: tuple[str, ...] = ()
+
+    def title_in(self, lang: str = "en") -> str:
+        return pick(lang, self.title, self.title_zh)
+
+    def generate(self, seed: int, hardware: str | None = None, conventions: Mapping[str, str] | None = None,
+                 model: str | None = None) -> Problem:
+        """The problem of ``seed``; with ``hardware`` (an accelerator id, the learner's own among them) the
+        templates that draw a GPU for it draw that chip where it suits the problem (question_bank.hardware.draw),
+        and the problem records it; with ``model`` (a model id, the learner's own among them) the templates that
+        draw a model draw that one where it suits the problem (question_bank.models.draw), recorded too.  ``conventions`` (engine.convention_set: key -> value) are the learner's:
+        the template follows those it declares, where the spec allows them (:func:`engine.convention_set.applies`),
+        states them and computes with them; the problem records the ones it used off their default.  The draw
+        is the same under every convention set (only what is counted changes) unless it would not fit a real GPU
+        under the chosen one: a template whose draw checks a fit checks it under the problem's convention."""
+        chosen_set = {k: v for k, v in cs.canonical(conventions).items() if k in self.conventions}
+        while True:
+            token = _ACTIVE.set(chosen_set)
+            refused: set[str] = set()
+            try:
+                rng = random.Random(f"{self.id}:{int(seed)}")
+                if hardware is None and model is None:
+                    spec, drew, drew_model = self.fn(rng), False, False
+                else:
+                    from . import hardware as hw
+                    from . import models as md
+
+                    with hw.using(hw.get(hardware) if hardware is not None else None) as chip, \
+                            md.using(md.get(model) if model is not None else None) as mine:
+                        spec = self.fn(rng)
+                    drew = chip is not None and chip.draws
+                    drew_model = mine is not None and mine.draws
+                problem = build_problem(self, int(seed), spec, chosen_set, refused)
+            finally:
+                _ACTIVE.reset(token)
+            if not refused:
+                break
+            chosen_set = {k: v for k, v in chosen_set.items() if k not in refused}  # as the spec allows: again
+        if drew or drew_model:
+            problem = replace(problem, hardware=hardware if drew else None,
+                                          model=model if drew_model else None)
+        return problem
+
+    @property
+    def is_chain(self) -> bool:
+        return self.chain_length > 1
+
+    @cached_property
+    def chain_length(self) -> int:
+        return len(self.generate(0).steps)
+
+    @cached_property
+    def answer_kind(self) -> str:
+        """What the answers are, one rule for single questions and chains: the kinds of its steps in the order
+        they first come (``number``, ``choice``, ``expression``; ``number+choice`` when they differ).  Whether
+        it is a chain is :attr:`chain_length`."""
+        return "+".join(dict.fromkeys(s.expected.kind for s in self.generate(0).steps))
+
+
+REGISTRY: dict[str, Template] = {}
+
+# The conventions of the problem being drawn (Template.generate sets them): a template's text reads them with
+# :func:`convention`.
+_ACTIVE: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar("conventions", default={})
+
+
+def convention(key: str) -> str:
+    """The value of the choosable convention ``key`` for the problem being drawn (its default outside one)."""
+    return _ACTIVE.get().get(key, cs.BY_KEY[key].default)
+
+
+def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty: int = 1,
+             target_seconds: int = 90, source: str = "", conventions: tuple[str, ...] = ()
+             ) -> Callable[[TemplateFn], TemplateFn]:
+    """Register a template function under ``id``; ``conventions``: the choosable conventions it follows."""
+    if topic not in TOPICS:
+        raise ValueError(f"{id}: unknown topic {topic!r}")
+    unknown = [k for k in conventions if k not in cs.BY_KEY]
+    if unknown:
+        raise ValueError(f"{id}: unknown convention {unknown[0]!r}")
+
+    def deco(fn: TemplateFn) -> TemplateFn:
+        if id in REGISTRY:
+            raise ValueError(f"template {id!r} registered twice")
+        REGISTRY[id] = Template(id, topic, title, tidy_zh(title_zh) or title, difficulty, target_seconds, fn, source,
+                                tuple(conventions))
+        return fn
+
+    return deco
+
+
+def stated_conventions(t: Template, used: set[str], chosen: Mapping[str, str], lang: str) -> str:
+    """What a problem of ``t`` says of the choosable conventions it counts with (``used``), under ``chosen``."""
+    return pick(lang, " ", "").join(cs.BY_KEY[k].statement(chosen.get(k, cs.BY_KEY[k].default), lang)
+                                    for k in t.conventions if k in used)
+
+
+def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] | None = None,
+                  refused: set[str] | None = None) -> Problem:
+    """``spec`` as a problem; ``chosen``: the conventions it follows off their default (a key the spec does not
+    allow at one of its steps is added to ``refused``: :meth:`Template.generate` draws it again without)."""
+    chosen = dict(chosen or {})
+    given_values = {g.name: g.value for g in spec.givens}
+    steps: list[Step] = []
+    used: set[str] = set()  # the conventions some step of this problem counts with
+    worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
+    per_step = max(10, t.target_seconds // max(1, len(spec.asks)))
+    for i, ask in enumerate(spec.asks):
+        target = ask.target_seconds or per_step
+        steps.append(build_step(t.id, t.conventions, i, ask, target, steps, given_values, chosen, refused, used,
+                                worlds))
+    givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
+    conventions_en, conventions_zh = spec.conventions_en, spec.conventions_zh
+    if used:  # the problem states the conventions it counts with
+        conventions_en = " ".join(x for x in (conventions_en, stated_conventions(t, used, chosen, "en")) if x)
+        conventions_zh = conventions_zh + stated_conventions(t, used, chosen, "zh")
+    return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),
+                   conventions_en, tidy_zh(conventions_zh), worlds,
+                   convention_set=tuple((k, v) for k, v in cs.canonical(chosen).items() if k in used))

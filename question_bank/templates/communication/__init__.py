@@ -1,0 +1,1 @@
+"""Communication templates: collectives, NCCL measurements, the network fabric, context parallelism."""

@@ -1,0 +1,1 @@
+"""Inference templates: memory footprint, decode and prefill bounds, capacity, KV compression, RL rollouts."""

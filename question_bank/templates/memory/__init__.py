@@ -1,0 +1,1 @@
+"""Training-memory templates: static memory and ZeRO, activations, parameter counts, post-training."""

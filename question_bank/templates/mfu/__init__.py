@@ -1,0 +1,1 @@
+"""MFU templates: FLOPs, utilisation and training time, scaling laws, long-context FLOPs."""

@@ -1,0 +1,1 @@
+"""Roofline templates: kernels against the ridge, attention and fusion, precisions."""

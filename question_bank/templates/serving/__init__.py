@@ -1,0 +1,1 @@
+"""Serving templates: latency, quantisation, PagedAttention, capacity, KV reuse, disaggregation."""
