@@ -20,7 +20,7 @@ from engine import session as flow
 from engine.session import review_row
 from engine.sm2 import ItemState
 from question_bank import registry
-from tests.functional.app_support import submit, sync, text_of
+from tests.functional.app_support import notices, submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 
@@ -110,7 +110,7 @@ async def test_home_keys_open_stats_and_mock_or_say_they_are_missing(profile, cl
             await pilot.pause()
             if expected is None:
                 assert isinstance(app.screen, HomeScreen)
-                assert any(name in n.message for n in app._notifications)
+                assert name in notices(app)
             else:
                 assert isinstance(app.screen, expected)
                 app.pop_screen()
@@ -219,7 +219,7 @@ async def test_an_unknown_start_screen_says_so_and_opens_home(profile, clock):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-        assert any("cooking" in n.message for n in app._notifications)
+        assert "cooking" in notices(app)
 
 
 def keys_not_drawn(screen, width: int) -> set[str]:
