@@ -74,7 +74,6 @@ def text_of(screen, selector: str) -> str:
     if not isinstance(widget, Static):
         return str(widget.render())
     content = widget.content
-    content = getattr(content, "_renderable", content)  # a RichVisual around a renderable (drill.widgets.Wrapped)
     if isinstance(content, (str, Text)) or type(content).__name__ == "Wrapped":
         return str(content)
     console = Console(width=200, file=io.StringIO(), color_system=None)
