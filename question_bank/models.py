@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from engine.records import named
 
-HF = "https://huggingface.co"
-
 
 @named
 class Model:
