@@ -20,7 +20,7 @@ from textual.widget import AwaitMount
 from drill.core.context import AppContext
 from drill.core.i18n import t
 from drill.keybindings import bind
-from drill.screens import SCREEN_PATHS, ScreenUnavailable, localize_bindings, screen_class, screen_name  # noqa: F401 (re-exported)
+from drill.screens import SCREEN_PATHS, ScreenUnavailable, screen_class, screen_name  # noqa: F401 (re-exported)
 
 
 # The palette's providers, imported when the palette first opens (not on the way to the first problem)
@@ -55,6 +55,7 @@ class DrillApp(App):
     """
 
     TITLE = "infra-drill"
+    DEFAULT_MODE = "bottom-0"  # the first screen's mode (:meth:`replace_bottom`)
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere find it too
     COMMANDS = App.COMMANDS | {_key_commands, _screen_commands, _template_commands}
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -71,19 +72,16 @@ class DrillApp(App):
         self.start = start
         self.start_kwargs = start_kwargs
         self.unsaved: dict[object, str] = {}  # owner -> what is lost if the app closes now (in the UI language)
-        localize_bindings(self, ctx.lang)
+        self.bottoms = 0  # how many screens have been the bottom of the stack (each the base of its own mode)
+        self.add_mode(self.DEFAULT_MODE, self.first_screen)
 
-    def get_default_screen(self) -> Screen:
-        """The first screen, composed with the app as a bare Textual app's own screen is.
+    def first_screen(self) -> Screen:
+        """The ``start`` screen (Home when it cannot be built): the base of the app's first mode.
 
-        Pushed from ``on_mount`` instead (as until 2026-12-03), it was composed while Textual still held
-        the app's updates in its start-up batch: its first frame was drawn and thrown away, laid out again
-        for the terminal's size and drawn a frame later (~30M instructions, ~25 ms of the first paint)."""
-        screen = self._build(self.start, self.start_kwargs) or screen_class("home")()
-        # Textual's default screen has no result callback, which switch_screen pops when another screen
-        # takes its place (pop_screen from the first screen: Home): give it the one push_screen would.
-        screen._push_result_callback(self, None)
-        return screen
+        Built as the app composes itself, as a bare Textual app's own screen is, and sized for the
+        terminal before its first layout (a screen pushed from ``on_mount`` was composed while Textual
+        still held the app's updates in its start-up batch: its first frame was drawn and thrown away)."""
+        return self._build(self.start, self.start_kwargs) or screen_class("home")()
 
     def on_load(self) -> None:
         # before the terminal is read: no key can be queued ahead of this
@@ -117,6 +115,31 @@ class DrillApp(App):
         if len(self.screen_stack) <= 1:
             return self.switch_screen(screen_class("home")())
         return super().pop_screen()
+
+    def switch_screen(self, screen: Screen | str) -> AwaitComplete:
+        """Put ``screen`` in place of the current one (the bottom of the stack too: :meth:`replace_bottom`)."""
+        if len(self.screen_stack) <= 1 and screen is not self.screen:
+            return self.replace_bottom(screen)
+        return super().switch_screen(screen)
+
+    def replace_bottom(self, screen: Screen | str) -> AwaitComplete:
+        """Put ``screen`` in place of the only screen of the stack.
+
+        The bottom screen of a stack is the base of its mode, which Textual does not switch away from (it
+        has no result callback, which ``switch_screen`` takes from the screen it replaces): ``screen``
+        becomes the base of a mode of its own, and the mode it replaces is removed with its screen."""
+        old = self.current_mode
+        self.bottoms += 1
+        mode = f"bottom-{self.bottoms}"
+        self.add_mode(mode, screen if isinstance(screen, str) else lambda: screen)
+        mounted = self.switch_mode(mode)
+        removed = self.remove_mode(old)
+
+        async def replaced() -> None:
+            await mounted
+            await removed
+
+        return AwaitComplete(replaced()).call_next(self)
 
     def _build(self, name: str, kwargs: dict) -> Screen | None:
         try:
@@ -187,11 +210,7 @@ class DrillApp(App):
         except SaveFailed as e:  # switched all the same (AppContext.set_lang), only not remembered
             self.notify(t("save.lang_not_kept", self.ctx.lang, why=e.text(self.ctx.lang)), severity="error",
                         timeout=8, markup=False)
-        localize_bindings(self, self.ctx.lang)
-        for screen in self.screen_stack:
-            localize_bindings(screen, self.ctx.lang, getattr(screen, "WORDS", None))
-            for node in screen.walk_children():
-                localize_bindings(node, self.ctx.lang)
+        for screen in self.screen_stack:  # the keys name themselves in the language (drill.screens.named_bindings)
             apply = getattr(screen, "apply_lang", None)
             if apply is not None:
                 apply()

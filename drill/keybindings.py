@@ -110,8 +110,3 @@ def key_display(binding_id: str) -> str:
     names = {"escape": "Esc", "enter": "Enter", "ctrl": "Ctrl"}
     return "+".join(names.get(p, p.upper() if len(p) == 1 and "+" in k.key else p.capitalize() if len(p) > 1 else p)
                     for p in k.key.split("+"))
-
-
-def meaning_of(key: str) -> str:
-    """The one meaning of ``key`` (an i18n id)."""
-    return BY_KEY[key].meaning

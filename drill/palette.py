@@ -23,7 +23,7 @@ from drill.core import find
 from drill.core.i18n import t, template_title, topic_name
 from engine.langs import other_lang
 
-# Textual's system commands (textual 8.2.8 App.get_system_commands), known by their help text,
+# Textual's system commands (App.get_system_commands), known by their help text,
 # which tells Keys' show and hide apart: the ids of their title and help in drill.core.i18n.STRINGS
 SYSTEM_COMMANDS: dict[str, tuple[str, str]] = {
     "Change the current theme": ("system.theme", "system.theme_help"),
@@ -55,7 +55,7 @@ def localized(commands: Iterable[SystemCommand], lang: str) -> Iterable[SystemCo
     """Textual's commands with their title and help in ``lang``; one this table does not know stays as it is."""
     for c in commands:
         ids = SYSTEM_COMMANDS.get(c.help)
-        yield c if ids is None else c._replace(title=t(ids[0], lang), help=t(ids[1], lang))
+        yield c if ids is None else SystemCommand(t(ids[0], lang), t(ids[1], lang), c.callback, c.discover)
 
 
 class KeyCommands(Provider):

@@ -144,8 +144,3 @@ def step_templates(chain: str) -> tuple[str | None, ...]:
 def prerequisites(chain: str) -> frozenset[str]:
     """The single templates a chain's steps name: each is passed before the chain is met."""
     return frozenset(t for t in CHAIN_STEPS.get(chain, ()) if t is not None)
-
-
-def full_template(scaffold: str) -> str | None:
-    """The full template a "formula given" scaffold leads to (None: not a scaffold, or none in the bank)."""
-    return SCAFFOLDS.get(scaffold)

@@ -155,7 +155,6 @@ class Link(NamedTuple):
         return 2 * self.one_way
 
 
-GBIT = 1e9 / 8  # bytes per second in one Gb/s
 
 GPUS_PER_NODE = 8  # DGX / HGX servers: 8 GPUs on one NVLink domain
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from engine.records import NamedTuple
 
-HF = "https://huggingface.co"
-
 
 class Model(NamedTuple):
     """One model architecture, as published (a named tuple: immutable, and cheap to define at import)."""

@@ -376,4 +376,3 @@ def run_check(args: argparse.Namespace) -> int:
     from drill.commands.memory import record_check
 
     return record_check(args, c.problem, c.step, c.verdict, c.typed, c.seconds)
-    return 0

@@ -2,7 +2,7 @@
 
 Prompts, givens and solutions come from the question bank (``Step.prompt(lang)``
 and friends); this table holds the app's own words, for the app and the commands alike.  Key bindings name
-their description by ``Binding(id=...)``: :func:`drill.screens.localize_bindings` swaps it in
+their description by ``Binding(id=...)``: :func:`drill.screens.named_bindings` puts it in
 (the app's side: this module never imports textual).
 """
 

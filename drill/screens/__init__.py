@@ -1,14 +1,15 @@
 """The app's screens; :class:`DrillScreen` gives each the context and its language, :class:`DrillModal`
-gives a dialog its language, :func:`localize_bindings` names every key in it (from drill.core.i18n's words)."""
+gives a dialog its language, :func:`named_bindings` names every key in it (from drill.core.i18n's words)."""
 
 from __future__ import annotations
 
 import asyncio
 import importlib
 from dataclasses import replace
-from typing import Callable, Mapping, TypeVar
+from functools import lru_cache
+from typing import Mapping, TypeVar
 
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.screen import ModalScreen, Screen
 
 from drill.core.i18n import key_name, t
@@ -51,31 +52,28 @@ def screen_name(screen: Screen) -> str | None:
     return next((name for name, p in SCREEN_PATHS.items() if p == path), None)
 
 
-def localize_bindings(node, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> None:
-    """Give ``node``'s key bindings the description of their ``id`` in ``lang`` (footer, palette).
-
-    Ids are looked up in :data:`drill.core.i18n.STRINGS`, then in ``table`` (a screen's own words); other
-    bindings (Textual's own) keep their description.
-    """
-    redescribe_bindings(node, lambda b: key_name(b.id, lang, table))
+@lru_cache(maxsize=1024)
+def _described(binding: Binding, words: str) -> Binding:
+    return replace(binding, description=words)
 
 
-def redescribe_bindings(node, describe: Callable[[Binding], str | None]) -> None:
-    """Replace the description of each of ``node``'s bindings by ``describe(binding)`` (unless None).
+def named_bindings(screen, active: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+    """``active`` (a screen's active bindings) with each key described by the words of its binding ``id`` in the
+    UI language (from drill.core.i18n's words; the screen's own keys by :meth:`DrillScreen.key_words`).
 
-    Textual (8.2.8) has no public way to change a binding's description after the node
-    is built: dynamic actions (``check_action``) can show, hide or disable a binding but
-    not rename it (Textualize/textual issues #1410 and #5733), and the language changes
-    while screens hold state.  So this reaches into the node's own ``BindingsMap``
-    (``node._bindings``, a per-instance copy of the class's, which the footer and
-    ``active_bindings`` read); the class's BINDINGS are untouched.
-    tests/functional/test_app_screens.py::test_textual_internals_the_app_relies_on fails
-    loudly if Textual changes this.
-    """
-    bindings = node._bindings
-    for key, items in bindings.key_to_bindings.items():
-        bindings.key_to_bindings[key] = [b if (d := describe(b)) is None else replace(b, description=d)
-                                         for b in items]
+    Bindings are made once per class, in English (:func:`drill.keybindings.bind`), and the language changes
+    while screens hold state, so the words are put in where every view of the keys reads them (Textual's
+    footer and key panel, :class:`drill.widgets.footer.KeyFooter`, the palette): the screen's
+    ``active_bindings``.  Other bindings (Textual's own) keep their description."""
+    lang = screen.app.ctx.lang
+    named: dict[str, ActiveBinding] = {}
+    for key, found in active.items():
+        binding = found.binding
+        words = screen.key_words(binding) if found.node is screen else key_name(binding.id, lang)
+        if words is not None and words != binding.description:
+            found = ActiveBinding(found.node, _described(binding, words), found.enabled, found.tooltip)
+        named[key] = found
+    return named
 
 
 def scroll_bindings(action: str = "scroll_problem") -> list[Binding]:
@@ -106,7 +104,6 @@ class DrillScreen(Screen):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        localize_bindings(self, self.app.ctx.lang, self.WORDS)
         # the width class (-narrow / -wide) from the start: the first resize then restyles nothing
         width = self.app.size.width
         for least, name in sorted(self.app.HORIZONTAL_BREAKPOINTS or [], reverse=True):
@@ -114,7 +111,7 @@ class DrillScreen(Screen):
                 self.add_class(name)
                 break
 
-    async def _on_mount(self, event) -> None:
+    async def on_mount(self) -> None:
         # After the screen's own on_mount (Textual calls the subclass's first), its answer box focused:
         # the keys typed while drill started (DrillApp holds them until now) reach that box before the
         # first frame is laid out, if the app and the box get their turns first (three turns of the event
@@ -124,6 +121,16 @@ class DrillScreen(Screen):
             ready.set()
             for _ in range(3):
                 await asyncio.sleep(0)
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's, each key named in the UI language (:func:`named_bindings`)."""
+        return named_bindings(self, super().active_bindings)
+
+    def key_words(self, binding: Binding) -> str | None:
+        """The words of one of this screen's own keys in the UI language: from drill.core.i18n, else
+        from :attr:`WORDS` (None: the binding keeps its description)."""
+        return key_name(binding.id, self.lang, self.WORDS)
 
     @property
     def ctx(self):
@@ -151,9 +158,13 @@ R = TypeVar("R")
 class DrillModal(ModalScreen[R]):
     """A dialog: its keys named in the app's language."""
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(**kwargs)
-        localize_bindings(self, self.app.ctx.lang)
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Textual's, each key named in the UI language (:func:`named_bindings`)."""
+        return named_bindings(self, super().active_bindings)
+
+    def key_words(self, binding: Binding) -> str | None:
+        return key_name(binding.id, self.lang)
 
     @property
     def lang(self) -> str:

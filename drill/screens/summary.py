@@ -12,7 +12,7 @@ from drill.core.i18n import template_title, topic_name
 from drill.core.practice_run import Summary
 from drill.core.stats import duration
 from drill.keybindings import bind
-from drill.screens import DrillScreen, redescribe_bindings, screen_name
+from drill.screens import DrillScreen, screen_name
 from question_bank import registry
 from question_bank.topics import TOPICS
 
@@ -36,14 +36,19 @@ class SummaryScreen(DrillScreen):
     def __init__(self, summary: Summary | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.summary = summary
+        self.home_words: str | None = None  # what Enter's key is named: where it goes back to (set on compose)
 
     def compose(self) -> ComposeResult:
         # the Enter key named after where it goes (Browse, not Home, when the session began there)
-        where = self.back_to()
-        redescribe_bindings(self, lambda b: where if b.id == "key.home" else None)
+        self.home_words = self.back_to()
         with VerticalScroll(id="summary-body"):
             yield Static(self.render_summary(), id="summary")
         yield Footer()
+
+    def key_words(self, binding):
+        if binding.id == "key.home" and self.home_words is not None:
+            return self.home_words
+        return super().key_words(binding)
 
     def back_to(self) -> str:
         """The name of the screen Enter goes back to: the one below this (Home when there is none)."""

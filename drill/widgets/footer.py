@@ -64,9 +64,9 @@ class KeyFooter(Widget, can_focus=False):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self._drawn: tuple[FooterEntry, ...] | None = None  # the keys of the last render
-        self._spans: list[tuple[int, int, FooterEntry]] = []  # columns [start, end) of each key drawn
-        self._hover: str | None = None  # the key under the mouse
+        self.drawn_keys: tuple[FooterEntry, ...] | None = None  # the keys of the last render
+        self.key_spans: list[tuple[int, int, FooterEntry]] = []  # columns [start, end) of each key drawn
+        self.hover_key: str | None = None  # the key under the mouse
 
     # ------------------------------------------------------------------ what it shows
     def entries(self) -> tuple[FooterEntry, ...]:
@@ -94,13 +94,13 @@ class KeyFooter(Widget, can_focus=False):
 
     def bindings_changed(self, screen) -> None:
         """Drawn again only when the keys it would show are not those drawn."""
-        if self.is_attached and screen is self.screen and self.entries() != self._drawn:
+        if self.is_attached and screen is self.screen and self.entries() != self.drawn_keys:
             self.refresh()
 
     # ------------------------------------------------------------------ drawing
     def render(self) -> Text:
         entries = self.entries()
-        self._drawn = entries
+        self.drawn_keys = entries
         width = self.size.width
         # the screen's -narrow class comes after a resize is drawn: the footer's own width tells it first
         narrow = any(width < least for least, name in self.app.HORIZONTAL_BREAKPOINTS or [] if name == "-wide")
@@ -118,7 +118,7 @@ class KeyFooter(Widget, can_focus=False):
                 label = Text.assemble((f" {entry.key_display} ", key_style), (entry.description + " ", description_style))
             if not entry.enabled:
                 label.stylize("dim")
-            if entry.key == self._hover and entry.enabled:
+            if entry.key == self.hover_key and entry.enabled:
                 label.stylize(hover_style)
             if entry.palette:  # as Textual draws it: a thin rule, the key unpadded
                 label = Text.assemble((entry.key_display, key_style), (" " + entry.description + " ", description_style))
@@ -130,22 +130,22 @@ class KeyFooter(Widget, can_focus=False):
                 left.append(" ")
         room = max(0, width - right.cell_len)
         left.truncate(room, overflow="crop", pad=True)
-        self._spans = [s for s in spans if s[0] < room]
+        self.key_spans = [s for s in spans if s[0] < room]
         if right.cell_len:
             palette = next(e for e in entries if e.palette)
-            self._spans.append((room + 1, room + right.cell_len, palette))
+            self.key_spans.append((room + 1, room + right.cell_len, palette))
         return left + right
 
     def drawn(self) -> list[FooterEntry]:
         """The keys of the last render that are on the line whole, left to right (the palette's last)."""
-        return [e for _start, end, e in self._spans if end <= self.size.width]
+        return [e for _start, end, e in self.key_spans if end <= self.size.width]
 
     # ------------------------------------------------------------------ the mouse
-    def _entry_at(self, x: int) -> FooterEntry | None:
-        return next((e for start, end, e in self._spans if start <= x < end), None)
+    def entry_at(self, x: int) -> FooterEntry | None:
+        return next((e for start, end, e in self.key_spans if start <= x < end), None)
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
-        entry = self._entry_at(event.x)
+        entry = self.entry_at(event.x)
         if entry is None:
             return
         if entry.enabled:
@@ -154,13 +154,13 @@ class KeyFooter(Widget, can_focus=False):
             self.app.bell()
 
     def on_mouse_move(self, event: events.MouseMove) -> None:
-        entry = self._entry_at(event.x)
+        entry = self.entry_at(event.x)
         hover = entry.key if entry is not None else None
-        if hover != self._hover:
-            self._hover = hover
+        if hover != self.hover_key:
+            self.hover_key = hover
             self.refresh()
 
     def on_leave(self, event: events.Leave) -> None:
-        if self._hover is not None:
-            self._hover = None
+        if self.hover_key is not None:
+            self.hover_key = None
             self.refresh()

@@ -87,7 +87,6 @@ def _c(group: str, input: str, key: str, value: float, label: tuple[str, str], c
 
 ZERO_PAPER = ("the ZeRO paper", "ZeRO 论文")
 JAX_BOOK = ("the JAX scaling book", "JAX scaling book")
-MEGATRON = ("Megatron-LM's distributed optimizer", "Megatron-LM 分布式优化器")
 
 CONVENTIONS: tuple[Convention, ...] = (
     # ---------------------------------------------------------------- bytes of the training state per parameter
@@ -188,11 +187,6 @@ def default(group: str) -> Convention:
 def choices(group: str) -> tuple[Choice, ...]:
     """An enumeration input's choices, built from its rows (the figures live in this table only)."""
     return tuple(Choice(c.key, c.value, c.words.en, c.words.zh) for c in rows(group))
-
-
-def row_of(group: str, value: float) -> Convention | None:
-    """The row of ``group`` whose number is ``value`` (None when the value is none of the table's)."""
-    return next((c for c in rows(group) if c.value == value), None)
 
 
 # The conditions under which a row is a convention rather than a mistake.  Each reads the formula's inputs as the

@@ -15,7 +15,6 @@ import also (``today`` given: time is injected): nothing dated after
 from __future__ import annotations
 
 import copy
-import json
 import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -45,14 +44,6 @@ _SURROGATE = pattern("[\ud800-\udfff]")  # half of a UTF-16 pair: not text, and 
 def text_ok(s: str) -> bool:
     """True when ``s`` can be written as UTF-8 (it holds no lone surrogate)."""
     return s.isascii() or _SURROGATE.search(s) is None
-
-
-def _json_safe(value: Any) -> bool:
-    try:
-        json.dumps(value, allow_nan=False)
-        return True
-    except (TypeError, ValueError, RecursionError):
-        return False
 
 
 def is_int(v: Any) -> bool:

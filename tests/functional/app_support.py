@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from rich.console import Console
 from rich.text import Text
+from textual.app import App
 from textual.widgets import Input, Static
 
 from engine.storage import Profile
@@ -46,13 +47,33 @@ def clock():
     return Clock()
 
 
+@pytest.fixture(autouse=True)
+def kept_notices():
+    """Every notification a DrillApp shows is kept for :func:`notices` (Textual keeps its own privately).
+
+    Its own MonkeyPatch: a test's ``monkeypatch.undo()`` (a full disk freed) leaves this in place."""
+    from drill.app import DrillApp
+
+    def notify(app, message, *args, **kwargs):
+        app.__dict__.setdefault("notices", []).append(str(message))
+        return App.notify(app, message, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DrillApp, "notify", notify)
+        yield
+
+
+def notices(app) -> str:
+    """The messages of every notification ``app`` showed, one after another."""
+    return " ".join(app.__dict__.get("notices", []))
+
+
 def text_of(screen, selector: str) -> str:
     """The text a Static shows (rich tables rendered as plain text)."""
     widget = screen.query_one(selector)
     if not isinstance(widget, Static):
         return str(widget.render())
     content = widget.content
-    content = getattr(content, "_renderable", content)  # a RichVisual around a renderable (drill.widgets.Wrapped)
     if isinstance(content, (str, Text)) or type(content).__name__ == "Wrapped":
         return str(content)
     console = Console(width=200, file=io.StringIO(), color_system=None)

@@ -1,4 +1,4 @@
 """The fixtures every functional test may ask for: ``profile`` (a profile in a temp folder) and ``clock`` (an
 injected clock), defined in tests/functional/app_support.py with the helpers the app's pilot tests share."""
 
-from tests.functional.app_support import clock, profile  # noqa: F401 (fixtures)
+from tests.functional.app_support import clock, kept_notices, profile  # noqa: F401 (fixtures)

@@ -469,9 +469,8 @@ def _drawn_lines(screen, selector: str) -> list[str]:
     from rich.console import Console
 
     widget = screen.query_one(selector)
-    content = getattr(widget.content, "_renderable", widget.content)
     console = Console(width=widget.content_size.width, file=io.StringIO(), color_system=None)
-    console.print(content)
+    console.print(widget.content)
     return console.file.getvalue().splitlines()
 
 

@@ -20,7 +20,7 @@ from engine import session as flow
 from engine.session import review_row
 from engine.sm2 import ItemState
 from question_bank import registry
-from tests.functional.app_support import submit, sync, text_of
+from tests.functional.app_support import notices, submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 
@@ -110,7 +110,7 @@ async def test_home_keys_open_stats_and_mock_or_say_they_are_missing(profile, cl
             await pilot.pause()
             if expected is None:
                 assert isinstance(app.screen, HomeScreen)
-                assert any(name in n.message for n in app._notifications)
+                assert name in notices(app)
             else:
                 assert isinstance(app.screen, expected)
                 app.pop_screen()
@@ -206,7 +206,7 @@ async def test_a_direct_start_opens_that_screen_and_leaving_it_shows_home(profil
         from drill.app import screen_class
 
         assert isinstance(app.screen, screen_class(start))
-        assert app.screen_stack == [app.screen]  # the first screen is Textual's default one (get_default_screen)
+        assert app.screen_stack == [app.screen]  # the first screen is the bottom of the stack
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
@@ -219,37 +219,7 @@ async def test_an_unknown_start_screen_says_so_and_opens_home(profile, clock):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-        assert any("cooking" in n.message for n in app._notifications)
-
-
-@sync
-async def test_textual_internals_the_app_relies_on(profile, clock):
-    """No public Textual API renames a key binding once its node exists, so drill.screens edits the
-    node's own BindingsMap (``node._bindings``).  If Textual changes that, this fails first."""
-    from textual.binding import Binding, BindingsMap
-    from textual.widget import Widget
-
-    from drill.screens import localize_bindings
-
-    class Keys(Widget):
-        BINDINGS = [Binding("x", "noop", "Back", id="key.back"), Binding("y", "noop", "Mine", id="mine")]
-
-    app = make_app(profile, clock)
-    async with app.run_test(size=(80, 24)) as pilot:
-        node = Keys()
-        assert isinstance(node._bindings, BindingsMap), "Textual moved a node's bindings: see drill/screens/__init__.py"
-        # DrillApp.get_default_screen gives the first screen the result callback push_screen would
-        first = app.screen_stack[0]
-        assert first._result_callbacks, "Textual moved a screen's result callbacks: see DrillApp.get_default_screen"
-        localize_bindings(node, "zh", {"mine": ("Mine", "我的")})
-        assert [b.description for _, b in node._bindings] == ["返回", "我的"]
-        assert [b.description for _, b in Keys._merged_bindings] == ["Back", "Mine"]  # the class is untouched
-        # what the footer draws comes from there: Ctrl+T relabels the keys on screen
-        await pilot.press("ctrl+t")
-        await pilot.pause()
-        shown = " ".join([str(k.render()) for k in app.screen.query("FooterKey")]
-                         + [str(k.render()) for k in app.screen.query(KeyFooter)])
-        assert "练习" in shown and "English" in shown, shown
+        assert "cooking" in notices(app)
 
 
 def keys_not_drawn(screen, width: int) -> set[str]:

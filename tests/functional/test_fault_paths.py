@@ -16,7 +16,7 @@ from drill.core.teach import SEEN_KEY, SHOW_KEY
 from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile
 from question_bank import registry
-from tests.functional.app_support import sync, text_of
+from tests.functional.app_support import notices, sync, text_of
 from tests.unit.storage_support import edit_text, read_tables, write_tables
 from tests.unit.test_storage_faults import refuse_writes
 
@@ -199,10 +199,6 @@ async def answered(pilot):
     return screen
 
 
-def notes(app):
-    return " ".join(str(n.message) for n in app._notifications)
-
-
 @sync
 async def test_ctrl_z_on_a_full_disk_keeps_the_answer_and_enter_goes_on(tmp_path, clock, monkeypatch, lang="zh",
                                                                        said="未撤销：无法写入"):
@@ -215,7 +211,7 @@ async def test_ctrl_z_on_a_full_disk_keeps_the_answer_and_enter_goes_on(tmp_path
             refuse_writes(monkeypatch)
             await pilot.press("ctrl+z")
             await pilot.pause()
-            assert said in notes(app) and screen.state == "feedback" and list(p.reviews()) == rows
+            assert said in notices(app) and screen.state == "feedback" and list(p.reviews()) == rows
             await pilot.press("enter")  # the session goes on (to its summary): no crash
             await pilot.pause()
             assert type(app.screen).__name__ == "SummaryScreen"
@@ -232,7 +228,7 @@ async def test_a_grade_key_on_a_full_disk_keeps_the_grade_and_says_so(tmp_path, 
             refuse_writes(monkeypatch)
             await pilot.press("a")
             await pilot.pause()
-            assert "The grade was not changed: cannot write" in notes(app) and screen.state == "feedback"
+            assert "The grade was not changed: cannot write" in notices(app) and screen.state == "feedback"
             assert list(p.reviews()) == rows and screen.run.answers[-1].quality == rows[0]["quality"]
 
 
@@ -287,7 +283,7 @@ async def test_dont_know_on_a_full_disk_while_a_proof_runs_leaves_the_box_live(t
             await pilot.pause()
             gate.set()
             assert screen.state == "asking" and not box.disabled and box.value == "2*Phi"
-            assert "press Ctrl+G again" in notes(app) and list(p.reviews()) == []
+            assert "press Ctrl+G again" in notices(app) and list(p.reviews()) == []
             monkeypatch.setattr(practice_run.PracticeRun, "judge", real)
             from engine.storage import durable
 
@@ -351,7 +347,7 @@ async def test_queueing_a_mocks_misses_on_a_full_disk_queues_nothing_and_says_so
             refuse_writes(monkeypatch, match=lambda target: target == "state.json")
             await pilot.press("p")
             await pilot.pause()
-            assert said in notes(app) and QUEUE_KEY not in p.settings()
+            assert said in notices(app) and QUEUE_KEY not in p.settings()
             monkeypatch.undo()
             await pilot.press("p")  # space freed: queued once
             await pilot.pause()
@@ -568,7 +564,7 @@ async def test_ctrl_z_stopped_half_way_on_a_chains_last_step_says_a_row_is_left_
             await pilot.press("ctrl+z")
             await pilot.pause()
             assert screen.state == "asking" and screen.query_one("#answer", Input).value == typed
-            assert "Undone, but one of its rows is still in the log: cannot write" in notes(app)
+            assert "Undone, but one of its rows is still in the log: cannot write" in notices(app)
             monkeypatch.undo()
             await pilot.press("enter")  # given again: the step row left behind goes first
             await pilot.pause()

@@ -75,7 +75,7 @@ async def test_a_click_on_a_key_presses_it(profile, clock):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         screen, footer = app.screen, app.screen.query_one(KeyFooter)
-        start = next(s for s, _e, entry in footer._spans if entry.key == "ctrl+g")  # "Don't know"
+        start = next(s for s, _e, entry in footer.key_spans if entry.key == "ctrl+g")  # "Don't know"
         await pilot.click(KeyFooter, offset=(start + 1, 0))
         await pilot.pause()
         assert screen.state == "feedback" and screen.run.answers[-1].status == "dont_know"

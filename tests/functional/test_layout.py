@@ -4,7 +4,9 @@ gets the room it needs; a chain's progress counts its steps."""
 
 from __future__ import annotations
 
+import html
 import random
+import re
 
 import pytest
 from rich.cells import cell_len
@@ -23,8 +25,18 @@ CHAIN = "communication.ddp_chain"  # a scenario, four givens, three lines of con
 
 
 def drawn(app) -> list[str]:
-    """The screen as drawn, line by line (Textual 8.2.8's compositor)."""
-    return [strip.text for strip in app.screen._compositor.render_strips()]
+    """The screen as drawn, line by line: the text of Textual's screenshot (``App.export_screenshot``, an SVG
+    with one ``<text>`` per run of styled characters, at its column, blank runs left out)."""
+    svg = app.export_screenshot()
+    width, height = app.size
+    line_rect = re.search(r'<clipPath id="[^"]*-line-0">\s*<rect x="0" y="[^"]*" width="([^"]*)"', svg)
+    cell = float(line_rect[1]) / width  # a column's width in the SVG
+    lines = [""] * height
+    for x, row, text in re.findall(r'<text class="[^"]*" x="([^"]*)" y="[^"]*" textLength="[^"]*" '
+                                   r'clip-path="url\(#[^"]*-line-(\d+)\)">([^<]*)</text>', svg):
+        line, column = lines[int(row)], round(float(x) / cell)
+        lines[int(row)] = line + " " * (column - cell_len(line)) + html.unescape(text).replace("\xa0", " ")
+    return [line + " " * (width - cell_len(line)) for line in lines]
 
 
 def line_of(lines: list[str], fragment: str) -> int:

@@ -16,7 +16,7 @@ from drill.screens.practice import ASKING, FEEDBACK
 from engine.session import review_row
 from engine.storage import EXPORT_FORMAT, SCHEMA_VERSION, Profile, layout
 from question_bank import registry
-from tests.functional.app_support import submit, sync, text_of
+from tests.functional.app_support import notices, submit, sync, text_of
 from tests.unit.test_storage_faults import refuse_writes
 
 pytestmark = pytest.mark.functional
@@ -356,7 +356,7 @@ async def test_a_mock_ended_on_a_full_disk_keeps_its_report_and_is_saved_once_wi
         await pilot.press("w")
         await pilot.pause()
         assert not report.query_one("#report-unsaved").display and not app.unsaved
-        assert any(("Saved: the mock's result" if lang == "en" else "已保存") in n.message for n in app._notifications)
+        assert ("Saved: the mock's result" if lang == "en" else "已保存") in notices(app)
         await pilot.press("w")  # nothing left to save: stores nothing more
         await pilot.pause()
     [rec] = profile.mocks()
@@ -416,7 +416,7 @@ async def test_quitting_with_a_mock_that_cannot_be_saved_asks_first(profile, clo
         await pilot.pause()
         refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
         screen = await start(pilot)  # its setup cannot be remembered: said at once, and the mock runs
-        assert any("This setup is not remembered" in n.message for n in app._notifications)
+        assert "This setup is not remembered" in notices(app)
         assert isinstance(screen, MockRunScreen)
         clock.advance(5)
         screen.answer_box.value = right(screen)
@@ -428,7 +428,7 @@ async def test_quitting_with_a_mock_that_cannot_be_saved_asks_first(profile, clo
         await pilot.press("ctrl+t")  # the language cannot be remembered either: switched all the same
         await pilot.pause()
         assert "未保存：无法写入" in text_of(report, "#report-unsaved")
-        assert any("语言已切换，但未能记住" in n.message for n in app._notifications)
+        assert "语言已切换，但未能记住" in notices(app)
         await pilot.press("ctrl+t")
         await pilot.pause()
         await pilot.press("escape")  # leaving the report: asks too
@@ -595,7 +595,7 @@ async def test_a_card_read_on_a_full_disk_says_it_is_not_remembered_and_the_dril
             await pilot.pause()
             practice = app.screen
             assert practice.state == ASKING
-            assert any("not remembered as read" in str(n.message) for n in app._notifications)
+            assert "not remembered as read" in notices(app)
             assert SEEN_KEY not in profile.settings() or item not in profile.settings()[SEEN_KEY]
             monkeypatch.undo()
             await submit(pilot, practice.run.current_step.expected.display)
