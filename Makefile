@@ -30,9 +30,10 @@ run: $(STAMP)
 test test-fast test-deep: export PYTHONDONTWRITEBYTECODE :=
 
 # The suite's lanes (docs/testing.md; tests/conftest.py). --dist loadgroup: one worker makes a template's problems.
-# make test: ruff (pyflakes, import order: [tool.ruff]), then everything but the deep lane, every template at 60 seeds.
+# make test: ruff ([tool.ruff]), mypy ([tool.mypy]), then everything but the deep lane, every template at 60 seeds.
 test: $(STAMP)
 	$(BIN)/python -m ruff check .
+	$(BIN)/python -m mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup $(PYTEST_ARGS)
 
 # While editing: the unit tests (but the long sweeps, marked sweep), every template at one seed. One seed per
