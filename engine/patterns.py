@@ -18,6 +18,9 @@ class pattern:  # noqa: N801 (named like re.compile, which it stands for)
     """``pattern(regex, flags=0)``: ``re.compile(regex, flags)``, done when a method is first asked for."""
 
     __slots__ = ("_regex", "_flags", "_compiled")
+    _regex: str | bytes
+    _flags: int
+    _compiled: re.Pattern | None
 
     def __init__(self, regex: str | bytes, flags: int = 0) -> None:
         self._regex, self._flags, self._compiled = regex, flags, None

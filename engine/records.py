@@ -30,11 +30,14 @@ from dataclasses import MISSING, Field, FrozenInstanceError
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
 
-try:  # the C accessor collections.namedtuple uses for its fields
-    from _collections import _tuplegetter
-except ImportError:  # another interpreter: a property does the same, a little slower
-    def _tuplegetter(index: int, doc: str):
-        return property(itemgetter(index), doc=doc)
+if TYPE_CHECKING:  # _collections ships no stubs: its _tuplegetter is a read-only descriptor like this property
+    def _tuplegetter(index: int, doc: str) -> property: ...
+else:
+    try:  # the C accessor collections.namedtuple uses for its fields
+        from _collections import _tuplegetter
+    except ImportError:  # another interpreter: a property does the same, a little slower
+        def _tuplegetter(index: int, doc: str):
+            return property(itemgetter(index), doc=doc)
 
 _set = object.__setattr__
 
@@ -160,7 +163,7 @@ def _record(cls: Any, frozen: bool) -> Any:
     cls.__record_factories__ = factories
     cls.__record_shown__ = tuple(n for n in names if n not in hidden)
     cls.__record_compared__ = tuple(n for n in names if n not in uncompared)
-    cls.__match_args__ = tuple(names)
+    cls.__match_args__ = tuple(names)  # type: ignore[misc]  # read-only to mypy; set per class as dataclass does
     cls.__init__ = _init_for(cls, tuple(names), defaults, factories)
     for method in (__eq__, __repr__) + ((__setattr__, __delattr__) if frozen else ()):
         if method.__name__ not in cls.__dict__:

@@ -92,7 +92,7 @@ class ItemState:
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise ValueError(f"{key} must be a whole number >= 0, not {v!r}")
             ints[key] = v
-        dates = {}
+        dates: dict[str, date | None] = {}
         for key in ("due", "last"):
             v = d.get(key)
             if v is None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from engine.messages import Twin
 
@@ -59,7 +59,7 @@ _COLON = Twin(": ", "：")  # between the place and the reason
 class CatalogueError(ValueError):
     """One problem with a catalogue file: the file, the entry (section, index, id) and field, and why."""
 
-    def __init__(self, path: str, reason_en: str, reason_zh: str, *, section: str = "", index: int | None = None,
+    def __init__(self, path: Path | str, reason_en: str, reason_zh: str, *, section: str = "", index: int | None = None,
                  entry_id: str = "", field: str = "") -> None:
         self.path, self.section, self.index, self.entry_id, self.field = str(path), section, index, entry_id, field
         self.reason_en, self.reason_zh = reason_en, reason_zh
@@ -174,7 +174,7 @@ class _Entry:
     def __init__(self, path: str, section: str, index: int, raw: Any, user: bool, known: list[dict]) -> None:
         self.path, self.section, self.index, self.user, self.known = path, section, index, user, known
         self.raw = raw
-        self.id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else ""
+        self.id: str = raw["id"] if isinstance(raw, dict) and isinstance(raw.get("id"), str) else ""
         if _control(self.id or ""):
             self.id = ""
 
@@ -417,8 +417,8 @@ def _check_dense(entry: _Entry, e: dict, peaks: dict[str, float]) -> None:
                                  "请给稠密峰值（它的一半）")
     order = [p for p in ("fp32", "fp16", "fp8", "fp4") if p in peaks or (p == "fp16" and "bf16" in peaks)]
     for lower, higher in zip(order, order[1:]):
-        a = peaks.get(lower) if lower != "fp16" else min(v for k, v in peaks.items() if k in ("fp16", "bf16"))
-        b = peaks.get(higher) if higher != "fp16" else max(v for k, v in peaks.items() if k in ("fp16", "bf16"))
+        a = peaks[lower] if lower != "fp16" else min(v for k, v in peaks.items() if k in ("fp16", "bf16"))
+        b = peaks[higher] if higher != "fp16" else max(v for k, v in peaks.items() if k in ("fp16", "bf16"))
         if a > b:
             field = PEAK_FIELDS[higher if higher != "fp16" else ("bf16" if "bf16" in peaks else "fp16")]
             raise entry.fail(field, f"a {lower} peak of {a:g} TFLOPS above the {higher} one ({b:g}): a lower precision "
@@ -459,7 +459,7 @@ def parse_toml(path: Path | str, *, text: str | None = None) -> dict:
 
 
 def validate(doc: Any, path: Path | str, *, user: bool = False, sections: Iterable[str] | None = None,
-             known: list[dict] = ()) -> dict[str, list]:
+             known: Sequence[dict] = ()) -> dict[str, list]:
     """The validated entries of a parsed document, section by section (raises the first CatalogueError).
 
     ``user``: a user's file (``<saves>/catalogue/``: accelerators and models only, at most MAX_USER_ENTRIES,

@@ -42,7 +42,7 @@ def step_drills(steps: Sequence[str | None], qualities: Sequence[int], on: date)
     """The single templates to practise alone after a chain answer on ``on``: each failed step's template
     (``steps``: the bank's template of each step, None where there is none), due the next day."""
     nxt = on + timedelta(days=1)
-    return {steps[k]: nxt for k in failed_steps(qualities) if k < len(steps) and steps[k] is not None}
+    return {step: nxt for k in failed_steps(qualities) if k < len(steps) and (step := steps[k]) is not None}
 
 
 def passed_once(states: Mapping[str, object], recent: Mapping[str, Sequence[int]]) -> set[str]:
