@@ -261,6 +261,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
         if first:
             qualifier, t = first.group(0).strip().rstrip(":：").strip(), t[first.end():]
         else:
+            assert qualified is not None  # the test above: no ``first``, so ``qualified`` matched
             qualifier = t[qualified.start():].strip()
             t = t[:qualified.start()].rstrip()
         if not per_gpu:  # a total (or a rate, a ratio) read as a per-GPU figure would be graded against the wrong thing
@@ -565,12 +566,13 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     for sym, u in zip(reversed(slots), reversed(combo)):
         if u.note:
             notes.append(unit_note(sym, u.note))
-    for i, m in enumerate(typed_suffixes):
-        factor = _factor(COUNT_SUFFIXES[m.group(2)])
+    for i, written in enumerate(typed_suffixes):
+        factor = _factor(COUNT_SUFFIXES[written.group(2)])
         if i in based and not counts:
-            notes.append(say("note.suffix_base", typed=m.group(0), number=m.group(1), factor=factor, unit=KINDS[kind]))
+            notes.append(say("note.suffix_base", typed=written.group(0), number=written.group(1), factor=factor,
+                             unit=KINDS[kind]))
         else:
-            notes.append(say("note.suffix_number", typed=m.group(0), number=m.group(1), factor=factor))
+            notes.append(say("note.suffix_number", typed=written.group(0), number=written.group(1), factor=factor))
     if implied:
         notes.append(say("note.flop_implied"))
     alt = None

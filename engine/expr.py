@@ -83,7 +83,7 @@ class Call(NamedTuple):
 
 
 Node = Union[Num, Var, Neg, Bin, Call]
-Value = Union[float, Sequence[float]]
+Value = Union[float, list[float], tuple[float, ...]]
 
 FUNCTIONS = frozenset({"ceil", "floor", "min", "max", "sum", "len"})
 
@@ -206,13 +206,13 @@ def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str],
     count[0] += 1
     if count[0] > MAX_NODES or depth > MAX_DEPTH * 2:
         raise ExprError("expr.complicated")
-    kind = type(node)  # ast.parse makes no subclasses of its node types: one lookup, not a chain of isinstance
-    if kind is ast.BinOp:
+    # ast.parse makes no subclasses of its node types: a type test, not a chain of isinstance
+    if type(node) is ast.BinOp:
         op = _OPS.get(type(node.op))
         if op is not None:
             return _tuple_new(Bin, (op, _convert(node.left, names, functions, count, depth + 1),
                                     _convert(node.right, names, functions, count, depth + 1)))
-    elif kind is ast.Constant:
+    elif type(node) is ast.Constant:
         v = node.value
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise ExprError("expr.not_a_number", value=v)
@@ -223,13 +223,13 @@ def _convert(node: ast.AST, names: Mapping[str, str], functions: frozenset[str],
         if not math.isfinite(f):
             raise ExprError("expr.number_too_large")
         return _tuple_new(Num, (f, repr(v) if isinstance(v, float) else str(v)))
-    elif kind is ast.Name:
+    elif type(node) is ast.Name:
         if node.id in names:
             return _tuple_new(Var, (names[node.id],))
         if not names:
             raise ExprError("expr.unknown_word", name=node.id)
         raise ExprError("expr.unknown_name", name=node.id, known=", ".join(sorted(set(names))))
-    elif kind is ast.UnaryOp and isinstance(node.op, (ast.USub, ast.UAdd)):
+    elif type(node) is ast.UnaryOp and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _convert(node.operand, names, functions, count, depth + 1)
         return _tuple_new(Neg, (inner,)) if isinstance(node.op, ast.USub) else inner
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
@@ -440,7 +440,7 @@ def _evalq_each(node: Node, envs, varying):
             left = [left] * len(envs)
         if not isinstance(right, list):
             right = [right] * len(envs)
-        out = []
+        out: list[tuple[float, tuple[int, ...]] | ExprError] = []
         for a, b in zip(left, right):  # _binq_or_error, inlined: this loop is most of the work
             if isinstance(a, ExprError):
                 out.append(a)
@@ -481,7 +481,7 @@ _PLAIN = PLAIN
 
 
 def _dim_said(d: tuple[int, ...]):
-    text = dim_text(d)  # type: ignore[arg-type]
+    text = dim_text(d)
     return Twin(text, text) if text else say("dim.plain")
 
 

@@ -260,7 +260,8 @@ class Checker:
         if proc is not None:
             for stream in (proc.stdin, proc.stdout):
                 try:
-                    stream.close()
+                    if stream is not None:  # (never: _start opens both as pipes)
+                        stream.close()
                 except OSError:
                     pass
 
@@ -270,10 +271,11 @@ class Checker:
         with self._lock:
             if self._closed:
                 raise Undecided(say("symbolic.stopped"))
-            if self._proc is None or self._proc.poll() is not None:
-                self._start()
+            proc = self._proc
+            if proc is None or proc.poll() is not None:
+                proc = self._start()
             try:
-                _write(self._proc.stdin, (a, b))
+                _write(proc.stdin, (a, b))
             except (OSError, ValueError):
                 self._kill()
                 raise Undecided(say("symbolic.failed")) from None

@@ -91,7 +91,7 @@ FORMULAS: Mapping[str, Formula]  # name -> formula, read-only, in that order (th
 def __getattr__(name: str):
     """``CATALOGUE`` and ``FORMULAS``, made when first read: the first problem needs one topic module, not all."""
     if name == "CATALOGUE":
-        value = registry.catalogue()
+        value: tuple[Formula, ...] | Mapping[str, Formula] = registry.catalogue()
     elif name == "FORMULAS":
         value = registry.by_name()
     else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import field
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Mapping, overload
 
 from engine.records import NamedTuple, frozen
 
@@ -245,7 +245,7 @@ class Derivation(NamedTuple):
     shown: Mapping[str, str]  # how each input, part and the result reads (Formula.shown_values)
     plain: bool  # every quiet convention at its default: the parts, via and the formula's own teaching are said
     parts: tuple[tuple[str, Part], ...]  # "  X = written = substituted = result" and its part (for its label)
-    core: tuple[str, str, str]  # Formula.solution: formula, substitution, result
+    core: tuple[str, ...]  # Formula.solution: formula, substitution, result
     via: str | None  # the substitution grouped by the parts, when said
 
 
@@ -351,6 +351,11 @@ class Formula:
     def defaults(self) -> dict[str, float]:
         """Inputs that may be omitted, with the value used then (base units)."""
         return {i.name: i.default_value for i in self.inputs if i.has_default}
+
+    @overload
+    def with_defaults(self, values: dict[str, ex.Value]) -> dict[str, ex.Value]: ...
+    @overload
+    def with_defaults(self, values: Mapping[str, ex.Value]) -> Mapping[str, ex.Value]: ...
 
     def with_defaults(self, values: Mapping[str, ex.Value]) -> Mapping[str, ex.Value]:
         """``values`` with every omitted input that has a default filled in (the same mapping when none is)."""

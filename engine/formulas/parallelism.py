@@ -39,6 +39,7 @@ def _zero_parallel(stage: int) -> Formula:
     kept_zh = {1: "bf16 权重和梯度，每个参数 2 B + 2 B", 2: "bf16 权重，每个参数 2 B"}
     split_en = {1: "fp32 AdamW states, 12 B", 2: "bf16 gradients and fp32 AdamW states, 2 B + 12 B"}
     split_zh = {1: "fp32 AdamW 状态，每个参数 12 B", 2: "bf16 梯度和 fp32 AdamW 状态，每个参数 2 B + 12 B"}
+    parts: tuple[Part, ...]
     if stage == 3:
         parts = (slice_part,
                  Part("state", "16Φ_slice", "16*slice", "bytes", "the slice's whole training state, 16 B per parameter",
