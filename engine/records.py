@@ -26,7 +26,7 @@ class body's methods) compiling nothing.  Type checkers are shown ``typing.Named
 
 from __future__ import annotations
 
-from dataclasses import MISSING, Field, FrozenInstanceError
+from dataclasses import MISSING, Field, FrozenInstanceError, field
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeVar, dataclass_transform
 
@@ -106,13 +106,13 @@ def __delattr__(self, name):
 _Record = TypeVar("_Record", bound=type)
 
 
-@dataclass_transform(frozen_default=True, field_specifiers=(Field,))
+@dataclass_transform(frozen_default=True, field_specifiers=(Field, field))
 def frozen(cls: _Record) -> _Record:
     """The class ``cls`` made an immutable record (see the module docstring)."""
     return _record(cls, frozen=True)
 
 
-@dataclass_transform(field_specifiers=(Field,))
+@dataclass_transform(field_specifiers=(Field, field))
 def mutable(cls: _Record) -> _Record:
     """The class ``cls`` made a record whose fields can be assigned (``@dataclass``): unhashable."""
     return _record(cls, frozen=False)

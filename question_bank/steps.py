@@ -120,6 +120,7 @@ class _Derived:
     other (the figures and formula lines are the same in both)."""
 
     __slots__ = ("f", "inputs", "extras", "shown", "_made")
+    _made: formulas.Derivation | None
 
     def __init__(self, f: formulas.Formula, inputs: dict, extras: dict, shown: Mapping[str, str]) -> None:
         self.f, self.inputs, self.extras, self.shown, self._made = f, inputs, extras, shown, None
@@ -161,6 +162,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
                  chosen: Mapping[str, str] | None = None, refused: set[str] | None = None,
                  used: set[str] | None = None, worlds: tuple[World, ...] = ()) -> Step:
     """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
+    assert ask.formula is not None  # a number ask is one with a formula (Ask.kind)
     f = formulas.get(ask.formula)
     # a quiet convention is the default unless the ask names it: a given value of the same name
     # (a weights_bytes' bytes_per_param) is not the convention
@@ -168,16 +170,16 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
                                                      if not f.input(n).quiet}
     inputs = {k: _resolve(v, steps) for k, v in raw.items()}
     for key in conventions:  # the learner's conventions (default: the seeds'), where the spec allows them
-        value = (chosen or {}).get(key, cs.BY_KEY[key].default)
-        sets = {n: v for n, v in cs.input_values(key, value).items()
+        setting = (chosen or {}).get(key, cs.BY_KEY[key].default)
+        sets = {n: v for n, v in cs.input_values(key, setting).items()
                 if n in f.input_names and f.input(n).quiet and n not in inputs}
         if not sets:
             continue
         if used is not None:
             used.add(key)
-        if value == cs.BY_KEY[key].default:
+        if setting == cs.BY_KEY[key].default:
             continue
-        if cs.applies(key, value, inputs, worlds):
+        if cs.applies(key, setting, inputs, worlds):
             inputs.update(sets)
         elif refused is not None:
             refused.add(key)

@@ -178,7 +178,7 @@ def fit(xs: Sequence[tuple[float, float, float]], ys: Sequence[int], steps: int 
             centre[k] = 0.0
     pulled = (1, 2, 3) if prior is None or not pull_intercept else (0, 1, 2, 3)
     held: set[int] = set()
-    w = centre
+    w: list[float] | None = centre
     for _ in range(4):
         w = _newton(data, w, centre, pulled, ridge, steps, held)
         if w is None:
@@ -348,7 +348,7 @@ def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | N
     return Models(overall, topics, reviews)
 
 
-def _xy(rows):
+def _xy(rows: Sequence[tuple[tuple, int]]) -> tuple[list[tuple[float, float, float]], list[int]]:
     rows = rows[-MAX_FIT:]
     return [x for x, _ in rows], [y for _, y in rows]
 
@@ -422,6 +422,7 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
                 state = review(state or ItemState(), quality, day, outlook.interview, load, outlook.reviews_per_day)
             states[item] = state
             if load is not None:
+                assert state.due is not None  # a review always sets the next due date
                 load[state.due] = load.get(state.due, 0) + 1
         day += timedelta(days=1)
     return index
