@@ -143,8 +143,8 @@ class Template:
                     with hw.using(hw.get(hardware) if hardware is not None else None) as chip, \
                             md.using(md.get(model) if model is not None else None) as mine:
                         spec = self.fn(rng)
-                    drew = chip is not None and chip.draws
-                    drew_model = mine is not None and mine.draws
+                    drew = chip is not None and chip.draws > 0
+                    drew_model = mine is not None and mine.draws > 0
                 problem = build_problem(self, int(seed), spec, chosen_set, refused)
             finally:
                 _ACTIVE.reset(token)

@@ -117,11 +117,11 @@ def load(saves: Path) -> Loaded:
             files.append(UserFile(path, {}, e))
             continue
         for section, items in entries.items():
-            for e in items:
-                taken[e["id"]] = str(path)
+            for entry in items:
+                taken[entry["id"]] = str(path)
         files.append(UserFile(path, entries, None))
-        for e in entries.get("accelerators", []):
-            hardware.USER[e["id"]] = hardware.gpu_from_entry(e, origin=str(path))
-        for e in entries.get("models", []):
-            models.USER[e["id"]] = models.model_from_entry(e, origin=str(path))
+        for entry in entries.get("accelerators", []):
+            hardware.USER[entry["id"]] = hardware.gpu_from_entry(entry, origin=str(path))
+        for entry in entries.get("models", []):
+            models.USER[entry["id"]] = models.model_from_entry(entry, origin=str(path))
     return Loaded(tuple(files))

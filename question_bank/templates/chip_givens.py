@@ -48,7 +48,9 @@ def an(name: str, cap: bool = False) -> str:
     is spoken.  A number by its leading group of thousands: eight…, eighty…, eight hundred…, eleven, eighteen."""
     token = name.split()[0].split("-")[0]
     if token[:1].isdigit():
-        lead = int(re.match(r"[\d,]*", token).group().replace(",", ""))
+        digits = re.match(r"[\d,]*", token)
+        assert digits is not None  # "*" matches an empty start too
+        lead = int(digits.group().replace(",", ""))
         while lead >= 1000:
             lead //= 1000
         vowel = str(lead)[0] == "8" or lead in (11, 18)

@@ -14,7 +14,7 @@ from engine import formulas
 from engine.units import fmt_quantity
 
 from .. import hardware, kit, models, ranges
-from ..spec import Ask, Ref, Spec, World, given
+from ..spec import Ask, Given, Ref, Spec, World, given
 from ..template import template
 from .chip_givens import an
 from .model_params import nominal_phi, phi_text
@@ -40,7 +40,7 @@ def _tokens_text(d: float) -> str:
     return f"{d / 1e12:g}T"
 
 
-def _price_given(price: float) -> tuple:
+def _price_given(price: float) -> Given:
     return given("price_per_gpu_hour", "Price per GPU-hour", "每 GPU 小时价格", price, "usd_per_gpu_hour", "$/GPU-h")
 
 
@@ -164,6 +164,7 @@ def training_energy(rng):
     gpu = hardware.get(rng.choice(("h100_sxm", "h200", "b200")))
     gpu_hours = rng.choice((0.5, 1.2, 2.5, 7.0, 30.84)) * 1e6
     pue, where_en, where_zh = _pue(rng)
+    assert gpu.tdp is not None  # each chip drawn here lists its TDP
     power = float(gpu.tdp)
     meta = gpu_hours == 30.84e6
     what_en = "Llama 3.1 405B's pre-training took 30.84 M H100 GPU-hours (Meta, 2024); a run of that size" if meta \
@@ -196,6 +197,7 @@ def joules_per_token(rng):
     per_gpu = rng.choice((1500, 2000, 2500, 3000, 4000)) * (2 if gpu.key == "b200" else 1)
     tps = float(n * per_gpu)
     pue, where_en, where_zh = _pue(rng)
+    assert gpu.tdp is not None  # each chip drawn here lists its TDP
     power = float(gpu.tdp)
     return Spec(
         givens=(given("power_w", "Power per GPU", "单卡功耗", power, "power", "W"),
@@ -223,6 +225,7 @@ def training_energy_chain(rng):
     gpu = hardware.get(rng.choice(("h100_sxm", "h200", "b200")))
     mfu = rng.choice(MFUS)
     pue, where_en, where_zh = _pue(rng)
+    assert gpu.tdp is not None  # each chip drawn here lists its TDP
     peak, power = gpu.peak("bf16"), float(gpu.tdp)
     return Spec(
         scenario_en=f"{an(phi_text(phi), cap=True)}-parameter dense model is trained on "

@@ -146,6 +146,7 @@ def _layout_reasoning(rules: LayoutRules) -> tuple[tuple[str, ...], tuple[str, .
     """How a strong candidate picks the layout (ZeRO-1): the optimizer share 12Φ/N does not depend on the layout,
     so TP·PP must make the replicated 4Φ/(TP·PP) fit the rest; TP fills a node, then the smallest PP, DP = the rest."""
     chosen = rules.preferred()
+    assert chosen is not None  # _layout_setup drew rules some layout meets
     tp, pp, dp = chosen
     n, phi, budget = rules.n_gpus, rules.phi, rules.budget_bytes
     opt, room = 12 * phi / n, budget - 12 * phi / n

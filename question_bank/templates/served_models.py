@@ -82,7 +82,7 @@ def devices(gpu: GPU, need: float) -> int:
 
 
 def node_givens(gpu: GPU, n: int, dtype: str | None = None) -> tuple[Given, ...]:
-    out = (given("gpu", "GPU", "GPU", gpu.name if n == 1 else f"{n} × {gpu.name} (tensor parallel)",
+    out: tuple[Given, ...] = (given("gpu", "GPU", "GPU", gpu.name if n == 1 else f"{n} × {gpu.name} (tensor parallel)",
                  value_zh=gpu.name if n == 1 else f"{n} × {gpu.name}（张量并行）"),
            kit.chip(gpu, "memory", times=n,
                           label=("Memory (all GPUs)", "显存（全部 GPU）") if n > 1 else None),

@@ -195,7 +195,9 @@ def _ring_hide_setup(rng) -> dict:
             cp, beta = rng.choice((8, 16)), rng.choice((50e9, 100e9) if gpu.key == "b200" else (50e9,))
             alpha = rng.choice((5e-6, 10e-6))
         else:  # the ring stays in one NVLink node
-            cp, beta, alpha = rng.choice((2, 4, 8)), hardware.nvlink_of(gpu).one_way, rng.choice((2e-6, 3e-6))
+            nvlink = hardware.nvlink_of(gpu)
+            assert nvlink is not None  # the ring's GPUs are NVLink parts
+            cp, beta, alpha = rng.choice((2, 4, 8)), nvlink.one_way, rng.choice((2e-6, 3e-6))
         seq = rng.choice([s for s in _SEQS if s <= m.max_seq])
         eff = rng.choice((0.4, 0.5, 0.6))
         c = seq // cp

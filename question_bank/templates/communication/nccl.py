@@ -63,7 +63,9 @@ def busbw_given(rng):
 def nccl_chain(rng):
     if rng.random() < 0.5:  # one NVLink node, or several nodes over one NDR port per GPU
         gpu = rng.choice([g for g in hardware.GPUS if hardware.nvlink_of(g)])
-        link, n, where_en, where_zh = hardware.nvlink_of(gpu), 8, "one 8-GPU node", "单个 8 卡节点"
+        nvlink = hardware.nvlink_of(gpu)
+        assert nvlink is not None  # chosen for its NVLink
+        link, n, where_en, where_zh = nvlink, 8, "one 8-GPU node", "单个 8 卡节点"
     else:
         gpu = rng.choice([g for g in hardware.GPUS if g.key in ("h100_sxm", "h200")])
         link, n = hardware.IB_NDR, rng.choice((16, 32, 64))

@@ -105,7 +105,9 @@ def fabric_chain(rng):
           source="sergeev2018")
 def hierarchical_allreduce(rng):
     gpu = rng.choice([g for g in hardware.GPUS if g.key in ("h100_sxm", "h200", "b200")])
-    intra, inter = hardware.nvlink_of(gpu).one_way, rng.choice(NIC_GBS)
+    nvlink = hardware.nvlink_of(gpu)
+    assert nvlink is not None  # each of these GPUs sits in an NVLink node
+    intra, inter = nvlink.one_way, rng.choice(NIC_GBS)
     nodes, size = rng.choice((4, 8, 16, 32, 64)), rng.choice((2, 4, 8, 14, 16, 28)) * 1e9
     inputs = {"m": size, "gpus_per_node": 8, "n_nodes": nodes, "intra_bandwidth": intra, "inter_bandwidth": inter,
               "overlap": 0}

@@ -11,7 +11,7 @@ from engine.choices import Choice
 from engine.units import fmt_quantity
 
 from ... import models
-from ...spec import Ask, Ref, Spec, World, given
+from ...spec import Ask, Given, Ref, Spec, World, given
 from ...template import template
 from ..model_params import cap, unit_for
 
@@ -62,7 +62,7 @@ def _act_setup(rng, *, gated_ok: bool = True):
     s = rng.choice([s for s in SEQ_LENS if s <= model.context])
     b = rng.choice([b for b in MICRO_BATCHES if s * b <= 16384])
     inputs = {"s": s, "b": b, "h": model.d_model, "a": model.n_heads}
-    givens = (given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
+    givens: tuple[Given, ...] = (given("s", "Sequence length s", "序列长度 s", s), given("b", "Micro-batch size b", "微批次大小 b", b),
               given("h", "Hidden size h", "隐藏维度 h", model.d_model),
               given("a", "Attention heads a", "注意力头数 a", model.n_heads))
     if model.gated:

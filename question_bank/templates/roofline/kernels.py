@@ -204,7 +204,7 @@ def gemm_intensity_square(rng):
     n = rng.choice((64, 128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 5120, 6144, 8192, 12288, 16384, 32768))
     dtype = rng.choice(("fp32", "bf16", "fp16", "fp8"))
     bpe = DTYPE_BYTES[dtype]
-    short, numbers = {4: ("N/6", f"{n} / 6"), 2: ("N/3", f"{n} / 3"), 1: ("2N/3", f"2 × {n} / 3")}[bpe]
+    short, numbers = {4.0: ("N/6", f"{n} / 6"), 2.0: ("N/3", f"{n} / 3"), 1.0: ("2N/3", f"2 × {n} / 3")}[bpe]
     closed = f"2N³ / ({bpe:g} · 3N²) = {short} = {numbers} = {fmt_number(gemm_i(n, n, n, bpe))} FLOP/B"
     return Spec(
         givens=(given("n", "N", "N", n), dtype_given(dtype),
