@@ -26,7 +26,7 @@ from datetime import date, datetime, timedelta, timezone
 from datetime import time as day_time
 
 from engine import session as se
-from engine.schedule import chains, fsrs_bridge, interleave, pace, readiness
+from engine.schedule import chains, fsrs_bridge, pace, readiness
 from engine.sm2 import ItemState
 from question_bank import drills, registry
 
@@ -86,7 +86,7 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
         due = [c for c in s.cards if c.kind == "due"]
         loads[today] = len(due)
         neighbours += max(0, len(due) - 1)
-        same += interleave.same_topic_neighbours(due, lambda c: c.topic)
+        same += sum(1 for a, b in zip(due, due[1:]) if a.topic == b.topic)  # neighbours sharing a topic
         when = datetime.combine(today, day_time(9), timezone.utc)
         redrills: dict[str, int] = {}
         while not s.done:

@@ -111,7 +111,6 @@ CHOOSABLE: tuple[Choosable, ...] = (
                "环在每条 ICI 链路上双向同时传输，每个方向各传一半数据（JAX scaling book 的算法）；β 是一条链路的单向带宽。")}),
 )
 BY_KEY: dict[str, Choosable] = {c.key: c for c in CHOOSABLE}
-RING_MIN_N = 8  # dropping (N−1)/N is a convention from N = 8 on (engine.formulas.conventions, "large_n")
 
 
 class ConventionError(ValueError):

@@ -467,11 +467,6 @@ def cite(*citations: str, lang: str = "en") -> str:
     return Twin("; ", "；").text(lang).join(name(k, lang) for k in seen)
 
 
-def has_code(text: str) -> bool:
-    """True when ``text`` shows an internal seed code or the cheat-sheet's table by its internal name."""
-    return "R§" in text or "C§" in text or "cheat-sheet table" in text.lower()
-
-
 def listing(lang: str = "en") -> list[tuple[str, str, str]]:
     """Every source once: (readable name, what it is, where to find it)."""
     return [(s.name(lang), s.about(lang), s.where) for s in SOURCES.values()]

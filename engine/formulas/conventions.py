@@ -192,11 +192,12 @@ def choices(group: str) -> tuple[Choice, ...]:
 # The conditions under which a row is a convention rather than a mistake.  Each reads the formula's inputs as the
 # problem evaluates them and the facts of its world (question_bank.spec.World; an empty tuple when it has none).
 Condition = Callable[[Mapping[str, Any], tuple[Any, ...]], bool]
+RING_MIN_N = 8  # dropping (N−1)/N is a convention from a ring of this many ranks on ("large_n")
 
 
 def _large_n(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
-    # a ring of 8 or more, or a problem whose own convention already drops the factor (it says "large n")
-    return float(values.get("n", 0)) >= 8 or values.get("ring_factor") == 0
+    # a ring of RING_MIN_N or more, or a problem whose own convention already drops the factor (it says "large n")
+    return float(values.get("n", 0)) >= RING_MIN_N or values.get("ring_factor") == 0
 
 
 def _torus(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:

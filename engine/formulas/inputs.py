@@ -14,7 +14,7 @@ so that no card or worked solution changes its words.
 from __future__ import annotations
 
 from . import conventions
-from .core import Choice, Input
+from .core import Input
 
 # ---------------------------------------------------------------- model shape
 PHI = Input("phi", "count", "parameter count (70B = 7e10)", "", "参数量（70B = 7e10）")
@@ -161,10 +161,6 @@ def _convention(group: str, enumeration: bool = True) -> dict:
     return {"default": own.key, "choices": conventions.choices(group), "convention": group}
 
 
-# the ring factor as a plain enumeration, without who uses which (drill calc's toy formulas in the tests)
-RING_FACTOR = Input("ring_factor", "count", "ring factor: the exact (n−1)/n, or 1 as for large n", "",
-                    "环形因子：精确的 (n−1)/n，或 n 很大时取 1", default="exact",
-                    choices=tuple(Choice(c.key, c.value, c.counts, c.counts_zh) for c in conventions.rows("ring_factor")))
 RECIPE = Input("recipe", "count", "mixed-precision recipe: bytes per parameter of the training state", "recipe",
                "混合精度方案：训练状态每个参数的字节数", quiet=True, **_convention("zero_recipe"))
 

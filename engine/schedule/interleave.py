@@ -50,16 +50,3 @@ def interleave(items: Sequence[T], topic: Callable[[T], str], overdue: Callable[
             left[t] -= 1
             previous = t
     return out
-
-
-def same_topic_neighbours(items: Sequence[T], topic: Callable[[T], str]) -> int:
-    """How many neighbouring pairs of ``items`` share a topic."""
-    return sum(1 for a, b in zip(items, items[1:]) if topic(a) == topic(b))
-
-
-def fewest_same_topic_neighbours(topics: Sequence[str]) -> int:
-    """The fewest neighbouring pairs sharing a topic any order of ``topics`` has: ``max(0, 2m - n - 1)``."""
-    if not topics:
-        return 0
-    m = max(topics.count(t) for t in set(topics))
-    return max(0, 2 * m - len(topics) - 1)

@@ -37,12 +37,6 @@ class Pace(NamedTuple):
         """Does a daily limit of ``new_per_day`` meet every item left within the planned days?"""
         return self.left == 0 or new_per_day >= self.per_day
 
-    def met_by(self, new_per_day: int) -> int | None:
-        """The day (today = 1) the items left are all met at ``new_per_day`` a day; None if never (0 a day)."""
-        if self.left == 0:
-            return 0
-        return math.ceil(self.left / new_per_day) if new_per_day > 0 else None
-
 
 def planned_days(days_left: int) -> int:
     """The days in which new items are met: two thirds of ``days_left`` rounded up, at least 1."""

@@ -65,7 +65,7 @@ import operator
 import random
 from bisect import bisect_left
 from datetime import date, timedelta
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from engine.records import NamedTuple
 
@@ -103,13 +103,6 @@ class Answer(NamedTuple):
     item: str
     topic: str
     passed: bool
-
-
-def answers_of(rows: Iterable[Mapping]) -> list[Answer]:
-    """The answers readiness counts among review rows (oldest first): every whole answer (``step`` None) and
-    each step asked in a mock (a mock asks a chain's steps as questions of their own); passed = quality >= 3."""
-    return [Answer(date.fromisoformat(r["date"]), r["item"], r["topic"], r["quality"] >= PASS) for r in rows
-            if r.get("step") is None or r.get("mode") == "mock"]
 
 
 def in_order(answers: Sequence[Answer]) -> Sequence[Answer]:
@@ -602,7 +595,9 @@ def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | 
 
 
 def answers_of_digest(d) -> list[Answer]:
-    """:func:`answers_of` from an ``engine.stats.Digest`` (the columns of the log, read quickly)."""
+    """The answers readiness counts in an ``engine.stats.Digest`` (the columns of the log, read quickly), oldest
+    first: every whole answer (``step`` None) and each step asked in a mock (a mock asks a chain's steps as
+    questions of their own); passed = quality >= 3."""
     days: dict[str, date] = {}
     out = []
     for day, item, topic, step, quality, mode in zip(d.date, d.item, d.topic, d.step, d.quality, d.mode):

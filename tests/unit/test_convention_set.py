@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from drill import cli
 from engine import convention_set as cs
+from engine.formulas import conventions
 from engine.storage import Profile
 from engine.storage.validation import document_problem, row_problem
 from question_bank import registry
@@ -86,7 +87,7 @@ def test_ring_factor_approx_only_from_8_ranks():
     for seed in range(60):
         p = t.generate(seed, conventions={"ring_factor": "approx"})
         n = p.steps[0].inputs["n"]
-        if n < cs.RING_MIN_N:
+        if n < conventions.RING_MIN_N:
             small = small or p
         else:
             large = large or p

@@ -9,7 +9,7 @@ import pytest
 
 from drill.cli import main
 from engine import formulas
-from engine.formulas import CATALOGUE, Formula, FormulaError, inputs, registry
+from engine.formulas import CATALOGUE, Choice, Formula, FormulaError, Input, conventions, inputs, registry
 from tests import source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,9 +98,15 @@ def test_no_python_source_is_over_1000_lines():
 
 # --------------------------------------------------------------------------- enumerations, defaults, ranges
 
+# the ring factor as a plain enumeration, without who uses which (drill calc's toy formula below)
+RING_FACTOR = Input("ring_factor", "count", "ring factor: the exact (n−1)/n, or 1 as for large n", "",
+                    "环形因子：精确的 (n−1)/n，或 n 很大时取 1", default="exact",
+                    choices=tuple(Choice(c.key, c.value, c.counts, c.counts_zh) for c in conventions.rows("ring_factor")))
+
+
 def _toy() -> Formula:
     """A formula with an enumeration and a numeric default, built only from declarations."""
-    return Formula("toy_ring", (inputs.MESSAGE_BYTES.as_("m", "M"), inputs.N_RANKS, inputs.RING_FACTOR,
+    return Formula("toy_ring", (inputs.MESSAGE_BYTES.as_("m", "M"), inputs.N_RANKS, RING_FACTOR,
                                 inputs.BYTES_PER_PARAM._replace(default=16.0)),
                    "m*((n-1)/n*ring_factor + (1 - ring_factor))*bytes_per_param", "bytes",
                    "a toy formula exercising convention inputs", "test")
@@ -145,7 +151,7 @@ def test_a_default_that_is_not_a_choice_is_a_bug():
 
 def test_recipe_choices_are_the_megatron_table():
     assert [(c.key, c.value) for c in inputs.RECIPE.choices] == [("16", 16), ("18", 18), ("20", 20)]
-    assert inputs.RECIPE.default_value == 16 and inputs.RING_FACTOR.default_value == 1
+    assert inputs.RECIPE.default_value == 16 and RING_FACTOR.default_value == 1
 
 
 def test_drill_calc_round_trips_an_enumeration_and_a_default(capsys, monkeypatch):

@@ -15,6 +15,7 @@ from engine import session as se
 from engine.schedule import chains, fsrs_bridge, interleave, pace, readiness, stretch
 from engine.sm2 import ItemState, review
 from question_bank import drills, registry
+from tests.reference import answers_of, fewest_same_topic_neighbours, same_topic_neighbours
 
 DAY0 = date(2027, 5, 3)
 CATALOG = [(t.id, t.topic) for t in registry.all_templates()]
@@ -26,7 +27,7 @@ IS_CHAIN = {t.id: t.is_chain for t in registry.all_templates()}.__getitem__
 def test_the_pace_of_the_issue_adds_up():
     p = pace.pace(122, 7)
     assert (p.left, p.days_left, p.done_by, p.per_day) == (122, 7, 5, 25)
-    assert p.fits(25) and not p.fits(24) and p.met_by(25) == 5 and p.met_by(0) is None
+    assert p.fits(25) and not p.fits(24)
     assert pace.pace(5, 1) == pace.Pace(5, 1, 1, 5)  # an interview tomorrow: everything today
     assert pace.pace(0, 9) == pace.Pace(0, 9, 0, 0) and pace.pace(0, 9).fits(0)  # nothing left, 0 a day is fine
     with pytest.raises(ValueError):
@@ -70,7 +71,7 @@ def test_interleaving_keeps_every_item_and_the_most_overdue_first(items):
 def test_within_a_day_of_due_topics_alternate_as_much_as_the_mix_allows(topics, rnd):
     items = [(t, rnd.choice((0, 1)), k) for k, t in enumerate(topics)]
     out = interleave.interleave(items, _topic, _overdue)
-    assert interleave.same_topic_neighbours(out, _topic) == interleave.fewest_same_topic_neighbours(topics)
+    assert same_topic_neighbours(out, _topic) == fewest_same_topic_neighbours(topics)
 
 
 # --------------------------------------------------------------------------- the final stretch
@@ -220,7 +221,7 @@ def test_zero_new_items_a_day_introduces_nothing_and_the_pace_says_so():
     assert states == {} and rows == []
     plan = se.plan_for({}, CATALOG, DAY0, 0, interview)
     assert plan.new_today == 0 and plan.left == len(CATALOG)
-    assert pace.pace(plan.left, plan.days_left).met_by(0) is None
+    assert not pace.pace(plan.left, plan.days_left).fits(0)
 
 
 def test_a_profile_with_five_thousand_reviews_builds_its_session_and_readiness():
@@ -417,7 +418,7 @@ def test_the_issues_nine_days_no_longer_pile_everything_onto_the_interview_day()
     for day, day_cards in cards.items():
         due = [i for i, k in day_cards if k == "due"]
         pairs += max(0, len(due) - 1)
-        same += interleave.same_topic_neighbours(due, topic.__getitem__)
+        same += same_topic_neighbours(due, topic.__getitem__)
     assert same <= 0.35 * pairs
 
 
@@ -436,7 +437,7 @@ def test_answers_and_fsrs_history_read_from_the_log_digest_as_from_the_rows():
                           state=state if sched and item == "a" else None, schedule=sched, mode=mode, step=step)
         rows.append(r)
     d = Digest.of_rows(rows)
-    assert readiness.answers_of_digest(d) == readiness.answers_of(rows)
-    assert [a.item for a in readiness.answers_of(rows)] == ["a", "a", "b", "c"]
+    assert readiness.answers_of_digest(d) == answers_of(rows)
+    assert [a.item for a in answers_of(rows)] == ["a", "a", "b", "c"]
     assert fsrs_bridge.history_of_digest(d) == fsrs_bridge.history_of(rows) == {
         "a": [(DAY0, 4)], "b": [(DAY0 + timedelta(days=3), 3)]}

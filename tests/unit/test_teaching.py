@@ -16,6 +16,7 @@ import pytest
 from engine import formulas, sources
 from question_bank import registry
 from tests import problems
+from tests.reference import has_code
 
 TEMPLATES = registry.all_templates()
 IDS = [t.id for t in TEMPLATES]
@@ -69,12 +70,12 @@ def _user_texts(p, lang: str) -> list[str]:
 @pytest.mark.parametrize("tid", IDS)
 def test_no_internal_source_code_in_user_text(tid):
     t = registry.get(tid)
-    assert not sources.has_code(t.title) and not sources.has_code(t.title_zh)
+    assert not has_code(t.title) and not has_code(t.title_zh)
     for p in problems.each(tid, problems.seeds()[:len(SEEDS)]):
         seed = p.seed
         for lang in ("en", "zh"):
             for text in _user_texts(p, lang):
-                assert not sources.has_code(text), f"seed {seed} ({lang}): {text!r}"
+                assert not has_code(text), f"seed {seed} ({lang}): {text!r}"
                 assert not UNFILLED.search(text), f"seed {seed} ({lang}): placeholder left in {text!r}"
 
 
@@ -82,9 +83,9 @@ def test_every_formula_and_template_cites_readable_sources():
     for f in formulas.CATALOGUE:
         for lang in ("en", "zh"):
             shown = f.readable_source(lang)
-            assert not sources.has_code(shown), (f.name, shown)
+            assert not has_code(shown), (f.name, shown)
         for m in f.misconceptions:
-            assert not sources.has_code(m.label) and not sources.has_code(m.label_zh), (f.name, m.key)
+            assert not has_code(m.label) and not has_code(m.label_zh), (f.name, m.key)
     for t in TEMPLATES:
         sources.cite(t.source)  # every code and key is known (KeyError otherwise)
 

@@ -1,0 +1,42 @@
+"""What the tests measure the product against, kept out of the product that never calls it.
+
+* :func:`answers_of`: readiness's answers read from review rows one by one, the reference the fast
+  reader of the log's columns (``engine.schedule.readiness.answers_of_digest``) must agree with;
+* :func:`same_topic_neighbours` and :func:`fewest_same_topic_neighbours`: how well a day's reviews are
+  interleaved (``engine.schedule.interleave``), and the best any order of their topics allows;
+* :func:`has_code`: whether a text shown to the learner leaks an internal seed code (``engine.sources``).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
+
+from engine.schedule.readiness import PASS, Answer
+
+T = TypeVar("T")
+
+
+def answers_of(rows: Iterable[Mapping]) -> list[Answer]:
+    """The answers readiness counts among review rows (oldest first): every whole answer (``step`` None) and
+    each step asked in a mock (a mock asks a chain's steps as questions of their own); passed = quality >= 3."""
+    return [Answer(date.fromisoformat(r["date"]), r["item"], r["topic"], r["quality"] >= PASS) for r in rows
+            if r.get("step") is None or r.get("mode") == "mock"]
+
+
+def same_topic_neighbours(items: Sequence[T], topic: Callable[[T], str]) -> int:
+    """How many neighbouring pairs of ``items`` share a topic."""
+    return sum(1 for a, b in zip(items, items[1:]) if topic(a) == topic(b))
+
+
+def fewest_same_topic_neighbours(topics: Sequence[str]) -> int:
+    """The fewest neighbouring pairs sharing a topic any order of ``topics`` has: ``max(0, 2m - n - 1)``."""
+    if not topics:
+        return 0
+    m = max(topics.count(t) for t in set(topics))
+    return max(0, 2 * m - len(topics) - 1)
+
+
+def has_code(text: str) -> bool:
+    """True when ``text`` shows an internal seed code or the cheat-sheet's table by its internal name."""
+    return "R§" in text or "C§" in text or "cheat-sheet table" in text.lower()
