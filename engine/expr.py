@@ -339,18 +339,6 @@ def _num(v) -> float:
 MAX_UNIT_POWER = 4  # (2 GB)^2 is B²; a unit to the 5th is not a whiteboard quantity
 
 
-def evaluate_quantity(node: Node, env: Mapping[str, tuple[float, tuple[int, ...]]]) -> tuple[float, tuple[int, ...]]:
-    """The value and dimension of ``node``; names are units with their (factor, dimension).
-
-    ``+``/``-`` need the same dimension, ``*``/``/`` combine them, ``^`` takes a plain
-    exponent and raises a unit only to a whole power.  Raises :class:`ExprError`.
-    """
-    v, d = _evalq(node, env)
-    if not math.isfinite(v):
-        raise ExprError("expr.result_not_finite")
-    return _check(v), d
-
-
 def _evalq(node: Node, env) -> tuple[float, tuple[int, ...]]:
     if isinstance(node, Num):
         return node.value, _PLAIN
@@ -392,11 +380,13 @@ def _binq(op: str, left: tuple[float, tuple[int, ...]], right: tuple[float, tupl
 
 def evaluate_quantities(node: Node, envs: Sequence[Mapping[str, tuple[float, tuple[int, ...]]]]
                         ) -> list[tuple[float, tuple[int, ...]] | ExprError]:
-    """:func:`evaluate_quantity` of ``node`` in each of ``envs`` (the readings of its units), in one walk of
-    the tree: each item is the value and dimension, or the :class:`ExprError` that env raises.
+    """The value and dimension of ``node`` in each of ``envs`` (the readings of its units: each name a unit with
+    its (factor, dimension)), in one walk of the tree: each item is the value and dimension, or the
+    :class:`ExprError` that env raises.
 
-    The same result as one :func:`evaluate_quantity` per env (the same value, or the same first error), at a
-    fraction of the cost: a subtree whose names read the same in every env is worked out once."""
+    ``+``/``-`` need the same dimension, ``*``/``/`` combine them, ``^`` takes a plain exponent and raises a
+    unit only to a whole power.  The same result as each env evaluated alone (the same value, or the same first
+    error), at a fraction of the cost: a subtree whose names read the same in every env is worked out once."""
     first = envs[0]
     varying = {k for e in envs[1:] for k in e.keys() | first.keys() if e.get(k, _MISSING) != first.get(k, _MISSING)}
     out = _evalq_each(node, envs, varying)

@@ -188,11 +188,6 @@ def replace(record, /, **changes):
     return record.__class__(**changes)
 
 
-def is_record(obj) -> bool:
-    """Is ``obj`` a record or a record class?"""
-    return hasattr(obj, "__record_fields__")
-
-
 # ---------------------------------------------------------------------------- named tuples
 _UNSET = object()  # a field not given yet
 

@@ -120,7 +120,6 @@ SEED_TABLE: tuple[SeedFigure, ...] = (
     SeedFigure("H100 SXM", 989 * TFLOPS, 3350 * GB, 295.2, "h100_sxm"),
     SeedFigure("B200", 2250 * TFLOPS, 8000 * GB, 281.3, "b200"),
 )
-SEED_SOURCE = "seed cheat-sheet C§5.2 (shared/seeds/002_9821af7750ba1ae9.txt, 模块五 table)"
 
 
 # --------------------------------------------------------------------------- #
@@ -149,10 +148,6 @@ class Link(NamedTuple):
         if self.family == "pcie":
             return f"双向合计 {figure}（x16）"
         return f"每端口 {figure}"
-
-    @property
-    def bidirectional(self) -> float:
-        return 2 * self.one_way
 
 
 

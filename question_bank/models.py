@@ -240,11 +240,6 @@ def get(key: str) -> Model:
     raise KeyError(f"unknown model {key!r} (one of {', '.join(g['BY_KEY'])})") from None
 
 
-def by_attention(kind: str) -> tuple[Model, ...]:
-    """Models whose attention is ``MHA``, ``GQA`` or ``MQA``."""
-    return tuple(m for m in _loaded()["MODELS"] if m.attention == kind)
-
-
 def pool(name: str) -> tuple[Model, ...]:
     """The built-in models that join the template pool ``name`` (their ``pools``), in file order."""
     return tuple(m for m in _loaded()["ALL"] if name in m.pools)

@@ -53,10 +53,6 @@ def get(range_id: str) -> Range:
         raise KeyError(f"unknown range {range_id!r} (one of {', '.join(table)})") from None
 
 
-def all_ranges() -> tuple[Range, ...]:
-    return tuple(_load().values())
-
-
 def draw(rng, range_id: str, sig: int = 2) -> float:
     """A value of the range drawn with ``rng`` (uniform in [low, high]), rounded to ``sig`` significant figures
     and kept inside the range; the range's value itself when low == high."""

@@ -427,10 +427,6 @@ class Formula:
         ]
 
     # ---------------------------------------------------------------- teaching
-    @property
-    def shown_symbol(self) -> str:
-        return self.result_symbol or self.name
-
     def meaning_in(self, lang: str = "en") -> str:
         return pick(lang, self.meaning, self.meaning_zh or None)
 

@@ -95,7 +95,7 @@ def test_attention_layouts_follow_real_head_counts():
     assert models.get("falcon_40b").attention == "GQA"  # the seed says MQA; the config has 8 KV heads
     assert models.get("falcon_7b").attention == "MQA"
     assert models.get("gpt3_175b").attention == "MHA"
-    assert {m.key for m in models.by_attention("MQA")} == {"falcon_7b"}
+    assert {m.key for m in models.MODELS if m.attention == "MQA"} == {"falcon_7b"}
 
 
 @pytest.mark.parametrize("model", [m for m in MODELS if m.llama_style], ids=lambda m: m.key)

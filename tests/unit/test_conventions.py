@@ -45,7 +45,7 @@ def test_the_defaults_leave_the_value_and_the_text_unchanged(f):
     assert f.evaluate(**example) == pytest.approx(plain, rel=1e-12)
     lines = f.worked(example)
     assert not any(i.shown + " = " in line and "default" in line for line in lines for i in f.inputs if i.quiet)
-    assert f.formula_text() == f"{f.shown_symbol} = {ex.render(f.plain_node, f.symbols)}"
+    assert f.formula_text() == f"{f.result_symbol or f.name} = {ex.render(f.plain_node, f.symbols)}"
 
 
 @settings(max_examples=40, deadline=None)
