@@ -420,7 +420,7 @@ class Session:
         will add before the interview - their first two reviews, a day and a week after they are met - so
         that the final stretch leaves room for them."""
         out: dict[date, int] = {}
-        if not self.plan.active:
+        if not self.plan.active or self.interview is None:  # (active: an interview date ahead)
             return out
         left, per_day = self.plan.left, self.plan.new_today
         day, n = self.today, min(fresh, left)
