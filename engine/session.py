@@ -469,10 +469,6 @@ class Session:
     def answered(self) -> int:
         return len(self._history)
 
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._history)
-
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
                today: date | None = None, hardware: str | None = None,

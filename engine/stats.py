@@ -445,12 +445,8 @@ def streaks(days: Iterable[date], today: date) -> tuple[int, int]:
     return current, longest
 
 
-def accuracy_trend(rows: Iterable[Mapping], window: int = TREND_WINDOW) -> list[float]:
-    """After each review, the share of the last ``window`` reviews that passed."""
-    return _trend([r.get("quality", 0) >= PASS_QUALITY for r in rows], window)
-
-
 def _trend(passes: list[bool], window: int) -> list[float]:
+    """After each review, the share of the last ``window`` reviews that passed."""
     out, total = [], 0
     for i, p in enumerate(passes):
         total += p
