@@ -1,5 +1,4 @@
-"""The attributes and methods that :class:`~engine.storage.profile.Profile`'s parts (opening, recording, reading)
-share: declared once here so a type checker reads each part on its own."""
+"""What Profile's parts (opening, recording, reading) share: its attributes and methods, declared for a type checker."""
 
 from __future__ import annotations
 
