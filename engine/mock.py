@@ -186,6 +186,7 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
         limit = DEFAULT_MINUTES * 60
     timed = not settings.by_questions
     if timed:
+        assert limit is not None  # set above whenever the mock is timed
         shortest = min(c.allowance for c in pool)
         # at most half the time each, so a mock is several questions (unless none is that short)
         pool = [c for c in pool if c.allowance <= limit / 2] or [c for c in pool if c.allowance <= limit]
@@ -211,7 +212,7 @@ def plan_mock(settings: MockSettings, candidates: Iterable[Candidate | Sequence]
     turn = 0  # index in ``order`` of the topic whose turn it is
 
     def room() -> float:
-        return limit - sum(c.allowance for c in picks) if timed else math.inf
+        return limit - sum(c.allowance for c in picks) if timed and limit is not None else math.inf
 
     def next_turn() -> tuple[int, list[Candidate]] | None:
         """The next topic (from ``turn`` on) with a template that fits, and those templates: one not yet
@@ -357,7 +358,7 @@ class MockRun:
         return self.started + self.limit
 
     def remaining(self, now: float) -> float:
-        end = self.ended if self.finished else now
+        end = self.ended if self.finished and self.ended is not None else now
         return max(0.0, self.deadline - end)
 
     def warning(self, now: float) -> bool:
@@ -366,7 +367,7 @@ class MockRun:
 
     def seconds_used(self, now: float = 0.0) -> float:
         """Seconds from the start to the end (or to ``now`` while running), at most the limit."""
-        end = self.ended if self.finished else min(float(now), self.deadline)
+        end = self.ended if self.finished and self.ended is not None else min(float(now), self.deadline)
         return max(0.0, end - self.started)
 
     def question_seconds(self, now: float) -> float:

@@ -111,7 +111,7 @@ def results(run: MockRun) -> list[QuestionResult]:
     out = []
     for s in run.slots:
         step = s.step + 1 if s.steps > 1 else None
-        base = dict(question=s.question + 1, step=step, template_id=s.template_id, topic=s.topic, seed=s.seed,
+        base: dict[str, Any] = dict(question=s.question + 1, step=step, template_id=s.template_id, topic=s.topic, seed=s.seed,
                     seconds=round(s.seconds, 1), flagged=s.flagged)
         if s.status != ANSWERED:
             out.append(QuestionResult(typed="", expected=s.expected.display, verdict=UNANSWERED, **base))
@@ -230,11 +230,11 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
         for r in answered:
             planned.append((moment(r), r, False, dict(quality=r.quality, verdict=r.verdict, seconds=r.seconds,
                                                       step=r.step, typed=r.typed, value=r.value)))
-        lowest = min(r.quality for r in answered)
+        lowest = min(_scored(r) for r in answered)
         if len(answered) == len(boxes) or lowest < 3:
             worst = min((r.verdict for r in answered), key=_WORST.index)
             # every step answered: one slip among right steps passes with 3 (engine.schedule.chains)
-            whole = chain_quality([r.quality for r in answered]) if len(answered) == len(boxes) else lowest
+            whole = chain_quality([_scored(r) for r in answered]) if len(answered) == len(boxes) else lowest
             planned.append((moment(*answered), first, True, dict(quality=whole, verdict=worst,
                                                                  seconds=sum(r.seconds for r in answered),
                                                                  step=None, typed="", value=None)))
@@ -248,10 +248,17 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
         row = review_row(item=r.template_id, topic=r.topic, seed=r.seed, when=at, today=today,
                          state=state if schedule else None, schedule=schedule, mode="mock",
                          interview=interview if schedule else None, **fields)
-        if schedule:
+        if schedule and states is not None:  # (schedule: only with states)
             states[r.template_id] = ItemState.from_dict(row["after"])
         rows.append(row)
     return rows
+
+
+def _scored(r: QuestionResult) -> int:
+    """An answered box's quality: known while scoring (the report :func:`review_rows` logs is made by
+    :func:`results`, not read back from a saved record, which does not keep it)."""
+    assert r.quality is not None
+    return r.quality
 
 
 _WORST = ("dont_know", WRONG, CLOSE, CONVENTION, CORRECT)  # verdicts, worst first

@@ -420,7 +420,7 @@ class Session:
         will add before the interview - their first two reviews, a day and a week after they are met - so
         that the final stretch leaves room for them."""
         out: dict[date, int] = {}
-        if not self.plan.active:
+        if not self.plan.active or self.interview is None:  # (active: an interview date ahead)
             return out
         left, per_day = self.plan.left, self.plan.new_today
         day, n = self.today, min(fresh, left)
@@ -468,10 +468,6 @@ class Session:
     @property
     def answered(self) -> int:
         return len(self._history)
-
-    @property
-    def can_undo(self) -> bool:
-        return bool(self._history)
 
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,

@@ -113,6 +113,18 @@ class Digest:
     """
 
     __slots__ = DIGEST_FIELDS
+    # the columns, one per name of DIGEST_FIELDS (set in __init__): declared so a type checker knows them
+    date: list[str]
+    item: list[str]
+    topic: list[str]
+    seed: list[int]
+    step: list[int | None]
+    verdict: list[str]
+    quality: list[int]
+    seconds: list[float | None]
+    mode: list[str]
+    before: list[int | None]
+    interval: list[int | None]
 
     def __init__(self, columns: Mapping[str, list] | None = None) -> None:
         for f in DIGEST_FIELDS:  # the lists are taken, not copied
@@ -433,12 +445,8 @@ def streaks(days: Iterable[date], today: date) -> tuple[int, int]:
     return current, longest
 
 
-def accuracy_trend(rows: Iterable[Mapping], window: int = TREND_WINDOW) -> list[float]:
-    """After each review, the share of the last ``window`` reviews that passed."""
-    return _trend([r.get("quality", 0) >= PASS_QUALITY for r in rows], window)
-
-
 def _trend(passes: list[bool], window: int) -> list[float]:
+    """After each review, the share of the last ``window`` reviews that passed."""
     out, total = [], 0
     for i, p in enumerate(passes):
         total += p
@@ -531,7 +539,7 @@ def compute(
     seconds = 0.0
     for item in [*bank, *(i for i in by_item if i not in bank)]:
         topic, title = bank.get(item, (item_topic.get(item, ""), item))
-        idx = by_item.get(item, ())
+        idx = by_item.get(item, [])
         ok = [quality[i] >= PASS_QUALITY for i in idx]
         recent30 = [o for i, o in zip(idx, ok) if date_of[i] >= since_s]
         secs = [s for i in idx if (s := seconds_of[i]) is not None]  # None: not measured
@@ -561,8 +569,8 @@ def compute(
     # per topic
     order = list(dict.fromkeys([*topics, *(t for t, _ in bank.values()), *(i.topic for i in items.values())]))
     by_topic: dict[str, list[ItemStats]] = defaultdict(list)
-    for i in items.values():
-        by_topic[i.topic].append(i)
+    for it in items.values():
+        by_topic[it.topic].append(it)
     topic_stats = []
     for topic in order:
         its = by_topic.get(topic, [])

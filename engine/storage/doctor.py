@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from engine.records import mutable
 
@@ -146,6 +147,7 @@ def examine(profile: Path) -> Report:
                 report.findings.append(Finding(seg, "damaged", f"its first row ({rows[0]['id']}) is not after the "
                                                                f"last row of the file before ({last_id})"))
             last_id = rows[-1]["id"] if rows else last_id
+            assert tables is not None  # segment_rows read its rows from them
             seq = tables["meta"]["1"].get("seq", 0)
             j = journal.read_journal(journal_path(seg))
             problem = j.problem
@@ -250,6 +252,7 @@ def _repair_journal(f: Finding) -> None:
     seg = f.path.with_name(f.path.name.replace(".journal", ".json"))
     tables, _ = durable.read_document(seg, "reviews")
     rows = segment_rows(tables, seg)
+    assert tables is not None  # segment_rows raised DamagedSave if there were none
     seq = tables["meta"]["1"].get("seq", 0)
     seq = seq if is_int(seq) and seq >= 1 else 1
     _aside(f.path)
@@ -261,7 +264,7 @@ def _repair_journal(f: Finding) -> None:
 
 def _repair_state(f: Finding) -> None:
     backup = _newest_good_backup(f.path, "state")
-    settings = {}
+    settings: dict[str, Any] = {}
     if backup is not None:
         b, tables = backup
         settings = (tables.get("settings") or {}).get("1") or {}
@@ -315,6 +318,7 @@ def _repair_mocks(f: Finding) -> None:
 def _repair_mocks_journal(f: Finding) -> None:
     path = f.path.with_name("mocks.json")
     tables, _ = durable.read_document(path, "mocks")
+    assert tables is not None  # the finding was made reading this file, under the lock the caller holds
     mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
     seq = tables["meta"]["1"].get("seq", 0)
     seq = seq if is_int(seq) and seq >= 1 else 1

@@ -12,7 +12,7 @@ import shutil
 import stat
 import threading
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, cast
 
 from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
@@ -22,6 +22,9 @@ from .errors import DamagedSave, NewerSave, UnreadableSave, save_failed
 from .layout import BACKUPS, SCHEMA_VERSION, TABLES, backup_path, file_kind
 from .sealed import Broken, dumps, open_sealed, seal
 from .validation import is_int
+
+if TYPE_CHECKING:
+    from ..messages import Twin
 
 
 def fsync_dir(folder: Path) -> None:
@@ -140,7 +143,7 @@ def read_document(path: Path, kind: str | None = None) -> tuple[dict | None, boo
     return data, sealed
 
 
-def tables_problem(data, kind: str | None) -> str | None:
+def tables_problem(data, kind: str | None) -> str | Twin | None:
     """Why ``data`` is not the tables of a save file of ``kind`` (None: it is)."""
     if not isinstance(data, dict) or not all(
             isinstance(t, dict) and all(isinstance(d, dict) for d in t.values()) for t in data.values()):
@@ -189,8 +192,13 @@ def open_db(path: Path, backup: bool = True) -> TinyDB:
     return db
 
 
+def cache_of(db: TinyDB) -> CachingMiddleware:
+    """The cache in front of a database that :func:`open_db` opened (TinyDB types it as a plain ``Storage``)."""
+    return cast(CachingMiddleware, db.storage)
+
+
 def flush_db(db: TinyDB) -> None:
-    db.storage.flush()
+    cache_of(db).flush()
 
 
 def check_meta(tables: dict | None, path: Path, kind: str, empty_ok: bool) -> dict:

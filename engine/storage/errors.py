@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
-from ..messages import Twin, say
+from ..messages import Msg, Twin, say
 from .layout import SCHEMA_VERSION, TABLES, file_kind
 from .validation import InvalidDocument, is_int  # noqa: F401 (InvalidDocument: defined with its checks)
 
@@ -35,7 +35,7 @@ class ProfileLocked(Exception):
 class _Said:
     """An error whose ``message`` (an engine.messages Msg) words it in English or Chinese: ``text(lang)``."""
 
-    message = None
+    message: Msg | None = None
 
     def text(self, lang: str = "en") -> str:
         return self.message.text(lang) if self.message is not None else str(self)
@@ -51,7 +51,7 @@ class DamagedSave(_Said, Exception):
     def __init__(self, path: Path, reason: "str | Twin", backup: Path | None = None):
         self.path, self.reason, self.said_reason = Path(path), str(reason), reason  # (said_reason: both languages)
         status = _backup_status(Path(backup), self.path) if backup is not None else None
-        self.backup = Path(backup) if status == "good" else None
+        self.backup = Path(backup) if status == "good" and backup is not None else None
         doctor = doctor_command(self.path)
         if self.backup is not None:
             cp = f"cp {_quote(str(self.backup))} {_quote(str(self.path))}"
@@ -160,7 +160,8 @@ def _backup_status(backup: Path, path: Path) -> str | None:
     return "good" if schema == SCHEMA_VERSION and (kind is None or meta.get("kind") == kind) else None
 
 
-_CAUSES = {errno.ENOSPC: "save.cause.full", errno.EDQUOT: "save.cause.quota", errno.EACCES: "save.cause.denied",
+# keyed by an OSError's errno, which may be None (no cause known: none of these)
+_CAUSES: dict[int | None, str] = {errno.ENOSPC: "save.cause.full", errno.EDQUOT: "save.cause.quota", errno.EACCES: "save.cause.denied",
            errno.EPERM: "save.cause.denied", errno.EROFS: "save.cause.read_only", errno.EIO: "save.cause.io"}
 
 
@@ -204,7 +205,7 @@ class ReadFailed(SaveFailed):
         return (ReadFailed, (str(self.path), OSError(self.errno, self.strerror)))
 
 
-_READ_CAUSES = {errno.EACCES: "save.cause.read_denied", errno.EPERM: "save.cause.read_denied",
+_READ_CAUSES: dict[int | None, str] = {errno.EACCES: "save.cause.read_denied", errno.EPERM: "save.cause.read_denied",
                 errno.EIO: "save.cause.io"}
 
 

@@ -109,8 +109,9 @@ def read_journal(path: Path, kind: str = "reviews") -> Journal:
         if not sealed:
             j.problem = f"line {j.seq + 1} has no checksum"
             return j
-        if (p := _line_problem(line, j.seq + 1 if j.lines else line.get("seq") if isinstance(line, dict)
-                                 and type(line.get("seq")) is int and line.get("seq") >= 1 else 1, kind)) is not None:
+        first = line.get("seq") if isinstance(line, dict) else None
+        if (p := _line_problem(line, j.seq + 1 if j.lines else first if type(first) is int and first >= 1 else 1,
+                               kind)) is not None:
             j.problem = p
             return j
         j.lines.append(line)

@@ -6,14 +6,15 @@ import os
 import shutil
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 from tinydb.table import Document
 
 from ..sm2 import ItemState
 from . import durable as _durable
 from . import journal, mockfile
-from .durable import check_meta, flush_db, open_db
+from .base import ProfileBase
+from .durable import cache_of, check_meta, flush_db, open_db
 from .errors import DamagedSave, JournalDamaged, ReadFailed, save_failed
 from .layout import SEGMENT_FILE, backup_path, digest_path, journal_path
 from .recent import NO_RECENT, ItemRecent
@@ -21,7 +22,7 @@ from .segments import row_sum, segment_rows
 from .validation import day_ok, is_int, mock_problem, plain_problem, setting_problem, text_ok
 
 
-class ProfileOpening:
+class ProfileOpening(ProfileBase):
     """How :class:`~engine.storage.profile.Profile` reads its files at open and brings the state level with the log."""
 
     def _recover_import(self) -> None:
@@ -90,7 +91,7 @@ class ProfileOpening:
             except ValueError as e:
                 raise self._damaged(path, f"bad item state ({e})") from None
             self._state_ids[item] = doc.doc_id
-        stored = self._state_db.table("settings").get(doc_id=1) or {}
+        stored: dict[str, Any] = self._state_db.table("settings").get(doc_id=1) or {}
         # a setting whose value this drill cannot use (edited by hand, or written by another version) is left
         # out, named in ignored_settings, and left as it is in the file until it is set again
         self.ignored_settings = {key: p for key, value in stored.items()
@@ -138,13 +139,13 @@ class ProfileOpening:
 
     def _open_segment(self, n: int) -> None:
         if self._seg_db is not None:
-            self._seg_db.storage.storage.close()
+            cache_of(self._seg_db).storage.close()
         path = self._seg_path(n)
         if not self.read_only:
             self._forget_digest(path)  # the newest segment changes: it has no digest
         self._seg_db = open_db(path)
         self._seg_n = n
-        tables = self._seg_db.storage.read()
+        tables = cache_of(self._seg_db).read()
         self._seg_rows = segment_rows(tables, path)
         self._check_journal(path, tables["meta"]["1"].get("seq", 0))
 
@@ -153,6 +154,7 @@ class ProfileOpening:
         (a crash between the two writes, an older copy put back) is made from the journal, the newest review
         kept; a journal damaged or behind is set aside and written again from the whole segment, and said."""
         jpath = journal_path(path)
+        assert self._seg_db is not None  # _open_segment opened it
         try:
             j = journal.read_journal(jpath)
         except OSError as e:
@@ -172,7 +174,7 @@ class ProfileOpening:
                 try:
                     flush_db(self._seg_db)
                 except OSError as e:
-                    self._seg_db.storage._cache_modified_count = 0
+                    cache_of(self._seg_db)._cache_modified_count = 0
                     self.state_behind = save_failed(e, path)
             self._seg_rows = [dict(r) for r in ahead]
         if problem is not None:
@@ -188,7 +190,9 @@ class ProfileOpening:
                     self._jrows = dict(rows)
                     self.damaged[jpath] = JournalDamaged(jpath, problem, healed=True,
                                                          aside=aside if aside.exists() else None)
-                    if seq < 1 or self._seg_db.table("meta").get(doc_id=1).get("jsize") != self._jsize:
+                    meta = self._seg_db.table("meta").get(doc_id=1)
+                    assert meta is not None  # segment_rows checked the file's meta row
+                    if seq < 1 or meta.get("jsize") != self._jsize:
                         self._seg_db.table("meta").upsert(Document(journal.segment_meta(self._jseq, self._jsize),
                                                                    doc_id=1))
                         flush_db(self._seg_db)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ..messages import Twin
 from ..sm2 import ItemState
 from . import journal
+from .base import ProfileBase
 from .durable import DurableStorage
 from .errors import DamagedSave
 from .layout import DEFAULT_SETTINGS, RECENT_QUALITIES, digest_path
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from ..stats import Digest
 
 
-class ProfileReading:
+class ProfileReading(ProfileBase):
     """How :class:`~engine.storage.profile.Profile` answers reads, from memory or the log's segments."""
 
     # -- reading ---------------------------------------------------------- #
@@ -51,6 +52,7 @@ class ProfileReading:
         path = self._seg_path(n)
         tables = DurableStorage(path).read()
         rows = segment_rows(tables, path)
+        assert tables is not None  # segment_rows raised DamagedSave if it was
         if journal.ahead_of(path, tables["meta"]["1"]):  # an older copy put back: never read as fewer rows
             raise DamagedSave(path, Twin(
                 "it is behind its journal (an older copy put back?); drill doctor --repair brings its newest rows back",
@@ -77,7 +79,8 @@ class ProfileReading:
         still open and can name it.
         """
         self._check_open()
-        day, out = today.isoformat(), []
+        day = today.isoformat()
+        out: list[dict] = []
         want = self._days.get(day, 0) if self._days is not None and self._days_whole else None
         for n in reversed(self._segments):
             if want is not None and len(out) >= want:
@@ -103,6 +106,7 @@ class ProfileReading:
         self._check_open()
         if self._days is None:
             self._rebuild_indexes()
+            assert self._days is not None  # _rebuild_indexes made it
         return {date.fromisoformat(d): n for d, n in self._days.items()}
 
     def recent(self) -> dict[str, ItemRecent]:
@@ -115,6 +119,7 @@ class ProfileReading:
         self._check_open()
         if self._recent is None:
             self._rebuild_indexes()
+            assert self._recent is not None  # _rebuild_indexes made it
         return dict(self._recent)
 
     def _rebuild_indexes(self) -> None:

@@ -13,14 +13,15 @@ from tinydb.table import Document
 from ..sm2 import ItemState
 from . import durable as _durable
 from . import journal, layout, mockfile
-from .durable import DurableStorage, flush_db, fsync_dir, open_db
+from .base import ProfileBase
+from .durable import DurableStorage, cache_of, flush_db, fsync_dir, open_db
 from .errors import DamagedSave, InvalidDocument, save_failed
 from .layout import OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION, backup_paths, digest_path, journal_path
 from .segments import file_identity, segment_rows, write_digest
 from .validation import mock_problem, plain_copy, row_problem, setting_problem
 
 
-class ProfileRecording:
+class ProfileRecording(ProfileBase):
     """How :class:`~engine.storage.profile.Profile` writes: each row to the log first, then the state file."""
 
     # -- writing ---------------------------------------------------------- #
@@ -92,6 +93,7 @@ class ProfileRecording:
                     write_digest(digest_path(seg), Digest.of_rows(self._seg_rows), identity)
             n = self._segments[-1] + 1 if self._segments else 1
             self._open_segment_new(n)
+        assert self._seg_db is not None  # open, or opened just above
         table = self._seg_db.table("reviews")
         table.insert(Document(stored, doc_id=stored["id"]))
         try:
@@ -99,9 +101,9 @@ class ProfileRecording:
                 self._flush_segment()
         except BaseException:
             table.remove(doc_ids=[stored["id"]])  # keep the cache equal to the file
-            self._seg_db.storage._cache_modified_count = 0
+            cache_of(self._seg_db)._cache_modified_count = 0
             if rolled:  # the new segment was never written: the full one stays the newest
-                self._seg_db.storage.storage.close()
+                cache_of(self._seg_db).storage.close()
                 self._seg_db = None
                 self._segments.pop()
                 self._open_segment(self._segments[-1])
@@ -115,7 +117,7 @@ class ProfileRecording:
 
     def _open_segment_new(self, n: int) -> None:
         if self._seg_db is not None:
-            self._seg_db.storage.storage.close()
+            cache_of(self._seg_db).storage.close()
         self._forget_digest(self._seg_path(n))
         self._jrows, self._jseq, self._jsize = {}, 0, 0  # (a journal left by a file of that number is cut off)
         self._seg_db = open_db(self._seg_path(n))
@@ -173,7 +175,8 @@ class ProfileRecording:
         puts, fsynced), then the segment, whose meta names that line (see :mod:`.journal`).  ``SaveFailed``
         names the file that failed; the journal is then cut back (the row was not stored)."""
         db, path = self._seg_db, self._seg_path(self._seg_n)
-        cache = db.storage.read()
+        assert db is not None  # only the open segment is written
+        cache = cache_of(db).read()
         new = {r["id"]: r for r in cache.get("reviews", {}).values()}
         old = self._jrows
         drop = sorted(i for i in old if i not in new)
@@ -188,7 +191,7 @@ class ProfileRecording:
         except OSError as e:
             journal.cut_back(jpath, self._jsize)
             db.table("meta").upsert(Document(journal.segment_meta(self._jseq, self._jsize), doc_id=1))
-            db.storage._cache_modified_count = 0
+            cache_of(db)._cache_modified_count = 0
             raise save_failed(e, path) from e
         self._jrows, self._jseq, self._jsize = dict(new), seq, self._jsize + len(line)
 
@@ -217,6 +220,7 @@ class ProfileRecording:
             if (r := self._recent_before_last(row["item"])) is not None:
                 self._recent[row["item"]] = r
         if self._batch:  # one write of the segment at the end of rewriting(); the state file follows it
+            assert self._seg_db is not None  # it holds the rows of _seg_rows
             self._seg_rows.pop()
             self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
             self._next_id = row["id"]
@@ -237,6 +241,7 @@ class ProfileRecording:
         (the one before becomes the newest again).  A write that fails (``SaveFailed``) leaves the row out
         all the same: gone from memory and from the file's cache, so the next write of that file lacks it."""
         path = self._seg_path(self._seg_n)
+        assert self._seg_db is not None  # it holds the row removed
         if len(self._seg_rows) == 1:
             previous = self._segments[-2] if len(self._segments) > 1 else None
             try:
@@ -248,7 +253,7 @@ class ProfileRecording:
                 pass
             else:
                 self._seg_rows.pop()
-                self._seg_db.storage.storage.close()
+                cache_of(self._seg_db).storage.close()
                 self._seg_db = None
                 for leftover in (*backup_paths(path), journal_path(path)):
                     try:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 def segment_rows(tables: dict | None, path: Path) -> list[dict]:
     """The checked rows of a segment file's tables, by id (the row dicts are the tables' own)."""
     check_meta(tables, path, "reviews", empty_ok=False)
+    assert tables is not None  # check_meta raised DamagedSave if it was
     rows = []
     for doc_id, doc in tables.get("reviews", {}).items():
         if not row_ok(doc) or str(doc["id"]) != doc_id:

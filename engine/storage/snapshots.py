@@ -97,7 +97,9 @@ def prune(root: Path, name: str, today: date) -> None:
     """Remove snapshots older than the kept days (and beyond the newest :data:`SNAPSHOT_DAYS`)."""
     oldest = today - timedelta(days=layout.SNAPSHOT_DAYS - 1)
     for k, snap in enumerate(snapshots(root, name)):
-        if k >= layout.SNAPSHOT_DAYS or _day(snap.name) < oldest:
+        day = _day(snap.name)
+        assert day is not None  # snapshots() lists only the folders named by a day
+        if k >= layout.SNAPSHOT_DAYS or day < oldest:
             shutil.rmtree(snap, ignore_errors=True)
 
 

@@ -36,6 +36,8 @@ class _LogWriter:
     """The new profile's log files, written as the rows come: ``SEGMENT_ROWS`` rows a file, each with its journal
     (every row in two places) and, once closed, its digest."""
 
+    rows: list[dict]
+
     def __init__(self, folder: Path):
         self.folder, self.n, self.rows = folder, 0, []
         (folder / "reviews").mkdir(parents=True)

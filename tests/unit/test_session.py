@@ -97,9 +97,9 @@ def test_undo_restores_the_queue_and_the_state():
     s = se.Session(states, CATALOG, TODAY, seed=9, new_per_day=1)
     cards = list(s.cards)
     s.answer(1, "wrong", when=WHEN)
-    assert s.states["r1"].reps == 0 and s.can_undo
+    assert s.states["r1"].reps == 0 and s.answered == 1
     card = s.undo()
-    assert card == cards[0] and s.cards == cards and s.states == states and not s.can_undo
+    assert card == cards[0] and s.cards == cards and s.states == states and s.answered == 0
     # the same answer again gives the same re-drill seed (the RNG was restored too)
     s.answer(1, "wrong", when=WHEN)
     seed1 = [c.seed for c in s.cards]

@@ -290,14 +290,16 @@ def test_template_history_and_trend():
     assert s.history("memory.a") == [] and s.trend("memory.a") == []
 
 
-def test_accuracy_trend_is_a_moving_window():
-    rows = [{"quality": q} for q in (0, 5, 5, 5, 5, 5, 5)]
-    assert stats.accuracy_trend(rows, window=5) == pytest.approx([0, 0.5, 2 / 3, 0.75, 0.8, 1.0, 1.0])
+def test_an_items_trend_is_a_moving_window():
+    rows = [row("roofline.a", ago=20 - i, q=q) for i, q in enumerate((0, 5, 5, 5, 5, 5, 5))]
+    assert stats.TREND_WINDOW == 5
+    assert compute(rows).trend("roofline.a") == pytest.approx([0, 0.5, 2 / 3, 0.75, 0.8, 1.0, 1.0])
 
 
-@given(st.lists(st.integers(0, 5), max_size=30), st.integers(1, 8))
-def test_accuracy_trend_stays_a_share(qualities, window):
-    trend = stats.accuracy_trend([{"quality": q} for q in qualities], window)
+@given(st.lists(st.integers(0, 5), max_size=30))
+def test_an_items_trend_stays_a_share(qualities):
+    window = stats.TREND_WINDOW
+    trend = compute([row("roofline.a", ago=40 - i, q=q) for i, q in enumerate(qualities)]).trend("roofline.a")
     assert len(trend) == len(qualities)
     assert all(0.0 <= x <= 1.0 for x in trend)
     if qualities:
