@@ -14,10 +14,11 @@ from typing import Any, Callable, Mapping, Sequence
 from engine.records import frozen
 
 from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Verdict, grade
-from .mock import ANSWERED, UNANSWERED, VERDICTS, MockError, MockRun
+from .mock import ANSWERED, VERDICTS, MockError, MockRun
 from .schedule.chains import chain_quality
 from .session import moves_schedule, review_row
 from .sm2 import ItemState
+from .status import UNANSWERED, WORST_FIRST
 
 
 @frozen
@@ -232,7 +233,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
                                                       step=r.step, typed=r.typed, value=r.value)))
         lowest = min(r.quality for r in answered)
         if len(answered) == len(boxes) or lowest < 3:
-            worst = min((r.verdict for r in answered), key=_WORST.index)
+            worst = min((r.verdict for r in answered), key=WORST_FIRST.index)
             # every step answered: one slip among right steps passes with 3 (engine.schedule.chains)
             whole = chain_quality([r.quality for r in answered]) if len(answered) == len(boxes) else lowest
             planned.append((moment(*answered), first, True, dict(quality=whole, verdict=worst,
@@ -254,7 +255,6 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
     return rows
 
 
-_WORST = ("dont_know", WRONG, CLOSE, CONVENTION, CORRECT)  # verdicts, worst first
 
 
 def queue_missed(queued: Sequence[str], report: Report) -> list[str]:

@@ -42,6 +42,7 @@ from .schedule.interleave import interleave
 from .schedule.pace import PACE_WARNING, pace
 from .schedule.stretch import load_of
 from .sm2 import ItemState, overdue_days, review
+from .status import REVIEW_VERDICTS
 
 DEFAULT_NEW_PER_DAY = 5
 QUEUE_KEY = "queued_items"  # the profile setting: templates the next practice session asks first (a mock's misses)
@@ -50,8 +51,7 @@ LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
 MODES = ("practice", "mock", "extra", "redrill", "paper")
-# "convention": right by another published convention than the problem's own, quality 3, a pass
-VERDICTS = ("correct", "convention", "close", "wrong", "dont_know")
+VERDICTS = REVIEW_VERDICTS  # a review row's verdict
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 

@@ -47,6 +47,7 @@ from engine.records import frozen
 from .mock_report import score_percent
 from .session import MODES, VERDICTS
 from .sm2 import EF_START as START_EF
+from .status import CLOSE, CONVENTION, CORRECT, UNANSWERED, WRONG
 
 PASS_QUALITY = 3
 MATURE_DAYS = 21
@@ -309,8 +310,7 @@ class MockStats:
         """The mock's score (correct counts one, close one half, per answer), in percent; None without answers."""
         if not self.answers:
             return None
-        return score_percent({"correct": self.correct, "close": self.close, "wrong": self.wrong,
-                              "unanswered": self.unanswered})
+        return score_percent({CORRECT: self.correct, CLOSE: self.close, WRONG: self.wrong, UNANSWERED: self.unanswered})
 
     def to_dict(self) -> dict:
         return {
@@ -319,10 +319,10 @@ class MockStats:
             "date": self.date,
             "questions": self.questions,
             "answers": self.answers,
-            "correct": self.correct,
-            "close": self.close,
-            "wrong": self.wrong,
-            "unanswered": self.unanswered,
+            CORRECT: self.correct,
+            CLOSE: self.close,
+            WRONG: self.wrong,
+            UNANSWERED: self.unanswered,
             "percent": self.percent,
             "seconds_used": self.seconds_used,
         }
@@ -640,9 +640,9 @@ def _covered_steps(d: Digest) -> dict[str, set]:
 def _mock(m: Mapping) -> MockStats:
     score = m.get("score") or {}
     # an answer right by another published convention scores as a correct one (engine.mock_report.score_percent)
-    correct = int(score.get("correct", 0)) + int(score.get("convention", 0))
-    return MockStats(m.get("id"), str(m.get("ts") or ""), correct, int(score.get("close", 0)),
-                     int(score.get("wrong", 0)), int(score.get("unanswered", 0)), float(m.get("seconds_used") or 0),
+    correct = int(score.get(CORRECT, 0)) + int(score.get(CONVENTION, 0))
+    return MockStats(m.get("id"), str(m.get("ts") or ""), correct, int(score.get(CLOSE, 0)),
+                     int(score.get(WRONG, 0)), int(score.get(UNANSWERED, 0)), float(m.get("seconds_used") or 0),
                      mock_questions(m.get("questions")))
 
 

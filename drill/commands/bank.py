@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from drill.commands import convention_option
 from drill.commands.catalogue import chosen_hardware, chosen_model, hardware_option, model_option
 from engine.records import frozen
+from engine.status import Status
 
 if TYPE_CHECKING:
     from engine.grading import Verdict
@@ -335,7 +336,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "message": v.message_in(lang),
         # nothing graded (an unreadable answer, a bare number that needs its unit): the answer and its worked
         # solution stay hidden, as in the text output and the app, so the learner can try again
-        "solution": [] if v.status == "invalid" else list(s.solution_lines(lang)),  # engine.verdicts.INVALID
+        "solution": [] if v.status == Status.INVALID else list(s.solution_lines(lang)),
     }
 
 
@@ -355,7 +356,7 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
     reading = v.parsed.notes_in(lang) if v.parsed is not None else ()  # the approximation is in the message
     if reading:
         print(Twin("Read as: ", "读取为：").text(lang) + Twin("; ", "；").text(lang).join(reading))
-    if v.status == "invalid":
+    if v.status == Status.INVALID:
         return  # nothing was graded: the solution stays hidden so the learner can try again
     print(Twin("\nSolution:", "\n解答：").text(lang))
     for line in c.graded_step.solution_lines(lang):

@@ -380,7 +380,7 @@ IMPORT_TEXT = {
                     "keep a copy, then `drill import --replace` to overwrite it",
                     "档案“{profile}”已有学习记录；未导入任何内容。请先运行 `drill export FILE` 保留一份副本，再用 "
                     "`drill import --replace` 覆盖它"),
-    "invalid": ("{source}: {why}; nothing was imported", "{source}：{why}；未导入任何内容"),
+    "refused": ("{source}: {why}; nothing was imported", "{source}：{why}；未导入任何内容"),
     "done": ("Imported {source} into profile '{profile}': {counts}.", "已将 {source} 导入档案“{profile}”：{counts}。"),
 }
 
@@ -437,10 +437,10 @@ def run_import(args: argparse.Namespace) -> int:
             if e.kind == "read":
                 return _fail(_import_text("unreadable", args, source=source, why=e.reason))
             if e.kind == "shape":
-                return _fail(_import_text("invalid", args, source=source, why=e.reason))
+                return _fail(_import_text("refused", args, source=source, why=e.reason))
             return _fail(_import_text("not_json", args, source=source, why=e))
         except InvalidDocument as e:
-            return _fail(_import_text("invalid", args, source=source, why=e))
+            return _fail(_import_text("refused", args, source=source, why=e))
         except SaveFailed as e:
             return _fail(_said("save.not_imported", args, e))
         print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(counts)))

@@ -27,6 +27,7 @@ from drill.screens import VERDICT_COLOUR, DrillScreen, scroll_bindings, scroll_v
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution, Wrapped
 from drill.widgets.problem import givens_table
+from engine.status import Status
 from engine.storage import SaveFailed, save_failed
 from question_bank import registry
 
@@ -37,7 +38,8 @@ _CARD_BANNERS: dict[str, tuple[str, str]] = {"redrill": ("practice.redrill", "it
 PROBLEM_MIN = 44  # columns the problem keeps beside the feedback in a wide terminal
 FEEDBACK_FRAME = 4  # the feedback column's border, padding and scrollbar
 VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
-                 for v, mark in (("correct", "✓"), ("convention", "✓"), ("close", "≈"), ("wrong", "✗"), (practice_run.DONT_KNOW, "?"))}
+                 for v, mark in ((Status.CORRECT, "✓"), (Status.CONVENTION, "✓"), (Status.CLOSE, "≈"), (Status.WRONG, "✗"),
+                                 (Status.DONT_KNOW, "?"))}
 
 
 def clock_text(seconds: float) -> str:
