@@ -38,6 +38,7 @@ from engine.patterns import pattern
 from engine.records import NamedTuple
 
 from .schedule import fsrs_bridge
+from .schedule.fsrs_bridge import Scheduler
 from .schedule.interleave import interleave
 from .schedule.pace import PACE_WARNING, pace
 from .schedule.stretch import load_of
@@ -303,7 +304,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
-               cap: int | None = None, scheduler: str = "sm2", memory: "fsrs_bridge.Memory | None" = None,
+               cap: int | None = None, scheduler: str = Scheduler.SM2, memory: "fsrs_bridge.Memory | None" = None,
                conventions: Mapping[str, str] | None = None, model: str | None = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
@@ -325,7 +326,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
     before = after = None
     if schedule:
-        if scheduler == "fsrs":
+        if scheduler == Scheduler.FSRS:
             after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap)[0].to_dict()
         else:
             after = review(state or ItemState(), quality, today, interview, load, cap).to_dict()
@@ -370,7 +371,7 @@ class Session:
                  interview: date | None = None, recent: Mapping[str, Sequence[int]] | None = None,
                  is_chain: Callable[[str], bool] | None = None, chain_ready: Callable[[str], bool] | None = None,
                  retired: frozenset[str] = frozenset(), step_drills: Mapping[str, date] | None = None,
-                 scheduler: str = "sm2",
+                 scheduler: str = Scheduler.SM2,
                  memory: "Callable[[str], fsrs_bridge.Memory | None] | None" = None):
         if scheduler not in fsrs_bridge.SCHEDULERS:
             raise ValueError(f"scheduler must be one of {', '.join(fsrs_bridge.SCHEDULERS)}, not {scheduler!r}")
@@ -492,7 +493,7 @@ class Session:
         day = today or self.today
         state = self.states.get(card.item)
         schedule = card.scheduled or (card.extra and moves_schedule(state, quality, day))
-        fsrs = self.scheduler == "fsrs" and schedule
+        fsrs = self.scheduler == Scheduler.FSRS and schedule
         memory = self.memory(card.item) if fsrs else None
         load = None
         if self.interview is not None:

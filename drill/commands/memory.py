@@ -259,12 +259,13 @@ def run_plan(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     from engine.messages import Twin, pick
+    from engine.schedule.fsrs_bridge import Scheduler
     from engine.session import PACE_WARNING
 
     tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
     lines = [Twin(f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}",
                   f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道").text(lang),
-             tr("plan.scheduler", name="FSRS" if rules.scheduler == "fsrs" else "SM-2")]
+             tr("plan.scheduler", name="FSRS" if rules.scheduler == Scheduler.FSRS else "SM-2")]
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
     else:

@@ -12,11 +12,13 @@ PACKAGES = ("engine", "question_bank", "drill")
 # (module, class): each closed set of words and where it is defined
 ENUMS = [
     ("engine.status", "Status"),
+    ("engine.schedule.fsrs_bridge", "Scheduler"),
 ]
 
 # the word -> the one module allowed to spell it as a string
 OWNER = {
     **dict.fromkeys(("correct", "close", "wrong", "invalid", "convention", "dont_know", "unanswered"), "engine/status.py"),
+    **dict.fromkeys(("sm2", "fsrs"), "engine/schedule/fsrs_bridge.py"),
 }
 
 # (file, word): the same spelling meaning something else, each with why it stays a string
