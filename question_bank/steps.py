@@ -12,6 +12,7 @@ from engine import expr as ex
 from engine import formulas
 from engine.formulas import conventions
 from engine.grading import Approximation, ByConvention, Expected, Miss, display_number, distance
+from engine.langs import EN, LANGS, ZH
 from engine.messages import Twin, pick
 from engine.records import frozen
 from engine.units import lookup
@@ -109,9 +110,9 @@ def _pick(en: Any, zh: Any, lang: str) -> Any:
 
 def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A choice/expression question's solution in both languages: its explanation, then its takeaway."""
-    en = tuple(ask.explanation) + ((formulas.TAKEAWAY["en"] + ask.takeaway,) if ask.takeaway else ())
+    en = tuple(ask.explanation) + ((formulas.TAKEAWAY[EN] + ask.takeaway,) if ask.takeaway else ())
     zh_lines = tuple(ask.explanation_zh or ask.explanation)
-    zh = zh_lines + ((formulas.TAKEAWAY["zh"] + ask.takeaway_zh,) if ask.takeaway_zh else ())
+    zh = zh_lines + ((formulas.TAKEAWAY[ZH] + ask.takeaway_zh,) if ask.takeaway_zh else ())
     return en, zh
 
 
@@ -212,7 +213,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
     shown_values = f.shown_values(inputs, extras)
     derived = _Derived(f, inputs, extras, shown_values)
-    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang, derived) for lang in ("en", "zh"))
+    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang, derived) for lang in LANGS)
     derivation = (len(ask.explanation) + len(f.parts)
                   + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
                   + len(ask.simplification if ask.simplification is not None else f.simplification))
@@ -245,7 +246,7 @@ def _layout_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     if example is None:
         raise ValueError(f"{template_id}: no layout meets the constraints")
     exp = Expected("layout", example.text, layout=ask.layout)
-    solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in ("en", "zh"))
+    solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in LANGS)
     return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
                 _solution_zh=solution_zh, takeaway=ask.takeaway,
                 takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),

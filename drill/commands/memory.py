@@ -14,6 +14,8 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from engine.langs import EN
+
 if TYPE_CHECKING:
     from engine.grading import Verdict
     from engine.storage import Profile
@@ -63,7 +65,7 @@ def _fail(message: str) -> int:
 
 def _lang(args: argparse.Namespace) -> str:
     """The command's --lang (``drill check`` has its own), else the global one, else English."""
-    return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or "en"
+    return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or EN
 
 
 def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
@@ -176,7 +178,7 @@ def run_due(args: argparse.Namespace) -> int:
                 profile.set_setting("new_per_day", args.new_per_day)
             except SaveFailed as e:
                 return _fail(_said("save.limit_unchanged", args, e))
-        lang = getattr(args, "lang", None) or profile.settings().get("lang") or "en"
+        lang = getattr(args, "lang", None) or profile.settings().get("lang") or EN
         report = due_report(profile, None, lang)
         _warn_damaged(profile, args)
     if args.json:
@@ -233,7 +235,7 @@ def run_plan(args: argparse.Namespace) -> int:
                 profile.set_settings(changes)  # all of them, or none
         except SaveFailed as e:
             return _fail(_said("save.plan_unchanged", args, e))
-        lang = args.lang or profile.settings().get("lang") or "en"
+        lang = args.lang or profile.settings().get("lang") or EN
         ctx = AppContext(profile, lang)
         f = home_figures.today_figures(ctx)
         rules = settings.learning(profile)

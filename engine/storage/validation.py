@@ -290,13 +290,13 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
 # Their users: engine.session (new_per_day, queued_items), drill.core.settings (reviews_per_day, interview,
 # scheduler, step_drills), the language (lang), drill.screens.card (cards_seen, card_before_new),
 # drill.commands.mock ("mock": the last setup).
-_LANGS_SAID = " or ".join(repr(lang) for lang in LANGS)  # 'en' or 'zh'
+_LANGS_SAID = " or ".join(repr(lang.value) for lang in LANGS)  # 'en' or 'zh'
 _SCHEDULERS_SAID = " or ".join(repr(s.value) for s in SCHEDULERS)  # 'sm2' or 'fsrs'
 SETTINGS: dict[str, Any] = {
     "new_per_day": lambda k, v: None if is_int(v) and 0 <= v <= 100 else f"{k} must be a whole number 0-100, not {v!r:.80}",
     "reviews_per_day": lambda k, v: (None if is_int(v) and 1 <= v <= 10_000
                                      else f"{k} must be a whole number 1-10000, not {v!r:.80}"),
-    "lang": lambda k, v: None if type(v) is str and v in LANGS else f"{k} must be {_LANGS_SAID}, not {v!r:.80}",
+    "lang": lambda k, v: None if isinstance(v, str) and v in LANGS else f"{k} must be {_LANGS_SAID}, not {v!r:.80}",
     "interview": lambda k, v: (None if v is None or (type(v) is str and day_ok(v))
                                else f"{k} must be a date YYYY-MM-DD or null, not {v!r:.80}"),
     "queued_items": _names_problem,
