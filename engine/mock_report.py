@@ -15,6 +15,7 @@ from engine.records import frozen
 
 from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Verdict, grade
 from .mock import ANSWERED, VERDICTS, MockError, MockRun
+from .review_mode import ReviewMode
 from .schedule.chains import chain_quality
 from .session import moves_schedule, review_row
 from .sm2 import ItemState
@@ -247,7 +248,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
         state = states.get(r.template_id) if whole and states is not None else None
         schedule = whole and states is not None and moves_schedule(state, fields["quality"], today)
         row = review_row(item=r.template_id, topic=r.topic, seed=r.seed, when=at, today=today,
-                         state=state if schedule else None, schedule=schedule, mode="mock",
+                         state=state if schedule else None, schedule=schedule, mode=ReviewMode.MOCK,
                          interview=interview if schedule else None, **fields)
         if schedule:
             states[r.template_id] = ItemState.from_dict(row["after"])

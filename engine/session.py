@@ -37,6 +37,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from engine.patterns import pattern
 from engine.records import NamedTuple
 
+from .review_mode import MODES, ReviewMode
 from .schedule import fsrs_bridge
 from .schedule.fsrs_bridge import Scheduler
 from .schedule.interleave import interleave
@@ -51,7 +52,6 @@ DEFAULT_REVIEWS_PER_DAY = 200  # Anki's default review cap
 LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
-MODES = ("practice", "mock", "extra", "redrill", "paper")
 VERDICTS = REVIEW_VERDICTS  # a review row's verdict
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
@@ -68,10 +68,10 @@ class CardKind(NamedTuple):
 
 
 CARD_KINDS: dict[str, CardKind] = {k.name: k for k in (
-    CardKind("due", "practice", scheduled=True),
-    CardKind("new", "practice", scheduled=True),
-    CardKind("redrill", "redrill"),  # answered below 4 earlier in the session: asked again, logged only
-    CardKind("extra", "extra", extra=True),
+    CardKind("due", ReviewMode.PRACTICE, scheduled=True),
+    CardKind("new", ReviewMode.PRACTICE, scheduled=True),
+    CardKind("redrill", ReviewMode.REDRILL),  # answered below 4 earlier in the session: asked again, logged only
+    CardKind("extra", ReviewMode.EXTRA, extra=True),
 )}
 
 
@@ -174,14 +174,14 @@ def introduced(rows: Iterable[Mapping[str, Any]]) -> set[str]:
     scheduled review, in mode ``practice``.  A first answer given elsewhere (Browse, a mock, paper) also
     schedules the item, but does not use up the day's new items."""
     return {r["item"] for r in rows if r.get("scheduled") and r.get("before") is None
-            and r.get("mode", "practice") == "practice"}
+            and r.get("mode", ReviewMode.PRACTICE) == ReviewMode.PRACTICE}
 
 
 def reviewed(rows: Iterable[Mapping[str, Any]]) -> int:
     """Reviews of items already scheduled among ``rows`` (the day's rows), for the daily review cap:
     the whole-item rows of today's session that moved an existing state."""
     return sum(1 for r in rows if r.get("scheduled") and r.get("before") is not None
-               and r.get("mode", "practice") == "practice")
+               and r.get("mode", ReviewMode.PRACTICE) == ReviewMode.PRACTICE)
 
 
 def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int,
@@ -301,7 +301,7 @@ def stored_text(typed: str) -> str:
 
 
 def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
-               state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
+               state: ItemState | None, schedule: bool, mode: str = ReviewMode.PRACTICE, typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
                cap: int | None = None, scheduler: str = Scheduler.SM2, memory: "fsrs_bridge.Memory | None" = None,

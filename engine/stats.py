@@ -45,9 +45,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from engine.records import frozen
 
 from .mock_report import score_percent
+from .review_mode import ReviewMode
 from .session import MODES, VERDICTS
 from .sm2 import EF_START as START_EF
-from .status import CLOSE, CONVENTION, CORRECT, UNANSWERED, WRONG
+from .status import CLOSE, CONVENTION, CORRECT, UNANSWERED, WRONG, Status
 
 PASS_QUALITY = 3
 MATURE_DAYS = 21
@@ -93,10 +94,11 @@ _COLUMN_RULES: dict[str, tuple[set, Any]] = {
     "topic": ({str}, lambda vs: "" not in vs),
     "seed": ({int}, None),  # any whole number: only its type is checked
     "step": ({int, _NONE}, lambda vs: all(v is None or v >= 1 for v in vs)),
-    "verdict": ({str}, lambda vs: vs <= set(VERDICTS)),
+    # a row recorded this session holds the members (a Status is its string), one read back plain strings
+    "verdict": ({str, Status}, lambda vs: vs <= set(VERDICTS)),
     "quality": ({int}, lambda vs: vs <= set(range(6))),
     "seconds": ({int, float, _NONE}, _durations),
-    "mode": ({str}, lambda vs: vs <= set(MODES)),
+    "mode": ({str, ReviewMode}, lambda vs: vs <= set(MODES)),
     "before": ({int, _NONE}, _counts),
     "interval": ({int, _NONE}, _counts),
 }

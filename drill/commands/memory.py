@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from engine.langs import EN
+from engine.review_mode import ReviewMode
 
 if TYPE_CHECKING:
     from engine.grading import Verdict
@@ -506,7 +507,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         schedule = whole and moves_schedule(state, quality, today)
         return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
                           when=when, today=today, state=state if schedule else None, schedule=schedule,
-                          mode="paper", typed=typed, value=value, step=step, seconds=seconds,
+                          mode=ReviewMode.PAPER, typed=typed, value=value, step=step, seconds=seconds,
                           interview=learning(profile).interview, hardware=problem.hardware, model=problem.model,
                           conventions=problem.chosen_conventions)
 
@@ -587,7 +588,7 @@ def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int,
     whole paper review, by step (the latest row of each step)."""
     steps: dict[int, Mapping[str, Any]] = {}
     for r in rows:
-        if (r["item"] != item or r["seed"] != seed or r["mode"] != "paper" or r.get("hardware") != hardware
+        if (r["item"] != item or r["seed"] != seed or r["mode"] != ReviewMode.PAPER or r.get("hardware") != hardware
                 or (r.get("conventions") or {}) != dict(conventions or {}) or r.get("model") != model):
             continue
         if r["step"] is None:

@@ -27,6 +27,7 @@ from drill.screens import VERDICT_COLOUR, DrillScreen, scroll_bindings, scroll_v
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution, Wrapped
 from drill.widgets.problem import givens_table
+from engine.review_mode import ReviewMode
 from engine.status import Status
 from engine.storage import SaveFailed, save_failed
 from question_bank import registry
@@ -274,7 +275,7 @@ class PracticeScreen(DrillScreen):
                 due = date.fromisoformat(row["after"]["due"])
                 head.append(self.tr("practice.next_review", when=when(due, self.ctx.today(), lang)), "dim")
             else:  # a re-drill follows the answer that set the schedule; any other is one that was not due
-                head.append(self.tr("practice.not_scheduled_redrill" if row.get("mode") == "redrill"
+                head.append(self.tr("practice.not_scheduled_redrill" if row.get("mode") == ReviewMode.REDRILL
                                     else "practice.not_scheduled"), "dim")
             if row["quality"] < 4 and not a.card.extra:
                 head.append("  " + self.tr("practice.comes_back"), "yellow")

@@ -68,6 +68,7 @@ from datetime import date, timedelta
 from typing import Callable, Iterable, Mapping, Sequence
 
 from engine.records import NamedTuple
+from engine.review_mode import ReviewMode
 
 from .fsrs_bridge import Scheduler
 
@@ -111,7 +112,7 @@ def answers_of(rows: Iterable[Mapping]) -> list[Answer]:
     """The answers readiness counts among review rows (oldest first): every whole answer (``step`` None) and
     each step asked in a mock (a mock asks a chain's steps as questions of their own); passed = quality >= 3."""
     return [Answer(date.fromisoformat(r["date"]), r["item"], r["topic"], r["quality"] >= PASS) for r in rows
-            if r.get("step") is None or r.get("mode") == "mock"]
+            if r.get("step") is None or r.get("mode") == ReviewMode.MOCK]
 
 
 def in_order(answers: Sequence[Answer]) -> Sequence[Answer]:
@@ -607,7 +608,7 @@ def answers_of_digest(d) -> list[Answer]:
     days: dict[str, date] = {}
     out = []
     for day, item, topic, step, quality, mode in zip(d.date, d.item, d.topic, d.step, d.quality, d.mode):
-        if step is None or mode == "mock":
+        if step is None or mode == ReviewMode.MOCK:
             when = days.get(day)
             if when is None:
                 when = days[day] = date.fromisoformat(day)

@@ -2,6 +2,7 @@
 
 import ast
 import enum
+import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,8 @@ PACKAGES = ("engine", "question_bank", "drill")
 ENUMS = [
     ("engine.status", "Status"),
     ("engine.schedule.fsrs_bridge", "Scheduler"),
+    ("engine.langs", "Lang"),
+    ("engine.review_mode", "ReviewMode"),
 ]
 
 # the word -> the one module allowed to spell it as a string
@@ -45,6 +48,29 @@ ALLOWED = {
 def test_each_closed_set_is_a_str_enum(module, name):
     cls = getattr(__import__(module, fromlist=[name]), name)
     assert isinstance(cls, enum.EnumType) and issubclass(cls, enum.StrEnum), f"{module}.{name}"
+
+
+def test_members_serialise_as_their_strings():
+    from engine.langs import Lang
+    from engine.review_mode import ReviewMode
+    from engine.schedule.fsrs_bridge import Scheduler
+    from engine.status import Status
+
+    for cls in (Status, Scheduler, Lang, ReviewMode):
+        for member in cls:
+            assert json.dumps(member) == json.dumps(member.value) and f"{member}" == str(member) == member.value
+
+
+def test_a_digest_of_rows_holding_members_is_well_formed():
+    """Rows recorded this session hold members; a digest of them must not read as damaged (and be rebuilt)."""
+    from engine.review_mode import ReviewMode
+    from engine.stats import Digest
+    from engine.status import Status
+
+    row = {"date": "2026-01-02", "item": "memory.static", "topic": "memory", "seed": 1, "step": None,
+           "verdict": Status.CORRECT, "quality": 4, "seconds": 12.0, "mode": ReviewMode.PRACTICE, "before": None,
+           "after": {"interval": 1}, "scheduled": True}
+    assert Digest.of_rows([row, {**row, "verdict": "wrong", "mode": "extra"}]).problem() is None
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
