@@ -32,6 +32,7 @@ from .verdicts import (
     Approximation,
     ByConvention,
     Expected,
+    KindName,
     Miss,
     Verdict,
     bytes_misses,
@@ -44,7 +45,7 @@ from .verdicts import (
 )
 
 __all__ = ["ANSWER_KINDS", "CLOSE", "CONVENTION", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID", "LOWERCASE_B", "MERGED",
-           "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "Status", "ByConvention", "Expected", "Miss", "Verdict", "bytes_misses",
+           "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "Status", "ByConvention", "Expected", "KindName", "Miss", "Verdict", "bytes_misses",
            "display_number", "distance", "equivalent", "grade", "merged", "misconception_label", "quality_for",
            "understood"]
 

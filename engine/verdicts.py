@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import field
+from enum import StrEnum
 from typing import Any
 
 from engine.records import NamedTuple, frozen
@@ -21,6 +22,16 @@ from .choices import Choice
 from .messages import Msg, Said, Twin, say
 from .status import CLOSE, CONVENTION, CORRECT, INVALID, WRONG, Status
 from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
+
+
+class KindName(StrEnum):
+    """The name of each answer kind of :mod:`engine.kinds`: :attr:`Expected.kind`, as save files and JSON hold it."""
+
+    NUMBER = "number"  # a number in a unit: 1.12 TB
+    CHOICE = "choice"  # one of a few words: memory-bound
+    EXPRESSION = "expression"  # a symbolic expression: 2Φ + 14Φ/N
+    LAYOUT = "layout"  # a parallel layout: tp=8 pp=2 dp=4
+
 
 # answer kind name -> its class (engine.kinds registers each); Expected.kind is the name
 ANSWER_KINDS: dict[str, Any] = {}  # engine.kinds.AnswerKind values: not imported here, it imports this module
@@ -89,7 +100,7 @@ class Expected:
     unit the question asks for (a bare typed number is read in it).
     """
 
-    kind: str = "number"
+    kind: str = KindName.NUMBER
     value: float | str = 0.0
     unit_kind: str = "ratio"
     unit: str = ""

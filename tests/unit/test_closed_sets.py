@@ -16,6 +16,7 @@ ENUMS = [
     ("engine.schedule.fsrs_bridge", "Scheduler"),
     ("engine.langs", "Lang"),
     ("engine.review_mode", "ReviewMode"),
+    ("engine.verdicts", "KindName"),
 ]
 
 # the word -> the one module allowed to spell it as a string
