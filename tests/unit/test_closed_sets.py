@@ -17,6 +17,7 @@ ENUMS = [
     ("engine.langs", "Lang"),
     ("engine.review_mode", "ReviewMode"),
     ("engine.verdicts", "KindName"),
+    ("engine.storage.doctor", "FindingKind"),
 ]
 
 # the word -> the one module allowed to spell it as a string
