@@ -18,6 +18,7 @@ ENUMS = [
     ("engine.review_mode", "ReviewMode"),
     ("engine.verdicts", "KindName"),
     ("engine.storage.doctor", "FindingKind"),
+    ("question_bank.catalogue", "FieldKind"),
 ]
 
 # the word -> the one module allowed to spell it as a string
