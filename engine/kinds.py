@@ -170,7 +170,7 @@ class NumberKind(AnswerKind):
         conv_said = _convention_words(conv, shown_exp, status) if conv else None
         shown_error = math.isfinite(rel) and round(rel * 100, 1) != 0
         error = say("verdict.error", error=f"{rel * 100:+.1f}") if shown_error else ""
-        label = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None \
+        label: Said | str = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None \
             else (approx or conv_said or "")
         if miss is not None and (shadowed := tuple(c for c in exp.conventions if _matches(x, c.value, exp))):
             # the mistake won over a convention with its value (12Φ: "only the AdamW states", QLoRA's count): say both

@@ -156,7 +156,7 @@ def examine(profile: Path) -> Report:
                 report.findings.append(Finding(seg, FindingKind.OLD, ""))
         except DamagedSave as e:
             note(seg, e)
-        if rows is not None:
+        if rows is not None and tables is not None:  # segment_rows refuses a missing file: rows come with tables
             if rows and rows[0]["id"] <= last_id:
                 report.findings.append(Finding(seg, FindingKind.DAMAGED,
                                                f"its first row ({rows[0]['id']}) is not after the "
@@ -267,6 +267,7 @@ def _repair_journal(f: Finding) -> None:
     seg = f.path.with_name(f.path.name.replace(".journal", ".json"))
     tables, _ = durable.read_document(seg, "reviews")
     rows = segment_rows(tables, seg)
+    assert tables is not None  # segment_rows refused a missing file
     seq = tables["meta"]["1"].get("seq", 0)
     seq = seq if is_int(seq) and seq >= 1 else 1
     _aside(f.path)
@@ -278,7 +279,7 @@ def _repair_journal(f: Finding) -> None:
 
 def _repair_state(f: Finding) -> None:
     backup = _newest_good_backup(f.path, "state")
-    settings = {}
+    settings: dict = {}
     if backup is not None:
         b, tables = backup
         settings = (tables.get("settings") or {}).get("1") or {}
@@ -332,6 +333,7 @@ def _repair_mocks(f: Finding) -> None:
 def _repair_mocks_journal(f: Finding) -> None:
     path = f.path.with_name("mocks.json")
     tables, _ = durable.read_document(path, "mocks")
+    assert tables is not None  # the finding was made of a whole mocks file
     mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
     seq = tables["meta"]["1"].get("seq", 0)
     seq = seq if is_int(seq) and seq >= 1 else 1

@@ -19,7 +19,7 @@ import math
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, TypeGuard
 
 from .. import convention_set
 from ..langs import LANGS
@@ -47,7 +47,7 @@ def text_ok(s: str) -> bool:
     return s.isascii() or _SURROGATE.search(s) is None
 
 
-def is_int(v: Any) -> bool:
+def is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
