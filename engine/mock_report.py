@@ -99,7 +99,7 @@ def score_percent(score: Mapping[str, int]) -> float:
     return 100.0 * (score.get(CORRECT, 0) + score.get(CONVENTION, 0) + 0.5 * score.get(CLOSE, 0)) / total
 
 
-_POINTS = {CORRECT: 1.0, CONVENTION: 1.0, CLOSE: 0.5, WRONG: 0.0, UNANSWERED: 0.0}
+_POINTS: dict[str, float] = {CORRECT: 1.0, CONVENTION: 1.0, CLOSE: 0.5, WRONG: 0.0, UNANSWERED: 0.0}
 
 
 def _value(v: Verdict) -> float | str | None:
@@ -135,7 +135,7 @@ def compare(percent: float, earlier: Sequence[Mapping[str, Any]]) -> Comparison 
 def summarize(rs: Sequence[QuestionResult], seconds_used: float, limit_seconds: int, timed_out: bool,
               earlier: Sequence[Mapping[str, Any]] = ()) -> Report:
     """Score, misconceptions, weakest topics, comparison and missed templates of a mock's answers."""
-    score = {k: sum(1 for r in rs if r.verdict == k) for k in VERDICTS}
+    score: dict[str, int] = {k: sum(1 for r in rs if r.verdict == k) for k in VERDICTS}
     seen: dict[str, int] = {}
     for r in rs:
         if r.misconception:

@@ -31,7 +31,7 @@ class BankRow(NamedTuple):
 # Browse's status filter: what each status means is :func:`statuses`
 STATUSES = ("new", "due", "lapsed", "mastered")
 # Browse's "last result" order: the worst first, never answered last
-LAST_ORDER = {DONT_KNOW: 0, WRONG: 1, CLOSE: 2, CORRECT: 3, None: 4}
+LAST_ORDER: dict[str | None, int] = {DONT_KNOW: 0, WRONG: 1, CLOSE: 2, CORRECT: 3, None: 4}
 
 
 def statuses(row: BankRow, today: date) -> frozenset[str]:

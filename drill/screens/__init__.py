@@ -95,8 +95,8 @@ def scroll_view(view, how: str) -> None:
 
 
 # one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)
-VERDICT_COLOUR = {Status.CORRECT: "green", Status.CONVENTION: "cyan", Status.CLOSE: "yellow", Status.WRONG: "red",
-                  Status.DONT_KNOW: "magenta", Status.UNANSWERED: "dim"}
+VERDICT_COLOUR: dict[str, str] = {Status.CORRECT: "green", Status.CONVENTION: "cyan", Status.CLOSE: "yellow",
+                                  Status.WRONG: "red", Status.DONT_KNOW: "magenta", Status.UNANSWERED: "dim"}
 
 
 class DrillScreen(Screen):

@@ -38,9 +38,10 @@ _CARD_BANNERS: dict[str, tuple[str, str]] = {"redrill": ("practice.redrill", "it
                                              "extra": ("practice.extra", "italic cyan")}
 PROBLEM_MIN = 44  # columns the problem keeps beside the feedback in a wide terminal
 FEEDBACK_FRAME = 4  # the feedback column's border, padding and scrollbar
-VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
-                 for v, mark in ((Status.CORRECT, "✓"), (Status.CONVENTION, "✓"), (Status.CLOSE, "≈"), (Status.WRONG, "✗"),
-                                 (Status.DONT_KNOW, "?"))}
+VERDICT_STYLE: dict[str, tuple[str, str]] = {
+    v: (mark, f"bold {VERDICT_COLOUR[v]}")
+    for v, mark in ((Status.CORRECT, "✓"), (Status.CONVENTION, "✓"), (Status.CLOSE, "≈"), (Status.WRONG, "✗"),
+                    (Status.DONT_KNOW, "?"))}
 
 
 def clock_text(seconds: float) -> str:

@@ -230,7 +230,7 @@ class Requirement(NamedTuple):
         return value > 0
 
 
-TAKEAWAY = {EN: "Takeaway: ", ZH: "面试要点："}
+TAKEAWAY: dict[str, str] = {EN: "Takeaway: ", ZH: "面试要点："}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
 
 
