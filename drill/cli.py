@@ -9,6 +9,7 @@ import sys
 from typing import Sequence
 
 from drill.commands import LazyHelp, UsageError, visible
+from engine.langs import LANG_CHOICES
 
 # Each name is a module in drill/commands/ with register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "app", "stats", "mock", "bank", "teach", "catalogue",
@@ -22,7 +23,7 @@ GLOBAL_OPTIONS: dict[str, dict] = {
     "--saves": dict(metavar="DIR", help="folder for save files (default: $DRILL_SAVES, else saves/ of the checkout "
                                         "drill runs from, else the user data folder)"),
     "--profile": dict(metavar="NAME", default=None, help="learner profile (default: default)"),
-    "--lang": dict(choices=("en", "zh"), default=None, help="language of prompts and UI"),
+    "--lang": dict(choices=LANG_CHOICES, default=None, help="language of prompts and UI"),
 }
 
 

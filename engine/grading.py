@@ -20,23 +20,19 @@ and the parts they are made of (:mod:`engine.verdicts`) are re-exported here.
 from __future__ import annotations
 
 from . import kinds as _kinds  # noqa: F401 (registers the answer kinds in ANSWER_KINDS)
+from .status import CLOSE, CONVENTION, CORRECT, INVALID, PASSED, WRONG, Status
 from .verdicts import (
     ANSWER_KINDS,
-    CLOSE,
-    CONVENTION,
-    CORRECT,
     DEFAULT_CLOSE,
     DEFAULT_TOLERANCE,
-    INVALID,
     LOWERCASE_B,
     MERGED,
     MERGED_EN,
     MERGED_ZH,
-    PASSED,
-    WRONG,
     Approximation,
     ByConvention,
     Expected,
+    KindName,
     Miss,
     Verdict,
     bytes_misses,
@@ -49,7 +45,7 @@ from .verdicts import (
 )
 
 __all__ = ["ANSWER_KINDS", "CLOSE", "CONVENTION", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID", "LOWERCASE_B", "MERGED",
-           "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "ByConvention", "Expected", "Miss", "Verdict", "bytes_misses",
+           "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "Status", "ByConvention", "Expected", "KindName", "Miss", "Verdict", "bytes_misses",
            "display_number", "distance", "equivalent", "grade", "merged", "misconception_label", "quality_for",
            "understood"]
 

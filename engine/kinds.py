@@ -5,7 +5,8 @@ choices (``memory-bound``), a symbolic expression (``2Φ + 14Φ/N``) or a parall
 layout (``tp=8 pp=2 dp=4``).  Each kind is a class here that knows how to read,
 grade, show and explain an answer of its kind; everything else (the grader, the
 bank, the app's answer box, ``drill ask``) asks the kind instead of testing its
-name, so adding a kind is one class in this module.
+name, so adding a kind is one class in this module (and its name in
+:class:`engine.verdicts.KindName`).
 
 :attr:`engine.grading.Expected.kind` stays the kind's *name*, which is what save
 files and ``--json`` output hold; :func:`register` puts each class in
@@ -36,6 +37,7 @@ from .verdicts import (
     WRONG,
     ByConvention,
     Expected,
+    KindName,
     Miss,
     Verdict,
     bytes_misses,
@@ -121,7 +123,7 @@ class NumberKind(AnswerKind):
     then the unit slips (GB for GiB, bits for bytes, a prefix off by 1000).
     """
 
-    name = "number"
+    name = KindName.NUMBER
     measured = True
 
     def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
@@ -414,7 +416,7 @@ def _matching(x: float, e: float, misses: tuple[Miss, ...], exp: Expected) -> li
 class ChoiceKind(AnswerKind):
     """One of a question's :class:`~engine.choices.Choice` s, by key, alias, Chinese label or number."""
 
-    name = "choice"
+    name = KindName.CHOICE
 
     def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
         c = parse_choice(text, exp.choices)
@@ -459,7 +461,7 @@ class ExpressionKind(AnswerKind):
     take seconds: :attr:`slow`.
     """
 
-    name = "expression"
+    name = KindName.EXPRESSION
     slow = True
 
     def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
@@ -517,7 +519,7 @@ class LayoutKind(AnswerKind):
     """Three parallelism degrees (``tp=8 pp=2 dp=4``); any layout meeting the constraints is right
     (:mod:`engine.layout`)."""
 
-    name = "layout"
+    name = KindName.LAYOUT
 
     def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
         """Any layout meeting ``exp.layout``'s constraints is correct; a wrong one names each broken constraint."""

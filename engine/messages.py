@@ -19,7 +19,7 @@ from typing import Iterable, Union
 
 from engine.records import frozen
 
-from .langs import LANGS, other_lang, pick  # noqa: F401 (re-exported: the text table's door)
+from .langs import LANGS, ZH, other_lang, pick  # noqa: F401 (re-exported: the text table's door)
 from .units import KIND_NAMES
 
 # code -> (English, Chinese); str.format templates with the same fields.
@@ -406,7 +406,7 @@ class Msg:
 
     def text(self, lang: str = "en") -> str:
         en, zh = MESSAGES[self.code]
-        if lang != "zh":  # the English quotes typed text with !r, which escapes control characters
+        if lang != ZH:  # the English quotes typed text with !r, which escapes control characters
             return en.format(**{k: in_lang(v, lang) for k, v in self.params})
         # the Chinese quotes it in “…”: escape control characters (a terminal escape typed into an answer)
         return zh.format(**{k: _visible(in_lang(v, lang)) for k, v in self.params})

@@ -22,7 +22,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from engine.records import frozen, mutable
 
-from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Expected, understood
+from .grading import Expected, understood
+from .status import MOCK_VERDICTS
 
 DEFAULT_MINUTES = 30
 MAX_MINUTES = 180
@@ -33,8 +34,7 @@ ALLOWANCE = 2.0  # a mock allows twice a question's target time
 WARNING_FRACTION = 0.10  # the countdown warns in the last 10 % of the time
 UNSEEN_WEAKNESS = 0.5  # a template never answered counts as half-weak
 RECENT = 5  # weakness looks at the last five answers of a template
-UNANSWERED = "unanswered"
-VERDICTS = (CORRECT, CONVENTION, CLOSE, WRONG, UNANSWERED)
+VERDICTS = MOCK_VERDICTS  # a question's verdict in the report
 
 PENDING, ANSWERED, SKIPPED = "pending", "answered", "skipped"
 

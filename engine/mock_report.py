@@ -14,10 +14,12 @@ from typing import Any, Callable, Mapping, Sequence
 from engine.records import frozen
 
 from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Verdict, grade
-from .mock import ANSWERED, UNANSWERED, VERDICTS, MockError, MockRun
+from .mock import ANSWERED, VERDICTS, MockError, MockRun
+from .review_mode import ReviewMode
 from .schedule.chains import chain_quality
 from .session import moves_schedule, review_row
 from .sm2 import ItemState
+from .status import UNANSWERED, WORST_FIRST
 
 
 @frozen
@@ -97,7 +99,7 @@ def score_percent(score: Mapping[str, int]) -> float:
     return 100.0 * (score.get(CORRECT, 0) + score.get(CONVENTION, 0) + 0.5 * score.get(CLOSE, 0)) / total
 
 
-_POINTS = {CORRECT: 1.0, CONVENTION: 1.0, CLOSE: 0.5, WRONG: 0.0, UNANSWERED: 0.0}
+_POINTS: dict[str, float] = {CORRECT: 1.0, CONVENTION: 1.0, CLOSE: 0.5, WRONG: 0.0, UNANSWERED: 0.0}
 
 
 def _value(v: Verdict) -> float | str | None:
@@ -133,7 +135,7 @@ def compare(percent: float, earlier: Sequence[Mapping[str, Any]]) -> Comparison 
 def summarize(rs: Sequence[QuestionResult], seconds_used: float, limit_seconds: int, timed_out: bool,
               earlier: Sequence[Mapping[str, Any]] = ()) -> Report:
     """Score, misconceptions, weakest topics, comparison and missed templates of a mock's answers."""
-    score = {k: sum(1 for r in rs if r.verdict == k) for k in VERDICTS}
+    score: dict[str, int] = {k: sum(1 for r in rs if r.verdict == k) for k in VERDICTS}
     seen: dict[str, int] = {}
     for r in rs:
         if r.misconception:
@@ -232,7 +234,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
                                                       step=r.step, typed=r.typed, value=r.value)))
         lowest = min(_scored(r) for r in answered)
         if len(answered) == len(boxes) or lowest < 3:
-            worst = min((r.verdict for r in answered), key=_WORST.index)
+            worst = min((r.verdict for r in answered), key=WORST_FIRST.index)
             # every step answered: one slip among right steps passes with 3 (engine.schedule.chains)
             whole = chain_quality([_scored(r) for r in answered]) if len(answered) == len(boxes) else lowest
             planned.append((moment(*answered), first, True, dict(quality=whole, verdict=worst,
@@ -246,7 +248,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
         state = states.get(r.template_id) if whole and states is not None else None
         schedule = whole and states is not None and moves_schedule(state, fields["quality"], today)
         row = review_row(item=r.template_id, topic=r.topic, seed=r.seed, when=at, today=today,
-                         state=state if schedule else None, schedule=schedule, mode="mock",
+                         state=state if schedule else None, schedule=schedule, mode=ReviewMode.MOCK,
                          interview=interview if schedule else None, **fields)
         if schedule and states is not None:  # (schedule: only with states)
             states[r.template_id] = ItemState.from_dict(row["after"])
@@ -261,7 +263,6 @@ def _scored(r: QuestionResult) -> int:
     return r.quality
 
 
-_WORST = ("dont_know", WRONG, CLOSE, CONVENTION, CORRECT)  # verdicts, worst first
 
 
 def queue_missed(queued: Sequence[str], report: Report) -> list[str]:

@@ -37,11 +37,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from engine.patterns import pattern
 from engine.records import NamedTuple
 
+from .review_mode import MODES, ReviewMode
 from .schedule import fsrs_bridge
+from .schedule.fsrs_bridge import Scheduler
 from .schedule.interleave import interleave
 from .schedule.pace import PACE_WARNING, pace
 from .schedule.stretch import load_of
 from .sm2 import ItemState, overdue_days, review
+from .status import REVIEW_VERDICTS
 
 DEFAULT_NEW_PER_DAY = 5
 QUEUE_KEY = "queued_items"  # the profile setting: templates the next practice session asks first (a mock's misses)
@@ -49,9 +52,7 @@ DEFAULT_REVIEWS_PER_DAY = 200  # Anki's default review cap
 LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
-MODES = ("practice", "mock", "extra", "redrill", "paper")
-# "convention": right by another published convention than the problem's own, quality 3, a pass
-VERDICTS = ("correct", "convention", "close", "wrong", "dont_know")
+VERDICTS = REVIEW_VERDICTS  # a review row's verdict
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 
@@ -67,10 +68,10 @@ class CardKind(NamedTuple):
 
 
 CARD_KINDS: dict[str, CardKind] = {k.name: k for k in (
-    CardKind("due", "practice", scheduled=True),
-    CardKind("new", "practice", scheduled=True),
-    CardKind("redrill", "redrill"),  # answered below 4 earlier in the session: asked again, logged only
-    CardKind("extra", "extra", extra=True),
+    CardKind("due", ReviewMode.PRACTICE, scheduled=True),
+    CardKind("new", ReviewMode.PRACTICE, scheduled=True),
+    CardKind("redrill", ReviewMode.REDRILL),  # answered below 4 earlier in the session: asked again, logged only
+    CardKind("extra", ReviewMode.EXTRA, extra=True),
 )}
 
 
@@ -173,14 +174,14 @@ def introduced(rows: Iterable[Mapping[str, Any]]) -> set[str]:
     scheduled review, in mode ``practice``.  A first answer given elsewhere (Browse, a mock, paper) also
     schedules the item, but does not use up the day's new items."""
     return {r["item"] for r in rows if r.get("scheduled") and r.get("before") is None
-            and r.get("mode", "practice") == "practice"}
+            and r.get("mode", ReviewMode.PRACTICE) == ReviewMode.PRACTICE}
 
 
 def reviewed(rows: Iterable[Mapping[str, Any]]) -> int:
     """Reviews of items already scheduled among ``rows`` (the day's rows), for the daily review cap:
     the whole-item rows of today's session that moved an existing state."""
     return sum(1 for r in rows if r.get("scheduled") and r.get("before") is not None
-               and r.get("mode", "practice") == "practice")
+               and r.get("mode", ReviewMode.PRACTICE) == ReviewMode.PRACTICE)
 
 
 def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int,
@@ -300,10 +301,10 @@ def stored_text(typed: str) -> str:
 
 
 def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
-               state: ItemState | None, schedule: bool, mode: str = "practice", typed: str = "",
+               state: ItemState | None, schedule: bool, mode: str = ReviewMode.PRACTICE, typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
-               cap: int | None = None, scheduler: str = "sm2", memory: "fsrs_bridge.Memory | None" = None,
+               cap: int | None = None, scheduler: str = Scheduler.SM2, memory: "fsrs_bridge.Memory | None" = None,
                conventions: Mapping[str, str] | None = None, model: str | None = None) -> dict:
     """A review row (see engine.storage) ready for ``Profile.record``.
 
@@ -325,7 +326,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
     before = after = None
     if schedule:
-        if scheduler == "fsrs":
+        if scheduler == Scheduler.FSRS:
             after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap)[0].to_dict()
         else:
             after = review(state or ItemState(), quality, today, interview, load, cap).to_dict()
@@ -370,7 +371,7 @@ class Session:
                  interview: date | None = None, recent: Mapping[str, Sequence[int]] | None = None,
                  is_chain: Callable[[str], bool] | None = None, chain_ready: Callable[[str], bool] | None = None,
                  retired: frozenset[str] = frozenset(), step_drills: Mapping[str, date] | None = None,
-                 scheduler: str = "sm2",
+                 scheduler: str = Scheduler.SM2,
                  memory: "Callable[[str], fsrs_bridge.Memory | None] | None" = None):
         if scheduler not in fsrs_bridge.SCHEDULERS:
             raise ValueError(f"scheduler must be one of {', '.join(fsrs_bridge.SCHEDULERS)}, not {scheduler!r}")
@@ -488,7 +489,7 @@ class Session:
         day = today or self.today
         state = self.states.get(card.item)
         schedule = card.scheduled or (card.extra and moves_schedule(state, quality, day))
-        fsrs = self.scheduler == "fsrs" and schedule
+        fsrs = self.scheduler == Scheduler.FSRS and schedule
         memory = self.memory(card.item) if fsrs else None
         load = None
         if self.interview is not None:

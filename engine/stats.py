@@ -45,8 +45,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from engine.records import frozen
 
 from .mock_report import score_percent
+from .review_mode import ReviewMode
 from .session import MODES, VERDICTS
 from .sm2 import EF_START as START_EF
+from .status import CLOSE, CONVENTION, CORRECT, UNANSWERED, WRONG, Status
 
 PASS_QUALITY = 3
 MATURE_DAYS = 21
@@ -92,10 +94,11 @@ _COLUMN_RULES: dict[str, tuple[set, Any]] = {
     "topic": ({str}, lambda vs: "" not in vs),
     "seed": ({int}, None),  # any whole number: only its type is checked
     "step": ({int, _NONE}, lambda vs: all(v is None or v >= 1 for v in vs)),
-    "verdict": ({str}, lambda vs: vs <= set(VERDICTS)),
+    # a row recorded this session holds the members (a Status is its string), one read back plain strings
+    "verdict": ({str, Status}, lambda vs: vs <= set(VERDICTS)),
     "quality": ({int}, lambda vs: vs <= set(range(6))),
     "seconds": ({int, float, _NONE}, _durations),
-    "mode": ({str}, lambda vs: vs <= set(MODES)),
+    "mode": ({str, ReviewMode}, lambda vs: vs <= set(MODES)),
     "before": ({int, _NONE}, _counts),
     "interval": ({int, _NONE}, _counts),
 }
@@ -321,8 +324,7 @@ class MockStats:
         """The mock's score (correct counts one, close one half, per answer), in percent; None without answers."""
         if not self.answers:
             return None
-        return score_percent({"correct": self.correct, "close": self.close, "wrong": self.wrong,
-                              "unanswered": self.unanswered})
+        return score_percent({CORRECT: self.correct, CLOSE: self.close, WRONG: self.wrong, UNANSWERED: self.unanswered})
 
     def to_dict(self) -> dict:
         return {
@@ -331,10 +333,10 @@ class MockStats:
             "date": self.date,
             "questions": self.questions,
             "answers": self.answers,
-            "correct": self.correct,
-            "close": self.close,
-            "wrong": self.wrong,
-            "unanswered": self.unanswered,
+            CORRECT: self.correct,
+            CLOSE: self.close,
+            WRONG: self.wrong,
+            UNANSWERED: self.unanswered,
             "percent": self.percent,
             "seconds_used": self.seconds_used,
         }
@@ -648,9 +650,9 @@ def _covered_steps(d: Digest) -> dict[str, set]:
 def _mock(m: Mapping) -> MockStats:
     score = m.get("score") or {}
     # an answer right by another published convention scores as a correct one (engine.mock_report.score_percent)
-    correct = int(score.get("correct", 0)) + int(score.get("convention", 0))
-    return MockStats(m.get("id"), str(m.get("ts") or ""), correct, int(score.get("close", 0)),
-                     int(score.get("wrong", 0)), int(score.get("unanswered", 0)), float(m.get("seconds_used") or 0),
+    correct = int(score.get(CORRECT, 0)) + int(score.get(CONVENTION, 0))
+    return MockStats(m.get("id"), str(m.get("ts") or ""), correct, int(score.get(CLOSE, 0)),
+                     int(score.get(WRONG, 0)), int(score.get(UNANSWERED, 0)), float(m.get("seconds_used") or 0),
                      mock_questions(m.get("questions")))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import field
+from enum import StrEnum
 from typing import Any
 
 from engine.records import NamedTuple, frozen
@@ -19,13 +20,19 @@ from . import expr as ex
 from .answers import Parsed, Unreadable
 from .choices import Choice
 from .messages import Msg, Said, Twin, say
+from .status import CLOSE, CONVENTION, CORRECT, INVALID, WRONG, Status
 from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
-CORRECT, CLOSE, WRONG, INVALID = "correct", "close", "wrong", "invalid"
-# right by another published convention than the problem's own: a pass, quality 3
-CONVENTION = "convention"
-# the statuses of a graded answer that count as passed (a review that is not a lapse): stats, the mock report, SM-2
-PASSED = (CORRECT, CONVENTION, CLOSE)
+
+class KindName(StrEnum):
+    """The name of each answer kind of :mod:`engine.kinds`: :attr:`Expected.kind`, as save files and JSON hold it."""
+
+    NUMBER = "number"  # a number in a unit: 1.12 TB
+    CHOICE = "choice"  # one of a few words: memory-bound
+    EXPRESSION = "expression"  # a symbolic expression: 2Φ + 14Φ/N
+    LAYOUT = "layout"  # a parallel layout: tp=8 pp=2 dp=4
+
+
 # answer kind name -> its class (engine.kinds registers each); Expected.kind is the name
 ANSWER_KINDS: dict[str, Any] = {}  # engine.kinds.AnswerKind values: not imported here, it imports this module
 DEFAULT_TOLERANCE = 0.05
@@ -93,7 +100,7 @@ class Expected:
     unit the question asks for (a bare typed number is read in it).
     """
 
-    kind: str = "number"
+    kind: str = KindName.NUMBER
     value: float | str = 0.0
     unit_kind: str = "ratio"
     unit: str = ""
@@ -163,7 +170,7 @@ class Verdict:
     ``message_in(lang)`` & co. the same in ``"en"`` or ``"zh"``.
     """
 
-    status: str  # correct | convention | close | wrong | invalid
+    status: Status  # correct | convention | close | wrong | invalid
     quality: int | None  # SM-2 quality 0-5; None when invalid (nothing to record)
     said: Said  # the one-line message
     expected: str  # the right answer, shown in the unit the question asks for
@@ -260,7 +267,7 @@ def distance(x: float, e: float) -> float:
     return abs(x - e) / max(abs(x), abs(e))
 
 
-def quality_for(status: str, *, misconception: bool = False, seconds: float | None = None,
+def quality_for(status: Status, *, misconception: bool = False, seconds: float | None = None,
                 target_seconds: float | None = None, dont_know: bool = False) -> int | None:
     """The one mapping from a verdict to SM-2 quality (0-5).
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import formulas, sources
+from engine.langs import ZH
 from engine.messages import Twin, pick
 from engine.units import KINDS
 
@@ -171,7 +172,7 @@ def card_lines(t: Template, lang: str = "en") -> list[str]:
         out.append(f"# {heading('symbols', lang)}")
         width = max(len(s["symbol"]) for s in f["symbols"])
         out += [f"  {s['symbol']:<{width}}  {s['meaning']}"
-                + (f" [{UNIT_WORDS_ZH.get(s['unit'], s['unit']) if lang == 'zh' else s['unit']}]"
+                + (f" [{UNIT_WORDS_ZH.get(s['unit'], s['unit']) if lang == ZH else s['unit']}]"
                    if s["unit"] != "count" else "")
                 for s in f["symbols"]]
         out.append("")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -90,47 +91,60 @@ class CatalogueError(ValueError):
 # --------------------------------------------------------------------------- #
 # The schema: each field's type and range.  Units are in the names (see the data files' headers).
 
+class FieldKind(StrEnum):
+    """The type of a catalogue field's value, as the data files' schema names it."""
+
+    STR = "str"  # a line of text
+    INT = "int"  # a whole number, lo <= x <= hi
+    NUMBER = "number"  # a finite number, lo < x <= hi
+    BOOL = "bool"
+    STRINGS = "strings"  # a list of short names
+    TABLE = "table"  # field = "source"
+    RUN = "run"  # {tp, pp, micro_batch}
+
+
 class Field:
-    """One field's type (str | int | number | bool | strings | table | run), whether it is required, and its
+    """One field's type (a :class:`FieldKind`), whether it is required, and its
     range: numbers lo < x <= hi, whole numbers lo <= x <= hi.  (A plain class: a NamedTuple costs more to
     define at import than this module's whole load.)"""
 
     __slots__ = ("kind", "required", "lo", "hi", "unit")
 
-    def __init__(self, kind: str, required: bool = False, lo: float = 0.0, hi: float = math.inf,
+    def __init__(self, kind: FieldKind, required: bool = False, lo: float = 0.0, hi: float = math.inf,
                  unit: str = "") -> None:
         self.kind, self.required, self.lo, self.hi, self.unit = kind, required, lo, hi, unit
 
 
 def _n(lo: float, hi: float, unit: str, required: bool = False) -> Field:
-    return Field("number", required, lo, hi, unit)
+    return Field(FieldKind.NUMBER, required, lo, hi, unit)
 
 
 def _i(hi: float, required: bool = True, lo: float = 1) -> Field:
-    return Field("int", required, lo, hi)
+    return Field(FieldKind.INT, required, lo, hi)
 
 
-COMMON = {"id": Field("str", True), "name": Field("str", True), "source": Field("str", True),
-          "note": Field("str"), "sources": Field("table"), "pools": Field("strings")}
+COMMON = {"id": Field(FieldKind.STR, True), "name": Field(FieldKind.STR, True), "source": Field(FieldKind.STR, True),
+          "note": Field(FieldKind.STR), "sources": Field(FieldKind.TABLE), "pools": Field(FieldKind.STRINGS)}
 SCHEMA: dict[str, dict[str, Field]] = {
-    "links": {**COMMON, "family": Field("str", True), "one_way_gbs": _n(0, 1e5, "GB/s", True),
-              "quoted": Field("str", True)},
+    "links": {**COMMON, "family": Field(FieldKind.STR, True), "one_way_gbs": _n(0, 1e5, "GB/s", True),
+              "quoted": Field(FieldKind.STR, True)},
     "accelerators": {
-        **COMMON, "vendor": Field("str", True),
-        "memory_gb": _n(0, 1e5, "GB", True), "memory_type": Field("str"),
+        **COMMON, "vendor": Field(FieldKind.STR, True),
+        "memory_gb": _n(0, 1e5, "GB", True), "memory_type": Field(FieldKind.STR),
         "memory_bandwidth_tbs": _n(0, 1000, "TB/s", True),
         "fp32_tflops": _n(0, 1e6, "TFLOPS"), "fp16_tflops": _n(0, 1e6, "TFLOPS"), "bf16_tflops": _n(0, 1e6, "TFLOPS"),
         "fp8_tflops": _n(0, 1e6, "TFLOPS"), "fp4_tflops": _n(0, 1e6, "TFLOPS"), "int8_tops": _n(0, 1e6, "TOPS"),
-        "precisions": Field("strings"),
-        "scale_up_link": Field("str"), "scale_up_bandwidth_gbs": _n(0, 1e6, "GB/s"),
-        "scale_up_bidirectional": Field("bool"), "scale_up_domain": _i(1e6, False),
+        "precisions": Field(FieldKind.STRINGS),
+        "scale_up_link": Field(FieldKind.STR), "scale_up_bandwidth_gbs": _n(0, 1e6, "GB/s"),
+        "scale_up_bidirectional": Field(FieldKind.BOOL), "scale_up_domain": _i(1e6, False),
         "tdp_w": _n(0, 1e5, "W"),
     },
     "ranges": {
-        "id": Field("str", True), "name": Field("str", True), "source": Field("str", True), "note": Field("str"),
+        "id": Field(FieldKind.STR, True), "name": Field(FieldKind.STR, True), "source": Field(FieldKind.STR, True),
+        "note": Field(FieldKind.STR),
         "low": _n(-math.inf, math.inf, "", True), "high": _n(-math.inf, math.inf, "", True),
-        "typical": _n(-math.inf, math.inf, ""), "unit": Field("str", True), "as_of": Field("str", True),
-        "data_date": Field("str"), "confidence": Field("str"),
+        "typical": _n(-math.inf, math.inf, ""), "unit": Field(FieldKind.STR, True), "as_of": Field(FieldKind.STR, True),
+        "data_date": Field(FieldKind.STR), "confidence": Field(FieldKind.STR),
     },
     "models": {
         **COMMON,
@@ -139,12 +153,14 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "d_head": _i(100_000), "ffn": _i(1e7, False), "ffn_expert": _i(1e7, False),
         "n_experts": _i(100_000, False), "n_shared_experts": _i(1000, False, 0), "first_dense_layers": _i(10_000, False, 0),
         "moe_layer_step": _i(1000, False), "top_k": _i(1000, False), "vocab": _i(1e8), "context": _i(1e9),
-        "attention": Field("str", True), "kv_lora_rank": _i(1e6, False), "rope_dim": _i(1e6, False),
+        "attention": Field(FieldKind.STR, True), "kv_lora_rank": _i(1e6, False), "rope_dim": _i(1e6, False),
         "q_lora_rank": _i(1e6, False), "qk_nope_head_dim": _i(1e6, False), "v_head_dim": _i(1e6, False),
-        "sliding_window": _i(1e9, False), "sliding_window_layers": Field("str"), "sliding_window_pattern": Field("str"),
-        "chunked_attention": _i(1e9, False), "attention_layer_pattern": Field("str"),
-        "gated": Field("bool", True), "tied_embeddings": Field("bool"), "norm": Field("str"), "bias": Field("bool"),
-        "dropout": Field("bool"), "positions": Field("str"), "korthikanti_run": Field("run"),
+        "sliding_window": _i(1e9, False), "sliding_window_layers": Field(FieldKind.STR),
+        "sliding_window_pattern": Field(FieldKind.STR),
+        "chunked_attention": _i(1e9, False), "attention_layer_pattern": Field(FieldKind.STR),
+        "gated": Field(FieldKind.BOOL, True), "tied_embeddings": Field(FieldKind.BOOL), "norm": Field(FieldKind.STR),
+        "bias": Field(FieldKind.BOOL),
+        "dropout": Field(FieldKind.BOOL), "positions": Field(FieldKind.STR), "korthikanti_run": Field(FieldKind.RUN),
     },
 }
 CHOICES = {("links", "family"): ("nvlink", "infiniband", "roce", "pcie", "ici", "xgmi", "ethernet"),
@@ -153,10 +169,11 @@ CHOICES = {("links", "family"): ("nvlink", "infiniband", "roce", "pcie", "ici", 
 MAX_TEXT = {"id": 48, "name": 80, "vendor": 40, ("ranges", "name"): 200}
 MAX_TEXT_DEFAULT = 2000
 
-_KIND_EN = {"str": "text", "int": "a whole number", "number": "a number", "bool": "true or false",
-            "strings": "a list of texts", "table": "a table of field = \"source\"", "run": "a table {tp, pp, micro_batch}"}
-_KIND_ZH = {"str": "文本", "int": "整数", "number": "数值", "bool": "true 或 false", "strings": "文本列表",
-            "table": "“字段 = 出处”的表", "run": "{tp, pp, micro_batch} 表"}
+_KIND_EN = {FieldKind.STR: "text", FieldKind.INT: "a whole number", FieldKind.NUMBER: "a number",
+            FieldKind.BOOL: "true or false", FieldKind.STRINGS: "a list of texts",
+            FieldKind.TABLE: "a table of field = \"source\"", FieldKind.RUN: "a table {tp, pp, micro_batch}"}
+_KIND_ZH = {FieldKind.STR: "文本", FieldKind.INT: "整数", FieldKind.NUMBER: "数值", FieldKind.BOOL: "true 或 false",
+            FieldKind.STRINGS: "文本列表", FieldKind.TABLE: "“字段 = 出处”的表", FieldKind.RUN: "{tp, pp, micro_batch} 表"}
 
 
 def _control(text: str) -> str | None:
@@ -228,7 +245,7 @@ class _Entry:
     def _value(self, key: str, f: Field, value: Any) -> Any:
         want_en, want_zh = _KIND_EN[f.kind], _KIND_ZH[f.kind]
         bad = self.fail(key, f"must be {want_en}, not {_shown(value)}", f"必须是{want_zh}，而不是 {_shown(value)}")
-        if f.kind == "str":
+        if f.kind == FieldKind.STR:
             if not isinstance(value, str):
                 raise bad
             c = _control(value)
@@ -238,18 +255,19 @@ class _Entry:
             if not value.strip() or len(value) > most:
                 raise self.fail(key, f"must be 1-{most} characters", f"必须是 1-{most} 个字符")
             return value
-        if f.kind == "bool":
+        if f.kind == FieldKind.BOOL:
             if not isinstance(value, bool):
                 raise bad
             return value
-        if f.kind in ("int", "number"):
+        if f.kind in (FieldKind.INT, FieldKind.NUMBER):
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise bad
-            if f.kind == "int" and not (isinstance(value, int) or (math.isfinite(value) and value == int(value))):
+            if f.kind == FieldKind.INT and not (isinstance(value, int)
+                                                or (math.isfinite(value) and value == int(value))):
                 raise bad
             if not math.isfinite(value):
                 raise self.fail(key, "must be a finite number", "必须是有限的数")
-            if f.kind == "int":
+            if f.kind == FieldKind.INT:
                 value = int(value)
                 if not f.lo <= value <= f.hi:
                     raise self.fail(key, f"must be between {f.lo:g} and {f.hi:g}, not {_shown(value)}",
@@ -259,7 +277,7 @@ class _Entry:
                 raise self.fail(key, f"must be positive and at most {f.hi:g} {f.unit}, not {_shown(value)}",
                                 f"必须为正且不超过 {f.hi:g} {f.unit}，而不是 {_shown(value)}")
             return float(value) if isinstance(value, float) else value
-        if f.kind == "strings":
+        if f.kind == FieldKind.STRINGS:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or len(value) > 50:
                 raise bad
             for v in value:
@@ -269,7 +287,7 @@ class _Entry:
             if len(set(value)) != len(value):
                 raise self.fail(key, "lists a name twice", "有重复的名称")
             return list(value)
-        if f.kind == "table":
+        if f.kind == FieldKind.TABLE:
             if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
                 raise bad
             for k, v in value.items():
@@ -277,7 +295,7 @@ class _Entry:
                     raise self.fail(f"sources.{k}"[:60], "must be a readable text of 1-2000 characters",
                                     "必须是 1-2000 个字符的可读文本")
             return dict(value)
-        if f.kind == "run":
+        if f.kind == FieldKind.RUN:
             if not isinstance(value, dict) or set(value) != {"tp", "pp", "micro_batch"} or not all(
                     isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 100_000 for v in value.values()):
                 raise bad

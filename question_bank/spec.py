@@ -90,7 +90,7 @@ from typing import Any, Mapping
 from engine import expr as ex
 from engine import formulas
 from engine.choices import Choice
-from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE
+from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, KindName
 from engine.messages import Twin, pick
 from engine.records import NamedTuple, frozen
 from engine.units import UNIT_KINDS, fmt_quantity, round_sig
@@ -228,13 +228,13 @@ class Ask:
     @property
     def kind(self) -> str:
         if self.formula:
-            return "number"
+            return KindName.NUMBER
         if self.layout is not None:
-            return "layout"
+            return KindName.LAYOUT
         if self.choices:
-            return "choice"
+            return KindName.CHOICE
         if self.expression:
-            return "expression"
+            return KindName.EXPRESSION
         raise ValueError("an Ask needs a formula, choices or an expression")
 
 

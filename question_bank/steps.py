@@ -11,7 +11,8 @@ from engine import convention_set as cs
 from engine import expr as ex
 from engine import formulas
 from engine.formulas import conventions
-from engine.grading import Approximation, ByConvention, Expected, Miss, display_number, distance
+from engine.grading import Approximation, ByConvention, Expected, KindName, Miss, display_number, distance
+from engine.langs import EN, LANGS, ZH
 from engine.messages import Twin, pick
 from engine.records import frozen
 from engine.units import lookup
@@ -109,9 +110,9 @@ def _pick(en: Any, zh: Any, lang: str) -> Any:
 
 def _explained(ask: Ask) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A choice/expression question's solution in both languages: its explanation, then its takeaway."""
-    en = tuple(ask.explanation) + ((formulas.TAKEAWAY["en"] + ask.takeaway,) if ask.takeaway else ())
+    en = tuple(ask.explanation) + ((formulas.TAKEAWAY[EN] + ask.takeaway,) if ask.takeaway else ())
     zh_lines = tuple(ask.explanation_zh or ask.explanation)
-    zh = zh_lines + ((formulas.TAKEAWAY["zh"] + ask.takeaway_zh,) if ask.takeaway_zh else ())
+    zh = zh_lines + ((formulas.TAKEAWAY[ZH] + ask.takeaway_zh,) if ask.takeaway_zh else ())
     return en, zh
 
 
@@ -204,7 +205,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     unit = ask.unit
     if unit and lookup(unit, f.unit) is None:
         raise ValueError(f"{template_id}: unit {unit!r} is not a unit of {f.unit}")
-    exp = Expected("number", value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
+    exp = Expected(KindName.NUMBER, value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
                    approximations=approximations, formula=ex.render(f.shown_node(inputs), f.symbols),
                    per_gpu=f.per_device if ask.per_gpu is None else ask.per_gpu,
                    conventions=_by_convention(f, inputs, worlds, ask))
@@ -214,7 +215,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
     shown_values = f.shown_values(inputs, extras)
     derived = _Derived(f, inputs, extras, shown_values)
-    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang, derived) for lang in ("en", "zh"))
+    solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang, derived) for lang in LANGS)
     derivation = (len(ask.explanation) + len(f.parts)
                   + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
                   + len(ask.simplification if ask.simplification is not None else f.simplification))
@@ -246,8 +247,8 @@ def _layout_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     example = ask.layout.preferred()
     if example is None:
         raise ValueError(f"{template_id}: no layout meets the constraints")
-    exp = Expected("layout", example.text, layout=ask.layout)
-    solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in ("en", "zh"))
+    exp = Expected(KindName.LAYOUT, example.text, layout=ask.layout)
+    solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in LANGS)
     return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
                 _solution_zh=solution_zh, takeaway=ask.takeaway,
                 takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),
@@ -259,7 +260,7 @@ def _choice_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     """A choice question: the answer must be one of the choices."""
     if ask.answer not in {c.key for c in ask.choices}:
         raise ValueError(f"{template_id}: answer {ask.answer!r} is not one of the choices")
-    exp = Expected("choice", ask.answer, choices=ask.choices)
+    exp = Expected(KindName.CHOICE, ask.answer, choices=ask.choices)
     en, zh = _explained(ask)
     return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target, roofline=ask.roofline,
                 _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
@@ -270,7 +271,7 @@ def _choice_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
 def _expression_step(template_id: str, i: int, ask: Ask, target: int, steps: list[Step],
                      given_values: Mapping[str, Any]) -> Step:
     """An expression question: the canonical expression and its accepted spellings."""
-    exp = Expected("expression", ask.expression, aliases=tuple(ask.aliases.items()))
+    exp = Expected(KindName.EXPRESSION, ask.expression, aliases=tuple(ask.aliases.items()))
     en, zh = _explained(ask)
     return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target,
                 _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
@@ -280,7 +281,8 @@ def _expression_step(template_id: str, i: int, ask: Ask, target: int, steps: lis
 
 # How an Ask of each answer kind (engine.kinds) becomes a Step: one entry per kind.
 STEP_BUILDERS: dict[str, Callable[..., Step]] = {
-    "number": _number_step, "layout": _layout_step, "choice": _choice_step, "expression": _expression_step,
+    KindName.NUMBER: _number_step, KindName.LAYOUT: _layout_step, KindName.CHOICE: _choice_step,
+    KindName.EXPRESSION: _expression_step,
 }
 
 
@@ -291,7 +293,7 @@ def build_step(template_id: str, conventions: tuple[str, ...], i: int, ask: Ask,
     """Step ``i`` of a problem of template ``template_id`` (which follows ``conventions``): ``ask`` resolved
     against the ``steps`` before it and the givens.  A number step counts with the ``chosen`` conventions where
     the spec allows them, adds those it counts with to ``used`` and those it cannot follow to ``refused``."""
-    if ask.kind == "number":
+    if ask.kind == KindName.NUMBER:
         return _number_step(template_id, i, ask, target, steps, given_values, conventions, chosen, refused, used,
                             worlds)
     return STEP_BUILDERS[ask.kind](template_id, i, ask, target, steps, given_values)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from engine.langs import EN
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("practice", help="open the app straight into today's session",
@@ -71,7 +73,7 @@ def run_app(args: argparse.Namespace, start: str = "home", **screen_kwargs) -> i
 
         model = chosen_model(args)
     profile = open_profile(args.saves, args.profile, warn=False, lang=command_lang(args))  # Home names unused settings
-    lang = args.lang or profile.settings().get("lang") or "en"
+    lang = args.lang or profile.settings().get("lang") or EN
     try:
         from drill.app import DrillApp
         from drill.core.context import AppContext

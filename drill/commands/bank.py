@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from drill.commands import convention_option
 from drill.commands.catalogue import chosen_hardware, chosen_model, hardware_option, model_option
+from engine.langs import LANG_CHOICES
 from engine.records import frozen
+from engine.status import Status
 
 if TYPE_CHECKING:
     from engine.grading import Verdict
@@ -81,7 +83,7 @@ def register(subparsers) -> None:
                    help="show this help message and exit")
     topic.append(p.add_argument("--topic", help="only this topic (see `drill templates --help`)"))
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the titles")
+    p.add_argument("--lang", dest="sub_lang", choices=LANG_CHOICES, help="language of the titles")
     p.set_defaults(func=run_templates)
 
     p = subparsers.add_parser("ask", help="print one problem", description="Print one problem of a template. "
@@ -89,7 +91,7 @@ def register(subparsers) -> None:
                               "chosen and printed.")
     p.add_argument("template", metavar="TEMPLATE", help="template id (see `drill templates`)")
     p.add_argument("--seed", help="problem seed (a whole number, 0 or more)")
-    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the prompt")
+    p.add_argument("--lang", dest="sub_lang", choices=LANG_CHOICES, help="language of the prompt")
     p.add_argument("--json", action="store_true", help="print the problem, its answer and solution as JSON")
     hardware_option(p)
     convention_option(p)
@@ -105,7 +107,7 @@ def register(subparsers) -> None:
                                                     "'memory-bound' (quote it if it has spaces)")
     p.add_argument("--seed", required=True, help="the seed of the problem (as printed by `drill ask`)")
     p.add_argument("--step", help="step of a chain to grade, counted from 1")
-    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the output")
+    p.add_argument("--lang", dest="sub_lang", choices=LANG_CHOICES, help="language of the output")
     p.add_argument("--json", action="store_true", help="print the verdict as JSON")
     p.add_argument("--record", action="store_true",
                    help="also record the answer as a review of this template (practice done on paper); a "
@@ -335,7 +337,7 @@ def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
         "message": v.message_in(lang),
         # nothing graded (an unreadable answer, a bare number that needs its unit): the answer and its worked
         # solution stay hidden, as in the text output and the app, so the learner can try again
-        "solution": [] if v.status == "invalid" else list(s.solution_lines(lang)),  # engine.verdicts.INVALID
+        "solution": [] if v.status == Status.INVALID else list(s.solution_lines(lang)),
     }
 
 
@@ -355,7 +357,7 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
     reading = v.parsed.notes_in(lang) if v.parsed is not None else ()  # the approximation is in the message
     if reading:
         print(Twin("Read as: ", "读取为：").text(lang) + Twin("; ", "；").text(lang).join(reading))
-    if v.status == "invalid":
+    if v.status == Status.INVALID:
         return  # nothing was graded: the solution stays hidden so the learner can try again
     print(Twin("\nSolution:", "\n解答：").text(lang))
     for line in c.graded_step.solution_lines(lang):

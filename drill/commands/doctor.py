@@ -30,7 +30,7 @@ def run_doctor(args: argparse.Namespace) -> int:
     from drill.core.paths import DEFAULT_PROFILE, command_lang, saves_dir
     from engine.messages import say
     from engine.storage import BadProfileName, Profile, ProfileLock, ProfileLocked
-    from engine.storage.doctor import examine, repair
+    from engine.storage.doctor import FindingKind, examine, repair
     from engine.storage.errors import LockUnusable, saves_problem
     from engine.storage.layout import PROFILE_NAME
 
@@ -65,7 +65,7 @@ def run_doctor(args: argparse.Namespace) -> int:
             lock.release()
     left = [f for f in report.damaged if f.lost is not None or (f.repaired is None and args.repair)
             or not args.repair]
-    unfinished = any(f.kind == "unfinished" for f in report.findings)
+    unfinished = any(f.kind == FindingKind.UNFINISHED for f in report.findings)
     if args.repair and (report.damaged or unfinished) and not any(f.lost for f in report.damaged):
         try:  # the repaired profile opens: the state file is rebuilt from the log now, not at the next command
             Profile.open(root, name, wait=0.0).close()
@@ -75,7 +75,7 @@ def run_doctor(args: argparse.Namespace) -> int:
             print(f"drill: {said(lang) if callable(said) else e}", file=sys.stderr)
         else:
             for f in report.findings:
-                if f.kind == "unfinished":
+                if f.kind == FindingKind.UNFINISHED:
                     f.repaired = say("doctor.finished")
     if args.json:
         print(json.dumps({"profile": name, "path": str(folder), "files": report.files, "findings": [

@@ -14,6 +14,9 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from engine.langs import EN
+from engine.review_mode import ReviewMode
+
 if TYPE_CHECKING:
     from engine.grading import Verdict
     from engine.storage import Profile
@@ -63,7 +66,7 @@ def _fail(message: str) -> int:
 
 def _lang(args: argparse.Namespace) -> str:
     """The command's --lang (``drill check`` has its own), else the global one, else English."""
-    return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or "en"
+    return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or EN
 
 
 def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
@@ -176,7 +179,7 @@ def run_due(args: argparse.Namespace) -> int:
                 profile.set_setting("new_per_day", args.new_per_day)
             except SaveFailed as e:
                 return _fail(_said("save.limit_unchanged", args, e))
-        lang = getattr(args, "lang", None) or profile.settings().get("lang") or "en"
+        lang = getattr(args, "lang", None) or profile.settings().get("lang") or EN
         report = due_report(profile, None, lang)
         _warn_damaged(profile, args)
     if args.json:
@@ -233,7 +236,7 @@ def run_plan(args: argparse.Namespace) -> int:
                 profile.set_settings(changes)  # all of them, or none
         except SaveFailed as e:
             return _fail(_said("save.plan_unchanged", args, e))
-        lang = args.lang or profile.settings().get("lang") or "en"
+        lang = args.lang or profile.settings().get("lang") or EN
         ctx = AppContext(profile, lang)
         f = home_figures.today_figures(ctx)
         rules = settings.learning(profile)
@@ -259,12 +262,13 @@ def run_plan(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
         return 0
     from engine.messages import Twin, pick
+    from engine.schedule.fsrs_bridge import Scheduler
     from engine.session import PACE_WARNING
 
     tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
     lines = [Twin(f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}",
                   f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道").text(lang),
-             tr("plan.scheduler", name="FSRS" if rules.scheduler == "fsrs" else "SM-2")]
+             tr("plan.scheduler", name="FSRS" if rules.scheduler == Scheduler.FSRS else "SM-2")]
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
     else:
@@ -380,7 +384,7 @@ IMPORT_TEXT = {
                     "keep a copy, then `drill import --replace` to overwrite it",
                     "档案“{profile}”已有学习记录；未导入任何内容。请先运行 `drill export FILE` 保留一份副本，再用 "
                     "`drill import --replace` 覆盖它"),
-    "invalid": ("{source}: {why}; nothing was imported", "{source}：{why}；未导入任何内容"),
+    "refused": ("{source}: {why}; nothing was imported", "{source}：{why}；未导入任何内容"),
     "done": ("Imported {source} into profile '{profile}': {counts}.", "已将 {source} 导入档案“{profile}”：{counts}。"),
 }
 
@@ -437,10 +441,10 @@ def run_import(args: argparse.Namespace) -> int:
             if e.kind == "read":
                 return _fail(_import_text("unreadable", args, source=source, why=e.reason))
             if e.kind == "shape":
-                return _fail(_import_text("invalid", args, source=source, why=e.reason))
+                return _fail(_import_text("refused", args, source=source, why=e.reason))
             return _fail(_import_text("not_json", args, source=source, why=e))
         except InvalidDocument as e:
-            return _fail(_import_text("invalid", args, source=source, why=e))
+            return _fail(_import_text("refused", args, source=source, why=e))
         except SaveFailed as e:
             return _fail(_said("save.not_imported", args, e))
         print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(counts)))
@@ -503,7 +507,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         schedule = whole and moves_schedule(state, quality, today)
         return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
                           when=when, today=today, state=state if schedule else None, schedule=schedule,
-                          mode="paper", typed=typed, value=value, step=step, seconds=seconds,
+                          mode=ReviewMode.PAPER, typed=typed, value=value, step=step, seconds=seconds,
                           interview=learning(profile).interview, hardware=problem.hardware, model=problem.model,
                           conventions=problem.chosen_conventions)
 
@@ -584,7 +588,7 @@ def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int,
     whole paper review, by step (the latest row of each step)."""
     steps: dict[int, Mapping[str, Any]] = {}
     for r in rows:
-        if (r["item"] != item or r["seed"] != seed or r["mode"] != "paper" or r.get("hardware") != hardware
+        if (r["item"] != item or r["seed"] != seed or r["mode"] != ReviewMode.PAPER or r.get("hardware") != hardware
                 or (r.get("conventions") or {}) != dict(conventions or {}) or r.get("model") != model):
             continue
         if r["step"] is None:

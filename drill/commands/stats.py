@@ -15,6 +15,7 @@ import json
 import sys
 
 from drill.core.stats import SORT_COLUMNS, figures, summary
+from engine.langs import EN
 
 # --------------------------------------------------------------------------- #
 # The command
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     profile = open_profile(args.saves, args.profile, read_only=True,  # a reader: works while the app is open
                            lang=getattr(args, "lang", None))
     with profile:
-        lang = getattr(args, "lang", None) or profile.settings().get("lang") or "en"
+        lang = getattr(args, "lang", None) or profile.settings().get("lang") or EN
         try:
             s = figures(profile, AppContext(profile).today(), lang)
         except DamagedSave as e:  # an older log segment, read only now

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 
+from engine.langs import LANG_CHOICES
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("card", help="show the formula card of a template",
@@ -19,14 +21,14 @@ def register(subparsers) -> None:
                                           "where each factor comes from, a worked example with round numbers, the "
                                           "typical mistakes and the source. Reading it does not count as a review.")
     p.add_argument("template", metavar="TEMPLATE", help="template id (see `drill templates`)")
-    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the card")
+    p.add_argument("--lang", dest="sub_lang", choices=LANG_CHOICES, help="language of the card")
     p.add_argument("--json", action="store_true", help="print the card as JSON")
     p.set_defaults(func=run_card)
 
     p = subparsers.add_parser("sources", help="list the sources the question bank is built from",
                               description="List every source of the question bank once: the two articles it was "
                                           "written from, and the papers and datasheets behind its formulas.")
-    p.add_argument("--lang", dest="sub_lang", choices=("en", "zh"), help="language of the list")
+    p.add_argument("--lang", dest="sub_lang", choices=LANG_CHOICES, help="language of the list")
     p.add_argument("--json", action="store_true", help="print the list as JSON")
     p.set_defaults(func=run_sources)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from drill.core.practice_run import DONT_KNOW, summary_grade
+from drill.core.practice_run import summary_grade
 from engine.records import NamedTuple
+from engine.status import CLOSE, CORRECT, DONT_KNOW, WRONG
 from question_bank import registry
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class BankRow(NamedTuple):
 # Browse's status filter: what each status means is :func:`statuses`
 STATUSES = ("new", "due", "lapsed", "mastered")
 # Browse's "last result" order: the worst first, never answered last
-LAST_ORDER = {DONT_KNOW: 0, "wrong": 1, "close": 2, "correct": 3, None: 4}
+LAST_ORDER: dict[str | None, int] = {DONT_KNOW: 0, WRONG: 1, CLOSE: 2, CORRECT: 3, None: 4}
 
 
 def statuses(row: BankRow, today: date) -> frozenset[str]:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.langs import known_lang
+from engine.langs import EN, known_lang
 
 if TYPE_CHECKING:
     from engine.storage import Profile
@@ -94,7 +94,7 @@ def command_lang(args) -> str:
         tables = read_tables(saves_dir(getattr(args, "saves", None)) / name / "state.json") or {}
         saved = (tables.get("settings") or {}).get("1", {}).get("lang")
     except Exception:  # noqa: BLE001 - a damaged or missing profile is reported by the command that opens it
-        return "en"
+        return EN
     return known_lang(saved)
 
 
@@ -144,32 +144,32 @@ def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
     language); the app says it on Home instead."""
     from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked, SavesUnusable
 
-    if not read_only and (problem := clock_problem(lang or "en")) is not None:  # nothing it records could be dated
+    if not read_only and (problem := clock_problem(lang or EN)) is not None:  # nothing it records could be dated
         print(f"drill: {problem}", file=sys.stderr)
         raise SystemExit(1)
     try:
         opened = Profile.open(saves_dir(saves), DEFAULT_PROFILE if profile is None else profile, wait=wait, read_only=read_only)
         if warn and opened.ignored_settings:
-            for line in ignored_lines(opened, lang or opened.settings().get("lang") or "en"):
+            for line in ignored_lines(opened, lang or opened.settings().get("lang") or EN):
                 print(f"drill: {line}", file=sys.stderr)
         if not read_only:  # the day's snapshot of the profile, by the learner's clock (a spare copy: best effort)
             opened.snapshot(local_now().date())
         if warn:  # a journal found out of step at open (and set right by a writer): said once, here
             for e in list(opened.damaged.values()):
-                print(f"drill: {damaged_text(e, lang or opened.settings().get('lang') or 'en')}", file=sys.stderr)
+                print(f"drill: {damaged_text(e, lang or opened.settings().get('lang') or EN)}", file=sys.stderr)
             opened.damaged.clear()
         return opened
     except SavesUnusable as e:
-        print(f"drill: {e.text(lang or 'en')}", file=sys.stderr)
+        print(f"drill: {e.text(lang or EN)}", file=sys.stderr)
         raise SystemExit(1) from None
     except (ProfileLocked, DamagedSave, LockUnusable, ValueError) as e:  # each words itself in English or Chinese
         said = getattr(e, "text", None)
-        print(f"drill: {said(lang or 'en') if callable(said) else e}", file=sys.stderr)
+        print(f"drill: {said(lang or EN) if callable(said) else e}", file=sys.stderr)
         raise SystemExit(1) from None
     except OSError as e:  # the saves folder or the lock cannot be made: the path and the cause
         from engine.storage import save_failed
 
-        print(f"drill: {save_failed(e, e.filename or saves_dir(saves)).text(lang or 'en')}", file=sys.stderr)
+        print(f"drill: {save_failed(e, e.filename or saves_dir(saves)).text(lang or EN)}", file=sys.stderr)
         raise SystemExit(1) from None
 
 

@@ -32,7 +32,7 @@ from __future__ import annotations
 import errno
 from dataclasses import field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from drill.core.sessions import catalog, chain_quality, forget_step_drills, note_step_drills
 from drill.core.settings import STEP_DRILLS_KEY
@@ -40,6 +40,7 @@ from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
 from engine.records import NamedTuple, mutable
 from engine.session import QUEUE_KEY, Card, Session, review_row
+from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
 from question_bank import registry
 from question_bank.steps import Step
 from question_bank.template import Problem
@@ -49,14 +50,12 @@ if TYPE_CHECKING:
 
 
 # Summary is a NamedTuple (immutable, compared by value): cheaper to define than a frozen dataclass, and this module is imported before the first problem shows (benchmarks/bench_startup.py).
-DONT_KNOW = "dont_know"
-VERDICT_ORDER = (DONT_KNOW, "wrong", "close", "convention", "correct")  # worst first
 DONT_KNOW_TYPED = ("?", "？")
 PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card
 
 
-def worst_verdict(verdicts: list[str]) -> str:
-    return min(verdicts, key=VERDICT_ORDER.index)
+def worst_verdict(verdicts: Sequence[str]) -> str:
+    return min(verdicts, key=WORST_FIRST.index)
 
 
 def understood(text: str, step: Step, lang: str = "en") -> tuple[bool | None, str]:
@@ -107,13 +106,13 @@ class Answer:
         return row["quality"] if row is not None and self.problem.is_chain else None
 
 
-def summary_grade(quality: int) -> str:
+def summary_grade(quality: int) -> Status:
     """How the session summary counts an answer: by its final quality, after any override.
 
     The inverse of :func:`engine.grading.quality_for`, so an answer left as graded counts
     as its verdict: 4-5 correct, 3 close, 1-2 wrong, 0 don't know.
     """
-    return "correct" if quality >= 4 else "close" if quality == 3 else "wrong" if quality >= 1 else DONT_KNOW
+    return CORRECT if quality >= 4 else CLOSE if quality == 3 else WRONG if quality >= 1 else DONT_KNOW
 
 
 class Summary(NamedTuple):
@@ -409,16 +408,16 @@ class PracticeRun:
 
     # ---------------------------------------------------------------- the end
     def summary(self) -> Summary:
-        count = {k: 0 for k in VERDICT_ORDER}
+        count = {k: 0 for k in WORST_FIRST}
         topics: dict[str, list[int]] = {}
         for a in self.answers:
             grade = summary_grade(a.quality)
             count[grade] += 1
             passed_answered = topics.setdefault(a.card.topic, [0, 0])
-            passed_answered[0] += grade in ("correct", "close")
+            passed_answered[0] += grade in (CORRECT, CLOSE)
             passed_answered[1] += 1
         tomorrow = self.ctx.today() + timedelta(days=1)
         bank = {i for i, _ in catalog()}
         due = sorted(i for i, s in self.ctx.profile.states().items() if i in bank and s.due and s.due <= tomorrow)
-        return Summary(len(self.answers), count["correct"], count["close"], count["wrong"], count[DONT_KNOW],
+        return Summary(len(self.answers), count[CORRECT], count[CLOSE], count[WRONG], count[DONT_KNOW],
                        sum(a.seconds for a in self.answers), {k: (v[0], v[1]) for k, v in topics.items()}, due)

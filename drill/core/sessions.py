@@ -76,7 +76,7 @@ def forget_step_drills(profile: "Profile", items: list[str]) -> None:
 def memory_source(profile: "Profile", scheduler: str):
     """For FSRS: each item's memory, replayed from its scheduled reviews (the log's digest, read once, when
     the first item needs it); None for SM-2."""
-    if scheduler != "fsrs":
+    if scheduler != fsrs_bridge.Scheduler.FSRS:
         return None
     history: dict | None = None
 

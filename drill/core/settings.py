@@ -6,7 +6,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from engine.records import NamedTuple
-from engine.schedule.fsrs_bridge import SCHEDULERS
+from engine.schedule.fsrs_bridge import SCHEDULERS, Scheduler
 from engine.session import DEFAULT_REVIEWS_PER_DAY
 
 if TYPE_CHECKING:
@@ -20,7 +20,7 @@ class Learning(NamedTuple):
     new_per_day: int
     reviews_per_day: int
     interview: date | None
-    scheduler: str = "sm2"
+    scheduler: str = Scheduler.SM2
 
 
 INTERVIEW_KEY = "interview"
@@ -51,7 +51,7 @@ def learning(profile: "Profile") -> Learning:
     cap = cap if isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1 else DEFAULT_REVIEWS_PER_DAY
     scheduler = settings.get(SCHEDULER_KEY)
     return Learning(settings["new_per_day"], cap, interview_date(settings.get(INTERVIEW_KEY)),
-                    scheduler if scheduler in SCHEDULERS else "sm2")
+                    scheduler if scheduler in SCHEDULERS else Scheduler.SM2)
 
 
 SETTING_BOUNDS = {"new_per_day": (0, 100), REVIEWS_KEY: (1, 10_000)}

@@ -13,6 +13,7 @@ from textual.binding import ActiveBinding, Binding
 from textual.screen import ModalScreen, Screen
 
 from drill.core.i18n import key_name, t
+from engine.status import Status
 
 # Every screen of the app by name, imported lazily by dotted path (drill.app opens them; the palette lists them)
 SCREEN_PATHS: dict[str, str] = {
@@ -94,7 +95,8 @@ def scroll_view(view, how: str) -> None:
 
 
 # one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)
-VERDICT_COLOUR = {"correct": "green", "convention": "cyan", "close": "yellow", "wrong": "red", "dont_know": "magenta", "unanswered": "dim"}
+VERDICT_COLOUR: dict[str, str] = {Status.CORRECT: "green", Status.CONVENTION: "cyan", Status.CLOSE: "yellow",
+                                  Status.WRONG: "red", Status.DONT_KNOW: "magenta", Status.UNANSWERED: "dim"}
 
 
 class DrillScreen(Screen):

@@ -29,8 +29,8 @@ from drill.screens import VERDICT_COLOUR, DrillModal
 from drill.screens.mock import MockScreen, asked_step, expected_shown, problem_context, step_prompt, verdict_name
 from drill.screens.mock_run import ConfirmEndScreen
 from engine.grading import misconception_label
-from engine.mock import UNANSWERED
 from engine.mock_report import Report
+from engine.status import UNANSWERED
 from engine.storage import SaveFailed
 
 

@@ -27,6 +27,8 @@ from drill.screens import VERDICT_COLOUR, DrillScreen, scroll_bindings, scroll_v
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution, Wrapped
 from drill.widgets.problem import givens_table
+from engine.review_mode import ReviewMode
+from engine.status import Status
 from engine.storage import SaveFailed, save_failed
 from question_bank import registry
 
@@ -36,8 +38,10 @@ _CARD_BANNERS: dict[str, tuple[str, str]] = {"redrill": ("practice.redrill", "it
                                              "extra": ("practice.extra", "italic cyan")}
 PROBLEM_MIN = 44  # columns the problem keeps beside the feedback in a wide terminal
 FEEDBACK_FRAME = 4  # the feedback column's border, padding and scrollbar
-VERDICT_STYLE = {v: (mark, f"bold {VERDICT_COLOUR[v]}")
-                 for v, mark in (("correct", "✓"), ("convention", "✓"), ("close", "≈"), ("wrong", "✗"), (practice_run.DONT_KNOW, "?"))}
+VERDICT_STYLE: dict[str, tuple[str, str]] = {
+    v: (mark, f"bold {VERDICT_COLOUR[v]}")
+    for v, mark in ((Status.CORRECT, "✓"), (Status.CONVENTION, "✓"), (Status.CLOSE, "≈"), (Status.WRONG, "✗"),
+                    (Status.DONT_KNOW, "?"))}
 
 
 def clock_text(seconds: float) -> str:
@@ -272,7 +276,7 @@ class PracticeScreen(DrillScreen):
                 due = date.fromisoformat(row["after"]["due"])
                 head.append(self.tr("practice.next_review", when=when(due, self.ctx.today(), lang)), "dim")
             else:  # a re-drill follows the answer that set the schedule; any other is one that was not due
-                head.append(self.tr("practice.not_scheduled_redrill" if row.get("mode") == "redrill"
+                head.append(self.tr("practice.not_scheduled_redrill" if row.get("mode") == ReviewMode.REDRILL
                                     else "practice.not_scheduled"), "dim")
             if row["quality"] < 4 and not a.card.extra:
                 head.append("  " + self.tr("practice.comes_back"), "yellow")

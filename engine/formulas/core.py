@@ -12,6 +12,7 @@ from dataclasses import field
 from functools import cached_property
 from typing import Any, Mapping, overload
 
+from engine.langs import EN, ZH
 from engine.records import NamedTuple, frozen
 
 from .. import expr as ex
@@ -229,7 +230,7 @@ class Requirement(NamedTuple):
         return value > 0
 
 
-TAKEAWAY = {"en": "Takeaway: ", "zh": "面试要点："}
+TAKEAWAY: dict[str, str] = {EN: "Takeaway: ", ZH: "面试要点："}
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z_0-9]*)\}")
 
 
@@ -540,7 +541,7 @@ class Formula:
             lines.append(f"  = {also}")
         lines += [fill(x, shown) for x in simp]
         if take:
-            lines.append(pick(lang, TAKEAWAY["en"], TAKEAWAY["zh"]) + fill(take, shown))
+            lines.append(pick(lang, TAKEAWAY[EN], TAKEAWAY[ZH]) + fill(take, shown))
         return lines
 
     @staticmethod

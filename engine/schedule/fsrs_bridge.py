@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 from datetime import date, datetime, time, timedelta, timezone
+from enum import StrEnum
 from typing import Iterable, Mapping
 
 from engine.records import NamedTuple, replace
@@ -32,8 +33,16 @@ from ..sm2 import MAX_INTERVAL, ItemState, next_ef
 from ..sm2 import review as sm2_review
 from .stretch import place
 
-SCHEDULERS = ("sm2", "fsrs")
-DEFAULT_SCHEDULER = "sm2"
+
+class Scheduler(StrEnum):
+    """The algorithm that spaces a profile's reviews: its ``scheduler`` setting, as saved and as typed."""
+
+    SM2 = "sm2"
+    FSRS = "fsrs"
+
+
+SCHEDULERS = tuple(Scheduler)  # in the order `drill plan` and the validator name them
+DEFAULT_SCHEDULER = Scheduler.SM2
 _CARD_ID = 1  # the package's Card() without an id sleeps 1 ms to make one: every card here gets this one
 
 

@@ -68,6 +68,9 @@ from datetime import date, timedelta
 from typing import Callable, Mapping, Sequence
 
 from engine.records import NamedTuple
+from engine.review_mode import ReviewMode
+
+from .fsrs_bridge import Scheduler
 
 MIN_REVIEWS = 30  # answers a topic needs before its readiness is a number
 RIDGE = 30.0  # L2 penalty pulling the overall model's feature weights towards LEARNER_PRIOR
@@ -355,7 +358,7 @@ class Outlook(NamedTuple):
     new_per_day: int
     interview: date | None = None
     reviews_per_day: int | None = None
-    scheduler: str = "sm2"
+    scheduler: str = Scheduler.SM2
     memory: Callable | None = None
     is_chain: Callable | None = None
     chain_ready: Callable | None = None
@@ -377,7 +380,7 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
     index = index.copy()
     states = dict(outlook.states)
     topic = dict(catalog)
-    fsrs = outlook.scheduler == "fsrs"
+    fsrs = outlook.scheduler == Scheduler.FSRS
     memories: dict = {}
     load = load_of({i: st.due for i, st in states.items()}) if outlook.interview is not None else None
 
@@ -511,7 +514,7 @@ class _Replay:
         before = self.states.get(a.item)
         if before is not None and before.due is not None:
             self.load[before.due] -= 1
-        if self.scheduler == "fsrs":
+        if self.scheduler == Scheduler.FSRS:
             self.states[a.item], self.memories[a.item] = self._fsrs.review(
                 before, self.memories.get(a.item), q, a.day, self.interview, self.load)
         else:
@@ -521,7 +524,7 @@ class _Replay:
 
 
 def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | None = None,
-                horizon: int = HORIZON, max_cuts: int = MAX_CUTS, scheduler: str = "sm2",
+                horizon: int = HORIZON, max_cuts: int = MAX_CUTS, scheduler: str = Scheduler.SM2,
                 interview: date | None = None, stop: Stop | None = None) -> Calibration:
     """The readiness's calibration on the learner's own answers: at each weekly cut ``W`` (the last
     ``max_cuts``) the models are fitted on the answers before ``W``, the plan is projected from ``W`` (the
@@ -601,7 +604,7 @@ def answers_of_digest(d) -> list[Answer]:
     days: dict[str, date] = {}
     out = []
     for day, item, topic, step, quality, mode in zip(d.date, d.item, d.topic, d.step, d.quality, d.mode):
-        if step is None or mode == "mock":
+        if step is None or mode == ReviewMode.MOCK:
             when = days.get(day)
             if when is None:
                 when = days[day] = date.fromisoformat(day)

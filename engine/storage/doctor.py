@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import field
 from datetime import datetime, timezone
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +42,28 @@ from .segments import file_identity, read_digest, segment_rows
 from .validation import is_int, mock_problem
 
 
+class FindingKind(StrEnum):
+    """What is wrong with a file, as ``drill doctor --json`` and the text table (``doctor.<kind>``) name it."""
+
+    DAMAGED = "damaged"  # must be repaired
+    UNREADABLE = "unreadable"  # permission
+    NEWER = "newer"  # a newer drill's
+    JOURNAL = "journal"  # a journal out of step: the log file is whole
+    CACHE = "cache"  # a digest: harmless
+    OLD = "old"  # an older save without checksum: sealed at its next write
+    UNFINISHED = "unfinished"  # a log file one write behind its journal (a crash between): the next open ends it
+
+
+# the findings that keep the profile from opening until repaired (or upgraded, or given permission)
+BLOCKING = (FindingKind.DAMAGED, FindingKind.JOURNAL, FindingKind.UNREADABLE, FindingKind.NEWER)
+
+
 @mutable
 class Finding:
-    """What is wrong with one file: ``kind`` is "damaged" (must be repaired), "unreadable" (permission),
-    "newer" (a newer drill's), "journal" (a journal out of step: the log file is whole), "cache" (a digest:
-    harmless), "old" (an older save without checksum: sealed at its next write), "unfinished" (the newest log
-    file one write behind its journal: a crash between the two; the next open finishes it)."""
+    """What is wrong with one file (``kind``), and what repair did about it."""
 
     path: Path
-    kind: str
+    kind: FindingKind
     reason: str
     repaired: Msg | None = None  # what repair did
     lost: Msg | None = None  # what repair could not recover
@@ -67,7 +81,7 @@ class Report:
 
     @property
     def damaged(self) -> list[Finding]:
-        return [f for f in self.findings if f.kind in ("damaged", "journal", "unreadable", "newer")]
+        return [f for f in self.findings if f.kind in BLOCKING]
 
 
 def _segments(profile: Path) -> list[int]:
@@ -90,8 +104,9 @@ def examine(profile: Path) -> Report:
     report = Report(profile)
 
     def note(path: Path, e: DamagedSave) -> None:
-        kind = "unreadable" if isinstance(e, UnreadableSave) else "newer" if isinstance(e, NewerSave) else "damaged"
-        report.findings.append(Finding(path, kind, getattr(e, "said_reason", e.reason)))
+        found = (FindingKind.UNREADABLE if isinstance(e, UnreadableSave) else FindingKind.NEWER
+                 if isinstance(e, NewerSave) else FindingKind.DAMAGED)
+        report.findings.append(Finding(path, found, getattr(e, "said_reason", e.reason)))
 
     next_id = None
     for name, kind in (("state.json", "state"), ("mocks.json", "mocks")):
@@ -105,7 +120,7 @@ def examine(profile: Path) -> Report:
             continue
         report.files += 1
         if not sealed:
-            report.findings.append(Finding(path, "old", ""))
+            report.findings.append(Finding(path, FindingKind.OLD, ""))
         if kind == "state":
             next_id = tables["meta"]["1"].get("next_id")
             from ..sm2 import ItemState
@@ -113,21 +128,21 @@ def examine(profile: Path) -> Report:
                 try:
                     ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
                 except (ValueError, TypeError) as e:
-                    report.findings.append(Finding(path, "damaged", f"bad item state ({e})"))
+                    report.findings.append(Finding(path, FindingKind.DAMAGED, f"bad item state ({e})"))
                     break
         else:
             bad = next((p for doc in tables.get("mocks", {}).values() if (p := mock_problem(doc)) is not None), None)
             if bad is not None:
-                report.findings.append(Finding(path, "damaged", f"bad mock result ({bad})"))
+                report.findings.append(Finding(path, FindingKind.DAMAGED, f"bad mock result ({bad})"))
                 continue
             seq = tables["meta"]["1"].get("seq", 0)
             seq = seq if is_int(seq) and seq >= 0 else 0
             j = journal.read_journal(journal_path(path), "mocks")
             mocks = {int(k): d for k, d in tables.get("mocks", {}).items()}
             if (problem := journal.step_problem(j, seq, mocks, "the mocks file")) is not None:
-                report.findings.append(Finding(journal_path(path), "journal", problem, about="_mocks"))
+                report.findings.append(Finding(journal_path(path), FindingKind.JOURNAL, problem, about="_mocks"))
             elif j.seq > seq:  # a crash between the journal's line and the mocks file: finished at the next open
-                report.findings.append(Finding(path, "unfinished", "", about="_mocks"))
+                report.findings.append(Finding(path, FindingKind.UNFINISHED, "", about="_mocks"))
     last_id = 0
     numbers = _segments(profile)
     newest = numbers[-1] if numbers else None
@@ -139,13 +154,14 @@ def examine(profile: Path) -> Report:
             tables, sealed = _read(seg, "reviews")
             rows = segment_rows(tables, seg)
             if not sealed:
-                report.findings.append(Finding(seg, "old", ""))
+                report.findings.append(Finding(seg, FindingKind.OLD, ""))
         except DamagedSave as e:
             note(seg, e)
-        if rows is not None:
+        if rows is not None and tables is not None:  # segment_rows refuses a missing file: rows come with tables
             if rows and rows[0]["id"] <= last_id:
-                report.findings.append(Finding(seg, "damaged", f"its first row ({rows[0]['id']}) is not after the "
-                                                               f"last row of the file before ({last_id})"))
+                report.findings.append(Finding(seg, FindingKind.DAMAGED,
+                                               f"its first row ({rows[0]['id']}) is not after the "
+                                               f"last row of the file before ({last_id})"))
             last_id = rows[-1]["id"] if rows else last_id
             assert tables is not None  # segment_rows read its rows from them
             seq = tables["meta"]["1"].get("seq", 0)
@@ -156,16 +172,17 @@ def examine(profile: Path) -> Report:
             elif problem is None and (j.seq or seq) and j.rows_at(seq) != {r["id"]: r for r in rows}:
                 problem = "it does not give the rows of its log file"
             if problem is not None:
-                report.findings.append(Finding(journal_path(seg), "journal", problem))
+                report.findings.append(Finding(journal_path(seg), FindingKind.JOURNAL, problem))
             elif j.seq > (seq if is_int(seq) else 0):
                 if n == newest:  # a crash between the journal's line and the log file: finished at the next open
-                    report.findings.append(Finding(seg, "unfinished", ""))
+                    report.findings.append(Finding(seg, FindingKind.UNFINISHED, ""))
                 else:
-                    report.findings.append(Finding(seg, "damaged", f"it is behind its journal (line {seq} of {j.seq})"))
+                    report.findings.append(Finding(seg, FindingKind.DAMAGED,
+                                                   f"it is behind its journal (line {seq} of {j.seq})"))
             identity = file_identity(seg)
             dig = digest_path(seg)
             if dig.exists() and identity is not None and read_digest(dig, identity) is None:
-                report.findings.append(Finding(dig, "cache", ""))
+                report.findings.append(Finding(dig, FindingKind.CACHE, ""))
     if is_int(next_id) and last_id >= next_id and not any(f.path.name == "state.json" for f in report.findings):
         pass  # rows the state file has not counted yet: replayed at the next open (not damage)
     return report
@@ -334,16 +351,16 @@ def repair(report: Report) -> None:
     was done (``repaired``) and what could not be recovered (``lost``)."""
     for f in report.findings:
         try:
-            if f.kind == "damaged":
+            if f.kind == FindingKind.DAMAGED:
                 if SEGMENT_FILE.fullmatch(f.path.name):
                     _repair_segment(f)
                 elif f.path.name == "state.json":
                     _repair_state(f)
                 elif f.path.name == "mocks.json":
                     _repair_mocks(f)
-            elif f.kind == "journal":
+            elif f.kind == FindingKind.JOURNAL:
                 (_repair_mocks_journal if f.path.name == "mocks.journal" else _repair_journal)(f)
-            elif f.kind == "cache":
+            elif f.kind == FindingKind.CACHE:
                 durable.fault_point("unlink", f.path)
                 f.path.unlink(missing_ok=True)
                 f.repaired = say("doctor.cache_removed")

@@ -24,6 +24,7 @@ from typing import Any, TypeGuard
 from .. import convention_set
 from ..langs import LANGS
 from ..patterns import pattern
+from ..schedule.fsrs_bridge import SCHEDULERS
 from ..session import MAX_SECONDS, MODES, VERDICTS
 from ..sm2 import MAX_INTERVAL, ItemState
 from .layout import EXPORT_FORMAT, HARDWARE_ID, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
@@ -289,19 +290,20 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
 # Their users: engine.session (new_per_day, queued_items), drill.core.settings (reviews_per_day, interview,
 # scheduler, step_drills), the language (lang), drill.screens.card (cards_seen, card_before_new),
 # drill.commands.mock ("mock": the last setup).
-_LANGS_SAID = " or ".join(repr(lang) for lang in LANGS)  # 'en' or 'zh'
+_LANGS_SAID = " or ".join(repr(lang.value) for lang in LANGS)  # 'en' or 'zh'
+_SCHEDULERS_SAID = " or ".join(repr(s.value) for s in SCHEDULERS)  # 'sm2' or 'fsrs'
 SETTINGS: dict[str, Any] = {
     "new_per_day": lambda k, v: None if is_int(v) and 0 <= v <= 100 else f"{k} must be a whole number 0-100, not {v!r:.80}",
     "reviews_per_day": lambda k, v: (None if is_int(v) and 1 <= v <= 10_000
                                      else f"{k} must be a whole number 1-10000, not {v!r:.80}"),
-    "lang": lambda k, v: None if type(v) is str and v in LANGS else f"{k} must be {_LANGS_SAID}, not {v!r:.80}",
+    "lang": lambda k, v: None if isinstance(v, str) and v in LANGS else f"{k} must be {_LANGS_SAID}, not {v!r:.80}",
     "interview": lambda k, v: (None if v is None or (type(v) is str and day_ok(v))
                                else f"{k} must be a date YYYY-MM-DD or null, not {v!r:.80}"),
     "queued_items": _names_problem,
     "cards_seen": _names_problem,
     "card_before_new": lambda k, v: None if type(v) is bool else f"{k} must be true or false, not {v!r:.80}",
-    "scheduler": lambda k, v: (None if v in ("sm2", "fsrs") and type(v) is str
-                               else f"{k} must be 'sm2' or 'fsrs', not {v!r:.80}"),
+    "scheduler": lambda k, v: (None if isinstance(v, str) and v in SCHEDULERS
+                               else f"{k} must be {_SCHEDULERS_SAID}, not {v!r:.80}"),
     "step_drills": lambda k, v: (None if type(v) is dict and all(type(d) is str and day_ok(d) for d in v.values())
                                  else f"{k} must map template ids to dates YYYY-MM-DD, not {v!r:.80}"),
     "mock": _mock_setup_problem,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import convention_set as cs
 from engine import formulas
+from engine.langs import ZH
 from engine.units import fmt_number
 
 from ... import hardware, kit, models
@@ -35,7 +36,7 @@ def static_given_text(lang: str) -> str:
     gd = "bf16" if g == 2 else "fp32"
     extra_en = " + 4 B fp32 main gradient" if o == 16 else ""
     extra_zh = " + 4 B fp32 主梯度" if o == 16 else ""
-    if lang == "zh":
+    if lang == ZH:
         return (f"每个参数 {w} B bf16 权重 + {g} B {gd} 梯度{extra_zh} + 12 B fp32 优化器状态"
                 "（主权重 4 B、一阶动量 4 B、二阶动量 4 B）。")
     return (f"Per parameter {w} B bf16 weights + {g} B {gd} gradients{extra_en} + 12 B fp32 optimizer state (master "

@@ -11,6 +11,7 @@ are shown as vendors quote them (both directions together); the copy goes one wa
 from __future__ import annotations
 
 from engine import formulas
+from engine.langs import EN
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from ... import hardware, kit, models, ranges
@@ -157,7 +158,7 @@ def _c2c() -> tuple[float, str, str]:
 def _halved(one_way: float, lang: str) -> tuple[str, ...]:
     gbs = fmt_number(one_way / 1e9)
     total = fmt_number(2 * one_way / 1e9)
-    return ((f"one way: {total} GB/s ÷ 2 = {gbs} GB/s",) if lang == "en" else (f"单向：{total} GB/s ÷ 2 = {gbs} GB/s",))
+    return ((f"one way: {total} GB/s ÷ 2 = {gbs} GB/s",) if lang == EN else (f"单向：{total} GB/s ÷ 2 = {gbs} GB/s",))
 
 
 def _kv_givens(m) -> tuple:
