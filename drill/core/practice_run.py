@@ -171,6 +171,7 @@ class PracticeRun:
 
     @property
     def current_step(self) -> Step:
+        assert self.problem is not None, "read only while a card is on show (not done)"
         return self.problem.steps[self.step]
 
     @property
@@ -236,6 +237,7 @@ class PracticeRun:
     def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
         self._settle()
         capped = min(quality, PEEK_CAP) if self.peeked else quality
+        assert self.card is not None and self.problem is not None, "an answer is to a card on show (not done)"
         a = Answer(self.card, self.problem, self.step, typed, status, quality, capped, seconds, self.ctx.now(),
                    verdict, value, list(self.prior), peeked=self.peeked)
         self._record(a)
