@@ -188,11 +188,6 @@ class PracticeRun:
         left = sum(registry.chain_length(c.item) for c in self.session.cards) - on_current
         return done, done + left
 
-    @property
-    def finished_card(self) -> bool:
-        """The last answer finished its card (the session moved on)."""
-        return bool(self.answers) and self.answers[-1].item_row is not None
-
     def elapsed(self) -> float:
         return max(0.0, (self.ctx.now() - self.started).total_seconds())
 
