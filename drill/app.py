@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import gc
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete
@@ -21,6 +21,9 @@ from drill.core.context import AppContext
 from drill.core.i18n import t
 from drill.keybindings import bind
 from drill.screens import SCREEN_PATHS, ScreenUnavailable, screen_class, screen_name  # noqa: F401 (re-exported)
+
+if TYPE_CHECKING:
+    from drill.screens import DrillAppAPI
 
 
 # The palette's providers, imported when the palette first opens (not on the way to the first problem)
@@ -215,3 +218,7 @@ class DrillApp(App):
             if apply is not None:
                 apply()
         self.refresh_bindings()
+
+
+if TYPE_CHECKING:  # the app the screens are typed for (drill.screens.DrillAppAPI) is this one
+    _has_screens_api: type[DrillAppAPI] = DrillApp

@@ -13,7 +13,7 @@ Quit is offered once: by Textual's own command (Home's ``q`` key is not offered 
 from __future__ import annotations
 
 from functools import partial
-from typing import Iterable
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -22,6 +22,9 @@ from textual.content import Content
 from drill.core import find
 from drill.core.i18n import t, template_title, topic_name
 from engine.langs import other_lang
+
+if TYPE_CHECKING:
+    from drill.screens import AppWithDrillAPI
 
 # Textual's system commands (App.get_system_commands), known by their help text,
 # which tells Keys' show and hide apart: the ids of their title and help in drill.core.i18n.STRINGS
@@ -58,16 +61,25 @@ def localized(commands: Iterable[SystemCommand], lang: str) -> Iterable[SystemCo
         yield c if ids is None else SystemCommand(t(ids[0], lang), t(ids[1], lang), c.callback, c.discover)
 
 
-class KeyCommands(Provider):
+class DrillProvider(Provider):
+    """A provider of this palette: it is only offered by :class:`drill.app.DrillApp`."""
+
+    if TYPE_CHECKING:  # Textual types it App[object]
+
+        @property
+        def app(self) -> AppWithDrillAPI: ...
+
+
+class KeyCommands(DrillProvider):
     """The app's keys on the current screen, by their names (only those that work in its present state)."""
 
-    def _commands(self):
-        found: dict[str, tuple[list[str], object]] = {}
+    def _commands(self) -> Iterator[tuple[str, str, Callable[[], object]]]:
+        found: dict[str, tuple[list[str], Callable[[], object]]] = {}
         for active in self.screen.active_bindings.values():
             b = active.binding
             if not active.enabled or not b.id or b.action in SYSTEM_ACTIONS:  # the app's keys have an id
                 continue
-            keys, _ = found.setdefault(b.description, ([], partial(active.node.run_action, b.action)))
+            keys, _ = found.setdefault(b.description, ([], partial(self.app.run_action, b.action, active.node)))
             keys.append(self.app.get_key_display(b))
         for name, (keys, callback) in found.items():
             yield name, ", ".join(dict.fromkeys(keys)), callback
@@ -87,10 +99,10 @@ class KeyCommands(Provider):
                 yield Hit(score, matcher.highlight(name), callback, help=t("palette.key", self.app.ctx.lang, key=keys))
 
 
-class ScreenCommands(Provider):
+class ScreenCommands(DrillProvider):
     """Every screen, opened by name; not the one on show, nor one the screen's own keys already offer."""
 
-    def _commands(self):
+    def _commands(self) -> Iterator[tuple[str, str, Callable[[], object]]]:
         from drill.screens import SCREEN_PATHS, screen_name
 
         lang, here = self.app.ctx.lang, screen_name(self.screen)
@@ -115,7 +127,10 @@ class ScreenCommands(Provider):
                 yield Hit(score, matcher.highlight(label), callback, text=label, help=what)
 
 
-def template_commands(app, query: str) -> list[tuple[float, Content, str, str, object]]:
+TemplateHit = tuple[float, Content, str, str, Callable[[], object]]
+
+
+def template_commands(app: AppWithDrillAPI, query: str) -> list[TemplateHit]:
     """(score, what is shown, its text, help, callback) for the templates ``query`` finds: practise each,
     and show its card when this build has a card screen; the best :data:`MAX_TEMPLATE_HITS`."""
     from drill.screens import SCREEN_PATHS
@@ -131,7 +146,7 @@ def template_commands(app, query: str) -> list[tuple[float, Content, str, str, o
         if hit is not None:
             found.append((hit, tpl, title))
     found.sort(key=lambda f: -f[0].score)
-    out = []
+    out: list[TemplateHit] = []
     for hit, tpl, title in found[:MAX_TEMPLATE_HITS]:
         shown = Content(title)
         for start, end in hit.spans:
@@ -148,7 +163,7 @@ def template_commands(app, query: str) -> list[tuple[float, Content, str, str, o
     return out
 
 
-class TemplateCommands(Provider):
+class TemplateCommands(DrillProvider):
     """Every template, found by words of its title, id or topic (only when something is typed)."""
 
     async def search(self, query: str) -> Hits:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import cast
 
 
 def register(subparsers) -> None:
@@ -151,7 +152,7 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en")
         elif isinstance(v, tuple):
             shown = ", ".join(echo(x, i.base_kind) for x in v)
         else:
-            shown = echo(v, i.base_kind)
+            shown = echo(cast(float, v), i.base_kind)  # a value of several numbers is a tuple (above)
         out.append(f"  {i.name:<{width}} = {shown}")
     out += ["", *steps]
     out += [f"{pick(lang, 'note: ', '注：')}{n}" for n in said]

@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from engine.storage.doctor import Finding
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("doctor", help="check every save file of a profile; --repair restores damaged ones",
@@ -63,15 +66,15 @@ def run_doctor(args: argparse.Namespace) -> int:
     finally:
         if lock is not None:
             lock.release()
-    left = [f for f in report.damaged if f.lost is not None or (f.repaired is None and args.repair)
-            or not args.repair]
+    left: list[Finding | None] = [f for f in report.damaged
+                                  if f.lost is not None or (f.repaired is None and args.repair) or not args.repair]
     unfinished = any(f.kind == FindingKind.UNFINISHED for f in report.findings)
     if args.repair and (report.damaged or unfinished) and not any(f.lost for f in report.damaged):
         try:  # the repaired profile opens: the state file is rebuilt from the log now, not at the next command
             Profile.open(root, name, wait=0.0).close()
         except Exception as e:  # noqa: BLE001 - said, and left for the next run of the doctor
             said = getattr(e, "text", None)
-            left.append(None)
+            left.append(None)  # damage left with no finding of its own: only that something is left counts
             print(f"drill: {said(lang) if callable(said) else e}", file=sys.stderr)
         else:
             for f in report.findings:

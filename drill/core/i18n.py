@@ -576,6 +576,8 @@ def placeholder(expected, lang: str, number: str) -> str:
 
 def key_name(key: str | None, lang: str, table: Mapping[str, tuple[str, str]] | None = None) -> str | None:
     """The words for ``key`` in ``lang``: from :data:`STRINGS`, else from ``table``; None if neither has it."""
+    if key is None:  # a binding without an id
+        return None
     for words in (STRINGS, table or {}):
         if key in words:
             return _pick(words[key], lang)

@@ -121,7 +121,8 @@ class MockSave:
         from engine.session import iso_utc
 
         self.report = build_report(run, profile.mocks())
-        self.ended = datetime.fromtimestamp(run.ended, timezone.utc)  # build_report: the run is finished
+        assert run.ended is not None, "build_report: the run is finished"
+        self.ended = datetime.fromtimestamp(run.ended, timezone.utc)
         self.record = mock_record(run, self.report, iso_utc(self.ended))
         self.total = len(review_rows(self.report, when=self.ended, local_date=lambda when: when.date()))
         self.stored: dict | None = None  # the record as stored, with its id

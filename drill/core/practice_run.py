@@ -170,6 +170,7 @@ class PracticeRun:
 
     @property
     def current_step(self) -> Step:
+        assert self.problem is not None, "read only while a card is on show (not done)"
         return self.problem.steps[self.step]
 
     @property
@@ -185,11 +186,6 @@ class PracticeRun:
         on_current = sum(1 for a in self.answers if a.card is current and a.item_row is None) if current else 0
         left = sum(registry.chain_length(c.item) for c in self.session.cards) - on_current
         return done, done + left
-
-    @property
-    def finished_card(self) -> bool:
-        """The last answer finished its card (the session moved on)."""
-        return bool(self.answers) and self.answers[-1].item_row is not None
 
     def elapsed(self) -> float:
         return max(0.0, (self.ctx.now() - self.started).total_seconds())
@@ -235,6 +231,7 @@ class PracticeRun:
     def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
         self._settle()
         capped = min(quality, PEEK_CAP) if self.peeked else quality
+        assert self.card is not None and self.problem is not None, "an answer is to a card on show (not done)"
         a = Answer(self.card, self.problem, self.step, typed, status, quality, capped, seconds, self.ctx.now(),
                    verdict, value, list(self.prior), peeked=self.peeked)
         self._record(a)

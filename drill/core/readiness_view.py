@@ -27,6 +27,7 @@ def plan(ctx: "AppContext") -> Plan:
 def interview_line(plan: Plan, tr) -> str:
     """The interview date as Home, Settings and ``drill plan`` say it (``tr(key, **fmt)``: words in a language):
     in N days, tomorrow, today, or past."""
+    assert plan.interview is not None and plan.days_left is not None, "said only with an interview date"
     day, n = plan.interview.isoformat(), plan.days_left
     if n < 0:
         return tr("home.interview_past", date=day)

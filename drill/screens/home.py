@@ -140,6 +140,7 @@ class HomeScreen(DrillScreen):
 
     @on(OptionList.OptionSelected, "#ways")
     def _chosen(self, event: OptionList.OptionSelected) -> None:
+        assert event.option.id is not None, "each way's id is its screen's name"
         self.action_open(event.option.id)
 
     def action_open(self, name: str) -> None:

@@ -124,6 +124,12 @@ class PracticeScreen(DrillScreen):
         yield Static(id="understood")
         yield KeyFooter()  # one widget: it costs the first frame little (drill.widgets.footer)
 
+    @property
+    def active_run(self) -> practice_run.PracticeRun:
+        """The run, started on mount: before any key or answer reaches the screen."""
+        assert self.run is not None, "started on mount"
+        return self.run
+
     def on_mount(self) -> None:
         self.start_run()
         self.set_interval(1.0, self.tick)
@@ -161,6 +167,7 @@ class PracticeScreen(DrillScreen):
         if run.done:
             where = Text(self.tr("practice.title"), "bold")
         else:
+            assert run.problem is not None and run.card is not None, "not done: a card is on show"
             t_ = run.problem.template
             where = Text.assemble((topic_name(t_.topic, self.lang), "bold"), " · ", template_title(t_, self.lang))
             banner = _CARD_BANNERS.get(run.card.kind)  # why the card is asked, when it is not the schedule
@@ -174,8 +181,9 @@ class PracticeScreen(DrillScreen):
         self.query_one("#topbar", TopBar).show(where, right)
 
     def draw_problem(self) -> None:
-        run, lang = self.run, self.lang
+        run, lang = self.active_run, self.lang
         p, step = run.problem, run.current_step
+        assert p is not None, "drawn only while a card is on show"
         text = Text()
         if p.scenario(lang):
             text.append(p.scenario(lang) + "\n\n")
@@ -200,7 +208,7 @@ class PracticeScreen(DrillScreen):
     def draw_understood(self) -> None:
         if self.state != ASKING or self._checking is not None:  # keep "checking…" while a proof runs
             return
-        ok, what = practice_run.understood(self.query_one("#answer", Input).value, self.run.current_step, self.lang)
+        ok, what = practice_run.understood(self.query_one("#answer", Input).value, self.active_run.current_step, self.lang)
         line = self.query_one("#understood", Static)
         if ok is None:
             line.update(Wrapped(Text(self.tr("practice.typing"), style="dim")))
@@ -327,7 +335,7 @@ class PracticeScreen(DrillScreen):
 
     def show_empty(self) -> None:
         self.set_state(EMPTY)
-        run, lang = self.run, self.lang
+        run, lang = self.active_run, self.lang
         self.query_one("#answer", Input).disabled = True
         today = self.ctx.today()
         text = Text(self.tr("practice.empty") + "\n", "bold")
@@ -375,14 +383,14 @@ class PracticeScreen(DrillScreen):
     def _submitted(self, event: Input.Submitted) -> None:
         if self.state != ASKING or self._checking is not None:
             return
-        if self.run.current_step.expected.answer_kind.slow and event.value.strip() not in practice_run.DONT_KNOW_TYPED:
+        if self.active_run.current_step.expected.answer_kind.slow and event.value.strip() not in practice_run.DONT_KNOW_TYPED:
             self._check(event.value)  # a proof may take seconds: never on the UI thread
             return
         self._submit(event.value)
 
     def _check(self, text: str) -> None:
         """Judge a symbolic answer in a thread; the screen stays live (Esc, Ctrl+Q, Ctrl+G) meanwhile."""
-        run = self.run
+        run = self.active_run
         token = self._checking = (run, len(run.answers), run.step)
         self.query_one("#answer", Input).disabled = True
         self.query_one("#understood", Static).update(Text(self.tr("practice.checking"), style="italic"))
@@ -415,7 +423,7 @@ class PracticeScreen(DrillScreen):
 
     def _submit(self, text: str, judged=None) -> None:
         try:
-            result = self.run.submit(text, judged)
+            result = self.active_run.submit(text, judged)
         except SaveFailed as e:  # nothing recorded: the answer stays in the box, Enter records it again
             self._not_graded = text
             self.query_one("#understood", Static).update(
@@ -449,7 +457,7 @@ class PracticeScreen(DrillScreen):
         if self.state == ASKING:
             self._drop_check()
             try:
-                self.show_feedback(self.run.dont_know())
+                self.show_feedback(self.active_run.dont_know())
             except SaveFailed as e:  # nothing recorded: still asking (the box live again if a proof had it)
                 answer = self.query_one("#answer", Input)
                 answer.disabled = False
@@ -462,9 +470,9 @@ class PracticeScreen(DrillScreen):
         if self.state != FEEDBACK:
             return
         try:
-            a = self.run.override(int(quality))
+            a = self.active_run.override(int(quality))
         except SaveFailed as e:
-            back = self.run.fell_back
+            back = self.active_run.fell_back
             if back is None:  # nothing changed: the answer stands with its grade
                 self.notify(self.tr("save.grade_kept", why=e.text(self.lang)), severity="error", timeout=8,
                             markup=False)
@@ -481,7 +489,7 @@ class PracticeScreen(DrillScreen):
     def action_next(self) -> None:
         if self.state != FEEDBACK:
             return
-        if self.run.advance():
+        if self.active_run.advance():
             self.show_asking()
         else:
             self.finish()
@@ -497,8 +505,9 @@ class PracticeScreen(DrillScreen):
             self.notify(self.tr("practice.nothing_to_undo"), severity="warning", timeout=2)
             return
         self.show_asking(a.typed)
-        if self.run.pending is a:  # a row of it is still in the log: taken back before the next answer
-            why = save_failed(self.run.pending_why).text(self.lang)
+        if self.active_run.pending is a:  # a row of it is still in the log: taken back before the next answer
+            assert self.active_run.pending_why is not None, "set with pending"
+            why = save_failed(self.active_run.pending_why).text(self.lang)
             self.notify(self.tr("save.undo_partly", why=why), severity="warning", timeout=8, markup=False)
         else:
             self.notify(self.tr("practice.undone"), timeout=2)
@@ -507,8 +516,10 @@ class PracticeScreen(DrillScreen):
         """A template new to the learner shows its formula card first (not a review; its clock starts after)."""
         from drill.core.teach import mark_seen, needs_card
 
-        run = self.run
-        if run.step != 0 or run.prior or not needs_card(self.ctx.profile, run.problem.template.id):
+        run = self.active_run
+        problem = run.problem
+        assert problem is not None, "called while a card is on show"
+        if run.step != 0 or run.prior or not needs_card(self.ctx.profile, problem.template.id):
             return
         from drill.screens.card import CardScreen  # only now: its module (and Textual's Footer) cost start-up
 
@@ -516,12 +527,12 @@ class PracticeScreen(DrillScreen):
             run.started = self.ctx.now()  # the time spent reading is not the answer's time
             self.problem_home()  # laid out again now that it is on show: from its first line
             try:
-                mark_seen(self.ctx.profile, run.problem.template.id)
+                mark_seen(self.ctx.profile, problem.template.id)  # the card stays on show while it is read
             except SaveFailed as e:  # harmless: the card is shown again before this template's next first problem
                 self.notify(self.tr("save.card_not_kept", why=e.text(self.lang)), severity="warning", timeout=8,
                             markup=False)
 
-        self.app.push_screen(CardScreen(run.problem.template.id, first=True), read)
+        self.app.push_screen(CardScreen(problem.template.id, first=True), read)
 
     def action_card(self) -> None:
         if self.run is not None and not self.run.done:
@@ -529,6 +540,7 @@ class PracticeScreen(DrillScreen):
 
             if self.state == ASKING:  # a peek while the answer box is live: this answer is graded 3 at most
                 self.run.peek()
+            assert self.run.problem is not None, "not done: a card is on show"
             self.app.push_screen(CardScreen(self.run.problem.template.id))
 
     def action_extra(self) -> None:

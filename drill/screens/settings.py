@@ -143,7 +143,7 @@ class SettingsScreen(DrillScreen):
         """A date that needs more new items a day than the limit: ask before changing it (the limit stays
         unless the learner says yes)."""
         plan = readiness_view.plan(self.ctx)
-        if not (plan.active and plan.behind and plan.pace <= settings.SETTING_BOUNDS["new_per_day"][1]):
+        if not (plan.active and plan.behind and plan.pace is not None and plan.pace <= settings.SETTING_BOUNDS["new_per_day"][1]):
             return False
         body = self.tr("settings.pace_body", line=readiness_view.pace_line(plan, self.tr), limit=plan.new_today, pace=plan.pace)
 

@@ -136,10 +136,6 @@ class KeyFooter(Widget, can_focus=False):
             self.key_spans.append((room + 1, room + right.cell_len, palette))
         return left + right
 
-    def drawn(self) -> list[FooterEntry]:
-        """The keys of the last render that are on the line whole, left to right (the palette's last)."""
-        return [e for _start, end, e in self.key_spans if end <= self.size.width]
-
     # ------------------------------------------------------------------ the mouse
     def entry_at(self, x: int) -> FooterEntry | None:
         return next((e for start, end, e in self.key_spans if start <= x < end), None)

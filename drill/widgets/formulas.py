@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from rich import containers
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -226,7 +227,7 @@ class Wrapped:
     def _cut(self, width: int):
         from engine.wrap import wrap_line
 
-        lines = self.text.split("\n", allow_blank=True)
+        lines: containers.Lines | list[Text] = self.text.split("\n", allow_blank=True)
         if self.text.plain.endswith("\n") and lines and not lines[-1].plain:
             lines = lines[:-1]
         for line in lines:

@@ -11,6 +11,7 @@ it and redraws when its size changes.
 from __future__ import annotations
 
 import math
+from typing import Any, Mapping
 
 from rich.text import Text
 from textual.widget import Widget
@@ -156,7 +157,7 @@ class RooflinePlot(Widget):
     """
     ROWS = 12  # plot rows, axis included
 
-    def __init__(self, roofline: dict, lang: str = "en", **kwargs) -> None:
+    def __init__(self, roofline: Mapping[str, Any], lang: str = "en", **kwargs) -> None:
         super().__init__(**kwargs)
         self.data = dict(roofline)
         self.lang = lang

@@ -63,6 +63,11 @@ def kept_notices():
         yield
 
 
+def footer_drawn(footer) -> list:
+    """The keys of a KeyFooter's last render that are on its line whole, left to right (the palette's last)."""
+    return [e for _start, end, e in footer.key_spans if end <= footer.size.width]
+
+
 def notices(app) -> str:
     """The messages of every notification ``app`` showed, one after another."""
     return " ".join(app.__dict__.get("notices", []))

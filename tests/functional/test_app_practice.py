@@ -21,7 +21,7 @@ from drill.screens.summary import SummaryScreen
 from engine.grading import display_number
 from engine.session import review_row
 from question_bank import registry
-from tests.functional.app_support import submit, sync, text_of
+from tests.functional.app_support import footer_drawn, submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 SIZE = (100, 36)
@@ -357,7 +357,7 @@ async def test_practice_lays_out_at_80x24_and_uses_a_wide_terminal(profile, cloc
         screen = app.screen
         await pilot.pause()
         footer = screen.query_one("KeyFooter")
-        assert footer.region.y == size[1] - 1 and "ctrl+g" in [k.key for k in footer.drawn()]
+        assert footer.region.y == size[1] - 1 and "ctrl+g" in [k.key for k in footer_drawn(footer)]
         await submit(pilot, right(screen.run.current_step))
         verdict = screen.query_one("#verdict")
         problem = screen.query_one("#problem").region

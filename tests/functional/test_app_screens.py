@@ -20,7 +20,7 @@ from engine import session as flow
 from engine.session import review_row
 from engine.sm2 import ItemState
 from question_bank import registry
-from tests.functional.app_support import notices, submit, sync, text_of
+from tests.functional.app_support import footer_drawn, notices, submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 
@@ -228,7 +228,7 @@ def keys_not_drawn(screen, width: int) -> set[str]:
              if a.binding.show and a.binding.action != "command_palette"}
     drawn = {k.description for k in screen.query("FooterKey")
              if k.display and k.region.width and k.region.right <= width}
-    drawn |= {e.description for footer in screen.query(KeyFooter) for e in footer.drawn()}  # Practice's footer
+    drawn |= {e.description for footer in screen.query(KeyFooter) for e in footer_drawn(footer)}  # Practice's footer
     return shown - drawn
 
 

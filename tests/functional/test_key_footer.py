@@ -10,13 +10,13 @@ import pytest
 from drill.app import DrillApp
 from drill.core.context import AppContext
 from drill.widgets.footer import KeyFooter
-from tests.functional.app_support import submit, sync
+from tests.functional.app_support import footer_drawn, submit, sync
 
 pytestmark = pytest.mark.functional
 
 
 def keys(screen) -> list[str]:
-    return [e.key for e in screen.query_one(KeyFooter).drawn()]
+    return [e.key for e in footer_drawn(screen.query_one(KeyFooter))]
 
 
 def _app(profile, clock, lang="en"):
@@ -60,13 +60,13 @@ async def test_it_draws_the_keys_textuals_footer_would(profile, clock, lang):
             if a.binding.show and a.binding.action not in actions:
                 actions.add(a.binding.action)
                 wanted.append(a.binding.description)
-        assert [e.description for e in footer.drawn()] == wanted  # all fit in 80 columns, no palette key
+        assert [e.description for e in footer_drawn(footer)] == wanted  # all fit in 80 columns, no palette key
         line = str(footer.render())
-        assert all(e.key_display in line and e.description in line for e in footer.drawn())
+        assert all(e.key_display in line and e.description in line for e in footer_drawn(footer))
         await pilot.resize_terminal(120, 30)
         await pilot.pause()
-        assert footer.drawn()[-1].palette and footer.drawn()[-1].key == "ctrl+p"
-        assert [e.description for e in footer.drawn()[:-1]] == wanted
+        assert footer_drawn(footer)[-1].palette and footer_drawn(footer)[-1].key == "ctrl+p"
+        assert [e.description for e in footer_drawn(footer)[:-1]] == wanted
 
 
 @sync
