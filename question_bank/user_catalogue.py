@@ -1,7 +1,7 @@
 """The user's own accelerators and models: TOML files in ``<saves>/catalogue/``.
 
 Each file is an array of tables ``[[accelerators]]`` and/or ``[[models]]`` with the fields of the
-built-in data files (README "Your own hardware").  A file is user input: it must be a regular file
+built-in data files (docs/catalogue.md).  A file is user input: it must be a regular file
 of at most :data:`~question_bank.catalogue.MAX_USER_BYTES` bytes and
 :data:`~question_bank.catalogue.MAX_USER_ENTRIES` entries, every text free of control characters;
 it is validated like the built-in data, and an id may not repeat a built-in one or another file's.

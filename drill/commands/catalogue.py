@@ -4,7 +4,7 @@
     drill catalogue show ID [--json]  one entry, each figure with its source
     drill catalogue check FILE        validate a catalogue file before putting it in <saves>/catalogue/
 
-Your own accelerators and models are TOML files in ``<saves>/catalogue/`` (README "Your own hardware").
+Your own accelerators and models are TOML files in ``<saves>/catalogue/`` (docs/catalogue.md).
 A file that does not validate is named with the field at fault (exit status 1); the rest are listed.
 """
 

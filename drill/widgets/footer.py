@@ -4,7 +4,7 @@ Why not Textual's ``Footer``: it is a scrolling container holding one ``FooterKe
 (ten or more on Practice), each styled, laid out and composed again whenever the bindings change.
 On the screen ``drill practice`` opens first, that was the dearest thing after the imports: about
 140 million of the 1,460 million instructions from launch to the first key drawn (callgrind,
-README "Start-up").  This footer is one widget that renders the same line - the same
+docs/performance.md).  This footer is one widget that renders the same line - the same
 keys in the same order (the first key of each action), the same styles (Textual's footer component
 classes and theme variables), the palette key on the right - and is drawn again only when the keys
 it shows change.  A click on a key presses it, as on Textual's footer; a disabled key rings the bell.

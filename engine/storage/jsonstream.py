@@ -1,6 +1,6 @@
 """A streaming reader of one JSON object whose big members are lists: ``drill import`` of a long history.
 
-An export document (README "Save files") is one object; its ``reviews`` list
+An export document (docs/saves.md) is one object; its ``reviews`` list
 grows with the history (200,000 rows: ~120 MB of text, 2-3x that as Python
 objects).  :class:`ObjectStream` reads the file in chunks and yields the
 object's members one at a time; a member named in ``streamed`` whose value is

@@ -164,7 +164,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
     # -- export / import ---------------------------------------------------- #
 
     def export(self) -> dict:
-        """The whole profile as one JSON-safe document (see README "Save files")."""
+        """The whole profile as one JSON-safe document (see docs/saves.md)."""
         self._check_open()
         return {
             "format": EXPORT_FORMAT,

@@ -84,7 +84,7 @@ def test_the_package_has_one_module_per_topic():
 
 
 def test_no_python_source_is_over_1000_lines():
-    """Issue #23: small modules named for what they hold."""
+    """Small modules named for what they hold."""
     too_long = {}
     for folder in ("engine", "question_bank", "drill", "tests", "benchmarks"):
         for path in (ROOT / folder).rglob("*.py"):
