@@ -7,8 +7,8 @@ takes the key from here; it never names a key itself.  So ``o`` is the sort orde
 ``r`` reverses it, ``,`` opens Settings, the digits are SM-2 grades and ``[``/``]`` turn a screen's tabs.
 
 Help (drill/screens/help.py) and the footer read the screens' bindings, so they show these keys;
-README.md's key tables say the same (tests/functional/test_key_table.py checks every screen against this
-table and the README against it).
+docs/practice.md's key tables say the same (tests/functional/test_key_table.py checks every screen against this
+table and the docs against it).
 """
 
 from __future__ import annotations

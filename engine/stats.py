@@ -7,7 +7,7 @@ the mock results, the templates as ``(id, topic, title)`` triples, the topic
 order and ``today`` (the learner's local date); :func:`compute` returns a
 :class:`Stats`.
 
-Definitions (the README's "Progress stats" repeats them):
+Definitions (docs/practice.md, "Progress stats", repeats them):
 
 - A *review* is one answer to an item, whatever its mode: mock answers,
   extra practice and re-drills were practice too.  A chain answered in

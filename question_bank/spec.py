@@ -164,7 +164,7 @@ def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "coun
 # A whole-number answer (GPUs, sequences, micro-batches) is graded exactly, so it must be settled by
 # whiteboard arithmetic: the quantity a formula rounds up or down is at least this far (relative) from a
 # whole number - 3-significant-figure arithmetic lands on the right side - unless every input is a round
-# number (at most 3 significant figures), where the arithmetic is exact.  README, "Grading".
+# number (at most 3 significant figures), where the arithmetic is exact.  docs/answering.md, "Numbers".
 WHOLE_MARGIN = 0.005
 
 
