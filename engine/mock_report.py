@@ -250,6 +250,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
                          state=state if schedule else None, schedule=schedule, mode="mock",
                          interview=interview if schedule else None, **fields)
         if schedule:
+            assert row.after is not None  # a scheduled row holds the state it leaves
             states[r.template_id] = ItemState.from_dict(row.after)
         rows.append(row)
     return rows

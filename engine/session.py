@@ -503,6 +503,7 @@ class Session:
                               dict(self._memories)))
         rest = self.cards[1:]
         if schedule:
+            assert row.after is not None  # a scheduled row holds the state it leaves
             self.states[card.item] = ItemState.from_dict(row.after)
             if fsrs:
                 self._memories[card.item] = fsrs_bridge.step(memory, quality, day)
