@@ -15,6 +15,7 @@ from engine.records import frozen
 
 from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Verdict, grade
 from .mock import ANSWERED, VERDICTS, MockError, MockRun
+from .review import Review
 from .review_mode import ReviewMode
 from .schedule.chains import chain_quality
 from .session import moves_schedule, review_row
@@ -181,7 +182,7 @@ def mock_record(run: MockRun, report: Report, ts: str) -> dict:
 
 def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetime], date],
                 states: Mapping[str, ItemState] | None = None, interview: date | None = None,
-                stored: int = 0) -> list[dict]:
+                stored: int = 0) -> list[Review]:
     """Review-log rows (:func:`engine.session.review_row`) for the answered questions of a mock, in the
     order the answers were given.
 
@@ -242,7 +243,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
                                                                  step=None, typed="", value=None)))
     planned.sort(key=lambda p: p[0])  # stable: answers given at the same moment keep the question order
 
-    rows: list[dict] = []
+    rows: list[Review] = []
     for at, r, whole, fields in planned[stored:]:
         today = local_date(at)
         state = states.get(r.template_id) if whole and states is not None else None
@@ -251,7 +252,8 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
                          state=state if schedule else None, schedule=schedule, mode=ReviewMode.MOCK,
                          interview=interview if schedule else None, **fields)
         if schedule and states is not None:  # (schedule: only with states)
-            states[r.template_id] = ItemState.from_dict(row["after"])
+            assert row.after is not None  # a scheduled row holds the state it leaves
+            states[r.template_id] = ItemState.from_dict(row.after)
         rows.append(row)
     return rows
 

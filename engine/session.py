@@ -37,14 +37,14 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from engine.patterns import pattern
 from engine.records import NamedTuple
 
-from .review_mode import MODES, ReviewMode
+from .review import MAX_SECONDS, MODES, VERDICTS, Review  # noqa: F401 (read from here too)
+from .review_mode import ReviewMode
 from .schedule import fsrs_bridge
 from .schedule.fsrs_bridge import Scheduler
 from .schedule.interleave import interleave
 from .schedule.pace import PACE_WARNING, pace
 from .schedule.stretch import load_of
 from .sm2 import ItemState, overdue_days, review
-from .status import REVIEW_VERDICTS
 
 DEFAULT_NEW_PER_DAY = 5
 QUEUE_KEY = "queued_items"  # the profile setting: templates the next practice session asks first (a mock's misses)
@@ -52,7 +52,6 @@ DEFAULT_REVIEWS_PER_DAY = 200  # Anki's default review cap
 LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
-VERDICTS = REVIEW_VERDICTS  # a review row's verdict
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 
@@ -286,7 +285,6 @@ def iso_utc(when: datetime) -> str:
     return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-MAX_SECONDS = 10_000_000  # the longest measured time a review row keeps (about 116 days; engine.storage checks it)
 _UNSTORED = pattern("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0 and C1 controls, lone surrogates (compiled when first used)
 
 
@@ -305,8 +303,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
                cap: int | None = None, scheduler: str = Scheduler.SM2, memory: "fsrs_bridge.Memory | None" = None,
-               conventions: Mapping[str, str] | None = None, model: str | None = None) -> dict:
-    """A review row (see engine.storage) ready for ``Profile.record``.
+               conventions: Mapping[str, str] | None = None, model: str | None = None) -> Review:
+    """A review row (:class:`engine.review.Review`, not yet recorded) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
     item's state moves on (``before`` is None for a new item; the last reviews
@@ -333,16 +331,14 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         before = state.to_dict() if state is not None else None
     elif not (isinstance(quality, int) and not isinstance(quality, bool) and 0 <= quality <= 5):
         raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
-    return {
-        "ts": iso_utc(when), "date": today.isoformat(), "item": item, "topic": topic, "seed": int(seed),
-        "step": step, "typed": stored_text(typed), "value": stored_text(value) if isinstance(value, str) else value,
-        "verdict": verdict, "quality": quality,
-        "seconds": None if seconds is None or not 0 <= seconds <= MAX_SECONDS else round(float(seconds), 3),
-        "mode": mode, "scheduled": bool(schedule),
-        "before": before, "after": after,
-    } | ({"hardware": hardware} if hardware else {}) | (  # the chip the problem was drawn on (--hardware ID)
-        {"conventions": dict(conventions)} if conventions else {}) | (  # its conventions off their default
-        {"model": model} if model else {})  # the model it was drawn of (--model ID)
+    return Review(
+        None, iso_utc(when), today.isoformat(), item, topic, int(seed), step, stored_text(typed),
+        stored_text(value) if isinstance(value, str) else value, verdict, quality,
+        None if seconds is None or not 0 <= seconds <= MAX_SECONDS else round(float(seconds), 3),
+        mode, bool(schedule), before, after,
+        hardware or None,  # the chip the problem was drawn on (--hardware ID)
+        dict(conventions) if conventions else None,  # its conventions off their default
+        model or None)  # the model it was drawn of (--model ID)
 
 
 class Session:
@@ -473,7 +469,7 @@ class Session:
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
                today: date | None = None, hardware: str | None = None,
-               conventions: Mapping[str, str] | None = None, model: str | None = None) -> dict:
+               conventions: Mapping[str, str] | None = None, model: str | None = None) -> Review:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -505,7 +501,8 @@ class Session:
                               dict(self._memories)))
         rest = self.cards[1:]
         if schedule:
-            self.states[card.item] = ItemState.from_dict(row["after"])
+            assert row.after is not None  # a scheduled row holds the state it leaves
+            self.states[card.item] = ItemState.from_dict(row.after)
             if fsrs:
                 self._memories[card.item] = fsrs_bridge.step(memory, quality, day)
         if quality < PASS_QUALITY and not card.extra:

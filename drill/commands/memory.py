@@ -490,6 +490,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     from drill.core.paths import command_lang
     from drill.core.settings import learning
     from engine.messages import Twin
+    from engine.review import Review
     from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
 
@@ -502,7 +503,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
     when, today = datetime.now(timezone.utc), date.today()
 
     def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool,
-            seconds: float | None = seconds) -> dict:
+            seconds: float | None = seconds) -> Review:
         state = profile.state(template.id)
         schedule = whole and moves_schedule(state, quality, today)
         return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,

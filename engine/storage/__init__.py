@@ -38,7 +38,8 @@ The package's rooms, each holding one concern:
 - :mod:`.errors`: what can go wrong (:class:`DamagedSave`, :class:`ProfileLocked`...);
 - :mod:`.durable`: atomic writes with a backup, reading a table file;
 - :mod:`.lock`: the profile lock;
-- :mod:`.validation`: checks of rows, states, settings, mocks and export documents;
+- :mod:`.validation`: checks of states, settings, mocks and export documents (a review row's are
+  :mod:`engine.review`'s, beside its type);
 - :mod:`.segments`: the log's segment files and their digests;
 - :mod:`.recent`: each item's latest answers;
 - :mod:`.mockfile`: the mocks file and its journal;

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..review import HARDWARE_ID, OPTIONAL, REQUIRED  # noqa: F401 (HARDWARE_ID: read from here too)
 from ..session import DEFAULT_NEW_PER_DAY
 
 SCHEMA_VERSION = 1
@@ -21,15 +22,9 @@ RECENT_QUALITIES = 5  # qualities of an item's latest answers kept in the state 
 DEFAULT_SETTINGS: dict[str, Any] = {"new_per_day": DEFAULT_NEW_PER_DAY}
 PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 SEGMENT_FILE = re.compile(r"(\d{6})\.json")
-ROW_FIELDS = ("id", "ts", "date", "item", "topic", "seed", "step", "typed", "value", "verdict", "quality",
-              "seconds", "mode", "scheduled", "before", "after")
-# Fields a row has only when they apply: "hardware", the accelerator id a problem was drawn on (drill ... --hardware
-# ID): with template and seed it identifies the problem; a row without it was drawn on the catalogue's mix.
-# "conventions": the conventions the problem was drawn and graded under, off their default
-# (engine.convention_set: {"bytes_per_param": "18"}); a row without it was graded under the seeds' conventions.
-# "model": the model id a problem was drawn of (drill ... --model ID), as "hardware".
-OPTIONAL_ROW_FIELDS = ("hardware", "conventions", "model")
-HARDWARE_ID = re.compile(r"[a-z0-9][a-z0-9_.-]{0,47}")  # an accelerator or model id (question_bank.catalogue)
+# A review row's fields, from its type (engine.review.Review): every row has ROW_FIELDS, and an optional field
+# only when it applies (hardware, conventions, model: what each means is said there).
+ROW_FIELDS, OPTIONAL_ROW_FIELDS = REQUIRED, OPTIONAL
 
 
 BACKUPS = 3  # generations kept beside each save file: X.bak (the previous version), X.bak2, X.bak3

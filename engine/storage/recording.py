@@ -10,6 +10,7 @@ from typing import Any, Iterator
 
 from tinydb.table import Document
 
+from ..review import Review
 from ..sm2 import ItemState
 from . import durable as _durable
 from . import journal, layout, mockfile
@@ -68,13 +69,15 @@ class ProfileRecording(ProfileBase):
             raise save_failed(e, self.path / "state.json") from e
         self._undo, self._unsaved, self.state_behind, self._tip = undo, 0, None, tip
 
-    def record(self, row: Mapping[str, Any]) -> dict:
-        """Append a review row (see :func:`engine.session.review_row`); durable when it returns.
+    def record(self, row: Review | Mapping[str, Any]) -> dict:
+        """Append a review row (:func:`engine.session.review_row`, or a row as stored); durable when it returns.
 
-        A scheduled row sets the item's state to ``row["after"]``.  Returns the
+        A scheduled row sets the item's state to its ``after``.  Returns the
         stored row with its ``id``.  ``InvalidDocument`` names a bad field.
         """
         self._check_writer()
+        if isinstance(row, Review):
+            row = row.to_dict()
         if (p := row_problem(row, stored=False)) is not None:
             raise InvalidDocument(f"review row: {p}")
         stored = plain_copy({k: row[k] for k in ROW_FIELDS[1:] + OPTIONAL_ROW_FIELDS if k in row})

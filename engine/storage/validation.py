@@ -1,6 +1,6 @@
-"""Checks of what is stored and imported: a review row, an item state, a setting, a mock result, a whole
-export document.  Each ``*_problem`` names the first problem (None: valid); the ``_*_ok`` checks are the
-fast yes used when reading the log, with the ``*_problem`` explaining a no.
+"""Checks of what is stored and imported: a review row (:mod:`engine.review`'s checks, with its type), an item
+state, a setting, a mock result, a whole export document.  Each ``*_problem`` names the first problem (None:
+valid); the ``*_ok`` checks are the fast yes used when reading the log, with the ``*_problem`` explaining a no.
 
 Two levels.  Always (reading the log, recording, importing): strict types (a
 ``bool`` is not a number, ``1.0`` is not a whole number), real days and UTC
@@ -16,205 +16,35 @@ from __future__ import annotations
 
 import copy
 import math
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import date, timedelta
-from typing import Any, TypeGuard
+from typing import Any
 
 from .. import convention_set
+from ..checks import (  # noqa: F401 (the value checks, read here by the storage's modules)
+    CONTROL,
+    MAX_DAY,
+    MAX_DEPTH,
+    MAX_EF,
+    MAX_ID,
+    MAX_NAME,
+    MAX_REPS,
+    MAX_TEXT,
+    MAX_TYPED,
+    MIN_DAY,
+    SURROGATE,
+    InvalidDocument,
+    day_ok,
+    is_int,
+    number_problem,
+    state_problem,
+    text_ok,
+    ts_ok,
+)
 from ..langs import LANGS
-from ..patterns import pattern
+from ..review import MAX_SECONDS, VERDICT_SET, row_ok, row_problem  # noqa: F401 (a row's checks, with its type)
 from ..schedule.fsrs_bridge import SCHEDULERS
-from ..session import MAX_SECONDS, MODES, VERDICTS
-from ..sm2 import MAX_INTERVAL, ItemState
-from .layout import EXPORT_FORMAT, HARDWARE_ID, OPTIONAL_ROW_FIELDS, ROW_FIELDS, SCHEMA_VERSION
-
-MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
-MAX_EF = 100.0  # SM-2 adds at most 0.1 per review, and intervals stop growing at MAX_INTERVAL long before
-MAX_REPS = 10_000
-MAX_ID = 2**53  # ids and seeds: exact in any JSON reader
-MAX_TYPED = 10_000  # characters of a typed answer (drill check takes at most this many)
-MAX_NAME = 200  # characters of an item or topic id
-MAX_DEPTH = 16  # nesting of a setting's value or a mock result
-MAX_TEXT = 100_000  # characters of any other string (a setting, a mock result)
-_TS = re.compile(r"(\d{4}-\d\d-\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\dZ")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls (ESC starts a terminal escape sequence)
-_SURROGATE = pattern("[\ud800-\udfff]")  # half of a UTF-16 pair: not text, and not writable as UTF-8
-
-
-def text_ok(s: str) -> bool:
-    """True when ``s`` can be written as UTF-8 (it holds no lone surrogate)."""
-    return s.isascii() or _SURROGATE.search(s) is None
-
-
-def is_int(v: Any) -> TypeGuard[int]:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-_STATE_KEYS = frozenset(("ef", "interval", "reps", "due", "last"))
-
-
-def day_ok(v: Any) -> bool:
-    """None, or a real day YYYY-MM-DD between MIN_DAY and MAX_DAY."""
-    if v is None:
-        return True
-    if type(v) is not str or len(v) != 10 or not MIN_DAY <= v <= MAX_DAY:
-        return False
-    try:
-        date.fromisoformat(v)
-        return True
-    except ValueError:
-        return False
-
-
-def _ts_ok(v: Any) -> bool:
-    """A real UTC time like 2026-11-29T15:42:01Z on a day between MIN_DAY and MAX_DAY."""
-    return type(v) is str and (m := _TS.fullmatch(v)) is not None and day_ok(m.group(1))
-
-
-def _state_ok(d: Any) -> bool:
-    """A quick yes for a well-formed state dict (:func:`state_problem` explains a no)."""
-    if type(d) is not dict or not d.keys() <= _STATE_KEYS:
-        return False
-    ef, iv, reps = d.get("ef", 2.5), d.get("interval", 0), d.get("reps", 0)
-    due, last = d.get("due"), d.get("last")
-    # a state SM-2 can produce: an interval of at least 1 once reviewed, due not before the last review
-    return (type(ef) in (float, int) and 1.3 <= ef <= MAX_EF and type(iv) is int and 0 <= iv <= MAX_INTERVAL
-            and type(reps) is int and 0 <= reps <= MAX_REPS and (reps == 0 or iv >= 1) and day_ok(due)
-            and day_ok(last) and (due is None or last is None or due >= last))
-
-
-def state_problem(d: Any, today: date | None = None) -> str | None:
-    """The first problem of an item state, or None (``today``: also nothing reviewed after it)."""
-    try:
-        st = ItemState.from_dict(d)
-    except ValueError as e:
-        return str(e)
-    if st.ef > MAX_EF:
-        return f"ef must be at most {MAX_EF:g}, not {d['ef']!r}"
-    if st.interval > MAX_INTERVAL:
-        return f"interval must be at most {MAX_INTERVAL} days, not {st.interval!r}"
-    if st.reps > MAX_REPS:
-        return f"reps must be at most {MAX_REPS}, not {st.reps!r}"
-    for key in ("due", "last"):
-        if not day_ok(d.get(key)):
-            return f"{key} must be a day between {MIN_DAY} and {MAX_DAY}, not {d.get(key)!r}"
-    if today is not None:
-        if st.last is not None and st.last > today:
-            return f"last is after today ({st.last.isoformat()} > {today.isoformat()})"
-        if st.due is not None and st.due > today + timedelta(days=MAX_INTERVAL + 1):
-            return f"due is more than {MAX_INTERVAL} days after today ({st.due.isoformat()})"
-    return None
-
-
-_ROW_KEYS = frozenset(ROW_FIELDS)
-_OPTIONAL_OK = {"hardware": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
-                "model": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
-                "conventions": lambda v: type(v) is dict and bool(v) and convention_set.problem(v) is None}
-VERDICT_SET, _MODES = frozenset(VERDICTS), frozenset(MODES)
-
-
-def row_ok(r: Any) -> bool:
-    """A quick yes for a well-formed stored row (:func:`row_problem` explains a no)."""
-    if type(r) is not dict:
-        return False
-    if r.keys() != _ROW_KEYS:  # optional fields (layout.OPTIONAL_ROW_FIELDS), each well-formed
-        extra = r.keys() - _ROW_KEYS
-        if not (_ROW_KEYS <= r.keys() and all(k in _OPTIONAL_OK and _OPTIONAL_OK[k](r[k]) for k in extra)):
-            return False
-    v, sec, step, b, a, item, topic = r["value"], r["seconds"], r["step"], r["before"], r["after"], r["item"], r["topic"]
-    ts, day = r["ts"], r["date"]
-    return (type(r["id"]) is int and 1 <= r["id"] <= MAX_ID and day_ok(day) and day is not None
-            and type(ts) is str and _TS.fullmatch(ts) is not None and (ts[:10] == day or day_ok(ts[:10]))
-            and type(item) is str and 0 < len(item) <= MAX_NAME and text_ok(item)
-            and type(topic) is str and 0 < len(topic) <= MAX_NAME and text_ok(topic) and type(r["seed"]) is int
-            and -MAX_ID <= r["seed"] <= MAX_ID and (step is None or (type(step) is int and 1 <= step <= MAX_ID))
-            and type(r["typed"]) is str and len(r["typed"]) <= MAX_TYPED and text_ok(r["typed"])
-            and (v is None or (type(v) is str and len(v) <= MAX_TYPED and text_ok(v))
-                 or (type(v) in (float, int) and math.isfinite(v)))
-            and r["verdict"] in VERDICT_SET and type(r["quality"]) is int and 0 <= r["quality"] <= 5
-            and (sec is None or (type(sec) in (float, int) and 0 <= sec <= MAX_SECONDS)) and r["mode"] in _MODES
-            and type(r["scheduled"]) is bool and (a is not None or not r["scheduled"])
-            and (b is None or _state_ok(b)) and (a is None or _state_ok(a)))
-
-
-def _number_problem(key: str, v: Any, low: int, high: int, *, whole: bool = False) -> str | None:
-    """``quality must be a whole number 0-5, not 9``; a bound of MAX_ID reads as none (``>= 1``)."""
-    if isinstance(v, bool) or not (isinstance(v, int) if whole else isinstance(v, (int, float))) \
-            or (isinstance(v, float) and not math.isfinite(v)) or not low <= v <= high:
-        kind = "whole number" if whole else "number"
-        span = (f" of size at most {MAX_ID}" if low <= -MAX_ID else f" >= {low}" if high >= MAX_ID
-                else f" {low}-{high}")
-        return f"{key} must be a {kind}{span}, not {v!r:.80}"
-    return None
-
-
-def row_problem(row: Any, *, stored: bool = True, today: date | None = None) -> str | None:
-    """The first problem of a review row, or None when it is valid (``today``: the import rules too)."""
-    if not isinstance(row, Mapping):
-        return f"must be an object, not {type(row).__name__}"
-    fields = ROW_FIELDS if stored else ROW_FIELDS[1:]
-    missing = [f for f in fields if f not in row]
-    if missing:
-        return f"missing field {missing[0]!r}"
-    extra = sorted(set(row) - set(ROW_FIELDS) - set(OPTIONAL_ROW_FIELDS))
-    if extra:
-        return f"unknown field {extra[0]!r}"
-    if "hardware" in row and not (isinstance(row["hardware"], str) and HARDWARE_ID.fullmatch(row["hardware"])):
-        return f"hardware must be an accelerator id (lowercase letters, digits, _ . -), not {row['hardware']!r:.80}"
-    if "conventions" in row and (p := convention_set.problem(row["conventions"])) is not None:
-        return p
-    if "conventions" in row and not row["conventions"]:
-        return "conventions must name at least one convention off its default (a row without it: the defaults)"
-    if "model" in row and not (isinstance(row["model"], str) and HARDWARE_ID.fullmatch(row["model"])):
-        return f"model must be a model id (lowercase letters, digits, _ . -), not {row['model']!r:.80}"
-    if stored and (p := _number_problem("id", row["id"], 1, MAX_ID, whole=True)):
-        return p
-    if not _ts_ok(row["ts"]):
-        return f"ts must be a UTC time like 2026-11-29T15:42:01Z between {MIN_DAY} and {MAX_DAY}, not {row['ts']!r}"
-    if row["date"] is None or not day_ok(row["date"]):
-        return f"date must be a day YYYY-MM-DD between {MIN_DAY} and {MAX_DAY}, not {row['date']!r}"
-    for key in ("item", "topic"):
-        if not isinstance(row[key], str) or not 0 < len(row[key]) <= MAX_NAME:
-            return f"{key} must be a non-empty string of at most {MAX_NAME} characters, not {row[key]!r:.80}"
-    for key in ("item", "topic", "typed", "value"):
-        if isinstance(row[key], str) and not text_ok(row[key]):
-            return f"{key} holds a lone surrogate ({_SURROGATE.search(row[key]).group()!r}): not text"
-    if p := _number_problem("seed", row["seed"], -MAX_ID, MAX_ID, whole=True):
-        return p
-    if row["step"] is not None and (p := _number_problem("step", row["step"], 1, MAX_ID, whole=True)):
-        return f"{p} (or null)"
-    if not isinstance(row["typed"], str):
-        return f"typed must be a string, not {row['typed']!r:.80}"
-    if len(row["typed"]) > MAX_TYPED:
-        return f"typed must be at most {MAX_TYPED} characters, not {len(row['typed'])}"
-    v = row["value"]
-    if not (v is None or (isinstance(v, str) and len(v) <= MAX_TYPED)
-            or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v))):
-        return f"value must be a finite number, a string of at most {MAX_TYPED} characters or null, not {v!r:.80}"
-    if row["verdict"] not in VERDICTS:
-        return f"verdict must be one of {', '.join(VERDICTS)}, not {row['verdict']!r:.80}"
-    if p := _number_problem("quality", row["quality"], 0, 5, whole=True):
-        return p
-    if row["seconds"] is not None and (p := _number_problem("seconds", row["seconds"], 0, MAX_SECONDS)):
-        return f"{p} (or null: not measured)"
-    if row["mode"] not in MODES:
-        return f"mode must be one of {', '.join(MODES)}, not {row['mode']!r:.80}"
-    if not isinstance(row["scheduled"], bool):
-        return f"scheduled must be true or false, not {row['scheduled']!r:.80}"
-    if row["scheduled"] and row["after"] is None:
-        return "a scheduled review needs its state after"
-    for key in ("before", "after"):
-        if row[key] is not None and (p := state_problem(row[key], today)) is not None:
-            return f"{key}: {p}"
-    if today is not None:
-        if row["date"] > today.isoformat():
-            return f"date is after today ({row['date']} > {today.isoformat()})"
-        if row["ts"][:10] > (today + timedelta(days=1)).isoformat():  # UTC may be a day ahead of the learner
-            return f"ts is after today ({row['ts']})"
-        if (m := _CONTROL.search(row["typed"])) is not None:
-            return f"typed holds a control character ({m.group()!r} at {m.start()}): not something typed as an answer"
-    return None
+from .layout import EXPORT_FORMAT, HARDWARE_ID, SCHEMA_VERSION
 
 
 def plain_problem(value: Any, what: str) -> str | None:
@@ -238,7 +68,7 @@ def plain_problem(value: Any, what: str) -> str | None:
             if len(v) > MAX_TEXT:
                 return f"{what} holds a string longer than {MAX_TEXT} characters"
             if not text_ok(v):
-                return f"{what} holds a lone surrogate ({_SURROGATE.search(v).group()!r}): not text"
+                return f"{what} holds a lone surrogate ({SURROGATE.search(v).group()!r}): not text"
         elif isinstance(v, float):
             if not math.isfinite(v):
                 return f"{what} holds a number that is not finite"
@@ -251,9 +81,9 @@ def mock_problem(mock: Any, *, stored: bool = True, today: date | None = None) -
     """The first problem of a mock-interview result, or None (``today``: nothing after it)."""
     if not isinstance(mock, Mapping):
         return f"must be an object, not {type(mock).__name__}"
-    if stored and (p := _number_problem("id", mock.get("id"), 1, MAX_ID, whole=True)):
+    if stored and (p := number_problem("id", mock.get("id"), 1, MAX_ID, whole=True)):
         return p
-    if not _ts_ok(mock.get("ts")):
+    if not ts_ok(mock.get("ts")):
         return f"ts must be a UTC time like 2026-11-29T15:42:01Z between {MIN_DAY} and {MAX_DAY}, " \
                f"not {mock.get('ts')!r:.80}"
     if today is not None and mock["ts"][:10] > (today + timedelta(days=1)).isoformat():
@@ -323,10 +153,6 @@ def setting_problem(key: Any, value: Any) -> str | None:
         return p
     check = SETTINGS.get(key)
     return check(key, value) if check is not None else None
-
-
-class InvalidDocument(ValueError):
-    """An import document (or a row) that fails validation: names the first problem."""
 
 
 STREAMED = frozenset(("reviews", "mocks"))  # the members an import reads element by element (they grow)

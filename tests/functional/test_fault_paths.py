@@ -432,7 +432,7 @@ def test_a_chain_step_given_again_with_a_trailing_newline_is_not_recorded_twice(
 
     def fill_on_the_whole_row(self, row):
         calls.append(row)
-        if row["step"] is None:
+        if row.step is None:
             refuse_writes(monkeypatch, match=lambda target: target.endswith(".json"))
         return real(self, row)
 

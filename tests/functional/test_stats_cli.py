@@ -40,7 +40,7 @@ def row(item: str, day: date, q: int, *, state: ItemState | None = None, schedul
     when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
     return review_row(item=item, topic=registry.get(item).topic, seed=day.toordinal(), quality=q,
                       verdict="correct" if q >= 4 else "close" if q == 3 else "wrong", when=when, today=day,
-                      state=state, schedule=schedule, mode=mode, typed="1", value=1.0, seconds=seconds)
+                      state=state, schedule=schedule, mode=mode, typed="1", value=1.0, seconds=seconds).to_dict()
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ def row(p, item="r1", q=4, day=DAY, schedule=True, mode="practice", **kw):
     when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
     return review_row(item=item, topic="roofline", seed=3, quality=q, verdict="correct" if q >= 4 else "wrong",
                       when=when, today=day, state=p.state(item) if schedule else None, schedule=schedule,
-                      mode=mode, **kw)
+                      mode=mode, **kw).to_dict()
 
 
 @pytest.fixture

@@ -180,8 +180,8 @@ def test_a_row_without_conventions_is_as_before():
     when = datetime(2026, 1, 2, 10, tzinfo=timezone.utc)
     row = review_row(item="memory.static", topic="memory", seed=1, quality=5, verdict="correct", when=when,
                      today=date(2026, 1, 2), state=None, schedule=False)
-    assert "conventions" not in row
-    stored = {"id": 1, **row}
+    assert row.conventions is None and "conventions" not in row.to_dict()
+    stored = {"id": 1, **row.to_dict()}
     assert row_problem(stored) is None
     assert row_problem({**stored, "conventions": {"ring_factor": "approx"}}) is None
     assert "unknown convention" in row_problem({**stored, "conventions": {"nope": "1"}})

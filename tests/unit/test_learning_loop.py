@@ -39,14 +39,14 @@ def simulate(days: int, *, interview: date | None = None, new_per_day: int = 5, 
 
 def test_a_week_of_daily_sessions_meets_every_topic_easier_first_chains_last():
     states, rows, cards = simulate(7)
-    met = {r["topic"] for r in rows}
+    met = {r.topic for r in rows}
     assert met == TOPICS
     day1 = [item for item, kind in cards[DAY0] if kind == "new"]
     assert len({registry.get(i).topic for i in day1}) == 5  # five topics on day 1, not five roofline items
     # within each topic: introduced in order of difficulty, chains after the single questions
     for topic in TOPICS:
-        seen = [registry.get(r["item"]) for r in rows if r["topic"] == topic and r["before"] is None
-                and r["scheduled"]]
+        seen = [registry.get(r.item) for r in rows if r.topic == topic and r.before is None
+                and r.scheduled]
         keys = [(t.is_chain, t.difficulty) for t in seen]
         assert keys == sorted(keys), topic
 
@@ -77,10 +77,10 @@ def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_
     quality = lambda day, item: 2 if (day.toordinal() + len(item)) % 7 == 0 else 4 + (len(item) % 2)
     states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=20)
     for r in rows:
-        if r["after"] is not None and date.fromisoformat(r["date"]) < interview:
-            due = date.fromisoformat(r["after"]["due"])
+        if r.after is not None and date.fromisoformat(r.date) < interview:
+            due = date.fromisoformat(r.after["due"])
             if due >= interview:  # past the interview only when this review was close enough to it
-                assert (interview - date.fromisoformat(r["date"])).days <= reach(r["after"]["interval"]), r
+                assert (interview - date.fromisoformat(r.date)).days <= reach(r.after["interval"]), r
     assert set(states) == {i for i, _ in CATALOG}  # every template introduced
     assert cards[interview] == []  # the interview day asks nothing unless chosen
     # after the date: plain SM-2 again, from the history kept

@@ -386,14 +386,14 @@ def test_the_saved_record_and_the_review_rows():
     when = datetime(2026, 11, 29, 15, 42, 1, tzinfo=timezone.utc)
     rows = review_rows(rep, when=when, local_date=utc_day)
     assert len(rows) == 5  # the unanswered step is not a review
-    assert all(r["mode"] == "mock" and r["scheduled"] is False and r["before"] is None and r["after"] is None
+    assert all(r.mode == "mock" and r.scheduled is False and r.before is None and r.after is None
                for r in rows)
     # each row at the time of its answer (the run's clock: seconds since the epoch), not when it was saved
-    assert [r["ts"] for r in rows] == [at(1020), at(1040), at(1100), at(1130), at(1150)]
-    assert rows[0]["date"] == "1970-01-01"
-    assert rows[0]["value"] == 140e9 and rows[1]["value"] == "compute"
-    assert [r["quality"] for r in rows] == [5, 1, 2, 3, 5]
-    assert rows[-1]["step"] == 2 and rows[-1]["item"] == "chain"
+    assert [r.ts for r in rows] == [at(1020), at(1040), at(1100), at(1130), at(1150)]
+    assert rows[0].date == "1970-01-01"
+    assert rows[0].value == 140e9 and rows[1].value == "compute"
+    assert [r.quality for r in rows] == [5, 1, 2, 3, 5]
+    assert rows[-1].step == 2 and rows[-1].item == "chain"
 
 
 def utc_day(when: datetime) -> date:
@@ -423,15 +423,15 @@ def test_each_review_row_carries_the_time_and_the_local_day_of_its_answer():
     east = timezone(timedelta(hours=8))
     rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=timezone.utc),
                        local_date=lambda when: when.astimezone(east).date(), states={})
-    assert [(r["item"], r["step"]) for r in rows] == [("t1", None), ("chain", 1), ("chain", 2), ("chain", None),
+    assert [(r.item, r.step) for r in rows] == [("t1", None), ("chain", 1), ("chain", 2), ("chain", None),
                                                       ("t0", None)]
-    assert [r["ts"] for r in rows] == [at(start + 100), at(start + 400), at(start + 500), at(start + 500),
+    assert [r.ts for r in rows] == [at(start + 100), at(start + 400), at(start + 500), at(start + 500),
                                        at(start + 560)]
-    assert all(row_problem(r, stored=False) is None for r in rows)  # the storage accepts them
+    assert all(row_problem(r.to_dict(), stored=False) is None for r in rows)  # the storage accepts them
     first_day = datetime.fromtimestamp(start, east).date()
-    assert [r["date"] for r in rows] == [first_day.isoformat()] + [(first_day + timedelta(days=1)).isoformat()] * 4
+    assert [r.date for r in rows] == [first_day.isoformat()] + [(first_day + timedelta(days=1)).isoformat()] * 4
     # a first answer enters the schedule on the day it was given
-    assert rows[0]["after"]["last"] == first_day.isoformat() and rows[-1]["after"]["last"] == rows[-1]["date"]
+    assert rows[0].after["last"] == first_day.isoformat() and rows[-1].after["last"] == rows[-1].date
 
 
 def test_an_answer_given_when_the_time_ran_out_is_dated_at_the_deadline():
@@ -439,7 +439,7 @@ def test_an_answer_given_when_the_time_ran_out_is_dated_at_the_deadline():
     run.answer("140", 1100)
     run.tick(1700, draft="mem")  # the tick came late: the answer was in the box when the time ran out
     rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=timezone.utc), local_date=utc_day)
-    assert [r["ts"] for r in rows] == [at(1100), at(1600)]
+    assert [r.ts for r in rows] == [at(1100), at(1600)]
 
 
 def test_review_rows_after_the_ones_already_stored_move_the_schedule_from_the_profiles_states():
@@ -451,9 +451,9 @@ def test_review_rows_after_the_ones_already_stored_move_the_schedule_from_the_pr
     rep = build_report(run)
     kw = dict(when=datetime(2000, 1, 1, tzinfo=timezone.utc), local_date=utc_day)
     whole = review_rows(rep, states={}, **kw)
-    assert [r["item"] for r in whole] == ["t0", "t1", "t2"] and all(r["scheduled"] for r in whole)
+    assert [r.item for r in whole] == ["t0", "t1", "t2"] and all(r.scheduled for r in whole)
     for stored in range(len(whole) + 1):
-        states = {r["item"]: ItemState.from_dict(r["after"]) for r in whole[:stored]}
+        states = {r.item: ItemState.from_dict(r.after) for r in whole[:stored]}
         assert review_rows(rep, states=states, stored=stored, **kw) == whole[stored:]
 
 

@@ -154,7 +154,7 @@ def test_nothing_is_due_on_the_interview_day_and_the_final_days_share_the_load(s
     assert due_on_day <= 0.1 * len(states)
     assert _load_ratio(cards, interview) <= 2.0  # no day of the final stretch above twice its mean
     # the last reviews are close to the day: every item reviewed in the final stretch
-    last = {r["item"]: date.fromisoformat(r["date"]) for r in rows if r["scheduled"]}
+    last = {r.item: date.fromisoformat(r.date) for r in rows if r.scheduled}
     assert all(interview - d <= timedelta(days=stretch.STRETCH_DAYS) for d in last.values())
 
 
@@ -162,9 +162,9 @@ def test_the_daily_cap_moves_reviews_earlier_never_later():
     interview = DAY0 + timedelta(days=12)
     states, rows, cards = simulate(interview, 12, new_per_day=20, cap=25)
     for r in rows:
-        if r["scheduled"] and r["before"] is not None:
-            plain = review(ItemState.from_dict(r["before"]), r["quality"], date.fromisoformat(r["date"]))
-            assert date.fromisoformat(r["after"]["due"]) <= plain.due
+        if r.scheduled and r.before is not None:
+            plain = review(ItemState.from_dict(r.before), r.quality, date.fromisoformat(r.date))
+            assert date.fromisoformat(r.after["due"]) <= plain.due
 
 
 def test_an_interview_tomorrow_a_past_date_and_a_changed_date():
@@ -172,12 +172,12 @@ def test_an_interview_tomorrow_a_past_date_and_a_changed_date():
     states, rows, cards = simulate(tomorrow, 2, new_per_day=5)
     assert len([k for _, k in cards[DAY0] if k == "new"]) == 5 and cards[tomorrow] == []
     # met on the eve: due the day after the interview, not on it
-    assert all(date.fromisoformat(r["after"]["due"]) == tomorrow + timedelta(days=1) for r in rows if r["after"])
+    assert all(date.fromisoformat(r.after["due"]) == tomorrow + timedelta(days=1) for r in rows if r.after)
     # a date in the past is plain SM-2
     past = DAY0 - timedelta(days=3)
     _, rows_past, _ = simulate(past, 8, new_per_day=5)
     _, rows_none, _ = simulate(None, 8, new_per_day=5)
-    assert [r["after"] for r in rows_past] == [r["after"] for r in rows_none]
+    assert [r.after for r in rows_past] == [r.after for r in rows_none]
     # changing the date: the states made under the first date are valid under the second, and the rules apply
     first = DAY0 + timedelta(days=20)
     states, _, _ = simulate(first, 6, new_per_day=10)
@@ -187,9 +187,9 @@ def test_an_interview_tomorrow_a_past_date_and_a_changed_date():
     when = datetime.combine(DAY0 + timedelta(days=6), time(9), timezone.utc)
     while not s.done:
         r = s.answer(4, "correct", when=when)
-        if r["after"]:
-            due = date.fromisoformat(r["after"]["due"])
-            assert due < later or due - DAY0 - timedelta(days=6) <= timedelta(days=max(1, r["after"]["interval"]))
+        if r.after:
+            due = date.fromisoformat(r.after["due"])
+            assert due < later or due - DAY0 - timedelta(days=6) <= timedelta(days=max(1, r.after["interval"]))
 
 
 def test_a_missed_week_leaves_items_overdue_most_overdue_first_and_nothing_forced_on_the_day():
@@ -210,8 +210,8 @@ def states_before_due(rows, item, day):
     """The due date an item had on ``day`` (from its last row before that day)."""
     due = None
     for r in rows:
-        if r["item"] == item and r["after"] and date.fromisoformat(r["date"]) < day:
-            due = date.fromisoformat(r["after"]["due"])
+        if r.item == item and r.after and date.fromisoformat(r.date) < day:
+            due = date.fromisoformat(r.after["due"])
     return due
 
 
@@ -435,7 +435,7 @@ def test_answers_and_fsrs_history_read_from_the_log_digest_as_from_the_rows():
         sched = step is None and mode == "practice"
         r = se.review_row(item=item, topic="t", seed=k, quality=q, verdict="correct", when=when, today=day,
                           state=state if sched and item == "a" else None, schedule=sched, mode=mode, step=step)
-        rows.append(r)
+        rows.append(r.to_dict())
     d = Digest.of_rows(rows)
     assert readiness.answers_of_digest(d) == answers_of(rows)
     assert [a.item for a in answers_of(rows)] == ["a", "a", "b", "c"]

@@ -75,19 +75,19 @@ def test_a_missed_item_comes_back_later_until_it_scores_four():
     s = se.Session({}, CATALOG, TODAY, seed=5, new_per_day=5, redrill_gap=3)
     assert [c.item for c in s.cards] == ["r1", "m1", "c1", "r2", "m2"]
     row = s.answer(2, "wrong", when=WHEN, typed="12 GB", value=12e9, seconds=30)
-    assert (row["mode"], row["scheduled"], row["before"], row["after"]["interval"]) == ("practice", True, None, 1)
+    assert (row.mode, row.scheduled, row.before, row.after["interval"]) == ("practice", True, None, 1)
     assert [c.item for c in s.cards] == ["m1", "c1", "r2", "r1", "m2"]  # three cards later
     state_after_first = s.states["r1"]
     for q in (4, 4, 4):
         s.answer(q, "correct", when=WHEN)
     assert s.current.item == "r1" and s.current.kind == "redrill"
     row = s.answer(3, "close", when=WHEN)  # below 4: again
-    assert (row["mode"], row["scheduled"], row["before"], row["after"]) == ("redrill", False, None, None)
+    assert (row.mode, row.scheduled, row.before, row.after) == ("redrill", False, None, None)
     assert s.states["r1"] == state_after_first  # re-drills never reschedule
     assert [c.item for c in s.cards] == ["m2", "r1"]  # fewer than three left: at the end
     s.answer(5, "correct", when=WHEN)
     row = s.answer(4, "correct", when=WHEN)
-    assert row["mode"] == "redrill" and s.done and s.current is None
+    assert row.mode == "redrill" and s.done and s.current is None
     with pytest.raises(IndexError):
         s.answer(4, "correct", when=WHEN)
 
@@ -126,11 +126,11 @@ def test_extra_practice_takes_the_weakest_items_and_moves_the_schedule_only_on_a
     assert [(c.item, c.kind, c.mode, c.scheduled) for c in s.cards] == [("m1", "extra", "extra", False),
                                                                         ("c1", "extra", "extra", False)]
     row = s.answer(4, "correct", when=WHEN)  # not due, passed: logged, the due date stays
-    assert (row["mode"], row["scheduled"], row["after"]) == ("extra", False, None)
+    assert (row.mode, row.scheduled, row.after) == ("extra", False, None)
     assert s.states == states and [c.item for c in s.cards] == ["c1"]  # no re-drill of extra cards
     assert s.next_due() == TODAY + timedelta(days=1)
     row = s.answer(1, "wrong", when=WHEN)  # a lapse: the item restarts
-    assert (row["mode"], row["scheduled"], row["before"]) == ("extra", True, states["c1"].to_dict())
+    assert (row.mode, row.scheduled, row.before) == ("extra", True, states["c1"].to_dict())
     assert (s.states["c1"].reps, s.states["c1"].due) == (0, TODAY + timedelta(days=1))
 
 
@@ -157,9 +157,9 @@ def test_an_answer_after_midnight_is_filed_under_the_new_day():
     s = se.Session({}, CATALOG, TODAY, seed=1, new_per_day=2)
     after_midnight = TODAY + timedelta(days=1)
     row = s.answer(4, "correct", when=WHEN + timedelta(hours=9), today=after_midnight)
-    assert row["date"] == after_midnight.isoformat()
-    assert row["after"]["last"] == after_midnight.isoformat()
-    assert row["after"]["due"] == (after_midnight + timedelta(days=1)).isoformat()  # not due on the day answered
+    assert row.date == after_midnight.isoformat()
+    assert row.after["last"] == after_midnight.isoformat()
+    assert row.after["due"] == (after_midnight + timedelta(days=1)).isoformat()  # not due on the day answered
 
 
 def test_the_review_cap_holds_due_items_back_most_overdue_first():
@@ -179,7 +179,7 @@ def test_next_due_is_the_first_date_after_today():
 def test_review_row_has_every_field_of_the_contract():
     row = se.review_row(item="r1", topic="roofline", seed=7, quality=5, verdict="correct", when=WHEN, today=TODAY,
                         state=None, schedule=True, typed="295", value=295.2, seconds=12.34567, step=None)
-    assert row == {"ts": "2026-11-29T15:42:01Z", "date": "2026-11-29", "item": "r1", "topic": "roofline", "seed": 7,
+    assert row.to_dict() == {"ts": "2026-11-29T15:42:01Z", "date": "2026-11-29", "item": "r1", "topic": "roofline", "seed": 7,
                    "step": None, "typed": "295", "value": 295.2, "verdict": "correct", "quality": 5,
                    "seconds": 12.346, "mode": "practice", "scheduled": True, "before": None,
                    "after": {"ef": 2.6, "interval": 1, "reps": 1, "due": "2026-11-30", "last": "2026-11-29"}}
@@ -188,7 +188,7 @@ def test_review_row_has_every_field_of_the_contract():
 def test_review_row_without_a_measured_time():
     row = se.review_row(item="r1", topic="roofline", seed=7, quality=5, verdict="correct", when=WHEN, today=TODAY,
                         state=None, schedule=True, mode="paper", seconds=None)
-    assert row["seconds"] is None and row["mode"] == "paper"
+    assert row.seconds is None and row.mode == "paper"
 
 
 def test_review_row_refuses_bad_values():
@@ -214,8 +214,8 @@ def test_every_planned_card_is_answered_and_finishes_at_four_or_more(qs, seed):
     while not s.done:
         q = qs[i] if i < len(qs) else 5
         row = s.answer(q, "correct" if q >= 4 else "wrong", when=WHEN)
-        last[row["item"]] = q
-        scheduled[row["item"]] = scheduled.get(row["item"], 0) + row["scheduled"]
+        last[row.item] = q
+        scheduled[row.item] = scheduled.get(row.item, 0) + row.scheduled
         i += 1
     assert set(last) == {"r1", "m1", "c1"}
     assert all(q >= 4 for q in last.values())

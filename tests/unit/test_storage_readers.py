@@ -58,7 +58,7 @@ def test_import_refuses_a_review_row_whose_state_sm2_cannot_produce(tmp_path, st
     r = review_row(item="a", topic="roofline", seed=1, quality=4, verdict="correct", when=WHEN, today=DAY,
                    state=None, schedule=True)
     doc = {"format": "infra-drill-profile", "schema": 1, "profile": "p", "settings": {}, "states": {},
-           "mocks": [], "reviews": [{"id": 1, **r, "after": state}]}
+           "mocks": [], "reviews": [{"id": 1, **r.to_dict(), "after": state}]}
     problem = document_problem(doc)
     assert problem.startswith("reviews[0]: after: ") and field in problem
     with Profile.open(tmp_path) as p, pytest.raises(InvalidDocument, match=field):
