@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from datetime import time as day_time
 
 from engine import session as se
@@ -87,7 +87,7 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
         loads[today] = len(due)
         neighbours += max(0, len(due) - 1)
         same += sum(1 for a, b in zip(due, due[1:]) if a.topic == b.topic)  # neighbours sharing a topic
-        when = datetime.combine(today, day_time(9), timezone.utc)
+        when = datetime.combine(today, day_time(9), UTC)
         redrills: dict[str, int] = {}
         while not s.done:
             card = s.current

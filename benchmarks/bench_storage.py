@@ -17,7 +17,7 @@ import random
 import statistics
 import tempfile
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from drill.core import browse_rows, mock
@@ -41,7 +41,7 @@ def history(n: int, rng: random.Random) -> dict:
     for i in range(n):
         item, topic = ITEMS[rng.randrange(len(ITEMS))]
         day = start + timedelta(days=i * (TODAY - start).days // n)
-        when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+        when = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
         q = rng.choice((1, 3, 4, 4, 5, 5))
         row = session.review_row(item=item, topic=topic, seed=rng.randrange(2**31), quality=q,
                                  verdict="correct" if q >= 4 else "wrong", when=when, today=day,
@@ -60,7 +60,7 @@ def time_records(profiles: list[Profile], rng: random.Random) -> list[float]:
     """
     states = [p.states() for p in profiles]
     times: list[list[float]] = [[] for _ in profiles]
-    now = datetime(TODAY.year, TODAY.month, TODAY.day, 12, tzinfo=timezone.utc)
+    now = datetime(TODAY.year, TODAY.month, TODAY.day, 12, tzinfo=UTC)
     for _ in range(RECORDS):
         item, topic = ITEMS[rng.randrange(len(ITEMS))]
         for p, st, ts in zip(profiles, states, times):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.await_complete import AwaitComplete

@@ -6,7 +6,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from drill.commands import LazyHelp, UsageError, visible
 from engine.langs import LANG_CHOICES

@@ -12,8 +12,9 @@ Quit is offered once: by Textual's own command (Home's ``q`` key is not offered 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider

@@ -21,7 +21,8 @@ seeds' conventions, and a row without the field was graded under them.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from engine.records import NamedTuple
 

@@ -23,9 +23,10 @@ import ast
 import math
 import re
 import warnings
+from collections.abc import Mapping, Sequence
 from operator import add as _add
 from operator import sub as _sub
-from typing import Mapping, Sequence, Union
+from typing import Union
 
 from engine.patterns import pattern
 from engine.records import NamedTuple
@@ -68,18 +69,18 @@ class Var(NamedTuple):
 
 
 class Neg(NamedTuple):
-    operand: "Node"
+    operand: Node
 
 
 class Bin(NamedTuple):
     op: str  # one of + - * / ^
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
 
 
 class Call(NamedTuple):
     fn: str
-    args: tuple["Node", ...]
+    args: tuple[Node, ...]
 
 
 Node = Union[Num, Var, Neg, Bin, Call]

@@ -15,7 +15,8 @@ Twin, a Msg, or a pair read with :func:`pick`; nothing else tests
 
 from __future__ import annotations
 
-from typing import Iterable, Union
+from collections.abc import Iterable
+from typing import Union
 
 from engine.records import frozen
 

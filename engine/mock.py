@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from engine.records import frozen, mutable
 
@@ -76,7 +77,7 @@ class MockSettings:
                 "chains": self.chains, "seed": self.seed, "weighted": self.weighted}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "MockSettings":
+    def from_dict(cls, d: Mapping[str, Any]) -> MockSettings:
         return cls(d.get("minutes"), d.get("questions"), tuple(d.get("topics") or ()), bool(d.get("chains", True)),
                    int(d.get("seed", 0)), bool(d.get("weighted", True)))
 
@@ -97,7 +98,7 @@ class Candidate:
         return ALLOWANCE * target
 
     @classmethod
-    def of(cls, c: "Candidate | Sequence") -> "Candidate":
+    def of(cls, c: Candidate | Sequence) -> Candidate:
         return c if isinstance(c, Candidate) else cls(*c)
 
 
@@ -337,7 +338,7 @@ class MockRun:
     timed_out: bool = False
 
     @classmethod
-    def begin(cls, plan: MockPlan, steps: Sequence[Sequence[tuple[Expected, float]]], now: float) -> "MockRun":
+    def begin(cls, plan: MockPlan, steps: Sequence[Sequence[tuple[Expected, float]]], now: float) -> MockRun:
         """Start the clock.  ``steps[i]`` lists ``(expected, target_seconds)`` for each step of question ``i``."""
         if len(steps) != len(plan.questions):
             raise MockError(f"{len(steps)} problems for {len(plan.questions)} planned questions")

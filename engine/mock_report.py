@@ -8,8 +8,9 @@ anywhere, a due template, or a lapse), a chain as one unit with its weakest step
 
 from __future__ import annotations
 
-from datetime import date, datetime, timezone
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, date, datetime
+from typing import Any
 
 from engine.records import frozen
 
@@ -53,7 +54,7 @@ class QuestionResult:
                 "expected": self.expected, "flagged": self.flagged, "misconception": self.misconception}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any], question: int) -> "QuestionResult":
+    def from_dict(cls, d: Mapping[str, Any], question: int) -> QuestionResult:
         return cls(int(d.get("question", question)), d.get("step"), d["item"], d.get("topic", ""),
                    int(d.get("seed", 0)), d.get("typed", ""), d.get("expected", ""), d["verdict"],
                    float(d.get("seconds", 0.0)), bool(d.get("flagged", False)), d.get("misconception", ""))
@@ -216,7 +217,7 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
 
     def moment(*rs: QuestionResult) -> datetime:
         times = [r.answered for r in rs if r.answered is not None]
-        return datetime.fromtimestamp(max(times), timezone.utc) if times else when
+        return datetime.fromtimestamp(max(times), UTC) if times else when
 
     # (time of the answer, the result it is about, whether it is a whole review, the row's own fields)
     planned: list[tuple[datetime, QuestionResult, bool, dict[str, Any]]] = []

@@ -146,7 +146,7 @@ def row_ok(r: Any) -> bool:
         return False
     if r.keys() != _ROW_KEYS:  # optional fields (layout.OPTIONAL), each well-formed
         extra = r.keys() - _ROW_KEYS
-        if not (_ROW_KEYS <= r.keys() and all(k in _OPTIONAL_OK and _OPTIONAL_OK[k](r[k]) for k in extra)):
+        if not (r.keys() >= _ROW_KEYS and all(k in _OPTIONAL_OK and _OPTIONAL_OK[k](r[k]) for k in extra)):
             return False
     v, sec, step, b, a, item, topic = r["value"], r["seconds"], r["step"], r["before"], r["after"], r["item"], r["topic"]
     ts, day = r["ts"], r["date"]

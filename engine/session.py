@@ -31,8 +31,9 @@ rows :class:`Session` hands back.
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timedelta, timezone
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
 
 from engine.patterns import pattern
 from engine.records import NamedTuple
@@ -142,7 +143,7 @@ class Plan(NamedTuple):
         return self.pace is not None and self.new_today < self.pace
 
 
-def plan_for(states: Mapping[str, ItemState], catalog: "Catalog", today: date, new_per_day: int,
+def plan_for(states: Mapping[str, ItemState], catalog: Catalog, today: date, new_per_day: int,
              interview: date | None, introduced_today: int = 0, retired: frozenset[str] = frozenset()) -> Plan:
     """Today's new-item limit (``new_per_day``) and, with an interview ahead, the pace that meets every
     template left (at the start of today) by about two thirds of the days left."""
@@ -282,7 +283,7 @@ def iso_utc(when: datetime) -> str:
     """``2026-11-29T15:42:01Z`` from an aware datetime."""
     if when.tzinfo is None:
         raise ValueError("a review timestamp must be timezone-aware")
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 _UNSTORED = pattern("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0 and C1 controls, lone surrogates (compiled when first used)
@@ -302,7 +303,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                state: ItemState | None, schedule: bool, mode: str = ReviewMode.PRACTICE, typed: str = "",
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
-               cap: int | None = None, scheduler: str = Scheduler.SM2, memory: "fsrs_bridge.Memory | None" = None,
+               cap: int | None = None, scheduler: str = Scheduler.SM2, memory: fsrs_bridge.Memory | None = None,
                conventions: Mapping[str, str] | None = None, model: str | None = None) -> Review:
     """A review row (:class:`engine.review.Review`, not yet recorded) ready for ``Profile.record``.
 
@@ -368,7 +369,7 @@ class Session:
                  is_chain: Callable[[str], bool] | None = None, chain_ready: Callable[[str], bool] | None = None,
                  retired: frozenset[str] = frozenset(), step_drills: Mapping[str, date] | None = None,
                  scheduler: str = Scheduler.SM2,
-                 memory: "Callable[[str], fsrs_bridge.Memory | None] | None" = None):
+                 memory: Callable[[str], fsrs_bridge.Memory | None] | None = None):
         if scheduler not in fsrs_bridge.SCHEDULERS:
             raise ValueError(f"scheduler must be one of {', '.join(fsrs_bridge.SCHEDULERS)}, not {scheduler!r}")
         self.today = today
@@ -381,7 +382,7 @@ class Session:
         self.scheduler = scheduler
         self.retired = retired
         self._memory_of = memory or (lambda _item: None)
-        self._memories: dict[str, "fsrs_bridge.Memory | None"] = {}
+        self._memories: dict[str, fsrs_bridge.Memory | None] = {}
         self._rng = random.Random(seed)
         self._last_seed: dict[str, int] = {}
         self._history: list[tuple] = []
@@ -437,7 +438,7 @@ class Session:
         rest = [w for w in self.weakest(n) if w not in due]
         return (due + rest)[:n]
 
-    def memory(self, item: str) -> "fsrs_bridge.Memory | None":
+    def memory(self, item: str) -> fsrs_bridge.Memory | None:
         """The item's FSRS memory (replayed from its history once, then kept up to date by this session)."""
         if item not in self._memories:
             self._memories[item] = self._memory_of(item)

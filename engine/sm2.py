@@ -76,7 +76,7 @@ class ItemState:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "ItemState":
+    def from_dict(cls, d: Mapping[str, Any]) -> ItemState:
         """Read a state written by :meth:`to_dict`; ``ValueError`` names the first bad field."""
         if not isinstance(d, Mapping):
             raise ValueError(f"an item state must be an object, not {type(d).__name__}")

@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from datetime import date, timedelta
 from statistics import median
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from engine.records import frozen
 
@@ -134,7 +135,7 @@ class Digest:
             setattr(self, f, columns[f] if columns is not None else [])
 
     @classmethod
-    def of_rows(cls, rows: Iterable[Mapping]) -> "Digest":
+    def of_rows(cls, rows: Iterable[Mapping]) -> Digest:
         rows = rows if isinstance(rows, list) else list(rows)
         cols = {f: [r[f] for r in rows] for f in ("date", "item", "topic", "seed", "step", "verdict", "quality",
                                                  "seconds", "mode")}
@@ -143,7 +144,7 @@ class Digest:
         return cls(cols)
 
     @classmethod
-    def from_columns(cls, columns: Any, *, check: bool = True) -> "Digest":
+    def from_columns(cls, columns: Any, *, check: bool = True) -> Digest:
         """A digest from plain columns as stored; ``ValueError`` names the first problem.
 
         Without ``check`` only the layout is checked (the columns, of one length),
@@ -179,7 +180,7 @@ class Digest:
         return None
 
     @classmethod
-    def joined(cls, parts: Iterable["Digest"]) -> "Digest":
+    def joined(cls, parts: Iterable[Digest]) -> Digest:
         out = cls()
         for part in parts:
             for f in DIGEST_FIELDS:

@@ -113,7 +113,7 @@ class Expected:
     integer: bool = False  # counts such as "how many GPUs": must be the exact integer
     # misconceptions that land within tolerance here (question_bank Step.too_close): an answer that matches
     # one is correct, and the feedback says it is an approximation of ``formula``
-    approximations: tuple["Approximation", ...] = ()
+    approximations: tuple[Approximation, ...] = ()
     formula: str = ""  # the exact formula as written (``2 × (N − 1) / N × M``)
     # the answers under the other published conventions of the formula's inputs: an answer matching
     # one, and not the problem's own, is graded ``convention`` and the convention is named

@@ -282,7 +282,7 @@ class using:  # noqa: N801 - a context manager read as a phrase: ``with hardware
     def __init__(self, gpu: GPU | None) -> None:
         self.chosen = _Chosen(gpu) if gpu is not None else None
 
-    def __enter__(self) -> "_Chosen | None":
+    def __enter__(self) -> _Chosen | None:
         self._token = _chosen_var().set(self.chosen)
         return self.chosen
 

@@ -20,7 +20,8 @@ writes its own question, formula and world (question_bank/README.md).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from engine.records import NamedTuple
 from question_bank.spec import Given

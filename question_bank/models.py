@@ -283,7 +283,7 @@ class using:  # noqa: N801 - a context manager read as a phrase: ``with models.u
     def __init__(self, model: Model | None) -> None:
         self.chosen = _Chosen(model) if model is not None else None
 
-    def __enter__(self) -> "_Chosen | None":
+    def __enter__(self) -> _Chosen | None:
         self._token = _chosen_var().set(self.chosen)
         return self.chosen
 

@@ -32,7 +32,7 @@ that fits``.
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from engine import convention_set, formulas
 

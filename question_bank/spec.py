@@ -83,9 +83,10 @@ template × several seeds):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import field
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from engine import expr as ex
 from engine import formulas

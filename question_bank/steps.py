@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from functools import cached_property, partial
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from engine import convention_set as cs
 from engine import expr as ex

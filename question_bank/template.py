@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import contextvars
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import field
 from functools import cached_property
-from typing import Callable, Mapping
 
 from engine import convention_set as cs
 from engine.messages import pick
@@ -22,7 +22,7 @@ from .topics import TOPICS
 class Problem:
     """A concrete problem: deterministic from (template, seed)."""
 
-    template: "Template"
+    template: Template
     seed: int
     givens: tuple[Given, ...]
     steps: tuple[Step, ...]

@@ -15,8 +15,8 @@ The seed set depends on the lane (``--lane``, tests/conftest.py):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
-from typing import Iterator
 
 from question_bank import registry
 from question_bank.template import Problem

@@ -63,7 +63,7 @@ def chosen_conventions(args: argparse.Namespace) -> dict[str, str]:
         raise UsageError("--convention: " + e.en, "--convention：" + e.zh) from None
 
 
-def conventions_line(problem: "Problem", lang: str) -> str:
+def conventions_line(problem: Problem, lang: str) -> str:
     """``Conventions: bytes per parameter 18`` for a problem drawn under conventions off their default, else ""."""
     from engine.convention_set import described
     from engine.messages import pick
@@ -140,7 +140,7 @@ def lang_of(args: argparse.Namespace) -> str:
     return command_lang(args)
 
 
-def template_by_id(template_id: str) -> "Template":
+def template_by_id(template_id: str) -> Template:
     from drill.commands import UsageError
     from question_bank import registry
 
@@ -217,7 +217,7 @@ def run_templates(args: argparse.Namespace) -> int:
 # drill ask
 
 
-def _answer_hint(step: "Step", lang: str) -> str:
+def _answer_hint(step: Step, lang: str) -> str:
     """What the step's answer takes (its kind says: engine.kinds), for a prompt printed without an answer box."""
     e = step.expected
     return e.answer_kind.hint(e).text(lang)
@@ -266,15 +266,15 @@ MAX_CHECK_SECONDS = 86_400  # --seconds: at most a day
 class Checked:
     """One graded answer: what ``drill check`` prints, and what a recorder stores."""
 
-    problem: "Problem"
+    problem: Problem
     step_index: int  # 0-based index of the graded step
     step: int | None  # 1-based step given with --step (always for a chain), None for a single question
-    verdict: "Verdict"
+    verdict: Verdict
     typed: str
     seconds: int | None = None  # --seconds: the time the answer took (None: not measured, as on paper)
 
     @property
-    def graded_step(self) -> "Step":
+    def graded_step(self) -> Step:
         return self.problem.steps[self.step_index]
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date, datetime, timezone
+from collections.abc import Iterable, Mapping
+from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from engine.langs import EN
 from engine.review_mode import ReviewMode
@@ -76,7 +77,7 @@ def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
     return t(key, _lang(args), why=error.text(_lang(args)), **fmt)
 
 
-def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
+def _warn_damaged(profile: Profile, args: argparse.Namespace) -> None:
     """Name an older log file found damaged (left out of what was read) on stderr."""
     from drill.core.paths import damaged_text
 
@@ -84,7 +85,7 @@ def _warn_damaged(profile: "Profile", args: argparse.Namespace) -> None:
         print("drill: " + damaged_text(e, _lang(args)), file=sys.stderr)
 
 
-def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
+def _open(args: argparse.Namespace, *, read_only: bool = False) -> Profile:
     """The profile for a command; a reader (``read_only``: due, export) needs no lock, so it works while the
     app is open, and sees the last durable state."""
     from drill.core.paths import command_lang, open_profile, script_wait
@@ -97,7 +98,7 @@ def _open(args: argparse.Namespace, *, read_only: bool = False) -> "Profile":
 # drill due
 
 
-def due_report(profile: "Profile", today: date | None = None, lang: str = "en") -> dict[str, Any]:
+def due_report(profile: Profile, today: date | None = None, lang: str = "en") -> dict[str, Any]:
     """What is due on ``today`` and what new items are available, as plain data: today's session as the app
     builds it (:func:`drill.core.sessions.today_session`: the review cap, the new items in their order, the pace an
     interview date sets).  ``today`` None: the learner's local date now."""
@@ -463,7 +464,7 @@ def _total(seconds: list) -> float | None:
     return None if any(s is None for s in seconds) else sum(seconds)
 
 
-def record_check(args: argparse.Namespace, problem: "Problem", step: int | None, verdict: "Verdict",
+def record_check(args: argparse.Namespace, problem: Problem, step: int | None, verdict: Verdict,
                  typed: str, seconds: float | None = PAPER_SECONDS) -> int:
     """``drill check ... --record``: store a graded answer (``typed`` for ``step`` of ``problem``, 1-based,
     None for a single question) as a paper review of its template.
@@ -500,7 +501,7 @@ def record_check(args: argparse.Namespace, problem: "Problem", step: int | None,
         return _fail(Twin("not recorded: the answer could not be read", "未记录：无法读懂这个答案").text(lang))
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
     template, seed = problem.template, problem.seed
-    when, today = datetime.now(timezone.utc), date.today()
+    when, today = datetime.now(UTC), date.today()
 
     def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool,
             seconds: float | None = seconds) -> Review:

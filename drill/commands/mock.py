@@ -51,7 +51,7 @@ def _topics(args: argparse.Namespace) -> list[str]:
     return [t.strip() for t in (args.topics or "").split(",") if t.strip()]
 
 
-def _settings(args: argparse.Namespace, new_seed=None) -> "MockSettings":
+def _settings(args: argparse.Namespace, new_seed=None) -> MockSettings:
     from drill.commands import UsageError
     from drill.core.mock import make_settings
     from engine.mock import MockError
@@ -135,7 +135,7 @@ def _plan_text(key: str, lang: str, **fmt) -> str:
     return pick(lang, *PLAN_TEXT[key]).format(**fmt)
 
 
-def _print_table(plan: "MockPlan", lang: str = "en") -> None:
+def _print_table(plan: MockPlan, lang: str = "en") -> None:
     s = plan.settings
     n = len(plan.questions)
     secs = plan.limit_seconds

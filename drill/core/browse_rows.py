@@ -52,7 +52,7 @@ def statuses(row: BankRow, today: date) -> frozenset[str]:
     return frozenset(out)
 
 
-def bank_rows(ctx: "AppContext") -> list[BankRow]:
+def bank_rows(ctx: AppContext) -> list[BankRow]:
     """Every template in bank order with its state: new (never scheduled), learning (fewer than
     two passed reviews in a row), review; the last whole answer by its final quality, after any override
     (as the session summary counts it).  Reads the state file's figures (``Profile.recent``), not the log."""

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timezone
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from engine.storage import Profile
 
 
 def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class AppContext:
@@ -20,7 +21,7 @@ class AppContext:
     A plain class (a dataclass would add nothing that is used, and cost its definition before the first frame).
     """
 
-    def __init__(self, profile: "Profile", lang: str = "en", clock: Callable[[], datetime] = utc_now,
+    def __init__(self, profile: Profile, lang: str = "en", clock: Callable[[], datetime] = utc_now,
                  rng: random.Random | None = None) -> None:
         self.profile = profile
         self.lang = lang
@@ -44,7 +45,7 @@ class AppContext:
 
     def timestamp(self) -> str:
         """Now in UTC as stored in a review row: ``2026-11-29T15:42:01Z``."""
-        return self.clock().astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return self.clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
     def new_seed(self) -> int:
         return self.rng.randrange(1, 2**31)

@@ -10,7 +10,7 @@ hence this small matcher.  Queries are bounded (:data:`MAX_QUERY`) before any ma
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from engine.records import NamedTuple
 

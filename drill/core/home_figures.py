@@ -40,7 +40,7 @@ class Today(NamedTuple):
         return self.due + self.new + self.queued
 
 
-def today_figures(ctx: "AppContext") -> Today:
+def today_figures(ctx: AppContext) -> Today:
     """Home's figures; the streak comes from the profile's day index, so the log is not read."""
     from engine.session import readiness
     from engine.stats import streaks

@@ -8,8 +8,8 @@ their description by ``Binding(id=...)``: :func:`drill.screens.named_bindings` p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import date
-from typing import Mapping
 
 from engine.langs import pick
 

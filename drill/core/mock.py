@@ -8,8 +8,9 @@ starts fast.
 
 from __future__ import annotations
 
-from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
 
 from engine.session import QUEUE_KEY  # templates the next practice session asks first
 
@@ -32,7 +33,7 @@ def candidates() -> list:
 
 
 def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterable[str] = (), chains: bool = True,
-                  seed: Any = None, new_seed=None) -> "MockSettings":
+                  seed: Any = None, new_seed=None) -> MockSettings:
     """Settings from what was typed; a blank seed draws one from ``new_seed()`` and weights by weakness.
 
     Raises engine.mock.MockError with a one-line reason for anything unreadable.
@@ -67,8 +68,8 @@ def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterabl
                         weighted=False)
 
 
-def make_plan(settings: "MockSettings", reviews: Iterable[Mapping] = (),
-              weakness: Mapping[str, float] | None = None) -> "MockPlan":
+def make_plan(settings: MockSettings, reviews: Iterable[Mapping] = (),
+              weakness: Mapping[str, float] | None = None) -> MockPlan:
     """Plan the mock; the weakness figures (or the review rows they come from) only count
     when the mock is weighted, never for a shared seed."""
     from engine.mock import plan_mock, weakness_figures
@@ -80,13 +81,13 @@ def make_plan(settings: "MockSettings", reviews: Iterable[Mapping] = (),
     return plan_mock(settings, candidates(), weakness)
 
 
-def problems_of(plan: "MockPlan") -> list["Problem"]:
+def problems_of(plan: MockPlan) -> list[Problem]:
     from question_bank import registry
 
     return [registry.get(q.template_id).generate(q.seed) for q in plan.questions]
 
 
-def begin_run(plan: "MockPlan", now: float) -> tuple["MockRun", list["Problem"]]:
+def begin_run(plan: MockPlan, now: float) -> tuple[MockRun, list[Problem]]:
     """Generate the planned problems and start the clock at ``now`` (seconds)."""
     from engine.mock import MockRun
 
@@ -114,15 +115,14 @@ class MockSave:
     the mock ends: the record's ``ts`` is the moment it ended, each row the moment of its answer.
     """
 
-    def __init__(self, profile: "Profile", run: "MockRun") -> None:
-        from datetime import timezone
+    def __init__(self, profile: Profile, run: MockRun) -> None:
 
         from engine.mock_report import build_report, mock_record, review_rows
         from engine.session import iso_utc
 
         self.report = build_report(run, profile.mocks())
         assert run.ended is not None, "build_report: the run is finished"
-        self.ended = datetime.fromtimestamp(run.ended, timezone.utc)
+        self.ended = datetime.fromtimestamp(run.ended, UTC)
         self.record = mock_record(run, self.report, iso_utc(self.ended))
         self.total = len(review_rows(self.report, when=self.ended, local_date=lambda when: when.date()))
         self.stored: dict | None = None  # the record as stored, with its id
@@ -137,7 +137,7 @@ class MockSave:
         """The record to show: as stored (with its id), or as it will be."""
         return self.stored if self.stored is not None else self.record
 
-    def write(self, profile: "Profile", local_date: Callable[[datetime], date]) -> dict:
+    def write(self, profile: Profile, local_date: Callable[[datetime], date]) -> dict:
         """Store what is not stored yet; ``local_date``: the learner's day at a moment (``AppContext.local_date``).
 
         Returns the stored record; raises ``SaveFailed`` (:meth:`progress` says what is stored by then).
@@ -170,7 +170,7 @@ class MockSave:
         return t("mock.lost_partly", lang, why=why, stored=self.logged, total=self.total)
 
 
-def report_of(profile: "Profile", record: Mapping) -> "Report":
+def report_of(profile: Profile, record: Mapping) -> Report:
     """The report of a saved mock, compared with the mocks saved before it."""
     from engine.mock_report import report_from_record
 
@@ -178,7 +178,7 @@ def report_of(profile: "Profile", record: Mapping) -> "Report":
     return report_from_record(record, earlier)
 
 
-def queue_missed(profile: "Profile", report: "Report") -> list[str]:
+def queue_missed(profile: Profile, report: Report) -> list[str]:
     """Add the report's missed templates to the queue the next practice session asks first."""
     from engine.mock_report import queue_missed as merged
 
@@ -196,13 +196,13 @@ def format_clock(seconds: float, *, up: bool = False) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m:02d}:{sec:02d}"
 
 
-def weakness(ctx: "AppContext") -> dict[str, float]:
+def weakness(ctx: AppContext) -> dict[str, float]:
     """Template id -> weakness in [0, 1] for a weighted mock (:func:`engine.mock.weakness_figures`),
     from the qualities of each template's latest answers kept in the state file: the log is not read."""
     return weakness_of(ctx.profile)
 
 
-def weakness_of(profile: "Profile") -> dict[str, float]:
+def weakness_of(profile: Profile) -> dict[str, float]:
     """:func:`weakness` of an open profile (for a command that has no app context)."""
     from engine.mock import weakness_figures
 

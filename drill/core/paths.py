@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+from datetime import UTC
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -123,20 +124,19 @@ def local_now():
 def clock_problem(lang: str = "en") -> str | None:
     """Why answers cannot be dated now (a clock before 2000 or after 2999: a machine whose date was reset),
     in ``lang``; None when the clock is usable."""
-    from datetime import timezone
 
     from drill.core.i18n import t
     from engine.storage.validation import MAX_DAY, MIN_DAY
 
     now = local_now()
-    day, utc = now.date().isoformat(), now.astimezone(timezone.utc).date().isoformat()
+    day, utc = now.date().isoformat(), now.astimezone(UTC).date().isoformat()
     if MIN_DAY <= day <= MAX_DAY and MIN_DAY <= utc <= MAX_DAY:
         return None
     return t("save.bad_clock", lang, now=now.strftime("%Y-%m-%d %H:%M"), lo=MIN_DAY[:4], hi=MAX_DAY[:4])
 
 
 def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
-                 read_only: bool = False, warn: bool = True, lang: str | None = None) -> "Profile":
+                 read_only: bool = False, warn: bool = True, lang: str | None = None) -> Profile:
     """Open a profile for a command: a busy, damaged or misnamed profile prints
     ``drill: <why, and what to do>`` and exits with status 1 (nothing is touched).
     ``read_only``: as a reader, which needs no lock (works while the app is open).

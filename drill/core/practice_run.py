@@ -30,9 +30,10 @@ the share of its answers counted correct or close: one rule for both.
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
 from dataclasses import field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from drill.core.sessions import catalog, chain_quality, forget_step_drills, note_step_drills
 from drill.core.settings import STEP_DRILLS_KEY
@@ -86,7 +87,7 @@ class Answer:
     when: datetime
     verdict: Verdict | None  # None for "I don't know"
     value: float | str | None
-    prior: list["Answer"] = field(default_factory=list)  # earlier steps of the same chain
+    prior: list[Answer] = field(default_factory=list)  # earlier steps of the same chain
     rows: list[dict] = field(default_factory=list)  # stored rows, in the order recorded
     peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
     drills: list[str] = field(default_factory=list)  # step drills this chain answer added (taken back with it)
@@ -132,7 +133,7 @@ class Summary(NamedTuple):
 class PracticeRun:
     """One sitting: a :class:`Session` plus the problem on screen and the answers given."""
 
-    def __init__(self, ctx: "AppContext", session: Session) -> None:
+    def __init__(self, ctx: AppContext, session: Session) -> None:
         self.ctx = ctx
         self.session = session
         self.answers: list[Answer] = []

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from engine.storage import Profile
 
 
-def plan(ctx: "AppContext") -> Plan:
+def plan(ctx: AppContext) -> Plan:
     """What the interview date does to today's new items (days left, pace, warning)."""
     today, settings = ctx.today(), learning(ctx.profile)
     done = introduced(ctx.profile.reviews_today(today))
@@ -48,7 +48,7 @@ def pace_line(plan: Plan, tr) -> str:
     return line
 
 
-def readiness_report(profile: "Profile", today: date, interview: date | None = None, digest=None, stop=None):
+def readiness_report(profile: Profile, today: date, interview: date | None = None, digest=None, stop=None):
     """``(Readiness, Calibration)`` of the learner (engine.schedule.readiness), fitted on the log's digest
     (``digest``, else read): for the interview day when one is ahead (the days in between as the plan asks
     them: the schedule, the daily limits, the scheduler), else for today; the calibration with the same
@@ -70,7 +70,7 @@ def readiness_report(profile: "Profile", today: date, interview: date | None = N
             readiness.calibration(answers, cat, scheduler=rules.scheduler, interview=interview, stop=stop))
 
 
-def ready_catalog(profile: "Profile") -> list[tuple[str, str]]:
+def ready_catalog(profile: Profile) -> list[tuple[str, str]]:
     """The bank readiness is over: every template but the retired scaffolds (no longer asked)."""
     gone = retired(profile)
     return [(i, topic) for i, topic in catalog() if i not in gone]

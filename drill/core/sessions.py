@@ -25,7 +25,7 @@ def is_chain(item: str) -> bool:
     return registry.chain_length(item) > 1
 
 
-def recent_qualities(profile: "Profile") -> dict[str, tuple[int, ...]]:
+def recent_qualities(profile: Profile) -> dict[str, tuple[int, ...]]:
     """Each template's latest qualities (every mode), for the weakest items."""
     return {item: r.qualities for item, r in profile.recent().items()}
 
@@ -36,12 +36,12 @@ def chain_quality(qualities: list[int]) -> int:
     return chains.chain_quality(qualities)
 
 
-def retired(profile: "Profile") -> frozenset[str]:
+def retired(profile: Profile) -> frozenset[str]:
     """The "formula given" scaffolds retired: their full template passed twice (question_bank.drills)."""
     return chains.retired_scaffolds(drills.SCAFFOLDS, profile.states(), recent_qualities(profile))
 
 
-def step_drills(profile: "Profile") -> dict[str, date]:
+def step_drills(profile: Profile) -> dict[str, date]:
     """The single templates to practise alone (a chain's failed step), by the day they are due."""
     raw = profile.settings().get(STEP_DRILLS_KEY)
     out = {}
@@ -53,7 +53,7 @@ def step_drills(profile: "Profile") -> dict[str, date]:
     return out
 
 
-def note_step_drills(profile: "Profile", item: str, qualities: list[int], today: date) -> list[str]:
+def note_step_drills(profile: Profile, item: str, qualities: list[int], today: date) -> list[str]:
     """After a chain answer: each failed step's single template is due alone the next day (a setting; kept
     until answered).  Returns the templates this added (not already waiting).  ``SaveFailed`` when it cannot
     be written (the answer itself is stored)."""
@@ -66,14 +66,14 @@ def note_step_drills(profile: "Profile", item: str, qualities: list[int], today:
     return added
 
 
-def forget_step_drills(profile: "Profile", items: list[str]) -> None:
+def forget_step_drills(profile: Profile, items: list[str]) -> None:
     """Take back the step drills an answer added (that answer undone or regraded)."""
     current = step_drills(profile)
     if any(i in current for i in items):
         profile.set_setting(STEP_DRILLS_KEY, {k: v.isoformat() for k, v in current.items() if k not in items})
 
 
-def memory_source(profile: "Profile", scheduler: str):
+def memory_source(profile: Profile, scheduler: str):
     """For FSRS: each item's memory, replayed from its scheduled reviews (the log's digest, read once, when
     the first item needs it); None for SM-2."""
     if scheduler != fsrs_bridge.Scheduler.FSRS:
@@ -89,7 +89,7 @@ def memory_source(profile: "Profile", scheduler: str):
     return memory
 
 
-def today_session(ctx: "AppContext") -> Session:
+def today_session(ctx: AppContext) -> Session:
     """Today's queue: due items, then the day's new items (engine.session).
 
     Templates queued from a mock report (profile setting ``queued_items``) come
@@ -118,7 +118,7 @@ def today_session(ctx: "AppContext") -> Session:
     return s
 
 
-def extra_session(ctx: "AppContext", n: int = 5) -> Session:
+def extra_session(ctx: AppContext, n: int = 5) -> Session:
     """Extra practice on the weakest items of the whole bank (by recent quality and lapses): extra cards,
     which move the schedule only by :func:`engine.session.moves_schedule`."""
     rules = learning(ctx.profile)
@@ -127,7 +127,7 @@ def extra_session(ctx: "AppContext", n: int = 5) -> Session:
                    memory=memory_source(ctx.profile, rules.scheduler))
 
 
-def items_session(ctx: "AppContext", items: list[str]) -> Session:
+def items_session(ctx: AppContext, items: list[str]) -> Session:
     """Practice of chosen templates on demand (Browse): extra cards.  A template's first answer enters
     the schedule, later ones move it only on a lapse (:func:`engine.session.moves_schedule`); the daily
     new-item limit is untouched."""

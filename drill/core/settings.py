@@ -45,7 +45,7 @@ def interview_date(value: object) -> date | None:
     return None
 
 
-def learning(profile: "Profile") -> Learning:
+def learning(profile: Profile) -> Learning:
     settings = profile.settings()
     cap = settings.get(REVIEWS_KEY)
     cap = cap if isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1 else DEFAULT_REVIEWS_PER_DAY
@@ -67,7 +67,7 @@ def known_hardware(hardware_id: str, saves) -> bool:
     return hardware_id in hardware.USER
 
 
-def saved_conventions(profile: "Profile") -> dict[str, str]:
+def saved_conventions(profile: Profile) -> dict[str, str]:
     """The conventions chosen in Settings, off their default (``{}``: the seeds'; an unreadable value: ``{}``)."""
     from engine import convention_set
 

@@ -114,7 +114,7 @@ def tr(key: str, lang: str = "en", **fmt) -> str:
 # Figures and how they read
 
 
-def figures(profile: "Profile", today: date, lang: str = "en", readiness: bool = True) -> "Stats":
+def figures(profile: Profile, today: date, lang: str = "en", readiness: bool = True) -> Stats:
     """Every figure of the profile: the one call both the screen and the CLI make.
 
     The log is read as its digest (``Profile.digest``): the few columns the figures need,
@@ -131,7 +131,7 @@ def figures(profile: "Profile", today: date, lang: str = "en", readiness: bool =
     return replace(s, readiness=fitted_readiness(profile, s.digest, today)) if readiness else s
 
 
-def fitted_readiness(profile: "Profile", digest, today: date, stop=None):
+def fitted_readiness(profile: Profile, digest, today: date, stop=None):
     """``(Readiness, Calibration)`` fitted on the learner's answers (the log's ``digest``): for the interview
     day when one is ahead, else for today (:func:`drill.core.readiness_view.readiness_report`).  ``stop()`` True
     abandons the fit (``engine.schedule.readiness.Stopped``)."""
@@ -170,7 +170,7 @@ def learned(t, lang: str = "en") -> str:
     return f"{t.learned}/{t.total}"
 
 
-def overview_lines(s: "Stats", lang: str = "en") -> list[tuple[str, str]]:
+def overview_lines(s: Stats, lang: str = "en") -> list[tuple[str, str]]:
     """(label, value) pairs of the overview, as the screen and the summary show them."""
     lines = [
         (tr("reviews", lang), tr("reviews_value", lang, n=f"{s.reviews:,}", today=s.reviews_today)),
@@ -227,7 +227,7 @@ def topic_headers(lang: str = "en") -> tuple[str, ...]:
                                        "weakest"))
 
 
-def summary(s: "Stats", lang: str = "en", sort: str = "topic", reverse: bool = False) -> str:
+def summary(s: Stats, lang: str = "en", sort: str = "topic", reverse: bool = False) -> str:
     """The readable text of ``drill stats`` without a terminal."""
     from engine.stats import sort_topics
 
@@ -268,7 +268,7 @@ def shade(count: int, peak: int) -> int:
     return min(4, 1 + (4 * (count - 1)) // peak) if peak > 1 else 4
 
 
-def _heatmap_text(s: "Stats", lang: str) -> str:
+def _heatmap_text(s: Stats, lang: str) -> str:
     peak = max(s.heatmap, default=0)
     names = pick(lang, "MTWTFSS", "一二三四五六日")
     lines = [tr("heatmap", lang) + f" ({tr('heatmap_less', lang)} {SHADES[1:]} {tr('heatmap_more', lang)}):"]

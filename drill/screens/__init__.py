@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from textual import events, on
 from textual.binding import ActiveBinding, Binding

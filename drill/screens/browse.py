@@ -191,7 +191,7 @@ class BrowseScreen(DrillScreen):
         return row if isinstance(row, str) else row.topic
 
     @property
-    def selected(self) -> "browse_rows.BankRow | str | None":
+    def selected(self) -> browse_rows.BankRow | str | None:
         """The highlighted template, or a topic name on a topic heading."""
         table = self.query_one("#bank", DataTable)
         return self.rows[table.cursor_row] if self.rows and 0 <= table.cursor_row < len(self.rows) else None

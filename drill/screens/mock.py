@@ -8,7 +8,7 @@ never parsed as markup.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from rich.text import Text
 

@@ -14,7 +14,7 @@ before losing what still cannot be stored.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -101,7 +101,7 @@ class MockReportScreen(MockScreen):
         *bind("key.back", "back"),
     ]
 
-    def __init__(self, record: Mapping | None = None, saving: "glue.MockSave | None" = None,
+    def __init__(self, record: Mapping | None = None, saving: glue.MockSave | None = None,
                  error: SaveFailed | None = None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.record = dict(record) if record is not None else None

@@ -234,13 +234,12 @@ class StatsScreen(DrillScreen):
             yield Footer()
             return
         with TabbedContent(initial=self._tab or "tab-overview"):
-            with TabPane(tr("tab.overview", lang), id="tab-overview"):
-                with VerticalScroll():
-                    yield Static(self._overview_text(s), id="overview-figures")
-                    yield Static(Text(tr("heatmap", lang)), classes="stats-heading")
-                    yield Heatmap(s, lang)
-                    yield PlotextPlot(id="forecast")
-                    yield self._saves_line()
+            with TabPane(tr("tab.overview", lang), id="tab-overview"), VerticalScroll():
+                yield Static(self._overview_text(s), id="overview-figures")
+                yield Static(Text(tr("heatmap", lang)), classes="stats-heading")
+                yield Heatmap(s, lang)
+                yield PlotextPlot(id="forecast")
+                yield self._saves_line()
             with TabPane(tr("tab.topics", lang), id="tab-topics"):
                 yield Static(id="sort-note", classes="stats-note")  # above the scroll: always in view
                 with VerticalScroll():
@@ -250,14 +249,13 @@ class StatsScreen(DrillScreen):
                     yield Static(id="history-title", classes="stats-heading")
                     yield DataTable(id="history", cursor_type="row")
                     yield PlotextPlot(id="trend")
-            with TabPane(tr("tab.mocks", lang), id="tab-mocks"):
-                with Vertical():
-                    if s.mocks:
-                        yield PlotextPlot(id="mock-plot")
-                        yield Static(Text(tr("mock_open", lang)), classes="stats-note")
-                        yield DataTable(id="mocks", cursor_type="row", zebra_stripes=True)
-                    else:
-                        yield Static(Text(tr("mocks_none", lang)), id="mocks-none", classes="stats-heading")
+            with TabPane(tr("tab.mocks", lang), id="tab-mocks"), Vertical():
+                if s.mocks:
+                    yield PlotextPlot(id="mock-plot")
+                    yield Static(Text(tr("mock_open", lang)), classes="stats-note")
+                    yield DataTable(id="mocks", cursor_type="row", zebra_stripes=True)
+                else:
+                    yield Static(Text(tr("mocks_none", lang)), id="mocks-none", classes="stats-heading")
         yield Footer()
 
     def _saves_line(self) -> Static:

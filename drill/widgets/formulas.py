@@ -9,7 +9,7 @@ width it is drawn (a Static's content: it redraws when the column changes width)
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rich import containers
 from rich.cells import cell_len

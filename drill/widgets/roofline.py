@@ -11,7 +11,8 @@ it and redraws when its size changes.
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from rich.text import Text
 from textual.widget import Widget

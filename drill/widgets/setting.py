@@ -23,7 +23,8 @@ After a save the field posts :class:`SettingField.Saved` (the screen redraws wha
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -50,7 +51,7 @@ class SettingField(Widget):
     class Saved(Message):
         """A new value of ``key`` was stored."""
 
-        def __init__(self, field: "SettingField", value: Any) -> None:
+        def __init__(self, field: SettingField, value: Any) -> None:
             super().__init__()
             self.field = field
             self.key = field.key

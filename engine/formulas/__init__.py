@@ -63,7 +63,7 @@ A template can override the decomposition, simplification and takeaway per quest
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..messages import join, say
 from . import registry

@@ -20,7 +20,8 @@ large ring only, 8Φ per token only where no MFU is applied on top, both directi
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine.records import NamedTuple
 

@@ -8,9 +8,10 @@ The package docstring (``engine/formulas/__init__.py``) says how to write a form
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import field
 from functools import cached_property
-from typing import Any, Mapping, overload
+from typing import Any, overload
 
 from engine.langs import EN, ZH
 from engine.records import NamedTuple, frozen

@@ -21,10 +21,10 @@ from __future__ import annotations
 import marshal  # a private cache of plain data: read several times faster than JSON
 import os
 import sys
+from collections.abc import Mapping
 from importlib import import_module
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
 
 from .core import Formula
 

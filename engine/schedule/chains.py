@@ -15,8 +15,8 @@ Pure: the question bank's tables are passed in.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
-from typing import Iterable, Mapping, Sequence
 
 PASS = 3  # a quality at least this passes
 RIGHT = 4  # a step at least this is right

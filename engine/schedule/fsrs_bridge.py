@@ -23,9 +23,9 @@ Pure: the caller passes the days.
 from __future__ import annotations
 
 import functools
-from datetime import date, datetime, time, timedelta, timezone
+from collections.abc import Iterable, Mapping
+from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
-from typing import Iterable, Mapping
 
 from engine.records import NamedTuple, replace
 
@@ -73,7 +73,7 @@ def rating(quality: int):
 
 
 def _noon(day: date) -> datetime:
-    return datetime.combine(day, time(12), timezone.utc)
+    return datetime.combine(day, time(12), UTC)
 
 
 def step(memory: Memory | None, quality: int, on: date) -> Memory:

@@ -16,7 +16,8 @@ which method a problem needs, which is what an interview asks.  Two rules:
 
 from __future__ import annotations
 
-from typing import Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 URGENT_DAYS = 1  # an item more than this many days overdue keeps its place before less overdue ones

@@ -64,8 +64,8 @@ import math
 import operator
 import random
 from bisect import bisect_left
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date, timedelta
-from typing import Callable, Mapping, Sequence
 
 from engine.records import NamedTuple
 from engine.review_mode import ReviewMode
@@ -281,7 +281,7 @@ class _Index:
         self.days.setdefault(item, []).append(day)
         self.passed.setdefault(item, []).append(1 if passed else 0)
 
-    def copy(self) -> "_Index":
+    def copy(self) -> _Index:
         out = _Index(())
         out.days = {i: d[:] for i, d in self.days.items()}
         out.passed = {i: p[:] for i, p in self.passed.items()}

@@ -66,7 +66,7 @@ def place(on: date, due: date, interview: date | None, load: Mapping[date, int] 
     return min(window, key=lambda d: (load.get(d, 0), -d.toordinal()))
 
 
-def load_of(dues: "Mapping[str, date | None] | list[date | None]") -> dict[date, int]:
+def load_of(dues: Mapping[str, date | None] | list[date | None]) -> dict[date, int]:
     """The reviews due on each day, from each item's due date."""
     values = dues.values() if isinstance(dues, Mapping) else dues
     out: dict[date, int] = {}

@@ -26,7 +26,7 @@ worded in one language: every finding is an :mod:`engine.messages` Msg.
 from __future__ import annotations
 
 from dataclasses import field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -207,7 +207,7 @@ def _newest_good_backup(path: Path, kind: str) -> tuple[Path, dict] | None:
 
 def _when(path: Path) -> str:
     try:
-        return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).astimezone().strftime("%Y-%m-%d %H:%M")
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC).astimezone().strftime("%Y-%m-%d %H:%M")
     except OSError:
         return "?"
 

@@ -11,8 +11,9 @@ import os
 import shutil
 import stat
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, cast
+from typing import TYPE_CHECKING, cast
 
 from tinydb import TinyDB
 from tinydb.middlewares import CachingMiddleware
@@ -71,7 +72,7 @@ def _rotate_backups(path: Path, bak_tmp: Path) -> None:
     os.replace(bak_tmp, backup_path(path))
 
 
-def atomic_write(path: Path, data: "bytes | Iterable[bytes]", *, backup: bool = True, sync: bool = True) -> None:
+def atomic_write(path: Path, data: bytes | Iterable[bytes], *, backup: bool = True, sync: bool = True) -> None:
     """Replace ``path`` with ``data`` so that a crash leaves the old or the new file, whole.
 
     With ``backup`` the previous version is kept as ``path.bak`` (a hard link:

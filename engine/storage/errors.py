@@ -48,7 +48,7 @@ class DamagedSave(_Said, Exception):
     replace the file: whole, of this schema version and of the same kind of file.
     """
 
-    def __init__(self, path: Path, reason: "str | Twin", backup: Path | None = None):
+    def __init__(self, path: Path, reason: str | Twin, backup: Path | None = None):
         self.path, self.reason, self.said_reason = Path(path), str(reason), reason  # (said_reason: both languages)
         status = _backup_status(Path(backup), self.path) if backup is not None else None
         self.backup = Path(backup) if status == "good" and backup is not None else None
@@ -249,7 +249,7 @@ class LockUnusable(_Said, Exception):
     """The profile's lock file cannot be used as one (a folder or a broken link in its place): nothing is touched.
     ``what`` is what stands there (a :class:`Twin` or an English text)."""
 
-    def __init__(self, path: Path, profile: str, what: "Twin | str"):
+    def __init__(self, path: Path, profile: str, what: Twin | str):
         self.path, self.profile, self.what = Path(path), profile, what
         fix = f"mv {_quote(str(self.path))} {_quote(str(self.path) + '.damaged')}"
         self.message = say("save.lock_unusable", path=str(self.path), profile=profile, what=what, fix=fix)

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import codecs
 import json
-from typing import Any, BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 from .sealed import Broken, no_duplicates
 

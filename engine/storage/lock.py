@@ -66,7 +66,7 @@ LOCKER = platform_locker()
 PID_WIDTH = 20  # characters written for the pid, padded with spaces
 
 
-def _what_is(path: Path) -> "Twin | None":
+def _what_is(path: Path) -> Twin | None:
     """What stands at ``path`` when it is not a regular file (None: a file, or nothing yet)."""
     if path.is_symlink() and not path.exists():
         target = os.readlink(path)
@@ -85,7 +85,7 @@ class ProfileLock:
         self.path, self.fd, self.locker = path, fd, locker
 
     @classmethod
-    def acquire(cls, path: Path, profile: str, wait: float) -> "ProfileLock":
+    def acquire(cls, path: Path, profile: str, wait: float) -> ProfileLock:
         if (what := _what_is(path)) is not None:
             raise LockUnusable(path, profile, what)
         locker = LOCKER

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date
 from pathlib import Path
-from typing import Any, BinaryIO, Iterator
+from typing import Any, BinaryIO
 
 from tinydb import TinyDB
 
@@ -67,7 +67,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
     # -- opening and closing ------------------------------------------------ #
 
     @classmethod
-    def open(cls, root: Path, name: str = "default", *, wait: float = 0.0, read_only: bool = False) -> "Profile":
+    def open(cls, root: Path, name: str = "default", *, wait: float = 0.0, read_only: bool = False) -> Profile:
         """Open (creating if needed) profile ``name`` under ``root``.
 
         Raises :class:`ProfileLocked` if another process holds it after
@@ -131,7 +131,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
             return None
         return snapshots.take(self.root, self.name, today, self._segments[-1] if self._segments else None)
 
-    def __enter__(self) -> "Profile":
+    def __enter__(self) -> Profile:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from collections.abc import Iterator
 from datetime import date
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..messages import Twin
 from ..sm2 import ItemState
@@ -173,7 +174,7 @@ class ProfileReading(ProfileBase):
                         return recent_of(reversed(found))[item]
         return recent_of(reversed(found)).get(item)
 
-    def digest(self) -> "Digest":
+    def digest(self) -> Digest:
         """The whole log, oldest first, as the columns the statistics read (``engine.stats.Digest``).
 
         A closed segment's digest is read from beside it when it matches the
@@ -192,7 +193,7 @@ class ProfileReading(ProfileBase):
         return Digest.joined(self._digest_of(n, rebuild=True) if part.problem() is not None else part
                              for n, part in zip(numbers, parts))
 
-    def _digest_of(self, n: int, *, check: bool = True, rebuild: bool = False) -> "Digest":
+    def _digest_of(self, n: int, *, check: bool = True, rebuild: bool = False) -> Digest:
         """Segment ``n``'s digest: kept (if not ``rebuild``), else made from its rows and kept."""
         from ..stats import Digest
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from engine.records import frozen
 
@@ -27,7 +27,7 @@ class ItemRecent:
     date: str | None = None
     quality: int | None = None
 
-    def after(self, quality: int, step: int | None, verdict: str, day: str) -> "ItemRecent":
+    def after(self, quality: int, step: int | None, verdict: str, day: str) -> ItemRecent:
         """These figures once a row with these values is recorded."""
         qualities = (*self.qualities, quality)[-RECENT_QUALITIES:]
         if step is None:
@@ -38,7 +38,7 @@ class ItemRecent:
         return {"qualities": list(self.qualities), "verdict": self.verdict, "date": self.date, "quality": self.quality}
 
     @classmethod
-    def from_dict(cls, d: Any) -> "ItemRecent | None":
+    def from_dict(cls, d: Any) -> ItemRecent | None:
         """The figures stored as ``d``, or None when they are not well formed (a save from before the
         last whole answer's quality was kept among them too: they are rebuilt from the log)."""
         if type(d) is not dict or d.keys() != {"qualities", "verdict", "date", "quality"}:

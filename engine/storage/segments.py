@@ -61,7 +61,7 @@ def _digest_header(body: bytes, identity: list[int]) -> dict:
             "segment": identity, "crc32": zlib.crc32(body)}
 
 
-def write_digest(path: Path, digest: "Digest", identity: list[int]) -> None:
+def write_digest(path: Path, digest: Digest, identity: list[int]) -> None:
     """Keep ``digest`` at ``path`` as made from the segment file with ``identity``: a header line, the columns.
 
     Best effort: a digest that cannot be written is simply rebuilt next time.
@@ -73,7 +73,7 @@ def write_digest(path: Path, digest: "Digest", identity: list[int]) -> None:
         pass
 
 
-def read_digest(path: Path, identity: list[int], *, check: bool = True) -> "Digest | None":
+def read_digest(path: Path, identity: list[int], *, check: bool = True) -> Digest | None:
     """The digest at ``path`` if it is whole and was made from the segment file that now has ``identity``.
 
     Without ``check`` its values are not checked (its layout and checksum are):

@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 import shutil
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..sm2 import ItemState
 from . import durable, layout

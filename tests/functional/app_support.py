@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import io
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from rich.console import Console
@@ -25,7 +25,7 @@ def sync(test):
 
 class Clock:
     def __init__(self) -> None:
-        self.t = datetime(2026, 11, 29, 15, 0, 0, tzinfo=timezone.utc)
+        self.t = datetime(2026, 11, 29, 15, 0, 0, tzinfo=UTC)
 
     def __call__(self) -> datetime:
         return self.t

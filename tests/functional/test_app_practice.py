@@ -7,7 +7,7 @@ come from a seeded RNG, so every run sees the same problems.
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from textual.widgets import Input
@@ -296,10 +296,10 @@ async def test_nothing_due_says_when_and_offers_extra_practice(profile, clock):
     item = registry.all_templates()[0]
     yesterday = date(2026, 11, 28)
     profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=3, verdict="close",
-                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=yesterday,
+                              when=datetime(2026, 11, 28, 9, tzinfo=UTC), today=yesterday,
                               state=None, schedule=True))
     profile.record(review_row(item=item.id, topic=item.topic, seed=2, quality=5, verdict="correct",
-                              when=datetime(2026, 11, 29, 9, tzinfo=timezone.utc), today=date(2026, 11, 29),
+                              when=datetime(2026, 11, 29, 9, tzinfo=UTC), today=date(2026, 11, 29),
                               state=profile.state(item.id), schedule=True))
     app = make_app(profile, clock)
     async with app.run_test(size=SIZE) as pilot:

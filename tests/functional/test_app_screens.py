@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -38,10 +38,10 @@ async def test_home_shows_today_at_a_glance(profile, clock):
     first, second, later = registry.all_templates()[:3]
     for item, day in ((first, date(2026, 11, 27)), (second, date(2026, 11, 28))):
         profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
-                                  when=datetime(day.year, day.month, day.day, 9, tzinfo=timezone.utc), today=day,
+                                  when=datetime(day.year, day.month, day.day, 9, tzinfo=UTC), today=day,
                                   state=None, schedule=True))
     profile.record(review_row(item=later.id, topic=later.topic, seed=1, quality=5, verdict="correct",
-                              when=datetime(2026, 11, 27, 9, tzinfo=timezone.utc), today=date(2026, 11, 27),
+                              when=datetime(2026, 11, 27, 9, tzinfo=UTC), today=date(2026, 11, 27),
                               state=ItemState(interval=6, reps=2, due=date(2026, 11, 27)), schedule=True))
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -87,7 +87,7 @@ async def test_home_counts_templates_queued_from_a_mock_in_todays_session(profil
 async def test_home_names_the_next_due_date_only_when_nothing_is_due(profile, clock):
     item = registry.all_templates()[0]
     profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
-                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=date(2026, 11, 28),
+                              when=datetime(2026, 11, 28, 9, tzinfo=UTC), today=date(2026, 11, 28),
                               state=ItemState(interval=1, reps=1, due=date(2026, 11, 28)), schedule=True))
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)):
@@ -316,7 +316,7 @@ async def test_stats_tabs_switch_by_number_from_any_tab(profile, clock):
 
     item = registry.all_templates()[0]
     profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
-                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=date(2026, 11, 28),
+                              when=datetime(2026, 11, 28, 9, tzinfo=UTC), today=date(2026, 11, 28),
                               state=None, schedule=True))
     app = DrillApp(AppContext(profile, "en", clock, random.Random(5)), start="stats")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -4,6 +4,7 @@ review, and says what could not be recovered.  Any command that meets damage nam
 
 import json
 import shutil
+from datetime import UTC
 
 import pytest
 
@@ -115,11 +116,11 @@ def test_the_newest_review_survives_any_one_damaged_file(saves):
 
 
 def test_a_writer_takes_the_days_snapshot_by_the_injected_clock_and_doctor_reads_it(saves, monkeypatch, capsys):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from drill.core import paths
 
-    monkeypatch.setattr(paths, "local_now", lambda: datetime(2026, 12, 24, 23, 59, tzinfo=timezone.utc))
+    monkeypatch.setattr(paths, "local_now", lambda: datetime(2026, 12, 24, 23, 59, tzinfo=UTC))
     assert drill("--saves", str(saves), "due", "--new-per-day", "4") == 0
     snap = saves / "default.snapshots" / "2026-12-24"
     assert (snap / "state.json").is_file() and (snap / "reviews" / "000001.json").is_file()

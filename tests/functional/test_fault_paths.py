@@ -3,7 +3,7 @@
 command lines. No traceback, one clear message in the UI language, nothing lost, nothing stored twice."""
 
 import random
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from textual.widgets import Input
@@ -360,7 +360,7 @@ def test_a_queued_template_answered_while_the_state_file_cannot_be_written_is_st
 
     with Profile.open(tmp_path) as p:
         p.set_setting(QUEUE_KEY, [SINGLE])
-        ctx = AppContext(p, clock=lambda: datetime(2026, 11, 29, 15, tzinfo=timezone.utc), rng=random.Random(1))
+        ctx = AppContext(p, clock=lambda: datetime(2026, 11, 29, 15, tzinfo=UTC), rng=random.Random(1))
         run = practice_run.PracticeRun(ctx, sessions.today_session(ctx))
         assert run.card.item == SINGLE
         refuse_writes(monkeypatch, match=lambda target: target == "state.json")
@@ -409,12 +409,12 @@ def test_an_answer_recorded_with_control_characters_is_stored_printable_and_its_
 def test_an_older_saves_answer_with_a_control_character_is_exported_as_this_drill_stores_it(tmp_path):
     with Profile.open(tmp_path / "a") as p:
         p.record(review_row(item=SINGLE, topic="roofline", seed=1, quality=4, verdict="correct",
-                            when=datetime(2026, 11, 29, 12, tzinfo=timezone.utc), today=date(2026, 11, 29),
+                            when=datetime(2026, 11, 29, 12, tzinfo=UTC), today=date(2026, 11, 29),
                             state=None, schedule=True, typed="12 GB"))
     seg = tmp_path / "a" / "default" / "reviews" / "000001.json"
     edit_text(seg, '"typed":"12 GB"', '"typed":"12 GB\\u001b[0m"', sealed=False)  # as an older drill kept it
     assert drill("--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")) == 0
-    assert read_tables((tmp_path / "doc.json"))["reviews"][0]["typed"] == "12 GB\\x1b[0m"
+    assert read_tables(tmp_path / "doc.json")["reviews"][0]["typed"] == "12 GB\\x1b[0m"
     assert drill("--saves", str(tmp_path / "b"), "import", str(tmp_path / "doc.json")) == 0
 
 
@@ -497,7 +497,7 @@ def test_drill_says_on_leaving_that_the_summary_file_is_behind_its_log(tmp_path,
         monkeypatch.setattr(layout, "STATE_EVERY", 1)
         p = self.ctx.profile
         p.record(review_row(item=SINGLE, topic="roofline", seed=1, quality=4, verdict="correct",
-                            when=datetime(2026, 11, 29, 12, tzinfo=timezone.utc), today=date(2026, 11, 29),
+                            when=datetime(2026, 11, 29, 12, tzinfo=UTC), today=date(2026, 11, 29),
                             state=None, schedule=True))
 
     monkeypatch.setattr(DrillApp, "run", run)
@@ -583,7 +583,7 @@ def test_an_answer_given_months_after_its_problem_was_shown_is_stored_unmeasured
 
     from drill.core import practice_run, sessions
 
-    now = [datetime(2026, 11, 29, 15, tzinfo=timezone.utc)]
+    now = [datetime(2026, 11, 29, 15, tzinfo=UTC)]
     with Profile.open(tmp_path) as p:
         ctx = AppContext(p, clock=lambda: now[0], rng=random.Random(1))
         run = practice_run.PracticeRun(ctx, sessions.items_session(ctx, [SINGLE]))
@@ -599,7 +599,7 @@ def test_a_clock_outside_the_years_a_save_can_hold_stops_every_writer_in_one_lin
     from drill.core import paths
 
     Profile.open(tmp_path).close()
-    monkeypatch.setattr(paths, "local_now", lambda: datetime(year, 1, 1, 12, tzinfo=timezone.utc))
+    monkeypatch.setattr(paths, "local_now", lambda: datetime(year, 1, 1, 12, tzinfo=UTC))
     for command in ([], ["check", SINGLE, "--seed", "1", "300", "--record"], ["due", "--new-per-day", "3"]):
         assert drill("--saves", str(tmp_path), "--lang", lang, *command) == 1
         err = capsys.readouterr().err

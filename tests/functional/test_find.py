@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 from hypothesis import given
@@ -144,7 +144,7 @@ def reviewed(profile, item, *, quality: int, state: ItemState | None) -> None:
     t = registry.get(item)
     profile.record(review_row(item=item, topic=t.topic, seed=1, quality=quality,
                               verdict="correct" if quality >= 4 else "wrong",
-                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=date(2026, 11, 28),
+                              when=datetime(2026, 11, 28, 9, tzinfo=UTC), today=date(2026, 11, 28),
                               state=state, schedule=True))
 
 

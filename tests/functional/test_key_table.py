@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -110,14 +111,14 @@ async def test_comma_opens_settings_and_s_stats_from_home(profile, clock):
 
 @sync
 async def test_the_brackets_turn_the_stats_tabs_and_the_digits_do_nothing_there(profile, clock):
-    from datetime import date, datetime, timezone
+    from datetime import date, datetime
 
     from engine.session import review_row
     from question_bank import registry
 
     item = registry.all_templates()[0]
     profile.record(review_row(item=item.id, topic=item.topic, seed=1, quality=4, verdict="correct",
-                              when=datetime(2026, 11, 28, 9, tzinfo=timezone.utc), today=date(2026, 11, 28),
+                              when=datetime(2026, 11, 28, 9, tzinfo=UTC), today=date(2026, 11, 28),
                               state=None, schedule=True))
     app = _app(profile, clock, start="stats")
     async with app.run_test(size=(80, 24)) as pilot:

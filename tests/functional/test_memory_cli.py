@@ -2,7 +2,7 @@
 
 import json
 import os
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,7 @@ def drill(*args, env=None, input=None):
 
 def review(p, item, day, q=4):
     t = registry.get(item)
-    when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    when = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     return p.record(review_row(item=item, topic=t.topic, seed=1, quality=q, verdict="correct" if q >= 4 else "wrong",
                                when=when, today=day, state=p.state(item), schedule=True))
 
@@ -190,7 +190,7 @@ def test_a_paper_answer_has_no_time_and_stays_out_of_the_time_figures(tmp_path):
     t = next(t for t in registry.all_templates() if not t.is_chain and t.answer_kind == "number")
     with Profile.open(tmp_path) as p:  # one answer timed in the app: 40 s
         p.record(review_row(item=t.id, topic=t.topic, seed=2, quality=5, verdict="correct",
-                            when=datetime.now(timezone.utc), today=date.today(), state=None, schedule=False,
+                            when=datetime.now(UTC), today=date.today(), state=None, schedule=False,
                             mode="extra", seconds=40))
     for seed in (3, 4):
         r = drill("--saves", str(tmp_path), "check", t.id, "--seed", str(seed),

@@ -4,7 +4,7 @@ older log file is damaged, and when an import holds values that would break a fi
 import errno
 import json
 import random
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from textual.widgets import Input, Static
@@ -114,11 +114,11 @@ def test_import_replace_on_a_full_disk_imports_nothing(tmp_path, monkeypatch, ca
     t = single()
     with Profile.open(tmp_path / "a") as p:
         p.record(review_row(item=t.id, topic=t.topic, seed=1, quality=4, verdict="correct",
-                            when=datetime.now(timezone.utc), today=date.today(), state=None, schedule=True))
+                            when=datetime.now(UTC), today=date.today(), state=None, schedule=True))
     assert main(["--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")]) == 0
     with Profile.open(tmp_path / "b") as p:
         p.record(review_row(item="keep", topic="t", seed=1, quality=4, verdict="correct",
-                            when=datetime.now(timezone.utc), today=date.today(), state=None, schedule=True))
+                            when=datetime.now(UTC), today=date.today(), state=None, schedule=True))
     refuse_writes(monkeypatch, match=lambda target: target == "state.json")
     capsys.readouterr()
     assert main(["--saves", str(tmp_path / "b"), "import", "--replace", str(tmp_path / "doc.json")]) == 1
@@ -151,7 +151,7 @@ def damaged_older_segment(saves, today):
     try:
         with Profile.open(saves) as p:
             for k in range(5):
-                when = datetime(today.year, today.month, today.day, 9, k, tzinfo=timezone.utc)
+                when = datetime(today.year, today.month, today.day, 9, k, tzinfo=UTC)
                 p.record(review_row(item=t.id, topic=t.topic, seed=k, quality=4, verdict="correct", when=when,
                                     today=today, state=None, schedule=False, mode="extra"))
     finally:
@@ -371,7 +371,7 @@ def tmp_mocks(p):
 
 
 def iso(seconds):
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @pytest.mark.parametrize("fail_at", [1, 2])  # the disk fills after the record, before the first row or between rows

@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 import sys
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -37,7 +37,7 @@ def ids(topic: str) -> list[str]:
 
 def row(item: str, day: date, q: int, *, state: ItemState | None = None, schedule: bool = True,
         mode: str = "practice", seconds: float = 30.0) -> dict:
-    when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    when = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     return review_row(item=item, topic=registry.get(item).topic, seed=day.toordinal(), quality=q,
                       verdict="correct" if q >= 4 else "close" if q == 3 else "wrong", when=when, today=day,
                       state=state, schedule=schedule, mode=mode, typed="1", value=1.0, seconds=seconds).to_dict()

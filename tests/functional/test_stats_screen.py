@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import threading
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from textual.app import App
@@ -28,7 +28,7 @@ from question_bank.topics import TOPICS
 
 pytestmark = pytest.mark.functional
 SIZE = (110, 40)
-NOW = datetime(2026, 11, 29, 15, 0, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 15, 0, 0, tzinfo=UTC)
 
 
 def sync(test):

@@ -15,13 +15,13 @@ import random
 import re
 import sys
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 HOME_SVG = ROOT / "docs" / "home.svg"
 SIZE = (80, 24)
-WHEN = datetime(2026, 11, 29, 15, 0, 0, tzinfo=timezone.utc)
+WHEN = datetime(2026, 11, 29, 15, 0, 0, tzinfo=UTC)
 SAVES = "<saves>"  # what the temporary folder's path is written as, should a screen show it
 
 

@@ -1,7 +1,7 @@
 """What the storage tests share: a review row, small segments, days of rows, a built profile."""
 
 from collections import Counter
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -13,7 +13,7 @@ DAY = date(2026, 11, 29)
 
 
 def row(p, item="r1", q=4, day=DAY, schedule=True, mode="practice", **kw):
-    when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    when = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     return review_row(item=item, topic="roofline", seed=3, quality=q, verdict="correct" if q >= 4 else "wrong",
                       when=when, today=day, state=p.state(item) if schedule else None, schedule=schedule,
                       mode=mode, **kw).to_dict()

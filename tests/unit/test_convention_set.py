@@ -7,6 +7,7 @@ problem states them, computes with them and records them; every review row says 
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 import pytest
 from hypothesis import given, settings
@@ -173,11 +174,11 @@ def test_the_profile_conventions_feed_ask_and_check_and_rows_record_them(tmp_pat
 
 
 def test_a_row_without_conventions_is_as_before():
-    from datetime import date, datetime, timezone
+    from datetime import date, datetime
 
     from engine.session import review_row
 
-    when = datetime(2026, 1, 2, 10, tzinfo=timezone.utc)
+    when = datetime(2026, 1, 2, 10, tzinfo=UTC)
     row = review_row(item="memory.static", topic="memory", seed=1, quality=5, verdict="correct", when=when,
                      today=date(2026, 1, 2), state=None, schedule=False)
     assert row.conventions is None and "conventions" not in row.to_dict()
@@ -197,12 +198,12 @@ def test_a_bad_saved_setting_is_refused_and_ignored(tmp_path):
 
 def test_practice_draws_under_the_learner_conventions_and_records_them(tmp_path):
     import random
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from drill.core import practice_run, sessions
     from drill.core.context import AppContext
 
-    now = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
     with Profile.open(tmp_path) as profile:
         ctx = AppContext(profile, clock=lambda: now, rng=random.Random(1))
         ctx.conventions = {"bytes_per_param": "20"}

@@ -4,7 +4,7 @@ profile: what they show, and that Browse and the mock read the state file's figu
 from __future__ import annotations
 
 import random
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ from engine.session import QUEUE_KEY, review_row
 from engine.storage import Profile
 from question_bank import registry
 
-NOW = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 TEMPLATES = registry.all_templates()
 SINGLE = [t for t in TEMPLATES if not t.is_chain]
 CHAIN = next(t for t in TEMPLATES if t.is_chain)
@@ -36,7 +36,7 @@ def answer(p: Profile, t, q: int, *, day: date, mode: str = "practice", step: in
            seed: int = 1) -> dict:
     schedule = mode == "practice" and step is None
     verdict = "correct" if q >= 4 else "close" if q == 3 else "wrong" if q else "dont_know"
-    when = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    when = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     return p.record(review_row(item=t.id, topic=t.topic, seed=seed, quality=q, verdict=verdict, when=when,
                                today=day, state=p.state(t.id) if schedule else None, schedule=schedule,
                                mode=mode, step=step, seconds=10))

@@ -650,7 +650,7 @@ def test_spec_formulas_not_yet_built():
 
 
 def test_catalogue_is_defined_once():
-    assert formulas.FORMULAS == {f.name: f for f in CATALOGUE}
+    assert {f.name: f for f in CATALOGUE} == formulas.FORMULAS
 
 
 def _spec_names() -> set[str]:

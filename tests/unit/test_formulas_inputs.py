@@ -67,7 +67,7 @@ def test_every_chinese_meaning_is_given_where_the_english_is():
 def test_the_catalogue_is_the_registry_in_its_listed_order():
     names = [f.name for f in CATALOGUE]
     assert names[:len(registry.LISTED_FIRST)] == list(registry.LISTED_FIRST)
-    assert formulas.FORMULAS == {f.name: f for f in CATALOGUE} and list(formulas.FORMULAS) == names
+    assert {f.name: f for f in CATALOGUE} == formulas.FORMULAS and list(formulas.FORMULAS) == names
     with pytest.raises(TypeError):
         formulas.FORMULAS["x"] = CATALOGUE[0]  # a read-only view
 

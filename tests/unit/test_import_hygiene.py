@@ -6,9 +6,10 @@ import json
 import pkgutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 from tests import source
 

@@ -1,6 +1,6 @@
 """The learning loop over the real bank, with a fixed clock: new items in order, the interview date."""
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -29,7 +29,7 @@ def simulate(days: int, *, interview: date | None = None, new_per_day: int = 5, 
         s = se.Session(states, CATALOG, today, seed=k, new_per_day=new_per_day, interview=interview,
                        is_chain=is_chain)
         cards_by_day[today] = [(c.item, c.kind) for c in s.cards]
-        when = datetime.combine(today, time(9), timezone.utc)
+        when = datetime.combine(today, time(9), UTC)
         while not s.done:
             q = 4 if s.current.kind == "redrill" else quality(today, s.current.item)  # a re-drill is passed
             rows.append(s.answer(q, "correct", when=when))

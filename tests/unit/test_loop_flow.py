@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
@@ -16,7 +16,7 @@ from engine.session import review_row
 from engine.storage import Profile
 from question_bank import drills, registry
 
-NOW = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 TODAY = NOW.astimezone().date()
 SINGLE = "memory.static"
 CHAIN = "memory.zero_planning"
@@ -44,7 +44,7 @@ def right(run) -> str:
 
 def record(profile, item, quality, day, when=None):
     t = registry.get(item)
-    when = when or datetime.combine(day, time(12), timezone.utc)
+    when = when or datetime.combine(day, time(12), UTC)
     return profile.record(review_row(item=item, topic=t.topic, seed=1, quality=quality, verdict="correct",
                                      when=when, today=day, state=profile.state(item), schedule=True))
 
@@ -168,7 +168,7 @@ def test_drill_plan_shows_a_fitted_readiness_only_with_thirty_answers_in_a_topic
             item = items[k % len(items)]
             t = registry.get(item)
             prof.record(review_row(item=item, topic=t.topic, seed=k, quality=4 if k % 4 else 2, verdict="correct",
-                                   when=datetime.combine(day + timedelta(days=k), time(12), timezone.utc),
+                                   when=datetime.combine(day + timedelta(days=k), time(12), UTC),
                                    today=day + timedelta(days=k), state=None, schedule=False, mode="extra"))
     r = drill("--saves", str(tmp_path), "plan", "--json")
     out = json.loads(r.stdout)["readiness"]

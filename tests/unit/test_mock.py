@@ -1,7 +1,7 @@
 """engine.mock: planning from a seed, the injected-clock state machine, scoring and the report."""
 
 from collections import Counter
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
 from hypothesis import given, settings
@@ -383,7 +383,7 @@ def test_the_saved_record_and_the_review_rows():
     q = rec["questions"][2]
     assert (q["item"], q["seed"], q["step"], q["typed"], q["verdict"], q["seconds"], q["expected"], q["flagged"]) \
         == ("t2", 12, None, "280 GB", "wrong", 60, "140 GB", False)
-    when = datetime(2026, 11, 29, 15, 42, 1, tzinfo=timezone.utc)
+    when = datetime(2026, 11, 29, 15, 42, 1, tzinfo=UTC)
     rows = review_rows(rep, when=when, local_date=utc_day)
     assert len(rows) == 5  # the unanswered step is not a review
     assert all(r.mode == "mock" and r.scheduled is False and r.before is None and r.after is None
@@ -397,11 +397,11 @@ def test_the_saved_record_and_the_review_rows():
 
 
 def utc_day(when: datetime) -> date:
-    return when.astimezone(timezone.utc).date()
+    return when.astimezone(UTC).date()
 
 
 def at(seconds: float) -> str:
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 DAY = 86_400.0
@@ -421,7 +421,7 @@ def test_each_review_row_carries_the_time_and_the_local_day_of_its_answer():
     run.answer("140", start + 560)  # question 1, last
     assert run.finished
     east = timezone(timedelta(hours=8))
-    rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=timezone.utc),
+    rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=UTC),
                        local_date=lambda when: when.astimezone(east).date(), states={})
     assert [(r.item, r.step) for r in rows] == [("t1", None), ("chain", 1), ("chain", 2), ("chain", None),
                                                       ("t0", None)]
@@ -438,7 +438,7 @@ def test_an_answer_given_when_the_time_ran_out_is_dated_at_the_deadline():
     run = make_run(now=1000)
     run.answer("140", 1100)
     run.tick(1700, draft="mem")  # the tick came late: the answer was in the box when the time ran out
-    rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=timezone.utc), local_date=utc_day)
+    rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=UTC), local_date=utc_day)
     assert [r.ts for r in rows] == [at(1100), at(1600)]
 
 
@@ -449,7 +449,7 @@ def test_review_rows_after_the_ones_already_stored_move_the_schedule_from_the_pr
     for k, answer in enumerate(("140 GB", "compute", "280 GB")):
         run.answer(answer, 1010 + 10 * k)
     rep = build_report(run)
-    kw = dict(when=datetime(2000, 1, 1, tzinfo=timezone.utc), local_date=utc_day)
+    kw = dict(when=datetime(2000, 1, 1, tzinfo=UTC), local_date=utc_day)
     whole = review_rows(rep, states={}, **kw)
     assert [r.item for r in whole] == ["t0", "t1", "t2"] and all(r.scheduled for r in whole)
     for stored in range(len(whole) + 1):

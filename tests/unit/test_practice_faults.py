@@ -6,7 +6,7 @@ that is not stored, and once space is freed the same answer is stored once."""
 import errno
 import random
 from collections import Counter
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,7 +19,7 @@ from tests.unit.test_storage_faults import _Refusing
 
 CHAIN = "roofline.chain_interview"
 SINGLE = next(t.id for t in registry.all_templates() if not t.is_chain and t.answer_kind == "number")
-NOW = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 29, 15, 0, tzinfo=UTC)
 FILLS = range(6)  # the disk fills after this many more writes succeed (an answer or an undo makes at most 4)
 
 

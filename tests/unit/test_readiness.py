@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 import random
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,7 +60,7 @@ def live(days: int, seed: int, new_per_day: int = 3):
             tries[item] = tries.get(item, 0) + 1
             right = learner.answer(item, today) or tries[item] > 3
             s.answer(4 if right else 1, "correct" if right else "wrong",
-                     when=datetime.combine(today, time(9), timezone.utc))
+                     when=datetime.combine(today, time(9), UTC))
             answers.append(readiness.Answer(today, item, topic[item], right))
         states = s.states
     return ready, {i: learner.p(i, interview) for i, _ in CATALOG}, answers
@@ -206,7 +206,7 @@ def test_drill_plan_and_stats_show_the_learners_own_calibration_in_both_language
             day = a.day + shift
             prof.record(se.review_row(item=name[a.item], topic=a.topic, seed=k, quality=4 if a.passed else 1,
                                       verdict="correct" if a.passed else "wrong", today=day, state=None,
-                                      when=datetime.combine(day, time(12), timezone.utc), schedule=False))
+                                      when=datetime.combine(day, time(12), UTC), schedule=False))
     out = json.loads(drill("--saves", str(tmp_path), "stats", "--json").stdout)["readiness"]
     assert set(out) == {"day", "min_reviews", "reviews", "overall", "topics", "calibration"}
     cal = out["calibration"]

@@ -1,6 +1,6 @@
 """engine.review: a review row's type, its stored form and its checks."""
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 
@@ -9,7 +9,7 @@ from engine.session import review_row
 from engine.storage.layout import OPTIONAL_ROW_FIELDS, ROW_FIELDS
 from engine.storage.validation import InvalidDocument
 
-WHEN, DAY = datetime(2026, 11, 29, 15, 42, 1, tzinfo=timezone.utc), date(2026, 11, 29)
+WHEN, DAY = datetime(2026, 11, 29, 15, 42, 1, tzinfo=UTC), date(2026, 11, 29)
 
 
 def stored(**kw) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import random
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 from hypothesis import given
@@ -122,7 +122,7 @@ def simulate(interview: date | None, days: int, *, new_per_day: int, skip=(), sc
         cards[today] = [(c.item, c.kind) for c in s.cards]
         if today in skip:
             continue
-        when = datetime.combine(today, time(9), timezone.utc)
+        when = datetime.combine(today, time(9), UTC)
         while not s.done:
             q = 4 if s.current.kind == "redrill" else quality(today, s.current.item)
             rows.append(s.answer(q, "correct", when=when))
@@ -184,7 +184,7 @@ def test_an_interview_tomorrow_a_past_date_and_a_changed_date():
     later = DAY0 + timedelta(days=8)
     s = se.Session(states, CATALOG, DAY0 + timedelta(days=6), seed=1, new_per_day=10, interview=later,
                    is_chain=IS_CHAIN)
-    when = datetime.combine(DAY0 + timedelta(days=6), time(9), timezone.utc)
+    when = datetime.combine(DAY0 + timedelta(days=6), time(9), UTC)
     while not s.done:
         r = s.answer(4, "correct", when=when)
         if r.after:
@@ -426,7 +426,7 @@ def test_answers_and_fsrs_history_read_from_the_log_digest_as_from_the_rows():
     from engine.stats import Digest
 
     rows = []
-    when = datetime.combine(DAY0, time(9), timezone.utc)
+    when = datetime.combine(DAY0, time(9), UTC)
     state = None
     for k, (item, q, mode, step) in enumerate([("a", 4, "practice", None), ("a", 1, "mock", None),
                                                ("b", 5, "practice", 1), ("b", 3, "practice", None),

@@ -1,6 +1,6 @@
 """engine.session: the day's queue, new-item limit, same-day re-drill, undo, extra practice."""
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -10,7 +10,7 @@ from engine import session as se
 from engine.sm2 import ItemState, review
 
 TODAY = date(2026, 11, 29)
-WHEN = datetime(2026, 11, 29, 15, 42, 1, tzinfo=timezone.utc)
+WHEN = datetime(2026, 11, 29, 15, 42, 1, tzinfo=UTC)
 CATALOG = [("r1", "roofline"), ("r2", "roofline"), ("r3", "roofline"), ("m1", "memory"), ("m2", "memory"),
            ("m3", "memory"), ("c1", "communication"), ("c2", "communication")]
 

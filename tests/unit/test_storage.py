@@ -135,7 +135,7 @@ def test_every_write_keeps_the_previous_version_as_bak(tmp_path):
     with Profile.open(tmp_path) as p:
         p.record(row(p, item="m1"))
     state = tmp_path / "default" / "state.json"
-    old = read_tables((tmp_path / "default" / "state.json.bak"))
+    old = read_tables(tmp_path / "default" / "state.json.bak")
     assert len(old["states"]) == 1 and len(read_tables(state)["states"]) == 2
     seg = tmp_path / "default" / "reviews" / "000001.json"
     assert len(read_tables(seg.with_name("000001.json.bak"))["reviews"]) == 1
@@ -280,9 +280,8 @@ def test_an_older_segment_from_a_newer_drill_is_reported_when_read(tmp_path, sma
     seg = tmp_path / "default" / "reviews" / "000001.json"
     set_schema(seg, 3)
     storage.digest_path(seg).unlink()
-    with Profile.open(tmp_path) as p:
-        with pytest.raises(storage.NewerSave, match="upgrade infra-drill"):
-            p.digest()
+    with Profile.open(tmp_path) as p, pytest.raises(storage.NewerSave, match="upgrade infra-drill"):
+        p.digest()
     assert read_tables(seg)["meta"]["1"]["schema"] == 3
 
 
@@ -328,9 +327,8 @@ def test_a_damaged_older_segment_is_reported_when_read(tmp_path, small_segments)
             list(p.reviews())
         assert e.value.path == seg and "bad review row 2 (quality must be a whole number 0-5" in e.value.reason
     seg.write_bytes(b"garbage")
-    with Profile.open(tmp_path) as p:
-        with pytest.raises(DamagedSave, match="not valid JSON"):
-            p.export()
+    with Profile.open(tmp_path) as p, pytest.raises(DamagedSave, match="not valid JSON"):
+        p.export()
     assert seg.read_bytes() == b"garbage"
 
 

@@ -305,9 +305,8 @@ def test_the_platform_lock_is_flock_here():
 
 
 def test_an_invalid_row_is_still_refused(tmp_path):
-    with Profile.open(tmp_path) as p:
-        with pytest.raises(InvalidDocument):
-            p.record({**row(p), "seconds": float("inf")})
+    with Profile.open(tmp_path) as p, pytest.raises(InvalidDocument):
+        p.record({**row(p), "seconds": float("inf")})
 
 
 # --------------------------------------------------------------------------- what validation admits stays safe

@@ -1,13 +1,13 @@
 """Readers need no lock; import refuses states SM-2 cannot produce (rows' states too)."""
 
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 
 import pytest
 
 from engine.session import review_row
 from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked, document_problem
 
-WHEN = datetime(2026, 11, 29, 9, tzinfo=timezone.utc)
+WHEN = datetime(2026, 11, 29, 9, tzinfo=UTC)
 DAY = date(2026, 11, 29)
 
 

@@ -121,7 +121,7 @@ def test_every_source_key_is_defined_once():
 # --------------------------------------------------------------------------- the four examples of the issue
 
 
-def _first(tid: str, want) -> "object":
+def _first(tid: str, want) -> object:
     t = registry.get(tid)
     for seed in range(200):
         p = t.generate(seed)

@@ -206,7 +206,7 @@ def test_every_prefixed_unit_in_the_givens_is_defined(tid):
 def test_profiled_intensities_are_realistic():
     t = registry.get("roofline.intensity_counts")
     values = [float(t.generate(seed).steps[0].expected.value) for seed in range(300)]
-    assert 0.1 <= min(values) and max(values) <= 2000 and len(set(values)) > 50
+    assert min(values) >= 0.1 and max(values) <= 2000 and len(set(values)) > 50
 
 
 # inputs that are 0 in a real world: a symmetric quantisation scheme stores no zero point

@@ -19,7 +19,7 @@ WIDTHS = ((2048, 8192, 8, 64), (3072, 8192, 8, 128), (4096, 14336, 8, 128), (512
 VOCABS = (32000, 128256, 151936)
 
 
-def _config(rng) -> "models.Model":
+def _config(rng) -> models.Model:
     """A real Llama-style model, or a Llama-style config of real widths at another depth, such that every
     named mistake (no GQA, 2-matrix MLP, no embeddings) is more than 1.5 % off the exact count."""
     f = formulas.get("param_count")

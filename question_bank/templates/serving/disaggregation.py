@@ -30,7 +30,7 @@ POOL_EN = ("Instances are sized by Little's law: busy instances = arrival rate �
 POOL_ZH = "实例数按利特尔法则估算：忙碌实例数 = 到达率 × 每个请求占用一个实例的时间；每个池按给定的利用率规划，并向上取整为整数个实例。"
 
 
-def _model(rng) -> "models.Model":
+def _model(rng) -> models.Model:
     return models.get(rng.choice(_KEYS))
 
 
