@@ -76,7 +76,7 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
     for k in range(days + 1):
         today = START + timedelta(days=k)
         passed = chains.passed_once(states, {})
-        ready = lambda c: chains.chain_ready(drills.prerequisites(c), passed)  # noqa: E731
+        ready = lambda c, passed=passed: chains.chain_ready(drills.prerequisites(c), passed)  # noqa: E731
         if today == interview - timedelta(days=readiness.HORIZON):
             outlook = readiness.Outlook(states, new_per_day, interview, 200, scheduler, memories.get, is_chain, ready)
             predicted = _predictions(answers, catalog, outlook, interview, today)

@@ -120,7 +120,7 @@ def main() -> None:
     worst, worst_text = 0.0, ""
     exp = Expected("number", 1.12e12, "bytes", "GB")
     for text in HOSTILE:
-        best = min(_time(lambda: grade(text, exp)) for _ in range(5))
+        best = min(_time(lambda text=text: grade(text, exp)) for _ in range(5))
         if best > worst:
             worst, worst_text = best, text
     print(f"hostile input, slowest of {len(HOSTILE)}: {worst * 1000:.3f} ms ({worst_text[:24]!r})")

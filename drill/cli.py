@@ -47,7 +47,8 @@ class _Visible:
 class _Wrapped:
     """A terminal's text stream whose lines are broken by display width at the terminal's width
     (:func:`engine.wrap.wrap_line`: a Chinese character is two columns, a number keeps its unit, a
-    continuation hangs under its bullet) instead of where the terminal happens to cut them.  Only for a terminal: what is piped, redirected or ``--json`` is written as it is."""
+    continuation hangs under its bullet) instead of where the terminal happens to cut them.  Only for a
+    terminal: what is piped, redirected or ``--json`` is written as it is."""
 
     def __init__(self, stream, cells: int) -> None:
         self._stream = stream

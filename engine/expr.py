@@ -26,7 +26,6 @@ import warnings
 from collections.abc import Mapping, Sequence
 from operator import add as _add
 from operator import sub as _sub
-from typing import Union
 
 from engine.patterns import pattern
 from engine.records import NamedTuple
@@ -83,8 +82,8 @@ class Call(NamedTuple):
     args: tuple[Node, ...]
 
 
-Node = Union[Num, Var, Neg, Bin, Call]
-Value = Union[float, list[float], tuple[float, ...]]
+Node = Num | Var | Neg | Bin | Call
+Value = float | list[float] | tuple[float, ...]
 
 FUNCTIONS = frozenset({"ceil", "floor", "min", "max", "sum", "len"})
 

@@ -44,8 +44,9 @@ from .verdicts import (
     quality_for,
 )
 
-__all__ = ["ANSWER_KINDS", "CLOSE", "CONVENTION", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID", "LOWERCASE_B", "MERGED",
-           "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "Status", "ByConvention", "Expected", "KindName", "Miss", "Verdict", "bytes_misses",
+__all__ = ["ANSWER_KINDS", "CLOSE", "CONVENTION", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID",
+           "LOWERCASE_B", "MERGED", "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "Status",
+           "ByConvention", "Expected", "KindName", "Miss", "Verdict", "bytes_misses",
            "display_number", "distance", "equivalent", "grade", "merged", "misconception_label", "quality_for",
            "understood"]
 

@@ -16,7 +16,6 @@ Twin, a Msg, or a pair read with :func:`pick`; nothing else tests
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Union
 
 from engine.records import frozen
 
@@ -416,7 +415,7 @@ class Msg:
         return self.text("en")
 
 
-Said = Union[Msg, Twin]
+Said = Msg | Twin
 
 
 def say(code: str, **params: object) -> Msg:

@@ -166,7 +166,8 @@ SCHEMA: dict[str, dict[str, Field]] = {
 }
 CHOICES = {("links", "family"): ("nvlink", "infiniband", "roce", "pcie", "ici", "xgmi", "ethernet"),
            ("models", "attention"): ("mha", "mqa", "gqa", "mla"),
-           ("models", "norm"): ("RMSNorm", "LayerNorm"), ("ranges", "confidence"): ("high", "medium", "low"), ("models", "positions"): ("RoPE", "learned", "none")}
+           ("models", "norm"): ("RMSNorm", "LayerNorm"), ("ranges", "confidence"): ("high", "medium", "low"),
+           ("models", "positions"): ("RoPE", "learned", "none")}
 MAX_TEXT = {"id": 48, "name": 80, "vendor": 40, ("ranges", "name"): 200}
 MAX_TEXT_DEFAULT = 2000
 
@@ -328,7 +329,7 @@ class _Entry:
             if p not in PRECISIONS:
                 raise self.fail("precisions", f"unknown precision {p!r} (one of {', '.join(PRECISIONS)})",
                                 f"未知精度 {p!r}（可选：{', '.join(PRECISIONS)}）")
-        for p, value in peaks.items():
+        for p in peaks:
             if p not in precisions:
                 raise self.fail(PEAK_FIELDS[p], f"gives a {p} peak, but the entry's precisions ({', '.join(precisions)}) "
                                 f"do not include {p}: a chip without {p} has no {p} peak (leave the field out)",
@@ -515,14 +516,14 @@ def validate(doc: Any, path: Path | str, *, user: bool = False, sections: Iterab
 
 
 def _check_links(accelerators: list[dict], links: list[dict], path: str) -> None:
-    by_id = {l["id"]: l for l in links}
+    by_id = {link["id"]: link for link in links}
     for i, a in enumerate(accelerators):
         link_id = a.get("scale_up_link")
         if link_id is None:
             continue
         link = by_id.get(link_id)
-        fail = lambda en, zh, f="scale_up_link": CatalogueError(path, en, zh, section="accelerators", index=i,  # noqa: E731
-                                                                entry_id=a["id"], field=f)
+        fail = lambda en, zh, f="scale_up_link", i=i, a=a: CatalogueError(  # noqa: E731
+            path, en, zh, section="accelerators", index=i, entry_id=a["id"], field=f)
         if link is None:
             raise fail(f"names {link_id!r}, which is not a link of the catalogue ({', '.join(by_id)})",
                        f"指向 {link_id!r}，它不是目录中的互连（{', '.join(by_id)}）")

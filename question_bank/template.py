@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import field
 from functools import cached_property
+from types import MappingProxyType
 
 from engine import convention_set as cs
 from engine.messages import pick
@@ -91,7 +92,7 @@ class Problem:
             d["model"] = self.model
         steps = [s.to_dict(lang) for s in self.steps]
         d["answer"] = steps[0]["answer"] if len(steps) == 1 else steps[-1]["answer"]
-        d["solution"] = steps[0]["solution"] if len(steps) == 1 else [l for s in steps for l in s["solution"]]
+        d["solution"] = steps[0]["solution"] if len(steps) == 1 else [line for s in steps for line in s["solution"]]
         d["steps"] = steps
         return d
 
@@ -123,7 +124,8 @@ class Template:
         """The problem of ``seed``; with ``hardware`` (an accelerator id, the learner's own among them) the
         templates that draw a GPU for it draw that chip where it suits the problem (question_bank.hardware.draw),
         and the problem records it; with ``model`` (a model id, the learner's own among them) the templates that
-        draw a model draw that one where it suits the problem (question_bank.models.draw), recorded too.  ``conventions`` (engine.convention_set: key -> value) are the learner's:
+        draw a model draw that one where it suits the problem (question_bank.models.draw), recorded too.
+        ``conventions`` (engine.convention_set: key -> value) are the learner's:
         the template follows those it declares, where the spec allows them (:func:`engine.convention_set.applies`),
         states them and computes with them; the problem records the ones it used off their default.  The draw
         is the same under every convention set (only what is counted changes) unless it would not fit a real GPU
@@ -176,7 +178,8 @@ REGISTRY: dict[str, Template] = {}
 
 # The conventions of the problem being drawn (Template.generate sets them): a template's text reads them with
 # :func:`convention`.
-_ACTIVE: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar("conventions", default={})
+_NONE: Mapping[str, str] = MappingProxyType({})  # read-only: a ContextVar default is shared by every context
+_ACTIVE: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar("conventions", default=_NONE)
 
 
 def convention(key: str) -> str:

@@ -116,7 +116,7 @@ def load(saves: Path) -> Loaded:
         except CatalogueError as e:
             files.append(UserFile(path, {}, e))
             continue
-        for section, items in entries.items():
+        for items in entries.values():
             for entry in items:
                 taken[entry["id"]] = str(path)
         files.append(UserFile(path, entries, None))

@@ -426,7 +426,7 @@ def run_import(args: argparse.Namespace) -> int:
             return _fail(_import_text("not_file", args, source=source, what=_kind_of(st.st_mode, args)))
         if st.st_size > MAX_IMPORT_BYTES:
             return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
-        f = open(source, "rb")
+        f = open(source, "rb")  # noqa: SIM115 - closed by the with below, once the checks above have passed
     except OSError as e:
         return _fail(_import_text("unreadable", args, source=source, why=e.strerror or e))
     with f, _open(args) as profile:

@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     from drill.core.context import AppContext
 
 
-# Summary is a NamedTuple (immutable, compared by value): cheaper to define than a frozen dataclass, and this module is imported before the first problem shows (benchmarks/bench_startup.py).
+# Summary is a NamedTuple (immutable, compared by value): cheaper to define than a frozen dataclass, and this
+# module is imported before the first problem shows (benchmarks/bench_startup.py).
 DONT_KNOW_TYPED = ("?", "？")
 PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card
 

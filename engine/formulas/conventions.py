@@ -66,10 +66,7 @@ class Convention(NamedTuple):
 
     def named(self) -> Twin:
         """``18 B per parameter: fp32 gradients, as in ML Engineering (Bekman) and Megatron-LM``: the grader's words."""
-        if self.who:
-            who = Twin(self.who, self.who_zh)
-        else:
-            who = Twin(self.source_in("en"), self.source_in("zh"))
+        who = Twin(self.who, self.who_zh) if self.who else Twin(self.source_in("en"), self.source_in("zh"))
         space = " " if who.zh[-1:].isascii() else ""
         return Twin(f"{self.label}: {self.counts}, as in {who.en}",
                     f"{self.label_zh}：{self.counts_zh}，{who.zh}{space}的算法")

@@ -66,7 +66,8 @@ def _zero_parallel(stage: int) -> Formula:
                              "都得到 {result}",)
         takeaway = ("ZeRO-3 spreads all 16 bytes per parameter over every GPU: memory falls with the cluster size, "
                     "paid for by gathering the weights twice per step (1.5× the traffic of data parallelism).")
-        takeaway_zh = "ZeRO-3 把每个参数的 16 字节摊到所有卡上：显存随集群规模下降，代价是每步 AllGather 两次权重（通信量是数据并行的 1.5 倍）。"
+        takeaway_zh = ("ZeRO-3 把每个参数的 16 字节摊到所有卡上：显存随集群规模下降，"
+                       "代价是每步 AllGather 两次权重（通信量是数据并行的 1.5 倍）。")
     else:
         simplification = (f"as N_dp grows the shard vanishes and the memory tends to {kept}Φ/(TP·PP) = {{kept}}: the "
                           f"replicated {'weights and gradients' if stage == 1 else 'weights'} are the floor, and only "
@@ -141,7 +142,8 @@ register(
             takeaway_zh="只开张量并行时，每层 10sbh 的激活在每张卡上各存一份；序列并行把它们也切开，激活显存才整体缩小 t 倍。",
             example={"s": 2048, "b": 1, "h": 12288, "a": 96, "t": 8},
             meaning_zh="张量并行度为 t、不开序列并行时，每张 GPU 上一个 Transformer 层的激活值显存（fp16）：注意力和 MLP "
-                       "内部切成 t 份，LayerNorm 与 dropout 区域（LayerNorm 的输入与输出、dropout 掩码）的 10sbh 每张卡完整一份", per_device=True),
+                       "内部切成 t 份，LayerNorm 与 dropout 区域（LayerNorm 的输入与输出、dropout 掩码）的 10sbh "
+                       "每张卡完整一份", per_device=True),
     Formula("activation_bytes_layer_tp_sp", (SEQ_LEN, MICRO_BATCH, HIDDEN, HEADS, TP_DEGREE), "s*b*h*(34 + 5*a*s/h)/t", "bytes",
             "activation memory of one transformer layer per GPU with tensor and sequence parallelism t (fp16): "
             "sequence parallelism splits the LayerNorm and dropout activations along the sequence, so all of it "

@@ -136,7 +136,8 @@ register(
             via="trained + frozen",
             takeaway="dropping the critic saves 16 bytes per parameter of a policy-sized model; a rule-based reward "
                      "(math, code tests) drops the reward model too.",
-            takeaway_zh="去掉评论家，就省下一个与策略模型同大的模型每参数 16 字节；基于规则的奖励（数学题、代码测试）还能把奖励模型也省掉。",
+            takeaway_zh=("去掉评论家，就省下一个与策略模型同大的模型每参数 16 字节；"
+                         "基于规则的奖励（数学题、代码测试）还能把奖励模型也省掉。"),
             example={"phi_policy": 7e9, "phi_reference": 7e9, "phi_reward": 0},
             meaning_zh="GRPO 的静态显存：策略模型在训练（每参数 16 B），参考模型和学出来的奖励模型冻结为 bf16（2 B）；"
                        "没有评论家（基于规则的奖励时 Φ_reward = 0）"),

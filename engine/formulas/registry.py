@@ -4,7 +4,8 @@ Each topic module (one of :data:`TOPICS`) calls :func:`register` with its formul
 imported.  A topic module is imported when one of its formulas is first asked for by name
 (:func:`find`, through an index of which module defines which formula) or when the whole catalogue
 is (:func:`catalogue`, ``engine.formulas.CATALOGUE``): the app's first problem needs one formula,
-and importing all twenty topic modules cost it about 20M instructions (docs/performance.md).  The index is a cache, ``engine/formulas/__pycache__/formula-index.marshal``, used only while the
+and importing all twenty topic modules cost it about 20M instructions (docs/performance.md).  The index
+is a cache, ``engine/formulas/__pycache__/formula-index.marshal``, used only while the
 topic modules have the size and modification time it was built from and the Python version is the
 same, and written only where Python writes its bytecode, as the template index is; without a usable
 one every topic module is imported.  A name registered twice is a bug caught at import, not a

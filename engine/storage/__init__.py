@@ -86,8 +86,10 @@ from .validation import document_problem, mock_problem, row_problem, setting_pro
 
 __all__ = [
     "DEFAULT_SETTINGS", "DIGEST_VERSION", "EXPORT_FORMAT", "RECENT_QUALITIES", "ROW_FIELDS", "SCHEMA_VERSION",
-    "BadProfileName", "DamagedSave", "DurableStorage", "JournalDamaged", "ReadFailed", "InvalidDocument", "ItemRecent", "LockUnusable", "NewerSave", "Profile",
-    "ProfileLock", "ProfileLocked", "SaveFailed", "SavesUnusable", "UnreadableSave", "save_failed", "atomic_write", "backup_path", "check_meta", "digest_path", "document_problem",
+    "BadProfileName", "DamagedSave", "DurableStorage", "JournalDamaged", "ReadFailed", "InvalidDocument",
+    "ItemRecent", "LockUnusable", "NewerSave", "Profile", "ProfileLock", "ProfileLocked", "SaveFailed",
+    "SavesUnusable", "UnreadableSave", "save_failed", "atomic_write", "backup_path", "check_meta", "digest_path",
+    "document_problem",
     "file_identity", "mock_problem", "read_digest", "read_tables", "recent_of", "row_problem", "segment_rows",
     "setting_problem", "state_problem", "write_digest",
 ]

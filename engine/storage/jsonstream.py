@@ -36,8 +36,8 @@ _NEAR_END = 16  # an error this close to the end of what is read may be a value 
 
 class StreamError(ValueError):
     """Why the text is not the JSON expected: ``kind`` is ``"json"`` (not valid JSON: ``where`` says the line and
-    column), ``"deep"`` (nested too deeply), ``"large"`` (a value over its bound; with no ``where``: the file over its bound), ``"read"`` (the file
-    could not be read on: the reason is the system's) or ``"shape"`` (valid JSON, but
+    column), ``"deep"`` (nested too deeply), ``"large"`` (a value over its bound; with no ``where``: the file
+    over its bound), ``"read"`` (the file could not be read on: the reason is the system's) or ``"shape"`` (valid JSON, but
     not an object); ``str()`` is the reason in English."""
 
     def __init__(self, kind: str, reason: str, where: str = ""):

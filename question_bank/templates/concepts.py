@@ -63,7 +63,8 @@ def _fix_fusion(rng, gpu, dtype, model):
     text_en = (f"In {model.name}'s forward pass on {an(gpu.name)}, {' → '.join(chain)} run as {len(chain)} separate "
                f"kernels over {an(f'{tokens:,}')} × {model.d_model} {dtype} tensor; each reads and writes the whole tensor in "
                "HBM. The batch is fixed and the numerics must not change.")
-    text_zh = (f"{model.name} 在 {gpu.name} 上前向时，{' → '.join(KERNEL_ZH.get(k, k) for k in chain)} 作为 {len(chain)} 个独立 kernel 作用在 "
+    text_zh = (f"{model.name} 在 {gpu.name} 上前向时，{' → '.join(KERNEL_ZH.get(k, k) for k in chain)} "
+               f"作为 {len(chain)} 个独立 kernel 作用在 "
                f"{tokens:,} × {model.d_model} 的 {dtype} 张量上，每个都把整个张量从显存读一遍、写一遍。batch 固定，数值结果不能变。")
     why_en = (f"each element-wise kernel does ~1 FLOP per element for {2 * DTYPE_BYTES[dtype]:g} B of traffic "
               f"(I ≈ {i:g} FLOP/B, far below the ridge {ridge(gpu.peak(dtype), gpu.bandwidth):.0f}); fusing them "
@@ -195,7 +196,8 @@ def phase_bound(rng):
              + bound_solution(i_pre, r)[1:]
              + ["decode:"] + f.solution(m=batch, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
              + bound_solution(i_dec, r)[1:])
-    lines_zh = ([formulas.ridge_line(peak, gpu.bandwidth), "prefill："] + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
+    lines_zh = ([formulas.ridge_line(peak, gpu.bandwidth), "prefill："]
+                + f.solution(m=prompt, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
                 + bound_lines_zh(i_pre, r)[1:]
                 + ["decode："] + f.solution(m=batch, n=model.ffn, k=model.d_model, bytes_per_elem=bpe)
                 + bound_lines_zh(i_dec, r)[1:])

@@ -24,9 +24,10 @@ PRICED = (("h100_sxm", "price_h100_ondemand"), ("h200", "price_h200_ondemand"), 
 RUNS = ((8e9, 15e12), (70e9, 15e12), (70e9, 2e12), (405e9, 15e12), (175e9, 3.5e12), (30e9, 6e12))  # (Φ, tokens D)
 MFUS = (0.35, 0.38, 0.4, 0.42, 0.45, 0.5)
 
-CONV_EN = ("Conventions: training FLOPs = 6ΦD; TFLOPS = 1e12 FLOP/s, EFLOP = 1e18 FLOP; peaks are dense bf16 (no 2:4 sparsity); a GPU-hour is one GPU for "
-           "one hour.")
-CONV_ZH = "约定：训练 FLOPs = 6ΦD；TFLOPS = 1e12 FLOP/s，EFLOP = 1e18 FLOP；峰值为 bf16 稠密算力（不含 2:4 稀疏）；一个 GPU 小时 = 一张 GPU 用一小时。"
+CONV_EN = ("Conventions: training FLOPs = 6ΦD; TFLOPS = 1e12 FLOP/s, EFLOP = 1e18 FLOP; peaks are dense bf16 "
+           "(no 2:4 sparsity); a GPU-hour is one GPU for one hour.")
+CONV_ZH = ("约定：训练 FLOPs = 6ΦD；TFLOPS = 1e12 FLOP/s，EFLOP = 1e18 FLOP；峰值为 bf16 稠密算力（不含 2:4 稀疏）；"
+           "一个 GPU 小时 = 一张 GPU 用一小时。")
 
 
 def _priced(rng):

@@ -230,9 +230,10 @@ EVEN_STAGES = (4, 6, 8, 12, 16, 24, 32)
 CHAIN_STAGES = (4, 6, 8, 12, 16)
 T_F_MS = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20)
 
-SCHEDULES_CONV_EN = ("The notation of DeepSeek's 2024 technical report (Table 2): t_F = one forward chunk, t_B = one FULL backward chunk (input and "
-           "weight gradients), t_W = the weight-gradient part of t_B, t_F&B = a forward and a backward chunk executed "
-           "overlapped. The bubble is the idle time of a stage per step (a time, not a share); stages are balanced.")
+SCHEDULES_CONV_EN = ("The notation of DeepSeek's 2024 technical report (Table 2): t_F = one forward chunk, "
+           "t_B = one FULL backward chunk (input and weight gradients), t_W = the weight-gradient part of t_B, "
+           "t_F&B = a forward and a backward chunk executed overlapped. The bubble is the idle time of a stage "
+           "per step (a time, not a share); stages are balanced.")
 SCHEDULES_CONV_ZH = ("沿用 DeepSeek 2024 年技术报告（表 2）的记法：t_F = 一个前向块，t_B = 一个完整的反向块（输入梯度和权重梯度），"
            "t_W = t_B 中的权重梯度部分，t_F&B = 重叠执行的一个前向块和一个反向块。气泡指每步中一个阶段的空闲时间"
            "（是时间，不是比例）；各阶段负载均衡。")
@@ -274,7 +275,8 @@ def bubble_time_zb1p(rng):
     return Spec(
         givens=_givens(t, names),
         asks=(Ask(formula="bubble_time_zb1p", inputs=_inputs(t, names), unit="ms",
-                  prompt_en=f"{an(str(t['p']) + '-stage', cap=True)} pipeline runs the zero-bubble ZB1P schedule: the weight-gradient passes "
+                  prompt_en=f"{an(str(t['p']) + '-stage', cap=True)} pipeline runs the zero-bubble ZB1P "
+                            "schedule: the weight-gradient passes "
                             f"are deferred into the fill and drain. With t_F = {_ms(t['t_f'])}, t_B = {_ms(t['t_b'])} "
                             f"and t_W = {_ms(t['t_w'])}, how long does each stage idle per step, in ms?",
                   prompt_zh=f"一个 {t['p']} 阶段的流水线采用零气泡 ZB1P 调度：权重梯度计算被推迟到填充和排空阶段。"

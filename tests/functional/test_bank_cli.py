@@ -40,8 +40,8 @@ def test_templates_json_lists_every_template_with_its_shape():
 def test_templates_table_filters_by_topic_and_rejects_unknown_topics():
     r = drill("templates", "--topic", "inference")
     assert r.returncode == 0
-    lines = [l for l in r.stdout.splitlines()[1:] if l.strip() and not l.startswith(tuple("0123456789"))]
-    assert lines and all(l.startswith("inference.") for l in lines)
+    lines = [line for line in r.stdout.splitlines()[1:] if line.strip() and not line.startswith(tuple("0123456789"))]
+    assert lines and all(line.startswith("inference.") for line in lines)
     bad = drill("templates", "--topic", "cooking")
     assert bad.returncode == 2 and "unknown topic 'cooking'" in bad.stderr
 

@@ -376,7 +376,8 @@ async def test_chinese_mode(profile, clock):
         assert text_of(screen, "#mock-position").startswith("第 1 / 2 题")
         assert "剩余" in text_of(screen, "#mock-clock")
         label, value = screen.problems[0].given_rows("zh")[0]
-        row = next(line for line in text_of(screen, "#mock-problem").splitlines() if line.lstrip("▎ ").startswith(label))  # the row, not the scenario
+        shown = text_of(screen, "#mock-problem").splitlines()
+        row = next(line for line in shown if line.lstrip("▎ ").startswith(label))  # the row, not the scenario
         assert row.split(label)[1].strip() == value  # the givens table in Chinese, as practice draws it
         report = await end_now(pilot)
         assert "模拟面试报告" in text_of(report, "#report-head")

@@ -38,7 +38,7 @@ def test_plan_text_and_options(tmp_path):
     lines = r.stdout.splitlines()
     assert lines[0].startswith("Mock plan · seed 3 · ") and "20 min" in lines[0]
     asked = lines[1:-1]
-    assert asked and all(("memory." in l or "roofline." in l) and "chain" not in l for l in asked)
+    assert asked and all(("memory." in line or "roofline." in line) and "chain" not in line for line in asked)
     assert "a miss restarts it" in lines[-1]
 
 

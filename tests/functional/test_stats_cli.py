@@ -101,18 +101,18 @@ def test_piped_summary_reads_as_text(known):
     assert "0 today" not in out and "2 today (1 overdue)" in out
     assert "No mock interview yet" in out
     lines = out.splitlines()
-    topic_lines = [l for l in lines if l.startswith(("Roofline", "Inference", "Training memory"))]
-    assert [l.split()[0] for l in topic_lines] == ["Roofline", "Training", "Inference"]
+    topic_lines = [line for line in lines if line.startswith(("Roofline", "Inference", "Training memory"))]
+    assert [line.split()[0] for line in topic_lines] == ["Roofline", "Training", "Inference"]
     weak = registry.get(ids("roofline")[1])  # the weakest by title, cut to fit
     assert weak.title == "Intensity of a square GEMM (formula given)"
     assert topic_lines[0].endswith("  Intensity of a square GEMM…") and weak.id not in out
 
     by_acc = drill("--saves", str(known), "stats", "--sort", "accuracy").stdout.splitlines()
-    order = [l.split()[0] for l in by_acc if l.startswith(("Roofline", "Inference", "Training memory"))]
+    order = [line.split()[0] for line in by_acc if line.startswith(("Roofline", "Inference", "Training memory"))]
     assert order == ["Roofline", "Inference", "Training"]  # 75 %, 100 %, then topics without answers
     zh = drill("--saves", str(known), "--lang", "zh", "stats").stdout
     assert "连续天数" in zh and "当天至少答过一道题才算一天" in zh
-    assert next(l for l in zh.splitlines() if l.startswith("Roofline")).endswith("  方阵 GEMM 的算术强度（给出…")
+    assert next(line for line in zh.splitlines() if line.startswith("Roofline")).endswith("  方阵 GEMM 的算术强度（给出…")
 
 
 def test_empty_profile_json_and_text(tmp_path):

@@ -323,9 +323,9 @@ def test_home_streak_agrees_with_the_stats_and_reads_no_old_segment(profile, mon
 
 
 class HeldFit:
-    """The readiness fit (``readiness_view.readiness_report``) held until the test releases it: the fit takes as long as the test wants, so what
-    the screen shows meanwhile is checked without timing anything.  ``stopped`` is set when the fit was asked
-    to stop (the screen closed) and gave up."""
+    """The readiness fit (``readiness_view.readiness_report``) held until the test releases it: the fit takes
+    as long as the test wants, so what the screen shows meanwhile is checked without timing anything.
+    ``stopped`` is set when the fit was asked to stop (the screen closed) and gave up."""
 
     def __init__(self, monkeypatch) -> None:
         self.started, self.release, self.stopped = threading.Event(), threading.Event(), threading.Event()

@@ -112,7 +112,7 @@ def flip_sweep(root, targets, flips: int, seed: int = 1, name="default"):
     silent, reported, same = [], 0, 0
     for _ in range(flips):
         k = rng.randrange(total)
-        for path, n in sizes:
+        for path, n in sizes:  # noqa: B007 - read after the loop: the file the break stopped at
             if k < n:
                 break
             k -= n

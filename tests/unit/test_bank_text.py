@@ -2,9 +2,9 @@
 
 Every template's text over 40 seeds (titles, scenario, conventions, prompts, givens as shown, worked
 solutions, choices), the topic names and the app's Chinese strings, checked for: a stray space between
-two Chinese words ("计算 缩放平移", "切分） 训练"), "params" as a unit in Chinese, "1 FLOPs", a word said twice ("A 13B 13B-parameter"), two brackets
-in a row ("算力受限（compute-bound）（受限于峰值算力）"), the Roofline model called 屋顶线 beside "Roofline
-模型" (one term), and "出现的常见错误：没有出现已知的常见错误".
+two Chinese words ("计算 缩放平移", "切分） 训练"), "params" as a unit in Chinese, "1 FLOPs", a word said twice
+("A 13B 13B-parameter"), two brackets in a row ("算力受限（compute-bound）（受限于峰值算力）"), the Roofline
+model called 屋顶线 beside "Roofline 模型" (one term), and "出现的常见错误：没有出现已知的常见错误".
 """
 
 from __future__ import annotations

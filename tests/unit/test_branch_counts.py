@@ -116,5 +116,5 @@ def test_the_counter_sees_what_it_counts():
 
 
 if __name__ == "__main__":  # python -m tests.unit.test_branch_counts: the list, for whoever lowers the caps
-    k, l = count_branches()
-    print(f"kind tests: {len(k)}", *k, f"\nlanguage tests: {len(l)}", *l, sep="\n  ")
+    kinds, langs = count_branches()
+    print(f"kind tests: {len(kinds)}", *kinds, f"\nlanguage tests: {len(langs)}", *langs, sep="\n  ")

@@ -31,9 +31,9 @@ ints = st.integers
 @st.composite
 def model(draw):
     """A consistent dense decoder: layers, heads, head dim, hidden size and Φ ≈ 12·L·d²."""
-    l, a, d_head = draw(ints(12, 96)), draw(st.sampled_from([16, 32, 40, 64])), draw(st.sampled_from([64, 128]))
+    layers, a, d_head = draw(ints(12, 96)), draw(st.sampled_from([16, 32, 40, 64])), draw(st.sampled_from([64, 128]))
     d = a * d_head
-    return {"l": l, "a": a, "h_head": d_head, "d": d, "phi": 12.0 * l * d * d}
+    return {"l": layers, "a": a, "h_head": d_head, "d": d, "phi": 12.0 * layers * d * d}
 
 
 @st.composite

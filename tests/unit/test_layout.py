@@ -52,7 +52,9 @@ def test_any_text_is_read_or_refused(text):
 def test_constraints_and_the_valid_set():
     assert RULES.broken(Layout(8, 2, 4)) == ()
     assert RULES.broken(Layout(8, 1, 8)) == ()  # (280 + 105) GB / 8 = 48.1 GB
-    keys = lambda layout: [b.key for b in RULES.broken(layout)]
+    def keys(layout):
+        return [b.key for b in RULES.broken(layout)]
+
     assert keys(Layout(8, 4, 4)) == ["layout_product"]
     assert keys(Layout(16, 1, 4)) == ["layout_tp_node"]
     assert keys(Layout(8, 3, 4)) == ["layout_product", "layout_pp_layers"]

@@ -61,7 +61,7 @@ def test_new_items_are_taken_breadth_first_whatever_the_bank_holds(spec, limit):
     picked = se.new_items({}, catalog, limit, is_chain=chains.__contains__)
     assert len(picked) == min(limit, len(catalog)) and len(set(picked)) == len(picked)
     counts: dict[str, int] = {}
-    for item, topic in picked:  # each pick from a topic with the fewest picked so far (of those with items left)
+    for _item, topic in picked:  # each pick from a topic with the fewest picked so far (of those with items left)
         assert counts.get(topic, 0) == min(counts.get(t, 0) for t in size if size[t] > counts.get(t, 0))
         counts[topic] = counts.get(topic, 0) + 1
     for topic in size:  # within a topic: single questions in bank order, then the chains
@@ -74,7 +74,9 @@ def test_new_items_are_taken_breadth_first_whatever_the_bank_holds(spec, limit):
 def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_forced_on_the_day():
     interview = DAY0 + timedelta(days=10)
     # misses now and then: lapses restart items inside the period too
-    quality = lambda day, item: 2 if (day.toordinal() + len(item)) % 7 == 0 else 4 + (len(item) % 2)
+    def quality(day, item):
+        return 2 if (day.toordinal() + len(item)) % 7 == 0 else 4 + (len(item) % 2)
+
     states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=20)
     for r in rows:
         if r.after is not None and date.fromisoformat(r.date) < interview:

@@ -399,8 +399,8 @@ def test_the_fit_and_the_calibration_stop_when_asked():
                  lambda stop: readiness.calibration(answers, catalog, stop=stop)):
         with pytest.raises(readiness.Stopped):  # the stats screen closed: the work is abandoned at its next step
             work(lambda: True)
-        asked = []
-        work(lambda: asked.append(1) or False)
+        asked: list[int] = []
+        work(lambda asked=asked: asked.append(1) or False)
         assert len(asked) > 1  # asked along the way, not only once
     assert (readiness.readiness(answers, catalog, day, stop=lambda: False)
             == readiness.readiness(answers, catalog, day))  # asking changes nothing
@@ -415,7 +415,7 @@ def test_the_issues_nine_days_no_longer_pile_everything_onto_the_interview_day()
     assert _load_ratio(cards, interview) <= 2.0
     topic = dict(CATALOG)
     pairs = same = 0
-    for day, day_cards in cards.items():
+    for day_cards in cards.values():
         due = [i for i, k in day_cards if k == "due"]
         pairs += max(0, len(due) - 1)
         same += same_topic_neighbours(due, topic.__getitem__)

@@ -12,7 +12,10 @@ from engine.sm2 import EF_FLOOR, MAX_INTERVAL, ItemState, next_ef, overdue_days,
 D0 = date(2026, 1, 1)
 
 
-def run(qualities, start=ItemState(), gap=None):
+NEW = ItemState()
+
+
+def run(qualities, start=NEW, gap=None):
     """Review on each due date (or ``gap`` days apart); returns the states after each review."""
     out, s, day = [], start, D0
     for q in qualities:

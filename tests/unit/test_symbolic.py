@@ -87,7 +87,7 @@ def test_the_worker_runs_under_a_memory_limit(monkeypatch):
     try:
         checker.equal(node("Φ"), node("Φ"))
         with open(f"/proc/{checker._proc.pid}/limits") as f:
-            line = next(l for l in f if l.startswith("Max address space"))
+            line = next(text for text in f if text.startswith("Max address space"))
         assert line.split()[3:5] == [str(3 * 1024 ** 3)] * 2
     finally:
         checker.close()

@@ -48,7 +48,8 @@ def test_a_number_stays_with_its_unit_and_a_short_formula_stays_whole(text, cell
 
 
 def test_chinese_breaks_between_characters_not_only_at_spaces():
-    text = "「Mixtral-8x7B 的 FLOPs 相当于约 13B 参数的稠密网络。部署起来也一样便宜吗？」权重为 bf16；专家分布在 4 张 H100 PCIe 上（专家并行）。"
+    text = ("「Mixtral-8x7B 的 FLOPs 相当于约 13B 参数的稠密网络。部署起来也一样便宜吗？」"
+            "权重为 bf16；专家分布在 4 张 H100 PCIe 上（专家并行）。")
     lines = wrap(text, 78)
     assert lines[0].endswith("便宜吗？」") and cell_len(lines[0]) > 70  # the line is filled, not cut at "13B"
     for a, b in zip(lines, lines[1:]):

@@ -90,8 +90,8 @@ def _act_text(model, inputs, start: bool = True) -> tuple[str, str]:
     name_zh = model.name.replace("a hypothetical GPT-style model", "一个假想的 GPT 式模型")
     extra_en = f", n_kv = {model.n_kv_heads} KV heads, f = {model.ffn}" if model.gated else ""
     extra_zh = f"，n_kv = {model.n_kv_heads} 个 KV 头，f = {model.ffn}" if model.gated else ""
-    en = (f"{cap(model.name) if start else model.name} (h = {model.d_model}, a = {model.n_heads} heads{extra_en}), sequence length s = {s}, "
-          f"micro-batch b = {b}")
+    en = (f"{cap(model.name) if start else model.name} (h = {model.d_model}, a = {model.n_heads} heads{extra_en}), "
+          f"sequence length s = {s}, micro-batch b = {b}")
     zh = f"{name_zh}（h = {model.d_model}，a = {model.n_heads} 个头{extra_zh}），序列长度 s = {s}，微批次 b = {b}"
     return en, zh
 
@@ -297,8 +297,8 @@ def _tp_text(model, t, pp, s, b, start: bool = True) -> tuple[str, str]:
     name_zh = model.name.replace("a hypothetical GPT-style model", "一个假想的 GPT 式模型")
     run = " (Korthikanti et al.'s run)" if model in models.MEGATRON_GPT + (models.GPT3_175B,) and s == 2048 else ""
     run_zh = "（Korthikanti 等的实验配置）" if run else ""
-    en = (f"{cap(model.name) if start else model.name} (h = {model.d_model}, a = {model.n_heads} heads) trained with TP = {t}, PP = {pp}{run}, "
-          f"sequence length s = {s}, micro-batch b = {b}")
+    en = (f"{cap(model.name) if start else model.name} (h = {model.d_model}, a = {model.n_heads} heads) "
+          f"trained with TP = {t}, PP = {pp}{run}, sequence length s = {s}, micro-batch b = {b}")
     zh = (f"{name_zh}（h = {model.d_model}，a = {model.n_heads} 个头）以 TP = {t}、PP = {pp} 训练{run_zh}，"
           f"序列长度 s = {s}，微批次 b = {b}")
     return en, zh

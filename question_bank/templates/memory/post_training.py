@@ -318,7 +318,8 @@ def rl_memory_chain(rng):
     return Spec(
         scenario_en=f"A team post-trains {pol.name} (Φ = {phi_text(phi)}) with reinforcement learning on {gpu.name} "
                     f"GPUs ({mem} each) for {task_en} and compares PPO, rewarded by {rm_en} (Φ = "
-                    f"{phi_text(rm_phi)}), with GRPO, rewarded by {r_en}. Each recipe's static state is fully sharded over its GPUs (ZeRO-3 / FSDP).",
+                    f"{phi_text(rm_phi)}), with GRPO, rewarded by {r_en}. Each recipe's static state is fully "
+                    "sharded over its GPUs (ZeRO-3 / FSDP).",
         scenario_zh=f"一个团队在 {gpu.name}（每卡 {mem}）上用强化学习后训练 {pol.name}（Φ = {phi_text(phi)}），任务是{task_zh}，"
                     "比较两种做法："
                     f"PPO，奖励来自{rm_zh}（Φ = {phi_text(rm_phi)}）；GRPO，使用{r_zh}。每种做法的静态状态都完全"

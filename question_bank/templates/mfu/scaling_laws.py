@@ -27,7 +27,8 @@ TRAIN_GPUS = tuple(g for g in hardware.with_dtype("bf16") if g.key != "l40s")
 
 
 @template("mfu.chinchilla_tokens", topic="mfu", title="Chinchilla-optimal tokens for a model",
-          title_zh="模型的 Chinchilla 最优 token 数", difficulty=1, target_seconds=30, source="hoffmann2022", conventions=("tokens_per_param",))
+          title_zh="模型的 Chinchilla 最优 token 数", difficulty=1, target_seconds=30, source="hoffmann2022",
+          conventions=("tokens_per_param",))
 def chinchilla_tokens(rng):
     name, phi = model_phi(rng, models.DENSE)
     return Spec(
@@ -41,7 +42,8 @@ def chinchilla_tokens(rng):
 
 
 @template("mfu.chinchilla_params", topic="mfu", title="Chinchilla-optimal model for a compute budget",
-          title_zh="给定算力预算的 Chinchilla 最优模型规模", difficulty=2, target_seconds=90, source="hoffmann2022", conventions=("tokens_per_param",))
+          title_zh="给定算力预算的 Chinchilla 最优模型规模", difficulty=2, target_seconds=90, source="hoffmann2022",
+          conventions=("tokens_per_param",))
 def chinchilla_params(rng):
     c = rng.randrange(10, 100) / 10 * 10.0 ** rng.choice((22, 23, 24, 25))
     return Spec(

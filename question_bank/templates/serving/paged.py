@@ -171,5 +171,6 @@ def chain_paged(rng):
         ),
         conventions_en=f"{CONV_EN} kB = 1e3 B. {KV_CONV_EN} {PAGED_CONV_EN} {CAP_CONV_EN}",
         conventions_zh=f"{CONV_ZH}kB = 1e3 B。{KV_CONV_ZH}{PAGED_CONV_ZH}{CAP_CONV_ZH}",
-        world=(served_world(m, dtype, gpu, n, s, int(evaluate("paged_max_seqs", **inputs))), served_world(m, dtype, gpu, n, m.max_seq, int(evaluate("max_batch_fit", **prealloc)))),
+        world=(served_world(m, dtype, gpu, n, s, int(evaluate("paged_max_seqs", **inputs))),
+               served_world(m, dtype, gpu, n, m.max_seq, int(evaluate("max_batch_fit", **prealloc)))),
     )
