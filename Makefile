@@ -41,8 +41,9 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist load --lane fast tests/unit $(PYTEST_ARGS)
 
-# The slow lane: Hypothesis's fresh random examples (4x as many) and every template at 200 seeds.
+# The slow lane: vulture (no dead code: [tool.vulture]), then Hypothesis's fresh random examples (4x as many) and every template at 200 seeds.
 test-deep: $(STAMP)
+	$(BIN)/vulture engine question_bank drill benchmarks tests/vulture_whitelist.py
 	$(BIN)/python -m pytest -n 2 --dist loadgroup --lane deep $(PYTEST_ARGS)
 
 bench: $(STAMP)

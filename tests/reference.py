@@ -4,6 +4,9 @@
   reader of the log's columns (``engine.schedule.readiness.answers_of_digest``) must agree with;
 * :func:`same_topic_neighbours` and :func:`fewest_same_topic_neighbours`: how well a day's reviews are
   interleaved (``engine.schedule.interleave``), and the best any order of their topics allows;
+* :func:`sm2_replay`: an item's SM-2 state from its scheduled reviews, what switching back from FSRS must give;
+* :func:`history_of`: each item's scheduled reviews read from review rows one by one, the reference for
+  ``engine.schedule.fsrs_bridge.history_of_digest``;
 * :func:`has_code`: whether a text shown to the learner leaks an internal seed code (``engine.sources``).
 """
 
@@ -14,6 +17,7 @@ from datetime import date
 from typing import TypeVar
 
 from engine.schedule.readiness import PASS, Answer
+from engine.sm2 import ItemState, review
 
 T = TypeVar("T")
 
@@ -41,3 +45,21 @@ def fewest_same_topic_neighbours(topics: Sequence[str]) -> int:
 def has_code(text: str) -> bool:
     """True when ``text`` shows an internal seed code or the cheat-sheet's table by its internal name."""
     return "R§" in text or "C§" in text or "cheat-sheet table" in text.lower()
+
+
+def sm2_replay(history: Iterable[tuple[date, int]]) -> ItemState | None:
+    """An item's SM-2 state from its scheduled reviews ``(day, quality)`` (plain SM-2, no interview date)."""
+    state = None
+    for day, quality in history:
+        state = review(state or ItemState(), quality, day)
+    return state
+
+
+def history_of(rows: Iterable[Mapping]) -> dict[str, list[tuple[date, int]]]:
+    """Each item's scheduled reviews ``(day, quality)``, oldest first, from review rows (oldest first): the
+    rows that moved the schedule (``scheduled``; a chain's whole-item row)."""
+    out: dict[str, list[tuple[date, int]]] = {}
+    for r in rows:
+        if r.get("scheduled") and r.get("step") is None:
+            out.setdefault(r["item"], []).append((date.fromisoformat(r["date"]), r["quality"]))
+    return out

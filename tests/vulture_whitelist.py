@@ -25,3 +25,6 @@ _._rules_links, _._rules_ranges, _._rules_accelerators, _._rules_models
 _.fp8, _.fp4, _.memory_type, _.vendor, _.scale_up_bidirectional, _.ffn_dense, _.attention_kind, _.confidence
 # engine.formulas' lazy attribute, made by its module __getattr__ when first read
 _.FORMULAS
+# Profile.export: the whole profile as one dict, the in-memory twin of export_chunks (which drill export
+# streams); the tests build and compare profiles with it and import_document
+_.export

@@ -12,8 +12,8 @@ by every scheduled review.  Choices, as Anki does with FSRS but for an interview
 * grades: SM-2 quality 0-2 is *Again*, 3 *Hard*, 4 *Good*, 5 *Easy*.
 
 **Migration** replays history, both ways: an item's FSRS memory is its scheduled reviews ``(day, quality)``
-replayed through FSRS (:func:`replay`), and its SM-2 state the same reviews replayed through SM-2
-(:func:`sm2_replay`).  So switching never loses what the learner did, and switching back gives exactly the
+replayed through FSRS (:func:`replay`); its SM-2 state is what the same reviews make through SM-2 (the tests
+replay them to check).  So switching never loses what the learner did, and switching back gives exactly the
 SM-2 state the same answers would have made.  SM-2's easiness and repetitions are also kept on every FSRS
 review (the state file's ``ef`` and ``reps``), so Browse and the statistics read the same fields.
 
@@ -30,7 +30,6 @@ from enum import StrEnum
 from engine.records import NamedTuple, replace
 
 from ..sm2 import MAX_INTERVAL, ItemState, next_ef
-from ..sm2 import review as sm2_review
 from .stretch import place
 
 
@@ -42,7 +41,6 @@ class Scheduler(StrEnum):
 
 
 SCHEDULERS = tuple(Scheduler)  # in the order `drill plan` and the validator name them
-DEFAULT_SCHEDULER = Scheduler.SM2
 _CARD_ID = 1  # the package's Card() without an id sleeps 1 ms to make one: every card here gets this one
 
 
@@ -101,14 +99,6 @@ def replay(history: Iterable[tuple[date, int]]) -> Memory | None:
     return memory
 
 
-def sm2_replay(history: Iterable[tuple[date, int]]) -> ItemState | None:
-    """An item's SM-2 state from the same reviews (plain SM-2, no interview date): migrating back."""
-    state = None
-    for day, quality in history:
-        state = sm2_review(state or ItemState(), quality, day)
-    return state
-
-
 def retrievability(memory: Memory | None, day: date) -> float:
     """FSRS's predicted recall of the item on ``day`` (0 for an item never reviewed)."""
     if memory is None:
@@ -130,19 +120,9 @@ def review(state: ItemState | None, memory: Memory | None, quality: int, on: dat
     return after, memory
 
 
-def history_of(rows: Iterable[Mapping]) -> dict[str, list[tuple[date, int]]]:
-    """Each item's scheduled reviews ``(day, quality)``, oldest first, from review rows (oldest first): the
-    rows that moved the schedule (``scheduled``; a chain's whole-item row)."""
-    out: dict[str, list[tuple[date, int]]] = {}
-    for r in rows:
-        if r.get("scheduled") and r.get("step") is None:
-            out.setdefault(r["item"], []).append((date.fromisoformat(r["date"]), r["quality"]))
-    return out
-
-
 def history_of_digest(d) -> dict[str, list[tuple[date, int]]]:
-    """:func:`history_of` from an ``engine.stats.Digest``: the rows that moved the schedule (``interval`` not
-    None) and carry it (``step`` None)."""
+    """Each item's scheduled reviews ``(day, quality)``, oldest first, from an ``engine.stats.Digest``: the rows
+    that moved the schedule (``interval`` not None) and carry it (``step`` None)."""
     out: dict[str, list[tuple[date, int]]] = {}
     for day, item, step, quality, interval in zip(d.date, d.item, d.step, d.quality, d.interval):
         if interval is not None and step is None:

@@ -15,7 +15,7 @@ from engine import session as se
 from engine.schedule import chains, fsrs_bridge, interleave, pace, readiness, stretch
 from engine.sm2 import ItemState, review
 from question_bank import drills, registry
-from tests.reference import answers_of, fewest_same_topic_neighbours, same_topic_neighbours
+from tests.reference import answers_of, fewest_same_topic_neighbours, history_of, same_topic_neighbours, sm2_replay
 
 DAY0 = date(2027, 5, 3)
 CATALOG = [(t.id, t.topic) for t in registry.all_templates()]
@@ -305,7 +305,7 @@ def test_fsrs_replays_history_both_ways_and_schedules_other_due_dates():
     state = None
     for day, q in HISTORY:
         state = review(state or ItemState(), q, day)
-    assert fsrs_bridge.sm2_replay(HISTORY) == state  # migrating back: exactly SM-2's state
+    assert sm2_replay(HISTORY) == state  # migrating back: exactly SM-2's state
     # the same answers, scheduled by each: the due dates differ
     sm2_dues, fsrs_dues, st_, m = [], [], None, None
     for day, q in HISTORY:
@@ -439,5 +439,5 @@ def test_answers_and_fsrs_history_read_from_the_log_digest_as_from_the_rows():
     d = Digest.of_rows(rows)
     assert readiness.answers_of_digest(d) == answers_of(rows)
     assert [a.item for a in answers_of(rows)] == ["a", "a", "b", "c"]
-    assert fsrs_bridge.history_of_digest(d) == fsrs_bridge.history_of(rows) == {
+    assert fsrs_bridge.history_of_digest(d) == history_of(rows) == {
         "a": [(DAY0, 4)], "b": [(DAY0 + timedelta(days=3), 3)]}
