@@ -109,7 +109,8 @@ def due_report(profile: Profile, today: date | None = None, lang: str = "en") ->
     from drill.core.context import AppContext
     from question_bank import registry
 
-    clock = None if today is None else (lambda: datetime.combine(today, day_time(12)).astimezone())
+    asked = today  # the clock's day: ``today`` is rebound to the context's below
+    clock = None if asked is None else (lambda: datetime.combine(asked, day_time(12)).astimezone())
     ctx = AppContext(profile, lang) if clock is None else AppContext(profile, lang, clock=clock)
     today = ctx.today()
     templates = registry.all_templates()
@@ -117,10 +118,16 @@ def due_report(profile: Profile, today: date | None = None, lang: str = "en") ->
     states = profile.states()
     s = sessions.today_session(ctx)
     rules, nxt = settings.learning(profile), s.next_due()
+
+    def due_on(item: str) -> str:
+        due = states[item].due
+        assert due is not None, "a due card's template is scheduled"
+        return due.isoformat()
+
     return {
         "date": today.isoformat(),
         "profile": profile.name,
-        "due": [{"item": c.item, "title": title[c.item], "topic": c.topic, "due": states[c.item].due.isoformat(),
+        "due": [{"item": c.item, "title": title[c.item], "topic": c.topic, "due": due_on(c.item),
                  "overdue_days": c.overdue} for c in s.cards_of("due")],
         "held_back": s.held_back,
         "new_per_day": rules.new_per_day,
@@ -210,12 +217,12 @@ def run_due(args: argparse.Namespace) -> int:
 def run_plan(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
     from drill.core import home_figures, readiness_view, sessions, settings
-    from drill.core.context import AppContext
+    from drill.core.context import AppContext, utc_now
     from drill.core.i18n import t
     from question_bank import registry
 
-    changes = {}
-    today = AppContext(None).today()
+    changes: dict[str, Any] = {}
+    today = utc_now().astimezone().date()  # AppContext.today(), before the profile is open
     for option, key in (("interview", settings.INTERVIEW_KEY), ("new_per_day", "new_per_day"),
                         ("reviews_per_day", settings.REVIEWS_KEY), ("scheduler", settings.SCHEDULER_KEY)):
         text = getattr(args, option)
@@ -252,6 +259,7 @@ def run_plan(args: argparse.Namespace) -> int:
             print("drill: " + e.text(command_lang(args)), file=sys.stderr)
             ready = calibration = None
     plan = f.plan
+    assert plan is not None, "today_figures builds the day's session and its plan"
     warmup = [i for i, _ in session.warmup] if session.interview_day else None
     report = {"date": ctx.today().isoformat(), "profile": profile.name, "new_per_day": rules.new_per_day,
               "reviews_per_day": rules.reviews_per_day, "scheduler": rules.scheduler, "new_today": plan.new_today,
@@ -280,6 +288,7 @@ def run_plan(args: argparse.Namespace) -> int:
                 lines.append(Twin("Warning: ", "注意：").text(lang) + tr("home.pace_warning", limit=PACE_WARNING))
             if plan.behind:
                 most = settings.SETTING_BOUNDS["new_per_day"][1]
+                assert plan.pace is not None, "behind only when there is a pace"
                 lines.append(tr("plan.accept", pace=plan.pace) if plan.pace <= most else
                              tr("plan.accept_over", most=most))
         if warmup is not None:
@@ -499,6 +508,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     lang = command_lang(args)
     if not verdict.graded:
         return _fail(Twin("not recorded: the answer could not be read", "未记录：无法读懂这个答案").text(lang))
+    assert verdict.quality is not None, "a graded answer has its quality"
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
     template, seed = problem.template, problem.seed
     when, today = datetime.now(UTC), date.today()
@@ -513,6 +523,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                           interview=learning(profile).interview, hardware=problem.hardware, model=problem.model,
                           conventions=problem.chosen_conventions)
 
+    stored: Mapping[str, Any]  # the row just stored, or the same step's row found stored before
     profile = _open(args)
     try:
         if not problem.is_chain:
@@ -526,6 +537,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                        f"已记为 {template.id} 的第 {stored['id']} 条复习（评分 {stored['quality']}）；"
                        f"{_next_due(stored, lang)}。").text(lang), file=out)
             return 0
+        assert step is not None, "a chain is checked one --step at a time (drill check)"
         n = len(problem.steps)
         earlier = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware,
                             problem.chosen_conventions, problem.model)

@@ -137,13 +137,18 @@ class MockReportScreen(MockScreen):
     def _keep_unsaved(self) -> None:
         """While part of the mock is not stored, the app knows (it says so on stderr should it close anyway)."""
         if self.saving is not None:
-            self.app.unsaved[self.saving] = self.saving.lost(self.save_error.text(self.lang), self.lang)
+            self.app.unsaved[self.saving] = self.saving.lost(self._why_unsaved(), self.lang)
+
+    def _why_unsaved(self) -> str:
+        """Why part of the mock is not stored: a save is held only with the error that stopped it."""
+        assert self.save_error is not None, "a save is held only with the write that failed"
+        return self.save_error.text(self.lang)
 
     def show_unsaved(self) -> None:
         box = self.query_one("#report-unsaved", Static)
         box.display = self.saving is not None
         if self.saving is not None:
-            box.update(Text(self.saving.progress(self.save_error.text(self.lang), self.lang)))
+            box.update(Text(self.saving.progress(self._why_unsaved(), self.lang)))
 
     def save_again(self) -> bool:
         """Store what is not stored yet; True when the whole mock is saved now."""
@@ -176,13 +181,14 @@ class MockReportScreen(MockScreen):
         if isinstance(self.app.screen, ConfirmEndScreen):  # already asking
             return
         saving = self.saving
+        assert saving is not None, "asked only once save_again() failed"
 
         def answered(yes: bool | None) -> None:
             if yes and self.saving is saving:
                 self.app.unsaved.pop(saving, None)  # the learner chose to lose it: nothing more to say
                 then()
 
-        body = self.saving.progress(self.save_error.text(self.lang), self.lang) + "\n\n" + t("mock.lose", self.lang)
+        body = saving.progress(self._why_unsaved(), self.lang) + "\n\n" + t("mock.lose", self.lang)
         self.app.push_screen(ConfirmEndScreen(body, title=title), answered)
 
     def before_quit(self) -> bool:
@@ -204,6 +210,7 @@ class MockReportScreen(MockScreen):
             head.update(Text(t("mock.no_mocks", lang)))
             notes.update("")
             return
+        assert rec is not None, "a report is made only from its record (on_mount)"
         text = Text(t("mock.report", lang, date=str(rec.get("ts", ""))[:10], seed=rec.get("seed", "")) + "\n",
                     style="bold")
         text.append(t("mock.score", lang, percent=rep.percent) + "  ", style="bold")
@@ -243,7 +250,9 @@ class MockReportScreen(MockScreen):
         notes.update(out)
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.open_solution(int(event.row_key.value))
+        row = event.row_key.value
+        assert row is not None, "each row is added with its index as key"
+        self.open_solution(int(row))
 
     def open_solution(self, index: int) -> None:
         if self.record is None or self.report is None:

@@ -54,7 +54,9 @@ class GoBackScreen(DrillModal[int | None]):
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(int(event.option.id))
+        slot = event.option.id
+        assert slot is not None, "each option is made with its slot's index as id (compose)"
+        self.dismiss(int(slot))
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -157,6 +159,18 @@ class MockRunScreen(MockScreen):
         yield Static(id="mock-reading")
         yield Footer()
 
+    @property
+    def active_run(self) -> MockRun:
+        """The run, begun on mount: before any key, answer or tick reaches the screen."""
+        assert self.run is not None, "begun on mount"
+        return self.run
+
+    @property
+    def active_save(self) -> glue.MockSave:
+        """The finished mock's save, built by :meth:`_save` before the report or a quit reads it."""
+        assert self.saving is not None, "built by _save() first"
+        return self.saving
+
     def on_mount(self) -> None:
         if self.plan is None:  # opened by name: a default 30-minute mock
             settings = glue.make_settings(new_seed=self.ctx.new_seed)
@@ -186,7 +200,7 @@ class MockRunScreen(MockScreen):
         return self._box  # kept: its text is still needed while the screen is being removed
 
     def show_slot(self, keep_text: bool = False) -> None:
-        run, lang = self.run, self.lang
+        run, lang = self.active_run, self.lang
         slot = run.slot
         problem = self.problems[slot.question]
         answers = {s.step: s.typed for s in run.slots if s.question == slot.question and s.status == ANSWERED}
@@ -210,7 +224,7 @@ class MockRunScreen(MockScreen):
         self.show_clock()
 
     def show_status(self) -> None:
-        run, lang = self.run, self.lang
+        run, lang = self.active_run, self.lang
         c = run.counts()
         text = Text(t("mock.counts", lang, answered=c[ANSWERED], skipped=c[SKIPPED], flagged=c["flagged"],
                        total=len(run.slots)))
@@ -219,7 +233,7 @@ class MockRunScreen(MockScreen):
         self.query_one("#mock-status", Static).update(text)
 
     def show_clock(self) -> None:
-        run, lang, now = self.run, self.lang, self.now()
+        run, lang, now = self.active_run, self.lang, self.now()
         slot = run.slot
         pos = t("mock.position", lang, n=slot.question + 1, total=run.total_questions)
         if slot.steps > 1:
@@ -242,7 +256,7 @@ class MockRunScreen(MockScreen):
         if not box.value.strip():
             out.update(Text(t("mock.keys", lang)))
             return
-        ok, message = reading(box.value, self.run.slot.expected, lang)
+        ok, message = reading(box.value, self.active_run.slot.expected, lang)
         out.set_class(not ok, "-unreadable")
         out.update(Text(t("mock.understood" if ok else "mock.cannot_read", lang,
                            **({"what": message} if ok else {"why": message}))))
@@ -277,7 +291,7 @@ class MockRunScreen(MockScreen):
         self._after_action()
 
     def _after_action(self) -> None:
-        if self.run.finished:
+        if self.active_run.finished:
             self.end_mock()
         else:
             self.show_slot()
@@ -346,7 +360,7 @@ class MockRunScreen(MockScreen):
 
     def _submits(self, draft: str) -> bool:
         """Would ending now submit ``draft``: readable, and not the answer already given."""
-        slot, text = self.run.slot, draft.strip()
+        slot, text = self.active_run.slot, draft.strip()
         return (bool(text) and not (slot.status == ANSWERED and text == slot.typed)
                 and unreadable_reason(text, slot.expected) is None)
 
@@ -355,10 +369,10 @@ class MockRunScreen(MockScreen):
         (unreadable text stays unanswered)."""
         now = self.now()
         if self._submits(draft):
-            self.run.answer(draft, now)
-            self.run.finish(now)  # answer() may have moved on to another question
+            self.active_run.answer(draft, now)
+            self.active_run.finish(now)  # answer() may have moved on to another question
         else:
-            self.run.finish(now, draft=draft)
+            self.active_run.finish(now, draft=draft)
 
     def end_mock(self) -> None:
         """Save the finished mock (record + review rows) and show the report.
@@ -369,7 +383,7 @@ class MockRunScreen(MockScreen):
         """
         if self._ending:
             return
-        if not any(s.expected.answer_kind.slow and s.status == ANSWERED for s in self.run.slots):
+        if not any(s.expected.answer_kind.slow and s.status == ANSWERED for s in self.active_run.slots):
             self._save()  # numbers and choices grade in microseconds
             self.app.call_later(self._after_save)
             return
@@ -390,7 +404,7 @@ class MockRunScreen(MockScreen):
         self._ending = True
         ctx = self.ctx
         if self.saving is None:
-            self.saving = glue.MockSave(ctx.profile, self.run)
+            self.saving = glue.MockSave(ctx.profile, self.active_run)
         try:
             self.saving.write(ctx.profile, ctx.local_date)
         except SaveFailed as e:
@@ -400,12 +414,12 @@ class MockRunScreen(MockScreen):
         return True
 
     def _report_kwargs(self) -> dict:
-        unsaved = not self.saving.done
-        return {"record": self.saving.shown, "saving": self.saving if unsaved else None,
+        unsaved = not self.active_save.done
+        return {"record": self.active_save.shown, "saving": self.saving if unsaved else None,
                 "error": self.save_error if unsaved else None}
 
     async def _after_save(self) -> None:
-        if self._quit_after and self.saving.done:
+        if self._quit_after and self.active_save.done:
             self.app.exit()
             return
         if self not in self.app.screen_stack:  # left meanwhile (the palette): the report opens on top
@@ -438,7 +452,8 @@ class MockRunScreen(MockScreen):
             if not self.run.finished:
                 self._finish_by_hand(self.answer_box.value)
             if not self._save():
-                self.app.unsaved[self.saving] = self.saving.lost(self.save_error.text(self.lang), self.lang)
+                assert self.save_error is not None, "_save() keeps why it failed"
+                self.app.unsaved[self.active_save] = self.active_save.lost(self.save_error.text(self.lang), self.lang)
                 self.app.call_later(self.app.open_screen, "mock_report", **self._report_kwargs())
 
     async def _show_report(self) -> None:

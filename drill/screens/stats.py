@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 from functools import partial
+from typing import cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -165,7 +166,7 @@ class StatsScreen(DrillScreen):
     def _start_readiness(self) -> None:
         """Fit the readiness and its calibration on the figures' digest, off the UI thread (seconds on a long
         history).  Leaving the screen cancels the worker, and the fit stops at its next step."""
-        ctx, s = self.app.ctx, self.stats
+        ctx, s = self.app.ctx, self.shown_stats
         self.readiness_error = None
 
         def fit():
@@ -194,7 +195,9 @@ class StatsScreen(DrillScreen):
         if event.worker.group != "stats":
             return
         if event.state == WorkerState.SUCCESS:
-            self.stats = s = event.worker.result
+            s = event.worker.result
+            assert s is not None, "figures() returns its Stats"
+            self.stats = s
             kept = self._fitted
             if kept is not None and kept[:2] == (len(s.digest), s.today):  # the same history (a language switch)
                 self.stats = replace(s, readiness=kept[2])
@@ -271,6 +274,12 @@ class StatsScreen(DrillScreen):
         await super().recompose()
         self._fill()
 
+    @property
+    def shown_stats(self) -> Stats:
+        """The figures on show: the tabs, tables and plots that read them are laid out only once they are in."""
+        assert self.stats is not None, "laid out only once the figures are computed"
+        return self.stats
+
     def _fill(self) -> None:
         s = self.stats
         if s is None or s.empty:
@@ -305,10 +314,10 @@ class StatsScreen(DrillScreen):
     # -- overview ------------------------------------------------------------ #
 
     def _draw_forecast(self) -> None:
-        s, lang = self.stats, self.lang
+        s, lang = self.shown_stats, self.lang
         plt = self.query_one("#forecast", PlotextPlot).plt
         plt.clear_figure()
-        days = list(range(len(s.forecast)))
+        days: list[float] = list(range(len(s.forecast)))
         plt.bar(days, list(s.forecast), marker="sd", width=0.6)
         ticks = days[::7]
         plt.xticks(ticks, [(s.today + timedelta(days=d)).strftime("%m-%d") for d in ticks])
@@ -320,7 +329,7 @@ class StatsScreen(DrillScreen):
     # -- topics -------------------------------------------------------------- #
 
     def _fill_topics(self) -> None:
-        s, lang = self.stats, self.lang
+        s, lang = self.shown_stats, self.lang
         table = self.query_one("#topics", DataTable)
         keep = self._topic
         table.clear(columns=True)
@@ -334,7 +343,7 @@ class StatsScreen(DrillScreen):
         self.query_one("#sort-note", Static).update(
             Text(tr("sorted_by", lang, col=label, dir=tr("descending", lang) if self.reverse else "")))
         topics = [t.topic for t in s.topics]
-        if keep in topics:
+        if keep is not None and keep in topics:
             table.move_cursor(row=table.get_row_index(keep))
         self._show_topic(keep if keep in topics else (s.topics[0].topic if s.topics else None))
 
@@ -342,6 +351,7 @@ class StatsScreen(DrillScreen):
         s, lang = self.stats, self.lang
         if topic is None:
             return
+        assert s is not None, "a topic or template is picked only in tables laid out from the figures"
         self._topic = topic
         self.query_one("#templates-title", Static).update(Text(tr("templates_of", lang, topic=topic_name(topic, lang))))
         table = self.query_one("#templates", DataTable)
@@ -378,6 +388,7 @@ class StatsScreen(DrillScreen):
             title.update(Text(tr("pick_template", lang)))
             plot.display = False
             return
+        assert s is not None, "a topic or template is picked only in tables laid out from the figures"
         info = s.items[item]
         title.update(Text(tr("history_of", lang, title=f"{info.title} ({info.id})")))
         history = s.history(item)
@@ -404,9 +415,10 @@ class StatsScreen(DrillScreen):
         plt.scatter(xs, [100 * v for v in trend], marker="dot")
         plt.ylim(0, 105)
         plt.yticks([0, 25, 50, 75, 100])
-        step = max(1, len(xs) // 6)
-        ticks = xs[::step]
-        plt.xticks(ticks, [str(history[x - 1]["date"])[5:] for x in ticks])
+        stride = max(1, len(xs) // 6)
+        ticks = xs[::stride]
+        # whole review numbers, which also index the history: plotext's stub asks list[float], ints plot the same
+        plt.xticks(cast("list[float]", ticks), [str(history[x - 1]["date"])[5:] for x in ticks])
         plt.title(tr("trend", lang, n=TREND_WINDOW))
         plot.refresh()
 
@@ -463,12 +475,12 @@ class StatsScreen(DrillScreen):
     # -- mocks --------------------------------------------------------------- #
 
     def _fill_mocks(self) -> None:
-        s, lang = self.stats, self.lang
+        s, lang = self.shown_stats, self.lang
         plt = self.query_one("#mock-plot", PlotextPlot).plt
         plt.clear_figure()
         scored = [(i + 1, m) for i, m in enumerate(s.mocks) if m.percent is not None]
         if scored:
-            xs = [i for i, _ in scored]
+            xs: list[float] = [i for i, _ in scored]
             ys = [m.percent for _, m in scored]
             plt.plot(xs, ys, marker="braille")
             plt.scatter(xs, ys, marker="dot")
@@ -500,7 +512,7 @@ class StatsScreen(DrillScreen):
             self.app.open_screen("mock_report", record=record)
 
 
-def _int_ticks(top: int) -> list[int]:
+def _int_ticks(top: int) -> list[float]:
     """A few whole-number ticks from 0 to ``top``."""
     if top <= 0:
         return [0, 1]
