@@ -15,6 +15,7 @@ import math
 import re
 import unicodedata
 
+from engine.langs import EN
 from engine.records import NamedTuple, frozen
 
 from . import expr as ex
@@ -54,17 +55,17 @@ class Parsed:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        return self.notes_in("en")
+        return self.notes_in(EN)
 
-    def notes_in(self, lang: str = "en") -> tuple[str, ...]:
+    def notes_in(self, lang: str = EN) -> tuple[str, ...]:
         return tuple(n.text(lang) for n in self.said)
 
     @property
     def understood(self) -> str:
         """``= 1.12 × 10¹² B`` plus notes such as ``(b read as bits)``."""
-        return self.understood_in("en")
+        return self.understood_in(EN)
 
-    def understood_in(self, lang: str = "en", shown: str = "") -> str:
+    def understood_in(self, lang: str = EN, shown: str = "") -> str:
         """:attr:`understood` in ``lang``; ``shown`` is the value as the question writes it, in the unit it
         asks for (``1357 TFLOPS``): shown instead of the unit the engine would pick (``1.357 PFLOP/s``)."""
         quantity = shown or fmt_quantity(self.value, self.kind)
@@ -97,12 +98,12 @@ class Unreadable:
 
     @property
     def message(self) -> str:
-        return self.message_in("en")
+        return self.message_in(EN)
 
-    def reason_in(self, lang: str = "en") -> str:
+    def reason_in(self, lang: str = EN) -> str:
         return self.why.text(lang)
 
-    def message_in(self, lang: str = "en") -> str:
+    def message_in(self, lang: str = EN) -> str:
         """The reason and, when something was read before it, what that was."""
         return self.said.text(lang)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.langs import EN, ZH
 from engine.records import NamedTuple
 
 from . import expr as ex
@@ -25,7 +26,7 @@ class Choice(NamedTuple):  # immutable; cheaper to define at import than a froze
     aliases: tuple[str, ...] = ()
     label_zh: str = ""
 
-    def shown(self, lang: str = "en") -> str:
+    def shown(self, lang: str = EN) -> str:
         """How the choice is written to people: the key, or its Chinese label in Chinese."""
         return Twin(self.key, self.label_zh).text(lang)
 
@@ -44,7 +45,7 @@ def parse_choice(text: str, choices: tuple[Choice, ...]) -> Choice | Unreadable:
             return c
     if text.strip().isdecimal() and 1 <= int(text.strip()) <= len(choices):  # "¹" is a digit, not a number
         return choices[int(text.strip()) - 1]  # numbered options
-    names = Twin(", ".join(c.shown("en") for c in choices), "、".join(c.shown("zh") for c in choices))
+    names = Twin(", ".join(c.shown(EN) for c in choices), "、".join(c.shown(ZH) for c in choices))
     return Unreadable(text, say("choice_expected", choices=names))
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.langs import EN
 from engine.records import NamedTuple
 
 from .messages import pick
@@ -53,13 +54,13 @@ class Choosable(NamedTuple):
     def default(self) -> str:
         return self.values[0]
 
-    def label_in(self, lang: str = "en") -> str:
+    def label_in(self, lang: str = EN) -> str:
         return pick(lang, self.label, self.label_zh)
 
-    def statement(self, value: str, lang: str = "en") -> str:
+    def statement(self, value: str, lang: str = EN) -> str:
         return pick(lang, *self.statements[value])
 
-    def choices_text(self, lang: str = "en") -> str:
+    def choices_text(self, lang: str = EN) -> str:
         """``16 the ZeRO paper · 18 ML Engineering (Bekman) and Megatron-LM · ...``: each value and who uses it (from
         the conventions table: its "who", else what it counts)."""
         return " · ".join(f"{r.key} {r.who_in(lang) or r.counts_in(lang)}" for r in self.rows)
@@ -121,11 +122,11 @@ class ConventionError(ValueError):
         super().__init__(en)
         self.en, self.zh = en, zh
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         return pick(lang, self.en, self.zh)
 
 
-def valid_text(lang: str = "en") -> str:
+def valid_text(lang: str = EN) -> str:
     """``bytes_per_param=16|18|20, flops_per_param_token=6|8, ...``: what may be chosen."""
     return ", ".join(f"{c.key}={'|'.join(c.values)}" for c in CHOOSABLE)
 
@@ -179,7 +180,7 @@ def problem(value: Any) -> str | None:
     return None
 
 
-def described(conventions: Mapping[str, str], lang: str = "en") -> str:
+def described(conventions: Mapping[str, str], lang: str = EN) -> str:
     """``bytes per parameter 18, ring factor approx`` (``;`` between them in Chinese)."""
     sep = pick(lang, ", ", "；")
     return sep.join(f"{BY_KEY[k].label_in(lang)} {v}" for k, v in canonical(conventions).items())

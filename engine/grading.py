@@ -19,6 +19,8 @@ and the parts they are made of (:mod:`engine.verdicts`) are re-exported here.
 
 from __future__ import annotations
 
+from engine.langs import EN
+
 from . import kinds as _kinds  # noqa: F401 (registers the answer kinds in ANSWER_KINDS)
 from .status import CLOSE, CONVENTION, CORRECT, INVALID, PASSED, WRONG, Status
 from .verdicts import (
@@ -57,7 +59,7 @@ def grade(text: str, exp: Expected, *, seconds: float | None = None,
     return exp.answer_kind.grade(text, exp, seconds, target_seconds)
 
 
-def understood(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+def understood(text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
     """What the engine reads in ``text`` as an answer to ``exp``, without grading.
 
     ``(True, "= 140 GB")`` or ``(False, reason)``, in ``lang``: the live line

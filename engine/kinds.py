@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from typing import Any, ClassVar
 
+from engine.langs import EN, ZH
+
 from . import expr as ex
 from .answers import Parsed, Unreadable, parse_quantity
 from .choices import Choice, parse_choice
@@ -77,7 +79,7 @@ class AnswerKind:
         """The verdict on ``text`` (see :func:`engine.grading.grade`)."""
         raise NotImplementedError
 
-    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
         """What ``text`` reads as, without grading (see :func:`engine.grading.understood`)."""
         raise NotImplementedError
 
@@ -85,7 +87,7 @@ class AnswerKind:
         """How a person would write the right answer (parseable back)."""
         return str(exp.value)
 
-    def display_in(self, exp: Expected, lang: str = "en") -> str:
+    def display_in(self, exp: Expected, lang: str = EN) -> str:
         """:meth:`display` in ``lang``."""
         return exp.display
 
@@ -181,7 +183,7 @@ class NumberKind(AnswerKind):
         return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx,
                        convention=conv, convention_said=conv_said)
 
-    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
         p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
         if isinstance(p, Unreadable):
             return False, p.message_in(lang)
@@ -426,27 +428,27 @@ class ChoiceKind(AnswerKind):
         status = CORRECT if ok else WRONG
         q = quality_for(status, seconds=seconds, target_seconds=target)
         right = next((x for x in exp.choices if x.key == exp.value), Choice(str(exp.value)))
-        msg = say("verdict.correct") if ok else say("verdict.wrong", given=Twin(c.key, c.shown("zh")),
-                                                      expected=Twin(right.key, right.shown("zh")))
+        msg = say("verdict.correct") if ok else say("verdict.wrong", given=Twin(c.key, c.shown(ZH)),
+                                                      expected=Twin(right.key, right.shown(ZH)))
         return Verdict(status, q, msg, str(exp.value), c.key, band_said=say("band.choice"), choices=exp.choices)
 
-    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
         c = parse_choice(text, exp.choices)
         return (False, c.message_in(lang)) if isinstance(c, Unreadable) else (True, f"= {c.shown(lang)}")
 
-    def display_in(self, exp: Expected, lang: str = "en") -> str:
+    def display_in(self, exp: Expected, lang: str = EN) -> str:
         """The choice as :meth:`Choice.shown` writes it in ``lang``."""
         return choice_shown(exp.choices, str(exp.value), lang)
 
     def hint(self, exp: Expected) -> Said:
         """The choices as :meth:`Choice.shown` writes them: the keys in English, the Chinese labels in Chinese
         (both are accepted answers)."""
-        return say("hint.choice", keys=Twin(" / ".join(c.shown("en") for c in exp.choices),
-                                            " / ".join(c.shown("zh") for c in exp.choices)))
+        return say("hint.choice", keys=Twin(" / ".join(c.shown(EN) for c in exp.choices),
+                                            " / ".join(c.shown(ZH) for c in exp.choices)))
 
     def placeholder(self, exp: Expected) -> Said:
-        return say("placeholder.choice", choices=Twin(" / ".join(c.shown("en") for c in exp.choices),
-                                                       " / ".join(c.shown("zh") for c in exp.choices)))
+        return say("placeholder.choice", choices=Twin(" / ".join(c.shown(EN) for c in exp.choices),
+                                                       " / ".join(c.shown(ZH) for c in exp.choices)))
 
 
 # --------------------------------------------------------------------------- #
@@ -488,7 +490,7 @@ class ExpressionKind(AnswerKind):
         msg = say("verdict.correct") if status == CORRECT else say("verdict.wrong", given=shown, expected=shown_exp)
         return Verdict(status, q, msg, shown_exp, shown, band_said=say("band.expression"))
 
-    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
         node = parse_expression(text, dict(exp.aliases))
         if isinstance(node, Unreadable):
             return False, node.message_in(lang)
@@ -535,7 +537,7 @@ class LayoutKind(AnswerKind):
         return Verdict(status, q, verdict_words(got, broken, str(exp.value)), str(exp.value), got.text, miss=miss,
                        band_said=BAND)
 
-    def understood(self, text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
         from .layout import understood_layout
 
         return understood_layout(text, lang)

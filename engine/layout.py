@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from engine.langs import EN
 from engine.records import NamedTuple, frozen
 
 from .messages import Twin
@@ -217,7 +218,7 @@ class LayoutRules:
             f"任一满足以下条件的布局：TP × PP × DP = {self.n_gpus}，TP ≤ {self.gpus_per_node}（单节点内）且整除 "
             f"{self.gpus_per_node}，PP 整除 {self.layers} 层，每卡静态显存（{self.zero_name}）≤ {budget}")
 
-    def solution(self, example: Layout, lang: str = "en") -> tuple[str, ...]:
+    def solution(self, example: Layout, lang: str = EN) -> tuple[str, ...]:
         """The worked check of ``example`` and the list of every valid layout."""
         from .formulas import get
 
@@ -245,7 +246,7 @@ def _divisors(n: int) -> list[int]:
     return [d for d in range(1, n + 1) if n % d == 0]
 
 
-def understood_layout(text: str, lang: str = "en") -> tuple[bool, str]:
+def understood_layout(text: str, lang: str = EN) -> tuple[bool, str]:
     """The live reading of a typed layout: ``(True, "= tp=8 pp=2 dp=4")`` or ``(False, reason)``."""
     got = parse_layout(text)
     if isinstance(got, LayoutUnreadable):

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from engine.records import frozen
 
-from .langs import LANGS, ZH, other_lang, pick  # noqa: F401 (re-exported: the text table's door)
+from .langs import EN, LANGS, ZH, other_lang, pick  # noqa: F401 (re-exported: the text table's door)
 from .units import KIND_NAMES
 
 # code -> (English, Chinese); str.format templates with the same fields.
@@ -390,7 +390,7 @@ class Twin:
     en: str
     zh: str = ""
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         return pick(lang, self.en, self.zh or None)
 
     def __str__(self) -> str:
@@ -404,7 +404,7 @@ class Msg:
     code: str
     params: tuple[tuple[str, object], ...] = ()
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         en, zh = MESSAGES[self.code]
         if lang != ZH:  # the English quotes typed text with !r, which escapes control characters
             return en.format(**{k: in_lang(v, lang) for k, v in self.params})
@@ -412,7 +412,7 @@ class Msg:
         return zh.format(**{k: _visible(in_lang(v, lang)) for k, v in self.params})
 
     def __str__(self) -> str:
-        return self.text("en")
+        return self.text(EN)
 
 
 Said = Msg | Twin
@@ -432,7 +432,7 @@ def _visible(value: object) -> object:
     return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in value)
 
 
-def in_lang(value: object, lang: str = "en") -> object:
+def in_lang(value: object, lang: str = EN) -> object:
     """A Msg or Twin rendered in ``lang``; anything else as it is."""
     return value.text(lang) if isinstance(value, (Msg, Twin)) else value
 
@@ -440,7 +440,7 @@ def in_lang(value: object, lang: str = "en") -> object:
 def join(items: Iterable[object], en: str = "; ", zh: str = "；") -> Twin:
     """Several texts joined with each language's separator."""
     items = tuple(items)
-    return Twin(en.join(str(in_lang(i, "en")) for i in items), zh.join(str(in_lang(i, "zh")) for i in items))
+    return Twin(en.join(str(in_lang(i, EN)) for i in items), zh.join(str(in_lang(i, ZH)) for i in items))
 
 
 def kind_name(kind: str) -> Twin:

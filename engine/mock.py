@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.langs import EN
 from engine.records import frozen, mutable
 
 from .grading import Expected, understood
@@ -282,7 +283,7 @@ def _minutes(seconds: float) -> str:
 # The running mock
 
 
-def reading(text: str, exp: Expected, lang: str = "en") -> tuple[bool, str]:
+def reading(text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
     """How ``text`` reads as an answer to ``exp``, with no verdict: ``(True, "= 1.4 × 10¹¹ B")`` or
     ``(False, reason)``, in ``lang`` (:func:`engine.grading.understood`)."""
     return understood(text, exp, lang)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from engine.langs import EN
 from engine.records import NamedTuple
 
 from .messages import Twin, pick
@@ -30,10 +31,10 @@ class Source(NamedTuple):
     about_zh: str
     where: str = ""  # how to find it (title, URL), the same in both languages
 
-    def name(self, lang: str = "en") -> str:
+    def name(self, lang: str = EN) -> str:
         return pick(lang, self.en, self.zh)
 
-    def about(self, lang: str = "en") -> str:
+    def about(self, lang: str = EN) -> str:
         return pick(lang, self.about_en, self.about_zh)
 
 
@@ -407,7 +408,7 @@ _KEYLIKE = re.compile(r"[a-z]+\d{4}|[a-z]+(?:_[a-z0-9]+)+")  # williams2009, gpu
 _NOT_A_SOURCE = ("beyond the seeds", "added by")
 
 
-def section(code: str, lang: str = "en") -> str:
+def section(code: str, lang: str = EN) -> str:
     """``R§5.4`` -> ``roofline article, §5.4 capacity planning`` (``C§1.2``: module 1.2 of the cheat-sheet)."""
     m = _CODE.fullmatch(code.strip())
     if not m:
@@ -445,7 +446,7 @@ def keys(citation: str) -> list[str]:
     return out
 
 
-def name(key: str, lang: str = "en") -> str:
+def name(key: str, lang: str = EN) -> str:
     """One code or key, readable; free text as it is, any seed code in it spelled out."""
     if _CODE.fullmatch(key):
         return section(key, lang)
@@ -454,7 +455,7 @@ def name(key: str, lang: str = "en") -> str:
     return _CODE.sub(lambda m: section(m.group(0), lang), key)
 
 
-def cite(*citations: str, lang: str = "en") -> str:
+def cite(*citations: str, lang: str = EN) -> str:
     """Readable sources of one or more citation texts: ``roofline article, §3.2 the ridge point; ...``."""
     seen: list[str] = []
     for c in citations:
@@ -467,6 +468,6 @@ def cite(*citations: str, lang: str = "en") -> str:
     return Twin("; ", "；").text(lang).join(name(k, lang) for k in seen)
 
 
-def listing(lang: str = "en") -> list[tuple[str, str, str]]:
+def listing(lang: str = EN) -> list[tuple[str, str, str]]:
     """Every source once: (readable name, what it is, where to find it)."""
     return [(s.name(lang), s.about(lang), s.where) for s in SOURCES.values()]

@@ -14,6 +14,7 @@ from dataclasses import field
 from enum import StrEnum
 from typing import Any
 
+from engine.langs import EN, ZH
 from engine.records import NamedTuple, frozen
 
 from . import expr as ex
@@ -50,7 +51,7 @@ class Miss(NamedTuple):  # immutable; cheaper to define at import than a frozen 
     value: float
     label_zh: str = ""
 
-    def label_in(self, lang: str = "en") -> str:
+    def label_in(self, lang: str = EN) -> str:
         return Twin(self.label, self.label_zh).text(lang)
 
 
@@ -131,7 +132,7 @@ class Expected:
         """How a person would write the right answer (parseable back)."""
         return self.answer_kind.display(self)
 
-    def display_in(self, lang: str = "en") -> str:
+    def display_in(self, lang: str = EN) -> str:
         """:attr:`display` in ``lang`` (a choice is written as :meth:`Choice.shown` there)."""
         return self.answer_kind.display_in(self, lang)
 
@@ -209,33 +210,33 @@ class Verdict:
 
     @property
     def notes(self) -> tuple[str, ...]:
-        return self.notes_in("en")
+        return self.notes_in(EN)
 
-    def message_in(self, lang: str = "en") -> str:
+    def message_in(self, lang: str = EN) -> str:
         return self.said.text(lang)
 
-    def reason_in(self, lang: str = "en") -> str:
+    def reason_in(self, lang: str = EN) -> str:
         """Why an unreadable answer can't be read (``""`` when it was graded)."""
         return self.why.text(lang) if self.why else ""
 
-    def diagnosis_in(self, lang: str = "en") -> str:
+    def diagnosis_in(self, lang: str = EN) -> str:
         return self.miss.label_in(lang) if self.miss else ""
 
-    def band_in(self, lang: str = "en") -> str:
+    def band_in(self, lang: str = EN) -> str:
         return self.band_said.text(lang) if self.band_said else ""
 
-    def notes_in(self, lang: str = "en") -> tuple[str, ...]:
+    def notes_in(self, lang: str = EN) -> tuple[str, ...]:
         """How the answer was read, then (for a correct approximation) the exact formula and value, then (for an
         answer by another published convention) the convention and what the problem's own gives."""
         notes = self.parsed.notes_in(lang) if self.parsed is not None else ()
         notes += (self.approximation_in(lang),) if self.approximation is not None else ()
         return notes + ((self.convention_in(lang),) if self.convention_said is not None else ())
 
-    def convention_in(self, lang: str = "en") -> str:
+    def convention_in(self, lang: str = EN) -> str:
         """``That is 18 B per parameter: fp32 gradients, as in …; this problem counts 16 …: 320 GB.``, else ``""``."""
         return self.convention_said.text(lang).strip() if self.convention_said is not None else ""
 
-    def convention_dict(self, lang: str = "en") -> dict[str, str] | None:
+    def convention_dict(self, lang: str = EN) -> dict[str, str] | None:
         """``{key, source, own_value, label}`` of the convention(s) the answer follows (``drill check --json``)."""
         if not self.convention:
             return None
@@ -249,14 +250,14 @@ class Verdict:
                 "own_value": self.expected,
                 "label": sep.join(c.row.named().text(lang) for c in self.convention)}
 
-    def approximation_in(self, lang: str = "en") -> str:
+    def approximation_in(self, lang: str = EN) -> str:
         """``Exact is … = 3.875 GB; 4 GB is 2 × M, …`` for a correct answer given by an approximation, else ``""``."""
         return self.approximation.text(lang).strip() if self.approximation is not None else ""
 
-    def given_in(self, lang: str = "en") -> str:
+    def given_in(self, lang: str = EN) -> str:
         return choice_shown(self.choices, self.given, lang) if self.choices else self.given
 
-    def expected_in(self, lang: str = "en") -> str:
+    def expected_in(self, lang: str = EN) -> str:
         return choice_shown(self.choices, self.expected, lang) if self.choices else self.expected
 
 
@@ -313,13 +314,13 @@ def bytes_misses(value: float, unit: str = "GB") -> tuple[Miss, ...]:
 
 def named_miss(key: str, value: float, **params: object) -> Miss:
     label = say("miss." + key, **params)
-    return Miss(key, label.text("en"), value, label.text("zh"))
+    return Miss(key, label.text(EN), value, label.text(ZH))
 
 
 LOWERCASE_B = named_miss("lowercase_b", 0.0)
 
 
-def misconception_label(label: str, lang: str = "en") -> str:
+def misconception_label(label: str, lang: str = EN) -> str:
     """A misconception label kept in English (a saved mock's ``misconception``) in ``lang``.
 
     Labels of the formula catalogue and of the unit slips have a Chinese twin;
@@ -366,7 +367,7 @@ def merged(found: list[Miss]) -> Miss | None:
     if len(unique) <= 1:
         return unique[0] if unique else None
     return Miss("+".join(m.key for m in unique), MERGED_EN.join(m.label for m in unique), unique[0].value,
-                MERGED_ZH.join(m.label_in("zh") for m in unique))
+                MERGED_ZH.join(m.label_in(ZH) for m in unique))
 
 
 _SPOT_POINTS = 5

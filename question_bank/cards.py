@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import formulas, sources
-from engine.langs import ZH
+from engine.langs import EN, ZH
 from engine.messages import Twin, pick
 from engine.units import KINDS
 
@@ -59,7 +59,7 @@ def _unit(kind: str) -> str:
     return KINDS[base]
 
 
-def formula_section(f: formulas.Formula, lang: str = "en") -> dict[str, Any]:
+def formula_section(f: formulas.Formula, lang: str = EN) -> dict[str, Any]:
     """One formula of a card."""
     example = dict(f.example or {})
     # the example without the decomposition and takeaway: the card shows those in their own sections
@@ -82,7 +82,7 @@ def formula_section(f: formulas.Formula, lang: str = "en") -> dict[str, Any]:
     }
 
 
-def convention_rows(names: list[str], lang: str = "en") -> list[dict[str, Any]]:
+def convention_rows(names: list[str], lang: str = EN) -> list[dict[str, Any]]:
     """The conventions table of a card whose formulas are ``names``: one row per value of each group they use."""
     from engine.formulas import conventions
 
@@ -103,7 +103,7 @@ def convention_rows(names: list[str], lang: str = "en") -> list[dict[str, Any]]:
     return out
 
 
-def convention_table(rows: list[dict[str, Any]], lang: str = "en", cells: int = TABLE_WIDTH) -> list[str]:
+def convention_table(rows: list[dict[str, Any]], lang: str = EN, cells: int = TABLE_WIDTH) -> list[str]:
     """The rows as text lines of at most ``cells`` display cells: the value (the default marked), then what it
     counts and who uses it, wrapped under itself."""
     from engine import wrap
@@ -128,7 +128,7 @@ def convention_table(rows: list[dict[str, Any]], lang: str = "en", cells: int = 
     return lines
 
 
-def card(t: Template, lang: str = "en") -> dict[str, Any]:
+def card(t: Template, lang: str = EN) -> dict[str, Any]:
     """The card of template ``t`` as data."""
     sample = t.generate(0)
     names: list[str] = []
@@ -163,7 +163,7 @@ def card(t: Template, lang: str = "en") -> dict[str, Any]:
     }
 
 
-def card_lines(t: Template, lang: str = "en") -> list[str]:
+def card_lines(t: Template, lang: str = EN) -> list[str]:
     """The card as text: ``# heading`` lines, then indented content."""
     c = card(t, lang)
     out = [c["title"], ""]

@@ -33,6 +33,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from engine.langs import EN
 from engine.messages import Twin
 
 from .data import BUILTIN_FILES, GROUPS
@@ -65,9 +66,9 @@ class CatalogueError(ValueError):
                  entry_id: str = "", field: str = "") -> None:
         self.path, self.section, self.index, self.entry_id, self.field = str(path), section, index, entry_id, field
         self.reason_en, self.reason_zh = reason_en, reason_zh
-        super().__init__(self.text("en"))
+        super().__init__(self.text(EN))
 
-    def where(self, lang: str = "en") -> str:
+    def where(self, lang: str = EN) -> str:
         """``file: accelerators[3] (my_gpu): field bf16_tflops`` (Chinese: ``accelerators 第 3 项``)."""
         parts = [self.path]
         if self.section:
@@ -81,12 +82,12 @@ class CatalogueError(ValueError):
             parts.append(Twin(f"field {self.field}", f"字段 {self.field}").text(lang))
         return _COLON.text(lang).join(parts)
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         reason = Twin(self.reason_en, self.reason_zh).text(lang)
         return f"{self.where(lang)}{_COLON.text(lang)}{reason}"
 
     def __str__(self) -> str:
-        return self.text("en")
+        return self.text(EN)
 
 
 # --------------------------------------------------------------------------- #

@@ -35,6 +35,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 
 from engine import convention_set, formulas
+from engine.langs import EN
 
 from . import hardware, models
 from .hardware import DTYPE_BYTES
@@ -80,7 +81,7 @@ _GPU_NAMES = _names_pattern(g.name for g in hardware.ALL)
 
 
 def _text(p: Problem) -> str:
-    parts = [p.scenario("en"), p.conventions("en")] + [s.prompt("en") for s in p.steps]
+    parts = [p.scenario(EN), p.conventions(EN)] + [s.prompt(EN) for s in p.steps]
     parts += [g.display for g in p.givens if isinstance(g.value, str)]
     return "\n".join(parts)
 

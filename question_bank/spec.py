@@ -92,6 +92,7 @@ from engine import expr as ex
 from engine import formulas
 from engine.choices import Choice
 from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, KindName
+from engine.langs import EN
 from engine.messages import Twin, pick
 from engine.records import NamedTuple, frozen
 from engine.units import UNIT_KINDS, fmt_quantity, round_sig
@@ -146,14 +147,14 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
             return f"{int(v):,}" if v == int(v) and v < 1e15 else _exact(v, "count", None)
         return _exact(float(self.value), self.kind, self.unit)
 
-    def display_in(self, lang: str = "en") -> str:
+    def display_in(self, lang: str = EN) -> str:
         """:attr:`display` in ``lang``: a text value in Chinese when it has a Chinese twin.  Chinese has no
         "params" unit: ``69B params`` is shown as ``69B`` (the label already says 参数量)."""
         shown = self.display
         return Twin(shown, self.value_zh or (shown.removesuffix(" params") if self.unit == "params" else shown)
                     ).text(lang)
 
-    def label(self, lang: str = "en") -> str:
+    def label(self, lang: str = EN) -> str:
         return pick(lang, self.label_en, self.label_zh)
 
 

@@ -49,7 +49,7 @@ class Step:
     derivation: int = 0  # lines saying where the factors come from or giving intermediate values
     card_formulas: tuple[str, ...] = ()  # catalogue formulas the template's card shows for this step
 
-    def prompt(self, lang: str = "en") -> str:
+    def prompt(self, lang: str = EN) -> str:
         return pick(lang, self.prompt_en, self.prompt_zh)
 
     @cached_property
@@ -62,18 +62,18 @@ class Step:
         """The Chinese explanation lines, when they differ from :attr:`solution` (rendered when first read)."""
         return self._solution_zh() if callable(self._solution_zh) else self._solution_zh
 
-    def solution_lines(self, lang: str = "en") -> tuple[str, ...]:
+    def solution_lines(self, lang: str = EN) -> tuple[str, ...]:
         """The worked solution in ``lang`` (formulas are the same in both languages)."""
         return pick(lang, self.solution, self.solution_zh or None)
 
-    def takeaway_in(self, lang: str = "en") -> str:
+    def takeaway_in(self, lang: str = EN) -> str:
         return Twin(self.takeaway, self.takeaway_zh).text(lang)
 
     @property
     def value(self) -> Any:
         return self.expected.value
 
-    def to_dict(self, lang: str = "en") -> dict:
+    def to_dict(self, lang: str = EN) -> dict:
         e = self.expected
         measured = e.answer_kind.measured  # a unit and a tolerance band belong to a number's answer only
         return {

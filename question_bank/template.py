@@ -10,6 +10,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from engine import convention_set as cs
+from engine.langs import EN, ZH
 from engine.messages import pick
 from engine.records import frozen, replace
 
@@ -47,17 +48,17 @@ class Problem:
         """The conventions the problem was drawn and is graded under, off their default (``{}``: the seeds')."""
         return dict(self.convention_set)
 
-    def scenario(self, lang: str = "en") -> str:
+    def scenario(self, lang: str = EN) -> str:
         return pick(lang, self.scenario_en, self.scenario_zh)
 
-    def conventions(self, lang: str = "en") -> str:
+    def conventions(self, lang: str = EN) -> str:
         return pick(lang, self.conventions_en, self.conventions_zh)
 
-    def given_rows(self, lang: str = "en") -> list[tuple[str, str]]:
+    def given_rows(self, lang: str = EN) -> list[tuple[str, str]]:
         """The givens table in ``lang``: (label, value as shown) per given."""
         return [(g.label(lang), g.display_in(lang)) for g in self.givens]
 
-    def prompt(self, lang: str = "en") -> str:
+    def prompt(self, lang: str = EN) -> str:
         """The whole problem as text: scenario, givens, conventions, then each step's question."""
         lines = [self.scenario(lang)] if self.scenario(lang) else []
         if self.givens:
@@ -68,7 +69,7 @@ class Problem:
             lines.append((f"{s.index + 1}. " if self.is_chain else "") + s.prompt(lang))
         return "\n".join(lines)
 
-    def to_dict(self, lang: str = "en") -> dict:
+    def to_dict(self, lang: str = EN) -> dict:
         t = self.template
         d = {
             "template": t.id,
@@ -116,7 +117,7 @@ class Template:
     # and set from the learner's choice (Settings → conventions, --convention key=value)
     conventions: tuple[str, ...] = ()
 
-    def title_in(self, lang: str = "en") -> str:
+    def title_in(self, lang: str = EN) -> str:
         return pick(lang, self.title, self.title_zh)
 
     def generate(self, seed: int, hardware: str | None = None, conventions: Mapping[str, str] | None = None,
@@ -230,8 +231,8 @@ def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] 
     givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
     conventions_en, conventions_zh = spec.conventions_en, spec.conventions_zh
     if used:  # the problem states the conventions it counts with
-        conventions_en = " ".join(x for x in (conventions_en, stated_conventions(t, used, chosen, "en")) if x)
-        conventions_zh = conventions_zh + stated_conventions(t, used, chosen, "zh")
+        conventions_en = " ".join(x for x in (conventions_en, stated_conventions(t, used, chosen, EN)) if x)
+        conventions_zh = conventions_zh + stated_conventions(t, used, chosen, ZH)
     return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),
                    conventions_en, tidy_zh(conventions_zh), worlds,
                    convention_set=tuple((k, v) for k, v in cs.canonical(chosen).items() if k in used))

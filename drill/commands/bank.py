@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from drill.commands import convention_option
 from drill.commands.catalogue import chosen_hardware, chosen_model, hardware_option, model_option
-from engine.langs import LANG_CHOICES
+from engine.langs import EN, LANG_CHOICES
 from engine.records import frozen
 from engine.status import Status
 
@@ -307,7 +307,7 @@ def grade_check(args: argparse.Namespace) -> Checked:
     return Checked(problem, index, step, verdict, args.answer, seconds)
 
 
-def check_dict(c: Checked, lang: str = "en") -> dict[str, Any]:
+def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
     v, s = c.verdict, c.graded_step
     rel = v.relative_error if v.relative_error is not None and math.isfinite(v.relative_error) else None
     return {

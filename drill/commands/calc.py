@@ -17,6 +17,8 @@ import json
 import sys
 from typing import cast
 
+from engine.langs import EN
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -71,7 +73,7 @@ def _assignments(items: list[str]) -> dict[str, str]:
     return out
 
 
-def _list(as_json: bool, lang: str = "en") -> int:
+def _list(as_json: bool, lang: str = EN) -> int:
     from engine.formulas import CATALOGUE, Input
     from engine.messages import pick
     from engine.units import KINDS
@@ -109,7 +111,7 @@ def _list(as_json: bool, lang: str = "en") -> int:
     return emit("\n".join(lines))
 
 
-def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = "en") -> int:
+def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = EN) -> int:
     from engine import formulas
     from engine.messages import pick
     from engine.units import KINDS, UNIT_KINDS, fmt_quantity, round_sig

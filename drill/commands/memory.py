@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.langs import EN
+from engine.langs import EN, ZH
 from engine.review_mode import ReviewMode
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ def _open(args: argparse.Namespace, *, read_only: bool = False) -> Profile:
 # drill due
 
 
-def due_report(profile: Profile, today: date | None = None, lang: str = "en") -> dict[str, Any]:
+def due_report(profile: Profile, today: date | None = None, lang: str = EN) -> dict[str, Any]:
     """What is due on ``today`` and what new items are available, as plain data: today's session as the app
     builds it (:func:`drill.core.sessions.today_session`: the review cap, the new items in their order, the pace an
     interview date sets).  ``today`` None: the learner's local date now."""
@@ -149,7 +149,7 @@ def plan_dict(plan) -> dict[str, Any] | None:
             "pace": plan.pace, "done_by": plan.done_by, "too_many": plan.too_many}
 
 
-def _overdue(days: int, lang: str = "en") -> str:
+def _overdue(days: int, lang: str = EN) -> str:
     from engine.messages import Twin
 
     if days == 0:
@@ -234,7 +234,7 @@ def run_plan(args: argparse.Namespace) -> int:
         value, problem = settings.parse_setting(key, text, today)
         if problem is not None:
             flag = f"--{option.replace('_', '-')}"
-            raise UsageError(f"{flag}: {_problem(problem, key)}", f"{flag}：{_problem(problem, key, 'zh')}")
+            raise UsageError(f"{flag}: {_problem(problem, key)}", f"{flag}：{_problem(problem, key, ZH)}")
         changes[key] = value
     from engine.storage import SaveFailed
 
@@ -300,7 +300,7 @@ def run_plan(args: argparse.Namespace) -> int:
     return 0
 
 
-def _problem(key: str, setting: str, lang: str = "en") -> str:
+def _problem(key: str, setting: str, lang: str = EN) -> str:
     from drill.core import settings
     from engine.messages import pick
 
@@ -612,7 +612,7 @@ def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int,
     return steps
 
 
-def _next_due(stored: Mapping[str, Any], lang: str = "en") -> str:
+def _next_due(stored: Mapping[str, Any], lang: str = EN) -> str:
     from engine.messages import Twin
 
     after = stored["after"]

@@ -23,6 +23,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from engine.langs import EN
+
 if TYPE_CHECKING:
     from engine.mock import MockPlan, MockSettings
 
@@ -135,7 +137,7 @@ def _plan_text(key: str, lang: str, **fmt) -> str:
     return pick(lang, *PLAN_TEXT[key]).format(**fmt)
 
 
-def _print_table(plan: MockPlan, lang: str = "en") -> None:
+def _print_table(plan: MockPlan, lang: str = EN) -> None:
     s = plan.settings
     n = len(plan.questions)
     secs = plan.limit_seconds

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
+from engine.langs import EN
+
 if TYPE_CHECKING:
     from engine.storage import Profile
 
@@ -21,7 +23,7 @@ class AppContext:
     A plain class (a dataclass would add nothing that is used, and cost its definition before the first frame).
     """
 
-    def __init__(self, profile: Profile, lang: str = "en", clock: Callable[[], datetime] = utc_now,
+    def __init__(self, profile: Profile, lang: str = EN, clock: Callable[[], datetime] = utc_now,
                  rng: random.Random | None = None) -> None:
         self.profile = profile
         self.lang = lang

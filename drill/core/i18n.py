@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date
 
-from engine.langs import pick
+from engine.langs import EN, pick
 
 STRINGS: dict[str, tuple[str, str]] = {
     # key bindings (Binding ids)
@@ -531,7 +531,7 @@ STRINGS: dict[str, tuple[str, str]] = {
 }
 
 
-def t(key: str, lang: str = "en", /, **fmt) -> str:
+def t(key: str, lang: str = EN, /, **fmt) -> str:
     """The string ``key`` in ``lang`` (``en`` or ``zh``), formatted with ``fmt``; with ``n=1``, the
     string ``key.one`` when there is one (the singular: "1 question", not "1 questions")."""
     s = _pick(STRINGS[singular(STRINGS, key, fmt)], lang)
@@ -543,7 +543,7 @@ def singular(table: Mapping[str, object], key: str, fmt: Mapping[str, object]) -
     return f"{key}.one" if fmt.get("n") == 1 and f"{key}.one" in table else key
 
 
-def points(delta: float, lang: str = "en") -> str:
+def points(delta: float, lang: str = EN) -> str:
     """A change of a percentage, with its unit and a true minus sign: ``+5 points``, ``−100 points``."""
     n = round(delta)
     shown = f"+{n}" if n > 0 else f"\u2212{-n}" if n < 0 else "±0"
@@ -554,14 +554,14 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
     return pick(lang, *pair)
 
 
-def topic_name(topic: str, lang: str = "en") -> str:
+def topic_name(topic: str, lang: str = EN) -> str:
     """A topic's name in ``lang`` (the bank's TOPIC_NAMES; an unknown topic as it is)."""
     from question_bank.topics import TOPIC_NAMES
 
     return _pick(TOPIC_NAMES.get(topic, (topic, topic)), lang)
 
 
-def template_title(template, lang: str = "en") -> str:
+def template_title(template, lang: str = EN) -> str:
     """A question_bank Template's title in ``lang``."""
     return template.title_in(lang)
 
@@ -584,7 +584,7 @@ def key_name(key: str | None, lang: str, table: Mapping[str, tuple[str, str]] | 
     return None
 
 
-def when(day: date | None, today: date, lang: str = "en") -> str:
+def when(day: date | None, today: date, lang: str = EN) -> str:
     """``today``, ``tomorrow``, ``in 6 days (2026-12-05)``; ``now`` for an overdue date."""
     if day is None:
         return ""

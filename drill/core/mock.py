@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
+from engine.langs import EN
 from engine.session import QUEUE_KEY  # templates the next practice session asks first
 
 if TYPE_CHECKING:
@@ -153,7 +154,7 @@ class MockSave:
             self.logged += 1
         return self.stored
 
-    def progress(self, why: str, lang: str = "en") -> str:
+    def progress(self, why: str, lang: str = EN) -> str:
         """What a failed save has stored and what to do (``why``: ``SaveFailed.text(lang)``), in ``lang``."""
         from drill.core.i18n import t
 
@@ -161,7 +162,7 @@ class MockSave:
             return t("mock.not_saved", lang, why=why)
         return t("mock.partly_saved", lang, why=why, stored=self.logged, total=self.total)
 
-    def lost(self, why: str, lang: str = "en") -> str:
+    def lost(self, why: str, lang: str = EN) -> str:
         """What is lost should the app close before the rest is stored (printed after it), in ``lang``."""
         from drill.core.i18n import t
 

@@ -67,7 +67,7 @@ def saves_dir(cli_value: str | None) -> Path:
     return saves_source(cli_value)[0]
 
 
-def saves_note(cli_value: str | None = None, lang: str = "en", folder: Path | None = None) -> str:
+def saves_note(cli_value: str | None = None, lang: str = EN, folder: Path | None = None) -> str:
     """One line: the saves folder in use and why (``Progress is saved in … (this checkout's saves/)``);
     ``folder``: the folder of an open profile's saves, when known."""
     from drill.core.i18n import t
@@ -99,7 +99,7 @@ def command_lang(args) -> str:
     return known_lang(saved)
 
 
-def profile_problem(args, lang: str = "en") -> str | None:
+def profile_problem(args, lang: str = EN) -> str | None:
     """Why the profile of a command that only reads it for its language (``drill check`` without
     ``--record``) cannot be read, in ``lang``: a damaged or unreadable state file, a saves folder that is not
     one; None when it reads (or does not exist yet)."""
@@ -121,7 +121,7 @@ def local_now():
     return datetime.now().astimezone()
 
 
-def clock_problem(lang: str = "en") -> str | None:
+def clock_problem(lang: str = EN) -> str | None:
     """Why answers cannot be dated now (a clock before 2000 or after 2999: a machine whose date was reset),
     in ``lang``; None when the clock is usable."""
 

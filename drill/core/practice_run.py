@@ -39,6 +39,7 @@ from drill.core.sessions import catalog, chain_quality, forget_step_drills, note
 from drill.core.settings import STEP_DRILLS_KEY
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
+from engine.langs import EN
 from engine.records import NamedTuple, mutable
 from engine.session import QUEUE_KEY, Card, Session, review_row
 from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
@@ -60,7 +61,7 @@ def worst_verdict(verdicts: Sequence[str]) -> str:
     return min(verdicts, key=WORST_FIRST.index)
 
 
-def understood(text: str, step: Step, lang: str = "en") -> tuple[bool | None, str]:
+def understood(text: str, step: Step, lang: str = EN) -> tuple[bool | None, str]:
     """What the engine reads in ``text`` for ``step``, without grading, in ``lang``.
 
     ``(True, "= 1.12 × 10¹² B")``, ``(False, reason)``, or ``(None, "")`` for

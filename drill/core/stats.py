@@ -12,7 +12,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from drill.core.i18n import singular, template_title, topic_name  # one name per topic, shared with the screens
-from engine.langs import pick
+from engine.langs import EN, pick
 
 if TYPE_CHECKING:
     from engine.stats import Stats
@@ -105,7 +105,7 @@ SORT_LABEL_KEYS = {"topic": "topic", "learned": "learned", "accuracy": "acc30", 
                    "time": "median_time", "reviews": "topic_reviews"}
 
 
-def tr(key: str, lang: str = "en", **fmt) -> str:
+def tr(key: str, lang: str = EN, **fmt) -> str:
     s = pick(lang, *STRINGS[singular(STRINGS, key, fmt)])  # "1 answer", not "1 answers"
     return s.format(**fmt) if fmt else s
 
@@ -114,7 +114,7 @@ def tr(key: str, lang: str = "en", **fmt) -> str:
 # Figures and how they read
 
 
-def figures(profile: Profile, today: date, lang: str = "en", readiness: bool = True) -> Stats:
+def figures(profile: Profile, today: date, lang: str = EN, readiness: bool = True) -> Stats:
     """Every figure of the profile: the one call both the screen and the CLI make.
 
     The log is read as its digest (``Profile.digest``): the few columns the figures need,
@@ -141,15 +141,15 @@ def fitted_readiness(profile: Profile, digest, today: date, stop=None):
     return readiness_report(profile, today, learning(profile).interview, digest, stop=stop)
 
 
-def pct(x: float | None, lang: str = "en") -> str:
+def pct(x: float | None, lang: str = EN) -> str:
     return tr("none", lang) if x is None else f"{100 * x:.0f}%"
 
 
-def num(x: float | None, fmt: str = "{:.2f}", lang: str = "en") -> str:
+def num(x: float | None, fmt: str = "{:.2f}", lang: str = EN) -> str:
     return tr("none", lang) if x is None else fmt.format(x)
 
 
-def duration(seconds: float | None, lang: str = "en", compact: bool = False) -> str:
+def duration(seconds: float | None, lang: str = EN, compact: bool = False) -> str:
     """``42 s``, ``3 min 5 s``, ``12 h 4 min``; compact: ``42s``, ``3m05s``, ``12h04m`` (Chinese: 秒/分/小时)."""
     if seconds is None:
         return tr("none", lang)
@@ -162,15 +162,15 @@ def duration(seconds: float | None, lang: str = "en", compact: bool = False) -> 
     return pick(lang, f"{h} h {m} min" if h else (f"{m} min {sec} s" if sec else f"{m} min") if m else f"{sec} s", zh)
 
 
-def days(n: int, lang: str = "en") -> str:
+def days(n: int, lang: str = EN) -> str:
     return pick(lang, f"{n} d", f"{n} 天")
 
 
-def learned(t, lang: str = "en") -> str:
+def learned(t, lang: str = EN) -> str:
     return f"{t.learned}/{t.total}"
 
 
-def overview_lines(s: Stats, lang: str = "en") -> list[tuple[str, str]]:
+def overview_lines(s: Stats, lang: str = EN) -> list[tuple[str, str]]:
     """(label, value) pairs of the overview, as the screen and the summary show them."""
     lines = [
         (tr("reviews", lang), tr("reviews_value", lang, n=f"{s.reviews:,}", today=s.reviews_today)),
@@ -191,7 +191,7 @@ def overview_lines(s: Stats, lang: str = "en") -> list[tuple[str, str]]:
     return lines
 
 
-def topic_row(t, lang: str = "en") -> tuple[str, ...]:
+def topic_row(t, lang: str = EN) -> tuple[str, ...]:
     """One line of the topic table: name, learned, accuracy, mean EF, median time, reviews, weakest."""
     return (topic_name(t.topic, lang), learned(t, lang), pct(t.accuracy_30d, lang), num(t.mean_ef, lang=lang),
             duration(t.median_seconds, lang, compact=True), f"{t.reviews:,}", weakest_names(t, lang) or tr("none", lang))
@@ -200,7 +200,7 @@ def topic_row(t, lang: str = "en") -> tuple[str, ...]:
 WEAK_TITLE = 28  # terminal columns of each title in the topic table's Weakest column
 
 
-def weakest_names(t, lang: str = "en") -> str:
+def weakest_names(t, lang: str = EN) -> str:
     """The topic's weakest templates by title in ``lang``, each cut to :data:`WEAK_TITLE` columns with "…";
     a template no longer in the bank by its id, without the topic prefix."""
     from question_bank.registry import REGISTRY
@@ -222,12 +222,12 @@ def _cut(text: str, width: int) -> str:
     return out.rstrip() + "…"
 
 
-def topic_headers(lang: str = "en") -> tuple[str, ...]:
+def topic_headers(lang: str = EN) -> tuple[str, ...]:
     return tuple(tr(k, lang) for k in ("topic", "learned", "acc30", "mean_ef", "median_time", "topic_reviews",
                                        "weakest"))
 
 
-def summary(s: Stats, lang: str = "en", sort: str = "topic", reverse: bool = False) -> str:
+def summary(s: Stats, lang: str = EN, sort: str = "topic", reverse: bool = False) -> str:
     """The readable text of ``drill stats`` without a terminal."""
     from engine.stats import sort_topics
 

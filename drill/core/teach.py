@@ -7,6 +7,8 @@ draws it).  Reading a card is not a review: nothing is recorded but the profile 
 
 from __future__ import annotations
 
+from engine.langs import EN
+
 SEEN_KEY = "cards_seen"  # profile setting: ids of the templates whose card was shown before their first drill
 SHOW_KEY = "card_before_new"  # profile setting: show a new template's card before its first problem (default on)
 
@@ -26,7 +28,7 @@ def mark_seen(profile, template_id: str) -> None:
         profile.set_setting(SEEN_KEY, seen + [template_id])
 
 
-def sources_lines(lang: str = "en") -> list[str]:
+def sources_lines(lang: str = EN) -> list[str]:
     """Every source once: its name, what it is, where to find it (Help shows the same list)."""
     from engine import sources
 

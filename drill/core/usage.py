@@ -5,7 +5,7 @@ The commands raise and print these; the core raises them too (an empty ``--saves
 not a number), so they live here, below both faces.
 """
 
-from engine.langs import pick
+from engine.langs import EN, pick
 
 
 class UsageError(Exception):
@@ -21,7 +21,7 @@ class UsageError(Exception):
         self.message, self.zh = message, zh
         super().__init__(str(message))
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         said = getattr(self.message, "text", None)  # a Msg or Twin words itself
         return pick(lang, said(lang) if callable(said) else str(self.message), self.zh or None)
 

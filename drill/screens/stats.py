@@ -45,7 +45,7 @@ from drill.core.stats import (
 )
 from drill.keybindings import bind
 from drill.screens import DrillScreen
-from engine.langs import pick
+from engine.langs import EN, pick
 from engine.records import replace
 from engine.schedule.readiness import Stopped
 from engine.stats import TREND_WINDOW, Stats, sort_topics
@@ -61,7 +61,7 @@ class Heatmap(Widget):
     Heatmap { height: 10; width: 100%; }
     """
 
-    def __init__(self, stats: Stats, lang: str = "en", **kwargs) -> None:
+    def __init__(self, stats: Stats, lang: str = EN, **kwargs) -> None:
         super().__init__(**kwargs)
         self.stats, self.lang = stats, lang
 

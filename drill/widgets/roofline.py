@@ -18,6 +18,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from engine import formulas
+from engine.langs import EN
 from engine.records import frozen
 from engine.units import fmt_number, fmt_quantity
 
@@ -135,7 +136,7 @@ def draw(peak: float, bandwidth: float, intensity: float | None, width: int, hei
     return Plot(lines, (rc[0], rc[1] + margin), (pc[0], pc[1] + margin) if pc else None, margin)
 
 
-def legend(peak: float, bandwidth: float, intensity: float | None, lang: str = "en") -> str:
+def legend(peak: float, bandwidth: float, intensity: float | None, lang: str = EN) -> str:
     """What the marks are: the ridge point (and where it comes from); the kernel's point and its bound."""
     from drill.core.i18n import t
 
@@ -158,7 +159,7 @@ class RooflinePlot(Widget):
     """
     ROWS = 12  # plot rows, axis included
 
-    def __init__(self, roofline: Mapping[str, Any], lang: str = "en", **kwargs) -> None:
+    def __init__(self, roofline: Mapping[str, Any], lang: str = EN, **kwargs) -> None:
         super().__init__(**kwargs)
         self.data = dict(roofline)
         self.lang = lang

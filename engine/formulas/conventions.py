@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.langs import EN, ZH
 from engine.records import NamedTuple
 
 from ..messages import Twin, pick
@@ -47,13 +48,13 @@ class Convention(NamedTuple):
     selectable: bool = True  # a learner may choose it as their own convention (False: recognised only)
     when: str = ""  # a condition of WHEN under which it is a convention (else a named mistake stays one)
 
-    def label_in(self, lang: str = "en") -> str:
+    def label_in(self, lang: str = EN) -> str:
         return pick(lang, self.label, self.label_zh)
 
-    def counts_in(self, lang: str = "en") -> str:
+    def counts_in(self, lang: str = EN) -> str:
         return pick(lang, self.counts, self.counts_zh)
 
-    def who_in(self, lang: str = "en") -> str:
+    def who_in(self, lang: str = EN) -> str:
         return pick(lang, self.who, self.who_zh)
 
     @property
@@ -66,12 +67,12 @@ class Convention(NamedTuple):
 
     def named(self) -> Twin:
         """``18 B per parameter: fp32 gradients, as in ML Engineering (Bekman) and Megatron-LM``: the grader's words."""
-        who = Twin(self.who, self.who_zh) if self.who else Twin(self.source_in("en"), self.source_in("zh"))
+        who = Twin(self.who, self.who_zh) if self.who else Twin(self.source_in(EN), self.source_in(ZH))
         space = " " if who.zh[-1:].isascii() else ""
         return Twin(f"{self.label}: {self.counts}, as in {who.en}",
                     f"{self.label_zh}：{self.counts_zh}，{who.zh}{space}的算法")
 
-    def source_in(self, lang: str = "en") -> str:
+    def source_in(self, lang: str = EN) -> str:
         """The sources, readable (``ML Engineering (Bekman); Megatron-LM distributed optimizer``)."""
         from ..sources import cite
 

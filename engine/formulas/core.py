@@ -33,7 +33,7 @@ class Choice(NamedTuple):
     words: str
     words_zh: str = ""
 
-    def words_in(self, lang: str = "en") -> str:
+    def words_in(self, lang: str = EN) -> str:
         return pick(lang, self.words, self.words_zh or None)
 
 
@@ -67,7 +67,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
         """This meaning bound under another input name (and the symbol that formula writes it with)."""
         return self._replace(name=name, symbol=symbol)
 
-    def meaning_in(self, lang: str = "en") -> str:
+    def meaning_in(self, lang: str = EN) -> str:
         return pick(lang, self.meaning, self.meaning_zh or None)
 
     @property
@@ -108,7 +108,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
             return f"0 {KINDS[self.kind]}"
         return self.value_text(value)
 
-    def unit_text(self, lang: str = "en") -> str:
+    def unit_text(self, lang: str = EN) -> str:
         """``B``, ``list of s``, or an enumeration's keys ``exact|approx``."""
         if self.choices:
             return "|".join(c.key for c in self.choices)
@@ -152,7 +152,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
                 if c.key.lower() == typed:
                     return c.value, ()
             raise refuse(say("formula.choices", name=self.name, choices=join(
-                [Twin(f"{c.key} ({c.words})", f"{c.key}（{c.words_in('zh')}）") for c in self.choices],
+                [Twin(f"{c.key} ({c.words})", f"{c.key}（{c.words_in(ZH)}）") for c in self.choices],
                 en=", ", zh="、")))
         if self.is_list:
             r = parse_list(text, kind)
@@ -208,7 +208,7 @@ class Part(NamedTuple):
     label: str  # what it is: "K and V of every layer"
     label_zh: str = ""
 
-    def label_in(self, lang: str = "en") -> str:
+    def label_in(self, lang: str = EN) -> str:
         return pick(lang, self.label, self.label_zh or None)
 
 
@@ -429,10 +429,10 @@ class Formula:
         ]
 
     # ---------------------------------------------------------------- teaching
-    def meaning_in(self, lang: str = "en") -> str:
+    def meaning_in(self, lang: str = EN) -> str:
         return pick(lang, self.meaning, self.meaning_zh or None)
 
-    def readable_source(self, lang: str = "en") -> str:
+    def readable_source(self, lang: str = EN) -> str:
         """Where this formula comes from, in words (never the internal R§/C§ codes)."""
         from ..sources import cite
 
@@ -504,7 +504,7 @@ class Formula:
                 via = "  = " + ex.render(self.via_node, symbols, env)
         return Derivation(values, shown, plain, tuple(leads), tuple(self.solution(**values)), via)
 
-    def worked(self, values: Mapping[str, ex.Value], lang: str = "en", *,
+    def worked(self, values: Mapping[str, ex.Value], lang: str = EN, *,
                decomposition: tuple[str, ...] | None = None, simplification: tuple[str, ...] | None = None,
                takeaway: str | None = None, extras: Mapping[str, Any] | None = None, also: str = "",
                derivation: Derivation | None = None) -> list[str]:
@@ -546,10 +546,10 @@ class Formula:
         return lines
 
     @staticmethod
-    def convention_line(i: Input, value: ex.Value, lang: str = "en") -> str:
+    def convention_line(i: Input, value: ex.Value, lang: str = EN) -> str:
         """``  bytes/param = 16 B (default)``: the value a convention input takes, and whether it is the default."""
         c = i.choice_of(value)
-        words = Twin(f": {c.words}", f"：{c.words_in('zh')}") if c is not None else ""
+        words = Twin(f": {c.words}", f"：{c.words_in(ZH)}") if c is not None else ""
         default = i.stated(i.default_value)
         if value == i.default_value:
             said = say("formula.at_default", symbol=i.shown, value=i.stated(value), words=words)
@@ -595,7 +595,7 @@ class FormulaError(ValueError):
         self.said = said
         super().__init__(said.text())
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         return self.said.text(lang)
 
 

@@ -31,6 +31,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from engine.langs import EN
 from engine.records import mutable
 
 from ..messages import Msg, say
@@ -365,4 +366,4 @@ def repair(report: Report) -> None:
                 f.path.unlink(missing_ok=True)
                 f.repaired = say("doctor.cache_removed")
         except (OSError, DamagedSave) as e:
-            f.lost = say("doctor.repair_failed", path=str(f.path), error=e.text("en") if hasattr(e, "text") else str(e))
+            f.lost = say("doctor.repair_failed", path=str(f.path), error=e.text(EN) if hasattr(e, "text") else str(e))

@@ -5,6 +5,8 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
+from engine.langs import EN
+
 from ..messages import Msg, Twin, say
 from .layout import SCHEMA_VERSION, TABLES, file_kind
 from .validation import InvalidDocument, is_int  # noqa: F401 (InvalidDocument: defined with its checks)
@@ -26,9 +28,9 @@ class ProfileLocked(Exception):
         who = Twin(f"process {pid}", f"进程 {pid} ") if pid else Twin("another process", "另一个进程")
         tail = Twin(f" (waited {waited:g} s)", f"（已等待 {waited:g} 秒）") if waited else ""
         self.message = say("save.locked", profile=profile, who=who, tail=tail)
-        super().__init__(self.message.text("en"))
+        super().__init__(self.message.text(EN))
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         return self.message.text(lang)
 
 
@@ -37,7 +39,7 @@ class _Said:
 
     message: Msg | None = None
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         return self.message.text(lang) if self.message is not None else str(self)
 
 
@@ -73,7 +75,7 @@ class DamagedSave(_Said, Exception):
                        f"它旁边没有完好的副本；{doctor} 会在有日志副本时据此恢复，并说明哪些内容无法恢复"
                        f"（若要让这个文件重新开始，会丢失其中的内容：{mv}）")
         self.message = say("save.damaged_file", path=str(self.path), reason=self.said_reason, fix=how)
-        Exception.__init__(self, self.message.text("en"))
+        Exception.__init__(self, self.message.text(EN))
 
 
 class UnreadableSave(DamagedSave):
@@ -85,7 +87,7 @@ class UnreadableSave(DamagedSave):
         self.reason = "permission denied"
         self.fix = f"chmod u+rw {_quote(str(self.path))}"
         self.message = say("save.unreadable_file", path=str(self.path), error=error.strerror, fix=self.fix)
-        Exception.__init__(self, self.message.text("en"))
+        Exception.__init__(self, self.message.text(EN))
 
 
 class NewerSave(DamagedSave):
@@ -95,7 +97,7 @@ class NewerSave(DamagedSave):
         self.path, self.schema, self.backup, self.fix = Path(path), schema, None, "upgrade infra-drill"
         self.reason = f"schema version {schema} is newer than this infra-drill's ({SCHEMA_VERSION})"
         self.message = say("save.newer_file", path=str(self.path), schema=schema, ours=SCHEMA_VERSION)
-        Exception.__init__(self, self.message.text("en"))
+        Exception.__init__(self, self.message.text(EN))
 
 
 class JournalDamaged(DamagedSave):
@@ -114,7 +116,7 @@ class JournalDamaged(DamagedSave):
             self.message = say(f"{of}_healed", path=str(self.path), reason=reason, kept=kept)
         else:
             self.message = say(f"{of}_damaged", path=str(self.path), reason=reason)
-        Exception.__init__(self, self.message.text("en"))
+        Exception.__init__(self, self.message.text(EN))
 
 
 
@@ -124,7 +126,7 @@ class BadProfileName(_Said, ValueError):
 
     def __init__(self, name: object):
         self.message = say("save.bad_profile_name", name=repr(name))
-        super().__init__(self.message.text("en"))
+        super().__init__(self.message.text(EN))
 
 
 
@@ -181,11 +183,11 @@ class SaveFailed(OSError):
         self.cause = say(code) if code else say("save.cause.other", error=error.strerror or str(error))
         self.message = say("save.write_failed", path=str(self.path), cause=self.cause)
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         return self.message.text(lang)
 
     def __str__(self) -> str:
-        return self.text("en")
+        return self.text(EN)
 
     def __reduce__(self):  # picklable (a worker process may raise it)
         return (_rebuild_save_failed, (str(self.path), self.errno, self.strerror))
@@ -228,9 +230,9 @@ class SavesUnusable(Exception):
         self.path, self.file = Path(path), Path(file)
         self.message = (say("save.saves_is_file", path=str(self.path)) if self.file == self.path
                         else say("save.saves_under_file", path=str(self.path), file=str(self.file)))
-        super().__init__(self.message.text("en"))
+        super().__init__(self.message.text(EN))
 
-    def text(self, lang: str = "en") -> str:
+    def text(self, lang: str = EN) -> str:
         return self.message.text(lang)
 
 
@@ -253,4 +255,4 @@ class LockUnusable(_Said, Exception):
         self.path, self.profile, self.what = Path(path), profile, what
         fix = f"mv {_quote(str(self.path))} {_quote(str(self.path) + '.damaged')}"
         self.message = say("save.lock_unusable", path=str(self.path), profile=profile, what=what, fix=fix)
-        super().__init__(self.message.text("en"))
+        super().__init__(self.message.text(EN))

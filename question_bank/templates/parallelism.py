@@ -15,6 +15,7 @@ from __future__ import annotations
 from engine import convention_set as cs
 from engine import formulas
 from engine.choices import Choice
+from engine.langs import EN, ZH
 from engine.layout import LayoutRules
 from engine.messages import pick
 from engine.units import fmt_number, fmt_quantity
@@ -97,7 +98,7 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
                   prompt_zh=f"{model.name}（Φ = {phi_text(phi)}）在 {where_zh}上按 TP = {tp} × PP = {pp} × DP = {dp} 训练，"
                             f"用 {ZERO_NAME[stage]} 在数据并行副本间切分{ZERO_WHAT_ZH[stage]}。{hint_zh}"
                             "每张卡的静态显存是多少（GB）？"),),
-        conventions_en=static_text("en"), conventions_zh=static_text("zh"),
+        conventions_en=static_text(EN), conventions_zh=static_text(ZH),
         world=World(model=model, gpu=gpu, precision="bf16", n_gpus=tp * pp, tp=tp, pp=pp, n_dp=dp),
     )
 
@@ -279,7 +280,7 @@ def train_chain(rng):
               Ask(formula="step_time_with_bubble", inputs={"compute_time": Ref(3), "bubble": Ref(2)}, unit=u,
                   prompt_en=f"Adding the bubble (idle share of the total step time), how long is one step, in {u}?",
                   prompt_zh=f"加上气泡（空闲时间占一步总时间的比例），一步需要多长时间（{u}）？")),
-        conventions_en=static_text("en") + TRAIN_EN, conventions_zh=static_text("zh") + TRAIN_ZH,
+        conventions_en=static_text(EN) + TRAIN_EN, conventions_zh=static_text(ZH) + TRAIN_ZH,
         world=World(model=model, gpu=gpu, precision="bf16", n_gpus=tp * pp, tp=tp, pp=pp, n_dp=dp, seq=s),
     )
 

@@ -25,6 +25,7 @@ ENUMS = [
 OWNER = {
     **dict.fromkeys(("correct", "close", "wrong", "invalid", "convention", "dont_know", "unanswered"), "engine/status.py"),
     **dict.fromkeys(("sm2", "fsrs"), "engine/schedule/fsrs_bridge.py"),
+    **dict.fromkeys(("en", "zh"), "engine/langs.py"),
 }
 
 # (file, word): the same spelling meaning something else, each with why it stays a string

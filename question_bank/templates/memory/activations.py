@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine import formulas
 from engine.choices import Choice
+from engine.langs import EN, ZH
 from engine.units import fmt_quantity
 
 from ... import models
@@ -144,8 +145,8 @@ def activation_model(rng):
     whole = {"layers": model.layers, "layer_bytes": per_layer.evaluate(**inputs)}
     unit = unit_for("whole_model_activation_bytes", **whole)
     # the per-layer derivation of this model's own layer (GPT-style or Llama-style: SwiGLU, GQA), then × L
-    lead = tuple(per_layer.worked(inputs, "en", takeaway=""))
-    lead_zh = tuple(per_layer.worked(inputs, "zh", takeaway=""))
+    lead = tuple(per_layer.worked(inputs, EN, takeaway=""))
+    lead_zh = tuple(per_layer.worked(inputs, ZH, takeaway=""))
     return Spec(
         givens=givens + (given("layers", "Layers L", "层数 L", model.layers),),
         # the per-layer slips of the GPT formula (extras s, b, h, a) name nothing for the gated layer

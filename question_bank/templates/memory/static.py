@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine import convention_set as cs
 from engine import formulas
-from engine.langs import ZH
+from engine.langs import EN, ZH
 from engine.units import fmt_number
 
 from ... import hardware, kit, models
@@ -74,7 +74,7 @@ def static_given(rng):
                   prompt_en=f"Training {name} (Φ = {phi_text(phi)}): how much memory do the weights, gradients "
                             "and optimizer states take in total, in GB?",
                   prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）：权重、梯度和优化器状态一共占多少显存（GB）？"),),
-        conventions_en=STATIC_EN + " " + static_given_text("en"), conventions_zh=STATIC_ZH + static_given_text("zh"),
+        conventions_en=STATIC_EN + " " + static_given_text(EN), conventions_zh=STATIC_ZH + static_given_text(ZH),
         world=model_world(name, phi),
     )
 

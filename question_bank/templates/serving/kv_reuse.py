@@ -11,7 +11,7 @@ are shown as vendors quote them (both directions together); the copy goes one wa
 from __future__ import annotations
 
 from engine import formulas
-from engine.langs import EN
+from engine.langs import EN, ZH
 from engine.units import fmt_number, fmt_quantity, round_sig
 
 from ... import hardware, kit, models, ranges
@@ -193,7 +193,7 @@ def kv_offload_time(rng):
         givens=(given("kv_bytes", "KV cache of the session", "会话的 KV Cache", kv, "bytes", "GB"),
                 given("link", "Host link", "主机链路", link_en, value_zh=link_zh)),
         asks=(Ask(formula="kv_offload_time", unit="ms", inputs={"kv_bytes": kv, "link_bandwidth": one_way},
-                  explanation=_halved(one_way, "en"), explanation_zh=_halved(one_way, "zh"),
+                  explanation=_halved(one_way, EN), explanation_zh=_halved(one_way, ZH),
                   prompt_en=f"A chat session on {m.name} has grown to {seq:,} tokens: {shown} of bf16 KV cache. While "
                             f"the user is idle the server offloads it from the {gpu.name} to {host_en} ({link_en}). "
                             "When the next turn arrives, how long does copying it back take, in ms?",
@@ -240,11 +240,11 @@ def kv_offload_chain(rng):
                   prompt_en="How many GB of KV cache does the session hold?",
                   prompt_zh="这个会话的 KV Cache 有多少 GB？"),
               Ask(formula="kv_offload_time", unit="ms", inputs={"kv_bytes": Ref(0), "link_bandwidth": pcie},
-                  explanation=_halved(pcie, "en"), explanation_zh=_halved(pcie, "zh"),
+                  explanation=_halved(pcie, EN), explanation_zh=_halved(pcie, ZH),
                   prompt_en=f"How long does reloading it over the {x86.name}'s PCIe link take, in ms?",
                   prompt_zh=f"经 {x86.name} 的 PCIe 链路重新载入它需要多少 ms？"),
               Ask(formula="kv_offload_time", unit="ms", inputs={"kv_bytes": Ref(0), "link_bandwidth": c2c},
-                  explanation=_halved(c2c, "en"), explanation_zh=_halved(c2c, "zh"),
+                  explanation=_halved(c2c, EN), explanation_zh=_halved(c2c, ZH),
                   prompt_en=f"And over the {grace.name}'s NVLink-C2C, in ms?",
                   prompt_zh=f"经 {grace.name} 的 NVLink-C2C 呢（ms）？"),
               Ask(formula="ttft", unit="ms", inputs={"phi": phi, "prompt_tokens": seq, "peak_flops": peak, "mfu": mfu},
