@@ -42,11 +42,13 @@ from .verdicts import (
     KindName,
     Miss,
     Verdict,
+    by_factor,
     bytes_misses,
     choice_shown,
     display_number,
     distance,
     equivalent,
+    factor_text,
     merged,
     named_miss,
     names_shown,
@@ -170,8 +172,9 @@ class NumberKind(AnswerKind):
         if status == CORRECT and approx is None:
             conv = _also_convention(x, e, exp)  # correct, and nearer another convention's value: say so
         conv_said = _convention_words(conv, shown_exp, status) if conv else None
-        shown_error = math.isfinite(rel) and round(rel * 100, 1) != 0
-        error = say("verdict.error", error=f"{rel * 100:+.1f}") if shown_error else ""
+        ratio = x / e if e else None
+        error_said = _error_said(x, e, rel, exp, slip_named=miss is not None)
+        error = say("verdict.error", error=error_said) if error_said is not None else ""
         label: Said | str = say("verdict.miss", label=Twin(miss.label, miss.label_zh)) if miss is not None \
             else (approx or conv_said or "")
         if miss is not None and (shadowed := tuple(c for c in exp.conventions if _matches(x, c.value, exp))):
@@ -181,7 +184,7 @@ class NumberKind(AnswerKind):
             else _headline(status, exp)
         msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
         return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx,
-                       convention=conv, convention_said=conv_said)
+                       convention=conv, convention_said=conv_said, ratio=ratio, error_said=error_said)
 
     def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
         p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
@@ -203,6 +206,37 @@ class NumberKind(AnswerKind):
         if exp.integer:
             return say("hint.integer")
         return say("hint.unit", unit=exp.unit) if exp.unit else say("hint.plain")
+
+
+def _error_said(x: float, e: float, rel: float, exp: Expected, slip_named: bool) -> Said | None:
+    """How far off ``x`` is, as people say it: "+12.3 %" within a factor of 2, "about 4.46× too high" beyond.
+
+    A factor near a power of 1000 adds the unit slip it looks like ("about 1,000× too low: a GB/TB
+    slip?"), unless a named mistake already says so.  None when the answer is on the dot.
+    """
+    if not math.isfinite(rel) or round(rel * 100, 1) == 0:
+        return None
+    ratio = x / e if e else math.inf
+    if not by_factor(ratio):
+        return Twin(f"{rel * 100:+.1f} %")  # the same in both languages
+    high = ratio > 1
+    n = factor_text(ratio if high else 1 / ratio)
+    slip: Said | str = "" if slip_named else _slip_hint(ratio, exp)
+    return say("error.high" if high else "error.low", n=n, slip=slip)
+
+
+def _slip_hint(ratio: float, exp: Expected) -> Said | str:
+    """": a GB/TB slip?" for a factor within the close band of a power of 1000, on a quantity with prefixes."""
+    kind = exp.unit_kind
+    if UNIT_KINDS[kind].plain:
+        return ""
+    k = round(math.log(ratio, 1000.0))
+    if k == 0 or abs(k) > 6 or distance(ratio, 1000.0**k) > exp.close:
+        return ""
+    asked = exp.unit or KINDS[kind]
+    u = lookup(asked, kind)
+    other = _unit_with_factor(kind, u.to_base(1.0) / 1000.0**k, binary=False) if u is not None else None
+    return say("error.slip", asked=asked, other=other) if other else say("error.slip_prefix")
 
 
 def _approximation(x: float, e: float, given: str, exp: Expected) -> Msg | None:

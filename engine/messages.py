@@ -187,7 +187,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "verdict.wrong_miss": ("Wrong: a known mistake, not a near miss.", "错误：这是一个典型错误，不算接近。"),
     "verdict.number": ("{headline} You: {given}; expected: {expected}{error}.{miss}",
                        "{headline}你的答案：{given}；正确答案：{expected}{error}。{miss}"),
-    "verdict.error": (" ({error} %)", "（{error} %）"),
+    "verdict.error": (" ({error})", "（{error}）"),
+    # how far off a graded number is beyond a factor of 2 (within it, the signed percentage)
+    "error.high": ("about {n}× too high{slip}", "偏高约 {n} 倍{slip}"),
+    "error.low": ("about {n}× too low{slip}", "偏低约 {n} 倍{slip}"),
+    "error.slip": (": a {asked}/{other} slip?", "：是不是把 {asked} 和 {other} 弄混了？"),
+    "error.slip_prefix": (": a unit prefix slip?", "：是不是单位前缀错了？"),
     "verdict.miss": (" Looks like you {label}.", "看起来你{label}。"),
     "verdict.approx": (" Exact is {formula} = {exact}; {given} is {approx}, the approximation that holds within {tol} "
                        "here (you {label}).",

@@ -10,6 +10,7 @@ build on this module without it importing them back).
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import field
 from enum import StrEnum
 from typing import Any
@@ -22,7 +23,7 @@ from .answers import Parsed, Unreadable
 from .choices import Choice
 from .messages import Msg, Said, Twin, say
 from .status import CLOSE, CONVENTION, CORRECT, INVALID, WRONG, Status
-from .units import UNIT_KINDS, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
+from .units import UNIT_KINDS, fmt_number, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
 
 class KindName(StrEnum):
@@ -187,6 +188,9 @@ class Verdict:
     # convention's value than its own), and what is said about them
     convention: tuple[ByConvention, ...] = field(default=())
     convention_said: Said | None = None
+    ratio: float | None = None  # answer ÷ expected, for a graded number
+    # how far off, as said: "+12.3 %" within a factor of 2, "about 4.46× too high" beyond it; None when on the dot
+    error_said: Said | None = None
 
     @property
     def graded(self) -> bool:
@@ -287,6 +291,23 @@ def quality_for(status: Status, *, misconception: bool = False, seconds: float |
     if status == WRONG:
         return 2 if misconception else 1
     return None
+
+
+def by_factor(ratio: float | None) -> bool:
+    """Whether an answer is off by more than a factor of 2 (same sign), so its error is said as the factor.
+
+    The symmetric distance saturates near 100 %: 250 h against 2.441 h is "+99.0 %", and 5,000 GB
+    against 1,120 GB "+77.6 %"; people size such a miss by the factor ("about 102× too high").
+    """
+    return ratio is not None and math.isfinite(ratio) and ratio > 0 and (ratio > 2 or ratio < 0.5)
+
+
+def factor_text(f: float) -> str:
+    """A factor to three significant figures, grouped as people write it: ``4.46``, ``1,000``, ``4.46 × 10⁷``."""
+    f = float(f"{f:.3g}")
+    if 1000 <= f < 1e9:
+        return f"{int(f):,}"
+    return fmt_number(f, 3)
 
 
 def percent_text(x: float) -> str:

@@ -326,6 +326,9 @@ def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
         "given": v.given,
         "relative_error": rel,  # the judged error (engine.grading.distance), signed: + when the answer is larger
         "error_measure": "|x − e| / max(|x|, |e|)",
+        # answer ÷ expected (None when nothing was graded or the answer is 0): beyond a factor of 2 the message
+        # says this factor ("about 4.46× too high") rather than the saturating relative error
+        "ratio": v.ratio if v.ratio is not None and math.isfinite(v.ratio) else None,
         "diagnosis": v.diagnosis_in(lang),
         "diagnosis_key": v.diagnosis_key,
         "band": v.band_in(lang),

@@ -8,7 +8,6 @@ due and an offer of extra practice).  The session logic lives in
 
 from __future__ import annotations
 
-import math
 from datetime import date
 
 from rich.cells import cell_len
@@ -30,6 +29,7 @@ from drill.widgets.problem import givens_table
 from engine.review_mode import ReviewMode
 from engine.status import Status
 from engine.storage import SaveFailed, save_failed
+from engine.verdicts import by_factor
 from question_bank import registry
 
 ASKING, FEEDBACK, EMPTY = "asking", "feedback", "empty"
@@ -262,9 +262,9 @@ class PracticeScreen(DrillScreen):
             head.append(v.given_in(lang), "bold")
             head.append("   " + self.tr("practice.expected"), "dim")
             head.append(v.expected_in(lang), "bold green")
-            if v.relative_error is not None and math.isfinite(v.relative_error) \
-                    and round(v.relative_error * 100, 1) != 0:
-                head.append("   " + self.tr("practice.error", err=f"{v.relative_error * 100:+.1f} %"), "dim")
+            if v.error_said is not None:  # the grader's words: a factor beyond 2 needs no "error" before it
+                err = v.error_said.text(lang)
+                head.append("   " + (err if by_factor(v.ratio) else self.tr("practice.error", err=err)), "dim")
             head.append("\n")
             if v.diagnosis:
                 head.append(self.tr("practice.misconception", what=v.diagnosis_in(lang)) + "\n", "bold magenta")

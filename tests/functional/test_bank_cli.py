@@ -93,6 +93,15 @@ def test_check_grades_the_displayed_answer_correct_and_a_wrong_one_wrong():
     assert right["solution"][-2].endswith("tok/s") and right["solution"][-1].startswith("Takeaway: ")
     wrong = drill_json("check", "inference.decode_tps", "--seed", "8", "1 tok/s")
     assert wrong["status"] == "wrong" and wrong["quality"] in (1, 2) and wrong["relative_error"] < -0.5
+    assert wrong["ratio"] == pytest.approx(1 / p.steps[0].expected.value)  # answer ÷ expected, in tok/s
+    assert "× too low" in wrong["message"] and "%)" not in wrong["message"]
+
+
+def test_check_sizes_a_big_miss_by_its_factor_in_both_languages():
+    args = ("memory.static_given", "--seed", "25", "--convention", "bytes_per_param=16", "5000 GB")
+    en, zh = drill_json("check", *args), drill_json("--lang", "zh", "check", *args)
+    assert en["relative_error"] == pytest.approx(3880 / 5000) and en["ratio"] == pytest.approx(5000 / 1120)
+    assert "(about 4.46× too high)." in en["message"] and "（偏高约 4.46 倍）。" in zh["message"]
 
 
 def test_check_names_the_misconception():

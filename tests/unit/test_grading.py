@@ -293,7 +293,7 @@ def test_number_verdicts_in_chinese():
                                       "你的答案：1200 GB；正确答案：1120 GB（+6.7 %）。")
     wrong = grade("140 GB", WEIGHTS)
     assert wrong.message_in("zh").endswith("看起来你只算了 fp16 权重（2Φ）。")
-    assert wrong.message == ("Wrong: more than ±20 % off. You: 140 GB; expected: 1120 GB (-87.5 %). "
+    assert wrong.message == ("Wrong: more than ±20 % off. You: 140 GB; expected: 1120 GB (about 8× too low). "
                              "Looks like you counted only the fp16 weights (2Φ).")
     assert (wrong.diagnosis_in("zh"), wrong.diagnosis) == ("只算了 fp16 权重（2Φ）", "counted only the fp16 weights (2Φ)")
     assert wrong.band_in("zh") == "±5 % 以内为正确，±20 % 以内为接近；误差 = |x − e| / max(|x|, |e|)"
@@ -376,3 +376,35 @@ def test_understood_reads_without_grading_in_either_language():
 def test_understood_agrees_with_grading(exp, text):
     ok, line = understood(text, exp, "zh")
     assert ok == (grade(text, exp).status != INVALID) and line
+
+
+@pytest.mark.parametrize("text, ratio, en, zh", [
+    ("5000", 5000 / 1120, "(about 4.46× too high).", "（偏高约 4.46 倍）。"),
+    ("250", 250 / 1120, "(about 4.48× too low).", "（偏低约 4.48 倍）。"),
+    ("1 GB", 1 / 1120, "(about 1,120× too low: a GB/TB slip?).", "（偏低约 1,120 倍：是不是把 GB 和 TB 弄混了？）。"),
+    ("1.3 GB", 1.3 / 1120, "(about 862× too low: a GB/TB slip?).", "（偏低约 862 倍：是不是把 GB 和 TB 弄混了？）。"),
+    ("1000 TB", 1e15 / 1.12e12, "(about 893× too high: a GB/MB slip?).", "（偏高约 893 倍：是不是把 GB 和 MB 弄混了？）。"),
+    ("2000", 2000 / 1120, "(+44.0 %).", "（+44.0 %）。"),  # within a factor of 2: the percentage, as before
+    ("600", 600 / 1120, "(-46.4 %).", "（-46.4 %）。"),
+])
+def test_an_error_beyond_a_factor_of_two_is_said_as_the_factor(text, ratio, en, zh):
+    v = grade(text, BYTES_GB)
+    assert v.ratio == pytest.approx(ratio)
+    assert v.message.endswith(en) and v.message_in("zh").endswith(zh)
+    assert v.relative_error == pytest.approx(math.copysign(distance(ratio, 1.0), ratio - 1))  # still the judged one
+
+
+def test_a_factor_far_from_a_power_of_1000_names_no_slip_and_a_named_slip_is_said_once():
+    v = grade("20", BYTES_GB)  # 56× too low: no unit is 56 times another
+    assert "(about 56× too low)." in v.message and "slip" not in v.message
+    exact = grade("1.12 GB", BYTES_GB)  # the figure in TB: the scale slip, named
+    assert exact.status == WRONG and exact.diagnosis and "(about 1,000× too low)." in exact.message
+    assert "a GB/TB slip?" not in exact.message  # the named mistake already says it
+
+
+def test_a_slip_hint_only_for_quantities_with_prefixes():
+    counts = Expected("number", 16.0, "count")
+    v = grade("16000", counts)
+    assert "(about 1,000× too high)." in v.message and "slip" not in v.message
+    h = grade("250 h", Expected("number", 2.441 * 3600, "time", "h"))
+    assert "(about 102× too high)." in h.message and "+99.0 %" not in h.message
