@@ -486,8 +486,8 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     unit, as in the app (:mod:`drill.core.practice_run`): each ``--step K`` is a step row
     that leaves the schedule alone, and once every step of that (template,
     seed) has been recorded today (since its last whole review) the whole
-    chain is recorded too, with the lowest step quality and the worst step
-    verdict, and that row moves the schedule by the same rule.  An invalid
+    chain is recorded too, with the lowest step quality (one slip among right
+    steps: 3) and the worst step verdict, and that row moves the schedule by the same rule.  An invalid
     answer is not recorded (exit status 1).
     Says what was recorded and which steps remain, on stderr with --json.
 
@@ -567,7 +567,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                        f"还需记录第 {'、'.join(map(str, remaining))} 步（{command}）。").text(lang), file=out)
             return 0
         from drill.core.practice_run import worst_verdict
-        from drill.core.sessions import chain_quality
+        from drill.core.sessions import chain_one_slip, chain_quality
 
         rows = [steps[k] for k in range(1, n + 1)]
         try:
@@ -582,7 +582,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
             note_step_drills(profile, template.id, [r["quality"] for r in rows], today)
         except SaveFailed:  # the review is stored; its failed step is simply not queued alone
             pass
-        slip = whole["quality"] > min(r["quality"] for r in rows)  # one slip among right steps: a pass
+        slip = chain_one_slip([r["quality"] for r in rows])  # the rule chain_quality applied, said
         print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
                    f"({'one slip among right steps: a pass' if slip else 'its weakest step'}) as review "
                    f"{whole['id']}; {_next_due(whole, lang)}.",

@@ -271,6 +271,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.grade": ("Grade {q} ({name}).", "评分 {q}（{name}）。"),
     "practice.grade_chain": ("Chain grade {q} ({name}): the lowest of its steps.",
                              "整题评分 {q}（{name}）：取各步最低分。"),
+    "practice.grade_chain_slip": ("Chain grade {q} ({name}): one slip among right steps passes with 3.",
+                                  "整题评分 {q}（{name}）：只错一步、其余各步都对，记为及格 3 分。"),
     "practice.grade_keys": ("Change the grade: 0-5, or a Again (1) · h Hard (3) · g Good (4) · e Easy (5).  "
                             "Enter: next · u: undo · c: formula card",
                             "修改评分：0-5，或 a 重来 (1) · h 困难 (3) · g 良好 (4) · e 简单 (5)。回车：下一题 · u：撤销 · "
@@ -386,10 +388,10 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "答案：带单位的数（1.12 TB、2039/140、45%、1.5k）；不带单位的数按题目要求的单位读取；"
                      "输入 ? 回车表示“不会”。"),
     "help.grades": ("Grades (SM-2): 5 correct in time · 4 correct · 3 close · 2 wrong, a known slip · "
-                    "1 wrong · 0 don't know. A chain's grade is the lowest of its steps; below 4 it comes "
-                    "back later in the session with new numbers.",
+                    "1 wrong · 0 don't know. A chain's grade is the lowest of its steps, but one slip among "
+                    "right steps passes with 3; below 4 it comes back later in the session with new numbers.",
                     "评分（SM-2）：5 限时内正确 · 4 正确 · 3 接近 · 2 错误但属常见失误 · 1 错误 · 0 不会。"
-                    "多步题取各步最低分；低于 4 分的题会在本次练习稍后换数字再出现。"),
+                    "多步题取各步最低分，但只错一步、其余都对时记为及格 3 分；低于 4 分的题会在本次练习稍后换数字再出现。"),
     "help.submit": ("Submit the answer", "提交答案"),
     "help.palette": ("Command palette: every screen, this screen's actions, any template by name",
                      "命令面板：所有界面、本界面的操作、按名称找任一题型"),

@@ -11,7 +11,8 @@ Recording rules (docs/practice.md):
   scheduled), then, when its last step is answered, one row for the whole item
   (``step`` None, empty ``typed``) that carries the schedule.  The chain's
   quality is the **minimum** of its step qualities (a chain is only as sound as
-  its weakest step) and its verdict is the worst step verdict.
+  its weakest step), except that one slip among right steps records 3
+  (:func:`engine.schedule.chains.chain_quality`), and its verdict is the worst step verdict.
 * Every row is saved (``Profile.record``) before its feedback is shown.
 * Overriding a grade re-records the answer with the chosen quality (the
   verdict stays the engine's); undo takes back the last answer's rows.
@@ -35,7 +36,7 @@ from dataclasses import field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from drill.core.sessions import catalog, chain_quality, forget_step_drills, note_step_drills
+from drill.core.sessions import catalog, chain_one_slip, chain_quality, forget_step_drills, note_step_drills
 from drill.core.settings import STEP_DRILLS_KEY
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
@@ -107,6 +108,11 @@ class Answer:
     def chain_quality(self) -> int | None:
         row = self.item_row
         return row["quality"] if row is not None and self.problem.is_chain else None
+
+    @property
+    def chain_one_slip(self) -> bool:
+        """The chain's grade came from the one-slip rule (a pass, 3), not from its lowest step."""
+        return self.problem.is_chain and chain_one_slip([s.quality for s in self.prior + [self]])
 
 
 def summary_grade(quality: int) -> Status:

@@ -36,6 +36,11 @@ def chain_quality(qualities: list[int]) -> int:
     return chains.chain_quality(qualities)
 
 
+def chain_one_slip(qualities: list[int]) -> bool:
+    """Whether :func:`chain_quality` passed the chain on its one-slip rule rather than taking its lowest step."""
+    return chains.one_slip(qualities)
+
+
 def retired(profile: Profile) -> frozenset[str]:
     """The "formula given" scaffolds retired: their full template passed twice (question_bank.drills)."""
     return chains.retired_scaffolds(drills.SCAFFOLDS, profile.states(), recent_qualities(profile))

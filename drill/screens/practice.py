@@ -255,7 +255,8 @@ class PracticeScreen(DrillScreen):
         head.append("\n")
         if a.chain_quality is not None:
             q = a.chain_quality
-            head.append(self.tr("practice.grade_chain", q=q, name=quality_name(q, lang)) + "\n", "bold")
+            rule = "practice.grade_chain_slip" if a.chain_one_slip else "practice.grade_chain"
+            head.append(self.tr(rule, q=q, name=quality_name(q, lang)) + "\n", "bold")
         v = a.verdict
         if v is not None:
             head.append(self.tr("practice.you"), "dim")

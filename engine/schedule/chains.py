@@ -27,10 +27,15 @@ def chain_quality(qualities: Sequence[int]) -> int:
     """The quality a chain records from its steps' qualities (in order)."""
     if not qualities:
         raise ValueError("a chain has at least one step")
+    return PASS if one_slip(qualities) else min(qualities)
+
+
+def one_slip(qualities: Sequence[int]) -> bool:
+    """Whether :func:`chain_quality` records a chain by its one-slip rule (one failed step, every other right:
+    a pass, 3) rather than as its lowest step; what the feedback says follows this, so the rule said is the
+    rule applied."""
     failed = [q for q in qualities if q < PASS]
-    if len(qualities) > 1 and len(failed) == 1 and all(q >= RIGHT for q in qualities if q >= PASS):
-        return PASS
-    return min(qualities)
+    return len(qualities) > 1 and len(failed) == 1 and all(q >= RIGHT for q in qualities if q >= PASS)
 
 
 def failed_steps(qualities: Sequence[int]) -> list[int]:

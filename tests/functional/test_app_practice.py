@@ -257,7 +257,9 @@ async def test_a_chain_walks_its_steps_and_is_graded_by_its_steps(profile, clock
                 assert "Chain grade" not in text_of(screen, "#verdict")
                 await pilot.press("enter")
                 assert f"Step {i + 2} of {n}" in text_of(screen, "#question")
-        assert "Chain grade" in text_of(screen, "#verdict")
+        # the rule said is the rule applied: one slip among right steps records 3, not the lowest step
+        assert "Chain grade 3 (hard): one slip among right steps passes with 3." in text_of(screen, "#verdict")
+        assert "lowest" not in text_of(screen, "#verdict")
     saved = rows(profile)
     steps = [r for r in saved if r["step"] is not None]
     assert [r["step"] for r in steps] == list(range(1, n + 1))
@@ -271,6 +273,21 @@ async def test_a_chain_walks_its_steps_and_is_graded_by_its_steps(profile, clock
     due = date.fromisoformat(whole["date"]) + timedelta(days=1)
     assert profile.states()[chain].due == due and whole["after"]["due"] == due.isoformat()
     assert all(r["date"] == whole["date"] for r in steps)
+
+
+@sync
+async def test_a_chain_with_two_slips_says_it_took_the_lowest_step_in_chinese(profile, clock):
+    app = make_app(profile, clock, lang="zh", items=[find_chain()])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        steps = screen.run.problem.steps
+        for i, step in enumerate(steps):
+            await submit(pilot, wrong(step) if i < 2 else right(step))
+            if i < len(steps) - 1:
+                await pilot.press("enter")
+        verdict = text_of(screen, "#verdict")
+        whole = next(r for r in rows(profile) if r["step"] is None)
+        assert f"整题评分 {whole['quality']}" in verdict and "取各步最低分。" in verdict and "只错一步" not in verdict
 
 
 @sync

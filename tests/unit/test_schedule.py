@@ -253,6 +253,15 @@ def test_a_chain_with_one_slip_passes_with_quality_three():
     assert chains.chain_quality([5, 0, 5]) == 3  # don't know on one step, the others right
     assert chains.chain_quality([5, 3, 1]) == 1  # another step only close: the lowest, as before
     assert chains.chain_quality([2, 1, 5]) == 1 and chains.chain_quality([4, 5]) == 4 and chains.chain_quality([2]) == 2
+    assert chains.one_slip([5, 2, 5, 5]) and not chains.one_slip([5, 3, 1]) and not chains.one_slip([2])
+
+
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=6))
+def test_the_rule_said_of_a_chain_is_the_rule_applied(qualities):
+    # the feedback names the one-slip rule exactly when chain_quality applied it, else the lowest step
+    whole = chains.chain_quality(qualities)
+    assert whole == (chains.PASS if chains.one_slip(qualities) else min(qualities))
+    assert chains.one_slip(qualities) == (whole > min(qualities))  # the rule raised the chain above its lowest
     steps = drills.step_templates("memory.zero_planning")
     assert chains.step_drills(steps, [5, 1, 4, 4], DAY0) == {steps[1]: DAY0 + timedelta(days=1)}
     assert chains.step_drills((None, None), [1, 1], DAY0) == {}
