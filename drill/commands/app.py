@@ -1,4 +1,5 @@
-"""``drill`` (no subcommand) opens Home; ``drill practice`` opens straight into today's session.
+"""``drill`` (no subcommand) opens Home; ``drill practice`` opens straight into today's session, and
+``drill practice TEMPLATE [--seed N]`` on a fresh problem of one template (as Browse's "practise one").
 
 The app needs a terminal: when standard input or output is not one (a pipe, cron, CI) the command refuses
 with one line and status 2 instead of drawing into the pipe and waiting for keys that never come.  The
@@ -15,9 +16,14 @@ from engine.langs import EN
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser("practice", help="open the app straight into today's session",
+    p = subparsers.add_parser("practice", help="open the app straight into today's session, or on one template",
                               description="Open the app on today's practice session: due items first, "
-                                          "then today's new items.")
+                                          "then today's new items. With TEMPLATE, on a fresh problem of that "
+                                          "template instead, recorded like any other answer.")
+    p.add_argument("template", nargs="?", metavar="TEMPLATE",
+                   help="practise this template alone (an id of `drill templates`)")
+    p.add_argument("--seed", metavar="N", help="with TEMPLATE: the problem's seed (as `drill ask` takes it); "
+                                               "default a fresh one")
     p.add_argument("--hardware", metavar="ID", help="practise on this accelerator: the roofline, decode, ZeRO and "
                                                     "fit problems draw it (an id of `drill catalogue`, your own "
                                                     "from <saves>/catalogue/ among them)")
@@ -120,4 +126,18 @@ def saved_model(profile) -> str | None:
 
 
 def run_practice(args: argparse.Namespace) -> int:
-    return run_app(args, start="practice")
+    template = getattr(args, "template", None)
+    seed = getattr(args, "seed", None)
+    if template is None:
+        if seed is not None:
+            from drill.commands import UsageError
+
+            raise UsageError("--seed needs a TEMPLATE: drill practice TEMPLATE --seed N",
+                             "--seed 需要指定模板：drill practice TEMPLATE --seed N")
+        return run_app(args, start="practice")
+    # checked before anything opens, as `drill ask` checks them: a typo or a short id gets its did-you-mean
+    from drill.commands.bank import MAX_SEED, template_by_id, whole_number
+
+    t = template_by_id(template)
+    first_seed = whole_number(seed, "--seed", 0, MAX_SEED) if seed is not None else None
+    return run_app(args, start="practice", items=[t.id], seed=first_seed)

@@ -157,7 +157,7 @@ def template_by_id(template_id: str) -> Template:
         raise UsageError(str(e) + en, f"没有名为 {shown_arg(template_id)} 的模板（见 `drill templates`）{zh}") from None
 
 
-def _whole(text: str, what: str, low: int, high: int) -> int:
+def whole_number(text: str, what: str, low: int, high: int) -> int:
     from drill.commands import UsageError, shown_arg
 
     t = text.strip()
@@ -225,7 +225,7 @@ def _answer_hint(step: Step, lang: str) -> str:
 
 def run_ask(args: argparse.Namespace) -> int:
     t = template_by_id(args.template)
-    seed = _whole(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
+    seed = whole_number(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
     lang = lang_of(args)
     hw = chosen_hardware(args)
     problem = t.generate(seed, hardware=hw, model=chosen_model(args), conventions=chosen_conventions(args))
@@ -284,12 +284,12 @@ def grade_check(args: argparse.Namespace) -> Checked:
     from engine.grading import grade
 
     t = template_by_id(args.template)
-    seed = _whole(args.seed, "--seed", 0, MAX_SEED)
+    seed = whole_number(args.seed, "--seed", 0, MAX_SEED)
     problem = t.generate(seed, hardware=chosen_hardware(args), model=chosen_model(args),
                          conventions=chosen_conventions(args))
     n = len(problem.steps)
     if args.step is not None:
-        step = _whole(args.step, "--step", 1, n)
+        step = whole_number(args.step, "--step", 1, n)
         index = step - 1
     elif n > 1:
         raise UsageError(f"{t.id} is a chain of {n} steps (1 to {n}), graded one at a time: add --step K "
@@ -302,7 +302,7 @@ def grade_check(args: argparse.Namespace) -> Checked:
         raise UsageError("ANSWER is too long", "ANSWER 太长了")
     s = problem.steps[index]
     seconds = getattr(args, "seconds", None)
-    seconds = _whole(seconds, "--seconds", 1, MAX_CHECK_SECONDS) if seconds is not None else None
+    seconds = whole_number(seconds, "--seconds", 1, MAX_CHECK_SECONDS) if seconds is not None else None
     verdict = grade(args.answer, s.expected, seconds=seconds, target_seconds=s.target_seconds)
     return Checked(problem, index, step, verdict, args.answer, seconds)
 

@@ -132,14 +132,16 @@ def extra_session(ctx: AppContext, n: int = 5) -> Session:
                    memory=memory_source(ctx.profile, rules.scheduler))
 
 
-def items_session(ctx: AppContext, items: list[str]) -> Session:
-    """Practice of chosen templates on demand (Browse): extra cards.  A template's first answer enters
-    the schedule, later ones move it only on a lapse (:func:`engine.session.moves_schedule`); the daily
-    new-item limit is untouched."""
+def items_session(ctx: AppContext, items: list[str], seed: int | None = None) -> Session:
+    """Practice of chosen templates on demand (Browse, ``drill practice TEMPLATE``): extra cards.  A
+    template's first answer enters the schedule, later ones move it only on a lapse
+    (:func:`engine.session.moves_schedule`); the daily new-item limit is untouched.  ``seed``: the first
+    card's problem (a fresh seed otherwise, and for every later card and re-drill)."""
     rules = learning(ctx.profile)
     s = Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), new_per_day=0,
                 interview=rules.interview, recent=recent_qualities(ctx.profile), scheduler=rules.scheduler,
                 memory=memory_source(ctx.profile, rules.scheduler))
-    s.cards = [Card(i, registry.get(i).topic, ctx.new_seed(), "extra") for i in items]
+    s.cards = [Card(i, registry.get(i).topic, seed if k == 0 and seed is not None else ctx.new_seed(), "extra")
+               for k, i in enumerate(items)]
     s.planned = len(s.cards)
     return s

@@ -100,11 +100,13 @@ class PracticeScreen(DrillScreen):
         *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
 
-    def __init__(self, mode: str = "today", items: list[str] | None = None, **kwargs) -> None:
+    def __init__(self, mode: str = "today", items: list[str] | None = None, seed: int | None = None,
+                 **kwargs) -> None:
         super().__init__(**kwargs)
         self.add_class(f"-{ASKING}")
         self.mode = "items" if items else mode
         self.items = list(items or [])
+        self.seed = seed  # the first chosen template's seed (`drill practice TEMPLATE --seed N`); else a fresh one
         self.run: practice_run.PracticeRun | None = None
         self.state = ASKING
         self._understood_pending = False
@@ -137,7 +139,8 @@ class PracticeScreen(DrillScreen):
     def start_run(self, mode: str | None = None) -> None:
         mode = mode or self.mode
         if mode == "items":
-            session = sessions.items_session(self.ctx, self.items)
+            session = sessions.items_session(self.ctx, self.items, self.seed)
+            self.seed = None  # asked once: practising the same templates again draws fresh problems
         elif mode == "extra":
             session = sessions.extra_session(self.ctx)
         else:

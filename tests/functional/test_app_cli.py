@@ -109,3 +109,55 @@ asyncio.run(main())
     r = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "True"
+
+
+@pytest.mark.parametrize("args, said", [
+    (("practice", "memory.statik"), "did you mean memory.static or"),
+    (("practice", "static_given"), "did you mean memory.static_given?"),  # a short id: the same as `drill ask`
+    (("practice", "memory.static_given", "--seed", "x"), "--seed must be a whole number"),
+    (("practice", "--seed", "3"), "--seed needs a TEMPLATE"),
+    (("--lang", "zh", "practice", "memory.statik"), "没有名为"),
+])
+def test_practice_template_refuses_a_typo_before_anything_opens(tmp_path, args, said):
+    r = drill("--saves", str(tmp_path), *args, terminal=False)  # said before the terminal is asked for
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and said in r.stderr
+    assert list(tmp_path.iterdir()) == []
+    if args[-1] == "memory.statik":  # word for word what `drill ask` says
+        assert r.stderr == drill(*args[:-2], "ask", "memory.statik", terminal=False).stderr
+
+
+@pytest.mark.parametrize("seed", [25, None])
+def test_practice_template_opens_the_app_on_a_problem_of_it_and_records_the_answer(tmp_path, monkeypatch, terminal,
+                                                                                    seed):
+    import asyncio
+
+    from drill.app import DrillApp
+    from drill.cli import main
+    from drill.screens.practice import PracticeScreen
+
+    with Profile.open(tmp_path) as p:
+        p.set_setting("card_before_new", False)  # straight to the problem (the card is tested elsewhere)
+    shown = {}
+
+    def run(app):
+        async def answer():
+            async with app.run_test(size=(100, 36)) as pilot:
+                await pilot.pause()
+                screen = app.screen
+                assert isinstance(screen, PracticeScreen)
+                shown["seed"], shown["item"] = screen.run.card.seed, screen.run.card.item
+                screen.query_one("#answer").value = screen.run.current_step.expected.display
+                await pilot.press("enter")
+                await pilot.pause()
+                assert screen.state == "feedback"
+        asyncio.run(answer())
+
+    monkeypatch.setattr(DrillApp, "run", run)
+    assert main(["--saves", str(tmp_path), "practice", "memory.static_given",
+                 *(("--seed", str(seed)) if seed is not None else ())]) == 0
+    assert shown["item"] == "memory.static_given" and (seed is None or shown["seed"] == seed)
+    with Profile.open(tmp_path) as p:
+        [row] = list(p.reviews())
+        assert (row["item"], row["seed"], row["verdict"], row["mode"]) == (
+            "memory.static_given", shown["seed"], "correct", "extra")
+        assert p.states()["memory.static_given"].due is not None  # its first answer enters the schedule
