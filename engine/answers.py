@@ -68,10 +68,14 @@ class Parsed:
     def understood_in(self, lang: str = EN, shown: str = "") -> str:
         """:attr:`understood` in ``lang``; ``shown`` is the value as the question writes it, in the unit it
         asks for (``1357 TFLOPS``): shown instead of the unit the engine would pick (``1.357 PFLOP/s``)."""
+        return self.understood_said(shown).text(lang)
+
+    def understood_said(self, shown: str = "") -> Said:
+        """:meth:`understood_in` as data, for a caller that words it in either language later."""
         quantity = shown or fmt_quantity(self.value, self.kind)
         if not self.said:
-            return f"= {quantity}"
-        return say("understood_notes", quantity=quantity, notes=join(self.said)).text(lang)
+            return Twin(f"= {quantity}")
+        return say("understood_notes", quantity=quantity, notes=join(self.said))
 
 
 @frozen

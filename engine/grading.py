@@ -13,7 +13,7 @@ and scale-invariant; every answer rounded to two significant figures is
 within 5 % of the exact value.
 
 Grading itself is each answer kind's (:mod:`engine.kinds`); this module is the
-one door: :func:`grade` and :func:`understood` ask the expected answer's kind,
+one door: :func:`grade`, :func:`read` and :func:`understood` ask the expected answer's kind,
 and the parts they are made of (:mod:`engine.verdicts`) are re-exported here.
 """
 
@@ -36,6 +36,7 @@ from .verdicts import (
     Expected,
     KindName,
     Miss,
+    Reading,
     Verdict,
     bytes_misses,
     display_number,
@@ -48,8 +49,8 @@ from .verdicts import (
 
 __all__ = ["ANSWER_KINDS", "CLOSE", "CONVENTION", "CORRECT", "DEFAULT_CLOSE", "DEFAULT_TOLERANCE", "INVALID",
            "LOWERCASE_B", "MERGED", "MERGED_EN", "MERGED_ZH", "PASSED", "WRONG", "Approximation", "Status",
-           "ByConvention", "Expected", "KindName", "Miss", "Verdict", "bytes_misses",
-           "display_number", "distance", "equivalent", "grade", "merged", "misconception_label", "quality_for",
+           "ByConvention", "Expected", "KindName", "Miss", "Reading", "Verdict", "bytes_misses",
+           "display_number", "distance", "equivalent", "grade", "merged", "read", "misconception_label", "quality_for",
            "understood"]
 
 
@@ -59,12 +60,19 @@ def grade(text: str, exp: Expected, *, seconds: float | None = None,
     return exp.answer_kind.grade(text, exp, seconds, target_seconds)
 
 
+def read(text: str, exp: Expected) -> Reading:
+    """What ``text`` reads as for ``exp``: the one reading :func:`grade` grades and :func:`understood` says
+    (a bare ``0.4366`` on a question in % is 43.66 % in both)."""
+    return exp.answer_kind.read(text, exp)
+
+
 def understood(text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
-    """What the engine reads in ``text`` as an answer to ``exp``, without grading.
+    """What the engine reads in ``text`` as an answer to ``exp``, without grading: :func:`read`, said.
 
     ``(True, "= 140 GB")`` or ``(False, reason)``, in ``lang``: the live line
     under an answer box (practice and mock), a number in the unit the question
     asks for when it names one.  True exactly when :func:`grade` would grade
-    the text rather than call it unreadable.
+    the text rather than call it unreadable (a symbolic proof that runs out of
+    time is the one exception: it is not graded, and says so).
     """
     return exp.answer_kind.understood(text, exp, lang)

@@ -41,6 +41,7 @@ from .verdicts import (
     Expected,
     KindName,
     Miss,
+    Reading,
     Verdict,
     by_factor,
     bytes_misses,
@@ -55,6 +56,7 @@ from .verdicts import (
     percent_text,
     quality_for,
     unevaluable,
+    unreadable_reading,
     unreadable_verdict,
     why_unreadable,
 )
@@ -81,9 +83,14 @@ class AnswerKind:
         """The verdict on ``text`` (see :func:`engine.grading.grade`)."""
         raise NotImplementedError
 
-    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
-        """What ``text`` reads as, without grading (see :func:`engine.grading.understood`)."""
+    def read(self, text: str, exp: Expected) -> Reading:
+        """What ``text`` reads as for ``exp``: the reading :meth:`grade` grades and the live line shows."""
         raise NotImplementedError
+
+    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
+        """What ``text`` reads as, without grading (see :func:`engine.grading.understood`): :meth:`read`, said."""
+        r = self.read(text, exp)
+        return r.readable, r.text(lang)
 
     def display(self, exp: Expected) -> str:
         """How a person would write the right answer (parseable back)."""
@@ -130,22 +137,31 @@ class NumberKind(AnswerKind):
     name = KindName.NUMBER
     measured = True
 
-    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
-        e = float(exp.value)
-        shown_exp = exp.display
+    def read(self, text: str, exp: Expected) -> Reading:
         p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
         if isinstance(p, Unreadable):
-            return unreadable_verdict(why_unreadable(p), shown_exp)
+            return unreadable_reading(why_unreadable(p))
         two = _two_readings(p, exp) or _bare_scale(p, exp)
         if two is not None:
-            return unreadable_verdict(two, shown_exp)
+            return unreadable_reading(two)
         x = p.value
         if UNIT_KINDS[exp.unit_kind].percent and p.bare:
             # a bare ratio may be a fraction (0.45) or a percentage (45): take the reading nearer the answer
+            e = float(exp.value)
             other, note = ((x * 100, "note.fraction") if exp.unit == "%" else (x / 100, "note.percentage"))
             if distance(other, e) < distance(x, e):
                 x = other
                 p = Parsed(p.text, x, p.kind, "", (say(note),), bare=True)
+        shown = display_number(x, exp.unit_kind, exp.unit) if exp.unit else ""
+        return Reading(True, p.understood_said(shown), x, p)
+
+    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
+        e = float(exp.value)
+        shown_exp = exp.display
+        r = self.read(text, exp)
+        if not r.readable or r.parsed is None:
+            return unreadable_verdict(r.said, shown_exp, reading=r)
+        p, x = r.parsed, float(r.value)
         given = display_number(x, exp.unit_kind, exp.unit)
         d = distance(x, e)
         # the error shown is the one judged: the symmetric distance, signed (+ when the answer is larger)
@@ -184,16 +200,7 @@ class NumberKind(AnswerKind):
             else _headline(status, exp)
         msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
         return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx,
-                       convention=conv, convention_said=conv_said, ratio=ratio, error_said=error_said)
-
-    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
-        p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
-        if isinstance(p, Unreadable):
-            return False, p.message_in(lang)
-        two = _two_readings(p, exp) or _bare_scale(p, exp)
-        if two is not None:
-            return False, two.text(lang)
-        return True, p.understood_in(lang, shown=display_number(p.value, exp.unit_kind, exp.unit) if exp.unit else "")
+                       convention=conv, convention_said=conv_said, ratio=ratio, error_said=error_said, reading=r)
 
     def display(self, exp: Expected) -> str:
         return display_number(float(exp.value), exp.unit_kind, exp.unit, exp.integer)
@@ -454,21 +461,25 @@ class ChoiceKind(AnswerKind):
 
     name = KindName.CHOICE
 
-    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
+    def read(self, text: str, exp: Expected) -> Reading:
         c = parse_choice(text, exp.choices)
         if isinstance(c, Unreadable):
-            return unreadable_verdict(why_unreadable(c), str(exp.value), exp.choices)
+            return unreadable_reading(why_unreadable(c))
+        return Reading(True, Twin(f"= {c.shown(EN)}", f"= {c.shown(ZH)}"), c)
+
+    def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
+        r = self.read(text, exp)
+        if not r.readable:
+            return unreadable_verdict(r.said, str(exp.value), exp.choices, reading=r)
+        c: Choice = r.value
         ok = c.key == exp.value
         status = CORRECT if ok else WRONG
         q = quality_for(status, seconds=seconds, target_seconds=target)
         right = next((x for x in exp.choices if x.key == exp.value), Choice(str(exp.value)))
         msg = say("verdict.correct") if ok else say("verdict.wrong", given=Twin(c.key, c.shown(ZH)),
                                                       expected=Twin(right.key, right.shown(ZH)))
-        return Verdict(status, q, msg, str(exp.value), c.key, band_said=say("band.choice"), choices=exp.choices)
-
-    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
-        c = parse_choice(text, exp.choices)
-        return (False, c.message_in(lang)) if isinstance(c, Unreadable) else (True, f"= {c.shown(lang)}")
+        return Verdict(status, q, msg, str(exp.value), c.key, band_said=say("band.choice"), choices=exp.choices,
+                       reading=r)
 
     def display_in(self, exp: Expected, lang: str = EN) -> str:
         """The choice as :meth:`Choice.shown` writes it in ``lang``."""
@@ -507,31 +518,30 @@ class ExpressionKind(AnswerKind):
             raise ValueError(f"expected expression {exp.value!r} does not parse: {want.reason}")
         shown_names = names_shown(exp.aliases)
         shown_exp = ex.render(want, shown_names)
-        node = parse_expression(text, aliases)
-        if isinstance(node, Unreadable):
-            return unreadable_verdict(why_unreadable(node), shown_exp)
-        problem = unevaluable(node)
-        if problem is not None:
-            return unreadable_verdict(problem, shown_exp)
+        r = self.read(text, exp)
+        if not r.readable:
+            return unreadable_verdict(r.said, shown_exp, reading=r)
+        node: ex.Node = r.value
         shown = ex.render(node, shown_names)
         from .symbolic import Undecided
 
         try:
             status = CORRECT if equivalent(node, want) else WRONG
         except Undecided as e:  # too complex, or a limit was reached: not graded, and said why
-            return Verdict(INVALID, None, say("verdict.not_graded", reason=e.said), shown_exp, why=e.said)
+            return Verdict(INVALID, None, say("verdict.not_graded", reason=e.said), shown_exp, why=e.said,
+                           reading=r)
         q = quality_for(status, seconds=seconds, target_seconds=target)
         msg = say("verdict.correct") if status == CORRECT else say("verdict.wrong", given=shown, expected=shown_exp)
-        return Verdict(status, q, msg, shown_exp, shown, band_said=say("band.expression"))
+        return Verdict(status, q, msg, shown_exp, shown, band_said=say("band.expression"), reading=r)
 
-    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
+    def read(self, text: str, exp: Expected) -> Reading:
         node = parse_expression(text, dict(exp.aliases))
         if isinstance(node, Unreadable):
-            return False, node.message_in(lang)
+            return unreadable_reading(why_unreadable(node))
         problem = unevaluable(node)
         if problem is not None:
-            return False, problem.text(lang)
-        return True, "= " + ex.render(node, names_shown(exp.aliases))
+            return unreadable_reading(problem)
+        return Reading(True, Twin("= " + ex.render(node, names_shown(exp.aliases))), node)
 
     def display(self, exp: Expected) -> str:
         node = parse_expression(str(exp.value), dict(exp.aliases))
@@ -559,22 +569,26 @@ class LayoutKind(AnswerKind):
 
     def grade(self, text: str, exp: Expected, seconds=None, target=None) -> Verdict:
         """Any layout meeting ``exp.layout``'s constraints is correct; a wrong one names each broken constraint."""
-        from .layout import BAND, LayoutUnreadable, parse_layout, verdict_words
+        from .layout import BAND, verdict_words
 
-        got = parse_layout(text)
-        if isinstance(got, LayoutUnreadable):
-            return unreadable_verdict(got.why, str(exp.value))
+        r = self.read(text, exp)
+        if not r.readable:
+            return unreadable_verdict(r.said, str(exp.value), reading=r)
+        got = r.value
         broken = exp.layout.broken(got)
         status = WRONG if broken else CORRECT
         miss = merged([Miss(b.key, b.label.en, 0.0, b.label.zh) for b in broken])
         q = quality_for(status, misconception=miss is not None, seconds=seconds, target_seconds=target)
         return Verdict(status, q, verdict_words(got, broken, str(exp.value)), str(exp.value), got.text, miss=miss,
-                       band_said=BAND)
+                       band_said=BAND, reading=r)
 
-    def understood(self, text: str, exp: Expected, lang: str = EN) -> tuple[bool, str]:
-        from .layout import understood_layout
+    def read(self, text: str, exp: Expected) -> Reading:
+        from .layout import LayoutUnreadable, parse_layout
 
-        return understood_layout(text, lang)
+        got = parse_layout(text)
+        if isinstance(got, LayoutUnreadable):
+            return unreadable_reading(got.why)
+        return Reading(True, Twin(f"= {got.text}"), got)
 
     def hint(self, exp: Expected) -> Said:
         return say("hint.layout")

@@ -246,14 +246,6 @@ def _divisors(n: int) -> list[int]:
     return [d for d in range(1, n + 1) if n % d == 0]
 
 
-def understood_layout(text: str, lang: str = EN) -> tuple[bool, str]:
-    """The live reading of a typed layout: ``(True, "= tp=8 pp=2 dp=4")`` or ``(False, reason)``."""
-    got = parse_layout(text)
-    if isinstance(got, LayoutUnreadable):
-        return False, got.why.text(lang)
-    return True, f"= {got.text}"
-
-
 BAND = Twin("any layout meeting every constraint", "满足全部约束的任一布局")
 
 

@@ -164,6 +164,30 @@ def display_number(value: float, kind: str, unit: str = "", integer: bool = Fals
 
 
 @frozen
+class Reading:
+    """What a typed answer reads as, before it is graded: the one reading both the live line under the
+    answer box and the grader use (:meth:`engine.kinds.AnswerKind.read`), so the line never shows one
+    reading and the grade another.
+
+    ``value`` is what is graded (a number in base units, a :class:`~engine.choices.Choice`, an expression's
+    tree, a layout); ``said`` is the live line ("= 49.21%  (read as a fraction, not a percentage)"), or,
+    when ``readable`` is false, why the answer cannot be graded.
+    """
+
+    readable: bool
+    said: Said
+    value: Any = None
+    parsed: Parsed | None = None  # a number's reading: its unit and the notes on how it was read
+
+    def text(self, lang: str = EN) -> str:
+        return self.said.text(lang)
+
+
+def unreadable_reading(why: Said) -> Reading:
+    return Reading(False, why)
+
+
+@frozen
 class Verdict:
     """A graded (or unreadable) answer.
 
@@ -189,6 +213,7 @@ class Verdict:
     convention: tuple[ByConvention, ...] = field(default=())
     convention_said: Said | None = None
     ratio: float | None = None  # answer ÷ expected, for a graded number
+    reading: Reading | None = None  # what was graded, as the live line showed it (None: graded without one)
     # how far off, as said: "+12.3 %" within a factor of 2, "about 4.46× too high" beyond it; None when on the dot
     error_said: Said | None = None
 
@@ -370,8 +395,10 @@ def why_unreadable(u: Unreadable) -> Said:
     return u.why if u.so_far is None else say("so_far", reason=u.why, so_far=u.so_far)
 
 
-def unreadable_verdict(why: Said, shown_exp: str, choices: tuple[Choice, ...] = ()) -> Verdict:
-    return Verdict(INVALID, None, say("verdict.unreadable", reason=why), shown_exp, why=why, choices=choices)
+def unreadable_verdict(why: Said, shown_exp: str, choices: tuple[Choice, ...] = (),
+                       reading: Reading | None = None) -> Verdict:
+    return Verdict(INVALID, None, say("verdict.unreadable", reason=why), shown_exp, why=why, choices=choices,
+                   reading=reading)
 
 
 MERGED = Twin(" — or ", "，或者")  # between the misconceptions one answer matches

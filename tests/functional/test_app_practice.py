@@ -113,6 +113,27 @@ async def test_an_unreadable_answer_is_neither_graded_nor_recorded_and_keeps_the
 
 
 @sync
+@pytest.mark.parametrize("lang, line, you", [
+    ("en", "understood: = 49.21%  (read as a fraction, not a percentage)", "You: 49.21%"),
+    ("zh", "识别为：= 49.21%（按小数读取，不是百分数）", "你的答案：49.21%"),
+])
+async def test_the_live_line_shows_the_reading_that_is_graded(profile, clock, lang, line, you):
+    """A bare fraction where % is asked: previewed as the grader reads it (49.21 %), not as 0.4921 %."""
+    app = make_app(profile, clock, lang=lang, items=["pipeline.bubble_1f1b_given"], seed=1)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert screen.run.card.seed == 1
+        await pilot.press(*"31/63")
+        assert text_of(screen, "#understood") == line
+        await pilot.press("enter")
+        await pilot.pause()
+        verdict = text_of(screen, "#verdict")
+        assert screen.state == "feedback" and screen.run.answers[-1].status == "correct" and you in verdict
+    [row] = rows(profile)
+    assert row["seed"] == 1 and row["value"] == pytest.approx(31 / 63)
+
+
+@sync
 async def test_the_answer_box_shows_what_the_engine_understood_while_typing(profile, clock):
     app = make_app(profile, clock, items=["roofline.ridge_point"])
     async with app.run_test(size=SIZE) as pilot:

@@ -13,7 +13,7 @@ def test_every_kind_reads_grades_shows_and_explains_itself():
     assert set(ANSWER_KINDS) == {"number", "choice", "expression", "layout"}
     for name, kind in ANSWER_KINDS.items():
         assert kind.name == name
-        for method in ("grade", "understood", "hint"):
+        for method in ("grade", "read", "hint"):  # understood is read, said: one reading for both
             assert getattr(type(kind), method) is not getattr(kinds.AnswerKind, method), (name, method)
 
 
