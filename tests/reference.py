@@ -9,20 +9,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import TypeVar
 
+from engine.review import Review
+from engine.review_mode import ReviewMode
 from engine.schedule.readiness import PASS, Answer
 
 T = TypeVar("T")
 
 
-def answers_of(rows: Iterable[Mapping]) -> list[Answer]:
+def answers_of(rows: Iterable[Review]) -> list[Answer]:
     """The answers readiness counts among review rows (oldest first): every whole answer (``step`` None) and
     each step asked in a mock (a mock asks a chain's steps as questions of their own); passed = quality >= 3."""
-    return [Answer(date.fromisoformat(r["date"]), r["item"], r["topic"], r["quality"] >= PASS) for r in rows
-            if r.get("step") is None or r.get("mode") == "mock"]
+    return [Answer(date.fromisoformat(r.date), r.item, r.topic, r.quality >= PASS) for r in rows
+            if r.step is None or r.mode == ReviewMode.MOCK]
 
 
 def same_topic_neighbours(items: Sequence[T], topic: Callable[[T], str]) -> int:

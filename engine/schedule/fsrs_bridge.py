@@ -26,12 +26,16 @@ import functools
 from collections.abc import Iterable, Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from engine.records import NamedTuple, replace
 
 from ..sm2 import MAX_INTERVAL, ItemState, next_ef
 from ..sm2 import review as sm2_review
 from .stretch import place
+
+if TYPE_CHECKING:
+    from ..review import Review
 
 
 class Scheduler(StrEnum):
@@ -130,13 +134,13 @@ def review(state: ItemState | None, memory: Memory | None, quality: int, on: dat
     return after, memory
 
 
-def history_of(rows: Iterable[Mapping]) -> dict[str, list[tuple[date, int]]]:
+def history_of(rows: Iterable[Review]) -> dict[str, list[tuple[date, int]]]:
     """Each item's scheduled reviews ``(day, quality)``, oldest first, from review rows (oldest first): the
     rows that moved the schedule (``scheduled``; a chain's whole-item row)."""
     out: dict[str, list[tuple[date, int]]] = {}
     for r in rows:
-        if r.get("scheduled") and r.get("step") is None:
-            out.setdefault(r["item"], []).append((date.fromisoformat(r["date"]), r["quality"]))
+        if r.scheduled and r.step is None:
+            out.setdefault(r.item, []).append((date.fromisoformat(r.date), r.quality))
     return out
 
 
