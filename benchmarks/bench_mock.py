@@ -12,7 +12,7 @@ import random
 import time
 
 from drill.core.mock import begin_run, candidates, make_plan
-from engine.mock import MockSettings, weakness_figures
+from engine.mock import MockSettings, weakness_of_answers
 from engine.mock_report import build_report
 
 
@@ -28,10 +28,10 @@ def _best(fn, repeat: int = 5) -> float:
 def main() -> None:
     rng = random.Random(0)
     ids = [c.template_id for c in candidates()]
-    rows = [{"item": rng.choice(ids), "quality": rng.randint(0, 5)} for _ in range(100_000)]
-    t = _best(lambda: weakness_figures(rows), 3)
+    answers = [(rng.choice(ids), rng.randint(0, 5)) for _ in range(100_000)]  # as drill.core.mock.weakness_of reads
+    t = _best(lambda: weakness_of_answers(answers), 3)
     print(f"   weakness figures, 100,000 reviews: {t * 1000:.0f} ms")
-    weakness = weakness_figures(rows)
+    weakness = weakness_of_answers(answers)
 
     settings = MockSettings(questions=40, seed=1)
     candidates()  # the bank's chain lengths are computed once per process

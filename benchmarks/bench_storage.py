@@ -47,8 +47,8 @@ def history(n: int, rng: random.Random) -> dict:
                                  verdict="correct" if q >= 4 else "wrong", when=when, today=day,
                                  state=states.get(item), schedule=True, typed="12.5 GB", value=12.5e9,
                                  seconds=round(rng.uniform(5, 90), 1))
-        states[item] = ItemState.from_dict(row["after"])
-        rows.append({"id": i + 1, **row})
+        states[item] = ItemState.from_dict(row.after)
+        rows.append({"id": i + 1, **row.to_dict()})  # the export document holds the rows as stored
     return {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "settings": {},
             "states": {k: v.to_dict() for k, v in states.items()}, "reviews": rows, "mocks": []}
 
@@ -69,7 +69,7 @@ def time_records(profiles: list[Profile], rng: random.Random) -> list[float]:
             t = time.perf_counter()
             stored = p.record(row)
             ts.append(time.perf_counter() - t)
-            st[item] = ItemState.from_dict(stored["after"])
+            st[item] = ItemState.from_dict(stored.after)
     return [statistics.median(ts) for ts in times]
 
 

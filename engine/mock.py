@@ -19,13 +19,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.langs import EN
 from engine.records import frozen, mutable
 
 from .grading import Expected, understood
 from .status import MOCK_VERDICTS
+
+if TYPE_CHECKING:
+    from .review import Review
 
 DEFAULT_MINUTES = 30
 MAX_MINUTES = 180
@@ -128,17 +131,22 @@ class MockPlan:
                 "questions": [dict(index=i + 1, **q.to_dict()) for i, q in enumerate(self.questions)]}
 
 
-def weakness_figures(reviews: Iterable[Mapping[str, Any]], recent: int = RECENT) -> dict[str, float]:
+def weakness_figures(reviews: Iterable[Review], recent: int = RECENT) -> dict[str, float]:
     """Template id -> weakness in [0, 1] from review rows: 1 - mean quality / 5 of its last answers.
 
-    Every mode counts (a mock answer is evidence too); rows without a quality are ignored.
+    Every mode counts (a mock answer is evidence too).
     """
+    return weakness_of_answers(((r.item, r.quality) for r in reviews), recent)
+
+
+def weakness_of_answers(answers: Iterable[tuple[str, int | None]], recent: int = RECENT) -> dict[str, float]:
+    """:func:`weakness_figures` of ``(template id, quality)`` pairs, oldest first; a pair without a quality
+    or an id is ignored."""
     last: dict[str, list[int]] = {}
-    for row in reviews:
-        q = row.get("quality")
-        if q is None or not row.get("item"):
+    for item, q in answers:
+        if q is None or not item:
             continue
-        last.setdefault(row["item"], []).append(int(q))
+        last.setdefault(item, []).append(int(q))
     return {item: 1 - sum(qs[-recent:]) / (5 * len(qs[-recent:])) for item, qs in last.items()}
 
 

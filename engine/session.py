@@ -33,7 +33,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
-from typing import Any
 
 from engine.patterns import pattern
 from engine.records import NamedTuple
@@ -169,19 +168,17 @@ def due_items(states: Mapping[str, ItemState], today: date, catalog: Catalog) ->
     return [(item, topic, days) for days, _, item, topic in out]
 
 
-def introduced(rows: Iterable[Mapping[str, Any]]) -> set[str]:
+def introduced(rows: Iterable[Review]) -> set[str]:
     """Items introduced by today's session among ``rows`` (pass the day's review rows): their first
     scheduled review, in mode ``practice``.  A first answer given elsewhere (Browse, a mock, paper) also
     schedules the item, but does not use up the day's new items."""
-    return {r["item"] for r in rows if r.get("scheduled") and r.get("before") is None
-            and r.get("mode", ReviewMode.PRACTICE) == ReviewMode.PRACTICE}
+    return {r.item for r in rows if r.scheduled and r.before is None and r.mode == ReviewMode.PRACTICE}
 
 
-def reviewed(rows: Iterable[Mapping[str, Any]]) -> int:
+def reviewed(rows: Iterable[Review]) -> int:
     """Reviews of items already scheduled among ``rows`` (the day's rows), for the daily review cap:
     the whole-item rows of today's session that moved an existing state."""
-    return sum(1 for r in rows if r.get("scheduled") and r.get("before") is not None
-               and r.get("mode", ReviewMode.PRACTICE) == ReviewMode.PRACTICE)
+    return sum(1 for r in rows if r.scheduled and r.before is not None and r.mode == ReviewMode.PRACTICE)
 
 
 def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int,

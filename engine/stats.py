@@ -46,6 +46,7 @@ from typing import Any
 from engine.records import frozen
 
 from .mock_report import score_percent
+from .review import Review
 from .review_mode import ReviewMode
 from .session import MODES, VERDICTS
 from .sm2 import EF_START as START_EF
@@ -136,12 +137,25 @@ class Digest:
 
     @classmethod
     def of_rows(cls, rows: Iterable[Mapping]) -> Digest:
+        """The digest of review rows as the log stores them (dicts), as ``engine.storage`` keeps it."""
+        # the stored dicts are read as they are: a log of 200,000 rows is digested here, a Review apiece would cost
         rows = rows if isinstance(rows, list) else list(rows)
         cols = {f: [r[f] for r in rows] for f in ("date", "item", "topic", "seed", "step", "verdict", "quality",
                                                  "seconds", "mode")}
         cols["before"] = [b.get("interval", 0) if (b := r["before"]) else None for r in rows]
         cols["interval"] = [(r["after"] or {}).get("interval", 0) if r["scheduled"] else None for r in rows]
         return cls(cols)
+
+    @classmethod
+    def of_reviews(cls, reviews: Iterable[Review]) -> Digest:
+        """The digest of review rows (:class:`engine.review.Review`), as :meth:`of_rows` makes it."""
+        rs = reviews if isinstance(reviews, list) else list(reviews)
+        return cls({"date": [r.date for r in rs], "item": [r.item for r in rs], "topic": [r.topic for r in rs],
+                    "seed": [r.seed for r in rs], "step": [r.step for r in rs], "verdict": [r.verdict for r in rs],
+                    "quality": [r.quality for r in rs], "seconds": [r.seconds for r in rs],
+                    "mode": [r.mode for r in rs],
+                    "before": [r.before.get("interval", 0) if r.before else None for r in rs],
+                    "interval": [(r.after or {}).get("interval", 0) if r.scheduled else None for r in rs]})
 
     @classmethod
     def from_columns(cls, columns: Any, *, check: bool = True) -> Digest:
@@ -489,7 +503,7 @@ def sort_topics(topics: Sequence[TopicStats], by: str = "topic", reverse: bool =
 
 
 def compute(
-    rows: Iterable[Mapping] | Digest,
+    rows: Iterable[Review] | Digest,
     states: Mapping[str, Any],
     mocks: Iterable[Mapping],
     templates: Iterable[tuple[str, str, str]],
@@ -503,7 +517,7 @@ def compute(
     ``due``); ``templates`` are ``(id, topic, title)`` of the bank; ``topics``
     fixes the order (and lists topics that have no templates yet).
     """
-    d = rows if isinstance(rows, Digest) else Digest.of_rows(rows)
+    d = rows if isinstance(rows, Digest) else Digest.of_reviews(rows)
     today_s = today.isoformat()
     since_s = (today - timedelta(days=WINDOW_DAYS - 1)).isoformat()
     heat_start = today - timedelta(days=today.weekday(), weeks=HEATMAP_WEEKS - 1)

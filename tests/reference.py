@@ -12,21 +12,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import TypeVar
 
+from engine.review import Review
+from engine.review_mode import ReviewMode
 from engine.schedule.readiness import PASS, Answer
 from engine.sm2 import ItemState, review
 
 T = TypeVar("T")
 
 
-def answers_of(rows: Iterable[Mapping]) -> list[Answer]:
+def answers_of(rows: Iterable[Review]) -> list[Answer]:
     """The answers readiness counts among review rows (oldest first): every whole answer (``step`` None) and
     each step asked in a mock (a mock asks a chain's steps as questions of their own); passed = quality >= 3."""
-    return [Answer(date.fromisoformat(r["date"]), r["item"], r["topic"], r["quality"] >= PASS) for r in rows
-            if r.get("step") is None or r.get("mode") == "mock"]
+    return [Answer(date.fromisoformat(r.date), r.item, r.topic, r.quality >= PASS) for r in rows
+            if r.step is None or r.mode == ReviewMode.MOCK]
 
 
 def same_topic_neighbours(items: Sequence[T], topic: Callable[[T], str]) -> int:
@@ -55,11 +57,11 @@ def sm2_replay(history: Iterable[tuple[date, int]]) -> ItemState | None:
     return state
 
 
-def history_of(rows: Iterable[Mapping]) -> dict[str, list[tuple[date, int]]]:
+def history_of(rows: Iterable[Review]) -> dict[str, list[tuple[date, int]]]:
     """Each item's scheduled reviews ``(day, quality)``, oldest first, from review rows (oldest first): the
     rows that moved the schedule (``scheduled``; a chain's whole-item row)."""
     out: dict[str, list[tuple[date, int]]] = {}
     for r in rows:
-        if r.get("scheduled") and r.get("step") is None:
-            out.setdefault(r["item"], []).append((date.fromisoformat(r["date"]), r["quality"]))
+        if r.scheduled and r.step is None:
+            out.setdefault(r.item, []).append((date.fromisoformat(r.date), r.quality))
     return out

@@ -20,6 +20,7 @@ from engine.review_mode import ReviewMode
 
 if TYPE_CHECKING:
     from engine.grading import Verdict
+    from engine.review import Review
     from engine.storage import Profile
     from question_bank.template import Problem
 
@@ -500,7 +501,6 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     from drill.core.paths import command_lang
     from drill.core.settings import learning
     from engine.messages import Twin
-    from engine.review import Review
     from engine.session import moves_schedule, review_row, stored_text
     from engine.storage import SaveFailed
 
@@ -523,7 +523,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                           interview=learning(profile).interview, hardware=problem.hardware, model=problem.model,
                           conventions=problem.chosen_conventions)
 
-    stored: Mapping[str, Any]  # the row just stored, or the same step's row found stored before
+    stored: Review  # the row just stored, or the same step's row found stored before
     profile = _open(args)
     try:
         if not problem.is_chain:
@@ -532,9 +532,9 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                                             value=value, whole=True))
             except SaveFailed as e:
                 return _fail(_said("save.not_recorded", args, e))
-            print(Twin(f"Recorded as review {stored['id']} of {template.id} (quality {stored['quality']}); "
+            print(Twin(f"Recorded as review {stored.id} of {template.id} (quality {stored.quality}); "
                        f"{_next_due(stored, lang)}.",
-                       f"已记为 {template.id} 的第 {stored['id']} 条复习（评分 {stored['quality']}）；"
+                       f"已记为 {template.id} 的第 {stored.id} 条复习（评分 {stored.quality}）；"
                        f"{_next_due(stored, lang)}。").text(lang), file=out)
             return 0
         assert step is not None, "a chain is checked one --step at a time (drill check)"
@@ -542,19 +542,19 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
         earlier = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware,
                             problem.chosen_conventions, problem.model)
         again = earlier.get(step)
-        if len(earlier) == n and again is not None and again["typed"] == stored_text(typed) \
-                and again["quality"] == verdict.quality:  # all steps in, the whole review missing: a failed write
+        if len(earlier) == n and again is not None and again.typed == stored_text(typed) \
+                and again.quality == verdict.quality:  # all steps in, the whole review missing: a failed write
             stored = again
             print(f"Step {step} of {n} of {template.id} (seed {seed}) was already recorded as review "
-                  f"{stored['id']}.", file=out)
+                  f"{stored.id}.", file=out)
         else:
             try:
                 stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=typed, value=value,
                                             whole=False))
             except SaveFailed as e:
                 return _fail(_said("save.not_recorded", args, e))
-            print(Twin(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored['id']}.",
-                       f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored['id']}。").text(lang),
+            print(Twin(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored.id}.",
+                       f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored.id}。").text(lang),
                   file=out)
         steps = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware,
                             problem.chosen_conventions, problem.model)
@@ -571,23 +571,23 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
 
         rows = [steps[k] for k in range(1, n + 1)]
         try:
-            whole = profile.record(row(chain_quality([r["quality"] for r in rows]),
-                                       worst_verdict([r["verdict"] for r in rows]), step=None, typed="", value=None,
-                                       whole=True, seconds=_total([r["seconds"] for r in rows])))
+            whole = profile.record(row(chain_quality([r.quality for r in rows]),
+                                       worst_verdict([r.verdict for r in rows]), step=None, typed="", value=None,
+                                       whole=True, seconds=_total([r.seconds for r in rows])))
         except SaveFailed as e:
             return _fail(_said("save.chain_not_whole", args, e, step=step))
         try:
             from drill.core.sessions import note_step_drills
 
-            note_step_drills(profile, template.id, [r["quality"] for r in rows], today)
+            note_step_drills(profile, template.id, [r.quality for r in rows], today)
         except SaveFailed:  # the review is stored; its failed step is simply not queued alone
             pass
-        slip = chain_one_slip([r["quality"] for r in rows])  # the rule chain_quality applied, said
-        print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole['quality']} "
+        slip = chain_one_slip([r.quality for r in rows])  # the rule chain_quality applied, said
+        print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole.quality} "
                    f"({'one slip among right steps: a pass' if slip else 'its weakest step'}) as review "
-                   f"{whole['id']}; {_next_due(whole, lang)}.",
+                   f"{whole.id}; {_next_due(whole, lang)}.",
                    f"所有步骤已记录：整条题链{'只错一步、其余都对，记为及格' if slip else '按最弱一步'}的评分 "
-                   f"{whole['quality']} 记为第 {whole['id']} 条复习；{_next_due(whole, lang)}。").text(lang), file=out)
+                   f"{whole.quality} 记为第 {whole.id} 条复习；{_next_due(whole, lang)}。").text(lang), file=out)
         return 0
     finally:
         profile.close()
@@ -595,27 +595,27 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
             print("drill: " + _said("save.state_behind", args, profile.state_behind), file=sys.stderr)
 
 
-def paper_steps(rows: Iterable[Mapping[str, Any]], item: str, seed: int,
+def paper_steps(rows: Iterable[Review], item: str, seed: int,
                 hardware: str | None = None, conventions: Mapping[str, str] | None = None,
-                model: str | None = None                ) -> dict[int, Mapping[str, Any]]:
+                model: str | None = None                ) -> dict[int, Review]:
     """The paper step rows of one chain (``item``, ``seed``, drawn on ``hardware``, of ``model``) since its last
     whole paper review, by step (the latest row of each step)."""
-    steps: dict[int, Mapping[str, Any]] = {}
+    steps: dict[int, Review] = {}
     for r in rows:
-        if (r["item"] != item or r["seed"] != seed or r["mode"] != ReviewMode.PAPER or r.get("hardware") != hardware
-                or (r.get("conventions") or {}) != dict(conventions or {}) or r.get("model") != model):
+        if (r.item != item or r.seed != seed or r.mode != ReviewMode.PAPER or r.hardware != hardware
+                or (r.conventions or {}) != dict(conventions or {}) or r.model != model):
             continue
-        if r["step"] is None:
+        if r.step is None:
             steps.clear()  # a whole review closes the earlier attempt
         else:
-            steps[r["step"]] = r
+            steps[r.step] = r
     return steps
 
 
-def _next_due(stored: Mapping[str, Any], lang: str = EN) -> str:
+def _next_due(stored: Review, lang: str = EN) -> str:
     from engine.messages import Twin
 
-    after = stored["after"]
+    after = stored.after
     if after is None:
         return Twin("it was not due yet, so its next review stays where it was (a wrong answer would have brought it "
                     "forward)", "这道题还没到期，下次复习时间不变（答错才会提前）").text(lang)

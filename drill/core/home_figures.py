@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from engine.session import Plan
 
 if TYPE_CHECKING:
     from drill.core.context import AppContext
+    from engine.review import Review
 
 
 class Today(NamedTuple):
@@ -59,9 +61,9 @@ def today_figures(ctx: AppContext) -> Today:
                  readiness=ready, held_back=session.held_back)
 
 
-def answers_count(rows) -> int:
+def answers_count(rows: Iterable[Review]) -> int:
     """Answers, as the stats count them: a chain practised whole counts once (its whole-item row);
     steps without a whole-item row (a mock, an abandoned chain) count one by one."""
     rows = list(rows)
-    whole = {(r["item"], r["seed"]) for r in rows if r.get("step") is None}
-    return sum(1 for r in rows if r.get("step") is None or (r["item"], r["seed"]) not in whole)
+    whole = {(r.item, r.seed) for r in rows if r.step is None}
+    return sum(1 for r in rows if r.step is None or (r.item, r.seed) not in whole)

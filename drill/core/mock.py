@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from drill.core.context import AppContext
     from engine.mock import MockPlan, MockRun, MockSettings
     from engine.mock_report import Report
+    from engine.review import Review
     from engine.storage import Profile
     from question_bank.template import Problem
 
@@ -69,7 +70,7 @@ def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterabl
                         weighted=False)
 
 
-def make_plan(settings: MockSettings, reviews: Iterable[Mapping] = (),
+def make_plan(settings: MockSettings, reviews: Iterable[Review] = (),
               weakness: Mapping[str, float] | None = None) -> MockPlan:
     """Plan the mock; the weakness figures (or the review rows they come from) only count
     when the mock is weighted, never for a shared seed."""
@@ -205,6 +206,6 @@ def weakness(ctx: AppContext) -> dict[str, float]:
 
 def weakness_of(profile: Profile) -> dict[str, float]:
     """:func:`weakness` of an open profile (for a command that has no app context)."""
-    from engine.mock import weakness_figures
+    from engine.mock import weakness_of_answers
 
-    return weakness_figures({"item": item, "quality": q} for item, r in profile.recent().items() for q in r.qualities)
+    return weakness_of_answers((item, q) for item, r in profile.recent().items() for q in r.qualities)

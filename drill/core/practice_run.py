@@ -42,6 +42,7 @@ from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
 from engine.langs import EN
 from engine.records import NamedTuple, mutable
+from engine.review import Review
 from engine.session import QUEUE_KEY, Card, Session, review_row
 from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
 from question_bank import registry
@@ -91,7 +92,7 @@ class Answer:
     verdict: Verdict | None  # None for "I don't know"
     value: float | str | None
     prior: list[Answer] = field(default_factory=list)  # earlier steps of the same chain
-    rows: list[dict] = field(default_factory=list)  # stored rows, in the order recorded
+    rows: list[Review] = field(default_factory=list)  # stored rows, in the order recorded
     peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
     drills: list[str] = field(default_factory=list)  # step drills this chain answer added (taken back with it)
 
@@ -100,14 +101,14 @@ class Answer:
         return self.step == len(self.problem.steps) - 1
 
     @property
-    def item_row(self) -> dict | None:
+    def item_row(self) -> Review | None:
         """The row that carries the item's schedule, once the card is finished."""
-        return next((r for r in self.rows if r.get("step") is None), None)
+        return next((r for r in self.rows if r.step is None), None)
 
     @property
     def chain_quality(self) -> int | None:
         row = self.item_row
-        return row["quality"] if row is not None and self.problem.is_chain else None
+        return row.quality if row is not None and self.problem.is_chain else None
 
     @property
     def chain_one_slip(self) -> bool:
@@ -314,16 +315,16 @@ class PracticeRun:
         while len(a.rows) > keep:
             stored = a.rows[-1]
             last = self.ctx.profile.last_review()
-            if last is None or last["id"] != stored["id"]:  # not the newest row now (see Profile._remove_last_row)
+            if last is None or last.id != stored.id:  # not the newest row now (see Profile._remove_last_row)
                 from engine.storage import SaveFailed
 
                 raise SaveFailed(self.ctx.profile.path / "reviews", OSError(errno.EAGAIN, "its row is in an older "
                                  "log file, which cannot be changed now (damaged, or its folder cannot be written)"))
             removed = self.ctx.profile.undo_last()
-            if removed is None or removed.get("id") != stored.get("id"):
-                raise RuntimeError(f"undo removed {removed!r}, expected the row {stored.get('id')}")
+            if removed is None or removed.id != stored.id:
+                raise RuntimeError(f"undo removed {removed!r}, expected the row {stored.id}")
             a.rows.pop()
-            if stored.get("step") is None:
+            if stored.step is None:
                 self.session.undo()
 
     def _settle(self) -> None:

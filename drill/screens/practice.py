@@ -284,13 +284,13 @@ class PracticeScreen(DrillScreen):
             head.append(step.expected.display_in(lang) + "\n", "bold green")
         row = a.item_row
         if row is not None:
-            if row.get("scheduled") and row.get("after"):
-                due = date.fromisoformat(row["after"]["due"])
+            if row.scheduled and row.after:
+                due = date.fromisoformat(row.after["due"])
                 head.append(self.tr("practice.next_review", when=when(due, self.ctx.today(), lang)), "dim")
             else:  # a re-drill follows the answer that set the schedule; any other is one that was not due
-                head.append(self.tr("practice.not_scheduled_redrill" if row.get("mode") == ReviewMode.REDRILL
+                head.append(self.tr("practice.not_scheduled_redrill" if row.mode == ReviewMode.REDRILL
                                     else "practice.not_scheduled"), "dim")
-            if row["quality"] < 4 and not a.card.extra:
+            if row.quality < 4 and not a.card.extra:
                 head.append("  " + self.tr("practice.comes_back"), "yellow")
         fb = self.feedback_column()
         self.query_one("#verdict", Static).update(Wrapped(head))  # "320 GB" kept whole (engine.wrap)

@@ -26,11 +26,15 @@ import functools
 from collections.abc import Iterable, Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from engine.records import NamedTuple, replace
 
 from ..sm2 import MAX_INTERVAL, ItemState, next_ef
 from .stretch import place
+
+if TYPE_CHECKING:
+    pass
 
 
 class Scheduler(StrEnum):

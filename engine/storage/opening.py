@@ -226,7 +226,7 @@ class ProfileOpening(ProfileBase):
             self._next_id, self._days, self._recent = 1, {}, {}
             fresh_state = True
         if fresh_state and self._segments:  # the state file is gone: rebuild it from the whole log
-            rows: Iterator[dict] | list[dict] = self.reviews()
+            rows: Iterator[dict] | list[dict] = self._review_dicts()
         else:  # the rows recorded after the state file was last written
             rows = []
             for n in reversed(self._segments):

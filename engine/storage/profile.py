@@ -172,7 +172,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
             "profile": self.name,
             "settings": copy.deepcopy(self._settings),
             "states": {item: st.to_dict() for item, st in sorted(self._states.items())},
-            "reviews": [exported(r) for r in self.reviews()],
+            "reviews": [exported(r) for r in self._review_dicts()],
             "mocks": self.mocks(),
         }
 
@@ -183,7 +183,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
         head = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": self.name,
                 "settings": copy.deepcopy(self._settings),
                 "states": {item: st.to_dict() for item, st in sorted(self._states.items())}}
-        return export_chunks(head, self.reviews(), self.mocks(), counts)
+        return export_chunks(head, self._review_dicts(), self.mocks(), counts)
 
     def import_document(self, doc: Mapping[str, Any], *, today: date | None = None) -> dict:
         """Replace the whole profile by ``doc``; validates all of it and changes nothing if invalid

@@ -9,6 +9,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ..messages import Twin
+from ..review import Review
 from ..sm2 import ItemState
 from . import journal
 from .base import ProfileBase
@@ -43,8 +44,8 @@ class ProfileReading(ProfileBase):
         return [plain_copy({**d, "id": d.doc_id}) for d in sorted(self._mock_db.table("mocks").all(),
                                                              key=lambda d: d.doc_id)]
 
-    def last_review(self) -> dict | None:
-        return row_copy(self._seg_rows[-1]) if self._seg_rows else None
+    def last_review(self) -> Review | None:
+        return Review.of(row_copy(self._seg_rows[-1])) if self._seg_rows else None
 
     def _rows_of(self, n: int) -> list[dict]:
         """The rows of segment ``n``: the newest from memory, older ones read (read-only) from disk."""
@@ -60,8 +61,13 @@ class ProfileReading(ProfileBase):
                 "它落后于自己的日志副本（放回了旧副本？）；drill doctor --repair 可找回其中最新的记录"))
         return rows
 
-    def reviews(self) -> Iterator[dict]:
+    def reviews(self) -> Iterator[Review]:
         """Every review row, oldest first (older segments are read from disk as needed)."""
+        # the rows were checked when their segment was read: Review.of takes them as they are
+        return map(Review.of, self._review_dicts())
+
+    def _review_dicts(self) -> Iterator[dict]:
+        """Every review row as stored (a dict, as exports and the state file's rebuild read it), oldest first."""
         self._check_open()
         for n in list(self._segments):
             rows = self._rows_of(n)
@@ -70,7 +76,7 @@ class ProfileReading(ProfileBase):
             else:  # just read from disk: nobody else holds them
                 yield from rows
 
-    def reviews_today(self, today: date) -> list[dict]:
+    def reviews_today(self, today: date) -> list[Review]:
         """The rows recorded on the learner's day ``today``, oldest first.
 
         Reads back from the newest segment until it has as many rows as the day
@@ -94,7 +100,7 @@ class ProfileReading(ProfileBase):
             out[:0] = [r for r in rows if r["date"] == day]
             if rows and not any(r["date"] >= day for r in rows):  # (an emptied newest file: read on)
                 break
-        return [row_copy(r) for r in out]
+        return [Review.of(row_copy(r)) for r in out]
 
     def study_days(self) -> dict[date, int]:
         """How many review rows (chain steps included) were recorded on each of the learner's days.

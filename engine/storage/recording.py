@@ -69,7 +69,7 @@ class ProfileRecording(ProfileBase):
             raise save_failed(e, self.path / "state.json") from e
         self._undo, self._unsaved, self.state_behind, self._tip = undo, 0, None, tip
 
-    def record(self, row: Review | Mapping[str, Any]) -> dict:
+    def record(self, row: Review | Mapping[str, Any]) -> Review:
         """Append a review row (:func:`engine.session.review_row`, or a row as stored); durable when it returns.
 
         A scheduled row sets the item's state to its ``after``.  Returns the
@@ -116,7 +116,7 @@ class ProfileRecording(ProfileBase):
         self._unsaved += 1
         if self._unsaved >= layout.STATE_EVERY and not self._batch:
             self._save_state()  # the row is durable now: a state file that cannot be written is not a failure
-        return plain_copy(stored)
+        return Review.of(plain_copy(stored))
 
     def _open_segment_new(self, n: int) -> None:
         if self._seg_db is not None:
@@ -198,7 +198,7 @@ class ProfileRecording(ProfileBase):
             raise save_failed(e, path) from e
         self._jrows, self._jseq, self._jsize = dict(new), seq, self._jsize + len(line)
 
-    def undo_last(self) -> dict | None:
+    def undo_last(self) -> Review | None:
         """Remove the newest review row and restore the item's state before it; None if no row."""
         self._check_writer()
         if self._batch and not self._seg_rows and len(self._segments) > 1:
@@ -227,7 +227,7 @@ class ProfileRecording(ProfileBase):
             self._seg_rows.pop()
             self._seg_db.table("reviews").remove(doc_ids=[row["id"]])
             self._next_id = row["id"]
-            return plain_copy(row)
+            return Review.of(plain_copy(row))
         try:
             self._write_state(undo=row["id"])  # first: a crash now is finished by the next open
         except OSError:  # nothing changed on disk: nothing changes here either
@@ -237,7 +237,7 @@ class ProfileRecording(ProfileBase):
             self._remove_last_row()
         except OSError as e:  # the state file says the row is undone: the next open removes it
             self.state_behind = save_failed(e, self._seg_path(self._seg_n))
-        return plain_copy(row)
+        return Review.of(plain_copy(row))
 
     def _remove_last_row(self) -> None:
         """Remove the newest row from the log: from its file, or the file itself when it holds no other row

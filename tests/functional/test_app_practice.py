@@ -71,11 +71,11 @@ async def test_a_correct_answer_is_saved_before_its_feedback_appears(profile, cl
     [saved] = seen_at_feedback
     assert len(saved) == 1
     row = saved[0]
-    assert (row["item"], row["seed"], row["verdict"], row["mode"], row["scheduled"]) == \
+    assert (row.item, row.seed, row.verdict, row.mode, row.scheduled) == \
         (card.item, card.seed, "correct", "practice", True)
-    assert row["quality"] == 5 and row["seconds"] == 12.0  # within the target time
-    assert row["before"] is None and row["after"]["due"] == "2026-11-30"
-    assert row["ts"] == "2026-11-29T15:00:12Z" and row["date"] == clock().astimezone().date().isoformat()
+    assert row.quality == 5 and row.seconds == 12.0  # within the target time
+    assert row.before is None and row.after["due"] == "2026-11-30"
+    assert row.ts == "2026-11-29T15:00:12Z" and row.date == clock().astimezone().date().isoformat()
     assert profile.states()[card.item].reps == 1
 
 
@@ -94,7 +94,7 @@ async def test_a_wrong_answer_is_recorded_and_comes_back_later_in_the_session(pr
         assert [c.kind for c in screen.run.session.cards].count("redrill") == 1
         assert any(c.item == item and c.kind == "redrill" for c in screen.run.session.cards)
     [row] = rows(profile)
-    assert row["verdict"] == "wrong" and row["quality"] in (1, 2) and row["scheduled"]
+    assert row.verdict == "wrong" and row.quality in (1, 2) and row.scheduled
     assert profile.states()[item].interval == 1 and profile.states()[item].reps == 0
 
 
@@ -162,7 +162,7 @@ async def test_i_dont_know_shows_the_solution_and_records_quality_0(profile, clo
         await pilot.press("enter")
         await submit(pilot, "?")  # typing ? is the same
         assert screen.state == FEEDBACK
-    assert [(r["verdict"], r["quality"], r["typed"]) for r in rows(profile)] == [("dont_know", 0, ""),
+    assert [(r.verdict, r.quality, r.typed) for r in rows(profile)] == [("dont_know", 0, ""),
                                                                                ("dont_know", 0, "?")]
 
 
@@ -181,8 +181,8 @@ async def test_overriding_a_grade_re_records_the_answer_with_the_chosen_quality(
         assert "Grade 4" in text_of(screen, "#verdict")
         assert len(screen.run.session.cards) == cards - 1
     [row] = rows(profile)
-    assert (row["verdict"], row["quality"]) == ("correct", 4)  # the engine's verdict, the learner's grade
-    assert row["after"]["ef"] == 2.5 and profile.states()[item].ef == 2.5
+    assert (row.verdict, row.quality) == ("correct", 4)  # the engine's verdict, the learner's grade
+    assert row.after["ef"] == 2.5 and profile.states()[item].ef == 2.5
 
 
 @sync
@@ -229,9 +229,9 @@ async def test_a_whole_session_ends_with_a_summary_then_home(profile, clock):
         await pilot.press("enter")
         assert isinstance(app.screen, HomeScreen)
     saved = rows(profile)
-    modes = [r["mode"] for r in saved]
+    modes = [r.mode for r in saved]
     assert modes.count("redrill") == 1 and modes.count("practice") == 3
-    assert all(not r["scheduled"] for r in saved if r["mode"] == "redrill")
+    assert all(not r.scheduled for r in saved if r.mode == "redrill")
     assert summary.seconds == 30.0 * answers
 
 
@@ -282,18 +282,18 @@ async def test_a_chain_walks_its_steps_and_is_graded_by_its_steps(profile, clock
         assert "Chain grade 3 (hard): one slip among right steps passes with 3." in text_of(screen, "#verdict")
         assert "lowest" not in text_of(screen, "#verdict")
     saved = rows(profile)
-    steps = [r for r in saved if r["step"] is not None]
-    assert [r["step"] for r in steps] == list(range(1, n + 1))
-    [whole] = [r for r in saved if r["step"] is None]
+    steps = [r for r in saved if r.step is not None]
+    assert [r.step for r in steps] == list(range(1, n + 1))
+    [whole] = [r for r in saved if r.step is None]
     assert saved[-1] == whole  # recorded last
     # one slip (step 2) among right steps: a pass with 3, not a restart
-    assert whole["quality"] == sessions.chain_quality([r["quality"] for r in steps]) == 3 and whole["verdict"] == "wrong"
+    assert whole.quality == sessions.chain_quality([r.quality for r in steps]) == 3 and whole.verdict == "wrong"
     # practised on demand from Browse: its first answer anywhere enters the schedule, with the chain's quality
-    assert whole["mode"] == "extra" and whole["scheduled"] and whole["before"] is None
-    assert whole["typed"] == "" and whole["seconds"] == sum(r["seconds"] for r in steps)
-    due = date.fromisoformat(whole["date"]) + timedelta(days=1)
-    assert profile.states()[chain].due == due and whole["after"]["due"] == due.isoformat()
-    assert all(r["date"] == whole["date"] for r in steps)
+    assert whole.mode == "extra" and whole.scheduled and whole.before is None
+    assert whole.typed == "" and whole.seconds == sum(r.seconds for r in steps)
+    due = date.fromisoformat(whole.date) + timedelta(days=1)
+    assert profile.states()[chain].due == due and whole.after["due"] == due.isoformat()
+    assert all(r.date == whole.date for r in steps)
 
 
 @sync
@@ -350,7 +350,7 @@ async def test_nothing_due_says_when_and_offers_extra_practice(profile, clock):
         await submit(pilot, right(screen.run.current_step))
         assert "it was not due yet, so its next review stays where it was" in text_of(screen, "#verdict")
     extra = rows(profile)[-1]
-    assert extra["mode"] == "extra" and not extra["scheduled"] and extra["after"] is None
+    assert extra.mode == "extra" and not extra.scheduled and extra.after is None
     assert profile.states()[item.id].due == date(2026, 12, 5)
 
 
@@ -425,7 +425,7 @@ async def test_templates_queued_from_a_mock_come_first_then_leave_the_queue(prof
                 await pilot.press("enter")
     assert profile.settings()["queued_items"] == ["no.such.template"]
     # outside today's schedule, but its first answer enters SM-2
-    assert rows(profile)[-1]["mode"] == "extra" and list(profile.states()) == [later.id]
+    assert rows(profile)[-1].mode == "extra" and list(profile.states()) == [later.id]
 
 
 @sync
@@ -453,7 +453,7 @@ async def test_the_summary_counts_the_final_grade_after_an_override(profile, clo
         assert "100 %" in shown and f"{answered}/{answered}" in shown
         assert "Counted by your final grade, after any override" in shown
         assert "Accuracy by topic (correct or close)" in shown
-    assert rows(profile)[0]["verdict"] == "wrong"  # the log keeps the engine's verdict
+    assert rows(profile)[0].verdict == "wrong"  # the log keeps the engine's verdict
 
 
 @sync
@@ -496,7 +496,7 @@ async def test_an_answer_by_another_books_convention_is_a_named_pass(profile, cl
         assert "By another convention" in shown and "ML Engineering (Bekman)" in shown
         assert "this problem counts 16 B per parameter" in shown
     [row] = rows(profile)
-    assert (row["verdict"], row["quality"]) == ("convention", 3)
+    assert (row.verdict, row.quality) == ("convention", 3)
     assert profile.states()["memory.static"].reps == 1  # a pass for SM-2, not a lapse
 
 

@@ -149,7 +149,7 @@ async def test_browse_lists_every_template_by_topic_previews_and_practises_on_de
         assert row.item == templates[1].id and row.state == "learning" and row.last == "correct"
         await pilot.press("home", "t")  # on a topic heading: the whole topic
         assert app.screen.run.progress[1] == sum(1 for t in templates if t.topic == topics[0])
-    assert [r["mode"] for r in profile.reviews()] == ["extra"]
+    assert [r.mode for r in profile.reviews()] == ["extra"]
     assert list(profile.states()) == [templates[1].id]  # scheduled by its first answer ...
     assert flow.introduced(profile.reviews_today(clock().astimezone().date())) == set()  # ... not a new item of the day
 

@@ -72,7 +72,7 @@ async def test_a_wrong_answer_names_the_misconception_in_chinese(profile, clock)
         assert f"看起来你{miss.label_zh}。" in verdict and miss.label not in verdict
         assert "你的答案：" in verdict and no_english(verdict)
     [row] = list(profile.reviews())
-    assert row["verdict"] == "wrong" and row["quality"] == 2  # the same grade as in English
+    assert row.verdict == "wrong" and row.quality == 2  # the same grade as in English
 
 
 @sync

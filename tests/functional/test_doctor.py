@@ -104,7 +104,7 @@ def test_the_newest_review_survives_any_one_damaged_file(saves):
     """Every review is in two places: the newest log file and its journal; damage one, and it comes back."""
     with Profile.open(saves) as p:
         newest = p.record(row(p, item="newest"))
-    seg = saves / "default" / "reviews" / f"{(newest['id'] - 1) // layout.SEGMENT_ROWS + 1:06d}.json"
+    seg = saves / "default" / "reviews" / f"{(newest.id - 1) // layout.SEGMENT_ROWS + 1:06d}.json"
     for damaged in (seg, journal_path(seg)):
         kept = damaged.read_bytes()
         flip(damaged)

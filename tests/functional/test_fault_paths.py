@@ -229,7 +229,7 @@ async def test_a_grade_key_on_a_full_disk_keeps_the_grade_and_says_so(tmp_path, 
             await pilot.press("a")
             await pilot.pause()
             assert "The grade was not changed: cannot write" in notices(app) and screen.state == "feedback"
-            assert list(p.reviews()) == rows and screen.run.answers[-1].quality == rows[0]["quality"]
+            assert list(p.reviews()) == rows and screen.run.answers[-1].quality == rows[0].quality
 
 
 @sync
@@ -246,12 +246,12 @@ async def test_a_grade_key_on_a_full_disk_keeps_the_answer_and_its_grade(tmp_pat
             await pilot.press("a")
             await pilot.pause()
             assert screen.state == "feedback" and list(p.reviews()) == stored
-            assert screen.run.answers[-1].quality == stored[0]["quality"]
+            assert screen.run.answers[-1].quality == stored[0].quality
             monkeypatch.undo()
             await pilot.press("a")
             await pilot.pause()
-            assert screen.state == "feedback" and [r["id"] for r in p.reviews()] == [stored[0]["id"]]
-            assert list(p.reviews())[0]["quality"] == screen.run.answers[-1].quality
+            assert screen.state == "feedback" and [r.id for r in p.reviews()] == [stored[0].id]
+            assert list(p.reviews())[0].quality == screen.run.answers[-1].quality
 
 
 @sync
@@ -290,7 +290,7 @@ async def test_dont_know_on_a_full_disk_while_a_proof_runs_leaves_the_box_live(t
             monkeypatch.setattr(durable, "open", open, raising=False)  # space freed
             await pilot.press("ctrl+g")
             await pilot.pause()
-            assert screen.state == "feedback" and [r["verdict"] for r in p.reviews()] == ["dont_know"]
+            assert screen.state == "feedback" and [r.verdict for r in p.reviews()] == ["dont_know"]
 
 
 # --------------------------------------------------------------------------- save files this user may not read
@@ -365,7 +365,7 @@ def test_a_queued_template_answered_while_the_state_file_cannot_be_written_is_st
         assert run.card.item == SINGLE
         refuse_writes(monkeypatch, match=lambda target: target == "state.json")
         a = run.submit(run.current_step.expected.display)
-        assert isinstance(a, practice_run.Answer) and [r["item"] for r in p.reviews()] == [SINGLE]
+        assert isinstance(a, practice_run.Answer) and [r.item for r in p.reviews()] == [SINGLE]
         assert p.settings()[QUEUE_KEY] == [SINGLE]  # asked first next time too: nothing lost, nothing wrong
 
 
@@ -399,7 +399,7 @@ def test_an_answer_recorded_with_control_characters_is_stored_printable_and_its_
     assert drill("--saves", str(tmp_path / "a"), "check", SINGLE, "--seed", "3", typed, "--record") == 0
     with Profile.open(tmp_path / "a") as p:
         [r] = list(p.reviews())
-    assert r["typed"] == right and r["verdict"] == "correct"
+    assert r.typed == right and r.verdict == "correct"
     assert drill("--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")) == 0
     assert drill("--saves", str(tmp_path / "b"), "import", str(tmp_path / "doc.json")) == 0
     with Profile.open(tmp_path / "b") as p:
@@ -443,7 +443,7 @@ def test_a_chain_step_given_again_with_a_trailing_newline_is_not_recorded_twice(
     assert drill(*base, "--step", "4", answers[3] + "\n") == 0
     assert "was already recorded" in capsys.readouterr().out
     with Profile.open(tmp_path) as p:
-        assert [r["step"] for r in p.reviews()] == [1, 2, 3, 4, None]
+        assert [r.step for r in p.reviews()] == [1, 2, 3, 4, None]
 
 
 # --------------------------------------------------------------------------- the app cannot open its profile
@@ -570,7 +570,7 @@ async def test_ctrl_z_stopped_half_way_on_a_chains_last_step_says_a_row_is_left_
             await pilot.pause()
             assert screen.state == "feedback"
         rows = list(p.reviews())
-        assert [r["step"] for r in rows] == [1, 2, 3, 4, None] and p.states()[item].reps == 1
+        assert [r.step for r in rows] == [1, 2, 3, 4, None] and p.states()[item].reps == 1
 
 
 # --------------------------------------------------------------------------- the clock
@@ -589,7 +589,7 @@ def test_an_answer_given_months_after_its_problem_was_shown_is_stored_unmeasured
         run = practice_run.PracticeRun(ctx, sessions.items_session(ctx, [SINGLE]))
         now[0] += timedelta(days=200)
         a = run.submit(run.current_step.expected.display)
-        assert isinstance(a, practice_run.Answer) and a.item_row["seconds"] is None and a.item_row["verdict"] == "correct"
+        assert isinstance(a, practice_run.Answer) and a.item_row.seconds is None and a.item_row.verdict == "correct"
 
 
 @pytest.mark.parametrize("year", [1970, 3001])

@@ -179,10 +179,10 @@ def test_check_record_schedules_the_template_and_refuses_unreadable_answers(tmp_
     assert "Recorded as review 2" in r.stderr
     with Profile.open(tmp_path) as p:
         rows = list(p.reviews())
-        assert [(x["mode"], x["scheduled"], x["seed"], x["verdict"]) for x in rows] == [
+        assert [(x.mode, x.scheduled, x.seed, x.verdict) for x in rows] == [
             ("paper", True, 11, "correct"), ("paper", True, 12, "wrong")]
-        assert rows[0]["typed"] == right and rows[0]["value"] == pytest.approx(t.generate(11).steps[0].value, rel=0.01)  # as typed
-        assert rows[1]["before"] == rows[0]["after"]
+        assert rows[0].typed == right and rows[0].value == pytest.approx(t.generate(11).steps[0].value, rel=0.01)  # as typed
+        assert rows[1].before == rows[0].after
         assert p.states()[t.id].reps == 0  # the wrong answer reset it
 
 
@@ -197,7 +197,7 @@ def test_a_paper_answer_has_no_time_and_stays_out_of_the_time_figures(tmp_path):
                   t.generate(seed).steps[0].expected.display, "--record")
         assert r.returncode == 0, r.stderr
     with Profile.open(tmp_path) as p:
-        assert [(r["mode"], r["seconds"]) for r in p.reviews()] == [("extra", 40), ("paper", None), ("paper", None)]
+        assert [(r.mode, r.seconds) for r in p.reviews()] == [("extra", 40), ("paper", None), ("paper", None)]
     d = json.loads(drill("--saves", str(tmp_path), "stats", "--json").stdout)
     assert d["reviews"] == 3 and d["seconds"] == 40  # two reviews more, no 0-second answers
     assert d["topics"][t.topic]["median_seconds"] == 40
@@ -212,7 +212,7 @@ def test_check_record_of_a_chain_step_leaves_the_schedule(tmp_path):
     assert f"to record steps 2, 3, 4 and 5 (drill check {t.id} --seed 5 --step K ANSWER --record)" in r.stdout
     with Profile.open(tmp_path) as p:
         (row,) = p.reviews()
-        assert (row["step"], row["scheduled"], row["mode"]) == (1, False, "paper") and p.states() == {}
+        assert (row.step, row.scheduled, row.mode) == (1, False, "paper") and p.states() == {}
 
 
 def _record_step(saves, t, seed, k, answer):
@@ -242,14 +242,14 @@ def test_check_record_of_every_step_of_a_chain_reschedules_it_once_with_the_weak
     with Profile.open(tmp_path) as prof:
         rows = list(prof.reviews())
         steps, whole = rows[:-1], rows[-1]
-        assert all(r["mode"] == "paper" and not r["scheduled"] and r["after"] is None for r in steps)
-        assert [(r["seed"], r["step"]) for r in steps] == [(7, 3), (7, 2), (7, 2), (7, 4), (9, 1), (7, 1)]
-        assert (whole["step"], whole["seed"], whole["mode"], whole["scheduled"], whole["typed"]) == (
+        assert all(r.mode == "paper" and not r.scheduled and r.after is None for r in steps)
+        assert [(r.seed, r.step) for r in steps] == [(7, 3), (7, 2), (7, 2), (7, 4), (9, 1), (7, 1)]
+        assert (whole.step, whole.seed, whole.mode, whole.scheduled, whole.typed) == (
             None, 7, "paper", True, "")
         latest = [steps[0], steps[2], steps[3], steps[5]]  # steps 3, 2 (again), 4, 1 of seed 7
-        assert whole["verdict"] == "wrong" and steps[2]["quality"] <= 2 < steps[1]["quality"]  # step 2 again
+        assert whole.verdict == "wrong" and steps[2].quality <= 2 < steps[1].quality  # step 2 again
         # one slip (step 2) among right steps: a pass with quality 3, and step 2's template alone tomorrow
-        assert whole["quality"] == sessions.chain_quality([r["quality"] for r in latest]) == 3
+        assert whole.quality == sessions.chain_quality([r.quality for r in latest]) == 3
         assert prof.states()[t.id].reps == 1 and prof.state(t.id).due is not None
         single = drills.step_templates(t.id)[1]
         assert single is None or single in prof.settings()["step_drills"]
@@ -257,7 +257,7 @@ def test_check_record_of_every_step_of_a_chain_reschedules_it_once_with_the_weak
     out = _record_step(tmp_path, t, 7, 1, right[0])
     assert "to record steps 2, 3 and 4" in out
     with Profile.open(tmp_path) as prof:
-        assert sum(r["scheduled"] for r in prof.reviews()) == 1
+        assert sum(r.scheduled for r in prof.reviews()) == 1
 
 
 def test_every_command_follows_lang_then_the_profiles_language(tmp_path):

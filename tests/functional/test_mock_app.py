@@ -144,12 +144,12 @@ async def test_a_mock_answered_partly(profile, clock):
     rows = list(profile.reviews())
     # two answer boxes, both first answers: each template enters SM-2 (a chain by a whole-chain row, its step
     # rows unscheduled; a chain answered in part only when an answered step is a miss)
-    assert [r["verdict"] for r in rows if r["step"] is not None or r["typed"]][:2] == ["correct", "wrong"]
-    assert all(r["mode"] == "mock" and r["before"] is None for r in rows)
-    assert all(r["scheduled"] == (r["step"] is None) for r in rows)
+    assert [r.verdict for r in rows if r.step is not None or r.typed][:2] == ["correct", "wrong"]
+    assert all(r.mode == "mock" and r.before is None for r in rows)
+    assert all(r.scheduled == (r.step is None) for r in rows)
     tomorrow = (clock().date() + timedelta(days=1)).isoformat()
-    missed = [r for r in rows if r["scheduled"] and r["verdict"] == "wrong"]
-    assert missed and all(r["after"]["due"] == tomorrow and r["after"]["reps"] == 0 for r in missed)  # due next day
+    missed = [r for r in rows if r.scheduled and r.verdict == "wrong"]
+    assert missed and all(r.after["due"] == tomorrow and r.after["reps"] == 0 for r in missed)  # due next day
 
 
 @sync
@@ -193,7 +193,7 @@ async def test_ending_by_hand_submits_a_readable_answer_being_typed(profile, clo
     rec = profile.mocks()[0]
     assert rec["timed_out"] is False and rec["seconds_used"] == 50
     assert rec["questions"][1]["typed"] == typed and rec["questions"][1]["seconds"] == 20
-    assert [r["verdict"] for r in profile.reviews()] == ["correct", "correct"]
+    assert [r.verdict for r in profile.reviews()] == ["correct", "correct"]
 
 
 @sync
@@ -321,12 +321,12 @@ async def test_a_mock_moves_the_schedule_only_by_first_answers_and_lapses(profil
         await submit(pilot, screen, wrong(screen), seconds=20)
         await submit(pilot, screen, right(screen), seconds=20)
         await end_now(pilot)
-    mock_rows = [r for r in profile.reviews() if r["mode"] == "mock"]
-    steps = [r for r in mock_rows if r["item"] == item and r["step"] is not None]
-    [whole] = [r for r in mock_rows if r["item"] == item and r["step"] is None]
-    assert steps and not any(r["scheduled"] for r in steps)
+    mock_rows = [r for r in profile.reviews() if r.mode == "mock"]
+    steps = [r for r in mock_rows if r.item == item and r.step is not None]
+    [whole] = [r for r in mock_rows if r.item == item and r.step is None]
+    assert steps and not any(r.scheduled for r in steps)
     # reviewed earlier today and not due: only the lapse in the mock moves it, and it restarts (SM-2)
-    assert whole["scheduled"] and whole["before"] == before[item].to_dict() and whole["quality"] < 3
+    assert whole.scheduled and whole.before == before[item].to_dict() and whole.quality < 3
     after = profile.states()[item]
     assert (after.reps, after.due) == (0, clock().date() + timedelta(days=1))
 

@@ -62,7 +62,7 @@ def test_check_record_with_an_unwritable_state_file_reports_the_stored_row_and_n
     assert "the review itself is stored in the log" in out.err and "permission denied" in out.err
     monkeypatch.undo()
     with Profile.open(tmp_path) as p:
-        assert [r["id"] for r in p.reviews()] == [1] and p.states()[t.id].reps == 1
+        assert [r.id for r in p.reviews()] == [1] and p.states()[t.id].reps == 1
 
 
 def test_a_chain_whose_whole_review_failed_is_finished_by_running_the_same_command_again(tmp_path, monkeypatch, capsys):
@@ -93,7 +93,7 @@ def test_a_chain_whose_whole_review_failed_is_finished_by_running_the_same_comma
     assert "was already recorded as review" in out and "Every step recorded" in out
     with Profile.open(tmp_path) as p:
         rows = list(p.reviews())
-        assert [r["step"] for r in rows] == [1, 2, 3, 4, None] and p.states()[t.id].reps == 1
+        assert [r.step for r in rows] == [1, 2, 3, 4, None] and p.states()[t.id].reps == 1
 
 
 # --------------------------------------------------------------------------- due, import, export
@@ -126,7 +126,7 @@ def test_import_replace_on_a_full_disk_imports_nothing(tmp_path, monkeypatch, ca
     assert "Nothing was imported: cannot write" in err and "the disk is full" in err
     monkeypatch.undo()
     with Profile.open(tmp_path / "b") as p:
-        assert [r["item"] for r in p.reviews()] == ["keep"]
+        assert [r.item for r in p.reviews()] == ["keep"]
     # (the day's snapshot, a spare copy taken when the profile was opened, is all that was added)
     assert sorted(x.name for x in (tmp_path / "b").iterdir()) == ["default", "default.lock", "default.snapshots"]
 
@@ -321,7 +321,7 @@ async def answer_two_and_end(pilot, clock):
 
 
 def mock_rows(p):
-    return [r for r in p.reviews() if r["mode"] == "mock"]
+    return [r for r in p.reviews() if r.mode == "mock"]
 
 
 @pytest.mark.parametrize("err, lang, cause", [
@@ -362,8 +362,8 @@ async def test_a_mock_ended_on_a_full_disk_keeps_its_report_and_is_saved_once_wi
     [rec] = profile.mocks()
     assert rec["score"]["correct"] == 2 and rec["ts"] == iso(start + 20)  # when the mock ended
     rows = mock_rows(profile)
-    assert len(rows) == 2 and len({r["item"] for r in rows}) == 2  # one per answered question
-    assert [r["ts"] for r in rows] == [iso(start + 10), iso(start + 20)]  # when each answer was given
+    assert len(rows) == 2 and len({r.item for r in rows}) == 2  # one per answered question
+    assert [r.ts for r in rows] == [iso(start + 10), iso(start + 20)]  # when each answer was given
 
 
 def tmp_mocks(p):
@@ -401,8 +401,8 @@ async def test_a_mock_saved_in_part_is_finished_by_r_without_storing_anything_tw
         assert not report.query_one("#report-unsaved").display
     assert len(profile.mocks()) == 1
     rows = mock_rows(profile)
-    assert len(rows) == 2 and len({r["item"] for r in rows}) == 2
-    assert all(profile.states()[r["item"]].reps == 1 for r in rows)  # each first answer counted once
+    assert len(rows) == 2 and len({r.item for r in rows}) == 2
+    assert all(profile.states()[r.item].reps == 1 for r in rows)  # each first answer counted once
 
 
 @sync

@@ -39,13 +39,13 @@ print("ready", flush=True)
 day, when = date(2026, 1, 1), datetime(2026, 1, 1, 12, tzinfo=timezone.utc)
 while True:
     if p.last_review() is not None and rng.random() < 0.2:
-        say(f"undoing {p.last_review()['id']}")  # if killed now, that row may or may not be gone
-        say(f"U {p.undo_last()['id']}")
+        say(f"undoing {p.last_review().id}")  # if killed now, that row may or may not be gone
+        say(f"U {p.undo_last().id}")
     else:
         item, q, sched = f"i{rng.randrange(4)}", rng.randrange(6), rng.random() < 0.8
         row = review_row(item=item, topic="t", seed=1, quality=q, verdict="wrong", when=when, today=day,
                          state=p.state(item), schedule=sched, mode="practice" if sched else "redrill")
-        say(f"R {p.record(row)['id']}")
+        say(f"R {p.record(row).id}")
 """
 
 HOLDER = r"""
@@ -66,8 +66,8 @@ def spawn(code, *args, **kw):
 def replay(rows):
     states = {}
     for r in rows:
-        if r["scheduled"]:
-            states[r["item"]] = ItemState.from_dict(r["after"])
+        if r.scheduled:
+            states[r.item] = ItemState.from_dict(r.after)
     return states
 
 
@@ -108,7 +108,7 @@ def test_kill_9_at_random_moments_loses_no_acknowledged_review(tmp_path):
                 json.loads(f.read_bytes())  # every save file and every backup is whole
         with Profile.open(tmp_path) as p:
             rows = list(p.reviews())
-            ids = {r["id"] for r in rows}
+            ids = {r.id for r in rows}
             if in_flight_undo is not None and in_flight_undo not in ids:  # the undo under way when the kill came did finish
                 kept.discard(in_flight_undo)
                 undone.add(in_flight_undo)

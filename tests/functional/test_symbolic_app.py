@@ -53,7 +53,7 @@ async def test_the_screen_answers_keys_while_a_proof_runs_and_i_dont_know_drops_
         await pilot.pause()
         assert screen.state == FEEDBACK and time.perf_counter() - started < 5
         rows = list(profile.reviews())
-        assert [r["verdict"] for r in rows] == ["dont_know"]
+        assert [r.verdict for r in rows] == ["dont_know"]
         started = time.perf_counter()
     # leaving the app stopped the worker instead of waiting 30 s for the proof
     assert time.perf_counter() - started < 10
@@ -73,7 +73,7 @@ async def test_a_symbolic_answer_is_graded_and_saved_when_its_proof_returns(prof
             if screen.state == FEEDBACK:
                 break
         assert screen.state == FEEDBACK
-        assert [r["verdict"] for r in profile.reviews()] == ["correct"]
+        assert [r.verdict for r in profile.reviews()] == ["correct"]
 
 
 @sync

@@ -40,25 +40,25 @@ def state_tables(tmp_path) -> dict:
     return read_tables(tmp_path / "default" / "state.json")
 
 
-def record_days(p, days: dict[int, int]) -> list[dict]:
+def record_days(p, days: dict[int, int]) -> list:
     """Rows on DAY + k for each k: n items."""
     return [p.record(row(p, item=f"i{k}{i}", day=DAY + timedelta(days=k))) for k, n in days.items()
             for i in range(n)]
 
 
 def days_of(rows) -> dict:
-    return dict(Counter(date.fromisoformat(r["date"]) for r in rows))
+    return dict(Counter(date.fromisoformat(r.date) for r in rows))
 
 
 def recent_of(rows) -> dict:
     """Each item's latest answers, by their definition: read straight from the rows."""
     out = {}
-    for item in dict.fromkeys(r["item"] for r in rows):
-        mine = [r for r in rows if r["item"] == item]
-        whole = [r for r in mine if r["step"] is None]
-        out[item] = storage.ItemRecent(tuple(r["quality"] for r in mine[-storage.RECENT_QUALITIES:]),
-                                       whole[-1]["verdict"] if whole else None, whole[-1]["date"] if whole else None,
-                                       whole[-1]["quality"] if whole else None)
+    for item in dict.fromkeys(r.item for r in rows):
+        mine = [r for r in rows if r.item == item]
+        whole = [r for r in mine if r.step is None]
+        out[item] = storage.ItemRecent(tuple(r.quality for r in mine[-storage.RECENT_QUALITIES:]),
+                                       whole[-1].verdict if whole else None, whole[-1].date if whole else None,
+                                       whole[-1].quality if whole else None)
     return out
 
 

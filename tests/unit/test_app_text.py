@@ -13,6 +13,7 @@ from drill.core import home_figures, practice_run, sessions
 from drill.core.i18n import STRINGS, t, when
 from drill.widgets.roofline import POINT, RIDGE, draw, legend
 from engine import formulas
+from engine.review import Review
 from engine.units import fmt_number, fmt_quantity
 from question_bank import registry
 
@@ -122,7 +123,7 @@ def test_answers_are_counted_as_the_stats_count_them():
     chain = [{"item": "c", "seed": 1, "step": s} for s in (1, 2, 3)] + [{"item": "c", "seed": 1, "step": None}]
     mock = [{"item": "c", "seed": 2, "step": s} for s in (1, 2)]
     single = [{"item": "s", "seed": 3, "step": None}]
-    assert home_figures.answers_count(chain + mock + single) == 1 + 2 + 1
+    assert home_figures.answers_count(map(Review.of, chain + mock + single)) == 1 + 2 + 1
 
 
 def test_the_stats_weakest_column_names_templates_by_title_cut_to_fit():

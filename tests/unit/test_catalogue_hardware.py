@@ -89,7 +89,7 @@ def test_ask_and_check_take_hardware(tmp_path, capsys):
 
         with Profile.open(tmp_path, "default") as profile:  # the row names the chip: template, seed and hardware
             rows = profile.reviews()
-            assert [r.get("hardware") for r in rows] == ["my_gpu", None]
+            assert [r.hardware for r in rows] == ["my_gpu", None]
             doc = profile.export()
         assert doc["reviews"][0]["hardware"] == "my_gpu" and "hardware" not in doc["reviews"][1]
         from engine.storage.validation import document_problem

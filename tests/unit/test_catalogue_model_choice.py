@@ -107,13 +107,13 @@ def test_ask_and_check_take_model_and_the_review_row_records_it(lab, capsys):
     capsys.readouterr()
     with Profile.open(lab, "default") as profile:
         rows = list(profile.reviews())
-        assert [r.get("model") for r in rows] == ["my_model", None]
-        assert rows[0]["verdict"] == "correct"
+        assert [r.model for r in rows] == ["my_model", None]
+        assert rows[0].verdict == "correct"
         exported = profile.export()
     assert exported["reviews"][0]["model"] == "my_model" and document_problem(exported) is None
     with Profile.open(lab, "copy") as other:  # an export with the model imports with it
         other.import_document(exported)
-        assert [r.get("model") for r in other.reviews()] == ["my_model", None]
+        assert [r.model for r in other.reviews()] == ["my_model", None]
     exported["reviews"][0]["model"] = "Not An Id!"
     assert "model must be a model id" in document_problem(exported)
     assert cli.main(saves + ["ask", tid, "--model", "nope"]) == 2

@@ -162,7 +162,7 @@ def test_the_profile_conventions_feed_ask_and_check_and_rows_record_them(tmp_pat
     capsys.readouterr()
     with Profile.open(tmp_path, "default") as profile:
         rows = profile.reviews()
-        assert [(r["verdict"], r.get("conventions")) for r in rows] == [
+        assert [(r.verdict, r.conventions) for r in rows] == [
             ("correct", {"bytes_per_param": "18"}), ("correct", None)]
         doc = profile.export()
     assert document_problem(doc) is None
@@ -210,11 +210,11 @@ def test_practice_draws_under_the_learner_conventions_and_records_them(tmp_path)
         run = practice_run.PracticeRun(ctx, sessions.items_session(ctx, ["memory.static", "memory.zero_planning"]))
         assert run.problem.chosen_conventions == {"bytes_per_param": "20"}
         a = run.submit(run.current_step.expected.display)
-        assert a.status == "correct" and a.item_row["conventions"] == {"bytes_per_param": "20"}
+        assert a.status == "correct" and a.item_row.conventions == {"bytes_per_param": "20"}
         run.advance()
         a = run.submit(run.current_step.expected.display)  # a chain: its step rows record them too
-        assert a.rows[0]["conventions"] == {"bytes_per_param": "20"}
-        assert all(r.get("conventions") == {"bytes_per_param": "20"} for r in profile.reviews())
+        assert a.rows[0].conventions == {"bytes_per_param": "20"}
+        assert all(r.conventions == {"bytes_per_param": "20"} for r in profile.reviews())
 
 
 def test_the_option_help_names_every_choosable_key(capsys):

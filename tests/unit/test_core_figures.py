@@ -119,8 +119,8 @@ def test_browse_and_mock_figures_equal_those_read_from_the_log_through_undo_and_
         expected_weakness = weakness_figures(p.reviews())
         last = {}
         for r in p.reviews():
-            if r["step"] is None:
-                last[r["item"]] = (practice_run.summary_grade(r["quality"]), r["date"])
+            if r.step is None:
+                last[r.item] = (practice_run.summary_grade(r.quality), r.date)
         with monkeypatch.context() as m:
             no_log(m)
             assert mock.weakness(ctx_for(p)) == pytest.approx(expected_weakness) == mock.weakness_of(p)
@@ -145,7 +145,7 @@ def test_a_session_started_before_midnight_files_each_answer_under_its_own_day(t
                 run.advance()
         saved = list(p.reviews())
         day1, day2 = start.date().isoformat(), (start.date() + timedelta(days=1)).isoformat()
-        assert [r["date"] for r in saved] == [day1] + [day2] * (len(saved) - 1)
+        assert [r.date for r in saved] == [day1] + [day2] * (len(saved) - 1)
         whole = saved[-1]
-        assert whole["step"] is None and whole["after"]["last"] == day2
-        assert whole["after"]["due"] == (start.date() + timedelta(days=2)).isoformat()  # not due the day it was answered
+        assert whole.step is None and whole.after["last"] == day2
+        assert whole.after["due"] == (start.date() + timedelta(days=2)).isoformat()  # not due the day it was answered

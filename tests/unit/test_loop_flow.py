@@ -53,7 +53,7 @@ def test_opening_the_card_while_answering_caps_the_grade_at_three_overrides_incl
     run = run_of(profile, [SINGLE, SINGLE])
     run.peek()
     a = run.submit(right(run))
-    assert a.auto_quality >= 4 and a.quality == 3 and a.item_row["quality"] == 3 and a.peeked
+    assert a.auto_quality >= 4 and a.quality == 3 and a.item_row.quality == 3 and a.peeked
     assert run.override(5).quality == 3  # an override cannot lift it
     run.advance()
     b = run.submit(right(run))  # the next problem: no peek
@@ -69,7 +69,7 @@ def test_a_chain_with_one_failed_step_passes_and_that_step_is_practised_alone_th
         if a.item_row is not None:
             break
         run.advance()
-    assert a.item_row["quality"] == 3 and profile.states()[CHAIN].reps == 1  # a pass, not a restart
+    assert a.item_row.quality == 3 and profile.states()[CHAIN].reps == 1  # a pass, not a restart
     due = sessions.step_drills(profile)
     assert due == {steps[failing]: TODAY + timedelta(days=1)}
     tomorrow = ctx_at(profile, NOW + timedelta(days=1))
@@ -122,9 +122,9 @@ def test_switching_to_fsrs_schedules_from_the_replayed_history_and_back(profile)
     profile.set_setting(settings.SCHEDULER_KEY, "sm2")
     run = run_of(profile, [SINGLE])
     sm2_row = run.submit(right(run)).item_row
-    assert fsrs_row["before"] == sm2_row["before"]  # the same state before: only the scheduler differs
-    assert fsrs_row["after"]["due"] != sm2_row["after"]["due"]
-    assert fsrs_row["after"]["ef"] == sm2_row["after"]["ef"]  # SM-2's easiness kept beside FSRS
+    assert fsrs_row.before == sm2_row.before  # the same state before: only the scheduler differs
+    assert fsrs_row.after["due"] != sm2_row.after["due"]
+    assert fsrs_row.after["ef"] == sm2_row.after["ef"]  # SM-2's easiness kept beside FSRS
     assert settings.parse_setting(settings.SCHEDULER_KEY, " FSRS ", TODAY) == ("fsrs", None)
     assert settings.parse_setting(settings.SCHEDULER_KEY, "anki", TODAY) == (None, "settings.bad_scheduler")
 
@@ -153,7 +153,7 @@ def test_check_record_seconds_grades_and_records_the_time_as_the_app_does(tmp_pa
     assert json.loads(r.stdout)["quality"] < json.loads(fast.stdout)["quality"]  # slow and right: graded lower
     with Profile.open(tmp_path) as prof:
         row = list(prof.reviews())[-1]
-    assert row["seconds"] == float(slow) and row["quality"] == json.loads(r.stdout)["quality"]
+    assert row.seconds == float(slow) and row.quality == json.loads(r.stdout)["quality"]
     bad = drill("--saves", str(tmp_path), "check", t.id, "--seed", "3", right_answer, "--seconds", "-4")
     assert bad.returncode == 2 and "--seconds" in bad.stderr
 

@@ -33,6 +33,7 @@ from engine.mock_report import (
     review_rows,
     score_percent,
 )
+from engine.review import Review
 from engine.sm2 import ItemState
 from engine.storage import row_problem
 from tests.problems import examples
@@ -213,7 +214,7 @@ def test_weakness_figures_from_review_rows():
     rows = [{"item": "a", "quality": 5}, {"item": "a", "quality": 5}, {"item": "b", "quality": 1},
             {"item": "b", "quality": None}, {"item": "c", "quality": 0}] + [{"item": "d", "quality": 0}] * 3 \
         + [{"item": "d", "quality": 5}] * 5
-    w = weakness_figures(rows)
+    w = weakness_figures(map(Review.of, rows))
     assert w == {"a": 0.0, "b": 0.8, "c": 1.0, "d": 0.0}  # only the last five answers count
 
 

@@ -69,9 +69,9 @@ def stored_once(profile, item, reps=1):
     """No answer stored twice (one row per item, seed and step; a chain's whole row has step None), and the
     item's schedule moved by exactly one whole answer (``reps``: 0 after a miss)."""
     rows = log(profile)
-    counts = Counter((r["item"], r["seed"], r["step"]) for r in rows)
+    counts = Counter((r.item, r.seed, r.step) for r in rows)
     assert max(counts.values()) == 1, counts
-    assert sum(1 for r in rows if r["step"] is None) == 1 and profile.states()[item].reps == reps
+    assert sum(1 for r in rows if r.step is None) == 1 and profile.states()[item].reps == reps
     return rows
 
 
@@ -146,5 +146,5 @@ def test_a_grade_override_on_a_filling_disk_changes_nothing_or_puts_the_answer_b
             a = run.submit(a.typed)
             run.override(1)
     whole = sessions.chain_quality([s.quality for s in a.prior] + [1])  # a chain with one slip passes with 3
-    assert run.answers[-1] is a and a.quality == 1 and a.item_row["quality"] == whole and run.pending is None
+    assert run.answers[-1] is a and a.quality == 1 and a.item_row.quality == whole and run.pending is None
     stored_once(profile, item, reps=0 if whole < 3 else 1)

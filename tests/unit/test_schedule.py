@@ -444,8 +444,8 @@ def test_answers_and_fsrs_history_read_from_the_log_digest_as_from_the_rows():
         sched = step is None and mode == "practice"
         r = se.review_row(item=item, topic="t", seed=k, quality=q, verdict="correct", when=when, today=day,
                           state=state if sched and item == "a" else None, schedule=sched, mode=mode, step=step)
-        rows.append(r.to_dict())
-    d = Digest.of_rows(rows)
+        rows.append(r)
+    d = Digest.of_reviews(rows)
     assert readiness.answers_of_digest(d) == answers_of(rows)
     assert [a.item for a in answers_of(rows)] == ["a", "a", "b", "c"]
     assert fsrs_bridge.history_of_digest(d) == history_of(rows) == {

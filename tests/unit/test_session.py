@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import session as se
+from engine.review import Review
 from engine.sm2 import ItemState, review
 
 TODAY = date(2026, 11, 29)
@@ -40,16 +41,16 @@ def test_new_items_go_breadth_first_across_topics_easier_first_chains_last():
 
 
 def test_the_daily_new_limit_counts_items_introduced_earlier_today():
-    rows = [{"item": "r1", "scheduled": True, "before": None},
-            {"item": "r1", "scheduled": False, "before": None},  # its re-drill
-            {"item": "m1", "scheduled": True, "before": {"ef": 2.5}}]  # a review, not an introduction
+    rows = [Review.of({"item": "r1", "scheduled": True, "before": None, "mode": "practice"}),
+            Review.of({"item": "r1", "scheduled": False, "before": None, "mode": "practice"}),  # its re-drill
+            Review.of({"item": "m1", "scheduled": True, "before": {"ef": 2.5}, "mode": "practice"})]  # a review
     assert se.introduced(rows) == {"r1"}
     assert se.new_available(5, 1) == 4
     assert se.new_available(5, 7) == 0
     s = se.Session({"r1": review(ItemState(), 4, TODAY)}, CATALOG, TODAY, seed=1, new_per_day=3, introduced_today=1)
     assert [c.item for c in s.cards] == ["m1", "c1"]
     # a first answer given elsewhere (Browse: mode extra) schedules the item but leaves the day's new items
-    assert se.introduced([{"item": "r1", "scheduled": True, "before": None, "mode": "extra"}]) == set()
+    assert se.introduced([Review.of({"item": "r1", "scheduled": True, "before": None, "mode": "extra"})]) == set()
 
 
 def test_session_puts_due_items_before_new_ones():

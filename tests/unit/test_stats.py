@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import stats
+from engine.review import Review
 from engine.sm2 import ItemState
 
 TODAY = date(2026, 11, 29)  # a Sunday
@@ -29,14 +30,14 @@ def day(n: int) -> str:
 
 
 def row(item: str = "roofline.a", ago: int = 0, q: int = 5, *, seconds: float = 30.0, mode: str = "practice",
-        before_interval: int | None = 0, after_interval: int = 1, scheduled: bool | None = None) -> dict:
+        before_interval: int | None = 0, after_interval: int = 1, scheduled: bool | None = None) -> Review:
     scheduled = mode in ("practice", "paper") if scheduled is None else scheduled
     before = None if before_interval is None else {"ef": 2.5, "interval": before_interval, "reps": 1,
                                                     "due": day(ago), "last": None}
     after = {"ef": 2.5, "interval": after_interval, "reps": 1, "due": None, "last": day(ago)} if scheduled else None
-    return {"id": 0, "ts": f"{day(ago)}T12:00:00Z", "date": day(ago), "item": item, "topic": item.split(".")[0],
+    return Review.of({"id": 0, "ts": f"{day(ago)}T12:00:00Z", "date": day(ago), "item": item, "topic": item.split(".")[0],
             "seed": 1, "step": None, "typed": "1", "value": 1.0, "verdict": VERDICT[q], "quality": q,
-            "seconds": seconds, "mode": mode, "scheduled": scheduled, "before": before, "after": after}
+            "seconds": seconds, "mode": mode, "scheduled": scheduled, "before": before, "after": after})
 
 
 def compute(rows=(), states=None, mocks=(), bank=BANK, today=TODAY):
@@ -80,7 +81,7 @@ def test_an_answer_without_a_measured_time_counts_but_not_in_the_time_figures():
     """A paper answer (``drill check --record``) has seconds None: a review, but no 0-second one."""
     rows = [row("roofline.a", ago=2, seconds=10), row("roofline.a", ago=1, seconds=None, mode="paper"),
             row("roofline.b", ago=1, seconds=None, mode="paper"), row("roofline.b", ago=0, seconds=40)]
-    for s in (compute(rows), compute(stats.Digest.of_rows(rows))):
+    for s in (compute(rows), compute(stats.Digest.of_reviews(rows))):
         assert (s.reviews, s.reviews_today, s.days_studied) == (4, 1, 3)
         assert s.seconds == pytest.approx(50)
         roof = s.topics[0]
@@ -93,14 +94,14 @@ def test_an_answer_without_a_measured_time_counts_but_not_in_the_time_figures():
 
 
 def chain_rows(item: str, seed: int, qualities: list[int], ago: int = 0, mode: str = "practice",
-               whole: bool = True) -> list[dict]:
+               whole: bool = True) -> list[Review]:
     """A chain as practice records it: one unscheduled row per step, then the whole item (lowest grade)."""
     out = []
     for k, q in enumerate(qualities):
         r = row(item, ago=ago, q=q, seconds=10, mode=mode, scheduled=False)
-        out.append(r | {"step": k + 1, "seed": seed, "before": None})
+        out.append(r._replace(step=k + 1, seed=seed, before=None))
     if whole:
-        out.append(row(item, ago=ago, q=min(qualities), seconds=10 * len(qualities), mode=mode) | {"seed": seed})
+        out.append(row(item, ago=ago, q=min(qualities), seconds=10 * len(qualities), mode=mode)._replace(seed=seed))
     return out
 
 
@@ -387,7 +388,7 @@ def varied_rows() -> list[dict]:
 def test_figures_from_a_digest_equal_those_from_the_rows():
     rows = varied_rows()
     states = {"roofline.a": ItemState(ef=2.2, interval=1, reps=0, due=TODAY)}
-    d = stats.Digest.of_rows(rows)
+    d = stats.Digest.of_reviews(rows)
     assert len(d) == len(rows)
     assert compute(d, states).to_dict() == compute(rows, states).to_dict()
     s = compute(d, states)
@@ -401,7 +402,7 @@ def test_figures_from_a_digest_equal_those_from_the_rows():
 
 def test_a_digest_keeps_what_the_figures_need_of_each_row():
     r = row("roofline.a", ago=2, q=4, before_interval=22, after_interval=50)
-    d = stats.Digest.of_rows([r, row("memory.a", ago=1, mode="extra", before_interval=None)])
+    d = stats.Digest.of_reviews([r, row("memory.a", ago=1, mode="extra", before_interval=None)])
     assert d.columns() == {
         "date": [day(2), day(1)], "item": ["roofline.a", "memory.a"], "topic": ["roofline", "memory"],
         "seed": [1, 1], "step": [None, None], "verdict": ["correct", "correct"], "quality": [4, 5],
@@ -413,10 +414,11 @@ def test_a_digest_keeps_what_the_figures_need_of_each_row():
 
 def test_a_digest_survives_json_and_joins():
     rows = varied_rows()
-    d = stats.Digest.of_rows(rows)
+    d = stats.Digest.of_reviews(rows)
     back = stats.Digest.from_columns(json.loads(json.dumps(d.columns())))
     assert back == d and back.problem() is None
-    assert stats.Digest.joined([stats.Digest.of_rows(rows[:3]), stats.Digest(), stats.Digest.of_rows(rows[3:])]) == d
+    stored = [r.to_dict() for r in rows[3:]]  # rows as the log holds them digest as their records do
+    assert stats.Digest.joined([stats.Digest.of_reviews(rows[:3]), stats.Digest(), stats.Digest.of_rows(stored)]) == d
 
 
 @pytest.mark.parametrize("spoil, problem", [
@@ -440,7 +442,7 @@ def test_a_digest_survives_json_and_joins():
     (lambda c: c["interval"].__setitem__(0, {"interval": 1}), "'interval' holds a value of the wrong type"),
 ])
 def test_a_digest_with_a_value_no_row_can_have_is_refused(spoil, problem):
-    columns = stats.Digest.of_rows(varied_rows()).columns()
+    columns = stats.Digest.of_reviews(varied_rows()).columns()
     spoil(columns)
     with pytest.raises(ValueError, match=problem):
         stats.Digest.from_columns(columns)

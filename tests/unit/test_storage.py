@@ -41,10 +41,10 @@ def test_records_survive_reopening(tmp_path):
     with Profile.open(tmp_path, "ann") as p:
         first = p.record(row(p, typed="295 FLOP/B", value=295.0, seconds=12.5))
         second = p.record(row(p, q=5))
-        assert (first["id"], second["id"]) == (1, 2)
-        assert first["typed"] == "295 FLOP/B" and first["before"] is None
+        assert (first.id, second.id) == (1, 2)
+        assert first.typed == "295 FLOP/B" and first.before is None
     with Profile.open(tmp_path, "ann") as p:
-        assert [r["id"] for r in p.reviews()] == [1, 2]
+        assert [r.id for r in p.reviews()] == [1, 2]
         assert p.states()["r1"] == ItemState(2.6, 6, 2, DAY + timedelta(days=6), DAY)
         assert p.reviews_today(DAY) == [first, second]
         assert p.last_review() == second
@@ -53,19 +53,19 @@ def test_records_survive_reopening(tmp_path):
 def test_returned_rows_are_copies(tmp_path):
     with Profile.open(tmp_path) as p:
         stored = p.record(row(p))
-        stored["after"]["ef"] = 9.9
-        next(p.reviews())["after"]["ef"] = 9.9
-        assert p.last_review()["after"]["ef"] == 2.5
+        stored.after["ef"] = 9.9
+        next(p.reviews()).after["ef"] = 9.9
+        assert p.last_review().after["ef"] == 2.5
 
 
 def test_a_row_without_a_measured_time_is_kept_as_null(tmp_path, small_segments):
     with Profile.open(tmp_path) as p:
         log = [p.record(row(p, item=f"i{k}", mode="paper", seconds=None if k % 2 else 3.5)) for k in range(5)]
-        assert [r["seconds"] for r in log] == [3.5, None, 3.5, None, 3.5]
+        assert [r.seconds for r in log] == [3.5, None, 3.5, None, 3.5]
         doc = p.export()
     with Profile.open(tmp_path) as p:  # read back from the segments and from a kept digest
         assert list(p.reviews()) == log
-        assert p.digest() == Digest.of_rows(log) and p.digest().seconds == [3.5, None, 3.5, None, 3.5]
+        assert p.digest() == Digest.of_reviews(log) and p.digest().seconds == [3.5, None, 3.5, None, 3.5]
     with Profile.open(tmp_path / "b") as q:
         q.import_document(doc)
         assert list(q.reviews()) == log
@@ -102,11 +102,11 @@ def test_undo_removes_the_row_and_restores_the_previous_state(tmp_path):
         last = p.record(row(p, q=1))
         assert p.undo_last() == last
         assert p.states() == after_first
-        assert p.undo_last()["id"] == 1
+        assert p.undo_last().id == 1
         assert p.states() == {} and p.undo_last() is None
-        assert p.record(row(p))["id"] == 3  # ids are never reused
+        assert p.record(row(p)).id == 3  # ids are never reused
     with Profile.open(tmp_path) as p:
-        assert [r["id"] for r in p.reviews()] == [3]
+        assert [r.id for r in p.reviews()] == [3]
 
 
 def test_the_log_is_split_into_bounded_segments(tmp_path, small_segments):
@@ -115,17 +115,17 @@ def test_the_log_is_split_into_bounded_segments(tmp_path, small_segments):
             p.record(row(p, item=f"i{i % 3}", day=DAY + timedelta(days=i // 3)))
         assert sorted(f.name for f in (tmp_path / "default" / "reviews").glob("*.json")) == [
             "000001.json", "000002.json", "000003.json"]
-        assert [r["id"] for r in p.reviews()] == list(range(1, 9))
-        assert [r["id"] for r in p.reviews_today(DAY + timedelta(days=1))] == [4, 5, 6]
-        assert [r["id"] for r in p.reviews_today(DAY + timedelta(days=2))] == [7, 8]
+        assert [r.id for r in p.reviews()] == list(range(1, 9))
+        assert [r.id for r in p.reviews_today(DAY + timedelta(days=1))] == [4, 5, 6]
+        assert [r.id for r in p.reviews_today(DAY + timedelta(days=2))] == [7, 8]
         # undo across a segment boundary deletes the emptied segment
         for _ in range(3):
             p.undo_last()
         assert not (tmp_path / "default" / "reviews" / "000003.json").exists()
-        assert p.last_review()["id"] == 5
-        assert p.record(row(p, item="z"))["id"] == 9
+        assert p.last_review().id == 5
+        assert p.record(row(p, item="z")).id == 9
     with Profile.open(tmp_path) as p:
-        assert [r["id"] for r in p.reviews()] == [1, 2, 3, 4, 5, 9]
+        assert [r.id for r in p.reviews()] == [1, 2, 3, 4, 5, 9]
         assert sum(1 for _ in (tmp_path / "default" / "reviews").glob("*.json")) == 2
 
 
@@ -173,7 +173,7 @@ def test_rows_the_state_file_has_not_seen_are_replayed_on_open(tmp_path, small_s
     state.write_bytes(saved)  # the state file as it was before those records
     with Profile.open(tmp_path) as p:
         assert p.states() == expected
-        assert p.record(row(p))["id"] == 9
+        assert p.record(row(p)).id == 9
 
 
 def test_an_undo_interrupted_after_restoring_the_state_is_finished_on_open(tmp_path):
@@ -187,7 +187,7 @@ def test_an_undo_interrupted_after_restoring_the_state_is_finished_on_open(tmp_p
         expected = p.states()
     seg.write_bytes(with_row)  # crash: the state was restored but the row not yet removed
     with Profile.open(tmp_path) as p:
-        assert [r["id"] for r in p.reviews()] == [1]
+        assert [r.id for r in p.reviews()] == [1]
         assert p.states() == expected
 
 
@@ -199,7 +199,7 @@ def test_a_lost_state_file_is_rebuilt_from_the_log(tmp_path, small_segments):
     (tmp_path / "default" / "state.json").unlink()
     with Profile.open(tmp_path) as p:
         assert p.states() == expected
-        assert p.record(row(p))["id"] == 8
+        assert p.record(row(p)).id == 8
 
 
 def test_leftover_temporary_files_are_removed_on_open(tmp_path):
@@ -403,9 +403,9 @@ def test_export_import_round_trip(tmp_path, small_segments):
         q.record(row(q, item="zz"))
         q.import_document(json.loads(text))
         assert q.export() == {**doc, "profile": "other"}
-        assert q.record(row(q))["id"] == 9
+        assert q.record(row(q)).id == 9
     with Profile.open(tmp_path / "b", "other") as q:
-        assert [r["id"] for r in q.reviews()] == list(range(1, 10))
+        assert [r.id for r in q.reviews()] == list(range(1, 10))
         assert q.settings()["new_per_day"] == 3 and "zz" not in q.states()
     assert not list((tmp_path / "b").glob(".other.*"))
 
@@ -476,17 +476,17 @@ def test_any_sequence_of_records_and_undos_survives_reopening(seq, segment_rows,
                 states = p.states()
                 assert p.study_days() == days_of(log)
                 assert p.recent() == recent_of(log)
-                assert p.digest() == Digest.of_rows(log)
+                assert p.digest() == Digest.of_reviews(log)
             with Profile.open(Path(tmp)) as p:
                 assert list(p.reviews()) == log
                 assert p.states() == states
                 assert p.study_days() == days_of(log)
                 assert p.recent() == recent_of(log)
-                assert p.digest() == Digest.of_rows(log)
+                assert p.digest() == Digest.of_reviews(log)
                 replayed = {}
                 for r in log:
-                    if r["scheduled"]:
-                        replayed[r["item"]] = ItemState.from_dict(r["after"])
+                    if r.scheduled:
+                        replayed[r.item] = ItemState.from_dict(r.after)
                 assert states == replayed
     finally:
         layout.SEGMENT_ROWS, layout.STATE_EVERY = saved

@@ -60,7 +60,7 @@ def regrade(quality):
         last = p.last_review()
         with p.rewriting():
             p.undo_last()
-            p.record(row(p, item=last["item"], q=quality))
+            p.record(row(p, item=last.item, q=quality))
     return op
 
 

@@ -26,7 +26,7 @@ def test_a_segment_gets_its_digest_when_it_is_full(tmp_path, small_segments):
         assert digests(tmp_path) == []  # the newest segment changes: no digest
         record_days(p, {1: 4})
         assert digests(tmp_path) == ["000001.digest", "000002.digest"]
-        assert p.digest() == Digest.of_rows(p.reviews())
+        assert p.digest() == Digest.of_reviews(p.reviews())
         assert len(p.digest()) == 7
     assert not list((tmp_path / "default").rglob("*.tmp"))
 
@@ -36,7 +36,7 @@ def test_digests_are_read_instead_of_closed_segments(tmp_path, small_segments, m
         log = record_days(p, {0: 3, 1: 3, 2: 1})
     with Profile.open(tmp_path) as p:
         monkeypatch.setattr(Profile, "_rows_of", lambda self, n: pytest.fail(f"segment {n} was read"))
-        assert p.digest() == Digest.of_rows(log)
+        assert p.digest() == Digest.of_reviews(log)
 
 
 def test_import_writes_the_digests_of_its_closed_segments(tmp_path, small_segments):
@@ -92,9 +92,9 @@ def test_a_stale_missing_or_damaged_digest_is_rebuilt_never_trusted(tmp_path, sm
     seg = tmp_path / "default" / "reviews" / "000001.json"
     spoil(storage.digest_path(seg), seg)
     with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
+        assert p.digest() == Digest.of_reviews(log)
     kept = storage.read_digest(storage.digest_path(seg), storage.file_identity(seg))
-    assert kept == Digest.of_rows(log[:3])  # rebuilt and kept again
+    assert kept == Digest.of_reviews(log[:3])  # rebuilt and kept again
     assert not list((tmp_path / "default").rglob("*.tmp"))
 
 
@@ -106,9 +106,9 @@ def test_a_digest_follows_its_segment_when_the_segment_changes(tmp_path, small_s
     tables["reviews"]["2"].update(quality=0, verdict="dont_know")  # same length: only the times tell
     write_tables(seg, tables)
     touch_later(seg)
-    log[1].update(quality=0, verdict="dont_know")
+    log[1] = log[1]._replace(quality=0, verdict="dont_know")
     with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
+        assert p.digest() == Digest.of_reviews(log)
 
 
 def test_the_digest_of_a_segment_that_reopens_is_dropped(tmp_path, small_segments):
@@ -120,9 +120,9 @@ def test_the_digest_of_a_segment_that_reopens_is_dropped(tmp_path, small_segment
         p.undo_last()
         assert digests(tmp_path) == []
         log = log[:2] + [p.record(row(p, item="new", q=2, day=DAY)), p.record(row(p, item="z", q=0))]
-        assert p.digest() == Digest.of_rows(log)
+        assert p.digest() == Digest.of_reviews(log)
     with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
+        assert p.digest() == Digest.of_reviews(log)
 
 
 def test_a_digest_that_cannot_be_kept_changes_nothing(tmp_path, small_segments, monkeypatch):
@@ -139,7 +139,7 @@ def test_a_digest_that_cannot_be_kept_changes_nothing(tmp_path, small_segments, 
 
     monkeypatch.setattr(segments, "atomic_write", refuse_digests)
     with Profile.open(tmp_path) as p:
-        assert p.digest() == Digest.of_rows(log)
+        assert p.digest() == Digest.of_reviews(log)
         log.append(p.record(row(p, day=DAY + timedelta(days=3))))
     assert digests(tmp_path) == []
 

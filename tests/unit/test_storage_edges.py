@@ -229,7 +229,7 @@ def test_an_undone_row_that_cannot_be_removed_never_comes_back(tmp_path, monkeyp
         first = p.record(row(p, item="a"))
         p.record(row(p, item="b"))
         refuse_writes(monkeypatch, errno.EROFS, match=lambda target: target == seg)
-        assert p.undo_last()["item"] == "b"
+        assert p.undo_last().item == "b"
         assert isinstance(p.state_behind, SaveFailed) and list(p.reviews()) == [first]
     with Profile.open(tmp_path) as p:  # still refused: opens all the same, the row left out
         assert list(p.reviews()) == [first] and isinstance(p.state_behind, SaveFailed)
@@ -238,7 +238,7 @@ def test_an_undone_row_that_cannot_be_removed_never_comes_back(tmp_path, monkeyp
         monkeypatch.undo()
         third = p.record(row(p, item="c"))
     with Profile.open(tmp_path) as p:
-        assert [r["item"] for r in p.reviews()] == ["a", "c"] and list(p.reviews())[-1] == third
+        assert [r.item for r in p.reviews()] == ["a", "c"] and list(p.reviews())[-1] == third
         assert set(p.states()) == {"a", "c"}
 
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import stats
+from engine.review import Review
 from engine.sm2 import MAX_INTERVAL, ItemState
 from engine.storage import (
     EXPORT_FORMAT,
@@ -102,9 +103,9 @@ def test_a_review_that_cannot_be_written_is_not_stored_and_the_message_names_pat
         assert list(p.reviews()) == [first] and p.last_review() == first
         monkeypatch.undo()  # space freed: the same answer is recorded once
         second = p.record(row(p, item="r2"))
-        assert second["id"] == 2
+        assert second.id == 2
     with Profile.open(tmp_path) as p:
-        assert [r["id"] for r in p.reviews()] == [1, 2] and set(p.states()) == {"r1", "r2"}
+        assert [r.id for r in p.reviews()] == [1, 2] and set(p.states()) == {"r1", "r2"}
 
 
 def test_a_state_file_that_cannot_be_written_never_fails_a_stored_row(tmp_path, monkeypatch):
@@ -148,7 +149,7 @@ def test_an_undo_that_cannot_be_saved_changes_nothing(tmp_path, monkeypatch):
         monkeypatch.undo()
         assert p.undo_last() == last
     with Profile.open(tmp_path) as p:
-        assert [r["id"] for r in p.reviews()] == [1]
+        assert [r.id for r in p.reviews()] == [1]
 
 
 def test_a_mock_result_that_cannot_be_saved_is_not_kept(tmp_path, monkeypatch):
@@ -190,7 +191,7 @@ def test_an_import_that_cannot_be_written_changes_nothing_and_leaves_no_copy(tmp
         assert e.value.path.name == "state.json" and "disk is full" in str(e.value)
         assert files(tmp_path / "b") == before and sorted(p.name for p in (tmp_path / "b").iterdir()) == [
             "default", "default.lock"]
-        assert [r["item"] for r in q.reviews()] == ["keep"]
+        assert [r.item for r in q.reviews()] == ["keep"]
 
 
 def test_a_failed_write_beside_an_export_leaves_no_temporary_file(tmp_path, monkeypatch):
@@ -337,6 +338,7 @@ def test_every_figure_is_finite_for_whatever_validation_admits(drawn):
     doc = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": "p", "settings": {},
            "states": {r["item"]: r["after"] for r in reviews if r["scheduled"]}, "reviews": reviews, "mocks": []}
     assert document_problem(doc, TODAY) is None
-    figures = stats.compute(reviews, {k: ItemState.from_dict(v) for k, v in doc["states"].items()}, [],
+    states = {k: ItemState.from_dict(v) for k, v in doc["states"].items()}
+    figures = stats.compute([Review.of(r) for r in reviews], states, [],
                             [("a", "roofline", "A"), ("b", "roofline", "B")], TODAY, ("roofline",))
     json.dumps(figures.to_dict(), allow_nan=False)  # every figure finite

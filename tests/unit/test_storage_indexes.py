@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from engine import storage
+from engine.review import Review
 from engine.storage import DamagedSave, Profile
 from tests.unit.storage_support import DAY, build, days_of, recent_of, record_days, row, state_tables
 
@@ -190,7 +191,7 @@ def test_import_writes_the_recent_figures(tmp_path, small_segments, monkeypatch)
     with Profile.open(tmp_path / "b") as q:
         q.import_document(doc)
         no_log_read(monkeypatch)
-        assert q.recent() == recent_of(doc["reviews"])
+        assert q.recent() == recent_of([Review.of(r) for r in doc["reviews"]])
 
 
 def test_import_writes_the_day_index(tmp_path, small_segments):
@@ -199,5 +200,5 @@ def test_import_writes_the_day_index(tmp_path, small_segments):
         doc = p.export()
     with Profile.open(tmp_path / "b") as q:
         q.import_document(doc)
-        assert q.study_days() == days_of(doc["reviews"])
+        assert q.study_days() == days_of(map(Review.of, doc["reviews"]))
     assert json.loads((tmp_path / "b" / "default" / "state.json").read_text())["days"]["1"]["next_id"] == 9
