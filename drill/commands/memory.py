@@ -85,13 +85,14 @@ def _warn_damaged(profile: Profile, args: argparse.Namespace) -> None:
         print("drill: " + damaged_text(e, _lang(args)), file=sys.stderr)
 
 
-def _open(args: argparse.Namespace, *, read_only: bool = False) -> Profile:
+def _open(args: argparse.Namespace, *, read_only: bool = False, existing: bool = False) -> Profile:
     """The profile for a command; a reader (``read_only``: due, export) needs no lock, so it works while the
-    app is open, and sees the last durable state."""
+    app is open, and sees the last durable state.  ``existing``: a profile or saves folder that does not exist
+    is refused (due, plan, export), not made or read as empty."""
     from drill.core.paths import command_lang, open_profile, script_wait
 
     return open_profile(args.saves, args.profile, wait=0.0 if read_only else script_wait(), read_only=read_only,
-                        lang=command_lang(args))
+                        lang=command_lang(args), existing=existing)
 
 
 # --------------------------------------------------------------------------- #
@@ -181,7 +182,7 @@ def run_due(args: argparse.Namespace) -> int:
         from drill.commands import UsageError
 
         raise UsageError(f"--new-per-day: {p.replace('new_per_day ', '')}")
-    with _open(args, read_only=args.new_per_day is None) as profile:
+    with _open(args, read_only=args.new_per_day is None, existing=True) as profile:
         if args.new_per_day is not None:
             try:
                 profile.set_setting("new_per_day", args.new_per_day)
@@ -238,7 +239,7 @@ def run_plan(args: argparse.Namespace) -> int:
         changes[key] = value
     from engine.storage import SaveFailed
 
-    with _open(args, read_only=not changes) as profile:
+    with _open(args, read_only=not changes, existing=True) as profile:
         try:
             if changes:
                 profile.set_settings(changes)  # all of them, or none
@@ -340,7 +341,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     target = None if args.file == "-" else _export_target(args.file)  # refused before the profile is read
     counts: dict = {}
-    with _open(args, read_only=True) as profile:  # streamed from the log one file at a time (bounded memory)
+    with _open(args, read_only=True, existing=True) as profile:  # streamed from the log one file at a time (bounded memory)
         try:
             if target is None:
                 for chunk in profile.export_chunks(counts):
