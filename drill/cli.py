@@ -264,9 +264,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     return int(code or 0)
 
 
+def _dashed_answers(argv: Sequence[str]) -> set[int]:
+    """Where ``drill check``'s command line has a word starting with one ``-`` that is no option of it (an
+    answer: ``-inf``, ``-1e3``, ``-3GB``); argparse would refuse it as an unknown option.  Given to argparse
+    after a space (which it reads as a positional: an option has none) and handed back as typed."""
+    rest = [k for k, a in enumerate(argv) if a not in GLOBAL_OPTIONS and (k == 0 or argv[k - 1] not in GLOBAL_OPTIONS)]
+    if not rest or argv[rest[0]] != "check":
+        return set()
+    import re
+
+    # (a plain negative number, which argparse reads as a value already, is left as it is: `--seed -1` stays)
+    return {k for k in rest[1:] if argv[k].startswith("-") and not argv[k].startswith("--") and argv[k] != "-h"
+            and not re.fullmatch(r"-\d+|-\d*\.\d+|-", argv[k])}
+
+
 def _main(argv: list[str]) -> int:
     parser = build_parser(command_modules(argv))
-    args = parser.parse_args(argv)
+    typed = {f" {argv[k]}": argv[k] for k in _dashed_answers(argv)}  # what argparse is given: what was typed
+    args, extras = parser.parse_known_args([f" {a}" if f" {a}" in typed else a for a in argv])
+    if extras:  # as parse_args says it
+        parser.error(f"unrecognized arguments: {' '.join(typed.get(a, a) for a in extras)}")
+    for key, value in vars(args).items():  # the answer (or an option's value) as typed
+        if isinstance(value, str) and value in typed:
+            setattr(args, key, typed[value])
     func = getattr(args, "func", None)
     if func is None:  # no subcommand: the app's Home
         func = importlib.import_module("drill.commands.app").run_app

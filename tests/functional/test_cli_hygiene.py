@@ -176,3 +176,41 @@ def test_a_review_recorded_into_a_closed_pipe_is_recorded_once_and_said(tmp_path
     err = proc.stderr.read()
     assert err.splitlines() == [CLOSED], err
     assert reviews(tmp_path) == 1
+
+
+# --------------------------------------------------------------------------- an answer that starts with "-"
+
+@pytest.mark.parametrize("answer, status, given", [
+    ("-inf", "invalid", None), ("-3", "wrong", "-3 FLOP/B"), ("-1e3", "wrong", "-1000 FLOP/B"),
+    ("-3GB", "invalid", None), ("-(2+3)", "wrong", "-5 FLOP/B"),
+])
+def test_an_answer_starting_with_a_dash_is_graded_not_refused_as_an_option(answer, status, given, tmp_path):
+    for args in (("--seed", "1", answer), (answer, "--seed", "1"), ("--seed", "1", answer, "--lang", "zh")):
+        r = cli.drill("--saves", str(tmp_path), "check", T, *args, "--json")
+        assert r.returncode == 0 and r.stderr == "", r.stderr
+        doc = json.loads(r.stdout)
+        assert doc["answer"] == answer and doc["status"] == status
+        assert given is None or doc["given"] == given
+    r = cli.drill("--saves", str(tmp_path), "check", T, "--seed", "1", answer)
+    assert r.returncode == 0 and "usage:" not in r.stderr and r.stdout.split(":")[0] in ("Wrong", "Can't read this answer")
+
+
+def test_minus_inf_is_refused_by_the_grader_in_words(tmp_path):
+    r = cli.drill("--saves", str(tmp_path), "check", T, "--seed", "1", "-inf")
+    assert (r.returncode, r.stdout) == (0, "Can't read this answer: not a finite number (nan or infinity)\n")
+
+
+def test_a_dashed_answer_is_recorded_as_typed(tmp_path):
+    assert cli.drill("--saves", str(tmp_path), "check", T, "--seed", "1", "-3", "--record").returncode == 0
+    r = cli.drill("--saves", str(tmp_path), "export", "-")
+    assert [row["typed"] for row in json.loads(r.stdout)["reviews"]] == ["-3"]
+
+
+@pytest.mark.parametrize("args, said", [
+    (("--seed", "-1", "3"), "--seed must be between 0 and"),  # a negative value of an option stays its value
+    (("--seed", "1", "3", "--jsn"), "unrecognized arguments: --jsn"),  # a mistyped option stays refused
+    (("--seed", "1", "3", "-x"), "unrecognized arguments: -x"),  # one answer: a second is no answer
+])
+def test_options_and_their_values_are_read_as_before(args, said, tmp_path):
+    r = cli.drill("--saves", str(tmp_path), "check", T, *args)
+    assert r.returncode == 2 and said in r.stderr, r.stderr
