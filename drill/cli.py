@@ -28,13 +28,39 @@ GLOBAL_OPTIONS: dict[str, dict] = {
 
 
 class _Visible:
-    """A text stream that escapes control characters (:func:`visible`) in what is written through it."""
+    """A text stream that escapes control characters (:func:`visible`) in what is written through it, and
+    the one place where a failing output (a full disk, ``/dev/full``, a closed pipe) is caught: the first
+    error is kept in ``lost`` and the rest of the output dropped, so the command runs to its end (a review
+    it records is recorded once) and :func:`main` says in one line what was lost."""
 
     def __init__(self, stream) -> None:
         self._stream = stream
+        self.lost: OSError | None = None
 
     def write(self, text: str) -> int:
-        return self._stream.write(visible(text))
+        if self.lost is None:
+            try:
+                return self._stream.write(visible(text))
+            except OSError as e:
+                self._lose(e)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.lost is None:
+            try:
+                self._stream.flush()
+            except OSError as e:
+                self._lose(e)
+
+    def _lose(self, error: OSError) -> None:
+        self.lost = error
+        try:  # what is still buffered goes nowhere, so the interpreter's last flush cannot fail again
+            fd = self._stream.fileno()
+        except (OSError, ValueError, AttributeError):  # not a file (a test's capture): nothing is flushed at exit
+            return
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
 
     def writelines(self, lines) -> None:
         for line in lines:
@@ -112,18 +138,43 @@ def _safe_streams(wrap_stdout: bool = True) -> None:
         setattr(sys, name, _Visible(_Wrapped(stream, cells) if cells > 0 else stream))
 
 
-def _restore_streams() -> None:
+def _restore_streams() -> OSError | None:
+    """The streams as they were before :func:`_safe_streams`; returns the error that lost standard output, if
+    any (its last buffered lines are flushed here, so a full disk is found before the command's status is)."""
+    lost = None
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if isinstance(stream, _Visible):
+            try:
+                stream.flush()  # a last line with no newline, and whatever is still buffered
+            except ValueError:  # closed by the command
+                pass
+            if name == "stdout":
+                lost = stream.lost
             inner = stream._stream
-            if isinstance(inner, _Wrapped):
-                try:
-                    inner.flush()  # a last line with no newline
-                except (OSError, ValueError):
-                    pass
-                inner = inner._stream
-            setattr(sys, name, inner)
+            setattr(sys, name, inner._stream if isinstance(inner, _Wrapped) else inner)
+    return lost
+
+
+def _lost_line(error: OSError, argv: Sequence[str]) -> str:
+    """One line for standard output that failed (``error``), in the command's language."""
+    import errno
+
+    from drill.core.i18n import t
+    from drill.core.paths import command_lang
+    from engine.messages import say
+
+    given = {}  # the global options, as command_lang reads them off a parsed command line (the last one wins)
+    args = iter(argv)
+    for arg in args:
+        option, eq, value = arg.partition("=")
+        if option in GLOBAL_OPTIONS:
+            given[option[2:]] = value if eq else next(args, None)
+    lang = command_lang(argparse.Namespace(**given))
+    if isinstance(error, BrokenPipeError):
+        return t("cli.output_closed", lang)
+    cause = say("save.cause.full") if error.errno == errno.ENOSPC else say("save.cause.other", error=error.strerror or str(error))
+    return t("cli.output_lost", lang, cause=cause.text(lang))
 
 
 def _text_args(argv: Sequence[str]) -> list[str]:
@@ -198,15 +249,44 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = _text_args(sys.argv[1:] if argv is None else list(argv))
     # the app draws the terminal itself, and JSON is read by programs: neither is wrapped
     _safe_streams(wrap_stdout="--json" not in argv and command_modules(argv) != (APP_MODULE,))
+    ended: SystemExit | None = None
     try:
-        return _main(argv)
+        code: int | str | None = _main(argv)
+    except SystemExit as e:  # argparse (--help, a bad command line), a profile that cannot be opened
+        ended, code = e, e.code
     finally:
-        _restore_streams()
+        lost = _restore_streams()
+    if lost is not None:  # said last, after everything the command said
+        print(f"drill: {_lost_line(lost, argv)}", file=sys.stderr)
+        code = code or 1  # a status the command chose stays; success does not
+    if ended is not None:
+        raise ended if ended.code == code else SystemExit(code)
+    return int(code or 0)
+
+
+def _dashed_answers(argv: Sequence[str]) -> set[int]:
+    """Where ``drill check``'s command line has a word starting with one ``-`` that is no option of it (an
+    answer: ``-inf``, ``-1e3``, ``-3GB``); argparse would refuse it as an unknown option.  Given to argparse
+    after a space (which it reads as a positional: an option has none) and handed back as typed."""
+    rest = [k for k, a in enumerate(argv) if a not in GLOBAL_OPTIONS and (k == 0 or argv[k - 1] not in GLOBAL_OPTIONS)]
+    if not rest or argv[rest[0]] != "check":
+        return set()
+    import re
+
+    # (a plain negative number, which argparse reads as a value already, is left as it is: `--seed -1` stays)
+    return {k for k in rest[1:] if argv[k].startswith("-") and not argv[k].startswith("--") and argv[k] != "-h"
+            and not re.fullmatch(r"-\d+|-\d*\.\d+|-", argv[k])}
 
 
 def _main(argv: list[str]) -> int:
     parser = build_parser(command_modules(argv))
-    args = parser.parse_args(argv)
+    typed = {f" {argv[k]}": argv[k] for k in _dashed_answers(argv)}  # what argparse is given: what was typed
+    args, extras = parser.parse_known_args([f" {a}" if f" {a}" in typed else a for a in argv])
+    if extras:  # as parse_args says it
+        parser.error(f"unrecognized arguments: {' '.join(typed.get(a, a) for a in extras)}")
+    for key, value in vars(args).items():  # the answer (or an option's value) as typed
+        if isinstance(value, str) and value in typed:
+            setattr(args, key, typed[value])
     func = getattr(args, "func", None)
     if func is None:  # no subcommand: the app's Home
         func = importlib.import_module("drill.commands.app").run_app
@@ -219,8 +299,3 @@ def _main(argv: list[str]) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # the reader went away (`drill templates | head`): stop quietly, as the docs advise
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1

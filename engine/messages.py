@@ -256,6 +256,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
                                    "运行 drill doctor --repair 重新写入它"),
     # ---------------------------------------------------------------- drill doctor (engine.storage.doctor)
     "doctor.damaged": ("{path} is damaged: {reason}", "{path} 已损坏：{reason}"),
+    "doctor.backup": ("{path} (a backup: an earlier version of its file) is damaged: {reason}; it is never used to "
+                      "restore, and its file is not affected", "{path}（备份：该文件的较早版本）已损坏：{reason}；"
+                      "它不会被用来恢复，对应的文件不受影响"),
+    "doctor.backup_aside": ("moved aside as {path}, out of the backups", "已移到一旁，改名为 {path}，不再作为备份"),
     "doctor.unreadable": ("{path} cannot be read: {reason} (give your user permission: chmod u+rw)",
                           "{path} 无法读取：{reason}（请给当前用户权限：chmod u+rw）"),
     "doctor.newer": ("{path} was written by a newer infra-drill ({reason}): upgrade infra-drill; it is left as it is",

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -98,7 +99,7 @@ class FieldKind(StrEnum):
 
     STR = "str"  # a line of text
     INT = "int"  # a whole number, lo <= x <= hi
-    NUMBER = "number"  # a finite number, lo < x <= hi
+    NUMBER = "number"  # a normal (not subnormal) finite number, lo <= x <= hi
     BOOL = "bool"
     STRINGS = "strings"  # a list of short names
     TABLE = "table"  # field = "source"
@@ -107,8 +108,9 @@ class FieldKind(StrEnum):
 
 class Field:
     """One field's type (a :class:`FieldKind`), whether it is required, and its
-    range: numbers lo < x <= hi, whole numbers lo <= x <= hi.  (A plain class: a NamedTuple costs more to
-    define at import than this module's whole load.)"""
+    range lo <= x <= hi.  A figure's lo is the least a real part could have in the field's unit, so a figure
+    in another unit (``memory_gb = 0.08`` for 80 GB) or a tiny one (``5e-324``) is refused, not divided by.
+    (A plain class: a NamedTuple costs more to define at import than this module's whole load.)"""
 
     __slots__ = ("kind", "required", "lo", "hi", "unit")
 
@@ -128,29 +130,29 @@ def _i(hi: float, required: bool = True, lo: float = 1) -> Field:
 COMMON = {"id": Field(FieldKind.STR, True), "name": Field(FieldKind.STR, True), "source": Field(FieldKind.STR, True),
           "note": Field(FieldKind.STR), "sources": Field(FieldKind.TABLE), "pools": Field(FieldKind.STRINGS)}
 SCHEMA: dict[str, dict[str, Field]] = {
-    "links": {**COMMON, "family": Field(FieldKind.STR, True), "one_way_gbs": _n(0, 1e5, "GB/s", True),
+    "links": {**COMMON, "family": Field(FieldKind.STR, True), "one_way_gbs": _n(0.1, 1e5, "GB/s", True),
               "quoted": Field(FieldKind.STR, True)},
     "accelerators": {
         **COMMON, "vendor": Field(FieldKind.STR, True),
-        "memory_gb": _n(0, 1e5, "GB", True), "memory_type": Field(FieldKind.STR),
-        "memory_bandwidth_tbs": _n(0, 1000, "TB/s", True),
-        "fp32_tflops": _n(0, 1e6, "TFLOPS"), "fp16_tflops": _n(0, 1e6, "TFLOPS"), "bf16_tflops": _n(0, 1e6, "TFLOPS"),
-        "fp8_tflops": _n(0, 1e6, "TFLOPS"), "fp4_tflops": _n(0, 1e6, "TFLOPS"), "int8_tops": _n(0, 1e6, "TOPS"),
-        "precisions": Field(FieldKind.STRINGS),
-        "scale_up_link": Field(FieldKind.STR), "scale_up_bandwidth_gbs": _n(0, 1e6, "GB/s"),
+        "memory_gb": _n(1, 1e5, "GB", True), "memory_type": Field(FieldKind.STR),
+        "memory_bandwidth_tbs": _n(0.01, 1000, "TB/s", True),
+        "fp32_tflops": _n(0.1, 1e6, "TFLOPS"), "fp16_tflops": _n(0.1, 1e6, "TFLOPS"),
+        "bf16_tflops": _n(0.1, 1e6, "TFLOPS"), "fp8_tflops": _n(0.1, 1e6, "TFLOPS"), "fp4_tflops": _n(0.1, 1e6, "TFLOPS"),
+        "int8_tops": _n(0.1, 1e6, "TOPS"), "precisions": Field(FieldKind.STRINGS),
+        "scale_up_link": Field(FieldKind.STR), "scale_up_bandwidth_gbs": _n(1, 1e6, "GB/s"),
         "scale_up_bidirectional": Field(FieldKind.BOOL), "scale_up_domain": _i(1e6, False),
-        "tdp_w": _n(0, 1e5, "W"),
+        "tdp_w": _n(1, 1e5, "W"),
     },
     "ranges": {
         "id": Field(FieldKind.STR, True), "name": Field(FieldKind.STR, True), "source": Field(FieldKind.STR, True),
         "note": Field(FieldKind.STR),
-        "low": _n(-math.inf, math.inf, "", True), "high": _n(-math.inf, math.inf, "", True),
-        "typical": _n(-math.inf, math.inf, ""), "unit": Field(FieldKind.STR, True), "as_of": Field(FieldKind.STR, True),
+        "low": _n(-1e15, 1e15, "", True), "high": _n(-1e15, 1e15, "", True), "typical": _n(-1e15, 1e15, ""),
+        "unit": Field(FieldKind.STR, True), "as_of": Field(FieldKind.STR, True),
         "data_date": Field(FieldKind.STR), "confidence": Field(FieldKind.STR),
     },
     "models": {
         **COMMON,
-        "params_total": _n(0, 1e15, "parameters", True), "params_active": _n(0, 1e15, "parameters"),
+        "params_total": _n(1, 1e15, "parameters", True), "params_active": _n(1, 1e15, "parameters"),
         "layers": _i(10_000), "d_model": _i(1e6), "n_heads": _i(10_000), "n_kv_heads": _i(10_000),
         "d_head": _i(100_000), "ffn": _i(1e7, False), "ffn_expert": _i(1e7, False),
         "n_experts": _i(100_000, False), "n_shared_experts": _i(1000, False, 0), "first_dense_layers": _i(10_000, False, 0),
@@ -276,9 +278,16 @@ class _Entry:
                     raise self.fail(key, f"must be between {f.lo:g} and {f.hi:g}, not {_shown(value)}",
                                     f"必须在 {f.lo:g} 到 {f.hi:g} 之间，而不是 {_shown(value)}")
                 return value
-            if not f.lo < value <= f.hi:
-                raise self.fail(key, f"must be positive and at most {f.hi:g} {f.unit}, not {_shown(value)}",
-                                f"必须为正且不超过 {f.hi:g} {f.unit}，而不是 {_shown(value)}")
+            if value != 0 and abs(value) < sys.float_info.min:  # subnormal: no real figure, and 1/x is infinite
+                raise self.fail(key, f"must be a normal number, not the subnormal {_shown(value)}",
+                                f"必须是正规数，而不是次正规数 {_shown(value)}")
+            if not f.lo <= value <= f.hi:
+                unit = f" {f.unit}" if f.unit else ""
+                if f.lo > 0:
+                    raise self.fail(key, f"must be positive, from {f.lo:g} to {f.hi:g}{unit}, not {_shown(value)}",
+                                    f"必须为正，在 {f.lo:g} 到 {f.hi:g}{unit} 之间，而不是 {_shown(value)}")
+                raise self.fail(key, f"must be from {f.lo:g} to {f.hi:g}{unit}, not {_shown(value)}",
+                                f"必须在 {f.lo:g} 到 {f.hi:g}{unit} 之间，而不是 {_shown(value)}")
             return float(value) if isinstance(value, float) else value
         if f.kind == FieldKind.STRINGS:
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or len(value) > 50:

@@ -162,12 +162,6 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = EN) -
 
 
 def emit(text: str) -> int:
-    """Print ``text``; a closed pipe (``drill calc --list | head``) is not an error."""
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    """Print ``text`` (an output that fails is said by :func:`drill.cli.main`)."""
+    sys.stdout.write(text + "\n")
     return 0

@@ -227,13 +227,7 @@ def _check(target: str, lang: str, as_json_out: bool) -> int:
 
 
 def _emit(text: str) -> None:
-    try:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.stdout.write(text + "\n")
 
 
 def model_option(parser) -> None:

@@ -30,7 +30,7 @@ def register(subparsers) -> None:
 
 
 def run_doctor(args: argparse.Namespace) -> int:
-    from drill.core.paths import DEFAULT_PROFILE, command_lang, saves_dir
+    from drill.core.paths import DEFAULT_PROFILE, command_lang, missing_profile, saves_dir
     from engine.messages import say
     from engine.storage import BadProfileName, Profile, ProfileLock, ProfileLocked
     from engine.storage.doctor import FindingKind, examine, repair
@@ -41,6 +41,9 @@ def run_doctor(args: argparse.Namespace) -> int:
     name = DEFAULT_PROFILE if args.profile is None else args.profile
     if not isinstance(name, str) or not PROFILE_NAME.fullmatch(name):
         print(f"drill: {BadProfileName(name).text(lang)}", file=sys.stderr)
+        return 1
+    if (problem := missing_profile(args.saves, name, lang)) is not None:  # not "all 0 files are whole"
+        print(f"drill: {problem}", file=sys.stderr)
         return 1
     root = saves_dir(args.saves)
     if (unusable := saves_problem(root)) is not None:

@@ -86,13 +86,14 @@ def _warn_damaged(profile: Profile, args: argparse.Namespace) -> None:
         print("drill: " + damaged_text(e, _lang(args)), file=sys.stderr)
 
 
-def _open(args: argparse.Namespace, *, read_only: bool = False) -> Profile:
+def _open(args: argparse.Namespace, *, read_only: bool = False, existing: bool = False) -> Profile:
     """The profile for a command; a reader (``read_only``: due, export) needs no lock, so it works while the
-    app is open, and sees the last durable state."""
+    app is open, and sees the last durable state.  ``existing``: a profile or saves folder that does not exist
+    is refused (due, plan, export), not made or read as empty."""
     from drill.core.paths import command_lang, open_profile, script_wait
 
     return open_profile(args.saves, args.profile, wait=0.0 if read_only else script_wait(), read_only=read_only,
-                        lang=command_lang(args))
+                        lang=command_lang(args), existing=existing)
 
 
 # --------------------------------------------------------------------------- #
@@ -182,7 +183,7 @@ def run_due(args: argparse.Namespace) -> int:
         from drill.commands import UsageError
 
         raise UsageError(f"--new-per-day: {p.replace('new_per_day ', '')}")
-    with _open(args, read_only=args.new_per_day is None) as profile:
+    with _open(args, read_only=args.new_per_day is None, existing=True) as profile:
         if args.new_per_day is not None:
             try:
                 profile.set_setting("new_per_day", args.new_per_day)
@@ -239,7 +240,7 @@ def run_plan(args: argparse.Namespace) -> int:
         changes[key] = value
     from engine.storage import SaveFailed
 
-    with _open(args, read_only=not changes) as profile:
+    with _open(args, read_only=not changes, existing=True) as profile:
         try:
             if changes:
                 profile.set_settings(changes)  # all of them, or none
@@ -341,7 +342,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     target = None if args.file == "-" else _export_target(args.file)  # refused before the profile is read
     counts: dict = {}
-    with _open(args, read_only=True) as profile:  # streamed from the log one file at a time (bounded memory)
+    with _open(args, read_only=True, existing=True) as profile:  # streamed from the log one file at a time (bounded memory)
         try:
             if target is None:
                 for chunk in profile.export_chunks(counts):
@@ -426,9 +427,6 @@ def run_import(args: argparse.Namespace) -> int:
     memory), after the profile is opened; any problem leaves the profile as it was."""
     import stat
 
-    from engine.storage import InvalidDocument, SaveFailed
-    from engine.storage.jsonstream import StreamError
-
     source = Path(args.file).expanduser()
     try:
         st = source.stat()  # before opening: a named pipe would block, /dev/zero never end
@@ -439,27 +437,94 @@ def run_import(args: argparse.Namespace) -> int:
         f = open(source, "rb")  # noqa: SIM115 - closed by the with below, once the checks above have passed
     except OSError as e:
         return _fail(_import_text("unreadable", args, source=source, why=e.strerror or e))
-    with f, _open(args) as profile:
-        if not profile.is_empty() and not args.replace:
-            return _fail(_import_text("has_history", args, profile=profile.name))
-        try:  # at most MAX_IMPORT_BYTES are read, whatever the file grows to meanwhile
-            counts = profile.import_file(f, today=date.today(), max_bytes=MAX_IMPORT_BYTES)
-        except StreamError as e:
-            if e.kind == "deep":
-                return _fail(_import_text("too_deep", args, source=source))
-            if e.kind == "large" and e.where == "":
-                return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
-            if e.kind == "read":
-                return _fail(_import_text("unreadable", args, source=source, why=e.reason))
-            if e.kind == "shape":
-                return _fail(_import_text("refused", args, source=source, why=e.reason))
-            return _fail(_import_text("not_json", args, source=source, why=e))
-        except InvalidDocument as e:
-            return _fail(_import_text("refused", args, source=source, why=e))
-        except SaveFailed as e:
-            return _fail(_said("save.not_imported", args, e))
-        print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(counts)))
+    made = _not_made(args)
+    code = 1
+    try:
+        with f, _open(args) as profile:
+            code = _import_into(profile, f, args, source)
+    finally:
+        if code:  # a failed import into a new profile leaves no folder behind
+            _unmake(args, made)
+    return code
+
+
+def _import_into(profile: Profile, f, args: argparse.Namespace, source: Path) -> int:
+    from engine.storage import InvalidDocument, SaveFailed
+    from engine.storage.jsonstream import StreamError
+
+    if not profile.is_empty() and not args.replace:
+        return _fail(_import_text("has_history", args, profile=profile.name))
+    try:  # at most MAX_IMPORT_BYTES are read, whatever the file grows to meanwhile
+        counts = profile.import_file(f, today=date.today(), max_bytes=MAX_IMPORT_BYTES)
+    except StreamError as e:
+        if e.kind == "deep":
+            return _fail(_import_text("too_deep", args, source=source))
+        if e.kind == "large" and e.where == "":
+            return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
+        if e.kind == "read":
+            return _fail(_import_text("unreadable", args, source=source, why=e.reason))
+        if e.kind == "shape":
+            return _fail(_import_text("refused", args, source=source, why=e.reason))
+        return _fail(_import_text("not_json", args, source=source, why=e))
+    except InvalidDocument as e:
+        return _fail(_import_text("refused", args, source=source, why=e))
+    except SaveFailed as e:
+        return _fail(_said("save.not_imported", args, e))
+    print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(counts)))
     return 0
+
+
+def _made_by_opening(args: argparse.Namespace) -> tuple[Path, str, list[Path]]:
+    """The saves folder, the profile's name, and what opening it as a writer makes: its folder, lock file and
+    snapshots' folder."""
+    from drill.core.paths import DEFAULT_PROFILE, saves_dir
+
+    root = saves_dir(args.saves)
+    name = DEFAULT_PROFILE if args.profile is None else args.profile
+    return root, name, [root / name, root / f"{name}.lock", root / f"{name}.snapshots"]
+
+
+def _not_made(args: argparse.Namespace) -> list[Path]:
+    """What opening the profile would make that is not there yet (all of it for a new profile), and the saves
+    folder with its parents, deepest first, when they are not there either."""
+    try:
+        root, _, parts = _made_by_opening(args)
+    except Exception:  # noqa: BLE001 - a saves folder or name the opening refuses: it makes nothing
+        return []
+    folders = [root, *root.parents]
+    return [p for p in [*parts, *folders[:next(i for i, f in enumerate(folders) if f.exists() or f.is_symlink())]]
+            if not p.exists() and not p.is_symlink()]
+
+
+def _unmake(args: argparse.Namespace, made: list[Path]) -> None:
+    """Remove what opening the profile made (``made``: :func:`_not_made` before it) for an import that failed.
+    Only folders that hold nothing but empty folders go, under the profile's lock: a drill that opened the
+    profile meanwhile keeps it and what it wrote."""
+    import shutil
+
+    from engine.storage import LockUnusable, ProfileLock, ProfileLocked
+
+    if not made:
+        return
+    root, name, _ = _made_by_opening(args)
+    try:
+        lock = ProfileLock.acquire(root / f"{name}.lock", name, 0.0)
+    except (ProfileLocked, LockUnusable, OSError):  # in use now, or the lock cannot be taken: left as it is
+        return
+    try:
+        for path in made:
+            if path.parent == root and path.is_dir() and all(p.is_dir() for p in path.rglob("*")):
+                shutil.rmtree(path, ignore_errors=True)
+        if lock.path in made:  # removed while held: a drill that waited for it makes its own
+            lock.path.unlink(missing_ok=True)
+    finally:
+        lock.release()
+    for path in made:  # the saves folder made for it, and its parents: only if nothing else came into them
+        if path.parent != root:
+            try:
+                path.rmdir()
+            except OSError:
+                return
 
 
 # --------------------------------------------------------------------------- #

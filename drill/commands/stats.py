@@ -36,7 +36,11 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from drill.commands.app import in_terminal
+    from drill.core.paths import command_lang, missing_profile
 
+    if (problem := missing_profile(args.saves, args.profile, command_lang(args))) is not None:  # nothing is made
+        print(f"drill: {problem}", file=sys.stderr)
+        return 1
     if not args.json and in_terminal():
         from drill.commands.app import run_app
 

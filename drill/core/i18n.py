@@ -286,6 +286,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.undone": ("Undone: answer it again.", "已撤销：请重新作答。"),
     "practice.nothing_to_undo": ("Nothing to undo in this session.", "本次练习没有可撤销的答案。"),
     "check.profile_unread": ("graded, but your profile cannot be read: {why}", "已评分，但无法读取你的档案：{why}"),
+    "cli.output_lost": ("could not write the output: {cause}. The command itself ran to its end; only its output "
+                        "is lost", "无法写出输出：{cause}。命令本身已执行完毕，只是输出丢失了"),
+    "cli.output_closed": ("the output was closed before the end (the reader stopped); the command itself ran to its "
+                          "end", "输出在结束前被关闭（读取的一方已停止）；命令本身已执行完毕"),
+    "saves.missing": ("the saves folder {path} does not exist ({why}): nothing was read. Check the path; a new "
+                      "folder is made by the first answer recorded in it",
+                      "存档文件夹 {path} 不存在（{why}）：未读取任何内容。请检查路径；新文件夹会在其中记录第一个答案时创建"),
+    "profile.missing": ("profile '{name}' does not exist; existing: {existing}. A new profile is made by the first "
+                        "answer recorded in it (drill --profile {name} practice)",
+                        "档案“{name}”不存在；现有档案：{existing}。新档案会在其中记录第一个答案时创建"
+                        "（drill --profile {name} practice）"),
+    "profile.none": ("none", "无"),
     "saves.note": ("Progress is saved in {path} ({why}).", "进度保存在 {path}（{why}）。"),
     "saves.from_option": ("chosen with --saves", "由 --saves 指定"),
     "saves.from_env": ("chosen with $DRILL_SAVES", "由 $DRILL_SAVES 指定"),

@@ -114,6 +114,30 @@ def profile_problem(args, lang: str = EN) -> str | None:
     return None
 
 
+def missing_profile(saves: str | None, profile: str | None, lang: str = EN) -> str | None:
+    """Why a command that reads what a profile holds (stats, due, doctor, export, plan) has nothing to read, in
+    ``lang``: the saves folder chosen with ``--saves`` or ``$DRILL_SAVES`` does not exist, or the profile named
+    with ``--profile`` does not (a typo would otherwise read as a profile with no reviews).  None when both
+    exist, and for the default profile in the default folder: a fresh install reads as empty."""
+    from drill.core.i18n import t
+    from engine.storage.errors import saves_problem
+    from engine.storage.layout import PROFILE_NAME
+
+    root, source = saves_source(saves)
+    if saves_problem(root) is not None:
+        return None  # a file where a folder should be: the opening names it
+    if source in ("option", "env") and not root.exists():
+        return t("saves.missing", lang, path=root, why=t(f"saves.from_{source}", lang))
+    name = DEFAULT_PROFILE if profile is None else profile
+    if name == DEFAULT_PROFILE or not PROFILE_NAME.fullmatch(name) or (root / name).is_dir():
+        return None  # (a name that is not one is refused, with its own words, by the opening)
+    try:
+        existing = sorted(p.name for p in root.iterdir() if PROFILE_NAME.fullmatch(p.name) and p.is_dir())
+    except OSError:  # no saves folder yet (a fresh install), or one that cannot be listed: none known
+        existing = []
+    return t("profile.missing", lang, name=name, existing=", ".join(existing) or t("profile.none", lang))
+
+
 def local_now():
     """Now, in the learner's time zone (a test moves the clock here)."""
     from datetime import datetime
@@ -135,16 +159,20 @@ def clock_problem(lang: str = EN) -> str | None:
     return t("save.bad_clock", lang, now=now.strftime("%Y-%m-%d %H:%M"), lo=MIN_DAY[:4], hi=MAX_DAY[:4])
 
 
-def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0,
-                 read_only: bool = False, warn: bool = True, lang: str | None = None) -> Profile:
+def open_profile(saves: str | None, profile: str | None, *, wait: float = 0.0, read_only: bool = False,
+                 warn: bool = True, lang: str | None = None, existing: bool = False) -> Profile:
     """Open a profile for a command: a busy, damaged or misnamed profile prints
     ``drill: <why, and what to do>`` and exits with status 1 (nothing is touched).
     ``read_only``: as a reader, which needs no lock (works while the app is open).
+    ``existing``: only a profile that exists (:func:`missing_profile`); otherwise it is made.
     ``warn``: name on stderr each setting whose stored value is not used (in ``lang``, else the profile's
     language); the app says it on Home instead."""
     from engine.storage import DamagedSave, LockUnusable, Profile, ProfileLocked, SavesUnusable
 
     if not read_only and (problem := clock_problem(lang or EN)) is not None:  # nothing it records could be dated
+        print(f"drill: {problem}", file=sys.stderr)
+        raise SystemExit(1)
+    if existing and (problem := missing_profile(saves, profile, lang or EN)) is not None:  # nothing is made
         print(f"drill: {problem}", file=sys.stderr)
         raise SystemExit(1)
     try:

@@ -53,10 +53,13 @@ class FindingKind(StrEnum):
     CACHE = "cache"  # a digest: harmless
     OLD = "old"  # an older save without checksum: sealed at its next write
     UNFINISHED = "unfinished"  # a log file one write behind its journal (a crash between): the next open ends it
+    BACKUP = "backup"  # a damaged backup (.bak, .bak2, .bak3): never used to restore; repair moves it aside
 
 
 # the findings that keep the profile from opening until repaired (or upgraded, or given permission)
 BLOCKING = (FindingKind.DAMAGED, FindingKind.JOURNAL, FindingKind.UNREADABLE, FindingKind.NEWER)
+# ... and with them, the damage that doctor reports until it is repaired (the profile opens all the same)
+TO_REPAIR = (*BLOCKING, FindingKind.BACKUP)
 
 
 @mutable
@@ -82,7 +85,7 @@ class Report:
 
     @property
     def damaged(self) -> list[Finding]:
-        return [f for f in self.findings if f.kind in BLOCKING]
+        return [f for f in self.findings if f.kind in TO_REPAIR]
 
 
 def _segments(profile: Path) -> list[int]:
@@ -98,6 +101,48 @@ def _read(path: Path, kind: str) -> tuple[dict | None, bool]:
     if tables is not None:
         durable.check_meta(tables, path, kind, empty_ok=False)
     return tables, sealed
+
+
+def _content_problem(tables: dict, kind: str) -> str | None:
+    """What is wrong inside a state or mocks file that reads whole (an item state, a mock result), or None."""
+    if kind == "state":
+        from ..sm2 import ItemState
+        for doc in tables.get("states", {}).values():
+            try:
+                ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
+            except (ValueError, TypeError) as e:
+                return f"bad item state ({e})"
+    elif kind == "mocks":
+        bad = next((p for doc in tables.get("mocks", {}).values() if (p := mock_problem(doc)) is not None), None)
+        if bad is not None:
+            return f"bad mock result ({bad})"
+    return None
+
+
+def _whole_copy(path: Path, kind: str) -> dict | None:
+    """The tables of ``path``, an earlier copy of a file of ``kind`` (a backup, a snapshot's), if it can restore
+    that file; None if it is missing; DamagedSave if it is damaged (the checks of :func:`examine`)."""
+    tables, _ = _read(path, kind)
+    if tables is None:
+        return None
+    if kind == "reviews":
+        segment_rows(tables, path)
+    if (problem := _content_problem(tables, kind)) is not None:
+        raise DamagedSave(path, problem)
+    return tables
+
+
+def _backup_findings(path: Path, kind: str) -> list[Finding]:
+    """A finding for each backup of ``path`` that is damaged (one a newer drill wrote is not damage)."""
+    found = []
+    for b in backup_paths(path):
+        try:
+            _whole_copy(b, kind)
+        except NewerSave:
+            continue
+        except DamagedSave as e:
+            found.append(Finding(b, FindingKind.BACKUP, getattr(e, "said_reason", e.reason)))
+    return found
 
 
 def examine(profile: Path) -> Report:
@@ -124,17 +169,11 @@ def examine(profile: Path) -> Report:
             report.findings.append(Finding(path, FindingKind.OLD, ""))
         if kind == "state":
             next_id = tables["meta"]["1"].get("next_id")
-            from ..sm2 import ItemState
-            for doc in tables.get("states", {}).values():
-                try:
-                    ItemState.from_dict({k: v for k, v in doc.items() if k != "item"})
-                except (ValueError, TypeError) as e:
-                    report.findings.append(Finding(path, FindingKind.DAMAGED, f"bad item state ({e})"))
-                    break
+            if (problem := _content_problem(tables, kind)) is not None:
+                report.findings.append(Finding(path, FindingKind.DAMAGED, problem))
         else:
-            bad = next((p for doc in tables.get("mocks", {}).values() if (p := mock_problem(doc)) is not None), None)
-            if bad is not None:
-                report.findings.append(Finding(path, FindingKind.DAMAGED, f"bad mock result ({bad})"))
+            if (problem := _content_problem(tables, kind)) is not None:
+                report.findings.append(Finding(path, FindingKind.DAMAGED, problem))
                 continue
             seq = tables["meta"]["1"].get("seq", 0)
             seq = seq if is_int(seq) and seq >= 0 else 0
@@ -186,6 +225,9 @@ def examine(profile: Path) -> Report:
                 report.findings.append(Finding(dig, FindingKind.CACHE, ""))
     if is_int(next_id) and last_id >= next_id and not any(f.path.name == "state.json" for f in report.findings):
         pass  # rows the state file has not counted yet: replayed at the next open (not damage)
+    for path, kind in [(profile / "state.json", "state"), (profile / "mocks.json", "mocks"),
+                       *((layout.segment_path(profile, n), "reviews") for n in numbers)]:
+        report.findings += _backup_findings(path, kind)  # a backup a repair could reach for must be whole
     return report
 
 
@@ -195,14 +237,11 @@ def _newest_good_backup(path: Path, kind: str) -> tuple[Path, dict] | None:
 
     for b in [*backup_paths(path), *copies_of(path)]:
         try:
-            tables, _ = durable.read_document(b, kind)
-            if tables is not None:
-                durable.check_meta(tables, b, kind, empty_ok=False)
-                if kind == "reviews":
-                    segment_rows(tables, b)
-                return b, tables
-        except DamagedSave:
+            tables = _whole_copy(b, kind)
+        except DamagedSave:  # what doctor reports as a damaged backup is never a source
             continue
+        if tables is not None:
+            return b, tables
     return None
 
 
@@ -361,6 +400,11 @@ def repair(report: Report) -> None:
                     _repair_mocks(f)
             elif f.kind == FindingKind.JOURNAL:
                 (_repair_mocks_journal if f.path.name == "mocks.journal" else _repair_journal)(f)
+            elif f.kind == FindingKind.BACKUP:  # out of the backups (kept, as any damaged file), so never a source
+                target = f.path.with_name(f.path.name + ".damaged")
+                durable.fault_point("replace", target)
+                f.path.replace(target)
+                f.repaired = say("doctor.backup_aside", path=str(target))
             elif f.kind == FindingKind.CACHE:
                 durable.fault_point("unlink", f.path)
                 f.path.unlink(missing_ok=True)

@@ -130,3 +130,53 @@ def test_a_writer_takes_the_days_snapshot_by_the_injected_clock_and_doctor_reads
     flip(mocks)
     assert drill("--saves", str(saves), "doctor", "--repair") == 0
     assert "default.snapshots/2026-12-24/mocks.json" in capsys.readouterr().out
+
+
+def backups_of(saves):
+    folder = saves / "default"
+    files = [folder / "state.json", folder / "mocks.json", *sorted((folder / "reviews").glob("[0-9]*.json"))]
+    return [b for f in files for b in backup_paths(f) if b.exists()]
+
+
+def test_every_backup_is_checked_and_a_damaged_one_named_and_moved_aside(saves, capsys):
+    found = backups_of(saves)
+    assert len(found) >= 5  # state, mocks and log files have backups to check
+    for b in found:
+        kept = b.read_bytes()
+        flip(b)
+        assert drill("--saves", str(saves), "doctor") == 1
+        out = capsys.readouterr().out
+        assert f"{b} (a backup: an earlier version of its file) is damaged: " in out, out
+        assert "1 problem(s) found" in out and "drill doctor --repair" in out
+        assert drill("--saves", str(saves), "doctor", "--lang", "zh") == 1
+        assert f"{b}（备份：该文件的较早版本）已损坏：" in capsys.readouterr().out
+        assert drill("--saves", str(saves), "doctor", "--repair") == 0
+        assert f"moved aside as {b}.damaged, out of the backups" in capsys.readouterr().out
+        assert not b.exists() and drill("--saves", str(saves), "doctor") == 0
+        b.with_name(b.name + ".damaged").rename(b)
+        b.write_bytes(kept)
+    assert drill("--saves", str(saves), "doctor", "--json") == 0
+
+
+def test_a_damaged_backup_is_never_used_to_restore(saves, capsys):
+    state = saves / "default" / "state.json"
+    for limit in ("4", "5"):  # two more writes of the state file: two backups
+        assert drill("--saves", str(saves), "due", "--new-per-day", limit) == 0
+    capsys.readouterr()
+    newest, older = backup_paths(state)[:2]
+    assert newest.exists() and older.exists()
+    flip(newest)
+    flip(state)
+    assert drill("--saves", str(saves), "doctor", "--repair", "--json") == 0
+    found = {f["path"]: f for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert found[str(newest)]["kind"] == "backup" and found[str(newest)]["repaired"]
+    assert f"its backup {older} (saved" in found[str(state)]["repaired"]  # the whole one: not the newer .bak
+
+
+def test_the_damaged_file_s_message_never_offers_a_damaged_backup(saves, capsys):
+    seg = saves / "default" / "reviews" / "000001.json"
+    flip(backup_paths(seg)[0])
+    flip(seg)
+    assert drill("--saves", str(saves), "stats") == 1
+    err = capsys.readouterr().err
+    assert str(seg) in err and f"cp {backup_paths(seg)[0]}" not in err

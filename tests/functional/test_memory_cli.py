@@ -276,3 +276,50 @@ def test_every_command_follows_lang_then_the_profiles_language(tmp_path):
     assert "今天到期" not in drill(*base, "--lang", "en", "due").stdout  # --lang wins
     assert "Due today" in drill(*base, "due", "--lang", "en").stdout
     assert "距面试" in drill(*base, "plan", "--interview", (date.today() + timedelta(days=5)).isoformat()).stdout
+
+
+def everything_in(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("content", [
+    '{"format": "infra-drill-profile", "schema": 1, "settings": 3}',  # refused by its checks
+    '{not json',
+    '{"format": "infra-drill-profile", "reviews": [' + "[" * 100 + "]" * 100 + "]}",  # nested too deep
+])
+def test_a_failed_import_into_a_new_profile_leaves_no_folder_behind(tmp_path, content):
+    saves, source = tmp_path / "saves", tmp_path / "doc.json"
+    saves.mkdir()
+    source.write_text(content)
+    r = drill("--saves", str(saves), "--profile", "imp2", "import", str(source))
+    assert r.returncode == 1 and ("nothing was imported" in r.stderr or "not valid JSON" in r.stderr), r.stderr
+    assert everything_in(saves) == []  # no imp2/, imp2.lock, imp2.snapshots/
+    r = drill("--saves", str(tmp_path / "new" / "deeper"), "import", str(source))
+    assert r.returncode == 1
+    assert everything_in(tmp_path) == ["doc.json", "saves"]  # nor the saves folder it would have made
+
+
+def test_a_failed_import_into_a_new_profile_on_a_full_disk_leaves_no_folder_behind(tmp_path, monkeypatch):
+    from tests.unit.test_storage_faults import refuse_writes
+
+    with Profile.open(tmp_path / "a") as p:
+        review(p, registry.all_templates()[0].id, date.today())
+    assert drill("--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")).returncode == 0
+    (tmp_path / "b").mkdir()
+    refuse_writes(monkeypatch)
+    r = drill("--saves", str(tmp_path / "b"), "--profile", "imp2", "import", str(tmp_path / "doc.json"))
+    assert r.returncode == 1 and "Nothing was imported" in r.stderr and "the disk is full" in r.stderr
+    monkeypatch.undo()
+    assert everything_in(tmp_path / "b") == []
+    r = drill("--saves", str(tmp_path / "b"), "--profile", "imp2", "import", str(tmp_path / "doc.json"))
+    assert r.returncode == 0, r.stderr  # and the next try makes it
+    assert {"imp2", "imp2.lock"} <= set(everything_in(tmp_path / "b"))
+
+
+def test_a_failed_import_into_an_existing_empty_profile_keeps_it(tmp_path):
+    source = tmp_path / "doc.json"
+    source.write_text("{not json")
+    Profile.open(tmp_path, "ann").close()
+    before = everything_in(tmp_path)
+    assert drill("--saves", str(tmp_path), "--profile", "ann", "import", str(source)).returncode == 1
+    assert everything_in(tmp_path) == before

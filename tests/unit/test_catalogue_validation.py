@@ -85,6 +85,35 @@ def test_each_problem_is_one_message_naming_file_entry_and_field(change, field, 
         assert "accelerators[1]" in e.text("en") and "accelerators 第 1 项" in e.text("zh")
 
 
+@pytest.mark.parametrize("value, said", [
+    ("5e-324", "must be a normal number, not the subnormal 5e-324"),
+    ("1e-300", "must be positive, from 1 to 100000 GB, not 1e-300"),
+    ("0.08", "must be positive, from 1 to 100000 GB, not 0.08"),  # 80 GB written in TB
+    ("1e300", "must be positive, from 1 to 100000 GB, not 1e+300"),
+    ("0", "must be positive, from 1 to 100000 GB, not 0"),
+])
+def test_a_figure_must_be_a_normal_positive_number_within_its_field_s_range(value, said):
+    e = _error(MY_GPU.replace("memory_gb = 96", f"memory_gb = {value}"))
+    assert e.field == "memory_gb" and said in e.text("en")
+    assert ("次正规数" if "subnormal" in said else "必须为正，在 1 到 100000 GB 之间") in e.text("zh")
+
+
+@pytest.mark.parametrize("field, value", [("memory_bandwidth_tbs", "5e-324"), ("bf16_tflops", "1e-9"),
+                                          ("tdp_w", "1e-300"), ("fp32_tflops", "2e-308")])
+def test_every_figure_has_a_least_value(field, value):
+    text = MY_GPU if f"{field} = " in MY_GPU else MY_GPU + f"{field} = 1\n"
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"{field} = "))
+    e = _error(text.replace(line, f"{field} = {value}"))
+    assert e.field == field
+
+
+def test_a_subnormal_in_a_built_in_range_is_refused():
+    doc = catalogue.parse_toml("ranges.toml", text=catalogue.BUILTIN_FILES["ranges"].read_text())
+    doc["ranges"][0]["low"] = 5e-324
+    with pytest.raises(CatalogueError, match="subnormal"):
+        catalogue.validate(doc, "ranges.toml", sections=("ranges",))
+
+
 def test_the_2_4_sparse_datasheet_figure_is_refused():
     # H100 SXM's datasheet prints 1,979 TFLOPS bf16 "with sparsity": the dense figure is 989
     h100 = MY_GPU.replace("My GPU", "H100 SXM").replace("= 800", "= 1979").replace("1600", "3958")
