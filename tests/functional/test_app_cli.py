@@ -158,6 +158,6 @@ def test_practice_template_opens_the_app_on_a_problem_of_it_and_records_the_answ
     assert shown["item"] == "memory.static_given" and (seed is None or shown["seed"] == seed)
     with Profile.open(tmp_path) as p:
         [row] = list(p.reviews())
-        assert (row["item"], row["seed"], row["verdict"], row["mode"]) == (
+        assert (row.item, row.seed, row.verdict, row.mode) == (
             "memory.static_given", shown["seed"], "correct", "extra")
         assert p.states()["memory.static_given"].due is not None  # its first answer enters the schedule

@@ -130,7 +130,7 @@ async def test_the_live_line_shows_the_reading_that_is_graded(profile, clock, la
         verdict = text_of(screen, "#verdict")
         assert screen.state == "feedback" and screen.run.answers[-1].status == "correct" and you in verdict
     [row] = rows(profile)
-    assert row["seed"] == 1 and row["value"] == pytest.approx(31 / 63)
+    assert row.seed == 1 and row.value == pytest.approx(31 / 63)
 
 
 @sync
@@ -307,8 +307,8 @@ async def test_a_chain_with_two_slips_says_it_took_the_lowest_step_in_chinese(pr
             if i < len(steps) - 1:
                 await pilot.press("enter")
         verdict = text_of(screen, "#verdict")
-        whole = next(r for r in rows(profile) if r["step"] is None)
-        assert f"整题评分 {whole['quality']}" in verdict and "取各步最低分。" in verdict and "只错一步" not in verdict
+        whole = next(r for r in rows(profile) if r.step is None)
+        assert f"整题评分 {whole.quality}" in verdict and "取各步最低分。" in verdict and "只错一步" not in verdict
 
 
 @sync
