@@ -273,10 +273,7 @@ class BrowseScreen(DrillScreen):
             if event.key == "escape" and box.value:
                 box.value = ""
                 return
-            table.focus()
-            if event.key != "escape":
-                # never awaited, so the table's cursor does not move (the key only focuses the table): a bug, kept
-                table.run_action(f"cursor_{event.key.replace('page', 'page_')}")  # type: ignore[unused-coroutine]
+            table.focus()  # the key only takes the learner back to the table, its cursor where it was
 
     # ------------------------------------------------------------------ actions
     def action_filter(self) -> None:
