@@ -155,6 +155,3 @@ class FutureDated(InvalidDocument):
                  for what, names in (("review ids", reviews), ("states", states), ("mock ids", mocks)) if names]
         super().__init__(f"dated more than {SKEW.days} days after now ({self.now:%Y-%m-%dT%H:%M:%SZ}): "
                          + "; ".join(parts))
-
-    def count(self) -> int:
-        return len(self.reviews) + len(self.states) + len(self.mocks)
