@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import re
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeGuard
 
 from .patterns import pattern
+from .records import frozen
 from .sm2 import MAX_INTERVAL, ItemState
 
 MIN_DAY, MAX_DAY = "2000-01-01", "2999-12-31"  # ISO days compare as strings
@@ -66,8 +67,8 @@ def state_ok(d: Any) -> bool:
             and day_ok(last) and (due is None or last is None or due >= last))
 
 
-def state_problem(d: Any, today: date | None = None) -> str | None:
-    """The first problem of an item state, or None (``today``: also nothing reviewed after it)."""
+def state_problem(d: Any) -> str | None:
+    """The first problem of an item state, or None (what may be dated when: :func:`state_future`)."""
     try:
         st = ItemState.from_dict(d)
     except ValueError as e:
@@ -81,12 +82,46 @@ def state_problem(d: Any, today: date | None = None) -> str | None:
     for key in ("due", "last"):
         if not day_ok(d.get(key)):
             return f"{key} must be a day between {MIN_DAY} and {MAX_DAY}, not {d.get(key)!r}"
-    if today is not None:
-        if st.last is not None and st.last > today:
-            return f"last is after today ({st.last.isoformat()} > {today.isoformat()})"
-        if st.due is not None and st.due > today + timedelta(days=MAX_INTERVAL + 1):
-            return f"due is more than {MAX_INTERVAL} days after today ({st.due.isoformat()})"
     return None
+
+
+# What an import calls "in the future".  Save files date an answer by its UTC instant (a row's ``ts``, a mock's)
+# and by the learner's local day (a row's ``date``, a state's ``last`` and ``due``), and the file may come
+# from any time zone: an answer given at 00:30 on the 8th at UTC+14 is 10:30 UTC on the 7th, when a machine at
+# UTC-11 is still on the 6th, and its export imports there the same instant.  The importer's own local day
+# says nothing of that, so the importer's instant is compared with instants: a day is read as its earliest
+# instant anywhere on earth (its midnight at UTC+14, the first zone to start a day), so a day is in the future
+# only while it has not begun anywhere yet.  On top, SKEW: a clock a day or so wrong on either machine still
+# imports; a file dated beyond that is named, and its rest imported only when asked (``--skip-future``).
+EARLIEST_ZONE = timedelta(hours=14)  # UTC+14 (Kiribati's Line Islands)
+SKEW = timedelta(days=2)
+
+
+@frozen
+class Horizon:
+    """The latest an import admits, at the importer's instant ``now`` plus :data:`SKEW`, as the strings save
+    files date things by (UTC times and ISO days compare as strings, so 200,000 rows cost nothing to check)."""
+
+    ts: str  # the latest UTC time, 2026-12-09T13:40:00Z
+    day: str  # the latest local day: the last to have begun somewhere on earth by then
+    due: str  # the latest due day: MAX_INTERVAL days after that (a state due later was never scheduled by SM-2)
+
+    @classmethod
+    def after(cls, now: datetime) -> Horizon:
+        """``now`` must be aware (a UTC instant, ``datetime.now(UTC)``)."""
+        limit = now.astimezone(UTC) + SKEW
+        # a day d has begun somewhere by ``limit`` when its midnight at UTC+14 (d 00:00 UTC - 14 h) <= limit,
+        # that is when d <= the UTC day of limit + 14 h
+        day = (limit + EARLIEST_ZONE).date()
+        return cls(limit.strftime("%Y-%m-%dT%H:%M:%SZ"), day.isoformat(),
+                   (day + timedelta(days=MAX_INTERVAL)).isoformat())
+
+
+def state_future(d: Any, horizon: Horizon) -> bool:
+    """True when a valid state (:func:`state_problem`) is dated beyond ``horizon``: its last review, or a due
+    day further than any SM-2 interval from it."""
+    last, due = d.get("last"), d.get("due")
+    return (last is not None and last > horizon.day) or (due is not None and due > horizon.due)
 
 
 def number_problem(key: str, v: Any, low: int, high: int, *, whole: bool = False) -> str | None:
@@ -102,3 +137,21 @@ def number_problem(key: str, v: Any, low: int, high: int, *, whole: bool = False
 
 class InvalidDocument(ValueError):
     """An import document (or a row) that fails validation: names the first problem."""
+
+
+def listed(names: list, more: str, shown: int = 10) -> str:
+    """``1, 2, 3`` or ``'a', 'b'`` (names quoted), at most ``shown`` of them, then ``more`` with ``{n}`` the rest."""
+    out = ", ".join(repr(x) if isinstance(x, str) else str(x) for x in names[:shown])
+    return out + (" " + more.format(n=len(names) - shown) if len(names) > shown else "")
+
+
+class FutureDated(InvalidDocument):
+    """An import document valid but for what it dates beyond the importer's :class:`Horizon`: the review ids,
+    the items' names and the mock ids, in file order (the CLI words them in either language)."""
+
+    def __init__(self, now: datetime, reviews: list[int], states: list[str], mocks: list[int]):
+        self.now, self.reviews, self.states, self.mocks = now.astimezone(UTC), reviews, states, mocks
+        parts = [f"{what} {listed(names, 'and {n} more')}"
+                 for what, names in (("review ids", reviews), ("states", states), ("mock ids", mocks)) if names]
+        super().__init__(f"dated more than {SKEW.days} days after now ({self.now:%Y-%m-%dT%H:%M:%SZ}): "
+                         + "; ".join(parts))

@@ -10,7 +10,6 @@ does, which matters where a history of 200,000 rows is read.
 
 from __future__ import annotations
 
-import datetime
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -26,9 +25,11 @@ from .checks import (
     MIN_DAY,
     SURROGATE,
     TS,
+    Horizon,
     InvalidDocument,
     day_ok,
     number_problem,
+    state_future,
     state_ok,
     state_problem,
     text_ok,
@@ -90,13 +91,12 @@ class Review(NamedTuple):
         return d
 
     @classmethod
-    def from_dict(cls, row: Mapping[str, Any], *, stored: bool = True,
-                  today: datetime.date | None = None) -> Review:
-        """The record of a row, checked (``stored``: it has its ``id``; ``today``: the import's rules too).
+    def from_dict(cls, row: Mapping[str, Any], *, stored: bool = True, imported: bool = False) -> Review:
+        """The record of a row, checked (``stored``: it has its ``id``; ``imported``: the import's rules too).
 
         ``InvalidDocument`` (a ``ValueError``) names the first problem, as ``row_problem`` words it.
         """
-        if (p := row_problem(row, stored=stored, today=today)) is not None:
+        if (p := row_problem(row, stored=stored, imported=imported)) is not None:
             raise InvalidDocument(p)
         return cls.of(row)
 
@@ -164,8 +164,9 @@ def row_ok(r: Any) -> bool:
             and (b is None or state_ok(b)) and (a is None or state_ok(a)))
 
 
-def row_problem(row: Any, *, stored: bool = True, today: datetime.date | None = None) -> str | None:
-    """The first problem of a review row, or None when it is valid (``today``: the import rules too)."""
+def row_problem(row: Any, *, stored: bool = True, imported: bool = False) -> str | None:
+    """The first problem of a review row, or None when it is valid (``imported``: the import rules too; what
+    may be dated when: :func:`row_future`)."""
     if not isinstance(row, Mapping):
         return f"must be an object, not {type(row).__name__}"
     fields = REQUIRED if stored else REQUIRED[1:]
@@ -215,13 +216,16 @@ def row_problem(row: Any, *, stored: bool = True, today: datetime.date | None = 
     if row["scheduled"] and row["after"] is None:
         return "a scheduled review needs its state after"
     for key in ("before", "after"):
-        if row[key] is not None and (p := state_problem(row[key], today)) is not None:
+        if row[key] is not None and (p := state_problem(row[key])) is not None:
             return f"{key}: {p}"
-    if today is not None:
-        if row["date"] > today.isoformat():
-            return f"date is after today ({row['date']} > {today.isoformat()})"
-        if row["ts"][:10] > (today + datetime.timedelta(days=1)).isoformat():  # UTC may be a day ahead of the learner
-            return f"ts is after today ({row['ts']})"
-        if (m := CONTROL.search(row["typed"])) is not None:
-            return f"typed holds a control character ({m.group()!r} at {m.start()}): not something typed as an answer"
+    if imported and (m := CONTROL.search(row["typed"])) is not None:
+        return f"typed holds a control character ({m.group()!r} at {m.start()}): not something typed as an answer"
     return None
+
+
+def row_future(row: Mapping[str, Any], horizon: Horizon) -> bool:
+    """True when a valid row (:func:`row_problem`) is dated beyond ``horizon``: its instant, its local day, or
+    either state's (:func:`engine.checks.state_future`)."""
+    b, a = row["before"], row["after"]
+    return (row["ts"] > horizon.ts or row["date"] > horizon.day or (b is not None and state_future(b, horizon))
+            or (a is not None and state_future(a, horizon)))

@@ -58,6 +58,8 @@ def register(subparsers) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--replace", action="store_true",
                    help="allowed to replace a profile that already holds reviews (export it first to keep a copy)")
+    p.add_argument("--skip-future", action="store_true", help="import what is dated at most 2 days after now and "
+                   "leave out the rest (an import refuses it whole otherwise, naming it)")
     p.set_defaults(func=run_import)
 
 
@@ -449,13 +451,15 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def _import_into(profile: Profile, f, args: argparse.Namespace, source: Path) -> int:
-    from engine.storage import InvalidDocument, SaveFailed
+    from drill.core import context, i18n
+    from drill.core.paths import command_lang
+    from engine.storage import FutureDated, InvalidDocument, SaveFailed
     from engine.storage.jsonstream import StreamError
 
     if not profile.is_empty() and not args.replace:
         return _fail(_import_text("has_history", args, profile=profile.name))
     try:  # at most MAX_IMPORT_BYTES are read, whatever the file grows to meanwhile
-        counts = profile.import_file(f, today=date.today(), max_bytes=MAX_IMPORT_BYTES)
+        counts = profile.import_file(f, now=context.utc_now(), skip_future=args.skip_future, max_bytes=MAX_IMPORT_BYTES)
     except StreamError as e:
         if e.kind == "deep":
             return _fail(_import_text("too_deep", args, source=source))
@@ -466,11 +470,15 @@ def _import_into(profile: Profile, f, args: argparse.Namespace, source: Path) ->
         if e.kind == "shape":
             return _fail(_import_text("refused", args, source=source, why=e.reason))
         return _fail(_import_text("not_json", args, source=source, why=e))
+    except FutureDated as e:
+        return _fail(i18n.future_dated(e, source, command_lang(args)))
     except InvalidDocument as e:
         return _fail(_import_text("refused", args, source=source, why=e))
     except SaveFailed as e:
         return _fail(_said("save.not_imported", args, e))
     print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(counts)))
+    if counts.get("left_out"):
+        print(i18n.left_out(counts["left_out"], command_lang(args)))
     return 0
 
 

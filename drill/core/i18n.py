@@ -253,6 +253,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     "save.not_imported": ("Nothing was imported: {why}. The profile is as it was.",
                           "未导入任何内容：{why}。存档保持原样。"),
     "save.not_exported": ("Not exported: {why}.", "未导出：{why}。"),
+    "import.future": ("{source}: dated more than {days} days after now ({now}), which no clock on earth has "
+                      "reached: {what}; nothing was imported. Correct the clock that wrote them, or run "
+                      "`drill import --skip-future` to import the rest",
+                      "{source}：日期晚于现在（{now}）超过 {days} 天，地球上任何时区的时钟都还没走到："
+                      "{what}；未导入任何内容。请校正写入它们的电脑时钟，或运行 "
+                      "`drill import --skip-future` 导入其余部分"),
+    "import.future_reviews": ("reviews with ids {names}", "复习记录 id {names}"),
+    "import.future_states": ("the states of {names}", "题目 {names} 的复习状态"),
+    "import.future_mocks": ("mock interviews with ids {names}", "模拟面试 id {names}"),
+    "import.future_more": ("and {n} more", "等，另有 {n} 个"),
+    "import.left_out": ("{n} of the file's reviews, states and mock interviews are dated more than {days} days after "
+                        "now: left out.",
+                        "文件中有 {n} 条复习记录、复习状态或模拟面试的日期晚于现在超过 {days} 天：已跳过。"),
+    "import.left_out.one": ("1 of the file's reviews, states and mock interviews is dated more than {days} days "
+                            "after now: left out.",
+                            "文件中有 1 条复习记录、复习状态或模拟面试的日期晚于现在超过 {days} 天：已跳过。"),
     "save.damaged": ("Damaged save file, left out: {path} ({reason}). To restore it: {fix}",
                      "存档文件已损坏，已跳过：{path}（{reason}）。恢复方法：{fix}"),
     "save.unreadable": ("Save file left out, it cannot be read: {path} ({reason}). To fix it: {fix}",
@@ -550,6 +566,24 @@ def t(key: str, lang: str = EN, /, **fmt) -> str:
     string ``key.one`` when there is one (the singular: "1 question", not "1 questions")."""
     s = _pick(STRINGS[singular(STRINGS, key, fmt)], lang)
     return s.format(**fmt) if fmt else s
+
+
+def future_dated(e, source: object, lang: str = EN) -> str:
+    """Why an import was refused (``engine.storage.FutureDated`` ``e``): what it dates in the future, named."""
+    from engine.checks import SKEW, listed
+
+    more = t("import.future_more", lang)
+    what = [t(f"import.future_{kind}", lang, names=listed(names, more))
+            for kind, names in (("reviews", e.reviews), ("states", e.states), ("mocks", e.mocks)) if names]
+    return t("import.future", lang, source=source, days=SKEW.days, now=f"{e.now:%Y-%m-%dT%H:%M:%SZ}",
+             what=pick(lang, "; ", "；").join(what))
+
+
+def left_out(n: int, lang: str = EN) -> str:
+    """What ``drill import --skip-future`` left out: ``n`` rows, states and mocks dated in the future."""
+    from engine.checks import SKEW
+
+    return t("import.left_out", lang, n=n, days=SKEW.days)
 
 
 def singular(table: Mapping[str, object], key: str, fmt: Mapping[str, object]) -> str:

@@ -82,11 +82,11 @@ from .lock import ProfileLock
 from .profile import Profile
 from .recent import ItemRecent, recent_of
 from .segments import file_identity, read_digest, segment_rows, write_digest
-from .validation import document_problem, mock_problem, row_problem, setting_problem, state_problem
+from .validation import FutureDated, document_problem, mock_problem, row_problem, setting_problem, state_problem
 
 __all__ = [
     "DEFAULT_SETTINGS", "DIGEST_VERSION", "EXPORT_FORMAT", "RECENT_QUALITIES", "ROW_FIELDS", "SCHEMA_VERSION",
-    "BadProfileName", "DamagedSave", "DurableStorage", "JournalDamaged", "ReadFailed", "InvalidDocument",
+    "BadProfileName", "DamagedSave", "DurableStorage", "FutureDated", "JournalDamaged", "ReadFailed", "InvalidDocument",
     "ItemRecent", "LockUnusable", "NewerSave", "Profile", "ProfileLock", "ProfileLocked", "SaveFailed",
     "SavesUnusable", "UnreadableSave", "save_failed", "atomic_write", "backup_path", "check_meta", "digest_path",
     "document_problem",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Iterator, Mapping
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -185,24 +185,27 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
                 "states": {item: st.to_dict() for item, st in sorted(self._states.items())}}
         return export_chunks(head, self._review_dicts(), self.mocks(), counts)
 
-    def import_document(self, doc: Mapping[str, Any], *, today: date | None = None) -> dict:
+    def import_document(self, doc: Mapping[str, Any], *, now: datetime | None = None,
+                        skip_future: bool = False) -> dict:
         """Replace the whole profile by ``doc``; validates all of it and changes nothing if invalid
-        (``today``: the learner's day, after which nothing in ``doc`` may be dated; see ``document_problem``).
-        Returns the counts of items, reviews and mocks imported.
+        (``now``: the importer's instant, beyond which, with its slack, nothing in ``doc`` may be dated:
+        ``FutureDated`` names what is, unless ``skip_future`` leaves it out; see ``checked_rows``).
+        Returns the counts of items, reviews and mocks imported (and ``left_out``, when any was).
 
         The new files are built beside the profile and swapped in with two
         renames; an interrupted import is finished or rolled back by the next open.
         """
-        return self._import(members_of(doc), today)
+        return self._import(members_of(doc), now, skip_future=skip_future)
 
-    def import_file(self, f: BinaryIO, *, today: date | None = None, max_bytes: int | None = None) -> dict:
+    def import_file(self, f: BinaryIO, *, now: datetime | None = None, skip_future: bool = False,
+                    max_bytes: int | None = None) -> dict:
         """:meth:`import_document` of the export document in the binary file ``f``, read as it is checked and
         written (``transfer``: bounded memory however long the history).  ``StreamError`` if it is not JSON
         (or is nested too deeply, or holds a value too large to be an export's, or is longer than
         ``max_bytes``), ``InvalidDocument`` naming the row, the field and the line; either way nothing changed."""
         stream = ObjectStream(f, limit=MAX_IMPORT_VALUE, max_bytes=max_bytes)
-        return self._import(stream.members(STREAMED), today, lambda: stream.where(stream.start))
+        return self._import(stream.members(STREAMED), now, lambda: stream.where(stream.start), skip_future)
 
-    def _import(self, members, today: date | None, where=None) -> dict:
+    def _import(self, members, now: datetime | None, where=None, skip_future: bool = False) -> dict:
         self._check_writer()
-        return swap_in(self, members, today, where)
+        return swap_in(self, members, now, where, skip_future)

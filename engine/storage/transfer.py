@@ -16,7 +16,7 @@ import os
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from datetime import date
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -64,18 +64,18 @@ class _LogWriter:
         self.rows = []
 
 
-def build_profile(members: Iterable[tuple[str, Any]], today: date | None, folder: Path,
-                  where: Callable[[], str] | None = None) -> dict:
+def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, folder: Path,
+                  where: Callable[[], str] | None = None, skip_future: bool = False) -> dict:
     """Check an export document given as its members (``validation.checked_rows``) and write it as a new profile
     folder ``folder``, synced, the rows a log file at a time as they are read.  ``InvalidDocument`` names the
     first problem (the folder is then left half-built for the caller to remove).  Returns the counts of items,
-    reviews and mocks."""
+    reviews and mocks (and ``left_out``: what ``skip_future`` left out, when it did)."""
     log = _LogWriter(folder)
     rest: dict[str, Any] = {}
     n_rows, last = 0, 0
     days: Counter[str] = Counter()
     recent: dict[str, Any] = {}
-    for row in checked_rows(members, today, rest, where):
+    for row in checked_rows(members, now, rest, where, skip_future):
         n_rows, last = n_rows + 1, row["id"]
         days[row["date"]] += 1
         item = row["item"]
@@ -96,11 +96,12 @@ def build_profile(members: Iterable[tuple[str, Any]], today: date | None, folder
                                                       "mocks": {str(m["id"]): m for m in ordered}})), backup=False)
     fsync_dir(folder / "reviews")
     fsync_dir(folder)
-    return {"items": len(rest["states"]), "reviews": n_rows, "mocks": len(ordered)}
+    counts = {"items": len(rest["states"]), "reviews": n_rows, "mocks": len(ordered)}
+    return counts | ({"left_out": rest["left_out"]} if rest["left_out"] else {})
 
 
-def swap_in(profile, members: Iterable[tuple[str, Any]], today: date | None,
-            where: Callable[[], str] | None = None) -> dict:
+def swap_in(profile, members: Iterable[tuple[str, Any]], now: datetime | None,
+            where: Callable[[], str] | None = None, skip_future: bool = False) -> dict:
     """Replace ``profile`` (open, a writer's) by the export document given as ``members``: built beside it
     (:func:`build_profile`) and swapped in with two renames, so a crash leaves the old profile or the new one
     (an import interrupted between its renames is finished or rolled back by the next open); at any problem
@@ -110,7 +111,7 @@ def swap_in(profile, members: Iterable[tuple[str, Any]], today: date | None,
     try:
         if staging.exists():
             shutil.rmtree(staging)
-        counts = build_profile(members, today, staging, where)
+        counts = build_profile(members, now, staging, where, skip_future)
     except OSError as e:  # nothing changed: the profile is as it was, and no half-built copy is left
         shutil.rmtree(staging, ignore_errors=True)
         raise save_failed(e, e.filename or staging) from e

@@ -7,9 +7,11 @@ Two levels.  Always (reading the log, recording, importing): strict types (a
 times between :data:`MIN_DAY` and :data:`MAX_DAY`, finite numbers within the
 bounds below, bounded string lengths and nesting: so every figure computed
 from stored data stays finite and every date sum stays in the calendar.  On
-import also (``today`` given: time is injected): nothing dated after
-``today``, and no control characters (terminal escape sequences) in ``typed``
-- a file from elsewhere is held to what this drill itself writes.
+import also: no control characters (terminal escape sequences) in ``typed`` -
+a file from elsewhere is held to what this drill itself writes; and (``now``
+given: time is injected) nothing dated beyond the importer's instant and its
+slack (:class:`engine.checks.Horizon`: instants, never the importer's local
+day, so an export always imports on the machine that wrote it).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import date, timedelta
+from datetime import datetime
 from typing import Any
 
 from .. import convention_set
@@ -33,16 +35,19 @@ from ..checks import (  # noqa: F401 (the value checks, read here by the storage
     MAX_TYPED,
     MIN_DAY,
     SURROGATE,
+    FutureDated,
+    Horizon,
     InvalidDocument,
     day_ok,
     is_int,
     number_problem,
+    state_future,
     state_problem,
     text_ok,
     ts_ok,
 )
 from ..langs import LANGS
-from ..review import MAX_SECONDS, VERDICT_SET, row_ok, row_problem  # noqa: F401 (a row's checks, with its type)
+from ..review import MAX_SECONDS, VERDICT_SET, row_future, row_ok, row_problem  # noqa: F401 (a row's checks, with its type)
 from ..schedule.fsrs_bridge import SCHEDULERS
 from .layout import EXPORT_FORMAT, HARDWARE_ID, SCHEMA_VERSION
 
@@ -77,8 +82,8 @@ def plain_problem(value: Any, what: str) -> str | None:
     return None
 
 
-def mock_problem(mock: Any, *, stored: bool = True, today: date | None = None) -> str | None:
-    """The first problem of a mock-interview result, or None (``today``: nothing after it)."""
+def mock_problem(mock: Any, *, stored: bool = True) -> str | None:
+    """The first problem of a mock-interview result, or None (what may be dated when: :class:`Horizon`)."""
     if not isinstance(mock, Mapping):
         return f"must be an object, not {type(mock).__name__}"
     if stored and (p := number_problem("id", mock.get("id"), 1, MAX_ID, whole=True)):
@@ -86,8 +91,6 @@ def mock_problem(mock: Any, *, stored: bool = True, today: date | None = None) -
     if not ts_ok(mock.get("ts")):
         return f"ts must be a UTC time like 2026-11-29T15:42:01Z between {MIN_DAY} and {MAX_DAY}, " \
                f"not {mock.get('ts')!r:.80}"
-    if today is not None and mock["ts"][:10] > (today + timedelta(days=1)).isoformat():
-        return f"ts is after today ({mock['ts']})"
     if not isinstance(mock.get("questions"), list) or not all(isinstance(q, Mapping) for q in mock["questions"]):
         return "questions must be a list of objects"
     if not isinstance(mock.get("score"), Mapping):
@@ -182,21 +185,26 @@ def _head_problem(key: str, value: Any) -> str | None:
     return None
 
 
-def checked_rows(members: Iterable[tuple[str, Any]], today: date | None = None, rest: dict | None = None,
-                 where: Callable[[], str] | None = None) -> Iterator[dict]:
+def checked_rows(members: Iterable[tuple[str, Any]], now: datetime | None = None, rest: dict | None = None,
+                 where: Callable[[], str] | None = None, skip_future: bool = False) -> Iterator[dict]:
     """The review rows of an export document given as its members (``members_of``, or a streamed file's:
     ``jsonstream.ObjectStream.members`` with :data:`STREAMED`), each yielded once checked, in file order; at the
-    end ``rest`` gets the checked ``settings``, ``states`` and ``mocks`` (by id).
+    end ``rest`` gets the checked ``settings``, ``states`` and ``mocks`` (by id), and ``left_out``.
 
     ``InvalidDocument`` names the first problem: the member, the row and the field (``where()``, if given, says
-    where in the file the value just read began: ``line 12 column 3``).  ``today``: nothing may be dated after it.
+    where in the file the value just read began: ``line 12 column 3``).  ``now`` (the importer's instant): rows,
+    states and mocks dated beyond its :class:`Horizon` are not yielded nor kept; once all the rest is read and
+    valid, ``FutureDated`` names them all, unless ``skip_future`` (then ``left_out`` counts them).
     """
     def bad(problem: str, at: str = "") -> InvalidDocument:
         return InvalidDocument(f"{at}{problem}" + (f" (at {where()})" if where is not None else ""))
 
+    horizon = Horizon.after(now) if now is not None else None
+    future: dict[str, list] = {"reviews": [], "states": [], "mocks": []}
     seen: dict[str, Any] = {}
     last = 0
     mocks: dict[int, dict] = {}
+    states: dict[str, Any] = {}
     for key, value in members:
         if key in seen:
             raise bad(f"the member {key!r} appears twice")
@@ -212,41 +220,55 @@ def checked_rows(members: Iterable[tuple[str, Any]], today: date | None = None, 
             for item, st in value.items():
                 if not 0 < len(item) <= MAX_NAME or not text_ok(item):
                     raise bad(f"an item id must be text of 1 to {MAX_NAME} characters", "states: ")
-                if (p := state_problem(st, today)) is not None:
+                if (p := state_problem(st)) is not None:
                     raise bad(p, f"states[{item!r}]: ")
+                if horizon is not None and state_future(st, horizon):
+                    future["states"].append(item)
+                else:
+                    states[item] = st
         elif key == "reviews" and streamed:
             for i, row in enumerate(value):
-                if (p := row_problem(row, today=today)) is not None:
+                if (p := row_problem(row, imported=now is not None)) is not None:
                     raise bad(p, f"reviews[{i}]: ")
                 if row["id"] <= last:
                     raise bad(f"ids must increase (id {row['id']} after {last})", f"reviews[{i}]: ")
                 last = row["id"]
-                yield row
+                if horizon is not None and row_future(row, horizon):
+                    future["reviews"].append(row["id"])
+                else:
+                    yield row
         elif key == "mocks" and streamed:
             for i, m in enumerate(value):
-                if (p := mock_problem(m, today=today)) is not None:
+                if (p := mock_problem(m)) is not None:
                     raise bad(p, f"mocks[{i}]: ")
-                if m["id"] in mocks:
+                if m["id"] in mocks or m["id"] in future["mocks"]:
                     raise bad(f"id {m['id']} appears twice", f"mocks[{i}]: ")
-                mocks[m["id"]] = m
+                if horizon is not None and m["ts"] > horizon.ts:
+                    future["mocks"].append(m["id"])
+                else:
+                    mocks[m["id"]] = m
     for key in ("format", "schema"):
         if key not in seen and (p := _head_problem(key, None)) is not None:
             raise InvalidDocument(p)
     for key, kind in _REQUIRED:
         if key not in seen:
             raise InvalidDocument(f"{key} must be a JSON {'object' if kind is dict else 'list'}")
+    left_out = sum(map(len, future.values()))
+    if left_out and not skip_future:
+        assert now is not None  # (nothing is future without a horizon)
+        raise FutureDated(now, future["reviews"], future["states"], future["mocks"])
     if rest is not None:
-        rest.update(settings=seen["settings"], states=seen["states"], mocks=mocks)
+        rest.update(settings=seen["settings"], states=states, mocks=mocks, left_out=left_out)
 
 
-def document_problem(doc: Any, today: date | None = None) -> str | None:
+def document_problem(doc: Any, now: datetime | None = None) -> str | None:
     """The first problem of an export document, or None when all of it is valid.
 
-    ``today`` (the importing drill's day): nothing in it may be dated later.  The checks are the import's own
-    (:func:`checked_rows`, which a streamed import runs as it reads).
+    ``now`` (the importing drill's instant): nothing in it may be dated beyond its :class:`Horizon`.  The checks
+    are the import's own (:func:`checked_rows`, which a streamed import runs as it reads).
     """
     try:
-        for _ in checked_rows(members_of(doc), today):
+        for _ in checked_rows(members_of(doc), now):
             pass
     except InvalidDocument as e:
         return str(e)

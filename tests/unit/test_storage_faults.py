@@ -4,7 +4,7 @@ layouts (a folder where a file should be, a broken link), a portable lock; nothi
 import errno
 import json
 import os
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -337,7 +337,7 @@ def test_every_figure_is_finite_for_whatever_validation_admits(drawn):
                         "after": after if scheduled else None})
     doc = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": "p", "settings": {},
            "states": {r["item"]: r["after"] for r in reviews if r["scheduled"]}, "reviews": reviews, "mocks": []}
-    assert document_problem(doc, TODAY) is None
+    assert document_problem(doc, datetime(TODAY.year, TODAY.month, TODAY.day, 12, tzinfo=UTC)) is None
     states = {k: ItemState.from_dict(v) for k, v in doc["states"].items()}
     figures = stats.compute([Review.of(r) for r in reviews], states, [],
                             [("a", "roofline", "A"), ("b", "roofline", "B")], TODAY, ("roofline",))
