@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 from engine.patterns import pattern
 from engine.records import NamedTuple
@@ -43,7 +43,6 @@ from .schedule import fsrs_bridge
 from .schedule.fsrs_bridge import Scheduler
 from .schedule.interleave import interleave
 from .schedule.pace import PACE_WARNING, pace
-from .schedule.stretch import load_of
 from .sm2 import ItemState, overdue_days, review
 
 DEFAULT_NEW_PER_DAY = 5
@@ -54,6 +53,17 @@ REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at t
 PASS_QUALITY = 4  # re-drill until an item scores at least this
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
+
+
+class Rules(NamedTuple):
+    """What the profile says about scheduling an answer (``drill plan``; :mod:`engine.recording`): the
+    scheduler, the interview date, the daily review cap and the new items a day (the final stretch leaves
+    room for the new items still to come)."""
+
+    scheduler: str = Scheduler.SM2
+    interview: date | None = None
+    cap: int | None = None
+    new_per_day: int = DEFAULT_NEW_PER_DAY
 
 
 class CardKind(NamedTuple):
@@ -366,7 +376,7 @@ class Session:
                  is_chain: Callable[[str], bool] | None = None, chain_ready: Callable[[str], bool] | None = None,
                  retired: frozenset[str] = frozenset(), step_drills: Mapping[str, date] | None = None,
                  scheduler: str = Scheduler.SM2,
-                 memory: Callable[[str], fsrs_bridge.Memory | None] | None = None):
+                 memory: Callable[[str], fsrs_bridge.Memory | None] | None = None, rules: Rules | None = None):
         if scheduler not in fsrs_bridge.SCHEDULERS:
             raise ValueError(f"scheduler must be one of {', '.join(fsrs_bridge.SCHEDULERS)}, not {scheduler!r}")
         self.today = today
@@ -408,26 +418,9 @@ class Session:
                               is_chain, chain_ready, retired)
             self.cards = due + drills + [self._card(i, t, "new") for i, t in fresh]
         self.planned = len(self.cards)
-        self.expected = self._expected_intake(len(self.cards_of("new")))
-
-    def _expected_intake(self, fresh: int) -> dict[date, int]:
-        """The reviews the new items of this session (``fresh``) and of the days to come (at today's limit)
-        will add before the interview - their first two reviews, a day and a week after they are met - so
-        that the final stretch leaves room for them."""
-        out: dict[date, int] = {}
-        if not self.plan.active or self.interview is None:  # (active: an interview date ahead)
-            return out
-        left, per_day = self.plan.left, self.plan.new_today
-        day, n = self.today, min(fresh, left)
-        while n > 0 and day < self.interview:
-            for gap in (1, 7):
-                d = day + timedelta(days=gap)
-                if d < self.interview:
-                    out[d] = out.get(d, 0) + n
-            left -= n
-            day += timedelta(days=1)
-            n = min(per_day, left)
-        return out
+        # how an answer is recorded: the profile's rules (engine.recording), the session's own by default
+        self.rules = rules or Rules(scheduler, interview, reviews_per_day, new_per_day)
+        self.introduced_today = introduced_today  # new items met today, this session's counted as they come
 
     def _warmup(self, n: int = 5) -> list[tuple[str, str]]:
         """The interview day's warm-up: what is due today, then the weakest, ``n`` at most."""
@@ -477,26 +470,23 @@ class Session:
         any due, new or re-drill card answered below 4 comes back
         ``redrill_gap`` cards later.
         """
+        from .recording import Book, Drawn, Moves, record
+
         card = self.current
         if card is None:
             raise IndexError("the session has no card left to answer")
         day = today or self.today
-        state = self.states.get(card.item)
-        schedule = card.scheduled or (card.extra and moves_schedule(state, quality, day))
-        fsrs = self.scheduler == Scheduler.FSRS and schedule
+        book = Book(self.states, self.rules, self.catalog, self.memory, self.introduced_today, self.retired)
+        moves = Moves.ALWAYS if card.scheduled else Moves.OFF_SCHEDULE if card.extra else Moves.NEVER
+        row = record(book, Drawn(card.item, card.topic, card.seed, hardware, model, conventions), quality=quality,
+                     verdict=verdict, when=when, today=day, mode=card.mode, moves=moves, typed=typed, value=value,
+                     seconds=seconds, step=step)
+        schedule, fsrs = row.scheduled, row.scheduled and self.rules.scheduler == Scheduler.FSRS
         memory = self.memory(card.item) if fsrs else None
-        load = None
-        if self.interview is not None:
-            load = load_of({i: st.due for i, st in self.states.items() if i != card.item})
-            for d, n in self.expected.items():
-                load[d] = load.get(d, 0) + n
-        row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=quality, verdict=verdict,
-                         when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
-                         value=value, seconds=seconds, step=step, interview=self.interview, hardware=hardware,
-                         load=load, cap=self.reviews_per_day, scheduler=self.scheduler, memory=memory,
-                         conventions=conventions, model=model)
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
-                              dict(self._memories)))
+                              dict(self._memories), self.introduced_today))
+        if row.scheduled and row.before is None and row.mode == ReviewMode.PRACTICE:  # as introduced() counts
+            self.introduced_today += 1
         rest = self.cards[1:]
         if schedule:
             assert row.after is not None  # a scheduled row holds the state it leaves
@@ -529,7 +519,8 @@ class Session:
         """Take back the last answer (the caller also calls ``Profile.undo_last()``); returns its card."""
         if not self._history:
             raise IndexError("nothing to undo in this session")
-        self.cards, self.states, rng_state, self._last_seed, card, self._memories = self._history.pop()
+        (self.cards, self.states, rng_state, self._last_seed, card, self._memories,
+         self.introduced_today) = self._history.pop()
         self._rng.setstate(rng_state)
         return card
 
