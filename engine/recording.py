@@ -34,13 +34,13 @@ class Moves(StrEnum):
 
 class Book(NamedTuple):
     """The learner's side of a record: the item states, each item's FSRS memory (None: SM-2, or never
-    reviewed), the items met today as new, the retired scaffolds, the bank and the :class:`Rules`."""
+    reviewed), the items first met today on any path (engine.session.met), the retired scaffolds, the bank and the :class:`Rules`."""
 
     states: Mapping[str, ItemState]
     rules: Rules
     catalog: Catalog = ()
     memory: Callable[[str], fsrs_bridge.Memory | None] | None = None
-    introduced_today: int = 0
+    met_today: int = 0
     retired: frozenset[str] = frozenset()
 
 
@@ -63,12 +63,12 @@ def intake(book: Book, today: date) -> dict[date, int]:
     out: dict[date, int] = {}
     if rules.interview is None:
         return out
-    plan = plan_for(book.states, book.catalog, today, rules.new_per_day, rules.interview, book.introduced_today,
+    plan = plan_for(book.states, book.catalog, today, rules.new_per_day, rules.interview, book.met_today,
                     book.retired)
     if not plan.active:
         return out
     left, per_day = plan.left, plan.new_today
-    day, n = today, min(new_available(per_day, book.introduced_today), left)
+    day, n = today, min(new_available(per_day, book.met_today), left)
     while n > 0 and day < rules.interview:
         for gap in (1, 7):
             d = day + timedelta(days=gap)

@@ -185,6 +185,12 @@ def introduced(rows: Iterable[Review]) -> set[str]:
     return {r.item for r in rows if r.scheduled and r.before is None and r.mode == ReviewMode.PRACTICE}
 
 
+def met(rows: Iterable[Review]) -> set[str]:
+    """Items first met among ``rows`` (the day's rows) on any path (practice, Browse, a mock, paper): their
+    first scheduled review.  The final stretch counts them against the day's new items (engine.recording)."""
+    return {r.item for r in rows if r.scheduled and r.before is None}
+
+
 def reviewed(rows: Iterable[Review]) -> int:
     """Reviews of items already scheduled among ``rows`` (the day's rows), for the daily review cap:
     the whole-item rows of today's session that moved an existing state."""
@@ -376,7 +382,8 @@ class Session:
                  is_chain: Callable[[str], bool] | None = None, chain_ready: Callable[[str], bool] | None = None,
                  retired: frozenset[str] = frozenset(), step_drills: Mapping[str, date] | None = None,
                  scheduler: str = Scheduler.SM2,
-                 memory: Callable[[str], fsrs_bridge.Memory | None] | None = None, rules: Rules | None = None):
+                 memory: Callable[[str], fsrs_bridge.Memory | None] | None = None, rules: Rules | None = None,
+                 met_today: int | None = None):
         if scheduler not in fsrs_bridge.SCHEDULERS:
             raise ValueError(f"scheduler must be one of {', '.join(fsrs_bridge.SCHEDULERS)}, not {scheduler!r}")
         self.today = today
@@ -420,7 +427,8 @@ class Session:
         self.planned = len(self.cards)
         # how an answer is recorded: the profile's rules (engine.recording), the session's own by default
         self.rules = rules or Rules(scheduler, interview, reviews_per_day, new_per_day)
-        self.introduced_today = introduced_today  # new items met today, this session's counted as they come
+        # items first met today on any path (met()), this session's counted as they come
+        self.met_today = introduced_today if met_today is None else met_today
 
     def _warmup(self, n: int = 5) -> list[tuple[str, str]]:
         """The interview day's warm-up: what is due today, then the weakest, ``n`` at most."""
@@ -476,7 +484,7 @@ class Session:
         if card is None:
             raise IndexError("the session has no card left to answer")
         day = today or self.today
-        book = Book(self.states, self.rules, self.catalog, self.memory, self.introduced_today, self.retired)
+        book = Book(self.states, self.rules, self.catalog, self.memory, self.met_today, self.retired)
         moves = Moves.ALWAYS if card.scheduled else Moves.OFF_SCHEDULE if card.extra else Moves.NEVER
         row = record(book, Drawn(card.item, card.topic, card.seed, hardware, model, conventions), quality=quality,
                      verdict=verdict, when=when, today=day, mode=card.mode, moves=moves, typed=typed, value=value,
@@ -484,9 +492,9 @@ class Session:
         schedule, fsrs = row.scheduled, row.scheduled and self.rules.scheduler == Scheduler.FSRS
         memory = self.memory(card.item) if fsrs else None
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
-                              dict(self._memories), self.introduced_today))
-        if row.scheduled and row.before is None and row.mode == ReviewMode.PRACTICE:  # as introduced() counts
-            self.introduced_today += 1
+                              dict(self._memories), self.met_today))
+        if row.scheduled and row.before is None:  # as met() counts
+            self.met_today += 1
         rest = self.cards[1:]
         if schedule:
             assert row.after is not None  # a scheduled row holds the state it leaves
@@ -520,7 +528,7 @@ class Session:
         if not self._history:
             raise IndexError("nothing to undo in this session")
         (self.cards, self.states, rng_state, self._last_seed, card, self._memories,
-         self.introduced_today) = self._history.pop()
+         self.met_today) = self._history.pop()
         self._rng.setstate(rng_state)
         return card
 

@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from engine.recording import Book, Drawn, Moves, record
-from engine.session import QUEUE_KEY, Rules, introduced
+from engine.session import QUEUE_KEY, Rules, met
 
 if TYPE_CHECKING:
     from engine.review import Review
@@ -35,7 +35,7 @@ def book_of(profile: Profile, today: date) -> Book:
 
     rules = rules_of(profile)
     return Book(profile.states(), rules, catalog(), memory_source(profile, rules.scheduler),
-                len(introduced(profile.reviews_today(today))), retired(profile))
+                len(met(profile.reviews_today(today))), retired(profile))
 
 
 def record_answer(profile: Profile, drawn: Drawn, *, quality: int, verdict: str, when: datetime, today: date,

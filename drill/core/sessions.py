@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from drill.core.recording import rules_of
 from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning
 from engine.schedule import chains, fsrs_bridge
-from engine.session import QUEUE_KEY, Card, Session, introduced, reviewed
+from engine.session import QUEUE_KEY, Card, Session, introduced, met, reviewed
 from question_bank import drills, registry
 
 if TYPE_CHECKING:
@@ -107,7 +107,7 @@ def today_session(ctx: AppContext) -> Session:
     states, recent = ctx.profile.states(), recent_qualities(ctx.profile)
     passed = chains.passed_once(states, recent)
     s = Session(states, cat, today, seed=ctx.new_seed(), new_per_day=rules.new_per_day,
-                introduced_today=len(introduced(rows_today)), reviews_per_day=rules.reviews_per_day,
+                introduced_today=len(introduced(rows_today)), met_today=len(met(rows_today)), reviews_per_day=rules.reviews_per_day,
                 reviewed_today=reviewed(rows_today), interview=rules.interview,
                 recent=recent, is_chain=is_chain,
                 chain_ready=lambda c: chains.chain_ready(drills.prerequisites(c), passed),
@@ -131,7 +131,7 @@ def extra_session(ctx: AppContext, n: int = 5) -> Session:
     return Session(ctx.profile.states(), catalog(), today, seed=ctx.new_seed(), extra=n,
                    interview=rules.interview, recent=recent_qualities(ctx.profile), scheduler=rules.scheduler,
                    memory=memory_source(ctx.profile, rules.scheduler), rules=rules_of(ctx.profile),
-                   introduced_today=len(introduced(ctx.profile.reviews_today(today))), retired=retired(ctx.profile))
+                   met_today=len(met(ctx.profile.reviews_today(today))), retired=retired(ctx.profile))
 
 
 def items_session(ctx: AppContext, items: list[str], seed: int | None = None) -> Session:
@@ -143,7 +143,7 @@ def items_session(ctx: AppContext, items: list[str], seed: int | None = None) ->
     s = Session(ctx.profile.states(), catalog(), today, seed=ctx.new_seed(), new_per_day=0,
                 interview=rules.interview, recent=recent_qualities(ctx.profile), scheduler=rules.scheduler,
                 memory=memory_source(ctx.profile, rules.scheduler), rules=rules_of(ctx.profile),
-                introduced_today=len(introduced(ctx.profile.reviews_today(today))), retired=retired(ctx.profile))
+                met_today=len(met(ctx.profile.reviews_today(today))), retired=retired(ctx.profile))
     s.cards = [Card(i, registry.get(i).topic, seed if k == 0 and seed is not None else ctx.new_seed(), "extra")
                for k, i in enumerate(items)]
     s.planned = len(s.cards)
