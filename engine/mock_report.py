@@ -1,7 +1,7 @@
 """Scoring a finished mock interview: per-question results, the report, the saved record and review rows.
 
 :func:`build_report` computes the verdicts of a :class:`~engine.mock.MockRun` only at the end.
-:func:`review_rows` logs the answers with ``mode="mock"`` through :func:`engine.recording.record`, as every
+:func:`review_rows` logs the answers with ``mode="mock"`` through :func:`engine.session.record`, as every
 answer is; a question moves its template's schedule by the rule for answers given off the schedule
 (:func:`engine.session.moves_schedule`: its first answer anywhere, a due template, or a lapse), a chain as
 one unit with its weakest step's quality.
@@ -17,11 +17,10 @@ from engine.records import frozen
 
 from .grading import CLOSE, CONVENTION, CORRECT, WRONG, Verdict, grade
 from .mock import ANSWERED, VERDICTS, MockError, MockRun
-from .recording import Book, Drawn, Moves, record
 from .review import Review
 from .review_mode import ReviewMode
 from .schedule.chains import chain_quality
-from .session import Rules
+from .session import Book, Drawn, Moves, Rules, record
 from .sm2 import ItemState
 from .status import UNANSWERED, WORST_FIRST
 
@@ -189,8 +188,8 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
     order the answers were given.
 
     Mode ``mock``.  ``book``: the learner's states and rules
-    (:class:`engine.recording.Book`; None: the schedule is left alone, every row unscheduled), each row
-    recorded by :func:`engine.recording.record` as every answer is (scheduler, final stretch, daily cap).  A single question's row moves its
+    (:class:`engine.session.Book`; None: the schedule is left alone, every row unscheduled), each row
+    recorded by :func:`engine.session.record` as every answer is (scheduler, final stretch, daily cap).  A single question's row moves its
     template's state when :func:`engine.session.moves_schedule` says so (its
     first answer anywhere, a due template, or a lapse: quality < 3).  A chain's
     steps are logged unscheduled, then, when every step was answered or an

@@ -567,8 +567,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     from drill.core.paths import command_lang
     from drill.core.recording import record_answer, settle_queue
     from engine.messages import Twin
-    from engine.recording import Drawn, Moves
-    from engine.session import stored_text
+    from engine.session import Drawn, Moves, stored_text
     from engine.storage import SaveFailed
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout

@@ -41,10 +41,9 @@ from drill.core.sessions import catalog, chain_one_slip, chain_quality, forget_s
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
 from engine.langs import EN
-from engine.recording import Drawn, Moves
 from engine.records import NamedTuple, mutable
 from engine.review import Review
-from engine.session import Card, Session
+from engine.session import Card, Drawn, Moves, Session
 from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
 from question_bank import registry
 from question_bank.steps import Step

@@ -1,11 +1,11 @@
-"""Recording an answer from the profile: the one path every face takes (:mod:`engine.recording`).
+"""Recording an answer from the profile: the one path every face takes (:func:`engine.session.record`).
 
-:func:`book_of` reads what the profile says about scheduling (scheduler, interview date, daily cap, new
-items a day), its item states, FSRS memory and today's new items; :func:`record_answer` builds the row
-through :func:`engine.recording.record`.  The app's session holds the same book (its rules are
-:func:`rules_of` the profile, :func:`drill.core.sessions.today_session`), so practice, the mock's save and
-``drill check --record`` schedule the same answers on the same days alike.  :func:`settle_queue`: an item
-answered whole leaves the queue a mock filled and the step drills a chain's failed step filled.
+:func:`book_of` reads what the profile says about scheduling (:func:`drill.core.settings.rules_of`: the
+scheduler, interview date, daily cap, new items a day), its item states, FSRS memory and the items first met
+today; :func:`record_answer` builds the row through :func:`engine.session.record`.  The app's session holds
+the same book (:func:`drill.core.sessions.today_session`), so practice, the mock's save and ``drill check
+--record`` schedule the same answers on the same days alike.  :func:`settle_queue`: an item answered whole
+leaves the queue a mock filled and the step drills a chain's failed step filled.
 """
 
 from __future__ import annotations
@@ -13,25 +13,17 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from engine.recording import Book, Drawn, Moves, record
-from engine.session import QUEUE_KEY, Rules, met
+from engine.session import QUEUE_KEY, Book, Drawn, Moves, met, record
 
 if TYPE_CHECKING:
     from engine.review import Review
     from engine.storage import Profile
 
 
-def rules_of(profile: Profile) -> Rules:
-    """The profile's scheduling rules (``drill plan``, Settings)."""
-    from drill.core.settings import learning
-
-    rules = learning(profile)
-    return Rules(rules.scheduler, rules.interview, rules.reviews_per_day, rules.new_per_day)
-
-
 def book_of(profile: Profile, today: date) -> Book:
     """The learner's book now: states, rules, FSRS memory, the new items met ``today``, the retired scaffolds."""
     from drill.core.sessions import catalog, memory_source, retired
+    from drill.core.settings import rules_of
 
     rules = rules_of(profile)
     return Book(profile.states(), rules, catalog(), memory_source(profile, rules.scheduler),

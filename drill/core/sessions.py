@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from drill.core.recording import rules_of
-from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning
+from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning, rules_of
 from engine.schedule import chains, fsrs_bridge
 from engine.session import QUEUE_KEY, Card, Session, introduced, met, reviewed
 from question_bank import drills, registry

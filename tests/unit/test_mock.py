@@ -33,9 +33,8 @@ from engine.mock_report import (
     review_rows,
     score_percent,
 )
-from engine.recording import Book
 from engine.review import Review
-from engine.session import Rules
+from engine.session import Book, Rules
 from engine.sm2 import ItemState
 from engine.storage import row_problem
 from tests.problems import examples
