@@ -1,9 +1,10 @@
 """Scoring a finished mock interview: per-question results, the report, the saved record and review rows.
 
 :func:`build_report` computes the verdicts of a :class:`~engine.mock.MockRun` only at the end.
-:func:`review_rows` logs the answers with ``mode="mock"``; a question moves its template's SM-2 schedule
-by the rule for answers given off the schedule (:func:`engine.session.moves_schedule`: its first answer
-anywhere, a due template, or a lapse), a chain as one unit with its weakest step's quality.
+:func:`review_rows` logs the answers with ``mode="mock"`` through :func:`engine.session.record`, as every
+answer is; a question moves its template's schedule by the rule for answers given off the schedule
+(:func:`engine.session.moves_schedule`: its first answer anywhere, a due template, or a lapse), a chain as
+one unit with its weakest step's quality.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .mock import ANSWERED, VERDICTS, MockError, MockRun
 from .review import Review
 from .review_mode import ReviewMode
 from .schedule.chains import chain_quality
-from .session import moves_schedule, review_row
+from .session import Book, Drawn, Moves, Rules, record
 from .sm2 import ItemState
 from .status import UNANSWERED, WORST_FIRST
 
@@ -182,13 +183,13 @@ def mock_record(run: MockRun, report: Report, ts: str) -> dict:
 
 
 def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetime], date],
-                states: Mapping[str, ItemState] | None = None, interview: date | None = None,
-                stored: int = 0) -> list[Review]:
+                book: Book | None = None, stored: int = 0) -> list[Review]:
     """Review-log rows (:func:`engine.session.review_row`) for the answered questions of a mock, in the
     order the answers were given.
 
-    Mode ``mock``.  ``states``: the learner's SM-2 states (None: the schedule
-    is left alone, every row unscheduled).  A single question's row moves its
+    Mode ``mock``.  ``book``: the learner's states and rules
+    (:class:`engine.session.Book`; None: the schedule is left alone, every row unscheduled), each row
+    recorded by :func:`engine.session.record` as every answer is (scheduler, final stretch, daily cap).  A single question's row moves its
     template's state when :func:`engine.session.moves_schedule` says so (its
     first answer anywhere, a due template, or a lapse: quality < 3).  A chain's
     steps are logged unscheduled, then, when every step was answered or an
@@ -206,11 +207,11 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
 
     ``stored``: how many of these rows the profile already holds (a save
     that failed part-way, run again): only the rows after them are returned,
-    and ``states`` (the profile's, which already count those rows) moves only
+    and the book's states (the profile's, which already count those rows) move only
     by the rows returned.  The order of the rows depends on the report alone,
     so the same ``stored`` always means the same rows.
     """
-    states = dict(states) if states is not None else None
+    states = dict(book.states) if book is not None else None
     by_question: dict[int, list[QuestionResult]] = {}
     for r in report.results:
         by_question.setdefault(r.question, []).append(r)
@@ -247,14 +248,16 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
     rows: list[Review] = []
     for at, r, whole, fields in planned[stored:]:
         today = local_date(at)
-        state = states.get(r.template_id) if whole and states is not None else None
-        schedule = whole and states is not None and moves_schedule(state, fields["quality"], today)
-        row = review_row(item=r.template_id, topic=r.topic, seed=r.seed, when=at, today=today,
-                         state=state if schedule else None, schedule=schedule, mode=ReviewMode.MOCK,
-                         interview=interview if schedule else None, **fields)
-        if schedule and states is not None:  # (schedule: only with states)
-            assert row.after is not None  # a scheduled row holds the state it leaves
-            states[r.template_id] = ItemState.from_dict(row.after)
+        drawn = Drawn(r.template_id, r.topic, r.seed)
+        if states is None or book is None:  # (both or neither) the schedule left alone
+            row = record(Book({}, Rules()), drawn, when=at, today=today, mode=ReviewMode.MOCK, moves=Moves.NEVER,
+                         **fields)
+        else:
+            row = record(book._replace(states=states), drawn, when=at, today=today, mode=ReviewMode.MOCK,
+                         moves=Moves.OFF_SCHEDULE if whole else Moves.NEVER, **fields)
+            if row.scheduled:
+                assert row.after is not None  # a scheduled row holds the state it leaves
+                states[r.template_id] = ItemState.from_dict(row.after)
         rows.append(row)
     return rows
 

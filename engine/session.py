@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, date, datetime, timedelta
+from enum import StrEnum
 
 from engine.patterns import pattern
 from engine.records import NamedTuple
@@ -54,6 +55,17 @@ REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at t
 PASS_QUALITY = 4  # re-drill until an item scores at least this
 
 Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
+
+
+class Rules(NamedTuple):
+    """What the profile says about scheduling an answer (``drill plan``; :func:`record`): the
+    scheduler, the interview date, the daily review cap and the new items a day (the final stretch leaves
+    room for the new items still to come)."""
+
+    scheduler: str = Scheduler.SM2
+    interview: date | None = None
+    cap: int | None = None
+    new_per_day: int = DEFAULT_NEW_PER_DAY
 
 
 class CardKind(NamedTuple):
@@ -173,6 +185,12 @@ def introduced(rows: Iterable[Review]) -> set[str]:
     scheduled review, in mode ``practice``.  A first answer given elsewhere (Browse, a mock, paper) also
     schedules the item, but does not use up the day's new items."""
     return {r.item for r in rows if r.scheduled and r.before is None and r.mode == ReviewMode.PRACTICE}
+
+
+def met(rows: Iterable[Review]) -> set[str]:
+    """Items first met among ``rows`` (the day's rows) on any path (practice, Browse, a mock, paper): their
+    first scheduled review.  The final stretch counts them against the day's new items (record)."""
+    return {r.item for r in rows if r.scheduled and r.before is None}
 
 
 def reviewed(rows: Iterable[Review]) -> int:
@@ -339,6 +357,102 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         model or None)  # the model it was drawn of (--model ID)
 
 
+# ------------------------------------------------------------------ the one way an answer becomes a row
+# Every face (the app's session, the mock's save, drill check --record) hands record() the same facts, so the
+# scheduler, the final stretch's load and the cap are the same on every path (drill/core/recording.py reads
+# the learner's Book from the profile).
+
+
+class Moves(StrEnum):
+    """Whether an answer moves its item's schedule."""
+
+    ALWAYS = "always"  # asked by the schedule (a due or new card)
+    OFF_SCHEDULE = "off_schedule"  # given off it (extra, Browse, a mock, paper): engine.session.moves_schedule
+    NEVER = "never"  # logged only (a re-drill, a chain's step row)
+
+
+class Book(NamedTuple):
+    """The learner's side of a record: the item states, each item's FSRS memory (None: SM-2, or never
+    reviewed), the items first met today on any path (engine.session.met), the retired scaffolds, the bank and the :class:`Rules`."""
+
+    states: Mapping[str, ItemState]
+    rules: Rules
+    catalog: Catalog = ()
+    memory: Callable[[str], fsrs_bridge.Memory | None] | None = None
+    met_today: int = 0
+    retired: frozenset[str] = frozenset()
+
+
+class Drawn(NamedTuple):
+    """The problem answered: its template, topic and seed, the chip, model and conventions it was drawn on."""
+
+    item: str
+    topic: str
+    seed: int
+    hardware: str | None = None
+    model: str | None = None
+    conventions: Mapping[str, str] | None = None
+
+
+def intake(book: Book, today: date) -> dict[date, int]:
+    """The reviews the new items still to come (today's allowance left, then the daily limit) will add
+    before the interview - their first two reviews, a day and a week after they are met - so that the
+    final stretch leaves room for them."""
+    rules = book.rules
+    out: dict[date, int] = {}
+    if rules.interview is None:
+        return out
+    plan = plan_for(book.states, book.catalog, today, rules.new_per_day, rules.interview, book.met_today,
+                    book.retired)
+    if not plan.active:
+        return out
+    left, per_day = plan.left, plan.new_today
+    day, n = today, min(new_available(per_day, book.met_today), left)
+    while n > 0 and day < rules.interview:
+        for gap in (1, 7):
+            d = day + timedelta(days=gap)
+            if d < rules.interview:
+                out[d] = out.get(d, 0) + n
+        left -= n
+        day += timedelta(days=1)
+        n = min(per_day, left)
+    return out
+
+
+def stretch_load(book: Book, item: str, today: date) -> dict[date, int] | None:
+    """The reviews due each day but ``item``'s, with the new items' to come (None without an interview)."""
+    if book.rules.interview is None:
+        return None
+    load = load_of({i: st.due for i, st in book.states.items() if i != item})
+    for d, n in intake(book, today).items():
+        load[d] = load.get(d, 0) + n
+    return load
+
+
+def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: datetime, today: date, mode: str,
+           moves: Moves, typed: str = "", value: float | str | None = None, seconds: float | None = 0.0,
+           step: int | None = None) -> Review:
+    """The review row of an answer (not yet stored: ``Profile.record`` stores it).
+
+    ``moves``: :attr:`Moves.ALWAYS` for a card the schedule asked, :attr:`Moves.OFF_SCHEDULE` for an answer
+    given off it (moved by :func:`engine.session.moves_schedule`), :attr:`Moves.NEVER` for a row only logged.
+    A row that moves the schedule does so by the book's scheduler (FSRS from the item's memory), and, with an
+    interview date, puts the item's last review in the final stretch given the load and the daily cap.
+    """
+    state = book.states.get(drawn.item)
+    schedule = moves == Moves.ALWAYS or (moves == Moves.OFF_SCHEDULE and moves_schedule(state, quality, today))
+    rules = book.rules
+    fsrs = schedule and rules.scheduler == Scheduler.FSRS
+    memory = book.memory(drawn.item) if fsrs and book.memory is not None else None
+    return review_row(item=drawn.item, topic=drawn.topic, seed=drawn.seed, quality=quality, verdict=verdict,
+                      when=when, today=today, state=state if schedule else None, schedule=schedule, mode=mode,
+                      typed=typed, value=value, seconds=seconds, step=step,
+                      interview=rules.interview if schedule else None, hardware=drawn.hardware,
+                      load=stretch_load(book, drawn.item, today) if schedule else None,
+                      cap=rules.cap if schedule else None, scheduler=rules.scheduler, memory=memory,
+                      conventions=drawn.conventions, model=drawn.model)
+
+
 class Session:
     """A practice session: a queue of cards, the answers given, re-drills and undo.
 
@@ -366,7 +480,8 @@ class Session:
                  is_chain: Callable[[str], bool] | None = None, chain_ready: Callable[[str], bool] | None = None,
                  retired: frozenset[str] = frozenset(), step_drills: Mapping[str, date] | None = None,
                  scheduler: str = Scheduler.SM2,
-                 memory: Callable[[str], fsrs_bridge.Memory | None] | None = None):
+                 memory: Callable[[str], fsrs_bridge.Memory | None] | None = None, rules: Rules | None = None,
+                 met_today: int | None = None):
         if scheduler not in fsrs_bridge.SCHEDULERS:
             raise ValueError(f"scheduler must be one of {', '.join(fsrs_bridge.SCHEDULERS)}, not {scheduler!r}")
         self.today = today
@@ -408,26 +523,10 @@ class Session:
                               is_chain, chain_ready, retired)
             self.cards = due + drills + [self._card(i, t, "new") for i, t in fresh]
         self.planned = len(self.cards)
-        self.expected = self._expected_intake(len(self.cards_of("new")))
-
-    def _expected_intake(self, fresh: int) -> dict[date, int]:
-        """The reviews the new items of this session (``fresh``) and of the days to come (at today's limit)
-        will add before the interview - their first two reviews, a day and a week after they are met - so
-        that the final stretch leaves room for them."""
-        out: dict[date, int] = {}
-        if not self.plan.active or self.interview is None:  # (active: an interview date ahead)
-            return out
-        left, per_day = self.plan.left, self.plan.new_today
-        day, n = self.today, min(fresh, left)
-        while n > 0 and day < self.interview:
-            for gap in (1, 7):
-                d = day + timedelta(days=gap)
-                if d < self.interview:
-                    out[d] = out.get(d, 0) + n
-            left -= n
-            day += timedelta(days=1)
-            n = min(per_day, left)
-        return out
+        # how an answer is recorded: the profile's rules (record), the session's own by default
+        self.rules = rules or Rules(scheduler, interview, reviews_per_day, new_per_day)
+        # items first met today on any path (met()), this session's counted as they come
+        self.met_today = introduced_today if met_today is None else met_today
 
     def _warmup(self, n: int = 5) -> list[tuple[str, str]]:
         """The interview day's warm-up: what is due today, then the weakest, ``n`` at most."""
@@ -481,22 +580,17 @@ class Session:
         if card is None:
             raise IndexError("the session has no card left to answer")
         day = today or self.today
-        state = self.states.get(card.item)
-        schedule = card.scheduled or (card.extra and moves_schedule(state, quality, day))
-        fsrs = self.scheduler == Scheduler.FSRS and schedule
+        book = Book(self.states, self.rules, self.catalog, self.memory, self.met_today, self.retired)
+        moves = Moves.ALWAYS if card.scheduled else Moves.OFF_SCHEDULE if card.extra else Moves.NEVER
+        row = record(book, Drawn(card.item, card.topic, card.seed, hardware, model, conventions), quality=quality,
+                     verdict=verdict, when=when, today=day, mode=card.mode, moves=moves, typed=typed, value=value,
+                     seconds=seconds, step=step)
+        schedule, fsrs = row.scheduled, row.scheduled and self.rules.scheduler == Scheduler.FSRS
         memory = self.memory(card.item) if fsrs else None
-        load = None
-        if self.interview is not None:
-            load = load_of({i: st.due for i, st in self.states.items() if i != card.item})
-            for d, n in self.expected.items():
-                load[d] = load.get(d, 0) + n
-        row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=quality, verdict=verdict,
-                         when=when, today=day, state=state, schedule=schedule, mode=card.mode, typed=typed,
-                         value=value, seconds=seconds, step=step, interview=self.interview, hardware=hardware,
-                         load=load, cap=self.reviews_per_day, scheduler=self.scheduler, memory=memory,
-                         conventions=conventions, model=model)
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
-                              dict(self._memories)))
+                              dict(self._memories), self.met_today))
+        if row.scheduled and row.before is None:  # as met() counts
+            self.met_today += 1
         rest = self.cards[1:]
         if schedule:
             assert row.after is not None  # a scheduled row holds the state it leaves
@@ -529,7 +623,8 @@ class Session:
         """Take back the last answer (the caller also calls ``Profile.undo_last()``); returns its card."""
         if not self._history:
             raise IndexError("nothing to undo in this session")
-        self.cards, self.states, rng_state, self._last_seed, card, self._memories = self._history.pop()
+        (self.cards, self.states, rng_state, self._last_seed, card, self._memories,
+         self.met_today) = self._history.pop()
         self._rng.setstate(rng_state)
         return card
 

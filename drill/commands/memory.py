@@ -8,6 +8,7 @@ command gives up with the name of the process holding it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Iterable, Mapping
@@ -572,9 +573,9 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     whole review is missing gets only the whole review.
     """
     from drill.core.paths import command_lang
-    from drill.core.settings import learning
+    from drill.core.recording import record_answer, settle_queue
     from engine.messages import Twin
-    from engine.session import moves_schedule, review_row, stored_text
+    from engine.session import Drawn, Moves, stored_text
     from engine.storage import SaveFailed
 
     out = sys.stderr if getattr(args, "json", False) else sys.stdout
@@ -586,15 +587,17 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     template, seed = problem.template, problem.seed
     when, today = datetime.now(UTC), date.today()
 
+    drawn = Drawn(template.id, template.topic, seed, problem.hardware, problem.model, problem.chosen_conventions)
+
     def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool,
-            seconds: float | None = seconds) -> Review:
-        state = profile.state(template.id)
-        schedule = whole and moves_schedule(state, quality, today)
-        return review_row(item=template.id, topic=template.topic, seed=seed, quality=quality, verdict=status,
-                          when=when, today=today, state=state if schedule else None, schedule=schedule,
-                          mode=ReviewMode.PAPER, typed=typed, value=value, step=step, seconds=seconds,
-                          interview=learning(profile).interview, hardware=problem.hardware, model=problem.model,
-                          conventions=problem.chosen_conventions)
+            seconds: float | None = seconds) -> Review:  # as the app records it (drill.core.recording)
+        return record_answer(profile, drawn, quality=quality, verdict=status, when=when, today=today,
+                             mode=ReviewMode.PAPER, moves=Moves.OFF_SCHEDULE if whole else Moves.NEVER,
+                             typed=typed, value=value, step=step, seconds=seconds)
+
+    def settle(item: str) -> None:  # answered whole: out of the queue and the step drills, as in the app
+        with contextlib.suppress(SaveFailed):  # (the review is stored; the item is asked first once more)
+            settle_queue(profile, item)
 
     stored: Review  # the row just stored, or the same step's row found stored before
     profile = _open(args)
@@ -605,6 +608,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                                             value=value, whole=True))
             except SaveFailed as e:
                 return _fail(_said("save.not_recorded", args, e))
+            settle(template.id)
             print(Twin(f"Recorded as review {stored.id} of {template.id} (quality {stored.quality}); "
                        f"{_next_due(stored, lang)}.",
                        f"已记为 {template.id} 的第 {stored.id} 条复习（评分 {stored.quality}）；"
@@ -649,12 +653,11 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                                        whole=True, seconds=_total([r.seconds for r in rows])))
         except SaveFailed as e:
             return _fail(_said("save.chain_not_whole", args, e, step=step))
-        try:
-            from drill.core.sessions import note_step_drills
+        settle(template.id)
+        from drill.core.sessions import note_step_drills
 
+        with contextlib.suppress(SaveFailed):  # the review is stored; its failed step is simply not queued alone
             note_step_drills(profile, template.id, [r.quality for r in rows], today)
-        except SaveFailed:  # the review is stored; its failed step is simply not queued alone
-            pass
         slip = chain_one_slip([r.quality for r in rows])  # the rule chain_quality applied, said
         print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole.quality} "
                    f"({'one slip among right steps: a pass' if slip else 'its weakest step'}) as review "
@@ -692,8 +695,10 @@ def _next_due(stored: Review, lang: str = EN) -> str:
     if after is None:
         return Twin("it was not due yet, so its next review stays where it was (a wrong answer would have brought it "
                     "forward)", "这道题还没到期，下次复习时间不变（答错才会提前）").text(lang)
-    return Twin(f"next due {after['due']} (in {after['interval']} d)",
-                f"下次复习 {after['due']}（{after['interval']} 天后）").text(lang)
+    # the due date stored, and the days to it (the final stretch may have moved it off the scheduler's interval)
+    days = (date.fromisoformat(after['due']) - date.fromisoformat(stored.date)).days
+    return Twin(f"next due {after['due']} (in {days} d)",
+                f"下次复习 {after['due']}（{days} 天后）").text(lang)
 
 
 def _listed(steps: list[int]) -> str:

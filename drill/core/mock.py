@@ -144,13 +144,14 @@ class MockSave:
 
         Returns the stored record; raises ``SaveFailed`` (:meth:`progress` says what is stored by then).
         """
-        from drill.core.settings import learning
+        from drill.core.recording import book_of
         from engine.mock_report import review_rows
 
         if self.stored is None:
             self.stored = profile.add_mock(self.record)
-        for row in review_rows(self.report, when=self.ended, local_date=local_date, states=profile.states(),
-                               interview=learning(profile).interview, stored=self.logged):
+        book = book_of(profile, local_date(self.ended))
+        for row in review_rows(self.report, when=self.ended, local_date=local_date, book=book,
+                               stored=self.logged):
             profile.record(row)
             self.logged += 1
         return self.stored

@@ -36,14 +36,14 @@ from dataclasses import field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from drill.core.recording import record_answer, settle_queue
 from drill.core.sessions import catalog, chain_one_slip, chain_quality, forget_step_drills, note_step_drills
-from drill.core.settings import STEP_DRILLS_KEY
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
 from engine.langs import EN
 from engine.records import NamedTuple, mutable
 from engine.review import Review
-from engine.session import QUEUE_KEY, Card, Session, review_row
+from engine.session import Card, Drawn, Moves, Session
 from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
 from question_bank import registry
 from question_bank.steps import Step
@@ -271,11 +271,11 @@ class PracticeRun:
         # every row of this answer (a chain's steps and its whole-item row) carries the local date of the answer
         card, today, chain = a.card, self.ctx.local_date(a.when), a.problem.is_chain
         if chain:
-            row = review_row(item=card.item, topic=card.topic, seed=card.seed, quality=a.quality, verdict=a.status,
-                             when=a.when, today=today, state=None, schedule=False, mode=card.mode, typed=a.typed,
-                             value=a.value, seconds=a.seconds, step=a.step + 1, hardware=a.problem.hardware,
-                             model=a.problem.model,
-                             conventions=a.problem.chosen_conventions)
+            drawn = Drawn(card.item, card.topic, card.seed, a.problem.hardware, a.problem.model,
+                          a.problem.chosen_conventions)
+            row = record_answer(self.ctx.profile, drawn, quality=a.quality, verdict=a.status, when=a.when,
+                                today=today, mode=card.mode, moves=Moves.NEVER, typed=a.typed, value=a.value,
+                                seconds=a.seconds, step=a.step + 1)
             a.rows.append(self.ctx.profile.record(row))
         if not chain or a.last_step:
             steps = a.prior + [a]
@@ -300,13 +300,7 @@ class PracticeRun:
                 pass
 
     def _unqueue(self, item: str) -> None:
-        settings = self.ctx.profile.settings()
-        queued = settings.get(QUEUE_KEY) or []
-        if item in queued:
-            self.ctx.profile.set_setting(QUEUE_KEY, [i for i in queued if i != item])
-        drills_due = settings.get(STEP_DRILLS_KEY)
-        if isinstance(drills_due, dict) and item in drills_due:
-            self.ctx.profile.set_setting(STEP_DRILLS_KEY, {k: v for k, v in drills_due.items() if k != item})
+        settle_queue(self.ctx.profile, item)
 
     def _take_back(self, a: Answer, keep: int = 0) -> None:
         """Take back the rows of ``a`` stored after its first ``keep`` (the newest rows of the log), newest first;

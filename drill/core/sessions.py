@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning
+from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning, rules_of
 from engine.schedule import chains, fsrs_bridge
-from engine.session import QUEUE_KEY, Card, Session, introduced, reviewed
+from engine.session import QUEUE_KEY, Card, Session, introduced, met, reviewed
 from question_bank import drills, registry
 
 if TYPE_CHECKING:
@@ -106,13 +106,13 @@ def today_session(ctx: AppContext) -> Session:
     states, recent = ctx.profile.states(), recent_qualities(ctx.profile)
     passed = chains.passed_once(states, recent)
     s = Session(states, cat, today, seed=ctx.new_seed(), new_per_day=rules.new_per_day,
-                introduced_today=len(introduced(rows_today)), reviews_per_day=rules.reviews_per_day,
+                introduced_today=len(introduced(rows_today)), met_today=len(met(rows_today)), reviews_per_day=rules.reviews_per_day,
                 reviewed_today=reviewed(rows_today), interview=rules.interview,
                 recent=recent, is_chain=is_chain,
                 chain_ready=lambda c: chains.chain_ready(drills.prerequisites(c), passed),
                 retired=chains.retired_scaffolds(drills.SCAFFOLDS, states, recent),
                 step_drills=step_drills(ctx.profile), scheduler=rules.scheduler,
-                memory=memory_source(ctx.profile, rules.scheduler))
+                memory=memory_source(ctx.profile, rules.scheduler), rules=rules_of(ctx.profile))
     topic = dict(cat)
     queued = [i for i in dict.fromkeys(settings.get(QUEUE_KEY) or []) if isinstance(i, str) and i in topic]
     if queued:
@@ -126,10 +126,11 @@ def today_session(ctx: AppContext) -> Session:
 def extra_session(ctx: AppContext, n: int = 5) -> Session:
     """Extra practice on the weakest items of the whole bank (by recent quality and lapses): extra cards,
     which move the schedule only by :func:`engine.session.moves_schedule`."""
-    rules = learning(ctx.profile)
-    return Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), extra=n,
+    rules, today = learning(ctx.profile), ctx.today()
+    return Session(ctx.profile.states(), catalog(), today, seed=ctx.new_seed(), extra=n,
                    interview=rules.interview, recent=recent_qualities(ctx.profile), scheduler=rules.scheduler,
-                   memory=memory_source(ctx.profile, rules.scheduler))
+                   memory=memory_source(ctx.profile, rules.scheduler), rules=rules_of(ctx.profile),
+                   met_today=len(met(ctx.profile.reviews_today(today))), retired=retired(ctx.profile))
 
 
 def items_session(ctx: AppContext, items: list[str], seed: int | None = None) -> Session:
@@ -137,10 +138,11 @@ def items_session(ctx: AppContext, items: list[str], seed: int | None = None) ->
     template's first answer enters the schedule, later ones move it only on a lapse
     (:func:`engine.session.moves_schedule`); the daily new-item limit is untouched.  ``seed``: the first
     card's problem (a fresh seed otherwise, and for every later card and re-drill)."""
-    rules = learning(ctx.profile)
-    s = Session(ctx.profile.states(), catalog(), ctx.today(), seed=ctx.new_seed(), new_per_day=0,
+    rules, today = learning(ctx.profile), ctx.today()
+    s = Session(ctx.profile.states(), catalog(), today, seed=ctx.new_seed(), new_per_day=0,
                 interview=rules.interview, recent=recent_qualities(ctx.profile), scheduler=rules.scheduler,
-                memory=memory_source(ctx.profile, rules.scheduler))
+                memory=memory_source(ctx.profile, rules.scheduler), rules=rules_of(ctx.profile),
+                met_today=len(met(ctx.profile.reviews_today(today))), retired=retired(ctx.profile))
     s.cards = [Card(i, registry.get(i).topic, seed if k == 0 and seed is not None else ctx.new_seed(), "extra")
                for k, i in enumerate(items)]
     s.planned = len(s.cards)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from engine.records import NamedTuple
 from engine.schedule.fsrs_bridge import SCHEDULERS, Scheduler
-from engine.session import DEFAULT_REVIEWS_PER_DAY
+from engine.session import DEFAULT_REVIEWS_PER_DAY, Rules
 
 if TYPE_CHECKING:
     from engine.storage import Profile
@@ -52,6 +52,12 @@ def learning(profile: Profile) -> Learning:
     scheduler = settings.get(SCHEDULER_KEY)
     return Learning(settings["new_per_day"], cap, interview_date(settings.get(INTERVIEW_KEY)),
                     scheduler if scheduler in SCHEDULERS else Scheduler.SM2)
+
+
+def rules_of(profile: Profile) -> Rules:
+    """The profile's scheduling rules (``drill plan``, Settings)."""
+    rules = learning(profile)
+    return Rules(rules.scheduler, rules.interview, rules.reviews_per_day, rules.new_per_day)
 
 
 SETTING_BOUNDS = {"new_per_day": (0, 100), REVIEWS_KEY: (1, 10_000)}

@@ -34,6 +34,7 @@ from engine.mock_report import (
     score_percent,
 )
 from engine.review import Review
+from engine.session import Book, Rules
 from engine.sm2 import ItemState
 from engine.storage import row_problem
 from tests.problems import examples
@@ -423,7 +424,7 @@ def test_each_review_row_carries_the_time_and_the_local_day_of_its_answer():
     assert run.finished
     east = timezone(timedelta(hours=8))
     rows = review_rows(build_report(run), when=datetime(2000, 1, 1, tzinfo=UTC),
-                       local_date=lambda when: when.astimezone(east).date(), states={})
+                       local_date=lambda when: when.astimezone(east).date(), book=Book({}, Rules()))
     assert [(r.item, r.step) for r in rows] == [("t1", None), ("chain", 1), ("chain", 2), ("chain", None),
                                                       ("t0", None)]
     assert [r.ts for r in rows] == [at(start + 100), at(start + 400), at(start + 500), at(start + 500),
@@ -451,11 +452,11 @@ def test_review_rows_after_the_ones_already_stored_move_the_schedule_from_the_pr
         run.answer(answer, 1010 + 10 * k)
     rep = build_report(run)
     kw = dict(when=datetime(2000, 1, 1, tzinfo=UTC), local_date=utc_day)
-    whole = review_rows(rep, states={}, **kw)
+    whole = review_rows(rep, book=Book({}, Rules()), **kw)
     assert [r.item for r in whole] == ["t0", "t1", "t2"] and all(r.scheduled for r in whole)
     for stored in range(len(whole) + 1):
         states = {r.item: ItemState.from_dict(r.after) for r in whole[:stored]}
-        assert review_rows(rep, states=states, stored=stored, **kw) == whole[stored:]
+        assert review_rows(rep, book=Book(states, Rules()), stored=stored, **kw) == whole[stored:]
 
 
 def test_queue_missed_keeps_order_and_adds_each_once():
