@@ -378,6 +378,6 @@ def run_check(args: argparse.Namespace) -> int:
         if (problem := profile_problem(args, lang)) is not None:
             print(f"drill: {t('check.profile_unread', lang, why=problem)}", file=sys.stderr)
         return 0
-    from drill.commands.memory import record_check
+    from drill.commands.paper import record_check
 
     return record_check(args, c.problem, c.step, c.verdict, c.typed, c.seconds)

@@ -1,4 +1,4 @@
-"""``drill due``, ``drill export FILE``, ``drill import FILE``; and recording ``drill check --record``.
+"""``drill due``, ``drill plan``, ``drill export FILE``, ``drill import FILE``: the commands of a profile's memory.
 
 Every command opens the profile chosen by ``--saves``/``--profile``; a busy
 profile is waited for briefly (3 s, or ``$DRILL_LOCK_WAIT``), then the
@@ -8,22 +8,16 @@ command gives up with the name of the process holding it.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import sys
-from collections.abc import Iterable, Mapping
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.langs import EN, ZH
-from engine.review_mode import ReviewMode
 
 if TYPE_CHECKING:
-    from engine.grading import Verdict
-    from engine.review import Review
     from engine.storage import Profile
-    from question_bank.template import Problem
 
 
 def register(subparsers) -> None:
@@ -64,7 +58,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run_import)
 
 
-def _fail(message: str) -> int:
+def fail(message: str) -> int:
     print(f"drill: {message}", file=sys.stderr)
     return 1
 
@@ -74,7 +68,7 @@ def _lang(args: argparse.Namespace) -> str:
     return getattr(args, "sub_lang", None) or getattr(args, "lang", None) or EN
 
 
-def _said(key: str, args: argparse.Namespace, error, **fmt) -> str:
+def said(key: str, args: argparse.Namespace, error, **fmt) -> str:
     """A message of drill.core.i18n with ``why``: the failed write (path and cause) in the command's language."""
     from drill.core.i18n import t
 
@@ -89,7 +83,7 @@ def _warn_damaged(profile: Profile, args: argparse.Namespace) -> None:
         print("drill: " + damaged_text(e, _lang(args)), file=sys.stderr)
 
 
-def _open(args: argparse.Namespace, *, read_only: bool = False, existing: bool = False) -> Profile:
+def open_command_profile(args: argparse.Namespace, *, read_only: bool = False, existing: bool = False) -> Profile:
     """The profile for a command; a reader (``read_only``: due, export) needs no lock, so it works while the
     app is open, and sees the last durable state.  ``existing``: a profile or saves folder that does not exist
     is refused (due, plan, export), not made or read as empty."""
@@ -107,7 +101,6 @@ def due_report(profile: Profile, today: date | None = None, lang: str = EN) -> d
     """What is due on ``today`` and what new items are available, as plain data: today's session as the app
     builds it (:func:`drill.core.sessions.today_session`: the review cap, the new items in their order, the pace an
     interview date sets).  ``today`` None: the learner's local date now."""
-    from datetime import datetime
     from datetime import time as day_time
 
     from drill.core import sessions, settings
@@ -186,12 +179,12 @@ def run_due(args: argparse.Namespace) -> int:
         from drill.commands import UsageError
 
         raise UsageError(f"--new-per-day: {p.replace('new_per_day ', '')}")
-    with _open(args, read_only=args.new_per_day is None, existing=True) as profile:
+    with open_command_profile(args, read_only=args.new_per_day is None, existing=True) as profile:
         if args.new_per_day is not None:
             try:
                 profile.set_setting("new_per_day", args.new_per_day)
             except SaveFailed as e:
-                return _fail(_said("save.limit_unchanged", args, e))
+                return fail(said("save.limit_unchanged", args, e))
         lang = getattr(args, "lang", None) or profile.settings().get("lang") or EN
         report = due_report(profile, None, lang)
         _warn_damaged(profile, args)
@@ -243,12 +236,12 @@ def run_plan(args: argparse.Namespace) -> int:
         changes[key] = value
     from engine.storage import SaveFailed
 
-    with _open(args, read_only=not changes, existing=True) as profile:
+    with open_command_profile(args, read_only=not changes, existing=True) as profile:
         try:
             if changes:
                 profile.set_settings(changes)  # all of them, or none
         except SaveFailed as e:
-            return _fail(_said("save.plan_unchanged", args, e))
+            return fail(said("save.plan_unchanged", args, e))
         lang = args.lang or profile.settings().get("lang") or EN
         ctx = AppContext(profile, lang)
         f = home_figures.today_figures(ctx)
@@ -345,7 +338,7 @@ def run_export(args: argparse.Namespace) -> int:
 
     target = None if args.file == "-" else _export_target(args.file)  # refused before the profile is read
     counts: dict = {}
-    with _open(args, read_only=True, existing=True) as profile:  # streamed from the log one file at a time (bounded memory)
+    with open_command_profile(args, read_only=True, existing=True) as profile:  # streamed from the log one file at a time (bounded memory)
         try:
             if target is None:
                 for chunk in profile.export_chunks(counts):
@@ -357,9 +350,9 @@ def run_export(args: argparse.Namespace) -> int:
         except DamagedSave as e:  # (to a file: nothing written, no temporary file left)
             from drill.core.paths import command_lang
 
-            return _fail(e.text(command_lang(args)))
+            return fail(e.text(command_lang(args)))
         except SaveFailed as e:  # the folder is left as it was: no half-written or temporary file
-            return _fail(_said("save.not_exported", args, e))
+            return fail(said("save.not_exported", args, e))
         name = profile.name
     print(f"Exported profile '{name}' to {target}: {_counts(counts)}.")
     return 0
@@ -434,16 +427,16 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         st = source.stat()  # before opening: a named pipe would block, /dev/zero never end
         if not stat.S_ISREG(st.st_mode):
-            return _fail(_import_text("not_file", args, source=source, what=_kind_of(st.st_mode, args)))
+            return fail(_import_text("not_file", args, source=source, what=_kind_of(st.st_mode, args)))
         if st.st_size > MAX_IMPORT_BYTES:
-            return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
+            return fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
         f = open(source, "rb")  # noqa: SIM115 - closed by the with below, once the checks above have passed
     except OSError as e:
-        return _fail(_import_text("unreadable", args, source=source, why=e.strerror or e))
+        return fail(_import_text("unreadable", args, source=source, why=e.strerror or e))
     made = _not_made(args)
     code = 1
     try:
-        with f, _open(args) as profile:
+        with f, open_command_profile(args) as profile:
             code = _import_into(profile, f, args, source)
     finally:
         if code:  # a failed import into a new profile leaves no folder behind
@@ -458,25 +451,25 @@ def _import_into(profile: Profile, f, args: argparse.Namespace, source: Path) ->
     from engine.storage.jsonstream import StreamError
 
     if not profile.is_empty() and not args.replace:
-        return _fail(_import_text("has_history", args, profile=profile.name))
+        return fail(_import_text("has_history", args, profile=profile.name))
     try:  # at most MAX_IMPORT_BYTES are read, whatever the file grows to meanwhile
         counts = profile.import_file(f, now=context.utc_now(), skip_future=args.skip_future, max_bytes=MAX_IMPORT_BYTES)
     except StreamError as e:
         if e.kind == "deep":
-            return _fail(_import_text("too_deep", args, source=source))
+            return fail(_import_text("too_deep", args, source=source))
         if e.kind == "large" and e.where == "":
-            return _fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
+            return fail(_import_text("too_large", args, source=source, mb=MAX_IMPORT_BYTES >> 20))
         if e.kind == "read":
-            return _fail(_import_text("unreadable", args, source=source, why=e.reason))
+            return fail(_import_text("unreadable", args, source=source, why=e.reason))
         if e.kind == "shape":
-            return _fail(_import_text("refused", args, source=source, why=e.reason))
-        return _fail(_import_text("not_json", args, source=source, why=e))
+            return fail(_import_text("refused", args, source=source, why=e.reason))
+        return fail(_import_text("not_json", args, source=source, why=e))
     except FutureDated as e:
-        return _fail(i18n.future_dated(e, source, command_lang(args)))
+        return fail(i18n.future_dated(e, source, command_lang(args)))
     except InvalidDocument as e:
-        return _fail(_import_text("refused", args, source=source, why=e))
+        return fail(_import_text("refused", args, source=source, why=e))
     except SaveFailed as e:
-        return _fail(_said("save.not_imported", args, e))
+        return fail(said("save.not_imported", args, e))
     print(_import_text("done", args, source=source, profile=profile.name, counts=_counts(counts)))
     if counts.get("left_out"):
         print(i18n.left_out(counts["left_out"], command_lang(args)))
@@ -534,172 +527,3 @@ def _unmake(args: argparse.Namespace, made: list[Path]) -> None:
                 path.rmdir()
             except OSError:
                 return
-
-
-# --------------------------------------------------------------------------- #
-# drill check --record
-
-
-PAPER_SECONDS = None  # a paper answer has no measured time (unless --seconds): the stats' time figures leave it out
-
-
-def _total(seconds: list) -> float | None:
-    """A chain's time: its steps' times added, None when one was not measured."""
-    return None if any(s is None for s in seconds) else sum(seconds)
-
-
-def record_check(args: argparse.Namespace, problem: Problem, step: int | None, verdict: Verdict,
-                 typed: str, seconds: float | None = PAPER_SECONDS) -> int:
-    """``drill check ... --record``: store a graded answer (``typed`` for ``step`` of ``problem``, 1-based,
-    None for a single question) as a paper review of its template.
-
-    A single question is one review; it moves the template's SM-2 schedule by
-    the rule for answers given off the schedule
-    (:func:`engine.session.moves_schedule`): the template's first answer
-    anywhere, a due template, or a lapse (quality < 3); any other answer is
-    logged and its due date stays.  A chain is practised and scheduled as one
-    unit, as in the app (:mod:`drill.core.practice_run`): each ``--step K`` is a step row
-    that leaves the schedule alone, and once every step of that (template,
-    seed) has been recorded today (since its last whole review) the whole
-    chain is recorded too, with the lowest step quality (one slip among right
-    steps: 3) and the worst step verdict, and that row moves the schedule by the same rule.  An invalid
-    answer is not recorded (exit status 1).
-    Says what was recorded and which steps remain, on stderr with --json.
-
-    A write that fails (a full disk...) says exactly what was stored (exit
-    status 1), and running the same command again stores nothing twice: a
-    row is durable once stored (a state file that cannot be written is
-    rebuilt from the log), and a chain whose steps are all recorded but whose
-    whole review is missing gets only the whole review.
-    """
-    from drill.core.paths import command_lang
-    from drill.core.recording import record_answer, settle_queue
-    from engine.messages import Twin
-    from engine.session import Drawn, Moves, stored_text
-    from engine.storage import SaveFailed
-
-    out = sys.stderr if getattr(args, "json", False) else sys.stdout
-    lang = command_lang(args)
-    if not verdict.graded:
-        return _fail(Twin("not recorded: the answer could not be read", "未记录：无法读懂这个答案").text(lang))
-    assert verdict.quality is not None, "a graded answer has its quality"
-    value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
-    template, seed = problem.template, problem.seed
-    when, today = datetime.now(UTC), date.today()
-
-    drawn = Drawn(template.id, template.topic, seed, problem.hardware, problem.model, problem.chosen_conventions)
-
-    def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool,
-            seconds: float | None = seconds) -> Review:  # as the app records it (drill.core.recording)
-        return record_answer(profile, drawn, quality=quality, verdict=status, when=when, today=today,
-                             mode=ReviewMode.PAPER, moves=Moves.OFF_SCHEDULE if whole else Moves.NEVER,
-                             typed=typed, value=value, step=step, seconds=seconds)
-
-    def settle(item: str) -> None:  # answered whole: out of the queue and the step drills, as in the app
-        with contextlib.suppress(SaveFailed):  # (the review is stored; the item is asked first once more)
-            settle_queue(profile, item)
-
-    stored: Review  # the row just stored, or the same step's row found stored before
-    profile = _open(args)
-    try:
-        if not problem.is_chain:
-            try:
-                stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=typed,
-                                            value=value, whole=True))
-            except SaveFailed as e:
-                return _fail(_said("save.not_recorded", args, e))
-            settle(template.id)
-            print(Twin(f"Recorded as review {stored.id} of {template.id} (quality {stored.quality}); "
-                       f"{_next_due(stored, lang)}.",
-                       f"已记为 {template.id} 的第 {stored.id} 条复习（评分 {stored.quality}）；"
-                       f"{_next_due(stored, lang)}。").text(lang), file=out)
-            return 0
-        assert step is not None, "a chain is checked one --step at a time (drill check)"
-        n = len(problem.steps)
-        earlier = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware,
-                            problem.chosen_conventions, problem.model)
-        again = earlier.get(step)
-        if len(earlier) == n and again is not None and again.typed == stored_text(typed) \
-                and again.quality == verdict.quality:  # all steps in, the whole review missing: a failed write
-            stored = again
-            print(f"Step {step} of {n} of {template.id} (seed {seed}) was already recorded as review "
-                  f"{stored.id}.", file=out)
-        else:
-            try:
-                stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=typed, value=value,
-                                            whole=False))
-            except SaveFailed as e:
-                return _fail(_said("save.not_recorded", args, e))
-            print(Twin(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored.id}.",
-                       f"已记录 {template.id}（种子 {seed}）第 {step}/{n} 步，复习编号 {stored.id}。").text(lang),
-                  file=out)
-        steps = paper_steps(profile.reviews_today(today), template.id, seed, problem.hardware,
-                            problem.chosen_conventions, problem.model)
-        remaining = [k for k in range(1, n + 1) if k not in steps]
-        if remaining:
-            command = f"drill check {template.id} --seed {seed} --step K ANSWER --record"
-            print(Twin(f"The chain is scheduled as one unit once all its steps are recorded the same day: "
-                       f"to record step{'s' if len(remaining) > 1 else ''} {_listed(remaining)} ({command}).",
-                       f"同一天记完所有步骤后，整条题链才作为一个整体排期："
-                       f"还需记录第 {'、'.join(map(str, remaining))} 步（{command}）。").text(lang), file=out)
-            return 0
-        from drill.core.practice_run import worst_verdict
-        from drill.core.sessions import chain_one_slip, chain_quality
-
-        rows = [steps[k] for k in range(1, n + 1)]
-        try:
-            whole = profile.record(row(chain_quality([r.quality for r in rows]),
-                                       worst_verdict([r.verdict for r in rows]), step=None, typed="", value=None,
-                                       whole=True, seconds=_total([r.seconds for r in rows])))
-        except SaveFailed as e:
-            return _fail(_said("save.chain_not_whole", args, e, step=step))
-        settle(template.id)
-        from drill.core.sessions import note_step_drills
-
-        with contextlib.suppress(SaveFailed):  # the review is stored; its failed step is simply not queued alone
-            note_step_drills(profile, template.id, [r.quality for r in rows], today)
-        slip = chain_one_slip([r.quality for r in rows])  # the rule chain_quality applied, said
-        print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole.quality} "
-                   f"({'one slip among right steps: a pass' if slip else 'its weakest step'}) as review "
-                   f"{whole.id}; {_next_due(whole, lang)}.",
-                   f"所有步骤已记录：整条题链{'只错一步、其余都对，记为及格' if slip else '按最弱一步'}的评分 "
-                   f"{whole.quality} 记为第 {whole.id} 条复习；{_next_due(whole, lang)}。").text(lang), file=out)
-        return 0
-    finally:
-        profile.close()
-        if profile.state_behind is not None:
-            print("drill: " + _said("save.state_behind", args, profile.state_behind), file=sys.stderr)
-
-
-def paper_steps(rows: Iterable[Review], item: str, seed: int,
-                hardware: str | None = None, conventions: Mapping[str, str] | None = None,
-                model: str | None = None                ) -> dict[int, Review]:
-    """The paper step rows of one chain (``item``, ``seed``, drawn on ``hardware``, of ``model``) since its last
-    whole paper review, by step (the latest row of each step)."""
-    steps: dict[int, Review] = {}
-    for r in rows:
-        if (r.item != item or r.seed != seed or r.mode != ReviewMode.PAPER or r.hardware != hardware
-                or (r.conventions or {}) != dict(conventions or {}) or r.model != model):
-            continue
-        if r.step is None:
-            steps.clear()  # a whole review closes the earlier attempt
-        else:
-            steps[r.step] = r
-    return steps
-
-
-def _next_due(stored: Review, lang: str = EN) -> str:
-    from engine.messages import Twin
-
-    after = stored.after
-    if after is None:
-        return Twin("it was not due yet, so its next review stays where it was (a wrong answer would have brought it "
-                    "forward)", "这道题还没到期，下次复习时间不变（答错才会提前）").text(lang)
-    # the due date stored, and the days to it (the final stretch may have moved it off the scheduler's interval)
-    days = (date.fromisoformat(after['due']) - date.fromisoformat(stored.date)).days
-    return Twin(f"next due {after['due']} (in {days} d)",
-                f"下次复习 {after['due']}（{days} 天后）").text(lang)
-
-
-def _listed(steps: list[int]) -> str:
-    return ", ".join(map(str, steps[:-1])) + f" and {steps[-1]}" if len(steps) > 1 else str(steps[0])

@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
-import drill.commands.memory as memory_command
+import drill.commands.paper as paper_command
 from drill.cli import main
 from drill.core.context import AppContext
 from drill.core.paths import open_profile
@@ -103,8 +103,8 @@ def _paper(saves, scheduler, interview, given, monkeypatch) -> list[str]:
     said = []
     for day, item, seed, right in given:
         today, now = _clock_on(day)
-        monkeypatch.setattr(memory_command, "date", today)
-        monkeypatch.setattr(memory_command, "datetime", now)
+        monkeypatch.setattr(paper_command, "date", today)
+        monkeypatch.setattr(paper_command, "datetime", now)
         typed, _ = _answer(item, seed, right)
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
