@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Iterable, Mapping
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import TYPE_CHECKING
 
 from engine.langs import EN
@@ -65,7 +65,10 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     assert verdict.quality is not None, "a graded answer has its quality"
     value = verdict.parsed.value if verdict.parsed is not None else (verdict.given or None)
     template, seed = problem.template, problem.seed
-    when, today = datetime.now(UTC), date.today()
+    from drill.core import context
+
+    when = context.utc_now()  # the clock tests move (drill.core.context), as the app's
+    today = when.astimezone().date()
 
     drawn = Drawn(template.id, template.topic, seed, problem.hardware, problem.model, problem.chosen_conventions)
 

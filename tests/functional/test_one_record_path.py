@@ -11,8 +11,8 @@ from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 
-import drill.commands.paper as paper_command
 from drill.cli import main
+from drill.core import context
 from drill.core.context import AppContext
 from drill.core.paths import open_profile
 from drill.core.recording import book_of, settle_queue
@@ -82,18 +82,8 @@ def _app(saves, scheduler, interview) -> list[tuple[date, str, int, bool]]:
 
 
 def _clock_on(day: date):
-    """``date`` and ``datetime`` whose today and now are noon (UTC) of ``day``, for drill check --record."""
-    class Today(date):
-        @classmethod
-        def today(cls):
-            return day
-
-    class Now(datetime):
-        @classmethod
-        def now(cls, tz=None):
-            return _noon(day)
-
-    return Today, Now
+    """drill.core.context's clock at noon (UTC) of ``day``, for drill check --record."""
+    return lambda: _noon(day)
 
 
 def _paper(saves, scheduler, interview, given, monkeypatch) -> list[str]:
@@ -102,9 +92,7 @@ def _paper(saves, scheduler, interview, given, monkeypatch) -> list[str]:
     p.close()
     said = []
     for day, item, seed, right in given:
-        today, now = _clock_on(day)
-        monkeypatch.setattr(paper_command, "date", today)
-        monkeypatch.setattr(paper_command, "datetime", now)
+        monkeypatch.setattr(context, "utc_now", _clock_on(day))
         typed, _ = _answer(item, seed, right)
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
