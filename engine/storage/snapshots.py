@@ -1,4 +1,4 @@
-"""Daily snapshots of a whole profile: ``ROOT/NAME.snapshots/YYYY-MM-DD/``, the last :data:`layout.SNAPSHOT_DAYS`.
+"""Daily snapshots of a whole profile: ``ROOT/NAME.snapshots/YYYY-MM-DD/``, the newest :data:`layout.SNAPSHOT_DAYS`.
 
 The first writer to open a profile on a day (the day comes from the caller's
 clock: time is injected) copies the profile as it is then.  A full log file
@@ -12,13 +12,20 @@ file's backups; by hand, copy a snapshot folder over the profile folder.
 A snapshot is built in a temporary folder and renamed into place, so a crash
 leaves a whole snapshot or none; one that cannot be made (a full disk) is
 skipped without a word: it is a spare copy, and the save files are untouched.
+
+Retention is by count, never by the distance from today: the clock that names a
+snapshot is the learner's, and one run a year ahead (or behind) must not make every
+other snapshot look a year old.  A run removes at most one snapshot: a copy identical
+to a newer one if there is such (same files, sizes and times: nothing is lost), else
+the oldest by name; so a jumped clock costs at most the one generation its own
+snapshot pushes out.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 
 from . import layout
@@ -59,8 +66,8 @@ def _place(src: Path, dst: Path, copy: bool) -> None:
 
 
 def take(root: Path, name: str, today: date, newest_segment: int | None) -> Path | None:
-    """Today's snapshot of profile ``name`` if there is none yet (then older ones beyond the kept days are
-    removed); the new snapshot's folder, or None."""
+    """Today's snapshot of profile ``name`` if there is none yet (then at most one snapshot beyond the kept
+    count is removed: :func:`prune`); the new snapshot's folder, or None."""
     base = folder_of(root, name)
     target = base / today.isoformat()
     made = None
@@ -89,18 +96,36 @@ def take(root: Path, name: str, today: date, newest_segment: int | None) -> Path
             except OSError:
                 pass
             return None
-    prune(root, name, today)
+    prune(root, name)
     return made
 
 
-def prune(root: Path, name: str, today: date) -> None:
-    """Remove snapshots older than the kept days (and beyond the newest :data:`SNAPSHOT_DAYS`)."""
-    oldest = today - timedelta(days=layout.SNAPSHOT_DAYS - 1)
-    for k, snap in enumerate(snapshots(root, name)):
-        day = _day(snap.name)
-        assert day is not None  # snapshots() lists only the folders named by a day
-        if k >= layout.SNAPSHOT_DAYS or day < oldest:
-            shutil.rmtree(snap, ignore_errors=True)
+def prune(root: Path, name: str) -> Path | None:
+    """Remove one snapshot when there are more than :data:`SNAPSHOT_DAYS`: the older of two identical ones, else
+    the oldest by name; the one removed, or None."""
+    snaps = snapshots(root, name)
+    if len(snaps) <= layout.SNAPSHOT_DAYS:
+        return None
+    seen: set[tuple] = set()
+    drop = snaps[-1]
+    for snap in snaps:  # newest first: a signature already seen belongs to a newer snapshot
+        sig = _signature(snap)
+        if sig is not None and sig in seen:
+            drop = snap
+        elif sig is not None:
+            seen.add(sig)
+    shutil.rmtree(drop, ignore_errors=True)
+    return drop
+
+
+def _signature(snap: Path) -> tuple | None:
+    """What a snapshot holds, by its files' names, sizes and modification times (copies keep the time, links
+    share it; a save file is rewritten whole, so a changed file has a new time); None if unreadable."""
+    try:
+        return tuple(sorted((str(f.relative_to(snap)), st.st_size, st.st_mtime_ns)
+                            for f in snap.rglob("*") if f.is_file() for st in (f.stat(),)))
+    except OSError:
+        return None
 
 
 def copies_of(path: Path) -> list[Path]:

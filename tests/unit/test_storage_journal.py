@@ -69,7 +69,7 @@ def test_a_torn_last_line_was_never_acknowledged_and_is_cut_off(tmp_path):
     assert j.problem is None and [r["item"] for r in j.rows_at().values()] == ["a", "b"]
 
 
-def test_a_daily_snapshot_hard_links_the_profile_and_keeps_seven_days(tmp_path, small_segments):
+def test_a_daily_snapshot_hard_links_the_profile_and_seven_are_kept(tmp_path, small_segments):
     from datetime import date, timedelta
 
     from engine.storage import snapshots
@@ -87,12 +87,16 @@ def test_a_daily_snapshot_hard_links_the_profile_and_keeps_seven_days(tmp_path, 
         p.record(row(p, item="later"))  # the snapshot does not change with the profile
         for k in range(1, 10):
             p.snapshot(date(2026, 12, 1) + timedelta(days=k))
+    # seven kept; the days from the 2nd on hold the same profile, so their older copies went and the 1st,
+    # which holds something else, stays
     assert [s.name for s in snapshots.snapshots(tmp_path, "default")] == \
-        [(date(2026, 12, 10) - timedelta(days=k)).isoformat() for k in range(7)]
+        [(date(2026, 12, 10) - timedelta(days=k)).isoformat() for k in range(6)] + ["2026-12-01"]
     old = snapshots.snapshots(tmp_path, "default")[-1]
     # a snapshot copy is a whole profile: opened where it lies, it holds what the profile held that day
     shutil.copytree(old, tmp_path / "restored" / "default")
-    assert len(everything(tmp_path / "restored")["reviews"]) == 9
+    assert len(everything(tmp_path / "restored")["reviews"]) == 8
+    shutil.copytree(snapshots.snapshots(tmp_path, "default")[-2], tmp_path / "later" / "default")
+    assert len(everything(tmp_path / "later")["reviews"]) == 9
 
 
 @pytest.mark.parametrize("rows", [0, 1, 8])
