@@ -123,6 +123,14 @@ def scroll_view(view, how: str) -> None:
         getattr(view, f"scroll_{how}")(animate=False)
 
 
+def question_in_view(view) -> None:
+    """Keep ``view`` (a problem: givens, then its question last) at its end, so the question's last line is
+    on screen and the givens are above it, a PgUp away.  Anchored (Textual's ``anchor``): it stays at the end
+    through every layout of the new text (a first frame, a formula card closed, a resize) until the learner
+    scrolls it; a scroll back to the end anchors it again."""
+    view.anchor()  # scrolls to the end now and takes back an anchor the learner released on the last problem
+
+
 # one colour per verdict on every screen (engine verdicts, "I don't know", a mock's unanswered question)
 VERDICT_COLOUR: dict[str, str] = {Status.CORRECT: "green", Status.CONVENTION: "cyan", Status.CLOSE: "yellow",
                                   Status.WRONG: "red", Status.DONT_KNOW: "magenta", Status.UNANSWERED: "dim"}

@@ -20,7 +20,7 @@ from drill.core import mock as glue
 from drill.core.i18n import placeholder, t, template_title
 from drill.core.mock import format_clock
 from drill.keybindings import bind
-from drill.screens import DrillModal, scroll_bindings, scroll_view
+from drill.screens import DrillModal, question_in_view, scroll_bindings, scroll_view
 from drill.screens.mock import MockScreen, problem_context, step_prompt
 from drill.widgets.formulas import Wrapped
 from engine.mock import ANSWERED, SKIPPED, MockError, MockPlan, MockRun, reading, unreadable_reason
@@ -211,10 +211,8 @@ class MockRunScreen(MockScreen):
         if slot.status == ANSWERED:
             prompt.append("\n" + t("mock.answered_before", lang, typed=slot.typed), style="italic")
         self.query_one("#mock-prompt", Static).update(Wrapped(prompt))
-        # from its first line, as in practice (PgDn reads on)
-        body = self.query_one("#mock-body", VerticalScroll)
-        body.scroll_home(animate=False, immediate=True)
-        self.call_after_refresh(body.scroll_home, animate=False)
+        # at its question, as in practice: every step says what it asks at once (PgUp reads the givens)
+        question_in_view(self.query_one("#mock-body", VerticalScroll))
         box = self.answer_box
         box.placeholder = placeholder(slot.expected, lang, "mock.placeholder")
         if not keep_text:

@@ -22,7 +22,7 @@ from drill.core import practice_run, sessions
 from drill.core.i18n import placeholder, t, template_title, topic_name, when
 from drill.core.mock import format_clock
 from drill.keybindings import bind
-from drill.screens import VERDICT_COLOUR, DrillScreen, scroll_bindings, scroll_view
+from drill.screens import VERDICT_COLOUR, DrillScreen, question_in_view, scroll_bindings, scroll_view
 from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Solution, Wrapped
 from drill.widgets.problem import givens_table
@@ -232,13 +232,12 @@ class PracticeScreen(DrillScreen):
         answer.cursor_position = len(typed)
         self.set_focus(answer)  # at once (Widget.focus waits for the app's next turn): live on the first frame
         self.draw_understood()
-        self.problem_home()
+        self.question_in_view()
 
-    def problem_home(self) -> None:
-        """The problem from its first line (PgDn reads on): now and once laid out at the screen's width."""
-        view = self.query_one("#problem", VerticalScroll)
-        view.scroll_home(animate=False, immediate=True)
-        self.call_after_refresh(view.scroll_home, animate=False)
+    def question_in_view(self) -> None:
+        """The problem opens at its question (the last thing it draws), the givens above it a PgUp away: the
+        learner knows what is asked before reading on, at every step of a chain."""
+        question_in_view(self.query_one("#problem", VerticalScroll))
 
     def action_scroll_problem(self, how: str) -> None:
         scroll_view(self.query_one("#problem", VerticalScroll), how)
@@ -453,8 +452,8 @@ class PracticeScreen(DrillScreen):
             return self.state == EMPTY and bool(self.run and self.run.session.weakest())
         if action == "card":
             return self.state in (ASKING, FEEDBACK)
-        if action == "scroll_problem":  # in the feedback its own view has the focus and these keys
-            return self.state in (ASKING, EMPTY)
+        if action == "scroll_problem":  # in the feedback its own view has the focus and PgUp PgDn; ↑ ↓ a line
+            return self.state in (ASKING, EMPTY) or (self.state == FEEDBACK and parameters[:1] in (("up",), ("down",)))
         return True
 
     def action_dont_know(self) -> None:
@@ -529,7 +528,7 @@ class PracticeScreen(DrillScreen):
 
         def read(template_id: str | None) -> None:
             run.started = self.ctx.now()  # the time spent reading is not the answer's time
-            self.problem_home()  # laid out again now that it is on show: from its first line
+            self.question_in_view()  # laid out again now that it is on show: at its question
             try:
                 mark_seen(self.ctx.profile, problem.template.id)  # the card stays on show while it is read
             except SaveFailed as e:  # harmless: the card is shown again before this template's next first problem

@@ -1,4 +1,5 @@
-"""A long problem opens at its first line and scrolls from the keyboard while the answer box keeps the focus:
+"""A long problem opens at its question, its first line a PgUp or more away, and scrolls from the keyboard while
+the answer box keeps the focus:
 practice and the mock, English and Chinese, 80x24; after the formula card of a new template;
 after a resize."""
 
@@ -30,14 +31,18 @@ def shown(app, fragment: str) -> bool:
 async def scrolls_from_the_keyboard(pilot, view: str, box: str, problem, question: str, lang: str) -> None:
     app = pilot.app
     screen = app.screen
-    assert shown(app, first_line(problem, lang)), "\n".join(drawn(app))
-    assert not shown(app, question[:12])  # long: the question is below, PgDn reads on
+    assert shown(app, question[:12]), "\n".join(drawn(app))
+    assert not shown(app, first_line(problem, lang))  # long: the givens are above, PgUp reads them
     assert screen.focused is screen.query_one(box)
+    for _ in range(4):
+        await pilot.press("pageup")
+    await pilot.pause()
+    assert shown(app, first_line(problem, lang)) and not shown(app, question[:12])
+    assert screen.focused is screen.query_one(box)  # still typing
     for _ in range(4):
         await pilot.press("pagedown")
     await pilot.pause()
-    assert shown(app, question[:12]) and not shown(app, first_line(problem, lang))
-    assert screen.focused is screen.query_one(box)  # still typing
+    assert shown(app, question[:12])
     await pilot.press("1")
     assert screen.query_one(box).value == "1"
     await pilot.press("up")
@@ -52,7 +57,7 @@ async def scrolls_from_the_keyboard(pilot, view: str, box: str, problem, questio
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @sync
-async def test_practice_opens_a_long_problem_at_its_first_line_and_pages_with_the_keys(profile, clock, lang):
+async def test_practice_opens_a_long_problem_at_its_question_and_pages_with_the_keys(profile, clock, lang):
     app = DrillApp(AppContext(profile, lang, clock, random.Random(1)), start="practice", items=[LONG])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -65,7 +70,7 @@ async def test_practice_opens_a_long_problem_at_its_first_line_and_pages_with_th
 
 
 @sync
-async def test_after_the_first_formula_card_the_problem_opens_at_its_first_line(profile, clock):
+async def test_after_the_first_formula_card_the_problem_opens_at_its_question(profile, clock):
     profile.set_setting("card_before_new", True)
     app = DrillApp(AppContext(profile, "en", clock, random.Random(1)), start="practice", items=[LONG])
     async with app.run_test(size=(80, 24)) as pilot:
@@ -75,17 +80,17 @@ async def test_after_the_first_formula_card_the_problem_opens_at_its_first_line(
         await pilot.pause()
         await pilot.pause()
         screen = app.screen
-        assert shown(app, first_line(screen.run.problem, "en")), "\n".join(drawn(app))
+        assert shown(app, screen.run.problem.steps[0].prompt("en")[:30]), "\n".join(drawn(app))
         view = screen.query_one("#problem")
-        assert view.scroll_y == 0 and view.max_scroll_y > 0
-        view.scroll_end(animate=False, immediate=True)
+        assert view.scroll_y == view.max_scroll_y > 0  # nothing hidden below the question
+        view.scroll_home(animate=False, immediate=True)
         await pilot.pause()
-        assert shown(app, screen.run.problem.steps[0].prompt("en")[:30])  # nothing hidden below the question
+        assert shown(app, first_line(screen.run.problem, "en"))  # the givens above it
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @sync
-async def test_the_mock_opens_a_long_problem_at_its_first_line_and_pages_with_the_keys(profile, clock, lang):
+async def test_the_mock_opens_a_long_problem_at_its_question_and_pages_with_the_keys(profile, clock, lang):
     app = DrillApp(AppContext(profile, lang, clock, random.Random(3)), start="mock", questions=1, seed=3,
                    topics=["moe"])
     async with app.run_test(size=(80, 24)) as pilot:
@@ -113,7 +118,7 @@ async def test_the_problem_is_broken_where_a_person_would_break_it(profile, cloc
         seen: list[str] = []
         for _ in range(5):
             seen += [line[1:78].rstrip() for line in drawn(app)[1:16]]
-            await pilot.press("pagedown")
+            await pilot.press("pageup")
             await pilot.pause()
         assert any("int4 = 0.5 B" in line for line in seen), "\n".join(seen)
         assert not split_from_unit(seen)
