@@ -41,12 +41,6 @@ def register(subparsers) -> None:
     p.add_argument("--json", action="store_true", help="print it as JSON")
     p.set_defaults(func=run_plan)
 
-    p = subparsers.add_parser("export", help="write the whole profile to one JSON file",
-                              description="Write the profile (schedule, every review, mock results, settings) "
-                                          "as one JSON document; '-' writes to standard output.")
-    p.add_argument("file", metavar="FILE")
-    p.set_defaults(func=run_export)
-
     p = subparsers.add_parser("import", help="replace the profile with an exported JSON file",
                               description="Read a document written by `drill export`. The whole document is "
                                           "checked first; if any part is invalid nothing changes.")
@@ -315,7 +309,7 @@ def _problem(key: str, setting: str, lang: str = EN) -> str:
 # drill export / import
 
 
-def _export_target(file: str) -> Path:
+def export_target(file: str) -> Path:
     """Where ``drill export FILE`` writes: a file; an empty name or a folder is a usage error."""
     from drill.commands import UsageError, shown_arg
 
@@ -333,10 +327,11 @@ def _export_target(file: str) -> Path:
     return target
 
 
-def run_export(args: argparse.Namespace) -> int:
+def run_export_json(args: argparse.Namespace) -> int:
+    """``drill export FILE``: the whole profile as one JSON document (drill/commands/export.py parses the command)."""
     from engine.storage import DamagedSave, SaveFailed, atomic_write
 
-    target = None if args.file == "-" else _export_target(args.file)  # refused before the profile is read
+    target = None if args.file == "-" else export_target(args.file)  # refused before the profile is read
     counts: dict = {}
     with open_command_profile(args, read_only=True, existing=True) as profile:  # streamed from the log one file at a time (bounded memory)
         try:
