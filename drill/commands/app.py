@@ -37,7 +37,12 @@ def register(subparsers) -> None:
 
 
 def in_terminal() -> bool:
-    """Are standard input and output both a terminal (the app can draw and read keys)?"""
+    """Are standard input and output both a terminal (the app can draw and read keys), or is the app served
+    to a browser (drill serve: textual-serve's process talks Textual's web driver over its pipes)?"""
+    import os
+
+    if os.environ.get("TEXTUAL_DRIVER", "").endswith(":WebDriver"):
+        return True
     return all(stream is not None and stream.isatty() for stream in (sys.stdin, sys.stdout))
 
 
