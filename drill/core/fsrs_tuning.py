@@ -41,10 +41,10 @@ def say(key: str, lang: str, **fmt) -> str:
     return pick(lang, *WORDS[key]).format(**fmt)
 
 
-def optimize(profile: Profile, today: date, cancelled: Callable[[], bool] = lambda: False) -> Fit | TooFew | None:
-    """Fit FSRS-6 weights to the profile's scheduled reviews and save them if they predict the log better than
-    the weights in use; None when ``cancelled()`` said so before anything was saved.  ``SaveFailed`` when the
-    weights cannot be written; ``DamagedSave`` when the log cannot be read."""
+def compute(profile: Profile, today: date, cancelled: Callable[[], bool] = lambda: False) -> Fit | TooFew | None:
+    """FSRS-6 weights fitted to the profile's scheduled reviews, compared with the weights in use; None when
+    ``cancelled()`` said so.  Reads only (the app runs it in a worker thread; :func:`keep` saves on the UI
+    thread).  ``DamagedSave`` when the log cannot be read."""
     from engine.schedule import fsrs_bridge, fsrs_fit
 
     history = fsrs_bridge.history_of_digest(profile.digest())
@@ -52,10 +52,22 @@ def optimize(profile: Profile, today: date, cancelled: Callable[[], bool] = lamb
         return None
     current = fitted(profile)
     result = fsrs_fit.fit(history, today, fsrs_bridge.rating, current.weights if current is not None else None)
-    if cancelled():
-        return None
+    return None if cancelled() else result
+
+
+def keep(profile: Profile, result: Fit | TooFew) -> None:
+    """Save fitted weights that beat the ones in use (nothing else).  ``SaveFailed`` when they cannot be written."""
+    from engine.schedule import fsrs_fit
+
     if isinstance(result, fsrs_fit.Fit) and result.kept:
         profile.set_setting(FSRS_WEIGHTS_KEY, result.to_setting())
+
+
+def optimize(profile: Profile, today: date) -> Fit | TooFew:
+    """:func:`compute` then :func:`keep` (``drill plan --optimize``)."""
+    result = compute(profile, today)
+    assert result is not None, "never cancelled"
+    keep(profile, result)
     return result
 
 
