@@ -249,16 +249,18 @@ def run_plan(args: argparse.Namespace) -> int:
         except SaveFailed as e:
             return fail(said("save.plan_unchanged", args, e))
         lang = args.lang or profile.settings().get("lang") or EN
+        from engine.storage import DamagedSave
+
         try:
             fit = _optimize(profile, today, lang, args) if args.optimize else None
         except SaveFailed as e:
             return fail(said("save.plan_unchanged", args, e))
+        except DamagedSave as e:  # the log cannot be read: nothing fitted (drill doctor says more)
+            return fail(e.text(lang))
         ctx = AppContext(profile, lang)
         f = home_figures.today_figures(ctx)
         rules = settings.learning(profile)
         session = sessions.today_session(ctx)
-        from engine.storage import DamagedSave
-
         try:
             ready, calibration = readiness_view.readiness_report(profile, ctx.today(), rules.interview)
         except DamagedSave as e:  # an older log file cannot be read: the plan without the readiness
