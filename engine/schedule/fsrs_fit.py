@@ -51,7 +51,7 @@ class Fit(NamedTuple):
 
     def to_setting(self) -> dict[str, Any]:
         """The fit as the profile's ``fsrs_weights`` setting holds it (plain JSON)."""
-        return {"weights": [round(w, 6) for w in self.weights], "date": self.day.isoformat(),
+        return {"weights": list(self.weights), "date": self.day.isoformat(),
                 "reviews": self.reviews, "loss_before": round(self.loss_before, 6),
                 "loss_after": round(self.loss_after, 6)}
 
@@ -75,9 +75,10 @@ def setting_problem(key: str, value: Any) -> str | None:
     if type(value) is not dict or set(value) != {"weights", "date", "reviews", "loss_before", "loss_after"}:
         return f"{key} must be null or an object with weights, date, reviews, loss_before and loss_after"
     w = value["weights"]
+    low, high = bounds()
     if (type(w) is not list or len(w) != WEIGHTS
-            or not all(type(x) in (int, float) and abs(x) < 1e6 for x in w)):
-        return f"{key}.weights must be a list of {WEIGHTS} numbers, not {w!r:.80}"
+            or not all(type(x) in (int, float) and lo <= x <= hi for x, lo, hi in zip(w, low, high))):
+        return f"{key}.weights must be a list of {WEIGHTS} numbers within FSRS-6's bounds, not {w!r:.80}"
     try:
         date.fromisoformat(value["date"])
     except (TypeError, ValueError):
@@ -130,10 +131,26 @@ def log_loss(weights: Sequence[float], items: list) -> float:
     return float(FSRS(list(weights)).evaluate(items).log_loss)
 
 
-def default_weights() -> tuple[float, ...]:
-    from fsrs_rs_python import DEFAULT_PARAMETERS
+def bounds() -> tuple[Sequence[float], Sequence[float]]:
+    """The lowest and highest value of each weight the scheduler (the ``fsrs`` package) accepts."""
+    from fsrs.scheduler import LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
 
-    return tuple(float(w) for w in DEFAULT_PARAMETERS)
+    return LOWER_BOUNDS_PARAMETERS, UPPER_BOUNDS_PARAMETERS
+
+
+def stored_weights(raw: Sequence[float]) -> tuple[float, ...]:
+    """The optimizer's weights as stored and scheduled by: rounded to 6 decimals (so the weights read back are
+    the weights fitted) and held within the scheduler's bounds (the optimizer clips to the same bounds in
+    32-bit floats: its 0.8 is 0.800000012, which the scheduler would refuse)."""
+    low, high = bounds()
+    return tuple(min(max(round(float(w), 6), lo), hi) for w, lo, hi in zip(raw, low, high))
+
+
+def default_weights() -> tuple[float, ...]:
+    """FSRS-6's default weights, as the scheduler has them (the optimizer's are the same in 32-bit floats)."""
+    from fsrs.scheduler import DEFAULT_PARAMETERS
+
+    return tuple(DEFAULT_PARAMETERS)
 
 
 def fit(history: Mapping[str, Sequence[tuple[date, int]]], today: date, rating,
@@ -146,8 +163,7 @@ def fit(history: Mapping[str, Sequence[tuple[date, int]]], today: date, rating,
     if len(items) < MIN_REVIEWS:
         return TooFew(len(items))
     before = tuple(current) if current is not None else default_weights()
-    fitted = tuple(float(w) for w in FSRS(list(before)).compute_parameters(
-        items, training_config=TrainingConfig(seed=SEED)))
+    fitted = stored_weights(FSRS(list(before)).compute_parameters(items, training_config=TrainingConfig(seed=SEED)))
     loss_before, loss_after = log_loss(before, items), log_loss(fitted, items)
     kept = loss_after < loss_before
     return Fit(fitted if kept else before, today, len(items), loss_before, loss_after, kept)

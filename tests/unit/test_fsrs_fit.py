@@ -110,8 +110,10 @@ def test_a_stored_fit_is_checked_and_read_back(fitted):
     assert fsrs_fit.setting_problem("fsrs_weights", stored) is None
     back = fsrs_fit.from_setting(stored)
     assert back is not None and back.day == DAY and back.reviews == fitted.reviews
-    assert back.weights == pytest.approx(fitted.weights, abs=1e-6)
-    for bad in ({**stored, "weights": stored["weights"][:5]}, {**stored, "date": "soon"}, {**stored, "reviews": -1},
+    assert back.weights == fitted.weights  # what is read back is what was fitted: the same due dates
+    too_high = [*stored["weights"][:-1], 0.800001]  # the last weight's bound is 0.8: the scheduler refuses more
+    for bad in ({**stored, "weights": stored["weights"][:5]}, {**stored, "weights": too_high},
+                {**stored, "date": "soon"}, {**stored, "reviews": -1},
                 {**stored, "loss_after": "low"}, {"weights": stored["weights"]}, [1, 2]):
         assert fsrs_fit.setting_problem("fsrs_weights", bad) is not None
         assert fsrs_fit.from_setting(bad) is None
@@ -126,7 +128,7 @@ def test_the_profile_schedules_by_its_fitted_weights_and_retention(tmp_path, fit
         p.set_settings({settings.SCHEDULER_KEY: Scheduler.FSRS, settings.FSRS_WEIGHTS_KEY: fitted.to_setting(),
                         settings.RETENTION_KEY: 0.85})
         tuning = settings.rules_of(p).tuning
-        assert tuning.retention == 0.85 and tuning.weights == pytest.approx(fitted.weights, abs=1e-6)
+        assert tuning == Tuning(fitted.weights, 0.85)
         item, reviews = next(iter(log.items()))
         memory = fsrs_bridge.replay(reviews[:-1], tuning)
         day, quality = reviews[-1]
