@@ -60,12 +60,14 @@ Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
 class Rules(NamedTuple):
     """What the profile says about scheduling an answer (``drill plan``; :func:`record`): the
     scheduler, the interview date, the daily review cap and the new items a day (the final stretch leaves
-    room for the new items still to come)."""
+    room for the new items still to come), and FSRS's weights and desired retention (``drill plan --optimize``,
+    ``--retention``)."""
 
     scheduler: str = Scheduler.SM2
     interview: date | None = None
     cap: int | None = None
     new_per_day: int = DEFAULT_NEW_PER_DAY
+    tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT
 
 
 class CardKind(NamedTuple):
@@ -319,7 +321,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
                cap: int | None = None, scheduler: str = Scheduler.SM2, memory: fsrs_bridge.Memory | None = None,
-               conventions: Mapping[str, str] | None = None, model: str | None = None) -> Review:
+               conventions: Mapping[str, str] | None = None, model: str | None = None,
+               tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT) -> Review:
     """A review row (:class:`engine.review.Review`, not yet recorded) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
@@ -327,7 +330,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
     before ``interview`` go into the final stretch given the reviews due each
     day ``load`` and the daily ``cap``, see :mod:`engine.schedule.stretch`) by
     SM-2, or by FSRS (``scheduler`` "fsrs", from the item's FSRS ``memory``:
-    :func:`engine.schedule.fsrs_bridge.review`); without it ``before``
+    :func:`engine.schedule.fsrs_bridge.review`, of the profile's ``tuning``); without it ``before``
     and ``after`` are None and nothing changes.
     ``seconds`` None: the time was not measured (an answer checked on paper);
     the statistics leave such a row out of every time figure.  A time past
@@ -341,7 +344,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
     before = after = None
     if schedule:
         if scheduler == Scheduler.FSRS:
-            after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap)[0].to_dict()
+            after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap, tuning)[0].to_dict()
         else:
             after = review(state or ItemState(), quality, today, interview, load, cap).to_dict()
         before = state.to_dict() if state is not None else None
@@ -450,7 +453,7 @@ def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: dateti
                       interview=rules.interview if schedule else None, hardware=drawn.hardware,
                       load=stretch_load(book, drawn.item, today) if schedule else None,
                       cap=rules.cap if schedule else None, scheduler=rules.scheduler, memory=memory,
-                      conventions=drawn.conventions, model=drawn.model)
+                      conventions=drawn.conventions, model=drawn.model, tuning=rules.tuning)
 
 
 class Session:
@@ -566,7 +569,8 @@ class Session:
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
                today: date | None = None, hardware: str | None = None,
-               conventions: Mapping[str, str] | None = None, model: str | None = None) -> Review:
+               conventions: Mapping[str, str] | None = None, model: str | None = None,
+               tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT) -> Review:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -596,7 +600,7 @@ class Session:
             assert row.after is not None  # a scheduled row holds the state it leaves
             self.states[card.item] = ItemState.from_dict(row.after)
             if fsrs:
-                self._memories[card.item] = fsrs_bridge.step(memory, quality, day)
+                self._memories[card.item] = fsrs_bridge.step(memory, quality, day, self.rules.tuning)
         if quality < PASS_QUALITY and not card.extra:
             again = self._card(card.item, card.topic, "redrill")
             rest.insert(min(self.redrill_gap, len(rest)), again)

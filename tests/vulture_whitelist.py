@@ -28,3 +28,5 @@ _.FORMULAS
 # Profile.export: the whole profile as one dict, the in-memory twin of export_chunks (which drill export
 # streams); the tests build and compare profiles with it and import_document
 _.export
+# fsrs-rs-python's SimulatorConfig: engine.schedule.fsrs_fit sets these fields for the library's simulator to read
+_.deck_size, _.learn_span, _.learn_limit

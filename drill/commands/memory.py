@@ -38,6 +38,10 @@ def register(subparsers) -> None:
     p.add_argument("--reviews-per-day", metavar="N", help="reviews a day at most (1-10000)")
     p.add_argument("--scheduler", metavar="NAME", help="sm2 (the default) or fsrs: the algorithm that spaces "
                                                        "the reviews (FSRS replays your history)")
+    p.add_argument("--retention", metavar="R", help="FSRS's desired retention, 0.80-0.97 (default 0.9): the "
+                                                     "recall aimed at when a review falls due; shows its workload")
+    p.add_argument("--optimize", action="store_true", help="fit FSRS's weights to your own review log (kept if "
+                                                          "they predict it better than the weights in use)")
     p.add_argument("--json", action="store_true", help="print it as JSON")
     p.set_defaults(func=run_plan)
 
@@ -208,15 +212,17 @@ def run_due(args: argparse.Namespace) -> int:
 
 def run_plan(args: argparse.Namespace) -> int:
     from drill.commands import UsageError
-    from drill.core import home_figures, readiness_view, sessions, settings
+    from drill.core import fsrs_tuning, home_figures, readiness_view, sessions, settings
     from drill.core.context import AppContext, utc_now
     from drill.core.i18n import t
+    from engine.schedule.fsrs_fit import TooFew
     from question_bank import registry
 
     changes: dict[str, Any] = {}
     today = utc_now().astimezone().date()  # AppContext.today(), before the profile is open
     for option, key in (("interview", settings.INTERVIEW_KEY), ("new_per_day", "new_per_day"),
-                        ("reviews_per_day", settings.REVIEWS_KEY), ("scheduler", settings.SCHEDULER_KEY)):
+                        ("reviews_per_day", settings.REVIEWS_KEY), ("scheduler", settings.SCHEDULER_KEY),
+                        ("retention", settings.RETENTION_KEY)):
         text = getattr(args, option)
         if text is None:
             continue
@@ -230,19 +236,25 @@ def run_plan(args: argparse.Namespace) -> int:
         changes[key] = value
     from engine.storage import SaveFailed
 
-    with open_command_profile(args, read_only=not changes, existing=True) as profile:
+    with open_command_profile(args, read_only=not changes and not args.optimize, existing=True) as profile:
         try:
             if changes:
                 profile.set_settings(changes)  # all of them, or none
         except SaveFailed as e:
             return fail(said("save.plan_unchanged", args, e))
         lang = args.lang or profile.settings().get("lang") or EN
+        from engine.storage import DamagedSave
+
+        try:
+            fit = _optimize(profile, today, lang, args) if args.optimize else None
+        except SaveFailed as e:
+            return fail(said("save.plan_unchanged", args, e))
+        except DamagedSave as e:  # the log cannot be read: nothing fitted (drill doctor says more)
+            return fail(e.text(lang))
         ctx = AppContext(profile, lang)
         f = home_figures.today_figures(ctx)
         rules = settings.learning(profile)
         session = sessions.today_session(ctx)
-        from engine.storage import DamagedSave
-
         try:
             ready, calibration = readiness_view.readiness_report(profile, ctx.today(), rules.interview)
         except DamagedSave as e:  # an older log file cannot be read: the plan without the readiness
@@ -253,11 +265,15 @@ def run_plan(args: argparse.Namespace) -> int:
     plan = f.plan
     assert plan is not None, "today_figures builds the day's session and its plan"
     warmup = [i for i, _ in session.warmup] if session.interview_day else None
+    fsrs = fsrs_tuning.report(profile, rules.new_per_day, len(sessions.catalog()))
+    if fit is not None:  # what --optimize did (TooFew: have, need)
+        fsrs["optimize"] = fit._asdict() if isinstance(fit, TooFew) else {**fit.to_setting(), "kept": fit.kept}
     report = {"date": ctx.today().isoformat(), "profile": profile.name, "new_per_day": rules.new_per_day,
               "reviews_per_day": rules.reviews_per_day, "scheduler": rules.scheduler, "new_today": plan.new_today,
               "templates_left": plan.left, "interview": plan_dict(plan), "warmup": warmup,
               "ready_templates": {topic: {"ready": r, "templates": n} for topic, (r, n) in f.readiness.items()},
-              "readiness": None if ready is None else {**ready.to_dict(), "calibration": calibration.to_dict()}}
+              "readiness": None if ready is None else {**ready.to_dict(), "calibration": calibration.to_dict()},
+              "fsrs_tuning": fsrs}
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -269,7 +285,8 @@ def run_plan(args: argparse.Namespace) -> int:
     tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
     lines = [Twin(f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}",
                   f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道").text(lang),
-             tr("plan.scheduler", name="FSRS" if rules.scheduler == Scheduler.FSRS else "SM-2")]
+             tr("plan.scheduler", name="FSRS" if rules.scheduler == Scheduler.FSRS else "SM-2"),
+             *fsrs_tuning.lines(profile, lang, rules.new_per_day, len(sessions.catalog()))]
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
     else:
@@ -292,6 +309,18 @@ def run_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _optimize(profile: Profile, today, lang: str, args: argparse.Namespace):
+    """``drill plan --optimize``: say it starts (the fit of a long log takes a moment), fit, say what it did."""
+    from drill.core import fsrs_tuning
+    from engine.schedule.fsrs_fit import MAX_REVIEWS
+
+    print(fsrs_tuning.say("start", lang, most=MAX_REVIEWS), file=sys.stderr if args.json else sys.stdout, flush=True)
+    result = fsrs_tuning.optimize(profile, today)
+    if not args.json:
+        print(fsrs_tuning.result_line(result, lang))
+    return result
+
+
 def _problem(key: str, setting: str, lang: str = EN) -> str:
     from drill.core import settings
     from engine.messages import pick
@@ -301,7 +330,8 @@ def _problem(key: str, setting: str, lang: str = EN) -> str:
         return pick(lang, f"a whole number {lo}-{hi}, please", f"请输入 {lo}-{hi} 之间的整数")
     words = {"settings.bad_date": ("a date YYYY-MM-DD (or none), please", "请输入日期 YYYY-MM-DD（或 none）"),
              "settings.past_date": ("the date must be after today", "日期必须在今天之后"),
-             "settings.bad_scheduler": ("sm2 or fsrs, please", "请输入 sm2 或 fsrs")}
+             "settings.bad_scheduler": ("sm2 or fsrs, please", "请输入 sm2 或 fsrs"),
+             "settings.bad_retention": ("a number from 0.80 to 0.97, please", "请输入 0.80 到 0.97 之间的数")}
     return pick(lang, *words[key])
 
 

@@ -131,6 +131,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settings.scheduler_hint": ("sm2 (the default) or fsrs: FSRS spaces reviews by a model of memory, "
                                 "replaying your history; Enter saves",
                                 "sm2（默认）或 fsrs：FSRS 按记忆模型安排复习，会重放你的历史；Enter 保存"),
+    "settings.retention": ("FSRS desired retention", "FSRS 期望记忆保持率"),
+    "settings.retention_hint": ("0.80-0.97 (default 0.90): the recall FSRS aims at when a review falls due; "
+                                "about {n:.1f} reviews a day at {r:.2f} (simulated)",
+                                "0.80-0.97（默认 0.90）：FSRS 让复习在预计记忆降到此值时到期；"
+                                "{r:.2f} 时每天约 {n:.1f} 次复习（模拟）"),
+    "settings.bad_retention": ("a number from 0.80 to 0.97, please", "请输入 0.80 到 0.97 之间的数"),
+    "settings.fsrs_optimize": ("Fit FSRS to my reviews", "按我的复习拟合 FSRS"),
+    "settings.fsrs_fitting": ("Fitting FSRS weights to your reviews... Esc cancels",
+                              "正在按你的复习拟合 FSRS 权重……按 Esc 取消"),
     "settings.pace_title": ("Take the pace?", "采用这个节奏？"),
     "settings.pace_body": ("{line}\nSet new items a day from {limit} to {pace}?",
                            "{line}\n把每天新题数从 {limit} 改为 {pace}？"),

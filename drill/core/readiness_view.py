@@ -6,7 +6,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from drill.core.sessions import catalog, is_chain, memory_source, recent_qualities, retired
-from drill.core.settings import learning
+from drill.core.settings import learning, tuning_of
 from engine.schedule import chains
 from engine.session import Plan, introduced, plan_for
 from question_bank import drills
@@ -65,7 +65,8 @@ def readiness_report(profile: Profile, today: date, interview: date | None = Non
     cat = ready_catalog(profile)
     outlook = readiness.Outlook(states, rules.new_per_day, interview, rules.reviews_per_day, rules.scheduler,
                                 memory_source(profile, rules.scheduler), is_chain,
-                                lambda c: chains.chain_ready(drills.prerequisites(c), passed), retired(profile))
+                                lambda c: chains.chain_ready(drills.prerequisites(c), passed), retired(profile),
+                                tuning_of(profile))
     return (readiness.readiness(answers, cat, day, today, outlook, stop=stop),
             readiness.calibration(answers, cat, scheduler=rules.scheduler, interview=interview, stop=stop))
 

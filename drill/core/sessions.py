@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
-from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning, rules_of
+from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning, rules_of, tuning_of
 from engine.schedule import chains, fsrs_bridge
 from engine.session import QUEUE_KEY, Card, Session, introduced, met, reviewed
 from question_bank import drills, registry
@@ -80,16 +80,17 @@ def forget_step_drills(profile: Profile, items: list[str]) -> None:
 
 def memory_source(profile: Profile, scheduler: str):
     """For FSRS: each item's memory, replayed from its scheduled reviews (the log's digest, read once, when
-    the first item needs it); None for SM-2."""
+    the first item needs it) with the profile's weights and retention; None for SM-2."""
     if scheduler != fsrs_bridge.Scheduler.FSRS:
         return None
     history: dict | None = None
+    tuning = tuning_of(profile)
 
     def memory(item: str):
         nonlocal history
         if history is None:
             history = fsrs_bridge.history_of_digest(profile.digest())
-        return fsrs_bridge.replay(history.get(item, ()))
+        return fsrs_bridge.replay(history.get(item, ()), tuning)
 
     return memory
 

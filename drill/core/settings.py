@@ -6,7 +6,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from engine.records import NamedTuple
-from engine.schedule.fsrs_bridge import SCHEDULERS, Scheduler
+from engine.schedule.fsrs_bridge import SCHEDULERS, Scheduler, Tuning
 from engine.session import DEFAULT_REVIEWS_PER_DAY, Rules
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ REVIEWS_KEY = "reviews_per_day"
 HARDWARE_KEY = "hardware"  # the accelerator practice draws: an id, or None for the catalogue's mix
 MODEL_KEY = "model"  # the model practice draws: an id, or None for the catalogue's mix
 SCHEDULER_KEY = "scheduler"
+FSRS_WEIGHTS_KEY = "fsrs_weights"  # FSRS weights fitted to the log, with the day, reviews and losses (fsrs_fit.Fit)
+RETENTION_KEY = "retention"  # FSRS's desired retention, 0.80-0.97 (absent: 0.9)
 # Settings → conventions: the profile's setting "conventions" holds the choosable conventions off their
 # default (engine.convention_set); each is a field of the Settings screen keyed "convention-KEY".
 CONVENTIONS_KEY = "conventions"
@@ -54,10 +56,33 @@ def learning(profile: Profile) -> Learning:
                     scheduler if scheduler in SCHEDULERS else Scheduler.SM2)
 
 
+def fitted(profile: Profile):
+    """The FSRS weights fitted to the profile's log (:class:`engine.schedule.fsrs_fit.Fit`), None if never."""
+    from engine.schedule import fsrs_fit
+
+    return fsrs_fit.from_setting(profile.settings().get(FSRS_WEIGHTS_KEY), FSRS_WEIGHTS_KEY)
+
+
+def retention(profile: Profile) -> float:
+    """FSRS's desired retention set for the profile (0.9 unless set)."""
+    from engine.schedule import fsrs_fit
+
+    value = profile.settings().get(RETENTION_KEY)
+    if isinstance(value, int | float) and fsrs_fit.retention_problem(value) is None:
+        return float(value)
+    return fsrs_fit.DEFAULT_RETENTION
+
+
+def tuning_of(profile: Profile) -> Tuning:
+    """The profile's FSRS weights (fitted, else the defaults) and desired retention."""
+    fit = fitted(profile)
+    return Tuning(fit.weights if fit is not None else None, retention(profile))
+
+
 def rules_of(profile: Profile) -> Rules:
     """The profile's scheduling rules (``drill plan``, Settings)."""
     rules = learning(profile)
-    return Rules(rules.scheduler, rules.interview, rules.reviews_per_day, rules.new_per_day)
+    return Rules(rules.scheduler, rules.interview, rules.reviews_per_day, rules.new_per_day, tuning_of(profile))
 
 
 SETTING_BOUNDS = {"new_per_day": (0, 100), REVIEWS_KEY: (1, 10_000)}
@@ -103,7 +128,7 @@ def parse_setting(key: str, text: str, today: date, saves=None) -> tuple[object,
     problem: a whole number in its bounds, for the interview a date after ``today`` (empty: none), for the
     hardware an accelerator id of the catalogue (the user's in ``saves``; empty: none), for the model a model id
     of it, for the scheduler
-    ``sm2`` or ``fsrs``."""
+    ``sm2`` or ``fsrs``, for FSRS's desired retention a number from 0.80 to 0.97."""
     text = text.strip()
     if key.startswith(CONVENTION_FIELD):  # one of the choosable values; empty: the default
         from engine import convention_set
@@ -113,6 +138,15 @@ def parse_setting(key: str, text: str, today: date, saves=None) -> tuple[object,
         return (text, None) if text in c.values else (None, "settings.bad_convention")
     if key == SCHEDULER_KEY:
         return (text.lower(), None) if text.lower() in SCHEDULERS else (None, "settings.bad_scheduler")
+    if key == RETENTION_KEY:
+        from engine.schedule import fsrs_fit
+
+        try:
+            value = float(text) if len(text) <= 10 else None
+        except ValueError:
+            value = None
+        ok = value is not None and fsrs_fit.retention_problem(value) is None
+        return (value, None) if ok else (None, "settings.bad_retention")
     if key == HARDWARE_KEY:
         if not text:
             return None, None

@@ -7,6 +7,9 @@ cannot be read is refused with the reason under the field, nothing is saved and 
 second Esc leaves without it).  Below the fields: what the interview date
 does today (days left, the pace of new items, a warning when that is more than a person can do).  A date whose
 pace is above the daily limit asks whether to take it (:class:`ConfirmPaceScreen`); the limit changes only on yes.
+FSRS: the desired retention is a field (its hint says the simulated reviews a day), and a button fits the
+weights to the learner's reviews in a worker thread (:mod:`drill.core.fsrs_tuning`), saved on the UI thread;
+Esc while it runs cancels it (nothing saved) instead of leaving.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Footer, Static
+from textual.worker import Worker, WorkerState, get_current_worker
 
-from drill.core import readiness_view, settings
+from drill.core import fsrs_tuning, readiness_view, settings
 from drill.core.i18n import t
 from drill.core.paths import saves_note
+from drill.core.sessions import catalog
 from drill.keybindings import bind
 from drill.screens import DrillModal, DrillScreen
 from drill.widgets.setting import OK, SettingField
@@ -31,7 +36,8 @@ from engine.storage import SaveFailed
 # Settings → conventions: one field per choosable convention (engine.convention_set), after the others
 FIELDS = (("new_per_day", "settings.new_per_day"), (settings.REVIEWS_KEY, "settings.reviews_per_day"),
           (settings.INTERVIEW_KEY, "settings.interview"), (settings.HARDWARE_KEY, "settings.hardware"),
-          (settings.MODEL_KEY, "settings.model"), (settings.SCHEDULER_KEY, "settings.scheduler")) + tuple(
+          (settings.MODEL_KEY, "settings.model"), (settings.SCHEDULER_KEY, "settings.scheduler"),
+          (settings.RETENTION_KEY, "settings.retention")) + tuple(
     (settings.CONVENTION_FIELD + c.key, "settings.convention") for c in convention_set.CHOOSABLE)
 MAX_LENGTH = {settings.HARDWARE_KEY: 48, settings.MODEL_KEY: 48}  # an accelerator or model id; the other fields: 10
 
@@ -45,6 +51,8 @@ class SettingsScreen(DrillScreen):
         .setting-input { width: 30; }
         .setting-hint { color: $text-muted; }
         #settings-plan { margin: 1 0 0 0; height: auto; }
+        #fsrs-fit { margin: 1 0 0 0; height: auto; }
+        #fsrs-optimize { margin: 1 0 0 0; }
     }
     """
     BINDINGS = [*bind("key.back", "back")]
@@ -53,6 +61,7 @@ class SettingsScreen(DrillScreen):
         super().__init__(**kwargs)
         self._leaving = False  # Esc: saving the edits before the screen closes
         self._leaving_without: str | None = None  # the refused text a second Esc leaves behind
+        self._fitting: Worker | None = None  # fitting FSRS's weights (Esc cancels it)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="settings"):
@@ -60,6 +69,8 @@ class SettingsScreen(DrillScreen):
             yield Static(id="settings-plan")  # on top: in view in 80x24 whatever the hints' wrapping
             for key, label in FIELDS:
                 yield self.field(key, label)
+            yield Static(id="fsrs-fit")  # the weights in use, or what the last fit did
+            yield Button(self.tr("settings.fsrs_optimize"), id="fsrs-optimize")
             yield Static(id="settings-saves", classes="setting-label")  # where progress is saved
         yield Footer()
 
@@ -99,7 +110,8 @@ class SettingsScreen(DrillScreen):
                   settings.INTERVIEW_KEY: rules.interview.isoformat() if rules.interview else "",
                   settings.HARDWARE_KEY: self.ctx.profile.settings().get(settings.HARDWARE_KEY) or "",
                   settings.MODEL_KEY: self.ctx.profile.settings().get(settings.MODEL_KEY) or "",
-                  settings.SCHEDULER_KEY: rules.scheduler}
+                  settings.SCHEDULER_KEY: rules.scheduler,
+                  settings.RETENTION_KEY: f"{settings.retention(self.ctx.profile):.2f}"}
         return values[key]
 
     def on_mount(self) -> None:
@@ -116,6 +128,10 @@ class SettingsScreen(DrillScreen):
             c = convention_set.BY_KEY[key.removeprefix(settings.CONVENTION_FIELD)]
             which = "settings.convention_bytes_hint" if c.key == "bytes_per_param" else "settings.convention_hint"
             return self.tr(which, choices=c.choices_text(self.lang))
+        if key == settings.RETENTION_KEY:
+            r, n = fsrs_tuning.expected_workload(self.ctx.profile, settings.learning(self.ctx.profile).new_per_day,
+                                                 len(catalog()))
+            return self.tr("settings.retention_hint", r=r, n=n)
         return self.tr(f"settings.{key}_hint", stretch=FINAL_STRETCH)
 
     def draw(self) -> None:
@@ -125,6 +141,10 @@ class SettingsScreen(DrillScreen):
         self.query_one("#settings-saves", Static).update(
             Text(saves_note(None, self.lang, folder=path.parent if path is not None else None), "dim"))
         self.draw_plan()
+        self.query_one("#fsrs-optimize", Button).label = self.tr("settings.fsrs_optimize")
+        if self._fitting is None:
+            self.query_one("#fsrs-fit", Static).update(Text(fsrs_tuning.lines(
+                self.ctx.profile, self.lang, settings.learning(self.ctx.profile).new_per_day, len(catalog()))[0]))
 
     def draw_plan(self) -> None:
         self.query_one("#settings-plan", Static).update(plan_text(self.ctx, self.tr))
@@ -138,6 +158,42 @@ class SettingsScreen(DrillScreen):
         self.draw_plan()
         if event.key == settings.INTERVIEW_KEY and event.value is not None and not self._leaving:
             self.offer_pace()
+
+    @on(Button.Pressed, "#fsrs-optimize")
+    def _optimize(self) -> None:
+        """Fit FSRS's weights in a worker thread (the log is read there); Esc cancels."""
+        if self._fitting is not None:
+            return
+        ctx = self.ctx
+        self.query_one("#fsrs-fit", Static).update(Text(self.tr("settings.fsrs_fitting"), "bold"))
+
+        def fit():
+            worker = get_current_worker()
+            return fsrs_tuning.compute(ctx.profile, ctx.today(), cancelled=lambda: worker.is_cancelled)
+
+        self._fitting = self.run_worker(fit, name="fsrs-fit", group="fsrs-fit", thread=True, exit_on_error=False)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self._fitting or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR,
+                                                                   WorkerState.CANCELLED):
+            return
+        self._fitting = None
+        shown = self.query_one("#fsrs-fit", Static)
+        result = event.worker.result if event.state == WorkerState.SUCCESS else None
+        if result is None:  # cancelled while it read the log, or the log could not be read
+            error = event.worker.error
+            said = getattr(error, "text", None)
+            why = said(self.lang) if callable(said) else str(error) if error is not None else None
+            shown.update(Text(why, "bold red") if why else Text(fsrs_tuning.say("cancelled", self.lang), "dim"))
+            return
+        try:
+            fsrs_tuning.keep(self.ctx.profile, result)
+        except SaveFailed as e:
+            shown.update(Text(self.tr("save.setting_kept", why=e.text(self.lang)), "bold red"))
+            return
+        shown.update(Text(fsrs_tuning.result_line(result, self.lang), "green"))
+        retention = self.query_one(f"#setting-{settings.RETENTION_KEY}", SettingField)
+        retention.draw()  # its workload follows the new weights
 
     def offer_pace(self, then=None) -> bool:
         """A date that needs more new items a day than the limit: ask before changing it (the limit stays
@@ -174,7 +230,12 @@ class SettingsScreen(DrillScreen):
     def action_back(self) -> None:
         """Leave, saving every edit first; an edit that cannot be saved keeps the screen open once (its field
         says why and that a second Esc leaves without it).  A new interview date whose pace is above the limit
-        is asked about first."""
+        is asked about first.  While FSRS's weights are being fitted, Esc cancels the fit instead."""
+        if self._fitting is not None:  # its result is dropped; the library's call ends within seconds (bounded)
+            self._fitting.cancel()
+            self._fitting = None
+            self.query_one("#fsrs-fit", Static).update(Text(fsrs_tuning.say("cancelled", self.lang), "dim"))
+            return
         self._leaving = True
         interview = self.query_one(f"#setting-{settings.INTERVIEW_KEY}", SettingField)
         before = interview.stored

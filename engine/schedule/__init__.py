@@ -8,7 +8,9 @@
 * :mod:`.readiness` - the probability of answering a fresh problem right on a day, per topic, fitted on the
   learner's own answers (a three-feature logistic by Newton steps; for a later day, the plan's days in
   between projected), and its calibration a week ahead.
-* :mod:`.fsrs_bridge` - FSRS (the ``fsrs`` package, default weights, whole days, no fuzz) beside SM-2.
+* :mod:`.fsrs_bridge` - FSRS (the ``fsrs`` package, default or fitted weights, whole days, no fuzz) beside SM-2.
+* :mod:`.fsrs_fit` - FSRS-6 weights fitted to the learner's log and a retention's simulated workload
+  (``fsrs-rs-python``).
 * :mod:`.chains` - what a chain's answer means for the schedule: its quality, the step to practise alone.
 
 None of them does I/O or reads a clock: the caller passes the day.

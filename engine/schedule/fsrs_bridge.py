@@ -4,8 +4,10 @@ SM-2 stays the default.  A profile switched to FSRS (``drill plan --scheduler fs
 FSRS's memory model: its **stability** S (days until recall falls to 90 %) and **difficulty** D, updated
 by every scheduled review.  Choices, as Anki does with FSRS but for an interview drill:
 
-* default weights (:data:`fsrs.scheduler.DEFAULT_PARAMETERS`; the optimizer needs torch and a long history:
-  not used), desired retention 0.9;
+* the default weights (:data:`fsrs.scheduler.DEFAULT_PARAMETERS`) and desired retention 0.9, or the
+  profile's own (:class:`Tuning`): weights fitted to the learner's log (``drill plan --optimize``,
+  :mod:`engine.schedule.fsrs_fit`; the ``fsrs`` package's own optimizer needs torch: not used) and a retention
+  from 0.80 to 0.97 (``drill plan --retention``);
 * **day granularity**: no minute learning or relearning steps (a miss is due again the next day at the
   earliest, as in SM-2); every review happens at noon UTC of its day, so intervals are whole days;
 * **no fuzz**, so the same history always gives the same due date (tests are deterministic);
@@ -57,12 +59,24 @@ class Memory(NamedTuple):
     interval: int  # the interval FSRS chose then (days)
 
 
-@functools.lru_cache(maxsize=1)
-def scheduler():
-    """The FSRS scheduler: default weights, retention 0.9, whole days, no fuzz."""
+class Tuning(NamedTuple):
+    """The profile's FSRS parameters: its fitted weights (None: the defaults) and its desired retention."""
+
+    weights: tuple[float, ...] | None = None
+    retention: float = 0.9
+
+
+DEFAULT = Tuning()
+
+
+@functools.lru_cache(maxsize=4)
+def scheduler(tuning: Tuning = DEFAULT):
+    """The FSRS scheduler of ``tuning`` (weights, retention), whole days, no fuzz."""
     from fsrs import Scheduler
 
-    return Scheduler(learning_steps=(), relearning_steps=(), enable_fuzzing=False, maximum_interval=MAX_INTERVAL)
+    extra = {} if tuning.weights is None else {"parameters": tuple(tuning.weights)}
+    return Scheduler(**extra, desired_retention=tuning.retention, learning_steps=(), relearning_steps=(),
+                     enable_fuzzing=False, maximum_interval=MAX_INTERVAL)
 
 
 def rating(quality: int):
@@ -78,8 +92,9 @@ def _noon(day: date) -> datetime:
     return datetime.combine(day, time(12), UTC)
 
 
-def step(memory: Memory | None, quality: int, on: date) -> Memory:
-    """The memory after a review of ``quality`` on ``on`` (``memory`` None: the item's first review)."""
+def step(memory: Memory | None, quality: int, on: date, tuning: Tuning = DEFAULT) -> Memory:
+    """The memory after a review of ``quality`` on ``on`` (``memory`` None: the item's first review), by the
+    FSRS of ``tuning``."""
     from fsrs import Card, State
 
     if memory is not None and on < memory.last:
@@ -90,34 +105,36 @@ def step(memory: Memory | None, quality: int, on: date) -> Memory:
         card = Card(card_id=_CARD_ID, state=State.Review, stability=memory.stability,
                     difficulty=memory.difficulty, due=_noon(memory.last + timedelta(days=memory.interval)),
                     last_review=_noon(memory.last))
-    card, _ = scheduler().review_card(card, rating(quality), _noon(on))
+    card, _ = scheduler(tuning).review_card(card, rating(quality), _noon(on))
     interval = max(1, min(MAX_INTERVAL, (card.due.date() - on).days))
     return Memory(float(card.stability), float(card.difficulty), on, interval)
 
 
-def replay(history: Iterable[tuple[date, int]]) -> Memory | None:
+def replay(history: Iterable[tuple[date, int]], tuning: Tuning = DEFAULT) -> Memory | None:
     """An item's FSRS memory from its scheduled reviews ``(day, quality)``, oldest first (None: no review)."""
     memory = None
     for day, quality in history:
-        memory = step(memory, quality, day)
+        memory = step(memory, quality, day, tuning)
     return memory
 
 
-def retrievability(memory: Memory | None, day: date) -> float:
+def retrievability(memory: Memory | None, day: date, tuning: Tuning = DEFAULT) -> float:
     """FSRS's predicted recall of the item on ``day`` (0 for an item never reviewed)."""
     if memory is None:
         return 0.0
-    s = scheduler()
+    s = scheduler(tuning)
     elapsed = max(0, (day - memory.last).days)
     return (1 + s._FACTOR * elapsed / memory.stability) ** s._DECAY
 
 
 def review(state: ItemState | None, memory: Memory | None, quality: int, on: date, interview: date | None = None,
-           load: Mapping[date, int] | None = None, cap: int | None = None) -> tuple[ItemState, Memory]:
-    """The state after a review under FSRS: the due date FSRS gives (placed in the final stretch before an
-    interview, :func:`engine.schedule.stretch.place`), with SM-2's easiness and repetitions kept beside it."""
+           load: Mapping[date, int] | None = None, cap: int | None = None,
+           tuning: Tuning = DEFAULT) -> tuple[ItemState, Memory]:
+    """The state after a review under FSRS (of ``tuning``): the due date FSRS gives (placed in the final stretch
+    before an interview, :func:`engine.schedule.stretch.place`), with SM-2's easiness and repetitions kept
+    beside it."""
     state = state or ItemState()
-    memory = step(memory, quality, on)
+    memory = step(memory, quality, on, tuning)
     due = place(on, on + timedelta(days=memory.interval), interview, load, cap)
     reps = 0 if quality < 3 else state.reps + 1
     after = replace(state, ef=next_ef(state.ef, quality), interval=memory.interval, reps=reps, due=due, last=on)

@@ -70,7 +70,7 @@ from datetime import date, timedelta
 from engine.records import NamedTuple
 from engine.review_mode import ReviewMode
 
-from .fsrs_bridge import Scheduler
+from .fsrs_bridge import Scheduler, Tuning
 
 MIN_REVIEWS = 30  # answers a topic needs before its readiness is a number
 RIDGE = 30.0  # L2 penalty pulling the overall model's feature weights towards LEARNER_PRIOR
@@ -363,6 +363,7 @@ class Outlook(NamedTuple):
     is_chain: Callable | None = None
     chain_ready: Callable | None = None
     retired: frozenset = frozenset()
+    tuning: Tuning | None = None  # FSRS's weights and retention (None: the defaults)
 
 
 def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
@@ -413,7 +414,8 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
             if fsrs:
                 memory = memories[item] if item in memories else (outlook.memory(item) if outlook.memory else None)
                 state, memories[item] = fsrs_bridge.review(state, memory, quality, day, outlook.interview, load,
-                                                           outlook.reviews_per_day)
+                                                           outlook.reviews_per_day,
+                                                           outlook.tuning or fsrs_bridge.DEFAULT)
             else:
                 state = review(state or ItemState(), quality, day, outlook.interview, load, outlook.reviews_per_day)
             states[item] = state

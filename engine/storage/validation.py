@@ -48,6 +48,7 @@ from ..checks import (  # noqa: F401 (the value checks, read here by the storage
 )
 from ..langs import LANGS
 from ..review import MAX_SECONDS, VERDICT_SET, row_future, row_ok, row_problem  # noqa: F401 (a row's checks, with its type)
+from ..schedule import fsrs_fit
 from ..schedule.fsrs_bridge import SCHEDULERS
 from .layout import EXPORT_FORMAT, HARDWARE_ID, SCHEMA_VERSION
 
@@ -121,7 +122,7 @@ def _mock_setup_problem(key: str, value: Any) -> str | None:
 
 # The settings the app reads, each with the check of its value (any other name holds plain bounded JSON).
 # Their users: engine.session (new_per_day, queued_items), drill.core.settings (reviews_per_day, interview,
-# scheduler, step_drills), the language (lang), drill.screens.card (cards_seen, card_before_new),
+# scheduler, step_drills, fsrs_weights, retention), the language (lang), drill.screens.card (cards_seen, card_before_new),
 # drill.commands.mock ("mock": the last setup).
 _LANGS_SAID = " or ".join(repr(lang.value) for lang in LANGS)  # 'en' or 'zh'
 _SCHEDULERS_SAID = " or ".join(repr(s.value) for s in SCHEDULERS)  # 'sm2' or 'fsrs'
@@ -145,6 +146,8 @@ SETTINGS: dict[str, Any] = {
     "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions
     "model": lambda k, v: (None if v is None or (type(v) is str and HARDWARE_ID.fullmatch(v))
                            else f"{k} must be a model id or null, not {v!r:.80}"),
+    "fsrs_weights": fsrs_fit.setting_problem,  # drill plan --optimize
+    "retention": lambda k, v: None if (p := fsrs_fit.retention_problem(v)) is None else f"{k}: {p}",
 }
 
 
