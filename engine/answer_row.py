@@ -76,7 +76,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
                cap: int | None = None, scheduler: str = Scheduler.SM2, memory: fsrs_bridge.Memory | None = None,
-               conventions: Mapping[str, str] | None = None, model: str | None = None) -> Review:
+               conventions: Mapping[str, str] | None = None, model: str | None = None,
+               pressed: bool = False) -> Review:
     """A review row (:class:`engine.review.Review`, not yet recorded) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
@@ -84,7 +85,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
     before ``interview`` go into the final stretch given the reviews due each
     day ``load`` and the daily ``cap``, see :mod:`engine.schedule.stretch`) by
     SM-2, or by FSRS (``scheduler`` "fsrs", from the item's FSRS ``memory``:
-    :func:`engine.schedule.fsrs_bridge.review`); without it ``before``
+    :func:`engine.schedule.fsrs_bridge.review`; ``pressed``: the learner chose the grade, the only way to
+    FSRS's Easy, kept in the row); without it ``before``
     and ``after`` are None and nothing changes.
     ``seconds`` None: the time was not measured (an answer checked on paper);
     the statistics leave such a row out of every time figure.  A time past
@@ -98,7 +100,7 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
     before = after = None
     if schedule:
         if scheduler == Scheduler.FSRS:
-            after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap)[0].to_dict()
+            after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap, pressed)[0].to_dict()
         else:
             after = review(state or ItemState(), quality, today, interview, load, cap).to_dict()
         before = state.to_dict() if state is not None else None
@@ -111,7 +113,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         mode, bool(schedule), before, after,
         hardware or None,  # the chip the problem was drawn on (--hardware ID)
         dict(conventions) if conventions else None,  # its conventions off their default
-        model or None)  # the model it was drawn of (--model ID)
+        model or None,  # the model it was drawn of (--model ID)
+        True if pressed else None)  # the learner chose the grade (absent: the grader's)
 
 
 class Moves(StrEnum):
@@ -182,13 +185,15 @@ def stretch_load(book: Book, item: str, today: date) -> dict[date, int] | None:
 
 def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: datetime, today: date, mode: str,
            moves: Moves, typed: str = "", value: float | str | None = None, seconds: float | None = 0.0,
-           step: int | None = None) -> Review:
+           step: int | None = None, pressed: bool = False) -> Review:
     """The review row of an answer (not yet stored: ``Profile.record`` stores it).
 
     ``moves``: :attr:`Moves.ALWAYS` for a card the schedule asked, :attr:`Moves.OFF_SCHEDULE` for an answer
     given off it (moved by :func:`moves_schedule`), :attr:`Moves.NEVER` for a row only logged.
     A row that moves the schedule does so by the book's scheduler (FSRS from the item's memory), and, with an
     interview date, puts the item's last review in the final stretch given the load and the daily cap.
+    ``pressed``: the grade was chosen by the learner (a re-grade), not given by the grader: the row keeps it, and
+    under FSRS only such a 5 is Easy (:func:`engine.schedule.fsrs_bridge.rating`); SM-2 reads the quality alone.
     """
     state = book.states.get(drawn.item)
     schedule = moves == Moves.ALWAYS or (moves == Moves.OFF_SCHEDULE and moves_schedule(state, quality, today))
@@ -201,4 +206,4 @@ def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: dateti
                       interview=rules.interview if schedule else None, hardware=drawn.hardware,
                       load=stretch_load(book, drawn.item, today) if schedule else None,
                       cap=rules.cap if schedule else None, scheduler=rules.scheduler, memory=memory,
-                      conventions=drawn.conventions, model=drawn.model)
+                      conventions=drawn.conventions, model=drawn.model, pressed=pressed)

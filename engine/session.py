@@ -345,7 +345,8 @@ class Session:
     def answer(self, quality: int, verdict: str, *, when: datetime, typed: str = "",
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
                today: date | None = None, hardware: str | None = None,
-               conventions: Mapping[str, str] | None = None, model: str | None = None) -> Review:
+               conventions: Mapping[str, str] | None = None, model: str | None = None,
+               pressed: bool = False) -> Review:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -353,7 +354,7 @@ class Session:
         the new day and schedules from it.  A due or new card moves the item's
         SM-2 state on, an extra card by :func:`moves_schedule`, a re-drill never;
         any due, new or re-drill card answered below 4 comes back
-        ``redrill_gap`` cards later.
+        ``redrill_gap`` cards later.  ``pressed``: the learner chose the grade (:func:`record`).
         """
         card = self.current
         if card is None:
@@ -363,7 +364,7 @@ class Session:
         moves = Moves.ALWAYS if card.scheduled else Moves.OFF_SCHEDULE if card.extra else Moves.NEVER
         row = record(book, Drawn(card.item, card.topic, card.seed, hardware, model, conventions), quality=quality,
                      verdict=verdict, when=when, today=day, mode=card.mode, moves=moves, typed=typed, value=value,
-                     seconds=seconds, step=step)
+                     seconds=seconds, step=step, pressed=pressed)
         schedule, fsrs = row.scheduled, row.scheduled and self.rules.scheduler == Scheduler.FSRS
         memory = self.memory(card.item) if fsrs else None
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
@@ -375,7 +376,7 @@ class Session:
             assert row.after is not None  # a scheduled row holds the state it leaves
             self.states[card.item] = ItemState.from_dict(row.after)
             if fsrs:
-                self._memories[card.item] = fsrs_bridge.step(memory, quality, day)
+                self._memories[card.item] = fsrs_bridge.step(memory, quality, day, pressed)
         if quality < PASS_QUALITY and not card.extra:
             again = self._card(card.item, card.topic, "redrill")
             rest.insert(min(self.redrill_gap, len(rest)), again)

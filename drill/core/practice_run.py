@@ -95,6 +95,7 @@ class Answer:
     rows: list[Review] = field(default_factory=list)  # stored rows, in the order recorded
     peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
     drills: list[str] = field(default_factory=list)  # step drills this chain answer added (taken back with it)
+    pressed: bool = False  # the grade was chosen by the learner (a re-grade): under FSRS only such a 5 is Easy
 
     @property
     def last_step(self) -> bool:
@@ -275,7 +276,7 @@ class PracticeRun:
                           a.problem.chosen_conventions)
             row = record_answer(self.ctx.profile, drawn, quality=a.quality, verdict=a.status, when=a.when,
                                 today=today, mode=card.mode, moves=Moves.NEVER, typed=a.typed, value=a.value,
-                                seconds=a.seconds, step=a.step + 1)
+                                seconds=a.seconds, step=a.step + 1, pressed=a.pressed)
             a.rows.append(self.ctx.profile.record(row))
         if not chain or a.last_step:
             steps = a.prior + [a]
@@ -284,11 +285,12 @@ class PracticeRun:
                                           worst_verdict([s.status for s in steps]), when=a.when, typed="",
                                           value=None, seconds=sum(s.seconds for s in steps), today=today,
                                           hardware=a.problem.hardware, model=a.problem.model,
-                                          conventions=a.problem.chosen_conventions)
+                                          conventions=a.problem.chosen_conventions, pressed=a.pressed)
             else:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
                                           seconds=a.seconds, today=today, hardware=a.problem.hardware,
-                                          model=a.problem.model, conventions=a.problem.chosen_conventions)
+                                          model=a.problem.model, conventions=a.problem.chosen_conventions,
+                                          pressed=a.pressed)
             self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
             self._moved = False
@@ -355,16 +357,16 @@ class PracticeRun:
             quality = min(quality, PEEK_CAP)
         self._settle()
         a = self.answers[-1]
-        old_quality, old_rows, mark = a.quality, list(a.rows), self.session.checkpoint()
+        old_quality, old_pressed, old_rows, mark = a.quality, a.pressed, list(a.rows), self.session.checkpoint()
         profile = self.ctx.profile
         try:
             with profile.rewriting():
                 self._take_back(a)
                 self._forget_drills(a)  # the regraded answer notes its own (a settings write: harmless if kept)
-                a.quality = quality
+                a.quality, a.pressed = quality, True
                 self._store(a)
         except OSError as e:
-            a.quality = old_quality
+            a.quality, a.pressed = old_quality, old_pressed
             if profile.rewrite_split:  # written in parts: what is stored of it is pending
                 self._put_back(a, e)
                 self.fell_back = a

@@ -209,3 +209,20 @@ def test_undoing_or_regrading_a_chain_answer_takes_back_the_step_drill_it_added(
     assert steps[k] in sessions.step_drills(profile) and a.drills == [steps[k]]
     run.undo()
     assert sessions.step_drills(profile) == {}
+
+
+def test_under_fsrs_a_quick_right_answer_waits_two_days_and_a_pressed_easy_eight(profile):
+    profile.set_setting(settings.SCHEDULER_KEY, "fsrs")
+    run = run_of(profile, [SINGLE])
+    a = run.submit(right(run))
+    row = a.item_row
+    assert a.quality == 5 and not a.pressed  # graded automatically: FSRS's Good, not Easy
+    assert (datetime.fromisoformat(row.after["due"]).date() - TODAY).days == 2
+    assert row.pressed is None
+    b = run.override(5)  # the learner presses e: the only way to Easy
+    assert b.pressed and b.item_row.quality == 5
+    assert (datetime.fromisoformat(b.item_row.after["due"]).date() - TODAY).days == 8
+    stored = profile.last_review()
+    assert stored.pressed is True and stored.to_dict()["pressed"] is True  # the row keeps what was pressed
+    memory = sessions.memory_source(profile, "fsrs")(stored.item)  # replayed from the log, as a later day does
+    assert memory is not None and memory.interval == 8
