@@ -203,6 +203,9 @@ STRINGS: dict[str, tuple[str, str]] = {
                              "你的答案，例如 1.12 TB 或 2039/140（? = 不会）"),
     "practice.typing": ("Type your answer; Enter submits; f2: formula card.", "输入答案，回车提交；f2：公式卡。"),
     "practice.understood": ("understood: {what}", "识别为：{what}"),
+    # Ctrl+G with an answer typed: asked once instead of throwing the answer away
+    "practice.dont_know_typed": ("Ctrl+G again: don't know; Enter: grade what you typed.",
+                                 "再按 Ctrl+G：不会；回车：按已输入的答案评分。"),
     "practice.cannot_read": ("can't read it yet: {why}", "还读不懂：{why}"),
     "practice.checking": ("checking the expression symbolically…  (Ctrl+G: I don't know · Esc: leave)",
                           "正在对表达式做符号核对……（Ctrl+G：不会 · Esc：离开）"),
@@ -299,7 +302,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.peeked": ("  At most 3: the formula card was opened while answering (the engine gave {q}).",
                         "  最高 3 分：作答时打开了公式卡片（系统评分为 {q}）。"),
     "practice.overridden": ("Grade changed to {q} ({name}).", "评分改为 {q}（{name}）。"),
-    "practice.undone": ("Undone: answer it again.", "已撤销：请重新作答。"),
+    "practice.undone": ("Undone: answer it again. Graded 3 at most: its solution was shown.",
+                        "已撤销：请重新作答。最高 3 分：已看过解答。"),
+    "practice.after_solution": ("  At most 3: answered again after an undo, the solution seen (the engine gave {q}).",
+                                "  最高 3 分：撤销后重答，已看过解答（系统评分为 {q}）。"),
     "practice.nothing_to_undo": ("Nothing to undo in this session.", "本次练习没有可撤销的答案。"),
     "check.profile_unread": ("graded, but your profile cannot be read: {why}", "已评分，但无法读取你的档案：{why}"),
     "cli.output_lost": ("could not write the output: {cause}. The command itself ran to its end; only its output "

@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 # Summary is a NamedTuple (immutable, compared by value): cheaper to define than a frozen dataclass, and this
 # module is imported before the first problem shows (benchmarks/bench_startup.py).
 DONT_KNOW_TYPED = ("?", "？")
-PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card
+PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card, or after seeing its solution
 
 
 def worst_verdict(verdicts: Sequence[str]) -> str:
@@ -96,6 +96,8 @@ class Answer:
     peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
     drills: list[str] = field(default_factory=list)  # step drills this chain answer added (taken back with it)
     pressed: bool = False  # the grade was chosen by the learner (a re-grade): under FSRS only such a 5 is Easy
+    # answered again after an undo: its solution was on show in the feedback, so graded 3 at most
+    after_solution: bool = False
 
     @property
     def last_step(self) -> bool:
@@ -158,6 +160,9 @@ class PracticeRun:
         self.prior: list[Answer] = []
         self.started = ctx.now()
         self.peeked = False  # the current step's formula card was opened while its answer box was live
+        # the steps (card, step) whose answer was undone after its feedback showed the solution: answered again,
+        # they are graded 3 at most (an undo is no way to a clean 5 on a problem whose solution was read)
+        self.solution_seen: set[tuple[Card, int]] = set()
         self.load()
 
     # ---------------------------------------------------------------- position
@@ -237,14 +242,22 @@ class PracticeRun:
         return self._answer(text, v.status, v.quality, seconds, v, value)
 
     def dont_know(self, typed: str = "") -> Answer:
+        """Record "I don't know" (quality 0); ``typed``: what was in the box (the screen asks before it gives up
+        a typed answer), kept in the row."""
         return self._answer(typed, DONT_KNOW, 0, self.elapsed(), None, None)
+
+    @property
+    def after_solution(self) -> bool:
+        """The current step is answered again after an undo, its solution seen: graded 3 at most."""
+        return self.card is not None and (self.card, self.step) in self.solution_seen
 
     def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
         self._settle()
-        capped = min(quality, PEEK_CAP) if self.peeked else quality
+        seen = self.after_solution
+        capped = min(quality, PEEK_CAP) if self.peeked or seen else quality
         assert self.card is not None and self.problem is not None, "an answer is to a card on show (not done)"
         a = Answer(self.card, self.problem, self.step, typed, status, quality, capped, seconds, self.ctx.now(),
-                   verdict, value, list(self.prior), peeked=self.peeked)
+                   verdict, value, list(self.prior), peeked=self.peeked, after_solution=seen)
         self._record(a)
         self.answers.append(a)
         return a
@@ -353,7 +366,7 @@ class PracticeRun:
         if not 0 <= quality <= 5:
             raise ValueError(f"quality must be 0-5, not {quality}")
         self.fell_back = None
-        if self.answers and self.answers[-1].peeked:  # an answer given after a peek stays at 3 at most
+        if self.answers and (self.answers[-1].peeked or self.answers[-1].after_solution):  # stays at 3 at most
             quality = min(quality, PEEK_CAP)
         self._settle()
         a = self.answers[-1]
@@ -377,7 +390,8 @@ class PracticeRun:
         return a
 
     def undo(self) -> Answer | None:
-        """Take back the last answer and go back to its step; returns it (for its typed text).
+        """Take back the last answer and go back to its step; returns it (for its typed text).  Its feedback
+        showed the solution, so the step answered again is graded 3 at most (:attr:`solution_seen`).
 
         ``SaveFailed`` when the disk refuses before anything is taken back (nothing changed); an answer taken
         back in part (its whole row gone, a chain's step row not) is undone all the same, the rest
@@ -393,9 +407,11 @@ class PracticeRun:
             if len(a.rows) == rows:
                 raise
             self._put_back(a, e)
+            self.solution_seen.add((a.card, a.step))
             return a
         self.answers.pop()
         self._back_to(a)
+        self.solution_seen.add((a.card, a.step))
         self._forget_drills(a)
         return a
 

@@ -111,6 +111,7 @@ class PracticeScreen(DrillScreen):
         self.state = ASKING
         self._understood_pending = False
         self._not_graded: str | None = None  # the unreadable text whose reason is on show
+        self._dont_know_asked: str | None = None  # the typed text Ctrl+G asked about (again: don't know)
         self._checking: tuple | None = None  # (run, answers, step) while a symbolic answer is judged off-thread
         self._solution_width = 0  # cells of the longest line of the worked solution on show
 
@@ -223,6 +224,7 @@ class PracticeScreen(DrillScreen):
 
     def show_asking(self, typed: str = "") -> None:
         self._drop_check()
+        self._dont_know_asked = None
         self.set_state(ASKING)
         self._card_before_first_problem()
         self.draw_problem()
@@ -250,7 +252,9 @@ class PracticeScreen(DrillScreen):
         head = Text()
         head.append(f"{mark} {self.tr('verdict.' + a.status)}", style)
         head.append("   " + self.tr("practice.grade", q=a.quality, name=quality_name(a.quality, lang)))
-        if a.peeked and a.quality < a.auto_quality:
+        if a.after_solution and a.quality < a.auto_quality:
+            head.append(self.tr("practice.after_solution", q=a.auto_quality), "bold")
+        elif a.peeked and a.quality < a.auto_quality:
             head.append(self.tr("practice.peeked", q=a.auto_quality), "bold")
         elif a.quality != a.auto_quality:
             head.append(self.tr("practice.set_by_you", q=a.auto_quality), "bold")
@@ -458,10 +462,19 @@ class PracticeScreen(DrillScreen):
 
     def action_dont_know(self) -> None:
         if self.state == ASKING:
+            typed = self.query_one("#answer", Input).value
+            # an answer typed is not thrown away unasked; while its proof runs it was submitted, and the
+            # checking line offers Ctrl+G as the way out: no second question then
+            if typed.strip() and typed != self._dont_know_asked and self._checking is None:
+                self._dont_know_asked = self._not_graded = typed  # the question stays on show until edited
+                self.query_one("#understood", Static).update(
+                    Wrapped(Text(self.tr("practice.dont_know_typed"), style="bold yellow")))
+                return
             self._drop_check()
             try:
-                self.show_feedback(self.active_run.dont_know())
+                self.show_feedback(self.active_run.dont_know(typed.strip()))
             except SaveFailed as e:  # nothing recorded: still asking (the box live again if a proof had it)
+                self._dont_know_asked = typed  # already confirmed: the next Ctrl+G records it
                 answer = self.query_one("#answer", Input)
                 answer.disabled = False
                 answer.focus()

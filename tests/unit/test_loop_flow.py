@@ -226,3 +226,16 @@ def test_under_fsrs_a_quick_right_answer_waits_two_days_and_a_pressed_easy_eight
     assert stored.pressed is True and stored.to_dict()["pressed"] is True  # the row keeps what was pressed
     memory = sessions.memory_source(profile, "fsrs")(stored.item)  # replayed from the log, as a later day does
     assert memory is not None and memory.interval == 8
+
+
+def test_an_answer_undone_after_its_solution_was_shown_is_asked_again_and_graded_three_at_most(profile):
+    run = run_of(profile, [SINGLE, SINGLE])
+    a = run.submit("?")  # the feedback shows the solution
+    assert a.quality == 0 and not a.after_solution
+    assert run.undo() is a and run.after_solution and profile.last_review() is None
+    b = run.submit(right(run))  # the right answer, read off the solution
+    assert b.auto_quality >= 4 and b.quality == 3 and b.after_solution and profile.last_review().quality == 3
+    assert run.override(5).quality == 3  # an override cannot lift it either
+    run.advance()
+    c = run.submit(right(run))  # the next problem, never undone: graded as it is
+    assert c.quality == c.auto_quality >= 4 and not c.after_solution
