@@ -292,6 +292,9 @@ STRINGS: dict[str, tuple[str, str]] = {
                              "整题评分 {q}（{name}）：取各步最低分。"),
     "practice.grade_chain_slip": ("Chain grade {q} ({name}): one slip among right steps passes with 3.",
                                   "整题评分 {q}（{name}）：只错一步、其余各步都对，记为及格 3 分。"),
+    "practice.grade_chain_again": ("Chain grade {q} ({name}): the same step failed as last time, so the chain "
+                                   "starts over and that step is drilled alone.",
+                                   "整题评分 {q}（{name}）：与上次错在同一步，题链从头开始，该步单独练习。"),
     "practice.grade_keys": ("Change the grade: 0-5, or a Again (1) · h Hard (3) · g Good (4) · e Easy (5).  "
                             "Enter: next · u: undo · c: formula card",
                             "修改评分：0-5，或 a 重来 (1) · h 困难 (3) · g 良好 (4) · e 简单 (5)。回车：下一题 · u：撤销 · "

@@ -11,8 +11,9 @@ Recording rules (docs/practice.md):
   scheduled), then, when its last step is answered, one row for the whole item
   (``step`` None, empty ``typed``) that carries the schedule.  The chain's
   quality is the **minimum** of its step qualities (a chain is only as sound as
-  its weakest step), except that one slip among right steps records 3
-  (:func:`engine.schedule.chains.chain_quality`), and its verdict is the worst step verdict.
+  its weakest step), except that one slip among right steps records 3 - unless the same step failed in the
+  chain's previous answer: then it starts over (:func:`engine.schedule.chains.chain_quality`) - and its
+  verdict is the worst step verdict.
 * Every row is saved (``Profile.record``) before its feedback is shown.
 * Overriding a grade re-records the answer with the chosen quality (the
   verdict stays the engine's); undo takes back the last answer's rows.
@@ -37,12 +38,20 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from drill.core.recording import record_answer, settle_queue
-from drill.core.sessions import catalog, chain_one_slip, chain_quality, forget_step_drills, note_step_drills
+from drill.core.sessions import (
+    catalog,
+    chain_one_slip,
+    chain_quality,
+    forget_step_drills,
+    note_step_drills,
+    previous_chain_steps,
+)
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
 from engine.langs import EN
 from engine.records import NamedTuple, mutable
 from engine.review import Review
+from engine.schedule import chains
 from engine.session import Card, Drawn, Moves, Session
 from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
 from question_bank import registry
@@ -98,6 +107,7 @@ class Answer:
     pressed: bool = False  # the grade was chosen by the learner (a re-grade): under FSRS only such a 5 is Easy
     # answered again after an undo: its solution was on show in the feedback, so graded 3 at most
     after_solution: bool = False
+    before: list[int] | None = None  # a chain's last step: the step qualities of the chain's previous answer
 
     @property
     def last_step(self) -> bool:
@@ -116,7 +126,13 @@ class Answer:
     @property
     def chain_one_slip(self) -> bool:
         """The chain's grade came from the one-slip rule (a pass, 3), not from its lowest step."""
-        return self.problem.is_chain and chain_one_slip([s.quality for s in self.prior + [self]])
+        return self.problem.is_chain and chain_one_slip([s.quality for s in self.prior + [self]], self.before)
+
+    @property
+    def chain_repeated_slip(self) -> bool:
+        """The chain failed the same step as in its previous answer: it starts over (no one-slip pass)."""
+        return self.problem.is_chain and chains.repeated_slip([s.quality for s in self.prior + [self]],
+                                                              self.before)
 
 
 def summary_grade(quality: int) -> Status:
@@ -294,7 +310,8 @@ class PracticeRun:
         if not chain or a.last_step:
             steps = a.prior + [a]
             if chain:
-                row = self.session.answer(chain_quality([s.quality for s in steps]),
+                a.before = previous_chain_steps(self.ctx.profile, card.item)
+                row = self.session.answer(chain_quality([s.quality for s in steps], a.before),
                                           worst_verdict([s.status for s in steps]), when=a.when, typed="",
                                           value=None, seconds=sum(s.seconds for s in steps), today=today,
                                           hardware=a.problem.hardware, model=a.problem.model,

@@ -30,15 +30,22 @@ def recent_qualities(profile: Profile) -> dict[str, tuple[int, ...]]:
     return {item: r.qualities for item, r in profile.recent().items()}
 
 
-def chain_quality(qualities: list[int]) -> int:
+def chain_quality(qualities: list[int], before: list[int] | None = None) -> int:
     """A chain is scheduled as one unit: the lowest quality of its steps, except that one slip among right
-    steps is a pass with quality 3 (:func:`engine.schedule.chains.chain_quality`)."""
-    return chains.chain_quality(qualities)
+    steps is a pass with quality 3 - unless that step failed in the chain's previous answer too (``before``,
+    :func:`previous_chain_steps`): then it starts over (:func:`engine.schedule.chains.chain_quality`)."""
+    return chains.chain_quality(qualities, before)
 
 
-def chain_one_slip(qualities: list[int]) -> bool:
+def chain_one_slip(qualities: list[int], before: list[int] | None = None) -> bool:
     """Whether :func:`chain_quality` passed the chain on its one-slip rule rather than taking its lowest step."""
-    return chains.one_slip(qualities)
+    return chains.one_slip(qualities) and not chains.repeated_slip(qualities, before)
+
+
+def previous_chain_steps(profile: Profile, item: str) -> list[int] | None:
+    """The step qualities of the chain ``item``'s last whole answer in the log (None: never answered whole)."""
+    d = profile.digest()
+    return chains.previous_steps(d.item, d.step, d.quality, item)
 
 
 def retired(profile: Profile) -> frozenset[str]:

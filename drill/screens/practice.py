@@ -261,7 +261,8 @@ class PracticeScreen(DrillScreen):
         head.append("\n")
         if a.chain_quality is not None:
             q = a.chain_quality
-            rule = "practice.grade_chain_slip" if a.chain_one_slip else "practice.grade_chain"
+            rule = ("practice.grade_chain_again" if a.chain_repeated_slip else
+                    "practice.grade_chain_slip" if a.chain_one_slip else "practice.grade_chain")
             head.append(self.tr(rule, q=q, name=quality_name(q, lang)) + "\n", "bold")
         v = a.verdict
         if v is not None:

@@ -239,3 +239,24 @@ def test_an_answer_undone_after_its_solution_was_shown_is_asked_again_and_graded
     run.advance()
     c = run.submit(right(run))  # the next problem, never undone: graded as it is
     assert c.quality == c.auto_quality >= 4 and not c.after_solution
+
+
+def test_a_chain_failing_the_same_step_twice_running_starts_over_and_drills_that_step_alone(profile):
+    steps = drills.step_templates(CHAIN)
+    failing = next(k for k, s in enumerate(steps) if s is not None)
+
+    def answer(run):
+        while True:
+            a = run.submit("?" if run.step == failing else right(run))
+            if a.item_row is not None:
+                return a
+            run.advance()
+
+    first = answer(run_of(profile, [CHAIN]))
+    assert first.item_row.quality == 3 and first.chain_one_slip  # one slip: a pass
+    second = answer(run_of(profile, [CHAIN], NOW + timedelta(days=3)))
+    assert second.chain_repeated_slip and not second.chain_one_slip
+    assert second.item_row.quality == 0  # the failed step's quality: a lapse
+    state = profile.states()[CHAIN]
+    assert state.reps == 0 and state.interval == 1  # started over
+    assert steps[failing] in sessions.step_drills(profile)  # that step drilled alone

@@ -256,6 +256,23 @@ def test_a_chain_with_one_slip_passes_with_quality_three():
     assert chains.one_slip([5, 2, 5, 5]) and not chains.one_slip([5, 3, 1]) and not chains.one_slip([2])
 
 
+def test_a_chain_failing_the_same_step_twice_running_starts_over():
+    assert chains.chain_quality([5, 1, 4], before=[5, 0, 5]) == 1  # step 2 again: a lapse, the interval reset
+    assert chains.repeated_slip([5, 1, 4], [5, 0, 5]) and chains.one_slip([5, 1, 4])
+    assert chains.chain_quality([5, 1, 4], before=[1, 5, 5]) == 3  # another step than last time: a pass
+    assert chains.chain_quality([5, 1, 4], before=None) == 3  # its first answer: a pass
+    assert chains.chain_quality([5, 1, 4], before=[5, 3, 5]) == 3  # close last time is not failed
+    assert not chains.repeated_slip([1, 1, 4], [1, 1, 5])  # two failed steps: the lowest anyway
+    # the previous answer read from the log's columns: the step rows between the last two whole rows
+    items = ["c", "c", "x", "c", "c", "c", "c"]
+    steps = [1, None, None, 2, 1, 3, None]
+    quals = [0, 3, 4, 1, 5, 5, 1]
+    assert chains.previous_steps(items, steps, quals, "c") == [5, 1, 5]
+    assert chains.previous_steps(items, steps, quals, "x") is None  # a single template: no steps
+    assert chains.previous_steps(items, steps, quals, "none") is None
+    assert chains.previous_steps(["c", "c"], [3, None], [0, 0], "c") == [3, 3, 0]  # a missing step: not failed
+
+
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=6))
 def test_the_rule_said_of_a_chain_is_the_rule_applied(qualities):
     # the feedback names the one-slip rule exactly when chain_quality applied it, else the lowest step
