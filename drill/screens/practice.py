@@ -530,26 +530,33 @@ class PracticeScreen(DrillScreen):
             self.notify(self.tr("practice.undone"), timeout=2)
 
     def _card_before_first_problem(self) -> None:
-        """A template new to the learner shows its formula card first (not a review; its clock starts after)."""
+        """A template new to the learner shows its formula card first (not a review; its clock starts after), and
+        so does a leech that lapsed since its card was last shown (drill.core.leeches)."""
+        from drill.core import leeches
         from drill.core.teach import mark_seen, needs_card
 
         run = self.active_run
         problem = run.problem
         assert problem is not None, "called while a card is on show"
-        if run.step != 0 or run.prior or not needs_card(self.ctx.profile, problem.template.id):
+        if run.step != 0 or run.prior:
             return
+        new = needs_card(self.ctx.profile, problem.template.id)
+        if not new and not leeches.card_due(self.ctx.profile, problem.template.id):
+            return
+        remember = mark_seen if new else leeches.mark_card
         from drill.screens.card import CardScreen  # only now: its module (and Textual's Footer) cost start-up
 
         def read(template_id: str | None) -> None:
             run.started = self.ctx.now()  # the time spent reading is not the answer's time
             self.question_in_view()  # laid out again now that it is on show: at its question
             try:
-                mark_seen(self.ctx.profile, problem.template.id)  # the card stays on show while it is read
+                remember(self.ctx.profile, problem.template.id)  # the card stays on show while it is read
             except SaveFailed as e:  # harmless: the card is shown again before this template's next first problem
                 self.notify(self.tr("save.card_not_kept", why=e.text(self.lang)), severity="warning", timeout=8,
                             markup=False)
 
-        self.app.push_screen(CardScreen(problem.template.id, first=True), read)
+        self.app.push_screen(CardScreen(problem.template.id, first=True, why="card.first" if new else "card.leech"),
+                             read)
 
     def action_card(self) -> None:
         if self.run is not None and not self.run.done:
