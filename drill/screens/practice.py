@@ -466,7 +466,8 @@ class PracticeScreen(DrillScreen):
             typed = self.query_one("#answer", Input).value
             # an answer typed is not thrown away unasked; while its proof runs it was submitted, and the
             # checking line offers Ctrl+G as the way out: no second question then
-            if typed.strip() and typed != self._dont_know_asked and self._checking is None:
+            answer_typed = typed.strip() not in ("", *practice_run.DONT_KNOW_TYPED)  # "?" is a don't know already
+            if answer_typed and typed != self._dont_know_asked and self._checking is None:
                 self._dont_know_asked = self._not_graded = typed  # the question stays on show until edited
                 self.query_one("#understood", Static).update(
                     Wrapped(Text(self.tr("practice.dont_know_typed"), style="bold yellow")))
