@@ -67,6 +67,8 @@ KEYS: tuple[Key, ...] = (
     Key("d", "key.new_sample", ("key.new_sample",)),  # draw another sample
     Key("v", "key.browse_topic", ("key.browse_topic",)),  # view this topic only
     Key("f", "key.browse_status", ("key.browse_status",)),  # filter by status
+    Key("z", "key.suspend", ("key.suspend",)),  # suspend a template (a leech), or take it back
+    Key("l", "key.leech_reset", ("key.leech_reset",)),  # count a leech's lapses afresh
     Key("left_square_bracket", "key.tab_prev", ("key.tab_prev",), "["),
     Key("right_square_bracket", "key.tab_next", ("key.tab_next",), "]"),
     # mock interview

@@ -183,7 +183,8 @@ def mock_record(run: MockRun, report: Report, ts: str) -> dict:
 
 
 def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetime], date],
-                book: Book | None = None, stored: int = 0) -> list[Review]:
+                book: Book | None = None, stored: int = 0,
+                previous: Callable[[str], list[int] | None] | None = None) -> list[Review]:
     """Review-log rows (:func:`engine.session.review_row`) for the answered questions of a mock, in the
     order the answers were given.
 
@@ -195,7 +196,8 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
     steps are logged unscheduled, then, when every step was answered or an
     answered one is a lapse, one whole-chain row (``step`` None, ``typed``
     empty) with the lowest step quality (every step answered: one slip among
-    right steps passes with 3, :func:`engine.schedule.chains.chain_quality`) and
+    right steps passes with 3, :func:`engine.schedule.chains.chain_quality`, unless ``previous`` - a chain's
+    step qualities in its last answer before the mock - says that step failed then too) and
     the worst verdict, which moves the schedule by the same rule.  Unanswered boxes are not reviews.
 
     Each row carries the time of its answer (:attr:`QuestionResult.answered`;
@@ -239,7 +241,8 @@ def review_rows(report: Report, *, when: datetime, local_date: Callable[[datetim
         if len(answered) == len(boxes) or lowest < 3:
             worst = min((r.verdict for r in answered), key=WORST_FIRST.index)
             # every step answered: one slip among right steps passes with 3 (engine.schedule.chains)
-            whole = chain_quality([_scored(r) for r in answered]) if len(answered) == len(boxes) else lowest
+            before = previous(first.template_id) if previous is not None else None
+            whole = chain_quality([_scored(r) for r in answered], before) if len(answered) == len(boxes) else lowest
             planned.append((moment(*answered), first, True, dict(quality=whole, verdict=worst,
                                                                  seconds=sum(r.seconds for r in answered),
                                                                  step=None, typed="", value=None)))

@@ -75,6 +75,10 @@ class Review(NamedTuple):
     # {"bytes_per_param": "18"}); a row without it was graded under the seeds' conventions.
     conventions: dict[str, str] | None = None
     model: str | None = None  # the model id the problem was drawn of (drill ... --model ID), as hardware
+    # True when the learner chose the grade (a re-grade pressed after the feedback), absent when the grader gave
+    # it: FSRS reads a 5 as Easy only then (engine.schedule.fsrs_bridge.rating), so a replay of the log gives
+    # the due dates the answers got.
+    pressed: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The row as stored: ``id`` first (left out before it is recorded), then the fields in order, an
@@ -129,11 +133,13 @@ _OPTIONAL_PROBLEM: dict[str, Callable[[Any], str | None]] = {
     "conventions": _conventions_problem,
     "model": lambda v: (None if isinstance(v, str) and HARDWARE_ID.fullmatch(v)
                         else f"model must be a model id (lowercase letters, digits, _ . -), not {v!r:.80}"),
+    "pressed": lambda v: None if v is True else f"pressed must be true (absent: the grader's grade), not {v!r:.80}",
 }
 _OPTIONAL_OK: dict[str, Callable[[Any], bool]] = {
     "hardware": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
     "conventions": lambda v: type(v) is dict and bool(v) and convention_set.problem(v) is None,
     "model": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
+    "pressed": lambda v: v is True,
 }
 if not list(_OPTIONAL_PROBLEM) == list(_OPTIONAL_OK) == list(OPTIONAL):  # a field of the type unchecked
     raise TypeError(f"Review's optional fields {OPTIONAL} need their checks here")

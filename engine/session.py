@@ -32,42 +32,39 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import UTC, date, datetime, timedelta
-from enum import StrEnum
+from datetime import date, datetime
 
-from engine.patterns import pattern
 from engine.records import NamedTuple
 
+# what an answer records lives in engine.answer_row and the interview's pace in engine.schedule.pace; both are
+# read from here too, as they were before the split
+from .answer_row import (  # noqa: F401
+    DEFAULT_NEW_PER_DAY,
+    LAPSE,
+    Book,
+    Drawn,
+    Moves,
+    Rules,
+    intake,
+    iso_utc,
+    moves_schedule,
+    record,
+    review_row,
+    stored_text,
+    stretch_load,
+)
 from .review import MAX_SECONDS, MODES, VERDICTS, Review  # noqa: F401 (read from here too)
 from .review_mode import ReviewMode
 from .schedule import fsrs_bridge
 from .schedule.fsrs_bridge import Scheduler
 from .schedule.interleave import interleave
-from .schedule.pace import PACE_WARNING, pace
-from .schedule.stretch import load_of
-from .sm2 import ItemState, overdue_days, review
+from .schedule.pace import PACE_WARNING, Catalog, Plan, new_available, plan_for  # noqa: F401
+from .sm2 import ItemState, overdue_days
 
-DEFAULT_NEW_PER_DAY = 5
 QUEUE_KEY = "queued_items"  # the profile setting: templates the next practice session asks first (a mock's misses)
 DEFAULT_REVIEWS_PER_DAY = 200  # Anki's default review cap
-LAPSE = 3  # a quality below this is a lapse: SM-2 restarts the item
 REDRILL_GAP = 3  # a missed item comes back after this many other cards (or at the end)
 PASS_QUALITY = 4  # re-drill until an item scores at least this
-
-Catalog = Sequence[tuple[str, str]]  # (item_id, topic) in bank order
-
-
-class Rules(NamedTuple):
-    """What the profile says about scheduling an answer (``drill plan``; :func:`record`): the
-    scheduler, the interview date, the daily review cap and the new items a day (the final stretch leaves
-    room for the new items still to come), and FSRS's weights and desired retention (``drill plan --optimize``,
-    ``--retention``)."""
-
-    scheduler: str = Scheduler.SM2
-    interview: date | None = None
-    cap: int | None = None
-    new_per_day: int = DEFAULT_NEW_PER_DAY
-    tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT
 
 
 class CardKind(NamedTuple):
@@ -112,63 +109,6 @@ class Card(NamedTuple):
     def extra(self) -> bool:
         """Asked on request (extra practice, a queued item): a failed answer does not come back."""
         return CARD_KINDS[self.kind].extra
-
-
-def moves_schedule(state: ItemState | None, quality: int, today: date) -> bool:
-    """Does an answer given off the schedule (extra, Browse, mock, paper) move the item's SM-2 state?
-
-    Yes for its first answer anywhere (``state`` None: it enters SM-2 with this
-    quality), when the item is due (a review at its time), and on a lapse
-    (quality < 3: the item restarts); otherwise it is only logged.
-    """
-    return state is None or quality < LAPSE or (state.due is not None and state.due <= today)
-
-
-class Plan(NamedTuple):
-    """What an interview date means for today's new items (:func:`plan_for`).
-
-    ``pace``: new templates a day that meets every one left by about two thirds of the days left
-    (:func:`engine.schedule.pace.pace`; None without an interview date or once it is today or past),
-    ``done_by`` the day (today = 1) they are all met at that pace; ``new_today``: today's limit, the daily
-    setting: the pace is advice, and the limit changes only when the learner accepts it.
-    ``too_many``: the pace exceeds :data:`PACE_WARNING`.
-    """
-
-    interview: date | None
-    days_left: int | None  # days before the interview, today included (0: it is today; negative: passed)
-    left: int  # templates never introduced (retired scaffolds not counted)
-    pace: int | None
-    new_today: int
-    done_by: int | None = None
-
-    @property
-    def active(self) -> bool:
-        """The interview date shapes the schedule (it is after today)."""
-        return self.days_left is not None and self.days_left > 0
-
-    @property
-    def too_many(self) -> bool:
-        return self.pace is not None and self.pace > PACE_WARNING
-
-    @property
-    def behind(self) -> bool:
-        """The daily limit is below the pace (the learner may accept the pace)."""
-        return self.pace is not None and self.new_today < self.pace
-
-
-def plan_for(states: Mapping[str, ItemState], catalog: Catalog, today: date, new_per_day: int,
-             interview: date | None, introduced_today: int = 0, retired: frozenset[str] = frozenset()) -> Plan:
-    """Today's new-item limit (``new_per_day``) and, with an interview ahead, the pace that meets every
-    template left (at the start of today) by about two thirds of the days left."""
-    bank = {i for i, _ in catalog}
-    left = sum(1 for i in bank if i not in states and i not in retired)
-    if interview is None:
-        return Plan(None, None, left, None, new_per_day)
-    days = (interview - today).days
-    if days <= 0:
-        return Plan(interview, days, left, None, new_per_day)
-    p = pace(left + introduced_today, days)
-    return Plan(interview, days, left, p.per_day, new_per_day, p.done_by)
 
 
 def due_items(states: Mapping[str, ItemState], today: date, catalog: Catalog) -> list[tuple[str, str, int]]:
@@ -245,10 +185,6 @@ def new_items(states: Mapping[str, ItemState], catalog: Catalog, limit: int,
     return out
 
 
-def new_available(new_per_day: int, introduced_today: int) -> int:
-    return max(0, new_per_day - introduced_today)
-
-
 def next_due(states: Mapping[str, ItemState], today: date, catalog: Catalog | None = None) -> date | None:
     """The first due date after ``today`` (None when nothing is scheduled)."""
     items = states if catalog is None else {i for i, _ in catalog}
@@ -294,166 +230,6 @@ def readiness(states: Mapping[str, ItemState], last_quality: Mapping[str, int | 
         if s is not None and q is not None and q >= 4 and (s.due is None or s.due >= today):
             counts[0] += 1
     return {t: (r, n) for t, (r, n) in out.items()}
-
-
-def iso_utc(when: datetime) -> str:
-    """``2026-11-29T15:42:01Z`` from an aware datetime."""
-    if when.tzinfo is None:
-        raise ValueError("a review timestamp must be timezone-aware")
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-_UNSTORED = pattern("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")  # C0 and C1 controls, lone surrogates (compiled when first used)
-
-
-def stored_text(typed: str) -> str:
-    """What a review row keeps of a typed answer: without the whitespace around it, and with any control
-    character left (a terminal escape, a tab inside it; a lone surrogate) written as Python escapes it
-    (``\\x1b``), so a row never drives a terminal and an export always imports (engine.storage.validation)."""
-    typed = typed.strip()
-    if typed.isprintable():
-        return typed
-    return _UNSTORED.sub(lambda m: repr(m.group())[1:-1], typed)  # (a no-break or ideographic space stays)
-
-
-def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, when: datetime, today: date,
-               state: ItemState | None, schedule: bool, mode: str = ReviewMode.PRACTICE, typed: str = "",
-               value: float | str | None = None, seconds: float | None = 0.0, step: int | None = None,
-               interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
-               cap: int | None = None, scheduler: str = Scheduler.SM2, memory: fsrs_bridge.Memory | None = None,
-               conventions: Mapping[str, str] | None = None, model: str | None = None,
-               tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT) -> Review:
-    """A review row (:class:`engine.review.Review`, not yet recorded) ready for ``Profile.record``.
-
-    ``today`` is the learner's local date of the answer.  With ``schedule`` the
-    item's state moves on (``before`` is None for a new item; the last reviews
-    before ``interview`` go into the final stretch given the reviews due each
-    day ``load`` and the daily ``cap``, see :mod:`engine.schedule.stretch`) by
-    SM-2, or by FSRS (``scheduler`` "fsrs", from the item's FSRS ``memory``:
-    :func:`engine.schedule.fsrs_bridge.review`, of the profile's ``tuning``); without it ``before``
-    and ``after`` are None and nothing changes.
-    ``seconds`` None: the time was not measured (an answer checked on paper);
-    the statistics leave such a row out of every time figure.  A time past
-    :data:`MAX_SECONDS` (the app left open for months, a clock that jumped) is
-    no measurement of an answer either: None too.
-    """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
-    if verdict not in VERDICTS:
-        raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
-    before = after = None
-    if schedule:
-        if scheduler == Scheduler.FSRS:
-            after = fsrs_bridge.review(state, memory, quality, today, interview, load, cap, tuning)[0].to_dict()
-        else:
-            after = review(state or ItemState(), quality, today, interview, load, cap).to_dict()
-        before = state.to_dict() if state is not None else None
-    elif not (isinstance(quality, int) and not isinstance(quality, bool) and 0 <= quality <= 5):
-        raise ValueError(f"quality must be a whole number 0-5, not {quality!r}")
-    return Review(
-        None, iso_utc(when), today.isoformat(), item, topic, int(seed), step, stored_text(typed),
-        stored_text(value) if isinstance(value, str) else value, verdict, quality,
-        None if seconds is None or not 0 <= seconds <= MAX_SECONDS else round(float(seconds), 3),
-        mode, bool(schedule), before, after,
-        hardware or None,  # the chip the problem was drawn on (--hardware ID)
-        dict(conventions) if conventions else None,  # its conventions off their default
-        model or None)  # the model it was drawn of (--model ID)
-
-
-# ------------------------------------------------------------------ the one way an answer becomes a row
-# Every face (the app's session, the mock's save, drill check --record) hands record() the same facts, so the
-# scheduler, the final stretch's load and the cap are the same on every path (drill/core/recording.py reads
-# the learner's Book from the profile).
-
-
-class Moves(StrEnum):
-    """Whether an answer moves its item's schedule."""
-
-    ALWAYS = "always"  # asked by the schedule (a due or new card)
-    OFF_SCHEDULE = "off_schedule"  # given off it (extra, Browse, a mock, paper): engine.session.moves_schedule
-    NEVER = "never"  # logged only (a re-drill, a chain's step row)
-
-
-class Book(NamedTuple):
-    """The learner's side of a record: the item states, each item's FSRS memory (None: SM-2, or never
-    reviewed), the items first met today on any path (engine.session.met), the retired scaffolds, the bank and the :class:`Rules`."""
-
-    states: Mapping[str, ItemState]
-    rules: Rules
-    catalog: Catalog = ()
-    memory: Callable[[str], fsrs_bridge.Memory | None] | None = None
-    met_today: int = 0
-    retired: frozenset[str] = frozenset()
-
-
-class Drawn(NamedTuple):
-    """The problem answered: its template, topic and seed, the chip, model and conventions it was drawn on."""
-
-    item: str
-    topic: str
-    seed: int
-    hardware: str | None = None
-    model: str | None = None
-    conventions: Mapping[str, str] | None = None
-
-
-def intake(book: Book, today: date) -> dict[date, int]:
-    """The reviews the new items still to come (today's allowance left, then the daily limit) will add
-    before the interview - their first two reviews, a day and a week after they are met - so that the
-    final stretch leaves room for them."""
-    rules = book.rules
-    out: dict[date, int] = {}
-    if rules.interview is None:
-        return out
-    plan = plan_for(book.states, book.catalog, today, rules.new_per_day, rules.interview, book.met_today,
-                    book.retired)
-    if not plan.active:
-        return out
-    left, per_day = plan.left, plan.new_today
-    day, n = today, min(new_available(per_day, book.met_today), left)
-    while n > 0 and day < rules.interview:
-        for gap in (1, 7):
-            d = day + timedelta(days=gap)
-            if d < rules.interview:
-                out[d] = out.get(d, 0) + n
-        left -= n
-        day += timedelta(days=1)
-        n = min(per_day, left)
-    return out
-
-
-def stretch_load(book: Book, item: str, today: date) -> dict[date, int] | None:
-    """The reviews due each day but ``item``'s, with the new items' to come (None without an interview)."""
-    if book.rules.interview is None:
-        return None
-    load = load_of({i: st.due for i, st in book.states.items() if i != item})
-    for d, n in intake(book, today).items():
-        load[d] = load.get(d, 0) + n
-    return load
-
-
-def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: datetime, today: date, mode: str,
-           moves: Moves, typed: str = "", value: float | str | None = None, seconds: float | None = 0.0,
-           step: int | None = None) -> Review:
-    """The review row of an answer (not yet stored: ``Profile.record`` stores it).
-
-    ``moves``: :attr:`Moves.ALWAYS` for a card the schedule asked, :attr:`Moves.OFF_SCHEDULE` for an answer
-    given off it (moved by :func:`engine.session.moves_schedule`), :attr:`Moves.NEVER` for a row only logged.
-    A row that moves the schedule does so by the book's scheduler (FSRS from the item's memory), and, with an
-    interview date, puts the item's last review in the final stretch given the load and the daily cap.
-    """
-    state = book.states.get(drawn.item)
-    schedule = moves == Moves.ALWAYS or (moves == Moves.OFF_SCHEDULE and moves_schedule(state, quality, today))
-    rules = book.rules
-    fsrs = schedule and rules.scheduler == Scheduler.FSRS
-    memory = book.memory(drawn.item) if fsrs and book.memory is not None else None
-    return review_row(item=drawn.item, topic=drawn.topic, seed=drawn.seed, quality=quality, verdict=verdict,
-                      when=when, today=today, state=state if schedule else None, schedule=schedule, mode=mode,
-                      typed=typed, value=value, seconds=seconds, step=step,
-                      interview=rules.interview if schedule else None, hardware=drawn.hardware,
-                      load=stretch_load(book, drawn.item, today) if schedule else None,
-                      cap=rules.cap if schedule else None, scheduler=rules.scheduler, memory=memory,
-                      conventions=drawn.conventions, model=drawn.model, tuning=rules.tuning)
 
 
 class Session:
@@ -570,7 +346,7 @@ class Session:
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
                today: date | None = None, hardware: str | None = None,
                conventions: Mapping[str, str] | None = None, model: str | None = None,
-               tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT) -> Review:
+               pressed: bool = False) -> Review:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -578,7 +354,7 @@ class Session:
         the new day and schedules from it.  A due or new card moves the item's
         SM-2 state on, an extra card by :func:`moves_schedule`, a re-drill never;
         any due, new or re-drill card answered below 4 comes back
-        ``redrill_gap`` cards later.
+        ``redrill_gap`` cards later.  ``pressed``: the learner chose the grade (:func:`record`).
         """
         card = self.current
         if card is None:
@@ -588,7 +364,7 @@ class Session:
         moves = Moves.ALWAYS if card.scheduled else Moves.OFF_SCHEDULE if card.extra else Moves.NEVER
         row = record(book, Drawn(card.item, card.topic, card.seed, hardware, model, conventions), quality=quality,
                      verdict=verdict, when=when, today=day, mode=card.mode, moves=moves, typed=typed, value=value,
-                     seconds=seconds, step=step)
+                     seconds=seconds, step=step, pressed=pressed)
         schedule, fsrs = row.scheduled, row.scheduled and self.rules.scheduler == Scheduler.FSRS
         memory = self.memory(card.item) if fsrs else None
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,
@@ -600,7 +376,7 @@ class Session:
             assert row.after is not None  # a scheduled row holds the state it leaves
             self.states[card.item] = ItemState.from_dict(row.after)
             if fsrs:
-                self._memories[card.item] = fsrs_bridge.step(memory, quality, day, self.rules.tuning)
+                self._memories[card.item] = fsrs_bridge.step(memory, quality, day, self.rules.tuning, pressed)
         if quality < PASS_QUALITY and not card.extra:
             again = self._card(card.item, card.topic, "redrill")
             rest.insert(min(self.redrill_gap, len(rest)), again)

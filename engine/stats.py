@@ -65,7 +65,7 @@ TREND_WINDOW = 5  # reviews averaged by each point of an item's accuracy trend
 # The review log, reduced to what the figures read
 
 DIGEST_FIELDS = ("date", "item", "topic", "seed", "step", "verdict", "quality", "seconds", "mode", "before",
-                 "interval")
+                 "interval", "pressed")
 
 
 def _iso_days(values: set) -> bool:
@@ -103,6 +103,7 @@ _COLUMN_RULES: dict[str, tuple[set, Any]] = {
     "mode": ({str, ReviewMode}, lambda vs: vs <= set(MODES)),
     "before": ({int, _NONE}, _counts),
     "interval": ({int, _NONE}, _counts),
+    "pressed": ({bool}, None),
 }
 
 
@@ -113,7 +114,7 @@ class Digest:
     ``seconds`` and ``mode`` are the rows' fields; ``before`` is the item's
     interval before the review (None without a state before it) and
     ``interval`` the interval a scheduled review gave it (None: the review did
-    not move the schedule).  Plain lists of JSON values, so the save files can
+    not move the schedule); ``pressed``: the learner chose the grade (FSRS's Easy).  Plain lists of JSON values, so the save files can
     keep one beside each closed log segment (``engine.storage``).
     """
 
@@ -130,6 +131,7 @@ class Digest:
     mode: list[str]
     before: list[int | None]
     interval: list[int | None]
+    pressed: list[bool]
 
     def __init__(self, columns: Mapping[str, list] | None = None) -> None:
         for f in DIGEST_FIELDS:  # the lists are taken, not copied
@@ -144,6 +146,7 @@ class Digest:
                                                  "seconds", "mode")}
         cols["before"] = [b.get("interval", 0) if (b := r["before"]) else None for r in rows]
         cols["interval"] = [(r["after"] or {}).get("interval", 0) if r["scheduled"] else None for r in rows]
+        cols["pressed"] = [r.get("pressed") is True for r in rows]
         return cls(cols)
 
     @classmethod
@@ -155,7 +158,8 @@ class Digest:
                     "quality": [r.quality for r in rs], "seconds": [r.seconds for r in rs],
                     "mode": [r.mode for r in rs],
                     "before": [r.before.get("interval", 0) if r.before else None for r in rs],
-                    "interval": [(r.after or {}).get("interval", 0) if r.scheduled else None for r in rs]})
+                    "interval": [(r.after or {}).get("interval", 0) if r.scheduled else None for r in rs],
+                    "pressed": [r.pressed is True for r in rs]})
 
     @classmethod
     def from_columns(cls, columns: Any, *, check: bool = True) -> Digest:

@@ -57,11 +57,11 @@ def sm2_replay(history: Iterable[tuple[date, int]]) -> ItemState | None:
     return state
 
 
-def history_of(rows: Iterable[Review]) -> dict[str, list[tuple[date, int]]]:
-    """Each item's scheduled reviews ``(day, quality)``, oldest first, from review rows (oldest first): the
-    rows that moved the schedule (``scheduled``; a chain's whole-item row)."""
-    out: dict[str, list[tuple[date, int]]] = {}
+def history_of(rows: Iterable[Review]) -> dict[str, list[tuple[date, int, bool]]]:
+    """Each item's scheduled reviews ``(day, quality, pressed)``, oldest first, from review rows (oldest
+    first): the rows that moved the schedule (``scheduled``; a chain's whole-item row)."""
+    out: dict[str, list[tuple[date, int, bool]]] = {}
     for r in rows:
         if r.scheduled and r.step is None:
-            out.setdefault(r.item, []).append((date.fromisoformat(r.date), r.quality))
+            out.setdefault(r.item, []).append((date.fromisoformat(r.date), r.quality, r.pressed is True))
     return out

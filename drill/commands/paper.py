@@ -127,11 +127,13 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                        f"还需记录第 {'、'.join(map(str, remaining))} 步（{command}）。").text(lang), file=out)
             return 0
         from drill.core.practice_run import worst_verdict
-        from drill.core.sessions import chain_one_slip, chain_quality
+        from drill.core.sessions import chain_one_slip, chain_quality, previous_chain_steps
+        from engine.schedule import chains
 
         rows = [steps[k] for k in range(1, n + 1)]
+        before = previous_chain_steps(profile, template.id)
         try:
-            whole = profile.record(row(chain_quality([r.quality for r in rows]),
+            whole = profile.record(row(chain_quality([r.quality for r in rows], before),
                                        worst_verdict([r.verdict for r in rows]), step=None, typed="", value=None,
                                        whole=True, seconds=_total([r.seconds for r in rows])))
         except SaveFailed as e:
@@ -141,11 +143,14 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
 
         with contextlib.suppress(SaveFailed):  # the review is stored; its failed step is simply not queued alone
             note_step_drills(profile, template.id, [r.quality for r in rows], today)
-        slip = chain_one_slip([r.quality for r in rows])  # the rule chain_quality applied, said
+        slip = chain_one_slip([r.quality for r in rows], before)  # the rule chain_quality applied, said
+        repeated = not slip and chains.repeated_slip([r.quality for r in rows], before)
+        rule = ("one slip among right steps: a pass" if slip else
+                "the same step failed as last time: it starts over" if repeated else "its weakest step")
+        rule_zh = "只错一步、其余都对，记为及格" if slip else "与上次错在同一步、从头开始" if repeated else "按最弱一步"
         print(Twin(f"Every step recorded: the chain is reviewed as a whole with quality {whole.quality} "
-                   f"({'one slip among right steps: a pass' if slip else 'its weakest step'}) as review "
-                   f"{whole.id}; {_next_due(whole, lang)}.",
-                   f"所有步骤已记录：整条题链{'只错一步、其余都对，记为及格' if slip else '按最弱一步'}的评分 "
+                   f"({rule}) as review {whole.id}; {_next_due(whole, lang)}.",
+                   f"所有步骤已记录：整条题链{rule_zh}的评分 "
                    f"{whole.quality} 记为第 {whole.id} 条复习；{_next_due(whole, lang)}。").text(lang), file=out)
         return 0
     finally:

@@ -1,7 +1,7 @@
 """``drill stats``: progress figures.
 
     drill stats            the stats screen in a terminal; a text summary (ending with the saves folder) when piped
-    drill stats --json     every figure as JSON
+    drill stats --json     every figure as JSON (``leeches``: the ids of the items failed 6 times or more)
     drill stats --sort accuracy [--reverse]   order of the topic table
 
 The figures and their words (English and Chinese) are :mod:`drill.core.stats`, which the
@@ -58,10 +58,13 @@ def run(args: argparse.Namespace) -> int:
         except DamagedSave as e:  # an older log segment, read only now
             print(f"drill: {e.text(lang)}", file=sys.stderr)
             return 1
+        from drill.core.leeches import leech_ids_of_digest
+
+        leeches = leech_ids_of_digest(profile, s.digest)  # the items failed 6 times or more (engine.leeches)
     if args.json:
-        json.dump(s.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
+        json.dump({**s.to_dict(), "leeches": leeches}, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:
-        sys.stdout.write(summary(s, lang, args.sort, args.reverse))
+        sys.stdout.write(summary(s, lang, args.sort, args.reverse, leeches))
         sys.stdout.write("\n" + saves_note(args.saves, lang, folder=profile.path.parent) + "\n")
     return 0

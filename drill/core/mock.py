@@ -149,9 +149,11 @@ class MockSave:
 
         if self.stored is None:
             self.stored = profile.add_mock(self.record)
+        from drill.core.sessions import previous_chain_steps
+
         book = book_of(profile, local_date(self.ended))
         for row in review_rows(self.report, when=self.ended, local_date=local_date, book=book,
-                               stored=self.logged):
+                               stored=self.logged, previous=lambda item: previous_chain_steps(profile, item)):
             profile.record(row)
             self.logged += 1
         return self.stored

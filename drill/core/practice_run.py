@@ -11,8 +11,9 @@ Recording rules (docs/practice.md):
   scheduled), then, when its last step is answered, one row for the whole item
   (``step`` None, empty ``typed``) that carries the schedule.  The chain's
   quality is the **minimum** of its step qualities (a chain is only as sound as
-  its weakest step), except that one slip among right steps records 3
-  (:func:`engine.schedule.chains.chain_quality`), and its verdict is the worst step verdict.
+  its weakest step), except that one slip among right steps records 3 - unless the same step failed in the
+  chain's previous answer: then it starts over (:func:`engine.schedule.chains.chain_quality`) - and its
+  verdict is the worst step verdict.
 * Every row is saved (``Profile.record``) before its feedback is shown.
 * Overriding a grade re-records the answer with the chosen quality (the
   verdict stays the engine's); undo takes back the last answer's rows.
@@ -37,12 +38,20 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from drill.core.recording import record_answer, settle_queue
-from drill.core.sessions import catalog, chain_one_slip, chain_quality, forget_step_drills, note_step_drills
+from drill.core.sessions import (
+    catalog,
+    chain_one_slip,
+    chain_quality,
+    forget_step_drills,
+    note_step_drills,
+    previous_chain_steps,
+)
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
 from engine.langs import EN
 from engine.records import NamedTuple, mutable
 from engine.review import Review
+from engine.schedule import chains
 from engine.session import Card, Drawn, Moves, Session
 from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
 from question_bank import registry
@@ -56,7 +65,7 @@ if TYPE_CHECKING:
 # Summary is a NamedTuple (immutable, compared by value): cheaper to define than a frozen dataclass, and this
 # module is imported before the first problem shows (benchmarks/bench_startup.py).
 DONT_KNOW_TYPED = ("?", "？")
-PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card
+PEEK_CAP = 3  # the highest grade of an answer given after opening its formula card, or after seeing its solution
 
 
 def worst_verdict(verdicts: Sequence[str]) -> str:
@@ -95,6 +104,10 @@ class Answer:
     rows: list[Review] = field(default_factory=list)  # stored rows, in the order recorded
     peeked: bool = False  # the formula card was opened while the answer box was live: graded 3 at most
     drills: list[str] = field(default_factory=list)  # step drills this chain answer added (taken back with it)
+    pressed: bool = False  # the grade was chosen by the learner (a re-grade): under FSRS only such a 5 is Easy
+    # answered again after an undo: its solution was on show in the feedback, so graded 3 at most
+    after_solution: bool = False
+    before: list[int] | None = None  # a chain's last step: the step qualities of the chain's previous answer
 
     @property
     def last_step(self) -> bool:
@@ -113,7 +126,13 @@ class Answer:
     @property
     def chain_one_slip(self) -> bool:
         """The chain's grade came from the one-slip rule (a pass, 3), not from its lowest step."""
-        return self.problem.is_chain and chain_one_slip([s.quality for s in self.prior + [self]])
+        return self.problem.is_chain and chain_one_slip([s.quality for s in self.prior + [self]], self.before)
+
+    @property
+    def chain_repeated_slip(self) -> bool:
+        """The chain failed the same step as in its previous answer: it starts over (no one-slip pass)."""
+        return self.problem.is_chain and chains.repeated_slip([s.quality for s in self.prior + [self]],
+                                                              self.before)
 
 
 def summary_grade(quality: int) -> Status:
@@ -157,6 +176,9 @@ class PracticeRun:
         self.prior: list[Answer] = []
         self.started = ctx.now()
         self.peeked = False  # the current step's formula card was opened while its answer box was live
+        # the steps (card, step) whose answer was undone after its feedback showed the solution: answered again,
+        # they are graded 3 at most (an undo is no way to a clean 5 on a problem whose solution was read)
+        self.solution_seen: set[tuple[Card, int]] = set()
         self.load()
 
     # ---------------------------------------------------------------- position
@@ -236,14 +258,22 @@ class PracticeRun:
         return self._answer(text, v.status, v.quality, seconds, v, value)
 
     def dont_know(self, typed: str = "") -> Answer:
+        """Record "I don't know" (quality 0); ``typed``: what was in the box (the screen asks before it gives up
+        a typed answer), kept in the row."""
         return self._answer(typed, DONT_KNOW, 0, self.elapsed(), None, None)
+
+    @property
+    def after_solution(self) -> bool:
+        """The current step is answered again after an undo, its solution seen: graded 3 at most."""
+        return self.card is not None and (self.card, self.step) in self.solution_seen
 
     def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
         self._settle()
-        capped = min(quality, PEEK_CAP) if self.peeked else quality
+        seen = self.after_solution
+        capped = min(quality, PEEK_CAP) if self.peeked or seen else quality
         assert self.card is not None and self.problem is not None, "an answer is to a card on show (not done)"
         a = Answer(self.card, self.problem, self.step, typed, status, quality, capped, seconds, self.ctx.now(),
-                   verdict, value, list(self.prior), peeked=self.peeked)
+                   verdict, value, list(self.prior), peeked=self.peeked, after_solution=seen)
         self._record(a)
         self.answers.append(a)
         return a
@@ -275,20 +305,22 @@ class PracticeRun:
                           a.problem.chosen_conventions)
             row = record_answer(self.ctx.profile, drawn, quality=a.quality, verdict=a.status, when=a.when,
                                 today=today, mode=card.mode, moves=Moves.NEVER, typed=a.typed, value=a.value,
-                                seconds=a.seconds, step=a.step + 1)
+                                seconds=a.seconds, step=a.step + 1, pressed=a.pressed)
             a.rows.append(self.ctx.profile.record(row))
         if not chain or a.last_step:
             steps = a.prior + [a]
             if chain:
-                row = self.session.answer(chain_quality([s.quality for s in steps]),
+                a.before = previous_chain_steps(self.ctx.profile, card.item)
+                row = self.session.answer(chain_quality([s.quality for s in steps], a.before),
                                           worst_verdict([s.status for s in steps]), when=a.when, typed="",
                                           value=None, seconds=sum(s.seconds for s in steps), today=today,
                                           hardware=a.problem.hardware, model=a.problem.model,
-                                          conventions=a.problem.chosen_conventions)
+                                          conventions=a.problem.chosen_conventions, pressed=a.pressed)
             else:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
                                           seconds=a.seconds, today=today, hardware=a.problem.hardware,
-                                          model=a.problem.model, conventions=a.problem.chosen_conventions)
+                                          model=a.problem.model, conventions=a.problem.chosen_conventions,
+                                          pressed=a.pressed)
             self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
             self._moved = False
@@ -351,20 +383,20 @@ class PracticeRun:
         if not 0 <= quality <= 5:
             raise ValueError(f"quality must be 0-5, not {quality}")
         self.fell_back = None
-        if self.answers and self.answers[-1].peeked:  # an answer given after a peek stays at 3 at most
+        if self.answers and (self.answers[-1].peeked or self.answers[-1].after_solution):  # stays at 3 at most
             quality = min(quality, PEEK_CAP)
         self._settle()
         a = self.answers[-1]
-        old_quality, old_rows, mark = a.quality, list(a.rows), self.session.checkpoint()
+        old_quality, old_pressed, old_rows, mark = a.quality, a.pressed, list(a.rows), self.session.checkpoint()
         profile = self.ctx.profile
         try:
             with profile.rewriting():
                 self._take_back(a)
                 self._forget_drills(a)  # the regraded answer notes its own (a settings write: harmless if kept)
-                a.quality = quality
+                a.quality, a.pressed = quality, True
                 self._store(a)
         except OSError as e:
-            a.quality = old_quality
+            a.quality, a.pressed = old_quality, old_pressed
             if profile.rewrite_split:  # written in parts: what is stored of it is pending
                 self._put_back(a, e)
                 self.fell_back = a
@@ -375,7 +407,8 @@ class PracticeRun:
         return a
 
     def undo(self) -> Answer | None:
-        """Take back the last answer and go back to its step; returns it (for its typed text).
+        """Take back the last answer and go back to its step; returns it (for its typed text).  Its feedback
+        showed the solution, so the step answered again is graded 3 at most (:attr:`solution_seen`).
 
         ``SaveFailed`` when the disk refuses before anything is taken back (nothing changed); an answer taken
         back in part (its whole row gone, a chain's step row not) is undone all the same, the rest
@@ -391,9 +424,11 @@ class PracticeRun:
             if len(a.rows) == rows:
                 raise
             self._put_back(a, e)
+            self.solution_seen.add((a.card, a.step))
             return a
         self.answers.pop()
         self._back_to(a)
+        self.solution_seen.add((a.card, a.step))
         self._forget_drills(a)
         return a
 

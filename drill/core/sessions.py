@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import TYPE_CHECKING
 
+from drill.core.leeches import suspended, weakest_step_drill
 from drill.core.settings import STEP_DRILLS_KEY, interview_date, learning, rules_of, tuning_of
 from engine.schedule import chains, fsrs_bridge
 from engine.session import QUEUE_KEY, Card, Session, introduced, met, reviewed
@@ -30,20 +31,28 @@ def recent_qualities(profile: Profile) -> dict[str, tuple[int, ...]]:
     return {item: r.qualities for item, r in profile.recent().items()}
 
 
-def chain_quality(qualities: list[int]) -> int:
+def chain_quality(qualities: list[int], before: list[int] | None = None) -> int:
     """A chain is scheduled as one unit: the lowest quality of its steps, except that one slip among right
-    steps is a pass with quality 3 (:func:`engine.schedule.chains.chain_quality`)."""
-    return chains.chain_quality(qualities)
+    steps is a pass with quality 3 - unless that step failed in the chain's previous answer too (``before``,
+    :func:`previous_chain_steps`): then it starts over (:func:`engine.schedule.chains.chain_quality`)."""
+    return chains.chain_quality(qualities, before)
 
 
-def chain_one_slip(qualities: list[int]) -> bool:
+def chain_one_slip(qualities: list[int], before: list[int] | None = None) -> bool:
     """Whether :func:`chain_quality` passed the chain on its one-slip rule rather than taking its lowest step."""
-    return chains.one_slip(qualities)
+    return chains.one_slip(qualities) and not chains.repeated_slip(qualities, before)
+
+
+def previous_chain_steps(profile: Profile, item: str) -> list[int] | None:
+    """The step qualities of the chain ``item``'s last whole answer in the log (None: never answered whole)."""
+    d = profile.digest()
+    return chains.previous_steps(d.item, d.step, d.quality, item)
 
 
 def retired(profile: Profile) -> frozenset[str]:
-    """The "formula given" scaffolds retired: their full template passed twice (question_bank.drills)."""
-    return chains.retired_scaffolds(drills.SCAFFOLDS, profile.states(), recent_qualities(profile))
+    """The templates no longer scheduled: the "formula given" scaffolds retired (their full template passed
+    twice, question_bank.drills) and the ones the learner suspended (a leech, drill.core.leeches)."""
+    return chains.retired_scaffolds(drills.SCAFFOLDS, profile.states(), recent_qualities(profile)) | suspended(profile)
 
 
 def step_drills(profile: Profile) -> dict[str, date]:
@@ -60,9 +69,12 @@ def step_drills(profile: Profile) -> dict[str, date]:
 
 def note_step_drills(profile: Profile, item: str, qualities: list[int], today: date) -> list[str]:
     """After a chain answer: each failed step's single template is due alone the next day (a setting; kept
-    until answered).  Returns the templates this added (not already waiting).  ``SaveFailed`` when it cannot
-    be written (the answer itself is stored)."""
+    until answered), and a leech's weakest step's too (:func:`drill.core.leeches.weakest_step_drill`).  Returns
+    the templates this added (not already waiting).  ``SaveFailed`` when it cannot be written (the answer
+    itself is stored)."""
     new = chains.step_drills(drills.step_templates(item), qualities, today)
+    for template, day in weakest_step_drill(profile, item, today).items():  # a leech's weakest step, alone too
+        new.setdefault(template, day)
     current = {k: v.isoformat() for k, v in step_drills(profile).items()}
     added = [k for k in new if k not in current]
     if added:
@@ -111,7 +123,7 @@ def today_session(ctx: AppContext) -> Session:
                 reviewed_today=reviewed(rows_today), interview=rules.interview,
                 recent=recent, is_chain=is_chain,
                 chain_ready=lambda c: chains.chain_ready(drills.prerequisites(c), passed),
-                retired=chains.retired_scaffolds(drills.SCAFFOLDS, states, recent),
+                retired=chains.retired_scaffolds(drills.SCAFFOLDS, states, recent) | suspended(ctx.profile),
                 step_drills=step_drills(ctx.profile), scheduler=rules.scheduler,
                 memory=memory_source(ctx.profile, rules.scheduler), rules=rules_of(ctx.profile))
     topic = dict(cat)

@@ -63,6 +63,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "median_time": ("Median time", "用时中位数"),
     "topic_reviews": ("Reviews", "答题数"),
     "weakest": ("Weakest", "最弱"),
+    "leeches": ("Leeches", "顽固题"),
+    "leeches_value": ("{n}: {names} (failed 6 times or more; Browse: z suspend, l reset)",
+                      "{n} 个：{names}（失败 6 次及以上；浏览页：z 暂停，l 重置）"),
     "sorted_by": ("sorted by {col}{dir} · o: next column · r: reverse · click a header",
                   "按{col}排序{dir} · o：换一列 · r：反向 · 可点表头"),
     "descending": (", descending", "，降序"),
@@ -170,8 +173,9 @@ def learned(t, lang: str = EN) -> str:
     return f"{t.learned}/{t.total}"
 
 
-def overview_lines(s: Stats, lang: str = EN) -> list[tuple[str, str]]:
-    """(label, value) pairs of the overview, as the screen and the summary show them."""
+def overview_lines(s: Stats, lang: str = EN, leeches: list[str] | None = None) -> list[tuple[str, str]]:
+    """(label, value) pairs of the overview, as the screen and the summary show them (``leeches``: the leeches'
+    ids, :func:`drill.core.leeches.leech_ids`, a line when there are any)."""
     lines = [
         (tr("reviews", lang), tr("reviews_value", lang, n=f"{s.reviews:,}", today=s.reviews_today)),
         (tr("days", lang), f"{s.days_studied:,}"),
@@ -188,6 +192,9 @@ def overview_lines(s: Stats, lang: str = EN) -> list[tuple[str, str]]:
     lines.append((tr("accuracy", lang), acc))
     lines.append((tr("due", lang), tr("due_value", lang, today=s.due_today, overdue=s.overdue,
                                       week=sum(s.forecast[:7]), month=sum(s.forecast))))
+    if leeches:
+        names = ", ".join(s.items[i].title if i in s.items else i for i in leeches)
+        lines.append((tr("leeches", lang), tr("leeches_value", lang, n=len(leeches), names=names)))
     return lines
 
 
@@ -227,15 +234,16 @@ def topic_headers(lang: str = EN) -> tuple[str, ...]:
                                        "weakest"))
 
 
-def summary(s: Stats, lang: str = EN, sort: str = "topic", reverse: bool = False) -> str:
-    """The readable text of ``drill stats`` without a terminal."""
+def summary(s: Stats, lang: str = EN, sort: str = "topic", reverse: bool = False,
+            leeches: list[str] | None = None) -> str:
+    """The readable text of ``drill stats`` without a terminal (``leeches``: :func:`overview_lines`)."""
     from engine.stats import sort_topics
 
     out = [tr("title", lang, date=s.today.isoformat()), ""]
     if s.empty:
         out.append(tr("empty", lang))
         return "\n".join(out) + "\n"
-    pairs = overview_lines(s, lang)
+    pairs = overview_lines(s, lang, leeches)
     width = max(_width(label) for label, _ in pairs)
     out += [f"{_pad(label, width)}  {value}" for label, value in pairs]
     out.append(f"{'':{width}}  ({tr('streak_note', lang)})")

@@ -3,7 +3,9 @@
 The filter line reads words (``/`` to type them: title, id or topic, in English or Chinese, matched
 by :mod:`drill.core.find` as the palette matches them); ``v`` keeps only the highlighted template's topic,
 ``f`` a status (:data:`drill.core.browse_rows.STATUSES`), ``o`` sorts by due date or by last result (a sorted
-list has no topic headings).  The keys are drill/keybindings.py's.
+list has no topic headings).  A leech (failed 6 times or more, :mod:`drill.core.leeches`) is marked; ``z``
+suspends the highlighted template or takes it back, ``l`` resets a leech's lapses.  The keys are
+drill/keybindings.py's.
 """
 
 from __future__ import annotations
@@ -51,6 +53,8 @@ class BrowseScreen(DrillScreen):
         *bind("key.browse_topic", "only_topic", show=False),
         *bind("key.browse_status", "status", show=False),
         *bind("key.browse_sort", "sort", show=False),
+        *bind("key.suspend", "suspend", show=False),
+        *bind("key.leech_reset", "leech_reset", show=False),
         *bind("key.help", "app.help", keys="question_mark", show=False),
         *bind("key.back", "back"),
     ]
@@ -62,6 +66,7 @@ class BrowseScreen(DrillScreen):
         self.topic: str | None = None  # "v": only this topic
         self.status: str | None = None  # "f": one of browse_rows.STATUSES
         self.sort = "bank"  # "o": one of SORTS
+        self._marks: tuple[frozenset[str], frozenset[str], dict[str, int]] | None = None  # leeches, suspended, lapses
         self._pending = False
 
     def compose(self) -> ComposeResult:
@@ -77,7 +82,20 @@ class BrowseScreen(DrillScreen):
         self.query_one("#bank", DataTable).focus()
 
     def on_screen_resume(self) -> None:
+        self._marks = None  # back from practice: lapses may have changed
         self.fill()
+
+    @property
+    def marks(self) -> tuple[frozenset[str], frozenset[str], dict[str, int]]:
+        """The leeches, the suspended templates and each template's lapses: read from the log once, not at each
+        key typed in the filter."""
+        if self._marks is None:
+            from drill.core import leeches
+
+            profile = self.ctx.profile
+            counts = leeches.lapse_counts(profile)
+            self._marks = (frozenset(leeches.leech_ids(profile, counts)), leeches.suspended(profile), dict(counts))
+        return self._marks
 
     def on_resize(self) -> None:
         self.fill()
@@ -95,7 +113,7 @@ class BrowseScreen(DrillScreen):
         lang, other = self.lang, other_lang(self.lang)
         today, query = self.ctx.today(), self.filter_text
         out = []
-        for r in browse_rows.bank_rows(self.ctx):
+        for r in browse_rows.bank_rows(self.ctx, *self.marks[:2]):
             if self.topic is not None and r.topic != self.topic:
                 continue
             if self.status is not None and self.status not in browse_rows.statuses(r, today):
@@ -134,7 +152,9 @@ class BrowseScreen(DrillScreen):
             due_text = when(r.due, today, lang) if r.due and (r.due - today).days <= 1 else \
                 (r.due.isoformat() if r.due else "")
             cells.append((r.item, Text(("  " if headings else "") + template_title(tpl, lang)),
-                          Text(self.tr(f"browse.{r.state}"), "cyan" if r.state == "new" else ""),
+                          Text(self.tr(f"browse.{r.state}") + (" · " + self.tr("browse.status.leech") if r.leech else "")
+                               + (" · " + self.tr("browse.status.suspended") if r.suspended else ""),
+                               "bold red" if r.leech else "dim" if r.suspended else "cyan" if r.state == "new" else ""),
                           Text(due_text, "bold red" if r.due and r.due <= today else ""),
                           Text(self.tr(f"verdict.{r.last}") if r.last else "", VERDICT_COLOUR.get(r.last or "", ""))))
         heads = [self.tr(k) for k in ("browse.template", "browse.state", "browse.due", "browse.last")]
@@ -225,6 +245,10 @@ class BrowseScreen(DrillScreen):
         text = Text(template_title(tpl, lang), "bold")
         text.append(f"\n{row.item} · {topic_name(row.topic, lang)} · d{tpl.difficulty}\n", "dim")
         text.append(self.schedule_line(row) + "\n", "cyan")
+        if row.leech:
+            text.append(self.tr("browse.leech", n=self.marks[2].get(row.item, 0)) + "\n", "bold red")
+        if row.suspended:
+            text.append(self.tr("browse.suspended") + "\n", "dim")
         text.append(self.tr("browse.preview", seed=self.seed) + "\n\n", "dim italic")
         text.append(p.prompt(lang) + "\n\n")
         answers = " · ".join(s.expected.display_in(lang) for s in p.steps)
@@ -295,6 +319,47 @@ class BrowseScreen(DrillScreen):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_suspend(self) -> None:
+        """Suspend the highlighted template (no longer scheduled), or take it back."""
+        from drill.core import leeches
+        from engine.storage import SaveFailed
+
+        row = self.selected
+        if row is None or isinstance(row, str):
+            return
+        title = template_title(registry.get(row.item), self.lang)
+        try:
+            on = leeches.toggle_suspended(self.ctx.profile, row.item)
+        except SaveFailed as e:
+            self.notify(self.tr("save.mark_not_kept", why=e.text(self.lang)), severity="error", timeout=8,
+                        markup=False)
+            return
+        self._marks = None
+        self.notify(self.tr("browse.suspended_now" if on else "browse.resumed", title=title), timeout=3, markup=False)
+        self.fill()
+
+    def action_leech_reset(self) -> None:
+        """Count the highlighted leech's lapses afresh from now."""
+        from drill.core import leeches
+        from engine.storage import SaveFailed
+
+        row = self.selected
+        if row is None or isinstance(row, str):
+            return
+        title = template_title(registry.get(row.item), self.lang)
+        if not row.leech:
+            self.notify(self.tr("browse.not_leech", title=title), severity="warning", timeout=3, markup=False)
+            return
+        try:
+            leeches.reset(self.ctx.profile, row.item)
+        except SaveFailed as e:
+            self.notify(self.tr("save.mark_not_kept", why=e.text(self.lang)), severity="error", timeout=8,
+                        markup=False)
+            return
+        self._marks = None
+        self.notify(self.tr("browse.reset_done", title=title), timeout=3, markup=False)
+        self.fill()
 
     def action_another(self) -> None:
         self.seed = self.ctx.new_seed()

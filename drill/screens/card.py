@@ -46,10 +46,11 @@ class CardScreen(DrillScreen):
         *bind("key.card", "close", show=False),  # F2 and c open the card and close it
     ]
 
-    def __init__(self, template_id: str, first: bool = False, **kwargs) -> None:
+    def __init__(self, template_id: str, first: bool = False, why: str = "card.first", **kwargs) -> None:
         super().__init__(**kwargs)
         self.template_id = template_id
         self.first = first
+        self.why = why  # first: the words that say why the card comes before the drill (new, or a leech)
 
     def compose(self) -> ComposeResult:
         from drill.core.i18n import template_title
@@ -58,7 +59,7 @@ class CardScreen(DrillScreen):
         head = Text(self.tr("card.title", title=template_title(registry.get(self.template_id), self.lang)) + "\n",
                     "bold underline")
         if self.first:
-            head.append(self.tr("card.first") + "\n", "bold yellow")
+            head.append(self.tr(self.why) + "\n", "bold yellow")
         head.append(self.tr("card.keys_first" if self.first else "card.keys"), "dim italic")
         yield Static(head, id="card-head")
         with VerticalScroll(id="card-body"):

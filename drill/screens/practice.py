@@ -111,6 +111,7 @@ class PracticeScreen(DrillScreen):
         self.state = ASKING
         self._understood_pending = False
         self._not_graded: str | None = None  # the unreadable text whose reason is on show
+        self._dont_know_asked: str | None = None  # the typed text Ctrl+G asked about (again: don't know)
         self._checking: tuple | None = None  # (run, answers, step) while a symbolic answer is judged off-thread
         self._solution_width = 0  # cells of the longest line of the worked solution on show
 
@@ -223,6 +224,7 @@ class PracticeScreen(DrillScreen):
 
     def show_asking(self, typed: str = "") -> None:
         self._drop_check()
+        self._dont_know_asked = None
         self.set_state(ASKING)
         self._card_before_first_problem()
         self.draw_problem()
@@ -250,14 +252,17 @@ class PracticeScreen(DrillScreen):
         head = Text()
         head.append(f"{mark} {self.tr('verdict.' + a.status)}", style)
         head.append("   " + self.tr("practice.grade", q=a.quality, name=quality_name(a.quality, lang)))
-        if a.peeked and a.quality < a.auto_quality:
+        if a.after_solution and a.quality < a.auto_quality:
+            head.append(self.tr("practice.after_solution", q=a.auto_quality), "bold")
+        elif a.peeked and a.quality < a.auto_quality:
             head.append(self.tr("practice.peeked", q=a.auto_quality), "bold")
         elif a.quality != a.auto_quality:
             head.append(self.tr("practice.set_by_you", q=a.auto_quality), "bold")
         head.append("\n")
         if a.chain_quality is not None:
             q = a.chain_quality
-            rule = "practice.grade_chain_slip" if a.chain_one_slip else "practice.grade_chain"
+            rule = ("practice.grade_chain_again" if a.chain_repeated_slip else
+                    "practice.grade_chain_slip" if a.chain_one_slip else "practice.grade_chain")
             head.append(self.tr(rule, q=q, name=quality_name(q, lang)) + "\n", "bold")
         v = a.verdict
         if v is not None:
@@ -458,10 +463,20 @@ class PracticeScreen(DrillScreen):
 
     def action_dont_know(self) -> None:
         if self.state == ASKING:
+            typed = self.query_one("#answer", Input).value
+            # an answer typed is not thrown away unasked; while its proof runs it was submitted, and the
+            # checking line offers Ctrl+G as the way out: no second question then
+            answer_typed = typed.strip() not in ("", *practice_run.DONT_KNOW_TYPED)  # "?" is a don't know already
+            if answer_typed and typed != self._dont_know_asked and self._checking is None:
+                self._dont_know_asked = self._not_graded = typed  # the question stays on show until edited
+                self.query_one("#understood", Static).update(
+                    Wrapped(Text(self.tr("practice.dont_know_typed"), style="bold yellow")))
+                return
             self._drop_check()
             try:
-                self.show_feedback(self.active_run.dont_know())
+                self.show_feedback(self.active_run.dont_know(typed.strip()))
             except SaveFailed as e:  # nothing recorded: still asking (the box live again if a proof had it)
+                self._dont_know_asked = typed  # already confirmed: the next Ctrl+G records it
                 answer = self.query_one("#answer", Input)
                 answer.disabled = False
                 answer.focus()
@@ -516,26 +531,33 @@ class PracticeScreen(DrillScreen):
             self.notify(self.tr("practice.undone"), timeout=2)
 
     def _card_before_first_problem(self) -> None:
-        """A template new to the learner shows its formula card first (not a review; its clock starts after)."""
+        """A template new to the learner shows its formula card first (not a review; its clock starts after), and
+        so does a leech that lapsed since its card was last shown (drill.core.leeches)."""
+        from drill.core import leeches
         from drill.core.teach import mark_seen, needs_card
 
         run = self.active_run
         problem = run.problem
         assert problem is not None, "called while a card is on show"
-        if run.step != 0 or run.prior or not needs_card(self.ctx.profile, problem.template.id):
+        if run.step != 0 or run.prior:
             return
+        new = needs_card(self.ctx.profile, problem.template.id)
+        if not new and not leeches.card_due(self.ctx.profile, problem.template.id):
+            return
+        remember = mark_seen if new else leeches.mark_card
         from drill.screens.card import CardScreen  # only now: its module (and Textual's Footer) cost start-up
 
         def read(template_id: str | None) -> None:
             run.started = self.ctx.now()  # the time spent reading is not the answer's time
             self.question_in_view()  # laid out again now that it is on show: at its question
             try:
-                mark_seen(self.ctx.profile, problem.template.id)  # the card stays on show while it is read
+                remember(self.ctx.profile, problem.template.id)  # the card stays on show while it is read
             except SaveFailed as e:  # harmless: the card is shown again before this template's next first problem
                 self.notify(self.tr("save.card_not_kept", why=e.text(self.lang)), severity="warning", timeout=8,
                             markup=False)
 
-        self.app.push_screen(CardScreen(problem.template.id, first=True), read)
+        self.app.push_screen(CardScreen(problem.template.id, first=True, why="card.first" if new else "card.leech"),
+                             read)
 
     def action_card(self) -> None:
         if self.run is not None and not self.run.done:

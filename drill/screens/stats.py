@@ -291,7 +291,9 @@ class StatsScreen(DrillScreen):
 
     def _overview_text(self, s: Stats) -> Text:
         lang = self.lang
-        pairs = overview_lines(s, lang)
+        from drill.core.leeches import leech_ids_of_digest
+
+        pairs = overview_lines(s, lang, leech_ids_of_digest(self.app.ctx.profile, s.digest))  # the leeches marked
         width = max(cell_len(label) for label, _ in pairs) + 2
         text = Text()
         for label, value in pairs:

@@ -4,7 +4,10 @@ A chain (several linked steps) is scheduled as one unit.  Its quality (:func:`ch
 of its steps', except that a chain answered right in every step but one records quality 3 (a pass with a
 cost, not a restart at day one): SM-2 restarting a whole chain over one slip kept showing the chain without
 ever teaching the step that failed.  That step is what gets practised: the single template that drills each
-failed step (named by the question bank's table) is due the next day (:func:`step_drills`).
+failed step (named by the question bank's table) is due the next day (:func:`step_drills`).  But a chain that
+fails the same step in two answers running (:func:`repeated_slip`) records that step's quality, a lapse: it
+starts over (interval reset) instead of passing with 3 again, which kept lengthening the interval of a chain
+whose weak step was never learnt.
 
 A chain is met only after the single templates of its steps have each been passed once
 (:func:`chain_ready`), and a "formula given" scaffold retires once its full template has been passed twice
@@ -23,11 +26,38 @@ RIGHT = 4  # a step at least this is right
 RETIRE_AFTER = 2  # passes of the full template that retire its scaffold
 
 
-def chain_quality(qualities: Sequence[int]) -> int:
-    """The quality a chain records from its steps' qualities (in order)."""
+def chain_quality(qualities: Sequence[int], before: Sequence[int] | None = None) -> int:
+    """The quality a chain records from its steps' qualities (in order); ``before``: the step qualities of the
+    chain's previous answer (None: its first), for :func:`repeated_slip`."""
     if not qualities:
         raise ValueError("a chain has at least one step")
-    return PASS if one_slip(qualities) else min(qualities)
+    return PASS if one_slip(qualities) and not repeated_slip(qualities, before) else min(qualities)
+
+
+def repeated_slip(qualities: Sequence[int], before: Sequence[int] | None) -> bool:
+    """One slip (:func:`one_slip`) on a step that also failed in the chain's previous answer (``before``, its
+    step qualities): no pass then, the chain starts over (:func:`chain_quality`)."""
+    return before is not None and one_slip(qualities) and failed_steps(qualities)[0] in failed_steps(before)
+
+
+def previous_steps(items: Sequence[str], steps: Sequence[int | None], qualities: Sequence[int],
+                   item: str) -> list[int] | None:
+    """The step qualities of ``item``'s last whole answer in a log given as columns (oldest first: each row's
+    item, step (None: the whole row) and quality, as ``engine.stats.Digest`` holds them), None without one.
+    A step's latest row before that whole row and after the one before it counts (paper steps may be recorded
+    apart from their whole row)."""
+    rows = [k for k, i in enumerate(items) if i == item]
+    whole = [k for k in rows if steps[k] is None]
+    if not whole:
+        return None
+    start = whole[-2] if len(whole) > 1 else -1
+    found: dict[int, int] = {}
+    for k in rows:
+        step = steps[k]
+        if start < k < whole[-1] and step is not None:
+            found[step] = qualities[k]
+    # by step number (1-based), a step without a row counted as not failed
+    return [found.get(n, PASS) for n in range(1, max(found) + 1)] if found else None
 
 
 def one_slip(qualities: Sequence[int]) -> bool:

@@ -106,17 +106,18 @@ def retention_problem(value: Any) -> str | None:
     return None
 
 
-def examples(history: Mapping[str, Sequence[tuple[date, int]]], rating, limit: int = MAX_REVIEWS) -> list:
-    """The training examples of each item's scheduled reviews ``(day, quality)`` (oldest first), the newest
-    ``limit``; ``rating`` maps an SM-2 quality to the FSRS rating (the scheduler's own mapping)."""
+def examples(history: Mapping[str, Sequence[tuple]], rating, limit: int = MAX_REVIEWS) -> list:
+    """The training examples of each item's scheduled reviews ``(day, quality[, pressed])`` (oldest first), the
+    newest ``limit``; ``rating(quality, pressed)`` maps an SM-2 quality to the FSRS rating (the scheduler's own
+    mapping: Easy only for a grade the learner pressed)."""
     from fsrs_rs_python import FSRSItem, FSRSReview
 
     dated: list[tuple[date, str, int, Any]] = []
     for item in sorted(history):  # a fixed order: the same log, the same examples
         reviews, last = [], None
-        for day, quality in history[item]:
+        for day, quality, *pressed in history[item]:
             gap = 0 if last is None else (day - last).days
-            reviews.append(FSRSReview(int(rating(quality)), gap))
+            reviews.append(FSRSReview(int(rating(quality, bool(pressed and pressed[0]))), gap))
             last = day
             if gap > 0:
                 dated.append((day, item, len(reviews), reviews[:]))
@@ -153,7 +154,7 @@ def default_weights() -> tuple[float, ...]:
     return tuple(DEFAULT_PARAMETERS)
 
 
-def fit(history: Mapping[str, Sequence[tuple[date, int]]], today: date, rating,
+def fit(history: Mapping[str, Sequence[tuple]], today: date, rating,
         current: Sequence[float] | None = None, limit: int = MAX_REVIEWS) -> Fit | TooFew:
     """FSRS-6 weights fitted to the history (as :func:`examples`), compared with the ``current`` weights (None:
     the defaults); :class:`TooFew` below the library's minimum."""

@@ -106,6 +106,13 @@ def _names_problem(key: str, value: Any) -> str | None:
     return None
 
 
+def _counts_problem(key: str, value: Any) -> str | None:
+    """Why ``value`` is not a map of template ids to whole numbers >= 0, or None."""
+    if type(value) is not dict or not all(type(n) is int and n >= 0 for n in value.values()):
+        return f"{key} must map template ids to whole numbers >= 0, not {value!r:.80}"
+    return None
+
+
 def _mock_setup_problem(key: str, value: Any) -> str | None:
     """Why ``value`` is not a mock setup as the app remembers it (minutes, questions, topics, chains), or None."""
     if type(value) is not dict or not value.keys() <= {"minutes", "questions", "topics", "chains"}:
@@ -141,6 +148,9 @@ SETTINGS: dict[str, Any] = {
     "step_drills": lambda k, v: (None if type(v) is dict and all(type(d) is str and day_ok(d) for d in v.values())
                                  else f"{k} must map template ids to dates YYYY-MM-DD, not {v!r:.80}"),
     "mock": _mock_setup_problem,
+    "suspended": _names_problem,  # drill.core.leeches: templates the learner took out of the schedule
+    "leech_reset": lambda k, v: _counts_problem(k, v),  # drill.core.leeches: lapse counts when reset
+    "leech_cards": lambda k, v: _counts_problem(k, v),  # drill.core.leeches: lapse counts when the card was shown
     "hardware": lambda k, v: (None if v is None or (type(v) is str and HARDWARE_ID.fullmatch(v))
                               else f"{k} must be an accelerator id or null, not {v!r:.80}"),
     "conventions": lambda k, v: convention_set.problem(v),  # Settings → conventions

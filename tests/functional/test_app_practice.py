@@ -21,7 +21,7 @@ from drill.screens.summary import SummaryScreen
 from engine.grading import display_number
 from engine.session import review_row
 from question_bank import registry
-from tests.functional.app_support import footer_drawn, submit, sync, text_of
+from tests.functional.app_support import footer_drawn, notices, submit, sync, text_of
 
 pytestmark = pytest.mark.functional
 SIZE = (100, 36)
@@ -204,6 +204,10 @@ async def test_undo_takes_back_the_last_answer_and_offers_its_text_again(profile
         await submit(pilot, right(screen.run.current_step))
         await pilot.press("u")
         assert screen.state == ASKING and rows(profile) == []
+        assert "Graded 3 at most: its solution was shown" in notices(app)
+        await submit(pilot, right(screen.run.current_step))  # answered again, the solution seen: 3 at most
+        assert "At most 3: answered again after an undo" in text_of(screen, "#verdict")
+        assert [r.quality for r in rows(profile)] == [3]
 
 
 @sync
@@ -534,7 +538,34 @@ async def test_feedback_lines_wrap_as_the_problem_does_at_80_columns(profile, cl
                 if lang == "zh":  # Chinese breaks between characters: a line is not cut short at an ASCII space
                     assert cell_len(a) >= width - 10, (a, b)
         await pilot.press("ctrl+u")
-        await pilot.press("ctrl+g")
+        await pilot.press("ctrl+g", "ctrl+g")  # the last answer is still typed: asked once, then given up
         lines = _drawn_lines(screen, "#verdict")
         for a, b in zip(lines, lines[1:]):
             assert not (split.search(a.rstrip()) and re.match(r"\s*[A-Za-z]", b)), (a, b)
+
+
+@sync
+async def test_ctrl_g_with_an_answer_typed_asks_once_before_giving_it_up(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        typed = screen.run.current_step.expected.display
+        screen.query_one("#answer", Input).value = typed
+        await pilot.pause()
+        await pilot.press("ctrl+g")  # an answer typed: asked, nothing recorded, the text kept
+        assert screen.state == ASKING and rows(profile) == []
+        assert "Ctrl+G again: don't know; Enter: grade what you typed" in text_of(screen, "#understood")
+        assert screen.query_one("#answer", Input).value == typed
+        await pilot.press("enter")  # Enter grades what was typed
+        await pilot.pause()
+        assert screen.state == FEEDBACK and rows(profile)[-1].verdict == "correct"
+        assert rows(profile)[-1].typed == typed
+        await pilot.press("enter")
+        await pilot.pause()
+        screen.query_one("#answer", Input).value = "7"
+        await pilot.pause()
+        await pilot.press("ctrl+g")
+        assert screen.state == ASKING
+        await pilot.press("ctrl+g")  # pressed again: don't know, what was typed kept in the row
+        assert screen.state == FEEDBACK
+    assert [(r.verdict, r.quality, r.typed) for r in rows(profile)][-1] == ("dont_know", 0, "7")

@@ -209,3 +209,54 @@ def test_undoing_or_regrading_a_chain_answer_takes_back_the_step_drill_it_added(
     assert steps[k] in sessions.step_drills(profile) and a.drills == [steps[k]]
     run.undo()
     assert sessions.step_drills(profile) == {}
+
+
+def test_under_fsrs_a_quick_right_answer_waits_two_days_and_a_pressed_easy_eight(profile):
+    profile.set_setting(settings.SCHEDULER_KEY, "fsrs")
+    run = run_of(profile, [SINGLE])
+    a = run.submit(right(run))
+    row = a.item_row
+    assert a.quality == 5 and not a.pressed  # graded automatically: FSRS's Good, not Easy
+    assert (datetime.fromisoformat(row.after["due"]).date() - TODAY).days == 2
+    assert row.pressed is None
+    b = run.override(5)  # the learner presses e: the only way to Easy
+    assert b.pressed and b.item_row.quality == 5
+    assert (datetime.fromisoformat(b.item_row.after["due"]).date() - TODAY).days == 8
+    stored = profile.last_review()
+    assert stored.pressed is True and stored.to_dict()["pressed"] is True  # the row keeps what was pressed
+    memory = sessions.memory_source(profile, "fsrs")(stored.item)  # replayed from the log, as a later day does
+    assert memory is not None and memory.interval == 8
+
+
+def test_an_answer_undone_after_its_solution_was_shown_is_asked_again_and_graded_three_at_most(profile):
+    run = run_of(profile, [SINGLE, SINGLE])
+    a = run.submit("?")  # the feedback shows the solution
+    assert a.quality == 0 and not a.after_solution
+    assert run.undo() is a and run.after_solution and profile.last_review() is None
+    b = run.submit(right(run))  # the right answer, read off the solution
+    assert b.auto_quality >= 4 and b.quality == 3 and b.after_solution and profile.last_review().quality == 3
+    assert run.override(5).quality == 3  # an override cannot lift it either
+    run.advance()
+    c = run.submit(right(run))  # the next problem, never undone: graded as it is
+    assert c.quality == c.auto_quality >= 4 and not c.after_solution
+
+
+def test_a_chain_failing_the_same_step_twice_running_starts_over_and_drills_that_step_alone(profile):
+    steps = drills.step_templates(CHAIN)
+    failing = next(k for k, s in enumerate(steps) if s is not None)
+
+    def answer(run):
+        while True:
+            a = run.submit("?" if run.step == failing else right(run))
+            if a.item_row is not None:
+                return a
+            run.advance()
+
+    first = answer(run_of(profile, [CHAIN]))
+    assert first.item_row.quality == 3 and first.chain_one_slip  # one slip: a pass
+    second = answer(run_of(profile, [CHAIN], NOW + timedelta(days=3)))
+    assert second.chain_repeated_slip and not second.chain_one_slip
+    assert second.item_row.quality == 0  # the failed step's quality: a lapse
+    state = profile.states()[CHAIN]
+    assert state.reps == 0 and state.interval == 1  # started over
+    assert steps[failing] in sessions.step_drills(profile)  # that step drilled alone

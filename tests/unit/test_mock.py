@@ -488,3 +488,14 @@ def test_the_report_can_be_rebuilt_from_the_saved_record():
     assert again.weakest_topics == rep.weakest_topics and again.missed_templates == rep.missed_templates
     assert [r.label for r in again.results] == [r.label for r in rep.results]
     assert again.limit_seconds == 600 and again.comparison.previous == pytest.approx(rep.percent)
+
+
+def test_a_chain_in_a_mock_failing_the_step_it_failed_last_time_starts_over():
+    run = make_run(expected=(), chain=(GB, BOUND), now=0)
+    run.answer("280 GB", 10)  # step 1 wrong
+    run.answer("memory", 20)  # step 2 right: one slip
+    rep, kw = build_report(run), dict(when=datetime(2000, 1, 1, tzinfo=UTC), local_date=utc_day)
+    assert review_rows(rep, **kw)[-1].quality == 3  # a pass, as before
+    assert review_rows(rep, previous=lambda item: [5, 1], **kw)[-1].quality == 3  # last time step 2 failed
+    again = review_rows(rep, previous=lambda item: [0, 5], **kw)[-1]  # last time step 1 failed too
+    assert again.step is None and again.quality < 3

@@ -256,6 +256,23 @@ def test_a_chain_with_one_slip_passes_with_quality_three():
     assert chains.one_slip([5, 2, 5, 5]) and not chains.one_slip([5, 3, 1]) and not chains.one_slip([2])
 
 
+def test_a_chain_failing_the_same_step_twice_running_starts_over():
+    assert chains.chain_quality([5, 1, 4], before=[5, 0, 5]) == 1  # step 2 again: a lapse, the interval reset
+    assert chains.repeated_slip([5, 1, 4], [5, 0, 5]) and chains.one_slip([5, 1, 4])
+    assert chains.chain_quality([5, 1, 4], before=[1, 5, 5]) == 3  # another step than last time: a pass
+    assert chains.chain_quality([5, 1, 4], before=None) == 3  # its first answer: a pass
+    assert chains.chain_quality([5, 1, 4], before=[5, 3, 5]) == 3  # close last time is not failed
+    assert not chains.repeated_slip([1, 1, 4], [1, 1, 5])  # two failed steps: the lowest anyway
+    # the previous answer read from the log's columns: the step rows between the last two whole rows
+    items = ["c", "c", "x", "c", "c", "c", "c"]
+    steps = [1, None, None, 2, 1, 3, None]
+    quals = [0, 3, 4, 1, 5, 5, 1]
+    assert chains.previous_steps(items, steps, quals, "c") == [5, 1, 5]
+    assert chains.previous_steps(items, steps, quals, "x") is None  # a single template: no steps
+    assert chains.previous_steps(items, steps, quals, "none") is None
+    assert chains.previous_steps(["c", "c"], [3, None], [0, 0], "c") == [3, 3, 0]  # a missing step: not failed
+
+
 @given(st.lists(st.integers(0, 5), min_size=1, max_size=6))
 def test_the_rule_said_of_a_chain_is_the_rule_applied(qualities):
     # the feedback names the one-slip rule exactly when chain_quality applied it, else the lowest step
@@ -439,14 +456,33 @@ def test_answers_and_fsrs_history_read_from_the_log_digest_as_from_the_rows():
     state = None
     for k, (item, q, mode, step) in enumerate([("a", 4, "practice", None), ("a", 1, "mock", None),
                                                ("b", 5, "practice", 1), ("b", 3, "practice", None),
-                                               ("c", 2, "mock", 2)]):
+                                               ("c", 2, "mock", 2), ("c", 5, "practice", None)]):
         day = DAY0 + timedelta(days=k)
         sched = step is None and mode == "practice"
         r = se.review_row(item=item, topic="t", seed=k, quality=q, verdict="correct", when=when, today=day,
-                          state=state if sched and item == "a" else None, schedule=sched, mode=mode, step=step)
+                          state=state if sched and item == "a" else None, schedule=sched, mode=mode, step=step,
+                          pressed=item == "c")
         rows.append(r)
     d = Digest.of_reviews(rows)
     assert readiness.answers_of_digest(d) == answers_of(rows)
-    assert [a.item for a in answers_of(rows)] == ["a", "a", "b", "c"]
+    assert [a.item for a in answers_of(rows)] == ["a", "a", "b", "c", "c"]
     assert fsrs_bridge.history_of_digest(d) == history_of(rows) == {
-        "a": [(DAY0, 4)], "b": [(DAY0 + timedelta(days=3), 3)]}
+        "a": [(DAY0, 4, False)], "b": [(DAY0 + timedelta(days=3), 3, False)],
+        "c": [(DAY0 + timedelta(days=5), 5, True)]}  # a pressed grade read back as pressed: Easy on replay
+
+
+def test_fsrs_easy_only_when_pressed_a_quick_right_answer_is_good():
+    from fsrs import Rating
+
+    assert [fsrs_bridge.rating(q) for q in range(6)] == [Rating.Again] * 3 + [Rating.Hard, Rating.Good, Rating.Good]
+    assert fsrs_bridge.rating(5, pressed=True) == Rating.Easy
+    assert fsrs_bridge.rating(4, pressed=True) == Rating.Good  # pressing changes only what 5 means
+    auto, easy = fsrs_bridge.step(None, 5, DAY0), fsrs_bridge.step(None, 5, DAY0, pressed=True)
+    assert auto == fsrs_bridge.step(None, 4, DAY0)  # an automatic 5 is FSRS's Good
+    assert (auto.interval, easy.interval) == (2, 8)  # a first review: 2 days, not Easy's 8
+    st_auto, _ = fsrs_bridge.review(None, None, 5, DAY0)
+    st_easy, _ = fsrs_bridge.review(None, None, 5, DAY0, pressed=True)
+    assert (st_auto.due - DAY0).days == 2 and (st_easy.due - DAY0).days == 8
+    assert st_auto.ef == st_easy.ef  # SM-2's easiness reads the quality alone
+    assert fsrs_bridge.replay([fsrs_bridge.Scheduled(DAY0, 5, True)]) == easy  # the row's pressed replays as Easy
+    assert fsrs_bridge.replay([(DAY0, 5)]) == auto  # a pair: nothing pressed

@@ -409,6 +409,7 @@ def test_a_digest_keeps_what_the_figures_need_of_each_row():
         "seconds": [30.0, 30.0], "mode": ["practice", "extra"],
         "before": [22, None],  # the interval before, None without a state before
         "interval": [50, None],  # the interval a scheduled review gave, None when unscheduled
+        "pressed": [False, False],  # the learner chose the grade (FSRS's Easy)
     }
 
 
@@ -440,6 +441,7 @@ def test_a_digest_survives_json_and_joins():
     (lambda c: c["mode"].__setitem__(0, "cram"), "'mode' holds a value out of range"),
     (lambda c: c["before"].__setitem__(0, -3), "'before' holds a value out of range"),
     (lambda c: c["interval"].__setitem__(0, {"interval": 1}), "'interval' holds a value of the wrong type"),
+    (lambda c: c["pressed"].__setitem__(0, None), "'pressed' holds a value of the wrong type"),
 ])
 def test_a_digest_with_a_value_no_row_can_have_is_refused(spoil, problem):
     columns = stats.Digest.of_reviews(varied_rows()).columns()
