@@ -18,6 +18,7 @@ from engine.langs import EN
 from engine.records import NamedTuple, frozen
 
 from . import expr as ex
+from . import numerals
 from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say
 from .refusals import plain_refusal, shown_typed
 from .units import (
@@ -30,6 +31,7 @@ from .units import (
     UNITS,
     Unit,
     dim_text,
+    fmt_number,
     fmt_quantity,
     lookup,
 )
@@ -121,9 +123,10 @@ ParseResult = Parsed | Unreadable
 
 # Patterns as text: the re module compiles (and caches) each on its first use, so importing the engine
 # compiles none of them before the app's first frame (benchmarks/bench_startup.py).
-_SUFFIX_NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMBGTP])(?![A-Za-z_\d])"
+# A prefix letter may stand apart (1120 G, 1.12 T: a prefix of the base unit); B only joined (16 B is bytes).
+_SUFFIX_NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)(?:\s(?=[kKMGTP]))?([kKMBGTP])(?![A-Za-z_\d])"
 # For a quantity that is not a count, B is a byte (70B is 70 bytes), not a billion.
-_SUFFIX_NUM_NOT_B = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMGTP])(?![A-Za-z_\d])"
+_SUFFIX_NUM_NOT_B = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)\s?([kKMGTP])(?![A-Za-z_\d])"
 
 
 _NOT_FINITE = r"(?i)(?<![A-Za-z])(nan|inf|infinity)(?![A-Za-z])|∞"
@@ -133,6 +136,8 @@ _WORD = r"[^\W\d][\w/%µ]*|%"
 
 def _unknown_word(word: str, kind: str) -> Msg:
     """``unknown unit 'gb' (units are case-sensitive: GB is bytes, Gb is bits)``."""
+    if word in numerals.WORDS or word[:1] in "万亿":  # 2.6 × 亿: a number word with no number right before it
+        return say("multiplier_alone", word=word)
     same = sorted({s for s in UNIT_SYMBOLS if s.lower() == word.lower()})
     if same:
         readings = join(say("unit_reads_as", symbol=s, what=_reading(s, kind)) for s in same)
@@ -258,6 +263,8 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
     t = _dollars_after(_tidy(t))
     if not t:
         return Unreadable(text, say("no_number"))
+    t, written = numerals.rewrite(t)  # 2600亿, 70 billion, 两张卡, 16 个请求: as the reader parses them
+    notes.extend(written)
     if t in UNITS:  # "GB", "h", "x": a unit alone
         return Unreadable(text, say("number_missing", word=t))
     qualified = re.search(_PER_GPU, t)
@@ -434,6 +441,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
 
     src = re.sub(pattern, suffix, ex.normalise(t))
     slots: list[str] = []
+    typed: list[str] = []  # each unit with its number, as typed (70B): said when B is read as a billion
     for m in reversed(_units_after_numbers(src)):
         start = _operand_start(src, m.start)
         if start is None:
@@ -443,6 +451,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
         if on_suffix:  # 1.5k GB: the suffix multiplies the number before the unit
             operand = operand[:on_suffix.start()] + ")"
         slots.append(m.symbol)
+        typed.append(src[start:m.end])
         src = f"{src[:start]}({operand}*{_SLOT}{len(slots) - 1}){src[m.end:]}"
     based = [i for i in range(len(typed_suffixes)) if f"{_BASE}{i})" in src]
     names = {f"{_SLOT}{i}": f"{_SLOT}{i}" for i in range(len(slots))}
@@ -460,16 +469,22 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
         return Unreadable(text, _user_terms(e, t))
     want = KIND_DIMS[kind]
     base = (KIND_IN_DIMS.get(kind, 1.0), want)
-    readings = []
-    for sym in slots:
-        cands = UNITS[sym]
-        readings.append(sorted(cands, key=lambda u: u.kind != kind))
+    readings = [sorted(UNITS[sym], key=lambda u: u.kind != kind) for sym in slots]
     first: tuple | None = None
     soft: tuple | None = None
     chosen: tuple | None = None
+    other: float | None = None
     error: ex.ExprError | None = None
     # 3 symbols of two readings each: more is not a whiteboard answer
     combos = list(itertools.islice(itertools.product(*readings), 8))
+    # B is bytes or a billion (70B × 16 B): the billion readings are tried after every reading of bytes,
+    # so an answer read without them reads as before
+    billions = [i for i, sym in enumerate(slots) if sym == "B" and not typed[i][-2:-1].isspace()]  # 70B, not 16 B
+    if billions and len(combos) < 8:
+        with_billion = [r + [BILLION] if i in billions else r for i, r in enumerate(readings)]
+        combos += list(itertools.islice((c for c in itertools.product(*with_billion) if BILLION in c),
+                                        8 - len(combos)))
+        readings = with_billion
     slot_names = [f"{_SLOT}{i}" for i in range(len(slots))]
     in_dims = {u: (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind]) for r in readings for u in r}
     envs = []
@@ -484,8 +499,13 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             continue
         value, dim = result
         if dim == want:
-            chosen = (value, dim, combo, False)
-            break
+            if chosen is None:
+                chosen = (value, dim, combo, False)
+                if BILLION not in combo:
+                    break
+            elif other is None and abs(value - chosen[0]) > 1e-9 * abs(chosen[0]):
+                other = value  # a B read the other way gives another value of the asked dimension
+            continue
         if soft is None and dim[1:] == want[1:] and abs(dim[0] - want[0]) == 1:
             soft = (value, dim, combo, True)
         first = first or (value, dim, combo, False)
@@ -507,8 +527,11 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     if not math.isfinite(value):
         return Unreadable(text, say("not_finite"))
     for sym, u in zip(reversed(slots), reversed(combo)):
-        if u.note:
+        if u.note and u is not BILLION:
             notes.append(unit_note(sym, u.note))
+    if BILLION in combo:  # "70B = 7 × 10¹⁰ (billion); 16 B = bytes": both readings of B, said
+        notes.extend(_billion_said(typed[i], u is BILLION) for i, u in reversed(list(enumerate(combo)))
+                     if slots[i] == "B")
     for i, written in enumerate(typed_suffixes):
         factor = _factor(COUNT_SUFFIXES[written.group(2)])
         if i in based and not counts:
@@ -525,7 +548,25 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             raise ValueError(f"unknown default unit {default_unit!r}")
         if u.factor != 1.0:
             alt = u.to_base(value)
+    if other is not None:  # a B read the other way gives another value: the grader refuses to choose when it matters
+        alt = other / KIND_IN_DIMS.get(kind, 1.0)
     return Parsed(text, value, kind, "", tuple(notes), alt=alt)
+
+
+# B read as a billion (a count: 70B parameters) where bytes would not give the asked dimension
+BILLION = Unit("B", "count", 1e9, "billion")
+
+
+def _billion_said(typed: str, billion: bool) -> Said:
+    """``70B = 7 × 10¹⁰ (billion)`` or ``16 B = bytes``."""
+    shown = shown_typed(typed.strip())
+    if not billion:
+        return say("note.bytes_b", typed=shown)
+    try:
+        value = fmt_number(ex.evaluate(ex.parse(typed.strip()[:-1] or "1")) * 1e9)
+    except ex.ExprError:
+        value = "×10⁹"
+    return say("note.billion", typed=shown, value=value)
 
 
 # The factors people divide or multiply by to turn seconds into hours, J·s/h into MWh, $ per token into $/Mtok:
