@@ -304,7 +304,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
 
     head2 = re.sub(_SUFFIX_NUM, _suffix, head)
     try:
-        node = ex.parse(head2)
+        node = ex.parse(head2, functions=ex.ROOTS)
         number = ex.evaluate(node) * multiplier
     except ex.ExprError as e:
         so_far = say("so_far_unit", symbol=sym) if unit is not None else None
@@ -457,7 +457,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     names = {f"{_SLOT}{i}": f"{_SLOT}{i}" for i in range(len(slots))}
     names.update((f"{_BASE}{i}", f"{_BASE}{i}") for i in based)
     try:
-        node = ex.parse(src, names, max_len=4 * ex.MAX_TEXT)
+        node = ex.parse(src, names, functions=ex.ROOTS, max_len=4 * ex.MAX_TEXT)
     except ex.ExprError as e:
         if e.said.code in _ABOUT_THE_TEXT or e.said.code in ("expr.nested", "expr.complicated"):
             return Unreadable(text, e.said)
