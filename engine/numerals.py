@@ -29,7 +29,8 @@ WORDS: dict[str, int] = {"万亿": 12, "亿": 8, "万": 4, "千": 3, "thousand":
 # A magnitude letter before a count noun: 70B params, 15T tokens, 1.5k GPUs.
 LETTERS: dict[str, int] = {"k": 3, "K": 3, "M": 6, "B": 9, "G": 9, "T": 12}
 _NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+)"
-_WORD = _NUM + r"\s*(万亿|亿|万|千(?![兆瓦])|thousand|million|billion|bn|trillion)(?![A-Za-z])"
+# (a Chinese word may touch the unit after it, 3.2万MB; an English one stands as a word)
+_WORD = _NUM + r"\s*(万亿|亿|万|千(?![兆瓦])|(?:thousand|million|billion|bn|trillion)(?![A-Za-z]))"
 _NOUN_ALT = "|".join(re.escape(n) for n in sorted(COUNT_NOUNS, key=len, reverse=True))
 _LETTER_NOUN = _NUM + rf"\s*([kKMBGT])\s*(?=(?:{_NOUN_ALT})(?![A-Za-z]))"
 # A chip or model name after a count (2 块 B200, 8 H100 GPUs): a name, not a unit nor a number
