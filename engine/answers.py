@@ -137,7 +137,7 @@ _WORD = r"[^\W\d][\w/%µ]*|%"
 def _unknown_word(word: str, kind: str) -> Msg:
     """``unknown unit 'gb' (units are case-sensitive: GB is bytes, Gb is bits)``."""
     if word in numerals.WORDS or word[:1] in "万亿":  # 2.6 × 亿: a number word with no number right before it
-        return say("multiplier_alone", word=word)
+        return say("multiplier_alone" if UNIT_KINDS[kind].plain else "multiplier_alone_unit", word=word)
     same = sorted({s for s in UNIT_SYMBOLS if s.lower() == word.lower()})
     if same:
         readings = join(say("unit_reads_as", symbol=s, what=_reading(s, kind)) for s in same)

@@ -82,6 +82,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.bytes_b": ("{typed} = bytes", "{typed} = 字节"),
     "multiplier_alone": ("{word!r} multiplies the number right before it: write 2.6e11 or 260B",
                          "“{word}”要紧跟在数字后面：写成 2.6e11 或 260B"),
+    "multiplier_alone_unit": ("{word!r} multiplies the number right before it: write 2.6e11, or 2600亿",
+                              "“{word}”要紧跟在数字后面：写成 2.6e11 或 2600亿"),
     "understood_notes": ("= {quantity}  ({notes})", "= {quantity}（{notes}）"),
     # ---------------------------------------------------------------- the safe expression language
     "expr.nested": ("too deeply nested (more than {most} levels of parentheses)", "嵌套太深（括号超过 {most} 层）"),

@@ -34,7 +34,7 @@ _WORD = _NUM + r"\s*(万亿|亿|万|千(?![兆瓦])|(?:thousand|million|billion|
 _NOUN_ALT = "|".join(re.escape(n) for n in sorted(COUNT_NOUNS, key=len, reverse=True))
 _LETTER_NOUN = _NUM + rf"\s*([kKMBGT])\s*(?=(?:{_NOUN_ALT})(?![A-Za-z]))"
 # A chip or model name after a count (2 块 B200, 8 H100 GPUs): a name, not a unit nor a number
-_NAME = _NUM + r"(\s*[个张块台]\s*|\s+)((?!E\d)(?:[A-Z]{1,3}|MI)\d{2,4}[A-Za-z]{0,2})(?![\w])(\s*(?:GPUs?|cards?|卡))?"
+_NAME = _NUM + r"(\s*[个张块台]\s*|\s+)((?!E\d|FP\d|BF\d|TF\d|INT\d)(?:[A-Z]{1,3}|MI)\d{2,4}[A-Za-z]{0,2})(?![\w])(\s*(?:GPUs?|cards?|卡))?"
 # A classifier between a number and its noun (2张GPU, 61条请求, 16 个请求): the noun is the unit
 _CLASSIFIER = _NUM + r"\s*[个张块台条次步]\s*(?=[^\s\d+\-*/×().])"
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
