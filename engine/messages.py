@@ -82,7 +82,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.bytes_b": ("{typed} = bytes", "{typed} = 字节"),
     "multiplier_alone": ("{word!r} multiplies the number right before it: write 2.6e11 or 260B",
                          "“{word}”要紧跟在数字后面：写成 2.6e11 或 260B"),
-    "multiplier_alone_unit": ("{word!r} multiplies the number right before it: write 2.6e11, or 2600亿",
+    "multiplier_alone_unit": ("{word!r} multiplies the number right before it: write 2.6e11",
                               "“{word}”要紧跟在数字后面：写成 2.6e11 或 2600亿"),
     "understood_notes": ("= {quantity}  ({notes})", "= {quantity}（{notes}）"),
     # ---------------------------------------------------------------- the safe expression language
