@@ -46,22 +46,38 @@ _PER_SECOND = {"token": "tok/s", "tokens": "tok/s", "tok": "tok/s", "请求": "r
                "request": "req/s", "req": "req/s", "步": "step/s", "steps": "step/s", "step": "step/s"}
 
 
-def cn_integer(run: str) -> int:
-    """``两千六百亿`` -> 260000000000, ``十六`` -> 16, ``一万亿`` -> 10**12: a Chinese numeral's value."""
+_SMALL = {"十": 10, "百": 100, "千": 1000}
+
+
+def cn_integer(run: str) -> int | None:
+    """``两千六百亿`` -> 260000000000, ``十六`` -> 16, ``一万亿`` -> 10**12: a Chinese numeral's value, or None
+    for a run that is not one (``两两``, ``十十``: two digits or two tens in a row)."""
     total = section = digit = 0
+    last_small, prev = 10**5, ""
     for c in run:
         if c in _CN_DIGITS:
+            if prev in _CN_DIGITS and prev not in "零〇":
+                return None
             digit = _CN_DIGITS[c]
-        elif c in "十百千":
-            section += (digit or 1) * {"十": 10, "百": 100, "千": 1000}[c]
-            digit = 0
+        elif c in _SMALL:
+            if _SMALL[c] >= last_small:
+                return None
+            section += (digit or 1) * _SMALL[c]
+            digit, last_small = 0, _SMALL[c]
         elif c == "万":
             section = (section + digit) * 10**4
-            digit = 0
+            digit, last_small = 0, 10**5
         else:  # 亿
             total = (total + section + digit) * 10**8
             section = digit = 0
+            last_small = 10**5
+        prev = c
     return total + section + digit
+
+
+def _cn_number(m: re.Match) -> str:
+    n = cn_integer(m.group(0))
+    return m.group(0) if n is None else str(n)
 
 
 def exact(number: str, power: int) -> str:
@@ -81,7 +97,7 @@ def rewrite(t: str) -> tuple[str, list[Said]]:
     """``t`` (a cleaned answer) with the numbers people write rewritten for the reader, and notes on each."""
     notes: list[Said] = []
     if any(c >= "\u3000" for c in t):
-        t = re.sub(_CN_RUN, lambda m: str(cn_integer(m.group(0))), t)
+        t = re.sub(_CN_RUN, _cn_number, t)
         t = re.sub(_PERCENT, r"\1%", t)
         if t.startswith("每秒"):
             t = _per_second(t[2:].strip())

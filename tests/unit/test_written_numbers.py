@@ -88,6 +88,7 @@ def test_a_form_outside_them_is_refused_saying_what_to_type(text, en, zh):
 def test_chinese_numerals_and_exact_multiples():
     assert [cn_integer(s) for s in ("两", "十六", "两千六百亿", "一万亿", "三亿五千万", "一百零五")] == \
         [2, 16, 2.6e11, 10**12, 3.5e8, 105]
+    assert cn_integer("两两") is None and cn_integer("十十") is None and cn_integer("百千") is None
     assert exact("3.2", 4) == "32e3" and float(exact("0.00012", 4)) == 1.2 and float(exact("1.12", 12)) == 1.12e12
 
 
