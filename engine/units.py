@@ -294,6 +294,11 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
 
     for sym in (*COUNT_NOUNS, "x", "×", "张卡", "块卡"):
         add(sym, "count", 1.0)
+    # a count per count (8 GPUs/node × 512 nodes is GPUs): plain, like the nouns
+    for top, per in (("GPU", "node"), ("GPUs", "node"), ("GPU", "server"), ("GPUs", "server"), ("卡", "节点"),
+                     ("tokens", "request"), ("tokens", "req"), ("tok", "req"), ("tokens", "seq"),
+                     ("tokens", "sequence"), ("experts", "token"), ("layers", "stage"), ("steps", "epoch")):
+        add(f"{top}/{per}", "count", 1.0)
     # bytes per parameter (or token): a count cancels, as on a whiteboard (16 B/param × 70e9 params is bytes)
     for per in ("param", "params", "parameter", "token", "tok", "参数", "个参数"):
         for sym in ("B", "bytes", "byte", "Bytes", "字节"):

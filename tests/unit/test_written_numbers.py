@@ -62,6 +62,7 @@ def test_b_is_read_the_one_way_that_gives_bytes_and_the_line_says_both():
     ("2.5 thousand GPUs", "count", "", 2500), ("3 million tokens", "count", "", 3e6), ("16 req", "count", "", 16),
     ("16 reqs", "count", "", 16), ("≈16 requests", "count", "", 16), ("12 nodes", "count", "", 12),
     ("8 experts", "count", "", 8), ("4 racks", "count", "", 4), ("3 waves", "count", "", 3), ("500 steps", "count", "", 500),
+    ("512 nodes × 8 GPUs/node", "count", "", 4096), ("8.7 req/s × 200 tokens/req", "tok_rate", "tok/s", 1740),
     ("15T tokens × 6 FLOP", "flop", "", 9e13), ("6 × 70B params × 1.4T tokens", "flop", "", 6 * 7e10 * 1.4e12),
 ])
 def test_numbers_as_written_read_as_meant(text, kind, unit, value):
