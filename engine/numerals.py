@@ -10,9 +10,11 @@ is ``3.2e4``, not a float product): it is a number, so a bare ``0.112万`` on a 
 as ``1120`` is.  A count noun after a magnitude letter (``70B params``, ``15T tokens``) makes the letter
 a count multiplier (billion, trillion), whatever the question asks.
 
-Why our own rules, not a library: cn2an (and similar) convert whole Chinese numerals but not a
-numeral glued to a unit or a classifier (``47.8万秒``, ``两张卡``), and pint or sympy read no
-number words at all; the rules below are a few patterns over at most 200 characters.
+Why our own rules, not a library (measured with cn2an 0.5.24, the most used of them): its
+``transform`` leaves an Arabic number with 万 or 亿 as typed (``2600亿``, ``47.8万秒``, ``3.2万MB``)
+and ``百分之45`` too, reads ``两两`` as 22, warns on the terminal for what it cannot read, and takes
+0.26 s to import (the engine is imported before the app's first frame); pint and sympy read no number
+words at all.  The rules below are a few patterns over at most 200 characters.
 """
 
 from __future__ import annotations
