@@ -477,13 +477,15 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     error: ex.ExprError | None = None
     # 3 symbols of two readings each: more is not a whiteboard answer
     combos = list(itertools.islice(itertools.product(*readings), 8))
-    # B is bytes or a billion (70B × 16 B): the billion readings are tried after every reading of bytes,
-    # so an answer read without them reads as before
-    billions = [i for i, sym in enumerate(slots) if sym == "B" and not typed[i][-2:-1].isspace()]  # 70B, not 16 B
+    # B is bytes or a billion (70B × 16 B): the billion readings are tried after every reading of bytes, so an
+    # answer read without them reads as before; a B joined to its number (70B) before one spaced from it (16 B).
+    # On a count question a joined B is a billion already (a suffix); a spaced one stays bytes there.
+    spaced = {i for i, t in enumerate(typed) if t[-2:-1].isspace()}
+    billions = [i for i, sym in enumerate(slots) if sym == "B" and not (counts and i in spaced)]
     if billions and len(combos) < 8:
         with_billion = [r + [BILLION] if i in billions else r for i, r in enumerate(readings)]
-        combos += list(itertools.islice((c for c in itertools.product(*with_billion) if BILLION in c),
-                                        8 - len(combos)))
+        more = itertools.islice((c for c in itertools.product(*with_billion) if BILLION in c), 64)
+        combos += sorted(more, key=lambda c: sum(u is BILLION for i, u in enumerate(c) if i in spaced))[:8 - len(combos)]
         readings = with_billion
     slot_names = [f"{_SLOT}{i}" for i in range(len(slots))]
     in_dims = {u: (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind]) for r in readings for u in r}

@@ -24,7 +24,7 @@ STATIC = registry.get("memory.static_given").generate(25, conventions={"bytes_pe
 
 
 @pytest.mark.parametrize("text", [
-    "70B × 16 B", "70B*16B", "16 bytes * 70B", "70B × 16B", "16 B × 70B",
+    "70B × 16 B", "70B*16B", "16 bytes * 70B", "70B × 16B", "16 B × 70B", "70 B × 16 B", "16 bytes × 70 B",
     "16 B/param × 70B params", "70e9 params * 16 bytes/param", "70B params × 16 B/param", "16 bytes/param * 70B params",
     "70 billion × 16 B", "70 billion params × 16 bytes", "0.07 trillion × 16 B", "70000 million × 16 B",
     "1.12 T", "1120 G", "1120 Gbytes", "1.12 Tbytes", "1120 GBytes", "1.12 TB", "1.12T",
