@@ -103,6 +103,8 @@ def rewrite(t: str) -> tuple[str, list[Said]]:
         t = re.sub(_PERCENT, r"\1%", t)
         if t.startswith("每秒"):
             t = _per_second(t[2:].strip())
+        elif t.endswith("每秒") and (rate := _per_second(t[:-2].strip())).endswith("/s"):  # 24个token每秒
+            t = rate
 
     def word(m: re.Match) -> str:
         literal = exact(m.group(1), WORDS[m.group(2)])
