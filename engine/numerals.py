@@ -101,7 +101,7 @@ def rewrite(t: str) -> tuple[str, list[Said]]:
     if any(c >= "\u3000" for c in t):
         t = re.sub(_CN_RUN, _cn_number, t)
         t = re.sub(_PERCENT, r"\1%", t)
-        if t.startswith("每秒"):
+        if t.startswith("每秒") and t[2:].strip():
             t = _per_second(t[2:].strip())
         elif t.endswith("每秒") and (rate := _per_second(t[:-2].strip())).endswith("/s"):  # 24个token每秒
             t = rate
