@@ -33,7 +33,10 @@ HOSTILE = ["9**9**9**9", "10^10^10", "1" * 100_000, "(" * 5000 + "1" + ")" * 500
  " / ".join(["1 TFLOPs"] * 16), "(" * 20 + "1 GB" + ") GB" * 20, "1 GB + " * 24 + "1 s",
            "2 ^ (1 GB)", "(1 GB)^400", "9**9**9 GB/s / 1 GB", "1.5k" * 40,
            # the most units an answer may have: two readings each, a suffix each
-           " / ".join(["1 TFLOPs"] * MAX_UNITS), " + ".join(["1.5k GB"] * MAX_UNITS)]
+           " / ".join(["1 TFLOPs"] * MAX_UNITS), " + ".join(["1.5k GB"] * MAX_UNITS),
+           # numbers as people write them (engine.numerals), gone wrong; B read two ways in every unit
+           "两" * 199, "亿" * 199, "√" * 150, "每秒" * 90, "2张" * 90, "1万" * 60, "2 块 B200 " * 18,
+           "√(" * 30 + "1 s" + ")" * 30, " × ".join(["70B"] * MAX_UNITS), "70B*" * 8 + "1 B"]
 
 
 def _import_cost(runs: int = 5) -> tuple[float, bool]:

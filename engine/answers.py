@@ -9,7 +9,6 @@ parser of :mod:`engine.expr`, the unit part is looked up in
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import re
@@ -19,7 +18,9 @@ from engine.langs import EN
 from engine.records import NamedTuple, frozen
 
 from . import expr as ex
+from . import numerals
 from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say
+from .refusals import plain_refusal, shown_typed
 from .units import (
     COUNT_SUFFIXES,
     KIND_DIMS,
@@ -30,6 +31,7 @@ from .units import (
     UNITS,
     Unit,
     dim_text,
+    fmt_number,
     fmt_quantity,
     lookup,
 )
@@ -121,9 +123,10 @@ ParseResult = Parsed | Unreadable
 
 # Patterns as text: the re module compiles (and caches) each on its first use, so importing the engine
 # compiles none of them before the app's first frame (benchmarks/bench_startup.py).
-_SUFFIX_NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMBGTP])(?![A-Za-z_\d])"
+# A prefix letter may stand apart (1120 G, 1.12 T: a prefix of the base unit); B only joined (16 B is bytes).
+_SUFFIX_NUM = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)(?:\s(?=[kKMGTP]))?([kKMBGTP])(?![A-Za-z_\d])"
 # For a quantity that is not a count, B is a byte (70B is 70 bytes), not a billion.
-_SUFFIX_NUM_NOT_B = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)([kKMGTP])(?![A-Za-z_\d])"
+_SUFFIX_NUM_NOT_B = r"(?<![A-Za-z_.\d])(\d+(?:\.\d*)?|\.\d+)\s?([kKMGTP])(?![A-Za-z_\d])"
 
 
 _NOT_FINITE = r"(?i)(?<![A-Za-z])(nan|inf|infinity)(?![A-Za-z])|∞"
@@ -133,6 +136,8 @@ _WORD = r"[^\W\d][\w/%µ]*|%"
 
 def _unknown_word(word: str, kind: str) -> Msg:
     """``unknown unit 'gb' (units are case-sensitive: GB is bytes, Gb is bits)``."""
+    if word in numerals.WORDS or word[:1] in "万亿":  # 2.6 × 亿: a number word with no number right before it
+        return say("multiplier_alone" if UNIT_KINDS[kind].plain else "multiplier_alone_unit", word=word)
     same = sorted({s for s in UNIT_SYMBOLS if s.lower() == word.lower()})
     if same:
         readings = join(say("unit_reads_as", symbol=s, what=_reading(s, kind)) for s in same)
@@ -258,6 +263,8 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
     t = _dollars_after(_tidy(t))
     if not t:
         return Unreadable(text, say("no_number"))
+    t, written = numerals.rewrite(t)  # 2600亿, 70 billion, 两张卡, 16 个请求: as the reader parses them
+    notes.extend(written)
     if t in UNITS:  # "GB", "h", "x": a unit alone
         return Unreadable(text, say("number_missing", word=t))
     qualified = re.search(_PER_GPU, t)
@@ -297,7 +304,7 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
 
     head2 = re.sub(_SUFFIX_NUM, _suffix, head)
     try:
-        node = ex.parse(head2)
+        node = ex.parse(head2, functions=ex.ROOTS)
         number = ex.evaluate(node) * multiplier
     except ex.ExprError as e:
         so_far = say("so_far_unit", symbol=sym) if unit is not None else None
@@ -334,69 +341,10 @@ _PER_GPU = (r"(?i)\s*(?:(?:\bper|/)\s*(?:gpu|device|card|accelerator|rank)s?|/\s
             r"|每\s*(?:张|个|块)?\s*(?:卡|GPU|设备))\s*$")
 # ... or before it, as Chinese writes it: "每卡 33 GB"
 _PER_GPU_FIRST = r"(?i)^(?:每\s*(?:张|个|块)?\s*(?:卡|GPU|设备)|per\s+(?:gpu|device|card|rank))\s*[:：]?\s*(?=[\d.(])"
-_TOKEN = r"\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+|[^\W\d_][\w/%µ]*|%|\*\*|\S"
-# A token and the spaces before it: only spaces are left out between tokens (\S takes any other character)
-_SPACED_TOKEN = rf"(\s*)({_TOKEN})"
-
-
-@functools.lru_cache(maxsize=1)
-def _ODD_SYMBOLS() -> tuple[str, ...]:
-    """Unit symbols written with characters an expression has no use for ($/GPU-h), longest first, as
-    ``ex.normalise`` writes them (normalised once here, not for every answer read)."""
-    return tuple(ex.normalise(u) for u in sorted((u for u in UNITS if re.search(r"[^\w/%µ ]", u)), key=len,
-                                                  reverse=True))
-
-
-def plain_refusal(t: str) -> Said | None:
-    """Why ``t`` (cleaned, a quantity's text) cannot be one answer, in the words the user typed, or None:
-    a character the language has no use for (``#`` is not a comment, a stray ``;``), two values side by
-    side (``33 GB 34 GB``, ``33 GB, 34 GB``), a value right before ``(``, an operator with nothing after it."""
-    src = ex.normalise(t)
-    bare = src.replace("%", " ")  # a percent sign is a unit, and so are $/GPU-h and the like
-    for symbol in _ODD_SYMBOLS():
-        bare = bare.replace(symbol, " ")
-    try:
-        ex.stray_character(bare)
-    except ex.ExprError as e:
-        return e.said
-    # (the spaces before, the token): the tokens follow one another from the start, so where one is can be
-    # worked out when a refusal names it, not kept for every token of every answer
-    tokens = re.findall(_SPACED_TOKEN, src)
-    a = ""
-    for i, (space, b) in enumerate(tokens):
-        first = b[0]
-        if a and (first.isdigit() or first == "." or b == "(") \
-                and (a[0].isdigit() or a[0] == "." or a == ")" or a == "%" or (a in UNITS and a not in ("x", "×"))):
-            if b == "(":
-                return say("expr.times_before_bracket", before=_shown_typed(src[:_token_end(tokens, i - 1)].strip()))
-            if space or not a[0].isdigit():  # 1,5 (a comma between them) is the expression reader's to explain
-                a_end = _token_end(tokens, i - 1)
-                b_start = a_end + len(space)
-                one, two = src[:a_end].strip(), src[b_start:].strip()
-                if a.isdigit() and len(a) <= 3 and re.match(r"\d{3}(?!\d)", b):
-                    return say("expr.spaced_digits", typed=_shown_typed(src[:b_start + 3].strip()))
-                return say("expr.two_values", one=_shown_typed(one), two=_shown_typed(two))
-        a = b
-    # "33 GB, 34 GB": a list of two answers (a thousands separator was taken out before)
-    for i, (_, tok) in enumerate(tokens):
-        if tok == "," and 0 < i < len(tokens) - 1 and re.match(r"[\d.(]", tokens[i + 1][1]) \
-                and tokens[i + 1][0][:1] == " ":
-            end = _token_end(tokens, i)
-            return say("expr.two_values", one=_shown_typed(src[:end - 1].strip()), two=_shown_typed(src[end:].strip()))
-    if tokens and tokens[-1][1] in ("+", "-", "*", "/", "**") and t.rstrip()[-1:] not in ("×", "x"):  # 2× is a unit
-        return say("expr.dangling", op=_shown_typed(tokens[-1][1]))
-    return None
-
-
-def _token_end(tokens: list[tuple[str, str]], i: int) -> int:
-    """Where token ``i`` of ``re.findall(_SPACED_TOKEN, src)`` ends in ``src``."""
-    return sum(len(space) + len(tok) for space, tok in tokens[:i + 1])
-
-
 def _user_terms(e: ex.ExprError, t: str) -> Said:
     """An expression error about the reader's rewritten text, told about the text as typed."""
     if e.said.code == "expr.syntax":
-        return say("expr.syntax", text=_shown_typed(t))
+        return say("expr.syntax", text=shown_typed(t))
     return e.said
 
 
@@ -473,9 +421,6 @@ def _operand_start(src: str, end: str | int) -> int | None:
     return i
 
 
-def _shown_typed(t: str) -> str:
-    s = t.replace("**", "^").replace("*", "×")
-    return s if len(s) <= 60 else s[:59] + "…"
 
 
 def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, notes: list[Said]) -> ParseResult:
@@ -496,6 +441,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
 
     src = re.sub(pattern, suffix, ex.normalise(t))
     slots: list[str] = []
+    typed: list[str] = []  # each unit with its number, as typed (70B): said when B is read as a billion
     for m in reversed(_units_after_numbers(src)):
         start = _operand_start(src, m.start)
         if start is None:
@@ -505,12 +451,13 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
         if on_suffix:  # 1.5k GB: the suffix multiplies the number before the unit
             operand = operand[:on_suffix.start()] + ")"
         slots.append(m.symbol)
+        typed.append(src[start:m.end])
         src = f"{src[:start]}({operand}*{_SLOT}{len(slots) - 1}){src[m.end:]}"
     based = [i for i in range(len(typed_suffixes)) if f"{_BASE}{i})" in src]
     names = {f"{_SLOT}{i}": f"{_SLOT}{i}" for i in range(len(slots))}
     names.update((f"{_BASE}{i}", f"{_BASE}{i}") for i in based)
     try:
-        node = ex.parse(src, names, max_len=4 * ex.MAX_TEXT)
+        node = ex.parse(src, names, functions=ex.ROOTS, max_len=4 * ex.MAX_TEXT)
     except ex.ExprError as e:
         if e.said.code in _ABOUT_THE_TEXT or e.said.code in ("expr.nested", "expr.complicated"):
             return Unreadable(text, e.said)
@@ -522,16 +469,24 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
         return Unreadable(text, _user_terms(e, t))
     want = KIND_DIMS[kind]
     base = (KIND_IN_DIMS.get(kind, 1.0), want)
-    readings = []
-    for sym in slots:
-        cands = UNITS[sym]
-        readings.append(sorted(cands, key=lambda u: u.kind != kind))
+    readings = [sorted(UNITS[sym], key=lambda u: u.kind != kind) for sym in slots]
     first: tuple | None = None
     soft: tuple | None = None
     chosen: tuple | None = None
+    other: float | None = None
     error: ex.ExprError | None = None
     # 3 symbols of two readings each: more is not a whiteboard answer
     combos = list(itertools.islice(itertools.product(*readings), 8))
+    # B is bytes or a billion (70B × 16 B): the billion readings are tried after every reading of bytes, so an
+    # answer read without them reads as before; a B joined to its number (70B) before one spaced from it (16 B).
+    # On a count question a joined B is a billion already (a suffix); a spaced one stays bytes there.
+    spaced = {i for i, t in enumerate(typed) if t[-2:-1].isspace()}
+    billions = [i for i, sym in enumerate(slots) if sym == "B" and not (counts and i in spaced)]
+    if billions and len(combos) < 8:
+        with_billion = [r + [BILLION] if i in billions else r for i, r in enumerate(readings)]
+        more = itertools.islice((c for c in itertools.product(*with_billion) if BILLION in c), 64)
+        combos += sorted(more, key=lambda c: sum(u is BILLION for i, u in enumerate(c) if i in spaced))[:8 - len(combos)]
+        readings = with_billion
     slot_names = [f"{_SLOT}{i}" for i in range(len(slots))]
     in_dims = {u: (u.factor * KIND_IN_DIMS.get(u.kind, 1.0), KIND_DIMS[u.kind]) for r in readings for u in r}
     envs = []
@@ -546,8 +501,13 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             continue
         value, dim = result
         if dim == want:
-            chosen = (value, dim, combo, False)
-            break
+            if chosen is None:
+                chosen = (value, dim, combo, False)
+                if BILLION not in combo:
+                    break
+            elif other is None and abs(value - chosen[0]) > 1e-9 * abs(chosen[0]):
+                other = value  # a B read the other way gives another value of the asked dimension
+            continue
         if soft is None and dim[1:] == want[1:] and abs(dim[0] - want[0]) == 1:
             soft = (value, dim, combo, True)
         first = first or (value, dim, combo, False)
@@ -558,7 +518,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             return Unreadable(text, error.said)
         if not chosen[3]:
             shown = dim_text(chosen[1])
-            return Unreadable(text, say("wrong_dims", typed=_shown_typed(t),
+            return Unreadable(text, say("wrong_dims", typed=shown_typed(t),
                                         dims=Twin(shown, shown) if shown else say("dim.plain"),
                                         asked=_asked_dims(kind)))
     value, dim, combo, implied = chosen
@@ -569,8 +529,11 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
     if not math.isfinite(value):
         return Unreadable(text, say("not_finite"))
     for sym, u in zip(reversed(slots), reversed(combo)):
-        if u.note:
+        if u.note and u is not BILLION:
             notes.append(unit_note(sym, u.note))
+    if BILLION in combo:  # "70B = 7 × 10¹⁰ (billion); 16 B = bytes": both readings of B, said
+        notes.extend(_billion_said(typed[i], u is BILLION) for i, u in reversed(list(enumerate(combo)))
+                     if slots[i] == "B")
     for i, written in enumerate(typed_suffixes):
         factor = _factor(COUNT_SUFFIXES[written.group(2)])
         if i in based and not counts:
@@ -587,7 +550,25 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             raise ValueError(f"unknown default unit {default_unit!r}")
         if u.factor != 1.0:
             alt = u.to_base(value)
+    if other is not None:  # a B read the other way gives another value: the grader refuses to choose when it matters
+        alt = other / KIND_IN_DIMS.get(kind, 1.0)
     return Parsed(text, value, kind, "", tuple(notes), alt=alt)
+
+
+# B read as a billion (a count: 70B parameters) where bytes would not give the asked dimension
+BILLION = Unit("B", "count", 1e9, "billion")
+
+
+def _billion_said(typed: str, billion: bool) -> Said:
+    """``70B = 7 × 10¹⁰ (billion)`` or ``16 B = bytes``."""
+    shown = shown_typed(typed.strip())
+    if not billion:
+        return say("note.bytes_b", typed=shown)
+    try:
+        value = fmt_number(ex.evaluate(ex.parse(typed.strip()[:-1] or "1")) * 1e9)
+    except ex.ExprError:
+        value = "×10⁹"
+    return say("note.billion", typed=shown, value=value)
 
 
 # The factors people divide or multiply by to turn seconds into hours, J·s/h into MWh, $ per token into $/Mtok:

@@ -85,7 +85,8 @@ class Call(NamedTuple):
 Node = Num | Var | Neg | Bin | Call
 Value = float | list[float] | tuple[float, ...]
 
-FUNCTIONS = frozenset({"ceil", "floor", "min", "max", "sum", "len"})
+FUNCTIONS = frozenset({"ceil", "floor", "min", "max", "sum", "len", "sqrt"})
+ROOTS = frozenset({"sqrt"})  # the one function an answer may use: √(2δM) is how the interval is written
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "^"}
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "neg": 3, "^": 4}
@@ -108,9 +109,19 @@ def expand_superscripts(text: str) -> str:
     return _SUP_RUN.sub(lambda m: "**" + m.group(0).translate(_SUPERSCRIPTS), text)
 
 
+# √(…) and √2.5 are sqrt(…): the root sign binds its bracket or the number right after it
+_ROOT_SIGN = re.compile(r"√\s*(?:(?=\()|(\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+))")
+
+
+def _root(m: re.Match) -> str:
+    return f"sqrt({m.group(1)})" if m.group(1) else "sqrt"
+
+
 def normalise(text: str) -> str:
-    """Whiteboard spellings to plain ASCII operators: ``×``, ``x``, ``÷``, ``−``, ``^``, ``1,120``, ``10⁹``."""
+    """Whiteboard spellings to plain ASCII operators: ``×``, ``x``, ``÷``, ``−``, ``^``, ``1,120``, ``10⁹``, ``√``."""
     t = expand_superscripts(text.translate(_UNICODE_OPS))
+    if "√" in t:
+        t = _ROOT_SIGN.sub(_root, t)
     t = _TIMES_X.sub("*", t)
     t = _THOUSANDS.sub(lambda m: m.group(0).replace(",", ""), t)
     return t.replace("^", "**").strip()
@@ -321,6 +332,10 @@ def _eval(node: Node, env: Mapping[str, Value]):
         if len(flat) != 1:
             raise ExprError("expr.one_value", fn=fn)
         x = flat[0]
+        if fn == "sqrt":
+            if x < 0:
+                raise ExprError("expr.negative_root")
+            return math.sqrt(x)
         if abs(x - round(x)) <= 1e-9 * max(1.0, abs(x)):  # 6.000000000000001 is 6: float noise must not add a GPU
             return float(round(x))
         return float(math.ceil(x) if fn == "ceil" else math.floor(x))
@@ -352,6 +367,8 @@ def _evalq(node: Node, env) -> tuple[float, tuple[int, ...]]:
         return -v, d
     if isinstance(node, Bin):
         return _binq(node.op, _evalq(node.left, env), _evalq(node.right, env))
+    if isinstance(node, Call) and node.fn in ROOTS and len(node.args) == 1:
+        return _binq("^", _evalq(node.args[0], env), (0.5, _PLAIN))
     raise ExprError("expr.calls")
 
 
@@ -372,8 +389,15 @@ def _binq(op: str, left: tuple[float, tuple[int, ...]], right: tuple[float, tupl
         return _check(a / b), (da if db == _PLAIN else tuple(map(_sub, da, db)))
     if db != _PLAIN:
         raise ExprError("expr.exponent_unit")
-    if da != _PLAIN and (b != int(b) or abs(b) > MAX_UNIT_POWER):
+    if da != _PLAIN and abs(b) > MAX_UNIT_POWER:
         raise ExprError("expr.unit_power", most=MAX_UNIT_POWER)
+    if da != _PLAIN and b != int(b):  # a root: √(s·h) is s, √s has no unit
+        powers = [x * b for x in da]
+        if not all(abs(p - round(p)) < 1e-9 for p in powers):
+            raise ExprError("expr.odd_root", dims=_dim_said(da)) if abs(b * 2) == 1 \
+                else ExprError("expr.unit_power", most=MAX_UNIT_POWER)
+        v = _eval(Bin("^", Num(a, ""), Num(b, "")), {})
+        return v, tuple(round(p) for p in powers)
     v = _eval(Bin("^", Num(a, ""), Num(b, "")), {})
     return v, tuple(x * int(b) for x in da)
 
@@ -442,6 +466,11 @@ def _evalq_each(node: Node, envs, varying):
                 except ExprError as e:
                     out.append(e)
         return out
+    if isinstance(node, Call) and node.fn in ROOTS and len(node.args) == 1:
+        inner = _evalq_each(node.args[0], envs, varying)
+        if isinstance(inner, list):
+            return [r if isinstance(r, ExprError) else _binq_or_error("^", r, (0.5, _PLAIN)) for r in inner]
+        return _binq_or_error("^", inner, (0.5, _PLAIN))
     return ExprError("expr.calls")
 
 
@@ -583,7 +612,8 @@ def to_sympy(node: Node, symbols: Mapping[str, object] | None = None):
             return -go(n.operand)
         if isinstance(n, Call):
             args = [go(a) for a in n.args]
-            fn = {"ceil": sympy.ceiling, "floor": sympy.floor, "min": sympy.Min, "max": sympy.Max}.get(n.fn)
+            fn = {"ceil": sympy.ceiling, "floor": sympy.floor, "min": sympy.Min, "max": sympy.Max,
+                  "sqrt": sympy.sqrt}.get(n.fn)
             if fn is None:
                 raise ExprError("expr.no_symbolic", fn=n.fn)
             return fn(*args)

@@ -74,6 +74,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.flops_rate": ("{symbol}: read FLOPs as FLOP/s", "{symbol}：把 FLOPs 当作 FLOP/s 读取"),
     "note.fraction": ("read as a fraction, not a percentage", "按小数读取，不是百分数"),
     "note.percentage": ("read as a percentage", "按百分数读取"),
+    # numbers as people write them (engine.numerals) and the two readings of B
+    "note.multiplier": ("{typed} read as {value}", "{typed} 读作 {value}"),
+    "note.count_multiplier": ("{typed} read as {value} (a count)", "{typed} 读作 {value}（个数）"),
+    "note.name": ("{name} read as a name, not a unit", "{name} 是型号名，不是单位"),
+    "note.billion": ("{typed} = {value} (billion)", "{typed} = {value}（十亿）"),
+    "note.bytes_b": ("{typed} = bytes", "{typed} = 字节"),
+    "multiplier_alone": ("{word!r} multiplies the number right before it: write 2.6e11 or 260B",
+                         "“{word}”要紧跟在数字后面：写成 2.6e11 或 260B"),
+    "multiplier_alone_unit": ("{word!r} multiplies the number right before it: write 2.6e11",
+                              "“{word}”要紧跟在数字后面：写成 2.6e11 或 2600亿"),
     "understood_notes": ("= {quantity}  ({notes})", "= {quantity}（{notes}）"),
     # ---------------------------------------------------------------- the safe expression language
     "expr.nested": ("too deeply nested (more than {most} levels of parentheses)", "嵌套太深（括号超过 {most} 层）"),
@@ -130,6 +140,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "expr.unreadable": ("unreadable expression", "无法识别的表达式"),
     "expr.add_dims": ("{left} and {right} cannot be added or subtracted", "{left} 和 {right} 量纲不同，不能相加减"),
     "expr.exponent_unit": ("an exponent must be a plain number, without a unit", "指数必须是不带单位的纯数"),
+    "expr.odd_root": ("the root of {dims} has no whole unit: under a square root every unit needs an even power "
+                      "(√(s·h) is s)", "{dims} 开方后单位不是整数次幂：平方根下每个单位的次数都须是偶数（√(s·h) 是 s）"),
     "expr.unit_power": ("a unit can be raised only to a whole power up to {most}",
                         "带单位的量只能取不超过 {most} 的整数次幂"),
     "dim.plain": ("a plain number", "纯数"),

@@ -184,6 +184,21 @@ _DEC = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "
 BIN = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
 
 
+# Things counted (both languages), and the classifiers Chinese puts between a number and its noun: a count
+# is a plain number, so each reads as one on a count question and cancels in an expression
+# (16 B/param × 70e9 params is bytes).  engine.numerals reads a magnitude letter before one as a count
+# multiplier (70B params is 7 × 10¹⁰).
+COUNT_NOUNS: tuple[str, ...] = (
+    "GPU", "GPUs", "gpu", "gpus", "card", "cards", "token", "tokens", "tok", "param", "params", "parameter",
+    "parameters", "seq", "seqs", "sequence", "sequences", "micro-batches", "microbatches", "micro-batch",
+    "microbatch", "layer", "layers", "block", "blocks", "req", "reqs", "request", "requests", "node", "nodes",
+    "expert", "experts", "rack", "racks", "wave", "waves", "step", "steps", "replica", "replicas", "server",
+    "servers", "head", "heads", "device", "devices", "chip", "chips",
+    "张", "卡", "块", "个", "台", "条", "次", "步", "参数", "请求", "节点", "专家", "机架", "层", "序列", "副本", "服务器",
+    "波", "轮",
+)
+
+
 def _build_table() -> dict[str, tuple[Unit, ...]]:
     """Unit symbol -> candidate readings (the first is the default reading).
 
@@ -206,6 +221,9 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
             add(f"{p}B/sec", "bandwidth", f)
             add(f"{p}Byte", "bytes", f)
             add(f"{p}Bytes", "bytes", f)
+            if p:
+                add(f"{p}bytes", "bytes", f)  # 1120 Gbytes
+                add(f"{p}bytes/s", "bandwidth", f)
         if p:
             add(f"{p}b", "bytes", f / 8, "bits")
             add(f"{p}bit", "bytes", f / 8, "bits")
@@ -242,6 +260,14 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
     add("Bytes", "bytes", 1.0)
     add("bytes/s", "bandwidth", 1.0)
     add("字节", "bytes", 1.0)
+    # Chinese byte units: 千兆字节 (a "thousand mega") is the GB people say
+    for sym, f in (("千字节", 1e3), ("兆字节", 1e6), ("吉字节", 1e9), ("千兆字节", 1e9), ("太字节", 1e12),
+                   ("拍字节", 1e15)):
+        add(sym, "bytes", f)
+        add(f"{sym}/s", "bandwidth", f)
+        add(f"{sym}/秒", "bandwidth", f)
+    add("字节/s", "bandwidth", 1.0)
+    add("字节/秒", "bandwidth", 1.0)
 
     for sym in ("FLOP/B", "FLOPs/B", "FLOPS/B", "FLOP/byte", "FLOPs/byte", "FLOP/Byte",
                 "FLOPs/Byte", "FLOPS/Byte", "flop/B", "flops/B", "flop/byte", "flops/byte",
@@ -266,11 +292,17 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
     add("percent", "ratio", 0.01)
     add("pct", "ratio", 0.01)
 
-    for sym in ("GPU", "GPUs", "gpu", "gpus", "card", "cards", "token", "tokens", "tok",
-                "param", "params", "parameters", "seq", "seqs", "sequence", "sequences",
-                "micro-batches", "microbatches", "layers", "block", "blocks", "x", "×",
-                "张", "张卡", "卡", "块", "块卡", "个", "台"):
+    for sym in (*COUNT_NOUNS, "x", "×", "张卡", "块卡"):
         add(sym, "count", 1.0)
+    # a count per count (8 GPUs/node × 512 nodes is GPUs): plain, like the nouns
+    for top, per in (("GPU", "node"), ("GPUs", "node"), ("GPU", "server"), ("GPUs", "server"), ("卡", "节点"),
+                     ("tokens", "request"), ("tokens", "req"), ("tok", "req"), ("tokens", "seq"),
+                     ("tokens", "sequence"), ("experts", "token"), ("layers", "stage"), ("steps", "epoch")):
+        add(f"{top}/{per}", "count", 1.0)
+    # bytes per parameter (or token): a count cancels, as on a whiteboard (16 B/param × 70e9 params is bytes)
+    for per in ("param", "params", "parameter", "token", "tok", "参数", "个参数"):
+        for sym in ("B", "bytes", "byte", "Bytes", "字节"):
+            add(f"{sym}/{per}", "bytes", 1.0)
     for sym in ("x", "×", "times", "倍"):  # a speed-up "3.2x" is a ratio when the question asks for one
         add(sym, "ratio", 1.0)
 
@@ -283,7 +315,7 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
         add(sym, "usd_per_mtok", 1.0)
     for sym in ("GPU-h", "GPU-hours", "GPU-hour", "GPUh", "卡时"):
         add(sym, "gpu_hours", 1.0)
-    for sym in ("req/s", "requests/s", "request/s", "rps", "RPS", "QPS", "qps"):
+    for sym in ("req/s", "requests/s", "request/s", "rps", "RPS", "QPS", "qps", "请求/s", "请求/秒"):
         add(sym, "req_rate", 1.0)
     for sym in ("step/s", "steps/s"):
         add(sym, "step_rate", 1.0)

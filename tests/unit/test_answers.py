@@ -76,7 +76,10 @@ HOSTILE = ["9**9**9**9", "10^10^10", "1" * 100_000, "(" * 5000 + "1" + ")" * 500
            "nan", "NaN GB", "inf", "-inf", "∞", "Infinity", "1/0", "", "   ", "1e400", "10**400", "0^-1",
            "__import__('os').system('true')", "open('x')", "lambda: 1", "[1, 2]", "{}", "1 if 1 else 2",
            "1.2.3", "abc", "2 foo GB", "1 GB + 1 s", "0o10", "(1", "\x00", "😀", "1e", "2 ** ** 2",
-           "9" * 199, "-" * 150 + "1", "\n\n", "1 GB\n2 GB"]
+           "9" * 199, "-" * 150 + "1", "\n\n", "1 GB\n2 GB",
+           # the forms people write, gone wrong (engine.numerals): number words, classifiers, roots, names
+           "两" * 199, "亿" * 199, "√" * 150, "每秒" * 90, "百分之" * 60, "2张" * 90, "1万" * 60, "2 块 B200 " * 18,
+           "1.5 billion " * 16, "√(" * 30 + "1 s" + ")" * 30, "70B*" * 8 + "1 B", "1 T " * 40]
 
 
 @pytest.mark.parametrize("text", HOSTILE, ids=lambda t: repr(t[:20]))

@@ -76,7 +76,22 @@ def number_text(exp: Expected) -> st.SearchStrategy[str]:
     fraction = st.builds(lambda a, b: f"{a}/{b}", st.integers(1, 999), st.integers(1, 999))
     number = st.one_of(decimal, fraction, st.integers(0, 10**6).map(str))
     spaced = st.builds(lambda n, sp, u: f"{n}{sp}{u}".strip(), number, st.sampled_from(["", " "]), st.sampled_from(units))
-    return st.one_of(spaced, number, st.sampled_from(HOSTILE[5:]))
+    # as people write them (engine.numerals): number words, 万/亿, a prefix alone, a count noun or classifier,
+    # a joined B beside bytes, a root
+    word = st.builds(lambda n, w: f"{n}{w}", decimal, st.sampled_from(
+        ["万", "亿", "万亿", "千", " thousand", " million", " billion", " bn", " trillion", " T", " G", " k"]))
+    noun = st.builds(lambda n, w: f"{n}{w}", number, st.sampled_from(
+        [" req", " requests", " GPUs", " 个请求", "张卡", " 条", "块 B200", " H100 GPUs", "B params", "B参数"]))
+    written = st.one_of(
+        word, noun,
+        st.builds(lambda w, u: f"{w} {u}".strip(), word, st.sampled_from(units)),
+        st.builds(lambda n, m: f"{n}B × {m} B", number, number),
+        st.builds(lambda n, m: f"{m} B/param × {n}B params", number, number),
+        st.builds(lambda n, u: f"sqrt({n} {u} × {n} {u})".replace("  ", " "), number, st.sampled_from(units)),
+        st.builds(lambda n: f"√({n})", number),
+        st.builds(lambda n: f"百分之{n}", number),
+        st.builds(lambda n: f"每秒{n}个token", number))
+    return st.one_of(spaced, number, written, st.sampled_from(HOSTILE[5:]))
 
 
 @settings(max_examples=problems.examples(300))
