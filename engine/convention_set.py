@@ -143,9 +143,9 @@ def rendered(text: str, conventions: Mapping[str, str] | None) -> str:
 KEPT_WHY = {
     "no_mfu": ("MFU counts 6Φ per token by definition (8ΦD ÷ HFU = 6ΦD ÷ MFU: the same time).",
                "MFU 按定义计 6Φ（8ΦD ÷ HFU = 6ΦD ÷ MFU：时间相同）。"),
-    "large_n": ("The ring is small: dropping (N−1)/N would be a mistake here.", "环很小：这里省略 (N−1)/N 就是错误。"),
-    "torus": ("The link is not a TPU ICI ring or torus link.", "这条链路不是 TPU ICI 的环或 torus 链路。"),
-    "": ("The problem gives the value.", "题目给定了这个值。"),
+    "large_n": ("the ring is small, so dropping (N−1)/N would be a mistake here.", "环很小，这里省略 (N−1)/N 就是错误。"),
+    "torus": ("the link is not a TPU ICI ring or torus link.", "这条链路不是 TPU ICI 的环或 torus 链路。"),
+    "": ("the problem gives the value.", "题目给定了这个值。"),
 }
 # The sentence a problem says when it counts 8Φ per token and a later step divides by an MFU: the time stays the
 # same because MFU is defined with 6Φ (question_bank.steps divides by HFU = MFU × 8/6 there).
@@ -159,7 +159,7 @@ def kept_statement(key: str, value: str, why: str, lang: str = EN) -> str:
     c = BY_KEY[key]
     reason = pick(lang, *KEPT_WHY.get(why, KEPT_WHY[""]))
     return pick(lang, f"This problem keeps {c.label} at {value} whatever convention you chose: {reason}",
-                f"无论选择哪种约定，本题的{c.label_zh}都取 {value}：{reason}")
+                f"无论选择哪种约定，本题的{c.label_zh} 都取 {value}：{reason}")
 
 
 class ConventionError(ValueError):

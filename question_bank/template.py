@@ -146,6 +146,7 @@ class Template:
         is the same under every convention set (only what is counted changes) unless it would not fit a real GPU
         under the chosen one: a template whose draw checks a fit checks it under the problem's convention."""
         chosen_set = cs.canonical(conventions)  # every formula that takes one follows it (not only declared ones)
+        dropped: dict[str, str] = {}  # the choices the spec refuses for this problem, by their value
         while True:
             token = _ACTIVE.set(chosen_set)
             refused: set[str] = set()  # what the spec refuses for the whole problem: drawn again without
@@ -162,11 +163,12 @@ class Template:
                         spec = self.fn(rng)
                     drew = chip is not None and chip.draws > 0
                     drew_model = mine is not None and mine.draws > 0
-                problem = build_problem(self, int(seed), spec, chosen_set, refused)
+                problem = build_problem(self, int(seed), spec, chosen_set, refused, dropped)
             finally:
                 _ACTIVE.reset(token)
             if not refused:
                 break
+            dropped |= {k: v for k, v in chosen_set.items() if k in refused}
             chosen_set = {k: v for k, v in chosen_set.items() if k not in refused}  # as the spec allows: again
         if drew or drew_model:
             problem = replace(problem, hardware=hardware if drew else None,
@@ -256,13 +258,15 @@ def _rendered_step(s: Step, chosen: Mapping[str, str]) -> Step:
 
 
 def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] | None = None,
-                  refused: set[str] | None = None) -> Problem:
+                  refused: set[str] | None = None, dropped: Mapping[str, str] | None = None) -> Problem:
     """``spec`` as a problem; ``chosen``: the learner's conventions off their default, followed by every step whose
     formula takes one (a key the spec does not allow for the whole problem is added to ``refused``:
-    :meth:`Template.generate` draws it again without)."""
+    :meth:`Template.generate` draws it again without, and passes it as ``dropped``: key -> the value refused)."""
     from .steps import Counting
 
     counting = Counting(chosen)
+    for key, value in (dropped or {}).items():  # kept at the default for the whole problem, by the spec's condition
+        counting.kept(key, cs.BY_KEY[key].default, cs.condition(key, value))
     given_values = {g.name: g.value for g in spec.givens}
     steps: list[Step] = []
     worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
@@ -284,7 +288,7 @@ def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] 
         scenario_en, scenario_zh, conventions_en, conventions_zh = (
             cs.rendered(x, written) for x in (scenario_en, scenario_zh, conventions_en, conventions_zh))
     # kept whatever the choice, by no step followed (a step that keeps 6Φ beside one that counts 8Φ is not fixed)
-    fixed = {k: kv for k, kv in counting.fixed.items() if k not in used}
+    fixed = {k: kv for k, kv in counting.fixed.items() if k not in followed}
     givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
     declared = tuple(t.conventions) + tuple(k for k in cs.BY_KEY if k in followed and k not in t.conventions)
     if used:  # the problem states the conventions it counts with
