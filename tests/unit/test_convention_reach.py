@@ -114,3 +114,12 @@ def test_a_kept_convention_is_listed_and_said():
     assert "keeps training FLOPs per parameter per token at 6" in p.conventions(EN)
     assert "都取 6" in p.conventions(ZH)
     assert registry.get("mfu.train_time").generate(1).fixed_conventions == {}  # nothing said at the defaults
+
+
+def test_a_card_is_titled_under_the_chosen_conventions():
+    from question_bank import cards
+
+    t = registry.get("mfu.train_flops")
+    assert cards.card(t, EN, {"flops_per_param_token": "8"})["title"] == "Total training FLOPs (8ΦD)"
+    assert cards.card_lines(t, ZH, {"flops_per_param_token": "8"})[0] == "训练总计算量（8ΦD）"
+    assert cards.card(t, EN)["title"] == "Total training FLOPs (6ΦD)"
