@@ -76,12 +76,6 @@ def world_of(args: argparse.Namespace) -> ChosenWorld:
         raise UsageError("--convention: " + e.en, "--convention：" + e.zh) from None
 
 
-def chosen_conventions(args: argparse.Namespace) -> dict[str, str]:
-    """The conventions a problem is drawn under: the profile's (Settings → conventions, read without the lock),
-    then each ``--convention key=value``; a bad one is a UsageError naming the valid keys or values."""
-    return dict(world_of(args).conventions)
-
-
 def conventions_line(problem: Problem, lang: str) -> str:
     """``Conventions: bytes per parameter 18`` for a problem drawn under conventions off their default, else ""."""
     from engine.convention_set import described
