@@ -121,8 +121,7 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("", ""), "rajbhandari2020, llama3_2024", default=True, selectable=False),
     _c("checkpoint_bytes", "bytes_per_param", "12", 12, ("12 B per parameter", "每参数 12 B"),
        ("fp32 parameters + m, v, no bf16 copy saved", "fp32 参数 + m、v，不另存 bf16 副本"),
-       ("PyTorch's fp32 optimizer state dict", "PyTorch fp32 优化器 state dict"), "rajbhandari2020",
-       selectable=False),
+       ("", ""), "rajbhandari2020", selectable=False),
     # ---------------------------------------------------------------- a rough share on top of the static bytes
     _c("overhead", "overhead", "0", 0.0, ("no overhead", "不加余量"),
        ("the bytes counted, nothing on top", "只算所列的字节，不另加"), ("", ""), "rajbhandari2020", default=True),
