@@ -89,8 +89,10 @@ class MockSettings:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> MockSettings:
+        conventions = d.get("conventions")
         return cls(d.get("minutes"), d.get("questions"), tuple(d.get("topics") or ()), bool(d.get("chains", True)),
-                   int(d.get("seed", 0)), bool(d.get("weighted", True)))
+                   int(d.get("seed", 0)), bool(d.get("weighted", True)), d.get("hardware"), d.get("model"),
+                   tuple(conventions.items()) if isinstance(conventions, Mapping) else ())
 
 
 @frozen

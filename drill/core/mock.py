@@ -170,10 +170,8 @@ class MockSave:
         book = book_of(profile, local_date(self.ended))
         for row in review_rows(self.report, when=self.ended, local_date=local_date, book=book,
                                stored=self.logged):
-            if (p := self.drawn.get((row.item, row.seed))) is not None:
-                from engine.records import replace
-
-                row = replace(row, hardware=p.hardware, model=p.model, conventions=p.chosen_conventions or None)
+            if (p := self.drawn.get((row.item, row.seed))) is not None:  # as engine.session.record fills them
+                row = row._replace(hardware=p.hardware, model=p.model, conventions=p.chosen_conventions or None)
             profile.record(row)
             self.logged += 1
         return self.stored

@@ -75,3 +75,31 @@ def test_the_world_line_in_both_languages():
                             "training FLOPs per parameter per token 8 (Settings)")
     assert w.line("zh").startswith("出题范围：硬件 h100_sxm（设置） · 模型 llama3_8b（--model）")
     assert not chosen_world({}).chosen and chosen_world({}).line("en").startswith("Drawn in: the catalogue's mix")
+
+
+def test_a_mock_drawn_in_the_chosen_world_records_it_on_its_rows(tmp_path):
+    import time
+
+    from drill.core import mock as glue
+    from drill.core.paths import open_profile
+    from engine.mock import MockSettings
+    from engine.status import Status
+
+    now = time.time()
+    world = ChosenWorld(None, None, {"bytes_per_param": "18"})
+    for seed in range(1, 40):  # a one-question mock whose problem counts the training state
+        plan = glue.make_plan(glue.make_settings(questions=1, topics=["memory"], chains=False, seed=seed, world=world))
+        run, problems = glue.begin_run(plan, now)
+        if problems[0].chosen_conventions:
+            break
+    assert problems[0].chosen_conventions == {"bytes_per_param": "18"}
+    assert MockSettings.from_dict(plan.settings.to_dict()) == plan.settings  # the saved record keeps the world
+    run.answer(problems[0].steps[0].expected.display, now + 10)
+    run.finish(now + 20)
+    profile = open_profile(str(tmp_path), None)
+    try:
+        glue.MockSave(profile, run).write(profile, lambda when: when.date())
+        (row,) = profile.reviews()
+        assert row.conventions == {"bytes_per_param": "18"} and row.verdict == Status.CORRECT
+    finally:
+        profile.close()
