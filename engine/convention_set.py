@@ -13,8 +13,12 @@ the spec's "Conventions are inputs" table lists is choosable, and only where the
 * ``ring_factor`` exact / approx only where N ≥ 8 (below that dropping (N−1)/N is the named slip);
 * ``directions`` 1 / 2 only on a physical ring or torus link (TPU ICI), never NVLink or a switch.
 
-Which templates follow which convention is declared on the template (``@template(..., conventions=...)``);
-:func:`applies` holds the spec's per-problem conditions.  A set is stored (profile setting ``conventions``,
+A convention belongs to the formula, not the template: every step whose formula takes the convention's input
+(a quiet input of its groups) counts with the learner's value, in every template, where the spec allows it
+(:func:`applies`).  A template names a convention (``@template(..., conventions=...)``) only to state it even
+at its default (its text teaches it); any other problem states a convention only when it counts with a value
+off the default.  A problem that keeps a value whatever the choice (its ask gives the input, or the spec does
+not allow the choice there) lists it as fixed and says so (:func:`kept_statement`).  A set is stored (profile setting ``conventions``,
 a review row's optional ``conventions``) as a dict of the keys whose value is not the default: ``{}`` is the
 seeds' conventions, and a row without the field was graded under them.
 """
@@ -115,6 +119,49 @@ CHOOSABLE: tuple[Choosable, ...] = (
 BY_KEY: dict[str, Choosable] = {c.key: c for c in CHOOSABLE}
 
 
+# How a title or a prompt writes the default of a convention it counts with, and the same under another value:
+# ``Total training FLOPs (6ΦD)`` reads ``(8ΦD)`` under flops_per_param_token=8 (:func:`rendered`).
+# (MFU's own 6ΦD, "6ΦD ÷ MFU", stays: MFU counts 6Φ by definition.)
+TOKENS: dict[str, tuple[tuple[str, str], ...]] = {
+    "flops_per_param_token": ((r"(?<![\d.])6ΦD(?!\s*÷\s*MFU)", "{}ΦD"),),
+    "bytes_per_param": ((r"(?<![\d.])16(Φ| B per parameter)", "{}\\1"), (r"每参数 16 B", "每参数 {} B"))}
+
+
+def rendered(text: str, conventions: Mapping[str, str] | None) -> str:
+    """``text`` (written at the defaults) with each convention of ``conventions`` off its default written by its
+    value (:data:`TOKENS`)."""
+    import re
+
+    for key, value in canonical(conventions).items():
+        for pattern, shown in TOKENS.get(key, ()):
+            text = re.sub(pattern, shown.format(value), text)
+    return text
+
+
+# Why a problem keeps a convention's value whatever the learner chose, by the condition of the conventions table
+# that refuses the choice (engine.formulas.conventions.WHEN); "" is a value the problem itself gives.
+KEPT_WHY = {
+    "no_mfu": ("MFU counts 6Φ per token by definition (8ΦD ÷ HFU = 6ΦD ÷ MFU: the same time).",
+               "MFU 按定义计 6Φ（8ΦD ÷ HFU = 6ΦD ÷ MFU：时间相同）。"),
+    "large_n": ("the ring is small, so dropping (N−1)/N would be a mistake here.", "环很小，这里省略 (N−1)/N 就是错误。"),
+    "torus": ("the link is not a TPU ICI ring or torus link.", "这条链路不是 TPU ICI 的环或 torus 链路。"),
+    "": ("the problem gives the value.", "题目给定了这个值。"),
+}
+# The sentence a problem says when it counts 8Φ per token and a later step divides by an MFU: the time stays the
+# same because MFU is defined with 6Φ (question_bank.steps divides by HFU = MFU × 8/6 there).
+HFU_NOTE = ("MFU counts 6Φ per token by definition, so with {k}Φ counted the time divides by HFU = MFU × {k}/6: "
+            "{k}ΦD ÷ HFU = 6ΦD ÷ MFU, the same time.",
+            "MFU 按定义计 6Φ，所以按 {k}Φ 计时，时间要除以 HFU = MFU × {k}/6：{k}ΦD ÷ HFU = 6ΦD ÷ MFU，时间不变。")
+
+
+def kept_statement(key: str, value: str, why: str, lang: str = EN) -> str:
+    """``This problem keeps training FLOPs per parameter per token at 6 whatever you chose: MFU counts ...``."""
+    c = BY_KEY[key]
+    reason = pick(lang, *KEPT_WHY.get(why, KEPT_WHY[""]))
+    return pick(lang, f"This problem keeps {c.label} at {value} whatever convention you chose: {reason}",
+                f"无论选择哪种约定，本题的{c.label_zh} 都取 {value}：{reason}")
+
+
 class ConventionError(ValueError):
     """A convention that cannot be read: ``en`` and ``zh`` name the valid keys or values."""
 
@@ -197,6 +244,19 @@ def input_values(key: str, value: str) -> dict[str, float]:
     from .formulas import conventions
 
     return {r.input: r.value for g in BY_KEY[key].groups for r in conventions.rows(g) if r.key == value}
+
+
+def takes(key: str, formula: Any) -> tuple[str, ...]:
+    """The inputs of ``formula`` that convention ``key`` sets: its quiet inputs of the key's groups (a given of the
+    same name, a weights_bytes' bytes_per_param, is not the convention)."""
+    return tuple(i.name for i in formula.inputs if i.quiet and i.convention in BY_KEY[key].groups)
+
+
+def condition(key: str, value: str) -> str:
+    """The condition (engine.formulas.conventions.WHEN) under which ``key=value`` is allowed ("" for always)."""
+    from .formulas import conventions
+
+    return next((r.when for g in BY_KEY[key].groups for r in conventions.rows(g) if r.key == value and r.when), "")
 
 
 def applies(key: str, value: str, inputs: Mapping[str, Any], worlds: tuple[Any, ...] = ()) -> bool:

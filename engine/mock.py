@@ -62,6 +62,11 @@ class MockSettings:
     chains: bool = True
     seed: int = 0
     weighted: bool = True  # towards the learner's weaker templates; off for a shared seed (same mock for all)
+    # the world its problems are drawn in (Settings, or the command line's flags): an accelerator id, a model id
+    # and the conventions off their default as (key, value) pairs; None / () for the catalogue's mix and defaults
+    hardware: str | None = None
+    model: str | None = None
+    conventions: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         for name, value, top in (("minutes", self.minutes, MAX_MINUTES), ("questions", self.questions, MAX_QUESTIONS)):
@@ -77,13 +82,17 @@ class MockSettings:
         return self.questions is not None
 
     def to_dict(self) -> dict:
+        world = {**({"hardware": self.hardware} if self.hardware else {}), **({"model": self.model} if self.model else {}),
+                 **({"conventions": dict(self.conventions)} if self.conventions else {})}
         return {"minutes": self.minutes, "questions": self.questions, "topics": list(self.topics),
-                "chains": self.chains, "seed": self.seed, "weighted": self.weighted}
+                "chains": self.chains, "seed": self.seed, "weighted": self.weighted, **world}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> MockSettings:
+        conventions = d.get("conventions")
         return cls(d.get("minutes"), d.get("questions"), tuple(d.get("topics") or ()), bool(d.get("chains", True)),
-                   int(d.get("seed", 0)), bool(d.get("weighted", True)))
+                   int(d.get("seed", 0)), bool(d.get("weighted", True)), d.get("hardware"), d.get("model"),
+                   tuple(conventions.items()) if isinstance(conventions, Mapping) else ())
 
 
 @frozen

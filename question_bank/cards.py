@@ -14,6 +14,7 @@ lines with ``#`` headings (the shell and the app's card screen draw those).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine import formulas, sources
@@ -128,9 +129,11 @@ def convention_table(rows: list[dict[str, Any]], lang: str = EN, cells: int = TA
     return lines
 
 
-def card(t: Template, lang: str = EN) -> dict[str, Any]:
-    """The card of template ``t`` as data."""
+def card(t: Template, lang: str = EN, conventions: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The card of template ``t`` as data; ``conventions``: the learner's, off their default: the title is written
+    under those its sample follows (``Total training FLOPs (8ΦD)``)."""
     sample = t.generate(0)
+    title = t.generate(0, conventions=conventions).title_in(lang) if conventions else t.title_in(lang)
     names: list[str] = []
     for s in sample.steps:
         for n in s.card_formulas:
@@ -150,7 +153,7 @@ def card(t: Template, lang: str = EN) -> dict[str, Any]:
     citations = [t.source] + [c for n in names for c in (formulas.get(n).source, formulas.get(n).refs)]
     return {
         "template": t.id,
-        "title": t.title_in(lang),
+        "title": title,
         "topic": t.topic,
         "lang": lang,
         "formulas": sections,
@@ -163,9 +166,9 @@ def card(t: Template, lang: str = EN) -> dict[str, Any]:
     }
 
 
-def card_lines(t: Template, lang: str = EN) -> list[str]:
+def card_lines(t: Template, lang: str = EN, conventions: Mapping[str, str] | None = None) -> list[str]:
     """The card as text: ``# heading`` lines, then indented content."""
-    c = card(t, lang)
+    c = card(t, lang, conventions)
     out = [c["title"], ""]
     for f in c["formulas"]:
         out += [f"# {heading('formula', lang)}", f"  {f['formula']}", f"  {f['meaning']}", ""]

@@ -15,7 +15,7 @@ from engine.formulas import conventions
 from engine.grading import Approximation, ByConvention, Expected, KindName, Miss, display_number, distance
 from engine.langs import EN, LANGS, ZH
 from engine.messages import Twin, pick
-from engine.records import frozen
+from engine.records import frozen, replace
 from engine.units import lookup
 
 from .chinese import tidy_zh
@@ -159,10 +159,57 @@ def _tidy(lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
     return tuple(tidy(x) for x in lines) if tidy else lines
 
 
+class Counting:
+    """What a problem counts with, filled in as its steps are built: the learner's ``chosen`` conventions (off
+    their default), the ones some step counts with or states (``used``), those the spec refuses for the whole
+    problem (``refused``: it is drawn again without them), those a step keeps whatever the choice (``fixed``:
+    key -> (value, why)) and the sentences the problem adds (``notes``: (en, zh))."""
+
+    def __init__(self, chosen: Mapping[str, str] | None = None) -> None:
+        self.chosen = dict(chosen or {})
+        self.used: set[str] = set()
+        self.refused: set[str] = set()
+        self.fixed: dict[str, tuple[str, str]] = {}
+        self.notes: list[tuple[str, str]] = []
+
+    def kept(self, key: str, value: str, why: str) -> None:
+        self.fixed.setdefault(key, (value, why))
+
+    def note(self, en: str, zh: str) -> None:
+        if (en, zh) not in self.notes:
+            self.notes.append((en, zh))
+
+
+# The conditions (engine.formulas.conventions.WHEN) under which a step keeps the default while the problem's other
+# steps follow the choice: MFU is defined with 6Φ, so a step that applies an MFU gives the same physical answer.
+# Under any other condition (a small ring, a link that is no torus) the whole problem is drawn without the choice.
+STEP_KEEPS = frozenset({"no_mfu"})
+
+
+def _as_hfu(ask: Ask, inputs: dict, raw: Mapping[str, Any], steps: list[Step], counting: Counting) -> Ask:
+    """A step that divides FLOPs counted with kΦ per token (a Ref to an earlier step) by an MFU divides by the
+    hardware utilisation HFU = MFU × k/6 instead: MFU counts 6Φ by definition, so the time is the same."""
+    ref = raw.get("flops")
+    if not isinstance(ref, Ref) or "mfu" not in inputs:
+        return ask
+    k = steps[ref.step].inputs.get("flops_per_param_token", 6)
+    if k == 6:
+        return ask
+    mfu = inputs["mfu"]
+    inputs["mfu"] = mfu * k / 6
+    k_text = f"{k:g}"
+    counting.note(cs.HFU_NOTE[0].format(k=k_text), cs.HFU_NOTE[1].format(k=k_text))
+    line = (f"HFU = MFU × {k_text}/6 = {mfu:.1%} × {k_text}/6 = {inputs['mfu']:.1%} "
+            f"({k_text}ΦD ÷ HFU = 6ΦD ÷ MFU)")
+    line_zh = (f"HFU = MFU × {k_text}/6 = {mfu:.1%} × {k_text}/6 = {inputs['mfu']:.1%}"
+               f"（{k_text}ΦD ÷ HFU = 6ΦD ÷ MFU）")
+    return replace(ask, explanation=(*ask.explanation, line),
+                   explanation_zh=(*(ask.explanation_zh or ask.explanation), line_zh))
+
+
 def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[Step],
                  given_values: Mapping[str, Any], conventions: tuple[str, ...] = (),
-                 chosen: Mapping[str, str] | None = None, refused: set[str] | None = None,
-                 used: set[str] | None = None, worlds: tuple[World, ...] = ()) -> Step:
+                 counting: Counting | None = None, worlds: tuple[World, ...] = ()) -> Step:
     """A number from a catalogue formula: its value, misconceptions, approximations and worked solution."""
     assert ask.formula is not None  # a number ask is one with a formula (Ask.kind)
     f = formulas.get(ask.formula)
@@ -171,20 +218,29 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     raw = ask.inputs if ask.inputs is not None else {n: given_values[n] for n in f.input_names
                                                      if not f.input(n).quiet}
     inputs = {k: _resolve(v, steps) for k, v in raw.items()}
-    for key in conventions:  # the learner's conventions (default: the seeds'), where the spec allows them
-        setting = (chosen or {}).get(key, cs.BY_KEY[key].default)
-        sets = {n: v for n, v in cs.input_values(key, setting).items()
-                if n in f.input_names and f.input(n).quiet and n not in inputs}
-        if not sets:
+    counting = counting if counting is not None else Counting()
+    for key in cs.BY_KEY:  # the learner's conventions (default: the seeds'), where the formula takes them
+        setting = counting.chosen.get(key, cs.BY_KEY[key].default)
+        names = cs.takes(key, f)
+        if not names:
             continue
-        if used is not None:
-            used.add(key)
         if setting == cs.BY_KEY[key].default:
+            if key in conventions:  # the template states it even at its default
+                counting.used.add(key)
             continue
+        if any(n in inputs for n in names):  # the ask gives the value: the problem keeps it
+            counting.kept(key, f.input(names[0]).value_text(inputs[names[0]]), "")
+            continue
+        why = cs.condition(key, setting)
         if cs.applies(key, setting, inputs, worlds):
-            inputs.update(sets)
-        elif refused is not None:
-            refused.add(key)
+            inputs.update({n: v for n, v in cs.input_values(key, setting).items() if n in names})
+            counting.used.add(key)
+        elif why in STEP_KEEPS:  # this step keeps the default by definition; the others follow the choice
+            counting.kept(key, cs.BY_KEY[key].default, why)
+            counting.note(*(x.format(k=setting) for x in cs.HFU_NOTE))
+        else:
+            counting.refused.add(key)
+    ask = _as_hfu(ask, inputs, raw, steps, counting)
     value = f.evaluate(**inputs)
     if ask.integer:
         value = float(round(value))
@@ -288,13 +344,12 @@ STEP_BUILDERS: dict[str, Callable[..., Step]] = {
 
 
 def build_step(template_id: str, conventions: tuple[str, ...], i: int, ask: Ask, target: int, steps: list[Step],
-               given_values: Mapping[str, Any], chosen: Mapping[str, str] | None = None,
-               refused: set[str] | None = None, used: set[str] | None = None,
+               given_values: Mapping[str, Any], counting: Counting | None = None,
                worlds: tuple[World, ...] = ()) -> Step:
-    """Step ``i`` of a problem of template ``template_id`` (which follows ``conventions``): ``ask`` resolved
-    against the ``steps`` before it and the givens.  A number step counts with the ``chosen`` conventions where
-    the spec allows them, adds those it counts with to ``used`` and those it cannot follow to ``refused``."""
+    """Step ``i`` of a problem of template ``template_id`` (which states ``conventions`` even at their default):
+    ``ask`` resolved against the ``steps`` before it and the givens.  A number step counts with the learner's
+    conventions (``counting.chosen``) wherever its formula takes them and the spec allows them, and records in
+    ``counting`` what it counted with, kept or could not follow."""
     if ask.kind == KindName.NUMBER:
-        return _number_step(template_id, i, ask, target, steps, given_values, conventions, chosen, refused, used,
-                            worlds)
+        return _number_step(template_id, i, ask, target, steps, given_values, conventions, counting, worlds)
     return STEP_BUILDERS[ask.kind](template_id, i, ask, target, steps, given_values)

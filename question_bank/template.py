@@ -38,6 +38,9 @@ class Problem:
     # identifies the problem; () is the seeds' conventions
     convention_set: tuple[tuple[str, str], ...] = ()
     model: str | None = None  # the learner's model the problem drew (drill ... --model ID), if any
+    # the chosen conventions (off their default) a step's formula takes but the problem keeps at another value
+    # whatever the choice (its ask gives the value, or MFU's definition): key -> the value it keeps
+    fixed: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_chain(self) -> bool:
@@ -47,6 +50,15 @@ class Problem:
     def chosen_conventions(self) -> dict[str, str]:
         """The conventions the problem was drawn and is graded under, off their default (``{}``: the seeds')."""
         return dict(self.convention_set)
+
+    @property
+    def fixed_conventions(self) -> dict[str, str]:
+        """The conventions the problem keeps whatever the learner chose (``{}`` when it follows every choice)."""
+        return dict(self.fixed)
+
+    def title_in(self, lang: str = EN) -> str:
+        """The template's title as the problem's conventions write it (``Total training FLOPs (8ΦD)``)."""
+        return cs.rendered(self.template.title_in(lang), self.chosen_conventions)
 
     def scenario(self, lang: str = EN) -> str:
         return pick(lang, self.scenario_en, self.scenario_zh)
@@ -75,7 +87,7 @@ class Problem:
             "template": t.id,
             "seed": self.seed,
             "topic": t.topic,
-            "title": t.title,
+            "title": self.title_in(EN),
             "difficulty": t.difficulty,
             "lang": lang,
             "prompt": self.prompt(lang),
@@ -91,6 +103,8 @@ class Problem:
             d["conventions"] = self.chosen_conventions
         if self.model is not None:
             d["model"] = self.model
+        if self.fixed:
+            d["fixed_conventions"] = self.fixed_conventions
         steps = [s.to_dict(lang) for s in self.steps]
         d["answer"] = steps[0]["answer"] if len(steps) == 1 else steps[-1]["answer"]
         d["solution"] = steps[0]["solution"] if len(steps) == 1 else [line for s in steps for line in s["solution"]]
@@ -131,10 +145,11 @@ class Template:
         states them and computes with them; the problem records the ones it used off their default.  The draw
         is the same under every convention set (only what is counted changes) unless it would not fit a real GPU
         under the chosen one: a template whose draw checks a fit checks it under the problem's convention."""
-        chosen_set = {k: v for k, v in cs.canonical(conventions).items() if k in self.conventions}
+        chosen_set = cs.canonical(conventions)  # every formula that takes one follows it (not only declared ones)
+        dropped: dict[str, str] = {}  # the choices the spec refuses for this problem, by their value
         while True:
             token = _ACTIVE.set(chosen_set)
-            refused: set[str] = set()
+            refused: set[str] = set()  # what the spec refuses for the whole problem: drawn again without
             try:
                 rng = random.Random(f"{self.id}:{int(seed)}")
                 if hardware is None and model is None:
@@ -148,11 +163,12 @@ class Template:
                         spec = self.fn(rng)
                     drew = chip is not None and chip.draws > 0
                     drew_model = mine is not None and mine.draws > 0
-                problem = build_problem(self, int(seed), spec, chosen_set, refused)
+                problem = build_problem(self, int(seed), spec, chosen_set, refused, dropped)
             finally:
                 _ACTIVE.reset(token)
             if not refused:
                 break
+            dropped |= {k: v for k, v in chosen_set.items() if k in refused}
             chosen_set = {k: v for k, v in chosen_set.items() if k not in refused}  # as the spec allows: again
         if drew or drew_model:
             problem = replace(problem, hardware=hardware if drew else None,
@@ -208,31 +224,84 @@ def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty:
     return deco
 
 
-def stated_conventions(t: Template, used: set[str], chosen: Mapping[str, str], lang: str) -> str:
-    """What a problem of ``t`` says of the choosable conventions it counts with (``used``), under ``chosen``."""
+def stated_conventions(keys: tuple[str, ...], used: set[str], chosen: Mapping[str, str], lang: str) -> str:
+    """What a problem says of the choosable conventions ``keys`` it counts with (``used``), under ``chosen``."""
     return pick(lang, " ", "").join(cs.BY_KEY[k].statement(chosen.get(k, cs.BY_KEY[k].default), lang)
-                                    for k in t.conventions if k in used)
+                                    for k in keys if k in used)
+
+
+def _counts_with(s: Step, followed: Mapping[str, str]) -> dict[str, str]:
+    """The conventions of ``followed`` step ``s`` is written under: all but those its formula takes and it kept at
+    another value (a time divided by an MFU keeps 6Φ)."""
+    if s.formula is None:
+        return dict(followed)
+    from engine import formulas
+
+    f = formulas.get(s.formula)
+    return {k: v for k, v in followed.items()
+            if not (names := cs.takes(k, f)) or all(s.inputs.get(n) == x for n, x in cs.input_values(k, v).items()
+                                                    if n in names)}
+
+
+def _rendered_step(s: Step, chosen: Mapping[str, str]) -> Step:
+    """``s`` with its prompt, solution and takeaway written under ``chosen`` (:func:`engine.convention_set.rendered`);
+    the solution is still rendered when first read."""
+    if not chosen:
+        return s
+
+    def lines(step: Step, lang: str) -> Callable[[], tuple[str, ...]]:
+        return lambda: tuple(cs.rendered(x, chosen) for x in step.solution_lines(lang))
+
+    return replace(s, prompt_en=cs.rendered(s.prompt_en, chosen), prompt_zh=cs.rendered(s.prompt_zh, chosen),
+                   _solution=lines(s, EN), _solution_zh=lines(s, ZH),
+                   takeaway=cs.rendered(s.takeaway, chosen), takeaway_zh=cs.rendered(s.takeaway_zh, chosen))
 
 
 def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] | None = None,
-                  refused: set[str] | None = None) -> Problem:
-    """``spec`` as a problem; ``chosen``: the conventions it follows off their default (a key the spec does not
-    allow at one of its steps is added to ``refused``: :meth:`Template.generate` draws it again without)."""
-    chosen = dict(chosen or {})
+                  refused: set[str] | None = None, dropped: Mapping[str, str] | None = None) -> Problem:
+    """``spec`` as a problem; ``chosen``: the learner's conventions off their default, followed by every step whose
+    formula takes one (a key the spec does not allow for the whole problem is added to ``refused``:
+    :meth:`Template.generate` draws it again without, and passes it as ``dropped``: key -> the value refused)."""
+    from .steps import Counting
+
+    counting = Counting(chosen)
+    for key, value in (dropped or {}).items():  # kept at the default for the whole problem, by the spec's condition
+        counting.kept(key, cs.BY_KEY[key].default, cs.condition(key, value))
     given_values = {g.name: g.value for g in spec.givens}
     steps: list[Step] = []
-    used: set[str] = set()  # the conventions some step of this problem counts with
     worlds = () if spec.world is None else (spec.world,) if isinstance(spec.world, World) else tuple(spec.world)
     per_step = max(10, t.target_seconds // max(1, len(spec.asks)))
     for i, ask in enumerate(spec.asks):
         target = ask.target_seconds or per_step
-        steps.append(build_step(t.id, t.conventions, i, ask, target, steps, given_values, chosen, refused, used,
-                                worlds))
-    givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
+        steps.append(build_step(t.id, t.conventions, i, ask, target, steps, given_values, counting, worlds))
+    if refused is not None:
+        refused |= counting.refused
+    used = counting.used
+    followed = {k: v for k, v in cs.canonical(counting.chosen).items() if k in used}
+    scenario_en, scenario_zh = spec.scenario_en, spec.scenario_zh
     conventions_en, conventions_zh = spec.conventions_en, spec.conventions_zh
+    # its text, written at the defaults, writes the conventions it counts with (``(6ΦD)`` -> ``(8ΦD)``); a template
+    # that names a convention writes its own text under it already (engine.convention_set's convention())
+    written = {k: v for k, v in followed.items() if k not in t.conventions}
+    if written:
+        steps = [_rendered_step(s, _counts_with(s, written)) for s in steps]
+        scenario_en, scenario_zh, conventions_en, conventions_zh = (
+            cs.rendered(x, written) for x in (scenario_en, scenario_zh, conventions_en, conventions_zh))
+    # kept whatever the choice, by no step followed (a step that keeps 6Φ beside one that counts 8Φ is not fixed)
+    fixed = {k: kv for k, kv in counting.fixed.items() if k not in followed}
+    givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
+    declared = tuple(t.conventions) + tuple(k for k in cs.BY_KEY if k in followed and k not in t.conventions)
     if used:  # the problem states the conventions it counts with
-        conventions_en = " ".join(x for x in (conventions_en, stated_conventions(t, used, chosen, EN)) if x)
-        conventions_zh = conventions_zh + stated_conventions(t, used, chosen, ZH)
-    return Problem(t, seed, givens, tuple(steps), spec.scenario_en, tidy_zh(spec.scenario_zh),
+        conventions_en = " ".join(x for x in (conventions_en, stated_conventions(declared, used, counting.chosen, EN))
+                                  if x)
+        conventions_zh = conventions_zh + stated_conventions(declared, used, counting.chosen, ZH)
+    for key, (value, why) in fixed.items():  # and the ones it keeps whatever the choice, with why
+        conventions_en = " ".join(x for x in (conventions_en, cs.kept_statement(key, value, why, EN)) if x)
+        conventions_zh = conventions_zh + cs.kept_statement(key, value, why, ZH)
+    for en, zh in (counting.notes if followed else ()):  # why a kept step gives the same answer, if any follows
+        conventions_en = " ".join(x for x in (conventions_en, en) if x)
+        conventions_zh = conventions_zh + zh
+    return Problem(t, seed, givens, tuple(steps), scenario_en, tidy_zh(scenario_zh),
                    conventions_en, tidy_zh(conventions_zh), worlds,
-                   convention_set=tuple((k, v) for k, v in cs.canonical(chosen).items() if k in used))
+                   convention_set=tuple(followed.items()),
+                   fixed=tuple((k, value) for k, (value, _) in fixed.items()))

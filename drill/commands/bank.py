@@ -32,6 +32,7 @@ from engine.records import frozen
 from engine.status import Status
 
 if TYPE_CHECKING:
+    from drill.core.world import ChosenWorld
     from engine.grading import Verdict
     from question_bank.steps import Step
     from question_bank.template import Problem, Template
@@ -39,26 +40,38 @@ if TYPE_CHECKING:
 MAX_SEED = 2**63 - 1
 
 
-def chosen_conventions(args: argparse.Namespace) -> dict[str, str]:
-    """The conventions a problem is drawn under: the profile's (Settings → conventions, read without the lock),
-    then each ``--convention key=value``; a bad one is a UsageError naming the valid keys or values."""
-    from drill.commands import UsageError
-    from engine import convention_set
-
-    base: dict[str, str] = {}
+def profile_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The profile's settings, read without the lock (a damaged or missing profile: ``{}``, reported by the command
+    that opens it)."""
     try:
         from drill.core.paths import DEFAULT_PROFILE, saves_dir
         from engine.storage import read_tables
 
         name = getattr(args, "profile", None) or DEFAULT_PROFILE
         tables = read_tables(saves_dir(getattr(args, "saves", None)) / name / "state.json") or {}
-        saved = (tables.get("settings") or {}).get("1", {}).get("conventions")
-        if saved is not None and convention_set.problem(saved) is None:
-            base = convention_set.canonical(saved)
+        saved = (tables.get("settings") or {}).get("1", {})
+        return saved if isinstance(saved, dict) else {}
     except Exception:  # noqa: BLE001 - a damaged or missing profile is reported by the command that opens it
-        pass
+        return {}
+
+
+def world_of(args: argparse.Namespace) -> ChosenWorld:
+    """The world a problem is drawn in (drill.core.world): Settings' hardware, model and conventions, each flag
+    (``--hardware``, ``--model``, ``--convention``) over them; a bad flag is a UsageError naming the valid ones."""
+    from drill.commands import UsageError
+    from drill.core import settings as st
+    from drill.core.paths import saves_dir
+    from drill.core.world import chosen_world
+    from engine import convention_set
+
+    saves = saves_dir(getattr(args, "saves", None))
+
+    def known(part: str, ident: str) -> bool:
+        return (st.known_hardware if part == "hardware" else st.known_model)(ident, saves)
+
     try:
-        return convention_set.read(getattr(args, "convention", None) or [], base)
+        return chosen_world(profile_settings(args), hardware=chosen_hardware(args), model=chosen_model(args),
+                            conventions=getattr(args, "convention", None) or [], known=known)
     except convention_set.ConventionError as e:
         raise UsageError("--convention: " + e.en, "--convention：" + e.zh) from None
 
@@ -227,17 +240,19 @@ def run_ask(args: argparse.Namespace) -> int:
     t = template_by_id(args.template)
     seed = whole_number(args.seed, "--seed", 0, MAX_SEED) if args.seed is not None else random.randrange(1_000_000)
     lang = lang_of(args)
-    hw = chosen_hardware(args)
-    problem = t.generate(seed, hardware=hw, model=chosen_model(args), conventions=chosen_conventions(args))
+    world = world_of(args)
+    problem = t.generate(seed, hardware=world.hardware, model=world.model, conventions=world.conventions)
     if args.json:
-        print_json(problem.to_dict(lang))
+        print_json({**problem.to_dict(lang), "world": world.to_dict()})
         return 0
     from engine.messages import Twin
 
-    print(f"{t.id}  seed {seed}  ·  {t.title_in(lang)}  ·  "
+    print(f"{t.id}  seed {seed}  ·  {problem.title_in(lang)}  ·  "
           + Twin(f"difficulty {t.difficulty}  ·  target {t.target_seconds} s",
                  f"难度 {t.difficulty}  ·  目标 {t.target_seconds} 秒").text(lang))
-    if line := conventions_line(problem, lang):
+    if world.chosen:
+        print(world.line(lang))
+    if line := conventions_line(problem, lang):  # what it counts with (the spec may not allow every choice)
         print(line)
     print()
     print(problem.prompt(lang))
@@ -272,6 +287,7 @@ class Checked:
     verdict: Verdict
     typed: str
     seconds: int | None = None  # --seconds: the time the answer took (None: not measured, as on paper)
+    world: ChosenWorld | None = None  # what the problem was drawn in (Settings, the flags)
 
     @property
     def graded_step(self) -> Step:
@@ -285,8 +301,8 @@ def grade_check(args: argparse.Namespace) -> Checked:
 
     t = template_by_id(args.template)
     seed = whole_number(args.seed, "--seed", 0, MAX_SEED)
-    problem = t.generate(seed, hardware=chosen_hardware(args), model=chosen_model(args),
-                         conventions=chosen_conventions(args))
+    world = world_of(args)
+    problem = t.generate(seed, hardware=world.hardware, model=world.model, conventions=world.conventions)
     n = len(problem.steps)
     if args.step is not None:
         step = whole_number(args.step, "--step", 1, n)
@@ -304,7 +320,7 @@ def grade_check(args: argparse.Namespace) -> Checked:
     seconds = getattr(args, "seconds", None)
     seconds = whole_number(seconds, "--seconds", 1, MAX_CHECK_SECONDS) if seconds is not None else None
     verdict = grade(args.answer, s.expected, seconds=seconds, target_seconds=s.target_seconds)
-    return Checked(problem, index, step, verdict, args.answer, seconds)
+    return Checked(problem, index, step, verdict, args.answer, seconds, world)
 
 
 def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
@@ -341,6 +357,8 @@ def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
         # nothing graded (an unreadable answer, a bare number that needs its unit): the answer and its worked
         # solution stay hidden, as in the text output and the app, so the learner can try again
         "solution": [] if v.status == Status.INVALID else list(s.solution_lines(lang)),
+        **({"world": c.world.to_dict()} if c.world is not None else {}),
+        **({"fixed_conventions": c.problem.fixed_conventions} if c.problem.fixed else {}),
     }
 
 
@@ -351,6 +369,8 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
     v = c.verdict
     from engine.messages import Twin
 
+    if c.world is not None and c.world.chosen:
+        print(c.world.line(lang))
     if line := conventions_line(c.problem, lang):
         print(line)
     if c.problem.is_chain:

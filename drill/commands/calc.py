@@ -17,6 +17,7 @@ import json
 import sys
 from typing import cast
 
+from drill.commands import convention_option
 from engine.langs import EN
 
 
@@ -31,6 +32,7 @@ def register(subparsers) -> None:
     p.add_argument("assignments", nargs="*", metavar="key=value", help="one value per input of the formula")
     p.add_argument("--list", action="store_true", help="list every formula with its inputs and unit")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    convention_option(p)
     p.set_defaults(func=run)
 
 
@@ -48,9 +50,53 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("calc needs a formula name (see `drill calc --list`)",
                          "calc 需要一个公式名（见 `drill calc --list`）")
     try:
-        return _evaluate(args.name, _assignments(args.assignments), args.json, lang)
+        texts = _assignments(args.assignments)
+        world, kept = _world(args, args.name, texts)
+        from engine import convention_set as cs
+
+        for key, value in kept.items():
+            print("drill calc: " + cs.kept_statement(key, cs.BY_KEY[key].default, cs.condition(key, value), lang),
+                  file=sys.stderr)
+        return _evaluate(args.name, {**_convention_texts(args.name, world.conventions, texts), **texts}, args.json,
+                         lang, world)
     except FormulaError as e:
         raise UsageError(e.said) from None
+
+
+def _world(args: argparse.Namespace, name: str, texts: dict[str, str]):
+    """The conventions ``drill calc NAME`` counts with: Settings' and each ``--convention`` over them
+    (drill.core.world), only those the formula takes and the values typed leave open."""
+    from drill.commands.bank import world_of
+    from engine import convention_set as cs
+    from engine import formulas
+    from engine.formulas import FormulaError
+
+    world = world_of(args)
+    f = formulas.get(name)
+    try:
+        values = f.read_inputs(texts)[0]
+    except FormulaError:
+        values = {}  # (said when the formula is evaluated)
+    taken = {k: v for k, v in world.conventions.items() if cs.takes(k, f) and not set(cs.takes(k, f)) & set(texts)}
+    kept = {k: v for k, v in taken.items() if not cs.applies(k, v, values)}  # 8Φ with an MFU on top: MFU counts 6Φ
+    taken = {k: v for k, v in taken.items() if k not in kept}
+    sources = {k: v for k, v in world.sources.items() if k == "conventions" and taken}
+    return world._replace(hardware=None, model=None, conventions=taken, sources=sources), kept
+
+
+def _convention_texts(name: str, chosen, texts: dict[str, str]) -> dict[str, str]:
+    """``key=value`` texts of the formula's inputs that the ``chosen`` conventions set (a typed value wins)."""
+    from engine import convention_set as cs
+    from engine import formulas
+
+    f = formulas.get(name)
+    out: dict[str, str] = {}
+    for key, value in chosen.items():
+        for n in cs.takes(key, f):
+            if n not in texts:
+                i = f.input(n)
+                out[n] = value if i.choices else f"{cs.input_values(key, value)[n]:g}"
+    return out
 
 
 def _assignments(items: list[str]) -> dict[str, str]:
@@ -111,7 +157,7 @@ def _list(as_json: bool, lang: str = EN) -> int:
     return emit("\n".join(lines))
 
 
-def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = EN) -> int:
+def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = EN, world=None) -> int:
     from engine import formulas
     from engine.messages import pick
     from engine.units import KINDS, UNIT_KINDS, fmt_quantity, round_sig
@@ -134,11 +180,15 @@ def _evaluate(name: str, texts: dict[str, str], as_json: bool, lang: str = EN) -
             "display": formulas.result_text(value, f.unit),
             "steps": steps,
             "notes": said,
+            **({"conventions": world.to_dict()["conventions"], "sources": world.to_dict()["sources"]}
+               if world is not None and world.conventions else {}),
         }
         return emit(json.dumps(doc, ensure_ascii=False, indent=2))
     source = f.readable_source(lang)
     out = [f"{f.name}{pick(lang, ': ', '：')}{f.meaning_in(lang)}"]
     out += [f"  {pick(lang, 'source: ', '出处：')}{source}"] if source else []
+    if world is not None and world.conventions:  # what it counted with from Settings or --convention
+        out.append("  " + world.line(lang))
     width = max(len(i.name) for i in f.inputs if f.states(i, values[i.name]))
 
     def echo(x: float, kind: str) -> str:  # a whole count that 4 figures would round shown whole (h = 12,288, not 12290)

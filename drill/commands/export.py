@@ -178,8 +178,7 @@ def package_bytes(package: genanki.Package, timestamp: float) -> bytes:
 
 def run_export_anki(args: argparse.Namespace, target: Path) -> int:
     from drill.commands import UsageError
-    from drill.commands.bank import chosen_conventions, lang_of, whole_number
-    from drill.commands.catalogue import chosen_hardware, chosen_model
+    from drill.commands.bank import lang_of, whole_number, world_of
     from drill.commands.memory import fail
     from drill.core import context
     from engine.storage import SaveFailed, atomic_write
@@ -195,8 +194,8 @@ def run_export_anki(args: argparse.Namespace, target: Path) -> int:
 
             raise UsageError(f"--topic: no topic {args.topic!r}; topics: {', '.join(bank_topics())}",
                              f"--topic：没有主题 {args.topic!r}；可选主题：{', '.join(bank_topics())}")
-    package, notes = build_package(templates, range(1, n + 1), lang, chosen_conventions(args),
-                                   chosen_hardware(args), chosen_model(args))
+    world = world_of(args)  # Settings' accelerator, model and conventions, each flag over them (as drill ask)
+    package, notes = build_package(templates, range(1, n + 1), lang, world.conventions, world.hardware, world.model)
     try:
         atomic_write(target, package_bytes(package, context.utc_now().timestamp()), backup=False)
     except SaveFailed as e:
@@ -208,6 +207,8 @@ def run_export_anki(args: argparse.Namespace, target: Path) -> int:
                f"'{PARENT_DECK}' to {target}. Importing it again updates these notes.",
                f"已将 {notes} 条 Anki 笔记（{len(templates)} 个模板 × {n} 个种子）写入 {target}，分为“{PARENT_DECK}”"
                f"下的 {decks} 个牌组。再次导入会更新这些笔记，不会重复。").text(lang))
+    if world.chosen:  # what the notes were drawn in, as drill ask says it
+        print(world.line(lang))
     print(NOT_IN_ANKI.text(lang))
     return 0
 

@@ -42,6 +42,13 @@ def register(subparsers) -> None:
                                                      "recall aimed at when a review falls due; shows its workload")
     p.add_argument("--optimize", action="store_true", help="fit FSRS's weights to your own review log (kept if "
                                                           "they predict it better than the weights in use)")
+    # the world problems are drawn in, as Settings chooses it (stored in the same settings)
+    p.add_argument("--hardware", metavar="ID", help="the accelerator problems draw (an id of `drill catalogue`); "
+                                                    "'none' clears it")
+    p.add_argument("--model", metavar="ID", help="the model problems draw (an id of `drill catalogue`); 'none' "
+                                                 "clears it")
+    p.add_argument("--convention", action="append", metavar="KEY=VALUE",
+                   help="your convention (repeatable; e.g. bytes_per_param=18; a default value clears it)")
     p.add_argument("--json", action="store_true", help="print it as JSON")
     p.set_defaults(func=run_plan)
 
@@ -234,10 +241,13 @@ def run_plan(args: argparse.Namespace) -> int:
             flag = f"--{option.replace('_', '-')}"
             raise UsageError(f"{flag}: {_problem(problem, key)}", f"{flag}：{_problem(problem, key, ZH)}")
         changes[key] = value
+    changes |= _world_changes(args, today)
     from engine.storage import SaveFailed
 
     with open_command_profile(args, read_only=not changes and not args.optimize, existing=True) as profile:
         try:
+            if settings.CONVENTIONS_KEY in changes:  # each --convention over the conventions saved
+                changes[settings.CONVENTIONS_KEY] = _conventions_over(args, settings.saved_conventions(profile))
             if changes:
                 profile.set_settings(changes)  # all of them, or none
         except SaveFailed as e:
@@ -268,12 +278,15 @@ def run_plan(args: argparse.Namespace) -> int:
     fsrs = fsrs_tuning.report(profile, rules.new_per_day, len(sessions.catalog()))
     if fit is not None:  # what --optimize did (TooFew: have, need)
         fsrs["optimize"] = fit._asdict() if isinstance(fit, TooFew) else {**fit.to_setting(), "kept": fit.kept}
+    from drill.core.world import chosen_world
+
+    world = chosen_world(profile.settings())
     report = {"date": ctx.today().isoformat(), "profile": profile.name, "new_per_day": rules.new_per_day,
               "reviews_per_day": rules.reviews_per_day, "scheduler": rules.scheduler, "new_today": plan.new_today,
               "templates_left": plan.left, "interview": plan_dict(plan), "warmup": warmup,
               "ready_templates": {topic: {"ready": r, "templates": n} for topic, (r, n) in f.readiness.items()},
               "readiness": None if ready is None else {**ready.to_dict(), "calibration": calibration.to_dict()},
-              "fsrs_tuning": fsrs}
+              "fsrs_tuning": fsrs, "world": world.to_dict()}
     if args.json:
         json.dump(report, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
@@ -285,7 +298,7 @@ def run_plan(args: argparse.Namespace) -> int:
     tr = lambda key, **fmt: t(key, lang, **fmt)  # noqa: E731
     lines = [Twin(f"New items a day: {rules.new_per_day}; reviews a day at most: {rules.reviews_per_day}",
                   f"每天新题 {rules.new_per_day} 道，每天最多复习 {rules.reviews_per_day} 道").text(lang),
-             tr("plan.scheduler", name="FSRS" if rules.scheduler == Scheduler.FSRS else "SM-2"),
+             tr("plan.scheduler", name="FSRS" if rules.scheduler == Scheduler.FSRS else "SM-2"), world.line(lang),
              *fsrs_tuning.lines(profile, lang, rules.new_per_day, len(sessions.catalog()))]
     if plan.interview is None:
         lines.append(tr("settings.no_interview"))
@@ -319,6 +332,41 @@ def _optimize(profile: Profile, today, lang: str, args: argparse.Namespace):
     if not args.json:
         print(fsrs_tuning.result_line(result, lang))
     return result
+
+
+def _world_changes(args: argparse.Namespace, today) -> dict[str, Any]:
+    """The settings ``--hardware``, ``--model`` and ``--convention`` change (checked as Settings checks them;
+    the conventions are merged over the saved ones once the profile is open: :func:`_conventions_over`)."""
+    from drill.commands import UsageError, shown_arg
+    from drill.core import settings
+    from drill.core.paths import saves_dir
+
+    changes: dict[str, Any] = {}
+    for option, key in (("hardware", settings.HARDWARE_KEY), ("model", settings.MODEL_KEY)):
+        text = getattr(args, option, None)
+        if text is None:
+            continue
+        text = "" if text.strip().lower() == "none" else text
+        value, problem = settings.parse_setting(key, text, today, saves_dir(getattr(args, "saves", None)))
+        if problem is not None:
+            what = ("accelerator", "加速器") if option == "hardware" else ("model", "模型")
+            raise UsageError(f"--{option}: {shown_arg(text)} is no {what[0]} of the catalogue (see `drill catalogue`)",
+                             f"--{option}：{shown_arg(text)} 不是目录中的{what[1]}（见 `drill catalogue`）")
+        changes[key] = value
+    if args.convention:
+        _conventions_over(args, {})  # a bad one is refused before the profile is opened
+        changes[settings.CONVENTIONS_KEY] = None  # (filled in over the saved ones)
+    return changes
+
+
+def _conventions_over(args: argparse.Namespace, saved: dict[str, str]) -> dict[str, str]:
+    from drill.commands import UsageError
+    from engine import convention_set
+
+    try:
+        return convention_set.read(args.convention or [], saved)
+    except convention_set.ConventionError as e:
+        raise UsageError("--convention: " + e.en, "--convention：" + e.zh) from None
 
 
 def _problem(key: str, setting: str, lang: str = EN) -> str:

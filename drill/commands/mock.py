@@ -23,6 +23,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from drill.commands import convention_option
+from drill.commands.catalogue import hardware_option, model_option
 from engine.langs import EN
 
 if TYPE_CHECKING:
@@ -46,6 +48,10 @@ def register(subparsers) -> None:
     p.add_argument("--no-chains", action="store_true", help="leave out follow-up chains")
     p.add_argument("--plan", action="store_true", help="print the planned questions; no timer starts")
     p.add_argument("--json", action="store_true", help="with --plan: print JSON")
+    # the world its problems are drawn in: Settings', each flag over it
+    hardware_option(p)
+    model_option(p)
+    convention_option(p)
     p.set_defaults(func=run)
 
 
@@ -55,12 +61,23 @@ def _topics(args: argparse.Namespace) -> list[str]:
 
 def _settings(args: argparse.Namespace, new_seed=None) -> MockSettings:
     from drill.commands import UsageError
-    from drill.core.mock import make_settings
+    from drill.commands.bank import profile_settings, world_of
+    from drill.core.mock import SETTINGS_KEY, make_settings
     from engine.mock import MockError
 
+    # the setup the mock screen saved last (drill.core.mock.SETTINGS_KEY) where no flag gives one
+    last = profile_settings(args).get(SETTINGS_KEY)
+    last = last if isinstance(last, dict) else {}
+    minutes, questions = args.minutes, args.questions
+    if minutes is None and questions is None:
+        minutes, questions = last.get("minutes"), last.get("questions")
+    saved_topics = last.get("topics")
+    topics = _topics(args) or ([t for t in saved_topics if isinstance(t, str)] if isinstance(saved_topics, list)
+                               else [])
+    chains = False if args.no_chains else last.get("chains", True) is not False
     try:
-        return make_settings(minutes=args.minutes, questions=args.questions, topics=_topics(args),
-                             chains=not args.no_chains, seed=args.seed, new_seed=new_seed)
+        return make_settings(minutes=minutes, questions=questions, topics=topics, chains=chains, seed=args.seed,
+                             new_seed=new_seed, world=world_of(args))
     except MockError as e:
         raise UsageError(f"mock: {e}") from None
 
@@ -95,12 +112,18 @@ def _print_plan(args: argparse.Namespace) -> int:
         plan = make_plan(settings, weakness=weakness)
     except MockError as e:
         raise UsageError(f"mock: {e}") from None
+    from drill.commands.bank import world_of
+
+    world = world_of(args)  # what the plan's problems are drawn in, and where each part came from
     if args.json:
-        print(json.dumps(plan.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps({**plan.to_dict(), "world": world.to_dict()}, indent=2, ensure_ascii=False))
         return 0
     from drill.core.paths import command_lang
 
-    _print_table(plan, command_lang(args))
+    lang = command_lang(args)
+    _print_table(plan, lang)
+    if world.chosen:
+        print(world.line(lang))
     return 0
 
 

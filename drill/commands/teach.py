@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from drill.commands import convention_option
 from engine.langs import LANG_CHOICES
 
 
@@ -23,6 +24,7 @@ def register(subparsers) -> None:
     p.add_argument("template", metavar="TEMPLATE", help="template id (see `drill templates`)")
     p.add_argument("--lang", dest="sub_lang", choices=LANG_CHOICES, help="language of the card")
     p.add_argument("--json", action="store_true", help="print the card as JSON")
+    convention_option(p)
     p.set_defaults(func=run_card)
 
     p = subparsers.add_parser("sources", help="list the sources the question bank is built from",
@@ -34,16 +36,17 @@ def register(subparsers) -> None:
 
 
 def run_card(args: argparse.Namespace) -> int:
-    from drill.commands.bank import lang_of, print_json, template_by_id
+    from drill.commands.bank import lang_of, print_json, template_by_id, world_of
     from drill.commands.calc import emit
     from question_bank import cards
 
     t = template_by_id(args.template)
     lang = lang_of(args)
+    chosen = world_of(args).conventions  # the title as the chosen conventions write it
     if args.json:
-        print_json(cards.card(t, lang))
+        print_json(cards.card(t, lang, chosen))
         return 0
-    return emit("\n".join(cards.card_lines(t, lang)))
+    return emit("\n".join(cards.card_lines(t, lang, chosen)))
 
 
 def run_sources(args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ from engine.session import QUEUE_KEY  # templates the next practice session asks
 
 if TYPE_CHECKING:
     from drill.core.context import AppContext
+    from drill.core.world import ChosenWorld
     from engine.mock import MockPlan, MockRun, MockSettings
     from engine.mock_report import Report
     from engine.review import Review
@@ -35,8 +36,9 @@ def candidates() -> list:
 
 
 def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterable[str] = (), chains: bool = True,
-                  seed: Any = None, new_seed=None) -> MockSettings:
+                  seed: Any = None, new_seed=None, world: ChosenWorld | None = None) -> MockSettings:
     """Settings from what was typed; a blank seed draws one from ``new_seed()`` and weights by weakness.
+    ``world``: the hardware, model and conventions its problems are drawn in (drill.core.world).
 
     Raises engine.mock.MockError with a one-line reason for anything unreadable.
     """
@@ -56,6 +58,8 @@ def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterabl
             raise MockError(f"{name} is too large: {shown_arg(t)}")
         return int(t)
 
+    drawn_in: dict[str, Any] = {} if world is None else {
+        "hardware": world.hardware, "model": world.model, "conventions": tuple(world.conventions.items())}
     topics = tuple(topics)
     unknown = [t for t in topics if t not in TOPICS]
     if unknown:
@@ -65,9 +69,9 @@ def make_settings(*, minutes: Any = None, questions: Any = None, topics: Iterabl
         if new_seed is None:
             raise MockError("no seed given and no way to draw one")
         return MockSettings(whole("minutes", minutes), whole("questions", questions), topics, chains,
-                            int(new_seed()), weighted=True)
+                            int(new_seed()), weighted=True, **drawn_in)
     return MockSettings(whole("minutes", minutes), whole("questions", questions), topics, chains, given_seed,
-                        weighted=False)
+                        weighted=False, **drawn_in)
 
 
 def make_plan(settings: MockSettings, reviews: Iterable[Review] = (),
@@ -86,7 +90,17 @@ def make_plan(settings: MockSettings, reviews: Iterable[Review] = (),
 def problems_of(plan: MockPlan) -> list[Problem]:
     from question_bank import registry
 
-    return [registry.get(q.template_id).generate(q.seed) for q in plan.questions]
+    s = plan.settings
+    return [registry.get(q.template_id).generate(q.seed, hardware=s.hardware, model=s.model,
+                                                 conventions=dict(s.conventions)) for q in plan.questions]
+
+
+def world_of_plan(plan: MockPlan) -> ChosenWorld:
+    """The world a plan's problems are drawn in."""
+    from drill.core.world import ChosenWorld
+
+    s = plan.settings
+    return ChosenWorld(s.hardware, s.model, dict(s.conventions))
 
 
 def begin_run(plan: MockPlan, now: float) -> tuple[MockRun, list[Problem]]:
@@ -129,6 +143,10 @@ class MockSave:
         self.total = len(review_rows(self.report, when=self.ended, local_date=lambda when: when.date()))
         self.stored: dict | None = None  # the record as stored, with its id
         self.logged = 0  # how many of the review rows are stored (they are written in order)
+        # each row says the world its problem was drawn in, as practice's rows do (none: the catalogue's mix)
+        s = run.plan.settings
+        self.drawn = ({(p.template.id, p.seed): p for p in problems_of(run.plan)}
+                      if s.hardware or s.model or s.conventions else {})
 
     @property
     def done(self) -> bool:
@@ -154,6 +172,8 @@ class MockSave:
         book = book_of(profile, local_date(self.ended))
         for row in review_rows(self.report, when=self.ended, local_date=local_date, book=book,
                                stored=self.logged, previous=lambda item: previous_chain_steps(profile, item)):
+            if (p := self.drawn.get((row.item, row.seed))) is not None:  # as engine.session.record fills them
+                row = row._replace(hardware=p.hardware, model=p.model, conventions=p.chosen_conventions or None)
             profile.record(row)
             self.logged += 1
         return self.stored

@@ -53,11 +53,13 @@ class CardScreen(DrillScreen):
         self.why = why  # first: the words that say why the card comes before the drill (new, or a leech)
 
     def compose(self) -> ComposeResult:
-        from drill.core.i18n import template_title
         from question_bank import registry
 
-        head = Text(self.tr("card.title", title=template_title(registry.get(self.template_id), self.lang)) + "\n",
-                    "bold underline")
+        t = registry.get(self.template_id)
+        # the title as the learner's conventions write it (Total training FLOPs (8ΦD))
+        title = t.generate(0, conventions=self.ctx.conventions).title_in(self.lang) if self.ctx.conventions \
+            else t.title_in(self.lang)
+        head = Text(self.tr("card.title", title=title) + "\n", "bold underline")
         if self.first:
             head.append(self.tr(self.why) + "\n", "bold yellow")
         head.append(self.tr("card.keys_first" if self.first else "card.keys"), "dim italic")

@@ -22,7 +22,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
 from drill.core import mock as glue
-from drill.core.i18n import points, t, template_title, topic_name
+from drill.core.i18n import points, t, topic_name
 from drill.core.mock import format_clock
 from drill.keybindings import bind
 from drill.screens import VERDICT_COLOUR, DrillModal
@@ -60,7 +60,7 @@ class SolutionScreen(DrillModal[None]):
             return Text(t("mock.unknown_template", lang))
         problem, step_i = asked
         step = problem.steps[step_i]
-        title = template_title(problem.template, lang)
+        title = problem.title_in(lang)  # as its conventions write it (8ΦD)
         out = Text(t("mock.solution_title", lang, label=self.label, title=title, seed=problem.seed) + "\n\n",
                    style="bold")
         out.append_text(step_prompt(problem, step_i, lang))

@@ -17,6 +17,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, SelectionLis
 from drill.core import mock as glue
 from drill.core.i18n import t, topic_name
 from drill.core.mock import format_clock
+from drill.core.world import ChosenWorld
 from drill.keybindings import bind
 from drill.screens.mock import MockScreen
 from engine.mock import MockError, MockPlan
@@ -132,7 +133,8 @@ class MockSetupScreen(MockScreen):
             questions=self.query_one("#mock-questions", Input).value,
             topics=() if set(topics) == set(TOPICS) else tuple(t for t in TOPICS if t in topics),
             chains=self.query_one("#mock-chains", Checkbox).value,
-            seed=self.query_one("#mock-seed", Input).value, new_seed=self._new_seed)
+            seed=self.query_one("#mock-seed", Input).value, new_seed=self._new_seed,
+            world=ChosenWorld(self.ctx.hardware, self.ctx.model, dict(self.ctx.conventions)))
 
     def refresh_preview(self) -> None:
         preview = self.query_one("#mock-preview", Static)
@@ -150,9 +152,10 @@ class MockSetupScreen(MockScreen):
         chains = sum(1 for q in p.questions if q.steps > 1)
         how = t("mock.preview_weighted" if p.settings.weighted else "mock.preview_shared", lang)
         preview.set_class(False, "-error")
+        world = glue.world_of_plan(p)  # the hardware, model and conventions of Settings: said when chosen
         preview.update(Text(t("mock.preview", lang, n=len(p.questions), chains=chains,
                                time=format_clock(p.limit_seconds), seed=p.settings.seed, how=how) + "\n"
-                            + t("mock.start_hint", lang)))
+                            + (world.line(lang) + "\n" if world.chosen else "") + t("mock.start_hint", lang)))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.refresh_preview()

@@ -173,7 +173,8 @@ class PracticeScreen(DrillScreen):
         else:
             assert run.problem is not None and run.card is not None, "not done: a card is on show"
             t_ = run.problem.template
-            where = Text.assemble((topic_name(t_.topic, self.lang), "bold"), " · ", template_title(t_, self.lang))
+            where = Text.assemble((topic_name(t_.topic, self.lang), "bold"), " · ",
+                                  run.problem.title_in(self.lang))  # as its conventions write it (8ΦD)
             banner = _CARD_BANNERS.get(run.card.kind)  # why the card is asked, when it is not the schedule
             if banner is not None:
                 right.append(self.tr(banner[0]) + "  ", banner[1])

@@ -115,6 +115,13 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("zero_recipe", "recipe", "20", 20, ("recipe 20 (ZeRO-1: 4 + 16/d)", "20 B 方案（ZeRO-1：4 + 16/d）"),
        ("fp32 master weights and main gradients (Megatron-LM: 4 + 16/d)", "fp32 主权重和主梯度（Megatron-LM：4 + 16/d）"),
        ("", ""), "megatron_distopt, ultrascale2025"),
+    # ---------------------------------------------------------------- bytes a resumable checkpoint saves per parameter
+    _c("checkpoint_bytes", "bytes_per_param", "14", 14, ("14 B per parameter", "每参数 14 B"),
+       ("bf16 weights + fp32 master, m, v (gradients not saved)", "bf16 权重 + fp32 主权重、m、v（不存梯度）"),
+       ("", ""), "rajbhandari2020, llama3_2024", default=True, selectable=False),
+    _c("checkpoint_bytes", "bytes_per_param", "12", 12, ("12 B per parameter", "每参数 12 B"),
+       ("fp32 parameters + m, v, no bf16 copy saved", "fp32 参数 + m、v，不另存 bf16 副本"),
+       ("", ""), "rajbhandari2020", selectable=False),
     # ---------------------------------------------------------------- a rough share on top of the static bytes
     _c("overhead", "overhead", "0", 0.0, ("no overhead", "不加余量"),
        ("the bytes counted, nothing on top", "只算所列的字节，不另加"), ("", ""), "rajbhandari2020", default=True),

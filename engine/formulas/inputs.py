@@ -246,7 +246,8 @@ RESPONSES_PER_PROMPT = Input("group_size", "count", "responses sampled per promp
 RESPONSE_TOKENS = Input("response_tokens", "count", "tokens per sampled response", "n_resp", "每个采样回答的 token 数")
 # checkpoints and failures
 CKPT_BYTES_PER_PARAM = Input("bytes_per_param", "bytes", "bytes saved per parameter (bf16 weights + fp32 master, m, v = 14)",
-                             "bytes", "每个参数保存的字节数（bf16 权重 + fp32 主权重、m、v = 14）", default=14.0)
+                             "bytes", "每个参数保存的字节数（bf16 权重 + fp32 主权重、m、v = 14）",
+                             **_convention("checkpoint_bytes", enumeration=False))
 CKPT_BYTES = Input("checkpoint_bytes", "bytes", "size of one checkpoint", "C_bytes", "一个检查点的大小")
 WRITE_BW = Input("write_bandwidth", "bandwidth", "aggregate write bandwidth to storage", "BW_write", "写入存储的总带宽")
 NODE_MTBF = Input("node_mtbf", "time", "mean time between failures of one node", "MTBF_node", "单个节点的平均无故障时间")

@@ -25,6 +25,7 @@ from .inputs import (
     PROMPTS,
     RESPONSE_TOKENS,
     RESPONSES_PER_PROMPT,
+    STATIC_BYTES_PER_PARAM,
 )
 from .registry import register
 
@@ -92,15 +93,17 @@ register(
             takeaway_zh="是 4.127 比特而不是 4：块常数占基座的 3%，双重量化让它这么小（每 64 个权重一个 fp32 常数会多出 0.5 比特）。",
             example={"phi": 65e9, "bits_per_weight": 4.127},
             meaning_zh="QLoRA 基座的显存：NF4 权重加双重量化的块常数，每个权重 4 + 8/64 + 32/(64·256) = 4.127 比特"),
-    Formula("ppo_static_bytes", (PHI_POLICY, PHI_CRITIC, PHI_REFERENCE, PHI_REWARD),
-            "16*(phi_policy + phi_critic) + 2*(phi_reference + phi_reward)", "bytes",
+    # a trained model's bytes per parameter is the training state's convention (16 / 18 / 20, recognised 10 / 12)
+    Formula("ppo_static_bytes", (PHI_POLICY, PHI_CRITIC, PHI_REFERENCE, PHI_REWARD, STATIC_BYTES_PER_PARAM),
+            "bytes_per_param*(phi_policy + phi_critic) + 2*(phi_reference + phi_reward)", "bytes",
             "static memory of PPO's four models: policy and critic train (16 B per parameter), reference and reward "
             "model are frozen bf16 (2 B)", "ouyang2022",
             (Misconception("all_trained", "trained all four models (16 bytes each)",
-                           "16*(phi_policy + phi_critic + phi_reference + phi_reward)", "把四个模型都按训练算了（各 16 字节）"),
-             Misconception("policy_only", POLICY_ONLY[0], "16*phi_policy", POLICY_ONLY[1]),
+                           "bytes_per_param*(phi_policy + phi_critic + phi_reference + phi_reward)",
+                           "把四个模型都按训练算了（各 16 字节）"),
+             Misconception("policy_only", POLICY_ONLY[0], "bytes_per_param*phi_policy", POLICY_ONLY[1]),
              Misconception("frozen_critic", "counted the critic as frozen (2 bytes): it trains with the policy",
-                           "16*phi_policy + 2*(phi_critic + phi_reference + phi_reward)",
+                           "bytes_per_param*phi_policy + 2*(phi_critic + phi_reference + phi_reward)",
                            "把评论家当成冻结的（2 字节）：它和策略模型一起训练")),
             "M_PPO",
             decomposition=("PPO holds four models: the policy and the critic (value model) train with mixed-precision Adam, "
@@ -117,14 +120,16 @@ register(
                      "what GRPO removes.",
             takeaway_zh="PPO 训练两个模型、再跑两个：光评论家就和策略模型一样贵，GRPO 去掉的正是它。",
             example={"phi_policy": 7e9, "phi_critic": 7e9, "phi_reference": 7e9, "phi_reward": 7e9},
+            plain_expr="16*(phi_policy + phi_critic) + 2*(phi_reference + phi_reward)",
             meaning_zh="PPO 四个模型的静态显存：策略模型和评论家在训练（每参数 16 B），参考模型和奖励模型冻结为 bf16（2 B）"),
-    Formula("grpo_static_bytes", (PHI_POLICY, PHI_REFERENCE, PHI_REWARD), "16*phi_policy + 2*(phi_reference + phi_reward)",
-            "bytes", "static memory of GRPO: the policy trains (16 B per parameter), the reference and a learned reward "
+    Formula("grpo_static_bytes", (PHI_POLICY, PHI_REFERENCE, PHI_REWARD, STATIC_BYTES_PER_PARAM),
+            "bytes_per_param*phi_policy + 2*(phi_reference + phi_reward)", "bytes",
+            "static memory of GRPO: the policy trains (16 B per parameter), the reference and a learned reward "
             "model are frozen bf16 (2 B); no critic (phi_reward = 0 for rule-based rewards)", "shao2024",
             (Misconception("with_critic", "kept PPO's critic, the size of the policy (GRPO's group baseline replaces it)",
-                           "32*phi_policy + 2*(phi_reference + phi_reward)",
+                           "2*bytes_per_param*phi_policy + 2*(phi_reference + phi_reward)",
                            "保留了 PPO 的评论家（与策略模型同大；GRPO 用组内基线取代了它）"),
-             Misconception("policy_only", POLICY_ONLY[0], "16*phi_policy", POLICY_ONLY[1])),
+             Misconception("policy_only", POLICY_ONLY[0], "bytes_per_param*phi_policy", POLICY_ONLY[1])),
             "M_GRPO",
             decomposition=("GRPO scores each response against the mean of its group, so no critic is trained: the policy "
                            "at 16 B per parameter, the frozen reference and (if learned) reward model at 2 B",),
@@ -139,6 +144,7 @@ register(
             takeaway_zh=("去掉评论家，就省下一个与策略模型同大的模型每参数 16 字节；"
                          "基于规则的奖励（数学题、代码测试）还能把奖励模型也省掉。"),
             example={"phi_policy": 7e9, "phi_reference": 7e9, "phi_reward": 0},
+            plain_expr="16*phi_policy + 2*(phi_reference + phi_reward)",
             meaning_zh="GRPO 的静态显存：策略模型在训练（每参数 16 B），参考模型和学出来的奖励模型冻结为 bf16（2 B）；"
                        "没有评论家（基于规则的奖励时 Φ_reward = 0）"),
     Formula("rollout_tokens", (PROMPTS, RESPONSES_PER_PROMPT, RESPONSE_TOKENS), "prompts*group_size*response_tokens",

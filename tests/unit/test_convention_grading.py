@@ -146,8 +146,11 @@ def _same(a: float, b: float, e) -> bool:
 
 
 def _shadowed(c, e) -> bool:
-    """A misconception gives the convention's value: the mistake is named (unless the convention's condition holds)."""
-    return not c.row.when and any(m.value and _same(m.value, c.value, e) for m in e.misses)
+    """A misconception gives the convention's value: the mistake is named (unless the convention's condition holds).
+    Only one as near to that value as the convention's own (the grader names the nearer; 12 B per parameter of a
+    GRPO policy with a policy-sized reward model lands near, not on, "counted only the policy")."""
+    return not c.row.when and any(m.value and _same(m.value, c.value, e) and distance(m.value, c.value) < 1e-9
+                                  for m in e.misses)
 
 
 def _check_conventions(p) -> set[str]:

@@ -57,7 +57,10 @@ def test_the_spec_rows():
     bound = {f.name: {i.convention for i, _ in conventions.of_formula(f)} for f in CATALOGUE}
     assert bound["train_static_bytes"] == {"train_bytes", "overhead"}
     assert bound["weights_bytes"] == {"overhead"}  # its bytes_per_param is the given precision, not a convention
-    assert bound["checkpoint_bytes"] == set()
+    # a checkpoint's 14 B per parameter, 12 recognised (fp32 parameters, no bf16 copy), none selectable
+    assert bound["checkpoint_bytes"] == {"checkpoint_bytes"}
+    assert [(c.key, c.selectable) for c in conventions.rows("checkpoint_bytes")] == [("14", False), ("12", False)]
+    assert bound["ppo_static_bytes"] == bound["grpo_static_bytes"] == {"train_bytes"}  # a trained model's bytes
     assert bound["zero2_parallel_bytes"] == {"zero_recipe"}
     assert bound["allreduce_time"] == {"ring_factor", "ring_directions"}
     assert bound["bisection_bandwidth"] == {"bisection_directions"}

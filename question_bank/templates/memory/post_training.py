@@ -7,12 +7,15 @@ LoRA's models have multi-head attention (Llama-2 7B / 13B), so q, k, v and o are
 
 from __future__ import annotations
 
+from engine import convention_set as cs
 from engine import formulas
+from engine.langs import EN, ZH
+from engine.messages import pick
 from engine.units import fmt_quantity
 
 from ... import hardware, kit, models
 from ...spec import Ask, Ref, Spec, World, given, settled_by_hand
-from ...template import template
+from ...template import convention, template
 from ..chip_givens import an
 from ..model_params import ROUND_PHI_B, nominal_phi, phi_text
 
@@ -208,6 +211,19 @@ RL_CONV_EN = ("Static memory only: a model that trains holds 16 B per parameter 
               "the rollout's KV cache and buffers aside; GB = 1e9 B.")
 RL_CONV_ZH = ("只算静态显存：训练中的模型每参数 16 B（bf16 权重和梯度、fp32 主权重、Adam 的 m 和 v）；冻结的模型只存 bf16 "
               "权重（每参数 2 B）。不计激活值、rollout 的 KV Cache 和缓冲区；GB = 1e9 B。")
+
+
+def rl_conv(lang: str) -> str:
+    """:data:`RL_CONV_EN` / :data:`RL_CONV_ZH` under the learner's bytes per parameter of a model that trains (the
+    problem states that recipe after it)."""
+    value = convention("bytes_per_param")
+    if value == cs.BY_KEY["bytes_per_param"].default:
+        return pick(lang, RL_CONV_EN, RL_CONV_ZH)
+    return pick(lang, f"Static memory only: a model that trains holds {value} B per parameter (its training state, "
+                      "below); a frozen model holds its bf16 weights (2 B per parameter). Activations, the rollout's "
+                      "KV cache and buffers aside; GB = 1e9 B.",
+                f"只算静态显存：训练中的模型每参数 {value} B（训练状态见下）；冻结的模型只存 bf16 权重（每参数 2 B）。"
+                "不计激活值、rollout 的 KV Cache 和缓冲区；GB = 1e9 B。")
 PPO_EN = ("PPO in the InstructGPT recipe: the policy trains, the critic (value model) is initialised from the reward "
           "model and trains with it, the reference is a frozen copy of the initial policy (for the KL penalty), the "
           "reward model is frozen.")
@@ -255,7 +271,7 @@ def ppo_static(rng):
                             "together, in GB?",
                   prompt_zh=f"用 PPO 对齐 {pol.name}（Φ = {phi_text(phi)}），目标是{task_zh}，奖励来自{rm_zh}"
                             f"（Φ = {phi_text(rm_phi)}）。四个模型合计的静态显存是多少 GB？"),),
-        conventions_en=PPO_EN + " " + RL_CONV_EN, conventions_zh=PPO_ZH + RL_CONV_ZH,
+        conventions_en=PPO_EN + " " + rl_conv(EN), conventions_zh=PPO_ZH + rl_conv(ZH),
         world=(World(model=pol), World(model=rm)),
     )
 
@@ -291,7 +307,7 @@ def grpo_static(rng):
                             "How much static memory do the models hold together, in GB?",
                   prompt_zh=f"用 GRPO 在{task_zh}上训练 {pol.name}（Φ = {phi_text(phi)}），使用{r_zh}。"
                             "所有模型合计的静态显存是多少 GB？"),),
-        conventions_en=GRPO_EN + " " + RL_CONV_EN, conventions_zh=GRPO_ZH + RL_CONV_ZH,
+        conventions_en=GRPO_EN + " " + rl_conv(EN), conventions_zh=GRPO_ZH + rl_conv(ZH),
         world=(World(model=pol), World(model=rm)),
     )
 
@@ -346,6 +362,6 @@ def rl_memory_chain(rng):
                               "奖励模型：这就是 RL 后训练从 PPO 换到 GRPO 省下的显存（和 GPU）。",
                   prompt_en=f"And the fewest {gpu.name} GPUs for GRPO?",
                   prompt_zh=f"GRPO 至少需要多少张 {gpu.name}？")),
-        conventions_en=PPO_EN + " " + GRPO_EN + " " + RL_CONV_EN, conventions_zh=PPO_ZH + GRPO_ZH + RL_CONV_ZH,
+        conventions_en=PPO_EN + " " + GRPO_EN + " " + rl_conv(EN), conventions_zh=PPO_ZH + GRPO_ZH + rl_conv(ZH),
         world=(World(model=pol, gpu=gpu), World(model=rm)),
     )
