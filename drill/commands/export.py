@@ -97,11 +97,12 @@ def stable_id(*parts: str) -> int:
     return int.from_bytes(hashlib.sha256("\x1f".join(parts).encode()).digest()[:7], "big") + 1
 
 
-def note_guid(problem: Problem, lang: str) -> str:
-    """The note's GUID: the same problem in the same language under the same conventions is the same note."""
+def note_guid(problem: Problem, lang: str, conventions: Mapping[str, str]) -> str:
+    """The note's GUID: the same problem in the same language, drawn under the same conventions (the set asked
+    for: a problem that keeps a value whatever the choice says so in its text) and world, is the same note."""
     import genanki
 
-    chosen = ",".join(f"{k}={v}" for k, v in sorted(problem.chosen_conventions.items()))
+    chosen = ",".join(f"{k}={v}" for k, v in sorted(conventions.items()))
     world = f"{problem.hardware or ''}/{problem.model or ''}"
     return genanki.guid_for("infra-drill", problem.template.id, str(problem.seed), lang, chosen, world)
 
@@ -164,7 +165,7 @@ def build_package(templates: Iterable[Template], seeds: Iterable[int], lang: str
         for seed in seeds:
             problem = t.generate(seed, hardware=hardware, conventions=conventions, model=model)
             decks[t.topic].add_note(genanki.Note(model=kind, fields=note_fields(problem, lang),
-                                                 guid=note_guid(problem, lang), tags=["infra-drill", t.topic]))
+                                                 guid=note_guid(problem, lang, conventions), tags=["infra-drill", t.topic]))
             notes += 1
     return genanki.Package(list(decks.values())), notes
 
