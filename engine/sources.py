@@ -261,6 +261,20 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "the proof that the average number in a queueing system is the arrival rate times the average time spent",
            "证明排队系统中的平均数量等于到达率乘以平均停留时间",
            "J. D. C. Little, A Proof for the Queuing Formula L = λW, Operations Research 9(3), 1961"),
+    Source("kleinrock1975", "Kleinrock 1975 (queueing: M/M/1, M/D/1)", "Kleinrock 1975（排队论：M/M/1、M/D/1）",
+           "the standard text on queueing systems: utilisation, the M/M/1 waiting and response times and their "
+           "exponential distribution, and the Pollaczek-Khinchine mean wait (half the M/M/1 wait for a fixed "
+           "service time)",
+           "排队系统的经典教材：利用率、M/M/1 的排队时间与响应时间及其指数分布，以及 Pollaczek-Khinchine 平均等待时间"
+           "（服务时间固定时是 M/M/1 的一半）",
+           "L. Kleinrock, Queueing Systems, Volume 1: Theory, Wiley 1975"),
+    Source("kingman1961", "Kingman 1961 (G/G/1 heavy-traffic wait)", "Kingman 1961（G/G/1 重负载等待时间）",
+           "the heavy-traffic approximation of the mean wait of a single-server queue with general arrivals and "
+           "service: ρ / (1 − ρ) × (c_a² + c_s²) / 2 × E[S] (\"VUT\": variability, utilisation, time)",
+           "一般到达、一般服务的单服务台队列平均等待时间的重负载近似：ρ / (1 − ρ) × (c_a² + c_s²) / 2 × E[S]"
+           "（\"VUT\"：变异性、利用率、时间）",
+           "J. F. C. Kingman, The single server queue in heavy traffic, Proc. Cambridge Philosophical Society 57(4), "
+           "1961"),
     Source("vllm_metrics", "vLLM serving metrics", "vLLM 服务指标",
            "how a serving benchmark measures time to first token (TTFT) and time per output token (TPOT)",
            "服务基准如何度量首 token 延迟（TTFT）和每个输出 token 的时间（TPOT）",

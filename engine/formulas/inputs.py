@@ -213,6 +213,20 @@ REPLICA_TPS = Input("tokens_per_s_per_replica", "tok_rate", "tokens per second o
                     "单个副本能持续输出的 token/s")
 UTILISATION = Input("utilisation", "ratio", "share of capacity planned to be busy (headroom for bursts)", "u",
                     "计划使用的容量比例（为突发留余量）", high=1)
+# queueing (one server or a pool; spec part 4: utilisation is ρ in [0, 1), percentile a fraction)
+SERVICE_TIME = Input("service_time", "time", "mean service time of one request", "E[S]", "一个请求的平均服务时间")
+SERVERS = Input("servers", "count", "servers working in parallel (replicas)", "c", "并行工作的服务器数（副本数）",
+                low=1, default=1.0)
+RHO = Input("utilisation", "ratio", "utilisation ρ = λ·E[S] (below 1: the queue is stable)", "ρ",
+            "利用率 ρ = λ·E[S]（小于 1 队列才稳定）", high=0.999)
+CV_ARRIVAL = Input("cv_arrival", "count", "coefficient of variation of the time between arrivals (std / mean; "
+                   "Poisson arrivals 1)", "c_a", "到达间隔的变异系数（标准差 / 均值；泊松到达为 1）", high=100)
+CV_SERVICE = Input("cv_service", "count", "coefficient of variation of the service time (std / mean; exponential 1, "
+                   "fixed 0)", "c_s", "服务时间的变异系数（标准差 / 均值；指数分布为 1，固定为 0）", high=100)
+PERCENTILE = Input("percentile", "ratio", "the percentile as a fraction (p99 = 0.99)", "p",
+                   "百分位，写成小数（p99 = 0.99）", high=0.999999)
+LATENCY_TARGET = Input("latency_target", "time", "the latency the percentile must meet", "T_SLO",
+                       "该百分位必须满足的延迟目标")
 STEP_BYTES = Input("bytes_per_step", "bytes", "bytes read from memory per decode step (weights + KV cache)", "bytes_step",
                    "每个 decode 步从显存读取的字节数（权重 + KV Cache）")
 STEPS_PER_S = Input("steps_per_s", "step_rate", "decode steps per second (1 / TPOT)", "steps/s",

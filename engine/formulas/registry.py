@@ -33,7 +33,7 @@ from .core import Formula
 TOPICS: tuple[str, ...] = (
     "attention", "capacity", "checkpointing", "communication", "compute", "cost", "disaggregation", "inference",
     "long_context", "memory", "moe", "network", "parallelism", "pipeline", "post_training", "quantisation",
-    "roofline", "serving",
+    "queueing", "roofline", "serving",
 )
 PACKAGE = __name__.rpartition(".")[0]
 FOLDER = Path(__file__).resolve().parent
