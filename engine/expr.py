@@ -3,7 +3,7 @@
 Text is parsed with Python's :mod:`ast` and then *checked against a whitelist*:
 numbers, names the caller allows, ``+ - * / ** ^`` and unary minus, and calls
 to a few named functions (``ceil``, ``floor``, ``min``, ``max``, ``sum``,
-``len``).  Nothing is ever evaluated by Python: the checked tree is rebuilt as
+``len``, ``ln``, ``sqrt``; an answer only ``sqrt``).  Nothing is ever evaluated by Python: the checked tree is rebuilt as
 our own immutable nodes and evaluated here, with bounds on length, nesting and
 magnitude, so ``9**9**9**9`` or a 100,000-character string is answered with a
 reason in microseconds.
@@ -85,7 +85,7 @@ class Call(NamedTuple):
 Node = Num | Var | Neg | Bin | Call
 Value = float | list[float] | tuple[float, ...]
 
-FUNCTIONS = frozenset({"ceil", "floor", "min", "max", "sum", "len", "sqrt"})
+FUNCTIONS = frozenset({"ceil", "floor", "min", "max", "sum", "len", "sqrt", "ln"})  # ln: queueing tails (formulas)
 ROOTS = frozenset({"sqrt"})  # the one function an answer may use: √(2δM) is how the interval is written
 
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "^"}
@@ -336,6 +336,10 @@ def _eval(node: Node, env: Mapping[str, Value]):
             if x < 0:
                 raise ExprError("expr.negative_root")
             return math.sqrt(x)
+        if fn == "ln":
+            if x <= 0:
+                raise ExprError("expr.ln_domain")
+            return math.log(x)
         if abs(x - round(x)) <= 1e-9 * max(1.0, abs(x)):  # 6.000000000000001 is 6: float noise must not add a GPU
             return float(round(x))
         return float(math.ceil(x) if fn == "ceil" else math.floor(x))
@@ -613,7 +617,7 @@ def to_sympy(node: Node, symbols: Mapping[str, object] | None = None):
         if isinstance(n, Call):
             args = [go(a) for a in n.args]
             fn = {"ceil": sympy.ceiling, "floor": sympy.floor, "min": sympy.Min, "max": sympy.Max,
-                  "sqrt": sympy.sqrt}.get(n.fn)
+                  "sqrt": sympy.sqrt, "ln": sympy.log}.get(n.fn)
             if fn is None:
                 raise ExprError("expr.no_symbolic", fn=n.fn)
             return fn(*args)

@@ -137,6 +137,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "expr.list_in_arithmetic": ("a list cannot be used in arithmetic", "列表不能参与算术运算"),
     "expr.needs_value": ("{fn}() needs a value", "{fn}() 需要一个值"),
     "expr.one_value": ("{fn}() takes one value", "{fn}() 只接受一个值"),
+    "expr.ln_domain": ("ln() takes a positive number", "ln() 只接受正数"),
     "expr.unreadable": ("unreadable expression", "无法识别的表达式"),
     "expr.add_dims": ("{left} and {right} cannot be added or subtracted", "{left} 和 {right} 量纲不同，不能相加减"),
     "expr.exponent_unit": ("an exponent must be a plain number, without a unit", "指数必须是不带单位的纯数"),

@@ -261,6 +261,36 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "the proof that the average number in a queueing system is the arrival rate times the average time spent",
            "证明排队系统中的平均数量等于到达率乘以平均停留时间",
            "J. D. C. Little, A Proof for the Queuing Formula L = λW, Operations Research 9(3), 1961"),
+    Source("kleinrock1975", "Kleinrock 1975 (queueing: M/M/1, M/D/1)", "Kleinrock 1975（排队论：M/M/1、M/D/1）",
+           "the standard text on queueing systems: utilisation, the M/M/1 waiting and response times and their "
+           "exponential distribution, and the Pollaczek-Khinchine mean wait (half the M/M/1 wait for a fixed "
+           "service time)",
+           "排队系统的经典教材：利用率、M/M/1 的排队时间与响应时间及其指数分布，以及 Pollaczek-Khinchine 平均等待时间"
+           "（服务时间固定时是 M/M/1 的一半）",
+           "L. Kleinrock, Queueing Systems, Volume 1: Theory, Wiley 1975"),
+    Source("kingman1961", "Kingman 1961 (G/G/1 heavy-traffic wait)", "Kingman 1961（G/G/1 重负载等待时间）",
+           "the heavy-traffic approximation of the mean wait of a single-server queue with general arrivals and "
+           "service: ρ / (1 − ρ) × (c_a² + c_s²) / 2 × E[S] (\"VUT\": variability, utilisation, time)",
+           "一般到达、一般服务的单服务台队列平均等待时间的重负载近似：ρ / (1 − ρ) × (c_a² + c_s²) / 2 × E[S]"
+           "（\"VUT\"：变异性、利用率、时间）",
+           "J. F. C. Kingman, The single server queue in heavy traffic, Proc. Cambridge Philosophical Society 57(4), "
+           "1961"),
+    Source("dgx_guides", "NVIDIA DGX user guides (system power)", "NVIDIA DGX 用户指南（整机功率）",
+           "the maximum power of a DGX system, the figure a power budget divides: DGX H100 10.2 kW, DGX B200 "
+           "14.3 kW for 8 GPUs; GB300 NVL72 up to 142 kW for 72 (the enterprise reference architecture)",
+           "DGX 整机的最大功率，也就是做功率预算时要除的数：DGX H100 为 10.2 kW，DGX B200 为 14.3 kW（8 张 GPU）；"
+           "GB300 NVL72 最高 142 kW（72 张，企业参考架构）",
+           "NVIDIA DGX H100 / B200 user guides; NVIDIA GB300 NVL72 enterprise reference architecture"),
+    Source("green_grid_pue", "The Green Grid (PUE)", "The Green Grid（PUE）",
+           "the definition of power usage effectiveness: total facility power over IT equipment power",
+           "电能使用效率（PUE）的定义：机房总功率除以 IT 设备功率",
+           "The Green Grid, PUE: a comprehensive examination of the metric; ISO/IEC 30134-2"),
+    Source("tco_arithmetic", "TCO arithmetic (straight-line amortisation)", "TCO 算法（直线摊销）",
+           "the cost of an owned GPU-hour: purchase spread evenly over the years of use and the utilised hours, plus "
+           "the electricity drawn; interest, staff, space and network opex left out (fuller models add them)",
+           "自有 GPU 每小时的成本：购置成本按使用年数和有效小时平均摊销，再加上耗电；不含利息、人员、场地和网络运维"
+           "（更完整的模型会加上这些）",
+           "standard total-cost-of-ownership arithmetic"),
     Source("vllm_metrics", "vLLM serving metrics", "vLLM 服务指标",
            "how a serving benchmark measures time to first token (TTFT) and time per output token (TPOT)",
            "服务基准如何度量首 token 延迟（TTFT）和每个输出 token 的时间（TPOT）",

@@ -474,7 +474,10 @@ class Formula:
         kinds = {p.name: p.kind for p in self.parts}
         for k, v in self.part_values(values).items():
             shown[k] = fmt_quantity(v, kinds[k])
-        shown["result"] = fmt_quantity(self.evaluate(**values), self.unit)
+        result = self.evaluate(**values)
+        # a whole count is said exactly (46,296 GPUs, not 46300), as the worked solution's last line says it
+        whole = self.unit == "count" and result >= 1e4 and result == round(result)
+        shown["result"] = fmt_whole(result) if whole else fmt_quantity(result, self.unit)
         return shown
 
     def derivation(self, values: Mapping[str, ex.Value], extras: Mapping[str, Any] | None = None, *,

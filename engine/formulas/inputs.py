@@ -200,6 +200,26 @@ SERVE_TPS = Input("tokens_per_s", "tok_rate", "tokens per second the whole deplo
 POWER = Input("power_w", "power", "power drawn by one GPU (W)", "P", "单张 GPU 的功耗（W）")
 PUE = Input("pue", "count", "power usage effectiveness: facility power / IT power (1 = accelerators only)", "PUE",
             "电能使用效率 PUE：机房总功耗 / IT 功耗（1 = 只算加速卡）", low=1, default=1.0)
+# power, facility and the cost of owning a GPU (spec part 4: prices and powers are given by the problem)
+NODE_POWER = Input("node_power", "power", "maximum power of one node (GPUs, CPUs, NICs, fans, NVSwitches: the "
+                   "datasheet's system maximum)", "P_node", "一个节点的最大功率（GPU、CPU、网卡、风扇、NVSwitch：规格书的整机最大值）")
+NETWORK_W = Input("network_w_per_gpu", "power", "one GPU's share of the scale-out switches and optics outside the node",
+                  "P_net", "单卡分摊的节点外 scale-out 交换机和光模块功率", default=0.0)
+IT_POWER = Input("it_power_per_gpu", "power", "IT power per GPU: its node's share plus its network share", "P_IT",
+                 "单卡 IT 功率：所在节点的分摊加上网络的分摊")
+SITE_POWER = Input("facility_power", "power", "power the whole site may draw (IT × PUE)", "P_site",
+                   "整个机房可用的总功率（IT × PUE）")
+SITE_PUE = Input("pue", "count", "power usage effectiveness: facility power / IT power", "PUE",
+                 "电能使用效率 PUE：机房总功耗 / IT 功耗", low=1)
+RACK_POWER = Input("rack_power_limit", "power", "power one rack may draw", "P_rack", "一个机柜允许的功率")
+CAPEX_GPU = Input("capex_per_gpu", "dollars", "purchase price per GPU, its share of the node and network included",
+                  "capex", "每张 GPU 的购置成本（含节点和网络的分摊）")
+YEARS = Input("years", "count", "years the purchase is amortised over", "years", "购置成本的摊销年数", low=0.1, high=20)
+BUSY_SHARE = Input("utilisation", "ratio", "share of the hours the GPU does paid work", "u",
+                   "GPU 做有效工作的小时占比", high=1)
+PRICE_KWH = Input("price_per_kwh", "dollars", "price of one kWh of electricity", "$/kWh", "每千瓦时的电价")
+RENTAL_PRICE = Input("rental_price", "usd_per_gpu_hour", "cloud price of one GPU-hour", "$/GPU-h_rent",
+                     "云上租一张 GPU 一小时的价格")
 # serving capacity
 ARRIVAL_RATE = Input("arrival_rate", "req_rate", "requests arriving per second", "λ", "每秒到达的请求数")
 LATENCY = Input("latency", "time", "time a request spends in the system", "W", "一个请求在系统中停留的时间")
@@ -213,6 +233,20 @@ REPLICA_TPS = Input("tokens_per_s_per_replica", "tok_rate", "tokens per second o
                     "单个副本能持续输出的 token/s")
 UTILISATION = Input("utilisation", "ratio", "share of capacity planned to be busy (headroom for bursts)", "u",
                     "计划使用的容量比例（为突发留余量）", high=1)
+# queueing (one server or a pool; spec part 4: utilisation is ρ in [0, 1), percentile a fraction)
+SERVICE_TIME = Input("service_time", "time", "mean service time of one request", "E[S]", "一个请求的平均服务时间")
+SERVERS = Input("servers", "count", "servers working in parallel (replicas)", "c", "并行工作的服务器数（副本数）",
+                low=1, default=1.0)
+RHO = Input("utilisation", "ratio", "utilisation ρ = λ·E[S] (below 1: the queue is stable)", "ρ",
+            "利用率 ρ = λ·E[S]（小于 1 队列才稳定）", high=0.999)
+CV_ARRIVAL = Input("cv_arrival", "count", "coefficient of variation of the time between arrivals (std / mean; "
+                   "Poisson arrivals 1)", "c_a", "到达间隔的变异系数（标准差 / 均值；泊松到达为 1）", high=100)
+CV_SERVICE = Input("cv_service", "count", "coefficient of variation of the service time (std / mean; exponential 1, "
+                   "fixed 0)", "c_s", "服务时间的变异系数（标准差 / 均值；指数分布为 1，固定为 0）", high=100)
+PERCENTILE = Input("percentile", "ratio", "the percentile as a fraction (p99 = 0.99)", "p",
+                   "百分位，写成小数（p99 = 0.99）", high=0.999999)
+LATENCY_TARGET = Input("latency_target", "time", "the latency the percentile must meet", "T_SLO",
+                       "该百分位必须满足的延迟目标")
 STEP_BYTES = Input("bytes_per_step", "bytes", "bytes read from memory per decode step (weights + KV cache)", "bytes_step",
                    "每个 decode 步从显存读取的字节数（权重 + KV Cache）")
 STEPS_PER_S = Input("steps_per_s", "step_rate", "decode steps per second (1 / TPOT)", "steps/s",

@@ -31,9 +31,9 @@ from .core import Formula
 
 # the topic modules, in the order their formulas are registered (a formula not in LISTED_FIRST is listed in it)
 TOPICS: tuple[str, ...] = (
-    "attention", "capacity", "checkpointing", "communication", "compute", "cost", "disaggregation", "inference",
+    "attention", "capacity", "checkpointing", "communication", "compute", "cost", "disaggregation", "facility", "inference",
     "long_context", "memory", "moe", "network", "parallelism", "pipeline", "post_training", "quantisation",
-    "roofline", "serving",
+    "queueing", "roofline", "serving",
 )
 PACKAGE = __name__.rpartition(".")[0]
 FOLDER = Path(__file__).resolve().parent

@@ -1,0 +1,39 @@
+"""Typical inputs of the spec's part-4 formulas, for tests/unit/test_formulas.py's properties: values of the
+spec's 2026 ranges, where every named misconception differs from the right answer."""
+
+from hypothesis import strategies as st
+
+fl = st.floats
+ints = st.integers
+
+PART4_TYPICAL = {
+    # queueing: ρ 0.5-0.95, service 50 ms-5 s, cv_service 0.5-3 (the spec's ranges); percentiles p90-p99.9
+    "utilisation": lambda d: (lambda lam, c, rho: {"arrival_rate": lam, "servers": c, "service_time": rho * c / lam})(
+        d(fl(1, 50)), d(ints(2, 8)), d(fl(0.3, 0.95))),  # two servers or more: one would be the misconception's answer
+    "mm1_wait": lambda d: {"utilisation": d(fl(0.5, 0.95)), "service_time": d(fl(0.05, 5))},
+    "mm1_response_time": lambda d: {"utilisation": d(fl(0.5, 0.95)), "service_time": d(fl(0.05, 5))},
+    "md1_wait": lambda d: {"utilisation": d(fl(0.5, 0.95)), "service_time": d(fl(0.05, 5))},
+    "kingman_wait": lambda d: {"utilisation": d(fl(0.5, 0.95)), "service_time": d(fl(0.05, 5)),
+                               "cv_arrival": d(fl(0.5, 1.5)), "cv_service": d(fl(1.5, 3))},
+    # not p95: 3.0 x the mean there, the "mean + 2 sd" slip's answer
+    "mm1_response_percentile": lambda d: {"utilisation": d(fl(0.5, 0.95)), "service_time": d(fl(0.05, 5)),
+                                          "percentile": d(st.sampled_from([0.9, 0.99, 0.999]))},
+    "mm1_max_rate_for_slo": lambda d: (lambda s: {"service_time": s, "latency_target": s * d(fl(6, 15)),
+                                                  "percentile": d(st.sampled_from([0.9, 0.99]))})(d(fl(0.05, 1))),
+    # power and TCO: DGX H100 10.2 kW / DGX B200 14.3 kW for 8 (GPU TDP 700 / 1,000 W), PUE 1.1-1.4, racks 15-140 kW
+    "it_power_per_gpu": lambda d: (lambda node: {"node_power": node, "gpus_per_node": 8, "gpu_tdp": node / 8 * 0.6,
+                                                 "network_w_per_gpu": d(fl(0, 150))})(d(fl(8000, 15000))),
+    "facility_power": lambda d: {"n_gpus": d(ints(256, 100_000)), "it_power_per_gpu": d(fl(1200, 2000)),
+                                 "pue": d(fl(1.1, 1.4)), "gpu_tdp": d(fl(600, 1000))},
+    "gpus_for_power": lambda d: {"facility_power": d(fl(1e6, 3e8)), "it_power_per_gpu": d(fl(1200, 2000)),
+                                 "pue": d(fl(1.1, 1.4))},
+    "gpus_per_rack": lambda d: (lambda node: {"node_power": node, "gpus_per_node": 8,
+                                              "rack_power_limit": node * (d(ints(1, 2)) + d(fl(0.2, 0.9)))})(
+        d(fl(8000, 15000))),
+    "owned_gpu_hour_cost": lambda d: {"capex_per_gpu": d(fl(20000, 45000)), "years": d(ints(3, 6)),
+                                      "utilisation": d(fl(0.5, 0.9)), "power_w": d(fl(700, 1800)), "pue": d(fl(1.1, 1.4)),
+                                      "price_per_kwh": d(fl(0.05, 0.12))},
+    "breakeven_utilisation": lambda d: {"capex_per_gpu": d(fl(20000, 45000)), "years": d(ints(3, 6)),
+                                        "rental_price": d(fl(2, 3.5)), "power_w": d(fl(700, 1800)),
+                                        "pue": d(fl(1.1, 1.4)), "price_per_kwh": d(fl(0.05, 0.12))},
+}
