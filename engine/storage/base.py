@@ -16,7 +16,7 @@ from .recent import ItemRecent
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ..stats import Digest
+    from ..digest import Digest
 
 
 class ProfileBase:

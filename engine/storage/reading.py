@@ -21,7 +21,7 @@ from .segments import file_identity, read_digest, segment_rows, write_digest
 from .validation import plain_copy, row_copy
 
 if TYPE_CHECKING:
-    from ..stats import Digest
+    from ..digest import Digest
 
 
 class ProfileReading(ProfileBase):
@@ -187,7 +187,7 @@ class ProfileReading(ProfileBase):
         segment file (else rebuilt from the segment and kept); the newest one's
         is made from memory.  ``DamagedSave`` if a segment needed is unreadable.
         """
-        from ..stats import Digest
+        from ..digest import Digest
 
         self._check_open()
         numbers = list(self._segments)
@@ -201,7 +201,7 @@ class ProfileReading(ProfileBase):
 
     def _digest_of(self, n: int, *, check: bool = True, rebuild: bool = False) -> Digest:
         """Segment ``n``'s digest: kept (if not ``rebuild``), else made from its rows and kept."""
-        from ..stats import Digest
+        from ..digest import Digest
 
         if n == self._seg_n and self._seg_db is not None:
             return Digest.of_rows(list(self._seg_rows))  # one snapshot, whatever another thread records

@@ -91,7 +91,7 @@ class ProfileRecording(ProfileBase):
             if self._seg_db is not None:  # the full segment is closed: it never changes again
                 seg = self._seg_path(self._seg_n)
                 if (identity := file_identity(seg)) is not None:
-                    from ..stats import Digest
+                    from ..digest import Digest
 
                     write_digest(digest_path(seg), Digest.of_rows(self._seg_rows), identity)
             n = self._segments[-1] + 1 if self._segments else 1

@@ -52,7 +52,7 @@ class _LogWriter:
             self._write(closed=False)
 
     def _write(self, closed: bool) -> None:
-        from ..stats import Digest
+        from ..digest import Digest
 
         self.n += 1
         seg = segment_path(self.folder, self.n)
