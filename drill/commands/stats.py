@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     with profile:
         lang = getattr(args, "lang", None) or profile.settings().get("lang") or EN
         try:
-            s = figures(profile, AppContext(profile).today(), lang)
+            s = figures(profile, AppContext(profile).today(), lang, readiness=args.json)  # the summary has none
         except DamagedSave as e:  # an older log segment, read only now
             print(f"drill: {e.text(lang)}", file=sys.stderr)
             return 1

@@ -171,7 +171,7 @@ class StatsScreen(DrillScreen):
 
         def fit():
             worker = get_current_worker()
-            return fitted_readiness(ctx.profile, s.digest, ctx.today(), stop=lambda: worker.is_cancelled)
+            return fitted_readiness(ctx.profile, None, ctx.today(), stop=lambda: worker.is_cancelled)
 
         self._readiness_worker = self.run_worker(fit, name="stats-readiness", group="readiness", thread=True,
                                                  exclusive=True, exit_on_error=False)
@@ -182,7 +182,7 @@ class StatsScreen(DrillScreen):
                 return  # for figures no longer on show (the language was switched meanwhile)
             if event.state == WorkerState.SUCCESS:
                 self.stats = replace(self.stats, readiness=event.worker.result)
-                self._fitted = (len(self.stats.digest), self.stats.today, event.worker.result)
+                self._fitted = (self.stats.reviews, self.stats.today, event.worker.result)
             elif event.state == WorkerState.ERROR and not isinstance(event.worker.error, Stopped):
                 error = event.worker.error
                 said = getattr(error, "text", None)
@@ -199,7 +199,7 @@ class StatsScreen(DrillScreen):
             assert s is not None, "figures() returns its Stats"
             self.stats = s
             kept = self._fitted
-            if kept is not None and kept[:2] == (len(s.digest), s.today):  # the same history (a language switch)
+            if kept is not None and kept[:2] == (s.reviews, s.today):  # the same history (a language switch)
                 self.stats = replace(s, readiness=kept[2])
             await self.recompose()
             if not s.empty and self.stats.readiness is None:
