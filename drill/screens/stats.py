@@ -164,9 +164,9 @@ class StatsScreen(DrillScreen):
                         group="stats", thread=True, exclusive=True, exit_on_error=False)
 
     def _start_readiness(self) -> None:
-        """Fit the readiness and its calibration on the figures' digest, off the UI thread (seconds on a long
+        """Fit the readiness and its calibration on the whole log, off the UI thread (seconds on a long
         history).  Leaving the screen cancels the worker, and the fit stops at its next step."""
-        ctx, s = self.app.ctx, self.shown_stats
+        ctx = self.app.ctx
         self.readiness_error = None
 
         def fit():
