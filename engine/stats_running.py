@@ -171,19 +171,22 @@ class Running:
                     ret[0] += r[0]
                     ret[1] += r[1]
         tallies = {}
-        columns: dict[str, list] = {f: [] for f in DIGEST_FIELDS}
-        item_rows: dict[str, list[int]] = {}
+        history: list = []  # every item's kept reviews, item after item: the digest the screen reads them from
+        items: list[str] = []
+        topics_of: list[str] = []
+        item_rows: dict[str, range] = {}
         for item, it in view.items.items():
             n30, ok30 = in_window.get(item, (0, 0))
             tallies[item] = Tally(it["topic"], it["reviews"], it["passed"], n30, ok30,
                                   [bool(b) for b in it["recent"]], it["last"], it["seconds"])
-            rows = item_rows[item] = []
-            for day, verdict, q, seconds, mode, step, interval in it["history"]:
-                rows.append(len(columns["date"]))
-                for f, v in (("date", day), ("item", item), ("topic", it["topic"]), ("seed", 0), ("step", step),
-                             ("verdict", verdict), ("quality", q), ("seconds", seconds), ("mode", mode),
-                             ("before", None), ("interval", interval)):
-                    columns[f].append(v)
+            h = it["history"]
+            item_rows[item] = range(len(history), len(history) + len(h))
+            history += h
+            items += [item] * len(h)
+            topics_of += [it["topic"]] * len(h)
+        cols = [list(c) for c in zip(*history)] if history else [[] for _ in range(7)]
+        columns = dict(zip(("date", "verdict", "quality", "seconds", "mode", "step", "interval"), cols))
+        columns |= {"item": items, "topic": topics_of, "seed": [0] * len(items), "before": [None] * len(items)}
         return assemble(tallies, {d: c[1] for d, c in view.days.items() if c[1]},
                         [d for d, c in view.days.items() if c[0]], (ret[0], ret[1]), states, mocks, templates,
                         today, topics, digest=Digest(columns), item_rows=item_rows,
