@@ -68,8 +68,8 @@ class ProfileOpening(ProfileBase):
         if self._segments:
             self._open_segment(self._segments[-1])
         self._reconcile(fresh_state)
-        if not self.read_only and not stats_path(self.path).exists():  # a save from before them, or deleted:
-            try:  # the statistics' running totals are made once, so readers find them
+        if not self.read_only and self._segments and not stats_path(self.path).exists():
+            try:  # the statistics' running totals (a save from before them, or deleted): made once, for readers
                 self.running()
             except DamagedSave:  # an older log file unreadable: said when the statistics are asked for
                 pass

@@ -1,16 +1,16 @@
 """The statistics' running totals (``engine.stats_running.Running``), kept beside the log in ``stats.json``.
 
-The file is a cache of the log: two lines, a header and the totals as JSON::
+The file is a cache of the log, sealed JSON (:mod:`.sealed`: its checksum in front) as every save file::
 
-    {"format": "infra-drill-stats", "next_id": 1234, "tip": [1233, "<row checksum>"], "sum": "<checksum>"}
-    {"version": 1, "rows": 1233, ...}
+    {"checksum":"<32 hex digits>","format":"infra-drill-stats","next_id":1234,"tip":[1233,"<row checksum>"],
+     "totals":{"version":1,"rows":1233,...}}
 
 ``next_id`` is the review counter the totals were computed at (they hold every row below it) and ``tip`` the
-newest of those rows (its id and checksum, as the state file names it), ``sum`` the checksum of the second
-line.  It is trusted only while the log still holds that tip row unchanged: rows recorded since are added from
-the log's newest files (:func:`catch_up`), and a file that is missing, damaged or out of step with the log is
-made again from the whole log (the profile does that: ``Profile.running``).  Written with
-:func:`engine.storage.durable.atomic_write` (no backup: it is made again from the log), by :func:`write` only;
+newest of those rows (its id and checksum, as the state file names it). It is trusted only while the log still
+holds that tip row unchanged: rows recorded since are added from the log's newest files (:func:`catch_up`),
+and a file that is missing, damaged or out of step with the log is made again from the whole log (the profile
+does that: ``Profile.running``). Written with :func:`engine.storage.durable.atomic_write` (no backup: it is
+made again from the log), by :func:`write` only;
 its name is :data:`engine.storage.layout.STATS_FILE`.
 """
 
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..stats_running import Running, row_columns
 from .durable import atomic_write
-from .sealed import checksum
+from .sealed import dumps, seal, unseal
 from .segments import row_sum
 
 FORMAT = "infra-drill-stats"
@@ -40,9 +40,8 @@ class Kept:
 
 def write(path: Path, running: Running, next_id: int, tip: list | None) -> None:
     """Write the totals computed at ``next_id`` (the newest row they hold: ``tip``); ``SaveFailed`` if it fails."""
-    body = json.dumps(running.to_dict(), ensure_ascii=False, separators=(",", ":")).encode()
-    head = json.dumps({"format": FORMAT, "next_id": next_id, "tip": tip, "sum": checksum(body)}).encode()
-    atomic_write(path, head + b"\n" + body + b"\n", backup=False)
+    atomic_write(path, seal(dumps({"format": FORMAT, "next_id": next_id, "tip": tip, "totals": running.to_dict()})),
+                 backup=False)
 
 
 def read(path: Path) -> Kept | None:
@@ -51,22 +50,21 @@ def read(path: Path) -> Kept | None:
         data = path.read_bytes()
     except FileNotFoundError:
         return None
-    head_line, sep, body = data.partition(b"\n")
+    body, sealed = unseal(data)  # (Broken is a ValueError)
+    if not sealed:
+        raise ValueError("it carries no checksum")
     try:
-        head = json.loads(head_line)
+        head = json.loads(body)
     except ValueError:
-        raise ValueError("its header is not JSON") from None
-    if not isinstance(head, dict) or head.get("format") != FORMAT or not sep:
+        raise ValueError("it is not JSON") from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise ValueError("it is not a file of running statistics")
     next_id, tip = head.get("next_id"), head.get("tip")
     if type(next_id) is not int or next_id < 1 or not (tip is None or (
             isinstance(tip, list) and len(tip) == 2 and type(tip[0]) is int and isinstance(tip[1], str))):
         raise ValueError("its review counter is not a whole number")
-    body = body.rstrip(b"\n")
-    if head.get("sum") != checksum(body):
-        raise ValueError("its checksum does not match")
     try:
-        running = Running.from_dict(json.loads(body))
+        running = Running.from_dict(head.get("totals"))
     except ValueError as e:
         raise ValueError(f"its totals are not whole ({e})") from None
     return Kept(running, next_id, tip)
