@@ -9,7 +9,7 @@ lapses are then counted from that point (``reset``: the item's lapse count when 
 
 What becomes of a leech (marked in Browse and Stats, its formula card before its next drill, its weakest
 step drilled alone, suspended or reset) is the app's: ``drill/core/leeches.py``.  Here, only pure functions
-of the log's columns (``engine.stats.Digest`` holds them: each row's item, step and quality, oldest first),
+of the log's columns (``engine.digest.Digest`` holds them: each row's item, step and quality, oldest first),
 so any aggregate over the log can call them.
 """
 
@@ -40,7 +40,7 @@ def leeches(counts: Mapping[str, int], reset: Mapping[str, int] | None = None) -
 
 
 def leeches_of_digest(d, reset: Mapping[str, int] | None = None) -> list[str]:
-    """:func:`leeches` of a whole log given as its digest (``engine.stats.Digest``)."""
+    """:func:`leeches` of a whole log given as its digest (``engine.digest.Digest``)."""
     return leeches(lapses(d.item, d.step, d.quality), reset)
 
 

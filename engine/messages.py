@@ -323,6 +323,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "doctor.journal_rewritten_mocks": ("written again from the whole mocks file {path}",
                                        "已根据完好的模拟面试文件 {path} 重新写入"),
     "doctor.finished": ("the write was finished from its journal", "已根据日志副本完成这次写入"),
+    "doctor.cache_stats": ("{path} (the statistics' running totals) is damaged or missing ({reason}): harmless, "
+                           "made again from the log by drill doctor --repair or the next drill that writes to the profile",
+                           "{path}（统计的累计值）已损坏或缺失（{reason}）：无害，drill doctor --repair 或下一次写入该档案时"
+                           "会按练习记录重新生成"),
+    "doctor.stats_rebuilt": ("made again from the log", "已按练习记录重新生成"),
     "doctor.cache_removed": ("removed; made again when needed", "已删除；需要时重新生成"),
     "doctor.lost_settings": ("no whole backup holds the settings: the defaults are used (set them again with drill "
                              "plan or in Settings)", "没有完好的备份保存着设置：将使用默认设置（可用 drill plan 或在设置中重新设定）"),

@@ -35,22 +35,20 @@ Definitions (docs/practice.md, "Progress stats", repeats them):
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import field
 from datetime import date, timedelta
-from statistics import median
 from typing import Any
 
 from engine.records import frozen
 
+from . import leeches
+from .digest import Digest
 from .mock_report import score_percent
 from .review import Review
-from .review_mode import ReviewMode
-from .session import MODES, VERDICTS
 from .sm2 import EF_START as START_EF
-from .status import CLOSE, CONVENTION, CORRECT, UNANSWERED, WRONG, Status
+from .status import CLOSE, CONVENTION, CORRECT, UNANSWERED, WRONG
 
 PASS_QUALITY = 3
 MATURE_DAYS = 21
@@ -59,160 +57,6 @@ FORECAST_DAYS = 30
 HEATMAP_WEEKS = 26
 RECENT_REVIEWS = 10  # reviews of an item that decide how weak it is now
 TREND_WINDOW = 5  # reviews averaged by each point of an item's accuracy trend
-
-
-# --------------------------------------------------------------------------- #
-# The review log, reduced to what the figures read
-
-DIGEST_FIELDS = ("date", "item", "topic", "seed", "step", "verdict", "quality", "seconds", "mode", "before",
-                 "interval", "pressed")
-
-
-def _iso_days(values: set) -> bool:
-    try:
-        return all(len(v) == 10 and date.fromisoformat(v) for v in values)
-    except ValueError:
-        return False
-
-
-def _counts(values: set) -> bool:
-    values.discard(None)
-    return not values or min(values) >= 0
-
-
-def _durations(values: set) -> bool:
-    values.discard(None)  # not measured (a paper answer)
-    try:
-        return not values or (min(values) >= 0 and math.isfinite(math.fsum(values)))
-    except OverflowError:
-        return False
-
-
-_NONE = type(None)
-# column: (the types its values may have, a check of its set of distinct values)
-_COLUMN_RULES: dict[str, tuple[set, Any]] = {
-    "date": ({str}, _iso_days),
-    "item": ({str}, lambda vs: "" not in vs),
-    "topic": ({str}, lambda vs: "" not in vs),
-    "seed": ({int}, None),  # any whole number: only its type is checked
-    "step": ({int, _NONE}, lambda vs: all(v is None or v >= 1 for v in vs)),
-    # a row recorded this session holds the members (a Status is its string), one read back plain strings
-    "verdict": ({str, Status}, lambda vs: vs <= set(VERDICTS)),
-    "quality": ({int}, lambda vs: vs <= set(range(6))),
-    "seconds": ({int, float, _NONE}, _durations),
-    "mode": ({str, ReviewMode}, lambda vs: vs <= set(MODES)),
-    "before": ({int, _NONE}, _counts),
-    "interval": ({int, _NONE}, _counts),
-    "pressed": ({bool}, None),
-}
-
-
-class Digest:
-    """Review rows reduced to the columns the figures read: ``d.item[i]`` is row ``i``'s item.
-
-    ``date``, ``item``, ``topic``, ``seed``, ``step``, ``verdict``, ``quality``,
-    ``seconds`` and ``mode`` are the rows' fields; ``before`` is the item's
-    interval before the review (None without a state before it) and
-    ``interval`` the interval a scheduled review gave it (None: the review did
-    not move the schedule); ``pressed``: the learner chose the grade (FSRS's Easy).  Plain lists of JSON values, so the save files can
-    keep one beside each closed log segment (``engine.storage``).
-    """
-
-    __slots__ = DIGEST_FIELDS
-    # the columns, one per name of DIGEST_FIELDS (set in __init__): declared so a type checker knows them
-    date: list[str]
-    item: list[str]
-    topic: list[str]
-    seed: list[int]
-    step: list[int | None]
-    verdict: list[str]
-    quality: list[int]
-    seconds: list[float | None]
-    mode: list[str]
-    before: list[int | None]
-    interval: list[int | None]
-    pressed: list[bool]
-
-    def __init__(self, columns: Mapping[str, list] | None = None) -> None:
-        for f in DIGEST_FIELDS:  # the lists are taken, not copied
-            setattr(self, f, columns[f] if columns is not None else [])
-
-    @classmethod
-    def of_rows(cls, rows: Iterable[Mapping]) -> Digest:
-        """The digest of review rows as the log stores them (dicts), as ``engine.storage`` keeps it."""
-        # the stored dicts are read as they are: a log of 200,000 rows is digested here, a Review apiece would cost
-        rows = rows if isinstance(rows, list) else list(rows)
-        cols = {f: [r[f] for r in rows] for f in ("date", "item", "topic", "seed", "step", "verdict", "quality",
-                                                 "seconds", "mode")}
-        cols["before"] = [b.get("interval", 0) if (b := r["before"]) else None for r in rows]
-        cols["interval"] = [(r["after"] or {}).get("interval", 0) if r["scheduled"] else None for r in rows]
-        cols["pressed"] = [r.get("pressed") is True for r in rows]
-        return cls(cols)
-
-    @classmethod
-    def of_reviews(cls, reviews: Iterable[Review]) -> Digest:
-        """The digest of review rows (:class:`engine.review.Review`), as :meth:`of_rows` makes it."""
-        rs = reviews if isinstance(reviews, list) else list(reviews)
-        return cls({"date": [r.date for r in rs], "item": [r.item for r in rs], "topic": [r.topic for r in rs],
-                    "seed": [r.seed for r in rs], "step": [r.step for r in rs], "verdict": [r.verdict for r in rs],
-                    "quality": [r.quality for r in rs], "seconds": [r.seconds for r in rs],
-                    "mode": [r.mode for r in rs],
-                    "before": [r.before.get("interval", 0) if r.before else None for r in rs],
-                    "interval": [(r.after or {}).get("interval", 0) if r.scheduled else None for r in rs],
-                    "pressed": [r.pressed is True for r in rs]})
-
-    @classmethod
-    def from_columns(cls, columns: Any, *, check: bool = True) -> Digest:
-        """A digest from plain columns as stored; ``ValueError`` names the first problem.
-
-        Without ``check`` only the layout is checked (the columns, of one length),
-        not the values: call :meth:`problem` later, on many digests joined.
-        """
-        if not isinstance(columns, dict) or columns.keys() != set(DIGEST_FIELDS):
-            raise ValueError("not the digest's columns")
-        if not all(type(columns[f]) is list for f in DIGEST_FIELDS):
-            raise ValueError("a column is not a list")
-        if len({len(columns[f]) for f in DIGEST_FIELDS}) != 1:
-            raise ValueError("the columns differ in length")
-        d = cls(columns)
-        if check and (p := d.problem()) is not None:
-            raise ValueError(p)
-        return d
-
-    def problem(self) -> str | None:
-        """The first column holding a value a review row cannot have (wrong type or out of range), or None.
-
-        Most columns are checked on their distinct values, so a value equal to a
-        right one (4.0 or True for 4 or 1) may pass: it changes no figure.
-        """
-        for f, (types, check) in _COLUMN_RULES.items():
-            col = getattr(self, f)
-            try:
-                values = set(col) if check is not None else col
-            except TypeError:  # a list or an object: unhashable
-                return f"column {f!r} holds a value of the wrong type"
-            if not set(map(type, values)) <= types:
-                return f"column {f!r} holds a value of the wrong type"
-            if check is not None and not check(values):
-                return f"column {f!r} holds a value out of range"
-        return None
-
-    @classmethod
-    def joined(cls, parts: Iterable[Digest]) -> Digest:
-        out = cls()
-        for part in parts:
-            for f in DIGEST_FIELDS:
-                getattr(out, f).extend(getattr(part, f))
-        return out
-
-    def columns(self) -> dict[str, list]:
-        return {f: getattr(self, f) for f in DIGEST_FIELDS}
-
-    def __len__(self) -> int:
-        return len(self.date)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Digest) and self.columns() == other.columns()
 
 
 @frozen
@@ -383,6 +227,7 @@ class Stats:
     mocks: tuple[MockStats, ...]
     digest: Digest = field(repr=False, default_factory=Digest)  # the reviews counted, for history and trend
     item_rows: Mapping[str, Sequence[int]] = field(repr=False, default_factory=dict)  # item: its rows in digest
+    lapses: Mapping[str, int] = field(repr=False, default_factory=dict)  # item: its failed reviews (engine.leeches)
     # (Readiness, Calibration) of engine.schedule.readiness, when the caller computed them
     readiness: tuple[Any, Any] | None = field(repr=False, default=None)
 
@@ -514,30 +359,26 @@ def compute(
     today: date,
     topics: Sequence[str] = (),
 ) -> Stats:
-    """Every figure of the stats screen.
+    """Every figure of the stats screen, from the whole log.
 
     ``rows`` are review rows oldest first, or their :class:`Digest`; ``states``
     map item ids to ``engine.sm2.ItemState`` (``ef``, ``interval``, ``reps``,
     ``due``); ``templates`` are ``(id, topic, title)`` of the bank; ``topics``
-    fixes the order (and lists topics that have no templates yet).
+    fixes the order (and lists topics that have no templates yet).  The profile keeps the same figures as
+    running totals (``engine.stats_running``); this is what they are checked against.
     """
     d = rows if isinstance(rows, Digest) else Digest.of_reviews(rows)
-    today_s = today.isoformat()
     since_s = (today - timedelta(days=WINDOW_DAYS - 1)).isoformat()
-    heat_start = today - timedelta(days=today.weekday(), weeks=HEATMAP_WEEKS - 1)
-    heat_start_s = heat_start.isoformat()
-
-    bank = {tid: (topic, title) for tid, topic, title in templates}
     per_day: dict[str, int] = defaultdict(int)
     by_item: dict[str, list[int]] = {}  # item: the indexes of its counted reviews in d
     item_topic: dict[str, str] = {}
     seen_first: set[tuple[str, str]] = set()
     ret_n = ret_pass = 0
 
-    covered = _covered_steps(d)
-    for i, (day, item, topic, seed, step, q, before, interval) in enumerate(
-            zip(d.date, d.item, d.topic, d.seed, d.step, d.quality, d.before, d.interval)):
-        if step is not None and (seeds := covered.get(item)) is not None and seed in seeds:
+    covered = covered_steps(d.item, d.seed, d.step)
+    for i, (day, item, topic, q, before, interval) in enumerate(
+            zip(d.date, d.item, d.topic, d.quality, d.before, d.interval)):
+        if i in covered:
             continue  # a chain step whose whole-item row follows: the chain counts once
         per_day[day] += 1
         idx = by_item.get(item)
@@ -553,26 +394,94 @@ def compute(
                     ret_n += 1
                     ret_pass += q >= PASS_QUALITY
 
-    # per item
-    items: dict[str, ItemStats] = {}
-    topic_seconds: dict[str, list[float]] = defaultdict(list)
     quality, seconds_of, date_of = d.quality, d.seconds, d.date
-    seconds = 0.0
-    for item in [*bank, *(i for i in by_item if i not in bank)]:
-        topic, title = bank.get(item, (item_topic.get(item, ""), item))
-        idx = by_item.get(item, [])
+    tallies: dict[str, Tally] = {}
+    for item, idx in by_item.items():
         ok = [quality[i] >= PASS_QUALITY for i in idx]
         recent30 = [o for i, o in zip(idx, ok) if date_of[i] >= since_s]
-        secs = [s for i in idx if (s := seconds_of[i]) is not None]  # None: not measured
-        topic_seconds[topic].extend(secs)
-        seconds += sum(secs)
-        recent = ok[-RECENT_REVIEWS:]
+        tallies[item] = Tally(item_topic[item], len(idx), sum(ok), len(recent30), sum(recent30),
+                              ok[-RECENT_REVIEWS:], date_of[idx[-1]],
+                              [s for i in idx if (s := seconds_of[i]) is not None])  # None: not measured
+    return assemble(tallies, per_day, set(date_of), (ret_n, ret_pass), states, mocks, templates, today, topics,
+                    digest=d, item_rows=by_item, lapses=leeches.lapses(d.item, d.step, d.quality))
+
+
+class Tally:
+    """One item's counted reviews, as the figures read them: its topic (as its first review named it), reviews,
+    passed, the same within the 30-day window, the passes of its latest :data:`RECENT_REVIEWS`, the date of
+    its last review and its measured times (or, kept running, their median's histogram: ``Times``)."""
+
+    __slots__ = ("topic", "reviews", "passed", "reviews_30d", "passed_30d", "recent", "last", "seconds")
+
+    def __init__(self, topic: str, reviews: int, passed: int, reviews_30d: int, passed_30d: int,
+                 recent: Sequence[bool], last: str | None, seconds: Any) -> None:
+        self.topic, self.reviews, self.passed = topic, reviews, passed
+        self.reviews_30d, self.passed_30d, self.recent, self.last = reviews_30d, passed_30d, recent, last
+        self.seconds = seconds
+
+
+def tenths(seconds: float) -> float:
+    """A measured time as the median reads it: to a tenth of a second (so the running figures keep a bounded
+    histogram of times, not every time ever measured)."""
+    return round(seconds, 1)
+
+
+def median_of_counts(counts: Mapping[float, int]) -> float | None:
+    """The median (``statistics.median``'s) of a multiset given as value: count."""
+    n = sum(counts.values())
+    if not n:
+        return None
+    want = (n - 1) // 2, n // 2  # the middle positions, 0-based
+    found: list[float] = []
+    seen = 0
+    for v in sorted(counts):
+        c = counts[v]
+        while len(found) < 2 and seen + c > want[len(found)]:
+            found.append(v)
+        seen += c
+        if len(found) == 2:
+            break
+    return (found[0] + found[1]) / 2 if found[0] != found[1] else float(found[0])
+
+
+def assemble(tallies: Mapping[str, Tally], per_day: Mapping[str, int], studied_days: Iterable[str],
+             retention: tuple[int, int], states: Mapping[str, Any], mocks: Iterable[Mapping],
+             templates: Iterable[tuple[str, str, str]], today: date, topics: Sequence[str] = (), *,
+             digest: Digest | None = None, item_rows: Mapping[str, Sequence[int]] | None = None,
+             topic_times: Mapping[str, Mapping[float, int]] | None = None,
+             lapses: Mapping[str, int] | None = None) -> Stats:
+    """The figures from each item's :class:`Tally`, the counted reviews per day, the days with any answer and
+    the window's (first mature reviews, passed): what :func:`compute` finds in the log and
+    ``engine.stats_running`` keeps.  ``topic_times``: each topic's times (tenths: count), when the tallies
+    hold no lists of times."""
+    today_s = today.isoformat()
+    heat_start = today - timedelta(days=today.weekday(), weeks=HEATMAP_WEEKS - 1)
+    heat_start_s = heat_start.isoformat()
+    bank = {tid: (topic, title) for tid, topic, title in templates}
+    items: dict[str, ItemStats] = {}
+    times: dict[str, dict[float, int]] = defaultdict(lambda: defaultdict(int))
+    seconds = 0.0
+    for item in [*bank, *(i for i in tallies if i not in bank)]:
+        t = tallies.get(item)
+        topic, title = bank.get(item, (t.topic if t is not None else "", item))
         st = states.get(item)
         ef, interval, reps, due = (st.ef, st.interval, st.reps, st.due) if st is not None else (None, 0, 0, None)
-        items[item] = ItemStats(item, topic, title, len(idx), sum(ok), len(recent30), sum(recent30),
-                                sum(recent) / len(recent) if recent else None, ef, interval, reps,
-                                due, date_of[idx[-1]] if idx else None)
-    total = sum(per_day.values())
+        if t is None:
+            items[item] = ItemStats(item, topic, title, 0, 0, 0, 0, None, ef, interval, reps, due, None)
+            continue
+        if topic_times is None:
+            for s in t.seconds:
+                times[topic][tenths(s)] += 1
+            seconds += sum(t.seconds)
+        else:
+            seconds += t.seconds
+        recent = t.recent
+        items[item] = ItemStats(item, topic, title, t.reviews, t.passed, t.reviews_30d, t.passed_30d,
+                                sum(recent) / len(recent) if recent else None, ef, interval, reps, due, t.last)
+    if topic_times is not None:
+        times.clear()
+        for topic, counts in topic_times.items():
+            times[topic].update(counts)
 
     # forecast: items of the bank only (the session never asks for an unknown one)
     forecast = [0] * FORECAST_DAYS
@@ -597,7 +506,6 @@ def compute(
         its = by_topic.get(topic, [])
         in_bank = [i for i in its if i.id in bank]
         efs = [i.ef for i in its if i.ef is not None]
-        secs = topic_seconds.get(topic, [])
         topic_stats.append(TopicStats(
             topic=topic,
             total=len(in_bank),
@@ -607,29 +515,29 @@ def compute(
             reviews_30d=sum(i.reviews_30d for i in its),
             passed_30d=sum(i.passed_30d for i in its),
             mean_ef=sum(efs) / len(efs) if efs else None,
-            median_seconds=median(secs) if secs else None,
+            median_seconds=median_of_counts(times.get(topic, {})),
             weakest=tuple(i.id for i in weakest(its)),
         ))
 
     # days studied: any answer recorded that day, a chain step included
-    studied = {date.fromisoformat(day) for day in set(date_of)}
+    studied = {date.fromisoformat(day) for day in studied_days}
     current, longest = streaks(studied, today)
     n_heat = (today - heat_start).days + 1
     heatmap = [0] * n_heat
     for day, n in per_day.items():
-        if heat_start_s <= day <= today_s:
+        if heat_start_s <= day <= today_s and n:
             heatmap[(date.fromisoformat(day) - heat_start).days] = n
 
     return Stats(
         today=today,
-        reviews=total,
+        reviews=sum(per_day.values()),
         reviews_today=per_day.get(today_s, 0),
         seconds=float(seconds),
         days_studied=len(studied),
         streak=current,
         longest_streak=longest,
-        retention_reviews_30d=ret_n,
-        retention_passed_30d=ret_pass,
+        retention_reviews_30d=retention[0],
+        retention_passed_30d=retention[1],
         reviews_30d=sum(i.reviews_30d for i in items.values()),
         passed_30d=sum(i.passed_30d for i in items.values()),
         overdue=overdue,
@@ -639,30 +547,38 @@ def compute(
         topics=tuple(topic_stats),
         items=items,
         mocks=tuple(_mock(m) for m in mocks),
-        digest=d,
-        item_rows=by_item,
+        digest=digest if digest is not None else Digest(),
+        item_rows=item_rows if item_rows is not None else {},
+        lapses=lapses if lapses is not None else {},
     )
 
 
-def _covered_steps(d: Digest) -> dict[str, set]:
-    """Chains recorded step by step *and* as a whole: item -> the seeds of those runs.
+def covered_steps(items: Iterable[str], seeds: Iterable[int], steps: Iterable[int | None]) -> set[int]:
+    """The rows (their indexes) that are steps of a chain recorded step by step *and* as a whole.
 
     Practice records each step of a chain (unscheduled, ``step`` 1, 2, ...)
     and then one whole-item row (``step`` None, the chain's grade and total
-    time) with the same seed: that row is the review.  A mock records only
-    the steps (it asks each as its own question), and an abandoned chain
-    leaves steps without a whole row: those steps count on their own.
+    time) with the same seed: that row is the review, and it covers the item's
+    steps of that seed recorded since the item's previous row of another run.
+    A mock records only the steps (it asks each as its own question), and an
+    abandoned chain leaves steps without a whole row: those steps count on
+    their own.  (Only the steps just before their whole row, so running totals
+    can hold them back until the item's next row decides: ``engine.stats_running``.)
     """
-    steps: dict[str, set] = {}  # item: seeds of its step rows so far
-    covered: dict[str, set] = {}
-    for item, seed, step in zip(d.item, d.seed, d.step):  # the steps come before their whole-item row
-        seeds = steps.get(item)
+    pending: dict[str, tuple[int, list[int]]] = {}  # item: (seed, its step rows) since its last other row
+    covered: set[int] = set()
+    for i, (item, seed, step) in enumerate(zip(items, seeds, steps)):
+        run = pending.get(item)
         if step is not None:
-            if seeds is None:
-                seeds = steps[item] = set()
-            seeds.add(seed)
-        elif seeds is not None and seed in seeds:
-            covered.setdefault(item, set()).add(seed)
+            if run is not None and run[0] == seed:
+                run[1].append(i)
+            else:
+                pending[item] = (seed, [i])
+            continue
+        if run is not None:
+            del pending[item]
+            if run[0] == seed:
+                covered.update(run[1])
     return covered
 
 

@@ -64,7 +64,7 @@ def run_doctor(args: argparse.Namespace) -> int:
             return 1
     try:
         report = examine(folder)
-        if args.repair and report.damaged:
+        if args.repair and (report.damaged or report.stale_totals):
             repair(report)
     finally:
         if lock is not None:
@@ -72,7 +72,8 @@ def run_doctor(args: argparse.Namespace) -> int:
     left: list[Finding | None] = [f for f in report.damaged
                                   if f.lost is not None or (f.repaired is None and args.repair) or not args.repair]
     unfinished = any(f.kind == FindingKind.UNFINISHED for f in report.findings)
-    if args.repair and (report.damaged or unfinished) and not any(f.lost for f in report.damaged):
+    totals = report.stale_totals  # the statistics' running totals: made again when the profile is opened
+    if args.repair and (report.damaged or unfinished or totals) and not any(f.lost for f in report.damaged):
         try:  # the repaired profile opens: the state file is rebuilt from the log now, not at the next command
             Profile.open(root, name, wait=0.0).close()
         except Exception as e:  # noqa: BLE001 - said, and left for the next run of the doctor
@@ -83,6 +84,8 @@ def run_doctor(args: argparse.Namespace) -> int:
             for f in report.findings:
                 if f.kind == FindingKind.UNFINISHED:
                     f.repaired = say("doctor.finished")
+            if totals is not None:
+                totals.repaired = say("doctor.stats_rebuilt")
     if args.json:
         print(json.dumps({"profile": name, "path": str(folder), "files": report.files, "findings": [
             {"path": str(f.path), "kind": f.kind, "reason": str(f.reason), "said": f.said().text(lang),

@@ -54,13 +54,13 @@ def run(args: argparse.Namespace) -> int:
     with profile:
         lang = getattr(args, "lang", None) or profile.settings().get("lang") or EN
         try:
-            s = figures(profile, AppContext(profile).today(), lang)
+            s = figures(profile, AppContext(profile).today(), lang, readiness=args.json)  # the summary has none
         except DamagedSave as e:  # an older log segment, read only now
             print(f"drill: {e.text(lang)}", file=sys.stderr)
             return 1
-        from drill.core.leeches import leech_ids_of_digest
+        from drill.core.leeches import leech_ids_of_counts
 
-        leeches = leech_ids_of_digest(profile, s.digest)  # the items failed 6 times or more (engine.leeches)
+        leeches = leech_ids_of_counts(profile, s.lapses)  # the items failed 6 times or more (engine.leeches)
     if args.json:
         json.dump({**s.to_dict(), "leeches": leeches}, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")

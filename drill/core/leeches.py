@@ -11,6 +11,7 @@ its schedule untouched).  All three are profile settings written through ``Profi
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -46,12 +47,13 @@ def leech_ids(profile: Profile, counts: Counter[str] | None = None) -> list[str]
     return [i for i in leeches.leeches(counts, _counts_setting(profile, RESET_KEY)) if i in bank]
 
 
-def leech_ids_of_digest(profile: Profile, digest) -> list[str]:
-    """:func:`leech_ids` from a digest already read (the statistics' own, ``Stats.digest``): no second read."""
+def leech_ids_of_counts(profile: Profile, counts: Mapping[str, int]) -> list[str]:
+    """:func:`leech_ids` from each item's lapses already counted (the statistics' own, ``Stats.lapses``, kept
+    as a running total: no read of the log)."""
     from question_bank import registry
 
     bank = {t.id for t in registry.all_templates()}
-    return [i for i in leeches.leeches_of_digest(digest, _counts_setting(profile, RESET_KEY)) if i in bank]
+    return [i for i in leeches.leeches(counts, _counts_setting(profile, RESET_KEY)) if i in bank]
 
 
 def suspended(profile: Profile) -> frozenset[str]:

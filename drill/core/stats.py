@@ -120,22 +120,23 @@ def tr(key: str, lang: str = EN, **fmt) -> str:
 def figures(profile: Profile, today: date, lang: str = EN, readiness: bool = True) -> Stats:
     """Every figure of the profile: the one call both the screen and the CLI make.
 
-    The log is read as its digest (``Profile.digest``): the few columns the figures need,
-    kept beside each closed log segment, so a long history opens quickly.  The readiness per topic
-    (:func:`fitted_readiness`, on the same answers) comes with them, unless ``readiness`` is False: the
-    stats screen shows the other figures first and fits the readiness in a worker of its own."""
-    from engine import stats
+    The figures come from the running totals kept beside the log (``Profile.running``): the log itself
+    is not read, so they cost the same however long the history (an item's history and trend cover its
+    latest ``engine.stats_running.HISTORY_ROWS`` reviews).  The readiness per topic (:func:`fitted_readiness`)
+    comes with them unless ``readiness`` is False: it is fitted on the whole log, so the stats screen shows
+    the other figures first and fits it in a worker of its own, and the text summary (which does not show
+    it) never asks for it."""
     from engine.records import replace
     from question_bank.registry import all_templates
     from question_bank.topics import TOPICS
 
     bank = [(t.id, t.topic, t.title_in(lang)) for t in all_templates()]
-    s = stats.compute(profile.digest(), profile.states(), profile.mocks(), bank, today, TOPICS)
-    return replace(s, readiness=fitted_readiness(profile, s.digest, today)) if readiness else s
+    s = profile.running().figures(profile.states(), profile.mocks(), bank, today, TOPICS)
+    return replace(s, readiness=fitted_readiness(profile, None, today)) if readiness else s
 
 
 def fitted_readiness(profile: Profile, digest, today: date, stop=None):
-    """``(Readiness, Calibration)`` fitted on the learner's answers (the log's ``digest``): for the interview
+    """``(Readiness, Calibration)`` fitted on the learner's answers (the log's ``digest``, read when None): for the interview
     day when one is ahead, else for today (:func:`drill.core.readiness_view.readiness_report`).  ``stop()`` True
     abandons the fit (``engine.schedule.readiness.Stopped``)."""
     from drill.core.readiness_view import readiness_report

@@ -164,14 +164,14 @@ class StatsScreen(DrillScreen):
                         group="stats", thread=True, exclusive=True, exit_on_error=False)
 
     def _start_readiness(self) -> None:
-        """Fit the readiness and its calibration on the figures' digest, off the UI thread (seconds on a long
+        """Fit the readiness and its calibration on the whole log, off the UI thread (seconds on a long
         history).  Leaving the screen cancels the worker, and the fit stops at its next step."""
-        ctx, s = self.app.ctx, self.shown_stats
+        ctx = self.app.ctx
         self.readiness_error = None
 
         def fit():
             worker = get_current_worker()
-            return fitted_readiness(ctx.profile, s.digest, ctx.today(), stop=lambda: worker.is_cancelled)
+            return fitted_readiness(ctx.profile, None, ctx.today(), stop=lambda: worker.is_cancelled)
 
         self._readiness_worker = self.run_worker(fit, name="stats-readiness", group="readiness", thread=True,
                                                  exclusive=True, exit_on_error=False)
@@ -182,7 +182,7 @@ class StatsScreen(DrillScreen):
                 return  # for figures no longer on show (the language was switched meanwhile)
             if event.state == WorkerState.SUCCESS:
                 self.stats = replace(self.stats, readiness=event.worker.result)
-                self._fitted = (len(self.stats.digest), self.stats.today, event.worker.result)
+                self._fitted = (self.stats.reviews, self.stats.today, event.worker.result)
             elif event.state == WorkerState.ERROR and not isinstance(event.worker.error, Stopped):
                 error = event.worker.error
                 said = getattr(error, "text", None)
@@ -199,7 +199,7 @@ class StatsScreen(DrillScreen):
             assert s is not None, "figures() returns its Stats"
             self.stats = s
             kept = self._fitted
-            if kept is not None and kept[:2] == (len(s.digest), s.today):  # the same history (a language switch)
+            if kept is not None and kept[:2] == (s.reviews, s.today):  # the same history (a language switch)
                 self.stats = replace(s, readiness=kept[2])
             await self.recompose()
             if not s.empty and self.stats.readiness is None:
@@ -291,9 +291,9 @@ class StatsScreen(DrillScreen):
 
     def _overview_text(self, s: Stats) -> Text:
         lang = self.lang
-        from drill.core.leeches import leech_ids_of_digest
+        from drill.core.leeches import leech_ids_of_counts
 
-        pairs = overview_lines(s, lang, leech_ids_of_digest(self.app.ctx.profile, s.digest))  # the leeches marked
+        pairs = overview_lines(s, lang, leech_ids_of_counts(self.app.ctx.profile, s.lapses))  # the leeches marked
         width = max(cell_len(label) for label, _ in pairs) + 2
         text = Text()
         for label, value in pairs:

@@ -43,7 +43,7 @@ def repeated_slip(qualities: Sequence[int], before: Sequence[int] | None) -> boo
 def previous_steps(items: Sequence[str], steps: Sequence[int | None], qualities: Sequence[int],
                    item: str) -> list[int] | None:
     """The step qualities of ``item``'s last whole answer in a log given as columns (oldest first: each row's
-    item, step (None: the whole row) and quality, as ``engine.stats.Digest`` holds them), None without one.
+    item, step (None: the whole row) and quality, as ``engine.digest.Digest`` holds them), None without one.
     A step's latest row before that whole row and after the one before it counts (paper steps may be recorded
     apart from their whole row)."""
     rows = [k for k, i in enumerate(items) if i == item]

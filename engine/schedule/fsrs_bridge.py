@@ -158,7 +158,7 @@ def review(state: ItemState | None, memory: Memory | None, quality: int, on: dat
 
 
 def history_of_digest(d) -> dict[str, list[Scheduled]]:
-    """Each item's scheduled reviews (:class:`Scheduled`), oldest first, from an ``engine.stats.Digest``: the rows
+    """Each item's scheduled reviews (:class:`Scheduled`), oldest first, from an ``engine.digest.Digest``: the rows
     that moved the schedule (``interval`` not None) and carry it (``step`` None)."""
     out: dict[str, list[Scheduled]] = {}
     for day, item, step, quality, interval, pressed in zip(d.date, d.item, d.step, d.quality, d.interval,

@@ -600,7 +600,7 @@ def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | 
 
 
 def answers_of_digest(d) -> list[Answer]:
-    """The answers readiness counts in an ``engine.stats.Digest`` (the columns of the log, read quickly), oldest
+    """The answers readiness counts in an ``engine.digest.Digest`` (the columns of the log, read quickly), oldest
     first: every whole answer (``step`` None) and each step asked in a mock (a mock asks a chain's steps as
     questions of their own); passed = quality >= 3."""
     days: dict[str, date] = {}

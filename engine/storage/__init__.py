@@ -25,7 +25,7 @@ keeps each item's latest answers (:meth:`Profile.recent`: Browse's last
 result, a weighted mock's weakness figures), so nothing but the statistics
 reads the whole log.
 
-The statistics read the log through digests (``engine.stats.Digest``: the few
+The statistics read the log through digests (``engine.digest.Digest``: the few
 columns the figures need).  A segment that is full never changes again, so its
 digest is kept beside it (``reviews/000001.digest``, a cache that needs no
 backup or fsync) and trusted only while it matches the segment file's size,

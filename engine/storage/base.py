@@ -16,7 +16,8 @@ from .recent import ItemRecent
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from ..stats import Digest
+    from ..digest import Digest
+    from ..stats_running import Running
 
 
 class ProfileBase:
@@ -57,6 +58,7 @@ class ProfileBase:
     _days_whole: bool
     _recent: dict[str, ItemRecent] | None
     _recent_whole: bool
+    _running: Running | None  # the statistics' running totals; None: not read yet (or to be made again)
     state_behind: SaveFailed | None
     damaged: dict[Path, DamagedSave]
     ignored_settings: dict[str, str]
@@ -86,3 +88,5 @@ class ProfileBase:
         def _review_dicts(self) -> Iterator[dict]: ...
         def _recent_before_last(self, item: str) -> ItemRecent | None: ...
         def _digest_of(self, n: int, *, check: bool = True, rebuild: bool = False) -> Digest: ...
+        def running(self) -> Running: ...
+        def _write_totals(self, tip: list | None) -> None: ...

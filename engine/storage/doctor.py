@@ -17,7 +17,9 @@ not be recovered:
 - the mocks file: its journal (every mock result written to it), else its newest
   whole backup with the journal's later lines applied; its journal: written again
   from the whole mocks file;
-- a digest: removed (a cache, made again when needed).
+- a digest: removed (a cache, made again when needed);
+- the statistics' running totals (``stats.json``, :mod:`.totals`): removed when damaged, and made again from
+  the log when the repaired profile is opened (``drill doctor --repair`` opens it).
 
 A damaged file is moved aside (``X.damaged``), never deleted.  Nothing here is
 worded in one language: every finding is an :mod:`engine.messages` Msg.
@@ -35,7 +37,7 @@ from engine.langs import EN
 from engine.records import mutable
 
 from ..messages import Msg, say
-from . import durable, journal, layout
+from . import durable, journal, layout, totals
 from .errors import DamagedSave, NewerSave, UnreadableSave
 from .layout import SCHEMA_VERSION, SEGMENT_FILE, backup_paths, digest_path, journal_path
 from .sealed import dumps, seal
@@ -82,6 +84,11 @@ class Report:
     profile: Path
     files: int = 0
     findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def stale_totals(self) -> Finding | None:
+        """The finding about the statistics' running totals (damaged or missing), if any."""
+        return next((f for f in self.findings if f.about == "_stats"), None)
 
     @property
     def damaged(self) -> list[Finding]:
@@ -225,6 +232,13 @@ def examine(profile: Path) -> Report:
                 report.findings.append(Finding(dig, FindingKind.CACHE, ""))
     if is_int(next_id) and last_id >= next_id and not any(f.path.name == "state.json" for f in report.findings):
         pass  # rows the state file has not counted yet: replayed at the next open (not damage)
+    stats = layout.stats_path(profile)  # the statistics' running totals: a cache, made again from the log
+    if stats.exists():
+        report.files += 1
+        if (problem := totals.problem(stats)) is not None:
+            report.findings.append(Finding(stats, FindingKind.CACHE, problem, about="_stats"))
+    elif next_id is not None:  # a profile with a state file: its totals were deleted (or it is from before them)
+        report.findings.append(Finding(stats, FindingKind.CACHE, "it is missing", about="_stats"))
     for path, kind in [(profile / "state.json", "state"), (profile / "mocks.json", "mocks"),
                        *((layout.segment_path(profile, n), "reviews") for n in numbers)]:
         report.findings += _backup_findings(path, kind)  # a backup a repair could reach for must be whole

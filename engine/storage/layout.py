@@ -38,6 +38,14 @@ TABLES: dict[str, frozenset[str]] = {
 }
 
 
+STATS_FILE = "stats.json"  # the statistics' running totals, beside the log (engine.storage.totals): a cache
+
+
+def stats_path(profile: Path) -> Path:
+    """The file of the statistics' running totals of the profile folder ``profile``."""
+    return profile / STATS_FILE
+
+
 def backup_path(path: Path, generation: int = 1) -> Path:
     """The ``generation``-th previous version of ``path`` (1: the newest backup)."""
     return path.with_name(path.name + (".bak" if generation == 1 else f".bak{generation}"))

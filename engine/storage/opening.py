@@ -16,7 +16,7 @@ from . import journal, mockfile
 from .base import ProfileBase
 from .durable import cache_of, check_meta, flush_db, open_db
 from .errors import DamagedSave, JournalDamaged, ReadFailed, save_failed
-from .layout import SEGMENT_FILE, backup_path, digest_path, journal_path
+from .layout import SEGMENT_FILE, backup_path, digest_path, journal_path, stats_path
 from .recent import NO_RECENT, ItemRecent
 from .segments import row_sum, segment_rows
 from .validation import day_ok, is_int, mock_problem, plain_problem, setting_problem, text_ok
@@ -35,6 +35,7 @@ class ProfileOpening(ProfileBase):
         shutil.rmtree(old, ignore_errors=True)
 
     def _load(self) -> None:
+        self._running = None  # read when first needed, from the files as they are now
         if not self.read_only:  # a reader leaves every file as it is: a writer may be using them
             self._recover_import()
         elif not self.path.exists() and (old := self.root / f".{self.name}.old").is_dir():
@@ -67,6 +68,11 @@ class ProfileOpening(ProfileBase):
         if self._segments:
             self._open_segment(self._segments[-1])
         self._reconcile(fresh_state)
+        if not self.read_only and self._segments and not stats_path(self.path).exists():
+            try:  # the statistics' running totals (a save from before them, or deleted): made once, for readers
+                self.running()
+            except DamagedSave:  # an older log file unreadable: said when the statistics are asked for
+                pass
 
     def _damaged(self, path: Path, reason: str) -> DamagedSave:
         return DamagedSave(path, reason, backup_path(path))
@@ -276,6 +282,10 @@ class ProfileOpening(ProfileBase):
             self._states[row["item"]] = ItemState.from_dict(row["after"])
         self._next_id = max(self._next_id, row["id"] + 1)
         self._count_day(row["date"], 1)
+        if self._running is not None:  # (else read, and brought up to date from the log, when needed)
+            from ..stats_running import row_columns
+
+            self._running.add(row_columns(row))
         if self._recent is not None:
             item = row["item"]
             self._recent[item] = self._recent.get(item, NO_RECENT).after(row["quality"], row["step"],

@@ -56,6 +56,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
         self._days_whole = True  # False: rebuilt without a damaged segment, so never saved
         self._recent: dict[str, ItemRecent] | None = None  # each item's latest answers; None: to be rebuilt
         self._recent_whole = True  # as _days_whole
+        self._running = None  # the statistics' running totals (.totals): read when first needed
         # Why the state file is behind the log (a failed write), None when it is not: every row is
         # durable in the log and the state is replayed from it at the next open (see _reconcile).
         self.state_behind: SaveFailed | None = None

@@ -15,13 +15,14 @@ from . import journal
 from .base import ProfileBase
 from .durable import DurableStorage
 from .errors import DamagedSave
-from .layout import DEFAULT_SETTINGS, RECENT_QUALITIES, digest_path
+from .layout import DEFAULT_SETTINGS, RECENT_QUALITIES, digest_path, stats_path
 from .recent import ItemRecent, recent_columns, recent_of
 from .segments import file_identity, read_digest, segment_rows, write_digest
 from .validation import plain_copy, row_copy
 
 if TYPE_CHECKING:
-    from ..stats import Digest
+    from ..digest import Digest
+    from ..stats_running import Running
 
 
 class ProfileReading(ProfileBase):
@@ -181,13 +182,13 @@ class ProfileReading(ProfileBase):
         return recent_of(reversed(found)).get(item)
 
     def digest(self) -> Digest:
-        """The whole log, oldest first, as the columns the statistics read (``engine.stats.Digest``).
+        """The whole log, oldest first, as the columns the statistics read (``engine.digest.Digest``).
 
         A closed segment's digest is read from beside it when it matches the
         segment file (else rebuilt from the segment and kept); the newest one's
         is made from memory.  ``DamagedSave`` if a segment needed is unreadable.
         """
-        from ..stats import Digest
+        from ..digest import Digest
 
         self._check_open()
         numbers = list(self._segments)
@@ -201,7 +202,7 @@ class ProfileReading(ProfileBase):
 
     def _digest_of(self, n: int, *, check: bool = True, rebuild: bool = False) -> Digest:
         """Segment ``n``'s digest: kept (if not ``rebuild``), else made from its rows and kept."""
-        from ..stats import Digest
+        from ..digest import Digest
 
         if n == self._seg_n and self._seg_db is not None:
             return Digest.of_rows(list(self._seg_rows))  # one snapshot, whatever another thread records
@@ -213,6 +214,49 @@ class ProfileReading(ProfileBase):
             if identity is not None and not self.read_only:
                 write_digest(digest_path(seg), d, identity)
         return d
+
+    def running(self) -> Running:
+        """The statistics' running totals of the whole log (``engine.stats_running.Running``: every figure of
+        ``drill stats`` and the stats screen, at a cost that does not grow with the history).
+
+        Read from beside the log (:mod:`.totals`) and brought up to date from its newest files; made again
+        from the whole log when missing, damaged or out of step (an undo, a re-grade, an import), and then
+        written by a writer.  Kept in memory and added to by every row recorded.  ``DamagedSave`` if a log
+        file needed is unreadable."""
+        from ..stats_running import Running
+        from . import totals
+
+        self._check_open()
+        if self._running is not None:
+            return self._running
+        path = stats_path(self.path)
+        try:
+            kept = totals.read(path)
+        except (ValueError, OSError):  # damaged (drill doctor names it): made again below
+            kept = None
+        running = None if kept is None else totals.catch_up(kept, self._next_id, self._segments, self._log_rows)
+        fresh = running is None
+        if running is None:
+            running = Running.of_digest(self.digest())
+        self._running = running
+        if fresh and not self.read_only:
+            self._write_totals(self._newest_tip(self._undo))
+        return running
+
+    def _log_rows(self, n: int) -> list[dict]:
+        """Log file ``n``'s rows: the newest from memory."""
+        return list(self._seg_rows) if n == self._seg_n and self._seg_db is not None else self._rows_of(n)
+
+    def _write_totals(self, tip: list | None) -> None:
+        """Write the running totals beside the log, if read (best effort: a cache, made again when needed)."""
+        from . import totals
+
+        if self._running is None or self.read_only:
+            return
+        try:
+            totals.write(stats_path(self.path), self._running, self._next_id, tip)
+        except OSError:  # (SaveFailed): the file left is out of step, so it is caught up or made again
+            pass
 
     def is_empty(self) -> bool:
         return not self._states and not self._seg_rows and not self._mock_db.table("mocks").all()

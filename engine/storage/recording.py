@@ -68,6 +68,7 @@ class ProfileRecording(ProfileBase):
         except OSError as e:
             raise save_failed(e, self.path / "state.json") from e
         self._undo, self._unsaved, self.state_behind, self._tip = undo, 0, None, tip
+        self._write_totals(tip)  # after the state file: totals ahead of it are out of step, so made again
 
     def record(self, row: Review | Mapping[str, Any]) -> Review:
         """Append a review row (:func:`engine.session.review_row`, or a row as stored); durable when it returns.
@@ -91,7 +92,7 @@ class ProfileRecording(ProfileBase):
             if self._seg_db is not None:  # the full segment is closed: it never changes again
                 seg = self._seg_path(self._seg_n)
                 if (identity := file_identity(seg)) is not None:
-                    from ..stats import Digest
+                    from ..digest import Digest
 
                     write_digest(digest_path(seg), Digest.of_rows(self._seg_rows), identity)
             n = self._segments[-1] + 1 if self._segments else 1
@@ -111,6 +112,11 @@ class ProfileRecording(ProfileBase):
                 self._segments.pop()
                 self._open_segment(self._segments[-1])
             raise
+        if self._running is None:  # the running statistics are kept up to date by every row recorded
+            try:
+                self.running()
+            except DamagedSave:  # an older log file unreadable: the statistics say so when asked
+                pass
         self._seg_rows.append(stored)
         self._apply(stored)
         self._unsaved += 1
@@ -155,6 +161,7 @@ class ProfileRecording(ProfileBase):
                 raise
             (self._states, self._days, self._recent, self._recent_whole, self._next_id, self._unsaved,
              segments, seg_n) = kept
+            self._running = None  # made again from the log as it is, when next needed
             for n in self._segments:  # a segment begun inside and never written
                 if n not in segments:
                     self._forget_digest(self._seg_path(n))
@@ -218,6 +225,7 @@ class ProfileRecording(ProfileBase):
             else:
                 self._states[row["item"]] = ItemState.from_dict(before)
         self._count_day(row["date"], -1)
+        self._running = None  # a total cannot be taken back: made again from the log when next needed
         if self._recent is not None:
             self._recent.pop(row["item"], None)
             if (r := self._recent_before_last(row["item"])) is not None:

@@ -1,7 +1,7 @@
 """The review log's segment files and the digests kept beside the closed ones.
 
 A segment's rows are checked as they are read (:func:`segment_rows`).  A
-digest (``engine.stats.Digest``: the columns the statistics read) is a cache:
+digest (``engine.digest.Digest``: the columns the statistics read) is a cache:
 never trusted unchecked, never needed - it is used only while it matches the
 segment file's size, modification time and inode and its own checksum.
 """
@@ -21,7 +21,7 @@ from .sealed import dumps
 from .validation import row_ok, row_problem
 
 if TYPE_CHECKING:
-    from ..stats import Digest
+    from ..digest import Digest
 
 
 def segment_rows(tables: dict | None, path: Path) -> list[dict]:
@@ -55,7 +55,7 @@ def file_identity(path: Path) -> list[int] | None:
 
 
 def _digest_header(body: bytes, identity: list[int]) -> dict:
-    from ..stats import DIGEST_FIELDS
+    from ..digest import DIGEST_FIELDS
 
     return {"kind": "review-digest", "version": DIGEST_VERSION, "fields": list(DIGEST_FIELDS),
             "segment": identity, "crc32": zlib.crc32(body)}
@@ -79,7 +79,7 @@ def read_digest(path: Path, identity: list[int], *, check: bool = True) -> Diges
     Without ``check`` its values are not checked (its layout and checksum are):
     the caller checks them, joined with others (``Digest.problem``).
     """
-    from ..stats import Digest
+    from ..digest import Digest
 
     try:
         raw = path.read_bytes()

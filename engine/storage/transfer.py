@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from ..sm2 import ItemState
-from . import durable, layout
+from ..stats_running import Running, row_columns
+from . import durable, layout, totals
 from .durable import atomic_write, fsync_dir
 from .errors import save_failed
 from .journal import segment_meta, write_whole
-from .layout import SCHEMA_VERSION, digest_path, journal_path, segment_path
+from .layout import SCHEMA_VERSION, digest_path, journal_path, segment_path, stats_path
 from .recent import NO_RECENT
 from .sealed import dumps, seal
-from .segments import file_identity, write_digest
+from .segments import file_identity, row_sum, write_digest
 from .validation import checked_rows
 
 
@@ -52,7 +53,7 @@ class _LogWriter:
             self._write(closed=False)
 
     def _write(self, closed: bool) -> None:
-        from ..stats import Digest
+        from ..digest import Digest
 
         self.n += 1
         seg = segment_path(self.folder, self.n)
@@ -75,8 +76,10 @@ def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, fold
     n_rows, last = 0, 0
     days: Counter[str] = Counter()
     recent: dict[str, Any] = {}
+    running, tip_row = Running(), None  # the statistics' running totals, made as the rows come (.totals)
     for row in checked_rows(members, now, rest, where, skip_future):
-        n_rows, last = n_rows + 1, row["id"]
+        n_rows, last, tip_row = n_rows + 1, row["id"], row
+        running.add(row_columns(row))
         days[row["date"]] += 1
         item = row["item"]
         recent[item] = recent.get(item, NO_RECENT).after(row["quality"], row["step"], row["verdict"], row["date"])
@@ -90,6 +93,7 @@ def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, fold
               "days": {"1": {"next_id": next_id, "counts": dict(days)}},
               "recent": {"1": {"next_id": next_id, "items": {k: r.to_dict() for k, r in recent.items()}}}}
     atomic_write(folder / "state.json", seal(dumps(tables)), backup=False)
+    totals.write(stats_path(folder), running, next_id, None if tip_row is None else [last, row_sum(tip_row)])
     ordered = [rest["mocks"][i] for i in sorted(rest["mocks"])]  # in two places, as the reviews (see .journal)
     jsize = write_whole(journal_path(folder / "mocks.json"), ordered, seq=1)
     atomic_write(folder / "mocks.json", seal(dumps({"meta": {"1": segment_meta(1, jsize, "mocks")},

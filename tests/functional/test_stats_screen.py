@@ -288,6 +288,8 @@ async def test_language_switch_relabels_and_keeps_the_tab(profile):
 
 @sync
 async def test_a_damaged_old_log_segment_is_a_message_not_a_crash(profile, tmp_path):
+    """The figures come from the running totals beside the log, so they show; the readiness, fitted on the
+    whole log, names the damaged file instead of a figure."""
     fill(profile, 600)  # three segments of the log
     streak = home_figures.today_figures(ctx_for(profile)).streak
     first = tmp_path / "default" / "reviews" / "000001.json"
@@ -301,9 +303,12 @@ async def test_a_damaged_old_log_segment_is_a_message_not_a_crash(profile, tmp_p
         await pilot.press("s")
         await settle(app, pilot)
         screen = app.screen
-        assert isinstance(screen, StatsScreen) and screen.stats is None
-        message = text_of(screen.query_one("#stats-error", Static))
-        assert "Could not read your history" in message and "000001.json" in message
+        assert isinstance(screen, StatsScreen) and screen.stats is not None and screen.stats.reviews > 0
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.readiness_error is not None and "000001.json" in screen.readiness_error
+        message = text_of(screen.query_one("#overview-figures", Static))
+        assert "Readiness could not be computed" in message and "000001.json" in message
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is home

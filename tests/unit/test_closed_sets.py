@@ -67,8 +67,8 @@ def test_members_serialise_as_their_strings():
 
 def test_a_digest_of_rows_holding_members_is_well_formed():
     """Rows recorded this session hold members; a digest of them must not read as damaged (and be rebuilt)."""
+    from engine.digest import Digest
     from engine.review_mode import ReviewMode
-    from engine.stats import Digest
     from engine.status import Status
 
     row = {"date": "2026-01-02", "item": "memory.static", "topic": "memory", "seed": 1, "step": None,

@@ -449,7 +449,7 @@ def test_the_issues_nine_days_no_longer_pile_everything_onto_the_interview_day()
 
 
 def test_answers_and_fsrs_history_read_from_the_log_digest_as_from_the_rows():
-    from engine.stats import Digest
+    from engine.digest import Digest
 
     rows = []
     when = datetime.combine(DAY0, time(9), UTC)

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import storage
+from engine.digest import Digest
 from engine.sm2 import ItemState
-from engine.stats import Digest
 from engine.storage import DamagedSave, InvalidDocument, Profile, ProfileLocked, layout
 from tests.problems import examples
 from tests.unit.storage_support import (

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import storage
-from engine.stats import Digest
+from engine.digest import Digest
 from engine.storage import DamagedSave, Profile, segments
 from tests.unit.storage_support import DAY, build, edit_text, read_tables, record_days, row, write_tables  # noqa: F401
 

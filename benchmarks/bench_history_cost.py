@@ -1,0 +1,116 @@
+"""What a long history costs: ``drill stats``, ``drill export`` and ``drill import`` at 200,000 reviews, as ratios.
+
+Each command runs in a child process whose own CPU time (user + sys) and peak resident memory (VmHWM) are
+the figures (CPU time moves far less than wall time on a busy machine); the stats runs alternate and the
+median of :data:`RUNS` is kept.  Printed, with the promise each is held to:
+
+- ``drill stats`` (the text summary, as piped) on a profile of 200,000 reviews against one of 100: at most
+  2x the CPU time and 2x the peak memory (the figures come from the running totals kept beside the log,
+  ``engine.stats_running``, so the log is not read);
+- ``drill stats --json`` the same way, for information: it adds the readiness, fitted on the whole log;
+- ``drill export`` of the 200,000 reviews and ``drill import`` of that file into a new profile, against
+  ``json.load`` + ``json.dump`` of the same file in a child of its own: at most 3x and 4x its CPU time.
+
+The ratios are printed, never asserted by a test (they depend on the machine); a ratio over its promise
+makes this benchmark fail.  docs/performance.md keeps dated figures.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.bench_storage import history
+from engine.storage import Profile
+
+SMALL, LARGE = 100, 200_000
+RUNS = 3  # runs of each stats command (cheap); export, import and the baseline run once each (seconds each)
+
+# The child's own CPU time and peak (VmHWM): a parent's getrusage of its children would mix the runs.
+_CHILD = """
+import resource, sys
+argv = sys.argv[1:]
+if argv[0] == "--json-load-dump":
+    import json
+    with open(argv[1], encoding="utf-8") as f:
+        doc = json.load(f)
+    with open(argv[2], "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    code = 0
+else:
+    from drill.cli import main
+    code = main(argv)
+r = resource.getrusage(resource.RUSAGE_SELF)
+hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+print(r.ru_utime + r.ru_stime, int(hwm.split()[1]), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def child(*argv: str) -> tuple[float, float]:
+    """(CPU seconds, peak MB) of one run of ``drill argv`` (or of the JSON baseline) in a child process."""
+    r = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv)} failed: {r.stderr[-2000:]}")
+    cpu, kb = r.stderr.strip().splitlines()[-1].split()
+    return float(cpu), int(kb) / 1024
+
+
+def medians(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    return statistics.median(c for c, _ in runs), statistics.median(m for _, m in runs)
+
+
+def verdict(ratio: float, promise: float, what: str, over: list[str]) -> str:
+    if ratio <= promise:
+        return f"within {promise:g}x"
+    over.append(f"{what} {ratio:.2f}x (promise {promise:g}x)")
+    return f"OVER {promise:g}x"
+
+
+def main() -> None:
+    over: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="bench-history-") as tmp:
+        roots = {n: Path(tmp) / str(n) for n in (SMALL, LARGE)}
+        t0 = time.perf_counter()
+        for n, root in roots.items():
+            with Profile.open(root) as p:
+                p.import_document(history(n, random.Random(7)))
+        print(f"   built profiles of {SMALL:,} and {LARGE:,} reviews in {time.perf_counter() - t0:.0f} s")
+
+        for args, promise in ((("stats",), 2.0), (("stats", "--json"), None)):
+            runs: dict[int, list] = {SMALL: [], LARGE: []}
+            for _ in range(RUNS):
+                for n, root in roots.items():
+                    runs[n].append(child("--saves", str(root), *args))
+            (c1, m1), (c2, m2) = medians(runs[SMALL]), medians(runs[LARGE])
+            name = "drill " + " ".join(args)
+            line = (f"history: {name} at {LARGE:,} reviews vs {SMALL:,}: CPU {c2:.2f} s vs {c1:.2f} s "
+                    f"({c2 / c1:.2f}x), peak {m2:.0f} MB vs {m1:.0f} MB ({m2 / m1:.2f}x)")
+            if promise is not None:
+                line += (f"; {verdict(c2 / c1, promise, name + ' CPU', over)} CPU, "
+                         f"{verdict(m2 / m1, promise, name + ' memory', over)} memory")
+            else:
+                line += " (for information: the readiness is fitted on the whole log)"
+            print(line, flush=True)
+
+        out, copy = Path(tmp) / "export.json", Path(tmp) / "copy.json"
+        ce, me = child("--saves", str(roots[LARGE]), "export", str(out))
+        cb, mb = child("--json-load-dump", str(out), str(copy))
+        ci, mi = child("--saves", str(Path(tmp) / "imported"), "import", str(out))
+        size = out.stat().st_size / 1e6
+        print(f"history: json.load + json.dump of the {size:.0f} MB export of {LARGE:,} reviews: CPU {cb:.2f} s, "
+              f"peak {mb:.0f} MB", flush=True)
+        print(f"history: drill export: CPU {ce:.2f} s ({ce / cb:.2f}x, {verdict(ce / cb, 3.0, 'export CPU', over)}), "
+              f"peak {me:.0f} MB; drill import: CPU {ci:.2f} s ({ci / cb:.2f}x, "
+              f"{verdict(ci / cb, 4.0, 'import CPU', over)}), peak {mi:.0f} MB", flush=True)
+    if over:
+        raise AssertionError("; ".join(over))
+
+
+if __name__ == "__main__":
+    main()
