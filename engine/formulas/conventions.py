@@ -167,6 +167,23 @@ CONVENTIONS: tuple[Convention, ...] = (
        "alfares2008", default=True),
     _c("bisection_directions", "directions", "2", 2, ("both directions", "双向"), ("both directions", "双向"), ("", ""),
        "austin2025"),
+    # ---------------------------------------------------------------- what one GPU's NIC carries of a collective
+    # A node's g GPUs reduce-scatter over NVLink first, so each GPU's own NIC (a rail) carries 1/g of the message;
+    # reading one GPU per node puts the whole message through every NIC (the per-chip bound of a flat ring).
+    _c("nic_share", "nic_share", "node", 1, ("1/g of the message per NIC", "每块网卡承载 1/g 的消息"),
+       ("the node's g GPUs reduce-scatter over NVLink first, each GPU's NIC carries one 1/g shard",
+        "节点内 g 张卡先经 NVLink 做 ReduceScatter，每张卡的网卡只承载 1/g 的分片"), ("", ""),
+       "sergeev2018, austin2025", default=True),
+    _c("nic_share", "nic_share", "gpu", 0, ("one GPU per node", "每节点一张卡"),
+       ("the whole message through every GPU's NIC, as a flat ring with one GPU per node",
+        "整条消息都经过每张卡的网卡，相当于每节点一张卡的扁平环"), JAX_BOOK, "austin2025"),
+    # A TP instance's KV cache is sharded over its GPUs, each with its own NIC: the shards travel in parallel
+    _c("kv_links", "kv_sharded", "sharded", 1, ("KV shards over the instance's NICs", "KV 分片走实例的各块网卡"),
+       ("each of the TP GPUs sends its own shard of the KV cache over its own NIC, in parallel",
+        "TP 的每张卡用自己的网卡并行发送自己那一份 KV 分片"), ("", ""), "zhong2024, patel2024", default=True),
+    _c("kv_links", "kv_sharded", "one_nic", 0, ("one NIC for the instance", "整个实例一块网卡"),
+       ("the whole instance's KV cache through a single NIC", "整个实例的 KV Cache 只走一块网卡"), ("", ""),
+       "zhong2024"),
 )
 
 

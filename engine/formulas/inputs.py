@@ -191,6 +191,15 @@ RING_DIRECTIONS = Input(
     "directions", "count", "directions a ring link carries at once (beta is one way of one link)", "dirs",
     "环上链路同时使用的方向数（beta 是一条链路的单向带宽）", quiet=True, **_convention("ring_directions"))
 
+NIC_SHARE = Input("nic_share", "count", "whether a node's GPUs reduce-scatter over NVLink first, so each GPU's NIC "
+                  "carries 1/g of the message (1), or every NIC the whole message (0)", "hier",
+                  "节点内各卡是否先经 NVLink 做 ReduceScatter，使每块网卡只承载 1/g 的消息（1），或每块网卡承载整条消息（0）",
+                  quiet=True, **_convention("nic_share"))
+KV_SHARDED = Input("kv_sharded", "count", "whether each of the instance's TP GPUs sends its own KV shard over its own "
+                   "NIC (1), or the whole KV cache goes through one NIC (0)", "shard",
+                   "实例的每张 TP 卡是否用自己的网卡发送自己的 KV 分片（1），或整个 KV Cache 只走一块网卡（0）",
+                   quiet=True, **_convention("kv_links"))
+
 # cost and energy
 GPU_HOURS = Input("gpu_hours", "gpu_hours", "GPU-hours of the run (GPUs × hours)", "GPU-h", "这次训练的 GPU 小时数（GPU 数 × 小时）")
 PRICE_GPU_HOUR = Input("price_per_gpu_hour", "usd_per_gpu_hour", "price of one GPU for one hour", "$/GPU-h",
