@@ -167,6 +167,12 @@ CONVENTIONS: tuple[Convention, ...] = (
        "alfares2008", default=True),
     _c("bisection_directions", "directions", "2", 2, ("both directions", "双向"), ("both directions", "双向"), ("", ""),
        "austin2025"),
+    # ---------------------------------------------------------------- the checkpoint interval with or without restarts
+    _c("restart_in_interval", "with_restart", "daly", 1, ("√(2δ(M + R)) (Daly)", "√(2δ(M + R))（Daly）"),
+       ("a failure comes every M + R of wall time, the restart included", "计入重启，每 M + R 的墙钟时间出一次故障"),
+       ("Daly", "Daly"), "daly2006", default=True),
+    _c("restart_in_interval", "with_restart", "young", 0, ("√(2δM) (Young)", "√(2δM)（Young）"),
+       ("the restart time left out: √(2δM)", "不计重启时间：√(2δM)"), ("Young", "Young"), "young1974"),
     # ---------------------------------------------------------------- what one GPU's NIC carries of a collective
     # A node's g GPUs reduce-scatter over NVLink first, so each GPU's own NIC (a rail) carries 1/g of the message;
     # reading one GPU per node puts the whole message through every NIC (the per-chip bound of a flat ring).

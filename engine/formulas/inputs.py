@@ -191,6 +191,10 @@ RING_DIRECTIONS = Input(
     "directions", "count", "directions a ring link carries at once (beta is one way of one link)", "dirs",
     "环上链路同时使用的方向数（beta 是一条链路的单向带宽）", quiet=True, **_convention("ring_directions"))
 
+WITH_RESTART = Input("with_restart", "count", "whether the checkpoint interval counts the restart time in the time "
+                     "between failures (Daly, 1) or leaves it out (Young, 0)", "daly",
+                     "检查点间隔是否把重启时间计入故障间隔（Daly，1），或不计（Young，0）", quiet=True,
+                     **_convention("restart_in_interval"))
 NIC_SHARE = Input("nic_share", "count", "whether a node's GPUs reduce-scatter over NVLink first, so each GPU's NIC "
                   "carries 1/g of the message (1), or every NIC the whole message (0)", "hier",
                   "节点内各卡是否先经 NVLink 做 ReduceScatter，使每块网卡只承载 1/g 的消息（1），或每块网卡承载整条消息（0）",

@@ -81,7 +81,10 @@ register(
                            "把基座仍按 bf16 算了（每个参数 2 字节）"),
              Misconception("no_double_quant", "kept an fp32 constant per block of 64 (4.5 bits): left out the double "
                            "quantisation of the block constants", "phi*4.5/8",
-                           "按每 64 个权重一个 fp32 常数算了（4.5 比特）：漏了块常数的双重量化")),
+                           "按每 64 个权重一个 fp32 常数算了（4.5 比特）：漏了块常数的双重量化"),
+             Misconception("nf4_only", "counted 4 bits per weight: left out the block constants (0.127 bits per "
+                           "weight after double quantisation)", "phi*4/8",
+                           "按每个权重 4 比特算了：漏了块常数（双重量化后每个权重 0.127 比特）")),
             "M_base",
             decomposition=("NF4 stores 4 bits per weight; each block of 64 has a constant, itself quantised to 8 bits "
                            "with one fp32 constant per 256 blocks: 4 + 8/64 + 32/(64·256) = 4.127 bits; ÷ 8 for bytes",),

@@ -113,6 +113,10 @@ def _qlora_gpu(rng, phi: float) -> tuple:
     return gpu, 8, f"an 8-GPU {gpu.name} node", f"一台 8 卡 {gpu.name} 节点"
 
 
+# 4 bits instead of 4.127 is 3 % off: the band is narrower, so the slip this question is about is never "Correct"
+NF4_TOLERANCE = 0.015
+
+
 def _nf4_givens() -> tuple:
     return (given("block", "NF4 block size", "NF4 块大小", 64),
             given("constants", "Block constants", "块常数", "8-bit, one fp32 constant per 256 blocks",
@@ -134,7 +138,7 @@ def qlora_base(rng):
     world = World(model=m, gpu=gpu, n_gpus=n) if i < len(QLORA_MODELS) else World(phi=phi, gpu=gpu, n_gpus=n)
     return Spec(
         givens=(phi_given,) + _nf4_givens(),
-        asks=(Ask(formula="qlora_base_bytes", unit="GB", inputs={"phi": phi, "bits_per_weight": NF4_BITS},
+        asks=(Ask(formula="qlora_base_bytes", unit="GB", tolerance=NF4_TOLERANCE, inputs={"phi": phi, "bits_per_weight": NF4_BITS},
                   explanation=NF4_LINES, explanation_zh=NF4_LINES_ZH,
                   prompt_en=f"{name[:1].upper() + name[1:]} (Φ = {phi_text(phi)}) is fine-tuned with QLoRA on "
                             f"{hw_en}. How many GB does its frozen base take in GPU memory?",
@@ -159,7 +163,7 @@ def qlora_chain(rng):
         scenario_zh=f"在{hw_zh}上用 QLoRA 微调 {m.name}（Φ = {phi_text(phi)}，{m.layers} 层，隐藏维度 {m.d_model:,}）：基座冻结为 NF4，"
                     f"每层的 {t_zh} 上加秩为 {r} 的 LoRA 适配器，用 bf16 混合精度 Adam 训练。",
         givens=_givens(m, r) + (kit.model(m, "phi"),) + _nf4_givens(),
-        asks=(Ask(formula="qlora_base_bytes", unit="GB", inputs={"phi": phi, "bits_per_weight": NF4_BITS},
+        asks=(Ask(formula="qlora_base_bytes", unit="GB", tolerance=NF4_TOLERANCE, inputs={"phi": phi, "bits_per_weight": NF4_BITS},
                   explanation=NF4_LINES, explanation_zh=NF4_LINES_ZH,
                   prompt_en="How many GB does the frozen NF4 base take?",
                   prompt_zh="冻结的 NF4 基座占多少 GB？"),
