@@ -173,6 +173,13 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("Daly", "Daly"), "daly2006", default=True),
     _c("restart_in_interval", "with_restart", "young", 0, ("√(2δM) (Young)", "√(2δM)（Young）"),
        ("the restart time left out: √(2δM)", "不计重启时间：√(2δM)"), ("Young", "Young"), "young1974"),
+    # ---------------------------------------------------------------- the size of PPO's critic
+    _c("critic_size", "critic_from_reward", "reward", 1, ("critic from the reward model", "评论家从奖励模型初始化"),
+       ("the critic initialised from the reward model: Φ_critic = Φ_reward", "评论家从奖励模型初始化：Φ_critic = Φ_reward"),
+       ("InstructGPT", "InstructGPT"), "ouyang2022", default=True),
+    _c("critic_size", "critic_from_reward", "policy", 0, ("a policy-sized critic", "与策略模型同大的评论家"),
+       ("the critic initialised from the policy: Φ_critic = Φ_policy", "评论家从策略模型初始化：Φ_critic = Φ_policy"),
+       ("PPO set-ups whose value model starts from the policy", "价值模型从策略模型初始化的 PPO 配置"), "ouyang2022"),
     # ---------------------------------------------------------------- what one GPU's NIC carries of a collective
     # A node's g GPUs reduce-scatter over NVLink first, so each GPU's own NIC (a rail) carries 1/g of the message;
     # reading one GPU per node puts the whole message through every NIC (the per-chip bound of a flat ring).

@@ -195,6 +195,10 @@ WITH_RESTART = Input("with_restart", "count", "whether the checkpoint interval c
                      "between failures (Daly, 1) or leaves it out (Young, 0)", "daly",
                      "检查点间隔是否把重启时间计入故障间隔（Daly，1），或不计（Young，0）", quiet=True,
                      **_convention("restart_in_interval"))
+CRITIC_FROM_REWARD = Input("critic_from_reward", "count", "whether PPO's critic is initialised from the reward model "
+                           "(1: the stated Φ_critic) or from the policy (0: Φ_critic = Φ_policy)", "c_rm",
+                           "PPO 的评论家是否从奖励模型初始化（1：题给的 Φ_critic），或从策略模型初始化（0：Φ_critic = Φ_policy）",
+                           quiet=True, **_convention("critic_size"))
 NIC_SHARE = Input("nic_share", "count", "whether a node's GPUs reduce-scatter over NVLink first, so each GPU's NIC "
                   "carries 1/g of the message (1), or every NIC the whole message (0)", "hier",
                   "节点内各卡是否先经 NVLink 做 ReduceScatter，使每块网卡只承载 1/g 的消息（1），或每块网卡承载整条消息（0）",

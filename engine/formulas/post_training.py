@@ -11,6 +11,7 @@ from .core import Formula, Misconception, Part
 from .inputs import (
     BITS_PER_WEIGHT,
     BYTES_FROZEN,
+    CRITIC_FROM_REWARD,
     D_IN,
     D_OUT,
     LAYERS,
@@ -95,15 +96,19 @@ register(
             takeaway_zh="是 4.127 比特而不是 4：块常数占基座的 3%，双重量化让它这么小（每 64 个权重一个 fp32 常数会多出 0.5 比特）。",
             example={"phi": 65e9, "bits_per_weight": 4.127},
             meaning_zh="QLoRA 基座的显存：NF4 权重加双重量化的块常数，每个权重 4 + 8/64 + 32/(64·256) = 4.127 比特"),
-    Formula("ppo_static_bytes", (PHI_POLICY, PHI_CRITIC, PHI_REFERENCE, PHI_REWARD),
-            "16*(phi_policy + phi_critic) + 2*(phi_reference + phi_reward)", "bytes",
+    Formula("ppo_static_bytes", (PHI_POLICY, PHI_CRITIC, PHI_REFERENCE, PHI_REWARD, CRITIC_FROM_REWARD),
+            "16*(phi_policy + critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy)"
+            " + 2*(phi_reference + phi_reward)", "bytes",
             "static memory of PPO's four models: policy and critic train (16 B per parameter), reference and reward "
             "model are frozen bf16 (2 B)", "ouyang2022",
             (Misconception("all_trained", "trained all four models (16 bytes each)",
-                           "16*(phi_policy + phi_critic + phi_reference + phi_reward)", "把四个模型都按训练算了（各 16 字节）"),
+                           "16*(phi_policy + critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy"
+                           " + phi_reference + phi_reward)",
+                           "把四个模型都按训练算了（各 16 字节）"),
              Misconception("policy_only", POLICY_ONLY[0], "16*phi_policy", POLICY_ONLY[1]),
              Misconception("frozen_critic", "counted the critic as frozen (2 bytes): it trains with the policy",
-                           "16*phi_policy + 2*(phi_critic + phi_reference + phi_reward)",
+                           "16*phi_policy + 2*(critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy"
+                           " + phi_reference + phi_reward)",
                            "把评论家当成冻结的（2 字节）：它和策略模型一起训练")),
             "M_PPO",
             decomposition=("PPO holds four models: the policy and the critic (value model) train with mixed-precision Adam, "
@@ -111,22 +116,26 @@ register(
                            "forward, 2 B per parameter in bf16",),
             decomposition_zh=("PPO 同时持有四个模型：策略模型和评论家（价值模型）用混合精度 Adam 训练，每参数 16 B；参考模型"
                               "（算 KL 惩罚）和奖励模型只做前向，bf16 每参数 2 B",),
-            parts=(Part("trained", "16(Φ_policy + Φ_critic)", "16*(phi_policy + phi_critic)", "bytes",
+            parts=(Part("critic", "Φ_V", "(critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy)", "count",
+                        "the critic's parameters (Φ_reward when it starts from the reward model)",
+                        "评论家的参数量（从奖励模型初始化时为 Φ_reward）"),
+                   Part("trained", "16(Φ_policy + Φ_V)", "16*(phi_policy + critic)", "bytes",
                         "policy and critic, training", "策略模型和评论家，训练中"),
                    Part("frozen", "2(Φ_ref + Φ_reward)", "2*(phi_reference + phi_reward)", "bytes",
                         "reference and reward model, frozen bf16", "参考模型和奖励模型，冻结的 bf16")),
             via="trained + frozen",
-            takeaway="PPO trains two models and runs two more: its critic alone costs as much as the policy, which is "
-                     "what GRPO removes.",
-            takeaway_zh="PPO 训练两个模型、再跑两个：光评论家就和策略模型一样贵，GRPO 去掉的正是它。",
+            takeaway="PPO trains two models and runs two more: the critic's 16 B per parameter of Φ_critic is what GRPO "
+                     "removes.",
+            takeaway_zh="PPO 训练两个模型、再跑两个：评论家每参数 16 B（按 Φ_critic 计），GRPO 去掉的正是它。",
             example={"phi_policy": 7e9, "phi_critic": 7e9, "phi_reference": 7e9, "phi_reward": 7e9},
             meaning_zh="PPO 四个模型的静态显存：策略模型和评论家在训练（每参数 16 B），参考模型和奖励模型冻结为 bf16（2 B）"),
     Formula("grpo_static_bytes", (PHI_POLICY, PHI_REFERENCE, PHI_REWARD), "16*phi_policy + 2*(phi_reference + phi_reward)",
             "bytes", "static memory of GRPO: the policy trains (16 B per parameter), the reference and a learned reward "
             "model are frozen bf16 (2 B); no critic (phi_reward = 0 for rule-based rewards)", "shao2024",
-            (Misconception("with_critic", "kept PPO's critic, the size of the policy (GRPO's group baseline replaces it)",
+            (Misconception("with_critic", "kept a critic the size of the policy, training at 16 B per parameter "
+                           "(GRPO's group baseline replaces it)",
                            "32*phi_policy + 2*(phi_reference + phi_reward)",
-                           "保留了 PPO 的评论家（与策略模型同大；GRPO 用组内基线取代了它）"),
+                           "保留了一个与策略模型同大、每参数 16 B 训练的评论家（GRPO 用组内基线取代了它）"),
              Misconception("policy_only", POLICY_ONLY[0], "16*phi_policy", POLICY_ONLY[1])),
             "M_GRPO",
             decomposition=("GRPO scores each response against the mean of its group, so no critic is trained: the policy "
@@ -137,9 +146,10 @@ register(
                    Part("frozen", "2(Φ_ref + Φ_reward)", "2*(phi_reference + phi_reward)", "bytes",
                         "reference and reward model, frozen bf16", "参考模型和奖励模型，冻结的 bf16")),
             via="trained + frozen",
-            takeaway="dropping the critic saves 16 bytes per parameter of a policy-sized model; a rule-based reward "
-                     "(math, code tests) drops the reward model too.",
-            takeaway_zh=("去掉评论家，就省下一个与策略模型同大的模型每参数 16 字节；"
+            takeaway="dropping the critic saves 16 bytes per parameter of Φ_critic (the reward model's size when PPO "
+                     "starts it from the reward model); a rule-based reward (math, code tests) drops the reward model "
+                     "too.",
+            takeaway_zh=("去掉评论家，就省下 Φ_critic 每参数 16 字节（PPO 从奖励模型初始化评论家时即奖励模型的大小）；"
                          "基于规则的奖励（数学题、代码测试）还能把奖励模型也省掉。"),
             example={"phi_policy": 7e9, "phi_reference": 7e9, "phi_reward": 0},
             meaning_zh="GRPO 的静态显存：策略模型在训练（每参数 16 B），参考模型和学出来的奖励模型冻结为 bf16（2 B）；"
