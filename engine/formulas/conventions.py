@@ -173,6 +173,14 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("Daly", "Daly"), "daly2006", default=True),
     _c("restart_in_interval", "with_restart", "young", 0, ("√(2δM) (Young)", "√(2δM)（Young）"),
        ("the restart time left out: √(2δM)", "不计重启时间：√(2δM)"), ("Young", "Young"), "young1974"),
+    # ---------------------------------------------------------------- what a SwiGLU MLP keeps for its backward
+    _c("swiglu_kept", "mlp_sbf", "6", 6, ("6sbf (SiLU recomputed)", "6sbf（SiLU 重算）"),
+       ("gate and up outputs and the down-projection input; the fused SwiGLU recomputes SiLU in the backward",
+        "gate 与 up 的输出和 down 投影的输入；融合的 SwiGLU 在反向时重算 SiLU"), ("Megatron-LM", "Megatron-LM"),
+       "korthikanti2022", default=True),
+    _c("swiglu_kept", "mlp_sbf", "8", 8, ("8sbf (eager SwiGLU)", "8sbf（eager 模式的 SwiGLU）"),
+       ("the SiLU output kept too (unfused)", "还保留了 SiLU 的输出（未融合）"),
+       ("eager PyTorch", "eager PyTorch"), "shazeer2020, touvron2023"),
     # ---------------------------------------------------------------- the size of PPO's critic
     _c("critic_size", "critic_from_reward", "reward", 1, ("critic from the reward model", "评论家从奖励模型初始化"),
        ("the critic initialised from the reward model: Φ_critic = Φ_reward", "评论家从奖励模型初始化：Φ_critic = Φ_reward"),

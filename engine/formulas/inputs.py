@@ -195,6 +195,9 @@ WITH_RESTART = Input("with_restart", "count", "whether the checkpoint interval c
                      "between failures (Daly, 1) or leaves it out (Young, 0)", "daly",
                      "检查点间隔是否把重启时间计入故障间隔（Daly，1），或不计（Young，0）", quiet=True,
                      **_convention("restart_in_interval"))
+MLP_SBF = Input("mlp_sbf", "count", "sbf terms a SwiGLU MLP keeps per layer: 6 with SiLU recomputed (fused), 8 with "
+                "its output kept (eager)", "k_f", "SwiGLU MLP 每层保留的 sbf 项数：SiLU 重算（融合）为 6，保留其输出（eager）为 8",
+                quiet=True, **_convention("swiglu_kept"))
 CRITIC_FROM_REWARD = Input("critic_from_reward", "count", "whether PPO's critic is initialised from the reward model "
                            "(1: the stated Φ_critic) or from the policy (0: Φ_critic = Φ_policy)", "c_rm",
                            "PPO 的评论家是否从奖励模型初始化（1：题给的 Φ_critic），或从策略模型初始化（0：Φ_critic = Φ_policy）",

@@ -27,9 +27,11 @@ ACT_ZH = ("激活值为 bf16（2 B），dropout 掩码每元素 1 B，GPT 式 Tr
           "Megatron-LM 口径，Korthikanti 等 2022）；注意力分数完整存储（不用 FlashAttention）；"
           "不使用张量并行和序列并行。MB = 10⁶ B，GB = 10⁹ B，TB = 10¹² B。")
 ACT_SWIGLU_EN = ("bf16 activations (2 B), a Llama-style layer: RMSNorm, SwiGLU MLP of inner size f (gate and up "
-                 "projections), no dropout, no biases; attention scores materialised (no FlashAttention); no tensor or "
+                 "projections; it keeps 6sbf, SiLU being recomputed in the backward as Megatron-LM's fused SwiGLU "
+                 "does), no dropout, no biases; attention scores materialised (no FlashAttention); no tensor or "
                  "sequence parallelism. MB = 10⁶ B, GB = 10⁹ B, TB = 10¹² B.")
-ACT_SWIGLU_ZH = ("激活值为 bf16（2 B），Llama 式 Transformer 层：RMSNorm、内部维度为 f 的 SwiGLU MLP（gate 与 up 两个投影）、"
+ACT_SWIGLU_ZH = ("激活值为 bf16（2 B），Llama 式 Transformer 层：RMSNorm、内部维度为 f 的 SwiGLU MLP（gate 与 up 两个投影；"
+                 "保留 6sbf，SiLU 在反向时重算，如 Megatron-LM 的融合 SwiGLU）、"
                  "无 dropout、无偏置；注意力分数完整存储（不用 FlashAttention）；不使用张量并行和序列并行。"
                  "MB = 10⁶ B，GB = 10⁹ B，TB = 10¹² B。")
 
