@@ -180,7 +180,7 @@ CONVENTIONS: tuple[Convention, ...] = (
        "korthikanti2022", default=True),
     _c("swiglu_kept", "mlp_sbf", "8", 8, ("8sbf (eager SwiGLU)", "8sbf（eager 模式的 SwiGLU）"),
        ("the SiLU output kept too (unfused)", "还保留了 SiLU 的输出（未融合）"),
-       ("eager PyTorch", "eager PyTorch"), "shazeer2020, touvron2023"),
+       ("eager PyTorch", "eager PyTorch"), "korthikanti2022"),
     # ---------------------------------------------------------------- the size of PPO's critic
     _c("critic_size", "critic_from_reward", "reward", 1, ("critic from the reward model", "评论家从奖励模型初始化"),
        ("the critic initialised from the reward model: Φ_critic = Φ_reward", "评论家从奖励模型初始化：Φ_critic = Φ_reward"),
