@@ -173,6 +173,13 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("Daly", "Daly"), "daly2006", default=True),
     _c("restart_in_interval", "with_restart", "young", 0, ("√(2δM) (Young)", "√(2δM)（Young）"),
        ("the restart time left out: √(2δM)", "不计重启时间：√(2δM)"), ("Young", "Young"), "young1974"),
+    # ---------------------------------------------------------------- which fit of the loss law sets the optimum
+    _c("loss_fit", "fit", "hoffmann", 1, ("Hoffmann et al.'s approach-3 fit", "Hoffmann 等方法 3 的拟合"),
+       ("E = 1.69, A = 406.4, B = 410.7, α = 0.34, β = 0.28", "E = 1.69，A = 406.4，B = 410.7，α = 0.34，β = 0.28"),
+       ("", ""), "hoffmann2022", default=True),
+    _c("loss_fit", "fit", "besiroglu", 0, ("Besiroglu et al.'s refit", "Besiroglu 等的重新拟合"),
+       ("E = 1.8172, A = 482.01, B = 2085.43, α = 0.3478, β = 0.3658", "E = 1.8172，A = 482.01，B = 2085.43，α = 0.3478，β = 0.3658"),
+       ("the Chinchilla replication", "Chinchilla 复现研究"), "besiroglu2024"),
     # ---------------------------------------------------------------- what a SwiGLU MLP keeps for its backward
     _c("swiglu_kept", "mlp_sbf", "6", 6, ("6sbf (SiLU recomputed)", "6sbf（SiLU 重算）"),
        ("gate and up outputs and the down-projection input; the fused SwiGLU recomputes SiLU in the backward",

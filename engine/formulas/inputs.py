@@ -195,6 +195,9 @@ WITH_RESTART = Input("with_restart", "count", "whether the checkpoint interval c
                      "between failures (Daly, 1) or leaves it out (Young, 0)", "daly",
                      "检查点间隔是否把重启时间计入故障间隔（Daly，1），或不计（Young，0）", quiet=True,
                      **_convention("restart_in_interval"))
+LOSS_FIT = Input("fit", "count", "the loss law's fit: Hoffmann et al.'s approach 3 (1) or Besiroglu et al.'s refit (0)",
+                 "fit", "损失定律的拟合：Hoffmann 等的方法 3（1）或 Besiroglu 等的重新拟合（0）", quiet=True,
+                 **_convention("loss_fit"))
 MLP_SBF = Input("mlp_sbf", "count", "sbf terms a SwiGLU MLP keeps per layer: 6 with SiLU recomputed (fused), 8 with "
                 "its output kept (eager)", "k_f", "SwiGLU MLP 每层保留的 sbf 项数：SiLU 重算（融合）为 6，保留其输出（eager）为 8",
                 quiet=True, **_convention("swiglu_kept"))
