@@ -567,9 +567,10 @@ def dp_min_batch(rng):
     gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_CHIPS],
                         accept=lambda g: g.scale_out_nic is not None and (g.scale_up_domain or 0) >= 2)
     link, g = gpu.scale_out_nic, gpu.scale_up_domain
+    assert link is not None and g is not None  # every chip the draw accepts has both
     n = rng.choice((2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384, 20480, 24576, 32768))
     peak = gpu.peak("bf16")
-    inputs = {"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2, "gpus_per_node": g}
+    inputs: dict[str, float] = {"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2, "gpus_per_node": g}
     b_min = formulas.get("dp_min_batch_per_device").evaluate(**inputs)
     gbit = round(link * 8 / 1e9)
     take_en, take_zh = _dp_takeaway(n, b_min)
