@@ -166,7 +166,7 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("bisection_directions", "directions", "1", 1, ("one direction", "单向"), ("one direction", "单向"), ("", ""),
        "alfares2008", default=True),
     _c("bisection_directions", "directions", "2", 2, ("both directions", "双向"), ("both directions", "双向"), ("", ""),
-       "austin2025"),
+       "austin2025", when="named_first"),
     # ---------------------------------------------------------------- the checkpoint interval with or without restarts
     _c("restart_in_interval", "with_restart", "daly", 1, ("√(2δ(M + R)) (Daly)", "√(2δ(M + R))（Daly）"),
        ("a failure comes every M + R of wall time, the restart included", "计入重启，每 M + R 的墙钟时间出一次故障"),
@@ -179,7 +179,7 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("", ""), "hoffmann2022", default=True),
     _c("loss_fit", "fit", "besiroglu", 0, ("Besiroglu et al.'s refit", "Besiroglu 等的重新拟合"),
        ("E = 1.8172, A = 482.01, B = 2085.43, α = 0.3478, β = 0.3658", "E = 1.8172，A = 482.01，B = 2085.43，α = 0.3478，β = 0.3658"),
-       ("the Chinchilla replication", "Chinchilla 复现研究"), "besiroglu2024"),
+       ("the Chinchilla replication", "Chinchilla 复现研究"), "besiroglu2024", when="named_first"),
     # ---------------------------------------------------------------- what a SwiGLU MLP keeps for its backward
     _c("swiglu_kept", "mlp_sbf", "6", 6, ("6sbf (SiLU recomputed)", "6sbf（SiLU 重算）"),
        ("gate and up outputs and the down-projection input; the fused SwiGLU recomputes SiLU in the backward",
@@ -187,14 +187,15 @@ CONVENTIONS: tuple[Convention, ...] = (
        "korthikanti2022", default=True),
     _c("swiglu_kept", "mlp_sbf", "8", 8, ("8sbf (eager SwiGLU)", "8sbf（eager 模式的 SwiGLU）"),
        ("the SiLU output kept too (unfused)", "还保留了 SiLU 的输出（未融合）"),
-       ("eager PyTorch", "eager PyTorch"), "korthikanti2022"),
+       ("eager PyTorch", "eager PyTorch"), "korthikanti2022", when="named_first"),
     # ---------------------------------------------------------------- the size of PPO's critic
     _c("critic_size", "critic_from_reward", "reward", 1, ("critic from the reward model", "评论家从奖励模型初始化"),
        ("the critic initialised from the reward model: Φ_critic = Φ_reward", "评论家从奖励模型初始化：Φ_critic = Φ_reward"),
        ("InstructGPT", "InstructGPT"), "ouyang2022", default=True),
     _c("critic_size", "critic_from_reward", "policy", 0, ("a policy-sized critic", "与策略模型同大的评论家"),
        ("the critic initialised from the policy: Φ_critic = Φ_policy", "评论家从策略模型初始化：Φ_critic = Φ_policy"),
-       ("PPO set-ups whose value model starts from the policy", "价值模型从策略模型初始化的 PPO 配置"), "ouyang2022"),
+       ("PPO set-ups whose value model starts from the policy", "价值模型从策略模型初始化的 PPO 配置"), "ouyang2022",
+       when="named_first"),
     # ---------------------------------------------------------------- what one GPU's NIC carries of a collective
     # A node's g GPUs reduce-scatter over NVLink first, so each GPU's own NIC (a rail) carries 1/g of the message;
     # reading one GPU per node puts the whole message through every NIC (the per-chip bound of a flat ring).
@@ -253,7 +254,15 @@ def _no_mfu(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
     return "mfu" not in values
 
 
-WHEN: dict[str, Condition] = {"large_n": _large_n, "torus": _torus, "no_mfu": _no_mfu}
+def _named_first(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
+    # a reading likelier than the mistake that lands on the same number: both directions of a bisection (the JAX
+    # book's definition) rather than every host's link across the cut; eager PyTorch's 8sbf rather than a GPT
+    # layer's count that happens to come out near it; Besiroglu et al.'s refit, whose optimum is the 20 tokens per
+    # parameter of the rule of thumb, rather than the rule applied to a fit it does not belong to
+    return True
+
+
+WHEN: dict[str, Condition] = {"large_n": _large_n, "torus": _torus, "no_mfu": _no_mfu, "named_first": _named_first}
 
 
 def of_formula(formula: Any) -> tuple[tuple[Any, tuple[Convention, ...]], ...]:

@@ -7,7 +7,7 @@ Splitwise) and keep or move KV caches rather than recompute them; each formula h
 
 from __future__ import annotations
 
-from .core import Formula, Misconception, Part
+from .core import Formula, Input, Misconception, Part
 from .inputs import (
     ARRIVAL_RATE,
     BETA,
@@ -15,36 +15,31 @@ from .inputs import (
     KV_MOVED,
     KV_PER_TOKEN,
     KV_SHARDED,
-    N_KV,
     OUTPUT_TOKENS,
     PHI,
     PREFILL_TIME,
     PREFIX_TOKENS,
     PROMPT_TOKENS,
     REQUESTS,
-    TP,
     UTILISATION,
 )
 from .registry import register
 
 LINK = BETA.as_("link_bandwidth", "BW_link")
-INSTANCE_TP = TP._replace(default=1.0)  # one GPU per instance unless the problem states its TP degree
+# the distinct KV shards a TP instance holds, min(TP, n_kv): one per GPU until the GPUs outnumber the KV heads
+KV_SHARDS = Input("kv_shards", "count", "distinct KV shards the prefill instance holds, one per GPU: min(TP, n_kv)",
+                  "n_shards", "prefill 实例持有的不同 KV 分片数，每卡一份：min(TP, n_kv)", default=1.0)
 ROUNDED_DOWN = ("rounded down instead of up", "向下取整了，应向上取整")
 NO_HEADROOM = ("sized for 100% utilisation (left out the planned headroom)", "按 100% 利用率估算（漏了预留的余量）")
 
 register(
-    Formula("kv_transfer_time", (KV_PER_TOKEN, PROMPT_TOKENS, LINK, INSTANCE_TP, N_KV.as_("n_kv_heads", "n_kv"),
-                                 KV_SHARDED),
-            "kv_bytes_per_token*prompt_tokens/(link_bandwidth*(1 + kv_sharded*(min(tp, n_kv_heads) - 1)))",
+    Formula("kv_transfer_time", (KV_PER_TOKEN, PROMPT_TOKENS, LINK, KV_SHARDS, KV_SHARDED),
+            "kv_bytes_per_token*prompt_tokens/(link_bandwidth*(1 + kv_sharded*(kv_shards - 1)))",
             "time", "time to send a prompt's KV cache from the prefill instance to the decode instance: each of the "
             "instance's GPUs sends its own shard over its own NIC, in parallel", "zhong2024, patel2024",
             (Misconception("bits_link", "read a link's Gb/s as GB/s (bits for bytes: 8 times too fast)",
-                           "kv_bytes_per_token*prompt_tokens/(8*link_bandwidth*(1 + kv_sharded*(min(tp, n_kv_heads) - 1)))",
-                           "把链路的 Gb/s 当成了 GB/s（比特当字节：快了 8 倍）"),
-             Misconception("tp_past_kv_heads", "split the KV cache over all TP GPUs, more than its KV heads: a head "
-                           "is not split, so past n_kv GPUs the shards are copies",
-                           "kv_bytes_per_token*prompt_tokens/(link_bandwidth*(1 + kv_sharded*(tp - 1)))",
-                           "把 KV Cache 分到了全部 TP 卡上，超过了 KV 头数：一个头不会再切分，多出来的卡上只是副本")),
+                           "kv_bytes_per_token*prompt_tokens/(8*link_bandwidth*(1 + kv_sharded*(kv_shards - 1)))",
+                           "把链路的 Gb/s 当成了 GB/s（比特当字节：快了 8 倍）"),),
             "T_KV",
             decomposition=("prefill builds the prompt's KV cache, KV/token × S_prompt bytes, and the decode instance needs "
                            "all of it before its first step; tensor parallelism splits it by KV head over min(TP, n_kv) "
@@ -55,15 +50,14 @@ register(
                               "字节数 ÷（min(TP, n_kv) × 链路带宽）",),
             parts=(Part("kv", "KV_prompt", "kv_bytes_per_token*prompt_tokens", "bytes", "the prompt's KV cache",
                         "整个 prompt 的 KV Cache"),
-                   Part("nics", "n_NIC", "1 + kv_sharded*(min(tp, n_kv_heads) - 1)", "count",
+                   Part("nics", "n_NIC", "1 + kv_sharded*(kv_shards - 1)", "count",
                         "NICs sending distinct shards at once: min(TP, n_kv)", "同时发送不同分片的网卡数：min(TP, n_kv)")),
             via="kv/(link_bandwidth*nics)",
             takeaway="the transfer adds to TTFT unless it is pipelined layer by layer with the prefill: GQA, fp8 KV and "
                      "one NIC per GPU shrink it, and a slow link can erase what disaggregation gains.",
             takeaway_zh="这次传输会加到 TTFT 上，除非与 prefill 逐层流水；GQA、fp8 KV 和每卡一块网卡能把它缩小，"
                         "链路太慢会抵消分离带来的收益。",
-            example={"kv_bytes_per_token": 327680, "prompt_tokens": 4096, "link_bandwidth": 50e9, "tp": 4,
-                     "n_kv_heads": 8},
+            example={"kv_bytes_per_token": 327680, "prompt_tokens": 4096, "link_bandwidth": 50e9, "kv_shards": 4},
             meaning_zh="把一个 prompt 的 KV Cache 从 prefill 实例发送到 decode 实例的时间：实例的每张卡用自己的网卡并行发送自己的分片"),
     Formula("prefill_instances", (ARRIVAL_RATE, PREFILL_TIME, UTILISATION),
             "ceil(arrival_rate*prefill_time/utilisation)", "count",

@@ -210,7 +210,7 @@ NIC_SHARE = Input("nic_share", "count", "whether a node's GPUs reduce-scatter ov
                   "节点内各卡是否先经 NVLink 做 ReduceScatter，使每块网卡只承载 1/g 的消息（1），或每块网卡承载整条消息（0）",
                   quiet=True, **_convention("nic_share"))
 KV_SHARDED = Input("kv_sharded", "count", "whether each of the instance's TP GPUs sends its own KV shard over its own "
-                   "NIC (1), or the whole KV cache goes through one NIC (0)", "shard",
+                   "NIC (1), or the whole KV cache goes through one NIC (0)", "split",
                    "实例的每张 TP 卡是否用自己的网卡发送自己的 KV 分片（1），或整个 KV Cache 只走一块网卡（0）",
                    quiet=True, **_convention("kv_links"))
 

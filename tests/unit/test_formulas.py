@@ -398,6 +398,13 @@ COINCIDES_BY_DESIGN = {
     ("lora_train_bytes", "bf16_base_lora"): lambda f, e: e["bytes_per_frozen_param"] == 2,
     # fp32 block constants without double quantisation (4.5 bits) is the scheme this slip assumes
     ("qlora_base_bytes", "no_double_quant"): lambda f, e: e["bits_per_weight"] == 4.5,
+    # plain 4 bits is 3 % below 4.127: the templates grade the base within 1.5 % (NF4_TOLERANCE) to name it
+    ("qlora_base_bytes", "nf4_only"): lambda f, e: True,
+    # TTFT is the slower of compute and the weight read: each slip in the compute term is the answer when the
+    # weight read sets it, and leaving the weight read out is the answer when compute does
+    ("ttft_floor", "compute_only_ttft"): lambda f, e: f.part_values(e)["t_compute"] >= f.part_values(e)["t_weights"],
+    ("ttft_floor", "training_flops_floor"): lambda f, e: 3 * f.part_values(e)["t_compute"] <= f.part_values(e)["t_weights"],
+    ("ttft_floor", "no_mfu_floor"): lambda f, e: f.part_values(e)["t_compute"] * e["mfu"] <= f.part_values(e)["t_weights"],
 }
 
 

@@ -360,6 +360,15 @@ for _tid, _seeds in (("mfu.train_time", (2, 13, 30)), ("mfu.budget_chain", (31,)
                                    "cluster choice it shifted) is redrawn")
 
 
+# An fp8 GEMM's intensity halved is also its bytes counted at bf16's 2 B: the slip is named beside the missing factor 2
+FP8_BYTES = ("the GEMM-intensity card and an fp8 problem's answer list the slip of counting 2 bytes per element for "
+             "1-byte operands (it gives the same value as the missing factor 2, so both are named); values unchanged")
+for _tid in ("roofline.gemm_intensity", "roofline.gemm_intensity_square"):
+    INTENDED[(_tid, None, "answer")] = FP8_BYTES
+for _tid in ("roofline.gemm_intensity", "roofline.gemm_intensity_square", "roofline.decode_gemm_intensity"):
+    INTENDED[(_tid, None, "card")] = FP8_BYTES
+
+
 def _intended(tid: str, seed: int | None, part: str) -> tuple | None:
     for key in ((tid, seed, part), (tid, seed), (tid, None, part), (tid, None)):
         if key in INTENDED:

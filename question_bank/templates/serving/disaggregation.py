@@ -59,7 +59,7 @@ def instance_tp(m) -> int:
 
 
 def _tp_inputs(m) -> dict:
-    return {"tp": instance_tp(m), "n_kv_heads": m.n_kv_heads}
+    return {"kv_shards": min(instance_tp(m), m.n_kv_heads)}
 
 
 def _tp_lines(m, lang_zh: bool = False) -> tuple[str, ...]:
