@@ -92,7 +92,8 @@ register(
                      "both shrink the waste, by the square root.",
             takeaway_zh="每隔 √(2·δ·(M + R)) 存一次检查点：更快的检查点（异步、存主机内存）和更长的 MTBF 都能减少浪费，按平方根。",
             example={"checkpoint_time": 60, "mtbf": 10800, "restart_time": 600},
-            meaning_zh="使损失时间最小的检查点间隔：计入重启时间为 √(2·δ·(M + R))（Daly），不计为 √(2·δ·M)（Young）"),
+            meaning_zh="使损失时间最小的检查点间隔：计入重启时间为 √(2·δ·(M + R))（Daly），不计为 √(2·δ·M)（Young）",
+            plain_expr="(2*checkpoint_time*(mtbf + restart_time))^0.5"),
     Formula("checkpoint_waste", (CKPT_TIME, CKPT_INTERVAL, MTBF), "checkpoint_time/interval + interval/(2*mtbf)", "ratio",
             "share of time lost to checkpoints and to redone work at a checkpoint interval (first order)", "young1974",
             (Misconception("whole_interval", "counted the whole interval lost at a failure (τ/M): on average half of it "

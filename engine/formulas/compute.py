@@ -316,7 +316,8 @@ register(
                         "每参数 20 个 token 的地方。",
             example={"compute": 5.88e23},
             meaning_zh="在算力 C = 6·N·D 下使损失拟合 L = E + A/N^α + B/D^β 最小的参数量：N_opt = G·(C/6)^(β/(α+β))，"
-                       "G = (αA/(βB))^(1/(α+β))"),
+                       "G = (αA/(βB))^(1/(α+β))",
+            plain_expr="(0.34*406.4/(0.28*410.7))^(1/0.62)*(compute/6)^(0.28/0.62)"),
     # ---------------------------------------------------------- the loss law and batch bookkeeping
     Formula("chinchilla_loss", (PHI, TOKENS), "1.69 + 406.4/phi^0.34 + 410.7/tokens^0.28", "nats",
             "pre-training loss predicted by Chinchilla's fit: L(N, D) = E + A/N^α + B/D^β (approach 3)", "hoffmann2022",

@@ -7,7 +7,7 @@ Splitwise) and keep or move KV caches rather than recompute them; each formula h
 
 from __future__ import annotations
 
-from .core import Formula, Input, Misconception, Part
+from .core import Formula, Misconception, Part
 from .inputs import (
     ARRIVAL_RATE,
     BETA,
@@ -15,6 +15,7 @@ from .inputs import (
     KV_MOVED,
     KV_PER_TOKEN,
     KV_SHARDED,
+    KV_SHARDS,
     OUTPUT_TOKENS,
     PHI,
     PREFILL_TIME,
@@ -26,9 +27,6 @@ from .inputs import (
 from .registry import register
 
 LINK = BETA.as_("link_bandwidth", "BW_link")
-# the distinct KV shards a TP instance holds, min(TP, n_kv): one per GPU until the GPUs outnumber the KV heads
-KV_SHARDS = Input("kv_shards", "count", "distinct KV shards the prefill instance holds, one per GPU: min(TP, n_kv)",
-                  "n_shards", "prefill 实例持有的不同 KV 分片数，每卡一份：min(TP, n_kv)", default=1.0)
 ROUNDED_DOWN = ("rounded down instead of up", "向下取整了，应向上取整")
 NO_HEADROOM = ("sized for 100% utilisation (left out the planned headroom)", "按 100% 利用率估算（漏了预留的余量）")
 
@@ -58,7 +56,8 @@ register(
             takeaway_zh="这次传输会加到 TTFT 上，除非与 prefill 逐层流水；GQA、fp8 KV 和每卡一块网卡能把它缩小，"
                         "链路太慢会抵消分离带来的收益。",
             example={"kv_bytes_per_token": 327680, "prompt_tokens": 4096, "link_bandwidth": 50e9, "kv_shards": 4},
-            meaning_zh="把一个 prompt 的 KV Cache 从 prefill 实例发送到 decode 实例的时间：实例的每张卡用自己的网卡并行发送自己的分片"),
+            meaning_zh="把一个 prompt 的 KV Cache 从 prefill 实例发送到 decode 实例的时间：实例的每张卡用自己的网卡并行发送自己的分片",
+            plain_expr="kv_bytes_per_token*prompt_tokens/(link_bandwidth*kv_shards)"),
     Formula("prefill_instances", (ARRIVAL_RATE, PREFILL_TIME, UTILISATION),
             "ceil(arrival_rate*prefill_time/utilisation)", "count",
             "prefill instances a traffic mix needs: busy instance-seconds per second (λ × prefill time) at the planned "

@@ -205,10 +205,15 @@ CRITIC_FROM_REWARD = Input("critic_from_reward", "count", "whether PPO's critic 
                            "(1: the stated Φ_critic) or from the policy (0: Φ_critic = Φ_policy)", "c_rm",
                            "PPO 的评论家是否从奖励模型初始化（1：题给的 Φ_critic），或从策略模型初始化（0：Φ_critic = Φ_policy）",
                            quiet=True, **_convention("critic_size"))
+NVLINK_NODE_GPUS = Input("gpus_per_node", "count", "GPUs per NVLink node (8 in an HGX / DGX node unless stated)", "g",
+                         "每个 NVLink 节点的 GPU 数（未说明时为 HGX / DGX 节点的 8 张）", default=8.0)
 NIC_SHARE = Input("nic_share", "count", "whether a node's GPUs reduce-scatter over NVLink first, so each GPU's NIC "
                   "carries 1/g of the message (1), or every NIC the whole message (0)", "hier",
                   "节点内各卡是否先经 NVLink 做 ReduceScatter，使每块网卡只承载 1/g 的消息（1），或每块网卡承载整条消息（0）",
                   quiet=True, **_convention("nic_share"))
+# the distinct KV shards a TP instance holds, min(TP, n_kv): one per GPU until the GPUs outnumber the KV heads
+KV_SHARDS = Input("kv_shards", "count", "distinct KV shards the prefill instance holds, one per GPU: min(TP, n_kv)",
+                  "n_shards", "prefill 实例持有的不同 KV 分片数，每卡一份：min(TP, n_kv)", default=1.0)
 KV_SHARDED = Input("kv_sharded", "count", "whether each of the instance's TP GPUs sends its own KV shard over its own "
                    "NIC (1), or the whole KV cache goes through one NIC (0)", "split",
                    "实例的每张 TP 卡是否用自己的网卡发送自己的 KV 分片（1），或整个 KV Cache 只走一块网卡（0）",

@@ -20,6 +20,7 @@ from .inputs import (
     N_HOSTS,
     N_NODES,
     NIC_SHARE,
+    NVLINK_NODE_GPUS,
     OVERLAP,
     OVERSUB,
     PEAK,
@@ -29,7 +30,6 @@ from .inputs import (
 from .registry import register
 
 LINK = BETA.as_("link_bandwidth", "BW_link")
-NODE_GPUS = GPUS_PER_NODE._replace(default=8.0)  # an HGX / DGX node unless the problem says otherwise
 
 register(
     Formula("fat_tree_hosts", (RADIX, TIERS), "2*(radix/2)^tiers", "count",
@@ -106,7 +106,7 @@ register(
             example={"m": 1e9, "gpus_per_node": 8, "n_nodes": 16, "intra_bandwidth": 450e9, "inter_bandwidth": 50e9},
             meaning_zh="两级 AllReduce：节点内 ReduceScatter，每条轨道跨节点对 1/g 的消息做 AllReduce，节点内 AllGather"
                        "（只计带宽项）"),
-    Formula("dp_min_batch_per_device", (PEAK, LINK, GRAD_BYTES, NODE_GPUS, NIC_SHARE),
+    Formula("dp_min_batch_per_device", (PEAK, LINK, GRAD_BYTES, NVLINK_NODE_GPUS, NIC_SHARE),
             "peak_flops/link_bandwidth*bytes_per_param/(2*(1 + nic_share*(gpus_per_node - 1)))", "count",
             "tokens per device per step above which data-parallel gradient traffic hides behind compute: "
             "peak FLOP/s ÷ NIC bandwidth × bytes / 2, ÷ g when the node's g GPUs reduce-scatter over NVLink first "
@@ -145,5 +145,6 @@ register(
             example={"peak_flops": 989e12, "link_bandwidth": 50e9, "gpus_per_node": 8},
             meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 网卡带宽 × bytes / 2，"
                        "节点内 g 张卡先经 NVLink 做 ReduceScatter 时再 ÷ g（每块网卡只承载 1/g 的梯度）",
-            per_device=True),
+            per_device=True,
+            plain_expr="peak_flops/link_bandwidth*bytes_per_param/(2*gpus_per_node)"),
 )

@@ -128,7 +128,8 @@ register(
                      "removes.",
             takeaway_zh="PPO 训练两个模型、再跑两个：评论家每参数 16 B（按 Φ_critic 计），GRPO 去掉的正是它。",
             example={"phi_policy": 7e9, "phi_critic": 7e9, "phi_reference": 7e9, "phi_reward": 7e9},
-            meaning_zh="PPO 四个模型的静态显存：策略模型和评论家在训练（每参数 16 B），参考模型和奖励模型冻结为 bf16（2 B）"),
+            meaning_zh="PPO 四个模型的静态显存：策略模型和评论家在训练（每参数 16 B），参考模型和奖励模型冻结为 bf16（2 B）",
+            plain_expr="16*(phi_policy + phi_critic) + 2*(phi_reference + phi_reward)"),
     Formula("grpo_static_bytes", (PHI_POLICY, PHI_REFERENCE, PHI_REWARD), "16*phi_policy + 2*(phi_reference + phi_reward)",
             "bytes", "static memory of GRPO: the policy trains (16 B per parameter), the reference and a learned reward "
             "model are frozen bf16 (2 B); no critic (phi_reward = 0 for rule-based rewards)", "shao2024",

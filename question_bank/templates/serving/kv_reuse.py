@@ -47,10 +47,12 @@ PREFIX_ZH = ("约定：前向每 token 2Φ FLOPs（不计对 prompt 的注意力
 # the chain also prices the weight read: a prefill of a few dozen tokens is bound by it, not by its FLOPs
 PREFIX_CHAIN_EN = PREFIX_EN.replace(
     "TTFT = the prefill at peak × MFU", "TTFT = the slower of the prefill's FLOPs at peak × MFU and reading the bf16 "
-    "weights once (2Φ bytes at the memory bandwidth), which overlap")
+    "weights once, 2Φ bytes at the memory bandwidth, which overlap").replace(
+    "TFLOPS = 1e12 FLOP/s.", "TFLOPS = 1e12 FLOP/s, GB/s = 1e9 B/s, TB/s = 1e12 B/s.")
 PREFIX_CHAIN_ZH = PREFIX_ZH.replace(
-    "TTFT = 按峰值 × MFU 计的 prefill 时间", "TTFT = prefill 按峰值 × MFU 计的算力时间与读一遍 bf16 权重（2Φ 字节，按显存带宽计）"
-    "两者中较慢的那个（两者重叠）")
+    "TTFT = 按峰值 × MFU 计的 prefill 时间", "TTFT = prefill 按峰值 × MFU 计的算力时间与读一遍 bf16 权重的时间（2Φ 字节按显存带宽计，"
+    "两者重叠）中较慢的那个").replace(
+    "TFLOPS = 1e12 FLOP/s。", "TFLOPS = 1e12 FLOP/s，GB/s = 1e9 B/s，TB/s = 1e12 B/s。")
 
 
 def _prefix_setup(rng):
@@ -82,6 +84,17 @@ def prefix_cache_flops(rng):
     )
 
 
+def _near_ridge(rng, phi: float, user: int, gpu) -> bool:
+    """Whether the cached prefill's compute and weight read at the MFU this draw goes on to take lie within 10 % of each
+    other (then leaving the weight read out could not be told from the right answer).  The MFU is read ahead
+    without moving the draw: a copy of the generator's state."""
+    ahead = rng.__class__()
+    ahead.setstate(rng.getstate())
+    mfu = ahead.choice(PREFILL_MFUS)
+    compute, weights = 2 * phi * user / (gpu.peak("bf16") * mfu), 2 * phi / gpu.bandwidth
+    return abs(compute / weights - 1) < 0.1
+
+
 def _prefix_takeaway(floor: dict, prefix: int, user: int) -> tuple[str, str]:
     """How far TTFT falls with the cache, computed from the problem: by the prefix's share only while the request's
     own tokens are still compute-bound."""
@@ -109,10 +122,10 @@ def _prefix_takeaway(floor: dict, prefix: int, user: int) -> tuple[str, str]:
           title_zh="前缀缓存：省下的 FLOPs → 无缓存时的 TTFT → 有缓存时的 TTFT", difficulty=3, target_seconds=300,
           source="kwon2023, zheng2024, pope2022")
 def prefix_cache_chain(rng):
-    while True:
+    while True:  # not at the ridge: the cached prefill is clearly compute- or clearly weight-bound
         m, phi, prefix, user, requests = _prefix_setup(rng)
         gpu = hardware.get(rng.choice(PREFIX_GPUS))
-        if _fits(gpu, m, prefix + user, batch=8):
+        if _fits(gpu, m, prefix + user, batch=8) and not _near_ridge(rng, phi, user, gpu):
             break
     mfu = rng.choice(PREFILL_MFUS)
     peak = gpu.peak("bf16")
