@@ -146,7 +146,7 @@ OVERTRAIN_EN = ("Chinchilla's loss fit (Hoffmann et al. 2022, approach 3): E = 1
 OVERTRAIN_ZH = ("Chinchilla 的损失拟合（Hoffmann 等 2022，方法 3）：E = 1.69 nat，A = 406.4，α = 0.34，B = 410.7，β = 0.28，"
                 "N 为参数量、D 为训练 token 数，C = 6·N·D FLOPs。计算最优模型取这个拟合在同一 C 下自己的最优点："
                 "N_opt = G·(C/6)^(β/(α+β))，G = (αA/(βB))^(1/(α+β))，D_opt = C/(6·N_opt)（而不是方法 1、2 的每参数 20 个 "
-                "token）。参数量和token 数均为个数（8B = 8e9）。")
+                "token）。参数量和 token 数均为个数（8B = 8e9）。")
 
 
 def _overtraining_takeaway(loss: float, loss_opt: float, ratio: float, k_opt: float) -> tuple[str, str]:
