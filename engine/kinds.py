@@ -19,6 +19,7 @@ text table (:mod:`engine.messages`), keyed by language.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, ClassVar
 
 from engine.langs import EN, ZH
@@ -379,10 +380,23 @@ def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
     if kind.byte_unit and typed is not None and typed.note == "bits" and distance(x * 8, e) <= exp.tolerance:
         return LOWERCASE_B
     slips: tuple[Miss, ...] = ()
-    if kind.byte_unit:  # the GB/GiB slip is named for a size, not for a bandwidth
+    if kind.byte_unit and not _rounded(x, e, p):  # the GB/GiB slip is named for a size, not for a bandwidth
         slips = bytes_misses(e, exp.unit or kind.byte_unit)[0 if kind.size else 1:]
     return merged(_matching(x, e, exp.misses, exp)) or merged(_matching(x, e, slips, exp)) \
         or _scale_slip(x, e, p, exp)
+
+
+_DIGITS = re.compile(r"\d[\d,]*(?:\.\d*)?|\.\d+")
+
+
+def _rounded(x: float, e: float, p: Parsed) -> bool:
+    """The answer is the right one rounded to the figures typed (1 TB for 1,120 GB): the likelier slip is the
+    rounding, not a unit mistake whose value happens to lie nearby."""
+    m = _DIGITS.search(p.text)
+    if m is None or not x or not e:
+        return False
+    figures = len(m[0].replace(",", "").replace(".", "").lstrip("0")) or 1
+    return math.isclose(float(f"{e:.{figures}g}"), x, rel_tol=1e-9)
 
 
 def _scale_slip(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:

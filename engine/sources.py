@@ -231,6 +231,12 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "compute-optimal training: parameters and tokens grow together, about 20 tokens per parameter",
            "计算最优训练：参数量与 token 数同步增长，约每个参数 20 个 token",
            "Training Compute-Optimal Large Language Models, NeurIPS 2022 (arXiv:2203.15556)"),
+    Source("besiroglu2024", "Besiroglu et al. 2024 (Chinchilla replication)", "Besiroglu 等 2024（Chinchilla 复现）",
+           "approach 3 refitted to Chinchilla's own data: E = 1.8172, A = 482.01, B = 2085.43, α = 0.3478, "
+           "β = 0.3658, whose optimum is about 20 tokens per parameter",
+           "用 Chinchilla 自己的数据重新拟合方法 3：E = 1.8172，A = 482.01，B = 2085.43，α = 0.3478，β = 0.3658，"
+           "其最优点约为每参数 20 个 token",
+           "Chinchilla Scaling: A replication attempt (arXiv:2404.10102)"),
     # ------------------------------------------------ who uses which convention (engine.formulas.conventions)
     Source("bekman_mle", "ML Engineering (Bekman)", "ML Engineering（Bekman）",
            "Stas Bekman's open book on training large models: 18 bytes per parameter of training state (fp32 "

@@ -141,6 +141,7 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "int8_tops": _n(0.1, 1e6, "TOPS"), "precisions": Field(FieldKind.STRINGS),
         "scale_up_link": Field(FieldKind.STR), "scale_up_bandwidth_gbs": _n(1, 1e6, "GB/s"),
         "scale_up_bidirectional": Field(FieldKind.BOOL), "scale_up_domain": _i(1e6, False),
+        "scale_out_nic_gbps": _n(1, 1e5, "Gb/s"),
         "tdp_w": _n(1, 1e5, "W"),
     },
     "ranges": {
@@ -167,6 +168,8 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "dropout": Field(FieldKind.BOOL), "positions": Field(FieldKind.STR), "korthikanti_run": Field(FieldKind.RUN),
     },
 }
+# Ethernet and InfiniBand port speeds a GPU's scale-out NIC runs at (IEEE 802.3; IBTA EDR, HDR, NDR, XDR), Gb/s
+NIC_LINE_RATES = (100.0, 200.0, 400.0, 800.0, 1600.0)
 CHOICES = {("links", "family"): ("nvlink", "infiniband", "roce", "pcie", "ici", "xgmi", "ethernet"),
            ("models", "attention"): ("mha", "mqa", "gqa", "mla"),
            ("models", "norm"): ("RMSNorm", "LayerNorm"), ("ranges", "confidence"): ("high", "medium", "low"),
@@ -361,6 +364,23 @@ class _Entry:
             if key in e and "scale_up_bandwidth_gbs" not in e:
                 raise self.fail("scale_up_bandwidth_gbs", f"is missing: {key} is given, so give the scale-up bandwidth",
                                 f"缺失：给了 {key}，请同时给出 scale-up 带宽")
+        self._check_nic(e)
+
+    def _check_nic(self, e: dict) -> None:
+        """The scale-out NIC per GPU is a port speed Ethernet and InfiniBand define, in Gb/s (bits), and a built-in
+        entry names the system that ships it: the network templates draw their NIC from this field."""
+        nic = e.get("scale_out_nic_gbps")
+        if nic is None:
+            return
+        if nic not in NIC_LINE_RATES:
+            rates = ", ".join(f"{r:g}" for r in NIC_LINE_RATES)
+            raise self.fail("scale_out_nic_gbps", f"{nic:g} Gb/s is not a NIC port speed ({rates} Gb/s); give it in "
+                            "Gb/s, as the vendor quotes it (400, not 50 GB/s)",
+                            f"{nic:g} Gb/s 不是网卡端口速率（{rates} Gb/s）；请按厂商的写法以 Gb/s 给出（400，而不是 50 GB/s）")
+        if not self.user and "scale_out_nic_gbps" not in e.get("sources", {}):
+            raise self.fail("sources", "gives no source for scale_out_nic_gbps: name the system (DGX / HGX / NVL72 "
+                            "reference design) that ships that NIC per GPU",
+                            "没有给出 scale_out_nic_gbps 的出处：请写明每卡配这块网卡的系统（DGX / HGX / NVL72 参考设计）")
 
     # -- models -------------------------------------------------------------- #
 

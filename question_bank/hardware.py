@@ -63,6 +63,7 @@ class GPU(NamedTuple):
     scale_up_bidirectional: bool = False  # ``scale_up`` counts both directions (NVLink's 900 GB/s)
     scale_up_domain: int | None = None  # chips per NVLink / xGMI domain, or per ICI pod
     scale_up_link: str = ""  # key of its Link in LINKS ("nvlink4"), if the catalogue has one
+    scale_out_nic: float | None = None  # one GPU's scale-out NIC, one way, B/s (400 Gb/s = 50 GB/s), if known
     pools: tuple[str, ...] = ()  # the template pools it joins ("general": every template that draws a GPU)
     origin: str = ""  # "" for a built-in entry, else the user file it came from
 
@@ -178,7 +179,7 @@ def gpu_from_entry(e: dict, origin: str = "") -> GPU:
         v = e.get(f"{p}_tflops")
         return None if v is None else _round(v * TFLOPS)
 
-    bw = e.get("scale_up_bandwidth_gbs")
+    bw, nic = e.get("scale_up_bandwidth_gbs"), e.get("scale_out_nic_gbps")
     return GPU(e["id"], e["name"], _round(e["memory_gb"] * GB), _round(e["memory_bandwidth_tbs"] * TB),
                peak("fp16"), peak("bf16"), peak("fp8"), peak("fp32"), e["source"],
                memory_type=e.get("memory_type", "HBM"), notes=e.get("note", ""),
@@ -186,6 +187,7 @@ def gpu_from_entry(e: dict, origin: str = "") -> GPU:
                scale_up=None if bw is None else _round(bw * GB),
                scale_up_bidirectional=e.get("scale_up_bidirectional", False),
                scale_up_domain=e.get("scale_up_domain"), scale_up_link=e.get("scale_up_link", ""),
+               scale_out_nic=None if nic is None else _round(nic * 1e9 / 8),
                pools=tuple(e.get("pools", ())), origin=origin)
 
 

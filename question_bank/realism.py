@@ -21,6 +21,10 @@ text, and returns one message per violation, each prefixed with the rule's name:
                      (what published large runs report).
 * ``scale_up``     - tensor parallelism stays within the chip's scale-up (NVLink / xGMI / ICI)
                      domain: H100 PCIe cards pair over NVLink bridges, so TP > 2 there crosses PCIe.
+* ``batch``        - an MFU read from a training log is at most 50 %, with at least 1,024 tokens
+                     per GPU per step (what reported large runs use).
+* ``duration``     - a training run finishes within about six months (its days, or its GPU-hours
+                     over its GPUs).
 
 How a template declares its world is documented in :mod:`question_bank.spec`.  Each
 message says what is unrealistic and what would make it realistic, e.g.
@@ -258,6 +262,13 @@ def check_moe_active(p: Problem) -> Iterable[str]:
 # recomputation (4/3 MFU) at most ~65 %; a problem above these describes no run anyone has reported.
 MAX_MFU, MAX_HFU = 0.60, 0.65
 MFU_FORMULAS = frozenset({"mfu", "mfu_from_step_time"})
+# A training log read for its MFU describes a large run as reported: at most 50 % MFU (PaLM 46 %, Llama 3 405B
+# 38-43 %), with at least 1,024 tokens per GPU per step (Llama 3 405B: 16M tokens over 16,384 GPUs).
+MAX_STEP_MFU, MIN_TOKENS_PER_GPU = 0.50, 1024
+# A pre-training run finishes within about six months (Llama 3 405B: 54 days on 16K H100s; no reported frontier run
+# trained for a year): a schedule longer than this would be given more GPUs.
+MAX_RUN_DAYS = 183.0
+DAY_S = 86400.0
 
 
 def check_utilisation(p: Problem) -> Iterable[str]:
@@ -281,6 +292,39 @@ def check_utilisation(p: Problem) -> Iterable[str]:
                    f"runs reach at most ~{MAX_HFU:.0%}, so MFU ≤ {MAX_HFU * 3 / 4:.2%}: draw a lower throughput")
 
 
+def check_batch(p: Problem) -> Iterable[str]:
+    """An MFU read from a training log is that of a run as reported: at most 50 %, with a real batch."""
+    for s in p.steps:
+        if s.formula != "mfu_from_step_time":
+            continue
+        v = s.inputs
+        per_gpu = float(v["global_batch"]) * float(v["s"]) / float(v["n_gpus"])
+        if per_gpu < MIN_TOKENS_PER_GPU:
+            yield (f"step {s.index + 1} trains {per_gpu:,.0f} tokens per GPU per step; large runs use at least "
+                   f"{MIN_TOKENS_PER_GPU:,}: draw a larger global batch or fewer GPUs")
+        if isinstance(s.expected.value, float) and s.expected.value > MAX_STEP_MFU + 1e-9:
+            yield (f"step {s.index + 1} reads {s.expected.value:.1%} MFU from a training log; reported large runs reach "
+                   f"at most ~{MAX_STEP_MFU:.0%}: draw a longer step time")
+
+
+def check_duration(p: Problem) -> Iterable[str]:
+    """A training run finishes within about six months: the days a step asks, or its GPU-hours over the GPUs its
+    world declares (World.n_gpus)."""
+    gpus = max((w.n_gpus for w in p.worlds), default=1)
+    for s in p.steps:
+        value = s.expected.value
+        if not s.formula or isinstance(value, str):
+            continue
+        days = None
+        if s.formula == "train_time":
+            days = value / DAY_S
+        elif s.formula == "gpu_hours" and gpus > 1:
+            days = value / gpus / 24
+        if days is not None and days > MAX_RUN_DAYS:
+            yield (f"step {s.index + 1} ({s.formula}) makes the run last {days:,.0f} days; reported runs finish within "
+                   f"~{MAX_RUN_DAYS:.0f}: give it more GPUs")
+
+
 def check_scale_up(p: Problem) -> Iterable[str]:
     for w in p.worlds:
         g = w.gpu
@@ -300,6 +344,8 @@ RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "moe_active": check_moe_active,
     "utilisation": check_utilisation,
     "scale_up": check_scale_up,
+    "batch": check_batch,
+    "duration": check_duration,
 }
 
 

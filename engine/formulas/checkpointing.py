@@ -18,6 +18,7 @@ from .inputs import (
     NODE_MTBF,
     PHI,
     RESTART_TIME,
+    WITH_RESTART,
     WRITE_BW,
 )
 from .registry import register
@@ -69,25 +70,30 @@ register(
                         "预先考虑的常态。",
             example={"node_mtbf": 31536000, "n_nodes": 1000},
             meaning_zh="n 个独立故障的节点上作业的平均无故障时间：节点的 MTBF ÷ n"),
-    Formula("young_daly_interval", (CKPT_TIME, MTBF, RESTART_TIME), "(2*checkpoint_time*(mtbf + restart_time))^0.5",
-            "time", "checkpoint interval that minimises the time lost: √(2·δ·M) (Young), √(2·δ·(M + R)) with the "
-            "restart time (Daly)", "young1974, daly2006",
-            (Misconception("no_two", "left out the factor 2 (√(δ·M))", "(checkpoint_time*(mtbf + restart_time))^0.5",
-                           "漏了因子 2（√(δ·M)）"),
-             Misconception("no_root", "forgot the square root (2·δ·M)", "2*checkpoint_time*(mtbf + restart_time)",
-                           "漏了平方根（2·δ·M）")),
+    Formula("young_daly_interval", (CKPT_TIME, MTBF, RESTART_TIME, WITH_RESTART),
+            "(2*checkpoint_time*(mtbf + with_restart*restart_time))^0.5",
+            "time", "checkpoint interval that minimises the time lost: √(2·δ·(M + R)) with the restart time (Daly), "
+            "√(2·δ·M) without it (Young)", "young1974, daly2006",
+            (Misconception("no_two", "left out the factor 2 (√(δ·(M + R)))",
+                           "(checkpoint_time*(mtbf + with_restart*restart_time))^0.5", "漏了因子 2（√(δ·(M + R))）"),
+             Misconception("no_root", "forgot the square root (2·δ·(M + R))",
+                           "2*checkpoint_time*(mtbf + with_restart*restart_time)", "漏了平方根（2·δ·(M + R)）")),
             "τ_opt",
-            decomposition=("checkpointing every τ costs δ/τ of the time; a failure loses on average τ/2 of work, once per "
-                           "M: the waste δ/τ + τ/(2M) is smallest where the two terms are equal, at τ = √(2·δ·M)",),
-            decomposition_zh=("每隔 τ 存一次检查点，占用 δ/τ 的时间；每次故障平均丢掉 τ/2 的工作，每 M 一次：浪费 "
-                              "δ/τ + τ/(2M) 在两项相等时最小，即 τ = √(2·δ·M)",),
+            decomposition=("checkpointing every τ costs δ/τ of the time; a failure loses on average τ/2 of work, and "
+                           "with the restart R it comes once per M + R of wall time: the waste δ/τ + τ/(2(M + R)) is "
+                           "smallest where the two terms are equal, at τ = √(2·δ·(M + R)) (Daly; Young's √(2·δ·M) "
+                           "leaves R out)",),
+            decomposition_zh=("每隔 τ 存一次检查点，占用 δ/τ 的时间；每次故障平均丢掉 τ/2 的工作，算上重启 R，每 M + R 的墙钟"
+                              "时间一次：浪费 δ/τ + τ/(2(M + R)) 在两项相等时最小，即 τ = √(2·δ·(M + R))（Daly；Young 的 "
+                              "√(2·δ·M) 不计 R）",),
             simplification=("it grows only as the square root: a 4× more reliable cluster checkpoints half as often",),
             simplification_zh=("它只按平方根增长：集群可靠 4 倍，检查点间隔只拉长 2 倍",),
-            takeaway="checkpoint every √(2·δ·M): faster checkpoints (async, in host memory) and a better MTBF both "
-                     "shrink the waste, by the square root.",
-            takeaway_zh="每隔 √(2·δ·M) 存一次检查点：更快的检查点（异步、存主机内存）和更长的 MTBF 都能减少浪费，按平方根。",
-            example={"checkpoint_time": 60, "mtbf": 10800},
-            meaning_zh="使损失时间最小的检查点间隔：√(2·δ·M)（Young），计入重启时间为 √(2·δ·(M + R))（Daly）"),
+            takeaway="checkpoint every √(2·δ·(M + R)): faster checkpoints (async, in host memory) and a better MTBF "
+                     "both shrink the waste, by the square root.",
+            takeaway_zh="每隔 √(2·δ·(M + R)) 存一次检查点：更快的检查点（异步、存主机内存）和更长的 MTBF 都能减少浪费，按平方根。",
+            example={"checkpoint_time": 60, "mtbf": 10800, "restart_time": 600},
+            meaning_zh="使损失时间最小的检查点间隔：计入重启时间为 √(2·δ·(M + R))（Daly），不计为 √(2·δ·M)（Young）",
+            plain_expr="(2*checkpoint_time*(mtbf + restart_time))^0.5"),
     Formula("checkpoint_waste", (CKPT_TIME, CKPT_INTERVAL, MTBF), "checkpoint_time/interval + interval/(2*mtbf)", "ratio",
             "share of time lost to checkpoints and to redone work at a checkpoint interval (first order)", "young1974",
             (Misconception("whole_interval", "counted the whole interval lost at a failure (τ/M): on average half of it "

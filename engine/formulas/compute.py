@@ -18,6 +18,7 @@ from .inputs import (
     HEADS,
     HIDDEN,
     LAYERS,
+    LOSS_FIT,
     MFU,
     MICRO_BATCH,
     N_DP,
@@ -294,6 +295,29 @@ register(
             takeaway_zh="在 Chinchilla 最优点，参数量和 token 数都随 √C 增长：多出的算力要同样花在数据上，而不只是加大模型。",
             example={"compute": 5.88e23}, plain_expr="(compute/120)^0.5",
             meaning_zh="给定算力预算 C 时计算最优的参数量：C = 6·N·D 且 D = 20·N，得 N = √(C/120)"),
+    # The loss fit's own optimum (Hoffmann et al. eq. 4): minimising E + A/N^α + B/D^β along C = 6·N·D gives
+    # N_opt = G·(C/6)^(β/(α+β)) with G = (αA/(βB))^(1/(α+β)); approach 3's constants put it near 100 tokens per
+    # parameter at today's budgets, Besiroglu et al.'s refit near 20.
+    Formula("fit_optimal_params", (COMPUTE, LOSS_FIT),
+            "fit*(0.34*406.4/(0.28*410.7))^(1/0.62)*(compute/6)^(0.28/0.62)"
+            " + (1 - fit)*(0.3478*482.01/(0.3658*2085.43))^(1/0.7136)*(compute/6)^(0.3658/0.7136)", "count",
+            "the parameter count that minimises the loss fit L = E + A/N^α + B/D^β at compute C = 6·N·D: "
+            "N_opt = G·(C/6)^(β/(α+β)), G = (αA/(βB))^(1/(α+β))", "hoffmann2022, besiroglu2024",
+            (Misconception("rule_of_thumb", "used the 20-tokens-per-parameter rule (√(C/120)), not the fit's own optimum",
+                           "(compute/120)^0.5", "用了每参数 20 个 token 的经验值（√(C/120)），而不是该拟合自己的最优点"),), "N_opt",
+            decomposition=("along a fixed compute C = 6·N·D the loss E + A/N^α + B/D^β is lowest where its two terms "
+                           "trade evenly, αA/N^α = βB/D^β: N_opt = G·(C/6)^(β/(α+β)) with G = (αA/(βB))^(1/(α+β)) "
+                           "(Hoffmann et al. eq. 4), and D_opt = C/(6·N_opt)",),
+            decomposition_zh=("在固定算力 C = 6·N·D 上，损失 E + A/N^α + B/D^β 在两项此消彼长相平衡处最低，即 αA/N^α = βB/D^β："
+                              "N_opt = G·(C/6)^(β/(α+β))，G = (αA/(βB))^(1/(α+β))（Hoffmann 等式 4），D_opt = C/(6·N_opt)",),
+            takeaway="a fit's compute-optimal model is where its own loss is lowest at that compute: approach 3's "
+                     "constants put it far above the rule of thumb's 20 tokens per parameter.",
+            takeaway_zh="一个拟合的计算最优模型，就是在该算力下它自己的损失最低之处：方法 3 的常数把它放在远高于经验值"
+                        "每参数 20 个 token 的地方。",
+            example={"compute": 5.88e23},
+            meaning_zh="在算力 C = 6·N·D 下使损失拟合 L = E + A/N^α + B/D^β 最小的参数量：N_opt = G·(C/6)^(β/(α+β))，"
+                       "G = (αA/(βB))^(1/(α+β))",
+            plain_expr="(0.34*406.4/(0.28*410.7))^(1/0.62)*(compute/6)^(0.28/0.62)"),
     # ---------------------------------------------------------- the loss law and batch bookkeeping
     Formula("chinchilla_loss", (PHI, TOKENS), "1.69 + 406.4/phi^0.34 + 410.7/tokens^0.28", "nats",
             "pre-training loss predicted by Chinchilla's fit: L(N, D) = E + A/N^α + B/D^β (approach 3)", "hoffmann2022",

@@ -173,7 +173,53 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("bisection_directions", "directions", "1", 1, ("one direction", "单向"), ("one direction", "单向"), ("", ""),
        "alfares2008", default=True),
     _c("bisection_directions", "directions", "2", 2, ("both directions", "双向"), ("both directions", "双向"), ("", ""),
-       "austin2025"),
+       "austin2025", when="named_first"),
+    # ---------------------------------------------------------------- the checkpoint interval with or without restarts
+    _c("restart_in_interval", "with_restart", "daly", 1, ("√(2δ(M + R)) (Daly)", "√(2δ(M + R))（Daly）"),
+       ("a failure comes every M + R of wall time, the restart included", "计入重启，每 M + R 的墙钟时间出一次故障"),
+       ("Daly", "Daly"), "daly2006", default=True),
+    _c("restart_in_interval", "with_restart", "young", 0, ("√(2δM) (Young)", "√(2δM)（Young）"),
+       ("the restart time left out: √(2δM)", "不计重启时间：√(2δM)"), ("Young", "Young"), "young1974", selectable=False),
+    # ---------------------------------------------------------------- which fit of the loss law sets the optimum
+    _c("loss_fit", "fit", "hoffmann", 1, ("Hoffmann et al.'s approach-3 fit", "Hoffmann 等方法 3 的拟合"),
+       ("E = 1.69, A = 406.4, B = 410.7, α = 0.34, β = 0.28", "E = 1.69，A = 406.4，B = 410.7，α = 0.34，β = 0.28"),
+       ("", ""), "hoffmann2022", default=True),
+    _c("loss_fit", "fit", "besiroglu", 0, ("Besiroglu et al.'s refit", "Besiroglu 等的重新拟合"),
+       ("E = 1.8172, A = 482.01, B = 2085.43, α = 0.3478, β = 0.3658", "E = 1.8172，A = 482.01，B = 2085.43，α = 0.3478，β = 0.3658"),
+       ("the Chinchilla replication", "Chinchilla 复现研究"), "besiroglu2024", when="named_first", selectable=False),
+    # ---------------------------------------------------------------- what a SwiGLU MLP keeps for its backward
+    _c("swiglu_kept", "mlp_sbf", "6", 6, ("6sbf (SiLU recomputed)", "6sbf（SiLU 重算）"),
+       ("gate and up outputs and the down-projection input; the fused SwiGLU recomputes SiLU in the backward",
+        "gate 与 up 的输出和 down 投影的输入；融合的 SwiGLU 在反向时重算 SiLU"), ("Megatron-LM", "Megatron-LM"),
+       "korthikanti2022", default=True),
+    _c("swiglu_kept", "mlp_sbf", "8", 8, ("8sbf (eager SwiGLU)", "8sbf（eager 模式的 SwiGLU）"),
+       ("the SiLU output kept too (unfused)", "还保留了 SiLU 的输出（未融合）"),
+       ("eager PyTorch", "eager PyTorch"), "korthikanti2022", when="named_first", selectable=False),
+    # ---------------------------------------------------------------- the size of PPO's critic
+    _c("critic_size", "critic_from_reward", "reward", 1, ("critic from the reward model", "评论家从奖励模型初始化"),
+       ("the critic initialised from the reward model: Φ_critic = Φ_reward", "评论家从奖励模型初始化：Φ_critic = Φ_reward"),
+       ("InstructGPT", "InstructGPT"), "ouyang2022", default=True),
+    _c("critic_size", "critic_from_reward", "policy", 0, ("a policy-sized critic", "与策略模型同大的评论家"),
+       ("the critic initialised from the policy: Φ_critic = Φ_policy", "评论家从策略模型初始化：Φ_critic = Φ_policy"),
+       ("PPO set-ups whose value model starts from the policy", "价值模型从策略模型初始化的 PPO 配置"), "ouyang2022",
+       when="named_first", selectable=False),
+    # ---------------------------------------------------------------- what one GPU's NIC carries of a collective
+    # A node's g GPUs reduce-scatter over NVLink first, so each GPU's own NIC (a rail) carries 1/g of the message;
+    # reading one GPU per node puts the whole message through every NIC (the per-chip bound of a flat ring).
+    _c("nic_share", "nic_share", "node", 1, ("1/g of the message per NIC", "每块网卡承载 1/g 的消息"),
+       ("the node's g GPUs reduce-scatter over NVLink first, each GPU's NIC carries one 1/g shard",
+        "节点内 g 张卡先经 NVLink 做 ReduceScatter，每张卡的网卡只承载 1/g 的分片"), ("", ""),
+       "sergeev2018, austin2025", default=True),
+    _c("nic_share", "nic_share", "gpu", 0, ("one GPU per node", "每节点一张卡"),
+       ("the whole message through every GPU's NIC, as a flat ring with one GPU per node",
+        "整条消息都经过每张卡的网卡，相当于每节点一张卡的扁平环"), JAX_BOOK, "austin2025", selectable=False),
+    # A TP instance's KV cache is sharded over its GPUs, each with its own NIC: the shards travel in parallel
+    _c("kv_links", "kv_sharded", "sharded", 1, ("KV shards over the instance's NICs", "KV 分片走实例的各块网卡"),
+       ("each of the TP GPUs sends its own shard of the KV cache over its own NIC, in parallel",
+        "TP 的每张卡用自己的网卡并行发送自己那一份 KV 分片"), ("", ""), "zhong2024, patel2024", default=True),
+    _c("kv_links", "kv_sharded", "one_nic", 0, ("one NIC for the instance", "整个实例一块网卡"),
+       ("the whole instance's KV cache through a single NIC", "整个实例的 KV Cache 只走一块网卡"), ("", ""),
+       "zhong2024", selectable=False),
 )
 
 
@@ -215,7 +261,15 @@ def _no_mfu(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
     return "mfu" not in values
 
 
-WHEN: dict[str, Condition] = {"large_n": _large_n, "torus": _torus, "no_mfu": _no_mfu}
+def _named_first(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
+    # a reading likelier than the mistake that lands on the same number: both directions of a bisection (the JAX
+    # book's definition) rather than every host's link across the cut; eager PyTorch's 8sbf rather than a GPT
+    # layer's count that happens to come out near it; Besiroglu et al.'s refit, whose optimum is the 20 tokens per
+    # parameter of the rule of thumb, rather than the rule applied to a fit it does not belong to
+    return True
+
+
+WHEN: dict[str, Condition] = {"large_n": _large_n, "torus": _torus, "no_mfu": _no_mfu, "named_first": _named_first}
 
 
 def of_formula(formula: Any) -> tuple[tuple[Any, tuple[Convention, ...]], ...]:

@@ -14,6 +14,8 @@ from .inputs import (
     INSTANCE_TPS,
     KV_MOVED,
     KV_PER_TOKEN,
+    KV_SHARDED,
+    KV_SHARDS,
     OUTPUT_TOKENS,
     PHI,
     PREFILL_TIME,
@@ -29,25 +31,33 @@ ROUNDED_DOWN = ("rounded down instead of up", "向下取整了，应向上取整
 NO_HEADROOM = ("sized for 100% utilisation (left out the planned headroom)", "按 100% 利用率估算（漏了预留的余量）")
 
 register(
-    Formula("kv_transfer_time", (KV_PER_TOKEN, PROMPT_TOKENS, LINK), "kv_bytes_per_token*prompt_tokens/link_bandwidth",
-            "time", "time to send a prompt's KV cache from the prefill instance to the decode instance",
-            "zhong2024, patel2024",
+    Formula("kv_transfer_time", (KV_PER_TOKEN, PROMPT_TOKENS, LINK, KV_SHARDS, KV_SHARDED),
+            "kv_bytes_per_token*prompt_tokens/(link_bandwidth*(1 + kv_sharded*(kv_shards - 1)))",
+            "time", "time to send a prompt's KV cache from the prefill instance to the decode instance: each of the "
+            "instance's GPUs sends its own shard over its own NIC, in parallel", "zhong2024, patel2024",
             (Misconception("bits_link", "read a link's Gb/s as GB/s (bits for bytes: 8 times too fast)",
-                           "kv_bytes_per_token*prompt_tokens/(8*link_bandwidth)",
+                           "kv_bytes_per_token*prompt_tokens/(8*link_bandwidth*(1 + kv_sharded*(kv_shards - 1)))",
                            "把链路的 Gb/s 当成了 GB/s（比特当字节：快了 8 倍）"),),
             "T_KV",
             decomposition=("prefill builds the prompt's KV cache, KV/token × S_prompt bytes, and the decode instance needs "
-                           "all of it before its first step: bytes ÷ link bandwidth",),
+                           "all of it before its first step; tensor parallelism splits it by KV head over min(TP, n_kv) "
+                           "GPUs, each sending its shard over its own NIC at once: bytes ÷ (min(TP, n_kv) × link "
+                           "bandwidth)",),
             decomposition_zh=("prefill 生成整个 prompt 的 KV Cache，共 KV/token × S_prompt 字节；decode 实例在第一步之前"
-                              "要收到全部：字节数 ÷ 链路带宽",),
+                              "要收到全部；张量并行按 KV 头把它分到 min(TP, n_kv) 张卡上，每张卡同时用自己的网卡发送自己的分片："
+                              "字节数 ÷（min(TP, n_kv) × 链路带宽）",),
             parts=(Part("kv", "KV_prompt", "kv_bytes_per_token*prompt_tokens", "bytes", "the prompt's KV cache",
-                        "整个 prompt 的 KV Cache"),),
-            via="kv/link_bandwidth",
-            takeaway="the transfer adds to TTFT unless it is pipelined layer by layer with the prefill: GQA and fp8 KV "
-                     "shrink it, and a slow link can erase what disaggregation gains.",
-            takeaway_zh="这次传输会加到 TTFT 上，除非与 prefill 逐层流水；GQA 和 fp8 KV 能把它缩小，链路太慢会抵消分离带来的收益。",
-            example={"kv_bytes_per_token": 327680, "prompt_tokens": 4096, "link_bandwidth": 50e9},
-            meaning_zh="把一个 prompt 的 KV Cache 从 prefill 实例发送到 decode 实例的时间"),
+                        "整个 prompt 的 KV Cache"),
+                   Part("nics", "n_NIC", "1 + kv_sharded*(kv_shards - 1)", "count",
+                        "NICs sending distinct shards at once: min(TP, n_kv)", "同时发送不同分片的网卡数：min(TP, n_kv)")),
+            via="kv/(link_bandwidth*nics)",
+            takeaway="the transfer adds to TTFT unless it is pipelined layer by layer with the prefill: GQA, fp8 KV and "
+                     "one NIC per GPU shrink it, and a slow link can erase what disaggregation gains.",
+            takeaway_zh="这次传输会加到 TTFT 上，除非与 prefill 逐层流水；GQA、fp8 KV 和每卡一块网卡能把它缩小，"
+                        "链路太慢会抵消分离带来的收益。",
+            example={"kv_bytes_per_token": 327680, "prompt_tokens": 4096, "link_bandwidth": 50e9, "kv_shards": 4},
+            meaning_zh="把一个 prompt 的 KV Cache 从 prefill 实例发送到 decode 实例的时间：实例的每张卡用自己的网卡并行发送自己的分片",
+            plain_expr="kv_bytes_per_token*prompt_tokens/(link_bandwidth*kv_shards)"),
     Formula("prefill_instances", (ARRIVAL_RATE, PREFILL_TIME, UTILISATION),
             "ceil(arrival_rate*prefill_time/utilisation)", "count",
             "prefill instances a traffic mix needs: busy instance-seconds per second (λ × prefill time) at the planned "

@@ -12,6 +12,7 @@ from .core import Formula, Misconception, Part, Requirement
 from .inputs import (
     BPE,
     BW,
+    BYTES_PER_PARAM,
     DECODE_BATCH,
     GPUS_BYTES,
     HEAD_DIM,
@@ -258,6 +259,37 @@ register(
             example={"phi": 7e10, "prompt_tokens": 2000, "peak_flops": 1000e12, "mfu": 0.5},
             meaning_zh="首 token 延迟：prompt 的 prefill 算力受限（每 token 2Φ FLOPs），按给定利用率计；忽略排队和第一个 "
                        "decode 步"),
+    Formula("ttft_floor", (PHI, PROMPT_TOKENS, PEAK, PREFILL_MFU, BW, BYTES_PER_PARAM.as_("bytes_per_param", "bytes")),
+            "max(2*phi*prompt_tokens/(peak_flops*mfu), bytes_per_param*phi/bandwidth)", "time",
+            "time to first token with its floor: the prefill's compute at peak × MFU, but never less than reading "
+            "every weight once (a short prompt is memory-bound like a decode step)", "pope2022, kipply2022",
+            (Misconception("compute_only_ttft", "priced a short prefill by its compute alone: it still reads every "
+                           "weight once, which takes longer",
+                           "2*phi*prompt_tokens/(peak_flops*mfu)", "只按算力给短 prefill 计时：它仍要把每个权重读一遍，那更慢"),
+             Misconception("training_flops_floor", "used 6Φ per token (training) instead of 2Φ (forward)",
+                           "max(6*phi*prompt_tokens/(peak_flops*mfu), bytes_per_param*phi/bandwidth)",
+                           "每个 token 用了 6Φ（训练），应为 2Φ（前向）"),
+             Misconception("no_mfu_floor", NO_MFU[0],
+                           "max(2*phi*prompt_tokens/peak_flops, bytes_per_param*phi/bandwidth)", NO_MFU[1])), "TTFT",
+            decomposition=("prefill does 2Φ FLOPs per prompt token at peak × MFU, and it reads every weight once, "
+                           "bytes × Φ at the memory bandwidth; the two overlap, so the slower sets TTFT: a long prompt "
+                           "is compute-bound, a prompt of a few dozen tokens is bound by the weight read",),
+            decomposition_zh=("prefill 每个 prompt token 做 2Φ FLOPs，按峰值 × MFU 计；它还要把每个权重读一遍，即 bytes × Φ，"
+                              "按显存带宽计；两者重叠，较慢的那个决定 TTFT：长 prompt 算力受限，几十个 token 的 prompt "
+                              "受权重读取限制",),
+            parts=(Part("t_compute", "T_compute", "2*phi*prompt_tokens/(peak_flops*mfu)", "time",
+                        "the prompt's FLOPs at peak × MFU", "按峰值 × MFU 计的 prompt FLOPs"),
+                   Part("t_weights", "T_weights", "bytes_per_param*phi/bandwidth", "time",
+                        "reading every weight once", "把每个权重读一遍")),
+            via="max(t_compute, t_weights)",
+            takeaway="a prefill is compute-bound only above about F_peak·MFU / (BW × 2/bytes) tokens: below that, "
+                     "TTFT is the weight read, as a decode step's time is.",
+            takeaway_zh="prefill 只有在约 F_peak·MFU /（BW × 2/bytes）个 token 以上才算力受限：低于它，TTFT 就是读一遍权重的时间，"
+                        "和一个 decode 步一样。",
+            example={"phi": 8e9, "prompt_tokens": 80, "peak_flops": 989e12, "mfu": 0.5, "bandwidth": 3.35e12,
+                     "bytes_per_param": 2},
+            meaning_zh="带下限的首 token 延迟：prefill 的算力时间（峰值 × MFU），但不少于把每个权重读一遍的时间"
+                       "（短 prompt 和 decode 步一样访存受限）"),
     Formula("max_batch_fit", (GPUS_BYTES, WEIGHT_BYTES_HELD, KV_FULL_SEQ),
             "floor((gpu_bytes - weight_bytes)/kv_bytes_per_seq)", "count",
             "largest batch whose KV cache fits in memory next to the weights (activations ignored)", "R§5.4, C§4",

@@ -191,6 +191,34 @@ RING_DIRECTIONS = Input(
     "directions", "count", "directions a ring link carries at once (beta is one way of one link)", "dirs",
     "环上链路同时使用的方向数（beta 是一条链路的单向带宽）", quiet=True, **_convention("ring_directions"))
 
+WITH_RESTART = Input("with_restart", "count", "whether the checkpoint interval counts the restart time in the time "
+                     "between failures (Daly, 1) or leaves it out (Young, 0)", "daly",
+                     "检查点间隔是否把重启时间计入故障间隔（Daly，1），或不计（Young，0）", quiet=True,
+                     **_convention("restart_in_interval"))
+LOSS_FIT = Input("fit", "count", "the loss law's fit: Hoffmann et al.'s approach 3 (1) or Besiroglu et al.'s refit (0)",
+                 "fit", "损失定律的拟合：Hoffmann 等的方法 3（1）或 Besiroglu 等的重新拟合（0）", quiet=True,
+                 **_convention("loss_fit"))
+MLP_SBF = Input("mlp_sbf", "count", "sbf terms a SwiGLU MLP keeps per layer: 6 with SiLU recomputed (fused), 8 with "
+                "its output kept (eager)", "k_f", "SwiGLU MLP 每层保留的 sbf 项数：SiLU 重算（融合）为 6，保留其输出（eager）为 8",
+                quiet=True, **_convention("swiglu_kept"))
+CRITIC_FROM_REWARD = Input("critic_from_reward", "count", "whether PPO's critic is initialised from the reward model "
+                           "(1: the stated Φ_critic) or from the policy (0: Φ_critic = Φ_policy)", "c_rm",
+                           "PPO 的评论家是否从奖励模型初始化（1：题给的 Φ_critic），或从策略模型初始化（0：Φ_critic = Φ_policy）",
+                           quiet=True, **_convention("critic_size"))
+NVLINK_NODE_GPUS = Input("gpus_per_node", "count", "GPUs per NVLink node (8 in an HGX / DGX node unless stated)", "g",
+                         "每个 NVLink 节点的 GPU 数（未说明时为 HGX / DGX 节点的 8 张）", default=8.0)
+NIC_SHARE = Input("nic_share", "count", "whether a node's GPUs reduce-scatter over NVLink first, so each GPU's NIC "
+                  "carries 1/g of the message (1), or every NIC the whole message (0)", "hier",
+                  "节点内各卡是否先经 NVLink 做 ReduceScatter，使每块网卡只承载 1/g 的消息（1），或每块网卡承载整条消息（0）",
+                  quiet=True, **_convention("nic_share"))
+# the distinct KV shards a TP instance holds, min(TP, n_kv): one per GPU until the GPUs outnumber the KV heads
+KV_SHARDS = Input("kv_shards", "count", "distinct KV shards the prefill instance holds, one per GPU: min(TP, n_kv)",
+                  "n_shards", "prefill 实例持有的不同 KV 分片数，每卡一份：min(TP, n_kv)", default=1.0)
+KV_SHARDED = Input("kv_sharded", "count", "whether each of the instance's TP GPUs sends its own KV shard over its own "
+                   "NIC (1), or the whole KV cache goes through one NIC (0)", "split",
+                   "实例的每张 TP 卡是否用自己的网卡发送自己的 KV 分片（1），或整个 KV Cache 只走一块网卡（0）",
+                   quiet=True, **_convention("kv_links"))
+
 # cost and energy
 GPU_HOURS = Input("gpu_hours", "gpu_hours", "GPU-hours of the run (GPUs × hours)", "GPU-h", "这次训练的 GPU 小时数（GPU 数 × 小时）")
 PRICE_GPU_HOUR = Input("price_per_gpu_hour", "usd_per_gpu_hour", "price of one GPU for one hour", "$/GPU-h",

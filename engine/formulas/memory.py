@@ -15,6 +15,7 @@ from .inputs import (
     LAYER_ACT_BYTES,
     LAYERS,
     MICRO_BATCH,
+    MLP_SBF,
     N_DP,
     N_KV,
     OVERHEAD,
@@ -203,29 +204,30 @@ register(
             meaning_zh="一个 Transformer 层的激活值显存，不做重计算（fp16）"),
     # Korthikanti et al.'s count redone for a Llama-style layer: the derivation is in SWIGLU_LAYER_MEANING.
     Formula("activation_bytes_layer_swiglu",
-            (SEQ_LEN, MICRO_BATCH, HIDDEN, HEADS, N_KV, SWIGLU_FFN),
-            "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn) + 2*a*s*s*b", "bytes", SWIGLU_LAYER_MEANING,
+            (SEQ_LEN, MICRO_BATCH, HIDDEN, HEADS, N_KV, SWIGLU_FFN, MLP_SBF),
+            "s*b*(12*h + 4*h*n_kv_heads/a + mlp_sbf*ffn) + 2*a*s*s*b", "bytes", SWIGLU_LAYER_MEANING,
             "korthikanti2022, touvron2023",  # §4.1's count redone for a Llama-style layer (SWIGLU_LAYER_MEANING)
             (Misconception("gpt_layer", "used the GPT-layer formula 34sbh + 5as²b (4h GELU MLP with dropout): this "
                            "layer has a SwiGLU MLP and no dropout", "s*b*h*(34 + 5*a*s/h)",
                            "用了 GPT 层的公式 34sbh + 5as²b（4h GELU MLP、带 dropout）：这一层是 SwiGLU MLP、没有 dropout"),
              Misconception("mha_kv", "stored K and V at the full width h; with grouped KV heads they are h·n_kv/a wide",
-                           "s*b*(16*h + 6*ffn) + 2*a*s*s*b",
+                           "s*b*(16*h + mlp_sbf*ffn) + 2*a*s*s*b",
                            "把 K、V 按完整宽度 h 算了；分组 KV 头时它们只有 h·n_kv/a 宽"),
              Misconception("linear_only", "left out the 2as²b attention-score term",
-                           "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn)", "漏了注意力分数的 2as²b 项")),
+                           "s*b*(12*h + 4*h*n_kv_heads/a + mlp_sbf*ffn)", "漏了注意力分数的 2as²b 项")),
             "M_act",
             refs="korthikanti2022, touvron2023",
             decomposition=("attention keeps 6sbh + 4sb·h·n_kv/a: the QKV input, Q, K and V at their widths (K and V are "
                            "h·n_kv/a wide with grouped KV heads), the output-projection input; plus 2as²b of softmax "
                            "output",
                            "the SwiGLU MLP keeps 2sbh + 6sbf (its input, the gate and up outputs, the down-projection "
-                           "input); the two RMSNorm inputs 4sbh; all bf16, 2 B per value"),
+                           "input; the fused SwiGLU recomputes SiLU in the backward, eager PyTorch keeps its output "
+                           "too: 8sbf); the two RMSNorm inputs 4sbh; all bf16, 2 B per value"),
             decomposition_zh=("注意力保留 6sbh + 4sb·h·n_kv/a：QKV 输入、按各自宽度的 Q、K、V（分组 KV 头时 K、V 宽 h·n_kv/a）、"
                               "输出投影的输入；再加 2as²b 的 softmax 输出",
-                              "SwiGLU MLP 保留 2sbh + 6sbf（输入、gate 与 up 的输出、down 投影的输入）；两个 RMSNorm 的"
-                              "输入 4sbh；全部 bf16，每个值 2 B"),
-            parts=(Part("linear", "sb(12h + 4h·n_kv/a + 6f)", "s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn)", "bytes",
+                              "SwiGLU MLP 保留 2sbh + 6sbf（输入、gate 与 up 的输出、down 投影的输入；融合的 SwiGLU 在反向时"
+                              "重算 SiLU，eager PyTorch 还保留其输出：8sbf）；两个 RMSNorm 的输入 4sbh；全部 bf16，每个值 2 B"),
+            parts=(Part("linear", "sb(12h + 4h·n_kv/a + 6f)", "s*b*(12*h + 4*h*n_kv_heads/a + mlp_sbf*ffn)", "bytes",
                         "grows with the widths h and f", "随宽度 h 和 f 增长"),
                    Part("quad", "2as²b", "2*a*s*s*b", "bytes", "softmax output, grows with s²",
                         "softmax 输出，随 s² 增长")),
@@ -234,7 +236,8 @@ register(
                      "(never storing the scores) and recomputation matter.",
             takeaway_zh="2as²b 的注意力分数项随 s² 增长：长序列时它占大头，所以要用 FlashAttention（不存注意力分数）和重计算。",
             example={"s": 4096, "b": 1, "h": 4096, "a": 32, "n_kv_heads": 8, "ffn": 14336},
-            meaning_zh="一个 Llama 式层的激活值显存（RMSNorm、中间维度 f 的 SwiGLU MLP、无 dropout、无偏置），bf16，不做重计算"),
+            meaning_zh="一个 Llama 式层的激活值显存（RMSNorm、中间维度 f 的 SwiGLU MLP、无 dropout、无偏置），bf16，不做重计算",
+            plain_expr="s*b*(12*h + 4*h*n_kv_heads/a + 6*ffn) + 2*a*s*s*b"),
     Formula("activation_bytes_selective", (SEQ_LEN, MICRO_BATCH, HIDDEN), "34*s*b*h", "bytes",
             "activation memory per layer with selective recomputation (attention recomputed)", "C§1.3",
             (Misconception("full_recompute", "used full recomputation (2sbh)", "2*s*b*h",

@@ -19,6 +19,8 @@ from .inputs import (
     MESSAGE_BYTES,
     N_HOSTS,
     N_NODES,
+    NIC_SHARE,
+    NVLINK_NODE_GPUS,
     OVERLAP,
     OVERSUB,
     PEAK,
@@ -104,35 +106,45 @@ register(
             example={"m": 1e9, "gpus_per_node": 8, "n_nodes": 16, "intra_bandwidth": 450e9, "inter_bandwidth": 50e9},
             meaning_zh="两级 AllReduce：节点内 ReduceScatter，每条轨道跨节点对 1/g 的消息做 AllReduce，节点内 AllGather"
                        "（只计带宽项）"),
-    Formula("dp_min_batch_per_device", (PEAK, LINK, GRAD_BYTES), "peak_flops/link_bandwidth*bytes_per_param/2",
-            "count",
+    Formula("dp_min_batch_per_device", (PEAK, LINK, GRAD_BYTES, NVLINK_NODE_GPUS, NIC_SHARE),
+            "peak_flops/link_bandwidth*bytes_per_param/(2*(1 + nic_share*(gpus_per_node - 1)))", "count",
             "tokens per device per step above which data-parallel gradient traffic hides behind compute: "
-            "peak FLOP/s ÷ link bandwidth (bf16 gradients)", "austin2025",
-            (Misconception("inverted", "divided bandwidth by FLOPS", "link_bandwidth/peak_flops*bytes_per_param/2",
+            "peak FLOP/s ÷ NIC bandwidth × bytes / 2, ÷ g when the node's g GPUs reduce-scatter over NVLink first "
+            "(each NIC carries 1/g of the gradients)", "austin2025, sergeev2018",
+            (Misconception("inverted", "divided bandwidth by FLOPS",
+                           "link_bandwidth/peak_flops*bytes_per_param/(2*(1 + nic_share*(gpus_per_node - 1)))",
                            "用带宽除以 FLOPS（除反了）"),
              Misconception("gbit_as_gbyte", "read the NIC's Gb/s as GB/s (8× the real bandwidth)",
-                           "peak_flops/(8*link_bandwidth)*bytes_per_param/2",
+                           "peak_flops/(8*link_bandwidth)*bytes_per_param/(2*(1 + nic_share*(gpus_per_node - 1)))",
                            "把网卡的 Gb/s 当成了 GB/s（带宽多算了 8 倍）"),
              Misconception("forward_backward", "overlapped the all-reduce with the whole step (6Φ per token), "
                            "though it waits for the backward pass's gradients (4Φ)",
-                           "2*peak_flops/(3*link_bandwidth)*bytes_per_param/2",
+                           "2*peak_flops/(3*link_bandwidth)*bytes_per_param/(2*(1 + nic_share*(gpus_per_node - 1)))",
                            "让 AllReduce 与整步（每 token 6Φ）重叠，但它要等反向传播（4Φ）算出梯度")),
             "B_min",
             decomposition=("the gradient all-reduce overlaps with the backward pass, 4Φ FLOPs per token of the device's "
-                           "batch B; a ring all-reduce sends about twice the gradients, 2 × Φ × bytes, whatever B: the "
-                           "compute hides it when 4Φ·B / F_peak ≥ 2Φ·bytes / BW, i.e. B ≥ F_peak / BW × bytes / 2 "
-                           "(bf16 gradients: B ≥ F_peak / BW)",),
-            decomposition_zh=("梯度 AllReduce 与反向传播重叠，反向对每个设备这一批中的每个 token 计算 4Φ FLOPs；环形 AllReduce 无论 B "
-                              "多大都要发送约两倍的梯度，即 2 × Φ × bytes：当 4Φ·B / F_peak ≥ 2Φ·bytes / BW，即 "
-                              "B ≥ F_peak / BW × bytes / 2 时计算能掩盖通信（bf16 梯度：B ≥ F_peak / BW）",),
+                           "batch B; the node's g GPUs reduce-scatter the gradients over NVLink, so each GPU's NIC "
+                           "all-reduces one 1/g shard with a ring, about 2 × Φ × bytes / g sent whatever B: the compute "
+                           "hides it when 4Φ·B / F_peak ≥ 2Φ·bytes / (g·BW), i.e. B ≥ F_peak / BW × bytes / (2g) "
+                           "(bf16 gradients: B ≥ F_peak / (g·BW)); the NVLink phases are left out",),
+            decomposition_zh=("梯度 AllReduce 与反向传播重叠，反向对每个设备这一批中的每个 token 计算 4Φ FLOPs；节点内 g 张卡先经 "
+                              "NVLink 对梯度做 ReduceScatter，每张卡的网卡只对 1/g 的分片做环形 AllReduce，无论 B 多大都约发送 "
+                              "2 × Φ × bytes / g：当 4Φ·B / F_peak ≥ 2Φ·bytes / (g·BW)，即 B ≥ F_peak / BW × bytes / (2g) "
+                              "时计算能掩盖通信（bf16 梯度：B ≥ F_peak / (g·BW)）；不计 NVLink 阶段",),
             parts=(Part("ratio", "F_peak/BW", "peak_flops/link_bandwidth", "intensity",
-                        "FLOPs the device can do per byte the link moves", "链路每传一个字节，设备能做的 FLOPs"),),
-            via="ratio*bytes_per_param/2",
-            takeaway="data parallelism needs a minimum batch per device: below F_peak / BW tokens the step waits on the "
-                     "network, which is why large clusters shard the model instead of shrinking the batch.",
-            takeaway_zh="数据并行要求每个设备有最小批大小：低于 F_peak / BW 个 token 时，一步要等网络，所以大集群宁可切分模型"
-                        "也不缩小批。",
-            example={"peak_flops": 989e12, "link_bandwidth": 50e9},
-            meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 链路带宽（bf16 梯度）",
-            per_device=True),
+                        "FLOPs the device can do per byte its NIC moves", "网卡每传一个字节，设备能做的 FLOPs"),
+                   Part("g_nic", "g_NIC", "1 + nic_share*(gpus_per_node - 1)", "count",
+                        "GPUs whose gradients one NIC's shard stands for (g; 1 with one GPU per node)",
+                        "一块网卡的分片代表的 GPU 数（g；每节点一张卡时为 1）")),
+            via="ratio*bytes_per_param/(2*g_nic)",
+            takeaway="data parallelism needs a minimum batch per device: below F_peak / (g·BW) tokens the step waits "
+                     "on the network; the NVLink node divides what each NIC carries by g, which is why rail-optimised "
+                     "clusters reduce in the node first.",
+            takeaway_zh="数据并行要求每个设备有最小批大小：低于 F_peak / (g·BW) 个 token 时，一步要等网络；NVLink 节点把每块网卡"
+                        "承载的量除以 g，所以轨道优化集群先在节点内归约。",
+            example={"peak_flops": 989e12, "link_bandwidth": 50e9, "gpus_per_node": 8},
+            meaning_zh="每个设备每步的 token 数超过多少时，数据并行的梯度通信能被计算掩盖：峰值 FLOP/s ÷ 网卡带宽 × bytes / 2，"
+                       "节点内 g 张卡先经 NVLink 做 ReduceScatter 时再 ÷ g（每块网卡只承载 1/g 的梯度）",
+            per_device=True,
+            plain_expr="peak_flops/link_bandwidth*bytes_per_param/(2*gpus_per_node)"),
 )

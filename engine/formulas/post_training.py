@@ -11,6 +11,7 @@ from .core import Formula, Misconception, Part
 from .inputs import (
     BITS_PER_WEIGHT,
     BYTES_FROZEN,
+    CRITIC_FROM_REWARD,
     D_IN,
     D_OUT,
     LAYERS,
@@ -82,7 +83,10 @@ register(
                            "把基座仍按 bf16 算了（每个参数 2 字节）"),
              Misconception("no_double_quant", "kept an fp32 constant per block of 64 (4.5 bits): left out the double "
                            "quantisation of the block constants", "phi*4.5/8",
-                           "按每 64 个权重一个 fp32 常数算了（4.5 比特）：漏了块常数的双重量化")),
+                           "按每 64 个权重一个 fp32 常数算了（4.5 比特）：漏了块常数的双重量化"),
+             Misconception("nf4_only", "counted 4 bits per weight: left out the block constants (0.127 bits per "
+                           "weight after double quantisation)", "phi*4/8",
+                           "按每个权重 4 比特算了：漏了块常数（双重量化后每个权重 0.127 比特）")),
             "M_base",
             decomposition=("NF4 stores 4 bits per weight; each block of 64 has a constant, itself quantised to 8 bits "
                            "with one fp32 constant per 256 blocks: 4 + 8/64 + 32/(64·256) = 4.127 bits; ÷ 8 for bytes",),
@@ -94,16 +98,20 @@ register(
             example={"phi": 65e9, "bits_per_weight": 4.127},
             meaning_zh="QLoRA 基座的显存：NF4 权重加双重量化的块常数，每个权重 4 + 8/64 + 32/(64·256) = 4.127 比特"),
     # a trained model's bytes per parameter is the training state's convention (16 / 18 / 20, recognised 10 / 12)
-    Formula("ppo_static_bytes", (PHI_POLICY, PHI_CRITIC, PHI_REFERENCE, PHI_REWARD, STATIC_BYTES_PER_PARAM),
-            "bytes_per_param*(phi_policy + phi_critic) + 2*(phi_reference + phi_reward)", "bytes",
+    Formula("ppo_static_bytes", (PHI_POLICY, PHI_CRITIC, PHI_REFERENCE, PHI_REWARD, STATIC_BYTES_PER_PARAM,
+                                 CRITIC_FROM_REWARD),
+            "bytes_per_param*(phi_policy + critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy)"
+            " + 2*(phi_reference + phi_reward)", "bytes",
             "static memory of PPO's four models: policy and critic train (16 B per parameter), reference and reward "
             "model are frozen bf16 (2 B)", "ouyang2022",
             (Misconception("all_trained", "trained all four models (16 bytes each)",
-                           "bytes_per_param*(phi_policy + phi_critic + phi_reference + phi_reward)",
+                           "bytes_per_param*(phi_policy + critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy"
+                           " + phi_reference + phi_reward)",
                            "把四个模型都按训练算了（各 16 字节）"),
              Misconception("policy_only", POLICY_ONLY[0], "bytes_per_param*phi_policy", POLICY_ONLY[1]),
              Misconception("frozen_critic", "counted the critic as frozen (2 bytes): it trains with the policy",
-                           "bytes_per_param*phi_policy + 2*(phi_critic + phi_reference + phi_reward)",
+                           "bytes_per_param*phi_policy + 2*(critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy"
+                           " + phi_reference + phi_reward)",
                            "把评论家当成冻结的（2 字节）：它和策略模型一起训练")),
             "M_PPO",
             decomposition=("PPO holds four models: the policy and the critic (value model) train with mixed-precision Adam, "
@@ -111,14 +119,17 @@ register(
                            "forward, 2 B per parameter in bf16",),
             decomposition_zh=("PPO 同时持有四个模型：策略模型和评论家（价值模型）用混合精度 Adam 训练，每参数 16 B；参考模型"
                               "（算 KL 惩罚）和奖励模型只做前向，bf16 每参数 2 B",),
-            parts=(Part("trained", "16(Φ_policy + Φ_critic)", "16*(phi_policy + phi_critic)", "bytes",
+            parts=(Part("critic", "Φ_V", "(critic_from_reward*phi_critic + (1 - critic_from_reward)*phi_policy)", "count",
+                        "the critic's parameters (Φ_reward when it starts from the reward model)",
+                        "评论家的参数量（从奖励模型初始化时为 Φ_reward）"),
+                   Part("trained", "16(Φ_policy + Φ_V)", "16*(phi_policy + critic)", "bytes",
                         "policy and critic, training", "策略模型和评论家，训练中"),
                    Part("frozen", "2(Φ_ref + Φ_reward)", "2*(phi_reference + phi_reward)", "bytes",
                         "reference and reward model, frozen bf16", "参考模型和奖励模型，冻结的 bf16")),
             via="trained + frozen",
-            takeaway="PPO trains two models and runs two more: its critic alone costs as much as the policy, which is "
-                     "what GRPO removes.",
-            takeaway_zh="PPO 训练两个模型、再跑两个：光评论家就和策略模型一样贵，GRPO 去掉的正是它。",
+            takeaway="PPO trains two models and runs two more: the critic's 16 B per parameter of Φ_critic is what GRPO "
+                     "removes.",
+            takeaway_zh="PPO 训练两个模型、再跑两个：评论家每参数 16 B（按 Φ_critic 计），GRPO 去掉的正是它。",
             example={"phi_policy": 7e9, "phi_critic": 7e9, "phi_reference": 7e9, "phi_reward": 7e9},
             plain_expr="16*(phi_policy + phi_critic) + 2*(phi_reference + phi_reward)",
             meaning_zh="PPO 四个模型的静态显存：策略模型和评论家在训练（每参数 16 B），参考模型和奖励模型冻结为 bf16（2 B）"),
@@ -126,9 +137,10 @@ register(
             "bytes_per_param*phi_policy + 2*(phi_reference + phi_reward)", "bytes",
             "static memory of GRPO: the policy trains (16 B per parameter), the reference and a learned reward "
             "model are frozen bf16 (2 B); no critic (phi_reward = 0 for rule-based rewards)", "shao2024",
-            (Misconception("with_critic", "kept PPO's critic, the size of the policy (GRPO's group baseline replaces it)",
+            (Misconception("with_critic", "kept a critic the size of the policy, training at 16 B per parameter "
+                           "(GRPO's group baseline replaces it)",
                            "2*bytes_per_param*phi_policy + 2*(phi_reference + phi_reward)",
-                           "保留了 PPO 的评论家（与策略模型同大；GRPO 用组内基线取代了它）"),
+                           "保留了一个与策略模型同大、每参数 16 B 训练的评论家（GRPO 用组内基线取代了它）"),
              Misconception("policy_only", POLICY_ONLY[0], "bytes_per_param*phi_policy", POLICY_ONLY[1])),
             "M_GRPO",
             decomposition=("GRPO scores each response against the mean of its group, so no critic is trained: the policy "
@@ -139,9 +151,10 @@ register(
                    Part("frozen", "2(Φ_ref + Φ_reward)", "2*(phi_reference + phi_reward)", "bytes",
                         "reference and reward model, frozen bf16", "参考模型和奖励模型，冻结的 bf16")),
             via="trained + frozen",
-            takeaway="dropping the critic saves 16 bytes per parameter of a policy-sized model; a rule-based reward "
-                     "(math, code tests) drops the reward model too.",
-            takeaway_zh=("去掉评论家，就省下一个与策略模型同大的模型每参数 16 字节；"
+            takeaway="dropping the critic saves 16 bytes per parameter of Φ_critic (the reward model's size when PPO "
+                     "starts it from the reward model); a rule-based reward (math, code tests) drops the reward model "
+                     "too.",
+            takeaway_zh=("去掉评论家，就省下 Φ_critic 每参数 16 字节（PPO 从奖励模型初始化评论家时即奖励模型的大小）；"
                          "基于规则的奖励（数学题、代码测试）还能把奖励模型也省掉。"),
             example={"phi_policy": 7e9, "phi_reference": 7e9, "phi_reward": 0},
             plain_expr="16*phi_policy + 2*(phi_reference + phi_reward)",

@@ -74,7 +74,12 @@ register(
                            "m*n*k/(bytes_per_elem*(m*k + k*n + m*n))", "把一次乘加算成了 1 FLOP，应为 2"),
              Misconception("elements", "divided by elements, not bytes", "2*m*n*k/(m*k + k*n + m*n)", "除以的是元素个数，不是字节数"),
              Misconception("no_output", "left out writing C", "2*m*n*k/(bytes_per_elem*(m*k + k*n))",
-                           "漏了写回 C 的访存")), "I_GEMM",
+                           "漏了写回 C 的访存"),
+             # an fp8 GEMM's bytes counted at bf16's 2 B gives the same value as the missing factor 2: both are named
+             Misconception("wider_bytes", "counted the bytes of the next wider format (bf16's 2 B for fp8 operands, "
+                           "fp32's 4 B for 16-bit ones)", "2*m*n*k/(2*bytes_per_elem*(m*k + k*n + m*n))",
+                           "按更宽一档格式的字节数计了（fp8 操作数按 bf16 的 2 B，16 位操作数按 fp32 的 4 B）")),
+            "I_GEMM",
             refs="williams2009",
             decomposition=("C = A·B does M·N·K multiply-adds (2 FLOPs each); A (M×K), B (K×N) and C (M×N) each "
                            "cross memory once",),

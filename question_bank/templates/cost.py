@@ -13,7 +13,7 @@ from __future__ import annotations
 from engine import formulas
 from engine.units import fmt_quantity
 
-from .. import hardware, kit, models, ranges
+from .. import hardware, kit, models, ranges, realism
 from ..spec import Ask, Given, Ref, Spec, World, given
 from ..template import template
 from .chip_givens import an
@@ -23,6 +23,7 @@ from .model_params import nominal_phi, phi_text
 PRICED = (("h100_sxm", "price_h100_ondemand"), ("h200", "price_h200_ondemand"), ("b200", "price_b200_ondemand"))
 RUNS = ((8e9, 15e12), (70e9, 15e12), (70e9, 2e12), (405e9, 15e12), (175e9, 3.5e12), (30e9, 6e12))  # (Φ, tokens D)
 MFUS = (0.35, 0.38, 0.4, 0.42, 0.45, 0.5)
+RUN_GPUS = (1024, 2048, 4096, 8192, 16384, 24576)  # the first four are drawn, the larger ones finish long runs
 
 CONV_EN = ("Conventions: training FLOPs = 6ΦD; TFLOPS = 1e12 FLOP/s, EFLOP = 1e18 FLOP; peaks are dense bf16 "
            "(no 2:4 sparsity); a GPU-hour is one GPU for one hour.")
@@ -52,8 +53,11 @@ def training_run_chain(rng):
     phi, d = rng.choice(RUNS)
     gpu, price, as_of = _priced(rng)
     mfu = rng.choice(MFUS)
-    n = rng.choice((1024, 2048, 4096, 8192))
+    n = rng.choice(RUN_GPUS[:4])
     peak = gpu.peak("bf16")
+    gpu_hours = formulas.get("gpu_hours").evaluate(flops=6 * phi * d, peak_flops=peak, mfu=mfu)
+    # a run that would take more than about six months is given the next cluster size up, as a real team would
+    n = next((k for k in RUN_GPUS if k >= n and gpu_hours / k / 24 <= realism.MAX_RUN_DAYS), RUN_GPUS[-1])
     return Spec(
         scenario_en=f"{an(phi_text(phi), cap=True)}-parameter dense model is trained on "
                     f"{_tokens_text(d)} tokens on {n:,} "
@@ -78,7 +82,7 @@ def training_run_chain(rng):
                   prompt_en="What does the run cost at that price, in dollars?",
                   prompt_zh="按这个价格，这次训练花多少美元？")),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
-        world=World(gpu=gpu, precision="bf16", phi=phi),
+        world=World(gpu=gpu, precision="bf16", phi=phi, n_gpus=n),
     )
 
 

@@ -77,8 +77,9 @@ def _moe_givens(m: Model) -> tuple:
 def _shared_note(m: Model) -> tuple[str, str]:
     if not m.shared_experts:
         return "", ""
-    return (f" ({m.name} also has {m.shared_experts} shared expert per MoE layer that every token uses: it is inside "
-            "Φ_dense.)",
+    n = m.shared_experts
+    return (f" ({m.name} also has {n} shared expert{'s' if n > 1 else ''} per MoE layer that every token uses: "
+            f"{'they are' if n > 1 else 'it is'} inside Φ_dense.)",
             f"（{m.name} 每个 MoE 层还有 {m.shared_experts} 个所有 token 都会用到的共享专家：它算在 Φ_dense 里。）")
 
 

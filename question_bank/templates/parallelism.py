@@ -524,52 +524,75 @@ def batch_chain(rng):
     )
 
 
-# Chips a data-parallel run trains on, with the NIC per GPU they ship with (HGX A100: 200 Gb/s HDR per GPU;
-# Hopper, MI300X and B200 nodes: 400 Gb/s; B200/B300 with ConnectX-8: 800 Gb/s; range scaleout_nic_per_gpu)
-_DP_NICS = {"a100_80": (25e9,), "h100_sxm": (50e9,), "h200": (50e9,), "mi300x": (50e9,), "b200": (50e9, 100e9)}
-DP_CONV_EN = ("Pure data parallelism, one NIC per GPU: every step all-reduces the bf16 gradients (2Φ bytes) with a "
-              "ring, which sends about twice the message, 2 × 2Φ bytes per GPU. The all-reduce overlaps with the "
-              "backward pass, 4Φ FLOPs per token at the dense bf16 peak. Latency ignored. TFLOPS = 10¹² FLOP/s, GB/s = 10⁹ B/s, "
-              "1 Gb/s = 1/8 GB/s.")
-DP_CONV_ZH = ("纯数据并行，每卡一块网卡：每一步用环形算法对 bf16 梯度（2Φ 字节）做 AllReduce，每卡约发送两倍于消息的数据量，即 "
-              "2 × 2Φ 字节。AllReduce 与反向传播重叠，反向每 token 4Φ FLOPs，按 bf16 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，"
-              "GB/s = 10⁹ B/s，1 Gb/s = 1/8 GB/s。")
+# Chips a data-parallel run trains on in 8-GPU NVLink nodes; each GPU's NIC is the catalogue's scale_out_nic_gbps
+# (A100 200 Gb/s, Hopper, MI300X and B200 400 Gb/s, B300 800 Gb/s).  The order keeps seed 1 on H100.
+_DP_CHIPS = ("a100_80", "h100_sxm", "h200", "mi300x", "h800", "b200", "b300")
+DP_CONV_EN = ("Pure data parallelism in NVLink nodes, one NIC per GPU (a rail): every step all-reduces the bf16 "
+              "gradients (2Φ bytes) hierarchically, a reduce-scatter over NVLink in the node, then each GPU's NIC "
+              "all-reduces its 1/g shard with a ring across the nodes, sending about twice the shard, 2 × 2Φ/g bytes. "
+              "The NIC term sets the bound (the NVLink phases are left out). The all-reduce overlaps with the "
+              "backward pass, 4Φ FLOPs per token at the dense bf16 peak. Latency ignored. TFLOPS = 10¹² FLOP/s, "
+              "GB/s = 10⁹ B/s, 1 Gb/s = 1/8 GB/s.")
+DP_CONV_ZH = ("在 NVLink 节点上做纯数据并行，每卡一块网卡（一条轨道）：每一步对 bf16 梯度（2Φ 字节）做分层 AllReduce，先在节点内经 "
+              "NVLink 做 ReduceScatter，再由每张卡的网卡跨节点对自己那 1/g 的分片做环形 AllReduce，约发送分片的两倍，即 "
+              "2 × 2Φ/g 字节。网卡这一项决定下限（不计 NVLink 阶段）。AllReduce 与反向传播重叠，反向每 token 4Φ FLOPs，"
+              "按 bf16 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，GB/s = 10⁹ B/s，1 Gb/s = 1/8 GB/s。")
+LARGE_RUN_TOKENS = (4e6, 16e6)  # tokens per step large runs train with (Llama 3: up to 16M)
+
+
+def _dp_takeaway(n: int, b_min: float) -> tuple[str, str]:
+    """Where the global batch the bound implies falls against what large runs use, computed from the problem."""
+    total = n * b_min
+    shown = f"{total / 1e6:,.1f}M"
+    if total > LARGE_RUN_TOKENS[1]:
+        return (f"over {n:,} GPUs that is a global batch of at least {shown} tokens per step, above the 4-16M tokens "
+                "large runs train with: that is why they add tensor, pipeline or expert parallelism (fewer "
+                "data-parallel replicas) instead of shrinking the per-GPU batch.",
+                f"在 {n:,} 张卡上，这意味着每步全局批至少 {shown} 个 token，超过大规模训练常用的 4-16M token："
+                "所以它们加入张量、流水线或专家并行（减少数据并行副本数），而不是缩小每卡的批。")
+    where_en = "below" if total < LARGE_RUN_TOKENS[0] else "within"
+    where_zh = "低于" if total < LARGE_RUN_TOKENS[0] else "落在"
+    return (f"over {n:,} GPUs that is a global batch of at least {shown} tokens per step, {where_en} the 4-16M tokens "
+            "large runs train with: reducing over NVLink first cuts each NIC's share by g, which keeps pure data "
+            "parallelism affordable at this scale.",
+            f"在 {n:,} 张卡上，这意味着每步全局批至少 {shown} 个 token，{where_zh}大规模训练常用的 4-16M token 范围"
+            f"{'之内' if where_en == 'within' else ''}：先经 NVLink 在节点内归约，每块网卡的负担降为 1/g，纯数据并行在这个规模下仍然划算。")
 
 
 @template("parallelism.dp_min_batch", topic="parallelism",
           title="The per-GPU batch that hides data-parallel gradient traffic (derive it)",
           title_zh="能掩盖数据并行梯度通信的每卡批大小（推导）", difficulty=3, target_seconds=180,
-          source="austin2025, li2020")
+          source="austin2025, li2020, sergeev2018")
 def dp_min_batch(rng):
-    gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_NICS], accept=lambda g: g.key in _DP_NICS)
-    link = rng.choice(_DP_NICS[gpu.key])
-    n = rng.choice((2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384, 20480, 24576, 32768))  # n × B_min > 16M tokens on every chip
+    gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_CHIPS],
+                        accept=lambda g: g.scale_out_nic is not None and (g.scale_up_domain or 0) >= 2)
+    link, g = gpu.scale_out_nic, gpu.scale_up_domain
+    assert link is not None and g is not None  # every chip the draw accepts has both
+    n = rng.choice((2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384, 20480, 24576, 32768))
     peak = gpu.peak("bf16")
-    b_min = peak / link
+    inputs: dict[str, float] = {"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2, "gpus_per_node": g}
+    b_min = formulas.get("dp_min_batch_per_device").evaluate(**inputs)
     gbit = round(link * 8 / 1e9)
+    take_en, take_zh = _dp_takeaway(n, b_min)
     return Spec(
         givens=(given("gpu", "GPU", "GPU", gpu.name),
                 given("peak_flops", "Peak dense bf16 FLOP/s", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
+                given("gpus_per_node", "GPUs per NVLink node g", "每个 NVLink 节点的 GPU 数 g", g),
                 given("link_bandwidth", f"NIC per GPU ({gbit} Gb/s), one way", f"每卡网卡单向带宽（{gbit} Gb/s）", link,
                       "bandwidth", "GB/s")),
         asks=(Ask(formula="dp_min_batch_per_device", unit="",
-                  inputs={"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2},
+                  inputs=inputs,
                   explanation=("compute grows with the tokens per GPU, the gradient traffic does not: the batch per "
                                "GPU at which they take the same time is where data parallelism stops waiting on the "
                                "network",),
                   explanation_zh=("计算量随每卡 token 数增长，梯度通信量却不变：两者耗时相等时的每卡批大小，就是数据并行"
                                   "不再等网络的分界点",),
-                  takeaway=(f"over {n:,} GPUs that is a global batch of at least {n * b_min / 1e6:,.0f}M tokens per "
-                            "step, well above the 4-16M tokens large runs train with: that is why they add tensor, "
-                            "pipeline or expert parallelism (fewer data-parallel replicas) instead of shrinking the "
-                            "per-GPU batch."),
-                  takeaway_zh=(f"在 {n:,} 张卡上，这意味着每步全局批至少 {n * b_min / 1e6:,.0f}M 个 token，远超大规模训练常用的 "
-                               "4-16M token：所以它们加入张量、流水线或专家并行（减少数据并行副本数），而不是缩小每卡的批。"),
-                  prompt_en=f"A dense model is trained with pure data parallelism on {n:,} {gpu.name} GPUs, each with "
-                            f"its own {gbit} Gb/s NIC. How many tokens must each GPU process per step so that the "
-                            "gradient all-reduce can hide behind the backward pass?",
-                  prompt_zh=f"一个稠密模型在 {n:,} 张 {gpu.name} 上用纯数据并行训练，每张卡有自己的 {gbit} Gb/s 网卡。"
-                            "每张卡每步至少要处理多少个 token，梯度 AllReduce 才能被反向传播掩盖？"),),
+                  takeaway=take_en, takeaway_zh=take_zh,
+                  prompt_en=f"A dense model is trained with pure data parallelism on {n:,} {gpu.name} GPUs in "
+                            f"{g}-GPU NVLink nodes, each GPU with its own {gbit} Gb/s NIC. How many tokens must each "
+                            "GPU process per step so that the gradient all-reduce can hide behind the backward pass?",
+                  prompt_zh=f"一个稠密模型在 {n:,} 张 {gpu.name} 上用纯数据并行训练，每 {g} 张卡组成一个 NVLink 节点，"
+                            f"每张卡有自己的 {gbit} Gb/s 网卡。每张卡每步至少要处理多少个 token，梯度 AllReduce 才能被反向传播掩盖？"),),
         conventions_en=DP_CONV_EN, conventions_zh=DP_CONV_ZH,
         world=World(gpu=gpu, precision="bf16"),
     )

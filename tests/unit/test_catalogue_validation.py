@@ -4,6 +4,7 @@ figures only; user files in <saves>/catalogue/; `drill catalogue` and its JSON r
 from __future__ import annotations
 
 import json
+import tomllib
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -76,6 +77,7 @@ def test_a_user_file_validates_into_records():
     (("source = \"Acme X1 datasheet\"", ""), "source", "missing"),
     (("tdp_w = 700", "tdp_w = 700\npools = [\"general\"]"), "pools", "built-in"),
     (("id = \"my_gpu\"", "id = \"h100_sxm\""), "id", "already used"),
+    (("tdp_w = 700", "tdp_w = 700\nscale_out_nic_gbps = 50"), "scale_out_nic_gbps", "not a NIC port speed"),
 ])
 def test_each_problem_is_one_message_naming_file_entry_and_field(change, field, said):
     e = _error(MY_GPU.replace(*change))
@@ -227,3 +229,15 @@ def test_the_docs_example_validates():
     block = doc.split("## Your own hardware", 1)[1].split("```toml", 1)[1].split("```", 1)[0]
     entries = _check(block)
     assert [e["id"] for e in entries["accelerators"]] == ["lab_gpu"] and entries["models"][0]["id"] == "lab_13b"
+
+
+def test_the_scale_out_nic_is_a_port_speed_and_a_built_in_one_is_sourced():
+    g = hardware.gpu_from_entry(_check(MY_GPU + "scale_out_nic_gbps = 400\n")["accelerators"][0])
+    assert g.scale_out_nic == 50e9  # 400 Gb/s one way: 50 GB/s
+    # the systems the network templates draw: 400G ConnectX-7 on Hopper, B200 and GB200, 800G ConnectX-8 on GB300
+    nic = {k: hardware.get(k).scale_out_nic for k in ("h100_sxm", "h200", "b200", "gb200", "gb300")}
+    assert nic == {"h100_sxm": 50e9, "h200": 50e9, "b200": 50e9, "gb200": 50e9, "gb300": 100e9}
+    builtin = MY_GPU.replace("source = \"Acme X1 datasheet\"", "source = \"Acme X1 datasheet\"\nscale_out_nic_gbps = 400")
+    with pytest.raises(CatalogueError) as e:
+        catalogue.validate(tomllib.loads(builtin), "accelerators.toml", sections=("accelerators",))
+    assert e.value.field == "sources" and "scale_out_nic_gbps" in e.value.text("en")

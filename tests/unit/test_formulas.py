@@ -401,15 +401,22 @@ COINCIDES_BY_DESIGN = {
     ("lora_train_bytes", "bf16_base_lora"): lambda f, e: e["bytes_per_frozen_param"] == 2,
     # fp32 block constants without double quantisation (4.5 bits) is the scheme this slip assumes
     ("qlora_base_bytes", "no_double_quant"): lambda f, e: e["bits_per_weight"] == 4.5,
-    # the queue wait's tail differs from the response's by ln ρ / ln(1/(1-p)): under 5 % at high utilisation,
-    # where the two are the same lesson (a template names the slip only where they are apart)
     # the PUE's share of an owned GPU-hour is a few cents against dollars of purchase: named only where power is dear
     ("owned_gpu_hour_cost", "no_pue"): lambda f, e: e["power_w"] * (e["pue"] - 1) * e["price_per_kwh"] / 1000
         < 0.06 * f.evaluate(**e),
     ("breakeven_utilisation", "no_power"): lambda f, e: e["power_w"] * e["pue"] * e["price_per_kwh"] / 1000
         < 0.06 * e["rental_price"],
+    # the queue wait's tail differs from the response's by ln ρ / ln(1/(1-p)): under 5 % at high utilisation,
+    # where the two are the same lesson (a template names the slip only where they are apart)
     ("mm1_response_percentile", "queue_wait_percentile"):
         lambda f, e: abs(math.log(e["utilisation"])) / math.log(1 / (1 - e["percentile"])) < 0.06,
+    # plain 4 bits is 3 % below 4.127: the templates grade the base within 1.5 % (NF4_TOLERANCE) to name it
+    ("qlora_base_bytes", "nf4_only"): lambda f, e: True,
+    # TTFT is the slower of compute and the weight read: each slip in the compute term is the answer when the
+    # weight read sets it, and leaving the weight read out is the answer when compute does
+    ("ttft_floor", "compute_only_ttft"): lambda f, e: f.part_values(e)["t_compute"] >= f.part_values(e)["t_weights"],
+    ("ttft_floor", "training_flops_floor"): lambda f, e: 3 * f.part_values(e)["t_compute"] <= f.part_values(e)["t_weights"],
+    ("ttft_floor", "no_mfu_floor"): lambda f, e: f.part_values(e)["t_compute"] * e["mfu"] <= f.part_values(e)["t_weights"],
 }
 
 

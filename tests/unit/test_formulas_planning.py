@@ -60,7 +60,7 @@ CASES = {
     "bisection_bandwidth": ({"n_hosts": 1024, "link_bandwidth": 50e9, "oversubscription": 2}, 1.28e13),
     "hierarchical_allreduce_time": ({"m": 1e9, "gpus_per_node": 8, "n_nodes": 16, "intra_bandwidth": 450e9,
                                      "inter_bandwidth": 50e9}, 2 * 7 / 8 * 1e9 / 450e9 + 2 * 15 / 16 * 1.25e8 / 50e9),
-    "dp_min_batch_per_device": ({"peak_flops": 989e12, "link_bandwidth": 50e9}, 19780),
+    "dp_min_batch_per_device": ({"peak_flops": 989e12, "link_bandwidth": 50e9, "gpus_per_node": 8}, 2472.5),
     "prefix_cache_saved_flops": ({"phi": 8e9, "prefix_tokens": 2000, "requests": 100}, 2 * 8e9 * 2000 * 99),
     # Mistral 7B: window 4096, 32 layers, 8 KV heads of 128: 512 MiB per sequence however long
     "sliding_window_kv_bytes": ({"batch": 1, "seq": 32768, "window": 4096, "layers": 32, "n_kv_heads": 8,

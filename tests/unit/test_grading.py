@@ -97,6 +97,13 @@ def test_every_bytes_answer_checks_unit_slips(text, key):
     assert grade(text, BYTES_GB).diagnosis_key == key
 
 
+def test_a_rounded_answer_is_not_blamed_on_a_unit_slip():
+    """1 TB for 1,120 GB is the answer rounded to one figure, not a GiB figure (1,043 GB) that happens to be near."""
+    v = grade("1 TB", BYTES_GB)
+    assert v.status == CLOSE and not v.diagnosis_key
+    assert grade("1043", BYTES_GB).diagnosis_key == "gib_for_gb"  # the slip itself is still named
+
+
 def test_gib_questions_catch_the_gb_figure():
     exp = Expected("number", 100 * 2**30, "bytes", "GiB")
     assert grade("100", exp).status == CORRECT

@@ -226,3 +226,48 @@ def test_the_issue_cases_are_gone():
     flops = [problems.problem("mfu.forward_flops", seed) for seed in SEEDS]
     mixtral = [p for p in flops if "Mixtral" in p.prompt("en")]
     assert mixtral and {p.steps[0].expected.value for p in mixtral} == {25.8e9}
+
+
+def test_batch_catches_a_training_log_no_run_reports():
+    """An MFU read from a training log is at most 50 %, with at least 1,024 tokens per GPU per step."""
+    log = {"phi": 7e10, "global_batch": 1024, "s": 4096, "n_gpus": 1024, "peak_flops": 989e12}  # 4,096 tokens per GPU
+    assert not realism.check(_problem(formula="mfu_from_step_time", inputs=log | {"step_time": 5.0}))  # 35 %
+    assert _rules(_problem(formula="mfu_from_step_time", inputs=log | {"step_time": 3.0})) == {"batch"}  # 58 %
+    few = log | {"global_batch": 64, "step_time": 0.3}  # 256 tokens per GPU per step, 36 %
+    assert _rules(_problem(formula="mfu_from_step_time", inputs=few)) == {"batch"}
+
+
+def test_duration_catches_a_run_longer_than_six_months():
+    """A run's days, or its GPU-hours over the GPUs its world declares, stay within ~6 months."""
+    run = {"phi": 4.05e11, "tokens": 1.5e13, "peak_flops": 989e12, "mfu": 0.5}
+    assert _rules(_problem(formula="train_time", inputs=run | {"n_gpus": 2048})) == {"duration"}  # 417 days
+    assert not realism.check(_problem(formula="train_time", inputs=run | {"n_gpus": 8192}))  # 104 days
+    hours = {"flops": 6 * 4.05e11 * 1.5e13, "peak_flops": 989e12, "mfu": 0.5}
+    assert _rules(_problem(World(n_gpus=2048), formula="gpu_hours", inputs=hours)) == {"duration"}
+    assert not realism.check(_problem(World(n_gpus=8192), formula="gpu_hours", inputs=hours))
+
+
+# the seeds the named cases are scanned at: cheap in make test, all forty recorded ones in the deep lane
+CASE_SEEDS = range(1, 41) if problems.lane == "deep" else range(1, 16)
+
+
+def test_network_templates_charge_the_catalogue_s_nic():
+    """Each GPU's NIC is its system's (400G on Hopper and B200, 800G on B300), and dp_min_batch varies at seeds 1-3."""
+    for tid, bw in (("parallelism.dp_min_batch", "link_bandwidth"), ("communication.hierarchical_allreduce",
+                                                                     "inter_bandwidth")):
+        for seed in CASE_SEEDS:
+            p = problems.problem(tid, seed)
+            gpu = next(w.gpu for w in p.worlds if w.gpu is not None)
+            assert p.steps[0].inputs[bw] == gpu.scale_out_nic, (tid, seed, gpu.key)
+    assert len({problems.problem("parallelism.dp_min_batch", s).steps[0].expected.value for s in (1, 2, 3)}) == 3
+    assert len({problems.problem("inference.rollout_tokens", s).steps[0].expected.value for s in (1, 2, 3)}) == 3
+
+
+@pytest.mark.parametrize("chip", ["l40s", "h100_pcie"])
+def test_decode_weights_fit_a_chosen_card(chip):
+    """decode_tps_given draws weights and a KV cache that fit the card, the learner's chosen one too."""
+    t = registry.get("inference.decode_tps_given")
+    gpu = hardware.get(chip)
+    for seed in CASE_SEEDS:
+        v = t.generate(seed, hardware=chip).steps[0].inputs
+        assert v["weight_bytes"] + v["kv_bytes"] <= gpu.memory, (chip, seed)

@@ -107,7 +107,11 @@ def hierarchical_allreduce(rng):
     gpu = rng.choice([g for g in hardware.GPUS if g.key in ("h100_sxm", "h200", "b200")])
     nvlink = hardware.nvlink_of(gpu)
     assert nvlink is not None  # each of these GPUs sits in an NVLink node
-    intra, inter = nvlink.one_way, rng.choice(NIC_GBS)
+    # each GPU's NIC is the one its system ships with (the catalogue's scale_out_nic_gbps: 400G on H100, H200, B200);
+    # the draw that once picked a NIC speed is kept so every seed's other givens stay what they were
+    rng.choice(NIC_GBS)
+    intra, inter = nvlink.one_way, gpu.scale_out_nic
+    assert inter is not None
     nodes, size = rng.choice((4, 8, 16, 32, 64)), rng.choice((2, 4, 8, 14, 16, 28)) * 1e9
     inputs = {"m": size, "gpus_per_node": 8, "n_nodes": nodes, "intra_bandwidth": intra, "inter_bandwidth": inter,
               "overlap": 0}

@@ -75,12 +75,18 @@ def draw_serving(rng, *, dense_only: bool = True, max_gpus: int = 8) -> tuple[Mo
             return m, dtype, gpu, n
 
 
+FITS_ONE_CARD = 0.9  # of the card's memory for weights + KV at batch 1
+
+
 @template("inference.decode_tps_given", topic="inference", title="Batch-1 decode speed bound (formula given)",
           title_zh="batch 为 1 的 decode 速度上限（给出公式）", difficulty=1, target_seconds=45)
 def decode_tps_given(rng):
     gpu = hardware.draw(rng, hardware.GPUS)
-    w = rng.choice((7, 8, 13, 14, 16, 26, 35, 40, 70, 80, 140)) * 1e9
-    kv = rng.choice((0.25, 0.5, 1, 2, 4, 8)) * 1e9
+    while True:  # one card holds the weights and the KV cache, with room for activations and the runtime
+        w = rng.choice((7, 8, 13, 14, 16, 26, 35, 40, 70, 80, 140)) * 1e9
+        kv = rng.choice((0.25, 0.5, 1, 2, 4, 8)) * 1e9
+        if w + kv <= FITS_ONE_CARD * gpu.memory:
+            break
     return Spec(
         givens=(given("gpu", "GPU", "GPU", gpu.name), bw_given(gpu.bandwidth),
                 given("weight_bytes", "Weights W", "权重 W", w, "bytes", "GB"),

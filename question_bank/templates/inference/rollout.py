@@ -24,6 +24,9 @@ PROMPTS = (128, 256, 512, 1024)
 GROUPS = (4, 8, 16, 32)
 RESPONSE_TOKENS = (1024, 2048, 4096, 8192)
 PROMPT_TOKENS = (256, 512, 1024)
+# the token count alone: not every figure a power of two, so neighbouring seeds do not multiply to the same budget
+TOKEN_PROMPTS = (128, 256, 384, 1024)
+TOKEN_RESPONSES = (1024, 2048, 6144, 8192)
 ENGINES = (8, 16, 32, 64)
 PREFILL_MFUS = (0.4, 0.5, 0.6)
 
@@ -52,7 +55,7 @@ def _group_text(g: int) -> tuple[str, str]:
           title_zh="RL rollout：一个 GRPO 步生成多少 token", difficulty=2, target_seconds=60, source="shao2024")
 def rollout_tokens(rng):
     m = models.get(rng.choice(POLICIES))
-    n_prompts, g, n_resp = rng.choice(PROMPTS), rng.choice(GROUPS), rng.choice(RESPONSE_TOKENS)
+    n_prompts, g, n_resp = rng.choice(TOKEN_PROMPTS), rng.choice(GROUPS), rng.choice(TOKEN_RESPONSES)
     g_en, g_zh = _group_text(g)
     return Spec(
         givens=(given("prompts", "Prompts per step", "每步的 prompt 数", n_prompts),

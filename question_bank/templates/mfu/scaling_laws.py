@@ -136,65 +136,79 @@ def chinchilla_loss(rng):
     )
 
 
-def _overtraining_takeaway(loss: float, loss_opt: float, ratio: float) -> tuple[str, str]:
+# The chain's compute-optimal model is the fit's own optimum (fit_optimal_params), so it is scored by the fit it
+# minimises: at the same compute it never has the higher loss.
+OVERTRAIN_EN = ("Chinchilla's loss fit (Hoffmann et al. 2022, approach 3): E = 1.69 nats, A = 406.4, α = 0.34, "
+                "B = 410.7, β = 0.28, with N parameters and D training tokens, and C = 6·N·D FLOPs. The compute-optimal "
+                "model is this fit's own optimum at the same C: N_opt = G·(C/6)^(β/(α+β)), G = (αA/(βB))^(1/(α+β)), "
+                "D_opt = C/(6·N_opt) (not the 20 tokens per parameter of approaches 1 and 2). Parameters and tokens "
+                "are plain counts (8B = 8e9).")
+OVERTRAIN_ZH = ("Chinchilla 的损失拟合（Hoffmann 等 2022，方法 3）：E = 1.69 nat，A = 406.4，α = 0.34，B = 410.7，β = 0.28，"
+                "N 为参数量、D 为训练 token 数，C = 6·N·D FLOPs。计算最优模型取这个拟合在同一 C 下自己的最优点："
+                "N_opt = G·(C/6)^(β/(α+β))，G = (αA/(βB))^(1/(α+β))，D_opt = C/(6·N_opt)（而不是方法 1、2 的每参数 20 个 "
+                "token）。参数量和 token 数均为个数（8B = 8e9）。")
+
+
+def _overtraining_takeaway(loss: float, loss_opt: float, ratio: float, k_opt: float) -> tuple[str, str]:
     """What the over-trained model gave up against the compute-optimal one of the same compute, by the fit."""
     cost = loss - loss_opt
-    if cost > 0.001:
-        return (f"for the same compute the compute-optimal model would reach {loss_opt:.3f} nats against {loss:.3f}: "
-                f"over-training gave up {cost:.3f} nats for a model {ratio:.1f}× smaller, {ratio:.1f}× cheaper per "
-                "token to serve. That is why models meant for wide serving train far past 20 tokens per parameter.",
-                f"同样的算力下，计算最优模型的损失是 {loss_opt:.3f} nat，对比 {loss:.3f}：过度训练只多了 {cost:.3f} nat "
-                f"的损失，换来小 {ratio:.1f} 倍、每 token 推理便宜 {ratio:.1f} 倍的模型。这就是要大规模部署的模型远超每参数 "
-                "20 个 token 训练的原因。")
-    return (f"for the same compute the compute-optimal model would reach {loss_opt:.3f} nats against {loss:.3f}: by this "
-            f"fit over-training cost nothing measurable (this fit's own optimum lies above 20 tokens per parameter at "
-            f"this compute), and the model is {ratio:.1f}× smaller, {ratio:.1f}× cheaper per token to serve. That is "
-            "why models meant for wide serving train far past 20 tokens per parameter.",
-            f"同样的算力下，计算最优模型的损失是 {loss_opt:.3f} nat，对比 {loss:.3f}：按这个拟合，过度训练几乎没有损失"
-            f"（在这个算力下，该拟合自身的最优点高于每参数 20 个 token），模型却小 {ratio:.1f} 倍、每 token 推理便宜 "
-            f"{ratio:.1f} 倍。这就是要大规模部署的模型远超每参数 20 个 token 训练的原因。")
+    per = fmt_number(round(k_opt))
+    lost_en = f"gave up {cost:.3f} nats" if cost >= 0.0005 else "gave up less than 0.001 nats"
+    lost_zh = f"只多了 {cost:.3f} nat 的损失" if cost >= 0.0005 else "损失只多了不到 0.001 nat"
+    return (f"for the same compute the fit's optimum ({per} tokens per parameter) would reach {loss_opt:.3f} nats "
+            f"against {loss:.3f}: over-training {lost_en} for a model {ratio:.1f}× smaller, {ratio:.1f}× cheaper per "
+            "token to serve. That is why models meant for wide serving train far past the compute-optimal ratio.",
+            f"同样的算力下，该拟合的最优点（每参数 {per} 个 token）损失是 {loss_opt:.3f} nat，对比 {loss:.3f}：过度训练"
+            f"{lost_zh}，换来小 {ratio:.1f} 倍、每 token 推理便宜 {ratio:.1f} 倍的模型。这就是要大规模部署的模型远超计算"
+            "最优比例训练的原因。")
 
 
 @template("mfu.overtraining_chain", topic="mfu",
           title="What over-training buys: its loss → the compute-optimal model of the same compute → that model's loss",
           title_zh="过度训练换来了什么：它的损失 → 同等算力下的计算最优模型 → 该模型的损失", difficulty=3,
-          target_seconds=420, source="hoffmann2022")
+          target_seconds=420, source="hoffmann2022, besiroglu2024")
 def overtraining_chain(rng):
-    phi, tokens, k = _trained(rng, least=100)
-    compute = 6 * phi * tokens
-    n_opt = formulas.get("chinchilla_params").evaluate(compute=compute)
+    while True:  # over-trained past the fit's own optimum, so the model is the smaller one
+        phi, tokens, k = _trained(rng, least=100)
+        compute = 6 * phi * tokens
+        n_opt = formulas.get("fit_optimal_params").evaluate(compute=compute)
+        if n_opt > 1.5 * phi:
+            break
+    d_opt = compute / (6 * n_opt)
     loss = formulas.get("chinchilla_loss").evaluate(phi=phi, tokens=tokens)
-    loss_opt = formulas.get("chinchilla_loss").evaluate(phi=n_opt, tokens=20 * n_opt)
+    loss_opt = formulas.get("chinchilla_loss").evaluate(phi=n_opt, tokens=d_opt)
     ratio = n_opt / phi
+    take_en, take_zh = _overtraining_takeaway(loss, loss_opt, ratio, d_opt / n_opt)
     return Spec(
         scenario_en=f"{an(phi_text(phi) + '-parameter', cap=True)} dense model is pre-trained on "
                     f"{_tokens_text(tokens)} tokens: "
-                    f"{k:,} per parameter, far past Chinchilla's 20, as models meant to be served widely are. What "
-                    "does spending the compute that way buy?",
+                    f"{k:,} per parameter, far past the compute-optimal ratio, as models meant to be served widely "
+                    "are. What does spending the compute that way buy?",
         scenario_zh=f"一个 {phi_text(phi)} 参数的稠密模型预训练用了 {_tokens_text(tokens)} 个 token：每个参数 {k:,} 个，"
-                    "远超 Chinchilla 的 20 个，要大规模部署的模型正是这样训练的。这样花算力换来了什么？",
+                    "远超计算最优的比例，要大规模部署的模型正是这样训练的。这样花算力换来了什么？",
         givens=_trained_givens(phi, tokens),
         asks=(Ask(formula="chinchilla_loss", inputs={"phi": phi, "tokens": tokens}, unit="nats",
                   tolerance=LOSS_TOLERANCE, close=LOSS_CLOSE,
                   prompt_en="What loss does Chinchilla's fit predict for this model, in nats?",
                   prompt_zh="Chinchilla 的拟合预测这个模型的损失是多少（nat）？"),
-              Ask(formula="chinchilla_params", inputs={"compute": compute}, unit="",
+              Ask(formula="fit_optimal_params", inputs={"compute": compute}, unit="",
                   explanation=(f"C = 6 × N × D = 6 × {fmt_number(phi)} × {fmt_number(tokens)} = "
                                f"{fmt_number(compute)} FLOPs",),
                   explanation_zh=(f"C = 6 × N × D = 6 × {fmt_number(phi)} × {fmt_number(tokens)} = "
                                   f"{fmt_number(compute)} FLOPs",),
-                  prompt_en="With the same training compute, how many parameters would the compute-optimal model "
-                            "have?",
-                  prompt_zh="用同样的训练算力，计算最优的模型应有多少参数？"),
-              Ask(formula="chinchilla_loss", inputs={"phi": Ref(1), "tokens": 20 * n_opt}, unit="nats",
+                  prompt_en="With the same training compute, how many parameters would the fit's compute-optimal "
+                            "model have?",
+                  prompt_zh="用同样的训练算力，按这个拟合计算最优的模型应有多少参数？"),
+              Ask(formula="chinchilla_loss", inputs={"phi": Ref(1), "tokens": d_opt}, unit="nats",
                   tolerance=LOSS_TOLERANCE, close=LOSS_CLOSE,
-                  explanation=(f"D_opt = 20 × N_opt = 20 × {fmt_number(n_opt)} = {fmt_number(20 * n_opt)} tokens",),
-                  explanation_zh=(f"D_opt = 20 × N_opt = 20 × {fmt_number(n_opt)} = {fmt_number(20 * n_opt)} 个 token",),
-                  takeaway=_overtraining_takeaway(loss, loss_opt, ratio)[0],
-                  takeaway_zh=_overtraining_takeaway(loss, loss_opt, ratio)[1],
-                  prompt_en="And what loss would that compute-optimal model, trained on 20 tokens per parameter, "
+                  explanation=(f"D_opt = C / (6 × N_opt) = {fmt_number(compute)} / (6 × {fmt_number(n_opt)}) = "
+                               f"{fmt_number(d_opt)} tokens",),
+                  explanation_zh=(f"D_opt = C / (6 × N_opt) = {fmt_number(compute)} / (6 × {fmt_number(n_opt)}) = "
+                                  f"{fmt_number(d_opt)} 个 token",),
+                  takeaway=take_en, takeaway_zh=take_zh,
+                  prompt_en="And what loss would that compute-optimal model, trained on D_opt = C/(6·N_opt) tokens, "
                             "reach, in nats?",
-                  prompt_zh="这个计算最优的模型按每参数 20 个 token 训练，损失又是多少（nat）？")),
-        conventions_en=LOSS_EN, conventions_zh=LOSS_ZH,
+                  prompt_zh="这个计算最优的模型用 D_opt = C/(6·N_opt) 个 token 训练，损失又是多少（nat）？")),
+        conventions_en=OVERTRAIN_EN, conventions_zh=OVERTRAIN_ZH,
         world=World(phi=phi),
     )

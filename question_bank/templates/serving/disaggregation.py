@@ -21,9 +21,13 @@ _KEYS = ("llama3_8b", "llama3_70b", "llama31_8b", "llama31_70b", "llama3_405b", 
 NIC_GBPS = (400, 800)  # one scale-out NIC per GPU: ConnectX-7 / ConnectX-8 (range scaleout_nic_per_gpu)
 
 CONV_EN = ("The decode instance needs the prompt's whole KV cache before its first step; the transfer is not "
-           "overlapped with the prefill. KV per token = 2 (K and V) × layers × n_kv_heads × d_head × bytes. "
+           "overlapped with the prefill. The prefill instance's TP GPUs each hold their KV heads' shard and send it "
+           "over their own NIC at the same time; with more GPUs than KV heads the heads are copies, and each distinct "
+           "shard is sent once. KV per token = 2 (K and V) × layers × n_kv_heads × d_head × bytes. "
            "Gb/s = 10⁹ bits/s (8 bits a byte), GB/s = 10⁹ B/s.")
-CONV_ZH = ("decode 实例在第一步之前要收到 prompt 的全部 KV Cache；传输不与 prefill 重叠。每 token 的 KV = 2（K 和 V）× 层数 × "
+CONV_ZH = ("decode 实例在第一步之前要收到 prompt 的全部 KV Cache；传输不与 prefill 重叠。prefill 实例的每张 TP 卡持有自己那些 "
+           "KV 头的分片，同时用自己的网卡发送；卡数多于 KV 头时多出的是副本，每个不同的分片只发送一次。"
+           "每 token 的 KV = 2（K 和 V）× 层数 × "
            "n_kv_heads × d_head × 字节数。Gb/s = 10⁹ bit/s（1 字节 8 bit），GB/s = 10⁹ B/s。")
 POOL_EN = ("Instances are sized by Little's law: busy instances = arrival rate × time each request holds one; a pool "
            "is planned at the stated utilisation and rounded up to whole instances.")
@@ -43,6 +47,28 @@ def _kv_givens(m, dtype: str) -> tuple:
 
 def _kv_per_token(m, dtype: str) -> float:
     return formulas.get("kv_bytes_per_token").evaluate(**m.kv_inputs(), bytes_per_elem=DTYPE_BYTES[dtype])
+
+
+INSTANCE_GPU_BYTES = 80e9  # an H100-class GPU of the prefill instance
+INSTANCE_FILL = 0.8  # of its memory for the bf16 weights (the rest for KV and activations)
+
+
+def instance_tp(m) -> int:
+    """The prefill instance's TP degree: the fewest GPUs (a power of two, at most a node of 8) its bf16 weights fit."""
+    return next((t for t in (1, 2, 4) if 2 * m.params <= INSTANCE_FILL * t * INSTANCE_GPU_BYTES), 8)
+
+
+def _tp_inputs(m) -> dict:
+    return {"kv_shards": min(instance_tp(m), m.n_kv_heads)}
+
+
+def _tp_lines(m, lang_zh: bool = False) -> tuple[str, ...]:
+    tp = instance_tp(m)
+    shards = min(tp, m.n_kv_heads)
+    if lang_zh:
+        return (f"TP = {tp} 张卡分 {m.n_kv_heads} 个 KV 头：min({tp}, {m.n_kv_heads}) = {shards} 个不同分片，各走一块网卡",)
+    return (f"TP = {tp} GPUs share {m.n_kv_heads} KV heads: min({tp}, {m.n_kv_heads}) = {shards} distinct shards, "
+            "one NIC each",)
 
 
 def _link(rng) -> tuple[int, float]:
@@ -66,22 +92,26 @@ def kv_transfer_time(rng):
     return Spec(
         givens=_kv_givens(m, dtype) + (
             given("prompt_tokens", "Prompt tokens", "prompt token 数", prompt),
-            given("link", "Link, one way", "链路单向带宽", f"{gbps} Gb/s")),
+            given("tp", "Prefill instance TP degree", "prefill 实例的 TP 度", instance_tp(m)),
+            given("link", "NIC per GPU, one way", "每卡网卡单向带宽", f"{gbps} Gb/s")),
         asks=(Ask(formula="kv_transfer_time", unit="ms",
-                  inputs={"kv_bytes_per_token": per_token, "prompt_tokens": prompt, "link_bandwidth": link},
-                  prompt_en=f"{m.name} is served with prefill and decode on separate instances, linked by one "
-                            f"{gbps} Gb/s NIC per GPU. A chat request brings {prompt:,} prompt tokens (a "
+                  inputs={"kv_bytes_per_token": per_token, "prompt_tokens": prompt, "link_bandwidth": link,
+                          **_tp_inputs(m)},
+                  prompt_en=f"{m.name} is served with prefill and decode on separate instances (prefill at TP = "
+                            f"{instance_tp(m)}), linked by one {gbps} Gb/s NIC per GPU. A chat request brings {prompt:,} prompt tokens (a "
                             f"typical length in the {r.data_date[:4]} Azure trace); the KV cache is {dtype}. How long "
                             "does sending its KV cache to the decode instance take, in ms?",
-                  prompt_zh=f"{m.name} 采用预填充/解码分离部署，实例之间每张卡用一块 {gbps} Gb/s 网卡互联。一个对话请求带有 "
+                  prompt_zh=f"{m.name} 采用预填充/解码分离部署（prefill 实例 TP = {instance_tp(m)}），实例之间每张卡用一块 "
+                            f"{gbps} Gb/s 网卡互联。一个对话请求带有 "
                             f"{prompt:,} 个 prompt token（{r.data_date[:4]} 年 Azure 真实流量中的典型长度）；"
                             f"KV Cache 为 {dtype}。把它的 KV Cache 发送到 decode 实例需要多少时间（ms）？",
                   explanation=(f"KV per token = 2 × {m.layers} × {m.n_kv_heads} × {m.d_head} × "
                                f"{fmt_number(DTYPE_BYTES[dtype])} B = {_kb(per_token)}",
-                               f"{gbps} Gb/s ÷ 8 = {fmt_quantity(link, 'bandwidth', unit='GB/s')}"),
+                               f"{gbps} Gb/s ÷ 8 = {fmt_quantity(link, 'bandwidth', unit='GB/s')}") + _tp_lines(m),
                   explanation_zh=(f"每 token 的 KV = 2 × {m.layers} × {m.n_kv_heads} × {m.d_head} × "
                                   f"{fmt_number(DTYPE_BYTES[dtype])} B = {_kb(per_token)}",
-                                  f"{gbps} Gb/s ÷ 8 = {fmt_quantity(link, 'bandwidth', unit='GB/s')}")),),
+                                  f"{gbps} Gb/s ÷ 8 = {fmt_quantity(link, 'bandwidth', unit='GB/s')}")
+                                 + _tp_lines(m, lang_zh=True)),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
         world=World(model=m, kv=dtype, seq=prompt),
     )
@@ -159,16 +189,19 @@ def disagg_chain(rng):
     gbps, link = _link(rng)
     t = _traffic(rng)
     return Spec(
-        scenario_en=f"You are splitting {m.name} serving into a prefill pool and a decode pool ({dtype} KV cache, one "
-                    f"{gbps} Gb/s NIC per GPU between them). Traffic: λ = {_rate(t['rate'])}, "
+        scenario_en=f"You are splitting {m.name} serving into a prefill pool and a decode pool ({dtype} KV cache, "
+                    f"prefill instances at TP = {instance_tp(m)}, one {gbps} Gb/s NIC per GPU between them). "
+                    f"Traffic: λ = {_rate(t['rate'])}, "
                     f"{prompt:,} prompt tokens and {t['out']} output tokens per request (Azure LLM trace "
                     "shapes).",
-        scenario_zh=f"你要把 {m.name} 的推理服务拆成 prefill 池和 decode 池（KV Cache 为 {dtype}，两池之间每卡一块 {gbps} Gb/s "
-                    f"网卡）。流量：λ = {_rate(t['rate'])}，每个请求 {prompt:,} 个 prompt token、{t['out']} 个"
+        scenario_zh=f"你要把 {m.name} 的推理服务拆成 prefill 池和 decode 池（KV Cache 为 {dtype}，prefill 实例 TP = "
+                    f"{instance_tp(m)}，两池之间每卡一块 {gbps} Gb/s 网卡）。"
+                    f"流量：λ = {_rate(t['rate'])}，每个请求 {prompt:,} 个 prompt token、{t['out']} 个"
                     "输出 token（Azure LLM 流量中的请求形态）。",
         givens=_kv_givens(m, dtype) + (
             given("prompt_tokens", "Prompt tokens", "prompt token 数", prompt),
-            given("link", "Link, one way", "链路单向带宽", f"{gbps} Gb/s"),
+            given("tp", "Prefill instance TP degree", "prefill 实例的 TP 度", instance_tp(m)),
+            given("link", "NIC per GPU, one way", "每卡网卡单向带宽", f"{gbps} Gb/s"),
             given("arrival_rate", "Arrival rate λ", "到达率 λ", t["rate"], "req_rate", "req/s"),
             given("prefill_time", "Prefill time per request", "每个请求的 prefill 时间", t["prefill_time"], "time", "ms"),
             given("utilisation", "Planned prefill utilisation", "prefill 计划利用率", t["util"], "ratio", "%"),
@@ -180,7 +213,9 @@ def disagg_chain(rng):
                   prompt_en=f"How many bytes of {dtype} KV cache does one token take, in kB?",
                   prompt_zh=f"一个 token 占多少 {dtype} KV Cache（kB）？"),
               Ask(formula="kv_transfer_time", unit="ms",
-                  inputs={"kv_bytes_per_token": Ref(0), "prompt_tokens": prompt, "link_bandwidth": link},
+                  inputs={"kv_bytes_per_token": Ref(0), "prompt_tokens": prompt, "link_bandwidth": link,
+                          **_tp_inputs(m)},
+                  explanation=_tp_lines(m), explanation_zh=_tp_lines(m, lang_zh=True),
                   prompt_en="How long does sending one request's KV cache to the decode pool take, in ms?",
                   prompt_zh="把一个请求的 KV Cache 发送到 decode 池需要多少时间（ms）？"),
               Ask(formula="prefill_instances", integer=True, unit="",

@@ -44,6 +44,15 @@ PREFIX_EN = ("Conventions: a forward pass costs 2Φ FLOPs per token (attention o
 PREFIX_ZH = ("约定：前向每 token 2Φ FLOPs（不计对 prompt 的注意力计算）；开启前缀缓存时，第一个请求 prefill 共享前缀并保留其 "
              "KV Cache，之后的请求复用它，只 prefill 自己的 token；TTFT = 按峰值 × MFU 计的 prefill 时间（不计排队和第一个 "
              "decode 步）；TFLOPS = 1e12 FLOP/s。")
+# the chain also prices the weight read: a prefill of a few dozen tokens is bound by it, not by its FLOPs
+PREFIX_CHAIN_EN = PREFIX_EN.replace(
+    "TTFT = the prefill at peak × MFU", "TTFT = the slower of the prefill's FLOPs at peak × MFU and reading the bf16 "
+    "weights once, 2Φ bytes at the memory bandwidth, which overlap").replace(
+    "TFLOPS = 1e12 FLOP/s.", "TFLOPS = 1e12 FLOP/s, GB/s = 1e9 B/s, TB/s = 1e12 B/s.")
+PREFIX_CHAIN_ZH = PREFIX_ZH.replace(
+    "TTFT = 按峰值 × MFU 计的 prefill 时间", "TTFT = prefill 按峰值 × MFU 计的算力时间与读一遍 bf16 权重的时间（2Φ 字节按显存带宽计，"
+    "两者重叠）中较慢的那个").replace(
+    "TFLOPS = 1e12 FLOP/s。", "TFLOPS = 1e12 FLOP/s，GB/s = 1e9 B/s，TB/s = 1e12 B/s。")
 
 
 def _prefix_setup(rng):
@@ -75,18 +84,53 @@ def prefix_cache_flops(rng):
     )
 
 
+def _near_ridge(rng, phi: float, user: int, gpu) -> bool:
+    """Whether the cached prefill's compute and weight read at the MFU this draw goes on to take lie within 10 % of each
+    other (then leaving the weight read out could not be told from the right answer).  The MFU is read ahead
+    without moving the draw: a copy of the generator's state."""
+    ahead = rng.__class__()
+    ahead.setstate(rng.getstate())
+    mfu = ahead.choice(PREFILL_MFUS)
+    compute, weights = 2 * phi * user / (gpu.peak("bf16") * mfu), 2 * phi / gpu.bandwidth
+    return abs(compute / weights - 1) < 0.1
+
+
+def _prefix_takeaway(floor: dict, prefix: int, user: int) -> tuple[str, str]:
+    """How far TTFT falls with the cache, computed from the problem: by the prefix's share only while the request's
+    own tokens are still compute-bound."""
+    f = formulas.get("ttft_floor")
+    before, after = f.evaluate(prompt_tokens=prefix + user, **floor), f.evaluate(prompt_tokens=user, **floor)
+    compute = f.part_values({"prompt_tokens": user, **floor})["t_compute"]
+    times = fmt_number(round_sig(before / after, 2))
+    tail_en = ("it pays only while the prefix's KV cache stays resident, so keep the shared part at the start and "
+               "byte-identical.")
+    tail_zh = "前提是前缀的 KV Cache 一直留在显存里，所以共享部分要放在开头、逐字节一致。"
+    if after > compute:  # the request's own tokens are too few to be compute-bound: the weight read sets TTFT
+        share = fmt_number(round_sig((prefix + user) / user, 2))
+        return (f"a cache hit prefills only the new tokens, yet TTFT falls {times}×, not the {share}× of the tokens: "
+                f"{user} tokens are too few to be compute-bound, and reading the weights once sets the floor; " + tail_en,
+                f"命中缓存时只 prefill 新 token，但 TTFT 只降到 1/{times}，而不是按 token 数的 1/{share}：{user} 个 token "
+                "太少，算力跑不满，读一遍权重的时间就是下限；" + tail_zh)
+    return (f"a cache hit prefills only the new tokens: TTFT falls {times}×, by the prefix's share of the prompt, and "
+            "the GPU time saved serves other requests; " + tail_en,
+            f"命中缓存时只 prefill 新 token：TTFT 降到 1/{times}，按前缀占 prompt 的比例下降，省下的 GPU 时间可以服务别的请求；"
+            + tail_zh)
+
+
 @template("serving.prefix_cache_chain", topic="serving",
           title="Prefix caching: FLOPs saved → TTFT without the cache → TTFT with it",
           title_zh="前缀缓存：省下的 FLOPs → 无缓存时的 TTFT → 有缓存时的 TTFT", difficulty=3, target_seconds=300,
           source="kwon2023, zheng2024, pope2022")
 def prefix_cache_chain(rng):
-    while True:
+    while True:  # not at the ridge: the cached prefill is clearly compute- or clearly weight-bound
         m, phi, prefix, user, requests = _prefix_setup(rng)
         gpu = hardware.get(rng.choice(PREFIX_GPUS))
-        if _fits(gpu, m, prefix + user, batch=8):
+        if _fits(gpu, m, prefix + user, batch=8) and not _near_ridge(rng, phi, user, gpu):
             break
     mfu = rng.choice(PREFILL_MFUS)
     peak = gpu.peak("bf16")
+    floor = {"phi": phi, "peak_flops": peak, "mfu": mfu, "bandwidth": gpu.bandwidth, "bytes_per_param": 2}
+    take_en, take_zh = _prefix_takeaway(floor, prefix, user)
     return Spec(
         scenario_en=f"An agent built on {m.name} (Φ = {phi_text(phi)}, bf16) is served on one {gpu.name}. Every request "
                     f"opens with the same {prefix:,}-token system prompt (instructions and tool definitions), followed "
@@ -98,28 +142,24 @@ def prefix_cache_chain(rng):
                 given("prefix_tokens", "Shared system prompt (tokens)", "共享系统提示的 token 数", prefix),
                 given("user_tokens", "Tokens of each request's own", "每个请求自己的 token 数", user),
                 given("requests", "Requests sharing the prompt", "共享系统提示的请求数", requests),
-                kit.chip(gpu, "peak", dtype="bf16"), given("mfu", "Prefill MFU", "prefill 的 MFU", mfu, "ratio")),
+                kit.chip(gpu, "peak", dtype="bf16"), given("mfu", "Prefill MFU", "prefill 的 MFU", mfu, "ratio"),
+                kit.chip(gpu, "bandwidth")),
         asks=(Ask(formula="prefix_cache_saved_flops", unit="FLOP",
                   inputs={"phi": phi, "prefix_tokens": prefix, "requests": requests},
                   prompt_en=f"Over {requests:,} requests, how many prefill FLOPs does prefix caching save?",
                   prompt_zh=f"{requests:,} 个请求下来，前缀缓存一共省下多少 prefill FLOPs？"),
-              Ask(formula="ttft", unit="ms", inputs={"phi": phi, "prompt_tokens": prefix + user, "peak_flops": peak,
-                                                     "mfu": mfu},
+              Ask(formula="ttft_floor", unit="ms", inputs={"prompt_tokens": prefix + user, **floor},
                   explanation=(f"prompt = {prefix:,} + {user} = {prefix + user:,} tokens",),
                   explanation_zh=(f"prompt = {prefix:,} + {user} = {prefix + user:,} 个 token",),
                   prompt_en="Without the cache, what is a request's TTFT, in ms?",
                   prompt_zh="没有前缀缓存时，一个请求的 TTFT 是多少 ms？"),
-              Ask(formula="ttft", unit="ms", inputs={"phi": phi, "prompt_tokens": user, "peak_flops": peak, "mfu": mfu},
+              Ask(formula="ttft_floor", unit="ms", inputs={"prompt_tokens": user, **floor},
                   explanation=(f"the {prefix:,} cached tokens are not prefilled again: only the request's own {user}",),
                   explanation_zh=(f"缓存的 {prefix:,} 个 token 不再 prefill：只算请求自己的 {user} 个",),
-                  takeaway="a cache hit prefills only the new tokens: TTFT falls by the prefix's share of the prompt, "
-                           "and the GPU time saved serves other requests; it pays only while the prefix's KV cache stays "
-                           "resident, so keep the shared part at the start and byte-identical.",
-                  takeaway_zh="命中缓存时只 prefill 新 token：TTFT 按前缀占 prompt 的比例下降，省下的 GPU 时间可以服务别的请求；"
-                              "前提是前缀的 KV Cache 一直留在显存里，所以共享部分要放在开头、逐字节一致。",
+                  takeaway=take_en, takeaway_zh=take_zh,
                   prompt_en="With the prefix cached, what is a later request's TTFT, in ms?",
                   prompt_zh="前缀已缓存时，之后一个请求的 TTFT 是多少 ms？")),
-        conventions_en=PREFIX_EN, conventions_zh=PREFIX_ZH,
+        conventions_en=PREFIX_CHAIN_EN, conventions_zh=PREFIX_CHAIN_ZH,
         world=World(model=m, gpu=gpu, precision="bf16", kv="bf16", seq=prefix + user, holds=("weights", "kv")),
     )
 
