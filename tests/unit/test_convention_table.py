@@ -60,7 +60,8 @@ def test_the_spec_rows():
     # a checkpoint's 14 B per parameter, 12 recognised (fp32 parameters, no bf16 copy), none selectable
     assert bound["checkpoint_bytes"] == {"checkpoint_bytes"}
     assert [(c.key, c.selectable) for c in conventions.rows("checkpoint_bytes")] == [("14", False), ("12", False)]
-    assert bound["ppo_static_bytes"] == bound["grpo_static_bytes"] == {"train_bytes"}  # a trained model's bytes
+    assert bound["grpo_static_bytes"] == {"train_bytes"}  # a trained model's bytes
+    assert bound["ppo_static_bytes"] == {"train_bytes", "critic_size"}  # and PPO's critic: the reward model's size
     assert bound["zero2_parallel_bytes"] == {"zero_recipe"}
     assert bound["allreduce_time"] == {"ring_factor", "ring_directions"}
     assert bound["bisection_bandwidth"] == {"bisection_directions"}
