@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ..stats import Digest
+    from .manifest import Manifest
 
 
 class ProfileBase:
@@ -57,6 +58,7 @@ class ProfileBase:
     _days_whole: bool
     _recent: dict[str, ItemRecent] | None
     _recent_whole: bool
+    _manifest: Manifest | None
     state_behind: SaveFailed | None
     damaged: dict[Path, DamagedSave]
     ignored_settings: dict[str, str]
@@ -75,6 +77,8 @@ class ProfileBase:
         def _newest_tip(self, undo: int | None = None) -> list | None: ...
         def _apply(self, row: Mapping) -> None: ...
         def _count_day(self, day: str, change: int) -> None: ...
+        def _note_parts(self) -> None: ...
+        def _write_manifest(self) -> None: ...
 
         # ProfileRecording
         def _save_state(self, undo: int | None = None) -> None: ...

@@ -68,6 +68,9 @@ class ProfileRecording(ProfileBase):
         except OSError as e:
             raise save_failed(e, self.path / "state.json") from e
         self._undo, self._unsaved, self.state_behind, self._tip = undo, 0, None, tip
+        if self._manifest is not None and "state.json" not in self._manifest.parts:  # the first state file
+            self._manifest.note_file("state.json")
+            self._write_manifest()
 
     def record(self, row: Review | Mapping[str, Any]) -> Review:
         """Append a review row (:func:`engine.session.review_row`, or a row as stored); durable when it returns.
@@ -197,6 +200,20 @@ class ProfileRecording(ProfileBase):
             cache_of(db)._cache_modified_count = 0
             raise save_failed(e, path) from e
         self._jrows, self._jseq, self._jsize = dict(new), seq, self._jsize + len(line)
+        self._log_written([new[i] for i in sorted(new)])
+
+    def _log_written(self, rows: list[dict] | None) -> None:
+        """The manifest follows a write of the newest log file (``rows``: what it holds now; None: it was
+        removed), written after it (see :mod:`.manifest`)."""
+        m = self._manifest
+        if m is None:
+            return
+        for n in m.segments():
+            if n not in self._segments:
+                m.forget_segment(n)
+        if rows is not None:
+            m.note_segment(self._seg_n, rows, self._jseq, self._jsize, self.path)
+        self._write_manifest()
 
     def undo_last(self) -> Review | None:
         """Remove the newest review row and restore the item's state before it; None if no row."""
@@ -273,6 +290,7 @@ class ProfileRecording(ProfileBase):
     def _after_segment_removed(self, path: Path) -> None:
         fsync_dir(path.parent)
         self._segments.pop()
+        self._log_written(None)
         if self._segments:
             self._open_segment(self._segments[-1])
 
