@@ -125,13 +125,13 @@ class ProfileIncomplete(DamagedSave):
     counter) says: a log file gone, shorter, swapped or one too many.  Nothing is written to the profile;
     ``gaps`` names each part and the review ids it should hold (as engine.messages Twins)."""
 
-    def __init__(self, folder: Path, gaps: list[Twin]):
+    def __init__(self, folder: Path, gaps: list[Twin], first: str = ""):
         self.gaps, self.backup = gaps, None
-        self.path = Path(folder)
-        self.fix = doctor_command(self.path / "state.json")
+        self.path = Path(folder) / first  # the first part named (``first``: relative to the profile folder)
+        self.fix = doctor_command(Path(folder) / "state.json")
         self.reason = "; ".join(g.en for g in gaps)
         self.said_reason = Twin(self.reason, "；".join(g.zh for g in gaps))
-        self.message = say("save.incomplete", path=str(self.path), gaps=self.said_reason, fix=self.fix)
+        self.message = say("save.incomplete", path=str(folder), gaps=self.said_reason, fix=self.fix)
         Exception.__init__(self, self.message.text(EN))
 
 

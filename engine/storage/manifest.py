@@ -273,7 +273,8 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
         entry, path = m.parts[segment_name(n)], folder / segment_name(n)
         ids = m.ids(n)
         if not path.exists():
-            gaps.append(Gap(segment_name(n), GapKind.MISSING, ids))
+            if not path.is_symlink():  # (a link to nothing is said as damaged where it is read)
+                gaps.append(Gap(segment_name(n), GapKind.MISSING, ids))
             continue
         if file_sum(path) != entry.get("sum") and not _within_journal(folder, n, entry, m.replica):
             rows, _, holds = _read_rows(path)
@@ -289,7 +290,7 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
         except OSError:
             gaps.append(Gap(journal_name(n), GapKind.MISSING, ids))
             continue
-        if n != newest and size != jentry.get("size"):
+        if n != newest and size != jentry.get("size") and not _gives(jpath, entry, m.replica):
             gaps.append(Gap(journal_name(n), GapKind.SHORTER if size < (jentry.get("size") or 0) else GapKind.CHANGED,
                             ids, Twin(f"{size} bytes, not {jentry.get('size')}",
                                                        f" {size} 字节，而非 {jentry.get('size')} 字节")))
@@ -310,11 +311,30 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
             if have is not None and have < fentry["rows"]:
                 gaps.append(Gap(part.file, GapKind.SHORTER, None,
                                 Twin(f"{have} of its {fentry['rows']} rows", f" {fentry['rows']} 行中的 {have} 行")))
-    if is_int(state_next) and state_next > m.next_id:  # the state file counted rows the manifest never listed
+    if is_int(state_next) and state_next > _reach(folder, m, on_disk):  # the state counted rows listed nowhere
         gaps.append(Gap(NAME, GapKind.CHANGED, (m.next_id, state_next - 1), Twin(
             f"reviews up to id {m.next_id - 1}, while the state file counts up to {state_next - 1}",
             f"编号至 {m.next_id - 1} 的复习记录，而状态文件计到 {state_next - 1}")))
     return gaps
+
+
+def _gives(jpath: Path, entry: dict, replica: str) -> bool:
+    """Whether the journal at ``jpath`` (of another size than listed: written again whole by a repair) is whole
+    and gives the rows its log file's entry lists."""
+    j = journal.read_journal(jpath)
+    rows = sorted(j.rows_at().values(), key=lambda r: r["id"]) if j.problem is None else []
+    return len(rows) == entry.get("rows") and (not rows or [rows[0]["id"], rows[-1]["id"]] ==
+                                                (entry.get("ids") or {}).get(replica))
+
+
+def _reach(folder: Path, m: Manifest, on_disk: list[int]) -> int:
+    """The review counter the log vouches for: the manifest's, or past the newest row the newest log file's
+    journal holds (a manifest whose write failed after its row was stored)."""
+    if not on_disk:
+        return m.next_id
+    j = journal.read_journal(folder / journal_name(on_disk[-1]))
+    rows = j.rows_at() if j.problem is None else {}
+    return max(m.next_id, max(rows, default=0) + 1)
 
 
 def _rolled(folder: Path, m: Manifest, newest: int, n: int) -> bool:

@@ -84,7 +84,7 @@ class ProfileOpening(ProfileBase):
         else:
             gaps = []
         if gaps:
-            raise ProfileIncomplete(self.path, [g.said() for g in gaps])
+            raise ProfileIncomplete(self.path, [g.said() for g in gaps], gaps[0].file)
         self._manifest = m
 
     def _newest_known_rows(self) -> list[dict] | None:
