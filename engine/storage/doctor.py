@@ -262,6 +262,17 @@ def _manifest_findings(profile: Path, report: Report, next_id: object, undo: obj
         report.files += 1
         gaps = manifest.survey(profile, m, state_next, undo)
     said = {f.path for f in report.findings if f.kind in TO_REPAIR}
+    wrong = {profile / g.file for g in gaps}
+    # a log file the manifest says is wrong makes its journal look out of step: the journal is the source then,
+    # never written again from the wrong file
+    report.findings = [f for f in report.findings if not (
+        f.kind == FindingKind.JOURNAL and f.path not in wrong
+        and f.path.with_name(f.path.stem + ".json") in wrong)]
+    # a readable log file out of place (its rows out of order after a swap or a copy) is said as the manifest
+    # sees it, with the ids it should hold, and repaired as such (a copy is moved aside, not restored)
+    out_of_place = {profile / g.file for g in gaps if SEGMENT_FILE.fullmatch(Path(g.file).name)}
+    report.findings = [f for f in report.findings if not (f.kind == FindingKind.DAMAGED and f.path in out_of_place)]
+    said -= out_of_place
     for g in gaps:
         if profile / g.file in said:
             continue

@@ -132,8 +132,9 @@ class ProfileOpening(ProfileBase):
         for name in ("state.json", "mocks.json", "mocks.journal"):
             if name not in m.parts and (self.path / name).exists():
                 m.note_file(name)
-        if "mocks.json" in m.parts:
-            m.note_file("mocks.json", rows=len(self._mjrows))
+        for name in ("mocks.json", "mocks.journal"):
+            if name in m.parts:
+                m.note_file(name, rows=len(self._mjrows))
 
     def _write_manifest(self) -> None:
         """Write the manifest as it is in memory; a failure is kept in ``state_behind`` (the change itself is
