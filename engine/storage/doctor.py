@@ -17,7 +17,11 @@ not be recovered:
 - the mocks file: its journal (every mock result written to it), else its newest
   whole backup with the journal's later lines applied; its journal: written again
   from the whole mocks file;
-- a digest: removed (a cache, made again when needed).
+- a digest: removed (a cache, made again when needed);
+- a part not as the manifest lists it (:mod:`.manifest`): a log file missing, shorter or
+  other than listed is rebuilt as a damaged one, from the source that holds the ids
+  listed; a journal, the state or the mocks as above; a log file not listed is moved
+  aside; the manifest is then written again from the files.
 
 A damaged file is moved aside (``X.damaged``), never deleted.  Nothing here is
 worded in one language: every finding is an :mod:`engine.messages` Msg.

@@ -12,7 +12,8 @@ every part with what it must hold::
                      "sum": "<the file's checksum>", "seq": 1},
                "2": {"file": "reviews/000001.journal", "size": 28739},
                ...
-               "7": {"file": "state.json"}, "8": {"file": "mocks.json", "rows": 2}, "9": {"file": "mocks.journal"}}}
+               "7": {"file": "state.json"}, "8": {"file": "mocks.json", "rows": 2},
+               "9": {"file": "mocks.journal", "rows": 2}}}
 
 ``replica`` is a random id made with the profile; a log file's ``ids`` give
 the range of review ids it holds for each replica (one today: a later sync
@@ -21,16 +22,19 @@ against the state file's.
 
 The writer rewrites the manifest after every change of the log, the mocks or the
 state file's presence (record, re-grade, undo, a new log file, a mock, an import, a
-repair), so at most one write separates it from the files: the newest log file may be
-one journal line ahead of it (or, at a new log file, one file ahead), which
-:func:`survey` accepts; anything else is a :class:`Gap` naming the file and the ids it
-should hold, and nothing is written to the profile until ``drill doctor --repair``
-rebuilds it.
+repair), after the change itself.  So a crash (or a manifest write that failed) leaves a
+log file ahead of it, by lines its journal holds (sealed and numbered, the journal vouches
+for them), or one new log file beyond the newest listed: :func:`survey` accepts both, and
+a log file behind its journal (opening or reading makes it level from the journal).
+Anything else is a :class:`Gap` naming the file and the ids it should hold, and nothing
+is written to the profile until ``drill doctor --repair`` rebuilds it.  A log file whose
+content is damaged is not a gap: it is said as damaged where it is read.
 
 The parts other than the log files are the rows of :data:`FILE_PARTS`: a new kind of
-file kept beside the log (a running aggregate, say) is one more row there, listed once
-the writer calls ``note_file`` after writing it (and, to be rebuilt by the doctor, one
-more entry in ``doctor.FILE_REPAIRS``).
+file kept beside the log (a running aggregate, say) is one more row there (with ``count``
+if it holds rows that only grow), listed once the writer calls ``Manifest.note_file`` after
+writing it (``ProfileOpening._note_parts`` lists the known names at every open), and
+rebuilt by the doctor with one more entry in ``doctor.FILE_REPAIRS``.
 """
 
 from __future__ import annotations
