@@ -129,9 +129,9 @@ class ProfileOpening(ProfileBase):
         if self._seg_db is not None:
             m.note_segment(self._seg_n, self._seg_rows, self._jseq, self._jsize, self.path)
         m.next_id = max(m.next_id, self._next_id)
-        for name in ("state.json", "mocks.json", "mocks.journal"):
-            if name not in m.parts and (self.path / name).exists():
-                m.note_file(name)
+        for part in manifest.FILE_PARTS:  # a kind of file listed there is listed here once it exists
+            if part.file not in m.parts and (self.path / part.file).exists():
+                m.note_file(part.file)
         for name in ("mocks.json", "mocks.journal"):
             if name in m.parts:
                 m.note_file(name, rows=len(self._mjrows))
