@@ -151,7 +151,7 @@ def file_sum(path: Path) -> str | None:
     """A file's checksum as the manifest keeps it: a sealed file's own (its first bytes: no need to read the
     rest), else one of all its bytes (a save from before checksums); None if it cannot be read."""
     try:
-        with open(path, "rb") as f:
+        with open(path, "rb", buffering=0) as f:  # (unbuffered: the first bytes only, not a buffer's worth)
             head = f.read(_HEAD)
             if head.startswith(KEY) and len(head) == _HEAD:
                 return head[len(KEY):].decode("ascii", "replace")
@@ -276,15 +276,16 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
     if newest is not None and not (folder / segment_name(newest)).exists() and m.ids(newest) == (undo, undo):
         listed = listed[:-1]  # an undo stopped after removing its one-row file: finished at the next open
         newest = listed[-1] if listed else None
-    extra = [n for n in on_disk if n not in m.segments()]
+    known = set(m.segments())
+    extra = [n for n in on_disk if n not in known]
     if newest is not None and extra and extra[0] == newest + 1 and _rolled(folder, m, newest, extra[0]):
         extra = extra[1:]  # a new log file written just before the manifest: one write ahead
+    present = set(on_disk)
     for n in listed:
         entry, path = m.parts[segment_name(n)], folder / segment_name(n)
         ids = m.ids(n)
-        if not path.exists():
-            if not path.is_symlink():  # (a link to nothing is said as damaged where it is read)
-                gaps.append(Gap(segment_name(n), GapKind.MISSING, ids))
+        if n not in present:  # (a link to nothing is there: said as damaged where it is read)
+            gaps.append(Gap(segment_name(n), GapKind.MISSING, ids))
             continue
         if file_sum(path) != entry.get("sum") and not _within_journal(folder, n, entry, m.replica):
             rows, _, holds = _read_rows(path)
@@ -296,7 +297,7 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
         if jentry is None:
             continue
         try:
-            size = jpath.stat().st_size
+            size = os.stat(jpath).st_size
         except OSError:
             gaps.append(Gap(journal_name(n), GapKind.MISSING, ids))
             continue
@@ -321,7 +322,7 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
             if have is not None and have < fentry["rows"]:
                 gaps.append(Gap(part.file, GapKind.SHORTER, None,
                                 Twin(f"{have} of its {fentry['rows']} rows", f" {fentry['rows']} 行中的 {have} 行")))
-    if is_int(state_next) and state_next > _reach(folder, m, on_disk):  # the state counted rows listed nowhere
+    if is_int(state_next) and state_next > m.next_id and state_next > _reach(folder, m, on_disk):  # the state counted rows listed nowhere
         gaps.append(Gap(NAME, GapKind.CHANGED, (m.next_id, state_next - 1), Twin(
             f"reviews up to id {m.next_id - 1}, while the state file counts up to {state_next - 1}",
             f"编号至 {m.next_id - 1} 的复习记录，而状态文件计到 {state_next - 1}")))

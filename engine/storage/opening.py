@@ -123,8 +123,9 @@ class ProfileOpening(ProfileBase):
         """The manifest's entries of the log files and the files beside them as they are now (in memory)."""
         m = self._manifest
         assert m is not None
+        kept = set(self._segments)
         for n in m.segments():
-            if n not in self._segments:
+            if n not in kept:
                 m.forget_segment(n)
         if self._seg_db is not None:
             m.note_segment(self._seg_n, self._seg_rows, self._jseq, self._jsize, self.path)

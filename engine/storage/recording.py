@@ -208,8 +208,9 @@ class ProfileRecording(ProfileBase):
         m = self._manifest
         if m is None:
             return
+        kept = set(self._segments)
         for n in m.segments():
-            if n not in self._segments:
+            if n not in kept:
                 m.forget_segment(n)
         if rows is not None:
             m.note_segment(self._seg_n, rows, self._jseq, self._jsize, self.path)
