@@ -373,6 +373,10 @@ def unlisted(folder: Path, state_next: int | None, undo: int | None, newest_rows
     gaps: list[Gap] = []
     numbers = segment_numbers(folder)
     prev_last: int | None = 0
+    if numbers and numbers[0] > 1:  # the first log files gone: they held every id before the first one left
+        first_rows, _, _ = _read_rows(folder / segment_name(numbers[0]))
+        ids = (1, first_rows[0]["id"] - 1) if first_rows and first_rows[0]["id"] > 1 else None
+        gaps += [Gap(segment_name(k), GapKind.MISSING, ids if k == 1 else None) for k in range(1, numbers[0])]
     for a, b in zip(numbers, numbers[1:], strict=False):
         if b > a + 1:
             before, _, _ = _read_rows(folder / segment_name(a))
@@ -415,7 +419,3 @@ def from_files(folder: Path, replica: str | None = None, state_next: int | None 
     if is_int(state_next):
         m.next_id = max(m.next_id, state_next)
     return m
-
-
-def exists(folder: Path) -> bool:
-    return os.path.exists(folder / NAME)

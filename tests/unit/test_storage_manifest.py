@@ -186,13 +186,15 @@ def test_a_profile_from_before_manifests_opens_and_gets_one(imported, tmp_path):
                                   for f, e in kept.parts.items()}).tables()["parts"]
 
 
-def test_a_profile_from_before_manifests_missing_its_last_log_file_is_refused_by_the_state_s_counter(imported,
-                                                                                                     tmp_path):
+@pytest.mark.parametrize("n", [1, 3])
+def test_a_profile_from_before_manifests_missing_a_log_file_is_refused_by_the_numbers_and_the_counter(imported,
+                                                                                                   tmp_path, n):
     shutil.copytree(imported, tmp_path / "s")
     folder = tmp_path / "s" / "default"
     (folder / mf.NAME).unlink()
-    delete(folder, seg(3))
-    with pytest.raises(ProfileIncomplete, match=r"reviews/000003\.json is missing \(it held reviews 501-605\)"):
+    delete(folder, seg(n))
+    a, b = SPANS[n]
+    with pytest.raises(ProfileIncomplete, match=rf"reviews/00000{n}\.json is missing \(it held reviews {a}-{b}\)"):
         Profile.open(tmp_path / "s")
     assert not (folder / mf.NAME).exists()
     repair(examine(folder))
