@@ -20,12 +20,15 @@ the range of review ids it holds for each replica (one today: a later sync
 adds the others').  ``next_id`` is the review counter when it was written, checked
 against the state file's.
 
-The writer rewrites the manifest after every change of the log, the mocks or the
-state file's presence (record, re-grade, undo, a new log file, a mock, an import, a
-repair), after the change itself.  So a crash (or a manifest write that failed) leaves a
-log file ahead of it, by lines its journal holds (sealed and numbered, the journal vouches
-for them), or one new log file beyond the newest listed: :func:`survey` accepts both, and
-a log file behind its journal (opening or reading makes it level from the journal).
+The writer rewrites the manifest after every change of the parts (a new log file, with
+the one it closes as it is closed; a log file removed by an undo; a mock; the first state
+file; an import; a repair; and at every open by a writer, the newest log file as it is
+then), after the change itself.  An answer, a re-grade or an undo within the newest log
+file adds lines to its journal: the journal, sealed line by line and numbered, vouches for
+them, so the manifest (whose size grows with the history) is not rewritten whole at every
+answer.  So :func:`survey` accepts a log file ahead of its entry by lines its journal
+holds, one new log file beyond the newest listed (a crash before the manifest's write),
+and a log file behind its journal (opening or reading makes it level from the journal).
 Anything else is a :class:`Gap` naming the file and the ids it should hold, and nothing
 is written to the profile until ``drill doctor --repair`` rebuilds it.  A log file whose
 content is damaged is not a gap: it is said as damaged where it is read.
@@ -113,9 +116,12 @@ def _count_mocks(path: Path) -> int | None:
 
 
 def _count_journal(path: Path) -> int | None:
-    """The mock results the mocks journal gives (None when damaged: healed from the mocks file at open)."""
+    """The mock results the mocks journal gives (None when its bytes are damaged: healed from the mocks file at
+    open)."""
     j = journal.read_journal(path, "mocks")
-    return None if j.problem is not None else len(j.rows_at())
+    if j.broken:
+        return None
+    return 0 if j.problem is not None else len(j.rows_at())  # (whole lines of another file: none of ours)
 
 
 @frozen
@@ -257,6 +263,8 @@ def _within_journal(folder: Path, n: int, entry: dict, replica: str) -> bool:
     rows, seq, _ = _read_rows(folder / segment_name(n))
     j = journal.read_journal(folder / journal_name(n))
     listed = entry["seq"] if is_int(entry.get("seq")) else 0
+    if rows is not None and j.broken:
+        return seq >= listed  # a damaged journal (a bit flipped): made again from the whole, newer file at open
     if rows is None or j.problem is not None or j.seq < seq or j.seq < listed:
         return False  # (the journal, sealed line by line and numbered, vouches for every write after the listed one)
     at = sorted(j.rows_at(listed).values(), key=lambda r: r["id"])
@@ -322,7 +330,8 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
             if have is not None and have < fentry["rows"]:
                 gaps.append(Gap(part.file, GapKind.SHORTER, None,
                                 Twin(f"{have} of its {fentry['rows']} rows", f" {fentry['rows']} 行中的 {have} 行")))
-    if is_int(state_next) and state_next > m.next_id and state_next > _reach(folder, m, on_disk):  # the state counted rows listed nowhere
+    if is_int(state_next) and undo is None and state_next > m.next_id and state_next > _reach(folder, m, on_disk):
+        # (an undo in flight leaves the counter past the log: ids are not given twice)  # the state counted rows listed nowhere
         gaps.append(Gap(NAME, GapKind.CHANGED, (m.next_id, state_next - 1), Twin(
             f"reviews up to id {m.next_id - 1}, while the state file counts up to {state_next - 1}",
             f"编号至 {m.next_id - 1} 的复习记录，而状态文件计到 {state_next - 1}")))
@@ -334,7 +343,7 @@ def _gives(jpath: Path, entry: dict, replica: str) -> bool:
     appended after the manifest's write) is whole and gives, at its log file's listed line, the rows listed.
     A journal whose lines fail their checksums is said as damaged where it is read, not here."""
     j = journal.read_journal(jpath)
-    if j.problem is not None and j.exists and j.lines:
+    if j.broken:
         return True  # damaged (a bit flipped): healed from its whole log file at open, said by the doctor
     listed = entry["seq"] if is_int(entry.get("seq")) else 0
     if j.problem is not None or (j.seq < listed and len(j.lines) > 1):
@@ -347,12 +356,13 @@ def _gives(jpath: Path, entry: dict, replica: str) -> bool:
 
 def _reach(folder: Path, m: Manifest, on_disk: list[int]) -> int:
     """The review counter the log vouches for: the manifest's, or past the newest row the newest log file's
-    journal holds (a manifest whose write failed after its row was stored)."""
+    journal ever put (rows recorded since the manifest's write, which it does not list one by one)."""
     if not on_disk:
         return m.next_id
     j = journal.read_journal(folder / journal_name(on_disk[-1]))
-    rows = j.rows_at() if j.problem is None else {}
-    return max(m.next_id, max(rows, default=0) + 1)
+    put = [r["id"] for line in j.lines for r in line["put"]]  # (a row put, then undone: its id is not given again)
+    rows, _, _ = _read_rows(folder / segment_name(on_disk[-1]))  # (the journal damaged: the whole file)
+    return max(m.next_id, max(put, default=0) + 1, rows[-1]["id"] + 1 if rows else 0)
 
 
 def _rolled(folder: Path, m: Manifest, newest: int, n: int) -> bool:

@@ -127,8 +127,10 @@ class ProfileOpening(ProfileBase):
         for n in m.segments():
             if n not in kept:
                 m.forget_segment(n)
-        if self._seg_db is not None:
-            m.note_segment(self._seg_n, self._seg_rows, self._jseq, self._jsize, self.path)
+        if self._seg_db is not None:  # as its journal gives it at the line the file holds (a row left out in
+            # memory, an undo whose write failed, is still in both)
+            rows = sorted(self._jrows.values(), key=lambda r: r["id"])
+            m.note_segment(self._seg_n, rows, self._jseq, self._jsize, self.path)
         m.next_id = max(m.next_id, self._next_id)
         for part in manifest.FILE_PARTS:  # a kind of file listed there is listed here once it exists
             if part.file not in m.parts and (self.path / part.file).exists():
