@@ -153,7 +153,7 @@ def journal_name(n: int) -> str:
     return f"reviews/{n:06d}.journal"
 
 
-def file_sum(path: Path) -> str | None:
+def file_sum(path: Path | str) -> str | None:
     """A file's checksum as the manifest keeps it: a sealed file's own (its first bytes: no need to read the
     rest), else one of all its bytes (a save from before checksums); None if it cannot be read."""
     try:
@@ -289,19 +289,20 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
     if newest is not None and extra and extra[0] == newest + 1 and _rolled(folder, m, newest, extra[0]):
         extra = extra[1:]  # a new log file written just before the manifest: one write ahead
     present = set(on_disk)
+    base = os.path.join(folder, "")  # (plain strings in this loop: a Path per file costs more than its stat)
     for n in listed:
-        entry, path = m.parts[segment_name(n)], folder / segment_name(n)
+        entry, path = m.parts[segment_name(n)], base + segment_name(n)
         ids = m.ids(n)
         if n not in present:  # (a link to nothing is there: said as damaged where it is read)
             gaps.append(Gap(segment_name(n), GapKind.MISSING, ids))
             continue
         if file_sum(path) != entry.get("sum") and not _within_journal(folder, n, entry, m.replica):
-            rows, _, holds = _read_rows(path)
+            rows, _, holds = _read_rows(Path(path))
             if rows is None:
                 continue  # damaged, not a part out of place: said as damaged where it is read (and by the doctor)
             short = len(rows) < (entry.get("rows") or 0)
             gaps.append(Gap(segment_name(n), GapKind.SHORTER if short else GapKind.CHANGED, ids, holds))
-        jentry, jpath = m.parts.get(journal_name(n)), folder / journal_name(n)
+        jentry, jpath = m.parts.get(journal_name(n)), base + journal_name(n)
         if jentry is None:
             continue
         try:
@@ -309,7 +310,7 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
         except OSError:
             gaps.append(Gap(journal_name(n), GapKind.MISSING, ids))
             continue
-        if size != jentry.get("size") and not _gives(jpath, entry, m.replica):
+        if size != jentry.get("size") and not _gives(Path(jpath), entry, m.replica):
             gaps.append(Gap(journal_name(n), GapKind.SHORTER if size < (jentry.get("size") or 0) else GapKind.CHANGED,
                             ids, Twin(f"{size} bytes, not {jentry.get('size')}",
                                                        f" {size} 字节，而非 {jentry.get('size')} 字节")))
@@ -319,12 +320,12 @@ def survey(folder: Path, m: Manifest, state_next: int | None, undo: int | None) 
     for part in FILE_PARTS:
         if (fentry := m.parts.get(part.file)) is None:
             continue
-        path = folder / part.file
-        if not path.exists():
+        fpath = folder / part.file
+        if not fpath.exists():
             gaps.append(Gap(part.file, GapKind.MISSING))
         elif part.count is not None and is_int(fentry.get("rows")):
             try:
-                have = part.count(path)
+                have = part.count(fpath)
             except DamagedSave:
                 continue  # said as damaged by whoever reads it
             if have is not None and have < fentry["rows"]:
