@@ -349,6 +349,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
                     "档案“{profile}”正被{who}使用{tail}；请先关闭那个 drill"),
     "save.damaged_file": ("save file {path} is damaged: {reason}. It has not been changed.{fix}",
                           "存档文件 {path} 已损坏：{reason}。它未被改动。{fix}"),
+    "save.incomplete": ("the profile {path} is not whole: {gaps}. Nothing has been written to it. To rebuild what "
+                        "is missing from the journals, backups and snapshots, keeping the newest review, run: {fix}",
+                        "档案 {path} 不完整：{gaps}。没有向它写入任何内容。要根据日志副本、备份和快照重建缺失的部分"
+                        "并保留最新的复习记录，请运行：{fix}"),
+    "doctor.missing": ("{path} is missing{reason}; nothing is written to the profile until it is repaired",
+                       "{path} 不见了{reason}；修复之前不会向档案写入任何内容"),
+    "doctor.shorter": ("{path} holds less than the manifest lists{reason}; nothing is written to the profile until "
+                       "it is repaired", "{path} 的内容少于清单所列{reason}；修复之前不会向档案写入任何内容"),
+    "doctor.changed": ("{path} is not the file the manifest lists (swapped, or a copy of another part){reason}; "
+                       "nothing is written to the profile until it is repaired",
+                       "{path} 不是清单所列的文件（被调换，或是另一部分的副本）{reason}；修复之前不会向档案写入任何内容"),
+    "doctor.extra": ("{path} is not listed in the manifest (a copy, or left behind){reason}; repair moves it aside",
+                     "{path} 不在清单中（副本或遗留文件）{reason}；修复时会把它移到一旁"),
+    "doctor.extra_aside": ("moved aside as {path}", "已移到一旁，改名为 {path}"),
+    "doctor.lost_ids": ("reviews {ids} of {path} are in no journal, backup or snapshot: they could not be recovered",
+                        "{path} 中的复习记录 {ids} 不在任何日志副本、备份或快照中：无法恢复"),
+    "doctor.manifest_rebuilt": ("the manifest is written again from the files as they are now",
+                                "已根据现有文件重新写入清单"),
     "save.unreadable_file": ("save file {path} cannot be read: permission denied ({error}). It has not been changed. "
                              "Give your user read and write permission on it: {fix}",
                              "存档文件 {path} 无法读取：没有读取权限（{error}）。它未被改动。请给当前用户读写权限：{fix}"),

@@ -6,6 +6,7 @@ A profile ``NAME`` under the saves folder ``ROOT`` is::
     ROOT/NAME/state.json           schema version, per-item SM-2 state, settings, next review id
     ROOT/NAME/mocks.json           mock-interview results
     ROOT/NAME/reviews/000001.json  the review log, SEGMENT_ROWS rows per file, oldest first
+    ROOT/NAME/manifest.json        the list of the profile's parts (engine.storage.manifest)
     ROOT/NAME/*.json.bak           the previous good version of each file
 
 Every file is a TinyDB database written by :class:`DurableStorage`: the new
@@ -43,6 +44,7 @@ The package's rooms, each holding one concern:
 - :mod:`.segments`: the log's segment files and their digests;
 - :mod:`.recent`: each item's latest answers;
 - :mod:`.mockfile`: the mocks file and its journal;
+- :mod:`.manifest`: the list of the profile's parts, checked at every open and by the doctor;
 - :mod:`.jsonstream`: a JSON object read a member (and a list element) at a time;
 - :mod:`.transfer`: import (checked and written as it is read) and export (written piece by piece);
 - :mod:`.opening`: reading a profile's files at open and bringing the state level with the log;

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from ..digest import Digest
     from ..stats_running import Running
+    from .manifest import Manifest
 
 
 class ProfileBase:
@@ -59,6 +60,7 @@ class ProfileBase:
     _recent: dict[str, ItemRecent] | None
     _recent_whole: bool
     _running: Running | None  # the statistics' running totals; None: not read yet (or to be made again)
+    _manifest: Manifest | None
     state_behind: SaveFailed | None
     damaged: dict[Path, DamagedSave]
     ignored_settings: dict[str, str]
@@ -77,6 +79,8 @@ class ProfileBase:
         def _newest_tip(self, undo: int | None = None) -> list | None: ...
         def _apply(self, row: Mapping) -> None: ...
         def _count_day(self, day: str, change: int) -> None: ...
+        def _note_parts(self) -> None: ...
+        def _write_manifest(self) -> None: ...
 
         # ProfileRecording
         def _save_state(self, undo: int | None = None) -> None: ...

@@ -20,6 +20,10 @@ not be recovered:
 - a digest: removed (a cache, made again when needed);
 - the statistics' running totals (``stats.json``, :mod:`.totals`): removed when damaged, and made again from
   the log when the repaired profile is opened (``drill doctor --repair`` opens it).
+- a part not as the manifest lists it (:mod:`.manifest`): a log file missing, shorter or
+  other than listed is rebuilt as a damaged one, from the source that holds the ids
+  listed; a journal, the state or the mocks as above; a log file not listed is moved
+  aside; the manifest is then written again from the files.
 
 A damaged file is moved aside (``X.damaged``), never deleted.  Nothing here is
 worded in one language: every finding is an :mod:`engine.messages` Msg.
@@ -36,8 +40,8 @@ from typing import Any
 from engine.langs import EN
 from engine.records import mutable
 
-from ..messages import Msg, say
-from . import durable, journal, layout, totals
+from ..messages import Msg, Twin, say
+from . import durable, journal, layout, manifest, totals
 from .errors import DamagedSave, NewerSave, UnreadableSave
 from .layout import SCHEMA_VERSION, SEGMENT_FILE, backup_paths, digest_path, journal_path
 from .sealed import dumps, seal
@@ -56,10 +60,16 @@ class FindingKind(StrEnum):
     OLD = "old"  # an older save without checksum: sealed at its next write
     UNFINISHED = "unfinished"  # a log file one write behind its journal (a crash between): the next open ends it
     BACKUP = "backup"  # a damaged backup (.bak, .bak2, .bak3): never used to restore; repair moves it aside
+    # a part that is not what the manifest lists (see .manifest: GapKind): the profile opens when it is repaired
+    MISSING = "missing"
+    SHORTER = "shorter"
+    CHANGED = "changed"
+    EXTRA = "extra"
 
 
 # the findings that keep the profile from opening until repaired (or upgraded, or given permission)
-BLOCKING = (FindingKind.DAMAGED, FindingKind.JOURNAL, FindingKind.UNREADABLE, FindingKind.NEWER)
+BLOCKING = (FindingKind.DAMAGED, FindingKind.JOURNAL, FindingKind.UNREADABLE, FindingKind.NEWER, FindingKind.MISSING,
+            FindingKind.SHORTER, FindingKind.CHANGED, FindingKind.EXTRA)
 # ... and with them, the damage that doctor reports until it is repaired (the profile opens all the same)
 TO_REPAIR = (*BLOCKING, FindingKind.BACKUP)
 
@@ -70,10 +80,11 @@ class Finding:
 
     path: Path
     kind: FindingKind
-    reason: str
+    reason: str | Twin
     repaired: Msg | None = None  # what repair did
     lost: Msg | None = None  # what repair could not recover
     about: str = ""  # "_mocks": the finding is about the mock results (their journal), said so
+    ids: tuple[int, int] | None = None  # the review ids the manifest says the file holds (a part it lists)
 
     def said(self) -> Msg:
         return say(f"doctor.{self.kind}{self.about}", path=str(self.path), reason=self.reason)
@@ -161,7 +172,7 @@ def examine(profile: Path) -> Report:
                  if isinstance(e, NewerSave) else FindingKind.DAMAGED)
         report.findings.append(Finding(path, found, getattr(e, "said_reason", e.reason)))
 
-    next_id = None
+    next_id = undo = None
     for name, kind in (("state.json", "state"), ("mocks.json", "mocks")):
         path = profile / name
         try:
@@ -175,7 +186,7 @@ def examine(profile: Path) -> Report:
         if not sealed:
             report.findings.append(Finding(path, FindingKind.OLD, ""))
         if kind == "state":
-            next_id = tables["meta"]["1"].get("next_id")
+            next_id, undo = tables["meta"]["1"].get("next_id"), tables["meta"]["1"].get("undo")
             if (problem := _content_problem(tables, kind)) is not None:
                 report.findings.append(Finding(path, FindingKind.DAMAGED, problem))
         else:
@@ -230,8 +241,7 @@ def examine(profile: Path) -> Report:
             dig = digest_path(seg)
             if dig.exists() and identity is not None and read_digest(dig, identity) is None:
                 report.findings.append(Finding(dig, FindingKind.CACHE, ""))
-    if is_int(next_id) and last_id >= next_id and not any(f.path.name == "state.json" for f in report.findings):
-        pass  # rows the state file has not counted yet: replayed at the next open (not damage)
+    _manifest_findings(profile, report, next_id, undo)
     stats = layout.stats_path(profile)  # the statistics' running totals: a cache, made again from the log
     if stats.exists():
         report.files += 1
@@ -243,6 +253,50 @@ def examine(profile: Path) -> Report:
                        *((layout.segment_path(profile, n), "reviews") for n in numbers)]:
         report.findings += _backup_findings(path, kind)  # a backup a repair could reach for must be whole
     return report
+
+
+def _manifest_findings(profile: Path, report: Report, next_id: object, undo: object) -> None:
+    """The parts against the manifest (or, in a save from before manifests, the state file's counter): each one
+    missing, shorter, other than listed or one too many (a file already found damaged is said once)."""
+    path = profile / manifest.NAME
+    try:
+        m = manifest.read(profile)
+    except DamagedSave as e:
+        report.findings.append(Finding(path, FindingKind.DAMAGED, getattr(e, "said_reason", e.reason)))
+        return
+    state_next = next_id if is_int(next_id) else None
+    undo = undo if is_int(undo) else None
+    if m is None:
+        numbers = _segments(profile)
+        newest = None
+        if numbers:
+            try:
+                newest = segment_rows(durable.read_tables(layout.segment_path(profile, numbers[-1])),
+                                      layout.segment_path(profile, numbers[-1]))
+            except (OSError, DamagedSave):
+                newest = None
+        gaps = manifest.unlisted(profile, state_next, undo, newest)
+    else:
+        report.files += 1
+        gaps = manifest.survey(profile, m, state_next, undo)
+    said = {f.path for f in report.findings if f.kind in TO_REPAIR}
+    wrong = {profile / g.file for g in gaps}
+    # a log file the manifest says is wrong makes its journal look out of step: the journal is the source then,
+    # never written again from the wrong file
+    report.findings = [f for f in report.findings if not (
+        f.kind == FindingKind.JOURNAL and f.path not in wrong
+        and f.path.with_name(f.path.stem + ".json") in wrong)]
+    # a readable log file out of place (its rows out of order after a swap or a copy) is said as the manifest
+    # sees it, with the ids it should hold, and repaired as such (a copy is moved aside, not restored)
+    out_of_place = {profile / g.file for g in gaps if SEGMENT_FILE.fullmatch(Path(g.file).name)}
+    report.findings = [f for f in report.findings if not (f.kind == FindingKind.DAMAGED and f.path in out_of_place)]
+    said -= out_of_place
+    for g in gaps:
+        if profile / g.file in said:
+            continue
+        d = g.detail()
+        reason = Twin(f" ({d.en})", f"（{d.zh}）") if d.en else ""
+        report.findings.append(Finding(profile / g.file, FindingKind(g.kind), reason, ids=g.ids))
 
 
 def _newest_good_backup(path: Path, kind: str) -> tuple[Path, dict] | None:
@@ -281,31 +335,60 @@ def _write_tables(path: Path, tables: dict) -> None:
     durable.atomic_write(path, seal(dumps(tables)), backup=False)
 
 
+def _good_copies(path: Path, kind: str) -> list[tuple[Path, dict]]:
+    """Every whole earlier copy of ``path``, newest first: its backups, then its copies in the daily snapshots."""
+    from .snapshots import copies_of
+
+    found = []
+    for b in [*backup_paths(path), *copies_of(path)]:
+        try:
+            tables = _whole_copy(b, kind)
+        except DamagedSave:  # what doctor reports as a damaged backup is never a source
+            continue
+        if tables is not None:
+            found.append((b, tables))
+    return found
+
+
+def _covers(rows: dict[int, dict], want: tuple[int, int] | None) -> bool:
+    """Whether ``rows`` hold the review ids the manifest lists for their file (from the first to at least the
+    last: a later row, recorded after the manifest was written, is kept too)."""
+    return want is None or (bool(rows) and min(rows) == want[0] and max(rows) >= want[1])
+
+
 def _repair_segment(f: Finding) -> None:
+    """A log file from its journal (every row written to it), else from its newest whole backup or snapshot copy
+    plus the journal's later lines: the first that holds the ids the manifest lists (``f.ids``), else the one
+    holding most, the rest said as lost."""
     seg = f.path
     j = journal.read_journal(journal_path(seg))
-    backup = _newest_good_backup(seg, "reviews")
+    options: list[tuple[dict[int, dict], int, Msg, Msg | None]] = []
     if j.problem is None and j.lines:  # the journal holds every row written to it
-        rows, seq = j.rows_at(), j.seq
-        f.repaired = say("doctor.from_journal", path=str(journal_path(seg)))
-    elif backup is not None:
-        b, tables = backup
+        options.append((j.rows_at(), j.seq, say("doctor.from_journal", path=str(journal_path(seg))), None))
+    for b, tables in _good_copies(seg, "reviews"):
         bseq = tables["meta"]["1"].get("seq", 0)
         bseq = bseq if is_int(bseq) else 0
         rows = {r["id"]: r for r in segment_rows(tables, b)}
         applied = [line for line in j.lines if line["seq"] > bseq]
+        if j.lines and j.lines[0]["seq"] > bseq + 1:
+            applied = []  # the journal does not follow on from this copy
         for line in applied:
             for i in line["drop"]:
                 rows.pop(i, None)
             for r in line["put"]:
                 rows[r["id"]] = r
-        seq = max(bseq, j.seq)
-        f.repaired = say("doctor.from_backup", path=str(b), when=_when(b), lines=len(applied))
-        if j.problem is not None:
-            f.lost = say("doctor.lost_after_journal", path=str(journal_path(seg)), reason=j.problem)
-    else:
-        f.lost = say("doctor.lost_file", path=str(seg))
+        lost = say("doctor.lost_after_journal", path=str(journal_path(seg)), reason=j.problem) \
+            if j.problem is not None else None
+        options.append((rows, max(bseq, j.seq), say("doctor.from_backup", path=str(b), when=_when(b),
+                                                    lines=len(applied)), lost))
+    if not options:
+        f.lost = (say("doctor.lost_ids", ids=f"{f.ids[0]}-{f.ids[1]}", path=str(seg)) if f.ids
+                  else say("doctor.lost_file", path=str(seg)))
         return
+    rows, seq, f.repaired, f.lost = next((o for o in options if _covers(o[0], f.ids)),
+                                         max(options, key=lambda o: len(o[0])))
+    if not _covers(rows, f.ids) and f.ids is not None:
+        f.lost = say("doctor.lost_ids", ids=f"{f.ids[0]}-{f.ids[1]}", path=str(seg))
     ordered = [rows[i] for i in sorted(rows)]
     _aside(seg)
     if j.problem is not None or not j.lines:
@@ -317,6 +400,43 @@ def _repair_segment(f: Finding) -> None:
         digest_path(seg).unlink(missing_ok=True)
     except OSError:
         pass
+
+
+def _repair_extra(f: Finding) -> None:
+    """A log file the manifest does not list (a copy, left behind): moved aside with its journal, kept."""
+    for path in (f.path, journal_path(f.path)):
+        if path.exists():
+            target = path.with_name(path.name + ".damaged")
+            durable.fault_point("replace", target)
+            path.replace(target)
+            if path == f.path:
+                f.repaired = say("doctor.extra_aside", path=str(target))
+    digest_path(f.path).unlink(missing_ok=True)
+
+
+def _rebuild_manifest(profile: Path) -> Msg | None:
+    """The manifest written again from the files as they are (after a repair: what could not be recovered is no
+    longer listed, said by its finding), keeping the replica id of the old one or its newest whole backup."""
+    replica = None
+    for path in (profile / manifest.NAME, *backup_paths(profile / manifest.NAME)):
+        try:
+            tables, _ = durable.read_document(path, "manifest")
+        except DamagedSave:
+            continue
+        if tables is not None and isinstance(r := ((tables.get("meta") or {}).get("1") or {}).get("replica"), str):
+            replica = r
+            break
+    state_next = None
+    try:
+        st = durable.read_tables(profile / "state.json")
+        state_next = ((st or {}).get("meta") or {}).get("1", {}).get("next_id")
+    except DamagedSave:
+        pass
+    try:
+        manifest.from_files(profile, replica, state_next if is_int(state_next) else None).write(profile)
+    except DamagedSave:  # a log file still damaged: listed once it is repaired
+        return None
+    return say("doctor.manifest_rebuilt")
 
 
 def _repair_journal(f: Finding) -> None:
@@ -405,13 +525,17 @@ def repair(report: Report) -> None:
     was done (``repaired``) and what could not be recovered (``lost``)."""
     for f in report.findings:
         try:
-            if f.kind == FindingKind.DAMAGED:
+            if f.kind == FindingKind.EXTRA:
+                _repair_extra(f)
+            elif f.kind in (FindingKind.DAMAGED, FindingKind.MISSING, FindingKind.SHORTER, FindingKind.CHANGED):
                 if SEGMENT_FILE.fullmatch(f.path.name):
                     _repair_segment(f)
-                elif f.path.name == "state.json":
-                    _repair_state(f)
-                elif f.path.name == "mocks.json":
-                    _repair_mocks(f)
+                elif f.path.suffix == ".journal" and f.path.parent.name == "reviews":
+                    _repair_journal(f)  # from its whole log file
+                elif f.path.name in FILE_REPAIRS:
+                    FILE_REPAIRS[f.path.name](f)
+                elif f.path.name == manifest.NAME:
+                    f.repaired = say("doctor.manifest_rebuilt")  # below, once the other parts are repaired
             elif f.kind == FindingKind.JOURNAL:
                 (_repair_mocks_journal if f.path.name == "mocks.journal" else _repair_journal)(f)
             elif f.kind == FindingKind.BACKUP:  # out of the backups (kept, as any damaged file), so never a source
@@ -425,3 +549,13 @@ def repair(report: Report) -> None:
                 f.repaired = say("doctor.cache_removed")
         except (OSError, DamagedSave) as e:
             f.lost = say("doctor.repair_failed", path=str(f.path), error=e.text(EN) if hasattr(e, "text") else str(e))
+    if any(f.kind in BLOCKING for f in report.findings):
+        try:
+            _rebuild_manifest(report.profile)
+        except OSError as e:
+            report.findings[-1].lost = say("doctor.repair_failed", path=str(report.profile / manifest.NAME),
+                                           error=str(e))
+
+
+# how the doctor rebuilds a part that is one file (see manifest.FILE_PARTS), by its name
+FILE_REPAIRS = {"state.json": _repair_state, "mocks.json": _repair_mocks, "mocks.journal": _repair_mocks_journal}

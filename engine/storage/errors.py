@@ -120,6 +120,22 @@ class JournalDamaged(DamagedSave):
 
 
 
+class ProfileIncomplete(DamagedSave):
+    """Parts of a profile that are not what its manifest (or, in a save from before manifests, its state file's
+    counter) says: a log file gone, shorter, swapped or one too many.  Nothing is written to the profile;
+    ``gaps`` names each part and the review ids it should hold (as engine.messages Twins)."""
+
+    def __init__(self, folder: Path, gaps: list[Twin], first: str = ""):
+        self.gaps, self.backup = gaps, None
+        self.path = Path(folder) / first  # the first part named (``first``: relative to the profile folder)
+        self.fix = doctor_command(Path(folder) / "state.json")
+        self.reason = "; ".join(g.en for g in gaps)
+        self.said_reason = Twin(self.reason, "；".join(g.zh for g in gaps))
+        self.message = say("save.incomplete", path=str(folder), gaps=self.said_reason, fix=self.fix)
+        Exception.__init__(self, self.message.text(EN))
+
+
+
 
 class BadProfileName(_Said, ValueError):
     """A profile name that is not 1-64 letters, digits, '_' or '-' (a path, an empty name...)."""

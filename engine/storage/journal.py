@@ -57,6 +57,7 @@ class Journal:
     lines: list[dict] = field(default_factory=list)
     problem: str | None = None  # damage: a line that fails its checksum or its layout
     exists: bool = False
+    broken: bool = False  # the problem is bytes that fail their checksum (a bit flipped), not whole lines of another file
 
     def rows_at(self, seq: int | None = None) -> dict[int, dict]:
         """The segment's rows after line ``seq`` (default: all), by id."""
@@ -104,7 +105,7 @@ def read_journal(path: Path, kind: str = "reviews") -> Journal:
         try:
             line, sealed = open_sealed(raw[at:end])
         except (Broken, ValueError, RecursionError) as e:
-            j.problem = f"line {j.seq + 1} is damaged ({e})"
+            j.problem, j.broken = f"line {j.seq + 1} is damaged ({e})", True
             return j
         if not sealed:
             j.problem = f"line {j.seq + 1} has no checksum"

@@ -35,6 +35,7 @@ TABLES: dict[str, frozenset[str]] = {
     "state": frozenset(("meta", "states", "settings", "days", "recent")),
     "mocks": frozenset(("meta", "mocks")),
     "reviews": frozenset(("meta", "reviews")),
+    "manifest": frozenset(("meta", "parts")),
 }
 
 
@@ -73,4 +74,4 @@ def file_kind(path: Path) -> str | None:
     """What a save file holds, from its name (the ``kind`` in its meta table)."""
     if SEGMENT_FILE.fullmatch(path.name):
         return "reviews"
-    return {"state.json": "state", "mocks.json": "mocks"}.get(path.name)
+    return {"state.json": "state", "mocks.json": "mocks", "manifest.json": "manifest"}.get(path.name)

@@ -101,4 +101,7 @@ def add(p, result: Mapping[str, Any]) -> dict:
         raise
     p._mjrows = {d.doc_id: dict(d) for d in table.all()}
     p._mjseq, p._mjsize = seq, p._mjsize + len(line)
+    if p._manifest is not None:  # listed after it is written (see .manifest)
+        p._note_parts()
+        p._write_manifest()
     return plain_copy(stored)

@@ -12,10 +12,10 @@ from tinydb.table import Document
 
 from ..sm2 import ItemState
 from . import durable as _durable
-from . import journal, mockfile
+from . import journal, manifest, mockfile
 from .base import ProfileBase
 from .durable import cache_of, check_meta, flush_db, open_db
-from .errors import DamagedSave, JournalDamaged, ReadFailed, save_failed
+from .errors import DamagedSave, JournalDamaged, ProfileIncomplete, ReadFailed, save_failed
 from .layout import SEGMENT_FILE, backup_path, digest_path, journal_path, stats_path
 from .recent import NO_RECENT, ItemRecent
 from .segments import row_sum, segment_rows
@@ -63,6 +63,7 @@ class ProfileOpening(ProfileBase):
         self._seg_db, self._seg_n, self._seg_rows = None, 0, []
         fresh_state = not (self.path / "state.json").exists()
         self._read_state()
+        self._check_parts(fresh_state)  # before anything is written
         self._read_mocks()
         mockfile.check_journal(self)
         if self._segments:
@@ -73,6 +74,86 @@ class ProfileOpening(ProfileBase):
                 self.running()
             except DamagedSave:  # an older log file unreadable: said when the statistics are asked for
                 pass
+        if not self.read_only:
+            self._sync_manifest()
+
+    def _check_parts(self, fresh_state: bool) -> None:
+        """Every part against the manifest (:mod:`.manifest`; a save from before manifests: against the state
+        file's counter): a part gone, shorter, other than listed or one too many raises ``ProfileIncomplete``
+        naming each with the review ids it should hold, before anything is written."""
+        m = manifest.read(self.path)
+        state_next = None if fresh_state else self._next_id
+        if m is not None:
+            gaps = manifest.survey(self.path, m, state_next, self._undo)
+        elif self._segments:
+            gaps = manifest.unlisted(self.path, state_next, self._undo, self._newest_known_rows())
+        else:
+            gaps = []
+        if gaps:
+            raise ProfileIncomplete(self.path, [g.said() for g in gaps], gaps[0].file)
+        self._manifest = m
+
+    def _newest_known_rows(self) -> list[dict] | None:
+        """The newest log file's rows as its journal gives them (else as the file holds them); None if neither
+        can be read (said when the file is opened)."""
+        path = self._seg_path(self._segments[-1])
+        try:
+            j = journal.read_journal(journal_path(path))
+            if j.problem is None and j.lines:
+                return sorted(j.rows_at().values(), key=lambda r: r["id"])
+            return segment_rows(_durable.read_tables(path), path)
+        except (OSError, DamagedSave):
+            return None
+
+    def _sync_manifest(self) -> None:
+        """A writer's manifest, made level with the files as opened (a save from before manifests gets one, from
+        every log file: once) and written if it changed."""
+        m = self._manifest
+        try:
+            if m is None:
+                m = manifest.from_files(self.path, state_next=self._next_id)
+                self._manifest = m
+                m.write(self.path)
+                return
+        except DamagedSave:  # an older log file that cannot be read: listed once it is repaired
+            return
+        except OSError as e:
+            self.state_behind = save_failed(e, self.path / manifest.NAME)
+            return
+        before = m.tables()
+        self._note_parts()
+        if m.tables() != before:
+            self._write_manifest()
+
+    def _note_parts(self) -> None:
+        """The manifest's entries of the log files and the files beside them as they are now (in memory)."""
+        m = self._manifest
+        assert m is not None
+        kept = set(self._segments)
+        for n in m.segments():
+            if n not in kept:
+                m.forget_segment(n)
+        if self._seg_db is not None:  # as its journal gives it at the line the file holds (a row left out in
+            # memory, an undo whose write failed, is still in both)
+            rows = sorted(self._jrows.values(), key=lambda r: r["id"])
+            m.note_segment(self._seg_n, rows, self._jseq, self._jsize, self.path)
+        m.next_id = max(m.next_id, self._next_id)
+        for part in manifest.FILE_PARTS:  # a kind of file listed there is listed here once it exists
+            if part.file not in m.parts and (self.path / part.file).exists():
+                m.note_file(part.file)
+        for name in ("mocks.json", "mocks.journal"):
+            if name in m.parts:
+                m.note_file(name, rows=len(self._mjrows))
+
+    def _write_manifest(self) -> None:
+        """Write the manifest as it is in memory; a failure is kept in ``state_behind`` (the change itself is
+        durable, and the manifest accepts the newest log file's journal lines after its own: written next time)."""
+        if self._manifest is None:
+            return
+        try:
+            self._manifest.write(self.path)
+        except OSError as e:
+            self.state_behind = save_failed(e, self.path / manifest.NAME)
 
     def _damaged(self, path: Path, reason: str) -> DamagedSave:
         return DamagedSave(path, reason, backup_path(path))

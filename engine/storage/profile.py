@@ -51,6 +51,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
         # the same for the mocks file's journal (mocks.journal): its mock results, last seq, size
         self._mjrows: dict[int, dict] = {}
         self._mjseq = self._mjsize = 0
+        self._manifest = None  # the list of the profile's parts (see .manifest); None: none yet (made at open)
         self._tip: list | None = None  # the state file's newest row when written: [id, checksum] (see _tip_ok)
         self._days: dict[str, int] | None = None  # rows per day; None: to be rebuilt from the log
         self._days_whole = True  # False: rebuilt without a damaged segment, so never saved

@@ -13,7 +13,7 @@ from tinydb.table import Document
 from ..review import Review
 from ..sm2 import ItemState
 from . import durable as _durable
-from . import journal, layout, mockfile
+from . import journal, layout, manifest, mockfile
 from .base import ProfileBase
 from .durable import DurableStorage, cache_of, flush_db, fsync_dir, open_db
 from .errors import DamagedSave, InvalidDocument, save_failed
@@ -69,6 +69,9 @@ class ProfileRecording(ProfileBase):
             raise save_failed(e, self.path / "state.json") from e
         self._undo, self._unsaved, self.state_behind, self._tip = undo, 0, None, tip
         self._write_totals(tip)  # after the state file: totals ahead of it are out of step, so made again
+        if self._manifest is not None and "state.json" not in self._manifest.parts:  # the first state file
+            self._manifest.note_file("state.json")
+            self._write_manifest()
 
     def record(self, row: Review | Mapping[str, Any]) -> Review:
         """Append a review row (:func:`engine.session.review_row`, or a row as stored); durable when it returns.
@@ -91,6 +94,9 @@ class ProfileRecording(ProfileBase):
         if self._seg_db is None or full:
             if self._seg_db is not None:  # the full segment is closed: it never changes again
                 seg = self._seg_path(self._seg_n)
+                if self._manifest is not None:  # listed as it is closed (written with the new one's first row)
+                    closed = sorted(self._jrows.values(), key=lambda r: r["id"])
+                    self._manifest.note_segment(self._seg_n, closed, self._jseq, self._jsize, self.path)
                 if (identity := file_identity(seg)) is not None:
                     from ..digest import Digest
 
@@ -204,6 +210,27 @@ class ProfileRecording(ProfileBase):
             cache_of(db)._cache_modified_count = 0
             raise save_failed(e, path) from e
         self._jrows, self._jseq, self._jsize = dict(new), seq, self._jsize + len(line)
+        self._log_written([new[i] for i in sorted(new)])
+
+    def _log_written(self, rows: list[dict] | None) -> None:
+        """The manifest follows a write of the newest log file that changes the parts (``rows``: what a new log
+        file holds; None: the newest was removed), written after it (see :mod:`.manifest`).  A write that only
+        adds lines to the newest file's journal leaves the manifest as it is: the journal, sealed line by line
+        and numbered, vouches for them, and the manifest is not rewritten whole at every answer (its size grows
+        with the history)."""
+        m = self._manifest
+        if m is None:
+            return
+        if rows is None:
+            kept = set(self._segments)
+            for n in m.segments():
+                if n not in kept:
+                    m.forget_segment(n)
+        elif manifest.segment_name(self._seg_n) in m.parts:
+            return
+        else:
+            m.note_segment(self._seg_n, rows, self._jseq, self._jsize, self.path)
+        self._write_manifest()
 
     def undo_last(self) -> Review | None:
         """Remove the newest review row and restore the item's state before it; None if no row."""
@@ -281,6 +308,7 @@ class ProfileRecording(ProfileBase):
     def _after_segment_removed(self, path: Path) -> None:
         fsync_dir(path.parent)
         self._segments.pop()
+        self._log_written(None)
         if self._segments:
             self._open_segment(self._segments[-1])
 

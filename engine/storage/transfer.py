@@ -66,11 +66,13 @@ class _LogWriter:
 
 
 def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, folder: Path,
-                  where: Callable[[], str] | None = None, skip_future: bool = False) -> dict:
+                  where: Callable[[], str] | None = None, skip_future: bool = False,
+                  replica: str | None = None) -> dict:
     """Check an export document given as its members (``validation.checked_rows``) and write it as a new profile
     folder ``folder``, synced, the rows a log file at a time as they are read.  ``InvalidDocument`` names the
     first problem (the folder is then left half-built for the caller to remove).  Returns the counts of items,
-    reviews and mocks (and ``left_out``: what ``skip_future`` left out, when it did)."""
+    reviews and mocks (and ``left_out``: what ``skip_future`` left out, when it did).  ``replica``: the id the
+    manifest keeps (the replaced profile's; default: a new one)."""
     log = _LogWriter(folder)
     rest: dict[str, Any] = {}
     n_rows, last = 0, 0
@@ -99,6 +101,9 @@ def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, fold
     atomic_write(folder / "mocks.json", seal(dumps({"meta": {"1": segment_meta(1, jsize, "mocks")},
                                                       "mocks": {str(m["id"]): m for m in ordered}})), backup=False)
     fsync_dir(folder / "reviews")
+    from . import manifest  # every part listed, last (see .manifest)
+
+    manifest.from_files(folder, replica, next_id).write(folder)
     fsync_dir(folder)
     counts = {"items": len(rest["states"]), "reviews": n_rows, "mocks": len(ordered)}
     return counts | ({"left_out": rest["left_out"]} if rest["left_out"] else {})
@@ -115,7 +120,8 @@ def swap_in(profile, members: Iterable[tuple[str, Any]], now: datetime | None,
     try:
         if staging.exists():
             shutil.rmtree(staging)
-        counts = build_profile(members, now, staging, where, skip_future)
+        replica = profile._manifest.replica if profile._manifest is not None else None
+        counts = build_profile(members, now, staging, where, skip_future, replica)
     except OSError as e:  # nothing changed: the profile is as it was, and no half-built copy is left
         shutil.rmtree(staging, ignore_errors=True)
         raise save_failed(e, e.filename or staging) from e

@@ -413,6 +413,7 @@ def test_an_older_saves_answer_with_a_control_character_is_exported_as_this_dril
                             state=None, schedule=True, typed="12 GB"))
     seg = tmp_path / "a" / "default" / "reviews" / "000001.json"
     edit_text(seg, '"typed":"12 GB"', '"typed":"12 GB\\u001b[0m"', sealed=False)  # as an older drill kept it
+    (seg.parent.parent / "manifest.json").unlink()  # (an older drill kept no manifest)
     assert drill("--saves", str(tmp_path / "a"), "export", str(tmp_path / "doc.json")) == 0
     assert read_tables(tmp_path / "doc.json")["reviews"][0]["typed"] == "12 GB\\x1b[0m"
     assert drill("--saves", str(tmp_path / "b"), "import", str(tmp_path / "doc.json")) == 0

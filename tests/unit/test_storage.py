@@ -191,12 +191,19 @@ def test_an_undo_interrupted_after_restoring_the_state_is_finished_on_open(tmp_p
         assert p.states() == expected
 
 
-def test_a_lost_state_file_is_rebuilt_from_the_log(tmp_path, small_segments):
+def test_a_lost_state_file_is_named_and_rebuilt_from_the_log_by_repair(tmp_path, small_segments):
+    from engine.storage.doctor import examine, repair
+    from engine.storage.errors import ProfileIncomplete
+
     with Profile.open(tmp_path) as p:
         for i in range(7):
             p.record(row(p, item=f"i{i % 2}", q=3 + i % 3))
         expected = p.states()
     (tmp_path / "default" / "state.json").unlink()
+    with pytest.raises(ProfileIncomplete, match="state.json is missing"):  # the manifest lists it
+        Profile.open(tmp_path)
+    assert not (tmp_path / "default" / "state.json").exists()
+    repair(examine(tmp_path / "default"))
     with Profile.open(tmp_path) as p:
         assert p.states() == expected
         assert p.record(row(p)).id == 8

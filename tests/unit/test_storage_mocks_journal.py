@@ -83,6 +83,7 @@ def test_a_mocks_file_from_before_the_journal_gets_a_whole_journal_at_its_next_w
     stored = add(tmp_path, 2)
     folder = tmp_path / "default"
     (folder / "mocks.journal").unlink()
+    (folder / "manifest.json").unlink()  # (nor a manifest)
     tables = read_tables(folder / "mocks.json")
     tables["meta"]["1"] = {"schema": 1, "kind": "mocks"}  # as an older drill wrote it: no journal line named
     write_tables(folder / "mocks.json", tables)
