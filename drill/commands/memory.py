@@ -588,7 +588,9 @@ def _unmake(args: argparse.Namespace, made: list[Path]) -> None:
         return
     try:
         for path in made:
-            if path.parent == root and path.is_dir() and all(p.is_dir() for p in path.rglob("*")):
+            # nothing in it but empty folders and the manifest that opening wrote (it lists no part yet)
+            if path.parent == root and path.is_dir() and all(p.is_dir() or p.name.startswith("manifest.json")
+                                                              for p in path.rglob("*")):
                 shutil.rmtree(path, ignore_errors=True)
         if lock.path in made:  # removed while held: a drill that waited for it makes its own
             lock.path.unlink(missing_ok=True)
