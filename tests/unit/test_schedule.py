@@ -359,14 +359,23 @@ def _learner(n_items=6, days=80, seed=5, topic="t"):
     return out
 
 
-def test_below_thirty_answers_a_topic_has_no_figure():
+def test_below_the_minimum_in_any_topic_no_figure_is_shown_anywhere():
+    """One minimum for overall and topics: below it (in any topic) neither has a number; above it every topic
+    says its own figure with its interval."""
     answers = _learner(days=80)
-    few = answers[:29]
+    need = readiness.MIN_REVIEWS
+    few = answers[:need - 1]
     r = readiness.readiness(few, [(f"t{i}", "t") for i in range(6)], DAY0 + timedelta(days=3))
-    assert r.topics["t"] == readiness.TopicReadiness(29, None) and r.overall is None
+    assert r.topics["t"] == readiness.TopicReadiness(need - 1, None) and r.overall is None
     assert r.to_dict()["topics"]["t"]["probability"] is None
-    r = readiness.readiness(answers, [(f"t{i}", "t") for i in range(6)] + [("u0", "u")], DAY0 + timedelta(days=90))
-    assert r.topics["u"].probability is None and r.topics["t"].probability is not None
+    catalog = [(f"t{i}", "t") for i in range(6)] + [("u0", "u")]
+    r = readiness.readiness(answers, catalog, DAY0 + timedelta(days=90))  # "u" never answered: nothing shown
+    assert r.topics["u"].probability is None and r.topics["t"].probability is None and r.overall is None
+    weak = [readiness.Answer(a.day, "u0", "u", k % 3 == 0) for k, a in enumerate(answers[:40])]
+    r = readiness.readiness(answers + weak, catalog, DAY0 + timedelta(days=90))
+    t, u = r.topics["t"], r.topics["u"]
+    assert t.low < t.probability < t.high and u.low < u.probability < u.high
+    assert u.probability < t.probability - 0.2  # the weak topic reads weak: its own level, not the overall's
 
 
 def test_the_fitted_model_is_calibrated_on_answers_made_a_week_later():
