@@ -105,7 +105,9 @@ def place(on: date, due: date, interview: date | None, load: Mapping[date, int] 
         if room(d):
             return d
     if rule.level is not None and on >= interview - timedelta(days=STRETCH_DAYS):
-        return due  # reviewed within the stretch already and every day left is at the level: not piled on
+        # reviewed within the stretch already and every day left is at the level: not piled on, and never
+        # due on the interview day itself (which asks nothing)
+        return max(due, interview + timedelta(days=1))
     full = (lambda d: load.get(d, 0) >= cap) if cap is not None else (lambda d: False)
     day = first - timedelta(days=1)
     while day > on:

@@ -34,6 +34,7 @@ def test_the_limit_holds_for_every_scheduler_distance_path_and_learner(scheduler
     for learner in (learners.ModelForm(catalog, 11), learners.PowerLaw(catalog, 111, "average", 0.3, 2.2, 0.5)):
         m = bench_learning.simulate(days, scheduler, learner=learner, paper=paper, predict=False)
         assert m["final14_ratio"] <= LIMIT, (learner.name, m["final14"])
+        assert m["due_on_day"] == 0, learner.name
 
 
 def test_the_rule_in_force_is_one_the_benchmark_compares():
