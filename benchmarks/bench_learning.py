@@ -19,65 +19,67 @@ Reported for each scheduler and interview distance:
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
 from datetime import UTC, date, datetime, timedelta
 from datetime import time as day_time
 
+from benchmarks import learners
 from engine import session as se
-from engine.schedule import chains, fsrs_bridge, pace, readiness
+from engine.review_mode import ReviewMode
+from engine.schedule import chains, fsrs_bridge, pace, readiness, stretch
 from engine.sm2 import ItemState
 from question_bank import drills, registry
 
 START = date(2027, 5, 3)
 
 
-class Learner:
-    """Known recall: right with a probability that grows with practice and fades with time."""
-
-    def __init__(self, catalog, seed: int = 11):
-        rnd = random.Random(seed)
-        self.rnd = random.Random(seed + 1)
-        self.diff = {i: rnd.gauss(0, 0.6) for i, _ in catalog}
-        for chain, steps in drills.CHAIN_STEPS.items():  # a chain is its hardest step, plus a little
-            named = [self.diff[s] for s in steps if s is not None]
-            self.diff[chain] = max(named, default=self.diff[chain]) + 0.3
-        self.count: dict[str, int] = {}
-        self.last: dict[str, date] = {}
-
-    def p(self, item: str, day: date) -> float:
-        n = self.count.get(item, 0)
-        gap = (day - self.last[item]).days if item in self.last else 0
-        z = 0.2 - self.diff[item] + 1.1 * math.log1p(n) - 0.45 * math.log1p(gap)
-        return 1 / (1 + math.exp(-z))
-
-    def answer(self, item: str, day: date) -> bool:
-        right = self.rnd.random() < self.p(item, day)
-        self.count[item] = self.count.get(item, 0) + 1
-        self.last[item] = day
-        return right
+def final_pass(rule: stretch.FinalPass | None):
+    """The final pass's rule in force while simulating (None: the chosen one, stretch.FINAL_PASS)."""
+    @contextlib.contextmanager
+    def using():
+        old = stretch.FINAL_PASS
+        stretch.FINAL_PASS = rule or old
+        try:
+            yield
+        finally:
+            stretch.FINAL_PASS = old
+    return using()
 
 
-def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
+def simulate(days: int, scheduler: str, seed: int = 11, learner=None, paper: bool = False,
+             predict: bool = True, rule: stretch.FinalPass | None = None) -> dict:
+    """The learner (default :class:`benchmarks.learners.ModelForm`) does every session up to an interview
+    ``days`` out: in the app (:class:`engine.session.Session`, a miss re-drilled until it passes, at most 3
+    times) or on paper (``paper``: each card of ``drill due`` answered once and recorded as ``drill check
+    --record`` does, :func:`engine.session.record` off the schedule).  ``predict``: the readiness a week
+    before and on the day, and the calibration; ``rule``: the final pass's rule."""
+    with final_pass(rule):
+        return _simulate(days, scheduler, seed, learner, paper, predict)
+
+
+def _simulate(days, scheduler, seed, learner, paper, predict) -> dict:
     templates = registry.all_templates()
     catalog = [(t.id, t.topic) for t in templates]
     is_chain = {t.id: t.is_chain for t in templates}.__getitem__
     topic = dict(catalog)
     interview = START + timedelta(days=days)
-    learner = Learner(catalog, seed)
+    learner = learner or learners.ModelForm(catalog, seed)
     states: dict[str, ItemState] = {}
     memories: dict = {}
     answers: list[readiness.Answer] = []
     loads: dict[date, int] = {}
     neighbours = same = 0
     new_per_day = pace.pace(len(catalog), days).per_day  # the pace, accepted on day 1
+    rules = se.Rules(scheduler, interview, 200, new_per_day)
     predicted = None
     for k in range(days + 1):
         today = START + timedelta(days=k)
         passed = chains.passed_once(states, {})
         ready = lambda c, passed=passed: chains.chain_ready(drills.prerequisites(c), passed)  # noqa: E731
-        if today == interview - timedelta(days=readiness.HORIZON):
+        if predict and today == interview - timedelta(days=readiness.HORIZON):
             outlook = readiness.Outlook(states, new_per_day, interview, 200, scheduler, memories.get, is_chain, ready)
             predicted = _predictions(answers, catalog, outlook, interview, today)
         s = se.Session(states, catalog, today, seed=k, new_per_day=new_per_day, interview=interview,
@@ -88,6 +90,9 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
         neighbours += max(0, len(due) - 1)
         same += sum(1 for a, b in zip(due, due[1:]) if a.topic == b.topic)  # neighbours sharing a topic
         when = datetime.combine(today, day_time(9), UTC)
+        if paper:
+            states = _on_paper(s, rules, catalog, memories, learner, today, when, answers)
+            continue
         redrills: dict[str, int] = {}
         while not s.done:
             card = s.current
@@ -100,19 +105,23 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
         memories.update(s._memories)
     recall = {i: learner.p(i, interview) for i, _ in catalog}
     mock = {i: learner.rnd.random() < recall[i] for i, _ in catalog}  # a mock on the day: every template once
-    final14 = [loads[interview - timedelta(days=j)] for j in range(1, 15) if interview - timedelta(days=j) >= START]
+    final14 = [loads[interview - timedelta(days=j)] for j in range(14, 0, -1) if interview - timedelta(days=j) >= START]
+    while final14 and final14[0] == 0:  # a plan that starts inside the stretch has nothing to review on day 1
+        final14.pop(0)
     peak_day = max((d for d in loads if d < interview), key=lambda d: loads[d])
     out = {
         "scheduler": scheduler, "days": days, "reviews": sum(loads.values()),
         "per_day": sum(loads.values()) / days, "peak": loads[peak_day], "peak_day": (interview - peak_day).days,
-        "final14_ratio": max(final14) / (sum(final14) / len(final14)),
+        "final14_ratio": max(final14) / max(1e-9, sum(final14) / len(final14)), "final14": final14,
         "due_on_day": sum(1 for st in states.values() if st.due is not None and st.due <= interview),
         "forced_on_day": loads[interview], "learnt": len(states),
         "same_topic": same / neighbours if neighbours else 0.0,
         "recall": sum(recall.values()) / len(recall), "mock": sum(mock.values()) / len(mock),
-        "calibration": readiness.calibration(answers, catalog, scheduler=scheduler, interview=interview),
-        "topics": {},
+        "topics": {}, "on_the_day": None, "week_ahead": None,
     }
+    if not predict:
+        return out
+    out["calibration"] = readiness.calibration(answers, catalog, scheduler=scheduler, interview=interview)
     ready = (predicted or {}).pop("readiness", None)
     for name, preds in (predicted or {}).items():
         ps = [min(1 - 1e-6, max(1e-6, preds[i])) for i, _ in catalog]
@@ -121,11 +130,47 @@ def simulate(days: int, scheduler: str, seed: int = 11) -> dict:
                      -sum(y * math.log(p) + (1 - y) * math.log(1 - p) for p, y in zip(ps, ys)) / len(ps),
                      sum((p - recall[i]) ** 2 for p, (i, _) in zip(ps, catalog)) / len(ps))
     if ready is not None:  # each topic with a figure: predicted 7 days before vs the learner's true recall
-        for t, r in ready.topics.items():
-            if r.probability is not None:
-                ids = [i for i, tt in catalog if tt == t]
-                out["topics"][t] = (r.probability, sum(recall[i] for i in ids) / len(ids), r.reviews)
+        out["week_ahead"] = scored(ready, recall, catalog)
+        out["topics"] = {t: (p, o, n) for t, (p, o, n, _, _) in out["week_ahead"]["topics"].items()}
+    out["on_the_day"] = scored(readiness.readiness(answers, catalog, interview, interview), recall, catalog)
     return out
+
+
+def _on_paper(s: se.Session, rules: se.Rules, catalog, memories: dict, learner, today: date, when: datetime,
+              answers: list) -> dict:
+    """The day's cards of ``drill due`` answered once each on paper and recorded as ``drill check --record``
+    does (off the schedule, through engine.session.record); returns the states after."""
+    states, met = dict(s.states), 0
+    for card in list(s.cards):
+        book = se.Book(states, rules, catalog, memories.get, met)
+        right = learner.answer(card.item, today)
+        q = 4 if right else 1
+        row = se.record(book, se.Drawn(card.item, card.topic, card.seed), quality=q,
+                        verdict="correct" if right else "wrong", when=when, today=today, mode=ReviewMode.PAPER,
+                        moves=se.Moves.OFF_SCHEDULE)
+        answers.append(readiness.Answer(today, card.item, card.topic, right))
+        if row.scheduled:
+            assert row.after is not None
+            if row.before is None:
+                met += 1
+            if rules.scheduler == fsrs_bridge.Scheduler.FSRS:
+                memories[card.item] = fsrs_bridge.step(memories.get(card.item), q, today, rules.tuning)
+            states[card.item] = ItemState.from_dict(row.after)
+    return states
+
+
+def scored(ready: readiness.Readiness, recall: dict[str, float], catalog) -> dict | None:
+    """A readiness against the learner's true recall: overall (predicted, true) and each topic's (predicted,
+    true, answers, low, high); None when it has no figure."""
+    if ready.overall is None:
+        return None
+    topics = {}
+    for t, r in ready.topics.items():
+        if r.probability is not None:
+            ids = [i for i, tt in catalog if tt == t]
+            topics[t] = (r.probability, sum(recall[i] for i in ids) / len(ids), r.reviews, r.low, r.high)
+    return {"overall": (ready.overall, sum(recall.values()) / len(recall), ready.low, ready.high),
+            "topics": topics}
 
 
 def _predictions(answers, catalog, outlook, interview, today) -> dict:
@@ -150,7 +195,76 @@ def _predictions(answers, catalog, outlook, interview, today) -> dict:
     return {"logistic": r.items, "fsrs_r": fsrs, "readiness": r}
 
 
+FINAL_LIMIT = 1.5  # the hard limit: reviews due a day over the last 14 days, peak / mean
+LIMIT_DISTANCES = (21, 40)  # interviews the limit is held on; nearer ones are ramp-limited (said, not held)
+SHORT_DISTANCES = (9, 14)  # new items still met in most of the stretch: the load climbs from day 1 whatever the rule
+CANDIDATES = [stretch.FinalPass(14, None), stretch.FinalPass(2, 1.2), stretch.FinalPass(2, 1.4),
+              stretch.FinalPass(3, 1.2), stretch.FinalPass(3, 1.4), stretch.FinalPass(4, 1.3),
+              stretch.FinalPass(7, 1.3), stretch.FinalPass(14, 1.2), stretch.FinalPass(14, 1.4)]
+
+
+def compare_final_passes(candidates=CANDIDATES, distances=LIMIT_DISTANCES) -> list[tuple]:
+    """Each candidate rule of the final pass on every path (the app's session and paper), scheduler, interview
+    distance and two learners (the model's form, power-law average): ``(rule, worst final-14 peak / mean,
+    mean recall on the day)``."""
+    catalog = [(t.id, t.topic) for t in registry.all_templates()]
+    out = []
+    for rule in candidates:
+        ratios, recalls = [], []
+        for days in distances:
+            for scheduler in ("sm2", "fsrs"):
+                for paper in (False, True):
+                    for make in (lambda: learners.ModelForm(catalog, 11),
+                                 lambda: learners.PowerLaw(catalog, 111, "average", 0.3, 2.2, 0.5)):
+                        m = simulate(days, scheduler, learner=make(), paper=paper, predict=False, rule=rule)
+                        ratios.append(m["final14_ratio"])
+                        recalls.append(m["recall"])
+        out.append((rule, max(ratios), sum(recalls) / len(recalls)))
+    return out
+
+
+def readiness_targets(distances=(21, 40)) -> None:
+    """The readiness against the true recall on the day of learners whose forgetting is not the model's form,
+    a week ahead and on the day: targets overall within 5 points, 80 % of topics within 7."""
+    catalog = [(t.id, t.topic) for t in registry.all_templates()]
+    for days in distances:
+        for scheduler in ("sm2", "fsrs"):
+            for learner in [learners.ModelForm(catalog, 11), *learners.power_learners(catalog)]:
+                m = simulate(days, scheduler, learner=learner)
+                said = []
+                for when in ("week_ahead", "on_the_day"):
+                    r = m[when]
+                    if r is None:
+                        said.append(f"{when}: no figure")
+                        continue
+                    p, o, lo, hi = r["overall"]
+                    near = sum(abs(tp - to) <= 0.07 for tp, to, *_ in r["topics"].values())
+                    inside = sum(tl <= to <= th for _, to, _, tl, th in r["topics"].values())
+                    n = len(r["topics"])
+                    ok = abs(p - o) <= 0.05 and near >= 0.8 * n
+                    said.append(f"{when} {100 * p:.1f}% [{100 * lo:.0f}-{100 * hi:.0f}] vs {100 * o:.1f}%, "
+                                f"topics within 7 points {near}/{n}, true inside the interval {inside}/{n} "
+                                f"{'meets' if ok else 'MISSES'} the targets")
+                print(f"readiness: {scheduler:4} {days} days, {learner.name:10}: " + "; ".join(said), flush=True)
+
+
 def main() -> None:
+    readiness_targets()
+    chosen = None
+    for rule, worst, recall in compare_final_passes():
+        meets = worst <= FINAL_LIMIT
+        if meets and (chosen is None or recall > chosen[2]):
+            chosen = (rule, worst, recall)
+        print(f"final pass: last {rule.days:2} days, level {rule.level or '-':>3}: worst final-14 peak/mean "
+              f"{worst:.2f} ({'meets' if meets else 'over'} {FINAL_LIMIT}x), recall on the day {100 * recall:.2f}%",
+              flush=True)
+    if chosen is not None:
+        print(f"final pass: best recall within the limit: last {chosen[0].days} days, level {chosen[0].level} "
+              f"(in force: {stretch.FINAL_PASS})")
+    for rule, worst, recall in compare_final_passes([CANDIDATES[0], stretch.FINAL_PASS], SHORT_DISTANCES):
+        print(f"final pass: interviews {' and '.join(map(str, SHORT_DISTANCES))} days out, last {rule.days:2} days, "
+              f"level {rule.level or '-':>3}: worst final-14 peak/mean {worst:.2f}, recall on the day "
+              f"{100 * recall:.2f}%", flush=True)
     for days in (9, 21, 40):
         for scheduler in ("sm2", "fsrs"):
             t = time.perf_counter()

@@ -176,10 +176,14 @@ def intake(book: Book, today: date) -> dict[date, int]:
 
 
 def stretch_load(book: Book, item: str, today: date) -> dict[date, int] | None:
-    """The reviews due each day but ``item``'s, with the new items' to come (None without an interview)."""
+    """The reviews due each day but ``item``'s, with the new items' to come, and on the days already past the
+    reviews made on them, as far as the states tell (each item's last review; None without an interview)."""
     if book.rules.interview is None:
         return None
     load = load_of({i: st.due for i, st in book.states.items() if i != item})
+    for i, st in book.states.items():
+        if i != item and st.last is not None and st.last < today:
+            load[st.last] = load.get(st.last, 0) + 1
     for d, n in intake(book, today).items():
         load[d] = load.get(d, 0) + n
     return load

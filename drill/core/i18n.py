@@ -193,6 +193,11 @@ STRINGS: dict[str, tuple[str, str]] = {
                    "{date} 的就绪度（答对一道新题的概率，按你的作答拟合）："),
     "ready.not_enough": ("not enough answers yet ({n} of {need})", "作答还不够（{n}/{need}）"),
     "ready.answers": ("{n} answers", "{n} 次作答"),
+    "ready.figure": ("{p}%  ({level}% interval {lo}-{hi}%, {n} answers)", "{p}%（{level}% 区间 {lo}-{hi}%，{n} 次作答）"),
+    "ready.figure_overall": ("{p}%  ({level}% interval {lo}-{hi}%)", "{p}%（{level}% 区间 {lo}-{hi}%）"),
+    "ready.waiting": ("{n} answers; shown once every topic has {need}", "已作答 {n} 次；每个主题都满 {need} 次后显示"),
+    "ready.not_enough_topics": ("not enough answers yet ({k} topics below {need})",
+                                "作答还不够（{k} 个主题不足 {need} 次）"),
     "ready.overall": ("Overall", "总体"),
     "ready.calibration": ("Calibration (predicted 7+ days before): {p}% predicted, {o}% right over {n} answers "
                           "(Brier score {brier})",

@@ -79,26 +79,35 @@ def ready_catalog(profile: Profile) -> list[tuple[str, str]]:
 
 def readiness_lines(ready, calibration, tr, lang: str) -> list[str]:
     """The readiness per topic and overall, and the calibration, as ``drill plan`` and the stats screen say
-    them: a topic below the minimum of answers says so, never a number."""
+    them: every figure with its credible interval, or, while some topic is below the minimum of answers, no
+    figure at all (overall and topics alike: one minimum)."""
     from rich.cells import cell_len
 
     from drill.core.i18n import topic_name
-    from engine.schedule.readiness import MIN_REVIEWS
+    from engine.schedule.readiness import LEVEL, MIN_REVIEWS
 
     lines = [tr("ready.head", date=ready.day.isoformat())]
     names = {t: topic_name(t, lang) for t in ready.topics}
     names[None] = tr("ready.overall")
     width = max(cell_len(n) for n in names.values())
     pad = lambda t: names[t] + " " * (width - cell_len(names[t]))  # noqa: E731
+    pct = lambda v: round(100 * v)  # noqa: E731
+    level = pct(LEVEL)
     for topic, r in ready.topics.items():
-        if r.probability is None:
-            lines.append(f"  {pad(topic)}  {tr('ready.not_enough', n=r.reviews, need=MIN_REVIEWS)}")
+        if r.probability is not None:
+            said = tr("ready.figure", p=f"{pct(r.probability):>3}", level=level, lo=pct(r.low), hi=pct(r.high),
+                      n=r.reviews)
+        elif r.reviews >= MIN_REVIEWS:  # enough of its own: waits for the topics that have too few
+            said = tr("ready.waiting", n=r.reviews, need=MIN_REVIEWS)
         else:
-            lines.append(f"  {pad(topic)}  {round(100 * r.probability):>3}%  ({tr('ready.answers', n=r.reviews)})")
+            said = tr("ready.not_enough", n=r.reviews, need=MIN_REVIEWS)
+        lines.append(f"  {pad(topic)}  {said}")
     if ready.overall is None:
-        lines.append(f"  {pad(None)}  {tr('ready.not_enough', n=ready.reviews, need=MIN_REVIEWS)}")
+        short = sum(1 for r in ready.topics.values() if r.reviews < MIN_REVIEWS)
+        lines.append(f"  {pad(None)}  {tr('ready.not_enough_topics', k=short, need=MIN_REVIEWS)}")
     else:
-        lines.append(f"  {pad(None)}  {round(100 * ready.overall):>3}%")
+        lines.append(f"  {pad(None)}  " + tr("ready.figure_overall", p=f"{pct(ready.overall):>3}", level=level,
+                                             lo=pct(ready.low), hi=pct(ready.high)))
     if calibration.answers:
         lines.append(tr("ready.calibration", p=round(100 * calibration.predicted), o=round(100 * calibration.observed),
                         n=calibration.answers, brier=f"{calibration.brier:.3f}"))

@@ -72,7 +72,9 @@ from engine.review_mode import ReviewMode
 
 from .fsrs_bridge import Scheduler, Tuning
 
-MIN_REVIEWS = 30  # answers a topic needs before its readiness is a number
+MIN_REVIEWS = 12  # answers every topic needs before the readiness (each topic's and overall) is a number
+LEVEL = 0.9  # the credible interval shown with each figure
+Z = 1.6449  # the standard normal's 95th percentile: a two-sided LEVEL interval
 RIDGE = 30.0  # L2 penalty pulling the overall model's feature weights towards LEARNER_PRIOR
 TOPIC_PRIOR = 50.0  # L2 penalty pulling a topic's weights towards the overall model's (worth about 200 answers)
 NEWTON_STEPS = 8
@@ -237,24 +239,68 @@ def predict(w: Sequence[float], x: Sequence[float]) -> float:
     return _sigmoid(w[0] + w[1] * x[0] + w[2] * x[1] + w[3] * x[2])
 
 
+def covariance(xs: Sequence[tuple[float, float, float]], _ys: Sequence[int], w: Sequence[float],
+               ridge: float) -> list[list[float]] | None:
+    """The weights' covariance by the Laplace approximation: the inverse of the penalised log loss's Hessian
+    at the fitted ``w`` (the ridge on the three feature weights, the intercept free), from the answers
+    ``xs`` the weights were fitted on (the Hessian does not depend on the outcomes).  None when the Hessian is singular."""
+    h = [[0.0] * 4 for _ in range(4)]
+    counts: dict[tuple[float, float, float], int] = {}
+    for x in xs:  # counted together in the features' order: the order of the answers changes nothing
+        counts[x] = counts.get(x, 0) + 1
+    for x, n in sorted(counts.items()):
+        v = (1.0, x[0], x[1], x[2])
+        p = predict(w, x)
+        q = n * max(p * (1 - p), 1e-9)
+        for i in range(4):
+            for j in range(4):
+                h[i][j] += q * v[i] * v[j]
+    for k in (1, 2, 3):
+        h[k][k] += ridge
+    cols = []
+    for c in range(4):
+        col = _solve(h, [1.0 if r == c else 0.0 for r in range(4)])
+        if col is None:
+            return None
+        cols.append(col)
+    return [[cols[j][i] for j in range(4)] for i in range(4)]
+
+
+def interval(p: float, x: Sequence[float], cov: Sequence[Sequence[float]] | None) -> tuple[float, float]:
+    """The :data:`LEVEL` credible interval of a template's chance ``p`` whose features on the day are ``x``:
+    the logit moved by Z standard deviations of ``(1, x) . w`` under the weights' covariance."""
+    if cov is None:
+        return (p, p)
+    v = (1.0, x[0], x[1], x[2])
+    sd = math.sqrt(max(0.0, sum(v[i] * cov[i][j] * v[j] for i in range(4) for j in range(4))))
+    p = min(1 - 1e-9, max(1e-9, p))
+    z = math.log(p / (1 - p))
+    return (_sigmoid(z - Z * sd), _sigmoid(z + Z * sd))
+
+
 class TopicReadiness(NamedTuple):
     reviews: int  # answers of the topic in the history
-    probability: float | None  # None: fewer than MIN_REVIEWS answers ("not enough answers yet")
+    probability: float | None  # None: some topic has fewer than MIN_REVIEWS answers ("not enough answers yet")
+    low: float | None = None  # the LEVEL credible interval of the probability (None with it)
+    high: float | None = None
 
 
 class Readiness(NamedTuple):
     day: date  # the day predicted (the interview day, or today without one)
     topics: dict[str, TopicReadiness]  # in catalogue order
-    overall: float | None  # None: fewer than MIN_REVIEWS answers in all
+    overall: float | None  # None: some topic has fewer than MIN_REVIEWS answers (the topics' figures are None too)
     reviews: int
-    items: dict[str, float] = {}  # each template's predicted chance (empty below MIN_REVIEWS answers in all)
+    items: dict[str, float] = {}  # each template's predicted chance (empty without a model)
+    low: float | None = None  # the overall figure's LEVEL credible interval
+    high: float | None = None
 
     def to_dict(self) -> dict:
-        return {"day": self.day.isoformat(), "min_reviews": MIN_REVIEWS, "reviews": self.reviews,
-                "overall": None if self.overall is None else round(self.overall, 4),
-                "topics": {t: {"reviews": r.reviews,
-                               "probability": None if r.probability is None else round(r.probability, 4)}
-                           for t, r in self.topics.items()}}
+        r = lambda v: None if v is None else round(v, 4)  # noqa: E731
+        return {"day": self.day.isoformat(), "min_reviews": MIN_REVIEWS, "interval_level": LEVEL,
+                "reviews": self.reviews, "overall": r(self.overall), "low": r(self.low), "high": r(self.high),
+                "topics": {t: {"reviews": v.reviews, "probability": r(v.probability), "low": r(v.low),
+                               "high": r(v.high)}
+                           for t, v in self.topics.items()}}
 
 
 class _Index:
@@ -289,14 +335,19 @@ class _Index:
 
 
 class Models(NamedTuple):
-    """The fitted weights: over every answer, and per topic (topics with MIN_REVIEWS answers)."""
+    """The fitted weights: over every answer, and per topic (topics with MIN_REVIEWS answers), with their
+    covariances (:func:`covariance`; None: the overall model)."""
 
     overall: tuple[float, float, float, float] | None
     topics: dict[str, tuple[float, float, float, float]]
     reviews: dict[str | None, int]  # answers per topic (None: all)
+    covariances: dict[str | None, list[list[float]]] = {}
 
     def weights(self, topic: str):
         return self.topics.get(topic) or self.overall
+
+    def covariance(self, topic: str) -> list[list[float]] | None:
+        return self.covariances.get(topic if topic in self.topics else None)
 
 
 def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None, list[tuple[tuple, int]]]:
@@ -334,14 +385,22 @@ def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | N
     overall = (fit(*_xy(rows[None]), ridge=RIDGE, prior=LEARNER_PRIOR, pull_intercept=False)
                if reviews[None] >= MIN_REVIEWS else None)
     topics = {}
+    covariances: dict[str | None, list[list[float]]] = {}
     if overall is not None:
+        cov = covariance(*_xy(rows[None]), overall, RIDGE)
+        if cov is not None:
+            covariances[None] = cov
         for topic, r in rows.items():
             if topic is not None and reviews.get(topic, 0) >= MIN_REVIEWS:
                 _check(stop)
-                w = fit(*_xy(r), ridge=TOPIC_PRIOR, prior=overall)
+                # the level (intercept) is the topic's own: only how practice and time away work is pulled
+                w = fit(*_xy(r), ridge=TOPIC_PRIOR, prior=overall, pull_intercept=False)
                 if w is not None:
                     topics[topic] = w
-    return Models(overall, topics, reviews)
+                    cov = covariance(*_xy(r), w, TOPIC_PRIOR)
+                    if cov is not None:
+                        covariances[topic] = cov
+    return Models(overall, topics, reviews, covariances)
 
 
 def _xy(rows: Sequence[tuple[tuple, int]]) -> tuple[list[tuple[float, float, float]], list[int]]:
@@ -433,23 +492,33 @@ def forecast(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day:
     the fitted model on its features on ``day``, after the days in between as ``outlook`` plans them
     (:func:`project`, averaged over ``runs``; without an outlook, or for today, no practice in between).
     Empty when there is no model (fewer than MIN_REVIEWS answers)."""
+    return _forecast(answers, catalog, day, today, outlook, models, runs, seed, stop)[0]
+
+
+def _forecast(answers, catalog, day, today, outlook, models, runs=RUNS, seed=0, stop=None):
+    """:func:`forecast`, and each template's features on ``day`` (averaged over the runs)."""
     answers = in_order(answers)
     models = models or fit_models(answers, stop=stop)
     if models.overall is None:
-        return {}
+        return {}, {}
     index = _Index(answers)
     d = day.toordinal()
     topic = dict(catalog)
     if outlook is None or day <= today:
-        return {i: predict(models.weights(topic[i]), index.features(i, d)) for i, _ in catalog}
+        xs = {i: index.features(i, d) for i, _ in catalog}
+        return {i: predict(models.weights(topic[i]), xs[i]) for i, _ in catalog}, xs
     if outlook.memory is not None:  # an item's FSRS memory is replayed once, not once a run
         outlook = outlook._replace(memory=functools.lru_cache(maxsize=None)(outlook.memory))
     out = dict.fromkeys(topic, 0.0)
+    feats = {i: [0.0, 0.0, 0.0] for i in topic}
     for r in range(runs):
         after = project(models, index, catalog, outlook, today, day, random.Random(seed * 7919 + r), stop)
         for i in out:
-            out[i] += predict(models.weights(topic[i]), after.features(i, d)) / runs
-    return out
+            x = after.features(i, d)
+            out[i] += predict(models.weights(topic[i]), x) / runs
+            for k in range(3):
+                feats[i][k] += x[k] / runs
+    return out, {i: (x[0], x[1], x[2]) for i, x in feats.items()}
 
 
 def readiness(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day: date,
@@ -460,18 +529,21 @@ def readiness(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day
     today = today or day
     answers = in_order(answers)
     models = fit_models(answers, stop=stop)
-    items = forecast(answers, catalog, day, today, outlook, models, stop=stop)
+    items, xs = _forecast(answers, catalog, day, today, outlook, models, stop=stop)
     templates: dict[str, list[str]] = {}
     for item, topic in catalog:
         templates.setdefault(topic, []).append(item)
-    topics: dict[str, TopicReadiness] = {}
-    for topic, ids in templates.items():
-        p = None
-        if topic in models.topics and items:
-            p = sum(items[i] for i in ids) / len(ids)
-        topics[topic] = TopicReadiness(models.reviews.get(topic, 0), p)
-    overall = sum(items.values()) / len(items) if items else None
-    return Readiness(day, topics, overall, models.reviews[None], items)
+    count = lambda t: models.reviews.get(t, 0)  # noqa: E731
+    if not items or any(count(t) < MIN_REVIEWS for t in templates):  # one minimum: every figure, or none
+        return Readiness(day, {t: TopicReadiness(count(t), None) for t in templates}, None, models.reviews[None],
+                         items)
+    bounds = {i: interval(items[i], xs[i], models.covariance(t)) for i, t in catalog}
+    mean = lambda ids, k: sum(bounds[i][k] for i in ids) / len(ids)  # noqa: E731
+    topics = {t: TopicReadiness(count(t), sum(items[i] for i in ids) / len(ids), mean(ids, 0), mean(ids, 1))
+              for t, ids in templates.items()}
+    every = [i for i, _ in catalog]
+    return Readiness(day, topics, sum(items.values()) / len(items), models.reviews[None], items,
+                     mean(every, 0), mean(every, 1))
 
 
 class Calibration(NamedTuple):

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import session as se
+from engine.schedule import stretch
 from engine.schedule.stretch import STRETCH_DAYS, reach
 from engine.sm2 import ItemState, interview_cap, review
 from question_bank import registry
@@ -71,18 +72,25 @@ def test_new_items_are_taken_breadth_first_whatever_the_bank_holds(spec, limit):
         assert mine == expected[:len(mine)]
 
 
-def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_forced_on_the_day():
+def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_forced_on_the_day(monkeypatch):
     interview = DAY0 + timedelta(days=10)
     # misses now and then: lapses restart items inside the period too
     def quality(day, item):
         return 2 if (day.toordinal() + len(item)) % 7 == 0 else 4 + (len(item) % 2)
 
+    def kept_past(rows, close):  # reviews left due after the interview: only when ``close`` says so
+        for r in rows:
+            day = date.fromisoformat(r.date)
+            if r.after is not None and day < interview <= date.fromisoformat(r.after["due"]):
+                assert close((interview - day).days, r.after["interval"]), r
+
+    with monkeypatch.context() as m:  # without a level, past the interview only within the item's reach
+        m.setattr(stretch, "FINAL_PASS", stretch.FinalPass(stretch.STRETCH_DAYS, None))
+        kept_past(simulate(11, interview=interview, quality=quality, new_per_day=20)[1],
+                  lambda gap, interval: gap <= reach(interval))
     states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=20)
-    for r in rows:
-        if r.after is not None and date.fromisoformat(r.date) < interview:
-            due = date.fromisoformat(r.after["due"])
-            if due >= interview:  # past the interview only when this review was close enough to it
-                assert (interview - date.fromisoformat(r.date)).days <= reach(r.after["interval"]), r
+    # with the level in force, also a review made inside the stretch when every day left is at the level
+    kept_past(rows, lambda gap, interval: gap <= reach(interval) or gap <= stretch.STRETCH_DAYS)
     assert set(states) == {i for i, _ in CATALOG}  # every template introduced
     assert cards[interview] == []  # the interview day asks nothing unless chosen
     # after the date: plain SM-2 again, from the history kept

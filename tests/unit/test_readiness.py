@@ -168,10 +168,12 @@ def test_readiness_is_a_probability_or_nothing_and_does_not_depend_on_the_order_
     for t, tr in r.topics.items():
         count = sum(1 for a in answers if a.topic == t)
         assert tr.reviews == count
-        assert (tr.probability is None) if count < readiness.MIN_REVIEWS else True
-        assert tr.probability is None or 0.0 <= tr.probability <= 1.0
-    assert (r.overall is None) == (n < readiness.MIN_REVIEWS)
-    assert r.overall is None or 0.0 <= r.overall <= 1.0
+        assert tr.probability is None or 0.0 <= tr.low <= tr.probability <= tr.high <= 1.0
+    # one minimum: every figure (overall and each topic) or none, never a number beside "not enough"
+    enough = all(r.topics[t].reviews >= readiness.MIN_REVIEWS for t in TOPICS)
+    assert (r.overall is not None) == enough
+    assert all((tr.probability is not None) == enough for tr in r.topics.values())
+    assert r.overall is None or 0.0 <= r.low <= r.overall <= r.high <= 1.0
     # the log in another order (work recorded later, days mixed), a template's answers of a day kept in
     # their order: the same figures
     queues: dict = {}
@@ -208,7 +210,11 @@ def test_drill_plan_and_stats_show_the_learners_own_calibration_in_both_language
                                       verdict="correct" if a.passed else "wrong", today=day, state=None,
                                       when=datetime.combine(day, time(12), UTC), schedule=False))
     out = json.loads(drill("--saves", str(tmp_path), "stats", "--json").stdout)["readiness"]
-    assert set(out) == {"day", "min_reviews", "reviews", "overall", "topics", "calibration"}
+    assert set(out) == {"day", "min_reviews", "interval_level", "reviews", "overall", "low", "high", "topics",
+                        "calibration"}
+    # two topics answered of the bank's twelve: one minimum, so no figure anywhere (overall included)
+    assert out["overall"] is None and all(t["probability"] is None for t in out["topics"].values())
+    assert {t for t, v in out["topics"].items() if v["reviews"] >= out["min_reviews"]} == set(TOPICS)
     cal = out["calibration"]
     assert set(cal) == {"horizon_days", "answers", "predicted", "observed", "brier", "bins", "topics"}
     assert cal["answers"] >= 100 and set(cal["topics"]) == set(TOPICS)
@@ -216,5 +222,26 @@ def test_drill_plan_and_stats_show_the_learners_own_calibration_in_both_language
     en = drill("--saves", str(tmp_path), "plan").stdout
     assert "Calibration (predicted 7+ days before)" in en and "Brier score" in en
     assert "right, by predicted chance:" in en
+    assert "not enough answers yet (10 topics below 12)" in en and "shown once every topic has 12" in en
     zh = drill("--saves", str(tmp_path), "--lang", "zh", "plan").stdout
     assert "校准（提前 7 天以上预测）" in zh and "Brier 分数" in zh and "按预测概率分组的实际答对率" in zh
+    assert "作答还不够（10 个主题不足 12 次）" in zh and "每个主题都满 12 次后显示" in zh
+
+
+def test_every_figure_is_said_with_its_interval_in_both_languages():
+    """With enough answers in every topic, `drill plan` and Stats say each topic's own figure and the overall
+    one with their credible interval (readiness_view.readiness_lines), in English and Chinese."""
+    from drill.core import i18n
+    from drill.core.readiness_view import readiness_lines
+    from engine.langs import EN, ZH
+
+    _, _, answers = live(21, 5)
+    r = readiness.readiness(answers, CATALOG, answers[-1].day)
+    assert r.overall is not None and r.low < r.overall < r.high
+    cal = readiness.Calibration(0, None, None, None, [])
+    for lang, figure in ((EN, "% interval "), (ZH, "% 区间 ")):
+        lines = readiness_lines(r, cal, lambda key, lang=lang, **fmt: i18n.t(key, lang, **fmt), lang)
+        said = [ln for ln in lines if figure in ln]
+        assert len(said) == len(TOPICS) + 1, lines  # every topic and overall
+        low, high = round(100 * r.low), round(100 * r.high)
+        assert f"{low}-{high}%" in said[-1]
