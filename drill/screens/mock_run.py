@@ -129,7 +129,7 @@ class MockRunScreen(MockScreen):
         *bind("key.mock_flag", "flag"),
         *bind("key.mock_goto", "goto"),  # return; Ctrl+G is "I don't know" everywhere
         *bind("key.mock_end", "end"),
-        *bind("key.hint", "hint", show=False),  # refused, with the reason: a mock is the interview's conditions
+        *bind("key.mock_hint", "hint", show=False),  # refused, with the reason: a mock is the interview's conditions
         *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
 
