@@ -222,6 +222,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "practice.hint_taken": ("  Hint {n} taken.", "  用了提示 {n}。"),
     "practice.hint_next": ("f3 again: {what}", "再按 f3：{what}"),
     "practice.hint_more": ("hint 2 (grade 3 at most)", "提示 2（最高 3 分）"),
+    "practice.no_hint": ("No hint for this question (Ctrl+G: the solution).", "本题没有提示（Ctrl+G：显示解答）。"),
     "practice.hint_solution": ("the solution (don't know)", "显示解答（不会）"),
     "key.mock_hint": ("Hint: none in a mock", "提示：模拟面试不提供"),
     "mock.no_hint": ("No hints in a mock: it is timed as the interview is.", "模拟面试不给提示：与真实面试一样计时。"),

@@ -586,7 +586,11 @@ class PracticeScreen(DrillScreen):
         """The hint ladder (engine.hints): hint 1, hint 2, then the solution as Ctrl+G gives it."""
         if self.state != ASKING or self._checking is not None:
             return
-        if self.active_run.take_hint() is None:
+        run = self.active_run
+        if run.take_hint() is None:
+            if not run.hint:  # no hint at all: said, and the solution stays a deliberate Ctrl+G away
+                self.notify(self.tr("practice.no_hint"), timeout=3, markup=False)
+                return
             self.action_dont_know()
             return
         self.draw_problem()
