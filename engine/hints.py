@@ -12,7 +12,6 @@ The hints' text is the bank's (``question_bank/hints.py``): it needs a problem's
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -36,11 +35,20 @@ def capped(quality: int, hint: int | None) -> int:
     return min(quality, CAPS[hint])
 
 
-def hints_taken(topics: Sequence[str], hints: Sequence[int | None]) -> dict[str, Any]:
-    """The hints taken over the log's columns (each row's topic and hint, as ``engine.stats.Digest`` holds
-    them): ``{"answers": n, "hint1": n1, "hint2": n2, "by_topic": {topic: n}}``, ``answers`` the answers given
-    with a hint (each counted once, at the highest hint taken)."""
-    levels = Counter(h for h in hints if h is not None)
-    by_topic = Counter(t for t, h in zip(topics, hints) if h is not None)
-    return {"answers": sum(levels.values()), "hint1": levels[1], "hint2": levels[2],
-            "by_topic": dict(sorted(by_topic.items()))}
+def hint_counts(topics: Sequence[str], hints: Sequence[int | None]) -> dict[str, list[int]]:
+    """The answers given after each hint, by topic, over the log's columns (each row's topic and hint, as
+    ``engine.digest.Digest`` holds them): ``{topic: [after hint 1, after hint 2]}`` (what ``Stats.hints`` and
+    the running totals keep)."""
+    out: dict[str, list[int]] = {}
+    for t, h in zip(topics, hints):
+        if h is not None:
+            out.setdefault(t, [0, 0])[h - 1] += 1
+    return out
+
+
+def hints_taken(counts: Mapping[str, Sequence[int]]) -> dict[str, Any]:
+    """The figure of :func:`hint_counts`: ``{"answers": n, "hint1": n1, "hint2": n2, "by_topic": {topic: n}}``,
+    ``answers`` the answers given with a hint (each counted once, at the highest hint taken)."""
+    one, two = sum(c[0] for c in counts.values()), sum(c[1] for c in counts.values())
+    return {"answers": one + two, "hint1": one, "hint2": two,
+            "by_topic": {t: c[0] + c[1] for t, c in sorted(counts.items())}}

@@ -207,9 +207,9 @@ def overview_lines(s: Stats, lang: str = EN, leeches: list[str] | None = None) -
 
 def hints_figure(s: Stats) -> dict:
     """The hints taken over the whole log (:func:`engine.hints.hints_taken`): ``drill stats --json``'s ``hints``."""
-    from engine.hints import hints_taken
+    from engine.hints import hint_counts, hints_taken
 
-    return hints_taken(s.digest.topic, s.digest.hint)
+    return hints_taken(hint_counts(s.digest.topic, s.digest.hint))
 
 
 def hints_line(s: Stats, lang: str = EN) -> tuple[str, str] | None:

@@ -61,8 +61,9 @@ def test_the_statistics_count_the_answers_given_with_a_hint_by_level_and_topic()
                             (SINGLE, "memory", None))]
     d = Digest.of_reviews(rows)
     assert d.hint == [1, 2, 2, None] and Digest.of_rows([r.to_dict() for r in rows]).hint == d.hint
-    assert hints.hints_taken(d.topic, d.hint) == {"answers": 3, "hint1": 1, "hint2": 2,
-                                                  "by_topic": {"memory": 2, "roofline": 1}}
+    counts = hints.hint_counts(d.topic, d.hint)
+    assert counts == {"memory": [1, 1], "roofline": [0, 1]}
+    assert hints.hints_taken(counts) == {"answers": 3, "hint1": 1, "hint2": 2, "by_topic": {"memory": 2, "roofline": 1}}
 
 
 # --------------------------------------------------------------------------- the words
