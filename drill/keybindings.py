@@ -59,6 +59,8 @@ KEYS: tuple[Key, ...] = (
     Key("x", "key.extra", ("key.extra",)),
     Key("f2", "key.card", ("key.card",)),  # opens the formula card, and closes it
     Key("c", "key.card", ("key.card",)),
+    # the next hint while answering (a letter would go into the answer box: h is Hard after an answer)
+    Key("f3", "key.hint", ("key.hint", "key.mock_hint")),  # in a mock: refused, with the reason
     # lists: browse, stats
     Key("o", "key.sort", ("key.sort", "key.browse_sort")),  # the sort order, wherever a list is sorted
     Key("r", "key.reverse", ("key.reverse",)),

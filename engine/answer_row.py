@@ -18,6 +18,7 @@ from enum import StrEnum
 from engine.patterns import pattern
 from engine.records import NamedTuple
 
+from .hints import capped
 from .review import MAX_SECONDS, MODES, VERDICTS, Review
 from .review_mode import ReviewMode
 from .schedule import fsrs_bridge
@@ -79,7 +80,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
                interview: date | None = None, hardware: str | None = None, load: Mapping[date, int] | None = None,
                cap: int | None = None, scheduler: str = Scheduler.SM2, memory: fsrs_bridge.Memory | None = None,
                conventions: Mapping[str, str] | None = None, model: str | None = None,
-               pressed: bool = False, tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT) -> Review:
+               pressed: bool = False, tuning: fsrs_bridge.Tuning = fsrs_bridge.DEFAULT,
+               hint: int | None = None) -> Review:
     """A review row (:class:`engine.review.Review`, not yet recorded) ready for ``Profile.record``.
 
     ``today`` is the learner's local date of the answer.  With ``schedule`` the
@@ -89,6 +91,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
     SM-2, or by FSRS (``scheduler`` "fsrs", from the item's FSRS ``memory``:
     :func:`engine.schedule.fsrs_bridge.review`, of the profile's ``tuning``; ``pressed``: the learner chose the grade, the only way to
     FSRS's Easy, kept in the row); without it ``before``
+    ``hint``: the hint taken before answering (1 or 2, :mod:`engine.hints`), kept in the row; the quality is
+    capped by it here, so no path records a hinted answer above its cap.
     and ``after`` are None and nothing changes.
     ``seconds`` None: the time was not measured (an answer checked on paper);
     the statistics leave such a row out of every time figure.  A time past
@@ -99,6 +103,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if verdict not in VERDICTS:
         raise ValueError(f"verdict must be one of {', '.join(VERDICTS)}, not {verdict!r}")
+    if hint is not None:
+        quality = capped(quality, hint)
     before = after = None
     if schedule:
         if scheduler == Scheduler.FSRS:
@@ -116,7 +122,8 @@ def review_row(*, item: str, topic: str, seed: int, quality: int, verdict: str, 
         hardware or None,  # the chip the problem was drawn on (--hardware ID)
         dict(conventions) if conventions else None,  # its conventions off their default
         model or None,  # the model it was drawn of (--model ID)
-        True if pressed else None)  # the learner chose the grade (absent: the grader's)
+        True if pressed else None,  # the learner chose the grade (absent: the grader's)
+        hint)  # the hint taken before answering (absent: none)
 
 
 class Moves(StrEnum):
@@ -191,7 +198,7 @@ def stretch_load(book: Book, item: str, today: date) -> dict[date, int] | None:
 
 def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: datetime, today: date, mode: str,
            moves: Moves, typed: str = "", value: float | str | None = None, seconds: float | None = 0.0,
-           step: int | None = None, pressed: bool = False) -> Review:
+           step: int | None = None, pressed: bool = False, hint: int | None = None) -> Review:
     """The review row of an answer (not yet stored: ``Profile.record`` stores it).
 
     ``moves``: :attr:`Moves.ALWAYS` for a card the schedule asked, :attr:`Moves.OFF_SCHEDULE` for an answer
@@ -200,6 +207,7 @@ def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: dateti
     interview date, puts the item's last review in the final stretch given the load and the daily cap.
     ``pressed``: the grade was chosen by the learner (a re-grade), not given by the grader: the row keeps it, and
     under FSRS only such a 5 is Easy (:func:`engine.schedule.fsrs_bridge.rating`); SM-2 reads the quality alone.
+    ``hint``: the hint taken before answering (:mod:`engine.hints`): the quality is capped by it and the row keeps it.
     """
     state = book.states.get(drawn.item)
     schedule = moves == Moves.ALWAYS or (moves == Moves.OFF_SCHEDULE and moves_schedule(state, quality, today))
@@ -213,4 +221,4 @@ def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: dateti
                       load=stretch_load(book, drawn.item, today) if schedule else None,
                       cap=rules.cap if schedule else None, scheduler=rules.scheduler, memory=memory,
                       conventions=drawn.conventions, model=drawn.model, pressed=pressed,
-                      tuning=rules.tuning)
+                      tuning=rules.tuning, hint=hint)

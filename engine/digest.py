@@ -14,7 +14,7 @@ from .session import MODES, VERDICTS
 from .status import Status
 
 DIGEST_FIELDS = ("date", "item", "topic", "seed", "step", "verdict", "quality", "seconds", "mode", "before",
-                 "interval", "pressed")
+                 "interval", "pressed", "hint")
 
 
 def _iso_days(values: set) -> bool:
@@ -53,6 +53,7 @@ _COLUMN_RULES: dict[str, tuple[set, Any]] = {
     "before": ({int, _NONE}, _counts),
     "interval": ({int, _NONE}, _counts),
     "pressed": ({bool}, None),
+    "hint": ({int, _NONE}, lambda vs: vs <= {None, 1, 2}),
 }
 
 
@@ -63,7 +64,8 @@ class Digest:
     ``seconds`` and ``mode`` are the rows' fields; ``before`` is the item's
     interval before the review (None without a state before it) and
     ``interval`` the interval a scheduled review gave it (None: the review did
-    not move the schedule); ``pressed``: the learner chose the grade (FSRS's Easy).  Plain lists of JSON values, so the save files can
+    not move the schedule); ``pressed``: the learner chose the grade (FSRS's Easy); ``hint``: the hint taken
+    (``engine.hints``, None: none).  Plain lists of JSON values, so the save files can
     keep one beside each closed log segment (``engine.storage``).
     """
 
@@ -81,6 +83,7 @@ class Digest:
     before: list[int | None]
     interval: list[int | None]
     pressed: list[bool]
+    hint: list[int | None]
 
     def __init__(self, columns: Mapping[str, list] | None = None) -> None:
         for f in DIGEST_FIELDS:  # the lists are taken, not copied
@@ -96,6 +99,7 @@ class Digest:
         cols["before"] = [b.get("interval", 0) if (b := r["before"]) else None for r in rows]
         cols["interval"] = [(r["after"] or {}).get("interval", 0) if r["scheduled"] else None for r in rows]
         cols["pressed"] = [r.get("pressed") is True for r in rows]
+        cols["hint"] = [r.get("hint") for r in rows]
         return cls(cols)
 
     @classmethod
@@ -108,7 +112,7 @@ class Digest:
                     "mode": [r.mode for r in rs],
                     "before": [r.before.get("interval", 0) if r.before else None for r in rs],
                     "interval": [(r.after or {}).get("interval", 0) if r.scheduled else None for r in rs],
-                    "pressed": [r.pressed is True for r in rs]})
+                    "pressed": [r.pressed is True for r in rs], "hint": [r.hint for r in rs]})
 
     @classmethod
     def from_columns(cls, columns: Any, *, check: bool = True) -> Digest:

@@ -35,6 +35,7 @@ from .checks import (
     text_ok,
     ts_ok,
 )
+from .hints import hint_problem
 from .records import NamedTuple
 from .review_mode import MODES
 from .status import REVIEW_VERDICTS
@@ -79,6 +80,9 @@ class Review(NamedTuple):
     # it: FSRS reads a 5 as Easy only then (engine.schedule.fsrs_bridge.rating), so a replay of the log gives
     # the due dates the answers got.
     pressed: bool | None = None
+    # The hint taken before answering (engine.hints: 1 named the formula, 2 substituted its numbers), absent when
+    # none was: the grade it capped is the row's quality, and the statistics count the hints taken.
+    hint: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The row as stored: ``id`` first (left out before it is recorded), then the fields in order, an
@@ -134,12 +138,14 @@ _OPTIONAL_PROBLEM: dict[str, Callable[[Any], str | None]] = {
     "model": lambda v: (None if isinstance(v, str) and HARDWARE_ID.fullmatch(v)
                         else f"model must be a model id (lowercase letters, digits, _ . -), not {v!r:.80}"),
     "pressed": lambda v: None if v is True else f"pressed must be true (absent: the grader's grade), not {v!r:.80}",
+    "hint": hint_problem,
 }
 _OPTIONAL_OK: dict[str, Callable[[Any], bool]] = {
     "hardware": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
     "conventions": lambda v: type(v) is dict and bool(v) and convention_set.problem(v) is None,
     "model": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
     "pressed": lambda v: v is True,
+    "hint": lambda v: type(v) is int and v in (1, 2),
 }
 if not list(_OPTIONAL_PROBLEM) == list(_OPTIONAL_OK) == list(OPTIONAL):  # a field of the type unchecked
     raise TypeError(f"Review's optional fields {OPTIONAL} need their checks here")

@@ -53,6 +53,7 @@ from .answer_row import (  # noqa: F401
     stored_text,
     stretch_load,
 )
+from .hints import capped
 from .review import MAX_SECONDS, MODES, VERDICTS, Review  # noqa: F401 (read from here too)
 from .review_mode import ReviewMode
 from .schedule import fsrs_bridge
@@ -346,7 +347,7 @@ class Session:
                value: float | str | None = None, seconds: float = 0.0, step: int | None = None,
                today: date | None = None, hardware: str | None = None,
                conventions: Mapping[str, str] | None = None, model: str | None = None,
-               pressed: bool = False) -> Review:
+               pressed: bool = False, hint: int | None = None) -> Review:
         """Answer the current card: returns the review row to record, moves to the next card.
 
         ``today``: the learner's local date of the answer (default: the
@@ -354,9 +355,11 @@ class Session:
         the new day and schedules from it.  A due or new card moves the item's
         SM-2 state on, an extra card by :func:`moves_schedule`, a re-drill never;
         any due, new or re-drill card answered below 4 comes back
-        ``redrill_gap`` cards later.  ``pressed``: the learner chose the grade (:func:`record`).
+        ``redrill_gap`` cards later.  ``pressed``: the learner chose the grade; ``hint``: the hint taken, which
+        caps the quality (:func:`record`).
         """
         card = self.current
+        quality = capped(quality, hint)  # the capped grade moves the FSRS memory and decides a re-drill too
         if card is None:
             raise IndexError("the session has no card left to answer")
         day = today or self.today
@@ -364,7 +367,7 @@ class Session:
         moves = Moves.ALWAYS if card.scheduled else Moves.OFF_SCHEDULE if card.extra else Moves.NEVER
         row = record(book, Drawn(card.item, card.topic, card.seed, hardware, model, conventions), quality=quality,
                      verdict=verdict, when=when, today=day, mode=card.mode, moves=moves, typed=typed, value=value,
-                     seconds=seconds, step=step, pressed=pressed)
+                     seconds=seconds, step=step, pressed=pressed, hint=hint)
         schedule, fsrs = row.scheduled, row.scheduled and self.rules.scheduler == Scheduler.FSRS
         memory = self.memory(card.item) if fsrs else None
         self._history.append((list(self.cards), dict(self.states), self._rng.getstate(), dict(self._last_seed), card,

@@ -45,6 +45,7 @@ from engine.records import frozen
 
 from . import leeches
 from .digest import Digest
+from .hints import hint_counts
 from .mock_report import score_percent
 from .review import Review
 from .sm2 import EF_START as START_EF
@@ -228,6 +229,7 @@ class Stats:
     digest: Digest = field(repr=False, default_factory=Digest)  # the reviews counted, for history and trend
     item_rows: Mapping[str, Sequence[int]] = field(repr=False, default_factory=dict)  # item: its rows in digest
     lapses: Mapping[str, int] = field(repr=False, default_factory=dict)  # item: its failed reviews (engine.leeches)
+    hints: Mapping[str, list[int]] = field(repr=False, default_factory=dict)  # topic: [hint 1, hint 2] (engine.hints)
     # (Readiness, Calibration) of engine.schedule.readiness, when the caller computed them
     readiness: tuple[Any, Any] | None = field(repr=False, default=None)
 
@@ -403,7 +405,8 @@ def compute(
                               ok[-RECENT_REVIEWS:], date_of[idx[-1]],
                               [s for i in idx if (s := seconds_of[i]) is not None])  # None: not measured
     return assemble(tallies, per_day, set(date_of), (ret_n, ret_pass), states, mocks, templates, today, topics,
-                    digest=d, item_rows=by_item, lapses=leeches.lapses(d.item, d.step, d.quality))
+                    digest=d, item_rows=by_item, lapses=leeches.lapses(d.item, d.step, d.quality),
+                    hints=hint_counts(d.topic, d.hint))
 
 
 class Tally:
@@ -449,7 +452,7 @@ def assemble(tallies: Mapping[str, Tally], per_day: Mapping[str, int], studied_d
              templates: Iterable[tuple[str, str, str]], today: date, topics: Sequence[str] = (), *,
              digest: Digest | None = None, item_rows: Mapping[str, Sequence[int]] | None = None,
              topic_times: Mapping[str, Mapping[float, int]] | None = None,
-             lapses: Mapping[str, int] | None = None) -> Stats:
+             lapses: Mapping[str, int] | None = None, hints: Mapping[str, list[int]] | None = None) -> Stats:
     """The figures from each item's :class:`Tally`, the counted reviews per day, the days with any answer and
     the window's (first mature reviews, passed): what :func:`compute` finds in the log and
     ``engine.stats_running`` keeps.  ``topic_times``: each topic's times (tenths: count), when the tallies
@@ -550,6 +553,7 @@ def assemble(tallies: Mapping[str, Tally], per_day: Mapping[str, int], studied_d
         digest=digest if digest is not None else Digest(),
         item_rows=item_rows if item_rows is not None else {},
         lapses=lapses if lapses is not None else {},
+        hints=hints if hints is not None else {},
     )
 
 

@@ -31,7 +31,7 @@ from .stats import MATURE_DAYS, PASS_QUALITY, RECENT_REVIEWS, WINDOW_DAYS, Stats
 
 HISTORY_ROWS = 40  # an item's latest reviews kept for the stats screen's history and trend
 KEEP_DAYS = 2 * WINDOW_DAYS  # days of per-item counts kept behind the newest day (the window may start later)
-VERSION = 2  # 2: lapses per item (leeches); a file of another version is rebuilt from the log
+VERSION = 3  # 2: lapses per item (leeches); 3: hints per topic; a file of another version is rebuilt from the log
 
 Row = tuple  # one row's digest columns, in DIGEST_FIELDS order
 
@@ -41,13 +41,14 @@ def row_columns(row: Mapping[str, Any]) -> Row:
     before = row["before"]
     return (row["date"], row["item"], row["topic"], row["seed"], row["step"], row["verdict"], row["quality"],
             row["seconds"], row["mode"], before.get("interval", 0) if before else None,
-            (row["after"] or {}).get("interval", 0) if row["scheduled"] else None, row.get("pressed") is True)
+            (row["after"] or {}).get("interval", 0) if row["scheduled"] else None, row.get("pressed") is True,
+            row.get("hint"))
 
 
 class Running:
     """The figures' running totals (see the module docstring); :meth:`add` one row, :meth:`figures` any day."""
 
-    __slots__ = ("rows", "days", "items", "window", "retention", "times", "pending", "newest", "lapses")
+    __slots__ = ("rows", "days", "items", "window", "retention", "times", "pending", "newest", "lapses", "hints")
 
     def __init__(self) -> None:
         self.rows = 0  # rows added
@@ -60,6 +61,7 @@ class Running:
         self.pending: dict[str, list] = {}  # item: [seed, [rows]]: chain steps waiting for their whole row
         self.newest: str | None = None  # the newest day counted
         self.lapses: dict[str, int] = {}  # item: its failed whole reviews (engine.leeches: a leech at 6)
+        self.hints: dict[str, list[int]] = {}  # topic: [answers after hint 1, after hint 2] (engine.hints)
 
     # -- adding rows ------------------------------------------------------ #
 
@@ -81,6 +83,8 @@ class Running:
         counts[0] += 1
         if step is None and r[6] < LAPSE:  # a failed whole review, in any mode (engine.leeches.lapses)
             self.lapses[item] = self.lapses.get(item, 0) + 1
+        if r[12] is not None:  # an answer given after a hint (a chain's step keeps its own)
+            self.hints.setdefault(r[2], [0, 0])[r[12] - 1] += 1
         run = self.pending.get(item)
         if step is not None:  # a chain's step: counted once the item's next row shows no whole row covers it
             if run is not None and run[0] == seed:
@@ -149,6 +153,7 @@ class Running:
         out.retention = {d: r[:] for d, r in self.retention.items()}
         out.times = {t: dict(c) for t, c in self.times.items()}
         out.lapses = dict(self.lapses)
+        out.hints = {t: c[:] for t, c in self.hints.items()}
         return out
 
     # -- the figures ------------------------------------------------------ #
@@ -192,12 +197,12 @@ class Running:
         cols = [list(c) for c in zip(*history)] if history else [[] for _ in range(7)]
         columns = dict(zip(("date", "verdict", "quality", "seconds", "mode", "step", "interval"), cols))
         columns |= {"item": items, "topic": topics_of, "seed": [0] * len(items), "before": [None] * len(items),
-                    "pressed": [False] * len(items)}
+                    "pressed": [False] * len(items), "hint": [None] * len(items)}
         return assemble(tallies, {d: c[1] for d, c in view.days.items() if c[1]},
                         [d for d, c in view.days.items() if c[0]], (ret[0], ret[1]), states, mocks, templates,
                         today, topics, digest=Digest(columns), item_rows=item_rows,
                         topic_times={t: {float(k): n for k, n in c.items()} for t, c in view.times.items()},
-                        lapses=dict(view.lapses))
+                        lapses=dict(view.lapses), hints={t: c[:] for t, c in view.hints.items()})
 
     # -- as JSON ---------------------------------------------------------- #
 
@@ -212,7 +217,7 @@ class Running:
             raise ValueError("not the running statistics of this version")
         out = cls()
         kinds = {"rows": int, "days": dict, "items": dict, "window": dict, "retention": dict, "times": dict,
-                 "pending": dict, "lapses": dict}
+                 "pending": dict, "lapses": dict, "hints": dict}
         for f, kind in kinds.items():
             if type(d[f]) is not kind:
                 raise ValueError(f"{f!r} is not a {kind.__name__}")
@@ -236,6 +241,8 @@ class Running:
                     _ = float(k) + n
             for n in out.lapses.values():
                 _ = n + 0
+            for c in out.hints.values():
+                _ = c[0] + c[1]
             for run in out.pending.values():
                 _ = [len(r) == len(DIGEST_FIELDS) or _bad() for r in run[1]]
         except (TypeError, KeyError, IndexError, ValueError, AttributeError):

@@ -106,6 +106,8 @@ def register(subparsers) -> None:
     p.add_argument("--seed", help="problem seed (a whole number, 0 or more)")
     p.add_argument("--lang", dest="sub_lang", choices=LANG_CHOICES, help="language of the prompt")
     p.add_argument("--json", action="store_true", help="print the problem, its answer and solution as JSON")
+    p.add_argument("--hint", metavar="N", help="also print the hints up to N (1: which formula and quantity; 2: "
+                                               "its numbers substituted), for each step of a chain")
     hardware_option(p)
     convention_option(p)
     model_option(p)
@@ -130,6 +132,8 @@ def register(subparsers) -> None:
     model_option(p)
     p.add_argument("--seconds", metavar="N", help="the seconds the answer took (whole, 1-86400): graded and "
                                                   "recorded as the app does (a slow right answer scores 4, not 5)")
+    p.add_argument("--hint", metavar="N", help="the hint taken before answering (1 or 2, as `drill ask --hint N` "
+                                               "prints them): the grade is capped at 4 or 3, as in the app")
     p.set_defaults(func=run_check)
 
 
@@ -242,8 +246,10 @@ def run_ask(args: argparse.Namespace) -> int:
     lang = lang_of(args)
     world = world_of(args)
     problem = t.generate(seed, hardware=world.hardware, model=world.model, conventions=world.conventions)
+    hint = _hint_of(args)
     if args.json:
-        print_json({**problem.to_dict(lang), "world": world.to_dict()})
+        print_json({**problem.to_dict(lang), "world": world.to_dict(),
+                    **({"hints": _hints_json(problem, hint, lang)} if hint else {})})
         return 0
     from engine.messages import Twin
 
@@ -260,14 +266,49 @@ def run_ask(args: argparse.Namespace) -> int:
     for s in problem.steps:
         prefix = (f"{s.index + 1}. " if problem.is_chain else "")
         print(prefix + _answer_hint(s, lang))
+    if hint:
+        _print_hints(problem, hint, lang)
     step_flag = " --step K" if problem.is_chain else ""
     hw_flag = (f" --hardware {problem.hardware}" if problem.hardware else "") + \
         (f" --model {problem.model}" if problem.model else "")
     from engine.convention_set import flags
 
     print(Twin("\nCheck with: ", "\n检查答案：").text(lang)
-          + f"drill check {t.id} --seed {seed}{step_flag}{hw_flag}{flags(problem.chosen_conventions)} \"ANSWER\"")
+          + f"drill check {t.id} --seed {seed}{step_flag}{hw_flag}{flags(problem.chosen_conventions)}"
+          + (f" --hint {hint}" if hint else "") + " \"ANSWER\"")
     return 0
+
+
+def _hint_of(args: argparse.Namespace) -> int | None:
+    """``--hint N`` read (1 or 2; UsageError otherwise), None without it."""
+    raw = getattr(args, "hint", None)
+    return whole_number(raw, "--hint", 1, 2) if raw is not None else None
+
+
+def _hints_json(problem: Problem, hint: int, lang: str) -> list[dict[str, Any]]:
+    from question_bank.hints import hint_lines
+
+    return [{"step": s.index + 1, **{f"hint{n}": list(hint_lines(s, n, lang)) for n in range(1, hint + 1)}}
+            for s in problem.steps]
+
+
+def _print_hints(problem: Problem, hint: int, lang: str) -> None:
+    """The hints up to ``hint`` of each step (the ladder of the app: question_bank.hints), never a result."""
+    from engine.hints import CAPS
+    from engine.messages import Twin
+    from question_bank.hints import hint_text
+
+    print(Twin(f"\nHints (an answer after hint {hint} is graded {CAPS[hint]} at most; "
+               f"`drill check ... --hint {hint}` records it so):",
+               f"\n提示（用了提示 {hint} 的答案最高 {CAPS[hint]} 分；"
+               f"`drill check ... --hint {hint}` 按此记录）：").text(lang))
+    for s in problem.steps:
+        if problem.is_chain:
+            print(Twin(f"Step {s.index + 1}:", f"第 {s.index + 1} 步：").text(lang))
+        lines = hint_text(s, hint, lang)
+        print("\n".join(f"  {line}" for line in lines) if lines
+              else Twin("  (no hint for this question: its card, F2 in the app, shows the formula)",
+                        "  （本题没有提示：应用中按 F2 查看公式卡）").text(lang))
 
 
 # --------------------------------------------------------------------------- #
@@ -288,6 +329,15 @@ class Checked:
     typed: str
     seconds: int | None = None  # --seconds: the time the answer took (None: not measured, as on paper)
     world: ChosenWorld | None = None  # what the problem was drawn in (Settings, the flags)
+    hint: int | None = None  # --hint: the hint taken before answering (engine.hints), which caps the grade
+
+    @property
+    def quality(self) -> int | None:
+        """The grade, capped by the hint taken (None: nothing graded)."""
+        from engine.hints import capped
+
+        q = self.verdict.quality
+        return None if q is None else capped(q, self.hint)
 
     @property
     def graded_step(self) -> Step:
@@ -319,8 +369,9 @@ def grade_check(args: argparse.Namespace) -> Checked:
     s = problem.steps[index]
     seconds = getattr(args, "seconds", None)
     seconds = whole_number(seconds, "--seconds", 1, MAX_CHECK_SECONDS) if seconds is not None else None
+    hint = _hint_of(args)
     verdict = grade(args.answer, s.expected, seconds=seconds, target_seconds=s.target_seconds)
-    return Checked(problem, index, step, verdict, args.answer, seconds, world)
+    return Checked(problem, index, step, verdict, args.answer, seconds, world, hint)
 
 
 def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
@@ -336,7 +387,8 @@ def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
         "steps": len(c.problem.steps),
         "answer": c.typed,
         "status": v.status,
-        "quality": v.quality,
+        "quality": c.quality,  # capped by --hint
+        **({"hint": c.hint, "graded": v.quality} if c.hint else {}),  # the grade before the hint's cap
         "expected": v.expected,
         "expected_value": s.expected.value,
         "given": v.given,
@@ -377,6 +429,11 @@ def print_check(c: Checked, lang: str, as_json: bool) -> None:
         n, of = c.step_index + 1, len(c.problem.steps)
         print(Twin(f"Step {n} of {of}: ", f"第 {n}/{of} 步：").text(lang) + c.graded_step.prompt(lang))
     print(v.message_in(lang))  # it opens with the status ("Wrong: ...", "错误：...")
+    if c.hint and c.quality is not None:
+        print(Twin(f"Hint {c.hint} taken: graded {v.quality}, capped at {c.quality}." if c.quality < (v.quality or 0)
+                   else f"Hint {c.hint} taken: graded {c.quality}.",
+                   f"用了提示 {c.hint}：系统评分 {v.quality}，上限 {c.quality}。" if c.quality < (v.quality or 0)
+                   else f"用了提示 {c.hint}：评分 {c.quality}。").text(lang))
     reading = v.parsed.notes_in(lang) if v.parsed is not None else ()  # the approximation is in the message
     if reading:
         print(Twin("Read as: ", "读取为：").text(lang) + Twin("; ", "；").text(lang).join(reading))
@@ -400,4 +457,4 @@ def run_check(args: argparse.Namespace) -> int:
         return 0
     from drill.commands.paper import record_check
 
-    return record_check(args, c.problem, c.step, c.verdict, c.typed, c.seconds)
+    return record_check(args, c.problem, c.step, c.verdict, c.typed, c.seconds, c.hint)

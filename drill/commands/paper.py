@@ -29,7 +29,7 @@ def _total(seconds: list) -> float | None:
 
 
 def record_check(args: argparse.Namespace, problem: Problem, step: int | None, verdict: Verdict,
-                 typed: str, seconds: float | None = PAPER_SECONDS) -> int:
+                 typed: str, seconds: float | None = PAPER_SECONDS, hint: int | None = None) -> int:
     """``drill check ... --record``: store a graded answer (``typed`` for ``step`` of ``problem``, 1-based,
     None for a single question) as a paper review of its template.
 
@@ -42,7 +42,9 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     that leaves the schedule alone, and once every step of that (template,
     seed) has been recorded today (since its last whole review) the whole
     chain is recorded too, with the lowest step quality (one slip among right
-    steps: 3) and the worst step verdict, and that row moves the schedule by the same rule.  An invalid
+    steps: 3) and the worst step verdict, and that row moves the schedule by the same rule.  ``hint``: the
+    hint taken before answering (``--hint N``), kept in the answer's row and capping its grade as in the app
+    (:mod:`engine.hints`; a chain's whole review takes its steps' capped grades).  An invalid
     answer is not recorded (exit status 1).
     Says what was recorded and which steps remain, on stderr with --json.
 
@@ -54,6 +56,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     """
     from drill.core.paths import command_lang
     from drill.core.recording import record_answer, settle_queue
+    from engine.hints import capped
     from engine.messages import Twin
     from engine.session import Drawn, Moves, stored_text
     from engine.storage import SaveFailed
@@ -73,10 +76,10 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
     drawn = Drawn(template.id, template.topic, seed, problem.hardware, problem.model, problem.chosen_conventions)
 
     def row(quality: int, status: str, *, step: int | None, typed: str, value, whole: bool,
-            seconds: float | None = seconds) -> Review:  # as the app records it (drill.core.recording)
+            seconds: float | None = seconds, hint: int | None = None) -> Review:  # as the app records it
         return record_answer(profile, drawn, quality=quality, verdict=status, when=when, today=today,
                              mode=ReviewMode.PAPER, moves=Moves.OFF_SCHEDULE if whole else Moves.NEVER,
-                             typed=typed, value=value, step=step, seconds=seconds)
+                             typed=typed, value=value, step=step, seconds=seconds, hint=hint)
 
     def settle(item: str) -> None:  # answered whole: out of the queue and the step drills, as in the app
         with contextlib.suppress(SaveFailed):  # (the review is stored; the item is asked first once more)
@@ -88,7 +91,7 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
         if not problem.is_chain:
             try:
                 stored = profile.record(row(verdict.quality, verdict.status, step=None, typed=typed,
-                                            value=value, whole=True))
+                                            value=value, whole=True, hint=hint))
             except SaveFailed as e:
                 return fail(said("save.not_recorded", args, e))
             settle(template.id)
@@ -103,14 +106,14 @@ def record_check(args: argparse.Namespace, problem: Problem, step: int | None, v
                             problem.chosen_conventions, problem.model)
         again = earlier.get(step)
         if len(earlier) == n and again is not None and again.typed == stored_text(typed) \
-                and again.quality == verdict.quality:  # all steps in, the whole review missing: a failed write
+                and again.quality == capped(verdict.quality, hint):  # all steps in, the whole review missing
             stored = again
             print(f"Step {step} of {n} of {template.id} (seed {seed}) was already recorded as review "
                   f"{stored.id}.", file=out)
         else:
             try:
                 stored = profile.record(row(verdict.quality, verdict.status, step=step, typed=typed, value=value,
-                                            whole=False))
+                                            whole=False, hint=hint))
             except SaveFailed as e:
                 return fail(said("save.not_recorded", args, e))
             print(Twin(f"Recorded step {step} of {n} of {template.id} (seed {seed}) as review {stored.id}.",

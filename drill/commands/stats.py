@@ -1,7 +1,8 @@
 """``drill stats``: progress figures.
 
     drill stats            the stats screen in a terminal; a text summary (ending with the saves folder) when piped
-    drill stats --json     every figure as JSON (``leeches``: the ids of the items failed 6 times or more)
+    drill stats --json     every figure as JSON (``leeches``: the ids of the items failed 6 times or more;
+                           ``hints``: the hints taken, overall and by topic)
     drill stats --sort accuracy [--reverse]   order of the topic table
 
 The figures and their words (English and Chinese) are :mod:`drill.core.stats`, which the
@@ -62,7 +63,10 @@ def run(args: argparse.Namespace) -> int:
 
         leeches = leech_ids_of_counts(profile, s.lapses)  # the items failed 6 times or more (engine.leeches)
     if args.json:
-        json.dump({**s.to_dict(), "leeches": leeches}, sys.stdout, ensure_ascii=False, indent=2)
+        from drill.core.stats import hints_figure
+
+        json.dump({**s.to_dict(), "leeches": leeches, "hints": hints_figure(s)}, sys.stdout, ensure_ascii=False,
+                  indent=2)
         sys.stdout.write("\n")
     else:
         sys.stdout.write(summary(s, lang, args.sort, args.reverse, leeches))

@@ -48,6 +48,7 @@ from drill.core.sessions import (
 )
 from engine.grading import INVALID, Verdict, grade
 from engine.grading import understood as engine_understood
+from engine.hints import CAPS as HINT_CAPS
 from engine.langs import EN
 from engine.records import NamedTuple, mutable
 from engine.review import Review
@@ -55,6 +56,7 @@ from engine.schedule import chains
 from engine.session import Card, Drawn, Moves, Session
 from engine.status import CLOSE, CORRECT, DONT_KNOW, WORST_FIRST, WRONG, Status
 from question_bank import registry
+from question_bank.hints import hint_levels
 from question_bank.steps import Step
 from question_bank.template import Problem
 
@@ -108,6 +110,7 @@ class Answer:
     # answered again after an undo: its solution was on show in the feedback, so graded 3 at most
     after_solution: bool = False
     before: list[int] | None = None  # a chain's last step: the step qualities of the chain's previous answer
+    hint: int | None = None  # the hint taken before answering (engine.hints): caps the grade, kept in the row
 
     @property
     def last_step(self) -> bool:
@@ -176,6 +179,7 @@ class PracticeRun:
         self.prior: list[Answer] = []
         self.started = ctx.now()
         self.peeked = False  # the current step's formula card was opened while its answer box was live
+        self.hint = 0  # the hints of the current step taken so far (engine.hints: 0 none, 1, 2)
         # the steps (card, step) whose answer was undone after its feedback showed the solution: answered again,
         # they are graded 3 at most (an undo is no way to a clean 5 on a problem whose solution was read)
         self.solution_seen: set[tuple[Card, int]] = set()
@@ -188,13 +192,22 @@ class PracticeRun:
         self.problem = (registry.get(self.card.item).generate(self.card.seed, hardware=self.ctx.hardware,
                                                               model=self.ctx.model, conventions=self.ctx.conventions)
                         if self.card else None)
-        self.step, self.prior, self.started, self.peeked = 0, [], self.ctx.now(), False
+        self.step, self.prior, self.started, self.peeked, self.hint = 0, [], self.ctx.now(), False, 0
 
     def peek(self) -> None:
         """The formula card was opened while the current step's answer box is live: its grade is capped at
         :data:`PEEK_CAP` (the card shown before a template's first problem is not a peek: not called)."""
         if not self.done:
             self.peeked = True
+
+    def take_hint(self) -> int | None:
+        """The next hint of the current step (1, then 2: its words are :func:`question_bank.hints.hint_text`), or
+        None when the ladder's next step is the solution (the step has no further hint): the grade of the answer
+        is capped by the highest hint taken (:data:`engine.hints.CAPS`)."""
+        if self.done or self.hint >= hint_levels(self.current_step):
+            return None
+        self.hint += 1
+        return self.hint
 
     @property
     def done(self) -> bool:
@@ -227,7 +240,7 @@ class PracticeRun:
         last = self.answers[-1]
         if last.item_row is None:
             self.step, self.prior, self.started = last.step + 1, last.prior + [last], self.ctx.now()
-            self.peeked = False
+            self.peeked, self.hint = False, 0
         else:
             self.load()
         return not self.done
@@ -270,10 +283,12 @@ class PracticeRun:
     def _answer(self, typed, status, quality, seconds, verdict, value) -> Answer:
         self._settle()
         seen = self.after_solution
+        hint = self.hint or None
         capped = min(quality, PEEK_CAP) if self.peeked or seen else quality
+        capped = min(capped, HINT_CAPS[hint]) if hint else capped
         assert self.card is not None and self.problem is not None, "an answer is to a card on show (not done)"
         a = Answer(self.card, self.problem, self.step, typed, status, quality, capped, seconds, self.ctx.now(),
-                   verdict, value, list(self.prior), peeked=self.peeked, after_solution=seen)
+                   verdict, value, list(self.prior), peeked=self.peeked, after_solution=seen, hint=hint)
         self._record(a)
         self.answers.append(a)
         return a
@@ -305,7 +320,7 @@ class PracticeRun:
                           a.problem.chosen_conventions)
             row = record_answer(self.ctx.profile, drawn, quality=a.quality, verdict=a.status, when=a.when,
                                 today=today, mode=card.mode, moves=Moves.NEVER, typed=a.typed, value=a.value,
-                                seconds=a.seconds, step=a.step + 1, pressed=a.pressed)
+                                seconds=a.seconds, step=a.step + 1, pressed=a.pressed, hint=a.hint)
             a.rows.append(self.ctx.profile.record(row))
         if not chain or a.last_step:
             steps = a.prior + [a]
@@ -320,7 +335,7 @@ class PracticeRun:
                 row = self.session.answer(a.quality, a.status, when=a.when, typed=a.typed, value=a.value,
                                           seconds=a.seconds, today=today, hardware=a.problem.hardware,
                                           model=a.problem.model, conventions=a.problem.chosen_conventions,
-                                          pressed=a.pressed)
+                                          pressed=a.pressed, hint=a.hint)
             self._moved = True  # the session is on its next card: taken back if this row is not stored
             a.rows.append(self.ctx.profile.record(row))
             self._moved = False
@@ -363,6 +378,7 @@ class PracticeRun:
     def _back_to(self, a: Answer) -> None:
         """The session's position back on the step ``a`` answered, its clock where it was."""
         self.card, self.problem, self.step, self.prior = a.card, a.problem, a.step, list(a.prior)
+        self.hint = a.hint or 0  # the hints taken stay taken: answered again, it is capped as before
         self.started = self.ctx.now() - timedelta(seconds=a.seconds)
 
     def _put_back(self, a: Answer, why: OSError) -> None:
@@ -385,6 +401,8 @@ class PracticeRun:
         self.fell_back = None
         if self.answers and (self.answers[-1].peeked or self.answers[-1].after_solution):  # stays at 3 at most
             quality = min(quality, PEEK_CAP)
+        if self.answers and self.answers[-1].hint:  # a hinted answer stays within its hint's cap
+            quality = min(quality, HINT_CAPS[self.answers[-1].hint])
         self._settle()
         a = self.answers[-1]
         old_quality, old_pressed, old_rows, mark = a.quality, a.pressed, list(a.rows), self.session.checkpoint()

@@ -32,12 +32,13 @@ def book_of(profile: Profile, today: date) -> Book:
 
 def record_answer(profile: Profile, drawn: Drawn, *, quality: int, verdict: str, when: datetime, today: date,
                   mode: str, moves: Moves, typed: str = "", value: float | str | None = None,
-                  seconds: float | None = 0.0, step: int | None = None, pressed: bool = False) -> Review:
+                  seconds: float | None = 0.0, step: int | None = None, pressed: bool = False,
+                  hint: int | None = None) -> Review:
     """The review row of an answer given ``today`` (not stored), scheduled by the profile's book (``pressed``:
-    the learner chose the grade, :func:`engine.session.record`)."""
+    the learner chose the grade; ``hint``: the hint taken, which caps the grade: :func:`engine.session.record`)."""
     return record(book_of(profile, today), drawn, quality=quality, verdict=verdict, when=when, today=today,
                   mode=mode, moves=moves, typed=typed, value=value, seconds=seconds, step=step,
-                  pressed=pressed)
+                  pressed=pressed, hint=hint)
 
 
 def settle_queue(profile: Profile, item: str) -> None:

@@ -66,6 +66,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "leeches": ("Leeches", "顽固题"),
     "leeches_value": ("{n}: {names} (failed 6 times or more; Browse: z suspend, l reset)",
                       "{n} 个：{names}（失败 6 次及以上；浏览页：z 暂停，l 重置）"),
+    "hints": ("Hints taken", "用过的提示"),
+    "hints_value": ("{n} answers ({one} hint 1, {two} hint 2); most in {topics}",
+                    "{n} 次作答（提示 1：{one} 次，提示 2：{two} 次）；最多在{topics}"),
+    "hints_value.one": ("1 answer ({one} hint 1, {two} hint 2) in {topics}",
+                        "1 次作答（提示 1：{one} 次，提示 2：{two} 次），在{topics}"),
     "sorted_by": ("sorted by {col}{dir} · o: next column · r: reverse · click a header",
                   "按{col}排序{dir} · o：换一列 · r：反向 · 可点表头"),
     "descending": (", descending", "，降序"),
@@ -196,7 +201,27 @@ def overview_lines(s: Stats, lang: str = EN, leeches: list[str] | None = None) -
     if leeches:
         names = ", ".join(s.items[i].title if i in s.items else i for i in leeches)
         lines.append((tr("leeches", lang), tr("leeches_value", lang, n=len(leeches), names=names)))
+    if (hinted := hints_line(s, lang)) is not None:
+        lines.append(hinted)
     return lines
+
+
+def hints_figure(s: Stats) -> dict:
+    """The hints taken over the whole log (:func:`engine.hints.hints_taken`): ``drill stats --json``'s ``hints``."""
+    from engine.hints import hint_counts, hints_taken
+
+    return hints_taken(hint_counts(s.digest.topic, s.digest.hint))
+
+
+def hints_line(s: Stats, lang: str = EN) -> tuple[str, str] | None:
+    """The overview's line on the hints taken (None when none was): how many, and the topics most hinted."""
+    h = hints_figure(s)
+    if not h["answers"]:
+        return None
+    ranked = sorted(h["by_topic"].items(), key=lambda kv: (-kv[1], kv[0]))[:2]
+    topics = pick(lang, ", ", "、").join(pick(lang, f"{topic_name(t, lang)} ({n})", f"{topic_name(t, lang)}（{n}）")
+                                        for t, n in ranked)
+    return tr("hints", lang), tr("hints_value", lang, n=h["answers"], one=h["hint1"], two=h["hint2"], topics=topics)
 
 
 def topic_row(t, lang: str = EN) -> tuple[str, ...]:

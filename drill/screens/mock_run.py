@@ -129,6 +129,7 @@ class MockRunScreen(MockScreen):
         *bind("key.mock_flag", "flag"),
         *bind("key.mock_goto", "goto"),  # return; Ctrl+G is "I don't know" everywhere
         *bind("key.mock_end", "end"),
+        *bind("key.mock_hint", "hint", show=False),  # refused, with the reason: a mock is the interview's conditions
         *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
 
@@ -299,6 +300,9 @@ class MockRunScreen(MockScreen):
             return
         self.run.skip(self.now(), draft=self.answer_box.value)
         self._after_action()
+
+    def action_hint(self) -> None:
+        self.notify(self.tr("mock.no_hint"), severity="warning", timeout=3, markup=False)
 
     def action_flag(self) -> None:
         if self.run is None or self._ending:

@@ -96,6 +96,7 @@ class PracticeScreen(DrillScreen):
         *bind("key.extra", "extra"),
         # F2 is said on the typing line (80 columns of footer); c works after an answer (the answer box takes c)
         *bind("key.card", "card", show=False),
+        *bind("key.hint", "hint", show=False),  # said on the typing line, as F2
         *bind("key.leave", "leave"),
         *scroll_bindings(),  # the problem scrolls while the answer box keeps the focus
     ]
@@ -206,6 +207,12 @@ class PracticeScreen(DrillScreen):
         if p.is_chain:
             text.append(self.tr("practice.step", n=step.index + 1, total=len(p.steps)) + "  ", "bold cyan")
         text.append(step.prompt(lang), "bold")
+        if run.hint:  # the hints taken, under the question they help with
+            from question_bank.hints import hint_levels, hint_text
+
+            text.append("\n\n" + "\n".join(hint_text(step, run.hint, lang)), "cyan")
+            more = "practice.hint_more" if run.hint < hint_levels(step) else "practice.hint_solution"
+            text.append("\n" + self.tr("practice.hint_next", what=self.tr(more)), "dim italic")
         self.query_one("#question", Static).update(Wrapped(text))  # broken where a person would (engine.wrap)
         self.query_one("#answer", Input).placeholder = placeholder(step.expected, lang, "practice.placeholder")
         self.tick()
@@ -257,8 +264,12 @@ class PracticeScreen(DrillScreen):
             head.append(self.tr("practice.after_solution", q=a.auto_quality), "bold")
         elif a.peeked and a.quality < a.auto_quality:
             head.append(self.tr("practice.peeked", q=a.auto_quality), "bold")
+        elif a.hint and a.quality < a.auto_quality:
+            head.append(self.tr("practice.hint_capped", q=a.auto_quality, cap=a.quality, n=a.hint), "bold")
         elif a.quality != a.auto_quality:
             head.append(self.tr("practice.set_by_you", q=a.auto_quality), "bold")
+        elif a.hint:
+            head.append(self.tr("practice.hint_taken", n=a.hint), "dim")
         head.append("\n")
         if a.chain_quality is not None:
             q = a.chain_quality
@@ -458,6 +469,8 @@ class PracticeScreen(DrillScreen):
             return self.state == EMPTY and bool(self.run and self.run.session.weakest())
         if action == "card":
             return self.state in (ASKING, FEEDBACK)
+        if action == "hint":
+            return self.state == ASKING and self._checking is None
         if action == "scroll_problem":  # in the feedback its own view has the focus and PgUp PgDn; ↑ ↓ a line
             return self.state in (ASKING, EMPTY) or (self.state == FEEDBACK and parameters[:1] in (("up",), ("down",)))
         return True
@@ -568,6 +581,20 @@ class PracticeScreen(DrillScreen):
                 self.run.peek()
             assert self.run.problem is not None, "not done: a card is on show"
             self.app.push_screen(CardScreen(self.run.problem.template.id))
+
+    def action_hint(self) -> None:
+        """The hint ladder (engine.hints): hint 1, hint 2, then the solution as Ctrl+G gives it."""
+        if self.state != ASKING or self._checking is not None:
+            return
+        run = self.active_run
+        if run.take_hint() is None:
+            if not run.hint:  # no hint at all: said, and the solution stays a deliberate Ctrl+G away
+                self.notify(self.tr("practice.no_hint"), timeout=3, markup=False)
+                return
+            self.action_dont_know()
+            return
+        self.draw_problem()
+        self.question_in_view()
 
     def action_extra(self) -> None:
         if self.state == EMPTY:

@@ -569,3 +569,20 @@ async def test_ctrl_g_with_an_answer_typed_asks_once_before_giving_it_up(profile
         await pilot.press("ctrl+g")  # pressed again: don't know, what was typed kept in the row
         assert screen.state == FEEDBACK
     assert [(r.verdict, r.quality, r.typed) for r in rows(profile)][-1] == ("dont_know", 0, "7")
+
+
+@sync
+async def test_f3_twice_shows_both_hints_and_a_right_answer_is_recorded_capped(profile, clock):
+    app = make_app(profile, clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        step = screen.run.current_step
+        await pilot.press("f3", "f3")
+        await pilot.pause()
+        question = text_of(screen, "#question")
+        assert "Hint 1:" in question and "Hint 2:" in question and "f3 again: the solution" in question
+        await submit(pilot, right(step))
+        assert screen.state == FEEDBACK
+        assert "capped at 3: hint 2 taken" in text_of(screen, "#verdict")
+    row = rows(profile)[-1]
+    assert (row.quality, row.hint) == (3, 2)

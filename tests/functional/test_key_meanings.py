@@ -18,7 +18,7 @@ from drill.screens import SCREEN_PATHS
 pytestmark = pytest.mark.functional
 
 # several ids, one meaning: the formula card opens and closes with the same key
-SAME = {"key.close": "key.card"}
+SAME = {"key.close": "key.card", "key.mock_hint": "key.hint"}  # one meaning, the words of its place
 
 
 def _screens() -> set[type]:

@@ -19,7 +19,7 @@ from drill.screens.mock_run import GoBackScreen, MockRunScreen
 from drill.screens.mock_setup import MockSetupScreen
 from engine.grading import display_number
 from engine.session import review_row
-from tests.functional.app_support import sync
+from tests.functional.app_support import notices, sync
 
 pytestmark = pytest.mark.functional
 
@@ -257,6 +257,9 @@ async def test_skip_flag_and_go_back(profile, clock):
         await pilot.press("ctrl+f")
         await pilot.pause()
         assert "flagged for review" in text_of(screen, "#mock-status")
+        await pilot.press("f3")  # no hint in a mock: said, nothing else changes
+        await pilot.pause()
+        assert "No hints in a mock" in notices(app) and run.current == 1
         await submit(pilot, screen, right(screen), seconds=10)
         assert run.current == 2
         await pilot.press("ctrl+r")

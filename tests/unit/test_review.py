@@ -19,11 +19,11 @@ def stored(**kw) -> dict:
 
 def test_the_save_layout_reads_the_fields_from_the_type():
     assert (ROW_FIELDS, OPTIONAL_ROW_FIELDS) == (REQUIRED, OPTIONAL) == (Review._fields[:16], Review._fields[16:])
-    assert OPTIONAL == ("hardware", "conventions", "model", "pressed")
+    assert OPTIONAL == ("hardware", "conventions", "model", "pressed", "hint")
 
 
 @pytest.mark.parametrize("kw", [{}, {"hardware": "h100"}, {"model": "llama-70b", "hardware": "h100"},
-                                {"conventions": {"bytes_per_param": "18"}}, {"pressed": True}])
+                                {"conventions": {"bytes_per_param": "18"}}, {"pressed": True}, {"hint": 2}])
 def test_a_stored_row_reads_back_as_itself_keys_in_order(kw):
     d = stored(**kw)
     r = Review.from_dict(d)
@@ -41,7 +41,8 @@ def test_a_row_not_yet_recorded_has_no_id():
 
 def test_from_dict_refuses_what_the_checks_refuse_in_their_words():
     for bad in ({**stored(), "quality": 9}, {**stored(), "hardware": "H 100"}, {**stored(), "extra": 1},
-                {**stored(), "pressed": False}):  # pressed is true or absent
+                {**stored(), "pressed": False},  # pressed is true or absent
+                {**stored(), "hint": 3}, {**stored(), "hint": True}):  # a hint is 1 or 2 or absent
         with pytest.raises(InvalidDocument) as e:
             Review.from_dict(bad)
         assert str(e.value) == row_problem(bad) is not None

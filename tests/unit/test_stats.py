@@ -410,6 +410,7 @@ def test_a_digest_keeps_what_the_figures_need_of_each_row():
         "before": [22, None],  # the interval before, None without a state before
         "interval": [50, None],  # the interval a scheduled review gave, None when unscheduled
         "pressed": [False, False],  # the learner chose the grade (FSRS's Easy)
+        "hint": [None, None],  # the hint taken before answering (none)
     }
 
 

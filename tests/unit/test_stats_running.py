@@ -52,22 +52,24 @@ def check(p: Profile, today: date = TODAY) -> None:
 
 
 def answer(p: Profile, item: str, q: int, day: date, *, seed: int = 1, step: int | None = None,
-           mode: str = "practice", schedule: bool = True, seconds: float | None = 30.0) -> dict:
+           mode: str = "practice", schedule: bool = True, seconds: float | None = 30.0,
+           hint: int | None = None) -> dict:
     when = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     return review_row(item=item, topic=item.split(".")[0], seed=seed, quality=q,
                       verdict="correct" if q >= 4 else "close" if q == 3 else "wrong", when=when, today=day,
                       state=p.state(item) if schedule else None, schedule=schedule, mode=mode, step=step,
-                      seconds=seconds, typed="1", value=1.0).to_dict()
+                      seconds=seconds, typed="1", value=1.0, hint=hint).to_dict()
 
 
 def record(p: Profile, kind: int, item: str, q: int, day: date, seed: int, seconds: float | None) -> None:
-    if kind == 0:  # practice: moves the schedule
-        p.record(answer(p, item, q, day, seed=seed, seconds=seconds))
+    if kind == 0:  # practice: moves the schedule (after a hint at some seeds: counted by topic)
+        p.record(answer(p, item, q, day, seed=seed, seconds=seconds, hint=(None, 1, 2)[seed % 3]))
     elif kind == 1:  # extra practice: does not
         p.record(answer(p, item, q, day, seed=seed, mode="extra", schedule=False, seconds=seconds))
     elif kind == 2:  # a chain in practice: its steps, then its whole row of the same seed
         for step in (1, 2):
-            p.record(answer(p, item, max(0, q - step), day, seed=seed, step=step, schedule=False, seconds=seconds))
+            p.record(answer(p, item, max(0, q - step), day, seed=seed, step=step, schedule=False, seconds=seconds,
+                            hint=(None, 1, 2)[seed % 3] if step == 1 else None))
         p.record(answer(p, item, q, day, seed=seed, seconds=seconds))
     else:  # a mock asks a chain's steps as questions of their own (or a chain left half done)
         p.record(answer(p, item, q, day, seed=seed, step=1 + kind % 2, mode="mock", schedule=False,
