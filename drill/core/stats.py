@@ -207,10 +207,11 @@ def overview_lines(s: Stats, lang: str = EN, leeches: list[str] | None = None) -
 
 
 def hints_figure(s: Stats) -> dict:
-    """The hints taken over the whole log (:func:`engine.hints.hints_taken`): ``drill stats --json``'s ``hints``."""
-    from engine.hints import hint_counts, hints_taken
+    """The hints taken over the whole log (:func:`engine.hints.hints_taken`): ``drill stats --json``'s ``hints``,
+    from the statistics' running totals (``Stats.hints``: by topic and level), not a read of the log."""
+    from engine.hints import hints_taken
 
-    return hints_taken(hint_counts(s.digest.topic, s.digest.hint))
+    return hints_taken(s.hints)
 
 
 def hints_line(s: Stats, lang: str = EN) -> tuple[str, str] | None:
