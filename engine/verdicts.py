@@ -158,8 +158,8 @@ def display_number(value: float, kind: str, unit: str = "", integer: bool = Fals
     u = lookup(unit, kind)
     if u is None:
         raise ValueError(f"unknown unit {unit!r} for {kind}")
-    if unit == "%":
-        return f"{fmt_plain(u.from_base(value))}%"
+    if unit == "%":  # a space before % as before any unit (engine/typography.py)
+        return f"{fmt_plain(u.from_base(value))} %"
     return f"{fmt_whole(u.from_base(value), grouped=False)} {unit}"
 
 

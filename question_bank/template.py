@@ -62,7 +62,8 @@ class Problem:
         """The whole problem as text: scenario, givens, conventions, then each step's question."""
         lines = [self.scenario(lang)] if self.scenario(lang) else []
         if self.givens:
-            lines += [f"  {label}: {shown}" for label, shown in self.given_rows(lang)]
+            colon = pick(lang, ": ", "：")  # a label's colon is the language's (精度：fp8)
+            lines += [f"  {label}{colon}{shown}" for label, shown in self.given_rows(lang)]
         if self.conventions(lang):
             lines.append(self.conventions(lang))
         for s in self.steps:
@@ -75,7 +76,7 @@ class Problem:
             "template": t.id,
             "seed": self.seed,
             "topic": t.topic,
-            "title": t.title,
+            "title": pick(lang, t.title, t.title_zh),
             "difficulty": t.difficulty,
             "lang": lang,
             "prompt": self.prompt(lang),

@@ -100,10 +100,10 @@ def test_every_percent_question_previews_a_bare_fraction_or_decimal_as_graded(da
 
 
 @pytest.mark.parametrize("text, line, status, given_", [
-    ("31/63", "= 49.21%  (read as a fraction, not a percentage)", "correct", "49.21%"),
-    ("0.4366", "= 43.66%  (read as a fraction, not a percentage)", "close", "43.66%"),
-    ("49.21", "= 49.21%  (read in %, the unit the question asks for)", "correct", "49.21%"),
-    ("0.45 %", "= 0.45%", "wrong", "0.45%"),  # a unit typed: no other reading
+    ("31/63", "= 49.21 %  (read as a fraction, not a percentage)", "correct", "49.21 %"),
+    ("0.4366", "= 43.66 %  (read as a fraction, not a percentage)", "close", "43.66 %"),
+    ("49.21", "= 49.21 %  (read in %, the unit the question asks for)", "correct", "49.21 %"),
+    ("0.45 %", "= 0.45 %", "wrong", "0.45 %"),  # a unit typed: no other reading
 ])
 def test_a_bare_fraction_on_a_percent_question_is_previewed_as_graded(text, line, status, given_):
     exp = problems.problem("pipeline.bubble_1f1b_given", 1).steps[0].expected
