@@ -182,11 +182,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ready.not_enough": ("not enough answers yet ({n} of {need})", "作答还不够（{n}/{need}）"),
     "ready.answers": ("{n} answers", "{n} 次作答"),
     "ready.overall": ("Overall", "总体"),
-    "ready.calibration": ("Calibration (predicted 7+ days before): {p}% predicted, {o}% right over {n} answers "
+    "ready.calibration": ("Calibration (predicted 7+ days before): {p} % predicted, {o} % right over {n} answers "
                           "(Brier score {brier})",
-                          "校准（提前 7 天以上预测）：预测 {p}%，实际答对 {o}%，共 {n} 次作答（Brier 分数 {brier}）"),
+                          "校准（提前 7 天以上预测）：预测 {p} %，实际答对 {o} %，共 {n} 次作答（Brier 分数 {brier}）"),
     "ready.reliability": ("  right, by predicted chance: {bins}", "  按预测概率分组的实际答对率：{bins}"),
-    "ready.bin": ("{lo}-{hi}%: {o}% ({n})", "{lo}-{hi}%：{o}%（{n} 次）"),
+    "ready.bin": ("{lo}-{hi} %: {o} % ({n})", "{lo}-{hi} %：{o} %（{n} 次）"),
     "ready.no_calibration": ("Calibration: not enough history yet (predictions are scored 7+ days later)",
                              "校准：历史还不够（预测在 7 天以后才评分）"),
     "today": ("today", "今天"),

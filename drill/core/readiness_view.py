@@ -82,6 +82,7 @@ def readiness_lines(ready, calibration, tr, lang: str) -> list[str]:
     from rich.cells import cell_len
 
     from drill.core.i18n import topic_name
+    from engine.langs import pick
     from engine.schedule.readiness import MIN_REVIEWS
 
     lines = [tr("ready.head", date=ready.day.isoformat())]
@@ -93,11 +94,12 @@ def readiness_lines(ready, calibration, tr, lang: str) -> list[str]:
         if r.probability is None:
             lines.append(f"  {pad(topic)}  {tr('ready.not_enough', n=r.reviews, need=MIN_REVIEWS)}")
         else:
-            lines.append(f"  {pad(topic)}  {round(100 * r.probability):>3}%  ({tr('ready.answers', n=r.reviews)})")
+            answers = pick(lang, "({})", "（{}）").format(tr("ready.answers", n=r.reviews))
+            lines.append(f"  {pad(topic)}  {round(100 * r.probability):>3} %  {answers}")
     if ready.overall is None:
         lines.append(f"  {pad(None)}  {tr('ready.not_enough', n=ready.reviews, need=MIN_REVIEWS)}")
     else:
-        lines.append(f"  {pad(None)}  {round(100 * ready.overall):>3}%")
+        lines.append(f"  {pad(None)}  {round(100 * ready.overall):>3} %")
     if calibration.answers:
         lines.append(tr("ready.calibration", p=round(100 * calibration.predicted), o=round(100 * calibration.observed),
                         n=calibration.answers, brier=f"{calibration.brier:.3f}"))

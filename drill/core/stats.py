@@ -142,7 +142,7 @@ def fitted_readiness(profile: Profile, digest, today: date, stop=None):
 
 
 def pct(x: float | None, lang: str = EN) -> str:
-    return tr("none", lang) if x is None else f"{100 * x:.0f}%"
+    return tr("none", lang) if x is None else f"{100 * x:.0f} %"  # a space before %, as before any unit
 
 
 def num(x: float | None, fmt: str = "{:.2f}", lang: str = EN) -> str:
@@ -238,8 +238,8 @@ def summary(s: Stats, lang: str = EN, sort: str = "topic", reverse: bool = False
     pairs = overview_lines(s, lang)
     width = max(_width(label) for label, _ in pairs)
     out += [f"{_pad(label, width)}  {value}" for label, value in pairs]
-    out.append(f"{'':{width}}  ({tr('streak_note', lang)})")
-    out += ["", tr("forecast", lang) + ":", "  " + " ".join(str(n) for n in s.forecast), ""]
+    out.append(f"{'':{width}}  " + pick(lang, "({})", "（{}）").format(tr("streak_note", lang)))
+    out += ["", tr("forecast", lang) + pick(lang, ":", "："), "  " + " ".join(str(n) for n in s.forecast), ""]
     out.append(_heatmap_text(s, lang))
     out.append("")
     rows = [topic_headers(lang)] + [topic_row(t, lang) for t in sort_topics(s.topics, sort, reverse)]
@@ -250,7 +250,7 @@ def summary(s: Stats, lang: str = EN, sort: str = "topic", reverse: bool = False
     if s.mocks:
         out.append(tr("mock_scores", lang) + ":")
         for m in s.mocks:
-            out.append(f"  {m.date}  {num(m.percent, '{:.0f}%', lang):>5}  "
+            out.append(f"  {m.date}  {num(m.percent, '{:.0f} %', lang):>5}  "
                        f"{tr('mock_questions', lang)} {m.questions}  "
                        f"{m.correct}/{m.close}/{m.wrong}/{m.unanswered}  {duration(m.seconds_used, lang)}")
     else:
