@@ -31,27 +31,27 @@ ZH_UNIT_WORDS: dict[str, str] = {
     "GPUs": "张 GPU", "GPU": "张 GPU", "x": "倍",
 }
 
-_CJK = "\u4e00-\u9fff"
 _FULL = {":": "：", ";": "；", ",": "，", "?": "？", "!": "！"}
 # characters that make a bracket a formula's: an operator, a nested bracket, a subscript
 _MATH = set("=×·+−-÷^*<>≈√²³_()[]")
 
-_unit_re: re.Pattern[str] | None = None
-_punct_re: re.Pattern[str] | None = None
-_paren_re: re.Pattern[str] | None = None
-_pct_re: re.Pattern[str] | None = None
+_PATTERNS: tuple[re.Pattern[str], ...] = ()  # unit, punctuation, bracket, percent: compiled on first use
 
 
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    global _unit_re, _punct_re, _paren_re, _pct_re
-    if _unit_re is None:
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    global _PATTERNS
+    if not _PATTERNS:
         words = "|".join(sorted(map(re.escape, ZH_UNIT_WORDS), key=len, reverse=True))
-        # a unit written by the formatting code: after a number and one space, and not part of a longer symbol
-        _unit_re = re.compile(rf"(?<=\d) ({words})(?![\w/·²³⁻-])")
-        _punct_re = re.compile(rf"(?<=[{_CJK}])([:;,?!]) ?|(?<=\S)([:;,?!]) ?(?=[{_CJK}])")
-        _paren_re = re.compile(r" ?\(([^()\n]*)\) ?")
-        _pct_re = re.compile(r"(?<=\d)%")
-    return _unit_re, _punct_re, _paren_re, _pct_re  # type: ignore[return-value]  # all set together above
+        _PATTERNS = (
+            # a unit written by the formatting code: after a number and one space, and not part of a longer symbol
+            re.compile(rf"(?<=\d) ({words})(?![\w/·²³⁻-])"),
+            # next to a non-ASCII character, told Chinese or not in _punct: a class of the CJK range takes
+            # the re module over a millisecond to compile (question_bank/chinese.py)
+            re.compile(r"(?<=[^\x00-\x7f])[:;,?!] ?|(?<=\S)[:;,?!] ?(?=[^\x00-\x7f])"),
+            re.compile(r" ?\(([^()\n]*)\) ?"),
+            re.compile(r"(?<=\d)%"),
+        )
+    return _PATTERNS
 
 
 def _is_cjk(c: str) -> bool:
@@ -80,6 +80,14 @@ def _paren(m: re.Match[str]) -> str:
     return whole
 
 
+def _punct(m: re.Match[str]) -> str:
+    """``：`` for ``: `` next to a Chinese character (not next to another non-ASCII one: ``Φ: 8B``)."""
+    text, i, j = m.string, m.start(), m.end()
+    if (i > 0 and _is_cjk(text[i - 1])) or (j < len(text) and _is_cjk(text[j])):
+        return _FULL[m.group()[0]]
+    return m.group()
+
+
 def unit_in(symbol: str, lang: str) -> str:
     """``symbol`` as written in ``lang`` after a number: ``day`` is 天 in Chinese; GB stays GB."""
     return ZH_UNIT_WORDS.get(symbol, symbol) if lang == ZH else symbol
@@ -93,7 +101,7 @@ def zh_typeset(text: str) -> str:
     text = unit_re.sub(lambda m: " " + ZH_UNIT_WORDS[m.group(1)], text)
     text = pct_re.sub(" %", text)
     text = paren_re.sub(_paren, text)
-    return punct_re.sub(lambda m: _FULL[m.group(1) or m.group(2)], text)
+    return punct_re.sub(_punct, text)
 
 
 def typeset(text: str, lang: str) -> str:

@@ -150,15 +150,17 @@ def num(x: float | None, fmt: str = "{:.2f}", lang: str = EN) -> str:
 
 
 def duration(seconds: float | None, lang: str = EN, compact: bool = False) -> str:
-    """``42 s``, ``3 min 5 s``, ``12 h 4 min``; compact: ``42s``, ``3m05s``, ``12h04m`` (Chinese: 秒/分/小时)."""
+    """``42 s``, ``3 min 5 s``, ``12 h 4 min``; compact: ``42s``, ``3m05s``, ``12h04m`` (Chinese: 秒/分钟/小时)."""
     if seconds is None:
         return tr("none", lang)
     s = int(round(seconds))
     h, rem = divmod(s, 3600)
     m, sec = divmod(rem, 60)
-    zh = f"{h}小时{m}分" if h else f"{m}分{sec}秒" if m else f"{sec}秒"
-    if compact:
+    if compact:  # a table's narrow column: no spaces in either language
+        zh = f"{h}小时{m}分" if h else f"{m}分{sec}秒" if m else f"{sec}秒"
         return pick(lang, f"{h}h{m:02d}m" if h else f"{m}m{sec:02d}s" if m else f"{sec}s", zh)
+    # a space between a number and its unit, as everywhere (engine/typography.py); one word for minutes, 分钟
+    zh = f"{h} 小时 {m} 分钟" if h else (f"{m} 分钟 {sec} 秒" if sec else f"{m} 分钟") if m else f"{sec} 秒"
     return pick(lang, f"{h} h {m} min" if h else (f"{m} min {sec} s" if sec else f"{m} min") if m else f"{sec} s", zh)
 
 
