@@ -23,6 +23,7 @@ from .answers import Parsed, Unreadable
 from .choices import Choice
 from .messages import Msg, Said, Twin, say
 from .status import CLOSE, CONVENTION, CORRECT, INVALID, WRONG, Status
+from .typography import typeset
 from .units import UNIT_KINDS, fmt_number, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
 
@@ -180,7 +181,10 @@ class Reading:
     parsed: Parsed | None = None  # a number's reading: its unit and the notes on how it was read
 
     def text(self, lang: str = EN) -> str:
-        return self.said.text(lang)
+        # a reading is said with the figures as the language writes them ("= 5.532 天"); a refusal quotes what
+        # was typed, which stays as typed
+        said = self.said.text(lang)
+        return typeset(said, lang) if self.readable else said
 
 
 def unreadable_reading(why: Said) -> Reading:

@@ -311,6 +311,8 @@ def grade_check(args: argparse.Namespace) -> Checked:
 
 
 def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
+    from engine.typography import typeset
+
     v, s = c.verdict, c.graded_step
     rel = v.relative_error if v.relative_error is not None and math.isfinite(v.relative_error) else None
     return {
@@ -324,9 +326,10 @@ def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
         "answer": c.typed,
         "status": v.status,
         "quality": v.quality,
-        "expected": v.expected,
+        # as the message writes them in ``lang`` (5.533 天); expected_value is the number
+        "expected": typeset(v.expected, lang) if isinstance(v.expected, str) else v.expected,
         "expected_value": s.expected.value,
-        "given": v.given,
+        "given": typeset(v.given, lang) if isinstance(v.given, str) else v.given,
         "relative_error": rel,  # the judged error (engine.grading.distance), signed: + when the answer is larger
         "error_measure": "|x − e| / max(|x|, |e|)",
         # answer ÷ expected (None when nothing was graded or the answer is 0): beyond a factor of 2 the message

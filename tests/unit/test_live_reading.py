@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.grading import INVALID, Expected, grade, read, understood
 from engine.langs import EN, ZH
+from engine.typography import typeset
 from engine.units import UNITS
 from engine.verdicts import choice_shown
 from question_bank import registry
@@ -55,9 +56,9 @@ def assert_preview_is_the_grade(text: str, exp: Expected) -> None:
         elif exp.kind == "number":
             assert v.parsed is not None and v.parsed.value == r.value
             if exp.unit:  # the value as the verdict shows it, in the question's unit
-                assert line.startswith(f"= {v.given}"), (text, line, v.given)
-            for note in v.parsed.notes_in(lang):  # how it was read, as the verdict says it
-                assert note in line
+                assert line.startswith(f"= {typeset(v.given, lang)}"), (text, line, v.given)
+            for note in v.parsed.notes_in(lang):  # how it was read, as the verdict says it (typeset: 5 天)
+                assert typeset(note, lang) in line
         elif exp.kind == "choice":
             assert line == "= " + choice_shown(exp.choices, v.given, lang)
         else:
