@@ -288,10 +288,14 @@ class Verdict:
         return self.approximation.text(lang).strip() if self.approximation is not None else ""
 
     def given_in(self, lang: str = EN) -> str:
-        return choice_shown(self.choices, self.given, lang) if self.choices else self.given
+        return choice_shown(self.choices, self.given, lang) if self.choices else self._figure(self.given, lang)
 
     def expected_in(self, lang: str = EN) -> str:
-        return choice_shown(self.choices, self.expected, lang) if self.choices else self.expected
+        return choice_shown(self.choices, self.expected, lang) if self.choices else self._figure(self.expected, lang)
+
+    def _figure(self, shown: str, lang: str) -> str:
+        """A number's figure as ``lang`` writes it (5.533 天); an expression or a layout as it is."""
+        return typeset(shown, lang) if self.parsed is not None and isinstance(shown, str) else shown
 
 
 def distance(x: float, e: float) -> float:

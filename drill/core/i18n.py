@@ -279,6 +279,7 @@ STRINGS: dict[str, tuple[str, str]] = {
                              "{path} 中的设置 {key} 未被采用：{problem}。在你重新设置之前使用默认值。"),
     "practice.you": ("You: ", "你的答案："),
     "practice.expected": ("Expected: ", "正确答案："),
+    "practice.note": ("({note})", "（{note}）"),
     "practice.error": ("error {err}", "误差 {err}"),
     "practice.band": ("band: ±{tol} % correct, ±{close} % close", "判定区间：±{tol} % 正确，±{close} % 接近"),
     "practice.band_integer": ("band: the exact whole number", "判定区间：须为精确整数"),
