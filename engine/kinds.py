@@ -28,7 +28,7 @@ from .answers import Parsed, Unreadable, parse_quantity
 from .choices import Choice, parse_choice
 from .messages import Msg, Said, Twin, join, say
 from .symbolic_answers import parse_expression
-from .typography import typeset
+from .typography import typeset, unit_in
 from .units import BIN, KINDS, PREFIXED, UNIT_KINDS, fmt_plain, fmt_whole, lookup
 from .verdicts import (
     ANSWER_KINDS,
@@ -217,7 +217,8 @@ class NumberKind(AnswerKind):
     def hint(self, exp: Expected) -> Said:
         if exp.integer:
             return say("hint.integer")
-        return say("hint.unit", unit=exp.unit) if exp.unit else say("hint.plain")
+        # the unit as the language writes it: 答案单位：天
+        return say("hint.unit", unit=Twin(exp.unit, unit_in(exp.unit, ZH))) if exp.unit else say("hint.plain")
 
 
 def _error_said(x: float, e: float, rel: float, exp: Expected, slip_named: bool) -> Said | None:
