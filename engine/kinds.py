@@ -29,6 +29,7 @@ from .answers import Parsed, Unreadable, parse_quantity
 from .choices import Choice, parse_choice
 from .messages import Msg, Said, Twin, join, say
 from .symbolic_answers import parse_expression
+from .typography import typeset, unit_in
 from .units import BIN, KINDS, PREFIXED, UNIT_KINDS, fmt_plain, fmt_whole, lookup
 from .verdicts import (
     ANSWER_KINDS,
@@ -199,12 +200,16 @@ class NumberKind(AnswerKind):
             label = join([label, _convention_words(shadowed, shown_exp, CORRECT)], en="", zh="")
         headline = say("verdict.wrong_miss") if status == WRONG and miss is not None and d <= exp.close \
             else _headline(status, exp)
-        msg = say("verdict.number", headline=headline, given=given, expected=shown_exp, error=error, miss=label)
+        msg = say("verdict.number", headline=headline, given=Twin(given, typeset(given, ZH)),
+                  expected=Twin(shown_exp, typeset(shown_exp, ZH)), error=error, miss=label)
         return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx,
                        convention=conv, convention_said=conv_said, ratio=ratio, error_said=error_said, reading=r)
 
     def display(self, exp: Expected) -> str:
         return display_number(float(exp.value), exp.unit_kind, exp.unit, exp.integer)
+
+    def display_in(self, exp: Expected, lang: str = EN) -> str:
+        return typeset(exp.display, lang)  # 5.533 天, 2 张 GPU in Chinese
 
     def recorded(self, verdict: Verdict) -> Any:
         """The value in base units, whatever unit it was typed in."""
@@ -213,7 +218,8 @@ class NumberKind(AnswerKind):
     def hint(self, exp: Expected) -> Said:
         if exp.integer:
             return say("hint.integer")
-        return say("hint.unit", unit=exp.unit) if exp.unit else say("hint.plain")
+        # the unit as the language writes it: 答案单位：天
+        return say("hint.unit", unit=Twin(exp.unit, unit_in(exp.unit, ZH))) if exp.unit else say("hint.plain")
 
 
 def _error_said(x: float, e: float, rel: float, exp: Expected, slip_named: bool) -> Said | None:

@@ -23,6 +23,7 @@ from .answers import Parsed, Unreadable
 from .choices import Choice
 from .messages import Msg, Said, Twin, say
 from .status import CLOSE, CONVENTION, CORRECT, INVALID, WRONG, Status
+from .typography import typeset
 from .units import UNIT_KINDS, fmt_number, fmt_parseable, fmt_plain, fmt_whole, lookup, whole_digits
 
 
@@ -158,8 +159,8 @@ def display_number(value: float, kind: str, unit: str = "", integer: bool = Fals
     u = lookup(unit, kind)
     if u is None:
         raise ValueError(f"unknown unit {unit!r} for {kind}")
-    if unit == "%":
-        return f"{fmt_plain(u.from_base(value))}%"
+    if unit == "%":  # a space before % as before any unit (engine/typography.py)
+        return f"{fmt_plain(u.from_base(value))} %"
     return f"{fmt_whole(u.from_base(value), grouped=False)} {unit}"
 
 
@@ -180,7 +181,10 @@ class Reading:
     parsed: Parsed | None = None  # a number's reading: its unit and the notes on how it was read
 
     def text(self, lang: str = EN) -> str:
-        return self.said.text(lang)
+        # a reading is said with the figures as the language writes them ("= 5.532 天"); a refusal quotes what
+        # was typed, which stays as typed
+        said = self.said.text(lang)
+        return typeset(said, lang) if self.readable else said
 
 
 def unreadable_reading(why: Said) -> Reading:
@@ -284,10 +288,14 @@ class Verdict:
         return self.approximation.text(lang).strip() if self.approximation is not None else ""
 
     def given_in(self, lang: str = EN) -> str:
-        return choice_shown(self.choices, self.given, lang) if self.choices else self.given
+        return choice_shown(self.choices, self.given, lang) if self.choices else self._figure(self.given, lang)
 
     def expected_in(self, lang: str = EN) -> str:
-        return choice_shown(self.choices, self.expected, lang) if self.choices else self.expected
+        return choice_shown(self.choices, self.expected, lang) if self.choices else self._figure(self.expected, lang)
+
+    def _figure(self, shown: str, lang: str) -> str:
+        """A number's figure as ``lang`` writes it (5.533 天); an expression or a layout as it is."""
+        return typeset(shown, lang) if self.parsed is not None and isinstance(shown, str) else shown
 
 
 def distance(x: float, e: float) -> float:

@@ -20,6 +20,7 @@ from typing import Any
 from engine import formulas, sources
 from engine.langs import EN, ZH
 from engine.messages import Twin, pick
+from engine.typography import typeset
 from engine.units import KINDS
 
 from .template import Template
@@ -201,4 +202,4 @@ def card_lines(t: Template, lang: str = EN, conventions: Mapping[str, str] | Non
         out += [f"# {heading('source', lang)}", f"  {c['source']}"]
     while out and not out[-1]:
         out.pop()
-    return out
+    return [typeset(line, lang) for line in out]

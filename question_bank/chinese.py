@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.typography import zh_typeset
+
 # Chinese leaves no space between two Chinese words (a template that builds "计算 " + "缩放平移" or "切分）" + " 训练"
 # from parts would): removed from every Chinese text a problem shows (build_problem), as tests/unit/test_bank_text.py
 # checks.  A space next to Latin text or a number stays ("在 H100 上", "一个 30B 参数").
@@ -19,10 +21,13 @@ def _drop_gap(m) -> str:
 
 
 def tidy_zh(text: str) -> str:
-    """``text`` without the spaces between two Chinese characters (or a closing bracket and a Chinese one)."""
+    """``text`` without the spaces between two Chinese characters (or a closing bracket and a Chinese one),
+    typeset as Chinese is written (engine.typography: 天 not day, full-width punctuation next to Chinese)."""
     global _ZH_GAP
+    if not text:
+        return text
     if _ZH_GAP is None:
         import re
 
         _ZH_GAP = re.compile(r"(?<=[^\x00-\x7f]) +(?=[^\x00-\x7f])")
-    return _ZH_GAP.sub(_drop_gap, text) if text else text
+    return _ZH_GAP.sub(_drop_gap, zh_typeset(text))  # typeset first: "6 小时 出一次" loses its gap

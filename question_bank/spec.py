@@ -95,6 +95,7 @@ from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, KindName
 from engine.langs import EN
 from engine.messages import Twin, pick
 from engine.records import NamedTuple, frozen
+from engine.typography import zh_typeset
 from engine.units import UNIT_KINDS, fmt_quantity, round_sig
 
 
@@ -151,8 +152,8 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
         """:attr:`display` in ``lang``: a text value in Chinese when it has a Chinese twin.  Chinese has no
         "params" unit: ``69B params`` is shown as ``69B`` (the label already says 参数量)."""
         shown = self.display
-        return Twin(shown, self.value_zh or (shown.removesuffix(" params") if self.unit == "params" else shown)
-                    ).text(lang)
+        return Twin(shown, zh_typeset(self.value_zh or (shown.removesuffix(" params") if self.unit == "params"
+                                                        else shown))).text(lang)
 
     def label(self, lang: str = EN) -> str:
         return pick(lang, self.label_en, self.label_zh)

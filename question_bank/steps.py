@@ -86,12 +86,13 @@ class Step:
                 "value": e.value,
                 "unit": (e.unit or "") if measured else "",
                 "unit_kind": e.unit_kind if measured else "",
-                "display": e.display,
+                "display": e.display_in(lang),
                 "tolerance": e.tolerance if measured else 0.0,
                 "close": e.close if measured else 0.0,
                 "choices": [c.key for c in e.choices],
             },
-            "misconceptions": [{"key": m.key, "label": m.label, "value": m.value} for m in e.misses],
+            "misconceptions": [{"key": m.key, "label": Twin(m.label, m.label_zh).text(lang), "value": m.value}
+                               for m in e.misses],
             "solution": list(self.solution_lines(lang)),
             "takeaway": self.takeaway_in(lang),
             "target_seconds": self.target_seconds,
@@ -254,8 +255,8 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
         return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
 
     values = f.misconception_values(**env)
-    misses = tuple(Miss(m.key, m.label, v, m.label_zh) for m, v in values if distinct(v))
-    approximations = tuple(Approximation(m.key, m.label, m.label_zh, v, ex.render(m.node, f.symbols))
+    misses = tuple(Miss(m.key, m.label, v, tidy_zh(m.label_zh)) for m, v in values if distinct(v))
+    approximations = tuple(Approximation(m.key, m.label, tidy_zh(m.label_zh), v, ex.render(m.node, f.symbols))
                            for m, v in values
                            if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
     too_close = tuple(a.key for a in approximations)

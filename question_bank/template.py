@@ -74,7 +74,8 @@ class Problem:
         """The whole problem as text: scenario, givens, conventions, then each step's question."""
         lines = [self.scenario(lang)] if self.scenario(lang) else []
         if self.givens:
-            lines += [f"  {label}: {shown}" for label, shown in self.given_rows(lang)]
+            colon = pick(lang, ": ", "：")  # a label's colon is the language's (精度：fp8)
+            lines += [f"  {label}{colon}{shown}" for label, shown in self.given_rows(lang)]
         if self.conventions(lang):
             lines.append(self.conventions(lang))
         for s in self.steps:
@@ -87,7 +88,7 @@ class Problem:
             "template": t.id,
             "seed": self.seed,
             "topic": t.topic,
-            "title": self.title_in(EN),
+            "title": self.title_in(lang),
             "difficulty": t.difficulty,
             "lang": lang,
             "prompt": self.prompt(lang),

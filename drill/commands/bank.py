@@ -215,15 +215,18 @@ def run_templates(args: argparse.Namespace) -> int:
                       "difficulty": t.difficulty, "answer_kind": t.answer_kind, "chain_length": t.chain_length,
                       "target_seconds": t.target_seconds} for t in rows])
         return 0
-    width = max((len(t.id) for t in rows), default=10)
+    from drill.core.columns import pad, width
+
     head = pick(lang, ("TEMPLATE", "TOPIC", "DIFF", "ANSWER", "STEPS", "TITLE"),
                 ("模板", "主题", "难度", "答案", "步数", "标题"))
-    # ANSWER: the kinds of the steps' answers, one rule for single questions and chains (Template.answer_kind)
-    kind = max([len(head[3])] + [len(t.answer_kind) for t in rows])
-    print(f"{head[0]:<{width}}  {head[1]:<13} {head[2]:<4} {head[3]:<{kind}} {head[4]:<5} {head[5]}")
+    # ANSWER: the kinds of the steps' answers, one rule for single questions and chains (Template.answer_kind);
+    # columns by display width: the Chinese header takes two columns a character
+    cols = [max([width(head[0])] + [len(t.id) for t in rows]) + 1, 13, 4,
+            max([width(head[3])] + [len(t.answer_kind) for t in rows]), 5]
+    print(" ".join(pad(h, c) for h, c in zip(head, cols)) + f" {head[5]}")
     for t in rows:
-        title = t.title_in(lang)
-        print(f"{t.id:<{width}}  {t.topic:<13} {t.difficulty:<4} {t.answer_kind:<{kind}} {t.chain_length:<5} {title}")
+        cells = (t.id, t.topic, str(t.difficulty), t.answer_kind, str(t.chain_length))
+        print(" ".join(pad(x, c) for x, c in zip(cells, cols)) + f" {t.title_in(lang)}")
     topics = sorted({t.topic for t in rows}, key=TOPICS.index)
     names = ", ".join(pick(lang, *TOPIC_NAMES[x]) for x in topics)
     print(Twin(f"\n{len(rows)} templates ({names})", f"\n共 {len(rows)} 个模板（{names}）").text(lang))
@@ -375,6 +378,8 @@ def grade_check(args: argparse.Namespace) -> Checked:
 
 
 def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
+    from engine.typography import typeset
+
     v, s = c.verdict, c.graded_step
     rel = v.relative_error if v.relative_error is not None and math.isfinite(v.relative_error) else None
     return {
@@ -389,9 +394,10 @@ def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
         "status": v.status,
         "quality": c.quality,  # capped by --hint
         **({"hint": c.hint, "graded": v.quality} if c.hint else {}),  # the grade before the hint's cap
-        "expected": v.expected,
+        # as the message writes them in ``lang`` (5.533 天); expected_value is the number
+        "expected": typeset(v.expected, lang) if isinstance(v.expected, str) else v.expected,
         "expected_value": s.expected.value,
-        "given": v.given,
+        "given": typeset(v.given, lang) if isinstance(v.given, str) else v.given,
         "relative_error": rel,  # the judged error (engine.grading.distance), signed: + when the answer is larger
         "error_measure": "|x − e| / max(|x|, |e|)",
         # answer ÷ expected (None when nothing was graded or the answer is 0): beyond a factor of 2 the message

@@ -145,7 +145,7 @@ PLAN_TEXT = {
     "questions": ("{n} questions", "{n} 道题"),
     "question": ("1 question", "1 道题"),
     "minutes": ("{m} min", "{m} 分钟"),
-    "minutes_s": ("{m} min {s} s", "{m} 分 {s} 秒"),
+    "minutes_s": ("{m} min {s} s", "{m} 分钟 {s} 秒"),
     "chain": ("  chain of {n} steps", "  追问链，{n} 步"),
     "seed": ("seed", "种子"),
     "rule": ("Mock answers are logged; a template's first answer enters your review schedule, a miss restarts it "

@@ -151,7 +151,7 @@ def fitted_readiness(profile: Profile, digest, today: date, stop=None):
 
 
 def pct(x: float | None, lang: str = EN) -> str:
-    return tr("none", lang) if x is None else f"{100 * x:.0f}%"
+    return tr("none", lang) if x is None else f"{100 * x:.0f} %"  # a space before %, as before any unit
 
 
 def num(x: float | None, fmt: str = "{:.2f}", lang: str = EN) -> str:
@@ -159,15 +159,17 @@ def num(x: float | None, fmt: str = "{:.2f}", lang: str = EN) -> str:
 
 
 def duration(seconds: float | None, lang: str = EN, compact: bool = False) -> str:
-    """``42 s``, ``3 min 5 s``, ``12 h 4 min``; compact: ``42s``, ``3m05s``, ``12h04m`` (Chinese: 秒/分/小时)."""
+    """``42 s``, ``3 min 5 s``, ``12 h 4 min``; compact: ``42s``, ``3m05s``, ``12h04m`` (Chinese: 秒/分钟/小时)."""
     if seconds is None:
         return tr("none", lang)
     s = int(round(seconds))
     h, rem = divmod(s, 3600)
     m, sec = divmod(rem, 60)
-    zh = f"{h}小时{m}分" if h else f"{m}分{sec}秒" if m else f"{sec}秒"
-    if compact:
+    if compact:  # a table's narrow column: no spaces in either language
+        zh = f"{h}小时{m}分" if h else f"{m}分{sec}秒" if m else f"{sec}秒"
         return pick(lang, f"{h}h{m:02d}m" if h else f"{m}m{sec:02d}s" if m else f"{sec}s", zh)
+    # a space between a number and its unit, as everywhere (engine/typography.py); one word for minutes, 分钟
+    zh = f"{h} 小时 {m} 分钟" if h else (f"{m} 分钟 {sec} 秒" if sec else f"{m} 分钟") if m else f"{sec} 秒"
     return pick(lang, f"{h} h {m} min" if h else (f"{m} min {sec} s" if sec else f"{m} min") if m else f"{sec} s", zh)
 
 
@@ -273,8 +275,8 @@ def summary(s: Stats, lang: str = EN, sort: str = "topic", reverse: bool = False
     pairs = overview_lines(s, lang, leeches)
     width = max(_width(label) for label, _ in pairs)
     out += [f"{_pad(label, width)}  {value}" for label, value in pairs]
-    out.append(f"{'':{width}}  ({tr('streak_note', lang)})")
-    out += ["", tr("forecast", lang) + ":", "  " + " ".join(str(n) for n in s.forecast), ""]
+    out.append(f"{'':{width}}  " + pick(lang, "({})", "（{}）").format(tr("streak_note", lang)))
+    out += ["", tr("forecast", lang) + pick(lang, ":", "："), "  " + " ".join(str(n) for n in s.forecast), ""]
     out.append(_heatmap_text(s, lang))
     out.append("")
     rows = [topic_headers(lang)] + [topic_row(t, lang) for t in sort_topics(s.topics, sort, reverse)]
@@ -285,7 +287,7 @@ def summary(s: Stats, lang: str = EN, sort: str = "topic", reverse: bool = False
     if s.mocks:
         out.append(tr("mock_scores", lang) + ":")
         for m in s.mocks:
-            out.append(f"  {m.date}  {num(m.percent, '{:.0f}%', lang):>5}  "
+            out.append(f"  {m.date}  {num(m.percent, '{:.0f} %', lang):>5}  "
                        f"{tr('mock_questions', lang)} {m.questions}  "
                        f"{m.correct}/{m.close}/{m.wrong}/{m.unanswered}  {duration(m.seconds_used, lang)}")
     else:

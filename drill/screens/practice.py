@@ -289,7 +289,7 @@ class PracticeScreen(DrillScreen):
             if v.diagnosis:
                 head.append(self.tr("practice.misconception", what=v.diagnosis_in(lang)) + "\n", "bold magenta")
             for note in v.notes_in(lang):
-                head.append(f"({note})\n", "dim")
+                head.append(self.tr("practice.note", note=note) + "\n", "dim")
             e = step.expected
             if e.answer_kind.measured:  # graded within a band: say which
                 head.append((self.tr("practice.band_integer") if e.integer else

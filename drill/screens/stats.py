@@ -498,7 +498,7 @@ class StatsScreen(DrillScreen):
         for m in reversed(s.mocks):  # newest first
             table.add_row(
                 _cell(m.date),
-                _cell(num(m.percent, "{:.0f}%", lang), True),
+                _cell(num(m.percent, "{:.0f} %", lang), True),
                 _cell(str(m.questions), True),
                 _cell(f"{m.correct} / {m.close} / {m.wrong} / {m.unanswered}", True),
                 _cell(duration(m.seconds_used, lang), True),

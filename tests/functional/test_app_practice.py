@@ -114,8 +114,8 @@ async def test_an_unreadable_answer_is_neither_graded_nor_recorded_and_keeps_the
 
 @sync
 @pytest.mark.parametrize("lang, line, you", [
-    ("en", "understood: = 49.21%  (read as a fraction, not a percentage)", "You: 49.21%"),
-    ("zh", "识别为：= 49.21%（按小数读取，不是百分数）", "你的答案：49.21%"),
+    ("en", "understood: = 49.21 %  (read as a fraction, not a percentage)", "You: 49.21 %"),
+    ("zh", "识别为：= 49.21 %（按小数读取，不是百分数）", "你的答案：49.21 %"),
 ])
 async def test_the_live_line_shows_the_reading_that_is_graded(profile, clock, lang, line, you):
     """A bare fraction where % is asked: previewed as the grader reads it (49.21 %), not as 0.4921 %."""

@@ -97,7 +97,7 @@ def test_piped_summary_reads_as_text(known):
     assert "\x1b[" not in out  # no terminal codes when piped
     assert "Streak                2 d (longest 2 d)" in out
     assert "a day counts when at least one review was done that day" in out
-    assert "50% of 2 first reviews of mature items passed" in out
+    assert "50 % of 2 first reviews of mature items passed" in out
     assert "0 today" not in out and "2 today (1 overdue)" in out
     assert "No mock interview yet" in out
     lines = out.splitlines()

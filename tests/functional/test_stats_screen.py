@@ -217,7 +217,7 @@ async def test_mocks_tab_charts_scores_and_opens_a_report(profile):
         await pilot.pause()
         mocks = screen.query_one("#mocks", DataTable)
         assert column(mocks, 0) == ["2026-11-21", "2026-11-20"]  # newest first
-        assert column(mocks, 1) == ["100%", "50%"]
+        assert column(mocks, 1) == ["100 %", "50 %"]
         assert "Mock interview scores" in str(screen.query_one("#mock-plot", PlotextPlot).render())
         mocks.focus()
         mocks.move_cursor(row=1)

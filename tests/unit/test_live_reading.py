@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.grading import INVALID, Expected, grade, read, understood
 from engine.langs import EN, ZH
+from engine.typography import typeset
 from engine.units import UNITS
 from engine.verdicts import choice_shown
 from question_bank import registry
@@ -55,9 +56,9 @@ def assert_preview_is_the_grade(text: str, exp: Expected) -> None:
         elif exp.kind == "number":
             assert v.parsed is not None and v.parsed.value == r.value
             if exp.unit:  # the value as the verdict shows it, in the question's unit
-                assert line.startswith(f"= {v.given}"), (text, line, v.given)
-            for note in v.parsed.notes_in(lang):  # how it was read, as the verdict says it
-                assert note in line
+                assert line.startswith(f"= {typeset(v.given, lang)}"), (text, line, v.given)
+            for note in v.parsed.notes_in(lang):  # how it was read, as the verdict says it (typeset: 5 天)
+                assert typeset(note, lang) in line
         elif exp.kind == "choice":
             assert line == "= " + choice_shown(exp.choices, v.given, lang)
         else:
@@ -115,10 +116,10 @@ def test_every_percent_question_previews_a_bare_fraction_or_decimal_as_graded(da
 
 
 @pytest.mark.parametrize("text, line, status, given_", [
-    ("31/63", "= 49.21%  (read as a fraction, not a percentage)", "correct", "49.21%"),
-    ("0.4366", "= 43.66%  (read as a fraction, not a percentage)", "close", "43.66%"),
-    ("49.21", "= 49.21%  (read in %, the unit the question asks for)", "correct", "49.21%"),
-    ("0.45 %", "= 0.45%", "wrong", "0.45%"),  # a unit typed: no other reading
+    ("31/63", "= 49.21 %  (read as a fraction, not a percentage)", "correct", "49.21 %"),
+    ("0.4366", "= 43.66 %  (read as a fraction, not a percentage)", "close", "43.66 %"),
+    ("49.21", "= 49.21 %  (read in %, the unit the question asks for)", "correct", "49.21 %"),
+    ("0.45 %", "= 0.45 %", "wrong", "0.45 %"),  # a unit typed: no other reading
 ])
 def test_a_bare_fraction_on_a_percent_question_is_previewed_as_graded(text, line, status, given_):
     exp = problems.problem("pipeline.bubble_1f1b_given", 1).steps[0].expected

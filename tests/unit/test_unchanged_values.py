@@ -375,6 +375,19 @@ for _seed in (1, 2, 5, 6, 10, 11, 14, 16, 17, 19, 20, 21, 22, 25, 28, 30, 31, 32
                                                        "in 20, not half the time (40 seeds gave 17 problems)")
 
 
+# Changes of the Chinese texts alone, for every template: (part) -> the reason.  Matched by language, so the
+# English of the same part must still be what main gave; not stale-checked per template (a template whose
+# Chinese had nothing to typeset is unchanged).
+ZH_TYPESET = ("Chinese typesetting only (engine/typography.py): units of time in Chinese (5.533 天, 478000 秒, not "
+              "5.533 day), a count of GPUs as 2 张 GPU, a factor as 倍, full-width punctuation next to Chinese "
+              "(精度：fp8, （MTBF）), a given's label with a full-width colon, a space before % (45 %); the JSON's "
+              "title, answer display and misconception labels in Chinese; values unchanged")
+ZH_INTENDED: dict[str, str] = {part: ZH_TYPESET for part in PARTS + (CARD,)}
+# A space before % as before any unit: an answer asked in % is displayed 49.21 % (it was 49.21%), in the answer
+# JSON of both languages
+PERCENT_SPACE = "the answer's display writes a space before % (49.21 %), as before any unit; values unchanged"
+
+
 def _intended(tid: str, seed: int | None, part: str) -> tuple | None:
     for key in ((tid, seed, part), (tid, seed), (tid, None, part), (tid, None)):
         if key in INTENDED:
@@ -392,22 +405,23 @@ def _see(tid: str, seed: int, part: str, lang: str) -> str:
     return f"python -m tests.tools.render_problem {tid} {seed} --part {part} --lang {lang} --against {REV}"
 
 
-def _differences(tid: str) -> list[tuple[int | None, str, str]]:
-    """(seed, part, what differs) for every difference of ``tid`` from the record."""
+def _differences(tid: str) -> list[tuple[int | None, str, str | None, str]]:
+    """(seed, part, language, what differs) for every difference of ``tid`` from the record."""
     t = registry.get(tid)
     out = []
     for lang, want in zip(LANGS, RECORD["cards"][tid]):
         if digest(render_card(t, lang)) != want:
-            out.append((None, CARD, f"card ({lang}) differs; see: {_see(tid, 0, CARD, lang)}"))
+            out.append((None, CARD, lang, f"card ({lang}) differs; see: {_see(tid, 0, CARD, lang)}"))
     for seed in [s for s in problems.seeds() if s in SEEDS]:  # every recorded seed (one in make test-fast)
         values, texts = RECORD["problems"][f"{tid} {seed}"]
         p = problems.problem(tid, seed)
         got = answers(p)
         if not _same_values(got, values):
-            out.append((seed, VALUES, f"seed {seed}: values [kind, value, unit] {got}, recorded {values}"))
+            out.append((seed, VALUES, None, f"seed {seed}: values [kind, value, unit] {got}, recorded {values}"))
         for (part, lang), want in zip(TEXTS, texts.split()):
             if digest(render(p, part, lang)) != want:
-                out.append((seed, part, f"seed {seed}: {part} ({lang}) differs; see: {_see(tid, seed, part, lang)}"))
+                out.append((seed, part, lang,
+                            f"seed {seed}: {part} ({lang}) differs; see: {_see(tid, seed, part, lang)}"))
     return out
 
 
@@ -419,8 +433,10 @@ def test_every_problem_is_what_main_gave(tid):
         assert key is not None, f"{tid} is no longer in the bank; if that is intended, list ({tid!r}, None) in INTENDED"
         return
     unexplained = []
-    for seed, part, what in _differences(tid):
+    for seed, part, lang, what in _differences(tid):
         key = _intended(tid, seed, part)
+        if key is None and lang == "zh" and part in ZH_INTENDED:
+            continue
         if key is None:
             unexplained.append(what)
         else:
@@ -443,3 +459,13 @@ def test_intended_changes_name_recorded_problems():
         assert seed is None or seed in SEEDS, f"{key}: seed {seed} is not recorded ({SEEDS.start}-{SEEDS.stop - 1})"
         assert len(part) <= 1 and set(part) <= set(ALL_PARTS), f"{key}: the part is one of {ALL_PARTS}"
         assert reason.strip(), f"{key}: give the reason"
+# the % spacing rule reaches English through the answer's display (the JSON's display, the solution's last line)
+for _tid, _parts in (
+        ("mfu.budget_chain", ("solution",)), ("parallelism.train_chain", ("solution",)),
+        *((t, ("answer", "solution")) for t in (
+            "mfu.mfu", "mfu.mfu_from_step_time", "mfu.mfu_given", "mfu.mfu_judgement", "pipeline.bubble_1f1b",
+            "pipeline.bubble_1f1b_given", "pipeline.bubble_asymmetric", "pipeline.bubble_asymmetric_given",
+            "pipeline.bubble_interleaved", "pipeline.interleaving_tradeoff", "pipeline.schedule_chain"))):
+    for _part in _parts:
+        _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
+        INTENDED[_key] = INTENDED[_key] + "; " + PERCENT_SPACE if _key in INTENDED else PERCENT_SPACE

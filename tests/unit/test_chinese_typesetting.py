@@ -1,0 +1,83 @@
+"""Every template as a Chinese screen shows it is typeset as Chinese is written (engine/typography.py).
+
+Each template's prompt, worked solution, answer display, title, ``ask --json`` fields and formula card in
+Chinese: no English unit word or plural after a number (``5.533 day``, ``2 GPUs``), no half-width punctuation
+next to a Chinese character (``精度: fp8``), no prose bracket around Chinese in ASCII (``(当天…)``), % after a
+space as every unit.  Seed 1 in ``make test``; seeds 1-3 in ``make test-deep``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engine.typography import typeset, zh_typeset
+from question_bank import cards, registry
+from tests import problems
+
+ZH = "zh"
+CJK = "\u4e00-\u9fff"
+SEEDS = (1, 2, 3) if problems.lane == "deep" else (1,)
+ENGLISH_UNIT = re.compile(r"\d (days?|hours?|hrs?|minutes?|mins?|seconds?|secs?|GPUs|nodes|requests|experts|cards"
+                          r"|h|min|s|x)(?![\w/·²³⁻-])")
+HALF_WIDTH = re.compile(rf"[{CJK}][:;,?!]|[:;,?!] ?[{CJK}]")
+MATH = set("=×·+−-÷^*<>≈√²³_/")
+PROSE_BRACKET = re.compile(r"\(([^()]*)\)")
+PERCENT = re.compile(r"\d%")
+
+
+def defects(text: str) -> list[str]:
+    """What in ``text`` is not typeset as Chinese is written."""
+    found = [f"English unit {m.group()!r}" for m in ENGLISH_UNIT.finditer(text)]
+    found += [f"half-width {m.group()!r}" for m in HALF_WIDTH.finditer(text)]
+    found += [f"ASCII bracket around Chinese {m.group()!r}" for m in PROSE_BRACKET.finditer(text)
+              if re.search(f"[{CJK}]", m.group(1)) and not MATH & set(m.group(1))
+              and not (m.start() and text[m.start() - 1].isalpha())]  # min(峰值, …) is a function's call
+    found += [f"% without a space {m.group()!r}" for m in PERCENT.finditer(text)]
+    return found
+
+
+def _texts(tid: str, seed: int) -> list[tuple[str, str]]:
+    p = problems.problem(tid, seed)
+    d = p.to_dict(ZH)
+    out = [("prompt", p.prompt(ZH)), ("title", d["title"])]
+    for s, sd in zip(p.steps, d["steps"]):
+        out += [("solution", line) for line in s.solution_lines(ZH)]
+        out += [("answer display", s.expected.display_in(ZH)), ("json display", sd["answer"]["display"])]
+        out += [("misconception", m["label"]) for m in sd["misconceptions"]]
+    return out
+
+
+@pytest.mark.parametrize("tid", sorted(registry.REGISTRY))
+def test_every_template_is_typeset_as_chinese(tid):
+    t = registry.get(tid)
+    assert re.search(f"[{CJK}]", t.title_zh), f"{tid}: its Chinese title {t.title_zh!r} has no Chinese"
+    texts = [("card", line) for line in cards.card_lines(t, ZH)]
+    for seed in SEEDS:
+        texts += [(f"{part} (seed {seed})", x) for part, x in _texts(tid, seed)]
+    bad = [f"{part}: {found} in {line!r}" for part, text in texts for line in text.splitlines()
+           for found in defects(line)]
+    assert not bad, f"{tid}:\n  " + "\n  ".join(bad[:12])
+    assert re.search(f"[{CJK}]", problems.problem(tid, 1).to_dict(ZH)["title"])
+
+
+@pytest.mark.parametrize("shown, written", [
+    ("5.533 day", "5.533 天"), ("478000 s (5.533 day)", "478000 秒（5.533 天）"), ("2 GPUs", "2 张 GPU"),
+    ("7.813 h", "7.813 小时"), ("2.825 min", "2.825 分钟"), ("2.095 x", "2.095 倍"), ("49.21%", "49.21 %"),
+    ("精度: fp8", "精度：fp8"), ("(当天至少答过一道题才算一天)", "（当天至少答过一道题才算一天）"),
+    ("平均无故障时间 (MTBF) 是多少?", "平均无故障时间（MTBF）是多少？"),
+    # kept: a formula's brackets, a link's name, a compound unit, ms, a figure's bracket before a full-width one
+    ("2(N − 1) 步", "2(N − 1) 步"), ("PCIe 5.0 x16，", "PCIe 5.0 x16，"), ("900 GB/s", "900 GB/s"),
+    ("17.5 ms", "17.5 ms"), ("0.0175 s (17.5 ms)（带宽项）", "0.0175 秒 (17.5 ms)（带宽项）"),
+])
+def test_chinese_is_typeset_by_one_rule(shown, written):
+    assert zh_typeset(shown) == written and typeset(shown, ZH) == written
+    assert typeset(shown, "en") == shown  # English is written as it is
+    assert not [d for d in defects(written) if "bracket" not in d or "带宽项" not in written]
+
+
+def test_the_checks_catch_the_issue_examples():
+    assert defects("正确答案：5.533 day") and defects("你的答案：2 GPUs") and defects("精度: fp8")
+    assert defects("(当天至少答过一道题才算一天)") and defects("40.05%")
+    assert not defects("正确答案：5.533 天；你的答案：2 张 GPU；精度：fp8；40.05 %")
