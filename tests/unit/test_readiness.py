@@ -244,4 +244,4 @@ def test_every_figure_is_said_with_its_interval_in_both_languages():
         said = [ln for ln in lines if figure in ln]
         assert len(said) == len(TOPICS) + 1, lines  # every topic and overall
         low, high = round(100 * r.low), round(100 * r.high)
-        assert f"{low}-{high}%" in said[-1]
+        assert f"{low}-{high} %" in said[-1]  # a space before %, as before any unit
