@@ -62,6 +62,12 @@ class Parsed:
     def notes(self) -> tuple[str, ...]:
         return self.notes_in(EN)
 
+    @property
+    def b_readings(self) -> tuple[tuple[str, str], ...]:
+        """Each ``B`` tried both ways, as read: (``70B``, ``billion``), (``16 B``, ``bytes``)."""
+        return tuple((str(dict(m.params)["typed"]), "billion" if m.code == "note.billion" else "bytes")
+                     for m in self.said if isinstance(m, Msg) and m.code in ("note.billion", "note.bytes_b"))
+
     def notes_in(self, lang: str = EN) -> tuple[str, ...]:
         return tuple(n.text(lang) for n in self.said)
 

@@ -147,9 +147,9 @@ class NumberKind(AnswerKind):
         if exp.noun and p.noun and not cn.accepts(Noun(exp.noun), Noun(p.noun)):  # 16 GPUs for a count of requests
             asked, typed = Noun(exp.noun), Noun(p.noun)
             number = fmt_plain(p.value)
-            return unreadable_reading(say("count_noun", asked=Twin(asked.value, cn.name_zh(asked)),
-                                          typed=Twin(typed.value, cn.name_zh(typed)), number=number,
-                                          written=Twin(*cn.counted(number, asked))))
+            why = say("count_noun", asked=Twin(asked.value, cn.name_zh(asked)), typed=Twin(typed.value, cn.name_zh(typed)),
+                      number=number, written=Twin(*cn.counted(number, asked)))
+            return Reading(False, why, parsed=p)  # not graded; the reading is kept to say which noun was read
         two = _two_readings(p, exp) or _bare_scale(p, exp)
         if two is not None:
             return unreadable_reading(two)
