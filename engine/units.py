@@ -291,7 +291,14 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
     # a count per count (8 GPUs/node × 512 nodes is GPUs): plain, like the nouns
     for top, per in (("GPU", "node"), ("GPUs", "node"), ("GPU", "server"), ("GPUs", "server"), ("卡", "节点"),
                      ("tokens", "request"), ("tokens", "req"), ("tok", "req"), ("tokens", "seq"),
-                     ("tokens", "sequence"), ("experts", "token"), ("layers", "stage"), ("steps", "epoch")):
+                     ("tokens", "sequence"), ("experts", "token"), ("layers", "stage"), ("steps", "epoch"),
+                     # the ratios the bank's count formulas multiply by (D = 20 tokens/param × Φ; paged KV; racks)
+                     ("tokens", "param"), ("tokens", "parameter"), ("tok", "param"), ("GPUs", "rack"),
+                     ("GPU", "rack"), ("nodes", "rack"), ("tokens", "block"), ("blocks", "seq"),
+                     ("blocks", "sequence"), ("blocks", "request"), ("tokens", "step"), ("sequences", "step"),
+                     ("seqs", "step"), ("GPUs", "replica"), ("GPUs", "instance"), ("requests", "replica"),
+                     ("req", "replica"), ("tokens", "expert"), ("params", "expert"), ("params", "layer"),
+                     ("micro-batches", "step"), ("microbatches", "step"), ("GPUs", "host"), ("卡", "机柜")):
         add(f"{top}/{per}", "count", 1.0)
     # bytes per parameter (or token): a count cancels, as on a whiteboard (16 B/param × 70e9 params is bytes)
     for per in ("param", "params", "parameter", "token", "tok", "参数", "个参数"):

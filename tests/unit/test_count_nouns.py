@@ -76,12 +76,25 @@ def test_a_latin_noun_is_spaced_from_the_chinese_around_it():
     ("2048 GPUs + 2048 nodes", 4096, ""),  # a sum of two things names neither: read as before
     ("64 GPUs × 64 nodes", 4096, ""),  # nor does a product of two
     ("sqrt(4096 GPUs × 4096 GPUs)", 4096, Noun.GPUS),
+    ("64 GPUs/rack × 64 racks", 4096, Noun.GPUS), ("8 GPUs/node × 4 nodes/rack × 128 racks", 4096, Noun.GPUS),
 ])
 def test_nouns_combine_in_an_expression_as_on_a_whiteboard(text, value, noun):
     p = parse_quantity(text, "count")
     assert not hasattr(p, "why"), p
     assert p.value == value and p.noun == noun
     assert grade(text, GPUS).graded
+
+
+def test_the_ratios_a_count_formula_multiplies_by_are_written_with_their_nouns():
+    """D = 20 tokens/param × Φ as a whiteboard writes it: the tokens question reads it, the params one refuses it."""
+    tokens = Expected("number", 1.4e12, "count", "", noun=Noun.TOKENS)
+    assert grade("20 tokens/param × 70B params", tokens).status == "correct"
+    assert understood("70B params × 20 tokens/param", tokens, EN) == (
+        True, "= 1.4 × 10¹² tokens  (70B read as 7 × 10¹⁰ (a count))")
+    assert understood("70B params × 20 tokens/param", tokens, ZH) == (True, "= 1.4 × 10¹² 个 token（70B 读作 7 × 10¹⁰（个数））")
+    params = Expected("number", 7e10, "count", "", noun=Noun.PARAMS)
+    assert grade("1.4T tokens / (20 tokens/param)", params).status == "correct"
+    assert not grade("20 tokens/param × 70B params", params).graded
 
 
 def test_nouns_on_a_question_of_another_kind_cancel_as_before():
