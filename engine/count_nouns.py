@@ -77,13 +77,15 @@ ZH_WORDS: dict[Noun, tuple[str, str]] = {
 CLASSIFIERS: tuple[str, ...] = ("个", "块", "台", "条", "次")
 
 # Nouns a question of the key's noun also takes: one thing, named two ways in the bank's own questions (a decode
-# batch is sequences or requests; a serving replica is an instance; a fat tree connects hosts, counted as GPUs).
+# batch is sequences or requests; a serving replica is an instance; a fat tree connects hosts, counted as GPUs;
+# each gradient-accumulation step is one micro-batch).
 ALSO: dict[Noun, frozenset[Noun]] = {
     Noun.SEQUENCES: frozenset({Noun.REQUESTS}),
     Noun.REQUESTS: frozenset({Noun.SEQUENCES}),
     Noun.REPLICAS: frozenset({Noun.INSTANCES}),
     Noun.INSTANCES: frozenset({Noun.REPLICAS}),
     Noun.HOSTS: frozenset({Noun.GPUS, Noun.NODES}),
+    Noun.STEPS: frozenset({Noun.MICRO_BATCHES}),
 }
 
 # What each count formula's result counts.  A formula listed with None counts no one thing (a factor, a batch

@@ -129,6 +129,9 @@ def test_check_json_gives_the_nouns_and_the_two_readings(tmp_path):
     doc = json.loads(drill("--saves", str(tmp_path), "check", "serving.littles_law", "--seed", "1", "16 GPUs",
                            "--json").stdout)
     assert (doc["status"], doc["noun"], doc["asked_noun"], doc["ambiguity"]) == (INVALID, "GPUs", "requests", None)
+    r = drill("--saves", str(tmp_path), "check", "serving.littles_law", "--seed", "1", "16 GPUs", "--record")
+    assert r.returncode != 0 and "not recorded" in r.stderr
+    assert not list(tmp_path.rglob("reviews/*.json")), "an answer counting another thing is never recorded"
     doc = json.loads(drill("--saves", str(tmp_path), "check", "memory.static_given", "--seed", "25", "--convention",
                            "bytes_per_param=16", "70B × 16 B", "--json").stdout)
     assert doc["status"] == "correct" and doc["noun"] is None
