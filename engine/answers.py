@@ -19,7 +19,7 @@ from engine.records import NamedTuple, frozen
 
 from . import count_nouns as cn
 from . import expr as ex
-from . import numerals
+from . import noun_algebra, numerals
 from .count_nouns import Noun
 from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say
 from .refusals import plain_refusal, shown_typed
@@ -564,7 +564,7 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             alt = u.to_base(value)
     if other is not None:  # a B read the other way gives another value: the grader refuses to choose when it matters
         alt = other / KIND_IN_DIMS.get(kind, 1.0)
-    noun = cn.noun_of(node, dict(zip(slot_names, slots))) if kind == "count" else None
+    noun = noun_algebra.noun_of(node, dict(zip(slot_names, slots))) if kind == "count" else None
     return Parsed(text, value, kind, "", tuple(notes), alt=alt, noun=noun or "")
 
 
