@@ -14,11 +14,13 @@ import math
 import re
 import unicodedata
 
-from engine.langs import EN
+from engine.langs import EN, ZH
 from engine.records import NamedTuple, frozen
 
+from . import count_nouns as cn
 from . import expr as ex
-from . import numerals
+from . import noun_algebra, numerals
+from .count_nouns import Noun
 from .messages import Msg, Said, Twin, asked_dims, join, kind_name, reading_name, say
 from .refusals import plain_refusal, shown_typed
 from .units import (
@@ -54,10 +56,17 @@ class Parsed:
     # a number with a suffix and no unit (6.2T) is a multiple of the base unit; ``alt`` is its other reading,
     # the multiple of the question's unit (6.2T TFLOPS), shown when both are plausible (engine.grading)
     alt: float | None = None
+    noun: str = ""  # a count: what the answer says it counts (engine.count_nouns.Noun), "" when it names nothing
 
     @property
     def notes(self) -> tuple[str, ...]:
         return self.notes_in(EN)
+
+    @property
+    def b_readings(self) -> tuple[tuple[str, str], ...]:
+        """Each ``B`` tried both ways, as read: (``70B``, ``billion``), (``16 B``, ``bytes``)."""
+        return tuple((str(dict(m.params)["typed"]), "billion" if m.code == "note.billion" else "bytes")
+                     for m in self.said if isinstance(m, Msg) and m.code in ("note.billion", "note.bytes_b"))
 
     def notes_in(self, lang: str = EN) -> tuple[str, ...]:
         return tuple(n.text(lang) for n in self.said)
@@ -74,9 +83,10 @@ class Parsed:
 
     def understood_said(self, shown: str = "") -> Said:
         """:meth:`understood_in` as data, for a caller that words it in either language later."""
-        quantity = shown or fmt_quantity(self.value, self.kind)
+        number = shown or fmt_quantity(self.value, self.kind)
+        quantity = Twin(*cn.counted(number, Noun(self.noun))) if self.noun else Twin(number)
         if not self.said:
-            return Twin(f"= {quantity}")
+            return Twin(f"= {quantity.en}", f"= {quantity.text(ZH)}")
         return say("understood_notes", quantity=quantity, notes=join(self.said))
 
 
@@ -331,7 +341,9 @@ def parse_quantity(text: str, kind: str, default_unit: str | None = None, *, per
         return Unreadable(text, say("wrong_kind", symbol=sym, kind=kind_name(unit.kind), asked=kind_name(kind)))
     if unit.note:
         notes.append(unit_note(sym, unit.note))
-    return Parsed(text, unit.to_base(number), kind, sym, tuple(notes))
+    nouns = cn.of_symbol(sym)
+    noun = next(iter(nouns)) if list(nouns.values()) == [1] and kind == "count" else ""
+    return Parsed(text, unit.to_base(number), kind, sym, tuple(notes), noun=noun)
 
 
 # Refusals in the user's terms: what was not understood, as typed; never the reader's own rewriting.
@@ -552,7 +564,8 @@ def _parse_dimensions(text: str, t: str, kind: str, default_unit: str | None, no
             alt = u.to_base(value)
     if other is not None:  # a B read the other way gives another value: the grader refuses to choose when it matters
         alt = other / KIND_IN_DIMS.get(kind, 1.0)
-    return Parsed(text, value, kind, "", tuple(notes), alt=alt)
+    noun = noun_algebra.noun_of(node, dict(zip(slot_names, slots))) if kind == "count" else None
+    return Parsed(text, value, kind, "", tuple(notes), alt=alt, noun=noun or "")
 
 
 # B read as a billion (a count: 70B parameters) where bytes would not give the asked dimension

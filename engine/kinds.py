@@ -24,9 +24,11 @@ from typing import Any, ClassVar
 
 from engine.langs import EN, ZH
 
+from . import count_nouns as cn
 from . import expr as ex
 from .answers import Parsed, Unreadable, parse_quantity
 from .choices import Choice, parse_choice
+from .count_nouns import Noun
 from .messages import Msg, Said, Twin, join, say
 from .symbolic_answers import parse_expression
 from .typography import typeset, unit_in
@@ -143,6 +145,12 @@ class NumberKind(AnswerKind):
         p = parse_quantity(text, exp.unit_kind, exp.unit or None, per_gpu=exp.per_gpu)
         if isinstance(p, Unreadable):
             return unreadable_reading(why_unreadable(p))
+        if exp.noun and p.noun and not cn.accepts(Noun(exp.noun), Noun(p.noun)):  # 16 GPUs for a count of requests
+            asked, typed = Noun(exp.noun), Noun(p.noun)
+            number = fmt_plain(p.value)
+            why = say("count_noun", asked=Twin(asked.value, cn.name_zh(asked)), typed=Twin(typed.value, cn.name_zh(typed)),
+                      number=number, written=Twin(*cn.counted(number, asked)))
+            return Reading(False, why, parsed=p)  # not graded; the reading is kept to say which noun was read
         two = _two_readings(p, exp) or _bare_scale(p, exp)
         if two is not None:
             return unreadable_reading(two)

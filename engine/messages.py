@@ -80,6 +80,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "note.name": ("{name} read as a name, not a unit", "{name} 是型号名，不是单位"),
     "note.billion": ("{typed} = {value} (billion)", "{typed} = {value}（十亿）"),
     "note.bytes_b": ("{typed} = bytes", "{typed} = 字节"),
+    "count_noun": ("the question counts {asked}, not {typed}: write {number} or {written}",
+                   "题目数的是{asked}，不是{typed}：写成 {number} 或 {written}"),
     "multiplier_alone": ("{word!r} multiplies the number right before it: write 2.6e11 or 260B",
                          "“{word}”要紧跟在数字后面：写成 2.6e11 或 260B"),
     "multiplier_alone_unit": ("{word!r} multiplies the number right before it: write 2.6e11",

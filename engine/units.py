@@ -55,6 +55,8 @@ from functools import lru_cache
 
 from engine.records import NamedTuple
 
+from .count_nouns import CLASSIFIERS, SPELLINGS
+
 _SUP = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 KINDS: dict[str, str] = {
@@ -184,19 +186,11 @@ _DEC = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "
 BIN = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
 
 
-# Things counted (both languages), and the classifiers Chinese puts between a number and its noun: a count
-# is a plain number, so each reads as one on a count question and cancels in an expression
+# Things counted (both languages: engine.count_nouns, by what each counts), and the classifiers Chinese puts
+# between a number and its noun: a count is a plain number, so each reads as one on a count question and cancels in an expression
 # (16 B/param × 70e9 params is bytes).  engine.numerals reads a magnitude letter before one as a count
 # multiplier (70B params is 7 × 10¹⁰).
-COUNT_NOUNS: tuple[str, ...] = (
-    "GPU", "GPUs", "gpu", "gpus", "card", "cards", "token", "tokens", "tok", "param", "params", "parameter",
-    "parameters", "seq", "seqs", "sequence", "sequences", "micro-batches", "microbatches", "micro-batch",
-    "microbatch", "layer", "layers", "block", "blocks", "req", "reqs", "request", "requests", "node", "nodes",
-    "expert", "experts", "rack", "racks", "wave", "waves", "step", "steps", "replica", "replicas", "server",
-    "servers", "head", "heads", "device", "devices", "chip", "chips",
-    "张", "卡", "块", "个", "台", "条", "次", "步", "参数", "请求", "节点", "专家", "机架", "层", "序列", "副本", "服务器",
-    "波", "轮",
-)
+COUNT_NOUNS: tuple[str, ...] = (*(s for spelled in SPELLINGS.values() for s in spelled), *CLASSIFIERS)
 
 
 def _build_table() -> dict[str, tuple[Unit, ...]]:
@@ -297,7 +291,14 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
     # a count per count (8 GPUs/node × 512 nodes is GPUs): plain, like the nouns
     for top, per in (("GPU", "node"), ("GPUs", "node"), ("GPU", "server"), ("GPUs", "server"), ("卡", "节点"),
                      ("tokens", "request"), ("tokens", "req"), ("tok", "req"), ("tokens", "seq"),
-                     ("tokens", "sequence"), ("experts", "token"), ("layers", "stage"), ("steps", "epoch")):
+                     ("tokens", "sequence"), ("experts", "token"), ("layers", "stage"), ("steps", "epoch"),
+                     # the ratios the bank's count formulas multiply by (D = 20 tokens/param × Φ; paged KV; racks)
+                     ("tokens", "param"), ("tokens", "parameter"), ("tok", "param"), ("GPUs", "rack"),
+                     ("GPU", "rack"), ("nodes", "rack"), ("tokens", "block"), ("blocks", "seq"),
+                     ("blocks", "sequence"), ("blocks", "request"), ("tokens", "step"), ("sequences", "step"),
+                     ("seqs", "step"), ("GPUs", "replica"), ("GPUs", "instance"), ("requests", "replica"),
+                     ("req", "replica"), ("tokens", "expert"), ("params", "expert"), ("params", "layer"),
+                     ("micro-batches", "step"), ("microbatches", "step"), ("GPUs", "host"), ("卡", "机柜")):
         add(f"{top}/{per}", "count", 1.0)
     # bytes per parameter (or token): a count cancels, as on a whiteboard (16 B/param × 70e9 params is bytes)
     for per in ("param", "params", "parameter", "token", "tok", "参数", "个参数"):

@@ -123,6 +123,9 @@ class Expected:
     conventions: tuple[ByConvention, ...] = ()
     layout: Any = None  # layout answers: the engine.layout.LayoutRules any correct layout meets
     per_gpu: bool = False  # number answers: a per-GPU figure is asked, so "33 GB per GPU" (每卡) is read, not refused
+    # count answers: what the question counts (an engine.count_nouns.Noun value, "" for any count): an answer
+    # typed with another noun (16 GPUs for a question counting requests) is refused, not graded
+    noun: str = ""
 
     @property
     def answer_kind(self) -> Any:

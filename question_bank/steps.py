@@ -11,6 +11,7 @@ from typing import Any
 from engine import convention_set as cs
 from engine import expr as ex
 from engine import formulas
+from engine.count_nouns import FORMULA_NOUNS
 from engine.formulas import conventions
 from engine.grading import Approximation, ByConvention, Expected, KindName, Miss, display_number, distance
 from engine.langs import EN, LANGS, ZH
@@ -266,7 +267,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     exp = Expected(KindName.NUMBER, value, f.unit, unit, ask.tolerance, ask.close, misses, integer=ask.integer,
                    approximations=approximations, formula=ex.render(f.shown_node(inputs), f.symbols),
                    per_gpu=f.per_device if ask.per_gpu is None else ask.per_gpu,
-                   conventions=_by_convention(f, inputs, worlds, ask))
+                   conventions=_by_convention(f, inputs, worlds, ask), noun=count_noun(f))
     f.check_via(inputs)
     extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
     shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
@@ -281,6 +282,15 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
                 ask.roofline, solution_zh, too_close,
                 formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
                 derivation, (f.name,) + tuple(ask.card_formulas))
+
+
+def count_noun(f: formulas.Formula) -> str:
+    """What a count formula's result counts (engine.count_nouns.FORMULA_NOUNS), "" for any other formula."""
+    if f.unit != "count":
+        return ""
+    if f.name not in FORMULA_NOUNS:  # a new count formula says what it counts, or None for "any count"
+        raise ValueError(f"{f.name}: a count formula needs a row in engine.count_nouns.FORMULA_NOUNS")
+    return FORMULA_NOUNS[f.name] or ""
 
 
 def _by_convention(f: formulas.Formula, inputs: Mapping[str, Any], worlds: tuple[World, ...],

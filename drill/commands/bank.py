@@ -403,6 +403,11 @@ def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
         # answer ÷ expected (None when nothing was graded or the answer is 0): beyond a factor of 2 the message
         # says this factor ("about 4.46× too high") rather than the saturating relative error
         "ratio": v.ratio if v.ratio is not None and math.isfinite(v.ratio) else None,
+        # a count: what the answer says it counts (16 requests), and what the question counts (None: any count)
+        "noun": (read.noun or None) if (read := v.parsed or (v.reading.parsed if v.reading else None)) else None,
+        "asked_noun": s.expected.noun or None,
+        # a form with two readings (70B: a billion or bytes; 1.5k: a multiple of s or of ms), else None
+        "ambiguity": ambiguity(v, s),
         "diagnosis": v.diagnosis_in(lang),
         "diagnosis_key": v.diagnosis_key,
         "band": v.band_in(lang),
@@ -418,6 +423,20 @@ def check_dict(c: Checked, lang: str = EN) -> dict[str, Any]:
         **({"world": c.world.to_dict()} if c.world is not None else {}),
         **({"fixed_conventions": c.problem.fixed_conventions} if c.problem.fixed else {}),
     }
+
+
+def ambiguity(v: Verdict, s: Step) -> dict[str, Any] | None:
+    """How a form with two readings was read: ``{chosen, other, b_readings}`` (``other`` None when both readings give
+    the graded value: a B is a billion or bytes by the dimension asked), or None for a form with one reading."""
+    p = v.parsed
+    if p is None or (p.alt is None and not p.b_readings):
+        return None
+    from engine.grading import display_number
+
+    e = s.expected
+    other = display_number(p.alt, e.unit_kind, e.unit) if p.alt is not None else None
+    return {"chosen": v.given, "other": other if other != v.given else None,
+            "b_readings": [{"typed": typed, "read_as": read_as} for typed, read_as in p.b_readings]}
 
 
 def print_check(c: Checked, lang: str, as_json: bool) -> None:
