@@ -47,6 +47,12 @@ class Convention(NamedTuple):
     default: bool = False  # the seeds' value: the input's default
     selectable: bool = True  # a learner may choose it as their own convention (False: recognised only)
     when: str = ""  # a condition of WHEN under which it is a convention (else a named mistake stays one)
+    # the value is another input's (sender_copies = replicas): ``value`` is unused, alternatives() reads that input
+    value_from: str = ""
+
+    def value_in(self, values: Mapping[str, Any]) -> float:
+        """The number this row computes with for a problem's inputs (its own, or the input it names)."""
+        return float(values[self.value_from]) if self.value_from else self.value
 
     def label_in(self, lang: str = EN) -> str:
         return pick(lang, self.label, self.label_zh)
@@ -249,12 +255,12 @@ def alternatives(formula: Any, values: Mapping[str, Any], worlds: tuple[Any, ...
     out = []
     for i, group in of_formula(formula):
         mine = full[i.name]
-        own = next((c for c in group if c.value == mine), None)
+        own = next((c for c in group if c.value_in(full) == mine), None)
         for row in group:
-            if row.value == mine or not applies(row, full, worlds):
+            if row.value_in(full) == mine or not applies(row, full, worlds):
                 continue
             try:
-                v = formula.evaluate(**{**full, i.name: row.value})
+                v = formula.evaluate(**{**full, i.name: row.value_in(full)})
             except (FormulaError, ZeroDivisionError, OverflowError):
                 continue
             out.append(Alternative(row, v, own, mine))

@@ -156,6 +156,8 @@ COST_RATIO = Input("cost_ratio", "ratio", "one draft pass / one target pass", "c
 # there): ``_convention`` builds the choices and the default from the rows and names them (``Input.convention``).
 def _convention(group: str, enumeration: bool = True) -> dict:
     own = conventions.default(group)
+    if own.value_from:  # the default is another input's value (sender_copies = replicas)
+        return {"default_from": own.value_from, "convention": group}
     if not enumeration:
         return {"default": own.value, "convention": group}
     return {"default": own.key, "choices": conventions.choices(group), "convention": group}
