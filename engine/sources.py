@@ -381,6 +381,30 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "different quantity from the hardware critical batch)",
            "梯度噪声临界批大小：超过它，更大的批不再减少优化步数（与硬件的临界批大小是两回事）",
            "An Empirical Model of Large-Batch Training (arXiv:1812.06162)"),
+    # ---------------------------------------------------------------- part 4: RL weight sync, MoE at scale, TP decode, FSDP
+    Source("perplexity2025", "Perplexity 2025 (RL weight transfer)", "Perplexity 2025（RL 权重传输）",
+           "trainer-to-rollout weight sync in 1.3 s for Kimi-K2 (1T): 256 bf16 training GPUs write 128 fp8 inference "
+           "GPUs point-to-point with RDMA WRITE, quantising while sending (only the totals are published)",
+           "Kimi-K2（1T）训练端到 rollout 的权重同步只需 1.3 秒：256 张 bf16 训练卡用 RDMA WRITE 点对点写入 128 张 fp8 "
+           "推理卡，边量化边发送（只公布了总数）",
+           "Perplexity research blog, weight transfer for RL post-training, September 2025"),
+    Source("kimi_checkpoint_engine", "Moonshot AI checkpoint-engine", "Moonshot AI checkpoint-engine",
+           "in-place weight update of inference engines: about 20 s for a 1T model across thousands of GPUs, by "
+           "broadcast (or point-to-point)", "推理引擎的原地权重更新：1T 模型在数千张 GPU 上约 20 秒，采用广播（或点对点）",
+           "MoonshotAI/checkpoint-engine README (GitHub, PyPI)"),
+    Source("noukhovitch2024", "Noukhovitch et al. 2024 (Asynchronous RLHF)", "Noukhovitch 等 2024（异步 RLHF）",
+           "generation and training overlapped on separate GPUs, the samples one policy step off",
+           "生成和训练在不同的 GPU 上重叠进行，样本落后一个策略版本",
+           "Asynchronous RLHF: Faster and More Efficient Off-Policy RL for Language Models, ICLR 2025 "
+           "(arXiv:2410.18252)"),
+    Source("sheng2024", "Sheng et al. 2024 (HybridFlow / verl)", "Sheng 等 2024（HybridFlow / verl）",
+           "RLHF with rollout and training colocated on the same GPUs, resharding the weights between the phases",
+           "rollout 和训练共置在同一批 GPU 上，两个阶段之间重新切分权重",
+           "HybridFlow: A Flexible and Efficient RLHF Framework, EuroSys 2025 (arXiv:2409.19256)"),
+    Source("fu2025", "Fu et al. 2025 (AReaL)", "Fu 等 2025（AReaL）",
+           "fully asynchronous RL: rollouts run ahead of the trainer, bounded by a maximum staleness "
+           "(max_head_offpolicyness)", "完全异步的强化学习：rollout 跑在训练之前，由最大陈旧度（max_head_offpolicyness）限制",
+           "AReaL: A Large-Scale Asynchronous Reinforcement Learning System for Language Reasoning (arXiv:2505.24298)"),
 )}
 
 # Sections of the two articles: the seed code's section -> (English name, Chinese name).

@@ -180,6 +180,15 @@ CONVENTIONS: tuple[Convention, ...] = (
        "alfares2008", default=True),
     _c("bisection_directions", "directions", "2", 2, ("both directions", "双向"), ("both directions", "双向"), ("", ""),
        "austin2025"),
+    # ---------------------------------------------------------------- part 4: RL weight sync, MoE all-to-all, TP decode
+    _c("sender_copies", "sender_copies", "replicas", 0, ("point-to-point (copies = replicas)", "点对点（份数 = replicas）"),
+       ("the trainer GPUs write every rollout replica separately", "训练端 GPU 分别写入每个 rollout 副本"),
+       ("Perplexity's RDMA-WRITE transfer", "Perplexity 的 RDMA WRITE 传输"), "perplexity2025", default=True,
+       selectable=False, value_from="replicas"),
+    _c("sender_copies", "sender_copies", "1", 1, ("broadcast (one copy)", "广播（一份）"),
+       ("a pipelined broadcast or relay tree: each byte leaves the trainer once, replicas forward it",
+        "流水线广播或中继树：每个字节只离开训练端一次，由副本之间转发"),
+       ("Kimi's checkpoint-engine", "Kimi 的 checkpoint-engine"), "kimi_checkpoint_engine", selectable=False),
 )
 
 

@@ -14,7 +14,7 @@ so that no card or worked solution changes its words.
 from __future__ import annotations
 
 from . import conventions
-from .core import Input
+from .core import Choice, Input
 
 # ---------------------------------------------------------------- model shape
 PHI = Input("phi", "count", "parameter count (70B = 7e10)", "", "参数量（70B = 7e10）")
@@ -328,3 +328,40 @@ GRAD_ACCUM = Input("grad_accum", "count", "gradient-accumulation steps per optim
 # the exact critical batch of a [B, d] × [d, f] matmul
 MATMUL_D = Input("d", "count", "input width of the matmul ([B, d] × [d, f])", "d", "矩阵乘的输入维度（[B, d] × [d, f]）")
 MATMUL_F = Input("f", "count", "output width of the matmul ([B, d] × [d, f])", "f", "矩阵乘的输出维度（[B, d] × [d, f]）")
+
+# ---------------------------------------------------------------- RL weight sync and async RL
+# link_bandwidth is always one GPU's one-way NIC or link bandwidth (400 Gb/s = 50 GB/s), never HBM's.
+LINK_BW = Input("link_bandwidth", "bandwidth", "one GPU's one-way NIC or link bandwidth (400 Gb/s = 50 GB/s)",
+                "W_link", "单卡单向网卡或链路带宽（400 Gb/s = 50 GB/s）")
+SYNC_WEIGHT_BYTES = Input("weight_bytes", "bytes", "bytes of the weights at the rollout engine's precision (an fp8 "
+                          "engine: 1 B per parameter, the sender quantises)", "W",
+                          "按推理（rollout）引擎精度计的权重字节数（fp8 引擎：每参数 1 B，由发送端量化）")
+GPUS_PER_REPLICA = Input("gpus_per_replica", "count", "GPUs of one rollout replica (each receives its 1/g shard)",
+                         "g", "一个 rollout 副本的 GPU 数（每张卡接收自己那 1/g 分片）", low=1)
+ROLLOUT_REPLICAS = Input("replicas", "count", "rollout replicas (inference engines) to update", "R",
+                         "需要更新的 rollout 副本（推理引擎）数", low=1)
+N_SENDERS = Input("n_senders", "count", "trainer GPUs sending the weights", "n_send", "发送权重的训练端 GPU 数", low=1)
+SYNC_ALPHA = Input("alpha", "time", "fixed latency of the transfer (set-up, first byte)", "α",
+                   "一次传输的固定延迟（建立连接、首字节）", default=0.0)
+# the default names another input: point-to-point writes every replica separately (drill calc fills it in)
+SENDER_COPIES = Input("sender_copies", "count", "full copies of the weights the senders push (default: replicas, "
+                      "point-to-point; 1: a broadcast or relay tree)", "copies",
+                      "发送端推出的完整权重份数（默认等于 replicas，即点对点；1：广播或中继树）",
+                      **_convention("sender_copies", enumeration=False))
+T_GEN = Input("t_gen", "time", "rollout (generation) time of one batch", "t_gen", "一批 rollout（生成）的时间")
+T_TRAIN = Input("t_train", "time", "training time of one batch", "t_train", "一批训练的时间")
+T_SYNC = Input("t_sync", "time", "weight-sync time after each step", "t_sync", "每步之后权重同步的时间")
+RL_MODE = Input("mode", "count", "schedule: sync (generate, then train) or one_step_async (next batch's rollout "
+                "overlaps training)", "mode", "调度方式：sync（先生成后训练）或 one_step_async（下一批的 rollout 与训练重叠）",
+                default="sync", choices=(
+                    Choice("sync", 0, "generate, train, sync in turn (colocated or strictly on-policy)",
+                           "依次生成、训练、同步（共置或严格 on-policy）"),
+                    Choice("one_step_async", 1, "rollout of batch i+1 overlaps training on batch i (separate GPUs)",
+                           "第 i+1 批的 rollout 与第 i 批的训练重叠（分开的 GPU）")))
+GEN_GPU_SECONDS = Input("gen_gpu_seconds", "time", "GPU-seconds (GPUs × seconds) the rollout of one batch takes", "G_gen",
+                        "一批 rollout 所需的 GPU 秒数")
+TRAIN_GPU_SECONDS = Input("train_gpu_seconds", "time", "GPU-seconds (GPUs × seconds) training on one batch takes", "G_train",
+                          "训练一批所需的 GPU 秒数")
+RL_BATCH = Input("batch", "count", "trajectories the trainer consumes per step", "B", "训练端每步消耗的轨迹数")
+MAX_STALENESS = Input("max_staleness", "count", "most policy versions a consumed sample may lag behind", "η",
+                      "被消耗的样本最多可落后的策略版本数")

@@ -36,4 +36,14 @@ PART4_TYPICAL = {
     "breakeven_utilisation": lambda d: {"capex_per_gpu": d(fl(20000, 45000)), "years": d(ints(3, 6)),
                                         "rental_price": d(fl(2, 3.5)), "power_w": d(fl(700, 1800)),
                                         "pue": d(fl(1.1, 1.4)), "price_per_kwh": d(fl(0.05, 0.12))},
+    # RL weight sync and async RL: weights 16 GB-1 TB, 400-800 Gb/s NICs per GPU, staleness 1-8
+    "weight_sync_time": lambda d: {"weight_bytes": d(fl(16e9, 1e12)), "gpus_per_replica": d(st.sampled_from([2, 4, 8, 16])),
+                                   "replicas": d(ints(2, 32)), "n_senders": d(st.sampled_from([64, 128, 256, 512])),
+                                   "link_bandwidth": d(st.sampled_from([50e9, 100e9])), "alpha": d(fl(0, 0.5))},
+    "rl_step_time": lambda d: (lambda g, t: {"t_gen": g, "t_train": t, "t_sync": d(fl(0.15, 0.5)) * max(g, t),
+                                             "mode": d(st.sampled_from([0, 1]))})(d(fl(20, 300)), d(fl(20, 300))),
+    # long-reasoning RL is mostly generation: 1-6 x the training GPU-seconds
+    "rl_gen_gpu_share": lambda d: (lambda t: {"gen_gpu_seconds": t * d(fl(1, 6)), "train_gpu_seconds": t})(
+        d(fl(1000, 1e5))),
+    "async_max_inflight": lambda d: {"batch": d(ints(64, 4096)), "max_staleness": d(ints(1, 8))},
 }
