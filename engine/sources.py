@@ -405,6 +405,12 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "fully asynchronous RL: rollouts run ahead of the trainer, bounded by a maximum staleness "
            "(max_head_offpolicyness)", "完全异步的强化学习：rollout 跑在训练之前，由最大陈旧度（max_head_offpolicyness）限制",
            "AReaL: A Large-Scale Asynchronous Reinforcement Learning System for Language Reasoning (arXiv:2505.24298)"),
+    Source("deepep", "DeepEP (DeepSeek)", "DeepEP（DeepSeek）",
+           "expert-parallel all-to-all kernels: FP8 dispatch, BF16 combine, 7168 hidden, top-8; low-latency decode "
+           "kernels (128 tokens, EP8: dispatch 77 µs, combine 114 µs); its \"logical bandwidth\" counts local-rank "
+           "traffic", "专家并行的 All-to-All 内核：FP8 分发、BF16 合并，隐藏维度 7168、top-8；低延迟 decode 内核"
+           "（128 个 token、EP8：分发 77 µs、合并 114 µs）；其“逻辑带宽”包含本卡流量",
+           "deepseek-ai/DeepEP README and docs/legacy.md (GitHub)"),
 )}
 
 # Sections of the two articles: the seed code's section -> (English name, Chinese name).

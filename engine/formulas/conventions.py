@@ -189,6 +189,12 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("a pipelined broadcast or relay tree: each byte leaves the trainer once, replicas forward it",
         "流水线广播或中继树：每个字节只离开训练端一次，由副本之间转发"),
        ("Kimi's checkpoint-engine", "Kimi 的 checkpoint-engine"), "kimi_checkpoint_engine", selectable=False),
+    _c("count_local", "count_local", "true", 1, ("every routed copy counted", "计入每个路由副本"),
+       ("every routed copy, also those whose expert sits on the sending GPU", "每个路由副本都计入，包括专家就在发送卡上的"),
+       ("DeepEP's logical bandwidth", "DeepEP 的逻辑带宽"), "deepep", default=True, selectable=False),
+    _c("count_local", "count_local", "false", 0, ("only copies that leave the GPU", "只计离开本卡的副本"),
+       ("× (EP−1)/EP: only the copies that leave the GPU", "× (EP−1)/EP：只计离开本卡的副本"),
+       ("GShard-style volume", "GShard 式通信量"), "lepikhin2020", selectable=False),
 )
 
 

@@ -365,3 +365,26 @@ TRAIN_GPU_SECONDS = Input("train_gpu_seconds", "time", "GPU-seconds (GPUs × sec
 RL_BATCH = Input("batch", "count", "trajectories the trainer consumes per step", "B", "训练端每步消耗的轨迹数")
 MAX_STALENESS = Input("max_staleness", "count", "most policy versions a consumed sample may lag behind", "η",
                       "被消耗的样本最多可落后的策略版本数")
+
+# ---------------------------------------------------------------- MoE at scale
+REDUNDANT_EXPERTS = Input("redundant_experts", "count", "extra copies of hot experts spread over the EP group",
+                          "E_red", "分布在 EP 组里的热门专家额外副本数", default=0.0)
+EP = Input("ep", "count", "expert-parallel degree (GPUs the experts are spread over)", "EP",
+           "专家并行度（专家分布到的 GPU 数）", low=1)
+EP_OPTIONAL = EP._replace(meaning="expert-parallel degree (needed only when count_local is false)", default=1.0,
+                          meaning_zh="专家并行度（仅在 count_local 为 false 时需要）")
+D_MODEL = Input("d_model", "count", "model (hidden) width", "d", "模型（隐藏）维度")
+DISPATCH_BYTES = Input("dispatch_bytes", "bytes", "bytes per element of the dispatch (fp8 = 1)", "b_disp",
+                       "分发（dispatch）每个元素的字节数（fp8 = 1）")
+COMBINE_BYTES = Input("combine_bytes", "bytes", "bytes per element of the combine (bf16 = 2)", "b_comb",
+                      "合并（combine）每个元素的字节数（bf16 = 2）")
+COUNT_LOCAL = Input("count_local", "count", "whether copies whose expert sits on the sending GPU are counted",
+                    "local", "是否计入专家就在发送卡上的副本", **_convention("count_local"))
+NODES_PER_TOKEN = Input("nodes_per_token", "count", "nodes one token's experts sit on (node-limited routing: at "
+                        "most 4 in DeepSeek-V3)", "M", "一个 token 的专家所在的节点数（节点受限路由：DeepSeek-V3 最多 4 个）")
+STEP_TOKENS = Input("tokens", "count", "tokens routed in the step (one per decoding sequence)", "T",
+                    "这一步路由的 token 数（每条 decode 序列一个）")
+MOE_LAYERS = Input("moe_layers", "count", "MoE layers of the model", "L_moe", "模型的 MoE 层数")
+TOKENS_PER_GPU = Input("tokens_per_gpu", "count", "tokens each GPU dispatches per decode step", "T_gpu",
+                       "每张卡每个 decode 步分发的 token 数")
+A2A_ALPHA = Input("alpha", "time", "fixed latency of one dispatch or one combine", "α", "一次分发或一次合并的固定延迟")

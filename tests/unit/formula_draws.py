@@ -46,4 +46,26 @@ PART4_TYPICAL = {
     "rl_gen_gpu_share": lambda d: (lambda t: {"gen_gpu_seconds": t * d(fl(1, 6)), "train_gpu_seconds": t})(
         d(fl(1000, 1e5))),
     "async_max_inflight": lambda d: {"batch": d(ints(64, 4096)), "max_staleness": d(ints(1, 8))},
+    # MoE at scale: d_model 2880-7168, E 8-384, k 1-8 (k >= 2 where one copy is the slip), fp8 dispatch, bf16 combine
+    "experts_per_gpu": lambda d: {"n_experts": d(st.sampled_from([64, 128, 256, 384])), "redundant_experts":
+                                  d(st.sampled_from([8, 16, 32])), "ep": d(st.sampled_from([8, 16, 32, 64]))},
+    "moe_a2a_bytes_per_token": lambda d: {"top_k": d(ints(2, 8)), "d_model": d(st.sampled_from([2880, 4096, 5120, 7168])),
+                                          "dispatch_bytes": 1, "combine_bytes": 2,
+                                          "count_local": d(st.sampled_from([0, 1])), "ep": d(st.sampled_from([8, 32, 320]))},
+    "moe_node_limited_ib_bytes_per_token": lambda d: {"nodes_per_token": d(ints(1, 4)), "top_k": 8,
+                                                      "d_model": d(st.sampled_from([4096, 7168])),
+                                                      "dispatch_bytes": 1, "combine_bytes": 2},
+    # collisions matter once k·T is a good share of E (a decode batch of 8-64 sequences on 64-384 experts)
+    "moe_distinct_experts": lambda d: (lambda e, k: {"n_experts": e, "top_k": k, "tokens": max(2, round(
+        e / k * d(fl(0.3, 2))))})(d(st.sampled_from([64, 128, 256, 384])), d(ints(2, 8))),
+    "moe_decode_weight_bytes": lambda d: (lambda e, k: {
+        "phi_dense": d(fl(5e9, 20e9)), "phi_expert": d(fl(0.5e9, 3e9)), "n_experts": e, "top_k": k,
+        "tokens": max(2, round(e / k * d(fl(0.3, 1.5)))), "bytes_per_param": d(st.sampled_from([0.5, 1, 2]))})(
+        d(st.sampled_from([64, 128, 256])), d(ints(2, 8))),
+    "moe_critical_batch": lambda d: {"peak_flops": d(fl(4e14, 2.5e15)), "bandwidth": d(fl(2e12, 8e12)),
+                                     "bytes_per_elem": d(st.sampled_from([1, 2])),
+                                     "n_experts": d(st.sampled_from([64, 128, 256])), "top_k": d(ints(1, 8))},
+    "ep_decode_comm_time": lambda d: {"moe_layers": d(ints(24, 60)), "tokens_per_gpu": d(ints(16, 256)), "top_k": 8,
+                                      "d_model": d(st.sampled_from([4096, 7168])), "dispatch_bytes": 1,
+                                      "combine_bytes": 2, "alpha": d(fl(10e-6, 40e-6)), "link_bandwidth": 50e9},
 }
