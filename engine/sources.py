@@ -411,6 +411,12 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "traffic", "专家并行的 All-to-All 内核：FP8 分发、BF16 合并，隐藏维度 7168、top-8；低延迟 decode 内核"
            "（128 个 token、EP8：分发 77 µs、合并 114 µs）；其“逻辑带宽”包含本卡流量",
            "deepseek-ai/DeepEP README and docs/legacy.md (GitHub)"),
+    Source("trtllm_allreduce", "TensorRT-LLM custom all-reduce and NCCL NVLS", "TensorRT-LLM 自定义 AllReduce 与 NCCL NVLS",
+           "small-message all-reduce in one shot (each GPU reads the others' buffers) or reduced in the NVSwitch "
+           "(NVLink SHARP): two latencies instead of a ring's 2(n−1)",
+           "小消息 AllReduce 一步完成（每张卡直接读其他卡的缓冲区）或在 NVSwitch 里归约（NVLink SHARP）："
+           "只有两次延迟，而不是环形的 2(n−1) 次",
+           "NVIDIA TensorRT-LLM documentation; NCCL release notes (NVLS)"),
 )}
 
 # Sections of the two articles: the seed code's section -> (English name, Chinese name).

@@ -195,6 +195,13 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("count_local", "count_local", "false", 0, ("only copies that leave the GPU", "只计离开本卡的副本"),
        ("× (EP−1)/EP: only the copies that leave the GPU", "× (EP−1)/EP：只计离开本卡的副本"),
        ("GShard-style volume", "GShard 式通信量"), "lepikhin2020", selectable=False),
+    _c("latency_steps", "latency_steps", "ring", 0, ("ring: 2(n−1) latency terms", "ring：2(n−1) 个延迟项"),
+       ("a ring all-reduce pays 2(n−1) step latencies", "环形 AllReduce 要付 2(n−1) 次单步延迟"),
+       ("the alpha-beta ring model", "alpha-beta 环形模型"), "patarasuk2009", default=True, selectable=False),
+    _c("latency_steps", "latency_steps", "one_shot", 1, ("one-shot: 2 latency terms", "one-shot：2 个延迟项"),
+       ("a one-shot or NVLS all-reduce pays 2 latencies, whatever n", "one-shot 或 NVLS AllReduce 只付 2 次延迟，与 n 无关"),
+       ("TensorRT-LLM's custom all-reduce and NCCL NVLS", "TensorRT-LLM 自定义 AllReduce 和 NCCL NVLS"),
+       "trtllm_allreduce", selectable=False),
 )
 
 

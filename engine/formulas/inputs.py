@@ -388,3 +388,9 @@ MOE_LAYERS = Input("moe_layers", "count", "MoE layers of the model", "L_moe", "�
 TOKENS_PER_GPU = Input("tokens_per_gpu", "count", "tokens each GPU dispatches per decode step", "T_gpu",
                        "每张卡每个 decode 步分发的 token 数")
 A2A_ALPHA = Input("alpha", "time", "fixed latency of one dispatch or one combine", "α", "一次分发或一次合并的固定延迟")
+
+# ---------------------------------------------------------------- TP decode
+LATENCY_STEPS = Input("latency_steps", "count", "latency terms per all-reduce: ring 2(n−1), one_shot 2", "L_α",
+                      "每次 AllReduce 的延迟项数：ring 为 2(n−1)，one_shot 为 2", **_convention("latency_steps"))
+NVLINK_ALPHA = Input("alpha", "time", "latency of one all-reduce step (2-10 µs on NVLink, not verified: measure it)",
+                     "α", "AllReduce 每一步的延迟（NVLink 上 2-10 µs，未经核实：应实测）")

@@ -68,4 +68,14 @@ PART4_TYPICAL = {
     "ep_decode_comm_time": lambda d: {"moe_layers": d(ints(24, 60)), "tokens_per_gpu": d(ints(16, 256)), "top_k": 8,
                                       "d_model": d(st.sampled_from([4096, 7168])), "dispatch_bytes": 1,
                                       "combine_bytes": 2, "alpha": d(fl(10e-6, 40e-6)), "link_bandwidth": 50e9},
+    # TP decode: 80-126 layers, TP 2-8, alpha 2-10 us, NVLink 450-900 GB/s one way
+    "tp_decode_comm_time": lambda d: {"layers": d(ints(80, 126)), "batch": d(ints(1, 64)),
+                                      "d_model": d(st.sampled_from([8192, 12288, 16384])), "bytes_per_elem": 2,
+                                      "n_tp": d(st.sampled_from([4, 8])), "alpha": d(fl(2e-6, 10e-6)),
+                                      "beta": d(st.sampled_from([450e9, 900e9])),
+                                      "latency_steps": d(st.sampled_from([0, 1]))},
+    "nvls_allreduce_time": lambda d: {"m": d(fl(16e6, 1e9)), "alpha": d(fl(2e-6, 10e-6)), "beta": 450e9,
+                                      "n": d(st.sampled_from([4, 8]))},
+    "tp_max_degree": lambda d: {"ffn": d(st.sampled_from([14336, 28672, 53248])), "link_bandwidth": d(
+        st.sampled_from([450e9, 900e9])), "peak_flops": d(fl(9e14, 2.5e15))},
 }
