@@ -417,6 +417,10 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "小消息 AllReduce 一步完成（每张卡直接读其他卡的缓冲区）或在 NVSwitch 里归约（NVLink SHARP）："
            "只有两次延迟，而不是环形的 2(n−1) 次",
            "NVIDIA TensorRT-LLM documentation; NCCL release notes (NVLS)"),
+    Source("zhao2023", "Zhao et al. 2023 (PyTorch FSDP)", "Zhao 等 2023（PyTorch FSDP）",
+           "fully sharded data parallel and hybrid sharding: FSDP inside a shard group, all-reduce across its replicas",
+           "全分片数据并行与混合分片：分片组内做 FSDP，组的副本之间做 AllReduce",
+           "PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel, VLDB 2023 (arXiv:2304.11277)"),
 )}
 
 # Sections of the two articles: the seed code's section -> (English name, Chinese name).

@@ -394,3 +394,11 @@ LATENCY_STEPS = Input("latency_steps", "count", "latency terms per all-reduce: r
                       "每次 AllReduce 的延迟项数：ring 为 2(n−1)，one_shot 为 2", **_convention("latency_steps"))
 NVLINK_ALPHA = Input("alpha", "time", "latency of one all-reduce step (2-10 µs on NVLink, not verified: measure it)",
                      "α", "AllReduce 每一步的延迟（NVLink 上 2-10 µs，未经核实：应实测）")
+
+# ---------------------------------------------------------------- FSDP / HSDP
+FSDP_BYTES = Input("bytes_per_param", "bytes", "bytes per weight / gradient value FSDP sends (bf16 = 2)", "bytes",
+                   "FSDP 发送的每个权重 / 梯度值的字节数（bf16 = 2）", default=2.0)
+SHARD_SIZE = Input("shard_size", "count", "GPUs of one shard group (FSDP inside it)", "s", "一个分片组的 GPU 数（组内做 FSDP）",
+                   low=1)
+SHARD_REPLICAS = Input("replicas", "count", "replicas of the shard group (data parallel across them)", "r",
+                       "分片组的副本数（副本之间做数据并行）", low=1)

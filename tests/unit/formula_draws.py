@@ -78,4 +78,9 @@ PART4_TYPICAL = {
                                       "n": d(st.sampled_from([4, 8]))},
     "tp_max_degree": lambda d: {"ffn": d(st.sampled_from([14336, 28672, 53248])), "link_bandwidth": d(
         st.sampled_from([450e9, 900e9])), "peak_flops": d(fl(9e14, 2.5e15))},
+    # FSDP / HSDP: 50 GB/s across nodes, 450 GB/s within NVLink; shard groups 8-72, replicas 2-512
+    "fsdp_min_tokens_per_gpu": lambda d: {"peak_flops": d(fl(9e14, 2.5e15)), "mfu": d(fl(0.3, 0.6)),
+                                          "link_bandwidth": d(st.sampled_from([50e9, 450e9])), "n": d(ints(8, 512))},
+    "hsdp_comm_bytes": lambda d: {"phi": d(fl(7e9, 405e9)), "bytes_per_param": 2,
+                                  "shard_size": d(st.sampled_from([8, 64, 72])), "replicas": d(ints(2, 512))},
 }
