@@ -467,8 +467,8 @@ class Formula:
         return _parse_trusted(self.via) if self.via else None
 
     def part_values(self, values: Mapping[str, ex.Value]) -> dict[str, float]:
-        """The value of every part (base units of its kind), in order."""
-        env: dict[str, ex.Value] = dict(values)
+        """The value of every part (base units of its kind), in order; omitted inputs take their defaults."""
+        env: dict[str, ex.Value] = dict(self.with_defaults(values))
         out: dict[str, float] = {}
         for p, node in self.part_nodes:
             try:
@@ -586,7 +586,7 @@ class Formula:
         """Raise ValueError unless ``via`` (the formula rewritten with its parts) gives the formula's value."""
         if self.via_node is None or not self.at_defaults(values):
             return
-        env = {**values, **self.part_values(values)}
+        env = {**self.with_defaults(values), **self.part_values(values)}
         a, b = ex.evaluate(self.via_node, env), self.evaluate(**values)
         if abs(a - b) > 1e-9 * max(abs(a), abs(b), 1e-300):
             raise ValueError(f"{self.name}: via {self.via!r} gives {a}, the formula {b}")
