@@ -1,0 +1,164 @@
+"""Tensor parallelism at decode and sharded data parallelism: the all-reduce time of a TP decode step (ring or
+one-shot), an all-reduce with in-switch reduction (NVLS), the largest TP degree that stays compute-bound, the
+per-GPU batch that hides FSDP's traffic, and the bytes a GPU sends under hybrid sharding.
+
+Chips are the catalogue's NVLink-switched GPUs (H100, H200, B200) with their one-way NVLink bandwidth
+(450 / 900 GB/s); the per-step all-reduce latency alpha is 2-10 µs (the spec's range, not verified against a
+primary source: it is measured); models are the catalogue's 70B-405B dense models (80-126 layers).  Across
+nodes a GPU has one 400 or 800 Gb/s NIC (50 / 100 GB/s one way: the range scaleout_nic_per_gpu).
+"""
+
+from __future__ import annotations
+
+from ... import hardware, kit, models
+from ...spec import Ask, Spec, World, given
+from ...template import template
+from ..chip_givens import CONV_EN, CONV_ZH
+from ..model_params import nominal_phi
+
+SWITCHED = ("h100_sxm", "h200", "b200")  # NVSwitch nodes of 8: NVLS needs the switch
+BIG_DENSE = ("llama2_70b", "llama3_70b", "llama3_405b", "gpt3_175b")
+ALPHAS_US = (2, 3, 4, 5, 6, 8, 10)
+TP_CONV_EN = ("Two all-reduces per layer (after attention and after the MLP), of the step's activations (batch × "
+              "d_model × 2 B, bf16). β is one GPU's one-way NVLink bandwidth; α the latency of one all-reduce step "
+              "(2-10 µs on NVLink: a measured figure). µs = 10⁻⁶ s, ms = 10⁻³ s, GB/s = 10⁹ B/s.")
+TP_CONV_ZH = ("每层两次 AllReduce（注意力之后、MLP 之后），对象是这一步的激活（batch × d_model × 2 B，bf16）。β 是单卡 NVLink "
+              "单向带宽；α 是 AllReduce 每一步的延迟（NVLink 上 2-10 µs，为实测值）。µs = 10⁻⁶ s，ms = 10⁻³ s，"
+              "GB/s = 10⁹ B/s。")
+
+
+def _chip(rng):
+    gpu = hardware.draw(rng, [hardware.get(k) for k in SWITCHED])
+    return gpu, hardware.nvlink_of(gpu)
+
+
+def _beta(link, name: str = "beta"):
+    return given(name, f"{link.name}, one way per GPU", f"{link.name}，每卡单向", link.one_way, "bandwidth", "GB/s")
+
+
+@template("communication.tp_decode_allreduce", topic="communication", title="TP decode: all-reduce time per step",
+          title_zh="TP decode：每步的 AllReduce 时间", difficulty=3, target_seconds=150,
+          source="shoeybi2019, patarasuk2009, trtllm_allreduce")
+def tp_decode_allreduce(rng):
+    m = models.get(rng.choice(BIG_DENSE))
+    gpu, link = _chip(rng)
+    n_tp, batch = rng.choice((4, 8)), rng.choice((1, 1, 2, 4, 8, 16, 32))
+    alpha = rng.choice(ALPHAS_US) * 1e-6
+    one_shot = rng.random() < 0.4
+    inputs = {"layers": m.layers, "batch": batch, "d_model": m.d_model, "bytes_per_elem": 2, "n_tp": n_tp,
+              "alpha": alpha, "beta": link.one_way, "latency_steps": 1 if one_shot else 0}
+    how_en = "one-shot all-reduces (2 latency steps each, whatever n)" if one_shot else "ring all-reduces"
+    how_zh = "one-shot AllReduce（每次 2 个延迟步，与 n 无关）" if one_shot else "环形 AllReduce"
+    return Spec(
+        givens=(given("model", "Model", "模型", m.name), kit.model(m, "layers"), kit.model(m, "d_model"),
+                given("batch", "Sequences decoded together B", "一起 decode 的序列数 B", batch),
+                given("n_tp", "Tensor-parallel GPUs N_tp", "张量并行卡数 N_tp", n_tp),
+                given("alpha", "Latency per all-reduce step α", "AllReduce 每步延迟 α", alpha, "time", "µs"),
+                _beta(link)),
+        asks=(Ask(formula="tp_decode_comm_time", inputs=inputs, unit="ms",
+                  prompt_en=f"{m.name} decodes a batch of {batch} in bf16 with TP-{n_tp} on {gpu.name} GPUs, using "
+                            f"{how_en}. How long does one decode step spend in tensor-parallel all-reduces, in ms?",
+                  prompt_zh=f"{m.name} 在 {gpu.name} 上以 TP-{n_tp}、bf16 decode 一个 batch {batch} 的批次，使用{how_zh}。"
+                            "一个 decode 步花在张量并行 AllReduce 上的时间是多少（ms）？"),),
+        conventions_en=TP_CONV_EN, conventions_zh=TP_CONV_ZH,
+        world=World(model=m, gpu=gpu, tp=n_tp, precision="bf16"),
+    )
+
+
+@template("communication.nvls_allreduce", topic="communication", title="All-reduce with in-switch reduction (NVLS)",
+          title_zh="交换机内归约（NVLS）的 AllReduce", difficulty=2, target_seconds=90, source="austin2025, trtllm_allreduce")
+def nvls_allreduce(rng):
+    gpu, link = _chip(rng)
+    n = rng.choice((4, 8))
+    size = rng.choice((16, 32, 64, 128, 256, 512, 1024)) * 1e6
+    alpha = rng.choice(ALPHAS_US) * 1e-6
+    return Spec(
+        givens=(given("m", "Message per GPU m", "每卡消息大小 m", size, "bytes", "MB"),
+                given("n", "GPUs in the all-reduce", "参与 AllReduce 的卡数", n),
+                given("alpha", "Latency α", "延迟 α", alpha, "time", "µs"), _beta(link)),
+        asks=(Ask(formula="nvls_allreduce_time", unit="µs", extras={"n": n},
+                  inputs={"m": size, "alpha": alpha, "beta": link.one_way},
+                  prompt_en=f"{n} {gpu.name} GPUs all-reduce {size / 1e6:g} MB each through the NVSwitch with NVLink "
+                            "SHARP (NVLS): the switch adds the contributions. In theory, how long does it take, in µs?",
+                  prompt_zh=f"{n} 张 {gpu.name} 通过 NVSwitch 用 NVLink SHARP（NVLS）对每卡 {size / 1e6:g} MB 做 AllReduce："
+                            "加法由交换机完成。理论上需要多少时间（µs）？"),),
+        conventions_en="MB = 10⁶ B, GB/s = 10⁹ B/s, µs = 10⁻⁶ s. The theoretical in-switch reduction (measured gains "
+                       "on H100 are ~30 %).",
+        conventions_zh="MB = 10⁶ B，GB/s = 10⁹ B/s，µs = 10⁻⁶ s。按理论上的交换机内归约计（H100 实测提升约 30%）。",
+        world=World(gpu=gpu, tp=n),
+    )
+
+
+@template("communication.tp_max_degree", topic="communication", title="Largest compute-bound TP degree",
+          title_zh="仍为算力受限的最大 TP 度", difficulty=2, target_seconds=90, source="austin2025")
+def tp_max_degree(rng):
+    m = rng.choice(models.DENSE)
+    gpu, link = _chip(rng)
+    dtype = rng.choice(("bf16", "fp8"))
+    peak = gpu.bf16 if dtype == "bf16" else gpu.fp8
+    return Spec(
+        givens=(given("model", "Model", "模型", m.name), given("ffn", "MLP inner size F", "MLP 中间维度 F", m.ffn),
+                _beta(link, "link_bandwidth"), kit.named_peak(gpu, dtype)),
+        asks=(Ask(formula="tp_max_degree", unit="", inputs={"ffn": m.ffn, "link_bandwidth": link.one_way,
+                                                            "peak_flops": peak},
+                  prompt_en=f"Training {m.name} (F = {m.ffn:,}) on {gpu.name} GPUs in {dtype}, up to what tensor-parallel "
+                            "degree do the MLP matmuls still hide their activation all-gather and reduce-scatter over "
+                            "NVLink?",
+                  prompt_zh=f"在 {gpu.name} 上以 {dtype} 训练 {m.name}（F = {m.ffn:,}），张量并行度最大到多少时，MLP 矩阵乘仍能"
+                            "藏住激活在 NVLink 上的 AllGather 和 ReduceScatter？"),),
+        conventions_en=f"{CONV_EN} The link bandwidth is one way.",
+        conventions_zh=f"{CONV_ZH}链路带宽按单向计。",
+        world=World(model=m, gpu=gpu, precision=dtype),
+    )
+
+
+@template("parallelism.fsdp_min_tokens", topic="parallelism", title="FSDP: the per-GPU batch that hides its traffic",
+          title_zh="FSDP：能藏住通信的每卡 batch", difficulty=2, target_seconds=120, source="austin2025, zhao2023")
+def fsdp_min_tokens(rng):
+    gpu, link = _chip(rng)
+    n = rng.choice((8, 16, 32, 64, 128, 256, 512))
+    mfu = rng.choice((0.35, 0.4, 0.45, 0.5, 0.55))
+    inside = n == 8 and rng.random() < 0.5
+    bw = link.one_way if inside else rng.choice((50e9, 100e9))
+    where_en = "inside one NVLink node" if inside else f"across nodes, one {bw * 8 / 1e9:.0f} Gb/s NIC per GPU"
+    where_zh = "在一个 NVLink 节点内" if inside else f"跨节点，每卡一块 {bw * 8 / 1e9:.0f} Gb/s 网卡"
+    return Spec(
+        givens=(kit.named_peak(gpu, "bf16"), given("mfu", "MFU", "MFU", mfu, "ratio"),
+                given("link_bandwidth", "Link per GPU, one way", "每卡链路，单向", bw, "bandwidth", "GB/s"),
+                given("n", "GPUs the weights are sharded over N", "权重切分到的卡数 N", n)),
+        asks=(Ask(formula="fsdp_min_tokens_per_gpu", unit="", inputs={"peak_flops": gpu.bf16, "mfu": mfu,
+                                                                      "link_bandwidth": bw, "n": n},
+                  prompt_en=f"You shard a model with FSDP over {n} {gpu.name} GPUs {where_en}, bf16 weights and "
+                            f"gradients, at {mfu:.0%} MFU. Above how many tokens per GPU per step does a layer's compute "
+                            "hide its all-gathers and reduce-scatter (perfect overlap)?",
+                  prompt_zh=f"你用 FSDP 把模型切分到 {n} 张 {gpu.name} 上（{where_zh}），权重和梯度为 bf16，MFU 为 {mfu:.0%}。"
+                            "每卡每步多少个 token 以上，一层的计算才能藏住它的 AllGather 和 ReduceScatter（完全重叠）？"),),
+        conventions_en=f"{CONV_EN} Training FLOPs 6Φ per token; the link bandwidth is one way.",
+        conventions_zh=f"{CONV_ZH}训练 FLOPs 每 token 6Φ；链路带宽按单向计。",
+        world=World(gpu=gpu, precision="bf16"),
+    )
+
+
+@template("parallelism.hsdp_comm_bytes", topic="parallelism", title="HSDP: bytes each GPU sends per step",
+          title_zh="HSDP：每张卡每步发送的字节数", difficulty=2, target_seconds=120, source="zhao2023")
+def hsdp_comm_bytes(rng):
+    m = models.get(rng.choice(BIG_DENSE + ("llama3_8b", "mistral_7b")))
+    s = rng.choice((8, 8, 16, 64, 72))
+    r = rng.choice((2, 4, 8, 16, 32, 64, 128, 256, 512))
+    phi = nominal_phi(m)
+    return Spec(
+        givens=(given("model", "Model", "模型", m.name), given("phi", "Parameters Φ", "参数量 Φ", phi),
+                given("bytes_per_param", "Bytes per weight / gradient (bf16)", "每个权重 / 梯度的字节数（bf16）", 2,
+                      "bytes", "B"),
+                given("shard_size", "Shard group s (GPUs)", "分片组大小 s（卡数）", s),
+                given("replicas", "Replicas of the group r", "分片组的副本数 r", r)),
+        asks=(Ask(formula="hsdp_comm_bytes", unit="GB",
+                  prompt_en=f"You train {m.name} with hybrid sharding: FSDP inside groups of {s} GPUs, {r} replicas of "
+                            "the group. How many bytes does each GPU send per step (in-group all-gathers and "
+                            "reduce-scatter plus the cross-replica gradient all-reduce), in GB?",
+                  prompt_zh=f"你用混合分片训练 {m.name}：{s} 张卡一组做 FSDP，共 {r} 个组副本。每张卡每步要发送多少字节"
+                            "（组内 AllGather 与 ReduceScatter，加上跨副本的梯度 AllReduce），以 GB 表示？"),),
+        conventions_en="Ring collectives; bf16 weights and gradients. GB = 10⁹ B.",
+        conventions_zh="环形集合通信；权重和梯度为 bf16。GB = 10⁹ B。",
+        world=World(model=m, n_dp=s * r),
+    )
