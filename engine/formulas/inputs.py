@@ -354,10 +354,10 @@ T_SYNC = Input("t_sync", "time", "weight-sync time after each step", "t_sync", "
 RL_MODE = Input("mode", "count", "schedule: sync (generate, then train) or one_step_async (next batch's rollout "
                 "overlaps training)", "mode", "调度方式：sync（先生成后训练）或 one_step_async（下一批的 rollout 与训练重叠）",
                 default="sync", choices=(
-                    Choice("sync", 0, "generate, train, sync in turn (colocated or strictly on-policy)",
-                           "依次生成、训练、同步（共置或严格 on-policy）"),
-                    Choice("one_step_async", 1, "rollout of batch i+1 overlaps training on batch i (separate GPUs)",
-                           "第 i+1 批的 rollout 与第 i 批的训练重叠（分开的 GPU）")))
+                    Choice("sync", 0, "generate, train, sync in turn, colocated or strictly on-policy",
+                           "依次生成、训练、同步，用于共置或严格 on-policy"),
+                    Choice("one_step_async", 1, "rollout of batch i+1 overlaps training on batch i on separate GPUs",
+                           "第 i+1 批的 rollout 与第 i 批的训练在分开的 GPU 上重叠")))
 GEN_GPU_SECONDS = Input("gen_gpu_seconds", "time", "GPU-seconds (GPUs × seconds) the rollout of one batch takes", "G_gen",
                         "一批 rollout 所需的 GPU 秒数")
 TRAIN_GPU_SECONDS = Input("train_gpu_seconds", "time", "GPU-seconds (GPUs × seconds) training on one batch takes", "G_train",
