@@ -22,6 +22,8 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
     "cost.training_energy_chain": ("mfu.train_flops", None, "cost.training_energy"),
     "cost.serving_energy_chain": ("inference.decode_tps_batch", "cost.joules_per_token", "cost.per_mtok"),
     "memory.lora_chain": ("memory.lora_params", None),
+    "parallelism.rl_async_chain": ("communication.rl_weight_sync", "parallelism.rl_step_time",
+                                   "parallelism.rl_gen_gpu_share"),
     "memory.qlora_chain": ("memory.qlora_base", "memory.lora_params", None),
     "memory.rl_memory_chain": ("memory.ppo_static", None, "memory.grpo_static", None),
     "inference.rollout_chain": ("inference.rollout_tokens", None, "serving.tpot", None),

@@ -10,7 +10,7 @@ range's 400 or 800 Gb/s by chip generation (B200 and GB200 are 400G per GPU, not
 from __future__ import annotations
 
 from .. import hardware
-from ..spec import Ask, Spec, World, given
+from ..spec import Ask, Ref, Spec, World, given
 from ..template import template
 
 GB = 1e9
@@ -139,4 +139,61 @@ def async_max_inflight(rng):
         conventions_en="Staleness = the trainer's version minus the version that generated the sample (AReaL's bound; "
                        "the exact expression is not verified against the paper).",
         conventions_zh="陈旧度 = 训练端的版本减去生成该样本的版本（AReaL 的上限；具体表达式未与论文原文核对）。",
+    )
+
+
+@template("parallelism.rl_async_chain", topic="parallelism",
+          title="Chain: RL weight sync → async step → rollout share",
+          title_zh="追问链：RL 权重同步 → 异步步时间 → rollout 份额", difficulty=3, target_seconds=420,
+          source="perplexity2025, noukhovitch2024")
+def rl_async_chain(rng):
+    while True:  # a sync of 1-30 s (the spec's range), which the step then dwarfs only partly
+        gpu = hardware.get(rng.choice(RL_CHIPS))
+        phi = rng.choice(RL_PARAMS)
+        g = rng.choice([x for x in (8, 16, 32) if phi / x <= 0.6 * gpu.memory] or [32])
+        replicas, senders = rng.choice((4, 8, 16, 32)), rng.choice((64, 128, 256, 512))
+        nic = _nic(gpu)
+        sync = max(phi / (g * nic), replicas * phi / (senders * nic))
+        if 1 <= sync <= 30:
+            break
+    # rollout and training 2-12 × the sync: the sync is no rounding error of the step
+    t_gen = rng.choice([t for t in range(10, 400, 10) if 2 * sync <= t <= 12 * sync] or [round(6 * sync)])
+    t_train = rng.choice([t for t in range(5, 300, 5) if 2 * sync <= t <= 10 * sync] or [round(4 * sync)])
+    size = "1T" if phi >= 1e12 else f"{phi / 1e9:.0f}B"
+    return Spec(
+        scenario_en=f"\"Your trainer finishes a step on a {size} model: how long until the rollout pool has the new "
+                    f"weights, and what does one-step async buy?\" {senders} {gpu.name} trainer GPUs, {replicas} fp8 "
+                    f"rollout replicas of {g} GPUs, one {_gbit(nic)} NIC per GPU, point-to-point writes.",
+        scenario_zh=f"「训练端在 {size} 模型上跑完一步：rollout 池多久能拿到新权重？一步异步能省多少？」训练端 {senders} 张 "
+                    f"{gpu.name}，rollout 有 {replicas} 个 fp8 副本、每个 {g} 张卡，每卡一块 {_gbit(nic)} 网卡，点对点写入。",
+        givens=(given("weight_bytes", "Weights at the engine's fp8", "按引擎 fp8 计的权重", phi, "bytes", "GB"),
+                given("gpus_per_replica", "GPUs per rollout replica g", "每个 rollout 副本的 GPU 数 g", g),
+                given("replicas", "Rollout replicas R", "rollout 副本数 R", replicas),
+                given("n_senders", "Trainer GPUs sending n_send", "发送的训练卡数 n_send", senders),
+                given("link_bandwidth", f"NIC per {gpu.name} GPU, one way ({_gbit(nic)})",
+                      f"每张 {gpu.name} 的网卡，单向（{_gbit(nic)}）", nic, "bandwidth", "GB/s"),
+                given("t_gen", "Rollout of one batch t_gen", "一批 rollout 的时间 t_gen", t_gen, "time", "s"),
+                given("t_train", "Training on one batch t_train", "训练一批的时间 t_train", t_train, "time", "s")),
+        asks=(
+            Ask(formula="weight_sync_time", unit="s",
+                inputs={"weight_bytes": phi, "gpus_per_replica": g, "replicas": replicas, "n_senders": senders,
+                        "link_bandwidth": nic},
+                prompt_en="Ignoring set-up latency, how long until every replica has the new weights, in seconds?",
+                prompt_zh="不计建立连接的延迟，所有副本都拿到新权重需要多少秒？"),
+            Ask(formula="rl_step_time", unit="s",
+                inputs={"t_gen": t_gen, "t_train": t_train, "t_sync": Ref(0), "mode": 1},
+                prompt_en="Run one-step async on separate pools: the next batch's rollout overlaps this batch's "
+                          "training, and the sync (step 1) is not overlapped. How long is one RL step, in seconds?",
+                prompt_zh="在分开的池子上做一步异步：下一批的 rollout 与这一批的训练重叠，权重同步（第 1 步）不重叠。"
+                          "一个 RL 步需要多少秒？"),
+            Ask(formula="rl_gen_gpu_share", unit="%",
+                inputs={"gen_gpu_seconds": t_gen * replicas * g, "train_gpu_seconds": t_train * senders},
+                prompt_en=f"Measured on these pools, a batch costs t_gen × {replicas * g} rollout GPU-seconds and "
+                          f"t_train × {senders} training GPU-seconds. If both scale linearly, what share of the GPUs "
+                          "should rollout get so the two phases take equally long, in %?",
+                prompt_zh=f"按这两个池子实测，一批需要 t_gen × {replicas * g} 个 rollout GPU 秒和 t_train × {senders} 个训练 "
+                          "GPU 秒。若两者都线性扩展，应把多大比例的卡分给 rollout，才能让两个阶段耗时相等（%）？"),
+        ),
+        conventions_en=SYNC_CONV_EN, conventions_zh=SYNC_CONV_ZH,
+        world=World(gpu=gpu, n_gpus=g),
     )
