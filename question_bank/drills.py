@@ -22,6 +22,8 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
     "cost.training_energy_chain": ("mfu.train_flops", None, "cost.training_energy"),
     "cost.serving_energy_chain": ("inference.decode_tps_batch", "cost.joules_per_token", "cost.per_mtok"),
     "memory.lora_chain": ("memory.lora_params", None),
+    "moe.wide_ep_decode_chain": ("moe.experts_per_gpu", "moe.a2a_bytes_per_token", "moe.ep_decode_comm_time",
+                                 "moe.distinct_experts"),
     "parallelism.rl_async_chain": ("communication.rl_weight_sync", "parallelism.rl_step_time",
                                    "parallelism.rl_gen_gpu_share"),
     "memory.qlora_chain": ("memory.qlora_base", "memory.lora_params", None),

@@ -257,3 +257,58 @@ def ep_decode_comm_time(rng):
         conventions_zh="不与计算重叠；计入每个路由副本（DeepEP 的逻辑带宽）。GB/s = 10⁹ B/s，µs = 10⁻⁶ s，ms = 10⁻³ s。",
         world=World(model=m),
     )
+
+
+@template("moe.wide_ep_decode_chain", topic="moe",
+          title="Chain: wide-EP decode: experts per GPU → bytes → EP time → experts touched",
+          title_zh="追问链：宽专家并行 decode：每卡专家数 → 字节数 → EP 时间 → 用到的专家数", difficulty=3,
+          target_seconds=480, source="deepseek_v3, deepep, austin2025")
+def wide_ep_decode_chain(rng):
+    m = _wide(rng)
+    while True:
+        ep = rng.choice((32, 64, 72, 96, 128, 144, 160, 256, 320))
+        red = rng.choice((8, 16, 32, 64))
+        if ep <= m.experts + red and (m.experts + red) % ep:
+            break
+    tokens = rng.choice([t for t in (8, 12, 16, 24, 32, 40, 48, 64) if _collides(m.experts, m.top_k, t)])
+    alpha = rng.choice((10, 15, 20, 25, 30, 40)) * 1e-6
+    nic = rng.choice((50e9, 100e9))
+    return Spec(
+        scenario_en=f"\"{m.name} decode on EP{ep}: how many experts per GPU, how many bytes per token over the "
+                    f"network, how long per step, and how many experts does a batch of {tokens} touch?\" Dispatch in "
+                    f"fp8, combine in bf16, every routed copy counted, one {nic * 8 / 1e9:.0f} Gb/s NIC per GPU.",
+        scenario_zh=f"「{m.name} 在 EP{ep} 上做 decode：每卡几个专家？每个 token 走多少网络字节？每步多久？{tokens} 条序列的"
+                    f"批次会用到多少专家？」分发用 fp8、合并用 bf16，计入每个路由副本，每卡一块 {nic * 8 / 1e9:.0f} Gb/s 网卡。",
+        givens=_ek_givens(m) + (
+            given("redundant_experts", "Redundant expert copies", "冗余专家副本数", red),
+            given("ep", "Expert-parallel GPUs EP", "专家并行的 GPU 数 EP", ep),
+            kit.model(m, "d_model", label=("Hidden size d_model", "隐藏维度 d_model"))) + _precision_givens(1) + (
+            given("moe_layers", "MoE layers L_moe", "MoE 层数 L_moe", _moe_layers(m)),
+            given("tokens", "Sequences per GPU per step (one token each)", "每卡每步的序列数（每条一个 token）", tokens),
+            given("alpha", "Latency of one dispatch or combine α", "一次分发或合并的延迟 α", alpha, "time", "µs"),
+            given("link_bandwidth", "NIC per GPU, one way", "每卡网卡，单向", nic, "bandwidth", "GB/s")),
+        asks=(
+            Ask(formula="experts_per_gpu", unit="", integer=True,
+                inputs={"n_experts": m.experts, "redundant_experts": red, "ep": ep},
+                prompt_en="How many expert slots does each GPU hold per MoE layer (a whole number)?",
+                prompt_zh="每张卡每个 MoE 层要放多少个专家（整数）？"),
+            Ask(formula="moe_a2a_bytes_per_token", unit="kB",
+                inputs={"top_k": m.top_k, "d_model": m.d_model, "dispatch_bytes": 1, "combine_bytes": 2},
+                prompt_en="How many bytes does one token move per MoE layer (dispatch and combine), in kB?",
+                prompt_zh="一个 token 在一个 MoE 层（分发加合并）要搬多少字节（kB）？"),
+            Ask(formula="ep_decode_comm_time", unit="ms",
+                inputs={"moe_layers": _moe_layers(m), "tokens_per_gpu": tokens, "top_k": m.top_k, "d_model": m.d_model,
+                        "dispatch_bytes": 1, "combine_bytes": 2, "alpha": alpha, "link_bandwidth": nic},
+                prompt_en="With that many tokens per GPU per step, how long does one decode step spend in EP "
+                          "communication (no overlap), in ms?",
+                prompt_zh="每卡每步这么多 token 时，一个 decode 步花在专家并行通信上的时间是多少（不重叠，ms）？"),
+            Ask(formula="moe_distinct_experts", unit="", inputs={"n_experts": m.experts, "top_k": m.top_k,
+                                                                "tokens": tokens},
+                prompt_en="Under uniform routing, how many of one layer's routed experts do that many tokens touch on "
+                          "average?",
+                prompt_zh="路由均匀时，这么多 token 平均会用到一层路由专家中的多少个？"),
+        ),
+        conventions_en=f"{EP_CONV_EN} µs = 10⁻⁶ s, ms = 10⁻³ s, GB/s = 10⁹ B/s.",
+        conventions_zh=f"{EP_CONV_ZH}µs = 10⁻⁶ s，ms = 10⁻³ s，GB/s = 10⁹ B/s。",
+        world=World(model=m),
+    )
