@@ -162,3 +162,82 @@ def hsdp_comm_bytes(rng):
         conventions_zh="环形集合通信；权重和梯度为 bf16。GB = 10⁹ B。",
         world=World(model=m, n_dp=s * r),
     )
+
+
+@template("communication.tp_decode_chain", topic="communication",
+          title="Chain: TP decode at batch 1: ring → one-shot → the largest TP degree",
+          title_zh="追问链：batch 1 的 TP decode：ring → one-shot → 最大 TP 度", difficulty=3, target_seconds=420,
+          source="shoeybi2019, trtllm_allreduce, austin2025")
+def tp_decode_chain(rng):
+    m = models.get(rng.choice(BIG_DENSE))
+    gpu, link = _chip(rng)
+    n_tp = rng.choice((4, 8))
+    alpha = rng.choice(ALPHAS_US) * 1e-6
+    base = {"layers": m.layers, "batch": 1, "d_model": m.d_model, "bytes_per_elem": 2, "n_tp": n_tp, "alpha": alpha,
+            "beta": link.one_way}
+    return Spec(
+        scenario_en=f"\"Why is TP-{n_tp} decode of {m.name} at batch 1 latency-bound? Does a one-shot / NVLS "
+                    f"all-reduce help? How far could TP go in training?\" {gpu.name} GPUs, bf16.",
+        scenario_zh=f"「为什么 {m.name} 在 batch 1 下的 TP-{n_tp} decode 受延迟限制？one-shot / NVLS AllReduce 有用吗？"
+                    f"训练时 TP 最多能开到多大？」{gpu.name}，bf16。",
+        givens=(given("model", "Model", "模型", m.name), kit.model(m, "layers"), kit.model(m, "d_model"),
+                given("ffn", "MLP inner size F", "MLP 中间维度 F", m.ffn),
+                given("n_tp", "Tensor-parallel GPUs N_tp", "张量并行卡数 N_tp", n_tp),
+                given("alpha", "Latency per all-reduce step α", "AllReduce 每步延迟 α", alpha, "time", "µs"),
+                _beta(link), kit.named_peak(gpu, "bf16")),
+        asks=(
+            Ask(formula="tp_decode_comm_time", unit="ms", inputs={**base, "latency_steps": 0},
+                prompt_en="With ring all-reduces, how long does one batch-1 decode step spend in TP all-reduces, in ms?",
+                prompt_zh="用环形 AllReduce 时，一个 batch 1 的 decode 步花在 TP AllReduce 上的时间是多少（ms）？"),
+            Ask(formula="tp_decode_comm_time", unit="ms", inputs={**base, "latency_steps": 1},
+                prompt_en="With one-shot (or NVLS) all-reduces, 2 latency steps each whatever n, how long, in ms?",
+                prompt_zh="改用 one-shot（或 NVLS）AllReduce，每次只有 2 个延迟步、与 n 无关，需要多少时间（ms）？"),
+            Ask(formula="tp_max_degree", unit="", inputs={"ffn": m.ffn, "link_bandwidth": link.one_way,
+                                                          "peak_flops": gpu.bf16},
+                prompt_en="In training (large batch), up to what TP degree do the MLP matmuls hide their all-gather "
+                          "and reduce-scatter over this NVLink?",
+                prompt_zh="训练时（大批次），TP 度最大到多少，MLP 矩阵乘仍能藏住在这条 NVLink 上的 AllGather 和 ReduceScatter？"),
+        ),
+        conventions_en=f"{CONV_EN} {TP_CONV_EN}", conventions_zh=f"{CONV_ZH}{TP_CONV_ZH}",
+        world=World(model=m, gpu=gpu, tp=n_tp, precision="bf16"),
+    )
+
+
+@template("parallelism.fsdp_hsdp_chain", topic="parallelism", title="Chain: FSDP threshold → HSDP shard group",
+          title_zh="追问链：FSDP 阈值 → HSDP 分片组", difficulty=3, target_seconds=300, source="austin2025, zhao2023")
+def fsdp_hsdp_chain(rng):
+    gpu, link = _chip(rng)
+    m = models.get(rng.choice(BIG_DENSE + ("llama3_8b", "mistral_7b")))
+    r = rng.choice((4, 8, 16, 32, 64, 128))
+    n = 8 * r
+    mfu = rng.choice((0.35, 0.4, 0.45, 0.5))
+    nic = rng.choice((50e9, 100e9))
+    phi = nominal_phi(m)
+    return Spec(
+        scenario_en=f"\"Shard {m.name} over all {n} {gpu.name} GPUs, or within each 8-GPU node and replicate?\" "
+                    f"One {nic * 8 / 1e9:.0f} Gb/s NIC per GPU across nodes, NVLink inside; bf16 weights and "
+                    f"gradients, {mfu:.0%} MFU.",
+        scenario_zh=f"「把 {m.name} 切分到全部 {n} 张 {gpu.name} 上，还是每个 8 卡节点内切分、节点间复制？」跨节点每卡一块 "
+                    f"{nic * 8 / 1e9:.0f} Gb/s 网卡，节点内走 NVLink；权重和梯度为 bf16，MFU {mfu:.0%}。",
+        givens=(given("model", "Model", "模型", m.name), given("phi", "Parameters Φ", "参数量 Φ", phi),
+                kit.named_peak(gpu, "bf16"), given("mfu", "MFU", "MFU", mfu, "ratio"),
+                given("link_bandwidth", "NIC per GPU, one way", "每卡网卡，单向", nic, "bandwidth", "GB/s"),
+                given("n", "All GPUs N", "全部卡数 N", n),
+                given("bytes_per_param", "Bytes per weight / gradient (bf16)", "每个权重 / 梯度的字节数（bf16）", 2,
+                      "bytes", "B")),
+        asks=(
+            Ask(formula="fsdp_min_tokens_per_gpu", unit="",
+                inputs={"peak_flops": gpu.bf16, "mfu": mfu, "link_bandwidth": nic, "n": n, "bytes_per_param": 2},
+                prompt_en=f"Sharded over all {n} GPUs across the NICs, above how many tokens per GPU per step does "
+                          "compute hide FSDP's traffic?",
+                prompt_zh=f"切分到全部 {n} 张卡、跨网卡通信时，每卡每步多少个 token 以上计算才能藏住 FSDP 的通信？"),
+            Ask(formula="hsdp_comm_bytes", unit="GB",
+                inputs={"phi": phi, "bytes_per_param": 2, "shard_size": 8, "replicas": r},
+                prompt_en=f"Instead shard within each node (s = 8) and replicate over the {r} nodes (HSDP). How many "
+                          "bytes does each GPU send per step, in GB?",
+                prompt_zh=f"改为在每个节点内切分（s = 8），在 {r} 个节点之间复制（HSDP）。每张卡每步发送多少字节（GB）？"),
+        ),
+        conventions_en=f"{CONV_EN} Training FLOPs 6Φ per token; ring collectives; link bandwidths one way.",
+        conventions_zh=f"{CONV_ZH}训练 FLOPs 每 token 6Φ；环形集合通信；链路带宽按单向计。",
+        world=World(model=m, gpu=gpu, precision="bf16", n_dp=n),
+    )
