@@ -77,7 +77,8 @@ def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_
     def quality(day, item):
         return 2 if (day.toordinal() + len(item)) % 7 == 0 else 4 + (len(item) % 2)
 
-    states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=20)
+    # 25 new a day: ten days meet a bank of up to 250 templates (204 with part 4's RL, MoE, TP and FSDP ones)
+    states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=25)
     for r in rows:
         if r.after is not None and date.fromisoformat(r.date) < interview:
             due = date.fromisoformat(r.after["due"])
