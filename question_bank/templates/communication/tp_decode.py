@@ -10,6 +10,8 @@ nodes a GPU has one 400 or 800 Gb/s NIC (50 / 100 GB/s one way: the range scaleo
 
 from __future__ import annotations
 
+from engine.choices import Choice
+
 from ... import hardware, kit, models
 from ...spec import Ask, Spec, World, given
 from ...template import template
@@ -240,4 +242,55 @@ def fsdp_hsdp_chain(rng):
         conventions_en=f"{CONV_EN} Training FLOPs 6Φ per token; ring collectives; link bandwidths one way.",
         conventions_zh=f"{CONV_ZH}训练 FLOPs 每 token 6Φ；环形集合通信；链路带宽按单向计。",
         world=World(model=m, gpu=gpu, precision="bf16", n_dp=n),
+    )
+
+
+@template("communication.tp_scaling", topic="communication",
+          title="Is this TP degree comms-bound? The largest TP degree → the verdict",
+          title_zh="这个 TP 度受通信限制吗？最大 TP 度 → 判断", difficulty=2, target_seconds=150, source="austin2025")
+def tp_scaling(rng):
+    want_comms = rng.random() < 0.5
+    for _ in range(50):  # redraw until a degree falls on the side this seed asks for (each side about half the seeds)
+        m = rng.choice(models.DENSE)
+        gpu, link = _chip(rng)
+        dtype = rng.choice(("bf16", "fp8"))
+        peak = gpu.bf16 if dtype == "bf16" else gpu.fp8
+        y = m.ffn * link.one_way / peak
+        # a degree clearly on one side (15 %+ from the limit), on the side this seed asks for when it can
+        fits = [t for t in (2, 4, 8) if (t > 1.15 * y if want_comms else t < y / 1.15)]
+        if fits:
+            n_tp = rng.choice(fits)
+            break
+    else:
+        raise RuntimeError("no TP degree on either side")  # unreachable: Llama-3-8B in fp8 is comms-bound at 8
+    comms, compute = (Choice("comms-bound", ("comms bound", "communication-bound", "comm-bound"), "通信受限"),
+                      Choice("compute-bound", ("compute bound",), "算力受限"))
+    answer = "comms-bound" if n_tp > y else "compute-bound"
+    return Spec(
+        scenario_en=f"You train {m.name} (F = {m.ffn:,}) in {dtype} on {gpu.name} GPUs and consider TP-{n_tp} inside "
+                    "the NVLink node.",
+        scenario_zh=f"你在 {gpu.name} 上以 {dtype} 训练 {m.name}（F = {m.ffn:,}），考虑在 NVLink 节点内用 TP-{n_tp}。",
+        givens=(given("model", "Model", "模型", m.name), given("ffn", "MLP inner size F", "MLP 中间维度 F", m.ffn),
+                _beta(link, "link_bandwidth"), kit.named_peak(gpu, dtype),
+                given("n_tp", "Tensor-parallel GPUs N_tp", "张量并行卡数 N_tp", n_tp)),
+        asks=(Ask(formula="tp_max_degree", unit="", inputs={"ffn": m.ffn, "link_bandwidth": link.one_way,
+                                                            "peak_flops": peak},
+                  prompt_en="Up to what TP degree do the MLP matmuls hide their all-gather and reduce-scatter?",
+                  prompt_zh="TP 度最大到多少时，MLP 矩阵乘仍能藏住 AllGather 和 ReduceScatter？"),
+              Ask(choices=(comms, compute), answer=answer,
+                  prompt_en=f"Is TP-{n_tp} comms-bound or compute-bound?",
+                  prompt_zh=f"TP-{n_tp} 是通信受限还是算力受限？请回答「通信受限」或「算力受限」。",
+                  explanation=(f"TP is comms-bound when N_tp exceeds F × W / C = {y:.3g} (step 1): the MLP's matmuls "
+                               "shrink as 1/N_tp while its activation traffic per GPU does not",
+                               f"  N_tp = {n_tp} {'>' if n_tp > y else '<'} {y:.3g}: {answer}"),
+                  explanation_zh=(f"N_tp 超过 F × W / C = {y:.3g}（第 1 步）时 TP 受通信限制：MLP 的矩阵乘按 1/N_tp 缩小，"
+                                  "而每卡的激活通信不变",
+                                  f"  N_tp = {n_tp} {'>' if n_tp > y else '<'} {y:.3g}：{'通信受限' if n_tp > y else '算力受限'}"),
+                  takeaway="a wider MLP or a slower chip allows more TP: fp8 doubles C and halves the degree NVLink "
+                           "can hide, which is why TP stays at 8 or below.",
+                  takeaway_zh="MLP 越宽或芯片越慢，能用的 TP 越大：fp8 让 C 翻倍，NVLink 能藏住的 TP 度就减半，所以 TP 不超过 8。",
+                  card_formulas=("tp_max_degree",))),
+        conventions_en=f"{CONV_EN} The link bandwidth is one way.",
+        conventions_zh=f"{CONV_ZH}链路带宽按单向计。",
+        world=World(model=m, gpu=gpu, tp=n_tp, precision=dtype),
     )
