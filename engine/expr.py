@@ -303,7 +303,9 @@ def _eval(node: Node, env: Mapping[str, Value]):
             if b == 0:
                 raise ExprError("expr.division_by_zero")
             return _check(a / b)
-        if abs(b) > MAX_EXPONENT:
+        # a base within [-1, 1] raised to a positive power stays within [-1, 1] (the chance that none of T tokens
+        # picks an expert, (1 - k/E)^T, has T in the thousands): only a growing power is bounded
+        if abs(b) > MAX_EXPONENT and not (abs(a) <= 1 and b > 0):
             raise ExprError("expr.exponent")
         if a == 0 and b < 0:
             raise ExprError("expr.division_by_zero")

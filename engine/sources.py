@@ -387,6 +387,46 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "different quantity from the hardware critical batch)",
            "梯度噪声临界批大小：超过它，更大的批不再减少优化步数（与硬件的临界批大小是两回事）",
            "An Empirical Model of Large-Batch Training (arXiv:1812.06162)"),
+    # ---------------------------------------------------------------- part 4: RL weight sync, MoE at scale, TP decode, FSDP
+    Source("perplexity2025", "Perplexity 2025 (RL weight transfer)", "Perplexity 2025（RL 权重传输）",
+           "trainer-to-rollout weight sync in 1.3 s for Kimi-K2 (1T): 256 bf16 training GPUs write 128 fp8 inference "
+           "GPUs point-to-point with RDMA WRITE, quantising while sending (only the totals are published)",
+           "Kimi-K2（1T）训练端到 rollout 的权重同步只需 1.3 秒：256 张 bf16 训练卡用 RDMA WRITE 点对点写入 128 张 fp8 "
+           "推理卡，边量化边发送（只公布了总数）",
+           "Perplexity research blog, weight transfer for RL post-training, September 2025"),
+    Source("kimi_checkpoint_engine", "Moonshot AI checkpoint-engine", "Moonshot AI checkpoint-engine",
+           "in-place weight update of inference engines: about 20 s for a 1T model across thousands of GPUs, by "
+           "broadcast (or point-to-point)", "推理引擎的原地权重更新：1T 模型在数千张 GPU 上约 20 秒，采用广播（或点对点）",
+           "MoonshotAI/checkpoint-engine README (GitHub, PyPI)"),
+    Source("noukhovitch2024", "Noukhovitch et al. 2024 (Asynchronous RLHF)", "Noukhovitch 等 2024（异步 RLHF）",
+           "generation and training overlapped on separate GPUs, the samples one policy step off",
+           "生成和训练在不同的 GPU 上重叠进行，样本落后一个策略版本",
+           "Asynchronous RLHF: Faster and More Efficient Off-Policy RL for Language Models, ICLR 2025 "
+           "(arXiv:2410.18252)"),
+    Source("sheng2024", "Sheng et al. 2024 (HybridFlow / verl)", "Sheng 等 2024（HybridFlow / verl）",
+           "RLHF with rollout and training colocated on the same GPUs, resharding the weights between the phases",
+           "rollout 和训练共置在同一批 GPU 上，两个阶段之间重新切分权重",
+           "HybridFlow: A Flexible and Efficient RLHF Framework, EuroSys 2025 (arXiv:2409.19256)"),
+    Source("fu2025", "Fu et al. 2025 (AReaL)", "Fu 等 2025（AReaL）",
+           "fully asynchronous RL: rollouts run ahead of the trainer, bounded by a maximum staleness "
+           "(max_head_offpolicyness)", "完全异步的强化学习：rollout 跑在训练之前，由最大陈旧度（max_head_offpolicyness）限制",
+           "AReaL: A Large-Scale Asynchronous Reinforcement Learning System for Language Reasoning (arXiv:2505.24298)"),
+    Source("deepep", "DeepEP (DeepSeek)", "DeepEP（DeepSeek）",
+           "expert-parallel all-to-all kernels: FP8 dispatch, BF16 combine, 7168 hidden, top-8; low-latency decode "
+           "kernels (128 tokens, EP8: dispatch 77 µs, combine 114 µs); its \"logical bandwidth\" counts local-rank "
+           "traffic", "专家并行的 All-to-All 内核：FP8 分发、BF16 合并，隐藏维度 7168、top-8；低延迟 decode 内核"
+           "（128 个 token、EP8：分发 77 µs、合并 114 µs）；其“逻辑带宽”包含本卡流量",
+           "deepseek-ai/DeepEP README and docs/legacy.md (GitHub)"),
+    Source("trtllm_allreduce", "TensorRT-LLM custom all-reduce and NCCL NVLS", "TensorRT-LLM 自定义 AllReduce 与 NCCL NVLS",
+           "small-message all-reduce in one shot (each GPU reads the others' buffers) or reduced in the NVSwitch "
+           "(NVLink SHARP): two latencies instead of a ring's 2(n−1)",
+           "小消息 AllReduce 一步完成（每张卡直接读其他卡的缓冲区）或在 NVSwitch 里归约（NVLink SHARP）："
+           "只有两次延迟，而不是环形的 2(n−1) 次",
+           "NVIDIA TensorRT-LLM documentation; NCCL release notes (NVLS)"),
+    Source("zhao2023", "Zhao et al. 2023 (PyTorch FSDP)", "Zhao 等 2023（PyTorch FSDP）",
+           "fully sharded data parallel and hybrid sharding: FSDP inside a shard group, all-reduce across its replicas",
+           "全分片数据并行与混合分片：分片组内做 FSDP，组的副本之间做 AllReduce",
+           "PyTorch FSDP: Experiences on Scaling Fully Sharded Data Parallel, VLDB 2023 (arXiv:2304.11277)"),
 )}
 
 # Sections of the two articles: the seed code's section -> (English name, Chinese name).

@@ -127,11 +127,14 @@ def _list(as_json: bool, lang: str = EN) -> int:
     def unit(i: Input) -> str:  # "B", "list of s", "exact|approx"; an optional input adds its default
         if not i.has_default:
             return i.unit_text(lang)
-        default = i.stated(i.default_value)
+        default = stated_default(i)
         return pick(lang, f"{i.unit_text(lang)}, default {default}", f"{i.unit_text(lang)}，默认 {default}")
 
+    def stated_default(i: Input) -> str:  # a default naming another input is that input's name (sender_copies)
+        return i.default_from or i.stated(i.default_value)
+
     def optional(i: Input) -> dict:  # keys only an input with a default or choices has
-        return {**({"default": i.stated(i.default_value)} if i.has_default else {}),
+        return {**({"default": stated_default(i)} if i.has_default else {}),
                 **({"choices": [{"key": c.key, "meaning": c.words_in(lang)} for c in i.choices]} if i.choices else {})}
 
     if as_json:

@@ -47,6 +47,12 @@ class Convention(NamedTuple):
     default: bool = False  # the seeds' value: the input's default
     selectable: bool = True  # a learner may choose it as their own convention (False: recognised only)
     when: str = ""  # a condition of WHEN under which it is a convention (else a named mistake stays one)
+    # the value is another input's (sender_copies = replicas): ``value`` is unused, alternatives() reads that input
+    value_from: str = ""
+
+    def value_in(self, values: Mapping[str, Any]) -> float:
+        """The number this row computes with for a problem's inputs (its own, or the input it names)."""
+        return float(values[self.value_from]) if self.value_from else self.value
 
     def label_in(self, lang: str = EN) -> str:
         return pick(lang, self.label, self.label_zh)
@@ -220,6 +226,28 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("kv_links", "kv_sharded", "one_nic", 0, ("one NIC for the instance", "整个实例一块网卡"),
        ("the whole instance's KV cache through a single NIC", "整个实例的 KV Cache 只走一块网卡"), ("", ""),
        "zhong2024", selectable=False),
+    # ---------------------------------------------------------------- part 4: RL weight sync, MoE all-to-all, TP decode
+    _c("sender_copies", "sender_copies", "replicas", 0, ("point-to-point (copies = replicas)", "点对点（份数 = replicas）"),
+       ("the trainer GPUs write every rollout replica separately", "训练端 GPU 分别写入每个 rollout 副本"),
+       ("Perplexity's RDMA-WRITE transfer", "Perplexity 的 RDMA WRITE 传输"), "perplexity2025", default=True,
+       selectable=False, value_from="replicas"),
+    _c("sender_copies", "sender_copies", "1", 1, ("broadcast (one copy)", "广播（一份）"),
+       ("a pipelined broadcast or relay tree: each byte leaves the trainer once, replicas forward it",
+        "流水线广播或中继树：每个字节只离开训练端一次，由副本之间转发"),
+       ("Kimi's checkpoint-engine", "Kimi 的 checkpoint-engine"), "kimi_checkpoint_engine", selectable=False),
+    _c("count_local", "count_local", "true", 1, ("every routed copy counted", "计入每个路由副本"),
+       ("every routed copy, also those whose expert sits on the sending GPU", "每个路由副本都计入，包括专家就在发送卡上的"),
+       ("DeepEP's logical bandwidth", "DeepEP 的逻辑带宽"), "deepep", default=True, selectable=False),
+    _c("count_local", "count_local", "false", 0, ("only copies that leave the GPU", "只计离开本卡的副本"),
+       ("× (EP−1)/EP: only the copies that leave the GPU", "× (EP−1)/EP：只计离开本卡的副本"),
+       ("GShard-style volume", "GShard 式通信量"), "lepikhin2020", selectable=False),
+    _c("latency_steps", "latency_steps", "ring", 0, ("ring: 2(n−1) latency terms", "ring：2(n−1) 个延迟项"),
+       ("a ring all-reduce pays 2(n−1) step latencies", "环形 AllReduce 要付 2(n−1) 次单步延迟"),
+       ("the alpha-beta ring model", "alpha-beta 环形模型"), "patarasuk2009", default=True, selectable=False),
+    _c("latency_steps", "latency_steps", "one_shot", 1, ("one-shot: 2 latency terms", "one-shot：2 个延迟项"),
+       ("a one-shot or NVLS all-reduce pays 2 latencies, whatever n", "one-shot 或 NVLS AllReduce 只付 2 次延迟，与 n 无关"),
+       ("TensorRT-LLM's custom all-reduce and NCCL NVLS", "TensorRT-LLM 自定义 AllReduce 和 NCCL NVLS"),
+       "trtllm_allreduce", selectable=False),
 )
 
 
@@ -303,12 +331,12 @@ def alternatives(formula: Any, values: Mapping[str, Any], worlds: tuple[Any, ...
     out = []
     for i, group in of_formula(formula):
         mine = full[i.name]
-        own = next((c for c in group if c.value == mine), None)
+        own = next((c for c in group if c.value_in(full) == mine), None)
         for row in group:
-            if row.value == mine or not applies(row, full, worlds):
+            if row.value_in(full) == mine or not applies(row, full, worlds):
                 continue
             try:
-                v = formula.evaluate(**{**full, i.name: row.value})
+                v = formula.evaluate(**{**full, i.name: row.value_in(full)})
             except (FormulaError, ZeroDivisionError, OverflowError):
                 continue
             out.append(Alternative(row, v, own, mine))

@@ -62,6 +62,8 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
     # The group of engine.formulas.conventions.CONVENTIONS whose rows are this input's recognised values:
     # its choices and default are built from them, and the grader evaluates the formula with each other row.
     convention: str = ""
+    # A default that names another input (``sender_copies`` = ``replicas``): omitted, it takes that input's value.
+    default_from: str = ""
 
     def as_(self, name: str, symbol: str = "") -> Input:
         """This meaning bound under another input name (and the symbol that formula writes it with)."""
@@ -72,11 +74,12 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
 
     @property
     def has_default(self) -> bool:
-        return self.default is not None
+        return self.default is not None or bool(self.default_from)
 
     @property
     def default_value(self) -> float:
-        """The default in base units (an enumeration's default key gives its choice's number)."""
+        """The default in base units (an enumeration's default key gives its choice's number); an input whose
+        default is another input's value has none of its own (see :attr:`default_from`)."""
         if isinstance(self.default, str):
             return self.choice(self.default).value
         if self.default is None:
@@ -352,7 +355,12 @@ class Formula:
     @cached_property
     def defaults(self) -> dict[str, float]:
         """Inputs that may be omitted, with the value used then (base units)."""
-        return {i.name: i.default_value for i in self.inputs if i.has_default}
+        return {i.name: i.default_value for i in self.inputs if i.default is not None}
+
+    @cached_property
+    def defaults_from(self) -> dict[str, str]:
+        """Inputs whose default is another input's value: name -> that input's name (``sender_copies`` -> ``replicas``)."""
+        return {i.name: i.default_from for i in self.inputs if i.default_from}
 
     @overload
     def with_defaults(self, values: dict[str, ex.Value]) -> dict[str, ex.Value]: ...
@@ -361,12 +369,17 @@ class Formula:
 
     def with_defaults(self, values: Mapping[str, ex.Value]) -> Mapping[str, ex.Value]:
         """``values`` with every omitted input that has a default filled in (the same mapping when none is)."""
-        if not self.defaults or all(k in values for k in self.defaults):
+        if all(k in values for k in self.defaults) and all(k in values for k in self.defaults_from):
             return values
-        return {**{k: v for k, v in self.defaults.items() if k not in values}, **values}
+        full = {**{k: v for k, v in self.defaults.items() if k not in values}, **values}
+        for k, source in self.defaults_from.items():
+            if k not in full and source in full:
+                full[k] = full[source]
+        return full
 
     def check_inputs(self, values: Mapping[str, object]) -> None:
-        missing = [n for n in self.input_names if n not in values and n not in self.defaults]
+        missing = [n for n in self.input_names if n not in values and n not in self.defaults
+                   and n not in self.defaults_from]
         if missing:
             raise FormulaError(say("formula.missing_many" if len(missing) > 1 else "formula.missing_one",
                                    formula=self.name, names=", ".join(missing), inputs=", ".join(self.input_names)))
@@ -385,6 +398,8 @@ class Formula:
         values: dict[str, ex.Value] = {}
         notes: list[Said] = []
         for i in self.inputs:
+            if i.name not in texts and i.default_from:  # another input's value, filled in below
+                continue
             if i.name not in texts:  # check_inputs: it has a default
                 values[i.name] = i.default_value
                 if i.quiet:
@@ -396,6 +411,11 @@ class Formula:
             except FormulaError as e:
                 raise FormulaError(say("formula.in", formula=self.name, reason=e.said)) from None
             notes += n
+        for name, source in self.defaults_from.items():
+            if name not in values:  # a default naming another input: that input's value, said as such
+                values[name] = values[source]
+                notes.append(say("note.input", name=name, note=say("note.default", value=f"{source} = "
+                                                                  + self.input(source).stated(values[source]))))
         return values, tuple(notes)
 
     def evaluate(self, **values: ex.Value) -> float:
@@ -447,8 +467,8 @@ class Formula:
         return _parse_trusted(self.via) if self.via else None
 
     def part_values(self, values: Mapping[str, ex.Value]) -> dict[str, float]:
-        """The value of every part (base units of its kind), in order."""
-        env: dict[str, ex.Value] = dict(values)
+        """The value of every part (base units of its kind), in order; omitted inputs take their defaults."""
+        env: dict[str, ex.Value] = dict(self.with_defaults(values))
         out: dict[str, float] = {}
         for p, node in self.part_nodes:
             try:
@@ -532,8 +552,8 @@ class Formula:
                                                                         self.simplification_zh or None) if own else ()
         take = takeaway if takeaway is not None else pick(lang, self.takeaway, self.takeaway_zh or None) if own else ""
         lines = [fill(x, shown) for x in dec]
-        lines += [self.convention_line(i, values[i.name], lang) for i in self.inputs
-                  if i.has_default and self.states(i, values[i.name])]
+        lines += [self.convention_line(i, values[i.name], lang, values[i.default_from] if i.default_from else None)
+                  for i in self.inputs if i.has_default and self.states(i, values[i.name])]
         for lead, p in d.parts:
             lines.append(pick(lang, f"{lead}  ({p.label_in(lang)})", f"{lead}（{p.label_in(lang)}）"))
         core = d.core
@@ -549,12 +569,14 @@ class Formula:
         return lines
 
     @staticmethod
-    def convention_line(i: Input, value: ex.Value, lang: str = EN) -> str:
-        """``  bytes/param = 16 B (default)``: the value a convention input takes, and whether it is the default."""
+    def convention_line(i: Input, value: ex.Value, lang: str = EN, default_value: ex.Value | None = None) -> str:
+        """``  bytes/param = 16 B (default)``: the value a convention input takes, and whether it is the default
+        (``default_value``: the value of the input a default names, ``sender_copies`` = ``replicas``)."""
         c = i.choice_of(value)
         words = Twin(f": {c.words}", f"：{c.words_in(ZH)}") if c is not None else ""
-        default = i.stated(i.default_value)
-        if value == i.default_value:
+        own = i.default_value if default_value is None else default_value
+        default = i.stated(own) if default_value is None else f"{i.default_from} = {i.stated(own)}"
+        if value == own:
             said = say("formula.at_default", symbol=i.shown, value=i.stated(value), words=words)
         else:
             said = say("formula.not_default", symbol=i.shown, value=i.stated(value), words=words, default=default)

@@ -14,7 +14,7 @@ so that no card or worked solution changes its words.
 from __future__ import annotations
 
 from . import conventions
-from .core import Input
+from .core import Choice, Input
 
 # ---------------------------------------------------------------- model shape
 PHI = Input("phi", "count", "parameter count (70B = 7e10)", "", "参数量（70B = 7e10）")
@@ -156,6 +156,8 @@ COST_RATIO = Input("cost_ratio", "ratio", "one draft pass / one target pass", "c
 # there): ``_convention`` builds the choices and the default from the rows and names them (``Input.convention``).
 def _convention(group: str, enumeration: bool = True) -> dict:
     own = conventions.default(group)
+    if own.value_from:  # the default is another input's value (sender_copies = replicas)
+        return {"default_from": own.value_from, "convention": group}
     if not enumeration:
         return {"default": own.value, "convention": group}
     return {"default": own.key, "choices": conventions.choices(group), "convention": group}
@@ -354,3 +356,77 @@ GRAD_ACCUM = Input("grad_accum", "count", "gradient-accumulation steps per optim
 # the exact critical batch of a [B, d] × [d, f] matmul
 MATMUL_D = Input("d", "count", "input width of the matmul ([B, d] × [d, f])", "d", "矩阵乘的输入维度（[B, d] × [d, f]）")
 MATMUL_F = Input("f", "count", "output width of the matmul ([B, d] × [d, f])", "f", "矩阵乘的输出维度（[B, d] × [d, f]）")
+
+# ---------------------------------------------------------------- RL weight sync and async RL
+# link_bandwidth is always one GPU's one-way NIC or link bandwidth (400 Gb/s = 50 GB/s), never HBM's.
+LINK_BW = Input("link_bandwidth", "bandwidth", "one GPU's one-way NIC or link bandwidth (400 Gb/s = 50 GB/s)",
+                "W_link", "单卡单向网卡或链路带宽（400 Gb/s = 50 GB/s）")
+SYNC_WEIGHT_BYTES = Input("weight_bytes", "bytes", "bytes of the weights at the rollout engine's precision (an fp8 "
+                          "engine: 1 B per parameter, the sender quantises)", "W",
+                          "按推理（rollout）引擎精度计的权重字节数（fp8 引擎：每参数 1 B，由发送端量化）")
+GPUS_PER_REPLICA = Input("gpus_per_replica", "count", "GPUs of one rollout replica (each receives its 1/g shard)",
+                         "g", "一个 rollout 副本的 GPU 数（每张卡接收自己那 1/g 分片）", low=1)
+ROLLOUT_REPLICAS = Input("replicas", "count", "rollout replicas (inference engines) to update", "R",
+                         "需要更新的 rollout 副本（推理引擎）数", low=1)
+N_SENDERS = Input("n_senders", "count", "trainer GPUs sending the weights", "n_send", "发送权重的训练端 GPU 数", low=1)
+SYNC_ALPHA = Input("alpha", "time", "fixed latency of the transfer (set-up, first byte)", "α",
+                   "一次传输的固定延迟（建立连接、首字节）", default=0.0)
+# the default names another input: point-to-point writes every replica separately (drill calc fills it in)
+SENDER_COPIES = Input("sender_copies", "count", "full copies of the weights the senders push (default: replicas, "
+                      "point-to-point; 1: a broadcast or relay tree)", "copies",
+                      "发送端推出的完整权重份数（默认等于 replicas，即点对点；1：广播或中继树）",
+                      **_convention("sender_copies", enumeration=False))
+T_GEN = Input("t_gen", "time", "rollout (generation) time of one batch", "t_gen", "一批 rollout（生成）的时间")
+T_TRAIN = Input("t_train", "time", "training time of one batch", "t_train", "一批训练的时间")
+T_SYNC = Input("t_sync", "time", "weight-sync time after each step", "t_sync", "每步之后权重同步的时间")
+RL_MODE = Input("mode", "count", "schedule: sync (generate, then train) or one_step_async (next batch's rollout "
+                "overlaps training)", "mode", "调度方式：sync（先生成后训练）或 one_step_async（下一批的 rollout 与训练重叠）",
+                default="sync", choices=(
+                    Choice("sync", 0, "generate, train, sync in turn, colocated or strictly on-policy",
+                           "依次生成、训练、同步，用于共置或严格 on-policy"),
+                    Choice("one_step_async", 1, "rollout of batch i+1 overlaps training on batch i on separate GPUs",
+                           "第 i+1 批的 rollout 与第 i 批的训练在分开的 GPU 上重叠")))
+GEN_GPU_SECONDS = Input("gen_gpu_seconds", "time", "GPU-seconds (GPUs × seconds) the rollout of one batch takes", "G_gen",
+                        "一批 rollout 所需的 GPU 秒数")
+TRAIN_GPU_SECONDS = Input("train_gpu_seconds", "time", "GPU-seconds (GPUs × seconds) training on one batch takes", "G_train",
+                          "训练一批所需的 GPU 秒数")
+RL_BATCH = Input("batch", "count", "trajectories the trainer consumes per step", "B", "训练端每步消耗的轨迹数")
+MAX_STALENESS = Input("max_staleness", "count", "most policy versions a consumed sample may lag behind", "η",
+                      "被消耗的样本最多可落后的策略版本数")
+
+# ---------------------------------------------------------------- MoE at scale
+REDUNDANT_EXPERTS = Input("redundant_experts", "count", "extra copies of hot experts spread over the EP group",
+                          "E_red", "分布在 EP 组里的热门专家额外副本数", default=0.0)
+EP = Input("ep", "count", "expert-parallel degree (GPUs the experts are spread over)", "EP",
+           "专家并行度（专家分布到的 GPU 数）", low=1)
+EP_OPTIONAL = EP._replace(meaning="expert-parallel degree (needed only when count_local is false)", default=1.0,
+                          meaning_zh="专家并行度（仅在 count_local 为 false 时需要）")
+D_MODEL = Input("d_model", "count", "model (hidden) width", "d", "模型（隐藏）维度")
+DISPATCH_BYTES = Input("dispatch_bytes", "bytes", "bytes per element of the dispatch (fp8 = 1)", "b_disp",
+                       "分发（dispatch）每个元素的字节数（fp8 = 1）")
+COMBINE_BYTES = Input("combine_bytes", "bytes", "bytes per element of the combine (bf16 = 2)", "b_comb",
+                      "合并（combine）每个元素的字节数（bf16 = 2）")
+COUNT_LOCAL = Input("count_local", "count", "whether copies whose expert sits on the sending GPU are counted",
+                    "local", "是否计入专家就在发送卡上的副本", **_convention("count_local"))
+NODES_PER_TOKEN = Input("nodes_per_token", "count", "nodes one token's experts sit on (node-limited routing: at "
+                        "most 4 in DeepSeek-V3)", "M", "一个 token 的专家所在的节点数（节点受限路由：DeepSeek-V3 最多 4 个）")
+STEP_TOKENS = Input("tokens", "count", "tokens routed in the step (one per decoding sequence)", "T",
+                    "这一步路由的 token 数（每条 decode 序列一个）")
+MOE_LAYERS = Input("moe_layers", "count", "MoE layers of the model", "L_moe", "模型的 MoE 层数")
+TOKENS_PER_GPU = Input("tokens_per_gpu", "count", "tokens each GPU dispatches per decode step", "T_gpu",
+                       "每张卡每个 decode 步分发的 token 数")
+A2A_ALPHA = Input("alpha", "time", "fixed latency of one dispatch or one combine", "α", "一次分发或一次合并的固定延迟")
+
+# ---------------------------------------------------------------- TP decode
+LATENCY_STEPS = Input("latency_steps", "count", "latency terms per all-reduce: ring 2(n−1), one_shot 2", "L_α",
+                      "每次 AllReduce 的延迟项数：ring 为 2(n−1)，one_shot 为 2", **_convention("latency_steps"))
+NVLINK_ALPHA = Input("alpha", "time", "latency of one all-reduce step (2-10 µs on NVLink, not verified: measure it)",
+                     "α", "AllReduce 每一步的延迟（NVLink 上 2-10 µs，未经核实：应实测）")
+
+# ---------------------------------------------------------------- FSDP / HSDP
+FSDP_BYTES = Input("bytes_per_param", "bytes", "bytes per weight / gradient value FSDP sends (bf16 = 2)", "bytes",
+                   "FSDP 发送的每个权重 / 梯度值的字节数（bf16 = 2）", default=2.0)
+SHARD_SIZE = Input("shard_size", "count", "GPUs of one shard group (FSDP inside it)", "s", "一个分片组的 GPU 数（组内做 FSDP）",
+                   low=1)
+SHARD_REPLICAS = Input("replicas", "count", "replicas of the shard group (data parallel across them)", "r",
+                       "分片组的副本数（副本之间做数据并行）", low=1)

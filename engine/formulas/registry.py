@@ -34,6 +34,7 @@ TOPICS: tuple[str, ...] = (
     "attention", "capacity", "checkpointing", "communication", "compute", "cost", "disaggregation", "facility", "inference",
     "long_context", "memory", "moe", "network", "parallelism", "pipeline", "post_training", "quantisation",
     "queueing", "roofline", "serving",
+    "rl", "expert_parallel", "tensor_parallel", "fsdp",
 )
 PACKAGE = __name__.rpartition(".")[0]
 FOLDER = Path(__file__).resolve().parent

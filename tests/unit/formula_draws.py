@@ -36,4 +36,51 @@ PART4_TYPICAL = {
     "breakeven_utilisation": lambda d: {"capex_per_gpu": d(fl(20000, 45000)), "years": d(ints(3, 6)),
                                         "rental_price": d(fl(2, 3.5)), "power_w": d(fl(700, 1800)),
                                         "pue": d(fl(1.1, 1.4)), "price_per_kwh": d(fl(0.05, 0.12))},
+    # RL weight sync and async RL: weights 16 GB-1 TB, 400-800 Gb/s NICs per GPU, staleness 1-8
+    "weight_sync_time": lambda d: {"weight_bytes": d(fl(16e9, 1e12)), "gpus_per_replica": d(st.sampled_from([2, 4, 8, 16])),
+                                   "replicas": d(ints(2, 32)), "n_senders": d(st.sampled_from([64, 128, 256, 512])),
+                                   "link_bandwidth": d(st.sampled_from([50e9, 100e9])), "alpha": d(fl(0, 0.5))},
+    "rl_step_time": lambda d: (lambda g, t: {"t_gen": g, "t_train": t, "t_sync": d(fl(0.15, 0.5)) * max(g, t),
+                                             "mode": d(st.sampled_from([0, 1]))})(d(fl(20, 300)), d(fl(20, 300))),
+    # long-reasoning RL is mostly generation: 1-6 x the training GPU-seconds
+    "rl_gen_gpu_share": lambda d: (lambda t: {"gen_gpu_seconds": t * d(fl(1, 6)), "train_gpu_seconds": t})(
+        d(fl(1000, 1e5))),
+    "async_max_inflight": lambda d: {"batch": d(ints(64, 4096)), "max_staleness": d(ints(1, 8))},
+    # MoE at scale: d_model 2880-7168, E 8-384, k 1-8 (k >= 2 where one copy is the slip), fp8 dispatch, bf16 combine
+    "experts_per_gpu": lambda d: {"n_experts": d(st.sampled_from([64, 128, 256, 384])), "redundant_experts":
+                                  d(st.sampled_from([8, 16, 32])), "ep": d(st.sampled_from([8, 16, 32, 64]))},
+    "moe_a2a_bytes_per_token": lambda d: {"top_k": d(ints(2, 8)), "d_model": d(st.sampled_from([2880, 4096, 5120, 7168])),
+                                          "dispatch_bytes": 1, "combine_bytes": 2,
+                                          "count_local": d(st.sampled_from([0, 1])), "ep": d(st.sampled_from([8, 32, 320]))},
+    "moe_node_limited_ib_bytes_per_token": lambda d: {"nodes_per_token": d(ints(1, 4)), "top_k": 8,
+                                                      "d_model": d(st.sampled_from([4096, 7168])),
+                                                      "dispatch_bytes": 1, "combine_bytes": 2},
+    # collisions matter once k·T is a good share of E (a decode batch of 8-64 sequences on 64-384 experts)
+    "moe_distinct_experts": lambda d: (lambda e, k: {"n_experts": e, "top_k": k, "tokens": max(2, round(
+        e / k * d(fl(0.3, 2))))})(d(st.sampled_from([64, 128, 256, 384])), d(ints(2, 8))),
+    "moe_decode_weight_bytes": lambda d: (lambda e, k: {
+        "phi_dense": d(fl(5e9, 20e9)), "phi_expert": d(fl(0.5e9, 3e9)), "n_experts": e, "top_k": k,
+        "tokens": max(2, round(e / k * d(fl(0.3, 1.5)))), "bytes_per_param": d(st.sampled_from([0.5, 1, 2]))})(
+        d(st.sampled_from([64, 128, 256])), d(ints(2, 8))),
+    "moe_critical_batch": lambda d: {"peak_flops": d(fl(4e14, 2.5e15)), "bandwidth": d(fl(2e12, 8e12)),
+                                     "bytes_per_elem": d(st.sampled_from([1, 2])),
+                                     "n_experts": d(st.sampled_from([64, 128, 256])), "top_k": d(ints(1, 8))},
+    "ep_decode_comm_time": lambda d: {"moe_layers": d(ints(24, 60)), "tokens_per_gpu": d(ints(16, 256)), "top_k": 8,
+                                      "d_model": d(st.sampled_from([4096, 7168])), "dispatch_bytes": 1,
+                                      "combine_bytes": 2, "alpha": d(fl(10e-6, 40e-6)), "link_bandwidth": 50e9},
+    # TP decode: 80-126 layers, TP 2-8, alpha 2-10 us, NVLink 450-900 GB/s one way
+    "tp_decode_comm_time": lambda d: {"layers": d(ints(80, 126)), "batch": d(ints(1, 64)),
+                                      "d_model": d(st.sampled_from([8192, 12288, 16384])), "bytes_per_elem": 2,
+                                      "n_tp": d(st.sampled_from([4, 8])), "alpha": d(fl(2e-6, 10e-6)),
+                                      "beta": d(st.sampled_from([450e9, 900e9])),
+                                      "latency_steps": d(st.sampled_from([0, 1]))},
+    "nvls_allreduce_time": lambda d: {"m": d(fl(16e6, 1e9)), "alpha": d(fl(2e-6, 10e-6)), "beta": 450e9,
+                                      "n": d(st.sampled_from([4, 8]))},
+    "tp_max_degree": lambda d: {"ffn": d(st.sampled_from([14336, 28672, 53248])), "link_bandwidth": d(
+        st.sampled_from([450e9, 900e9])), "peak_flops": d(fl(9e14, 2.5e15))},
+    # FSDP / HSDP: 50 GB/s across nodes, 450 GB/s within NVLink; shard groups 8-72, replicas 2-512
+    "fsdp_min_tokens_per_gpu": lambda d: {"peak_flops": d(fl(9e14, 2.5e15)), "mfu": d(fl(0.3, 0.6)),
+                                          "link_bandwidth": d(st.sampled_from([50e9, 450e9])), "n": d(ints(8, 512))},
+    "hsdp_comm_bytes": lambda d: {"phi": d(fl(7e9, 405e9)), "bytes_per_param": 2,
+                                  "shard_size": d(st.sampled_from([8, 64, 72])), "replicas": d(ints(2, 512))},
 }

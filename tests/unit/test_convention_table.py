@@ -31,7 +31,11 @@ def test_the_inputs_are_built_from_the_table():
     for f in CATALOGUE:
         for i, rows in conventions.of_formula(f):
             seen.add(i.convention)
-            assert i.default_value == conventions.default(i.convention).value
+            own = conventions.default(i.convention)
+            if own.value_from:  # the default is another input's value (sender_copies = replicas)
+                assert i.default_from == own.value_from and i.default is None
+            else:
+                assert i.default_value == own.value
             assert all(r.input == i.name for r in rows), (f.name, i.name)
             if i.choices:
                 assert [(ch.key, ch.value, ch.words, ch.words_zh) for ch in i.choices] == \

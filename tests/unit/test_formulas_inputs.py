@@ -47,10 +47,11 @@ def test_every_formula_input_binds_a_declaration():
 
 
 def test_one_name_several_meanings_are_separate_declarations():
-    """m is a message size, a GEMM's rows and a number of micro-batches; weight_bytes has three meanings."""
+    """m is a message size, a GEMM's rows and a number of micro-batches; weight_bytes has four meanings (read per
+    step, held, before quantisation, and at a rollout engine's precision for a weight sync)."""
     def meanings(name):
         return {i.meaning for f in CATALOGUE for i in f.inputs if i.name == name}
-    assert len(meanings("m")) == 3 and len(meanings("n")) == 3 and len(meanings("weight_bytes")) == 3
+    assert len(meanings("m")) == 3 and len(meanings("n")) == 3 and len(meanings("weight_bytes")) == 4
     assert formulas.get("allreduce_bytes").input("m") == inputs.MESSAGE_BYTES
     assert formulas.get("bubble_1f1b").input("m") == inputs.MICRO_BATCHES
     assert formulas.get("gemm_intensity").input("m") == inputs.GEMM_M

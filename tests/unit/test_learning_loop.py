@@ -78,6 +78,7 @@ def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_
     def quality(day, item):
         return 2 if (day.toordinal() + len(item)) % 7 == 0 else 4 + (len(item) % 2)
 
+    # 25 new a day: ten days meet a bank of up to 250 templates (with part 4's RL, MoE, TP and FSDP ones)
     def kept_past(rows, close):  # reviews left due after the interview: only when ``close`` says so
         for r in rows:
             day = date.fromisoformat(r.date)
@@ -86,9 +87,9 @@ def test_with_an_interview_ten_days_out_everything_is_introduced_and_nothing_is_
 
     with monkeypatch.context() as m:  # without a level, past the interview only within the item's reach
         m.setattr(stretch, "FINAL_PASS", stretch.FinalPass(stretch.STRETCH_DAYS, None))
-        kept_past(simulate(11, interview=interview, quality=quality, new_per_day=20)[1],
+        kept_past(simulate(11, interview=interview, quality=quality, new_per_day=25)[1],
                   lambda gap, interval: gap <= reach(interval))
-    states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=20)
+    states, rows, cards = simulate(11, interview=interview, quality=quality, new_per_day=25)
     # with the level in force, also a review made inside the stretch when every day left is at the level
     kept_past(rows, lambda gap, interval: gap <= reach(interval) or gap <= stretch.STRETCH_DAYS)
     assert set(states) == {i for i, _ in CATALOG}  # every template introduced
