@@ -103,6 +103,9 @@ FORMULA_NOUNS: dict[str, Noun | None] = {
     "grad_accum_steps": Noun.STEPS,
     "replicas_needed": Noun.REPLICAS, "prefill_instances": Noun.INSTANCES, "decode_instances": Noun.INSTANCES,
     "critical_batch": None, "interleaved_activation_factor": None,
+    # part 4: RL, MoE at scale, TP, FSDP (a trajectory in flight is a generated sequence)
+    "async_max_inflight": Noun.SEQUENCES, "experts_per_gpu": Noun.EXPERTS, "moe_distinct_experts": Noun.EXPERTS,
+    "fsdp_min_tokens_per_gpu": Noun.TOKENS, "moe_critical_batch": Noun.TOKENS, "tp_max_degree": Noun.GPUS,
 }
 
 _BY_SPELLING: dict[str, Noun] = {s: n for n, spelled in SPELLINGS.items() for s in spelled}

@@ -86,9 +86,9 @@ register(
                         "one copy out and its output back", "一份副本发出去、输出送回来"),),
             via=f"top_k*vec*{LOCAL}",
             takeaway="each token moves {result} per MoE layer: fp8 dispatch saves a third against bf16 both ways, and "
-                     "over 58 MoE layers this, not the FLOPs, bounds wide-EP decode.",
+                     "summed over every MoE layer (58 in DeepSeek-V3) this, not the FLOPs, bounds wide-EP decode.",
             takeaway_zh="每个 token 每个 MoE 层要搬 {result}：fp8 分发比两个方向都用 bf16 省三分之一；"
-                        "乘上 58 个 MoE 层，限制宽专家并行 decode 的是它而不是 FLOPs。",
+                        "乘上所有 MoE 层（DeepSeek-V3 有 58 层），限制宽专家并行 decode 的是它而不是 FLOPs。",
             example={"top_k": 8, "d_model": 7168, "dispatch_bytes": 1, "combine_bytes": 2},
             requires=(NEEDS_EP,),
             meaning_zh="一个 token 在一个 MoE 层前向的 All-to-All 字节数：把隐藏向量分发 k 份，再把 k 个专家输出合并回来"

@@ -40,8 +40,10 @@ PART4_TYPICAL = {
     "weight_sync_time": lambda d: {"weight_bytes": d(fl(16e9, 1e12)), "gpus_per_replica": d(st.sampled_from([2, 4, 8, 16])),
                                    "replicas": d(ints(2, 32)), "n_senders": d(st.sampled_from([64, 128, 256, 512])),
                                    "link_bandwidth": d(st.sampled_from([50e9, 100e9])), "alpha": d(fl(0, 0.5))},
+    # the faster phase at least a fifth of the slower: the async slip (adding it) then lands > 5 % off
     "rl_step_time": lambda d: (lambda g, t: {"t_gen": g, "t_train": t, "t_sync": d(fl(0.15, 0.5)) * max(g, t),
-                                             "mode": d(st.sampled_from([0, 1]))})(d(fl(20, 300)), d(fl(20, 300))),
+                                             "mode": d(st.sampled_from([0, 1]))})(*(lambda a: (a, a * d(fl(0.2, 5))))(
+        d(fl(20, 300)))),
     # long-reasoning RL is mostly generation: 1-6 x the training GPU-seconds
     "rl_gen_gpu_share": lambda d: (lambda t: {"gen_gpu_seconds": t * d(fl(1, 6)), "train_gpu_seconds": t})(
         d(fl(1000, 1e5))),

@@ -33,7 +33,9 @@ def defects(text: str) -> list[str]:
     found += [f"half-width {m.group()!r}" for m in HALF_WIDTH.finditer(text)]
     found += [f"ASCII bracket around Chinese {m.group()!r}" for m in PROSE_BRACKET.finditer(text)
               if re.search(f"[{CJK}]", m.group(1)) and not MATH & set(m.group(1))
-              and not (m.start() and text[m.start() - 1].isalpha())]  # min(峰值, …) is a function's call
+              and not (m.start() and text[m.start() - 1].isalpha())  # min(峰值, …) is a function's call
+              # a figure's bracket right before a full-width aside stays ASCII (engine/typography.py)
+              and text[m.end():m.end() + 1] != "（"]
     found += [f"% without a space {m.group()!r}" for m in PERCENT.finditer(text)]
     return found
 

@@ -27,8 +27,9 @@ TEMPLATES = [t.id for t in registry.all_templates()]
 
 # a number as a takeaway writes it, with the unit that scales it
 NUMBER = re.compile(r"(?<![\w.^⁰¹²³⁴⁵⁶⁷⁸⁹])(\d[\d,]*(?:\.\d+)?)(?: × 10([⁰¹²³⁴⁵⁶⁷⁸⁹]+))?\s?"
-                    r"(×|%|GB|TB|MB|ms|µs|nats|M|B|T)?(?![\w^])")
-SCALE = {"GB": 1e9, "TB": 1e12, "MB": 1e6, "ms": 1e-3, "µs": 1e-6, "M": 1e6, "B": 1e9, "T": 1e12, "%": 0.01}
+                    r"(×|%|GB|TB|MB|kB|ms|µs|ns|min|nats|M|B|T|h|s)?(?![\w^])")
+SCALE = {"GB": 1e9, "TB": 1e12, "MB": 1e6, "kB": 1e3, "ms": 1e-3, "µs": 1e-6, "ns": 1e-9, "min": 60, "h": 3600,
+         "M": 1e6, "B": 1e9, "T": 1e12, "%": 0.01}
 SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 MULTIPLES = (2, 16)  # bytes per bf16 value, bytes per parameter of a trained model
 
