@@ -7,7 +7,8 @@ median of :data:`RUNS` is kept.  Printed, with the promise each is held to:
 - ``drill stats`` (the text summary, as piped) on a profile of 200,000 reviews against one of 100: at most
   2x the CPU time and 2x the peak memory (the figures come from the running totals kept beside the log,
   ``engine.stats_running``, so the log is not read);
-- ``drill stats --json`` the same way, for information: it adds the readiness, fitted on the whole log;
+- ``drill stats --json`` the same way, for information: it adds the readiness, fitted on the newest
+  20,000 answers (drill.core.readiness_view.READINESS_ROWS);
 - ``drill export`` of the 200,000 reviews and ``drill import`` of that file into a new profile, against
   ``json.load`` + ``json.dump`` of the same file in a child of its own: at most 3x and 4x its CPU time.
 
@@ -95,7 +96,7 @@ def main() -> None:
                 line += (f"; {verdict(c2 / c1, promise, name + ' CPU', over)} CPU, "
                          f"{verdict(m2 / m1, promise, name + ' memory', over)} memory")
             else:
-                line += " (for information: the readiness is fitted on the whole log)"
+                line += " (for information: the readiness is fitted on the newest 20,000 answers)"
             print(line, flush=True)
 
         out, copy = Path(tmp) / "export.json", Path(tmp) / "copy.json"

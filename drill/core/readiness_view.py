@@ -48,6 +48,9 @@ def pace_line(plan: Plan, tr) -> str:
     return line
 
 
+READINESS_ROWS = 20_000  # about a hundred days at 200 reviews a day; FSRS's fit reads as many (fsrs_fit)
+
+
 def readiness_report(profile: Profile, today: date, interview: date | None = None, digest=None, stop=None):
     """``(Readiness, Calibration)`` of the learner (engine.schedule.readiness), fitted on the log's digest
     (``digest``, else read): for the interview day when one is ahead (the days in between as the plan asks
@@ -58,7 +61,9 @@ def readiness_report(profile: Profile, today: date, interview: date | None = Non
 
     rules = learning(profile)
     interview = rules.interview if interview is None else interview
-    answers = readiness.answers_of_digest(digest if digest is not None else profile.digest())
+    # fitted on the newest READINESS_ROWS answers (whole log files): what the learner knows now, at a cost that
+    # does not grow with the history (drill stats --json at 200,000 reviews, docs/performance.md)
+    answers = readiness.answers_of_digest(digest if digest is not None else profile.recent_digest(READINESS_ROWS))
     day = interview if interview is not None and interview > today else today
     states = profile.states()
     passed = chains.passed_once(states, recent_qualities(profile))
