@@ -181,14 +181,20 @@ def test_precision_catches_a_norm_in_fp8():
 
 
 def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
-    """No run reports an HFU above MAX_HFU: mfu.hfu and mfu.utilisation_chain stay below it at every seed."""
+    """No training run reports an MFU above MAX_MFU (50 %) or an HFU above MAX_HFU: mfu.hfu and
+    mfu.utilisation_chain stay below it at every seed; a prefill's MFU may reach MAX_PREFILL_MFU."""
     inputs = {"tokens_per_s": 3.0e6, "phi": 7e9, "n_gpus": 1024, "peak_flops": 989e12}  # MFU 12.4 %, HFU 16.6 %
     assert not realism.check(_problem(formula="mfu", inputs=inputs))
     assert _rules(_problem(formula="mfu", inputs=inputs | {"tokens_per_s": 1.5e7})) == {"utilisation"}  # 62 %
     assert _rules(_problem(formula="hfu", inputs=inputs | {"tokens_per_s": 1.2e7})) == {"utilisation"}  # 66 %
     assert not realism.check(_problem(formula="hfu", inputs=inputs | {"tokens_per_s": 1.1e7}))  # 60.8 %
     days = {"phi": 7e9, "tokens": 1e12, "n_gpus": 1024, "peak_flops": 989e12}
-    assert _rules(_problem(formula="train_time", inputs=days | {"mfu": 0.7})) == {"utilisation"}
+    assert _rules(_problem(formula="train_time", inputs=days | {"mfu": 0.55})) == {"utilisation"}
+    assert not realism.check(_problem(formula="train_time", inputs=days | {"mfu": 0.5}))
+    # a prefill is a forward pass alone: its MFU may reach 60 %, not more
+    prefill = {"phi": 7e9, "prompt_tokens": 2000, "peak_flops": 989e12}
+    assert not realism.check(_problem(formula="ttft", inputs=prefill | {"mfu": 0.6}))
+    assert _rules(_problem(formula="ttft", inputs=prefill | {"mfu": 0.65})) == {"utilisation"}
     for tid in ("mfu.hfu", "mfu.utilisation_chain"):
         for seed in SEEDS:
             p = problems.problem(tid, seed)

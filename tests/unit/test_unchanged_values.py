@@ -49,6 +49,8 @@ CHANGED: dict[str, str] = {
     "mfu.forward_flops": "Mixtral-8x7B counts its 12.9B active parameters, not 46.7B",
     "mfu.train_flops_per_token": "s within the model's context",
     "mfu.mfu_given": "N redrawn until 16Φ/N fits each GPU",
+    "mfu.mfu": "a training MFU is at most 50 % (seed 4 read 57.5 %)",
+    "mfu.budget_chain": "a training MFU is at most 50 % (seed 0 read 51.3 %)",
     "mfu.mfu_from_step_time": "s within the model's context; N until 16Φ/N fits each GPU",
     "inference.chain_capacity": "no fp8 weights on V100/A100; TP within the chip's NVLink domain",
     "inference.chain_decode": "no fp8 weights on V100/A100",
@@ -192,7 +194,6 @@ INTENDED: dict[tuple, str] = {
     ("mfu.hfu", None, "card"): CONVENTION_CARD,
     ("mfu.utilisation_chain", None, "card"): CONVENTION_CARD,
     ("concepts.why_norm_is_slow", None, "card"): CONVENTION_CARD,
-    ("mfu.mfu_given", 37): "rounding the throughput to 2 figures made the MFU 61 %: rounded down to 60 %",
     ("inference.chain_capacity", 2): PCIE_TP,
     ("inference.chain_capacity", 8): PCIE_TP,
     ("inference.chain_capacity", 15): PCIE_TP,
@@ -358,6 +359,17 @@ for _tid, _seeds in (("mfu.train_time", (2, 13, 30)), ("mfu.budget_chain", (31,)
     for _seed in _seeds:
         INTENDED[(_tid, _seed)] = ("a run finishes within about six months: the draw that took 200 days (or the "
                                    "cluster choice it shifted) is redrawn")
+
+
+# A training MFU is at most 50 % (realism.MAX_MFU; it was 60 %): a measured throughput that gave 51-60 % is redrawn,
+# and a stated MFU of 55 % is 42 % now; every seed whose MFU was within 50 % keeps its problem
+MFU_50 = "redrawn: a training MFU is at most 50 % (published large runs), the old draw gave 51-60 %"
+for _tid, _seeds in (("mfu.mfu", (4, 7, 22, 25, 26, 27, 28, 30, 31, 32, 36, 38, 39)),
+                     ("mfu.mfu_given", (14, 15, 16, 19, 22, 23, 26, 27, 28, 33, 36, 37, 38, 39)),
+                     ("mfu.budget_chain", (9, 12, 15, 17, 18, 28, 31, 35)),
+                     ("mfu.train_time", (10, 11, 13, 19, 21, 22, 29, 35, 38))):
+    for _seed in _seeds:
+        INTENDED[(_tid, _seed)] = INTENDED[(_tid, _seed)] + "; " + MFU_50 if (_tid, _seed) in INTENDED else MFU_50
 
 
 # An fp8 GEMM's intensity halved is also its bytes counted at bf16's 2 B: the slip is named beside the missing factor 2
