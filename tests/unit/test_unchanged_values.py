@@ -387,6 +387,14 @@ for _seed in (1, 2, 5, 6, 10, 11, 14, 16, 17, 19, 20, 21, 22, 25, 28, 30, 31, 32
                                                        "in 20, not half the time (40 seeds gave 17 problems)")
 
 
+# A pipelined made-up model has few layouts that fit: its sequence is also drawn from 1.5K and 3K, so no two seeds of
+# 1-40 make one problem (34 and 36 did)
+TP_CHAIN_SEQS = "redrawn: a made-up pipelined model's sequence is one of 1K-4K in five steps (seeds 34 and 36 were one problem)"
+for _seed in (1, 2, 4, 5, 6, 7, 9, 10, 11, 16, 19, 20, 22, 30, 31, 32, 33, 34, 35, 38, 39, 40):
+    _key = ("memory.activation_tp_chain", _seed)
+    INTENDED[_key] = INTENDED[_key] + "; " + TP_CHAIN_SEQS if _key in INTENDED else TP_CHAIN_SEQS
+
+
 def _intended(tid: str, seed: int | None, part: str) -> tuple | None:
     for key in ((tid, seed, part), (tid, seed), (tid, None, part), (tid, None)):
         if key in INTENDED:
