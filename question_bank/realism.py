@@ -25,6 +25,8 @@ text, and returns one message per violation, each prefixed with the rule's name:
                      per GPU per step (what reported large runs use).
 * ``duration``     - a training run finishes within about six months (its days, or its GPU-hours
                      over its GPUs).
+* ``stall``        - a synchronous checkpoint stalls training at least 10 s (a large model's state over the
+                     file system a job gets), the checkpoint time a step states or asks.
 
 How a template declares its world is documented in :mod:`question_bank.spec`.  Each
 message says what is unrealistic and what would make it realistic, e.g.
@@ -329,6 +331,25 @@ def check_duration(p: Problem) -> Iterable[str]:
                    f"~{MAX_RUN_DAYS:.0f}: give it more GPUs")
 
 
+# A synchronous checkpoint of a large model stalls training tens of seconds (14Φ over the tens to hundreds of GB/s
+# a job's file system writes; reliability's chains use 30-120 s): a stall under 10 s describes no such run.
+MIN_STALL_S = 10.0
+
+
+def check_stall(p: Problem) -> Iterable[str]:
+    for s in p.steps:
+        if not s.formula:
+            continue
+        stated = s.inputs.get("checkpoint_time")
+        if isinstance(stated, (int, float)) and stated < MIN_STALL_S:
+            yield (f"step {s.index + 1} ({s.formula}) stalls {stated:g} s per checkpoint; a synchronous checkpoint "
+                   f"of a large model takes at least ~{MIN_STALL_S:g} s: draw a longer stall")
+        if s.formula == "checkpoint_write_time" and isinstance(s.expected.value, float) \
+                and s.expected.value < MIN_STALL_S:
+            yield (f"step {s.index + 1} writes the checkpoint in {s.expected.value:.2g} s; a job's file system takes "
+                   f"at least ~{MIN_STALL_S:g} s: draw less write bandwidth")
+
+
 def check_scale_up(p: Problem) -> Iterable[str]:
     for w in p.worlds:
         g = w.gpu
@@ -350,6 +371,7 @@ RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "scale_up": check_scale_up,
     "batch": check_batch,
     "duration": check_duration,
+    "stall": check_stall,
 }
 
 

@@ -210,6 +210,17 @@ def test_scale_up_catches_tensor_parallelism_across_pcie_cards():
     assert not realism.check(_problem(World(gpu=H100, tp=8, n_gpus=8)))
 
 
+def test_stall_catches_a_checkpoint_written_in_a_blink():
+    """14Φ over the whole cluster's storage took 0.4-4.7 s; a job's own file system takes 30-120 s."""
+    write = {"checkpoint_bytes": 2.45e12, "write_bandwidth": 2e12}  # 175B at Meta's whole 2 TB/s: 1.2 s
+    assert _rules(_problem(formula="checkpoint_write_time", inputs=write)) == {"stall"}
+    assert not realism.check(_problem(formula="checkpoint_write_time", inputs=write | {"write_bandwidth": 75e9}))
+    waste = {"interval": 3600.0, "mtbf": 3 * 3600.0}
+    assert _rules(_problem(formula="checkpoint_waste", inputs=waste | {"checkpoint_time": 4.0})) == {"stall"}
+    for seed in SEEDS[:40]:
+        stall = problems.problem("reliability.checkpoint_chain", seed).steps[1].expected.value
+        assert realism.MIN_STALL_S <= stall <= 120, (seed, stall)
+
 def test_every_rule_is_tested_here():
     import sys
 

@@ -92,7 +92,8 @@ def _check_well_formed(p) -> None:
 # English that may stand in Chinese text: model and GPU names, unit symbols, precisions, and the names
 # of operations and attention layouts that Chinese writing keeps in English.
 TECH_TERMS = {"MHA", "GQA", "MQA", "LayerNorm", "RMSNorm", "Softmax", "GELU", "ReLU", "SiLU", "tanh", "axpy",
-              "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA", "NVLink"}
+              "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA", "NVLink",
+              "AWS", "FSx", "Lustre"}  # a storage product keeps its name
 _NAMES = [m.name for m in models.ALL] + [g.name for g in hardware.ALL] \
     + [r.name for r in hardware.SEED_TABLE] \
     + list(UNIT_SYMBOLS) + list(DTYPE_BYTES)
