@@ -393,6 +393,9 @@ TP_CHAIN_SEQS = "redrawn: a made-up pipelined model's sequence is one of 1K-4K i
 for _seed in (1, 2, 4, 5, 6, 7, 9, 10, 11, 16, 19, 20, 22, 30, 31, 32, 33, 34, 35, 38, 39, 40):
     _key = ("memory.activation_tp_chain", _seed)
     INTENDED[_key] = INTENDED[_key] + "; " + TP_CHAIN_SEQS if _key in INTENDED else TP_CHAIN_SEQS
+# seeds 3 and 15 drew the same published run (GPT-3 175B): which run now comes from the draw that chose one
+INTENDED[("memory.activation_tp_chain", 15)] = ("redrawn: the published run comes from the draw that chose one "
+                                                "(seeds 3 and 15 were both GPT-3 175B; 15 is MT-NLG 530B now)")
 
 
 def _intended(tid: str, seed: int | None, part: str) -> tuple | None:
