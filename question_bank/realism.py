@@ -21,8 +21,8 @@ text, and returns one message per violation, each prefixed with the rule's name:
                      (what published large runs report); a prefill's MFU (a forward pass alone) at most 60 %.
 * ``scale_up``     - tensor parallelism stays within the chip's scale-up (NVLink / xGMI / ICI)
                      domain: H100 PCIe cards pair over NVLink bridges, so TP > 2 there crosses PCIe.
-* ``batch``        - an MFU read from a training log is at most 50 %, with at least 1,024 tokens
-                     per GPU per step (what reported large runs use).
+* ``batch``        - a training log read for its MFU has at least 1,024 tokens per GPU per step (what
+                     reported large runs use; its MFU is held to 50 % by ``utilisation``).
 * ``duration``     - a training run finishes within about six months (its days, or its GPU-hours
                      over its GPUs).
 * ``stall``        - a synchronous checkpoint stalls training at least 10 s (a large model's state over the
@@ -266,9 +266,9 @@ def check_moe_active(p: Problem) -> Iterable[str]:
 # PREFILL_MFU input) is allowed up to 60 %, what a long prompt's GEMMs sustain.
 MAX_MFU, MAX_HFU, MAX_PREFILL_MFU = 0.50, 0.65, 0.60
 MFU_FORMULAS = frozenset({"mfu", "mfu_from_step_time"})
-# A training log read for its MFU describes a large run as reported: at most 50 % MFU (PaLM 46 %, Llama 3 405B
-# 38-43 %), with at least 1,024 tokens per GPU per step (Llama 3 405B: 16M tokens over 16,384 GPUs).
-MAX_STEP_MFU, MIN_TOKENS_PER_GPU = 0.50, 1024
+# A training log read for its MFU describes a large run as reported: at least 1,024 tokens per GPU per step (Llama 3
+# 405B: 16M tokens over 16,384 GPUs).
+MIN_TOKENS_PER_GPU = 1024
 # A pre-training run finishes within about six months (Llama 3 405B: 54 days on 16K H100s; no reported frontier run
 # trained for a year): a schedule longer than this would be given more GPUs.
 MAX_RUN_DAYS = 183.0
@@ -299,7 +299,7 @@ def check_utilisation(p: Problem) -> Iterable[str]:
 
 
 def check_batch(p: Problem) -> Iterable[str]:
-    """An MFU read from a training log is that of a run as reported: at most 50 %, with a real batch."""
+    """A training log read for its MFU is that of a run as reported: a real batch per GPU."""
     for s in p.steps:
         if s.formula != "mfu_from_step_time":
             continue
@@ -308,9 +308,6 @@ def check_batch(p: Problem) -> Iterable[str]:
         if per_gpu < MIN_TOKENS_PER_GPU:
             yield (f"step {s.index + 1} trains {per_gpu:,.0f} tokens per GPU per step; large runs use at least "
                    f"{MIN_TOKENS_PER_GPU:,}: draw a larger global batch or fewer GPUs")
-        if isinstance(s.expected.value, float) and s.expected.value > MAX_STEP_MFU + 1e-9:
-            yield (f"step {s.index + 1} reads {s.expected.value:.1%} MFU from a training log; reported large runs reach "
-                   f"at most ~{MAX_STEP_MFU:.0%}: draw a longer step time")
 
 
 def check_duration(p: Problem) -> Iterable[str]:

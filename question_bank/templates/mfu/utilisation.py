@@ -371,7 +371,7 @@ def mfu_from_step_time(rng):
         step = _two_sig(6 * phi * batch * s / (n * gpu.bf16 * target))
         mfu = 6 * phi * batch * s / (n * gpu.bf16 * step)  # after rounding the step time to 2 figures
         if (0.5 <= step <= 60 and s <= model.context and _fits_cluster(phi, gpu, n)
-                and mfu <= realism.MAX_STEP_MFU and batch * s / n >= realism.MIN_TOKENS_PER_GPU):
+                and mfu <= realism.MAX_MFU and batch * s / n >= realism.MIN_TOKENS_PER_GPU):
             break
     rate = _peak_text(gpu)
     return Spec(
