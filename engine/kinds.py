@@ -396,8 +396,16 @@ def _misconception(x: float, e: float, p: Parsed, exp: Expected) -> Miss | None:
     slips: tuple[Miss, ...] = ()
     if kind.byte_unit and not _rounded(x, e, p):  # the GB/GiB slip is named for a size, not for a bandwidth
         slips = bytes_misses(e, exp.unit or kind.byte_unit)[0 if kind.size else 1:]
-    return merged(_matching(x, e, exp.misses, exp)) or merged(_matching(x, e, slips, exp)) \
-        or _scale_slip(x, e, p, exp)
+    mistakes, unit_slips = _matching(x, e, exp.misses, exp), _matching(x, e, slips, exp)
+    if mistakes and unit_slips and _nearest(x, unit_slips) < _nearest(x, mistakes):
+        # an exact GiB figure that also lies 4 % from "counted the policy only": the unit slip is the likelier, said
+        # first, and the template's mistake still after it
+        return merged(unit_slips + mistakes)
+    return merged(mistakes) or merged(unit_slips) or _scale_slip(x, e, p, exp)
+
+
+def _nearest(x: float, misses: list[Miss]) -> float:
+    return min(distance(x, m.value) for m in misses)
 
 
 _DIGITS = re.compile(r"\d[\d,]*(?:\.\d*)?|\.\d+")

@@ -149,7 +149,8 @@ class LayoutRules:
     """The constraints of one layout question; any layout meeting all of them is correct.
 
     ``memory_formula`` is an engine formula with inputs ``phi, tp, pp, n_dp`` (``zero1_parallel_bytes``
-    ...); the static state per GPU it gives must be at most ``budget_bytes``.
+    ...) and ``inputs`` its other ones (the bytes per parameter the problem counts: ``(("recipe", 20.0),)``); the
+    static state per GPU it gives must be at most ``budget_bytes``.
     """
 
     n_gpus: int
@@ -159,11 +160,13 @@ class LayoutRules:
     memory_formula: str
     budget_bytes: float
     zero_name: str = "ZeRO-1"  # how the memory rule names the sharding
+    inputs: tuple[tuple[str, float], ...] = ()  # the memory formula's other inputs (omitted: their defaults)
 
     def memory(self, layout: Layout) -> float:
         from .formulas import get
 
-        return get(self.memory_formula).evaluate(phi=self.phi, tp=layout.tp, pp=layout.pp, n_dp=layout.dp)
+        return get(self.memory_formula).evaluate(phi=self.phi, tp=layout.tp, pp=layout.pp, n_dp=layout.dp,
+                                                 **dict(self.inputs))
 
     def broken(self, layout: Layout) -> tuple[Broken, ...]:
         """Every constraint ``layout`` breaks (empty: a valid layout)."""
@@ -235,7 +238,7 @@ class LayoutRules:
                  f"  TP × PP × DP = {tp} × {pp} × {dp} = {tp * pp * dp}",
                  f"  TP = {tp} ≤ {self.gpus_per_node}" + words["node"],
                  f"  {self.layers} / PP = {self.layers} / {pp} = {fmt_number(self.layers / pp)}" + words["stage"]]
-        lines += ["  " + line for line in f.solution(phi=self.phi, tp=tp, pp=pp, n_dp=dp)]
+        lines += ["  " + line for line in f.solution(phi=self.phi, tp=tp, pp=pp, n_dp=dp, **dict(self.inputs))]
         lines.append(f"  ≤ {fmt_quantity(self.budget_bytes, 'bytes')}" + words["budget"])
         shown = ", ".join(v.text for v in valid[:8]) + (" …" if len(valid) > 8 else "")
         lines.append(words["valid"] + shown)

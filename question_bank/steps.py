@@ -363,4 +363,17 @@ def build_step(template_id: str, conventions: tuple[str, ...], i: int, ask: Ask,
     ``counting`` what it counted with, kept or could not follow."""
     if ask.kind == KindName.NUMBER:
         return _number_step(template_id, i, ask, target, steps, given_values, conventions, counting, worlds)
+    if ask.kind == KindName.LAYOUT and counting is not None:
+        _layout_counts(ask.layout, counting)
     return STEP_BUILDERS[ask.kind](template_id, i, ask, target, steps, given_values)
+
+
+def _layout_counts(rules: Any, counting: Counting) -> None:
+    """A layout's memory rule counts with the learner's convention its template passed it (LayoutRules.inputs:
+    the recipe's bytes per parameter): the problem records and states it, as a number step's would be."""
+    f, given = formulas.get(rules.memory_formula), dict(rules.inputs)
+    for key, setting in counting.chosen.items():
+        names = cs.takes(key, f)
+        values = cs.input_values(key, setting)
+        if setting != cs.BY_KEY[key].default and names and all(given.get(n) == values.get(n) for n in names):
+            counting.used.add(key)

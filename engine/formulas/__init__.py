@@ -83,7 +83,7 @@ from .core import (  # noqa: F401  (re-exported: engine.formulas is the one impo
     fill,
     result_text,
 )
-from .inputs import PHI  # noqa: F401  (tests build a formula from it)
+from .inputs import PHI, PREFILL_MFU  # noqa: F401  (tests build a formula from PHI; realism tells a prefill's MFU)
 from .roofline import bound_solution, classify_bound, ridge_line  # noqa: F401
 
 CATALOGUE: tuple[Formula, ...]  # every formula, in the listed order (imports every topic module when first read)

@@ -129,7 +129,8 @@ def _layout_setup(rng, need_pipeline: bool = False):
         n = rng.choice(CLUSTERS[1:] if need_pipeline else CLUSTERS)
         reserve = rng.choice((0.25, 0.375, 0.5))  # share of memory kept for activations and buffers
         budget = round(gpu.memory * (1 - reserve) / 5e9) * 5e9
-        rules = LayoutRules(n, PER_NODE, model.layers, nominal_phi(model), "zero1_parallel_bytes", budget)
+        rules = LayoutRules(n, PER_NODE, model.layers, nominal_phi(model), "zero1_parallel_bytes", budget,
+                            inputs=(("recipe", float(convention("bytes_per_param"))),))
         valid = rules.valid()
         if not valid or len(valid) > 12 or not rules.broken(type(valid[0])(1, 1, n)):
             continue
@@ -144,31 +145,37 @@ def _gb(x: float) -> str:
 
 
 def _layout_reasoning(rules: LayoutRules) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """How a strong candidate picks the layout (ZeRO-1): the optimizer share 12Φ/N does not depend on the layout,
-    so TP·PP must make the replicated 4Φ/(TP·PP) fit the rest; TP fills a node, then the smallest PP, DP = the rest."""
+    """How a strong candidate picks the layout (ZeRO-1): the optimizer share oΦ/N (12Φ/N at 16 B per parameter)
+    does not depend on the layout, so TP·PP must make the replicated (w + g)Φ/(TP·PP) fit the rest; TP fills a node,
+    then the smallest PP, DP = the rest.  w, g, o: the problem's bytes per parameter split (its recipe)."""
     chosen = rules.preferred()
     assert chosen is not None  # _layout_setup drew rules some layout meets
     tp, pp, dp = chosen
     n, phi, budget = rules.n_gpus, rules.phi, rules.budget_bytes
-    opt, room = 12 * phi / n, budget - 12 * phi / n
-    need = 4 * phi / room
+    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    kept = w + g  # bytes per parameter every data-parallel replica keeps whole under ZeRO-1
+    # what ZeRO-1 shards: AdamW's 12 B, and the fp32 main gradient where the recipe keeps one (20 B per parameter)
+    sharded_en, sharded_zh = ("AdamW states", "AdamW 状态") if o == 12 else \
+        ("AdamW states and fp32 main gradient", "AdamW 状态和 fp32 主梯度")
+    opt, room = o * phi / n, budget - o * phi / n
+    need = kept * phi / room
     mp = tp * pp
     tried = [p for p in range(1, pp) if rules.layers % p == 0 and (n // tp) % p == 0]
     over = [(p, _gb(rules.memory(type(chosen)(tp, p, n // (tp * p))))) for p in tried]
     too_big, too_big_zh = "; ".join(f"PP = {p}: {m}" for p, m in over), "；".join(f"PP = {p}：{m}" for p, m in over)
     fits = _gb(rules.memory(chosen))
-    en = (f"ZeRO-1 per GPU = (4Φ + 12Φ/DP) / (TP·PP) = 4Φ/(TP·PP) + 12Φ/N, because TP·PP·DP = N: the sharded "
-          f"AdamW states cost 12Φ/N = {_gb(opt)} per GPU whatever the layout, so the replicated weights and gradients "
-          f"must fit in {_gb(budget)} − {_gb(opt)} = {_gb(room)}",
-          f"so TP·PP ≥ 4Φ / {_gb(room)} = {_gb(4 * phi)} / {_gb(room)} = {fmt_number(need, 3)}",
+    en = (f"ZeRO-1 per GPU = ({kept}Φ + {o}Φ/DP) / (TP·PP) = {kept}Φ/(TP·PP) + {o}Φ/N, because TP·PP·DP = N: the "
+          f"sharded {sharded_en} cost {o}Φ/N = {_gb(opt)} per GPU whatever the layout, so the replicated weights "
+          f"and gradients must fit in {_gb(budget)} − {_gb(opt)} = {_gb(room)}",
+          f"so TP·PP ≥ {kept}Φ / {_gb(room)} = {_gb(kept * phi)} / {_gb(room)} = {fmt_number(need, 3)}",
           f"TP first, as large as a node allows: TP = {tp} (≤ {rules.gpus_per_node} GPUs per node; its two AllReduces "
           "per layer need NVLink)",
           (f"then the smallest PP that divides the {rules.layers} layers and fits: " + (f"{too_big} (over budget); " if tried else "")
            + f"PP = {pp}, TP·PP = {mp}: {fits} ≤ {_gb(budget)}"),
           f"DP = the rest: N / (TP·PP) = {n} / {mp} = {dp}")
-    zh = (f"ZeRO-1 每卡 = (4Φ + 12Φ/DP) / (TP·PP) = 4Φ/(TP·PP) + 12Φ/N，因为 TP·PP·DP = N：切分后的 AdamW 状态每卡"
-          f"占 12Φ/N = {_gb(opt)}，与布局无关；复制的权重和梯度只能放进剩下的 {_gb(budget)} − {_gb(opt)} = {_gb(room)}",
-          f"所以 TP·PP ≥ 4Φ / {_gb(room)} = {_gb(4 * phi)} / {_gb(room)} = {fmt_number(need, 3)}",
+    zh = (f"ZeRO-1 每卡 = ({kept}Φ + {o}Φ/DP) / (TP·PP) = {kept}Φ/(TP·PP) + {o}Φ/N，因为 TP·PP·DP = N：切分后的 {sharded_zh}"
+          f"每卡占 {o}Φ/N = {_gb(opt)}，与布局无关；复制的权重和梯度只能放进剩下的 {_gb(budget)} − {_gb(opt)} = {_gb(room)}",
+          f"所以 TP·PP ≥ {kept}Φ / {_gb(room)} = {_gb(kept * phi)} / {_gb(room)} = {fmt_number(need, 3)}",
           f"先定 TP，在节点内取最大：TP = {tp}（≤ 每节点 {rules.gpus_per_node} 张卡；每层两次 AllReduce 需要 NVLink）",
           (f"再取能整除 {rules.layers} 层且放得下的最小 PP：" + (f"{too_big_zh}（超出预算）；" if tried else "")
            + f"PP = {pp}，TP·PP = {mp}：{fits} ≤ {_gb(budget)}"),
@@ -186,8 +193,10 @@ def _layout_ask(model, gpu, n, budget, rules, formula_given: bool) -> Ask:
     where_en, where_zh = _gpus_text(n, gpu)
     b = fmt_quantity(budget, "bytes", unit="GB")
     explanation, explanation_zh = _layout_reasoning(rules)
-    hint_en = " Static memory per GPU with ZeRO-1 is (4Φ + 12Φ/DP) / (TP·PP)." if formula_given else ""
-    hint_zh = "ZeRO-1 下每卡静态显存为 (4Φ + 12Φ/DP) / (TP·PP)。" if formula_given else ""
+    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    shown = f"({w + g}Φ + {o}Φ/DP) / (TP·PP)"
+    hint_en = f" Static memory per GPU with ZeRO-1 is {shown}." if formula_given else ""
+    hint_zh = f"ZeRO-1 下每卡静态显存为 {shown}。" if formula_given else ""
     return Ask(layout=rules,
                prompt_en=f"Choose a layout for training {model.name} (Φ = {phi_text(rules.phi)}, {model.layers} layers) "
                          f"on {where_en}, with ZeRO-1 over the data-parallel replicas. Constraints: TP × PP × DP uses "
@@ -208,19 +217,20 @@ def _layout_spec(rng, formula_given: bool) -> Spec:
                         given("n_gpus", "GPUs", "GPU 卡数", n),
                         given("budget", "Static-memory budget per GPU", "每卡静态显存预算", budget, "bytes", "GB")),
                 asks=(_layout_ask(model, gpu, n, budget, rules, formula_given=formula_given),),
-                conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+                conventions_en=static_text(EN), conventions_zh=static_text(ZH),
                 world=World(model=model, gpu=gpu, precision="bf16", fit_is_asked=True))
 
 
 @template("parallelism.layout_given", topic="parallelism", title="Choose TP, PP and DP (memory formula given)",
           title_zh="选择 TP、PP、DP（给出显存公式）", difficulty=2, target_seconds=180,
-          source="narayanan2021, rajbhandari2020")
+          source="narayanan2021, rajbhandari2020", conventions=("bytes_per_param",))
 def layout_given(rng):
     return _layout_spec(rng, formula_given=True)
 
 
 @template("parallelism.layout", topic="parallelism", title="Choose TP, PP and DP for a training run",
-          title_zh="为训练任务选择 TP、PP、DP", difficulty=3, target_seconds=240, source="narayanan2021, rajbhandari2020")
+          title_zh="为训练任务选择 TP、PP、DP", difficulty=3, target_seconds=240, source="narayanan2021, rajbhandari2020",
+          conventions=("bytes_per_param",))
 def layout(rng):
     return _layout_spec(rng, formula_given=False)
 

@@ -271,6 +271,10 @@ def _inputs(t: dict, names: tuple[str, ...]) -> dict:
           title_zh="零气泡（ZB1P）调度的气泡时间", difficulty=3, target_seconds=120, source="qi2023, deepseek_v3")
 def bubble_time_zb1p(rng):
     t = _times(rng)
+    # t_B and t_W drawn again from finer ratios (about 2 t_F and t_B / 2 still): the draw the other schedules share
+    # is small enough that 40 seeds repeated a problem (seeds 1 and 2 were one)
+    t["t_b"] = round(t["t_f"] * 1000 * rng.choice((1.8, 1.9, 2.0, 2.1, 2.2)), 1) / 1000
+    t["t_w"] = round(t["t_b"] * 1000 * rng.choice((0.4, 0.45, 0.5)), 1) / 1000
     names = ("t_f", "t_b", "t_w")
     return Spec(
         givens=_givens(t, names),

@@ -5,7 +5,8 @@ takes to write, how often a large job fails, the Young-Daly checkpoint interval,
 and the goodput left once restarts are counted.
 
 Node MTBFs and storage bandwidths come from dated ranges (question_bank/data/ranges.toml): Meta's Llama 3
-run (2024) implies ~6,300 h per 8-GPU node; its checkpoint storage sustained ~2 TB/s (1-7 TB/s).
+run (2024) implies ~6,300 h per 8-GPU node; a job's checkpoint file system is sized as AWS sells one (FSx for Lustre:
+capacity × 125-1,000 MB/s per TiB), so a synchronous checkpoint stalls 30-120 s, the stalls the goodput chain gives.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ RESTART_MIN = (5, 10, 15, 20, 30)  # detect, reschedule, reload: minutes
 CONV_EN = ("Conventions: failures are independent, so the job's MTBF = node MTBF ÷ nodes; a failure loses on "
            "average half an interval of work (first order); TB = 1e12 B.")
 CONV_ZH = "约定：故障相互独立，作业的平均无故障时间 (MTBF) = 节点 MTBF ÷ 节点数；每次故障平均丢掉半个间隔的工作（一阶近似）；TB = 1e12 B。"
-CKPT_EN = " A resumable checkpoint holds 14 B per parameter: bf16 weights + fp32 master weights, Adam m and v."
-CKPT_ZH = "能恢复训练的检查点每参数 14 B：bf16 权重 + fp32 主权重、Adam 的 m 和 v。"
+CKPT_EN = (" A resumable checkpoint holds 14 B per parameter: bf16 weights + fp32 master weights, Adam m and v. "
+           "GB = 1e9 B; a file system's throughput is AWS's rating per TiB of capacity.")
+CKPT_ZH = "能恢复训练的检查点每参数 14 B：bf16 权重 + fp32 主权重、Adam 的 m 和 v。GB = 1e9 B；文件系统吞吐按 AWS 每 TiB 容量的额定值计。"
 
 
 def _node_mtbf_h(rng) -> float:
@@ -48,13 +50,27 @@ def _source_zh() -> str:
     return f"（Llama 3 在 2024 年的训练推算出每个 8 卡节点约 {r.low:,.0f} h）"
 
 
-def _write_bw(rng) -> float:
-    """Aggregate checkpoint write bandwidth in B/s, drawn from the dated storage range (TB/s)."""
-    return ranges.draw(rng, "checkpoint_storage_aggregate_bw", sig=1) * 1e9
+# A job's own checkpoint file system, as AWS provisions FSx for Lustre (ranges.toml cloud_lustre_throughput_per_tib):
+# throughput = capacity (TiB) × a PERSISTENT_2 tier (MB/s per TiB).  Meta's whole Llama 3 storage (2 TB/s sustained)
+# is shared by every job on the cluster, so a job never writes at all of it.
+CAPACITY_TIB = (100, 200, 300, 500)
+TIERS_MB_S_PER_TIB = (250, 500, 1000)
+# A synchronous checkpoint stalls training as long as the goodput chain's δ (30-120 s), never a blink
+STALL_S = (30.0, 120.0)
+
+
+def _job_storage(rng, checkpoint_bytes: float) -> tuple[int, int, float]:
+    """(capacity TiB, tier MB/s per TiB, write bandwidth B/s) of a job's file system that writes the checkpoint
+    in 30-120 s."""
+    while True:
+        tib, tier = rng.choice(CAPACITY_TIB), rng.choice(TIERS_MB_S_PER_TIB)
+        bw = tib * tier * 1e6
+        if STALL_S[0] <= checkpoint_bytes / bw <= STALL_S[1]:
+            return tib, tier, bw
 
 
 def _bw_text(bw: float) -> str:
-    return fmt_quantity(bw, "bandwidth", unit="TB/s")
+    return fmt_quantity(bw, "bandwidth", unit="GB/s")
 
 
 @template("reliability.young_daly", topic="reliability", title="How often to checkpoint a 1,000-node job",
@@ -98,21 +114,20 @@ def checkpoint_chain(rng):
     kind_zh = "混合专家模型（所有专家都要保存）" if moe else "稠密模型"
     n = rng.choice(NODES[2:])
     node_h = _node_mtbf_h(rng)
-    bw = _write_bw(rng)
+    tib, tier, bw = _job_storage(rng, 14 * phi)
     restart = rng.choice(RESTART_MIN) * 60.0
     return Spec(
         scenario_en=f"A {phi_text(phi)}-parameter {kind_en} is pre-trained on {n:,} nodes of {GPUS_PER_NODE} GPUs. "
-                    f"Checkpoints go synchronously to a parallel file system at {_bw_text(bw)} aggregate "
-                    f"({ranges.get('checkpoint_storage_aggregate_bw').data_date} large-cluster storage: 1-7 TB/s). One "
-                    f"node fails on average every {_mtbf_text(node_h)} {_source_en()}; a restart takes "
-                    f"{restart / 60:g} min.",
-        scenario_zh=f"一个 {phi_text(phi)} 参数的{kind_zh}在 {n:,} 个 {GPUS_PER_NODE} 卡节点上预训练。检查点同步写入并行文件系统，"
-                    f"总带宽 {_bw_text(bw)}（{ranges.get('checkpoint_storage_aggregate_bw').data_date} 年大集群存储："
-                    f"1-7 TB/s）。单个节点平均每 {_mtbf_text(node_h)} 出一次故障{_source_zh()}；一次重启要 "
+                    f"Checkpoints go synchronously to the job's parallel file system, sized as AWS sells FSx for "
+                    f"Lustre: {tib} TiB provisioned at {tier:,} MB/s per TiB, {_bw_text(bw)} of writes. One node "
+                    f"fails on average every {_mtbf_text(node_h)} {_source_en()}; a restart takes {restart / 60:g} min.",
+        scenario_zh=f"一个 {phi_text(phi)} 参数的{kind_zh}在 {n:,} 个 {GPUS_PER_NODE} 卡节点上预训练。检查点同步写入该作业自己的"
+                    f"并行文件系统，按 AWS FSx（托管的 Lustre）的方式配置：{tib} TiB 容量、每 TiB {tier:,} MB/s，写入带宽 "
+                    f"{_bw_text(bw)}。单个节点平均每 {_mtbf_text(node_h)} 出一次故障{_source_zh()}；一次重启要 "
                     f"{restart / 60:g} min。",
         givens=(given("phi", "Parameters Φ", "参数量 Φ", phi, "count", "params"),
                 given("n_nodes", "Nodes (8 GPUs each)", "节点数（每个 8 卡）", n),
-                given("write_bandwidth", "Aggregate write bandwidth", "总写入带宽", bw, "bandwidth", "TB/s"),
+                given("write_bandwidth", "The job's write bandwidth", "作业的写入带宽", bw, "bandwidth", "GB/s"),
                 given("node_mtbf", "MTBF of one node", "单个节点的平均无故障时间", node_h * 3600, "time", "h"),
                 given("restart_time", "Restart time R", "重启时间 R", restart, "time", "min")),
         asks=(Ask(formula="checkpoint_bytes", inputs={"phi": phi, "bytes_per_param": 14}, unit="TB",

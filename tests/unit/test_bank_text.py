@@ -4,7 +4,9 @@ Every template's text over 40 seeds (titles, scenario, conventions, prompts, giv
 solutions, choices), the topic names and the app's Chinese strings, checked for: a stray space between
 two Chinese words ("计算 缩放平移", "切分） 训练"), "params" as a unit in Chinese, "1 FLOPs", a word said twice
 ("A 13B 13B-parameter"), two brackets in a row ("算力受限（compute-bound）（受限于峰值算力）"), the Roofline
-model called 屋顶线 beside "Roofline 模型" (one term), and "出现的常见错误：没有出现已知的常见错误".
+model called 屋顶线 beside "Roofline 模型" (one term), and "出现的常见错误：没有出现已知的常见错误"; and a worked
+solution's line in one family of byte units (MiB/GiB or MB/GB; a whole size said twice, "131,072 B (128 KiB)", is
+one number).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ ONE_FLOPS = re.compile(r"(?<![\d.,])1 FLOPs\b")  # "1 FLOPs" (but "1 FLOP", "21 
 DOUBLE_BRACKETS = re.compile(r"）（")
 ROOFLINE_ZH = "屋顶线"  # the app says "Roofline 模型" / "Roofline"
 TWICE = re.compile(r"\b([A-Za-z0-9][\w.]*) \1\b")  # a word said twice: "A 13B 13B-parameter model"
+BINARY_BYTES = re.compile(r"(?<![A-Za-z])[KMGTP]iB\b")
+DECIMAL_BYTES = re.compile(r"(?<![A-Za-z])[kKMGTP]B\b")
 
 
 def _texts(p, lang: str) -> list[str]:
@@ -48,6 +52,12 @@ def _defects(text: str, lang: str) -> list[str]:
     return found
 
 
+def _mixed_bytes(line: str) -> bool:
+    """A solution line with both a binary (MiB) and a decimal (MB) byte unit; a size in B said again in KiB
+    (engine.formulas.result_text's "131,072 B (128 KiB)") is one number in one family."""
+    return bool(BINARY_BYTES.search(line) and DECIMAL_BYTES.search(line))
+
+
 @pytest.mark.parametrize("tid", sorted(registry.REGISTRY))
 def test_bank_text_has_none_of_the_known_defects(tid):
     for p in problems.each(tid, problems.seeds()[:len(SEEDS)]):
@@ -55,6 +65,8 @@ def test_bank_text_has_none_of_the_known_defects(tid):
         for lang in ("en", "zh"):
             for text in _texts(p, lang):
                 assert not _defects(text, lang), f"seed {seed} ({lang}): {_defects(text, lang)} in {text!r}"
+            for line in (x for s in p.steps for x in s.solution_lines(lang)):
+                assert not _mixed_bytes(line), f"seed {seed} ({lang}): MiB and MB on one line: {line!r}"
 
 
 def test_the_app_strings_have_none_of_the_known_defects():
@@ -79,3 +91,6 @@ def test_the_defect_checks_catch_the_issue_examples():
     assert _defects("(1 FLOPs per element)", "en") and not _defects("(1 FLOP per element, 21 FLOPs)", "en")
     assert _defects("A 13B 13B-parameter dense model", "en") and not _defects("a 13B-parameter model, 13 B", "en")
     assert not _defects("在 H100 SXM 上用 ZeRO-1（切分优化器状态）训练一个 30B 参数的模型", "zh")
+    assert _mixed_bytes("= 17,825,792 B (17 MiB) = 17.83 MB") and _mixed_bytes("SRAM 64 KiB, 17.83 MB of traffic")
+    assert not _mixed_bytes("= 17,825,792 B (17 MiB)") and not _mixed_bytes("= 138,412,032 B（132 MiB）")
+    assert not _mixed_bytes("134.2 MB of the 138.4 MB are S and P")

@@ -123,3 +123,17 @@ def test_a_card_is_titled_under_the_chosen_conventions():
     assert cards.card(t, EN, {"flops_per_param_token": "8"})["title"] == "Total training FLOPs (8ΦD)"
     assert cards.card_lines(t, ZH, {"flops_per_param_token": "8"})[0] == "训练总计算量（8ΦD）"
     assert cards.card(t, EN)["title"] == "Total training FLOPs (6ΦD)"
+
+
+@pytest.mark.parametrize("tid", ["parallelism.layout", "parallelism.layout_given", "parallelism.train_chain"])
+def test_a_layout_counts_with_the_chosen_bytes_per_parameter(tid):
+    """A layout question has no formula step, yet its memory rule and its reasoning follow 20 B per parameter:
+    the sharded state is 16Φ/N (AdamW and the fp32 main gradient), not the default's 12Φ, and the problem says so."""
+    p = registry.get(tid).generate(1, conventions={"bytes_per_param": "20"})
+    rules = p.steps[0].expected.layout
+    assert dict(rules.inputs) == {"recipe": 20.0} and p.chosen_conventions == {"bytes_per_param": "20"}
+    lines = [*p.steps[0].solution_lines(EN), *p.steps[0].solution_lines(ZH), p.steps[0].prompt(EN), p.conventions(EN)]
+    assert not any("12Φ" in x or "12 B fp32" in x for x in lines), lines
+    assert any("16Φ/N" in x for x in lines)
+    default = registry.get(tid).generate(1).steps[0]
+    assert dict(default.expected.layout.inputs) == {"recipe": 16.0} and any("12Φ/N" in x for x in default.solution_lines(EN))

@@ -26,9 +26,10 @@ FOLLOWERS = {"bytes_per_param": ("memory.static", 3), "flops_per_param_token": (
              "directions": ("communication.tpu_ici_ring", 3)}
 
 
-# templates whose draw checks that the training state fits a GPU, under the problem's bytes per parameter
+# templates whose draw checks that the training state fits a GPU, under the problem's bytes per parameter (a layout
+# question's: that some layout fits its budget and plain data parallelism does not)
 REDRAWN = {"memory.zero_given", "memory.zero_per_gpu", "memory.zero_planning", "parallelism.zero_parallel_given",
-           "parallelism.zero_parallel"}
+           "parallelism.zero_parallel", "parallelism.layout", "parallelism.layout_given", "parallelism.train_chain"}
 
 
 def _follows(key):
@@ -110,7 +111,9 @@ def test_every_value_of_a_convention_is_stated_and_counted_in_both_languages(key
             if key in p.chosen_conventions:  # the spec allowed it here: stated, and counted with
                 for lang in ("en", "zh"):
                     assert c.statement(value, lang) in p.prompt(lang), (t.id, seed, lang)
-                assert [s.value for s in p.steps] != [s.value for s in base.steps], (t.id, seed)
+                # a layout question counts with it in its rule (the same layout may be preferred under both)
+                assert [(s.value, s.expected.layout) for s in p.steps] != \
+                    [(s.value, s.expected.layout) for s in base.steps], (t.id, seed)
                 assert p.givens == base.givens or t.id in REDRAWN  # the same draw unless it must fit
             else:  # refused (N < 8) or not counted here: the problem is the default one, saying what it keeps
                 assert [s.value for s in p.steps] == [s.value for s in base.steps]

@@ -104,6 +104,13 @@ def test_a_rounded_answer_is_not_blamed_on_a_unit_slip():
     assert grade("1043", BYTES_GB).diagnosis_key == "gib_for_gb"  # the slip itself is still named
 
 
+def test_a_unit_slip_nearer_than_the_templates_mistake_is_named_first():
+    """GRPO's 147.6 GB typed as the GiB figure 137.5 lies 4.6 % from "counted the policy only" (131.2 GB): the
+    exact unit slip is the likelier and is named first; typing the mistake's own value names the mistake alone."""
+    exp = Expected("number", 147.6e9, "bytes", "GB", misses=(Miss("policy_only", "counted the policy only", 131.2e9),))
+    assert grade("137.5 GB", exp).diagnosis_key == "gib_for_gb+policy_only"
+    assert grade("131.2 GB", exp).diagnosis_key == "policy_only"
+
 def test_gib_questions_catch_the_gb_figure():
     exp = Expected("number", 100 * 2**30, "bytes", "GiB")
     assert grade("100", exp).status == CORRECT

@@ -92,7 +92,8 @@ def _check_well_formed(p) -> None:
 # English that may stand in Chinese text: model and GPU names, unit symbols, precisions, and the names
 # of operations and attention layouts that Chinese writing keeps in English.
 TECH_TERMS = {"MHA", "GQA", "MQA", "LayerNorm", "RMSNorm", "Softmax", "GELU", "ReLU", "SiLU", "tanh", "axpy",
-              "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA", "NVLink"}
+              "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA", "NVLink",
+              "AWS", "FSx", "Lustre"}  # a storage product keeps its name
 _NAMES = [m.name for m in models.ALL] + [g.name for g in hardware.ALL] \
     + [r.name for r in hardware.SEED_TABLE] \
     + list(UNIT_SYMBOLS) + list(DTYPE_BYTES)
@@ -459,6 +460,15 @@ def test_problems_vary_with_the_seed(tid):
     need = min(len(seeds) / 3, 50)
     assert len(prompts) >= need, f"{tid}: only {len(prompts)} distinct problems over {len(seeds)} seeds"
 
+
+@pytest.mark.parametrize("tid", ["pipeline.bubble_time_zb1p", "memory.activation_tp_chain"])
+def test_no_two_of_the_first_40_seeds_make_one_problem(tid):
+    """Seeds 1-40 (the ones a learner meets first, and the record's) give 40 different problems."""
+    seen: dict[str, int] = {}
+    for seed in range(1, 41):
+        text = problems.problem(tid, seed).prompt("en")
+        assert text not in seen, f"{tid}: seeds {seen[text]} and {seed} give the same problem"
+        seen[text] = seed
 
 @deep
 @pytest.mark.parametrize("tid", IDS)
