@@ -174,6 +174,22 @@ CONVENTIONS: tuple[Convention, ...] = (
        "alfares2008", default=True),
     _c("bisection_directions", "directions", "2", 2, ("both directions", "双向"), ("both directions", "双向"), ("", ""),
        "austin2025"),
+    # ---------------------------------------------------------------- stored bytes per token of a training set
+    _c("token_bytes", "bytes_per_token", "2", 2.0, ("2 B per token", "每 token 2 B"),
+       ("pre-tokenised uint16 ids (a vocabulary up to 65,536)", "预分词的 uint16 id（词表不超过 65,536）"),
+       ("", ""), "megatron_indexed", default=True, selectable=False),
+    _c("token_bytes", "bytes_per_token", "4", 4.0, ("4 B per token", "每 token 4 B"),
+       ("uint32 ids, needed above 65,536 (Llama 3's 128k vocabulary); raw text is also ~4 B per token (a rule of "
+        "thumb, not verified)", "uint32 id，词表超过 65,536 时必须用（Llama 3 的 128k 词表）；原始文本也约每 token 4 B"
+        "（经验值，未核实）"), ("", ""), "megatron_indexed, llama3_2024", selectable=False),
+    # ---------------------------------------------------------------- patches merged into one vision token
+    _c("vision_merge", "merge", "1", 1.0, ("one token per patch", "每个 patch 一个 token"),
+       ("one token per patch (plain ViT, LLaVA 1)", "每个 patch 一个 token（普通 ViT、LLaVA 1）"), ("", ""), "dosovitskiy2021",
+       default=True, selectable=False),
+    _c("vision_merge", "merge", "2", 2.0, ("2 × 2 patches per token", "每 2 × 2 个 patch 一个 token"),
+       ("2 × 2 neighbouring patches merged into one token (Qwen2-VL, Qwen2.5-VL: a 28-px grid)",
+        "相邻 2 × 2 个 patch 合并成一个 token（Qwen2-VL、Qwen2.5-VL：28 像素网格）"), ("", ""), "wang2024",
+       selectable=False),
 )
 
 
