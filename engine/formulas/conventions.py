@@ -105,6 +105,22 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("fp32 master weights and main gradients", "fp32 主权重和主梯度"),
        ("the Ultra-Scale Playbook and Megatron-LM", "Ultra-Scale Playbook 和 Megatron-LM"),
        "ultrascale2025, megatron_distopt"),
+    # part 4's recipes: their numbers collide with the rows above, so each has a key naming the recipe (a value read
+    # back carries its key: engine.formulas.core.ChoiceValue)
+    _c("train_bytes", "bytes_per_param", "12_fp8", 12, ("12 B per parameter (FP8 recipe)", "每参数 12 B（FP8 方案）"),
+       ("DeepSeek-V3's FP8 recipe: fp32 master weights 4 + fp32 gradients 4 + bf16 Adam m, v 4; the FP8 weight casts "
+        "are made on the fly", "DeepSeek-V3 的 FP8 方案：fp32 主权重 4 + fp32 梯度 4 + bf16 Adam m、v 4；FP8 权重在计算时"
+        "临时转换"), ("DeepSeek-V3 (§3.3.3)", "DeepSeek-V3（§3.3.3）"), "deepseek_v3", selectable=False),
+    _c("train_bytes", "bytes_per_param", "10_adam8bit", 10, ("10 B per parameter (8-bit Adam)", "每参数 10 B（8 位 Adam）"),
+       ("8-bit Adam: bf16 weights 2 + bf16 gradients 2 + fp32 master 4 + 8-bit m, v 2",
+        "8 位 Adam：bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + 8 位 m、v 2"),
+       ("Dettmers et al. 2022 (8-bit optimizers)", "Dettmers 等 2022（8 位优化器）"), "dettmers2022", selectable=False),
+    _c("train_bytes", "bytes_per_param", "12_one_state", 12, ("12 B per parameter (one optimizer state)",
+                                                              "每参数 12 B（单个优化器状态）"),
+       ("one fp32 optimizer state (SGD momentum, Lion, Muon): bf16 weights 2 + bf16 gradients 2 + fp32 master 4 + "
+        "fp32 momentum 4", "单个 fp32 优化器状态（带动量的 SGD、Lion、Muon）：bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + "
+        "fp32 动量 4"), ("SGD with momentum, Lion and Muon", "带动量的 SGD、Lion 和 Muon"), "lion2023, jordan2024",
+       selectable=False),
     # ---------------------------------------------------------------- the ZeRO stages' split of the same bytes
     _c("zero_recipe", "recipe", "16", 16, ("recipe 16 (ZeRO-1: 4 + 12/d)", "16 B 方案（ZeRO-1：4 + 12/d）"),
        ("bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
