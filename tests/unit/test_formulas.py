@@ -410,6 +410,8 @@ COINCIDES_BY_DESIGN = {
         < 0.06 * e["rental_price"],
     # one token per patch is the right count for a plain ViT (merge 1): the slip is forgetting Qwen2-VL's 2 x 2 merge
     ("vision_tokens_per_image", "no_merge"): lambda f, e: e["merge"] == 1,
+    # MX's block of 32 is the right block for MXFP4 and MXFP8: the slip is using it for NVFP4's 16
+    ("quant_bits_per_weight", "mx_block"): lambda f, e: e["group_size"] == 32,
     ("mm1_response_percentile", "queue_wait_percentile"):
         lambda f, e: abs(math.log(e["utilisation"])) / math.log(1 / (1 - e["percentile"])) < 0.06,
 }
