@@ -296,16 +296,16 @@ CKPT_INTERVAL = Input("interval", "time", "time between checkpoints", "τ", "两
 # The optimizers, by the bytes of state each keeps per parameter (states only: master weights and gradients apart).
 OPTIMIZERS = (
     Choice("adamw", 8, "AdamW, fp32 m and v: 8 B per parameter", "AdamW，fp32 的 m 和 v：每参数 8 B"),
-    Choice("adamw_bf16", 4, "AdamW with bf16 m and v (DeepSeek-V3): 4 B per parameter",
-           "m 和 v 用 bf16 的 AdamW（DeepSeek-V3）：每参数 4 B"),
-    Choice("adamw_8bit", 2, "8-bit block-wise Adam (bitsandbytes): m and v 1 B each, 2 B per parameter (plus one fp32 "
-           "absmax per 2,048-value block, ~0.004 B, left out)",
-           "8 位分块 Adam（bitsandbytes）：m 和 v 各 1 B，每参数 2 B（每 2,048 个值另有一个 fp32 absmax，约 0.004 B，忽略）"),
+    Choice("adamw_bf16", 4, "AdamW with bf16 m and v, DeepSeek's V3 recipe: 4 B per parameter",
+           "m 和 v 用 bf16 的 AdamW，DeepSeek 训练 V3 的做法：每参数 4 B"),
+    Choice("adamw_8bit", 2, "8-bit block-wise Adam (bitsandbytes): m and v 1 B each, 2 B per parameter; the fp32 "
+           "absmax of each 2,048-value block, ~0.004 B per parameter, is left out",
+           "8 位分块 Adam（bitsandbytes）：m 和 v 各 1 B，每参数 2 B；每 2,048 个值一个 fp32 absmax，每参数约 0.004 B，忽略不计"),
     Choice("sgd_momentum", 4, "SGD with momentum: one fp32 buffer, 4 B per parameter",
            "带动量的 SGD：一个 fp32 缓冲区，每参数 4 B"),
     Choice("lion", 4, "Lion: one fp32 momentum buffer, 4 B per parameter", "Lion：一个 fp32 动量缓冲区，每参数 4 B"),
-    Choice("muon", 4, "Muon: one fp32 momentum buffer for the 2-D matrices, 4 B per parameter (embeddings and the "
-           "head keep AdamW)", "Muon：二维矩阵各一个 fp32 动量缓冲区，每参数 4 B（词嵌入和输出头仍用 AdamW）"),
+    Choice("muon", 4, "Muon: one fp32 momentum buffer for the 2-D matrices, 4 B per parameter; embeddings and the "
+           "head keep AdamW", "Muon：二维矩阵各一个 fp32 动量缓冲区，每参数 4 B；词嵌入和输出头仍用 AdamW"),
 )
 OPTIMIZER = Input("optimizer", "count", "the optimizer, by the bytes of state it keeps per parameter", "opt",
                   "优化器，按每个参数保存的状态字节数计", default="adamw", choices=OPTIMIZERS)
