@@ -67,7 +67,7 @@ register(
             parts=(Part("patches", "patches", "ceil(height/patch)*ceil(width/patch)", "count", "patches of the image",
                         "图像的 patch 数"),),
             via="patches/merge^2",
-            takeaway="a {height} × {width} image is {patches} patches and {result} tokens: vision tokens grow with the "
+            takeaway="the {height} × {width} image is {patches} patches and {result} tokens: vision tokens grow with the "
                      "pixels, so resolution, not the text, sets a VLM's sequence length.",
             takeaway_zh="{height} × {width} 的图像是 {patches} 个 patch、{result} 个 token：视觉 token 随像素数增长，"
                         "所以决定 VLM 序列长度的是分辨率，而不是文本。",

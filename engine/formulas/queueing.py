@@ -291,7 +291,7 @@ register(
             parts=(Part("rate", "tokens/s", "peak_flops*mfu/(2*phi)", "tok_rate", "tokens per second the GPU computes",
                         "GPU 每秒能算的 token 数"),),
             via="floor(tpot_target*rate)",
-            takeaway="a {tpot_target} target allows {result} tokens per iteration: a tighter TPOT means smaller chunks "
+            takeaway="the TPOT target of {tpot_target} allows {result} tokens per iteration: a tighter TPOT means smaller chunks "
                      "and a longer TTFT for long prompts.",
             takeaway_zh="{tpot_target} 的目标允许每次迭代 {result} 个 token：TPOT 越严，块越小，长 prompt 的首 token "
                         "延迟越长。",

@@ -185,7 +185,7 @@ register(
                             "~295 ridge from HBM — shared-memory reuse and L2 hits are what keep it compute-bound",),
             simplification_zh=("边长为 t 的方形分块是 t / bytes：bf16 的 128 × 128 是 64 FLOP/B，低于 H100 从 HBM 算的约 295 "
                                "的拐点——靠共享内存复用和 L2 命中才保持算力受限",),
-            takeaway="a {tile_m} × {tile_n} tile reaches {result} on the bytes it loads: bigger tiles raise the "
+            takeaway="the {tile_m} × {tile_n} tile reaches {result} on the bytes it loads: bigger tiles raise the "
                      "intensity, which is why kernels use the largest tile shared memory and registers allow.",
             takeaway_zh="{tile_m} × {tile_n} 的分块对它加载的字节达到 {result}：分块越大强度越高，所以 kernel 会用共享内存和"
                         "寄存器放得下的最大分块。",
