@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from engine.formulas.inputs import OPTIMIZER
 
-from ...spec import Ask, Spec
+from ... import models
+from ...spec import Ask, Spec, World, given
 from ...template import template
+from ..chip_givens import an
 from ..model_params import model_phi, model_world, phi_given
 
 CONV_EN = ("Optimizer states only: the model's weights, its gradients and any fp32 master weights are not counted. "
@@ -38,4 +40,31 @@ def optimizer_state(rng):
                   prompt_zh=f"用 {NAMED[c.key][1]} 微调 {name}：整个模型光优化器状态就占多少显存（GB）？"),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
         world=model_world(name, phi),
+    )
+
+
+@template("memory.adafactor_state", topic="memory", title="Adafactor's state for one weight matrix",
+          title_zh="Adafactor 为一个权重矩阵保存的状态", difficulty=2, target_seconds=60, source="shazeer2018")
+def adafactor_state(rng):
+    m = rng.choice(models.DENSE)
+    kv_width = m.n_kv_heads * m.d_head
+    # (rows, cols, which matrix): the attention and MLP matrices of one layer, stored as (out, in)
+    matrices = ((m.d_model, m.d_model, "query projection", "query 投影"),
+                (kv_width, m.d_model, "key projection", "key 投影"),
+                (m.ffn, m.d_model, "MLP up-projection", "MLP 的 up 投影"),
+                (m.d_model, m.ffn, "MLP down-projection", "MLP 的 down 投影"),
+                (m.d_model + 2 * kv_width, m.d_model, "fused QKV projection", "合并的 QKV 投影"),
+                (m.vocab, m.d_model, "embedding table", "词嵌入表"))
+    rows, cols, which_en, which_zh = rng.choice(matrices)
+    return Spec(
+        givens=(given("model", "Model", "模型", m.name), given("rows", "Rows", "行数", rows),
+                given("cols", "Columns", "列数", cols)),
+        asks=(Ask(formula="adafactor_state_elems", unit="",
+                  prompt_en=f"{m.name}'s {which_en} is {an(f'{rows:,}')} × {cols:,} matrix. How many values does "
+                            "Adafactor (default settings) keep as optimizer state for it?",
+                  prompt_zh=f"{m.name} 的 {which_zh}是一个 {rows:,} × {cols:,} 的矩阵。Adafactor（默认设置）为它保存"
+                            "多少个优化器状态值？"),),
+        conventions_en="Adafactor's defaults: a factored second moment and no first moment (β1 = 0).",
+        conventions_zh="Adafactor 的默认设置：二阶矩分解保存，不保存一阶矩（β1 = 0）。",
+        world=World(model=m),
     )
