@@ -120,6 +120,7 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
     "mfu.data_pipeline_chain": (None, None),
     "serving.multi_lora_chain": (None, None),
     "serving.token_budget_chain": (None, None),
+    "serving.block_format_chain": (None, None),
 }
 
 SCAFFOLDS: dict[str, str | None] = {
