@@ -41,7 +41,7 @@ HEADINGS = {
 # in interviews.  A formula brings the groups of its convention inputs; the MFU and HFU cards also
 # explain 6Φ against 8Φ (MFU counts 6Φ by definition, 8Φ is HFU's); the overhead only beside the bytes per parameter.
 CARD_GROUPS = ("train_bytes", "overhead", "zero_recipe", "flops_per_token", "ring_factor", "ring_directions",
-               "tokens_per_param")
+               "tokens_per_param", "token_bytes", "vision_merge")
 EXTRA_GROUPS = {"mfu": ("flops_per_token",), "hfu": ("flops_per_token",)}
 WHEN_WORDS = {"large_n": ("only for a large ring (n ≥ 8)", "仅限大环（n ≥ 8）"),
               "no_mfu": ("never with an MFU on top (MFU counts 6Φ)", "不能再乘 MFU（MFU 按 6Φ 计）")}

@@ -121,6 +121,14 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
         "communication.tp_layer_bytes", "parallelism.tp_allreduce_time", "parallelism.tp_allreduce_time", None,
     ),
     "parallelism.train_chain": (None, "parallelism.zero_parallel", "pipeline.bubble_1f1b", "mfu.train_time", None),
+    # part 4: waves, tiles, async checkpoints, the data pipeline, multi-LoRA, chunked prefill's budget
+    "roofline.gemm_waves": (None, None),
+    "roofline.tile_smem_chain": (None, None),
+    "reliability.async_checkpoint_chain": (None, None, None),
+    "mfu.data_pipeline_chain": (None, None),
+    "serving.multi_lora_chain": (None, None),
+    "serving.token_budget_chain": (None, None),
+    "serving.block_format_chain": (None, None),
 }
 
 SCAFFOLDS: dict[str, str | None] = {

@@ -28,7 +28,7 @@ The package, by what changes together:
   2026 interview topics :mod:`.cost`, :mod:`.capacity`, :mod:`.disaggregation`,
   :mod:`.post_training`, :mod:`.checkpointing`, :mod:`.long_context`, :mod:`.network`, and part 4's
   :mod:`.queueing`, :mod:`.facility`, :mod:`.rl`, :mod:`.expert_parallel`, :mod:`.tensor_parallel`,
-  :mod:`.fsdp`.
+  :mod:`.fsdp`, :mod:`.data_pipeline`.
 
 Adding a formula is one entry in the ``register(...)`` call of its topic module (a new
 topic is a new module named in :data:`.registry.TOPICS`); its inputs come from :mod:`.inputs` (declare a new

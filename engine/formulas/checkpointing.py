@@ -13,11 +13,16 @@ from .inputs import (
     CKPT_BYTES_PER_PARAM,
     CKPT_INTERVAL,
     CKPT_TIME,
+    HOST_LINK_BW,
     MTBF,
+    N_GPUS,
     N_NODES,
     NODE_MTBF,
     PHI,
+    RATE_PER_GPU_HOUR,
     RESTART_TIME,
+    RUN_HOURS,
+    SHARD_BYTES,
     WITH_RESTART,
     WRITE_BW,
 )
@@ -131,4 +136,54 @@ register(
             takeaway_zh="在数千张卡的规模上，重启时间和检查点间隔一样重要：快速发现故障和热备节点才能让有效训练时间保持在 90% 以上。",
             example={"checkpoint_time": 60, "interval": 1200, "mtbf": 10800, "restart_time": 600},
             meaning_zh="计入检查点、重做的工作和重启之后，墙钟时间中有效训练的比例（一阶近似）"),
+)
+
+# Asynchronous checkpoints and silent errors: "how long does async checkpointing stall a 405B run? how many silent
+# corruptions in a 100k-GPU month?"
+register(
+    Formula("async_checkpoint_stall", (SHARD_BYTES, HOST_LINK_BW), "bytes_per_gpu/host_link_bandwidth", "time",
+            "time training blocks for an asynchronous checkpoint: each GPU copies its own shard to host memory over "
+            "its host link; the write to storage overlaps the following steps", "pytorch_dcp",
+            (Misconception("storage_write", "gave the storage write time (the part that runs in the background)",
+                           "checkpoint_bytes/write_bandwidth", "给出的是写入存储的时间（这部分在后台进行）"),
+             Misconception("whole_checkpoint", "copied the whole checkpoint through one GPU's link, not its own shard",
+                           "bytes_per_gpu*n_gpus/host_link_bandwidth", "让整个检查点都走一张卡的链路，而不是只拷它自己的那份")),
+            "T_stall",
+            decomposition=("async_save stages a copy of the state dict in CPU memory, then resumes training: the stall "
+                           "is each GPU's shard over its own GPU-to-host link (all GPUs in parallel); the storage "
+                           "write happens later, during training",),
+            decomposition_zh=("async_save 先把 state dict 复制到 CPU 内存，然后继续训练：停顿时间是每张 GPU 的那一份通过"
+                              "它自己的 GPU 到主机链路的拷贝时间（所有 GPU 并行）；写入存储在之后、训练进行时完成",),
+            simplification=("PCIe Gen5 x16 achieves ~50 GB/s of its ~64 GB/s: 10 GB a GPU stalls ~0.2 s; NVLink-C2C "
+                            "(GH200, GB200) at 450 GB/s per direction is ~9× faster",),
+            simplification_zh=("PCIe Gen5 x16 理论约 64 GB/s，实际约 50 GB/s：每卡 10 GB 约停 0.2 秒；NVLink-C2C"
+                               "（GH200、GB200）每方向 450 GB/s，快约 9 倍",),
+            takeaway="an async checkpoint stalls training only {result}, the host copy of each GPU's shard: the "
+                     "storage write, often minutes, is hidden behind the next steps.",
+            takeaway_zh="异步检查点只让训练停 {result}，也就是每张卡把自己那份拷到主机的时间：写存储往往要几分钟，"
+                        "但被藏在了后面的训练步里。",
+            example={"bytes_per_gpu": 10e9, "host_link_bandwidth": 50e9},
+            meaning_zh="异步检查点让训练阻塞的时间：每张 GPU 通过自己的主机链路把自己那份拷到主机内存；写入存储与之后的"
+                       "训练步重叠"),
+    Formula("expected_interruptions", (N_GPUS, RUN_HOURS, RATE_PER_GPU_HOUR), "n_gpus*hours*rate_per_gpu_hour", "count",
+            "expected events (interruptions, silent data corruptions) in a run: GPUs × hours × the rate per GPU-hour, "
+            "events independent", "llama3_2024",
+            (Misconception("one_gpu", "used the rate of one GPU, not of the whole fleet", "hours*rate_per_gpu_hour",
+                           "用了单张 GPU 的事件率，而不是整个集群的"),
+             Misconception("days_for_hours", "counted days where the rate is per hour", "n_gpus*hours/24*rate_per_gpu_hour",
+                           "事件率按小时计，却用了天数")),
+            "E[events]",
+            decomposition=("the events of independent GPUs add: the fleet sees N × r events per hour, for the run's "
+                           "hours. Llama 3: 419 unexpected interruptions and 6 silent data corruptions in 54 days on "
+                           "16,384 H100s, 2.0e-5 and 2.8e-7 per GPU-hour",),
+            decomposition_zh=("独立 GPU 的事件相加：整个集群每小时 N × r 次，再乘以运行的小时数。Llama 3：16,384 张 H100、"
+                              "54 天里有 419 次意外中断和 6 次静默数据损坏，即每 GPU 小时 2.0e-5 和 2.8e-7 次",),
+            parts=(Part("gpu_hours", "GPU-h", "n_gpus*hours", "count", "GPU-hours of the run", "这次运行的 GPU 小时数"),),
+            via="gpu_hours*rate_per_gpu_hour",
+            takeaway="{gpu_hours} GPU-hours at {rate_per_gpu_hour} per GPU-hour is {result} events: at this scale a "
+                     "one-in-a-million fault is a routine event the job must detect and survive.",
+            takeaway_zh="{gpu_hours} 个 GPU 小时、每 GPU 小时 {rate_per_gpu_hour} 次，就是 {result} 次：在这个规模上，"
+                        "百万分之一的故障也是作业必须能发现、能扛过去的日常事件。",
+            example={"n_gpus": 100000, "hours": 720, "rate_per_gpu_hour": 2.8e-7},
+            meaning_zh="一次运行中预期的事件数（中断、静默数据损坏）：GPU 数 × 小时数 × 每 GPU 小时的事件率，事件相互独立"),
 )

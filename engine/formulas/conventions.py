@@ -111,6 +111,22 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("fp32 master weights and main gradients", "fp32 主权重和主梯度"),
        ("the Ultra-Scale Playbook and Megatron-LM", "Ultra-Scale Playbook 和 Megatron-LM"),
        "ultrascale2025, megatron_distopt"),
+    # part 4's recipes: their numbers collide with the rows above, so each has a key naming the recipe (a value read
+    # back carries its key: engine.formulas.core.ChoiceValue)
+    _c("train_bytes", "bytes_per_param", "12_fp8", 12, ("12 B per parameter (FP8 recipe)", "每参数 12 B（FP8 方案）"),
+       ("DeepSeek-V3's FP8 recipe: fp32 master weights 4 + fp32 gradients 4 + bf16 Adam m, v 4; the FP8 weight casts "
+        "are made on the fly", "DeepSeek-V3 的 FP8 方案：fp32 主权重 4 + fp32 梯度 4 + bf16 Adam m、v 4；FP8 权重在计算时"
+        "临时转换"), ("DeepSeek-V3 (§3.3.3)", "DeepSeek-V3（§3.3.3）"), "deepseek_v3", selectable=False),
+    _c("train_bytes", "bytes_per_param", "10_adam8bit", 10, ("10 B per parameter (8-bit Adam)", "每参数 10 B（8 位 Adam）"),
+       ("8-bit Adam: bf16 weights 2 + bf16 gradients 2 + fp32 master 4 + 8-bit m, v 2",
+        "8 位 Adam：bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + 8 位 m、v 2"),
+       ("Dettmers et al. 2022 (8-bit optimizers)", "Dettmers 等 2022（8 位优化器）"), "dettmers2022", selectable=False),
+    _c("train_bytes", "bytes_per_param", "12_one_state", 12, ("12 B per parameter (one optimizer state)",
+                                                              "每参数 12 B（单个优化器状态）"),
+       ("one fp32 optimizer state (SGD momentum, Lion, Muon): bf16 weights 2 + bf16 gradients 2 + fp32 master 4 + "
+        "fp32 momentum 4", "单个 fp32 优化器状态（带动量的 SGD、Lion、Muon）：bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + "
+        "fp32 动量 4"), ("SGD with momentum, Lion and Muon", "带动量的 SGD、Lion 和 Muon"), "lion2023, jordan2024",
+       selectable=False),
     # ---------------------------------------------------------------- the ZeRO stages' split of the same bytes
     _c("zero_recipe", "recipe", "16", 16, ("recipe 16 (ZeRO-1: 4 + 12/d)", "16 B 方案（ZeRO-1：4 + 12/d）"),
        ("bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
@@ -248,6 +264,22 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("a one-shot or NVLS all-reduce pays 2 latencies, whatever n", "one-shot 或 NVLS AllReduce 只付 2 次延迟，与 n 无关"),
        ("TensorRT-LLM's custom all-reduce and NCCL NVLS", "TensorRT-LLM 自定义 AllReduce 和 NCCL NVLS"),
        "trtllm_allreduce", selectable=False),
+    # ---------------------------------------------------------------- stored bytes per token of a training set
+    _c("token_bytes", "bytes_per_token", "2", 2.0, ("2 B per token", "每 token 2 B"),
+       ("pre-tokenised uint16 ids (a vocabulary up to 65,536)", "预分词的 uint16 id（词表不超过 65,536）"),
+       ("", ""), "megatron_indexed", default=True, selectable=False),
+    _c("token_bytes", "bytes_per_token", "4", 4.0, ("4 B per token", "每 token 4 B"),
+       ("uint32 ids, needed above 65,536 (Llama 3's 128k vocabulary); raw text is also ~4 B per token (a rule of "
+        "thumb, not verified)", "uint32 id，词表超过 65,536 时必须用（Llama 3 的 128k 词表）；原始文本也约每 token 4 B"
+        "（经验值，未核实）"), ("", ""), "megatron_indexed, llama3_2024", selectable=False),
+    # ---------------------------------------------------------------- patches merged into one vision token
+    _c("vision_merge", "merge", "1", 1.0, ("one token per patch", "每个 patch 一个 token"),
+       ("one token per patch (plain ViT, LLaVA 1)", "每个 patch 一个 token（普通 ViT、LLaVA 1）"), ("", ""), "dosovitskiy2021",
+       default=True, selectable=False),
+    _c("vision_merge", "merge", "2", 2.0, ("2 × 2 patches per token", "每 2 × 2 个 patch 一个 token"),
+       ("2 × 2 neighbouring patches merged into one token (Qwen2-VL, Qwen2.5-VL: a 28-px grid)",
+        "相邻 2 × 2 个 patch 合并成一个 token（Qwen2-VL、Qwen2.5-VL：28 像素网格）"), ("", ""), "wang2024",
+       selectable=False),
 )
 
 

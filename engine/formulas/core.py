@@ -37,6 +37,25 @@ class Choice(NamedTuple):
         return pick(lang, self.words, self.words_zh or None)
 
 
+class ChoiceValue(float):
+    """A choice's number that remembers its key.
+
+    Two choices may count with the same number (Lion and Muon both keep 4 B of state per parameter; the
+    DeepSeek-V3 FP8 recipe and one fp32 optimizer state are both 12 B per parameter) and must still read back
+    as the one typed: the number computes, the key is what the worked solution and the verdict say.
+    """
+
+    key: str
+
+    def __new__(cls, value: float, key: str) -> ChoiceValue:
+        out = super().__new__(cls, value)
+        out.key = key
+        return out
+
+    def __getnewargs__(self) -> tuple[float, str]:  # type: ignore[override]  # float's takes no key
+        return float(self), self.key
+
+
 class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at import than a dataclass
     """What an input means: declared once in :mod:`engine.formulas.inputs`, bound under a formula's spec name.
 
@@ -81,7 +100,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
         """The default in base units (an enumeration's default key gives its choice's number); an input whose
         default is another input's value has none of its own (see :attr:`default_from`)."""
         if isinstance(self.default, str):
-            return self.choice(self.default).value
+            return self.value_of(self.default)
         if self.default is None:
             raise KeyError(f"{self.name} has no default")
         return self.default
@@ -92,8 +111,20 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
                 return c
         raise KeyError(key)
 
+    def value_of(self, key: str) -> float:
+        """The number of the choice ``key``; a :class:`ChoiceValue` carrying the key where another choice counts
+        with the same number (so the value still reads back as the key typed)."""
+        c = self.choice(key)
+        if any(o.value == c.value and o.key != c.key for o in self.choices):
+            return ChoiceValue(c.value, c.key)
+        return c.value
+
     def choice_of(self, value: ex.Value) -> Choice | None:
-        """The choice whose number is ``value`` (None for a plain numeric input)."""
+        """The choice whose number is ``value`` (None for a plain numeric input); a :class:`ChoiceValue` names its
+        own choice among those sharing its number."""
+        key = getattr(value, "key", None)
+        if key is not None and any(c.key == key for c in self.choices):
+            return self.choice(key)
         return next((c for c in self.choices if c.value == value), None)
 
     def value_text(self, value: ex.Value) -> str:
@@ -153,7 +184,7 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
             typed = text.strip().lower()
             for c in self.choices:
                 if c.key.lower() == typed:
-                    return c.value, ()
+                    return self.value_of(c.key), ()
             raise refuse(say("formula.choices", name=self.name, choices=join(
                 [Twin(f"{c.key} ({c.words})", f"{c.key}（{c.words_in(ZH)}）") for c in self.choices],
                 en=", ", zh="、")))

@@ -39,9 +39,14 @@ register(
             (Misconception("tdp", TDP[0], "gpu_tdp", TDP[1]),),
             "P_IT",
             decomposition=("a node's maximum includes its CPUs, NICs, fans and NVSwitches besides the GPUs: shared "
-                           "among its g GPUs, then each GPU's share of the switches and optics outside the node",),
+                           "among its g GPUs, then each GPU's share of the switches and optics outside the node",
+                           "node power here is the system's datasheet maximum (DGX H100 10.2 kW), not its typical draw "
+                           "(DGX H100 \"6.5-8.5 kW typical\", a third-party page): a site planned on the typical draw "
+                           "trips at peak load",),
             decomposition_zh=("节点的最大功率里除了 GPU 还有 CPU、网卡、风扇和 NVSwitch：平摊到 g 张 GPU 上，再加上每张卡"
-                              "分摊的节点外交换机和光模块",),
+                              "分摊的节点外交换机和光模块",
+                              "这里的节点功率是规格书上的整机最大值（DGX H100 为 10.2 kW），不是典型功耗（DGX H100"
+                              "\"典型 6.5-8.5 kW\"，出自第三方页面）：按典型功耗规划的机房在满载时会跳闸",),
             parts=(Part("node_share", "P_node / g", "node_power/gpus_per_node", "power",
                         "the node's power per GPU", "节点功率平摊到每张卡"),),
             via="node_share + network_w_per_gpu",

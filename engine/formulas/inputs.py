@@ -322,6 +322,66 @@ MTBF = Input("mtbf", "time", "mean time between failures of the whole job", "M",
 RESTART_TIME = Input("restart_time", "time", "time to restart after a failure (detect, reschedule, reload)", "R",
                      "故障后重启的时间（发现、重新调度、加载）", default=0.0)
 CKPT_INTERVAL = Input("interval", "time", "time between checkpoints", "τ", "两次检查点之间的时间")
+# optimizer state, kernels, checkpoint stalls, data pipeline, multi-LoRA serving and chunked prefill (spec part 4)
+# The optimizers, by the bytes of state each keeps per parameter (states only: master weights and gradients apart).
+OPTIMIZERS = (
+    Choice("adamw", 8, "AdamW, fp32 m and v: 8 B per parameter", "AdamW，fp32 的 m 和 v：每参数 8 B"),
+    Choice("adamw_bf16", 4, "AdamW with bf16 m and v, DeepSeek's V3 recipe: 4 B per parameter",
+           "m 和 v 用 bf16 的 AdamW，DeepSeek 训练 V3 的做法：每参数 4 B"),
+    Choice("adamw_8bit", 2, "8-bit block-wise Adam (bitsandbytes): m and v 1 B each, 2 B per parameter; the fp32 "
+           "absmax of each 2,048-value block, ~0.004 B per parameter, is left out",
+           "8 位分块 Adam（bitsandbytes）：m 和 v 各 1 B，每参数 2 B；每 2,048 个值一个 fp32 absmax，每参数约 0.004 B，忽略不计"),
+    Choice("sgd_momentum", 4, "SGD with momentum: one fp32 buffer, 4 B per parameter",
+           "带动量的 SGD：一个 fp32 缓冲区，每参数 4 B"),
+    Choice("lion", 4, "Lion: one fp32 momentum buffer, 4 B per parameter", "Lion：一个 fp32 动量缓冲区，每参数 4 B"),
+    Choice("muon", 4, "Muon: one fp32 momentum buffer for the 2-D matrices, 4 B per parameter; embeddings and the "
+           "head keep AdamW", "Muon：二维矩阵各一个 fp32 动量缓冲区，每参数 4 B；词嵌入和输出头仍用 AdamW"),
+)
+OPTIMIZER = Input("optimizer", "count", "the optimizer, by the bytes of state it keeps per parameter", "opt",
+                  "优化器，按每个参数保存的状态字节数计", default="adamw", choices=OPTIMIZERS)
+MATRIX_ROWS = Input("rows", "count", "rows of the weight matrix", "n_rows", "权重矩阵的行数")
+MATRIX_COLS = Input("cols", "count", "columns of the weight matrix", "n_cols", "权重矩阵的列数")
+TILE_M = Input("tile_m", "count", "rows of the output tile one thread block computes", "m_tile",
+               "一个线程块计算的输出分块的行数")
+TILE_N = Input("tile_n", "count", "columns of the output tile one thread block computes", "n_tile",
+               "一个线程块计算的输出分块的列数")
+TILE_K = Input("tile_k", "count", "depth of the K slice one pipeline stage loads", "k_tile", "每个流水级加载的 K 方向切片深度")
+STAGES = Input("stages", "count", "pipeline stages of the kernel (A and B slices in flight)", "stages",
+               "kernel 的流水级数（同时在途的 A、B 切片份数）")
+SMS = Input("sms", "count", "streaming multiprocessors (SMs) of the GPU", "SMs", "GPU 的流式多处理器（SM）数")
+CTAS_PER_SM = Input("ctas_per_sm", "count", "thread blocks resident on one SM at once", "CTA/SM",
+                    "一个 SM 上同时驻留的线程块数", low=1, default=1.0)
+SHARD_BYTES = Input("bytes_per_gpu", "bytes", "checkpoint bytes of this GPU's own shard of the training state",
+                    "C_gpu", "本卡自己那一份训练状态的检查点字节数")
+HOST_LINK_BW = Input("host_link_bandwidth", "bandwidth", "one-way GPU-to-host bandwidth (PCIe Gen5 x16 ~64 GB/s "
+                     "theoretical; NVLink-C2C 450 GB/s per direction)", "BW_host",
+                     "GPU 到主机的单向带宽（PCIe Gen5 x16 理论约 64 GB/s；NVLink-C2C 每方向 450 GB/s）")
+RUN_HOURS = Input("hours", "count", "hours the run lasts (a number of hours)", "hours", "运行的小时数（一个数）")
+RATE_PER_GPU_HOUR = Input("rate_per_gpu_hour", "count", "events per GPU per hour (Llama 3: interruptions 2.0e-5, "
+                          "silent data corruptions 2.8e-7)", "r", "每张 GPU 每小时的事件数（Llama 3：中断 2.0e-5，"
+                          "静默数据损坏 2.8e-7）", high=1)
+LOADER_TPS = Input("tokens_per_s", "tok_rate", "tokens per second the data loader must deliver", "tok/s",
+                   "数据加载器每秒必须供给的 token 数")
+BYTES_PER_TOKEN = Input("bytes_per_token", "bytes", "stored bytes per token (pre-tokenised uint16 = 2, uint32 = 4)",
+                        "B/tok", "每个 token 存储的字节数（预分词 uint16 为 2，uint32 为 4）",
+                        **_convention("token_bytes", enumeration=False))
+IMAGE_HEIGHT = Input("height", "count", "image height in pixels", "H", "图像高度（像素）")
+IMAGE_WIDTH = Input("width", "count", "image width in pixels", "W", "图像宽度（像素）")
+PATCH = Input("patch", "count", "side of one ViT patch in pixels (14 or 16)", "p", "一个 ViT patch 的边长（像素，14 或 16）")
+MERGE = Input("merge", "count", "patches merged per side into one token (Qwen2-VL: 2, i.e. 2 × 2)", "m",
+              "每个方向合并成一个 token 的 patch 数（Qwen2-VL 为 2，即 2 × 2）", low=1,
+              **_convention("vision_merge", enumeration=False))
+DISTINCT_ADAPTERS = Input("distinct_adapters", "count", "different LoRA adapters the batch uses", "n_adapters",
+                          "这个 batch 用到的不同 LoRA 适配器数")
+ADAPTER_BYTES = Input("adapter_bytes", "bytes", "bytes of one LoRA adapter", "A", "一个 LoRA 适配器的字节数")
+STEP_TOKENS = Input("tokens_per_step", "count", "tokens in the iteration: one per running decode plus the prefill "
+                    "chunk", "T_step", "这次迭代的 token 数：每个正在 decode 的序列一个，加上 prefill 块")
+BUDGET = Input("token_budget", "count", "tokens one iteration may process (the token budget)", "budget",
+               "一次迭代最多处理的 token 数（token 预算）")
+DECODE_SEQS = Input("decode_batch", "count", "running decode sequences, one token each per iteration", "B_dec",
+                    "正在 decode 的序列数，每次迭代各一个 token")
+MIXED_STEP_TIME = Input("step_time", "time", "time of one mixed (prefill chunk + decode) iteration", "T_iter",
+                        "一次混合迭代（prefill 块 + decode）的耗时")
 # long context
 CP = Input("cp", "count", "context-parallel degree (GPUs the sequence is split over)", "CP", "上下文并行度（序列切分到的 GPU 数）")
 WINDOW = Input("window", "count", "sliding-window size (tokens attended to)", "W", "滑动窗口大小（可关注的 token 数）")

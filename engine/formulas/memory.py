@@ -14,10 +14,13 @@ from .inputs import (
     HIDDEN,
     LAYER_ACT_BYTES,
     LAYERS,
+    MATRIX_COLS,
+    MATRIX_ROWS,
     MICRO_BATCH,
     MLP_SBF,
     N_DP,
     N_KV,
+    OPTIMIZER,
     OVERHEAD,
     PHI,
     RECIPE,
@@ -282,4 +285,58 @@ register(
             takeaway_zh="激活值显存随 L、s、b 增长：长序列时远超权重，所以要重计算和序列并行。",
             example={"layers": 32, "layer_bytes": 2e9},
             meaning_zh="由每层激活算出 L 个相同层的激活值显存"),
+)
+
+# Optimizer state alone, by optimizer: what "AdamW vs 8-bit Adam vs Adafactor for a 70B fine-tune?" asks about.
+register(
+    Formula("optimizer_state_bytes", (PHI, OPTIMIZER), "phi*optimizer", "bytes",
+            "memory of the optimizer states alone: Φ × the optimizer's state bytes per parameter (master weights and "
+            "gradients not included)", "loshchilov2019, dettmers2022, deepseek_v3, lion2023, jordan2024",
+            (Misconception("master_as_state", "counted the fp32 master weights as optimizer state",
+                           "phi*optimizer + 4*phi", "把 fp32 主权重也算成了优化器状态"),
+             Misconception("half_the_states", "counted one byte per parameter for both moments together (8-bit Adam "
+                           "keeps m and v at 1 B each: 2 B, not 1)", "phi*optimizer/2",
+                           "把两个矩合起来算成了每参数 1 字节（8 位 Adam 的 m 和 v 各 1 B：共 2 B，不是 1 B）")),
+            "M_opt",
+            decomposition=("states per parameter × bytes each: AdamW m and v in fp32 8 B, in bf16 4 B (DeepSeek-V3), "
+                           "8-bit 2 B; SGD momentum, Lion and Muon one fp32 buffer, 4 B. The Lion and Muon sizes are "
+                           "the common description (one buffer), not verified against a primary source",),
+            decomposition_zh=("每参数的状态个数 × 每个的字节数：AdamW 的 m、v 用 fp32 是 8 B，用 bf16 是 4 B（DeepSeek-V3），"
+                              "8 位是 2 B；带动量的 SGD、Lion、Muon 各一个 fp32 缓冲区，4 B。Lion 和 Muon 的大小按通常的描述"
+                              "（一个缓冲区），未对照一手来源核实",),
+            simplification=("the fp32 master weights (4Φ) and the gradients are not optimizer state: 8-bit Adam "
+                            "shrinks the states from 8Φ to 2Φ, and the whole training state from 16Φ to 10Φ",),
+            simplification_zh=("fp32 主权重（4Φ）和梯度不属于优化器状态：8 位 Adam 把优化器状态从 8Φ 降到 2Φ，"
+                               "训练状态总量则从 16Φ 降到 10Φ",),
+            takeaway="{phi} parameters keep {result} of optimizer state: the optimizer, not the weights, is where a "
+                     "fine-tune's memory goes, and 8-bit or one-buffer optimizers cut it by 2-4×.",
+            takeaway_zh="{phi} 个参数的优化器状态是 {result}：微调的显存主要花在优化器上，而不是权重上；8 位或单缓冲区的"
+                        "优化器能把它减少 2-4 倍。",
+            example={"phi": 70e9, "optimizer": 8},
+            meaning_zh="优化器状态本身占的显存：Φ × 该优化器每个参数的状态字节数（不含主权重和梯度）"),
+    Formula("adafactor_state_elems", (MATRIX_ROWS, MATRIX_COLS), "rows + cols", "count",
+            "values Adafactor keeps for one rows × cols weight matrix: the second moment factored into its row and "
+            "column sums, and no first moment (β1 = 0 by default); Adam keeps 2 × rows × cols", "shazeer2018",
+            (Misconception("first_moment", "kept Adam's first moment as well (a full rows × cols matrix)",
+                           "rows + cols + rows*cols", "还保留了 Adam 的一阶矩（一个完整的 rows × cols 矩阵）"),
+             Misconception("unfactored", "kept the second moment as a full rows × cols matrix, not factored",
+                           "rows*cols", "把二阶矩按完整的 rows × cols 矩阵保存，没有分解")),
+            "n_state",
+            decomposition=("Adafactor estimates the second moment of an n × m matrix as the outer product of a row "
+                           "vector (n values) and a column vector (m values); with β1 = 0 it keeps no momentum. "
+                           "β1 = 0 as the default is from the paper as commonly described, not re-verified",),
+            decomposition_zh=("Adafactor 把 n × m 矩阵的二阶矩估计为一个行向量（n 个值）和一个列向量（m 个值）的外积；"
+                              "β1 = 0 时不保存动量。β1 默认为 0 出自论文的通常描述，未重新核实",),
+            parts=(Part("adam", "2 n m", "2*rows*cols", "count", "what Adam keeps for the same matrix (m and v)",
+                        "同一矩阵 Adam 要保存的值（m 和 v）"),),
+            simplification=("for an 8,192 × 8,192 matrix: 16,384 values instead of 134 million, a saving of n·m / "
+                            "(n + m) ≈ 4,096× per matrix",),
+            simplification_zh=("8,192 × 8,192 的矩阵：16,384 个值，而不是 1.34 亿个，每个矩阵省下 n·m / (n + m) ≈ 4,096 倍",),
+            takeaway="Adafactor keeps {result} values where Adam keeps {adam}: factoring the second moment makes "
+                     "optimizer memory sub-linear in the parameters, at some cost in stability.",
+            takeaway_zh="Adafactor 保存 {result} 个值，而 Adam 要保存 {adam} 个：把二阶矩分解后，优化器显存随参数量亚线性"
+                        "增长，代价是稳定性差一些。",
+            example={"rows": 8192, "cols": 8192},
+            meaning_zh="Adafactor 为一个 rows × cols 权重矩阵保存的值的个数：二阶矩分解成行和与列和，且没有一阶矩"
+                       "（默认 β1 = 0）；Adam 要保存 2 × rows × cols 个"),
 )

@@ -25,6 +25,13 @@ from .registry import register
 # graded wrong - the templates' tolerance is tighter than the overhead)
 GROUP_SCALE = ("forgot the group scale (and zero point): used the bare bit width",
                "漏了分组的缩放因子（和零点）：只用了裸位宽")
+# The block formats as presets of quant_bits_per_weight (bits, group size, scale bits, zero bits): no formula of their
+# own.  NVFP4 also keeps one fp32 scale per tensor, negligible per weight.  Templates draw them from here.
+QUANT_PRESETS: dict[str, tuple[int, int, int, int]] = {
+    "MXFP4": (4, 32, 8, 0),  # OCP MX v1.0: E8M0 scale per 32 -> 4.25 bits
+    "NVFP4": (4, 16, 8, 0),  # E4M3 scale per 16 -> 4.5 bits
+    "MXFP8": (8, 32, 8, 0),  # -> 8.25 bits
+}
 
 
 register(
@@ -32,10 +39,13 @@ register(
             "bits + (scale_bits + zero_bits)/group_size", "bits",
             "effective bits per weight of group quantisation: the weight's own bits plus its share of the "
             "group's scale and zero point",
-            "frantar2022, lin2023",
+            "frantar2022, lin2023, ocp_mx, nvfp4",
             (Misconception("no_metadata", GROUP_SCALE[0], "bits", GROUP_SCALE[1]),
              Misconception("metadata_per_weight", "stored a scale for every weight instead of every group",
-                           "bits + scale_bits + zero_bits", "给每个权重都存了一个缩放因子，而不是每组一个")), "bits/weight",
+                           "bits + scale_bits + zero_bits", "给每个权重都存了一个缩放因子，而不是每组一个"),
+             Misconception("mx_block", "used the MX block of 32 where the blocks are smaller (NVFP4's are 16)",
+                           "bits + (scale_bits + zero_bits)/32", "在分块更小的格式上用了 MX 的 32 个一块（NVFP4 是 16 个一块）")),
+            "bits/weight",
             decomposition=("each weight stores its own b bits; every group of g weights shares one scale (b_scale "
                            "bits) and, if asymmetric, one zero point (b_zero bits), so each weight carries 1/g of "
                            "them",),

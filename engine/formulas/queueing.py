@@ -1,5 +1,6 @@
 """Queueing and tail latency: utilisation, the M/M/1 wait, response time and its percentiles, the M/D/1
-and Kingman waits, and the largest arrival rate a percentile target allows.
+and Kingman waits, the largest arrival rate a percentile target allows, and chunked prefill's iteration,
+time to first token and token budget.
 
 What a serving interview asks after Little's law: "at 90 % utilisation, how long do requests wait? what
 is p99? why not run at 95 %?".  One server (a replica taking requests one at a time, first come first
@@ -11,13 +12,25 @@ from __future__ import annotations
 from .core import Formula, Misconception, Part, Requirement
 from .inputs import (
     ARRIVAL_RATE,
+    BUDGET,
+    BW,
     CV_ARRIVAL,
     CV_SERVICE,
+    DECODE_SEQS,
+    KV_BYTES_READ,
     LATENCY_TARGET,
+    MFU,
+    MIXED_STEP_TIME,
+    PEAK,
     PERCENTILE,
+    PHI,
+    PROMPT_TOKENS,
     RHO,
     SERVERS,
     SERVICE_TIME,
+    STEP_TOKENS,
+    TPOT_TARGET,
+    WEIGHT_BYTES_READ,
 )
 from .registry import register
 
@@ -206,4 +219,83 @@ register(
                                   "(target < ln(1 / (1 − p)) × E[S])",
                                   "无法满足：即使服务器空闲也达不到这个百分位目标（目标 < ln(1 / (1 − p)) × E[S]）"),),
             meaning_zh="M/M/1 服务台第 p 百分位响应时间满足目标时所能承受的最大到达率（mm1_response_percentile 的反解）"),
+)
+
+# Chunked prefill (Sarathi-Serve): each iteration runs every running decode plus a chunk of a prompt, within a token
+# budget chosen from the time-between-tokens target; attention FLOPs and queueing are left out.
+register(
+    Formula("chunked_step_time", (WEIGHT_BYTES_READ, KV_BYTES_READ, BW, PHI, STEP_TOKENS, PEAK),
+            "max((weight_bytes + kv_bytes)/bandwidth, 2*phi*tokens_per_step/peak_flops)", "time",
+            "time of one mixed iteration (running decodes + a prefill chunk): the slower of reading the weights and "
+            "KV cache and computing 2Φ per token of the iteration (attention FLOPs ignored)", "agrawal2024",
+            (Misconception("added", "added the memory and compute times (they overlap: the slower one sets the step)",
+                           "(weight_bytes + kv_bytes)/bandwidth + 2*phi*tokens_per_step/peak_flops",
+                           "把访存时间和计算时间相加了（两者重叠：由较慢的那个决定）"),),
+            "T_iter",
+            decomposition=("T = max(T_mem, T_math): the weights and the KV of every sequence are read once per "
+                           "iteration; every token in it, decode or prefill, costs 2Φ FLOPs",),
+            decomposition_zh=("T = max(T_mem, T_math)：每次迭代把权重和所有序列的 KV 各读一次；迭代里的每个 token，"
+                              "无论 decode 还是 prefill，都要 2Φ 次 FLOP",),
+            parts=(Part("t_mem", "T_mem", "(weight_bytes + kv_bytes)/bandwidth", "time", "reading weights and KV",
+                        "读取权重和 KV"),
+                   Part("t_math", "T_math", "2*phi*tokens_per_step/peak_flops", "time", "computing the tokens",
+                        "计算这些 token")),
+            via="max(t_mem, t_math)",
+            takeaway="memory takes {t_mem} and compute {t_math}: adding prefill tokens to a decode batch is free until "
+                     "T_math reaches T_mem, which is the budget chunked prefill aims for.",
+            takeaway_zh="访存要 {t_mem}、计算要 {t_math}：在 T_math 追上 T_mem 之前，往 decode batch 里加 prefill token "
+                        "是免费的，这正是分块 prefill 要凑满的预算。",
+            example={"weight_bytes": 16e9, "kv_bytes": 8e9, "bandwidth": 3.35e12, "phi": 8e9, "tokens_per_step": 512,
+                     "peak_flops": 989e12},
+            meaning_zh="一次混合迭代（正在 decode 的序列 + 一个 prefill 块）的耗时：读权重和 KV Cache、按迭代中每 token "
+                       "2Φ 计算，两者取较慢的（忽略注意力的 FLOPs）"),
+    Formula("chunked_prefill_ttft", (PROMPT_TOKENS, BUDGET, DECODE_SEQS, MIXED_STEP_TIME),
+            "ceil(prompt_tokens/(token_budget - decode_batch))*step_time", "time",
+            "time to first token of a prompt prefilled in chunks: the iterations it needs, each taking the budget left "
+            "after one token per running decode, × the iteration time (queueing ignored)", "agrawal2024",
+            (Misconception("whole_budget", "divided by the whole token budget, forgetting the decode tokens that share "
+                           "it", "ceil(prompt_tokens/token_budget)*step_time",
+                           "除以了整个 token 预算，忘了 decode 的 token 也要占用预算"),),
+            "TTFT",
+            decomposition=("each iteration spends one token per running decode, so the prompt advances by budget − "
+                           "B_dec tokens; the prompt needs ⌈S_prompt / (budget − B_dec)⌉ iterations",),
+            decomposition_zh=("每次迭代要给每个正在 decode 的序列留一个 token，所以 prompt 每次前进 预算 − B_dec 个 token；"
+                              "prompt 需要 ⌈S_prompt / (预算 − B_dec)⌉ 次迭代",),
+            parts=(Part("chunk", "chunk", "token_budget - decode_batch", "count", "prompt tokens per iteration",
+                        "每次迭代处理的 prompt token 数"),
+                   Part("iterations", "iterations", "ceil(prompt_tokens/(token_budget - decode_batch))", "count",
+                        "iterations the prompt needs", "prompt 需要的迭代次数")),
+            via="iterations*step_time",
+            takeaway="{iterations} iterations of {step_time}: chunking keeps every decode's time between tokens "
+                     "steady, and a long prompt pays for it in TTFT.",
+            takeaway_zh="{iterations} 次迭代、每次 {step_time}：分块让每个 decode 的 token 间隔保持平稳，代价是长 prompt "
+                        "的首 token 延迟变长。",
+            example={"prompt_tokens": 8192, "token_budget": 2048, "decode_batch": 64, "step_time": 0.03},
+            requires=(Requirement("token_budget - decode_batch", "positive",
+                                  "the running decodes use the whole budget: the prompt never advances",
+                                  "正在 decode 的序列用光了整个预算：prompt 永远前进不了"),),
+            meaning_zh="分块 prefill 时一个 prompt 的首 token 延迟：它需要的迭代次数（每次用去给每个 decode 留一个 token "
+                       "后剩下的预算）× 每次迭代的时间（忽略排队）"),
+    Formula("token_budget", (TPOT_TARGET, PHI, PEAK, MFU), "floor(tpot_target*peak_flops*mfu/(2*phi))", "count",
+            "most tokens an iteration may hold so its compute fits the time-per-output-token target (valid only when "
+            "reading the weights and KV alone takes less than the target)", "agrawal2024",
+            (Misconception("training_flops", "used training's 6Φ per token, not inference's 2Φ",
+                           "floor(tpot_target*peak_flops*mfu/(6*phi))", "用了训练的每 token 6Φ，而不是推理的 2Φ"),
+             Misconception("no_mfu", "used the peak FLOP/s without the utilisation the kernels reach",
+                           "floor(tpot_target*peak_flops/(2*phi))", "用了峰值算力，没乘上 kernel 实际达到的利用率")),
+            "budget",
+            decomposition=("an iteration of T tokens computes for 2Φ·T / (peak × MFU); setting that to the TPOT target "
+                           "and solving for T gives the budget (Sarathi-Serve picks it from the TBT SLO)",),
+            decomposition_zh=("T 个 token 的迭代计算时间是 2Φ·T / (峰值 × MFU)；令它等于 TPOT 目标，解出 T 就是预算"
+                              "（Sarathi-Serve 按 TBT SLO 来选）",),
+            parts=(Part("rate", "tokens/s", "peak_flops*mfu/(2*phi)", "tok_rate", "tokens per second the GPU computes",
+                        "GPU 每秒能算的 token 数"),),
+            via="floor(tpot_target*rate)",
+            takeaway="the TPOT target of {tpot_target} allows {result} tokens per iteration: a tighter TPOT means smaller chunks "
+                     "and a longer TTFT for long prompts.",
+            takeaway_zh="{tpot_target} 的目标允许每次迭代 {result} 个 token：TPOT 越严，块越小，长 prompt 的首 token "
+                        "延迟越长。",
+            example={"tpot_target": 0.05, "phi": 8e9, "peak_flops": 989e12, "mfu": 0.5},
+            meaning_zh="一次迭代最多能放的 token 数，使其计算时间满足每 token 时间（TPOT）目标（只在单读权重和 KV 的时间"
+                       "低于目标时成立）"),
 )

@@ -31,7 +31,8 @@ from .core import Formula
 
 # the topic modules, in the order their formulas are registered (a formula not in LISTED_FIRST is listed in it)
 TOPICS: tuple[str, ...] = (
-    "attention", "capacity", "checkpointing", "communication", "compute", "cost", "disaggregation", "facility", "inference",
+    "attention", "capacity", "checkpointing", "communication", "compute", "cost", "data_pipeline", "disaggregation",
+    "facility", "inference",
     "long_context", "memory", "moe", "network", "parallelism", "pipeline", "post_training", "quantisation",
     "queueing", "roofline", "serving",
     "rl", "expert_parallel", "tensor_parallel", "fsdp",

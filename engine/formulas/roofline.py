@@ -9,7 +9,25 @@ from __future__ import annotations
 
 from ..units import fmt_number, fmt_quantity
 from .core import Formula, Misconception, Part
-from .inputs import BPE, BW, FLOPS, GEMM_K, GEMM_M, GEMM_N, INTENSITY, KERNELS, MEMORY_BYTES, N_ELEM, PEAK
+from .inputs import (
+    BPE,
+    BW,
+    CTAS_PER_SM,
+    FLOPS,
+    GEMM_K,
+    GEMM_M,
+    GEMM_N,
+    INTENSITY,
+    KERNELS,
+    MEMORY_BYTES,
+    N_ELEM,
+    PEAK,
+    SMS,
+    STAGES,
+    TILE_K,
+    TILE_M,
+    TILE_N,
+)
 from .registry import register
 
 register(
@@ -144,6 +162,109 @@ register(
             example={"n_elem": 8192 * 4096, "kernels": 3, "bytes_per_elem": 2},
             meaning_zh="把 k 个单输入逐元素 kernel 融合成一个省下的显存访存量：未融合时每个 kernel 读输入、写输出"
                        "（张量过 2k 遍）；融合后读一次输入、写一次结果（2 遍）"),
+)
+
+# Kernel tiling and wave quantization: "why does N = 1,800 run slower per FLOP than N = 1,792? pick a tile that fits
+# shared memory".  A thread block computes one tile_m × tile_n output tile; tiles run in waves of sms × ctas_per_sm.
+TILES = "ceil(m/tile_m)*ceil(n/tile_n)"
+WAVES = f"ceil({TILES}/(sms*ctas_per_sm))"
+register(
+    Formula("tile_intensity", (TILE_M, TILE_N, BPE), "2*tile_m*tile_n/(bytes_per_elem*(tile_m + tile_n))", "intensity",
+            "FLOPs per byte a thread block loads from global memory per K-step of a tiled GEMM: an m × k and a k × n "
+            "slice feed 2·m·n·k FLOPs (the output tile's one write ignored): gemm_intensity as K → ∞",
+            "nvidia_mm_guide",
+            (Misconception("whole_gemm", "gave the whole GEMM's intensity, not the tile's", "2*m*n*k/(bytes_per_elem*(m*k + "
+                           "k*n + m*n))", "给出的是整个 GEMM 的算术强度，而不是分块的"),
+             Misconception("no_bytes", "forgot the bytes per element (counted FLOPs per element loaded)",
+                           "2*tile_m*tile_n/(tile_m + tile_n)", "漏了每个元素的字节数（算成了每加载一个元素的 FLOPs）")),
+            "I_tile",
+            decomposition=("per K-step of depth k the block loads k·(m_tile + n_tile) elements of A and B and does "
+                           "2·m_tile·n_tile·k FLOPs on them: k cancels",),
+            decomposition_zh=("每个深度为 k 的 K 步，线程块加载 A 和 B 共 k·(m_tile + n_tile) 个元素，对它们做 "
+                              "2·m_tile·n_tile·k 次 FLOP：k 约掉了",),
+            parts=(Part("flops_per_k", "2 m n", "2*tile_m*tile_n", "flop", "FLOPs per unit of K", "每单位 K 的 FLOPs"),
+                   Part("bytes_per_k", "bytes (m + n)", "bytes_per_elem*(tile_m + tile_n)", "bytes",
+                        "bytes loaded per unit of K", "每单位 K 加载的字节数")),
+            via="flops_per_k/bytes_per_k",
+            simplification=("a square tile of side t gives t / bytes: 128 × 128 in bf16 is 64 FLOP/B, below an H100's "
+                            "~295 ridge from HBM — shared-memory reuse and L2 hits are what keep it compute-bound",),
+            simplification_zh=("边长为 t 的方形分块是 t / bytes：bf16 的 128 × 128 是 64 FLOP/B，低于 H100 从 HBM 算的约 295 "
+                               "的拐点——靠共享内存复用和 L2 命中才保持算力受限",),
+            takeaway="the {tile_m} × {tile_n} tile reaches {result} on the bytes it loads: bigger tiles raise the "
+                     "intensity, which is why kernels use the largest tile shared memory and registers allow.",
+            takeaway_zh="{tile_m} × {tile_n} 的分块对它加载的字节达到 {result}：分块越大强度越高，所以 kernel 会用共享内存和"
+                        "寄存器放得下的最大分块。",
+            example={"tile_m": 128, "tile_n": 128, "bytes_per_elem": 2},
+            meaning_zh="分块 GEMM 中线程块每个 K 步从全局内存每加载一个字节所做的 FLOPs：m × k 和 k × n 两个切片支撑 "
+                       "2·m·n·k 次 FLOP（忽略输出分块的一次写回）：即 K → ∞ 时的 gemm_intensity"),
+    Formula("gemm_waves", (GEMM_M, GEMM_N, TILE_M, TILE_N, SMS, CTAS_PER_SM), WAVES, "count",
+            "waves a tiled GEMM runs in: its output tiles ÷ the tiles the GPU runs at once (SMs × blocks per SM), "
+            "rounded up", "nvidia_mm_guide",
+            (Misconception("no_round_up", "divided the tiles by the SMs without rounding up",
+                           f"{TILES}/(sms*ctas_per_sm)", "用分块数除以 SM 数，没有向上取整"),),
+            "waves",
+            decomposition=("tiles = ⌈m / m_tile⌉ × ⌈n / n_tile⌉; one wave runs SMs × blocks per SM of them at once; "
+                           "a partial last wave still takes a whole wave's time",),
+            decomposition_zh=("分块数 = ⌈m / m_tile⌉ × ⌈n / n_tile⌉；一波同时运行 SM 数 × 每 SM 线程块数个分块；"
+                              "最后不满的一波也要花整整一波的时间",),
+            parts=(Part("tiles", "tiles", TILES, "count", "output tiles of the GEMM", "GEMM 的输出分块数"),
+                   Part("slots", "slots", "sms*ctas_per_sm", "count", "tiles one wave runs at once",
+                        "一波同时运行的分块数")),
+            via="ceil(tiles/slots)",
+            takeaway="{tiles} tiles on {slots} slots take {result} waves: a GEMM just past a multiple of the SM count "
+                     "pays a whole extra wave for a few tiles.",
+            takeaway_zh="{tiles} 个分块、{slots} 个并行槽位要 {result} 波：GEMM 的分块数刚超过 SM 数的整数倍时，"
+                        "为了几个分块要多付整整一波。",
+            example={"m": 1792, "n": 1792, "tile_m": 256, "tile_n": 128, "sms": 108, "ctas_per_sm": 1},
+            meaning_zh="分块 GEMM 要跑的波数：输出分块数 ÷ GPU 同时能跑的分块数（SM 数 × 每 SM 线程块数），向上取整"),
+    Formula("wave_efficiency", (GEMM_M, GEMM_N, TILE_M, TILE_N, SMS, CTAS_PER_SM), f"{TILES}/({WAVES}*sms*ctas_per_sm)",
+            "ratio", "share of the SM slots that are busy over all the waves of a tiled GEMM (the last wave's idle SMs "
+            "are the tail)", "nvidia_mm_guide",
+            (Misconception("no_round_up", "divided the tiles by the SMs without rounding up (no idle tail)", "1",
+                           "用分块数除以 SM 数，没有向上取整（没算最后一波空闲的尾巴）"),),
+            "η_wave",
+            decomposition=("busy slots = the tiles; available slots = waves × SMs × blocks per SM; the difference is "
+                           "the idle SMs of the last wave",),
+            decomposition_zh=("忙碌的槽位 = 分块数；可用的槽位 = 波数 × SM 数 × 每 SM 线程块数；差值就是最后一波里空闲的 SM",),
+            parts=(Part("tiles", "tiles", TILES, "count", "output tiles of the GEMM", "GEMM 的输出分块数"),
+                   Part("waves", "waves", WAVES, "count", "waves, rounded up", "波数，向上取整"),
+                   Part("slots", "slots", "sms*ctas_per_sm", "count", "tiles one wave runs at once",
+                        "一波同时运行的分块数")),
+            via="tiles/(waves*slots)",
+            simplification=("NVIDIA's example: 1,792 × 1,792 with 256 × 128 tiles is 98 tiles on an A100's 108 SMs, "
+                            "one wave at 91 %; one more row of tiles can need a second, nearly empty wave",),
+            simplification_zh=("NVIDIA 的例子：1,792 × 1,792、256 × 128 的分块共 98 个，放在 A100 的 108 个 SM 上，"
+                                "一波、效率 91%；再多一行分块就可能需要几乎空着的第二波",),
+            takeaway="{tiles} tiles on {waves} × {slots} slots keep {result} of the SMs busy: pad or re-tile a GEMM so "
+                     "its tiles fill whole waves.",
+            takeaway_zh="{tiles} 个分块占 {waves} × {slots} 个槽位，SM 的忙碌比例是 {result}：通过补齐或换分块，让 GEMM 的分块填满整波。",
+            example={"m": 1792, "n": 1792, "tile_m": 256, "tile_n": 128, "sms": 108, "ctas_per_sm": 1},
+            meaning_zh="分块 GEMM 的所有波次中 SM 槽位的忙碌比例（最后一波空闲的 SM 就是尾巴）"),
+    Formula("smem_tile_bytes", (TILE_M, TILE_N, TILE_K, STAGES, BPE), "stages*tile_k*(tile_m + tile_n)*bytes_per_elem",
+            "bytes", "shared memory a multistage GEMM kernel needs for its A and B slices: stages × k_tile × (m_tile + "
+            "n_tile) × bytes; it must fit the per-block limit (~227 KB on an H100: not verified)", "cutlass_pipelines",
+            (Misconception("one_stage", "counted one stage's slices, not all the stages in flight",
+                           "tile_k*(tile_m + tile_n)*bytes_per_elem", "只算了一级的切片，没算所有在途的级"),
+             Misconception("output_tile", "counted the output tile (m_tile × n_tile) instead of the A and B slices",
+                           "stages*tile_m*tile_n*bytes_per_elem", "算成了输出分块（m_tile × n_tile），而不是 A 和 B 的切片")),
+            "M_smem",
+            decomposition=("each stage holds an m_tile × k_tile slice of A and a k_tile × n_tile slice of B; a kernel "
+                           "keeps `stages` of them in flight so loads overlap the math. The stage formula follows "
+                           "CUTLASS's multistage design and the ~227 KB per-block limit is not verified against a "
+                           "primary source",),
+            decomposition_zh=("每一级保存 A 的 m_tile × k_tile 切片和 B 的 k_tile × n_tile 切片；kernel 同时保留 stages 级，"
+                              "让加载和计算重叠。这个级数公式按 CUTLASS 的多级流水线设计，约 227 KB 的单线程块上限"
+                              "未对照一手来源核实",),
+            parts=(Part("stage", "k (m + n) bytes", "tile_k*(tile_m + tile_n)*bytes_per_elem", "bytes",
+                        "one stage's A and B slices", "一级的 A、B 切片"),),
+            via="stages*stage",
+            takeaway="{stages} stages of {stage} take {result} of shared memory: the tile, the K depth and the stages "
+                     "are traded against the ~227 KB a block may use on an H100.",
+            takeaway_zh="{stages} 级、每级 {stage}，共占 {result} 共享内存：分块大小、K 深度和级数要在 H100 每个线程块"
+                        "可用的约 227 KB 里权衡。",
+            example={"tile_m": 128, "tile_n": 128, "tile_k": 64, "stages": 4, "bytes_per_elem": 2},
+            meaning_zh="多级 GEMM kernel 的 A、B 切片所需的共享内存：stages × k_tile × (m_tile + n_tile) × 字节数；"
+                       "必须放得进每个线程块的上限（H100 约 227 KB：未核实）"),
 )
 
 

@@ -1,5 +1,5 @@
-"""Serving systems: PagedAttention's blocks and waste, and speculative decoding's tokens per step and
-speed-up.
+"""Serving systems: PagedAttention's blocks and waste, speculative decoding's tokens per step and
+speed-up, and multi-LoRA serving's adapter bytes and step reads.
 
 Techniques a serving stack adds on top of plain decode (vLLM, Leviathan et al. 2023), each with the
 one formula an interviewer expects.
@@ -10,13 +10,23 @@ from __future__ import annotations
 from .core import Formula, Misconception, Part
 from .inputs import (
     ACCEPTANCE,
+    ADAPTER_BYTES,
     BLOCK_SIZE,
+    BPE,
     COST_RATIO,
+    D_IN,
+    D_OUT,
+    DISTINCT_ADAPTERS,
     DRAFT_TOKENS,
     KV_BUDGET,
+    KV_BYTES_READ,
     KV_PER_TOKEN,
+    LAYERS,
+    LORA_RANK,
+    N_MATRICES,
     SEQ_TOKENS,
     TOKENS_PER_SEQ,
+    WEIGHT_BYTES_READ,
 )
 from .registry import register
 
@@ -169,4 +179,55 @@ register(
                         "草稿太长或接受率太低反而会变慢。",
             example={"acceptance": 0.8, "draft_tokens": 4, "cost_ratio": 0.05},
             meaning_zh="投机解码相对普通 decode 的加速比：每步的期望 token 数除以每步的开销（γ 次草稿前向，每次 c，加一次目标前向）"),
+)
+
+# Multi-LoRA serving (Punica, S-LoRA): "rank-16 adapters on all 7 projections of Llama-3-8B: how big, how many fit next
+# to the KV cache, what do 32 distinct adapters in a batch cost per step?"
+register(
+    Formula("lora_adapter_bytes", (LAYERS, D_IN, D_OUT, LORA_RANK, N_MATRICES, BPE),
+            "layers*n_matrices*rank*(d_in + d_out)*bytes_per_elem", "bytes",
+            "bytes of one LoRA adapter: its parameters (lora_params) × bytes per element; a memory budget holds "
+            "floor(budget ÷ this) adapters", "hu2021, slora2023",
+            (Misconception("full_delta", "stored the full-rank update d_in × d_out, not the two rank-r factors",
+                           "layers*n_matrices*d_in*d_out*bytes_per_elem", "存成了满秩的 d_in × d_out 更新，而不是两个秩为 r 的因子"),
+             Misconception("a_only", "counted only one factor (r·d_in), not both A and B",
+                           "layers*n_matrices*rank*d_in*bytes_per_elem", "只算了一个因子（r·d_in），没有同时算 A 和 B")),
+            "A",
+            decomposition=("each adapted d_in × d_out matrix gets A (r × d_in) and B (d_out × r): r·(d_in + d_out) "
+                           "parameters, for n_mat matrices in each of L layers, at the serving precision",),
+            decomposition_zh=("每个被适配的 d_in × d_out 矩阵有 A（r × d_in）和 B（d_out × r）：r·(d_in + d_out) 个参数，"
+                              "每层 n_mat 个矩阵、共 L 层，按服务精度存储",),
+            parts=(Part("params", "Φ_LoRA", "layers*n_matrices*rank*(d_in + d_out)", "count", "the adapter's parameters",
+                        "适配器的参数量"),),
+            via="params*bytes_per_elem",
+            takeaway="one adapter is {result}, a fraction of a percent of its base model: hundreds fit beside the KV "
+                     "cache, which is why S-LoRA pages adapters and KV in one pool.",
+            takeaway_zh="一个适配器只有 {result}，不到基座模型的百分之一：KV Cache 旁边能放下几百个，所以 S-LoRA 把适配器"
+                        "和 KV 放在同一个分页池里。",
+            example={"layers": 32, "d_in": 4096, "d_out": 4096, "rank": 16, "n_matrices": 4, "bytes_per_elem": 2},
+            meaning_zh="一个 LoRA 适配器的字节数：它的参数量（lora_params）× 每个元素的字节数；一块显存预算能放 "
+                       "floor(预算 ÷ 这个值) 个适配器"),
+    Formula("multi_lora_step_bytes", (WEIGHT_BYTES_READ, KV_BYTES_READ, DISTINCT_ADAPTERS, ADAPTER_BYTES),
+            "weight_bytes + kv_bytes + distinct_adapters*adapter_bytes", "bytes",
+            "bytes one memory-bound decode step reads when its batch uses several LoRA adapters: the base weights, the "
+            "KV cache, and each distinct adapter once (Punica's SGMV, S-LoRA batching)", "punica2023, slora2023",
+            (Misconception("per_sequence", "read an adapter per sequence, not once per distinct adapter",
+                           "weight_bytes + kv_bytes + batch*adapter_bytes", "按每条序列读一次适配器，而不是每个不同的适配器读一次"),
+             Misconception("no_adapters", "left out the adapters' reads", "weight_bytes + kv_bytes",
+                           "漏了读取适配器的字节")),
+            "bytes_step",
+            decomposition=("a batched LoRA kernel reads the shared base weights once, each sequence's KV, and each "
+                           "distinct adapter once however many sequences use it",),
+            decomposition_zh=("批量 LoRA kernel 把共享的基座权重读一次，读每条序列的 KV，每个不同的适配器无论多少条序列"
+                              "在用都只读一次",),
+            parts=(Part("adapters", "n_adapters × A", "distinct_adapters*adapter_bytes", "bytes",
+                        "the distinct adapters' bytes", "不同适配器的字节数"),),
+            via="weight_bytes + kv_bytes + adapters",
+            takeaway="{distinct_adapters} distinct adapters add {adapters} to the {weight_bytes} of base weights: "
+                     "batching many tenants' adapters costs a few percent of step time, not a model per tenant.",
+            takeaway_zh="{distinct_adapters} 个不同的适配器在 {weight_bytes} 的基座权重上只多读 {adapters}：把很多租户的"
+                        "适配器放在一个 batch 里，只多花几个百分点的步时，而不是每个租户一个模型。",
+            example={"weight_bytes": 16e9, "kv_bytes": 4e9, "distinct_adapters": 32, "adapter_bytes": 84e6},
+            meaning_zh="一个访存受限的 decode 步在 batch 用到多个 LoRA 适配器时读取的字节数：基座权重、KV Cache，"
+                       "以及每个不同的适配器各一次（Punica 的 SGMV、S-LoRA 批处理）"),
 )

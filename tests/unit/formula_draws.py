@@ -1,10 +1,50 @@
 """Typical inputs of the spec's part-4 formulas, for tests/unit/test_formulas.py's properties: values of the
 spec's 2026 ranges, where every named misconception differs from the right answer."""
 
+import math
+
 from hypothesis import strategies as st
+
+from engine.formulas.inputs import OPTIMIZER
 
 fl = st.floats
 ints = st.integers
+
+def _waves(d):
+    """A GEMM whose tiles do not fill whole waves, the last one at most 94 % full: rounding up is the lesson."""
+    sms, ctas = d(st.sampled_from([108, 132, 148])), d(st.sampled_from([1, 2]))
+    tm, tn = d(st.sampled_from([64, 128, 256])), d(st.sampled_from([64, 128, 256]))
+    cols, slots = d(ints(2, 16)), sms * ctas
+    rows = d(st.sampled_from([r for r in range(1, 3 * slots // cols + 1) if (r * cols) % slots
+                              and r * cols / (math.ceil(r * cols / slots) * slots) <= 0.94]))
+    return {"m": tm * rows - d(ints(0, tm - 1)), "n": tn * cols - d(ints(0, tn - 1)), "tile_m": tm, "tile_n": tn,
+            "sms": sms, "ctas_per_sm": ctas}
+
+
+# tiles whose A and B slices are not the output tile's size (m n = k (m + n) at 128 x 128 x 64)
+SMEM_TILES = [(m, n, k) for m in (64, 128, 256) for n in (64, 128, 256) for k in (32, 64, 128)
+              if abs(m * n / (k * (m + n)) - 1) > 0.1]
+
+
+def _chunked_step(d):
+    w = d(fl(16e9, 140e9))
+    kv, bw, peak = w * d(fl(0.1, 1)), d(st.sampled_from([3.35e12, 4.8e12, 8e12])), d(st.sampled_from([989e12, 2250e12]))
+    t_mem = (w + kv) / bw
+    return {"weight_bytes": w, "kv_bytes": kv, "bandwidth": bw, "phi": w / 2, "peak_flops": peak,
+            "tokens_per_step": max(1, round(t_mem * d(fl(0.3, 3)) * peak / w))}
+
+
+def _multi_lora(d):
+    w, distinct = d(fl(8e9, 140e9)), d(ints(16, 64))
+    return {"weight_bytes": w, "kv_bytes": w * d(fl(0.1, 0.3)), "distinct_adapters": distinct,
+            "adapter_bytes": w * d(fl(0.01, 0.02)), "batch": distinct * d(ints(8, 16))}
+
+
+def _chunked_ttft(d):
+    budget = d(st.sampled_from([512, 1024, 2048, 4096, 8192]))
+    return {"token_budget": budget, "decode_batch": int(budget * d(fl(0.15, 0.5))),
+            "prompt_tokens": budget * d(ints(10, 60)) + d(ints(0, budget - 1)), "step_time": d(fl(0.02, 0.2))}
+
 
 PART4_TYPICAL = {
     # queueing: ρ 0.5-0.95, service 50 ms-5 s, cv_service 0.5-3 (the spec's ranges); percentiles p90-p99.9
@@ -85,4 +125,33 @@ PART4_TYPICAL = {
                                           "link_bandwidth": d(st.sampled_from([50e9, 450e9])), "n": d(ints(8, 512))},
     "hsdp_comm_bytes": lambda d: {"phi": d(fl(7e9, 405e9)), "bytes_per_param": 2,
                                   "shard_size": d(st.sampled_from([8, 64, 72])), "replicas": d(ints(2, 512))},
+    # optimizer state, kernels, checkpoint stalls, data pipeline, multi-LoRA and chunked prefill
+    "optimizer_state_bytes": lambda d: {"phi": d(fl(1e9, 1e12)),
+                                        "optimizer": OPTIMIZER.value_of(d(st.sampled_from([c.key for c in OPTIMIZER.choices])))},
+    "adafactor_state_elems": lambda d: {"rows": d(ints(1024, 32768)), "cols": d(ints(1024, 32768))},
+    "tile_intensity": lambda d: {"tile_m": d(st.sampled_from([64, 128, 256])), "tile_n": d(st.sampled_from([64, 128, 256])),
+                                 "bytes_per_elem": d(st.sampled_from([0.5, 2, 4])), "m": d(ints(2048, 16384)),
+                                 "n": d(ints(2048, 16384)), "k": d(ints(2048, 16384))},
+    "gemm_waves": _waves,
+    "wave_efficiency": _waves,
+    "smem_tile_bytes": lambda d: (lambda t: {"tile_m": t[0], "tile_n": t[1], "tile_k": t[2], "stages": d(ints(2, 5)),
+                                             "bytes_per_elem": d(st.sampled_from([1, 2]))})(d(st.sampled_from(SMEM_TILES))),
+    "async_checkpoint_stall": lambda d: (lambda shard, n: {
+        "bytes_per_gpu": shard, "host_link_bandwidth": d(st.sampled_from([50e9, 64e9, 450e9])), "n_gpus": n,
+        "checkpoint_bytes": shard * n, "write_bandwidth": d(fl(1e10, 1e12))})(d(fl(1e9, 5e10)), d(ints(64, 16384))),
+    "expected_interruptions": lambda d: {"n_gpus": d(ints(1000, 100_000)), "hours": d(fl(24, 2000)),
+                                         "rate_per_gpu_hour": d(st.sampled_from([2e-5, 2.8e-7]))},
+    "training_tokens_per_s": lambda d: {"n_gpus": d(ints(64, 16384)), "peak_flops": d(st.sampled_from([989e12, 2250e12])),
+                                        "mfu": d(fl(0.3, 0.55)), "phi": d(fl(7e9, 4.05e11))},
+    "data_read_bandwidth": lambda d: {"tokens_per_s": d(fl(1e5, 1e8)), "bytes_per_token": d(st.sampled_from([2, 4]))},
+    "vision_tokens_per_image": lambda d: {"height": d(ints(224, 2048)), "width": d(ints(224, 2048)),
+                                          "patch": d(st.sampled_from([14, 16])), "merge": d(st.sampled_from([1, 2]))},
+    "lora_adapter_bytes": lambda d: {"layers": d(ints(16, 80)), "d_in": d(st.sampled_from([4096, 8192])),
+                                     "d_out": d(st.sampled_from([1024, 4096, 14336])), "rank": d(st.sampled_from([8, 16, 64])),
+                                     "n_matrices": d(st.sampled_from([4, 7])), "bytes_per_elem": 2},
+    "multi_lora_step_bytes": _multi_lora,
+    "chunked_step_time": _chunked_step,
+    "chunked_prefill_ttft": _chunked_ttft,
+    "token_budget": lambda d: {"tpot_target": d(fl(0.02, 0.1)), "phi": d(fl(7e9, 7e10)),
+                               "peak_flops": d(st.sampled_from([989e12, 2250e12])), "mfu": d(fl(0.3, 0.6))},
 }

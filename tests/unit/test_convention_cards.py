@@ -21,8 +21,17 @@ def _table(tid: str, lang: str) -> list[str]:
 
 
 def _flat(tid: str, lang: str) -> str:
-    """The table's text with its wrapped lines joined (a space between English words, none in Chinese)."""
-    return (" " if lang == "en" else "").join(line.strip() for line in _table(tid, lang))
+    """The table's text with its wrapped lines joined (a space between English words, also where a Chinese line
+    wraps between two, none between Chinese ones)."""
+    out = ""
+    for line in (x.strip() for x in _table(tid, lang)):
+        a, b = out[-1:], line[:1]
+        latin_a, latin_b = a.isascii() and a.isalnum(), b.isascii() and b.isalnum()
+        # Chinese writing keeps a space between a Chinese word and an English one (和 Megatron-LM), and English
+        # words apart; none between Chinese characters or before a full-width bracket
+        english = (latin_a and (latin_b or "\u4e00" <= b <= "\u9fff")) or (latin_b and "\u4e00" <= a <= "\u9fff")
+        out += (" " if out and (lang == "en" or english) else "") + line
+    return out
 
 
 def test_memory_static_lists_every_byte_count_with_its_source_and_what_it_counts():

@@ -49,7 +49,8 @@ def test_memory_static_seed_3_by_each_book():
     assert "Ultra-Scale Playbook" in v.message and "× 1.25 overhead" in v.message
     # 10 B per parameter (the JAX scaling book) is recognised, though no learner can choose it
     v = _check("memory.static", 3, "200 GB")
-    assert v.status == CONVENTION and _keys(v) == {"bytes_per_param=10"} and "JAX scaling book" in v.message
+    assert v.status == CONVENTION and _keys(v) == {"bytes_per_param=10", "bytes_per_param=10_adam8bit"}
+    assert "JAX scaling book" in v.message and "8-bit Adam" in v.message  # both recipes of 10 B are named
 
 
 def test_a_misconception_still_wins_when_it_gives_a_conventions_value():

@@ -334,6 +334,14 @@ for _tid in ("communication.allreduce_time", "communication.collective_time", "c
 INTENDED[("parallelism.train_chain", None, "card")] += ("; the step-time formula's source is the cheat-sheet's module "
                                                         "6.1 without an English note; values unchanged")
 
+# the block formats' slip: NVFP4 counted with MX's block of 32 is a named misconception of quant_bits_per_weight (the
+# answer's list of misconceptions and the card list it), and the card cites the OCP MX and NVFP4 specifications
+MX_BLOCK = ("quant_bits_per_weight names a new misconception (MX's block of 32 used for NVFP4's 16) and cites OCP MX "
+            "v1.0 and NVIDIA NVFP4; values unchanged")
+for _part in ("card", "answer"):
+    _key = ("serving.quant_bits", None, _part)
+    INTENDED[_key] = INTENDED[_key] + "; " + MX_BLOCK if _key in INTENDED else MX_BLOCK
+
 
 # A SwiGLU layer states what its MLP keeps (6sbf, SiLU recomputed as Megatron-LM's fused SwiGLU does; eager PyTorch's
 # 8sbf is a named convention): the conventions, the derivation and the card say so; values unchanged
