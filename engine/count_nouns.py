@@ -106,6 +106,9 @@ FORMULA_NOUNS: dict[str, Noun | None] = {
     # part 4: RL, MoE at scale, TP, FSDP (a trajectory in flight is a generated sequence)
     "async_max_inflight": Noun.SEQUENCES, "experts_per_gpu": Noun.EXPERTS, "moe_distinct_experts": Noun.EXPERTS,
     "fsdp_min_tokens_per_gpu": Noun.TOKENS, "moe_critical_batch": Noun.TOKENS, "tp_max_degree": Noun.GPUS,
+    # part 4: kernels, data, chunked prefill; interruptions (events) and a matrix's elements have no noun of the list
+    "gemm_waves": Noun.WAVES, "vision_tokens_per_image": Noun.TOKENS, "token_budget": Noun.TOKENS,
+    "expected_interruptions": None, "adafactor_state_elems": None,
 }
 
 _BY_SPELLING: dict[str, Noun] = {s: n for n, spelled in SPELLINGS.items() for s in spelled}

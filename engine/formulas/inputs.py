@@ -374,7 +374,7 @@ MERGE = Input("merge", "count", "patches merged per side into one token (Qwen2-V
 DISTINCT_ADAPTERS = Input("distinct_adapters", "count", "different LoRA adapters the batch uses", "n_adapters",
                           "这个 batch 用到的不同 LoRA 适配器数")
 ADAPTER_BYTES = Input("adapter_bytes", "bytes", "bytes of one LoRA adapter", "A", "一个 LoRA 适配器的字节数")
-STEP_TOKENS = Input("tokens_per_step", "count", "tokens in the iteration: one per running decode plus the prefill "
+ITERATION_TOKENS = Input("tokens_per_step", "count", "tokens in the iteration: one per running decode plus the prefill "
                     "chunk", "T_step", "这次迭代的 token 数：每个正在 decode 的序列一个，加上 prefill 块")
 BUDGET = Input("token_budget", "count", "tokens one iteration may process (the token budget)", "budget",
                "一次迭代最多处理的 token 数（token 预算）")

@@ -17,6 +17,7 @@ from .inputs import (
     CV_ARRIVAL,
     CV_SERVICE,
     DECODE_SEQS,
+    ITERATION_TOKENS,
     KV_BYTES_READ,
     LATENCY_TARGET,
     MFU,
@@ -28,7 +29,6 @@ from .inputs import (
     RHO,
     SERVERS,
     SERVICE_TIME,
-    STEP_TOKENS,
     TPOT_TARGET,
     WEIGHT_BYTES_READ,
 )
@@ -224,7 +224,7 @@ register(
 # Chunked prefill (Sarathi-Serve): each iteration runs every running decode plus a chunk of a prompt, within a token
 # budget chosen from the time-between-tokens target; attention FLOPs and queueing are left out.
 register(
-    Formula("chunked_step_time", (WEIGHT_BYTES_READ, KV_BYTES_READ, BW, PHI, STEP_TOKENS, PEAK),
+    Formula("chunked_step_time", (WEIGHT_BYTES_READ, KV_BYTES_READ, BW, PHI, ITERATION_TOKENS, PEAK),
             "max((weight_bytes + kv_bytes)/bandwidth, 2*phi*tokens_per_step/peak_flops)", "time",
             "time of one mixed iteration (running decodes + a prefill chunk): the slower of reading the weights and "
             "KV cache and computing 2Φ per token of the iteration (attention FLOPs ignored)", "agrawal2024",
