@@ -69,8 +69,8 @@ def _paren(m: re.Match[str]) -> str:
     start = m.start() + (whole[0] == " ")  # where the "(" is
     attached = text[start - 1] if start > 0 and whole[0] != " " else ""
     if (not inner or _MATH & set(inner) or ("/" in inner and not inner[0].isdigit())  # 301.2 PFLOP/s is a unit
-            or (attached.isalnum() and not _is_cjk(attached))):
-        return whole  # a formula's bracket, or a function's call: min(a, b)
+            or (attached.isalnum() and not _is_cjk(attached)) or (attached and attached in "^_)")):
+        return whole  # a formula's bracket, a function's call (min(a, b)) or an exponent: (C / 6)^(0.28 / 0.62)
     before = text[m.start() - 1] if m.start() > 0 else ""
     after = text[m.end()] if m.end() < len(text) else ""
     if after == "（" or before == "）":
