@@ -33,6 +33,7 @@ from engine import formulas
 from engine.answers import Unreadable, parse_list, parse_quantity
 from engine.grading import CONVENTION, CORRECT, display_number, distance, grade
 from engine.units import DTYPE_BYTES, UNIT_SYMBOLS
+from engine.verdicts import bytes_misses
 from question_bank import hardware, models, registry
 from question_bank.spec import WHOLE_MARGIN, Given, rounding_margin, settled_by_hand
 from question_bank.templates import pipeline
@@ -388,6 +389,9 @@ def _check_misconceptions(p) -> None:
             # misconceptions that give (nearly) the same value are named together; the slack covers the
             # rounding of the display to 4 significant figures
             same = {x.key for x in e.misses if distance(x.value, m.value) <= 2 * e.tolerance + 1e-3}
+            # a unit slip of the right answer (GiB for GB, bits for bytes) landing on the same value is named too
+            same |= {u.key for u in bytes_misses(e.value, e.unit or "GB")
+                     if e.unit_kind == "bytes" and distance(u.value, m.value) <= 2 * e.tolerance + 1e-3}
             named = set(v.diagnosis_key.split("+"))
             assert m.key in named and named <= same, (
                 f"step {s.index + 1}: typing {m.key}'s value diagnosed {v.diagnosis_key!r}")
