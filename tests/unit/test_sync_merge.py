@@ -8,6 +8,8 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from drill.core.sync import rules_of_settings
+from engine.schedule import fsrs_bridge
+from engine.schedule.fsrs_bridge import Scheduler
 from engine.session import review_row
 from engine.sm2 import ItemState
 from engine.storage.merging import content, merge, origin_of
@@ -16,17 +18,21 @@ from tests import problems
 START = datetime(2026, 11, 1, 9, tzinfo=UTC)
 
 
-def replica_doc(name: str) -> dict:
+def replica_doc(name: str, scheduler: str = Scheduler.SM2) -> dict:
     return {"format": "infra-drill-profile", "schema": 1, "profile": "default", "replica": name,
-            "settings": {"new_per_day": 5}, "states": {}, "reviews": [], "mocks": []}
+            "settings": {"new_per_day": 5, "scheduler": scheduler}, "states": {}, "reviews": [], "mocks": []}
 
 
 def record(doc: dict, item: str, quality: int, when: datetime) -> None:
-    """An answer recorded on one machine, by the record path's row (``review_row``) from the item's state."""
+    """An answer recorded on one machine, by the record path's row (``review_row``) from the item's state (and
+    under FSRS its memory, replayed from the item's rows by day, as drill.core.sessions.memory_source does)."""
     st_now = doc["states"].get(item)
+    scheduler = doc["settings"]["scheduler"]
+    memory = fsrs_bridge.replay(sorted((date.fromisoformat(x["date"]), x["quality"]) for x in doc["reviews"]
+                                       if x["item"] == item and x["scheduled"])) if scheduler == Scheduler.FSRS else None
     r = review_row(item=item, topic="t", seed=1, quality=quality, verdict="correct" if quality >= 3 else "wrong",
                    when=when, today=when.date(), state=ItemState.from_dict(st_now) if st_now else None,
-                   schedule=True).to_dict()
+                   schedule=True, scheduler=scheduler, memory=memory).to_dict()
     r["id"] = max((x["id"] for x in doc["reviews"]), default=0) + 1
     doc["reviews"].append(dict(r))
     doc["states"][item] = r["after"]
@@ -49,9 +55,10 @@ OPS = st.lists(st.one_of(
 
 
 @hsettings(max_examples=problems.examples(40))
-@given(n=st.integers(2, 3), ops=OPS, final=st.permutations(range(3)))
-def test_any_histories_merged_in_any_order_any_number_of_times_agree(n, ops, final):
-    docs = [replica_doc(f"r{k}") for k in range(n)]
+@given(n=st.integers(2, 3), ops=OPS, final=st.permutations(range(3)),
+       scheduler=st.sampled_from([Scheduler.SM2, Scheduler.SM2, Scheduler.FSRS]))
+def test_any_histories_merged_in_any_order_any_number_of_times_agree(n, ops, final, scheduler):
+    docs = [replica_doc(f"r{k}", scheduler) for k in range(n)]
     made = 0
     for k, op in enumerate(ops):  # answers and merges interleaved: a replayed item answered again, and so on
         when = START + timedelta(hours=7 * k)
