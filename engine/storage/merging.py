@@ -15,9 +15,10 @@ cap it saw then); any other is scheduled again by the profile's scheduler from t
 ``engine.answer_row.review_row`` schedules an answer (without the day's load, which only that moment knew).
 The states depend on the set of rows alone, so every replica that has the same rows has the same states.
 
-Settings have no change times (yet): a setting on one side only, or at its default on one side, takes the
-other side's value; two different values off the default are a conflict, resolved the same way everywhere
-(the larger in JSON order) and reported.  Mocks are merged as the reviews are, by content.
+Settings keep each one's change time (the export's ``settings_changed``): a merge takes each setting's latest.
+A setting without a time (set before times were kept) is older than one with; two values of one time (or both
+without, and both off the default) are a conflict, decided the same way everywhere and reported.  Mocks are
+merged as the reviews are, by content.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ class Report(NamedTuple):
     conflicts: tuple[Origin, ...] = ()
     settings: tuple[str, ...] = ()
 
-    settings_taken: bool = False  # a setting took another side's value
+    settings_taken: bool = False  # a setting (or its change time) took another side's
 
     @property
     def changed(self) -> bool:
@@ -70,20 +71,24 @@ def content(row: Mapping[str, Any]) -> str:
     return _canon({k: v for k, v in row.items() if k not in ("id", "origin")})
 
 
-def _merge_settings(docs: list[Mapping[str, Any]]) -> tuple[dict, tuple[str, ...]]:
+def _merge_settings(docs: list[Mapping[str, Any]]) -> tuple[dict, dict, tuple[str, ...]]:
+    """Each setting's latest value by its change time (``settings_changed``); a value without a time is older
+    than any with one, a default older than a value off it; the rest (equal times) is decided by JSON order, the
+    same way on every copy, and named.  Returns the settings, their change times and the settings so decided."""
     out: dict[str, Any] = {}
+    times: dict[str, str] = {}
     conflicts = []
-    keys = sorted({k for d in docs for k in d["settings"]})
-    for key in keys:
-        values = [d["settings"][key] for d in docs if key in d["settings"]]
-        off = {_canon(v): v for v in values if not (key in DEFAULT_SETTINGS and v == DEFAULT_SETTINGS[key])}
-        if not off:
-            out[key] = values[0]
-            continue
-        if len(off) > 1:
+    for key in sorted({k for d in docs for k in d["settings"]}):
+        ranked = sorted(((d.get("settings_changed") or {}).get(key, ""),
+                         not (key in DEFAULT_SETTINGS and d["settings"][key] == DEFAULT_SETTINGS[key]),
+                         _canon(d["settings"][key]), d["settings"][key]) for d in docs if key in d["settings"])
+        best = ranked[-1]
+        if any(r[:2] == best[:2] and r[2] != best[2] for r in ranked):
             conflicts.append(key)
-        out[key] = off[max(off)]
-    return out, tuple(conflicts)
+        out[key] = best[3]
+        if best[0]:
+            times[key] = best[0]
+    return out, times, tuple(conflicts)
 
 
 RulesOf = Callable[[Mapping[str, Any]], Rules]  # the scheduling rules the merged settings give (drill.core.sync)
@@ -145,7 +150,7 @@ def merge(local: Mapping[str, Any], replica: str, others: Iterable[tuple[str, Ma
             rows.append(new)
             touched.add(r["item"])
     added = len(rows) - len(local["reviews"])
-    settings, setting_conflicts = _merge_settings([local] + [d for _, d in others])
+    settings, times, setting_conflicts = _merge_settings([local] + [d for _, d in others])
     per_item: dict[str, list] = {}
     for r in rows:
         per_item.setdefault(r["item"], []).append(r)
@@ -174,8 +179,9 @@ def merge(local: Mapping[str, Any], replica: str, others: Iterable[tuple[str, Ma
                 mocks.append({**m, "id": next_mock})
                 next_mock += 1
     conflicts = tuple(sorted(o for o, contents in by_origin.items() if len(contents) > 1))
-    merged = {**local, "settings": settings, "states": dict(sorted(states.items())), "reviews": rows,
-              "mocks": mocks}
+    merged = {**{k: v for k, v in local.items() if k != "settings_changed"}, "settings": settings,
+              **({"settings_changed": times} if times else {}), "states": dict(sorted(states.items())),
+              "reviews": rows, "mocks": mocks}
     report = Report(added, len(mocks) - len(local["mocks"]), tuple(replayed), conflicts, setting_conflicts,
-                    settings != local["settings"])
+                    settings != local["settings"] or times != (local.get("settings_changed") or {}))
     return merged, report

@@ -194,8 +194,10 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
         return self._manifest.replica if self._manifest is not None else None
 
     def _replica_member(self) -> dict:
-        # the export says whose rows are its own (engine.storage.merging.origin_of: a merge of it)
-        return {"replica": self.replica} if self.replica is not None else {}
+        # the export says whose rows are its own (engine.storage.merging.origin_of: a merge of it), and when each
+        # setting was last changed (a merge takes the latest)
+        return (({"replica": self.replica} if self.replica is not None else {})
+                | ({"settings_changed": dict(sorted(self._changed.items()))} if self._changed else {}))
 
     def import_document(self, doc: Mapping[str, Any], *, now: datetime | None = None,
                         skip_future: bool = False) -> dict:

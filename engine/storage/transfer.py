@@ -105,6 +105,7 @@ def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, fold
     next_id = last + 1
     tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": next_id, "undo": None}},
               "states": states, "settings": {"1": dict(rest["settings"])},
+              **({"changed": {"1": rest["changed"]}} if rest["changed"] else {}),
               "days": {"1": {"next_id": next_id, "counts": dict(days)}},
               "recent": {"1": {"next_id": next_id, "items": {k: r.to_dict() for k, r in recent.items()}}}}
     atomic_write(folder / "state.json", seal(dumps(tables)), backup=False)

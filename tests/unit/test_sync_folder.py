@@ -4,7 +4,7 @@ crash at any write of a sync leaves the profile as it was or as merged (a later 
 
 import json
 import shutil
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -14,6 +14,8 @@ from engine.storage.doctor import examine
 from engine.storage.merging import content, origin_of
 from tests.unit.storage_support import DAY, row
 from tests.unit.test_storage_atomic import Crash, abandon, counting, quiet
+
+START = datetime(2026, 11, 20, 9, tzinfo=UTC)
 
 
 def history(p, items, offset):
@@ -27,10 +29,12 @@ def machines(tmp_path):
     shared.mkdir()
     with Profile.open(tmp_path / "a") as a:
         history(a, [("x", 5), ("y", 4), ("x", 2)], 0)
-        a.set_setting("new_per_day", 8)
+        a.set_settings({"new_per_day": 8}, when=START)
         a.add_mock({"ts": "2026-11-29T12:00:00Z", "questions": [{"item": "x"}], "score": {"correct": 1}})
     with Profile.open(tmp_path / "b") as b:
         history(b, [("x", 4), ("z", 3)], 1)
+        b.set_settings({"new_per_day": 2}, when=START + timedelta(hours=1))  # later: this one wins
+        b.set_settings({"reviews_per_day": 50}, when=START)
     return tmp_path / "a", tmp_path / "b", shared
 
 
@@ -43,7 +47,8 @@ def seen(saves) -> dict:
     with Profile.open(saves, read_only=True) as p:
         doc, replica = p.export(), p.replica
     return {"reviews": {(origin_of(r, replica), content(r)) for r in doc["reviews"]}, "n": len(doc["reviews"]),
-            "states": doc["states"], "settings": doc["settings"], "mocks": [m["ts"] for m in doc["mocks"]]}
+            "states": doc["states"], "settings": doc["settings"], "changed": doc.get("settings_changed"),
+            "mocks": [m["ts"] for m in doc["mocks"]]}
 
 
 @pytest.mark.parametrize("order", ["ab", "ba"])
@@ -56,7 +61,9 @@ def test_two_save_folders_synced_in_both_orders_and_twice_are_equal_and_complete
     sa, sb = seen(a), seen(b)
     assert sa == sb
     assert sa["n"] == len(sa["reviews"]) == 5 and sa["mocks"] == ["2026-11-29T12:00:00Z"]
-    assert set(sa["states"]) == {"x", "y", "z"} and sa["settings"]["new_per_day"] == 8
+    assert set(sa["states"]) == {"x", "y", "z"}
+    assert {k: sa["settings"][k] for k in ("new_per_day", "reviews_per_day")} == {"new_per_day": 2,
+                                                                                  "reviews_per_day": 50}
     assert sorted(f.name for f in shared.iterdir()) == sorted(f"{Profile.open(f, read_only=True).replica}.json"
                                                               for f in (a, b))
     for saves in (a, b):

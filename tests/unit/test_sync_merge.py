@@ -126,3 +126,20 @@ def test_settings_take_the_side_off_its_default_and_agree_on_a_conflict():
     assert docs[0]["settings"] == docs[1]["settings"] == {"new_per_day": 8, "interview": "2027-01-10",
                                                           "reviews_per_day": 40}
     assert report.settings == ("new_per_day",)
+
+
+def test_each_setting_takes_its_latest_change():
+    a, b = replica_doc("a"), replica_doc("b")
+    a["settings"] = {"new_per_day": 8, "reviews_per_day": 40}
+    a["settings_changed"] = {"new_per_day": "2026-11-02T10:00:00Z", "reviews_per_day": "2026-11-05T10:00:00Z"}
+    b["settings"] = {"new_per_day": 3, "reviews_per_day": 90}
+    b["settings_changed"] = {"new_per_day": "2026-11-03T10:00:00Z"}  # (reviews_per_day: set before times were kept)
+    docs = [a, b]
+    report = pull(docs, 0, 1)
+    pull(docs, 1, 0)
+    for d in docs:
+        assert {k: d["settings"][k] for k in ("new_per_day", "reviews_per_day")} == {"new_per_day": 3,
+                                                                                     "reviews_per_day": 40}
+        assert d["settings_changed"] == {"new_per_day": "2026-11-03T10:00:00Z",
+                                         "reviews_per_day": "2026-11-05T10:00:00Z"}
+    assert report.settings == ()
