@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,21 @@ SYNC_TEXT = {
 }
 
 
+def _fail(message: str) -> int:
+    # (drill.commands.memory says its failures so too; it imports this module for import --merge)
+    print(f"drill: {message}", file=sys.stderr)
+    return 1
+
+
+def _not_saved(args: argparse.Namespace, error) -> str:
+    """A failed write's message (path and cause), as drill import says it."""
+    from drill.core.i18n import t
+    from drill.core.paths import command_lang
+
+    lang = command_lang(args)
+    return t("save.not_imported", lang, why=error.text(lang))
+
+
 def _text(key: str, args: argparse.Namespace, **fmt) -> str:
     from drill.core.paths import command_lang
     from engine.messages import pick
@@ -62,18 +78,18 @@ def _say_report(report: Report, files: str, profile: Profile, args: argparse.Nam
 
 
 def run_sync(args: argparse.Namespace) -> int:
-    from drill.commands.memory import fail, open_command_profile, said
+    from drill.core.paths import command_lang, open_profile, script_wait
     from drill.core.sync import sync_folder
     from engine.storage import SaveFailed
 
     folder = Path(args.dir).expanduser()
     if not folder.is_dir():
-        return fail(_text("no_dir", args, dir=folder))
-    with open_command_profile(args) as profile:
+        return _fail(_text("no_dir", args, dir=folder))
+    with open_profile(args.saves, args.profile, wait=script_wait(), lang=command_lang(args)) as profile:
         try:
             done = sync_folder(profile, folder)
         except SaveFailed as e:
-            return fail(said("save.not_imported", args, e))
+            return _fail(_not_saved(args, e))
         for name, why in done.refused:
             print(_text("refused", args, name=name, why=why))
         _say_report(done.report, ", ".join(done.merged), profile, args)
@@ -83,19 +99,18 @@ def run_sync(args: argparse.Namespace) -> int:
 
 def merge_file(profile: Profile, source: Path, args: argparse.Namespace) -> int:
     """``drill import --merge FILE``: one export merged into the profile, as ``drill sync`` merges a replica's."""
-    from drill.commands.memory import fail, said
     from drill.core.sync import checked_other, merge_documents
     from engine.storage import SaveFailed
 
     try:
         other = checked_other(json.loads(source.read_bytes()))
     except OSError as e:
-        return fail(_text("not_merged", args, source=source, why=e.strerror or e))
+        return _fail(_text("not_merged", args, source=source, why=e.strerror or e))
     except (ValueError, RecursionError) as e:
-        return fail(_text("not_merged", args, source=source, why=e))
+        return _fail(_text("not_merged", args, source=source, why=e))
     try:
         report = merge_documents(profile, [other])
     except SaveFailed as e:
-        return fail(said("save.not_imported", args, e))
+        return _fail(_not_saved(args, e))
     _say_report(report, source.name, profile, args)
     return 0

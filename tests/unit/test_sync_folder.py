@@ -133,3 +133,15 @@ def test_a_crash_at_the_first_and_last_write_of_a_sync(tmp_path, monkeypatch):
 @pytest.mark.sweep
 def test_a_crash_at_every_write_of_a_sync_leaves_the_profile_old_or_merged(tmp_path, monkeypatch):
     crash_sweep(tmp_path, monkeypatch, lambda total: range(2, total))
+
+
+def test_drill_sync_says_what_it_merged_in_either_language(tmp_path, capsys):
+    from drill.cli import main
+
+    a, b, shared = machines(tmp_path)
+    assert main(["--saves", str(a), "sync", str(shared)]) == 0
+    assert main(["--saves", str(b), "--lang", "zh", "sync", str(shared)]) == 0
+    out = capsys.readouterr().out
+    assert "Wrote" in out and "新增 3 条复习记录、1 次模拟面试" in out
+    assert main(["--saves", str(a), "sync", str(tmp_path / "nowhere")]) == 1
+    assert "is not a folder" in capsys.readouterr().err
