@@ -145,3 +145,14 @@ def test_drill_sync_says_what_it_merged_in_either_language(tmp_path, capsys):
     assert "Wrote" in out and "新增 3 条复习记录、1 次模拟面试" in out
     assert main(["--saves", str(a), "sync", str(tmp_path / "nowhere")]) == 1
     assert "is not a folder" in capsys.readouterr().err
+
+
+def test_the_manifest_lists_each_replicas_id_range_of_a_merged_log_file(tmp_path):
+    from engine.storage import manifest
+
+    a, b, shared = machines(tmp_path)
+    sync(b, shared)
+    sync(a, shared)
+    m = manifest.read(a / "default")
+    rb = Profile.open(b, read_only=True).replica
+    assert m.parts["reviews/000001.json"]["ids"] == {m.replica: [1, 5], rb: [1, 2]}
