@@ -100,5 +100,11 @@ def sync_folder(profile: Profile, folder: Path) -> Synced:
         except (OSError, ValueError, RecursionError) as e:  # (InvalidDocument and JSON errors are ValueErrors)
             refused.append((path.name, str(e) if isinstance(e, InvalidDocument) else type(e).__name__ + f": {e}"))
     report = merge_documents(profile, others)
-    atomic_write(mine, "".join(profile.export_chunks()).encode(), backup=False)
+    text = "".join(profile.export_chunks()).encode()
+    try:
+        same = mine.read_bytes() == text
+    except OSError:
+        same = False
+    if not same:  # (an unchanged file is left alone: the sharing tool has nothing to send)
+        atomic_write(mine, text, backup=False)
     return Synced(report, tuple(merged), tuple(refused), mine)

@@ -156,3 +156,11 @@ def test_the_manifest_lists_each_replicas_id_range_of_a_merged_log_file(tmp_path
     m = manifest.read(a / "default")
     rb = Profile.open(b, read_only=True).replica
     assert m.parts["reviews/000001.json"]["ids"] == {m.replica: [1, 5], rb: [1, 2]}
+
+
+def test_a_sync_with_nothing_new_leaves_its_own_file_alone(tmp_path):
+    a, b, shared = machines(tmp_path)
+    mine = sync(a, shared).written
+    before = mine.stat().st_mtime_ns, mine.stat().st_ino
+    done = sync(a, shared)
+    assert not done.report.changed and (mine.stat().st_mtime_ns, mine.stat().st_ino) == before
