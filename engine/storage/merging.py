@@ -40,15 +40,15 @@ Origin = tuple[str, int]
 
 
 class Report(NamedTuple):
-    """What a merge did: the rows and mocks added, the items replayed, and the conflicts kept (the origins
-    of reviews whose copies differ; the settings whose values differed off their default)."""
+    """What a merge did: the rows and mocks added, the items whose state changed (replayed), and the conflicts
+    kept (the origins of reviews whose copies differ; the settings whose values differed with no later change
+    to decide between them)."""
 
     added: int = 0
     mocks: int = 0
     replayed: tuple[str, ...] = ()
     conflicts: tuple[Origin, ...] = ()
     settings: tuple[str, ...] = ()
-
     settings_taken: bool = False  # a setting (or its change time) took another side's
 
     @property
@@ -154,10 +154,11 @@ def merge(local: Mapping[str, Any], replica: str, others: Iterable[tuple[str, Ma
     per_item: dict[str, list] = {}
     for r in rows:
         per_item.setdefault(r["item"], []).append(r)
+    scheduled = {r["item"] for r in rows if r["scheduled"] and r["step"] is None}
     states = dict(local["states"])
     for _, doc in others:  # an item no row schedules (a state imported alone): the same one everywhere
         for item, st in doc["states"].items():
-            if item not in per_item and (item not in states or _canon(st) > _canon(states[item])):
+            if item not in scheduled and (item not in states or _canon(st) > _canon(states[item])):
                 states[item] = st
     replayed = []
     items = touched if settings == local["settings"] else set(per_item)  # new rules: every item
