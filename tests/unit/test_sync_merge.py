@@ -3,6 +3,7 @@ times, give the same reviews and the same item states; nothing is dropped; a con
 
 from datetime import UTC, date, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
@@ -49,15 +50,30 @@ def reviews_of(doc: dict) -> set:
     return {(origin_of(r, doc["replica"]), content(r)) for r in doc["reviews"]}
 
 
-OPS = st.lists(st.one_of(
+OP = st.one_of(
     st.tuples(st.just("record"), st.integers(0, 2), st.sampled_from("xyz"), st.integers(0, 5)),
-    st.tuples(st.just("pull"), st.integers(0, 2), st.integers(0, 2))), max_size=14)
+    st.tuples(st.just("pull"), st.integers(0, 2), st.integers(0, 2)),
+    st.tuples(st.just("set"), st.integers(0, 2), st.integers(0, 9)))
+SCHEDULERS = st.sampled_from([Scheduler.SM2, Scheduler.SM2, Scheduler.FSRS])
 
 
 @hsettings(max_examples=problems.examples(40))
-@given(n=st.integers(2, 3), ops=OPS, final=st.permutations(range(3)),
-       scheduler=st.sampled_from([Scheduler.SM2, Scheduler.SM2, Scheduler.FSRS]))
+@given(n=st.integers(2, 3), ops=st.lists(OP, max_size=14), final=st.permutations(range(3)), scheduler=SCHEDULERS)
 def test_any_histories_merged_in_any_order_any_number_of_times_agree(n, ops, final, scheduler):
+    histories_agree(n, ops, final, scheduler)
+
+
+@pytest.mark.deep
+@hsettings(max_examples=problems.examples(60))
+@given(n=st.integers(2, 3), ops=st.lists(OP, max_size=60), final=st.permutations(range(3)), scheduler=SCHEDULERS)
+def test_long_histories_merged_in_any_order_agree(n, ops, final, scheduler):
+    histories_agree(n, ops, final, scheduler)
+
+
+def histories_agree(n, ops, final, scheduler):
+    """Machines answering, changing a setting and merging one another in the order ``ops`` draws, then each
+    merging all the others twice in the order ``final`` draws: the same reviews (each once, all of them), the
+    same item states, the same settings (the latest change) everywhere, and a further merge changes nothing."""
     docs = [replica_doc(f"r{k}", scheduler) for k in range(n)]
     made = 0
     for k, op in enumerate(ops):  # answers and merges interleaved: a replayed item answered again, and so on
@@ -65,6 +81,10 @@ def test_any_histories_merged_in_any_order_any_number_of_times_agree(n, ops, fin
         if op[0] == "record":
             record(docs[op[1] % n], op[2], op[3], when)
             made += 1
+        elif op[0] == "set":  # a setting changed on one machine, stamped with its time
+            d = docs[op[1] % n]
+            d["settings"] = {**d["settings"], "new_per_day": op[2]}
+            d["settings_changed"] = {**d.get("settings_changed", {}), "new_per_day": when.strftime("%Y-%m-%dT%H:%M:%SZ")}
         else:
             pull(docs, op[1] % n, op[2] % n)
     order = [i for i in final if i < n]
@@ -74,9 +94,13 @@ def test_any_histories_merged_in_any_order_any_number_of_times_agree(n, ops, fin
                 if i != j:
                     pull(docs, i, j)
     first = docs[0]
+    sets = [op for op in ops if op[0] == "set" and op[1] % n < n]
+    if sets:  # the latest change wins everywhere
+        assert first["settings"]["new_per_day"] == sets[-1][2]
     for d in docs[1:]:
         assert reviews_of(d) == reviews_of(first)
         assert d["states"] == first["states"]
+        assert d["settings"] == first["settings"] and d.get("settings_changed") == first.get("settings_changed")
     assert len(first["reviews"]) == len(reviews_of(first)) == made  # complete, and each review once
     for d in docs:
         assert [r["id"] for r in d["reviews"]] == list(range(1, made + 1))
