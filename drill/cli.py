@@ -13,7 +13,7 @@ from engine.langs import LANG_CHOICES
 
 # Each name is a module in drill/commands/ with register(subparsers).
 COMMAND_MODULES: tuple[str, ...] = ("calc", "memory", "export", "app", "stats", "mock", "bank", "teach", "catalogue",
-                                    "doctor", "serve")
+                                    "doctor", "serve", "sync")
 # ``drill`` and ``drill practice`` open the app: its module alone parses them, so the first
 # problem does not wait for every other command's module and parser (benchmarks/bench_startup.py).
 APP_MODULE = "app"

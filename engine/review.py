@@ -83,6 +83,10 @@ class Review(NamedTuple):
     # The hint taken before answering (engine.hints: 1 named the formula, 2 substituted its numbers), absent when
     # none was: the grade it capped is the row's quality, and the statistics count the hints taken.
     hint: int | None = None
+    # Where the row was first recorded, when that is another replica of the profile (a merge: drill sync, drill
+    # import --merge): {"replica": its id, "id": the row's id there}.  Absent: this profile's own row, whose
+    # origin is (this profile's replica, its id).  A merge tells rows apart by it, so a row is merged once.
+    origin: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The row as stored: ``id`` first (left out before it is recorded), then the fields in order, an
@@ -117,7 +121,14 @@ class Review(NamedTuple):
 _NAMES: tuple[str, ...] = Review._fields
 REQUIRED: tuple[str, ...] = tuple(n for n in _NAMES if n not in Review._field_defaults)  # every row has them
 OPTIONAL: tuple[str, ...] = tuple(Review._field_defaults)  # a row has them only when they apply
-_NESTED = ("before", "after", "conventions")
+_NESTED = ("before", "after", "conventions", "origin")
+REPLICA_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a replica's id (engine.storage.manifest.new_replica: 16 hex digits)
+
+
+def origin_ok(v: Any) -> bool:
+    """A row's ``origin``: ``{"replica": id, "id": that replica's row id}``."""
+    return (type(v) is dict and v.keys() == {"replica", "id"} and type(v["replica"]) is str
+            and REPLICA_ID.fullmatch(v["replica"]) is not None and type(v["id"]) is int and 1 <= v["id"] <= MAX_ID)
 
 
 _ROW_KEYS = frozenset(REQUIRED)
@@ -139,6 +150,8 @@ _OPTIONAL_PROBLEM: dict[str, Callable[[Any], str | None]] = {
                         else f"model must be a model id (lowercase letters, digits, _ . -), not {v!r:.80}"),
     "pressed": lambda v: None if v is True else f"pressed must be true (absent: the grader's grade), not {v!r:.80}",
     "hint": hint_problem,
+    "origin": lambda v: (None if origin_ok(v) else
+                         f"origin must be {{\"replica\": a replica id, \"id\": a whole number >= 1}}, not {v!r:.80}"),
 }
 _OPTIONAL_OK: dict[str, Callable[[Any], bool]] = {
     "hardware": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
@@ -146,6 +159,7 @@ _OPTIONAL_OK: dict[str, Callable[[Any], bool]] = {
     "model": lambda v: type(v) is str and HARDWARE_ID.fullmatch(v) is not None,
     "pressed": lambda v: v is True,
     "hint": lambda v: type(v) is int and v in (1, 2),
+    "origin": origin_ok,
 }
 if not list(_OPTIONAL_PROBLEM) == list(_OPTIONAL_OK) == list(OPTIONAL):  # a field of the type unchecked
     raise TypeError(f"Review's optional fields {OPTIONAL} need their checks here")

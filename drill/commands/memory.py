@@ -60,6 +60,8 @@ def register(subparsers) -> None:
                    help="allowed to replace a profile that already holds reviews (export it first to keep a copy)")
     p.add_argument("--skip-future", action="store_true", help="import what is dated at most 2 days after now and "
                    "leave out the rest (an import refuses it whole otherwise, naming it)")
+    p.add_argument("--merge", action="store_true", help="merge the export into the profile's history instead of "
+                   "replacing it (another copy of this profile, as `drill sync` merges one)")
     p.set_defaults(func=run_import)
 
 
@@ -523,6 +525,10 @@ def _import_into(profile: Profile, f, args: argparse.Namespace, source: Path) ->
     from engine.storage import FutureDated, InvalidDocument, SaveFailed
     from engine.storage.jsonstream import StreamError
 
+    if getattr(args, "merge", False):
+        from drill.commands.sync import merge_file
+
+        return merge_file(profile, source, args)
     if not profile.is_empty() and not args.replace:
         return fail(_import_text("has_history", args, profile=profile.name))
     try:  # at most MAX_IMPORT_BYTES are read, whatever the file grows to meanwhile

@@ -158,11 +158,13 @@ def review(state: ItemState | None, memory: Memory | None, quality: int, on: dat
 
 
 def history_of_digest(d) -> dict[str, list[Scheduled]]:
-    """Each item's scheduled reviews (:class:`Scheduled`), oldest first, from an ``engine.digest.Digest``: the rows
+    """Each item's scheduled reviews (:class:`Scheduled`), oldest day first, from an ``engine.digest.Digest``: the rows
     that moved the schedule (``interval`` not None) and carry it (``step`` None)."""
     out: dict[str, list[Scheduled]] = {}
     for day, item, step, quality, interval, pressed in zip(d.date, d.item, d.step, d.quality, d.interval,
                                                            d.pressed):
         if interval is not None and step is None:
             out.setdefault(item, []).append(Scheduled(date.fromisoformat(day), quality, pressed))
+    for history in out.values():  # a merged log (drill sync) holds another replica's rows after this one's
+        history.sort(key=lambda s: s[0])  # (stable: a day's reviews stay in log order)
     return out

@@ -55,6 +55,7 @@ class ProfileBase:
     _states: dict[str, ItemState]
     _state_ids: dict[str, int]
     _settings: dict[str, Any]
+    _changed: dict[str, str]  # each setting's change time (2026-11-29T15:42:01Z), where known
     _days: dict[str, int] | None
     _days_whole: bool
     _recent: dict[str, ItemRecent] | None

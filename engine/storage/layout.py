@@ -32,7 +32,7 @@ SNAPSHOT_DAYS = 7  # daily snapshots of a whole profile kept (ROOT/NAME/snapshot
 # The tables each kind of save file may hold; any other top-level key is damage (a renamed "reviews" is not an
 # empty log).  A new table is added here (and a new field of a row where it is checked: validation.py).
 TABLES: dict[str, frozenset[str]] = {
-    "state": frozenset(("meta", "states", "settings", "days", "recent")),
+    "state": frozenset(("meta", "states", "settings", "changed", "days", "recent")),
     "mocks": frozenset(("meta", "mocks")),
     "reviews": frozenset(("meta", "reviews")),
     "manifest": frozenset(("meta", "parts")),

@@ -16,8 +16,9 @@ every part with what it must hold::
                "9": {"file": "mocks.journal", "rows": 2}}}
 
 ``replica`` is a random id made with the profile; a log file's ``ids`` give
-the range of review ids it holds for each replica (one today: a later sync
-adds the others').  ``next_id`` is the review counter when it was written, checked
+the range of review ids it holds: this replica's own ids (every row of the file),
+and for each other replica whose rows a sync merged into it the range of
+their ids there (the rows' ``origin``; engine.storage.merging).  ``next_id`` is the review counter when it was written, checked
 against the state file's.
 
 The writer rewrites the manifest after every change of the parts (a new log file, with
@@ -190,8 +191,12 @@ class Manifest:
     def note_segment(self, n: int, rows: list[dict], seq: int, jsize: int, folder: Path) -> None:
         """The entry of log file ``n`` (of profile folder ``folder``) as just written: ``rows``, its journal's
         line ``seq`` and size."""
-        entry: dict = {"rows": len(rows), "ids": {self.replica: [rows[0]["id"], rows[-1]["id"]]} if rows else {},
-                       "sum": file_sum(folder / segment_name(n)), "seq": seq}
+        ids: dict[str, list[int]] = {self.replica: [rows[0]["id"], rows[-1]["id"]]} if rows else {}
+        for r in rows:  # rows merged from other replicas (drill sync): the range of their ids there, per replica
+            if (o := r.get("origin")) is not None and o["replica"] != self.replica:
+                span = ids.setdefault(o["replica"], [o["id"], o["id"]])
+                span[0], span[1] = min(span[0], o["id"]), max(span[1], o["id"])
+        entry: dict = {"rows": len(rows), "ids": ids, "sum": file_sum(folder / segment_name(n)), "seq": seq}
         self.parts[segment_name(n)] = entry
         self.parts[journal_name(n)] = {"size": jsize}
         if rows:

@@ -10,6 +10,7 @@ from typing import Any
 
 from tinydb.table import Document
 
+from ..checks import ts_ok
 from ..sm2 import ItemState
 from . import durable as _durable
 from . import journal, manifest, mockfile
@@ -186,6 +187,9 @@ class ProfileOpening(ProfileBase):
         self._ignored_raw = {k: v for k, v in stored.items()  # (not one that cannot be written back: NaN...)
                              if k in self.ignored_settings and plain_problem(v, k) is None}
         self._settings = {k: v for k, v in stored.items() if k not in self.ignored_settings}
+        # each setting's change time (a merge takes the latest: engine.storage.merging); a time unreadable is none
+        changed: Mapping[str, Any] = self._state_db.table("changed").get(doc_id=1) or {}
+        self._changed: dict[str, str] = {k: v for k, v in changed.items() if k in stored and ts_ok(v)}
         self._days, self._days_whole = ({} if not meta else self._stored_days(next_id)), True
         self._recent, self._recent_whole = ({} if not meta else self._stored_recent(next_id)), True
 

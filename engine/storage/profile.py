@@ -172,6 +172,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
             "format": EXPORT_FORMAT,
             "schema": SCHEMA_VERSION,
             "profile": self.name,
+            **self._replica_member(),
             "settings": copy.deepcopy(self._settings),
             "states": {item: st.to_dict() for item, st in sorted(self._states.items())},
             "reviews": [exported(r) for r in self._review_dicts()],
@@ -182,10 +183,21 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
         """The export document (:meth:`export`) as text, piece by piece (``transfer.export_chunks``): the log is
         read one file at a time.  ``DamagedSave`` if a log file is unreadable."""
         self._check_open()
-        head = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": self.name,
+        head = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": self.name, **self._replica_member(),
                 "settings": copy.deepcopy(self._settings),
                 "states": {item: st.to_dict() for item, st in sorted(self._states.items())}}
         return export_chunks(head, self._review_dicts(), self.mocks(), counts)
+
+    @property
+    def replica(self) -> str | None:
+        """This copy's replica id (``manifest``; None before the manifest is first written)."""
+        return self._manifest.replica if self._manifest is not None else None
+
+    def _replica_member(self) -> dict:
+        # the export says whose rows are its own (engine.storage.merging.origin_of: a merge of it), and when each
+        # setting was last changed (a merge takes the latest)
+        return (({"replica": self.replica} if self.replica is not None else {})
+                | ({"settings_changed": dict(sorted(self._changed.items()))} if self._changed else {}))
 
     def import_document(self, doc: Mapping[str, Any], *, now: datetime | None = None,
                         skip_future: bool = False) -> dict:

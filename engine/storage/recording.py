@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,10 @@ class ProfileRecording(ProfileBase):
         settings = db.table("settings")  # written whole (an upsert would keep a key whose write failed)
         settings.truncate()
         settings.insert(Document({**self._ignored_raw, **self._settings}, doc_id=1))
+        changed = db.table("changed")
+        changed.truncate()
+        if self._changed:
+            changed.insert(Document(dict(self._changed), doc_id=1))
         if self._days is not None and self._days_whole:
             db.table("days").upsert(Document({"next_id": self._next_id, "counts": dict(self._days)}, doc_id=1))
         else:
@@ -315,19 +320,23 @@ class ProfileRecording(ProfileBase):
     def set_setting(self, key: str, value: Any) -> None:
         self.set_settings({key: value})
 
-    def set_settings(self, changes: Mapping[str, Any]) -> None:
+    def set_settings(self, changes: Mapping[str, Any], when: datetime | None = None) -> None:
         """Set every setting of ``changes`` in one write: all of them are saved, or (``InvalidDocument``,
-        ``SaveFailed``) none is and nothing changes."""
+        ``SaveFailed``) none is and nothing changes.  Each is stamped with its change time ``when`` (default:
+        now; a merge of two copies takes each setting's latest, ``engine.storage.merging``)."""
         self._check_writer()
         for key, value in changes.items():
             if (p := setting_problem(key, value)) is not None:
                 raise InvalidDocument(p)
-        before = copy.deepcopy(self._settings)
+        before, before_changed = copy.deepcopy(self._settings), dict(self._changed)
         self._settings.update(copy.deepcopy(dict(changes)))
+        # the time of the change, not of a schedule: the system clock unless told (a test, a replayed change)
+        stamp = (when or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self._changed.update(dict.fromkeys(changes, stamp))
         try:
             self._write_state(self._undo)
         except BaseException:
-            self._settings = before  # not saved: not changed
+            self._settings, self._changed = before, before_changed  # not saved: not changed
             raise
         for key in changes:  # the values in the file are these now
             self.ignored_settings.pop(key, None)

@@ -20,6 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..review import REPLICA_ID
 from ..sm2 import ItemState
 from ..stats_running import Running, row_columns
 from . import durable, layout, totals
@@ -79,7 +80,19 @@ def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, fold
     days: Counter[str] = Counter()
     recent: dict[str, Any] = {}
     running, tip_row = Running(), None  # the statistics' running totals, made as the rows come (.totals)
-    for row in checked_rows(members, now, rest, where, skip_future):
+    source: dict[str, Any] = {}
+
+    def noting(members):  # the export's replica (a member before its reviews)
+        for key, value in members:
+            if key == "replica":
+                source["replica"] = value
+            yield key, value
+
+    for row in checked_rows(noting(members), now, rest, where, skip_future):
+        o = source.get("replica")
+        if o != replica and "origin" not in row and isinstance(o, str) and REPLICA_ID.fullmatch(o):
+            # another replica's rows: they keep where they came from, so a later merge with it knows them
+            row = {**row, "origin": {"replica": o, "id": row["id"]}}
         n_rows, last, tip_row = n_rows + 1, row["id"], row
         running.add(row_columns(row))
         days[row["date"]] += 1
@@ -92,6 +105,7 @@ def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, fold
     next_id = last + 1
     tables = {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "state", "next_id": next_id, "undo": None}},
               "states": states, "settings": {"1": dict(rest["settings"])},
+              **({"changed": {"1": rest["changed"]}} if rest["changed"] else {}),
               "days": {"1": {"next_id": next_id, "counts": dict(days)}},
               "recent": {"1": {"next_id": next_id, "items": {k: r.to_dict() for k, r in recent.items()}}}}
     atomic_write(folder / "state.json", seal(dumps(tables)), backup=False)

@@ -229,6 +229,9 @@ def checked_rows(members: Iterable[tuple[str, Any]], now: datetime | None = None
             for name, v in value.items():
                 if (p := setting_problem(name, v)) is not None:
                     raise bad(p, f"settings.{name}: ")
+        elif key == "settings_changed":
+            if not isinstance(value, dict) or not all(isinstance(k, str) and ts_ok(v) for k, v in value.items()):
+                raise bad("settings_changed must map setting names to UTC times like 2026-11-29T15:42:01Z")
         elif key == "states":
             for item, st in value.items():
                 if not 0 < len(item) <= MAX_NAME or not text_ok(item):
@@ -271,7 +274,9 @@ def checked_rows(members: Iterable[tuple[str, Any]], now: datetime | None = None
         assert now is not None  # (nothing is future without a horizon)
         raise FutureDated(now, future["reviews"], future["states"], future["mocks"])
     if rest is not None:
-        rest.update(settings=seen["settings"], states=states, mocks=mocks, left_out=left_out)
+        changed = seen.get("settings_changed") or {}
+        rest.update(settings=seen["settings"], states=states, mocks=mocks, left_out=left_out,
+                    changed={k: v for k, v in changed.items() if k in seen["settings"]})
 
 
 def document_problem(doc: Any, now: datetime | None = None) -> str | None:

@@ -91,8 +91,11 @@ def test_export_then_import_round_trips(tmp_path):
     assert "4 items, 4 reviews, 1 mock interview" in r.stdout
     r = drill("--saves", str(tmp_path), "--profile", "bob", "import", str(out))
     assert r.returncode == 0, r.stderr
-    with Profile.open(tmp_path, "bob") as p:
-        assert p.export() == {**original, "profile": "bob"}
+    with Profile.open(tmp_path, "bob") as p:  # bob is another replica: ann's rows keep their origin
+        ann = original["replica"]
+        assert p.export() == {**original, "profile": "bob", "replica": p.replica,
+                              "reviews": [{**r, "origin": {"replica": ann, "id": r["id"]}}
+                                          for r in original["reviews"]]}
     # a profile with a history is only replaced on request
     r = drill("--saves", str(tmp_path), "--profile", "bob", "import", str(out))
     assert r.returncode == 1 and "already holds a history" in r.stderr and "--replace" in r.stderr

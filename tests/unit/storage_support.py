@@ -132,3 +132,12 @@ def flip_sweep(root, targets, flips: int, seed: int = 1, name="default"):
         finally:
             path.write_bytes(raw)
     return silent, reported, same
+
+
+def as_imported(doc: dict, into) -> dict:
+    """The export of profile ``into`` once it imported ``doc``, an export of another replica: the rows keep their
+    origin (that replica and their id there, engine.storage.merging), and the export names ``into``'s replica."""
+    src = doc.get("replica")
+    rows = doc["reviews"] if src is None or src == into.replica else [
+        {**r, "origin": r.get("origin", {"replica": src, "id": r["id"]})} for r in doc["reviews"]]
+    return {**doc, "profile": into.name, "replica": into.replica, "reviews": rows}

@@ -81,7 +81,10 @@ def test_a_long_file_read_a_few_characters_at_a_time_imports_the_same_profile(tm
     with Profile.open(tmp_path / "dst") as q:
         counts = q.import_file(io.BytesIO(text.encode()))
         assert counts == {"items": 5, "reviews": 28, "mocks": 1}
-        assert q.export() == {**json.loads(text), "profile": "default"}
+        src = json.loads(text)  # another replica's export: its rows keep their origin
+        assert q.export() == {**src, "profile": "default", "replica": q.replica,
+                              "reviews": [{**r, "origin": {"replica": src["replica"], "id": r["id"]}}
+                                          for r in src["reviews"]]}
         assert len(list((tmp_path / "dst" / "default" / "reviews").glob("*.json"))) == 10
 
 

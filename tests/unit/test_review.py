@@ -19,7 +19,7 @@ def stored(**kw) -> dict:
 
 def test_the_save_layout_reads_the_fields_from_the_type():
     assert (ROW_FIELDS, OPTIONAL_ROW_FIELDS) == (REQUIRED, OPTIONAL) == (Review._fields[:16], Review._fields[16:])
-    assert OPTIONAL == ("hardware", "conventions", "model", "pressed", "hint")
+    assert OPTIONAL == ("hardware", "conventions", "model", "pressed", "hint", "origin")
 
 
 @pytest.mark.parametrize("kw", [{}, {"hardware": "h100"}, {"model": "llama-70b", "hardware": "h100"},
