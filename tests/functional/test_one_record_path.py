@@ -130,7 +130,9 @@ def _rows(saves):
 
 
 @pytest.mark.parametrize("scheduler", [Scheduler.SM2, Scheduler.FSRS])
-@pytest.mark.parametrize("interview", [None, START + timedelta(days=DAYS - 4)])
+# with an interview (the final stretch moves dues: the harder case) in make test; without one in the deep lane
+# (each variant is ~250 recorded answers through three paths: 15-35 s)
+@pytest.mark.parametrize("interview", [pytest.param(None, marks=pytest.mark.deep), START + timedelta(days=DAYS - 4)])
 def test_the_app_the_mock_and_paper_store_the_same_rows_and_due_dates(tmp_path, monkeypatch, scheduler, interview):
     given = _app(tmp_path / "app", scheduler, interview)
     assert len(given) > 30 and any(not right for *_, right in given)
