@@ -31,8 +31,7 @@ def register(subparsers) -> None:
 SYNC_TEXT = {
     "no_dir": ("{dir} is not a folder; nothing was synced", "{dir} 不是文件夹；未同步任何内容"),
     "refused": ("left out {name}: {why}", "已跳过 {name}：{why}"),
-    "merged": ("Merged {files} into profile '{profile}': {added} reviews and {mocks} mock interviews added, "
-               "{replayed} items rescheduled.",
+    "merged": ("Merged {files} into profile '{profile}': {added} added, {mocks} added, {replayed} rescheduled.",
                "已将 {files} 合并进档案“{profile}”：新增 {added} 条复习记录、{mocks} 次模拟面试，{replayed} 个条目重新排期。"),
     "nothing": ("nothing new", "无新内容"),
     "conflicts": ("{n} reviews recorded twice with different content were kept both ways: {which}",
@@ -68,8 +67,17 @@ def _text(key: str, args: argparse.Namespace, **fmt) -> str:
 
 
 def _say_report(report: Report, files: str, profile: Profile, args: argparse.Namespace) -> None:
-    print(_text("merged", args, files=files or _text("nothing", args), profile=profile.name, added=report.added,
-                mocks=report.mocks, replayed=len(report.replayed)))
+    from drill.core.paths import command_lang
+    from engine.langs import ZH
+
+    zh = command_lang(args) == ZH
+
+    def n(count: int, one: str, many: str) -> str | int:  # "1 review", "2 reviews" (a Chinese count has no plural)
+        return count if zh else f"{count} {one if count == 1 else many}"
+
+    print(_text("merged", args, files=files or _text("nothing", args), profile=profile.name,
+                added=n(report.added, "review", "reviews"), mocks=n(report.mocks, "mock interview", "mock interviews"),
+                replayed=n(len(report.replayed), "item", "items")))
     if report.conflicts:
         which = ", ".join(f"{r}:{i}" for r, i in report.conflicts[:10]) + (" …" if len(report.conflicts) > 10 else "")
         print(_text("conflicts", args, n=len(report.conflicts), which=which))
