@@ -39,11 +39,6 @@ def leeches(counts: Mapping[str, int], reset: Mapping[str, int] | None = None) -
     return sorted(i for i, n in counts.items() if lapses_since(n, reset.get(i)) >= LEECH_LAPSES)
 
 
-def leeches_of_digest(d, reset: Mapping[str, int] | None = None) -> list[str]:
-    """:func:`leeches` of a whole log given as its digest (``engine.digest.Digest``)."""
-    return leeches(lapses(d.item, d.step, d.quality), reset)
-
-
 def weakest_step(items: Sequence[str], steps: Sequence[int | None], qualities: Sequence[int],
                  item: str) -> int | None:
     """The step (1-based) of the chain ``item`` that failed most often in the log, the earlier on a tie; None
