@@ -36,7 +36,9 @@ def async_checkpoint_chain(rng):
     total = shard * n
     chip, host, host_en, host_zh = rng.choice(HOST_LINKS)
     gpu = hardware.get(chip)
-    write = rng.choice((100e9, 200e9, 400e9, 800e9))
+    # the job's file system takes the whole checkpoint in 30-120 s (the realism `stall` rule: at least ~10 s; the
+    # goodput and checkpoint chains draw the same range), at a round GB/s
+    write = max(1e9, round(total / rng.choice((30, 45, 60, 90, 120)) / 1e9) * 1e9)
     rate, ev_en, ev_zh = rng.choice(EVENTS)
     fleet = n * rng.choice([k for k in (4, 8, 16) if n * k <= 131072])  # at most ~100k-GPU fleets
     return Spec(

@@ -22,7 +22,7 @@ CONV_ZH = "每个权重的位数 = 数值本身的位数 + 块内共享缩放因
 
 
 @template("serving.block_format_chain", topic="serving", title="Bits per weight of MXFP4, NVFP4 or MXFP8 → weight bytes",
-          title_zh="MXFP4、NVFP4、MXFP8 的每权重位数 → 权重字节数", difficulty=1, target_seconds=60, source="ocp_mx, nvfp4")
+          title_zh="MXFP4、NVFP4、MXFP8 的每权重位数 → 权重字节数", difficulty=1, target_seconds=120, source="ocp_mx, nvfp4")
 def block_format_chain(rng):
     fmt = rng.choice(tuple(QUANT_PRESETS))
     bits, block, scale, zero = QUANT_PRESETS[fmt]

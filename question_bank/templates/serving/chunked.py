@@ -53,7 +53,7 @@ def token_budget_chain(rng):
     # drawn again until memory and compute are within 10× of each other: adding them is then a mistake to name
     while True:
         tpot = rng.choice((0.03, 0.04, 0.05, 0.08, 0.1))
-        mfu = rng.choice((0.4, 0.5, 0.6))
+        mfu = rng.choice((0.4, 0.45, 0.5))  # at most 50 % (realism: an MFU the bank states)
         kv = weights * rng.choice((0.25, 0.5, 1.0))
         t_mem = (weights + kv) / gpu.bandwidth
         t_math = 2 * phi * (tpot * gpu.bf16 * mfu // (2 * phi)) / gpu.bf16
