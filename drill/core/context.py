@@ -28,6 +28,7 @@ class AppContext:
         self.profile = profile
         self.lang = lang
         self.clock = clock  # returns an aware UTC datetime
+        profile.clock = clock  # a setting's change time is stamped by the same clock (drill sync merges by it)
         self.rng = rng if rng is not None else random.Random()  # seeds of new problems
         self.hardware: str | None = None  # the learner's chip (drill practice --hardware ID): problems draw it
         # the learner's conventions off their default (Settings → conventions, --convention key=value)

@@ -14,7 +14,8 @@ from .lock import ProfileLock
 from .recent import ItemRecent
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
+    from datetime import datetime
 
     from ..digest import Digest
     from ..stats_running import Running
@@ -62,6 +63,7 @@ class ProfileBase:
     _recent_whole: bool
     _running: Running | None  # the statistics' running totals; None: not read yet (or to be made again)
     _manifest: Manifest | None
+    clock: Callable[[], datetime]  # stamps a setting's change time (Profile sets it; drill's AppContext too)
     state_behind: SaveFailed | None
     damaged: dict[Path, DamagedSave]
     ignored_settings: dict[str, str]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Iterator, Mapping
-from datetime import date, datetime
+from collections.abc import Callable, Iterator, Mapping
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -27,6 +27,10 @@ READ_ATTEMPTS = 3  # a reader reads the files again when one was replaced betwee
 MAX_IMPORT_VALUE = 16 << 20  # characters of one value of an imported file (a row, a mock, the item states...)
 
 
+
+def _system_now() -> datetime:
+    return datetime.now(UTC)
+
 class Profile(ProfileOpening, ProfileRecording, ProfileReading):
     """One learner's save files, held exclusively while open.
 
@@ -39,6 +43,9 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
     def __init__(self, root: Path, name: str, lock: ProfileLock):
         self.root, self.name, self._lock = root, name, lock
         self.path = root / name
+        # what stamps a setting's change time (set_settings): the caller's clock when it has one (drill's
+        # AppContext sets it), so a test can move the day; the system's otherwise
+        self.clock: Callable[[], datetime] = _system_now
         self._segments: list[int] = []
         self._seg_db: TinyDB | None = None
         self._seg_n, self._seg_rows = 0, []

@@ -331,7 +331,7 @@ class ProfileRecording(ProfileBase):
         before, before_changed = copy.deepcopy(self._settings), dict(self._changed)
         self._settings.update(copy.deepcopy(dict(changes)))
         # the time of the change, not of a schedule: the system clock unless told (a test, a replayed change)
-        stamp = (when or datetime.now(UTC)).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        stamp = (when or self.clock()).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self._changed.update(dict.fromkeys(changes, stamp))
         try:
             self._write_state(self._undo)
