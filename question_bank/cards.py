@@ -61,9 +61,24 @@ def _unit(kind: str) -> str:
     return KINDS[base]
 
 
-def formula_section(f: formulas.Formula, lang: str = EN) -> dict[str, Any]:
-    """One formula of a card."""
+def chosen_inputs(f: formulas.Formula, conventions: Mapping[str, str] | None) -> dict[str, float]:
+    """The inputs of ``f`` the learner's conventions set (``bytes_per_param=18``: bytes_per_param 18), for the
+    card's example: its numbers are then the ones the learner's problems count with."""
+    from engine import convention_set
+
+    out: dict[str, float] = {}
+    for key, value in (conventions or {}).items():
+        takes = convention_set.takes(key, f)
+        out |= {name: v for name, v in convention_set.input_values(key, value).items() if name in takes}
+    return out
+
+
+def formula_section(f: formulas.Formula, lang: str = EN, conventions: Mapping[str, str] | None = None
+                    ) -> dict[str, Any]:
+    """One formula of a card; its worked example counts with the learner's ``conventions`` (off their default)."""
     example = dict(f.example or {})
+    if example:
+        example |= chosen_inputs(f, conventions)
     # the example without the decomposition and takeaway: the card shows those in their own sections
     worked = f.worked(example, lang, decomposition=(), takeaway="") if example else []
     shown = f.shown_values(example) if example else {}
@@ -132,7 +147,8 @@ def convention_table(rows: list[dict[str, Any]], lang: str = EN, cells: int = TA
 
 def card(t: Template, lang: str = EN, conventions: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The card of template ``t`` as data; ``conventions``: the learner's, off their default: the title is written
-    under those its sample follows (``Total training FLOPs (8ΦD)``)."""
+    under those its sample follows (``Total training FLOPs (8ΦD)``) and each formula's example counts with them
+    (``M_static = 18 × Φ``)."""
     sample = t.generate(0)
     title = t.generate(0, conventions=conventions).title_in(lang) if conventions else t.title_in(lang)
     names: list[str] = []
@@ -145,7 +161,7 @@ def card(t: Template, lang: str = EN, conventions: Mapping[str, str] | None = No
         if s.formula is None:
             lines = [x for x in s.solution_lines(lang) if not x.startswith(formulas.TAKEAWAY[lang])]
             rules.append({"prompt": s.prompt(lang), "lines": lines})
-    sections = [formula_section(formulas.get(n), lang) for n in names]
+    sections = [formula_section(formulas.get(n), lang, conventions) for n in names]
     takeaways: list[str] = []  # each formula's (with the example's numbers), then the questions without a formula
     for take in [f["takeaway"] for f in sections] + [s.takeaway_in(lang) for s in sample.steps if s.formula is None]:
         if take and take not in takeaways:
