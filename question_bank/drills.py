@@ -26,6 +26,8 @@ CHAIN_STEPS: dict[str, tuple[str | None, ...]] = {
                                       "communication.tp_max_degree"),
     "parallelism.fsdp_hsdp_chain": ("parallelism.fsdp_min_tokens", "parallelism.hsdp_comm_bytes"),
     "communication.tp_scaling": ("communication.tp_max_degree", None),
+    "serving.queueing_chain": ("serving.mm1_wait", "serving.mm1_response_time", "serving.mm1_response_percentile",
+                               "serving.mm1_max_rate_for_slo"),
     "moe.wide_ep_decode_chain": ("moe.experts_per_gpu", "moe.a2a_bytes_per_token", "moe.ep_decode_comm_time",
                                  "moe.distinct_experts"),
     "parallelism.rl_async_chain": ("communication.rl_weight_sync", "parallelism.rl_step_time",
