@@ -235,6 +235,7 @@ def power_budget_chain(rng):
 def _tco(rng) -> dict:
     """An H100 bought all-in (its share of a DGX H100 and the network), drawing its share of the system's maximum."""
     gpu = hardware.get("h100_sxm")
+    assert gpu.node_power and gpu.gpus_per_node  # the catalogue gives DGX H100's 10.2 kW and 8 GPUs
     while True:
         t = {"capex_per_gpu": float(rng.choice(range(25000, 45001, 2500))), "years": rng.choice((4, 5)),
              "power_w": gpu.node_power / gpu.gpus_per_node, "pue": rng.choice(PUES),
