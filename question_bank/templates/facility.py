@@ -3,7 +3,7 @@ budget or a rack holds, and an owned GPU-hour against a rented one.
 
 "You have 100 MW: how many GB200s? How many kW per rack? Buy or rent?"  A system's maximum power and its GPUs are
 the catalogue's (DGX H100 10.2 kW / 8, DGX B200 14.3 kW / 8, GB200 NVL72 120 kW / 72, not verified from NVIDIA,
-GB300 NVL72 up to 142 kW / 72); PUE 1.1-1.4, air-cooled racks 15-40 kW, liquid-cooled ones to 130 kW; the TCO
+GB300 NVL72 up to 142 kW / 72); PUE 1.1-1.4, air-cooled racks 15-40 kW, liquid-cooled ones to 140 kW; the TCO
 prices are the spec's market ranges for H100 (not verified): $25-45k per GPU all-in, 4-5 years, 70-90 % utilised,
 $0.05-0.12 per kWh, $2-3 per rented GPU-hour.
 """
@@ -22,7 +22,7 @@ from ..template import template
 SYSTEMS = (("h100_sxm", "DGX H100", False), ("b200", "DGX B200", False), ("gb200", "GB200 NVL72", True),
            ("gb300", "GB300 NVL72", True))
 PUES = (1.1, 1.15, 1.2, 1.25, 1.3, 1.35, 1.4)
-NETWORK_W = (10, 20, 25, 30, 40, 50, 60, 75, 80, 100, 120, 150)  # one GPU's share of switches and optics (assumed)
+NETWORK_W = (10, 20, 25, 30, 35, 40, 45, 50, 60, 70, 75, 80, 90, 100, 120, 150)  # one GPU's share of switches and optics (assumed)
 BUDGETS_MW = (20, 30, 50, 75, 100, 100, 150, 200, 300, 500, 1000)
 CONV_EN = ("Powers are the system's datasheet maximum (a GPU's TDP leaves out its node); PUE = facility power ÷ IT "
            "power; kW = 10³ W, MW = 10⁶ W.")
@@ -147,12 +147,12 @@ def gpus_for_power(rng):
 
 def _rack_limit(rng, node_power: float, g: int, rack: bool) -> float:
     """A rack power limit (W) holding whole nodes with room left for at least one more GPU's worth (so counting a
-    split node is a different answer): air-cooled 15-40 kW, liquid-cooled 50-130 kW, an NVL72 site 125-160 kW."""
+    split node is a different answer): air-cooled 15-40 kW, liquid-cooled 50-140 kW, an NVL72 site 125-160 kW."""
     while True:
         if rack:
             limit = rng.choice((125, 130, 132, 135, 140, 145, 150, 160)) * 1e3
         else:
-            limit = (rng.choice(range(15, 41)) if rng.random() < 0.5 else rng.choice(range(50, 131, 10))) * 1e3
+            limit = (rng.choice(range(15, 41)) if rng.random() < 0.35 else rng.choice(range(50, 141, 5))) * 1e3
         whole = limit // node_power
         if whole >= 1 and (limit / node_power - whole) * g >= 1.05:
             return limit
