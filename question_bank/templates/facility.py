@@ -27,6 +27,20 @@ BUDGETS_MW = (20, 30, 50, 75, 100, 100, 150, 200, 300, 500, 1000)
 CONV_EN = ("Powers are the system's datasheet maximum (a GPU's TDP leaves out its node); PUE = facility power ÷ IT "
            "power; kW = 10³ W, MW = 10⁶ W.")
 CONV_ZH = "功率取整机规格书的最大值（GPU 的 TDP 不含所在节点）；PUE = 机房总功率 ÷ IT 功率；kW = 10³ W，MW = 10⁶ W。"
+# System powers the spec marks "not verified against a primary source": the card and the problem say so.
+NOT_VERIFIED = {
+    "h100_sxm": ("DGX H100's 10.2 kW maximum is quoted from its user guide by a third-party page (not verified from "
+                 "NVIDIA's own page).", "DGX H100 的 10.2 kW 最大功率来自第三方页面对用户指南的引用（未在 NVIDIA 自己的页面核实）。"),
+    "gb200": ("GB200 NVL72's 120 kW is integrators' figure (not verified from NVIDIA; others quote 132 kW).",
+              "GB200 NVL72 的 120 kW 是集成商给出的数字（未经 NVIDIA 核实；也有 132 kW 的说法）。"),
+}
+
+
+def _conv(gpu, en: str = CONV_EN, zh: str = CONV_ZH) -> dict[str, str]:
+    note = NOT_VERIFIED.get(gpu.key)
+    return {"conventions_en": en + (f" {note[0]}" if note else ""), "conventions_zh": zh + (note[1] if note else "")}
+
+
 TCO_CONV_EN = ("Straight-line amortisation, no interest, staff, space or network opex; power is drawn only while the GPU "
                "is busy; prices are 2026 market ranges (not verified). A year is 8,760 h.")
 TCO_CONV_ZH = "直线摊销，不计利息、人员、场地和网络运维；只在 GPU 忙时计电费；价格为 2026 年的市场区间（未核实）。一年按 8,760 小时计。"
@@ -71,7 +85,7 @@ def it_power_per_gpu(rng):
                             "per GPU, in W?",
                   prompt_zh=f"你在规划一个由 {name} {'机柜' if rack else '整机'}组成的集群；网络团队给每张 GPU 分摊 {net} W 的"
                             "交换机和光模块功率。每张 GPU 要预算多少 IT 功率（W）？"),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        **_conv(gpu),
         world=World(gpu=gpu),
     )
 
@@ -97,7 +111,7 @@ def facility_power(rng):
                             f"PUE of {pue:g}. How much power does it draw at the meter, in MW?",
                   prompt_zh=f"一个机房要在 {name} {'机柜' if rack else '整机'}里运行 {n:,} 张 {gpu.name}，PUE 为 {pue:g}。"
                             "它在电表上要用多少功率（MW）？"),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        **_conv(gpu),
         world=World(gpu=gpu, n_gpus=n),
     )
 
@@ -139,8 +153,8 @@ def gpus_for_power(rng):
                             f"{name} {'racks' if rack else 'systems'} can the site power?",
                   prompt_zh=f"电表上有 {mw:g} MW，PUE 为 {pue:g}。这个机房能给多少张装在 {name} "
                             f"{'机柜' if rack else '整机'}里的 {gpu.name} 供电？"),),
-        conventions_en=CONV_EN + " Count whole GPUs (the site cannot exceed its power).",
-        conventions_zh=CONV_ZH + "按整卡计（机房用电不能超过它的功率）。",
+        **_conv(gpu, CONV_EN + " Count whole GPUs (the site cannot exceed its power).",
+                CONV_ZH + "按整卡计（机房用电不能超过它的功率）。"),
         world=World(gpu=gpu),
     )
 
@@ -183,8 +197,7 @@ def gpus_per_rack(rng):
                   prompt_en=f"{cooling_en[0].upper()}{cooling_en[1:]} rack may draw {limit / 1e3:g} kW. How many GPUs "
                             f"does it hold in {name} systems, {how_en}?",
                   prompt_zh=f"一个{cooling_zh}机柜最多用 {limit / 1e3:g} kW。放 {name} 整机（{how_zh}），能放多少张 GPU？"),),
-        conventions_en="A rack takes whole systems; kW = 10³ W.",
-        conventions_zh="机柜只能放整机；kW = 10³ W。",
+        **_conv(gpu, "A rack takes whole systems; kW = 10³ W.", "机柜只能放整机；kW = 10³ W。"),
         world=World(gpu=gpu),
     )
 
@@ -227,8 +240,7 @@ def power_budget_chain(rng):
                   inputs={"rack_power_limit": limit, "node_power": gpu.node_power, "gpus_per_node": gpu.gpus_per_node},
                   prompt_en=f"How many GPUs does one rack's power allow, in whole {name} {what_en}?",
                   prompt_zh=f"一个机柜的功率按整{what_zh}计能放多少张 GPU？")),
-        conventions_en=CONV_EN + " Whole GPUs, whole systems per rack.",
-        conventions_zh=CONV_ZH + "GPU 按整卡计，机柜按整机计。",
+        **_conv(gpu, CONV_EN + " Whole GPUs, whole systems per rack.", CONV_ZH + "GPU 按整卡计，机柜按整机计。"),
         world=World(gpu=gpu),
     )
 
@@ -277,7 +289,7 @@ def owned_gpu_hour(rng):
                   prompt_zh=f"你以每张 ${t['capex_per_gpu']:,.0f}（全包）买入 H100，按 {t['years']} 年摊销，{t['utilisation']:.0%} "
                             f"的时间在忙，机房 PUE 为 {t['pue']:g}，电价每千瓦时 ${t['price_per_kwh']:g}。"
                             "每个有效 GPU 小时花你多少钱？"),),
-        conventions_en=TCO_CONV_EN, conventions_zh=TCO_CONV_ZH,
+        **_conv(t["gpu"], TCO_CONV_EN, TCO_CONV_ZH),
         world=World(gpu=t["gpu"]),
     )
 
@@ -295,7 +307,7 @@ def breakeven_utilisation(rng):
                   prompt_zh=f"H100 每张全包 ${t['capex_per_gpu']:,.0f}、用 {t['years']} 年，或者按每 GPU 小时 "
                             f"${t['rental_price']:g} 租用。PUE 为 {t['pue']:g}、电价每千瓦时 ${t['price_per_kwh']:g} 时，"
                             "利用率高于多少（%），自建每个有效小时的成本才低于租用？"),),
-        conventions_en=TCO_CONV_EN, conventions_zh=TCO_CONV_ZH,
+        **_conv(t["gpu"], TCO_CONV_EN, TCO_CONV_ZH),
         world=World(gpu=t["gpu"]),
     )
 
@@ -319,6 +331,6 @@ def buy_or_rent_chain(rng):
               Ask(formula="breakeven_utilisation", unit="%", inputs={k: t[k] for k in BREAKEVEN_KEYS},
                   prompt_en="Above what utilisation does owning beat the rental price, in %?",
                   prompt_zh="利用率高于多少（%）时，自建比租用便宜？")),
-        conventions_en=TCO_CONV_EN, conventions_zh=TCO_CONV_ZH,
+        **_conv(t["gpu"], TCO_CONV_EN, TCO_CONV_ZH),
         world=World(gpu=t["gpu"]),
     )
