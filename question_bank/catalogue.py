@@ -143,6 +143,8 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "scale_up_bidirectional": Field(FieldKind.BOOL), "scale_up_domain": _i(1e6, False),
         "scale_out_nic_gbps": _n(1, 1e5, "Gb/s"),
         "tdp_w": _n(1, 1e5, "W"),
+        "node_power_kw": _n(0.1, 1e4, "kW"), "gpus_per_node": _i(1e6, False), "sm_count": _i(1e5, False),
+        "smem_per_sm_kib": _n(1, 1e5, "KiB"), "host_link_gbs": _n(1, 1e5, "GB/s"),
     },
     "ranges": {
         "id": Field(FieldKind.STR, True), "name": Field(FieldKind.STR, True), "source": Field(FieldKind.STR, True),
@@ -168,6 +170,8 @@ SCHEMA: dict[str, dict[str, Field]] = {
         "dropout": Field(FieldKind.BOOL), "positions": Field(FieldKind.STR), "korthikanti_run": Field(FieldKind.RUN),
     },
 }
+# System and chip-structure figures a built-in entry must source (the templates show them as givens)
+SOURCED = ("node_power_kw", "gpus_per_node", "sm_count", "smem_per_sm_kib", "host_link_gbs")
 # Ethernet and InfiniBand port speeds a GPU's scale-out NIC runs at (IEEE 802.3; IBTA EDR, HDR, NDR, XDR), Gb/s
 NIC_LINE_RATES = (100.0, 200.0, 400.0, 800.0, 1600.0)
 CHOICES = {("links", "family"): ("nvlink", "infiniband", "roce", "pcie", "ici", "xgmi", "ethernet"),
@@ -365,6 +369,7 @@ class _Entry:
                 raise self.fail("scale_up_bandwidth_gbs", f"is missing: {key} is given, so give the scale-up bandwidth",
                                 f"缺失：给了 {key}，请同时给出 scale-up 带宽")
         self._check_nic(e)
+        self._check_system(e)
 
     def _check_nic(self, e: dict) -> None:
         """The scale-out NIC per GPU is a port speed Ethernet and InfiniBand define, in Gb/s (bits), and a built-in
@@ -381,6 +386,25 @@ class _Entry:
             raise self.fail("sources", "gives no source for scale_out_nic_gbps: name the system (DGX / HGX / NVL72 "
                             "reference design) that ships that NIC per GPU",
                             "没有给出 scale_out_nic_gbps 的出处：请写明每卡配这块网卡的系统（DGX / HGX / NVL72 参考设计）")
+
+    def _check_system(self, e: dict) -> None:
+        """A node's power is shared by its GPUs, so both come together, and one GPU's share is at least its own
+        TDP (a share below it is a figure in W written as kW, or a per-GPU figure); a built-in figure names its
+        source, as the templates show it."""
+        for key, other in (("node_power_kw", "gpus_per_node"), ("gpus_per_node", "node_power_kw")):
+            if key in e and other not in e:
+                raise self.fail(other, f"is missing: {key} is given, and a node's power is shared by its GPUs",
+                                f"缺失：给了 {key}，节点功率要由它的 GPU 分摊")
+        tdp = e.get("tdp_w")
+        if "node_power_kw" in e and tdp and e["node_power_kw"] * 1000 / e["gpus_per_node"] < tdp:
+            share = e["node_power_kw"] * 1000 / e["gpus_per_node"]
+            raise self.fail("node_power_kw", f"{share:g} W per GPU is below the GPU's own {tdp:g} W TDP: give the "
+                            "whole system's maximum, in kW", f"每卡 {share:g} W，低于 GPU 自身 {tdp:g} W 的 TDP："
+                            "请给出整机的最大功率，单位 kW")
+        for key in SOURCED:
+            if key in e and not self.user and key not in e.get("sources", {}):
+                raise self.fail("sources", f"gives no source for {key}: name the datasheet, whitepaper or reference "
+                                "design it comes from", f"没有给出 {key} 的出处：请写明它来自哪份规格书、白皮书或参考设计")
 
     # -- models -------------------------------------------------------------- #
 

@@ -64,6 +64,11 @@ class GPU(NamedTuple):
     scale_up_domain: int | None = None  # chips per NVLink / xGMI domain, or per ICI pod
     scale_up_link: str = ""  # key of its Link in LINKS ("nvlink4"), if the catalogue has one
     scale_out_nic: float | None = None  # one GPU's scale-out NIC, one way, B/s (400 Gb/s = 50 GB/s), if known
+    node_power: float | None = None  # maximum power of the system it ships in (DGX / NVL72 rack), W
+    gpus_per_node: int | None = None  # GPUs sharing that node_power
+    sms: int | None = None  # streaming multiprocessors
+    smem_per_sm: float | None = None  # combined L1 / shared memory per SM, bytes (256 KiB = 262,144 B)
+    host_link: float | None = None  # link to the host CPU, one way, B/s (PCIe Gen5 x16 64 GB/s, NVLink-C2C 450 GB/s)
     pools: tuple[str, ...] = ()  # the template pools it joins ("general": every template that draws a GPU)
     origin: str = ""  # "" for a built-in entry, else the user file it came from
 
@@ -188,6 +193,10 @@ def gpu_from_entry(e: dict, origin: str = "") -> GPU:
                scale_up_bidirectional=e.get("scale_up_bidirectional", False),
                scale_up_domain=e.get("scale_up_domain"), scale_up_link=e.get("scale_up_link", ""),
                scale_out_nic=None if nic is None else _round(nic * 1e9 / 8),
+               node_power=None if "node_power_kw" not in e else _round(e["node_power_kw"] * 1000),
+               gpus_per_node=e.get("gpus_per_node"), sms=e.get("sm_count"),
+               smem_per_sm=None if "smem_per_sm_kib" not in e else _round(e["smem_per_sm_kib"] * 1024),
+               host_link=None if "host_link_gbs" not in e else _round(e["host_link_gbs"] * GB),
                pools=tuple(e.get("pools", ())), origin=origin)
 
 

@@ -65,6 +65,14 @@ CHIP_FIELDS: dict[str, Field] = {
     "memory": Field("gpu_bytes", "Memory", "显存", "bytes", "GB", lambda g: g.memory),
     "bandwidth": Field("bandwidth", "Memory bandwidth", "显存带宽", "bandwidth", bw_unit, lambda g: g.bandwidth),
     "tdp": Field("tdp", "Board power (TDP)", "板卡功耗（TDP）", "power", "W", lambda g: g.tdp),
+    "node_power": Field("node_power", "System maximum power", "整机最大功率", "power", "kW", lambda g: g.node_power),
+    "gpus_per_node": Field("gpus_per_node", "GPUs per system", "每套系统的 GPU 数", "count", None,
+                           lambda g: g.gpus_per_node),
+    "sms": Field("sms", "Streaming multiprocessors (SMs)", "流式多处理器（SM）数", "count", None, lambda g: g.sms),
+    "smem_per_sm": Field("smem_per_sm", "L1 / shared memory per SM", "每个 SM 的 L1 / 共享内存", "bytes", "KiB",
+                         lambda g: g.smem_per_sm),
+    "host_link": Field("host_link_bandwidth", "Host link, one way", "主机链路，单向", "bandwidth", "GB/s",
+                       lambda g: g.host_link),
 }
 
 # Model fields (question_bank.models.Model).

@@ -357,6 +357,34 @@ def check_scale_up(p: Problem) -> Iterable[str]:
                f"{g.scale_up_domain} or pick a chip with a larger NVLink domain")
 
 
+# The spec's 2026 ranges for the queueing, power and TCO families (shared/spec/formulas.md, part 4 (c)): what a
+# problem of each formula may draw, by input.  Percentiles are p90-p99.9; a DGX H100 capped at its typical draw
+# (6.5 kW) is the least node power, a GB300 NVL72 rack (142 kW) the most; prices are the spec's H100 market ranges.
+_QUEUE = {"utilisation": (0.5, 0.95), "service_time": (0.05, 5.0), "cv_service": (0.5, 3.0),
+          "percentile": (0.9, 0.999)}
+_POWER = {"pue": (1.1, 1.4), "rack_power_limit": (15e3, 160e3), "node_power": (6.5e3, 142e3)}
+_TCO = {"capex_per_gpu": (25e3, 45e3), "years": (4, 5), "price_per_kwh": (0.05, 0.12), "rental_price": (2.0, 3.0),
+        "pue": (1.1, 1.4)}
+RANGES: dict[str, dict[str, tuple[float, float]]] = {
+    **{f: _QUEUE for f in ("mm1_wait", "mm1_response_time", "md1_wait", "kingman_wait", "mm1_response_percentile",
+                           "mm1_max_rate_for_slo")},
+    **{f: _POWER for f in ("it_power_per_gpu", "facility_power", "gpus_for_power", "gpus_per_rack")},
+    "owned_gpu_hour_cost": _TCO | {"utilisation": (0.7, 0.9)}, "breakeven_utilisation": _TCO,
+}
+
+
+def check_ranges(p: Problem) -> Iterable[str]:
+    for s in p.steps:
+        for name, (lo, hi) in RANGES.get(s.formula or "", {}).items():
+            v = s.inputs.get(name)
+            if isinstance(v, (int, float)) and not lo * (1 - 1e-9) <= v <= hi * (1 + 1e-9):
+                yield (f"step {s.index + 1} draws {name} = {v:g}, outside the 2026 range {lo:g}-{hi:g} of "
+                       f"{s.formula}: draw inside it")
+        if s.formula == "utilisation" and isinstance(s.expected.value, float) and not 0.5 <= s.expected.value <= 0.95:
+            yield (f"step {s.index + 1} asks a utilisation of {s.expected.value:.0%}, outside the 50-95 % a serving "
+                   "fleet runs at: draw another arrival rate")
+
+
 RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "declared": check_declared,
     "fits": check_fits,
@@ -369,6 +397,7 @@ RULES: dict[str, Callable[[Problem], Iterable[str]]] = {
     "batch": check_batch,
     "duration": check_duration,
     "stall": check_stall,
+    "ranges": check_ranges,
 }
 
 

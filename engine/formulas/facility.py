@@ -104,7 +104,7 @@ register(
             parts=(Part("nodes", "nodes", "floor(rack_power_limit/node_power)", "count", "whole nodes the rack powers",
                         "机柜能供电的整节点数"),),
             via="nodes*gpus_per_node",
-            takeaway="a {rack_power_limit} rack powers {nodes} nodes of {node_power}: air-cooled racks of 15-40 kW hold one "
+            takeaway="a rack of {rack_power_limit} powers {nodes} nodes of {node_power}: air-cooled racks of 15-40 kW hold one "
                      "or two 8-GPU nodes, which is why NVL72's 120-140 kW racks need liquid cooling.",
             takeaway_zh="{rack_power_limit} 的机柜能给 {nodes} 个 {node_power} 的节点供电：风冷机柜只有 15-40 kW，"
                         "放一两个 8 卡节点，所以 120-140 kW 的 NVL72 机柜必须用液冷。",

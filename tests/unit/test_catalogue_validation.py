@@ -241,3 +241,21 @@ def test_the_scale_out_nic_is_a_port_speed_and_a_built_in_one_is_sourced():
     with pytest.raises(CatalogueError) as e:
         catalogue.validate(tomllib.loads(builtin), "accelerators.toml", sections=("accelerators",))
     assert e.value.field == "sources" and "scale_out_nic_gbps" in e.value.text("en")
+
+
+def test_a_system_s_power_is_shared_by_its_gpus_and_a_built_in_figure_is_sourced():
+    g = hardware.gpu_from_entry(_check(MY_GPU + "node_power_kw = 10.2\ngpus_per_node = 8\nsm_count = 132\n"
+                                       "smem_per_sm_kib = 256\nhost_link_gbs = 64\n")["accelerators"][0])
+    assert (g.node_power, g.gpus_per_node, g.sms, g.smem_per_sm, g.host_link) == (10200, 8, 132, 262144, 64e9)
+    # the systems the power templates draw: DGX H100 and DGX B200 (8 GPUs), GB200 / GB300 NVL72 racks (72)
+    systems = {k: (hardware.get(k).node_power, hardware.get(k).gpus_per_node)
+               for k in ("h100_sxm", "b200", "gb200", "gb300")}
+    assert systems == {"h100_sxm": (10200, 8), "b200": (14300, 8), "gb200": (120000, 72), "gb300": (142000, 72)}
+    assert {k: hardware.get(k).sms for k in ("a100_80", "h100_sxm", "b200")} == {"a100_80": 108, "h100_sxm": 132,
+                                                                                 "b200": 148}
+    assert _error(MY_GPU + "node_power_kw = 10.2\n").field == "gpus_per_node"
+    assert _error(MY_GPU + "node_power_kw = 1.275\ngpus_per_node = 8\n").field == "node_power_kw"  # 159 W < TDP
+    builtin = MY_GPU.replace("source = \"Acme X1 datasheet\"", "source = \"Acme X1 datasheet\"\nsm_count = 132")
+    with pytest.raises(CatalogueError) as e:
+        catalogue.validate(tomllib.loads(builtin), "accelerators.toml", sections=("accelerators",))
+    assert e.value.field == "sources" and "sm_count" in e.value.text("en")

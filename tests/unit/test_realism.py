@@ -221,6 +221,24 @@ def test_stall_catches_a_checkpoint_written_in_a_blink():
         stall = problems.problem("reliability.checkpoint_chain", seed).steps[1].expected.value
         assert realism.MIN_STALL_S <= stall <= 120, (seed, stall)
 
+
+def test_ranges_catches_a_draw_outside_the_2026_ranges():
+    """Queueing at 99 % utilisation or a 10 ms service, a PUE of 1.6, an owned GPU at 30 % utilisation: outside the
+    spec's 2026 ranges for these families; their edges pass."""
+    queue = {"utilisation": 0.9, "service_time": 0.2}
+    assert not realism.check(_problem(formula="mm1_wait", inputs=queue))
+    assert not realism.check(_problem(formula="mm1_wait", inputs={"utilisation": 0.95, "service_time": 5.0}))
+    assert _rules(_problem(formula="mm1_wait", inputs=queue | {"utilisation": 0.99})) == {"ranges"}
+    assert _rules(_problem(formula="md1_wait", inputs=queue | {"service_time": 0.01})) == {"ranges"}
+    site = {"facility_power": 100e6, "it_power_per_gpu": 1300, "pue": 1.3}
+    assert not realism.check(_problem(formula="gpus_for_power", inputs=site))
+    assert _rules(_problem(formula="gpus_for_power", inputs=site | {"pue": 1.6})) == {"ranges"}
+    own = {"capex_per_gpu": 30e3, "years": 4, "utilisation": 0.8, "power_w": 1275, "pue": 1.3, "price_per_kwh": 0.1}
+    assert not realism.check(_problem(formula="owned_gpu_hour_cost", inputs=own))
+    assert _rules(_problem(formula="owned_gpu_hour_cost", inputs=own | {"utilisation": 0.3})) == {"ranges"}
+    assert _rules(_problem(formula="utilisation", inputs={"arrival_rate": 2, "service_time": 0.1})) == {"ranges"}
+
+
 def test_every_rule_is_tested_here():
     import sys
 

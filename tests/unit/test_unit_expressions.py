@@ -154,8 +154,10 @@ def test_the_answer_written_with_the_givens_and_their_units_is_correct_at_random
 
 
 # Formulas whose givens' units do not reduce to the answer's, by a convention of the source: tp_max_degree is the JAX
-# scaling book's F·W/C, where 2 bytes per bf16 element cancel 2 FLOPs per multiply-add (B/FLOP read as a count).
-UNITS_CANCEL_BY_CONVENTION = frozenset({"tp_max_degree"})
+# scaling book's F·W/C, where 2 bytes per bf16 element cancel 2 FLOPs per multiply-add (B/FLOP read as a count); an
+# owned GPU-hour and the break-even utilisation price electricity in $ per kWh, which no unit kind spells (the
+# formula's ÷ 1,000 turns W into kW and years × 8,760 counts hours), so W × $ reads as no unit of money per hour.
+UNITS_CANCEL_BY_CONVENTION = frozenset({"tp_max_degree", "owned_gpu_hour_cost", "breakeven_utilisation"})
 
 
 def _check_written_with_units(problem) -> None:
