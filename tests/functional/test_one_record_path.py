@@ -129,9 +129,9 @@ def _rows(saves):
         p.close()
 
 
-@pytest.mark.parametrize("scheduler", [Scheduler.SM2, Scheduler.FSRS])
-# with an interview (the final stretch moves dues: the harder case) in make test; without one in the deep lane
-# (each variant is ~250 recorded answers through three paths: 15-35 s)
+# FSRS with an interview (the final stretch moves dues; the paper path once ignored FSRS) in make test; the other
+# three in the deep lane (each variant is ~250 recorded answers through three paths: 15-35 s of one worker)
+@pytest.mark.parametrize("scheduler", [pytest.param(Scheduler.SM2, marks=pytest.mark.deep), Scheduler.FSRS])
 @pytest.mark.parametrize("interview", [pytest.param(None, marks=pytest.mark.deep), START + timedelta(days=DAYS - 4)])
 def test_the_app_the_mock_and_paper_store_the_same_rows_and_due_dates(tmp_path, monkeypatch, scheduler, interview):
     given = _app(tmp_path / "app", scheduler, interview)
