@@ -500,3 +500,26 @@ for _tid, _parts in (
     for _part in _parts:
         _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
         INTENDED[_key] = INTENDED[_key] + "; " + PERCENT_SPACE if _key in INTENDED else PERCENT_SPACE
+# The same rule in English problem texts: a space before % after a number, wherever the bank wrote "45% MFU" by hand
+# or with f"{mfu:.0%}" (engine.typography.en_typeset, applied where a problem is built).  These 13 are the recorded
+# templates it changes; 31 added since the record change too and are not compared (the cost, LoRA/QLoRA/RL-memory,
+# queueing, capacity and serving-chain ones, among them).
+EN_PERCENT = ("English typesetting only: a space before % after a number, as before any unit and as the Chinese "
+              "writes it (at 45 % MFU, 60-80 % utilisation, assumed 100 % utilisation); values unchanged")
+for _tid, _parts in (
+        ("communication.nccl_chain", ("answer", "card", "solution")),
+        ("concepts.memory_bound_fix", ("answer", "prompt")),
+        ("inference.prefill_time", ("answer", "prompt")),
+        ("mfu.budget_chain", ("answer", "card")),
+        ("mfu.chinchilla_chain", ("answer", "card", "prompt")),
+        ("mfu.mfu_judgement", ("answer", "card", "prompt", "solution")),
+        ("mfu.train_time", ("answer", "card", "prompt")),
+        ("mfu.utilisation_chain", ("answer", "card")),
+        ("parallelism.train_chain", ("answer", "card", "prompt")),
+        ("pipeline.micro_batches_for_target", ("answer", "prompt")),
+        ("pipeline.schedule_chain", ("answer", "prompt")),
+        ("roofline.ridge_named", ("answer", "prompt", "solution")),
+        ("serving.ttft", ("answer", "card"))):
+    for _part in _parts:
+        _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
+        INTENDED[_key] = INTENDED[_key] + "; " + EN_PERCENT if _key in INTENDED else EN_PERCENT
