@@ -56,6 +56,15 @@ def heading(key: str, lang: str) -> str:
 UNIT_WORDS_ZH = {"ratio": "比值"}
 
 
+def _unit_said(symbol: Mapping[str, Any], lang: str) -> str:
+    """`` [FLOP/s]`` after a symbol's meaning: its unit, once (not when the meaning ends by naming it, as
+    ``峰值算力（FLOP/s）`` does), nor for a count."""
+    unit, meaning = symbol["unit"], symbol["meaning"].rstrip()
+    if unit == "count" or meaning.endswith((f"({unit})", f"（{unit}）")):
+        return ""
+    return f" [{UNIT_WORDS_ZH.get(unit, unit) if lang == ZH else unit}]"
+
+
 def _unit(kind: str) -> str:
     base = kind.split(":", 1)[-1]
     return KINDS[base]
@@ -191,10 +200,7 @@ def card_lines(t: Template, lang: str = EN, conventions: Mapping[str, str] | Non
         out += [f"# {heading('formula', lang)}", f"  {f['formula']}", f"  {f['meaning']}", ""]
         out.append(f"# {heading('symbols', lang)}")
         width = max(len(s["symbol"]) for s in f["symbols"])
-        out += [f"  {s['symbol']:<{width}}  {s['meaning']}"
-                + (f" [{UNIT_WORDS_ZH.get(s['unit'], s['unit']) if lang == ZH else s['unit']}]"
-                   if s["unit"] != "count" else "")
-                for s in f["symbols"]]
+        out += [f"  {s['symbol']:<{width}}  {s['meaning']}{_unit_said(s, lang)}" for s in f["symbols"]]
         out.append("")
         if f["factors"]:
             out += [f"# {heading('factors', lang)}", *[f"  {x}" for x in f["factors"]], ""]

@@ -3,7 +3,8 @@
 Each template's prompt, worked solution, answer display, title, ``ask --json`` fields and formula card in
 Chinese: no English unit word or plural after a number (``5.533 day``, ``2 GPUs``), no half-width punctuation
 next to a Chinese character (``精度: fp8``), no prose bracket around Chinese in ASCII (``(当天…)``), % after a
-space as every unit.  The same texts in English: % after a space.  Seed 1 in ``make test``; seeds 1-3 in ``make test-deep``.
+space as every unit.  The same texts in English: % after a space.  In both, a card's symbol table names an
+input's unit once.  Seed 1 in ``make test``; seeds 1-3 in ``make test-deep``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ HALF_WIDTH = re.compile(rf"[{CJK}][:;,?!]|[:;,?!] ?[{CJK}]")
 MATH = set("=×·+−-÷^*<>≈√²³_/")
 PROSE_BRACKET = re.compile(r"\(([^()]*)\)")
 PERCENT = re.compile(r"\d%")
+UNIT_TWICE = re.compile(r"[(（]([^()（）]+)[)）] \[\1\]$")  # 峰值算力（FLOP/s） [FLOP/s]
 
 
 def defects(text: str) -> list[str]:
@@ -61,6 +63,7 @@ def test_every_template_is_typeset_as_chinese(tid):
         texts += [(f"{part} (seed {seed})", x) for part, x in _texts(tid, seed)]
     bad = [f"{part}: {found} in {line!r}" for part, text in texts for line in text.splitlines()
            for found in defects(line)]
+    bad += [f"card: the unit twice in {line!r}" for part, line in texts if part == "card" and UNIT_TWICE.search(line)]
     assert not bad, f"{tid}:\n  " + "\n  ".join(bad[:12])
     assert re.search(f"[{CJK}]", problems.problem(tid, 1).to_dict(ZH)["title"])
 
@@ -73,6 +76,7 @@ def test_every_template_spaces_percent_in_english(tid):
         texts += [(f"{part} (seed {seed})", x) for part, x in _texts(tid, seed, EN)]
     bad = [f"{part}: % without a space in {line!r}" for part, text in texts for line in text.splitlines()
            if PERCENT.search(line)]
+    bad += [f"card: the unit twice in {line!r}" for part, line in texts if part == "card" and UNIT_TWICE.search(line)]
     assert not bad, f"{tid}:\n  " + "\n  ".join(bad[:12])
 
 
