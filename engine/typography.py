@@ -4,7 +4,9 @@ The rules (docs/answering.md, "How figures are written"):
 
 * A number and its unit are separated by one space, % included, in both languages: ``1.12 TB``,
   ``45 %``, ``5.533 天`` (ISO 80000-1 writes % as a unit; one rule, so ``40.05%`` and
-  ``(40.05 %)`` never meet on one screen).
+  ``(40.05 %)`` never meet on one screen).  Only a % right after a number is spaced: not one after a name
+  (``x%y`` in a formula) nor one that starts a unit expression (``%/h``).  English problem texts are typeset by
+  this rule alone (:func:`en_typeset`), at the same points as the Chinese ones.
 * In Chinese, units of time are written in Chinese (天, 小时, 分钟, 秒; ms, µs and ns stay symbols, as
   Chinese engineers write them), a count of GPUs takes the bank's classifier (``2 张 GPU``) and a factor
   is 倍 (``2.1 倍``).  Compound units (GB/s, FLOP/s, $/GPU-h) stay symbols.
@@ -49,7 +51,9 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
             # the re module over a millisecond to compile (question_bank/chinese.py)
             re.compile(r"(?<=[^\x00-\x7f])[:;,?!] ?|(?<=\S)[:;,?!] ?(?=[^\x00-\x7f])"),
             re.compile(r" ?\(([^()\n]*)\) ?"),
-            re.compile(r"(?<=\d)%"),
+            # a number not part of a name (x2%), then % that starts no word and no unit expression (%/h); ASCII
+            # classes only: a Chinese word may follow (45%的时间)
+            re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:[.,]\d+)*)%(?![A-Za-z0-9_/])"),
         )
     return _PATTERNS
 
@@ -99,11 +103,21 @@ def zh_typeset(text: str) -> str:
         return text
     unit_re, punct_re, paren_re, pct_re = _patterns()
     text = unit_re.sub(lambda m: " " + ZH_UNIT_WORDS[m.group(1)], text)
-    text = pct_re.sub(" %", text)
+    text = pct_re.sub(r"\1 %", text)
     text = paren_re.sub(_paren, text)
     return punct_re.sub(_punct, text)
 
 
+def en_typeset(text: str) -> str:
+    """An English problem text typeset by the rule it shares with Chinese: a space before % after a number
+    (``45% MFU`` -> ``45 % MFU``).  Applied where a problem is built (question_bank), wherever the Chinese is
+    typeset, so the templates' strings and f-strings (``f"{mfu:.0%}"``) need not say it."""
+    if not text or "%" not in text:
+        return text
+    return _patterns()[3].sub(r"\1 %", text)
+
+
 def typeset(text: str, lang: str) -> str:
-    """``text`` typeset for ``lang`` (English is written as it is)."""
+    """``text`` typeset for ``lang``.  English is written as it is: a verdict quotes the figure as the learner
+    typed it, and a problem's English is typeset where it is built (:func:`en_typeset`)."""
     return zh_typeset(text) if lang == ZH else text

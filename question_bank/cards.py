@@ -20,7 +20,7 @@ from typing import Any
 from engine import formulas, sources
 from engine.langs import EN, ZH
 from engine.messages import Twin, pick
-from engine.typography import typeset
+from engine.typography import en_typeset, typeset
 from engine.units import KINDS
 
 from .template import Template
@@ -54,6 +54,15 @@ def heading(key: str, lang: str) -> str:
 
 # A base unit that is an English word, not a symbol, in the Chinese card's symbol table
 UNIT_WORDS_ZH = {"ratio": "比值"}
+
+
+def _unit_said(symbol: Mapping[str, Any], lang: str) -> str:
+    """`` [FLOP/s]`` after a symbol's meaning: its unit, once (not when the meaning ends by naming it, as
+    ``峰值算力（FLOP/s）`` does), nor for a count."""
+    unit, meaning = symbol["unit"], symbol["meaning"].rstrip()
+    if unit == "count" or meaning.endswith((f"({unit})", f"（{unit}）")):
+        return ""
+    return f" [{UNIT_WORDS_ZH.get(unit, unit) if lang == ZH else unit}]"
 
 
 def _unit(kind: str) -> str:
@@ -191,10 +200,7 @@ def card_lines(t: Template, lang: str = EN, conventions: Mapping[str, str] | Non
         out += [f"# {heading('formula', lang)}", f"  {f['formula']}", f"  {f['meaning']}", ""]
         out.append(f"# {heading('symbols', lang)}")
         width = max(len(s["symbol"]) for s in f["symbols"])
-        out += [f"  {s['symbol']:<{width}}  {s['meaning']}"
-                + (f" [{UNIT_WORDS_ZH.get(s['unit'], s['unit']) if lang == ZH else s['unit']}]"
-                   if s["unit"] != "count" else "")
-                for s in f["symbols"]]
+        out += [f"  {s['symbol']:<{width}}  {s['meaning']}{_unit_said(s, lang)}" for s in f["symbols"]]
         out.append("")
         if f["factors"]:
             out += [f"# {heading('factors', lang)}", *[f"  {x}" for x in f["factors"]], ""]
@@ -218,4 +224,4 @@ def card_lines(t: Template, lang: str = EN, conventions: Mapping[str, str] | Non
         out += [f"# {heading('source', lang)}", f"  {c['source']}"]
     while out and not out[-1]:
         out.pop()
-    return [typeset(line, lang) for line in out]
+    return [typeset(line, lang) if lang == ZH else en_typeset(line) for line in out]

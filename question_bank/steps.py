@@ -17,6 +17,7 @@ from engine.grading import Approximation, ByConvention, Expected, KindName, Miss
 from engine.langs import EN, LANGS, ZH
 from engine.messages import Twin, pick
 from engine.records import frozen, replace
+from engine.typography import en_typeset
 from engine.units import lookup
 
 from .chinese import tidy_zh
@@ -156,9 +157,10 @@ def _layout_solution(ask: Ask, example: Any, lang: str) -> tuple[str, ...]:
 
 
 def _tidy(lines: tuple[str, ...], lang: str) -> tuple[str, ...]:
-    """``lines`` as a problem shows them in ``lang``: Chinese without the spaces between Chinese words."""
-    tidy = pick(lang, None, tidy_zh)
-    return tuple(tidy(x) for x in lines) if tidy else lines
+    """``lines`` as a problem shows them in ``lang``: Chinese without the spaces between Chinese words, both
+    languages typeset (engine.typography)."""
+    tidy = pick(lang, en_typeset, tidy_zh)
+    return tuple(tidy(x) for x in lines)
 
 
 class Counting:
@@ -256,8 +258,8 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
         return round(v) != value if ask.integer else distance(v, value) > ask.tolerance
 
     values = f.misconception_values(**env)
-    misses = tuple(Miss(m.key, m.label, v, tidy_zh(m.label_zh)) for m, v in values if distinct(v))
-    approximations = tuple(Approximation(m.key, m.label, tidy_zh(m.label_zh), v, ex.render(m.node, f.symbols))
+    misses = tuple(Miss(m.key, en_typeset(m.label), v, tidy_zh(m.label_zh)) for m, v in values if distinct(v))
+    approximations = tuple(Approximation(m.key, en_typeset(m.label), tidy_zh(m.label_zh), v, ex.render(m.node, f.symbols))
                            for m, v in values
                            if math.isfinite(v) and not distinct(v) and distance(v, value) > 1e-9)
     too_close = tuple(a.key for a in approximations)
@@ -278,9 +280,9 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     derivation = (len(ask.explanation) + len(f.parts)
                   + len(ask.decomposition if ask.decomposition is not None else f.decomposition)
                   + len(ask.simplification if ask.simplification is not None else f.simplification))
-    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
+    return Step(i, en_typeset(ask.prompt_en), tidy_zh(ask.prompt_zh), exp, solution, target, f.name, inputs,
                 ask.roofline, solution_zh, too_close,
-                formulas.fill(takeaway, shown_values), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
+                en_typeset(formulas.fill(takeaway, shown_values)), tidy_zh(formulas.fill(takeaway_zh, shown_values)),
                 derivation, (f.name,) + tuple(ask.card_formulas))
 
 
@@ -317,8 +319,8 @@ def _layout_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
         raise ValueError(f"{template_id}: no layout meets the constraints")
     exp = Expected(KindName.LAYOUT, example.text, layout=ask.layout)
     solution, solution_zh = (partial(_layout_solution, ask, example, lang) for lang in LANGS)
-    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, solution, target,
-                _solution_zh=solution_zh, takeaway=ask.takeaway,
+    return Step(i, en_typeset(ask.prompt_en), tidy_zh(ask.prompt_zh), exp, solution, target,
+                _solution_zh=solution_zh, takeaway=en_typeset(ask.takeaway),
                 takeaway_zh=tidy_zh(ask.takeaway_zh), derivation=len(ask.explanation),
                 card_formulas=tuple(ask.card_formulas))
 
@@ -330,8 +332,8 @@ def _choice_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
         raise ValueError(f"{template_id}: answer {ask.answer!r} is not one of the choices")
     exp = Expected(KindName.CHOICE, ask.answer, choices=ask.choices)
     en, zh = _explained(ask)
-    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target, roofline=ask.roofline,
-                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+    return Step(i, en_typeset(ask.prompt_en), tidy_zh(ask.prompt_zh), exp, _tidy(en, EN), target, roofline=ask.roofline,
+                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=en_typeset(ask.takeaway),
                 takeaway_zh=tidy_zh(ask.takeaway_zh),
                 derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas))
 
@@ -341,8 +343,8 @@ def _expression_step(template_id: str, i: int, ask: Ask, target: int, steps: lis
     """An expression question: the canonical expression and its accepted spellings."""
     exp = Expected(KindName.EXPRESSION, ask.expression, aliases=tuple(ask.aliases.items()))
     en, zh = _explained(ask)
-    return Step(i, ask.prompt_en, tidy_zh(ask.prompt_zh), exp, en, target,
-                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=ask.takeaway,
+    return Step(i, en_typeset(ask.prompt_en), tidy_zh(ask.prompt_zh), exp, _tidy(en, EN), target,
+                _solution_zh=tuple(tidy_zh(x) for x in zh), takeaway=en_typeset(ask.takeaway),
                 takeaway_zh=tidy_zh(ask.takeaway_zh),
                 derivation=len(ask.explanation), card_formulas=tuple(ask.card_formulas))
 

@@ -13,6 +13,7 @@ from engine import convention_set as cs
 from engine.langs import EN, ZH
 from engine.messages import pick
 from engine.records import frozen, replace
+from engine.typography import en_typeset
 
 from .chinese import tidy_zh
 from .spec import Given, Spec, World
@@ -218,8 +219,9 @@ def template(id: str, *, topic: str, title: str, title_zh: str = "", difficulty:
     def deco(fn: TemplateFn) -> TemplateFn:
         if id in REGISTRY:
             raise ValueError(f"template {id!r} registered twice")
-        REGISTRY[id] = Template(id, topic, title, tidy_zh(title_zh) or title, difficulty, target_seconds, fn, source,
-                                tuple(conventions))
+        title_en = en_typeset(title)
+        REGISTRY[id] = Template(id, topic, title_en, tidy_zh(title_zh) or title_en, difficulty, target_seconds, fn,
+                                source, tuple(conventions))
         return fn
 
     return deco
@@ -290,7 +292,8 @@ def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] 
             cs.rendered(x, written) for x in (scenario_en, scenario_zh, conventions_en, conventions_zh))
     # kept whatever the choice, by no step followed (a step that keeps 6Φ beside one that counts 8Φ is not fixed)
     fixed = {k: kv for k, kv in counting.fixed.items() if k not in followed}
-    givens = tuple(g._replace(label_zh=tidy_zh(g.label_zh), value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
+    givens = tuple(g._replace(label_en=en_typeset(g.label_en), label_zh=tidy_zh(g.label_zh),
+                               value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
     declared = tuple(t.conventions) + tuple(k for k in cs.BY_KEY if k in followed and k not in t.conventions)
     if used:  # the problem states the conventions it counts with
         conventions_en = " ".join(x for x in (conventions_en, stated_conventions(declared, used, counting.chosen, EN))
@@ -302,7 +305,7 @@ def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] 
     for en, zh in (counting.notes if followed else ()):  # why a kept step gives the same answer, if any follows
         conventions_en = " ".join(x for x in (conventions_en, en) if x)
         conventions_zh = conventions_zh + zh
-    return Problem(t, seed, givens, tuple(steps), scenario_en, tidy_zh(scenario_zh),
-                   conventions_en, tidy_zh(conventions_zh), worlds,
+    return Problem(t, seed, givens, tuple(steps), en_typeset(scenario_en), tidy_zh(scenario_zh),
+                   en_typeset(conventions_en), tidy_zh(conventions_zh), worlds,
                    convention_set=tuple(followed.items()),
                    fixed=tuple((k, value) for k, (value, _) in fixed.items()))

@@ -3,7 +3,8 @@
 Each template's prompt, worked solution, answer display, title, ``ask --json`` fields and formula card in
 Chinese: no English unit word or plural after a number (``5.533 day``, ``2 GPUs``), no half-width punctuation
 next to a Chinese character (``精度: fp8``), no prose bracket around Chinese in ASCII (``(当天…)``), % after a
-space as every unit.  Seed 1 in ``make test``; seeds 1-3 in ``make test-deep``.
+space as every unit.  The same texts in English: % after a space.  In both, a card's symbol table names an
+input's unit once.  Seed 1 in ``make test``; seeds 1-3 in ``make test-deep``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import re
 
 import pytest
 
-from engine.typography import typeset, zh_typeset
+from engine.langs import EN
+from engine.typography import en_typeset, typeset, zh_typeset
 from question_bank import cards, registry
 from tests import problems
 
@@ -25,6 +27,7 @@ HALF_WIDTH = re.compile(rf"[{CJK}][:;,?!]|[:;,?!] ?[{CJK}]")
 MATH = set("=×·+−-÷^*<>≈√²³_/")
 PROSE_BRACKET = re.compile(r"\(([^()]*)\)")
 PERCENT = re.compile(r"\d%")
+UNIT_TWICE = re.compile(r"[(（]([^()（）]+)[)）] \[\1\]$")  # 峰值算力（FLOP/s） [FLOP/s]
 
 
 def defects(text: str) -> list[str]:
@@ -40,13 +43,13 @@ def defects(text: str) -> list[str]:
     return found
 
 
-def _texts(tid: str, seed: int) -> list[tuple[str, str]]:
+def _texts(tid: str, seed: int, lang: str = ZH) -> list[tuple[str, str]]:
     p = problems.problem(tid, seed)
-    d = p.to_dict(ZH)
-    out = [("prompt", p.prompt(ZH)), ("title", d["title"])]
+    d = p.to_dict(lang)
+    out = [("prompt", p.prompt(lang)), ("title", d["title"])]
     for s, sd in zip(p.steps, d["steps"]):
-        out += [("solution", line) for line in s.solution_lines(ZH)]
-        out += [("answer display", s.expected.display_in(ZH)), ("json display", sd["answer"]["display"])]
+        out += [("solution", line) for line in s.solution_lines(lang)]
+        out += [("answer display", s.expected.display_in(lang)), ("json display", sd["answer"]["display"])]
         out += [("misconception", m["label"]) for m in sd["misconceptions"]]
     return out
 
@@ -60,8 +63,37 @@ def test_every_template_is_typeset_as_chinese(tid):
         texts += [(f"{part} (seed {seed})", x) for part, x in _texts(tid, seed)]
     bad = [f"{part}: {found} in {line!r}" for part, text in texts for line in text.splitlines()
            for found in defects(line)]
+    bad += [f"card: the unit twice in {line!r}" for part, line in texts if part == "card" and UNIT_TWICE.search(line)]
     assert not bad, f"{tid}:\n  " + "\n  ".join(bad[:12])
     assert re.search(f"[{CJK}]", problems.problem(tid, 1).to_dict(ZH)["title"])
+
+
+@pytest.mark.parametrize("tid", sorted(registry.REGISTRY))
+def test_every_template_spaces_percent_in_english(tid):
+    """The bank's English writes "45% MFU" by hand and with f"{mfu:.0%}": every text a problem shows is typeset."""
+    texts = [("card", line) for line in cards.card_lines(registry.get(tid), EN)]
+    for seed in SEEDS:
+        texts += [(f"{part} (seed {seed})", x) for part, x in _texts(tid, seed, EN)]
+    bad = [f"{part}: % without a space in {line!r}" for part, text in texts for line in text.splitlines()
+           if PERCENT.search(line)]
+    bad += [f"card: the unit twice in {line!r}" for part, line in texts if part == "card" and UNIT_TWICE.search(line)]
+    assert not bad, f"{tid}:\n  " + "\n  ".join(bad[:12])
+
+
+@pytest.mark.parametrize("written, typeset_", [
+    ("at 45% MFU", "at 45 % MFU"), ("plan at 60-80% utilisation, not 100%:", "plan at 60-80 % utilisation, not 100 %:"),
+    ("MFU = 50.03%; HFU 66.7%", "MFU = 50.03 %; HFU 66.7 %"), ("PaLM 46%, 1,000%", "PaLM 46 %, 1,000 %"),
+    ("~45%", "~45 %"), ("45 %", "45 %"),
+    # kept: % after a name or inside a formula, a unit expression that starts with %, an escape in a link
+    ("x2%y", "x2%y"), ("a%b", "a%b"), ("5%/h", "5%/h"), ("https://a.b/c%20d", "https://a.b/c%20d"), ("fp8%", "fp8%"),
+])
+def test_english_spaces_percent_after_a_number_only(written, typeset_):
+    assert en_typeset(written) == typeset_
+    assert zh_typeset(written) == typeset_  # one rule in both languages
+
+
+def test_chinese_spaces_percent_before_a_chinese_word():
+    assert zh_typeset("占 45%的时间") == "占 45 %的时间" and zh_typeset("利用率为80%。") == "利用率为80 %。"
 
 
 @pytest.mark.parametrize("shown, written", [

@@ -500,3 +500,43 @@ for _tid, _parts in (
     for _part in _parts:
         _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
         INTENDED[_key] = INTENDED[_key] + "; " + PERCENT_SPACE if _key in INTENDED else PERCENT_SPACE
+# The same rule in English problem texts: a space before % after a number, wherever the bank wrote "45% MFU" by hand
+# or with f"{mfu:.0%}" (engine.typography.en_typeset, applied where a problem is built).  These 13 are the recorded
+# templates it changes; 31 added since the record change too and are not compared (the cost, LoRA/QLoRA/RL-memory,
+# queueing, capacity and serving-chain ones, among them).
+EN_PERCENT = ("English typesetting only: a space before % after a number, as before any unit and as the Chinese "
+              "writes it (at 45 % MFU, 60-80 % utilisation, assumed 100 % utilisation); values unchanged")
+for _tid, _parts in (
+        ("communication.nccl_chain", ("answer", "card", "solution")),
+        ("concepts.memory_bound_fix", ("answer", "prompt")),
+        ("inference.prefill_time", ("answer", "prompt")),
+        ("mfu.budget_chain", ("answer", "card")),
+        ("mfu.chinchilla_chain", ("answer", "card", "prompt")),
+        ("mfu.mfu_judgement", ("answer", "card", "prompt", "solution")),
+        ("mfu.train_time", ("answer", "card", "prompt")),
+        ("mfu.utilisation_chain", ("answer", "card")),
+        ("parallelism.train_chain", ("answer", "card", "prompt")),
+        ("pipeline.micro_batches_for_target", ("answer", "prompt")),
+        ("pipeline.schedule_chain", ("answer", "prompt")),
+        ("roofline.ridge_named", ("answer", "prompt", "solution")),
+        ("serving.ttft", ("answer", "card"))):
+    for _part in _parts:
+        _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
+        INTENDED[_key] = INTENDED[_key] + "; " + EN_PERCENT if _key in INTENDED else EN_PERCENT
+# A card's symbol table writes an input's unit once: "memory bandwidth (B/s)", not "memory bandwidth (B/s) [B/s]"
+# (in Chinese 峰值算力（FLOP/s）, not 峰值算力（FLOP/s） [FLOP/s]: covered by ZH_INTENDED)
+UNIT_ONCE = ("the card's symbol table writes an input's unit once: a meaning that ends with it in brackets, "
+             "(B/s), is not followed by [B/s]; values unchanged")
+for _tid in ("communication.allreduce_time", "communication.collective_time", "communication.ddp_chain",
+             "communication.ddp_overlap_chain", "communication.p2p_time", "communication.tree_vs_ring",
+             "communication.zero3_chain", "concepts.faster_card", "concepts.memory_bound_fix",
+             "concepts.optimisation_direction", "concepts.phase_bound", "concepts.why_norm_is_slow",
+             "inference.chain_capacity", "inference.chain_decode", "inference.decode_tps", "inference.decode_tps_batch",
+             "inference.decode_tps_given", "mfu.budget_chain", "mfu.hfu", "mfu.mfu", "mfu.mfu_given",
+             "mfu.mfu_judgement", "mfu.utilisation_chain", "roofline.attainable", "roofline.chain_batching",
+             "roofline.chain_flash_attention", "roofline.chain_fusion", "roofline.chain_interview",
+             "roofline.chain_layer_by_layer", "roofline.classify_gemm", "roofline.classify_kernel",
+             "roofline.critical_batch", "roofline.ridge_named", "roofline.ridge_point", "serving.chain_serve_node",
+             "serving.chain_throughput_latency", "serving.max_batch_tpot", "serving.tpot"):
+    _key = (_tid, None, "card") if (_tid, None, "card") in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
+    INTENDED[_key] = INTENDED[_key] + "; " + UNIT_ONCE if _key in INTENDED else UNIT_ONCE
