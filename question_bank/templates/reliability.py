@@ -25,6 +25,11 @@ RESTART_MIN = (5, 10, 15, 20, 30)  # detect, reschedule, reload: minutes
 CONV_EN = ("Conventions: failures are independent, so the job's MTBF = node MTBF ÷ nodes; a failure loses on "
            "average half an interval of work (first order); TB = 1e12 B.")
 CONV_ZH = "约定：故障相互独立，作业的平均无故障时间 (MTBF) = 节点 MTBF ÷ 节点数；每次故障平均丢掉半个间隔的工作（一阶近似）；TB = 1e12 B。"
+# The interval these problems ask for counts the restart (the convention's default, Daly): say so, or √(2δM) (Young,
+# a named convention) reads as just as right from the text alone.
+RESTART_EN = (" The best interval counts the restart: a failure comes once every M + R of wall time (Daly 2006), "
+              "not every M.")
+RESTART_ZH = "最优间隔计入重启：每 M + R 的墙钟时间出一次故障（Daly 2006），而不是每 M。"
 CKPT_EN = (" A resumable checkpoint holds 14 B per parameter: bf16 weights + fp32 master weights, Adam m and v. "
            "GB = 1e9 B; a file system's throughput is AWS's rating per TiB of capacity.")
 CKPT_ZH = "能恢复训练的检查点每参数 14 B：bf16 权重 + fp32 主权重、Adam 的 m 和 v。GB = 1e9 B；文件系统吞吐按 AWS 每 TiB 容量的额定值计。"
@@ -73,8 +78,8 @@ def _bw_text(bw: float) -> str:
     return fmt_quantity(bw, "bandwidth", unit="GB/s")
 
 
-@template("reliability.young_daly", topic="reliability", title="How often to checkpoint a 1,000-node job",
-          title_zh="千节点作业多久存一次检查点", difficulty=2, target_seconds=150, source="young1974, daly2006, llama3_2024")
+@template("reliability.young_daly", topic="reliability", title="How often to checkpoint a job of thousands of GPUs",
+          title_zh="数千卡作业多久存一次检查点", difficulty=2, target_seconds=150, source="young1974, daly2006, llama3_2024")
 def young_daly(rng):
     n = rng.choice(NODES)
     node_h = _node_mtbf_h(rng)
@@ -99,7 +104,7 @@ def young_daly(rng):
                   prompt_zh=f"一个预训练作业跑在 {n:,} 个 {GPUS_PER_NODE} 卡节点上。单个节点平均每 {_mtbf_text(node_h)} "
                             f"出一次故障{_source_zh()}；每次存检查点训练暂停 {delta:g} s，每次故障重启要 "
                             f"{restart / 60:g} min。检查点间隔取多少，损失的时间最少？"),),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN + RESTART_EN, conventions_zh=CONV_ZH + RESTART_ZH,
         world=World(n_gpus=1),
     )
 
@@ -144,7 +149,7 @@ def checkpoint_chain(rng):
                   inputs={"checkpoint_time": Ref(1), "mtbf": Ref(2), "restart_time": restart}, unit="min",
                   prompt_en="At what checkpoint interval is the lost time smallest (Young-Daly), in minutes?",
                   prompt_zh="检查点间隔取多少时损失的时间最少（Young-Daly），单位分钟？")),
-        conventions_en=CONV_EN + CKPT_EN, conventions_zh=CONV_ZH + CKPT_ZH,
+        conventions_en=CONV_EN + RESTART_EN + CKPT_EN, conventions_zh=CONV_ZH + RESTART_ZH + CKPT_ZH,
         world=World(phi=phi),
     )
 
@@ -214,6 +219,6 @@ def goodput_chain(rng):
                             "(goodput), counting checkpoints, redone work and restarts?",
                   prompt_zh="按这个间隔存检查点，计入检查点、重做的工作和重启后，墙钟时间中有效训练的比例 (goodput) "
                             "是多少？")),
-        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+        conventions_en=CONV_EN + RESTART_EN, conventions_zh=CONV_ZH + RESTART_ZH,
         world=World(n_gpus=1),
     )
