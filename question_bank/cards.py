@@ -103,6 +103,24 @@ def chosen(f: formulas.Formula, conventions: Mapping[str, str] | None) -> Chosen
     return out
 
 
+def _meaning(text: str, said: Mapping[str, str]) -> str:
+    """A formula's meaning under the learner's conventions ``said`` (those it counts with, off their default):
+    rewritten by the shared tokens (``total training FLOPs (8ΦD)``, ``policy and critic train (18 B per
+    parameter)``); a gloss the tokens leave as it was spells the default out (``static training memory: 2 params +
+    2 grads + 12 AdamW …``, ``(about 20 tokens per parameter)``), so only the name before it is kept: the factor
+    line says the chosen split."""
+    import re
+
+    from engine import convention_set
+
+    if not said:
+        return text
+    out = convention_set.rendered(text, said)
+    if out != text:
+        return out
+    return re.split(r"[:：]|\s*[（(][^()（）]*[)）]$", text, maxsplit=1)[0].rstrip()
+
+
 def formula_section(f: formulas.Formula, lang: str = EN, conventions: Mapping[str, str] | None = None
                     ) -> dict[str, Any]:
     """One formula of a card under the learner's ``conventions`` (off their default): the formula line and its
@@ -133,7 +151,7 @@ def formula_section(f: formulas.Formula, lang: str = EN, conventions: Mapping[st
         "name": f.name,
         "formula": formula_line(f, mine.inputs),
         "kept": [convention_set.kept_statement(k, v, why, lang) for k, v, why in mine.kept],
-        "meaning": convention_set.rendered(f.meaning_in(lang), said),
+        "meaning": _meaning(f.meaning_in(lang), said),
         "symbols": [{"symbol": i.shown, "name": i.name, "meaning": i.meaning_in(lang), "unit": _unit(i.kind)}
                     for i in f.inputs if not i.quiet],  # a quiet convention is not in the formula shown
         "factors": factors,

@@ -116,3 +116,15 @@ def test_folding_at_the_defaults_gives_the_plain_form():
         env = {i.name: float(full[i.name]) for i in f.inputs if i.quiet and i.name in full}
         assert f"{f.result_symbol or f.name} = {expr.render(folding.fold(f.node, env), f.symbols)}" \
             == f.formula_text(), f.name
+
+
+def test_a_meaning_that_spells_the_default_out_keeps_only_its_name():
+    def meaning(name: str, lang: str, chosen: dict[str, str]) -> str:
+        return cards.formula_section(catalogue.by_name()[name], lang, chosen)["meaning"]
+
+    assert meaning("train_static_bytes", EN, {"bytes_per_param": "18"}) == "static training memory"
+    assert meaning("train_static_bytes", ZH, {"bytes_per_param": "18"}) == "静态训练显存"
+    assert "(18 B per parameter)" in meaning("ppo_static_bytes", EN, {"bytes_per_param": "18"})
+    assert meaning("train_flops", ZH, {"flops_per_param_token": "8"}) == "训练总 FLOPs（8ΦD）"
+    assert "20" not in meaning("chinchilla_tokens", EN, {"tokens_per_param": "21"})
+    assert meaning("train_static_bytes", EN, {}).startswith("static training memory: 2 params")
