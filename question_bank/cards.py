@@ -15,15 +15,19 @@ lines with ``#`` headings (the shell and the app's card screen draw those).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import formulas, sources
 from engine.langs import EN, ZH
 from engine.messages import Twin, pick
+from engine.records import NamedTuple
 from engine.typography import en_typeset, typeset
 from engine.units import KINDS
 
 from .template import Template
+
+if TYPE_CHECKING:
+    from engine.formulas.conventions import Convention
 
 HEADINGS = {
     "formula": ("Formula", "公式"),
@@ -70,40 +74,91 @@ def _unit(kind: str) -> str:
     return KINDS[base]
 
 
-def chosen_inputs(f: formulas.Formula, conventions: Mapping[str, str] | None) -> dict[str, float]:
-    """The inputs of ``f`` the learner's conventions set (``bytes_per_param=18``: bytes_per_param 18), for the
-    card's example: its numbers are then the ones the learner's problems count with."""
+class Chosen(NamedTuple):
+    """What the learner's conventions do to one formula of a card."""
+
+    inputs: dict[str, float]  # the inputs they set (``bytes_per_param=18``: bytes_per_param 18)
+    rows: list[Convention]  # the rows of the conventions table counted with, off their default
+    kept: list[tuple[str, str, str]]  # (key, value, why) of a choice the formula keeps at its default
+
+
+def chosen(f: formulas.Formula, conventions: Mapping[str, str] | None) -> Chosen:
+    """The learner's ``conventions`` on ``f``, each where the conventions table allows it for the formula's example
+    (8Φ per token never with an MFU on top: the card of a formula with an MFU keeps 6Φ and says why), as the
+    problems count them (engine.convention_set.applies)."""
+    from engine import convention_set
+    from engine.formulas import conventions as table
+
+    values = f.with_defaults(dict(f.example or {}))
+    out = Chosen({}, [], [])
+    for key, value in convention_set.canonical(conventions).items():
+        takes = convention_set.takes(key, f)
+        if not takes:
+            continue
+        if not convention_set.applies(key, value, values):
+            out.kept.append((key, convention_set.BY_KEY[key].default, convention_set.condition(key, value)))
+            continue
+        out.inputs.update({n: v for n, v in convention_set.input_values(key, value).items() if n in takes})
+        out.rows.extend(r for n in takes for r in table.rows(f.input(n).convention) if r.key == value)
+    return out
+
+
+def _meaning(text: str, said: Mapping[str, str]) -> str:
+    """A formula's meaning under the learner's conventions ``said`` (those it counts with, off their default):
+    rewritten by the shared tokens (``total training FLOPs (8ΦD)``, ``policy and critic train (18 B per
+    parameter)``); a gloss the tokens leave as it was spells the default out (``static training memory: 2 params +
+    2 grads + 12 AdamW …``, ``(about 20 tokens per parameter)``), so only the name before it is kept: the factor
+    line says the chosen split."""
+    import re
+
     from engine import convention_set
 
-    out: dict[str, float] = {}
-    for key, value in (conventions or {}).items():
-        takes = convention_set.takes(key, f)
-        out |= {name: v for name, v in convention_set.input_values(key, value).items() if name in takes}
-    return out
+    if not said:
+        return text
+    out = convention_set.rendered(text, said)
+    if out != text:
+        return out
+    return re.split(r"[:：]|\s*[（(][^()（）]*[)）]$", text, maxsplit=1)[0].rstrip()
 
 
 def formula_section(f: formulas.Formula, lang: str = EN, conventions: Mapping[str, str] | None = None
                     ) -> dict[str, Any]:
-    """One formula of a card; its worked example counts with the learner's ``conventions`` (off their default)."""
+    """One formula of a card under the learner's ``conventions`` (off their default): the formula line and its
+    meaning read the chosen value (``C = 8 × Φ × D``), where each factor comes from is the chosen row of the
+    conventions table (its split, ``8Φ = 2Φ forward + 4Φ backward + 2Φ recompute``) in place of the formula's own
+    lines (written at the default), and the worked example counts with it; a choice the formula keeps is said,
+    with why.  The takeaway stays the default's."""
+    from engine import convention_set
+    from engine.formulas.folding import formula_line
+
+    mine = chosen(f, conventions)
+    said = {k: v for k, v in convention_set.canonical(conventions).items()
+            if any(r.input in convention_set.takes(k, f) for r in mine.rows)}
     example = dict(f.example or {})
     if example:
-        example |= chosen_inputs(f, conventions)
+        example |= mine.inputs
     # the example without the decomposition and takeaway: the card shows those in their own sections
     worked = f.worked(example, lang, decomposition=(), takeaway="") if example else []
     shown = f.shown_values(example) if example else {}
+    # the takeaway is the interview's sentence, said at the default conventions with the default example's numbers
+    # ("C = 6ΦD ...; divide it by N × peak × MFU": under 8Φ that division would be HFU's, a named mistake)
     take = Twin(f.takeaway, f.takeaway_zh).text(lang)
+    if f.example:
+        take = formulas.fill(take, f.shown_values(dict(f.example)))
+    factors = ([r.explained(lang) for r in mine.rows] if mine.rows else
+               [formulas.fill(d, shown) for d in pick(lang, f.decomposition, f.decomposition_zh or None)])
     return {
         "name": f.name,
-        "formula": f.formula_text(),
-        "meaning": f.meaning_in(lang),
+        "formula": formula_line(f, mine.inputs),
+        "kept": [convention_set.kept_statement(k, v, why, lang) for k, v, why in mine.kept],
+        "meaning": _meaning(f.meaning_in(lang), said),
         "symbols": [{"symbol": i.shown, "name": i.name, "meaning": i.meaning_in(lang), "unit": _unit(i.kind)}
                     for i in f.inputs if not i.quiet],  # a quiet convention is not in the formula shown
-        "factors": [formulas.fill(d, shown) for d in
-                    pick(lang, f.decomposition, f.decomposition_zh or None)],
+        "factors": factors,
         "example": {"inputs": {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in example.items()},
                     "lines": worked},
         "mistakes": [Twin(m.label, m.label_zh).text(lang) for m in f.misconceptions],
-        "takeaway": formulas.fill(take, shown) if example else take,
+        "takeaway": take,
         "source": f.readable_source(lang),
     }
 
@@ -197,7 +252,8 @@ def card_lines(t: Template, lang: str = EN, conventions: Mapping[str, str] | Non
     c = card(t, lang, conventions)
     out = [c["title"], ""]
     for f in c["formulas"]:
-        out += [f"# {heading('formula', lang)}", f"  {f['formula']}", f"  {f['meaning']}", ""]
+        out += [f"# {heading('formula', lang)}", f"  {f['formula']}", f"  {f['meaning']}",
+                *[f"  {x}" for x in f["kept"]], ""]
         out.append(f"# {heading('symbols', lang)}")
         width = max(len(s["symbol"]) for s in f["symbols"])
         out += [f"  {s['symbol']:<{width}}  {s['meaning']}{_unit_said(s, lang)}" for s in f["symbols"]]

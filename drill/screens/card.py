@@ -8,6 +8,7 @@ have had their card shown before their first problem; :func:`drill.core.teach.ne
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -22,15 +23,16 @@ if TYPE_CHECKING:
     from drill.widgets.formulas import Lines
 
 
-def card_text(template_id: str, lang: str) -> Lines:
-    """The card's lines below its title: headings in colour; formulas broken only between terms and
-    sentences between words when the screen is narrow (drill.widgets.formulas)."""
+def card_text(template_id: str, lang: str, conventions: Mapping[str, str] | None = None) -> tuple[str, Lines]:
+    """The card's title, and its lines below the title: headings in colour; formulas broken only between terms
+    and sentences between words when the screen is narrow (drill.widgets.formulas).  ``conventions``: the
+    learner's, as ``drill card --convention`` takes them (the same function writes both)."""
     from drill.widgets.formulas import Lines
     from question_bank import cards, registry
 
-    lines = cards.card_lines(registry.get(template_id), lang)
-    return Lines([(line[2:], "bold cyan") if line.startswith("# ") else (line, "")
-                  for line in lines[2:]])  # the title is in the screen's head
+    lines = cards.card_lines(registry.get(template_id), lang, conventions)
+    return lines[0], Lines([(line[2:], "bold cyan") if line.startswith("# ") else (line, "")
+                            for line in lines[2:]])  # the title is in the screen's head
 
 
 class CardScreen(DrillScreen):
@@ -53,19 +55,15 @@ class CardScreen(DrillScreen):
         self.why = why  # first: the words that say why the card comes before the drill (new, or a leech)
 
     def compose(self) -> ComposeResult:
-        from question_bank import registry
-
-        t = registry.get(self.template_id)
-        # the title as the learner's conventions write it (Total training FLOPs (8ΦD))
-        title = t.generate(0, conventions=self.ctx.conventions).title_in(self.lang) if self.ctx.conventions \
-            else t.title_in(self.lang)
+        # the title and the card as the learner's conventions write them (Total training FLOPs (8ΦD), C = 8 × Φ × D)
+        title, body = card_text(self.template_id, self.lang, self.ctx.conventions)
         head = Text(self.tr("card.title", title=title) + "\n", "bold underline")
         if self.first:
             head.append(self.tr(self.why) + "\n", "bold yellow")
         head.append(self.tr("card.keys_first" if self.first else "card.keys"), "dim italic")
         yield Static(head, id="card-head")
         with VerticalScroll(id="card-body"):
-            yield Static(card_text(self.template_id, self.lang), id="card-text")
+            yield Static(body, id="card-text")
         yield Footer()
 
     def on_mount(self) -> None:

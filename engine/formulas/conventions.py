@@ -49,6 +49,10 @@ class Convention(NamedTuple):
     when: str = ""  # a condition of WHEN under which it is a convention (else a named mistake stays one)
     # the value is another input's (sender_copies = replicas): ``value`` is unused, alternatives() reads that input
     value_from: str = ""
+    # the value taken apart, as a card's "where each factor comes from" says it under this value ("8Φ = 2Φ forward
+    # + 4Φ backward + 2Φ recompute"); "" where the label and what it counts say it
+    split: str = ""
+    split_zh: str = ""
 
     def value_in(self, values: Mapping[str, Any]) -> float:
         """The number this row computes with for a problem's inputs (its own, or the input it names)."""
@@ -78,6 +82,14 @@ class Convention(NamedTuple):
         return Twin(f"{self.label}: {self.counts}, as in {who.en}",
                     f"{self.label_zh}：{self.counts_zh}，{who.zh}{space}的算法")
 
+    def explained(self, lang: str = EN) -> str:
+        """``8Φ = 2Φ forward + 4Φ backward + 2Φ recompute (Megatron-LM and Bekman)``: the card's factor line under
+        this value (its label and what it counts where it has no split)."""
+        who = self.who_in(lang) or self.source_in(lang)
+        what = pick(lang, self.split, self.split_zh) or pick(lang, f"{self.label}: {self.counts}",
+                                                              f"{self.label_zh}：{self.counts_zh}")
+        return pick(lang, f"{what} ({who})", f"{what}（{who}）")
+
     def source_in(self, lang: str = EN) -> str:
         """The sources, readable (``ML Engineering (Bekman); Megatron-LM distributed optimizer``)."""
         from ..sources import cite
@@ -103,14 +115,20 @@ CONVENTIONS: tuple[Convention, ...] = (
        ("the QLoRA paper", "QLoRA 论文"), "dettmers2023", selectable=False),
     _c("train_bytes", "bytes_per_param", "16", 16, ("16 B per parameter", "每参数 16 B"),
        ("bf16 weights and gradients + fp32 master, m, v", "bf16 权重和梯度 + fp32 主权重、m、v"),
-       ZERO_PAPER, "rajbhandari2020", default=True),
+       ZERO_PAPER, "rajbhandari2020", default=True,
+       split="16Φ = 2Φ bf16 weights + 2Φ bf16 gradients + 12Φ fp32 master weights, m, v",
+       split_zh="16Φ = 2Φ bf16 权重 + 2Φ bf16 梯度 + 12Φ fp32 主权重、m、v"),
     _c("train_bytes", "bytes_per_param", "18", 18, ("18 B per parameter", "每参数 18 B"),
        ("fp32 gradients", "fp32 梯度"), ("ML Engineering (Bekman) and Megatron-LM", "ML Engineering（Bekman）和 Megatron-LM"),
-       "bekman_mle, megatron_distopt"),
+       "bekman_mle, megatron_distopt",
+       split="18Φ = 2Φ bf16 weights + 4Φ fp32 gradients + 12Φ fp32 master weights, m, v",
+       split_zh="18Φ = 2Φ bf16 权重 + 4Φ fp32 梯度 + 12Φ fp32 主权重、m、v"),
     _c("train_bytes", "bytes_per_param", "20", 20, ("20 B per parameter", "每参数 20 B"),
        ("fp32 master weights and main gradients", "fp32 主权重和主梯度"),
        ("the Ultra-Scale Playbook and Megatron-LM", "Ultra-Scale Playbook 和 Megatron-LM"),
-       "ultrascale2025, megatron_distopt"),
+       "ultrascale2025, megatron_distopt",
+       split="20Φ = 2Φ bf16 weights + 2Φ bf16 gradients + 4Φ fp32 main gradients + 12Φ fp32 master weights, m, v",
+       split_zh="20Φ = 2Φ bf16 权重 + 2Φ bf16 梯度 + 4Φ fp32 主梯度 + 12Φ fp32 主权重、m、v"),
     # part 4's recipes: their numbers collide with the rows above, so each has a key naming the recipe (a value read
     # back carries its key: engine.formulas.core.ChoiceValue)
     _c("train_bytes", "bytes_per_param", "12_fp8", 12, ("12 B per parameter (FP8 recipe)", "每参数 12 B（FP8 方案）"),
@@ -130,13 +148,25 @@ CONVENTIONS: tuple[Convention, ...] = (
     # ---------------------------------------------------------------- the ZeRO stages' split of the same bytes
     _c("zero_recipe", "recipe", "16", 16, ("recipe 16 (ZeRO-1: 4 + 12/d)", "16 B 方案（ZeRO-1：4 + 12/d）"),
        ("bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
-        "bf16 权重和梯度 + fp32 主权重、m、v（ZeRO 论文：4 + 12/d）"), ("", ""), "rajbhandari2020", default=True),
+        "bf16 权重和梯度 + fp32 主权重、m、v（ZeRO 论文：4 + 12/d）"), ("", ""), "rajbhandari2020", default=True,
+       split="16Φ = 2Φ bf16 weights + 2Φ bf16 gradients + 12Φ fp32 master weights, m, v; ZeRO-1 keeps 4Φ whole "
+             "and shards 12Φ, ZeRO-2 keeps 2Φ and shards 14Φ, ZeRO-3 shards all 16Φ",
+       split_zh="16Φ = 2Φ bf16 权重 + 2Φ bf16 梯度 + 12Φ fp32 主权重、m、v；ZeRO-1 保留完整的 4Φ、切分 12Φ，"
+                "ZeRO-2 保留 2Φ、切分 14Φ，ZeRO-3 切分全部 16Φ"),
     _c("zero_recipe", "recipe", "18", 18, ("recipe 18 (ZeRO-1: 6 + 12/d)", "18 B 方案（ZeRO-1：6 + 12/d）"),
        ("fp32 gradients (Megatron-LM: 6 + 12/d)", "fp32 梯度（Megatron-LM：6 + 12/d）"), ("", ""),
-       "megatron_distopt, bekman_mle"),
+       "megatron_distopt, bekman_mle",
+       split="18Φ = 2Φ bf16 weights + 4Φ fp32 gradients + 12Φ fp32 master weights, m, v; ZeRO-1 keeps 6Φ whole "
+             "and shards 12Φ, ZeRO-2 keeps 2Φ and shards 16Φ, ZeRO-3 shards all 18Φ",
+       split_zh="18Φ = 2Φ bf16 权重 + 4Φ fp32 梯度 + 12Φ fp32 主权重、m、v；ZeRO-1 保留完整的 6Φ、切分 12Φ，"
+                "ZeRO-2 保留 2Φ、切分 16Φ，ZeRO-3 切分全部 18Φ"),
     _c("zero_recipe", "recipe", "20", 20, ("recipe 20 (ZeRO-1: 4 + 16/d)", "20 B 方案（ZeRO-1：4 + 16/d）"),
        ("fp32 master weights and main gradients (Megatron-LM: 4 + 16/d)", "fp32 主权重和主梯度（Megatron-LM：4 + 16/d）"),
-       ("", ""), "megatron_distopt, ultrascale2025"),
+       ("", ""), "megatron_distopt, ultrascale2025",
+       split="20Φ = 2Φ bf16 weights + 2Φ bf16 gradients + 16Φ fp32 main gradients, master weights, m, v; ZeRO-1 "
+             "keeps 4Φ whole and shards 16Φ, ZeRO-2 keeps 2Φ and shards 18Φ, ZeRO-3 shards all 20Φ",
+       split_zh="20Φ = 2Φ bf16 权重 + 2Φ bf16 梯度 + 16Φ fp32 主梯度、主权重、m、v；ZeRO-1 保留完整的 4Φ、"
+                "切分 16Φ，ZeRO-2 保留 2Φ、切分 18Φ，ZeRO-3 切分全部 20Φ"),
     # ---------------------------------------------------------------- bytes a resumable checkpoint saves per parameter
     _c("checkpoint_bytes", "bytes_per_param", "14", 14, ("14 B per parameter", "每参数 14 B"),
        ("bf16 weights + fp32 master, m, v (gradients not saved)", "bf16 权重 + fp32 主权重、m、v（不存梯度）"),
@@ -153,11 +183,13 @@ CONVENTIONS: tuple[Convention, ...] = (
     # ---------------------------------------------------------------- training FLOPs per parameter per token
     _c("flops_per_token", "flops_per_param_token", "6", 6, ("6Φ per token", "每 token 6Φ"),
        ("model FLOPs: 2 forward + 4 backward", "模型 FLOPs：前向 2 + 反向 4"), ("Kaplan and Chinchilla", "Kaplan 和 Chinchilla"),
-       "kaplan2020, hoffmann2022", default=True),
+       "kaplan2020, hoffmann2022", default=True, split="6Φ = 2Φ forward + 4Φ backward",
+       split_zh="6Φ = 前向 2Φ + 反向 4Φ"),
     # MFU is defined with 6Φ: 8Φ with an MFU on top counts the recompute twice (a named mistake of train_time)
     _c("flops_per_token", "flops_per_param_token", "8", 8, ("8Φ per token", "每 token 8Φ"),
        ("hardware FLOPs with full recompute (forward run twice)", "完全重计算时的硬件 FLOPs（前向跑两次）"),
-       ("Megatron-LM and Bekman", "Megatron-LM 和 Bekman"), "narayanan2021, bekman_mle", when="no_mfu"),
+       ("Megatron-LM and Bekman", "Megatron-LM 和 Bekman"), "narayanan2021, bekman_mle", when="no_mfu",
+       split="8Φ = 2Φ forward + 4Φ backward + 2Φ recompute", split_zh="8Φ = 前向 2Φ + 反向 4Φ + 重算 2Φ"),
     # ---------------------------------------------------------------- the ring's (n−1)/n
     _c("ring_factor", "ring_factor", "exact", 1, ("the exact (n−1)/n", "精确的 (n−1)/n"),
        ("(n−1)/n kept", "保留 (n−1)/n"), ("", ""), "patarasuk2009", default=True),

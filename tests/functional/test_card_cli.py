@@ -30,6 +30,20 @@ def test_card_text_has_every_section_in_both_languages():
     assert "# 每一项从哪来" in zh and "只算了 fp16 权重（2Φ）" in zh and "动量" in zh
 
 
+@pytest.mark.parametrize("tid, chosen, line", [("mfu.train_flops", "flops_per_param_token=8", "C = 8 × Φ × D"),
+                                               ("memory.zero_per_gpu", "bytes_per_param=18", "6 × Φ + 12 × Φ / N_dp")])
+def test_the_app_card_is_the_command_card_under_the_same_conventions(tid, chosen, line):
+    """The card screen (F2, before a new template or a leech) draws what `drill card --convention` prints."""
+    from drill.screens.card import card_text
+
+    key, value = chosen.split("=")
+    for lang in ("en", "zh"):
+        printed = drill("card", tid, "--convention", chosen, "--lang", lang).stdout.rstrip("\n").split("\n")
+        title, body = card_text(tid, lang, {key: value})
+        assert [title, ""] + [x for x, _ in body.lines] == [x.removeprefix("# ") for x in printed]
+        assert line in str(body) and line not in str(card_text(tid, lang)[1])
+
+
 def test_card_json_and_errors():
     r = drill("card", "roofline.classify_kernel", "--json")
     doc = json.loads(r.stdout)

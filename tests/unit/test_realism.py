@@ -182,7 +182,7 @@ def test_precision_catches_a_norm_in_fp8():
 
 def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
     """No training run reports an MFU above MAX_MFU (50 %) or an HFU above MAX_HFU: mfu.hfu and
-    mfu.utilisation_chain stay below it at every seed; a prefill's MFU may reach MAX_PREFILL_MFU."""
+    mfu.utilisation_chain stay below it at every seed; a prefill's MFU is held to the same 50 %."""
     inputs = {"tokens_per_s": 3.0e6, "phi": 7e9, "n_gpus": 1024, "peak_flops": 989e12}  # MFU 12.4 %, HFU 16.6 %
     assert not realism.check(_problem(formula="mfu", inputs=inputs))
     assert _rules(_problem(formula="mfu", inputs=inputs | {"tokens_per_s": 1.5e7})) == {"utilisation"}  # 62 %
@@ -191,10 +191,12 @@ def test_utilisation_catches_an_mfu_or_hfu_no_run_reports():
     days = {"phi": 7e9, "tokens": 1e12, "n_gpus": 1024, "peak_flops": 989e12}
     assert _rules(_problem(formula="train_time", inputs=days | {"mfu": 0.55})) == {"utilisation"}
     assert not realism.check(_problem(formula="train_time", inputs=days | {"mfu": 0.5}))
-    # a prefill is a forward pass alone: its MFU may reach 60 %, not more
+    # every MFU the bank states, a prefill's too, is at most 50 %
     prefill = {"phi": 7e9, "prompt_tokens": 2000, "peak_flops": 989e12}
-    assert not realism.check(_problem(formula="ttft", inputs=prefill | {"mfu": 0.6}))
-    assert _rules(_problem(formula="ttft", inputs=prefill | {"mfu": 0.65})) == {"utilisation"}
+    assert not realism.check(_problem(formula="ttft", inputs=prefill | {"mfu": 0.5}))
+    assert _rules(_problem(formula="ttft", inputs=prefill | {"mfu": 0.55})) == {"utilisation"}
+    floor = prefill | {"bandwidth": 3.35e12, "bytes_per_param": 2}
+    assert _rules(_problem(formula="ttft_floor", inputs=floor | {"mfu": 0.6})) == {"utilisation"}
     for tid in ("mfu.hfu", "mfu.utilisation_chain"):
         for seed in SEEDS:
             p = problems.problem(tid, seed)
