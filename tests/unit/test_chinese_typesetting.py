@@ -47,7 +47,7 @@ def defects(text: str) -> list[str]:
     return found
 
 
-@lru_cache(maxsize=64)  # both tests read them: graded once
+@lru_cache(maxsize=512)  # both tests read them: graded once
 def _verdicts(tid: str, seed: int) -> tuple:
     """The verdicts of a few answers to each number step: right, 15 % off, 5× off, and each named mistake's value."""
     out = []
