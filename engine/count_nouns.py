@@ -36,6 +36,32 @@ class Noun(StrEnum):
     REPLICAS = "replicas"
     INSTANCES = "instances"
     HEADS = "heads"
+    # what a problem's givens count besides (engine.formulas.inputs declares what each input counts)
+    STAGES = "stages"
+    PROMPTS = "prompts"
+    RESPONSES = "responses"
+    ADAPTERS = "adapters"
+    SMS = "SMs"
+    THREAD_BLOCKS = "CTAs"  # thread blocks
+    ELEMENTS = "elements"
+    KERNELS = "kernels"
+    BUCKETS = "buckets"
+    MATRICES = "matrices"
+    PORTS = "ports"
+    TIERS = "tiers"
+    VERSIONS = "versions"
+    SHARDS = "shards"
+    LINKS = "links"
+
+
+class NotCounted(StrEnum):
+    """A count-kind input that counts no thing a learner would name after its number (engine.formulas.inputs)."""
+
+    SIZE = "size"  # a dimension, width or length: hidden size, head dimension, rank, bits per weight
+    FACTOR = "factor"  # a ratio written as a number: PUE, oversubscription, a coefficient of variation
+    DURATION = "duration"  # a time given as a number of hours or years
+    INDEX = "index"  # a position: the pipeline stage counted from 1
+    SWITCH = "switch"  # a convention's choice or a 0/1 flag
 
 
 # How each noun is written, both languages (the first of each is how it is shown in English).  A Chinese
@@ -58,7 +84,22 @@ SPELLINGS: dict[Noun, tuple[str, ...]] = {
     Noun.BLOCKS: ("blocks", "block"),
     Noun.REPLICAS: ("replicas", "replica", "副本"),
     Noun.INSTANCES: ("instances", "instance", "实例"),
-    Noun.HEADS: ("heads", "head"),
+    Noun.HEADS: ("heads", "head", "注意力头", "头"),
+    Noun.STAGES: ("stages", "stage", "阶段", "级"),
+    Noun.PROMPTS: ("prompts", "prompt"),
+    Noun.RESPONSES: ("responses", "response", "回答"),
+    Noun.ADAPTERS: ("adapters", "adapter", "适配器"),
+    Noun.SMS: ("SMs", "SM"),
+    Noun.THREAD_BLOCKS: ("CTAs", "CTA", "线程块"),
+    Noun.ELEMENTS: ("elements", "element", "elems", "元素"),
+    Noun.KERNELS: ("kernels", "kernel"),
+    Noun.BUCKETS: ("buckets", "bucket", "桶"),
+    Noun.MATRICES: ("matrices", "matrix", "矩阵"),
+    Noun.PORTS: ("ports", "port", "端口"),
+    Noun.TIERS: ("tiers", "tier", "层交换机"),
+    Noun.VERSIONS: ("versions", "version", "版本"),
+    Noun.SHARDS: ("shards", "shard", "分片"),
+    Noun.LINKS: ("links", "link", "链路"),
 }
 # How a noun is written in Chinese: its classifier after a number, and its name (``16 个请求``, "数的是请求")
 ZH_WORDS: dict[Noun, tuple[str, str]] = {
@@ -67,6 +108,11 @@ ZH_WORDS: dict[Noun, tuple[str, str]] = {
     Noun.EXPERTS: ("个", "专家"), Noun.RACKS: ("个", "机柜"), Noun.WAVES: ("", "波"), Noun.STEPS: ("", "步"),
     Noun.MICRO_BATCHES: ("个", "微批次"), Noun.LAYERS: ("", "层"), Noun.BLOCKS: ("个", "块"),
     Noun.REPLICAS: ("个", "副本"), Noun.INSTANCES: ("个", "实例"), Noun.HEADS: ("个", "注意力头"),
+    Noun.STAGES: ("个", "阶段"), Noun.PROMPTS: ("个", "prompt"), Noun.RESPONSES: ("个", "回答"),
+    Noun.ADAPTERS: ("个", "适配器"), Noun.SMS: ("个", "SM"), Noun.THREAD_BLOCKS: ("个", "线程块"),
+    Noun.ELEMENTS: ("个", "元素"), Noun.KERNELS: ("个", "kernel"), Noun.BUCKETS: ("个", "桶"),
+    Noun.MATRICES: ("个", "矩阵"), Noun.PORTS: ("个", "端口"), Noun.TIERS: ("", "层交换机"),
+    Noun.VERSIONS: ("个", "版本"), Noun.SHARDS: ("个", "分片"), Noun.LINKS: ("条", "链路"),
 }
 # Chinese classifiers read between a number and its noun, and alone after a number (no noun: any count)
 CLASSIFIERS: tuple[str, ...] = ("个", "块", "台", "条", "次")
@@ -137,10 +183,11 @@ def accepts(asked: Noun, typed: Noun) -> bool:
 
 
 def counted(number: str, noun: Noun) -> tuple[str, str]:
-    """``16 requests`` / ``16 个请求`` (``16 个 token``): a count with its noun, in English and Chinese."""
+    """``16 requests`` / ``16 个请求`` (``16 个 token``, ``1 request``): a count with its noun, in English and Chinese."""
     classifier, name = ZH_WORDS[noun]
     spaced = " " if name.isascii() and classifier else ""
-    return f"{number} {noun.value}", f"{number} {classifier}{spaced}{name}"
+    english = SPELLINGS[noun][1] if number == "1" else noun.value  # the second spelling is the singular
+    return f"{number} {english}", f"{number} {classifier}{spaced}{name}"
 
 
 def name_zh(noun: Noun) -> str:

@@ -208,8 +208,8 @@ class NumberKind(AnswerKind):
             label = join([label, _convention_words(shadowed, shown_exp, CORRECT)], en="", zh="")
         headline = say("verdict.wrong_miss") if status == WRONG and miss is not None and d <= exp.close \
             else _headline(status, exp)
-        msg = say("verdict.number", headline=headline, given=Twin(given, typeset(given, ZH)),
-                  expected=Twin(shown_exp, typeset(shown_exp, ZH)), error=error, miss=label)
+        msg = say("verdict.number", headline=headline, given=Twin(typeset(given, EN), typeset(given, ZH)),
+                  expected=Twin(typeset(shown_exp, EN), typeset(shown_exp, ZH)), error=error, miss=label)
         return Verdict(status, q, msg, shown_exp, given, rel, miss, band, p, approximation=approx,
                        convention=conv, convention_said=conv_said, ratio=ratio, error_said=error_said, reading=r)
 
@@ -217,7 +217,7 @@ class NumberKind(AnswerKind):
         return display_number(float(exp.value), exp.unit_kind, exp.unit, exp.integer)
 
     def display_in(self, exp: Expected, lang: str = EN) -> str:
-        return typeset(exp.display, lang)  # 5.533 天, 2 张 GPU in Chinese
+        return typeset(exp.display, lang)  # 5.533 天, 2 张 GPU in Chinese; 45 % in both
 
     def recorded(self, verdict: Verdict) -> Any:
         """The value in base units, whatever unit it was typed in."""

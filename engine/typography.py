@@ -5,8 +5,9 @@ The rules (docs/answering.md, "How figures are written"):
 * A number and its unit are separated by one space, % included, in both languages: ``1.12 TB``,
   ``45 %``, ``5.533 天`` (ISO 80000-1 writes % as a unit; one rule, so ``40.05%`` and
   ``(40.05 %)`` never meet on one screen).  Only a % right after a number is spaced: not one after a name
-  (``x%y`` in a formula) nor one that starts a unit expression (``%/h``).  English problem texts are typeset by
-  this rule alone (:func:`en_typeset`), at the same points as the Chinese ones.
+  (``x%y`` in a formula) nor one that starts a unit expression (``%/h``).  English texts are typeset by this
+  rule alone (:func:`en_typeset`), at the same points as the Chinese ones: a problem where it is built, a
+  verdict, its notes and the live reading where they are said (engine.verdicts).
 * In Chinese, units of time are written in Chinese (天, 小时, 分钟, 秒; ms, µs and ns stay symbols, as
   Chinese engineers write them), a count of GPUs takes the bank's classifier (``2 张 GPU``) and a factor
   is 倍 (``2.1 倍``).  Compound units (GB/s, FLOP/s, $/GPU-h) stay symbols.
@@ -73,7 +74,7 @@ def _paren(m: re.Match[str]) -> str:
     start = m.start() + (whole[0] == " ")  # where the "(" is
     attached = text[start - 1] if start > 0 and whole[0] != " " else ""
     if (not inner or _MATH & set(inner) or ("/" in inner and not inner[0].isdigit())  # 301.2 PFLOP/s is a unit
-            or (attached.isalnum() and not _is_cjk(attached)) or (attached and attached in "^_)")):
+            or (attached.isalnum() and not _is_cjk(attached)) or (attached and attached in "^_)√")):
         return whole  # a formula's bracket, a function's call (min(a, b)) or an exponent: (C / 6)^(0.28 / 0.62)
     before = text[m.start() - 1] if m.start() > 0 else ""
     after = text[m.end()] if m.end() < len(text) else ""
@@ -118,6 +119,6 @@ def en_typeset(text: str) -> str:
 
 
 def typeset(text: str, lang: str) -> str:
-    """``text`` typeset for ``lang``.  English is written as it is: a verdict quotes the figure as the learner
-    typed it, and a problem's English is typeset where it is built (:func:`en_typeset`)."""
-    return zh_typeset(text) if lang == ZH else text
+    """``text`` typeset for ``lang``: the Chinese rules in Chinese, the % rule both languages share in English.
+    A text that quotes what the learner typed (a refusal) is not typeset: it quotes the figure as typed."""
+    return zh_typeset(text) if lang == ZH else en_typeset(text)

@@ -298,7 +298,10 @@ def _build_table() -> dict[str, tuple[Unit, ...]]:
                      ("blocks", "sequence"), ("blocks", "request"), ("tokens", "step"), ("sequences", "step"),
                      ("seqs", "step"), ("GPUs", "replica"), ("GPUs", "instance"), ("requests", "replica"),
                      ("req", "replica"), ("tokens", "expert"), ("params", "expert"), ("params", "layer"),
-                     ("micro-batches", "step"), ("microbatches", "step"), ("GPUs", "host"), ("卡", "机柜")):
+                     ("micro-batches", "step"), ("microbatches", "step"), ("GPUs", "host"), ("卡", "机柜"),
+                     # and the ratios their givens are written with (8 responses/prompt × 512 prompts)
+                     ("responses", "prompt"), ("tokens", "response"), ("tokens", "prompt"), ("CTAs", "SM"),
+                     ("experts", "GPU"), ("GPUs", "stage")):
         add(f"{top}/{per}", "count", 1.0)
     # bytes per parameter (or token): a count cancels, as on a whiteboard (16 B/param × 70e9 params is bytes)
     for per in ("param", "params", "parameter", "token", "tok", "参数", "个参数"):

@@ -248,29 +248,34 @@ class Verdict:
     def notes(self) -> tuple[str, ...]:
         return self.notes_in(EN)
 
+    def _said(self, text: str, lang: str) -> str:
+        """A graded verdict's words typeset for ``lang`` (engine/typography.py: 45 %, 5.533 天 in Chinese); an
+        unreadable answer's quote what was typed, as typed."""
+        return typeset(text, lang) if self.graded else text
+
     def message_in(self, lang: str = EN) -> str:
-        return self.said.text(lang)
+        return self._said(self.said.text(lang), lang)
 
     def reason_in(self, lang: str = EN) -> str:
         """Why an unreadable answer can't be read (``""`` when it was graded)."""
         return self.why.text(lang) if self.why else ""
 
     def diagnosis_in(self, lang: str = EN) -> str:
-        return self.miss.label_in(lang) if self.miss else ""
+        return self._said(self.miss.label_in(lang), lang) if self.miss else ""
 
     def band_in(self, lang: str = EN) -> str:
-        return self.band_said.text(lang) if self.band_said else ""
+        return self._said(self.band_said.text(lang), lang) if self.band_said else ""
 
     def notes_in(self, lang: str = EN) -> tuple[str, ...]:
         """How the answer was read, then (for a correct approximation) the exact formula and value, then (for an
         answer by another published convention) the convention and what the problem's own gives."""
-        notes = self.parsed.notes_in(lang) if self.parsed is not None else ()
+        notes = tuple(self._said(n, lang) for n in self.parsed.notes_in(lang)) if self.parsed is not None else ()
         notes += (self.approximation_in(lang),) if self.approximation is not None else ()
         return notes + ((self.convention_in(lang),) if self.convention_said is not None else ())
 
     def convention_in(self, lang: str = EN) -> str:
         """``That is 18 B per parameter: fp32 gradients, as in …; this problem counts 16 …: 320 GB.``, else ``""``."""
-        return self.convention_said.text(lang).strip() if self.convention_said is not None else ""
+        return self._said(self.convention_said.text(lang).strip(), lang) if self.convention_said is not None else ""
 
     def convention_dict(self, lang: str = EN) -> dict[str, str] | None:
         """``{key, source, own_value, label}`` of the convention(s) the answer follows (``drill check --json``)."""
@@ -288,7 +293,7 @@ class Verdict:
 
     def approximation_in(self, lang: str = EN) -> str:
         """``Exact is … = 3.875 GB; 4 GB is 2 × M, …`` for a correct answer given by an approximation, else ``""``."""
-        return self.approximation.text(lang).strip() if self.approximation is not None else ""
+        return self._said(self.approximation.text(lang).strip(), lang) if self.approximation is not None else ""
 
     def given_in(self, lang: str = EN) -> str:
         return choice_shown(self.choices, self.given, lang) if self.choices else self._figure(self.given, lang)

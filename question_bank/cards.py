@@ -21,7 +21,7 @@ from engine import formulas, sources
 from engine.langs import EN, ZH
 from engine.messages import Twin, pick
 from engine.records import NamedTuple
-from engine.typography import en_typeset, typeset
+from engine.typography import typeset
 from engine.units import KINDS
 
 from .template import Template
@@ -280,4 +280,4 @@ def card_lines(t: Template, lang: str = EN, conventions: Mapping[str, str] | Non
         out += [f"# {heading('source', lang)}", f"  {c['source']}"]
     while out and not out[-1]:
         out.pop()
-    return [typeset(line, lang) if lang == ZH else en_typeset(line) for line in out]
+    return [typeset(line, lang) for line in out]

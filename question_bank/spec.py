@@ -91,6 +91,8 @@ from typing import Any
 from engine import expr as ex
 from engine import formulas
 from engine.choices import Choice
+from engine.count_nouns import NotCounted, Noun, counted, spelled
+from engine.formulas import inputs
 from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, KindName
 from engine.langs import EN
 from engine.messages import Twin, pick
@@ -135,33 +137,83 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
     unit: str | None = None  # unit to show it in (None: the unit a person would pick)
     value_zh: str = ""  # a text value in Chinese (default: the text itself: names, dtypes)
     origin: Any = None  # question_bank.kit.Origin: the catalogue entry and field the value is (None: the template's)
+    # What a count given counts (engine.count_nouns: a Noun, or NotCounted for a size or a factor).  A template
+    # leaves it None: the problem takes it from the formula input the given feeds (:func:`given_counts`), and a
+    # template states it only where the given's name means two things and no formula of its own binds it.
+    counts: Any = None
+
+    @property
+    def noun(self) -> Noun | None:
+        """The thing a count given counts (``512 GPUs``), or None."""
+        return self.counts if isinstance(self.counts, Noun) else None
 
     @property
     def display(self) -> str:
-        """The value as shown in English (numbers read the same in both languages)."""
-        if isinstance(self.value, str):
-            return self.value
-        if isinstance(self.value, (list, tuple)):
-            return ", ".join(_exact(float(v), self.kind, self.unit) for v in self.value)
-        if UNIT_KINDS[self.kind].counted and not self.unit:
-            v = float(self.value)
-            return f"{int(v):,}" if v == int(v) and v < 1e15 else _exact(v, "count", None)
-        return _exact(float(self.value), self.kind, self.unit)
+        """The value as shown in English: a count with its noun (``512 GPUs``, ``69B params``)."""
+        return self.display_in(EN)
+
+    def _shown_noun(self) -> Noun | None:
+        """The noun written after the number: the given's own, or the one its unit names (``params``, ``tokens``)."""
+        if isinstance(self.value, (str, list, tuple)) or not UNIT_KINDS[self.kind].counted:
+            return None
+        return spelled(self.unit) if self.unit else self.noun
 
     def display_in(self, lang: str = EN) -> str:
-        """:attr:`display` in ``lang``: a text value in Chinese when it has a Chinese twin.  Chinese has no
-        "params" unit: ``69B params`` is shown as ``69B`` (the label already says 参数量)."""
-        shown = self.display
-        return Twin(shown, zh_typeset(self.value_zh or (shown.removesuffix(" params") if self.unit == "params"
-                                                        else shown))).text(lang)
+        """The value as shown in ``lang``: a text value in Chinese when it has a Chinese twin; a count with its
+        noun in both languages, as an answer's is (``512 GPUs`` / ``512 个 GPU``, ``69B params`` / ``69B 个参数``:
+        engine.count_nouns.counted)."""
+        if isinstance(self.value, str):
+            return Twin(self.value, zh_typeset(self.value_zh or self.value)).text(lang)
+        if isinstance(self.value, (list, tuple)):
+            shown = ", ".join(_exact(float(v), self.kind, self.unit) for v in self.value)
+            return Twin(shown, zh_typeset(self.value_zh or shown)).text(lang)
+        noun, v = self._shown_noun(), float(self.value)
+        if UNIT_KINDS[self.kind].counted and (noun is not None or not self.unit):
+            # 69B, 2.1 × 10¹³ as the unit's own figure shows them; a whole count below 10¹⁵ with its thousands
+            number = _exact(v, self.kind, self.unit).removesuffix(f" {self.unit}") if self.unit \
+                else f"{int(v):,}" if v == int(v) and v < 1e15 else _exact(v, "count", None)
+            en, zh = counted(number, noun) if noun is not None else (number, number)
+        else:
+            en = zh = _exact(v, self.kind, self.unit)
+        return Twin(en, zh_typeset(self.value_zh or zh)).text(lang)
 
     def label(self, lang: str = EN) -> str:
         return pick(lang, self.label_en, self.label_zh)
 
 
 def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "count", unit: str | None = None,
-          *, value_zh: str = "", origin: Any = None) -> Given:
-    return Given(name, label_en, label_zh, value, kind, unit, value_zh, origin)
+          *, value_zh: str = "", origin: Any = None, counts: Noun | NotCounted | None = None) -> Given:
+    return Given(name, label_en, label_zh, value, kind, unit, value_zh, origin, counts)
+
+
+@lru_cache(maxsize=1)
+def _declared_counts() -> dict[str, frozenset]:
+    """Input name -> what the catalogue's declarations of that name count (one value unless the name means two
+    things: ``m`` is a GEMM's rows and a number of micro-batches)."""
+    out: dict[str, set] = {}
+    for f in formulas.CATALOGUE:
+        for i in f.inputs:
+            if i.kind == "count":
+                out.setdefault(i.name, set()).add(i.counted)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def given_counts(g: Given, taken: tuple[formulas.Formula, ...]) -> Noun | NotCounted | None:
+    """What the count given ``g`` counts: as the template states it, else as the input it feeds in one of the
+    problem's formulas ``taken`` declares (engine/formulas/inputs.py), else by its name (``SHOWN_COUNTS`` there,
+    or every declaration of the name, where they agree); None when no one says (tests/unit/test_count_nouns.py
+    checks every count given of the bank says)."""
+    if g.counts is not None:
+        return g.counts
+    if isinstance(g.value, str) or not UNIT_KINDS[g.kind].counted:
+        return None
+    for f in taken:
+        if g.name in f.input_names and f.input(g.name).kind == "count":
+            return f.input(g.name).counted
+    if g.name in inputs.SHOWN_COUNTS:
+        return inputs.SHOWN_COUNTS[g.name]
+    declared = _declared_counts().get(g.name, frozenset())
+    return next(iter(declared)) if len(declared) == 1 else None
 
 
 # A whole-number answer (GPUs, sequences, micro-batches) is graded exactly, so it must be settled by

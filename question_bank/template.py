@@ -10,13 +10,14 @@ from functools import cached_property
 from types import MappingProxyType
 
 from engine import convention_set as cs
+from engine import formulas
 from engine.langs import EN, ZH
 from engine.messages import pick
 from engine.records import frozen, replace
 from engine.typography import en_typeset
 
 from .chinese import tidy_zh
-from .spec import Given, Spec, World
+from .spec import Given, Spec, World, given_counts
 from .steps import Step, build_step
 from .topics import TOPICS
 
@@ -292,8 +293,9 @@ def build_problem(t: Template, seed: int, spec: Spec, chosen: Mapping[str, str] 
             cs.rendered(x, written) for x in (scenario_en, scenario_zh, conventions_en, conventions_zh))
     # kept whatever the choice, by no step followed (a step that keeps 6Φ beside one that counts 8Φ is not fixed)
     fixed = {k: kv for k, kv in counting.fixed.items() if k not in followed}
+    taken = tuple(formulas.get(a.formula) for a in spec.asks if a.formula)
     givens = tuple(g._replace(label_en=en_typeset(g.label_en), label_zh=tidy_zh(g.label_zh),
-                               value_zh=tidy_zh(g.value_zh)) for g in spec.givens)
+                              value_zh=tidy_zh(g.value_zh), counts=given_counts(g, taken)) for g in spec.givens)
     declared = tuple(t.conventions) + tuple(k for k in cs.BY_KEY if k in followed and k not in t.conventions)
     if used:  # the problem states the conventions it counts with
         conventions_en = " ".join(x for x in (conventions_en, stated_conventions(declared, used, counting.chosen, EN))

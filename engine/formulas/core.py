@@ -17,6 +17,7 @@ from engine.langs import EN, ZH
 from engine.records import NamedTuple, frozen
 
 from .. import expr as ex
+from ..count_nouns import NotCounted, Noun
 from ..messages import Said, Twin, join, pick, say
 from ..units import DTYPE_BYTES, KINDS, UNIT_KINDS, binary_size, fmt_number, fmt_quantity, fmt_whole
 
@@ -83,10 +84,26 @@ class Input(NamedTuple):  # immutable; a NamedTuple is cheaper to define at impo
     convention: str = ""
     # A default that names another input (``sender_copies`` = ``replicas``): omitted, it takes that input's value.
     default_from: str = ""
+    # What a count-kind input counts: a noun (GPUs, tokens: a given of it is shown "512 GPUs" and read back with
+    # it), or what else the number is (a size, a factor); a convention's choice or a flag is a switch by itself.
+    # tests/unit/test_count_nouns.py checks every count declaration says it.
+    counts: Noun | NotCounted | None = None
 
     def as_(self, name: str, symbol: str = "") -> Input:
         """This meaning bound under another input name (and the symbol that formula writes it with)."""
         return self._replace(name=name, symbol=symbol)
+
+    @property
+    def counted(self) -> Noun | NotCounted | None:
+        """What the input counts (:attr:`counts`); a convention's choice or a flag counts nothing."""
+        if self.counts is None and self.kind == "count" and (self.convention or self.choices):
+            return NotCounted.SWITCH
+        return self.counts
+
+    @property
+    def noun(self) -> Noun | None:
+        """The thing the input counts, or None (a size, a factor, a switch, or not a count)."""
+        return self.counts if isinstance(self.counts, Noun) else None
 
     def meaning_in(self, lang: str = EN) -> str:
         return pick(lang, self.meaning, self.meaning_zh or None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engine import formulas
 from engine.choices import Choice
+from engine.count_nouns import NotCounted
 from engine.formulas import bound_solution, classify_bound
 
 from .. import hardware, models
@@ -400,8 +401,8 @@ def why_norm_is_slow(rng):
         lines = formulas.get("gemm_intensity").solution(m=m, n=n, k=k, bytes_per_elem=bpe)
         what_en = f"a GEMM of {an(f'{m:,}')}×{k:,} activation by {an(f'{k:,}')}×{n:,} {dtype} weight matrix"
         what_zh = f"一个 GEMM：{m:,}×{k:,} 的激活乘以 {k:,}×{n:,} 的 {dtype} 权重矩阵"
-        extra = (given("m", "M (rows of activations)", "M（激活的行数）", m), given("k", "K", "K", k),
-                 given("n", "N", "N", n))
+        extra = (given("m", "M (rows of activations)", "M（激活的行数）", m, counts=NotCounted.SIZE), given("k", "K", "K", k),
+                 given("n", "N", "N", n, counts=NotCounted.SIZE))
     memory = classify_bound(i, r) == "memory-bound"
     why_en = ("  the op waits on HBM: only moving fewer bytes (fusion, in-place, quantisation, a bigger batch) helps"
               if memory else

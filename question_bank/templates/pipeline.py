@@ -14,6 +14,7 @@ overlapped; they are idle TIME per stage per step, not a share of the step.
 from __future__ import annotations
 
 from engine import formulas
+from engine.count_nouns import Noun
 from engine.grading import distance
 from engine.units import fmt_number, fmt_quantity
 
@@ -49,7 +50,7 @@ def _pct(x: float) -> str:
 
 def _pm_givens(p: int, m: int) -> tuple:
     return (given("p", "Pipeline stages P", "流水线阶段数 P", p),
-            given("m", "Micro-batches per step m", "每步微批次数 m", m))
+            given("m", "Micro-batches per step m", "每步微批次数 m", m, counts=Noun.MICRO_BATCHES))
 
 
 @template("pipeline.bubble_1f1b_given", topic="pipeline", title="1F1B bubble (formula given)",
@@ -121,7 +122,7 @@ def _uneven(rng) -> tuple[list[float], int]:
 def _asym_givens(times: list[float], m: int) -> tuple:
     return (given("stage_times", "Forward time per micro-batch, stage by stage", "各阶段单个微批次前向耗时",
                   times, "time", "ms"),
-            given("m", "Micro-batches per step m", "每步微批次数 m", m))
+            given("m", "Micro-batches per step m", "每步微批次数 m", m, counts=Noun.MICRO_BATCHES))
 
 
 def _asym_inputs(times: list[float], m: int) -> dict:
@@ -362,7 +363,7 @@ def inflight_1f1b(rng):
     k, m = rng.randint(1, p), rng.choice((32, 48, 64))
     return Spec(
         givens=(given("p", "Pipeline stages P", "流水线阶段数 P", p), given("stage", "Stage k", "阶段 k", k),
-                given("m", "Micro-batches per step m", "每步微批次数 m", m)),
+                given("m", "Micro-batches per step m", "每步微批次数 m", m, counts=Noun.MICRO_BATCHES)),
         asks=(Ask(formula="inflight_microbatches_1f1b", inputs={"p": p, "stage": k}, integer=True, tolerance=0.001,
                   unit="", extras={"m": m},
                   prompt_en=f"A 1F1B pipeline of P = {p} stages runs m = {m} micro-batches per step. At its peak, "
@@ -391,8 +392,7 @@ def inflight_memory_chain(rng):
                     f"layer keeps {fmt_quantity(layer, 'bytes', unit='MB')} of activations per micro-batch on each GPU.",
         scenario_zh=f"{model.name}（{model.layers} 层）做 P = {p} 的流水线，每步 m = {m} 个微批次；每张卡上单层每个微批次"
                     f"保存 {fmt_quantity(layer, 'bytes', unit='MB')} 激活值。",
-        givens=(given("p", "Pipeline stages P", "流水线阶段数 P", p), given("m", "Micro-batches per step m", "每步微批次数 m", m),
-                given("layers", "Layers L", "层数 L", model.layers),
+        givens=(*_pm_givens(p, m), given("layers", "Layers L", "层数 L", model.layers),
                 given("layer_bytes", "Activations per layer and micro-batch", "每层每个微批次的激活值", layer, "bytes", "MB")),
         asks=(Ask(formula="inflight_microbatches_1f1b", inputs={"p": p, "stage": 1}, integer=True, tolerance=0.001,
                   unit="", extras={"m": m},

@@ -1,20 +1,24 @@
 """Every template as a Chinese screen shows it is typeset as Chinese is written (engine/typography.py).
 
-Each template's prompt, worked solution, answer display, title, ``ask --json`` fields and formula card in
-Chinese: no English unit word or plural after a number (``5.533 day``, ``2 GPUs``), no half-width punctuation
-next to a Chinese character (``精度: fp8``), no prose bracket around Chinese in ASCII (``(当天…)``), % after a
-space as every unit.  The same texts in English: % after a space.  In both, a card's symbol table names an
-input's unit once.  Seed 1 in ``make test``; seeds 1-3 in ``make test-deep``.
+Each template's prompt, worked solution, answer display, title, ``ask --json`` fields, formula card and the
+verdict lines of a few answers to it (right, near, a factor off, a named mistake) in Chinese: no English unit
+word or plural after a number (``5.533 day``, ``2 GPUs``), no half-width punctuation next to a Chinese
+character (``精度: fp8``), no prose bracket around Chinese in ASCII (``(当天…)``), % after a space as every
+unit.  The same texts in English, verdict lines included: % after a space.  In both, a card's symbol table names
+an input's unit once.  Seed 1 in ``make test``; seeds 1-3 in ``make test-deep``.
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import pytest
 
+from engine.grading import display_number, grade
 from engine.langs import EN
 from engine.typography import en_typeset, typeset, zh_typeset
+from engine.verdicts import KindName
 from question_bank import cards, registry
 from tests import problems
 
@@ -43,6 +47,29 @@ def defects(text: str) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=512)  # both tests read them: graded once
+def _verdicts(tid: str, seed: int) -> tuple:
+    """The verdicts of a few answers to each number step: right, 15 % off, 5× off, and each named mistake's value."""
+    out = []
+    for s in problems.problem(tid, seed).steps:
+        e = s.expected
+        if e.kind != KindName.NUMBER:
+            continue
+        values = [float(e.value) * f for f in (1.0, 0.85, 5.0)] + [m.value for m in e.misses]
+        out += [grade(display_number(v, e.unit_kind, e.unit), e) for v in values]
+    return tuple(out)
+
+
+def _verdict_lines(tid: str, seed: int, lang: str) -> list[tuple[str, str]]:
+    """A verdict as the app and ``drill check`` say it: the verdict line, the band, the mistake named, the notes."""
+    out = []
+    for v in _verdicts(tid, seed):
+        out += [("verdict", v.message_in(lang)), ("band", v.band_in(lang)), ("diagnosis", v.diagnosis_in(lang))]
+        out += [("note", n) for n in v.notes_in(lang)]
+        out += [("verdict figure", v.given_in(lang)), ("verdict figure", v.expected_in(lang))]
+    return out
+
+
 def _texts(tid: str, seed: int, lang: str = ZH) -> list[tuple[str, str]]:
     p = problems.problem(tid, seed)
     d = p.to_dict(lang)
@@ -51,7 +78,7 @@ def _texts(tid: str, seed: int, lang: str = ZH) -> list[tuple[str, str]]:
         out += [("solution", line) for line in s.solution_lines(lang)]
         out += [("answer display", s.expected.display_in(lang)), ("json display", sd["answer"]["display"])]
         out += [("misconception", m["label"]) for m in sd["misconceptions"]]
-    return out
+    return out + _verdict_lines(tid, seed, lang)
 
 
 @pytest.mark.parametrize("tid", sorted(registry.REGISTRY))
@@ -107,7 +134,7 @@ def test_chinese_spaces_percent_before_a_chinese_word():
 ])
 def test_chinese_is_typeset_by_one_rule(shown, written):
     assert zh_typeset(shown) == written and typeset(shown, ZH) == written
-    assert typeset(shown, "en") == shown  # English is written as it is
+    assert typeset(shown, EN) == en_typeset(shown)  # English follows the % rule alone: 5.533 day stays
     assert not [d for d in defects(written) if "bracket" not in d or "带宽项" not in written]
 
 
@@ -115,3 +142,19 @@ def test_the_checks_catch_the_issue_examples():
     assert defects("正确答案：5.533 day") and defects("你的答案：2 GPUs") and defects("精度: fp8")
     assert defects("(当天至少答过一道题才算一天)") and defects("40.05%")
     assert not defects("正确答案：5.533 天；你的答案：2 张 GPU；精度：fp8；40.05 %")
+
+
+def test_a_verdict_is_typeset_by_the_same_rule_in_both_languages():
+    """A verdict's figures and words go through the rule the problem's texts do, whatever wrote them: a mistake's
+    label written "100%" (engine/formulas), a convention's figure in minutes said in a Chinese sentence."""
+    from engine.grading import Expected, Miss
+
+    e = Expected("number", 1000.0, "time", "s", misses=(Miss("no_mfu", "assumed 100% utilisation (left out MFU)",
+                                                              400.0, "假设了 100% 利用率（漏了 MFU）"),))
+    v = grade("400 s", e)
+    assert v.diagnosis_in(EN) == "assumed 100 % utilisation (left out MFU)"
+    assert "assumed 100 % utilisation" in v.message_in(EN) and "100 % 利用率" in v.message_in(ZH)
+    assert "about 2.5× too low" in v.message_in(EN) and "偏低约 2.5 倍" in v.message_in(ZH)
+    assert v.expected_in(ZH) == "1000 秒" and not defects(v.message_in(ZH))
+    refused = grade("45% × 2 GB", e)  # an answer that cannot be read is quoted as typed
+    assert "45% × 2 GB is B" in refused.message_in(EN)

@@ -174,7 +174,7 @@ def _check_conventions(p) -> set[str]:
                 continue
             assert v.status == CONVENTION and c.key in _keys(v), f"{where}: {c.key} gives {v.status}"
             assert c.row.label in v.message_in("en") and c.row.label_zh in v.message_in("zh"), where
-            assert e.display in v.message_in("en") and e.display in v.message_in("zh"), where
+            assert e.display in v.message_in("en") and e.display_in("zh") in v.message_in("zh"), where
             recognised.add(c.key)
             if e.integer:
                 continue

@@ -8,16 +8,24 @@ works out what the answer counts, expressions included, and the answer kind refu
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import count_nouns as cn
 from engine.answers import parse_quantity
-from engine.count_nouns import Noun
+from engine.count_nouns import NotCounted, Noun
+from engine.formulas import inputs
 from engine.formulas import registry as formulas
+from engine.formulas.core import Input
 from engine.grading import Expected, grade, read, understood
 from engine.langs import EN, ZH
 from engine.status import INVALID
+from engine.units import UNIT_KINDS
+from question_bank import registry
+from question_bank.spec import Given
 from tests import problems
 from tests.cli import drill
 
@@ -138,3 +146,113 @@ def test_check_json_gives_the_nouns_and_the_two_readings(tmp_path):
     assert doc["ambiguity"] == {"chosen": "1120 GB", "other": None,
                                 "b_readings": [{"typed": "70B", "read_as": "billion"},
                                                {"typed": "16 B", "read_as": "bytes"}]}
+
+
+# --------------------------------------------------------------------------- what a given counts
+
+def _count_givens(seeds=(1,)):
+    """(template, seed, given) for every numeric count given of the bank."""
+    for tid in sorted(registry.REGISTRY):
+        for seed in seeds:
+            for g in problems.problem(tid, seed).givens:
+                if not isinstance(g.value, (str, list, tuple)) and UNIT_KINDS[g.kind].counted:
+                    yield tid, seed, g
+
+
+def test_every_count_input_says_what_it_counts():
+    """The input table is the one source: each count declaration names its noun, or says it is a size, a factor,
+    a duration or a switch (a convention's choice is one by itself)."""
+    declared = [i for i in vars(inputs).values() if isinstance(i, Input)]
+    bound = [i for f in formulas.catalogue() for i in f.inputs]
+    missing = sorted({i.name for i in declared + bound if i.kind == "count" and i.counted is None})
+    assert missing == [], f"count inputs that say nothing of what they count: {missing}"
+    assert inputs.N_GPUS.noun == Noun.GPUS and inputs.HIDDEN.noun is None and inputs.HIDDEN.counted == NotCounted.SIZE
+    assert inputs.RECIPE.counted == NotCounted.SWITCH
+
+
+def test_every_count_given_of_every_template_declares_its_noun():
+    """Each count given of each template (seed 1; seeds 1-3 in make test-deep) says what it counts, taken from the
+    formula input it feeds (engine/formulas/inputs.py), and is shown with its noun in both languages."""
+    seeds = (1, 2, 3) if problems.lane == "deep" else (1,)
+    silent, shown = [], 0
+    for tid, seed, g in _count_givens(seeds):
+        if g.counts is None:
+            silent.append(f"{tid} (seed {seed}): {g.name} ({g.label_en})")
+        elif g.noun is not None:
+            en, zh = cn.counted(g.display_in(EN).removesuffix(f" {g.noun.value}").removesuffix(f" {cn.SPELLINGS[g.noun][1]}"),
+                                g.noun)
+            assert g.display_in(EN) == en, (tid, g.display_in(EN))
+            assert g.display_in(ZH) == zh, (tid, g.display_in(ZH))
+            shown += 1
+    assert not silent, "count givens that say nothing of what they count:\n  " + "\n  ".join(silent[:20])
+    assert shown > 300
+
+
+@pytest.mark.parametrize("tid, name, en, zh", [
+    ("communication.ddp_overlap_chain", "n", "GPUs", "个 GPU"), ("inference.prefill_time", "tokens", "tokens", "个 token"),
+    ("memory.activation_chain", "a", "heads", "个注意力头"), ("pipeline.bubble_1f1b_given", "m", "micro-batches", "个微批次"),
+])
+def test_a_count_given_is_shown_with_its_noun_as_an_answer_is(tid, name, en, zh):
+    g = next(g for g in problems.problem(tid, 1).givens if g.name == name)
+    number = f"{int(g.value):,}"
+    assert g.display_in(EN) == f"{number} {en}" and g.display_in(ZH) == f"{number} {zh}"
+    assert g.display == g.display_in(EN)
+
+
+def test_a_given_of_one_is_singular_and_a_size_is_a_bare_number():
+    one = Given("b", "Micro-batch size b", "微批次大小 b", 1.0, counts=Noun.SEQUENCES)
+    assert (one.display_in(EN), one.display_in(ZH)) == ("1 sequence", "1 条序列")
+    size = Given("h", "Hidden size h", "隐藏维度 h", 8192.0, counts=NotCounted.SIZE)
+    assert (size.display_in(EN), size.display_in(ZH)) == ("8,192", "8,192")
+
+
+def test_every_given_written_with_its_noun_reads_as_its_number():
+    """What the table shows is what a learner copies: each count given as displayed, in either language, reads as its
+    number and its noun, alone and inside an expression of another kind."""
+    bad = []
+    for tid, _, g in _count_givens():
+        if g.noun is None:
+            continue
+        for lang in (EN, ZH):
+            shown = g.display_in(lang)
+            p = parse_quantity(shown, "count")
+            if hasattr(p, "why") or not math.isclose(p.value, g.value, rel_tol=1e-3) or p.noun != g.noun:
+                bad.append(f"{tid}: {shown!r} reads {p}")
+            t = parse_quantity(f"{shown} × 2 s", "time")
+            if hasattr(t, "why") or not math.isclose(t.value, 2 * g.value, rel_tol=1e-3):
+                bad.append(f"{tid}: {shown!r} × 2 s reads {t}")
+    assert not bad, "\n  ".join(bad[:12])
+
+
+NUMBERS = st.integers(min_value=1, max_value=10**6)
+NOUNS = st.sampled_from(sorted(Noun))
+
+
+@settings(max_examples=problems.examples(40))
+@given(NUMBERS, NOUNS, st.data())
+def test_a_number_written_with_its_noun_reads_as_the_bare_number_in_an_expression(n, noun, data):
+    """A given copied with its noun into a whiteboard expression (any spelling, either language) cancels: the
+    expression reads as it does with the bare number, on a question of another kind and on a count question."""
+    spelled = data.draw(st.sampled_from([*cn.SPELLINGS[noun], cn.counted(str(n), noun)[1]]))
+    written = spelled if spelled.startswith(str(n)) else f"{n} {spelled}"
+    for template, kind in (("{} × 989 TFLOPS", "flop_rate"), ("{} × 16 B", "bytes"), ("({}) / 4", "count")):
+        bare, with_noun = (parse_quantity(template.format(x), kind) for x in (str(n), written))
+        assert not hasattr(with_noun, "why"), (written, kind, with_noun)
+        assert with_noun.value == bare.value, (written, kind)
+    # a Chinese classifier alone (16 个块: 块 is one) names no noun: it reads on any count question
+    word = written.split()[-1]
+    word = word[1:] if len(word) > 1 and word[0] in cn.CLASSIFIERS else word
+    assert parse_quantity(written, "count").noun == ("" if word in cn.CLASSIFIERS else noun)
+
+
+@pytest.mark.parametrize("text, exp", [
+    ("2048 GPUs × 989 TFLOPS", Expected("number", 2048 * 989e12, "flop_rate", "PFLOPS")),
+    ("2048 个 GPU × 989 TFLOPS", Expected("number", 2048 * 989e12, "flop_rate", "PFLOPS")),
+    ("70e9 params * 16 bytes/param", Expected("number", 1.12e12, "bytes", "GB")),
+    ("70B 个参数 × 16 字节/参数", Expected("number", 1.12e12, "bytes", "GB")),
+    ("512 prompts × 8 responses/prompt × 2048 tokens/response",
+     Expected("number", 512 * 8 * 2048, "count", "", integer=True, noun=Noun.TOKENS)),
+    ("4 micro-batches × 2 sequences", Expected("number", 8, "count", "", integer=True)),
+])
+def test_givens_nouns_cancel_as_on_a_whiteboard(text, exp):
+    assert grade(text, exp).status == "correct", grade(text, exp).message_in(EN)

@@ -419,7 +419,8 @@ INTENDED[("memory.activation_tp_chain", 15)] = ("redrawn: the published run come
 ZH_TYPESET = ("Chinese typesetting only (engine/typography.py): units of time in Chinese (5.533 天, 478000 秒, not "
               "5.533 day), a count of GPUs as 2 张 GPU, a factor as 倍, full-width punctuation next to Chinese "
               "(精度：fp8, （MTBF）), a given's label with a full-width colon, a space before % (45 %); the JSON's "
-              "title, answer display and misconception labels in Chinese; values unchanged")
+              "title, answer display and misconception labels in Chinese; a count given with its noun (512 个 GPU, "
+              "69B 个参数); values unchanged")
 ZH_INTENDED: dict[str, str] = {part: ZH_TYPESET for part in PARTS + (CARD,)}
 # A space before % as before any unit: an answer asked in % is displayed 49.21 % (it was 49.21%), in the answer
 # JSON of both languages
@@ -547,3 +548,44 @@ for _tid in ("communication.allreduce_time", "communication.collective_time", "c
              "serving.chain_throughput_latency", "serving.max_batch_tpot", "serving.tpot"):
     _key = (_tid, None, "card") if (_tid, None, "card") in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
     INTENDED[_key] = INTENDED[_key] + "; " + UNIT_ONCE if _key in INTENDED else UNIT_ONCE
+
+
+# A count given is shown with its noun, as a count answer is (512 GPUs, 1 sequence; engine.formulas.inputs declares what
+# each input counts): the English givens table and the answer JSON's givens display; values unchanged.  (The Chinese,
+# 512 个 GPU, 69B 个参数, is covered by ZH_INTENDED.)  These are the recorded templates with such a given at seeds 1-40.
+GIVEN_NOUNS = ("a count given is shown with its noun, as a count answer is (Prompt tokens: 8,192 tokens; GPUs N: "
+               "512 GPUs; 1 sequence); values unchanged")
+NOUN_GIVENS = (
+    "communication.allreduce_bytes_given", "communication.allreduce_time", "communication.busbw_given",
+    "communication.collective_bytes", "communication.collective_time", "communication.ddp_chain",
+    "communication.ddp_overlap_chain", "communication.nccl_chain", "communication.tp_layer_bytes",
+    "communication.tree_vs_ring", "communication.zero3_chain", "communication.zero3_step_bytes",
+    "concepts.memory_bound_fix", "concepts.phase_bound", "inference.chain_capacity", "inference.chain_decode",
+    "inference.chain_mla_vs_gqa", "inference.decode_attention_intensity", "inference.decode_tps",
+    "inference.decode_tps_batch", "inference.kv_bytes_per_token", "inference.kv_cache_derive",
+    "inference.kv_cache_size", "inference.max_batch_fit", "inference.mla_kv_per_token", "inference.prefill_time",
+    "memory.activation_chain", "memory.activation_layer", "memory.activation_layer_given",
+    "memory.activation_model", "memory.activation_recompute", "memory.activation_tp", "memory.activation_tp_chain",
+    "memory.activation_tp_given", "memory.activation_tp_sp", "memory.activation_tp_sp_given", "memory.param_count",
+    "memory.param_count_approx", "memory.param_count_chain", "memory.static", "memory.static_given",
+    "memory.zero_given", "memory.zero_per_gpu", "memory.zero_planning", "mfu.budget_chain", "mfu.chinchilla_chain",
+    "mfu.chinchilla_tokens", "mfu.forward_flops", "mfu.hfu", "mfu.mfu", "mfu.mfu_from_step_time", "mfu.mfu_given",
+    "mfu.mfu_judgement", "mfu.train_flops", "mfu.train_flops_per_token", "mfu.train_time", "mfu.utilisation_chain",
+    "moe.active_params", "moe.alltoall_bytes", "moe.chain_moe_vs_dense", "moe.expert_capacity", "moe.total_params",
+    "moe.total_params_config", "parallelism.layout", "parallelism.layout_given", "parallelism.sp_volume",
+    "parallelism.tp_allreduce_time", "parallelism.tp_link_chain", "parallelism.train_chain",
+    "parallelism.zero_parallel", "parallelism.zero_parallel_given", "pipeline.bubble_1f1b",
+    "pipeline.bubble_1f1b_given", "pipeline.bubble_asymmetric", "pipeline.bubble_asymmetric_given",
+    "pipeline.bubble_interleaved", "pipeline.inflight_1f1b", "pipeline.inflight_memory_chain",
+    "pipeline.interleaving_tradeoff", "pipeline.micro_batches_for_target", "pipeline.schedule_chain",
+    "roofline.attention_hbm_standard", "roofline.attention_intensity", "roofline.chain_batching",
+    "roofline.chain_flash_attention", "roofline.chain_fusion", "roofline.chain_layer_by_layer",
+    "roofline.elementwise_intensity", "roofline.flash_attention_hbm", "roofline.fusion_bytes_saved",
+    "serving.chain_paged", "serving.chain_serve_node", "serving.chain_throughput_latency", "serving.paged_blocks",
+    "serving.paged_capacity", "serving.paged_waste", "serving.spec_speedup", "serving.spec_tokens", "serving.tpot",
+    "serving.ttft"
+)
+for _tid in NOUN_GIVENS:
+    for _part in ("prompt", "answer"):
+        _key = (_tid, None, _part) if (_tid, None, _part) in INTENDED or (_tid, None) not in INTENDED else (_tid, None)
+        INTENDED[_key] = INTENDED[_key] + "; " + GIVEN_NOUNS if _key in INTENDED else GIVEN_NOUNS

@@ -11,6 +11,7 @@ nodes a GPU has one 400 or 800 Gb/s NIC (50 / 100 GB/s one way: the range scaleo
 from __future__ import annotations
 
 from engine.choices import Choice
+from engine.count_nouns import Noun
 
 from ... import hardware, kit, models
 from ...spec import Ask, Spec, World, given
@@ -76,7 +77,7 @@ def nvls_allreduce(rng):
     alpha = rng.choice(ALPHAS_US) * 1e-6
     return Spec(
         givens=(given("m", "Message per GPU m", "每卡消息大小 m", size, "bytes", "MB"),
-                given("n", "GPUs in the all-reduce", "参与 AllReduce 的卡数", n),
+                given("n", "GPUs in the all-reduce", "参与 AllReduce 的卡数", n, counts=Noun.GPUS),
                 given("alpha", "Latency α", "延迟 α", alpha, "time", "µs"), _beta(link)),
         asks=(Ask(formula="nvls_allreduce_time", unit="µs", extras={"n": n},
                   inputs={"m": size, "alpha": alpha, "beta": link.one_way},

@@ -13,6 +13,7 @@ HBM traffic a kernel would cause with no cache between SRAM and HBM.
 from __future__ import annotations
 
 from engine import formulas
+from engine.count_nouns import Noun
 from engine.records import replace
 from engine.units import fmt_number, fmt_quantity, round_sig
 
@@ -375,7 +376,8 @@ def chain_layer_by_layer(rng):
             break
     ef, eb = table["elementwise"]
     i_elem = ef / eb
-    givens = card_givens(gpu, "bf16") + (given("model", "Model", "模型", m.name), given("t", "Tokens T", "token 数 T", t))
+    givens = card_givens(gpu, "bf16") + (given("model", "Model", "模型", m.name),
+                                         given("t", "Tokens T", "token 数 T", t, counts=Noun.TOKENS))
     for key, en, zh in LAYER_ROWS:
         givens += (given(f"{key}_flops", f"{en}: FLOPs", f"{zh}：FLOPs", table[key][0], "flop", "GFLOP"),
                    given(f"{key}_bytes", f"{en}: bytes", f"{zh}：字节数", table[key][1], "bytes", "MB"))

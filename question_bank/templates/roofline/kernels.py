@@ -6,6 +6,7 @@ import re
 
 from engine import formulas
 from engine.choices import BOUND_CHOICES
+from engine.count_nouns import NotCounted
 from engine.formulas import bound_solution, classify_bound
 from engine.units import fmt_number, fmt_quantity
 
@@ -86,6 +87,12 @@ def seed_row_note(row) -> tuple[str, str]:
             f"{row.name} has no bf16 tensor cores.)",
             f"速查表对每张 GPU 都写 BF16，但 {row.name} 的数据是 {row.dtype}：{row.name} 没有 bf16 Tensor Core。")
 
+
+
+def _gemm_givens(m: int, n: int, k: int) -> tuple:
+    """A GEMM's M, N, K: sizes, not counts of things (m and n also name micro-batches and GPUs elsewhere)."""
+    return (given("m", "M", "M", m, counts=NotCounted.SIZE), given("n", "N", "N", n, counts=NotCounted.SIZE),
+            given("k", "K", "K", k))
 
 @template("roofline.ridge_point", topic="roofline", title="Ridge point of a GPU (formula given)",
           title_zh="GPU 的拐点算术强度（给出公式）", difficulty=1, target_seconds=60, source="R§3.2, C§5.2, gpu_datasheets")
@@ -397,7 +404,7 @@ def classify_gemm(rng):
     lead = tuple(f.solution(m=m, n=n, k=k, bytes_per_elem=bpe)) + tuple(
         formulas.get("ridge_point").solution(peak_flops=peak, bandwidth=bw))
     return Spec(
-        givens=card_givens(gpu, dtype) + (given("m", "M", "M", m), given("n", "N", "N", n), given("k", "K", "K", k)),
+        givens=card_givens(gpu, dtype) + _gemm_givens(m, n, k),
         asks=(bound_ask(i, r, f"On the {gpu.name}, C = A·B runs in {dtype} with A M×K and B K×N. Is it memory-bound "
                               "or compute-bound?",
                         f"在 {gpu.name} 上以 {dtype} 计算 C = A·B，A 为 M×K，B 为 K×N。它是访存受限还是算力受限？",
@@ -497,8 +504,8 @@ def chain_interview(rng):
     return Spec(
         scenario_en=f"An interviewer hands you {an(gpu.name)} and {an(dtype)} GEMM C = A·B with A {m}×{k} and B {k}×{n}.",
         scenario_zh=f"面试官给你一张 {gpu.name} 和一个 {dtype} GEMM：C = A·B，A 为 {m}×{k}，B 为 {k}×{n}。",
-        givens=card_givens(gpu, dtype) + (given("m", "M", "M", m), given("n", "N", "N", n), given("k", "K", "K", k),
-                                          given("bytes_per_elem", "Bytes per element", "每元素字节数", bpe, "bytes")),
+        givens=card_givens(gpu, dtype) + _gemm_givens(m, n, k)
+        + (given("bytes_per_elem", "Bytes per element", "每元素字节数", bpe, "bytes"),),
         asks=(
             Ask(formula="ridge_point", unit="FLOP/B", prompt_en=f"What is the ridge point of the {gpu.name} at {dtype}?",
                 prompt_zh=f"{gpu.name} 在 {dtype} 下的拐点算术强度是多少（FLOP/B）？"),

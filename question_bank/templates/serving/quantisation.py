@@ -6,6 +6,7 @@ model, and the decode speed-up it buys.
 
 from __future__ import annotations
 
+from engine.count_nouns import NotCounted
 from engine.units import fmt_number, round_sig
 
 from ... import hardware, kit, models
@@ -56,7 +57,7 @@ def _scheme(rng):
 def _scheme_givens(name_en, name_zh, bits, g, sb, zb):
     return (given("scheme", "Scheme", "量化方案", name_en, value_zh=name_zh),
             given("bits", "Bits per weight b", "每个权重的位宽 b", bits, "bits", "bit"),
-            given("group_size", "Group size g", "每组权重数 g", g),
+            given("group_size", "Group size g", "每组权重数 g", g, counts=NotCounted.SIZE),
             given("scale_bits", "Scale bits per group", "每组缩放因子的位数", sb, "bits", "bit"),
             given("zero_bits", "Zero-point bits per group", "每组零点的位数", zb, "bits", "bit")
             if zb else given("zero_point", "Zero point", "零点", "none (symmetric)", value_zh="无（对称）"))
