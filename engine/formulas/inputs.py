@@ -527,6 +527,7 @@ SHARD_REPLICAS = Input("replicas", "count", "replicas of the shard group (data p
 # cache holds, the GPUs of an NVLink domain).  question_bank.spec.given_counts reads it after the declarations above.
 SHOWN_COUNTS: dict[str, Noun | NotCounted] = {
     "context": Noun.TOKENS, "max_seq": Noun.TOKENS, "prompt": Noun.TOKENS, "user_tokens": Noun.TOKENS,
-    "domain": Noun.GPUS, "engines": Noun.INSTANCES, "links": Noun.LINKS,
+    # one inference engine per GPU: "64 GPUs", as the problem's text says
+    "domain": Noun.GPUS, "engines": Noun.GPUS, "links": Noun.LINKS,
     "block": NotCounted.SIZE, "d_expert": NotCounted.SIZE, "flops_per_elem": NotCounted.FACTOR,
 }
