@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from drill.core.sync import rules_of_settings
+from drill.core.sync import context_of_settings
 from engine.schedule import fsrs_bridge
 from engine.schedule.fsrs_bridge import Scheduler
 from engine.session import review_row
@@ -41,7 +41,7 @@ def record(doc: dict, item: str, quality: int, when: datetime) -> None:
 
 def pull(docs: list[dict], i: int, j: int) -> dict:
     """Machine ``i`` merges machine ``j``'s file; returns the report."""
-    merged, report = merge(docs[i], docs[i]["replica"], [(docs[j]["replica"], docs[j])], rules_of_settings)
+    merged, report = merge(docs[i], docs[i]["replica"], [(docs[j]["replica"], docs[j])], context_of_settings)
     docs[i] = {**merged, "replica": docs[i]["replica"]}
     return report
 
