@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.records import NamedTuple
-from engine.review import REPLICA_ID
+from engine.review import REPLICA_ID, legacy_replica
 from engine.session import Rules
 from engine.storage import merging
 
@@ -68,9 +68,13 @@ def checked_other(doc: Any) -> tuple[str, dict]:
     rest: dict = {}
     for _ in checked_rows(members_of(doc), None, rest):
         pass
-    replica = doc.get("replica")
+    if "replica" not in doc:  # an export from before replica ids: its rows named as every copy of them names them
+        first = next((r for r in doc["reviews"] if r.get("origin") is None), None)
+        return legacy_replica(first, None if first is not None else doc), doc
+    replica = doc["replica"]
     if not isinstance(replica, str) or REPLICA_ID.fullmatch(replica) is None:
-        raise InvalidDocument("an export to merge must name its replica (written by this drill's export or sync)")
+        raise InvalidDocument("an export's replica must be a replica id (letters, digits, - and _), not "
+                              f"{replica!r:.80}")
     return replica, doc
 
 

@@ -2,7 +2,8 @@
 
 Each copy of a profile is a *replica* (``manifest.new_replica``).  A review is known everywhere by its origin:
 the replica it was first recorded in and its id there (a row's ``origin``, or, when absent, the replica whose
-row it is and the row's own id).  :func:`merge` makes the union of the reviews: this side's rows stay as they
+row it is and the row's own id; a history from before replica ids is named by the id its first row makes,
+``engine.review.legacy_replica``).  :func:`merge` makes the union of the reviews: this side's rows stay as they
 are, in their order and with their ids; every row of the others it lacks is appended, in arrival order, with
 the next id here and its ``origin``.  Two rows are the same review when their origin and their content (all
 but ``id`` and ``origin``) are equal, so merging is idempotent, commutative and associative as a set of
