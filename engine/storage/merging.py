@@ -114,6 +114,21 @@ def _instant(ts: str) -> datetime:
     return datetime.fromisoformat(ts).replace(tzinfo=UTC)  # (a row's ts is UTC: 2026-11-29T15:42:01Z)
 
 
+def _in_time_order(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The rows by time, rows of one time by content (the same order on every copy); content is asked only of
+    rows that share a time (it is JSON text: costly for every row of a long history)."""
+    out = sorted(rows, key=lambda r: r["ts"])
+    k = 0
+    while k < len(out):
+        end = k + 1
+        while end < len(out) and out[end]["ts"] == out[k]["ts"]:
+            end += 1
+        if end - k > 1:
+            out[k:end] = sorted(out[k:end], key=content)
+        k = end
+    return out
+
+
 def _known(memory: fsrs_bridge.Memory | None) -> Callable[[str], fsrs_bridge.Memory | None]:
     return lambda _item: memory  # (the book asks for the memory of the item answered alone)
 
@@ -133,7 +148,7 @@ def replay(rows: Iterable[Mapping[str, Any]], context: Context,
     memory: dict[str, fsrs_bridge.Memory] = {}
     recent: dict[str, list[int]] = {}  # each item's latest qualities, every row (the retired scaffolds read them)
     met: dict[date, set[str]] = {}  # the items first met each day (the day's new items, engine.session.met)
-    for r in sorted(rows, key=lambda r: (r["ts"], content(r))):
+    for r in _in_time_order(rows):
         item, quality = r["item"], r["quality"]
         if r["scheduled"] and r["step"] is None:
             day = date.fromisoformat(r["date"])
@@ -204,14 +219,19 @@ def merge(local: Mapping[str, Any], replica: str, others: Iterable[tuple[str, Ma
         for item, st in doc["states"].items():
             if item not in scheduled and (item not in states or _canon(st) > _canon(states[item])):
                 states[item] = st
-    # every item, at every merge: a review on one item moves the load another's last review saw, and a copy's own
-    # states (recorded as it went, under the settings of the day) become the same replay as every other copy's
-    unscheduled = {item: ItemState.from_dict(st) for item, st in states.items() if item not in scheduled}
+    # every item: a review on one item moves the load another's last review saw, and a copy's own states (recorded
+    # as it went, under the settings of the day) become the same replay as every other copy's.  Not when nothing
+    # came, the settings are the same and every other copy's states are these already (the usual sync with
+    # nothing new): then the copies agree as they are, and the replay, the costly part, is spared.
+    agree = not added and settings == local["settings"] and all(
+        doc["states"].get(item) == states.get(item) for _, doc in others for item in scheduled)
     replayed = []
-    for item, st in sorted(replay(rows, context_of(settings), unscheduled).items()):
-        if item in scheduled and st.to_dict() != states.get(item):
-            states[item] = st.to_dict()
-            replayed.append(item)
+    if not agree:
+        unscheduled = {item: ItemState.from_dict(st) for item, st in states.items() if item not in scheduled}
+        for item, st in sorted(replay(rows, context_of(settings), unscheduled).items()):
+            if item in scheduled and st.to_dict() != states.get(item):
+                states[item] = st.to_dict()
+                replayed.append(item)
     mocks = list(local["mocks"])
     known = {_canon({k: v for k, v in m.items() if k != "id"}) for m in mocks}
     next_mock = max((m["id"] for m in mocks), default=0) + 1
