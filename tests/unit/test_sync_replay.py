@@ -2,6 +2,7 @@
 have had if every answer had been given on one profile in time order, the final stretch before an interview
 seeing the load and the daily cap of both machines' reviews."""
 
+import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -16,6 +17,12 @@ from engine.storage import Profile
 
 START = datetime(2026, 11, 2, 8, tzinfo=UTC)
 INTERVIEW = "2026-11-24"
+
+
+@pytest.fixture(autouse=True)
+def no_fsync(monkeypatch):
+    """Durability is checked elsewhere (test_sync_folder's crash sweep): here an fsync is only wall time."""
+    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 def answers() -> list[tuple[int, datetime, str, str, int]]:
