@@ -19,7 +19,9 @@ every part with what it must hold::
 the range of review ids it holds: this replica's own ids (every row of the file),
 and for each other replica whose rows a sync merged into it the range of
 their ids there (the rows' ``origin``; engine.storage.merging).  ``next_id`` is the review counter when it was written, checked
-against the state file's.
+against the state file's.  A save from before replica ids adds ``"legacy": ["pre-a069...", 605]``: the id
+its older rows are known by on every copy (``engine.review.legacy_replica``, made from its first row, as an
+older export of it is named when merged) and the last of their ids (``from_files``).
 
 The writer rewrites the manifest after every change of the parts (a new log file, with
 the one it closes as it is closed; a log file removed by an undo; a mock; the first state
@@ -438,7 +440,8 @@ def from_files(folder: Path, replica: str | None = None, state_next: int | None 
         path = folder / segment_name(n)
         tables, _ = read_document(path, "reviews")
         rows = segment_rows(tables, path)
-        first = first or next((r for r in rows if r.get("origin") is None), None)
+        if first is None:
+            first = next((r for r in rows if r.get("origin") is None), None)
         assert tables is not None
         meta = tables["meta"]["1"]
         seq = meta.get("seq", 0)
