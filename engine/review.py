@@ -10,6 +10,8 @@ does, which matters where a history of 200,000 rows is read.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -123,6 +125,17 @@ REQUIRED: tuple[str, ...] = tuple(n for n in _NAMES if n not in Review._field_de
 OPTIONAL: tuple[str, ...] = tuple(Review._field_defaults)  # a row has them only when they apply
 _NESTED = ("before", "after", "conventions", "origin")
 REPLICA_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a replica's id (engine.storage.manifest.new_replica: 16 hex digits)
+
+
+def legacy_replica(first: Mapping[str, Any] | None, document: Any = None) -> str:
+    """The replica id of a history recorded before copies had replica ids (an older export, a save from before
+    manifests): made from its first row (id, time, item, seed, quality), so every copy of that history, an
+    export of it made at any time or the save itself, names its rows alike (``pre-`` and 16 hex digits), and a
+    merge of it is one however often and in whatever order it comes; two histories are two.  ``first``: the
+    history's first row (None: it has none, and the id is made of ``document``, whose rows are none to name)."""
+    basis = [first[k] for k in ("id", "ts", "item", "seed", "quality")] if first is not None else document
+    text = json.dumps(basis, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return "pre-" + hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def origin_ok(v: Any) -> bool:

@@ -9,16 +9,17 @@ merged), and this replica's own file in the shared folder is written atomically,
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from engine.records import NamedTuple
-from engine.review import REPLICA_ID
+from engine.review import REPLICA_ID, legacy_replica
 from engine.session import Rules
 from engine.storage import merging
 
 if TYPE_CHECKING:
+    from engine.sm2 import ItemState
     from engine.storage import Profile
 
 
@@ -41,6 +42,23 @@ def rules_of_settings(settings: Mapping[str, Any]) -> Rules:
     return rules_of(cast("Profile", _SettingsView(settings)))  # rules_of reads .settings() alone
 
 
+def context_of_settings(settings: Mapping[str, Any]) -> merging.Context:
+    """What the merge's replay reads under the settings ``settings``, as ``drill.core.recording.book_of`` reads it
+    from a profile: the scheduling rules, the bank, and the templates retired (the scaffolds passed, given the
+    states and latest qualities then; the suspended ones)."""
+    from drill.core.leeches import suspended
+    from drill.core.sessions import catalog
+    from engine.schedule.chains import retired_scaffolds
+    from question_bank.drills import SCAFFOLDS
+
+    off = suspended(cast("Profile", _SettingsView(settings)))  # suspended reads .settings() alone
+
+    def retired(states: Mapping[str, ItemState], recent: Mapping[str, Sequence[int]]) -> frozenset[str]:
+        return retired_scaffolds(SCAFFOLDS, states, recent) | off
+
+    return merging.Context(rules_of_settings(settings), catalog(), retired)
+
+
 def checked_other(doc: Any) -> tuple[str, dict]:
     """An export document of another replica, checked whole (``InvalidDocument`` names the first problem):
     its replica id and the document."""
@@ -50,9 +68,13 @@ def checked_other(doc: Any) -> tuple[str, dict]:
     rest: dict = {}
     for _ in checked_rows(members_of(doc), None, rest):
         pass
-    replica = doc.get("replica")
+    if "replica" not in doc:  # an export from before replica ids: its rows named as every copy of them names them
+        first = next((r for r in doc["reviews"] if r.get("origin") is None), None)
+        return legacy_replica(first, None if first is not None else doc), doc
+    replica = doc["replica"]
     if not isinstance(replica, str) or REPLICA_ID.fullmatch(replica) is None:
-        raise InvalidDocument("an export to merge must name its replica (written by this drill's export or sync)")
+        raise InvalidDocument("an export's replica must be a replica id (letters, digits, - and _), not "
+                              f"{replica!r:.80}")
     return replica, doc
 
 
@@ -62,7 +84,7 @@ def merge_documents(profile: Profile, others: list[tuple[str, dict]]) -> merging
     replica = profile.replica
     if replica is None:  # (a profile is given its manifest when first opened by a writer)
         raise ValueError("the profile has no replica id yet")
-    merged, report = merging.merge(profile.export(), replica, others, rules_of_settings)
+    merged, report = merging.merge(profile.export(), replica, others, context_of_settings)
     if report.changed:
         profile.import_document(merged)
     return report

@@ -417,14 +417,18 @@ def _repair_extra(f: Finding) -> None:
 def _rebuild_manifest(profile: Path) -> Msg | None:
     """The manifest written again from the files as they are (after a repair: what could not be recovered is no
     longer listed, said by its finding), keeping the replica id of the old one or its newest whole backup."""
-    replica = None
+    replica, legacy = None, None
     for path in (profile / manifest.NAME, *backup_paths(profile / manifest.NAME)):
         try:
             tables, _ = durable.read_document(path, "manifest")
         except DamagedSave:
             continue
-        if tables is not None and isinstance(r := ((tables.get("meta") or {}).get("1") or {}).get("replica"), str):
+        meta = ((tables or {}).get("meta") or {}).get("1") or {}
+        if isinstance(r := meta.get("replica"), str):
             replica = r
+            old = meta.get("legacy")
+            if old is not None and manifest.legacy_ok(old):  # (the rows from before replica ids keep their id)
+                legacy = (old[0], old[1])
             break
     state_next = None
     try:
@@ -433,7 +437,7 @@ def _rebuild_manifest(profile: Path) -> Msg | None:
     except DamagedSave:
         pass
     try:
-        manifest.from_files(profile, replica, state_next if is_int(state_next) else None).write(profile)
+        manifest.from_files(profile, replica, state_next if is_int(state_next) else None, legacy=legacy).write(profile)
     except DamagedSave:  # a log file still damaged: listed once it is repaired
         return None
     return say("doctor.manifest_rebuilt")

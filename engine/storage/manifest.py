@@ -19,7 +19,9 @@ every part with what it must hold::
 the range of review ids it holds: this replica's own ids (every row of the file),
 and for each other replica whose rows a sync merged into it the range of
 their ids there (the rows' ``origin``; engine.storage.merging).  ``next_id`` is the review counter when it was written, checked
-against the state file's.
+against the state file's.  A save from before replica ids adds ``"legacy": ["pre-a069...", 605]``: the id
+its older rows are known by on every copy (``engine.review.legacy_replica``, made from its first row, as an
+older export of it is named when merged) and the last of their ids (``from_files``).
 
 The writer rewrites the manifest after every change of the parts (a new log file, with
 the one it closes as it is closed; a log file removed by an undo; a mock; the first state
@@ -53,6 +55,7 @@ from pathlib import Path
 from engine.records import frozen
 
 from ..messages import Twin
+from ..review import REPLICA_ID, legacy_replica
 from . import journal, layout
 from .durable import atomic_write, read_document
 from .errors import DamagedSave
@@ -171,9 +174,11 @@ class Manifest:
     """The manifest as read or kept by the writer: the replica id, the review counter, and each part's entry
     by file name (relative to the profile folder, with ``/``)."""
 
-    def __init__(self, replica: str, next_id: int = 1, parts: dict[str, dict] | None = None):
+    def __init__(self, replica: str, next_id: int = 1, parts: dict[str, dict] | None = None,
+                 legacy: tuple[str, int] | None = None):
         self.replica, self.next_id = replica, next_id
         self.parts: dict[str, dict] = dict(parts or {})
+        self.legacy = legacy  # the rows from before replica ids: their replica id and the last of their ids
 
     def segments(self) -> list[int]:
         return sorted(int(m.group(1)) for f in self.parts if (m := _SEGMENT_PART.fullmatch(f)))
@@ -185,7 +190,8 @@ class Manifest:
 
     def tables(self) -> dict:
         return {"meta": {"1": {"schema": SCHEMA_VERSION, "kind": "manifest", "replica": self.replica,
-                               "next_id": self.next_id}},
+                               "next_id": self.next_id,
+                               **({"legacy": list(self.legacy)} if self.legacy is not None else {})}},
                 "parts": {str(k + 1): {"file": f, **e} for k, (f, e) in enumerate(sorted(self.parts.items()))}}
 
     def note_segment(self, n: int, rows: list[dict], seq: int, jsize: int, folder: Path) -> None:
@@ -226,13 +232,23 @@ def read(folder: Path) -> Manifest | None:
     replica, next_id = meta.get("replica"), meta.get("next_id")
     if not isinstance(replica, str) or not replica or not is_int(next_id) or next_id < 1:
         raise DamagedSave(path, "its replica id or review counter is damaged", layout.backup_path(path))
+    legacy = meta.get("legacy")
+    if legacy is not None and not legacy_ok(legacy):
+        raise DamagedSave(path, "its replica id of the rows from before replica ids is damaged",
+                          layout.backup_path(path))
     parts = {}
     for entry in (tables.get("parts") or {}).values():
         file = entry.get("file")
         if not isinstance(file, str) or file in parts or ".." in file or file.startswith("/"):
             raise DamagedSave(path, f"a part is listed badly ({file!r})", layout.backup_path(path))
         parts[file] = {k: v for k, v in entry.items() if k != "file"}
-    return Manifest(replica, next_id, parts)
+    return Manifest(replica, next_id, parts, (legacy[0], legacy[1]) if legacy is not None else None)
+
+
+def legacy_ok(value: object) -> bool:
+    """A manifest's ``legacy``: ``[replica id, last id]``."""
+    return (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and REPLICA_ID.fullmatch(value[0]) is not None and is_int(value[1]) and value[1] >= 1)
 
 
 def segment_numbers(folder: Path) -> list[int]:
@@ -411,14 +427,21 @@ def unlisted(folder: Path, state_next: int | None, undo: int | None, newest_rows
     return gaps
 
 
-def from_files(folder: Path, replica: str | None = None, state_next: int | None = None) -> Manifest:
+def from_files(folder: Path, replica: str | None = None, state_next: int | None = None, *,
+               legacy: tuple[str, int] | None = None, old: bool = False) -> Manifest:
     """A manifest listing the parts as they are now (a save from before manifests, an import, a repair): every log
-    file is read.  ``DamagedSave`` if one cannot be."""
-    m = Manifest(replica or new_replica())
+    file is read.  ``DamagedSave`` if one cannot be.  ``legacy``: the old manifest's (a repair); ``old``: the
+    save is from before replica ids (before manifests), so the rows it holds are named by the replica id their
+    first row gives (``engine.review.legacy_replica``: as an older export of it is), and this copy's own id,
+    new, names the rows recorded from now on."""
+    m = Manifest(replica or new_replica(), legacy=legacy)
+    first = None
     for n in segment_numbers(folder):
         path = folder / segment_name(n)
         tables, _ = read_document(path, "reviews")
         rows = segment_rows(tables, path)
+        if first is None:
+            first = next((r for r in rows if r.get("origin") is None), None)
         assert tables is not None
         meta = tables["meta"]["1"]
         seq = meta.get("seq", 0)
@@ -434,4 +457,6 @@ def from_files(folder: Path, replica: str | None = None, state_next: int | None 
             m.note_file(part.file, **fields)
     if is_int(state_next):
         m.next_id = max(m.next_id, state_next)
+    if old and first is not None:
+        m.legacy = (legacy_replica(first), m.next_id - 1)
     return m

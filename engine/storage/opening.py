@@ -17,7 +17,7 @@ from . import journal, manifest, mockfile
 from .base import ProfileBase
 from .durable import cache_of, check_meta, flush_db, open_db
 from .errors import DamagedSave, JournalDamaged, ProfileIncomplete, ReadFailed, save_failed
-from .layout import SEGMENT_FILE, backup_path, digest_path, journal_path, stats_path
+from .layout import SEGMENT_FILE, backup_path, backup_paths, digest_path, journal_path, stats_path
 from .recent import NO_RECENT, ItemRecent
 from .segments import row_sum, segment_rows
 from .validation import day_ok, is_int, mock_problem, plain_problem, setting_problem, text_ok
@@ -111,8 +111,9 @@ class ProfileOpening(ProfileBase):
         every log file: once) and written if it changed."""
         m = self._manifest
         try:
-            if m is None:
-                m = manifest.from_files(self.path, state_next=self._next_id)
+            if m is None:  # (no backup of one either: a save from before replica ids, whose rows are named so)
+                old = not any(b.exists() for b in backup_paths(self.path / manifest.NAME))
+                m = manifest.from_files(self.path, state_next=self._next_id, old=old)
                 self._manifest = m
                 m.write(self.path)
                 return

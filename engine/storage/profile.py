@@ -182,7 +182,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
             **self._replica_member(),
             "settings": copy.deepcopy(self._settings),
             "states": {item: st.to_dict() for item, st in sorted(self._states.items())},
-            "reviews": [exported(r) for r in self._review_dicts()],
+            "reviews": list(self._exported_rows()),
             "mocks": self.mocks(),
         }
 
@@ -193,7 +193,11 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
         head = {"format": EXPORT_FORMAT, "schema": SCHEMA_VERSION, "profile": self.name, **self._replica_member(),
                 "settings": copy.deepcopy(self._settings),
                 "states": {item: st.to_dict() for item, st in sorted(self._states.items())}}
-        return export_chunks(head, self._review_dicts(), self.mocks(), counts)
+        return export_chunks(head, self._exported_rows(), self.mocks(), counts)
+
+    def _exported_rows(self) -> Iterator[dict]:
+        legacy = self._manifest.legacy if self._manifest is not None else None
+        return (exported(r, legacy) for r in self._review_dicts())
 
     @property
     def replica(self) -> str | None:

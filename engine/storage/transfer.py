@@ -20,7 +20,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..review import REPLICA_ID
+from ..review import REPLICA_ID, legacy_replica
 from ..sm2 import ItemState
 from ..stats_running import Running, row_columns
 from . import durable, layout, totals
@@ -89,6 +89,9 @@ def build_profile(members: Iterable[tuple[str, Any]], now: datetime | None, fold
             yield key, value
 
     for row in checked_rows(noting(members), now, rest, where, skip_future):
+        if "origin" not in row and "replica" not in source:
+            # an export from before replica ids: its rows are named as every copy of that history names them
+            source["replica"] = legacy_replica(row)
         o = source.get("replica")
         if o != replica and "origin" not in row and isinstance(o, str) and REPLICA_ID.fullmatch(o):
             # another replica's rows: they keep where they came from, so a later merge with it knows them
@@ -165,11 +168,14 @@ def swap_in(profile, members: Iterable[tuple[str, Any]], now: datetime | None,
     return counts
 
 
-def exported(row: dict) -> dict:
+def exported(row: dict, legacy: tuple[str, int] | None = None) -> dict:
     """A review row as exported: its typed answer as this drill stores one (an older drill kept control
-    characters, which an import refuses)."""
+    characters, which an import refuses), and, for a row recorded before the profile had a replica id (its id
+    at most the manifest's ``legacy`` last id), the origin its older exports give it (``legacy_replica``)."""
     from ..session import stored_text
 
+    if legacy is not None and row["id"] <= legacy[1] and "origin" not in row:
+        row = {**row, "origin": {"replica": legacy[0], "id": row["id"]}}
     return row if row["typed"].isprintable() else {**row, "typed": stored_text(row["typed"])}
 
 

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from engine.review import legacy_replica
 from engine.session import review_row
 from engine.storage import DamagedSave, Profile
 from engine.storage import manifest as mf
@@ -104,9 +105,10 @@ PARTS = [seg(1), seg(2), seg(3), jour(1), jour(2), jour(3), "state.json", "mocks
 def test_an_import_lists_every_part_with_its_rows_ids_and_checksum(imported):
     m = mf.read(imported / "default")
     assert m is not None and len(m.replica) == 16 and m.next_id == ALL + 1
+    old = legacy_replica(export_doc(1)["reviews"][0])  # (an export from before replica ids: its rows' own id)
     for n, (a, b) in SPANS.items():
         entry = m.parts[seg(n)]
-        assert entry["rows"] == b - a + 1 and entry["ids"] == {m.replica: [a, b]}
+        assert entry["rows"] == b - a + 1 and entry["ids"] == {m.replica: [a, b], old: [a, b]}
         assert entry["sum"] == mf.file_sum(imported / "default" / seg(n))
         assert jour(n) in m.parts
     assert "state.json" in m.parts and m.parts["mocks.json"] == m.parts["mocks.journal"] == {"rows": 2}
@@ -182,7 +184,8 @@ def test_a_profile_from_before_manifests_opens_and_gets_one(imported, tmp_path):
         pass
     m = mf.read(folder)
     assert m is not None and kept is not None and m.tables()["parts"] == mf.Manifest(
-        m.replica, kept.next_id, {f: {**e, "ids": {m.replica: e["ids"][kept.replica]}} if "ids" in e else e
+        m.replica, kept.next_id, {f: {**e, "ids": {m.replica if r == kept.replica else r: span
+                                                   for r, span in e["ids"].items()}} if "ids" in e else e
                                   for f, e in kept.parts.items()}).tables()["parts"]
 
 

@@ -1,6 +1,7 @@
 """Merging replicas (engine.storage.merging): any machines' histories, merged in any order and any number of
 times, give the same reviews and the same item states; nothing is dropped; a conflict is kept and reported."""
 
+import copy
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -8,12 +9,14 @@ from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
-from drill.core.sync import rules_of_settings
+from drill.core.sync import checked_other, context_of_settings
+from engine.review import legacy_replica
 from engine.schedule import fsrs_bridge
 from engine.schedule.fsrs_bridge import Scheduler
 from engine.session import review_row
 from engine.sm2 import ItemState
 from engine.storage.merging import content, merge, origin_of
+from engine.storage.transfer import exported
 from tests import problems
 
 START = datetime(2026, 11, 1, 9, tzinfo=UTC)
@@ -39,11 +42,30 @@ def record(doc: dict, item: str, quality: int, when: datetime) -> None:
     doc["states"][item] = r["after"]
 
 
-def pull(docs: list[dict], i: int, j: int) -> dict:
-    """Machine ``i`` merges machine ``j``'s file; returns the report."""
-    merged, report = merge(docs[i], docs[i]["replica"], [(docs[j]["replica"], docs[j])], rules_of_settings)
+def pull(docs: list[dict], i: int, j: int, old: dict | None = None) -> dict:
+    """Machine ``i`` merges machine ``j``'s file (``j`` past the machines: the export ``old``, from before replica
+    ids, read as drill sync reads a file); returns the report."""
+    other = (docs[j]["replica"], docs[j]) if j < len(docs) else checked_other(old)
+    merged, report = merge(docs[i], docs[i]["replica"], [other], context_of_settings)
     docs[i] = {**merged, "replica": docs[i]["replica"]}
     return report
+
+
+def old_history(answers, scheduler: str = Scheduler.SM2) -> dict:
+    """An export of a history recorded before replica ids (as drill 0.1.0 wrote it): no replica, no setting
+    change times, rows with their plain ids and no origin."""
+    doc = {k: v for k, v in replica_doc("", scheduler).items() if k != "replica"}
+    for k, (item, quality) in enumerate(answers):
+        record(doc, item, quality, START - timedelta(days=len(answers) - k))
+    return doc
+
+
+def upgraded(old: dict, name: str) -> dict:
+    """The save of that history opened by this drill: a new replica id of its own, and its rows exported as the
+    older export names them (the manifest's legacy id and last id: Profile.export)."""
+    rows = old["reviews"]
+    legacy = (legacy_replica(rows[0]), rows[-1]["id"]) if rows else None
+    return {**copy.deepcopy(old), "replica": name, "reviews": [exported(dict(r), legacy) for r in rows]}
 
 
 def reviews_of(doc: dict) -> set:
@@ -52,30 +74,38 @@ def reviews_of(doc: dict) -> set:
 
 OP = st.one_of(
     st.tuples(st.just("record"), st.integers(0, 2), st.sampled_from("xyz"), st.integers(0, 5)),
-    st.tuples(st.just("pull"), st.integers(0, 2), st.integers(0, 2)),
+    st.tuples(st.just("pull"), st.integers(0, 2), st.integers(0, 3)),  # (3: the export from before replica ids)
     st.tuples(st.just("set"), st.integers(0, 2), st.integers(0, 9)))
 SCHEDULERS = st.sampled_from([Scheduler.SM2, Scheduler.SM2, Scheduler.FSRS])
+# a history from before replica ids: its answers, and whether a second machine holds a copy of that save too
+OLD = st.tuples(st.lists(st.tuples(st.sampled_from("xyz"), st.integers(0, 5)), max_size=3), st.booleans())
 
 
 @hsettings(max_examples=problems.examples(40))
-@given(n=st.integers(2, 3), ops=st.lists(OP, max_size=14), final=st.permutations(range(3)), scheduler=SCHEDULERS)
-def test_any_histories_merged_in_any_order_any_number_of_times_agree(n, ops, final, scheduler):
-    histories_agree(n, ops, final, scheduler)
+@given(n=st.integers(2, 3), ops=st.lists(OP, max_size=14), final=st.permutations(range(3)), scheduler=SCHEDULERS,
+       old=OLD)
+def test_any_histories_merged_in_any_order_any_number_of_times_agree(n, ops, final, scheduler, old):
+    histories_agree(n, ops, final, scheduler, old)
 
 
 @pytest.mark.deep
 @hsettings(max_examples=problems.examples(60))
-@given(n=st.integers(2, 3), ops=st.lists(OP, max_size=60), final=st.permutations(range(3)), scheduler=SCHEDULERS)
-def test_long_histories_merged_in_any_order_agree(n, ops, final, scheduler):
-    histories_agree(n, ops, final, scheduler)
+@given(n=st.integers(2, 3), ops=st.lists(OP, max_size=60), final=st.permutations(range(3)), scheduler=SCHEDULERS,
+       old=OLD)
+def test_long_histories_merged_in_any_order_agree(n, ops, final, scheduler, old):
+    histories_agree(n, ops, final, scheduler, old)
 
 
-def histories_agree(n, ops, final, scheduler):
+def histories_agree(n, ops, final, scheduler, old=((), False)):
     """Machines answering, changing a setting and merging one another in the order ``ops`` draws, then each
     merging all the others twice in the order ``final`` draws: the same reviews (each once, all of them), the
-    same item states, the same settings (the latest change) everywhere, and a further merge changes nothing."""
-    docs = [replica_doc(f"r{k}", scheduler) for k in range(n)]
-    made = 0
+    same item states, the same settings (the latest change) everywhere, and a further merge changes nothing.
+    Machine 0 (and machine 1 too when ``old`` says so) began as a save from before replica ids, whose older
+    export is merged too, as often and in whatever order the ops draw."""
+    before_ids = old_history(old[0], scheduler)
+    docs = [upgraded(before_ids, "r0")] + [upgraded(before_ids, f"r{k}") if k == 1 and old[1]
+                                           else replica_doc(f"r{k}", scheduler) for k in range(1, n)]
+    made = len(before_ids["reviews"])
     for k, op in enumerate(ops):  # answers and merges interleaved: a replayed item answered again, and so on
         when = START + timedelta(hours=7 * k)
         if op[0] == "record":
@@ -86,13 +116,13 @@ def histories_agree(n, ops, final, scheduler):
             d["settings"] = {**d["settings"], "new_per_day": op[2]}
             d["settings_changed"] = {**d.get("settings_changed", {}), "new_per_day": when.strftime("%Y-%m-%dT%H:%M:%SZ")}
         else:
-            pull(docs, op[1] % n, op[2] % n)
+            pull(docs, op[1] % n, op[2] % (n + 1), before_ids)
     order = [i for i in final if i < n]
-    for _ in range(2):  # everyone merges everyone, twice, in a drawn order
+    for _ in range(2):  # everyone merges everyone and the older export, twice, in a drawn order
         for i in order:
-            for j in reversed(order):
+            for j in [n, *reversed(order)]:
                 if i != j:
-                    pull(docs, i, j)
+                    pull(docs, i, j, before_ids)
     first = docs[0]
     sets = [op for op in ops if op[0] == "set" and op[1] % n < n]
     if sets:  # the latest change wins everywhere
