@@ -244,19 +244,11 @@ def predict(w: Sequence[float], x: Sequence[float]) -> float:
     return _sigmoid(w[0] + w[1] * x[0] + w[2] * x[1] + w[3] * x[2])
 
 
-def covariance(xs: Sequence[tuple[float, float, float]], _ys: Sequence[int], w: Sequence[float],
-               ridge: float) -> list[list[float]] | None:
-    """The weights' covariance by the Laplace approximation: the inverse of the penalised log loss's Hessian
-    at the fitted ``w`` (the ridge on the three feature weights, the intercept free), from the answers
-    ``xs`` the weights were fitted on (the Hessian does not depend on the outcomes).  None when the Hessian is singular."""
-    counts: dict[tuple[float, float, float], int] = {}
-    for x in xs:  # counted together in the features' order: the order of the answers changes nothing
-        counts[x] = counts.get(x, 0) + 1
-    return _covariance([((1.0, *x), n, 0) for x, n in sorted(counts.items())], w, ridge)
-
-
 def _covariance(data, w: Sequence[float], ridge: float) -> list[list[float]] | None:
-    """:func:`covariance` of the groups :func:`fit` made (``(features, answers, passes)``, in the features' order)."""
+    """The weights' covariance by the Laplace approximation: the inverse of the penalised log loss's Hessian
+    at the fitted ``w`` (the ridge on the three feature weights, the intercept free), from the groups the
+    weights were fitted on (:func:`_groups`: the Hessian does not depend on the outcomes).  None when the
+    Hessian is singular."""
     w0, w1, w2, w3 = w
     h00 = h01 = h02 = h03 = h11 = h12 = h13 = h22 = h23 = h33 = 0.0
     for (_, x1, x2, x3), n, _k in data:  # (the ten distinct entries of the symmetric Hessian, one pass)
