@@ -29,7 +29,7 @@ from datetime import time as day_time
 from benchmarks import learners
 from engine import session as se
 from engine.review_mode import ReviewMode
-from engine.schedule import chains, fsrs_bridge, pace, readiness, stretch
+from engine.schedule import calibration, chains, fsrs_bridge, pace, readiness, stretch
 from engine.sm2 import ItemState
 from question_bank import drills, registry
 
@@ -121,7 +121,7 @@ def _simulate(days, scheduler, seed, learner, paper, predict) -> dict:
     }
     if not predict:
         return out
-    out["calibration"] = readiness.calibration(answers, catalog, scheduler=scheduler, interview=interview)
+    out["calibration"] = calibration.calibration(answers, catalog, scheduler=scheduler, interview=interview)
     ready = (predicted or {}).pop("readiness", None)
     for name, preds in (predicted or {}).items():
         ps = [min(1 - 1e-6, max(1e-6, preds[i])) for i, _ in catalog]
@@ -181,7 +181,7 @@ def _predictions(answers, catalog, outlook, interview, today) -> dict:
     if r.overall is None:
         return {}
     models = readiness.fit_models(answers)
-    index = readiness._Index(answers)
+    index = readiness.AnswerIndex(answers)
     fsrs = dict.fromkeys(r.items, 0.0)
     for run in range(readiness.RUNS):
         after = readiness.project(models, index, catalog, outlook, today, interview, random.Random(run))

@@ -57,7 +57,7 @@ def readiness_report(profile: Profile, today: date, interview: date | None = Non
     them: the schedule, the daily limits, the scheduler), else for today; the calibration with the same
     scheduler and interview date.  ``DamagedSave`` if the log cannot be read; ``stop()`` True abandons the fit
     (``readiness.Stopped``: the stats screen was closed)."""
-    from engine.schedule import readiness
+    from engine.schedule import calibration, readiness
 
     rules = learning(profile)
     interview = rules.interview if interview is None else interview
@@ -73,7 +73,7 @@ def readiness_report(profile: Profile, today: date, interview: date | None = Non
                                 lambda c: chains.chain_ready(drills.prerequisites(c), passed), retired(profile),
                                 tuning_of(profile))
     return (readiness.readiness(answers, cat, day, today, outlook, stop=stop),
-            readiness.calibration(answers, cat, scheduler=rules.scheduler, interview=interview, stop=stop))
+            calibration.calibration(answers, cat, scheduler=rules.scheduler, interview=interview, stop=stop))
 
 
 def ready_catalog(profile: Profile) -> list[tuple[str, str]]:

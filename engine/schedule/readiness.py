@@ -47,11 +47,7 @@ the logistic's mean squared error is a third of FSRS retrievability's (default w
 reads 95-97 % where the learner is at 83-85 % (its default weights are not this learner's).  So the
 logistic is the readiness shown.
 
-**Calibration** is scored on answers the model could not have seen: at each weekly cut ``W`` the models are
-fitted on the answers before ``W``, the plan is projected from ``W`` (the schedule those answers made, the
-interview date as set now, new items at the pace of the week before ``W``) and each template's chance on
-each day from ``W + 7`` to ``W + 13`` is scored against its first answer that day.  So every prediction is
-made at least :data:`HORIZON` days before the answer it is scored on.
+**Calibration** (:mod:`engine.schedule.calibration`) scores these predictions on the learner's own later answers.
 
 Pure: the caller passes the answers, the plan and the day.  The work can be abandoned (``stop``): the stats
 screen's, when the screen is closed.
@@ -82,11 +78,8 @@ TOLERANCE = 1e-5  # a Newton step smaller than this in every weight: converged
 HORIZON = 7  # days between a calibration prediction and the answers it is scored on
 MAX_FIT = 5000  # a fit uses at most the latest answers of its topic (bounded work on a long history)
 MAX_TRAIN = 20_000  # the latest answers a readiness is fitted on (features: every answer)
-MAX_CUTS = 8  # calibration looks at the last eight weekly cuts
-MAX_CALIBRATION_TRAIN = 2000  # the latest answers before a cut its models are fitted on (features: every answer)
 MAX_REDRILLS = 3  # a projected miss is re-drilled that day until it passes, at most this many times
 RUNS = 4  # projections averaged for a readiness
-CALIBRATION_RUNS = 2  # projections averaged at each calibration cut
 PASS = 3
 
 Stop = Callable[[], bool]  # asked now and then during the work: True abandons it (Stopped)
@@ -96,7 +89,7 @@ class Stopped(Exception):
     """Work abandoned because its ``stop`` said so (the stats screen that wanted it was closed)."""
 
 
-def _check(stop: Stop | None) -> None:
+def check_stop(stop: Stop | None) -> None:
     if stop is not None and stop():
         raise Stopped
 
@@ -160,8 +153,12 @@ def fit(xs: Sequence[tuple[float, float, float]], ys: Sequence[int], steps: int 
     forgetting) is held at 0 and the others refitted, so a prediction never falls with a pass nor rises
     with time away.  Answers with the same features are counted together, in the features' order (the work
     grows with the distinct feature values, not the answers, and the order of the answers changes nothing)."""
-    if not xs:
-        return None
+    return _fit(_groups(xs, ys), steps, ridge, prior, pull_intercept) if xs else None
+
+
+def _groups(xs: Sequence[tuple[float, float, float]], ys: Sequence[int]) -> list[tuple[tuple, int, int]]:
+    """The answers counted together by their features, in the features' order: ``((1, x1, x2, x3), answers,
+    passes)``."""
     groups: dict[tuple, list[int]] = {}
     for x, y in zip(xs, ys):
         g = groups.get(x)
@@ -169,16 +166,24 @@ def fit(xs: Sequence[tuple[float, float, float]], ys: Sequence[int], steps: int 
             g = groups[x] = [0, 0]
         g[0] += 1
         g[1] += y
-    data = [((1.0, x[0], x[1], x[2]), n, k) for x, (n, k) in sorted(groups.items())]
+    return [((1.0, x[0], x[1], x[2]), n, k) for x, (n, k) in sorted(groups.items())]
+
+
+def _fit(data, steps: int, ridge: float, prior: Sequence[float] | None,
+         pull_intercept: bool, start: Sequence[float] | None = None) -> tuple[float, float, float, float] | None:
+    """:func:`fit` on the groups of :func:`_groups`, Newton's method starting at ``start`` (default: the prior)."""
     centre = [0.0, 0.0, 0.0, 0.0] if prior is None else [float(v) for v in prior]
     for k in (1, 2, 3):
         if centre[k] * SIGNS[k - 1] < 0:  # (a sign 0: free)
             centre[k] = 0.0
     pulled = (1, 2, 3) if prior is None or not pull_intercept else (0, 1, 2, 3)
     held: set[int] = set()
-    w: list[float] | None = centre
+    w: list[float] | None = centre if start is None else list(start)
+    # each group's features and their products, once (the Hessian's ten distinct entries)
+    rows = [(v[1], v[2], v[3], v[1] * v[1], v[1] * v[2], v[1] * v[3], v[2] * v[2], v[2] * v[3], v[3] * v[3], n, k)
+            for v, n, k in data]
     for _ in range(4):
-        w = _newton(data, w, centre, pulled, ridge, steps, held)
+        w = _newton(rows, w, centre, pulled, ridge, steps, held)
         if w is None:
             return None
         wrong = {k for k in (1, 2, 3) if w[k] * SIGNS[k - 1] < 0}
@@ -189,21 +194,21 @@ def fit(xs: Sequence[tuple[float, float, float]], ys: Sequence[int], steps: int 
 
 
 def _newton(data, start, centre, pulled, ridge, steps, held) -> list[float] | None:
-    """Newton's steps from ``start`` with the weights in ``held`` at 0 (None: singular or diverged)."""
+    """Newton's steps from ``start`` with the weights in ``held`` at 0 (None: singular or diverged); ``data``:
+    each group's features, their products, answers and passes (:func:`_fit`)."""
     free = [k for k in range(4) if k not in held]
     w = [0.0 if k in held else start[k] for k in range(4)]
-    # each group's features and their products, once (the Hessian's ten distinct entries)
-    rows = [(v[1], v[2], v[3], v[1] * v[1], v[1] * v[2], v[1] * v[3], v[2] * v[2], v[2] * v[3], v[3] * v[3], n, k)
-            for v, n, k in data]
+    exp = math.exp
     for _ in range(steps):
         w0, w1, w2, w3 = w
         g0 = g1 = g2 = g3 = 0.0
         h00 = h01 = h02 = h03 = h11 = h12 = h13 = h22 = h23 = h33 = 0.0
-        for x1, x2, x3, x11, x12, x13, x22, x23, x33, n, k in rows:
+        for x1, x2, x3, x11, x12, x13, x22, x23, x33, n, k in data:
             z = w0 + w1 * x1 + w2 * x2 + w3 * x3
-            p = 1 / (1 + math.exp(-z)) if z >= 0 else 1 - 1 / (1 + math.exp(z))
+            p = 1 / (1 + exp(-z)) if z >= 0 else 1 - 1 / (1 + exp(z))
             r = n * p - k
-            q = n * max(p * (1 - p), 1e-9)
+            q = p * (1 - p)
+            q = n * q if q > 1e-9 else n * 1e-9
             g0 += r
             g1 += r * x1
             g2 += r * x2
@@ -239,24 +244,28 @@ def predict(w: Sequence[float], x: Sequence[float]) -> float:
     return _sigmoid(w[0] + w[1] * x[0] + w[2] * x[1] + w[3] * x[2])
 
 
-def covariance(xs: Sequence[tuple[float, float, float]], _ys: Sequence[int], w: Sequence[float],
-               ridge: float) -> list[list[float]] | None:
+def _covariance(data, w: Sequence[float], ridge: float) -> list[list[float]] | None:
     """The weights' covariance by the Laplace approximation: the inverse of the penalised log loss's Hessian
-    at the fitted ``w`` (the ridge on the three feature weights, the intercept free), from the answers
-    ``xs`` the weights were fitted on (the Hessian does not depend on the outcomes).  None when the Hessian is singular."""
-    h = [[0.0] * 4 for _ in range(4)]
-    counts: dict[tuple[float, float, float], int] = {}
-    for x in xs:  # counted together in the features' order: the order of the answers changes nothing
-        counts[x] = counts.get(x, 0) + 1
-    for x, n in sorted(counts.items()):
-        v = (1.0, x[0], x[1], x[2])
-        p = predict(w, x)
+    at the fitted ``w`` (the ridge on the three feature weights, the intercept free), from the groups the
+    weights were fitted on (:func:`_groups`: the Hessian does not depend on the outcomes).  None when the
+    Hessian is singular."""
+    w0, w1, w2, w3 = w
+    h00 = h01 = h02 = h03 = h11 = h12 = h13 = h22 = h23 = h33 = 0.0
+    for (_, x1, x2, x3), n, _k in data:  # (the ten distinct entries of the symmetric Hessian, one pass)
+        p = _sigmoid(w0 + w1 * x1 + w2 * x2 + w3 * x3)
         q = n * max(p * (1 - p), 1e-9)
-        for i in range(4):
-            for j in range(4):
-                h[i][j] += q * v[i] * v[j]
-    for k in (1, 2, 3):
-        h[k][k] += ridge
+        h00 += q
+        h01 += q * x1
+        h02 += q * x2
+        h03 += q * x3
+        h11 += q * x1 * x1
+        h12 += q * x1 * x2
+        h13 += q * x1 * x3
+        h22 += q * x2 * x2
+        h23 += q * x2 * x3
+        h33 += q * x3 * x3
+    h = [[h00, h01, h02, h03], [h01, h11 + ridge, h12, h13], [h02, h12, h22 + ridge, h23],
+         [h03, h13, h23, h33 + ridge]]
     cols = []
     for c in range(4):
         col = _solve(h, [1.0 if r == c else 0.0 for r in range(4)])
@@ -303,7 +312,7 @@ class Readiness(NamedTuple):
                            for t, v in self.topics.items()}}
 
 
-class _Index:
+class AnswerIndex:
     """Each item's answers (days and outcomes, oldest first), for features as of any day."""
 
     def __init__(self, answers: Sequence[Answer]) -> None:
@@ -327,8 +336,17 @@ class _Index:
         self.days.setdefault(item, []).append(day)
         self.passed.setdefault(item, []).append(1 if passed else 0)
 
-    def copy(self) -> _Index:
-        out = _Index(())
+    def before(self, day: int) -> AnswerIndex:
+        """The index of the answers before ``day`` (an ordinal)."""
+        out = AnswerIndex(())
+        for item, days in self.days.items():
+            n = bisect_left(days, day)
+            if n:
+                out.days[item], out.passed[item] = days[:n], self.passed[item][:n]
+        return out
+
+    def copy(self) -> AnswerIndex:
+        out = AnswerIndex(())
         out.days = {i: d[:] for i, d in self.days.items()}
         out.passed = {i: p[:] for i, p in self.passed.items()}
         return out
@@ -353,9 +371,14 @@ class Models(NamedTuple):
 def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None, list[tuple[tuple, int]]]:
     """The training rows: each item's first answer of each day, with its features from every earlier answer,
     for the latest ``train`` answers, by topic and all under None."""
-    out: dict[str | None, list[tuple[tuple, int]]] = {None: []}
+    return rows_by_topic(fresh_rows(answers, max(0, len(answers) - train)))
+
+
+def fresh_rows(answers: Sequence[Answer], start: int = 0) -> list[tuple[int, str, tuple, int]]:
+    """Each item's first answer of each day from position ``start`` on, as ``(position, topic, features, passed)``,
+    its features from every earlier answer."""
+    out: list[tuple[int, str, tuple, int]] = []
     counts: dict[str, list[int]] = {}  # item -> [passes, misses, last day]
-    start = max(0, len(answers) - train)
     for pos, a in enumerate(answers):
         d = a.day.toordinal()
         c = counts.get(a.item)
@@ -366,15 +389,22 @@ def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None,
             continue
         if pos >= start:
             x = (math.log1p(c[0]), math.log1p(d - c[2]), math.log1p(c[1])) if c[0] + c[1] else (0.0, 0.0, 0.0)
-            row = (x, 1 if a.passed else 0)
-            out.setdefault(a.topic, []).append(row)
-            out[None].append(row)
+            out.append((pos, a.topic, x, 1 if a.passed else 0))
         c[0 if a.passed else 1] += 1
         c[2] = d
     return out
 
 
-def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | None = None) -> Models:
+def rows_by_topic(fresh: Sequence[tuple[int, str, tuple, int]]) -> dict[str | None, list[tuple[tuple, int]]]:
+    out: dict[str | None, list[tuple[tuple, int]]] = {None: []}
+    for _, topic, x, y in fresh:
+        row = (x, y)
+        out.setdefault(topic, []).append(row)
+        out[None].append(row)
+    return out
+
+
+def fitmodels_of_rows(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | None = None) -> Models:
     """The overall model (its feature weights pulled towards :data:`LEARNER_PRIOR`) and each topic's (all four
     pulled towards the overall model), fitted on the latest ``train`` answers (features from every answer)."""
     answers = in_order(answers)
@@ -382,22 +412,31 @@ def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | N
     reviews: dict[str | None, int] = {None: len(answers)}
     for a in answers:
         reviews[a.topic] = reviews.get(a.topic, 0) + 1
-    overall = (fit(*_xy(rows[None]), ridge=RIDGE, prior=LEARNER_PRIOR, pull_intercept=False)
-               if reviews[None] >= MIN_REVIEWS else None)
+    return models_of_rows(rows, reviews, stop)
+
+
+def models_of_rows(rows: dict[str | None, list[tuple[tuple, int]]], reviews: dict[str | None, int],
+            stop: Stop | None, near: Models | None = None) -> Models:
+    """:func:`fit_models` on the training rows (:func:`_rows`) and the answers per topic; Newton's method
+    starts at the weights of ``near`` when given (models of nearly the same rows: fewer steps to the same
+    weights, within :data:`TOLERANCE`)."""
+    data = _groups(*_xy(rows[None])) if reviews[None] >= MIN_REVIEWS and rows[None] else None
+    overall = _fit(data, NEWTON_STEPS, RIDGE, LEARNER_PRIOR, False, near and near.overall) if data else None
     topics = {}
     covariances: dict[str | None, list[list[float]]] = {}
     if overall is not None:
-        cov = covariance(*_xy(rows[None]), overall, RIDGE)
+        cov = _covariance(data, overall, RIDGE)
         if cov is not None:
             covariances[None] = cov
         for topic, r in rows.items():
-            if topic is not None and reviews.get(topic, 0) >= MIN_REVIEWS:
-                _check(stop)
+            if topic is not None and reviews.get(topic, 0) >= MIN_REVIEWS and r:
+                check_stop(stop)
                 # the level (intercept) is the topic's own: only how practice and time away work is pulled
-                w = fit(*_xy(r), ridge=TOPIC_PRIOR, prior=overall, pull_intercept=False)
+                tdata = _groups(*_xy(r))
+                w = _fit(tdata, NEWTON_STEPS, TOPIC_PRIOR, overall, False, near and near.topics.get(topic))
                 if w is not None:
                     topics[topic] = w
-                    cov = covariance(*_xy(r), w, TOPIC_PRIOR)
+                    cov = _covariance(tdata, w, TOPIC_PRIOR)
                     if cov is not None:
                         covariances[topic] = cov
     return Models(overall, topics, reviews, covariances)
@@ -425,8 +464,8 @@ class Outlook(NamedTuple):
     tuning: Tuning | None = None  # FSRS's weights and retention (None: the defaults)
 
 
-def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
-            end: date, rng: random.Random, stop: Stop | None = None) -> _Index:
+def project(models: Models, index: AnswerIndex, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
+            end: date, rng: random.Random, stop: Stop | None = None) -> AnswerIndex:
     """One run of the days ``start`` .. ``end - 1`` as the plan asks them, answered by the fitted model: each
     day the items due (SM-2's or FSRS's due dates, the interview's final stretch, the daily review cap) and
     the day's new items (:func:`engine.session.new_items`), each answered right with the model's probability,
@@ -451,7 +490,7 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
 
     day = start
     while day < end:
-        _check(stop)
+        check_stop(stop)
         d = day.toordinal()
         if outlook.interview is not None and day >= outlook.interview:
             break  # the interview day asks nothing
@@ -498,10 +537,10 @@ def forecast(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day:
 def _forecast(answers, catalog, day, today, outlook, models, runs=RUNS, seed=0, stop=None):
     """:func:`forecast`, and each template's features on ``day`` (averaged over the runs)."""
     answers = in_order(answers)
-    models = models or fit_models(answers, stop=stop)
+    models = models or fitmodels_of_rows(answers, stop=stop)
     if models.overall is None:
         return {}, {}
-    index = _Index(answers)
+    index = AnswerIndex(answers)
     d = day.toordinal()
     topic = dict(catalog)
     if outlook is None or day <= today:
@@ -528,7 +567,7 @@ def readiness(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day
     says; see the module docstring.  ``stop()`` True abandons the work (:class:`Stopped`)."""
     today = today or day
     answers = in_order(answers)
-    models = fit_models(answers, stop=stop)
+    models = fitmodels_of_rows(answers, stop=stop)
     items, xs = _forecast(answers, catalog, day, today, outlook, models, stop=stop)
     templates: dict[str, list[str]] = {}
     for item, topic in catalog:
@@ -544,131 +583,6 @@ def readiness(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day
     every = [i for i, _ in catalog]
     return Readiness(day, topics, sum(items.values()) / len(items), models.reviews[None], items,
                      mean(every, 0), mean(every, 1))
-
-
-class Calibration(NamedTuple):
-    """Predictions made at least HORIZON days before the answers they are scored on."""
-
-    answers: int  # answers scored
-    predicted: float | None  # mean predicted pass probability
-    observed: float | None  # share that passed
-    brier: float | None  # mean squared error of the predictions
-    bins: list[tuple[float, float, int]]  # (mean predicted, share passed, answers) by predicted tenth, non-empty
-    topics: dict[str, tuple[float, float, int]] = {}  # topic -> (mean predicted, share passed, answers)
-
-    def to_dict(self) -> dict:
-        r = lambda v: None if v is None else round(v, 4)  # noqa: E731
-        return {"horizon_days": HORIZON, "answers": self.answers, "predicted": r(self.predicted),
-                "observed": r(self.observed), "brier": r(self.brier),
-                "bins": [{"predicted": round(p, 4), "observed": round(o, 4), "answers": n} for p, o, n in self.bins],
-                "topics": {t: {"predicted": round(p, 4), "observed": round(o, 4), "answers": n}
-                           for t, (p, o, n) in self.topics.items()}}
-
-
-class _Replay:
-    """Each item's scheduler state (and FSRS memory) as its answers made it, answer by answer: the first of
-    each day, right as quality 4, wrong as 1, with the final stretch before ``interview``."""
-
-    def __init__(self, scheduler: str, interview: date | None = None) -> None:
-        from ..sm2 import ItemState, review
-        from . import fsrs_bridge
-
-        self._new, self._review, self._fsrs = ItemState, review, fsrs_bridge  # imported once, not once an answer
-        self.scheduler, self.interview = scheduler, interview
-        self.states: dict = {}
-        self.memories: dict = {}
-        self.last: dict[str, date] = {}
-        self.load: dict[date, int] = {}  # the reviews due each day, for the final stretch's spreading
-
-    def feed(self, a: Answer) -> None:
-        if self.last.get(a.item) == a.day:
-            return
-        self.last[a.item] = a.day
-        q = 4 if a.passed else 1
-        before = self.states.get(a.item)
-        if before is not None and before.due is not None:
-            self.load[before.due] -= 1
-        if self.scheduler == Scheduler.FSRS:
-            self.states[a.item], self.memories[a.item] = self._fsrs.review(
-                before, self.memories.get(a.item), q, a.day, self.interview, self.load)
-        else:
-            self.states[a.item] = self._review(before or self._new(), q, a.day, self.interview, self.load)
-        due = self.states[a.item].due
-        self.load[due] = self.load.get(due, 0) + 1
-
-
-def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | None = None,
-                horizon: int = HORIZON, max_cuts: int = MAX_CUTS, scheduler: str = Scheduler.SM2,
-                interview: date | None = None, stop: Stop | None = None) -> Calibration:
-    """The readiness's calibration on the learner's own answers: at each weekly cut ``W`` (the last
-    ``max_cuts``) the models are fitted on the answers before ``W``, the plan is projected from ``W`` (the
-    schedule the answers before it made, the interview date ``interview`` as set now; new items at the pace of
-    the week before it) and each template's
-    chance on each day from ``W + horizon`` to ``W + horizon + 6`` is scored against its first answer of that
-    day, if any.  So every prediction is made at least ``horizon`` days before the answer it is scored on.
-    ``stop()`` True abandons the work (:class:`Stopped`)."""
-    answers = in_order(answers)
-    if not answers:
-        return Calibration(0, None, None, None, [])
-    if catalog is None:
-        catalog = list({a.item: a.topic for a in answers}.items())
-    first, last = answers[0].day, answers[-1].day
-    cuts = []
-    cut = first + timedelta(days=horizon)
-    while cut + timedelta(days=horizon) <= last:
-        cuts.append(cut)
-        cut += timedelta(days=7)
-    cuts = cuts[-max_cuts:]
-    if not cuts:
-        return Calibration(0, None, None, None, [])
-    triples: list[tuple[str, float, int]] = []
-    days = [a.day for a in answers]
-    first_met: dict[str, date] = {}
-    for a in answers:
-        first_met.setdefault(a.item, a.day)
-    replay, fed = _Replay(scheduler, interview), 0
-    for cut in cuts:
-        k = bisect_left(days, cut)
-        history = answers[:k]
-        while fed < k:
-            replay.feed(answers[fed])
-            fed += 1
-        models = fit_models(history, MAX_CALIBRATION_TRAIN, stop)
-        if models.overall is None:
-            continue
-        week = cut - timedelta(days=7)
-        pace_ = round(sum(1 for d in first_met.values() if week <= d < cut) / 7)  # new items a day, lately
-        states, memories = dict(replay.states), dict(replay.memories)
-        lo, hi = cut + timedelta(days=horizon), cut + timedelta(days=horizon + 7)
-        outlook = Outlook(states, pace_, interview, scheduler=scheduler, memory=memories.get)
-        index = _Index(history)
-        seen: set[tuple[str, date]] = set()
-        actual: dict[tuple[str, int], int] = {}
-        for a in answers[bisect_left(days, lo):bisect_left(days, hi)]:
-            if (a.item, a.day) not in seen:
-                seen.add((a.item, a.day))
-                actual[(a.item, a.day.toordinal())] = 1 if a.passed else 0
-        topic = dict(catalog) | {a.item: a.topic for a in answers}
-        sums: dict[tuple[str, int], float] = {}
-        for r in range(CALIBRATION_RUNS):
-            after = project(models, index, catalog, outlook, cut, hi, random.Random(r), stop)
-            for (i, d) in actual:
-                sums[(i, d)] = sums.get((i, d), 0.0) + predict(models.weights(topic[i]), after.features(i, d))
-        for key, y in sorted(actual.items()):  # in one order, whatever the log's: the same sums
-            triples.append((topic[key[0]], sums[key] / CALIBRATION_RUNS, y))
-    if not triples:
-        return Calibration(0, None, None, None, [])
-    n = len(triples)
-    bins: dict[int, list[tuple[float, int]]] = {}
-    by_topic: dict[str, list[tuple[float, int]]] = {}
-    for t, p, y in triples:
-        bins.setdefault(min(9, int(p * 10)), []).append((p, y))
-        by_topic.setdefault(t, []).append((p, y))
-    summary = lambda b: (sum(p for p, _ in b) / len(b), sum(y for _, y in b) / len(b), len(b))  # noqa: E731
-    return Calibration(n, sum(p for _, p, _ in triples) / n, sum(y for _, _, y in triples) / n,
-                       sum((p - y) ** 2 for _, p, y in triples) / n,
-                       [summary(b) for _, b in sorted(bins.items())],
-                       {t: summary(b) for t, b in by_topic.items()})
 
 
 def answers_of_digest(d) -> list[Answer]:

@@ -7,6 +7,7 @@ A profile ``NAME`` under the saves folder ``ROOT`` is::
     ROOT/NAME/mocks.json           mock-interview results
     ROOT/NAME/reviews/000001.json  the review log, SEGMENT_ROWS rows per file, oldest first
     ROOT/NAME/manifest.json        the list of the profile's parts (engine.storage.manifest)
+    ROOT/NAME/manifest.newest.json its newest log file's entry, written at every answer (the same)
     ROOT/NAME/*.json.bak           the previous good version of each file
 
 Every file is a TinyDB database written by :class:`DurableStorage`: the new

@@ -20,6 +20,8 @@ not be recovered:
 - a digest: removed (a cache, made again when needed);
 - the statistics' running totals (``stats.json``, :mod:`.totals`): removed when damaged, and made again from
   the log when the repaired profile is opened (``drill doctor --repair`` opens it).
+- the manifest, or its newest log file's entry (``manifest.newest.json``), damaged: written again from the
+  files;
 - a part not as the manifest lists it (:mod:`.manifest`): a log file missing, shorter or
   other than listed is rebuilt as a damaged one, from the source that holds the ids
   listed; a journal, the state or the mocks as above; a log file not listed is moved
@@ -242,6 +244,10 @@ def examine(profile: Path) -> Report:
             if dig.exists() and identity is not None and read_digest(dig, identity) is None:
                 report.findings.append(Finding(dig, FindingKind.CACHE, ""))
     _manifest_findings(profile, report, next_id, undo)
+    if (profile / manifest.NEWEST).exists():  # the newest log file's entry: written again with the manifest
+        report.files += 1
+        if (bad := manifest.newest_problem(profile)) is not None:
+            report.findings.append(Finding(profile / manifest.NEWEST, FindingKind.DAMAGED, bad))
     stats = layout.stats_path(profile)  # the statistics' running totals: a cache, made again from the log
     if stats.exists():
         report.files += 1
@@ -538,7 +544,7 @@ def repair(report: Report) -> None:
                     _repair_journal(f)  # from its whole log file
                 elif f.path.name in FILE_REPAIRS:
                     FILE_REPAIRS[f.path.name](f)
-                elif f.path.name == manifest.NAME:
+                elif f.path.name in (manifest.NAME, manifest.NEWEST):
                     f.repaired = say("doctor.manifest_rebuilt")  # below, once the other parts are repaired
             elif f.kind == FindingKind.JOURNAL:
                 (_repair_mocks_journal if f.path.name == "mocks.journal" else _repair_journal)(f)

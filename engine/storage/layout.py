@@ -74,4 +74,5 @@ def file_kind(path: Path) -> str | None:
     """What a save file holds, from its name (the ``kind`` in its meta table)."""
     if SEGMENT_FILE.fullmatch(path.name):
         return "reviews"
-    return {"state.json": "state", "mocks.json": "mocks", "manifest.json": "manifest"}.get(path.name)
+    return {"state.json": "state", "mocks.json": "mocks", "manifest.json": "manifest",
+            "manifest.newest.json": "manifest"}.get(path.name)

@@ -126,6 +126,8 @@ class ProfileOpening(ProfileBase):
         self._note_parts()
         if m.tables() != before:
             self._write_manifest()
+        elif m.newest_tables() != m.newest_read:  # its newest entry missing, damaged or behind: made level
+            self._write_manifest(newest_only=True)
 
     def _note_parts(self) -> None:
         """The manifest's entries of the log files and the files beside them as they are now (in memory)."""
@@ -147,15 +149,19 @@ class ProfileOpening(ProfileBase):
             if name in m.parts:
                 m.note_file(name, rows=len(self._mjrows))
 
-    def _write_manifest(self) -> None:
-        """Write the manifest as it is in memory; a failure is kept in ``state_behind`` (the change itself is
-        durable, and the manifest accepts the newest log file's journal lines after its own: written next time)."""
+    def _write_manifest(self, newest_only: bool = False) -> None:
+        """Write the manifest as it is in memory (``newest_only``: only its newest log file's entry,
+        ``manifest.NEWEST``); a failure is kept in ``state_behind`` (the change itself is durable, and the
+        manifest accepts the newest log file's journal lines after its own: written next time)."""
         if self._manifest is None:
             return
         try:
-            self._manifest.write(self.path)
+            if newest_only:
+                self._manifest.write_newest(self.path, self._seg_n if self._seg_db is not None else None)
+            else:
+                self._manifest.write(self.path)
         except OSError as e:
-            self.state_behind = save_failed(e, self.path / manifest.NAME)
+            self.state_behind = save_failed(e, self.path / (manifest.NEWEST if newest_only else manifest.NAME))
 
     def _damaged(self, path: Path, reason: str) -> DamagedSave:
         return DamagedSave(path, reason, backup_path(path))

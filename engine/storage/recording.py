@@ -218,11 +218,11 @@ class ProfileRecording(ProfileBase):
         self._log_written([new[i] for i in sorted(new)])
 
     def _log_written(self, rows: list[dict] | None) -> None:
-        """The manifest follows a write of the newest log file that changes the parts (``rows``: what a new log
-        file holds; None: the newest was removed), written after it (see :mod:`.manifest`).  A write that only
-        adds lines to the newest file's journal leaves the manifest as it is: the journal, sealed line by line
-        and numbered, vouches for them, and the manifest is not rewritten whole at every answer (its size grows
-        with the history)."""
+        """The manifest follows every write of the newest log file, written after it (see :mod:`.manifest`;
+        ``rows``: what the newest file holds now; None: the newest was removed).  A write that changes the
+        parts (a new log file, one removed) rewrites the manifest; one within the newest log file (an answer, a
+        re-grade, an undo) writes only that file's entry (``manifest.NEWEST``: small, of constant size; the
+        manifest, whose size grows with the history, stays as it is)."""
         m = self._manifest
         if m is None:
             return
@@ -231,10 +231,12 @@ class ProfileRecording(ProfileBase):
             for n in m.segments():
                 if n not in kept:
                     m.forget_segment(n)
-        elif manifest.segment_name(self._seg_n) in m.parts:
-            return
         else:
+            listed = manifest.segment_name(self._seg_n) in m.parts
             m.note_segment(self._seg_n, rows, self._jseq, self._jsize, self.path)
+            if listed:
+                self._write_manifest(newest_only=True)
+                return
         self._write_manifest()
 
     def undo_last(self) -> Review | None:

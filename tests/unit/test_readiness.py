@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import session as se
-from engine.schedule import readiness
+from engine.schedule import calibration, readiness
 
 DAY0 = date(2027, 5, 3)
 TOPICS = ("roofline", "serving")
@@ -91,11 +91,11 @@ def test_the_practice_still_to_come_is_in_the_interview_days_figure():
 
 def test_the_calibration_of_a_small_history_is_close_and_scored_only_a_week_ahead():
     _, _, answers = live(35, 3)
-    cal = readiness.calibration(answers, CATALOG)
+    cal = calibration.calibration(answers, CATALOG)
     assert cal.answers >= 100 and abs(cal.predicted - cal.observed) <= 0.06
     assert sum(n for _, _, n in cal.bins) == cal.answers == sum(n for _, _, n in cal.topics.values())
     assert 0 <= cal.brier <= 0.25
-    assert readiness.calibration([a for a in answers if a.day < DAY0 + timedelta(days=14)], CATALOG).answers == 0
+    assert calibration.calibration([a for a in answers if a.day < DAY0 + timedelta(days=14)], CATALOG).answers == 0
 
 
 # --------------------------------------------------------------------------- properties of the fit
@@ -186,7 +186,7 @@ def test_readiness_is_a_probability_or_nothing_and_does_not_depend_on_the_order_
         if not q:
             left.remove(q)
     assert readiness.readiness(mixed, CATALOG, day) == r
-    assert readiness.calibration(mixed, CATALOG) == readiness.calibration(answers, CATALOG)
+    assert calibration.calibration(mixed, CATALOG) == calibration.calibration(answers, CATALOG)
 
 
 def test_drill_plan_and_stats_show_the_learners_own_calibration_in_both_languages(tmp_path):
@@ -238,7 +238,7 @@ def test_every_figure_is_said_with_its_interval_in_both_languages():
     _, _, answers = live(21, 5)
     r = readiness.readiness(answers, CATALOG, answers[-1].day)
     assert r.overall is not None and r.low < r.overall < r.high
-    cal = readiness.Calibration(0, None, None, None, [])
+    cal = calibration.Calibration(0, None, None, None, [])
     for lang, figure in ((EN, "% interval "), (ZH, "% 区间 ")):
         lines = readiness_lines(r, cal, lambda key, lang=lang, **fmt: i18n.t(key, lang, **fmt), lang)
         said = [ln for ln in lines if figure in ln]

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine import session as se
-from engine.schedule import chains, fsrs_bridge, interleave, pace, readiness, stretch
+from engine.schedule import calibration, chains, fsrs_bridge, interleave, pace, readiness, stretch
 from engine.sm2 import ItemState, review
 from question_bank import drills, registry
 from tests.reference import answers_of, fewest_same_topic_neighbours, history_of, same_topic_neighbours, sm2_replay
@@ -406,7 +406,7 @@ def test_below_the_minimum_in_any_topic_no_figure_is_shown_anywhere():
 
 def test_the_fitted_model_is_calibrated_on_answers_made_a_week_later():
     answers = _learner(days=120)
-    cal = readiness.calibration(answers)
+    cal = calibration.calibration(answers)
     assert cal.answers > 100
     assert abs(cal.predicted - cal.observed) < 0.08  # predicted a week ahead, close to what happened
     assert cal.brier < 0.25
@@ -414,7 +414,7 @@ def test_the_fitted_model_is_calibrated_on_answers_made_a_week_later():
     assert sum(n for _, _, n in cal.bins) == cal.answers
     # nothing scored before a week of history plus the horizon
     early = [a for a in answers if a.day < first_scored]
-    assert readiness.calibration(early).answers == 0
+    assert calibration.calibration(early).answers == 0
 
 
 def test_newton_fit_recovers_a_known_logistic():
@@ -440,7 +440,7 @@ def test_the_fit_and_the_calibration_stop_when_asked():
     day = answers[-1].day
     outlook = readiness.Outlook({}, 2)
     for work in (lambda stop: readiness.readiness(answers, catalog, day + timedelta(days=5), day, outlook, stop=stop),
-                 lambda stop: readiness.calibration(answers, catalog, stop=stop)):
+                 lambda stop: calibration.calibration(answers, catalog, stop=stop)):
         with pytest.raises(readiness.Stopped):  # the stats screen closed: the work is abandoned at its next step
             work(lambda: True)
         asked: list[int] = []

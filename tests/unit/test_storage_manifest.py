@@ -216,3 +216,44 @@ def test_recording_keeps_the_manifest_level_and_undo_and_a_new_log_file_follow(t
     m = mf.read(tmp_path / "default")
     assert m is not None and m.segments() == [1] and m.parts["mocks.json"] == {"rows": 1}
     assert "state.json" in m.parts and mf.survey(tmp_path / "default", m, None, None) == []
+
+
+def newest_entry(folder) -> tuple[int, list[int]]:
+    """The newest log file's row count and id range as the manifest reads them, and as the file holds them."""
+    m = mf.read(folder)
+    assert m is not None
+    n = m.segments()[-1]
+    held = sorted(int(k) for k in read_tables(folder / seg(n))["reviews"])
+    entry = m.parts[seg(n)]
+    assert (entry["rows"], entry["ids"][m.replica]) == (len(held), [held[0], held[-1]])
+    return entry["rows"], entry["ids"][m.replica]
+
+
+def test_the_newest_log_files_entry_follows_every_record_regrade_and_undo(saves):
+    """Written at every answer, re-grade and undo (manifest.NEWEST), while the manifest itself, whose size grows
+    with the history, stays as it was."""
+    folder = saves / "default"
+    listed = (folder / mf.NAME).read_bytes()
+    with Profile.open(saves) as p:
+        last = p.record(again(p.last_review()))
+        assert newest_entry(folder) == (106, [501, 606])
+        with p.rewriting():  # a re-grade: the newest row taken back and recorded again
+            p.undo_last()
+            p.record({**again(last), "quality": 1, "verdict": "wrong"})
+        assert newest_entry(folder) == (106, [501, 606])
+        assert read_tables(folder / seg(3))["reviews"]["606"]["quality"] == 1
+        p.undo_last()
+        assert newest_entry(folder) == (105, [501, 605])
+        assert (folder / mf.NAME).read_bytes() == listed
+    assert mf.survey(folder, mf.read(folder), None, None) == []
+
+
+def test_a_damaged_newest_entry_is_passed_over_named_by_the_doctor_and_written_again(saves):
+    folder = saves / "default"
+    (folder / mf.NEWEST).write_bytes(b"{not json")
+    with Profile.open(saves, read_only=True) as p:  # the manifest and the journals vouch without it
+        assert len(list(p.reviews())) == ALL
+    report = examine(folder)
+    assert [(f.path.name, f.kind) for f in report.damaged] == [(mf.NEWEST, FindingKind.DAMAGED)]
+    repair(report)
+    assert examine(folder).damaged == [] and newest_entry(folder) == (105, [501, 605])
