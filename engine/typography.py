@@ -37,6 +37,8 @@ ZH_UNIT_WORDS: dict[str, str] = {
 _FULL = {":": "：", ";": "；", ",": "，", "?": "？", "!": "！"}
 # characters that make a bracket a formula's: an operator, a nested bracket, a subscript
 _MATH = set("=×·+−-÷^*<>≈√²³_()[]")
+# an operator right before a bracket makes it an operand's (the hyphen left out: "4-16M (…)" is prose)
+_OPERATORS = set("=×·+−÷^*/<>≈≥≤")
 
 _PATTERNS: tuple[re.Pattern[str], ...] = ()  # unit, punctuation, bracket, percent: compiled on first use
 
@@ -78,6 +80,8 @@ def _paren(m: re.Match[str]) -> str:
         return whole  # a formula's bracket, a function's call (min(a, b)) or an exponent: (C / 6)^(0.28 / 0.62)
     before = text[m.start() - 1] if m.start() > 0 else ""
     after = text[m.end()] if m.end() < len(text) else ""
+    if before in _OPERATORS and before:
+        return whole  # an operand of a formula: "bytes / (2g)时" keeps the formula's bracket
     if after == "（" or before == "）":
         return whole  # "（1.28 ms）（传输时间）" reads as one broken aside: the figure's bracket stays ASCII
     if any(_is_cjk(c) for c in inner) or _chinese_side(before) or _chinese_side(after):

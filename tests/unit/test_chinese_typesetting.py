@@ -131,6 +131,7 @@ def test_chinese_spaces_percent_before_a_chinese_word():
     # kept: a formula's brackets, a link's name, a compound unit, ms, a figure's bracket before a full-width one
     ("2(N − 1) 步", "2(N − 1) 步"), ("PCIe 5.0 x16，", "PCIe 5.0 x16，"), ("900 GB/s", "900 GB/s"),
     ("17.5 ms", "17.5 ms"), ("0.0175 s (17.5 ms)（带宽项）", "0.0175 秒 (17.5 ms)（带宽项）"),
+    ("即 B ≥ F_peak / BW × bytes / (2g)时", "即 B ≥ F_peak / BW × bytes / (2g)时"),  # an operand's bracket
 ])
 def test_chinese_is_typeset_by_one_rule(shown, written):
     assert zh_typeset(shown) == written and typeset(shown, ZH) == written
