@@ -13,7 +13,7 @@ from __future__ import annotations
 from .. import hardware, kit, models
 from ..hardware import DTYPE_BYTES
 from ..spec import Ask, Spec, World, given
-from ..template import template
+from ..template import convention, template
 from .chip_givens import CONV_EN, CONV_ZH
 from .moe import HYPOTHETICAL, name_zh, phi_dense, phi_expert
 
@@ -85,9 +85,15 @@ def a2a_bytes_per_token(rng):
                        top_k=rng.choice((2, 4, 6, 8)))
     dispatch = rng.choice((1, 1, 2))
     # half the problems count only the copies that leave the GPU (GShard-style volume): the EP group matters then
-    ep = rng.choice([e for e in (8, 16, 32, 64, 144, 256, 320) if e <= m.experts]) if rng.random() < 0.5 else 0
+    ep_groups = [e for e in (8, 16, 32, 64, 144, 256, 320) if e <= m.experts]
+    ep = rng.choice(ep_groups) if rng.random() < 0.5 else 0
+    # the learner's convention (count_local=false) counts only the remote copies in every problem: it sets
+    # count_local, and the EP group is drawn (last, so the other draws stay those of the default)
+    remote = convention("count_local") == "false"
+    if remote and not ep:
+        ep = rng.choice(ep_groups)
     inputs = {"top_k": m.top_k, "d_model": m.d_model, "dispatch_bytes": dispatch, "combine_bytes": 2,
-              **({"count_local": 0, "ep": ep} if ep else {})}
+              **({"ep": ep} if remote else {"count_local": 0, "ep": ep} if ep else {})}
     how_en = (f"Counting only the copies that leave the GPU (experts spread evenly over an EP group of {ep} GPUs)"
               if ep else "Counting every routed copy (also those whose expert is on the sending GPU)")
     how_zh = (f"只计离开本卡的副本（专家均匀分布在 {ep} 张卡的 EP 组上）" if ep else "计入每个路由副本（包括专家就在发送卡上的）")

@@ -223,6 +223,7 @@ def rl_conv(lang: str) -> str:
     value = convention("bytes_per_param")
     if value == cs.BY_KEY["bytes_per_param"].default:
         return pick(lang, RL_CONV_EN, RL_CONV_ZH)
+    value = cs.number_text("bytes_per_param", value)
     return pick(lang, f"Static memory only: a model that trains holds {value} B per parameter (its training state, "
                       "below); a frozen model holds its bf16 weights (2 B per parameter). Activations, the rollout's "
                       "KV cache and buffers aside; GB = 1e9 B.",
