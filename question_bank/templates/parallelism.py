@@ -458,6 +458,7 @@ def sp_volume(rng):
     )
 
 # (GPUs, TP, PP): data parallelism takes what tensor and pipeline parallelism leave
+ACCUM_STEPS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16, 18, 20, 21, 22, 24, 25, 26, 28, 30, 32)
 LAYOUTS = ((1024, 8, 4), (2048, 8, 8), (4096, 8, 8), (8192, 8, 16), (16384, 8, 16), (512, 8, 2), (3072, 8, 6))
 SEQS = (4096, 8192)
 
@@ -483,7 +484,9 @@ def _dp_lines(n: int, tp: int, pp: int, n_dp: int) -> tuple[tuple[str, ...], tup
 @template("parallelism.grad_accum", topic="parallelism", title="Gradient-accumulation steps on a 3D-parallel cluster",
           title_zh="3D 并行集群上的梯度累积步数", difficulty=2, target_seconds=120, source="shoeybi2019, narayanan2021")
 def grad_accum(rng):
-    n, tp, pp, n_dp, b, k, seq = _setup(rng)
+    n, tp, pp, n_dp, b, _, seq = _setup(rng)
+    # its answer is the steps themselves: any whole number up to 32, not only the powers of 2 (20+ answers)
+    k = rng.choice(ACCUM_STEPS)
     global_seqs = b * k * n_dp
     en, zh = _dp_lines(n, tp, pp, n_dp)
     return Spec(
