@@ -78,8 +78,19 @@ def chosen_inputs(f: formulas.Formula, conventions: Mapping[str, str] | None) ->
     out: dict[str, float] = {}
     for key, value in (conventions or {}).items():
         takes = convention_set.takes(key, f)
-        out |= {name: v for name, v in convention_set.input_values(key, value).items() if name in takes}
+        sets = {name: v for name, v in convention_set.input_values(key, value).items() if name in takes}
+        if len(sets) < len(takes) or not _evaluates(f, {**(f.example or {}), **out, **sets}):
+            continue  # the example cannot count with it (no ZeRO split of the recipe, no EP group): it keeps its own
+        out |= sets
     return out
+
+
+def _evaluates(f: formulas.Formula, values: Mapping[str, Any]) -> bool:
+    try:
+        f.evaluate(**values)
+    except formulas.FormulaError:
+        return False
+    return True
 
 
 def formula_section(f: formulas.Formula, lang: str = EN, conventions: Mapping[str, str] | None = None

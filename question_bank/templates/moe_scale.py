@@ -343,6 +343,7 @@ def decode_bound(rng):
         tokens = rng.choice((8, 16, 24, 32, 48, 64, 96, 128, 192, 256))
         alpha = rng.choice((10, 15, 20, 25, 30, 40)) * 1e-6
         nic = gpu.scale_out_nic
+        assert nic is not None  # every chip of DECODE_CHIPS has its NIC in the catalogue
         per_gpu = formulas.get("experts_per_gpu").evaluate(n_experts=m.experts, redundant_experts=red, ep=ep)
         expert_bytes = per_gpu * phi_expert(m) * b
         # the expert weights and the replicated dense part fit, and the EP group's batch touches every local expert
@@ -355,6 +356,7 @@ def decode_bound(rng):
         clear = max(t_net, t_mem) >= BOUND_MARGIN * min(t_net, t_mem)
         if fits and touched >= 0.95 and clear and (t_net > t_mem) == want_network:
             break
+    assert nic is not None  # (the loop's last draw)
     answer = "network-bound" if t_net > t_mem else "memory-bound"
     network = Choice("network-bound", ("network bound", "comms-bound", "communication-bound", "all-to-all-bound",
                                        "network"), "网络受限")
