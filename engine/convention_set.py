@@ -260,7 +260,7 @@ def kept_statement(key: str, value: str, why: str, lang: str = EN) -> str:
     c = BY_KEY[key]
     reason = pick(lang, *KEPT_WHY.get(why, KEPT_WHY[""]))
     return pick(lang, f"This problem keeps {c.label} at {value} whatever convention you chose: {reason}",
-                f"无论选择哪种约定，本题的{c.label_zh} 都取 {value}：{reason}")
+                f"无论选择哪种约定，本题的{' ' if c.label_zh[:1].isascii() else ''}{c.label_zh} 都取 {value}：{reason}")
 
 
 class ConventionError(ValueError):
