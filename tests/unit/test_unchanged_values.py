@@ -404,6 +404,15 @@ for _seed in (1, 2, 4, 5, 6, 7, 9, 10, 11, 16, 19, 20, 22, 30, 31, 32, 33, 34, 3
 # seeds 3 and 15 drew the same published run (GPT-3 175B): which run now comes from the draw that chose one
 INTENDED[("memory.activation_tp_chain", 15)] = ("redrawn: the published run comes from the draw that chose one "
                                                 "(seeds 3 and 15 were both GPT-3 175B; 15 is MT-NLG 530B now)")
+# An attention problem's sequence is 1.5 × the drawn power of two a third of the time (3,072, 12,288, ...), drawn last:
+# 20+ distinct answers in 200 seeds; only the seeds the last draw picks change
+SEQ_AND_A_HALF = ("the sequence is 1.5 × the drawn one (a draw added last, a third of the seeds): 20+ distinct answers "
+                  "in 200 seeds")
+for _tid, _seeds in (("roofline.attention_intensity", (6, 10, 11, 12, 14, 15, 22, 26, 27, 33, 36)),
+                     ("roofline.flash_attention_hbm", (2, 4, 7, 20, 29, 35, 39, 40)),
+                     ("roofline.chain_flash_attention", (9, 10, 12, 13, 15, 17, 18, 27, 33, 40))):
+    for _seed in _seeds:
+        INTENDED[(_tid, _seed)] = SEQ_AND_A_HALF
 
 
 # Changes of the Chinese texts alone, for every template: (part) -> the reason.  Matched by language, so the
