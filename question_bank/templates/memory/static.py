@@ -30,8 +30,8 @@ DP_SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 STATIC_EN = "bf16 mixed-precision training with AdamW. GB = 10⁹ B. Activations and temporary buffers are not counted."
 STATIC_ZH = "bf16 混合精度训练 + AdamW。GB = 10⁹ B。不计激活值和临时缓冲区。"
 # The training a recipe off AdamW's 16 B describes (en, zh): the first sentence of STATIC_EN / STATIC_ZH under it.
-STATIC_TRAINING = {"12_fp8": ("FP8 mixed-precision training with AdamW (bf16 moments), as DeepSeek-V3 trains.",
-                              "FP8 混合精度训练 + AdamW（bf16 动量），DeepSeek-V3 的训练方式。"),
+STATIC_TRAINING = {"12_fp8": ("FP8 mixed-precision training with AdamW (bf16 moments), as DeepSeek trained V3.",
+                              "FP8 混合精度训练 + AdamW（bf16 动量），DeepSeek 训练 V3 的方式。"),
                    "10_adam8bit": ("bf16 mixed-precision training with 8-bit Adam.", "bf16 混合精度训练 + 8 位 Adam。"),
                    "12_one_state": ("bf16 mixed-precision training with a one-state optimizer (SGD with momentum, Lion "
                                     "or Muon).", "bf16 混合精度训练 + 单状态优化器（带动量的 SGD、Lion 或 Muon）。")}
