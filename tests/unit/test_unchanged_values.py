@@ -418,6 +418,10 @@ for _seed in (4, 11, 17):
     INTENDED[("concepts.phase_bound", _seed)] = ("the answer is decode: a short prompt and a big batch replace a "
                                                  "prefill draw (added last, 30 % of them), so each answer is 20 %+ "
                                                  "of the seeds (decode was 12 %)")
+# A third of the paged sequences are short chat turns (under 1,000 tokens), drawn last: odd wastes too, 20+ answers
+for _seed in (1, 5, 9, 12, 19, 21, 23, 26, 30, 32, 33, 34, 35, 36):
+    INTENDED[("serving.paged_waste", _seed)] = ("the sequence is a short chat turn under 1,000 tokens (a draw added "
+                                                "last, a third of the seeds): 20+ distinct wastes in 200 seeds")
 # Half the 12- and 16-stage 1F1B pipelines have twice the stages (24 or 32), drawn last: answers up to 32, not 16
 for _seed in (5, 9, 13, 17, 19, 20, 28, 37, 38):
     INTENDED[("pipeline.inflight_1f1b", _seed)] = ("the pipeline has twice the stages, 24 or 32 (a draw added last, half "
