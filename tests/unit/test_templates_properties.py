@@ -490,7 +490,8 @@ def test_at_least_50_distinct_problems(tid):
 @pytest.mark.parametrize("tid", ["cost.gpus_per_rack", "parallelism.grad_accum", "inference.sliding_window_kv",
                                  "memory.lora_params", "memory.lora_chain", "memory.qlora_chain",
                                  "roofline.attention_intensity", "roofline.flash_attention_hbm",
-                                 "roofline.chain_flash_attention", "pipeline.inflight_1f1b", "serving.paged_waste"])
+                                 "roofline.chain_flash_attention", "pipeline.inflight_1f1b", "serving.paged_waste",
+                                 "inference.decode_attention_intensity"])
 def test_at_least_20_distinct_answers(tid):
     """The issue's bar, for the templates widened to meet it: 20 distinct answers (the steps' values) in 200 seeds."""
     t = registry.get(tid)

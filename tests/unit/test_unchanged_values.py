@@ -422,6 +422,11 @@ for _seed in (4, 11, 17):
 for _seed in (1, 5, 9, 12, 19, 21, 23, 26, 30, 32, 33, 34, 35, 36):
     INTENDED[("serving.paged_waste", _seed)] = ("the sequence is a short chat turn under 1,000 tokens (a draw added "
                                                 "last, a third of the seeds): 20+ distinct wastes in 200 seeds")
+# Half the made-up grouped models of the decode-attention question have 40-112 heads, drawn last: groups of 5-14 too
+for _seed in (3, 5, 7, 8, 11, 15, 27, 39):
+    INTENDED[("inference.decode_attention_intensity", _seed)] = (
+        "the made-up model has 40-112 query heads (a draw added last, half the grouped made-up ones): 20+ distinct "
+        "answers in 200 seeds")
 # Half the 12- and 16-stage 1F1B pipelines have twice the stages (24 or 32), drawn last: answers up to 32, not 16
 for _seed in (5, 9, 13, 17, 19, 20, 28, 37, 38):
     INTENDED[("pipeline.inflight_1f1b", _seed)] = ("the pipeline has twice the stages, 24 or 32 (a draw added last, half "
