@@ -95,7 +95,7 @@ def chosen(f: formulas.Formula, conventions: Mapping[str, str] | None) -> Chosen
         takes = convention_set.takes(key, f)
         if not takes:
             continue
-        if not convention_set.applies(key, value, values):
+        if not convention_set.applies(key, value, values, formula=f):
             out.kept.append((key, convention_set.BY_KEY[key].default, convention_set.condition(key, value)))
             continue
         out.inputs.update({n: v for n, v in convention_set.input_values(key, value).items() if n in takes})

@@ -232,11 +232,12 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
             if key in conventions:  # the template states it even at its default
                 counting.used.add(key)
             continue
-        if any(n in inputs for n in names):  # the ask gives the value: the problem keeps it
-            counting.kept(key, f.input(names[0]).value_text(inputs[names[0]]), "")
+        if any(n in inputs for n in names):  # the ask gives the value: the problem keeps it (unless it is the choice)
+            if any(inputs.get(n) != v for n, v in cs.input_values(key, setting).items() if n in names):
+                counting.kept(key, f.input(names[0]).value_text(inputs[names[0]]), "")
             continue
         why = cs.condition(key, setting)
-        if cs.applies(key, setting, inputs, worlds):
+        if cs.applies(key, setting, inputs, worlds, f):
             inputs.update({n: v for n, v in cs.input_values(key, setting).items() if n in names})
             counting.used.add(key)
         elif why in STEP_KEEPS:  # this step keeps the default by definition; the others follow the choice
@@ -377,5 +378,9 @@ def _layout_counts(rules: Any, counting: Counting) -> None:
     for key, setting in counting.chosen.items():
         names = cs.takes(key, f)
         values = cs.input_values(key, setting)
-        if setting != cs.BY_KEY[key].default and names and all(given.get(n) == values.get(n) for n in names):
+        if setting == cs.BY_KEY[key].default or not names:
+            continue
+        if not cs.applies(key, setting, given, formula=f):  # no split of this recipe is published: drawn again
+            counting.refused.add(key)
+        elif all(given.get(n) == values.get(n) for n in names):
             counting.used.add(key)

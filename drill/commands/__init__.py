@@ -29,7 +29,8 @@ class LazyHelp(argparse.Action):
 def convention_option(parser) -> None:
     """``--convention key=value`` (repeatable): a convention for this problem over the profile's."""
     # the keys only: their values come from the conventions table, which imports the formula catalogue (not at start)
-    keys = "bytes_per_param, flops_per_param_token, tokens_per_param, ring_factor, directions"
+    keys = ("bytes_per_param, flops_per_param_token, tokens_per_param, ring_factor, directions, sender_copies, "
+            "count_local, latency_steps, bytes_per_token, merge")
     parser.add_argument("--convention", action="append", metavar="KEY=VALUE",
                         help=f"count by this convention, over the profile's Settings → conventions (repeatable; "
                              f"KEY one of {keys}; a wrong one lists the values)")

@@ -78,7 +78,7 @@ def _world(args: argparse.Namespace, name: str, texts: dict[str, str]):
     except FormulaError:
         values = {}  # (said when the formula is evaluated)
     taken = {k: v for k, v in world.conventions.items() if cs.takes(k, f) and not set(cs.takes(k, f)) & set(texts)}
-    kept = {k: v for k, v in taken.items() if not cs.applies(k, v, values)}  # 8Φ with an MFU on top: MFU counts 6Φ
+    kept = {k: v for k, v in taken.items() if not cs.applies(k, v, values, formula=f)}  # 8Φ with an MFU on top: MFU counts 6Φ
     taken = {k: v for k, v in taken.items() if k not in kept}
     sources = {k: v for k, v in world.sources.items() if k == "conventions" and taken}
     return world._replace(hardware=None, model=None, conventions=taken, sources=sources), kept

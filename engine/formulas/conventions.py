@@ -134,17 +134,16 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("train_bytes", "bytes_per_param", "12_fp8", 12, ("12 B per parameter (FP8 recipe)", "每参数 12 B（FP8 方案）"),
        ("DeepSeek-V3's FP8 recipe: fp32 master weights 4 + fp32 gradients 4 + bf16 Adam m, v 4; the FP8 weight casts "
         "are made on the fly", "DeepSeek-V3 的 FP8 方案：fp32 主权重 4 + fp32 梯度 4 + bf16 Adam m、v 4；FP8 权重在计算时"
-        "临时转换"), ("DeepSeek-V3 (§3.3.3)", "DeepSeek-V3（§3.3.3）"), "deepseek_v3", selectable=False),
+        "临时转换"), ("DeepSeek-V3 (§3.3.3)", "DeepSeek-V3（§3.3.3）"), "deepseek_v3"),
     _c("train_bytes", "bytes_per_param", "10_adam8bit", 10, ("10 B per parameter (8-bit Adam)", "每参数 10 B（8 位 Adam）"),
        ("8-bit Adam: bf16 weights 2 + bf16 gradients 2 + fp32 master 4 + 8-bit m, v 2",
         "8 位 Adam：bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + 8 位 m、v 2"),
-       ("Dettmers et al. 2022 (8-bit optimizers)", "Dettmers 等 2022（8 位优化器）"), "dettmers2022", selectable=False),
+       ("Dettmers et al. 2022 (8-bit optimizers)", "Dettmers 等 2022（8 位优化器）"), "dettmers2022"),
     _c("train_bytes", "bytes_per_param", "12_one_state", 12, ("12 B per parameter (one optimizer state)",
                                                               "每参数 12 B（单个优化器状态）"),
        ("one fp32 optimizer state (SGD momentum, Lion, Muon): bf16 weights 2 + bf16 gradients 2 + fp32 master 4 + "
         "fp32 momentum 4", "单个 fp32 优化器状态（带动量的 SGD、Lion、Muon）：bf16 权重 2 + bf16 梯度 2 + fp32 主权重 4 + "
-        "fp32 动量 4"), ("SGD with momentum, Lion and Muon", "带动量的 SGD、Lion 和 Muon"), "lion2023, jordan2024",
-       selectable=False),
+        "fp32 动量 4"), ("SGD with momentum, Lion and Muon", "带动量的 SGD、Lion 和 Muon"), "lion2023, jordan2024"),
     # ---------------------------------------------------------------- the ZeRO stages' split of the same bytes
     _c("zero_recipe", "recipe", "16", 16, ("recipe 16 (ZeRO-1: 4 + 12/d)", "16 B 方案（ZeRO-1：4 + 12/d）"),
        ("bf16 weights and gradients + fp32 master, m, v (ZeRO paper: 4 + 12/d)",
@@ -167,6 +166,24 @@ CONVENTIONS: tuple[Convention, ...] = (
              "keeps 4Φ whole and shards 16Φ, ZeRO-2 keeps 2Φ and shards 18Φ, ZeRO-3 shards all 20Φ",
        split_zh="20Φ = 2Φ bf16 权重 + 2Φ bf16 梯度 + 16Φ fp32 主梯度、主权重、m、v；ZeRO-1 保留完整的 4Φ、"
                 "切分 16Φ，ZeRO-2 保留 2Φ、切分 18Φ，ZeRO-3 切分全部 20Φ"),
+    # part 4's recipes split the same way: bf16 weights and gradients kept, the fp32 master weights with the states
+    # sharded (DeepSeek-V3's FP8 recipe has no published split, so no row here: a ZeRO stage keeps 16 under it,
+    # engine.convention_set.applies)
+    _c("zero_recipe", "recipe", "10_adam8bit", 10, ("recipe 10, 8-bit Adam (ZeRO-1: 4 + 6/d)", "10 B 方案，8 位 Adam（ZeRO-1：4 + 6/d）"),
+       ("bf16 weights and gradients + fp32 master and 8-bit m, v (4 + 6/d)", "bf16 权重和梯度 + fp32 主权重和 8 位 m、v（4 + 6/d）"),
+       ("", ""), "dettmers2022",
+       split="10Φ = 2Φ bf16 weights + 2Φ bf16 gradients + 6Φ fp32 master weights and 8-bit m, v; ZeRO-1 keeps 4Φ "
+             "whole and shards 6Φ, ZeRO-2 keeps 2Φ and shards 8Φ, ZeRO-3 shards all 10Φ",
+       split_zh="10Φ = 2Φ bf16 权重 + 2Φ bf16 梯度 + 6Φ fp32 主权重和 8 位 m、v；ZeRO-1 保留完整的 4Φ、切分 6Φ，"
+                "ZeRO-2 保留 2Φ、切分 8Φ，ZeRO-3 切分全部 10Φ"),
+    _c("zero_recipe", "recipe", "12_one_state", 12, ("recipe 12, one fp32 state (ZeRO-1: 4 + 8/d)",
+                                                     "12 B 方案，单个 fp32 状态（ZeRO-1：4 + 8/d）"),
+       ("bf16 weights and gradients + fp32 master and momentum (4 + 8/d)", "bf16 权重和梯度 + fp32 主权重和动量（4 + 8/d）"),
+       ("", ""), "lion2023, jordan2024",
+       split="12Φ = 2Φ bf16 weights + 2Φ bf16 gradients + 8Φ fp32 master weights and momentum; ZeRO-1 keeps 4Φ "
+             "whole and shards 8Φ, ZeRO-2 keeps 2Φ and shards 10Φ, ZeRO-3 shards all 12Φ",
+       split_zh="12Φ = 2Φ bf16 权重 + 2Φ bf16 梯度 + 8Φ fp32 主权重和动量；ZeRO-1 保留完整的 4Φ、切分 8Φ，"
+                "ZeRO-2 保留 2Φ、切分 10Φ，ZeRO-3 切分全部 12Φ"),
     # ---------------------------------------------------------------- bytes a resumable checkpoint saves per parameter
     _c("checkpoint_bytes", "bytes_per_param", "14", 14, ("14 B per parameter", "每参数 14 B"),
        ("bf16 weights + fp32 master, m, v (gradients not saved)", "bf16 权重 + fp32 主权重、m、v（不存梯度）"),
@@ -278,40 +295,39 @@ CONVENTIONS: tuple[Convention, ...] = (
     _c("sender_copies", "sender_copies", "replicas", 0, ("point-to-point (copies = replicas)", "点对点（份数 = replicas）"),
        ("the trainer GPUs write every rollout replica separately", "训练端 GPU 分别写入每个 rollout 副本"),
        ("Perplexity's RDMA-WRITE transfer", "Perplexity 的 RDMA WRITE 传输"), "perplexity2025", default=True,
-       selectable=False, value_from="replicas"),
+       value_from="replicas"),
     _c("sender_copies", "sender_copies", "1", 1, ("broadcast (one copy)", "广播（一份）"),
        ("a pipelined broadcast or relay tree: each byte leaves the trainer once, replicas forward it",
         "流水线广播或中继树：每个字节只离开训练端一次，由副本之间转发"),
-       ("Kimi's checkpoint-engine", "Kimi 的 checkpoint-engine"), "kimi_checkpoint_engine", selectable=False),
+       ("Kimi's checkpoint-engine", "Kimi 的 checkpoint-engine"), "kimi_checkpoint_engine"),
     _c("count_local", "count_local", "true", 1, ("every routed copy counted", "计入每个路由副本"),
        ("every routed copy, also those whose expert sits on the sending GPU", "每个路由副本都计入，包括专家就在发送卡上的"),
-       ("DeepEP's logical bandwidth", "DeepEP 的逻辑带宽"), "deepep", default=True, selectable=False),
+       ("DeepEP's logical bandwidth", "DeepEP 的逻辑带宽"), "deepep", default=True),
     _c("count_local", "count_local", "false", 0, ("only copies that leave the GPU", "只计离开本卡的副本"),
        ("× (EP−1)/EP: only the copies that leave the GPU", "× (EP−1)/EP：只计离开本卡的副本"),
-       ("GShard-style volume", "GShard 式通信量"), "lepikhin2020", selectable=False),
+       ("GShard-style volume", "GShard 式通信量"), "lepikhin2020", when="ep_given"),
     _c("latency_steps", "latency_steps", "ring", 0, ("ring: 2(n−1) latency terms", "ring：2(n−1) 个延迟项"),
        ("a ring all-reduce pays 2(n−1) step latencies", "环形 AllReduce 要付 2(n−1) 次单步延迟"),
-       ("the alpha-beta ring model", "alpha-beta 环形模型"), "patarasuk2009", default=True, selectable=False),
+       ("the alpha-beta ring model", "alpha-beta 环形模型"), "patarasuk2009", default=True),
     _c("latency_steps", "latency_steps", "one_shot", 1, ("one-shot: 2 latency terms", "one-shot：2 个延迟项"),
        ("a one-shot or NVLS all-reduce pays 2 latencies, whatever n", "one-shot 或 NVLS AllReduce 只付 2 次延迟，与 n 无关"),
        ("TensorRT-LLM's custom all-reduce and NCCL NVLS", "TensorRT-LLM 自定义 AllReduce 和 NCCL NVLS"),
-       "trtllm_allreduce", selectable=False),
+       "trtllm_allreduce"),
     # ---------------------------------------------------------------- stored bytes per token of a training set
     _c("token_bytes", "bytes_per_token", "2", 2.0, ("2 B per token", "每 token 2 B"),
        ("pre-tokenised uint16 ids (a vocabulary up to 65,536)", "预分词的 uint16 id（词表不超过 65,536）"),
-       ("", ""), "megatron_indexed", default=True, selectable=False),
+       ("", ""), "megatron_indexed", default=True),
     _c("token_bytes", "bytes_per_token", "4", 4.0, ("4 B per token", "每 token 4 B"),
        ("uint32 ids, needed above 65,536 (Llama 3's 128k vocabulary); raw text is also ~4 B per token (a rule of "
         "thumb, not verified)", "uint32 id，词表超过 65,536 时必须用（Llama 3 的 128k 词表）；原始文本也约每 token 4 B"
-        "（经验值，未核实）"), ("", ""), "megatron_indexed, llama3_2024", selectable=False),
+        "（经验值，未核实）"), ("", ""), "megatron_indexed, llama3_2024"),
     # ---------------------------------------------------------------- patches merged into one vision token
     _c("vision_merge", "merge", "1", 1.0, ("one token per patch", "每个 patch 一个 token"),
        ("one token per patch (plain ViT, LLaVA 1)", "每个 patch 一个 token（普通 ViT、LLaVA 1）"), ("", ""), "dosovitskiy2021",
-       default=True, selectable=False),
+       default=True),
     _c("vision_merge", "merge", "2", 2.0, ("2 × 2 patches per token", "每 2 × 2 个 patch 一个 token"),
        ("2 × 2 neighbouring patches merged into one token (Qwen2-VL, Qwen2.5-VL: a 28-px grid)",
-        "相邻 2 × 2 个 patch 合并成一个 token（Qwen2-VL、Qwen2.5-VL：28 像素网格）"), ("", ""), "wang2024",
-       selectable=False),
+        "相邻 2 × 2 个 patch 合并成一个 token（Qwen2-VL、Qwen2.5-VL：28 像素网格）"), ("", ""), "wang2024"),
 )
 
 
@@ -361,7 +377,13 @@ def _named_first(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
     return True
 
 
-WHEN: dict[str, Condition] = {"large_n": _large_n, "torus": _torus, "no_mfu": _no_mfu, "named_first": _named_first}
+def _ep_given(values: Mapping[str, Any], worlds: tuple[Any, ...]) -> bool:
+    # only the copies that leave the GPU, (EP−1)/EP: the problem must give an EP group of 2 or more
+    return float(values.get("ep", 0)) >= 2
+
+
+WHEN: dict[str, Condition] = {"large_n": _large_n, "torus": _torus, "no_mfu": _no_mfu, "named_first": _named_first,
+                              "ep_given": _ep_given}
 
 
 def of_formula(formula: Any) -> tuple[tuple[Any, tuple[Convention, ...]], ...]:

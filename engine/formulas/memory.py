@@ -36,7 +36,8 @@ from .registry import register
 # main gradients live with the optimizer state, as in Megatron-LM's distributed optimizer), and shards the rest;
 # ZeRO-2 also shards the gradients (only the 2 B bf16 weights stay whole); ZeRO-3 shards everything.
 #   16: 4 + 12/d, 2 + 14/d, 16/d    18: 6 + 12/d, 2 + 16/d, 18/d    20: 4 + 16/d, 2 + 18/d, 20/d
-ZERO1_KEPT = "(4 + min(recipe - 16, 20 - recipe))"
+# 8-bit Adam (10) and one fp32 state (12) keep bf16 weights and gradients too: 4 + 6/d and 4 + 8/d under ZeRO-1.
+ZERO1_KEPT = "(4 + max(0, min(recipe - 16, 20 - recipe)))"
 ZERO_RECIPE_EXPR = {1: f"phi*{ZERO1_KEPT} + phi*(recipe - {ZERO1_KEPT})/n_dp",
                     2: "2*phi + phi*(recipe - 2)/n_dp", 3: "recipe*phi/n_dp"}
 

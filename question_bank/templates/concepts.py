@@ -190,6 +190,17 @@ def phase_bound(rng):
                 and model.params * bpe <= FIT_SHARE * gpu.memory):
             break
     pre, dec = classify_bound(i_pre, r) == "compute-bound", classify_bound(i_dec, r) == "compute-bound"
+    # "decode" came out in 12 % of the seeds: 30 % of the "prefill" draws turn it round, a short prompt and a big
+    # decode batch (each clearly on its side of the ridge), so every answer is 20 %+ of the seeds.  Drawn last: the
+    # other seeds keep their problem
+    if pre and not dec and rng.random() < 0.3:
+        short = [x for x in (64, 128, 256) if gemm_i(x, model.ffn, model.d_model, bpe) < 0.85 * r]
+        big = [x for x in (256, 512, 1024) if gemm_i(x, model.ffn, model.d_model, bpe) > 1.15 * r]
+        if short and big:
+            prompt, batch = rng.choice(short), rng.choice(big)
+            i_pre = gemm_i(prompt, model.ffn, model.d_model, bpe)
+            i_dec = gemm_i(batch, model.ffn, model.d_model, bpe)
+            pre, dec = False, True
     answer = "both" if pre and dec else "prefill" if pre else "decode" if dec else "neither"
     f = formulas.get("gemm_intensity")
     peak = gpu.peak(dtype)

@@ -172,20 +172,33 @@ def _rack_limit(rng, node_power: float, g: int, rack: bool) -> float:
             return limit
 
 
+def _rack_limit_for_count(rng, node_power: float, g: int, dense: bool = False) -> float:
+    """A rack power limit (W, whole kW) for a whole-node count drawn first, evenly over every count a rack of the
+    spec's ranges holds (air-cooled 15-40 kW, liquid-cooled 50-140 kW), with room for at least one more GPU's
+    worth.  ``dense``: the upper half of the counts (nodes are capped to pack more of them into a rack)."""
+    top = int(140e3 // node_power)
+    while True:
+        nodes = rng.randint((top + 1) // 2 if dense else 1, top)
+        limit = round(node_power * (nodes + rng.uniform(0.15, 0.95)) / 1e3) * 1e3
+        in_range = 15e3 <= limit <= 40e3 or 50e3 <= limit <= 140e3
+        if in_range and limit // node_power == nodes and (limit / node_power - nodes) * g >= 1.05:
+            return limit
+
+
 @template("cost.gpus_per_rack", topic="cost", title="GPUs one rack's power allows",
           title_zh="一个机柜的功率能放多少张 GPU", difficulty=1, target_seconds=60, source="dgx_guides")
 def gpus_per_rack(rng):
     gpu, name, _ = _system(rng, racks=False)
-    # half the DGX H100s are capped by their operator at the typical draw the spec quotes (6.5-8.5 kW, third-party
+    # most DGX H100s are capped by their operator at the typical draw the spec quotes (6.5-8.5 kW, third-party
     # figures, not verified): the whole-node count is the same arithmetic on another node power
-    capped = gpu.key == "h100_sxm" and rng.random() < 0.5
+    capped = gpu.key == "h100_sxm" and rng.random() < 0.7
     if capped:
         node_power = rng.choice((6.5, 7.0, 7.5, 8.0, 8.5)) * 1e3
         node_given = given("node_power", f"{name} power cap", f"{name} 的功率上限", node_power, "power", "kW")
     else:
         node_power = gpu.node_power
         node_given = _system_givens(gpu, name, False)[0]
-    limit = _rack_limit(rng, node_power, 8, False)
+    limit = _rack_limit_for_count(rng, node_power, 8, dense=capped)
     cooling_en, cooling_zh = ("an air-cooled", "风冷") if limit <= 40e3 else ("a liquid-cooled", "液冷")
     how_en = f"capped at {node_power / 1e3:g} kW each" if capped else "at their datasheet maximum"
     how_zh = f"每台限功率 {node_power / 1e3:g} kW" if capped else "按规格书最大功率"

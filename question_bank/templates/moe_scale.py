@@ -10,10 +10,13 @@ table: 77-194 µs for a whole 128-token dispatch), not a measured constant.
 
 from __future__ import annotations
 
+from engine import formulas
+from engine.choices import Choice
+
 from .. import hardware, kit, models
 from ..hardware import DTYPE_BYTES
 from ..spec import Ask, Spec, World, given
-from ..template import template
+from ..template import convention, template
 from .chip_givens import CONV_EN, CONV_ZH
 from .moe import HYPOTHETICAL, name_zh, phi_dense, phi_expert
 
@@ -85,9 +88,15 @@ def a2a_bytes_per_token(rng):
                        top_k=rng.choice((2, 4, 6, 8)))
     dispatch = rng.choice((1, 1, 2))
     # half the problems count only the copies that leave the GPU (GShard-style volume): the EP group matters then
-    ep = rng.choice([e for e in (8, 16, 32, 64, 144, 256, 320) if e <= m.experts]) if rng.random() < 0.5 else 0
+    ep_groups = [e for e in (8, 16, 32, 64, 144, 256, 320) if e <= m.experts]
+    ep = rng.choice(ep_groups) if rng.random() < 0.5 else 0
+    # the learner's convention (count_local=false) counts only the remote copies in every problem: it sets
+    # count_local, and the EP group is drawn (last, so the other draws stay those of the default)
+    remote = convention("count_local") == "false"
+    if remote and not ep:
+        ep = rng.choice(ep_groups)
     inputs = {"top_k": m.top_k, "d_model": m.d_model, "dispatch_bytes": dispatch, "combine_bytes": 2,
-              **({"count_local": 0, "ep": ep} if ep else {})}
+              **({"ep": ep} if remote else {"count_local": 0, "ep": ep} if ep else {})}
     how_en = (f"Counting only the copies that leave the GPU (experts spread evenly over an EP group of {ep} GPUs)"
               if ep else "Counting every routed copy (also those whose expert is on the sending GPU)")
     how_zh = (f"只计离开本卡的副本（专家均匀分布在 {ep} 张卡的 EP 组上）" if ep else "计入每个路由副本（包括专家就在发送卡上的）")
@@ -311,4 +320,100 @@ def wide_ep_decode_chain(rng):
         conventions_en=f"{EP_CONV_EN} µs = 10⁻⁶ s, ms = 10⁻³ s, GB/s = 10⁹ B/s.",
         conventions_zh=f"{EP_CONV_ZH}µs = 10⁻⁶ s，ms = 10⁻³ s，GB/s = 10⁹ B/s。",
         world=World(model=m),
+    )
+
+
+# Chips a wide-EP deployment decodes on, with the catalogue's scale-out NIC per GPU (400 Gb/s; 800 Gb/s on GB300)
+DECODE_CHIPS = ("h100_sxm", "h200", "b200", "gb200", "gb300")
+BOUND_MARGIN = 1.25  # one side clearly wins: the slower phase is at least 25 % slower than the other
+
+
+@template("moe.decode_bound", topic="moe", title="Is this MoE decode step memory-bound or network-bound?",
+          title_zh="这个 MoE decode 步是访存受限还是网络受限？", difficulty=3, target_seconds=180,
+          source="deepseek_v3, deepep, austin2025")
+def decode_bound(rng):
+    want_network = rng.random() < 0.5  # each side about half the seeds: redraw until the draw falls on it
+    for _ in range(200):
+        m = _wide(rng)
+        gpu = hardware.get(rng.choice(DECODE_CHIPS))
+        dtype = rng.choice(("fp8", "fp8", "bf16"))
+        b = DTYPE_BYTES[dtype]
+        ep = rng.choice([e for e in (8, 16, 32, 64, 72, 96, 128, 144, 256, 320) if e <= m.experts])
+        red = rng.choice((8, 16, 32, 64))
+        tokens = rng.choice((8, 16, 24, 32, 48, 64, 96, 128, 192, 256))
+        alpha = rng.choice((10, 15, 20, 25, 30, 40)) * 1e-6
+        nic = gpu.scale_out_nic
+        assert nic is not None  # every chip of DECODE_CHIPS has its NIC in the catalogue
+        per_gpu = formulas.get("experts_per_gpu").evaluate(n_experts=m.experts, redundant_experts=red, ep=ep)
+        expert_bytes = per_gpu * phi_expert(m) * b
+        # the expert weights and the replicated dense part fit, and the EP group's batch touches every local expert
+        fits = expert_bytes + phi_dense(m) * b <= 0.8 * gpu.memory
+        touched = 1 - (1 - m.top_k / m.experts) ** (tokens * ep)
+        t_mem = expert_bytes / gpu.bandwidth
+        t_net = formulas.get("ep_decode_comm_time").evaluate(
+            moe_layers=_moe_layers(m), tokens_per_gpu=tokens, top_k=m.top_k, d_model=m.d_model, dispatch_bytes=1,
+            combine_bytes=2, alpha=alpha, link_bandwidth=nic)
+        clear = max(t_net, t_mem) >= BOUND_MARGIN * min(t_net, t_mem)
+        if fits and touched >= 0.95 and clear and (t_net > t_mem) == want_network:
+            break
+    assert nic is not None  # (the loop's last draw)
+    answer = "network-bound" if t_net > t_mem else "memory-bound"
+    network = Choice("network-bound", ("network bound", "comms-bound", "communication-bound", "all-to-all-bound",
+                                       "network"), "网络受限")
+    memory = Choice("memory-bound", ("memory bound", "hbm-bound", "bandwidth-bound", "memory"), "访存受限")
+    layers, gbit = _moe_layers(m), round(nic * 8 / 1e9)
+    a2a = m.top_k * m.d_model * 3  # bytes per token per MoE layer: fp8 dispatch + bf16 combine of k copies
+    ms, gb = t_mem * 1e3, expert_bytes / 1e9
+    lines = (f"experts per GPU = ⌈(E + E_red) / EP⌉ = ⌈({m.experts} + {red}) / {ep}⌉ = {per_gpu:.0f}",
+             f"expert weights read per step = {per_gpu:.0f} × Φ_expert × {b:g} B = {per_gpu:.0f} × {phi_expert(m) / 1e9:.3g} × 10⁹ × "
+             f"{b:g} B = {gb:.3g} GB; ÷ HBM {gpu.bandwidth / 1e12:.3g} TB/s = {ms:.3g} ms",
+             f"all-to-all per token per MoE layer = k × d × (1 + 2) B = {m.top_k} × {m.d_model:,} × 3 B = "
+             f"{a2a / 1e3:.4g} kB",
+             f"EP time = L_moe × (2α + T × {a2a / 1e3:.4g} kB / W) = {layers} × (2 × {alpha * 1e6:.0f} µs + {tokens} × "
+             f"{a2a / 1e3:.4g} kB / {nic / 1e9:.0f} GB/s) = {t_net * 1e3:.3g} ms",
+             f"{t_net * 1e3:.3g} ms {'>' if t_net > t_mem else '<'} {ms:.3g} ms: {answer}")
+    lines_zh = (f"每卡专家数 = ⌈(E + E_red) / EP⌉ = ⌈({m.experts} + {red}) / {ep}⌉ = {per_gpu:.0f}",
+                f"每步读取的专家权重 = {per_gpu:.0f} × Φ_expert × {b:g} B = {per_gpu:.0f} × {phi_expert(m) / 1e9:.3g} × 10⁹ × {b:g} B = "
+                f"{gb:.3g} GB；÷ HBM {gpu.bandwidth / 1e12:.3g} TB/s = {ms:.3g} ms",
+                f"每个 token 每个 MoE 层的 All-to-All = k × d × (1 + 2) B = {m.top_k} × {m.d_model:,} × 3 B = "
+                f"{a2a / 1e3:.4g} kB",
+                f"EP 时间 = L_moe × (2α + T × {a2a / 1e3:.4g} kB / W) = {layers} × (2 × {alpha * 1e6:.0f} µs + {tokens} × "
+                f"{a2a / 1e3:.4g} kB / {nic / 1e9:.0f} GB/s) = {t_net * 1e3:.3g} ms",
+                f"{t_net * 1e3:.3g} ms {'>' if t_net > t_mem else '<'} {ms:.3g} ms："
+                f"{network.label_zh if t_net > t_mem else memory.label_zh}")
+    return Spec(
+        scenario_en=f"{m.name} decodes in {dtype} on {gpu.name} GPUs with expert parallelism over EP{ep} ({red} "
+                    f"redundant expert copies), {tokens} tokens per GPU per step, one {gbit} Gb/s NIC per GPU.",
+        scenario_zh=f"{m.name} 在 {gpu.name} 上以 {dtype} 做 decode，专家并行 EP{ep}（{red} 个冗余专家副本），每卡每步 {tokens} "
+                    f"个 token，每卡一块 {gbit} Gb/s 网卡。",
+        givens=_ek_givens(m) + (
+            given("redundant_experts", "Redundant expert copies", "冗余专家副本数", red),
+            given("ep", "Expert-parallel GPUs EP", "专家并行的 GPU 数 EP", ep),
+            given("phi_expert", "Φ_expert (one expert, all MoE layers)", "Φ_expert（单个专家，所有 MoE 层）", phi_expert(m)),
+            given("bytes_per_param", f"Bytes per weight ({dtype})", f"每个权重的字节数（{dtype}）", b, "bytes", "B"),
+            kit.chip(gpu, "bandwidth"),
+            kit.model(m, "d_model", label=("Hidden size d_model", "隐藏维度 d_model")),
+            given("moe_layers", "MoE layers L_moe", "MoE 层数 L_moe", layers),
+            given("tokens_per_gpu", "Tokens per GPU per step T", "每卡每步的 token 数 T", tokens),
+            given("alpha", "Latency of one dispatch or combine α", "一次分发或合并的延迟 α", alpha, "time", "µs"),
+            given("link_bandwidth", f"NIC per GPU, one way ({gbit} Gb/s)", f"每卡网卡，单向（{gbit} Gb/s）", nic,
+                  "bandwidth", "GB/s")),
+        asks=(Ask(choices=(network, memory), answer=answer,
+                  prompt_en="Which bounds one decode step of the MoE layers: reading each GPU's expert weights from HBM "
+                            "(memory-bound) or the all-to-all dispatch and combine over the NIC (network-bound)?",
+                  prompt_zh="一个 decode 步的 MoE 部分受什么限制：每卡从 HBM 读自己的专家权重（访存受限），还是经网卡做 All-to-All "
+                            "分发与合并（网络受限）？请回答「访存受限」或「网络受限」。",
+                  explanation=lines, explanation_zh=lines_zh,
+                  takeaway="wide EP buys memory time by spreading the experts thin, and pays it back in all-to-all: "
+                           "past a few experts per GPU the NIC, not HBM, sets the decode step, which is why DeepSeek "
+                           "overlaps dispatch and combine with compute.",
+                  takeaway_zh="宽专家并行把专家摊薄来省访存时间，却要用 All-to-All 来还：每卡只剩几个专家时，决定 decode 步时长的是网卡"
+                              "而不是 HBM，所以 DeepSeek 要让分发与合并和计算重叠。",
+                  card_formulas=("experts_per_gpu", "ep_decode_comm_time")),),
+        conventions_en=f"{EP_CONV_EN} The EP group's batch touches every expert a GPU holds; each is read once per step. "
+                       "Every routed copy is counted (DeepEP's logical bandwidth); no overlap of the two phases. "
+                       "µs = 10⁻⁶ s, ms = 10⁻³ s, GB/s = 10⁹ B/s, TB/s = 10¹² B/s.",
+        conventions_zh=f"{EP_CONV_ZH}EP 组的批次会用到每张卡上的所有专家，每个专家每步读一次。计入每个路由副本（DeepEP 的逻辑带宽）；"
+                       "两个阶段不重叠。µs = 10⁻⁶ s，ms = 10⁻³ s，GB/s = 10⁹ B/s，TB/s = 10¹² B/s。",
+        world=World(model=m, gpu=gpu, precision=dtype),
     )

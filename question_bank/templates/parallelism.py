@@ -40,7 +40,7 @@ ZERO_WHAT_ZH = {1: "优化器状态", 2: "优化器状态和梯度", 3: "优化�
 
 def zero_shown(stage: int) -> str:
     """``(4Φ + 12Φ/N_dp) / (TP·PP)`` under the problem's bytes_per_param (its recipe's split)."""
-    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    w, g, o = cs.split(convention("bytes_per_param"))
     return {1: f"({w + g}Φ + {o}Φ/N_dp) / (TP·PP)", 2: f"({w}Φ + {g + o}Φ/N_dp) / (TP·PP)",
             3: f"{w + g + o}Φ / (N_dp·TP·PP)"}[stage]
 
@@ -57,8 +57,13 @@ STATIC_ZH = ("bf16 混合精度 + AdamW：每个参数 2 B 权重 + 2 B 梯度 +
 
 def static_text(lang: str) -> str:
     """:data:`STATIC_EN` / :data:`STATIC_ZH` with the bytes per parameter of the problem's bytes_per_param."""
-    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    w, g, o = cs.split(convention("bytes_per_param"))
+    value = convention("bytes_per_param")
     text = pick(lang, STATIC_EN, STATIC_ZH)
+    if value in cs.RECIPE_OPTIMIZER:  # not AdamW's fp32 states: the recipe's own words
+        text = text.replace(" with AdamW", "").replace(" + AdamW", "")
+        return text.replace("2 B 梯度 + 12 B fp32 优化器状态", f"{g} B 梯度 + {cs.optimizer_words(value, ZH)}").replace(
+            "2 B gradients + 12 B fp32 optimizer states", f"{g} B gradients + {cs.optimizer_words(value, EN)}")
     return text.replace("2 B 梯度 + 12 B", f"{g} B 梯度 + {o} B").replace("2 B gradients + 12 B", f"{g} B gradients + {o} B")
 
 
@@ -83,7 +88,7 @@ def _zero_parallel_spec(rng, formula_given: bool) -> Spec:
         pp = rng.choice([p for p in (1, 2, 4, 8) if model.layers % p == 0 and tp * p < n])
         dp = n // (tp * pp)
         static = formulas.get(f"zero{stage}_parallel_bytes").evaluate(phi=phi, tp=tp, pp=pp, n_dp=dp,
-                                                                     recipe=float(convention("bytes_per_param")))
+                                                                     recipe=cs.recipe_bytes(convention("bytes_per_param")))
         if static <= 0.8 * gpu.memory:
             break
     hint_en = f" Per GPU that is {zero_shown(stage)}." if formula_given else ""
@@ -130,7 +135,7 @@ def _layout_setup(rng, need_pipeline: bool = False):
         reserve = rng.choice((0.25, 0.375, 0.5))  # share of memory kept for activations and buffers
         budget = round(gpu.memory * (1 - reserve) / 5e9) * 5e9
         rules = LayoutRules(n, PER_NODE, model.layers, nominal_phi(model), "zero1_parallel_bytes", budget,
-                            inputs=(("recipe", float(convention("bytes_per_param"))),))
+                            inputs=(("recipe", cs.recipe_bytes(convention("bytes_per_param"))),))
         valid = rules.valid()
         if not valid or len(valid) > 12 or not rules.broken(type(valid[0])(1, 1, n)):
             continue
@@ -152,11 +157,12 @@ def _layout_reasoning(rules: LayoutRules) -> tuple[tuple[str, ...], tuple[str, .
     assert chosen is not None  # _layout_setup drew rules some layout meets
     tp, pp, dp = chosen
     n, phi, budget = rules.n_gpus, rules.phi, rules.budget_bytes
-    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    w, g, o = cs.split(convention("bytes_per_param"))
     kept = w + g  # bytes per parameter every data-parallel replica keeps whole under ZeRO-1
     # what ZeRO-1 shards: AdamW's 12 B, and the fp32 main gradient where the recipe keeps one (20 B per parameter)
-    sharded_en, sharded_zh = ("AdamW states", "AdamW 状态") if o == 12 else \
-        ("AdamW states and fp32 main gradient", "AdamW 状态和 fp32 主梯度")
+    value = convention("bytes_per_param")
+    sharded_en, sharded_zh = cs.RECIPE_OPTIMIZER_NAME.get(value) or (
+        ("AdamW states", "AdamW 状态") if o == 12 else ("AdamW states and fp32 main gradient", "AdamW 状态和 fp32 主梯度"))
     opt, room = o * phi / n, budget - o * phi / n
     need = kept * phi / room
     mp = tp * pp
@@ -193,7 +199,7 @@ def _layout_ask(model, gpu, n, budget, rules, formula_given: bool) -> Ask:
     where_en, where_zh = _gpus_text(n, gpu)
     b = fmt_quantity(budget, "bytes", unit="GB")
     explanation, explanation_zh = _layout_reasoning(rules)
-    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    w, g, o = cs.split(convention("bytes_per_param"))
     shown = f"({w + g}Φ + {o}Φ/DP) / (TP·PP)"
     hint_en = f" Static memory per GPU with ZeRO-1 is {shown}." if formula_given else ""
     hint_zh = f"ZeRO-1 下每卡静态显存为 {shown}。" if formula_given else ""
@@ -452,6 +458,7 @@ def sp_volume(rng):
     )
 
 # (GPUs, TP, PP): data parallelism takes what tensor and pipeline parallelism leave
+ACCUM_STEPS = (2, 3, 4, 5, 6, 7, 8, 10, 12, 14, 15, 16, 18, 20, 21, 22, 24, 25, 26, 28, 30, 32)
 LAYOUTS = ((1024, 8, 4), (2048, 8, 8), (4096, 8, 8), (8192, 8, 16), (16384, 8, 16), (512, 8, 2), (3072, 8, 6))
 SEQS = (4096, 8192)
 
@@ -477,7 +484,9 @@ def _dp_lines(n: int, tp: int, pp: int, n_dp: int) -> tuple[tuple[str, ...], tup
 @template("parallelism.grad_accum", topic="parallelism", title="Gradient-accumulation steps on a 3D-parallel cluster",
           title_zh="3D 并行集群上的梯度累积步数", difficulty=2, target_seconds=120, source="shoeybi2019, narayanan2021")
 def grad_accum(rng):
-    n, tp, pp, n_dp, b, k, seq = _setup(rng)
+    n, tp, pp, n_dp, b, _, seq = _setup(rng)
+    # its answer is the steps themselves: any whole number up to 32, not only the powers of 2 (20+ answers)
+    k = rng.choice(ACCUM_STEPS)
     global_seqs = b * k * n_dp
     en, zh = _dp_lines(n, tp, pp, n_dp)
     return Spec(

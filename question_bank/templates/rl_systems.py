@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .. import hardware
 from ..spec import Ask, Ref, Spec, World, given
-from ..template import template
+from ..template import convention, template
 
 GB = 1e9
 # chip keys with an 800 Gb/s ConnectX-8 per GPU; the others of the pool have 400 Gb/s ConnectX-7
@@ -45,10 +45,12 @@ def rl_weight_sync(rng):
     w = phi
     g = rng.choice([x for x in (4, 8, 16, 32) if w / x <= 0.6 * gpu.memory]) if w / 32 <= 0.6 * gpu.memory else 32
     replicas, senders = rng.choice((2, 4, 8, 16, 32)), rng.choice((32, 64, 128, 256, 512))
-    broadcast = rng.random() < 0.3
+    # a broadcast drawn here, or the learner's convention (sender_copies=1): then the convention sets the copies
+    chosen = convention("sender_copies") == "1"
+    broadcast = rng.random() < 0.3 or chosen
     nic = _nic(gpu)
     inputs = {"weight_bytes": w, "gpus_per_replica": g, "replicas": replicas, "n_senders": senders,
-              "link_bandwidth": nic, **({"sender_copies": 1} if broadcast else {})}
+              "link_bandwidth": nic, **({"sender_copies": 1} if broadcast and not chosen else {})}
     dtype = "fp8"
     how_en = "a pipelined broadcast tree (each byte leaves the trainer once)" if broadcast else "point-to-point writes"
     how_zh = "流水线广播树（每个字节只离开训练端一次）" if broadcast else "点对点写入"
@@ -160,12 +162,15 @@ def rl_async_chain(rng):
     t_gen = rng.choice([t for t in range(10, 400, 10) if 2 * sync <= t <= 12 * sync] or [round(6 * sync)])
     t_train = rng.choice([t for t in range(5, 300, 5) if 2 * sync <= t <= 10 * sync] or [round(4 * sync)])
     size = "1T" if phi >= 1e12 else f"{phi / 1e9:.0f}B"
+    broadcast = convention("sender_copies") == "1"  # the learner's convention: the scenario says how weights go
+    how_en = "a pipelined broadcast tree (each byte leaves the trainer once)" if broadcast else "point-to-point writes"
+    how_zh = "流水线广播树（每个字节只离开训练端一次）" if broadcast else "点对点写入"
     return Spec(
         scenario_en=f"\"Your trainer finishes a step on a {size} model: how long until the rollout pool has the new "
                     f"weights, and what does one-step async buy?\" {senders} {gpu.name} trainer GPUs, {replicas} fp8 "
-                    f"rollout replicas of {g} GPUs, one {_gbit(nic)} NIC per GPU, point-to-point writes.",
+                    f"rollout replicas of {g} GPUs, one {_gbit(nic)} NIC per GPU, {how_en}.",
         scenario_zh=f"「训练端在 {size} 模型上跑完一步：rollout 池多久能拿到新权重？一步异步能省多少？」训练端 {senders} 张 "
-                    f"{gpu.name}，rollout 有 {replicas} 个 fp8 副本、每个 {g} 张卡，每卡一块 {_gbit(nic)} 网卡，点对点写入。",
+                    f"{gpu.name}，rollout 有 {replicas} 个 fp8 副本、每个 {g} 张卡，每卡一块 {_gbit(nic)} 网卡，{how_zh}。",
         givens=(given("weight_bytes", "Weights at the engine's fp8", "按引擎 fp8 计的权重", phi, "bytes", "GB"),
                 given("gpus_per_replica", "GPUs per rollout replica g", "每个 rollout 副本的 GPU 数 g", g),
                 given("replicas", "Rollout replicas R", "rollout 副本数 R", replicas),

@@ -81,3 +81,17 @@ def test_the_card_json_has_the_rows():
     keys = [(r["group"], r["key"]) for r in c["conventions"]]
     assert ("train_bytes", "10") in keys and ("train_bytes", "20") in keys and ("overhead", "0.25") in keys
     assert all(r["who"] for r in c["conventions"])
+
+
+def test_a_card_example_keeps_a_convention_it_cannot_count_with():
+    """A card's worked example counts with the learner's conventions where it can: 8-bit Adam's ZeRO split, but
+    not DeepSeek-V3's FP8 recipe, whose split is not published, nor only the remote copies where no EP group is
+    given (the example keeps its own values, and the card still renders)."""
+    f = cards.formulas.get("zero1_bytes")
+    assert cards.chosen(f, {"bytes_per_param": "10_adam8bit"}).inputs == {"recipe": 10.0}
+    assert cards.chosen(f, {"bytes_per_param": "12_fp8"}).inputs == {}
+    assert cards.chosen(cards.formulas.get("ep_decode_comm_time"), {"count_local": "false"}).inputs == {}
+    assert cards.chosen(cards.formulas.get("moe_a2a_bytes_per_token"), {"count_local": "false"}).inputs in (
+        {}, {"count_local": 0.0})  # the example may give its own EP group
+    for lang in ("en", "zh"):
+        assert cards.card_lines(registry.get("moe.wide_ep_decode_chain"), lang, {"count_local": "false"})

@@ -16,7 +16,7 @@ import pytest
 from engine import convention_set as cs
 from engine import formulas
 from engine.langs import EN, ZH
-from question_bank import registry
+from question_bank import realism, registry
 from tests import problems
 
 CHOICES = [(c.key, v) for c in cs.CHOOSABLE for v in c.values if v != c.default]
@@ -31,6 +31,9 @@ def _takers(tid: str) -> set[str]:
 
 def _check(tid: str, key: str, value: str, seed: int) -> None:
     p = registry.get(tid).generate(seed, conventions={key: value})
+    if key != "flops_per_param_token":  # (8Φ divides by HFU = MFU × 8/6, which the MFU rule reads as an MFU)
+        assert realism.check(p) == [], (tid, seed, key, value)  # its text names only what it draws, and it fits
+    default = problems.problem(tid, seed) if seed == 1 else registry.get(tid).generate(seed)
     sets = cs.input_values(key, value)
     where = f"{tid} seed {seed} {key}={value}"
     followed = fixed = False
@@ -41,7 +44,10 @@ def _check(tid: str, key: str, value: str, seed: int) -> None:
         if not names:
             continue
         if all(s.inputs.get(n) == sets[n] for n in names if n in sets):
-            followed = True
+            if key in p.chosen_conventions:
+                followed = True
+            else:  # the problem's own value is the chosen one (Qwen2-VL's merge 2; a chain's one-shot step)
+                assert all(default.steps[s.index].inputs.get(n) == sets[n] for n in names if n in sets), where
         else:
             fixed = True
             assert key in p.fixed_conventions or (key in p.chosen_conventions and cs.condition(key, value)), where

@@ -24,6 +24,12 @@ from question_bank import registry
 FOLLOWERS = {"bytes_per_param": ("memory.static", 3), "flops_per_param_token": ("mfu.train_flops", 3),
              "tokens_per_param": ("mfu.chinchilla_tokens", 1), "ring_factor": ("communication.allreduce_time", 0),
              "directions": ("communication.tpu_ici_ring", 3)}
+# part 4's conventions are followed where a problem leaves them open, stated only off the default (no template
+# names them at it); merge is an encoder's own (plain ViT 1, Qwen2-VL 2): every problem gives it, drill calc follows it
+FOLLOWED = {"sender_copies": ("communication.rl_weight_sync", "1"), "count_local": ("moe.a2a_bytes_per_token", "false"),
+            "latency_steps": ("communication.tp_decode_allreduce", "one_shot"),
+            "bytes_per_token": ("mfu.data_pipeline_chain", "4"), "merge": ("inference.vision_tokens", "2"),
+            "bytes_per_param": ("memory.zero_planning", "10_adam8bit")}
 
 
 # templates whose draw checks that the training state fits a GPU, under the problem's bytes per parameter (a layout
@@ -37,7 +43,12 @@ def _follows(key):
 
 
 def test_each_choosable_convention_has_its_templates():
-    assert set(FOLLOWERS) == set(cs.BY_KEY)
+    assert set(FOLLOWERS) | set(FOLLOWED) == set(cs.BY_KEY)
+    for key, (tid, value) in FOLLOWED.items():
+        p = registry.get(tid).generate(1, conventions={key: value})
+        assert p.chosen_conventions == ({} if key == "merge" else {key: value}), key
+    merge = [registry.get("inference.vision_tokens").generate(s, conventions={"merge": "2"}) for s in range(12)]
+    assert {"merge": "1"} in [p.fixed_conventions for p in merge]  # a plain ViT keeps its one token per patch
     for key, (tid, _) in FOLLOWERS.items():
         assert tid in {t.id for t in _follows(key)}
     # directions=2 only where beta is one way of one ring link (TPU ICI): never NVLink or a switch

@@ -55,12 +55,12 @@ def test_the_spec_rows():
         return [c.key for c in conventions.rows(group)]
 
     assert keys("train_bytes") == ["10", "12", "16", "18", "20", "12_fp8", "10_adam8bit", "12_one_state"]
-    assert keys("zero_recipe") == ["16", "18", "20"]
+    assert keys("zero_recipe") == ["16", "18", "20", "10_adam8bit", "12_one_state"]  # 12_fp8's split: not published
     assert [c.value for c in conventions.rows("overhead")] == [0, 0.25]
     assert keys("flops_per_token") == ["6", "8"] and keys("ring_factor") == ["exact", "approx"]
     assert [c.value for c in conventions.rows("tokens_per_param")] == [20, 21]
     # recognised only: 10 (JAX scaling book) and 12 (QLoRA) are not a learner's own setting
-    assert [c.key for c in conventions.rows("train_bytes") if c.selectable] == ["16", "18", "20"]
+    assert [c.key for c in conventions.rows("train_bytes") if c.selectable] == ["16", "18", "20", "12_fp8", "10_adam8bit", "12_one_state"]
     # which formulas a row applies to is derived from the formula's inputs
     bound = {f.name: {i.convention for i, _ in conventions.of_formula(f)} for f in CATALOGUE}
     assert bound["train_static_bytes"] == {"train_bytes", "overhead"}

@@ -151,7 +151,8 @@ def test_a_default_that_is_not_a_choice_is_a_bug():
 
 
 def test_recipe_choices_are_the_megatron_table():
-    assert [(c.key, c.value) for c in inputs.RECIPE.choices] == [("16", 16), ("18", 18), ("20", 20)]
+    assert [(c.key, c.value) for c in inputs.RECIPE.choices] == [("16", 16), ("18", 18), ("20", 20), ("10_adam8bit", 10),
+                                                                  ("12_one_state", 12)]
     assert inputs.RECIPE.default_value == 16 and RING_FACTOR.default_value == 1
 
 

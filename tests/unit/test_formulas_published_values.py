@@ -131,8 +131,8 @@ def test_drill_calc_lists_part2_with_units(capsys):
     assert main(["calc", "--list"]) == 0
     out = capsys.readouterr().out
     assert "quant_bits_per_weight  bits [bit], group_size [count], scale_bits [bit], zero_bits [bit]  ->  bit" in out
-    assert ("zero1_parallel_bytes  phi [count], tp [count], pp [count], n_dp [count], recipe [16|18|20, default 16]"
-            "  ->  B") in out
+    assert ("zero1_parallel_bytes  phi [count], tp [count], pp [count], n_dp [count], "
+            "recipe [16|18|20|10_adam8bit|12_one_state, default 16]  ->  B") in out
 
 
 def test_the_activation_chain_on_gpt3_is_korthikantis_table_2():

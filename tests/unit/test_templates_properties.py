@@ -486,6 +486,32 @@ def test_at_least_50_distinct_problems(tid):
     assert len(prompts) >= 50, f"{tid}: only {len(prompts)} distinct problems over 200 seeds"
 
 
+@deep
+@pytest.mark.parametrize("tid", ["cost.gpus_per_rack", "parallelism.grad_accum", "inference.sliding_window_kv",
+                                 "memory.lora_params", "memory.lora_chain", "memory.qlora_chain",
+                                 "roofline.attention_intensity", "roofline.flash_attention_hbm",
+                                 "roofline.chain_flash_attention", "pipeline.inflight_1f1b", "serving.paged_waste",
+                                 "inference.decode_attention_intensity"])
+def test_at_least_20_distinct_answers(tid):
+    """The issue's bar, for the templates widened to meet it: 20 distinct answers (the steps' values) in 200 seeds."""
+    t = registry.get(tid)
+    answers = {tuple(str(s.expected.value) if s.expected.kind == "choice" else f"{float(s.expected.value):.6g}"
+                     for s in t.generate(seed).steps) for seed in range(200)}
+    assert len(answers) >= 20, f"{tid}: only {len(answers)} distinct answers over 200 seeds"
+
+
+@deep
+@pytest.mark.parametrize(("tid", "answers"), [("moe.decode_bound", 2), ("communication.tp_scaling", 2),
+                                             ("concepts.phase_bound", 4)])
+def test_each_choice_is_at_least_a_fifth_of_the_seeds(tid, answers):
+    """A judgement question (memory- or network-bound, comms- or compute-bound, which phase) gives each answer in
+    20 %+ of 200 seeds: guessing one answer does not pass."""
+    t = registry.get(tid)
+    keys = [s.expected.value for seed in range(200) for s in t.generate(seed).steps if s.expected.kind == "choice"]
+    shares = {k: keys.count(k) / len(keys) for k in set(keys)}
+    assert len(shares) == answers and min(shares.values()) >= 0.2, (tid, shares)
+
+
 # --------------------------------------------------------------------------- #
 # The bank as a whole
 

@@ -411,6 +411,33 @@ for _seed in (1, 2, 4, 5, 6, 7, 9, 10, 11, 16, 19, 20, 22, 30, 31, 32, 33, 34, 3
 # seeds 3 and 15 drew the same published run (GPT-3 175B): which run now comes from the draw that chose one
 INTENDED[("memory.activation_tp_chain", 15)] = ("redrawn: the published run comes from the draw that chose one "
                                                 "(seeds 3 and 15 were both GPT-3 175B; 15 is MT-NLG 530B now)")
+# An attention problem's sequence is 1.5 × the drawn power of two a third of the time (3,072, 12,288, ...), drawn last:
+# 20+ distinct answers in 200 seeds; only the seeds the last draw picks change
+SEQ_AND_A_HALF = ("the sequence is 1.5 × the drawn one (a draw added last, a third of the seeds): 20+ distinct answers "
+                  "in 200 seeds")
+for _tid, _seeds in (("roofline.attention_intensity", (6, 10, 11, 12, 14, 15, 22, 26, 27, 33, 36)),
+                     ("roofline.flash_attention_hbm", (2, 4, 7, 20, 29, 35, 39, 40)),
+                     ("roofline.chain_flash_attention", (9, 10, 12, 13, 15, 17, 18, 27, 33, 40))):
+    for _seed in _seeds:
+        INTENDED[(_tid, _seed)] = SEQ_AND_A_HALF
+# 30 % of the "prefill" phase questions turn round (a short prompt, a big decode batch), drawn last: each answer 20 %+
+for _seed in (4, 11, 17):
+    INTENDED[("concepts.phase_bound", _seed)] = ("the answer is decode: a short prompt and a big batch replace a "
+                                                 "prefill draw (added last, 30 % of them), so each answer is 20 %+ "
+                                                 "of the seeds (decode was 12 %)")
+# A third of the paged sequences are short chat turns (under 1,000 tokens), drawn last: odd wastes too, 20+ answers
+for _seed in (1, 5, 9, 12, 19, 21, 23, 26, 30, 32, 33, 34, 35, 36):
+    INTENDED[("serving.paged_waste", _seed)] = ("the sequence is a short chat turn under 1,000 tokens (a draw added "
+                                                "last, a third of the seeds): 20+ distinct wastes in 200 seeds")
+# Half the made-up grouped models of the decode-attention question have 40-112 heads, drawn last: groups of 5-14 too
+for _seed in (3, 5, 7, 8, 11, 15, 27, 39):
+    INTENDED[("inference.decode_attention_intensity", _seed)] = (
+        "the made-up model has 40-112 query heads (a draw added last, half the grouped made-up ones): 20+ distinct "
+        "answers in 200 seeds")
+# Half the 12- and 16-stage 1F1B pipelines have twice the stages (24 or 32), drawn last: answers up to 32, not 16
+for _seed in (5, 9, 13, 17, 19, 20, 28, 37, 38):
+    INTENDED[("pipeline.inflight_1f1b", _seed)] = ("the pipeline has twice the stages, 24 or 32 (a draw added last, half "
+                                                   "the 12- and 16-stage ones): 20+ distinct answers in 200 seeds")
 
 
 # Changes of the Chinese texts alone, for every template: (part) -> the reason.  Matched by language, so the

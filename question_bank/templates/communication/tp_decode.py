@@ -15,7 +15,7 @@ from engine.count_nouns import Noun
 
 from ... import hardware, kit, models
 from ...spec import Ask, Spec, World, given
-from ...template import template
+from ...template import convention, template
 from ..chip_givens import CONV_EN, CONV_ZH
 from ..model_params import nominal_phi
 
@@ -47,9 +47,11 @@ def tp_decode_allreduce(rng):
     gpu, link = _chip(rng)
     n_tp, batch = rng.choice((4, 8)), rng.choice((1, 1, 2, 4, 8, 16, 32))
     alpha = rng.choice(ALPHAS_US) * 1e-6
-    one_shot = rng.random() < 0.4
+    # one-shot drawn here, or the learner's convention (latency_steps=one_shot): then the convention sets it
+    chosen = convention("latency_steps") == "one_shot"
+    one_shot = rng.random() < 0.4 or chosen
     inputs = {"layers": m.layers, "batch": batch, "d_model": m.d_model, "bytes_per_elem": 2, "n_tp": n_tp,
-              "alpha": alpha, "beta": link.one_way, "latency_steps": 1 if one_shot else 0}
+              "alpha": alpha, "beta": link.one_way, **({} if chosen else {"latency_steps": 1 if one_shot else 0})}
     how_en = "one-shot all-reduces (2 latency steps each, whatever n)" if one_shot else "ring all-reduces"
     how_zh = "one-shot AllReduce（每次 2 个延迟步，与 n 无关）" if one_shot else "环形 AllReduce"
     return Spec(

@@ -75,6 +75,12 @@ def _attention_models() -> tuple[Model, ...]:
 def decode_attention_intensity(rng):
     m = rng.choice(_attention_models()) if rng.random() < 0.6 else hypothetical_model(rng)
     dtype = rng.choice(("bf16", "fp8", "fp32")) if m.attention != "MHA" else rng.choice(("bf16", "fp8"))
+    # half the made-up grouped models have a head count off the powers of two (40-112, as Llama-2-13B's 40): groups of
+    # 5, 6, 7, 10, 14 too.  Drawn last, so the other seeds keep their problem
+    if m.key == "hypothetical" and m.attention != "MHA" and rng.random() < 0.5:
+        heads = rng.choice((40, 48, 56, 80, 112))
+        kv = rng.choice([k for k in (1, 2, 4, 8) if heads % k == 0])
+        m = m._replace(n_heads=heads, n_kv_heads=kv, d_model=heads * m.d_head, ffn=4 * heads * m.d_head)
     return Spec(
         givens=(given("model", "Model", "模型", f"{m.name} ({m.attention})", value_zh=f"{model_zh(m)}（{m.attention}）"),
                 kit.model(m, "n_heads", label=("Query heads n_heads", "Query 头数 n_heads")),

@@ -19,7 +19,8 @@ from ...template import convention, template
 from ..chip_givens import an
 from ..model_params import ROUND_PHI_B, nominal_phi, phi_text
 
-MHA = ("llama2_7b", "llama2_13b")
+# multi-head attention (d × d projections); GPT-3 175B is the LoRA paper's own model (Hu et al. 2021, Table 4)
+MHA = ("llama2_7b", "llama2_13b", "gpt3_175b")
 CONV_EN = ("Conventions: the adapted attention projections are each d × d here (multi-head attention); "
            "adapter weights train with mixed-precision Adam (16 B per parameter); GB = 1e9 B.")
 CONV_ZH = "约定：被适配的注意力投影在这里都是 d × d（多头注意力）；适配器用混合精度 Adam 训练（每参数 16 B）；GB = 1e9 B。"
@@ -223,6 +224,7 @@ def rl_conv(lang: str) -> str:
     value = convention("bytes_per_param")
     if value == cs.BY_KEY["bytes_per_param"].default:
         return pick(lang, RL_CONV_EN, RL_CONV_ZH)
+    value = cs.number_text("bytes_per_param", value)
     return pick(lang, f"Static memory only: a model that trains holds {value} B per parameter (its training state, "
                       "below); a frozen model holds its bf16 weights (2 B per parameter). Activations, the rollout's "
                       "KV cache and buffers aside; GB = 1e9 B.",

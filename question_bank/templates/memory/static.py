@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine import convention_set as cs
 from engine import formulas
 from engine.langs import EN, ZH
+from engine.messages import pick
 from engine.units import fmt_number
 
 from ... import hardware, kit, models
@@ -28,11 +29,42 @@ DP_SIZES = (2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 # the learner's choice (bytes_per_param 16 / 18 / 20); a "given" problem also gives its bytes.
 STATIC_EN = "bf16 mixed-precision training with AdamW. GB = 10⁹ B. Activations and temporary buffers are not counted."
 STATIC_ZH = "bf16 混合精度训练 + AdamW。GB = 10⁹ B。不计激活值和临时缓冲区。"
+# The training a recipe off AdamW's 16 B describes (en, zh): the first sentence of STATIC_EN / STATIC_ZH under it.
+STATIC_TRAINING = {"12_fp8": ("FP8 mixed-precision training with AdamW (bf16 moments), as DeepSeek trained V3.",
+                              "FP8 混合精度训练 + AdamW（bf16 动量），DeepSeek 训练 V3 的方式。"),
+                   "10_adam8bit": ("bf16 mixed-precision training with 8-bit Adam.", "bf16 混合精度训练 + 8 位 Adam。"),
+                   "12_one_state": ("bf16 mixed-precision training with a one-state optimizer (SGD with momentum, Lion "
+                                    "or Muon).", "bf16 混合精度训练 + 单状态优化器（带动量的 SGD、Lion 或 Muon）。")}
+
+
+def static_conv(lang: str) -> str:
+    """:data:`STATIC_EN` / :data:`STATIC_ZH` under the problem's bytes_per_param (its optimizer named)."""
+    text = pick(lang, STATIC_EN, STATIC_ZH)
+    own = STATIC_TRAINING.get(convention("bytes_per_param"))
+    if own is None:
+        return text
+    first = pick(lang, "bf16 mixed-precision training with AdamW.", "bf16 混合精度训练 + AdamW。")
+    return text.replace(first, pick(lang, *own))
+
+
+def optimizer_states(lang: str) -> str:
+    """``AdamW states`` or what the problem's recipe keeps instead (8-bit Adam states, optimizer states)."""
+    value = convention("bytes_per_param")
+    return pick(lang, *cs.RECIPE_OPTIMIZER_NAME.get(value, ("AdamW states", "AdamW 状态")))
 
 
 def static_given_text(lang: str) -> str:
     """The bytes per parameter a "given" problem gives, under the problem's bytes_per_param."""
-    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    value = convention("bytes_per_param")
+    w, g, o = cs.split(value)
+    if value == "12_fp8":  # DeepSeek-V3's FP8 recipe keeps no bf16 weights: the FP8 casts are made on the fly
+        return pick(lang, "Per parameter 4 B fp32 master weights + 4 B fp32 gradients + 4 B bf16 Adam momentum and "
+                          "variance (2 B each); the FP8 weights are cast from the master weights on the fly.",
+                    "每个参数 4 B fp32 主权重 + 4 B fp32 梯度 + 4 B bf16 Adam 一阶和二阶动量（各 2 B）；FP8 权重在计算时由主权重"
+                    "临时转换。")
+    if value in cs.RECIPE_OPTIMIZER:
+        return pick(lang, f"Per parameter {w} B bf16 weights + {g} B bf16 gradients + {cs.optimizer_words(value, EN)}.",
+                    f"每个参数 {w} B bf16 权重 + {g} B bf16 梯度 + {cs.optimizer_words(value, ZH)}。")
     gd = "bf16" if g == 2 else "fp32"
     extra_en = " + 4 B fp32 main gradient" if o == 16 else ""
     extra_zh = " + 4 B fp32 主梯度" if o == 16 else ""
@@ -46,12 +78,12 @@ def static_given_text(lang: str) -> str:
 def _recipe() -> float:
     """The bytes per parameter the problem counts (a draw that must fit checks it under the learner's choice: the
     scenario of a seed is the same under every choice unless it would not fit, then it is drawn again)."""
-    return float(convention("bytes_per_param"))
+    return cs.recipe_bytes(convention("bytes_per_param"))
 
 
 def zero_formula(stage: int) -> str:
     """``4Φ + 12Φ/N_dp`` for ZeRO-``stage`` under the problem's bytes_per_param (its recipe's split)."""
-    w, g, o = cs.RECIPE_SPLIT[convention("bytes_per_param")]
+    w, g, o = cs.split(convention("bytes_per_param"))
     return {1: f"{w + g}Φ + {o}Φ/N_dp", 2: f"{w}Φ + {g + o}Φ/N_dp", 3: f"{w + g + o}Φ/N_dp"}[stage]
 
 ZERO_SHARDS_EN = {1: "ZeRO-1 (optimizer states sharded)", 2: "ZeRO-2 (optimizer states and gradients sharded)",
@@ -74,7 +106,7 @@ def static_given(rng):
                   prompt_en=f"Training {name} (Φ = {phi_text(phi)}): how much memory do the weights, gradients "
                             "and optimizer states take in total, in GB?",
                   prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）：权重、梯度和优化器状态一共占多少显存（GB）？"),),
-        conventions_en=STATIC_EN + " " + static_given_text(EN), conventions_zh=STATIC_ZH + static_given_text(ZH),
+        conventions_en=static_conv(EN) + " " + static_given_text(EN), conventions_zh=static_conv(ZH) + static_given_text(ZH),
         world=model_world(name, phi),
     )
 
@@ -90,7 +122,7 @@ def static(rng):
                             f"{name} (Φ = {phi_text(phi)}) need before any sharding, in GB?",
                   prompt_zh=f"{zh_after('训练', name)}（Φ = {phi_text(phi)}）在不做任何切分时需要多少静态显存"
                             "（权重 + 梯度 + 优化器状态），单位 GB？"),),
-        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH, world=model_world(name, phi),
+        conventions_en=static_conv(EN), conventions_zh=static_conv(ZH), world=model_world(name, phi),
     )
 
 
@@ -110,7 +142,7 @@ def _zero_spec(rng, formula_given: bool) -> Spec:
                             "hold, in GB?",
                   prompt_zh=f"{zh_model(name)}（Φ = {phi_text(phi)}）在 N_dp = {n} 张数据并行卡上用 "
                             f"{ZERO_SHARDS_ZH[stage]}训练。{hint_zh}每张卡上的静态显存是多少（GB）？"),),
-        conventions_en=STATIC_EN, conventions_zh=STATIC_ZH,
+        conventions_en=static_conv(EN), conventions_zh=static_conv(ZH),
         world=model_world(name, phi, holds=(f"zero{stage}",), n_dp=n),
     )
 
@@ -199,9 +231,9 @@ def zero_planning(rng):
         givens=(phi_given(phi), given("n_dp", "Data-parallel GPUs N_dp", "数据并行卡数 N_dp", n),
                 kit.chip(gpu, "memory", label=(f"{gpu.name} memory", f"{gpu.name} 显存"))),
         asks=(Ask(formula="train_static_bytes", unit="GB",
-                  prompt_en="Without sharding, how much static memory (weights + gradients + AdamW states) "
+                  prompt_en=f"Without sharding, how much static memory (weights + gradients + {optimizer_states(EN)}) "
                             "does training need, in GB?",
-                  prompt_zh="不做切分时，训练需要多少静态显存（权重 + 梯度 + AdamW 状态），单位 GB？"),
+                  prompt_zh=f"不做切分时，训练需要多少静态显存（权重 + 梯度 + {optimizer_states(ZH)}），单位 GB？"),
               Ask(formula="zero1_bytes", unit="GB",
                   prompt_en=f"Would ZeRO-1 over N_dp = {n} GPUs do? How much would each GPU hold, in GB (compare it "
                             f"with the {mem})?",
@@ -214,7 +246,7 @@ def zero_planning(rng):
                   prompt_en=f"With ZeRO-3 sharding everything evenly, what is the fewest {gpu.name} GPUs whose "
                             "memory holds the static state (ignore activations)?",
                   prompt_zh=f"ZeRO-3 把静态显存均匀切分，至少需要多少张 {gpu.name} 才能放下（忽略激活值）？")),
-        conventions_en=STATIC_EN + " A whole number of GPUs.",
-        conventions_zh=STATIC_ZH + "卡数为整数。",
+        conventions_en=static_conv(EN) + " A whole number of GPUs.",
+        conventions_zh=static_conv(ZH) + "卡数为整数。",
         world=World(model=model, gpu=gpu, precision="bf16", holds=("zero3",), n_dp=n),
     )

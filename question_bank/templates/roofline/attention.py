@@ -52,6 +52,14 @@ def _seq(rng, m: models.Model, low: int = 512) -> int:
     return rng.choice([s for s in (512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072) if low <= s <= m.max_seq])
 
 
+def _and_a_half(rng, m: models.Model, n: int, block: int = 1) -> int:
+    """``n``, or a third of the time 1.5 × ``n`` (3,072, 12,288, ...: contexts between the powers of two) where the
+    model holds it and a FlashAttention block divides it.  Drawn last, so the other draws of a seed stay as they
+    were and only the seeds it picks change."""
+    wider = 3 * n // 2
+    return wider if rng.random() < 1 / 3 and wider <= m.max_seq and wider % block == 0 else n
+
+
 def _fitting_gpus(m: models.Model, dtype: str) -> list:
     """GPUs with ``dtype`` math on which the model's weights fit (a scenario that runs it there)."""
     return [g for g in hardware.GPUS if g.supports(dtype) and m.params * DTYPE_BYTES[dtype] <= FIT_SHARE * g.memory]
@@ -100,6 +108,7 @@ def _flash_setup(rng):
           source="R§4.3, dao2022, dao2023")
 def flash_attention_hbm(rng):
     m, dtype, sram, block, n = _flash_setup(rng)
+    n = _and_a_half(rng, m, n, block)
     return Spec(
         givens=_attn_givens(m, n, dtype) + (given("sram_bytes", "SRAM for the tiles", "用于分块的 SRAM", sram,
                                                   "bytes", "KiB"),),
@@ -117,6 +126,7 @@ def flash_attention_hbm(rng):
 def attention_intensity(rng):
     m = _attention_model(rng)
     n, dtype = _seq(rng, m), rng.choice(("bf16", "fp16", "fp32"))
+    n = _and_a_half(rng, m, n)
     return Spec(
         givens=_attn_givens(m, n, dtype),
         asks=(Ask(formula="attention_intensity", unit="FLOP/B",
@@ -156,6 +166,7 @@ def chain_flash_attention(rng):
         if _fitting_gpus(m, dtype):
             break
     gpu = rng.choice(_fitting_gpus(m, dtype))
+    n = _and_a_half(rng, m, n, block)
     peak, bw, bpe = gpu.peak(dtype), gpu.bandwidth, DTYPE_BYTES[dtype]
     i_std = formulas.get("attention_intensity").evaluate(n=n, d=m.d_head, bytes_per_elem=bpe)
     r = ridge(peak, bw)
