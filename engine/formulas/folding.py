@@ -82,8 +82,12 @@ def formula_line(formula, values: Mapping[str, ex.Value] | None = None) -> str:
     """``C = 8 × Φ × D``: the formula line with its convention inputs (those with a default) at ``values``; the
     plain form (:meth:`Formula.formula_text`) while they are all at their defaults."""
     full = formula.with_defaults(dict(values or {}))
-    if formula.at_defaults(full):
+    # quiet inputs (a convention's switch), and a shown convention input off its default (sender_copies = 1 under
+    # broadcast, where the default is the replicas' count): the chosen value is written into the line
+    off = {i.name for i in formula.inputs if i.convention and not i.quiet
+           and full.get(i.name) != (full.get(i.default_from) if i.default_from else i.default_value)}
+    if formula.at_defaults(full) and not off:
         return formula.formula_text()
     env = {i.name: float(v) for i in formula.inputs
-           if i.quiet and isinstance(v := full.get(i.name), (int, float))}
+           if (i.quiet or i.name in off) and isinstance(v := full.get(i.name), (int, float))}
     return f"{formula.result_symbol or formula.name} = {ex.render(fold(formula.node, env), formula.symbols)}"

@@ -26,7 +26,7 @@ from .inputs import (
 from .registry import register
 
 # latency_steps is 0 (ring: 2(n−1) latencies) or 1 (one-shot / NVLS: 2)
-STEPS = "((1 - latency_steps)*2*(n_tp - 1) + latency_steps*2)"
+STEPS = "(2*(1 - latency_steps)*(n_tp - 1) + 2*latency_steps)"
 BYTES_TERM = "2*(n_tp - 1)/n_tp*batch*d_model*bytes_per_elem/beta"
 
 register(

@@ -49,7 +49,7 @@ def test_every_card_formula_line_shows_each_chosen_value_or_says_it_is_kept():
                 example = f.with_defaults(dict(f.example or {}))
                 for lang in LANGS:
                     section = cards.formula_section(f, lang, {key: value})
-                    if not convention_set.applies(key, value, example):
+                    if not convention_set.applies(key, value, example, formula=f):
                         kept += 1
                         assert section["formula"] == f.formula_text(), (tid, name, key, value)
                         assert section["kept"] and section["kept"][0].startswith(
@@ -103,7 +103,7 @@ def test_the_zero_splits_give_what_the_formulas_keep_and_shard():
         assert f"ZeRO-1 keeps {round(kept1)}Φ whole and shards {round(shard1)}Φ" in row.split, row.key
         assert f"ZeRO-2 keeps 2Φ and shards {round(shard2)}Φ" in row.split, row.key
         assert f"ZeRO-3 shards all {round(three.evaluate(phi=1, n_dp=1, recipe=row.value))}Φ" in row.split
-        assert row.split.startswith(f"{row.key}Φ = ") and row.split_zh.startswith(f"{row.key}Φ = ")
+        assert row.split.startswith(f"{row.value:g}Φ = ") and row.split_zh.startswith(f"{row.value:g}Φ = ")
 
 
 def test_folding_at_the_defaults_gives_the_plain_form():
