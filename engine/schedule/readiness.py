@@ -5,8 +5,16 @@
 performance factors analysis:
 
 * ``log(1 + passes)``: how many of them passed;
-* ``log(1 + days)``: days since the last one (0 for a first answer);
+* ``log(1 + days / S)``: days since the last one in units of the template's memory stability ``S`` (0 for a
+  first answer), ``S`` being FSRS's stability (default weights) after the template's history, each day's
+  first answer read as Good when right and Again when wrong (:func:`memory_after`);
 * ``log(1 + misses)``: how many failed.
+
+Why the time away is divided by the stability: with ``log(1 + days)`` alone, every template forgot at one rate
+(the model is additive), so a template practised often, whose memory lasts, read as fading like a new one.
+On learners whose forgetting is a power law in ``days / S`` (``benchmarks/learners.py``, the form FSRS
+assumes, not this model's) the readiness read 5-10 points low a week before the interview and 2-6 on the day;
+with the stability in the feature it is within 4 points (docs/performance.md).
 
 It is fitted on each template's *first answer of each day* (a re-drill the same day comes after the solution
 was shown: not a fresh problem), with the features as they stood just before it, by Newton's method
@@ -70,6 +78,7 @@ from datetime import date, timedelta
 from engine.records import NamedTuple
 from engine.review_mode import ReviewMode
 
+from . import fsrs_bridge
 from .fsrs_bridge import Scheduler, Tuning
 
 MIN_REVIEWS = 12  # answers every topic needs before the readiness (each topic's and overall) is a number
@@ -117,6 +126,23 @@ def in_order(answers: Sequence[Answer]) -> Sequence[Answer]:
     if all(map(operator.le, days, days[1:])):  # (in C: this runs on every fit of a long history)
         return answers
     return sorted(answers, key=lambda a: a.day)  # stable: a day's answers keep their order
+
+
+@functools.lru_cache(maxsize=65536)
+def memory_after(before: tuple[float, float] | None, elapsed: int, passed: bool) -> tuple[float, float]:
+    """An item's FSRS stability and difficulty (default weights) after a day's first answer ``elapsed`` days after
+    the one before (``before``: its stability and difficulty then; None: the item's first answer), a right
+    answer read as Good and a wrong one as Again.  Cached: histories repeat the same few steps."""
+    day = date(2000, 1, 1)  # any day: FSRS's update depends on the days between answers alone
+    memory = None if before is None else fsrs_bridge.Memory(before[0], before[1], day, 1)
+    after = fsrs_bridge.step(memory, 4 if passed else 1, day + timedelta(days=elapsed if before else 0))
+    return (after.stability, after.difficulty)
+
+
+def time_away(days: int, memory: tuple[float, float]) -> float:
+    """The time-away feature: ``log(1 + days / S)``, the days since the last answer in units of the item's
+    stability ``S`` (so a template practised often, whose memory is stable, fades more slowly)."""
+    return math.log1p(days / memory[0])
 
 
 def _sigmoid(z: float) -> float:
@@ -309,9 +335,9 @@ class _Index:
     def __init__(self, answers: Sequence[Answer]) -> None:
         self.days: dict[str, list[int]] = {}
         self.passed: dict[str, list[int]] = {}
+        self.memory: dict[str, list[tuple[float, float]]] = {}  # the FSRS memory after each answer
         for a in answers:
-            self.days.setdefault(a.item, []).append(a.day.toordinal())
-            self.passed.setdefault(a.item, []).append(1 if a.passed else 0)
+            self.add(a.item, a.day.toordinal(), a.passed)
 
     def features(self, item: str, day: int, upto: int | None = None) -> tuple[float, float, float]:
         """The features of ``item`` for a fresh answer on ``day`` (an ordinal) from its answers before that
@@ -321,16 +347,26 @@ class _Index:
         if n == 0:
             return (0.0, 0.0, 0.0)
         passes = sum(self.passed[item][:n])
-        return (math.log1p(passes), math.log1p(max(0, day - days[n - 1])), math.log1p(n - passes))
+        return (math.log1p(passes), time_away(max(0, day - days[n - 1]), self.memory[item][n - 1]),
+                math.log1p(n - passes))
 
     def add(self, item: str, day: int, passed: bool) -> None:
-        self.days.setdefault(item, []).append(day)
+        days = self.days.setdefault(item, [])
+        memories = self.memory.setdefault(item, [])
+        if not days:
+            memories.append(memory_after(None, 0, passed))
+        elif days[-1] == day:  # a re-drill the same day: the memory stands
+            memories.append(memories[-1])
+        else:
+            memories.append(memory_after(memories[-1], day - days[-1], passed))
+        days.append(day)
         self.passed.setdefault(item, []).append(1 if passed else 0)
 
     def copy(self) -> _Index:
         out = _Index(())
         out.days = {i: d[:] for i, d in self.days.items()}
         out.passed = {i: p[:] for i, p in self.passed.items()}
+        out.memory = {i: m[:] for i, m in self.memory.items()}
         return out
 
 
@@ -354,21 +390,23 @@ def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None,
     """The training rows: each item's first answer of each day, with its features from every earlier answer,
     for the latest ``train`` answers, by topic and all under None."""
     out: dict[str | None, list[tuple[tuple, int]]] = {None: []}
-    counts: dict[str, list[int]] = {}  # item -> [passes, misses, last day]
+    counts: dict[str, list] = {}  # item -> [passes, misses, last day, memory]
     start = max(0, len(answers) - train)
     for pos, a in enumerate(answers):
         d = a.day.toordinal()
         c = counts.get(a.item)
         if c is None:
-            c = counts[a.item] = [0, 0, d]
+            c = counts[a.item] = [0, 0, d, None]
         elif c[2] == d:  # a re-drill the same day is not a fresh problem: counted, not a row
             c[0 if a.passed else 1] += 1
             continue
         if pos >= start:
-            x = (math.log1p(c[0]), math.log1p(d - c[2]), math.log1p(c[1])) if c[0] + c[1] else (0.0, 0.0, 0.0)
+            x = ((math.log1p(c[0]), time_away(d - c[2], c[3]), math.log1p(c[1])) if c[0] + c[1]
+                 else (0.0, 0.0, 0.0))
             row = (x, 1 if a.passed else 0)
             out.setdefault(a.topic, []).append(row)
             out[None].append(row)
+        c[3] = memory_after(c[3], d - c[2], a.passed)
         c[0 if a.passed else 1] += 1
         c[2] = d
     return out
@@ -434,7 +472,6 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
     with the projected answers added (``index`` is not changed)."""
     from .. import session as se
     from ..sm2 import ItemState, review
-    from . import fsrs_bridge
     from .stretch import load_of
 
     index = index.copy()
@@ -571,7 +608,6 @@ class _Replay:
 
     def __init__(self, scheduler: str, interview: date | None = None) -> None:
         from ..sm2 import ItemState, review
-        from . import fsrs_bridge
 
         self._new, self._review, self._fsrs = ItemState, review, fsrs_bridge  # imported once, not once an answer
         self.scheduler, self.interview = scheduler, interview
