@@ -79,6 +79,7 @@ from engine.records import NamedTuple
 from engine.review_mode import ReviewMode
 
 from . import fsrs_bridge
+from .features import Index, memory_after, time_away
 from .fsrs_bridge import Scheduler, Tuning
 
 MIN_REVIEWS = 12  # answers every topic needs before the readiness (each topic's and overall) is a number
@@ -126,23 +127,6 @@ def in_order(answers: Sequence[Answer]) -> Sequence[Answer]:
     if all(map(operator.le, days, days[1:])):  # (in C: this runs on every fit of a long history)
         return answers
     return sorted(answers, key=lambda a: a.day)  # stable: a day's answers keep their order
-
-
-@functools.lru_cache(maxsize=65536)
-def memory_after(before: tuple[float, float] | None, elapsed: int, passed: bool) -> tuple[float, float]:
-    """An item's FSRS stability and difficulty (default weights) after a day's first answer ``elapsed`` days after
-    the one before (``before``: its stability and difficulty then; None: the item's first answer), a right
-    answer read as Good and a wrong one as Again.  Cached: histories repeat the same few steps."""
-    day = date(2000, 1, 1)  # any day: FSRS's update depends on the days between answers alone
-    memory = None if before is None else fsrs_bridge.Memory(before[0], before[1], day, 1)
-    after = fsrs_bridge.step(memory, 4 if passed else 1, day + timedelta(days=elapsed if before else 0))
-    return (after.stability, after.difficulty)
-
-
-def time_away(days: int, memory: tuple[float, float]) -> float:
-    """The time-away feature: ``log(1 + days / S)``, the days since the last answer in units of the item's
-    stability ``S`` (so a template practised often, whose memory is stable, fades more slowly)."""
-    return math.log1p(days / memory[0])
 
 
 def _sigmoid(z: float) -> float:
@@ -329,47 +313,6 @@ class Readiness(NamedTuple):
                            for t, v in self.topics.items()}}
 
 
-class _Index:
-    """Each item's answers (days and outcomes, oldest first), for features as of any day."""
-
-    def __init__(self, answers: Sequence[Answer]) -> None:
-        self.days: dict[str, list[int]] = {}
-        self.passed: dict[str, list[int]] = {}
-        self.memory: dict[str, list[tuple[float, float]]] = {}  # the FSRS memory after each answer
-        for a in answers:
-            self.add(a.item, a.day.toordinal(), a.passed)
-
-    def features(self, item: str, day: int, upto: int | None = None) -> tuple[float, float, float]:
-        """The features of ``item`` for a fresh answer on ``day`` (an ordinal) from its answers before that
-        day - or its first ``upto`` answers when given."""
-        days = self.days.get(item, ())
-        n = bisect_left(days, day) if upto is None else upto
-        if n == 0:
-            return (0.0, 0.0, 0.0)
-        passes = sum(self.passed[item][:n])
-        return (math.log1p(passes), time_away(max(0, day - days[n - 1]), self.memory[item][n - 1]),
-                math.log1p(n - passes))
-
-    def add(self, item: str, day: int, passed: bool) -> None:
-        days = self.days.setdefault(item, [])
-        memories = self.memory.setdefault(item, [])
-        if not days:
-            memories.append(memory_after(None, 0, passed))
-        elif days[-1] == day:  # a re-drill the same day: the memory stands
-            memories.append(memories[-1])
-        else:
-            memories.append(memory_after(memories[-1], day - days[-1], passed))
-        days.append(day)
-        self.passed.setdefault(item, []).append(1 if passed else 0)
-
-    def copy(self) -> _Index:
-        out = _Index(())
-        out.days = {i: d[:] for i, d in self.days.items()}
-        out.passed = {i: p[:] for i, p in self.passed.items()}
-        out.memory = {i: m[:] for i, m in self.memory.items()}
-        return out
-
-
 class Models(NamedTuple):
     """The fitted weights: over every answer, and per topic (topics with MIN_REVIEWS answers), with their
     covariances (:func:`covariance`; None: the overall model)."""
@@ -463,8 +406,8 @@ class Outlook(NamedTuple):
     tuning: Tuning | None = None  # FSRS's weights and retention (None: the defaults)
 
 
-def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
-            end: date, rng: random.Random, stop: Stop | None = None) -> _Index:
+def project(models: Models, index: Index, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
+            end: date, rng: random.Random, stop: Stop | None = None) -> Index:
     """One run of the days ``start`` .. ``end - 1`` as the plan asks them, answered by the fitted model: each
     day the items due (SM-2's or FSRS's due dates, the interview's final stretch, the daily review cap) and
     the day's new items (:func:`engine.session.new_items`), each answered right with the model's probability,
@@ -472,7 +415,8 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
     with the projected answers added (``index`` is not changed)."""
     from .. import session as se
     from ..sm2 import ItemState, review
-    from .stretch import load_of
+    from . import stretch
+    from .stretch import load_of, returns
 
     index = index.copy()
     states = dict(outlook.states)
@@ -480,6 +424,11 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
     fsrs = outlook.scheduler == Scheduler.FSRS
     memories: dict = {}
     load = load_of({i: st.due for i, st in states.items()}) if outlook.interview is not None else None
+
+    def room(day: date, missed: float) -> dict[date, int] | None:  # the load with room for misses to come
+        if load is None or outlook.interview is None:
+            return load
+        return returns(load, day, outlook.interview, missed, stretch.FINAL_PASS.reserve)
 
     def answer(item: str, d: int) -> bool:
         right = rng.random() < predict(models.weights(topic[item]), index.features(item, d))
@@ -497,6 +446,8 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
             due = due[:outlook.reviews_per_day]
         fresh = [i for i, _ in se.new_items(states, catalog, outlook.new_per_day, outlook.is_chain,
                                              outlook.chain_ready, outlook.retired)]
+        met = [st for st in states.values() if st.last is not None]
+        missed = sum(1 for st in met if st.reps == 0) / len(met) if met else 0.0  # as the record path counts it
         for item in due + fresh:
             first = right = answer(item, d)
             for _ in range(MAX_REDRILLS):
@@ -509,11 +460,12 @@ def project(models: Models, index: _Index, catalog: Sequence[tuple[str, str]], o
                 load[state.due] = load.get(state.due, 1) - 1
             if fsrs:
                 memory = memories[item] if item in memories else (outlook.memory(item) if outlook.memory else None)
-                state, memories[item] = fsrs_bridge.review(state, memory, quality, day, outlook.interview, load,
-                                                           outlook.reviews_per_day,
+                state, memories[item] = fsrs_bridge.review(state, memory, quality, day, outlook.interview,
+                                                           room(day, missed), outlook.reviews_per_day,
                                                            outlook.tuning or fsrs_bridge.DEFAULT)
             else:
-                state = review(state or ItemState(), quality, day, outlook.interview, load, outlook.reviews_per_day)
+                state = review(state or ItemState(), quality, day, outlook.interview, room(day, missed),
+                               outlook.reviews_per_day)
             states[item] = state
             if load is not None:
                 assert state.due is not None  # a review always sets the next due date
@@ -538,7 +490,7 @@ def _forecast(answers, catalog, day, today, outlook, models, runs=RUNS, seed=0, 
     models = models or fit_models(answers, stop=stop)
     if models.overall is None:
         return {}, {}
-    index = _Index(answers)
+    index = Index(answers)
     d = day.toordinal()
     topic = dict(catalog)
     if outlook is None or day <= today:
@@ -677,7 +629,7 @@ def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | 
         states, memories = dict(replay.states), dict(replay.memories)
         lo, hi = cut + timedelta(days=horizon), cut + timedelta(days=horizon + 7)
         outlook = Outlook(states, pace_, interview, scheduler=scheduler, memory=memories.get)
-        index = _Index(history)
+        index = Index(history)
         seen: set[tuple[str, date]] = set()
         actual: dict[tuple[str, int], int] = {}
         for a in answers[bisect_left(days, lo):bisect_left(days, hi)]:
