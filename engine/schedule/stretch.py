@@ -15,14 +15,19 @@ after ``I`` is the item's last review before the interview unless it is moved.  
   the latest earlier day of the stretch that has.  A day has room below the daily review cap and below the
   rule's ``level`` times the mean load of the days left in the stretch (over a week at least: a review made
   in the last days counts the days already past as empty).  So the final days share the load instead of
-  piling it on the eve.  When no day has room, a review made inside the stretch keeps the scheduler's date
+  piling it on the eve.  A day still to come also keeps room for the misses of the day before (the rule's
+  ``reserve`` x the learner's share of items whose last review failed x that day's reviews, :func:`returns`,
+  added by the caller that builds the load): a plan shorter than the stretch meets new items through most of
+  it, and without that room the last reviews went to late days the misses then filled.  When no day has
+  room, a review made inside the stretch keeps the scheduler's date
   (it was reviewed within two weeks of the day); one made before it goes earlier (the latest day with
   room), never later.
-* A review the scheduler makes due inside the stretch, before the interview, keeps its date unless that
-  day is over the level: then it goes to the latest earlier day with room (never later; as Anki's load
-  balancer).  The rule in force was chosen by simulation (``make bench``, docs/scheduling.md): among the
-  rules whose reviews due a day over the last 14 days peak at most 1.5x their mean on every path, the one
-  with the best recall on the day.
+* A review the scheduler makes due inside the stretch, before the interview, goes to the least loaded day
+  with room among its due date and its reach before it (the rule's ``spread``; the latest on a tie), or keeps
+  its date; when that day is over the level it goes to the latest earlier day with room (never later; as
+  Anki's load balancer).  The rule in force was chosen by simulation (``make bench``, docs/scheduling.md):
+  among the rules whose reviews due a day over the last 14 days peak at most 1.5x their mean on every path
+  for interviews 7 to 40 days out, the one with the best recall on the day.
 * Only the due date moves: the interval kept is the scheduler's own (SM-2's ``ceil(interval x EF)``, FSRS's
   from its stability), so a review made early does not shrink the next interval (no review spiral), and
   SM-2's arithmetic is untouched.
