@@ -266,7 +266,8 @@ def main() -> None:
         if meets and (chosen is None or recall > chosen[2] + RECALL_TIE
                       or (recall > chosen[2] - RECALL_TIE and worst < chosen[1])):
             chosen = (rule, worst, recall)
-        print(f"final pass: last {rule.days:2} days, level {rule.level or '-':>4}, reserve {rule.reserve:4}: worst "
+        print(f"final pass: last {rule.days:2} days, level {rule.level or '-':>4}, reserve {rule.reserve:4}, "
+              f"spread {'yes' if rule.spread else 'no ':3}: worst "
               f"final-14 peak/mean {worst:.2f} ({'meets' if meets else 'over'} {FINAL_LIMIT}x; {where}), recall on "
               f"the day {100 * recall:.2f}%", flush=True)
     if chosen is not None:
