@@ -29,7 +29,7 @@ from datetime import time as day_time
 from benchmarks import learners
 from engine import session as se
 from engine.review_mode import ReviewMode
-from engine.schedule import calibration, chains, fsrs_bridge, pace, readiness, stretch
+from engine.schedule import calibration, chains, features, fsrs_bridge, pace, readiness, stretch
 from engine.sm2 import ItemState
 from question_bank import drills, registry
 
@@ -181,7 +181,7 @@ def _predictions(answers, catalog, outlook, interview, today) -> dict:
     if r.overall is None:
         return {}
     models = readiness.fit_models(answers)
-    index = readiness.AnswerIndex(answers)
+    index = features.Index(answers)
     fsrs = dict.fromkeys(r.items, 0.0)
     for run in range(readiness.RUNS):
         after = readiness.project(models, index, catalog, outlook, today, interview, random.Random(run))
@@ -196,30 +196,39 @@ def _predictions(answers, catalog, outlook, interview, today) -> dict:
 
 
 FINAL_LIMIT = 1.5  # the hard limit: reviews due a day over the last 14 days, peak / mean
-LIMIT_DISTANCES = (21, 40)  # interviews the limit is held on; nearer ones are ramp-limited (said, not held)
-SHORT_DISTANCES = (9, 14)  # new items still met in most of the stretch: the load climbs from day 1 whatever the rule
-CANDIDATES = [stretch.FinalPass(14, None), stretch.FinalPass(2, 1.2), stretch.FinalPass(2, 1.4),
-              stretch.FinalPass(3, 1.2), stretch.FinalPass(3, 1.4), stretch.FinalPass(4, 1.3),
-              stretch.FinalPass(7, 1.3), stretch.FinalPass(14, 1.2), stretch.FinalPass(14, 1.4)]
+RECALL_TIE = 0.0005  # rules whose recall on the day differ by less than this are taken as equal
+# interviews the limit is held on, 7 to 40 days out: a plan shorter than the stretch is ramp-limited (new items
+# are met through most of it, so the load climbs from its first day), and the limit is held there too
+LIMIT_DISTANCES = (7, 8, 9, 10, 11, 12, 13, 14, 16, 21, 30, 40)
+CANDIDATES = [stretch.FinalPass(14, None), stretch.FinalPass(14, 1.4), stretch.FinalPass(14, 1.1, 3.0),
+              stretch.FinalPass(14, 1.2, 3.0), stretch.FinalPass(14, 1.1, 4.0), stretch.FinalPass(14, 1.1, 3.0, True),
+              stretch.FinalPass(14, 1.2, 3.0, True), stretch.FinalPass(14, 1.1, 4.0, True)]
+
+
+def limit_learners(catalog) -> list:
+    """The learners the limit is held for: the model's form, power-law average, and every answer right."""
+    return [learners.ModelForm(catalog, 11), learners.PowerLaw(catalog, 111, "average", 0.3, 2.2, 0.5),
+            learners.AllRight(catalog)]
 
 
 def compare_final_passes(candidates=CANDIDATES, distances=LIMIT_DISTANCES) -> list[tuple]:
     """Each candidate rule of the final pass on every path (the app's session and paper), scheduler, interview
-    distance and two learners (the model's form, power-law average): ``(rule, worst final-14 peak / mean,
-    mean recall on the day)``."""
+    distance and learner (:func:`limit_learners`): ``(rule, worst final-14 peak / mean, where, mean recall on
+    the day of the learners who miss)``."""
     catalog = [(t.id, t.topic) for t in registry.all_templates()]
     out = []
     for rule in candidates:
-        ratios, recalls = [], []
+        worst, recalls = (0.0, None), []
         for days in distances:
             for scheduler in ("sm2", "fsrs"):
                 for paper in (False, True):
-                    for make in (lambda: learners.ModelForm(catalog, 11),
-                                 lambda: learners.PowerLaw(catalog, 111, "average", 0.3, 2.2, 0.5)):
-                        m = simulate(days, scheduler, learner=make(), paper=paper, predict=False, rule=rule)
-                        ratios.append(m["final14_ratio"])
-                        recalls.append(m["recall"])
-        out.append((rule, max(ratios), sum(recalls) / len(recalls)))
+                    for learner in limit_learners(catalog):
+                        m = simulate(days, scheduler, learner=learner, paper=paper, predict=False, rule=rule)
+                        if m["final14_ratio"] > worst[0]:
+                            worst = (m["final14_ratio"], (days, scheduler, "paper" if paper else "app", learner.name))
+                        if not isinstance(learner, learners.AllRight):
+                            recalls.append(m["recall"])
+        out.append((rule, worst[0], worst[1], sum(recalls) / len(recalls)))
     return out
 
 
@@ -251,20 +260,18 @@ def readiness_targets(distances=(21, 40)) -> None:
 def main() -> None:
     readiness_targets()
     chosen = None
-    for rule, worst, recall in compare_final_passes():
+    for rule, worst, where, recall in compare_final_passes():
         meets = worst <= FINAL_LIMIT
-        if meets and (chosen is None or recall > chosen[2]):
+        # the best recall; within RECALL_TIE of it (one seed each: noise), the wider margin under the limit
+        if meets and (chosen is None or recall > chosen[2] + RECALL_TIE
+                      or (recall > chosen[2] - RECALL_TIE and worst < chosen[1])):
             chosen = (rule, worst, recall)
-        print(f"final pass: last {rule.days:2} days, level {rule.level or '-':>3}: worst final-14 peak/mean "
-              f"{worst:.2f} ({'meets' if meets else 'over'} {FINAL_LIMIT}x), recall on the day {100 * recall:.2f}%",
-              flush=True)
+        print(f"final pass: last {rule.days:2} days, level {rule.level or '-':>4}, reserve {rule.reserve:4}, "
+              f"spread {'yes' if rule.spread else 'no ':3}: worst "
+              f"final-14 peak/mean {worst:.2f} ({'meets' if meets else 'over'} {FINAL_LIMIT}x; {where}), recall on "
+              f"the day {100 * recall:.2f}%", flush=True)
     if chosen is not None:
-        print(f"final pass: best recall within the limit: last {chosen[0].days} days, level {chosen[0].level} "
-              f"(in force: {stretch.FINAL_PASS})")
-    for rule, worst, recall in compare_final_passes([CANDIDATES[0], stretch.FINAL_PASS], SHORT_DISTANCES):
-        print(f"final pass: interviews {' and '.join(map(str, SHORT_DISTANCES))} days out, last {rule.days:2} days, "
-              f"level {rule.level or '-':>3}: worst final-14 peak/mean {worst:.2f}, recall on the day "
-              f"{100 * recall:.2f}%", flush=True)
+        print(f"final pass: best recall within the limit: {chosen[0]} (in force: {stretch.FINAL_PASS})")
     for days in (9, 21, 40):
         for scheduler in ("sm2", "fsrs"):
             t = time.perf_counter()

@@ -2,6 +2,7 @@
 
 * :class:`ModelForm`: the readiness model's own form, ``sigmoid(0.2 - difficulty + 1.1 log(1 + practice)
   - 0.45 log(1 + days away))``: a fit of that form can match it exactly, so it flatters the readiness.
+* :class:`AllRight`: every answer right (the final stretch's load with no misses coming back).
 * :class:`PowerLaw`: forgetting of another form.  Each template has a skill, ``sigmoid(ability of its topic -
   difficulty + 0.9 log(1 + passes))``, and a memory whose recall after ``t`` days is ``(1 + t / (9 S))^-1``
   (a power law: FSRS's curve, not the logistic in ``log(1 + days)`` the readiness fits); a pass multiplies
@@ -93,6 +94,21 @@ class PowerLaw:
         self.passes[item] = self.passes.get(item, 0) + (1 if right else 0)
         self.last[item] = day
         return right
+
+
+class AllRight:
+    """A learner who answers every problem right: the most reviews passed, the fewest that come back."""
+
+    name = "all-right"
+
+    def __init__(self, catalog=(), seed: int = 11):
+        self.rnd = random.Random(seed + 1)
+
+    def p(self, item: str, day: date) -> float:
+        return 1.0
+
+    def answer(self, item: str, day: date) -> bool:
+        return True
 
 
 def power_learners(catalog, seed: int = 11) -> list[PowerLaw]:

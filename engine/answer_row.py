@@ -11,6 +11,7 @@ Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime, timedelta
 from enum import StrEnum
@@ -21,10 +22,10 @@ from engine.records import NamedTuple
 from .hints import capped
 from .review import MAX_SECONDS, MODES, VERDICTS, Review
 from .review_mode import ReviewMode
-from .schedule import fsrs_bridge
+from .schedule import fsrs_bridge, stretch
 from .schedule.fsrs_bridge import Scheduler
 from .schedule.pace import Catalog, new_available, plan_for
-from .schedule.stretch import load_of
+from .schedule.stretch import load_of, returns
 from .sm2 import ItemState, review
 
 DEFAULT_NEW_PER_DAY = 5
@@ -171,8 +172,9 @@ def intake(book: Book, today: date) -> dict[date, int]:
         return out
     left, per_day = plan.left, plan.new_today
     day, n = today, min(new_available(per_day, book.met_today), left)
+    gaps = first_gaps(rules.scheduler, rules.tuning)
     while n > 0 and day < rules.interview:
-        for gap in (1, 7):
+        for gap in gaps:
             d = day + timedelta(days=gap)
             if d < rules.interview:
                 out[d] = out.get(d, 0) + n
@@ -180,6 +182,22 @@ def intake(book: Book, today: date) -> dict[date, int]:
         day += timedelta(days=1)
         n = min(per_day, left)
     return out
+
+
+def first_gaps(scheduler: str, tuning: fsrs_bridge.Tuning) -> tuple[int, int]:
+    """The days from a new item's first answer to its first and second reviews when both pass, by the profile's
+    scheduler: SM-2's 1 and 1 + 6; FSRS's own (2 and 13 on the default weights)."""
+    if scheduler != Scheduler.FSRS:
+        return (1, 7)
+    return fsrs_gaps(tuning)
+
+
+@functools.lru_cache(maxsize=8)
+def fsrs_gaps(tuning: fsrs_bridge.Tuning) -> tuple[int, int]:
+    day = date(2000, 1, 1)  # any day: FSRS's intervals depend on the gaps alone
+    first = fsrs_bridge.step(None, 4, day, tuning)
+    second = fsrs_bridge.step(first, 4, day + timedelta(days=first.interval), tuning)
+    return (first.interval, first.interval + second.interval)
 
 
 def stretch_load(book: Book, item: str, today: date) -> dict[date, int] | None:
@@ -193,7 +211,9 @@ def stretch_load(book: Book, item: str, today: date) -> dict[date, int] | None:
             load[st.last] = load.get(st.last, 0) + 1
     for d, n in intake(book, today).items():
         load[d] = load.get(d, 0) + n
-    return load
+    met = [st for i, st in book.states.items() if i != item and st.last is not None]
+    missed = sum(1 for st in met if st.reps == 0) / len(met) if met else 0.0
+    return returns(load, today, book.rules.interview, missed, stretch.FINAL_PASS.reserve)
 
 
 def record(book: Book, drawn: Drawn, *, quality: int, verdict: str, when: datetime, today: date, mode: str,

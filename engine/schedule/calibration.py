@@ -22,11 +22,11 @@ from datetime import date, timedelta
 
 from engine.records import NamedTuple
 
+from .features import Index
 from .fsrs_bridge import Scheduler
 from .readiness import (
     HORIZON,
     Answer,
-    AnswerIndex,
     Models,
     Outlook,
     Stop,
@@ -130,7 +130,7 @@ def calibration(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]] | 
     fresh = fresh_rows(answers)
     positions = [f[0] for f in fresh]
     reviews: dict[str | None, int] = {None: 0}
-    whole = AnswerIndex(answers)
+    whole = Index(answers)
     topic = dict(catalog) | {a.item: a.topic for a in answers}
     near: Models | None = None  # the models of the cut before: Newton's method starts at their weights
     for cut in cuts:

@@ -5,8 +5,16 @@
 performance factors analysis:
 
 * ``log(1 + passes)``: how many of them passed;
-* ``log(1 + days)``: days since the last one (0 for a first answer);
+* ``log(1 + days / S)``: days since the last one in units of the template's memory stability ``S`` (0 for a
+  first answer), ``S`` being FSRS's stability (default weights) after the template's history, each day's
+  first answer read as Good when right and Again when wrong (:func:`memory_after`);
 * ``log(1 + misses)``: how many failed.
+
+Why the time away is divided by the stability: with ``log(1 + days)`` alone, every template forgot at one rate
+(the model is additive), so a template practised often, whose memory lasts, read as fading like a new one.
+On learners whose forgetting is a power law in ``days / S`` (``benchmarks/learners.py``, the form FSRS
+assumes, not this model's) the readiness read 5-10 points low a week before the interview and 2-6 on the day;
+with the stability in the feature it is within 4 points (docs/performance.md).
 
 It is fitted on each template's *first answer of each day* (a re-drill the same day comes after the solution
 was shown: not a fresh problem), with the features as they stood just before it, by Newton's method
@@ -59,13 +67,14 @@ import functools
 import math
 import operator
 import random
-from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, timedelta
 
 from engine.records import NamedTuple
 from engine.review_mode import ReviewMode
 
+from . import fsrs_bridge
+from .features import Index, memory_after, time_away
 from .fsrs_bridge import Scheduler, Tuning
 
 MIN_REVIEWS = 12  # answers every topic needs before the readiness (each topic's and overall) is a number
@@ -312,46 +321,6 @@ class Readiness(NamedTuple):
                            for t, v in self.topics.items()}}
 
 
-class AnswerIndex:
-    """Each item's answers (days and outcomes, oldest first), for features as of any day."""
-
-    def __init__(self, answers: Sequence[Answer]) -> None:
-        self.days: dict[str, list[int]] = {}
-        self.passed: dict[str, list[int]] = {}
-        for a in answers:
-            self.days.setdefault(a.item, []).append(a.day.toordinal())
-            self.passed.setdefault(a.item, []).append(1 if a.passed else 0)
-
-    def features(self, item: str, day: int, upto: int | None = None) -> tuple[float, float, float]:
-        """The features of ``item`` for a fresh answer on ``day`` (an ordinal) from its answers before that
-        day - or its first ``upto`` answers when given."""
-        days = self.days.get(item, ())
-        n = bisect_left(days, day) if upto is None else upto
-        if n == 0:
-            return (0.0, 0.0, 0.0)
-        passes = sum(self.passed[item][:n])
-        return (math.log1p(passes), math.log1p(max(0, day - days[n - 1])), math.log1p(n - passes))
-
-    def add(self, item: str, day: int, passed: bool) -> None:
-        self.days.setdefault(item, []).append(day)
-        self.passed.setdefault(item, []).append(1 if passed else 0)
-
-    def before(self, day: int) -> AnswerIndex:
-        """The index of the answers before ``day`` (an ordinal)."""
-        out = AnswerIndex(())
-        for item, days in self.days.items():
-            n = bisect_left(days, day)
-            if n:
-                out.days[item], out.passed[item] = days[:n], self.passed[item][:n]
-        return out
-
-    def copy(self) -> AnswerIndex:
-        out = AnswerIndex(())
-        out.days = {i: d[:] for i, d in self.days.items()}
-        out.passed = {i: p[:] for i, p in self.passed.items()}
-        return out
-
-
 class Models(NamedTuple):
     """The fitted weights: over every answer, and per topic (topics with MIN_REVIEWS answers), with their
     covariances (:func:`covariance`; None: the overall model)."""
@@ -378,18 +347,20 @@ def fresh_rows(answers: Sequence[Answer], start: int = 0) -> list[tuple[int, str
     """Each item's first answer of each day from position ``start`` on, as ``(position, topic, features, passed)``,
     its features from every earlier answer."""
     out: list[tuple[int, str, tuple, int]] = []
-    counts: dict[str, list[int]] = {}  # item -> [passes, misses, last day]
+    counts: dict[str, list] = {}  # item -> [passes, misses, last day, memory]
     for pos, a in enumerate(answers):
         d = a.day.toordinal()
         c = counts.get(a.item)
         if c is None:
-            c = counts[a.item] = [0, 0, d]
+            c = counts[a.item] = [0, 0, d, None]
         elif c[2] == d:  # a re-drill the same day is not a fresh problem: counted, not a row
             c[0 if a.passed else 1] += 1
             continue
         if pos >= start:
-            x = (math.log1p(c[0]), math.log1p(d - c[2]), math.log1p(c[1])) if c[0] + c[1] else (0.0, 0.0, 0.0)
+            x = ((math.log1p(c[0]), time_away(d - c[2], c[3]), math.log1p(c[1])) if c[0] + c[1]
+                 else (0.0, 0.0, 0.0))
             out.append((pos, a.topic, x, 1 if a.passed else 0))
+        c[3] = memory_after(c[3], d - c[2], a.passed)
         c[0 if a.passed else 1] += 1
         c[2] = d
     return out
@@ -464,8 +435,8 @@ class Outlook(NamedTuple):
     tuning: Tuning | None = None  # FSRS's weights and retention (None: the defaults)
 
 
-def project(models: Models, index: AnswerIndex, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
-            end: date, rng: random.Random, stop: Stop | None = None) -> AnswerIndex:
+def project(models: Models, index: Index, catalog: Sequence[tuple[str, str]], outlook: Outlook, start: date,
+            end: date, rng: random.Random, stop: Stop | None = None) -> Index:
     """One run of the days ``start`` .. ``end - 1`` as the plan asks them, answered by the fitted model: each
     day the items due (SM-2's or FSRS's due dates, the interview's final stretch, the daily review cap) and
     the day's new items (:func:`engine.session.new_items`), each answered right with the model's probability,
@@ -473,8 +444,8 @@ def project(models: Models, index: AnswerIndex, catalog: Sequence[tuple[str, str
     with the projected answers added (``index`` is not changed)."""
     from .. import session as se
     from ..sm2 import ItemState, review
-    from . import fsrs_bridge
-    from .stretch import load_of
+    from . import stretch
+    from .stretch import load_of, returns
 
     index = index.copy()
     states = dict(outlook.states)
@@ -482,6 +453,11 @@ def project(models: Models, index: AnswerIndex, catalog: Sequence[tuple[str, str
     fsrs = outlook.scheduler == Scheduler.FSRS
     memories: dict = {}
     load = load_of({i: st.due for i, st in states.items()}) if outlook.interview is not None else None
+
+    def room(day: date, missed: float) -> dict[date, int] | None:  # the load with room for misses to come
+        if load is None or outlook.interview is None:
+            return load
+        return returns(load, day, outlook.interview, missed, stretch.FINAL_PASS.reserve)
 
     def answer(item: str, d: int) -> bool:
         right = rng.random() < predict(models.weights(topic[item]), index.features(item, d))
@@ -499,6 +475,8 @@ def project(models: Models, index: AnswerIndex, catalog: Sequence[tuple[str, str
             due = due[:outlook.reviews_per_day]
         fresh = [i for i, _ in se.new_items(states, catalog, outlook.new_per_day, outlook.is_chain,
                                              outlook.chain_ready, outlook.retired)]
+        met = [st for st in states.values() if st.last is not None]
+        missed = sum(1 for st in met if st.reps == 0) / len(met) if met else 0.0  # as the record path counts it
         for item in due + fresh:
             first = right = answer(item, d)
             for _ in range(MAX_REDRILLS):
@@ -511,11 +489,12 @@ def project(models: Models, index: AnswerIndex, catalog: Sequence[tuple[str, str
                 load[state.due] = load.get(state.due, 1) - 1
             if fsrs:
                 memory = memories[item] if item in memories else (outlook.memory(item) if outlook.memory else None)
-                state, memories[item] = fsrs_bridge.review(state, memory, quality, day, outlook.interview, load,
-                                                           outlook.reviews_per_day,
+                state, memories[item] = fsrs_bridge.review(state, memory, quality, day, outlook.interview,
+                                                           room(day, missed), outlook.reviews_per_day,
                                                            outlook.tuning or fsrs_bridge.DEFAULT)
             else:
-                state = review(state or ItemState(), quality, day, outlook.interview, load, outlook.reviews_per_day)
+                state = review(state or ItemState(), quality, day, outlook.interview, room(day, missed),
+                               outlook.reviews_per_day)
             states[item] = state
             if load is not None:
                 assert state.due is not None  # a review always sets the next due date
@@ -540,7 +519,7 @@ def _forecast(answers, catalog, day, today, outlook, models, runs=RUNS, seed=0, 
     models = models or fitmodels_of_rows(answers, stop=stop)
     if models.overall is None:
         return {}, {}
-    index = AnswerIndex(answers)
+    index = Index(answers)
     d = day.toordinal()
     topic = dict(catalog)
     if outlook is None or day <= today:

@@ -15,14 +15,19 @@ after ``I`` is the item's last review before the interview unless it is moved.  
   the latest earlier day of the stretch that has.  A day has room below the daily review cap and below the
   rule's ``level`` times the mean load of the days left in the stretch (over a week at least: a review made
   in the last days counts the days already past as empty).  So the final days share the load instead of
-  piling it on the eve.  When no day has room, a review made inside the stretch keeps the scheduler's date
+  piling it on the eve.  A day still to come also keeps room for the misses of the day before (the rule's
+  ``reserve`` x the learner's share of items whose last review failed x that day's reviews, :func:`returns`,
+  added by the caller that builds the load): a plan shorter than the stretch meets new items through most of
+  it, and without that room the last reviews went to late days the misses then filled.  When no day has
+  room, a review made inside the stretch keeps the scheduler's date
   (it was reviewed within two weeks of the day); one made before it goes earlier (the latest day with
   room), never later.
-* A review the scheduler makes due inside the stretch, before the interview, keeps its date unless that
-  day is over the level: then it goes to the latest earlier day with room (never later; as Anki's load
-  balancer).  The rule in force was chosen by simulation (``make bench``, docs/scheduling.md): among the
-  rules whose reviews due a day over the last 14 days peak at most 1.5x their mean on every path, the one
-  with the best recall on the day.
+* A review the scheduler makes due inside the stretch, before the interview, goes to the least loaded day
+  with room among its due date and its reach before it (the rule's ``spread``; the latest on a tie), or keeps
+  its date; when that day is over the level it goes to the latest earlier day with room (never later; as
+  Anki's load balancer).  The rule in force was chosen by simulation (``make bench``, docs/scheduling.md):
+  among the rules whose reviews due a day over the last 14 days peak at most 1.5x their mean on every path
+  for interviews 7 to 40 days out, the one with the best recall on the day.
 * Only the due date moves: the interval kept is the scheduler's own (SM-2's ``ceil(interval x EF)``, FSRS's
   from its stability), so a review made early does not shrink the next interval (no review spiral), and
   SM-2's arithmetic is untouched.
@@ -56,15 +61,22 @@ def reach(interval: int) -> int:
 class FinalPass(NamedTuple):
     """Where a moved last review goes: the least loaded of the last ``days`` days before the interview, a day
     with room under ``level`` times the mean load of the days left in the stretch (None: no such limit); when
-    none of those has room, the latest earlier day of the stretch with room."""
+    none of those has room, the latest earlier day of the stretch with room.  ``reserve``: the room a day keeps
+    for the misses of the day before (a multiple of the learner's share of items whose last review failed;
+    :func:`returns`, applied by the caller that builds the load); ``spread``: a review the scheduler makes due
+    inside the stretch goes to the least loaded day with room among its due date and the ``reach`` days before
+    it (the latest on a tie)."""
 
     days: int
     level: float | None
+    reserve: float = 0.0  # room kept on a day for the misses of the day before (:func:`returns`), x this
+    spread: bool = False  # a review due in the stretch may go to a less loaded day up to its reach earlier
 
 
 # Chosen by simulation (benchmarks/bench_learning.py, docs/scheduling.md): of the rules whose reviews due per
-# day over the last 14 days peak at most 1.5x their mean, the one with the best recall on the interview day.
-FINAL_PASS = FinalPass(STRETCH_DAYS, 1.4)
+# day over the last 14 days peak at most 1.5x their mean on every path for interviews 7 to 40 days out, the
+# one with the best recall on the interview day.
+FINAL_PASS = FinalPass(STRETCH_DAYS, 1.1, 3.0, True)
 
 
 def place(on: date, due: date, interview: date | None, load: Mapping[date, int] | None = None,
@@ -94,6 +106,11 @@ def place(on: date, due: date, interview: date | None, load: Mapping[date, int] 
              else max(1.0, rule.level * (sum(load.get(d, 0) for d in span) + 1) / days))
     room = lambda d: load.get(d, 0) + 1 <= limit and (cap is None or load.get(d, 0) < cap)  # noqa: E731
     if due < interview:  # due in the stretch: kept, or moved earlier (never later) off a day over the level
+        if rule.spread:  # to the least loaded day with room among its due date and the reach before it
+            lo = due - timedelta(days=reach((due - on).days))
+            near = [d for d in window if lo <= d <= due and room(d)]
+            if near:
+                return min(near, key=lambda d: (load.get(d, 0), -d.toordinal()))
         return next((d for d in window if d <= due and room(d)), due)
     r = reach((due - on).days)
     if (interview - on).days <= r:
@@ -115,6 +132,24 @@ def place(on: date, due: date, interview: date | None, load: Mapping[date, int] 
             return day
         day -= timedelta(days=1)
     return min(window, key=lambda d: (load.get(d, 0), -d.toordinal()))
+
+
+def returns(load: Mapping[date, int], after: date, before: date, missed: float, reserve: float) -> dict[date, int]:
+    """The load with room kept for the misses to come: a review due on a day after ``after`` that fails comes
+    back the next day, so each day from ``after`` + 2 to the eve of ``before`` (the interview) also counts
+    ``reserve`` x ``missed`` (the share of the learner's items whose last review failed) of the reviews due the
+    day before.  A plan shorter than the stretch meets new items through most of it and its load climbs to the
+    end: placed without this room, last reviews went to days the next days' misses then filled (1.5-1.8x the
+    mean over the last 14 days, FSRS, 8-14 days out)."""
+    share = reserve * missed
+    if share <= 0:
+        return dict(load)
+    out = dict(load)
+    for d, n in load.items():
+        nxt = d + timedelta(days=1)
+        if d > after and nxt < before and n > 0:
+            out[nxt] = out.get(nxt, 0) + round(share * n)
+    return out
 
 
 def load_of(dues: Mapping[str, date | None] | list[date | None]) -> dict[date, int]:

@@ -151,16 +151,22 @@ def _load_ratio(cards, interview, start=DAY0):
     return max(loads) / (sum(loads) / len(loads))
 
 
+FINAL_LIMIT = 1.5  # the final pass's hard limit: the busiest day of the last 14 over their mean (docs/scheduling.md)
+
+
 @pytest.mark.parametrize("scheduler", ["sm2", "fsrs"])
-def test_nothing_is_due_on_the_interview_day_and_the_final_days_share_the_load(scheduler):
-    interview = DAY0 + timedelta(days=14)
-    per_day = pace.pace(len(CATALOG), 14).per_day
-    states, rows, cards = simulate(interview, 15, new_per_day=per_day, scheduler=scheduler)
+@pytest.mark.parametrize("days", [8, 14])
+def test_nothing_is_due_on_the_interview_day_and_the_final_days_share_the_load(scheduler, days):
+    """Plans no longer than the stretch: new items are met through most of it, so the load climbs from its
+    first day; every answer right here (the bench's learners who miss: tests/unit/test_final_pass.py)."""
+    interview = DAY0 + timedelta(days=days)
+    per_day = pace.pace(len(CATALOG), days).per_day
+    states, rows, cards = simulate(interview, days + 1, new_per_day=per_day, scheduler=scheduler)
     assert len(states) == len(CATALOG)
     assert cards[interview] == []  # nothing forced on the day
     due_on_day = sum(1 for s in states.values() if s.due is not None and s.due <= interview)
     assert due_on_day <= 0.1 * len(states)
-    assert _load_ratio(cards, interview) <= 2.0  # no day of the final stretch above twice its mean
+    assert _load_ratio(cards, interview) <= FINAL_LIMIT
     # the last reviews are close to the day: every item reviewed in the final stretch
     last = {r.item: date.fromisoformat(r.date) for r in rows if r.scheduled}
     assert all(interview - d <= timedelta(days=stretch.STRETCH_DAYS) for d in last.values())
@@ -456,7 +462,7 @@ def test_the_issues_nine_days_no_longer_pile_everything_onto_the_interview_day()
     states, rows, cards = simulate(interview, 10, new_per_day=8)
     assert cards[interview] == []
     assert sum(1 for s in states.values() if s.due is not None and s.due <= interview) <= 0.1 * len(states)
-    assert _load_ratio(cards, interview) <= 2.0
+    assert _load_ratio(cards, interview) <= FINAL_LIMIT
     topic = dict(CATALOG)
     pairs = same = 0
     for day_cards in cards.values():
