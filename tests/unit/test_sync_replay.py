@@ -16,7 +16,9 @@ from engine.session import Drawn, Moves
 from engine.storage import Profile
 
 START = datetime(2026, 11, 2, 8, tzinfo=UTC)
-INTERVIEW = "2026-11-24"
+# an interview date at which the other machine's reviews move some of each machine's own (the final stretch's
+# load): a date found for each scheduler, so the test exercises the load and not only the merge
+INTERVIEWS = {Scheduler.SM2: "2026-11-24", Scheduler.FSRS: "2026-11-20"}
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +50,7 @@ def answer(p: Profile, when: datetime, item: str, topic: str, quality: int) -> N
 
 def profile(root, scheduler: str) -> Profile:
     p = Profile.open(root)
-    p.set_settings({"interview": INTERVIEW, "reviews_per_day": 2, "scheduler": scheduler}, when=START)
+    p.set_settings({"interview": INTERVIEWS[scheduler], "reviews_per_day": 2, "scheduler": scheduler}, when=START)
     return p
 
 
