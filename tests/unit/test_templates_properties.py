@@ -440,9 +440,10 @@ def test_the_attainable_intensity_is_clear_of_the_ridge():
 @pytest.mark.parametrize("tid", IDS)
 def test_same_seed_same_problem(tid):
     """Made again, a problem is the same (the shared one was made first; tests/unit/test_unchanged_values.py pins
-    seeds 1-40 across revisions)."""
+    seeds 1-40 across revisions). One seed: a generator that reads hidden state differs at any seed (the deep lane
+    makes random seeds twice)."""
     t = registry.get(tid)
-    for seed in problems.seeds()[:3]:
+    for seed in problems.seeds()[:1]:
         again = t.generate(seed)
         for lang in ("en", "zh"):
             assert again.to_dict(lang) == problems.problem(tid, seed).to_dict(lang)
