@@ -31,10 +31,10 @@ def seeds() -> range:
     return LANES[lane]
 
 
-def examples(n: int, deep: int | None = None) -> int:
+def examples(n: int) -> int:
     """Hypothesis examples for a property that draws ``n`` in ``make test``: at most 5 in the fast lane, 4 × ``n``
-    (4 × ``deep`` when given) in the deep one (where the draws are fresh random ones; tests/conftest.py)."""
-    return {"fast": min(n, 5), "full": n, "deep": 4 * (deep or n)}[lane]
+    in the deep one (where the draws are fresh random ones; tests/conftest.py)."""
+    return {"fast": min(n, 5), "full": n, "deep": 4 * n}[lane]
 
 
 @cache

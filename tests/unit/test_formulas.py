@@ -431,7 +431,7 @@ COINCIDES_BY_DESIGN = {
 
 
 @pytest.mark.parametrize("f", CATALOGUE, ids=lambda f: f.name)
-@settings(max_examples=examples(10, deep=25))  # per formula, 170+ of them: 10 draws in make test, 100 in the deep lane
+@settings(max_examples=examples(25))  # per formula: ~50 formulas x 25 draws keeps the suite fast
 @given(data=st.data())
 def test_every_formula_evaluates_and_explains_itself(f, data):
     env = data.draw(typical(f))
@@ -448,7 +448,7 @@ def test_every_formula_evaluates_and_explains_itself(f, data):
 
 
 @pytest.mark.parametrize("f", [f for f in CATALOGUE if f.misconceptions], ids=lambda f: f.name)
-@settings(max_examples=examples(10, deep=25))
+@settings(max_examples=examples(25))
 @given(data=st.data())
 def test_no_misconception_coincides_with_the_right_answer(f, data):
     env = data.draw(typical(f))
