@@ -30,7 +30,7 @@ run: $(STAMP)
 test test-fast test-deep: export PYTHONDONTWRITEBYTECODE :=
 
 # The suite's lanes (docs/testing.md; tests/conftest.py). --dist loadgroup: one worker makes a template's problems.
-# make test: ruff ([tool.ruff]), mypy ([tool.mypy]), then everything but the deep lane, every template at 60 seeds.
+# make test: ruff ([tool.ruff]), mypy ([tool.mypy]), then everything but the deep lane, every template at seeds 0-40.
 test: $(STAMP)
 	$(BIN)/python -m ruff check .
 	$(BIN)/python -m mypy

@@ -1,6 +1,6 @@
 """The suite's lanes and Hypothesis profiles.
 
-* ``--lane full`` (default; ``make test``): every test but those marked ``deep``; every template at seeds 0-59;
+* ``--lane full`` (default; ``make test``): every test but those marked ``deep``; every template at seeds 0-40;
   Hypothesis draws the same examples every run (``derandomize``: a failure is reproduced by running it again).
 * ``--lane fast`` (``make test-fast``: tests/unit only): every template at one seed (tests/problems.py), at most
   5 Hypothesis examples a property (:func:`tests.problems.examples`), the same every run; the tests marked
@@ -33,7 +33,7 @@ GC_THRESHOLDS = (100_000, 50, 100)  # Python's: (700, 10, 10)
 
 def pytest_addoption(parser):
     parser.addoption("--lane", choices=LANES, default="full",
-                     help="full: the whole suite, every template at 60 seeds (make test); fast: one seed per template "
+                     help="full: the whole suite, every template at 41 seeds (make test); fast: one seed per template "
                           "(make test-fast); deep: only the tests marked deep, fresh random seeds (make test-deep)")
 
 

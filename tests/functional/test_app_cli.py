@@ -18,14 +18,13 @@ pytestmark = pytest.mark.functional
 
 
 def drill(*args: str, terminal: bool = True) -> subprocess.CompletedProcess:
-    """``python -m drill ARGS``; ``terminal``: its standard input and output are a pseudo-terminal (read back as
-    ``stdout``), else /dev/null and a pipe."""
+    """``python -m drill ARGS`` in a pseudo-terminal (read back as ``stdout``); without ``terminal``, ``drill ARGS``
+    in this process with standard input and output that are not a terminal (tests/cli.py), as from cron or a
+    pipe: what it refuses then is the command's logic, the same in a process."""
     env = {k: v for k, v in os.environ.items() if k not in ("DRILL_SAVES", "DRILL_LOCK_WAIT")}
-    command = [sys.executable, "-m", "drill", *args]
     if not terminal:
-        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=60,
-                              stdin=subprocess.DEVNULL)
-    return cli.in_terminal(command, cwd=ROOT, env=env, timeout=60)
+        return cli.drill(*args, env=env, cwd=ROOT)
+    return cli.in_terminal([sys.executable, "-m", "drill", *args], cwd=ROOT, env=env, timeout=60)
 
 
 @pytest.mark.parametrize("args", [(), ("practice",), ("mock", "--questions", "2")])

@@ -155,7 +155,9 @@ async def test_browse_lists_every_template_by_topic_previews_and_practises_on_de
 
 
 @sync
-async def test_help_lists_the_keys_of_every_screen(profile, clock):
+async def test_help_lists_the_keys_of_every_screen_and_the_palette_offers_the_screens_own_actions(profile, clock):
+    """Two independent checks in one app (each start of Home costs its figures): Help's key list, then the
+    command palette's actions on Home, Browse and Practice."""
     app = make_app(profile, clock)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f1")
@@ -164,15 +166,11 @@ async def test_help_lists_the_keys_of_every_screen(profile, clock):
         for fragment in ("Practise", "Browse", "Submit the answer", "^g", "Don't know", "Again: grade 1",
                          "0-5", "Extra practice", "Practise topic", "^t", "^p",
                          "Reverse", "Next tab", "Skip", "End mock", "Practise missed"):
-            assert fragment in shown
+            assert fragment in shown, f"Help does not list {fragment!r}"
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
 
-
-@sync
-async def test_the_command_palette_offers_the_screens_own_actions(profile, clock):
-    app = make_app(profile, clock)
-    async with app.run_test(size=(80, 24)) as pilot:
+        # the command palette: each screen's own actions
         names = [h.text async for h in KeyCommands(app.screen).discover()]
         assert names == ["Practise", "Mock interview", "Stats", "Browse", "Settings", "Help", "中文"]  # Quit: Textual's, once
         hits = [h async for h in KeyCommands(app.screen).search("brow")]

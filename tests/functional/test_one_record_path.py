@@ -24,7 +24,8 @@ from engine.schedule.fsrs_bridge import Scheduler
 from question_bank import registry
 
 START = date(2026, 3, 2)
-DAYS = 24
+DAYS = 24  # the deep lane's plans; make test's is shorter (SHORT)
+SHORT = 14  # days, the interview on the 10th: the final stretch (14 days) moves dues from the first day on
 SECONDS = 20  # every answer took 20 s (check --seconds 20): graded alike on every path
 
 
@@ -52,14 +53,14 @@ def _answer(item: str, seed: int, right: bool):
     return typed, grade(typed, step.expected, seconds=SECONDS, target_seconds=step.target_seconds)
 
 
-def _app(saves, scheduler, interview) -> list[tuple[date, str, int, bool]]:
+def _app(saves, scheduler, interview, days) -> list[tuple[date, str, int, bool]]:
     """A learner practising in the app each day: every card the session asks (single templates only: a chain
     is recorded step by step on paper), right or wrong at random (seeded).  Returns what was answered."""
     p = open_profile(str(saves), None, wait=0.0)
     _settings(p, scheduler, interview)
     rng, given = random.Random(7), []
     try:
-        for k in range(DAYS):
+        for k in range(days):
             day = START + timedelta(days=k)
             ctx = AppContext(p, clock=lambda day=day: _noon(day), rng=random.Random(k))
             s = today_session(ctx)
@@ -129,12 +130,18 @@ def _rows(saves):
         p.close()
 
 
-# FSRS with an interview (the final stretch moves dues; the paper path once ignored FSRS) in make test; the other
-# three in the deep lane (each variant is ~250 recorded answers through three paths: 15-35 s of one worker)
-@pytest.mark.parametrize("scheduler", [pytest.param(Scheduler.SM2, marks=pytest.mark.deep), Scheduler.FSRS])
-@pytest.mark.parametrize("interview", [pytest.param(None, marks=pytest.mark.deep), START + timedelta(days=DAYS - 4)])
-def test_the_app_the_mock_and_paper_store_the_same_rows_and_due_dates(tmp_path, monkeypatch, scheduler, interview):
-    given = _app(tmp_path / "app", scheduler, interview)
+# make test: FSRS with an interview (the final stretch moves dues; the paper path once ignored FSRS) over SHORT days;
+# the deep lane: all four over DAYS (each ~250 recorded answers through three paths: 15-35 s of one worker; every
+# paper answer opens the profile again, so the cost grows faster than the days)
+@pytest.mark.parametrize("scheduler, interview, days", [
+    pytest.param(Scheduler.FSRS, START + timedelta(days=SHORT - 4), SHORT, id="fsrs-interview-short"),
+    *(pytest.param(scheduler, interview, DAYS, marks=pytest.mark.deep, id=f"{scheduler}-{name}")
+      for scheduler in (Scheduler.SM2, Scheduler.FSRS)
+      for name, interview in (("interview", START + timedelta(days=DAYS - 4)), ("none", None))),
+])
+def test_the_app_the_mock_and_paper_store_the_same_rows_and_due_dates(tmp_path, monkeypatch, scheduler, interview,
+                                                                      days):
+    given = _app(tmp_path / "app", scheduler, interview, days)
     assert len(given) > 30 and any(not right for *_, right in given)
     said = _paper(tmp_path / "paper", scheduler, interview, given, monkeypatch)
     _mock(tmp_path / "mock", scheduler, interview, given)

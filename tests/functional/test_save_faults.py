@@ -324,11 +324,13 @@ def mock_rows(p):
     return [r for r in p.reviews() if r.mode == "mock"]
 
 
+# each cause in both languages is tests/unit/test_storage_faults.py's; a mock's whole session in make test for two of
+# them (one a language), the other two in the deep lane
 @pytest.mark.parametrize("err, lang, cause", [
     (errno.ENOSPC, "en", "the disk is full"),
     (errno.EACCES, "zh", "没有写入权限"),
-    (errno.EROFS, "en", "the file system is read-only"),
-    (errno.EIO, "zh", "输入/输出错误"),
+    pytest.param(errno.EROFS, "en", "the file system is read-only", marks=pytest.mark.deep),
+    pytest.param(errno.EIO, "zh", "输入/输出错误", marks=pytest.mark.deep),
 ])
 @sync
 async def test_a_mock_ended_on_a_full_disk_keeps_its_report_and_is_saved_once_with_r(profile, clock, monkeypatch, err,

@@ -4,7 +4,7 @@ The property: :func:`question_bank.realism.check` finds nothing in any generated
 Each rule also has a problem built by hand that it must catch (and a near miss it must
 let through), so a rule that silently stops checking fails here.
 
-Seeds are a plain loop, not hypothesis: the lane's fixed seeds per template (tests/problems.py: 0-59 in
+Seeds are a plain loop, not hypothesis: the lane's fixed seeds per template (tests/problems.py: 0-40 in
 ``make test``, 0-199 in ``make test-deep``), each problem made once per worker and shared with the other
 property tests (the check itself is a few microseconds).
 """

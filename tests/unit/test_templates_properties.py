@@ -13,7 +13,7 @@ the same seed gives the same problem, and there are at least 50 distinct
 problems.  Then the bank as a whole: at least 40 templates, at least 8 chains of
 3-5 steps, every topic.
 
-Seeds: every template at the lane's fixed seeds (tests/problems.py: 0-59 in ``make test``, one in
+Seeds: every template at the lane's fixed seeds (tests/problems.py: 0-40 in ``make test``, one in
 ``make test-fast``, 0-199 in ``make test-deep``), its problems made once per worker and shared by every test
 here; the ``deep`` twins of the Hypothesis properties draw fresh random seeds (``make test-deep``).
 """
@@ -440,9 +440,10 @@ def test_the_attainable_intensity_is_clear_of_the_ridge():
 @pytest.mark.parametrize("tid", IDS)
 def test_same_seed_same_problem(tid):
     """Made again, a problem is the same (the shared one was made first; tests/unit/test_unchanged_values.py pins
-    seeds 1-40 across revisions)."""
+    seeds 1-40 across revisions). One seed: a generator that reads hidden state differs at any seed (the deep lane
+    makes random seeds twice)."""
     t = registry.get(tid)
-    for seed in problems.seeds()[:3]:
+    for seed in problems.seeds()[:1]:
         again = t.generate(seed)
         for lang in ("en", "zh"):
             assert again.to_dict(lang) == problems.problem(tid, seed).to_dict(lang)
@@ -460,8 +461,8 @@ def test_same_seed_same_problem_at_random_seeds(tid, seed):
 
 @pytest.mark.parametrize("tid", IDS)
 def test_problems_vary_with_the_seed(tid):
-    """Over the lane's seeds at least a third of the problems differ (at 60 seeds the bank's least varied
-    template has 22 distinct), and never more than the 50 that ``make test-deep`` asks over its 200 seeds
+    """Over the lane's seeds at least a third of the problems differ (at 41 seeds the bank's least varied
+    template has 16 distinct), and never more than the 50 that ``make test-deep`` asks over its 200 seeds
     (test_at_least_50_distinct_problems: a third of 200 would ask 67, more than the deep lane's own bar)."""
     seeds = problems.seeds()
     prompts = {p.prompt("en") for p in problems.each(tid)}

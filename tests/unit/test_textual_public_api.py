@@ -12,6 +12,8 @@ from pathlib import Path
 
 import textual
 
+from tests import source
+
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("drill", "tests")
 STDLIB = frozenset(("os", "sys"))  # os._exit, sys._getframe: Python's own, which Textual happens to call too
@@ -52,7 +54,8 @@ def _textuals() -> frozenset[str]:
 
 
 def _ours() -> dict[Path, ast.AST]:
-    return {p: ast.parse(p.read_text(encoding="utf-8")) for d in SCANNED for p in sorted((ROOT / d).rglob("*.py"))}
+    """Our files' trees, parsed once per process (tests/source.py) for both scans and the other AST tests."""
+    return {p: source.tree(p) for d in SCANNED for p in sorted((ROOT / d).rglob("*.py"))}
 
 
 def test_no_private_textual_module_or_name_is_imported():
