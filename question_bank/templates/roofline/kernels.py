@@ -270,8 +270,9 @@ FUSED_ELEMENTWISE = (
      "融合的 SwiGLU，y = SiLU(g) · u（每元素按 5 FLOPs 计：SiLU 4 + 相乘 1）", 5, 2, 1, 0, "", ""),
     ("fused GeGLU, y = GELU(g) · u (count 9 FLOPs per element: tanh-form GELU 8 + multiply 1)",
      "融合的 GeGLU，y = GELU(g) · u（每元素按 9 FLOPs 计：tanh 近似的 GELU 8 + 相乘 1）", 9, 2, 1, 0, "", ""),
-    ("bias + GELU, y = GELU(x + b) with a bias vector (count 9 FLOPs per element: add 1 + GELU 8)",
-     "偏置 + GELU，y = GELU(x + b)（b 为偏置向量；每元素按 9 FLOPs 计：相加 1 + GELU 8）", 9, 1, 1, 0, "", ""),
+    ("bias + GELU, y = GELU(x + b) with a bias vector b (one row: its traffic is negligible; count 9 FLOPs per element: "
+     "add 1 + GELU 8)", "偏置 + GELU，y = GELU(x + b)（b 为偏置向量，只有一行，访存忽略不计；每元素按 9 FLOPs 计：相加 1 + GELU 8）",
+     9, 1, 1, 0, "", ""),
     ("rotary embedding (RoPE), y = x · cos θ + rotate(x) · sin θ with small cached cos/sin tables (count 3 FLOPs "
      "per element)", "旋转位置编码（RoPE），y = x · cos θ + rotate(x) · sin θ（cos/sin 表很小、已缓存；每元素按 3 FLOPs 计）",
      3, 1, 1, 0, "", ""),
@@ -283,10 +284,10 @@ FUSED_ELEMENTWISE = (
      "(count 2 FLOPs per element: compare, scale)",
      "训练中的 dropout：掩码在 kernel 内生成，并以每元素 1 字节写出供反向传播使用（每元素按 2 FLOPs 计：比较、缩放）", 2, 1, 1, 1,
      "mask", "掩码"),
-    ("Megatron's fused bias + dropout + residual add, y = r + dropout(x + b), writing a 1-byte mask per element for "
-     "the backward pass (count 4 FLOPs per element: add, compare, scale, add)",
-     "Megatron 的融合偏置 + dropout + 残差相加，y = r + dropout(x + b)，每元素另写 1 字节掩码供反向传播使用（每元素按 4 FLOPs 计："
-     "相加、比较、缩放、相加）", 4, 2, 1, 1, "mask", "掩码"),
+    ("Megatron's fused bias + dropout + residual add, y = r + dropout(x + b) (the bias vector's traffic is negligible), "
+     "writing a 1-byte mask per element for the backward pass (count 4 FLOPs per element: add, compare, scale, add)",
+     "Megatron 的融合偏置 + dropout + 残差相加，y = r + dropout(x + b)（偏置向量的访存忽略不计），每元素另写 1 字节掩码供反向传播"
+     "使用（每元素按 4 FLOPs 计：相加、比较、缩放、相加）", 4, 2, 1, 1, "mask", "掩码"),
     ("the cast to fp8 (E4M3) for the next GEMM, y = clamp(x · s, ±448) with a per-tensor scale s, written as 1 byte "
      "per element (count 3 FLOPs per element: multiply, min, max)",
      "为下一个矩阵乘法转换为 fp8（E4M3）：y = x · s 截断到 ±448（s 为逐张量缩放因子），输出每元素 1 字节（每元素按 3 FLOPs 计："
