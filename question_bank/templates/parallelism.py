@@ -621,7 +621,7 @@ def dp_min_batch(rng):
     recipe_en, recipe_zh = (("", "") if (peak_dtype, grad_dtype) == ("bf16", "bf16") else
                             (f" Its GEMMs run in {peak_dtype}; the gradients are all-reduced in {grad_dtype} ({nbytes} B "
                              "each).",
-                             f"矩阵乘法用 {peak_dtype} 计算；梯度以 {grad_dtype}（每个 {nbytes} B）做 AllReduce。"))
+                             f"GEMM 用 {peak_dtype} 计算；梯度以 {grad_dtype}（每个 {nbytes} B）做 AllReduce。"))
     return Spec(
         givens=(given("gpu", "GPU", "GPU", gpu.name),
                 given("peak_flops", f"Peak dense {peak_dtype} FLOP/s", f"{peak_dtype} 稠密峰值算力", peak, "flop_rate",

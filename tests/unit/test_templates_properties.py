@@ -97,7 +97,7 @@ TECH_TERMS = {"MHA", "GQA", "MQA", "LayerNorm", "RMSNorm", "Softmax", "GELU", "R
               "AWS", "FSx", "Lustre",  # a storage product keeps its name
               # kernels, functions and formats keep their names, as do the papers, models and tools that named them
               "SwiGLU", "GeGLU", "RoPE", "adaLN", "DiT", "logit", "exp", "cos", "sin", "rotate", "Primer", "Nemotron",
-              "Gemma", "GPTQ", "AWQ", "HQQ", "QLoRA", "NVFP", "MXFP", "llama", "cpp",
+              "Gemma", "GPTQ", "AWQ", "HQQ", "QLoRA", "NVFP", "MXFP", "llama", "cpp", "GEMM",
               # switches and their port standards keep their product names
               "NVIDIA", "Broadcom", "Tomahawk", "Spectrum", "Spectrum-3", "Spectrum-4", "Quantum", "Quantum-2",
               "Quantum-X800", "SN4700", "SN5600", "SN5610", "Q3200", "Q3400", "QM8700", "QM9700", "HDR", "NDR", "GbE"}

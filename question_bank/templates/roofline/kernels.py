@@ -290,7 +290,7 @@ FUSED_ELEMENTWISE = (
      "使用（每元素按 4 FLOPs 计：相加、比较、缩放、相加）", 4, 2, 1, 1, "mask", "掩码"),
     ("the cast to fp8 (E4M3) for the next GEMM, y = clamp(x · s, ±448) with a per-tensor scale s, written as 1 byte "
      "per element (count 3 FLOPs per element: multiply, min, max)",
-     "为下一个矩阵乘法转换为 fp8（E4M3）：y = x · s 截断到 ±448（s 为逐张量缩放因子），输出每元素 1 字节（每元素按 3 FLOPs 计："
+     "为下一个 GEMM 转换为 fp8（E4M3）：y = x · s 截断到 ±448（s 为逐张量缩放因子），输出每元素 1 字节（每元素按 3 FLOPs 计："
      "相乘、取最小、取最大）", 3, 1, 0, 1, "fp8 output", "fp8 输出"),
 )
 FUSED_SHARE = 0.7
