@@ -357,8 +357,9 @@ def check_scale_up(p: Problem) -> Iterable[str]:
                f"{g.scale_up_domain} or pick a chip with a larger NVLink domain")
 
 
-# The spec's 2026 ranges for the queueing, power and TCO families (shared/spec/formulas.md, part 4 (c)): what a
-# problem of each formula may draw, by input.  Percentiles are p90-p99.9; a DGX H100 capped at its typical draw
+# The spec's 2026 ranges for the queueing, power and TCO families (shared/spec/formulas.md, part 4 (c)), and the
+# catalogue's for the fabric, data-parallel, quantisation and disaggregated-serving ones: what a problem of each formula
+# may draw, by input.  Percentiles are p90-p99.9; a DGX H100 capped at its typical draw
 # (6.5 kW) is the least node power, a GB300 NVL72 rack (142 kW) the most; prices are the spec's H100 market ranges.
 _QUEUE = {"utilisation": (0.5, 0.95), "service_time": (0.05, 5.0), "cv_service": (0.5, 3.0),
           "percentile": (0.9, 0.999)}
@@ -370,6 +371,15 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
                            "mm1_max_rate_for_slo")},
     **{f: _POWER for f in ("it_power_per_gpu", "facility_power", "gpus_for_power", "gpus_per_rack")},
     "owned_gpu_hour_cost": _TCO | {"utilisation": (0.7, 0.9)}, "breakeven_utilisation": _TCO,
+    # real switches run at full speed or split: 32 (SN4700) to 512 ports (Tomahawk 6 at 200G), two or three tiers
+    "fat_tree_hosts": {"radix": (32, 512), "tiers": (2, 3)},
+    # an NVLink node of 8 GPUs up to an NVL72 rack; gradients reduced in fp8 (FP8-LM), bf16 or fp32
+    "dp_min_batch_per_device": {"gpus_per_node": (8, 72), "bytes_per_param": (1, 4)},
+    # published group and block formats: 2-8 bits, groups of 16 (NVFP4) to 128 (GPTQ / AWQ)
+    "quant_bits_per_weight": {"bits": (2, 8), "group_size": (16, 128)},
+    # the Azure trace's per-minute arrival rates and request shapes; the spec's service times and utilisations
+    "prefill_instances": {"arrival_rate": (0.12, 9.75), "prefill_time": (0.05, 5.0), "utilisation": (0.5, 0.95)},
+    "decode_instances": {"arrival_rate": (0.12, 9.75), "output_tokens": (54, 424)},
 }
 
 

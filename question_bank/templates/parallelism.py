@@ -546,16 +546,30 @@ def batch_chain(rng):
 # Chips a data-parallel run trains on in 8-GPU NVLink nodes; each GPU's NIC is the catalogue's scale_out_nic_gbps
 # (A100 200 Gb/s, Hopper, MI300X and B200 400 Gb/s, B300 800 Gb/s).  The order keeps seed 1 on H100.
 _DP_CHIPS = ("a100_80", "h100_sxm", "h200", "mi300x", "h800", "b200", "b300")
-DP_CONV_EN = ("Pure data parallelism in NVLink nodes, one NIC per GPU (a rail): every step all-reduces the bf16 "
-              "gradients (2Φ bytes) hierarchically, a reduce-scatter over NVLink in the node, then each GPU's NIC "
-              "all-reduces its 1/g shard with a ring across the nodes, sending about twice the shard, 2 × 2Φ/g bytes. "
-              "The NIC term sets the bound (the NVLink phases are left out). The all-reduce overlaps with the "
-              "backward pass, 4Φ FLOPs per token at the dense bf16 peak. Latency ignored. TFLOPS = 10¹² FLOP/s, "
-              "GB/s = 10⁹ B/s, 1 Gb/s = 1/8 GB/s.")
-DP_CONV_ZH = ("在 NVLink 节点上做纯数据并行，每卡一块网卡（一条轨道）：每一步对 bf16 梯度（2Φ 字节）做分层 AllReduce，先在节点内经 "
-              "NVLink 做 ReduceScatter，再由每张卡的网卡跨节点对自己那 1/g 的分片做环形 AllReduce，约发送分片的两倍，即 "
-              "2 × 2Φ/g 字节。网卡这一项决定下限（不计 NVLink 阶段）。AllReduce 与反向传播重叠，反向每 token 4Φ FLOPs，"
-              "按 bf16 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，GB/s = 10⁹ B/s，1 Gb/s = 1/8 GB/s。")
+# Training recipes, drawn last so the seeds that keep the default keep their problem: (GEMM precision, gradient dtype,
+# its bytes).  bf16 GEMMs with bf16 gradients first (the default); fp8 gradients all-reduced in fp8 are FP8-LM's (Peng
+# et al. 2023); fp32 gradients are what PyTorch AMP keeps and reduces; fp8 GEMMs with bf16 gradients are Transformer
+# Engine's and DeepSeek-V3's recipe.  (The order keeps seeds 1-3 three different answers.)
+DP_RECIPES = (("bf16", "bf16", 2), ("fp8", "fp8", 1), ("bf16", "fp32", 4), ("fp8", "bf16", 2))
+# The NVL72 racks (one 72-GPU NVLink domain, the catalogue's GB200 and GB300), drawn last for a quarter of the seeds
+DP_RACKS = ("gb200", "gb300")
+
+
+def _dp_conv(peak_dtype: str, grad_dtype: str, nbytes: int) -> tuple[str, str]:
+    return (f"Pure data parallelism in NVLink nodes, one NIC per GPU (a rail): every step all-reduces the {grad_dtype} "
+            f"gradients ({nbytes}Φ bytes) hierarchically, a reduce-scatter over NVLink in the node, then each GPU's "
+            f"NIC all-reduces its 1/g shard with a ring across the nodes, sending about twice the shard, "
+            f"2 × {nbytes}Φ/g bytes. The NIC term sets the bound (the NVLink phases are left out). The all-reduce "
+            f"overlaps with the backward pass, 4Φ FLOPs per token at the dense {peak_dtype} peak. Latency ignored. "
+            "TFLOPS = 10¹² FLOP/s, GB/s = 10⁹ B/s, 1 Gb/s = 1/8 GB/s.",
+            f"在 NVLink 节点上做纯数据并行，每卡一块网卡（一条轨道）：每一步对 {grad_dtype} 梯度（{nbytes}Φ 字节）做分层 "
+            "AllReduce，先在节点内经 NVLink 做 ReduceScatter，再由每张卡的网卡跨节点对自己那 1/g 的分片做环形 AllReduce，"
+            f"约发送分片的两倍，即 2 × {nbytes}Φ/g 字节。网卡这一项决定下限（不计 NVLink 阶段）。AllReduce 与反向传播重叠，"
+            f"反向每 token 4Φ FLOPs，按 {peak_dtype} 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，GB/s = 10⁹ B/s，"
+            "1 Gb/s = 1/8 GB/s。")
+
+
+DP_CONV_EN, DP_CONV_ZH = _dp_conv("bf16", "bf16", 2)
 LARGE_RUN_TOKENS = (4e6, 16e6)  # tokens per step large runs train with (Llama 3: up to 16M)
 
 
@@ -585,20 +599,39 @@ def _dp_takeaway(n: int, b_min: float) -> tuple[str, str]:
 def dp_min_batch(rng):
     gpu = hardware.draw(rng, [hardware.get(k) for k in _DP_CHIPS],
                         accept=lambda g: g.scale_out_nic is not None and (g.scale_up_domain or 0) >= 2)
-    link, g = gpu.scale_out_nic, gpu.scale_up_domain
-    assert link is not None and g is not None  # every chip the draw accepts has both
     n = rng.choice((2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384, 20480, 24576, 32768))
-    peak = gpu.peak("bf16")
-    inputs: dict[str, float] = {"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": 2, "gpus_per_node": g}
+    # drawn last, so the seeds that draw neither keep their problem (seed 1: H100, bf16, 2,473 tokens): an NVL72 rack
+    # a quarter of the time, then another training recipe 60 % of the time
+    if rng.random() >= 0.75:
+        gpu = hardware.draw(rng, [hardware.get(k) for k in DP_RACKS])
+    link, g = gpu.scale_out_nic, gpu.scale_up_domain
+    assert link is not None and g is not None  # every chip drawn has both
+    peak_dtype, grad_dtype, nbytes = DP_RECIPES[0]
+    if rng.random() < 0.6:
+        peak_dtype, grad_dtype, nbytes = rng.choice([r for r in DP_RECIPES if gpu.supports(r[0])])
+    peak = gpu.peak(peak_dtype)
+    inputs: dict[str, float] = {"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": nbytes,
+                                "gpus_per_node": g}
     b_min = formulas.get("dp_min_batch_per_device").evaluate(**inputs)
     gbit = round(link * 8 / 1e9)
     take_en, take_zh = _dp_takeaway(n, b_min)
+    conv_en, conv_zh = _dp_conv(peak_dtype, grad_dtype, nbytes)
+    node_en, node_zh = ((f"{g}-GPU NVLink nodes", f"每 {g} 张卡组成一个 NVLink 节点") if g <= 8 else
+                        (f"NVL{g} racks (one {g}-GPU NVLink domain each)", f"每个 NVL{g} 机柜的 {g} 张卡组成一个 NVLink 域"))
+    recipe_en, recipe_zh = (("", "") if (peak_dtype, grad_dtype) == ("bf16", "bf16") else
+                            (f" Its GEMMs run in {peak_dtype}; the gradients are all-reduced in {grad_dtype} ({nbytes} B "
+                             "each).",
+                             f"GEMM 用 {peak_dtype} 计算；梯度以 {grad_dtype}（每个 {nbytes} B）做 AllReduce。"))
     return Spec(
         givens=(given("gpu", "GPU", "GPU", gpu.name),
-                given("peak_flops", "Peak dense bf16 FLOP/s", "bf16 稠密峰值算力", peak, "flop_rate", "TFLOPS"),
+                given("peak_flops", f"Peak dense {peak_dtype} FLOP/s", f"{peak_dtype} 稠密峰值算力", peak, "flop_rate",
+                      "TFLOPS"),
                 given("gpus_per_node", "GPUs per NVLink node g", "每个 NVLink 节点的 GPU 数 g", g),
                 given("link_bandwidth", f"NIC per GPU ({gbit} Gb/s), one way", f"每卡网卡单向带宽（{gbit} Gb/s）", link,
-                      "bandwidth", "GB/s")),
+                      "bandwidth", "GB/s"))
+        + (() if nbytes == 2 and grad_dtype == "bf16" else
+           (given("bytes_per_param", f"Bytes per gradient ({grad_dtype})", f"每个梯度的字节数（{grad_dtype}）", nbytes,
+                  "bytes", "B"),)),
         asks=(Ask(formula="dp_min_batch_per_device", unit="",
                   inputs=inputs,
                   explanation=("compute grows with the tokens per GPU, the gradient traffic does not: the batch per "
@@ -608,10 +641,11 @@ def dp_min_batch(rng):
                                   "不再等网络的分界点",),
                   takeaway=take_en, takeaway_zh=take_zh,
                   prompt_en=f"A dense model is trained with pure data parallelism on {n:,} {gpu.name} GPUs in "
-                            f"{g}-GPU NVLink nodes, each GPU with its own {gbit} Gb/s NIC. How many tokens must each "
+                            f"{node_en}, each GPU with its own {gbit} Gb/s NIC.{recipe_en} How many tokens must each "
                             "GPU process per step so that the gradient all-reduce can hide behind the backward pass?",
-                  prompt_zh=f"一个稠密模型在 {n:,} 张 {gpu.name} 上用纯数据并行训练，每 {g} 张卡组成一个 NVLink 节点，"
-                            f"每张卡有自己的 {gbit} Gb/s 网卡。每张卡每步至少要处理多少个 token，梯度 AllReduce 才能被反向传播掩盖？"),),
-        conventions_en=DP_CONV_EN, conventions_zh=DP_CONV_ZH,
-        world=World(gpu=gpu, precision="bf16"),
+                  prompt_zh=f"一个稠密模型在 {n:,} 张 {gpu.name} 上用纯数据并行训练，{node_zh}，"
+                            f"每张卡有自己的 {gbit} Gb/s 网卡。{recipe_zh}每张卡每步至少要处理多少个 token，"
+                            "梯度 AllReduce 才能被反向传播掩盖？"),),
+        conventions_en=conv_en, conventions_zh=conv_zh,
+        world=World(gpu=gpu, precision=peak_dtype),
     )

@@ -241,6 +241,22 @@ def test_ranges_catches_a_draw_outside_the_2026_ranges():
     assert _rules(_problem(formula="utilisation", inputs={"arrival_rate": 2, "service_time": 0.1})) == {"ranges"}
 
 
+def test_ranges_hold_the_fabric_data_parallel_quantisation_and_pool_families():
+    """A 1,024-port switch, a 16-GPU NVLink node, int1 weights, a 10 s prefill, 20 req/s: outside what real switches,
+    nodes, published schemes and the Azure trace give; the ranges' edges pass."""
+    cases = (("fat_tree_hosts", {"radix": 512, "tiers": 3}, {"radix": 1024}),
+             ("dp_min_batch_per_device", {"peak_flops": 2.5e15, "link_bandwidth": 1e11, "bytes_per_param": 4,
+                                          "gpus_per_node": 72}, {"gpus_per_node": 16 * 9}),
+             ("quant_bits_per_weight", {"bits": 2, "group_size": 128, "scale_bits": 16, "zero_bits": 2}, {"bits": 1}),
+             ("prefill_instances", {"arrival_rate": 9.75, "prefill_time": 5.0, "utilisation": 0.5},
+              {"prefill_time": 10.0}),
+             ("decode_instances", {"arrival_rate": 0.12, "output_tokens": 424, "tokens_per_s_per_instance": 100},
+              {"arrival_rate": 20}))
+    for formula, edge, outside in cases:
+        assert not realism.check(_problem(formula=formula, inputs=edge)), formula
+        assert _rules(_problem(formula=formula, inputs=edge | outside)) == {"ranges"}, formula
+
+
 def test_every_rule_is_tested_here():
     import sys
 

@@ -168,7 +168,7 @@ def test_decode_at_batch_1_says_bandwidth_sets_tokens_per_second():
 def test_forgetting_the_group_scale_is_graded_wrong_and_named(tid, step):
     """4 bits for int4 with an fp16 scale per 128 (4.125 bits) is wrong, not close, and named."""
     from engine.grading import WRONG, display_number, grade
-    from question_bank.templates.serving.quantisation import QUANT_SCHEMES
+    from question_bank.templates.serving.quantisation import MORE_QUANT_SCHEMES, QUANT_SCHEMES
 
     t, seen = registry.get(tid), set()
     for seed in range(400):
@@ -183,7 +183,8 @@ def test_forgetting_the_group_scale_is_graded_wrong_and_named(tid, step):
         assert v.status == WRONG, (scheme, v.message)
         assert v.miss is not None and "forgot the group scale" in v.diagnosis, (scheme, v.message)
         assert "漏了分组的缩放因子" in v.diagnosis_in("zh")
-    assert seen == {s[0] for s in QUANT_SCHEMES if "chain" not in tid or s[2] <= 4}  # the chain: 4 bits or fewer
+    schemes = QUANT_SCHEMES + (MORE_QUANT_SCHEMES if tid == "serving.quant_bits" else ())  # its last draw: more
+    assert seen == {s[0] for s in schemes if "chain" not in tid or s[2] <= 4}  # the chain: 4 bits or fewer
 
 
 def test_quant_bits_shows_the_scale_share_before_the_total():

@@ -94,7 +94,13 @@ def _check_well_formed(p) -> None:
 # of operations and attention layouts that Chinese writing keeps in English.
 TECH_TERMS = {"MHA", "GQA", "MQA", "LayerNorm", "RMSNorm", "Softmax", "GELU", "ReLU", "SiLU", "tanh", "axpy",
               "dropout", "mask", "max", "KV", "Cache", "Tensor", "Core", "MoE", "MLA", "NVLink",
-              "AWS", "FSx", "Lustre"}  # a storage product keeps its name
+              "AWS", "FSx", "Lustre",  # a storage product keeps its name
+              # kernels, functions and formats keep their names, as do the papers, models and tools that named them
+              "SwiGLU", "GeGLU", "RoPE", "adaLN", "DiT", "logit", "exp", "cos", "sin", "rotate", "Primer", "Nemotron",
+              "Gemma", "GPTQ", "AWQ", "HQQ", "QLoRA", "NVFP", "MXFP", "llama", "cpp", "GEMM",
+              # switches and their port standards keep their product names
+              "NVIDIA", "Broadcom", "Tomahawk", "Spectrum", "Spectrum-3", "Spectrum-4", "Quantum", "Quantum-2",
+              "Quantum-X800", "SN4700", "SN5600", "SN5610", "Q3200", "Q3400", "QM8700", "QM9700", "HDR", "NDR", "GbE"}
 _NAMES = [m.name for m in models.ALL] + [g.name for g in hardware.ALL] \
     + [r.name for r in hardware.SEED_TABLE] \
     + list(UNIT_SYMBOLS) + list(DTYPE_BYTES)
@@ -492,7 +498,9 @@ def test_at_least_50_distinct_problems(tid):
                                  "memory.lora_params", "memory.lora_chain", "memory.qlora_chain",
                                  "roofline.attention_intensity", "roofline.flash_attention_hbm",
                                  "roofline.chain_flash_attention", "pipeline.inflight_1f1b", "serving.paged_waste",
-                                 "inference.decode_attention_intensity"])
+                                 "inference.decode_attention_intensity", "roofline.norm_intensity",
+                                 "roofline.elementwise_intensity", "serving.quant_bits", "serving.prefill_instances",
+                                 "serving.decode_instances"])
 def test_at_least_20_distinct_answers(tid):
     """The issue's bar, for the templates widened to meet it: 20 distinct answers (the steps' values) in 200 seeds."""
     t = registry.get(tid)
@@ -511,6 +519,50 @@ def test_each_choice_is_at_least_a_fifth_of_the_seeds(tid, answers):
     keys = [s.expected.value for seed in range(200) for s in t.generate(seed).steps if s.expected.kind == "choice"]
     shares = {k: keys.count(k) / len(keys) for k in set(keys)}
     assert len(shares) == answers and min(shares.values()) >= 0.2, (tid, shares)
+
+
+@deep
+def test_dp_min_batch_gives_every_answer_the_catalogue_allows():
+    """B_min depends only on the chip's peak and NIC, its NVLink domain and the gradient bytes: the catalogue's chips
+    with a NIC field (8-GPU HGX nodes, NVL72 racks) and the four recipes make 16 distinct answers, short of the
+    issue's 20; every one of them is drawn in 200 seeds."""
+    from question_bank.templates.parallelism import _DP_CHIPS, DP_RACKS, DP_RECIPES
+
+    f = formulas.get("dp_min_batch_per_device")
+    allowed = {f"{f.evaluate(peak_flops=g.peak(p), link_bandwidth=g.scale_out_nic, bytes_per_param=b, gpus_per_node=g.scale_up_domain):.6g}"
+               for g in (hardware.get(k) for k in _DP_CHIPS + DP_RACKS) for p, _, b in DP_RECIPES if g.supports(p)}
+    t = registry.get("parallelism.dp_min_batch")
+    drawn = {f"{t.generate(seed).steps[0].expected.value:.6g}" for seed in range(200)}
+    assert drawn == allowed and len(drawn) >= 16, sorted(allowed - drawn)
+
+
+@deep
+def test_fat_tree_hosts_gives_every_answer_its_switches_allow():
+    """Hosts = 2(k/2)^tiers has two inputs: the twelve real switch configurations (radices 32-512) in two tiers, a
+    third only up to 144 ports, make 13 distinct answers, short of the issue's 20; every one is drawn in 200 seeds."""
+    from question_bank.templates.communication.network import FABRIC_SWITCHES, THIRD_TIER_MAX_RADIX
+
+    f = formulas.get("fat_tree_hosts")
+    allowed = {f.evaluate(radix=k, tiers=t) for _, k, _ in FABRIC_SWITCHES
+               for t in ((2, 3) if k <= THIRD_TIER_MAX_RADIX else (2,))}
+    t = registry.get("communication.fat_tree_hosts")
+    assert {t.generate(seed).steps[0].expected.value for seed in range(200)} == allowed and len(allowed) >= 13
+
+
+@deep
+def test_faster_card_gives_every_card_that_can_win_a_fair_share():
+    """Which of two cards is faster: the answer is one of the eight cards that can win (V100 cannot: it is never 10 %
+    faster than another). Uniform would be 1/8 each; each card wins at least half that, 1/16 of 200 seeds, and the
+    answer is card A in 20-80 % of them (naming one letter does not pass)."""
+    t = registry.get("concepts.faster_card")
+    winners, first = [], 0
+    for seed in range(200):
+        p = t.generate(seed)
+        winners.append(p.steps[0].expected.value)
+        first += p.steps[0].expected.value == next(g.value for g in p.givens if g.name == "gpu_a")
+    counts = {w: winners.count(w) for w in set(winners)}
+    assert len(counts) == 8 and min(counts.values()) >= 200 / 16, counts
+    assert 0.2 <= first / 200 <= 0.8, first
 
 
 # --------------------------------------------------------------------------- #

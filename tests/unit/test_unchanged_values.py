@@ -65,6 +65,10 @@ CHANGED: dict[str, str] = {
     "mfu.utilisation_chain": "HFU at most 65 % (MFU drawn from 25-48 %)",
     "inference.decode_tps": "TP within the chip's NVLink domain (no TP 4/8 over H100 PCIe)",
     "mfu.train_time": "a run finishes within about six months (seed 2 took 200 days)",
+    "roofline.norm_intensity": "a fused row-wise kernel of the layer (a draw added last, 60 % of the seeds): 20+ answers",
+    "roofline.elementwise_intensity": "a fused element-wise kernel (a draw added last, 70 % of the seeds): 20+ answers",
+    "concepts.faster_card": "a slow card against one it beats (a draw added last, a fifth of the seeds): each card wins "
+                            "at least half its uniform share",
 }
 
 
@@ -438,6 +442,26 @@ for _seed in (3, 5, 7, 8, 11, 15, 27, 39):
 for _seed in (5, 9, 13, 17, 19, 20, 28, 37, 38):
     INTENDED[("pipeline.inflight_1f1b", _seed)] = ("the pipeline has twice the stages, 24 or 32 (a draw added last, half "
                                                    "the 12- and 16-stage ones): 20+ distinct answers in 200 seeds")
+
+# More kernels, schemes and cards, each drawn last so the seeds that do not draw them keep their problem: 20+ distinct
+# answers in 200 seeds (a choice question: each card that can win in at least half its uniform share of the seeds)
+for _tid, _seeds, _why in (
+        ("roofline.norm_intensity", (1, 2, 6, 7, 8, 9, 12, 13, 14, 16, 18, 19, 21, 22, 23, 27, 30, 34, 35, 36, 37, 40),
+         "a fused row-wise kernel (residual add + RMSNorm / LayerNorm, masked Softmax, Softmax backward or + dropout, an "
+         "fp8 output, adaLN) replaces the drawn norm (a draw added last, 60 % of the seeds)"),
+        ("roofline.elementwise_intensity", (2, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 17, 18, 20, 21, 22, 24, 25, 27, 28, 30,
+                                            31, 32, 33, 34, 35, 36, 37),
+         "a fused element-wise kernel (SiLU, SwiGLU, GeGLU, bias + GELU, RoPE, squared ReLU, soft-capping, dropout with "
+         "its mask, bias-dropout-add, an fp8 cast) replaces the drawn op (a draw added last, 70 % of the seeds)"),
+        ("serving.quant_bits", (1, 3, 4, 6, 7, 8, 9, 11, 12, 13, 15, 17, 18, 19, 21, 22, 24, 27, 28, 29, 30, 31, 32, 33,
+                                34, 38, 39),
+         "another published scheme (GPTQ / AWQ groups 32-128 at 2-4 bits, HQQ, NVFP4, MXFP6, MXFP8, llama.cpp Q4_1-Q8_0, "
+         "double-quantised NF4) replaces the drawn one (a draw added last, 70 % of the seeds)"),
+        ("concepts.faster_card", (2, 14, 22, 27, 35, 37),
+         "an A100 or L40S against a card it beats replaces the pair (a draw added last, a fifth of the seeds): each card "
+         "that can win does in at least half its uniform share")):
+    for _seed in _seeds:
+        INTENDED[(_tid, _seed)] = _why
 
 
 # Changes of the Chinese texts alone, for every template: (part) -> the reason.  Matched by language, so the

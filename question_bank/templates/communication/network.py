@@ -134,18 +134,42 @@ def hierarchical_allreduce(rng):
     )
 
 
+# Switches an AI fabric is built of, as (name, ports, Gb/s per port): one GPU NIC per port, at the port's speed (200G
+# HDR on A100, 400G NDR / 400GbE on Hopper and B200, 800G on B300 and GB300).  Radices 32-512: a 12.8-115.2 Tb/s switch
+# (one way) run at full speed or split into more, slower ports.  Spectrum-3 SN4700 32 x 400GbE; Quantum QM8700 40 x HDR;
+# Quantum-2 QM9700 64 x NDR, or 128 x NDR200 split; Quantum-X800 Q3200, two switches of 36 x 800G; Spectrum-4 SN5610
+# 64 x 800G, SN5600 128 x 400GbE or 256 x 200GbE; Quantum-X800 Q3400 144 x 800G; Broadcom Tomahawk 6 (102.4 Tb/s)
+# 128 x 800GbE, 256 x 400GbE or 512 x 200GbE.  The Chinese name, where the English one has words.
+SWITCH_ZH = {"NVIDIA Quantum-X800 Q3200 (each of its two switches)": "NVIDIA Quantum-X800 Q3200（机内两台交换机中的每一台）",
+             "NVIDIA Quantum-2 QM9700 split to NDR200": "拆分为 NDR200 端口的 NVIDIA Quantum-2 QM9700",
+             "NVIDIA Spectrum-4 SN5600 split to 200GbE": "拆分为 200GbE 端口的 NVIDIA Spectrum-4 SN5600"}
+FABRIC_SWITCHES = (
+    ("NVIDIA Spectrum-3 SN4700", 32, 400), ("NVIDIA Quantum-X800 Q3200 (each of its two switches)", 36, 800),
+    ("NVIDIA Quantum QM8700 (HDR)", 40, 200), ("NVIDIA Quantum-2 QM9700 (NDR)", 64, 400),
+    ("NVIDIA Spectrum-4 SN5610", 64, 800), ("NVIDIA Quantum-2 QM9700 split to NDR200", 128, 200),
+    ("NVIDIA Spectrum-4 SN5600", 128, 400), ("Broadcom Tomahawk 6", 128, 800),
+    ("NVIDIA Quantum-X800 Q3400", 144, 800), ("NVIDIA Spectrum-4 SN5600 split to 200GbE", 256, 200),
+    ("Broadcom Tomahawk 6", 256, 400), ("Broadcom Tomahawk 6", 512, 200),
+)
+# Two tiers of a 256- or 512-port switch already connect 32,768-131,072 hosts, what the largest clusters need: only
+# the switches up to 144 ports are drawn with a third tier.
+THIRD_TIER_MAX_RADIX = 144
+
+
 @template("communication.fat_tree_hosts", topic="communication", title="Hosts of a non-blocking fat tree from the switch radix",
           title_zh="由交换机端口数求无阻塞胖树的主机数", difficulty=2, target_seconds=90, source="alfares2008")
 def fat_tree_hosts(rng):
-    k, tiers = rng.choice(RADICES), rng.choice((2, 3))
-    note_en, note_zh = _radix_note()
-    gbps = rng.choice((400, 800))
+    switch, k, gbps = rng.choice(FABRIC_SWITCHES)
+    tiers = rng.choice((2, 3)) if k <= THIRD_TIER_MAX_RADIX else 2
     planned = rng.choice((4096, 8192, 16384, 24576, 32768, 65536, 100000))
     formula = formulas.get("fat_tree_hosts")
     hosts = formula.evaluate(radix=k, tiers=tiers)
     fits = planned <= hosts
+    tbps = k * gbps / 1000
+    switch_zh = SWITCH_ZH.get(switch, switch)
     return Spec(
-        givens=(given("radix", "Switch radix k", "交换机端口数 k", k), given("tiers", "Switch tiers", "交换机层数", tiers)),
+        givens=(given("switch", "Switch", "交换机", switch, value_zh=switch_zh),
+                given("radix", "Switch radix k", "交换机端口数 k", k), given("tiers", "Switch tiers", "交换机层数", tiers)),
         asks=(Ask(formula="fat_tree_hosts", inputs={"radix": k, "tiers": tiers}, unit="",
                   takeaway=(f"{hosts:,.0f} hosts: the planned {planned:,} GPUs "
                             + ("fit in it." if fits else f"need {'another tier' if tiers == 2 else 'larger switches'} "
@@ -157,10 +181,11 @@ def fat_tree_hosts(rng):
                                + formula.takeaway_zh),
                   prompt_en=f"An operator plans a cluster of {planned:,} GPUs and gives every GPU its own {gbps} Gb/s "
                             f"NIC, so each GPU is one host of the scale-out fabric. Built as a non-blocking {tiers}-tier "
-                            f"fat tree of {k}-port switches {note_en}, how many GPUs can the fabric connect at most?",
+                            f"fat tree of {switch} switches, {k} ports of {gbps} Gb/s each ({tbps:g} Tb/s one way), "
+                            "how many GPUs can the fabric connect at most?",
                   prompt_zh=f"运营方计划建一个 {planned:,} 张 GPU 的集群，给每张 GPU 配一块自己的 {gbps} Gb/s 网卡，所以每张 "
-                            f"GPU 都是横向扩展网络中的一台主机。若用 {k} 口交换机{note_zh}搭成无阻塞的 {tiers} 层胖树，"
-                            "这个网络最多能连接多少张 GPU？"),),
+                            f"GPU 都是横向扩展网络中的一台主机。若用 {switch_zh} 交换机（每台 {k} 个 {gbps} Gb/s 端口，单向 "
+                            f"{tbps:g} Tb/s）搭成无阻塞的 {tiers} 层胖树，这个网络最多能连接多少张 GPU？"),),
         conventions_en=TREE_CONV_EN, conventions_zh=TREE_CONV_ZH,
     )
 

@@ -260,6 +260,42 @@ ELEMENTWISE = (
 )
 
 
+# Fused kernels of a transformer layer, drawn last (over half the seeds) so the others keep their problem: the same
+# fields, then the bytes per element the kernel also writes in another format (a 1-byte dropout mask, an fp8 output)
+# and what they are
+FUSED_ELEMENTWISE = (
+    ("SiLU, y = x / (1 + e^(−x)) (count 4 FLOPs per element: negate, exp, add, divide)",
+     "SiLU，y = x / (1 + e^(−x))（每元素按 4 FLOPs 计：取负、exp、加 1、相除）", 4, 1, 1, 0, "", ""),
+    ("fused SwiGLU, y = SiLU(g) · u (count 5 FLOPs per element: SiLU 4 + multiply 1)",
+     "融合的 SwiGLU，y = SiLU(g) · u（每元素按 5 FLOPs 计：SiLU 4 + 相乘 1）", 5, 2, 1, 0, "", ""),
+    ("fused GeGLU, y = GELU(g) · u (count 9 FLOPs per element: tanh-form GELU 8 + multiply 1)",
+     "融合的 GeGLU，y = GELU(g) · u（每元素按 9 FLOPs 计：tanh 近似的 GELU 8 + 相乘 1）", 9, 2, 1, 0, "", ""),
+    ("bias + GELU, y = GELU(x + b) with a bias vector b (one row: its traffic is negligible; count 9 FLOPs per element: "
+     "add 1 + GELU 8)", "偏置 + GELU，y = GELU(x + b)（b 为偏置向量，只有一行，访存忽略不计；每元素按 9 FLOPs 计：相加 1 + GELU 8）",
+     9, 1, 1, 0, "", ""),
+    ("rotary embedding (RoPE), y = x · cos θ + rotate(x) · sin θ with small cached cos/sin tables (count 3 FLOPs "
+     "per element)", "旋转位置编码（RoPE），y = x · cos θ + rotate(x) · sin θ（cos/sin 表很小、已缓存；每元素按 3 FLOPs 计）",
+     3, 1, 1, 0, "", ""),
+    ("squared ReLU, y = max(x, 0)² (Primer, Nemotron-4; count 2 FLOPs per element: max, multiply)",
+     "平方 ReLU，y = max(x, 0)²（Primer、Nemotron-4 使用；每元素按 2 FLOPs 计：取最大、相乘）", 2, 1, 1, 0, "", ""),
+    ("logit soft-capping, y = c · tanh(x / c) (Gemma 2; count 3 FLOPs per element: divide, tanh, multiply)",
+     "logit 软截断，y = c · tanh(x / c)（Gemma 2 使用；每元素按 3 FLOPs 计：相除、tanh、相乘）", 3, 1, 1, 0, "", ""),
+    ("dropout in training, its mask drawn in the kernel and written as 1 byte per element for the backward pass "
+     "(count 2 FLOPs per element: compare, scale)",
+     "训练中的 dropout：掩码在 kernel 内生成，并以每元素 1 字节写出供反向传播使用（每元素按 2 FLOPs 计：比较、缩放）", 2, 1, 1, 1,
+     "mask", "掩码"),
+    ("Megatron's fused bias + dropout + residual add, y = r + dropout(x + b) (the bias vector's traffic is negligible), "
+     "writing a 1-byte mask per element for the backward pass (count 4 FLOPs per element: add, compare, scale, add)",
+     "Megatron 的融合偏置 + dropout + 残差相加，y = r + dropout(x + b)（偏置向量的访存忽略不计），每元素另写 1 字节掩码供反向传播"
+     "使用（每元素按 4 FLOPs 计：相加、比较、缩放、相加）", 4, 2, 1, 1, "mask", "掩码"),
+    ("the cast to fp8 (E4M3) for the next GEMM, y = clamp(x · s, ±448) with a per-tensor scale s, written as 1 byte "
+     "per element (count 3 FLOPs per element: multiply, min, max)",
+     "为下一个 GEMM 转换为 fp8（E4M3）：y = x · s 截断到 ±448（s 为逐张量缩放因子），输出每元素 1 字节（每元素按 3 FLOPs 计："
+     "相乘、取最小、取最大）", 3, 1, 0, 1, "fp8 output", "fp8 输出"),
+)
+FUSED_SHARE = 0.7
+
+
 @template("roofline.elementwise_intensity", topic="roofline", title="Arithmetic intensity of an element-wise op",
           title_zh="逐元素算子的算术强度", difficulty=3, target_seconds=90)
 def elementwise_intensity(rng):
@@ -267,16 +303,20 @@ def elementwise_intensity(rng):
     n = 2 ** rng.choice(range(20, 31))
     dtype = rng.choice(("fp32", "bf16", "fp16"))
     bpe = DTYPE_BYTES[dtype]
-    flops, nbytes = n * f, n * (reads + writes) * bpe
+    extra, extra_en, extra_zh = 0, "", ""
+    if rng.random() < FUSED_SHARE:  # drawn last: a transformer layer's fused kernel instead
+        op_en, op_zh, f, reads, writes, extra, extra_en, extra_zh = rng.choice(FUSED_ELEMENTWISE)
+    flops, nbytes = n * f, n * ((reads + writes) * bpe + extra)
     return Spec(
         givens=(given("op", "Operation", "算子", op_en, value_zh=op_zh),
                 given("n_elem", "Elements per tensor", "每个张量的元素数", n),
                 dtype_given(dtype)),
         asks=(Ask(formula="arithmetic_intensity", unit="FLOP/B", inputs={"flops": flops, "bytes": nbytes},
                   explanation=(f"FLOPs = {n:,} × {f} = {fmt_number(flops)}; bytes = {n:,} × ({reads} read + {writes} "
-                               f"written) × {bpe:g} B = {fmt_number(nbytes)} B",),
+                               f"written) × {bpe:g} B{f' + {n:,} × {extra} B {extra_en}' if extra else ''} = {fmt_number(nbytes)} B",),
                   explanation_zh=(f"FLOPs = {n:,} × {f} = {fmt_number(flops)}；字节数 = {n:,} × （读 {reads} 个 + 写 "
-                                  f"{writes} 个张量）× {bpe:g} B = {fmt_number(nbytes)} B",),
+                                  f"{writes} 个张量）× {bpe:g} B{f' + {n:,} × {extra} B {extra_zh}' if extra else ''} = "
+                                  f"{fmt_number(nbytes)} B",),
                   prompt_en=f"A standalone kernel computes {op_en} over tensors of {n:,} {dtype} elements, reading "
                             "its inputs from HBM and writing its output back once. What is its arithmetic intensity, "
                             "in FLOP/B?",
@@ -296,6 +336,41 @@ NORMS = (
 )
 
 
+# Fused row-wise kernels of a transformer layer, drawn last (over half the seeds) so the others keep their problem:
+# (name en, name zh, FLOPs per element, what the count covers en / zh, tensors of the row's length read and written in
+# the drawn precision, bytes per element written in fp8 or as a 1-byte mask, what the kernel moves en / zh)
+FUSED_NORMS = (
+    ("residual add + RMSNorm", "残差相加 + RMSNorm", 5, "add 1 + RMSNorm 4", "相加 1 + RMSNorm 4", 4, 0,
+     "reads x and the residual, writes the new residual and the normalised output",
+     "读 x 和残差，写出新的残差和归一化输出"),
+    ("residual add + LayerNorm", "残差相加 + LayerNorm", 9, "add 1 + LayerNorm 8", "相加 1 + LayerNorm 8", 4, 0,
+     "reads x and the residual, writes the new residual and the normalised output",
+     "读 x 和残差，写出新的残差和归一化输出"),
+    ("scaled, causally masked Softmax", "缩放 + 因果掩码 + Softmax", 7, "scale 1 + mask 1 + Softmax 5",
+     "缩放 1 + 掩码 1 + Softmax 5", 2, 0, "reads the scores and writes the probabilities; the mask comes from the "
+     "indices, not from memory", "读注意力分数、写出概率；掩码由下标算出，不读显存"),
+    ("Softmax backward, dx = y ⊙ (dy − Σ y·dy)", "Softmax 反向，dx = y ⊙ (dy − Σ y·dy)", 4,
+     "multiply 1 + sum 1 + subtract 1 + multiply 1", "相乘 1 + 求和 1 + 相减 1 + 相乘 1", 3, 0, "reads y and dy, writes dx",
+     "读 y 和 dy，写出 dx"),
+    ("Softmax + dropout", "Softmax + dropout", 7, "Softmax 5 + dropout 2 (compare, scale)",
+     "Softmax 5 + dropout 2（比较、缩放）", 2, 1, "reads the scores, writes the probabilities and a 1-byte dropout mask "
+     "per element for the backward pass", "读注意力分数，写出概率，并为反向传播每元素写 1 字节的 dropout 掩码"),
+    ("RMSNorm with an fp8 output", "输出 fp8 的 RMSNorm", 5, "RMSNorm 4 + scale for the cast 1", "RMSNorm 4 + 转换前缩放 1",
+     1, 1, "reads x, writes y in fp8 (1 byte) for the next GEMM", "读 x，为下一个 GEMM 以 fp8（1 字节）写出 y"),
+    ("LayerNorm with an fp8 output", "输出 fp8 的 LayerNorm", 9, "LayerNorm 8 + scale for the cast 1",
+     "LayerNorm 8 + 转换前缩放 1", 1, 1, "reads x, writes y in fp8 (1 byte) for the next GEMM",
+     "读 x，为下一个 GEMM 以 fp8（1 字节）写出 y"),
+    ("residual add + RMSNorm with an fp8 output", "残差相加 + 输出 fp8 的 RMSNorm", 6,
+     "add 1 + RMSNorm 4 + scale for the cast 1", "相加 1 + RMSNorm 4 + 转换前缩放 1", 3, 1,
+     "reads x and the residual, writes the new residual and y in fp8 (1 byte) for the next GEMM",
+     "读 x 和残差，写出新的残差，并为下一个 GEMM 以 fp8（1 字节）写出 y"),
+    ("adaptive LayerNorm (DiT's adaLN), y = LN(x) · (1 + s) + t", "自适应 LayerNorm（DiT 的 adaLN），y = LN(x) · (1 + s) + t",
+     9, "LayerNorm without its affine 6 + add 1 + multiply 1 + add 1", "不含仿射的 LayerNorm 6 + 相加 1 + 相乘 1 + 相加 1", 2, 0,
+     "reads x and writes y (s and t, one vector per sample, are negligible)", "读 x、写 y（s 和 t 每个样本只有一个向量，忽略不计）"),
+)
+FUSED_NORM_SHARE = 0.6
+
+
 @template("roofline.norm_intensity", topic="roofline", title="Intensity of LayerNorm / Softmax / RMSNorm",
           title_zh="LayerNorm / Softmax / RMSNorm 的算术强度", difficulty=3, target_seconds=90)
 def norm_intensity(rng):
@@ -305,6 +380,8 @@ def norm_intensity(rng):
     dtype = rng.choice(("fp32", "bf16", "fp16"))
     bpe = DTYPE_BYTES[dtype]
     n = tokens * width
+    if rng.random() < FUSED_NORM_SHARE:  # drawn last: a fused kernel of the layer instead
+        return _fused_norm(rng.choice(FUSED_NORMS), tokens, width, dtype)
     what = "rows of the attention scores" if name == "Softmax" else "token vectors"
     what_cn = "注意力分数的行" if name == "Softmax" else "token 向量"
     return Spec(
@@ -323,6 +400,35 @@ def norm_intensity(rng):
                   prompt_zh=f"一个融合的 {name} kernel 处理 {tokens:,} 条长度为 {width:,} 的 {what_cn}（{dtype}）。"
                             f"每元素按 {f} FLOPs 计（{what_zh}）；每行的额外计算和参数向量忽略不计；输入从显存读一次、输出写一次。"
                             "算术强度是多少（FLOP/B）？"),),
+        conventions_en=CONV_EN, conventions_zh=CONV_ZH,
+    )
+
+
+def _fused_norm(op: tuple, tokens: int, width: int, dtype: str) -> Spec:
+    """A fused row-wise kernel: the tensors it moves in ``dtype``, and the bytes it writes in one byte each."""
+    name, name_zh, f, what_en, what_zh, tensors, one_byte, moves_en, moves_zh = op
+    bpe, n = DTYPE_BYTES[dtype], tokens * width
+    nbytes = n * (tensors * bpe + one_byte)
+    one = f" + {one_byte} B" if one_byte else ""
+    rows_en = "rows of attention scores" if "Softmax" in name else "token vectors"
+    rows_zh = "注意力分数的行" if "Softmax" in name else "token 向量"
+    return Spec(
+        givens=(given("op", "Operation", "算子", name, value_zh=name_zh), given("rows", "Rows", "行数", tokens),
+                given("width", "Row length", "每行长度", width), dtype_given(dtype),
+                given("flops_per_elem", "FLOPs per element", "每元素 FLOPs", f)),
+        asks=(Ask(formula="arithmetic_intensity", unit="FLOP/B", inputs={"flops": n * f, "bytes": nbytes},
+                  explanation=(f"the kernel {moves_en}: {tensors} × {bpe:g} B{one} per element",
+                               f"FLOPs = {tokens:,} × {width:,} × {f}; bytes = {tokens:,} × {width:,} × "
+                               f"({tensors} × {bpe:g} B{one})"),
+                  explanation_zh=(f"这个 kernel {moves_zh}：每元素 {tensors} × {bpe:g} B{one}",
+                                  f"FLOPs = {tokens:,} × {width:,} × {f}；字节数 = {tokens:,} × {width:,} × "
+                                  f"({tensors} × {bpe:g} B{one})"),
+                  prompt_en=f"A fused kernel runs {name} over {tokens:,} {rows_en} of length {width:,} in {dtype}; "
+                            f"it {moves_en}, each from or to HBM once. Count {f} FLOPs per element ({what_en}); per-row "
+                            "work and the parameter vectors are negligible. What is the arithmetic intensity, in FLOP/B?",
+                  prompt_zh=f"一个融合 kernel 对 {tokens:,} 条长度为 {width:,} 的 {rows_zh}（{dtype}）做"
+                            f"{zh_gap(name_zh)}{name_zh}；它{moves_zh}，每个张量只经过显存一次。每元素按 {f} FLOPs 计（{what_zh}）；"
+                            "每行的额外计算和参数向量忽略不计。算术强度是多少（FLOP/B）？"),),
         conventions_en=CONV_EN, conventions_zh=CONV_ZH,
     )
 

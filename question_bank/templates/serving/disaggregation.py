@@ -137,22 +137,56 @@ def _rate(v: float) -> str:
     return f"{fmt_number(v)} req/s"
 
 
+# Drawn last in the one-pool templates (60 % of the seeds), so the others keep their problem: long-document prompts
+# (retrieval-augmented or code-repository context, tens of thousands of tokens) take 1-4 s of prefill, inside the
+# 50 ms-5 s service times of the spec's serving range, planned at 50-90 % utilisation (its 0.5-0.95); a large model
+# under a tight per-token latency target sustains only 100-250 tok/s per decode instance (a 405B model at TP 8 and
+# batch 4-8 reads its weights 25-30 times a second).
+WIDER_SHARE = 0.6
+LONG_PREFILL_S = (1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0)
+WIDE_UTILISATION = (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9)
+TIGHT_DECODE_TPS = (100, 150, 200, 250)
+
+
+def _long_prompts(rng, t: dict) -> dict:
+    """The traffic ``t`` with long-document prompts: a prefill time of 1-4 s, planned at 50-90 % utilisation."""
+    while True:
+        pre = {"arrival_rate": t["rate"], "prefill_time": rng.choice(LONG_PREFILL_S),
+               "utilisation": rng.choice(WIDE_UTILISATION)}
+        if settled_by_hand("prefill_instances", pre):
+            return t | {"prefill_time": pre["prefill_time"], "util": pre["utilisation"], "long": True}
+
+
+def _tight_decode(rng, t: dict) -> dict:
+    """The traffic ``t`` served by decode instances of a large model under a tight latency target: 100-250 tok/s."""
+    while True:
+        dec = {"arrival_rate": t["rate"], "output_tokens": t["out"], "tokens_per_s_per_instance": rng.choice(TIGHT_DECODE_TPS)}
+        if settled_by_hand("decode_instances", dec):
+            return t | {"tps": dec["tokens_per_s_per_instance"], "tight": True}
+
+
 @template("serving.prefill_instances", topic="serving", title="Disaggregated serving: prefill instances for a traffic mix",
           title_zh="预填充/解码分离：一种流量需要多少 prefill 实例", difficulty=2, target_seconds=90, source="zhong2024")
 def prefill_instances(rng):
     t = _traffic(rng)
+    if rng.random() < WIDER_SHARE:
+        t = _long_prompts(rng, t)
+    long_en, long_zh = ((", long-document requests whose retrieval-augmented prompts run to tens of thousands of tokens",
+                         "，都是长文档请求（几万 token 的检索增强 prompt）") if t.get("long") else ("", ""))
+    unit = "s" if t.get("long") else "ms"
     return Spec(
         givens=(given("arrival_rate", "Arrival rate λ", "到达率 λ", t["rate"], "req_rate", "req/s"),
-                given("prefill_time", "Prefill time per request", "每个请求的 prefill 时间", t["prefill_time"], "time", "ms"),
+                given("prefill_time", "Prefill time per request", "每个请求的 prefill 时间", t["prefill_time"], "time", unit),
                 given("utilisation", "Planned utilisation", "计划利用率", t["util"], "ratio", "%")),
         asks=(Ask(formula="prefill_instances", integer=True, unit="",
                   inputs={"arrival_rate": t["rate"], "prefill_time": t["prefill_time"], "utilisation": t["util"]},
                   prompt_en=f"A disaggregated deployment receives λ = {_rate(t['rate'])} (a per-minute rate seen in the "
-                            "Azure LLM trace). One prefill instance processes one prompt at a time in "
-                            f"{fmt_quantity(t['prefill_time'], 'time', unit='ms')}. Planning for "
+                            f"Azure LLM trace){long_en}. One prefill instance processes one prompt at a time in "
+                            f"{fmt_quantity(t['prefill_time'], 'time', unit=unit)}. Planning for "
                             f"{fmt_number(t['util'] * 100)}% utilisation, how many prefill instances do you need?",
-                  prompt_zh=f"一个预填充/解码分离的部署每秒收到 λ = {_rate(t['rate'])}（Azure LLM 流量中出现过的每分钟平均速率）。"
-                            f"一个 prefill 实例一次处理一个 prompt，耗时 {fmt_quantity(t['prefill_time'], 'time', unit='ms')}。"
+                  prompt_zh=f"一个预填充/解码分离的部署每秒收到 λ = {_rate(t['rate'])}"
+                            f"（Azure LLM 流量中出现过的每分钟平均速率）{long_zh}。"
+                            f"一个 prefill 实例一次处理一个 prompt，耗时 {fmt_quantity(t['prefill_time'], 'time', unit=unit)}。"
                             f"按 {fmt_number(t['util'] * 100)}% 的利用率规划，需要多少个 prefill 实例？"),),
         conventions_en=POOL_EN, conventions_zh=POOL_ZH,
     )
@@ -162,6 +196,10 @@ def prefill_instances(rng):
           title_zh="预填充/解码分离：一种流量需要多少 decode 实例", difficulty=2, target_seconds=90, source="zhong2024")
 def decode_instances(rng):
     t = _traffic(rng)
+    if rng.random() < WIDER_SHARE:
+        t = _tight_decode(rng, t)
+    tight_en, tight_zh = ((" (of a large model under a tight per-token latency target)", "（大模型，每 token 延迟目标很紧）")
+                          if t.get("tight") else ("", ""))
     return Spec(
         givens=(given("arrival_rate", "Arrival rate λ", "到达率 λ", t["rate"], "req_rate", "req/s"),
                 given("output_tokens", "Output tokens per request", "每个请求的输出 token 数", t["out"]),
@@ -170,10 +208,10 @@ def decode_instances(rng):
         asks=(Ask(formula="decode_instances", integer=True, unit="",
                   inputs={"arrival_rate": t["rate"], "output_tokens": t["out"], "tokens_per_s_per_instance": t["tps"]},
                   prompt_en=f"A disaggregated deployment receives λ = {_rate(t['rate'])}; each request generates "
-                            f"{t['out']} tokens (request shapes of the Azure LLM trace). One decode instance sustains "
+                            f"{t['out']} tokens (request shapes of the Azure LLM trace). One decode instance{tight_en} sustains "
                             f"{t['tps']} tok/s at its batch size and latency target. How many decode instances do you need?",
                   prompt_zh=f"一个预填充/解码分离的部署每秒收到 λ = {_rate(t['rate'])}；每个请求生成 {t['out']} 个 token"
-                            f"（Azure LLM 流量中的请求形态）。一个 decode 实例在其批大小和延迟目标下能持续输出 {t['tps']} tok/s。"
+                            f"（Azure LLM 流量中的请求形态）。一个 decode 实例{tight_zh}在其批大小和延迟目标下能持续输出 {t['tps']} tok/s。"
                             "需要多少个 decode 实例？"),),
         conventions_en=POOL_EN, conventions_zh=POOL_ZH,
     )

@@ -63,11 +63,51 @@ def _scheme_givens(name_en, name_zh, bits, g, sb, zb):
             if zb else given("zero_point", "Zero point", "零点", "none (symmetric)", value_zh="无（对称）"))
 
 
+# More published schemes, drawn last in serving.quant_bits (70 % of the seeds) so the others keep their problem: the
+# GPTQ / AWQ group sizes 32-128 at 2-4 bits, HQQ's fp16 zero points, the OCP MX block formats (v1.0: MXFP6, MXFP8),
+# NVIDIA's NVFP4, llama.cpp's legacy block formats (Q4_1, Q5_0, Q5_1, Q8_0: blocks of 32 with fp16 scales and
+# minimums) and QLoRA's double-quantised NF4 (each block's 8-bit absmax scaled by one fp32 per 256 blocks: 8 + 32/256
+# = 8.125 bits per block, Dettmers et al. 2023 §3).
+MORE_QUANT_SCHEMES = (
+    ("int4, group 32, fp16 scale and 4-bit zero point (GPTQ / AWQ packing)",
+     "int4，每组 32 个，fp16 缩放因子加 4 位零点（GPTQ / AWQ 的打包方式）", 4, 32, 16, 4),
+    ("int4, group 64, fp16 scale and 4-bit zero point (GPTQ / AWQ packing)",
+     "int4，每组 64 个，fp16 缩放因子加 4 位零点（GPTQ / AWQ 的打包方式）", 4, 64, 16, 4),
+    ("int3, group 64, fp16 scale and 3-bit zero point", "int3，每组 64 个，fp16 缩放因子加 3 位零点", 3, 64, 16, 3),
+    ("int3, group 32, fp16 scale and 3-bit zero point", "int3，每组 32 个，fp16 缩放因子加 3 位零点", 3, 32, 16, 3),
+    ("int3, group 64, fp16 scale and fp16 zero point (HQQ)", "int3，每组 64 个，fp16 缩放因子与 fp16 零点（HQQ）",
+     3, 64, 16, 16),
+    ("int2, group 64, fp16 scale and 2-bit zero point (GPTQ 2-bit)", "int2，每组 64 个，fp16 缩放因子加 2 位零点（GPTQ 2 位）",
+     2, 64, 16, 2),
+    ("int2, group 128, fp16 scale and 2-bit zero point", "int2，每组 128 个，fp16 缩放因子加 2 位零点", 2, 128, 16, 2),
+    ("NVFP4: 4-bit floats, blocks of 16 sharing an 8-bit E4M3 scale (one fp32 scale per tensor, negligible)",
+     "NVFP4：4 位浮点，每 16 个共享一个 8 位 E4M3 缩放因子（另有每个张量一个 fp32 缩放因子，可忽略）", 4, 16, 8, 0),
+    ("MXFP6: 6-bit floats, blocks of 32 sharing an 8-bit scale", "MXFP6：6 位浮点，每 32 个共享一个 8 位缩放因子",
+     6, 32, 8, 0),
+    ("MXFP8: 8-bit floats, blocks of 32 sharing an 8-bit scale", "MXFP8：8 位浮点，每 32 个共享一个 8 位缩放因子",
+     8, 32, 8, 0),
+    ("llama.cpp Q4_1: 4-bit, blocks of 32 with an fp16 scale and an fp16 minimum",
+     "llama.cpp 的 Q4_1：4 位，每 32 个一块，带 fp16 缩放因子和 fp16 最小值", 4, 32, 16, 16),
+    ("llama.cpp Q5_0: 5-bit, blocks of 32 with an fp16 scale", "llama.cpp 的 Q5_0：5 位，每 32 个一块，带 fp16 缩放因子",
+     5, 32, 16, 0),
+    ("llama.cpp Q5_1: 5-bit, blocks of 32 with an fp16 scale and an fp16 minimum",
+     "llama.cpp 的 Q5_1：5 位，每 32 个一块，带 fp16 缩放因子和 fp16 最小值", 5, 32, 16, 16),
+    ("llama.cpp Q8_0: 8-bit, blocks of 32 with an fp16 scale", "llama.cpp 的 Q8_0：8 位，每 32 个一块，带 fp16 缩放因子",
+     8, 32, 16, 0),
+    ("NF4 with double quantisation (QLoRA): blocks of 64, each absmax stored in 8 bits and scaled by one fp32 per 256 "
+     "blocks, 8 + 32/256 = 8.125 bits per block", "双重量化的 NF4（QLoRA）：每 64 个一块，每块的最大绝对值以 8 位存储，"
+     "每 256 块再共享一个 fp32 缩放因子，即每块 8 + 32/256 = 8.125 位", 4, 64, 8.125, 0),
+)
+MORE_SCHEMES_SHARE = 0.7
+
+
 @template("serving.quant_bits", topic="serving", title="Bits per weight of a group-quantisation scheme",
           title_zh="分组量化方案的每权重位数", difficulty=1, target_seconds=60, source=QUANT_SOURCE)
 def quant_bits(rng):
     name_en, name_zh, bits, g, sb, zb, _ = _scheme(rng)
     m = rng.choice(models.DENSE + models.MOE_MODELS[1:3])
+    if rng.random() < MORE_SCHEMES_SHARE:  # drawn last: another published scheme
+        name_en, name_zh, bits, g, sb, zb = rng.choice(MORE_QUANT_SCHEMES)
     return Spec(
         givens=(given("model", "Model", "模型", m.name),) + _scheme_givens(name_en, name_zh, bits, g, sb, zb),
         asks=(Ask(formula="quant_bits_per_weight", unit="bit", tolerance=QUANT_TOLERANCE, close=QUANT_CLOSE,
