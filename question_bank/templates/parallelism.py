@@ -553,6 +553,10 @@ _DP_CHIPS = ("a100_80", "h100_sxm", "h200", "mi300x", "h800", "b200", "b300")
 DP_RECIPES = (("bf16", "bf16", 2), ("fp8", "fp8", 1), ("bf16", "fp32", 4), ("fp8", "bf16", 2))
 # The NVL72 racks (one 72-GPU NVLink domain, the catalogue's GB200 and GB300), drawn last for a quarter of the seeds
 DP_RACKS = ("gb200", "gb300")
+# fp8 GEMMs with the gradients all-reduced in fp32: Megatron's default under bf16 and fp8 training (NeMo's mixed-precision
+# recipes set grad_reduce_in_fp32), drawn last for a share of the fp8 seeds
+FP8_FP32_RECIPE = ("fp8", "fp32", 4)
+FP32_REDUCE_SHARE = 0.5
 
 
 def _dp_conv(peak_dtype: str, grad_dtype: str, nbytes: int) -> tuple[str, str]:
@@ -609,6 +613,8 @@ def dp_min_batch(rng):
     peak_dtype, grad_dtype, nbytes = DP_RECIPES[0]
     if rng.random() < 0.6:
         peak_dtype, grad_dtype, nbytes = rng.choice([r for r in DP_RECIPES if gpu.supports(r[0])])
+    if peak_dtype == "fp8" and rng.random() < FP32_REDUCE_SHARE:  # the last draw: the other seeds keep their problem
+        peak_dtype, grad_dtype, nbytes = FP8_FP32_RECIPE
     peak = gpu.peak(peak_dtype)
     inputs: dict[str, float] = {"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": nbytes,
                                 "gpus_per_node": g}
