@@ -52,6 +52,7 @@ class Noun(StrEnum):
     VERSIONS = "versions"
     SHARDS = "shards"
     LINKS = "links"
+    PLANES = "planes"
 
 
 class NotCounted(StrEnum):
@@ -100,6 +101,7 @@ SPELLINGS: dict[Noun, tuple[str, ...]] = {
     Noun.VERSIONS: ("versions", "version", "版本"),
     Noun.SHARDS: ("shards", "shard", "分片"),
     Noun.LINKS: ("links", "link", "链路"),
+    Noun.PLANES: ("planes", "plane", "平面", "网络平面"),
 }
 # How a noun is written in Chinese: its classifier after a number, and its name (``16 个请求``, "数的是请求")
 ZH_WORDS: dict[Noun, tuple[str, str]] = {
@@ -113,6 +115,7 @@ ZH_WORDS: dict[Noun, tuple[str, str]] = {
     Noun.ELEMENTS: ("个", "元素"), Noun.KERNELS: ("个", "kernel"), Noun.BUCKETS: ("个", "桶"),
     Noun.MATRICES: ("个", "矩阵"), Noun.PORTS: ("个", "端口"), Noun.TIERS: ("", "层交换机"),
     Noun.VERSIONS: ("个", "版本"), Noun.SHARDS: ("个", "分片"), Noun.LINKS: ("条", "链路"),
+    Noun.PLANES: ("个", "网络平面"),
 }
 # Chinese classifiers read between a number and its noun, and alone after a number (no noun: any count)
 CLASSIFIERS: tuple[str, ...] = ("个", "块", "台", "条", "次")

@@ -456,6 +456,13 @@ SOURCES: dict[str, Source] = {s.key: s for s in (
            "the k-ary fat tree of commodity switches: k³/4 hosts at full bisection bandwidth",
            "用普通交换机搭建的 k 叉胖树：满对分带宽下 k³/4 台主机",
            "A Scalable, Commodity Data Center Network Architecture, SIGCOMM 2008"),
+    Source("zhao2025", "Zhao et al. 2025 (Insights into DeepSeek-V3)", "Zhao 等 2025（DeepSeek-V3 硬件思考）",
+           "DeepSeek-V3's multi-plane two-tier fat tree: 8 planes of 64-port 400G InfiniBand switches, each GPU's NIC "
+           "on its own plane, 2,048 GPUs per plane × 8 = 16,384 GPUs",
+           "DeepSeek-V3 的多平面两层胖树：8 个平面，每个平面由 64 口 400G InfiniBand 交换机组成，每张 GPU 的网卡接入各自的平面，"
+           "每个平面 2,048 张 GPU × 8 = 16,384 张 GPU",
+           "Insights into DeepSeek-V3: Scaling Challenges and Reflections on Hardware for AI Architectures, ISCA 2025 "
+           "(arXiv:2505.09343)"),
     Source("sergeev2018", "Sergeev & Del Balso 2018 (Horovod)", "Sergeev 与 Del Balso 2018（Horovod）",
            "ring all-reduce for data parallelism, and its hierarchical (in node, then across nodes) variant",
            "用于数据并行的 Ring AllReduce，以及先节点内、再跨节点的分层变体",

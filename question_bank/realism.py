@@ -371,8 +371,9 @@ RANGES: dict[str, dict[str, tuple[float, float]]] = {
                            "mm1_max_rate_for_slo")},
     **{f: _POWER for f in ("it_power_per_gpu", "facility_power", "gpus_for_power", "gpus_per_rack")},
     "owned_gpu_hour_cost": _TCO | {"utilisation": (0.7, 0.9)}, "breakeven_utilisation": _TCO,
-    # real switches run at full speed or split: 32 (SN4700) to 512 ports (Tomahawk 6 at 200G), two or three tiers
-    "fat_tree_hosts": {"radix": (32, 512), "tiers": (2, 3)},
+    # real switches run at full speed or split: 32 (SN4700) to 512 ports (Tomahawk 6 at 200G), two or three tiers;
+    # one plane, or one per GPU of a 4-GPU tray or an 8-GPU node (DeepSeek-V3's 8 planes, arXiv:2505.09343)
+    "fat_tree_hosts": {"radix": (32, 512), "tiers": (2, 3), "planes": (1, 8)},
     # an NVLink node of 8 GPUs up to an NVL72 rack; gradients reduced in fp8 (FP8-LM), bf16 or fp32
     "dp_min_batch_per_device": {"gpus_per_node": (8, 72), "bytes_per_param": (1, 4)},
     # published group and block formats: 2-8 bits, groups of 16 (NVFP4) to 128 (GPTQ / AWQ)

@@ -425,6 +425,11 @@ T_FB = Input("t_fb", "time", "time of a forward and a backward chunk run overlap
 # network fabric
 RADIX = Input("radix", "count", "ports per switch", "k", "每台交换机的端口数", counts=Noun.PORTS)
 TIERS = Input("tiers", "count", "switch tiers of the fat tree", "tiers", "胖树的交换机层数", counts=Noun.TIERS)
+# A multi-plane fabric: every GPU's one NIC sits on one of the planes, each plane its own fat tree, so the planes
+# multiply the hosts (DeepSeek-V3's 8 planes: GPU i of every 8-GPU node on plane i)
+PLANES = Input("planes", "count", "separate network planes, each its own fat tree, every host on one of them (1: a single "
+               "fabric)", "planes", "互相独立的网络平面数，每个平面是一棵独立的胖树，每台主机只接入其中一个（1：单一网络）", low=1,
+               default=1.0, counts=Noun.PLANES)
 N_HOSTS = Input("n_hosts", "count", "hosts (NICs) attached to the fabric", "N_hosts", "接入网络的主机（网卡）数", counts=Noun.HOSTS)
 OVERSUB = Input("oversubscription", "count", "oversubscription (1 = non-blocking, 3 = 3:1)", "o", "收敛比（1 = 无阻塞，3 = 3:1）",
                 counts=NotCounted.FACTOR)

@@ -24,6 +24,7 @@ from .inputs import (
     OVERLAP,
     OVERSUB,
     PEAK,
+    PLANES,
     RADIX,
     TIERS,
 )
@@ -32,26 +33,35 @@ from .registry import register
 LINK = BETA.as_("link_bandwidth", "BW_link")
 
 register(
-    Formula("fat_tree_hosts", (RADIX, TIERS), "2*(radix/2)^tiers", "count",
+    Formula("fat_tree_hosts", (RADIX, TIERS, PLANES), "2*(radix/2)^tiers*planes", "count",
             "hosts a non-blocking fat tree of k-port switches connects: 2·(k/2)^tiers (k²/2 with two tiers, k³/4 "
-            "with three)", "alfares2008",
+            "with three), × the planes when each host sits on one of several separate planes", "alfares2008, zhao2025",
             (Misconception("all_ports_down", "let every port face down (k^tiers): half of each switch's ports go up",
-                           "radix^tiers", "让每个端口都朝下（k^tiers）：每台交换机有一半端口要朝上"),
+                           "radix^tiers*planes", "让每个端口都朝下（k^tiers）：每台交换机有一半端口要朝上"),
              Misconception("no_two", "left out the factor 2 ((k/2)^tiers): the top tier's ports all face down",
-                           "(radix/2)^tiers", "漏了因子 2（(k/2)^tiers）：最顶层交换机的端口全部朝下")),
+                           "(radix/2)^tiers*planes", "漏了因子 2（(k/2)^tiers）：最顶层交换机的端口全部朝下"),
+             Misconception("one_plane", "counted one plane only: each of the separate planes is a fat tree of its own "
+                           "hosts", "2*(radix/2)^tiers", "只算了一个平面：每个独立的网络平面都是一棵接着自己那批主机的胖树")),
             "N_hosts",
             decomposition=("a non-blocking switch below the top gives half its k ports to hosts or the tier below and half "
                            "to the tier above; each tier multiplies the reach by k/2, and the top tier, with no tier "
-                           "above, uses all k: 2·(k/2)^tiers",),
+                           "above, uses all k: 2·(k/2)^tiers; a multi-plane fabric is that many separate fat trees, "
+                           "each host (a GPU's NIC) on one of them: × planes",),
             decomposition_zh=("顶层以下的无阻塞交换机把 k 个端口一半给主机或下一层、一半给上一层；每加一层覆盖范围乘 k/2，"
-                              "顶层没有上一层，k 个端口全部朝下：2·(k/2)^tiers",),
-            simplification=("two tiers: k²/2 (64-port switches: 2,048 hosts); three tiers: k³/4 (65,536 hosts)",),
-            simplification_zh=("两层：k²/2（64 口交换机：2,048 台主机）；三层：k³/4（65,536 台主机）",),
+                              "顶层没有上一层，k 个端口全部朝下：2·(k/2)^tiers；多平面网络就是这么多棵互相独立的胖树，"
+                              "每台主机（一张 GPU 的网卡）只接入其中一棵：× 平面数",),
+            simplification=("two tiers: k²/2 (64-port switches: 2,048 hosts); three tiers: k³/4 (65,536 hosts); "
+                            "DeepSeek-V3's 8 planes of two-tier 64-port trees: 8 × 2,048 = 16,384 GPUs",),
+            simplification_zh=("两层：k²/2（64 口交换机：2,048 台主机）；三层：k³/4（65,536 台主机）；DeepSeek-V3 的 8 个平面、"
+                               "每个平面一棵 64 口两层胖树：8 × 2,048 = 16,384 张 GPU",),
             takeaway="the radix, not the switch speed, sets how far a non-blocking fabric scales: one more tier "
-                     "multiplies the hosts by k/2 and adds two switch hops.",
-            takeaway_zh="决定无阻塞网络能扩展多大的是端口数而不是交换机速度：多一层，主机数乘 k/2，同时多两跳交换。",
+                     "multiplies the hosts by k/2 and adds two switch hops; separate planes multiply them without the "
+                     "extra hops.",
+            takeaway_zh="决定无阻塞网络能扩展多大的是端口数而不是交换机速度：多一层，主机数乘 k/2，同时多两跳交换；"
+                        "多个独立平面也能成倍增加主机数，却不多加跳数。",
             example={"radix": 64, "tiers": 3},
-            meaning_zh="k 口交换机组成的无阻塞胖树能连接的主机数：2·(k/2)^tiers（两层 k²/2，三层 k³/4）"),
+            meaning_zh="k 口交换机组成的无阻塞胖树能连接的主机数：2·(k/2)^tiers（两层 k²/2，三层 k³/4），每台主机只接入"
+                       "几个独立平面之一时再 × 平面数"),
     Formula("bisection_bandwidth", (N_HOSTS, LINK, OVERSUB, DIRECTIONS),
             "n_hosts*link_bandwidth*directions/(2*oversubscription)", "bandwidth",
             "bandwidth across a cut of the fabric into two halves: half the hosts' links, ÷ the oversubscription",

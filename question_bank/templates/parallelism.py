@@ -553,18 +553,22 @@ _DP_CHIPS = ("a100_80", "h100_sxm", "h200", "mi300x", "h800", "b200", "b300")
 DP_RECIPES = (("bf16", "bf16", 2), ("fp8", "fp8", 1), ("bf16", "fp32", 4), ("fp8", "bf16", 2))
 # The NVL72 racks (one 72-GPU NVLink domain, the catalogue's GB200 and GB300), drawn last for a quarter of the seeds
 DP_RACKS = ("gb200", "gb300")
+# fp8 GEMMs with the gradients all-reduced in fp32: Megatron's default under bf16 and fp8 training (NeMo's mixed-precision
+# recipes set grad_reduce_in_fp32), drawn last for a share of the fp8 seeds
+FP8_FP32_RECIPE = ("fp8", "fp32", 4)
+FP32_REDUCE_SHARE = 0.5
 
 
-def _dp_conv(peak_dtype: str, grad_dtype: str, nbytes: int) -> tuple[str, str]:
-    return (f"Pure data parallelism in NVLink nodes, one NIC per GPU (a rail): every step all-reduces the {grad_dtype} "
-            f"gradients ({nbytes}Φ bytes) hierarchically, a reduce-scatter over NVLink in the node, then each GPU's "
+def _dp_conv(peak_dtype: str, grad_dtype: str, nbytes: int, fabric: str = "NVLink") -> tuple[str, str]:
+    return (f"Pure data parallelism in {fabric} nodes, one NIC per GPU (a rail): every step all-reduces the {grad_dtype} "
+            f"gradients ({nbytes}Φ bytes) hierarchically, a reduce-scatter over {fabric} in the node, then each GPU's "
             f"NIC all-reduces its 1/g shard with a ring across the nodes, sending about twice the shard, "
-            f"2 × {nbytes}Φ/g bytes. The NIC term sets the bound (the NVLink phases are left out). The all-reduce "
+            f"2 × {nbytes}Φ/g bytes. The NIC term sets the bound (the {fabric} phases are left out). The all-reduce "
             f"overlaps with the backward pass, 4Φ FLOPs per token at the dense {peak_dtype} peak. Latency ignored. "
             "TFLOPS = 10¹² FLOP/s, GB/s = 10⁹ B/s, 1 Gb/s = 1/8 GB/s.",
-            f"在 NVLink 节点上做纯数据并行，每卡一块网卡（一条轨道）：每一步对 {grad_dtype} 梯度（{nbytes}Φ 字节）做分层 "
-            "AllReduce，先在节点内经 NVLink 做 ReduceScatter，再由每张卡的网卡跨节点对自己那 1/g 的分片做环形 AllReduce，"
-            f"约发送分片的两倍，即 2 × {nbytes}Φ/g 字节。网卡这一项决定下限（不计 NVLink 阶段）。AllReduce 与反向传播重叠，"
+            f"在 {fabric} 节点上做纯数据并行，每卡一块网卡（一条轨道）：每一步对 {grad_dtype} 梯度（{nbytes}Φ 字节）做分层 "
+            f"AllReduce，先在节点内经 {fabric} 做 ReduceScatter，再由每张卡的网卡跨节点对自己那 1/g 的分片做环形 AllReduce，"
+            f"约发送分片的两倍，即 2 × {nbytes}Φ/g 字节。网卡这一项决定下限（不计 {fabric} 阶段）。AllReduce 与反向传播重叠，"
             f"反向每 token 4Φ FLOPs，按 {peak_dtype} 稠密峰值计。忽略延迟。TFLOPS = 10¹² FLOP/s，GB/s = 10⁹ B/s，"
             "1 Gb/s = 1/8 GB/s。")
 
@@ -573,7 +577,7 @@ DP_CONV_EN, DP_CONV_ZH = _dp_conv("bf16", "bf16", 2)
 LARGE_RUN_TOKENS = (4e6, 16e6)  # tokens per step large runs train with (Llama 3: up to 16M)
 
 
-def _dp_takeaway(n: int, b_min: float) -> tuple[str, str]:
+def _dp_takeaway(n: int, b_min: float, fabric: str = "NVLink") -> tuple[str, str]:
     """Where the global batch the bound implies falls against what large runs use, computed from the problem."""
     total = n * b_min
     shown = f"{total / 1e6:,.1f}M"
@@ -586,10 +590,11 @@ def _dp_takeaway(n: int, b_min: float) -> tuple[str, str]:
     where_en = "below" if total < LARGE_RUN_TOKENS[0] else "within"
     where_zh = "低于" if total < LARGE_RUN_TOKENS[0] else "落在"
     return (f"over {n:,} GPUs that is a global batch of at least {shown} tokens per step, {where_en} the 4-16M tokens "
-            "large runs train with: reducing over NVLink first cuts each NIC's share by g, which keeps pure data "
+            f"large runs train with: reducing over {fabric} first cuts each NIC's share by g, which keeps pure data "
             "parallelism affordable at this scale.",
             f"在 {n:,} 张卡上，这意味着每步全局批至少 {shown} 个 token，{where_zh}大规模训练常用的 4-16M token 范围"
-            f"{'之内' if where_en == 'within' else ''}：先经 NVLink 在节点内归约，每块网卡的负担降为 1/g，纯数据并行在这个规模下仍然划算。")
+            f"{'之内' if where_en == 'within' else ''}：先经 {fabric} 在节点内归约，每块网卡的负担降为 1/g，"
+            "纯数据并行在这个规模下仍然划算。")
 
 
 @template("parallelism.dp_min_batch", topic="parallelism",
@@ -609,14 +614,18 @@ def dp_min_batch(rng):
     peak_dtype, grad_dtype, nbytes = DP_RECIPES[0]
     if rng.random() < 0.6:
         peak_dtype, grad_dtype, nbytes = rng.choice([r for r in DP_RECIPES if gpu.supports(r[0])])
+    if peak_dtype == "fp8" and rng.random() < FP32_REDUCE_SHARE:  # the last draw: the other seeds keep their problem
+        peak_dtype, grad_dtype, nbytes = FP8_FP32_RECIPE
     peak = gpu.peak(peak_dtype)
     inputs: dict[str, float] = {"peak_flops": peak, "link_bandwidth": link, "bytes_per_param": nbytes,
                                 "gpus_per_node": g}
     b_min = formulas.get("dp_min_batch_per_device").evaluate(**inputs)
     gbit = round(link * 8 / 1e9)
-    take_en, take_zh = _dp_takeaway(n, b_min)
-    conv_en, conv_zh = _dp_conv(peak_dtype, grad_dtype, nbytes)
-    node_en, node_zh = ((f"{g}-GPU NVLink nodes", f"每 {g} 张卡组成一个 NVLink 节点") if g <= 8 else
+    # AMD's 8-GPU platforms are joined by Infinity Fabric (xGMI), not NVLink: the texts name the chip's own fabric
+    fabric = "NVLink" if gpu.vendor == "NVIDIA" else "Infinity Fabric"
+    take_en, take_zh = _dp_takeaway(n, b_min, fabric)
+    conv_en, conv_zh = _dp_conv(peak_dtype, grad_dtype, nbytes, fabric)
+    node_en, node_zh = ((f"{g}-GPU {fabric} nodes", f"每 {g} 张卡组成一个 {fabric} 节点") if g <= 8 else
                         (f"NVL{g} racks (one {g}-GPU NVLink domain each)", f"每个 NVL{g} 机柜的 {g} 张卡组成一个 NVLink 域"))
     recipe_en, recipe_zh = (("", "") if (peak_dtype, grad_dtype) == ("bf16", "bf16") else
                             (f" Its GEMMs run in {peak_dtype}; the gradients are all-reduced in {grad_dtype} ({nbytes} B "
@@ -626,7 +635,7 @@ def dp_min_batch(rng):
         givens=(given("gpu", "GPU", "GPU", gpu.name),
                 given("peak_flops", f"Peak dense {peak_dtype} FLOP/s", f"{peak_dtype} 稠密峰值算力", peak, "flop_rate",
                       "TFLOPS"),
-                given("gpus_per_node", "GPUs per NVLink node g", "每个 NVLink 节点的 GPU 数 g", g),
+                given("gpus_per_node", f"GPUs per {fabric} node g", f"每个 {fabric} 节点的 GPU 数 g", g),
                 given("link_bandwidth", f"NIC per GPU ({gbit} Gb/s), one way", f"每卡网卡单向带宽（{gbit} Gb/s）", link,
                       "bandwidth", "GB/s"))
         + (() if nbytes == 2 and grad_dtype == "bf16" else

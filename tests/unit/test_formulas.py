@@ -196,7 +196,8 @@ PART3_TYPICAL = {
     "bubble_time_1f1b": lambda d: (lambda t: {"p": d(ints(2, 16)), "t_f": t[0], "t_b": t[1]})(_pipe_times(d)),
     "bubble_time_zb1p": lambda d: (lambda t: {"p": d(ints(2, 16)), "t_f": t[0], "t_b": t[1], "t_w": t[2]})(_pipe_times(d)),
     "bubble_time_dualpipe": _dualpipe,
-    "fat_tree_hosts": lambda d: {"radix": d(st.sampled_from([16, 32, 48, 64, 128])), "tiers": d(st.sampled_from([2, 3]))},
+    "fat_tree_hosts": lambda d: {"radix": d(st.sampled_from([16, 32, 48, 64, 128])), "tiers": d(st.sampled_from([2, 3])),
+                       "planes": d(st.sampled_from([2, 4, 8]))},  # one_plane forgets them
     "bisection_bandwidth": lambda d: {"n_hosts": d(ints(64, 8192)), "link_bandwidth": d(fl(1e10, 1e11)),
                                       "oversubscription": d(st.sampled_from([2, 3, 4]))},
     "hierarchical_allreduce_time": lambda d: {"m": d(fl(1e8, 1e10)), "gpus_per_node": d(st.sampled_from([4, 8])),

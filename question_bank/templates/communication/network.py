@@ -154,6 +154,12 @@ FABRIC_SWITCHES = (
 # Two tiers of a 256- or 512-port switch already connect 32,768-131,072 hosts, what the largest clusters need: only
 # the switches up to 144 ports are drawn with a third tier.
 THIRD_TIER_MAX_RADIX = 144
+# A multi-plane fabric (DeepSeek-V3's, arXiv:2505.09343: 8 planes of two-tier 64-port trees, 16,384 GPUs): GPU i of
+# every node (8 GPUs) or compute tray (4, as in an NVL72 rack) has its own NIC on plane i, so the planes multiply the
+# GPUs.  Drawn last, for two tiers of up to 256 ports (8 planes of 512-port trees would be a million GPUs).
+PLANES = (8, 4)
+MULTI_PLANE_MAX_RADIX = 256
+MULTI_PLANE_SHARE = 0.4
 
 
 @template("communication.fat_tree_hosts", topic="communication", title="Hosts of a non-blocking fat tree from the switch radix",
@@ -162,15 +168,27 @@ def fat_tree_hosts(rng):
     switch, k, gbps = rng.choice(FABRIC_SWITCHES)
     tiers = rng.choice((2, 3)) if k <= THIRD_TIER_MAX_RADIX else 2
     planned = rng.choice((4096, 8192, 16384, 24576, 32768, 65536, 100000))
+    planes = 1
+    if tiers == 2 and k <= MULTI_PLANE_MAX_RADIX and rng.random() < MULTI_PLANE_SHARE:
+        planes = rng.choice(PLANES)
     formula = formulas.get("fat_tree_hosts")
-    hosts = formula.evaluate(radix=k, tiers=tiers)
+    hosts = formula.evaluate(radix=k, tiers=tiers, planes=planes)
     fits = planned <= hosts
     tbps = k * gbps / 1000
     switch_zh = SWITCH_ZH.get(switch, switch)
+    plane_en, plane_zh = "", ""
+    if planes > 1:
+        unit_en, unit_zh = ("node", "节点") if planes == 8 else ("compute tray", "计算托盘")
+        plane_en = (f" The GPUs sit {planes} to a {unit_en}, and the fabric is multi-plane: GPU i of every {unit_en} "
+                    f"connects to plane i, {planes} separate planes, each its own fat tree.")
+        plane_zh = (f"GPU 每 {planes} 张一个{unit_zh}，网络是多平面的：每个{unit_zh}的第 i 张 GPU 接入第 i 个平面，"
+                    f"共 {planes} 个互相独立的平面，每个平面是一棵独立的胖树。")
+    built_en, each_zh = ("With each plane built", "每个平面都") if planes > 1 else ("Built", "")
     return Spec(
         givens=(given("switch", "Switch", "交换机", switch, value_zh=switch_zh),
-                given("radix", "Switch radix k", "交换机端口数 k", k), given("tiers", "Switch tiers", "交换机层数", tiers)),
-        asks=(Ask(formula="fat_tree_hosts", inputs={"radix": k, "tiers": tiers}, unit="",
+                given("radix", "Switch radix k", "交换机端口数 k", k), given("tiers", "Switch tiers", "交换机层数", tiers))
+        + ((given("planes", "Network planes", "网络平面数", planes),) if planes > 1 else ()),
+        asks=(Ask(formula="fat_tree_hosts", inputs={"radix": k, "tiers": tiers, "planes": planes}, unit="",
                   takeaway=(f"{hosts:,.0f} hosts: the planned {planned:,} GPUs "
                             + ("fit in it." if fits else f"need {'another tier' if tiers == 2 else 'larger switches'} "
                                                          "(or an oversubscribed fabric).")
@@ -180,12 +198,13 @@ def fat_tree_hosts(rng):
                                                          "（或接受收敛的网络）。")
                                + formula.takeaway_zh),
                   prompt_en=f"An operator plans a cluster of {planned:,} GPUs and gives every GPU its own {gbps} Gb/s "
-                            f"NIC, so each GPU is one host of the scale-out fabric. Built as a non-blocking {tiers}-tier "
-                            f"fat tree of {switch} switches, {k} ports of {gbps} Gb/s each ({tbps:g} Tb/s one way), "
-                            "how many GPUs can the fabric connect at most?",
+                            f"NIC, so each GPU is one host of the scale-out fabric.{plane_en} {built_en} as a "
+                            f"non-blocking {tiers}-tier fat tree of {switch} switches, {k} ports of {gbps} Gb/s each "
+                            f"({tbps:g} Tb/s one way), how many GPUs can the fabric connect at most?",
                   prompt_zh=f"运营方计划建一个 {planned:,} 张 GPU 的集群，给每张 GPU 配一块自己的 {gbps} Gb/s 网卡，所以每张 "
-                            f"GPU 都是横向扩展网络中的一台主机。若用 {switch_zh} 交换机（每台 {k} 个 {gbps} Gb/s 端口，单向 "
-                            f"{tbps:g} Tb/s）搭成无阻塞的 {tiers} 层胖树，这个网络最多能连接多少张 GPU？"),),
+                            f"GPU 都是横向扩展网络中的一台主机。{plane_zh}若{each_zh}用 {switch_zh} 交换机（每台 {k} 个 "
+                            f"{gbps} Gb/s 端口，单向 {tbps:g} Tb/s）搭成无阻塞的 {tiers} 层胖树，这个网络最多能连接多少张 "
+                            "GPU？"),),
         conventions_en=TREE_CONV_EN, conventions_zh=TREE_CONV_ZH,
     )
 
