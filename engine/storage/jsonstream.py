@@ -34,6 +34,10 @@ _DECODER = json.JSONDecoder(object_pairs_hook=no_duplicates)
 _NEAR_END = 16  # an error this close to the end of what is read may be a value cut by the chunk: read on
 
 
+# what may follow a number's digits in the chunk's last characters while the number goes on ("1.3" "e+16")
+_NUMBER_TAIL = frozenset("0123456789eE+-.")
+
+
 class StreamError(ValueError):
     """Why the text is not the JSON expected: ``kind`` is ``"json"`` (not valid JSON: ``where`` says the line and
     column), ``"deep"`` (nested too deeply), ``"large"`` (a value over its bound; with no ``where``: the file
@@ -139,7 +143,9 @@ class ObjectStream:
             except RecursionError:
                 raise StreamError("deep", "nested too deeply", self.where(start)) from None
             else:
-                if end < n or self._eof:  # (a number that ends the chunk may go on in the next)
+                # a number that ends the chunk may go on in the next: "1.3e" is read as 1.3 with "e" left over
+                if self._eof or (end < n and not (isinstance(value, (int, float)) and _NUMBER_TAIL.issuperset(
+                        self._buf[end:n]))):
                     self._pos, self.start = end, start
                     return value
             if n - start > limit:

@@ -5,7 +5,7 @@ import io
 import json
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from drill.cli import main
@@ -30,6 +30,7 @@ def read_all(text: str, chunk: int, streamed=frozenset({"reviews", "mocks"})) ->
 @settings(max_examples=60, deadline=None)
 @given(doc=st.dictionaries(st.sampled_from(["reviews", "mocks", "a", "b", "ü"]), _JSON, max_size=5),
        chunk=st.integers(1, 40), indent=st.sampled_from([None, 1, 3]))
+@example(doc={"reviews": 1.3016827998477978e+16}, chunk=1, indent=None)  # a chunk ending in "…978e": not 1.3016…
 def test_the_stream_reads_what_json_loads_reads_at_any_chunk_size(doc, chunk, indent):
     text = json.dumps(doc, indent=indent, ensure_ascii=False)
     assert read_all(text, chunk) == json.loads(text)
