@@ -375,7 +375,7 @@ def rows_by_topic(fresh: Sequence[tuple[int, str, tuple, int]]) -> dict[str | No
     return out
 
 
-def fitmodels_of_rows(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | None = None) -> Models:
+def fit_models(answers: Sequence[Answer], train: int = MAX_TRAIN, stop: Stop | None = None) -> Models:
     """The overall model (its feature weights pulled towards :data:`LEARNER_PRIOR`) and each topic's (all four
     pulled towards the overall model), fitted on the latest ``train`` answers (features from every answer)."""
     answers = in_order(answers)
@@ -516,7 +516,7 @@ def forecast(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day:
 def _forecast(answers, catalog, day, today, outlook, models, runs=RUNS, seed=0, stop=None):
     """:func:`forecast`, and each template's features on ``day`` (averaged over the runs)."""
     answers = in_order(answers)
-    models = models or fitmodels_of_rows(answers, stop=stop)
+    models = models or fit_models(answers, stop=stop)
     if models.overall is None:
         return {}, {}
     index = Index(answers)
@@ -546,7 +546,7 @@ def readiness(answers: Sequence[Answer], catalog: Sequence[tuple[str, str]], day
     says; see the module docstring.  ``stop()`` True abandons the work (:class:`Stopped`)."""
     today = today or day
     answers = in_order(answers)
-    models = fitmodels_of_rows(answers, stop=stop)
+    models = fit_models(answers, stop=stop)
     items, xs = _forecast(answers, catalog, day, today, outlook, models, stop=stop)
     templates: dict[str, list[str]] = {}
     for item, topic in catalog:
