@@ -16,8 +16,8 @@ On learners whose forgetting is a power law in ``days / S`` (``benchmarks/learne
 assumes, not this model's) the readiness read 5-10 points low a week before the interview and 2-6 on the day;
 with the stability in the feature it is within 4 points (docs/performance.md).
 
-It is fitted on each template's *first answer of each day* (a re-drill the same day comes after the solution
-was shown: not a fresh problem), with the features as they stood just before it, by Newton's method
+It is fitted on every answer - a same-day re-drill too, as an answer 0 days away - with the features as they
+stood just before it, by Newton's method
 (iteratively reweighted least squares, a few steps; no numpy: the 4 x 4 system is solved by Gaussian
 elimination).  The weights keep their signs (:data:`SIGNS`: a pass never lowers a prediction, time away never
 raises it; a weight that comes out the other way on a short history is held at 0; a miss may go either way:
@@ -338,14 +338,14 @@ class Models(NamedTuple):
 
 
 def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None, list[tuple[tuple, int]]]:
-    """The training rows: each item's first answer of each day, with its features from every earlier answer,
+    """The training rows: every answer (a same-day re-drill too), with its features from every earlier answer,
     for the latest ``train`` answers, by topic and all under None."""
     return rows_by_topic(fresh_rows(answers, max(0, len(answers) - train)))
 
 
 def fresh_rows(answers: Sequence[Answer], start: int = 0) -> list[tuple[int, str, tuple, int]]:
-    """Each item's first answer of each day from position ``start`` on, as ``(position, topic, features, passed)``,
-    its features from every earlier answer."""
+    """Each answer from position ``start`` on (a same-day re-drill too: 0 days away), as ``(position, topic,
+    features, passed)``, its features from every earlier answer."""
     out: list[tuple[int, str, tuple, int]] = []
     counts: dict[str, list] = {}  # item -> [passes, misses, last day, memory]
     for pos, a in enumerate(answers):
@@ -353,14 +353,12 @@ def fresh_rows(answers: Sequence[Answer], start: int = 0) -> list[tuple[int, str
         c = counts.get(a.item)
         if c is None:
             c = counts[a.item] = [0, 0, d, None]
-        elif c[2] == d:  # a re-drill the same day is not a fresh problem: counted, not a row
-            c[0 if a.passed else 1] += 1
-            continue
         if pos >= start:
             x = ((math.log1p(c[0]), time_away(d - c[2], c[3]), math.log1p(c[1])) if c[0] + c[1]
                  else (0.0, 0.0, 0.0))
             out.append((pos, a.topic, x, 1 if a.passed else 0))
-        c[3] = memory_after(c[3], d - c[2], a.passed)
+        if c[3] is None or c[2] != d:  # a re-drill the same day leaves the memory as it was (as Index.add)
+            c[3] = memory_after(c[3], d - c[2], a.passed)
         c[0 if a.passed else 1] += 1
         c[2] = d
     return out
