@@ -16,8 +16,12 @@ On learners whose forgetting is a power law in ``days / S`` (``benchmarks/learne
 assumes, not this model's) the readiness read 5-10 points low a week before the interview and 2-6 on the day;
 with the stability in the feature it is within 4 points (docs/performance.md).
 
-It is fitted on every answer - a same-day re-drill too, as an answer 0 days away - with the features as they
-stood just before it, by Newton's method
+It is fitted on every answer - a same-day re-drill too, as an answer 0 days away (the memory stands, as
+:class:`~engine.schedule.features.Index` reads it) - with the features as they stood just before it.  Why the
+re-drills: a topic's level is its own (below), and a week before a 21-day interview it rested on each day's first
+answers alone, so noisily that the bench read 3-4 topics of 12 more than 7 points off in 6 figures of 32,
+where the same model fitted on their true chances is within 7 on nearly every topic
+(docs/performance.md).  The fit is by Newton's method
 (iteratively reweighted least squares, a few steps; no numpy: the 4 x 4 system is solved by Gaussian
 elimination).  The weights keep their signs (:data:`SIGNS`: a pass never lowers a prediction, time away never
 raises it; a weight that comes out the other way on a short history is held at 0; a miss may go either way:
