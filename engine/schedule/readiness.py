@@ -16,19 +16,27 @@ On learners whose forgetting is a power law in ``days / S`` (``benchmarks/learne
 assumes, not this model's) the readiness read 5-10 points low a week before the interview and 2-6 on the day;
 with the stability in the feature it is within 4 points (docs/performance.md).
 
-It is fitted on each template's *first answer of each day* (a re-drill the same day comes after the solution
-was shown: not a fresh problem), with the features as they stood just before it, by Newton's method
+It is fitted on every answer - a same-day re-drill too, as an answer 0 days away (the memory stands, as
+:class:`~engine.schedule.features.Index` reads it) - with the features as they stood just before it.  Why the
+re-drills: a topic's level is its own (below), and a week before a 21-day interview it rested on each day's first
+answers alone, so noisily that the bench read 3-4 topics of 12 more than 7 points off in 6 figures of 32,
+where the same model fitted on their true chances is within 7 on nearly every topic
+(docs/performance.md).  The fit is by Newton's method
 (iteratively reweighted least squares, a few steps; no numpy: the 4 x 4 system is solved by Gaussian
 elimination).  The weights keep their signs (:data:`SIGNS`: a pass never lowers a prediction, time away never
 raises it; a weight that comes out the other way on a short history is held at 0; a miss may go either way:
 it is practice, and a sign of a hard template).  The overall model's feature weights are pulled by a ridge
 penalty (:data:`RIDGE`, worth about a hundred answers) towards :data:`LEARNER_PRIOR`, the weights that
-60-day histories of the bench's simulated learner fit (six runs on other seeds than the bench's, rounded):
+60-day histories of the bench's simulated learner fit (six runs on other seeds than the bench's, rounded; fitted
+before the re-drills were rows: refitted with them, about (0.3, 0.7, -0.2, 0.2), the readiness missed its
+bench targets in 31 figures of 320 on ten seeds instead of 15, so the prior stays):
 until a learner's answers show how practice and time away work for them, a typical curve is assumed - after
 two days of answers no gap is longer than a day, and a week of answers overrates practice; with thousands
-of answers the learner's own weights win.  A topic's model is pulled towards the overall one
-(:data:`TOPIC_PRIOR`), so a topic with few answers reads like the others until its own answers say
-otherwise.  A model is kept only when it converged.
+of answers the learner's own weights win.  A topic's feature weights (how practice and time away work) are
+pulled towards the overall model's (:data:`TOPIC_PRIOR`); its level (the
+intercept) is its own, so a weak topic reads weak.  (The pull was 50; at 300, with the re-drills in the fit,
+the bench meets its targets in 32 figures of 32 instead of 31; on nine other seeds the two tie, 15 figures
+of 288 missed by each.)  A model is kept only when it converged.
 
 Why these features: with the practice count and a recent pass share instead (this module's first model),
 the templates met most are the hard ones (misses bring reviews), so practice looked worth less than it is
@@ -81,7 +89,10 @@ MIN_REVIEWS = 12  # answers every topic needs before the readiness (each topic's
 LEVEL = 0.9  # the credible interval shown with each figure
 Z = 1.6449  # the standard normal's 95th percentile: a two-sided LEVEL interval
 RIDGE = 30.0  # L2 penalty pulling the overall model's feature weights towards LEARNER_PRIOR
-TOPIC_PRIOR = 50.0  # L2 penalty pulling a topic's weights towards the overall model's (worth about 200 answers)
+TOPIC_PRIOR = 300.0  # L2 penalty pulling a topic's feature weights (not its level) towards the overall model's
+# the pull a topic's interval is computed with: its weights' own uncertainty (at TOPIC_PRIOR the interval would
+# claim the overall model's certainty for the topic's curve and held the true figure 3 times of 12 in a bench run)
+TOPIC_INTERVAL_PRIOR = 50.0
 NEWTON_STEPS = 8
 TOLERANCE = 1e-5  # a Newton step smaller than this in every weight: converged
 HORIZON = 7  # days between a calibration prediction and the answers it is scored on
@@ -338,14 +349,14 @@ class Models(NamedTuple):
 
 
 def _rows(answers: Sequence[Answer], train: int = MAX_TRAIN) -> dict[str | None, list[tuple[tuple, int]]]:
-    """The training rows: each item's first answer of each day, with its features from every earlier answer,
+    """The training rows: every answer (a same-day re-drill too), with its features from every earlier answer,
     for the latest ``train`` answers, by topic and all under None."""
     return rows_by_topic(fresh_rows(answers, max(0, len(answers) - train)))
 
 
 def fresh_rows(answers: Sequence[Answer], start: int = 0) -> list[tuple[int, str, tuple, int]]:
-    """Each item's first answer of each day from position ``start`` on, as ``(position, topic, features, passed)``,
-    its features from every earlier answer."""
+    """Each answer from position ``start`` on (a same-day re-drill too: 0 days away), as ``(position, topic,
+    features, passed)``, its features from every earlier answer."""
     out: list[tuple[int, str, tuple, int]] = []
     counts: dict[str, list] = {}  # item -> [passes, misses, last day, memory]
     for pos, a in enumerate(answers):
@@ -353,14 +364,12 @@ def fresh_rows(answers: Sequence[Answer], start: int = 0) -> list[tuple[int, str
         c = counts.get(a.item)
         if c is None:
             c = counts[a.item] = [0, 0, d, None]
-        elif c[2] == d:  # a re-drill the same day is not a fresh problem: counted, not a row
-            c[0 if a.passed else 1] += 1
-            continue
         if pos >= start:
             x = ((math.log1p(c[0]), time_away(d - c[2], c[3]), math.log1p(c[1])) if c[0] + c[1]
                  else (0.0, 0.0, 0.0))
             out.append((pos, a.topic, x, 1 if a.passed else 0))
-        c[3] = memory_after(c[3], d - c[2], a.passed)
+        if c[3] is None or c[2] != d:  # a re-drill the same day leaves the memory as it was (as Index.add)
+            c[3] = memory_after(c[3], d - c[2], a.passed)
         c[0 if a.passed else 1] += 1
         c[2] = d
     return out
@@ -407,7 +416,7 @@ def models_of_rows(rows: dict[str | None, list[tuple[tuple, int]]], reviews: dic
                 w = _fit(tdata, NEWTON_STEPS, TOPIC_PRIOR, overall, False, near and near.topics.get(topic))
                 if w is not None:
                     topics[topic] = w
-                    cov = _covariance(tdata, w, TOPIC_PRIOR)
+                    cov = _covariance(tdata, w, TOPIC_INTERVAL_PRIOR)
                     if cov is not None:
                         covariances[topic] = cov
     return Models(overall, topics, reviews, covariances)

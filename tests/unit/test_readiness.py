@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from engine import session as se
 from engine.schedule import calibration, readiness
+from engine.schedule.features import Index
 
 DAY0 = date(2027, 5, 3)
 TOPICS = ("roofline", "serving")
@@ -140,6 +141,28 @@ def test_a_templates_figure_rises_with_a_pass_and_falls_with_time_away():
         more = readiness.readiness(answers + [readiness.Answer(day - timedelta(days=1), item, topic, True)],
                                    CATALOG, day).items
         assert more[item] > base[item]
+
+
+def test_a_same_day_redrill_is_a_training_row_0_days_away_with_the_features_a_prediction_reads():
+    """Every answer is a training row, a same-day re-drill too: 0 days away, counting the answers before it
+    that day, the memory as it stood (the features a prediction reads from the same answers)."""
+    d0 = DAY0
+    answers = [readiness.Answer(d0, "a", "t", False), readiness.Answer(d0, "a", "t", True),
+               readiness.Answer(d0 + timedelta(days=3), "a", "t", False),
+               readiness.Answer(d0 + timedelta(days=3), "a", "t", True), readiness.Answer(d0, "b", "t", True)]
+    answers = readiness.in_order(answers)
+    rows = readiness.fresh_rows(answers)
+    assert [pos for pos, *_ in rows] == list(range(len(answers)))  # no answer left out
+    index = Index(answers)
+    seen: dict[str, int] = {}
+    for pos, _, x, y in rows:
+        a = answers[pos]
+        k = seen.get(a.item, 0)
+        assert x == index.features(a.item, a.day.toordinal(), upto=k)
+        assert y == (1 if a.passed else 0)
+        seen[a.item] = k + 1
+    redrill = rows[answers.index(readiness.Answer(d0 + timedelta(days=3), "a", "t", True))][2]
+    assert redrill == (math.log1p(1), 0.0, math.log1p(2))  # one pass and two misses before it, 0 days away
 
 
 @given(rows, st.randoms(use_true_random=False))
