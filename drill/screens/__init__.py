@@ -93,7 +93,7 @@ def named_bindings(screen: DrillScreen | DrillModal[Any], active: dict[str, Acti
 
     Bindings are made once per class, in English (:func:`drill.keybindings.bind`), and the language changes
     while screens hold state, so the words are put in where every view of the keys reads them (Textual's
-    footer and key panel, :class:`drill.widgets.footer.KeyFooter`, the palette): the screen's
+    key panel, the footer :class:`drill.widgets.footer.KeyFooter`, the palette): the screen's
     ``active_bindings``.  Other bindings (Textual's own) keep their description."""
     lang = screen.app.ctx.lang
     named: dict[str, ActiveBinding] = {}
@@ -194,7 +194,7 @@ class DrillScreen(Screen):
 
     async def recompose(self) -> None:
         await super().recompose()
-        self.refresh_bindings()  # a new Footer draws its keys only once told that the bindings changed
+        self.refresh_bindings()  # the recomposed widgets' bindings (a focused box's) are the footer's keys
 
 
 R = TypeVar("R")

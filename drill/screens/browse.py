@@ -15,12 +15,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from drill.core import browse_rows, find
 from drill.core.i18n import template_title, topic_name, when
 from drill.keybindings import bind, key_display
 from drill.screens import VERDICT_COLOUR, DrillScreen
+from drill.widgets.footer import KeyFooter
 from engine.langs import other_lang
 from question_bank import registry
 
@@ -76,7 +77,7 @@ class BrowseScreen(DrillScreen):
             yield DataTable(id="bank", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="preview"):
                 yield Static(id="sample")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#bank", DataTable).focus()

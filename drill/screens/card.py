@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from drill.keybindings import bind
 from drill.screens import DrillScreen
+from drill.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
     from drill.widgets.formulas import Lines
@@ -64,7 +65,7 @@ class CardScreen(DrillScreen):
         yield Static(head, id="card-head")
         with VerticalScroll(id="card-body"):
             yield Static(body, id="card-text")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#card-body", VerticalScroll).focus()

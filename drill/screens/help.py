@@ -7,11 +7,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from drill.core.i18n import key_name, t
 from drill.keybindings import bind
 from drill.screens import DrillScreen, screen_class
+from drill.widgets.footer import KeyFooter
 
 FEEDBACK_ACTIONS = ("next", "grade", "undo", "leave", "card")
 # several bindings described by one line of help
@@ -50,7 +51,7 @@ class HelpScreen(DrillScreen):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-body"):
             yield Static(self.render_keys(), id="keys")
-        yield Footer()
+        yield KeyFooter()
 
     def groups(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """(section title, [(keys, what)]) for every screen; the keys come from the BINDINGS."""

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.core import home_figures, readiness_view
@@ -14,6 +14,7 @@ from drill.core.i18n import t, when
 from drill.core.paths import damaged_text, ignored_lines
 from drill.keybindings import bind, key_display
 from drill.screens import DrillScreen
+from drill.widgets.footer import KeyFooter
 from engine.session import PACE_WARNING
 
 # each way in, with its key from the key table (drill/keybindings.py)
@@ -72,7 +73,7 @@ class HomeScreen(DrillScreen):
             yield Static(id="home-plan")
             yield OptionList(id="ways")
             yield Static(id="home-bank")
-        yield Footer()
+        yield KeyFooter()
 
     def on_screen_resume(self) -> None:
         self.draw()

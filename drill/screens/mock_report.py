@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from drill.core import mock as glue
 from drill.core.i18n import points, t, topic_name
@@ -28,6 +28,7 @@ from drill.keybindings import bind
 from drill.screens import VERDICT_COLOUR, DrillModal
 from drill.screens.mock import MockScreen, asked_step, expected_shown, problem_context, step_prompt, verdict_name
 from drill.screens.mock_run import ConfirmEndScreen
+from drill.widgets.footer import KeyFooter
 from engine.grading import misconception_label
 from engine.mock_report import Report
 from engine.status import UNANSWERED
@@ -115,7 +116,7 @@ class MockReportScreen(MockScreen):
         table: DataTable = DataTable(id="report-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(id="report-notes")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.record is None:

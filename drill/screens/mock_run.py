@@ -13,7 +13,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Input, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from drill.core import mock as glue
@@ -22,6 +22,7 @@ from drill.core.mock import format_clock
 from drill.keybindings import bind
 from drill.screens import DrillModal, question_in_view, scroll_bindings, scroll_view
 from drill.screens.mock import MockScreen, problem_context, step_prompt
+from drill.widgets.footer import KeyFooter
 from drill.widgets.formulas import Wrapped
 from engine.mock import ANSWERED, SKIPPED, MockError, MockPlan, MockRun, reading, unreadable_reason
 from engine.storage import SaveFailed
@@ -158,7 +159,7 @@ class MockRunScreen(MockScreen):
             yield Static(id="mock-prompt")
         yield Input(id="mock-answer")
         yield Static(id="mock-reading")
-        yield Footer()
+        yield KeyFooter()
 
     @property
     def active_run(self) -> MockRun:

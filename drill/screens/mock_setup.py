@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Checkbox, Footer, Input, Label, SelectionList, Static
+from textual.widgets import Button, Checkbox, Input, Label, SelectionList, Static
 
 from drill.core import mock as glue
 from drill.core.i18n import t, topic_name
@@ -20,6 +20,7 @@ from drill.core.mock import format_clock
 from drill.core.world import ChosenWorld
 from drill.keybindings import bind
 from drill.screens.mock import MockScreen
+from drill.widgets.footer import KeyFooter
 from engine.mock import MockError, MockPlan
 from engine.storage import SaveFailed
 from question_bank.topics import TOPICS
@@ -92,7 +93,7 @@ class MockSetupScreen(MockScreen):
         with Vertical(id="mock-foot"):
             yield Static(id="mock-preview")
             yield Button(id="mock-start", variant="primary", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.apply_lang()

@@ -559,7 +559,7 @@ class PracticeScreen(DrillScreen):
         if not new and not leeches.card_due(self.ctx.profile, problem.template.id):
             return
         remember = mark_seen if new else leeches.mark_card
-        from drill.screens.card import CardScreen  # only now: its module (and Textual's Footer) cost start-up
+        from drill.screens.card import CardScreen  # only now: its module costs start-up
 
         def read(template_id: str | None) -> None:
             run.started = self.ctx.now()  # the time spent reading is not the answer's time

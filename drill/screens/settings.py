@@ -18,7 +18,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from drill.core import fsrs_tuning, readiness_view, settings
@@ -27,6 +27,7 @@ from drill.core.paths import saves_note
 from drill.core.sessions import catalog
 from drill.keybindings import bind
 from drill.screens import DrillModal, DrillScreen
+from drill.widgets.footer import KeyFooter
 from drill.widgets.setting import OK, SettingField
 from engine import convention_set
 from engine.schedule.stretch import STRETCH_DAYS as FINAL_STRETCH
@@ -72,7 +73,7 @@ class SettingsScreen(DrillScreen):
             yield Static(id="fsrs-fit")  # the weights in use, or what the last fit did
             yield Button(self.tr("settings.fsrs_optimize"), id="fsrs-optimize")
             yield Static(id="settings-saves", classes="setting-label")  # where progress is saved
-        yield Footer()
+        yield KeyFooter()
 
     def field(self, key: str, label: str) -> SettingField:
         profile = self.ctx.profile

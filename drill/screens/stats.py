@@ -20,7 +20,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 from textual_plotext import PlotextPlot
 
@@ -45,6 +45,7 @@ from drill.core.stats import (
 )
 from drill.keybindings import bind
 from drill.screens import DrillScreen
+from drill.widgets.footer import KeyFooter
 from engine.langs import EN, pick
 from engine.records import replace
 from engine.schedule.readiness import Stopped
@@ -229,12 +230,12 @@ class StatsScreen(DrillScreen):
                 yield Static(Text(tr("read_error", lang, error=self.error)), id="stats-error")
             else:
                 yield Static(Text(tr("loading", lang)), id="stats-loading")
-            yield Footer()
+            yield KeyFooter()
             return
         if s.empty:
             yield Static(Text(tr("empty", lang)), id="stats-empty")
             yield self._saves_line()
-            yield Footer()
+            yield KeyFooter()
             return
         with TabbedContent(initial=self._tab or "tab-overview"):
             with TabPane(tr("tab.overview", lang), id="tab-overview"), VerticalScroll():
@@ -259,7 +260,7 @@ class StatsScreen(DrillScreen):
                     yield DataTable(id="mocks", cursor_type="row", zebra_stripes=True)
                 else:
                     yield Static(Text(tr("mocks_none", lang)), id="mocks-none", classes="stats-heading")
-        yield Footer()
+        yield KeyFooter()
 
     def _saves_line(self) -> Static:
         """Where this progress is saved (the folder of the open profile), as ``drill stats`` ends with it."""

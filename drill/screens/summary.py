@@ -6,13 +6,14 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from drill.core.i18n import template_title, topic_name
 from drill.core.practice_run import Summary
 from drill.core.stats import duration
 from drill.keybindings import bind
 from drill.screens import DrillScreen, screen_name
+from drill.widgets.footer import KeyFooter
 from question_bank import registry
 from question_bank.topics import TOPICS
 
@@ -43,7 +44,7 @@ class SummaryScreen(DrillScreen):
         self.home_words = self.back_to()
         with VerticalScroll(id="summary-body"):
             yield Static(self.render_summary(), id="summary")
-        yield Footer()
+        yield KeyFooter()
 
     def key_words(self, binding):
         if binding.id == "key.home" and self.home_words is not None:

@@ -1,15 +1,17 @@
-"""Practice's key footer: one widget that draws the screen's keys on one line, as Textual's Footer does.
+"""The key footer of every screen: one widget that draws the screen's keys on one line, as Textual's Footer does.
 
 Why not Textual's ``Footer``: it is a scrolling container holding one ``FooterKey`` widget per key
-(ten or more on Practice), each styled, laid out and composed again whenever the bindings change.
-On the screen ``drill practice`` opens first, that was the dearest thing after the imports: about
-140 million of the 1,460 million instructions from launch to the first key drawn (callgrind,
-docs/performance.md).  This footer is one widget that renders the same line - the same
+(ten or more on Practice), each styled, laid out and composed again whenever the bindings change
+(a focus change, a key enabled).  On the screen ``drill practice`` opens first, that was the dearest
+thing after the imports: about 140 million of the 1,460 million instructions from launch to the first
+key drawn (callgrind, docs/performance.md); on the other screens it was about a quarter of the CPU
+the pilot tests spent (docs/performance.md).  This footer is one widget that renders the same line - the same
 keys in the same order (the first key of each action), the same styles (Textual's footer component
 classes and theme variables), the palette key on the right - and is drawn again only when the keys
 it shows change.  A click on a key presses it, as on Textual's footer; a disabled key rings the bell.
 Below 110 columns (the app's ``-wide`` breakpoint) the keys go without padding and the palette key
-is not drawn, as ``app.tcss`` does for Textual's footer on the other screens.
+is not drawn (ctrl+p still opens it; Help lists it): every key of a screen then fits on the line, in
+English and Chinese.
 """
 
 from __future__ import annotations

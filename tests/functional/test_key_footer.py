@@ -1,9 +1,11 @@
-"""Practice's key footer (drill.widgets.footer.KeyFooter): one widget drawing the keys Textual's Footer would,
-drawn again only when those keys change, pressing a key when it is clicked."""
+"""The key footer of every screen (drill.widgets.footer.KeyFooter): one widget drawing the keys Textual's Footer
+would, drawn again only when those keys change, pressing a key when it is clicked."""
 
 from __future__ import annotations
 
+import ast
 import random
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +81,14 @@ async def test_a_click_on_a_key_presses_it(profile, clock):
         await pilot.click(KeyFooter, offset=(start + 1, 0))
         await pilot.pause()
         assert screen.state == "feedback" and screen.run.answers[-1].status == "dont_know"
+
+
+def test_no_screen_draws_textuals_footer():
+    """Every screen's keys go through the one footer: Textual's, a widget per key composed again at each change
+    of the bindings, cost the pilot tests a quarter of their CPU (docs/performance.md)."""
+    drill = Path(__file__).resolve().parents[2] / "drill"
+    users = [path.name for path in drill.rglob("*.py")
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.ImportFrom) and node.module == "textual.widgets"
+             and any(alias.name == "Footer" for alias in node.names)]
+    assert users == []

@@ -17,6 +17,7 @@ from drill.app import DrillApp
 from drill.core.context import AppContext
 from drill.core.i18n import STRINGS
 from drill.keybindings import BY_KEY, KEYS, key_display, keys_of
+from drill.widgets.footer import KeyFooter
 from tests.functional.app_support import sync, text_of
 from tests.functional.test_key_meanings import _screens
 
@@ -71,7 +72,7 @@ async def test_home_and_help_show_the_tables_keys(profile, clock, lang):
     app = _app(profile, clock, lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        footer = {k.key: k.description for k in app.screen.query("FooterKey")}
+        footer = {e.key: e.description for e in app.screen.query_one(KeyFooter).entries()}
         assert footer.get("comma") == STRINGS["key.settings"][lang == "zh"]
         assert "o" not in footer
         ways = app.screen.query_one("#ways")  # Home's list of the ways in says the same keys
