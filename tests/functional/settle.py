@@ -1,0 +1,144 @@
+"""The pilot tests wait for the app to settle, not for the CPU to look idle.
+
+Textual's ``Pilot`` waits after each key (twice: before and after the animations) and in ``pause()`` until
+a 20 ms window passes with the process nearly idle (``textual._wait``).  That is at least 20-40 ms of
+sleep per key even when the app handled it in a millisecond.  In one process the functional suite made
+2,875 such waits, 131 s of its 189 s (the app's work during them included); waiting as below, the
+practice and mock tests ran in 17 s instead of 44 s.
+
+Here, with Textual's public API only, a key is posted as the terminal driver posts it (a ``Key`` event
+to the app, named and with its character as ``Pilot.press`` makes it) and the test goes on once the app
+has *settled*: every message queued at the app and the screen's widgets handled (a callback queued
+behind them at each, as ``Pilot`` itself does), no message handled anywhere in the app since (the
+``message_hook`` of ``App.run_test`` counts them), no worker running, and one frame later still so
+(Textual's timers run every frame or faster: a resize is laid out 1/120 s after it, the screen drawn
+every 1/60 s).  As Textual's own wait, it gives up after a second of an app that never settles (a
+running fit, a spinner): the test then goes on, as it did.  ``pause(delay)`` with a delay is
+Textual's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+from collections.abc import Callable
+from contextlib import asynccontextmanager
+from time import monotonic
+
+import pytest
+from textual import events
+from textual.app import App
+from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS, REPLACED_KEYS, key_to_character
+from textual.pilot import Pilot
+
+FRAME = 1 / 60  # Textual's screen update period (textual.constants.MAX_FPS's default)
+MOST = 1.0  # seconds an unsettled app is waited for, as Textual's wait (max_sleep)
+DRAIN_LIMIT = 30.0  # as Pilot's own wait for the screen's queues: an app that stopped is not waited for forever
+
+
+class Handled:
+    """How many messages the app under test has handled (its own drain callbacks left out)."""
+
+    count = 0
+
+    @classmethod
+    def hook(cls, message) -> None:
+        if not getattr(getattr(getattr(message, "callback", None), "func", None), "settle_drain", False):
+            cls.count += 1
+
+
+def key_event(key: str) -> events.Key:
+    """The event ``Pilot.press`` would send for ``key``: a character is named as Textual names it
+    ("/" is "slash"), a name carries its character where it has one ("space" is " ", "f1" none)."""
+    if len(key) == 1:
+        name = key
+        if not key.isalnum():
+            try:
+                name = unicodedata.name(key).lower().replace("-", "_").replace(" ", "_")
+            except ValueError:
+                name = ASCII_KEY_NAMES.get(key, key)
+            name = KEY_NAME_REPLACEMENTS.get(name, name)
+        return events.Key(name, key)
+    return events.Key(key, key_to_character(REPLACED_KEYS.get(key, key)))
+
+
+async def drained(app: App) -> None:
+    """Every message queued now at the app and at the screen's widgets handled."""
+    done = asyncio.Event()
+    waiting = 0
+
+    def one_done() -> None:
+        nonlocal waiting
+        waiting -= 1
+        if waiting == 0:
+            done.set()
+
+    one_done.settle_drain = True  # type: ignore[attr-defined]  # told apart by Handled.hook
+    try:
+        nodes = [app, *app.screen.walk_children(with_self=True)]
+    except Exception:  # no screen: the app is starting or has closed
+        nodes = [app]
+    for node in nodes:
+        if node.call_later(one_done):
+            waiting += 1
+    if waiting:
+        try:
+            await asyncio.wait_for(done.wait(), DRAIN_LIMIT)
+        except TimeoutError:
+            pass  # the app stopped handling messages (it crashed): run_test raises its error
+
+
+async def settle(app: App) -> None:
+    end = monotonic() + MOST
+    quiet = 0
+    while monotonic() < end:
+        seen = Handled.count
+        await drained(app)
+        if any(worker.is_running for worker in app.workers):
+            quiet = 0
+            await asyncio.sleep(0.005)
+        elif Handled.count != seen:
+            quiet = 0
+        elif quiet == 0:
+            quiet = 1
+            await asyncio.sleep(FRAME)  # the timers of the next frame, and the frame drawn
+        else:
+            return
+
+
+async def press(pilot: Pilot, *keys: str) -> None:
+    for key in keys:
+        if key.startswith("wait:"):  # Pilot.press's pause between keys
+            await asyncio.sleep(float(key.split(":", 1)[1]) / 1000)
+            continue
+        pilot.app.post_message(key_event(key))
+        await settle(pilot.app)
+        await pilot.app.animator.wait_until_complete()
+        await settle(pilot.app)
+
+
+def settling(original_pause: Callable, original_run_test: Callable):
+    async def pause(pilot: Pilot, delay: float | None = None) -> None:
+        if delay is None:
+            await settle(pilot.app)
+        else:
+            await original_pause(pilot, delay)
+
+    @asynccontextmanager
+    async def run_test(app: App, *args, **kwargs):
+        kwargs.setdefault("message_hook", Handled.hook)
+        async with original_run_test(app, *args, **kwargs) as pilot:
+            yield pilot
+
+    return pause, run_test
+
+
+@pytest.fixture(autouse=True)
+def settled_pilot():
+    """Every pilot test presses keys and pauses as this module says (its own MonkeyPatch, as kept_notices)."""
+    pause, run_test = settling(Pilot.pause, App.run_test)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Pilot, "press", press)
+        patch.setattr(Pilot, "pause", pause)
+        patch.setattr(App, "run_test", run_test)
+        yield
