@@ -10,10 +10,12 @@ Here, with Textual's public API only, a key is posted as the terminal driver pos
 to the app, named and with its character as ``Pilot.press`` makes it) and the test goes on once the app
 has *settled*: every message queued at the app and the screen's widgets handled (a callback queued
 behind them at each, as ``Pilot`` itself does), no message handled anywhere in the app since (the
-``message_hook`` of ``App.run_test`` counts them), no worker running, and one frame later still so
-(Textual's timers run every frame or faster: a resize is laid out 1/120 s after it, the screen drawn
-every 1/60 s).  As Textual's own wait, it gives up after a second of an app that never settles (a
-running fit, a spinner): the test then goes on, as it did.  ``pause(delay)`` with a delay is
+``message_hook`` of ``App.run_test`` counts them), and one frame later still so (Textual's timers run
+every frame or faster: a resize is laid out 1/120 s after it, the screen drawn every 1/60 s).  As
+Textual's own wait, it gives up after a second of an app that never settles (a spinner): the test then
+goes on, as it did.  A worker still running is not waited for (a proof waiting on its process, a fit
+in a thread): a test that needs its result waits for it (``app.workers.wait_for_complete()``), as it
+had to with Textual's wait, which takes a waiting thread for done.  ``pause(delay)`` with a delay is
 Textual's.
 """
 
@@ -88,16 +90,15 @@ async def drained(app: App) -> None:
             pass  # the app stopped handling messages (it crashed): run_test raises its error
 
 
-async def settle(app: App) -> None:
+async def settle(app: App, frame: bool = True) -> None:
+    """Until the app has settled (the module's docstring); ``frame=False``: without the frame's wait, for
+    an app that settled a moment ago."""
     end = monotonic() + MOST
-    quiet = 0
+    quiet = 0 if frame else 1
     while monotonic() < end:
         seen = Handled.count
         await drained(app)
-        if any(worker.is_running for worker in app.workers):
-            quiet = 0
-            await asyncio.sleep(0.005)
-        elif Handled.count != seen:
+        if Handled.count != seen:
             quiet = 0
         elif quiet == 0:
             quiet = 1
@@ -113,8 +114,9 @@ async def press(pilot: Pilot, *keys: str) -> None:
             continue
         pilot.app.post_message(key_event(key))
         await settle(pilot.app)
-        await pilot.app.animator.wait_until_complete()
-        await settle(pilot.app)
+        started = monotonic()
+        await pilot.app.animator.wait_until_complete()  # a scroll the key began, as Pilot.press waits for
+        await settle(pilot.app, frame=monotonic() - started > FRAME / 4)
 
 
 def settling(original_pause: Callable, original_run_test: Callable):
