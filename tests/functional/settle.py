@@ -10,8 +10,9 @@ Here, with Textual's public API only, a key is posted as the terminal driver pos
 to the app, named and with its character as ``Pilot.press`` makes it) and the test goes on once the app
 has *settled*: every message queued at the app and the screen's widgets handled (a callback queued
 behind them at each, as ``Pilot`` itself does), no message handled anywhere in the app since (the
-``message_hook`` of ``App.run_test`` counts them), and one frame later still so (Textual's timers run
-every frame or faster: a resize is laid out 1/120 s after it, the screen drawn every 1/60 s).  As
+``message_hook`` of ``App.run_test`` counts them) while the screen is laid out and drawn at once (as
+Textual's ``pause(0)`` does), and one frame later still so (Textual's timers run every frame or faster:
+a resize is laid out 1/120 s after it; one more frame where that frame came late).  As
 Textual's own wait, it gives up after a second of an app that never settles (a spinner): the test then
 goes on, as it did.  A worker still running is not waited for (a proof waiting on its process, a fit
 in a thread): a test that needs its result waits for it (``app.workers.wait_for_complete()``), as it
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from collections.abc import Callable
 from contextlib import asynccontextmanager
 from time import monotonic
 
@@ -36,6 +36,8 @@ from textual.pilot import Pilot
 FRAME = 1 / 60  # Textual's screen update period (textual.constants.MAX_FPS's default)
 MOST = 1.0  # seconds an unsettled app is waited for, as Textual's wait (max_sleep)
 DRAIN_LIMIT = 30.0  # as Pilot's own wait for the screen's queues: an app that stopped is not waited for forever
+TEXTUAL_PAUSE = Pilot.pause  # Textual's own, kept before the fixture puts this module's in its place
+TEXTUAL_RUN_TEST = App.run_test
 
 
 class Handled:
@@ -90,19 +92,25 @@ async def drained(app: App) -> None:
             pass  # the app stopped handling messages (it crashed): run_test raises its error
 
 
-async def settle(app: App, frame: bool = True) -> None:
+async def settle(pilot: Pilot, frame: bool = True) -> None:
     """Until the app has settled (the module's docstring); ``frame=False``: without the frame's wait, for
     an app that settled a moment ago."""
     end = monotonic() + MOST
     quiet = 0 if frame else 1
     while monotonic() < end:
         seen = Handled.count
-        await drained(app)
-        if Handled.count != seen:
+        await drained(pilot.app)
+        handled = Handled.count != seen
+        # Textual's pause of no delay lays the screen out and draws it now, as its own wait ends: what that
+        # layout sets off (a scroll to an anchor, a resize event) is handled in the next pass
+        await TEXTUAL_PAUSE(pilot, 0)
+        if handled:
             quiet = 0
         elif quiet == 0:
-            quiet = 1
-            await asyncio.sleep(FRAME)  # the timers of the next frame, and the frame drawn
+            slept = monotonic()
+            await asyncio.sleep(FRAME)  # the timers of the next frame
+            # a frame late (a loaded machine): Textual's timers were late too, and may still be due
+            quiet = 1 if monotonic() - slept < 1.5 * FRAME else 0
         else:
             return
 
@@ -113,32 +121,29 @@ async def press(pilot: Pilot, *keys: str) -> None:
             await asyncio.sleep(float(key.split(":", 1)[1]) / 1000)
             continue
         pilot.app.post_message(key_event(key))
-        await settle(pilot.app)
+        await settle(pilot)
         started = monotonic()
         await pilot.app.animator.wait_until_complete()  # a scroll the key began, as Pilot.press waits for
-        await settle(pilot.app, frame=monotonic() - started > FRAME / 4)
+        await settle(pilot, frame=monotonic() - started > FRAME / 4)
 
 
-def settling(original_pause: Callable, original_run_test: Callable):
-    async def pause(pilot: Pilot, delay: float | None = None) -> None:
-        if delay is None:
-            await settle(pilot.app)
-        else:
-            await original_pause(pilot, delay)
+async def pause(pilot: Pilot, delay: float | None = None) -> None:
+    if delay is None:
+        await settle(pilot)
+    else:
+        await TEXTUAL_PAUSE(pilot, delay)
 
-    @asynccontextmanager
-    async def run_test(app: App, *args, **kwargs):
-        kwargs.setdefault("message_hook", Handled.hook)
-        async with original_run_test(app, *args, **kwargs) as pilot:
-            yield pilot
 
-    return pause, run_test
+@asynccontextmanager
+async def run_test(app: App, *args, **kwargs):
+    kwargs.setdefault("message_hook", Handled.hook)
+    async with TEXTUAL_RUN_TEST(app, *args, **kwargs) as pilot:
+        yield pilot
 
 
 @pytest.fixture(autouse=True)
 def settled_pilot():
     """Every pilot test presses keys and pauses as this module says (its own MonkeyPatch, as kept_notices)."""
-    pause, run_test = settling(Pilot.pause, App.run_test)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Pilot, "press", press)
         patch.setattr(Pilot, "pause", pause)
