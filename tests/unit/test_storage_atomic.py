@@ -3,7 +3,6 @@ disk) or a crash (the process dies there) - leaves the profile as it was before 
 neither.  The faults are injected in-process at ``durable.fault_point``, which every change passes."""
 
 import errno
-import os
 import shutil
 
 import pytest
@@ -36,13 +35,6 @@ def counting(monkeypatch, at: int | None = None, kind: str = "fail") -> list[int
 
 def quiet(op, path):
     pass
-
-
-@pytest.fixture(autouse=True)
-def no_fsync(monkeypatch):
-    """A crash here is the process dying, which loses nothing the kernel has (a power cut is not simulated): an
-    fsync is only wall time, some 20,000 of them over these sweeps.  The fault points are unchanged."""
-    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 def abandon(p: Profile) -> None:
