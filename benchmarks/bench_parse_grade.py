@@ -105,16 +105,17 @@ def main() -> None:
                              for _ in range(5))
     print(f"drill calc ridge_point ..., whole process: {wall * 1000:.0f} ms (median of 5)")
 
-    from engine.answers import parse_quantity
+    from engine.answers import forget_readings, parse_quantity
     from engine.formulas import CATALOGUE
     from engine.grading import Expected, grade
 
+    # engine.answers keeps the texts it has read: forgotten before each one here, so reading is what is timed
     cases = _cases()
-    rate = _rate(lambda c: grade(c[0], c[1]), cases)
+    rate = _rate(lambda c: (forget_readings(), grade(c[0], c[1])), cases)
     verdict = "meets" if rate >= 5000 else "BELOW"
     print(f"parse+grade, {len(cases)}-answer mix: {rate:,.0f} ops/s on one core ({verdict} the 5,000 ops/s target)")
     texts = [(t, e.unit_kind if e.kind == "number" else "count") for t, e in cases]
-    print(f"parse only: {_rate(lambda c: parse_quantity(c[0], c[1]), texts):,.0f} ops/s")
+    print(f"parse only: {_rate(lambda c: (forget_readings(), parse_quantity(c[0], c[1])), texts):,.0f} ops/s")
 
     formulas = [(f, _typical_inputs(f)) for f in CATALOGUE]
     print(f"formula evaluation, all {len(formulas)} formulas: {_rate(lambda c: c[0].evaluate(**c[1]), formulas):,.0f} ops/s")
@@ -123,7 +124,7 @@ def main() -> None:
     worst, worst_text = 0.0, ""
     exp = Expected("number", 1.12e12, "bytes", "GB")
     for text in HOSTILE:
-        best = min(_time(lambda text=text: grade(text, exp)) for _ in range(5))
+        best = min(_time(lambda text=text: (forget_readings(), grade(text, exp))) for _ in range(5))
         if best > worst:
             worst, worst_text = best, text
     print(f"hostile input, slowest of {len(HOSTILE)}: {worst * 1000:.3f} ms ({worst_text[:24]!r})")

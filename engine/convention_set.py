@@ -32,6 +32,7 @@ seeds' conventions, and a row without the field was graded under them.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 from engine.langs import EN
@@ -50,15 +51,12 @@ class Choosable(NamedTuple):
     @property
     def rows(self):
         """Its selectable rows of the conventions table (engine.formulas.conventions), the default first."""
-        from .formulas import conventions
-
-        rows = [r for r in conventions.rows(self.groups[0]) if r.selectable]
-        return tuple(sorted(rows, key=lambda r: not r.default))
+        return _selectable(self.groups[0])[0]
 
     @property
     def values(self) -> tuple[str, ...]:
         """The values a learner may choose (the table's selectable rows; the first is the default)."""
-        return tuple(r.key for r in self.rows)
+        return _selectable(self.groups[0])[1]
 
     @property
     def default(self) -> str:
@@ -74,6 +72,15 @@ class Choosable(NamedTuple):
         """``16 the ZeRO paper · 18 ML Engineering (Bekman) and Megatron-LM · ...``: each value and who uses it (from
         the conventions table: its "who", else what it counts)."""
         return " · ".join(f"{r.key} {r.who_in(lang) or r.counts_in(lang)}" for r in self.rows)
+
+
+@cache  # a few groups; every number step reads every choosable convention's default
+def _selectable(group: str) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    """The selectable rows of ``group`` (the default first) and their keys."""
+    from .formulas import conventions
+
+    rows = sorted((r for r in conventions.rows(group) if r.selectable), key=lambda r: not r.default)
+    return tuple(rows), tuple(r.key for r in rows)
 
 
 # A recipe's bytes per parameter: (weights, gradients, optimizer) as ZeRO splits them (engine/formulas/inputs.py).

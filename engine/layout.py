@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cached_property
 
 from engine.langs import EN
 from engine.records import NamedTuple, frozen
@@ -195,13 +196,24 @@ class LayoutRules:
                 f"{fmt_quantity(self.budget_bytes, 'bytes')} 的预算")))
         return tuple(out)
 
+    def meets(self, layout: Layout) -> bool:
+        """Whether ``layout`` breaks no constraint (:meth:`broken` is empty), without wording the reasons: the
+        memory formula is evaluated only for a layout that meets the others."""
+        tp, pp, dp = layout
+        return (tp * pp * dp == self.n_gpus and tp <= self.gpus_per_node and not self.gpus_per_node % tp
+                and not self.layers % pp and self.memory(layout) <= self.budget_bytes * (1 + 1e-12))
+
     def valid(self) -> tuple[Layout, ...]:
         """Every valid layout, by TP then PP (small: the divisors of the GPU count)."""
+        return self._valid
+
+    @cached_property  # the rules are immutable: the preferred layout, the solution and the template read it again
+    def _valid(self) -> tuple[Layout, ...]:
         out = []
         for tp in _divisors(self.n_gpus):
             for pp in _divisors(self.n_gpus // tp):
                 layout = Layout(tp, pp, self.n_gpus // (tp * pp))
-                if not self.broken(layout):
+                if self.meets(layout):
                     out.append(layout)
         return tuple(out)
 

@@ -25,6 +25,7 @@ from prose.  The patterns are compiled on first use: the first problem waits for
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from engine.langs import ZH
 
@@ -102,6 +103,9 @@ def unit_in(symbol: str, lang: str) -> str:
     return ZH_UNIT_WORDS.get(symbol, symbol) if lang == ZH else symbol
 
 
+# pure, and the same texts are typeset again and again: a given's value at every table, card and check that shows it,
+# a step's prompt and solution lines, a misconception's label at every problem of its formula
+@lru_cache(maxsize=1 << 16)
 def zh_typeset(text: str) -> str:
     """A Chinese text typeset by the rules of the module docstring."""
     if not text:

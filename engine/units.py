@@ -440,6 +440,7 @@ def _round_sig(x: float, sig: int) -> tuple[str, int]:
     return digits, exp
 
 
+@lru_cache(maxsize=1 << 16)  # pure; a figure is written again in every line, language and check that shows it
 def fmt_number(x: float, sig: int = 4) -> str:
     """A number as a person writes it: ``1120``, ``0.4667``, ``7 × 10¹⁰``."""
     if x != x:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.typography import zh_typeset
 
 # Chinese leaves no space between two Chinese words (a template that builds "计算 " + "缩放平移" or "切分）" + " 训练"
@@ -20,6 +22,7 @@ def _drop_gap(m) -> str:
     return m.group()
 
 
+@lru_cache(maxsize=1 << 16)  # pure; a problem's Chinese texts recur (labels, takeaways, prompts at every seed)
 def tidy_zh(text: str) -> str:
     """``text`` without the spaces between two Chinese characters (or a closing bracket and a Chinese one),
     typeset as Chinese is written (engine.typography: 天 not day, full-width punctuation next to Chinese)."""

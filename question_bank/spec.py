@@ -95,7 +95,7 @@ from engine.count_nouns import NotCounted, Noun, counted, spelled
 from engine.formulas import inputs
 from engine.grading import DEFAULT_CLOSE, DEFAULT_TOLERANCE, KindName
 from engine.langs import EN
-from engine.messages import Twin, pick
+from engine.messages import pick
 from engine.records import NamedTuple, frozen
 from engine.typography import zh_typeset
 from engine.units import UNIT_KINDS, fmt_quantity, round_sig
@@ -163,10 +163,10 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
         noun in both languages, as an answer's is (``512 GPUs`` / ``512 个 GPU``, ``69B params`` / ``69B 个参数``:
         engine.count_nouns.counted)."""
         if isinstance(self.value, str):
-            return Twin(self.value, zh_typeset(self.value_zh or self.value)).text(lang)
+            return _shown_in(lang, self.value, self.value_zh or self.value)
         if isinstance(self.value, (list, tuple)):
             shown = ", ".join(_exact(float(v), self.kind, self.unit) for v in self.value)
-            return Twin(shown, zh_typeset(self.value_zh or shown)).text(lang)
+            return _shown_in(lang, shown, self.value_zh or shown)
         noun, v = self._shown_noun(), float(self.value)
         if UNIT_KINDS[self.kind].counted and (noun is not None or not self.unit):
             # 69B, 2.1 × 10¹³ as the unit's own figure shows them; a whole count below 10¹⁵ with its thousands
@@ -175,10 +175,16 @@ class Given(NamedTuple):  # immutable; cheaper to define at import than a frozen
             en, zh = counted(number, noun) if noun is not None else (number, number)
         else:
             en = zh = _exact(v, self.kind, self.unit)
-        return Twin(en, zh_typeset(self.value_zh or zh)).text(lang)
+        return _shown_in(lang, en, self.value_zh or zh)
 
     def label(self, lang: str = EN) -> str:
         return pick(lang, self.label_en, self.label_zh)
+
+
+def _shown_in(lang: str, en: str, zh: str) -> str:
+    """``Twin(en, zh_typeset(zh)).text(lang)``, typesetting the Chinese only when it is the one shown: a given is
+    shown in one language at a time, and typesetting is most of the cost of showing it."""
+    return (zh_typeset(zh) or en) if pick(lang, False, True) else en
 
 
 def given(name: str, label_en: str, label_zh: str, value: Any, kind: str = "count", unit: str | None = None,

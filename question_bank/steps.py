@@ -246,7 +246,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
         else:
             counting.refused.add(key)
     ask = _as_hfu(ask, inputs, raw, steps, counting)
-    value = f.evaluate(**inputs)
+    value = exact = f.evaluate(**inputs)
     if ask.integer:
         value = float(round(value))
     env = {**{k: _resolve(v, steps) for k, v in ask.extras.items()}, **inputs}
@@ -275,7 +275,7 @@ def _number_step(template_id: str, i: int, ask: Ask, target: int, steps: list[St
     extras = {k: _resolve(v, steps) for k, v in ask.extras.items()}
     shown = display_number(value, f.unit, unit) if unit and not ask.integer else ""
     takeaway, takeaway_zh = ask.takeaway or f.takeaway, ask.takeaway_zh or f.takeaway_zh
-    shown_values = f.shown_values(inputs, extras)
+    shown_values = f.shown_values(inputs, extras, result=exact)
     derived = _Derived(f, inputs, extras, shown_values)
     solution, solution_zh = (partial(_worked, f, ask, inputs, extras, shown, lang, derived) for lang in LANGS)
     derivation = (len(ask.explanation) + len(f.parts)

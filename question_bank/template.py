@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import field
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from engine import convention_set as cs
 from engine import formulas
@@ -68,12 +69,27 @@ class Problem:
     def conventions(self, lang: str = EN) -> str:
         return pick(lang, self.conventions_en, self.conventions_zh)
 
+    @cached_property
+    def _shown(self) -> dict[tuple[str, str], Any]:
+        """The texts below, made once per language: a problem is immutable, and its givens table and prompt are
+        read again at every redraw (the app's problem view, Browse) and by every check of the bank."""
+        return {}
+
     def given_rows(self, lang: str = EN) -> list[tuple[str, str]]:
         """The givens table in ``lang``: (label, value as shown) per given."""
-        return [(g.label(lang), g.display_in(lang)) for g in self.givens]
+        rows = self._shown.get(("rows", lang))
+        if rows is None:
+            rows = self._shown["rows", lang] = tuple((g.label(lang), g.display_in(lang)) for g in self.givens)
+        return list(rows)
 
     def prompt(self, lang: str = EN) -> str:
         """The whole problem as text: scenario, givens, conventions, then each step's question."""
+        text = self._shown.get(("prompt", lang))
+        if text is None:
+            text = self._shown["prompt", lang] = self._prompt(lang)
+        return text
+
+    def _prompt(self, lang: str) -> str:
         lines = [self.scenario(lang)] if self.scenario(lang) else []
         if self.givens:
             colon = pick(lang, ": ", "：")  # a label's colon is the language's (精度：fp8)

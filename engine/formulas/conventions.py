@@ -331,11 +331,17 @@ CONVENTIONS: tuple[Convention, ...] = (
 )
 
 
+_ROWS: dict[str, tuple[Convention, ...]] = {}  # rows() by group, made once: the table is a constant
+
+
 def rows(group: str) -> tuple[Convention, ...]:
     """The rows of one convention input, in the table's order."""
-    out = tuple(c for c in CONVENTIONS if c.group == group)
-    if not out:
-        raise KeyError(f"no convention group {group!r}")
+    out = _ROWS.get(group)
+    if out is None:  # a step reads its formula's groups for every convention a learner can choose
+        out = tuple(c for c in CONVENTIONS if c.group == group)
+        if not out:
+            raise KeyError(f"no convention group {group!r}")
+        _ROWS[group] = out
     return out
 
 

@@ -488,8 +488,9 @@ class Formula:
 
     def solution(self, **values: ex.Value) -> list[str]:
         """The worked solution: formula, substitution, result with its unit."""
-        v = self.evaluate(**values)
-        values = self.with_defaults(values)
+        return self._solution(self.with_defaults(values), self.evaluate(**values))
+
+    def _solution(self, values: Mapping[str, ex.Value], v: float) -> list[str]:  # values with defaults, v their value
         return [
             self.formula_text(values),
             "  = " + ex.render(self.shown_node(values), self.symbols, values),
@@ -525,9 +526,9 @@ class Formula:
                 raise FormulaError(say("formula.part", formula=self.name, part=p.name, reason=e.said)) from None
         return out
 
-    def shown_values(self, values: Mapping[str, ex.Value], extras: Mapping[str, Any] | None = None
-                     ) -> dict[str, str]:
-        """How each input, part and the result reads in text (placeholders of teaching lines)."""
+    def shown_values(self, values: Mapping[str, ex.Value], extras: Mapping[str, Any] | None = None, *,
+                     parts: Mapping[str, float] | None = None, result: float | None = None) -> dict[str, str]:
+        """How each input, part and the result reads in text (teaching lines); ``parts``, ``result``: the caller's."""
         values = self.with_defaults(values)
         shown: dict[str, str] = {}
         for k, v in (extras or {}).items():
@@ -540,9 +541,9 @@ class Formula:
             if v is not None:
                 shown[i.name] = i.value_text(v)
         kinds = {p.name: p.kind for p in self.parts}
-        for k, v in self.part_values(values).items():
+        for k, v in (self.part_values(values) if parts is None else parts).items():
             shown[k] = fmt_quantity(v, kinds[k])
-        result = self.evaluate(**values)
+        result = self.evaluate(**values) if result is None else result
         # a whole count is said exactly (46,296 GPUs, not 46300), as the worked solution's last line says it
         whole = self.unit == "count" and result >= 1e4 and result == round(result)
         shown["result"] = fmt_whole(result) if whole else fmt_quantity(result, self.unit)
@@ -554,14 +555,14 @@ class Formula:
         language (a problem's step renders its solution in English and Chinese).  ``shown``: the
         :meth:`shown_values` of these values and extras when the caller has them already."""
         values = dict(self.with_defaults(values))
+        parts, result = self.part_values(values), self.evaluate(**values)  # once: shown values, solution, parts
         if shown is None:
-            shown = self.shown_values(values, extras)
+            shown = self.shown_values(values, extras, parts=parts, result=result)
         plain = self.at_defaults(values)  # the parts and via spell out the default conventions
         leads: list[tuple[str, Part]] = []
         via = None
         symbols = {**self.symbols, **{p.name: p.symbol for p in self.parts}}
         env: dict[str, ex.Value] = dict(values)
-        parts = self.part_values(values)
         if plain:
             for p, node in self.part_nodes:
                 written = ex.render(node, symbols)
@@ -573,7 +574,7 @@ class Formula:
                 env[p.name] = parts[p.name]
             if self.via_node is not None:
                 via = "  = " + ex.render(self.via_node, symbols, env)
-        return Derivation(values, shown, plain, tuple(leads), tuple(self.solution(**values)), via)
+        return Derivation(values, shown, plain, tuple(leads), tuple(self._solution(values, result)), via)
 
     def worked(self, values: Mapping[str, ex.Value], lang: str = EN, *,
                decomposition: tuple[str, ...] | None = None, simplification: tuple[str, ...] | None = None,

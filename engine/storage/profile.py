@@ -24,6 +24,7 @@ from .transfer import export_chunks, exported, swap_in
 from .validation import STREAMED, members_of
 
 READ_ATTEMPTS = 3  # a reader reads the files again when one was replaced between two reads
+READ_RETRY_WAIT = 0.05  # seconds a reader waits before reading again: a writer's replace is under way
 MAX_IMPORT_VALUE = 16 << 20  # characters of one value of an imported file (a row, a mock, the item states...)
 
 
@@ -105,7 +106,7 @@ class Profile(ProfileOpening, ProfileRecording, ProfileReading):
                     profile._close_dbs()
                     if attempt == READ_ATTEMPTS - 1:  # not a writer's change under our feet: damaged
                         raise
-                    time.sleep(0.05)
+                    time.sleep(READ_RETRY_WAIT)
                 except SaveFailed:
                     profile._close_dbs()
                     raise

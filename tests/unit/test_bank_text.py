@@ -12,6 +12,7 @@ one number).
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import pytest
 
@@ -40,7 +41,8 @@ def _texts(p, lang: str) -> list[str]:
     return [x for x in out if x]
 
 
-def _defects(text: str, lang: str) -> list[str]:
+@cache  # a text recurs (a formula's lines, takeaways, conventions): 423,363 checks of 106,914 texts over 40 seeds
+def _defects(text: str, lang: str) -> tuple[str, ...]:
     found = []
     if lang == "zh":
         found += [f"stray space {m.group()!r}" for m in STRAY_SPACE.finditer(text)]
@@ -49,7 +51,7 @@ def _defects(text: str, lang: str) -> list[str]:
         found += [f"{ROOFLINE_ZH} (the app says Roofline)"] if ROOFLINE_ZH in text else []
     found += ["'1 FLOPs'"] if ONE_FLOPS.search(text) else []
     found += [f"said twice: {m.group()!r}" for m in TWICE.finditer(text)]
-    return found
+    return tuple(found)
 
 
 def _mixed_bytes(line: str) -> bool:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import source
+
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "question_bank", "drill")
 
@@ -77,9 +79,9 @@ def test_a_digest_of_rows_holding_members_is_well_formed():
     assert Digest.of_rows([row, {**row, "verdict": "wrong", "mode": "extra"}]).problem() is None
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
+def _docstrings(path: Path) -> set[int]:
     out = set()
-    for node in ast.walk(tree):
+    for node in source.nodes(path):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
@@ -92,9 +94,8 @@ def _spelled() -> list[tuple[str, int, str]]:
     for package in PACKAGES:
         for path in sorted((ROOT / package).rglob("*.py")):
             rel = path.relative_to(ROOT).as_posix()
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            skip = _docstrings(tree)
-            for node in ast.walk(tree):
+            skip = _docstrings(path)
+            for node in source.nodes(path):  # parsed once per process, shared with the other AST tests
                 if (isinstance(node, ast.Constant) and type(node.value) is str and node.value in OWNER
                         and id(node) not in skip and OWNER[node.value] != rel and (rel, node.value) not in ALLOWED):
                     found.append((rel, node.lineno, node.value))
@@ -112,7 +113,7 @@ def test_every_allowance_is_still_needed():
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
             rel = path.relative_to(ROOT).as_posix()
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in source.nodes(path):
                 if isinstance(node, ast.Constant) and (rel, node.value) in ALLOWED:
                     used.add((rel, node.value))
     assert set(ALLOWED) - used == set()

@@ -65,6 +65,9 @@ def assert_preview_is_the_grade(text: str, exp: Expected) -> None:
             assert line == f"= {v.given}"
 
 
+# The strategies below, made once per expected answer: their draws depend only on it, and making them again for each
+# example (300 of them, a few dozen strategies each) was most of the properties' cost; the same examples are drawn.
+@cache
 def number_text(exp: Expected) -> st.SearchStrategy[str]:
     """Answers a learner types for a number: bare decimals and fractions (on a %-question too), units of the
     kind and others, percent signs, scientific notation, near the answer and far from it."""
@@ -129,6 +132,7 @@ def test_a_bare_fraction_on_a_percent_question_is_previewed_as_graded(text, line
     assert understood(text, exp, ZH)[1].startswith(f"= {given_}")
 
 
+@cache
 def choice_text(exp: Expected) -> st.SearchStrategy[str]:
     names = [n for c in exp.choices for n in (c.key, *c.aliases, c.label_zh) if n]
     return st.one_of(st.sampled_from(names), st.sampled_from(names).map(str.upper),

@@ -14,6 +14,7 @@ from engine.grading import CORRECT, INVALID, grade, understood
 from question_bank import registry
 from question_bank.spec import Ask, Spec, given
 from question_bank.template import Template, build_problem
+from tests import problems
 from tests.cli import drill
 
 PER_GPU = "memory.zero_per_gpu"  # ZeRO-1 static memory per GPU
@@ -35,7 +36,7 @@ def test_the_formulas_of_per_gpu_figures_declare_it():
 
 def test_every_step_of_a_per_device_formula_asks_a_per_gpu_figure():
     for t in registry.all_templates():
-        for s in t.generate(0).steps:
+        for s in problems.problem(t.id, 0).steps:  # the bank's shared problems (tests/problems.py)
             if s.expected.kind == "number" and s.formula:
                 assert s.expected.per_gpu == formulas.get(s.formula).per_device, (t.id, s.formula)
 

@@ -4,7 +4,6 @@ the figures a from-scratch computation over the whole log gives, whatever was do
 from __future__ import annotations
 
 import math
-import os
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -24,12 +23,6 @@ TODAY = DAY + timedelta(days=40)
 TOPICS = ("roofline", "memory")
 BANK = [("roofline.a", "roofline", "A"), ("roofline.b", "roofline", "B"), ("memory.c", "memory", "C")]
 ITEMS = ["roofline.a", "roofline.b", "memory.c", "memory.gone"]  # the last no longer in the bank
-
-
-@pytest.fixture(autouse=True)
-def no_fsync(monkeypatch):
-    """Durability is checked elsewhere (test_storage_faults): here an fsync is only wall time."""
-    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 def same_figures(a: stats.Stats, b: stats.Stats) -> None:

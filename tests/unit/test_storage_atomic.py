@@ -10,6 +10,8 @@ import pytest
 from engine.storage import Profile, durable
 from tests.unit.storage_support import build, everything, row
 
+pytestmark = pytest.mark.usefixtures("no_read_wait")  # no writer runs beside these reads
+
 
 class Crash(BaseException):
     """The process dying at a file-system change: nothing after it happens (not even clean-up writes)."""

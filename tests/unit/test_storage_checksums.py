@@ -11,6 +11,8 @@ from engine.storage import DamagedSave, Profile, layout
 from engine.storage.sealed import Broken, open_sealed, seal, unseal
 from tests.unit.storage_support import build, everything, flip_sweep, read_tables, row
 
+pytestmark = pytest.mark.usefixtures("no_read_wait")  # no writer runs beside these reads
+
 
 def test_a_sealed_document_round_trips_and_any_changed_byte_is_caught():
     body = b'{"meta":{"1":{"schema":1}},"reviews":{}}'

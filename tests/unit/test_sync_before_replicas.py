@@ -3,10 +3,7 @@ replica, rows with plain ids) sync with the copies made since, each review once,
 order the older export is merged."""
 
 import json
-import os
 from datetime import timedelta
-
-import pytest
 
 from drill.cli import main
 from drill.core.sync import sync_folder
@@ -15,12 +12,6 @@ from engine.storage import Profile
 from engine.storage import manifest as mf
 from tests.unit.storage_support import DAY, row
 from tests.unit.test_sync_folder import history, seen
-
-
-@pytest.fixture(autouse=True)
-def no_fsync(monkeypatch):
-    """Durability is checked elsewhere (test_sync_folder's crash sweep): here an fsync is only wall time."""
-    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 def replica_of(saves) -> str:

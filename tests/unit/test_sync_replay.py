@@ -2,7 +2,6 @@
 have had if every answer had been given on one profile in time order, the final stretch before an interview
 seeing the load and the daily cap of both machines' reviews."""
 
-import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -19,12 +18,6 @@ START = datetime(2026, 11, 2, 8, tzinfo=UTC)
 # an interview date at which the other machine's reviews move some of each machine's own (the final stretch's
 # load): a date found for each scheduler, so the test exercises the load and not only the merge
 INTERVIEWS = {Scheduler.SM2: "2026-11-24", Scheduler.FSRS: "2026-11-20"}
-
-
-@pytest.fixture(autouse=True)
-def no_fsync(monkeypatch):
-    """Durability is checked elsewhere (test_sync_folder's crash sweep): here an fsync is only wall time."""
-    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 def answers() -> list[tuple[int, datetime, str, str, int]]:
