@@ -11,8 +11,9 @@ to the app, named and with its character as ``Pilot.press`` makes it) and the te
 has *settled*: every message queued at the app and the screen's widgets handled (a callback queued
 behind them at each, as ``Pilot`` itself does), no message handled anywhere in the app since (the
 ``message_hook`` of ``App.run_test`` counts them) while the screen is laid out and drawn at once (as
-Textual's ``pause(0)`` does), and one frame later still so (Textual's timers run every frame or faster:
-a resize is laid out 1/120 s after it; one more frame where that frame came late).  As
+Textual's ``pause(0)`` does), and a moment later still so (the timers then due run; one more pass where
+that moment came late, as on a loaded machine).  A resize is laid out 1/120 s after it (the app's
+timer): ``resize_terminal`` waits a frame for it.  As
 Textual's own wait, it gives up after a second of an app that never settles (a spinner): the test then
 goes on, as it did.  A worker still running is not waited for (a proof waiting on its process, a fit
 in a thread): a test that needs its result waits for it (``app.workers.wait_for_complete()``), as it
@@ -33,11 +34,14 @@ from textual.app import App
 from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS, REPLACED_KEYS, key_to_character
 from textual.pilot import Pilot
 
-FRAME = 1 / 60  # Textual's screen update period (textual.constants.MAX_FPS's default)
+FRAME = 0.002  # a moment for the timers already due to run (the screen is drawn by pause(0) itself)
+LATE = 0.005  # a moment that long overdue: the machine is loaded, and Textual's timers were late too
+RESIZE = 1 / 60  # a resize is laid out 1/120 s after it (App's resize timer): waited for with room to spare
 MOST = 1.0  # seconds an unsettled app is waited for, as Textual's wait (max_sleep)
 DRAIN_LIMIT = 30.0  # as Pilot's own wait for the screen's queues: an app that stopped is not waited for forever
 TEXTUAL_PAUSE = Pilot.pause  # Textual's own, kept before the fixture puts this module's in its place
 TEXTUAL_RUN_TEST = App.run_test
+TEXTUAL_RESIZE = Pilot.resize_terminal
 
 
 class Handled:
@@ -108,9 +112,8 @@ async def settle(pilot: Pilot, frame: bool = True) -> None:
             quiet = 0
         elif quiet == 0:
             slept = monotonic()
-            await asyncio.sleep(FRAME)  # the timers of the next frame
-            # a frame late (a loaded machine): Textual's timers were late too, and may still be due
-            quiet = 1 if monotonic() - slept < 1.5 * FRAME else 0
+            await asyncio.sleep(FRAME)
+            quiet = 1 if monotonic() - slept < FRAME + LATE else 0
         else:
             return
 
@@ -124,7 +127,13 @@ async def press(pilot: Pilot, *keys: str) -> None:
         await settle(pilot)
         started = monotonic()
         await pilot.app.animator.wait_until_complete()  # a scroll the key began, as Pilot.press waits for
-        await settle(pilot, frame=monotonic() - started > FRAME / 4)
+        await settle(pilot, frame=monotonic() - started > FRAME)
+
+
+async def resize_terminal(pilot: Pilot, width: int, height: int) -> None:
+    await TEXTUAL_RESIZE(pilot, width, height)
+    await asyncio.sleep(RESIZE)
+    await settle(pilot)
 
 
 async def pause(pilot: Pilot, delay: float | None = None) -> None:
@@ -147,5 +156,6 @@ def settled_pilot():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Pilot, "press", press)
         patch.setattr(Pilot, "pause", pause)
+        patch.setattr(Pilot, "resize_terminal", resize_terminal)
         patch.setattr(App, "run_test", run_test)
         yield
