@@ -573,7 +573,6 @@ def _dp_conv(peak_dtype: str, grad_dtype: str, nbytes: int, fabric: str = "NVLin
             "1 Gb/s = 1/8 GB/s。")
 
 
-DP_CONV_EN, DP_CONV_ZH = _dp_conv("bf16", "bf16", 2)
 LARGE_RUN_TOKENS = (4e6, 16e6)  # tokens per step large runs train with (Llama 3: up to 16M)
 
 
