@@ -34,7 +34,7 @@ from textual.app import App
 from textual.keys import ASCII_KEY_NAMES, KEY_NAME_REPLACEMENTS, REPLACED_KEYS, key_to_character
 from textual.pilot import Pilot
 
-FRAME = 0.002  # a moment for the timers already due to run (the screen is drawn by pause(0) itself)
+MOMENT = 0.002  # a moment for the timers already due to run (the screen is drawn by pause(0) itself)
 LATE = 0.005  # a moment that long overdue: the machine is loaded, and Textual's timers were late too
 RESIZE = 1 / 60  # a resize is laid out 1/120 s after it (App's resize timer): waited for with room to spare
 MOST = 1.0  # seconds an unsettled app is waited for, as Textual's wait (max_sleep)
@@ -96,11 +96,11 @@ async def drained(app: App) -> None:
             pass  # the app stopped handling messages (it crashed): run_test raises its error
 
 
-async def settle(pilot: Pilot, frame: bool = True) -> None:
-    """Until the app has settled (the module's docstring); ``frame=False``: without the frame's wait, for
+async def settle(pilot: Pilot, moment: bool = True) -> None:
+    """Until the app has settled (the module's docstring); ``moment=False``: without the moment's wait, for
     an app that settled a moment ago."""
     end = monotonic() + MOST
-    quiet = 0 if frame else 1
+    quiet = 0 if moment else 1
     while monotonic() < end:
         seen = Handled.count
         await drained(pilot.app)
@@ -112,8 +112,8 @@ async def settle(pilot: Pilot, frame: bool = True) -> None:
             quiet = 0
         elif quiet == 0:
             slept = monotonic()
-            await asyncio.sleep(FRAME)
-            quiet = 1 if monotonic() - slept < FRAME + LATE else 0
+            await asyncio.sleep(MOMENT)
+            quiet = 1 if monotonic() - slept < MOMENT + LATE else 0
         else:
             return
 
@@ -127,7 +127,7 @@ async def press(pilot: Pilot, *keys: str) -> None:
         await settle(pilot)
         started = monotonic()
         await pilot.app.animator.wait_until_complete()  # a scroll the key began, as Pilot.press waits for
-        await settle(pilot, frame=monotonic() - started > FRAME)
+        await settle(pilot, moment=monotonic() - started > MOMENT)
 
 
 async def resize_terminal(pilot: Pilot, width: int, height: int) -> None:
